@@ -1,0 +1,95 @@
+"""Command line of MolForma (no Qt at import time).
+
+``molforma [FILE]`` opens the window, ``--mcp`` serves MCP headless, ``--mcp-gui``
+serves MCP from a new window; ``convert`` and ``results`` are commands for
+scripts. Only the window modes import ``molforma.gui``; ``--mcp`` never does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from molforma import __version__
+
+SUBCOMMANDS = ("convert", "results")
+TABS = ("molecule", "calculation", "execution", "results", "history")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of the window and MCP modes (the subcommands have their own)."""
+    p = argparse.ArgumentParser(
+        prog="molforma",
+        description=(
+            "Molecular editor for quantum chemistry with NWChem and a built-in MCP server.\n\n"
+            "Commands for scripts:\n"
+            "  molforma convert INPUT -o OUTPUT [--format F] [--frame N]\n"
+            "  molforma results PATH [--section S] [--json]"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", nargs="?", help="project, structure or NWChem input file to open")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--mcp", action="store_true",
+                      help="serve MCP on stdin/stdout headless (no window, no display needed)")
+    mode.add_argument("--mcp-gui", action="store_true",
+                      help="open a new window driven by the MCP client on stdin/stdout")
+    p.add_argument("--mcp-allow-dir", action="append", default=[], metavar="DIR",
+                   help="MCP may read and write only under DIR (repeatable)")
+    p.add_argument("--mcp-allow-execution-settings", action="store_true",
+                   help="MCP may change executable, launcher, environment and extra input")
+    p.add_argument("--screenshot", metavar="OUT.png",
+                   help="render the window to a PNG file and exit")
+    p.add_argument("--tab", choices=TABS, help="tab to show with --screenshot")
+    p.add_argument("--version", action="version", version=f"molforma {__version__}")
+    return p
+
+
+def _check_allow_dirs(dirs: Sequence[str]) -> list[Path] | None:
+    out = []
+    for d in dirs:
+        p = Path(os.path.expanduser(d))
+        if not p.is_dir():
+            sys.stderr.write(f"molforma: --mcp-allow-dir {d}: no such directory\n")
+            return None
+        out.append(p.resolve())
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``molforma`` console script."""
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if args_in and args_in[0] in SUBCOMMANDS:
+        if args_in[0] == "convert":
+            from molforma.commands.convert import main as convert_main
+
+            return convert_main(args_in[1:])
+        from molforma.commands.results import main as results_main
+
+        return results_main(args_in[1:])
+
+    args = build_parser().parse_args(args_in)
+    allow = _check_allow_dirs(args.mcp_allow_dir)
+    if allow is None:
+        return 2
+    if args.mcp:
+        if args.file:
+            sys.stderr.write("molforma: --mcp starts with an empty document; FILE is not taken\n")
+            return 2
+        from molforma.mcp.server import serve_headless
+
+        return serve_headless(allow_dirs=allow,
+                              allow_execution_settings=args.mcp_allow_execution_settings)
+    if args.tab and not args.screenshot:
+        sys.stderr.write("molforma: --tab goes with --screenshot\n")
+        return 2
+    from molforma.gui.launch import launch_window
+
+    return launch_window(
+        file=args.file, mcp=args.mcp_gui, allow_dirs=allow,
+        allow_execution_settings=args.mcp_allow_execution_settings,
+        screenshot=args.screenshot, tab=args.tab,
+    )

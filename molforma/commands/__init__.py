@@ -1,0 +1,1 @@
+"""Command-line subcommands for scripts and batch work (no Qt)."""

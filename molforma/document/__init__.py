@@ -1,0 +1,1 @@
+"""The document: project envelope, atoms with stable ids, candidates, revisions, undo (no Qt)."""

@@ -1,0 +1,349 @@
+"""Document: confirmed project, candidate, revision, shared undo history (no Qt).
+
+Every change goes through :meth:`Document.edit` (or load/undo/redo/confirm/cancel):
+an edit function receives a private copy of the confirmed project, changes it and
+reports the ids it touched; the result is checked and only then becomes the
+candidate (``preview``) or the new confirmed project. A failing edit therefore
+changes nothing. States are never mutated after they are stored, so undo and
+redo swap references and restore a project byte for byte.
+
+The window and the MCP server share one Document and one history; a lock makes
+every operation atomic across the MCP thread and the GUI thread.
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from molforma.document.model import (
+    Project,
+    atoms_of,
+    check_settings,
+    check_structure,
+    clone_project,
+    formula,
+    new_project,
+)
+from molforma.errors import BusyError, CandidateExistsError, MolFormaError, StaleRevisionError
+
+Origin = Literal["user", "mcp", "launch", "system"]
+IDS_CAP = 100
+HEADLESS_UNDO_LIMIT = 100
+
+# Revisions are unique in the process, so a revision never returns to an earlier value
+# even when the content does (undo), and two documents never share one.
+_REVISIONS = itertools.count(1)
+
+
+def _next_revision() -> str:
+    return f"r{next(_REVISIONS)}"
+
+
+@dataclass
+class EditResult:
+    """What an edit function reports about the copy it changed."""
+
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    touched: list[str] | None = None  # atoms whose distances must be re-checked; None = all
+    structure: bool = True  # False: settings-only edit, no structure check needed
+    info: dict[str, Any] = field(default_factory=dict)  # extra output of the edit
+
+
+EditFn = Callable[[Project], EditResult]
+
+
+@dataclass
+class _Step:
+    label: str
+    origin: Origin
+    before: Project
+    after: Project
+
+
+def _capped(ids: Iterable[str]) -> tuple[list[str], bool]:
+    lst = list(dict.fromkeys(ids))
+    return lst[:IDS_CAP], len(lst) > IDS_CAP
+
+
+def summary_of(p: Project | None) -> dict[str, Any] | None:
+    """``{"formula", "atomCount"}`` of a project, or None."""
+    if p is None:
+        return None
+    atoms = atoms_of(p)
+    return {"formula": formula(atoms), "atomCount": len(atoms)}
+
+
+class Document:
+    """One document of the process: project, optional candidate, history, revision."""
+
+    def __init__(
+        self,
+        project: Project | None = None,
+        *,
+        path: str | None = None,
+        undo_limit: int | None = HEADLESS_UNDO_LIMIT,
+    ) -> None:
+        self.id = "doc-" + secrets.token_hex(4)
+        self.path = path
+        self._project: Project = project if project is not None else new_project()
+        self._candidate: Project | None = None
+        self._candidate_origin: Origin | None = None
+        self._candidate_label = ""
+        self._undo: list[_Step] = []
+        self._redo: list[_Step] = []
+        self._undo_limit = undo_limit
+        self._revision = _next_revision()
+        self._busy: str | None = None
+        self.modified = False
+        # Values of protected settings last set by the person (SPEC.md section 7).
+        self.trusted: dict[str, Any] = protected_values(self._project)
+        self.lock = threading.RLock()
+        self._listeners: list[Callable[[Document, str], None]] = []
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def revision(self) -> str:
+        """Opaque revision string; changes on every change and never returns."""
+        return self._revision
+
+    @property
+    def project(self) -> Project:
+        """The confirmed project (never mutate it)."""
+        return self._project
+
+    @property
+    def candidate(self) -> Project | None:
+        """The candidate project, if any (never mutate it)."""
+        return self._candidate
+
+    @property
+    def candidate_origin(self) -> Origin | None:
+        """Who made the candidate: 'user' (window) or 'mcp'."""
+        return self._candidate_origin
+
+    @property
+    def can_undo(self) -> bool:
+        """True when there is a step to undo and no candidate blocks it."""
+        return bool(self._undo) and self._candidate is None
+
+    @property
+    def can_redo(self) -> bool:
+        """True when there is a step to redo and no candidate blocks it."""
+        return bool(self._redo) and self._candidate is None
+
+    @property
+    def undo_labels(self) -> list[str]:
+        """Labels of the undo steps, oldest first."""
+        return [s.label for s in self._undo]
+
+    @property
+    def title(self) -> str:
+        """The molecule title."""
+        return str(self._project["document"].get("title", ""))
+
+    def summary(self, *, added: Iterable[str] = (), removed: Iterable[str] = (),
+                changed: Iterable[str] = ()) -> dict[str, Any]:
+        """The edit summary of SPEC.md section 2."""
+        a, ta = _capped(added)
+        r, tr = _capped(removed)
+        c, tc = _capped(changed)
+        return {
+            "revision": self._revision,
+            "project": summary_of(self._project),
+            "candidate": summary_of(self._candidate),
+            "addedIds": a, "removedIds": r, "changedIds": c,
+            "idsTruncated": ta or tr or tc,
+        }
+
+    # -- listeners -------------------------------------------------------------------------
+    def subscribe(self, fn: Callable[[Document, str], None]) -> Callable[[], None]:
+        """Call ``fn(document, what)`` after every change; returns an unsubscribe function."""
+        self._listeners.append(fn)
+        return lambda: self._listeners.remove(fn) if fn in self._listeners else None
+
+    def _changed(self, what: str) -> None:
+        self._revision = _next_revision()
+        for fn in list(self._listeners):
+            fn(self, what)
+
+    # -- guards ----------------------------------------------------------------------------
+    def set_busy(self, reason: str | None) -> None:
+        """While busy (geometry clean-up running), every change is refused."""
+        with self.lock:
+            self._busy = reason
+
+    @property
+    def busy(self) -> str | None:
+        """Why edits are refused right now, or None."""
+        return self._busy
+
+    def _check(self, expected_revision: str | None, *, allow_candidate: bool = False) -> None:
+        if expected_revision is not None and expected_revision != self._revision:
+            raise StaleRevisionError(expected=expected_revision, actual=self._revision)
+        if self._busy:
+            raise BusyError(detail=self._busy)
+        if self._candidate is not None and not allow_candidate:
+            raise CandidateExistsError()
+
+    # -- changing --------------------------------------------------------------------------
+    def edit(
+        self,
+        fn: EditFn,
+        *,
+        label: str,
+        expected_revision: str | None = None,
+        preview: bool = True,
+        origin: Origin = "user",
+    ) -> dict[str, Any]:
+        """Run edit ``fn`` on a copy; make it the candidate or apply it as one undo step.
+
+        Raises:
+            StaleRevisionError, CandidateExistsError, BusyError, ValidationError: and
+            nothing changed.
+        """
+        with self.lock:
+            self._check(expected_revision)
+            work = clone_project(self._project)
+            res = fn(work)
+            if res.structure:
+                check_structure(work, res.touched)
+            check_settings(work)
+            if preview:
+                self._candidate = work
+                self._candidate_origin = origin
+                self._candidate_label = label
+                self._changed("candidate")
+            else:
+                self._push(label, origin, work)
+                self._changed("edit")
+            out = self.summary(added=res.added, removed=res.removed, changed=res.changed)
+            if res.info:
+                out["info"] = res.info
+            return out
+
+    def _push(self, label: str, origin: Origin, new: Project) -> None:
+        self._undo.append(_Step(label, origin, self._project, new))
+        if self._undo_limit is not None and len(self._undo) > self._undo_limit:
+            del self._undo[: len(self._undo) - self._undo_limit]
+        self._redo.clear()
+        self._project = new
+        self.modified = True
+        if origin in ("user", "launch"):
+            self.trusted = protected_values(new)
+
+    def load(self, project: Project, *, label: str = "Load project",
+             expected_revision: str | None = None, preview: bool = False,
+             origin: Origin = "user") -> dict[str, Any]:
+        """Replace the whole project (one undoable step, or a candidate)."""
+        def replace(work: Project) -> EditResult:
+            old_ids = [a["id"] for a in atoms_of(work)]
+            work.clear()
+            work.update(clone_project(project))
+            new_ids = [a["id"] for a in atoms_of(work)]
+            return EditResult(added=new_ids, removed=old_ids)
+
+        return self.edit(replace, label=label, expected_revision=expected_revision,
+                         preview=preview, origin=origin)
+
+    def confirm(self, *, expected_revision: str | None = None, origin: Origin = "user") -> dict[str, Any]:
+        """Make the candidate the confirmed project, as one undo step."""
+        with self.lock:
+            self._check(expected_revision, allow_candidate=True)
+            if self._candidate is None:
+                raise MolFormaError("no_candidate")
+            cand, made_by = self._candidate, self._candidate_origin or "user"
+            before = {a["id"] for a in atoms_of(self._project)}
+            after = {a["id"] for a in atoms_of(cand)}
+            self._candidate = None
+            self._candidate_origin = None
+            # A candidate made by MCP stays untrusted even when the person confirms it.
+            self._push(self._candidate_label or "Confirm", "mcp" if made_by == "mcp" else origin, cand)
+            self._changed("confirm")
+            return self.summary(added=sorted(after - before, key=_idkey),
+                                removed=sorted(before - after, key=_idkey))
+
+    def cancel(self, *, expected_revision: str | None = None) -> dict[str, Any]:
+        """Drop the candidate."""
+        with self.lock:
+            self._check(expected_revision, allow_candidate=True)
+            if self._candidate is None:
+                raise MolFormaError("no_candidate")
+            self._candidate = None
+            self._candidate_origin = None
+            self._changed("cancel")
+            return self.summary()
+
+    def undo(self, *, expected_revision: str | None = None) -> dict[str, Any]:
+        """Go back one step (refused while a candidate exists)."""
+        with self.lock:
+            self._check(expected_revision)
+            if not self._undo:
+                raise MolFormaError("nothing_to_undo")
+            step = self._undo.pop()
+            self._redo.append(step)
+            self._project = step.before
+            self.modified = True
+            self._changed("undo")
+            return self._diff_summary(step.after, step.before)
+
+    def redo(self, *, expected_revision: str | None = None) -> dict[str, Any]:
+        """Repeat the last undone step."""
+        with self.lock:
+            self._check(expected_revision)
+            if not self._redo:
+                raise MolFormaError("nothing_to_redo")
+            step = self._redo.pop()
+            self._undo.append(step)
+            self._project = step.after
+            self.modified = True
+            self._changed("redo")
+            return self._diff_summary(step.before, step.after)
+
+    def _diff_summary(self, old: Project, new: Project) -> dict[str, Any]:
+        o = {a["id"]: a for a in atoms_of(old)}
+        n = {a["id"]: a for a in atoms_of(new)}
+        added = [k for k in n if k not in o]
+        removed = [k for k in o if k not in n]
+        changed = [k for k in n if k in o and n[k] is not o[k] and n[k] != o[k]]
+        return self.summary(added=added, removed=removed, changed=changed)
+
+    def mark_saved(self, path: str | None = None) -> None:
+        """The window saved the project to ``path`` (its own file name)."""
+        with self.lock:
+            if path is not None:
+                self.path = path
+            self.modified = False
+
+    def trust_current(self) -> None:
+        """Record the current protected values as trusted (file given at launch, Run → Yes)."""
+        with self.lock:
+            self.trusted = protected_values(self._project)
+
+    @property
+    def is_trusted(self) -> bool:
+        """True when the protected values equal the trusted ones."""
+        return protected_values(self._project) == self.trusted
+
+
+def protected_values(p: Project) -> dict[str, Any]:
+    """Executable, launcher, environment, extra input and extra tasks of a project."""
+    ex = p.get("execution", {})
+    calc = p.get("calculation", {})
+    return {
+        "executable": ex.get("executable"),
+        "launcher": ex.get("launcher"),
+        "environment": dict(ex.get("environment") or {}),
+        "extra_input": calc.get("extra_input", ""),
+        "extra_tasks": list(calc.get("extra_tasks") or []),
+    }
+
+
+def _idkey(aid: str) -> int:
+    return int(aid[1:]) if aid[1:].isdigit() else 0

@@ -1,0 +1,1 @@
+"""MolForma formats (no Qt)."""

@@ -1,0 +1,1 @@
+"""MolForma history (no Qt)."""

@@ -1,0 +1,1 @@
+"""MolForma jobs (no Qt)."""

@@ -1,0 +1,1 @@
+"""MolForma mcp (no Qt)."""

@@ -1,0 +1,1 @@
+"""NWChem: settings, input generation, running and output parsing (no Qt)."""

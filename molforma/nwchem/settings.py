@@ -1,0 +1,93 @@
+"""Calculation, advanced and execution settings of a project (no Qt).
+
+These pydantic models are the single definition of the ``calculation``,
+``advanced`` and ``execution`` blocks of the project envelope (SPEC.md section 4).
+They allow unknown keys, because a project written by a newer MolForma must
+survive an edit and a save by this one. Keys follow SPEC.md: snake_case in these
+blocks (``extra_input``), camelCase in the ``document`` block.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Task = Literal["energy", "optimize", "frequencies", "optimize+frequencies"]
+Theory = Literal["scf", "dft", "mp2"]
+Reference = Literal["rhf", "rohf", "uhf"]
+TASKS: tuple[str, ...] = ("energy", "optimize", "frequencies", "optimize+frequencies")
+THEORIES: tuple[str, ...] = ("scf", "dft", "mp2")
+
+
+class CalculationSettings(BaseModel):
+    """Tab "2 Calculation": what to compute and at which level."""
+
+    model_config = ConfigDict(extra="allow")
+
+    task: Task = Field("energy", description="energy, optimize, frequencies or optimize+frequencies.")
+    theory: Theory = Field("scf", description="scf (Hartree-Fock), dft or mp2.")
+    functional: str = Field("b3lyp", description="DFT exchange-correlation functional (xc).")
+    basis: str = Field("6-31g*", description="Basis set name from NWChem's library.")
+    reference: Reference | None = Field(
+        None, description="SCF reference; null chooses rhf for singlets and uhf otherwise."
+    )
+    extra_input: str = Field("", description="Protected: text added to the input before tasks.")
+    extra_tasks: list[str] = Field(
+        default_factory=list, description="Protected: extra task lines, e.g. 'scf property'."
+    )
+
+
+class AdvancedSettings(BaseModel):
+    """The advanced group of tab 2; null means NWChem's default."""
+
+    model_config = ConfigDict(extra="allow")
+
+    memory_mb: int | None = Field(None, ge=16, le=1_048_576, description="Total memory in MB.")
+    scratch_dir: str | None = Field(None, description="scratch_dir directive (absolute path).")
+    permanent_dir: str | None = Field(None, description="permanent_dir directive (absolute path).")
+    input_movecs: str | None = Field(None, description="Initial MO vectors file (vectors input).")
+    output_movecs: str | None = Field(None, description="MO vectors output file (vectors output).")
+    scf_maxiter: int | None = Field(None, ge=1, le=10_000, description="SCF iteration limit.")
+    scf_thresh: float | None = Field(None, gt=0, le=1, description="SCF convergence threshold.")
+    dft_iterations: int | None = Field(None, ge=1, le=10_000, description="DFT iteration limit.")
+    dft_convergence_energy: float | None = Field(
+        None, gt=0, le=1, description="DFT energy convergence."
+    )
+    dft_grid: Literal["xcoarse", "coarse", "medium", "fine", "xfine"] | None = Field(
+        None, description="DFT integration grid."
+    )
+    dispersion: Literal["d2", "d3", "d3bj"] | None = Field(
+        None, description="Empirical dispersion (DFT only)."
+    )
+    noautosym: bool = Field(True, description="Keep symmetry off (geometry noautosym).")
+    nocenter: bool = Field(True, description="Keep the user's frame (geometry nocenter noautoz).")
+    opt_maxiter: int | None = Field(None, ge=1, le=10_000, description="Optimiser step limit.")
+    freq_animate: bool = Field(False, description="Write per-mode animation XYZ files (freq).")
+    print_level: Literal["none", "low", "medium", "high", "debug"] | None = Field(
+        None, description="Global print level."
+    )
+
+
+ADVANCED_PATH_KEYS: tuple[str, ...] = ("scratch_dir", "permanent_dir", "input_movecs", "output_movecs")
+
+
+class ExecutionSettings(BaseModel):
+    """Tab "3 Execution": how and where NWChem runs (section 7 protects some)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    executable: str = Field("nwchem", description="Protected: NWChem command (shell-split).")
+    launcher: str = Field("mpirun", description="Protected: MPI launcher command (shell-split).")
+    processes: int = Field(1, ge=1, le=4096, description="MPI process count; 1 runs no launcher.")
+    threads: int = Field(1, ge=1, le=1024, description="OMP_NUM_THREADS.")
+    environment: dict[str, str] = Field(
+        default_factory=dict, description="Protected: extra environment variables."
+    )
+    job_root: str = Field("~/molforma-jobs", description="Where job folders are made.")
+    reference_dir: str | None = Field(None, description="Extra folder scanned by History.")
+    time_limit: float | None = Field(None, gt=0, description="Wall-time limit in seconds.")
+
+
+PROTECTED_EXECUTION_KEYS: tuple[str, ...] = ("executable", "launcher", "environment")
+PROTECTED_CALCULATION_KEYS: tuple[str, ...] = ("extra_input", "extra_tasks")

@@ -1,0 +1,1 @@
+"""MolForma results (no Qt)."""
