@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -59,8 +60,6 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp, p)
     except OSError as exc:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise FileAccessError(path=str(p), reason=exc.strerror or str(exc)) from exc

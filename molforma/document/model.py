@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from molforma.document import elements
+from molforma.document import messages as _messages  # noqa: F401  (registers error texts)
 from molforma.errors import FormatError, ValidationError
 from molforma.nwchem.settings import AdvancedSettings, CalculationSettings, ExecutionSettings
 
@@ -188,9 +189,10 @@ def check_atom_fields(atom: Mapping[str, Any]) -> None:
     if not isinstance(name, str) or len(name) > MAX_NAME or _CONTROL.search(name):
         raise ValidationError("bad_atom_name", id=aid, name=name, max=MAX_NAME)
     mn = atom.get("massNumber")
-    if mn is not None:
-        if isinstance(mn, bool) or not isinstance(mn, int) or elements.isotope_mass(el, mn) is None:
-            raise ValidationError("unknown_isotope", id=aid, element=el, massNumber=mn)
+    if mn is not None and (
+        isinstance(mn, bool) or not isinstance(mn, int) or elements.isotope_mass(el, mn) is None
+    ):
+        raise ValidationError("unknown_isotope", id=aid, element=el, massNumber=mn)
     mass = atom.get("mass")
     if mass is not None and (
         isinstance(mass, bool) or not isinstance(mass, int | float)

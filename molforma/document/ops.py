@@ -1,0 +1,509 @@
+"""One entry point per document tool, shared by the window and the MCP server (no Qt).
+
+Each edit operation checks its arguments, builds a small edit function and hands
+it to :meth:`Document.edit`, which runs it on a private copy, checks the result
+and makes it the candidate (``preview=True``) or applies it as one undo step.
+A failure anywhere changes nothing. ``origin`` says who asked ("user" for the
+window, "mcp" for the server); it decides trust (SPEC.md section 7).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from molforma.document.document import Document, EditResult, Origin
+from molforma.document.model import (
+    Project,
+    atoms_of,
+    bonds_of,
+    check_atom_fields,
+    new_atom,
+)
+from molforma.errors import (
+    MolFormaError,
+    ProtectedSettingError,
+    UnknownAtomError,
+    ValidationError,
+)
+from molforma.nwchem.settings import (
+    PROTECTED_CALCULATION_KEYS,
+    PROTECTED_EXECUTION_KEYS,
+    AdvancedSettings,
+    CalculationSettings,
+    ExecutionSettings,
+)
+
+Vec = Sequence[float]
+ATOM_PROPS = ("element", "name", "formalCharge", "unpairedElectrons", "massNumber", "mass", "fixed")
+
+
+def _index(work: Project) -> dict[str, dict[str, Any]]:
+    return {a["id"]: a for a in atoms_of(work)}
+
+
+def _need(index: Mapping[str, Any], ids: Sequence[str]) -> None:
+    for i in ids:
+        if i not in index:
+            raise UnknownAtomError(id=i)
+
+
+def _vec(v: Any, what: str) -> tuple[float, float, float]:
+    try:
+        x, y, z = (float(c) for c in v)
+    except (TypeError, ValueError) as exc:
+        raise ValidationError("invalid_argument", detail=f"{what} must be [x, y, z]") from exc
+    if not all(math.isfinite(c) for c in (x, y, z)):
+        raise ValidationError("invalid_argument", detail=f"{what} must be finite")
+    return x, y, z
+
+
+def _next_id(work: Project) -> str:
+    doc = work["document"]
+    n = int(doc["nextAtomId"])
+    doc["nextAtomId"] = n + 1
+    return f"a{n}"
+
+
+def _set_xyz(atom: dict[str, Any], xyz: Vec) -> None:
+    if atom.get("fixed"):
+        raise ValidationError("fixed_atom", id=atom["id"])
+    atom["x"], atom["y"], atom["z"] = (float(c) for c in xyz)
+
+
+# ---------------------------------------------------------------------------------------------
+# History
+
+
+def history(doc: Document, action: str, *, expected_revision: str | None = None,
+            origin: Origin = "user") -> dict[str, Any]:
+    """``undo``, ``redo``, ``confirm`` or ``cancel``."""
+    if action == "undo":
+        return doc.undo(expected_revision=expected_revision)
+    if action == "redo":
+        return doc.redo(expected_revision=expected_revision)
+    if action == "confirm":
+        return doc.confirm(expected_revision=expected_revision, origin=origin)
+    if action == "cancel":
+        return doc.cancel(expected_revision=expected_revision)
+    raise ValidationError("unknown_history_action", action=action)
+
+
+# ---------------------------------------------------------------------------------------------
+# Atoms and bonds
+
+
+def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
+              bonds: Sequence[Mapping[str, Any]] = (), *, expected_revision: str | None = None,
+              preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+    """Add atoms (element + position + optional properties) and bonds.
+
+    A bond end is an existing atom id or ``"#k"``, the k-th atom of this call (0-based).
+    """
+    if not atoms:
+        raise ValidationError("empty_edit", detail="no atoms given")
+
+    def fn(work: Project) -> EditResult:
+        new_ids: list[str] = []
+        lst = atoms_of(work)
+        for spec in atoms:
+            pos = spec.get("position")
+            xyz = _vec(pos if pos is not None else (spec.get("x"), spec.get("y"), spec.get("z")),
+                       "position")
+            props = {k: spec[k] for k in ATOM_PROPS if k in spec and k != "element"}
+            unknown = set(spec) - set(ATOM_PROPS) - {"position", "x", "y", "z"}
+            if unknown:
+                raise ValidationError("invalid_argument", detail=f"unknown atom keys {sorted(unknown)}")
+            from molforma.document.elements import normalize_symbol
+
+            el = normalize_symbol(str(spec.get("element", ""))) or str(spec.get("element", ""))
+            atom = new_atom(_next_id(work), el, *xyz, **props)
+            check_atom_fields(atom)
+            lst.append(atom)
+            new_ids.append(atom["id"])
+        index = _index(work)
+
+        def ref(r: Any) -> str:
+            if isinstance(r, str) and r.startswith("#"):
+                try:
+                    return new_ids[int(r[1:])]
+                except (ValueError, IndexError) as exc:
+                    raise ValidationError("bad_new_atom_ref", ref=r, last=len(new_ids) - 1) from exc
+            if r not in index:
+                raise UnknownAtomError(id=r)
+            return str(r)
+
+        for b in bonds:
+            bonds_of(work).append({"a": ref(b.get("a")), "b": ref(b.get("b")),
+                                   "order": b.get("order", 1)})
+        return EditResult(added=new_ids, touched=new_ids)
+
+    return doc.edit(fn, label="Add atoms", expected_revision=expected_revision, preview=preview,
+                    origin=origin)
+
+
+def delete_atoms(doc: Document, ids: Sequence[str], *, expected_revision: str | None = None,
+                 preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+    """Delete atoms by id, with their bonds."""
+    if not ids:
+        raise ValidationError("empty_edit", detail="no atom ids given")
+
+    def fn(work: Project) -> EditResult:
+        _need(_index(work), ids)
+        gone = set(ids)
+        d = work["document"]
+        d["atoms"] = [a for a in d["atoms"] if a["id"] not in gone]
+        d["bonds"] = [b for b in d["bonds"] if b["a"] not in gone and b["b"] not in gone]
+        return EditResult(removed=list(dict.fromkeys(ids)), touched=[])
+
+    return doc.edit(fn, label="Delete atoms", expected_revision=expected_revision,
+                    preview=preview, origin=origin)
+
+
+def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
+               ids: Sequence[str] | None = None, translate: Vec | None = None,
+               rotate: Mapping[str, Any] | None = None, expected_revision: str | None = None,
+               preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+    """Set positions (``{id: [x,y,z]}``), or translate / rotate ``ids`` (default: all atoms).
+
+    ``rotate`` is ``{"axis": [x,y,z], "angle": degrees, "center": [x,y,z] | null}``;
+    without a centre the atoms' centroid is used. Fixed atoms never move.
+    """
+    if sum(v is not None for v in (positions, translate, rotate)) != 1:
+        raise ValidationError("bad_move")
+
+    def fn(work: Project) -> EditResult:
+        index = _index(work)
+        if positions is not None:
+            _need(index, list(positions))
+            for aid, xyz in positions.items():
+                _set_xyz(index[aid], _vec(xyz, "position"))
+            moved = list(positions)
+        else:
+            sel = list(ids) if ids is not None else list(index)
+            _need(index, sel)
+            if not sel:
+                raise ValidationError("empty_edit", detail="no atoms to move")
+            xyz = np.array([[index[i]["x"], index[i]["y"], index[i]["z"]] for i in sel])
+            if translate is not None:
+                new = xyz + np.array(_vec(translate, "translate"))
+            else:
+                assert rotate is not None
+                from molforma.document.geometry import rotation_matrix
+
+                axis = np.array(_vec(rotate.get("axis"), "axis"))
+                if np.linalg.norm(axis) < 1e-12:
+                    raise ValidationError("bad_axis")
+                try:
+                    angle = float(rotate.get("angle", 0.0))
+                except (TypeError, ValueError) as exc:
+                    raise ValidationError("invalid_argument", detail="angle must be a number") from exc
+                c = rotate.get("center")
+                center = np.array(_vec(c, "center")) if c is not None else xyz.mean(axis=0)
+                new = (xyz - center) @ rotation_matrix(axis, angle).T + center
+            for i, aid in enumerate(sel):
+                _set_xyz(index[aid], new[i])
+            moved = sel
+        return EditResult(changed=moved, touched=moved)
+
+    return doc.edit(fn, label="Move atoms", expected_revision=expected_revision, preview=preview,
+                    origin=origin)
+
+
+def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,
+                        expected_revision: str | None = None, preview: bool = True,
+                        origin: Origin = "user") -> dict[str, Any]:
+    """Change element, formal charge, unpaired electrons, name, mass number, mass, fixed."""
+    if not changes:
+        raise ValidationError("empty_edit", detail="no changes given")
+
+    def fn(work: Project) -> EditResult:
+        index = _index(work)
+        changed = []
+        for ch in changes:
+            aid = ch.get("id")
+            if aid not in index:
+                raise UnknownAtomError(id=aid)
+            unknown = set(ch) - set(ATOM_PROPS) - {"id"}
+            if unknown:
+                raise ValidationError("invalid_argument", detail=f"unknown atom keys {sorted(unknown)}")
+            atom = index[aid]
+            for k in ATOM_PROPS:
+                if k in ch:
+                    val = ch[k]
+                    if k == "element":
+                        from molforma.document.elements import normalize_symbol
+
+                        val = normalize_symbol(str(val)) or val
+                        if val != atom["element"]:
+                            atom["massNumber"] = ch.get("massNumber")
+                    atom[k] = val
+            check_atom_fields(atom)
+            changed.append(aid)
+        return EditResult(changed=changed, touched=[])
+
+    return doc.edit(fn, label="Set atom properties", expected_revision=expected_revision,
+                    preview=preview, origin=origin)
+
+
+def set_bonds(doc: Document, bonds: Sequence[Mapping[str, Any]], *,
+              expected_revision: str | None = None, preview: bool = True,
+              origin: Origin = "user") -> dict[str, Any]:
+    """Add, change or remove bonds: ``{"a", "b", "order"}``; order 0 removes the bond."""
+    if not bonds:
+        raise ValidationError("empty_edit", detail="no bonds given")
+
+    def fn(work: Project) -> EditResult:
+        index = _index(work)
+        lst = bonds_of(work)
+        changed: list[str] = []
+        for spec in bonds:
+            a, b, order = spec.get("a"), spec.get("b"), spec.get("order", 1)
+            _need(index, [a, b])
+            if isinstance(order, bool) or order not in (0, 1, 2, 3):
+                raise ValidationError("bad_bond_order", a=a, b=b, order=order)
+            pos = next((i for i, x in enumerate(lst) if {x["a"], x["b"]} == {a, b}), None)
+            if order == 0:
+                if pos is None:
+                    raise ValidationError("no_bond", a=a, b=b)
+                del lst[pos]
+            elif pos is None:
+                lst.append({"a": a, "b": b, "order": order})
+            else:
+                lst[pos] = {**lst[pos], "order": order}
+            changed += [a, b]
+        return EditResult(changed=changed, touched=[])
+
+    return doc.edit(fn, label="Set bonds", expected_revision=expected_revision, preview=preview,
+                    origin=origin)
+
+
+def set_internal_coordinate(doc: Document, ids: Sequence[str], value: float, *,
+                            expected_revision: str | None = None, preview: bool = True,
+                            origin: Origin = "user") -> dict[str, Any]:
+    """Set a distance (2 ids), angle (3) or dihedral (4), moving the smaller fragment."""
+    from molforma.document import chemistry
+
+    def fn(work: Project) -> EditResult:
+        _need(_index(work), ids)
+        return chemistry.set_internal_coordinate(work, list(ids), float(value))
+
+    if len(ids) not in (2, 3, 4) or len(set(ids)) != len(ids):
+        raise ValidationError("invalid_argument", detail="give 2, 3 or 4 different atom ids")
+    return doc.edit(fn, label="Set internal coordinate", expected_revision=expected_revision,
+                    preview=preview, origin=origin)
+
+
+def add_hydrogens(doc: Document, ids: Sequence[str] | None = None, *,
+                  expected_revision: str | None = None, preview: bool = True,
+                  origin: Origin = "user") -> dict[str, Any]:
+    """Fill open valences with hydrogen (all atoms or the given ones)."""
+    from molforma.document import chemistry
+
+    def fn(work: Project) -> EditResult:
+        if ids is not None:
+            _need(_index(work), ids)
+        return chemistry.add_hydrogens(work, list(ids) if ids is not None else None)
+
+    return doc.edit(fn, label="Add hydrogens", expected_revision=expected_revision,
+                    preview=preview, origin=origin)
+
+
+def place_fragment(doc: Document, name: str, site: str, *, kind: str | None = None,
+                   expected_revision: str | None = None, preview: bool = True,
+                   origin: Origin = "user") -> dict[str, Any]:
+    """Put a library fragment or ligand on a free site of atom ``site``."""
+    from molforma.document import chemistry
+
+    def fn(work: Project) -> EditResult:
+        _need(_index(work), [site])
+        return chemistry.place_fragment(work, name, site, kind=kind)  # type: ignore[arg-type]
+
+    return doc.edit(fn, label=f"Place {name}", expected_revision=expected_revision,
+                    preview=preview, origin=origin)
+
+
+# ---------------------------------------------------------------------------------------------
+# Molecule and settings
+
+
+def set_molecule(doc: Document, *, title: str | None = None, charge: int | None = None,
+                 multiplicity: int | None = None, expected_revision: str | None = None,
+                 preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+    """Set the molecule's title, charge and multiplicity."""
+    if title is None and charge is None and multiplicity is None:
+        raise ValidationError("empty_edit", detail="give title, charge or multiplicity")
+    if title is not None and (not isinstance(title, str) or len(title) > 200):
+        raise ValidationError("invalid_argument", detail="title must be text of at most 200 characters")
+
+    def fn(work: Project) -> EditResult:
+        d = work["document"]
+        if title is not None:
+            d["title"] = title
+        if charge is not None:
+            d["charge"] = charge
+        if multiplicity is not None:
+            d["multiplicity"] = multiplicity
+        return EditResult(structure=True, touched=[])
+
+    return doc.edit(fn, label="Set molecule", expected_revision=expected_revision,
+                    preview=preview, origin=origin)
+
+
+def _settings_edit(doc: Document, block: str, model: type, values: Mapping[str, Any],
+                   protected: Sequence[str], allow_protected: bool, label: str,
+                   expected_revision: str | None, preview: bool, origin: Origin) -> dict[str, Any]:
+    known = set(model.model_fields)  # type: ignore[attr-defined]
+    if not values:
+        raise ValidationError("empty_edit", detail=f"no {block} values given")
+    for k in values:
+        if k not in known:
+            raise ValidationError("unknown_setting", block=block, key=k,
+                                  known=", ".join(sorted(known)))
+
+    def fn(work: Project) -> EditResult:
+        current = work[block]
+        for k, v in values.items():
+            if k in protected and not allow_protected and v != current.get(k):
+                raise ProtectedSettingError(setting=f"{block}.{k}")
+            if k == "extra_input" or k == "extra_tasks":
+                from molforma.nwchem.input import check_extra_input
+
+                check_extra_input(
+                    str(values.get("extra_input", current.get("extra_input", ""))),
+                    list(values.get("extra_tasks", current.get("extra_tasks", []))),
+                )
+            current[k] = v
+        return EditResult(structure=False)
+
+    return doc.edit(fn, label=label, expected_revision=expected_revision, preview=preview,
+                    origin=origin)
+
+
+def set_nwchem(doc: Document, values: Mapping[str, Any], *, allow_protected: bool = True,
+               expected_revision: str | None = None, preview: bool = True,
+               origin: Origin = "user") -> dict[str, Any]:
+    """Change calculation conditions; extra input/tasks only when ``allow_protected``."""
+    return _settings_edit(doc, "calculation", CalculationSettings, values,
+                          PROTECTED_CALCULATION_KEYS, allow_protected, "Set calculation",
+                          expected_revision, preview, origin)
+
+
+def set_advanced(doc: Document, values: Mapping[str, Any], *,
+                 expected_revision: str | None = None, preview: bool = True,
+                 origin: Origin = "user") -> dict[str, Any]:
+    """Change advanced settings by key (null restores NWChem's default)."""
+    return _settings_edit(doc, "advanced", AdvancedSettings, values, (), True,
+                          "Set advanced settings", expected_revision, preview, origin)
+
+
+def set_execution(doc: Document, values: Mapping[str, Any], *, allow_protected: bool = True,
+                  expected_revision: str | None = None, preview: bool = True,
+                  origin: Origin = "user") -> dict[str, Any]:
+    """Change execution settings; executable, launcher, environment only when allowed."""
+    return _settings_edit(doc, "execution", ExecutionSettings, values,
+                          PROTECTED_EXECUTION_KEYS, allow_protected, "Set execution",
+                          expected_revision, preview, origin)
+
+
+def get_execution(doc: Document) -> dict[str, Any]:
+    """The execution block of the confirmed project."""
+    return dict(doc.project["execution"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Files
+
+
+def _load_loaded(doc: Document, loaded: Any, label: str, expected_revision: str | None,
+                 preview: bool, origin: Origin) -> dict[str, Any]:
+    if isinstance(loaded, dict):
+        return doc.load(loaded, label=label, expected_revision=expected_revision,
+                        preview=preview, origin=origin)
+    from molforma.formats import apply_structure
+
+    return doc.edit(lambda work: apply_structure(work, loaded), label=label,
+                    expected_revision=expected_revision, preview=preview, origin=origin)
+
+
+def open_file(doc: Document, path: str, *, format: str | None = None, frame: int | None = None,
+              expected_revision: str | None = None, preview: bool = True,
+              origin: Origin = "user") -> dict[str, Any]:
+    """Load a project (whole, one undo step) or a structure file (atoms and bonds only)."""
+    from molforma.formats import read_file
+
+    with doc.lock:
+        doc._check(expected_revision)  # fail fast before reading a large file
+    loaded = read_file(str(path), format, frame=frame)
+    out = _load_loaded(doc, loaded, f"Open {Path(path).name}", expected_revision, preview, origin)
+    if isinstance(loaded, dict) and not preview and origin != "mcp":
+        doc.mark_saved(str(path))
+    return out
+
+
+def import_document(doc: Document, text: str, format: str, *, frame: int | None = None,
+                    expected_revision: str | None = None, preview: bool = True,
+                    origin: Origin = "user") -> dict[str, Any]:
+    """Like :func:`open_file`, from a string in ``format``."""
+    from molforma.formats import read_text
+
+    loaded = read_text(text, format, frame=frame)
+    return _load_loaded(doc, loaded, f"Import {format}", expected_revision, preview, origin)
+
+
+def export_document(doc: Document, format: str, *, which: str = "project") -> str:
+    """The confirmed project (or the candidate) as text in ``format``."""
+    from molforma.formats import write_text
+
+    proj = doc.candidate if which == "candidate" and doc.candidate is not None else doc.project
+    return write_text(proj, format)
+
+
+def save_project(doc: Document, path: str, *, set_path: bool = False) -> str:
+    """Write the confirmed project to ``path`` atomically; refused while a candidate exists."""
+    import json
+
+    from molforma.fileio import atomic_write_text
+
+    with doc.lock:
+        if doc.candidate is not None:
+            raise MolFormaError("save_with_candidate")
+        text = json.dumps(doc.project, ensure_ascii=False, indent=1) + "\n"
+        rev = doc.revision
+    atomic_write_text(path, text)
+    if set_path:
+        doc.mark_saved(str(path))
+    return rev
+
+
+# ---------------------------------------------------------------------------------------------
+# Read-only helpers
+
+
+def validate_document(doc: Document) -> dict[str, Any]:
+    """Checks before running (parity, contacts, basis coverage, fragments, input problems)."""
+    from molforma.catalog import basis_elements
+    from molforma.document import chemistry
+
+    return chemistry.validate(doc.project, basis_elements)
+
+
+def measure(doc: Document, *, distances: Sequence[Sequence[str]] = (),
+            angles: Sequence[Sequence[str]] = (), dihedrals: Sequence[Sequence[str]] = (),
+            which: str = "project") -> dict[str, Any]:
+    """Distances (Å), angles and dihedrals (degrees) between atoms given by id."""
+    from molforma.document import chemistry
+
+    proj = doc.candidate if which == "candidate" and doc.candidate is not None else doc.project
+    return chemistry.measure(proj, distances=distances, angles=angles, dihedrals=dihedrals)
+
+
+def get_catalog(kind: str | None = None) -> dict[str, Any]:
+    """Fragments, ligands, basis sets, functionals, tasks and advanced keys."""
+    from molforma.catalog import get_catalog as _get
+
+    return _get(kind)
