@@ -1,0 +1,325 @@
+"""Server-side safety rules for MCP: allowed directories and protected settings (no Qt).
+
+SPEC.md section 7. Only launch options build a :class:`Policy`; nothing an MCP
+client sends can change it. The MCP server, the callers of the job runner and the
+window all ask the same policy: :meth:`Policy.check_path` for every path that MCP
+makes MolForma read or write, :func:`check_protected_change` for ``set_execution``
+and ``set_nwchem``, and :func:`may_start` before a calculation that MCP starts.
+
+The values that can run arbitrary code (executable, launcher, environment, extra
+input and extra tasks) are compared after filling in their defaults, so a project
+that omits a key is not "different" from one that spells the default out.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from molforma.errors import (
+    CalculationError,
+    FileAccessError,
+    ProtectedSettingError,
+    ValidationError,
+)
+from molforma.i18n import register
+from molforma.nwchem.settings import (
+    ADVANCED_PATH_KEYS,
+    PROTECTED_CALCULATION_KEYS,
+    PROTECTED_EXECUTION_KEYS,
+    CalculationSettings,
+    ExecutionSettings,
+)
+
+PROTECTED_KEYS: tuple[str, ...] = PROTECTED_EXECUTION_KEYS + PROTECTED_CALCULATION_KEYS
+
+# Advanced keys that name something NWChem writes (directories it fills, vectors it saves).
+_ADVANCED_WRITE_KEYS = frozenset({"scratch_dir", "permanent_dir", "output_movecs"})
+
+# How many symlinks one path may pass through before it counts as a loop.
+_MAX_LINKS = 40
+
+register(
+    {
+        "path_not_allowed": {
+            "en": "'{path}' is outside the directories MCP may use ({allowed}). Start MolForma "
+            "with --mcp-allow-dir for that directory, or choose a path inside one of them.",
+            "ja": "「{path}」はMCPが使えるディレクトリ（{allowed}）の外にあります。"
+            "そのディレクトリを --mcp-allow-dir に指定して起動するか、許可された場所のパスを"
+            "指定してください。",
+        },
+        "dangling_link": {
+            "en": "'{path}' is a symbolic link whose target does not exist; it is refused.",
+            "ja": "「{path}」はリンク先のないシンボリックリンクのため使えません。",
+        },
+        "path_not_found": {
+            "en": "'{path}' does not exist.",
+            "ja": "「{path}」が存在しません。",
+        },
+        "path_not_directory": {
+            "en": "Cannot write '{path}': '{parent}' is not a directory.",
+            "ja": "「{path}」に書き込めません。「{parent}」はディレクトリではありません。",
+        },
+        "untrusted_execution": {
+            "en": "The calculation was not started: these settings differ from the values the "
+            "person trusts: {differences}. Ask the person to check them and press Run in the "
+            "MolForma window (or save them in Preferences for headless mode).",
+            "ja": "計算を開始しませんでした。次の設定が利用者の信頼済みの値と異なります: "
+            "{differences}。MolFormaのウィンドウで利用者に内容を確認して「実行」を押してもらうか、"
+            "画面なしモードでは環境設定に保存してもらってください。",
+        },
+        "unknown_settings_block": {
+            "en": "Unknown settings block '{block}' (expected 'execution' or 'calculation').",
+            "ja": "不明な設定ブロック「{block}」です（'execution' または 'calculation'）。",
+        },
+    }
+)
+
+
+def _expand(path: str | os.PathLike[str]) -> Path:
+    """``~`` and ``~/...`` to the home directory, relative paths to the working directory."""
+    p = Path(os.path.expanduser(os.fspath(path)))
+    return p if p.is_absolute() else Path.cwd() / p
+
+
+def _walk(path: Path, shown: str) -> Path:
+    """Resolve ``path`` component by component, following symlinks.
+
+    Unlike ``Path.resolve(strict=False)`` this notices a dangling link anywhere on the
+    way (the final name or a directory in the middle), which must be refused even
+    when its target would lie inside an allowed directory: writing through it would
+    create a file the check never saw.
+
+    Raises:
+        FileAccessError: ``dangling_link`` for a link to nothing or a link loop.
+    """
+    current = Path(path.anchor)
+    pending = list(path.parts[1:])
+    links = 0
+    while pending:
+        part = pending.pop(0)
+        if part in ("", "."):
+            continue
+        if part == "..":
+            # ``current`` is already free of links, so its parent is the real parent.
+            current = current.parent
+            continue
+        nxt = current / part
+        if os.path.islink(nxt):
+            links += 1
+            # exists() follows every link: False means a link to nothing or a loop.
+            if links > _MAX_LINKS or not os.path.exists(nxt):
+                raise FileAccessError("dangling_link", path=shown)
+            target = Path(os.readlink(nxt))
+            if not target.is_absolute():
+                target = current / target
+            # Walk the target's own components: it may hold further links and "..".
+            current = Path(target.anchor)
+            pending = list(target.parts[1:]) + pending
+            continue
+        current = nxt
+    return current
+
+
+def _same_protected(key: str, a: Any, b: Any) -> bool:
+    return _normalized(key, a) == _normalized(key, b)
+
+
+_DEFAULTS: dict[str, Any] = {
+    **{k: ExecutionSettings().model_dump()[k] for k in PROTECTED_EXECUTION_KEYS},
+    **{k: CalculationSettings().model_dump()[k] for k in PROTECTED_CALCULATION_KEYS},
+}
+
+
+def _normalized(key: str, value: Any) -> Any:
+    """A comparable form: missing means the default; mappings and lists by content."""
+    if value is None:
+        value = _DEFAULTS.get(key)
+    if isinstance(value, Mapping):
+        return {str(k): v for k, v in value.items()}
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What MCP may touch, fixed by the launch options.
+
+    Attributes:
+        allow_dirs: Directories (resolved at construction) under which MCP may read and
+            write; empty means no restriction.
+        allow_execution_settings: ``--mcp-allow-execution-settings`` was given.
+    """
+
+    allow_dirs: tuple[Path, ...] = field(default=())
+    allow_execution_settings: bool = False
+
+    def __post_init__(self) -> None:
+        # Resolve the allowed directories once, so that a symlinked allowed directory
+        # (e.g. /tmp -> /private/tmp) compares equal to the paths resolved later.
+        resolved = tuple(Path(os.path.realpath(_expand(d))) for d in self.allow_dirs)
+        object.__setattr__(self, "allow_dirs", resolved)
+
+    @property
+    def restricted(self) -> bool:
+        """True when ``--mcp-allow-dir`` was given."""
+        return bool(self.allow_dirs)
+
+    def _inside(self, p: Path) -> bool:
+        return any(p == d or p.is_relative_to(d) for d in self.allow_dirs)
+
+    def check_path(self, path: str | os.PathLike[str], *, must_exist: bool = False,
+                   for_write: bool = False) -> Path:
+        """Check one path MCP wants MolForma to read or write and return it resolved.
+
+        ``~`` expands to the home directory and symlinks are followed; ``..`` is applied
+        after following links, as the operating system does. A path that does not exist
+        yet (a file to write) is resolved through its existing parents. With no allowed
+        directories every path passes (only expanded and resolved).
+
+        Args:
+            path: The path as given by the client.
+            must_exist: Refuse a path that does not exist.
+            for_write: The caller will create or write it: the nearest existing parent
+                must be a directory.
+
+        Raises:
+            FileAccessError: ``path_not_allowed`` (outside every allowed directory),
+                ``dangling_link`` (a link to nothing, refused even when it points
+                inside), ``path_not_found`` or ``path_not_directory``.
+        """
+        shown = os.fspath(path)
+        if not shown:
+            raise FileAccessError("path_not_found", path=shown)
+        expanded = _expand(path)
+        if self.restricted:
+            resolved = _walk(expanded, shown)
+            if not self._inside(resolved):
+                raise FileAccessError(
+                    "path_not_allowed", path=shown, allowed=[str(d) for d in self.allow_dirs]
+                )
+        else:
+            resolved = Path(os.path.realpath(expanded))
+        if must_exist and not resolved.exists():
+            raise FileAccessError("path_not_found", path=shown)
+        if for_write:
+            parent = resolved
+            while not parent.exists() and parent != parent.parent:
+                parent = parent.parent
+            if parent != resolved and not parent.is_dir():
+                raise FileAccessError("path_not_directory", path=shown, parent=str(parent))
+        return resolved
+
+    def check_paths(self, paths: Iterable[str], **kwargs: bool) -> list[Path]:
+        """:meth:`check_path` for several paths; all are checked before any is returned."""
+        return [self.check_path(p, **kwargs) for p in paths]
+
+    def check_advanced_paths(self, advanced: Mapping[str, Any]) -> None:
+        """Check the path-valued advanced settings (scratch/permanent dir, movecs files).
+
+        Absolute (and ``~``) paths must lie inside an allowed directory. Relative paths
+        are relative to the job folder, which is itself under the checked job root, so
+        they pass unless a ``..`` component could climb out of it.
+
+        Raises:
+            FileAccessError: ``path_not_allowed`` or ``dangling_link``.
+        """
+        if not self.restricted:
+            return
+        for key in ADVANCED_PATH_KEYS:
+            value = advanced.get(key)
+            if not isinstance(value, str) or not value.strip():
+                continue
+            text = value.strip()
+            if os.path.isabs(text) or text.startswith("~"):
+                self.check_path(text, for_write=key in _ADVANCED_WRITE_KEYS)
+            elif ".." in Path(text).parts:
+                raise FileAccessError(
+                    "path_not_allowed", path=text, allowed=[str(d) for d in self.allow_dirs]
+                )
+
+    def to_dict(self, trusted: Mapping[str, Any]) -> dict[str, Any]:
+        """``get_execution.policy``: allowed directories, the flag and the trusted values."""
+        return {
+            "allowedDirectories": [str(d) for d in self.allow_dirs],
+            "executionSettingsAllowed": self.allow_execution_settings,
+            "trusted": {**trusted, **{k: _normalized(k, trusted.get(k)) for k in PROTECTED_KEYS}},
+        }
+
+
+def check_protected_change(current: Mapping[str, Any], new_values: Mapping[str, Any],
+                           block: str, policy: Policy) -> None:
+    """Refuse an MCP change of a protected setting unless the launch option allows it.
+
+    Args:
+        current: The block as it is now (``execution`` or ``calculation`` of the project).
+        new_values: The keys the request sets.
+        block: ``"execution"`` (``set_execution``) or ``"calculation"`` (``set_nwchem``;
+            ``"nwchem"`` is accepted as a synonym).
+        policy: The process policy.
+
+    Raises:
+        ProtectedSettingError: ``setting`` names the first protected key whose new value
+            differs from the current one. Setting the same value is allowed.
+        ValidationError: unknown ``block``.
+    """
+    if block == "execution":
+        keys = PROTECTED_EXECUTION_KEYS
+    elif block in ("calculation", "nwchem"):
+        keys = PROTECTED_CALCULATION_KEYS
+    else:
+        raise ValidationError("unknown_settings_block", block=block)
+    if policy.allow_execution_settings:
+        return
+    for key in keys:
+        if key in new_values and not _same_protected(key, new_values[key], current.get(key)):
+            raise ProtectedSettingError(setting=key)
+
+
+def differences(doc_protected: Mapping[str, Any], trusted: Mapping[str, Any]) -> list[str]:
+    """The protected keys whose document value differs from the trusted one."""
+    return [k for k in PROTECTED_KEYS
+            if not _same_protected(k, doc_protected.get(k), trusted.get(k))]
+
+
+def may_start(doc_protected: Mapping[str, Any], trusted: Mapping[str, Any], policy: Policy,
+              origin: str) -> None:
+    """Refuse a calculation started through MCP with untrusted protected values.
+
+    A loaded project or a reused history entry may carry another executable or extra
+    input than the person last set; MCP must not run it. Starts from the window
+    (``origin`` other than ``"mcp"``) are decided by the window's own confirmation.
+
+    Args:
+        doc_protected: ``molforma.document.document.protected_values(project)``.
+        trusted: The document's trusted values (``Document.trusted`` or
+            :func:`headless_trusted`).
+        policy: The process policy.
+        origin: ``"mcp"`` for a start requested by an MCP client.
+
+    Raises:
+        CalculationError: ``untrusted_execution`` with ``differences`` (the keys).
+    """
+    if origin != "mcp" or policy.allow_execution_settings:
+        return
+    diff = differences(doc_protected, trusted)
+    if diff:
+        raise CalculationError("untrusted_execution", differences=diff)
+
+
+def headless_trusted() -> dict[str, Any]:
+    """The trusted values of headless mode: Preferences, no extra input or tasks."""
+    from molforma.preferences import load_preferences
+
+    prefs = load_preferences()
+    return {
+        "executable": prefs.executable,
+        "launcher": prefs.launcher,
+        "environment": dict(prefs.environment),
+        "extra_input": "",
+        "extra_tasks": [],
+    }
