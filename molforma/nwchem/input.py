@@ -1,0 +1,544 @@
+"""NWChem input generation from a project envelope (no Qt, no I/O).
+
+:func:`render_input` builds the input as a list of lines, block by block, and
+joins it at the end, so the same project always gives the same text. Every value
+that reaches the input from a field an MCP client may change (basis, functional,
+title, paths) is checked or cleaned, because NWChem reads ``;`` as a line break
+and a ``task shell`` or ``python`` block would run arbitrary code: those two are
+refused even in the protected extra input. :func:`input_errors` lists the
+problems a person should fix before running, field by field, for the window.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import ValidationError as PydanticError
+
+from molforma.document import elements
+from molforma.document import messages as _document_messages  # noqa: F401 - bad_setting
+from molforma.errors import ValidationError
+from molforma.i18n import catalogue, register, render
+from molforma.nwchem.settings import (
+    ADVANCED_PATH_KEYS,
+    TASKS,
+    THEORIES,
+    AdvancedSettings,
+    CalculationSettings,
+)
+
+__all__ = [
+    "check_extra_input",
+    "input_errors",
+    "nwchem_task_lines",
+    "render_input",
+    "scf_reference",
+]
+
+_MESSAGES: dict[str, dict[str, str]] = {
+        "forbidden_extra_input": {
+            "en": "The extra input is refused: {reason} (line: {line}). 'task shell' and "
+            "'python' blocks are never allowed.",
+            "ja": "追加入力を受け付けられません: {reason}（行: {line}）。'task shell' と "
+            "'python' ブロックは使えません。",
+        },
+        "bad_extra_task": {
+            "en": "Extra task '{task}' must be a single line.",
+            "ja": "追加タスク「{task}」は1行で指定してください。",
+        },
+        "bad_basis_name": {
+            "en": "Basis set name '{value}' contains characters NWChem cannot read.",
+            "ja": "基底関数名「{value}」に NWChem が読めない文字が含まれています。",
+        },
+        "bad_functional": {
+            "en": "Functional '{value}' contains characters NWChem cannot read.",
+            "ja": "汎関数「{value}」に NWChem が読めない文字が含まれています。",
+        },
+        "bad_path": {
+            "en": "Path '{value}' for {key} must not contain spaces, quotes, ';', '#' or '\\'.",
+            "ja": "{key} のパス「{value}」に空白・引用符・';'・'#'・'\\' は使えません。",
+        },
+        "bad_prefix": {
+            "en": "File prefix '{value}' may only use letters, digits, '.', '_' and '-'.",
+            "ja": "ファイル接頭辞「{value}」には英数字と '.'、'_'、'-' だけが使えます。",
+        },
+        "empty_molecule": {
+            "en": "The molecule has no atoms.",
+            "ja": "分子に原子がありません。",
+        },
+        "multiplicity_parity": {
+            "en": "{electrons} electrons cannot have multiplicity {multiplicity}: check the "
+            "charge and multiplicity.",
+            "ja": "電子数 {electrons} ではスピン多重度 {multiplicity} になりません。"
+            "電荷とスピン多重度を確認してください。",
+        },
+        "too_few_electrons": {
+            "en": "The charge leaves {electrons} electrons.",
+            "ja": "電荷の結果、電子数が {electrons} になります。",
+        },
+        "unknown_theory": {
+            "en": "Unknown theory '{value}' (use one of {allowed}).",
+            "ja": "不明な理論「{value}」です（{allowed} のいずれか）。",
+        },
+        "unknown_task": {
+            "en": "Unknown task '{value}' (use one of {allowed}).",
+            "ja": "不明なタスク「{value}」です（{allowed} のいずれか）。",
+        },
+        "reference_multiplicity": {
+            "en": "The RHF reference needs a singlet; multiplicity is {multiplicity}. "
+            "Use ROHF or UHF, or leave the reference automatic.",
+            "ja": "RHF は一重項専用ですが、スピン多重度は {multiplicity} です。"
+            "ROHF か UHF を選ぶか、参照を自動にしてください。",
+        },
+        "mp2_reference": {
+            "en": "MP2 in NWChem works with RHF or UHF references, not {reference}.",
+            "ja": "NWChem の MP2 は RHF か UHF の参照でのみ使えます（{reference} は不可）。",
+        },
+        "all_atoms_fixed": {
+            "en": "Every atom is fixed: there is nothing to optimise.",
+            "ja": "すべての原子が固定されているため、構造最適化できません。",
+        },
+        "empty_basis": {"en": "Choose a basis set.", "ja": "基底関数を選んでください。"},
+        "empty_functional": {
+            "en": "Choose a DFT functional.",
+            "ja": "DFT 汎関数を選んでください。",
+        },
+}
+# Generic codes (empty_molecule, bad_path, ...) may also be registered by other modules
+# with the same meaning; only the missing ones are added so the import order never matters.
+register({code: text for code, text in _MESSAGES.items() if code not in catalogue()})
+
+_SPIN_NAMES = {
+    1: "singlet", 2: "doublet", 3: "triplet", 4: "quartet",
+    5: "quintet", 6: "sextet", 7: "septet", 8: "octet",
+}
+_TASK_OPERATIONS = {
+    "energy": ("energy",),
+    "optimize": ("optimize",),
+    "frequencies": ("freq",),
+    "optimize+frequencies": ("optimize", "freq"),
+}
+_DISPERSION = {"d2": "disp vdw 2", "d3": "disp vdw 3", "d3bj": "disp vdw 4"}
+# Basis names in NWChem's library use these characters (6-311++g(2d,2p), def2-svp, 6-31g*).
+_BASIS_RE = re.compile(r"^[A-Za-z0-9*+()_.,\-]+$")
+# xc takes one or more words with optional numeric weights (xpbe96 cpbe96, hfexch 0.2 ...).
+_FUNCTIONAL_RE = re.compile(r"^[A-Za-z0-9_.+\-]+( [A-Za-z0-9_.+\-]+)*$")
+# NWChem cannot quote directory names (a quoted scratch_dir is not found), so no spaces.
+_PATH_RE = re.compile(r"^[^\s;\"'#\\]+$")
+_PREFIX_RE = re.compile(r"^[A-Za-z0-9_.\-]+$")
+_TITLE_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\"\\;#]")
+
+
+# ---------------------------------------------------------------------------
+# Forbidden extra input
+
+
+def _statements(text: str) -> list[str]:
+    """Split NWChem input text into statements as NWChem reads them.
+
+    NWChem joins lines ending in a backslash and treats ``;`` as a line break, so
+    a forbidden directive may hide behind either; both are undone here.
+    """
+    joined = re.sub(r"\\[ \t]*\r?\n", " ", text)
+    out: list[str] = []
+    for line in re.split(r"[\r\n;]", joined):
+        words = line.replace('"', " ").replace("'", " ").lower().split()
+        if words:
+            out.append(" ".join(words))
+    return out
+
+
+def check_extra_input(text: str, tasks: Iterable[str]) -> None:
+    """Refuse extra input or extra tasks that would run a shell command or Python.
+
+    Refused: a ``task`` statement naming ``shell`` or ``python``, a ``python``
+    block, in any letter case, with any spacing, split by ``;`` or a continuation.
+
+    Raises:
+        ValidationError: ``forbidden_extra_input`` with the offending statement.
+    """
+    task_list = list(tasks)
+    for task in task_list:
+        if not isinstance(task, str):
+            raise ValidationError("bad_extra_task", task=repr(task))
+    sources = [text or ""] + [_task_statement(t) for t in task_list]
+    for source in sources:
+        for stmt in _statements(source):
+            words = stmt.split()
+            head = words[0].lstrip("\\")
+            if head == "python" or head.startswith("python"):
+                raise ValidationError(
+                    "forbidden_extra_input", reason="python block", line=stmt[:80]
+                )
+            if head == "task" and any(w in ("shell", "python") for w in words[1:]):
+                raise ValidationError(
+                    "forbidden_extra_input", reason="task shell", line=stmt[:80]
+                )
+            if "shell" in words and any(w == "task" for w in words):
+                raise ValidationError(
+                    "forbidden_extra_input", reason="task shell", line=stmt[:80]
+                )
+
+
+def _task_statement(task: str) -> str:
+    """An extra task entry as a full ``task ...`` statement."""
+    words = task.strip().split()
+    if words and words[0].lower() == "task":
+        return " ".join(words)
+    return " ".join(["task", *words])
+
+
+# ---------------------------------------------------------------------------
+# Settings and helpers
+
+
+def _block(project: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = project.get(key, {})
+    return dict(value) if isinstance(value, Mapping) else {}
+
+
+def _settings(project: Mapping[str, Any]) -> tuple[CalculationSettings, AdvancedSettings]:
+    """Validated calculation and advanced settings (defaults for missing keys).
+
+    Raises:
+        ValidationError: a setting has a bad type or value.
+    """
+    out: list[Any] = []
+    for key, model in (("calculation", CalculationSettings), ("advanced", AdvancedSettings)):
+        try:
+            out.append(model.model_validate(_block(project, key)))
+        except PydanticError as exc:
+            err = exc.errors(include_url=False)[0]
+            raise ValidationError(
+                "bad_setting", block=key, key=".".join(str(x) for x in err["loc"]),
+                reason=err["msg"],
+            ) from exc
+    return out[0], out[1]
+
+
+def scf_reference(reference: str | None, multiplicity: int) -> str:
+    """The SCF reference: the chosen one, else rhf for singlets and uhf otherwise."""
+    if reference:
+        return reference
+    return "rhf" if multiplicity == 1 else "uhf"
+
+
+def nwchem_task_lines(theory: str, task: str) -> list[str]:
+    """The ``task`` lines of a calculation (``optimize+frequencies`` gives two)."""
+    return [f"task {theory} {op}" for op in _TASK_OPERATIONS[task]]
+
+
+def _num(value: float, digits: int = 10) -> str:
+    """Fixed-point text with no negative zero, so equal geometries give equal text."""
+    text = f"{float(value):.{digits}f}"
+    if float(text) == 0.0:
+        text = f"{0.0:.{digits}f}"
+    return text
+
+
+def _sci(value: float) -> str:
+    return f"{float(value):.3e}"
+
+
+def _atom_mass(atom: Mapping[str, Any]) -> float | None:
+    mass = atom.get("mass")
+    if isinstance(mass, int | float) and not isinstance(mass, bool) and mass > 0:
+        return float(mass)
+    mn = atom.get("massNumber")
+    if isinstance(mn, int) and not isinstance(mn, bool):
+        return elements.isotope_mass(str(atom["element"]), mn)
+    return None
+
+
+def _check_path(key: str, value: str) -> str:
+    expanded = os.path.expanduser(value)
+    if not _PATH_RE.match(expanded):
+        raise ValidationError("bad_path", key=key, value=value)
+    return expanded
+
+
+def _title(project: Mapping[str, Any]) -> str:
+    doc = _block(project, "document")
+    title = str(doc.get("title") or "").strip()
+    if not title:
+        from molforma.document.model import formula
+
+        atoms = doc.get("atoms") or []
+        title = formula(atoms) or "molecule"
+    title = _TITLE_UNSAFE.sub(" ", title)
+    return " ".join(title.split())[:200]
+
+
+def _check_names(calc: CalculationSettings) -> None:
+    if not _BASIS_RE.match(calc.basis):
+        raise ValidationError("bad_basis_name", value=calc.basis)
+    if calc.theory == "dft" and not _FUNCTIONAL_RE.match(calc.functional.strip()):
+        raise ValidationError("bad_functional", value=calc.functional)
+
+
+# ---------------------------------------------------------------------------
+# Blocks
+
+
+def _header(project: Mapping[str, Any], adv: AdvancedSettings, prefix: str) -> list[str]:
+    lines = [f"start {prefix}", f'title "{_title(project)}"', "echo"]
+    if adv.print_level:
+        lines.append(f"print {adv.print_level}")
+    return lines
+
+
+def _memory(adv: AdvancedSettings) -> list[str]:
+    lines = []
+    if adv.memory_mb:
+        lines.append(f"memory total {adv.memory_mb} mb")
+    if adv.scratch_dir:
+        lines.append(f"scratch_dir {_check_path('scratch_dir', adv.scratch_dir)}")
+    if adv.permanent_dir:
+        lines.append(f"permanent_dir {_check_path('permanent_dir', adv.permanent_dir)}")
+    return lines
+
+
+def _geometry(project: Mapping[str, Any], adv: AdvancedSettings) -> list[str]:
+    doc = _block(project, "document")
+    charge = int(doc.get("charge", 0) or 0)
+    options = ["units", "angstrom"]
+    if adv.noautosym:
+        options.append("noautosym")
+    if adv.nocenter:
+        options += ["noautoz", "nocenter"]
+    lines = [f"charge {charge}", "geometry " + " ".join(options)]
+    for index, atom in enumerate(doc.get("atoms") or [], start=1):
+        element = str(atom["element"])
+        mass = _atom_mass(atom)
+        # NWChem prints masses per tag, so an atom with its own mass gets its own tag
+        # (element + index): NWChem reads the element from the leading letters.
+        tag = f"{element}{index}" if mass is not None else element
+        coords = " ".join(f"{_num(atom[k]):>16}" for k in ("x", "y", "z"))
+        line = f"  {tag:<6}{coords}"
+        if mass is not None:
+            line += f" mass {_num(mass, 8)}"
+        lines.append(line)
+    lines.append("end")
+    return lines
+
+
+def _constraints(project: Mapping[str, Any]) -> list[str]:
+    atoms = _block(project, "document").get("atoms") or []
+    fixed = [str(i) for i, a in enumerate(atoms, start=1) if a.get("fixed")]
+    if not fixed:
+        return []
+    lines = ["constraints"]
+    # Short lines: NWChem input lines are limited in length.
+    for start in range(0, len(fixed), 20):
+        lines.append("  fix atom " + " ".join(fixed[start:start + 20]))
+    lines.append("end")
+    return lines
+
+
+def _basis(calc: CalculationSettings) -> list[str]:
+    return ["basis", f"  * library {calc.basis}", "end"]
+
+
+def _vectors(adv: AdvancedSettings) -> list[str]:
+    parts = []
+    if adv.input_movecs:
+        parts.append(f"input {_check_path('input_movecs', adv.input_movecs)}")
+    if adv.output_movecs:
+        parts.append(f"output {_check_path('output_movecs', adv.output_movecs)}")
+    return ["  vectors " + " ".join(parts)] if parts else []
+
+
+def _scf(calc: CalculationSettings, adv: AdvancedSettings, mult: int) -> list[str]:
+    ref = scf_reference(calc.reference, mult)
+    lines = ["scf", f"  {ref}"]
+    if mult in _SPIN_NAMES:
+        lines.append(f"  {_SPIN_NAMES[mult]}")
+    else:
+        lines.append(f"  nopen {mult - 1}")
+    if adv.scf_maxiter:
+        lines.append(f"  maxiter {adv.scf_maxiter}")
+    if adv.scf_thresh:
+        lines.append(f"  thresh {_sci(adv.scf_thresh)}")
+    if calc.theory != "dft":
+        lines += _vectors(adv)
+    lines.append("end")
+    return lines
+
+
+def _dft(calc: CalculationSettings, adv: AdvancedSettings, mult: int) -> list[str]:
+    ref = scf_reference(calc.reference, mult)
+    lines = ["dft", f"  mult {mult}"]
+    if ref == "rohf":
+        lines.append("  rodft")
+    elif ref == "uhf" or mult > 1:
+        lines.append("  odft")
+    lines.append(f"  xc {' '.join(calc.functional.split())}")
+    if adv.dft_grid:
+        lines.append(f"  grid {adv.dft_grid}")
+    if adv.dft_iterations:
+        lines.append(f"  iterations {adv.dft_iterations}")
+    if adv.dft_convergence_energy:
+        lines.append(f"  convergence energy {_sci(adv.dft_convergence_energy)}")
+    if adv.dispersion:
+        lines.append(f"  {_DISPERSION[adv.dispersion]}")
+    lines += _vectors(adv)
+    lines.append("end")
+    return lines
+
+
+def _driver(calc: CalculationSettings, adv: AdvancedSettings, prefix: str) -> list[str]:
+    if "optimize" not in calc.task:
+        return []
+    lines = ["driver"]
+    if adv.opt_maxiter:
+        lines.append(f"  maxiter {adv.opt_maxiter}")
+    lines += [f"  xyz {prefix}", "end"]
+    return lines
+
+
+def _freq(adv: AdvancedSettings) -> list[str]:
+    return ["freq", "  animate", "end"] if adv.freq_animate else []
+
+
+def _extra(calc: CalculationSettings) -> list[str]:
+    text = calc.extra_input.strip("\n")
+    return text.splitlines() if text.strip() else []
+
+
+def _tasks(calc: CalculationSettings) -> list[str]:
+    lines = nwchem_task_lines(calc.theory, calc.task)
+    for task in calc.extra_tasks:
+        if task.strip():
+            lines.append(_task_statement(task))
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# Public functions
+
+
+def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str:
+    """The complete NWChem input for ``project`` (a project envelope dict).
+
+    Pure: no files are read or written. The same project gives the same text.
+
+    Raises:
+        ValidationError: a bad setting, a basis/functional/path NWChem cannot read
+            safely, a bad prefix, or forbidden extra input (``forbidden_extra_input``).
+    """
+    if not _PREFIX_RE.match(prefix):
+        raise ValidationError("bad_prefix", value=prefix)
+    calc, adv = _settings(project)
+    for task in calc.extra_tasks:
+        if "\n" in task or "\r" in task:
+            raise ValidationError("bad_extra_task", task=task[:80])
+    check_extra_input(calc.extra_input, calc.extra_tasks)
+    _check_names(calc)
+    doc = _block(project, "document")
+    mult = int(doc.get("multiplicity", 1) or 1)
+    lines: list[str] = []
+    lines += _header(project, adv, prefix)
+    lines += _memory(adv)
+    lines += _geometry(project, adv)
+    lines += _constraints(project)
+    lines += _basis(calc)
+    lines += _scf(calc, adv, mult)
+    if calc.theory == "dft":
+        lines += _dft(calc, adv, mult)
+    lines += _driver(calc, adv, prefix)
+    lines += _freq(adv)
+    lines += _extra(calc)
+    lines += _tasks(calc)
+    return "\n".join(lines) + "\n"
+
+
+def _problem(field: str, code: str, **details: Any) -> dict[str, Any]:
+    return {"field": field, "code": code, "message": render(code, details), "details": details}
+
+
+def input_errors(project: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Problems to fix before running, each ``{field, code, message, details}``.
+
+    ``field`` is a dotted path such as ``document.multiplicity`` or
+    ``calculation.basis``; ``message`` is in the display language. An empty list
+    means :func:`render_input` gives a runnable input.
+    """
+    problems: list[dict[str, Any]] = []
+    doc = _block(project, "document")
+    calc_raw = _block(project, "calculation")
+    theory = calc_raw.get("theory", "scf")
+    task = calc_raw.get("task", "energy")
+    if theory not in THEORIES:
+        problems.append(_problem("calculation.theory", "unknown_theory", value=theory,
+                                 allowed=", ".join(THEORIES)))
+    if task not in TASKS:
+        problems.append(_problem("calculation.task", "unknown_task", value=task,
+                                 allowed=", ".join(TASKS)))
+    if problems:
+        return problems
+    try:
+        calc, adv = _settings(project)
+    except ValidationError as exc:
+        field = f"{exc.data.get('block')}.{exc.data.get('key')}"
+        return [_problem(field, exc.code, **exc.data)]
+
+    atoms = doc.get("atoms") or []
+    if not atoms:
+        problems.append(_problem("document.atoms", "empty_molecule"))
+    mult = doc.get("multiplicity", 1)
+    charge = doc.get("charge", 0)
+    if atoms and isinstance(mult, int) and isinstance(charge, int):
+        electrons = _electrons(atoms, charge)
+        if electrons is not None:
+            if electrons < 1:
+                problems.append(_problem("document.charge", "too_few_electrons",
+                                         electrons=electrons))
+            elif (electrons - (mult - 1)) % 2 != 0 or mult - 1 > electrons:
+                problems.append(_problem("document.multiplicity", "multiplicity_parity",
+                                         electrons=electrons, multiplicity=mult))
+    if isinstance(mult, int):
+        ref = scf_reference(calc.reference, mult)
+        if ref == "rhf" and mult != 1:
+            problems.append(_problem("calculation.reference", "reference_multiplicity",
+                                     multiplicity=mult))
+        if calc.theory == "mp2" and ref == "rohf":
+            problems.append(_problem("calculation.reference", "mp2_reference", reference=ref))
+    if not calc.basis.strip():
+        problems.append(_problem("calculation.basis", "empty_basis"))
+    elif not _BASIS_RE.match(calc.basis):
+        problems.append(_problem("calculation.basis", "bad_basis_name", value=calc.basis))
+    if calc.theory == "dft":
+        if not calc.functional.strip():
+            problems.append(_problem("calculation.functional", "empty_functional"))
+        elif not _FUNCTIONAL_RE.match(calc.functional.strip()):
+            problems.append(_problem("calculation.functional", "bad_functional",
+                                     value=calc.functional))
+    for key in ADVANCED_PATH_KEYS:
+        value = getattr(adv, key)
+        if value and not _PATH_RE.match(os.path.expanduser(value)):
+            problems.append(_problem(f"advanced.{key}", "bad_path", key=key, value=value))
+    if "optimize" in calc.task and atoms and all(a.get("fixed") for a in atoms):
+        problems.append(_problem("document.atoms", "all_atoms_fixed"))
+    try:
+        for t in calc.extra_tasks:
+            if "\n" in t or "\r" in t:
+                raise ValidationError("bad_extra_task", task=t[:80])
+        check_extra_input(calc.extra_input, calc.extra_tasks)
+    except ValidationError as exc:
+        field = "calculation.extra_tasks" if exc.code == "bad_extra_task" else (
+            "calculation.extra_input")
+        problems.append(_problem(field, exc.code, **exc.data))
+    return problems
+
+
+def _electrons(atoms: Iterable[Mapping[str, Any]], charge: int) -> int | None:
+    total = 0
+    for atom in atoms:
+        symbol = elements.normalize_symbol(str(atom.get("element", "")))
+        if symbol is None:
+            return None
+        total += elements.atomic_number(symbol)
+    return total - charge
