@@ -101,6 +101,9 @@ class Document:
         self._undo_limit = undo_limit
         self._revision = _next_revision()
         self._busy: str | None = None
+        # Highest atom id number ever handed out: undo restores an older nextAtomId, but an
+        # id that named an atom once is never given to another one (SPEC.md section 2).
+        self._id_high = int(self._project["document"].get("nextAtomId", 1))
         self.modified = False
         # Values of protected settings last set by the person (SPEC.md section 7).
         self.trusted: dict[str, Any] = protected_values(self._project)
@@ -211,10 +214,13 @@ class Document:
         with self.lock:
             self._check(expected_revision)
             work = clone_project(self._project)
+            wdoc = work["document"]
+            wdoc["nextAtomId"] = max(int(wdoc.get("nextAtomId", 1)), self._id_high)
             res = fn(work)
             if res.structure:
                 check_structure(work, res.touched)
             check_settings(work)
+            self._id_high = max(self._id_high, int(work["document"]["nextAtomId"]))
             if preview:
                 self._candidate = work
                 self._candidate_origin = origin

@@ -1,0 +1,34 @@
+"""Shared fixtures for the Qt-free core tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from molforma.document.document import Document
+from molforma.document.ops import add_atoms
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+FIXTURES = SHARED / "fixtures" / "nwchem"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.setenv("MOLFORMA_LANGUAGE", "en")
+
+
+WATER = [
+    {"element": "O", "position": [0.0, 0.0, 0.1173]},
+    {"element": "H", "position": [0.0, 0.7572, -0.4692]},
+    {"element": "H", "position": [0.0, -0.7572, -0.4692]},
+]
+
+
+@pytest.fixture
+def water_doc() -> Document:
+    """A confirmed water molecule (ids a1 O, a2 H, a3 H, bonded)."""
+    doc = Document()
+    add_atoms(doc, WATER, [{"a": "#0", "b": "#1"}, {"a": "#0", "b": "#2"}], preview=False)
+    return doc

@@ -1,0 +1,45 @@
+"""The core and the MCP server never import Qt (STYLE.md section 3)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "molforma"
+QT_MODULES = ("PySide6", "pyqtgraph", "shiboken6", "OpenGL", "molforma.gui")
+
+
+def test_no_module_outside_gui_imports_qt_in_its_source() -> None:
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        if "gui" in path.relative_to(PACKAGE).parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for n in names:
+                if n.startswith(QT_MODULES) and not (
+                    path.name == "cli.py" and n == "molforma.gui.launch"
+                ):
+                    offenders.append(f"{path.relative_to(PACKAGE)}: {n}")
+    assert offenders == []
+
+
+def test_importing_the_core_and_the_server_loads_no_qt() -> None:
+    code = (
+        "import sys, importlib, pkgutil, molforma\n"
+        "skip = ('molforma.gui',)\n"
+        "for m in pkgutil.walk_packages(molforma.__path__, 'molforma.'):\n"
+        "    if not m.name.startswith(skip):\n"
+        "        importlib.import_module(m.name)\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6')]\n"
+        "assert not bad, bad\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
