@@ -1,0 +1,537 @@
+"""Tab "2 Calculation": conditions, advanced settings, extra input and a live input preview.
+
+Every field edits the confirmed project directly (``preview=False``), one undo step
+per change, through :mod:`molforma.document.ops`; the fields are then reloaded from
+the document, so what is shown is always what the document holds. Problems found by
+``molforma.nwchem.input.input_errors`` and refused edits are shown next to the field.
+"""
+
+from __future__ import annotations
+
+import logging
+import types
+import typing
+from typing import Any, Literal
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtGui import QDoubleValidator, QFontDatabase
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from molforma.gui.widgets.panel_workers import apply_edit, error_text
+from molforma.nwchem.settings import TASKS, THEORIES, AdvancedSettings
+
+log = logging.getLogger(__name__)
+
+_CTX = "CalculationPanel"
+
+TASK_LABELS: dict[str, str] = {
+    "energy": QT_TRANSLATE_NOOP(_CTX, "Energy (single point)"),
+    "optimize": QT_TRANSLATE_NOOP(_CTX, "Geometry optimisation"),
+    "frequencies": QT_TRANSLATE_NOOP(_CTX, "Frequencies"),
+    "optimize+frequencies": QT_TRANSLATE_NOOP(_CTX, "Optimisation + frequencies"),
+}
+THEORY_LABELS: dict[str, str] = {
+    "scf": QT_TRANSLATE_NOOP(_CTX, "SCF (Hartree–Fock)"),
+    "dft": QT_TRANSLATE_NOOP(_CTX, "DFT"),
+    "mp2": QT_TRANSLATE_NOOP(_CTX, "MP2"),
+}
+ADVANCED_LABELS: dict[str, str] = {
+    "memory_mb": QT_TRANSLATE_NOOP(_CTX, "Memory (MB)"),
+    "scratch_dir": QT_TRANSLATE_NOOP(_CTX, "Scratch directory"),
+    "permanent_dir": QT_TRANSLATE_NOOP(_CTX, "Permanent directory"),
+    "input_movecs": QT_TRANSLATE_NOOP(_CTX, "Input MO vectors"),
+    "output_movecs": QT_TRANSLATE_NOOP(_CTX, "Output MO vectors"),
+    "scf_maxiter": QT_TRANSLATE_NOOP(_CTX, "SCF max iterations"),
+    "scf_thresh": QT_TRANSLATE_NOOP(_CTX, "SCF convergence threshold"),
+    "dft_iterations": QT_TRANSLATE_NOOP(_CTX, "DFT max iterations"),
+    "dft_convergence_energy": QT_TRANSLATE_NOOP(_CTX, "DFT energy convergence"),
+    "dft_grid": QT_TRANSLATE_NOOP(_CTX, "DFT grid"),
+    "dispersion": QT_TRANSLATE_NOOP(_CTX, "Dispersion correction"),
+    "noautosym": QT_TRANSLATE_NOOP(_CTX, "No automatic symmetry"),
+    "nocenter": QT_TRANSLATE_NOOP(_CTX, "Keep my frame (no centring)"),
+    "opt_maxiter": QT_TRANSLATE_NOOP(_CTX, "Optimiser max steps"),
+    "freq_animate": QT_TRANSLATE_NOOP(_CTX, "Write mode animation files"),
+    "print_level": QT_TRANSLATE_NOOP(_CTX, "Print level"),
+}
+DEFAULT_TEXT = QT_TRANSLATE_NOOP(_CTX, "(NWChem default)")
+
+_FALLBACK_BASIS = ["sto-3g", "3-21g", "6-31g", "6-31g*", "6-31g**", "6-311g**",
+                   "cc-pvdz", "cc-pvtz", "aug-cc-pvdz", "def2-svp", "def2-tzvp"]
+_FALLBACK_FUNCTIONALS = ["b3lyp", "pbe0", "pbe96", "blyp", "m06-2x", "b3lyp-d3", "tpss"]
+
+
+def catalog_names(kind: str, fallback: list[str]) -> list[str]:
+    """Names from ``molforma.catalog.get_catalog(kind)``, or ``fallback`` if unavailable."""
+    try:
+        from molforma.catalog import get_catalog
+
+        data: Any = get_catalog(kind)
+    except Exception as exc:  # noqa: BLE001 - the catalogue is optional for the window
+        log.debug("catalog %s unavailable: %s", kind, exc)
+        return list(fallback)
+    if isinstance(data, dict):
+        data = data.get(kind, data.get("items", data.get("names", list(data.values()))))
+    names: list[str] = []
+    for item in data if isinstance(data, list) else []:
+        if isinstance(item, str):
+            names.append(item)
+        elif isinstance(item, dict):
+            name = item.get("name") or item.get("id") or item.get("key")
+            if isinstance(name, str):
+                names.append(name)
+    return names or list(fallback)
+
+
+def _field_kind(annotation: Any) -> tuple[str, tuple[Any, ...]]:
+    """('literal', values) | ('bool', ()) | ('int', ()) | ('float', ()) | ('str', ())."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    origin = typing.get_origin(annotation)
+    base = annotation
+    if origin in (typing.Union, types.UnionType) and args:
+        base = args[0]
+    if typing.get_origin(base) is Literal:
+        return "literal", typing.get_args(base)
+    if base is bool:
+        return "bool", ()
+    if base is int:
+        return "int", ()
+    if base is float:
+        return "float", ()
+    return "str", ()
+
+
+def _bounds(field: Any) -> tuple[int, int]:
+    lo, hi = 0, 1_000_000_000
+    for meta in getattr(field, "metadata", []):
+        if getattr(meta, "ge", None) is not None:
+            lo = int(meta.ge)
+        if getattr(meta, "gt", None) is not None:
+            lo = int(meta.gt) + 1
+        if getattr(meta, "le", None) is not None:
+            hi = int(meta.le)
+        if getattr(meta, "lt", None) is not None:
+            hi = int(meta.lt) - 1
+    return lo, min(hi, 2_000_000_000)
+
+
+def _message_label(name: str, parent: QWidget) -> QLabel:
+    label = QLabel(parent)
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setStyleSheet("color: #b00020;")
+    label.setVisible(False)
+    return label
+
+
+class CalculationPanel(QWidget):
+    """The calculation conditions of the shared document, with a live NWChem input preview."""
+
+    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("calculationTab")
+        self.ctx = ctx
+        self._loading = False
+        self._messages: dict[str, QLabel] = {}
+        self._advanced: dict[str, QWidget] = {}
+        self._local_errors: dict[str, str] = {}
+        self._build()
+        ctx.events.documentChanged.connect(self.refresh)
+        self.refresh()
+
+    # -- construction ----------------------------------------------------------------------
+    def _with_message(self, key: str, widget: QWidget) -> QWidget:
+        box = QWidget(self)
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(1)
+        lay.addWidget(widget)
+        msg = _message_label(f"{key.replace('.', '_')}Message", box)
+        lay.addWidget(msg)
+        self._messages[key] = msg
+        return box
+
+    def _build(self) -> None:
+        form_host = QWidget(self)
+        form_host.setObjectName("calculationForm")
+        outer = QVBoxLayout(form_host)
+
+        conditions = QGroupBox(self.tr("Conditions"), form_host)
+        conditions.setObjectName("conditionsGroup")
+        form = QFormLayout(conditions)
+
+        self.task_combo = QComboBox(conditions)
+        self.task_combo.setObjectName("taskCombo")
+        for key in TASKS:
+            self.task_combo.addItem(self.tr(TASK_LABELS.get(key, key)), key)
+        self.theory_combo = QComboBox(conditions)
+        self.theory_combo.setObjectName("theoryCombo")
+        for key in THEORIES:
+            self.theory_combo.addItem(self.tr(THEORY_LABELS.get(key, key)), key)
+        self.functional_combo = QComboBox(conditions)
+        self.functional_combo.setObjectName("functionalCombo")
+        self.functional_combo.setEditable(True)
+        self.functional_combo.addItems(catalog_names("functionals", _FALLBACK_FUNCTIONALS))
+        self.basis_combo = QComboBox(conditions)
+        self.basis_combo.setObjectName("basisCombo")
+        self.basis_combo.setEditable(True)
+        self.basis_combo.addItems(catalog_names("basis_sets", _FALLBACK_BASIS))
+        self.reference_combo = QComboBox(conditions)
+        self.reference_combo.setObjectName("referenceCombo")
+        self.reference_combo.addItem(self.tr("Automatic (from multiplicity)"), None)
+        for ref in ("rhf", "rohf", "uhf"):
+            self.reference_combo.addItem(ref.upper(), ref)
+        self.charge_spin = QSpinBox(conditions)
+        self.charge_spin.setObjectName("chargeSpin")
+        self.charge_spin.setRange(-999, 999)
+        self.charge_spin.setKeyboardTracking(False)
+        self.multiplicity_spin = QSpinBox(conditions)
+        self.multiplicity_spin.setObjectName("multiplicitySpin")
+        self.multiplicity_spin.setRange(1, 20)
+        self.multiplicity_spin.setKeyboardTracking(False)
+
+        form.addRow(self.tr("Task:"), self._with_message("calculation.task", self.task_combo))
+        form.addRow(self.tr("Theory:"),
+                    self._with_message("calculation.theory", self.theory_combo))
+        form.addRow(self.tr("Functional:"),
+                    self._with_message("calculation.functional", self.functional_combo))
+        form.addRow(self.tr("Basis set:"), self._with_message("calculation.basis", self.basis_combo))
+        form.addRow(self.tr("SCF reference:"),
+                    self._with_message("calculation.reference", self.reference_combo))
+        form.addRow(self.tr("Charge:"), self._with_message("document.charge", self.charge_spin))
+        form.addRow(self.tr("Multiplicity:"),
+                    self._with_message("document.multiplicity", self.multiplicity_spin))
+        outer.addWidget(conditions)
+
+        self.task_combo.currentIndexChanged.connect(
+            lambda _i: self._set_calc("task", self.task_combo.currentData()))
+        self.theory_combo.currentIndexChanged.connect(
+            lambda _i: self._set_calc("theory", self.theory_combo.currentData()))
+        self.reference_combo.currentIndexChanged.connect(
+            lambda _i: self._set_calc("reference", self.reference_combo.currentData()))
+        for combo, key in ((self.functional_combo, "functional"), (self.basis_combo, "basis")):
+            combo.currentIndexChanged.connect(
+                lambda _i, c=combo, k=key: self._set_calc(k, c.currentText().strip()))
+            edit = combo.lineEdit()
+            if edit is not None:
+                edit.editingFinished.connect(
+                    lambda c=combo, k=key: self._set_calc(k, c.currentText().strip()))
+        self.charge_spin.valueChanged.connect(lambda v: self._set_molecule("charge", v))
+        self.multiplicity_spin.valueChanged.connect(
+            lambda v: self._set_molecule("multiplicity", v))
+
+        # Advanced settings: collapsed by default, one field per AdvancedSettings key.
+        self.advanced_toggle = QToolButton(form_host)
+        self.advanced_toggle.setObjectName("advancedToggle")
+        self.advanced_toggle.setText(self.tr("Advanced settings"))
+        self.advanced_toggle.setCheckable(True)
+        self.advanced_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.advanced_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.advanced_group = QGroupBox(form_host)
+        self.advanced_group.setObjectName("advancedGroup")
+        adv_form = QFormLayout(self.advanced_group)
+        for key, field in AdvancedSettings.model_fields.items():
+            widget = self._make_advanced_field(key, field)
+            self._advanced[key] = widget
+            adv_form.addRow(self.tr(ADVANCED_LABELS.get(key, key)) + ":",
+                            self._with_message(f"advanced.{key}", widget))
+        self.advanced_group.setVisible(False)
+        self.advanced_toggle.toggled.connect(self.set_advanced_expanded)
+        outer.addWidget(self.advanced_toggle)
+        outer.addWidget(self.advanced_group)
+
+        extra = QGroupBox(self.tr("Extra input (added to the input before the tasks)"), form_host)
+        extra.setObjectName("extraInputGroup")
+        ex_lay = QVBoxLayout(extra)
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.extra_input_edit = QPlainTextEdit(extra)
+        self.extra_input_edit.setObjectName("extraInputEdit")
+        self.extra_input_edit.setFont(mono)
+        self.extra_input_edit.setPlaceholderText(self.tr("NWChem directives, e.g. a property block"))
+        self.extra_input_edit.setMaximumHeight(110)
+        self.extra_tasks_edit = QPlainTextEdit(extra)
+        self.extra_tasks_edit.setObjectName("extraTasksEdit")
+        self.extra_tasks_edit.setFont(mono)
+        self.extra_tasks_edit.setPlaceholderText(self.tr("Extra task lines, one per line, e.g. scf property"))
+        self.extra_tasks_edit.setMaximumHeight(60)
+        self.apply_extra_button = QPushButton(self.tr("Apply extra input"), extra)
+        self.apply_extra_button.setObjectName("applyExtraInputButton")
+        self.extra_state = QLabel(extra)
+        self.extra_state.setObjectName("extraInputState")
+        ex_lay.addWidget(self.extra_input_edit)
+        ex_lay.addWidget(QLabel(self.tr("Extra tasks:"), extra))
+        ex_lay.addWidget(self.extra_tasks_edit)
+        row = QHBoxLayout()
+        row.addWidget(self.apply_extra_button)
+        row.addWidget(self.extra_state, 1)
+        ex_lay.addLayout(row)
+        ex_lay.addWidget(self._with_message("calculation.extra_input", QWidget(extra)))
+        self.apply_extra_button.clicked.connect(self.apply_extra_input)
+        self.extra_input_edit.textChanged.connect(self._update_extra_state)
+        self.extra_tasks_edit.textChanged.connect(self._update_extra_state)
+        outer.addWidget(extra)
+
+        self.general_message = _message_label("calculationMessages", form_host)
+        outer.addWidget(self.general_message)
+        outer.addStretch(1)
+
+        scroll = QScrollArea(self)
+        scroll.setObjectName("calculationScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(form_host)
+
+        preview_host = QWidget(self)
+        pv = QVBoxLayout(preview_host)
+        pv.setContentsMargins(0, 0, 0, 0)
+        pv.addWidget(QLabel(self.tr("NWChem input (live preview):"), preview_host))
+        self.input_preview = QPlainTextEdit(preview_host)
+        self.input_preview.setObjectName("inputPreview")
+        self.input_preview.setReadOnly(True)
+        self.input_preview.setFont(mono)
+        self.input_preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        pv.addWidget(self.input_preview, 1)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.setObjectName("calculationSplitter")
+        splitter.addWidget(scroll)
+        splitter.addWidget(preview_host)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        lay = QVBoxLayout(self)
+        lay.addWidget(splitter)
+
+    def _make_advanced_field(self, key: str, field: Any) -> QWidget:
+        kind, values = _field_kind(field.annotation)
+        nullable = type(None) in typing.get_args(field.annotation)
+        parent = self
+        name = f"advanced_{key}"
+        if kind == "bool":
+            w: QWidget = QCheckBox(parent)
+            w.toggled.connect(lambda v, k=key: self._set_advanced(k, bool(v)))
+        elif kind == "literal":
+            combo = QComboBox(parent)
+            if nullable:
+                combo.addItem(self.tr(DEFAULT_TEXT), None)
+            for v in values:
+                combo.addItem(str(v), v)
+            combo.currentIndexChanged.connect(
+                lambda _i, c=combo, k=key: self._set_advanced(k, c.currentData()))
+            w = combo
+        elif kind == "int":
+            spin = QSpinBox(parent)
+            lo, hi = _bounds(field)
+            # One step below the minimum stands for "not set" (NWChem's default).
+            spin.setRange(lo - 1 if nullable else lo, hi)
+            if nullable:
+                spin.setSpecialValueText(self.tr(DEFAULT_TEXT))
+            spin.setKeyboardTracking(False)
+            spin.valueChanged.connect(lambda v, s=spin, k=key: self._set_advanced(
+                k, None if nullable and v == s.minimum() else int(v)))
+            w = spin
+        else:
+            edit = QLineEdit(parent)
+            edit.setPlaceholderText(self.tr(DEFAULT_TEXT))
+            if kind == "float":
+                edit.setValidator(QDoubleValidator(edit))
+            edit.editingFinished.connect(lambda e=edit, k=key, f=kind: self._commit_text(k, e, f))
+            w = edit
+        w.setObjectName(name)
+        return w
+
+    # -- edits -----------------------------------------------------------------------------
+    def _report(self, key: str, message: str | None) -> None:
+        if message:
+            self._local_errors[key] = message
+        else:
+            self._local_errors.pop(key, None)
+
+    def _after_edit(self, key: str, message: str | None) -> None:
+        self._report(key, message)
+        if message:
+            # Refused: show the document's value again beside the reason.
+            self.refresh()
+
+    def _set_calc(self, key: str, value: Any) -> None:
+        if self._loading:
+            return
+        if self.ctx.document.project.get("calculation", {}).get(key) == value:
+            return
+        self._after_edit(f"calculation.{key}", apply_edit(self.ctx, "set_nwchem", {key: value}))
+
+    def _set_molecule(self, key: str, value: int) -> None:
+        if self._loading:
+            return
+        if self.ctx.document.project["document"].get(key) == value:
+            return
+        self._after_edit(f"document.{key}",
+                         apply_edit(self.ctx, "set_molecule", **{key: int(value)}))
+
+    def _set_advanced(self, key: str, value: Any) -> None:
+        if self._loading:
+            return
+        if self.ctx.document.project.get("advanced", {}).get(key) == value:
+            return
+        self._after_edit(f"advanced.{key}", apply_edit(self.ctx, "set_advanced", {key: value}))
+
+    def _commit_text(self, key: str, edit: QLineEdit, kind: str) -> None:
+        if self._loading:
+            return
+        text = edit.text().strip()
+        value: Any = text or None
+        if kind == "float" and text:
+            try:
+                value = float(text.replace(",", "."))
+            except ValueError:
+                self._after_edit(f"advanced.{key}", self.tr("Not a number: %1").replace("%1", text))
+                return
+        self._set_advanced(key, value)
+
+    def apply_extra_input(self) -> None:
+        """Apply the extra-input and extra-task editors to the document (one undo step)."""
+        text = self.extra_input_edit.toPlainText()
+        tasks = [t.strip() for t in self.extra_tasks_edit.toPlainText().splitlines() if t.strip()]
+        msg = apply_edit(self.ctx, "set_nwchem", {"extra_input": text, "extra_tasks": tasks})
+        self._report("calculation.extra_input", msg)
+        self.refresh(keep_extra=bool(msg))
+
+    def set_advanced_expanded(self, expanded: bool) -> None:
+        """Open or close the advanced group."""
+        self.advanced_toggle.setChecked(expanded)
+        self.advanced_toggle.setArrowType(Qt.ArrowType.DownArrow if expanded
+                                          else Qt.ArrowType.RightArrow)
+        self.advanced_group.setVisible(expanded)
+
+    def advanced_field(self, key: str) -> QWidget:
+        """The widget editing advanced key ``key`` (objectName ``advanced_<key>``)."""
+        return self._advanced[key]
+
+    # -- refresh from the document ---------------------------------------------------------
+    def _extra_from_doc(self) -> tuple[str, list[str]]:
+        calc = self.ctx.document.project.get("calculation", {})
+        return str(calc.get("extra_input", "") or ""), list(calc.get("extra_tasks") or [])
+
+    def _update_extra_state(self) -> None:
+        text, tasks = self._extra_from_doc()
+        typed = [t.strip() for t in self.extra_tasks_edit.toPlainText().splitlines() if t.strip()]
+        dirty = self.extra_input_edit.toPlainText() != text or typed != tasks
+        self.extra_state.setText(self.tr("Not applied yet") if dirty else "")
+
+    def refresh(self, *_args: Any, keep_extra: bool = False) -> None:
+        """Reload every field, the messages and the preview from the confirmed project."""
+        project = self.ctx.document.project
+        calc = project.get("calculation", {})
+        doc = project.get("document", {})
+        adv = project.get("advanced", {})
+        self._loading = True
+        try:
+            _select_data(self.task_combo, calc.get("task"))
+            _select_data(self.theory_combo, calc.get("theory"))
+            _select_data(self.reference_combo, calc.get("reference"))
+            _set_combo_text(self.functional_combo, str(calc.get("functional", "")))
+            _set_combo_text(self.basis_combo, str(calc.get("basis", "")))
+            self.functional_combo.setEnabled(calc.get("theory") == "dft")
+            self.charge_spin.setValue(int(doc.get("charge", 0) or 0))
+            self.multiplicity_spin.setValue(int(doc.get("multiplicity", 1) or 1))
+            for key, w in self._advanced.items():
+                _show_value(w, adv.get(key))
+            if not keep_extra:
+                text, tasks = self._extra_from_doc()
+                if self.extra_input_edit.toPlainText() != text:
+                    self.extra_input_edit.setPlainText(text)
+                if self.extra_tasks_edit.toPlainText() != "\n".join(tasks):
+                    self.extra_tasks_edit.setPlainText("\n".join(tasks))
+        finally:
+            self._loading = False
+        self._update_extra_state()
+        self._refresh_preview_and_messages(project)
+
+    def _refresh_preview_and_messages(self, project: dict[str, Any]) -> None:
+        problems: list[dict[str, Any]] = []
+        try:
+            from molforma.nwchem.input import input_errors, render_input
+        except ImportError:
+            self.input_preview.setPlainText(self.tr("The NWChem input generator is not available."))
+            render_input = None  # type: ignore[assignment]
+        else:
+            try:
+                problems = input_errors(project)
+            except Exception as exc:  # a checker bug must not break the tab
+                log.warning("input_errors failed", exc_info=exc)
+            try:
+                text = render_input(project)
+            except Exception as exc:  # noqa: BLE001 - shown in the preview instead
+                text = self.tr("The input cannot be generated:") + "\n" + error_text(exc)
+            if self.input_preview.toPlainText() != text:
+                self.input_preview.setPlainText(text)
+        by_field: dict[str, list[str]] = {}
+        general: list[str] = []
+        for p in problems:
+            field = str(p.get("field", ""))
+            message = str(p.get("message") or p.get("code"))
+            target = field if field in self._messages else (
+                "calculation.extra_input" if field == "calculation.extra_tasks" else None)
+            if target is None:
+                general.append(message)
+            else:
+                by_field.setdefault(target, []).append(message)
+        for key, message in self._local_errors.items():
+            by_field.setdefault(key, []).insert(0, message)
+        for key, label in self._messages.items():
+            texts = by_field.get(key, [])
+            label.setText("\n".join(texts))
+            label.setVisible(bool(texts))
+        self.general_message.setText("\n".join(general))
+        self.general_message.setVisible(bool(general))
+
+    def messages(self) -> dict[str, str]:
+        """The validation messages shown now, by field path (for tests and tools)."""
+        out = {k: lab.text() for k, lab in self._messages.items() if lab.text()}
+        if self.general_message.text():
+            out["general"] = self.general_message.text()
+        return out
+
+
+def _select_data(combo: QComboBox, value: Any) -> None:
+    idx = combo.findData(value)
+    if idx < 0 and value is not None:
+        combo.addItem(str(value), value)
+        idx = combo.count() - 1
+    combo.setCurrentIndex(max(idx, 0))
+
+
+def _set_combo_text(combo: QComboBox, text: str) -> None:
+    idx = combo.findText(text, Qt.MatchFlag.MatchFixedString)
+    if idx >= 0:
+        combo.setCurrentIndex(idx)
+    combo.setEditText(text)
+
+
+def _show_value(widget: QWidget, value: Any) -> None:
+    if isinstance(widget, QCheckBox):
+        widget.setChecked(bool(value))
+    elif isinstance(widget, QComboBox):
+        _select_data(widget, value)
+    elif isinstance(widget, QSpinBox):
+        widget.setValue(widget.minimum() if value is None else int(value))
+    elif isinstance(widget, QLineEdit):
+        text = "" if value is None else (repr(value) if isinstance(value, float) else str(value))
+        if widget.text() != text:
+            widget.setText(text)
+
+
+__all__: list[str] = ["CalculationPanel", "catalog_names"]

@@ -1,0 +1,120 @@
+"""Helpers shared by the Calculation, Execution, Results and History panels (Qt layer).
+
+- :func:`apply_edit` runs one document operation the way the window does it (applied
+  directly as one undo step, origin "user") and turns a failure into a message.
+- :class:`BackgroundCall` runs a slow function (a history scan, a file preview) in a
+  Python thread and delivers its result or its exception on the GUI thread, so no
+  widget is ever touched from the worker.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+
+from molforma.errors import MolFormaError
+
+log = logging.getLogger(__name__)
+
+
+def error_text(exc: BaseException) -> str:
+    """The sentence to show for ``exc`` in the display language."""
+    if isinstance(exc, MolFormaError):
+        return exc.message()
+    return f"{type(exc).__name__}: {exc}"
+
+
+def apply_edit(ctx: Any, op: str, *args: Any, **kwargs: Any) -> str | None:
+    """Call ``molforma.document.ops.<op>(ctx.document, ...)`` as a window edit.
+
+    Returns None on success or the error sentence (the document is unchanged then).
+    """
+    from molforma.document import ops
+
+    fn = getattr(ops, op)
+    try:
+        fn(ctx.document, *args, preview=False, origin="user", **kwargs)
+    except MolFormaError as exc:
+        return exc.message()
+    return None
+
+
+class _Relay(QObject):
+    """Lives on the GUI thread; worker threads emit into it with queued delivery."""
+
+    done = Signal(object)
+    failed = Signal(object)
+    _result = Signal(object, object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._result.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    @Slot(object, object)
+    def _deliver(self, ok: object, value: object) -> None:
+        if ok:
+            self.done.emit(value)
+        else:
+            self.failed.emit(value)
+
+
+class BackgroundCall(QObject):
+    """Run ``fn()`` in a daemon thread; ``done(result)`` / ``failed(exc)`` on the GUI thread.
+
+    The object must be created on the GUI thread. ``running`` is True until the
+    result has been delivered; a result that arrives after :meth:`discard` is dropped,
+    so a panel can start a new call without waiting for a stale one.
+    """
+
+    done = Signal(object)
+    failed = Signal(object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._relay = _Relay(self)
+        self._relay.done.connect(self._on_done)
+        self._relay.failed.connect(self._on_failed)
+        self._generation = 0
+        self.running = False
+
+    def start(self, fn: Callable[[], Any]) -> None:
+        """Start ``fn`` in a new thread (a previous call's result will be ignored)."""
+        self._generation += 1
+        gen = self._generation
+        self.running = True
+        relay = self._relay
+
+        def work() -> None:
+            try:
+                value = fn()
+            except BaseException as exc:  # noqa: BLE001 - forwarded to the GUI thread
+                relay._result.emit(False, (gen, exc))
+                return
+            relay._result.emit(True, (gen, value))
+
+        threading.Thread(target=work, name="molforma-panel-worker", daemon=True).start()
+
+    def discard(self) -> None:
+        """Ignore the result of the call in progress."""
+        self._generation += 1
+        self.running = False
+
+    def _on_done(self, payload: object) -> None:
+        gen, value = payload  # type: ignore[misc]
+        if gen != self._generation:
+            return
+        self.running = False
+        self.done.emit(value)
+
+    def _on_failed(self, payload: object) -> None:
+        gen, exc = payload  # type: ignore[misc]
+        if gen != self._generation:
+            return
+        self.running = False
+        if not isinstance(exc, MolFormaError):
+            log.warning("background call failed", exc_info=exc)  # type: ignore[arg-type]
+        self.failed.emit(exc)
