@@ -1,0 +1,144 @@
+"""The application context shared by every part of the window (Qt layer).
+
+One :class:`AppContext` holds the shared :class:`~molforma.document.document.Document`,
+the job manager, the results session, the Preferences, the MCP policy and
+:class:`AppEvents`, the Qt signals that tell widgets something changed. Panels
+take the context in their constructor and never reach for globals.
+
+Document listeners may run on the MCP thread; :class:`AppEvents` re-emits them on
+the GUI thread, so widgets can always touch Qt objects in their slots.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+
+from molforma.document.document import Document
+from molforma.preferences import Preferences, load_preferences
+
+log = logging.getLogger(__name__)
+
+WINDOW_UNDO_LIMIT = 1000  # bounded so that a long session cannot grow without end
+
+
+class AppEvents(QObject):
+    """Signals of the application, always delivered on the GUI thread."""
+
+    documentChanged = Signal(str)  # what: "edit", "candidate", "confirm", "cancel", "undo", ...
+    candidateChanged = Signal()
+    jobChanged = Signal(object)
+    resultsChanged = Signal()
+    languageChanged = Signal()
+    _crossThread = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("appEvents")
+        # Queued so a change made on the MCP thread reaches widgets on the GUI thread.
+        self._crossThread.connect(self._relay, Qt.ConnectionType.QueuedConnection)
+
+    def document_listener(self, _doc: Document, what: str) -> None:
+        """Document.subscribe callback: forward ``what`` to the GUI thread."""
+        if QThread.currentThread() == self.thread():
+            self._relay(what)
+        else:
+            self._crossThread.emit(what)
+
+    @Slot(str)
+    def _relay(self, what: str) -> None:
+        self.documentChanged.emit(what)
+        if what in ("candidate", "confirm", "cancel", "load"):
+            self.candidateChanged.emit()
+
+
+def _optional_class(module: str, name: str) -> Any | None:
+    """``module.name`` or None when another engineer's module is not there yet."""
+    try:
+        mod = importlib.import_module(module)
+    except ImportError:
+        return None
+    return getattr(mod, name, None)
+
+
+@dataclass
+class AppContext:
+    """Everything the window's parts share.
+
+    ``jobs`` (``molforma.jobs.runner.JobManager``) and ``results``
+    (``molforma.results.ResultsSession``) are created on first use, so the window
+    starts even while those modules are missing; both may be replaced by assignment.
+    """
+
+    document: Document
+    preferences: Preferences
+    events: AppEvents
+    policy: Any | None = None  # molforma.jobs.policy.Policy in MCP mode
+    mcp_mode: bool = False
+    data_dir: Path | None = None
+    _jobs: Any | None = field(default=None, repr=False)
+    _results: Any | None = field(default=None, repr=False)
+    _unsubscribe: Any | None = field(default=None, repr=False)
+
+    @classmethod
+    def create(cls, document: Document | None = None, *, data_dir: Path | None = None,
+               mcp_mode: bool = False, policy: Any | None = None) -> AppContext:
+        """A context around ``document`` (a new one with a bounded undo history if None)."""
+        doc = document if document is not None else Document(undo_limit=WINDOW_UNDO_LIMIT)
+        events = AppEvents()
+        ctx = cls(document=doc, preferences=load_preferences(), events=events,
+                  policy=policy, mcp_mode=mcp_mode, data_dir=data_dir)
+        ctx._unsubscribe = doc.subscribe(events.document_listener)
+        return ctx
+
+    def set_document(self, document: Document) -> None:
+        """Swap the shared document (listeners move with it)."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self.document = document
+        self._unsubscribe = document.subscribe(self.events.document_listener)
+        self.events.documentChanged.emit("load")
+        self.events.candidateChanged.emit()
+
+    @property
+    def jobs(self) -> Any:
+        """The job manager (``molforma.jobs.runner.JobManager``), or None if not available."""
+        if self._jobs is None:
+            cls_ = _optional_class("molforma.jobs.runner", "JobManager")
+            if cls_ is not None:
+                try:
+                    self._jobs = cls_()
+                except TypeError:
+                    log.warning("JobManager() needs arguments; set ctx.jobs explicitly")
+        return self._jobs
+
+    @jobs.setter
+    def jobs(self, value: Any) -> None:
+        self._jobs = value
+
+    @property
+    def results(self) -> Any:
+        """The results session (``molforma.results.ResultsSession``), or None if not available."""
+        if self._results is None:
+            cls_ = _optional_class("molforma.results", "ResultsSession")
+            if cls_ is not None:
+                try:
+                    self._results = cls_()
+                except TypeError:
+                    log.warning("ResultsSession() needs arguments; set ctx.results explicitly")
+        return self._results
+
+    @results.setter
+    def results(self, value: Any) -> None:
+        self._results = value
+
+    def close(self) -> None:
+        """Detach from the document (the window is closing)."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None

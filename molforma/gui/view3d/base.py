@@ -1,0 +1,337 @@
+"""The 3D molecule view: one widget, two interchangeable renderers (Qt layer).
+
+:class:`MoleculeView` owns the scene, the camera, the selection, mouse handling,
+picking and the vibration animation; a *canvas* child (QPainter or OpenGL) only
+draws what the view holds. Mouse: left drag rotates, right or middle drag (or
+Shift + left drag) pans, the wheel zooms, a click picks an atom (``atomClicked``)
+or the background (``backgroundClicked``). In move mode a left drag that starts
+on a selected atom moves the selection instead (``atomsDragged``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QMouseEvent, QWheelEvent
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from molforma.gui.view3d.scene import (
+    Camera,
+    SceneData,
+    build_scene,
+    outside_view,
+    pick,
+    rebuild_segments,
+)
+
+_CLICK_SLOP = 4.0  # pixels a press may travel and still count as a click
+
+
+class Canvas(Protocol):
+    """What a renderer provides to :class:`MoleculeView`."""
+
+    renderer_name: str
+
+    def scene_changed(self) -> None:
+        """Atoms or bonds changed: refresh buffers and repaint."""
+
+    def update(self) -> None:
+        """Schedule a repaint (camera change)."""
+
+
+class MoleculeView(QWidget):
+    """Ball-and-stick 3D view with picking, selection and mode animation."""
+
+    atomClicked = Signal(str, object)  # atom id, Qt.KeyboardModifier flags
+    backgroundClicked = Signal(QPointF)
+    atomsDragged = Signal(list, tuple)  # atom ids, model displacement (dx, dy, dz) in Angstrom
+    selectionChanged = Signal()
+
+    def __init__(self, renderer: str = "painter", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("moleculeView")
+        self.camera = Camera()
+        self.scene = SceneData()
+        self._atoms: list[dict[str, Any]] = []
+        self._bonds: list[dict[str, Any]] = []
+        self._cand_atoms: list[dict[str, Any]] | None = None
+        self._cand_bonds: list[dict[str, Any]] | None = None
+        self._selection: list[str] = []
+        self._fitted_once = False
+        self.move_mode = False
+        self._press: QPointF | None = None
+        self._last: QPointF | None = None
+        self._dragging = False
+        self._drag_atoms = False
+        self._drag_total = np.zeros(3)
+        # Vibration animation
+        self._anim_base: np.ndarray | None = None
+        self._anim_disp: np.ndarray | None = None
+        self._anim_amp = 0.0
+        self._anim_phase = 0.0
+        self._anim_timer = QTimer(self)
+        self._anim_timer.setInterval(40)
+        self._anim_timer.timeout.connect(self._anim_step)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.canvas: Any = None
+        self._install_canvas(renderer)
+        self.setMinimumSize(200, 200)
+
+    # -- renderer --------------------------------------------------------------------------
+    def _install_canvas(self, renderer: str) -> None:
+        if self.canvas is not None:
+            self.layout().removeWidget(self.canvas)
+            self.canvas.deleteLater()
+        gl_canvas = None
+        if renderer == "opengl":
+            try:
+                from molforma.gui.view3d.opengl import GLCanvas
+            except ImportError:  # PyOpenGL missing: the painter still shows the molecule
+                GLCanvas = None
+            if GLCanvas is not None:
+                gl_canvas = GLCanvas(self)
+        if gl_canvas is not None:
+            self.canvas = gl_canvas
+        else:
+            from molforma.gui.view3d.painter import PainterCanvas
+
+            self.canvas = PainterCanvas(self)
+        self.canvas.setObjectName("moleculeCanvas")
+        self.layout().addWidget(self.canvas)
+        self.canvas.scene_changed()
+
+    @property
+    def renderer_name(self) -> str:
+        """``"opengl"`` or ``"painter"``."""
+        return str(self.canvas.renderer_name)
+
+    def fall_back_to_painter(self) -> None:
+        """Replace the OpenGL canvas by the QPainter one (OpenGL failed at run time)."""
+        QTimer.singleShot(0, lambda: self._install_canvas("painter"))
+
+    # -- public API ------------------------------------------------------------------------
+    def set_molecule(self, atoms: list[dict[str, Any]], bonds: list[dict[str, Any]], *,
+                     candidate_atoms: list[dict[str, Any]] | None = None,
+                     candidate_bonds: list[dict[str, Any]] | None = None) -> None:
+        """Show a molecule (and a candidate over a ghost of it); refit if it left the view."""
+        self.stop()
+        self._atoms, self._bonds = list(atoms), list(bonds)
+        self._cand_atoms = None if candidate_atoms is None else list(candidate_atoms)
+        self._cand_bonds = None if candidate_bonds is None else list(candidate_bonds or [])
+        shown = {a["id"] for a in (self._cand_atoms if self._cand_atoms is not None else atoms)}
+        self._selection = [s for s in self._selection if s in shown]
+        self._rebuild()
+        w, h = self._size()
+        if not self._fitted_once or outside_view(self.scene, self.camera, w, h):
+            self.fit()
+
+    def set_mode_animation(self, atoms: list[dict[str, Any]],
+                           displacement: Sequence[tuple[float, float, float]] | None,
+                           amplitude: float) -> None:
+        """Show ``atoms`` (no bonds given: they are perceived by distance) ready to animate."""
+        self.stop()
+        atoms = [{"id": f"a{i + 1}", **a} for i, a in enumerate(atoms)]
+        bonds = _distance_bonds(atoms)
+        self._atoms, self._bonds = list(atoms), bonds
+        self._cand_atoms = self._cand_bonds = None
+        self._selection = []
+        self._rebuild()
+        self._anim_base = self.scene.pos.copy()
+        self._anim_disp = None if displacement is None else np.asarray(displacement, float)
+        self._anim_amp = float(amplitude)
+        self.fit()
+
+    def play(self) -> None:
+        """Start the vibration animation set with :meth:`set_mode_animation`."""
+        if self._anim_base is not None and self._anim_disp is not None \
+                and len(self._anim_disp) == len(self._anim_base):
+            self._anim_phase = 0.0
+            self._anim_timer.start()
+
+    def stop(self) -> None:
+        """Stop the animation and show the reference structure."""
+        if self._anim_timer.isActive():
+            self._anim_timer.stop()
+            if self._anim_base is not None and len(self._anim_base) == self.scene.count:
+                self.scene.pos = self._anim_base.copy()
+                self._positions_changed()
+
+    @property
+    def playing(self) -> bool:
+        """True while the animation runs."""
+        return self._anim_timer.isActive()
+
+    def fit(self) -> None:
+        """Centre and scale the molecule to the view."""
+        w, h = self._size()
+        self.camera.fit(self.scene.pos, self.scene.radius, w, h)
+        self._fitted_once = True
+        self.canvas.update()
+
+    def reset_view(self) -> None:
+        """Standard orientation, then fit."""
+        self.camera.rot = np.eye(3)
+        self.fit()
+
+    def rotate_by(self, dx_degrees: float, dy_degrees: float) -> None:
+        """Turn the molecule about the screen y axis and x axis."""
+        self.camera.rot = _rot_y(math.radians(dx_degrees)) @ _rot_x(math.radians(dy_degrees)) \
+            @ self.camera.rot
+        self.canvas.update()
+
+    def zoom_by(self, factor: float) -> None:
+        """Zoom in (factor > 1) or out."""
+        self.camera.scale = float(np.clip(self.camera.scale * factor, 0.2, 5000.0))
+        self.canvas.update()
+
+    def selection(self) -> list[str]:
+        """Selected atom ids in selection order."""
+        return list(self._selection)
+
+    def set_selection(self, ids: Sequence[str]) -> None:
+        """Replace the selection (ids not shown are dropped)."""
+        shown = set(self.scene.ids)
+        new = [i for i in dict.fromkeys(ids) if i in shown]
+        if new != self._selection:
+            self._selection = new
+            self._rebuild()
+            self.selectionChanged.emit()
+
+    def atom_screen_pos(self, atom_id: str) -> QPointF | None:
+        """Where an atom's centre is drawn, in widget pixels (for tests and tools)."""
+        i = self.scene.index_of(atom_id)
+        if i is None:
+            return None
+        w, h = self._size()
+        s = self.camera.to_screen(self.scene.pos[i:i + 1], w, h)[0]
+        return QPointF(float(s[0]), float(s[1]))
+
+    def model_point_at(self, pos: QPointF) -> tuple[float, float, float]:
+        """The model point under a widget position, in the plane of the view centre."""
+        w, h = self._size()
+        p = self.camera.from_screen(pos.x(), pos.y(), w, h)
+        return (float(p[0]), float(p[1]), float(p[2]))
+
+    # -- internals -------------------------------------------------------------------------
+    def _size(self) -> tuple[float, float]:
+        c = self.canvas
+        w = c.width() if c is not None and c.width() > 10 else max(self.width(), 200)
+        h = c.height() if c is not None and c.height() > 10 else max(self.height(), 200)
+        return float(w), float(h)
+
+    def _rebuild(self) -> None:
+        self.scene = build_scene(self._atoms, self._bonds, candidate_atoms=self._cand_atoms,
+                                 candidate_bonds=self._cand_bonds, selected=set(self._selection))
+        self.canvas.scene_changed()
+
+    def _positions_changed(self) -> None:
+        rebuild_segments(self.scene)
+        self.canvas.scene_changed()
+
+    def _anim_step(self) -> None:
+        if self._anim_base is None or self._anim_disp is None:
+            return
+        self._anim_phase += 2 * math.pi / 25
+        self.scene.pos = self._anim_base + self._anim_disp * (self._anim_amp
+                                                              * math.sin(self._anim_phase))
+        self._positions_changed()
+
+    # -- mouse (called by the canvas) ------------------------------------------------------
+    def handle_press(self, ev: QMouseEvent) -> None:
+        """Start a click, a rotation, a pan or an atom drag."""
+        self._press = ev.position()
+        self._last = ev.position()
+        self._dragging = False
+        self._drag_total = np.zeros(3)
+        self._drag_atoms = False
+        if self.move_mode and ev.button() == Qt.MouseButton.LeftButton and self._selection:
+            w, h = self._size()
+            i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
+            self._drag_atoms = i is not None and self.scene.ids[i] in self._selection
+
+    def handle_move(self, ev: QMouseEvent) -> None:
+        """Rotate, pan or drag atoms."""
+        if self._press is None or self._last is None:
+            return
+        p = ev.position()
+        if not self._dragging and (abs(p.x() - self._press.x()) + abs(p.y() - self._press.y())
+                                   > _CLICK_SLOP):
+            self._dragging = True
+        if not self._dragging:
+            return
+        dx, dy = p.x() - self._last.x(), p.y() - self._last.y()
+        self._last = p
+        buttons = ev.buttons()
+        if self._drag_atoms:
+            delta = self.camera.screen_delta_to_model(dx, dy)
+            self._drag_total += delta
+            sel = [self.scene.index_of(s) for s in self._selection]
+            idx = [i for i in sel if i is not None]
+            self.scene.pos[idx] += delta
+            self._positions_changed()
+        elif buttons & (Qt.MouseButton.RightButton | Qt.MouseButton.MiddleButton) or (
+                ev.modifiers() & Qt.KeyboardModifier.ShiftModifier):
+            self.camera.pan += np.array([dx, -dy])
+            self.canvas.update()
+        elif buttons & Qt.MouseButton.LeftButton:
+            self.camera.rotate(dx, dy)
+            self.canvas.update()
+
+    def handle_release(self, ev: QMouseEvent) -> None:
+        """Finish: a click picks, an atom drag reports its displacement."""
+        if self._press is None:
+            return
+        was_drag, drag_atoms = self._dragging, self._drag_atoms
+        self._press = None
+        self._dragging = False
+        self._drag_atoms = False
+        if was_drag:
+            if drag_atoms and np.linalg.norm(self._drag_total) > 0:
+                total = tuple(float(v) for v in self._drag_total)
+                self.atomsDragged.emit(list(self._selection), total)
+            return
+        if ev.button() != Qt.MouseButton.LeftButton:
+            return
+        w, h = self._size()
+        i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
+        if i is None:
+            self.backgroundClicked.emit(QPointF(ev.position()))
+        else:
+            self.atomClicked.emit(self.scene.ids[i], ev.modifiers())
+
+    def handle_wheel(self, ev: QWheelEvent) -> None:
+        """Zoom about the view centre."""
+        steps = ev.angleDelta().y() / 120.0
+        if steps:
+            self.zoom_by(1.15 ** steps)
+
+
+def _rot_x(a: float) -> np.ndarray:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+
+
+def _rot_y(a: float) -> np.ndarray:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
+
+
+def _distance_bonds(atoms: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Bonds by covalent radii (for result structures, which carry no bonds)."""
+    from molforma.document import elements
+
+    n = len(atoms)
+    if n < 2 or n > 3000:
+        return []
+    xyz = np.array([[a["x"], a["y"], a["z"]] for a in atoms], float)
+    rad = np.array([elements.covalent_radius(a["element"])
+                    if elements.normalize_symbol(str(a["element"])) else 0.77 for a in atoms])
+    d = np.linalg.norm(xyz[:, None, :] - xyz[None, :, :], axis=2)
+    lim = (rad[:, None] + rad[None, :]) * 1.2
+    ii, jj = np.nonzero(np.triu((d < lim) & (d > 0.1), 1))
+    return [{"a": atoms[i]["id"], "b": atoms[j]["id"], "order": 1} for i, j in zip(ii, jj, strict=True)]
