@@ -23,6 +23,7 @@ from typing import Any, Literal
 from molforma.document.model import (
     Project,
     atoms_of,
+    check_contacts,
     check_settings,
     check_structure,
     clone_project,
@@ -53,6 +54,7 @@ class EditResult:
     changed: list[str] = field(default_factory=list)
     touched: list[str] | None = None  # atoms whose distances must be re-checked; None = all
     structure: bool = True  # False: settings-only edit, no structure check needed
+    coords_only: bool = False  # True: only positions of `touched` changed (checked already)
     info: dict[str, Any] = field(default_factory=dict)  # extra output of the edit
 
 
@@ -217,7 +219,9 @@ class Document:
             wdoc = work["document"]
             wdoc["nextAtomId"] = max(int(wdoc.get("nextAtomId", 1)), self._id_high)
             res = fn(work)
-            if res.structure:
+            if res.coords_only:
+                check_contacts(work, res.touched)
+            elif res.structure:
                 check_structure(work, res.touched)
             check_settings(work)
             self._id_high = max(self._id_high, int(work["document"]["nextAtomId"]))

@@ -223,17 +223,24 @@ def close_pairs(
     keys = ((cells[:, 0] + 1) * span[1] + (cells[:, 1] + 1)) * span[2] + (cells[:, 2] + 1)
     order = np.argsort(keys, kind="stable")
     skeys = keys[order]
-    q = np.arange(n) if query is None else np.fromiter(query, dtype=np.int64)
+    if query is None:
+        q = order  # already sorted by cell key: searchsorted then walks memory in order
+    else:
+        q = np.fromiter(query, dtype=np.int64)
+        q = q[np.argsort(keys[q], kind="stable")]
     if len(q) == 0:
         return []
     found: set[tuple[int, int]] = set()
+    qkeys = keys[q]
     for dx in (-1, 0, 1):
         for dy in (-1, 0, 1):
             for dz in (-1, 0, 1):
-                shifted = keys[q] + (dx * span[1] + dy) * span[2] + dz
+                shifted = qkeys + (dx * span[1] + dy) * span[2] + dz
                 lo = np.searchsorted(skeys, shifted, side="left")
                 hi = np.searchsorted(skeys, shifted, side="right")
-                hits = np.nonzero(hi > lo)[0]
+                count = hi - lo
+                # in its own cell an atom always finds itself: only crowded cells matter
+                hits = np.nonzero(count > 1 if (dx, dy, dz) == (0, 0, 0) else count > 0)[0]
                 for h in hits:
                     i = int(q[h])
                     for j in order[lo[h]:hi[h]]:
@@ -246,6 +253,25 @@ def close_pairs(
         if d < cutoff:
             out.append((i, j, d))
     return out
+
+
+def check_contacts(p: Project, touched: Iterable[str] | None = None) -> None:
+    """Refuse atoms closer than 0.1 Å (duplicates), looking only at ``touched`` atoms."""
+    atoms = p["document"]["atoms"]
+    if touched is None:
+        query = None
+    else:
+        pos = {a["id"]: i for i, a in enumerate(atoms)}
+        query = [pos[t] for t in set(touched) if t in pos]
+        if not query:
+            return
+    pairs = close_pairs([(a["x"], a["y"], a["z"]) for a in atoms], query)
+    if pairs:
+        i, j, d = pairs[0]
+        raise ValidationError(
+            "atoms_too_close", a=atoms[i]["id"], b=atoms[j]["id"], distance=round(d, 4),
+            min=MIN_DISTANCE,
+        )
 
 
 def check_structure(p: Project, touched: Iterable[str] | None = None) -> None:
@@ -292,13 +318,7 @@ def check_structure(p: Project, touched: Iterable[str] | None = None) -> None:
         to_check = [atoms[i] for i in query]
     for a in to_check:
         check_atom_fields(a)
-    pairs = close_pairs([(a["x"], a["y"], a["z"]) for a in atoms], query)
-    if pairs:
-        i, j, d = pairs[0]
-        raise ValidationError(
-            "atoms_too_close", a=atoms[i]["id"], b=atoms[j]["id"], distance=round(d, 4),
-            min=MIN_DISTANCE,
-        )
+    check_contacts(p, None if query is None else [atoms[i]["id"] for i in query])
     max_id = max((int(a["id"][1:]) for a in atoms), default=0)
     nxt = doc.get("nextAtomId", 1)
     if isinstance(nxt, bool) or not isinstance(nxt, int) or nxt <= max_id:

@@ -57,8 +57,8 @@ def _vec(v: Any, what: str) -> tuple[float, float, float]:
         x, y, z = (float(c) for c in v)
     except (TypeError, ValueError) as exc:
         raise ValidationError("invalid_argument", detail=f"{what} must be [x, y, z]") from exc
-    if not all(math.isfinite(c) for c in (x, y, z)):
-        raise ValidationError("invalid_argument", detail=f"{what} must be finite")
+    if not all(math.isfinite(c) and abs(c) <= 1e5 for c in (x, y, z)):
+        raise ValidationError("invalid_argument", detail=f"{what} must be finite, |c| <= 1e5")
     return x, y, z
 
 
@@ -70,9 +70,12 @@ def _next_id(work: Project) -> str:
 
 
 def _set_xyz(atom: dict[str, Any], xyz: Vec) -> None:
-    if atom.get("fixed"):
+    if atom["fixed"]:
         raise ValidationError("fixed_atom", id=atom["id"])
-    atom["x"], atom["y"], atom["z"] = (float(c) for c in xyz)
+    x, y, z = xyz
+    atom["x"] = float(x)
+    atom["y"] = float(y)
+    atom["z"] = float(z)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -205,10 +208,12 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
                 c = rotate.get("center")
                 center = np.array(_vec(c, "center")) if c is not None else xyz.mean(axis=0)
                 new = (xyz - center) @ rotation_matrix(axis, angle).T + center
-            for i, aid in enumerate(sel):
-                _set_xyz(index[aid], new[i])
+            if not np.isfinite(new).all() or np.abs(new).max() > 1e5:
+                raise ValidationError("invalid_argument", detail="positions out of range")
+            for aid, row in zip(sel, new.tolist(), strict=True):
+                _set_xyz(index[aid], row)
             moved = sel
-        return EditResult(changed=moved, touched=moved)
+        return EditResult(changed=moved, touched=moved, coords_only=True)
 
     return doc.edit(fn, label="Move atoms", expected_revision=expected_revision, preview=preview,
                     origin=origin)

@@ -168,10 +168,10 @@ def test_move_translate_and_rotate(water_doc: Document) -> None:
     ops.move_atoms(water_doc, translate=[1, 2, 3], preview=False)
     o = water_doc.project["document"]["atoms"][0]
     assert (o["x"], o["y"], o["z"]) == pytest.approx((1, 2, 3.1173))
-    ops.move_atoms(water_doc, ids=["a2"], rotate={"axis": [0, 0, 1], "angle": 180,
+    ops.move_atoms(water_doc, ids=["a2"], rotate={"axis": [0, 0, 1], "angle": 90,
                                                    "center": [1, 2, 0]}, preview=False)
     h = water_doc.project["document"]["atoms"][1]
-    assert (h["x"], h["y"]) == pytest.approx((1, 2 - 0.7572))
+    assert (h["x"], h["y"], h["z"]) == pytest.approx((1 - 0.7572, 2, -0.4692 + 3))
 
 
 def test_bonds_can_be_added_changed_and_removed(water_doc: Document) -> None:
