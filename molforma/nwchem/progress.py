@@ -1,0 +1,184 @@
+"""Live progress of a running NWChem job, read line by line from its output (no Qt).
+
+:class:`ProgressTracker` is fed each output line as it arrives. It keeps the SCF
+iteration, the optimisation step and energy (the ``@`` lines), the last total
+energy, and whether SCF and the optimisation converged. The job runner uses it
+both for live progress and for the final job record, because NWChem's exit code
+alone does not say whether anything converged. Each regex carries an example
+line it must match (tested in tests/core).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+PATTERNS: list[tuple[re.Pattern[str], str]] = []
+
+
+def _pattern(regex: str, example: str) -> re.Pattern[str]:
+    """Compile ``regex`` and record ``example``, which the tests check it matches."""
+    compiled = re.compile(regex)
+    PATTERNS.append((compiled, example))
+    return compiled
+
+
+_NUM = r"(-?\d+\.\d+(?:[EeDd][+-]?\d+)?)"
+
+SCF_TABLE_HEADER = _pattern(
+    r"^\s+iter\s+energy\s+gnorm\s+gmax\s+time",
+    "              iter       energy          gnorm     gmax       time",
+)
+SCF_ITERATION = _pattern(
+    rf"^\s+(\d+)\s+{_NUM}\s+\d\.\d+D[+-]\d+\s+\d\.\d+D[+-]\d+\s+\d+\.\d+\s*$",
+    "                 1      -75.9747160549  8.31D-01  3.41D-01      0.1",
+)
+DFT_ITERATION = _pattern(
+    rf"^\s*d=\s*\d+,ls=\s*[\d.]+,\S+\s+(\d+)\s+{_NUM}\s",
+    " d= 0,ls=0.0,diis     1    -40.5079639052 -5.39D+01  1.04D-02  1.12D-01     0.4",
+)
+TOTAL_ENERGY = _pattern(
+    rf"^\s+Total (SCF|DFT) energy =\s+{_NUM}",
+    "         Total SCF energy =    -76.010504991041",
+)
+TOTAL_MP2 = _pattern(
+    rf"^\s+Total (MP2) energy\s+{_NUM}",
+    "          Total MP2 energy           -74.969841851492",
+)
+OPT_STEP = _pattern(
+    rf"^@\s+(\d+)\s+{_NUM}\s",
+    "@    3     -76.01074651 -7.5D-11  0.00000  0.00000  0.00001  0.00001      0.6",
+)
+OPT_CONVERGED = _pattern(r"^\s+Optimization converged", "      Optimization converged")
+OPT_FAILED = _pattern(
+    r"^\s*Failed to converge in maximum number of steps",
+    " Failed to converge in maximum number of steps or available time",
+)
+SCF_FAILED = _pattern(
+    r"^\s*Calculation failed to converge", "      Calculation failed to converge"
+)
+ERROR_RULE = _pattern(
+    r"^\s?-{72}\s*$",
+    " ------------------------------------------------------------------------",
+)
+FATAL_ERROR = _pattern(
+    r"^\s*Fatal Error:\s*(.*?)\s*$",
+    " Fatal Error: scratch directory not accessible                 911",
+)
+_TRAILING_CODE = re.compile(r"\s+-?\d+\s*$")
+
+
+class ProgressTracker:
+    """Progress and convergence read from NWChem output lines (not thread-safe).
+
+    Attributes:
+        scf_iteration: the last SCF/DFT iteration number seen.
+        optimization_step: the last ``@`` step number.
+        energy: the most recent energy seen (hartree).
+        energies: the ``@`` step energies in order, one per step.
+        scf_converged: None until an SCF ends; False once any SCF failed.
+        optimization_converged: None until the optimiser ends.
+        error: the first NWChem error message of the output, if any.
+    """
+
+    def __init__(self) -> None:
+        self.scf_iteration: int | None = None
+        self.optimization_step: int | None = None
+        self.energy: float | None = None
+        self.energies: list[float] = []
+        self.scf_converged: bool | None = None
+        self.optimization_converged: bool | None = None
+        self.error: str | None = None
+        self.first_total: dict[str, float] = {}
+        self.last_total: dict[str, float] = {}
+        self._in_scf_table = False
+        self._after_rule = False
+
+    def feed(self, line: str) -> bool:
+        """Read one output line; True when the progress shown to a person changed."""
+        line = line.rstrip("\r\n")
+        after_rule, self._after_rule = self._after_rule, False
+        if not line.strip():
+            self._in_scf_table = False
+            return False
+        if after_rule and self.error is None and not line.lstrip().startswith("-"):
+            text = _TRAILING_CODE.sub("", line).strip()
+            if text and not text.startswith("current input line"):
+                self.error = text
+            return False
+        if ERROR_RULE.match(line):
+            self._after_rule = True
+            return False
+        if line.startswith("@"):
+            return self._opt_step(line)
+        if SCF_TABLE_HEADER.match(line):
+            self._in_scf_table = True
+            return False
+        m = SCF_ITERATION.match(line) if self._in_scf_table else DFT_ITERATION.match(line)
+        if m:
+            self.scf_iteration = int(m.group(1))
+            self.energy = _float(m.group(2))
+            return True
+        m = TOTAL_ENERGY.match(line) or TOTAL_MP2.match(line)
+        if m:
+            kind, value = m.group(1), _float(m.group(2))
+            self.first_total.setdefault(kind, value)
+            self.last_total[kind] = value
+            self.energy = value
+            if kind in ("SCF", "DFT") and self.scf_converged is None:
+                self.scf_converged = True
+            return True
+        if SCF_FAILED.match(line):
+            self.scf_converged = False
+            return True
+        if OPT_CONVERGED.match(line):
+            self.optimization_converged = True
+            return True
+        if OPT_FAILED.match(line):
+            self.optimization_converged = False
+            return True
+        m = FATAL_ERROR.match(line)
+        if m and self.error is None:
+            self.error = _TRAILING_CODE.sub("", m.group(1)).strip() or "Fatal Error"
+        return False
+
+    def _opt_step(self, line: str) -> bool:
+        m = OPT_STEP.match(line)
+        if not m:
+            return False
+        step, value = int(m.group(1)), _float(m.group(2))
+        # NWChem repeats the last step line after "Optimization converged".
+        if self.optimization_step == step and self.energies:
+            return False
+        self.optimization_step = step
+        self.energies.append(value)
+        self.energy = value
+        return True
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``progress`` object of the job record."""
+        return {
+            "scfIteration": self.scf_iteration,
+            "optimizationStep": self.optimization_step,
+            "energy": self.energy,
+            "energies": list(self.energies),
+        }
+
+    def final_energy(self, theory: str) -> float | None:
+        """The result energy: the last optimisation step, else the first total energy.
+
+        The first total energy of the theory is the one at the input geometry; a
+        numerical frequency run prints many more at displaced geometries.
+        """
+        if self.energies:
+            return self.energies[-1]
+        kind = {"scf": "SCF", "dft": "DFT", "mp2": "MP2"}.get(theory.lower())
+        if kind and kind in self.first_total:
+            return self.first_total[kind]
+        if self.first_total:
+            return next(iter(self.first_total.values()))
+        return None
+
+
+def _float(text: str) -> float:
+    return float(text.replace("D", "E").replace("d", "e"))
