@@ -1,0 +1,570 @@
+"""Reader of NWChem output text into the results model (no Qt).
+
+Speed matters (outputs reach 128 MiB), so the file is never scanned line by line
+with regexes. Instead a handful of literal anchors ("Output coordinates in
+angstroms", "Total SCF energy =", ...) are located with ``str.find`` (a C-speed
+substring search), the hits are visited in file order, and only the few lines
+around each hit are split or matched. Every regex is defined with
+:func:`pattern` together with an example line it must match; a test checks all
+of them.
+
+What is read: SCF/DFT/MP2 totals (separate labelled entries), optimisation steps
+from the ``@`` lines (energy, gradient and step criteria), every geometry from
+the ``Output coordinates in angstroms`` blocks (the input orientation, one per
+optimisation step, the final one), projected frequencies with their normal-mode
+vectors (``P.Frequency`` blocks), projected IR intensities, the zero-point
+energy, convergence of SCF and optimisation, and the warnings and errors NWChem
+printed.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from molforma.errors import ResultsError
+from molforma.results.elements import symbol_from_label
+from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
+from molforma.results.model import (
+    EnergyKind,
+    EnergyPoint,
+    Message,
+    Mode,
+    Results,
+    Structure,
+    Summary,
+    formula_of,
+    make_mode,
+)
+
+_PATTERNS: list[tuple[re.Pattern[str], str]] = []
+
+
+def pattern(regex: str, example: str, flags: int = 0) -> re.Pattern[str]:
+    """Compile ``regex`` and record ``example``, which the tests check it matches."""
+    compiled = re.compile(regex, flags)
+    _PATTERNS.append((compiled, example))
+    return compiled
+
+
+def patterns() -> list[tuple[re.Pattern[str], str]]:
+    """Every (regex, example) pair defined in this module."""
+    return list(_PATTERNS)
+
+
+_FLOAT = r"[-+]?\d*\.\d+(?:[EeDd][-+]?\d+)?"
+
+TOTAL_ENERGY = pattern(
+    rf"^\s*Total (SCF|DFT|MP2) energy\s*=?\s*({_FLOAT})\s*$",
+    "         Total SCF energy =    -76.010504991041",
+)
+pattern(TOTAL_ENERGY.pattern, "         Total DFT energy =      -40.518351921010")
+pattern(TOTAL_ENERGY.pattern, "          Total MP2 energy           -76.199026586471")
+OPT_STEP = pattern(
+    rf"^@\s+(\d+)\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})",
+    "@    1     -76.01073828 -2.3D-04  0.00094  0.00062  0.00724  0.01213      0.4",
+)
+DRIVER_STEP = pattern(r"^\s+Step\s+(\d+)\s*$", "          Step   2")
+ZERO_POINT = pattern(
+    rf"Zero-Point correction to Energy\s*=\s*{_FLOAT}\s*kcal/mol\s*\(\s*({_FLOAT})\s*au\)",
+    " Zero-Point correction to Energy  =   14.411 kcal/mol  (  0.022966 au)",
+)
+ERROR_CODE_TAIL = pattern(
+    r"^\s*(.*?\S)\s{2,}-?\d+\s*$",
+    " bas_tag_lib: failed opening basis file                   0",
+)
+INPUT_LINE = pattern(r"^\s*\d+:\s*(.*?)\s*$", "    10: task scf energy")
+VERSION = pattern(
+    r"Northwest Computational Chemistry Package \(NWChem\)\s+(\S+)",
+    "             Northwest Computational Chemistry Package (NWChem) 7.0.2",
+)
+
+# Literal anchors: (text to find, event name).
+_ANCHORS: tuple[tuple[str, str], ...] = (
+    ("Output coordinates in angstroms", "geometry"),
+    ("\n@ ", "opt_step"),
+    ("Total SCF energy", "energy"),
+    ("Total DFT energy", "energy"),
+    ("Total MP2 energy", "energy"),
+    ("NWChem Geometry Optimization", "opt_start"),
+    ("Step  ", "driver_step"),
+    ("Optimization converged", "opt_converged"),
+    ("Failed to converge in maximum number of steps", "opt_failed"),
+    ("Calculation failed to converge", "scf_failed"),
+    ("NORMAL MODE EIGENVECTORS IN CARTESIAN COORDINATES", "modes"),
+    ("Projected Infra Red Intensities", "ir"),
+    ("Zero-Point correction to Energy", "zpe"),
+    (" current input line :", "error"),
+    ("Warning", "warning"),
+    ("WARNING", "warning"),
+    ("Total times  cpu:", "completed"),
+)
+_ENERGY_KIND: dict[str, EnergyKind] = {"SCF": "scf", "DFT": "dft", "MP2": "mp2"}
+MAX_LISTED_WARNINGS = 100
+_CANCEL_EVERY = 256
+
+
+def _d_float(tok: str) -> float:
+    """Float of a Fortran number (``1.0D-04`` included)."""
+    return float(tok.replace("D", "E").replace("d", "e"))
+
+
+class _Text:
+    """Line access around positions of one big string."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._line_pos = 0
+        self._line_no = 1
+
+    def line_at(self, pos: int) -> tuple[str, int, int]:
+        """The line holding ``pos``: (text without newline, start, end-of-line index)."""
+        t = self.text
+        start = t.rfind("\n", 0, pos) + 1
+        end = t.find("\n", pos)
+        if end < 0:
+            end = len(t)
+        return t[start:end], start, end
+
+    def next_line(self, end: int) -> tuple[str, int] | None:
+        """The line after the one ending at ``end``: (text, its end), None at EOF."""
+        t = self.text
+        if end >= len(t):
+            return None
+        start = end + 1
+        nxt = t.find("\n", start)
+        if nxt < 0:
+            nxt = len(t)
+        return t[start:nxt], nxt
+
+    def prev_line(self, start: int) -> tuple[str, int] | None:
+        """The line before the one starting at ``start``: (text, its start)."""
+        if start <= 0:
+            return None
+        t = self.text
+        s = t.rfind("\n", 0, start - 1) + 1
+        return t[s:start - 1], s
+
+    def line_number(self, pos: int) -> int:
+        """1-based line number of ``pos``; calls must come in increasing ``pos`` order."""
+        if pos < self._line_pos:
+            self._line_pos, self._line_no = 0, 1
+        self._line_no += self.text.count("\n", self._line_pos, pos)
+        self._line_pos = pos
+        return self._line_no
+
+
+@dataclass
+class _State:
+    source: str
+    counter: StructureCounter
+    energies: list[EnergyPoint] = field(default_factory=list)
+    structures: list[Structure] = field(default_factory=list)
+    opt_run: int = -1
+    opt_last_step: int | None = None
+    opt_steps_in_run: int = 0
+    opt_status: bool | None = None
+    pending_label: str | None = None
+    pending_step: int | None = None
+    scf_failed: bool = False
+    freqs: list[float] = field(default_factory=list)
+    disp_columns: list[list[float]] = field(default_factory=list)
+    modes_reference: int | None = None
+    ir: dict[int, float] = field(default_factory=dict)
+    zpe: float | None = None
+    completed: bool = False
+    version: str | None = None
+    warnings: list[Message] = field(default_factory=list)
+    warning_texts: set[str] = field(default_factory=set)
+    errors: list[Message] = field(default_factory=list)
+
+
+def _find_events(text: str) -> list[tuple[int, str]]:
+    events: list[tuple[int, str]] = []
+    for needle, name in _ANCHORS:
+        find = text.find
+        pos = find(needle)
+        while pos >= 0:
+            events.append((pos + 1 if needle[0] == "\n" else pos, name))
+            pos = find(needle, pos + len(needle))
+    if text.startswith("@ "):
+        events.append((0, "opt_step"))
+    events.sort()
+    return events
+
+
+def parse_nwchem_output(
+    text: str,
+    *,
+    source: str = "<text>",
+    cancel: threading.Event | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Results:
+    """Read the text of an NWChem output into a :class:`Results` of kind ``nwchem``.
+
+    Raises:
+        ResultsError: ``results_unknown_format`` when the text is no NWChem output, a
+            limit code when it is too large, ``results_cancelled`` when ``cancel`` is set.
+    """
+    head = text[:20000]
+    markers = ("Output coordinates in angstroms", "Total SCF energy", "Total DFT energy")
+    if "NWChem" not in head and not any(a in text for a in markers):
+        raise ResultsError("results_unknown_format", path=source)
+    m = VERSION.search(head)
+    tx = _Text(text)
+    st = _State(source=source, counter=StructureCounter(limits, source))
+    st.version = m.group(1) if m else None
+    last_line_start = -1
+    handlers = {
+        "geometry": _on_geometry, "opt_step": _on_opt_step, "energy": _on_energy,
+        "opt_start": _on_opt_start, "driver_step": _on_driver_step,
+        "opt_converged": _on_opt_converged, "opt_failed": _on_opt_failed,
+        "scf_failed": _on_scf_failed, "modes": _on_modes, "ir": _on_ir, "zpe": _on_zpe,
+        "error": _on_error, "warning": _on_warning, "completed": _on_completed,
+    }
+    for n, (pos, name) in enumerate(_find_events(text)):
+        if n % _CANCEL_EVERY == 0:
+            check_cancel(cancel, source)
+        line, start, end = tx.line_at(pos)
+        if name == "warning":
+            if start == last_line_start:
+                continue  # "Warning" and "WARNING" on one line
+            last_line_start = start
+        handlers[name](st, tx, line, start, end)
+    check_cancel(cancel, source)
+    return _build(st)
+
+
+# --- event handlers ------------------------------------------------------------------
+
+
+def _on_geometry(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    symbols: list[str] = []
+    coords: list[list[float]] = []
+    seen_rule = False
+    cur = end
+    while True:
+        nxt = tx.next_line(cur)
+        if nxt is None:
+            break
+        ln, cur = nxt
+        if not seen_rule:
+            if ln.startswith(" ----"):
+                seen_rule = True
+            elif len(symbols) == 0 and ln.strip() and not ln.lstrip().startswith("No."):
+                break
+            continue
+        parts = ln.split()
+        if len(parts) < 6 or not parts[0].isdigit():
+            break
+        try:
+            xyz = [float(parts[-3]), float(parts[-2]), float(parts[-1])]
+            charge = float(parts[-4])
+        except ValueError:
+            break
+        symbols.append(symbol_from_label(parts[1], charge))
+        coords.append(xyz)
+        if len(symbols) > st.counter.limits.max_atoms:
+            st.counter.add(len(symbols))
+    if not symbols:
+        return
+    st.counter.add(len(symbols))
+    label = st.pending_label or ("input" if not st.structures else "geometry")
+    st.structures.append(
+        Structure(index=len(st.structures), label=label, step=st.pending_step,
+                  symbols=symbols, coordinates=coords)
+    )
+    st.pending_label = None
+    st.pending_step = None
+
+
+def _on_opt_start(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    st.opt_run += 1
+    st.opt_last_step = None
+    st.opt_steps_in_run = 0
+    st.opt_status = None
+
+
+def _on_driver_step(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    m = DRIVER_STEP.match(line)
+    if m:
+        st.pending_label = f"step {int(m.group(1))}"
+        st.pending_step = int(m.group(1))
+
+
+def _on_opt_step(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    m = OPT_STEP.match(line)
+    if not m:
+        return  # the "@ Step  Energy" header and its rule
+    step = int(m.group(1))
+    if st.opt_run < 0 or (st.opt_last_step is not None and step < st.opt_last_step):
+        st.opt_run += 1  # steps without a driver banner (concatenated output)
+        st.opt_steps_in_run = 0
+        st.opt_status = None
+    if st.opt_last_step == step and st.opt_steps_in_run:
+        return  # the driver repeats the last step after "Optimization converged"
+    st.opt_last_step = step
+    st.opt_steps_in_run += 1
+    nxt = tx.next_line(end)
+    met = nxt[0].split().count("ok") if nxt is not None and "ok" in nxt[0] else 0
+    energy = _d_float(m.group(2))
+    sidx = None
+    for s in reversed(st.structures):
+        if s.step == step and s.energy is None:
+            s.energy = energy
+            sidx = s.index
+            break
+        if s.step is not None and s.step < step:
+            break
+    st.energies.append(
+        EnergyPoint(
+            index=len(st.energies), kind="optimization", label=f"Optimization step {step}",
+            energy=energy, optimization=st.opt_run, step=step, structureIndex=sidx,
+            deltaE=_d_float(m.group(3)), gmax=_d_float(m.group(4)), grms=_d_float(m.group(5)),
+            xrms=_d_float(m.group(6)), xmax=_d_float(m.group(7)), criteriaMet=met,
+            line=tx.line_number(start),
+        )
+    )
+
+
+def _on_energy(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    m = TOTAL_ENERGY.match(line)
+    if not m:
+        return
+    kind = _ENERGY_KIND[m.group(1)]
+    st.energies.append(
+        EnergyPoint(
+            index=len(st.energies), kind=kind, label=f"Total {m.group(1)} energy",
+            energy=_d_float(m.group(2)), line=tx.line_number(start),
+        )
+    )
+
+
+def _on_opt_converged(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    if line.strip() == "Optimization converged":
+        st.opt_status = True
+        st.pending_label = "final"
+        st.pending_step = None
+
+
+def _on_opt_failed(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    st.opt_status = False
+    _add_warning(st, tx, line.strip(), start)
+
+
+def _on_scf_failed(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    st.scf_failed = True
+    _add_warning(st, tx, line.strip(), start)
+
+
+def _on_modes(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    cur = end
+    projected = False
+    for _ in range(4):
+        nxt = tx.next_line(cur)
+        if nxt is None:
+            return
+        ln, cur = nxt
+        if "Projected Frequencies" in ln:
+            projected = True
+            break
+    if not projected:
+        return  # the unprojected block comes first; the projected one is what we keep
+    freqs: list[float] = []
+    columns: list[list[float]] = []
+    while True:
+        # column numbers
+        nxt = tx.next_line(cur)
+        while nxt is not None and not nxt[0].strip():
+            cur = nxt[1]
+            nxt = tx.next_line(cur)
+        if nxt is None:
+            break
+        header = nxt[0].split()
+        if not header or not all(h.isdigit() for h in header):
+            break
+        cur = nxt[1]
+        nxt = tx.next_line(cur)
+        while nxt is not None and not nxt[0].strip():
+            cur = nxt[1]
+            nxt = tx.next_line(cur)
+        if nxt is None or not nxt[0].lstrip().startswith("P.Frequency"):
+            break
+        block_freqs = [float(v) for v in nxt[0].split()[1:]]
+        cur = nxt[1]
+        block_cols: list[list[float]] = [[] for _ in block_freqs]
+        nxt = tx.next_line(cur)
+        while nxt is not None and not nxt[0].strip():
+            cur = nxt[1]
+            nxt = tx.next_line(cur)
+        while nxt is not None:
+            parts = nxt[0].split()
+            if len(parts) != len(block_freqs) + 1 or not parts[0].isdigit():
+                break
+            for c, v in enumerate(parts[1:]):
+                block_cols[c].append(float(v))
+            cur = nxt[1]
+            nxt = tx.next_line(cur)
+        freqs.extend(block_freqs)
+        columns.extend(block_cols)
+    if freqs:
+        st.freqs = freqs
+        st.disp_columns = columns
+        st.modes_reference = len(st.structures) - 1 if st.structures else None
+        st.ir = {}
+
+
+def _on_ir(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    cur = end
+    rules = 0
+    ir: dict[int, float] = {}
+    while True:
+        nxt = tx.next_line(cur)
+        if nxt is None:
+            break
+        ln, cur = nxt
+        if ln.lstrip().startswith("-----"):
+            rules += 1
+            if rules >= 2:
+                break
+            continue
+        if rules == 1:
+            parts = ln.split()
+            if len(parts) >= 7 and parts[2] == "||":
+                try:
+                    ir[int(parts[0]) - 1] = float(parts[5])
+                except ValueError:
+                    break
+    st.ir = ir
+
+
+def _on_zpe(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    m = ZERO_POINT.search(line)
+    if m:
+        st.zpe = _d_float(m.group(1))
+
+
+def _on_error(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    lineno = tx.line_number(start)
+    # The message sits above the rules that frame "current input line".
+    message = None
+    cur = start
+    back = 0
+    for back in range(1, 7):  # noqa: B007 - ``back`` is the distance to the message line
+        prev = tx.prev_line(cur)
+        if prev is None:
+            break
+        ln, cur = prev
+        s = ln.strip()
+        if not s or set(s) == {"-"}:
+            continue
+        message = s
+        break
+    nxt = tx.next_line(end)
+    input_line = None
+    cur = end
+    if nxt is not None:
+        m = INPUT_LINE.match(nxt[0])
+        input_line = m.group(1) if m else nxt[0].strip() or None
+        cur = nxt[1]
+    if message:
+        mt = ERROR_CODE_TAIL.match(message)
+        message = mt.group(1) if mt else message
+        st.errors.append(Message(message=message, line=lineno - back, inputLine=input_line))
+    # The hint NWChem prints below, e.g. "There is an error in the specified basis set".
+    for _ in range(6):
+        nxt = tx.next_line(cur)
+        if nxt is None:
+            break
+        ln, cur = nxt
+        s = ln.strip()
+        if not s or set(s) == {"-"}:
+            continue
+        if s.startswith("For more information") or s.startswith("For further details"):
+            break
+        st.errors.append(Message(message=s, line=tx.line_number(cur), inputLine=input_line))
+        break
+
+
+def _add_warning(st: _State, tx: _Text, text: str, start: int) -> None:
+    if text in st.warning_texts:
+        return
+    st.warning_texts.add(text)
+    if len(st.warnings) < MAX_LISTED_WARNINGS:
+        st.warnings.append(Message(message=text, line=tx.line_number(start)))
+
+
+def _on_warning(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    _add_warning(st, tx, line.strip(), start)
+
+
+def _on_completed(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    if line.lstrip().startswith("Total times"):
+        st.completed = True
+
+
+# --- assembling ------------------------------------------------------------------------
+
+
+def _build(st: _State) -> Results:
+    modes: list[Mode] = []
+    disp = None
+    if st.freqs:
+        ncoord = len(st.disp_columns[0]) if st.disp_columns else 0
+        ok = ncoord > 0 and ncoord % 3 == 0 and all(len(c) == ncoord for c in st.disp_columns)
+        if ok:
+            disp = np.asarray(st.disp_columns, dtype=float).reshape(len(st.freqs), ncoord // 3, 3)
+        for i, f in enumerate(st.freqs):
+            modes.append(make_mode(i, f, st.ir.get(i), disp is not None))
+    totals = [e for e in st.energies if e.kind != "optimization"]
+    steps = [e for e in st.energies if e.kind == "optimization"]
+    by_kind: dict[str, float] = {}
+    for e in totals:
+        by_kind[e.kind] = e.energy
+    ends = [e for e in (steps[-1] if steps else None, totals[-1] if totals else None) if e]
+    final = max(ends, key=lambda e: e.line or 0) if ends else None
+    if st.structures and steps:
+        last = st.structures[-1]
+        if last.label == "final" and last.energy is None:
+            last.energy = steps[-1].energy
+    opt_conv: bool | None = None
+    if st.opt_run >= 0:
+        opt_conv = bool(st.opt_status)
+    scf_conv: bool | None = None
+    if st.scf_failed:
+        scf_conv = False
+    elif totals:
+        scf_conv = True
+    atoms = st.structures[-1].symbols if st.structures else []
+    summary = Summary(
+        program=f"NWChem {st.version}" if st.version else "NWChem",
+        finalEnergy=final.energy if final else None,
+        finalEnergyLabel=final.label if final else None,
+        energiesByKind=by_kind,
+        zeroPointEnergy=st.zpe,
+        scfConverged=scf_conv,
+        optimizationConverged=opt_conv,
+        optimizationSteps=len(steps),
+        completed=st.completed,
+        atomCount=len(atoms),
+        formula=formula_of(atoms) if atoms else None,
+        energyCount=len(st.energies),
+        structureCount=len(st.structures),
+        modeCount=len(modes),
+        imaginaryModes=sum(m.imaginary for m in modes),
+        significantImaginaryModes=sum(m.significant for m in modes),
+        warningCount=len(st.warning_texts),
+        errorCount=len(st.errors),
+        warnings=st.warnings,
+        errors=st.errors,
+    )
+    res = Results(
+        source=st.source, kind="nwchem", summary=summary, energies=st.energies,
+        structures=st.structures, modes=modes,
+        modeReferenceStructure=st.modes_reference if modes else None,
+    )
+    res.set_displacements(disp)
+    return res

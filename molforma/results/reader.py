@@ -1,0 +1,261 @@
+"""Opening result files and folders: format detection, folder listing, animations (no Qt).
+
+:func:`read_results` takes a file, a folder, or the group key of a vibration
+animation and returns one :class:`~molforma.results.model.Results`. A folder opens
+``output.out`` first, else the first entry of :func:`list_result_files`. NWChem's
+per-mode animation step files ``<name>.m-<mode>.s-<step>.xyz`` are grouped by mode
+into one ``vibration-animation`` entry whose path is the group key
+``<folder>/<name>.m-<mode>.s-*.xyz``; opening the key or any of its step files
+reads the steps of that mode in order, re-globbed on every read (so ``reload``
+picks up added or removed steps).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+
+from molforma.errors import ResultsError
+from molforma.nwchem.parser import parse_nwchem_output
+from molforma.results.formats import parse_molden, parse_xyz, parse_xyz_frames, structure_summary
+from molforma.results.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+    StructureCounter,
+    check_cancel,
+)
+from molforma.results.model import FileEntry, Results
+
+PREFERRED_OUTPUT = "output.out"
+_STEP_FILE = re.compile(r"^(?P<stem>.+)\.m-(?P<mode>\d+)\.s-(?P<step>\d+)\.xyz$", re.IGNORECASE)
+_STEP_KEY = re.compile(r"^(?P<stem>.+)\.m-(?P<mode>\d+)\.s-\*\.xyz$", re.IGNORECASE)
+_OUTPUT_EXT = (".out", ".nwout", ".nwo", ".log", ".output", ".txt")
+_MOLDEN_EXT = (".molden", ".mold", ".molf", ".molden.input")
+_SNIFF_BYTES = 64 * 1024
+_KIND_ORDER = {"nwchem-output": 0, "molden": 1, "xyz": 2, "vibration-animation": 2}
+
+
+def _natural_key(name: str) -> list[object]:
+    return [int(t) if t.isdigit() else t.lower() for t in re.split(r"(\d+)", name)]
+
+
+def _sniff(path: Path) -> bytes:
+    try:
+        with path.open("rb") as fh:
+            return fh.read(_SNIFF_BYTES)
+    except OSError:
+        return b""
+
+
+def _is_nwchem_output(path: Path) -> bool:
+    head = _sniff(path)
+    return b"Northwest Computational Chemistry Package" in head or (
+        b"NWChem" in head and b"Output coordinates" in head
+    )
+
+
+def _is_molden(path: Path) -> bool:
+    return _sniff(path)[:4096].lstrip().lower().startswith(b"[molden format]")
+
+
+def list_result_files(folder: str | os.PathLike[str]) -> list[FileEntry]:
+    """The result files of ``folder`` in the order used to pick the first one.
+
+    ``output.out`` first, then other NWChem outputs, MOLDEN files, then XYZ files and
+    vibration animations (one entry per mode), each group in natural name order.
+
+    Raises:
+        ResultsError: ``results_not_found`` / ``results_unreadable`` for the folder.
+    """
+    base = Path(folder)
+    try:
+        items = list(os.scandir(base))
+    except FileNotFoundError:
+        raise ResultsError("results_not_found", path=str(folder)) from None
+    except OSError as exc:
+        raise ResultsError("results_unreadable", path=str(folder),
+                           reason=exc.strerror or str(exc)) from exc
+    entries: list[tuple[int, int, list[object], dict[str, object]]] = []
+    groups: dict[tuple[str, int], dict[str, object]] = {}
+    for it in items:
+        try:
+            if not it.is_file():
+                continue
+            size = it.stat().st_size
+        except OSError:
+            continue
+        name = it.name
+        low = name.lower()
+        p = base / name
+        m = _STEP_FILE.match(name)
+        if m:
+            key = (m.group("stem"), int(m.group("mode")))
+            g = groups.setdefault(key, {"size": 0, "steps": 0, "digits": m.group("mode")})
+            g["size"] = int(g["size"]) + size  # type: ignore[call-overload]
+            g["steps"] = int(g["steps"]) + 1  # type: ignore[call-overload]
+            continue
+        kind = None
+        if low.endswith(".xyz"):
+            kind = "xyz"
+        elif low.endswith(_MOLDEN_EXT) or (low.endswith(".input") and _is_molden(p)):
+            kind = "molden"
+        elif low.endswith(_OUTPUT_EXT) and _is_nwchem_output(p):
+            kind = "nwchem-output"
+        if kind is None:
+            continue
+        first = 0 if name == PREFERRED_OUTPUT else 1
+        entries.append((first, _KIND_ORDER[kind], _natural_key(name),
+                        {"name": name, "path": str(p), "kind": kind, "size": size}))
+    for (stem, mode), g in groups.items():
+        key_name = f"{stem}.m-{g['digits']}.s-*.xyz"
+        entries.append((1, _KIND_ORDER["vibration-animation"], _natural_key(key_name), {
+            "name": key_name, "path": str(base / key_name), "kind": "vibration-animation",
+            "size": g["size"], "mode": mode, "steps": g["steps"],
+        }))
+    entries.sort(key=lambda e: (e[0], e[1], e[2]))
+    return [FileEntry(index=i, **e[3]) for i, e in enumerate(entries)]  # type: ignore[arg-type]
+
+
+def animation_steps(path: str | os.PathLike[str]) -> tuple[int, str, list[Path]] | None:
+    """(mode, group key, step files in step order) when ``path`` names an animation.
+
+    ``path`` is a step file or a group key; the steps are globbed now, so the list
+    reflects the files present at this moment. None when ``path`` is neither.
+    """
+    p = Path(path)
+    m = _STEP_FILE.match(p.name) or _STEP_KEY.match(p.name)
+    if m is None:
+        return None
+    stem, digits = m.group("stem"), m.group("mode")
+    mode = int(digits)
+    pat = re.compile(rf"^{re.escape(stem)}\.m-0*{mode}\.s-(\d+)\.xyz$", re.IGNORECASE)
+    found: list[tuple[int, Path]] = []
+    try:
+        for it in os.scandir(p.parent):
+            mm = pat.match(it.name)
+            if mm and it.is_file():
+                found.append((int(mm.group(1)), p.parent / it.name))
+    except FileNotFoundError:
+        raise ResultsError("results_not_found", path=str(p.parent)) from None
+    except OSError as exc:
+        raise ResultsError("results_unreadable", path=str(p.parent),
+                           reason=exc.strerror or str(exc)) from exc
+    found.sort()
+    key = str(p.parent / f"{stem}.m-{digits}.s-*.xyz")
+    return mode, key, [f for _, f in found]
+
+
+def read_text_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> str:
+    """Read a whole result file (at most 128 MiB), decoding bad bytes as U+FFFD.
+
+    Raises:
+        ResultsError: ``results_not_found``, ``results_unreadable`` or
+            ``results_file_too_large``.
+    """
+    try:
+        size = path.stat().st_size
+        if size > limits.max_file_bytes:
+            raise ResultsError("results_file_too_large", path=str(path), size=size,
+                               limit=limits.max_file_bytes)
+        with path.open("rb") as fh:
+            raw = fh.read(limits.max_file_bytes + 1)
+    except FileNotFoundError:
+        raise ResultsError("results_not_found", path=str(path)) from None
+    except IsADirectoryError:
+        raise ResultsError("results_unreadable", path=str(path), reason="is a folder") from None
+    except OSError as exc:
+        raise ResultsError("results_unreadable", path=str(path),
+                           reason=exc.strerror or str(exc)) from exc
+    if len(raw) > limits.max_file_bytes:
+        raise ResultsError("results_file_too_large", path=str(path), size=len(raw),
+                           limit=limits.max_file_bytes)
+    if b"\0" in raw[:_SNIFF_BYTES]:
+        raise ResultsError("results_unknown_format", path=str(path))
+    return raw.decode("utf-8", errors="replace")
+
+
+def _read_animation(source: str, cancel: threading.Event | None, limits: Limits) -> Results:
+    found = animation_steps(source)
+    assert found is not None
+    mode, key, files = found
+    if not files:
+        raise ResultsError("results_no_animation_steps", mode=mode,
+                           pattern=Path(key).name, folder=str(Path(key).parent))
+    counter = StructureCounter(limits, key)
+    structures = []
+    for n, f in enumerate(files):
+        check_cancel(cancel, source)
+        frames = parse_xyz_frames(read_text_file(f, limits), source=str(f), counter=counter,
+                                  first_index=len(structures), label_prefix="step")
+        for fr in frames:
+            fr.label = f"step {n + 1}"
+            fr.step = n + 1
+            fr.comment = f.name
+        structures.extend(frames)
+    summary = structure_summary(structures)
+    summary.animationMode = mode
+    return Results(source=source, kind="animation", summary=summary, structures=structures,
+                   resolvedPath=key)
+
+
+def _read_file(path: Path, source: str, cancel: threading.Event | None,
+               limits: Limits) -> Results:
+    low = path.name.lower()
+    text = read_text_file(path, limits)
+    check_cancel(cancel, source)
+    if low.endswith(_MOLDEN_EXT) or text.lstrip()[:15].lower() == "[molden format]":
+        res = parse_molden(text, source=source, cancel=cancel, limits=limits)
+    elif low.endswith(".xyz"):
+        res = parse_xyz(text, source=source, cancel=cancel, limits=limits)
+    else:
+        res = parse_nwchem_output(text, source=source, cancel=cancel, limits=limits)
+        res.logPath = str(path)
+        res._log_ascii = text.isascii()
+    res.resolvedPath = str(path)
+    return res
+
+
+def read_results(
+    path: str | os.PathLike[str],
+    *,
+    cancel: threading.Event | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Results:
+    """Read a result file, a job folder, or an animation group key.
+
+    ``source`` of the result is ``path`` as given; ``files`` lists the folder of the
+    source.
+
+    Raises:
+        ResultsError: with a code: ``results_not_found``, ``results_unreadable``,
+            ``results_unknown_format``, ``results_bad_file``, ``results_no_result_files``,
+            ``results_no_animation_steps``, ``results_cancelled`` or a limit code.
+    """
+    source = str(path)
+    p = Path(os.path.expanduser(source))
+    check_cancel(cancel, source)
+    if p.is_dir():
+        files = list_result_files(p)
+        if not files:
+            raise ResultsError("results_no_result_files", path=source)
+        first = files[0]
+        if first.kind == "vibration-animation":
+            res = _read_animation(first.path, cancel, limits)
+        else:
+            res = _read_file(Path(first.path), source, cancel, limits)
+        res.source = source
+    else:
+        if animation_steps(p) is not None and (p.exists() or "*" in p.name):
+            res = _read_animation(str(p), cancel, limits)
+            res.source = source
+        elif not p.exists():
+            raise ResultsError("results_not_found", path=source)
+        else:
+            res = _read_file(p, source, cancel, limits)
+        files = list_result_files(p.parent)
+    check_cancel(cancel, source)
+    res.files = files
+    res.summary.fileCount = len(files)
+    return res

@@ -1,0 +1,156 @@
+"""Paged views of a :class:`~molforma.results.model.Results` (no Qt).
+
+Every section is a dict with ``section``, ``source``, ``kind``, ``items``,
+``offset``, ``limit``, ``nextOffset`` and ``total``. Item sections come in pages
+of about 40 KiB of JSON (an item over 40 KiB comes alone on its page; an item over
+2 MiB fails); ``limit`` caps the item count. The ``log`` section pages characters
+of the output file (at most 65,536 per call) and returns them as ``text``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from molforma.errors import ResultsError
+from molforma.results.model import Results
+
+SECTIONS = ("summary", "energies", "structures", "modes", "mode_displacements", "files", "log")
+PAGE_BYTES = 40 * 1024
+MAX_ITEM_BYTES = 2 * 1024 * 1024
+MAX_LOG_CHARS = 65_536
+
+
+def _json_size(item: Any) -> int:
+    return len(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def _check_paging(offset: int, limit: int | None) -> None:
+    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+        raise ResultsError("results_bad_paging", detail=f"offset must be >= 0 (got {offset!r})")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
+                              or limit < 1):
+        raise ResultsError("results_bad_paging", detail=f"limit must be >= 1 (got {limit!r})")
+
+
+def page_items(section: str, items: list[Any], offset: int, limit: int | None) -> dict[str, Any]:
+    """Cut ``items`` (JSON-ready values) into one page starting at ``offset``.
+
+    Raises:
+        ResultsError: ``results_item_too_large`` for an item over 2 MiB.
+    """
+    out: list[Any] = []
+    used = 0
+    i = offset
+    while i < len(items) and (limit is None or len(out) < limit):
+        size = _json_size(items[i]) + 1
+        if size > MAX_ITEM_BYTES:
+            raise ResultsError("results_item_too_large", section=section, index=i, size=size,
+                               limit=MAX_ITEM_BYTES)
+        if out and used + size > PAGE_BYTES:
+            break
+        out.append(items[i])
+        used += size
+        i += 1
+    return {
+        "items": out,
+        "offset": offset,
+        "limit": limit,
+        "nextOffset": i if i < len(items) else None,
+        "total": len(items),
+    }
+
+
+def _head(results: Results, section: str) -> dict[str, Any]:
+    return {"section": section, "source": results.source, "kind": results.kind}
+
+
+def _mode_items(results: Results, mode: int | None) -> tuple[dict[str, Any], list[Any]]:
+    if mode is None:
+        raise ResultsError("results_mode_required")
+    if isinstance(mode, bool) or not isinstance(mode, int) or not 0 <= mode < len(results.modes):
+        raise ResultsError("results_bad_mode", mode=mode, count=len(results.modes))
+    vecs = results.displacements(mode)
+    ref = results.reference_structure()
+    if vecs is None or ref is None or len(vecs) != len(ref.symbols):
+        raise ResultsError("results_no_displacements", mode=mode)
+    items = [
+        {"atom": i, "element": ref.symbols[i], "position": ref.coordinates[i],
+         "displacement": vecs[i]}
+        for i in range(len(vecs))
+    ]
+    extra = {"mode": results.modes[mode].model_dump(), "referenceStructure": ref.index}
+    return extra, items
+
+
+def read_log(path: str, offset: int, limit: int | None, ascii_only: bool) -> tuple[str, int]:
+    """Characters ``offset``..``offset+limit`` of ``path`` and its length in characters.
+
+    Raises:
+        ResultsError: ``results_unreadable`` when the file cannot be read.
+    """
+    limit = MAX_LOG_CHARS if limit is None else min(limit, MAX_LOG_CHARS)
+    p = Path(path)
+    try:
+        if ascii_only:
+            # One byte per character: seek straight to the offset.
+            total = p.stat().st_size
+            with p.open("rb") as fh:
+                fh.seek(offset)
+                chunk = fh.read(limit).decode("utf-8", errors="replace")
+            return chunk, total
+        with p.open("r", encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+        return text[offset:offset + limit], len(text)
+    except OSError as exc:
+        raise ResultsError("results_unreadable", path=path,
+                           reason=exc.strerror or str(exc)) from exc
+
+
+def get_section(
+    results: Results,
+    section: str,
+    *,
+    offset: int = 0,
+    limit: int | None = None,
+    mode: int | None = None,
+) -> dict[str, Any]:
+    """One page of ``section`` of ``results`` as a JSON-ready dict.
+
+    Raises:
+        ResultsError: ``results_unknown_section``, ``results_bad_paging``,
+            ``results_mode_required``, ``results_bad_mode``, ``results_no_displacements``,
+            ``results_item_too_large``, ``results_unreadable`` (log).
+    """
+    if section not in SECTIONS:
+        raise ResultsError("results_unknown_section", section=section,
+                           sections=", ".join(SECTIONS))
+    _check_paging(offset, limit)
+    head = _head(results, section)
+    if section == "log":
+        if results.logPath is None:
+            text, total = "", 0
+        else:
+            text, total = read_log(results.logPath, offset, limit, results._log_ascii)
+        end = offset + len(text)
+        return {**head, "logPath": results.logPath, "text": text, "offset": offset,
+                "limit": min(limit or MAX_LOG_CHARS, MAX_LOG_CHARS),
+                "nextOffset": end if end < total else None, "total": total}
+    extra: dict[str, Any] = {}
+    if section == "summary":
+        summ = results.summary.model_dump()
+        items: list[Any] = [summ]
+        extra = {"summary": summ}
+    elif section == "energies":
+        items = [e.model_dump() for e in results.energies]
+    elif section == "structures":
+        items = [s.model_dump() for s in results.structures]
+    elif section == "modes":
+        items = [m.model_dump() for m in results.modes]
+        extra = {"referenceStructure": results.modeReferenceStructure}
+    elif section == "files":
+        items = [f.model_dump() for f in results.files]
+    else:
+        extra, items = _mode_items(results, mode)
+    return {**head, **extra, **page_items(section, items, offset, limit)}
