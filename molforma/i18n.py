@@ -57,6 +57,50 @@ def display_language() -> str:
     return "ja" if loc.lower().startswith("ja") else "en"
 
 
+_searched = False
+
+
+def _find_late(code: str) -> dict[str, str] | None:
+    """Import the modules that register messages, once, when a code is not known yet.
+
+    Errors can be built (and rendered) before the module that owns their code is
+    imported, e.g. in a tool layer that only imports ``molforma.errors``.
+    """
+    global _searched
+    if _searched:
+        return None
+    _searched = True
+    import importlib
+
+    for name in core_module_names():
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - an optional module that fails to import has no texts
+            continue
+    return _MESSAGES.get(code)
+
+
+def core_module_names() -> list[str]:
+    """Every module of the package outside ``molforma.gui``, found without importing any."""
+    import pkgutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent
+    names: list[str] = []
+
+    def walk(path: Path, prefix: str) -> None:
+        for info in pkgutil.iter_modules([str(path)]):
+            name = prefix + info.name
+            if name in ("molforma.gui", "molforma.__main__"):
+                continue
+            names.append(name)
+            if info.ispkg:
+                walk(path / info.name, name + ".")
+
+    walk(root, "molforma.")
+    return names
+
+
 class _Lenient(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -69,7 +113,7 @@ def render(code: str, data: Mapping[str, Any] | None = None, lang: str | None = 
     """
     lang = lang if lang in LANGUAGES else display_language()
     data = dict(data or {})
-    texts = _MESSAGES.get(code)
+    texts = _MESSAGES.get(code) or _find_late(code)
     if texts is None:
         details = ", ".join(f"{k}={v}" for k, v in data.items())
         return f"{code}: {details}" if details else code
