@@ -1,0 +1,154 @@
+"""Catalogues of fragments, ligands, basis sets, functionals, tasks, theories, advanced keys.
+
+The window's combos and the MCP ``get_catalog`` tool show these lists. They live as
+JSON under ``resources/`` (written once by ``scripts/build_catalogs.py``) and are
+read once per process. Nothing here imports Qt.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from molforma.errors import ValidationError
+from molforma.i18n import register
+
+RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+KINDS: tuple[str, ...] = (
+    "fragments", "ligands", "basis_sets", "functionals", "tasks", "theories", "advanced_keys",
+)
+# Where NWChem's basis library is looked for when a basis is not in the catalogue.
+NWCHEM_LIBRARY_DIRS: tuple[str, ...] = ("/usr/share/nwchem/libraries",
+                                        "/usr/local/share/nwchem/libraries")
+
+register(
+    {
+        "unknown_catalog": {
+            "en": "Unknown catalogue '{kind}'. Known: {known}",
+            "ja": "不明なカタログ「{kind}」です。使えるカタログ: {known}",
+        },
+    }
+)
+
+
+@cache
+def _load(kind: str) -> Any:
+    path = RESOURCES / f"{kind}.json"
+    with path.open(encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+_GEOMETRY_KEYS = ("atoms", "bonds", "dummy")
+
+
+def _entries(kind: str, geometry: bool) -> list[dict[str, Any]]:
+    data = copy.deepcopy(_load(kind))
+    if kind in ("fragments", "ligands") and not geometry:
+        # The coordinates are for placing; a listing needs names, labels and formulas.
+        for e in data:
+            for key in _GEOMETRY_KEYS:
+                e.pop(key, None)
+    return data
+
+
+def get_catalog(kind: str | None = None, *, geometry: bool = False) -> dict[str, Any]:
+    """``{kind: entries}`` for one kind, or every kind when ``kind`` is None.
+
+    Fragment and ligand entries leave out their 3D coordinates unless
+    ``geometry`` is true. The result is a copy: callers may change it.
+
+    Raises:
+        ValidationError: ``unknown_catalog`` for a kind not in :data:`KINDS`.
+    """
+    if kind is None:
+        return {k: _entries(k, geometry) for k in KINDS}
+    if kind not in KINDS:
+        raise ValidationError("unknown_catalog", kind=kind, known=", ".join(KINDS))
+    return {kind: _entries(kind, geometry)}
+
+
+def library_file_name(basis: str) -> str:
+    """The file name NWChem's library uses for ``basis`` (``6-31g*`` → ``6-31gs``)."""
+    s = basis.strip().lower()
+    s = s.replace("*", "s").replace("(", "").replace(")", "").replace(",", "_")
+    return re.sub(r"\s+", "_", s)
+
+
+def parse_library_elements(text: str) -> set[str]:
+    """Element symbols that have a ``basis "El_..."`` block in an NWChem library file."""
+    from molforma.document.elements import normalize_symbol
+
+    out: set[str] = set()
+    for m in re.finditer(r'^\s*basis\s+"([A-Za-z]{1,3})_', text, re.M | re.I):
+        sym = normalize_symbol(m.group(1))
+        if sym:
+            out.add(sym)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _library_elements(fname: str) -> frozenset[str] | None:
+    dirs = [os.environ["NWCHEM_BASIS_LIBRARY"]] if os.environ.get("NWCHEM_BASIS_LIBRARY") else []
+    for d in [*dirs, *NWCHEM_LIBRARY_DIRS]:
+        path = Path(d) / fname
+        if d and path.is_file():
+            try:
+                return frozenset(parse_library_elements(path.read_text(errors="replace")))
+            except OSError:
+                return None
+    return None
+
+
+def basis_entry(basis: str) -> dict[str, Any] | None:
+    """The catalogue entry of ``basis`` (case-insensitive; file names accepted), or None."""
+    want = library_file_name(basis)
+    for entry in _load("basis_sets"):
+        if library_file_name(entry["name"]) == want:
+            return dict(entry)
+    return None
+
+
+def basis_elements(basis: str) -> set[str] | None:
+    """Elements covered by NWChem library basis ``basis``; None when the basis is unknown.
+
+    The catalogue answers for the common sets; any other name is looked up in the
+    NWChem library files on this machine when they are installed.
+    """
+    if not isinstance(basis, str) or not basis.strip():
+        return None
+    entry = basis_entry(basis)
+    if entry is not None:
+        return set(entry["elements"])
+    found = _library_elements(library_file_name(basis))
+    return set(found) if found is not None else None
+
+
+def find_library_entry(name: str, kind: str | None = None) -> tuple[str, dict[str, Any]] | None:
+    """A fragment or ligand by name: ``(kind, entry)`` or None.
+
+    Exact names first (fragments before ligands when ``kind`` is None), then
+    aliases, then a case-insensitive match; ``CO`` the ligand and ``Co`` the
+    element stay apart because exact names win.
+    """
+    kinds = ("fragments", "ligands") if kind is None else (f"{kind}s",)
+    tables = [(k, _load(k)) for k in kinds]
+    for k, entries in tables:
+        for e in entries:
+            if e["name"] == name:
+                return k[:-1], copy.deepcopy(e)
+    for k, entries in tables:
+        for e in entries:
+            if name in e.get("aliases", ()):
+                return k[:-1], copy.deepcopy(e)
+    low = name.lower()
+    for k, entries in tables:
+        hits = [e for e in entries
+                if e["name"].lower() == low or low in (a.lower() for a in e.get("aliases", ()))]
+        if len(hits) == 1:
+            return k[:-1], copy.deepcopy(hits[0])
+    return None

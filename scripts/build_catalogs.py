@@ -1,0 +1,434 @@
+#!/usr/bin/env python3
+"""Write the catalogues under resources/ (run once; the JSON files are committed).
+
+- fragments.json, ligands.json: 3D geometry of each library part, embedded with
+  RDKit ETKDGv3 and relaxed with MMFF94 (UFF when MMFF has no parameters). The
+  attachment point is embedded as a stand-in atom (a methyl carbon for fragments,
+  a proton on the donor for ligands) so the bond direction at the attachment atom
+  is realistic; its position is kept as ``dummy`` and the stand-in is dropped.
+- basis_sets.json: the common basis sets and the elements each covers, read from
+  NWChem's library files (default /usr/share/nwchem/libraries).
+- functionals.json, tasks.json, theories.json, advanced_keys.json: labels for the
+  calculation settings; advanced_keys.json follows the AdvancedSettings model.
+
+Usage: python scripts/build_catalogs.py [--library DIR] [--only KIND ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from molforma.catalog import library_file_name, parse_library_elements  # noqa: E402
+
+RESOURCES = ROOT / "resources"
+SEED = 42
+
+# name, English label, Japanese label, SMILES with [*] at the attachment point
+FRAGMENTS: list[tuple[str, str, str, str]] = [
+    ("methyl", "Methyl (–CH3)", "メチル基（–CH3）", "[*]C"),
+    ("ethyl", "Ethyl (–C2H5)", "エチル基（–C2H5）", "[*]CC"),
+    ("isopropyl", "Isopropyl (–CH(CH3)2)", "イソプロピル基（–CH(CH3)2）", "[*]C(C)C"),
+    ("tert-butyl", "tert-Butyl (–C(CH3)3)", "tert-ブチル基（–C(CH3)3）", "[*]C(C)(C)C"),
+    ("vinyl", "Vinyl (–CH=CH2)", "ビニル基（–CH=CH2）", "[*]C=C"),
+    ("ethynyl", "Ethynyl (–C≡CH)", "エチニル基（–C≡CH）", "[*]C#C"),
+    ("phenyl", "Phenyl (–C6H5)", "フェニル基（–C6H5）", "[*]c1ccccc1"),
+    ("benzyl", "Benzyl (–CH2C6H5)", "ベンジル基（–CH2C6H5）", "[*]Cc1ccccc1"),
+    ("4-pyridyl", "4-Pyridyl (–C5H4N)", "4-ピリジル基（–C5H4N）", "[*]c1ccncc1"),
+    ("hydroxyl", "Hydroxyl (–OH)", "ヒドロキシ基（–OH）", "[*]O"),
+    ("methoxy", "Methoxy (–OCH3)", "メトキシ基（–OCH3）", "[*]OC"),
+    ("amino", "Amino (–NH2)", "アミノ基（–NH2）", "[*]N"),
+    ("dimethylamino", "Dimethylamino (–N(CH3)2)", "ジメチルアミノ基（–N(CH3)2）", "[*]N(C)C"),
+    ("carbonyl", "Carbonyl, formyl (–CHO)", "カルボニル基・ホルミル基（–CHO）", "[*]C=O"),
+    ("acetyl", "Acetyl (–COCH3)", "アセチル基（–COCH3）", "[*]C(C)=O"),
+    ("carboxyl", "Carboxyl (–COOH)", "カルボキシ基（–COOH）", "[*]C(=O)O"),
+    ("methoxycarbonyl", "Methyl ester (–COOCH3)", "メトキシカルボニル基（–COOCH3）",
+     "[*]C(=O)OC"),
+    ("carbamoyl", "Amide, carbamoyl (–CONH2)", "カルバモイル基（–CONH2）", "[*]C(N)=O"),
+    ("nitro", "Nitro (–NO2)", "ニトロ基（–NO2）", "[*][N+](=O)[O-]"),
+    ("cyano", "Cyano (–C≡N)", "シアノ基（–C≡N）", "[*]C#N"),
+    ("trifluoromethyl", "Trifluoromethyl (–CF3)", "トリフルオロメチル基（–CF3）",
+     "[*]C(F)(F)F"),
+    ("thiol", "Thiol, sulfanyl (–SH)", "スルファニル基・チオール（–SH）", "[*]S"),
+    ("methylthio", "Methylthio (–SCH3)", "メチルチオ基（–SCH3）", "[*]SC"),
+    ("trimethylsilyl", "Trimethylsilyl (–Si(CH3)3)", "トリメチルシリル基（–Si(CH3)3）",
+     "[*][Si](C)(C)C"),
+    ("fluoro", "Fluoro (–F)", "フルオロ基（–F）", "[*]F"),
+    ("chloro", "Chloro (–Cl)", "クロロ基（–Cl）", "[*]Cl"),
+    ("bromo", "Bromo (–Br)", "ブロモ基（–Br）", "[*]Br"),
+    ("iodo", "Iodo (–I)", "ヨード基（–I）", "[*]I"),
+]
+
+# name, English label, Japanese label, SMILES, donor atom index, aliases
+LIGANDS: list[tuple[str, str, str, str, int, list[str]]] = [
+    ("NH3", "Ammine (NH3)", "アンミン（NH3）", "N", 0, ["ammine", "ammonia"]),
+    ("H2O", "Aqua (H2O)", "アクア（H2O）", "O", 0, ["aqua", "water"]),
+    ("CO", "Carbonyl (CO)", "カルボニル（CO）", "[C-]#[O+]", 0, ["carbonyl"]),
+    ("Cl-", "Chlorido (Cl⁻)", "クロリド（Cl⁻）", "[Cl-]", 0, ["chloride", "chlorido"]),
+    ("Br-", "Bromido (Br⁻)", "ブロミド（Br⁻）", "[Br-]", 0, ["bromide", "bromido"]),
+    ("I-", "Iodido (I⁻)", "ヨージド（I⁻）", "[I-]", 0, ["iodide", "iodido"]),
+    ("F-", "Fluorido (F⁻)", "フルオリド（F⁻）", "[F-]", 0, ["fluoride", "fluorido"]),
+    ("H-", "Hydrido (H⁻)", "ヒドリド（H⁻）", "[H-]", 0, ["hydride", "hydrido"]),
+    ("CN-", "Cyanido (CN⁻, C-bound)", "シアニド（CN⁻、C配位）", "[C-]#N", 0,
+     ["cyanide", "cyanido"]),
+    ("OH-", "Hydroxido (OH⁻)", "ヒドロキシド（OH⁻）", "[OH-]", 0, ["hydroxide", "hydroxido"]),
+    ("MeCN", "Acetonitrile (NCCH3)", "アセトニトリル（NCCH3）", "N#CC", 0,
+     ["acetonitrile", "NCMe"]),
+    ("NMe3", "Trimethylamine (NMe3)", "トリメチルアミン（NMe3）", "N(C)(C)C", 0,
+     ["trimethylamine"]),
+    ("PMe3", "Trimethylphosphine (PMe3)", "トリメチルホスフィン（PMe3）", "P(C)(C)C", 0,
+     ["trimethylphosphine"]),
+    ("PPh3", "Triphenylphosphine (PPh3)", "トリフェニルホスフィン（PPh3）",
+     "P(c1ccccc1)(c1ccccc1)c1ccccc1", 0, ["triphenylphosphine"]),
+    ("pyridine", "Pyridine (py)", "ピリジン（py）", "n1ccccc1", 0, ["py"]),
+    ("THF", "Tetrahydrofuran (THF)", "テトラヒドロフラン（THF）", "O1CCCC1", 0,
+     ["tetrahydrofuran"]),
+    ("SMe2", "Dimethyl sulfide (SMe2)", "ジメチルスルフィド（SMe2）", "S(C)C", 0,
+     ["dimethylsulfide"]),
+]
+
+# name as written after `* library`, label, family
+BASIS_SETS: list[tuple[str, str, str]] = [
+    ("sto-3g", "STO-3G (minimal)", "pople"),
+    ("3-21g", "3-21G", "pople"),
+    ("6-31g", "6-31G", "pople"),
+    ("6-31g*", "6-31G(d)", "pople"),
+    ("6-31g**", "6-31G(d,p)", "pople"),
+    ("6-31+g*", "6-31+G(d)", "pople"),
+    ("6-31++g**", "6-31++G(d,p)", "pople"),
+    ("6-311g", "6-311G", "pople"),
+    ("6-311g*", "6-311G(d)", "pople"),
+    ("6-311g**", "6-311G(d,p)", "pople"),
+    ("6-311+g*", "6-311+G(d)", "pople"),
+    ("6-311++g**", "6-311++G(d,p)", "pople"),
+    ("6-311++g(2d,2p)", "6-311++G(2d,2p)", "pople"),
+    ("cc-pvdz", "cc-pVDZ", "dunning"),
+    ("cc-pvtz", "cc-pVTZ", "dunning"),
+    ("cc-pvqz", "cc-pVQZ", "dunning"),
+    ("aug-cc-pvdz", "aug-cc-pVDZ", "dunning"),
+    ("aug-cc-pvtz", "aug-cc-pVTZ", "dunning"),
+    ("def2-svp", "def2-SVP", "karlsruhe"),
+    ("def2-svpd", "def2-SVPD", "karlsruhe"),
+    ("def2-tzvp", "def2-TZVP", "karlsruhe"),
+    ("def2-tzvpp", "def2-TZVPP", "karlsruhe"),
+    ("def2-qzvp", "def2-QZVP", "karlsruhe"),
+    ("lanl2dz_ecp", "LANL2DZ (with ECP)", "ecp"),
+]
+# Basis sets whose heavy elements need an ECP block: basis name -> ECP library name.
+BASIS_ECP: dict[str, str] = {
+    "def2-svp": "def2-ecp", "def2-svpd": "def2-ecp", "def2-tzvp": "def2-ecp",
+    "def2-tzvpp": "def2-ecp", "def2-qzvp": "def2-ecp", "lanl2dz_ecp": "lanl2dz_ecp",
+}
+
+# catalogue name, xc line, kind, English label, Japanese label
+# Each xc line was run through NWChem 7.0.2 (H2/STO-3G) before it was listed here.
+FUNCTIONALS: list[tuple[str, str, str, str, str]] = [
+    ("b3lyp", "b3lyp", "hybrid", "B3LYP (hybrid GGA)", "B3LYP（混成GGA）"),
+    ("pbe0", "pbe0", "hybrid", "PBE0 (hybrid GGA)", "PBE0（混成GGA）"),
+    ("pbe96", "xpbe96 cpbe96", "gga", "PBE (GGA)", "PBE（GGA）"),
+    ("blyp", "becke88 lyp", "gga", "BLYP (GGA)", "BLYP（GGA）"),
+    ("bp86", "becke88 perdew86", "gga", "BP86 (GGA)", "BP86（GGA）"),
+    ("b3pw91", "b3pw91", "hybrid", "B3PW91 (hybrid GGA)", "B3PW91（混成GGA）"),
+    ("bhlyp", "bhlyp", "hybrid", "BHandHLYP (50% HF exchange)", "BHandHLYP（HF交換50%）"),
+    ("tpss", "xtpss03 ctpss03", "meta-gga", "TPSS (meta-GGA)", "TPSS（メタGGA）"),
+    ("scan", "scan", "meta-gga", "SCAN (meta-GGA)", "SCAN（メタGGA）"),
+    ("m06-l", "m06-l", "meta-gga", "M06-L (meta-GGA)", "M06-L（メタGGA）"),
+    ("m06", "m06", "hybrid", "M06 (hybrid meta-GGA)", "M06（混成メタGGA）"),
+    ("m06-2x", "m06-2x", "hybrid", "M06-2X (hybrid meta-GGA)", "M06-2X（混成メタGGA）"),
+    ("m05-2x", "m05-2x", "hybrid", "M05-2X (hybrid meta-GGA)", "M05-2X（混成メタGGA）"),
+    ("hcth407", "hcth407", "gga", "HCTH/407 (GGA)", "HCTH/407（GGA）"),
+    ("svwn5", "slater vwn_5", "lda", "SVWN5 (LDA)", "SVWN5（LDA）"),
+]
+
+TASKS: list[tuple[str, str, str, list[str]]] = [
+    ("energy", "Single-point energy", "一点エネルギー", ["energy"]),
+    ("optimize", "Geometry optimization", "構造最適化", ["optimize"]),
+    ("frequencies", "Vibrational frequencies", "振動数計算", ["freq"]),
+    ("optimize+frequencies", "Optimization + frequencies", "構造最適化＋振動数計算",
+     ["optimize", "freq"]),
+]
+THEORIES: list[tuple[str, str, str]] = [
+    ("scf", "Hartree–Fock (SCF)", "ハートリー・フォック（SCF）"),
+    ("dft", "Density functional theory (DFT)", "密度汎関数法（DFT）"),
+    ("mp2", "MP2 (second-order Møller–Plesset)", "MP2（2次のメラー・プレセット摂動）"),
+]
+
+# key -> (English label, Japanese label, Japanese description)
+ADVANCED_LABELS: dict[str, tuple[str, str, str]] = {
+    "memory_mb": ("Memory (MB)", "メモリー（MB）", "NWChemが使う全メモリー（MB）。"),
+    "scratch_dir": ("Scratch directory", "一時ディレクトリ",
+                    "scratch_dir 指示（絶対パス）。一時ファイルの置き場所です。"),
+    "permanent_dir": ("Permanent directory", "永続ディレクトリ",
+                      "permanent_dir 指示（絶対パス）。残すファイルの置き場所です。"),
+    "input_movecs": ("Input MO vectors", "初期分子軌道ファイル",
+                     "初期分子軌道（vectors input）のファイル。"),
+    "output_movecs": ("Output MO vectors", "出力分子軌道ファイル",
+                      "分子軌道の出力先（vectors output）。"),
+    "scf_maxiter": ("SCF max. iterations", "SCF最大反復回数", "SCFの反復回数の上限。"),
+    "scf_thresh": ("SCF convergence threshold", "SCF収束しきい値", "SCFの収束しきい値。"),
+    "dft_iterations": ("DFT max. iterations", "DFT最大反復回数", "DFTの反復回数の上限。"),
+    "dft_convergence_energy": ("DFT energy convergence", "DFTエネルギー収束条件",
+                               "DFTのエネルギー収束条件。"),
+    "dft_grid": ("DFT grid", "DFT積分グリッド", "DFTの数値積分グリッド。"),
+    "dispersion": ("Dispersion correction", "分散力補正", "経験的分散力補正（DFTのみ）。"),
+    "noautosym": ("No symmetry (noautosym)", "対称性を使わない（noautosym）",
+                  "geometry noautosym。対称性を検出しません。"),
+    "nocenter": ("Keep orientation (nocenter noautoz)", "座標系を保持（nocenter noautoz）",
+                 "geometry nocenter noautoz。入力の座標系をそのまま使います。"),
+    "opt_maxiter": ("Optimizer max. steps", "最適化の最大ステップ数", "構造最適化のステップ数の上限。"),
+    "freq_animate": ("Write mode animations", "振動アニメーションを出力",
+                     "freq の animate。モードごとのアニメーションXYZを書き出します。"),
+    "print_level": ("Print level", "出力レベル", "全体の出力レベル。"),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# 3D geometry of fragments and ligands
+
+
+def _relax(mol: Any) -> str:
+    from rdkit.Chem import AllChem
+
+    params = AllChem.ETKDGv3()
+    params.randomSeed = SEED
+    if AllChem.EmbedMolecule(mol, params) != 0:
+        raise RuntimeError("embedding failed")
+    if AllChem.MMFFHasAllMoleculeParams(mol):
+        AllChem.MMFFOptimizeMolecule(mol, maxIters=2000)
+        return "mmff94"
+    if AllChem.UFFHasAllMoleculeParams(mol):
+        AllChem.UFFOptimizeMolecule(mol, maxIters=2000)
+        return "uff"
+    return "etkdg"
+
+
+def _record(mol: Any, keep: list[int], attach: int, stand_in: int) -> dict[str, Any]:
+    import numpy as np
+    from rdkit import Chem
+
+    mol = Chem.Mol(mol)
+    Chem.Kekulize(mol, clearAromaticFlags=True)  # the document stores bond orders 1..3
+    conf = mol.GetConformer()
+    pos = np.array([list(conf.GetAtomPosition(i)) for i in range(mol.GetNumAtoms())])
+    origin = pos[attach]
+    new_index = {old: new for new, old in enumerate(keep)}
+    atoms = []
+    for old in keep:
+        a = mol.GetAtomWithIdx(old)
+        x, y, z = (round(float(c), 4) for c in pos[old] - origin)
+        atoms.append({"element": a.GetSymbol(), "x": x, "y": y, "z": z,
+                      "formalCharge": a.GetFormalCharge()})
+    bonds = []
+    for b in mol.GetBonds():
+        i, j = b.GetBeginAtomIdx(), b.GetEndAtomIdx()
+        if i in new_index and j in new_index:
+            order = {Chem.BondType.SINGLE: 1, Chem.BondType.DOUBLE: 2,
+                     Chem.BondType.TRIPLE: 3}[b.GetBondType()]
+            bonds.append([new_index[i], new_index[j], order])
+    dummy = [round(float(c), 4) for c in pos[stand_in] - origin]
+    return {"attachment": new_index[attach], "atoms": atoms, "bonds": bonds, "dummy": dummy}
+
+
+def build_fragment(smiles: str) -> dict[str, Any]:
+    """Geometry of a fragment: the [*] becomes a methyl carbon while embedding."""
+    from rdkit import Chem
+
+    mol = Chem.MolFromSmiles(smiles)
+    dummies = [a.GetIdx() for a in mol.GetAtoms() if a.GetAtomicNum() == 0]
+    if len(dummies) != 1 or mol.GetAtomWithIdx(dummies[0]).GetDegree() != 1:
+        raise ValueError(f"{smiles}: needs exactly one [*] with one bond")
+    stand_in = dummies[0]
+    attach = mol.GetAtomWithIdx(stand_in).GetNeighbors()[0].GetIdx()
+    rw = Chem.RWMol(mol)
+    rw.GetAtomWithIdx(stand_in).SetAtomicNum(6)
+    rw.GetAtomWithIdx(stand_in).SetNoImplicit(False)
+    m = rw.GetMol()
+    Chem.SanitizeMol(m)
+    m = Chem.AddHs(m)
+    method = _relax(m)
+    cap_h = {n.GetIdx() for n in m.GetAtomWithIdx(stand_in).GetNeighbors()
+             if n.GetAtomicNum() == 1}
+    keep = [i for i in range(m.GetNumAtoms()) if i != stand_in and i not in cap_h]
+    rec = _record(m, keep, attach, stand_in)
+    rec["method"] = method
+    return rec
+
+
+def build_ligand(smiles: str, donor: int) -> dict[str, Any]:
+    """Geometry of a ligand: a proton on the donor stands in for the metal while embedding."""
+    from rdkit import Chem
+
+    mol = Chem.MolFromSmiles(smiles)
+    if mol is None:
+        raise ValueError(f"bad SMILES {smiles}")
+    rw = Chem.RWMol(Chem.AddHs(mol))
+    d = rw.GetAtomWithIdx(donor)
+    d.SetFormalCharge(d.GetFormalCharge() + 1)
+    d.SetNoImplicit(True)
+    stand_in = rw.AddAtom(Chem.Atom(1))
+    rw.AddBond(donor, stand_in, Chem.BondType.SINGLE)
+    m = rw.GetMol()
+    Chem.SanitizeMol(m)
+    method = _relax(m)
+    keep = [i for i in range(m.GetNumAtoms()) if i != stand_in]
+    rec = _record(m, keep, donor, stand_in)
+    # The stand-in proton changed the donor's charge only for embedding.
+    rec["atoms"][rec["attachment"]]["formalCharge"] -= 1
+    rec["method"] = method
+    return rec
+
+
+def _formula(atoms: list[dict[str, Any]]) -> str:
+    from molforma.document.model import formula
+
+    return formula(atoms)
+
+
+def fragments() -> list[dict[str, Any]]:
+    """Fragment records, in catalogue order."""
+    out = []
+    for name, en, ja, smiles in FRAGMENTS:
+        rec = build_fragment(smiles)
+        out.append({"name": name, "label": {"en": en, "ja": ja}, "smiles": smiles,
+                    "formula": _formula(rec["atoms"]),
+                    "attachmentElement": rec["atoms"][rec["attachment"]]["element"], **rec})
+    return out
+
+
+def ligands() -> list[dict[str, Any]]:
+    """Ligand records, in catalogue order."""
+    out = []
+    for name, en, ja, smiles, donor, aliases in LIGANDS:
+        rec = build_ligand(smiles, donor)
+        charge = sum(a["formalCharge"] for a in rec["atoms"])
+        out.append({"name": name, "label": {"en": en, "ja": ja}, "smiles": smiles,
+                    "aliases": aliases, "formula": _formula(rec["atoms"]), "charge": charge,
+                    "donorElement": rec["atoms"][rec["attachment"]]["element"], **rec})
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Settings catalogues
+
+
+def _z_sorted(symbols: set[str]) -> list[str]:
+    from molforma.document.elements import atomic_number
+
+    return sorted(symbols, key=atomic_number)
+
+
+def basis_sets(library: Path) -> list[dict[str, Any]]:
+    """Basis set records with the elements each covers (from NWChem's library files)."""
+    out = []
+    for name, label, family in BASIS_SETS:
+        path = library / library_file_name(name)
+        if not path.is_file():
+            raise FileNotFoundError(f"{name}: {path} not found")
+        elements = _z_sorted(parse_library_elements(path.read_text(errors="replace")))
+        rec: dict[str, Any] = {"name": name, "label": label, "family": family,
+                               "elements": elements}
+        ecp = BASIS_ECP.get(name)
+        if ecp is not None:
+            text = (library / library_file_name(ecp)).read_text(errors="replace")
+            import re
+
+            ecp_el = {m.group(1) for m in re.finditer(r"^\s*([A-Z][a-z]?)\s+nelec\s", text, re.M)}
+            rec["ecp"] = ecp
+            rec["ecpElements"] = _z_sorted(ecp_el & set(elements))
+        out.append(rec)
+    return out
+
+
+def functionals() -> list[dict[str, Any]]:
+    """Functional records: the ``xc`` text is what goes into ``calculation.functional``."""
+    return [{"name": n, "xc": xc, "kind": kind, "label": {"en": en, "ja": ja}}
+            for n, xc, kind, en, ja in FUNCTIONALS]
+
+
+def tasks() -> list[dict[str, Any]]:
+    """Task records with the NWChem operations they run."""
+    return [{"name": n, "label": {"en": en, "ja": ja}, "operations": ops}
+            for n, en, ja, ops in TASKS]
+
+
+def theories() -> list[dict[str, Any]]:
+    """Theory records."""
+    return [{"name": n, "label": {"en": en, "ja": ja}} for n, en, ja in THEORIES]
+
+
+def _type_of(annotation: Any) -> tuple[str, bool, list[Any] | None]:
+    """(type name, nullable, choices) of a pydantic field annotation."""
+    args = typing.get_args(annotation)
+    origin = typing.get_origin(annotation)
+    nullable = False
+    if origin in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        nullable = len(rest) != len(args)
+        annotation = rest[0] if len(rest) == 1 else annotation
+        origin = typing.get_origin(annotation)
+        args = typing.get_args(annotation)
+    if origin is typing.Literal:
+        return "choice", nullable, list(args)
+    names = {bool: "boolean", int: "integer", float: "number", str: "string"}
+    return names[annotation], nullable, None
+
+
+def advanced_keys() -> list[dict[str, Any]]:
+    """One record per AdvancedSettings key, in model order."""
+    from molforma.nwchem.settings import ADVANCED_PATH_KEYS, AdvancedSettings
+
+    out = []
+    for key, field in AdvancedSettings.model_fields.items():
+        if key not in ADVANCED_LABELS:
+            raise KeyError(f"advanced key {key!r} has no label in ADVANCED_LABELS")
+        en, ja, desc_ja = ADVANCED_LABELS[key]
+        typ, nullable, choices = _type_of(field.annotation)
+        rec: dict[str, Any] = {"key": key, "label": {"en": en, "ja": ja}, "type": typ,
+                               "nullable": nullable, "default": field.default}
+        if choices is not None:
+            rec["choices"] = choices
+        for meta in field.metadata:
+            for attr, name in (("ge", "min"), ("gt", "exclusiveMin"), ("le", "max"),
+                               ("lt", "exclusiveMax")):
+                if getattr(meta, attr, None) is not None:
+                    rec[name] = getattr(meta, attr)
+        rec["path"] = key in ADVANCED_PATH_KEYS
+        rec["description"] = {"en": field.description or "", "ja": desc_ja}
+        out.append(rec)
+    return out
+
+
+def _write(name: str, data: Any) -> None:
+    path = RESOURCES / f"{name}.json"
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path.relative_to(ROOT)} ({len(text)} bytes)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the requested catalogues (all by default)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--library", type=Path, default=Path("/usr/share/nwchem/libraries"))
+    ap.add_argument("--only", nargs="*", default=None)
+    args = ap.parse_args(argv)
+    builders = {
+        "fragments": fragments, "ligands": ligands,
+        "basis_sets": lambda: basis_sets(args.library), "functionals": functionals,
+        "tasks": tasks, "theories": theories, "advanced_keys": advanced_keys,
+    }
+    RESOURCES.mkdir(exist_ok=True)
+    for name in args.only or builders:
+        _write(name, builders[name]())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
