@@ -26,7 +26,6 @@ from molforma.document.model import (
 )
 from molforma.errors import (
     MolFormaError,
-    ProtectedSettingError,
     UnknownAtomError,
     ValidationError,
 )
@@ -372,10 +371,13 @@ def _settings_edit(doc: Document, block: str, model: type, values: Mapping[str, 
 
     def fn(work: Project) -> EditResult:
         current = work[block]
+        if protected:
+            from molforma.jobs.policy import Policy, check_protected_change
+
+            check_protected_change(current, values, block,
+                                   Policy(allow_execution_settings=allow_protected))
         for k, v in values.items():
-            if k in protected and not allow_protected and v != current.get(k):
-                raise ProtectedSettingError(setting=f"{block}.{k}")
-            if k == "extra_input" or k == "extra_tasks":
+            if k in ("extra_input", "extra_tasks"):
                 from molforma.nwchem.input import check_extra_input
 
                 check_extra_input(
