@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from molforma.errors import MolFormaError
 
@@ -118,3 +118,28 @@ class BackgroundCall(QObject):
         if not isinstance(exc, MolFormaError):
             log.warning("background call failed", exc_info=exc)  # type: ignore[arg-type]
         self.failed.emit(exc)
+
+
+def watch_load(owner: QObject, handle: Any, on_end: Callable[..., None],
+               interval_ms: int = 50) -> QTimer:
+    """Poll a background handle (``.done``, ``.status``, ``.exception``) on the GUI thread.
+
+    ``on_end(ok, error)`` runs once when the handle is done: ``ok`` is True for a
+    completed/finished load, ``error`` the MolFormaError of a failed one (or None).
+    """
+    timer = QTimer(owner)
+    timer.setInterval(interval_ms)
+
+    def check() -> None:
+        if not handle.done:
+            return
+        timer.stop()
+        timer.deleteLater()
+        status = str(getattr(handle, "status", ""))
+        ok = status in ("completed", "finished")
+        err = getattr(handle, "exception", None) or getattr(handle, "error", None)
+        on_end(ok, None if ok else err)
+
+    timer.timeout.connect(check)
+    timer.start()
+    return timer

@@ -1,0 +1,631 @@
+"""Tab "3 Execution": how NWChem runs, Run / Stop / Save input set, live log and progress.
+
+Settings edit the confirmed project directly (one undo step each) through
+:func:`molforma.document.ops.set_execution`. A running job is followed with a
+QTimer that reads the job's snapshot (status, progress) and output tail on the GUI
+thread; the job itself runs in the job manager's own threads.
+
+Pressing Run while the executable, launcher, environment or extra input differ from
+the trusted values shows them in a confirmation box (SPEC.md section 7); "Yes"
+makes them trusted.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFontDatabase, QTextCursor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from molforma.gui import dialogs
+from molforma.gui.widgets.panel_workers import apply_edit, error_text
+from molforma.gui.widgets.plots import EnergyPlot
+
+log = logging.getLogger(__name__)
+
+FINAL_STATUSES = ("finished", "failed", "cancelled", "timed_out")
+POLL_MS = 250
+LOG_TAIL_CHARS = 200_000  # what the log view keeps; the full output stays in the job folder
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _message_label(name: str, parent: QWidget) -> QLabel:
+    label = QLabel(parent)
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setStyleSheet("color: #b00020;")
+    label.setVisible(False)
+    return label
+
+
+def job_snapshot(job: Any) -> dict[str, Any]:
+    """``job.snapshot()`` as a dict (empty when the job cannot say)."""
+    try:
+        snap = job.snapshot()
+    except Exception as exc:  # a broken snapshot must not stop polling
+        log.warning("job snapshot failed", exc_info=exc)
+        return {}
+    if hasattr(snap, "model_dump"):
+        snap = snap.model_dump()
+    return dict(snap) if isinstance(snap, dict) else {}
+
+
+def job_directory(job: Any, snap: dict[str, Any] | None = None) -> str | None:
+    """The job's folder, from its snapshot or its attributes."""
+    snap = snap if snap is not None else job_snapshot(job)
+    for key in ("directory", "jobDir", "job_dir", "path", "folder"):
+        value = snap.get(key)
+        if value:
+            return str(value)
+    for attr in ("directory", "job_dir", "path", "folder"):
+        value = getattr(job, attr, None)
+        if value:
+            return str(value)
+    return None
+
+
+def job_status(job: Any, snap: dict[str, Any] | None = None) -> str:
+    """The job's status string."""
+    snap = snap if snap is not None else job_snapshot(job)
+    status = snap.get("status", getattr(job, "status", ""))
+    return str(getattr(status, "value", status) or "")
+
+
+class ExecutionPanel(QWidget):
+    """Execution settings of the shared document and the job started from them."""
+
+    jobFinished = Signal(object)  # the job, once it reached a final status
+
+    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("executionTab")
+        self.ctx = ctx
+        self._loading = False
+        self._messages: dict[str, QLabel] = {}
+        self._local_errors: dict[str, str] = {}
+        self.job: Any | None = None
+        self._last_log = ""
+        self._results_loaded_for: Any | None = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self.poll)
+        self._build()
+        ctx.events.documentChanged.connect(self.refresh)
+        ctx.events.jobChanged.connect(self._on_job_changed)
+        self.refresh()
+        self._update_buttons()
+
+    # -- construction ----------------------------------------------------------------------
+    def _with_message(self, key: str, *widgets: QWidget) -> QWidget:
+        box = QWidget(self)
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(1)
+        row = QHBoxLayout()
+        for w in widgets:
+            row.addWidget(w, 1 if isinstance(w, QLineEdit | QTableWidget) else 0)
+        lay.addLayout(row)
+        msg = _message_label(f"{key}Message", box)
+        lay.addWidget(msg)
+        self._messages[key] = msg
+        return box
+
+    def _button(self, text: str, name: str, parent: QWidget) -> QPushButton:
+        b = QPushButton(text, parent)
+        b.setObjectName(name)
+        return b
+
+    def _build(self) -> None:
+        host = QWidget(self)
+        host.setObjectName("executionForm")
+        outer = QVBoxLayout(host)
+
+        program = QGroupBox(self.tr("Program"), host)
+        program.setObjectName("programGroup")
+        pf = QFormLayout(program)
+        self.executable_edit = QLineEdit(program)
+        self.executable_edit.setObjectName("executableEdit")
+        self.executable_browse = self._button(self.tr("Browse…"), "executableBrowse", program)
+        self.launcher_edit = QLineEdit(program)
+        self.launcher_edit.setObjectName("launcherEdit")
+        self.launcher_browse = self._button(self.tr("Browse…"), "launcherBrowse", program)
+        pf.addRow(self.tr("NWChem executable:"),
+                  self._with_message("executable", self.executable_edit, self.executable_browse))
+        pf.addRow(self.tr("MPI launcher:"),
+                  self._with_message("launcher", self.launcher_edit, self.launcher_browse))
+        self.environment_table = QTableWidget(0, 2, program)
+        self.environment_table.setObjectName("environmentTable")
+        self.environment_table.setHorizontalHeaderLabels([self.tr("Variable"), self.tr("Value")])
+        self.environment_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.Stretch)
+        self.environment_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.environment_table.setMaximumHeight(130)
+        self.environment_add = self._button(self.tr("Add"), "environmentAdd", program)
+        self.environment_remove = self._button(self.tr("Remove"), "environmentRemove", program)
+        env_buttons = QWidget(program)
+        eb = QVBoxLayout(env_buttons)
+        eb.setContentsMargins(0, 0, 0, 0)
+        eb.addWidget(self.environment_add)
+        eb.addWidget(self.environment_remove)
+        eb.addStretch(1)
+        pf.addRow(self.tr("Environment:"),
+                  self._with_message("environment", self.environment_table, env_buttons))
+        outer.addWidget(program)
+
+        resources = QGroupBox(self.tr("Resources"), host)
+        resources.setObjectName("resourcesGroup")
+        rf = QFormLayout(resources)
+        self.processes_spin = QSpinBox(resources)
+        self.processes_spin.setObjectName("processesSpin")
+        self.processes_spin.setRange(1, 4096)
+        self.processes_spin.setKeyboardTracking(False)
+        self.threads_spin = QSpinBox(resources)
+        self.threads_spin.setObjectName("threadsSpin")
+        self.threads_spin.setRange(1, 1024)
+        self.threads_spin.setKeyboardTracking(False)
+        self.time_limit_spin = QDoubleSpinBox(resources)
+        self.time_limit_spin.setObjectName("timeLimitSpin")
+        self.time_limit_spin.setRange(0.0, 10_000_000.0)
+        self.time_limit_spin.setDecimals(0)
+        self.time_limit_spin.setSingleStep(60.0)
+        self.time_limit_spin.setSuffix(self.tr(" s"))
+        self.time_limit_spin.setSpecialValueText(self.tr("No limit"))
+        self.time_limit_spin.setKeyboardTracking(False)
+        rf.addRow(self.tr("MPI processes:"), self._with_message("processes", self.processes_spin))
+        rf.addRow(self.tr("Threads (OMP_NUM_THREADS):"),
+                  self._with_message("threads", self.threads_spin))
+        rf.addRow(self.tr("Time limit:"), self._with_message("time_limit", self.time_limit_spin))
+        outer.addWidget(resources)
+
+        folders = QGroupBox(self.tr("Folders"), host)
+        folders.setObjectName("foldersGroup")
+        ff = QFormLayout(folders)
+        self.job_root_edit = QLineEdit(folders)
+        self.job_root_edit.setObjectName("jobRootEdit")
+        self.job_root_browse = self._button(self.tr("Browse…"), "jobRootBrowse", folders)
+        self.reference_dir_edit = QLineEdit(folders)
+        self.reference_dir_edit.setObjectName("referenceDirEdit")
+        self.reference_dir_edit.setPlaceholderText(self.tr("(none)"))
+        self.reference_dir_browse = self._button(self.tr("Browse…"), "referenceDirBrowse", folders)
+        ff.addRow(self.tr("Job root:"),
+                  self._with_message("job_root", self.job_root_edit, self.job_root_browse))
+        ff.addRow(self.tr("Reference directory:"),
+                  self._with_message("reference_dir", self.reference_dir_edit,
+                                     self.reference_dir_browse))
+        outer.addWidget(folders)
+
+        actions = QHBoxLayout()
+        self.run_button = self._button(self.tr("Run"), "runButton", host)
+        self.stop_button = self._button(self.tr("Stop"), "stopButton", host)
+        self.save_input_button = self._button(self.tr("Save input set"), "saveInputSetButton", host)
+        actions.addWidget(self.run_button)
+        actions.addWidget(self.stop_button)
+        actions.addWidget(self.save_input_button)
+        actions.addStretch(1)
+        outer.addLayout(actions)
+        self.status_label = QLabel(host)
+        self.status_label.setObjectName("jobStatusLabel")
+        self.status_label.setWordWrap(True)
+        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.progress_label = QLabel(host)
+        self.progress_label.setObjectName("progressLabel")
+        outer.addWidget(self.status_label)
+        outer.addWidget(self.progress_label)
+        outer.addStretch(1)
+
+        scroll = QScrollArea(self)
+        scroll.setObjectName("executionScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(host)
+
+        right = QSplitter(Qt.Orientation.Vertical, self)
+        right.setObjectName("executionOutputSplitter")
+        self.log_view = QPlainTextEdit(right)
+        self.log_view.setObjectName("executionLog")
+        self.log_view.setReadOnly(True)
+        self.log_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.log_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.energy_plot = EnergyPlot(right, object_name="energyPlot")
+        right.addWidget(self.log_view)
+        right.addWidget(self.energy_plot)
+        right.setStretchFactor(0, 3)
+        right.setStretchFactor(1, 2)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.setObjectName("executionSplitter")
+        splitter.addWidget(scroll)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 1)
+        lay = QVBoxLayout(self)
+        lay.addWidget(splitter)
+
+        self.executable_edit.editingFinished.connect(
+            lambda: self._commit_command("executable", self.executable_edit))
+        self.launcher_edit.editingFinished.connect(
+            lambda: self._commit_command("launcher", self.launcher_edit))
+        self.executable_browse.clicked.connect(lambda: self._browse_program("executable"))
+        self.launcher_browse.clicked.connect(lambda: self._browse_program("launcher"))
+        self.environment_table.itemChanged.connect(self._environment_edited)
+        self.environment_add.clicked.connect(self.add_environment_row)
+        self.environment_remove.clicked.connect(self.remove_environment_rows)
+        self.processes_spin.valueChanged.connect(lambda v: self._set("processes", int(v)))
+        self.threads_spin.valueChanged.connect(lambda v: self._set("threads", int(v)))
+        self.time_limit_spin.valueChanged.connect(
+            lambda v: self._set("time_limit", float(v) if v > 0 else None))
+        self.job_root_edit.editingFinished.connect(self._commit_job_root)
+        self.reference_dir_edit.editingFinished.connect(
+            lambda: self._set("reference_dir", self.reference_dir_edit.text().strip() or None))
+        self.job_root_browse.clicked.connect(lambda: self._browse_dir("job_root"))
+        self.reference_dir_browse.clicked.connect(lambda: self._browse_dir("reference_dir"))
+        self.run_button.clicked.connect(self.run)
+        self.stop_button.clicked.connect(self.stop)
+        self.save_input_button.clicked.connect(self.save_input_set)
+
+    # -- settings edits --------------------------------------------------------------------
+    def _show_messages(self) -> None:
+        for key, label in self._messages.items():
+            text = self._local_errors.get(key, "")
+            label.setText(text)
+            label.setVisible(bool(text))
+
+    def _set(self, key: str, value: Any) -> None:
+        if self._loading:
+            return
+        if self.ctx.document.project.get("execution", {}).get(key) == value:
+            self._local_errors.pop(key, None)
+            self._show_messages()
+            return
+        msg = apply_edit(self.ctx, "set_execution", {key: value})
+        if msg:
+            self._local_errors[key] = msg
+            self.refresh()
+        else:
+            self._local_errors.pop(key, None)
+            self._show_messages()
+
+    def _refuse(self, key: str, message: str) -> None:
+        self._local_errors[key] = message
+        self.refresh()
+
+    def _commit_command(self, key: str, edit: QLineEdit) -> None:
+        if self._loading:
+            return
+        text = edit.text().strip()
+        if not text:
+            self._refuse(key, self.tr("Give a command (for example nwchem)."))
+            return
+        self._set(key, text)
+
+    def _commit_job_root(self) -> None:
+        if self._loading:
+            return
+        text = self.job_root_edit.text().strip()
+        if not text:
+            self._refuse("job_root", self.tr("Give a folder for the jobs."))
+            return
+        self._set("job_root", text)
+
+    def _browse_program(self, key: str) -> None:
+        path = dialogs.get_open_path(self, self.tr("Choose a program"),
+                                     [self.tr("All files (*)")])
+        if path:
+            edit = self.executable_edit if key == "executable" else self.launcher_edit
+            edit.setText(path)
+            self._set(key, path)
+
+    def _browse_dir(self, key: str) -> None:
+        edit = self.job_root_edit if key == "job_root" else self.reference_dir_edit
+        start = str(Path(edit.text()).expanduser()) if edit.text() else ""
+        path = dialogs.get_directory(self, self.tr("Choose a folder"), start)
+        if path:
+            edit.setText(path)
+            self._set(key, path)
+
+    def _table_environment(self) -> tuple[dict[str, str], str | None]:
+        env: dict[str, str] = {}
+        for row in range(self.environment_table.rowCount()):
+            name_item = self.environment_table.item(row, 0)
+            value_item = self.environment_table.item(row, 1)
+            name = name_item.text().strip() if name_item else ""
+            value = value_item.text() if value_item else ""
+            if not name:
+                continue  # a row being filled in
+            if not _ENV_NAME.match(name):
+                return env, self.tr("Not a valid variable name: %1").replace("%1", name)
+            if name in env:
+                return env, self.tr("Variable given twice: %1").replace("%1", name)
+            env[name] = value
+        return env, None
+
+    def _environment_edited(self, _item: QTableWidgetItem) -> None:
+        if self._loading:
+            return
+        env, problem = self._table_environment()
+        if problem:
+            self._local_errors["environment"] = problem
+            self._show_messages()
+            return
+        self._set("environment", env)
+
+    def add_environment_row(self) -> None:
+        """Add an empty row and start editing its name."""
+        self._loading = True
+        try:
+            row = self.environment_table.rowCount()
+            self.environment_table.insertRow(row)
+            self.environment_table.setItem(row, 0, QTableWidgetItem(""))
+            self.environment_table.setItem(row, 1, QTableWidgetItem(""))
+        finally:
+            self._loading = False
+        self.environment_table.setCurrentCell(row, 0)
+        self.environment_table.editItem(self.environment_table.item(row, 0))
+
+    def remove_environment_rows(self) -> None:
+        """Remove the selected rows (the current row when none is selected)."""
+        rows = sorted({i.row() for i in self.environment_table.selectedIndexes()}, reverse=True)
+        if not rows and self.environment_table.currentRow() >= 0:
+            rows = [self.environment_table.currentRow()]
+        if not rows:
+            return
+        self._loading = True
+        try:
+            for r in rows:
+                self.environment_table.removeRow(r)
+        finally:
+            self._loading = False
+        env, problem = self._table_environment()
+        if problem:
+            self._local_errors["environment"] = problem
+            self._show_messages()
+            return
+        self._set("environment", env)
+
+    # -- refresh -----------------------------------------------------------------------------
+    def refresh(self, *_args: Any) -> None:
+        """Reload the fields from the confirmed project."""
+        ex = self.ctx.document.project.get("execution", {})
+        self._loading = True
+        try:
+            for edit, key in ((self.executable_edit, "executable"),
+                              (self.launcher_edit, "launcher"),
+                              (self.job_root_edit, "job_root"),
+                              (self.reference_dir_edit, "reference_dir")):
+                text = str(ex.get(key) or "")
+                if edit.text() != text:
+                    edit.setText(text)
+            self.processes_spin.setValue(int(ex.get("processes", 1) or 1))
+            self.threads_spin.setValue(int(ex.get("threads", 1) or 1))
+            self.time_limit_spin.setValue(float(ex.get("time_limit") or 0.0))
+            env = dict(ex.get("environment") or {})
+            shown, problem = self._table_environment()
+            if shown != env or problem:
+                self.environment_table.setRowCount(0)
+                for name, value in env.items():
+                    row = self.environment_table.rowCount()
+                    self.environment_table.insertRow(row)
+                    self.environment_table.setItem(row, 0, QTableWidgetItem(name))
+                    self.environment_table.setItem(row, 1, QTableWidgetItem(str(value)))
+        finally:
+            self._loading = False
+        self._show_messages()
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        running = self.job is not None and job_status(self.job) not in FINAL_STATUSES
+        self.run_button.setEnabled(not running)
+        self.stop_button.setEnabled(running)
+        self.save_input_button.setEnabled(not running)
+
+    # -- run / stop / save -------------------------------------------------------------------
+    def _untrusted_text(self) -> str:
+        project = self.ctx.document.project
+        ex = project.get("execution", {})
+        calc = project.get("calculation", {})
+        env = ex.get("environment") or {}
+        lines = [
+            self.tr("These settings can run any program. They were not set by you in this "
+                    "window (for example they come from a loaded project or a reused job)."),
+            "",
+            self.tr("Executable: %1").replace("%1", str(ex.get("executable", ""))),
+            self.tr("Launcher: %1").replace("%1", str(ex.get("launcher", ""))),
+            self.tr("Environment: %1").replace(
+                "%1", ", ".join(f"{k}={v}" for k, v in env.items()) or self.tr("(none)")),
+            self.tr("Extra input: %1").replace(
+                "%1", json.dumps(calc.get("extra_input", ""), ensure_ascii=False)),
+            self.tr("Extra tasks: %1").replace(
+                "%1", "; ".join(calc.get("extra_tasks") or []) or self.tr("(none)")),
+            "",
+            self.tr("Run the calculation with these settings and trust them from now on?"),
+        ]
+        return "\n".join(lines)
+
+    def _set_status(self, text: str) -> None:
+        self.status_label.setText(text)
+
+    def run(self) -> None:
+        """Start a calculation of the confirmed project (asking first about untrusted values)."""
+        if self.job is not None and job_status(self.job) not in FINAL_STATUSES:
+            return
+        doc = self.ctx.document
+        if doc.candidate is not None:
+            self._set_status(self.tr("Confirm or cancel the candidate before running."))
+            return
+        try:
+            from molforma.nwchem.input import input_errors
+
+            problems = input_errors(doc.project)
+        except ImportError:
+            problems = []
+        if problems:
+            self._set_status(self.tr("Cannot run:") + "\n" + "\n".join(
+                str(p.get("message") or p.get("code")) for p in problems))
+            return
+        if not doc.is_trusted:
+            yes, no = self.tr("Yes"), self.tr("No")
+            answer = dialogs.ask(self, self.tr("Run with these settings?"), self._untrusted_text(),
+                                 [yes, no], default=no, escape=no)
+            if answer != yes:
+                self._set_status(self.tr("Not started: the settings were not confirmed."))
+                return
+            doc.trust_current()
+        jobs = self.ctx.jobs
+        if jobs is None:
+            self._set_status(self.tr("Running calculations is not available."))
+            return
+        try:
+            job = jobs.start(doc.project)
+        except Exception as exc:  # noqa: BLE001 - any start failure is shown, not raised
+            self._set_status(self.tr("Could not start: %1").replace("%1", error_text(exc)))
+            return
+        self.follow(job)
+        self.ctx.events.jobChanged.emit(job)
+
+    def follow(self, job: Any) -> None:
+        """Show ``job``'s log and progress until it ends."""
+        self.job = job
+        self._last_log = ""
+        self.log_view.clear()
+        self.energy_plot.set_energies([])
+        self.progress_label.setText("")
+        self.poll()
+        if self.job is job and job_status(job) not in FINAL_STATUSES:
+            self._timer.start()
+        self._update_buttons()
+
+    def _on_job_changed(self, job: Any) -> None:
+        # A job started elsewhere (for example through MCP) is followed here too.
+        if job is not None and job is not self.job:
+            self.follow(job)
+
+    def stop(self) -> None:
+        """Cancel the running job."""
+        if self.job is None:
+            return
+        try:
+            self.job.cancel()
+        except Exception as exc:  # noqa: BLE001 - shown, the poll will show the status
+            self._set_status(self.tr("Could not stop: %1").replace("%1", error_text(exc)))
+        self.poll()
+
+    def save_input_set(self) -> None:
+        """Write the job folder (input, project snapshot, record) without running."""
+        doc = self.ctx.document
+        if doc.candidate is not None:
+            self._set_status(self.tr("Confirm or cancel the candidate first."))
+            return
+        jobs = self.ctx.jobs
+        if jobs is None:
+            self._set_status(self.tr("Running calculations is not available."))
+            return
+        try:
+            path = jobs.save_input_set(doc.project)
+        except Exception as exc:  # noqa: BLE001 - shown next to the buttons
+            self._set_status(self.tr("Could not save the input set: %1").replace(
+                "%1", error_text(exc)))
+            return
+        self.last_input_set = str(path)
+        self._set_status(self.tr("Input set saved in %1").replace("%1", str(path)))
+
+    # -- polling -----------------------------------------------------------------------------
+    def _progress_text(self, status: str, progress: dict[str, Any]) -> str:
+        parts = [self.tr("Status: %1").replace("%1", self._status_name(status))]
+        if progress.get("scfIteration") is not None:
+            parts.append(self.tr("SCF iteration %1").replace("%1", str(progress["scfIteration"])))
+        if progress.get("optimizationStep") is not None:
+            parts.append(self.tr("optimisation step %1").replace(
+                "%1", str(progress["optimizationStep"])))
+        if progress.get("energy") is not None:
+            parts.append(self.tr("energy %1 Eh").replace("%1", f"{float(progress['energy']):.8f}"))
+        return " · ".join(parts)
+
+    def _status_name(self, status: str) -> str:
+        names = {
+            "queued": self.tr("queued"), "running": self.tr("running"),
+            "finished": self.tr("finished"), "failed": self.tr("failed"),
+            "cancelled": self.tr("cancelled"), "timed_out": self.tr("timed out"),
+        }
+        return names.get(status, status)
+
+    def poll(self) -> None:
+        """Read the job's snapshot and output tail and show them (GUI thread)."""
+        job = self.job
+        if job is None:
+            self._timer.stop()
+            return
+        snap = job_snapshot(job)
+        status = job_status(job, snap)
+        progress = snap.get("progress") or {}
+        self.progress_label.setText(self._progress_text(status, progress))
+        energies = progress.get("energies") or []
+        if energies:
+            self.energy_plot.set_energies(energies)
+        try:
+            tail = job.output_tail()
+        except TypeError:
+            tail = job.output_tail(LOG_TAIL_CHARS)
+        except Exception:  # noqa: BLE001 - output not there yet
+            tail = ""
+        tail = str(tail or "")[-LOG_TAIL_CHARS:]
+        if tail != self._last_log:
+            self._last_log = tail
+            bar = self.log_view.verticalScrollBar()
+            at_end = bar.value() >= bar.maximum() - 2
+            self.log_view.setPlainText(tail)
+            if at_end:
+                self.log_view.moveCursor(QTextCursor.MoveOperation.End)
+                bar.setValue(bar.maximum())
+        directory = job_directory(job, snap)
+        if status in FINAL_STATUSES:
+            self._timer.stop()
+            text = self.tr("Job %1: %2").replace("%1", self._status_name(status)).replace(
+                "%2", directory or "")
+            if snap.get("error"):
+                text += "\n" + str(snap["error"])
+            self._set_status(text)
+            self._update_buttons()
+            self.jobFinished.emit(job)
+            self._load_results(job, directory)
+        else:
+            self._set_status(self.tr("Running in %1").replace("%1", directory or ""))
+            self._update_buttons()
+
+    def _load_results(self, job: Any, directory: str | None) -> None:
+        if job is self._results_loaded_for or not directory:
+            return
+        self._results_loaded_for = job
+        if not (Path(directory) / "output.out").exists():
+            return
+        results = self.ctx.results
+        if results is None:
+            return
+        from molforma.gui.widgets.panel_workers import watch_load
+
+        try:
+            handle = results.open_directory(directory)
+        except Exception as exc:  # noqa: BLE001 - the job ended anyway; say why no results
+            self._set_status(self.status_label.text() + "\n" + error_text(exc))
+            return
+        watch_load(self, handle, lambda _ok, _err: self.ctx.events.resultsChanged.emit())

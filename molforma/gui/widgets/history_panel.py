@@ -1,0 +1,462 @@
+"""History tab: past jobs under the job root and the reference directory.
+
+The table comes from :class:`molforma.history.HistoryScanner` (a background scan,
+polled with a QTimer); the input and log preview of the selected row is read in a
+:class:`BackgroundCall`. The actions reuse a job's molecule and conditions (one
+undoable step, values not trusted), open it in the Results tab, open its folder,
+move it to the trash and export the table as CSV. In MCP mode every folder touched
+is checked against the allowed directories first.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QFontDatabase
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from molforma.gui import dialogs
+from molforma.gui.widgets.panel_workers import BackgroundCall, error_text, watch_load
+
+log = logging.getLogger(__name__)
+
+COLUMNS = ("date", "title", "formula", "task", "theoryBasis", "status", "finalEnergy", "folder")
+POLL_MS = 100
+ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def open_url(url: QUrl) -> bool:
+    """Open ``url`` with the desktop (a module function so tests can replace it)."""
+    return QDesktopServices.openUrl(url)
+
+
+def check_path(ctx: Any, path: str, *, for_write: bool = False) -> str:
+    """``path`` checked against the MCP allowed directories (when there is a policy)."""
+    policy = getattr(ctx, "policy", None)
+    if policy is None:
+        return path
+    return str(policy.check_path(path, for_write=for_write))
+
+
+def _row_value(row: Any, key: str) -> Any:
+    if isinstance(row, dict):
+        return row.get(key)
+    return getattr(row, key, None)
+
+
+class HistoryPanel(QWidget):
+    """The table of past jobs and the actions on the selected one."""
+
+    scanFinished = Signal()
+
+    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("historyTab")
+        self.ctx = ctx
+        self.rows: list[Any] = []
+        self.scan_handle: Any | None = None
+        self._scanned_once = False
+        from molforma.history.scan import HistoryScanner
+
+        self.scanner = HistoryScanner()
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self._poll_scan)
+        self._preview_call = BackgroundCall(self)
+        self._preview_call.done.connect(self._show_preview)
+        self._preview_call.failed.connect(self._preview_failed)
+        self._build()
+        self._update_buttons()
+
+    # -- construction ----------------------------------------------------------------------
+    def _button(self, text: str, name: str) -> QPushButton:
+        b = QPushButton(text, self)
+        b.setObjectName(name)
+        return b
+
+    def _build(self) -> None:
+        self.scan_button = self._button(self.tr("Scan"), "historyScan")
+        self.status_label = QLabel(self)
+        self.status_label.setObjectName("historyStatus")
+        self.status_label.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(self.scan_button)
+        top.addWidget(self.status_label, 1)
+
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setObjectName("historyTable")
+        self.table.setHorizontalHeaderLabels([
+            self.tr("Date"), self.tr("Title"), self.tr("Formula"), self.tr("Task"),
+            self.tr("Theory / basis"), self.tr("Status"), self.tr("Final energy (Eh)"),
+            self.tr("Folder"),
+        ])
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSortingEnabled(True)
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.preview_tabs = QTabWidget(self)
+        self.preview_tabs.setObjectName("historyPreviewTabs")
+        self.preview_input = QPlainTextEdit(self.preview_tabs)
+        self.preview_input.setObjectName("historyPreviewInput")
+        self.preview_log = QPlainTextEdit(self.preview_tabs)
+        self.preview_log.setObjectName("historyPreviewLog")
+        for w in (self.preview_input, self.preview_log):
+            w.setReadOnly(True)
+            w.setFont(mono)
+            w.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.preview_tabs.addTab(self.preview_input, self.tr("Input"))
+        self.preview_tabs.addTab(self.preview_log, self.tr("Log (end)"))
+
+        self.reuse_button = self._button(self.tr("Reuse molecule and conditions"), "historyReuse")
+        self.open_results_button = self._button(self.tr("Open in results viewer"),
+                                                "historyOpenResults")
+        self.open_folder_button = self._button(self.tr("Open folder"), "historyOpenFolder")
+        self.trash_button = self._button(self.tr("Move to trash"), "historyTrash")
+        self.export_button = self._button(self.tr("Export CSV…"), "historyExportCsv")
+        actions = QHBoxLayout()
+        for b in (self.reuse_button, self.open_results_button, self.open_folder_button,
+                  self.trash_button):
+            actions.addWidget(b)
+        actions.addStretch(1)
+        actions.addWidget(self.export_button)
+
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.setObjectName("historySplitter")
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.preview_tabs)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(splitter, 1)
+        lay.addLayout(actions)
+
+        self.scan_button.clicked.connect(self.scan)
+        self.reuse_button.clicked.connect(self.reuse_selected)
+        self.open_results_button.clicked.connect(self.open_selected_in_results)
+        self.open_folder_button.clicked.connect(self.open_selected_folder)
+        self.trash_button.clicked.connect(self.trash_selected)
+        self.export_button.clicked.connect(self.export_csv)
+
+    def showEvent(self, event: Any) -> None:  # Qt override
+        """The first time the tab is shown, list the jobs."""
+        super().showEvent(event)
+        if not self._scanned_once:
+            self._scanned_once = True
+            QTimer.singleShot(0, self.scan)
+
+    # -- scanning ----------------------------------------------------------------------------
+    def roots(self) -> list[str]:
+        """The folders scanned: the job root and the reference directory."""
+        ex = self.ctx.document.project.get("execution", {})
+        out = []
+        for key in ("job_root", "reference_dir"):
+            value = ex.get(key)
+            if value:
+                out.append(str(value))
+        return out
+
+    def scan(self) -> None:
+        """Start scanning the job root and reference directory in the background."""
+        self._scanned_once = True
+        roots = self.roots()
+        checked: list[str] = []
+        for r in roots:
+            try:
+                checked.append(check_path(self.ctx, r))
+            except Exception as exc:  # noqa: BLE001 - a refused root is reported, others scan
+                self.status_label.setText(error_text(exc))
+        if not checked:
+            if not roots:
+                self.status_label.setText(self.tr("No job root is set."))
+            return
+        self.scan_handle = self.scanner.start(checked)
+        self.status_label.setText(self.tr("Scanning %1 …").replace("%1", ", ".join(checked)))
+        self.scan_button.setEnabled(False)
+        self._timer.start()
+
+    @property
+    def scanning(self) -> bool:
+        """True while a scan started here is running."""
+        return self.scan_handle is not None and not self.scan_handle.done
+
+    def _poll_scan(self) -> None:
+        handle = self.scan_handle
+        if handle is None:
+            self._timer.stop()
+            return
+        if not handle.done:
+            self.status_label.setText(self.tr("Scanning… %1 folders").replace(
+                "%1", str(handle.progress)))
+            return
+        self._timer.stop()
+        self.scan_button.setEnabled(True)
+        if handle.status == "finished":
+            self.set_rows(handle.rows)
+            self.status_label.setText(self.tr("%1 jobs in %2").replace(
+                "%1", str(len(handle.rows))).replace("%2", ", ".join(handle.roots)))
+        elif handle.status == "cancelled":
+            self.status_label.setText(self.tr("Scan cancelled."))
+        else:
+            self.status_label.setText(self.tr("Scan failed: %1").replace(
+                "%1", error_text(handle.error) if handle.error else ""))
+        self.scanFinished.emit()
+
+    def set_rows(self, rows: list[Any]) -> None:
+        """Fill the table with history rows (``HistoryRow`` models or dicts)."""
+        selected = self.selected_folder()
+        self.rows = list(rows)
+        self.table.setSortingEnabled(False)
+        self.table.clearContents()
+        self.table.setRowCount(len(self.rows))
+        for i, row in enumerate(self.rows):
+            theory = str(_row_value(row, "theory") or "")
+            functional = str(_row_value(row, "functional") or "")
+            if functional and theory == "dft":
+                theory = f"{theory} ({functional})"
+            basis = str(_row_value(row, "basis") or "")
+            energy = _row_value(row, "finalEnergy")
+            values = [
+                str(_row_value(row, "date") or ""), str(_row_value(row, "title") or ""),
+                str(_row_value(row, "formula") or ""), str(_row_value(row, "task") or ""),
+                f"{theory} / {basis}" if basis else theory,
+                self._status_name(str(_row_value(row, "status") or "")),
+                f"{float(energy):.8f}" if energy is not None else "",
+                str(_row_value(row, "folder") or ""),
+            ]
+            for col, text in enumerate(values):
+                item = QTableWidgetItem(text)
+                item.setData(ROW_ROLE, i)
+                if col == 6 and energy is not None:
+                    item.setData(Qt.ItemDataRole.EditRole, float(energy))
+                    item.setData(Qt.ItemDataRole.DisplayRole, f"{float(energy):.8f}")
+                self.table.setItem(i, col, item)
+        self.table.setSortingEnabled(True)
+        self.table.resizeColumnsToContents()
+        if selected:
+            self.select_folder(selected)
+        self._update_buttons()
+
+    def _status_name(self, status: str) -> str:
+        names = {
+            "queued": self.tr("queued"), "running": self.tr("running"),
+            "finished": self.tr("finished"), "failed": self.tr("failed"),
+            "cancelled": self.tr("cancelled"), "timed_out": self.tr("timed out"),
+            "interrupted": self.tr("interrupted"), "saved": self.tr("saved (not run)"),
+            "unknown": self.tr("unknown"),
+        }
+        return names.get(status, status)
+
+    # -- selection ---------------------------------------------------------------------------
+    def selected_row(self) -> Any | None:
+        """The history row of the selected table line, or None."""
+        items = self.table.selectedItems()
+        if not items:
+            return None
+        idx = items[0].data(ROW_ROLE)
+        if idx is None or not 0 <= int(idx) < len(self.rows):
+            return None
+        return self.rows[int(idx)]
+
+    def selected_folder(self) -> str | None:
+        """The folder of the selected row, or None."""
+        row = self.selected_row()
+        return str(_row_value(row, "folder")) if row is not None else None
+
+    def select_index(self, index: int) -> None:
+        """Select table line ``index`` (0-based, in the order shown)."""
+        if 0 <= index < self.table.rowCount():
+            self.table.selectRow(index)
+
+    def select_folder(self, folder: str) -> bool:
+        """Select the line of ``folder``; False when it is not listed."""
+        for line in range(self.table.rowCount()):
+            item = self.table.item(line, 0)
+            idx = item.data(ROW_ROLE) if item else None
+            if idx is not None and str(_row_value(self.rows[int(idx)], "folder")) == folder:
+                self.table.selectRow(line)
+                return True
+        return False
+
+    def _update_buttons(self) -> None:
+        has = self.selected_row() is not None
+        for b in (self.reuse_button, self.open_results_button, self.open_folder_button,
+                  self.trash_button):
+            b.setEnabled(has)
+        self.export_button.setEnabled(bool(self.rows))
+
+    def _selection_changed(self) -> None:
+        self._update_buttons()
+        folder = self.selected_folder()
+        self.preview_input.clear()
+        self.preview_log.clear()
+        if folder is None:
+            self._preview_call.discard()
+            return
+        try:
+            checked = check_path(self.ctx, folder)
+        except Exception as exc:  # noqa: BLE001 - shown instead of the preview
+            self.preview_input.setPlainText(error_text(exc))
+            return
+        from molforma.history.scan import preview
+
+        self.preview_input.setPlainText(self.tr("Loading…"))
+        self._preview_call.start(lambda: preview(checked))
+
+    def _show_preview(self, data: Any) -> None:
+        text = str(data.get("input") or "")
+        if data.get("inputTruncated"):
+            text += "\n" + self.tr("[… input shortened …]")
+        logtext = str(data.get("log") or "")
+        if data.get("logTruncated"):
+            logtext = self.tr("[… only the end of the log is shown …]") + "\n" + logtext
+        self.preview_input.setPlainText(text or self.tr("(no input file)"))
+        self.preview_log.setPlainText(logtext or self.tr("(no output file)"))
+        self.preview_log.verticalScrollBar().setValue(
+            self.preview_log.verticalScrollBar().maximum())
+
+    def _preview_failed(self, exc: Any) -> None:
+        self.preview_input.setPlainText(error_text(exc))
+
+    # -- actions -----------------------------------------------------------------------------
+    def _checked_selection(self) -> str | None:
+        folder = self.selected_folder()
+        if folder is None:
+            return None
+        try:
+            return check_path(self.ctx, folder)
+        except Exception as exc:  # noqa: BLE001 - the refusal is shown
+            self.status_label.setText(error_text(exc))
+            return None
+
+    def reuse_selected(self) -> bool:
+        """Load the selected job's molecule and conditions (one undo step, not trusted)."""
+        folder = self._checked_selection()
+        if folder is None:
+            return False
+        from molforma.history.scan import reuse
+
+        try:
+            project = reuse(folder)
+            # "system": a reused job's executable and extra input are not the person's
+            # own choice, so Run asks before using them (SPEC.md section 7).
+            self.ctx.document.load(project, label="Reuse job", preview=False, origin="system")
+        except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
+            self.status_label.setText(self.tr("Cannot reuse: %1").replace("%1", error_text(exc)))
+            return False
+        self.status_label.setText(self.tr("Loaded the molecule and conditions of %1").replace(
+            "%1", folder))
+        return True
+
+    def open_selected_in_results(self) -> bool:
+        """Load the selected job folder into the Results tab and show that tab."""
+        folder = self._checked_selection()
+        if folder is None:
+            return False
+        results = self.ctx.results
+        if results is None:
+            self.status_label.setText(self.tr("The results viewer is not available."))
+            return False
+        try:
+            handle = results.open_directory(folder)
+        except Exception as exc:  # noqa: BLE001 - shown
+            self.status_label.setText(error_text(exc))
+            return False
+
+        def done(ok: bool, err: Any = None) -> None:
+            self.ctx.events.resultsChanged.emit()
+            if not ok and err is not None:
+                self.status_label.setText(error_text(err))
+
+        watch_load(self, handle, done)
+        self._show_results_tab()
+        return True
+
+    def _show_results_tab(self) -> None:
+        w: QWidget | None = self.parentWidget()
+        while w is not None:
+            if isinstance(w, QTabWidget) and w.objectName() == "mainTabs":
+                for i in range(w.count()):
+                    if w.widget(i).objectName() == "resultsTab":
+                        w.setCurrentIndex(i)
+                        return
+            w = w.parentWidget()
+
+    def open_selected_folder(self) -> bool:
+        """Open the selected job folder in the desktop's file manager."""
+        folder = self._checked_selection()
+        if folder is None:
+            return False
+        ok = open_url(QUrl.fromLocalFile(folder))
+        if not ok:
+            self.status_label.setText(self.tr("Could not open %1").replace("%1", folder))
+        return bool(ok)
+
+    def trash_selected(self) -> bool:
+        """Move the selected job folder to the trash after asking."""
+        folder = self._checked_selection()
+        if folder is None:
+            return False
+        yes, no = self.tr("Move to trash"), self.tr("Cancel")
+        answer = dialogs.ask(self, self.tr("Move to trash"),
+                             self.tr("Move this job folder to the trash?\n%1").replace(
+                                 "%1", folder), [yes, no], default=no, escape=no)
+        if answer != yes:
+            return False
+        from molforma.history import move_to_trash
+
+        try:
+            move_to_trash(folder)
+        except Exception as exc:  # noqa: BLE001 - shown, nothing was moved
+            self.status_label.setText(self.tr("Cannot move to trash: %1").replace(
+                "%1", error_text(exc)))
+            return False
+        self.status_label.setText(self.tr("Moved to trash: %1").replace("%1", folder))
+        self.rows = [r for r in self.rows if str(_row_value(r, "folder")) != folder
+                     and os.path.realpath(str(_row_value(r, "folder"))) != folder]
+        self.set_rows(self.rows)
+        self._selection_changed()
+        return True
+
+    def export_csv(self, path: str | None = None) -> str | None:
+        """Write the table as CSV to ``path`` (asked for when None); returns the path."""
+        if path is None:
+            path = dialogs.get_save_path(self, self.tr("Export history as CSV"),
+                                         [self.tr("CSV files (*.csv)")],
+                                         str(Path.home() / "molforma-history.csv"))
+            if not path:
+                return None
+        try:
+            path = check_path(self.ctx, path, for_write=True)
+            from molforma.history import export_csv
+
+            export_csv(self.rows, path)
+        except Exception as exc:  # noqa: BLE001 - shown, no file written
+            self.status_label.setText(self.tr("Cannot export: %1").replace("%1", error_text(exc)))
+            return None
+        self.status_label.setText(self.tr("Exported %1 rows to %2").replace(
+            "%1", str(len(self.rows))).replace("%2", path))
+        return path
