@@ -1,0 +1,353 @@
+"""Cheap readers for the NWChem files of a job folder, used by the history scan (no Qt).
+
+The history table needs a handful of facts per folder (title, formula, task, theory,
+basis, status, final energy) for up to thousands of folders, so these readers look
+only at what they need: the head of the input file and the tail of the output,
+read backwards in blocks, never a whole multi-megabyte output. They are
+deliberately tolerant: a folder they cannot understand still becomes a row, with
+empty fields. Full parsing belongs to ``molforma.formats`` and ``molforma.nwchem``.
+
+Every regular expression is stored with an example it must match
+(``PATTERNS``); the tests run all of them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+INPUT_HEAD_BYTES = 256 * 1024  # an input larger than this is read only this far
+TAIL_BYTES = 64 * 1024  # enough for the closing lines of any NWChem run
+ENERGY_SCAN_LIMIT = 32 * 1024 * 1024  # give up looking for an energy this far from the end
+_BLOCK = 64 * 1024
+
+PATTERNS: list[tuple[re.Pattern[bytes], bytes]] = []
+
+
+def _pattern(regex: bytes, *examples: bytes, flags: int = re.M) -> re.Pattern[bytes]:
+    """Compile ``regex`` and record ``examples``, which the tests check it matches."""
+    compiled = re.compile(regex, flags)
+    PATTERNS.extend((compiled, ex) for ex in examples)
+    return compiled
+
+
+# "@" lines of the optimiser's step table, and the "Total <method> energy" lines.
+STEP_ENERGY = _pattern(
+    rb"^@\s+\d+\s+(-?\d+\.\d+)",
+    b"@    3     -76.01074651 -7.5D-11  0.00000  0.00000  0.00001  0.00001      0.6\n",
+)
+TOTAL_ENERGY = _pattern(
+    rb"^\s*Total\s+(?:SCF|DFT|MP2|CCSD|CCSD\(T\)|TDDFT|RI-MP2)\s+energy\s*[=:]?\s*(-?\d+\.\d+)",
+    b"         Total SCF energy =    -76.010746508387\n",
+    b"         Total DFT energy =      -40.518351921047\n",
+    b"          Total MP2 energy           -76.230512345678\n",
+    flags=re.M | re.I,
+)
+FINISHED = _pattern(rb"^\s*Total times\s+cpu:", b" Total times  cpu:        0.9s     wall:        1.0s\n")
+# NWChem's error banner: a message between dashed rules, then "current input line" or the
+# manual pointer; ARMCI/MPI aborts come from the launcher.
+FAILED = _pattern(
+    rb"(?:^\s*For further details see manual section|^\s*There is an error|ARMCI Error|"
+    rb"MPI_ABORT was invoked|^\s*current input line\s*:|Calculation failed to converge)",
+    b" For further details see manual section:   \n",
+    b" There is an error in the specified basis set\n",
+    b"  current input line : \n",
+    b"0:ARMCI Error: scf energy failed\n",
+)
+
+_ENERGY_PATTERNS = (STEP_ENERGY, TOTAL_ENERGY)
+
+
+@lru_cache(maxsize=1)
+def _symbols() -> frozenset[str]:
+    from molforma.document.elements import MAX_Z, symbol_of
+
+    return frozenset(symbol_of(z).lower() for z in range(1, MAX_Z + 1))
+
+
+def element_of_tag(tag: str) -> str | None:
+    """The element of an NWChem geometry tag (``O``, ``H1``, ``Ca2``, ``c``).
+
+    NWChem reads the element from the tag's leading letters, two letters first.
+    Ghost atoms (``bq...``) and dummies (``X``) are not atoms of the formula.
+    """
+    letters = ""
+    for ch in tag:
+        if not ch.isalpha():
+            break
+        letters += ch
+    low = letters.lower()
+    if not low or low.startswith("bq") or low in ("x", "xx"):
+        return None
+    syms = _symbols()
+    for n in (2, 1):
+        if len(low) >= n and low[:n] in syms:
+            sym = low[:n]
+            return sym[0].upper() + sym[1:]
+    return None
+
+
+_TASK_OPERATIONS = {
+    "energy": "energy",
+    "optimize": "optimize",
+    "optimise": "optimize",
+    "opt": "optimize",
+    "saddle": "saddle",
+    "freq": "frequencies",
+    "frequencies": "frequencies",
+    "hessian": "hessian",
+    "gradient": "gradient",
+    "property": "property",
+    "dynamics": "dynamics",
+}
+
+
+@dataclass
+class InputSummary:
+    """What the history table shows from an input file."""
+
+    title: str = ""
+    start: str = ""
+    elements: tuple[str, ...] = ()
+    task: str = ""
+    theory: str = ""
+    functional: str = ""
+    basis: str = ""
+
+
+def _strip_comment(line: str) -> str:
+    # NWChem comments start with '#'; a '#' inside quotes (titles) is kept.
+    if "#" not in line:
+        return line.strip()
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return line[:i].strip()
+    return line.strip()
+
+
+def _is_number(tok: str) -> bool:
+    try:
+        float(tok.lower().replace("d", "e"))
+    except ValueError:
+        return False
+    return True
+
+
+# Top-level directives that open a block closed by "end". Anything else is one line,
+# so an unknown one-line directive can never swallow the task lines after it.
+_BLOCKS = frozenset({
+    "geometry", "basis", "ecp", "so", "dft", "scf", "driver", "freq", "vib", "mp2", "property",
+    "tddft", "ccsd", "tce", "python", "nwpw", "cosmo", "hessian", "stepper", "constraints",
+    "relativistic", "esp", "bsse", "fragment", "qmmm", "md", "prepare", "rt_tddft", "raman",
+})
+
+
+def _library_name(toks: list[str]) -> str | None:
+    """``* library [tag_in_lib] name [file f] [except tags]`` -> ``name``."""
+    rest: list[str] = []
+    for tok in toks[2:]:
+        if tok.lower() in ("file", "except"):
+            break
+        rest.append(tok)
+    return rest[-1].strip('"') if rest else None
+
+
+def summarize_input(text: str) -> InputSummary:
+    """Title, elements, task, theory, functional and basis of an NWChem input text.
+
+    Only the first geometry block counts (a second one is usually a fragment or a
+    later stage); ``load``-ed geometries give no elements.
+    """
+    out = InputSummary()
+    elements: list[str] = []
+    operations: list[str] = []
+    basis_names: list[str] = []
+    block: str | None = None
+    sub: str | None = None  # zmatrix, its variables/constants, zcoord or system
+    geometries_seen = 0
+    for raw in text.splitlines():
+        line = _strip_comment(raw)
+        if not line:
+            continue
+        toks = line.split()
+        key = toks[0].lower()
+        if block is None:
+            if key == "title" and len(toks) > 1:
+                out.title = line.split(None, 1)[1].strip().strip('"').strip()
+            elif key in ("start", "restart") and len(toks) > 1:
+                out.start = toks[1]
+            elif key == "task" and len(toks) > 1:
+                theory = toks[1].lower()
+                if theory in ("shell", "python"):
+                    continue
+                op = toks[2].lower() if len(toks) > 2 else "energy"
+                operations.append(_TASK_OPERATIONS.get(op, op))
+                if not out.theory:
+                    out.theory = theory
+            elif key in _BLOCKS:
+                block = key
+                if key == "geometry":
+                    geometries_seen += 1
+            continue
+        if key == "end":
+            if sub is not None:
+                sub = None
+            else:
+                block = None
+            continue
+        if block == "geometry" and geometries_seen == 1:
+            if sub in ("zcoord", "system", "variables", "constants"):
+                continue
+            if key in ("zmatrix", "zmt"):
+                sub = "zmatrix"
+            elif key in ("zcoord", "system") or (
+                key in ("variables", "constants") and sub == "zmatrix"
+            ):
+                sub = key
+            elif key in ("symmetry", "units", "load"):
+                continue
+            elif sub == "zmatrix" or (len(toks) >= 4 and all(_is_number(t) for t in toks[1:4])):
+                el = element_of_tag(toks[0])
+                if el is not None:
+                    elements.append(el)
+        elif block == "basis" and len(toks) >= 3 and toks[1].lower() == "library":
+            name = _library_name(toks)
+            if name:
+                basis_names.append(name)
+        elif block == "dft" and key == "xc" and len(toks) > 1:
+            out.functional = " ".join(toks[1:]).lower()
+    out.elements = tuple(elements)
+    out.basis = ", ".join(dict.fromkeys(basis_names))
+    ops = list(dict.fromkeys(operations))
+    if "optimize" in ops and "frequencies" in ops:
+        out.task = "optimize+frequencies"
+    else:
+        useful = [o for o in ops if o != "property"]
+        out.task = (useful or ops or [""])[0]
+    if out.theory == "dft" and not out.functional:
+        out.functional = "slater vwn_5"  # NWChem's default exchange-correlation
+    return out
+
+
+def read_head(path: str | os.PathLike[str], limit: int = INPUT_HEAD_BYTES) -> str:
+    """The first ``limit`` bytes of a text file, decoded leniently ("" when unreadable)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(limit)
+    except OSError:
+        return ""
+    return raw.decode("utf-8", errors="replace")
+
+
+def read_tail(path: str | os.PathLike[str], limit: int = TAIL_BYTES) -> bytes:
+    """The last ``limit`` bytes of a file (b"" when unreadable)."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - limit))
+            return fh.read(limit)
+    except OSError:
+        return b""
+
+
+def status_from_tail(tail: bytes) -> str:
+    """``finished``, ``failed`` or ``unknown`` from the closing part of an output.
+
+    An error banner wins over "Total times": NWChem prints the timings on some
+    failed runs too, but never prints the banner on a good one.
+    """
+    if FAILED.search(tail):
+        return "failed"
+    if FINISHED.search(tail):
+        return "finished"
+    return "unknown"
+
+
+def _last_match(buf: bytes) -> tuple[int, float] | None:
+    best: tuple[int, float] | None = None
+    for pat in _ENERGY_PATTERNS:
+        for m in pat.finditer(buf):
+            if best is None or m.start() > best[0]:
+                try:
+                    best = (m.start(), float(m.group(1)))
+                except ValueError:
+                    continue
+    return best
+
+
+def last_energy(path: str | os.PathLike[str], *, scan_limit: int = ENERGY_SCAN_LIMIT,
+                tail: bytes | None = None) -> float | None:
+    """The energy of the last ``@`` step line or ``Total ... energy`` line of an output.
+
+    The file is read backwards in blocks and the search stops at the first block
+    holding a match, so a finished run costs one or two block reads however large
+    its output. ``tail`` may pass the already-read last bytes to save one read.
+    """
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return None
+    if tail is not None and len(tail) >= size:
+        hit = _last_match(tail)
+        return hit[1] if hit else None
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed in finally below; read block by block
+    except OSError:
+        return None
+    try:
+        pos = size
+        carry = b""  # the first, possibly partial, line of the block read before
+        read_total = 0
+        while pos > 0 and read_total < scan_limit:
+            step = min(_BLOCK, pos)
+            pos -= step
+            fh.seek(pos)
+            data = fh.read(step)
+            read_total += step
+            buf = data + carry
+            if pos > 0:
+                cut = buf.find(b"\n")
+                if cut < 0:
+                    carry = buf
+                    continue
+                carry, buf = buf[:cut], buf[cut + 1:]
+            hit = _last_match(buf)
+            if hit is not None:
+                return hit[1]
+        if pos == 0 and carry:
+            hit = _last_match(carry)
+            return hit[1] if hit else None
+        return None
+    except OSError:
+        return None
+    finally:
+        fh.close()
+
+
+def pick_files(names: list[str]) -> tuple[str | None, str | None]:
+    """The input and output file names of a folder listing.
+
+    ``input.nw`` and ``output.out`` (what the job runner writes) win; else the
+    ``.nw`` whose stem has a matching ``.out``, else the first of each, by name.
+    """
+    nws = sorted(n for n in names if n.lower().endswith(".nw"))
+    outs = sorted(n for n in names if n.lower().endswith(".out"))
+    nw = "input.nw" if "input.nw" in names else None
+    out = "output.out" if "output.out" in names else None
+    if nw is None and out is None:
+        stems = {Path(n).stem: n for n in outs}
+        for n in nws:
+            if Path(n).stem in stems:
+                return n, stems[Path(n).stem]
+    if nw is None and nws:
+        nw = nws[0]
+    if out is None and outs:
+        out = outs[0]
+    return nw, out

@@ -1,0 +1,589 @@
+"""History of calculations: scan job folders into rows, preview one, reuse it (no Qt).
+
+The job folders under the job root (and the reference directory) are the truth:
+there is no separate database to drift out of date. A *job folder* is a directory
+holding ``job.json`` (the record the job runner writes) and/or NWChem files
+(``input.nw``, ``output.out``, any ``*.nw`` / ``*.out``) or a project snapshot
+``project.molforma.json``. :func:`scan` looks at each root and at its direct
+sub-directories (one level deep); symlinked sub-directories are skipped so that a
+scan never wanders outside the checked roots.
+
+Status column. A folder with ``job.json`` shows the record's status, one of the
+SPEC values ``queued``, ``running``, ``finished``, ``failed``, ``cancelled``,
+``timed_out``, with three additions made here:
+
+* ``interrupted``: the record says ``queued``/``running`` but the job is dead: its
+  recorded ``pid`` (on this host) no longer exists, or, with no usable pid, neither
+  ``job.json`` nor the output changed for :data:`STALE_RUNNING_SECONDS`.
+* ``saved``: a "Save input set" folder (``savedOnly``) that was never run.
+* ``unknown``: the record holds a value this version does not know.
+
+A folder without ``job.json`` (a plain NWChem run, typically in the reference
+directory) reads its status from the end of its output: ``finished`` ("Total
+times"), ``failed`` (NWChem's error banner, ARMCI/MPI aborts) or ``unknown``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from molforma.errors import FileAccessError, MolFormaError
+from molforma.history import nwfiles
+from molforma.i18n import register
+
+JOB_RECORD = "job.json"
+PROJECT_SNAPSHOT = "project.molforma.json"
+RECORD_LIMIT = 1024 * 1024  # a job record is a few hundred bytes; refuse anything absurd
+STALE_RUNNING_SECONDS = 6 * 3600.0
+SPEC_STATUSES = ("queued", "running", "finished", "failed", "cancelled", "timed_out")
+EXTRA_STATUSES = ("interrupted", "saved", "unknown")
+PROGRESS_EVERY = 25  # folders between two progress callbacks
+
+register(
+    {
+        "history_not_job_folder": {
+            "en": "'{path}' is not a job folder (no job.json, NWChem input/output or project).",
+            "ja": "「{path}」はジョブフォルダではありません（job.json、NWChem の入出力、"
+            "プロジェクトのいずれもありません）。",
+        },
+        "history_scan_cancelled": {
+            "en": "The history scan was cancelled.",
+            "ja": "履歴の走査を取り消しました。",
+        },
+        "history_nothing_to_reuse": {
+            "en": "'{path}' holds neither a project snapshot nor an NWChem input to reuse.",
+            "ja": "「{path}」には再利用できるプロジェクトも NWChem 入力もありません。",
+        },
+    }
+)
+
+
+class ScanCancelledError(MolFormaError):
+    """The scan was cancelled before it finished."""
+
+    code = "history_scan_cancelled"
+
+
+class HistoryRow(BaseModel):
+    """One row of the history table (one job folder)."""
+
+    folder: str = Field(description="Absolute path of the job folder.")
+    date: str = Field(description="ISO 8601 local time: job creation, else the files' time.")
+    title: str = Field(description="Job or input title; the folder name when there is none.")
+    formula: str = Field(description="Hill formula of the molecule ('' when unknown).")
+    task: str = Field(description="energy, optimize, frequencies, optimize+frequencies, ...")
+    theory: str = Field(description="scf, dft, mp2, ...")
+    basis: str = Field(description="Basis set name(s).")
+    status: str = Field(description="SPEC job status, or interrupted / saved / unknown.")
+    finalEnergy: float | None = Field(description="Last total energy in hartree, if any.")
+    source: Literal["job", "reference"] = Field(
+        description="'job' for a folder with a MolForma job record, else 'reference'."
+    )
+    functional: str = Field("", description="DFT functional ('' for other theories).")
+
+
+# -- small helpers ------------------------------------------------------------------------
+
+
+def _local_iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts).astimezone().isoformat(timespec="seconds")
+
+
+def _parse_date(value: Any) -> float | None:
+    """A timestamp from an ISO 8601 string (naive means local time), else None."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        dt = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    try:
+        return dt.timestamp()
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def _read_record(path: str) -> dict[str, Any] | None:
+    """``job.json`` as a dict; None when missing, unreadable, absurdly large or not JSON."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(RECORD_LIMIT + 1)
+    except OSError:
+        return None
+    if len(raw) > RECORD_LIMIT:
+        return None
+    try:
+        data = json.loads(raw.decode("utf-8", errors="replace"))
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _pid_alive(pid: int) -> bool | None:
+    """True/False for a POSIX pid; None when it cannot be told (Windows, bad pid)."""
+    if sys.platform == "win32" or pid <= 0:
+        # os.kill on Windows terminates the process instead of probing it.
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, owned by someone else
+    except OSError:
+        return None
+    return True
+
+
+def _mtime(path: str) -> float | None:
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return None
+
+
+def _text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _is_job_folder(names: Iterable[str]) -> bool:
+    for n in names:
+        low = n.lower()
+        if n in (JOB_RECORD, PROJECT_SNAPSHOT) or low.endswith((".nw", ".out")):
+            return True
+    return False
+
+
+def _listdir(folder: str) -> list[str] | None:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return None
+
+
+def _record_status(record: dict[str, Any], folder: str, names: list[str],
+                   now: float) -> str:
+    status = _text(record.get("status")).lower()
+    if record.get("savedOnly") is True and status in ("", "queued", "saved"):
+        return "saved"
+    if status not in SPEC_STATUSES:
+        return "unknown"
+    if status not in ("queued", "running"):
+        return status
+    pid = record.get("pid")
+    host = record.get("host")
+    same_host = not isinstance(host, str) or not host or host == socket.gethostname()
+    if isinstance(pid, int) and not isinstance(pid, bool) and same_host:
+        alive = _pid_alive(pid)
+        if alive is not None:
+            return status if alive else "interrupted"
+    touched = [t for t in (_mtime(os.path.join(folder, n)) for n in names
+                           if n in (JOB_RECORD, "output.out")) if t is not None]
+    if touched and now - max(touched) > STALE_RUNNING_SECONDS:
+        return "interrupted"
+    return status
+
+
+class _Folder:
+    """Lazy per-folder reads, so a complete job record costs no other file access."""
+
+    def __init__(self, folder: str, names: list[str]) -> None:
+        self.folder = folder
+        self.names = names
+        self.nw, self.out = nwfiles.pick_files(names)
+        self._summary: nwfiles.InputSummary | None = None
+        self._tail: bytes | None = None
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.folder, name)
+
+    @property
+    def summary(self) -> nwfiles.InputSummary:
+        if self._summary is None:
+            text = nwfiles.read_head(self.path(self.nw)) if self.nw else ""
+            self._summary = nwfiles.summarize_input(text)
+        return self._summary
+
+    @property
+    def tail(self) -> bytes:
+        if self._tail is None:
+            self._tail = nwfiles.read_tail(self.path(self.out)) if self.out else b""
+        return self._tail
+
+    def energy(self) -> float | None:
+        if not self.out:
+            return None
+        return nwfiles.last_energy(self.path(self.out), tail=self.tail)
+
+    def formula(self) -> str:
+        from molforma.document.model import formula
+
+        return formula({"element": e} for e in self.summary.elements)
+
+    def files_time(self) -> float:
+        times = [t for t in (_mtime(self.path(n)) for n in (self.out, self.nw) if n)
+                 if t is not None]
+        if not times:
+            times = [_mtime(self.folder) or 0.0]
+        return max(times)
+
+
+def _row(folder: str, names: list[str], now: float) -> tuple[float, HistoryRow]:
+    """The row of one job folder and its sort key (a timestamp)."""
+    f = _Folder(folder, names)
+    record = _read_record(f.path(JOB_RECORD)) if JOB_RECORD in names else None
+    title_fallback = os.path.basename(folder.rstrip(os.sep)) or folder
+    if record is not None:
+        ts = None
+        for key in ("createdAt", "startedAt", "finishedAt"):
+            ts = _parse_date(record.get(key))
+            if ts is not None:
+                break
+        if ts is None:
+            ts = _mtime(f.path(JOB_RECORD)) or f.files_time()
+        status = _record_status(record, folder, names, now)
+        energy = _number(record.get("finalEnergy"))
+        if energy is None and status not in ("queued", "saved"):
+            energy = f.energy()
+        theory = _text(record.get("theory")) or f.summary.theory
+        functional = _text(record.get("functional"))
+        if not functional and theory == "dft":
+            functional = f.summary.functional
+        row = HistoryRow(
+            folder=folder,
+            date=_local_iso(ts),
+            title=_text(record.get("title")) or f.summary.title or title_fallback,
+            formula=_text(record.get("formula")) or f.formula(),
+            task=_text(record.get("task")) or f.summary.task,
+            theory=theory,
+            basis=_text(record.get("basis")) or f.summary.basis,
+            status=status,
+            finalEnergy=energy,
+            source="job",
+            functional=functional if theory == "dft" else "",
+        )
+        return ts, row
+    ts = f.files_time()
+    s = f.summary
+    status = nwfiles.status_from_tail(f.tail) if f.out else "unknown"
+    row = HistoryRow(
+        folder=folder,
+        date=_local_iso(ts),
+        title=s.title or s.start or (Path(f.nw).stem if f.nw else "") or title_fallback,
+        formula=f.formula(),
+        task=s.task,
+        theory=s.theory,
+        basis=s.basis,
+        status=status,
+        finalEnergy=f.energy(),
+        source="reference",
+        functional=s.functional if s.theory == "dft" else "",
+    )
+    return ts, row
+
+
+def _candidates(root: str) -> Iterable[tuple[str, list[str]]]:
+    """The root (when it is a job folder) and its job sub-folders, with their listings."""
+    names = _listdir(root)
+    if names is None:
+        return
+    if _is_job_folder(names):
+        yield root, names
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if not entry.is_dir(follow_symlinks=False):
+                continue
+        except OSError:
+            continue
+        sub = _listdir(entry.path)
+        if sub is not None and _is_job_folder(sub):
+            yield entry.path, sub
+
+
+def _check_cancel(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise ScanCancelledError()
+
+
+def scan(roots: list[str], *, cancel: threading.Event | None = None,
+         on_progress: Callable[[int], None] | None = None) -> list[HistoryRow]:
+    """Rows for the job folders under ``roots``, newest first.
+
+    Each root counts itself (when it is a job folder) and its direct sub-folders.
+    Missing or unreadable roots give no rows; a folder reached through two roots
+    appears once. Paths are taken as given (``~`` expanded): checking them against
+    the allowed directories is the caller's business.
+
+    Args:
+        roots: The job root and, usually, the reference directory.
+        cancel: Set it from another thread to stop the scan.
+        on_progress: Called with the number of folders looked at so far, every
+            few folders and once at the end.
+
+    Raises:
+        ScanCancelledError: ``cancel`` was set.
+    """
+    now = time.time()
+    keyed: list[tuple[float, str, HistoryRow]] = []
+    seen: set[str] = set()
+    count = 0
+    for root in roots:
+        _check_cancel(cancel)
+        top = os.path.abspath(os.path.expanduser(root))
+        for folder, names in _candidates(top):
+            _check_cancel(cancel)
+            real = os.path.realpath(folder)
+            if real in seen:
+                continue
+            seen.add(real)
+            ts, row = _row(folder, names, now)
+            keyed.append((ts, folder, row))
+            count += 1
+            if on_progress is not None and count % PROGRESS_EVERY == 0:
+                on_progress(count)
+    if on_progress is not None:
+        on_progress(count)
+    keyed.sort(key=lambda k: (k[0], k[1]), reverse=True)
+    return [row for _, _, row in keyed]
+
+
+# -- one row: preview and reuse -------------------------------------------------------------
+
+
+def job_folder_listing(folder: str) -> tuple[str, list[str]]:
+    """The absolute path of a job folder and its file names.
+
+    Raises:
+        FileAccessError: ``history_not_job_folder`` (missing, not a directory, or no job
+            files in it).
+    """
+    path = os.path.abspath(os.path.expanduser(folder))
+    names = _listdir(path) if os.path.isdir(path) else None
+    if names is None or not _is_job_folder(names):
+        raise FileAccessError("history_not_job_folder", path=folder)
+    return path, names
+
+
+def preview(folder: str, *, chars: int = 20_000) -> dict[str, Any]:
+    """The input, the end of the log and the job record of one job folder.
+
+    Only ``chars`` characters of each file are read (the start of the input, the
+    end of the log), so selecting a row with a huge output stays instant.
+
+    Returns:
+        ``{"folder", "input", "inputFile", "inputTruncated", "log", "logFile",
+        "logTruncated", "record"}``; missing files give ``""`` / None.
+
+    Raises:
+        FileAccessError: ``history_not_job_folder``.
+    """
+    path, names = job_folder_listing(folder)
+    chars = max(0, int(chars))
+    nw, out = nwfiles.pick_files(names)
+    # UTF-8 needs at most 4 bytes a character, so 4*chars bytes always hold chars characters.
+    text, in_trunc = "", False
+    if nw:
+        nw_path = os.path.join(path, nw)
+        raw = nwfiles.read_head(nw_path, limit=4 * chars + 4)
+        size = os.path.getsize(nw_path) if os.path.exists(nw_path) else 0
+        text = raw[:chars]
+        in_trunc = len(raw) > chars or size > 4 * chars + 4
+    log, log_trunc = "", False
+    if out:
+        out_path = os.path.join(path, out)
+        tail = nwfiles.read_tail(out_path, limit=4 * chars + 4).decode("utf-8", errors="replace")
+        size = os.path.getsize(out_path) if os.path.exists(out_path) else 0
+        log = tail[-chars:] if chars else ""
+        log_trunc = len(tail) > chars or size > 4 * chars + 4
+    record = _read_record(os.path.join(path, JOB_RECORD)) if JOB_RECORD in names else None
+    return {
+        "folder": path,
+        "input": text,
+        "inputFile": os.path.join(path, nw) if nw else None,
+        "inputTruncated": in_trunc,
+        "log": log,
+        "logFile": os.path.join(path, out) if out else None,
+        "logTruncated": log_trunc,
+        "record": record,
+    }
+
+
+def _project_from_structure(structure: Any, title: str) -> dict[str, Any]:
+    """A new project holding what an NWChem input gave (duck-typed formats Structure)."""
+    from molforma.document.model import check_settings, check_structure, new_project
+
+    proj = new_project()
+    doc = proj["document"]
+    atoms = [dict(a) for a in (getattr(structure, "atoms", None) or [])]
+    doc["atoms"] = atoms
+    doc["bonds"] = [dict(b) for b in (getattr(structure, "bonds", None) or [])]
+    doc["title"] = getattr(structure, "title", None) or title
+    for key in ("charge", "multiplicity"):
+        value = getattr(structure, key, None)
+        if value is not None:
+            doc[key] = value
+    doc["nextAtomId"] = max((int(a["id"][1:]) for a in atoms
+                             if str(a.get("id", "")).startswith("a")
+                             and str(a["id"])[1:].isdigit()), default=0) + 1
+    for block in ("calculation", "advanced"):
+        extra = getattr(structure, block, None)
+        if isinstance(extra, dict):
+            proj[block].update(extra)
+    check_structure(proj)
+    check_settings(proj)
+    return proj
+
+
+def reuse(folder: str) -> dict[str, Any]:
+    """A project envelope to load as a new project state: molecule and conditions.
+
+    The job's project snapshot (``project.molforma.json``) wins; without one the
+    NWChem input is read (structure, charge, multiplicity, common conditions). The
+    protected values of a reused project (executable, extra input, ...) are not
+    trusted: :func:`molforma.jobs.policy.may_start` still guards an MCP start.
+
+    Raises:
+        FileAccessError: ``history_not_job_folder``, ``history_nothing_to_reuse`` or an
+            unreadable file.
+        FormatError, ValidationError: the snapshot or the input is broken.
+    """
+    import molforma.document.model as model
+    from molforma.fileio import read_text_limited
+
+    path, names = job_folder_listing(folder)
+    if PROJECT_SNAPSHOT in names:
+        text = read_text_limited(os.path.join(path, PROJECT_SNAPSHOT))
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            from molforma.errors import FormatError
+
+            raise FormatError(format="project", where="", reason=str(exc)) from exc
+        return model.project_from_json(data, source=PROJECT_SNAPSHOT)
+    nw, _ = nwfiles.pick_files(names)
+    if nw is None:
+        raise FileAccessError("history_nothing_to_reuse", path=folder)
+    from molforma.formats import read_file  # the formats package is heavier; load on demand
+
+    structure = read_file(os.path.join(path, nw), "nwchem")
+    record = _read_record(os.path.join(path, JOB_RECORD)) if JOB_RECORD in names else None
+    title = _text((record or {}).get("title")) or Path(nw).stem
+    return _project_from_structure(structure, title)
+
+
+# -- background scanning --------------------------------------------------------------------
+
+ScanStatus = Literal["running", "finished", "cancelled", "failed"]
+
+
+class ScanHandle:
+    """One background scan: its status, progress, rows or error; cancellable."""
+
+    def __init__(self, roots: list[str],
+                 on_done: Callable[[ScanHandle], None] | None = None) -> None:
+        self.roots = list(roots)
+        self.status: ScanStatus = "running"
+        self.rows: list[HistoryRow] = []
+        self.progress = 0
+        self.error: MolFormaError | None = None
+        self._cancel = threading.Event()
+        self._done = threading.Event()
+        self._on_done = on_done
+        self._thread = threading.Thread(target=self._run, name="molforma-history-scan",
+                                        daemon=True)
+
+    def _set_progress(self, n: int) -> None:
+        self.progress = n
+
+    def _run(self) -> None:
+        try:
+            rows = scan(self.roots, cancel=self._cancel, on_progress=self._set_progress)
+        except ScanCancelledError:
+            self.status = "cancelled"
+        except MolFormaError as exc:
+            self.error = exc
+            self.status = "failed"
+        except Exception as exc:  # noqa: BLE001 - a worker must report, never die silently
+            self.error = MolFormaError("error", detail=str(exc))
+            self.status = "failed"
+        else:
+            self.rows = rows
+            self.status = "finished"
+        finally:
+            self._done.set()
+            if self._on_done is not None:
+                with contextlib.suppress(Exception):
+                    self._on_done(self)
+
+    @property
+    def done(self) -> bool:
+        """True once the scan has finished, failed or been cancelled."""
+        return self._done.is_set()
+
+    def cancel(self) -> None:
+        """Ask the scan to stop; it ends as ``cancelled`` unless it had already finished."""
+        self._cancel.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the scan ends (or ``timeout`` seconds); True when it ended."""
+        return self._done.wait(timeout)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Status, progress and row count (what ``get_app_state`` shows)."""
+        out: dict[str, Any] = {"status": self.status, "progress": self.progress,
+                               "rowCount": len(self.rows), "roots": list(self.roots)}
+        if self.error is not None:
+            out["error"] = self.error.to_dict()
+        return out
+
+
+class HistoryScanner:
+    """Runs scans in a background thread; starting a new scan cancels the previous one."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._current: ScanHandle | None = None
+
+    @property
+    def current(self) -> ScanHandle | None:
+        """The latest scan, running or ended."""
+        return self._current
+
+    def start(self, roots: list[str],
+              on_done: Callable[[ScanHandle], None] | None = None) -> ScanHandle:
+        """Start scanning ``roots``; ``on_done(handle)`` runs on the worker thread at the end."""
+        with self._lock:
+            if self._current is not None and not self._current.done:
+                self._current.cancel()
+            handle = ScanHandle(roots, on_done)
+            self._current = handle
+            handle._thread.start()
+            return handle
+
+    def cancel(self) -> None:
+        """Cancel the running scan, if any."""
+        with self._lock:
+            if self._current is not None:
+                self._current.cancel()
