@@ -18,7 +18,6 @@ import threading
 from pathlib import Path
 
 from molforma.errors import ResultsError
-from molforma.nwchem.parser import parse_nwchem_output
 from molforma.results.formats import parse_molden, parse_xyz, parse_xyz_frames, structure_summary
 from molforma.results.limits import (
     DEFAULT_LIMITS,
@@ -210,6 +209,9 @@ def _read_file(path: Path, source: str, cancel: threading.Event | None,
     elif low.endswith(".xyz"):
         res = parse_xyz(text, source=source, cancel=cancel, limits=limits)
     else:
+        # Imported here: the parser imports molforma.results, which imports this module.
+        from molforma.nwchem.parser import parse_nwchem_output
+
         res = parse_nwchem_output(text, source=source, cancel=cancel, limits=limits)
         res.logPath = str(path)
         res._log_ascii = text.isascii()
