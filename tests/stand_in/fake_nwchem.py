@@ -12,7 +12,7 @@ Usage: ``python fake_nwchem.py input.nw``. The mode comes from ``FAKE_NWCHEM_MOD
 - ``stubborn``: like ``hang`` but ignores SIGTERM, so only SIGKILL ends it.
 
 ``FAKE_NWCHEM_DELAY`` is the pause between lines (default 0.05 s). The script also
-writes its pid and its environment's OMP_NUM_THREADS to ``fake_nwchem.info`` in the
+writes its pid, argv and a few environment variables to ``fake_nwchem.info`` in the
 working directory so tests can check what the runner passed.
 """
 
@@ -51,7 +51,9 @@ def main() -> int:
     delay = float(os.environ.get("FAKE_NWCHEM_DELAY", "0.05"))
     with open("fake_nwchem.info", "w", encoding="utf-8") as fh:
         json.dump({"pid": os.getpid(), "argv": sys.argv,
-                   "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS")}, fh)
+                   "env": {k: os.environ.get(k) for k in (
+                       "OMP_NUM_THREADS", "ARMCI_PROGRESS_THREAD", "OMPI_ALLOW_RUN_AS_ROOT",
+                       "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "FAKE_EXTRA")}}, fh)
     say(" argument  1 = " + (sys.argv[1] if len(sys.argv) > 1 else ""), delay)
     if mode == "exit255":
         return 255
