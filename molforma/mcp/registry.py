@@ -1,0 +1,231 @@
+"""The tool registry: every MCP tool is defined here once, by the ``@tool`` decorator (no Qt).
+
+A tool is one handler ``(ctx: ToolContext, args: <Verb><Noun>Input) -> <Verb><Noun>Output``.
+The decorator reads the input and output models from the annotations, checks the
+name, refuses duplicates and records the annotations. ``tools/list``, the
+dispatcher, the tests and ``docs/tools.md`` are all generated from :data:`TOOLS`.
+
+Every output schema admits the common error object (:class:`ToolErrorObject`),
+because clients validate ``structuredContent`` of error results too (SPEC.md 9).
+The window mode reuses this registry: a tool marked ``thread="gui"`` runs through
+a :class:`GuiBridge`, which the window implements on the Qt thread.
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+if TYPE_CHECKING:
+    from molforma.mcp.protocol import Request
+    from molforma.mcp.server import ServerState
+
+T = TypeVar("T")
+Mode = Literal["headless", "gui"]
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+MAX_RESULT_CHARS = 100_000
+
+
+class GuiBridge(Protocol):
+    """Runs a function on the window's thread and waits for its result (window mode)."""
+
+    def call(self, fn: Callable[[], T], timeout: float = 30.0) -> T:
+        """Run ``fn`` on the GUI thread; exceptions are re-raised in the caller."""
+        ...
+
+
+class ToolErrorObject(BaseModel):
+    """The common error object of every tool (``structuredContent`` of an error result)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(description="Stable error code, e.g. 'stale_revision'.")
+    message: str = Field(description="The error in the display language.")
+    details: dict[str, Any] = Field(default_factory=dict, description="Machine-readable details.")
+
+
+@dataclass
+class ToolContext:
+    """What a handler may use: the server state, the request and the GUI bridge."""
+
+    state: ServerState
+    request: Request
+    bridge: GuiBridge | None = None
+
+    @property
+    def lang(self) -> str:
+        """Display language of messages inside results."""
+        return self.state.lang
+
+
+Handler = Callable[[ToolContext, Any], Any]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: name, models, handler and the hints that clients see."""
+
+    name: str
+    title: str
+    description: str
+    input: type[BaseModel]
+    output: type[BaseModel]
+    handler: Handler
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+    open_world: bool = False
+    thread: Literal["any", "gui"] = "any"
+    modes: frozenset[str] = field(default_factory=lambda: frozenset({"headless", "gui"}))
+    max_result_chars: int | None = None
+    # Carries anthropic/requiresUserInteraction when execution settings are allowed.
+    needs_interaction_when_exec_allowed: bool = False
+
+    def input_schema(self) -> dict[str, Any]:
+        """JSON Schema of the arguments (root type object)."""
+        return _input_schema(self.input)
+
+    def output_schema(self) -> dict[str, Any]:
+        """JSON Schema of ``structuredContent``: the output model or the error object."""
+        return _output_schema(self.output)
+
+    def definition(self, *, allow_execution_settings: bool = False) -> dict[str, Any]:
+        """The ``Tool`` object of ``tools/list``."""
+        meta: dict[str, Any] = {}
+        if self.max_result_chars:
+            meta["anthropic/maxResultSizeChars"] = self.max_result_chars
+        if allow_execution_settings and self.needs_interaction_when_exec_allowed:
+            meta["anthropic/requiresUserInteraction"] = True
+        out: dict[str, Any] = {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema(),
+            "outputSchema": self.output_schema(),
+            "annotations": {
+                "title": self.title,
+                "readOnlyHint": self.read_only,
+                "destructiveHint": self.destructive,
+                "idempotentHint": self.idempotent,
+                "openWorldHint": self.open_world,
+            },
+        }
+        if meta:
+            out["_meta"] = meta
+        return out
+
+    def check_output(self, structured: Any, *, is_error: bool) -> None:
+        """Validate ``structuredContent`` against this tool's output schema.
+
+        Raises:
+            pydantic.ValidationError: the handler broke its own contract.
+        """
+        if is_error:
+            _adapter(ToolErrorObject).validate_python(structured)
+        else:
+            _adapter(self.output).validate_python(structured)
+
+
+TOOLS: dict[str, ToolSpec] = {}
+
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
+_SCHEMAS: dict[tuple[str, Any], dict[str, Any]] = {}
+
+
+def _adapter(tp: Any) -> TypeAdapter[Any]:
+    ad = _ADAPTERS.get(tp)
+    if ad is None:
+        ad = _ADAPTERS[tp] = TypeAdapter(tp)
+    return ad
+
+
+def _input_schema(model: type[BaseModel]) -> dict[str, Any]:
+    key = ("in", model)
+    if key not in _SCHEMAS:
+        schema = model.model_json_schema()
+        schema["type"] = "object"
+        schema.setdefault("properties", {})
+        _SCHEMAS[key] = schema
+    return _SCHEMAS[key]
+
+
+def _output_schema(model: type[BaseModel]) -> dict[str, Any]:
+    key = ("out", model)
+    if key not in _SCHEMAS:
+        schema = _adapter(model | ToolErrorObject).json_schema()  # type: ignore[operator]
+        # The 2025-11-25 schema wants an object root; anyOf of two objects is one.
+        schema = {"type": "object", **schema}
+        _SCHEMAS[key] = schema
+    return _SCHEMAS[key]
+
+
+def tool(
+    name: str,
+    *,
+    title: str,
+    read_only: bool = False,
+    destructive: bool = False,
+    idempotent: bool = False,
+    open_world: bool = False,
+    thread: Literal["any", "gui"] = "any",
+    modes: tuple[Mode, ...] = ("headless", "gui"),
+    max_result_chars: int | None = None,
+    needs_interaction_when_exec_allowed: bool = False,
+) -> Callable[[Handler], Handler]:
+    """Register the decorated handler as tool ``name``; its docstring is the description.
+
+    Raises:
+        ValueError: a bad or duplicate name, or missing model annotations.
+    """
+
+    def deco(fn: Handler) -> Handler:
+        if not NAME_PATTERN.match(name):
+            raise ValueError(f"bad tool name {name!r}")
+        if name in TOOLS:
+            raise ValueError(f"tool {name!r} defined twice")
+        hints = typing.get_type_hints(fn)
+        params = [k for k in hints if k != "return"]
+        if len(params) != 2:
+            raise ValueError(f"tool {name}: handler must take (ctx, args)")
+        inp, out = hints[params[1]], hints.get("return")
+        if not (isinstance(inp, type) and issubclass(inp, BaseModel)):
+            raise ValueError(f"tool {name}: args must be annotated with a pydantic model")
+        if not (isinstance(out, type) and issubclass(out, BaseModel)):
+            raise ValueError(f"tool {name}: return must be annotated with a pydantic model")
+        if inp.model_config.get("extra") != "forbid":
+            raise ValueError(f"tool {name}: input model must forbid extra fields")
+        for fname, finfo in inp.model_fields.items():
+            if not finfo.description:
+                raise ValueError(f"tool {name}: field {fname} needs a description")
+        doc = (fn.__doc__ or "").strip()
+        if not doc:
+            raise ValueError(f"tool {name}: handler needs a docstring (the description)")
+        TOOLS[name] = ToolSpec(
+            name=name, title=title, description=" ".join(doc.split()), input=inp, output=out,
+            handler=fn, read_only=read_only, destructive=destructive, idempotent=idempotent,
+            open_world=open_world, thread=thread, modes=frozenset(modes),
+            max_result_chars=max_result_chars,
+            needs_interaction_when_exec_allowed=needs_interaction_when_exec_allowed,
+        )
+        return fn
+
+    return deco
+
+
+def load_tools() -> dict[str, ToolSpec]:
+    """Import the tool modules (registering every tool) and return :data:`TOOLS`."""
+    import molforma.mcp.tools.calculation
+    import molforma.mcp.tools.document
+    import molforma.mcp.tools.results  # noqa: F401
+
+    return TOOLS
+
+
+def tools_for(mode: Mode) -> list[ToolSpec]:
+    """The tools of one mode, in registration order."""
+    return [t for t in load_tools().values() if mode in t.modes]

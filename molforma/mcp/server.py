@@ -1,0 +1,535 @@
+"""The MCP server: method table, era handling, tool dispatch (no Qt).
+
+``serve_headless`` is what ``molforma --mcp`` runs. One :class:`Server` handles
+both protocol eras on one stdio process (SPEC.md section 9): a request whose
+``_meta`` names the protocol version is served statelessly as 2026-07-28; a real
+``initialize`` starts the 2025-11-25 era for requests without that key.
+
+Threads: the transport's reader decodes lines and acts on ``notifications/cancelled``
+at once; one dispatcher thread answers requests in arrival order; background work
+(calculations, results loads) runs on its own threads and is followed by tasks or
+``get_app_state``. Tools marked ``thread="gui"`` run through a :class:`GuiBridge`
+in the window mode.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError as PydanticValidationError
+
+from molforma import __version__
+from molforma.errors import MolFormaError
+from molforma.i18n import display_language, register
+from molforma.mcp import protocol as P
+from molforma.mcp.elicitation import InputRequired, StateSigner
+from molforma.mcp.protocol import Request, RpcError
+from molforma.mcp.registry import GuiBridge, ToolContext, ToolSpec, tools_for
+from molforma.mcp.tasks import Background, TaskStore
+from molforma.mcp.transport import LineEvent, StdioTransport
+
+if TYPE_CHECKING:
+    from molforma.document.document import Document
+    from molforma.jobs.policy import Policy
+
+log = logging.getLogger("molforma.mcp")
+
+SERVER_NAME = "molforma"
+INSTRUCTIONS = (
+    "MolForma: a molecular editor for NWChem. Call list_documents first; every edit takes "
+    "documentId and expectedRevision (from the last answer) and by default makes a candidate "
+    "that history confirm or cancel settles (preview: false applies directly). Atoms are "
+    "addressed by id. calculation start runs NWChem in the background; follow it with a task "
+    "or get_app_state, then read results with get_results."
+)
+
+register({
+    "unknown_document": {
+        "en": "No document with id {documentId}. Call list_documents for the ids.",
+        "ja": "ID {documentId} の文書はありません。list_documents でIDを確認してください。",
+    },
+    "internal_error": {
+        "en": "Internal error in {tool}; the document was not changed.",
+        "ja": "{tool} で内部エラーが発生しました。文書は変更されていません。",
+    },
+    "invalid_arguments": {
+        "en": "Invalid arguments: {detail}",
+        "ja": "引数が不正です: {detail}",
+    },
+})
+
+
+class ServerState:
+    """Everything the tools share: documents, policy, jobs, results, tasks."""
+
+    def __init__(self, policy: Policy, *, mode: str = "headless", lang: str | None = None) -> None:
+        self.policy = policy
+        self.mode = mode
+        self.lang = lang or display_language()
+        self.documents: dict[str, Document] = {}
+        self.tasks = TaskStore()
+        self.signer = StateSigner()
+        self.lock = threading.RLock()
+        self._jobs: Any = None
+        self._results: dict[str, Any] = {}
+        # Latest job and results load started per document (get_app_state).
+        self.last_job: dict[str, Any] = {}
+        self.last_load: dict[str, Any] = {}
+
+    @property
+    def allow_execution_settings(self) -> bool:
+        """``--mcp-allow-execution-settings`` was given."""
+        return bool(self.policy.allow_execution_settings)
+
+    def new_document(self) -> Document:
+        """A new empty document starting with the trusted (Preferences) execution values."""
+        from molforma.document.document import Document
+        from molforma.document.model import new_project
+        from molforma.jobs.policy import headless_trusted
+
+        trusted = headless_trusted()
+        doc = Document(new_project(executable=trusted["executable"],
+                                   launcher=trusted["launcher"],
+                                   environment=dict(trusted["environment"])))
+        doc.trusted = trusted
+        with self.lock:
+            self.documents[doc.id] = doc
+        return doc
+
+    def document(self, doc_id: str) -> Document:
+        """The document named ``doc_id``.
+
+        Raises:
+            MolFormaError: ``unknown_document``.
+        """
+        doc = self.documents.get(doc_id)
+        if doc is None:
+            raise MolFormaError("unknown_document", documentId=doc_id)
+        return doc
+
+    @property
+    def jobs(self) -> Any:
+        """The process's JobManager (created on first use)."""
+        with self.lock:
+            if self._jobs is None:
+                from molforma.jobs.runner import JobManager
+
+                self._jobs = JobManager()
+            return self._jobs
+
+    def results(self, doc_id: str) -> Any:
+        """The ResultsSession of a document (created on first use)."""
+        with self.lock:
+            sess = self._results.get(doc_id)
+            if sess is None:
+                from molforma.results import ResultsSession
+
+                sess = self._results[doc_id] = ResultsSession()
+            return sess
+
+    def results_if_any(self, doc_id: str) -> Any:
+        """The ResultsSession of a document, or None when none was opened."""
+        return self._results.get(doc_id)
+
+    def shutdown(self) -> None:
+        """Stop running calculations and loads (EOF, disconnect)."""
+        for t in self.tasks.all():
+            if t.status == "working" and t.background is not None:
+                try:
+                    t.background.cancel()
+                except Exception:
+                    log.exception("cancelling task at shutdown")
+        if self._jobs is not None:
+            try:
+                self._jobs.stop_all()
+            except Exception:
+                log.exception("stopping jobs at shutdown")
+
+
+_QUEUE_END = object()
+
+
+class Server:
+    """Dispatcher of one stdio connection (both eras)."""
+
+    def __init__(self, state: ServerState, *, mode: str = "headless",
+                 bridge: GuiBridge | None = None,
+                 send: Callable[[dict[str, Any]], bool] | None = None) -> None:
+        self.state = state
+        self.mode = mode
+        self.bridge = bridge
+        self._send = send or (lambda _m: True)
+        self.tools: dict[str, ToolSpec] = {t.name: t for t in tools_for(mode)}  # type: ignore[arg-type]
+        self._legacy_initialized = False
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._pending: set[Any] = set()
+        self._cancelled: set[Any] = set()
+        self._plock = threading.Lock()
+        self._tool_defs: list[dict[str, Any]] | None = None
+        self.methods: dict[str, Callable[[Request], dict[str, Any]]] = {
+            "initialize": self._on_initialize,
+            "ping": self._on_ping,
+            "server/discover": self._on_discover,
+            "tools/list": self._on_tools_list,
+            "tools/call": self._on_tools_call,
+            "resources/list": self._on_resources_list,
+            "resources/templates/list": self._on_templates_list,
+            "resources/read": self._on_resources_read,
+            "prompts/list": self._on_prompts_list,
+            "prompts/get": self._on_prompts_get,
+            "tasks/get": self._on_tasks_get,
+            "tasks/update": self._on_tasks_update,
+            "tasks/cancel": self._on_tasks_cancel,
+        }
+        self._legacy_only = frozenset({"initialize", "ping"})
+        self._modern_only = frozenset({"server/discover", "tasks/get", "tasks/update",
+                                       "tasks/cancel"})
+
+    # -- the stdio loop --------------------------------------------------------------------
+    def on_event(self, ev: LineEvent) -> None:
+        """Reader-thread callback: decode, answer framing errors, queue requests."""
+        if ev.kind == "eof":
+            self._queue.put(_QUEUE_END)
+            return
+        if ev.kind == "oversize":
+            self._send(P.error_response(None, RpcError(
+                P.INVALID_REQUEST, "Invalid Request: message larger than 8 MiB was dropped")))
+            return
+        if ev.kind == "bad_utf8":
+            self._send(P.error_response(None, RpcError(P.PARSE_ERROR,
+                                                       "Parse error: invalid UTF-8")))
+            return
+        try:
+            msg = json.loads(ev.text)
+        except (ValueError, RecursionError):
+            self._send(P.error_response(None, RpcError(P.PARSE_ERROR, "Parse error")))
+            return
+        if isinstance(msg, dict) and "id" not in msg and msg.get("method") == (
+                "notifications/cancelled"):
+            self._on_cancelled(msg.get("params"))
+            return
+        if isinstance(msg, dict) and P.is_valid_id(msg.get("id")) and "method" in msg:
+            with self._plock:
+                self._pending.add(msg["id"])
+        self._queue.put(msg)
+
+    def _on_cancelled(self, params: Any) -> None:
+        if not isinstance(params, dict):
+            return
+        rid = params.get("requestId")
+        if not P.is_valid_id(rid):
+            return
+        with self._plock:
+            # Only requests still queued or running; a finished one is ignored.
+            if rid in self._pending:
+                self._cancelled.add(rid)
+
+    def run(self, transport: StdioTransport) -> int:
+        """Serve until stdin closes or the client is disconnected; returns the exit status."""
+        self._send = transport.send
+        transport.start(self.on_event)
+        try:
+            while True:
+                try:
+                    msg = self._queue.get(timeout=0.25)
+                except queue.Empty:
+                    if transport.disconnected.is_set():
+                        break
+                    continue
+                if msg is _QUEUE_END or transport.disconnected.is_set():
+                    break
+                self._serve_one(msg)
+        finally:
+            self.state.shutdown()
+            transport.close()
+        return 0
+
+    def _serve_one(self, msg: Any) -> None:
+        rid = msg.get("id") if isinstance(msg, dict) else None
+        with self._plock:
+            skip = rid in self._cancelled
+        out = None if skip else self.handle(msg)
+        with self._plock:
+            if rid is not None and P.is_valid_id(rid):
+                self._pending.discard(rid)
+                if rid in self._cancelled:
+                    self._cancelled.discard(rid)
+                    out = None  # nothing more is sent for a cancelled request
+        if out is not None:
+            self._send(out)
+
+    # -- one message -----------------------------------------------------------------------
+    def handle(self, msg: Any) -> dict[str, Any] | None:
+        """Answer one decoded JSON-RPC message (None for notifications and responses)."""
+        if isinstance(msg, list):
+            return P.error_response(None, RpcError(P.INVALID_REQUEST,
+                                                   "Invalid Request: batches are not supported"))
+        if not isinstance(msg, dict):
+            return P.error_response(None, RpcError(P.INVALID_REQUEST, "Invalid Request"))
+        rid = msg.get("id")
+        has_id = "id" in msg
+        if has_id and not P.is_valid_id(rid):
+            return P.error_response(None, RpcError(P.INVALID_REQUEST,
+                                                   "Invalid Request: bad id"))
+        method = msg.get("method")
+        if msg.get("jsonrpc") != "2.0" or not isinstance(method, str):
+            if "method" not in msg and ("result" in msg or "error" in msg) and has_id:
+                return None  # a response from the client: we send no requests, ignore it
+            return P.error_response(rid if has_id else None,
+                                    RpcError(P.INVALID_REQUEST, "Invalid Request"))
+        if not has_id:
+            self._on_notification(method, msg.get("params"))
+            return None
+        params = msg.get("params", {})
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            return P.error_response(rid, RpcError(P.INVALID_PARAMS,
+                                                  "Invalid params: params must be an object"))
+        try:
+            era, version, caps = P.classify(params, method, self._legacy_initialized)
+            req = Request(id=rid, method=method, params=params, era=era, version=version,
+                          capabilities=caps)
+            result = self._dispatch(req)
+        except RpcError as err:
+            return P.error_response(rid, err)
+        except Exception:
+            log.exception("handler for %s failed", method)
+            return P.error_response(rid, RpcError(P.INTERNAL_ERROR, "Internal error"))
+        return P.response(rid, self._finish(req, result))
+
+    def _on_notification(self, method: str, params: Any) -> None:
+        if method == "notifications/cancelled":
+            self._on_cancelled(params)
+        # notifications/initialized and anything else: nothing to do, never answered.
+
+    def _dispatch(self, req: Request) -> dict[str, Any]:
+        handler = self.methods.get(req.method)
+        if handler is None:
+            raise RpcError(P.METHOD_NOT_FOUND, f"Method not found: {req.method}")
+        if req.era == "legacy" and req.method in self._modern_only:
+            raise RpcError(P.METHOD_NOT_FOUND, f"Method not found: {req.method} "
+                           f"(not part of MCP {P.LEGACY_VERSION})")
+        if req.method == "ping" and req.era == "legacy":
+            return {}
+        if req.method == "initialize":
+            return handler(req)
+        P.validate_params(req)
+        return handler(req)
+
+    def _finish(self, req: Request, result: dict[str, Any]) -> dict[str, Any]:
+        if req.era != "modern":
+            return result
+        result.setdefault("resultType", "complete")
+        meta = dict(result.get("_meta") or {})
+        meta[P.SERVER_INFO_KEY] = {"name": SERVER_NAME, "version": __version__}
+        result["_meta"] = meta
+        if req.method in P.CACHEABLE_METHODS and result["resultType"] == "complete":
+            result["ttlMs"] = 0
+            result["cacheScope"] = "private"
+        return result
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def _on_initialize(self, req: Request) -> dict[str, Any]:
+        if self._legacy_initialized:
+            raise RpcError(P.INVALID_REQUEST, "Invalid Request: already initialized")
+        P.validate_params(req)
+        self._legacy_initialized = True
+        return {
+            "protocolVersion": P.LEGACY_VERSION,
+            "capabilities": {"tools": {"listChanged": False}, "resources": {}, "prompts": {}},
+            "serverInfo": {"name": SERVER_NAME, "title": "MolForma", "version": __version__},
+            "instructions": INSTRUCTIONS,
+        }
+
+    def _on_ping(self, req: Request) -> dict[str, Any]:
+        return {}
+
+    def _on_discover(self, req: Request) -> dict[str, Any]:
+        return {
+            "supportedVersions": list(P.SUPPORTED_VERSIONS),
+            "capabilities": {"tools": {}, "resources": {}, "prompts": {},
+                             "extensions": {P.TASKS_EXTENSION: {}}},
+            "instructions": INSTRUCTIONS,
+        }
+
+    # -- tools -----------------------------------------------------------------------------
+    def tool_definitions(self) -> list[dict[str, Any]]:
+        """The ``tools`` array (same set and order on every call)."""
+        if self._tool_defs is None:
+            allow = self.state.allow_execution_settings
+            self._tool_defs = [t.definition(allow_execution_settings=allow)
+                               for t in self.tools.values()]
+        return self._tool_defs
+
+    def _on_tools_list(self, req: Request) -> dict[str, Any]:
+        _check_cursor(req.params)
+        return {"tools": self.tool_definitions()}
+
+    def _on_tools_call(self, req: Request) -> dict[str, Any]:
+        name = req.params.get("name")
+        spec = self.tools.get(name) if isinstance(name, str) else None
+        if spec is None:
+            raise RpcError(P.INVALID_PARAMS, f"Unknown tool: {name}", {"name": name})
+        args = req.params.get("arguments")
+        if args is None:
+            args = {}
+        if not isinstance(args, dict):
+            raise RpcError(P.INVALID_PARAMS, "Invalid params: arguments must be an object")
+        try:
+            parsed = spec.input.model_validate(args)
+        except PydanticValidationError as exc:
+            return self._error_result(spec, _invalid_args(exc, self.state.lang))
+        ctx = ToolContext(state=self.state, request=req, bridge=self.bridge)
+        try:
+            if spec.thread == "gui" and self.bridge is not None:
+                out = self.bridge.call(lambda: spec.handler(ctx, parsed))
+            else:
+                out = spec.handler(ctx, parsed)
+        except InputRequired as ir:
+            return ir.to_result()
+        except RpcError:
+            raise
+        except MolFormaError as err:
+            return self._error_result(spec, err.to_dict(self.state.lang))
+        except Exception:
+            log.exception("tool %s failed", spec.name)
+            return self._error_result(spec, MolFormaError(
+                "internal_error", tool=spec.name).to_dict(self.state.lang))
+        if isinstance(out, Background):
+            if req.declares_tasks:
+                task = self.state.tasks.start(
+                    out, finish=lambda final: self.tool_result(spec, final),
+                    fail=lambda exc: self._exception_result(spec, exc))
+                wire = task.to_wire(detailed=False)
+                wire["resultType"] = "task"
+                return wire
+            out = out.result
+        return self.tool_result(spec, out)
+
+    def tool_result(self, spec: ToolSpec, out: Any) -> dict[str, Any]:
+        """A ``CallToolResult`` from a handler's output, validated against the schema."""
+        structured = out.model_dump(mode="json") if hasattr(out, "model_dump") else out
+        try:
+            spec.check_output(structured, is_error=False)
+        except PydanticValidationError:
+            log.exception("tool %s returned data outside its outputSchema", spec.name)
+            return self._error_result(spec, MolFormaError(
+                "internal_error", tool=spec.name).to_dict(self.state.lang))
+        return {"content": [{"type": "text", "text": _dumps(structured)}],
+                "structuredContent": structured, "isError": False}
+
+    def _exception_result(self, spec: ToolSpec, exc: BaseException) -> dict[str, Any]:
+        if isinstance(exc, MolFormaError):
+            return self._error_result(spec, exc.to_dict(self.state.lang))
+        return self._error_result(spec, MolFormaError(
+            "internal_error", tool=spec.name).to_dict(self.state.lang))
+
+    def _error_result(self, spec: ToolSpec, err: dict[str, Any]) -> dict[str, Any]:
+        err = {"code": str(err.get("code")), "message": str(err.get("message")),
+               "details": _jsonable(err.get("details") or {})}
+        spec.check_output(err, is_error=True)
+        return {"content": [{"type": "text", "text": _dumps(err)}],
+                "structuredContent": err, "isError": True}
+
+    # -- resources and prompts ---------------------------------------------------------------
+    def _on_resources_list(self, req: Request) -> dict[str, Any]:
+        from molforma.mcp import resources
+
+        _check_cursor(req.params)
+        return {"resources": resources.list_resources(self.state)}
+
+    def _on_templates_list(self, req: Request) -> dict[str, Any]:
+        from molforma.mcp import resources
+
+        _check_cursor(req.params)
+        return {"resourceTemplates": resources.list_templates()}
+
+    def _on_resources_read(self, req: Request) -> dict[str, Any]:
+        from molforma.mcp import resources
+
+        uri = req.params.get("uri")
+        contents = resources.read_resource(self.state, uri, era=req.era)
+        return {"contents": contents}
+
+    def _on_prompts_list(self, req: Request) -> dict[str, Any]:
+        from molforma.mcp import prompts
+
+        _check_cursor(req.params)
+        return {"prompts": prompts.list_prompts()}
+
+    def _on_prompts_get(self, req: Request) -> dict[str, Any]:
+        from molforma.mcp import prompts
+
+        return prompts.get_prompt(req.params.get("name"), req.params.get("arguments"),
+                                  self.state.lang)
+
+    # -- tasks -----------------------------------------------------------------------------
+    def _task_request(self, req: Request) -> Any:
+        if not req.declares_tasks:
+            raise P.tasks_capability_error()
+        return self.state.tasks.get(req.params.get("taskId"))
+
+    def _on_tasks_get(self, req: Request) -> dict[str, Any]:
+        task = self._task_request(req)
+        return task.to_wire(detailed=True)
+
+    def _on_tasks_update(self, req: Request) -> dict[str, Any]:
+        self._task_request(req)
+        # No task of ours waits for input; answers for unknown keys are ignored (spec 6.4).
+        return {}
+
+    def _on_tasks_cancel(self, req: Request) -> dict[str, Any]:
+        task = self._task_request(req)
+        self.state.tasks.cancel(task.task_id)
+        return {}
+
+
+def _check_cursor(params: dict[str, Any]) -> None:
+    # One page holds everything, so no cursor of ours exists; any cursor is invalid.
+    if "cursor" in params and params["cursor"] is not None:
+        raise RpcError(P.INVALID_PARAMS, "Invalid params: unknown cursor",
+                       {"cursor": params["cursor"]})
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        return json.loads(json.dumps(value, default=str))
+    except (TypeError, ValueError):
+        return {"repr": repr(value)}
+
+
+def _invalid_args(exc: PydanticValidationError, lang: str) -> dict[str, Any]:
+    errors = [{"loc": [str(p) for p in e["loc"]], "msg": e["msg"], "type": e["type"]}
+              for e in exc.errors(include_url=False)[:20]]
+    detail = "; ".join(f"{'.'.join(e['loc']) or '(arguments)'}: {e['msg']}" for e in errors[:5])
+    err = MolFormaError("invalid_arguments", detail=detail)
+    out = err.to_dict(lang)
+    out["details"] = {"errors": errors}
+    return out
+
+
+def serve_headless(allow_dirs: list[Path], allow_execution_settings: bool) -> int:
+    """``molforma --mcp``: serve MCP on stdin/stdout with one empty document."""
+    from molforma.jobs.policy import Policy
+
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
+                        format="molforma: %(levelname)s %(message)s")
+    transport = StdioTransport()
+    P.preload_wire()
+    state = ServerState(Policy(allow_dirs=tuple(allow_dirs),
+                               allow_execution_settings=allow_execution_settings))
+    state.new_document()
+    server = Server(state, mode="headless")
+    return server.run(transport)

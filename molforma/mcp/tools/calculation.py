@@ -1,0 +1,175 @@
+"""The ``calculation`` and ``get_app_state`` tools (no Qt).
+
+``calculation start`` checks the document against the launch policy (trusted
+protected values, allowed job root and advanced paths) and starts NWChem in the
+background through the job manager; the call returns at once. With the Tasks
+extension declared the call becomes a task that stays ``working`` until the job
+ends (SPEC.md sections 5, 7, 9.3).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from molforma.errors import CalculationError
+from molforma.i18n import register
+from molforma.mcp.registry import ToolContext, tool
+from molforma.mcp.tasks import Background
+from molforma.mcp.tools.document import _REV, doc_info
+
+register({
+    "no_calculation": {
+        "en": "No calculation of this document is running.",
+        "ja": "この文書の計算は実行中ではありません。",
+    },
+})
+
+_TERMINAL_JOB = frozenset({"finished", "failed", "cancelled", "timed_out"})
+
+
+class CalculationInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    documentId: str = Field(description="Document id from list_documents.")
+    expectedRevision: str = Field(description=_REV)
+    action: Literal["start", "cancel", "save_inputs"] = Field(
+        description="start: write a job folder and run NWChem in the background; cancel: stop "
+        "the running calculation; save_inputs: write the job folder without running.")
+
+
+class CalculationOutput(BaseModel):
+    """The job record (status, folder, times, convergence) and, when ended, the app state."""
+
+    model_config = ConfigDict(extra="allow")
+
+    documentId: str
+    action: str
+    status: str = Field(description="queued, running, finished, failed, cancelled, timed_out.")
+    jobDirectory: str
+    job: dict[str, Any] = Field(description="The job record.")
+    app: dict[str, Any] | None = Field(None, description="get_app_state part when the work ended.")
+
+
+def calculation_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any] | None:
+    """The get_app_state ``calculation`` part: the current (or latest) job."""
+    state = ctx.state
+    if state._jobs is None:
+        return None
+    job = state.last_job.get(doc_id) if doc_id else state.jobs.current()
+    if job is None:
+        return None
+    snap = job.snapshot()
+    owner = next((d for d, j in state.last_job.items() if j is job), None)
+    return {"documentId": owner, "status": job.status, "jobDirectory": str(job.folder),
+            "record": snap}
+
+
+def _job_output(doc_id: str, action: str, job: Any, app: dict[str, Any] | None = None,
+                ) -> CalculationOutput:
+    return CalculationOutput(documentId=doc_id, action=action, status=job.status,
+                             jobDirectory=str(job.folder), job=job.snapshot(), app=app)
+
+
+@tool("calculation", title="Calculation", destructive=False, open_world=True,
+      needs_interaction_when_exec_allowed=True)
+def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
+    """Start the NWChem calculation of the confirmed project in the background, cancel it,
+    or save its input set. Follow a started calculation with the task (Tasks extension) or
+    get_app_state; read results with get_results once it ended."""
+    from molforma.document.document import protected_values
+    from molforma.jobs.policy import may_start
+    from molforma.jobs.runner import job_root
+    from molforma.nwchem.settings import ExecutionSettings
+
+    state = ctx.state
+    doc = state.document(args.documentId)
+    with doc.lock:
+        doc._check(args.expectedRevision, allow_candidate=True)
+        project = doc.project
+        trusted = dict(doc.trusted)
+    if args.action == "cancel":
+        job = state.last_job.get(doc.id)
+        if job is None or job.status in _TERMINAL_JOB:
+            raise CalculationError("no_calculation")
+        job.cancel()
+        job.wait(5.0)
+        return _job_output(doc.id, "cancel", job)
+    policy = state.policy
+    if args.action == "start":
+        may_start(protected_values(project), trusted, policy, "mcp")
+    execution = ExecutionSettings.model_validate(project.get("execution", {}))
+    policy.check_path(str(job_root(execution)), for_write=True)
+    policy.check_advanced_paths(project.get("advanced", {}))
+    if args.action == "save_inputs":
+        folder = state.jobs.save_input_set(project)
+        import json
+
+        record = json.loads((folder / "job.json").read_text(encoding="utf-8"))
+        return CalculationOutput(documentId=doc.id, action="save_inputs",
+                                 status=str(record.get("status", "queued")),
+                                 jobDirectory=str(folder), job=record)
+    job = state.jobs.start(project)
+    state.last_job[doc.id] = job
+    doc_id = doc.id
+
+    def final() -> CalculationOutput:
+        return _job_output(doc_id, "start", job,
+                           app={"calculation": calculation_state(ctx, doc_id)})
+
+    return Background(result=_job_output(doc_id, "start", job), wait=job.wait,  # type: ignore[return-value]
+                      cancel=job.cancel, final=final)
+
+
+class GetAppStateInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    documentId: str | None = Field(None, description="Limit calculation and results to one "
+                                   "document (default: all).")
+
+
+class GetAppStateOutput(BaseModel):
+    """Documents, calculation, results, workers and pending GUI commands."""
+
+    model_config = ConfigDict(extra="allow")
+
+    mode: str
+    documents: list[dict[str, Any]]
+    calculation: dict[str, Any] | None
+    results: dict[str, Any]
+    workers: list[dict[str, Any]]
+    tasks: list[dict[str, Any]]
+    pendingGuiCommands: list[dict[str, Any]]
+
+
+def app_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any]:
+    """The whole get_app_state answer (also the ``molforma://app/state`` resource)."""
+    state = ctx.state
+    docs = [doc_info(d) for d in list(state.documents.values())
+            if doc_id is None or d.id == doc_id]
+    results: dict[str, Any] = {}
+    workers: list[dict[str, Any]] = []
+    for did, sess in list(state._results.items()):
+        if doc_id is not None and did != doc_id:
+            continue
+        results[did] = sess.state()
+        loading = sess.loading
+        if loading is not None:
+            workers.append({"kind": "results_load", "documentId": did, **loading.to_dict()})
+    calc = calculation_state(ctx, doc_id)
+    if calc is not None and calc["status"] in ("queued", "running"):
+        workers.append({"kind": "calculation", "documentId": calc["documentId"],
+                        "status": calc["status"], "jobDirectory": calc["jobDirectory"]})
+    tasks = [{"taskId": t.task_id, "status": t.status} for t in state.tasks.all()]
+    return {"mode": state.mode, "documents": docs, "calculation": calc, "results": results,
+            "workers": workers, "tasks": tasks, "pendingGuiCommands": []}
+
+
+@tool("get_app_state", title="Get app state", read_only=True, idempotent=True)
+def get_app_state(ctx: ToolContext, args: GetAppStateInput) -> GetAppStateOutput:
+    """Read the program state: documents, the calculation (status, directory, progress),
+    results source and loading, running workers and pending GUI commands."""
+    if args.documentId is not None:
+        ctx.state.document(args.documentId)
+    return app_state(ctx, args.documentId)  # type: ignore[return-value]

@@ -1,0 +1,641 @@
+"""The 23 document and settings tools (both modes, synchronous; no Qt).
+
+Each tool is one input model, one output model and one handler calling
+``molforma.document.ops`` with ``origin="mcp"``. Paths pass the allowed-directory
+policy and protected settings the launch policy before the document is touched, so
+a refused call changes nothing (SPEC.md sections 2, 7, 9).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from molforma.errors import CandidateExistsError, FileAccessError, MolFormaError
+from molforma.i18n import register
+from molforma.mcp import elicitation as E
+from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, tool
+
+register({
+    "file_exists": {
+        "en": "'{path}' already exists. Call save_file again with overwrite: true to replace it.",
+        "ja": "「{path}」は既に存在します。置き換えるには overwrite: true を付けて save_file を"
+              "再実行してください。",
+    },
+    "overwrite_declined": {
+        "en": "'{path}' was not overwritten: the person declined.",
+        "ja": "「{path}」は上書きされませんでした（利用者が拒否しました）。",
+    },
+    "not_a_file": {
+        "en": "'{path}' is not a regular file.",
+        "ja": "「{path}」は通常のファイルではありません。",
+    },
+})
+
+Vec3 = tuple[float, float, float]
+_DOC_ID = "Document id from list_documents."
+_REV = ("Revision from the last answer about this document; the call fails and changes "
+        "nothing when the document has changed since.")
+_PREVIEW = ("True (default): make a candidate, to be confirmed or cancelled with the history "
+            "tool; false: check and apply directly as one undo step.")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class _DocInput(_Strict):
+    documentId: str = Field(description=_DOC_ID)
+
+
+class _EditInput(_DocInput):
+    expectedRevision: str = Field(description=_REV)
+    preview: bool = Field(True, description=_PREVIEW)
+
+
+class FormulaCount(BaseModel):
+    """Formula and atom count of a project."""
+
+    formula: str
+    atomCount: int
+
+
+class EditSummary(BaseModel):
+    """The edit summary of SPEC.md section 2 (never the project itself)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    revision: str
+    project: FormulaCount
+    candidate: FormulaCount | None
+    addedIds: list[str]
+    removedIds: list[str]
+    changedIds: list[str]
+    idsTruncated: bool
+
+
+def _edit_args(args: _EditInput) -> dict[str, Any]:
+    return {"expected_revision": args.expectedRevision, "preview": args.preview, "origin": "mcp"}
+
+
+def _ops() -> Any:
+    import molforma.document.ops as ops
+
+    return ops
+
+
+def doc_info(doc: Any) -> dict[str, Any]:
+    """The list_documents entry of one document."""
+    from molforma.document.document import summary_of
+
+    with doc.lock:
+        s = summary_of(doc.project) or {"formula": "", "atomCount": 0}
+        return {"documentId": doc.id, "title": doc.title, "path": doc.path,
+                "revision": doc.revision, "formula": s["formula"], "atomCount": s["atomCount"],
+                "hasCandidate": doc.candidate is not None}
+
+
+# ---------------------------------------------------------------------------------------------
+class ListDocumentsInput(_Strict):
+    """No arguments."""
+
+
+class DocumentInfo(BaseModel):
+    """One open document."""
+
+    documentId: str
+    title: str
+    path: str | None
+    revision: str
+    formula: str
+    atomCount: int
+    hasCandidate: bool
+
+
+class ListDocumentsOutput(BaseModel):
+    """The documents of this process."""
+
+    documents: list[DocumentInfo]
+
+
+@tool("list_documents", title="List documents", read_only=True, idempotent=True)
+def list_documents(ctx: ToolContext, args: ListDocumentsInput) -> ListDocumentsOutput:
+    """List the open documents: id, title, path, revision, formula, atom count, candidate."""
+    docs = list(ctx.state.documents.values())
+    return ListDocumentsOutput(documents=[DocumentInfo(**doc_info(d)) for d in docs])
+
+
+# ---------------------------------------------------------------------------------------------
+class GetDocumentInput(_DocInput):
+    include: list[Literal["project", "candidate"]] | None = Field(
+        None, description="What to return besides the summary: ['project'], ['candidate'], "
+        "both, or [] for revision, formula, atomCount and hasCandidate only. Default: both.")
+
+
+class GetDocumentOutput(BaseModel):
+    """Revision, summary and the requested project/candidate envelopes."""
+
+    documentId: str
+    revision: str
+    formula: str
+    atomCount: int
+    hasCandidate: bool
+    project: dict[str, Any] | None = Field(None, description="The confirmed project envelope.")
+    candidate: dict[str, Any] | None = Field(None, description="The candidate, or null.")
+
+
+@tool("get_document", title="Get document", read_only=True, idempotent=True,
+      max_result_chars=MAX_RESULT_CHARS)
+def get_document(ctx: ToolContext, args: GetDocumentInput) -> GetDocumentOutput:
+    """Read a document: revision, formula, atom count and the project and/or candidate JSON."""
+    doc = ctx.state.document(args.documentId)
+    include = ("project", "candidate") if args.include is None else tuple(args.include)
+    with doc.lock:
+        info = doc_info(doc)
+        out: dict[str, Any] = {k: info[k] for k in ("documentId", "revision", "formula",
+                                                     "atomCount", "hasCandidate")}
+        if "project" in include:
+            out["project"] = doc.project
+        if "candidate" in include:
+            out["candidate"] = doc.candidate
+    return out  # type: ignore[return-value]  # a dict keeps absent keys absent
+
+
+# ---------------------------------------------------------------------------------------------
+class OpenFileInput(_EditInput):
+    path: str = Field(description="File to load: project, XYZ, MOL, SDF, Mol2, PDB, CML, "
+                      "NWChem input or Gaussian input ('~' expands to home).")
+    format: str | None = Field(None, description="Format name; default: from the extension.")
+    frame: int | None = Field(None, ge=0, description="0-based frame of a multi-frame XYZ "
+                              "(required for those).")
+
+
+@tool("open_file", title="Open file")
+def open_file(ctx: ToolContext, args: OpenFileInput) -> EditSummary:
+    """Load a file into the document: a project replaces everything (one undo step); a
+    structure file replaces atoms and bonds and keeps the settings."""
+    doc = ctx.state.document(args.documentId)
+    path = ctx.state.policy.check_path(args.path, must_exist=True)
+    if not path.is_file():
+        raise FileAccessError("not_a_file", path=args.path)
+    return _ops().open_file(doc, str(path), format=args.format, frame=args.frame,
+                            **_edit_args(args))
+
+
+class ImportDocumentInput(_EditInput):
+    text: str = Field(description="File content as text.")
+    format: str = Field(description="Format of the text: project, xyz, mol, sdf, mol2, pdb, "
+                        "cml, nwchem, gaussian.")
+    frame: int | None = Field(None, ge=0, description="0-based frame of a multi-frame XYZ.")
+
+
+@tool("import_document", title="Import document")
+def import_document(ctx: ToolContext, args: ImportDocumentInput) -> EditSummary:
+    """Load a project or structure from a string in the given format (like open_file)."""
+    doc = ctx.state.document(args.documentId)
+    return _ops().import_document(doc, args.text, args.format, frame=args.frame,
+                                  **_edit_args(args))
+
+
+# ---------------------------------------------------------------------------------------------
+class ExportDocumentInput(_DocInput):
+    format: str = Field(description="project, xyz, mol, sdf, pdb, nwchem (NWChem input), ...")
+    which: Literal["project", "candidate"] = Field(
+        "project", description="Export the confirmed project (default) or the candidate.")
+
+
+class ExportDocumentOutput(BaseModel):
+    """The exported text."""
+
+    documentId: str
+    revision: str
+    format: str
+    text: str
+
+
+@tool("export_document", title="Export document", read_only=True, idempotent=True,
+      max_result_chars=MAX_RESULT_CHARS)
+def export_document(ctx: ToolContext, args: ExportDocumentInput) -> ExportDocumentOutput:
+    """Return the confirmed project as text: project JSON, XYZ, MOL, SDF, PDB, NWChem input."""
+    doc = ctx.state.document(args.documentId)
+    with doc.lock:
+        rev = doc.revision
+        text = _ops().export_document(doc, args.format, which=args.which)
+    return ExportDocumentOutput(documentId=doc.id, revision=rev, format=args.format, text=text)
+
+
+# ---------------------------------------------------------------------------------------------
+class SaveFileInput(_DocInput):
+    path: str = Field(description="Where to write the project (*.molforma.json).")
+    overwrite: bool | None = Field(
+        None, description="true replaces an existing file, false never does; omitted: the "
+        "client is asked (form elicitation) when it declares it, else an existing file fails.")
+    expectedRevision: str | None = Field(None, description=_REV)
+
+
+class SaveFileOutput(BaseModel):
+    """Where and which revision was written."""
+
+    documentId: str
+    path: str
+    revision: str
+    bytes: int
+    overwritten: bool
+
+
+@tool("save_file", title="Save project file", destructive=True, idempotent=True)
+def save_file(ctx: ToolContext, args: SaveFileInput) -> SaveFileOutput:
+    """Save the confirmed project to an explicit path (refused while a candidate exists).
+    Does not change the window's own file name or unsaved mark."""
+    state = ctx.state
+    doc = state.document(args.documentId)
+    path = state.policy.check_path(args.path, for_write=True)
+    with doc.lock:
+        doc._check(args.expectedRevision, allow_candidate=True)
+        if doc.candidate is not None:
+            raise CandidateExistsError()
+        rev = doc.revision
+    exists = os.path.lexists(path)
+    if exists and path.is_dir():
+        raise FileAccessError("not_a_file", path=args.path)
+    if exists and args.overwrite is not True:
+        if args.overwrite is False:
+            raise FileAccessError("file_exists", path=args.path)
+        _ask_overwrite(ctx, doc.id, str(path), rev, args.path)
+    written_rev = _ops().save_project(doc, str(path))
+    return SaveFileOutput(documentId=doc.id, path=str(path), revision=written_rev,
+                          bytes=path.stat().st_size, overwritten=exists)
+
+
+def _ask_overwrite(ctx: ToolContext, doc_id: str, path: str, rev: str, shown: str) -> None:
+    """Return only when the person accepted; raise InputRequired or an error otherwise."""
+    req = ctx.request
+    bound = E.save_state_payload(doc_id, path, rev)
+    state_text = req.params.get("requestState")
+    if state_text is not None and req.era == "modern":
+        payload = ctx.state.signer.verify(state_text)  # forged or tampered: JSON-RPC error
+        if E.state_is_current(payload, bound):
+            answer = E.overwrite_answer(req.params.get("inputResponses"))
+            if answer == "accept":
+                return
+            if answer in ("decline", "cancel"):
+                raise MolFormaError("overwrite_declined", path=shown)
+        # A genuine but stale state, or no answer: ask again (below).
+    if not req.declares_form_elicitation:
+        raise FileAccessError("file_exists", path=shown)
+    raise E.InputRequired(E.overwrite_question(shown, ctx.lang), ctx.state.signer.sign(bound))
+
+
+# ---------------------------------------------------------------------------------------------
+class HistoryInput(_DocInput):
+    expectedRevision: str = Field(description=_REV)
+    action: Literal["undo", "redo", "confirm", "cancel"] = Field(
+        description="undo / redo a step, or confirm / cancel the candidate.")
+
+
+@tool("history", title="Undo, redo, confirm or cancel")
+def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
+    """Undo or redo one step (shared with the window), or confirm or cancel the candidate."""
+    doc = ctx.state.document(args.documentId)
+    return _ops().history(doc, args.action, expected_revision=args.expectedRevision,
+                          origin="mcp")
+
+
+# ---------------------------------------------------------------------------------------------
+class NewAtom(_Strict):
+    element: str = Field(description="Element symbol, e.g. 'C'.")
+    position: Vec3 = Field(description="[x, y, z] in Angstrom.")
+    name: str | None = Field(None, description="Optional label (at most 16 characters).")
+    formalCharge: int | None = Field(None, description="Formal charge, -99..20.")
+    unpairedElectrons: int | None = Field(None, description="Unpaired electrons, 0..8.")
+    massNumber: int | None = Field(None, description="Isotope mass number.")
+    mass: float | None = Field(None, description="Arbitrary atomic mass.")
+    fixed: bool | None = Field(None, description="Fixed atoms cannot move.")
+
+
+class NewBond(_Strict):
+    a: str = Field(description="Atom id, or '#k' for the k-th atom (0-based) of this call.")
+    b: str = Field(description="Atom id, or '#k' for the k-th atom (0-based) of this call.")
+    order: Literal[1, 2, 3] = Field(1, description="Bond order.")
+
+
+class AddAtomsInput(_EditInput):
+    atoms: list[NewAtom] = Field(min_length=1, description="Atoms to add.")
+    bonds: list[NewBond] = Field(default_factory=list, description="Bonds to add.")
+
+
+@tool("add_atoms", title="Add atoms")
+def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
+    """Add atoms with element and position (and optional properties), and optional bonds to
+    existing atoms or to each other ('#k')."""
+    doc = ctx.state.document(args.documentId)
+    atoms = [a.model_dump(exclude_none=True) for a in args.atoms]
+    bonds = [b.model_dump() for b in args.bonds]
+    return _ops().add_atoms(doc, atoms, bonds, **_edit_args(args))
+
+
+class DeleteAtomsInput(_EditInput):
+    atomIds: list[str] = Field(min_length=1, description="Ids of the atoms to delete.")
+
+
+@tool("delete_atoms", title="Delete atoms", destructive=True)
+def delete_atoms(ctx: ToolContext, args: DeleteAtomsInput) -> EditSummary:
+    """Delete atoms by id, with their bonds."""
+    doc = ctx.state.document(args.documentId)
+    return _ops().delete_atoms(doc, args.atomIds, **_edit_args(args))
+
+
+class Rotation(_Strict):
+    axis: Vec3 = Field(description="Rotation axis [x, y, z].")
+    angle: float = Field(description="Angle in degrees (right hand about the axis).")
+    center: Vec3 | None = Field(None, description="Centre; default: centroid of the atoms.")
+
+
+class MoveAtomsInput(_EditInput):
+    positions: dict[str, Vec3] | None = Field(
+        None, description="New positions {atomId: [x, y, z]} in Angstrom.")
+    atomIds: list[str] | None = Field(
+        None, description="Atoms to translate or rotate (default: all).")
+    translate: Vec3 | None = Field(None, description="Displacement [dx, dy, dz] in Angstrom.")
+    rotate: Rotation | None = Field(None, description="Rotation about an axis and a centre.")
+
+
+@tool("move_atoms", title="Move atoms")
+def move_atoms(ctx: ToolContext, args: MoveAtomsInput) -> EditSummary:
+    """Move atoms: set positions, or translate or rotate a set of atoms (exactly one of
+    positions, translate, rotate). Fixed atoms cannot move."""
+    doc = ctx.state.document(args.documentId)
+    rotate = args.rotate.model_dump() if args.rotate is not None else None
+    return _ops().move_atoms(doc, positions=args.positions, ids=args.atomIds,
+                             translate=args.translate, rotate=rotate, **_edit_args(args))
+
+
+class AtomChange(_Strict):
+    id: str = Field(description="Atom id.")
+    element: str | None = Field(None, description="New element symbol.")
+    formalCharge: int | None = Field(None, description="Formal charge, -99..20.")
+    unpairedElectrons: int | None = Field(None, description="Unpaired electrons, 0..8.")
+    name: str | None = Field(None, description="Label (at most 16 characters).")
+    massNumber: int | None = Field(None, description="Isotope mass number; null clears it.")
+    mass: float | None = Field(None, description="Arbitrary mass; null clears it.")
+    fixed: bool | None = Field(None, description="Fix or free the atom.")
+
+
+class SetAtomPropertiesInput(_EditInput):
+    atoms: list[AtomChange] = Field(min_length=1, description="Per-atom changes; only the "
+                                    "given keys change.")
+
+
+@tool("set_atom_properties", title="Set atom properties")
+def set_atom_properties(ctx: ToolContext, args: SetAtomPropertiesInput) -> EditSummary:
+    """Set element, formal charge, unpaired electrons, name, mass number, mass or fixed of
+    atoms given by id."""
+    doc = ctx.state.document(args.documentId)
+    changes = [c.model_dump(exclude_unset=True) for c in args.atoms]
+    return _ops().set_atom_properties(doc, changes, **_edit_args(args))
+
+
+class BondChange(_Strict):
+    a: str = Field(description="First atom id.")
+    b: str = Field(description="Second atom id.")
+    order: Literal[0, 1, 2, 3] = Field(description="1-3 adds or changes the bond; 0 removes it.")
+
+
+class SetBondsInput(_EditInput):
+    bonds: list[BondChange] = Field(min_length=1, description="Bonds to add, change or remove.")
+
+
+@tool("set_bonds", title="Set bonds")
+def set_bonds(ctx: ToolContext, args: SetBondsInput) -> EditSummary:
+    """Add, remove (order 0) or change the order of bonds between atoms given by id."""
+    doc = ctx.state.document(args.documentId)
+    return _ops().set_bonds(doc, [b.model_dump() for b in args.bonds], **_edit_args(args))
+
+
+class SetInternalCoordinateInput(_EditInput):
+    atomIds: list[str] = Field(min_length=2, max_length=4, description="2 ids: distance, 3: "
+                               "angle, 4: dihedral.")
+    value: float = Field(description="Target distance in Angstrom or angle in degrees.")
+
+
+@tool("set_internal_coordinate", title="Set internal coordinate")
+def set_internal_coordinate(ctx: ToolContext, args: SetInternalCoordinateInput) -> EditSummary:
+    """Set a distance, angle or dihedral between atoms, moving the smaller fragment."""
+    doc = ctx.state.document(args.documentId)
+    return _ops().set_internal_coordinate(doc, args.atomIds, args.value, **_edit_args(args))
+
+
+class AddHydrogensInput(_EditInput):
+    atomIds: list[str] | None = Field(None, description="Atoms to fill (default: all).")
+
+
+@tool("add_hydrogens", title="Add hydrogens")
+def add_hydrogens(ctx: ToolContext, args: AddHydrogensInput) -> EditSummary:
+    """Fill open valences with hydrogen atoms (all atoms or the given ones)."""
+    doc = ctx.state.document(args.documentId)
+    return _ops().add_hydrogens(doc, args.atomIds, **_edit_args(args))
+
+
+class PlaceFragmentInput(_EditInput):
+    fragment: str = Field(description="Fragment or ligand name from get_catalog.")
+    atomId: str = Field(description="Atom whose free site receives the fragment.")
+    kind: Literal["fragment", "ligand"] | None = Field(
+        None, description="Look the name up among fragments or ligands (default: both).")
+
+
+@tool("place_fragment", title="Place fragment")
+def place_fragment(ctx: ToolContext, args: PlaceFragmentInput) -> EditSummary:
+    """Put a library fragment or ligand on a free site of an atom."""
+    doc = ctx.state.document(args.documentId)
+    return _ops().place_fragment(doc, args.fragment, args.atomId, kind=args.kind,
+                                 **_edit_args(args))
+
+
+class SetMoleculeInput(_EditInput):
+    title: str | None = Field(None, description="Molecule title.")
+    charge: int | None = Field(None, description="Total charge.")
+    multiplicity: int | None = Field(None, ge=1, le=20, description="Spin multiplicity.")
+
+
+@tool("set_molecule", title="Set molecule")
+def set_molecule(ctx: ToolContext, args: SetMoleculeInput) -> EditSummary:
+    """Set the molecule's title, charge and multiplicity."""
+    doc = ctx.state.document(args.documentId)
+    return _ops().set_molecule(doc, title=args.title, charge=args.charge,
+                               multiplicity=args.multiplicity, **_edit_args(args))
+
+
+# ---------------------------------------------------------------------------------------------
+class CalculationValues(_Strict):
+    task: Literal["energy", "optimize", "frequencies", "optimize+frequencies"] | None = Field(
+        None, description="What to compute.")
+    theory: Literal["scf", "dft", "mp2"] | None = Field(None, description="Level of theory.")
+    functional: str | None = Field(None, description="DFT functional, e.g. b3lyp.")
+    basis: str | None = Field(None, description="Basis set, e.g. 6-31g*.")
+    reference: Literal["rhf", "rohf", "uhf"] | None = Field(
+        None, description="SCF reference; null chooses from the multiplicity.")
+    extra_input: str | None = Field(None, description="Protected: text added to the input.")
+    extra_tasks: list[str] | None = Field(None, description="Protected: extra task lines.")
+
+
+class SetNwchemInput(_EditInput):
+    values: CalculationValues = Field(description="Calculation conditions to change.")
+
+
+@tool("set_nwchem", title="Set calculation conditions")
+def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
+    """Change the calculation conditions (task, theory, functional, basis, reference).
+    extra_input and extra_tasks are protected unless the server was started with
+    --mcp-allow-execution-settings."""
+    from molforma.jobs.policy import check_protected_change
+
+    doc = ctx.state.document(args.documentId)
+    values = {k: v for k, v in args.values.model_dump(exclude_unset=True).items()
+              if v is not None or k == "reference"}
+    check_protected_change(doc.project.get("calculation", {}), values, "calculation",
+                           ctx.state.policy)
+    return _ops().set_nwchem(doc, values, allow_protected=True, **_edit_args(args))
+
+
+class SetAdvancedInput(_EditInput):
+    values: dict[str, Any] = Field(description="Advanced settings by key (see get_catalog "
+                                   "advanced_keys); null restores NWChem's default.")
+
+
+@tool("set_advanced", title="Set advanced settings")
+def set_advanced(ctx: ToolContext, args: SetAdvancedInput) -> EditSummary:
+    """Change advanced settings by key (memory, scratch directory, iterations, grid, ...).
+    Absolute paths must lie in the allowed directories."""
+    doc = ctx.state.document(args.documentId)
+    ctx.state.policy.check_advanced_paths(args.values)
+    return _ops().set_advanced(doc, args.values, **_edit_args(args))
+
+
+class ExecutionValues(_Strict):
+    executable: str | None = Field(None, description="Protected: NWChem command.")
+    launcher: str | None = Field(None, description="Protected: MPI launcher command.")
+    processes: int | None = Field(None, ge=1, le=4096, description="MPI process count.")
+    threads: int | None = Field(None, ge=1, le=1024, description="OMP_NUM_THREADS.")
+    environment: dict[str, str] | None = Field(None, description="Protected: environment.")
+    job_root: str | None = Field(None, description="Where job folders are made.")
+    reference_dir: str | None = Field(None, description="Extra folder scanned by History.")
+    time_limit: float | None = Field(None, gt=0, description="Wall-time limit in seconds.")
+
+
+class SetExecutionInput(_EditInput):
+    values: ExecutionValues = Field(description="Execution settings to change.")
+
+
+@tool("set_execution", title="Set execution settings", needs_interaction_when_exec_allowed=True)
+def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
+    """Change execution settings (processes, threads, job root, time limit, ...). Executable,
+    launcher and environment are protected unless the server was started with
+    --mcp-allow-execution-settings."""
+    from molforma.jobs.policy import check_protected_change
+
+    doc = ctx.state.document(args.documentId)
+    values = args.values.model_dump(exclude_unset=True)
+    values = {k: v for k, v in values.items() if v is not None or k in ("reference_dir",
+                                                                         "time_limit")}
+    check_protected_change(doc.project.get("execution", {}), values, "execution",
+                           ctx.state.policy)
+    if values.get("job_root"):
+        ctx.state.policy.check_path(values["job_root"], for_write=True)
+    if values.get("reference_dir"):
+        ctx.state.policy.check_path(values["reference_dir"])
+    return _ops().set_execution(doc, values, allow_protected=True, **_edit_args(args))
+
+
+class GetExecutionInput(_DocInput):
+    pass
+
+
+class GetExecutionOutput(BaseModel):
+    """Execution settings and the server's policy."""
+
+    documentId: str
+    revision: str
+    execution: dict[str, Any]
+    trusted: bool = Field(description="The document's protected values equal the trusted ones.")
+    policy: dict[str, Any] = Field(description="allowedDirectories, executionSettingsAllowed, "
+                                   "trusted values.")
+
+
+@tool("get_execution", title="Get execution settings", read_only=True, idempotent=True)
+def get_execution(ctx: ToolContext, args: GetExecutionInput) -> GetExecutionOutput:
+    """Read the execution settings and the policy: allowed directories, whether execution
+    settings may change, the trusted values."""
+    doc = ctx.state.document(args.documentId)
+    with doc.lock:
+        return GetExecutionOutput(documentId=doc.id, revision=doc.revision,
+                                  execution=_ops().get_execution(doc), trusted=doc.is_trusted,
+                                  policy=ctx.state.policy.to_dict(doc.trusted))
+
+
+# ---------------------------------------------------------------------------------------------
+class ValidateDocumentInput(_DocInput):
+    pass
+
+
+class ValidateDocumentOutput(BaseModel):
+    """Check results (problems and warnings) of the confirmed project."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+@tool("validate_document", title="Validate document", read_only=True, idempotent=True)
+def validate_document(ctx: ToolContext, args: ValidateDocumentInput) -> ValidateDocumentOutput:
+    """Check the document before running: charge/multiplicity parity, close contacts,
+    elements missing from the basis, unconnected fragments."""
+    doc = ctx.state.document(args.documentId)
+    with doc.lock:
+        out = dict(_ops().validate_document(doc))
+        out.setdefault("revision", doc.revision)
+    return out  # type: ignore[return-value]
+
+
+class MeasureInput(_DocInput):
+    distances: list[tuple[str, str]] = Field(default_factory=list,
+                                             description="Pairs of atom ids.")
+    angles: list[tuple[str, str, str]] = Field(default_factory=list,
+                                               description="Triples of atom ids (degrees).")
+    dihedrals: list[tuple[str, str, str, str]] = Field(
+        default_factory=list, description="Quadruples of atom ids (degrees).")
+    which: Literal["project", "candidate"] = Field(
+        "project", description="Measure the confirmed project or the candidate.")
+
+
+class MeasureOutput(BaseModel):
+    """Measured values."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+@tool("measure", title="Measure", read_only=True, idempotent=True)
+def measure(ctx: ToolContext, args: MeasureInput) -> MeasureOutput:
+    """Measure distances (Angstrom), angles and dihedrals (degrees) between atoms by id."""
+    doc = ctx.state.document(args.documentId)
+    with doc.lock:
+        out = dict(_ops().measure(doc, distances=args.distances, angles=args.angles,
+                                  dihedrals=args.dihedrals, which=args.which))
+        out.setdefault("revision", doc.revision)
+    return out  # type: ignore[return-value]
+
+
+class GetCatalogInput(_Strict):
+    kind: Literal["fragments", "ligands", "basis_sets", "functionals", "tasks", "theories",
+                  "advanced_keys"] | None = Field(None, description="One catalogue (default: all).")
+
+
+class GetCatalogOutput(BaseModel):
+    """Catalogue entries by kind."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+@tool("get_catalog", title="Get catalog", read_only=True, idempotent=True)
+def get_catalog(ctx: ToolContext, args: GetCatalogInput) -> GetCatalogOutput:
+    """List fragments, ligands, basis sets, functionals, tasks, theories and advanced keys."""
+    return _ops().get_catalog(args.kind)  # type: ignore[no-any-return]

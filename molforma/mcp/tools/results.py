@@ -1,0 +1,147 @@
+"""The ``results_action`` and ``get_results`` tools (no Qt).
+
+Results are loaded in the background by the document's ``ResultsSession``; a failed
+or cancelled load keeps the previous results. Results actions never change the
+edited document (SPEC.md section 6). The play/stop/show actions belong to the
+window and fail headless.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from molforma.errors import FileAccessError, ResultsError
+from molforma.i18n import register
+from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, tool
+from molforma.mcp.tasks import Background
+from molforma.mcp.tools.document import _REV
+
+register({
+    "window_only_action": {
+        "en": "'{action}' needs the window (start MolForma with --mcp-gui).",
+        "ja": "「{action}」にはウィンドウが必要です（--mcp-gui で起動してください）。",
+    },
+    "path_required": {
+        "en": "'{action}' needs a path.",
+        "ja": "「{action}」には path が必要です。",
+    },
+    "results_none_loaded": {
+        "en": "No results are loaded for this document; use results_action open_file or "
+              "open_directory first.",
+        "ja": "この文書には結果が読み込まれていません。先に results_action の open_file か "
+              "open_directory を使ってください。",
+    },
+})
+
+WINDOW_ACTIONS = frozenset({"play_mode", "stop", "show_structure"})
+
+
+class ResultsActionInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    documentId: str = Field(description="Document id from list_documents.")
+    expectedRevision: str = Field(description=_REV)
+    action: Literal["open_file", "open_directory", "reload", "play_mode", "stop",
+                    "show_structure"] = Field(
+        description="open_file / open_directory / reload load results in the background; "
+        "play_mode, stop and show_structure need the window (--mcp-gui).")
+    path: str | None = Field(None, description="File (output.out, MOLDEN, XYZ) or folder to "
+                             "open; not used by reload.")
+    index: int | None = Field(None, ge=0, description="Window only: mode or structure index.")
+    amplitude: float | None = Field(None, gt=0, description="Window only: play amplitude.")
+
+
+class ResultsActionOutput(BaseModel):
+    """The load started (and, when it ended, its outcome and the results state)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    documentId: str
+    action: str
+    status: str = Field(description="running, completed, failed or cancelled.")
+    path: str
+    error: dict[str, Any] | None = None
+    app: dict[str, Any] | None = Field(None, description="get_app_state part when it ended.")
+
+
+@tool("results_action", title="Results action")
+def results_action(ctx: ToolContext, args: ResultsActionInput) -> ResultsActionOutput:
+    """Open a result file or folder, or reload the current one, in the background (the
+    edited document never changes). Follow it with the task or get_app_state."""
+    state = ctx.state
+    doc = state.document(args.documentId)
+    with doc.lock:
+        doc._check(args.expectedRevision, allow_candidate=True)
+    if args.action in WINDOW_ACTIONS:
+        raise ResultsError("window_only_action", action=args.action)
+    sess = state.results(doc.id)
+    if args.action == "reload":
+        cur = sess.current
+        if cur is not None:
+            state.policy.check_path(_source_path(cur.source), must_exist=True)
+        handle = sess.reload()
+    else:
+        if not args.path:
+            raise ResultsError("path_required", action=args.action)
+        path = state.policy.check_path(args.path, must_exist=True)
+        if args.action == "open_directory" and not path.is_dir():
+            raise FileAccessError("path_not_directory", path=args.path, parent=str(path))
+        handle = sess.open_file(str(path)) if args.action == "open_file" \
+            else sess.open_directory(str(path))
+    state.last_load[doc.id] = handle
+    doc_id = doc.id
+
+    def out(app: dict[str, Any] | None = None) -> ResultsActionOutput:
+        return ResultsActionOutput(documentId=doc_id, action=args.action,
+                                   status=handle.status, path=handle.path, error=handle.error,
+                                   app=app)
+
+    def final() -> ResultsActionOutput:
+        return out({"results": sess.state()})
+
+    return Background(result=out(), wait=handle.wait, cancel=handle.cancel,  # type: ignore[return-value]
+                      final=final)
+
+
+def _source_path(source: str) -> str:
+    # An animation group key ("stem.m-001.s-*.xyz") names files in its folder.
+    return source.replace("*", "000") if "*" in source else source
+
+
+class GetResultsInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    documentId: str = Field(description="Document id from list_documents.")
+    section: Literal["summary", "energies", "structures", "modes", "mode_displacements",
+                     "files", "log"] = Field("summary", description="Which part to read.")
+    offset: int = Field(0, ge=0, description="First item (log: character) of the page.")
+    limit: int | None = Field(None, ge=1, description="Page size (log: at most 65,536 "
+                              "characters); default: about 40 KiB of items.")
+    mode: int | None = Field(None, ge=0, description="Mode index for mode_displacements.")
+
+
+class GetResultsOutput(BaseModel):
+    """One page of a results section, with source and paging (nextOffset)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+@tool("get_results", title="Get results", read_only=True, idempotent=True,
+      max_result_chars=MAX_RESULT_CHARS)
+def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
+    """Read the loaded results in pages: summary (energies, convergence, imaginary modes),
+    energies, structures, modes, mode_displacements, files, log."""
+    from molforma.results import get_section
+
+    ctx.state.document(args.documentId)
+    sess = ctx.state.results_if_any(args.documentId)
+    cur = sess.current if sess is not None else None
+    if cur is None:
+        raise ResultsError("results_none_loaded")
+    page = get_section(cur, args.section, offset=args.offset, limit=args.limit, mode=args.mode)
+    page = dict(page)
+    page.setdefault("source", cur.source)
+    page.setdefault("section", args.section)
+    return page  # type: ignore[return-value]
