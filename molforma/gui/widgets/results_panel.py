@@ -1,0 +1,639 @@
+"""Results tab: file list, summary, modes table, energy and IR plots, trajectory and modes in 3D.
+
+It shows ``ctx.results.current`` (a :class:`molforma.results.Results`) and loads
+new sources through the shared :class:`~molforma.results.ResultsSession` in the
+background; a failed or cancelled load keeps what is shown. Results actions never
+change the edited document.
+
+Public methods used by the window's MCP tools: :meth:`open_path`, :meth:`reload`,
+:meth:`play_mode`, :meth:`stop`, :meth:`show_structure`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from molforma.errors import ResultsError
+from molforma.gui import dialogs
+from molforma.gui.widgets.panel_workers import error_text, watch_load
+from molforma.gui.widgets.plots import EnergyPlot, IRSpectrumWidget
+from molforma.i18n import register
+
+log = logging.getLogger(__name__)
+
+register({
+    "results_bad_structure": {
+        "en": "No structure {index}: the results hold {count} structures (0-based).",
+        "ja": "構造 {index} はありません。結果の構造は {count} 個です（0始まり）。",
+    },
+    "results_bad_amplitude": {
+        "en": "Amplitude {amplitude} is out of range: give a value above 0 and at most {max}.",
+        "ja": "振幅 {amplitude} は範囲外です。0より大きく {max} 以下の値を指定してください。",
+    },
+})
+
+PATH_ROLE = Qt.ItemDataRole.UserRole + 1
+MODE_ROLE = Qt.ItemDataRole.UserRole + 2
+FRAME_MS = 120  # trajectory playback: one structure every FRAME_MS
+WATCH_MS = 400  # notice loads started elsewhere (MCP) even without a signal
+DEFAULT_AMPLITUDE = 0.5
+IMAGINARY_BRUSH = QColor("#fde0e0")
+SIGNIFICANT_BRUSH = QColor("#f8b4b4")
+RESULT_FILTERS = ("NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)",
+                  "All files (*)")
+
+
+def _atoms_of(structure: Any) -> list[dict[str, Any]]:
+    return [{"element": s, "x": float(c[0]), "y": float(c[1]), "z": float(c[2])}
+            for s, c in zip(structure.symbols, structure.coordinates, strict=False)]
+
+
+class ResultsPanel(QWidget):
+    """Viewer of the current results of the shared results session."""
+
+    resultsShown = Signal()
+
+    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("resultsTab")
+        self.ctx = ctx
+        self.results: Any | None = None
+        self._updating = False
+        self._mode: int | None = None
+        self._frame_timer = QTimer(self)
+        self._frame_timer.setInterval(FRAME_MS)
+        self._frame_timer.timeout.connect(self._next_frame)
+        self._build()
+        ctx.events.resultsChanged.connect(self.refresh)
+        self._watch = QTimer(self)
+        self._watch.setInterval(WATCH_MS)
+        self._watch.timeout.connect(self._check_session)
+        self._watch.start()
+        self.refresh()
+
+    # -- construction ----------------------------------------------------------------------
+    def _button(self, text: str, name: str) -> QPushButton:
+        b = QPushButton(text, self)
+        b.setObjectName(name)
+        return b
+
+    def _build(self) -> None:
+        from molforma.gui.view3d import create_view
+
+        self.open_file_button = self._button(self.tr("Open file…"), "resultsOpenFile")
+        self.open_folder_button = self._button(self.tr("Open folder…"), "resultsOpenFolder")
+        self.reload_button = self._button(self.tr("Reload"), "resultsReload")
+        self.status_label = QLabel(self)
+        self.status_label.setObjectName("resultsStatus")
+        self.status_label.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(self.open_file_button)
+        top.addWidget(self.open_folder_button)
+        top.addWidget(self.reload_button)
+        top.addWidget(self.status_label, 1)
+
+        self.file_list = QTreeWidget(self)
+        self.file_list.setObjectName("resultsFileList")
+        self.file_list.setHeaderLabels([self.tr("File"), self.tr("Kind")])
+        self.file_list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.file_list.currentItemChanged.connect(self._file_chosen)
+        self.summary = QPlainTextEdit(self)
+        self.summary.setObjectName("resultsSummary")
+        self.summary.setReadOnly(True)
+        self.summary.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        left = QSplitter(Qt.Orientation.Vertical, self)
+        left.setObjectName("resultsLeftSplitter")
+        left.addWidget(self.file_list)
+        left.addWidget(self.summary)
+
+        self.view = create_view(self)
+        self.view.setObjectName("resultsView")
+        self.view.setMinimumSize(240, 200)
+        self.trajectory_slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.trajectory_slider.setObjectName("trajectorySlider")
+        self.trajectory_slider.setRange(0, 0)
+        self.trajectory_label = QLabel(self)
+        self.trajectory_label.setObjectName("trajectoryLabel")
+        self.trajectory_slider.valueChanged.connect(self._slider_moved)
+        self.play_button = self._button(self.tr("Play"), "playButton")
+        self.stop_button = self._button(self.tr("Stop"), "resultsStopButton")
+        self.amplitude_spin = QDoubleSpinBox(self)
+        self.amplitude_spin.setObjectName("amplitudeSpin")
+        self.amplitude_spin.setRange(0.05, 5.0)
+        self.amplitude_spin.setSingleStep(0.1)
+        self.amplitude_spin.setDecimals(2)
+        self.amplitude_spin.setValue(DEFAULT_AMPLITUDE)
+        self.amplitude_spin.valueChanged.connect(self._amplitude_changed)
+        amp_label = QLabel(self.tr("Amplitude:"), self)
+        amp_label.setBuddy(self.amplitude_spin)
+        traj = QHBoxLayout()
+        traj.addWidget(QLabel(self.tr("Structure:"), self))
+        traj.addWidget(self.trajectory_slider, 1)
+        traj.addWidget(self.trajectory_label)
+        playrow = QHBoxLayout()
+        playrow.addWidget(self.play_button)
+        playrow.addWidget(self.stop_button)
+        playrow.addWidget(amp_label)
+        playrow.addWidget(self.amplitude_spin)
+        playrow.addStretch(1)
+        center = QWidget(self)
+        cl = QVBoxLayout(center)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addWidget(self.view, 1)
+        cl.addLayout(traj)
+        cl.addLayout(playrow)
+
+        self.modes_table = QTableWidget(0, 6, self)
+        self.modes_table.setObjectName("modesTable")
+        self.modes_table.setHorizontalHeaderLabels([
+            self.tr("Mode"), self.tr("Frequency (cm⁻¹)"), self.tr("IR (km/mol)"),
+            self.tr("Imaginary"), self.tr("Significant"), self.tr("Displacements"),
+        ])
+        self.modes_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.modes_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.modes_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.modes_table.verticalHeader().setVisible(False)
+        self.modes_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        self.modes_table.itemSelectionChanged.connect(self._mode_selected)
+
+        self.plots = QTabWidget(self)
+        self.plots.setObjectName("resultsPlotTabs")
+        self.energy_plot = EnergyPlot(self.plots, object_name="resultsEnergyPlot")
+        self.ir = IRSpectrumWidget(self.plots)
+        self.plots.addTab(self.energy_plot, self.tr("Energy per step"))
+        self.plots.addTab(self.ir, self.tr("IR spectrum"))
+        self.ir.export_png.clicked.connect(self.export_ir_png)
+        self.ir.export_csv.clicked.connect(self.export_ir_csv)
+
+        right = QSplitter(Qt.Orientation.Vertical, self)
+        right.setObjectName("resultsRightSplitter")
+        right.addWidget(self.modes_table)
+        right.addWidget(self.plots)
+
+        main = QSplitter(Qt.Orientation.Horizontal, self)
+        main.setObjectName("resultsSplitter")
+        main.addWidget(left)
+        main.addWidget(center)
+        main.addWidget(right)
+        main.setStretchFactor(0, 1)
+        main.setStretchFactor(1, 2)
+        main.setStretchFactor(2, 2)
+        main.setSizes([280, 420, 480])
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(main, 1)
+
+        self.open_file_button.clicked.connect(self._ask_open_file)
+        self.open_folder_button.clicked.connect(self._ask_open_folder)
+        self.reload_button.clicked.connect(self.reload)
+        self.play_button.clicked.connect(self._play_clicked)
+        self.stop_button.clicked.connect(self.stop)
+        self._update_buttons()
+
+    # -- loading -----------------------------------------------------------------------------
+    def _session(self) -> Any:
+        session = self.ctx.results
+        if session is None:
+            raise ResultsError("results_error", detail="the results reader is not available")
+        return session
+
+    def _check(self, path: str) -> str:
+        policy = getattr(self.ctx, "policy", None)
+        return path if policy is None else str(policy.check_path(path, must_exist=False))
+
+    def open_path(self, path: str, *, directory: bool | None = None) -> Any:
+        """Start loading ``path`` (a file, a folder or an animation group key).
+
+        Returns the load handle; the tab refreshes when it completes. A failed load
+        keeps the current results and shows why.
+        """
+        path = self._check(path)
+        session = self._session()
+        is_dir = Path(path).expanduser().is_dir() if directory is None else directory
+        handle = session.open_directory(path) if is_dir else session.open_file(path)
+        self._follow(handle)
+        return handle
+
+    def reload(self) -> Any | None:
+        """Re-read the current source (for an animation: its step files again)."""
+        try:
+            handle = self._session().reload()
+        except Exception as exc:  # noqa: BLE001 - shown in the status line
+            self.status_label.setText(error_text(exc))
+            return None
+        self._follow(handle)
+        return handle
+
+    def _follow(self, handle: Any) -> None:
+        self.status_label.setText(self.tr("Loading %1 …").replace("%1", str(handle.path)))
+
+        def ended(ok: bool, err: Any) -> None:
+            if ok:
+                self.status_label.setText("")
+                self.ctx.events.resultsChanged.emit()
+            elif str(getattr(handle, "status", "")) == "cancelled":
+                self.status_label.setText(self.tr("Loading cancelled; the previous results stay."))
+            else:
+                self.status_label.setText(self.tr("Cannot load: %1").replace(
+                    "%1", error_text(err) if isinstance(err, BaseException) else str(
+                        (err or {}).get("message", err) if isinstance(err, dict) else err)))
+
+        watch_load(self, handle, ended)
+
+    def _ask_open_file(self) -> None:
+        path = dialogs.get_open_path(self, self.tr("Open results"),
+                                     [self.tr(RESULT_FILTERS[0]), self.tr(RESULT_FILTERS[1])])
+        if path:
+            self._open_reporting(path, directory=False)
+
+    def _ask_open_folder(self) -> None:
+        path = dialogs.get_directory(self, self.tr("Open a job folder"))
+        if path:
+            self._open_reporting(path, directory=True)
+
+    def _open_reporting(self, path: str, *, directory: bool | None = None) -> None:
+        try:
+            self.open_path(path, directory=directory)
+        except Exception as exc:  # noqa: BLE001 - shown in the status line
+            self.status_label.setText(error_text(exc))
+
+    def _file_chosen(self, item: QTreeWidgetItem | None, _prev: Any = None) -> None:
+        if self._updating or item is None:
+            return
+        path = item.data(0, PATH_ROLE)
+        if not path:
+            return
+        cur = self.results
+        if cur is not None and str(path) in (cur.source, cur.resolvedPath):
+            return
+        self._open_reporting(str(path), directory=False)
+
+    def _check_session(self) -> None:
+        session = self.ctx.results
+        if session is not None and session.current is not self.results:
+            self.refresh()
+
+    # -- showing -----------------------------------------------------------------------------
+    def refresh(self, *_args: Any) -> None:
+        """Show the session's current results (nothing to do when already shown)."""
+        session = self.ctx.results
+        current = session.current if session is not None else None
+        if current is self.results and current is not None:
+            return
+        self.stop()
+        self.results = current
+        self._mode = None
+        self._updating = True
+        try:
+            self._fill_files(current)
+            self._fill_summary(current)
+            self._fill_modes(current)
+            self._fill_plots(current)
+            n = len(current.structures) if current is not None else 0
+            self.trajectory_slider.setRange(0, max(0, n - 1))
+            self.trajectory_slider.setValue(max(0, n - 1))
+        finally:
+            self._updating = False
+        if current is not None and current.structures:
+            self.show_structure(len(current.structures) - 1)
+        else:
+            self.view.set_molecule([], [])
+            self.trajectory_label.setText("")
+        self._update_buttons()
+        self.resultsShown.emit()
+
+    def _fill_files(self, res: Any) -> None:
+        self.file_list.clear()
+        if res is None:
+            return
+        groups: QTreeWidgetItem | None = None
+        current_paths = {res.source, res.resolvedPath}
+        kind_names = {
+            "nwchem-output": self.tr("NWChem output"), "molden": self.tr("MOLDEN"),
+            "xyz": self.tr("XYZ"), "vibration-animation": self.tr("Vibration animation"),
+        }
+        for entry in res.files:
+            if entry.kind == "vibration-animation":
+                if groups is None:
+                    groups = QTreeWidgetItem(self.file_list,
+                                             [self.tr("Vibration animations (by mode)"), ""])
+                    groups.setExpanded(True)
+                label = self.tr("Mode %1 (%2 steps)").replace("%1", str(entry.mode)).replace(
+                    "%2", str(entry.steps or 0))
+                item = QTreeWidgetItem(groups, [label, kind_names[entry.kind]])
+                item.setToolTip(0, entry.name)
+            else:
+                item = QTreeWidgetItem(self.file_list,
+                                       [entry.name, kind_names.get(entry.kind, entry.kind)])
+            item.setData(0, PATH_ROLE, entry.path)
+            if entry.path in current_paths:
+                self.file_list.setCurrentItem(item)
+        if groups is not None:
+            groups.setExpanded(True)
+
+    def _fill_summary(self, res: Any) -> None:
+        if res is None:
+            self.summary.setPlainText(self.tr("No results loaded."))
+            return
+        s = res.summary
+        yes, no, na = self.tr("yes"), self.tr("no"), self.tr("n/a")
+
+        def flag(v: bool | None) -> str:
+            return na if v is None else (yes if v else no)
+
+        lines = [
+            self.tr("Source: %1").replace("%1", str(res.source)),
+            self.tr("Program: %1").replace("%1", str(s.program or na)),
+            self.tr("Formula: %1 (%2 atoms)").replace("%1", str(s.formula or "")).replace(
+                "%2", str(s.atomCount)),
+        ]
+        if s.finalEnergy is not None:
+            lines.append(self.tr("Final energy: %1 Eh (%2)").replace(
+                "%1", f"{s.finalEnergy:.8f}").replace("%2", str(s.finalEnergyLabel or "")))
+        if s.zeroPointEnergy is not None:
+            lines.append(self.tr("Zero-point energy: %1 Eh").replace(
+                "%1", f"{s.zeroPointEnergy:.6f}"))
+        lines += [
+            self.tr("SCF converged: %1").replace("%1", flag(s.scfConverged)),
+            self.tr("Optimisation converged: %1 (%2 steps)").replace(
+                "%1", flag(s.optimizationConverged)).replace("%2", str(s.optimizationSteps)),
+            self.tr("Run completed: %1").replace("%1", flag(s.completed)),
+            self.tr("Structures: %1, energies: %2, modes: %3").replace(
+                "%1", str(s.structureCount)).replace("%2", str(s.energyCount)).replace(
+                "%3", str(s.modeCount)),
+            self.tr("Imaginary modes: %1 (significant, below −10 cm⁻¹: %2)").replace(
+                "%1", str(s.imaginaryModes)).replace("%2", str(s.significantImaginaryModes)),
+        ]
+        if s.warningCount or s.errorCount:
+            lines.append(self.tr("Warnings: %1, errors: %2").replace(
+                "%1", str(s.warningCount)).replace("%2", str(s.errorCount)))
+            lines += [f"  ! {m.message}" for m in list(s.errors)[:10]]
+            lines += [f"  · {m.message}" for m in list(s.warnings)[:10]]
+        self.summary.setPlainText("\n".join(lines))
+
+    def _fill_modes(self, res: Any) -> None:
+        modes = list(res.modes) if res is not None else []
+        self.modes_table.clearContents()
+        self.modes_table.setRowCount(len(modes))
+        yes = self.tr("yes")
+        bold = QFont()
+        bold.setBold(True)
+        for row, m in enumerate(modes):
+            cells = [
+                str(m.index + 1), f"{m.frequency:.2f}",
+                "" if m.irIntensity is None else f"{m.irIntensity:.3f}",
+                yes if m.imaginary else "", yes if m.significant else "",
+                yes if m.hasDisplacements else "",
+            ]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(MODE_ROLE, m.index)
+                if m.significant:
+                    item.setBackground(QBrush(SIGNIFICANT_BRUSH))
+                    item.setFont(bold)
+                elif m.imaginary:
+                    item.setBackground(QBrush(IMAGINARY_BRUSH))
+                if col in (1, 2):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.modes_table.setItem(row, col, item)
+
+    def _fill_plots(self, res: Any) -> None:
+        if res is None:
+            self.energy_plot.set_energies([])
+            self.ir.set_modes([], [])
+            return
+        steps = [e.energy for e in res.energies if e.kind == "optimization"]
+        if not steps:
+            steps = [e.energy for e in res.energies]
+        self.energy_plot.set_energies(steps)
+        self.ir.set_modes([m.frequency for m in res.modes], [m.irIntensity for m in res.modes])
+        if res.modes and not steps:
+            self.plots.setCurrentWidget(self.ir)
+
+    # -- structures and modes ----------------------------------------------------------------
+    def show_structure(self, index: int) -> None:
+        """Show structure ``index`` (0-based) of the trajectory in the 3D view."""
+        res = self.results
+        if res is None or not 0 <= index < len(res.structures):
+            raise ResultsError("results_bad_structure", index=index,
+                               count=len(res.structures) if res is not None else 0)
+        self._stop_animation()
+        self._mode = None
+        st = res.structures[index]
+        if self.trajectory_slider.value() != index:
+            self._updating = True
+            try:
+                self.trajectory_slider.setValue(index)
+            finally:
+                self._updating = False
+        self.view.set_mode_animation(_atoms_of(st), None, 0.0)
+        energy = f", {st.energy:.8f} Eh" if st.energy is not None else ""
+        self.trajectory_label.setText(f"{index + 1}/{len(res.structures)} {st.label}{energy}")
+        self._update_buttons()
+
+    def _slider_moved(self, value: int) -> None:
+        if self._updating:
+            return
+        with contextlib.suppress(ResultsError):
+            self.show_structure(int(value))
+
+    def _selected_mode(self) -> int | None:
+        items = self.modes_table.selectedItems()
+        if not items:
+            return None
+        v = items[0].data(MODE_ROLE)
+        return None if v is None else int(v)
+
+    def _mode_selected(self) -> None:
+        if self._updating:
+            return
+        idx = self._selected_mode()
+        if idx is None:
+            self._update_buttons()
+            return
+        self._prepare_mode(idx)
+        self._update_buttons()
+
+    def _prepare_mode(self, index: int) -> bool:
+        """Show mode ``index`` ready to animate; False when it has no displacements."""
+        res = self.results
+        if res is None or not 0 <= index < len(res.modes):
+            return False
+        self._stop_animation()
+        self._mode = index
+        if not res.modes[index].hasDisplacements:
+            ref = res.reference_structure()
+            if ref is not None:
+                self.view.set_mode_animation(_atoms_of(ref), None, 0.0)
+            return False
+        from molforma.results import get_section
+
+        data = get_section(res, "mode_displacements", mode=index)
+        items = data["items"]
+        atoms = [{"element": it["element"], "x": it["position"][0], "y": it["position"][1],
+                  "z": it["position"][2]} for it in items]
+        disp = [tuple(it["displacement"]) for it in items]
+        self.view.set_mode_animation(atoms, disp, self.amplitude_spin.value())
+        m = res.modes[index]
+        self.trajectory_label.setText(self.tr("Mode %1: %2 cm⁻¹").replace(
+            "%1", str(index + 1)).replace("%2", f"{m.frequency:.2f}"))
+        return True
+
+    def play_mode(self, index: int, amplitude: float | None = None) -> None:
+        """Animate mode ``index`` (0-based), positive and imaginary alike.
+
+        Raises:
+            ResultsError: no results, a bad index, or a mode without displacements.
+        """
+        res = self.results
+        if res is None or not 0 <= index < len(res.modes):
+            raise ResultsError("results_bad_mode", mode=index,
+                               count=len(res.modes) if res is not None else 0)
+        if not res.modes[index].hasDisplacements:
+            raise ResultsError("results_no_displacements", mode=index)
+        if amplitude is not None:
+            if not 0 < float(amplitude) <= self.amplitude_spin.maximum():
+                raise ResultsError("results_bad_amplitude", amplitude=amplitude,
+                                   max=self.amplitude_spin.maximum())
+            self.amplitude_spin.blockSignals(True)
+            self.amplitude_spin.setValue(float(amplitude))
+            self.amplitude_spin.blockSignals(False)
+        if self._selected_mode() != index:
+            self._updating = True
+            try:
+                self.modes_table.selectRow(self._row_of_mode(index))
+            finally:
+                self._updating = False
+        self._prepare_mode(index)
+        self.view.play()
+        self._update_buttons()
+
+    def _row_of_mode(self, index: int) -> int:
+        for row in range(self.modes_table.rowCount()):
+            item = self.modes_table.item(row, 0)
+            if item is not None and item.data(MODE_ROLE) == index:
+                return row
+        return index
+
+    def _play_clicked(self) -> None:
+        idx = self._selected_mode()
+        try:
+            if idx is not None:
+                self.play_mode(idx)
+            elif self._can_play_frames():
+                self._frame_timer.start()
+                self._update_buttons()
+        except Exception as exc:  # noqa: BLE001 - shown in the status line
+            self.status_label.setText(error_text(exc))
+
+    def _can_play_frames(self) -> bool:
+        res = self.results
+        return res is not None and len(res.structures) > 1
+
+    def _next_frame(self) -> None:
+        res = self.results
+        if res is None or len(res.structures) < 2:
+            self._frame_timer.stop()
+            return
+        nxt = (self.trajectory_slider.value() + 1) % len(res.structures)
+        self.show_structure_keep_playing(nxt)
+
+    def show_structure_keep_playing(self, index: int) -> None:
+        """Advance trajectory playback to ``index`` without stopping it."""
+        res = self.results
+        if res is None:
+            return
+        st = res.structures[index]
+        self._updating = True
+        try:
+            self.trajectory_slider.setValue(index)
+        finally:
+            self._updating = False
+        self.view.set_mode_animation(_atoms_of(st), None, 0.0)
+        self.trajectory_label.setText(f"{index + 1}/{len(res.structures)} {st.label}")
+
+    def _amplitude_changed(self, _value: float) -> None:
+        if self._mode is None:
+            return
+        playing = self.playing
+        self._prepare_mode(self._mode)
+        if playing:
+            self.view.play()
+
+    def _stop_animation(self) -> None:
+        self._frame_timer.stop()
+        self.view.stop()
+
+    def stop(self) -> None:
+        """Stop a mode animation or trajectory playback."""
+        self._stop_animation()
+        self._update_buttons()
+
+    @property
+    def playing(self) -> bool:
+        """True while a mode or the trajectory is animated."""
+        return bool(self.view.playing) or self._frame_timer.isActive()
+
+    def _update_buttons(self) -> None:
+        res = self.results
+        idx = self._selected_mode()
+        can_mode = (res is not None and idx is not None and 0 <= idx < len(res.modes)
+                    and res.modes[idx].hasDisplacements)
+        can_frames = idx is None and self._can_play_frames()
+        self.play_button.setEnabled(bool(can_mode or can_frames) and not self.playing)
+        self.stop_button.setEnabled(self.playing)
+        self.reload_button.setEnabled(res is not None)
+        self.trajectory_slider.setEnabled(res is not None and len(res.structures) > 1)
+
+    # -- IR export -----------------------------------------------------------------------------
+    def export_ir_png(self, path: str | None = None) -> str | None:
+        """Save the IR plot as PNG (asks for the path when None)."""
+        return self._export(path, "png")
+
+    def export_ir_csv(self, path: str | None = None) -> str | None:
+        """Save the IR spectrum as CSV (asks for the path when None)."""
+        return self._export(path, "csv")
+
+    def _export(self, path: str | None, kind: str) -> str | None:
+        if not path:
+            filt = self.tr("PNG images (*.png)") if kind == "png" else self.tr("CSV files (*.csv)")
+            path = dialogs.get_save_path(self, self.tr("Export IR spectrum"), [filt],
+                                         str(Path.home() / f"ir-spectrum.{kind}"))
+            if not path:
+                return None
+        try:
+            path = self._check(path)
+            if kind == "png":
+                self.ir.write_png(path)
+            else:
+                self.ir.write_csv(path)
+        except Exception as exc:  # noqa: BLE001 - shown in the status line
+            self.status_label.setText(error_text(exc))
+            return None
+        self.status_label.setText(self.tr("Saved %1").replace("%1", path))
+        return path
