@@ -280,14 +280,16 @@ class Job:
         self._signal(signal.SIGTERM)
 
     def _signal(self, sig: int) -> None:
-        """Signal the job's process group while its leader is not yet reaped.
+        """Signal every process of the job's session while its leader is not yet reaped.
 
-        Until the runner thread reaps the leader, its pid (= the group id) cannot be
-        reused, so the signal cannot reach an unrelated process.
+        Until the runner thread reaps the leader, its pid (= the session and group
+        id) cannot be reused, so the signal cannot reach an unrelated process. The
+        session is wider than the process group: Open MPI puts each rank in a group
+        of its own, in the same session.
         """
         with self._lock:
             if self._proc is not None and not self._reaped:
-                _signal_group(self._proc.pid, sig)
+                _signal_session(self._proc.pid, sig)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until the job has ended; True when it has."""
@@ -378,9 +380,10 @@ class Job:
                     self._stop(proc)
                     break
                 time.sleep(POLL_INTERVAL)
-            # Ranks or helpers left in the group after the leader ended are killed too,
-            # before the leader is reaped (its pid keeps the group id reserved).
-            self._signal(signal.SIGKILL)
+            # Ranks or helpers left behind by the leader are ended too, before the
+            # leader is reaped (its pid keeps the session id reserved).
+            if _session_pids(proc.pid, exclude=proc.pid):
+                self._stop(proc)
             with self._lock:
                 proc.wait()
                 self._reaped = True
@@ -394,14 +397,23 @@ class Job:
         self._finish(status, rc)
 
     def _stop(self, proc: subprocess.Popen[bytes]) -> None:
+        """SIGTERM to the session, SIGKILL after the grace period; returns when all ended."""
+        pid = proc.pid
+
+        def ended() -> bool:
+            return _exited(pid) and not _session_pids(pid, exclude=pid)
+
         self._signal(signal.SIGTERM)
         deadline = time.monotonic() + KILL_GRACE
-        while not _exited(proc.pid):
+        while not ended():
             if time.monotonic() > deadline:
-                self._signal(signal.SIGKILL)
-                while not _exited(proc.pid):
-                    time.sleep(0.02)
-                return
+                break
+            time.sleep(0.02)
+        else:
+            return
+        hard_deadline = time.monotonic() + 10.0
+        while not ended() and time.monotonic() < hard_deadline:
+            self._signal(signal.SIGKILL)
             time.sleep(0.02)
 
     def _read_lines(self, reader: Any, pending: bytes) -> bytes:
@@ -477,10 +489,35 @@ def _exited(pid: int) -> bool:
     return info is not None and info.si_pid == pid
 
 
-def _signal_group(pgid: int, sig: int) -> None:
-    """Send ``sig`` to a process group; a group that is already gone is fine."""
+def _session_pids(sid: int, exclude: int | None = None) -> list[int]:
+    """Live (non-zombie) processes of session ``sid``, read from /proc (Linux)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return []
+    found = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        pid = int(entry.name)
+        if pid == exclude:
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # After the command name: state, ppid, pgrp, session.
+        if len(fields) > 3 and fields[0] != "Z" and fields[3] == str(sid):
+            found.append(pid)
+    return found
+
+
+def _signal_session(sid: int, sig: int) -> None:
+    """Send ``sig`` to the process group ``sid`` and every other process of session ``sid``."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
+        os.killpg(sid, sig)
+    for pid in _session_pids(sid):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
 
 
 class JobManager:
