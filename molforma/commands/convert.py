@@ -1,0 +1,96 @@
+"""``molforma convert INPUT -o OUTPUT [--format F] [--frame N]`` (no Qt).
+
+Reads any readable file (format from INPUT's extension) and writes any writable
+format (``--format``, else from OUTPUT's extension). A structure file gets a
+default project around it, so it can become a project or an NWChem input. The
+output is made in memory first and written atomically: a failure leaves no
+output file and never a half-written one. Exit status: 0 done, 1 bad input or
+failed conversion (the reason on stderr), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from molforma.document.model import check_settings, check_structure, new_project
+from molforma.errors import MolFormaError
+from molforma.formats.registry import (
+    READABLE,
+    WRITABLE,
+    Structure,
+    apply_structure,
+    format_from_path,
+    read_file,
+    write_file,
+    write_text,
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors by exception instead of exiting."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _UsageError(message)
+
+
+class _UsageError(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``molforma convert``."""
+    p = _Parser(
+        prog="molforma convert",
+        description="Convert a structure, project or NWChem input file to another format.",
+        epilog=f"readable: {', '.join(READABLE)}; writable: {', '.join(WRITABLE)}",
+    )
+    p.add_argument("input", help="file to read (format from its extension)")
+    p.add_argument("-o", "--output", required=True, help="file to write")
+    p.add_argument("--format", choices=WRITABLE, help="output format (default: from OUTPUT)")
+    p.add_argument("--frame", type=int, help="frame of a multi-frame file (0-based)")
+    return p
+
+
+def convert(input_path: str, output_path: str, fmt: str | None = None,
+            frame: int | None = None) -> None:
+    """Convert ``input_path`` to ``output_path``; raises MolFormaError on failure."""
+    out_fmt = fmt or format_from_path(output_path)
+    if out_fmt not in WRITABLE:
+        # Checked before reading so a wrong output name fails fast.
+        write_text(new_project(), out_fmt)
+    loaded = read_file(input_path, frame=frame)
+    if isinstance(loaded, Structure):
+        project = new_project()
+        apply_structure(project, loaded)
+        if not project["document"].get("title"):
+            project["document"]["title"] = Path(input_path).name.split(".")[0]
+    else:
+        project = loaded
+    check_structure(project)
+    check_settings(project)
+    write_file(project, output_path, out_fmt)
+
+
+def main(argv: Sequence[str]) -> int:
+    """Entry point used by ``molforma convert``; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(argv))
+    except _UsageError as exc:
+        sys.stderr.write(parser.format_usage())
+        sys.stderr.write(f"molforma convert: error: {exc}\n")
+        return 2
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    if Path(args.input).resolve() == Path(args.output).resolve():
+        sys.stderr.write("molforma convert: error: INPUT and OUTPUT are the same file\n")
+        return 2
+    try:
+        convert(args.input, args.output, args.format, args.frame)
+    except MolFormaError as exc:
+        sys.stderr.write(f"molforma convert: {exc.message()}\n")
+        return 1
+    return 0

@@ -1,0 +1,218 @@
+"""What every format module shares: the Structure a file gives, line-numbered errors, tokens.
+
+Readers raise :class:`molforma.errors.FormatError` with a code registered here, the
+format name, ``where`` (``" (line N)"`` or ``""``), ``line`` (the 1-based line number
+or None) and an English ``reason`` for logs; the sentence a person sees is rendered
+from the code in the display language. A reader never returns a half-read structure.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from molforma.document import elements
+from molforma.document.model import MAX_NAME, new_atom
+from molforma.errors import FormatError
+from molforma.i18n import catalogue, register
+
+# Display names used in messages ("Cannot read XYZ (line 3): ...").
+FORMAT_LABELS: dict[str, str] = {
+    "project": "MolForma project", "xyz": "XYZ", "mol": "MOL", "sdf": "SDF", "mol2": "Mol2",
+    "cml": "CML", "pdb": "PDB", "nwchem": "NWChem input", "gaussian": "Gaussian input",
+}
+
+_MESSAGES: dict[str, dict[str, str]] = {
+    "format_bad_number": {
+        "en": "Cannot read {format}{where}: '{value}' is not a valid {what}.",
+        "ja": "{format} を読み込めません{where}: 「{value}」は{what}として正しい数値ではありません。",
+    },
+    "format_unknown_element": {
+        "en": "Cannot read {format}{where}: unknown element symbol '{symbol}'.",
+        "ja": "{format} を読み込めません{where}: 不明な元素記号「{symbol}」です。",
+    },
+    "format_truncated": {
+        "en": "Cannot read {format}{where}: the file ends too early ({expected} expected).",
+        "ja": "{format} を読み込めません{where}: ファイルが途中で終わっています（{expected} が必要です）。",
+    },
+    "format_atom_count": {
+        "en": "Cannot read {format}{where}: {expected} atoms announced but {found} found.",
+        "ja": "{format} を読み込めません{where}: 原子数は {expected} とありますが、{found} 個しかありません。",
+    },
+    "format_syntax": {
+        "en": "Cannot read {format}{where}: {reason}",
+        "ja": "{format} を読み込めません{where}: {reason}",
+    },
+    "format_no_atoms": {
+        "en": "Cannot read {format}: no atoms found ({reason}).",
+        "ja": "{format} を読み込めません: 原子が見つかりません（{reason}）。",
+    },
+    "format_frame_required": {
+        "en": "The {format} file has {count} frames; choose one with frame (0-based, 0..{last}).",
+        "ja": "{format} ファイルには {count} 個のフレームがあります。frame（0 始まり、0〜{last}）で"
+        "1 つ選んでください。",
+    },
+    "format_frame_range": {
+        "en": "Frame {frame} does not exist: the {format} file has {count} frame(s) "
+        "(0-based, 0..{last}).",
+        "ja": "フレーム {frame} はありません。{format} ファイルのフレームは {count} 個です"
+        "（0 始まり、0〜{last}）。",
+    },
+    "format_unknown": {
+        "en": "Unknown file format of '{path}'. Readable: {readable}; writable: {writable}.",
+        "ja": "「{path}」のファイル形式が分かりません。読込可能: {readable}、書出し可能: {writable}。",
+    },
+    "format_not_readable": {
+        "en": "MolForma cannot read the format '{format}'. Readable: {readable}.",
+        "ja": "形式「{format}」は読み込めません。読込可能: {readable}。",
+    },
+    "format_not_writable": {
+        "en": "MolForma cannot write the format '{format}'. Writable: {writable}.",
+        "ja": "形式「{format}」には書き出せません。書出し可能: {writable}。",
+    },
+    "format_unsupported": {
+        "en": "Cannot read {format}{where}: {feature} is not supported.",
+        "ja": "{format} を読み込めません{where}: {feature} には対応していません。",
+    },
+    "format_too_large": {
+        "en": "'{path}' is too large to read ({size} bytes; the limit is {limit} bytes, 8 MiB).",
+        "ja": "「{path}」は大きすぎて読み込めません（{size} バイト、上限は {limit} バイト = 8 MiB）。",
+    },
+    "format_write_failed": {
+        "en": "Cannot write {format}: {reason}",
+        "ja": "{format} に書き出せません: {reason}",
+    },
+}
+register({code: text for code, text in _MESSAGES.items() if code not in catalogue()})
+
+
+@dataclass
+class Structure:
+    """What a structure file gives: atoms, bonds and what the file says about the molecule.
+
+    ``atoms`` are atom dicts as :func:`molforma.document.model.new_atom` makes them,
+    with ids ``a1``.. in file order, or the file's own ids when it stored them
+    (SDF, MOL and CML written by MolForma; PDB serial numbers). ``None`` fields mean
+    "the file does not say": loading keeps the project's value.
+    """
+
+    atoms: list[dict[str, Any]]
+    bonds: list[dict[str, Any]]
+    title: str | None = None
+    charge: int | None = None
+    multiplicity: int | None = None
+    calculation: dict[str, Any] | None = None
+    advanced: dict[str, Any] | None = None
+    frame_count: int = 1
+    info: dict[str, Any] = field(default_factory=dict)  # format extras: PDB models/altlocs...
+
+
+def where(line: int | None) -> str:
+    """The ``where`` text of an error: ``" (line N)"`` or ``""``."""
+    return f" (line {line})" if line else ""
+
+
+def format_error(code: str, fmt: str, line: int | None = None, reason: str = "",
+                 **data: Any) -> FormatError:
+    """A FormatError ``code`` for ``fmt`` at ``line`` (1-based), to be raised."""
+    return FormatError(
+        code, format=FORMAT_LABELS.get(fmt, fmt), where=where(line), line=line,
+        reason=reason or code, **data,
+    )
+
+
+def fail(code: str, fmt: str, line: int | None = None, reason: str = "", **data: Any) -> NoReturn:
+    """Raise a FormatError ``code`` for ``fmt`` at ``line`` (1-based)."""
+    raise format_error(code, fmt, line, reason, **data)
+
+
+def syntax(fmt: str, line: int | None, reason: str) -> NoReturn:
+    """Raise a generic ``format_syntax`` error with an English ``reason``."""
+    fail("format_syntax", fmt, line, reason=reason)
+
+
+def to_float(text: str, fmt: str, line: int | None, what: str = "coordinate") -> float:
+    """``text`` as a finite float (Fortran ``1.0D-3`` accepted), else a line-numbered error."""
+    t = text.strip()
+    try:
+        value = float(t.replace("D", "E").replace("d", "e"))
+    except ValueError:
+        fail("format_bad_number", fmt, line, reason=f"'{t}' is not a {what}", value=t, what=what)
+    if not math.isfinite(value) or abs(value) > 1e5:
+        fail("format_bad_number", fmt, line, reason=f"'{t}' is not a {what}", value=t, what=what)
+    return value
+
+
+def to_int(text: str, fmt: str, line: int | None, what: str = "integer") -> int:
+    """``text`` as an int, else a line-numbered error."""
+    t = text.strip()
+    try:
+        return int(t)
+    except ValueError:
+        fail("format_bad_number", fmt, line, reason=f"'{t}' is not an {what}", value=t, what=what)
+
+
+def element_of(symbol: str, fmt: str, line: int | None) -> str:
+    """A valid element symbol (case fixed) or a line-numbered error."""
+    el = elements.normalize_symbol(symbol)
+    if el is None:
+        fail("format_unknown_element", fmt, line, reason=f"unknown element '{symbol}'",
+             symbol=symbol)
+    return el
+
+
+def element_from_label(label: str, fmt: str, line: int | None) -> str:
+    """Element of an atom label such as ``C12``, ``Cl_a``, ``HW`` or ``6`` (atomic number).
+
+    Two leading letters win when they form an element (``Cl``), else one; an atomic
+    number is accepted too.
+    """
+    t = label.strip()
+    if t.isdigit():
+        z = int(t)
+        if 1 <= z <= elements.MAX_Z:
+            return elements.symbol_of(z)
+        fail("format_unknown_element", fmt, line, reason=f"unknown element '{t}'", symbol=t)
+    letters = ""
+    for ch in t:
+        if not ch.isalpha():
+            break
+        letters += ch
+    for n in (2, 1):
+        if len(letters) >= n:
+            el = elements.normalize_symbol(letters[:n])
+            if el is not None:
+                return el
+    fail("format_unknown_element", fmt, line, reason=f"unknown element '{t}'", symbol=t)
+
+
+def clean_name(name: str) -> str:
+    """An atom name the document accepts: printable and at most 16 characters."""
+    text = "".join(ch for ch in name.strip() if ch.isprintable())
+    return text[:MAX_NAME]
+
+
+def make_atom(index: int, element: str, x: float, y: float, z: float, **props: Any) -> dict[str, Any]:
+    """A document atom ``a<index>`` (1-based index)."""
+    return new_atom(f"a{index}", element, x, y, z, **props)
+
+
+def numbered_lines(text: str) -> list[str]:
+    """Lines of ``text`` without line ends (a UTF-8 BOM dropped); index + 1 is the line number."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.splitlines()
+
+
+def pick_frame(fmt: str, count: int, frame: int | None, *, required: bool) -> int:
+    """The 0-based frame to read: ``frame`` checked, or 0 when a choice is not required."""
+    if frame is None:
+        if required and count > 1:
+            fail("format_frame_required", fmt, None, reason=f"{count} frames; pass frame",
+                 count=count, last=count - 1)
+        return 0
+    if isinstance(frame, bool) or not isinstance(frame, int) or not 0 <= frame < count:
+        fail("format_frame_range", fmt, None, reason=f"frame {frame} of {count}",
+             frame=frame, count=count, last=count - 1)
+    return frame

@@ -1,0 +1,311 @@
+"""MDL MOL (V2000/V3000) and SDF files, read and written with RDKit (no Qt).
+
+RDKit parses and writes the connection table (bond orders, ``M  CHG``, ``M  ISO``,
+``M  RAD``); a line checker runs first so a broken file is reported with its line.
+Aromatic bonds (type 4) are kekulized. Implicit hydrogens are not added: the
+document holds the atoms the file lists.
+
+Atom ids: SDF keeps ids and atom names in RDKit atom property lists
+(``atom.prop.molforma_id``, ``atom.prop.molforma_name``) and the multiplicity in
+``molforma_multiplicity``. MOL keeps ids in a ``M  MFI`` property line that
+MolForma writes only when the ids are not ``a1..aN`` in order (other programs skip
+unknown ``M`` lines); MOL does not keep names. Neither keeps ``mass`` or ``fixed``.
+The title is the first header line. The charge of the read structure is the sum
+of the formal charges.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from rdkit import Chem
+
+from molforma.document import elements
+from molforma.document.model import ATOM_ID
+from molforma.formats.common import (
+    Structure,
+    clean_name,
+    fail,
+    format_error,
+    numbered_lines,
+    pick_frame,
+    syntax,
+    to_float,
+    to_int,
+)
+from molforma.formats.rdkit_bridge import document_from_mol, mol_from_document, quiet
+
+_ID_PROP = "molforma_id"
+_NAME_PROP = "molforma_name"
+_MULT_PROP = "molforma_multiplicity"
+_MISSING = "n/a"
+# Symbols RDKit reads as hydrogen isotopes; everything else must be an element.
+_HYDROGEN_ALIASES = {"D", "T"}
+
+
+def _symbol_ok(symbol: str, fmt: str, lineno: int) -> None:
+    if symbol in _HYDROGEN_ALIASES:
+        return
+    if elements.normalize_symbol(symbol) != symbol:
+        if symbol in ("R", "R#", "A", "Q", "*", "L", "LP", "X", "M"):
+            fail("format_unsupported", fmt, lineno, reason=f"query atom '{symbol}'",
+                 feature=f"the query or pseudo atom '{symbol}'")
+        fail("format_unknown_element", fmt, lineno, reason=f"unknown element '{symbol}'",
+             symbol=symbol)
+
+
+def _check_v2000(lines: list[str], start: int, fmt: str) -> tuple[int, dict[int, str]]:
+    """Check a V2000 block beginning at ``lines[start]``; returns (index of M  END, ids)."""
+    counts_at = start + 3
+    if counts_at >= len(lines):
+        fail("format_truncated", fmt, len(lines) + 1, reason="counts line missing",
+             expected="the header and counts line")
+    counts = lines[counts_at]
+    if "V3000" in counts:
+        return _check_v3000(lines, counts_at, fmt)
+    if len(counts.rstrip()) < 6:
+        syntax(fmt, counts_at + 1, "the counts line is too short")
+    natoms = to_int(counts[0:3], fmt, counts_at + 1, "atom count")
+    nbonds = to_int(counts[3:6], fmt, counts_at + 1, "bond count")
+    row = counts_at + 1
+    for k in range(natoms):
+        lineno = row + k + 1
+        if row + k >= len(lines) or lines[row + k].startswith("M  "):
+            fail("format_atom_count", fmt, lineno, reason="fewer atom lines than announced",
+                 expected=natoms, found=k)
+        line = lines[row + k]
+        if len(line.rstrip()) < 32:
+            syntax(fmt, lineno, "an atom line needs x, y, z and the element in columns 1-34")
+        for a, b in ((0, 10), (10, 20), (20, 30)):
+            to_float(line[a:b], fmt, lineno)
+        _symbol_ok(line[31:34].strip(), fmt, lineno)
+    row += natoms
+    for k in range(nbonds):
+        lineno = row + k + 1
+        if row + k >= len(lines) or lines[row + k].startswith("M  "):
+            fail("format_truncated", fmt, lineno, reason="bond lines missing",
+                 expected=f"{nbonds} bond lines")
+        line = lines[row + k]
+        a1 = to_int(line[0:3], fmt, lineno, "atom number")
+        a2 = to_int(line[3:6], fmt, lineno, "atom number")
+        order = to_int(line[6:9], fmt, lineno, "bond type")
+        if not (1 <= a1 <= natoms and 1 <= a2 <= natoms) or a1 == a2:
+            syntax(fmt, lineno, f"bond between atoms {a1} and {a2}: no such atom pair")
+        if not 1 <= order <= 8:
+            syntax(fmt, lineno, f"unknown bond type {order}")
+    row += nbonds
+    ids: dict[int, str] = {}
+    while row < len(lines):
+        line = lines[row]
+        if line.startswith("M  END"):
+            return row, ids
+        if line.startswith("$$$$"):
+            break
+        if line.startswith("M  MFI"):
+            ids.update(_mfi(line, row + 1, fmt, natoms))
+        row += 1
+    raise format_error("format_truncated", fmt, row + 1, reason="no 'M  END' line",
+                       expected="'M  END'")
+
+
+def _mfi(line: str, lineno: int, fmt: str, natoms: int) -> dict[int, str]:
+    """``M  MFI  n  idx id ...``: MolForma's atom ids (1-based atom index, id)."""
+    parts = line.split()[2:]
+    if not parts:
+        syntax(fmt, lineno, "empty M  MFI line")
+    n = to_int(parts[0], fmt, lineno, "entry count")
+    pairs = parts[1:]
+    if len(pairs) != 2 * n:
+        syntax(fmt, lineno, "M  MFI: entry count does not match")
+    out: dict[int, str] = {}
+    for i in range(n):
+        idx = to_int(pairs[2 * i], fmt, lineno, "atom number")
+        aid = pairs[2 * i + 1]
+        if not 1 <= idx <= natoms or not ATOM_ID.match(aid):
+            syntax(fmt, lineno, f"M  MFI: bad entry {idx} {aid}")
+        out[idx] = aid
+    return out
+
+
+_V30_ATOM = re.compile(r"^\s*(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)")
+
+
+def _check_v3000(lines: list[str], counts_at: int, fmt: str) -> tuple[int, dict[int, str]]:
+    """Check the atom and bond blocks of a V3000 connection table."""
+    row = counts_at + 1
+    section = ""
+    natoms = 0
+    while row < len(lines):
+        raw = lines[row]
+        lineno = row + 1
+        if raw.startswith("M  END"):
+            return row, {}
+        if raw.startswith("$$$$"):
+            break
+        if raw.startswith("M  V30 "):
+            body = raw[7:]
+            while body.rstrip().endswith("-") and row + 1 < len(lines):
+                row += 1
+                body = body.rstrip()[:-1] + lines[row][7:]
+            words = body.split()
+            if words[:2] == ["BEGIN", "ATOM"]:
+                section = "atom"
+            elif words[:2] == ["BEGIN", "BOND"]:
+                section = "bond"
+            elif words and words[0] == "END":
+                section = ""
+            elif words and words[0] == "COUNTS":
+                natoms = to_int(words[1] if len(words) > 1 else "", fmt, lineno, "atom count")
+            elif section == "atom":
+                m = _V30_ATOM.match(body)
+                if not m:
+                    syntax(fmt, lineno, "an atom line needs index, element, x, y and z")
+                _symbol_ok(m.group(2), fmt, lineno)
+                for g in (3, 4, 5):
+                    to_float(m.group(g), fmt, lineno)
+            elif section == "bond":
+                if len(words) < 4:
+                    syntax(fmt, lineno, "a bond line needs index, type and two atoms")
+                for w in words[2:4]:
+                    a = to_int(w, fmt, lineno, "atom number")
+                    if not 1 <= a <= max(natoms, 1):
+                        syntax(fmt, lineno, f"bond to atom {a}: no such atom")
+        row += 1
+    raise format_error("format_truncated", fmt, row + 1, reason="no 'M  END' line",
+                       expected="'M  END'")
+
+
+def _total_charge(atoms: list[dict[str, Any]]) -> int:
+    return sum(int(a.get("formalCharge", 0)) for a in atoms)
+
+
+def _ids_ok(ids: list[str], n: int) -> bool:
+    return len(ids) == n and len(set(ids)) == n and all(ATOM_ID.match(i) for i in ids)
+
+
+def read_mol(text: str, fmt: str = "mol") -> Structure:
+    """A MOL block (V2000 or V3000).
+
+    Raises:
+        FormatError: a broken line (named) or a block RDKit cannot read.
+    """
+    lines = numbered_lines(text)
+    end, id_map = _check_v2000(lines, 0, fmt)
+    block = "\n".join(lines[: end + 1]) + "\n"
+    with quiet():
+        mol = Chem.MolFromMolBlock(block, sanitize=False, removeHs=False, strictParsing=True)
+    if mol is None:
+        syntax(fmt, None, "RDKit could not read the connection table")
+    ids = None
+    if id_map:
+        ids = [id_map.get(i + 1, "") for i in range(mol.GetNumAtoms())]
+        if not _ids_ok(ids, mol.GetNumAtoms()):
+            ids = None
+    atoms, bonds = document_from_mol(mol, ids=ids)
+    title = lines[0].strip() if lines else ""
+    return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=_total_charge(atoms))
+
+
+def _records(lines: list[str]) -> list[tuple[int, int]]:
+    """(first line index, end index exclusive) of each SDF record."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    for i, line in enumerate(lines):
+        if line.startswith("$$$$"):
+            if any(s.strip() for s in lines[start:i]):
+                out.append((start, i))
+            start = i + 1
+    if any(s.strip() for s in lines[start:]):
+        out.append((start, len(lines)))
+    return out
+
+
+def read_sdf(text: str, frame: int | None = None) -> Structure:
+    """One record of an SDF file (``frame``, 0-based; the first when None).
+
+    Every record's connection table is checked, so a broken file fails as a whole.
+    """
+    lines = numbered_lines(text)
+    records = _records(lines)
+    if not records:
+        fail("format_no_atoms", "sdf", None, reason="the file has no record")
+    for start, _end in records:
+        _check_v2000(lines, start, "sdf")
+    chosen = pick_frame("sdf", len(records), frame, required=False)
+    start, end = records[chosen]
+    record = "\n".join(lines[start:end]) + "\n$$$$\n"
+    supplier = Chem.SDMolSupplier()
+    with quiet():
+        supplier.SetData(record, sanitize=False, removeHs=False, strictParsing=True)
+        mol = supplier[0] if len(supplier) else None
+    if mol is None:
+        syntax("sdf", start + 1, "RDKit could not read this record")
+    n = mol.GetNumAtoms()
+    ids = [a.GetProp(_ID_PROP) if a.HasProp(_ID_PROP) else "" for a in mol.GetAtoms()]
+    names = [clean_name(a.GetProp(_NAME_PROP)) if a.HasProp(_NAME_PROP) else ""
+             for a in mol.GetAtoms()]
+    atoms, bonds = document_from_mol(mol, ids=ids if _ids_ok(ids, n) else None, names=names)
+    mult = None
+    if mol.HasProp(_MULT_PROP):
+        try:
+            mult = int(str(mol.GetProp(_MULT_PROP)).strip())
+        except ValueError:
+            mult = None
+    title = mol.GetProp("_Name").strip() if mol.HasProp("_Name") else ""
+    return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=_total_charge(atoms),
+                     multiplicity=mult, frame_count=len(records))
+
+
+def _mol_of(project: Mapping[str, Any]) -> tuple[Chem.Mol, list[dict[str, Any]]]:
+    doc = project["document"]
+    atoms = list(doc.get("atoms", []))
+    mol = mol_from_document(atoms, doc.get("bonds", []))
+    title = " ".join(str(doc.get("title") or "").split())
+    mol.SetProp("_Name", title[:80])
+    return mol, atoms
+
+
+def _trivial_ids(atoms: list[dict[str, Any]]) -> bool:
+    return all(a["id"] == f"a{i}" for i, a in enumerate(atoms, start=1))
+
+
+def write_mol(project: Mapping[str, Any]) -> str:
+    """The project as a MOL block (V2000; V3000 above 999 atoms), ids in ``M  MFI``."""
+    mol, atoms = _mol_of(project)
+    with quiet():
+        block = Chem.MolToMolBlock(mol, kekulize=False, includeStereo=False,
+                                   forceV3000=len(atoms) > 999)
+    if _trivial_ids(atoms) or len(atoms) > 999:
+        return block
+    extra = []
+    entries = [f"{i:>4} {a['id']}" for i, a in enumerate(atoms, start=1)]
+    for k in range(0, len(entries), 8):
+        chunk = entries[k:k + 8]
+        extra.append(f"M  MFI{len(chunk):>3}" + "".join(f" {e}" for e in chunk))
+    head, sep, tail = block.rpartition("M  END")
+    return head + "\n".join(extra) + "\n" + sep + tail
+
+
+def write_sdf(project: Mapping[str, Any]) -> str:
+    """The project as a one-record SDF with ids, names and multiplicity as data fields."""
+    mol, atoms = _mol_of(project)
+    for at, a in zip(mol.GetAtoms(), atoms, strict=True):
+        at.SetProp(_ID_PROP, str(a["id"]))
+        name = "_".join(str(a.get("name") or "").split())
+        if name:
+            at.SetProp(_NAME_PROP, name)
+    Chem.CreateAtomStringPropertyList(mol, _ID_PROP)
+    if any(a.get("name") for a in atoms):
+        Chem.CreateAtomStringPropertyList(mol, _NAME_PROP, missingValueMarker=_MISSING)
+    mol.SetProp(_MULT_PROP, str(int(project["document"].get("multiplicity", 1) or 1)))
+    out = io.StringIO()
+    with quiet():
+        writer = Chem.SDWriter(out)
+        writer.SetKekulize(False)
+        writer.SetForceV3000(len(atoms) > 999)
+        writer.write(mol)
+        writer.close()
+    return out.getvalue()

@@ -1,0 +1,433 @@
+"""Reading NWChem input files (``.nw``): structure, charge, multiplicity, conditions (no Qt).
+
+Writing is :func:`molforma.nwchem.input.render_input`. The reader follows NWChem's
+own reading rules: case-insensitive keywords, ``#`` comments, ``;`` as a line
+break and a trailing ``\\`` joining lines. It takes:
+
+* the default geometry (unnamed or named ``geometry``; else the first): atom tags
+  (``C``, ``H2``, ``Cl_a``; the element is read from the leading letters, a tag
+  other than the element becomes the atom name), coordinates in the block's units
+  (angstrom, au/bohr, nm, pm), ``mass`` (kept as the mass number when it is an
+  isotope mass), ``noautosym`` / ``nocenter``; z-matrix, periodic and ghost atoms
+  are refused with their line;
+* ``constraints`` ``fix atom`` lists as fixed atoms;
+* ``title``, ``charge``; the multiplicity from the ``scf`` (singlet.. / nopen) or
+  ``dft`` (``mult``) block, singlet when neither says;
+* ``calculation``: task and theory from the ``task`` lines (scf, dft, mp2; an
+  optimize followed by freq is ``optimize+frequencies``), ``xc`` functional,
+  a single ``* library`` basis, the SCF reference when it differs from the automatic one;
+* ``advanced`` (memory, directories, movecs, SCF/DFT iterations and convergence,
+  grid, dispersion, optimiser iterations, ``freq animate``, print level) — given
+  in :attr:`Structure.advanced` for callers that want it; loading a ``.nw`` keeps
+  the project's advanced settings and extra input (SPEC.md section 3).
+
+Bonds are perceived with RDKit using the charge.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from molforma.document import elements
+from molforma.formats.common import (
+    Structure,
+    clean_name,
+    element_from_label,
+    fail,
+    format_error,
+    make_atom,
+    syntax,
+    to_float,
+)
+from molforma.formats.rdkit_bridge import perceive_bonds
+
+FMT = "nwchem"
+BOHR = 0.529177210903
+_UNITS = {"angstrom": 1.0, "angstroms": 1.0, "an": 1.0, "au": BOHR, "atomic": BOHR,
+          "bohr": BOHR, "nm": 10.0, "nanometers": 10.0, "pm": 0.01, "picometers": 0.01}
+_SPIN = {"singlet": 1, "doublet": 2, "triplet": 3, "quartet": 4, "quintet": 5, "sextet": 6,
+         "septet": 7, "octet": 8}
+# Top-level directives that open a block closed by ``end``.
+_BLOCKS = {
+    "geometry", "basis", "ecp", "so", "scf", "dft", "mp2", "driver", "freq", "vib",
+    "property", "tddft", "tce", "ccsd", "mcscf", "python", "constraints", "cosmo", "esp",
+    "stepper", "nwpw", "qmmm", "md", "prepare", "raman", "selci", "rimp2", "relativistic",
+    "zcoord", "bq", "charge_density", "dplot", "hessian", "pspw", "band", "smd", "xtb",
+    "gradients", "fcidump", "rtdft", "ccca", "mrcc", "direct_mp2", "qmd", "neb", "string",
+}
+_OPERATIONS = {"energy": "energy", "optimize": "optimize", "opt": "optimize",
+               "freq": "frequencies", "frequencies": "frequencies", "vib": "frequencies",
+               "hessian": "frequencies"}
+_GRIDS = ("xcoarse", "coarse", "medium", "fine", "xfine")
+_DISPERSION = {"2": "d2", "3": "d3", "4": "d3bj"}
+
+
+def _strip_comment(line: str) -> str:
+    quoted = False
+    for k, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return line[:k]
+    return line
+
+
+def _statements(text: str) -> list[tuple[int, str]]:
+    """(line number, statement) pairs: comments removed, ``\\`` joined, ``;`` split."""
+    raw = text.lstrip("\ufeff").splitlines()
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(raw):
+        lineno = i + 1
+        line = _strip_comment(raw[i])
+        while line.rstrip().endswith("\\") and i + 1 < len(raw):
+            i += 1
+            line = line.rstrip()[:-1] + " " + _strip_comment(raw[i])
+        i += 1
+        quoted = False
+        start = 0
+        for k, ch in enumerate(line):
+            if ch == '"':
+                quoted = not quoted
+            elif ch == ";" and not quoted:
+                out.append((lineno, line[start:k]))
+                start = k + 1
+        out.append((lineno, line[start:]))
+    return [(n, s.strip()) for n, s in out if s.strip()]
+
+
+def _block(stmts: list[tuple[int, str]], i: int) -> tuple[list[tuple[int, str]], int]:
+    """Statements of the block opened at ``stmts[i]`` and the index after its ``end``."""
+    body = []
+    j = i + 1
+    while j < len(stmts):
+        if stmts[j][1].split()[0].lower() == "end":
+            return body, j + 1
+        body.append(stmts[j])
+        j += 1
+    raise format_error("format_truncated", FMT, stmts[i][0],
+                       reason=f"'{stmts[i][1].split()[0]}' block has no 'end'", expected="'end'")
+
+
+def _unquote(text: str) -> str:
+    t = text.strip()
+    if len(t) >= 2 and t[0] == t[-1] == '"':
+        return t[1:-1]
+    return t
+
+
+def _memory_mb(words: list[str]) -> int | None:
+    """Total memory in MB of a ``memory`` directive (total, or heap + stack + global)."""
+    units = {"b": 1 / 2**20, "kb": 1 / 1024, "mb": 1.0, "gb": 1024.0, "w": 8 / 2**20,
+             "kw": 8 / 1024, "mw": 8.0, "gw": 8192.0}
+    amounts: dict[str, float] = {}
+    key = "total"
+    k = 1
+    while k < len(words):
+        w = words[k].lower()
+        if w in ("total", "heap", "stack", "global"):
+            key = w
+            k += 1
+            continue
+        try:
+            value = float(w)
+        except ValueError:
+            k += 1
+            continue
+        unit = words[k + 1].lower() if k + 1 < len(words) else "w"
+        factor = units.get(unit)
+        if factor is None:
+            factor = units["w"]
+        else:
+            k += 1
+        amounts[key] = value * factor
+        k += 1
+    if "total" in amounts:
+        mb = amounts["total"]
+    elif amounts:
+        mb = sum(amounts.values())
+    else:
+        return None
+    mb_int = round(mb)
+    return mb_int if 16 <= mb_int <= 1_048_576 else None
+
+
+def _mass_props(element: str, mass: float) -> dict[str, Any]:
+    """``massNumber`` when ``mass`` is an isotope mass of ``element``, else ``mass``."""
+    guess = round(mass)
+    exact = elements.isotope_mass(element, guess)
+    if exact is not None and abs(exact - mass) < 1e-4:
+        return {"massNumber": guess}
+    return {"mass": mass}
+
+
+def _geometry(header: tuple[int, str], body: list[tuple[int, str]]) -> tuple[list[dict], dict]:
+    words = header[1].split()
+    opts = [w.lower() for w in words[1:]]
+    scale = 1.0
+    if "units" in opts:
+        k = opts.index("units")
+        unit = opts[k + 1] if k + 1 < len(opts) else ""
+        if unit not in _UNITS:
+            syntax(FMT, header[0], f"unknown geometry units '{unit}'")
+        scale = _UNITS[unit]
+    options = {"noautosym": "noautosym" in opts, "nocenter": "nocenter" in opts}
+    atoms: list[dict[str, Any]] = []
+    for lineno, stmt in body:
+        parts = stmt.split()
+        key = parts[0].lower()
+        if key in ("symmetry", "print", "noprint", "adjust"):
+            continue
+        if key in ("zmatrix", "zmt", "zcoord"):
+            fail("format_unsupported", FMT, lineno, reason="z-matrix geometry",
+                 feature="a z-matrix geometry")
+        if key in ("system", "load", "lattice_vectors"):
+            fail("format_unsupported", FMT, lineno, reason=f"geometry '{key}'",
+                 feature=f"'{key}' in a geometry")
+        if key.startswith("bq") or key == "x":
+            fail("format_unsupported", FMT, lineno, reason="ghost or dummy atom",
+                 feature="a ghost or dummy atom")
+        if len(parts) < 4:
+            syntax(FMT, lineno, "an atom line needs a tag and three coordinates")
+        el = element_from_label(parts[0], FMT, lineno)
+        x, y, z = (to_float(p, FMT, lineno) * scale for p in parts[1:4])
+        props: dict[str, Any] = {}
+        extra = [p.lower() for p in parts[4:]]
+        if "mass" in extra:
+            k = extra.index("mass")
+            if k + 1 >= len(extra):
+                syntax(FMT, lineno, "'mass' needs a value")
+            props.update(_mass_props(el, to_float(parts[4 + k + 1], FMT, lineno, "mass")))
+        tag = parts[0]
+        auto_tag = tag == f"{el}{len(atoms) + 1}" and ("mass" in props or "massNumber" in props)
+        if tag.lower() != el.lower() and not auto_tag:
+            props["name"] = clean_name(tag)
+        atoms.append(make_atom(len(atoms) + 1, el, x, y, z, **props))
+    return atoms, options
+
+
+def _fixed(body: list[tuple[int, str]], natoms: int) -> set[int]:
+    fixed: set[int] = set()
+    for lineno, stmt in body:
+        words = stmt.lower().split()
+        if words[:2] != ["fix", "atom"]:
+            continue
+        for w in words[2:]:
+            lo, _, hi = w.partition(":")
+            if not lo.isdigit() or (hi and not hi.isdigit()):
+                syntax(FMT, lineno, f"bad atom number '{w}' in 'fix atom'")
+            for n in range(int(lo), int(hi or lo) + 1):
+                if not 1 <= n <= natoms:
+                    syntax(FMT, lineno, f"'fix atom' names atom {n}; the geometry has {natoms}")
+                fixed.add(n)
+    return fixed
+
+
+def _int_arg(words: list[str], k: int, lineno: int) -> int | None:
+    if k >= len(words):
+        return None
+    try:
+        return int(float(words[k]))
+    except ValueError:
+        syntax(FMT, lineno, f"'{words[k]}' is not a number")
+
+
+def _float_arg(words: list[str], k: int, lineno: int) -> float | None:
+    if k >= len(words):
+        return None
+    return to_float(words[k], FMT, lineno, "number")
+
+
+def _vectors(words: list[str], adv: dict[str, Any]) -> None:
+    low = [w.lower() for w in words]
+    for key, target in (("input", "input_movecs"), ("output", "output_movecs")):
+        if key in low and low.index(key) + 1 < len(words):
+            adv[target] = words[low.index(key) + 1]
+
+
+def _scf(body: list[tuple[int, str]], adv: dict[str, Any]) -> tuple[int | None, str | None]:
+    mult = ref = None
+    for lineno, stmt in body:
+        words = stmt.split()
+        key = words[0].lower()
+        if key in _SPIN:
+            mult = _SPIN[key]
+        elif key == "nopen":
+            n = _int_arg(words, 1, lineno)
+            mult = None if n is None else n + 1
+        elif key in ("rhf", "rohf", "uhf"):
+            ref = key
+        elif key == "maxiter":
+            adv["scf_maxiter"] = _int_arg(words, 1, lineno)
+        elif key == "thresh":
+            adv["scf_thresh"] = _float_arg(words, 1, lineno)
+        elif key == "vectors":
+            _vectors(words, adv)
+    return mult, ref
+
+
+def _dft(body: list[tuple[int, str]], adv: dict[str, Any]) -> tuple[int | None, str | None,
+                                                                    str | None]:
+    mult = ref = xc = None
+    for lineno, stmt in body:
+        words = stmt.split()
+        key = words[0].lower()
+        if key == "mult":
+            mult = _int_arg(words, 1, lineno)
+        elif key == "odft":
+            ref = "uhf"
+        elif key == "rodft":
+            ref = "rohf"
+        elif key == "xc":
+            xc = " ".join(w.lower() for w in words[1:]) or None
+        elif key == "iterations":
+            adv["dft_iterations"] = _int_arg(words, 1, lineno)
+        elif key == "convergence":
+            low = [w.lower() for w in words]
+            if "energy" in low:
+                adv["dft_convergence_energy"] = _float_arg(words, low.index("energy") + 1, lineno)
+        elif key == "grid":
+            for w in words[1:]:
+                if w.lower() in _GRIDS:
+                    adv["dft_grid"] = w.lower()
+        elif key == "disp":
+            low = [w.lower() for w in words]
+            if "vdw" in low and low.index("vdw") + 1 < len(low):
+                level = _DISPERSION.get(low[low.index("vdw") + 1])
+                if level:
+                    adv["dispersion"] = level
+        elif key == "vectors":
+            _vectors(words, adv)
+    return mult, ref, xc
+
+
+def _basis_name(body: list[tuple[int, str]]) -> str | None:
+    names = set()
+    for _lineno, stmt in body:
+        words = stmt.split()
+        low = [w.lower() for w in words]
+        if "library" in low and low.index("library") + 1 < len(words):
+            names.add(words[low.index("library") + 1].lower())
+        else:
+            return None  # explicit functions: not one library basis
+    return names.pop() if len(names) == 1 else None
+
+
+def _tasks(tasks: list[tuple[int, list[str]]]) -> tuple[str | None, str | None]:
+    """(theory, task) of the first supported ``task`` lines."""
+    found: list[tuple[str, str]] = []
+    for _lineno, words in tasks:
+        theory = words[1].lower() if len(words) > 1 else ""
+        op = _OPERATIONS.get(words[2].lower() if len(words) > 2 else "energy")
+        if theory in ("scf", "dft", "mp2") and op:
+            found.append((theory, op))
+    if not found:
+        return None, None
+    theory, op = found[0]
+    if op == "optimize" and len(found) > 1 and found[1] == (theory, "frequencies"):
+        op = "optimize+frequencies"
+    return theory, op
+
+
+def read_nwchem(text: str) -> Structure:
+    """Structure, charge, multiplicity and conditions of an NWChem input.
+
+    Raises:
+        FormatError: no geometry, a block without ``end``, a bad atom line (named),
+            an unsupported geometry form (z-matrix, periodic, ghost atoms).
+    """
+    stmts = _statements(text)
+    title = None
+    charge = None
+    geometries: list[tuple[str, tuple[int, str], list[tuple[int, str]]]] = []
+    blocks: dict[str, list[tuple[int, str]]] = {}
+    tasks: list[tuple[int, list[str]]] = []
+    adv: dict[str, Any] = {}
+    i = 0
+    while i < len(stmts):
+        lineno, stmt = stmts[i]
+        words = stmt.split()
+        key = words[0].lower()
+        if key in _BLOCKS:
+            body, nxt = _block(stmts, i)
+            if key == "geometry":
+                named = [w for w in words[1:] if w.startswith('"') or w.lower() not in (
+                    "units", "noautosym", "noautoz", "nocenter", "autosym", "autoz", "center",
+                    "print", "noprint", "bqbq", "angstrom", "angstroms", "au", "atomic", "bohr",
+                    "nm", "pm", "nanometers", "picometers", "an", "xyz")]
+                name = _unquote(named[0]).lower() if named and not _is_number(named[0]) else ""
+                geometries.append((name, stmts[i], body))
+            else:
+                blocks.setdefault(key, body)
+            i = nxt
+            continue
+        if key == "title":
+            title = _unquote(stmt[len(words[0]):]) or None
+        elif key == "charge":
+            value = _float_arg(words, 1, lineno)
+            if value is None or value != int(value):
+                syntax(FMT, lineno, "charge must be a whole number")
+            charge = int(value)
+        elif key == "task":
+            tasks.append((lineno, words))
+        elif key == "memory":
+            mb = _memory_mb(words)
+            if mb is not None:
+                adv["memory_mb"] = mb
+        elif key in ("scratch_dir", "permanent_dir") and len(words) > 1:
+            adv[key] = words[1]
+        elif key == "print" and len(words) > 1 and words[1].lower() in (
+                "none", "low", "medium", "high", "debug"):
+            adv["print_level"] = words[1].lower()
+        i += 1
+    if not geometries:
+        fail("format_no_atoms", FMT, None, reason="no geometry block")
+    default = next((g for g in geometries if g[0] in ("", "geometry")), geometries[0])
+    atoms, options = _geometry(default[1], default[2])
+    if not atoms:
+        fail("format_no_atoms", FMT, default[1][0], reason="the geometry block is empty")
+    adv.update(options)
+    for n in _fixed(blocks.get("constraints", []), len(atoms)):
+        atoms[n - 1]["fixed"] = True
+
+    theory, task = _tasks(tasks)
+    scf_mult, scf_ref = _scf(blocks.get("scf", []), adv)
+    dft_mult, dft_ref, xc = _dft(blocks.get("dft", []), adv)
+    if theory == "dft":
+        mult = dft_mult or scf_mult
+        ref = dft_ref or (scf_ref if scf_ref != "rhf" else None)
+    else:
+        mult = scf_mult or dft_mult
+        ref = scf_ref
+    mult = mult or 1
+    calc: dict[str, Any] = {}
+    if theory:
+        calc["theory"] = theory
+        calc["task"] = task
+    if xc and (theory == "dft" or "dft" in blocks):
+        calc["functional"] = xc
+    basis = _basis_name(blocks.get("basis", []))
+    if basis:
+        calc["basis"] = basis
+    automatic = "rhf" if mult == 1 else "uhf"
+    if ref and ref != automatic:
+        calc["reference"] = ref
+    for lineno, stmt in blocks.get("driver", []):
+        words = stmt.split()
+        if words[0].lower() == "maxiter":
+            adv["opt_maxiter"] = _int_arg(words, 1, lineno)
+    freq_body = blocks.get("freq", []) + blocks.get("vib", [])
+    if any(s.split()[0].lower() == "animate" for _n, s in freq_body):
+        adv["freq_animate"] = True
+    adv = {k: v for k, v in adv.items() if v is not None}
+    bonds = perceive_bonds(atoms, charge)
+    return Structure(atoms=atoms, bonds=bonds, title=title, charge=charge if charge is not None
+                     else 0, multiplicity=mult, calculation=calc or None, advanced=adv or None)
+
+
+def _is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,248 @@
+"""The format registry: which formats MolForma reads and writes, by name and extension (no Qt).
+
+Readers and writers are pure functions of text; paths are handled here only
+(bounded reads through :func:`molforma.fileio.read_text_limited`, atomic writes
+through :func:`molforma.fileio.atomic_write_text`). A structure file gives a
+:class:`Structure`; a project file gives the whole project ``dict``.
+
+Which formats keep what (round trip through MolForma):
+
+======== ===== ====== ======= ======= ======= ===== =====
+format   bonds orders charges isotope names   ids   title
+======== ===== ====== ======= ======= ======= ===== =====
+project  yes   yes    yes     yes     yes     yes   yes
+xyz      (perceived)  no      no      no      no    yes
+mol      yes   yes    yes     yes     no      yes   yes
+sdf      yes   yes    yes     yes     yes     yes   yes
+pdb      yes   yes    yes     no      yes     yes   yes
+cml      yes   yes    yes     yes     yes     yes   yes
+nwchem   (perceived)  no      mass    no      no    yes
+======== ===== ====== ======= ======= ======= ===== =====
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from molforma.document.document import EditResult
+from molforma.document.model import Project, new_atom, project_from_json
+from molforma.errors import FileAccessError, FormatError
+from molforma.fileio import READ_LIMIT, atomic_write_text, read_text_limited
+from molforma.formats import cml, gaussian, mdl, mol2, nwchem_input, pdb, xyz
+from molforma.formats.common import FORMAT_LABELS, Structure, fail
+
+__all__ = [
+    "EXTENSIONS",
+    "READABLE",
+    "WRITABLE",
+    "Structure",
+    "apply_structure",
+    "format_from_path",
+    "read_file",
+    "read_text",
+    "write_file",
+    "write_text",
+]
+
+READABLE: tuple[str, ...] = (
+    "project", "xyz", "mol", "sdf", "mol2", "cml", "pdb", "nwchem", "gaussian",
+)
+WRITABLE: tuple[str, ...] = ("project", "xyz", "mol", "sdf", "pdb", "nwchem", "cml")
+
+# Longest suffix first: ".molforma.json" must win over ".json".
+EXTENSIONS: dict[str, str] = {
+    ".molforma.json": "project", ".json": "project", ".xyz": "xyz", ".mol": "mol",
+    ".mdl": "mol", ".sdf": "sdf", ".sd": "sdf", ".mol2": "mol2", ".ml2": "mol2",
+    ".cml": "cml", ".pdb": "pdb", ".ent": "pdb", ".nw": "nwchem", ".nwi": "nwchem",
+    ".gjf": "gaussian", ".com": "gaussian", ".gau": "gaussian",
+}
+
+# Calculation keys a .nw file may set; the protected extra input never comes from a file.
+_CALCULATION_KEYS = ("task", "theory", "functional", "basis", "reference")
+
+
+def _readers() -> dict[str, Callable[[str, int | None], Structure]]:
+    return {
+        "xyz": lambda t, f: xyz.read_xyz(t, f),
+        "mol": lambda t, f: _single(mdl.read_mol(t), "mol", f),
+        "sdf": lambda t, f: mdl.read_sdf(t, f),
+        "mol2": lambda t, f: mol2.read_mol2(t, f),
+        "cml": lambda t, f: cml.read_cml(t, f),
+        "pdb": lambda t, f: pdb.read_pdb(t, f),
+        "nwchem": lambda t, f: _single(nwchem_input.read_nwchem(t), "nwchem", f),
+        "gaussian": lambda t, f: _single(gaussian.read_gaussian(t), "gaussian", f),
+    }
+
+
+def _single(s: Structure, fmt: str, frame: int | None) -> Structure:
+    """A one-structure format accepts ``frame`` 0 (or None) only."""
+    if frame not in (None, 0):
+        fail("format_frame_range", fmt, None, reason=f"frame {frame} of 1", frame=frame,
+             count=1, last=0)
+    return s
+
+
+def _labels(names: tuple[str, ...]) -> str:
+    return ", ".join(names)
+
+
+def _check_format(fmt: str, allowed: tuple[str, ...], code: str) -> str:
+    key = str(fmt).strip().lower()
+    if key not in allowed:
+        raise FormatError(code, format=fmt, where="", reason=f"unsupported format {fmt!r}",
+                          readable=_labels(READABLE), writable=_labels(WRITABLE))
+    return key
+
+
+def format_from_path(path: str | os.PathLike[str]) -> str:
+    """The format of ``path`` from its extension (case-insensitive).
+
+    Raises:
+        FormatError: ``format_unknown`` for an extension MolForma does not know.
+    """
+    name = Path(path).name.lower()
+    for ext in sorted(EXTENSIONS, key=len, reverse=True):
+        if name.endswith(ext) and len(name) > len(ext):
+            return EXTENSIONS[ext]
+    raise FormatError("format_unknown", format="?", where="", path=str(path),
+                      reason=f"unknown extension of {Path(path).name}",
+                      readable=_labels(READABLE), writable=_labels(WRITABLE))
+
+
+def _read_project(text: str, source: str) -> Project:
+    try:
+        data = json.loads(text.lstrip("\ufeff"))
+    except json.JSONDecodeError as exc:
+        fail("format_syntax", "project", exc.lineno, reason=f"not valid JSON: {exc.msg}")
+    return project_from_json(data, source=source)
+
+
+def read_text(
+    text: str, fmt: str, *, frame: int | None = None, source: str = "<string>"
+) -> Structure | Project:
+    """Read ``text`` in format ``fmt``: a Structure, or a whole project dict for ``project``.
+
+    ``frame`` (0-based) picks a frame of a multi-frame XYZ (required there when it has
+    several), a record of an SDF, a molecule of a Mol2/CML file or a model of a PDB
+    file (the first when None).
+
+    Raises:
+        FormatError: unknown format, a broken file (the line is named), a bad frame.
+        FileAccessError: ``format_too_large`` for more than 8 MiB of text.
+        ValidationError: a project file that breaks a document rule.
+    """
+    key = _check_format(fmt, READABLE, "format_not_readable")
+    size = len(text.encode("utf-8", errors="replace"))
+    if size > READ_LIMIT:
+        raise FileAccessError("format_too_large", path=source, size=size, limit=READ_LIMIT)
+    if key == "project":
+        return _read_project(text, source)
+    return _readers()[key](text, frame)
+
+
+def read_file(
+    path: str | os.PathLike[str], fmt: str | None = None, *, frame: int | None = None
+) -> Structure | Project:
+    """Read the file at ``path`` (at most 8 MiB); ``fmt`` defaults to its extension.
+
+    Raises:
+        FileAccessError: missing or unreadable file, or ``format_too_large``.
+        FormatError: as :func:`read_text`.
+    """
+    key = _check_format(fmt, READABLE, "format_not_readable") if fmt else format_from_path(path)
+    try:
+        text = read_text_limited(path)
+    except FileAccessError as exc:
+        if exc.code == "file_too_large":
+            raise FileAccessError("format_too_large", path=str(path), size=exc.data.get("size"),
+                                  limit=READ_LIMIT) from exc
+        raise
+    return read_text(text, key, frame=frame, source=str(path))
+
+
+def write_text(project: Mapping[str, Any], fmt: str) -> str:
+    """The project as text in ``fmt`` (one of WRITABLE).
+
+    Raises:
+        FormatError: ``format_not_writable``.
+        ValidationError: ``nwchem`` for settings the input generator refuses.
+    """
+    key = _check_format(fmt, WRITABLE, "format_not_writable")
+    if key == "project":
+        return json.dumps(project, ensure_ascii=False, indent=1) + "\n"
+    if key == "nwchem":
+        from molforma.nwchem.input import render_input
+
+        return render_input(project)
+    writers: dict[str, Callable[[Mapping[str, Any]], str]] = {
+        "xyz": xyz.write_xyz, "mol": mdl.write_mol, "sdf": mdl.write_sdf,
+        "pdb": pdb.write_pdb, "cml": cml.write_cml,
+    }
+    return writers[key](project)
+
+
+def write_file(project: Mapping[str, Any], path: str | os.PathLike[str],
+               fmt: str | None = None) -> None:
+    """Write the project to ``path`` in ``fmt`` (default: by extension), atomically.
+
+    The text is made first, so a failing conversion leaves no file; the file is
+    written to a temporary name and renamed, so it is never half-written.
+    """
+    key = _check_format(fmt, WRITABLE, "format_not_writable") if fmt else format_from_path(path)
+    if key not in WRITABLE:
+        _check_format(key, WRITABLE, "format_not_writable")
+    atomic_write_text(path, write_text(project, key))
+
+
+def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False) -> EditResult:
+    """Replace the atoms and bonds of the project copy ``work`` with those of ``s``.
+
+    Atoms get new ids from ``nextAtomId`` in file order (ids are never reused in a
+    document), ``nextAtomId`` moves past them, bonds follow. Title, charge and
+    multiplicity are set when the file gives them; the calculation keys a ``.nw``
+    file gives (task, theory, functional, basis, reference) are merged. Advanced
+    settings, extra input, execution settings and unknown fields are kept, as
+    SPEC.md section 3 says for ``.nw`` files; ``merge_advanced`` also merges the
+    advanced keys read from the file.
+    """
+    doc = work["document"]
+    old_ids = [a["id"] for a in doc.get("atoms", [])]
+    start = int(doc.get("nextAtomId", 1) or 1)
+    existing = max((int(i[1:]) for i in old_ids if i[1:].isdigit()), default=0)
+    start = max(start, existing + 1)
+    mapping: dict[str, str] = {}
+    atoms = []
+    for k, a in enumerate(s.atoms):
+        new_id = f"a{start + k}"
+        mapping[a["id"]] = new_id
+        atom = new_atom(new_id, a["element"], a["x"], a["y"], a["z"])
+        atom.update({key: value for key, value in a.items() if key != "id"})
+        atoms.append(atom)
+    bonds = [{**b, "a": mapping[b["a"]], "b": mapping[b["b"]]} for b in s.bonds]
+    doc["atoms"] = atoms
+    doc["bonds"] = bonds
+    doc["nextAtomId"] = start + len(atoms)
+    if s.title is not None:
+        doc["title"] = s.title
+    if s.charge is not None:
+        doc["charge"] = int(s.charge)
+    if s.multiplicity is not None:
+        doc["multiplicity"] = int(s.multiplicity)
+    if s.calculation:
+        calc = dict(work.get("calculation") or {})
+        calc.update({k: v for k, v in s.calculation.items() if k in _CALCULATION_KEYS})
+        if "reference" not in s.calculation and s.calculation.get("theory"):
+            calc["reference"] = None  # the file chose none: automatic from the multiplicity
+        work["calculation"] = calc
+    if merge_advanced and s.advanced:
+        work["advanced"] = {**dict(work.get("advanced") or {}), **s.advanced}
+    return EditResult(added=[a["id"] for a in atoms], removed=old_ids)
+
+
+def label_of(fmt: str) -> str:
+    """The display name of a format (``"XYZ"``, ``"NWChem input"``)."""
+    return FORMAT_LABELS.get(fmt, fmt)

@@ -1,0 +1,113 @@
+"""XYZ files, single and multi-frame (no Qt).
+
+Each frame is an atom count line, a comment line and one ``Element x y z`` line per
+atom (an atomic number is accepted for the element; extra columns are ignored).
+The comment line gives the title, and ``charge=N`` / ``multiplicity=N`` (or
+``mult=N``) in it are taken. XYZ keeps no bonds, formal charges or atom ids:
+bonds are perceived with RDKit. A multi-frame file must be read with ``frame``
+(0-based); NWChem's driver and animation files (comment `` geometry``) are plain XYZ.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from molforma.formats.common import (
+    Structure,
+    element_from_label,
+    fail,
+    make_atom,
+    numbered_lines,
+    pick_frame,
+    syntax,
+    to_float,
+)
+from molforma.formats.rdkit_bridge import perceive_bonds
+
+FMT = "xyz"
+_KEYVAL = re.compile(r"\b(charge|multiplicity|mult)\s*=\s*([+-]?\d+)\b", re.I)
+
+
+def _frames(lines: list[str]) -> list[tuple[int, int]]:
+    """(index of the count line, atom count) of every frame; checks the whole file."""
+    frames: list[tuple[int, int]] = []
+    i = 0
+    n = len(lines)
+    while i < n:
+        if not lines[i].strip():
+            i += 1
+            continue
+        head = lines[i].split()
+        if len(head) != 1 or not head[0].lstrip("+").isdigit():
+            if frames and len(head) >= 4:
+                _prev_start, prev_count = frames[-1]
+                fail("format_atom_count", FMT, i + 1, reason="more atom lines than announced",
+                     expected=prev_count, found=f"{prev_count}+")
+            fail("format_bad_number", FMT, i + 1, reason="atom count expected",
+                 value=lines[i].strip()[:40], what="atom count")
+        count = int(head[0])
+        if i + 1 >= n:
+            fail("format_truncated", FMT, i + 2, reason="comment line missing",
+                 expected="a comment line")
+        for k in range(count):
+            row = i + 2 + k
+            if row >= n or not lines[row].strip():
+                fail("format_atom_count", FMT, row + 1, reason="fewer atom lines than announced",
+                     expected=count, found=k)
+            _atom_line(lines[row], row + 1, k + 1)
+        frames.append((i, count))
+        i += 2 + count
+    return frames
+
+
+def _atom_line(line: str, lineno: int, index: int) -> dict[str, Any]:
+    parts = line.split()
+    if len(parts) < 4:
+        syntax(FMT, lineno, "an atom line needs an element and three coordinates")
+    el = element_from_label(parts[0], FMT, lineno)
+    x, y, z = (to_float(p, FMT, lineno) for p in parts[1:4])
+    return make_atom(index, el, x, y, z)
+
+
+def count_frames(text: str) -> int:
+    """Number of frames of an XYZ text (the file is checked)."""
+    return len(_frames(numbered_lines(text)))
+
+
+def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> Structure:
+    """One frame of an XYZ text; bonds perceived unless ``perceive`` is False.
+
+    Raises:
+        FormatError: a broken line (named), no frame, or a multi-frame file without
+            ``frame`` (the message tells the frame count).
+    """
+    lines = numbered_lines(text)
+    frames = _frames(lines)
+    if not frames:
+        fail("format_no_atoms", FMT, None, reason="the file is empty")
+    chosen = pick_frame(FMT, len(frames), frame, required=True)
+    start, count = frames[chosen]
+    atoms = [_atom_line(lines[start + 2 + k], start + 3 + k, k + 1) for k in range(count)]
+    comment = lines[start + 1].strip()
+    charge = multiplicity = None
+    for key, value in _KEYVAL.findall(comment):
+        if key.lower() == "charge":
+            charge = int(value)
+        else:
+            multiplicity = int(value)
+    bonds = perceive_bonds(atoms, charge) if perceive else []
+    return Structure(atoms=atoms, bonds=bonds, title=comment or None, charge=charge,
+                     multiplicity=multiplicity, frame_count=len(frames))
+
+
+def write_xyz(project: Mapping[str, Any]) -> str:
+    """The project's atoms as a single-frame XYZ text (title on the comment line)."""
+    doc = project["document"]
+    atoms = doc.get("atoms", [])
+    title = " ".join(str(doc.get("title") or "").split())
+    lines = [str(len(atoms)), title]
+    for a in atoms:
+        lines.append(f"{a['element']:<3}{a['x']:16.8f}{a['y']:16.8f}{a['z']:16.8f}")
+    return "\n".join(lines) + "\n"
