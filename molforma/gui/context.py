@@ -20,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from molforma.document.document import Document
+from molforma.document.model import new_project
 from molforma.preferences import Preferences, load_preferences
 
 log = logging.getLogger(__name__)
@@ -89,9 +90,15 @@ class AppContext:
     def create(cls, document: Document | None = None, *, data_dir: Path | None = None,
                mcp_mode: bool = False, policy: Any | None = None) -> AppContext:
         """A context around ``document`` (a new one with a bounded undo history if None)."""
-        doc = document if document is not None else Document(undo_limit=WINDOW_UNDO_LIMIT)
+        prefs = load_preferences()
+        if document is None:
+            # A new document starts with the execution defaults the person saved.
+            project = new_project(executable=prefs.executable, launcher=prefs.launcher,
+                                  environment=dict(prefs.environment))
+            document = Document(project, undo_limit=WINDOW_UNDO_LIMIT)
+        doc = document
         events = AppEvents()
-        ctx = cls(document=doc, preferences=load_preferences(), events=events,
+        ctx = cls(document=doc, preferences=prefs, events=events,
                   policy=policy, mcp_mode=mcp_mode, data_dir=data_dir)
         ctx._unsubscribe = doc.subscribe(events.document_listener)
         return ctx

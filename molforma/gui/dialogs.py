@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
 
 
 def ask(parent: QWidget | None, title: str, text: str, buttons: Sequence[str],
@@ -114,4 +114,9 @@ def get_directory(parent: QWidget | None, caption: str, start: str = "") -> str 
     return dlg.selectedFiles()[0]
 
 
-__all__ = ["ask", "error", "get_directory", "get_open_path", "get_save_path", "info"]
+def run_dialog(dialog: QDialog) -> int:
+    """Run a custom modal dialog (Preferences, PDB model choice) and return its result."""
+    return int(dialog.exec())
+
+
+__all__ = ["ask", "error", "get_directory", "get_open_path", "get_save_path", "info", "run_dialog"]

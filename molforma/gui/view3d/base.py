@@ -127,7 +127,9 @@ class MoleculeView(QWidget):
         self._selection = [s for s in self._selection if s in shown]
         self._rebuild()
         w, h = self._size()
-        if not self._fitted_once or outside_view(self.scene, self.camera, w, h):
+        if not self._fitted_once and self.scene.count:
+            self.reset_view()
+        elif outside_view(self.scene, self.camera, w, h):
             self.fit()
 
     def set_mode_animation(self, atoms: list[dict[str, Any]],
@@ -144,7 +146,7 @@ class MoleculeView(QWidget):
         self._anim_base = self.scene.pos.copy()
         self._anim_disp = None if displacement is None else np.asarray(displacement, float)
         self._anim_amp = float(amplitude)
-        self.fit()
+        self.reset_view()
 
     def play(self) -> None:
         """Start the vibration animation set with :meth:`set_mode_animation`."""
@@ -174,8 +176,8 @@ class MoleculeView(QWidget):
         self.canvas.update()
 
     def reset_view(self) -> None:
-        """Standard orientation, then fit."""
-        self.camera.rot = np.eye(3)
+        """Principal-axes orientation (largest extent across the screen), then fit."""
+        self.camera.rot = principal_rotation(self.scene.pos)
         self.fit()
 
     def rotate_by(self, dx_degrees: float, dy_degrees: float) -> None:
@@ -309,6 +311,19 @@ class MoleculeView(QWidget):
         steps = ev.angleDelta().y() / 120.0
         if steps:
             self.zoom_by(1.15 ** steps)
+
+
+def principal_rotation(pos: np.ndarray) -> np.ndarray:
+    """A rotation putting the largest spread along screen x and the smallest along the view
+    axis, tilted a little so that flat and linear molecules still look three-dimensional."""
+    if len(pos) < 2:
+        return _rot_y(math.radians(-25)) @ _rot_x(math.radians(20))
+    centred = pos - pos.mean(axis=0)
+    _vals, vecs = np.linalg.eigh(centred.T @ centred)
+    axes = vecs[:, ::-1].T  # rows: largest, middle, smallest spread
+    if np.linalg.det(axes) < 0:
+        axes[2] = -axes[2]
+    return _rot_y(math.radians(-15)) @ _rot_x(math.radians(12)) @ axes
 
 
 def _rot_x(a: float) -> np.ndarray:

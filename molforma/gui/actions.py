@@ -1,0 +1,124 @@
+"""The action table: the one definition of every menu command and shortcut (Qt layer).
+
+Menus, shortcuts and the MCP ``ui_activate`` tool all reach a command through the
+QAction built here, whose objectName is the action id (``molforma.edit.undo``).
+Callbacks take the main window, which carries the :class:`AppContext` as ``ctx``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtGui import QAction, QKeySequence
+
+if TYPE_CHECKING:
+    from molforma.gui.main_window import MainWindow
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """Mark ``text`` for translation in ``context`` without translating it now."""
+    return text
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One command: id (also the QAction objectName), title, shortcut, menu, callback."""
+
+    id: str
+    title: str
+    menu: str
+    callback: Callable[[MainWindow], object]
+    shortcut: str | QKeySequence.StandardKey | None = None
+    enabled: Callable[[MainWindow], bool] | None = None
+    tip: str = ""
+
+
+def _doc_free(w: MainWindow) -> bool:
+    return w.ctx.document.candidate is None and not w.ctx.document.busy
+
+
+ACTIONS: list[ActionSpec] = [
+    ActionSpec("molforma.file.new", QT_TRANSLATE_NOOP("actions", "&New"), "file",
+               lambda w: w.file_new(), QKeySequence.StandardKey.New),
+    ActionSpec("molforma.file.open", QT_TRANSLATE_NOOP("actions", "&Open…"), "file",
+               lambda w: w.file_open(), QKeySequence.StandardKey.Open),
+    ActionSpec("molforma.file.save", QT_TRANSLATE_NOOP("actions", "&Save Project"), "file",
+               lambda w: w.file_save(), "Ctrl+S"),
+    ActionSpec("molforma.file.save_as", QT_TRANSLATE_NOOP("actions", "Save &As…"), "file",
+               lambda w: w.file_save_as(), "Ctrl+Shift+S"),
+    ActionSpec("molforma.file.load_structure",
+               QT_TRANSLATE_NOOP("actions", "&Load structure…"), "file",
+               lambda w: w.file_load_structure(), "Ctrl+L", _doc_free),
+    ActionSpec("molforma.file.export", QT_TRANSLATE_NOOP("actions", "&Export…"), "file",
+               lambda w: w.file_export(), "Ctrl+E"),
+    ActionSpec("molforma.file.quit", QT_TRANSLATE_NOOP("actions", "&Quit"), "file",
+               lambda w: w.close(), "Ctrl+Q"),
+    ActionSpec("molforma.edit.undo", QT_TRANSLATE_NOOP("actions", "&Undo"), "edit",
+               lambda w: w.run_history("undo"), QKeySequence.StandardKey.Undo,
+               lambda w: w.ctx.document.can_undo and not w.ctx.document.busy),
+    ActionSpec("molforma.edit.redo", QT_TRANSLATE_NOOP("actions", "&Redo"), "edit",
+               lambda w: w.run_history("redo"), "Ctrl+Shift+Z",
+               lambda w: w.ctx.document.can_redo and not w.ctx.document.busy),
+    ActionSpec("molforma.edit.confirm", QT_TRANSLATE_NOOP("actions", "&Confirm Candidate"),
+               "edit", lambda w: w.run_history("confirm"), "Ctrl+Return",
+               lambda w: w.ctx.document.candidate is not None and not w.ctx.document.busy),
+    ActionSpec("molforma.edit.cancel", QT_TRANSLATE_NOOP("actions", "C&ancel Candidate"),
+               "edit", lambda w: w.run_history("cancel"), "Ctrl+Backspace",
+               lambda w: w.ctx.document.candidate is not None and not w.ctx.document.busy),
+    ActionSpec("molforma.edit.delete", QT_TRANSLATE_NOOP("actions", "&Delete Selected Atoms"),
+               "edit", lambda w: w.molecule_tab.delete_selection(), QKeySequence.StandardKey.Delete,
+               _doc_free),
+    ActionSpec("molforma.edit.select_all", QT_TRANSLATE_NOOP("actions", "Select &All Atoms"),
+               "edit", lambda w: w.molecule_tab.select_all(), QKeySequence.StandardKey.SelectAll),
+    ActionSpec("molforma.edit.preferences", QT_TRANSLATE_NOOP("actions", "&Preferences…"),
+               "edit", lambda w: w.open_preferences(), "Ctrl+,"),
+    ActionSpec("molforma.view.fit", QT_TRANSLATE_NOOP("actions", "&Fit to View"), "view",
+               lambda w: w.molecule_tab.view.fit(), "F"),
+    ActionSpec("molforma.view.reset", QT_TRANSLATE_NOOP("actions", "&Reset Orientation"), "view",
+               lambda w: w.molecule_tab.view.reset_view(), "Ctrl+0"),
+    ActionSpec("molforma.view.palette", QT_TRANSLATE_NOOP("actions", "Show &Parts Palette"),
+               "view", lambda w: w.molecule_tab.toggle_palette(), "F9"),
+    ActionSpec("molforma.view.tab_molecule", QT_TRANSLATE_NOOP("actions", "&1 Molecule"), "view",
+               lambda w: w.show_tab("molecule"), "Ctrl+1"),
+    ActionSpec("molforma.view.tab_calculation", QT_TRANSLATE_NOOP("actions", "&2 Calculation"),
+               "view", lambda w: w.show_tab("calculation"), "Ctrl+2"),
+    ActionSpec("molforma.view.tab_execution", QT_TRANSLATE_NOOP("actions", "&3 Execution"),
+               "view", lambda w: w.show_tab("execution"), "Ctrl+3"),
+    ActionSpec("molforma.view.tab_results", QT_TRANSLATE_NOOP("actions", "&Results"), "view",
+               lambda w: w.show_tab("results"), "Ctrl+4"),
+    ActionSpec("molforma.view.tab_history", QT_TRANSLATE_NOOP("actions", "&History"), "view",
+               lambda w: w.show_tab("history"), "Ctrl+5"),
+    ActionSpec("molforma.help.shortcuts", QT_TRANSLATE_NOOP("actions", "&Keyboard Shortcuts"),
+               "help", lambda w: w.show_shortcuts(), QKeySequence.StandardKey.HelpContents),
+    ActionSpec("molforma.help.about", QT_TRANSLATE_NOOP("actions", "&About MolForma"), "help",
+               lambda w: w.show_about()),
+]
+
+ACTIONS_BY_ID: dict[str, ActionSpec] = {a.id: a for a in ACTIONS}
+if len(ACTIONS_BY_ID) != len(ACTIONS):  # pragma: no cover - a programming error
+    raise RuntimeError("duplicate action id")
+
+MENUS: list[tuple[str, str]] = [
+    ("file", QT_TRANSLATE_NOOP("menus", "&File")),
+    ("edit", QT_TRANSLATE_NOOP("menus", "&Edit")),
+    ("view", QT_TRANSLATE_NOOP("menus", "&View")),
+    ("help", QT_TRANSLATE_NOOP("menus", "&Help")),
+]
+
+
+def action_title(spec: ActionSpec) -> str:
+    """The translated title of an action."""
+    return QCoreApplication.translate("actions", spec.title)
+
+
+def build_qaction(spec: ActionSpec, window: MainWindow, parent: QObject) -> QAction:
+    """A QAction for ``spec`` whose objectName is the action id."""
+    act = QAction(action_title(spec), parent)
+    act.setObjectName(spec.id)
+    if spec.shortcut is not None:
+        act.setShortcut(QKeySequence(spec.shortcut))
+    act.triggered.connect(lambda _checked=False, s=spec: window.run_action(s.id))
+    return act

@@ -1,0 +1,92 @@
+"""The QApplication and its translators (Qt layer).
+
+Every ``translations/*_<lang>.qm`` file is loaded for the display language (the
+window's catalogue and the panels' catalogue), plus Qt's own ``qtbase`` catalogue
+for standard buttons. :func:`set_language` switches at run time: Qt then sends
+every widget a LanguageChange event, and each widget re-reads its texts.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtWidgets import QApplication
+
+from molforma.i18n import LANGUAGES, display_language
+
+log = logging.getLogger(__name__)
+
+_installed: list[QTranslator] = []
+_current: list[str] = []
+
+
+def translations_dir() -> Path:
+    """The folder holding the ``.qm`` files (the repository's ``translations/``)."""
+    import molforma
+
+    return Path(molforma.__file__).resolve().parent.parent / "translations"
+
+
+def create_application(argv: list[str] | None = None) -> QApplication:
+    """The QApplication (created once) with names set and translators installed."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication(argv if argv is not None else sys.argv[:1])
+    app.setApplicationName("MolForma")
+    app.setOrganizationName("MolForma")
+    app.setApplicationDisplayName("MolForma")
+    install_translators(display_language())
+    return app
+
+
+def install_translators(lang: str) -> list[str]:
+    """Replace the installed translators by those of ``lang``; return the files loaded."""
+    app = QCoreApplication.instance()
+    if app is None:
+        return []
+    for tr in _installed:
+        app.removeTranslator(tr)
+    _installed.clear()
+    loaded: list[str] = []
+    if lang not in LANGUAGES:
+        lang = "en"
+    QLocale.setDefault(QLocale(QLocale.Language.Japanese if lang == "ja"
+                               else QLocale.Language.English))
+    files = sorted(translations_dir().glob(f"*_{lang}.qm"))
+    for qm in files:
+        tr = QTranslator(app)
+        if tr.load(str(qm)):
+            app.installTranslator(tr)
+            _installed.append(tr)
+            loaded.append(qm.name)
+        else:
+            log.warning("could not load translation %s", qm)
+    if lang != "en":
+        tr = QTranslator(app)
+        qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+        if tr.load(f"qtbase_{lang}", qt_dir):
+            app.installTranslator(tr)
+            _installed.append(tr)
+            loaded.append(f"qtbase_{lang}")
+    _current[:] = [lang]
+    return loaded
+
+
+def current_language() -> str:
+    """The language whose translators are installed."""
+    return _current[0] if _current else display_language()
+
+
+def set_language(lang: str, ctx: object | None = None) -> None:
+    """Switch the window's language now (widgets re-read their texts).
+
+    ``ctx`` (an AppContext) gets ``events.languageChanged`` emitted, for parts that
+    render text outside Qt's translator (error messages from the core).
+    """
+    install_translators(lang)
+    events = getattr(ctx, "events", None)
+    if events is not None:
+        events.languageChanged.emit()

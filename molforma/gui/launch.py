@@ -1,0 +1,97 @@
+"""Start the desktop window: display check, application, file, screenshot, MCP (Qt layer).
+
+The display check runs before PySide6 is imported: on Linux with no display, Qt
+would abort the process with a cryptic message, so we stop first with one that
+says how to fix it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+NO_DISPLAY_MESSAGE = (
+    "molforma: the MolForma window requires a desktop display, and none was found "
+    "(DISPLAY and WAYLAND_DISPLAY are not set).\n"
+    "How to fix it:\n"
+    "  - start MolForma from a desktop session (X11 or Wayland), or with ssh -X;\n"
+    "  - or run it under a virtual display: xvfb-run -a molforma ...;\n"
+    "  - or render without a display: QT_QPA_PLATFORM=offscreen MOLFORMA_RENDERER=painter "
+    "molforma ...;\n"
+    "  - for an MCP server without any window, use: molforma --mcp\n"
+)
+
+
+def has_display() -> bool:
+    """False on Linux/BSD when neither a display nor a Qt platform is configured."""
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return True
+    return any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
+
+
+def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None,
+                  allow_execution_settings: bool, screenshot: str | None,
+                  tab: str | None) -> int:
+    """Run the window (``molforma [FILE]``, ``--mcp-gui``, ``--screenshot``); exit status."""
+    if not has_display():
+        if screenshot and not mcp:
+            # A screenshot needs no screen: render offscreen with the QPainter renderer.
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+            os.environ["MOLFORMA_RENDERER"] = "painter"
+        else:
+            sys.stderr.write(NO_DISPLAY_MESSAGE)
+            return 1
+    start_gui_server = None
+    if mcp:
+        try:
+            from molforma.mcp.gui_server import start_gui_server
+        except ImportError:
+            sys.stderr.write("molforma: --mcp-gui is not available yet in this build "
+                             "(molforma.mcp.gui_server is missing); use --mcp for the "
+                             "headless server.\n")
+            return 3
+
+    from molforma.errors import MolFormaError
+    from molforma.gui.app import create_application
+    from molforma.gui.context import AppContext
+    from molforma.gui.main_window import MainWindow, load_launch_file
+
+    app = create_application()
+    _quiet_offscreen_warning()
+    ctx = AppContext.create(mcp_mode=mcp)
+    load_error = None
+    if file:
+        try:
+            load_launch_file(ctx, file)
+        except MolFormaError as exc:
+            load_error = exc.message()
+        except OSError as exc:
+            load_error = str(exc)
+        if load_error is not None:
+            sys.stderr.write(f"molforma: cannot open {file}: {load_error}\n")
+            if screenshot:
+                return 2
+    window = MainWindow(ctx)
+    if screenshot:
+        return window.save_screenshot(screenshot, tab)
+    window.show()
+    if start_gui_server is not None:
+        start_gui_server(ctx, window, list(allow_dirs or []), allow_execution_settings)
+    if load_error is not None:
+        window.report_error_later(window.tr("Cannot open file"), load_error)
+    return int(app.exec())
+
+
+def _quiet_offscreen_warning() -> None:
+    """Drop the offscreen platform's harmless propagateSizeHints warning from stderr."""
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    def handler(kind: QtMsgType, _context: object, message: str) -> None:
+        if "propagateSizeHints" in message:
+            return
+        if kind != QtMsgType.QtDebugMsg:
+            sys.stderr.write(message + "\n")
+
+    qInstallMessageHandler(handler)

@@ -1,0 +1,436 @@
+"""The main window: tabs, menus from the action table, title, files, close (Qt layer).
+
+Tabs: "1 Molecule" (built here), "2 Calculation", "3 Execution", "Results" and
+"History" (panels imported lazily, a visible placeholder when one is missing).
+Menus come from :data:`molforma.gui.actions.ACTIONS`. Every file dialog and message
+box goes through :mod:`molforma.gui.dialogs`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QTimer
+from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QTabWidget,
+    QWidget,
+)
+
+from molforma.document.document import Document
+from molforma.errors import MolFormaError
+from molforma.gui import dialogs
+from molforma.gui.actions import ACTIONS, ACTIONS_BY_ID, MENUS, action_title, build_qaction
+from molforma.gui.context import WINDOW_UNDO_LIMIT, AppContext
+from molforma.gui.widgets.molecule_tab import MoleculeTab
+
+log = logging.getLogger(__name__)
+
+PROJECT_SUFFIX = ".molforma.json"
+TAB_NAMES = ("molecule", "calculation", "execution", "results", "history")
+
+# (key, module, class, translatable title)
+_PANELS: list[tuple[str, str, str, str]] = [
+    ("calculation", "molforma.gui.widgets.calculation_panel", "CalculationPanel", "2 Calculation"),
+    ("execution", "molforma.gui.widgets.execution_panel", "ExecutionPanel", "3 Execution"),
+    ("results", "molforma.gui.widgets.results_panel", "ResultsPanel", "Results"),
+    ("history", "molforma.gui.widgets.history_panel", "HistoryPanel", "History"),
+]
+
+# (label, format, filter) for Export…; labels are translated in file_export.
+EXPORT_FORMATS: list[tuple[str, str, str]] = [
+    ("XYZ", "xyz", "*.xyz"),
+    ("MDL Molfile", "mol", "*.mol"),
+    ("SDF", "sdf", "*.sdf"),
+    ("PDB", "pdb", "*.pdb"),
+    ("NWChem input", "nwchem", "*.nw"),
+    ("MolForma project", "project", "*.molforma.json"),
+]
+OPEN_FILTER_PATTERNS = ("*.molforma.json *.json *.xyz *.mol *.sdf *.mol2 *.cml *.pdb *.ent "
+                        "*.nw *.gjf *.com")
+
+
+def _tr_ctx(text: str) -> str:
+    return QApplication.translate("MainWindow", text)
+
+
+def load_launch_file(ctx: AppContext, path: str) -> None:
+    """Load the file given on the command line as the document (not an undo step).
+
+    Its protected values become trusted (SPEC.md section 7).
+
+    Raises:
+        MolFormaError: the file cannot be read or breaks a document rule.
+    """
+    from molforma.document.model import check_settings, check_structure, clone_project
+    from molforma.formats import apply_structure, read_file
+
+    loaded = read_file(str(path), None)
+    if isinstance(loaded, dict):
+        doc = Document(loaded, path=str(Path(path).resolve()), undo_limit=WINDOW_UNDO_LIMIT)
+    else:
+        work = clone_project(ctx.document.project)
+        apply_structure(work, loaded)
+        check_structure(work)
+        check_settings(work)
+        doc = Document(work, undo_limit=WINDOW_UNDO_LIMIT)
+    doc.trust_current()
+    ctx.set_document(doc)
+
+
+class MainWindow(QMainWindow):
+    """The MolForma window (objectName ``mainWindow``)."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setObjectName("mainWindow")
+        self.resize(1200, 800)
+        self.actions_by_id: dict[str, QAction] = {}
+        self.menus: dict[str, QMenu] = {}
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("mainTabs")
+        self.setCentralWidget(self.tabs)
+        self.molecule_tab = MoleculeTab(ctx, self)
+        self.tabs.addTab(self.molecule_tab, "")
+        self.panels: dict[str, QWidget] = {"molecule": self.molecule_tab}
+        for key, module, cls_name, _title in _PANELS:
+            self.panels[key] = self._make_panel(key, module, cls_name)
+            self.tabs.addTab(self.panels[key], "")
+        self._build_menus()
+        self.status_label = QLabel(self)
+        self.status_label.setObjectName("statusMessage")
+        self.statusBar().setObjectName("statusBar")
+        self.statusBar().addWidget(self.status_label, 1)
+        ctx.events.documentChanged.connect(self._document_changed)
+        self.retranslate()
+        self._document_changed("load")
+
+    # -- construction ----------------------------------------------------------------------
+    def _make_panel(self, key: str, module: str, cls_name: str) -> QWidget:
+        try:
+            cls_ = getattr(importlib.import_module(module), cls_name)
+        except (ImportError, AttributeError) as exc:
+            log.info("panel %s not available: %s", key, exc)
+            placeholder = QLabel(self)
+            placeholder.setObjectName(f"{key}Tab")
+            placeholder.setProperty("placeholder", True)
+            placeholder.setWordWrap(True)
+            return placeholder
+        return cls_(self.ctx, self)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        bar.setObjectName("menuBar")
+        for key, _title in MENUS:
+            menu = QMenu(self)
+            menu.setObjectName(f"menu_{key}")
+            bar.addMenu(menu)
+            self.menus[key] = menu
+        for spec in ACTIONS:
+            act = build_qaction(spec, self, self)
+            self.actions_by_id[spec.id] = act
+            menu = self.menus[spec.menu]
+            if spec.id in ("molforma.file.quit", "molforma.edit.preferences",
+                           "molforma.edit.confirm", "molforma.edit.delete",
+                           "molforma.view.tab_molecule", "molforma.file.load_structure"):
+                menu.addSeparator()
+            menu.addAction(act)
+            self.addAction(act)  # shortcuts work whichever tab has the focus
+
+    def retranslate(self) -> None:
+        """Re-read every text of the window (language switch)."""
+        for key, title in MENUS:
+            self.menus[key].setTitle(QApplication.translate("menus", title))
+        for spec in ACTIONS:
+            self.actions_by_id[spec.id].setText(action_title(spec))
+        self.tabs.setTabText(0, _tr_ctx("1 Molecule"))
+        for i, (key, _m, _c, title) in enumerate(_PANELS, start=1):
+            self.tabs.setTabText(i, _tr_ctx(title))
+            w = self.panels[key]
+            if isinstance(w, QLabel) and w.property("placeholder"):
+                w.setText(_tr_ctx("This part of MolForma is not available in this build."))
+        self._update_title()
+
+    def changeEvent(self, ev: QEvent) -> None:
+        """Retranslate on a language change."""
+        if ev.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(ev)
+
+    # -- state -----------------------------------------------------------------------------
+    def _document_changed(self, _what: str) -> None:
+        self._update_title()
+        self.update_actions()
+
+    def update_actions(self) -> None:
+        """Enable or disable actions from the document state."""
+        for spec in ACTIONS:
+            if spec.enabled is not None:
+                self.actions_by_id[spec.id].setEnabled(bool(spec.enabled(self)))
+
+    def _update_title(self) -> None:
+        doc = self.ctx.document
+        name = Path(doc.path).name if doc.path else _tr_ctx("Untitled")
+        mark = "*" if doc.modified else ""
+        self.setWindowTitle(f"{name}{mark} — MolForma")
+        self.setWindowModified(doc.modified)
+
+    def show_status(self, text: str, timeout_ms: int = 8000) -> None:
+        """A message in the status bar."""
+        self.status_label.setText(text)
+        if timeout_ms:
+            QTimer.singleShot(timeout_ms, lambda t=text: self.status_label.text() == t
+                              and self.status_label.setText(""))
+
+    def report_error(self, title: str, exc: BaseException | str) -> None:
+        """Show an error through :mod:`dialogs` (a MolFormaError in the display language)."""
+        text = exc.message() if isinstance(exc, MolFormaError) else str(exc)
+        dialogs.error(self, title, text)
+
+    def report_error_later(self, title: str, text: str) -> None:
+        """Show an error once the event loop runs."""
+        QTimer.singleShot(0, lambda: dialogs.error(self, title, text))
+
+    # -- commands --------------------------------------------------------------------------
+    def run_action(self, action_id: str) -> None:
+        """Run an action of the table by id (menus, shortcuts, MCP ``ui_activate``)."""
+        spec = ACTIONS_BY_ID[action_id]
+        if spec.enabled is not None and not spec.enabled(self):
+            return
+        try:
+            spec.callback(self)
+        except MolFormaError as exc:
+            self.report_error(action_title(spec).replace("&", ""), exc)
+        except OSError as exc:
+            self.report_error(action_title(spec).replace("&", ""), str(exc))
+
+    def run_history(self, action: str) -> None:
+        """Undo, redo, confirm or cancel on the shared history."""
+        from molforma.document import ops
+
+        try:
+            ops.history(self.ctx.document, action, origin="user")
+        except MolFormaError as exc:
+            self.molecule_tab.show_message(exc.message(), error=True)
+
+    def show_tab(self, name: str) -> None:
+        """Bring a tab to the front by key (``molecule``, ``calculation``, ...)."""
+        self.tabs.setCurrentIndex(TAB_NAMES.index(name))
+
+    def _confirm_discard(self) -> bool:
+        """True when there is nothing unsaved, or the person saved or chose to discard."""
+        doc = self.ctx.document
+        if self.ctx.mcp_mode or not (doc.modified or doc.candidate is not None):
+            return True
+        save, discard, cancel = _tr_ctx("Save"), _tr_ctx("Discard"), _tr_ctx("Cancel")
+        answer = dialogs.ask(self, _tr_ctx("Unsaved changes"),
+                             _tr_ctx("The project has unsaved changes. Save them first?"),
+                             [save, discard, cancel], default=save, escape=cancel)
+        if answer == discard:
+            return True
+        if answer == save:
+            if doc.candidate is not None:
+                dialogs.error(self, _tr_ctx("Unsaved changes"),
+                              _tr_ctx("Confirm or cancel the candidate before saving."))
+                return False
+            return self.file_save()
+        return False
+
+    def file_new(self) -> None:
+        """Start an empty project (the old one stays in the undo history)."""
+        if not self._confirm_discard():
+            return
+        from molforma.document.model import new_project
+
+        doc = self.ctx.document
+        prefs = self.ctx.preferences
+        trusted = dict(doc.trusted)
+        doc.load(new_project(executable=prefs.executable, launcher=prefs.launcher,
+                             environment=dict(prefs.environment)),
+                 label="New project", preview=False, origin="user")
+        doc.trusted = trusted
+        doc.path = None
+        doc.mark_saved(None)
+        self._document_changed("new")
+
+    def _open_filters(self) -> list[str]:
+        return [_tr_ctx("Molecules and projects") + f" ({OPEN_FILTER_PATTERNS})",
+                _tr_ctx("All files") + " (*)"]
+
+    def file_open(self) -> None:
+        """Open a project or structure file (one undoable step)."""
+        if not self._confirm_discard():
+            return
+        path = dialogs.get_open_path(self, _tr_ctx("Open"), self._open_filters())
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str) -> None:
+        """Load ``path``: a project replaces everything, a structure replaces the atoms."""
+        from molforma.document import ops
+
+        doc = self.ctx.document
+        trusted = dict(doc.trusted)
+        try:
+            ops.open_file(doc, path, preview=False, origin="user")
+        except MolFormaError as exc:
+            self.report_error(_tr_ctx("Cannot open file"), exc)
+            return
+        # A loaded file's protected values are not the person's own (SPEC.md section 7).
+        doc.trusted = trusted
+        if not str(path).endswith((PROJECT_SUFFIX, ".json")):
+            doc.path = None
+        self._document_changed("open")
+        self.show_status(_tr_ctx("Opened %1").replace("%1", Path(path).name))
+
+    def file_load_structure(self) -> None:
+        """Replace atoms and bonds from a structure file, keeping all settings."""
+        self.molecule_tab.load_structure_file()
+
+    def file_save(self) -> bool:
+        """Save to the project's own file (Save As… when it has none)."""
+        doc = self.ctx.document
+        if not doc.path or not str(doc.path).endswith(PROJECT_SUFFIX):
+            return self.file_save_as()
+        return self._save_to(str(doc.path))
+
+    def file_save_as(self) -> bool:
+        """Ask for a project file name and save."""
+        doc = self.ctx.document
+        suggested = Path(doc.path).name if doc.path else (doc.title or "molecule") + PROJECT_SUFFIX
+        path = dialogs.get_save_path(self, _tr_ctx("Save Project As"),
+                                     [_tr_ctx("MolForma project") + " (*.molforma.json)"],
+                                     suggested)
+        if not path:
+            return False
+        if not path.endswith(PROJECT_SUFFIX):
+            path = str(Path(path).with_suffix("")) + PROJECT_SUFFIX if path.endswith(".json") \
+                else path + PROJECT_SUFFIX
+        return self._save_to(path)
+
+    def _save_to(self, path: str) -> bool:
+        from molforma.document import ops
+
+        try:
+            ops.save_project(self.ctx.document, path, set_path=True)
+        except MolFormaError as exc:
+            self.report_error(_tr_ctx("Cannot save"), exc)
+            return False
+        except OSError as exc:
+            self.report_error(_tr_ctx("Cannot save"), str(exc))
+            return False
+        self._document_changed("save")
+        self.show_status(_tr_ctx("Saved %1").replace("%1", Path(path).name))
+        return True
+
+    def file_export(self) -> None:
+        """Write the confirmed project in another format."""
+        from molforma.document import ops
+        from molforma.fileio import atomic_write_text
+
+        filters = [f"{_tr_ctx(label)} ({pat})" for label, _f, pat in EXPORT_FORMATS]
+        base = (self.ctx.document.title or "molecule").replace("/", "_")
+        path = dialogs.get_save_path(self, _tr_ctx("Export"), filters, base + ".xyz")
+        if not path:
+            return
+        fmt = next((f for _l, f, pat in EXPORT_FORMATS if path.endswith(pat[1:])), None)
+        if fmt is None:
+            dialogs.error(self, _tr_ctx("Export"),
+                          _tr_ctx("Choose a file name ending in .xyz, .mol, .sdf, .pdb, .nw "
+                                  "or .molforma.json."))
+            return
+        try:
+            text = ops.export_document(self.ctx.document, fmt)
+            atomic_write_text(path, text)
+        except MolFormaError as exc:
+            self.report_error(_tr_ctx("Export"), exc)
+            return
+        except OSError as exc:
+            self.report_error(_tr_ctx("Export"), str(exc))
+            return
+        self.show_status(_tr_ctx("Exported %1").replace("%1", Path(path).name))
+
+    def open_preferences(self) -> None:
+        """Edit → Preferences…"""
+        try:
+            mod = importlib.import_module("molforma.gui.widgets.preferences_dialog")
+        except ImportError:
+            dialogs.info(self, _tr_ctx("Preferences"),
+                         _tr_ctx("This part of MolForma is not available in this build."))
+            return
+        dlg = mod.PreferencesDialog(self.ctx, self)
+        dialogs.run_dialog(dlg)
+
+    def show_about(self) -> None:
+        """Help → About."""
+        from molforma import __version__
+
+        dialogs.info(self, _tr_ctx("About MolForma"),
+                     _tr_ctx("MolForma %1 — molecular editor for quantum chemistry with "
+                             "NWChem and a built-in MCP server.").replace("%1", __version__))
+
+    def show_shortcuts(self) -> None:
+        """Help → Keyboard Shortcuts: the action table as text."""
+        lines = []
+        for spec in ACTIONS:
+            seq = self.actions_by_id[spec.id].shortcut().toString()
+            if seq:
+                lines.append(f"{seq}\t{action_title(spec).replace('&', '')}")
+        dialogs.info(self, _tr_ctx("Keyboard Shortcuts"), "\n".join(lines))
+
+    # -- screenshot ------------------------------------------------------------------------
+    def save_screenshot(self, path: str, tab: str | None = None) -> int:
+        """Render the window to ``path`` (PNG) and return an exit status."""
+        if tab:
+            self.show_tab(tab)
+        self.resize(1280, 820)
+        self.show()
+        app = QApplication.instance()
+        # Let layouts settle and plots draw their axes before grabbing.
+        for _ in range(5):
+            if app is not None:
+                app.processEvents()
+            QTimer.singleShot(60, lambda: None)
+        loop_wait(400)
+        self.molecule_tab.view.fit()
+        loop_wait(100)
+        image = self.grab()
+        ok = image.save(path, "PNG")
+        self.ctx.document.modified = False  # nothing to ask about on the way out
+        self.close()
+        if not ok:
+            import sys
+
+            sys.stderr.write(f"molforma: cannot write {path}\n")
+            return 2
+        return 0
+
+    # -- closing ---------------------------------------------------------------------------
+    def closeEvent(self, ev: QCloseEvent) -> None:
+        """Ask before discarding unsaved work (never in MCP mode)."""
+        if not self._confirm_discard():
+            ev.ignore()
+            return
+        self.molecule_tab.shutdown()
+        self.ctx.close()
+        ev.accept()
+
+
+def loop_wait(ms: int) -> None:
+    """Run the event loop for ``ms`` milliseconds."""
+    from PySide6.QtCore import QEventLoop
+
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+__all__: list[Any] = ["MainWindow", "load_launch_file"]

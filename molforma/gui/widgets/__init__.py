@@ -1,0 +1,1 @@
+"""Widgets of the main window's tabs (Qt layer)."""

@@ -1,0 +1,132 @@
+"""The editable coordinate table of the Molecule tab (Qt layer).
+
+A model over the shown project's atom list (the candidate, read-only, while one
+exists). Editing the element or a coordinate asks the tab to run the matching
+document operation; the model never changes atoms itself, so a refused edit
+leaves the table showing the document as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+Index = QModelIndex | QPersistentModelIndex
+_KEYS = ("id", "element", "x", "y", "z", "fixed")
+
+
+class AtomTableModel(QAbstractTableModel):
+    """Rows: atoms; columns: ID, Element, X, Y, Z (Å), Fixed."""
+
+    def __init__(self, on_edit: Callable[[str, str, Any], bool],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._atoms: list[dict[str, Any]] = []
+        self._editable = True
+        self._on_edit = on_edit
+
+    def set_atoms(self, atoms: list[dict[str, Any]], editable: bool) -> None:
+        """Show ``atoms``; ``editable`` False while a candidate is shown."""
+        self.beginResetModel()
+        self._atoms = atoms
+        self._editable = editable
+        self.endResetModel()
+
+    def atom_id(self, row: int) -> str:
+        """Atom id of a row."""
+        return str(self._atoms[row]["id"])
+
+    def row_of(self, atom_id: str) -> int | None:
+        """Row of an atom id."""
+        for i, a in enumerate(self._atoms):
+            if a["id"] == atom_id:
+                return i
+        return None
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
+        """Number of atoms."""
+        return 0 if parent.isValid() else len(self._atoms)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
+        """Six columns."""
+        return 0 if parent.isValid() else len(_KEYS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Translated column titles."""
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Vertical:
+            return str(section + 1)
+        titles = (self.tr("ID"), self.tr("Element"), self.tr("X (Å)"), self.tr("Y (Å)"),
+                  self.tr("Z (Å)"), self.tr("Fixed"))
+        return titles[section]
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Cell text, edit value and check state."""
+        if not index.isValid():
+            return None
+        atom = self._atoms[index.row()]
+        key = _KEYS[index.column()]
+        if key == "fixed":
+            if role == Qt.ItemDataRole.CheckStateRole:
+                return Qt.CheckState.Checked if atom.get("fixed") else Qt.CheckState.Unchecked
+            return None
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            val = atom.get(key)
+            if key in ("x", "y", "z"):
+                return f"{float(val):.5f}" if role == Qt.ItemDataRole.DisplayRole else float(val)
+            return str(val)
+        if role == Qt.ItemDataRole.TextAlignmentRole and key in ("x", "y", "z"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        """ID is read-only; the rest is editable when no candidate is shown."""
+        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if not index.isValid() or not self._editable or index.column() == 0:
+            return base
+        if _KEYS[index.column()] == "fixed":
+            return base | Qt.ItemFlag.ItemIsUserCheckable
+        return base | Qt.ItemFlag.ItemIsEditable
+
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        """Hand the edit to the tab; the document change refreshes the table."""
+        if not index.isValid() or not self._editable:
+            return False
+        key = _KEYS[index.column()]
+        atom_id = self.atom_id(index.row())
+        if key == "fixed":
+            if role != Qt.ItemDataRole.CheckStateRole:
+                return False
+            checked = value in (Qt.CheckState.Checked, Qt.CheckState.Checked.value, 2, True)
+            return self._on_edit(atom_id, "fixed", bool(checked))
+        if role != Qt.ItemDataRole.EditRole:
+            return False
+        return self._on_edit(atom_id, key, value)
+
+
+class CoordinateTable(QTableView):
+    """The table view (objectName ``coordinateTable``)."""
+
+    def __init__(self, on_edit: Callable[[str, str, Any], bool],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("coordinateTable")
+        self.atom_model = AtomTableModel(on_edit, self)
+        self.setModel(self.atom_model)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                             | QAbstractItemView.EditTrigger.EditKeyPressed
+                             | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.verticalHeader().setDefaultSectionSize(22)
+
+    def selected_ids(self) -> list[str]:
+        """Atom ids of the selected rows, in row order."""
+        rows = sorted({i.row() for i in self.selectionModel().selectedRows()})
+        return [self.atom_model.atom_id(r) for r in rows]

@@ -1,0 +1,182 @@
+"""The parts palette: periodic table, fragments and ligands (Qt layer).
+
+Shown and hidden with the ``paletteToggle`` button of the Molecule tab. Element
+buttons are named ``element_<Symbol>``; fragment and ligand lists ``fragmentList``
+and ``ligandList`` list the core catalogue (``get_catalog``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import QEvent, QSize, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QGridLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from molforma.gui.view3d.scene import element_colour
+
+log = logging.getLogger(__name__)
+
+# (symbol, period row, group column) for the main table; f-block in rows 8 and 9.
+_LAYOUT: list[tuple[str, int, int]] = []
+
+
+def _build_layout() -> None:
+    rows = [
+        ["H"] + [""] * 16 + ["He"],
+        ["Li", "Be"] + [""] * 10 + ["B", "C", "N", "O", "F", "Ne"],
+        ["Na", "Mg"] + [""] * 10 + ["Al", "Si", "P", "S", "Cl", "Ar"],
+        ["K", "Ca", "Sc", "Ti", "V", "Cr", "Mn", "Fe", "Co", "Ni", "Cu", "Zn", "Ga", "Ge", "As",
+         "Se", "Br", "Kr"],
+        ["Rb", "Sr", "Y", "Zr", "Nb", "Mo", "Tc", "Ru", "Rh", "Pd", "Ag", "Cd", "In", "Sn", "Sb",
+         "Te", "I", "Xe"],
+        ["Cs", "Ba", "", "Hf", "Ta", "W", "Re", "Os", "Ir", "Pt", "Au", "Hg", "Tl", "Pb", "Bi",
+         "Po", "At", "Rn"],
+        ["Fr", "Ra", "", "Rf", "Db", "Sg", "Bh", "Hs", "Mt", "Ds", "Rg", "Cn", "Nh", "Fl", "Mc",
+         "Lv", "Ts", "Og"],
+        [""] * 18,
+        ["", "", "La", "Ce", "Pr", "Nd", "Pm", "Sm", "Eu", "Gd", "Tb", "Dy", "Ho", "Er", "Tm",
+         "Yb", "Lu", ""],
+        ["", "", "Ac", "Th", "Pa", "U", "Np", "Pu", "Am", "Cm", "Bk", "Cf", "Es", "Fm", "Md",
+         "No", "Lr", ""],
+    ]
+    for r, row in enumerate(rows):
+        for c, sym in enumerate(row):
+            if sym:
+                _LAYOUT.append((sym, r, c))
+
+
+_build_layout()
+ELEMENT_SYMBOLS = [s for s, _r, _c in _LAYOUT]
+
+
+class PeriodicTableWidget(QWidget):
+    """A grid of element buttons; one is checked: the element the Add tool places."""
+
+    elementChosen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("periodicTable")
+        grid = QGridLayout(self)
+        grid.setSpacing(1)
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.group = QButtonGroup(self)
+        self.group.setExclusive(True)
+        self.buttons: dict[str, QToolButton] = {}
+        for sym, r, c in _LAYOUT:
+            b = QToolButton(self)
+            b.setObjectName(f"element_{sym}")
+            b.setText(sym)
+            b.setCheckable(True)
+            b.setFixedSize(QSize(26, 22))
+            rr, gg, bb = (int(v * 255) for v in element_colour(sym))
+            light = QColor(rr, gg, bb).lightness() > 110
+            b.setStyleSheet(
+                f"QToolButton {{ background: rgb({rr},{gg},{bb}); color: "
+                f"{'black' if light else 'white'}; border: 1px solid #555; font-size: 9px; }}"
+                "QToolButton:checked { border: 2px solid #ffd400; }")
+            b.clicked.connect(lambda _c=False, s=sym: self.elementChosen.emit(s))
+            self.group.addButton(b)
+            grid.addWidget(b, r, c)
+            self.buttons[sym] = b
+        self.set_element("C")
+
+    def set_element(self, symbol: str) -> None:
+        """Check the button of ``symbol``."""
+        if symbol in self.buttons:
+            self.buttons[symbol].setChecked(True)
+
+
+class PartsPalette(QWidget):
+    """Periodic table plus fragment and ligand lists (objectName ``partsPalette``)."""
+
+    elementChosen = Signal(str)
+    partChosen = Signal(str, str)  # kind ("fragment" or "ligand"), name
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("partsPalette")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        self.element_label = QLabel(self)
+        lay.addWidget(self.element_label)
+        self.table = PeriodicTableWidget(self)
+        self.table.elementChosen.connect(self.elementChosen)
+        lay.addWidget(self.table)
+        self.fragment_label = QLabel(self)
+        lay.addWidget(self.fragment_label)
+        self.fragments = QListWidget(self)
+        self.fragments.setObjectName("fragmentList")
+        lay.addWidget(self.fragments, 1)
+        self.ligand_label = QLabel(self)
+        lay.addWidget(self.ligand_label)
+        self.ligands = QListWidget(self)
+        self.ligands.setObjectName("ligandList")
+        lay.addWidget(self.ligands, 1)
+        self.fragments.currentItemChanged.connect(lambda it, _p: self._chosen("fragment", it))
+        self.ligands.currentItemChanged.connect(lambda it, _p: self._chosen("ligand", it))
+        self._loaded = False
+        self.retranslate()
+
+    def _chosen(self, kind: str, item: QListWidgetItem | None) -> None:
+        if item is None:
+            return
+        other = self.ligands if kind == "fragment" else self.fragments
+        other.blockSignals(True)
+        other.setCurrentItem(None)
+        other.clearSelection()
+        other.blockSignals(False)
+        self.partChosen.emit(kind, str(item.data(256)))
+
+    def load_catalog(self) -> None:
+        """Fill the lists from the core catalogue (once)."""
+        if self._loaded:
+            return
+        self._loaded = True
+        try:
+            from molforma.document import ops
+
+            cat: dict[str, Any] = ops.get_catalog()
+        except Exception as exc:  # noqa: BLE001 - a missing catalogue leaves the lists empty
+            log.info("no fragment catalogue: %s", exc)
+            return
+        for kind, widget in (("fragments", self.fragments), ("ligands", self.ligands)):
+            for entry in cat.get(kind, []) or []:
+                name = entry.get("name") if isinstance(entry, dict) else str(entry)
+                label = entry.get("title", name) if isinstance(entry, dict) else name
+                if not name:
+                    continue
+                it = QListWidgetItem(str(label))
+                it.setData(256, str(name))
+                widget.addItem(it)
+
+    def current_part(self) -> tuple[str, str] | None:
+        """(kind, name) of the chosen fragment or ligand."""
+        for kind, widget in (("fragment", self.fragments), ("ligand", self.ligands)):
+            it = widget.currentItem()
+            if it is not None and it.isSelected():
+                return kind, str(it.data(256))
+        return None
+
+    def retranslate(self) -> None:
+        """Re-read texts."""
+        self.element_label.setText(self.tr("Element for the Add tool:"))
+        self.fragment_label.setText(self.tr("Fragments (Place tool):"))
+        self.ligand_label.setText(self.tr("Ligands (Place tool):"))
+
+    def changeEvent(self, ev: QEvent) -> None:
+        """Retranslate on a language change."""
+        if ev.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(ev)

@@ -1,0 +1,175 @@
+"""Property panel of the Molecule tab: the selected atoms and the molecule (Qt layer).
+
+Atom fields: element, formal charge, unpaired electrons, name, isotope (mass
+number), mass and fixed; molecule fields: title, charge and multiplicity. The
+spin boxes carry the core's ranges, and Apply runs the core operation, whose own
+check decides; a refused change is reported in ``propertyError`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from molforma.document.model import FORMAL_CHARGE_RANGE, MAX_NAME, UNPAIRED_RANGE
+
+
+class PropertyPanel(QWidget):
+    """Edits the selected atoms' properties and the molecule's title/charge/multiplicity."""
+
+    def __init__(self, apply_atoms: Callable[[list[dict[str, Any]]], str | None],
+                 apply_molecule: Callable[[dict[str, Any]], str | None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("propertyPanel")
+        self._apply_atoms = apply_atoms
+        self._apply_molecule = apply_molecule
+        self._ids: list[str] = []
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.atom_box = QGroupBox(self)
+        form = QFormLayout(self.atom_box)
+        self.element = QLineEdit(self.atom_box)
+        self.element.setObjectName("propElement")
+        self.element.setMaxLength(3)
+        self.charge = QSpinBox(self.atom_box)
+        self.charge.setObjectName("propCharge")
+        self.charge.setRange(*FORMAL_CHARGE_RANGE)
+        self.unpaired = QSpinBox(self.atom_box)
+        self.unpaired.setObjectName("propUnpaired")
+        self.unpaired.setRange(*UNPAIRED_RANGE)
+        self.name = QLineEdit(self.atom_box)
+        self.name.setObjectName("propName")
+        self.name.setMaxLength(MAX_NAME)
+        self.mass_number = QSpinBox(self.atom_box)
+        self.mass_number.setObjectName("propMassNumber")
+        self.mass_number.setRange(0, 400)
+        self.mass = QDoubleSpinBox(self.atom_box)
+        self.mass.setObjectName("propMass")
+        self.mass.setRange(0.0, 999.0)
+        self.mass.setDecimals(5)
+        self.fixed = QCheckBox(self.atom_box)
+        self.fixed.setObjectName("propFixed")
+        self.apply_button = QPushButton(self.atom_box)
+        self.apply_button.setObjectName("propApply")
+        self.apply_button.clicked.connect(self._apply_atom_fields)
+        self._atom_labels = [QLabel(self.atom_box) for _ in range(7)]
+        for lbl, w in zip(self._atom_labels, (self.element, self.charge, self.unpaired, self.name,
+                                              self.mass_number, self.mass, self.fixed),
+                          strict=True):
+            form.addRow(lbl, w)
+        form.addRow(self.apply_button)
+        lay.addWidget(self.atom_box)
+
+        self.mol_box = QGroupBox(self)
+        mform = QFormLayout(self.mol_box)
+        self.title = QLineEdit(self.mol_box)
+        self.title.setObjectName("moleculeTitle")
+        self.title.setMaxLength(200)
+        self.mol_charge = QSpinBox(self.mol_box)
+        self.mol_charge.setObjectName("moleculeCharge")
+        self.mol_charge.setRange(-999, 999)
+        self.multiplicity = QSpinBox(self.mol_box)
+        self.multiplicity.setObjectName("moleculeMultiplicity")
+        self.multiplicity.setRange(1, 20)
+        self.mol_apply = QPushButton(self.mol_box)
+        self.mol_apply.setObjectName("moleculeApply")
+        self.mol_apply.clicked.connect(self._apply_molecule_fields)
+        self._mol_labels = [QLabel(self.mol_box) for _ in range(3)]
+        for lbl, w in zip(self._mol_labels, (self.title, self.mol_charge, self.multiplicity),
+                          strict=True):
+            mform.addRow(lbl, w)
+        mform.addRow(self.mol_apply)
+        lay.addWidget(self.mol_box)
+        self.error = QLabel(self)
+        self.error.setObjectName("propertyError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #d03030;")
+        lay.addWidget(self.error)
+        lay.addStretch(1)
+        self.retranslate()
+        self.show_atoms([], {}, editable=False)
+
+    def retranslate(self) -> None:
+        """Re-read texts."""
+        self.atom_box.setTitle(self.tr("Selected atom"))
+        for lbl, text in zip(self._atom_labels, (
+                self.tr("Element"), self.tr("Formal charge"), self.tr("Unpaired electrons"),
+                self.tr("Name"), self.tr("Isotope (mass number)"), self.tr("Mass (u)"),
+                self.tr("Fixed")), strict=True):
+            lbl.setText(text)
+        self.mass_number.setSpecialValueText(self.tr("natural"))
+        self.mass.setSpecialValueText(self.tr("from isotope"))
+        self.apply_button.setText(self.tr("Apply to atom"))
+        self.mol_box.setTitle(self.tr("Molecule"))
+        for lbl, text in zip(self._mol_labels, (self.tr("Title"), self.tr("Charge"),
+                                                self.tr("Multiplicity")), strict=True):
+            lbl.setText(text)
+        self.mol_apply.setText(self.tr("Apply to molecule"))
+
+    def changeEvent(self, ev: QEvent) -> None:
+        """Retranslate on a language change."""
+        if ev.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(ev)
+
+    def show_atoms(self, atoms: list[dict[str, Any]], document: dict[str, Any],
+                   editable: bool) -> None:
+        """Show the first selected atom's values (the fields apply to all selected atoms)."""
+        self._ids = [str(a["id"]) for a in atoms]
+        a = atoms[0] if atoms else None
+        self.atom_box.setEnabled(editable and a is not None)
+        self.name.setEnabled(len(atoms) == 1)
+        if a is not None:
+            self.element.setText(str(a.get("element", "")))
+            self.charge.setValue(int(a.get("formalCharge", 0) or 0))
+            self.unpaired.setValue(int(a.get("unpairedElectrons", 0) or 0))
+            self.name.setText(str(a.get("name", "") or ""))
+            self.mass_number.setValue(int(a.get("massNumber") or 0))
+            self.mass.setValue(float(a.get("mass") or 0.0))
+            self.fixed.setChecked(bool(a.get("fixed")))
+            title = self.tr("Selected atom") if len(atoms) == 1 else \
+                self.tr("%n selected atoms", "", len(atoms))
+            self.atom_box.setTitle(f"{title}: {a['id']}" if len(atoms) == 1 else title)
+        else:
+            self.atom_box.setTitle(self.tr("Selected atom"))
+        self.mol_box.setEnabled(editable)
+        if document:
+            if not self.title.hasFocus():
+                self.title.setText(str(document.get("title", "")))
+            self.mol_charge.setValue(int(document.get("charge", 0)))
+            self.multiplicity.setValue(int(document.get("multiplicity", 1)))
+
+    def _apply_atom_fields(self) -> None:
+        changes = []
+        for aid in self._ids:
+            ch: dict[str, Any] = {
+                "id": aid, "element": self.element.text().strip(),
+                "formalCharge": self.charge.value(), "unpairedElectrons": self.unpaired.value(),
+                "massNumber": self.mass_number.value() or None,
+                "mass": self.mass.value() or None, "fixed": self.fixed.isChecked(),
+            }
+            if len(self._ids) == 1:
+                ch["name"] = self.name.text()
+            changes.append(ch)
+        if changes:
+            self.error.setText(self._apply_atoms(changes) or "")
+
+    def _apply_molecule_fields(self) -> None:
+        err = self._apply_molecule({"title": self.title.text(), "charge": self.mol_charge.value(),
+                                    "multiplicity": self.multiplicity.value()})
+        self.error.setText(err or "")
