@@ -27,36 +27,41 @@ _BLOCK = 64 * 1024
 PATTERNS: list[tuple[re.Pattern[bytes], bytes]] = []
 
 
-def _pattern(regex: bytes, *examples: bytes, flags: int = re.M) -> re.Pattern[bytes]:
+def _pattern(regex: bytes, *examples: bytes, flags: int = 0) -> re.Pattern[bytes]:
     """Compile ``regex`` and record ``examples``, which the tests check it matches."""
     compiled = re.compile(regex, flags)
     PATTERNS.extend((compiled, ex) for ex in examples)
     return compiled
 
 
-# "@" lines of the optimiser's step table, and the "Total <method> energy" lines.
+# Each pattern starts with a literal so that the regex engine can skip ahead with a
+# fast substring search: a "^\s*" start made the scan of 1,000 folders 15x slower.
+# "@" lines of the optimiser's step table (searched in b"\n" + text, see _last_match).
 STEP_ENERGY = _pattern(
-    rb"^@\s+\d+\s+(-?\d+\.\d+)",
-    b"@    3     -76.01074651 -7.5D-11  0.00000  0.00000  0.00001  0.00001      0.6\n",
+    rb"\n@[ \t]+\d+[ \t]+(-?\d+\.\d+)",
+    b"\n@    3     -76.01074651 -7.5D-11  0.00000  0.00000  0.00001  0.00001      0.6\n",
 )
 TOTAL_ENERGY = _pattern(
-    rb"^\s*Total\s+(?:SCF|DFT|MP2|CCSD|CCSD\(T\)|TDDFT|RI-MP2)\s+energy\s*[=:]?\s*(-?\d+\.\d+)",
+    rb"Total (?:SCF|DFT|MP2|CCSD|CCSD\(T\)|TDDFT|RI-MP2) energy[ \t]*[=:]?[ \t]*(-?\d+\.\d+)",
     b"         Total SCF energy =    -76.010746508387\n",
     b"         Total DFT energy =      -40.518351921047\n",
     b"          Total MP2 energy           -76.230512345678\n",
-    flags=re.M | re.I,
+    b" Total CCSD energy:            -76.240512345678\n",
 )
-FINISHED = _pattern(rb"^\s*Total times\s+cpu:", b" Total times  cpu:        0.9s     wall:        1.0s\n")
-# NWChem's error banner: a message between dashed rules, then "current input line" or the
-# manual pointer; ARMCI/MPI aborts come from the launcher.
+FINISHED = _pattern(rb"Total times[ \t]+cpu:",
+                    b" Total times  cpu:        0.9s     wall:        1.0s\n")
+# NWChem's error banner (the message, "current input line", the pointer to the manual)
+# and the launcher's ARMCI/MPI abort lines.
 FAILED = _pattern(
-    rb"(?:^\s*For further details see manual section|^\s*There is an error|ARMCI Error|"
-    rb"MPI_ABORT was invoked|^\s*current input line\s*:|Calculation failed to converge)",
+    rb"For further details see manual section|There is an error|ARMCI Error|"
+    rb"MPI_ABORT was invoked|current input line[ \t]*:|Calculation failed to converge",
     b" For further details see manual section:   \n",
     b" There is an error in the specified basis set\n",
     b"  current input line : \n",
     b"0:ARMCI Error: scf energy failed\n",
+    b" Calculation failed to converge\n",
 )
+STATUS_TAIL_BYTES = 16 * 1024  # the banner and the timings are in the last few lines
 
 _ENERGY_PATTERNS = (STEP_ENERGY, TOTAL_ENERGY)
 
@@ -263,14 +268,16 @@ def status_from_tail(tail: bytes) -> str:
     An error banner wins over "Total times": NWChem prints the timings on some
     failed runs too, but never prints the banner on a good one.
     """
-    if FAILED.search(tail):
+    end = tail[-STATUS_TAIL_BYTES:]
+    if FAILED.search(end):
         return "failed"
-    if FINISHED.search(tail):
+    if FINISHED.search(end):
         return "finished"
     return "unknown"
 
 
 def _last_match(buf: bytes) -> tuple[int, float] | None:
+    buf = b"\n" + buf  # STEP_ENERGY anchors on the newline before "@"
     best: tuple[int, float] | None = None
     for pat in _ENERGY_PATTERNS:
         for m in pat.finditer(buf):

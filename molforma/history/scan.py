@@ -300,13 +300,19 @@ def _row(folder: str, names: list[str], now: float) -> tuple[float, HistoryRow]:
     return ts, row
 
 
-def _candidates(root: str) -> Iterable[tuple[str, list[str]]]:
-    """The root (when it is a job folder) and its job sub-folders, with their listings."""
+def _candidates(root: str) -> Iterable[tuple[str, str, list[str]]]:
+    """The root (when it is a job folder) and its job sub-folders.
+
+    Yields ``(folder, real_path, names)``. Sub-folders are never symlinks (those are
+    skipped), so their real path is the root's real path plus their name: one
+    ``realpath`` per root instead of one per folder.
+    """
     names = _listdir(root)
     if names is None:
         return
+    real_root = os.path.realpath(root)
     if _is_job_folder(names):
-        yield root, names
+        yield root, real_root, names
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
     except OSError:
@@ -319,7 +325,7 @@ def _candidates(root: str) -> Iterable[tuple[str, list[str]]]:
             continue
         sub = _listdir(entry.path)
         if sub is not None and _is_job_folder(sub):
-            yield entry.path, sub
+            yield entry.path, os.path.join(real_root, entry.name), sub
 
 
 def _check_cancel(cancel: threading.Event | None) -> None:
@@ -352,9 +358,8 @@ def scan(roots: list[str], *, cancel: threading.Event | None = None,
     for root in roots:
         _check_cancel(cancel)
         top = os.path.abspath(os.path.expanduser(root))
-        for folder, names in _candidates(top):
+        for folder, real, names in _candidates(top):
             _check_cancel(cancel)
-            real = os.path.realpath(folder)
             if real in seen:
                 continue
             seen.add(real)
