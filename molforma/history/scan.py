@@ -436,26 +436,14 @@ def preview(folder: str, *, chars: int = 20_000) -> dict[str, Any]:
 
 
 def _project_from_structure(structure: Any, title: str) -> dict[str, Any]:
-    """A new project holding what an NWChem input gave (duck-typed formats Structure)."""
+    """A new project holding what an NWChem input gave: molecule and conditions."""
     from molforma.document.model import check_settings, check_structure, new_project
+    from molforma.formats import apply_structure
 
     proj = new_project()
-    doc = proj["document"]
-    atoms = [dict(a) for a in (getattr(structure, "atoms", None) or [])]
-    doc["atoms"] = atoms
-    doc["bonds"] = [dict(b) for b in (getattr(structure, "bonds", None) or [])]
-    doc["title"] = getattr(structure, "title", None) or title
-    for key in ("charge", "multiplicity"):
-        value = getattr(structure, key, None)
-        if value is not None:
-            doc[key] = value
-    doc["nextAtomId"] = max((int(a["id"][1:]) for a in atoms
-                             if str(a.get("id", "")).startswith("a")
-                             and str(a["id"])[1:].isdigit()), default=0) + 1
-    for block in ("calculation", "advanced"):
-        extra = getattr(structure, block, None)
-        if isinstance(extra, dict):
-            proj[block].update(extra)
+    apply_structure(proj, structure, merge_advanced=True)
+    if not proj["document"].get("title"):
+        proj["document"]["title"] = title
     check_structure(proj)
     check_settings(proj)
     return proj
@@ -493,6 +481,8 @@ def reuse(folder: str) -> dict[str, Any]:
     from molforma.formats import read_file  # the formats package is heavier; load on demand
 
     structure = read_file(os.path.join(path, nw), "nwchem")
+    if isinstance(structure, dict):  # read_file gives a whole project only for projects
+        return model.project_from_json(structure, source=nw)
     record = _read_record(os.path.join(path, JOB_RECORD)) if JOB_RECORD in names else None
     title = _text((record or {}).get("title")) or Path(nw).stem
     return _project_from_structure(structure, title)

@@ -75,7 +75,6 @@ def test_reuse_prefers_the_project_snapshot(tmp_path: Path) -> None:
 
 
 def test_reuse_builds_a_project_from_the_nwchem_input(tmp_path: Path) -> None:
-    pytest.importorskip("molforma.formats.nwchem")
     folder = tmp_path / "water"
     folder.mkdir()
     shutil.copy(FIXTURES / "water_scf_optfreq.nw", folder / "water_scf_optfreq.nw")
