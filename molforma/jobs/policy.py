@@ -190,11 +190,16 @@ class Policy:
         Raises:
             FileAccessError: ``path_not_allowed`` (outside every allowed directory),
                 ``dangling_link`` (a link to nothing, refused even when it points
-                inside), ``path_not_found`` or ``path_not_directory``.
+                inside), ``path_not_found``, ``path_not_directory``, or ``file_error``
+                for a path holding a NUL character.
         """
         shown = os.fspath(path)
         if not shown:
             raise FileAccessError("path_not_found", path=shown)
+        if "\x00" in shown:
+            # The OS calls below would raise ValueError; give the caller a clear refusal.
+            raise FileAccessError(path=shown.replace("\x00", "\\0"),
+                                  reason="the path contains a NUL character")
         expanded = _expand(path)
         if self.restricted:
             resolved = _walk(expanded, shown)

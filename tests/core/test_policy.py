@@ -176,6 +176,19 @@ def test_must_exist_refuses_a_missing_file(box: dict[str, Path]) -> None:
     assert info.value.code == "path_not_found"
 
 
+@pytest.mark.parametrize("restricted", [True, False])
+def test_empty_paths_and_nul_characters_are_refused_cleanly(
+    box: dict[str, Path], restricted: bool
+) -> None:
+    policy = Policy(allow_dirs=(box["allowed"],) if restricted else ())
+    with pytest.raises(FileAccessError) as info:
+        policy.check_path(str(box["allowed"]) + "/a\x00b")
+    assert info.value.code == "file_error"
+    with pytest.raises(FileAccessError) as info:
+        policy.check_path("")
+    assert info.value.code == "path_not_found"
+
+
 def test_writing_below_a_regular_file_is_refused(box: dict[str, Path]) -> None:
     policy = Policy(allow_dirs=(box["allowed"],))
     with pytest.raises(FileAccessError) as info:
