@@ -159,7 +159,7 @@ class HistoryPanel(QWidget):
         self.open_results_button.clicked.connect(self.open_selected_in_results)
         self.open_folder_button.clicked.connect(self.open_selected_folder)
         self.trash_button.clicked.connect(self.trash_selected)
-        self.export_button.clicked.connect(self.export_csv)
+        self.export_button.clicked.connect(lambda: self.export_csv())
 
     def showEvent(self, event: Any) -> None:  # Qt override
         """The first time the tab is shown, list the jobs."""

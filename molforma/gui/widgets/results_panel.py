@@ -187,8 +187,8 @@ class ResultsPanel(QWidget):
         self.ir = IRSpectrumWidget(self.plots)
         self.plots.addTab(self.energy_plot, self.tr("Energy per step"))
         self.plots.addTab(self.ir, self.tr("IR spectrum"))
-        self.ir.export_png.clicked.connect(self.export_ir_png)
-        self.ir.export_csv.clicked.connect(self.export_ir_csv)
+        self.ir.export_png.clicked.connect(lambda: self.export_ir_png())
+        self.ir.export_csv.clicked.connect(lambda: self.export_ir_csv())
 
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.setObjectName("resultsRightSplitter")
