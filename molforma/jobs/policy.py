@@ -60,8 +60,8 @@ register(
             "ja": "「{path}」が存在しません。",
         },
         "path_not_directory": {
-            "en": "Cannot write '{path}': '{parent}' is not a directory.",
-            "ja": "「{path}」に書き込めません。「{parent}」はディレクトリではありません。",
+            "en": "'{parent}' is not a directory (needed for '{path}').",
+            "ja": "「{parent}」はディレクトリではありません（「{path}」に必要です）。",
         },
         "untrusted_execution": {
             "en": "The calculation was not started: these settings differ from the values the "
