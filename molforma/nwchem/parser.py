@@ -67,7 +67,6 @@ OPT_STEP = pattern(
     rf"^@\s+(\d+)\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})",
     "@    1     -76.01073828 -2.3D-04  0.00094  0.00062  0.00724  0.01213      0.4",
 )
-DRIVER_STEP = pattern(r"^\s+Step\s+(\d+)\s*$", "          Step   2")
 ZERO_POINT = pattern(
     rf"Zero-Point correction to Energy\s*=\s*{_FLOAT}\s*kcal/mol\s*\(\s*({_FLOAT})\s*au\)",
     " Zero-Point correction to Energy  =   14.411 kcal/mol  (  0.022966 au)",
@@ -85,12 +84,12 @@ VERSION = pattern(
 # Literal anchors: (text to find, event name).
 _ANCHORS: tuple[tuple[str, str], ...] = (
     ("Output coordinates in angstroms", "geometry"),
-    ("\n@ ", "opt_step"),
+    # The rule under the driver's "Step  Energy ..." header; the "@" step line follows it.
+    ("---- ---------------- -------- --------", "opt_step"),
     ("Total SCF energy", "energy"),
     ("Total DFT energy", "energy"),
     ("Total MP2 energy", "energy"),
     ("NWChem Geometry Optimization", "opt_start"),
-    ("Step  ", "driver_step"),
     ("Optimization converged", "opt_converged"),
     ("Failed to converge in maximum number of steps", "opt_failed"),
     ("Calculation failed to converge", "scf_failed"),
@@ -168,7 +167,7 @@ class _State:
     opt_steps_in_run: int = 0
     opt_status: bool | None = None
     pending_label: str | None = None
-    pending_step: int | None = None
+    first_unclaimed: int = 0
     scf_failed: bool = False
     freqs: list[float] = field(default_factory=list)
     disp_columns: list[list[float]] = field(default_factory=list)
@@ -188,10 +187,8 @@ def _find_events(text: str) -> list[tuple[int, str]]:
         find = text.find
         pos = find(needle)
         while pos >= 0:
-            events.append((pos + 1 if needle[0] == "\n" else pos, name))
+            events.append((pos, name))
             pos = find(needle, pos + len(needle))
-    if text.startswith("@ "):
-        events.append((0, "opt_step"))
     events.sort()
     return events
 
@@ -220,7 +217,7 @@ def parse_nwchem_output(
     last_line_start = -1
     handlers = {
         "geometry": _on_geometry, "opt_step": _on_opt_step, "energy": _on_energy,
-        "opt_start": _on_opt_start, "driver_step": _on_driver_step,
+        "opt_start": _on_opt_start,
         "opt_converged": _on_opt_converged, "opt_failed": _on_opt_failed,
         "scf_failed": _on_scf_failed, "modes": _on_modes, "ir": _on_ir, "zpe": _on_zpe,
         "error": _on_error, "warning": _on_warning, "completed": _on_completed,
@@ -274,11 +271,9 @@ def _on_geometry(st: _State, tx: _Text, line: str, start: int, end: int) -> None
     st.counter.add(len(symbols))
     label = st.pending_label or ("input" if not st.structures else "geometry")
     st.structures.append(
-        Structure(index=len(st.structures), label=label, step=st.pending_step,
-                  symbols=symbols, coordinates=coords)
+        Structure(index=len(st.structures), label=label, symbols=symbols, coordinates=coords)
     )
     st.pending_label = None
-    st.pending_step = None
 
 
 def _on_opt_start(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
@@ -286,39 +281,39 @@ def _on_opt_start(st: _State, tx: _Text, line: str, start: int, end: int) -> Non
     st.opt_last_step = None
     st.opt_steps_in_run = 0
     st.opt_status = None
+    st.first_unclaimed = len(st.structures)
 
 
-def _on_driver_step(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
-    m = DRIVER_STEP.match(line)
-    if m:
-        st.pending_label = f"step {int(m.group(1))}"
-        st.pending_step = int(m.group(1))
-
-
-def _on_opt_step(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+def _on_opt_step(st: _State, tx: _Text, rule: str, rule_start: int, rule_end: int) -> None:
+    step_line = tx.next_line(rule_end)
+    if step_line is None:
+        return
+    line, end = step_line
+    start = rule_end + 1
     m = OPT_STEP.match(line)
     if not m:
-        return  # the "@ Step  Energy" header and its rule
+        return
     step = int(m.group(1))
     if st.opt_run < 0 or (st.opt_last_step is not None and step < st.opt_last_step):
         st.opt_run += 1  # steps without a driver banner (concatenated output)
         st.opt_steps_in_run = 0
         st.opt_status = None
     if st.opt_last_step == step and st.opt_steps_in_run:
+        st.first_unclaimed = len(st.structures)
         return  # the driver repeats the last step after "Optimization converged"
     st.opt_last_step = step
     st.opt_steps_in_run += 1
     nxt = tx.next_line(end)
     met = nxt[0].split().count("ok") if nxt is not None and "ok" in nxt[0] else 0
     energy = _d_float(m.group(2))
+    # The driver prints the geometry of step N before its "@ N" line: the newest
+    # structure printed since the previous step (or the optimisation banner) is step N's.
     sidx = None
-    for s in reversed(st.structures):
-        if s.step == step and s.energy is None:
-            s.energy = energy
-            sidx = s.index
-            break
-        if s.step is not None and s.step < step:
-            break
+    if len(st.structures) > st.first_unclaimed:
+        last = st.structures[-1]
+        last.label, last.step, last.energy = f"step {step}", step, energy
+        sidx = last.index
+        st.first_unclaimed = len(st.structures)
     st.energies.append(
         EnergyPoint(
             index=len(st.energies), kind="optimization", label=f"Optimization step {step}",
@@ -347,7 +342,6 @@ def _on_opt_converged(st: _State, tx: _Text, line: str, start: int, end: int) ->
     if line.strip() == "Optimization converged":
         st.opt_status = True
         st.pending_label = "final"
-        st.pending_step = None
 
 
 def _on_opt_failed(st: _State, tx: _Text, line: str, start: int, end: int) -> None:

@@ -159,7 +159,9 @@ def read_text_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> str:
             raise ResultsError("results_file_too_large", path=str(path), size=size,
                                limit=limits.max_file_bytes)
         with path.open("rb") as fh:
-            raw = fh.read(limits.max_file_bytes + 1)
+            # Ask for what stat saw (plus one byte to notice growth past the limit),
+            # never for the limit itself: read(n) allocates n bytes up front.
+            raw = fh.read(min(size, limits.max_file_bytes) + 1)
     except FileNotFoundError:
         raise ResultsError("results_not_found", path=str(path)) from None
     except IsADirectoryError:
