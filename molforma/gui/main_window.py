@@ -27,7 +27,14 @@ from PySide6.QtWidgets import (
 from molforma.document.document import Document
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
-from molforma.gui.actions import ACTIONS, ACTIONS_BY_ID, MENUS, action_title, build_qaction
+from molforma.gui.actions import (
+    ACTIONS,
+    ACTIONS_BY_ID,
+    MENUS,
+    QT_TRANSLATE_NOOP,
+    action_title,
+    build_qaction,
+)
 from molforma.gui.context import WINDOW_UNDO_LIMIT, AppContext
 from molforma.gui.widgets.molecule_tab import MoleculeTab
 
@@ -38,26 +45,31 @@ TAB_NAMES = ("molecule", "calculation", "execution", "results", "history")
 
 # (key, module, class, translatable title)
 _PANELS: list[tuple[str, str, str, str]] = [
-    ("calculation", "molforma.gui.widgets.calculation_panel", "CalculationPanel", "2 Calculation"),
-    ("execution", "molforma.gui.widgets.execution_panel", "ExecutionPanel", "3 Execution"),
-    ("results", "molforma.gui.widgets.results_panel", "ResultsPanel", "Results"),
-    ("history", "molforma.gui.widgets.history_panel", "HistoryPanel", "History"),
+    ("calculation", "molforma.gui.widgets.calculation_panel", "CalculationPanel",
+     QT_TRANSLATE_NOOP("MainWindow", "2 Calculation")),
+    ("execution", "molforma.gui.widgets.execution_panel", "ExecutionPanel",
+     QT_TRANSLATE_NOOP("MainWindow", "3 Execution")),
+    ("results", "molforma.gui.widgets.results_panel", "ResultsPanel",
+     QT_TRANSLATE_NOOP("MainWindow", "Results")),
+    ("history", "molforma.gui.widgets.history_panel", "HistoryPanel",
+     QT_TRANSLATE_NOOP("MainWindow", "History")),
 ]
 
 # (label, format, filter) for Export…; labels are translated in file_export.
 EXPORT_FORMATS: list[tuple[str, str, str]] = [
-    ("XYZ", "xyz", "*.xyz"),
-    ("MDL Molfile", "mol", "*.mol"),
-    ("SDF", "sdf", "*.sdf"),
-    ("PDB", "pdb", "*.pdb"),
-    ("NWChem input", "nwchem", "*.nw"),
-    ("MolForma project", "project", "*.molforma.json"),
+    (QT_TRANSLATE_NOOP("MainWindow", "XYZ file"), "xyz", "*.xyz"),
+    (QT_TRANSLATE_NOOP("MainWindow", "MDL Molfile"), "mol", "*.mol"),
+    (QT_TRANSLATE_NOOP("MainWindow", "SD file"), "sdf", "*.sdf"),
+    (QT_TRANSLATE_NOOP("MainWindow", "PDB file"), "pdb", "*.pdb"),
+    (QT_TRANSLATE_NOOP("MainWindow", "NWChem input"), "nwchem", "*.nw"),
+    (QT_TRANSLATE_NOOP("MainWindow", "MolForma project"), "project", "*.molforma.json"),
 ]
 OPEN_FILTER_PATTERNS = ("*.molforma.json *.json *.xyz *.mol *.sdf *.mol2 *.cml *.pdb *.ent "
                         "*.nw *.gjf *.com")
 
 
 def _tr_ctx(text: str) -> str:
+    """Translate a string marked with QT_TRANSLATE_NOOP("MainWindow", ...)."""
     return QApplication.translate("MainWindow", text)
 
 
@@ -151,12 +163,12 @@ class MainWindow(QMainWindow):
             self.menus[key].setTitle(QApplication.translate("menus", title))
         for spec in ACTIONS:
             self.actions_by_id[spec.id].setText(action_title(spec))
-        self.tabs.setTabText(0, _tr_ctx("1 Molecule"))
+        self.tabs.setTabText(0, self.tr("1 Molecule"))
         for i, (key, _m, _c, title) in enumerate(_PANELS, start=1):
             self.tabs.setTabText(i, _tr_ctx(title))
             w = self.panels[key]
             if isinstance(w, QLabel) and w.property("placeholder"):
-                w.setText(_tr_ctx("This part of MolForma is not available in this build."))
+                w.setText(self.tr("This part of MolForma is not available in this build."))
         self._update_title()
 
     def changeEvent(self, ev: QEvent) -> None:
@@ -178,10 +190,9 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         doc = self.ctx.document
-        name = Path(doc.path).name if doc.path else _tr_ctx("Untitled")
+        name = Path(doc.path).name if doc.path else self.tr("Untitled")
         mark = "*" if doc.modified else ""
         self.setWindowTitle(f"{name}{mark} — MolForma")
-        self.setWindowModified(doc.modified)
 
     def show_status(self, text: str, timeout_ms: int = 8000) -> None:
         """A message in the status bar."""
@@ -230,16 +241,16 @@ class MainWindow(QMainWindow):
         doc = self.ctx.document
         if self.ctx.mcp_mode or not (doc.modified or doc.candidate is not None):
             return True
-        save, discard, cancel = _tr_ctx("Save"), _tr_ctx("Discard"), _tr_ctx("Cancel")
-        answer = dialogs.ask(self, _tr_ctx("Unsaved changes"),
-                             _tr_ctx("The project has unsaved changes. Save them first?"),
+        save, discard, cancel = self.tr("Save"), self.tr("Discard"), self.tr("Cancel")
+        answer = dialogs.ask(self, self.tr("Unsaved changes"),
+                             self.tr("The project has unsaved changes. Save them first?"),
                              [save, discard, cancel], default=save, escape=cancel)
         if answer == discard:
             return True
         if answer == save:
             if doc.candidate is not None:
-                dialogs.error(self, _tr_ctx("Unsaved changes"),
-                              _tr_ctx("Confirm or cancel the candidate before saving."))
+                dialogs.error(self, self.tr("Unsaved changes"),
+                              self.tr("Confirm or cancel the candidate before saving."))
                 return False
             return self.file_save()
         return False
@@ -262,14 +273,14 @@ class MainWindow(QMainWindow):
         self._document_changed("new")
 
     def _open_filters(self) -> list[str]:
-        return [_tr_ctx("Molecules and projects") + f" ({OPEN_FILTER_PATTERNS})",
-                _tr_ctx("All files") + " (*)"]
+        return [self.tr("Molecules and projects") + f" ({OPEN_FILTER_PATTERNS})",
+                self.tr("All files") + " (*)"]
 
     def file_open(self) -> None:
         """Open a project or structure file (one undoable step)."""
         if not self._confirm_discard():
             return
-        path = dialogs.get_open_path(self, _tr_ctx("Open"), self._open_filters())
+        path = dialogs.get_open_path(self, self.tr("Open"), self._open_filters())
         if path:
             self.open_path(path)
 
@@ -282,14 +293,14 @@ class MainWindow(QMainWindow):
         try:
             ops.open_file(doc, path, preview=False, origin="user")
         except MolFormaError as exc:
-            self.report_error(_tr_ctx("Cannot open file"), exc)
+            self.report_error(self.tr("Cannot open file"), exc)
             return
         # A loaded file's protected values are not the person's own (SPEC.md section 7).
         doc.trusted = trusted
         if not str(path).endswith((PROJECT_SUFFIX, ".json")):
             doc.path = None
         self._document_changed("open")
-        self.show_status(_tr_ctx("Opened %1").replace("%1", Path(path).name))
+        self.show_status(self.tr("Opened %1").replace("%1", Path(path).name))
 
     def file_load_structure(self) -> None:
         """Replace atoms and bonds from a structure file, keeping all settings."""
@@ -306,8 +317,8 @@ class MainWindow(QMainWindow):
         """Ask for a project file name and save."""
         doc = self.ctx.document
         suggested = Path(doc.path).name if doc.path else (doc.title or "molecule") + PROJECT_SUFFIX
-        path = dialogs.get_save_path(self, _tr_ctx("Save Project As"),
-                                     [_tr_ctx("MolForma project") + " (*.molforma.json)"],
+        path = dialogs.get_save_path(self, self.tr("Save Project As"),
+                                     [self.tr("MolForma project") + " (*.molforma.json)"],
                                      suggested)
         if not path:
             return False
@@ -322,13 +333,13 @@ class MainWindow(QMainWindow):
         try:
             ops.save_project(self.ctx.document, path, set_path=True)
         except MolFormaError as exc:
-            self.report_error(_tr_ctx("Cannot save"), exc)
+            self.report_error(self.tr("Cannot save"), exc)
             return False
         except OSError as exc:
-            self.report_error(_tr_ctx("Cannot save"), str(exc))
+            self.report_error(self.tr("Cannot save"), str(exc))
             return False
         self._document_changed("save")
-        self.show_status(_tr_ctx("Saved %1").replace("%1", Path(path).name))
+        self.show_status(self.tr("Saved %1").replace("%1", Path(path).name))
         return True
 
     def file_export(self) -> None:
@@ -338,33 +349,33 @@ class MainWindow(QMainWindow):
 
         filters = [f"{_tr_ctx(label)} ({pat})" for label, _f, pat in EXPORT_FORMATS]
         base = (self.ctx.document.title or "molecule").replace("/", "_")
-        path = dialogs.get_save_path(self, _tr_ctx("Export"), filters, base + ".xyz")
+        path = dialogs.get_save_path(self, self.tr("Export"), filters, base + ".xyz")
         if not path:
             return
         fmt = next((f for _l, f, pat in EXPORT_FORMATS if path.endswith(pat[1:])), None)
         if fmt is None:
-            dialogs.error(self, _tr_ctx("Export"),
-                          _tr_ctx("Choose a file name ending in .xyz, .mol, .sdf, .pdb, .nw "
+            dialogs.error(self, self.tr("Export"),
+                          self.tr("Choose a file name ending in .xyz, .mol, .sdf, .pdb, .nw "
                                   "or .molforma.json."))
             return
         try:
             text = ops.export_document(self.ctx.document, fmt)
             atomic_write_text(path, text)
         except MolFormaError as exc:
-            self.report_error(_tr_ctx("Export"), exc)
+            self.report_error(self.tr("Export"), exc)
             return
         except OSError as exc:
-            self.report_error(_tr_ctx("Export"), str(exc))
+            self.report_error(self.tr("Export"), str(exc))
             return
-        self.show_status(_tr_ctx("Exported %1").replace("%1", Path(path).name))
+        self.show_status(self.tr("Exported %1").replace("%1", Path(path).name))
 
     def open_preferences(self) -> None:
         """Edit → Preferences…"""
         try:
             mod = importlib.import_module("molforma.gui.widgets.preferences_dialog")
         except ImportError:
-            dialogs.info(self, _tr_ctx("Preferences"),
-                         _tr_ctx("This part of MolForma is not available in this build."))
+            dialogs.info(self, self.tr("Preferences"),
+                         self.tr("This part of MolForma is not available in this build."))
             return
         dlg = mod.PreferencesDialog(self.ctx, self)
         dialogs.run_dialog(dlg)
@@ -373,8 +384,8 @@ class MainWindow(QMainWindow):
         """Help → About."""
         from molforma import __version__
 
-        dialogs.info(self, _tr_ctx("About MolForma"),
-                     _tr_ctx("MolForma %1 — molecular editor for quantum chemistry with "
+        dialogs.info(self, self.tr("About MolForma"),
+                     self.tr("MolForma %1 — molecular editor for quantum chemistry with "
                              "NWChem and a built-in MCP server.").replace("%1", __version__))
 
     def show_shortcuts(self) -> None:
@@ -384,7 +395,7 @@ class MainWindow(QMainWindow):
             seq = self.actions_by_id[spec.id].shortcut().toString()
             if seq:
                 lines.append(f"{seq}\t{action_title(spec).replace('&', '')}")
-        dialogs.info(self, _tr_ctx("Keyboard Shortcuts"), "\n".join(lines))
+        dialogs.info(self, self.tr("Keyboard Shortcuts"), "\n".join(lines))
 
     # -- screenshot ------------------------------------------------------------------------
     def save_screenshot(self, path: str, tab: str | None = None) -> int:

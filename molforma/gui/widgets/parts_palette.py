@@ -154,12 +154,25 @@ class PartsPalette(QWidget):
         for kind, widget in (("fragments", self.fragments), ("ligands", self.ligands)):
             for entry in cat.get(kind, []) or []:
                 name = entry.get("name") if isinstance(entry, dict) else str(entry)
-                label = entry.get("title", name) if isinstance(entry, dict) else name
                 if not name:
                     continue
-                it = QListWidgetItem(str(label))
+                it = QListWidgetItem(str(name))
                 it.setData(256, str(name))
+                it.setData(257, entry.get("label") if isinstance(entry, dict) else None)
                 widget.addItem(it)
+        self._relabel()
+
+    def _relabel(self) -> None:
+        """Show catalogue labels in the window's language."""
+        from molforma.gui.app import current_language
+
+        lang = current_language()
+        for widget in (self.fragments, self.ligands):
+            for i in range(widget.count()):
+                it = widget.item(i)
+                label = it.data(257)
+                if isinstance(label, dict):
+                    it.setText(str(label.get(lang) or label.get("en") or it.data(256)))
 
     def current_part(self) -> tuple[str, str] | None:
         """(kind, name) of the chosen fragment or ligand."""
@@ -174,6 +187,7 @@ class PartsPalette(QWidget):
         self.element_label.setText(self.tr("Element for the Add tool:"))
         self.fragment_label.setText(self.tr("Fragments (Place tool):"))
         self.ligand_label.setText(self.tr("Ligands (Place tool):"))
+        self._relabel()
 
     def changeEvent(self, ev: QEvent) -> None:
         """Retranslate on a language change."""

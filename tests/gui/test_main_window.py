@@ -1,0 +1,142 @@
+"""The main window as a person meets it: tabs, menus, title, files, closing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QTabWidget, QWidget
+
+from molforma.document import ops
+from tests.gui.helpers import WATER
+
+
+def test_window_has_the_five_tabs_with_their_names(make_main_window: Any) -> None:
+    win = make_main_window()
+    tabs = win.findChild(QTabWidget, "mainTabs")
+    assert win.objectName() == "mainWindow"
+    assert [tabs.tabText(i) for i in range(tabs.count())] == [
+        "1 Molecule", "2 Calculation", "3 Execution", "Results", "History"]
+    assert [tabs.widget(i).objectName() for i in range(tabs.count())] == [
+        "moleculeTab", "calculationTab", "executionTab", "resultsTab", "historyTab"]
+
+
+def test_menus_hold_every_action_of_the_table_with_unique_names(make_main_window: Any) -> None:
+    from molforma.gui.actions import ACTIONS
+
+    win = make_main_window()
+    titles = [a.text().replace("&", "") for a in win.menuBar().actions()]
+    assert titles == ["File", "Edit", "View", "Help"]
+    names = [a.objectName() for a in win.findChildren(QAction) if a.objectName()]
+    for spec in ACTIONS:
+        assert names.count(spec.id) == 1
+    assert win.findChild(QAction, "molforma.file.save").shortcut().toString() == "Ctrl+S"
+    assert win.findChild(QAction, "molforma.edit.undo").shortcut().toString() == "Ctrl+Z"
+
+
+def test_every_interactive_widget_has_a_unique_object_name(make_main_window: Any) -> None:
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QAbstractItemView,
+        QAbstractSpinBox,
+        QComboBox,
+        QLineEdit,
+    )
+
+    win = make_main_window()
+    tab = win.molecule_tab
+    kinds = (QAbstractButton, QLineEdit, QAbstractSpinBox, QComboBox, QAbstractItemView)
+    names = [w.objectName() for w in tab.findChildren(QWidget)
+             if isinstance(w, kinds) and not _is_internal(w)]
+    assert "" not in names
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+    for required in ("coordinateTable", "moleculeLayout", "paletteToggle", "confirmButton",
+                     "cancelButton", "smilesInput", "cleanupButton", "loadStructureButton",
+                     "undoButton", "redoButton", "tool_add", "element_C", "fragmentList"):
+        assert required in names
+
+
+def _is_internal(w: QWidget) -> bool:
+    """Children Qt creates inside composite widgets (line edit of a spin box, header...)."""
+    from PySide6.QtWidgets import QAbstractItemView, QAbstractSpinBox, QComboBox
+
+    p = w.parent()
+    while p is not None:
+        if isinstance(p, QAbstractSpinBox | QComboBox | QAbstractItemView):
+            return True
+        p = p.parent()
+    return False
+
+
+def test_title_shows_file_name_and_unsaved_mark(make_main_window: Any, tmp_path: Path,
+                                                dialog_log: Any) -> None:
+    win = make_main_window()
+    assert win.windowTitle().startswith("Untitled")
+    assert "*" not in win.windowTitle()
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    assert win.windowTitle().startswith("Untitled*")
+    target = tmp_path / "water.molforma.json"
+    dialog_log.answers.append(str(target))
+    win.findChild(QAction, "molforma.file.save").trigger()
+    assert target.exists()
+    assert json.loads(target.read_text())["format"] == "molforma-project"
+    assert win.windowTitle().startswith("water.molforma.json — ")
+
+
+def test_closing_with_unsaved_work_asks_and_cancel_keeps_the_window(make_main_window: Any,
+                                                                    dialog_log: Any) -> None:
+    win = make_main_window()
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    dialog_log.answers.append("Cancel")
+    win.close()
+    assert dialog_log.names() == ["ask"]
+    assert "Save" in dialog_log.calls[0][1][2]
+    assert win.isVisible()
+    dialog_log.answers.append("Discard")
+    win.close()
+    assert not win.isVisible()
+
+
+def test_closing_in_mcp_mode_never_asks(make_main_window: Any, dialog_log: Any) -> None:
+    win = make_main_window(mcp_mode=True)
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    win.close()
+    assert dialog_log.names() == []
+    assert not win.isVisible()
+
+
+def test_open_and_export_go_through_the_file_dialogs(make_main_window: Any, tmp_path: Path,
+                                                     dialog_log: Any) -> None:
+    src = tmp_path / "w.xyz"
+    src.write_text("3\nwater\nO 0 0 0.117\nH 0 0.757 -0.469\nH 0 -0.757 -0.469\n")
+    win = make_main_window()
+    dialog_log.answers.append(str(src))
+    win.findChild(QAction, "molforma.file.open").trigger()
+    assert len(win.ctx.document.project["document"]["atoms"]) == 3
+    out = tmp_path / "out.xyz"
+    dialog_log.answers.append(str(out))
+    win.findChild(QAction, "molforma.file.export").trigger()
+    lines = out.read_text().splitlines()
+    assert lines[0].strip() == "3"
+    assert [ln.split()[0] for ln in lines[2:5]] == ["O", "H", "H"]
+    assert dialog_log.names() == ["get_open_path", "get_save_path"]
+
+
+def test_a_file_given_at_launch_is_loaded_and_trusted(qtbot: Any, tmp_path: Path) -> None:
+    from molforma.document.model import new_project
+    from molforma.gui.context import AppContext
+    from molforma.gui.main_window import MainWindow, load_launch_file
+
+    proj = new_project(executable="/opt/nwchem/bin/nwchem")
+    path = tmp_path / "p.molforma.json"
+    path.write_text(json.dumps(proj))
+    ctx = AppContext.create(data_dir=tmp_path)
+    load_launch_file(ctx, str(path))
+    win = MainWindow(ctx)
+    qtbot.addWidget(win)
+    assert ctx.document.is_trusted
+    assert ctx.document.trusted["executable"] == "/opt/nwchem/bin/nwchem"
+    assert not ctx.document.can_undo
+    assert win.windowTitle().startswith("p.molforma.json")
