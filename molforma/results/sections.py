@@ -10,8 +10,11 @@ of the output file (at most 65,536 per call) and returns them as ``text``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel
 
 from molforma.errors import ResultsError
 from molforma.results.model import Results
@@ -34,8 +37,17 @@ def _check_paging(offset: int, limit: int | None) -> None:
         raise ResultsError("results_bad_paging", detail=f"limit must be >= 1 (got {limit!r})")
 
 
-def page_items(section: str, items: list[Any], offset: int, limit: int | None) -> dict[str, Any]:
-    """Cut ``items`` (JSON-ready values) into one page starting at ``offset``.
+def page_items(
+    section: str,
+    items: Sequence[Any],
+    offset: int,
+    limit: int | None,
+    dump: Callable[[Any], Any] | None = None,
+) -> dict[str, Any]:
+    """Cut ``items`` into one page starting at ``offset``.
+
+    ``dump`` turns an item into its JSON-ready value; it runs only for the items
+    looked at, so a page of a long trajectory does not serialise the whole of it.
 
     Raises:
         ResultsError: ``results_item_too_large`` for an item over 2 MiB.
@@ -44,13 +56,14 @@ def page_items(section: str, items: list[Any], offset: int, limit: int | None) -
     used = 0
     i = offset
     while i < len(items) and (limit is None or len(out) < limit):
-        size = _json_size(items[i]) + 1
+        value = dump(items[i]) if dump is not None else items[i]
+        size = _json_size(value) + 1
         if size > MAX_ITEM_BYTES:
             raise ResultsError("results_item_too_large", section=section, index=i, size=size,
                                limit=MAX_ITEM_BYTES)
         if out and used + size > PAGE_BYTES:
             break
-        out.append(items[i])
+        out.append(value)
         used += size
         i += 1
     return {
@@ -138,19 +151,25 @@ def get_section(
                 "limit": min(limit or MAX_LOG_CHARS, MAX_LOG_CHARS),
                 "nextOffset": end if end < total else None, "total": total}
     extra: dict[str, Any] = {}
+    models: Sequence[BaseModel] = ()
     if section == "summary":
         summ = results.summary.model_dump()
-        items: list[Any] = [summ]
         extra = {"summary": summ}
-    elif section == "energies":
-        items = [e.model_dump() for e in results.energies]
+        return {**head, **extra, **page_items(section, [summ], offset, limit)}
+    if section == "mode_displacements":
+        extra, items = _mode_items(results, mode)
+        return {**head, **extra, **page_items(section, items, offset, limit)}
+    if section == "energies":
+        models = results.energies
     elif section == "structures":
-        items = [s.model_dump() for s in results.structures]
+        models = results.structures
     elif section == "modes":
-        items = [m.model_dump() for m in results.modes]
+        models = results.modes
         extra = {"referenceStructure": results.modeReferenceStructure}
     elif section == "files":
-        items = [f.model_dump() for f in results.files]
-    else:
-        extra, items = _mode_items(results, mode)
-    return {**head, **extra, **page_items(section, items, offset, limit)}
+        models = results.files
+    return {**head, **extra, **page_items(section, models, offset, limit, _dump)}
+
+
+def _dump(model: BaseModel) -> dict[str, Any]:
+    return model.model_dump()

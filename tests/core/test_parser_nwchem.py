@@ -278,3 +278,15 @@ def test_outputs_cclib_cannot_read_are_still_read_by_us() -> None:
             cclib.io.ccread(str(path))
         res = parse_nwchem_output(path.read_text(), source=str(path))
         assert res.structures
+
+
+def test_warnings_nwchem_printed_are_listed_once_with_their_line() -> None:
+    lines = _read("water_scf_optfreq.out").splitlines()
+    lines.insert(300, " !! WARNING: linear dependence in the basis")
+    lines.insert(400, " Warning: grid too coarse")
+    lines.insert(500, " Warning: grid too coarse")
+    res = parse_nwchem_output("\n".join(lines))
+    msgs = [(w.message, w.line) for w in res.summary.warnings]
+    assert msgs == [("!! WARNING: linear dependence in the basis", 301),
+                    ("Warning: grid too coarse", 401)]
+    assert res.summary.warningCount == 2
