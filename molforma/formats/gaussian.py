@@ -61,7 +61,7 @@ def _atom(line: str, lineno: int, index: int) -> dict[str, Any]:
             numeric.append(p)
         except ValueError:
             break
-    if _looks_zmatrix(parts, numeric):
+    if _looks_zmatrix(parts, numeric) and len(numeric) != 3:
         fail("format_unsupported", FMT, lineno, reason="z-matrix input", feature="Z-matrix input")
     if len(numeric) < 3:
         syntax(FMT, lineno, "an atom line needs an element and three coordinates")
@@ -88,14 +88,28 @@ def _atom(line: str, lineno: int, index: int) -> dict[str, Any]:
     return make_atom(index, el, x, y, z, **props)
 
 
+def _is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
 def _looks_zmatrix(parts: list[str], numeric: list[str]) -> bool:
-    """``C``, ``H 1 1.09``, ``H 1 r1``, ``H 1 1.09 2 109.5``: Z-matrix lines, not Cartesian."""
-    if len(parts) == 1 or len(numeric) in (1, 2, 6):
+    """``C``, ``H 1 1.09``, ``H 1 r1``, ``H 1 1.09 2 109.5``: Z-matrix lines, not Cartesian.
+
+    A Z-matrix line alternates atom references (positive integers) with values or
+    variable names; a Cartesian line with a freeze code starts with 0 or a negative code.
+    """
+    if len(parts) == 1:
         return True
-    if len(parts) >= 3 and len(numeric) < 3 and parts[1].isdigit():
-        return True  # references followed by variable names
-    refs = numeric[0::2]
-    return len(numeric) == 4 and all(r.isdigit() and int(r) >= 1 for r in refs)
+    rest = parts[1:]
+    if len(rest) not in (2, 4, 6):
+        return False
+    refs, values = rest[0::2], rest[1::2]
+    return all(r.isdigit() and int(r) >= 1 for r in refs) and all(
+        _is_number(v) or v.lstrip("-")[:1].isalpha() for v in values)
 
 
 def read_gaussian(text: str) -> Structure:
