@@ -38,38 +38,37 @@ from molforma.nwchem.settings import TASKS, THEORIES, AdvancedSettings
 
 log = logging.getLogger(__name__)
 
-_CTX = "CalculationPanel"
 
 TASK_LABELS: dict[str, str] = {
-    "energy": QT_TRANSLATE_NOOP(_CTX, "Energy (single point)"),
-    "optimize": QT_TRANSLATE_NOOP(_CTX, "Geometry optimisation"),
-    "frequencies": QT_TRANSLATE_NOOP(_CTX, "Frequencies"),
-    "optimize+frequencies": QT_TRANSLATE_NOOP(_CTX, "Optimisation + frequencies"),
+    "energy": QT_TRANSLATE_NOOP("CalculationPanel", "Energy (single point)"),
+    "optimize": QT_TRANSLATE_NOOP("CalculationPanel", "Geometry optimisation"),
+    "frequencies": QT_TRANSLATE_NOOP("CalculationPanel", "Frequencies"),
+    "optimize+frequencies": QT_TRANSLATE_NOOP("CalculationPanel", "Optimisation + frequencies"),
 }
 THEORY_LABELS: dict[str, str] = {
-    "scf": QT_TRANSLATE_NOOP(_CTX, "SCF (Hartree–Fock)"),
-    "dft": QT_TRANSLATE_NOOP(_CTX, "DFT"),
-    "mp2": QT_TRANSLATE_NOOP(_CTX, "MP2"),
+    "scf": QT_TRANSLATE_NOOP("CalculationPanel", "SCF (Hartree–Fock)"),
+    "dft": QT_TRANSLATE_NOOP("CalculationPanel", "DFT"),
+    "mp2": QT_TRANSLATE_NOOP("CalculationPanel", "MP2"),
 }
 ADVANCED_LABELS: dict[str, str] = {
-    "memory_mb": QT_TRANSLATE_NOOP(_CTX, "Memory (MB)"),
-    "scratch_dir": QT_TRANSLATE_NOOP(_CTX, "Scratch directory"),
-    "permanent_dir": QT_TRANSLATE_NOOP(_CTX, "Permanent directory"),
-    "input_movecs": QT_TRANSLATE_NOOP(_CTX, "Input MO vectors"),
-    "output_movecs": QT_TRANSLATE_NOOP(_CTX, "Output MO vectors"),
-    "scf_maxiter": QT_TRANSLATE_NOOP(_CTX, "SCF max iterations"),
-    "scf_thresh": QT_TRANSLATE_NOOP(_CTX, "SCF convergence threshold"),
-    "dft_iterations": QT_TRANSLATE_NOOP(_CTX, "DFT max iterations"),
-    "dft_convergence_energy": QT_TRANSLATE_NOOP(_CTX, "DFT energy convergence"),
-    "dft_grid": QT_TRANSLATE_NOOP(_CTX, "DFT grid"),
-    "dispersion": QT_TRANSLATE_NOOP(_CTX, "Dispersion correction"),
-    "noautosym": QT_TRANSLATE_NOOP(_CTX, "No automatic symmetry"),
-    "nocenter": QT_TRANSLATE_NOOP(_CTX, "Keep my frame (no centring)"),
-    "opt_maxiter": QT_TRANSLATE_NOOP(_CTX, "Optimiser max steps"),
-    "freq_animate": QT_TRANSLATE_NOOP(_CTX, "Write mode animation files"),
-    "print_level": QT_TRANSLATE_NOOP(_CTX, "Print level"),
+    "memory_mb": QT_TRANSLATE_NOOP("CalculationPanel", "Memory (MB)"),
+    "scratch_dir": QT_TRANSLATE_NOOP("CalculationPanel", "Scratch directory"),
+    "permanent_dir": QT_TRANSLATE_NOOP("CalculationPanel", "Permanent directory"),
+    "input_movecs": QT_TRANSLATE_NOOP("CalculationPanel", "Input MO vectors"),
+    "output_movecs": QT_TRANSLATE_NOOP("CalculationPanel", "Output MO vectors"),
+    "scf_maxiter": QT_TRANSLATE_NOOP("CalculationPanel", "SCF max iterations"),
+    "scf_thresh": QT_TRANSLATE_NOOP("CalculationPanel", "SCF convergence threshold"),
+    "dft_iterations": QT_TRANSLATE_NOOP("CalculationPanel", "DFT max iterations"),
+    "dft_convergence_energy": QT_TRANSLATE_NOOP("CalculationPanel", "DFT energy convergence"),
+    "dft_grid": QT_TRANSLATE_NOOP("CalculationPanel", "DFT grid"),
+    "dispersion": QT_TRANSLATE_NOOP("CalculationPanel", "Dispersion correction"),
+    "noautosym": QT_TRANSLATE_NOOP("CalculationPanel", "No automatic symmetry"),
+    "nocenter": QT_TRANSLATE_NOOP("CalculationPanel", "Keep my frame (no centring)"),
+    "opt_maxiter": QT_TRANSLATE_NOOP("CalculationPanel", "Optimiser max steps"),
+    "freq_animate": QT_TRANSLATE_NOOP("CalculationPanel", "Write mode animation files"),
+    "print_level": QT_TRANSLATE_NOOP("CalculationPanel", "Print level"),
 }
-DEFAULT_TEXT = QT_TRANSLATE_NOOP(_CTX, "(NWChem default)")
+DEFAULT_TEXT = QT_TRANSLATE_NOOP("CalculationPanel", "(NWChem default)")
 
 _FALLBACK_BASIS = ["sto-3g", "3-21g", "6-31g", "6-31g*", "6-31g**", "6-311g**",
                    "cc-pvdz", "cc-pvtz", "aug-cc-pvdz", "def2-svp", "def2-tzvp"]
@@ -210,7 +209,8 @@ class CalculationPanel(QWidget):
                     self._with_message("calculation.theory", self.theory_combo))
         form.addRow(self.tr("Functional:"),
                     self._with_message("calculation.functional", self.functional_combo))
-        form.addRow(self.tr("Basis set:"), self._with_message("calculation.basis", self.basis_combo))
+        form.addRow(self.tr("Basis set:"),
+                    self._with_message("calculation.basis", self.basis_combo))
         form.addRow(self.tr("SCF reference:"),
                     self._with_message("calculation.reference", self.reference_combo))
         form.addRow(self.tr("Charge:"), self._with_message("document.charge", self.charge_spin))
@@ -262,12 +262,14 @@ class CalculationPanel(QWidget):
         self.extra_input_edit = QPlainTextEdit(extra)
         self.extra_input_edit.setObjectName("extraInputEdit")
         self.extra_input_edit.setFont(mono)
-        self.extra_input_edit.setPlaceholderText(self.tr("NWChem directives, e.g. a property block"))
+        self.extra_input_edit.setPlaceholderText(
+            self.tr("NWChem directives, e.g. a property block"))
         self.extra_input_edit.setMaximumHeight(110)
         self.extra_tasks_edit = QPlainTextEdit(extra)
         self.extra_tasks_edit.setObjectName("extraTasksEdit")
         self.extra_tasks_edit.setFont(mono)
-        self.extra_tasks_edit.setPlaceholderText(self.tr("Extra task lines, one per line, e.g. scf property"))
+        self.extra_tasks_edit.setPlaceholderText(
+            self.tr("Extra task lines, one per line, e.g. scf property"))
         self.extra_tasks_edit.setMaximumHeight(60)
         self.apply_extra_button = QPushButton(self.tr("Apply extra input"), extra)
         self.apply_extra_button.setObjectName("applyExtraInputButton")

@@ -209,7 +209,8 @@ class ExecutionPanel(QWidget):
         self.reference_dir_edit = QLineEdit(folders)
         self.reference_dir_edit.setObjectName("referenceDirEdit")
         self.reference_dir_edit.setPlaceholderText(self.tr("(none)"))
-        self.reference_dir_browse = self._button(self.tr("Browse…"), "referenceDirBrowse", folders)
+        self.reference_dir_browse = self._button(self.tr("Browse…"), "referenceDirBrowse",
+                                                 folders)
         ff.addRow(self.tr("Job root:"),
                   self._with_message("job_root", self.job_root_edit, self.job_root_browse))
         ff.addRow(self.tr("Reference directory:"),

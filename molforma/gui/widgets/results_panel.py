@@ -16,7 +16,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -63,8 +63,11 @@ WATCH_MS = 400  # notice loads started elsewhere (MCP) even without a signal
 DEFAULT_AMPLITUDE = 0.5
 IMAGINARY_BRUSH = QColor("#fde0e0")
 SIGNIFICANT_BRUSH = QColor("#f8b4b4")
-RESULT_FILTERS = ("NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)",
-                  "All files (*)")
+RESULT_FILTERS = (
+    QT_TRANSLATE_NOOP("ResultsPanel",
+                      "NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)"),
+    QT_TRANSLATE_NOOP("ResultsPanel", "All files (*)"),
+)
 
 
 def _atoms_of(structure: Any) -> list[dict[str, Any]]:
@@ -419,7 +422,8 @@ class ResultsPanel(QWidget):
                 elif m.imaginary:
                     item.setBackground(QBrush(IMAGINARY_BRUSH))
                 if col in (1, 2):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
                 self.modes_table.setItem(row, col, item)
 
     def _fill_plots(self, res: Any) -> None:

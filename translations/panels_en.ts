@@ -1,0 +1,1196 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="en_GB">
+<context>
+    <name>CalculationPanel</name>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="43" />
+        <source>Energy (single point)</source>
+        <translation>Energy (single point)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="44" />
+        <source>Geometry optimisation</source>
+        <translation>Geometry optimisation</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="45" />
+        <source>Frequencies</source>
+        <translation>Frequencies</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="46" />
+        <source>Optimisation + frequencies</source>
+        <translation>Optimisation + frequencies</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="49" />
+        <source>SCF (Hartree–Fock)</source>
+        <translation>SCF (Hartree–Fock)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="50" />
+        <source>DFT</source>
+        <translation>DFT</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="51" />
+        <source>MP2</source>
+        <translation>MP2</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="54" />
+        <source>Memory (MB)</source>
+        <translation>Memory (MB)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="55" />
+        <source>Scratch directory</source>
+        <translation>Scratch directory</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="56" />
+        <source>Permanent directory</source>
+        <translation>Permanent directory</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="57" />
+        <source>Input MO vectors</source>
+        <translation>Input MO vectors</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="58" />
+        <source>Output MO vectors</source>
+        <translation>Output MO vectors</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="59" />
+        <source>SCF max iterations</source>
+        <translation>SCF max iterations</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="60" />
+        <source>SCF convergence threshold</source>
+        <translation>SCF convergence threshold</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="61" />
+        <source>DFT max iterations</source>
+        <translation>DFT max iterations</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="62" />
+        <source>DFT energy convergence</source>
+        <translation>DFT energy convergence</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="63" />
+        <source>DFT grid</source>
+        <translation>DFT grid</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="64" />
+        <source>Dispersion correction</source>
+        <translation>Dispersion correction</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="65" />
+        <source>No automatic symmetry</source>
+        <translation>No automatic symmetry</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="66" />
+        <source>Keep my frame (no centring)</source>
+        <translation>Keep my frame (no centring)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="67" />
+        <source>Optimiser max steps</source>
+        <translation>Optimiser max steps</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="68" />
+        <source>Write mode animation files</source>
+        <translation>Write mode animation files</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="69" />
+        <source>Print level</source>
+        <translation>Print level</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="71" />
+        <source>(NWChem default)</source>
+        <translation>(NWChem default)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="173" />
+        <source>Conditions</source>
+        <translation>Conditions</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="195" />
+        <source>Automatic (from multiplicity)</source>
+        <translation>Automatic (from multiplicity)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="207" />
+        <source>Task:</source>
+        <translation>Task:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="208" />
+        <source>Theory:</source>
+        <translation>Theory:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="210" />
+        <source>Functional:</source>
+        <translation>Functional:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="212" />
+        <source>Basis set:</source>
+        <translation>Basis set:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="214" />
+        <source>SCF reference:</source>
+        <translation>SCF reference:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="216" />
+        <source>Charge:</source>
+        <translation>Charge:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="217" />
+        <source>Multiplicity:</source>
+        <translation>Multiplicity:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="241" />
+        <source>Advanced settings</source>
+        <translation>Advanced settings</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="258" />
+        <source>Extra input (added to the input before the tasks)</source>
+        <translation>Extra input (added to the input before the tasks)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="266" />
+        <source>NWChem directives, e.g. a property block</source>
+        <translation>NWChem directives, e.g. a property block</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="272" />
+        <source>Extra task lines, one per line, e.g. scf property</source>
+        <translation>Extra task lines, one per line, e.g. scf property</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="274" />
+        <source>Apply extra input</source>
+        <translation>Apply extra input</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="279" />
+        <source>Extra tasks:</source>
+        <translation>Extra tasks:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="303" />
+        <source>NWChem input (live preview):</source>
+        <translation>NWChem input (live preview):</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="402" />
+        <source>Not a number: %1</source>
+        <translation>Not a number: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="434" />
+        <source>Not applied yet</source>
+        <translation>Not applied yet</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="470" />
+        <source>The NWChem input generator is not available.</source>
+        <translation>The NWChem input generator is not available.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="480" />
+        <source>The input cannot be generated:</source>
+        <translation>The input cannot be generated:</translation>
+    </message>
+</context>
+<context>
+    <name>EnergyPlot</name>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="56" />
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="57" />
+        <source>Energy</source>
+        <translation>Energy</translation>
+    </message>
+</context>
+<context>
+    <name>ExecutionPanel</name>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="146" />
+        <source>Program</source>
+        <translation>Program</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="151" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="154" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="208" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="212" />
+        <source>Browse…</source>
+        <translation>Browse…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="155" />
+        <source>NWChem executable:</source>
+        <translation>NWChem executable:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="157" />
+        <source>MPI launcher:</source>
+        <translation>MPI launcher:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="161" />
+        <source>Variable</source>
+        <translation>Variable</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="161" />
+        <source>Value</source>
+        <translation>Value</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="166" />
+        <source>Add</source>
+        <translation>Add</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="167" />
+        <source>Remove</source>
+        <translation>Remove</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="174" />
+        <source>Environment:</source>
+        <translation>Environment:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="178" />
+        <source>Resources</source>
+        <translation>Resources</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="194" />
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="195" />
+        <source>No limit</source>
+        <translation>No limit</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="197" />
+        <source>MPI processes:</source>
+        <translation>MPI processes:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="198" />
+        <source>Threads (OMP_NUM_THREADS):</source>
+        <translation>Threads (OMP_NUM_THREADS):</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="200" />
+        <source>Time limit:</source>
+        <translation>Time limit:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="203" />
+        <source>Folders</source>
+        <translation>Folders</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="211" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="456" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="460" />
+        <source>(none)</source>
+        <translation>(none)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="214" />
+        <source>Job root:</source>
+        <translation>Job root:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="216" />
+        <source>Reference directory:</source>
+        <translation>Reference directory:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="222" />
+        <source>Run</source>
+        <translation>Run</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="223" />
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="224" />
+        <source>Save input set</source>
+        <translation>Save input set</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="319" />
+        <source>Give a command (for example nwchem).</source>
+        <translation>Give a command (for example nwchem).</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="328" />
+        <source>Give a folder for the jobs.</source>
+        <translation>Give a folder for the jobs.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="333" />
+        <source>Choose a program</source>
+        <translation>Choose a program</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="334" />
+        <source>All files (*)</source>
+        <translation>All files (*)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="343" />
+        <source>Choose a folder</source>
+        <translation>Choose a folder</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="358" />
+        <source>Not a valid variable name: %1</source>
+        <translation>Not a valid variable name: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="360" />
+        <source>Variable given twice: %1</source>
+        <translation>Variable given twice: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="450" />
+        <source>These settings can run any program. They were not set by you in this window (for example they come from a loaded project or a reused job).</source>
+        <translation>These settings can run any program. They were not set by you in this window (for example they come from a loaded project or a reused job).</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="453" />
+        <source>Executable: %1</source>
+        <translation>Executable: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="454" />
+        <source>Launcher: %1</source>
+        <translation>Launcher: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="455" />
+        <source>Environment: %1</source>
+        <translation>Environment: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="457" />
+        <source>Extra input: %1</source>
+        <translation>Extra input: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="459" />
+        <source>Extra tasks: %1</source>
+        <translation>Extra tasks: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="462" />
+        <source>Run the calculation with these settings and trust them from now on?</source>
+        <translation>Run the calculation with these settings and trust them from now on?</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="475" />
+        <source>Confirm or cancel the candidate before running.</source>
+        <translation>Confirm or cancel the candidate before running.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="484" />
+        <source>Cannot run:</source>
+        <translation>Cannot run:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="488" />
+        <source>Yes</source>
+        <translation>Yes</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="488" />
+        <source>No</source>
+        <translation>No</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="489" />
+        <source>Run with these settings?</source>
+        <translation>Run with these settings?</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="492" />
+        <source>Not started: the settings were not confirmed.</source>
+        <translation>Not started: the settings were not confirmed.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="497" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="542" />
+        <source>Running calculations is not available.</source>
+        <translation>Running calculations is not available.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="502" />
+        <source>Could not start: %1</source>
+        <translation>Could not start: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />
+        <source>Could not stop: %1</source>
+        <translation>Could not stop: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="538" />
+        <source>Confirm or cancel the candidate first.</source>
+        <translation>Confirm or cancel the candidate first.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="547" />
+        <source>Could not save the input set: %1</source>
+        <translation>Could not save the input set: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="551" />
+        <source>Input set saved in %1</source>
+        <translation>Input set saved in %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="555" />
+        <source>Status: %1</source>
+        <translation>Status: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="557" />
+        <source>SCF iteration %1</source>
+        <translation>SCF iteration %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="559" />
+        <source>optimisation step %1</source>
+        <translation>optimisation step %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="562" />
+        <source>energy %1 Eh</source>
+        <translation>energy %1 Eh</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="567" />
+        <source>queued</source>
+        <translation>queued</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="567" />
+        <source>running</source>
+        <translation>running</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="568" />
+        <source>finished</source>
+        <translation>finished</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="568" />
+        <source>failed</source>
+        <translation>failed</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="569" />
+        <source>cancelled</source>
+        <translation>cancelled</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="569" />
+        <source>timed out</source>
+        <translation>timed out</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="604" />
+        <source>Job %1: %2</source>
+        <translation>Job %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="613" />
+        <source>Running in %1</source>
+        <translation>Running in %1</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryPanel</name>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="95" />
+        <source>Scan</source>
+        <translation>Scan</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="106" />
+        <source>Date</source>
+        <translation>Date</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="106" />
+        <source>Title</source>
+        <translation>Title</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="106" />
+        <source>Formula</source>
+        <translation>Formula</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="106" />
+        <source>Task</source>
+        <translation>Task</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="107" />
+        <source>Theory / basis</source>
+        <translation>Theory / basis</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="107" />
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="107" />
+        <source>Final energy (Eh)</source>
+        <translation>Final energy (Eh)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="108" />
+        <source>Folder</source>
+        <translation>Folder</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="130" />
+        <source>Input</source>
+        <translation>Input</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="131" />
+        <source>Log (end)</source>
+        <translation>Log (end)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="133" />
+        <source>Reuse molecule and conditions</source>
+        <translation>Reuse molecule and conditions</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="134" />
+        <source>Open in results viewer</source>
+        <translation>Open in results viewer</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="136" />
+        <source>Open folder</source>
+        <translation>Open folder</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="137" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="423" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="424" />
+        <source>Move to trash</source>
+        <translation>Move to trash</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="138" />
+        <source>Export CSV…</source>
+        <translation>Export CSV…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="194" />
+        <source>No job root is set.</source>
+        <translation>No job root is set.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="197" />
+        <source>Scanning %1 …</source>
+        <translation>Scanning %1 …</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="212" />
+        <source>Scanning… %1 folders</source>
+        <translation>Scanning… %1 folders</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="219" />
+        <source>%1 jobs in %2</source>
+        <translation>%1 jobs in %2</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="222" />
+        <source>Scan cancelled.</source>
+        <translation>Scan cancelled.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="224" />
+        <source>Scan failed: %1</source>
+        <translation>Scan failed: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="265" />
+        <source>queued</source>
+        <translation>queued</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="265" />
+        <source>running</source>
+        <translation>running</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="266" />
+        <source>finished</source>
+        <translation>finished</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="266" />
+        <source>failed</source>
+        <translation>failed</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="267" />
+        <source>cancelled</source>
+        <translation>cancelled</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="267" />
+        <source>timed out</source>
+        <translation>timed out</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="268" />
+        <source>interrupted</source>
+        <translation>interrupted</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="268" />
+        <source>saved (not run)</source>
+        <translation>saved (not run)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="269" />
+        <source>unknown</source>
+        <translation>unknown</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="326" />
+        <source>Loading…</source>
+        <translation>Loading…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="332" />
+        <source>[… input shortened …]</source>
+        <translation>[… input shortened …]</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="335" />
+        <source>[… only the end of the log is shown …]</source>
+        <translation>[… only the end of the log is shown …]</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="336" />
+        <source>(no input file)</source>
+        <translation>(no input file)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="337" />
+        <source>(no output file)</source>
+        <translation>(no output file)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="368" />
+        <source>Cannot reuse: %1</source>
+        <translation>Cannot reuse: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="370" />
+        <source>Loaded the molecule and conditions of %1</source>
+        <translation>Loaded the molecule and conditions of %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="381" />
+        <source>The results viewer is not available.</source>
+        <translation>The results viewer is not available.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="415" />
+        <source>Could not open %1</source>
+        <translation>Could not open %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="423" />
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="425" />
+        <source>Move this job folder to the trash?
+%1</source>
+        <translation>Move this job folder to the trash?
+%1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="434" />
+        <source>Cannot move to trash: %1</source>
+        <translation>Cannot move to trash: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="437" />
+        <source>Moved to trash: %1</source>
+        <translation>Moved to trash: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="447" />
+        <source>Export history as CSV</source>
+        <translation>Export history as CSV</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="448" />
+        <source>CSV files (*.csv)</source>
+        <translation>CSV files (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="458" />
+        <source>Cannot export: %1</source>
+        <translation>Cannot export: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="460" />
+        <source>Exported %1 rows to %2</source>
+        <translation>Exported %1 rows to %2</translation>
+    </message>
+</context>
+<context>
+    <name>IRSpectrumWidget</name>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="108" />
+        <source>Wavenumber (cm⁻¹)</source>
+        <translation>Wavenumber (cm⁻¹)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="109" />
+        <source>IR intensity (km/mol)</source>
+        <translation>IR intensity (km/mol)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="118" />
+        <source>Width (FWHM, cm⁻¹):</source>
+        <translation>Width (FWHM, cm⁻¹):</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="126" />
+        <source>Export PNG…</source>
+        <translation>Export PNG…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="128" />
+        <source>Export CSV…</source>
+        <translation>Export CSV…</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="44" />
+        <source>Preferences</source>
+        <translation>Preferences</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="51" />
+        <source>System language</source>
+        <translation>System language</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="57" />
+        <source>A new display language is applied when MolForma is restarted.</source>
+        <translation>A new display language is applied when MolForma is restarted.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="63" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="67" />
+        <source>Browse…</source>
+        <translation>Browse…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="71" />
+        <source>Variable</source>
+        <translation>Variable</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="71" />
+        <source>Value</source>
+        <translation>Value</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="77" />
+        <source>Add</source>
+        <translation>Add</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="79" />
+        <source>Remove</source>
+        <translation>Remove</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="83" />
+        <source>The executable, launcher and environment below are trusted: the headless server (molforma --mcp) runs NWChem only with them, and MCP clients cannot change them.</source>
+        <translation>The executable, launcher and environment below are trusted: the headless server (molforma --mcp) runs NWChem only with them, and MCP clients cannot change them.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="95" />
+        <source>Display language:</source>
+        <translation>Display language:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="100" />
+        <source>Default NWChem executable:</source>
+        <translation>Default NWChem executable:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="104" />
+        <source>Default MPI launcher:</source>
+        <translation>Default MPI launcher:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="112" />
+        <source>Default environment:</source>
+        <translation>Default environment:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="119" />
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="122" />
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="159" />
+        <source>Choose a program</source>
+        <translation>Choose a program</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="159" />
+        <source>All files (*)</source>
+        <translation>All files (*)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="173" />
+        <source>Give the NWChem executable (for example nwchem).</source>
+        <translation>Give the NWChem executable (for example nwchem).</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="175" />
+        <source>Give the MPI launcher (for example mpirun).</source>
+        <translation>Give the MPI launcher (for example mpirun).</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="184" />
+        <source>A variable has a value but no name.</source>
+        <translation>A variable has a value but no name.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="187" />
+        <source>Not a valid variable name: %1</source>
+        <translation>Not a valid variable name: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="189" />
+        <source>Variable given twice: %1</source>
+        <translation>Variable given twice: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="207" />
+        <source>Cannot save the preferences: %1</source>
+        <translation>Cannot save the preferences: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsPanel</name>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="67" />
+        <source>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</source>
+        <translation>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="69" />
+        <source>All files (*)</source>
+        <translation>All files (*)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="110" />
+        <source>Open file…</source>
+        <translation>Open file…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="111" />
+        <source>Open folder…</source>
+        <translation>Open folder…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="112" />
+        <source>Reload</source>
+        <translation>Reload</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="124" />
+        <source>File</source>
+        <translation>File</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="124" />
+        <source>Kind</source>
+        <translation>Kind</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="145" />
+        <source>Play</source>
+        <translation>Play</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="146" />
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="154" />
+        <source>Amplitude:</source>
+        <translation>Amplitude:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="157" />
+        <source>Structure:</source>
+        <translation>Structure:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="176" />
+        <source>Mode</source>
+        <translation>Mode</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="176" />
+        <source>Frequency (cm⁻¹)</source>
+        <translation>Frequency (cm⁻¹)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="176" />
+        <source>IR (km/mol)</source>
+        <translation>IR (km/mol)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="177" />
+        <source>Imaginary</source>
+        <translation>Imaginary</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="177" />
+        <source>Significant</source>
+        <translation>Significant</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="177" />
+        <source>Displacements</source>
+        <translation>Displacements</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="191" />
+        <source>Energy per step</source>
+        <translation>Energy per step</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="192" />
+        <source>IR spectrum</source>
+        <translation>IR spectrum</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="256" />
+        <source>Loading %1 …</source>
+        <translation>Loading %1 …</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="263" />
+        <source>Loading cancelled; the previous results stay.</source>
+        <translation>Loading cancelled; the previous results stay.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="265" />
+        <source>Cannot load: %1</source>
+        <translation>Cannot load: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="272" />
+        <source>Open results</source>
+        <translation>Open results</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="278" />
+        <source>Open a job folder</source>
+        <translation>Open a job folder</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="340" />
+        <source>NWChem output</source>
+        <translation>NWChem output</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="340" />
+        <source>MOLDEN</source>
+        <translation>MOLDEN</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="341" />
+        <source>XYZ</source>
+        <translation>XYZ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="341" />
+        <source>Vibration animation</source>
+        <translation>Vibration animation</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="347" />
+        <source>Vibration animations (by mode)</source>
+        <translation>Vibration animations (by mode)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="349" />
+        <source>Mode %1 (%2 steps)</source>
+        <translation>Mode %1 (%2 steps)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="364" />
+        <source>No results loaded.</source>
+        <translation>No results loaded.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="367" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="406" />
+        <source>yes</source>
+        <translation>yes</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="367" />
+        <source>no</source>
+        <translation>no</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="367" />
+        <source>n/a</source>
+        <translation>n/a</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="373" />
+        <source>Source: %1</source>
+        <translation>Source: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="374" />
+        <source>Program: %1</source>
+        <translation>Program: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="375" />
+        <source>Formula: %1 (%2 atoms)</source>
+        <translation>Formula: %1 (%2 atoms)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="379" />
+        <source>Final energy: %1 Eh (%2)</source>
+        <translation>Final energy: %1 Eh (%2)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="382" />
+        <source>Zero-point energy: %1 Eh</source>
+        <translation>Zero-point energy: %1 Eh</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="385" />
+        <source>SCF converged: %1</source>
+        <translation>SCF converged: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="386" />
+        <source>Optimisation converged: %1 (%2 steps)</source>
+        <translation>Optimisation converged: %1 (%2 steps)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="388" />
+        <source>Run completed: %1</source>
+        <translation>Run completed: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="389" />
+        <source>Structures: %1, energies: %2, modes: %3</source>
+        <translation>Structures: %1, energies: %2, modes: %3</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="392" />
+        <source>Imaginary modes: %1 (significant, below −10 cm⁻¹: %2)</source>
+        <translation>Imaginary modes: %1 (significant, below −10 cm⁻¹: %2)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="396" />
+        <source>Warnings: %1, errors: %2</source>
+        <translation>Warnings: %1, errors: %2</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="507" />
+        <source>Mode %1: %2 cm⁻¹</source>
+        <translation>Mode %1: %2 cm⁻¹</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="628" />
+        <source>PNG images (*.png)</source>
+        <translation>PNG images (*.png)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="628" />
+        <source>CSV files (*.csv)</source>
+        <translation>CSV files (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="629" />
+        <source>Export IR spectrum</source>
+        <translation>Export IR spectrum</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="642" />
+        <source>Saved %1</source>
+        <translation>Saved %1</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,1196 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="ja_JP">
+<context>
+    <name>CalculationPanel</name>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="43" />
+        <source>Energy (single point)</source>
+        <translation>エネルギー（一点計算）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="44" />
+        <source>Geometry optimisation</source>
+        <translation>構造最適化</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="45" />
+        <source>Frequencies</source>
+        <translation>振動数計算</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="46" />
+        <source>Optimisation + frequencies</source>
+        <translation>構造最適化＋振動数計算</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="49" />
+        <source>SCF (Hartree–Fock)</source>
+        <translation>SCF（ハートリー・フォック）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="50" />
+        <source>DFT</source>
+        <translation>DFT</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="51" />
+        <source>MP2</source>
+        <translation>MP2</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="54" />
+        <source>Memory (MB)</source>
+        <translation>メモリ（MB）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="55" />
+        <source>Scratch directory</source>
+        <translation>スクラッチディレクトリ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="56" />
+        <source>Permanent directory</source>
+        <translation>永続ディレクトリ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="57" />
+        <source>Input MO vectors</source>
+        <translation>初期MOベクトル（入力）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="58" />
+        <source>Output MO vectors</source>
+        <translation>MOベクトルの出力先</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="59" />
+        <source>SCF max iterations</source>
+        <translation>SCF最大反復回数</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="60" />
+        <source>SCF convergence threshold</source>
+        <translation>SCF収束しきい値</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="61" />
+        <source>DFT max iterations</source>
+        <translation>DFT最大反復回数</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="62" />
+        <source>DFT energy convergence</source>
+        <translation>DFTエネルギー収束条件</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="63" />
+        <source>DFT grid</source>
+        <translation>DFT積分グリッド</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="64" />
+        <source>Dispersion correction</source>
+        <translation>分散力補正</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="65" />
+        <source>No automatic symmetry</source>
+        <translation>対称性を自動で使わない</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="66" />
+        <source>Keep my frame (no centring)</source>
+        <translation>座標系を保持（中心移動なし）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="67" />
+        <source>Optimiser max steps</source>
+        <translation>最適化の最大ステップ数</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="68" />
+        <source>Write mode animation files</source>
+        <translation>振動アニメーションファイルを出力</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="69" />
+        <source>Print level</source>
+        <translation>出力レベル</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="71" />
+        <source>(NWChem default)</source>
+        <translation>（NWChemの既定値）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="173" />
+        <source>Conditions</source>
+        <translation>計算条件</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="195" />
+        <source>Automatic (from multiplicity)</source>
+        <translation>自動（多重度から選択）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="207" />
+        <source>Task:</source>
+        <translation>タスク:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="208" />
+        <source>Theory:</source>
+        <translation>理論:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="210" />
+        <source>Functional:</source>
+        <translation>汎関数:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="212" />
+        <source>Basis set:</source>
+        <translation>基底関数:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="214" />
+        <source>SCF reference:</source>
+        <translation>SCF参照:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="216" />
+        <source>Charge:</source>
+        <translation>電荷:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="217" />
+        <source>Multiplicity:</source>
+        <translation>多重度:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="241" />
+        <source>Advanced settings</source>
+        <translation>詳細設定</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="258" />
+        <source>Extra input (added to the input before the tasks)</source>
+        <translation>追加入力（タスクの前に入力へ追加）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="266" />
+        <source>NWChem directives, e.g. a property block</source>
+        <translation>NWChemの指定（例: property ブロック）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="272" />
+        <source>Extra task lines, one per line, e.g. scf property</source>
+        <translation>追加のタスク行（1行に1つ、例: scf property）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="274" />
+        <source>Apply extra input</source>
+        <translation>追加入力を適用</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="279" />
+        <source>Extra tasks:</source>
+        <translation>追加タスク:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="303" />
+        <source>NWChem input (live preview):</source>
+        <translation>NWChem入力（ライブプレビュー）:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="402" />
+        <source>Not a number: %1</source>
+        <translation>数値ではありません: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="434" />
+        <source>Not applied yet</source>
+        <translation>まだ適用されていません</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="470" />
+        <source>The NWChem input generator is not available.</source>
+        <translation>NWChem入力の生成機能を利用できません。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="480" />
+        <source>The input cannot be generated:</source>
+        <translation>入力を生成できません:</translation>
+    </message>
+</context>
+<context>
+    <name>EnergyPlot</name>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="56" />
+        <source>Step</source>
+        <translation>ステップ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="57" />
+        <source>Energy</source>
+        <translation>エネルギー</translation>
+    </message>
+</context>
+<context>
+    <name>ExecutionPanel</name>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="146" />
+        <source>Program</source>
+        <translation>プログラム</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="151" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="154" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="208" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="212" />
+        <source>Browse…</source>
+        <translation>参照…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="155" />
+        <source>NWChem executable:</source>
+        <translation>NWChem実行ファイル:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="157" />
+        <source>MPI launcher:</source>
+        <translation>MPIランチャー:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="161" />
+        <source>Variable</source>
+        <translation>変数</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="161" />
+        <source>Value</source>
+        <translation>値</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="166" />
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="167" />
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="174" />
+        <source>Environment:</source>
+        <translation>環境変数:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="178" />
+        <source>Resources</source>
+        <translation>計算資源</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="194" />
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="195" />
+        <source>No limit</source>
+        <translation>制限なし</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="197" />
+        <source>MPI processes:</source>
+        <translation>MPIプロセス数:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="198" />
+        <source>Threads (OMP_NUM_THREADS):</source>
+        <translation>スレッド数（OMP_NUM_THREADS）:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="200" />
+        <source>Time limit:</source>
+        <translation>時間制限:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="203" />
+        <source>Folders</source>
+        <translation>フォルダ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="211" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="456" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="460" />
+        <source>(none)</source>
+        <translation>（なし）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="214" />
+        <source>Job root:</source>
+        <translation>ジョブ保存先:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="216" />
+        <source>Reference directory:</source>
+        <translation>参照ディレクトリ:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="222" />
+        <source>Run</source>
+        <translation>実行</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="223" />
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="224" />
+        <source>Save input set</source>
+        <translation>入力一式を保存</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="319" />
+        <source>Give a command (for example nwchem).</source>
+        <translation>コマンドを指定してください（例: nwchem）。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="328" />
+        <source>Give a folder for the jobs.</source>
+        <translation>ジョブを保存するフォルダを指定してください。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="333" />
+        <source>Choose a program</source>
+        <translation>プログラムを選択</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="334" />
+        <source>All files (*)</source>
+        <translation>すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="343" />
+        <source>Choose a folder</source>
+        <translation>フォルダを選択</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="358" />
+        <source>Not a valid variable name: %1</source>
+        <translation>変数名として正しくありません: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="360" />
+        <source>Variable given twice: %1</source>
+        <translation>変数が重複しています: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="450" />
+        <source>These settings can run any program. They were not set by you in this window (for example they come from a loaded project or a reused job).</source>
+        <translation>これらの設定は任意のプログラムを実行できます。このウィンドウで利用者が設定した値ではありません（読み込んだプロジェクトや再利用した履歴の値など）。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="453" />
+        <source>Executable: %1</source>
+        <translation>実行ファイル: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="454" />
+        <source>Launcher: %1</source>
+        <translation>ランチャー: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="455" />
+        <source>Environment: %1</source>
+        <translation>環境変数: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="457" />
+        <source>Extra input: %1</source>
+        <translation>追加入力: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="459" />
+        <source>Extra tasks: %1</source>
+        <translation>追加タスク: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="462" />
+        <source>Run the calculation with these settings and trust them from now on?</source>
+        <translation>この設定で計算を実行し、今後この値を信頼済みとしますか？</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="475" />
+        <source>Confirm or cancel the candidate before running.</source>
+        <translation>実行する前に候補を確定または取り消してください。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="484" />
+        <source>Cannot run:</source>
+        <translation>実行できません:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="488" />
+        <source>Yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="488" />
+        <source>No</source>
+        <translation>いいえ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="489" />
+        <source>Run with these settings?</source>
+        <translation>この設定で実行しますか？</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="492" />
+        <source>Not started: the settings were not confirmed.</source>
+        <translation>開始しませんでした: 設定が確認されませんでした。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="497" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="542" />
+        <source>Running calculations is not available.</source>
+        <translation>計算の実行機能を利用できません。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="502" />
+        <source>Could not start: %1</source>
+        <translation>開始できませんでした: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />
+        <source>Could not stop: %1</source>
+        <translation>停止できませんでした: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="538" />
+        <source>Confirm or cancel the candidate first.</source>
+        <translation>先に候補を確定または取り消してください。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="547" />
+        <source>Could not save the input set: %1</source>
+        <translation>入力一式を保存できませんでした: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="551" />
+        <source>Input set saved in %1</source>
+        <translation>入力一式を %1 に保存しました</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="555" />
+        <source>Status: %1</source>
+        <translation>状態: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="557" />
+        <source>SCF iteration %1</source>
+        <translation>SCF反復 %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="559" />
+        <source>optimisation step %1</source>
+        <translation>最適化ステップ %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="562" />
+        <source>energy %1 Eh</source>
+        <translation>エネルギー %1 Eh</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="567" />
+        <source>queued</source>
+        <translation>待機中</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="567" />
+        <source>running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="568" />
+        <source>finished</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="568" />
+        <source>failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="569" />
+        <source>cancelled</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="569" />
+        <source>timed out</source>
+        <translation>時間切れ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="604" />
+        <source>Job %1: %2</source>
+        <translation>ジョブ %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="613" />
+        <source>Running in %1</source>
+        <translation>%1 で実行中</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryPanel</name>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="95" />
+        <source>Scan</source>
+        <translation>走査</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="106" />
+        <source>Date</source>
+        <translation>日時</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="106" />
+        <source>Title</source>
+        <translation>タイトル</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="106" />
+        <source>Formula</source>
+        <translation>組成式</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="106" />
+        <source>Task</source>
+        <translation>タスク</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="107" />
+        <source>Theory / basis</source>
+        <translation>理論 / 基底関数</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="107" />
+        <source>Status</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="107" />
+        <source>Final energy (Eh)</source>
+        <translation>最終エネルギー（Eh）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="108" />
+        <source>Folder</source>
+        <translation>フォルダ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="130" />
+        <source>Input</source>
+        <translation>入力</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="131" />
+        <source>Log (end)</source>
+        <translation>ログ（末尾）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="133" />
+        <source>Reuse molecule and conditions</source>
+        <translation>分子・条件を再利用</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="134" />
+        <source>Open in results viewer</source>
+        <translation>結果ビューアで開く</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="136" />
+        <source>Open folder</source>
+        <translation>保存先を開く</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="137" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="423" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="424" />
+        <source>Move to trash</source>
+        <translation>ごみ箱へ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="138" />
+        <source>Export CSV…</source>
+        <translation>CSVを書き出す…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="194" />
+        <source>No job root is set.</source>
+        <translation>ジョブ保存先が設定されていません。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="197" />
+        <source>Scanning %1 …</source>
+        <translation>%1 を走査中…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="212" />
+        <source>Scanning… %1 folders</source>
+        <translation>走査中… %1 フォルダ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="219" />
+        <source>%1 jobs in %2</source>
+        <translation>%2 に %1 件のジョブ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="222" />
+        <source>Scan cancelled.</source>
+        <translation>走査を中止しました。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="224" />
+        <source>Scan failed: %1</source>
+        <translation>走査に失敗しました: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="265" />
+        <source>queued</source>
+        <translation>待機中</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="265" />
+        <source>running</source>
+        <translation>実行中</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="266" />
+        <source>finished</source>
+        <translation>完了</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="266" />
+        <source>failed</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="267" />
+        <source>cancelled</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="267" />
+        <source>timed out</source>
+        <translation>時間切れ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="268" />
+        <source>interrupted</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="268" />
+        <source>saved (not run)</source>
+        <translation>保存のみ（未実行）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="269" />
+        <source>unknown</source>
+        <translation>不明</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="326" />
+        <source>Loading…</source>
+        <translation>読み込み中…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="332" />
+        <source>[… input shortened …]</source>
+        <translation>[… 入力の後半を省略 …]</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="335" />
+        <source>[… only the end of the log is shown …]</source>
+        <translation>[… ログの末尾のみ表示 …]</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="336" />
+        <source>(no input file)</source>
+        <translation>（入力ファイルなし）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="337" />
+        <source>(no output file)</source>
+        <translation>（出力ファイルなし）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="368" />
+        <source>Cannot reuse: %1</source>
+        <translation>再利用できません: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="370" />
+        <source>Loaded the molecule and conditions of %1</source>
+        <translation>%1 の分子と条件を読み込みました</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="381" />
+        <source>The results viewer is not available.</source>
+        <translation>結果ビューアを利用できません。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="415" />
+        <source>Could not open %1</source>
+        <translation>%1 を開けませんでした</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="423" />
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="425" />
+        <source>Move this job folder to the trash?
+%1</source>
+        <translation>このジョブフォルダをごみ箱へ移動しますか？
+%1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="434" />
+        <source>Cannot move to trash: %1</source>
+        <translation>ごみ箱へ移動できません: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="437" />
+        <source>Moved to trash: %1</source>
+        <translation>ごみ箱へ移動しました: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="447" />
+        <source>Export history as CSV</source>
+        <translation>履歴をCSVで書き出す</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="448" />
+        <source>CSV files (*.csv)</source>
+        <translation>CSVファイル (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="458" />
+        <source>Cannot export: %1</source>
+        <translation>書き出せません: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/history_panel.py" line="460" />
+        <source>Exported %1 rows to %2</source>
+        <translation>%1 行を %2 に書き出しました</translation>
+    </message>
+</context>
+<context>
+    <name>IRSpectrumWidget</name>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="108" />
+        <source>Wavenumber (cm⁻¹)</source>
+        <translation>波数（cm⁻¹）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="109" />
+        <source>IR intensity (km/mol)</source>
+        <translation>IR強度（km/mol）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="118" />
+        <source>Width (FWHM, cm⁻¹):</source>
+        <translation>線幅（半値全幅, cm⁻¹）:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="126" />
+        <source>Export PNG…</source>
+        <translation>PNGを書き出す…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/plots.py" line="128" />
+        <source>Export CSV…</source>
+        <translation>CSVを書き出す…</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="44" />
+        <source>Preferences</source>
+        <translation>環境設定</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="51" />
+        <source>System language</source>
+        <translation>システムの言語</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="57" />
+        <source>A new display language is applied when MolForma is restarted.</source>
+        <translation>表示言語の変更は MolForma の再起動後に反映されます。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="63" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="67" />
+        <source>Browse…</source>
+        <translation>参照…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="71" />
+        <source>Variable</source>
+        <translation>変数</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="71" />
+        <source>Value</source>
+        <translation>値</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="77" />
+        <source>Add</source>
+        <translation>追加</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="79" />
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="83" />
+        <source>The executable, launcher and environment below are trusted: the headless server (molforma --mcp) runs NWChem only with them, and MCP clients cannot change them.</source>
+        <translation>以下の実行ファイル・ランチャー・環境変数は信頼済みの値です。画面なしのサーバー（molforma --mcp）はこの値でだけNWChemを実行し、MCPクライアントからは変更できません。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="95" />
+        <source>Display language:</source>
+        <translation>表示言語 / Language:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="100" />
+        <source>Default NWChem executable:</source>
+        <translation>既定のNWChem実行ファイル:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="104" />
+        <source>Default MPI launcher:</source>
+        <translation>既定のMPIランチャー:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="112" />
+        <source>Default environment:</source>
+        <translation>既定の環境変数:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="119" />
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="122" />
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="159" />
+        <source>Choose a program</source>
+        <translation>プログラムを選択</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="159" />
+        <source>All files (*)</source>
+        <translation>すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="173" />
+        <source>Give the NWChem executable (for example nwchem).</source>
+        <translation>NWChemの実行ファイルを指定してください（例: nwchem）。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="175" />
+        <source>Give the MPI launcher (for example mpirun).</source>
+        <translation>MPIランチャーを指定してください（例: mpirun）。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="184" />
+        <source>A variable has a value but no name.</source>
+        <translation>値があるのに名前のない変数があります。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="187" />
+        <source>Not a valid variable name: %1</source>
+        <translation>変数名として正しくありません: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="189" />
+        <source>Variable given twice: %1</source>
+        <translation>変数が重複しています: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="207" />
+        <source>Cannot save the preferences: %1</source>
+        <translation>環境設定を保存できません: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsPanel</name>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="67" />
+        <source>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</source>
+        <translation>NWChem出力・MOLDEN・XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="69" />
+        <source>All files (*)</source>
+        <translation>すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="110" />
+        <source>Open file…</source>
+        <translation>ファイルを開く…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="111" />
+        <source>Open folder…</source>
+        <translation>フォルダを開く…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="112" />
+        <source>Reload</source>
+        <translation>再読込</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="124" />
+        <source>File</source>
+        <translation>ファイル</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="124" />
+        <source>Kind</source>
+        <translation>種類</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="145" />
+        <source>Play</source>
+        <translation>再生</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="146" />
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="154" />
+        <source>Amplitude:</source>
+        <translation>振幅:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="157" />
+        <source>Structure:</source>
+        <translation>構造:</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="176" />
+        <source>Mode</source>
+        <translation>モード</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="176" />
+        <source>Frequency (cm⁻¹)</source>
+        <translation>振動数（cm⁻¹）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="176" />
+        <source>IR (km/mol)</source>
+        <translation>IR（km/mol）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="177" />
+        <source>Imaginary</source>
+        <translation>虚振動</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="177" />
+        <source>Significant</source>
+        <translation>有意</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="177" />
+        <source>Displacements</source>
+        <translation>変位</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="191" />
+        <source>Energy per step</source>
+        <translation>ステップごとのエネルギー</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="192" />
+        <source>IR spectrum</source>
+        <translation>IRスペクトル</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="256" />
+        <source>Loading %1 …</source>
+        <translation>%1 を読み込み中…</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="263" />
+        <source>Loading cancelled; the previous results stay.</source>
+        <translation>読込を中止しました。前の結果をそのまま表示します。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="265" />
+        <source>Cannot load: %1</source>
+        <translation>読み込めません: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="272" />
+        <source>Open results</source>
+        <translation>結果を開く</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="278" />
+        <source>Open a job folder</source>
+        <translation>ジョブフォルダを開く</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="340" />
+        <source>NWChem output</source>
+        <translation>NWChem出力</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="340" />
+        <source>MOLDEN</source>
+        <translation>MOLDEN</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="341" />
+        <source>XYZ</source>
+        <translation>XYZ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="341" />
+        <source>Vibration animation</source>
+        <translation>振動アニメーション</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="347" />
+        <source>Vibration animations (by mode)</source>
+        <translation>振動アニメーション（モード別）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="349" />
+        <source>Mode %1 (%2 steps)</source>
+        <translation>モード %1（%2 ステップ）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="364" />
+        <source>No results loaded.</source>
+        <translation>結果が読み込まれていません。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="367" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="406" />
+        <source>yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="367" />
+        <source>no</source>
+        <translation>いいえ</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="367" />
+        <source>n/a</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="373" />
+        <source>Source: %1</source>
+        <translation>読込元: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="374" />
+        <source>Program: %1</source>
+        <translation>プログラム: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="375" />
+        <source>Formula: %1 (%2 atoms)</source>
+        <translation>組成式: %1（%2 原子）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="379" />
+        <source>Final energy: %1 Eh (%2)</source>
+        <translation>最終エネルギー: %1 Eh（%2）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="382" />
+        <source>Zero-point energy: %1 Eh</source>
+        <translation>ゼロ点エネルギー: %1 Eh</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="385" />
+        <source>SCF converged: %1</source>
+        <translation>SCF収束: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="386" />
+        <source>Optimisation converged: %1 (%2 steps)</source>
+        <translation>構造最適化の収束: %1（%2 ステップ）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="388" />
+        <source>Run completed: %1</source>
+        <translation>計算の完了: %1</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="389" />
+        <source>Structures: %1, energies: %2, modes: %3</source>
+        <translation>構造: %1、エネルギー: %2、振動モード: %3</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="392" />
+        <source>Imaginary modes: %1 (significant, below −10 cm⁻¹: %2)</source>
+        <translation>虚振動: %1（−10 cm⁻¹未満の有意なもの: %2）</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="396" />
+        <source>Warnings: %1, errors: %2</source>
+        <translation>警告: %1、エラー: %2</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="507" />
+        <source>Mode %1: %2 cm⁻¹</source>
+        <translation>モード %1: %2 cm⁻¹</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="628" />
+        <source>PNG images (*.png)</source>
+        <translation>PNG画像 (*.png)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="628" />
+        <source>CSV files (*.csv)</source>
+        <translation>CSVファイル (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="629" />
+        <source>Export IR spectrum</source>
+        <translation>IRスペクトルを書き出す</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/results_panel.py" line="642" />
+        <source>Saved %1</source>
+        <translation>%1 を保存しました</translation>
+    </message>
+</context>
+</TS>
