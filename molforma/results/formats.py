@@ -198,7 +198,8 @@ def parse_molden(
     geoconv: list[float] = []
     for name, rest, first, body in secs:
         if name == "ATOMS":
-            scale = BOHR_TO_ANGSTROM if rest.upper().startswith("AU") else 1.0
+            unit = rest.strip("() ").upper()  # "AU", "(AU)", "Angs", "(Angs)"
+            scale = BOHR_TO_ANGSTROM if unit.startswith("AU") or unit.startswith("BOHR") else 1.0
             syms, xyz = _atoms_block(body, first, source, scale, 3)
             counter.add(len(syms))
             structures.append(Structure(index=len(structures), label="atoms", symbols=syms,

@@ -90,6 +90,13 @@ def test_handwritten_molden_reads_modes_flags_ir_and_converts_bohr(tmp_path: Pat
     assert res.summary.finalEnergy == -76.0107
 
 
+def test_molden_atoms_unit_in_parentheses_is_understood(tmp_path: Path) -> None:
+    f = tmp_path / "w.molden"
+    f.write_text(MOLDEN_TEXT.replace("[Atoms] AU", "[ATOMS] (AU)"))
+    res = read_results(str(f))
+    assert res.structures[0].coordinates[0][2] == pytest.approx(0.221664 * BOHR_TO_ANGSTROM)
+
+
 def test_molden_in_angstrom_keeps_its_coordinates() -> None:
     res = read_results(str(FIXTURES / "nh3_planar_scf_freq_vib.molden"))
     assert res.structures[0].coordinates[1] == pytest.approx([1.0, 0.0, 0.0])
