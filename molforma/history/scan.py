@@ -357,6 +357,8 @@ def scan(roots: list[str], *, cancel: threading.Event | None = None,
     count = 0
     for root in roots:
         _check_cancel(cancel)
+        if not root or not str(root).strip():
+            continue  # an unset reference directory must not mean "the working directory"
         top = os.path.abspath(os.path.expanduser(root))
         for folder, real, names in _candidates(top):
             _check_cancel(cancel)

@@ -132,8 +132,13 @@ def test_scan_is_one_level_deep_and_includes_a_root_that_is_a_job_folder(tmp_pat
     assert names == ["child", "rootjob"]
 
 
-def test_missing_roots_give_no_rows_and_duplicates_are_listed_once(tmp_path: Path) -> None:
+def test_missing_roots_give_no_rows_and_duplicates_are_listed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     make_job(tmp_path, "a")
+    make_job(tmp_path / "cwd", "not-a-root")
+    monkeypatch.chdir(tmp_path / "cwd")
+    assert scan(["", "  "]) == []
     rows = scan([str(tmp_path), str(tmp_path / "missing"), str(tmp_path) + "/./"])
     assert [Path(r.folder).name for r in rows] == ["a"]
 
