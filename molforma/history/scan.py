@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import socket
 import sys
@@ -98,7 +99,10 @@ class HistoryRow(BaseModel):
 
 
 def _local_iso(ts: float) -> str:
-    return datetime.fromtimestamp(ts).astimezone().isoformat(timespec="seconds")
+    try:
+        return datetime.fromtimestamp(ts).astimezone().isoformat(timespec="seconds")
+    except (OverflowError, OSError, ValueError):
+        return ""  # a record with an absurd date still gets its row
 
 
 def _parse_date(value: Any) -> float | None:
@@ -161,7 +165,8 @@ def _text(value: Any) -> str:
 def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value)
+    # json.loads accepts NaN/Infinity, which no JSON client or CSV reader should get.
+    return float(value) if math.isfinite(value) else None
 
 
 def _is_job_folder(names: Iterable[str]) -> bool:

@@ -211,6 +211,18 @@ def test_missing_record_fields_are_filled_from_the_input_and_output(tmp_path: Pa
     assert row.finalEnergy == pytest.approx(-40.518350345, abs=1e-9)
 
 
+def test_odd_record_values_do_not_break_the_row(tmp_path: Path) -> None:
+    folder = make_job(tmp_path, "odd", title=42, createdAt="yesterday", finalEnergy=None)
+    text = (folder / "job.json").read_text().replace('"finalEnergy": null',
+                                                       '"finalEnergy": NaN')
+    (folder / "job.json").write_text(text)
+    (row,) = scan([str(tmp_path)])
+    assert row.title == "odd"
+    assert row.finalEnergy is None
+    assert datetime.fromisoformat(row.date).timestamp() == pytest.approx(
+        (folder / "job.json").stat().st_mtime, abs=1)
+
+
 def test_an_unreadable_record_falls_back_to_the_files(tmp_path: Path) -> None:
     folder = copy_fixture(tmp_path, "broken", "water_scf_optfreq")
     (folder / "job.json").write_text("{not json", encoding="utf-8")
