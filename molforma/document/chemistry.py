@@ -611,9 +611,11 @@ def _site_candidates(work: Project, index: dict[str, AtomDict],
             raise ValidationError("no_free_site", id=site["id"], element=site["element"])
         steric = 6 if len(my) < 6 else len(my) + 1
     else:
-        if missing_hydrogens(work).get(site["id"], 0) <= 0:
+        open_valence = missing_hydrogens(work).get(site["id"], 0)
+        if open_valence <= 0:
             raise ValidationError("no_free_site", id=site["id"], element=site["element"])
-        steric = max(_steric_number(site, my, index, 1, orders), len(my) + 1)
+        # Every open valence is a bond to come, so all of them count as domains.
+        steric = max(_steric_number(site, my, index, open_valence, orders), len(my) + 1)
     ref = None
     if len(my) == 1:
         adj = {k: [n for n, _o in v] for k, v in orders.items()}
