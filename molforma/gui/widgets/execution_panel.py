@@ -12,6 +12,7 @@ makes them trusted.
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import re
@@ -59,6 +60,19 @@ def _message_label(name: str, parent: QWidget) -> QLabel:
     label.setStyleSheet("color: #b00020;")
     label.setVisible(False)
     return label
+
+
+def _private_box() -> dict[str, Any]:
+    """``private=True`` when :func:`dialogs.ask` supports it.
+
+    SPEC.md section 7: MCP can neither read nor press the trust confirmation, so
+    the box is marked private for the window's MCP introspection.
+    """
+    try:
+        params = inspect.signature(dialogs.ask).parameters
+    except (TypeError, ValueError):
+        return {}
+    return {"private": True} if "private" in params else {}
 
 
 def job_snapshot(job: Any) -> dict[str, Any]:
@@ -487,7 +501,7 @@ class ExecutionPanel(QWidget):
         if not doc.is_trusted:
             yes, no = self.tr("Yes"), self.tr("No")
             answer = dialogs.ask(self, self.tr("Run with these settings?"), self._untrusted_text(),
-                                 [yes, no], default=no, escape=no)
+                                 [yes, no], default=no, escape=no, **_private_box())
             if answer != yes:
                 self._set_status(self.tr("Not started: the settings were not confirmed."))
                 return
