@@ -212,7 +212,8 @@ def test_missing_record_fields_are_filled_from_the_input_and_output(tmp_path: Pa
 
 
 def test_odd_record_values_do_not_break_the_row(tmp_path: Path) -> None:
-    folder = make_job(tmp_path, "odd", title=42, createdAt="yesterday", finalEnergy=None)
+    folder = make_job(tmp_path, "odd", title=42, createdAt="yesterday", startedAt=None,
+                      finishedAt=7, finalEnergy=None)
     text = (folder / "job.json").read_text().replace('"finalEnergy": null',
                                                        '"finalEnergy": NaN')
     (folder / "job.json").write_text(text)
