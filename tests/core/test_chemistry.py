@@ -530,9 +530,8 @@ def codes(result: dict[str, Any]) -> dict[str, str]:
 
 
 def water() -> dict[str, Any]:
-    p = project([("O", (0, 0, 0.1173)), ("H", (0, 0.7572, -0.4692)),
-                 ("H", (0, -0.7572, -0.4692))], [(1, 2, 1), (1, 3, 1)])
-    return p
+    return project([("O", (0, 0, 0.1173)), ("H", (0, 0.7572, -0.4692)),
+                    ("H", (0, -0.7572, -0.4692))], [(1, 2, 1), (1, 3, 1)])
 
 
 def test_a_good_molecule_passes_validation() -> None:
@@ -556,8 +555,7 @@ def test_validation_catches_each_problem() -> None:
     got = codes(ch.validate(p, None))
     assert got["duplicate_positions"] == "error"
     p = water()
-    atom(p, "a3").update(x=0.0, y=0.5, z=-0.35)  # 0.31 Å from a2 (H–H limit 0.31)
-    atom(p, "a3").update(y=0.52)
+    atom(p, "a3").update(x=0.0, y=0.52, z=-0.35)  # 0.27 Å from a2 (H–H limit 0.31 Å)
     res = ch.validate(p, None)
     contact = next(c for c in res["checks"] if c["code"] == "close_contact")
     assert contact["severity"] == "warning" and sorted(contact["atoms"]) == ["a2", "a3"]
