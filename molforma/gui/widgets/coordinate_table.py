@@ -78,7 +78,9 @@ class AtomTableModel(QAbstractTableModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             val = atom.get(key)
             if key in ("x", "y", "z"):
-                return f"{float(val):.5f}" if role == Qt.ItemDataRole.DisplayRole else float(val)
+                # Text for editing too, so the editor is a line edit with full precision.
+                return f"{float(val):.5f}" if role == Qt.ItemDataRole.DisplayRole \
+                    else repr(float(val))
             return str(val)
         if role == Qt.ItemDataRole.TextAlignmentRole and key in ("x", "y", "z"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

@@ -112,19 +112,19 @@ class MoleculeTab(QWidget):
         bar2.addWidget(self.smiles_label)
         self.smiles_input = QLineEdit(self)
         self.smiles_input.setObjectName("smilesInput")
-        self.smiles_input.returnPressed.connect(self.start_smiles)
+        self.smiles_input.returnPressed.connect(lambda: self.start_smiles())
         bar2.addWidget(self.smiles_input, 1)
         self.smiles_button = QPushButton(self)
         self.smiles_button.setObjectName("smilesButton")
-        self.smiles_button.clicked.connect(self.start_smiles)
+        self.smiles_button.clicked.connect(lambda: self.start_smiles())
         bar2.addWidget(self.smiles_button)
         self.cleanup_button = QPushButton(self)
         self.cleanup_button.setObjectName("cleanupButton")
-        self.cleanup_button.clicked.connect(self.start_cleanup)
+        self.cleanup_button.clicked.connect(lambda: self.start_cleanup())
         bar2.addWidget(self.cleanup_button)
         self.worker_cancel = QPushButton(self)
         self.worker_cancel.setObjectName("cleanupCancelButton")
-        self.worker_cancel.clicked.connect(self.cancel_worker)
+        self.worker_cancel.clicked.connect(lambda: self.cancel_worker())
         bar2.addWidget(self.worker_cancel)
         self.progress = QProgressBar(self)
         self.progress.setObjectName("cleanupProgress")
@@ -133,7 +133,7 @@ class MoleculeTab(QWidget):
         bar2.addWidget(self.progress)
         self.load_button = QPushButton(self)
         self.load_button.setObjectName("loadStructureButton")
-        self.load_button.clicked.connect(self.load_structure_file)
+        self.load_button.clicked.connect(lambda: self.load_structure_file())
         bar2.addWidget(self.load_button)
         root.addLayout(bar2)
         # Body: palette | view + table | properties
@@ -260,7 +260,7 @@ class MoleculeTab(QWidget):
 
     def _update_state(self) -> None:
         doc = self.ctx.document
-        busy = bool(doc.busy) or (self._worker is not None and self._worker.running)
+        busy = bool(doc.busy) or self._worker is not None
         cand = doc.candidate
         self.undo_button.setEnabled(doc.can_undo and not busy)
         self.redo_button.setEnabled(doc.can_redo and not busy)
@@ -617,7 +617,7 @@ class MoleculeTab(QWidget):
 
     def _start_worker(self, kind: str, fn: Callable[..., Any]) -> bool:
         doc = self.ctx.document
-        if self._worker is not None and self._worker.running:
+        if self._worker is not None:
             self.show_message(self.tr("Busy: wait for the running work or stop it."), error=True)
             return False
         if doc.candidate is not None:
@@ -643,8 +643,8 @@ class MoleculeTab(QWidget):
 
     @property
     def worker_running(self) -> bool:
-        """True while SMILES or clean-up work runs."""
-        return self._worker is not None and self._worker.running
+        """True from the start of SMILES or clean-up work until its result is handled."""
+        return self._worker is not None
 
     def cancel_worker(self) -> None:
         """Stop the running SMILES or clean-up work."""

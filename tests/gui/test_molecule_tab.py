@@ -1,0 +1,322 @@
+"""The Molecule tab driven as a person would: tools, table, candidates, undo/redo, workers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QPushButton
+
+from molforma.document import ops
+from molforma.document.model import atoms_of, bonds_of
+from tests.gui.helpers import WATER, click_atom, click_view, empty_spot
+
+
+def _atoms(win: Any) -> list[dict[str, Any]]:
+    return atoms_of(win.ctx.document.project)
+
+
+def test_building_a_molecule_with_add_bond_and_erase_tools(make_main_window: Any,
+                                                            qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    view = tab.view
+    # Choose carbon in the palette, then click empty space: one C atom.
+    tab.palette_toggle.click()
+    assert tab.palette.isVisible()
+    tab.palette.table.buttons["C"].click()
+    assert tab.tool == "add"
+    click_view(qtbot, view, empty_spot(view))
+    assert [a["element"] for a in _atoms(win)] == ["C"]
+    # Click the carbon with oxygen chosen: an O bonded to it at C–O covalent distance.
+    tab.palette.table.buttons["O"].click()
+    click_atom(qtbot, view, "a1")
+    atoms = _atoms(win)
+    assert [a["element"] for a in atoms] == ["C", "O"]
+    assert bonds_of(win.ctx.document.project) == [{"a": "a1", "b": "a2", "order": 1}]
+    c, o = atoms
+    dist = sum((c[k] - o[k]) ** 2 for k in "xyz") ** 0.5
+    assert dist == pytest.approx(0.76 + 0.66, abs=0.05)
+    # Bond tool: clicking the same pair again raises the order.
+    tab.tool_buttons["bond"].click()
+    click_atom(qtbot, view, "a1")
+    click_atom(qtbot, view, "a2")
+    assert bonds_of(win.ctx.document.project)[0]["order"] == 2
+    # Erase tool removes the oxygen and its bond.
+    tab.tool_buttons["erase"].click()
+    click_atom(qtbot, view, "a2")
+    assert [a["id"] for a in _atoms(win)] == ["a1"]
+    assert bonds_of(win.ctx.document.project) == []
+    # Every tool click was one undo step.
+    assert win.ctx.document.undo_labels == ["Add atoms", "Add atoms", "Set bonds",
+                                            "Delete atoms"]
+
+
+def test_undo_and_redo_buttons_share_the_document_history(make_main_window: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    ops.delete_atoms(win.ctx.document, ["a3"], preview=False)
+    assert len(_atoms(win)) == 2
+    tab.undo_button.click()
+    assert len(_atoms(win)) == 3
+    tab.undo_button.click()
+    assert len(_atoms(win)) == 0
+    assert not tab.undo_button.isEnabled()
+    tab.redo_button.click()
+    tab.redo_button.click()
+    assert [a["id"] for a in _atoms(win)] == ["a1", "a2"]
+    assert tab.table.atom_model.rowCount() == 2
+
+
+def test_editing_a_coordinate_in_the_table_moves_the_atom(make_main_window: Any,
+                                                          qtbot: Any) -> None:
+    win = make_main_window()
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    table = win.molecule_tab.table
+    index = table.atom_model.index(1, 4)  # a2, z
+    table.setCurrentIndex(index)
+    table.edit(index)
+    from PySide6.QtWidgets import QLineEdit
+
+    editor = table.viewport().findChild(QLineEdit)
+    assert editor is not None and editor.text() == "-0.469"
+    editor.selectAll()
+    qtbot.keyClicks(editor, "1.25")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    # The delegate commits on the next event-loop turn.
+    qtbot.waitUntil(lambda: _atoms(win)[1]["z"] == pytest.approx(1.25), timeout=3000)
+    assert table.atom_model.data(index) == "1.25000"
+
+
+def test_a_refused_table_edit_changes_nothing_and_says_why(make_main_window: Any) -> None:
+    win = make_main_window()
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    model = win.molecule_tab.table.atom_model
+    assert model.setData(model.index(1, 3), "0.0")  # a2 to y = 0: allowed
+    before = win.ctx.document.revision
+    # z = 0.117 would put a2 on top of a1: refused (atoms closer than 0.1 Å).
+    assert not model.setData(model.index(1, 4), "0.117")
+    assert "0.1" in win.molecule_tab.message.text()
+    assert not model.setData(model.index(0, 1), "Xx")
+    assert not model.setData(model.index(0, 2), "abc")
+    assert win.ctx.document.revision == before
+    assert model.data(model.index(0, 1)) == "O"
+    assert model.data(model.index(1, 4)) == "-0.46900"
+
+
+def test_fixing_an_atom_in_the_table_and_moving_it_is_refused(make_main_window: Any) -> None:
+    win = make_main_window()
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    model = win.molecule_tab.table.atom_model
+    assert model.setData(model.index(0, 5), Qt.CheckState.Checked, Qt.ItemDataRole.CheckStateRole)
+    assert _atoms(win)[0]["fixed"] is True
+    assert 2 & int(win.molecule_tab.view.scene.mark[0])  # drawn with the fixed mark
+    assert not model.setData(model.index(0, 2), "1.0")
+    assert _atoms(win)[0]["x"] == 0.0
+
+
+def test_property_panel_applies_charge_and_rejects_a_bad_isotope(make_main_window: Any,
+                                                                 qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    click_atom(qtbot, tab.view, "a1")
+    assert tab.view.selection() == ["a1"]
+    props = tab.properties
+    assert props.element.text() == "O"
+    props.charge.setValue(-1)
+    props.name.setText("Ow")
+    props.apply_button.click()
+    a1 = _atoms(win)[0]
+    assert (a1["formalCharge"], a1["name"]) == (-1, "Ow")
+    props.mass_number.setValue(3)  # 3O is not in the isotope table
+    rev = win.ctx.document.revision
+    props.apply_button.click()
+    assert props.error.text() != ""
+    assert win.ctx.document.revision == rev
+    assert _atoms(win)[0]["massNumber"] is None
+
+
+def test_layout_combo_switches_between_view_table_and_both(make_main_window: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    combo = tab.findChild(QComboBox, "moleculeLayout")
+    combo.setCurrentIndex(combo.findData("table"))
+    assert tab.table.isVisible() and not tab.view.isVisible()
+    combo.setCurrentIndex(combo.findData("view"))
+    assert tab.view.isVisible() and not tab.table.isVisible()
+    combo.setCurrentIndex(combo.findData("both"))
+    assert tab.view.isVisible() and tab.table.isVisible()
+
+
+def test_smiles_makes_a_candidate_that_confirm_applies(make_main_window: Any,
+                                                      qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    qtbot.keyClicks(tab.smiles_input, "CCO")
+    qtbot.keyClick(tab.smiles_input, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not tab.worker_running, timeout=20000)
+    doc = win.ctx.document
+    assert doc.candidate is not None
+    assert len(atoms_of(doc.candidate)) == 9
+    assert atoms_of(doc.project) == []
+    # The view shows the candidate, ringed as new.
+    assert tab.view.scene.count == 9
+    assert all(int(m) & 4 for m in tab.view.scene.mark)
+    assert not tab.table.atom_model.flags(tab.table.atom_model.index(0, 2)) & \
+        Qt.ItemFlag.ItemIsEditable
+    # Other edits wait for the candidate.
+    assert not tab.add_atom_at((5.0, 5.0, 5.0))
+    win.findChild(QPushButton, "confirmButton").click()
+    assert doc.candidate is None
+    assert sorted(a["element"] for a in atoms_of(doc.project)) == ["C", "C"] + ["H"] * 6 + ["O"]
+    tab.undo_button.click()
+    assert atoms_of(doc.project) == []
+
+
+def test_cancel_drops_the_candidate(make_main_window: Any, qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    assert tab.start_smiles("O")
+    qtbot.waitUntil(lambda: not tab.worker_running, timeout=20000)
+    assert win.ctx.document.candidate is not None
+    tab.cancel_button.click()
+    assert win.ctx.document.candidate is None
+    assert atoms_of(win.ctx.document.project) == []
+
+
+def test_a_bad_smiles_is_reported_and_changes_nothing(make_main_window: Any, qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    rev = win.ctx.document.revision
+    assert tab.start_smiles("C1CC(")
+    qtbot.waitUntil(lambda: not tab.worker_running, timeout=20000)
+    assert "C1CC(" in tab.message.text()
+    assert win.ctx.document.revision == rev
+
+
+def test_geometry_cleanup_refuses_edits_while_running_and_makes_a_candidate(
+        make_main_window: Any, qtbot: Any) -> None:
+    from molforma.errors import BusyError
+
+    win = make_main_window()
+    tab = win.molecule_tab
+    doc = win.ctx.document
+    # A stretched water: the clean-up must pull the hydrogens in.
+    ops.add_atoms(doc, [{"element": "O", "position": [0, 0, 0]},
+                        {"element": "H", "position": [1.6, 0, 0]},
+                        {"element": "H", "position": [0, 1.6, 0]}],
+                  bonds=[{"a": "#0", "b": "#1"}, {"a": "#0", "b": "#2"}], preview=False)
+    tab.cleanup_button.click()
+    assert doc.busy
+    with pytest.raises(BusyError):
+        ops.add_atoms(doc, [{"element": "He", "position": [9, 9, 9]}], preview=False)
+    qtbot.waitUntil(lambda: not tab.worker_running, timeout=20000)
+    assert not doc.busy
+    assert doc.candidate is not None
+    o, h, _h2 = atoms_of(doc.candidate)
+    assert sum((o[k] - h[k]) ** 2 for k in "xyz") ** 0.5 == pytest.approx(0.97, abs=0.05)
+    tab.confirm_button.click()
+    assert doc.candidate is None
+
+
+def test_stopping_the_cleanup_leaves_the_document_as_it_was(
+        make_main_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    import molforma.gui.widgets.molecule_tab as mt
+
+    win = make_main_window()
+    tab = win.molecule_tab
+    doc = win.ctx.document
+    ops.add_atoms(doc, WATER, preview=False)
+    rev = doc.revision
+
+    def slow_cleanup(atoms: Any, bonds: Any, *, cancelled: Any, progress: Any) -> dict:
+        from molforma.gui.workers import Cancelled
+
+        for _ in range(200):
+            if cancelled():
+                raise Cancelled()
+            time.sleep(0.01)
+        return {}
+
+    monkeypatch.setattr(mt, "cleanup_positions", slow_cleanup)
+    assert tab.start_cleanup()
+    assert tab.worker_cancel.isEnabled()
+    tab.worker_cancel.click()
+    qtbot.waitUntil(lambda: not tab.worker_running, timeout=10000)
+    assert not doc.busy
+    assert doc.candidate is None
+    assert doc.revision == rev
+
+
+def test_place_tool_confirms_its_previous_candidate_on_the_next_click(make_main_window: Any,
+                                                                      qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    doc = win.ctx.document
+    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]}], preview=False)
+    ops.add_hydrogens(doc, preview=False)
+    tab.palette_toggle.click()
+    tab.palette.fragments.setCurrentRow(0)  # methyl
+    assert tab.tool == "place"
+    hydrogens = [a["id"] for a in atoms_of(doc.project) if a["element"] == "H"]
+    carbon = "a1"
+    click_atom(qtbot, tab.view, carbon)
+    assert doc.candidate is not None
+    first = len(atoms_of(doc.candidate))
+    assert first > 5
+    assert len(atoms_of(doc.project)) == 5
+    # The next click confirms the first placement and proposes a second one.
+    click_atom(qtbot, tab.view, carbon)
+    assert len(atoms_of(doc.project)) == first
+    assert doc.candidate is not None
+    assert len(atoms_of(doc.candidate)) > first
+    assert hydrogens  # the site kept its id across the confirmations
+
+
+def test_a_click_never_confirms_a_candidate_made_by_mcp(make_main_window: Any,
+                                                        qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    doc = win.ctx.document
+    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]}], preview=False)
+    ops.add_hydrogens(doc, preview=False)
+    tab.palette_toggle.click()
+    tab.palette.fragments.setCurrentRow(0)
+    ops.move_atoms(doc, ids=["a1"], translate=[0.5, 0, 0], origin="mcp")
+    rev = doc.revision
+    click_atom(qtbot, tab.view, "a2")
+    assert doc.revision == rev
+    assert doc.candidate_origin == "mcp"
+    assert tab.message.text() != ""
+
+
+def test_selection_in_the_view_selects_table_rows(make_main_window: Any, qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    click_atom(qtbot, tab.view, "a2")
+    click_atom(qtbot, tab.view, "a3", Qt.KeyboardModifier.ControlModifier)
+    assert tab.view.selection() == ["a2", "a3"]
+    assert tab.table.selected_ids() == ["a2", "a3"]
+    win.findChild(type(win.actions_by_id["molforma.edit.delete"]),
+                  "molforma.edit.delete").trigger()
+    assert [a["id"] for a in _atoms(win)] == ["a1"]
+
+
+def test_load_structure_file_keeps_the_calculation_settings(make_main_window: Any,
+                                                            tmp_path: Any,
+                                                            dialog_log: Any) -> None:
+    win = make_main_window()
+    doc = win.ctx.document
+    ops.set_nwchem(doc, {"basis": "cc-pvdz"}, preview=False)
+    src = tmp_path / "w.xyz"
+    src.write_text("3\nwater\nO 0 0 0.117\nH 0 0.757 -0.469\nH 0 -0.757 -0.469\n")
+    dialog_log.answers.append(str(src))
+    win.molecule_tab.load_button.click()
+    assert [a["element"] for a in _atoms(win)] == ["O", "H", "H"]
+    assert doc.project["calculation"]["basis"] == "cc-pvdz"
