@@ -244,7 +244,9 @@ def read_head(path: str | os.PathLike[str], limit: int = INPUT_HEAD_BYTES) -> st
     """The first ``limit`` bytes of a text file, decoded leniently ("" when unreadable)."""
     try:
         with open(path, "rb") as fh:
-            raw = fh.read(limit)
+            # read(n) allocates n bytes up front: ask only for what the file holds.
+            size = os.fstat(fh.fileno()).st_size
+            raw = fh.read(min(limit, size))
     except OSError:
         return ""
     return raw.decode("utf-8", errors="replace")
@@ -254,10 +256,10 @@ def read_tail(path: str | os.PathLike[str], limit: int = TAIL_BYTES) -> bytes:
     """The last ``limit`` bytes of a file (b"" when unreadable)."""
     try:
         with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            size = fh.tell()
-            fh.seek(max(0, size - limit))
-            return fh.read(limit)
+            size = os.fstat(fh.fileno()).st_size
+            start = max(0, size - limit)
+            fh.seek(start)
+            return fh.read(size - start)
     except OSError:
         return b""
 

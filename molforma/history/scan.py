@@ -123,7 +123,11 @@ def _read_record(path: str) -> dict[str, Any] | None:
     """``job.json`` as a dict; None when missing, unreadable, absurdly large or not JSON."""
     try:
         with open(path, "rb") as fh:
-            raw = fh.read(RECORD_LIMIT + 1)
+            # Size first: read(RECORD_LIMIT + 1) would allocate 1 MiB for every record.
+            # (A record that grows meanwhile is caught by the length check below.)
+            if os.fstat(fh.fileno()).st_size > RECORD_LIMIT:
+                return None
+            raw = fh.read()
     except OSError:
         return None
     if len(raw) > RECORD_LIMIT:
