@@ -56,7 +56,8 @@ JOB_FORMAT = "molforma-job"
 JOB_VERSION = 1
 KILL_GRACE = 3.0  # seconds between SIGTERM and SIGKILL
 POLL_INTERVAL = 0.1
-RECORD_WRITE_INTERVAL = 2.0  # live progress reaches job.json at most this often
+RECORD_WRITE_INTERVAL = 2.0
+FAMILY_SCAN_INTERVAL = 0.5  # how often the job's descendants are looked up  # live progress reaches job.json at most this often
 _TASK_SLUGS = {"optimize+frequencies": "optfreq"}
 
 register(
@@ -252,6 +253,7 @@ class Job:
         self._done = threading.Event()
         self._proc: subprocess.Popen[bytes] | None = None
         self._reaped = False
+        self._family: dict[int, str] = {}  # descendants seen: pid -> start time
         self._tracker = ProgressTracker()
         self._thread: threading.Thread | None = None
         self._last_record_write = 0.0
@@ -280,16 +282,46 @@ class Job:
         self._signal(signal.SIGTERM)
 
     def _signal(self, sig: int) -> None:
-        """Signal every process of the job's session while its leader is not yet reaped.
+        """Signal the job's process group, session and every descendant seen so far.
 
         Until the runner thread reaps the leader, its pid (= the session and group
-        id) cannot be reused, so the signal cannot reach an unrelated process. The
-        session is wider than the process group: Open MPI puts each rank in a group
-        of its own, in the same session.
+        id) cannot be reused, so the signal cannot reach an unrelated process.
+        Wider than the group: Open MPI puts each rank in a group of its own, and a
+        single NWChem process starts an ``orted`` helper in a new session of its own.
         """
         with self._lock:
-            if self._proc is not None and not self._reaped:
-                _signal_session(self._proc.pid, sig)
+            if self._proc is None or self._reaped:
+                return
+            leader = self._proc.pid
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(leader, sig)
+            for pid in self._leftovers():
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, sig)
+
+    def _leftovers(self) -> list[int]:
+        """Live processes of the job other than its leader (refreshes what is known)."""
+        if self._proc is None:
+            return []
+        leader = self._proc.pid
+        table = _process_table()
+        with self._lock:
+            family = self._family
+            # Children of the leader and of known members, found before the leader ends.
+            changed = True
+            while changed:
+                changed = False
+                for pid, (_state, ppid, _sid, start) in table.items():
+                    if pid not in family and (ppid == leader or ppid in family):
+                        family[pid] = start
+                        changed = True
+            alive = []
+            for pid, (state, _ppid, sid, start) in table.items():
+                if pid == leader or state == "Z":
+                    continue
+                if sid == leader or family.get(pid) == start:
+                    alive.append(pid)
+            return alive
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until the job has ended; True when it has."""
@@ -366,12 +398,16 @@ class Job:
         limit = self._record.get("timeLimit")
         started = time.monotonic()
         reason: str | None = None
+        next_scan = time.monotonic() + 0.2
         with out_path.open("rb") as reader:
             pending = b""
             while True:
                 pending = self._read_lines(reader, pending)
                 if _exited(proc.pid):
                     break
+                if time.monotonic() >= next_scan:
+                    self._leftovers()
+                    next_scan = time.monotonic() + FAMILY_SCAN_INTERVAL
                 if reason is None and self._cancel.is_set():
                     reason = "cancelled"
                 elif reason is None and limit and time.monotonic() - started > float(limit):
@@ -381,8 +417,12 @@ class Job:
                     break
                 time.sleep(POLL_INTERVAL)
             # Ranks or helpers left behind by the leader are ended too, before the
-            # leader is reaped (its pid keeps the session id reserved).
-            if _session_pids(proc.pid, exclude=proc.pid):
+            # leader is reaped (its pid keeps the session id reserved). They usually
+            # leave by themselves as soon as the leader has gone.
+            deadline = time.monotonic() + 1.0
+            while self._leftovers() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            if self._leftovers():
                 self._stop(proc)
             with self._lock:
                 proc.wait()
@@ -401,7 +441,7 @@ class Job:
         pid = proc.pid
 
         def ended() -> bool:
-            return _exited(pid) and not _session_pids(pid, exclude=pid)
+            return _exited(pid) and not self._leftovers()
 
         self._signal(signal.SIGTERM)
         deadline = time.monotonic() + KILL_GRACE
@@ -489,35 +529,22 @@ def _exited(pid: int) -> bool:
     return info is not None and info.si_pid == pid
 
 
-def _session_pids(sid: int, exclude: int | None = None) -> list[int]:
-    """Live (non-zombie) processes of session ``sid``, read from /proc (Linux)."""
+def _process_table() -> dict[int, tuple[str, int, int, str]]:
+    """Every process as pid -> (state, ppid, session, start time), read from /proc (Linux)."""
+    table: dict[int, tuple[str, int, int, str]] = {}
     proc = Path("/proc")
     if not proc.is_dir():
-        return []
-    found = []
+        return table
     for entry in proc.iterdir():
         if not entry.name.isdigit():
             continue
-        pid = int(entry.name)
-        if pid == exclude:
-            continue
         try:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
+            # After the command name: state, ppid, pgrp, session, ..., starttime (22nd).
+            table[int(entry.name)] = (fields[0], int(fields[1]), int(fields[3]), fields[19])
+        except (OSError, IndexError, ValueError):
             continue
-        # After the command name: state, ppid, pgrp, session.
-        if len(fields) > 3 and fields[0] != "Z" and fields[3] == str(sid):
-            found.append(pid)
-    return found
-
-
-def _signal_session(sid: int, sig: int) -> None:
-    """Send ``sig`` to the process group ``sid`` and every other process of session ``sid``."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(sid, sig)
-    for pid in _session_pids(sid):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, sig)
+    return table
 
 
 class JobManager:
