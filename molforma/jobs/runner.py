@@ -346,13 +346,14 @@ class Job:
         self._thread = threading.Thread(target=self._run, name=f"job-{self.id}", daemon=True)
         self._thread.start()
 
-    def _update(self, write: bool = True, **changes: Any) -> None:
+    def _update(self, write: bool = True, notify: bool = True, **changes: Any) -> None:
         with self._lock:
             self._record.update(changes)
             text = _dump(self._record)
         if write:
             self._write_record(text)
-        self._notify()
+        if notify:
+            self._notify()
 
     def _write_record(self, text: str) -> None:
         try:
@@ -379,21 +380,27 @@ class Job:
     def _run_process(self) -> None:
         out_path = self.folder / OUTPUT_NAME
         err_path = self.folder / ERROR_NAME
+        start_error: str | None = None
+        # The lock makes "cancelled before start" and "started" exclusive; listeners are
+        # called only after it is released (a GUI listener may wait for its own thread).
         with self._lock:
-            if self._cancel.is_set():
-                self._finish("cancelled", None)
-                return
-            try:
-                with out_path.open("wb") as out, err_path.open("wb") as err:
-                    self._proc = subprocess.Popen(
-                        self._record["command"], cwd=self.folder, env=self._env,
-                        stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                        start_new_session=True,
-                    )
-            except OSError as exc:
-                self._finish("failed", None, error=f"cannot start: {exc.strerror or exc}")
-                return
+            if not self._cancel.is_set():
+                try:
+                    with out_path.open("wb") as out, err_path.open("wb") as err:
+                        self._proc = subprocess.Popen(
+                            self._record["command"], cwd=self.folder, env=self._env,
+                            stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                            start_new_session=True,
+                        )
+                except OSError as exc:
+                    start_error = f"cannot start: {exc.strerror or exc}"
             proc = self._proc
+        if proc is None:
+            if start_error is not None:
+                self._finish("failed", None, error=start_error)
+            else:
+                self._finish("cancelled", None)
+            return
         self._update(status="running", startedAt=_now())
         limit = self._record.get("timeLimit")
         started = time.monotonic()
@@ -486,11 +493,15 @@ class Job:
         if error is None:
             error = self._error_text(status, rc, opt)
         self._update(
+            notify=False,
             status=status, exitCode=rc, finishedAt=_now(),
             scfConverged=t.scf_converged, optimizationConverged=opt,
             finalEnergy=t.final_energy(str(self._record.get("theory", ""))),
             progress=t.to_dict(), error=error,
         )
+        # Ended before listeners hear of it, so one may start the next job at once.
+        self._done.set()
+        self._notify()
 
     def _error_text(self, status: str, rc: int | None, opt: bool | None) -> str | None:
         t = self._tracker

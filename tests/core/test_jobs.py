@@ -356,3 +356,29 @@ def test_cancel_before_the_process_starts_is_cancelled(
     assert job.status == "cancelled"
     assert on_disk(job)["status"] == "cancelled"
     assert not (job.folder / "output.out").exists()
+
+
+def test_listener_may_start_the_next_job_when_it_hears_the_end(tmp_path: Path) -> None:
+    started: list[Job] = []
+    manager: JobManager
+
+    def listener(job: Job) -> None:
+        if job.status in runner.TERMINAL and not started:
+            started.append(manager.start(stand_in_project(tmp_path, "converge", task="energy")))
+
+    manager = JobManager(on_change=listener)
+    first = manager.start(stand_in_project(tmp_path, "crash", task="energy"))
+    assert first.wait(20)
+    assert wait_for(lambda: bool(started))
+    assert started[0].wait(20)
+    assert started[0].status == "finished"
+    assert manager.jobs() == [first, started[0]]
+
+
+def test_failing_listener_does_not_stop_the_job(tmp_path: Path) -> None:
+    def listener(job: Job) -> None:
+        raise RuntimeError("listener bug")
+
+    job = JobManager(on_change=listener).start(stand_in_project(tmp_path, "converge"))
+    assert job.wait(20)
+    assert job.status == "finished"
