@@ -23,21 +23,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError as PydanticValidationError
-
 from molforma import __version__
 from molforma.errors import MolFormaError
 from molforma.i18n import display_language, register
 from molforma.mcp import protocol as P
 from molforma.mcp.elicitation import InputRequired, StateSigner
 from molforma.mcp.protocol import Request, RpcError
-from molforma.mcp.registry import GuiBridge, ToolContext, ToolSpec, tools_for
 from molforma.mcp.tasks import Background, TaskStore
 from molforma.mcp.transport import LineEvent, StdioTransport
 
 if TYPE_CHECKING:
+    from pydantic import ValidationError as PydanticValidationError
+
     from molforma.document.document import Document
     from molforma.jobs.policy import Policy
+    from molforma.mcp.registry import GuiBridge, ToolSpec
 
 log = logging.getLogger("molforma.mcp")
 
@@ -69,11 +69,18 @@ register({
 class ServerState:
     """Everything the tools share: documents, policy, jobs, results, tasks."""
 
-    def __init__(self, policy: Policy, *, mode: str = "headless", lang: str | None = None) -> None:
-        self.policy = policy
+    def __init__(self, policy: Policy | None = None, *, allow_dirs: tuple[Path, ...] = (),
+                 allow_execution_settings: bool = False, mode: str = "headless",
+                 lang: str | None = None, initial_document: bool = True) -> None:
+        # The policy (and its pydantic imports) is built on first use unless given.
+        self._policy = policy
+        self._policy_args = (tuple(allow_dirs), bool(allow_execution_settings))
         self.mode = mode
-        self.lang = lang or display_language()
-        self.documents: dict[str, Document] = {}
+        self._lang = lang
+        self._documents: dict[str, Document] = {}
+        # Headless starts with one empty document; it is made on first use so that the
+        # first answer does not wait for the chemistry imports.
+        self._initial_pending = initial_document
         self.tasks = TaskStore()
         self.signer = StateSigner()
         self.lock = threading.RLock()
@@ -84,9 +91,42 @@ class ServerState:
         self.last_load: dict[str, Any] = {}
 
     @property
+    def lang(self) -> str:
+        """Display language of messages inside results (read once)."""
+        if self._lang is None:
+            self._lang = display_language()
+        return self._lang
+
+    @property
+    def documents(self) -> dict[str, Document]:
+        """The open documents by id, in creation order."""
+        if self._initial_pending:
+            with self.lock:
+                if self._initial_pending:
+                    # Cleared only once the document exists: a reader on another
+                    # thread must wait for it rather than see an empty list.
+                    self.new_document()
+                    self._initial_pending = False
+        return self._documents
+
+    @property
+    def policy(self) -> Policy:
+        """The launch policy (allowed directories, execution settings)."""
+        if self._policy is None:
+            from molforma.jobs.policy import Policy
+
+            with self.lock:
+                if self._policy is None:
+                    dirs, allow = self._policy_args
+                    self._policy = Policy(allow_dirs=dirs, allow_execution_settings=allow)
+        return self._policy
+
+    @property
     def allow_execution_settings(self) -> bool:
         """``--mcp-allow-execution-settings`` was given."""
-        return bool(self.policy.allow_execution_settings)
+        if self._policy is not None:
+            return bool(self._policy.allow_execution_settings)
+        return self._policy_args[1]
 
     def new_document(self) -> Document:
         """A new empty document starting with the trusted (Preferences) execution values."""
@@ -100,8 +140,13 @@ class ServerState:
                                    environment=dict(trusted["environment"])))
         doc.trusted = trusted
         with self.lock:
-            self.documents[doc.id] = doc
+            self._documents[doc.id] = doc
         return doc
+
+    def add_document(self, doc: Document) -> None:
+        """Register a document made elsewhere (the window's)."""
+        with self.lock:
+            self._documents[doc.id] = doc
 
     def document(self, doc_id: str) -> Document:
         """The document named ``doc_id``.
@@ -166,7 +211,8 @@ class Server:
         self.mode = mode
         self.bridge = bridge
         self._send = send or (lambda _m: True)
-        self.tools: dict[str, ToolSpec] = {t.name: t for t in tools_for(mode)}  # type: ignore[arg-type]
+        self._tools: dict[str, ToolSpec] | None = None
+        self._warm = False
         self._legacy_initialized = False
         self._queue: queue.Queue[Any] = queue.Queue()
         self._pending: set[Any] = set()
@@ -191,6 +237,37 @@ class Server:
         self._legacy_only = frozenset({"initialize", "ping"})
         self._modern_only = frozenset({"server/discover", "tasks/get", "tasks/update",
                                        "tasks/cancel"})
+
+    @property
+    def tools(self) -> dict[str, ToolSpec]:
+        """The tools of this mode by name (the tool modules load on first use)."""
+        if self._tools is None:
+            from molforma.mcp.registry import tools_for
+
+            self._tools = {t.name: t for t in tools_for(self.mode)}  # type: ignore[arg-type]
+        return self._tools
+
+    def warm_up(self) -> None:
+        """Load the tools, the wire models and the first document in the background.
+
+        Started after the first answer, so that answer (usually ``server/discover``)
+        does not share the interpreter with these imports.
+        """
+        if self._warm:
+            return
+        self._warm = True
+
+        def work() -> None:
+            try:
+                _ = self.tools
+                P.preload_wire()
+                _ = self.state.documents
+                _ = self.state.lang
+                _ = self.state.policy
+            except Exception:
+                log.exception("warm-up failed")
+
+        threading.Thread(target=work, name="mcp-warm-up", daemon=True).start()
 
     # -- the stdio loop --------------------------------------------------------------------
     def on_event(self, ev: LineEvent) -> None:
@@ -264,6 +341,7 @@ class Server:
                     out = None  # nothing more is sent for a cancelled request
         if out is not None:
             self._send(out)
+        self.warm_up()
 
     # -- one message -----------------------------------------------------------------------
     def handle(self, msg: Any) -> dict[str, Any] | None:
@@ -383,6 +461,10 @@ class Server:
             args = {}
         if not isinstance(args, dict):
             raise RpcError(P.INVALID_PARAMS, "Invalid params: arguments must be an object")
+        from pydantic import ValidationError as PydanticValidationError
+
+        from molforma.mcp.registry import ToolContext
+
         try:
             parsed = spec.input.model_validate(args)
         except PydanticValidationError as exc:
@@ -416,6 +498,8 @@ class Server:
 
     def tool_result(self, spec: ToolSpec, out: Any) -> dict[str, Any]:
         """A ``CallToolResult`` from a handler's output, validated against the schema."""
+        from pydantic import ValidationError as PydanticValidationError
+
         structured = out.model_dump(mode="json") if hasattr(out, "model_dump") else out
         try:
             spec.check_output(structured, is_error=False)
@@ -522,14 +606,10 @@ def _invalid_args(exc: PydanticValidationError, lang: str) -> dict[str, Any]:
 
 def serve_headless(allow_dirs: list[Path], allow_execution_settings: bool) -> int:
     """``molforma --mcp``: serve MCP on stdin/stdout with one empty document."""
-    from molforma.jobs.policy import Policy
-
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                         format="molforma: %(levelname)s %(message)s")
     transport = StdioTransport()
-    P.preload_wire()
-    state = ServerState(Policy(allow_dirs=tuple(allow_dirs),
-                               allow_execution_settings=allow_execution_settings))
-    state.new_document()
+    state = ServerState(allow_dirs=tuple(allow_dirs),
+                        allow_execution_settings=allow_execution_settings)
     server = Server(state, mode="headless")
     return server.run(transport)
