@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
 import subprocess
 import sys
 import types
@@ -249,3 +250,55 @@ def test_the_build_script_runs_as_a_program() -> None:
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_catalogs.py"),
                           "--help"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "--only" in out.stdout
+
+
+def _run_nwchem(workdir: Path, body: str, geometry: str = " H 0 0 0\n H 0 0 0.74\n"
+                ) -> tuple[int, str]:
+    workdir.mkdir()
+    (workdir / "t.nw").write_text(
+        "start t\ngeometry units angstrom noautosym nocenter noautoz\n" + geometry + "end\n"
+        + body)
+    proc = subprocess.run(["nwchem", "t.nw"], cwd=workdir, capture_output=True, text=True,
+                          timeout=300)
+    return proc.returncode, proc.stdout
+
+
+@pytest.mark.nwchem
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nwchem") is None, reason="NWChem is not installed")
+@pytest.mark.parametrize("xc", [f["xc"] for f in catalog.get_catalog("functionals")["functionals"]])
+def test_nwchem_accepts_every_catalogue_functional(xc: str, tmp_path: Path) -> None:
+    rc, out = _run_nwchem(tmp_path / "run", f"basis\n * library sto-3g\nend\n"
+                                            f"dft\n xc {xc}\nend\ntask dft energy\n")
+    assert rc == 0, out[-2000:]
+    assert "Total DFT energy" in out
+
+
+@pytest.mark.nwchem
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nwchem") is None, reason="NWChem is not installed")
+@pytest.mark.parametrize("entry", catalog.get_catalog("basis_sets")["basis_sets"],
+                         ids=lambda e: e["name"])
+def test_nwchem_finds_every_catalogue_basis_set(entry: dict[str, Any], tmp_path: Path) -> None:
+    rc, out = _run_nwchem(tmp_path / "run", f"basis\n * library {entry['name']}\nend\n"
+                                            "task scf energy\n")
+    assert rc == 0, out[-2000:]
+    assert "Total SCF energy" in out
+
+
+@pytest.mark.nwchem
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nwchem") is None, reason="NWChem is not installed")
+@pytest.mark.parametrize("name", ["def2-svp", "lanl2dz_ecp"])
+def test_ecp_basis_sets_run_with_their_ecp_on_the_ecp_elements_only(name: str,
+                                                                    tmp_path: Path) -> None:
+    entry = catalog.basis_entry(name)
+    assert entry is not None and "I" in entry["ecpElements"] and "H" not in entry["ecpElements"]
+    # NWChem fails ("failed to locate ecp h_...") when `* library` asks an ECP for H,
+    # so the ECP block names the elements that have one.
+    rc, out = _run_nwchem(tmp_path / "run", f"basis\n * library {name}\nend\n"
+                                            f"ecp\n I library {entry['ecp']}\nend\n"
+                                            "task scf energy\n",
+                          geometry=" H 0 0 0\n I 0 0 1.61\n")
+    assert rc == 0, out[-2000:]
+    assert "Total SCF energy" in out
