@@ -22,10 +22,10 @@ from molforma.formats.registry import (
     WRITABLE,
     Structure,
     apply_structure,
+    check_format,
     format_from_path,
     read_file,
     write_file,
-    write_text,
 )
 
 
@@ -57,10 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
 def convert(input_path: str, output_path: str, fmt: str | None = None,
             frame: int | None = None) -> None:
     """Convert ``input_path`` to ``output_path``; raises MolFormaError on failure."""
-    out_fmt = fmt or format_from_path(output_path)
-    if out_fmt not in WRITABLE:
-        # Checked before reading so a wrong output name fails fast.
-        write_text(new_project(), out_fmt)
+    # Checked before reading, so a wrong output name fails fast.
+    out_fmt = check_format(fmt or format_from_path(output_path), write=True)
     loaded = read_file(input_path, frame=frame)
     if isinstance(loaded, Structure):
         project = new_project()

@@ -18,6 +18,10 @@ pdb      yes   yes    yes     no      yes     yes   yes
 cml      yes   yes    yes     yes     yes     yes   yes
 nwchem   (perceived)  no      mass    no      no    yes
 ======== ===== ====== ======= ======= ======= ===== =====
+
+Fixed atoms survive in projects and NWChem inputs (``constraints``/``fix atom``)
+and are read from Gaussian freeze codes (``-1``). Mol2 (names, formal charges
+from atom types) and Gaussian input (charge, multiplicity) are read only.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from molforma.document.model import Project, new_atom, project_from_json
 from molforma.errors import FileAccessError, FormatError
 from molforma.fileio import READ_LIMIT, atomic_write_text, read_text_limited
 from molforma.formats import cml, gaussian, mdl, mol2, nwchem_input, pdb, xyz
-from molforma.formats.common import FORMAT_LABELS, Structure, fail
+from molforma.formats.common import Structure, fail
 
 __all__ = [
     "EXTENSIONS",
@@ -41,6 +45,7 @@ __all__ = [
     "WRITABLE",
     "Structure",
     "apply_structure",
+    "check_format",
     "format_from_path",
     "read_file",
     "read_text",
@@ -90,9 +95,16 @@ def _labels(names: tuple[str, ...]) -> str:
     return ", ".join(names)
 
 
-def _check_format(fmt: str, allowed: tuple[str, ...], code: str) -> str:
+def check_format(fmt: str, *, write: bool = False) -> str:
+    """``fmt`` normalised (lower case) when MolForma can read it (or write it).
+
+    Raises:
+        FormatError: ``format_not_readable`` / ``format_not_writable``.
+    """
     key = str(fmt).strip().lower()
+    allowed = WRITABLE if write else READABLE
     if key not in allowed:
+        code = "format_not_writable" if write else "format_not_readable"
         raise FormatError(code, format=fmt, where="", reason=f"unsupported format {fmt!r}",
                           readable=_labels(READABLE), writable=_labels(WRITABLE))
     return key
@@ -135,7 +147,7 @@ def read_text(
         FileAccessError: ``format_too_large`` for more than 8 MiB of text.
         ValidationError: a project file that breaks a document rule.
     """
-    key = _check_format(fmt, READABLE, "format_not_readable")
+    key = check_format(fmt)
     size = len(text.encode("utf-8", errors="replace"))
     if size > READ_LIMIT:
         raise FileAccessError("format_too_large", path=source, size=size, limit=READ_LIMIT)
@@ -153,7 +165,7 @@ def read_file(
         FileAccessError: missing or unreadable file, or ``format_too_large``.
         FormatError: as :func:`read_text`.
     """
-    key = _check_format(fmt, READABLE, "format_not_readable") if fmt else format_from_path(path)
+    key = check_format(fmt) if fmt else format_from_path(path)
     try:
         text = read_text_limited(path)
     except FileAccessError as exc:
@@ -171,7 +183,7 @@ def write_text(project: Mapping[str, Any], fmt: str) -> str:
         FormatError: ``format_not_writable``.
         ValidationError: ``nwchem`` for settings the input generator refuses.
     """
-    key = _check_format(fmt, WRITABLE, "format_not_writable")
+    key = check_format(fmt, write=True)
     if key == "project":
         return json.dumps(project, ensure_ascii=False, indent=1) + "\n"
     if key == "nwchem":
@@ -192,9 +204,7 @@ def write_file(project: Mapping[str, Any], path: str | os.PathLike[str],
     The text is made first, so a failing conversion leaves no file; the file is
     written to a temporary name and renamed, so it is never half-written.
     """
-    key = _check_format(fmt, WRITABLE, "format_not_writable") if fmt else format_from_path(path)
-    if key not in WRITABLE:
-        _check_format(key, WRITABLE, "format_not_writable")
+    key = check_format(fmt or format_from_path(path), write=True)
     atomic_write_text(path, write_text(project, key))
 
 
@@ -242,7 +252,3 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
         work["advanced"] = {**dict(work.get("advanced") or {}), **s.advanced}
     return EditResult(added=[a["id"] for a in atoms], removed=old_ids)
 
-
-def label_of(fmt: str) -> str:
-    """The display name of a format (``"XYZ"``, ``"NWChem input"``)."""
-    return FORMAT_LABELS.get(fmt, fmt)
