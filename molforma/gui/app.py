@@ -9,6 +9,7 @@ every widget a LanguageChange event, and each widget re-reads its texts.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -84,8 +85,11 @@ def set_language(lang: str, ctx: object | None = None) -> None:
     """Switch the window's language now (widgets re-read their texts).
 
     ``ctx`` (an AppContext) gets ``events.languageChanged`` emitted, for parts that
-    render text outside Qt's translator (error messages from the core).
+    render text outside Qt's translator (messages from the core's catalogue, which
+    follow ``MOLFORMA_LANGUAGE``; it is set here so both agree for this process).
     """
+    if lang in LANGUAGES:
+        os.environ["MOLFORMA_LANGUAGE"] = lang
     install_translators(lang)
     events = getattr(ctx, "events", None)
     if events is not None:

@@ -80,7 +80,10 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
     if start_gui_server is not None:
         start_gui_server(ctx, window, list(allow_dirs or []), allow_execution_settings)
     if load_error is not None:
-        window.report_error_later(window.tr("Cannot open file"), load_error)
+        from PySide6.QtCore import QCoreApplication
+
+        window.report_error_later(QCoreApplication.translate("MainWindow", "Cannot open file"),
+                                  load_error)
     return int(app.exec())
 
 
