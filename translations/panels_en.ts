@@ -123,102 +123,102 @@
         <translation>(NWChem default)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="173" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="174" />
         <source>Conditions</source>
         <translation>Conditions</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="195" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="202" />
         <source>Automatic (from multiplicity)</source>
         <translation>Automatic (from multiplicity)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="207" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="214" />
         <source>Task:</source>
         <translation>Task:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="208" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="216" />
         <source>Theory:</source>
         <translation>Theory:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="210" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="218" />
         <source>Functional:</source>
         <translation>Functional:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="212" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="220" />
         <source>Basis set:</source>
         <translation>Basis set:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="214" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="222" />
         <source>SCF reference:</source>
         <translation>SCF reference:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="216" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="224" />
         <source>Charge:</source>
         <translation>Charge:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="217" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="226" />
         <source>Multiplicity:</source>
         <translation>Multiplicity:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="241" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="250" />
         <source>Advanced settings</source>
         <translation>Advanced settings</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="258" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="269" />
         <source>Extra input (added to the input before the tasks)</source>
         <translation>Extra input (added to the input before the tasks)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="266" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="277" />
         <source>NWChem directives, e.g. a property block</source>
         <translation>NWChem directives, e.g. a property block</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="272" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="283" />
         <source>Extra task lines, one per line, e.g. scf property</source>
         <translation>Extra task lines, one per line, e.g. scf property</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="274" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="286" />
         <source>Apply extra input</source>
         <translation>Apply extra input</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="279" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="291" />
         <source>Extra tasks:</source>
         <translation>Extra tasks:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="303" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="315" />
         <source>NWChem input (live preview):</source>
         <translation>NWChem input (live preview):</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="402" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="415" />
         <source>Not a number: %1</source>
         <translation>Not a number: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="434" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="447" />
         <source>Not applied yet</source>
         <translation>Not applied yet</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="470" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="483" />
         <source>The NWChem input generator is not available.</source>
         <translation>The NWChem input generator is not available.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="480" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="493" />
         <source>The input cannot be generated:</source>
         <translation>The input cannot be generated:</translation>
     </message>
@@ -239,308 +239,308 @@
 <context>
     <name>ExecutionPanel</name>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="146" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="168" />
         <source>Program</source>
         <translation>Program</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="151" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="154" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="208" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="212" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="172" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="176" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="232" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="236" />
         <source>Browse…</source>
         <translation>Browse…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="155" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="177" />
         <source>NWChem executable:</source>
         <translation>NWChem executable:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="157" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="179" />
         <source>MPI launcher:</source>
         <translation>MPI launcher:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="161" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="184" />
         <source>Variable</source>
         <translation>Variable</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="161" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="184" />
         <source>Value</source>
         <translation>Value</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="166" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="189" />
         <source>Add</source>
         <translation>Add</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="167" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="190" />
         <source>Remove</source>
         <translation>Remove</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="174" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="198" />
         <source>Environment:</source>
         <translation>Environment:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="178" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="202" />
         <source>Resources</source>
         <translation>Resources</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="194" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="217" />
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="195" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="218" />
         <source>No limit</source>
         <translation>No limit</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="197" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="220" />
         <source>MPI processes:</source>
         <translation>MPI processes:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="198" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="222" />
         <source>Threads (OMP_NUM_THREADS):</source>
         <translation>Threads (OMP_NUM_THREADS):</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="200" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="224" />
         <source>Time limit:</source>
         <translation>Time limit:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="203" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="228" />
         <source>Folders</source>
         <translation>Folders</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="211" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="456" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="460" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="235" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="481" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="485" />
         <source>(none)</source>
         <translation>(none)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="214" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="238" />
         <source>Job root:</source>
         <translation>Job root:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="216" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="240" />
         <source>Reference directory:</source>
         <translation>Reference directory:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="222" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="246" />
         <source>Run</source>
         <translation>Run</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="223" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="247" />
         <source>Stop</source>
         <translation>Stop</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="224" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="248" />
         <source>Save input set</source>
         <translation>Save input set</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="319" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="344" />
         <source>Give a command (for example nwchem).</source>
         <translation>Give a command (for example nwchem).</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="328" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="353" />
         <source>Give a folder for the jobs.</source>
         <translation>Give a folder for the jobs.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="333" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="358" />
         <source>Choose a program</source>
         <translation>Choose a program</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="334" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="359" />
         <source>All files (*)</source>
         <translation>All files (*)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="343" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="368" />
         <source>Choose a folder</source>
         <translation>Choose a folder</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="358" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="383" />
         <source>Not a valid variable name: %1</source>
         <translation>Not a valid variable name: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="360" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="385" />
         <source>Variable given twice: %1</source>
         <translation>Variable given twice: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="450" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="475" />
         <source>These settings can run any program. They were not set by you in this window (for example they come from a loaded project or a reused job).</source>
         <translation>These settings can run any program. They were not set by you in this window (for example they come from a loaded project or a reused job).</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="453" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="478" />
         <source>Executable: %1</source>
         <translation>Executable: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="454" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="479" />
         <source>Launcher: %1</source>
         <translation>Launcher: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="455" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="480" />
         <source>Environment: %1</source>
         <translation>Environment: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="457" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="482" />
         <source>Extra input: %1</source>
         <translation>Extra input: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="459" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="484" />
         <source>Extra tasks: %1</source>
         <translation>Extra tasks: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="462" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="487" />
         <source>Run the calculation with these settings and trust them from now on?</source>
         <translation>Run the calculation with these settings and trust them from now on?</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="475" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="505" />
         <source>Confirm or cancel the candidate before running.</source>
         <translation>Confirm or cancel the candidate before running.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="484" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="514" />
         <source>Cannot run:</source>
         <translation>Cannot run:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="488" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="518" />
         <source>Yes</source>
         <translation>Yes</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="488" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="518" />
         <source>No</source>
         <translation>No</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="489" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="519" />
         <source>Run with these settings?</source>
         <translation>Run with these settings?</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="492" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="522" />
         <source>Not started: the settings were not confirmed.</source>
         <translation>Not started: the settings were not confirmed.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="497" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="542" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="527" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="572" />
         <source>Running calculations is not available.</source>
         <translation>Running calculations is not available.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="502" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="532" />
         <source>Could not start: %1</source>
         <translation>Could not start: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="561" />
         <source>Could not stop: %1</source>
         <translation>Could not stop: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="538" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="568" />
         <source>Confirm or cancel the candidate first.</source>
         <translation>Confirm or cancel the candidate first.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="547" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="577" />
         <source>Could not save the input set: %1</source>
         <translation>Could not save the input set: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="551" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="581" />
         <source>Input set saved in %1</source>
         <translation>Input set saved in %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="555" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="585" />
         <source>Status: %1</source>
         <translation>Status: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="557" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="587" />
         <source>SCF iteration %1</source>
         <translation>SCF iteration %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="559" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="589" />
         <source>optimisation step %1</source>
         <translation>optimisation step %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="562" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="592" />
         <source>energy %1 Eh</source>
         <translation>energy %1 Eh</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="567" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="597" />
         <source>queued</source>
         <translation>queued</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="567" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="597" />
         <source>running</source>
         <translation>running</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="568" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="598" />
         <source>finished</source>
         <translation>finished</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="568" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="598" />
         <source>failed</source>
         <translation>failed</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="569" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="599" />
         <source>cancelled</source>
         <translation>cancelled</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="569" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="599" />
         <source>timed out</source>
         <translation>timed out</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="604" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="634" />
         <source>Job %1: %2</source>
         <translation>Job %1: %2</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="613" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="643" />
         <source>Running in %1</source>
         <translation>Running in %1</translation>
     </message>
@@ -548,246 +548,246 @@
 <context>
     <name>HistoryPanel</name>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="95" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="102" />
         <source>Scan</source>
         <translation>Scan</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="106" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="113" />
         <source>Date</source>
         <translation>Date</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="106" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="113" />
         <source>Title</source>
         <translation>Title</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="106" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="113" />
         <source>Formula</source>
         <translation>Formula</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="106" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="113" />
         <source>Task</source>
         <translation>Task</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="107" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Theory / basis</source>
         <translation>Theory / basis</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="107" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="107" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Final energy (Eh)</source>
         <translation>Final energy (Eh)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="108" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="115" />
         <source>Folder</source>
         <translation>Folder</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="130" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="139" />
         <source>Input</source>
         <translation>Input</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="131" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="140" />
         <source>Log (end)</source>
         <translation>Log (end)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="133" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="142" />
         <source>Reuse molecule and conditions</source>
         <translation>Reuse molecule and conditions</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="134" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="144" />
         <source>Open in results viewer</source>
         <translation>Open in results viewer</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="136" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="146" />
         <source>Open folder</source>
         <translation>Open folder</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="137" />
-        <location filename="../molforma/gui/widgets/history_panel.py" line="423" />
-        <location filename="../molforma/gui/widgets/history_panel.py" line="424" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="147" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="438" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="439" />
         <source>Move to trash</source>
         <translation>Move to trash</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="138" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="148" />
         <source>Export CSV…</source>
         <translation>Export CSV…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="194" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="204" />
         <source>No job root is set.</source>
         <translation>No job root is set.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="197" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="207" />
         <source>Scanning %1 …</source>
         <translation>Scanning %1 …</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="212" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="222" />
         <source>Scanning… %1 folders</source>
         <translation>Scanning… %1 folders</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="219" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="229" />
         <source>%1 jobs in %2</source>
         <translation>%1 jobs in %2</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="222" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="232" />
         <source>Scan cancelled.</source>
         <translation>Scan cancelled.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="224" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="234" />
         <source>Scan failed: %1</source>
         <translation>Scan failed: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="265" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="275" />
         <source>queued</source>
         <translation>queued</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="265" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="275" />
         <source>running</source>
         <translation>running</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="266" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="276" />
         <source>finished</source>
         <translation>finished</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="266" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="276" />
         <source>failed</source>
         <translation>failed</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="267" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="277" />
         <source>cancelled</source>
         <translation>cancelled</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="267" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="277" />
         <source>timed out</source>
         <translation>timed out</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="268" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="278" />
         <source>interrupted</source>
         <translation>interrupted</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="268" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="278" />
         <source>saved (not run)</source>
         <translation>saved (not run)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="269" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="279" />
         <source>unknown</source>
         <translation>unknown</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="326" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="341" />
         <source>Loading…</source>
         <translation>Loading…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="332" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="347" />
         <source>[… input shortened …]</source>
         <translation>[… input shortened …]</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="335" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="350" />
         <source>[… only the end of the log is shown …]</source>
         <translation>[… only the end of the log is shown …]</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="336" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="351" />
         <source>(no input file)</source>
         <translation>(no input file)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="337" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="352" />
         <source>(no output file)</source>
         <translation>(no output file)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="368" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="383" />
         <source>Cannot reuse: %1</source>
         <translation>Cannot reuse: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="370" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="385" />
         <source>Loaded the molecule and conditions of %1</source>
         <translation>Loaded the molecule and conditions of %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="381" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="396" />
         <source>The results viewer is not available.</source>
         <translation>The results viewer is not available.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="415" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="430" />
         <source>Could not open %1</source>
         <translation>Could not open %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="423" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="438" />
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="425" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="440" />
         <source>Move this job folder to the trash?
 %1</source>
         <translation>Move this job folder to the trash?
 %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="434" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="449" />
         <source>Cannot move to trash: %1</source>
         <translation>Cannot move to trash: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="437" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="452" />
         <source>Moved to trash: %1</source>
         <translation>Moved to trash: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="447" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="462" />
         <source>Export history as CSV</source>
         <translation>Export history as CSV</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="448" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="463" />
         <source>CSV files (*.csv)</source>
         <translation>CSV files (*.csv)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="458" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="473" />
         <source>Cannot export: %1</source>
         <translation>Cannot export: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="460" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="475" />
         <source>Exported %1 rows to %2</source>
         <translation>Exported %1 rows to %2</translation>
     </message>
@@ -810,12 +810,12 @@
         <translation>Width (FWHM, cm⁻¹):</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/plots.py" line="126" />
+        <location filename="../molforma/gui/widgets/plots.py" line="127" />
         <source>Export PNG…</source>
         <translation>Export PNG…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/plots.py" line="128" />
+        <location filename="../molforma/gui/widgets/plots.py" line="130" />
         <source>Export CSV…</source>
         <translation>Export CSV…</translation>
     </message>
@@ -823,118 +823,123 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="44" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="46" />
         <source>Preferences</source>
         <translation>Preferences</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="51" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="53" />
         <source>System language</source>
         <translation>System language</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="57" />
-        <source>A new display language is applied when MolForma is restarted.</source>
-        <translation>A new display language is applied when MolForma is restarted.</translation>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="58" />
+        <source>A new display language is applied at once.</source>
+        <translation>A new display language is applied at once.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="63" />
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="67" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="61" />
+        <source>MOLFORMA_LANGUAGE=%1 is set and takes precedence over this choice.</source>
+        <translation>MOLFORMA_LANGUAGE=%1 is set and takes precedence over this choice.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="69" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="73" />
         <source>Browse…</source>
         <translation>Browse…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="71" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="77" />
         <source>Variable</source>
         <translation>Variable</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="71" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="77" />
         <source>Value</source>
         <translation>Value</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="77" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="83" />
         <source>Add</source>
         <translation>Add</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="79" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="85" />
         <source>Remove</source>
         <translation>Remove</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="83" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="89" />
         <source>The executable, launcher and environment below are trusted: the headless server (molforma --mcp) runs NWChem only with them, and MCP clients cannot change them.</source>
         <translation>The executable, launcher and environment below are trusted: the headless server (molforma --mcp) runs NWChem only with them, and MCP clients cannot change them.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="95" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="101" />
         <source>Display language:</source>
         <translation>Display language:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="100" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="106" />
         <source>Default NWChem executable:</source>
         <translation>Default NWChem executable:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="104" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="110" />
         <source>Default MPI launcher:</source>
         <translation>Default MPI launcher:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="112" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="118" />
         <source>Default environment:</source>
         <translation>Default environment:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="119" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="125" />
         <source>OK</source>
         <translation>OK</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="122" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="128" />
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="159" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="165" />
         <source>Choose a program</source>
         <translation>Choose a program</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="159" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="165" />
         <source>All files (*)</source>
         <translation>All files (*)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="173" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="179" />
         <source>Give the NWChem executable (for example nwchem).</source>
         <translation>Give the NWChem executable (for example nwchem).</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="175" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="181" />
         <source>Give the MPI launcher (for example mpirun).</source>
         <translation>Give the MPI launcher (for example mpirun).</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="184" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="190" />
         <source>A variable has a value but no name.</source>
         <translation>A variable has a value but no name.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="187" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="193" />
         <source>Not a valid variable name: %1</source>
         <translation>Not a valid variable name: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="189" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="195" />
         <source>Variable given twice: %1</source>
         <translation>Variable given twice: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="207" />
+        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="213" />
         <source>Cannot save the preferences: %1</source>
         <translation>Cannot save the preferences: %1</translation>
     </message>
@@ -942,253 +947,253 @@
 <context>
     <name>ResultsPanel</name>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="67" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="68" />
         <source>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</source>
         <translation>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="69" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="70" />
         <source>All files (*)</source>
         <translation>All files (*)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="110" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="112" />
         <source>Open file…</source>
         <translation>Open file…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="111" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="113" />
         <source>Open folder…</source>
         <translation>Open folder…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="112" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="115" />
         <source>Reload</source>
         <translation>Reload</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="124" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="127" />
         <source>File</source>
         <translation>File</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="124" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="127" />
         <source>Kind</source>
         <translation>Kind</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="145" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="148" />
         <source>Play</source>
         <translation>Play</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="146" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="149" />
         <source>Stop</source>
         <translation>Stop</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="154" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="157" />
         <source>Amplitude:</source>
         <translation>Amplitude:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="157" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="160" />
         <source>Structure:</source>
         <translation>Structure:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="176" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="179" />
         <source>Mode</source>
         <translation>Mode</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="176" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="179" />
         <source>Frequency (cm⁻¹)</source>
         <translation>Frequency (cm⁻¹)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="176" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="179" />
         <source>IR (km/mol)</source>
         <translation>IR (km/mol)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="177" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="180" />
         <source>Imaginary</source>
         <translation>Imaginary</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="177" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="180" />
         <source>Significant</source>
         <translation>Significant</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="177" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="180" />
         <source>Displacements</source>
         <translation>Displacements</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="191" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="196" />
         <source>Energy per step</source>
         <translation>Energy per step</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="192" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="197" />
         <source>IR spectrum</source>
         <translation>IR spectrum</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="256" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="261" />
         <source>Loading %1 …</source>
         <translation>Loading %1 …</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="263" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="268" />
         <source>Loading cancelled; the previous results stay.</source>
         <translation>Loading cancelled; the previous results stay.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="265" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="270" />
         <source>Cannot load: %1</source>
         <translation>Cannot load: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="272" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="277" />
         <source>Open results</source>
         <translation>Open results</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="278" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="283" />
         <source>Open a job folder</source>
         <translation>Open a job folder</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="340" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="345" />
         <source>NWChem output</source>
         <translation>NWChem output</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="340" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="345" />
         <source>MOLDEN</source>
         <translation>MOLDEN</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="341" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="346" />
         <source>XYZ</source>
         <translation>XYZ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="341" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="346" />
         <source>Vibration animation</source>
         <translation>Vibration animation</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="347" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="352" />
         <source>Vibration animations (by mode)</source>
         <translation>Vibration animations (by mode)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="349" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="354" />
         <source>Mode %1 (%2 steps)</source>
         <translation>Mode %1 (%2 steps)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="364" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="369" />
         <source>No results loaded.</source>
         <translation>No results loaded.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="367" />
-        <location filename="../molforma/gui/widgets/results_panel.py" line="406" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="372" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="411" />
         <source>yes</source>
         <translation>yes</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="367" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="372" />
         <source>no</source>
         <translation>no</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="367" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="372" />
         <source>n/a</source>
         <translation>n/a</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="373" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="378" />
         <source>Source: %1</source>
         <translation>Source: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="374" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="379" />
         <source>Program: %1</source>
         <translation>Program: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="375" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="380" />
         <source>Formula: %1 (%2 atoms)</source>
         <translation>Formula: %1 (%2 atoms)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="379" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="384" />
         <source>Final energy: %1 Eh (%2)</source>
         <translation>Final energy: %1 Eh (%2)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="382" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="387" />
         <source>Zero-point energy: %1 Eh</source>
         <translation>Zero-point energy: %1 Eh</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="385" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="390" />
         <source>SCF converged: %1</source>
         <translation>SCF converged: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="386" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="391" />
         <source>Optimisation converged: %1 (%2 steps)</source>
         <translation>Optimisation converged: %1 (%2 steps)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="388" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="393" />
         <source>Run completed: %1</source>
         <translation>Run completed: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="389" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="394" />
         <source>Structures: %1, energies: %2, modes: %3</source>
         <translation>Structures: %1, energies: %2, modes: %3</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="392" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="397" />
         <source>Imaginary modes: %1 (significant, below −10 cm⁻¹: %2)</source>
         <translation>Imaginary modes: %1 (significant, below −10 cm⁻¹: %2)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="396" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="401" />
         <source>Warnings: %1, errors: %2</source>
         <translation>Warnings: %1, errors: %2</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="507" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="521" />
         <source>Mode %1: %2 cm⁻¹</source>
         <translation>Mode %1: %2 cm⁻¹</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="628" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="642" />
         <source>PNG images (*.png)</source>
         <translation>PNG images (*.png)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="628" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="642" />
         <source>CSV files (*.csv)</source>
         <translation>CSV files (*.csv)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="629" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="643" />
         <source>Export IR spectrum</source>
         <translation>Export IR spectrum</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="642" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="656" />
         <source>Saved %1</source>
         <translation>Saved %1</translation>
     </message>

@@ -49,11 +49,25 @@ def dialog(qtbot: Any, ctx: Any) -> Any:
     return d
 
 
+@pytest.fixture
+def english_afterwards(monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.delenv("MOLFORMA_LANGUAGE", raising=False)
+    yield
+    from molforma.gui.app import install_translators
+
+    install_translators("en")
+
+
 def test_ok_saves_language_and_trusted_defaults_to_a_file_read_without_qt(
-        dialog: Any, ctx: Any, config: Path, qtbot: Any) -> None:
+        english_afterwards: Any, dialog: Any, ctx: Any, config: Path, qtbot: Any) -> None:
+    from molforma.gui.widgets.execution_panel import ExecutionPanel
+
+    execution = ExecutionPanel(ctx)
+    qtbot.addWidget(execution)
+    assert execution.findChild(object, "runButton").text() == "Run"
     combo = dialog.findChild(QComboBox, "languageCombo")
     combo.setCurrentIndex(combo.findData("ja"))
-    assert "restart" in dialog.findChild(object, "languageNote").text()
+    assert "at once" in dialog.findChild(object, "languageNote").text()
     exe = dialog.findChild(QLineEdit, "prefExecutableEdit")
     exe.setText("/opt/nwchem/bin/nwchem")
     dialog.findChild(QLineEdit, "prefLauncherEdit").setText("mpirun --allow-run-as-root")
@@ -64,6 +78,10 @@ def test_ok_saves_language_and_trusted_defaults_to_a_file_read_without_qt(
     with qtbot.waitSignal(ctx.events.languageChanged, timeout=1000):
         qtbot.mouseClick(dialog.findChild(object, "preferencesOk"), Qt.MouseButton.LeftButton)
     assert not dialog.isVisible()
+    # Applied at once: the open panels now speak Japanese.
+    qtbot.waitUntil(lambda: execution.findChild(object, "runButton").text() == "実行",
+                    timeout=3000)
+    assert execution.findChild(object, "programGroup").title() == "プログラム"
 
     data = json.loads((config / "preferences.json").read_text(encoding="utf-8"))
     assert data["language"] == "ja"
@@ -148,3 +166,30 @@ def test_panels_show_japanese_with_the_japanese_catalogue(qtbot: Any, ctx: Any) 
         assert prefs.windowTitle() == "環境設定"
     finally:
         QCoreApplication.removeTranslator(translator)
+
+
+def test_switching_language_while_running_retranslates_every_panel(
+        english_afterwards: Any, qtbot: Any, ctx: Any) -> None:
+    from molforma.gui.app import install_translators
+    from molforma.gui.widgets.calculation_panel import CalculationPanel
+    from molforma.gui.widgets.history_panel import HistoryPanel
+    from molforma.gui.widgets.results_panel import ResultsPanel
+
+    calc, results, history = CalculationPanel(ctx), ResultsPanel(ctx), HistoryPanel(ctx)
+    for w in (calc, results, history):
+        qtbot.addWidget(w)
+    checks = [
+        (lambda: calc.findChild(QComboBox, "taskCombo").itemText(2), "Frequencies", "振動数計算"),
+        (lambda: results.findChild(object, "modesTable").horizontalHeaderItem(3).text(),
+         "Imaginary", "虚振動"),
+        (lambda: results.findChild(object, "irWidthSpin").parent().width_label.text(),
+         "Width (FWHM, cm⁻¹):", "線幅（半値全幅, cm⁻¹）:"),
+        (lambda: history.findChild(object, "historyPreviewTabs").tabText(0), "Input", "入力"),
+    ]
+    assert [get() for get, _, _ in checks] == [en for _, en, _ in checks]
+    install_translators("ja")
+    qtbot.waitUntil(lambda: [get() for get, _, _ in checks] == [ja for _, _, ja in checks],
+                    timeout=3000)
+    install_translators("en")
+    qtbot.waitUntil(lambda: [get() for get, _, _ in checks] == [en for _, en, _ in checks],
+                    timeout=3000)

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma.gui.widgets.panel_workers import apply_edit, error_text
+from molforma.gui.widgets.panel_workers import Retranslatable, apply_edit, error_text
 from molforma.nwchem.settings import TASKS, THEORIES, AdvancedSettings
 
 log = logging.getLogger(__name__)
@@ -138,7 +138,7 @@ def _message_label(name: str, parent: QWidget) -> QLabel:
     return label
 
 
-class CalculationPanel(QWidget):
+class CalculationPanel(Retranslatable, QWidget):
     """The calculation conditions of the shared document, with a live NWChem input preview."""
 
     def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
@@ -170,18 +170,23 @@ class CalculationPanel(QWidget):
         form_host.setObjectName("calculationForm")
         outer = QVBoxLayout(form_host)
 
-        conditions = QGroupBox(self.tr("Conditions"), form_host)
+        conditions = QGroupBox(form_host)
+        self.bind_text(lambda: conditions.setTitle(self.tr("Conditions")))
         conditions.setObjectName("conditionsGroup")
         form = QFormLayout(conditions)
 
         self.task_combo = QComboBox(conditions)
         self.task_combo.setObjectName("taskCombo")
         for key in TASKS:
-            self.task_combo.addItem(self.tr(TASK_LABELS.get(key, key)), key)
+            self.task_combo.addItem(key, key)
+        self.bind_text(lambda: [self.task_combo.setItemText(i, self.tr(TASK_LABELS.get(k, k)))
+                                for i, k in enumerate(TASKS)])
         self.theory_combo = QComboBox(conditions)
         self.theory_combo.setObjectName("theoryCombo")
         for key in THEORIES:
-            self.theory_combo.addItem(self.tr(THEORY_LABELS.get(key, key)), key)
+            self.theory_combo.addItem(key, key)
+        self.bind_text(lambda: [self.theory_combo.setItemText(
+            i, self.tr(THEORY_LABELS.get(k, k))) for i, k in enumerate(THEORIES)])
         self.functional_combo = QComboBox(conditions)
         self.functional_combo.setObjectName("functionalCombo")
         self.functional_combo.setEditable(True)
@@ -192,7 +197,9 @@ class CalculationPanel(QWidget):
         self.basis_combo.addItems(catalog_names("basis_sets", _FALLBACK_BASIS))
         self.reference_combo = QComboBox(conditions)
         self.reference_combo.setObjectName("referenceCombo")
-        self.reference_combo.addItem(self.tr("Automatic (from multiplicity)"), None)
+        self.reference_combo.addItem("", None)
+        self.bind_text(lambda: self.reference_combo.setItemText(
+            0, self.tr("Automatic (from multiplicity)")))
         for ref in ("rhf", "rohf", "uhf"):
             self.reference_combo.addItem(ref.upper(), ref)
         self.charge_spin = QSpinBox(conditions)
@@ -204,17 +211,19 @@ class CalculationPanel(QWidget):
         self.multiplicity_spin.setRange(1, 20)
         self.multiplicity_spin.setKeyboardTracking(False)
 
-        form.addRow(self.tr("Task:"), self._with_message("calculation.task", self.task_combo))
-        form.addRow(self.tr("Theory:"),
+        form.addRow(self.label(lambda: self.tr("Task:")), self._with_message("calculation.task",
+                    self.task_combo))
+        form.addRow(self.label(lambda: self.tr("Theory:")),
                     self._with_message("calculation.theory", self.theory_combo))
-        form.addRow(self.tr("Functional:"),
+        form.addRow(self.label(lambda: self.tr("Functional:")),
                     self._with_message("calculation.functional", self.functional_combo))
-        form.addRow(self.tr("Basis set:"),
+        form.addRow(self.label(lambda: self.tr("Basis set:")),
                     self._with_message("calculation.basis", self.basis_combo))
-        form.addRow(self.tr("SCF reference:"),
+        form.addRow(self.label(lambda: self.tr("SCF reference:")),
                     self._with_message("calculation.reference", self.reference_combo))
-        form.addRow(self.tr("Charge:"), self._with_message("document.charge", self.charge_spin))
-        form.addRow(self.tr("Multiplicity:"),
+        form.addRow(self.label(lambda: self.tr("Charge:")), self._with_message("document.charge",
+                    self.charge_spin))
+        form.addRow(self.label(lambda: self.tr("Multiplicity:")),
                     self._with_message("document.multiplicity", self.multiplicity_spin))
         outer.addWidget(conditions)
 
@@ -238,7 +247,7 @@ class CalculationPanel(QWidget):
         # Advanced settings: collapsed by default, one field per AdvancedSettings key.
         self.advanced_toggle = QToolButton(form_host)
         self.advanced_toggle.setObjectName("advancedToggle")
-        self.advanced_toggle.setText(self.tr("Advanced settings"))
+        self.bind_text(lambda: self.advanced_toggle.setText(self.tr("Advanced settings")))
         self.advanced_toggle.setCheckable(True)
         self.advanced_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.advanced_toggle.setArrowType(Qt.ArrowType.RightArrow)
@@ -248,35 +257,38 @@ class CalculationPanel(QWidget):
         for key, field in AdvancedSettings.model_fields.items():
             widget = self._make_advanced_field(key, field)
             self._advanced[key] = widget
-            adv_form.addRow(self.tr(ADVANCED_LABELS.get(key, key)) + ":",
+            adv_form.addRow(self.label(lambda k=key: self.tr(ADVANCED_LABELS.get(k, k)) + ":"),
                             self._with_message(f"advanced.{key}", widget))
         self.advanced_group.setVisible(False)
         self.advanced_toggle.toggled.connect(self.set_advanced_expanded)
         outer.addWidget(self.advanced_toggle)
         outer.addWidget(self.advanced_group)
 
-        extra = QGroupBox(self.tr("Extra input (added to the input before the tasks)"), form_host)
+        extra = QGroupBox(form_host)
+        self.bind_text(lambda: extra.setTitle(
+            self.tr("Extra input (added to the input before the tasks)")))
         extra.setObjectName("extraInputGroup")
         ex_lay = QVBoxLayout(extra)
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.extra_input_edit = QPlainTextEdit(extra)
         self.extra_input_edit.setObjectName("extraInputEdit")
         self.extra_input_edit.setFont(mono)
-        self.extra_input_edit.setPlaceholderText(
-            self.tr("NWChem directives, e.g. a property block"))
+        self.bind_text(lambda: self.extra_input_edit.setPlaceholderText(
+            self.tr("NWChem directives, e.g. a property block")))
         self.extra_input_edit.setMaximumHeight(110)
         self.extra_tasks_edit = QPlainTextEdit(extra)
         self.extra_tasks_edit.setObjectName("extraTasksEdit")
         self.extra_tasks_edit.setFont(mono)
-        self.extra_tasks_edit.setPlaceholderText(
-            self.tr("Extra task lines, one per line, e.g. scf property"))
+        self.bind_text(lambda: self.extra_tasks_edit.setPlaceholderText(
+            self.tr("Extra task lines, one per line, e.g. scf property")))
         self.extra_tasks_edit.setMaximumHeight(60)
-        self.apply_extra_button = QPushButton(self.tr("Apply extra input"), extra)
+        self.apply_extra_button = QPushButton(extra)
+        self.bind_text(lambda: self.apply_extra_button.setText(self.tr("Apply extra input")))
         self.apply_extra_button.setObjectName("applyExtraInputButton")
         self.extra_state = QLabel(extra)
         self.extra_state.setObjectName("extraInputState")
         ex_lay.addWidget(self.extra_input_edit)
-        ex_lay.addWidget(QLabel(self.tr("Extra tasks:"), extra))
+        ex_lay.addWidget(self.label(lambda: self.tr("Extra tasks:"), extra))
         ex_lay.addWidget(self.extra_tasks_edit)
         row = QHBoxLayout()
         row.addWidget(self.apply_extra_button)
@@ -300,7 +312,7 @@ class CalculationPanel(QWidget):
         preview_host = QWidget(self)
         pv = QVBoxLayout(preview_host)
         pv.setContentsMargins(0, 0, 0, 0)
-        pv.addWidget(QLabel(self.tr("NWChem input (live preview):"), preview_host))
+        pv.addWidget(self.label(lambda: self.tr("NWChem input (live preview):"), preview_host))
         self.input_preview = QPlainTextEdit(preview_host)
         self.input_preview.setObjectName("inputPreview")
         self.input_preview.setReadOnly(True)
@@ -328,7 +340,8 @@ class CalculationPanel(QWidget):
         elif kind == "literal":
             combo = QComboBox(parent)
             if nullable:
-                combo.addItem(self.tr(DEFAULT_TEXT), None)
+                combo.addItem("", None)
+                self.bind_text(lambda c=combo: c.setItemText(0, self.tr(DEFAULT_TEXT)))
             for v in values:
                 combo.addItem(str(v), v)
             combo.currentIndexChanged.connect(
@@ -340,14 +353,14 @@ class CalculationPanel(QWidget):
             # One step below the minimum stands for "not set" (NWChem's default).
             spin.setRange(lo - 1 if nullable else lo, hi)
             if nullable:
-                spin.setSpecialValueText(self.tr(DEFAULT_TEXT))
+                self.bind_text(lambda s=spin: s.setSpecialValueText(self.tr(DEFAULT_TEXT)))
             spin.setKeyboardTracking(False)
             spin.valueChanged.connect(lambda v, s=spin, k=key: self._set_advanced(
                 k, None if nullable and v == s.minimum() else int(v)))
             w = spin
         else:
             edit = QLineEdit(parent)
-            edit.setPlaceholderText(self.tr(DEFAULT_TEXT))
+            self.bind_text(lambda e=edit: e.setPlaceholderText(self.tr(DEFAULT_TEXT)))
             if kind == "float":
                 edit.setValidator(QDoubleValidator(edit))
             edit.editingFinished.connect(lambda e=edit, k=key, f=kind: self._commit_text(k, e, f))
@@ -499,6 +512,10 @@ class CalculationPanel(QWidget):
             label.setVisible(bool(texts))
         self.general_message.setText("\n".join(general))
         self.general_message.setVisible(bool(general))
+
+    def retranslate_dynamic(self) -> None:
+        """Messages and states are rebuilt in the new language."""
+        self.refresh()
 
     def messages(self) -> dict[str, str]:
         """The validation messages shown now, by field path (for tests and tools)."""

@@ -16,6 +16,7 @@ import inspect
 import json
 import logging
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.gui import dialogs
-from molforma.gui.widgets.panel_workers import apply_edit, error_text
+from molforma.gui.widgets.panel_workers import Retranslatable, apply_edit, error_text
 from molforma.gui.widgets.plots import EnergyPlot
 
 log = logging.getLogger(__name__)
@@ -108,7 +109,7 @@ def job_status(job: Any, snap: dict[str, Any] | None = None) -> str:
     return str(getattr(status, "value", status) or "")
 
 
-class ExecutionPanel(QWidget):
+class ExecutionPanel(Retranslatable, QWidget):
     """Execution settings of the shared document and the job started from them."""
 
     jobFinished = Signal(object)  # the job, once it reached a final status
@@ -147,50 +148,58 @@ class ExecutionPanel(QWidget):
         self._messages[key] = msg
         return box
 
-    def _button(self, text: str, name: str, parent: QWidget) -> QPushButton:
-        b = QPushButton(text, parent)
+    def _button(self, text: Callable[[], str], name: str, parent: QWidget) -> QPushButton:
+        b = QPushButton(parent)
         b.setObjectName(name)
+        self.bind_text(lambda: b.setText(text()))
         return b
+
+    def _group(self, title: Callable[[], str], name: str, parent: QWidget) -> QGroupBox:
+        g = QGroupBox(parent)
+        g.setObjectName(name)
+        self.bind_text(lambda: g.setTitle(title()))
+        return g
 
     def _build(self) -> None:
         host = QWidget(self)
         host.setObjectName("executionForm")
         outer = QVBoxLayout(host)
 
-        program = QGroupBox(self.tr("Program"), host)
-        program.setObjectName("programGroup")
+        program = self._group(lambda: self.tr("Program"), "programGroup", host)
         pf = QFormLayout(program)
         self.executable_edit = QLineEdit(program)
         self.executable_edit.setObjectName("executableEdit")
-        self.executable_browse = self._button(self.tr("Browse…"), "executableBrowse", program)
+        self.executable_browse = self._button(lambda: self.tr("Browse…"), "executableBrowse",
+                                              program)
         self.launcher_edit = QLineEdit(program)
         self.launcher_edit.setObjectName("launcherEdit")
-        self.launcher_browse = self._button(self.tr("Browse…"), "launcherBrowse", program)
-        pf.addRow(self.tr("NWChem executable:"),
+        self.launcher_browse = self._button(lambda: self.tr("Browse…"), "launcherBrowse", program)
+        pf.addRow(self.label(lambda: self.tr("NWChem executable:")),
                   self._with_message("executable", self.executable_edit, self.executable_browse))
-        pf.addRow(self.tr("MPI launcher:"),
+        pf.addRow(self.label(lambda: self.tr("MPI launcher:")),
                   self._with_message("launcher", self.launcher_edit, self.launcher_browse))
         self.environment_table = QTableWidget(0, 2, program)
         self.environment_table.setObjectName("environmentTable")
-        self.environment_table.setHorizontalHeaderLabels([self.tr("Variable"), self.tr("Value")])
+        self.bind_text(lambda: self.environment_table.setHorizontalHeaderLabels(
+            [self.tr("Variable"), self.tr("Value")]))
         self.environment_table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.Stretch)
         self.environment_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.environment_table.setMaximumHeight(130)
-        self.environment_add = self._button(self.tr("Add"), "environmentAdd", program)
-        self.environment_remove = self._button(self.tr("Remove"), "environmentRemove", program)
+        self.environment_add = self._button(lambda: self.tr("Add"), "environmentAdd", program)
+        self.environment_remove = self._button(lambda: self.tr("Remove"), "environmentRemove",
+                                               program)
         env_buttons = QWidget(program)
         eb = QVBoxLayout(env_buttons)
         eb.setContentsMargins(0, 0, 0, 0)
         eb.addWidget(self.environment_add)
         eb.addWidget(self.environment_remove)
         eb.addStretch(1)
-        pf.addRow(self.tr("Environment:"),
+        pf.addRow(self.label(lambda: self.tr("Environment:")),
                   self._with_message("environment", self.environment_table, env_buttons))
         outer.addWidget(program)
 
-        resources = QGroupBox(self.tr("Resources"), host)
-        resources.setObjectName("resourcesGroup")
+        resources = self._group(lambda: self.tr("Resources"), "resourcesGroup", host)
         rf = QFormLayout(resources)
         self.processes_spin = QSpinBox(resources)
         self.processes_spin.setObjectName("processesSpin")
@@ -205,37 +214,39 @@ class ExecutionPanel(QWidget):
         self.time_limit_spin.setRange(0.0, 10_000_000.0)
         self.time_limit_spin.setDecimals(0)
         self.time_limit_spin.setSingleStep(60.0)
-        self.time_limit_spin.setSuffix(self.tr(" s"))
-        self.time_limit_spin.setSpecialValueText(self.tr("No limit"))
+        self.bind_text(lambda: self.time_limit_spin.setSuffix(self.tr(" s")))
+        self.bind_text(lambda: self.time_limit_spin.setSpecialValueText(self.tr("No limit")))
         self.time_limit_spin.setKeyboardTracking(False)
-        rf.addRow(self.tr("MPI processes:"), self._with_message("processes", self.processes_spin))
-        rf.addRow(self.tr("Threads (OMP_NUM_THREADS):"),
+        rf.addRow(self.label(lambda: self.tr("MPI processes:")), self._with_message("processes",
+                  self.processes_spin))
+        rf.addRow(self.label(lambda: self.tr("Threads (OMP_NUM_THREADS):")),
                   self._with_message("threads", self.threads_spin))
-        rf.addRow(self.tr("Time limit:"), self._with_message("time_limit", self.time_limit_spin))
+        rf.addRow(self.label(lambda: self.tr("Time limit:")), self._with_message("time_limit",
+                  self.time_limit_spin))
         outer.addWidget(resources)
 
-        folders = QGroupBox(self.tr("Folders"), host)
-        folders.setObjectName("foldersGroup")
+        folders = self._group(lambda: self.tr("Folders"), "foldersGroup", host)
         ff = QFormLayout(folders)
         self.job_root_edit = QLineEdit(folders)
         self.job_root_edit.setObjectName("jobRootEdit")
-        self.job_root_browse = self._button(self.tr("Browse…"), "jobRootBrowse", folders)
+        self.job_root_browse = self._button(lambda: self.tr("Browse…"), "jobRootBrowse", folders)
         self.reference_dir_edit = QLineEdit(folders)
         self.reference_dir_edit.setObjectName("referenceDirEdit")
-        self.reference_dir_edit.setPlaceholderText(self.tr("(none)"))
-        self.reference_dir_browse = self._button(self.tr("Browse…"), "referenceDirBrowse",
+        self.bind_text(lambda: self.reference_dir_edit.setPlaceholderText(self.tr("(none)")))
+        self.reference_dir_browse = self._button(lambda: self.tr("Browse…"), "referenceDirBrowse",
                                                  folders)
-        ff.addRow(self.tr("Job root:"),
+        ff.addRow(self.label(lambda: self.tr("Job root:")),
                   self._with_message("job_root", self.job_root_edit, self.job_root_browse))
-        ff.addRow(self.tr("Reference directory:"),
+        ff.addRow(self.label(lambda: self.tr("Reference directory:")),
                   self._with_message("reference_dir", self.reference_dir_edit,
                                      self.reference_dir_browse))
         outer.addWidget(folders)
 
         actions = QHBoxLayout()
-        self.run_button = self._button(self.tr("Run"), "runButton", host)
-        self.stop_button = self._button(self.tr("Stop"), "stopButton", host)
-        self.save_input_button = self._button(self.tr("Save input set"), "saveInputSetButton", host)
+        self.run_button = self._button(lambda: self.tr("Run"), "runButton", host)
+        self.stop_button = self._button(lambda: self.tr("Stop"), "stopButton", host)
+        self.save_input_button = self._button(lambda: self.tr("Save input set"),
+                                              "saveInputSetButton", host)
         actions.addWidget(self.run_button)
         actions.addWidget(self.stop_button)
         actions.addWidget(self.save_input_button)
@@ -476,6 +487,11 @@ class ExecutionPanel(QWidget):
             self.tr("Run the calculation with these settings and trust them from now on?"),
         ]
         return "\n".join(lines)
+
+    def retranslate_dynamic(self) -> None:
+        """The progress line is rebuilt in the new language."""
+        if self.job is not None:
+            self.poll()
 
     def _set_status(self, text: str) -> None:
         self.status_label.setText(text)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,12 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.gui import dialogs
-from molforma.gui.widgets.panel_workers import BackgroundCall, error_text, watch_load
+from molforma.gui.widgets.panel_workers import (
+    BackgroundCall,
+    Retranslatable,
+    error_text,
+    watch_load,
+)
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +67,7 @@ def _row_value(row: Any, key: str) -> Any:
     return getattr(row, key, None)
 
 
-class HistoryPanel(QWidget):
+class HistoryPanel(Retranslatable, QWidget):
     """The table of past jobs and the actions on the selected one."""
 
     scanFinished = Signal()
@@ -86,13 +92,14 @@ class HistoryPanel(QWidget):
         self._update_buttons()
 
     # -- construction ----------------------------------------------------------------------
-    def _button(self, text: str, name: str) -> QPushButton:
-        b = QPushButton(text, self)
+    def _button(self, text: Callable[[], str], name: str) -> QPushButton:
+        b = QPushButton(self)
         b.setObjectName(name)
+        self.bind_text(lambda: b.setText(text()))
         return b
 
     def _build(self) -> None:
-        self.scan_button = self._button(self.tr("Scan"), "historyScan")
+        self.scan_button = self._button(lambda: self.tr("Scan"), "historyScan")
         self.status_label = QLabel(self)
         self.status_label.setObjectName("historyStatus")
         self.status_label.setWordWrap(True)
@@ -102,11 +109,11 @@ class HistoryPanel(QWidget):
 
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("historyTable")
-        self.table.setHorizontalHeaderLabels([
+        self.bind_text(lambda: self.table.setHorizontalHeaderLabels([
             self.tr("Date"), self.tr("Title"), self.tr("Formula"), self.tr("Task"),
             self.tr("Theory / basis"), self.tr("Status"), self.tr("Final energy (Eh)"),
             self.tr("Folder"),
-        ])
+        ]))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -127,15 +134,18 @@ class HistoryPanel(QWidget):
             w.setReadOnly(True)
             w.setFont(mono)
             w.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.preview_tabs.addTab(self.preview_input, self.tr("Input"))
-        self.preview_tabs.addTab(self.preview_log, self.tr("Log (end)"))
+        self.preview_tabs.addTab(self.preview_input, "")
+        self.preview_tabs.addTab(self.preview_log, "")
+        self.bind_text(lambda: self.preview_tabs.setTabText(0, self.tr("Input")))
+        self.bind_text(lambda: self.preview_tabs.setTabText(1, self.tr("Log (end)")))
 
-        self.reuse_button = self._button(self.tr("Reuse molecule and conditions"), "historyReuse")
-        self.open_results_button = self._button(self.tr("Open in results viewer"),
+        self.reuse_button = self._button(lambda: self.tr("Reuse molecule and conditions"),
+                                         "historyReuse")
+        self.open_results_button = self._button(lambda: self.tr("Open in results viewer"),
                                                 "historyOpenResults")
-        self.open_folder_button = self._button(self.tr("Open folder"), "historyOpenFolder")
-        self.trash_button = self._button(self.tr("Move to trash"), "historyTrash")
-        self.export_button = self._button(self.tr("Export CSV…"), "historyExportCsv")
+        self.open_folder_button = self._button(lambda: self.tr("Open folder"), "historyOpenFolder")
+        self.trash_button = self._button(lambda: self.tr("Move to trash"), "historyTrash")
+        self.export_button = self._button(lambda: self.tr("Export CSV…"), "historyExportCsv")
         actions = QHBoxLayout()
         for b in (self.reuse_button, self.open_results_button, self.open_folder_button,
                   self.trash_button):
@@ -269,6 +279,11 @@ class HistoryPanel(QWidget):
             "unknown": self.tr("unknown"),
         }
         return names.get(status, status)
+
+    def retranslate_dynamic(self) -> None:
+        """Status names in the table follow the new language."""
+        if self.rows:
+            self.set_rows(self.rows)
 
     # -- selection ---------------------------------------------------------------------------
     def selected_row(self) -> Any | None:

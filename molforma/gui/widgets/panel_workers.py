@@ -14,7 +14,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import QLabel, QWidget
 
 from molforma.errors import MolFormaError
 
@@ -143,3 +144,41 @@ def watch_load(owner: QObject, handle: Any, on_end: Callable[..., None],
     timer.timeout.connect(check)
     timer.start()
     return timer
+
+
+class Retranslatable:
+    """Mixin for panels whose texts follow a language switch made at run time.
+
+    Each visible text is set through :meth:`bind_text` with a function that calls
+    ``self.tr(...)``; when Qt sends a LanguageChange event (a translator was
+    installed or removed) every bound function runs again and :meth:`retranslate_dynamic`
+    re-renders texts built from data (status lines, summaries). The mixin must come
+    before the Qt class in the bases.
+    """
+
+    def bind_text(self, fn: Callable[[], Any]) -> None:
+        """Run ``fn`` now and again after every language change."""
+        binders: list[Callable[[], Any]] = self.__dict__.setdefault("_text_binders", [])
+        binders.append(fn)
+        fn()
+
+    def label(self, text: Callable[[], str], parent: QWidget | None = None) -> QLabel:
+        """A QLabel whose text is ``text()``, kept translated."""
+        lab = QLabel(parent if parent is not None else self)  # type: ignore[arg-type]
+        self.bind_text(lambda: lab.setText(text()))
+        return lab
+
+    def retranslate(self) -> None:
+        """Set every bound text again in the current language."""
+        for fn in self.__dict__.get("_text_binders", []):
+            fn()
+        self.retranslate_dynamic()
+
+    def retranslate_dynamic(self) -> None:
+        """Re-render texts made from data; panels override it."""
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        """React to LanguageChange by retranslating."""
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)  # type: ignore[misc]

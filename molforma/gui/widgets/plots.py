@@ -16,7 +16,6 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from molforma.errors import FileAccessError
 from molforma.fileio import atomic_write_bytes, atomic_write_text
+from molforma.gui.widgets.panel_workers import Retranslatable
 
 DEFAULT_FWHM = 20.0  # cm⁻¹: a common choice for gas-phase spectra of small molecules
 MIN_REAL_FREQUENCY = 10.0  # cm⁻¹: below this the "modes" are translations/rotations
@@ -46,15 +46,15 @@ def widget_png_bytes(widget: QWidget) -> bytes:
     return bytes(data.data())
 
 
-class EnergyPlot(pg.PlotWidget):
+class EnergyPlot(Retranslatable, pg.PlotWidget):
     """Energy (Hartree) against optimisation/SCF step, redrawn as the data grows."""
 
     def __init__(self, parent: QWidget | None = None, *, object_name: str = "energyPlot") -> None:
         super().__init__(parent)
         self.setObjectName(object_name)
         _style(self)
-        self.setLabel("bottom", self.tr("Step"))
-        self.setLabel("left", self.tr("Energy"), units="Eh")
+        self.bind_text(lambda: self.setLabel("bottom", self.tr("Step")))
+        self.bind_text(lambda: self.setLabel("left", self.tr("Energy"), units="Eh"))
         # Hartree values near -76 would otherwise get an SI prefix ("kEh").
         self.getAxis("left").enableAutoSIPrefix(False)
         self._curve = self.plot([], [], pen=pg.mkPen("#1f77b4", width=2), symbol="o",
@@ -96,7 +96,7 @@ def lorentzian_spectrum(
     return grid, y
 
 
-class IRSpectrumWidget(QWidget):
+class IRSpectrumWidget(Retranslatable, QWidget):
     """IR spectrum: sticks plus a broadened curve, width spin box and PNG/CSV export."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -105,8 +105,8 @@ class IRSpectrumWidget(QWidget):
         self.plot = pg.PlotWidget(self)
         self.plot.setObjectName("irPlot")
         _style(self.plot)
-        self.plot.setLabel("bottom", self.tr("Wavenumber (cm⁻¹)"))
-        self.plot.setLabel("left", self.tr("IR intensity (km/mol)"))
+        self.bind_text(lambda: self.plot.setLabel("bottom", self.tr("Wavenumber (cm⁻¹)")))
+        self.bind_text(lambda: self.plot.setLabel("left", self.tr("IR intensity (km/mol)")))
         self.plot.getAxis("left").enableAutoSIPrefix(False)
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)
         self.plot.getViewBox().invertX(True)  # chemists read IR spectra from high to low
@@ -115,7 +115,7 @@ class IRSpectrumWidget(QWidget):
         self._curve = self.plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2))
         self.plot.setMinimumHeight(160)
 
-        self.width_label = QLabel(self.tr("Width (FWHM, cm⁻¹):"), self)
+        self.width_label = self.label(lambda: self.tr("Width (FWHM, cm⁻¹):"))
         self.width_spin = QDoubleSpinBox(self)
         self.width_spin.setObjectName("irWidthSpin")
         self.width_spin.setRange(1.0, 500.0)
@@ -123,9 +123,11 @@ class IRSpectrumWidget(QWidget):
         self.width_spin.setSingleStep(5.0)
         self.width_spin.setValue(DEFAULT_FWHM)
         self.width_label.setBuddy(self.width_spin)
-        self.export_png = QPushButton(self.tr("Export PNG…"), self)
+        self.export_png = QPushButton(self)
+        self.bind_text(lambda: self.export_png.setText(self.tr("Export PNG…")))
         self.export_png.setObjectName("irExportPng")
-        self.export_csv = QPushButton(self.tr("Export CSV…"), self)
+        self.export_csv = QPushButton(self)
+        self.bind_text(lambda: self.export_csv.setText(self.tr("Export CSV…")))
         self.export_csv.setObjectName("irExportCsv")
 
         row = QHBoxLayout()

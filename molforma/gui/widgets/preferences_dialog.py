@@ -8,6 +8,7 @@ section 7); MCP can neither open this dialog nor change the file.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from molforma.gui import dialogs
 from molforma.gui.widgets.panel_workers import error_text
+from molforma.i18n import LANGUAGES, display_language
 from molforma.preferences import Preferences, save_preferences
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -53,8 +55,12 @@ class PreferencesDialog(QDialog):
         self.language_combo.addItem("English", "en")
         idx = self.language_combo.findData(prefs.language)
         self.language_combo.setCurrentIndex(max(idx, 0))
-        self.language_note = QLabel(self.tr(
-            "A new display language is applied when MolForma is restarted."), self)
+        note = self.tr("A new display language is applied at once.")
+        forced = os.environ.get("MOLFORMA_LANGUAGE", "").strip().lower()
+        if forced in LANGUAGES:
+            note += " " + self.tr("MOLFORMA_LANGUAGE=%1 is set and takes precedence over this "
+                                  "choice.").replace("%1", forced)
+        self.language_note = QLabel(note, self)
         self.language_note.setObjectName("languageNote")
         self.language_note.setWordWrap(True)
 
@@ -209,8 +215,17 @@ class PreferencesDialog(QDialog):
             return False
         self.ctx.preferences = prefs
         if prefs.language != self._initial_language:
-            self.ctx.events.languageChanged.emit()
+            self._apply_language()
         return True
+
+    def _apply_language(self) -> None:
+        """Switch the running window to the display language the new Preferences give."""
+        try:
+            from molforma.gui.app import set_language
+        except ImportError:
+            self.ctx.events.languageChanged.emit()
+            return
+        set_language(display_language(), self.ctx)
 
     def _show_message(self, text: str) -> None:
         self.message.setText(text)

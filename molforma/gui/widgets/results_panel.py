@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from molforma.errors import ResultsError
 from molforma.gui import dialogs
-from molforma.gui.widgets.panel_workers import error_text, watch_load
+from molforma.gui.widgets.panel_workers import Retranslatable, error_text, watch_load
 from molforma.gui.widgets.plots import EnergyPlot, IRSpectrumWidget
 from molforma.i18n import register
 
@@ -75,7 +76,7 @@ def _atoms_of(structure: Any) -> list[dict[str, Any]]:
             for s, c in zip(structure.symbols, structure.coordinates, strict=False)]
 
 
-class ResultsPanel(QWidget):
+class ResultsPanel(Retranslatable, QWidget):
     """Viewer of the current results of the shared results session."""
 
     resultsShown = Signal()
@@ -99,17 +100,19 @@ class ResultsPanel(QWidget):
         self.refresh()
 
     # -- construction ----------------------------------------------------------------------
-    def _button(self, text: str, name: str) -> QPushButton:
-        b = QPushButton(text, self)
+    def _button(self, text: Callable[[], str], name: str) -> QPushButton:
+        b = QPushButton(self)
         b.setObjectName(name)
+        self.bind_text(lambda: b.setText(text()))
         return b
 
     def _build(self) -> None:
         from molforma.gui.view3d import create_view
 
-        self.open_file_button = self._button(self.tr("Open file…"), "resultsOpenFile")
-        self.open_folder_button = self._button(self.tr("Open folder…"), "resultsOpenFolder")
-        self.reload_button = self._button(self.tr("Reload"), "resultsReload")
+        self.open_file_button = self._button(lambda: self.tr("Open file…"), "resultsOpenFile")
+        self.open_folder_button = self._button(lambda: self.tr("Open folder…"),
+                                               "resultsOpenFolder")
+        self.reload_button = self._button(lambda: self.tr("Reload"), "resultsReload")
         self.status_label = QLabel(self)
         self.status_label.setObjectName("resultsStatus")
         self.status_label.setWordWrap(True)
@@ -121,7 +124,7 @@ class ResultsPanel(QWidget):
 
         self.file_list = QTreeWidget(self)
         self.file_list.setObjectName("resultsFileList")
-        self.file_list.setHeaderLabels([self.tr("File"), self.tr("Kind")])
+        self.bind_text(lambda: self.file_list.setHeaderLabels([self.tr("File"), self.tr("Kind")]))
         self.file_list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.file_list.currentItemChanged.connect(self._file_chosen)
         self.summary = QPlainTextEdit(self)
@@ -142,8 +145,8 @@ class ResultsPanel(QWidget):
         self.trajectory_label = QLabel(self)
         self.trajectory_label.setObjectName("trajectoryLabel")
         self.trajectory_slider.valueChanged.connect(self._slider_moved)
-        self.play_button = self._button(self.tr("Play"), "playButton")
-        self.stop_button = self._button(self.tr("Stop"), "resultsStopButton")
+        self.play_button = self._button(lambda: self.tr("Play"), "playButton")
+        self.stop_button = self._button(lambda: self.tr("Stop"), "resultsStopButton")
         self.amplitude_spin = QDoubleSpinBox(self)
         self.amplitude_spin.setObjectName("amplitudeSpin")
         self.amplitude_spin.setRange(0.05, 5.0)
@@ -151,10 +154,10 @@ class ResultsPanel(QWidget):
         self.amplitude_spin.setDecimals(2)
         self.amplitude_spin.setValue(DEFAULT_AMPLITUDE)
         self.amplitude_spin.valueChanged.connect(self._amplitude_changed)
-        amp_label = QLabel(self.tr("Amplitude:"), self)
+        amp_label = self.label(lambda: self.tr("Amplitude:"))
         amp_label.setBuddy(self.amplitude_spin)
         traj = QHBoxLayout()
-        traj.addWidget(QLabel(self.tr("Structure:"), self))
+        traj.addWidget(self.label(lambda: self.tr("Structure:")))
         traj.addWidget(self.trajectory_slider, 1)
         traj.addWidget(self.trajectory_label)
         playrow = QHBoxLayout()
@@ -172,10 +175,10 @@ class ResultsPanel(QWidget):
 
         self.modes_table = QTableWidget(0, 6, self)
         self.modes_table.setObjectName("modesTable")
-        self.modes_table.setHorizontalHeaderLabels([
+        self.bind_text(lambda: self.modes_table.setHorizontalHeaderLabels([
             self.tr("Mode"), self.tr("Frequency (cm⁻¹)"), self.tr("IR (km/mol)"),
             self.tr("Imaginary"), self.tr("Significant"), self.tr("Displacements"),
-        ])
+        ]))
         self.modes_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.modes_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.modes_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -188,8 +191,10 @@ class ResultsPanel(QWidget):
         self.plots.setObjectName("resultsPlotTabs")
         self.energy_plot = EnergyPlot(self.plots, object_name="resultsEnergyPlot")
         self.ir = IRSpectrumWidget(self.plots)
-        self.plots.addTab(self.energy_plot, self.tr("Energy per step"))
-        self.plots.addTab(self.ir, self.tr("IR spectrum"))
+        self.plots.addTab(self.energy_plot, "")
+        self.plots.addTab(self.ir, "")
+        self.bind_text(lambda: self.plots.setTabText(0, self.tr("Energy per step")))
+        self.bind_text(lambda: self.plots.setTabText(1, self.tr("IR spectrum")))
         self.ir.export_png.clicked.connect(lambda: self.export_ir_png())
         self.ir.export_csv.clicked.connect(lambda: self.export_ir_csv())
 
@@ -438,6 +443,15 @@ class ResultsPanel(QWidget):
         self.ir.set_modes([m.frequency for m in res.modes], [m.irIntensity for m in res.modes])
         if res.modes and not steps:
             self.plots.setCurrentWidget(self.ir)
+
+    def retranslate_dynamic(self) -> None:
+        """Summary, file kinds and mode marks are rebuilt in the new language."""
+        shown, mode = self.results, self._selected_mode()
+        playing = self.playing
+        self.results = None
+        self.refresh()
+        if self.results is shown and mode is not None and not playing:
+            self.modes_table.selectRow(self._row_of_mode(mode))
 
     # -- structures and modes ----------------------------------------------------------------
     def show_structure(self, index: int) -> None:
