@@ -23,13 +23,13 @@ from typing import Any
 
 from rdkit import Chem
 
-from molforma.document import elements
 from molforma.document.model import ATOM_ID
 from molforma.formats.common import (
     Structure,
     clean_name,
     fail,
     format_error,
+    normalize_symbol,
     numbered_lines,
     pick_frame,
     syntax,
@@ -49,7 +49,7 @@ _HYDROGEN_ALIASES = {"D", "T"}
 def _symbol_ok(symbol: str, fmt: str, lineno: int) -> None:
     if symbol in _HYDROGEN_ALIASES:
         return
-    if elements.normalize_symbol(symbol) != symbol:
+    if normalize_symbol(symbol) != symbol:
         if symbol in ("R", "R#", "A", "Q", "*", "L", "LP", "X", "M"):
             fail("format_unsupported", fmt, lineno, reason=f"query atom '{symbol}'",
                  feature=f"the query or pseudo atom '{symbol}'")

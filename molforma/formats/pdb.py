@@ -21,12 +21,12 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from molforma.document import elements
 from molforma.formats.common import (
     Structure,
     clean_name,
     fail,
     make_atom,
+    normalize_symbol,
     numbered_lines,
     pick_frame,
     syntax,
@@ -61,7 +61,7 @@ def _models(lines: list[str]) -> list[list[int]]:
 def _element(line: str, lineno: int) -> str:
     field = line[76:78].strip() if len(line) >= 77 else ""
     if field:
-        el = elements.normalize_symbol(field)
+        el = normalize_symbol(field)
         if el is None:
             fail("format_unknown_element", FMT, lineno, reason=f"unknown element '{field}'",
                  symbol=field)
@@ -73,10 +73,10 @@ def _element(line: str, lineno: int) -> str:
              symbol=name.strip())
     # Column 13 holds the first letter of a two-letter element (FE, CL); else column 14.
     if name[:1].isalpha() and line[:6].strip().upper() == "HETATM":
-        two = elements.normalize_symbol(letters[:2])
+        two = normalize_symbol(letters[:2])
         if two is not None:
             return two
-    one = elements.normalize_symbol(letters[0])
+    one = normalize_symbol(letters[0])
     if one is None:
         fail("format_unknown_element", FMT, lineno, reason=f"unknown element in '{name}'",
              symbol=name.strip())
