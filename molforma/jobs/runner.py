@@ -18,6 +18,7 @@ nothing (NWChem itself exits 255 when the optimiser runs out of steps, which is
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import copy
 import datetime as _dt
@@ -343,6 +344,8 @@ class Job:
     # -- running -------------------------------------------------------------
 
     def _start_thread(self) -> None:
+        with _ACTIVE_LOCK:
+            _ACTIVE.add(self)
         self._thread = threading.Thread(target=self._run, name=f"job-{self.id}", daemon=True)
         self._thread.start()
 
@@ -376,6 +379,8 @@ class Job:
             self._run_process()
         finally:
             self._done.set()
+            with _ACTIVE_LOCK:
+                _ACTIVE.discard(self)
 
     def _run_process(self) -> None:
         out_path = self.folder / OUTPUT_NAME
@@ -624,3 +629,20 @@ class JobManager:
             if not job._done.is_set():
                 return job
         return None
+
+
+# A safety net for an exit that forgot stop_all(): jobs never outlive the program.
+_ACTIVE: set[Job] = set()
+_ACTIVE_LOCK = threading.Lock()
+
+
+@atexit.register
+def _stop_everything_at_exit() -> None:
+    with _ACTIVE_LOCK:
+        jobs = list(_ACTIVE)
+    for job in jobs:
+        job.cancel()
+    deadline = time.monotonic() + KILL_GRACE + 2.0
+    for job in jobs:
+        if not job.wait(max(0.0, deadline - time.monotonic())):
+            job._signal(signal.SIGKILL)

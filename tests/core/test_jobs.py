@@ -382,3 +382,28 @@ def test_failing_listener_does_not_stop_the_job(tmp_path: Path) -> None:
     job = JobManager(on_change=listener).start(stand_in_project(tmp_path, "converge"))
     assert job.wait(20)
     assert job.status == "finished"
+
+
+def test_program_exit_without_stop_all_still_ends_running_jobs(tmp_path: Path) -> None:
+    import subprocess
+
+    script = (
+        "import json, sys, time\n"
+        "from molforma.jobs.runner import JobManager\n"
+        "from tests.core.test_jobs import stand_in_project, wait_for\n"
+        "from pathlib import Path\n"
+        f"job = JobManager().start(stand_in_project(Path({str(tmp_path)!r}), 'hang'))\n"
+        "assert wait_for(lambda: (job.folder / 'fake_nwchem.child').exists())\n"
+        "print(job.folder)\n"
+    )
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "PYTHONPATH": str(repo)},
+    )
+    assert done.returncode == 0, done.stderr
+    folder = Path(done.stdout.strip())
+    child = int((folder / "fake_nwchem.child").read_text())
+    assert not alive(child)
+    assert processes_in(folder) == []
+    assert json.loads((folder / "job.json").read_text())["status"] == "cancelled"
