@@ -10,8 +10,8 @@ of them.
 
 What is read: SCF/DFT/MP2 totals (separate labelled entries), optimisation steps
 from the ``@`` lines (energy, gradient and step criteria), every geometry from
-the ``Output coordinates in angstroms`` blocks (the input orientation, one per
-optimisation step, the final one), projected frequencies with their normal-mode
+the ``Output coordinates in angstroms`` blocks (``in a.u.`` ones are converted):
+the input orientation, one per optimisation step, the final one; projected frequencies with their normal-mode
 vectors (``P.Frequency`` blocks), projected IR intensities, the zero-point
 energy, convergence of SCF and optimisation, and the warnings and errors NWChem
 printed.
@@ -27,6 +27,7 @@ import numpy as np
 
 from molforma.errors import ResultsError
 from molforma.results.elements import symbol_from_label
+from molforma.results.formats import BOHR_TO_ANGSTROM
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
 from molforma.results.model import (
     EnergyKind,
@@ -84,6 +85,7 @@ VERSION = pattern(
 # Literal anchors: (text to find, event name).
 _ANCHORS: tuple[tuple[str, str], ...] = (
     ("Output coordinates in angstroms", "geometry"),
+    ("Output coordinates in a.u.", "geometry"),  # geometry given with "units au"
     # The rule under the driver's "Step  Energy ..." header; the "@" step line follows it.
     ("---- ---------------- -------- --------", "opt_step"),
     ("Total SCF energy", "energy"),
@@ -239,6 +241,7 @@ def parse_nwchem_output(
 
 
 def _on_geometry(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
+    scale = 1.0 if "angstroms" in line else BOHR_TO_ANGSTROM
     symbols: list[str] = []
     coords: list[list[float]] = []
     seen_rule = False
@@ -258,7 +261,7 @@ def _on_geometry(st: _State, tx: _Text, line: str, start: int, end: int) -> None
         if len(parts) < 6 or not parts[0].isdigit():
             break
         try:
-            xyz = [float(parts[-3]), float(parts[-2]), float(parts[-1])]
+            xyz = [float(parts[-3]) * scale, float(parts[-2]) * scale, float(parts[-1]) * scale]
             charge = float(parts[-4])
         except ValueError:
             break

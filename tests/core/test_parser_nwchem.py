@@ -290,3 +290,11 @@ def test_warnings_nwchem_printed_are_listed_once_with_their_line() -> None:
     assert msgs == [("!! WARNING: linear dependence in the basis", 301),
                     ("Warning: grid too coarse", 401)]
     assert res.summary.warningCount == 2
+
+
+def test_geometry_printed_in_bohr_is_converted_to_angstrom() -> None:
+    res = parse_nwchem_output((DATA / "water_scf_units_au.out").read_text())
+    assert res.structures[0].coordinates[1] == pytest.approx(
+        [-1.4309 * 0.529177210903, 0.0, -0.88664 * 0.529177210903]
+    )
+    assert res.summary.scfConverged is True
