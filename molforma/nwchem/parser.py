@@ -11,8 +11,8 @@ of them.
 What is read: SCF/DFT/MP2 totals (separate labelled entries), optimisation steps
 from the ``@`` lines (energy, gradient and step criteria), every geometry from
 the ``Output coordinates in angstroms`` blocks (``in a.u.`` ones are converted):
-the input orientation, one per optimisation step, the final one; projected frequencies with their normal-mode
-vectors (``P.Frequency`` blocks), projected IR intensities, the zero-point
+the input orientation, one per optimisation step, the final one; projected
+frequencies with their normal-mode vectors (``P.Frequency`` blocks), projected IR intensities, the zero-point
 energy, convergence of SCF and optimisation, and the warnings and errors NWChem
 printed.
 """
