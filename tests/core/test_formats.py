@@ -596,3 +596,70 @@ def test_write_file_replaces_the_file_atomically(tmp_path: Path) -> None:
     write_file(acetate_project(), target)
     assert target.read_text().startswith("7\nacetate anion\n")
     assert [p.name for p in tmp_path.iterdir()] == ["out.xyz"]
+
+
+def test_a_v3000_mol_block_is_read() -> None:
+    mol = Chem.AddHs(Chem.MolFromSmiles("OC(=O)C[NH3+]"))
+    AllChem.EmbedMolecule(mol, randomSeed=5)
+    s = read_text(Chem.MolToV3KMolBlock(mol), "mol")
+    assert isinstance(s, Structure)
+    assert len(s.atoms) == mol.GetNumAtoms()
+    assert sorted(b["order"] for b in s.bonds).count(2) == 1
+    assert sum(a["formalCharge"] for a in s.atoms) == 1
+    pos = mol.GetConformer().GetAtomPosition(0)
+    assert s.atoms[0]["x"] == pytest.approx(pos.x, abs=1e-4)
+
+
+def test_cml_escapes_titles_and_names() -> None:
+    proj = acetate_project()
+    proj["document"]["title"] = 'a "quoted" <title> & more'
+    proj["document"]["atoms"][1]["name"] = "C<1>&"
+    s = read_text(write_text(proj, "cml"), "cml")
+    assert isinstance(s, Structure)
+    assert s.title == 'a "quoted" <title> & more'
+    assert s.atoms[1]["name"] == "C<1>&"
+
+
+def test_cml_refuses_entity_declarations() -> None:
+    text = ('<?xml version="1.0"?>\n<!DOCTYPE m [<!ENTITY x "xxxxxxxx">]>\n'
+            '<molecule><atomArray><atom id="a1" elementType="H" x3="&x;" y3="0" z3="0"/>'
+            "</atomArray></molecule>\n")
+    with pytest.raises(FormatError) as info:
+        read_text(text, "cml")
+    assert info.value.data["line"] == 2
+
+
+def test_a_mol2_file_with_two_molecules_gives_the_chosen_one() -> None:
+    text = (DATA / "ethanol.mol2").read_text() + MOL2_BENZENE
+    first = read_text(text, "mol2")
+    second = read_text(text, "mol2", frame=1)
+    assert isinstance(first, Structure) and isinstance(second, Structure)
+    assert (first.frame_count, first.title, second.title) == (2, "ethanol", "benzene")
+    assert len(second.atoms) == 6
+
+
+def test_gaussian_reads_only_the_first_job_of_a_link1_file() -> None:
+    text = (DATA / "acetate.gjf").read_text() + "--Link1--\n%chk=acetate.chk\n# geom=check\n\n"
+    s = read_text(text, "gaussian")
+    assert isinstance(s, Structure)
+    assert len(s.atoms) == 7
+
+
+def test_nwchem_semicolons_continuations_and_named_geometries() -> None:
+    text = """title "two geometries"
+geometry "other" units angstrom
+  He 0 0 0
+end
+geometry units angstrom ; O 0 0 0 ; H 0 0 \\
+  0.97 ; end
+basis ; H s ; 1.0 1.0 ; end
+scf ; doublet ; uhf ; end
+task scf energy
+"""
+    s = read_text(text, "nwchem")
+    assert isinstance(s, Structure)
+    assert [a["element"] for a in s.atoms] == ["O", "H"]
+    assert s.atoms[1]["z"] == pytest.approx(0.97)
+    assert s.multiplicity == 2
+    # A basis written out function by function is not one library basis: not taken.
+    assert s.calculation == {"theory": "scf", "task": "energy"}
