@@ -8,13 +8,13 @@ around each hit are split or matched. Every regex is defined with
 :func:`pattern` together with an example line it must match; a test checks all
 of them.
 
-What is read: SCF/DFT/MP2 totals (separate labelled entries), optimisation steps
-from the ``@`` lines (energy, gradient and step criteria), every geometry from
-the ``Output coordinates in angstroms`` blocks (``in a.u.`` ones are converted):
-the input orientation, one per optimisation step, the final one; projected
-frequencies with their normal-mode vectors (``P.Frequency`` blocks), projected IR intensities, the zero-point
-energy, convergence of SCF and optimisation, and the warnings and errors NWChem
-printed.
+What is read: SCF/DFT/MP2 totals (separate labelled entries); optimisation steps
+from the ``@`` lines (energy, gradient and step criteria); every geometry from the
+``Output coordinates in angstroms`` blocks (``in a.u.`` ones are converted): the
+input orientation, one per optimisation step, the final one; projected
+frequencies with their normal-mode vectors (``P.Frequency`` blocks); projected IR
+intensities; the zero-point energy; convergence of SCF and optimisation; the
+warnings and errors NWChem printed.
 """
 
 from __future__ import annotations
