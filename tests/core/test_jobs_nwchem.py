@@ -165,3 +165,25 @@ def test_cancelled_real_run_leaves_no_nwchem_or_mpirun_behind(
     assert record["optimizationConverged"] is False
     assert processes_in(job.folder) == []
     assert _pgrep(str(job.folder)) == []
+
+
+def test_real_optimiser_out_of_steps_is_failed_and_not_converged(tmp_path: Path) -> None:
+    project = make_project(WATER, basis="sto-3g", task="optimize")
+    project["document"]["atoms"][1]["y"] = 1.2
+    project["advanced"]["opt_maxiter"] = 2
+    record = run(project, tmp_path)
+    assert record["status"] == "failed"
+    assert record["exitCode"] != 0
+    assert record["optimizationConverged"] is False
+    assert record["scfConverged"] is True
+    assert "optimize failed" in record["error"]
+    assert len(record["progress"]["energies"]) >= 2
+
+
+def test_real_scf_that_cannot_converge_is_reported(tmp_path: Path) -> None:
+    project = make_project(WATER, basis="6-31g*")
+    project["advanced"]["scf_maxiter"] = 2
+    record = run(project, tmp_path)
+    assert record["status"] == "failed"
+    assert record["scfConverged"] is False
+    assert record["error"] == "scf energy failed"
