@@ -54,6 +54,14 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     except OSError as exc:
         raise FileAccessError(path=str(p), reason=exc.strerror or str(exc)) from exc
     try:
+        # mkstemp makes the file 0600; give it the old file's mode, or the umask's default
+        try:
+            mode = p.stat().st_mode & 0o7777
+        except OSError:
+            mask = os.umask(0)
+            os.umask(mask)
+            mode = 0o666 & ~mask
+        os.chmod(tmp, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

@@ -81,3 +81,19 @@ def test_a_failed_save_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> N
         ops.save_project(doc, str(target))
     assert target.is_dir()
     assert [p.name for p in tmp_path.iterdir()] == ["dir.molforma.json"]
+
+
+def test_a_saved_file_gets_normal_permissions_and_keeps_an_existing_mode(tmp_path: Path) -> None:
+    import os
+
+    doc = Document()
+    new = tmp_path / "new.molforma.json"
+    ops.save_project(doc, str(new))
+    mask = os.umask(0)
+    os.umask(mask)
+    assert new.stat().st_mode & 0o777 == 0o666 & ~mask
+    old = tmp_path / "old.molforma.json"
+    old.write_text("{}")
+    old.chmod(0o640)
+    ops.save_project(doc, str(old))
+    assert old.stat().st_mode & 0o777 == 0o640
