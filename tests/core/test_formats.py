@@ -663,3 +663,18 @@ task scf energy
     assert s.multiplicity == 2
     # A basis written out function by function is not one library basis: not taken.
     assert s.calculation == {"theory": "scf", "task": "energy"}
+
+
+@pytest.mark.parametrize("fmt", ["mol", "sdf", "pdb"])
+def test_rdkit_reads_our_exports_as_the_same_molecule(fmt: str) -> None:
+    text = write_text(acetate_project(), fmt)
+    if fmt == "pdb":
+        mol = Chem.MolFromPDBBlock(text, removeHs=False)
+    elif fmt == "mol":
+        mol = Chem.MolFromMolBlock(text, removeHs=False)
+    else:
+        supplier = Chem.SDMolSupplier()
+        supplier.SetData(text, removeHs=False)
+        mol = supplier[0]
+    assert mol is not None
+    assert Chem.MolToSmiles(Chem.RemoveHs(mol), isomericSmiles=False) == "CC(=O)[O-]"
