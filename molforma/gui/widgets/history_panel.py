@@ -121,6 +121,7 @@ class HistoryPanel(Retranslatable, QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().setVisible(False)
         self.table.setSortingEnabled(True)
+        self.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)  # newest first
         self.table.itemSelectionChanged.connect(self._selection_changed)
 
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)

@@ -444,6 +444,12 @@ class ResultsPanel(Retranslatable, QWidget):
         if res.modes and not steps:
             self.plots.setCurrentWidget(self.ir)
 
+    def showEvent(self, event: Any) -> None:  # Qt override
+        """Fit the structure once the tab has its real size."""
+        super().showEvent(event)
+        if self.results is not None:
+            QTimer.singleShot(0, self.view.fit)
+
     def retranslate_dynamic(self) -> None:
         """Summary, file kinds and mode marks are rebuilt in the new language."""
         shown, mode = self.results, self._selected_mode()
