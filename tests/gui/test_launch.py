@@ -1,0 +1,89 @@
+"""Starting the window as a command: no-display message, screenshots, --mcp-gui gate."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+
+WATER_XYZ = "3\nwater\nO 0 0 0.117\nH 0 0.757 -0.469\nH 0 -0.757 -0.469\n"
+
+
+def _molforma() -> str:
+    exe = Path(sys.executable).parent / "molforma"
+    return str(exe) if exe.exists() else "molforma"
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env.update(extra)
+    return env
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the check is for Linux")
+@pytest.mark.parametrize("args", [[], ["--mcp-gui"]], ids=["window", "mcp-gui"])
+def test_no_display_gives_a_clear_message_and_a_failing_status(args: list[str],
+                                                              tmp_path: Path) -> None:
+    proc = subprocess.run([_molforma(), *args], env=_env(MOLFORMA_CONFIG_DIR=str(tmp_path)),
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode != 0
+    assert "requires a desktop display" in proc.stderr
+    assert "xvfb-run" in proc.stderr and "QT_QPA_PLATFORM=offscreen" in proc.stderr
+    assert "Aborted" not in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_the_display_check_does_not_import_qt() -> None:
+    code = ("import os, sys\n"
+            "for k in ('DISPLAY', 'WAYLAND_DISPLAY', 'QT_QPA_PLATFORM'): os.environ.pop(k, None)\n"
+            "from molforma.gui.launch import launch_window\n"
+            "rc = launch_window(None, False, [], False, None, None)\n"
+            "assert rc != 0 and 'PySide6' not in sys.modules, (rc, 'PySide6' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("tab", ["molecule", "calculation", "execution", "results", "history"])
+def test_screenshot_renders_each_tab_to_a_png_offscreen(tab: str, tmp_path: Path) -> None:
+    src = tmp_path / "water.xyz"
+    src.write_text(WATER_XYZ)
+    out = tmp_path / f"{tab}.png"
+    proc = subprocess.run(
+        [_molforma(), "--screenshot", str(out), "--tab", tab, str(src)],
+        env=_env(QT_QPA_PLATFORM="offscreen", MOLFORMA_RENDERER="painter",
+                 MOLFORMA_CONFIG_DIR=str(tmp_path / "cfg"), MOLFORMA_LANGUAGE="en"),
+        capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    img = QImage(str(out))
+    assert (img.width(), img.height()) == (1280, 820)
+    reds = sum(1 for x in range(0, 1000, 4) for y in range(100, 560, 4)
+               if img.pixelColor(x, y).red() > 150 and img.pixelColor(x, y).green() < 80)
+    # Only the Molecule tab shows the 3D view with the red oxygen.
+    assert (reds > 30) == (tab == "molecule")
+
+
+def test_screenshot_without_any_display_falls_back_to_offscreen(tmp_path: Path) -> None:
+    out = tmp_path / "shot.png"
+    proc = subprocess.run([_molforma(), "--screenshot", str(out)],
+                          env=_env(MOLFORMA_CONFIG_DIR=str(tmp_path)),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert not QImage(str(out)).isNull()
+
+
+def test_screenshot_of_an_unreadable_file_fails_with_a_message(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.xyz"
+    bad.write_text("not a molecule\n")
+    proc = subprocess.run(
+        [_molforma(), "--screenshot", str(tmp_path / "x.png"), str(bad)],
+        env=_env(QT_QPA_PLATFORM="offscreen", MOLFORMA_CONFIG_DIR=str(tmp_path)),
+        capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0
+    assert "bad.xyz" in proc.stderr
+    assert not (tmp_path / "x.png").exists()

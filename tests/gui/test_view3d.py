@@ -1,0 +1,213 @@
+"""The 3D view: painter output shows the atoms where expected; picking, camera, animation.
+
+The OpenGL renderer is exercised under Xvfb with Mesa in a child process
+(``xvfb-run``), since the offscreen platform has no OpenGL.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor, QImage
+
+from molforma.document.model import new_atom
+from tests.gui.helpers import click_atom
+
+ROOT = Path(__file__).resolve().parents[2]
+WATER_ATOMS = [new_atom("a1", "O", 0.0, 0.0, 0.117), new_atom("a2", "H", 0.0, 0.757, -0.469),
+               new_atom("a3", "H", 0.0, -0.757, -0.469)]
+WATER_BONDS = [{"a": "a1", "b": "a2", "order": 1}, {"a": "a1", "b": "a3", "order": 1}]
+WATER_XYZ = "3\nwater\nO 0 0 0.117\nH 0 0.757 -0.469\nH 0 -0.757 -0.469\n"
+
+
+@pytest.fixture
+def view(qtbot: Any) -> Any:
+    from molforma.gui.view3d import create_view
+
+    v = create_view()
+    qtbot.addWidget(v)
+    v.resize(400, 300)
+    v.show()
+    qtbot.waitExposed(v)
+    assert v.renderer_name == "painter"
+    return v
+
+
+def _image(view: Any) -> QImage:
+    return view.grab().toImage()
+
+
+def _near(c: QColor, rgb: tuple[int, int, int], tol: int = 90) -> bool:
+    return abs(c.red() - rgb[0]) + abs(c.green() - rgb[1]) + abs(c.blue() - rgb[2]) < tol
+
+
+def _is_red(c: QColor) -> bool:
+    return c.red() > 150 and c.green() < 80 and c.blue() < 80
+
+
+def _is_white(c: QColor) -> bool:
+    return min(c.red(), c.green(), c.blue()) > 170
+
+
+def test_painter_draws_each_atom_in_its_element_colour_where_the_camera_puts_it(view: Any) -> None:
+    view.set_molecule(WATER_ATOMS, WATER_BONDS)
+    img = _image(view)
+    colours = {img.pixel(x, y) for x in range(0, img.width(), 3) for y in range(0, img.height(), 3)}
+    assert len(colours) > 50  # shaded balls, not a blank or flat image
+    o = view.atom_screen_pos("a1").toPoint()
+    assert _is_red(img.pixelColor(o))
+    for hid in ("a2", "a3"):
+        p = view.atom_screen_pos(hid).toPoint()
+        assert _is_white(img.pixelColor(p)), hid
+    assert _near(img.pixelColor(2, 2), (33, 38, 48))  # background corner
+
+
+def test_the_view_refits_when_an_edit_puts_atoms_outside(view: Any) -> None:
+    from molforma.gui.view3d.scene import outside_view
+
+    view.set_molecule(WATER_ATOMS, WATER_BONDS)
+    scale = view.camera.scale
+    far = [*WATER_ATOMS, new_atom("a4", "C", 40.0, 0.0, 0.0)]
+    view.set_molecule(far, WATER_BONDS)
+    assert view.camera.scale < scale
+    assert not outside_view(view.scene, view.camera, view.canvas.width(), view.canvas.height())
+    p = view.atom_screen_pos("a4")
+    assert 0 <= p.x() <= view.canvas.width() and 0 <= p.y() <= view.canvas.height()
+
+
+def test_clicking_an_atom_after_rotating_picks_that_atom(view: Any, qtbot: Any) -> None:
+    view.set_molecule(WATER_ATOMS, WATER_BONDS)
+    # Drag to rotate: the picture changes and picking follows it.
+    before = view.atom_screen_pos("a2")
+    qtbot.mousePress(view.canvas, Qt.MouseButton.LeftButton, pos=QPoint(50, 50))
+    for x in range(52, 140, 8):
+        qtbot.mouseMove(view.canvas, QPoint(x, 70))
+    qtbot.mouseRelease(view.canvas, Qt.MouseButton.LeftButton, pos=QPoint(140, 70))
+    assert view.atom_screen_pos("a2") != before
+    with qtbot.waitSignal(view.atomClicked) as blocker:
+        click_atom(qtbot, view, "a3")
+    assert blocker.args[0] == "a3"
+    with qtbot.waitSignal(view.backgroundClicked):
+        qtbot.mouseClick(view.canvas, Qt.MouseButton.LeftButton, pos=QPoint(3, 3))
+
+
+def test_wheel_zoom_and_fit(view: Any) -> None:
+    view.set_molecule(WATER_ATOMS, WATER_BONDS)
+    s = view.camera.scale
+    view.zoom_by(2.0)
+    assert view.camera.scale == pytest.approx(2 * s)
+    view.fit()
+    assert view.camera.scale == pytest.approx(s)
+
+
+def test_selection_fixed_atoms_and_candidate_are_drawn_with_distinct_rings(view: Any) -> None:
+    atoms = [dict(a) for a in WATER_ATOMS]
+    atoms[2]["fixed"] = True
+    view.set_molecule(atoms, WATER_BONDS)
+    view.set_selection(["a2"])
+    img = _image(view)
+
+    def ring_pixels(rgb: tuple[int, int, int]) -> int:
+        return sum(1 for x in range(img.width()) for y in range(img.height())
+                   if _near(img.pixelColor(x, y), rgb, 60))
+
+    assert ring_pixels((255, 217, 0)) > 20  # selected: yellow
+    assert ring_pixels((217, 51, 242)) > 20  # fixed: magenta
+    moved = [dict(a) for a in atoms]
+    moved[1]["x"] = 1.0
+    cand = [*moved, new_atom("a4", "H", 0.0, 0.0, 1.2)]
+    view.set_molecule(atoms, WATER_BONDS, candidate_atoms=cand, candidate_bonds=WATER_BONDS)
+    img = _image(view)
+    assert ring_pixels((26, 242, 140)) > 20  # new or moved in the candidate: green
+    # The confirmed position of the moved atom is drawn as a faint ghost, not pickable.
+    ghosts = [i for i, ok in enumerate(view.scene.pickable) if not ok]
+    assert [view.scene.ids[i] for i in ghosts] == ["a2"]
+
+
+def test_mode_animation_plays_and_stop_restores_the_reference(view: Any, qtbot: Any) -> None:
+    ref = [{"element": a["element"], "x": a["x"], "y": a["y"], "z": a["z"]} for a in WATER_ATOMS]
+    disp = [(0.0, 0.0, 0.1), (0.0, 0.3, 0.0), (0.0, -0.3, 0.0)]
+    view.set_mode_animation(ref, disp, 1.0)
+    base = view.scene.pos.copy()
+    view.play()
+    assert view.playing
+    qtbot.waitUntil(lambda: abs(view.scene.pos - base).max() > 0.05, timeout=3000)
+    view.stop()
+    assert not view.playing
+    assert abs(view.scene.pos - base).max() == 0
+
+
+def _xvfb() -> str:
+    path = shutil.which("xvfb-run")
+    if path is None:
+        pytest.skip("xvfb-run is not installed (CI installs it)")
+    return path
+
+
+def _gl_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY")}
+    env.update(QT_QPA_PLATFORM="xcb", MOLFORMA_RENDERER="opengl")
+    return env
+
+
+def _molforma() -> str:
+    exe = Path(sys.executable).parent / "molforma"
+    return str(exe) if exe.exists() else "molforma"
+
+
+def test_opengl_screenshot_under_xvfb_shows_the_atoms_colours(tmp_path: Path) -> None:
+    xvfb = _xvfb()
+    src = tmp_path / "water.xyz"
+    src.write_text(WATER_XYZ)
+    out = tmp_path / "gl.png"
+    proc = subprocess.run(
+        [xvfb, "-a", "-s", "-screen 0 1280x1024x24", "env", "QT_QPA_PLATFORM=xcb",
+         "MOLFORMA_RENDERER=opengl", _molforma(), "--screenshot", str(out), str(src)],
+        env=_gl_env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    img = QImage(str(out))
+    assert img.width() > 800
+    red = white = 0
+    for x in range(0, img.width(), 2):
+        for y in range(0, img.height() // 2 + 200, 2):
+            c = img.pixelColor(x, y)
+            red += _is_red(c)
+            white += _is_white(c) and c.red() < 250  # shaded white balls, not window chrome
+    assert red > 200
+    assert white > 50
+
+
+def test_opengl_renderer_is_really_used_under_xvfb_and_matches_the_camera(tmp_path: Path) -> None:
+    xvfb = _xvfb()
+    script = tmp_path / "gl_probe.py"
+    script.write_text(
+        "import sys\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from molforma.gui.view3d import create_view\n"
+        "from molforma.document.model import new_atom\n"
+        "v = create_view(); v.resize(400, 300); v.show()\n"
+        "atoms = [new_atom('a1', 'O', 0, 0, 0.117), new_atom('a2', 'H', 0, 0.757, -0.469),\n"
+        "         new_atom('a3', 'H', 0, -0.757, -0.469)]\n"
+        "v.set_molecule(atoms, [{'a': 'a1', 'b': 'a2', 'order': 1}])\n"
+        "for _ in range(20): app.processEvents()\n"
+        "img = v.grab().toImage()\n"
+        "o = img.pixelColor(v.atom_screen_pos('a1').toPoint())\n"
+        "h = img.pixelColor(v.atom_screen_pos('a2').toPoint())\n"
+        "print(v.renderer_name, o.red(), o.green(), o.blue(), h.red(), h.green(), h.blue())\n")
+    proc = subprocess.run(
+        [xvfb, "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(script)],
+        env=_gl_env(), capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr
+    name, *rgb = proc.stdout.split()
+    o, h = tuple(map(int, rgb[:3])), tuple(map(int, rgb[3:]))
+    assert name == "opengl"
+    assert o[0] > 150 and o[1] < 90 and o[2] < 90
+    assert min(h) > 170
