@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ from molforma.errors import FileAccessError, FormatError
 from molforma.fileio import READ_LIMIT, atomic_write_text, read_text_limited
 from molforma.formats import cml, gaussian, mdl, mol2, nwchem_input, pdb, xyz
 from molforma.formats.common import Structure, fail
+from molforma.formats.rdkit_bridge import perceive_bonds
 
 __all__ = [
     "EXTENSIONS",
@@ -213,13 +215,18 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
 
     Atoms get new ids from ``nextAtomId`` in file order (ids are never reused in a
     document), ``nextAtomId`` moves past them, bonds follow. Title, charge and
-    multiplicity are set when the file gives them; the calculation keys a ``.nw``
-    file gives (task, theory, functional, basis, reference) are merged. Advanced
-    settings, extra input, execution settings and unknown fields are kept, as
-    SPEC.md section 3 says for ``.nw`` files; ``merge_advanced`` also merges the
-    advanced keys read from the file.
+    multiplicity are set when the file gives them; an XYZ file, which gives no
+    charge, gets its bond orders perceived again with the project's charge. The
+    calculation keys a ``.nw`` file gives (task, theory, functional, basis,
+    reference) are merged. Advanced settings, extra input, execution settings and
+    unknown fields are kept, as SPEC.md section 3 says for ``.nw`` files;
+    ``merge_advanced`` also merges the advanced keys read from the file.
     """
     doc = work["document"]
+    if s.info.get("perceived") and s.charge is None and int(doc.get("charge", 0) or 0):
+        # Bond orders perceived as neutral are wrong for an ion: redo them with its charge.
+        s = replace(s, atoms=[dict(a) for a in s.atoms])
+        s.bonds = perceive_bonds(s.atoms, int(doc["charge"]))
     old_ids = [a["id"] for a in doc.get("atoms", [])]
     start = int(doc.get("nextAtomId", 1) or 1)
     existing = max((int(i[1:]) for i in old_ids if i[1:].isdigit()), default=0)

@@ -98,8 +98,10 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> S
         else:
             multiplicity = int(value)
     bonds = perceive_bonds(atoms, charge) if perceive else []
+    # Without a charge in the file, loading re-perceives with the project's charge.
+    info = {"perceived": perceive and charge is None}
     return Structure(atoms=atoms, bonds=bonds, title=comment or None, charge=charge,
-                     multiplicity=multiplicity, frame_count=len(frames))
+                     multiplicity=multiplicity, frame_count=len(frames), info=info)
 
 
 def write_xyz(project: Mapping[str, Any]) -> str:

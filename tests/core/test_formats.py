@@ -678,3 +678,16 @@ def test_rdkit_reads_our_exports_as_the_same_molecule(fmt: str) -> None:
         mol = supplier[0]
     assert mol is not None
     assert Chem.MolToSmiles(Chem.RemoveHs(mol), isomericSmiles=False) == "CC(=O)[O-]"
+
+
+def test_an_xyz_loaded_into_an_anion_project_gets_bond_orders_for_that_charge() -> None:
+    proj = acetate_project()
+    xyz_text = write_text(proj, "xyz")
+    neutral = read_text(xyz_text, "xyz")
+    assert isinstance(neutral, Structure)
+    assert all(b["order"] == 1 for b in neutral.bonds)  # no neutral acetate exists
+    apply_structure(proj, neutral)
+    doc = proj["document"]
+    assert sorted(b["order"] for b in doc["bonds"]) == [1, 1, 1, 1, 1, 2]
+    assert sum(a["formalCharge"] for a in doc["atoms"]) == -1
+    check_structure(proj)
