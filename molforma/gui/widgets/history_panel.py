@@ -38,6 +38,7 @@ from molforma.gui.widgets.panel_workers import (
     BackgroundCall,
     Retranslatable,
     error_text,
+    unique_internal_names,
     watch_load,
 )
 
@@ -139,6 +140,7 @@ class HistoryPanel(Retranslatable, QWidget):
         self.preview_tabs.addTab(self.preview_log, "")
         self.bind_text(lambda: self.preview_tabs.setTabText(0, self.tr("Input")))
         self.bind_text(lambda: self.preview_tabs.setTabText(1, self.tr("Log (end)")))
+        unique_internal_names(self.preview_tabs)
 
         self.reuse_button = self._button(lambda: self.tr("Reuse molecule and conditions"),
                                          "historyReuse")

@@ -182,3 +182,16 @@ class Retranslatable:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
         super().changeEvent(event)  # type: ignore[misc]
+
+
+def unique_internal_names(container: QWidget) -> None:
+    """Prefix Qt's own child names (tab scroll buttons) with the container's objectName.
+
+    Qt names both scroll buttons of every QTabBar the same; the window's widget
+    introspection needs names that are unique in the whole window.
+    """
+    prefix = container.objectName()
+    for child in container.findChildren(QWidget):
+        name = child.objectName()
+        if name in ("ScrollLeftButton", "ScrollRightButton"):
+            child.setObjectName(prefix + name)

@@ -40,7 +40,12 @@ from PySide6.QtWidgets import (
 
 from molforma.errors import ResultsError
 from molforma.gui import dialogs
-from molforma.gui.widgets.panel_workers import Retranslatable, error_text, watch_load
+from molforma.gui.widgets.panel_workers import (
+    Retranslatable,
+    error_text,
+    unique_internal_names,
+    watch_load,
+)
 from molforma.gui.widgets.plots import EnergyPlot, IRSpectrumWidget
 from molforma.i18n import register
 
@@ -138,6 +143,9 @@ class ResultsPanel(Retranslatable, QWidget):
 
         self.view = create_view(self)
         self.view.setObjectName("resultsView")
+        canvas = getattr(self.view, "canvas", None)
+        if canvas is not None:
+            canvas.setObjectName("resultsCanvas")
         self.view.setMinimumSize(240, 200)
         self.trajectory_slider = QSlider(Qt.Orientation.Horizontal, self)
         self.trajectory_slider.setObjectName("trajectorySlider")
@@ -197,6 +205,7 @@ class ResultsPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.plots.setTabText(1, self.tr("IR spectrum")))
         self.ir.export_png.clicked.connect(lambda: self.export_ir_png())
         self.ir.export_csv.clicked.connect(lambda: self.export_ir_csv())
+        unique_internal_names(self.plots)
 
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.setObjectName("resultsRightSplitter")
