@@ -219,6 +219,8 @@ class _Prepared:
             "progress": ProgressTracker().to_dict(), "error": None, "savedOnly": saved_only,
         }
         try:
+            if not saved_only:
+                self._make_work_dirs(folder)
             atomic_write_text(folder / INPUT_NAME, self.input_text)
             atomic_write_text(
                 folder / SNAPSHOT_NAME, json.dumps(self.project, indent=2, ensure_ascii=False)
@@ -228,6 +230,20 @@ class _Prepared:
             shutil.rmtree(folder, ignore_errors=True)
             raise
         return folder, record
+
+
+    def _make_work_dirs(self, folder: Path) -> None:
+        """Create the scratch and permanent directories: NWChem stops when they are missing."""
+        advanced = self.project.get("advanced") or {}
+        for key in ("scratch_dir", "permanent_dir"):
+            value = advanced.get(key)
+            if not isinstance(value, str) or not value:
+                continue
+            path = folder / os.path.expanduser(value)  # a relative path is inside the job
+            try:
+                path.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise FileAccessError(path=str(path), reason=exc.strerror or str(exc)) from exc
 
 
 def _dump(record: Mapping[str, Any]) -> str:

@@ -260,6 +260,18 @@ def _check_path(key: str, value: str) -> str:
     return expanded
 
 
+def _directory(key: str, value: str) -> str:
+    """A directory argument; a bare relative name gets ``./``.
+
+    NWChem 7.0.2 doubles a bare relative permanent directory (``perm`` becomes
+    ``perm/perm/`` for the vectors file and the run fails); ``./perm`` works.
+    """
+    path = _check_path(key, value)
+    if not path.startswith(("/", "./", "../")) and path not in (".", ".."):
+        path = "./" + path
+    return path
+
+
 def _title(project: Mapping[str, Any]) -> str:
     doc = _block(project, "document")
     title = str(doc.get("title") or "").strip()
@@ -295,9 +307,9 @@ def _memory(adv: AdvancedSettings) -> list[str]:
     if adv.memory_mb:
         lines.append(f"memory total {adv.memory_mb} mb")
     if adv.scratch_dir:
-        lines.append(f"scratch_dir {_check_path('scratch_dir', adv.scratch_dir)}")
+        lines.append(f"scratch_dir {_directory('scratch_dir', adv.scratch_dir)}")
     if adv.permanent_dir:
-        lines.append(f"permanent_dir {_check_path('permanent_dir', adv.permanent_dir)}")
+        lines.append(f"permanent_dir {_directory('permanent_dir', adv.permanent_dir)}")
     return lines
 
 

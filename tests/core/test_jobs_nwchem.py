@@ -187,3 +187,22 @@ def test_real_scf_that_cannot_converge_is_reported(tmp_path: Path) -> None:
     assert record["status"] == "failed"
     assert record["scfConverged"] is False
     assert record["error"] == "scf energy failed"
+
+
+def test_frequency_animation_memory_and_work_directories_reach_the_real_run(
+    tmp_path: Path,
+) -> None:
+    project = make_project(WATER, basis="sto-3g", task="frequencies")
+    scratch = tmp_path / "scratch" / "deep"
+    project["advanced"].update(
+        freq_animate=True, memory_mb=300, scratch_dir=str(scratch), permanent_dir="perm",
+        print_level="low",
+    )
+    record = run(project, tmp_path / "jobs")
+    assert record["status"] == "finished", record["error"]
+    folder = record["_folder"]
+    assert scratch.is_dir()
+    assert (folder / "perm" / "molforma.db").exists()
+    assert "memory total 300 mb" in record["_output"]
+    animations = list(folder.rglob("freq.m-*.s-*.xyz"))
+    assert animations, sorted(p.name for p in folder.rglob("*"))

@@ -326,3 +326,11 @@ def test_field_error_messages_follow_the_display_language(monkeypatch: pytest.Mo
     monkeypatch.setenv("MOLFORMA_LANGUAGE", "ja")
     message = input_errors(new_project())[0]["message"]
     assert "原子" in message
+
+
+def test_bare_relative_directories_get_a_leading_dot_slash() -> None:
+    p = water()
+    p["advanced"].update(scratch_dir="scr", permanent_dir="./perm")
+    lines = render_input(p).splitlines()
+    assert "scratch_dir ./scr" in lines
+    assert "permanent_dir ./perm" in lines
