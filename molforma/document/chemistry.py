@@ -254,6 +254,7 @@ def _bond_orders(p: Project) -> dict[str, list[tuple[str, int]]]:
 # Internal coordinates
 
 _KIND_OF = {2: "distance", 3: "angle", 4: "dihedral"}
+_MAX_COORD = 1e5  # Å, the document's coordinate limit
 
 
 def _check_value(kind: str, value: float) -> float:
@@ -386,9 +387,13 @@ def set_internal_coordinate(work: Project, ids: list[str], value: float) -> Edit
         if aid in axis_atoms:
             continue  # on the rotation axis: its position does not change
         atom = index[aid]
-        _set_xyz(atom, fn(_xyz(atom)))
+        new = fn(_xyz(atom))
+        if not np.all(np.isfinite(new)) or float(np.max(np.abs(new))) > _MAX_COORD:
+            raise ValidationError("bad_coordinate", id=aid, value=[float(c) for c in new])
+        _set_xyz(atom, new)
         moved.append(aid)
-    return EditResult(changed=moved, touched=moved,
+    # Only positions changed, and they were checked here: the document checks contacts.
+    return EditResult(changed=moved, touched=moved, coords_only=True,
                       info={"coordinate": kind, "from": round(current, 6),
                             "to": round(target, 6), "moved": len(moved)})
 
@@ -469,9 +474,10 @@ def _steric_number(atom: Mapping[str, Any], orders: Sequence[tuple[str, int]],
 
 
 def _twist_reference(center: AtomDict, neighbour: AtomDict,
-                     adj: Mapping[str, Sequence[str]], index: Mapping[str, AtomDict]) -> np.ndarray | None:
+                     orders: Mapping[str, Sequence[tuple[str, int]]],
+                     index: Mapping[str, AtomDict]) -> np.ndarray | None:
     """Direction from ``neighbour`` to one of its other neighbours (fixes staggering/planes)."""
-    others = [index[n] for n in adj.get(neighbour["id"], ()) if n != center["id"]]
+    others = [index[n] for n, _o in orders.get(neighbour["id"], ()) if n != center["id"]]
     if not others:
         return None
     # The heaviest substituent first: it is the one that should be anti.
@@ -492,14 +498,35 @@ def _clash_score(points: np.ndarray, elems: Sequence[str], env_xyz: np.ndarray,
     return float(np.sum(over * over))
 
 
-def _environment(work: Project, around: np.ndarray, radius: float,
-                 exclude: set[str]) -> tuple[np.ndarray, list[str]]:
-    atoms = [a for a in _atoms(work) if a["id"] not in exclude]
-    if not atoms:
-        return np.zeros((0, 3)), []
-    xyz = np.array([[a["x"], a["y"], a["z"]] for a in atoms], dtype=float)
-    near = np.linalg.norm(xyz - around, axis=1) <= radius
-    return xyz[near], [a["element"] for a, n in zip(atoms, near, strict=True) if n]
+class _Environment:
+    """Positions and elements of the atoms of a project, for repeated neighbourhood queries.
+
+    Built once per edit and extended as atoms are added, so filling the hydrogens of a
+    large molecule stays linear per query instead of rebuilding lists each time.
+    """
+
+    def __init__(self, work: Project) -> None:
+        atoms = _atoms(work)
+        self.ids: list[str] = [a["id"] for a in atoms]
+        self.elems: list[str] = [a["element"] for a in atoms]
+        self._xyz = np.array([[a["x"], a["y"], a["z"]] for a in atoms], dtype=float).reshape(-1, 3)
+        self._n = len(atoms)
+
+    def add(self, aid: str, element: str, xyz: np.ndarray) -> None:
+        if self._n == len(self._xyz):
+            grow = np.zeros((max(16, self._n), 3))
+            self._xyz = np.vstack([self._xyz, grow])
+        self._xyz[self._n] = xyz
+        self.ids.append(aid)
+        self.elems.append(element)
+        self._n += 1
+
+    def near(self, around: np.ndarray, radius: float,
+             exclude: set[str]) -> tuple[np.ndarray, list[str]]:
+        xyz = self._xyz[: self._n]
+        hits = np.nonzero(np.linalg.norm(xyz - around, axis=1) <= radius)[0]
+        keep = [int(i) for i in hits if self.ids[int(i)] not in exclude]
+        return xyz[keep].reshape(-1, 3), [self.elems[i] for i in keep]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -536,16 +563,18 @@ def add_hydrogens(work: Project, ids: list[str] | None = None) -> EditResult:
     need = missing_hydrogens(work)
     added: list[str] = []
     orders = _bond_orders(work)
+    env = _Environment(work)
     for aid in wanted:
         count = need.get(aid, 0)
         if count <= 0:
             continue
-        added += _add_h_to(work, index, orders, index[aid], count)
+        added += _add_h_to(work, index, orders, env, index[aid], count)
     return EditResult(added=added, touched=added, info={"hydrogens": len(added)})
 
 
 def _add_h_to(work: Project, index: dict[str, AtomDict],
-              orders: dict[str, list[tuple[str, int]]], atom: AtomDict, count: int) -> list[str]:
+              orders: dict[str, list[tuple[str, int]]], env: _Environment, atom: AtomDict,
+              count: int) -> list[str]:
     center = _xyz(atom)
     my = orders[atom["id"]]
     nbs = [index[n] for n, _o in my]
@@ -554,14 +583,13 @@ def _add_h_to(work: Project, index: dict[str, AtomDict],
     steric = max(steric, len(existing) + count)
     ref = None
     if len(nbs) == 1:
-        adj = {k: [n for n, _o in v] for k, v in orders.items()}
-        ref = _twist_reference(atom, nbs[0], adj, index)
+        ref = _twist_reference(atom, nbs[0], orders, index)
     dirs = free_directions(existing, steric, reference=ref)
     if len(dirs) < count:  # odd geometry: spread the rest evenly
         dirs = free_directions(existing, len(existing) + count)
     length = _h_length(atom, my)
     if len(dirs) > count:
-        env_xyz, env_el = _environment(work, center, length + 4.0, {atom["id"]})
+        env_xyz, env_el = env.near(center, length + 4.0, {atom["id"]})
         best: tuple[float, int, tuple[int, ...]] | None = None
         for rank, combo in enumerate(itertools.combinations(range(len(dirs)), count)):
             pts = np.array([center + dirs[i] * length for i in combo])
@@ -580,6 +608,7 @@ def _add_h_to(work: Project, index: dict[str, AtomDict],
         _atoms(work).append(h)
         work["document"]["bonds"].append({"a": atom["id"], "b": hid, "order": 1})
         index[hid] = h
+        env.add(hid, "H", xyz)
         orders[atom["id"]].append((hid, 1))
         orders[hid] = [(atom["id"], 1)]
         new_ids.append(hid)
@@ -618,8 +647,7 @@ def _site_candidates(work: Project, index: dict[str, AtomDict],
         steric = max(_steric_number(site, my, index, open_valence, orders), len(my) + 1)
     ref = None
     if len(my) == 1:
-        adj = {k: [n for n, _o in v] for k, v in orders.items()}
-        ref = _twist_reference(site, index[my[0][0]], adj, index)
+        ref = _twist_reference(site, index[my[0][0]], orders, index)
     dirs = free_directions(existing, steric, reference=ref)
     if not dirs:
         dirs = free_directions(existing, len(existing) + 1)
@@ -690,9 +718,10 @@ def place_fragment(work: Project, name: str, site: str, *,
     frad = np.array([elements.vdw_radius(e) for e in felems])
     site_rad = elements.vdw_radius(site_atom["element"])
     best: tuple[float, np.ndarray, str | None] | None = None
+    env = _Environment(work)
     for ideal, h_id in cands:
         exclude = {site_atom["id"]} | ({h_id} if h_id else set())
-        env_xyz, env_el = _environment(work, center, length + extent + 4.0, exclude)
+        env_xyz, env_el = env.near(center, length + extent + 4.0, exclude)
         env_rad = np.array([elements.vdw_radius(e) for e in env_el])
         # The site itself joins the environment for every fragment atom but the attachment.
         env_xyz = np.vstack([env_xyz, center[None, :]])

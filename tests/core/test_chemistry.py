@@ -637,3 +637,38 @@ def test_validation_messages_follow_the_display_language(monkeypatch: pytest.Mon
     monkeypatch.setenv("MOLFORMA_LANGUAGE", "en")
     (check,) = ch.validate(p, None)["checks"]
     assert "multiplicity" in check["message"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Through the document: a failing edit changes nothing, a good one is one undo step
+
+
+def test_edits_run_through_the_document_and_failures_leave_it_untouched() -> None:
+    from molforma.document.document import Document
+
+    doc = Document(butane())
+    rev = doc.revision
+    project_before = copy.deepcopy(doc.project)
+
+    def both_fixed(work: dict[str, Any]) -> Any:
+        atom(work, "a1")["fixed"] = True
+        atom(work, "a4")["fixed"] = True
+        return ch.set_internal_coordinate(work, ["a1", "a2", "a3", "a4"], 10.0)
+
+    with pytest.raises(ValidationError):
+        doc.edit(both_fixed, label="Set dihedral", preview=False)
+    assert doc.revision == rev and doc.project == project_before
+    summary = doc.edit(lambda w: ch.place_fragment(w, "hydroxyl", "a1"), label="Place",
+                       preview=False)
+    assert summary["project"]["formula"] == "C4H10O"
+    assert len(summary["addedIds"]) == 2 and len(summary["removedIds"]) == 1
+    summary = doc.edit(lambda w: ch.set_internal_coordinate(w, ["a1", "a2", "a3", "a4"], 65.0),
+                       label="Set dihedral", preview=True)
+    assert summary["candidate"]["formula"] == "C4H10O"
+    assert ch.measure(doc.candidate, dihedrals=[["a1", "a2", "a3", "a4"]])["dihedrals"][0][
+        "value"] == pytest.approx(65.0)
+    assert ch.measure(doc.project, dihedrals=[["a1", "a2", "a3", "a4"]])["dihedrals"][0][
+        "value"] == pytest.approx(180.0)
+    doc.cancel()
+    doc.undo()
+    assert doc.project == project_before
