@@ -1,0 +1,110 @@
+"""open_file / import_document / export_document through the document operations."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from molforma.document import ops
+from molforma.document.document import Document
+from molforma.errors import FormatError, MolFormaError
+from tests.core.conftest import FIXTURES
+
+
+def state(doc: Document) -> tuple[str, str, str]:
+    return json.dumps(doc.project), json.dumps(doc.candidate), doc.revision
+
+
+def test_opening_a_structure_replaces_atoms_and_keeps_settings(water_doc: Document, tmp_path: Path) -> None:
+    ops.set_nwchem(water_doc, {"basis": "cc-pvdz", "theory": "dft"}, preview=False)
+    ops.set_execution(water_doc, {"processes": 2}, preview=False)
+    xyz = tmp_path / "nh3.xyz"
+    xyz.write_text("4\nammonia\nN 0 0 0.1\nH 0 0.94 -0.25\nH 0.81 -0.47 -0.25\nH -0.81 -0.47 -0.25\n")
+    out = ops.open_file(water_doc, str(xyz), preview=False)
+    assert out["project"] == {"formula": "H3N", "atomCount": 4}
+    assert out["removedIds"] == ["a1", "a2", "a3"]
+    assert out["addedIds"] == ["a4", "a5", "a6", "a7"]  # ids are never reused
+    p = water_doc.project
+    assert p["calculation"]["basis"] == "cc-pvdz" and p["execution"]["processes"] == 2
+    assert len(p["document"]["bonds"]) == 3  # perceived
+    ops.history(water_doc, "undo")
+    assert water_doc.project["document"]["atoms"][0]["element"] == "O"
+
+
+def test_opening_a_project_is_one_undoable_step_and_a_candidate_by_default(tmp_path: Path) -> None:
+    src = Document()
+    ops.add_atoms(src, [{"element": "C", "position": [0, 0, 0]}], preview=False)
+    ops.set_molecule(src, title="methyl", multiplicity=2, preview=False)
+    path = tmp_path / "m.molforma.json"
+    ops.save_project(src, str(path))
+    doc = Document()
+    out = ops.open_file(doc, str(path))
+    assert out["candidate"] == {"formula": "C", "atomCount": 1}
+    ops.history(doc, "confirm")
+    assert doc.project["document"]["title"] == "methyl"
+    ops.history(doc, "undo")
+    assert doc.project["document"]["atoms"] == []
+
+
+def test_opening_the_real_nwchem_input_takes_structure_and_conditions(tmp_path: Path) -> None:
+    doc = Document()
+    nw = tmp_path / "water.nw"
+    shutil.copy(FIXTURES / "water_scf_optfreq.nw", nw)
+    ops.open_file(doc, str(nw), preview=False)
+    p = doc.project
+    assert {a["element"] for a in p["document"]["atoms"]} == {"O", "H"}
+    assert p["calculation"]["task"] == "optimize+frequencies"
+    assert p["calculation"]["theory"] == "scf"
+    assert p["calculation"]["basis"].lower() == "6-31g*"
+
+
+@pytest.mark.parametrize("bad", [
+    "3\nwater\nO 0 0 0\nH 0 0.76 x\nH 0 -0.76 0.5\n",
+    "2\nwater\nO 0 0 0\n",
+    "2\nwater\nQq 0 0 0\nH 0 0 1\n",
+])
+def test_a_broken_file_changes_nothing(water_doc: Document, tmp_path: Path, bad: str) -> None:
+    path = tmp_path / "bad.xyz"
+    path.write_text(bad)
+    before = state(water_doc)
+    with pytest.raises(MolFormaError) as err:
+        ops.open_file(water_doc, str(path))
+    assert isinstance(err.value, FormatError)
+    assert err.value.code.startswith("format_")
+    assert "line 4" in err.value.message("en") or "line 3" in err.value.message("en")
+    assert state(water_doc) == before
+
+
+def test_multi_frame_xyz_needs_a_frame(tmp_path: Path) -> None:
+    doc = Document()
+    frames = "".join(f"1\nframe {i}\nHe 0 0 {i}\n" for i in range(3))
+    with pytest.raises(MolFormaError):
+        ops.import_document(doc, frames, "xyz")
+    out = ops.import_document(doc, frames, "xyz", frame=2, preview=False)
+    assert out["project"]["atomCount"] == 1
+    assert doc.project["document"]["atoms"][0]["z"] == pytest.approx(2.0)
+
+
+def test_export_round_trips_through_import(water_doc: Document) -> None:
+    for fmt in ("xyz", "mol", "sdf", "pdb", "project"):
+        text = ops.export_document(water_doc, fmt)
+        doc = Document()
+        ops.import_document(doc, text, fmt, preview=False)
+        atoms = doc.project["document"]["atoms"]
+        assert [a["element"] for a in atoms] == ["O", "H", "H"], fmt
+    nw = ops.export_document(water_doc, "nwchem")
+    assert "geometry" in nw and "task scf energy" in nw
+
+
+def test_a_file_over_8_mib_is_refused(water_doc: Document, tmp_path: Path) -> None:
+    big = tmp_path / "big.xyz"
+    big.write_text("1\nx\nHe 0 0 0\n" + " " * (8 * 1024 * 1024))
+    before = state(water_doc)
+    with pytest.raises(MolFormaError) as err:
+        ops.open_file(water_doc, str(big))
+    assert err.value.code.endswith("too_large")
+    assert "8388608" in err.value.message("en") or "8 MiB" in err.value.message("en")
+    assert state(water_doc) == before
