@@ -624,6 +624,11 @@ class JobManager:
                 return running
             return self._jobs[-1] if self._jobs else None
 
+    def find(self, job_id: str) -> Job | None:
+        """The job with id ``job_id`` (its folder name), or None."""
+        with self._lock:
+            return next((j for j in self._jobs if j.id == job_id), None)
+
     def jobs(self) -> list[Job]:
         """Every job started by this manager, oldest first."""
         with self._lock:

@@ -145,6 +145,7 @@ def test_converging_run_finishes_with_record_output_and_streamed_progress(tmp_pa
     assert len(set(lengths)) >= 3
     assert seen[-1]["status"] == "finished"
     assert manager.current() is job and manager.jobs() == [job]
+    assert manager.find(job.id) is job and manager.find("nope") is None
 
 
 def test_job_folder_is_named_by_time_formula_and_task_and_kept_unique(tmp_path: Path) -> None:
