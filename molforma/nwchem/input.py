@@ -145,9 +145,11 @@ def _statements(text: str) -> list[str]:
     joined = re.sub(r"\\[ \t]*\r?\n", " ", text)
     out: list[str] = []
     for line in re.split(r"[\r\n;]", joined):
-        words = line.replace('"', " ").replace("'", " ").lower().split()
-        if words:
-            out.append(" ".join(words))
+        # Quotes either separate words or vanish inside one ("sh"ell): check both readings.
+        for text in (re.sub(r"[\"']", " ", line), re.sub(r"[\"']", "", line)):
+            words = text.lower().split()
+            if words:
+                out.append(" ".join(words))
     return out
 
 

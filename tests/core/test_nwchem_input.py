@@ -212,6 +212,8 @@ def test_extra_input_and_extra_tasks_come_before_and_after_the_main_tasks() -> N
         "Python noprint\nend",
         "  PYTHON",
         'task "shell" ls',
+        'task "sh"ell ls',
+        "task sh'ell' ls",
         "task python",
     ],
 )
