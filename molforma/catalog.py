@@ -43,7 +43,7 @@ def _load(kind: str) -> Any:
         return json.load(fh)
 
 
-_GEOMETRY_KEYS = ("atoms", "bonds", "dummy")
+_GEOMETRY_KEYS = ("atoms", "bonds", "dummy", "attachment", "method")
 
 
 def _entries(kind: str, geometry: bool) -> list[dict[str, Any]]:

@@ -687,7 +687,8 @@ def place_fragment(work: Project, name: str, site: str, *,
     """Bond a library fragment or ligand to a free site of atom ``site``.
 
     A hydrogen on the site is replaced (the attachment atom takes its direction;
-    when there are several, the one giving the fewest clashes); otherwise the best
+    when there are several, the one giving the fewest clashes; a terminal hydrogen
+    given as ``site`` is itself the one replaced); otherwise the best
     free VSEPR direction is used (an octahedral site for metals). The bond length
     comes from typical lengths/covalent radii, and the part is turned about the
     new bond to the orientation with the fewest clashes. Ligand donor atoms bond
@@ -703,7 +704,14 @@ def place_fragment(work: Project, name: str, site: str, *,
     index = _index(work)
     site_atom = _get(index, site)
     orders = _bond_orders(work)
-    cands = _site_candidates(work, index, orders, site_atom)
+    if site_atom["element"] == "H" and len(orders[site]) == 1 and not site_atom.get("fixed"):
+        # A terminal hydrogen names the site it occupies: replace exactly that one.
+        h_id = site
+        site_atom = index[orders[site][0][0]]
+        site = site_atom["id"]
+        cands = [(unit(_xyz(index[h_id]) - _xyz(site_atom)), h_id)]
+    else:
+        cands = _site_candidates(work, index, orders, site_atom)
     frag = np.array([[a["x"], a["y"], a["z"]] for a in entry["atoms"]], dtype=float)
     attach = int(entry["attachment"])
     frag = frag - frag[attach]

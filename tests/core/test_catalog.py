@@ -56,7 +56,8 @@ def test_catalogue_results_are_copies() -> None:
 def test_listings_leave_out_coordinates_unless_asked() -> None:
     listed = catalog.get_catalog("ligands")["ligands"][0]
     full = catalog.get_catalog("ligands", geometry=True)["ligands"][0]
-    assert "atoms" not in listed and "dummy" not in listed
+    assert "atoms" not in listed and "dummy" not in listed and "attachment" not in listed
+    assert listed["donorElement"] == "N" and listed["formula"] == "H3N"
     assert {"atoms", "bonds", "dummy", "attachment"} <= set(full)
     assert len(json.dumps(catalog.get_catalog(), ensure_ascii=False)) < 40_000
 

@@ -466,6 +466,15 @@ def test_placing_on_an_atom_without_a_hydrogen_uses_a_free_valence() -> None:
     assert exc.value.code == "no_free_site"
 
 
+def test_a_hydrogen_given_as_the_site_is_the_one_replaced() -> None:
+    p = butane()
+    target = hydrogens_of(p, "a2")[1]
+    res = ch.place_fragment(p, "chloro", target)
+    assert res.removed == [target]
+    assert neighbours(p, res.info["attachment"]) == ["a2"]
+    assert hill(p) == "C4H9Cl"
+
+
 def test_fixed_hydrogens_are_not_replaced() -> None:
     p = methane()
     hs = hydrogens_of(p, "a1")
