@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from tests.mcp.conftest import FIXTURES, WATER, WATER_BONDS, McpProcess
+from tests.mcp.conftest import FIXTURES, WATER, McpProcess
 
 SPEC_TOOLS = {
     "list_documents", "get_document", "open_file", "import_document", "export_document",
