@@ -11,6 +11,7 @@ problems a person should fix before running, field by field, for the window.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -325,7 +326,16 @@ def _geometry(project: Mapping[str, Any], adv: AdvancedSettings) -> list[str]:
         options += ["noautoz", "nocenter"]
     lines = [f"charge {charge}", "geometry " + " ".join(options)]
     for index, atom in enumerate(doc.get("atoms") or [], start=1):
-        element = str(atom["element"])
+        element = str(atom.get("element"))
+        # The document checks these already; a hand-made dict must not inject text either.
+        if elements.normalize_symbol(element) != element:
+            raise ValidationError("bad_element", id=atom.get("id"), element=element)
+        for key in ("x", "y", "z"):
+            value = atom.get(key)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                math.isfinite(value)
+            ):
+                raise ValidationError("bad_coordinate", id=atom.get("id"), value=value)
         mass = _atom_mass(atom)
         # NWChem prints masses per tag, so an atom with its own mass gets its own tag
         # (element + index): NWChem reads the element from the leading letters.

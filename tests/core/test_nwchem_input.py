@@ -336,3 +336,17 @@ def test_bare_relative_directories_get_a_leading_dot_slash() -> None:
     lines = render_input(p).splitlines()
     assert "scratch_dir ./scr" in lines
     assert "permanent_dir ./perm" in lines
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "code"),
+    [("element", "H\ntask shell ls", "bad_element"), ("x", float("nan"), "bad_coordinate")],
+)
+def test_hand_made_atoms_with_bad_element_or_coordinate_are_refused(
+    key: str, value: Any, code: str
+) -> None:
+    p = water()
+    p["document"]["atoms"][0][key] = value
+    with pytest.raises(ValidationError) as info:
+        render_input(p)
+    assert info.value.code == code
