@@ -197,3 +197,31 @@ def test_results_actions_never_change_the_document(panel: Any, ctx: Any, qtbot: 
     panel.show_structure(0)
     panel.stop()
     assert ctx.document.revision == before
+
+
+def test_a_mode_without_displacements_can_be_selected_but_not_played(
+        panel: Any, ctx: Any, qtbot: Any) -> None:
+    from molforma.errors import ResultsError
+    from molforma.results.model import Results, Structure, Summary, make_mode
+
+    class Session:
+        current = Results(
+            source="made-up.out", kind="nwchem", summary=Summary(modeCount=2),
+            structures=[Structure(index=0, label="input", symbols=["H", "H"],
+                                  coordinates=[[0.0, 0.0, 0.0], [0.0, 0.0, 0.74]])],
+            modes=[make_mode(0, -120.0, 3.0, False), make_mode(1, 4400.0, 0.0, False)],
+            modeReferenceStructure=0,
+        )
+
+    ctx.results = Session()
+    ctx.events.resultsChanged.emit()
+    table = panel.findChild(QTableWidget, "modesTable")
+    assert table.rowCount() == 2
+    assert table.item(0, 3).text() and table.item(0, 4).text()
+    assert not table.item(0, 5).text()
+    _select_mode(qtbot, table, 0)
+    assert table.selectedItems()[0].row() == 0
+    assert not panel.findChild(object, "playButton").isEnabled()
+    with pytest.raises(ResultsError):
+        panel.play_mode(0)
+    assert not panel.playing
