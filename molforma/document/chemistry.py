@@ -129,18 +129,18 @@ _MESSAGES: dict[str, dict[str, str]] = {
               "必要です。",
     },
     "disconnected_fragments": {
-        "en": "The molecule has {count} separate fragments (no bonds between them).",
+        "en": "The molecule is in {count} separate pieces with no bonds between them.",
         "ja": "分子は {count} 個の互いに結合していない部分に分かれています。",
     },
     "fixed_atoms_frequencies": {
-        "en": "{count} atoms are fixed; a frequency calculation is only meaningful at a "
-              "fully optimised structure.",
+        "en": "Fixed atoms: {count}. A frequency calculation is only meaningful at a fully "
+              "optimised structure.",
         "ja": "{count} 個の原子が固定されています。振動数計算は完全に最適化した構造でのみ"
               "意味があります。",
     },
     "open_valences": {
-        "en": "{count} atoms have open valences ({total} hydrogens missing); add hydrogens "
-              "unless they are radicals on purpose.",
+        "en": "Open valences on {count} atom(s), {total} hydrogen(s) missing; add hydrogens "
+              "unless the radicals are intended.",
         "ja": "{count} 個の原子に空いた原子価があります（水素 {total} 個分）。意図したラジカル"
               "でなければ水素を付加してください。",
     },
@@ -457,7 +457,7 @@ def _steric_number(atom: Mapping[str, Any], orders: Sequence[tuple[str, int]],
     sym = atom["element"]
     sigma = len(orders) + adding
     if is_metal(sym):
-        return max(sigma, 6 if sigma <= 6 else sigma)
+        return max(sigma, 6)
     valence_e = Chem.GetPeriodicTable().GetNOuterElecs(elements.atomic_number(sym))
     bonding = sum(o for nb, o in orders if not is_metal(index[nb]["element"])) + adding
     lone_e = valence_e - int(atom.get("formalCharge", 0) or 0) - bonding \
