@@ -1,9 +1,10 @@
 """What every format module shares: the Structure a file gives, line-numbered errors, tokens.
 
-Readers raise :class:`molforma.errors.FormatError` with a code registered here, the
+Readers raise :class:`molforma.errors.FormatError` with code ``format_error`` and
+data: ``kind`` (a message code registered here, e.g. ``format_bad_number``), the
 format name, ``where`` (``" (line N)"`` or ``""``), ``line`` (the 1-based line number
 or None) and an English ``reason`` for logs; the sentence a person sees is rendered
-from the code in the display language. A reader never returns a half-read structure.
+from ``kind`` in the display language. A reader never returns a half-read structure.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from molforma.document import elements
+from molforma.document import messages as _document_messages  # noqa: F401 - file_too_large
 from molforma.document.model import MAX_NAME, new_atom
 from molforma.errors import FormatError
-from molforma.i18n import catalogue, register
+from molforma.i18n import catalogue, register, render
 
 # Display names used in messages ("Cannot read XYZ (line 3): ...").
 FORMAT_LABELS: dict[str, str] = {
@@ -75,10 +77,6 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "Cannot read {format}{where}: {feature} is not supported.",
         "ja": "{format} を読み込めません{where}: {feature} には対応していません。",
     },
-    "format_too_large": {
-        "en": "'{path}' is too large to read ({size} bytes; the limit is {limit} bytes, 8 MiB).",
-        "ja": "「{path}」は大きすぎて読み込めません（{size} バイト、上限は {limit} バイト = 8 MiB）。",
-    },
     "format_write_failed": {
         "en": "Cannot write {format}: {reason}",
         "ja": "{format} に書き出せません: {reason}",
@@ -125,18 +123,32 @@ def where(line: int | None) -> str:
     return f" (line {line})" if line else ""
 
 
-def format_error(code: str, fmt: str, line: int | None = None, reason: str = "",
+class FileFormatError(FormatError):
+    """A FormatError (code ``format_error``) whose sentence depends on its ``kind``.
+
+    Callers test ``code == "format_error"`` (or the class); ``data["kind"]`` names
+    the failure (``format_bad_number``, ``format_frame_required`` ...) and selects
+    the localized sentence, so a Japanese reader gets a Japanese reason.
+    """
+
+    def message(self, lang: str | None = None) -> str:
+        """The sentence of ``kind`` in ``lang`` (default: the display language)."""
+        kind = self.data.get("kind")
+        return render(str(kind) if kind else self.code, self.data, lang)
+
+
+def format_error(kind: str, fmt: str, line: int | None = None, reason: str = "",
                  **data: Any) -> FormatError:
-    """A FormatError ``code`` for ``fmt`` at ``line`` (1-based), to be raised."""
-    return FormatError(
-        code, format=FORMAT_LABELS.get(fmt, fmt), where=where(line), line=line,
-        reason=reason or code, **data,
+    """A ``format_error`` of ``kind`` for ``fmt`` at ``line`` (1-based), to be raised."""
+    return FileFormatError(
+        "format_error", kind=kind, format=FORMAT_LABELS.get(fmt, fmt), where=where(line),
+        line=line, reason=reason or kind, **data,
     )
 
 
-def fail(code: str, fmt: str, line: int | None = None, reason: str = "", **data: Any) -> NoReturn:
-    """Raise a FormatError ``code`` for ``fmt`` at ``line`` (1-based)."""
-    raise format_error(code, fmt, line, reason, **data)
+def fail(kind: str, fmt: str, line: int | None = None, reason: str = "", **data: Any) -> NoReturn:
+    """Raise a ``format_error`` of ``kind`` for ``fmt`` at ``line`` (1-based)."""
+    raise format_error(kind, fmt, line, reason, **data)
 
 
 def syntax(fmt: str, line: int | None, reason: str) -> NoReturn:

@@ -35,10 +35,10 @@ from typing import Any
 
 from molforma.document.document import EditResult
 from molforma.document.model import Project, new_atom, project_from_json
-from molforma.errors import FileAccessError, FormatError
+from molforma.errors import FileAccessError
 from molforma.fileio import READ_LIMIT, atomic_write_text, read_text_limited
 from molforma.formats import cml, gaussian, mdl, mol2, nwchem_input, pdb, xyz
-from molforma.formats.common import Structure, fail
+from molforma.formats.common import Structure, fail, format_error
 from molforma.formats.rdkit_bridge import perceive_bonds
 
 __all__ = [
@@ -106,9 +106,9 @@ def check_format(fmt: str, *, write: bool = False) -> str:
     key = str(fmt).strip().lower()
     allowed = WRITABLE if write else READABLE
     if key not in allowed:
-        code = "format_not_writable" if write else "format_not_readable"
-        raise FormatError(code, format=fmt, where="", reason=f"unsupported format {fmt!r}",
-                          readable=_labels(READABLE), writable=_labels(WRITABLE))
+        kind = "format_not_writable" if write else "format_not_readable"
+        fail(kind, str(fmt), None, reason=f"unsupported format {fmt!r}",
+             readable=_labels(READABLE), writable=_labels(WRITABLE))
     return key
 
 
@@ -116,15 +116,15 @@ def format_from_path(path: str | os.PathLike[str]) -> str:
     """The format of ``path`` from its extension (case-insensitive).
 
     Raises:
-        FormatError: ``format_unknown`` for an extension MolForma does not know.
+        FormatError: ``format_error`` of kind ``format_unknown``.
     """
     name = Path(path).name.lower()
     for ext in sorted(EXTENSIONS, key=len, reverse=True):
         if name.endswith(ext) and len(name) > len(ext):
             return EXTENSIONS[ext]
-    raise FormatError("format_unknown", format="?", where="", path=str(path),
-                      reason=f"unknown extension of {Path(path).name}",
-                      readable=_labels(READABLE), writable=_labels(WRITABLE))
+    raise format_error("format_unknown", "?", None,
+                       reason=f"unknown extension of {Path(path).name}", path=str(path),
+                       readable=_labels(READABLE), writable=_labels(WRITABLE))
 
 
 def _read_project(text: str, source: str) -> Project:
@@ -146,13 +146,13 @@ def read_text(
 
     Raises:
         FormatError: unknown format, a broken file (the line is named), a bad frame.
-        FileAccessError: ``format_too_large`` for more than 8 MiB of text.
+        FileAccessError: ``file_too_large`` for more than 8 MiB of text.
         ValidationError: a project file that breaks a document rule.
     """
     key = check_format(fmt)
     size = len(text.encode("utf-8", errors="replace"))
     if size > READ_LIMIT:
-        raise FileAccessError("format_too_large", path=source, size=size, limit=READ_LIMIT)
+        raise FileAccessError("file_too_large", path=source, size=size, limit=READ_LIMIT)
     if key == "project":
         return _read_project(text, source)
     return _readers()[key](text, frame)
@@ -164,17 +164,11 @@ def read_file(
     """Read the file at ``path`` (at most 8 MiB); ``fmt`` defaults to its extension.
 
     Raises:
-        FileAccessError: missing or unreadable file, or ``format_too_large``.
+        FileAccessError: missing or unreadable file, or ``file_too_large`` (8 MiB).
         FormatError: as :func:`read_text`.
     """
     key = check_format(fmt) if fmt else format_from_path(path)
-    try:
-        text = read_text_limited(path)
-    except FileAccessError as exc:
-        if exc.code == "file_too_large":
-            raise FileAccessError("format_too_large", path=str(path), size=exc.data.get("size"),
-                                  limit=READ_LIMIT) from exc
-        raise
+    text = read_text_limited(path)
     return read_text(text, key, frame=frame, source=str(path))
 
 
@@ -182,7 +176,7 @@ def write_text(project: Mapping[str, Any], fmt: str) -> str:
     """The project as text in ``fmt`` (one of WRITABLE).
 
     Raises:
-        FormatError: ``format_not_writable``.
+        FormatError: ``format_error`` of kind ``format_not_writable``.
         ValidationError: ``nwchem`` for settings the input generator refuses.
     """
     key = check_format(fmt, write=True)

@@ -145,7 +145,8 @@ def test_the_format_comes_from_the_extension(name: str, fmt: str) -> None:
 def test_an_unknown_extension_is_a_format_error_listing_what_is_supported(name: str) -> None:
     with pytest.raises(FormatError) as info:
         format_from_path(name)
-    assert info.value.code == "format_unknown"
+    assert info.value.code == "format_error"
+    assert info.value.data["kind"] == "format_unknown"
     assert "xyz" in info.value.message("en")
 
 
@@ -153,14 +154,16 @@ def test_an_unknown_extension_is_a_format_error_listing_what_is_supported(name: 
 def test_writing_a_format_that_is_not_writable_fails(fmt: str) -> None:
     with pytest.raises(FormatError) as info:
         write_text(acetate_project(), fmt)
-    assert info.value.code == "format_not_writable"
+    assert info.value.code == "format_error"
+    assert info.value.data["kind"] == "format_not_writable"
 
 
 def test_multi_frame_xyz_needs_a_frame_and_the_error_tells_the_count() -> None:
     text = (DATA / "water_three_frames.xyz").read_text()
     with pytest.raises(FormatError) as info:
         read_text(text, "xyz")
-    assert info.value.code == "format_frame_required"
+    assert info.value.code == "format_error"
+    assert info.value.data["kind"] == "format_frame_required"
     assert info.value.data["count"] == 3
     assert "3 frames" in info.value.message("en")
     assert "3" in info.value.message("ja")
@@ -178,7 +181,8 @@ def test_a_frame_of_a_multi_frame_xyz_is_chosen_zero_based() -> None:
 def test_a_frame_beyond_the_last_is_refused_with_the_count() -> None:
     with pytest.raises(FormatError) as info:
         read_file(DATA / "water_three_frames.xyz", frame=3)
-    assert info.value.code == "format_frame_range"
+    assert info.value.code == "format_error"
+    assert info.value.data["kind"] == "format_frame_range"
     assert "0..2" in info.value.message("en")
 
 

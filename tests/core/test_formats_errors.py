@@ -140,7 +140,8 @@ def test_a_broken_file_fails_with_an_error_naming_its_line(
     with pytest.raises(FormatError) as info:
         read_text(text, fmt)
     err = info.value
-    assert err.code == code, err.data
+    assert err.code == "format_error"
+    assert err.data["kind"] == code, err.data
     assert err.data["line"] == line, err.message("en")
     assert f"(line {line})" in err.message("en")
     assert FORMAT_LABELS[fmt] in err.message("en")
@@ -162,14 +163,14 @@ def test_random_text_is_an_error_never_a_structure(fmt: str) -> None:
 def test_a_missing_nwchem_geometry_is_named() -> None:
     with pytest.raises(FormatError) as info:
         read_text("start x\nbasis\n * library sto-3g\nend\ntask scf\n", "nwchem")
-    assert info.value.code == "format_no_atoms"
+    assert info.value.data["kind"] == "format_no_atoms"
     assert "geometry" in info.value.message("en")
 
 
 def test_a_frame_is_refused_for_a_single_structure_format() -> None:
     with pytest.raises(FormatError) as info:
         read_text(MOL, "mol", frame=1)
-    assert info.value.code == "format_frame_range"
+    assert info.value.data["kind"] == "format_frame_range"
 
 
 def test_a_file_over_8_mib_is_refused_with_a_clear_error(tmp_path: Path) -> None:
@@ -178,8 +179,9 @@ def test_a_file_over_8_mib_is_refused_with_a_clear_error(tmp_path: Path) -> None
     path.write_text(f"1\n{comment}\nH 0 0 0\n")
     with pytest.raises(FileAccessError) as info:
         read_file(path)
-    assert info.value.code == "format_too_large"
-    assert "8 MiB" in info.value.message("en")
+    assert info.value.code == "file_too_large"
+    assert info.value.data["limit"] == 8 * 1024 * 1024
+    assert str(path) in info.value.message("en")
     with pytest.raises(FileAccessError):
         read_text(path.read_text(), "xyz")
 
