@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from molforma.catalog import get_catalog
 from molforma.document import chemistry as ch
@@ -681,3 +683,48 @@ def test_edits_run_through_the_document_and_failures_leave_it_untouched() -> Non
     doc.cancel()
     doc.undo()
     assert doc.project == project_before
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties over many values
+
+_BUTANE = butane()
+
+
+@settings(max_examples=60, deadline=None)
+@given(kind=st.sampled_from(["distance", "angle", "dihedral"]),
+       value=st.floats(min_value=-720, max_value=720, allow_nan=False),
+       fixed=st.sets(st.sampled_from([f"a{k}" for k in range(1, 15)]), max_size=3))
+def test_internal_coordinates_reach_their_value_and_never_move_fixed_atoms(
+        kind: str, value: float, fixed: set[str]) -> None:
+    p = copy.deepcopy(_BUTANE)
+    for aid in fixed:
+        atom(p, aid)["fixed"] = True
+    ids = {"distance": ["a2", "a3"], "angle": ["a1", "a2", "a3"],
+           "dihedral": ["a1", "a2", "a3", "a4"]}[kind]
+    if kind == "distance":
+        value = 0.5 + abs(value) / 100
+    elif kind == "angle":
+        value = 1 + abs(value) % 178
+    before = copy.deepcopy(p)
+    try:
+        res = ch.set_internal_coordinate(p, ids, value)
+    except ValidationError as exc:
+        assert exc.code in ("fixed_atom", "atoms_too_close")
+        assert p == before
+        return
+    got = {"distance": distance, "angle": angle, "dihedral": dihedral}[kind](
+        *(xyz(p, i) for i in ids))
+    want = (value + 180) % 360 - 180 if kind == "dihedral" else value
+    assert math.isclose((got - want + 180) % 360 - 180, 0, abs_tol=1e-6) if kind == "dihedral" \
+        else got == pytest.approx(want, abs=1e-6)
+    for a, b in zip(before["document"]["atoms"], p["document"]["atoms"], strict=True):
+        if a["fixed"] or a["id"] not in res.changed:
+            assert a == b
+    # Every bond length is unchanged except the one being set.
+    for bond in p["document"]["bonds"]:
+        pair = {bond["a"], bond["b"]}
+        if kind == "distance" and pair == set(ids):
+            continue
+        assert distance(xyz(p, bond["a"]), xyz(p, bond["b"])) == pytest.approx(
+            distance(xyz(before, bond["a"]), xyz(before, bond["b"])), abs=1e-9)
