@@ -16,6 +16,7 @@ import pytest
 import molforma.history.scan as scan_mod
 from molforma.errors import FileAccessError
 from molforma.history.nwfiles import (
+    FAILED,
     PATTERNS,
     element_of_tag,
     last_energy,
@@ -352,6 +353,11 @@ def test_every_output_pattern_matches_its_example(pattern: Any, example: bytes) 
     assert pattern.search(example)
 
 
+@pytest.mark.parametrize("example", [ex for pat, ex in PATTERNS if pat is FAILED])
+def test_every_failure_example_gives_a_failed_status(example: bytes) -> None:
+    assert status_from_tail(b"  some output\n" + example) == "failed"
+
+
 def test_status_from_tail_prefers_the_error_banner() -> None:
     assert status_from_tail(b" Total times  cpu: 1.0s wall: 1.0s\n") == "finished"
     assert status_from_tail(b" There is an error in the input\n Total times  cpu: 1s\n") == "failed"
@@ -375,6 +381,12 @@ def test_last_energy_reads_backwards_across_block_boundaries(tmp_path: Path) -> 
     assert last_energy(out, scan_limit=64 * 1024) is None
     assert last_energy(out) == pytest.approx(-75.123456789012)
     assert last_energy(tmp_path / "missing.out") is None
+    # A step line opening the file, found with and without an already-read tail.
+    out.write_bytes(b"@    0     -74.50000000  0.0D+00\n" + filler * 3000)
+    assert last_energy(out) == pytest.approx(-74.5)
+    assert last_energy(out, tail=out.read_bytes()[-1000:]) == pytest.approx(-74.5)
+    out.write_bytes(b"")
+    assert last_energy(out) is None
 
 
 def test_input_summary_reads_tags_zmatrix_comments_and_tasks() -> None:
