@@ -152,7 +152,7 @@ def test_run_shows_live_progress_log_and_energy_plot_then_stop_cancels(
     _type(qtbot, panel.findChild(QLineEdit, "executableEdit"), _fake_command())
     table = panel.findChild(QTableWidget, "environmentTable")
     _set_env_row(qtbot, table, panel, "FAKE_NWCHEM_MODE", "noconverge")
-    _set_env_row(qtbot, table, panel, "FAKE_NWCHEM_DELAY", "0.05")
+    _set_env_row(qtbot, table, panel, "FAKE_NWCHEM_DELAY", "0.2")
     assert ctx.document.is_trusted
     run = panel.findChild(object, "runButton")
     stop = panel.findChild(object, "stopButton")

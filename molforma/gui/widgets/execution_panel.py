@@ -12,6 +12,7 @@ makes them trusted.
 
 from __future__ import annotations
 
+import codecs
 import inspect
 import json
 import logging
@@ -50,7 +51,8 @@ log = logging.getLogger(__name__)
 
 FINAL_STATUSES = ("finished", "failed", "cancelled", "timed_out")
 POLL_MS = 250
-LOG_TAIL_CHARS = 200_000  # what the log view keeps; the full output stays in the job folder
+LOG_MAX_LINES = 20_000  # lines the log view keeps; the full output stays in the job folder
+LOG_READ_BYTES = 1 << 20  # at most this much new output is shown per poll
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -122,7 +124,8 @@ class ExecutionPanel(Retranslatable, QWidget):
         self._messages: dict[str, QLabel] = {}
         self._local_errors: dict[str, str] = {}
         self.job: Any | None = None
-        self._last_log = ""
+        self._log_offset = 0
+        self._log_decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._results_loaded_for: Any | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
@@ -274,6 +277,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.log_view.setReadOnly(True)
         self.log_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.log_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.log_view.setMaximumBlockCount(LOG_MAX_LINES)
         self.energy_plot = EnergyPlot(right, object_name="energyPlot")
         right.addWidget(self.log_view)
         right.addWidget(self.energy_plot)
@@ -537,7 +541,8 @@ class ExecutionPanel(Retranslatable, QWidget):
     def follow(self, job: Any) -> None:
         """Show ``job``'s log and progress until it ends."""
         self.job = job
-        self._last_log = ""
+        self._log_offset = 0
+        self._log_decoder.reset()
         self.log_view.clear()
         self.energy_plot.set_energies([])
         self.progress_label.setText("")
@@ -613,24 +618,15 @@ class ExecutionPanel(Retranslatable, QWidget):
         energies = progress.get("energies") or []
         if energies:
             self.energy_plot.set_energies(energies)
-        try:
-            tail = job.output_tail()
-        except TypeError:
-            tail = job.output_tail(LOG_TAIL_CHARS)
-        except Exception:  # noqa: BLE001 - output not there yet
-            tail = ""
-        tail = str(tail or "")[-LOG_TAIL_CHARS:]
-        if tail != self._last_log:
-            self._last_log = tail
-            bar = self.log_view.verticalScrollBar()
-            at_end = bar.value() >= bar.maximum() - 2
-            self.log_view.setPlainText(tail)
-            if at_end:
-                self.log_view.moveCursor(QTextCursor.MoveOperation.End)
-                bar.setValue(bar.maximum())
         directory = job_directory(job, snap)
+        self._append_new_output(directory)
         if status in FINAL_STATUSES:
             self._timer.stop()
+            for _ in range(8):  # the end of a fast-growing output, bounded
+                before = self._log_offset
+                self._append_new_output(directory)
+                if self._log_offset == before:
+                    break
             text = self.tr("Job %1: %2").replace("%1", self._status_name(status)).replace(
                 "%2", directory or "")
             if snap.get("error"):
@@ -642,6 +638,38 @@ class ExecutionPanel(Retranslatable, QWidget):
         else:
             self._set_status(self.tr("Running in %1").replace("%1", directory or ""))
             self._update_buttons()
+
+    def _append_new_output(self, directory: str | None) -> None:
+        """Append what the job wrote to ``output.out`` since the last poll.
+
+        Reading from the last offset keeps each poll cheap however long the output
+        grows; the incremental decoder joins UTF-8 characters split between reads.
+        """
+        if not directory:
+            return
+        try:
+            with (Path(directory) / "output.out").open("rb") as fh:
+                fh.seek(self._log_offset)
+                data = fh.read(LOG_READ_BYTES)
+        except OSError:
+            return  # not written yet
+        if not data:
+            return
+        self._log_offset += len(data)
+        text = self._log_decoder.decode(data)
+        if not text:
+            return
+        bar = self.log_view.verticalScrollBar()
+        at_end = bar.value() >= bar.maximum() - 2
+        cursor = QTextCursor(self.log_view.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText(text)
+        if at_end:
+            bar.setValue(bar.maximum())
+
+    def log_text(self) -> str:
+        """The log shown now."""
+        return self.log_view.toPlainText()
 
     def _load_results(self, job: Any, directory: str | None) -> None:
         if job is self._results_loaded_for or not directory:
