@@ -384,7 +384,7 @@ def test_methyl_on_a_benzene_hydrogen_gives_toluene() -> None:
     assert res.removed == [h]
     c = res.info["attachment"]
     assert atom(p, c)["element"] == "C"
-    assert distance(xyz(p, "a1"), xyz(p, c)) == pytest.approx(1.54, abs=1e-6)
+    assert distance(xyz(p, "a1"), xyz(p, c)) == pytest.approx(1.51, abs=1e-6)  # C(ar)–CH3
     # The new carbon takes the hydrogen's direction: in the ring plane, 120° to the ring.
     assert angle(xyz(p, c) - xyz(p, "a1"), (0, 0, 0), h_dir) == pytest.approx(0.0, abs=1e-6)
     assert close_contacts(p) == []
@@ -405,8 +405,9 @@ def test_every_fragment_fits_on_methane_without_clashes(name: str) -> None:
     assert close_contacts(p) == []
     assert min_nonbonded(p) > 1.9
     attach = res.info["attachment"]
+    unsaturated = int(any(o > 1 and entry["attachment"] in (i, j) for i, j, o in entry["bonds"]))
     assert distance(xyz(p, "a1"), xyz(p, attach)) == pytest.approx(
-        ch.bond_length("C", atom(p, attach)["element"]), abs=1e-6)
+        ch.bond_length("C", atom(p, attach)["element"], 1, unsaturated), abs=1e-6)
     # Tetrahedral carbon stays tetrahedral.
     assert bond_angles(p, "a1") == pytest.approx([109.47] * 6, abs=0.1)
     # The fragment's own geometry is kept: every internal bond has its catalogue length.
@@ -455,6 +456,20 @@ def test_six_ammines_make_an_octahedron() -> None:
     assert angles[:12] == pytest.approx([90.0] * 12, abs=0.5)
     assert angles[12:] == pytest.approx([180.0] * 3, abs=0.5)
     assert min_nonbonded(p) > 1.8
+
+
+def test_single_bonds_next_to_multiple_bonds_are_shorter() -> None:
+    assert ch.bond_length("C", "C", 1) == pytest.approx(1.54)
+    assert ch.bond_length("C", "C", 1, 1) == pytest.approx(1.51)
+    assert ch.bond_length("C", "C", 1, 2) == pytest.approx(1.48)
+    assert ch.bond_length("C", "C", 2, 2) == pytest.approx(1.34)
+    p = benzene()
+    res = ch.place_fragment(p, "phenyl", "a1")  # biphenyl
+    assert distance(xyz(p, "a1"), xyz(p, res.info["attachment"])) == pytest.approx(1.48)
+    assert hill(p) == "C12H10"
+    assert close_contacts(p) == [] and min_nonbonded(p) > 1.9
+    # Fe–X without a table entry: the sum of covalent radii.
+    assert ch.bond_length("Fe", "N") == pytest.approx(covalent_radius("Fe") + covalent_radius("N"))
 
 
 def test_placing_on_an_atom_without_a_hydrogen_uses_a_free_valence() -> None:
