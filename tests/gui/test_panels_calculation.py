@@ -184,3 +184,18 @@ def test_every_interactive_widget_has_a_unique_object_name(panel: Any) -> None:
             assert w.objectName(), repr(w)
             names.append(w.objectName())
     assert len(names) == len(set(names))
+
+
+def test_a_large_molecule_preview_follows_after_a_short_pause(panel: Any, ctx: Any,
+                                                              qtbot: Any) -> None:
+    from molforma.gui.widgets.calculation_panel import SYNC_PREVIEW_ATOMS
+
+    n = SYNC_PREVIEW_ATOMS + 100
+    ops.add_atoms(ctx.document, [{"element": "He", "position": [3.0 * (i % 10), 3.0 * (i // 10 % 10),
+                                                                 3.0 * (i // 100) + 10.0]}
+                                 for i in range(n)], preview=False)
+    preview = panel.findChild(object, "inputPreview")
+    qtbot.waitUntil(lambda: preview.toPlainText().count("\n  He ") == n, timeout=5000)
+    theory = panel.findChild(QComboBox, "theoryCombo")
+    theory.setCurrentIndex(theory.findData("mp2"))
+    qtbot.waitUntil(lambda: "task mp2 energy" in preview.toPlainText(), timeout=5000)

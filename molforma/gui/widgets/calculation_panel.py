@@ -13,7 +13,7 @@ import types
 import typing
 from typing import Any, Literal
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer
 from PySide6.QtGui import QDoubleValidator, QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -69,6 +69,9 @@ ADVANCED_LABELS: dict[str, str] = {
     "print_level": QT_TRANSLATE_NOOP("CalculationPanel", "Print level"),
 }
 DEFAULT_TEXT = QT_TRANSLATE_NOOP("CalculationPanel", "(NWChem default)")
+
+SYNC_PREVIEW_ATOMS = 500  # above this the preview is rendered after a short pause
+PREVIEW_DELAY_MS = 150
 
 _FALLBACK_BASIS = ["sto-3g", "3-21g", "6-31g", "6-31g*", "6-31g**", "6-311g**",
                    "cc-pvdz", "cc-pvtz", "aug-cc-pvdz", "def2-svp", "def2-tzvp"]
@@ -149,6 +152,10 @@ class CalculationPanel(Retranslatable, QWidget):
         self._messages: dict[str, QLabel] = {}
         self._advanced: dict[str, QWidget] = {}
         self._local_errors: dict[str, str] = {}
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self._deferred_preview)
         self._build()
         ctx.events.documentChanged.connect(self.refresh)
         self.refresh()
@@ -473,7 +480,16 @@ class CalculationPanel(Retranslatable, QWidget):
         finally:
             self._loading = False
         self._update_extra_state()
-        self._refresh_preview_and_messages(project)
+        atoms = project.get("document", {}).get("atoms") or []
+        if len(atoms) <= SYNC_PREVIEW_ATOMS:
+            self._preview_timer.stop()
+            self._refresh_preview_and_messages(project)
+        else:
+            # Large molecules: a burst of edits (a drag) renders the input once.
+            self._preview_timer.start()
+
+    def _deferred_preview(self) -> None:
+        self._refresh_preview_and_messages(self.ctx.document.project)
 
     def _refresh_preview_and_messages(self, project: dict[str, Any]) -> None:
         problems: list[dict[str, Any]] = []
