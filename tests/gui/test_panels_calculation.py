@@ -191,9 +191,10 @@ def test_a_large_molecule_preview_follows_after_a_short_pause(panel: Any, ctx: A
     from molforma.gui.widgets.calculation_panel import SYNC_PREVIEW_ATOMS
 
     n = SYNC_PREVIEW_ATOMS + 100
-    ops.add_atoms(ctx.document, [{"element": "He", "position": [3.0 * (i % 10), 3.0 * (i // 10 % 10),
-                                                                 3.0 * (i // 100) + 10.0]}
-                                 for i in range(n)], preview=False)
+    helium = [{"element": "He",
+               "position": [3.0 * (i % 10), 3.0 * (i // 10 % 10), 3.0 * (i // 100) + 10.0]}
+              for i in range(n)]
+    ops.add_atoms(ctx.document, helium, preview=False)
     preview = panel.findChild(object, "inputPreview")
     qtbot.waitUntil(lambda: preview.toPlainText().count("\n  He ") == n, timeout=5000)
     theory = panel.findChild(QComboBox, "theoryCombo")
