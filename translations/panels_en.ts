@@ -123,102 +123,102 @@
         <translation>(NWChem default)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="174" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="181" />
         <source>Conditions</source>
         <translation>Conditions</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="202" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="209" />
         <source>Automatic (from multiplicity)</source>
         <translation>Automatic (from multiplicity)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="214" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="221" />
         <source>Task:</source>
         <translation>Task:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="216" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="223" />
         <source>Theory:</source>
         <translation>Theory:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="218" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="225" />
         <source>Functional:</source>
         <translation>Functional:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="220" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="227" />
         <source>Basis set:</source>
         <translation>Basis set:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="222" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="229" />
         <source>SCF reference:</source>
         <translation>SCF reference:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="224" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="231" />
         <source>Charge:</source>
         <translation>Charge:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="226" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="233" />
         <source>Multiplicity:</source>
         <translation>Multiplicity:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="250" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="257" />
         <source>Advanced settings</source>
         <translation>Advanced settings</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="269" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="276" />
         <source>Extra input (added to the input before the tasks)</source>
         <translation>Extra input (added to the input before the tasks)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="277" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="284" />
         <source>NWChem directives, e.g. a property block</source>
         <translation>NWChem directives, e.g. a property block</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="283" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="290" />
         <source>Extra task lines, one per line, e.g. scf property</source>
         <translation>Extra task lines, one per line, e.g. scf property</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="286" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="293" />
         <source>Apply extra input</source>
         <translation>Apply extra input</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="291" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="298" />
         <source>Extra tasks:</source>
         <translation>Extra tasks:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="315" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="322" />
         <source>NWChem input (live preview):</source>
         <translation>NWChem input (live preview):</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="415" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="422" />
         <source>Not a number: %1</source>
         <translation>Not a number: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="447" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="454" />
         <source>Not applied yet</source>
         <translation>Not applied yet</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="483" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="499" />
         <source>The NWChem input generator is not available.</source>
         <translation>The NWChem input generator is not available.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="493" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="509" />
         <source>The input cannot be generated:</source>
         <translation>The input cannot be generated:</translation>
     </message>
@@ -239,308 +239,308 @@
 <context>
     <name>ExecutionPanel</name>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="168" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="171" />
         <source>Program</source>
         <translation>Program</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="172" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="176" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="232" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="236" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="175" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="179" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="235" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="239" />
         <source>Browse…</source>
         <translation>Browse…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="177" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="180" />
         <source>NWChem executable:</source>
         <translation>NWChem executable:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="179" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="182" />
         <source>MPI launcher:</source>
         <translation>MPI launcher:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="184" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="187" />
         <source>Variable</source>
         <translation>Variable</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="184" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="187" />
         <source>Value</source>
         <translation>Value</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="189" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="192" />
         <source>Add</source>
         <translation>Add</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="190" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="193" />
         <source>Remove</source>
         <translation>Remove</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="198" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="201" />
         <source>Environment:</source>
         <translation>Environment:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="202" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="205" />
         <source>Resources</source>
         <translation>Resources</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="217" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="220" />
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="218" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="221" />
         <source>No limit</source>
         <translation>No limit</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="220" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="223" />
         <source>MPI processes:</source>
         <translation>MPI processes:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="222" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="225" />
         <source>Threads (OMP_NUM_THREADS):</source>
         <translation>Threads (OMP_NUM_THREADS):</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="224" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="227" />
         <source>Time limit:</source>
         <translation>Time limit:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="228" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="231" />
         <source>Folders</source>
         <translation>Folders</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="235" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="481" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="238" />
         <location filename="../molforma/gui/widgets/execution_panel.py" line="485" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="489" />
         <source>(none)</source>
         <translation>(none)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="238" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="241" />
         <source>Job root:</source>
         <translation>Job root:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="240" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="243" />
         <source>Reference directory:</source>
         <translation>Reference directory:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="246" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="249" />
         <source>Run</source>
         <translation>Run</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="247" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="250" />
         <source>Stop</source>
         <translation>Stop</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="248" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="251" />
         <source>Save input set</source>
         <translation>Save input set</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="344" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="348" />
         <source>Give a command (for example nwchem).</source>
         <translation>Give a command (for example nwchem).</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="353" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="357" />
         <source>Give a folder for the jobs.</source>
         <translation>Give a folder for the jobs.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="358" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="362" />
         <source>Choose a program</source>
         <translation>Choose a program</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="359" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="363" />
         <source>All files (*)</source>
         <translation>All files (*)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="368" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="372" />
         <source>Choose a folder</source>
         <translation>Choose a folder</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="383" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="387" />
         <source>Not a valid variable name: %1</source>
         <translation>Not a valid variable name: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="385" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="389" />
         <source>Variable given twice: %1</source>
         <translation>Variable given twice: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="475" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="479" />
         <source>These settings can run any program. They were not set by you in this window (for example they come from a loaded project or a reused job).</source>
         <translation>These settings can run any program. They were not set by you in this window (for example they come from a loaded project or a reused job).</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="478" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="482" />
         <source>Executable: %1</source>
         <translation>Executable: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="479" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="483" />
         <source>Launcher: %1</source>
         <translation>Launcher: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="480" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="484" />
         <source>Environment: %1</source>
         <translation>Environment: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="482" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="486" />
         <source>Extra input: %1</source>
         <translation>Extra input: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="484" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="488" />
         <source>Extra tasks: %1</source>
         <translation>Extra tasks: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="487" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="491" />
         <source>Run the calculation with these settings and trust them from now on?</source>
         <translation>Run the calculation with these settings and trust them from now on?</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="505" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="509" />
         <source>Confirm or cancel the candidate before running.</source>
         <translation>Confirm or cancel the candidate before running.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="514" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="518" />
         <source>Cannot run:</source>
         <translation>Cannot run:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="518" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="522" />
         <source>Yes</source>
         <translation>Yes</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="518" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="522" />
         <source>No</source>
         <translation>No</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="519" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="523" />
         <source>Run with these settings?</source>
         <translation>Run with these settings?</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="522" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="526" />
         <source>Not started: the settings were not confirmed.</source>
         <translation>Not started: the settings were not confirmed.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="527" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="572" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="577" />
         <source>Running calculations is not available.</source>
         <translation>Running calculations is not available.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="532" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="536" />
         <source>Could not start: %1</source>
         <translation>Could not start: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="561" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="566" />
         <source>Could not stop: %1</source>
         <translation>Could not stop: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="568" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="573" />
         <source>Confirm or cancel the candidate first.</source>
         <translation>Confirm or cancel the candidate first.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="577" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="582" />
         <source>Could not save the input set: %1</source>
         <translation>Could not save the input set: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="581" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="586" />
         <source>Input set saved in %1</source>
         <translation>Input set saved in %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="585" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="590" />
         <source>Status: %1</source>
         <translation>Status: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="587" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="592" />
         <source>SCF iteration %1</source>
         <translation>SCF iteration %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="589" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="594" />
         <source>optimisation step %1</source>
         <translation>optimisation step %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="592" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="597" />
         <source>energy %1 Eh</source>
         <translation>energy %1 Eh</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="597" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="602" />
         <source>queued</source>
         <translation>queued</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="597" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="602" />
         <source>running</source>
         <translation>running</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="598" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="603" />
         <source>finished</source>
         <translation>finished</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="598" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="603" />
         <source>failed</source>
         <translation>failed</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="599" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="604" />
         <source>cancelled</source>
         <translation>cancelled</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="599" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="604" />
         <source>timed out</source>
         <translation>timed out</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="634" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="630" />
         <source>Job %1: %2</source>
         <translation>Job %1: %2</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="643" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="639" />
         <source>Running in %1</source>
         <translation>Running in %1</translation>
     </message>
@@ -548,246 +548,246 @@
 <context>
     <name>HistoryPanel</name>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="102" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="103" />
         <source>Scan</source>
         <translation>Scan</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="113" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Date</source>
         <translation>Date</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="113" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Title</source>
         <translation>Title</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="113" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Formula</source>
         <translation>Formula</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="113" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Task</source>
         <translation>Task</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="115" />
         <source>Theory / basis</source>
         <translation>Theory / basis</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="115" />
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="115" />
         <source>Final energy (Eh)</source>
         <translation>Final energy (Eh)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="115" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="116" />
         <source>Folder</source>
         <translation>Folder</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="139" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="141" />
         <source>Input</source>
         <translation>Input</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="140" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="142" />
         <source>Log (end)</source>
         <translation>Log (end)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="142" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="145" />
         <source>Reuse molecule and conditions</source>
         <translation>Reuse molecule and conditions</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="144" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="147" />
         <source>Open in results viewer</source>
         <translation>Open in results viewer</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="146" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="149" />
         <source>Open folder</source>
         <translation>Open folder</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="147" />
-        <location filename="../molforma/gui/widgets/history_panel.py" line="438" />
-        <location filename="../molforma/gui/widgets/history_panel.py" line="439" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="150" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="441" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="442" />
         <source>Move to trash</source>
         <translation>Move to trash</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="148" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="151" />
         <source>Export CSV…</source>
         <translation>Export CSV…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="204" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="207" />
         <source>No job root is set.</source>
         <translation>No job root is set.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="207" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="210" />
         <source>Scanning %1 …</source>
         <translation>Scanning %1 …</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="222" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="225" />
         <source>Scanning… %1 folders</source>
         <translation>Scanning… %1 folders</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="229" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="232" />
         <source>%1 jobs in %2</source>
         <translation>%1 jobs in %2</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="232" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="235" />
         <source>Scan cancelled.</source>
         <translation>Scan cancelled.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="234" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="237" />
         <source>Scan failed: %1</source>
         <translation>Scan failed: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="275" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="278" />
         <source>queued</source>
         <translation>queued</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="275" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="278" />
         <source>running</source>
         <translation>running</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="276" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="279" />
         <source>finished</source>
         <translation>finished</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="276" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="279" />
         <source>failed</source>
         <translation>failed</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="277" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="280" />
         <source>cancelled</source>
         <translation>cancelled</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="277" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="280" />
         <source>timed out</source>
         <translation>timed out</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="278" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="281" />
         <source>interrupted</source>
         <translation>interrupted</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="278" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="281" />
         <source>saved (not run)</source>
         <translation>saved (not run)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="279" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="282" />
         <source>unknown</source>
         <translation>unknown</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="341" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="344" />
         <source>Loading…</source>
         <translation>Loading…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="347" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="350" />
         <source>[… input shortened …]</source>
         <translation>[… input shortened …]</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="350" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="353" />
         <source>[… only the end of the log is shown …]</source>
         <translation>[… only the end of the log is shown …]</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="351" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="354" />
         <source>(no input file)</source>
         <translation>(no input file)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="352" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="355" />
         <source>(no output file)</source>
         <translation>(no output file)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="383" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="386" />
         <source>Cannot reuse: %1</source>
         <translation>Cannot reuse: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="385" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="388" />
         <source>Loaded the molecule and conditions of %1</source>
         <translation>Loaded the molecule and conditions of %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="396" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="399" />
         <source>The results viewer is not available.</source>
         <translation>The results viewer is not available.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="430" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="433" />
         <source>Could not open %1</source>
         <translation>Could not open %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="438" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="441" />
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="440" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="443" />
         <source>Move this job folder to the trash?
 %1</source>
         <translation>Move this job folder to the trash?
 %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="449" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="452" />
         <source>Cannot move to trash: %1</source>
         <translation>Cannot move to trash: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="452" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="455" />
         <source>Moved to trash: %1</source>
         <translation>Moved to trash: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="462" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="465" />
         <source>Export history as CSV</source>
         <translation>Export history as CSV</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="463" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="466" />
         <source>CSV files (*.csv)</source>
         <translation>CSV files (*.csv)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="473" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="476" />
         <source>Cannot export: %1</source>
         <translation>Cannot export: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="475" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="478" />
         <source>Exported %1 rows to %2</source>
         <translation>Exported %1 rows to %2</translation>
     </message>
@@ -947,253 +947,253 @@
 <context>
     <name>ResultsPanel</name>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="68" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="73" />
         <source>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</source>
         <translation>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="70" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="75" />
         <source>All files (*)</source>
         <translation>All files (*)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="112" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="117" />
         <source>Open file…</source>
         <translation>Open file…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="113" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="118" />
         <source>Open folder…</source>
         <translation>Open folder…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="115" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="120" />
         <source>Reload</source>
         <translation>Reload</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="127" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="132" />
         <source>File</source>
         <translation>File</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="127" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="132" />
         <source>Kind</source>
         <translation>Kind</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="148" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="156" />
         <source>Play</source>
         <translation>Play</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="149" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="157" />
         <source>Stop</source>
         <translation>Stop</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="157" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="165" />
         <source>Amplitude:</source>
         <translation>Amplitude:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="160" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="168" />
         <source>Structure:</source>
         <translation>Structure:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="179" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="187" />
         <source>Mode</source>
         <translation>Mode</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="179" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="187" />
         <source>Frequency (cm⁻¹)</source>
         <translation>Frequency (cm⁻¹)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="179" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="187" />
         <source>IR (km/mol)</source>
         <translation>IR (km/mol)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="180" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="188" />
         <source>Imaginary</source>
         <translation>Imaginary</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="180" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="188" />
         <source>Significant</source>
         <translation>Significant</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="180" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="188" />
         <source>Displacements</source>
         <translation>Displacements</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="196" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="204" />
         <source>Energy per step</source>
         <translation>Energy per step</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="197" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="205" />
         <source>IR spectrum</source>
         <translation>IR spectrum</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="261" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="270" />
         <source>Loading %1 …</source>
         <translation>Loading %1 …</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="268" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="277" />
         <source>Loading cancelled; the previous results stay.</source>
         <translation>Loading cancelled; the previous results stay.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="270" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="279" />
         <source>Cannot load: %1</source>
         <translation>Cannot load: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="277" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="286" />
         <source>Open results</source>
         <translation>Open results</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="283" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="292" />
         <source>Open a job folder</source>
         <translation>Open a job folder</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="345" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="354" />
         <source>NWChem output</source>
         <translation>NWChem output</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="345" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="354" />
         <source>MOLDEN</source>
         <translation>MOLDEN</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="346" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="355" />
         <source>XYZ</source>
         <translation>XYZ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="346" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="355" />
         <source>Vibration animation</source>
         <translation>Vibration animation</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="352" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="361" />
         <source>Vibration animations (by mode)</source>
         <translation>Vibration animations (by mode)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="354" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="363" />
         <source>Mode %1 (%2 steps)</source>
         <translation>Mode %1 (%2 steps)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="369" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="378" />
         <source>No results loaded.</source>
         <translation>No results loaded.</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="372" />
-        <location filename="../molforma/gui/widgets/results_panel.py" line="411" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="381" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="420" />
         <source>yes</source>
         <translation>yes</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="372" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="381" />
         <source>no</source>
         <translation>no</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="372" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="381" />
         <source>n/a</source>
         <translation>n/a</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="378" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="387" />
         <source>Source: %1</source>
         <translation>Source: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="379" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="388" />
         <source>Program: %1</source>
         <translation>Program: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="380" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="389" />
         <source>Formula: %1 (%2 atoms)</source>
         <translation>Formula: %1 (%2 atoms)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="384" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="393" />
         <source>Final energy: %1 Eh (%2)</source>
         <translation>Final energy: %1 Eh (%2)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="387" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="396" />
         <source>Zero-point energy: %1 Eh</source>
         <translation>Zero-point energy: %1 Eh</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="390" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="399" />
         <source>SCF converged: %1</source>
         <translation>SCF converged: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="391" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="400" />
         <source>Optimisation converged: %1 (%2 steps)</source>
         <translation>Optimisation converged: %1 (%2 steps)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="393" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="402" />
         <source>Run completed: %1</source>
         <translation>Run completed: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="394" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="403" />
         <source>Structures: %1, energies: %2, modes: %3</source>
         <translation>Structures: %1, energies: %2, modes: %3</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="397" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="406" />
         <source>Imaginary modes: %1 (significant, below −10 cm⁻¹: %2)</source>
         <translation>Imaginary modes: %1 (significant, below −10 cm⁻¹: %2)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="401" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="410" />
         <source>Warnings: %1, errors: %2</source>
         <translation>Warnings: %1, errors: %2</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="521" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="536" />
         <source>Mode %1: %2 cm⁻¹</source>
         <translation>Mode %1: %2 cm⁻¹</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="642" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="657" />
         <source>PNG images (*.png)</source>
         <translation>PNG images (*.png)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="642" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="657" />
         <source>CSV files (*.csv)</source>
         <translation>CSV files (*.csv)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="643" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="658" />
         <source>Export IR spectrum</source>
         <translation>Export IR spectrum</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="656" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="671" />
         <source>Saved %1</source>
         <translation>Saved %1</translation>
     </message>

@@ -123,102 +123,102 @@
         <translation>（NWChemの既定値）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="174" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="181" />
         <source>Conditions</source>
         <translation>計算条件</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="202" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="209" />
         <source>Automatic (from multiplicity)</source>
         <translation>自動（多重度から選択）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="214" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="221" />
         <source>Task:</source>
         <translation>タスク:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="216" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="223" />
         <source>Theory:</source>
         <translation>理論:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="218" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="225" />
         <source>Functional:</source>
         <translation>汎関数:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="220" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="227" />
         <source>Basis set:</source>
         <translation>基底関数:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="222" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="229" />
         <source>SCF reference:</source>
         <translation>SCF参照:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="224" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="231" />
         <source>Charge:</source>
         <translation>電荷:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="226" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="233" />
         <source>Multiplicity:</source>
         <translation>多重度:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="250" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="257" />
         <source>Advanced settings</source>
         <translation>詳細設定</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="269" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="276" />
         <source>Extra input (added to the input before the tasks)</source>
         <translation>追加入力（タスクの前に入力へ追加）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="277" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="284" />
         <source>NWChem directives, e.g. a property block</source>
         <translation>NWChemの指定（例: property ブロック）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="283" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="290" />
         <source>Extra task lines, one per line, e.g. scf property</source>
         <translation>追加のタスク行（1行に1つ、例: scf property）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="286" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="293" />
         <source>Apply extra input</source>
         <translation>追加入力を適用</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="291" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="298" />
         <source>Extra tasks:</source>
         <translation>追加タスク:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="315" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="322" />
         <source>NWChem input (live preview):</source>
         <translation>NWChem入力（ライブプレビュー）:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="415" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="422" />
         <source>Not a number: %1</source>
         <translation>数値ではありません: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="447" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="454" />
         <source>Not applied yet</source>
         <translation>まだ適用されていません</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="483" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="499" />
         <source>The NWChem input generator is not available.</source>
         <translation>NWChem入力の生成機能を利用できません。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="493" />
+        <location filename="../molforma/gui/widgets/calculation_panel.py" line="509" />
         <source>The input cannot be generated:</source>
         <translation>入力を生成できません:</translation>
     </message>
@@ -239,308 +239,308 @@
 <context>
     <name>ExecutionPanel</name>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="168" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="171" />
         <source>Program</source>
         <translation>プログラム</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="172" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="176" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="232" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="236" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="175" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="179" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="235" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="239" />
         <source>Browse…</source>
         <translation>参照…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="177" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="180" />
         <source>NWChem executable:</source>
         <translation>NWChem実行ファイル:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="179" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="182" />
         <source>MPI launcher:</source>
         <translation>MPIランチャー:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="184" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="187" />
         <source>Variable</source>
         <translation>変数</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="184" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="187" />
         <source>Value</source>
         <translation>値</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="189" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="192" />
         <source>Add</source>
         <translation>追加</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="190" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="193" />
         <source>Remove</source>
         <translation>削除</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="198" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="201" />
         <source>Environment:</source>
         <translation>環境変数:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="202" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="205" />
         <source>Resources</source>
         <translation>計算資源</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="217" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="220" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="218" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="221" />
         <source>No limit</source>
         <translation>制限なし</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="220" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="223" />
         <source>MPI processes:</source>
         <translation>MPIプロセス数:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="222" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="225" />
         <source>Threads (OMP_NUM_THREADS):</source>
         <translation>スレッド数（OMP_NUM_THREADS）:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="224" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="227" />
         <source>Time limit:</source>
         <translation>時間制限:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="228" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="231" />
         <source>Folders</source>
         <translation>フォルダ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="235" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="481" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="238" />
         <location filename="../molforma/gui/widgets/execution_panel.py" line="485" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="489" />
         <source>(none)</source>
         <translation>（なし）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="238" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="241" />
         <source>Job root:</source>
         <translation>ジョブ保存先:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="240" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="243" />
         <source>Reference directory:</source>
         <translation>参照ディレクトリ:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="246" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="249" />
         <source>Run</source>
         <translation>実行</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="247" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="250" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="248" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="251" />
         <source>Save input set</source>
         <translation>入力一式を保存</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="344" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="348" />
         <source>Give a command (for example nwchem).</source>
         <translation>コマンドを指定してください（例: nwchem）。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="353" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="357" />
         <source>Give a folder for the jobs.</source>
         <translation>ジョブを保存するフォルダを指定してください。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="358" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="362" />
         <source>Choose a program</source>
         <translation>プログラムを選択</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="359" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="363" />
         <source>All files (*)</source>
         <translation>すべてのファイル (*)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="368" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="372" />
         <source>Choose a folder</source>
         <translation>フォルダを選択</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="383" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="387" />
         <source>Not a valid variable name: %1</source>
         <translation>変数名として正しくありません: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="385" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="389" />
         <source>Variable given twice: %1</source>
         <translation>変数が重複しています: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="475" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="479" />
         <source>These settings can run any program. They were not set by you in this window (for example they come from a loaded project or a reused job).</source>
         <translation>これらの設定は任意のプログラムを実行できます。このウィンドウで利用者が設定した値ではありません（読み込んだプロジェクトや再利用した履歴の値など）。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="478" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="482" />
         <source>Executable: %1</source>
         <translation>実行ファイル: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="479" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="483" />
         <source>Launcher: %1</source>
         <translation>ランチャー: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="480" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="484" />
         <source>Environment: %1</source>
         <translation>環境変数: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="482" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="486" />
         <source>Extra input: %1</source>
         <translation>追加入力: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="484" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="488" />
         <source>Extra tasks: %1</source>
         <translation>追加タスク: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="487" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="491" />
         <source>Run the calculation with these settings and trust them from now on?</source>
         <translation>この設定で計算を実行し、今後この値を信頼済みとしますか？</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="505" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="509" />
         <source>Confirm or cancel the candidate before running.</source>
         <translation>実行する前に候補を確定または取り消してください。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="514" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="518" />
         <source>Cannot run:</source>
         <translation>実行できません:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="518" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="522" />
         <source>Yes</source>
         <translation>はい</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="518" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="522" />
         <source>No</source>
         <translation>いいえ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="519" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="523" />
         <source>Run with these settings?</source>
         <translation>この設定で実行しますか？</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="522" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="526" />
         <source>Not started: the settings were not confirmed.</source>
         <translation>開始しませんでした: 設定が確認されませんでした。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="527" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="572" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="577" />
         <source>Running calculations is not available.</source>
         <translation>計算の実行機能を利用できません。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="532" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="536" />
         <source>Could not start: %1</source>
         <translation>開始できませんでした: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="561" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="566" />
         <source>Could not stop: %1</source>
         <translation>停止できませんでした: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="568" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="573" />
         <source>Confirm or cancel the candidate first.</source>
         <translation>先に候補を確定または取り消してください。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="577" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="582" />
         <source>Could not save the input set: %1</source>
         <translation>入力一式を保存できませんでした: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="581" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="586" />
         <source>Input set saved in %1</source>
         <translation>入力一式を %1 に保存しました</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="585" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="590" />
         <source>Status: %1</source>
         <translation>状態: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="587" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="592" />
         <source>SCF iteration %1</source>
         <translation>SCF反復 %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="589" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="594" />
         <source>optimisation step %1</source>
         <translation>最適化ステップ %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="592" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="597" />
         <source>energy %1 Eh</source>
         <translation>エネルギー %1 Eh</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="597" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="602" />
         <source>queued</source>
         <translation>待機中</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="597" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="602" />
         <source>running</source>
         <translation>実行中</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="598" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="603" />
         <source>finished</source>
         <translation>完了</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="598" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="603" />
         <source>failed</source>
         <translation>失敗</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="599" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="604" />
         <source>cancelled</source>
         <translation>中止</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="599" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="604" />
         <source>timed out</source>
         <translation>時間切れ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="634" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="630" />
         <source>Job %1: %2</source>
         <translation>ジョブ %1: %2</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="643" />
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="639" />
         <source>Running in %1</source>
         <translation>%1 で実行中</translation>
     </message>
@@ -548,246 +548,246 @@
 <context>
     <name>HistoryPanel</name>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="102" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="103" />
         <source>Scan</source>
         <translation>走査</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="113" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Date</source>
         <translation>日時</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="113" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Title</source>
         <translation>タイトル</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="113" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Formula</source>
         <translation>組成式</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="113" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Task</source>
         <translation>タスク</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="115" />
         <source>Theory / basis</source>
         <translation>理論 / 基底関数</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="115" />
         <source>Status</source>
         <translation>状態</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="115" />
         <source>Final energy (Eh)</source>
         <translation>最終エネルギー（Eh）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="115" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="116" />
         <source>Folder</source>
         <translation>フォルダ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="139" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="141" />
         <source>Input</source>
         <translation>入力</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="140" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="142" />
         <source>Log (end)</source>
         <translation>ログ（末尾）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="142" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="145" />
         <source>Reuse molecule and conditions</source>
         <translation>分子・条件を再利用</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="144" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="147" />
         <source>Open in results viewer</source>
         <translation>結果ビューアで開く</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="146" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="149" />
         <source>Open folder</source>
         <translation>保存先を開く</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="147" />
-        <location filename="../molforma/gui/widgets/history_panel.py" line="438" />
-        <location filename="../molforma/gui/widgets/history_panel.py" line="439" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="150" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="441" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="442" />
         <source>Move to trash</source>
         <translation>ごみ箱へ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="148" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="151" />
         <source>Export CSV…</source>
         <translation>CSVを書き出す…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="204" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="207" />
         <source>No job root is set.</source>
         <translation>ジョブ保存先が設定されていません。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="207" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="210" />
         <source>Scanning %1 …</source>
         <translation>%1 を走査中…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="222" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="225" />
         <source>Scanning… %1 folders</source>
         <translation>走査中… %1 フォルダ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="229" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="232" />
         <source>%1 jobs in %2</source>
         <translation>%2 に %1 件のジョブ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="232" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="235" />
         <source>Scan cancelled.</source>
         <translation>走査を中止しました。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="234" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="237" />
         <source>Scan failed: %1</source>
         <translation>走査に失敗しました: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="275" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="278" />
         <source>queued</source>
         <translation>待機中</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="275" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="278" />
         <source>running</source>
         <translation>実行中</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="276" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="279" />
         <source>finished</source>
         <translation>完了</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="276" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="279" />
         <source>failed</source>
         <translation>失敗</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="277" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="280" />
         <source>cancelled</source>
         <translation>中止</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="277" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="280" />
         <source>timed out</source>
         <translation>時間切れ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="278" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="281" />
         <source>interrupted</source>
         <translation>中断</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="278" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="281" />
         <source>saved (not run)</source>
         <translation>保存のみ（未実行）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="279" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="282" />
         <source>unknown</source>
         <translation>不明</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="341" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="344" />
         <source>Loading…</source>
         <translation>読み込み中…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="347" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="350" />
         <source>[… input shortened …]</source>
         <translation>[… 入力の後半を省略 …]</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="350" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="353" />
         <source>[… only the end of the log is shown …]</source>
         <translation>[… ログの末尾のみ表示 …]</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="351" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="354" />
         <source>(no input file)</source>
         <translation>（入力ファイルなし）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="352" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="355" />
         <source>(no output file)</source>
         <translation>（出力ファイルなし）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="383" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="386" />
         <source>Cannot reuse: %1</source>
         <translation>再利用できません: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="385" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="388" />
         <source>Loaded the molecule and conditions of %1</source>
         <translation>%1 の分子と条件を読み込みました</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="396" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="399" />
         <source>The results viewer is not available.</source>
         <translation>結果ビューアを利用できません。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="430" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="433" />
         <source>Could not open %1</source>
         <translation>%1 を開けませんでした</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="438" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="441" />
         <source>Cancel</source>
         <translation>キャンセル</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="440" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="443" />
         <source>Move this job folder to the trash?
 %1</source>
         <translation>このジョブフォルダをごみ箱へ移動しますか？
 %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="449" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="452" />
         <source>Cannot move to trash: %1</source>
         <translation>ごみ箱へ移動できません: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="452" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="455" />
         <source>Moved to trash: %1</source>
         <translation>ごみ箱へ移動しました: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="462" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="465" />
         <source>Export history as CSV</source>
         <translation>履歴をCSVで書き出す</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="463" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="466" />
         <source>CSV files (*.csv)</source>
         <translation>CSVファイル (*.csv)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="473" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="476" />
         <source>Cannot export: %1</source>
         <translation>書き出せません: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="475" />
+        <location filename="../molforma/gui/widgets/history_panel.py" line="478" />
         <source>Exported %1 rows to %2</source>
         <translation>%1 行を %2 に書き出しました</translation>
     </message>
@@ -947,253 +947,253 @@
 <context>
     <name>ResultsPanel</name>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="68" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="73" />
         <source>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</source>
         <translation>NWChem出力・MOLDEN・XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="70" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="75" />
         <source>All files (*)</source>
         <translation>すべてのファイル (*)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="112" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="117" />
         <source>Open file…</source>
         <translation>ファイルを開く…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="113" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="118" />
         <source>Open folder…</source>
         <translation>フォルダを開く…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="115" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="120" />
         <source>Reload</source>
         <translation>再読込</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="127" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="132" />
         <source>File</source>
         <translation>ファイル</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="127" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="132" />
         <source>Kind</source>
         <translation>種類</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="148" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="156" />
         <source>Play</source>
         <translation>再生</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="149" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="157" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="157" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="165" />
         <source>Amplitude:</source>
         <translation>振幅:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="160" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="168" />
         <source>Structure:</source>
         <translation>構造:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="179" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="187" />
         <source>Mode</source>
         <translation>モード</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="179" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="187" />
         <source>Frequency (cm⁻¹)</source>
         <translation>振動数（cm⁻¹）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="179" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="187" />
         <source>IR (km/mol)</source>
         <translation>IR（km/mol）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="180" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="188" />
         <source>Imaginary</source>
         <translation>虚振動</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="180" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="188" />
         <source>Significant</source>
         <translation>有意</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="180" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="188" />
         <source>Displacements</source>
         <translation>変位</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="196" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="204" />
         <source>Energy per step</source>
         <translation>ステップごとのエネルギー</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="197" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="205" />
         <source>IR spectrum</source>
         <translation>IRスペクトル</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="261" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="270" />
         <source>Loading %1 …</source>
         <translation>%1 を読み込み中…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="268" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="277" />
         <source>Loading cancelled; the previous results stay.</source>
         <translation>読込を中止しました。前の結果をそのまま表示します。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="270" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="279" />
         <source>Cannot load: %1</source>
         <translation>読み込めません: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="277" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="286" />
         <source>Open results</source>
         <translation>結果を開く</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="283" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="292" />
         <source>Open a job folder</source>
         <translation>ジョブフォルダを開く</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="345" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="354" />
         <source>NWChem output</source>
         <translation>NWChem出力</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="345" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="354" />
         <source>MOLDEN</source>
         <translation>MOLDEN</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="346" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="355" />
         <source>XYZ</source>
         <translation>XYZ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="346" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="355" />
         <source>Vibration animation</source>
         <translation>振動アニメーション</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="352" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="361" />
         <source>Vibration animations (by mode)</source>
         <translation>振動アニメーション（モード別）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="354" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="363" />
         <source>Mode %1 (%2 steps)</source>
         <translation>モード %1（%2 ステップ）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="369" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="378" />
         <source>No results loaded.</source>
         <translation>結果が読み込まれていません。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="372" />
-        <location filename="../molforma/gui/widgets/results_panel.py" line="411" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="381" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="420" />
         <source>yes</source>
         <translation>はい</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="372" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="381" />
         <source>no</source>
         <translation>いいえ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="372" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="381" />
         <source>n/a</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="378" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="387" />
         <source>Source: %1</source>
         <translation>読込元: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="379" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="388" />
         <source>Program: %1</source>
         <translation>プログラム: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="380" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="389" />
         <source>Formula: %1 (%2 atoms)</source>
         <translation>組成式: %1（%2 原子）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="384" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="393" />
         <source>Final energy: %1 Eh (%2)</source>
         <translation>最終エネルギー: %1 Eh（%2）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="387" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="396" />
         <source>Zero-point energy: %1 Eh</source>
         <translation>ゼロ点エネルギー: %1 Eh</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="390" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="399" />
         <source>SCF converged: %1</source>
         <translation>SCF収束: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="391" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="400" />
         <source>Optimisation converged: %1 (%2 steps)</source>
         <translation>構造最適化の収束: %1（%2 ステップ）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="393" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="402" />
         <source>Run completed: %1</source>
         <translation>計算の完了: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="394" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="403" />
         <source>Structures: %1, energies: %2, modes: %3</source>
         <translation>構造: %1、エネルギー: %2、振動モード: %3</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="397" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="406" />
         <source>Imaginary modes: %1 (significant, below −10 cm⁻¹: %2)</source>
         <translation>虚振動: %1（−10 cm⁻¹未満の有意なもの: %2）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="401" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="410" />
         <source>Warnings: %1, errors: %2</source>
         <translation>警告: %1、エラー: %2</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="521" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="536" />
         <source>Mode %1: %2 cm⁻¹</source>
         <translation>モード %1: %2 cm⁻¹</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="642" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="657" />
         <source>PNG images (*.png)</source>
         <translation>PNG画像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="642" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="657" />
         <source>CSV files (*.csv)</source>
         <translation>CSVファイル (*.csv)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="643" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="658" />
         <source>Export IR spectrum</source>
         <translation>IRスペクトルを書き出す</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="656" />
+        <location filename="../molforma/gui/widgets/results_panel.py" line="671" />
         <source>Saved %1</source>
         <translation>%1 を保存しました</translation>
     </message>
