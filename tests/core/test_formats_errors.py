@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from molforma.document import ops
 from molforma.document.document import Document
-from molforma.document.model import new_atom, new_project
+from molforma.document.model import check_structure, new_atom, new_project
 from molforma.errors import FileAccessError, FormatError, MolFormaError
 from molforma.fileio import READ_LIMIT
-from molforma.formats import READABLE, read_file, read_text, write_file, write_text
+from molforma.formats import (
+    READABLE,
+    apply_structure,
+    read_file,
+    read_text,
+    write_file,
+    write_text,
+)
 from molforma.formats.common import FORMAT_LABELS
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
@@ -233,3 +243,38 @@ def test_nwchem_export_contains_the_geometry_lines() -> None:
     assert "charge -1" in text
     assert sum(1 for line in text.splitlines() if line.strip().startswith(("C", "O", "H"))
                and len(line.split()) >= 4) >= 7
+
+
+FUZZ_SAMPLES = {
+    "xyz": XYZ, "mol": MOL, "sdf": MOL + "$$$$\n" + MOL, "mol2": MOL2, "cml": CML, "pdb": PDB,
+    "nwchem": NW, "gaussian": GJF,
+}
+_PIECES = [*" \n\t0123456789.-+eEaxyzHCONQ#;\"'<>/=@$&:,()*\\", "\nend\n", "\n\n"]
+
+
+@pytest.mark.parametrize("fmt", sorted(FUZZ_SAMPLES))
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_damaged_file_gives_a_clean_error_or_a_structure_that_loads(
+    fmt: str, data: st.DataObject
+) -> None:
+    text = FUZZ_SAMPLES[fmt]
+    for _ in range(data.draw(st.integers(1, 5))):
+        i = data.draw(st.integers(0, len(text)))
+        if data.draw(st.booleans()) and text:
+            text = text[:i] + text[i + 1:]
+        else:
+            text = text[:i] + data.draw(st.sampled_from(_PIECES)) + text[i:]
+    try:
+        got = read_text(text, fmt, frame=0)
+    except MolFormaError:
+        return
+    assert not isinstance(got, dict)
+    ids = [a["id"] for a in got.atoms]
+    assert len(set(ids)) == len(ids)
+    work = new_project()
+    apply_structure(work, got)
+    # Two atoms moved onto each other are refused by the document: an error, not a crash.
+    with contextlib.suppress(MolFormaError):
+        check_structure(work)
