@@ -631,19 +631,23 @@ def _site_candidates(work: Project, index: dict[str, AtomDict],
                      site: AtomDict) -> list[tuple[np.ndarray, str | None]]:
     """(unit direction from the site, id of the hydrogen it replaces or None)."""
     center = _xyz(site)
+    my = orders[site["id"]]
+    metal = is_metal(site["element"])
     out: list[tuple[np.ndarray, str | None]] = []
-    for nb, _o in orders[site["id"]]:
+    for nb, _o in my:
         h = index[nb]
         if h["element"] == "H" and len(orders[nb]) == 1 and not h.get("fixed"):
             d = _xyz(h) - center
             if np.linalg.norm(d) > 1e-6:
                 out.append((unit(d), nb))
-    if out:
+    # On a metal a hydride is a ligand like any other: an open coordination site comes first.
+    if out and not (metal and len(my) < 6):
         return out
-    my = orders[site["id"]]
     existing = [unit(_xyz(index[n]) - center) for n, _o in my]
-    if is_metal(site["element"]):
+    if metal:
         if len(my) >= 8:
+            if out:
+                return out
             raise ValidationError("no_free_site", id=site["id"], element=site["element"])
         steric = 6 if len(my) < 6 else len(my) + 1
     else:
@@ -693,7 +697,8 @@ def place_fragment(work: Project, name: str, site: str, *,
                    kind: Literal["fragment", "ligand"] | None = None) -> EditResult:
     """Bond a library fragment or ligand to a free site of atom ``site``.
 
-    A hydrogen on the site is replaced (the attachment atom takes its direction;
+    A hydrogen on the site is replaced (on a metal only when its six octahedral
+    sites are taken; the attachment atom takes the hydrogen's direction;
     when there are several, the one giving the fewest clashes; a terminal hydrogen
     given as ``site`` is itself the one replaced); otherwise the best
     free VSEPR direction is used (an octahedral site for metals). The bond length

@@ -472,6 +472,18 @@ def test_single_bonds_next_to_multiple_bonds_are_shorter() -> None:
     assert ch.bond_length("Fe", "N") == pytest.approx(covalent_radius("Fe") + covalent_radius("N"))
 
 
+def test_a_metal_hydride_keeps_its_hydride_while_sites_are_free() -> None:
+    p = project([("Fe", (0, 0, 0)), ("H", (1.6, 0, 0))], [(1, 2, 1)])
+    for _ in range(5):
+        res = ch.place_fragment(p, "CO", "a1", kind="ligand")
+        assert res.removed == []
+    assert hill(p) == "C5HFeO5"
+    res = ch.place_fragment(p, "CO", "a1", kind="ligand")  # now the hydride makes room
+    assert res.removed == ["a2"]
+    res = ch.place_fragment(p, "Cl-", "a1", kind="ligand")  # a seventh site
+    assert res.removed == []
+
+
 def test_placing_on_an_atom_without_a_hydrogen_uses_a_free_valence() -> None:
     p = project([("C", (0, 0, 0)), ("O", (1.21, 0, 0))], [(1, 2, 2)])
     ch.place_fragment(p, "methyl", "a1")
