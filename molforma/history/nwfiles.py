@@ -18,7 +18,6 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 INPUT_HEAD_BYTES = 256 * 1024  # an input larger than this is read only this far
 TAIL_BYTES = 64 * 1024  # enough for the closing lines of any NWChem run
@@ -321,6 +320,12 @@ def _last_match(buf: bytes, lo: int = 0) -> tuple[int, float] | None:
     return best
 
 
+def last_energy_in(data: bytes) -> float | None:
+    """The last energy in ``data``, a whole output already in memory."""
+    hit = _last_match(data)
+    return hit[1] if hit else None
+
+
 def last_energy(path: str | os.PathLike[str], *, scan_limit: int = ENERGY_SCAN_LIMIT,
                 tail: bytes | None = None) -> float | None:
     """The energy of the last ``@`` step line or ``Total ... energy`` line of an output.
@@ -383,10 +388,11 @@ def pick_files(names: list[str]) -> tuple[str | None, str | None]:
     nw = "input.nw" if "input.nw" in names else None
     out = "output.out" if "output.out" in names else None
     if nw is None and out is None:
-        stems = {Path(n).stem: n for n in outs}
+        stems = {os.path.splitext(n)[0]: n for n in outs}
         for n in nws:
-            if Path(n).stem in stems:
-                return n, stems[Path(n).stem]
+            stem = os.path.splitext(n)[0]
+            if stem in stems:
+                return n, stems[stem]
     if nw is None and nws:
         nw = nws[0]
     if out is None and outs:

@@ -240,6 +240,8 @@ class _Folder:
     def energy(self) -> float | None:
         if not self.out:
             return None
+        if len(self.tail) < nwfiles.TAIL_BYTES:  # the tail is the whole output
+            return nwfiles.last_energy_in(self.tail)
         return nwfiles.last_energy(self.path(self.out), tail=self.tail)
 
     def formula(self) -> str:

@@ -389,6 +389,27 @@ def test_last_energy_reads_backwards_across_block_boundaries(tmp_path: Path) -> 
     assert last_energy(out) is None
 
 
+def test_a_huge_output_is_never_read_whole(tmp_path: Path) -> None:
+    # A sparse 64 MiB output: an energy at the start, and optionally the normal ending.
+    folder = tmp_path / "huge"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "water_scf_optfreq.nw", folder / "input.nw")
+    out = folder / "output.out"
+    with out.open("wb") as fh:
+        fh.write(b"         Total SCF energy =    -11.000000000000\n")
+        fh.truncate(64 * 1024 * 1024)
+    (row,) = scan([str(tmp_path)])
+    # The energy lies beyond the backwards search limit, so it is not reported.
+    assert row.finalEnergy is None
+    assert row.status == "unknown"
+    with out.open("ab") as fh:
+        fh.write(b"\n         Total SCF energy =    -76.010746508431\n"
+                 b" Total times  cpu:        0.9s     wall:        1.0s\n")
+    (row,) = scan([str(tmp_path)])
+    assert row.status == "finished"
+    assert row.finalEnergy == pytest.approx(-76.010746508431)
+
+
 def test_input_summary_reads_tags_zmatrix_comments_and_tasks() -> None:
     text = """
     start calcium_thing   # a comment
