@@ -152,3 +152,18 @@ def find_library_entry(name: str, kind: str | None = None) -> tuple[str, dict[st
         if len(hits) == 1:
             return k[:-1], copy.deepcopy(hits[0])
     return None
+
+
+def functional_xc(functional: str) -> str:
+    """The exact NWChem ``xc`` line for ``functional``.
+
+    A catalogue name (``pbe96``, ``tpss``, ``blyp`` …, case-insensitive) gives its xc
+    line (``xpbe96 cpbe96``, ``xtpss03 ctpss03``, ``becke88 lyp``); anything else is
+    already an xc line and comes back with its spacing normalised.
+    """
+    text = " ".join(str(functional).split())
+    low = text.lower()
+    for entry in _load("functionals"):
+        if entry["name"].lower() == low:
+            return str(entry["xc"])
+    return text

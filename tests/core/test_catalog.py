@@ -174,6 +174,14 @@ def test_functionals_give_the_exact_xc_line() -> None:
         assert f["xc"] == " ".join(f["xc"].split())
 
 
+def test_functional_names_translate_to_their_xc_lines() -> None:
+    assert catalog.functional_xc("pbe96") == "xpbe96 cpbe96"
+    assert catalog.functional_xc("TPSS") == "xtpss03 ctpss03"
+    assert catalog.functional_xc("b3lyp") == "b3lyp"
+    assert catalog.functional_xc("  xpbe96   cpbe96 ") == "xpbe96 cpbe96"
+    assert catalog.functional_xc("hfexch 1.0") == "hfexch 1.0"
+
+
 def test_tasks_and_theories_match_the_settings_model() -> None:
     tasks = [t["name"] for t in catalog.get_catalog("tasks")["tasks"]]
     assert tasks == list(typing.get_args(CalculationSettings.model_fields["task"].annotation))
