@@ -14,18 +14,15 @@ _PT = Chem.GetPeriodicTable()
 MAX_Z = 118
 
 
-@lru_cache(maxsize=256)
+# Looked up in a table: asking RDKit about an unknown symbol prints a C++ trace to stderr.
+_SYMBOLS: dict[str, str] = {
+    str(_PT.GetElementSymbol(z)).lower(): str(_PT.GetElementSymbol(z)) for z in range(1, MAX_Z + 1)
+}
+
+
 def normalize_symbol(symbol: str) -> str | None:
     """``'cl'`` → ``'Cl'``; None when it is not an element (dummy ``*`` excluded)."""
-    s = symbol.strip()
-    if not s or not s.isalpha() or len(s) > 3:
-        return None
-    s = s[0].upper() + s[1:].lower()
-    try:
-        z = _PT.GetAtomicNumber(s)
-    except RuntimeError:
-        return None
-    return s if 1 <= z <= MAX_Z else None
+    return _SYMBOLS.get(symbol.strip().lower()) if isinstance(symbol, str) else None
 
 
 def atomic_number(symbol: str) -> int:
