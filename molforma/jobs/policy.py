@@ -113,7 +113,10 @@ def _walk(path: Path, shown: str) -> Path:
             # exists() follows every link: False means a link to nothing or a loop.
             if links > _MAX_LINKS or not os.path.exists(nxt):
                 raise FileAccessError("dangling_link", path=shown)
-            target = Path(os.readlink(nxt))
+            try:
+                target = Path(os.readlink(nxt))
+            except OSError as exc:
+                raise FileAccessError(path=shown, reason=exc.strerror or str(exc)) from exc
             if not target.is_absolute():
                 target = current / target
             # Walk the target's own components: it may hold further links and "..".
