@@ -6,6 +6,7 @@ NWChem time, apart from the cancelled run, which is stopped after its first SCF.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import time
@@ -206,3 +207,14 @@ def test_frequency_animation_memory_and_work_directories_reach_the_real_run(
     assert "memory total 300 mb" in record["_output"]
     animations = list(folder.rglob("freq.m-*.s-*.xyz"))
     assert animations, sorted(p.name for p in folder.rglob("*"))
+
+
+def test_two_processes_run_through_mpirun_and_finish(tmp_path: Path) -> None:
+    project = make_project(WATER, basis="sto-3g", task="energy")
+    project["execution"]["processes"] = 2
+    record = run(project, tmp_path)
+    assert record["status"] == "finished", record["error"]
+    assert record["command"][1:5] == ["-np", "2", "-x", "ARMCI_PROGRESS_THREAD=1"]
+    assert record["scfConverged"] is True
+    assert re.search(r"^\s*nproc\s*=\s*2\s*$", record["_output"], re.M)
+    assert processes_in(record["_folder"]) == []
