@@ -580,7 +580,12 @@ def _process_table() -> dict[int, tuple[str, int, int, str]]:
 
 
 class JobManager:
-    """Starts jobs and keeps them; at most one runs at a time."""
+    """Starts jobs and keeps them; at most one runs at a time.
+
+    ``on_change(job)`` is called from the job's background thread (never under a
+    lock) when the status or the live progress changes; a GUI must hand it over to
+    its own thread. When a job has ended, ``job.wait(0)`` is already True there.
+    """
 
     def __init__(self, on_change: Callable[[Job], None] | None = None) -> None:
         self._on_change = on_change
