@@ -207,3 +207,19 @@ def test_real_nwchem_water_sto3g_energy_runs_and_shows_results(
     assert -75.1 < summary.finalEnergy < -74.8
     assert f"{summary.finalEnergy:.8f}" in results.findChild(object, "resultsSummary").toPlainText()
     assert Path(results.results.source) == panel.job.folder
+
+
+def test_allowed_directories_refuse_a_job_root_outside_them(panel: Any, ctx: Any, qtbot: Any,
+                                                            tmp_path: Path) -> None:
+    from molforma.jobs.policy import Policy
+
+    (tmp_path / "allowed").mkdir()
+    ctx.policy = Policy(allow_dirs=(str(tmp_path / "allowed"),))
+    qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
+    assert panel.job is None
+    assert not (tmp_path / "jobs").exists()
+    assert str(tmp_path / "jobs") in panel.findChild(object, "jobStatusLabel").text()
+    _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "allowed" / "jobs"))
+    qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
+    assert Path(panel.last_input_set).parent == tmp_path / "allowed" / "jobs"

@@ -497,6 +497,24 @@ class ExecutionPanel(Retranslatable, QWidget):
         if self.job is not None:
             self.poll()
 
+    def _outside_allowed_dirs(self) -> str | None:
+        """Why the job folder or an advanced path is outside the MCP allowed directories.
+
+        In ``--mcp-gui`` with ``--mcp-allow-dir`` a Run or Save may have been pressed
+        by the MCP client, so the folders written must lie inside the allowed ones.
+        """
+        policy = getattr(self.ctx, "policy", None)
+        if policy is None or not getattr(policy, "restricted", False):
+            return None
+        project = self.ctx.document.project
+        try:
+            policy.check_path(str(project.get("execution", {}).get("job_root") or ""),
+                              for_write=True)
+            policy.check_advanced_paths(project.get("advanced", {}))
+        except Exception as exc:  # noqa: BLE001 - the refusal is shown
+            return error_text(exc)
+        return None
+
     def _set_status(self, text: str) -> None:
         self.status_label.setText(text)
 
@@ -517,6 +535,10 @@ class ExecutionPanel(Retranslatable, QWidget):
         if problems:
             self._set_status(self.tr("Cannot run:") + "\n" + "\n".join(
                 str(p.get("message") or p.get("code")) for p in problems))
+            return
+        refused = self._outside_allowed_dirs()
+        if refused:
+            self._set_status(self.tr("Cannot run:") + "\n" + refused)
             return
         if not doc.is_trusted:
             yes, no = self.tr("Yes"), self.tr("No")
@@ -571,6 +593,10 @@ class ExecutionPanel(Retranslatable, QWidget):
         doc = self.ctx.document
         if doc.candidate is not None:
             self._set_status(self.tr("Confirm or cancel the candidate first."))
+            return
+        refused = self._outside_allowed_dirs()
+        if refused:
+            self._set_status(self.tr("Could not save the input set: %1").replace("%1", refused))
             return
         jobs = self.ctx.jobs
         if jobs is None:
