@@ -171,6 +171,10 @@ def test_edits_are_refused_while_a_candidate_waits(panel: Any, ctx: Any) -> None
     assert ctx.document.project["calculation"]["theory"] == "scf"
     assert theory.currentData() == "scf"
     assert panel.findChild(object, "calculation_theoryMessage").text()
+    ctx.document.cancel()
+    assert not panel.findChild(object, "calculation_theoryMessage").text()
+    theory.setCurrentIndex(theory.findData("mp2"))
+    assert ctx.document.project["calculation"]["theory"] == "mp2"
 
 
 def test_every_interactive_widget_has_a_unique_object_name(panel: Any) -> None:

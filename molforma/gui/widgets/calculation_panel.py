@@ -157,7 +157,7 @@ class CalculationPanel(Retranslatable, QWidget):
         self._preview_timer.setInterval(PREVIEW_DELAY_MS)
         self._preview_timer.timeout.connect(self._deferred_preview)
         self._build()
-        ctx.events.documentChanged.connect(self.refresh)
+        ctx.events.documentChanged.connect(self._document_changed)
         self.refresh()
 
     # -- construction ----------------------------------------------------------------------
@@ -452,6 +452,11 @@ class CalculationPanel(Retranslatable, QWidget):
         typed = [t.strip() for t in self.extra_tasks_edit.toPlainText().splitlines() if t.strip()]
         dirty = self.extra_input_edit.toPlainText() != text or typed != tasks
         self.extra_state.setText(self.tr("Not applied yet") if dirty else "")
+
+    def _document_changed(self, _what: str = "") -> None:
+        # Reasons shown for refused edits are stale once the document has moved on.
+        self._local_errors.clear()
+        self.refresh()
 
     def refresh(self, *_args: Any, keep_extra: bool = False) -> None:
         """Reload every field, the messages and the preview from the confirmed project."""

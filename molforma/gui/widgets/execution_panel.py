@@ -131,7 +131,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self.poll)
         self._build()
-        ctx.events.documentChanged.connect(self.refresh)
+        ctx.events.documentChanged.connect(self._document_changed)
         ctx.events.jobChanged.connect(self._on_job_changed)
         self.refresh()
         self._update_buttons()
@@ -434,6 +434,11 @@ class ExecutionPanel(Retranslatable, QWidget):
         self._set("environment", env)
 
     # -- refresh -----------------------------------------------------------------------------
+    def _document_changed(self, _what: str = "") -> None:
+        # Reasons shown for refused edits are stale once the document has moved on.
+        self._local_errors.clear()
+        self.refresh()
+
     def refresh(self, *_args: Any) -> None:
         """Reload the fields from the confirmed project."""
         ex = self.ctx.document.project.get("execution", {})
