@@ -330,11 +330,17 @@ class Server:
 
     def _serve_one(self, msg: Any) -> None:
         rid = msg.get("id") if isinstance(msg, dict) else None
+        tracked = P.is_valid_id(rid)
         with self._plock:
-            skip = rid in self._cancelled
-        out = None if skip else self.handle(msg)
+            skip = tracked and rid in self._cancelled
+        try:
+            out = None if skip else self.handle(msg)
+        except Exception:  # a bug here must never end the connection
+            log.exception("dispatch failed")
+            out = P.error_response(rid if tracked else None,
+                                   RpcError(P.INTERNAL_ERROR, "Internal error"))
         with self._plock:
-            if rid is not None and P.is_valid_id(rid):
+            if tracked:
                 self._pending.discard(rid)
                 if rid in self._cancelled:
                     self._cancelled.discard(rid)
