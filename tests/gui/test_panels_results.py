@@ -78,8 +78,7 @@ def test_nwchem_output_lists_modes_marks_the_imaginary_one_and_plays_then_stops(
     qtbot.mouseClick(play, Qt.MouseButton.LeftButton)
     assert panel.playing and view.playing
     assert stop.isEnabled() and not play.isEnabled()
-    qtbot.wait(300)
-    assert view.grab().toImage() != before  # atoms moved
+    qtbot.waitUntil(lambda: view.grab().toImage() != before, timeout=5000)  # atoms move
     qtbot.mouseClick(stop, Qt.MouseButton.LeftButton)
     assert not panel.playing and not view.playing
     assert play.isEnabled()
@@ -148,6 +147,12 @@ def test_optimisation_energies_are_plotted_per_step(panel: Any, qtbot: Any) -> N
     plot = panel.findChild(object, "resultsEnergyPlot")
     assert plot.energies() == pytest.approx([-76.01050499, -76.01073828, -76.01074651,
                                              -76.01074651])
+    slider = panel.findChild(object, "trajectorySlider")
+    assert slider.maximum() == 5  # input, steps 0-3, final
+    slider.setValue(2)  # "step 1"
+    assert plot.marker() == 1
+    slider.setValue(0)  # the input orientation has no step energy
+    assert plot.marker() is None
 
 
 def test_ir_width_changes_the_broadened_curve_and_exports_png_and_csv(

@@ -124,6 +124,7 @@ class HistoryPanel(Retranslatable, QWidget):
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)  # newest first
         self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.table.itemDoubleClicked.connect(lambda _item: self.open_selected_in_results())
 
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.preview_tabs = QTabWidget(self)

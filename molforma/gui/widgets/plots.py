@@ -59,7 +59,11 @@ class EnergyPlot(Retranslatable, pg.PlotWidget):
         self.getAxis("left").enableAutoSIPrefix(False)
         self._curve = self.plot([], [], pen=pg.mkPen("#1f77b4", width=2), symbol="o",
                                 symbolSize=6, symbolBrush="#1f77b4")
+        self._marker = pg.ScatterPlotItem(size=12, brush=pg.mkBrush("#d62728"),
+                                          pen=pg.mkPen("k"))
+        self.addItem(self._marker)
         self._values: list[float] = []
+        self._marked: int | None = None
         self.setMinimumHeight(140)
 
     def set_energies(self, energies: Sequence[float]) -> None:
@@ -69,10 +73,24 @@ class EnergyPlot(Retranslatable, pg.PlotWidget):
             return
         self._values = values
         self._curve.setData(list(range(1, len(values) + 1)), values)
+        self.set_marker(None)
 
     def energies(self) -> list[float]:
         """The energies shown now."""
         return list(self._values)
+
+    def set_marker(self, index: int | None) -> None:
+        """Highlight step ``index`` (0-based) of the curve; None removes the mark."""
+        if index is None or not 0 <= index < len(self._values):
+            self._marked = None
+            self._marker.setData([], [])
+            return
+        self._marked = index
+        self._marker.setData([index + 1], [self._values[index]])
+
+    def marker(self) -> int | None:
+        """The highlighted step (0-based), or None."""
+        return self._marked
 
 
 def lorentzian_spectrum(

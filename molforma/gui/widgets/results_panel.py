@@ -92,6 +92,7 @@ class ResultsPanel(Retranslatable, QWidget):
         self.ctx = ctx
         self.results: Any | None = None
         self._updating = False
+        self._plotted: list[Any] = []
         self._mode: int | None = None
         self._frame_timer = QTimer(self)
         self._frame_timer.setInterval(FRAME_MS)
@@ -194,6 +195,7 @@ class ResultsPanel(Retranslatable, QWidget):
         self.modes_table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents)
         self.modes_table.itemSelectionChanged.connect(self._mode_selected)
+        self.modes_table.itemDoubleClicked.connect(lambda _item: self._play_clicked())
 
         self.plots = QTabWidget(self)
         self.plots.setObjectName("resultsPlotTabs")
@@ -442,13 +444,14 @@ class ResultsPanel(Retranslatable, QWidget):
 
     def _fill_plots(self, res: Any) -> None:
         if res is None:
+            self._plotted = []
             self.energy_plot.set_energies([])
             self.ir.set_modes([], [])
             return
-        steps = [e.energy for e in res.energies if e.kind == "optimization"]
-        if not steps:
-            steps = [e.energy for e in res.energies]
-        self.energy_plot.set_energies(steps)
+        points = [e for e in res.energies if e.kind == "optimization"] or list(res.energies)
+        self._plotted = points
+        self.energy_plot.set_energies([e.energy for e in points])
+        steps = points
         self.ir.set_modes([m.frequency for m in res.modes], [m.irIntensity for m in res.modes])
         if res.modes and not steps:
             self.plots.setCurrentWidget(self.ir)
@@ -485,9 +488,26 @@ class ResultsPanel(Retranslatable, QWidget):
             finally:
                 self._updating = False
         self.view.set_mode_animation(_atoms_of(st), None, 0.0)
+        self._mark_energy(index)
         energy = f", {st.energy:.8f} Eh" if st.energy is not None else ""
         self.trajectory_label.setText(f"{index + 1}/{len(res.structures)} {st.label}{energy}")
         self._update_buttons()
+
+    def _mark_energy(self, structure: int) -> None:
+        """Highlight the energy point of ``structure`` on the energy plot, if it has one."""
+        for i, point in enumerate(self._plotted):
+            if point.structureIndex == structure:
+                self.energy_plot.set_marker(i)
+                return
+        # The final geometry repeats the last step: match it by its energy.
+        res = self.results
+        energy = res.structures[structure].energy if res is not None else None
+        if energy is not None:
+            for i in range(len(self._plotted) - 1, -1, -1):
+                if abs(self._plotted[i].energy - energy) < 1e-9:
+                    self.energy_plot.set_marker(i)
+                    return
+        self.energy_plot.set_marker(None)
 
     def _slider_moved(self, value: int) -> None:
         if self._updating:
@@ -608,6 +628,7 @@ class ResultsPanel(Retranslatable, QWidget):
         finally:
             self._updating = False
         self.view.set_mode_animation(_atoms_of(st), None, 0.0)
+        self._mark_energy(index)
         self.trajectory_label.setText(f"{index + 1}/{len(res.structures)} {st.label}")
 
     def _amplitude_changed(self, _value: float) -> None:
