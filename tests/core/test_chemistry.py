@@ -472,6 +472,15 @@ def test_single_bonds_next_to_multiple_bonds_are_shorter() -> None:
     assert ch.bond_length("Fe", "N") == pytest.approx(covalent_radius("Fe") + covalent_radius("N"))
 
 
+def test_four_chlorides_on_platinum_are_square_planar() -> None:
+    p = project([("Pt", (0, 0, 0))])
+    for _ in range(4):
+        ch.place_fragment(p, "Cl-", "a1", kind="ligand")
+    assert hill(p) == "Cl4Pt"
+    assert sorted(bond_angles(p, "a1")) == pytest.approx([90.0] * 4 + [180.0] * 2, abs=1e-6)
+    assert sum(atom(p, i)["formalCharge"] for i in neighbours(p, "a1")) == -4
+
+
 def test_a_metal_hydride_keeps_its_hydride_while_sites_are_free() -> None:
     p = project([("Fe", (0, 0, 0)), ("H", (1.6, 0, 0))], [(1, 2, 1)])
     for _ in range(5):
