@@ -15,8 +15,9 @@ def main() -> int:
     args = sys.argv[1:]
     log = os.environ.get("FAKE_LAUNCHER_LOG")
     if log:
-        with open(log, "w", encoding="utf-8") as fh:
+        with open(log + ".tmp", "w", encoding="utf-8") as fh:
             json.dump(sys.argv, fh)
+        os.replace(log + ".tmp", log)
     while args and args[0].startswith("-"):
         opt = args.pop(0)
         if opt in ("-np", "-x") and args:

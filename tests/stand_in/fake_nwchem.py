@@ -26,6 +26,13 @@ import sys
 import time
 
 
+def write_whole(name: str, text: str) -> None:
+    """Write a file under a temporary name and rename it, so readers never see it half-written."""
+    with open(name + ".tmp", "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(name + ".tmp", name)
+
+
 def say(line: str, delay: float) -> None:
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
@@ -49,11 +56,11 @@ def opt_step(n: int, energy: float, delay: float) -> None:
 def main() -> int:
     mode = os.environ.get("FAKE_NWCHEM_MODE", "converge")
     delay = float(os.environ.get("FAKE_NWCHEM_DELAY", "0.05"))
-    with open("fake_nwchem.info", "w", encoding="utf-8") as fh:
-        json.dump({"pid": os.getpid(), "argv": sys.argv,
-                   "env": {k: os.environ.get(k) for k in (
-                       "OMP_NUM_THREADS", "ARMCI_PROGRESS_THREAD", "OMPI_ALLOW_RUN_AS_ROOT",
-                       "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "FAKE_EXTRA")}}, fh)
+    write_whole("fake_nwchem.info", json.dumps({
+        "pid": os.getpid(), "argv": sys.argv,
+        "env": {k: os.environ.get(k) for k in (
+            "OMP_NUM_THREADS", "ARMCI_PROGRESS_THREAD", "OMPI_ALLOW_RUN_AS_ROOT",
+            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "FAKE_EXTRA")}}))
     say(" argument  1 = " + (sys.argv[1] if len(sys.argv) > 1 else ""), delay)
     if mode == "exit255":
         return 255
@@ -61,8 +68,7 @@ def main() -> int:
         if mode == "stubborn":
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-        with open("fake_nwchem.child", "w", encoding="utf-8") as fh:
-            fh.write(str(child.pid))
+        write_whole("fake_nwchem.child", str(child.pid))
         say("         Total SCF energy =    -1.000000000000", delay)
         time.sleep(600)
         return 0
