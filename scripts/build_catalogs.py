@@ -97,7 +97,7 @@ LIGANDS: list[tuple[str, str, str, str, int, list[str]]] = [
 
 # name as written after `* library`, label, family
 BASIS_SETS: list[tuple[str, str, str]] = [
-    ("sto-3g", "STO-3G (minimal)", "pople"),
+    ("sto-3g", "STO-3G", "pople"),
     ("3-21g", "3-21G", "pople"),
     ("6-31g", "6-31G", "pople"),
     ("6-31g*", "6-31G(d)", "pople"),
@@ -120,7 +120,7 @@ BASIS_SETS: list[tuple[str, str, str]] = [
     ("def2-tzvp", "def2-TZVP", "karlsruhe"),
     ("def2-tzvpp", "def2-TZVPP", "karlsruhe"),
     ("def2-qzvp", "def2-QZVP", "karlsruhe"),
-    ("lanl2dz_ecp", "LANL2DZ (with ECP)", "ecp"),
+    ("lanl2dz_ecp", "LANL2DZ", "ecp"),
 ]
 # Basis sets whose heavy elements need an ECP block: basis name -> ECP library name.
 BASIS_ECP: dict[str, str] = {
@@ -333,8 +333,13 @@ def basis_sets(library: Path) -> list[dict[str, Any]]:
         if not path.is_file():
             raise FileNotFoundError(f"{name}: {path} not found")
         elements = _z_sorted(parse_library_elements(path.read_text(errors="replace")))
-        rec: dict[str, Any] = {"name": name, "label": label, "family": family,
-                               "elements": elements}
+        ja = label
+        if family == "ecp":
+            label, ja = f"{label} (with ECP)", f"{label}（ECP付き）"
+        elif name == "sto-3g":
+            label, ja = f"{label} (minimal)", f"{label}（最小基底）"
+        rec: dict[str, Any] = {"name": name, "label": {"en": label, "ja": ja},
+                               "family": family, "elements": elements}
         ecp = BASIS_ECP.get(name)
         if ecp is not None:
             text = (library / library_file_name(ecp)).read_text(errors="replace")

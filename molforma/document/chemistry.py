@@ -477,7 +477,7 @@ def _steric_number(atom: Mapping[str, Any], orders: Sequence[tuple[str, int]],
             and all(o == 1 for _nb, o in orders)
             and any(any(o2 > 1 for _x, o2 in all_orders.get(nb, ())) for nb, _o in orders)):
         lone_pairs = 0
-    return min(max(sigma + lone_pairs, sigma), 8)
+    return min(sigma + lone_pairs, max(sigma, 8))
 
 
 def _twist_reference(center: AtomDict, neighbour: AtomDict,

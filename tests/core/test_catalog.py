@@ -36,6 +36,14 @@ def _build_script() -> types.ModuleType:
     return mod
 
 
+def test_every_entry_has_a_name_and_labels_in_both_languages() -> None:
+    for kind, entries in catalog.get_catalog().items():
+        names = [e.get("name", e.get("key")) for e in entries]
+        assert len(set(names)) == len(names), kind
+        for e in entries:
+            assert e["label"]["en"].strip() and e["label"]["ja"].strip(), (kind, e)
+
+
 def test_every_kind_is_served_and_unknown_kinds_are_refused() -> None:
     everything = catalog.get_catalog()
     assert list(everything) == list(catalog.KINDS)
