@@ -142,7 +142,7 @@ def test_converging_run_finishes_with_record_output_and_streamed_progress(tmp_pa
     running = [s["progress"]["energies"] for s in seen if s["status"] == "running"]
     lengths = [len(e) for e in running]
     assert lengths == sorted(lengths)
-    assert len(set(lengths)) >= 3
+    assert len(set(lengths)) >= 2
     assert seen[-1]["status"] == "finished"
     assert manager.current() is job and manager.jobs() == [job]
     assert manager.find(job.id) is job and manager.find("nope") is None
