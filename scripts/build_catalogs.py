@@ -411,9 +411,26 @@ def advanced_keys() -> list[dict[str, Any]]:
     return out
 
 
+def _dumps(data: list[dict[str, Any]]) -> str:
+    """One entry per line, each atom on a line of its own: small files, readable diffs."""
+    lines = []
+    for entry in data:
+        head = {k: v for k, v in entry.items() if k not in ("atoms", "bonds")}
+        parts = [json.dumps(head, ensure_ascii=False, separators=(", ", ": "))[:-1]]
+        if "atoms" in entry:
+            atoms = ",\n  ".join(json.dumps(a, ensure_ascii=False, separators=(",", ":"))
+                                 for a in entry["atoms"])
+            parts.append(f', "atoms": [\n  {atoms}],\n "bonds": '
+                         + json.dumps(entry["bonds"], separators=(",", ":")))
+        lines.append("".join(parts) + "}")
+    return "[\n" + ",\n".join(lines) + "\n]\n"
+
+
 def _write(name: str, data: Any) -> None:
     path = RESOURCES / f"{name}.json"
-    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    text = _dumps(data)
+    if json.loads(text) != data:
+        raise AssertionError(f"{name}: compact JSON does not round-trip")
     path.write_text(text, encoding="utf-8")
     print(f"wrote {path.relative_to(ROOT)} ({len(text)} bytes)")
 
