@@ -326,7 +326,8 @@ class Server:
         finally:
             self.state.shutdown()
             transport.close()
-        return 0
+        # A client disconnected for not reading is an abnormal end.
+        return 1 if transport.overflowed else 0
 
     def _serve_one(self, msg: Any) -> None:
         rid = msg.get("id") if isinstance(msg, dict) else None

@@ -93,6 +93,7 @@ class StdioTransport:
         self._cond = threading.Condition()
         self._closed = False
         self.disconnected = threading.Event()
+        self.overflowed = False
         self._writer: threading.Thread | None = None
         self._reader: threading.Thread | None = None
 
@@ -146,6 +147,7 @@ class StdioTransport:
                 log.error("client stopped reading (%d bytes waiting); disconnecting",
                           self._backlog)
                 self._closed = True
+                self.overflowed = True
                 self._out.clear()
                 self._cond.notify_all()
                 self.disconnected.set()
