@@ -28,6 +28,7 @@ import os
 import shlex
 import shutil
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -422,7 +423,8 @@ class Job:
             else:
                 self._finish("cancelled", None)
             return
-        self._update(status="running", startedAt=_now())
+        # pid and host let History tell a job that died with its program from a live one
+        self._update(status="running", startedAt=_now(), pid=proc.pid, host=socket.gethostname())
         limit = self._record.get("timeLimit")
         started = time.monotonic()
         reason: str | None = None

@@ -415,3 +415,25 @@ def test_program_exit_without_stop_all_still_ends_running_jobs(tmp_path: Path) -
     assert not alive(child)
     assert processes_in(folder) == []
     assert json.loads((folder / "job.json").read_text())["status"] == "cancelled"
+
+
+def test_a_running_job_records_pid_and_host_so_history_can_tell_a_dead_one(tmp_path: Path) -> None:
+    import socket
+
+    from molforma.history.scan import scan
+
+    manager = JobManager()
+    job = manager.start(stand_in_project(tmp_path, "converge", delay=0.5))
+    assert wait_for(lambda: job.status == "running")
+    record = json.loads((job.folder / "job.json").read_text())
+    assert record["host"] == socket.gethostname()
+    assert isinstance(record["pid"], int) and alive(record["pid"])
+    rows = scan([str(tmp_path)])
+    assert rows[0].status == "running"
+    job.cancel()
+    assert job.wait(15)
+    # a record left saying "running" by a program that died with its child
+    record["status"] = "running"
+    (job.folder / "job.json").write_text(json.dumps(record))
+    assert not alive(record["pid"])
+    assert scan([str(tmp_path)])[0].status == "interrupted"
