@@ -1,0 +1,37 @@
+"""README's tool table is the one generated from the tool definitions."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _tool_table() -> str:
+    spec = importlib.util.spec_from_file_location("update_readme", ROOT / "scripts" / "update_readme.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.tool_table()
+
+
+def test_readme_tool_table_matches_the_tool_definitions() -> None:
+    table = _tool_table()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- tools:start -->\n(.*)\n<!-- tools:end -->", readme, re.S)
+    assert m, "README lacks the tools section markers"
+    assert m.group(1).strip() == table, "run: .venv/bin/python scripts/update_readme.py"
+
+
+def test_readme_quick_start_has_exactly_two_commands() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```bash", 1)[1].split("```", 1)[0]
+    commands = [ln.split("#")[0].strip() for ln in block.strip().splitlines() if ln.strip()]
+    assert commands == ["./run.sh", "./test.sh"]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert [ln for ln in ci.splitlines() if ln and not ln.startswith(("#", "set ", "cd "))] == [
+        "bash ./test.sh"
+    ]
