@@ -188,6 +188,9 @@ _FRAGMENT_TWIST_STEP = 10.0  # degrees between trial orientations about a new bo
 # bending costs as much as a small overlap, so an uncrowded site keeps the ideal one.
 _TILTS = (6.0, 12.0)
 _TILT_PENALTY = 0.004
+_CLASH_FACTOR = 0.8  # pairs closer than this share of their van der Waals sum overlap
+_SOFT_WEIGHT = 0.01  # weight of the 1/d⁶ tie-breaker between clash-free orientations
+_CONJUGATION_WEIGHT = 0.05  # weight of the coplanarity preference of adjacent π systems
 
 
 def is_metal(symbol: str) -> bool:
@@ -530,10 +533,17 @@ class _Environment:
 
     def near(self, around: np.ndarray, radius: float,
              exclude: set[str]) -> tuple[np.ndarray, list[str]]:
+        xyz, elems, _ids = self.near_ids(around, radius, exclude)
+        return xyz, elems
+
+    def near_ids(self, around: np.ndarray, radius: float,
+                 exclude: set[str]) -> tuple[np.ndarray, list[str], list[str]]:
+        """Positions, elements and ids of the atoms within ``radius`` of ``around``."""
         xyz = self._xyz[: self._n]
         hits = np.nonzero(np.linalg.norm(xyz - around, axis=1) <= radius)[0]
         keep = [int(i) for i in hits if self.ids[int(i)] not in exclude]
-        return xyz[keep].reshape(-1, 3), [self.elems[i] for i in keep]
+        return (xyz[keep].reshape(-1, 3), [self.elems[i] for i in keep],
+                [self.ids[i] for i in keep])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -665,6 +675,28 @@ def _site_candidates(work: Project, index: dict[str, AtomDict],
     return [(d, None) for d in dirs]
 
 
+def _fragment_plane_normal(entry: Mapping[str, Any], frag: np.ndarray) -> np.ndarray | None:
+    """Normal of the π plane at a fragment's attachment atom, or None when it has none."""
+    attach = int(entry["attachment"])
+    nbs = [j if i == attach else i for i, j, _o in entry["bonds"] if attach in (i, j)]
+    if not any(o > 1 for i, j, o in entry["bonds"] if attach in (i, j)) or len(nbs) < 2:
+        return None
+    n = np.cross(frag[nbs[0]] - frag[attach], frag[nbs[1]] - frag[attach])
+    return unit(n) if np.linalg.norm(n) > 1e-6 else None
+
+
+def _site_plane_normal(index: Mapping[str, AtomDict],
+                       orders: Mapping[str, Sequence[tuple[str, int]]], site: AtomDict,
+                       replaced: str | None) -> np.ndarray | None:
+    """Normal of the plane of the site's remaining neighbours (needs two of them)."""
+    c = _xyz(site)
+    nbs = [_xyz(index[n]) - c for n, _o in orders[site["id"]] if n != replaced]
+    if len(nbs) < 2:
+        return None
+    n = np.cross(nbs[0], nbs[1])
+    return unit(n) if np.linalg.norm(n) > 1e-6 else None
+
+
 def _tilted(direction: np.ndarray) -> list[tuple[np.ndarray, float]]:
     """The ideal direction first, then directions bent by :data:`_TILTS` degrees around it."""
     out = [(direction, 0.0)]
@@ -739,28 +771,45 @@ def place_fragment(work: Project, name: str, site: str, *,
                        for k in range(steps)])
     frad = np.array([elements.vdw_radius(e) for e in felems])
     site_rad = elements.vdw_radius(site_atom["element"])
+    frag_normal = _fragment_plane_normal(entry, frag)
+    site_pi = any(o > 1 for _n, o in orders[site])
+    conjugated = frag_normal is not None and site_pi
     best: tuple[float, np.ndarray, str | None] | None = None
     env = _Environment(work)
     for ideal, h_id in cands:
         exclude = {site_atom["id"]} | ({h_id} if h_id else set())
-        env_xyz, env_el = env.near(center, length + extent + 4.0, exclude)
+        env_xyz, env_el, env_ids = env.near_ids(center, length + extent + 4.0, exclude)
         env_rad = np.array([elements.vdw_radius(e) for e in env_el])
         # The site itself joins the environment for every fragment atom but the attachment.
         env_xyz = np.vstack([env_xyz, center[None, :]])
         env_rad = np.append(env_rad, site_rad)
         mask = np.ones((len(frag), len(env_xyz)))
         mask[attach, -1] = 0.0
-        limit = 0.75 * (frad[:, None] + env_rad[None, :])
+        # The attachment atom and the site's neighbours are 1,3 to each other: their
+        # distance is set by the bond angle, not by the orientation.
+        site_nbs = {n for n, _o in orders[site]}
+        for col, eid in enumerate(env_ids):
+            if eid in site_nbs:
+                mask[attach, col] = 0.0
+        limit = _CLASH_FACTOR * (frad[:, None] + env_rad[None, :])
+        site_normal = _site_plane_normal(index, orders, site_atom, h_id) if conjugated else None
         for direction, tilt in _tilted(ideal):
             # Frame: the new bond along z, so the twists are rotations about z.
             to_z = align_vectors(to_site, [0.0, 0.0, -1.0])
             from_z = align_vectors([0.0, 0.0, 1.0], direction)
             origin = center + direction * length
             local = frag @ to_z.T
-            pts = origin + np.einsum("kij,nj->kni", from_z @ twists, local)
+            rots = from_z @ twists
+            pts = origin + np.einsum("kij,nj->kni", rots, local)
             d = np.linalg.norm(pts[:, :, None, :] - env_xyz[None, None, :, :], axis=3)
             over = np.clip(limit[None] - d, 0.0, None) * mask[None]
             scores = np.sum(over * over, axis=(1, 2)) + _TILT_PENALTY * tilt
+            # Weak long-range repulsion: among clash-free twists, staggered beats eclipsed.
+            scores += _SOFT_WEIGHT * np.sum(mask[None] / np.maximum(d, 0.5) ** 6, axis=(1, 2))
+            if site_normal is not None and frag_normal is not None:
+                # A π system next to a π system prefers one plane (styrene, nitrobenzene).
+                normals = np.einsum("kij,j->ki", rots, to_z @ frag_normal)
+                scores += _CONJUGATION_WEIGHT * (1.0 - (normals @ site_normal) ** 2)
             k = int(np.argmin(scores))
             if best is None or scores[k] < best[0] - 1e-9:
                 best = (float(scores[k]), pts[k], h_id)

@@ -504,6 +504,25 @@ def test_placing_on_an_atom_without_a_hydrogen_uses_a_free_valence() -> None:
     assert exc.value.code == "no_free_site"
 
 
+def test_a_methyl_on_a_methyl_is_staggered() -> None:
+    p = methane()
+    c = ch.place_fragment(p, "methyl", "a1").info["attachment"]
+    twists = sorted(abs(dihedral(xyz(p, h1), xyz(p, "a1"), xyz(p, c), xyz(p, h2)))
+                    for h1 in hydrogens_of(p, "a1") for h2 in hydrogens_of(p, c))
+    assert twists == pytest.approx([60.0] * 6 + [180.0] * 3, abs=5.0)
+
+
+@pytest.mark.parametrize("name", ["nitro", "vinyl", "carbonyl", "carboxyl"])
+def test_pi_groups_on_benzene_lie_in_the_ring_plane(name: str) -> None:
+    p = benzene()
+    a = ch.place_fragment(p, name, "a1").info["attachment"]
+    for n in neighbours(p, a):
+        if n != "a1":
+            twist = abs(dihedral(xyz(p, "a2"), xyz(p, "a1"), xyz(p, a), xyz(p, n)))
+            assert min(twist, 180.0 - twist) < 5.0
+    assert close_contacts(p) == [] and min_nonbonded(p) > 1.8
+
+
 def test_a_hydrogen_given_as_the_site_is_the_one_replaced() -> None:
     p = butane()
     target = hydrogens_of(p, "a2")[1]
