@@ -2,7 +2,8 @@
 
 Atoms are ray-cast sphere impostors: one instanced quad per atom whose fragment
 shader computes the sphere's normal and depth, so balls are perfectly round at
-any zoom for two triangles each. Bonds are an instanced 12-sided cylinder. Per
+any zoom for two triangles each. Bonds are cylinder impostors the same way: one
+screen-aligned quad per bond, shaded and depth-corrected as a cylinder. Per
 instance data lives in vertex buffers that are uploaded only when the molecule
 changes; rotating, zooming and panning change four uniforms, which keeps 10,000
 atoms smooth even on a software rasteriser. The camera mapping is the one in
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import logging
-import math
+import os
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -97,48 +98,103 @@ void main() {
 """
 
 _CYL_VS = "#version 330 core\n" + _COMMON + """
-layout(location = 0) in vec3 unitPos;   // x, y on the unit circle, z in 0..1
+layout(location = 0) in vec2 corner;    // x: 0..1 along the bond, y: -1..1 across it
 layout(location = 1) in vec3 pStart;
 layout(location = 2) in vec3 pEnd;
 layout(location = 3) in float radius;
-layout(location = 4) in vec4 colour;
-out vec3 vNormal;
-out vec4 vColour;
+layout(location = 4) in vec4 colourA;
+layout(location = 5) in vec4 colourB;
+out float vAcross;
+out float vAlong;
+out float vZ;
+out float vRadius;
+flat out vec2 vPerp;
+flat out vec4 vColourA;
+flat out vec4 vColourB;
 void main() {
-    vec3 axis = pEnd - pStart;
+    vec3 a = toView(pStart);
+    vec3 b = toView(pEnd);
+    vec2 axis = b.xy - a.xy;
     float len = length(axis);
-    vec3 d = len > 0.0 ? axis / len : vec3(0.0, 0.0, 1.0);
-    vec3 ref = abs(d.z) < 0.9 ? vec3(0.0, 0.0, 1.0) : vec3(1.0, 0.0, 0.0);
-    vec3 u = normalize(cross(d, ref));
-    vec3 w = cross(d, u);
-    vec3 nrm = u * unitPos.x + w * unitPos.y;
-    vec3 p = pStart + d * len * unitPos.z + nrm * radius;
-    vNormal = uRot * nrm;
-    vColour = colour;
-    gl_Position = toClip(toView(p));
+    vec2 dir = len > 1e-4 ? axis / len : vec2(1.0, 0.0);
+    vec2 perp = vec2(-dir.y, dir.x);
+    float r = max(radius * uScale, 0.75);
+    vec3 p = mix(a, b, corner.x);
+    p.xy += perp * corner.y * r;
+    vAcross = corner.y;
+    vAlong = corner.x;
+    vZ = p.z;
+    vRadius = r;
+    vPerp = perp;
+    vColourA = colourA;
+    vColourB = colourB;
+    gl_Position = toClip(p);
 }
 """
 
 _CYL_FS = "#version 330 core\n" + _COMMON + """
-in vec3 vNormal;
-in vec4 vColour;
+in float vAcross;
+in float vAlong;
+in float vZ;
+in float vRadius;
+flat in vec2 vPerp;
+flat in vec4 vColourA;
+flat in vec4 vColourB;
 out vec4 fragColour;
 void main() {
-    fragColour = vec4(shade(vColour.rgb * 0.85, normalize(vNormal)), vColour.a);
+    float h = sqrt(max(1.0 - vAcross * vAcross, 0.0));
+    vec3 n = normalize(vec3(vPerp * vAcross, h));
+    vec4 c = vAlong < 0.5 ? vColourA : vColourB;
+    fragColour = vec4(shade(c.rgb * 0.85, n), c.a);
+    gl_FragDepth = (-(vZ + h * vRadius) / uDepth) * 0.5 + 0.5;
 }
 """
 
-_CYL_SIDES = 12
 _MARK_BITS = (MARK_SELECTED, MARK_FIXED, MARK_CANDIDATE)  # the shader decodes these bits
 
 
+_SOFTWARE_NAMES = ("llvmpipe", "softpipe", "swrast", "swiftshader", "software")
+_renderer_name: list[str] = []
+
+
+def gl_renderer_name() -> str:
+    """The GL_RENDERER string of this machine's OpenGL ('' when none), probed once."""
+    if not _renderer_name:
+        name = ""
+        try:
+            from PySide6.QtGui import QOffscreenSurface, QOpenGLContext
+
+            ctx = QOpenGLContext()
+            surf = QOffscreenSurface()
+            surf.create()
+            if ctx.create() and ctx.makeCurrent(surf):
+                raw = GL.glGetString(GL.GL_RENDERER)
+                name = raw.decode(errors="replace") if raw else ""
+                ctx.doneCurrent()
+        except Exception as exc:  # noqa: BLE001 - no GL: the caller falls back to QPainter
+            log.info("cannot probe OpenGL: %s", exc)
+        _renderer_name.append(name)
+    return _renderer_name[0]
+
+
 def default_format() -> QSurfaceFormat:
-    """OpenGL 3.3 core with a depth buffer and 4× multisampling."""
+    """OpenGL 3.3 core with a depth buffer; 4× multisampling on real GPUs.
+
+    Software rasterisers (Mesa llvmpipe) pay for every sample on the CPU, so there
+    the edges are left to the impostors' exact silhouettes instead.
+    ``MOLFORMA_GL_SAMPLES`` overrides the sample count.
+    """
     fmt = QSurfaceFormat()
     fmt.setVersion(3, 3)
     fmt.setProfile(QSurfaceFormat.OpenGLContextProfile.CoreProfile)
     fmt.setDepthBufferSize(24)
-    fmt.setSamples(4)
+    env = os.environ.get("MOLFORMA_GL_SAMPLES", "")
+    if env.isdigit():
+        samples = int(env)
+    else:
+        software = any(n in gl_renderer_name().lower() for n in _SOFTWARE_NAMES)
+        samples = 0 if software else 4
+    fmt.setSamples(samples)
     return fmt
 
 
@@ -156,19 +212,6 @@ def _compile(vs: str, fs: str) -> int:
     if not GL.glGetProgramiv(prog, GL.GL_LINK_STATUS):
         raise RuntimeError(GL.glGetProgramInfoLog(prog).decode(errors="replace"))
     return int(prog)
-
-
-def _cylinder_mesh() -> tuple[np.ndarray, np.ndarray]:
-    verts = []
-    for k in range(_CYL_SIDES):
-        a = 2 * math.pi * k / _CYL_SIDES
-        verts += [(math.cos(a), math.sin(a), 0.0), (math.cos(a), math.sin(a), 1.0)]
-    idx = []
-    for k in range(_CYL_SIDES):
-        a0, a1 = 2 * k, 2 * k + 1
-        b0, b1 = (2 * k + 2) % (2 * _CYL_SIDES), (2 * k + 3) % (2 * _CYL_SIDES)
-        idx += [a0, b0, a1, a1, b0, b1]
-    return np.array(verts, np.float32), np.array(idx, np.uint32)
 
 
 class GLCanvas(QOpenGLWidget):
@@ -189,8 +232,8 @@ class GLCanvas(QOpenGLWidget):
         self._buffers: dict[str, int] = {}
         self._n_atoms = 0
         self._n_segs = 0
-        self._n_cyl_idx = 0
         self._uniforms: dict[tuple[int, str], int] = {}
+        self.frames = 0  # frames drawn (benchmarks check that a repaint really painted)
 
     def scene_changed(self) -> None:
         """The molecule changed: re-upload instance buffers on the next frame."""
@@ -232,19 +275,17 @@ class GLCanvas(QOpenGLWidget):
         self._attrib(2, "a_rad", 1, 1)
         self._attrib(3, "a_col", 4, 1)
         self._attrib(4, "a_mark", 1, 1)
-        verts, idx = _cylinder_mesh()
-        self._n_cyl_idx = len(idx)
+        strip = np.array([[0, -1], [1, -1], [0, 1], [1, 1]], np.float32)
         self._cyl_vao = int(GL.glGenVertexArrays(1))
         GL.glBindVertexArray(self._cyl_vao)
-        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self._buffer("cyl"))
-        GL.glBufferData(GL.GL_ARRAY_BUFFER, verts.nbytes, verts, GL.GL_STATIC_DRAW)
-        self._attrib(0, "cyl", 3, 0)
-        self._attrib(1, "s_start", 3, 1)
-        self._attrib(2, "s_end", 3, 1)
-        self._attrib(3, "s_rad", 1, 1)
-        self._attrib(4, "s_col", 4, 1)
-        GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, self._buffer("cyl_idx"))
-        GL.glBufferData(GL.GL_ELEMENT_ARRAY_BUFFER, idx.nbytes, idx, GL.GL_STATIC_DRAW)
+        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self._buffer("strip"))
+        GL.glBufferData(GL.GL_ARRAY_BUFFER, strip.nbytes, strip, GL.GL_STATIC_DRAW)
+        self._attrib(0, "strip", 2, 0)
+        self._attrib(1, "l_start", 3, 1)
+        self._attrib(2, "l_end", 3, 1)
+        self._attrib(3, "l_rad", 1, 1)
+        self._attrib(4, "l_col_a", 4, 1)
+        self._attrib(5, "l_col_b", 4, 1)
         GL.glBindVertexArray(0)
 
     def _upload(self, name: str, data: Any) -> None:
@@ -260,12 +301,13 @@ class GLCanvas(QOpenGLWidget):
         self._upload("a_rad", sd.radius)
         self._upload("a_col", sd.colour)
         self._upload("a_mark", sd.mark.astype(np.float32))
-        self._upload("s_start", sd.seg_start)
-        self._upload("s_end", sd.seg_end)
-        self._upload("s_rad", sd.seg_radius)
-        self._upload("s_col", sd.seg_colour)
+        self._upload("l_start", sd.line_start)
+        self._upload("l_end", sd.line_end)
+        self._upload("l_rad", sd.line_radius)
+        self._upload("l_col_a", sd.line_colour_a)
+        self._upload("l_col_b", sd.line_colour_b)
         self._n_atoms = sd.count
-        self._n_segs = len(sd.seg_start)
+        self._n_segs = len(sd.line_start)
         self._dirty = False
 
     def _set_uniforms(self, prog: int, w: float, h: float, depth: float) -> None:
@@ -286,6 +328,7 @@ class GLCanvas(QOpenGLWidget):
 
     def paintGL(self) -> None:
         """Draw one frame."""
+        self.frames += 1
         r, g, b = BACKGROUND
         GL.glClearColor(r, g, b, 1.0)
         GL.glClear(GL.GL_COLOR_BUFFER_BIT | GL.GL_DEPTH_BUFFER_BIT)
@@ -307,8 +350,7 @@ class GLCanvas(QOpenGLWidget):
             GL.glUseProgram(self._cyl_prog)
             self._set_uniforms(self._cyl_prog, w, h, depth)
             GL.glBindVertexArray(self._cyl_vao)
-            GL.glDrawElementsInstanced(GL.GL_TRIANGLES, self._n_cyl_idx, GL.GL_UNSIGNED_INT,
-                                       ctypes.c_void_p(0), self._n_segs)
+            GL.glDrawArraysInstanced(GL.GL_TRIANGLE_STRIP, 0, 4, self._n_segs)
         GL.glUseProgram(self._sphere_prog)
         self._set_uniforms(self._sphere_prog, w, h, depth)
         GL.glBindVertexArray(self._sphere_vao)

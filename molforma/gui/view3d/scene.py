@@ -94,6 +94,12 @@ class SceneData:
     seg_end: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     seg_radius: np.ndarray = field(default_factory=lambda: np.zeros(0))
     seg_colour: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
+    # Whole bond lines (one per line of a multiple bond), coloured half and half: OpenGL.
+    line_start: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    line_end: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    line_radius: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    line_colour_a: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
+    line_colour_b: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     version: int = 0
 
     @property
@@ -186,10 +192,10 @@ def build_scene(atoms: Sequence[dict[str, Any]], bonds: Sequence[dict[str, Any]]
 def rebuild_segments(sd: SceneData) -> None:
     """Cylinder segments for the bonds at the current positions (two halves per line)."""
     if len(sd.bond_pairs) == 0:
-        sd.seg_start = np.zeros((0, 3))
-        sd.seg_end = np.zeros((0, 3))
-        sd.seg_radius = np.zeros(0)
-        sd.seg_colour = np.zeros((0, 4))
+        sd.seg_start = sd.line_start = np.zeros((0, 3))
+        sd.seg_end = sd.line_end = np.zeros((0, 3))
+        sd.seg_radius = sd.line_radius = np.zeros(0)
+        sd.seg_colour = sd.line_colour_a = sd.line_colour_b = np.zeros((0, 4))
         return
     i, j = sd.bond_pairs[:, 0], sd.bond_pairs[:, 1]
     pa, pb = sd.pos[i], sd.pos[j]
@@ -202,6 +208,7 @@ def rebuild_segments(sd: SceneData) -> None:
     side = np.cross(d, ref)
     side /= np.linalg.norm(side, axis=1, keepdims=True)
     starts, ends, radii, cols = [], [], [], []
+    l_start, l_end, l_rad, l_ca, l_cb = [], [], [], [], []
     for order in (1, 2, 3):
         sel = sd.bond_orders == order
         if not np.any(sel):
@@ -216,10 +223,20 @@ def rebuild_segments(sd: SceneData) -> None:
             ends += [mid, b0]
             radii += [np.full(len(a0), r)] * 2
             cols += [sd.colour[i[sel]], sd.colour[j[sel]]]
+            l_start.append(a0)
+            l_end.append(b0)
+            l_rad.append(np.full(len(a0), r))
+            l_ca.append(sd.colour[i[sel]])
+            l_cb.append(sd.colour[j[sel]])
     sd.seg_start = np.concatenate(starts)
     sd.seg_end = np.concatenate(ends)
     sd.seg_radius = np.concatenate(radii)
     sd.seg_colour = np.concatenate(cols)
+    sd.line_start = np.concatenate(l_start)
+    sd.line_end = np.concatenate(l_end)
+    sd.line_radius = np.concatenate(l_rad)
+    sd.line_colour_a = np.concatenate(l_ca)
+    sd.line_colour_b = np.concatenate(l_cb)
 
 
 def rotation(axis: Sequence[float], angle: float) -> np.ndarray:
