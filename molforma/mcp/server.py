@@ -404,7 +404,9 @@ class Server:
                            f"(not part of MCP {P.LEGACY_VERSION})")
         if req.method == "ping" and req.era == "legacy":
             return {}
-        if req.method == "initialize":
+        if req.method in ("initialize", "server/discover"):
+            # discover carries only the _meta checked above; answering it must not wait
+            # for the wire models to import (start-up time).
             return handler(req)
         P.validate_params(req)
         return handler(req)
@@ -591,7 +593,7 @@ def _check_cursor(params: dict[str, Any]) -> None:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return P.dumps(value).decode("utf-8")
 
 
 def _jsonable(value: Any) -> Any:

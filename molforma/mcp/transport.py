@@ -14,7 +14,6 @@ disconnected (SPEC.md section 9.5).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
@@ -22,6 +21,8 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from typing import Any
+
+from molforma.mcp.protocol import dumps
 
 log = logging.getLogger("molforma.mcp")
 
@@ -138,8 +139,7 @@ class StdioTransport:
 
         Disconnects when the client let more than 32 MiB pile up unread.
         """
-        data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        data += b"\n"
+        data = dumps(message) + b"\n"
         with self._cond:
             if self._closed:
                 return False

@@ -317,3 +317,37 @@ def test_protocol_constants_equal_the_official_package():
     assert P.PROTOCOL_VERSION_KEY == PROTOCOL_VERSION_META_KEY
     assert P.CLIENT_CAPABILITIES_KEY == CLIENT_CAPABILITIES_META_KEY
     assert P.SERVER_INFO_KEY == SERVER_INFO_META_KEY
+
+
+def test_lone_surrogates_and_non_finite_numbers_still_give_valid_json(server: McpProcess):
+    server.write(b'{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"\\ud800x",'
+                 b'"arguments":{},"_meta":' + json.dumps(meta()).encode() + b'}}\n')
+    msg = server.recv()
+    assert msg["id"] == 9 and msg["error"]["code"] == -32602
+    server.write(b'{"jsonrpc":"2.0","id":10,"method":"\\udfff","params":{"_meta":'
+                 + json.dumps(meta()).encode() + b'}}\n')
+    assert server.recv()["error"]["code"] == -32601
+
+
+def test_wire_encoder_never_emits_nan_or_raw_surrogates():
+    import pydantic_core  # noqa: F401 - the fast path is used once pydantic is loaded
+
+    from molforma.mcp.protocol import dumps
+
+    assert json.loads(dumps({"x": float("nan"), "y": float("inf")})) == {"x": None, "y": None}
+    out = dumps({"s": "\ud800", "t": "水"})
+    assert json.loads(out.decode("utf-8")) == {"s": "\ud800", "t": "水"}
+
+
+def test_headless_server_never_imports_qt(spawn: Any, mcp_env: dict[str, str], tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "molforma", "--mcp"],
+        input=(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "get_app_state", "arguments": {}, "_meta": meta()}}) + "\n").encode(),
+        capture_output=True, env=mcp_env, cwd=tmp_path, timeout=120)
+    assert b'"isError":false' in proc.stdout
+    assert b"molforma.mcp.tools.document" in proc.stderr  # the import log is there
+    assert b"PySide6" not in proc.stderr and b"pyqtgraph" not in proc.stderr
