@@ -339,7 +339,7 @@ def test_wire_encoder_never_emits_nan_or_raw_surrogates():
     assert json.loads(out.decode("utf-8")) == {"s": "\ud800", "t": "水"}
 
 
-def test_headless_server_never_imports_qt(spawn: Any, mcp_env: dict[str, str], tmp_path):
+def test_headless_server_never_imports_qt(mcp_env: dict[str, str], tmp_path):
     import subprocess
     import sys
 
@@ -351,3 +351,10 @@ def test_headless_server_never_imports_qt(spawn: Any, mcp_env: dict[str, str], t
     assert b'"isError":false' in proc.stdout
     assert b"molforma.mcp.tools.document" in proc.stderr  # the import log is there
     assert b"PySide6" not in proc.stderr and b"pyqtgraph" not in proc.stderr
+
+
+def test_a_legacy_task_param_is_tolerated_and_never_turns_a_sync_tool_into_a_task(
+        server: McpProcess):
+    res = server.call("list_documents", {}, caps={"extensions": {
+        "io.modelcontextprotocol/tasks": {}}}, extra={"task": {"ttl": 1000}})
+    assert res["resultType"] == "complete" and res["isError"] is False
