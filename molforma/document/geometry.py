@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from molforma.errors import ValidationError
+from molforma.errors import UnknownAtomError, ValidationError
 from molforma.i18n import register
 
 Vec = Sequence[float] | np.ndarray
@@ -188,9 +188,15 @@ def fragments_split(work: Mapping[str, Any], a_id: str, b_id: str) -> tuple[set[
     Atoms of other components belong to neither side.
 
     Raises:
+        UnknownAtomError: an id not in the project.
         ValidationError: ``in_ring`` / ``not_separable`` (see :func:`moving_side`).
     """
     adj = adjacency(work)
+    for aid in (a_id, b_id):
+        if aid not in adj:
+            raise UnknownAtomError(id=aid)
+    if a_id == b_id:
+        raise ValidationError("not_separable", a=a_id, b=b_id)
     side_b = moving_side(adj, a_id, b_id)
     side_a = moving_side(adj, b_id, a_id)
     return side_a, side_b

@@ -11,7 +11,7 @@ import pytest
 
 from molforma.document import geometry as g
 from molforma.document.model import new_atom, new_project
-from molforma.errors import ValidationError
+from molforma.errors import UnknownAtomError, ValidationError
 
 
 def _project(atoms: list[tuple[str, tuple[float, float, float]]],
@@ -89,6 +89,13 @@ def test_unbonded_atoms_split_into_their_connected_components() -> None:
     with pytest.raises(ValidationError) as exc:
         g.fragments_split(_butane(), "a1", "a4")
     assert exc.value.code == "not_separable"
+
+
+def test_fragments_split_refuses_unknown_or_identical_atoms() -> None:
+    with pytest.raises(UnknownAtomError):
+        g.fragments_split(_butane(), "a1", "a9")
+    with pytest.raises(ValidationError):
+        g.fragments_split(_butane(), "a1", "a1")
 
 
 def test_components_are_listed_largest_first() -> None:
