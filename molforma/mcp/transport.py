@@ -125,13 +125,21 @@ class StdioTransport:
                 break
             events, skipping = split_lines(buf, chunk, skipping)
             for ev in events:
-                on_event(ev)
+                self._deliver(on_event, ev)
         if buf and not skipping:
             # A last message without its newline still counts.
             events, _ = split_lines(buf, b"\n", False)
             for ev in events:
-                on_event(ev)
+                self._deliver(on_event, ev)
         on_event(LineEvent("eof"))
+
+    @staticmethod
+    def _deliver(on_event: Callable[[LineEvent], None], ev: LineEvent) -> None:
+        # The reader must survive anything a line does, or EOF would never be seen.
+        try:
+            on_event(ev)
+        except Exception:
+            log.exception("handling an input line failed")
 
     # -- writing ---------------------------------------------------------------------------
     def send(self, message: dict[str, Any]) -> bool:
