@@ -362,8 +362,18 @@ def _constraints(project: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _basis(calc: CalculationSettings) -> list[str]:
-    return ["basis", f"  * library {calc.basis}", "end"]
+def _basis(calc: CalculationSettings, elements: Iterable[str]) -> list[str]:
+    lines = ["basis", f"  * library {calc.basis}", "end"]
+    # Effective-core-potential sets (def2-*, lanl2dz_ecp) need their ECP for the heavy
+    # elements; "* library" would ask for ECPs that do not exist for light ones.
+    from molforma.catalog import basis_entry
+
+    entry = basis_entry(calc.basis)
+    if entry and entry.get("ecp"):
+        heavy = [e for e in sorted(set(elements)) if e in set(entry.get("ecpElements", ()))]
+        if heavy:
+            lines += ["ecp"] + [f"  {e} library {entry['ecp']}" for e in heavy] + ["end"]
+    return lines
 
 
 def _vectors(adv: AdvancedSettings) -> list[str]:
@@ -399,7 +409,10 @@ def _dft(calc: CalculationSettings, adv: AdvancedSettings, mult: int) -> list[st
         lines.append("  rodft")
     elif ref == "uhf" or mult > 1:
         lines.append("  odft")
-    lines.append(f"  xc {' '.join(calc.functional.split())}")
+    from molforma.catalog import functional_xc
+
+    # catalogue names (tpss, blyp, pbe96 …) are not all NWChem keywords: write the xc line
+    lines.append(f"  xc {functional_xc(calc.functional)}")
     if adv.dft_grid:
         lines.append(f"  grid {adv.dft_grid}")
     if adv.dft_iterations:
@@ -468,7 +481,7 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     lines += _memory(adv)
     lines += _geometry(project, adv)
     lines += _constraints(project)
-    lines += _basis(calc)
+    lines += _basis(calc, (str(a.get("element")) for a in doc.get("atoms", [])))
     lines += _scf(calc, adv, mult)
     if calc.theory == "dft":
         lines += _dft(calc, adv, mult)

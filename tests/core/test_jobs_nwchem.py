@@ -218,3 +218,18 @@ def test_two_processes_run_through_mpirun_and_finish(tmp_path: Path) -> None:
     assert record["scfConverged"] is True
     assert re.search(r"^\s*nproc\s*=\s*2\s*$", record["_output"], re.M)
     assert processes_in(record["_folder"]) == []
+
+
+def test_an_ecp_basis_set_and_a_catalogue_functional_name_run_for_real(tmp_path: Path) -> None:
+    from molforma.nwchem.input import render_input
+
+    hi = make_project([("H", 0.0, 0.0, 0.0), ("I", 0.0, 0.0, 1.61)], theory="dft",
+                      functional="tpss", basis="def2-svp", task="energy")
+    text = render_input(hi)
+    assert "ecp\n  I library def2-ecp\nend" in text
+    assert "H library def2-ecp" not in text
+    assert "xc xtpss03 ctpss03" in text
+    record = run(hi, tmp_path)
+    assert record["status"] == "finished", record
+    assert record["scfConverged"] is True
+    assert record["finalEnergy"] < -11
