@@ -198,7 +198,9 @@ class MainWindow(QMainWindow):
         """A message in the status bar."""
         self.status_label.setText(text)
         if timeout_ms:
-            QTimer.singleShot(timeout_ms, lambda t=text: self.status_label.text() == t
+            # The label is the timer's context: no call once the window is gone.
+            QTimer.singleShot(timeout_ms, self.status_label,
+                              lambda t=text: self.status_label.text() == t
                               and self.status_label.setText(""))
 
     def report_error(self, title: str, exc: BaseException | str) -> None:
@@ -208,7 +210,7 @@ class MainWindow(QMainWindow):
 
     def report_error_later(self, title: str, text: str) -> None:
         """Show an error once the event loop runs."""
-        QTimer.singleShot(0, lambda: dialogs.error(self, title, text))
+        QTimer.singleShot(0, self, lambda: dialogs.error(self, title, text))
 
     # -- commands --------------------------------------------------------------------------
     def run_action(self, action_id: str) -> None:
@@ -409,7 +411,6 @@ class MainWindow(QMainWindow):
         for _ in range(5):
             if app is not None:
                 app.processEvents()
-            QTimer.singleShot(60, lambda: None)
         loop_wait(400)
         self.molecule_tab.view.fit()
         loop_wait(100)

@@ -112,7 +112,7 @@ class MoleculeView(QWidget):
 
     def fall_back_to_painter(self) -> None:
         """Replace the OpenGL canvas by the QPainter one (OpenGL failed at run time)."""
-        QTimer.singleShot(0, lambda: self._install_canvas("painter"))
+        QTimer.singleShot(0, self, lambda: self._install_canvas("painter"))
 
     # -- public API ------------------------------------------------------------------------
     def set_molecule(self, atoms: list[dict[str, Any]], bonds: list[dict[str, Any]], *,
