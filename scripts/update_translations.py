@@ -24,7 +24,7 @@ G1_SOURCES = [
     "molforma/gui/view3d/painter.py", "molforma/gui/view3d/opengl.py",
     "molforma/gui/view3d/scene.py", "molforma/gui/widgets/molecule_tab.py",
     "molforma/gui/widgets/coordinate_table.py", "molforma/gui/widgets/property_panel.py",
-    "molforma/gui/widgets/parts_palette.py",
+    "molforma/gui/widgets/parts_palette.py", "molforma/gui/widgets/structure_choice.py",
 ]
 
 

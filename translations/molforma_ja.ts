@@ -459,6 +459,29 @@
     </message>
 </context>
 <context>
+    <name>StructureChoiceDialog</name>
+    <message>
+        <source>Choose the structure to read</source>
+        <translation>読み込む構造を選択</translation>
+    </message>
+    <message>
+        <source>Model (of %1):</source>
+        <translation>モデル（全 %1）:</translation>
+    </message>
+    <message>
+        <source>Frame (of %1):</source>
+        <translation>フレーム（全 %1）:</translation>
+    </message>
+    <message>
+        <source>Alternate location:</source>
+        <translation>代替位置（altloc）:</translation>
+    </message>
+    <message>
+        <source>highest occupancy</source>
+        <translation>占有率が最大のもの</translation>
+    </message>
+</context>
+<context>
     <name>actions</name>
     <message>
         <source>&amp;New</source>

@@ -286,23 +286,33 @@ class MainWindow(QMainWindow):
         if path:
             self.open_path(path)
 
-    def open_path(self, path: str) -> None:
-        """Load ``path``: a project replaces everything, a structure replaces the atoms."""
-        from molforma.document import ops
+    def open_path(self, path: str) -> bool:
+        """Load ``path``: a project replaces everything (one undo step), a structure file
+        replaces atoms and bonds; asks for the frame/model when the file has several."""
+        from molforma.formats import apply_structure
+        from molforma.gui.widgets.structure_choice import read_with_choices
 
         doc = self.ctx.document
         trusted = dict(doc.trusted)
         try:
-            ops.open_file(doc, path, preview=False, origin="user")
+            loaded = read_with_choices(self, path)
+            if loaded is None:
+                return False
+            if isinstance(loaded, dict):
+                doc.load(loaded, label=f"Open {Path(path).name}", preview=False, origin="user")
+                doc.mark_saved(str(Path(path).resolve()))
+            else:
+                doc.edit(lambda work: apply_structure(work, loaded),
+                         label=f"Open {Path(path).name}", preview=False, origin="user")
+                doc.path = None  # a structure file is not the project's own file
         except MolFormaError as exc:
             self.report_error(self.tr("Cannot open file"), exc)
-            return
+            return False
         # A loaded file's protected values are not the person's own (SPEC.md section 7).
         doc.trusted = trusted
-        if not str(path).endswith((PROJECT_SUFFIX, ".json")):
-            doc.path = None
         self._document_changed("open")
         self.show_status(self.tr("Opened %1").replace("%1", Path(path).name))
+        return True
 
     def file_load_structure(self) -> None:
         """Replace atoms and bonds from a structure file, keeping all settings."""

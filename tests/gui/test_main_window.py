@@ -140,3 +140,78 @@ def test_a_file_given_at_launch_is_loaded_and_trusted(qtbot: Any, tmp_path: Path
     assert ctx.document.trusted["executable"] == "/opt/nwchem/bin/nwchem"
     assert not ctx.document.can_undo
     assert win.windowTitle().startswith("p.molforma.json")
+
+
+def test_opening_a_multi_frame_xyz_asks_which_frame(make_main_window: Any, tmp_path: Path,
+                                                     dialog_log: Any,
+                                                     monkeypatch: Any) -> None:
+    from molforma.gui import dialogs
+
+    src = tmp_path / "traj.xyz"
+    src.write_text("1\nfirst\nHe 0 0 0\n1\nsecond\nHe 0 0 2.5\n1\nthird\nHe 0 0 5\n")
+    chosen: list[Any] = []
+
+    def pick_second(dialog: Any) -> int:
+        chosen.append(dialog.frame.maximum())
+        dialog.frame.setValue(2)
+        return 1
+
+    monkeypatch.setattr(dialogs, "run_dialog", pick_second)
+    win = make_main_window()
+    dialog_log.answers.append(str(src))
+    win.findChild(QAction, "molforma.file.open").trigger()
+    assert chosen == [3]
+    atoms = win.ctx.document.project["document"]["atoms"]
+    assert [(a["element"], a["z"]) for a in atoms] == [("He", 2.5)]
+    assert win.ctx.document.path is None
+
+
+def test_cancelling_the_frame_choice_changes_nothing(make_main_window: Any, tmp_path: Path,
+                                                     dialog_log: Any) -> None:
+    src = tmp_path / "traj.xyz"
+    src.write_text("1\nfirst\nHe 0 0 0\n1\nsecond\nHe 0 0 2.5\n")
+    win = make_main_window()
+    rev = win.ctx.document.revision
+    dialog_log.answers.append(str(src))
+    win.findChild(QAction, "molforma.file.open").trigger()  # run_dialog answers "rejected"
+    assert "run_dialog" in dialog_log.names()
+    assert win.ctx.document.revision == rev
+    assert "error" not in dialog_log.names()
+
+
+def test_a_pdb_with_two_models_offers_the_model_choice(make_main_window: Any, tmp_path: Path,
+                                                       dialog_log: Any, monkeypatch: Any) -> None:
+    from molforma.gui import dialogs
+
+    def atom(serial: int, z: float) -> str:
+        return (f"HETATM{serial:5d}  O   HOH A   1       0.000   0.000{z:8.3f}  1.00  0.00"
+                "           O  ")
+
+    src = tmp_path / "two.pdb"
+    src.write_text("MODEL        1\n" + atom(1, 0.0) + "\nENDMDL\nMODEL        2\n"
+                   + atom(1, 3.0) + "\nENDMDL\nEND\n")
+
+    def second_model(dialog: Any) -> int:
+        dialog.frame.setValue(2)
+        return 1
+
+    monkeypatch.setattr(dialogs, "run_dialog", second_model)
+    win = make_main_window()
+    win.molecule_tab.load_structure_file(str(src))
+    atoms = win.ctx.document.project["document"]["atoms"]
+    assert [a["z"] for a in atoms] == [3.0]
+
+
+def test_keyboard_shortcuts_undo_and_redo(make_main_window: Any, qtbot: Any) -> None:
+    from PySide6.QtCore import Qt
+
+    win = make_main_window()
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow, timeout=3000)
+    win.molecule_tab.view.canvas.setFocus()
+    qtbot.keyClick(win.molecule_tab.view.canvas, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert win.ctx.document.project["document"]["atoms"] == []
+    qtbot.keyClick(win.molecule_tab.view.canvas, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert len(win.ctx.document.project["document"]["atoms"]) == 3

@@ -320,3 +320,29 @@ def test_load_structure_file_keeps_the_calculation_settings(make_main_window: An
     win.molecule_tab.load_button.click()
     assert [a["element"] for a in _atoms(win)] == ["O", "H", "H"]
     assert doc.project["calculation"]["basis"] == "cc-pvdz"
+
+
+def test_move_tool_drags_the_selected_atoms_in_the_view_plane(make_main_window: Any,
+                                                              qtbot: Any) -> None:
+    from PySide6.QtCore import QPoint
+
+    win = make_main_window()
+    tab = win.molecule_tab
+    view = tab.view
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    tab.tool_buttons["move"].click()
+    click_atom(qtbot, view, "a2")
+    assert view.selection() == ["a2"]
+    start = view.atom_screen_pos("a2").toPoint()
+    before = dict(_atoms(win)[1])
+    qtbot.mousePress(view.canvas, Qt.MouseButton.LeftButton, pos=start)
+    for dx in range(5, 45, 5):
+        qtbot.mouseMove(view.canvas, start + QPoint(dx, 0))
+    qtbot.mouseRelease(view.canvas, Qt.MouseButton.LeftButton, pos=start + QPoint(40, 0))
+    after = _atoms(win)[1]
+    moved = sum((after[k] - before[k]) ** 2 for k in "xyz") ** 0.5
+    assert moved == pytest.approx(40 / view.camera.scale, rel=0.05)
+    assert _atoms(win)[0]["x"] == 0.0  # unselected atoms stay
+    assert win.ctx.document.undo_labels[-1] == "Move atoms"
+    new_pos = view.atom_screen_pos("a2")
+    assert abs(new_pos.x() - (start.x() + 40)) < 2

@@ -566,11 +566,20 @@ class MoleculeTab(QWidget):
             return False
         doc = self.ctx.document
 
+        from molforma.gui.widgets.structure_choice import read_with_choices
+
+        try:
+            loaded = read_with_choices(self, str(path))
+        except MolFormaError as exc:
+            self.show_message(exc.message(), error=True)
+            return False
+        if loaded is None:
+            return False
+
         def load() -> None:
             from molforma.document.document import EditResult
-            from molforma.formats import apply_structure, read_file
+            from molforma.formats import apply_structure
 
-            loaded = read_file(str(path), None)
             if isinstance(loaded, dict):
                 # A project file: take only its molecule.
                 src = loaded["document"]
