@@ -28,6 +28,13 @@ def chosen_renderer() -> str:
         if platform in _NO_GL_PLATFORMS:
             log.info("platform %s has no OpenGL; using the QPainter renderer", platform)
             return "painter"
+        try:
+            from molforma.gui.view3d.opengl import gl_renderer_name
+        except ImportError:  # PyOpenGL missing
+            return "painter"
+        if not gl_renderer_name():
+            log.warning("no usable OpenGL context; using the QPainter renderer")
+            return "painter"
         return "opengl"
     return "painter"
 
