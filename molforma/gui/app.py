@@ -85,10 +85,12 @@ def set_language(lang: str, ctx: object | None = None) -> None:
     """Switch the window's language now (widgets re-read their texts).
 
     ``ctx`` (an AppContext) gets ``events.languageChanged`` emitted, for parts that
-    render text outside Qt's translator (messages from the core's catalogue, which
-    follow ``MOLFORMA_LANGUAGE``; it is set here so both agree for this process).
+    render text outside Qt's translator. The core's messages follow
+    ``MOLFORMA_LANGUAGE``, then the Preferences: when that variable is in force it is
+    updated here so that both agree; otherwise the caller has saved the language in
+    the Preferences, which the core reads.
     """
-    if lang in LANGUAGES:
+    if lang in LANGUAGES and os.environ.get("MOLFORMA_LANGUAGE"):
         os.environ["MOLFORMA_LANGUAGE"] = lang
     install_translators(lang)
     events = getattr(ctx, "events", None)
