@@ -548,6 +548,18 @@
         <translation>向きをリセット(&amp;R)</translation>
     </message>
     <message>
+        <source>&amp;Ball and Stick</source>
+        <translation>ボール＆スティック(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Space Filling</source>
+        <translation>空間充填(&amp;S)</translation>
+    </message>
+    <message>
+        <source>S&amp;ticks</source>
+        <translation>スティック(&amp;T)</translation>
+    </message>
+    <message>
         <source>Show &amp;Parts Palette</source>
         <translation>部品パレットを表示(&amp;P)</translation>
     </message>

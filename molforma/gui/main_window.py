@@ -152,7 +152,8 @@ class MainWindow(QMainWindow):
             menu = self.menus[spec.menu]
             if spec.id in ("molforma.file.quit", "molforma.edit.preferences",
                            "molforma.edit.confirm", "molforma.edit.delete",
-                           "molforma.view.tab_molecule", "molforma.file.load_structure"):
+                           "molforma.view.tab_molecule", "molforma.file.load_structure",
+                           "molforma.view.style_ball_and_stick"):
                 menu.addSeparator()
             menu.addAction(act)
             self.addAction(act)  # shortcuts work whichever tab has the focus

@@ -211,3 +211,26 @@ def test_opengl_renderer_is_really_used_under_xvfb_and_matches_the_camera(tmp_pa
     assert name == "opengl"
     assert o[0] > 150 and o[1] < 90 and o[2] < 90
     assert min(h) > 170
+
+
+def test_view_menu_switches_the_drawing_style(make_main_window: Any) -> None:
+    from PySide6.QtGui import QAction
+
+    from molforma.document import ops
+
+    win = make_main_window()
+    ops.add_atoms(win.ctx.document, [{"element": a["element"], "position": [a["x"], a["y"], a["z"]]}
+                                     for a in WATER_ATOMS],
+                  bonds=[{"a": "#0", "b": "#1"}, {"a": "#0", "b": "#2"}], preview=False)
+    view = win.molecule_tab.view
+    ball = view.scene.radius.copy()
+    assert len(view.scene.line_start) == 2
+    win.findChild(QAction, "molforma.view.style_spacefill").trigger()
+    assert view.style == "spacefill"
+    assert (view.scene.radius > ball).all()
+    assert len(view.scene.line_start) == 0
+    win.findChild(QAction, "molforma.view.style_sticks").trigger()
+    assert (view.scene.radius < ball).all()
+    assert len(view.scene.line_start) == 2
+    with pytest.raises(ValueError, match="unknown style"):
+        view.set_style("cartoon")

@@ -61,6 +61,7 @@ class MoleculeView(QWidget):
         self._cand_atoms: list[dict[str, Any]] | None = None
         self._cand_bonds: list[dict[str, Any]] | None = None
         self._selection: list[str] = []
+        self._style = "ball_and_stick"
         self._fitted_once = False
         self.move_mode = False
         self._press: QPointF | None = None
@@ -191,6 +192,21 @@ class MoleculeView(QWidget):
         self.camera.scale = float(np.clip(self.camera.scale * factor, 0.2, 5000.0))
         self.canvas.update()
 
+    @property
+    def style(self) -> str:
+        """``ball_and_stick``, ``spacefill`` or ``sticks``."""
+        return self._style
+
+    def set_style(self, style: str) -> None:
+        """Change the drawing style (see :data:`molforma.gui.view3d.scene.STYLES`)."""
+        from molforma.gui.view3d.scene import STYLES
+
+        if style not in STYLES:
+            raise ValueError(f"unknown style {style!r}; use one of {', '.join(STYLES)}")
+        if style != self._style:
+            self._style = style
+            self._rebuild()
+
     def selection(self) -> list[str]:
         """Selected atom ids in selection order."""
         return list(self._selection)
@@ -228,7 +244,8 @@ class MoleculeView(QWidget):
 
     def _rebuild(self) -> None:
         self.scene = build_scene(self._atoms, self._bonds, candidate_atoms=self._cand_atoms,
-                                 candidate_bonds=self._cand_bonds, selected=set(self._selection))
+                                 candidate_bonds=self._cand_bonds, selected=set(self._selection),
+                                 style=self._style)
         self.canvas.scene_changed()
 
     def _positions_changed(self) -> None:

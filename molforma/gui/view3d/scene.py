@@ -121,14 +121,19 @@ def _xyz(atoms: Sequence[dict[str, Any]]) -> np.ndarray:
     return np.array([[float(a["x"]), float(a["y"]), float(a["z"])] for a in atoms], dtype=float)
 
 
+STYLES = ("ball_and_stick", "spacefill", "sticks")
+
+
 def build_scene(atoms: Sequence[dict[str, Any]], bonds: Sequence[dict[str, Any]], *,
                 candidate_atoms: Sequence[dict[str, Any]] | None = None,
                 candidate_bonds: Sequence[dict[str, Any]] | None = None,
-                selected: set[str] | None = None) -> SceneData:
+                selected: set[str] | None = None, style: str = "ball_and_stick") -> SceneData:
     """Arrays for the confirmed molecule, or the candidate over a ghost of it.
 
     With a candidate, the candidate is drawn solid (its new or moved atoms ringed
     green) and confirmed atoms that it removes or moves are drawn as faint ghosts.
+    ``style``: ball and stick, space filling (van der Waals spheres, no bonds) or
+    sticks (atoms as small as the bonds).
     """
     selected = selected or set()
     if candidate_atoms is None:
@@ -157,7 +162,16 @@ def build_scene(atoms: Sequence[dict[str, Any]], bonds: Sequence[dict[str, Any]]
     cache: dict[str, tuple[tuple[float, float, float], float]] = {}
     for i, sym in enumerate(sd.symbols):
         if sym not in cache:
-            cache[sym] = (element_colour(sym), ball_radius(sym))
+            if style == "spacefill":
+                try:
+                    r = elements.vdw_radius(sym)
+                except (RuntimeError, ValueError):
+                    r = 1.7
+            elif style == "sticks":
+                r = BOND_RADIUS * 1.05
+            else:
+                r = ball_radius(sym)
+            cache[sym] = (element_colour(sym), r)
         c, r = cache[sym]
         colour[i, :3] = c
         radius[i] = r
@@ -178,7 +192,7 @@ def build_scene(atoms: Sequence[dict[str, Any]], bonds: Sequence[dict[str, Any]]
     sd.pickable[:n_solid] = True
     index = {aid: i for i, aid in enumerate(sd.ids[:n_solid])}
     pairs, orders = [], []
-    for b in solid_bonds:
+    for b in solid_bonds if style != "spacefill" else []:
         i, j = index.get(b["a"]), index.get(b["b"])
         if i is not None and j is not None:
             pairs.append((i, j))

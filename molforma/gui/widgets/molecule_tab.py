@@ -655,6 +655,11 @@ class MoleculeTab(QWidget):
         """True from the start of SMILES or clean-up work until its result is handled."""
         return self._worker is not None
 
+    def worker_state(self) -> dict[str, Any]:
+        """``{"kind": "smiles"|"cleanup"|None, "running": bool, "progress": 0..100}``."""
+        return {"kind": self._worker_kind if self._worker is not None else None,
+                "running": self._worker is not None, "progress": int(self.progress.value())}
+
     def cancel_worker(self) -> None:
         """Stop the running SMILES or clean-up work."""
         if self._worker is not None:
