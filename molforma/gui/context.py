@@ -37,12 +37,18 @@ class AppEvents(QObject):
     resultsChanged = Signal()
     languageChanged = Signal()
     _crossThread = Signal(str)
+    _jobCrossThread = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("appEvents")
         # Queued so a change made on the MCP thread reaches widgets on the GUI thread.
         self._crossThread.connect(self._relay, Qt.ConnectionType.QueuedConnection)
+        self._jobCrossThread.connect(self.jobChanged, Qt.ConnectionType.QueuedConnection)
+
+    def job_listener(self, job: object) -> None:
+        """JobManager ``on_change`` callback (runner threads): ``jobChanged`` on the GUI thread."""
+        self._jobCrossThread.emit(job)
 
     def document_listener(self, _doc: Document, what: str) -> None:
         """Document.subscribe callback: forward ``what`` to the GUI thread."""
@@ -119,9 +125,9 @@ class AppContext:
             cls_ = _optional_class("molforma.jobs.runner", "JobManager")
             if cls_ is not None:
                 try:
-                    self._jobs = cls_()
+                    self._jobs = cls_(on_change=self.events.job_listener)
                 except TypeError:
-                    log.warning("JobManager() needs arguments; set ctx.jobs explicitly")
+                    log.warning("JobManager(on_change=...) failed; set ctx.jobs explicitly")
         return self._jobs
 
     @jobs.setter

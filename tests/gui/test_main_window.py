@@ -215,3 +215,36 @@ def test_keyboard_shortcuts_undo_and_redo(make_main_window: Any, qtbot: Any) -> 
     qtbot.keyClick(win.molecule_tab.view.canvas, Qt.Key.Key_Z,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert len(win.ctx.document.project["document"]["atoms"]) == 3
+
+
+def test_job_changes_from_runner_threads_reach_the_gui_thread(make_main_window: Any,
+                                                              qtbot: Any) -> None:
+    import threading
+
+    from PySide6.QtCore import QThread
+
+    win = make_main_window()
+    seen: list[tuple[object, bool]] = []
+    gui_thread = QThread.currentThread()
+    win.ctx.events.jobChanged.connect(
+        lambda job: seen.append((job, QThread.currentThread() == gui_thread)))
+    assert win.ctx.jobs is not None
+    t = threading.Thread(target=lambda: win.ctx.events.job_listener("job-1"))
+    t.start()
+    t.join()
+    qtbot.waitUntil(lambda: bool(seen), timeout=3000)
+    assert seen == [("job-1", True)]
+
+
+def test_document_changes_made_on_another_thread_refresh_the_window(make_main_window: Any,
+                                                                    qtbot: Any) -> None:
+    import threading
+
+    win = make_main_window()
+    t = threading.Thread(target=lambda: ops.add_atoms(win.ctx.document, WATER, preview=True,
+                                                      origin="mcp"))
+    t.start()
+    t.join()
+    qtbot.waitUntil(lambda: win.molecule_tab.view.scene.count == 3, timeout=3000)
+    assert "MCP" in win.molecule_tab.candidate_label.text()
+    assert win.molecule_tab.confirm_button.isEnabled()
