@@ -16,7 +16,6 @@ constants below (a test checks they equal the package's).
 from __future__ import annotations
 
 import json
-import sys
 import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -125,17 +124,28 @@ class Request:
         return isinstance(ext, dict) and isinstance(ext.get(TASKS_EXTENSION), dict)
 
 
+_fast_to_json: Any = None
+
+
+def enable_fast_json() -> None:
+    """Switch :func:`dumps` to pydantic-core's encoder (call once pydantic is loaded)."""
+    global _fast_to_json
+    from pydantic_core import to_json
+
+    _fast_to_json = to_json
+
+
 def dumps(value: Any) -> bytes:
     """Compact UTF-8 JSON of ``value``.
 
     pydantic-core's encoder is several times faster than :mod:`json` on big results
-    (a 10,000-atom project); it is used once the tools have loaded pydantic, so the
-    first answer does not wait for that import.
+    (a 10,000-atom project); it is switched on by :func:`enable_fast_json` once the
+    tools have loaded pydantic, so the first answer does not wait for that import.
     """
-    core = sys.modules.get("pydantic_core")
-    if core is not None:
+    fast = _fast_to_json
+    if fast is not None:
         try:
-            return bytes(core.to_json(value, inf_nan_mode="null"))
+            return bytes(fast(value, inf_nan_mode="null"))
         except (ValueError, TypeError):
             pass  # e.g. a lone surrogate echoed from the client: the escaping encoder copes
     # ASCII escapes keep any string (lone surrogates included) valid on the wire.

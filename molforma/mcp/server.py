@@ -245,6 +245,7 @@ class Server:
             from molforma.mcp.registry import tools_for
 
             self._tools = {t.name: t for t in tools_for(self.mode)}  # type: ignore[arg-type]
+            P.enable_fast_json()
         return self._tools
 
     def warm_up(self) -> None:

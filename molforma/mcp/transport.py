@@ -147,7 +147,16 @@ class StdioTransport:
 
         Disconnects when the client let more than 32 MiB pile up unread.
         """
-        data = dumps(message) + b"\n"
+        try:
+            data = dumps(message) + b"\n"
+        except Exception:  # the connection must outlive one unencodable answer
+            log.exception("cannot encode an answer")
+            rid = message.get("id")
+            err: dict[str, Any] = {"jsonrpc": "2.0", "error": {"code": -32603,
+                                                               "message": "Internal error"}}
+            if isinstance(rid, str | int) and not isinstance(rid, bool):
+                err["id"] = rid
+            data = dumps(err) + b"\n"
         with self._cond:
             if self._closed:
                 return False

@@ -330,10 +330,9 @@ def test_lone_surrogates_and_non_finite_numbers_still_give_valid_json(server: Mc
 
 
 def test_wire_encoder_never_emits_nan_or_raw_surrogates():
-    import pydantic_core  # noqa: F401 - the fast path is used once pydantic is loaded
+    from molforma.mcp.protocol import dumps, enable_fast_json
 
-    from molforma.mcp.protocol import dumps
-
+    enable_fast_json()
     assert json.loads(dumps({"x": float("nan"), "y": float("inf")})) == {"x": None, "y": None}
     out = dumps({"s": "\ud800", "t": "水"})
     assert json.loads(out.decode("utf-8")) == {"s": "\ud800", "t": "水"}
