@@ -43,10 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     if "--no-lupdate" not in args:
         lupdate = _tool("pyside6-lupdate")
         sources = [str(ROOT / s) for s in G1_SOURCES]
-        subprocess.run([lupdate, "-locations", "none", "-target-language", "ja_JP", *sources,
+        subprocess.run([lupdate, "-locations", "none", "-no-obsolete", "-target-language", "ja_JP", *sources,
                         "-ts", str(TRANSLATIONS / "molforma_ja.ts")], check=True)
         # English is the source language: only plural forms need an entry.
-        subprocess.run([lupdate, "-locations", "none", "-pluralonly", "-target-language",
+        subprocess.run([lupdate, "-locations", "none", "-no-obsolete", "-pluralonly", "-target-language",
                         "en_US", *sources, "-ts", str(TRANSLATIONS / "molforma_en.ts")],
                        check=True)
     lrelease = _tool("pyside6-lrelease")

@@ -202,8 +202,8 @@
         <translation>空いた場所をクリックすると原子を追加、原子をクリックするとその原子に結合した原子を追加</translation>
     </message>
     <message>
-        <source>Click two atoms to add a bond or change its order</source>
-        <translation>2つの原子をクリックして結合を追加、または結合次数を変更</translation>
+        <source>Click two atoms to add a bond or change its order; Shift-click the second atom to remove the bond</source>
+        <translation>2つの原子をクリックして結合を追加、または結合次数を変更。2つ目を Shift+クリックすると結合を削除</translation>
     </message>
     <message>
         <source>Click an atom to delete it with its bonds</source>
@@ -266,6 +266,14 @@
         <translation>構造を整える</translation>
     </message>
     <message>
+        <source>Add hydrogens</source>
+        <translation>水素を付加</translation>
+    </message>
+    <message>
+        <source>Fill open valences of the selected atoms (all atoms when none is selected)</source>
+        <translation>選択した原子（選択がなければすべての原子）の空いた原子価を水素で埋める</translation>
+    </message>
+    <message>
         <source>Stop</source>
         <translation>中止</translation>
     </message>
@@ -302,8 +310,8 @@
         <translation>候補はありません。</translation>
     </message>
     <message>
-        <source>Now click the second atom.</source>
-        <translation>次に2つ目の原子をクリックしてください。</translation>
+        <source>Now click the second atom (Shift-click removes the bond).</source>
+        <translation>次に2つ目の原子をクリックしてください（Shift+クリックで結合を削除）。</translation>
     </message>
     <message>
         <source>Choose a fragment or ligand in the parts palette first.</source>

@@ -346,3 +346,31 @@ def test_move_tool_drags_the_selected_atoms_in_the_view_plane(make_main_window: 
     assert win.ctx.document.undo_labels[-1] == "Move atoms"
     new_pos = view.atom_screen_pos("a2")
     assert abs(new_pos.x() - (start.x() + 40)) < 2
+
+
+def test_shift_click_with_the_bond_tool_removes_the_bond(make_main_window: Any,
+                                                          qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    doc = win.ctx.document
+    ops.add_atoms(doc, WATER, bonds=[{"a": "#0", "b": "#1"}], preview=False)
+    tab.tool_buttons["bond"].click()
+    click_atom(qtbot, tab.view, "a1")
+    click_atom(qtbot, tab.view, "a2", Qt.KeyboardModifier.ShiftModifier)
+    assert bonds_of(doc.project) == []
+
+
+def test_add_hydrogens_fills_the_selected_atom_only(make_main_window: Any, qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    doc = win.ctx.document
+    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]},
+                        {"element": "O", "position": [1.43, 0, 0]}],
+                  bonds=[{"a": "#0", "b": "#1"}], preview=False)
+    click_atom(qtbot, tab.view, "a2")
+    tab.hydrogens_button.click()
+    assert sorted(a["element"] for a in atoms_of(doc.project)) == ["C", "H", "O"]
+    tab.set_selection([])
+    tab.hydrogens_button.click()
+    assert sorted(a["element"] for a in atoms_of(doc.project)) == ["C"] + ["H"] * 4 + ["O"]
+    assert doc.undo_labels[-2:] == ["Add hydrogens", "Add hydrogens"]

@@ -118,6 +118,10 @@ class MoleculeTab(QWidget):
         self.smiles_button.setObjectName("smilesButton")
         self.smiles_button.clicked.connect(lambda: self.start_smiles())
         bar2.addWidget(self.smiles_button)
+        self.hydrogens_button = QPushButton(self)
+        self.hydrogens_button.setObjectName("addHydrogensButton")
+        self.hydrogens_button.clicked.connect(lambda: self.add_hydrogens())
+        bar2.addWidget(self.hydrogens_button)
         self.cleanup_button = QPushButton(self)
         self.cleanup_button.setObjectName("cleanupButton")
         self.cleanup_button.clicked.connect(lambda: self.start_cleanup())
@@ -199,7 +203,8 @@ class MoleculeTab(QWidget):
                  "place": self.tr("Place fragment")}
         tips = {"select": self.tr("Click atoms to select them (Ctrl or Shift adds)"),
                 "add": self.tr("Click empty space to add an atom, or an atom to attach one"),
-                "bond": self.tr("Click two atoms to add a bond or change its order"),
+                "bond": self.tr("Click two atoms to add a bond or change its order; "
+                                "Shift-click the second atom to remove the bond"),
                 "erase": self.tr("Click an atom to delete it with its bonds"),
                 "move": self.tr("Drag selected atoms to move them"),
                 "place": self.tr("Click an atom to place the chosen fragment on its next free "
@@ -218,6 +223,9 @@ class MoleculeTab(QWidget):
         self.smiles_input.setPlaceholderText(self.tr("e.g. CCO, then Enter"))
         self.smiles_button.setText(self.tr("Make 3D"))
         self.cleanup_button.setText(self.tr("Clean up geometry"))
+        self.hydrogens_button.setText(self.tr("Add hydrogens"))
+        self.hydrogens_button.setToolTip(
+            self.tr("Fill open valences of the selected atoms (all atoms when none is selected)"))
         self.worker_cancel.setText(self.tr("Stop"))
         self.load_button.setText(self.tr("Load structure file…"))
         self.confirm_button.setText(self.tr("Confirm"))
@@ -268,6 +276,7 @@ class MoleculeTab(QWidget):
         self.cancel_button.setEnabled(cand is not None and not busy)
         self.smiles_button.setEnabled(not busy and cand is None)
         self.cleanup_button.setEnabled(not busy and cand is None and bool(atoms_of(doc.project)))
+        self.hydrogens_button.setEnabled(not busy and cand is None and bool(atoms_of(doc.project)))
         self.load_button.setEnabled(not busy and cand is None)
         self.worker_cancel.setEnabled(busy)
         self.progress.setVisible(busy)
@@ -354,7 +363,7 @@ class MoleculeTab(QWidget):
         elif tool == "add":
             self.add_atom_bonded_to(atom_id)
         elif tool == "bond":
-            self._bond_click(atom_id)
+            self._bond_click(atom_id, remove=bool(modifiers & Qt.KeyboardModifier.ShiftModifier))
         elif tool == "erase":
             self._run(lambda: ops.delete_atoms(self.ctx.document, [atom_id], preview=False,
                                                origin="user"))
@@ -422,23 +431,25 @@ class MoleculeTab(QWidget):
             self.ctx.document, [{"element": el, "position": pos.tolist()}],
             bonds=[{"a": atom_id, "b": "#0", "order": 1}], preview=False, origin="user"))
 
-    def _bond_click(self, atom_id: str) -> None:
+    def _bond_click(self, atom_id: str, *, remove: bool = False) -> None:
         if self._bond_first is None or self._bond_first == atom_id:
             self._bond_first = atom_id
             self.set_selection([atom_id])
-            self.show_message(self.tr("Now click the second atom."))
+            self.show_message(self.tr("Now click the second atom (Shift-click removes the bond)."))
             return
         first, self._bond_first = self._bond_first, None
         self.set_selection([])
-        self.bond_atoms(first, atom_id)
+        self.bond_atoms(first, atom_id, remove=remove)
 
-    def bond_atoms(self, a: str, b: str) -> bool:
-        """Add a single bond, or raise the order of an existing one (3 wraps to 1)."""
+    def bond_atoms(self, a: str, b: str, *, remove: bool = False) -> bool:
+        """Add a single bond, raise the order of an existing one (3 wraps to 1), or remove it."""
         proj = self.ctx.document.project
         order = 1
         for bond in bonds_of(proj):
             if {bond["a"], bond["b"]} == {a, b}:
                 order = int(bond.get("order", 1)) % 3 + 1
+        if remove:
+            order = 0
         return self._run(lambda: ops.set_bonds(self.ctx.document,
                                                [{"a": a, "b": b, "order": order}],
                                                preview=False, origin="user"))
@@ -505,6 +516,12 @@ class MoleculeTab(QWidget):
             return
         self.view.set_selection(self.table.selected_ids())
         self._update_state()
+
+    def add_hydrogens(self) -> bool:
+        """Fill open valences with hydrogen (selected atoms, or all), one undo step."""
+        ids = self.view.selection() or None
+        return self._run(lambda: ops.add_hydrogens(self.ctx.document, ids, preview=False,
+                                                   origin="user"))
 
     def delete_selection(self) -> None:
         """Delete the selected atoms (one undo step)."""
