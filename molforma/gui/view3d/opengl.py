@@ -58,10 +58,11 @@ out vec4 vColour;
 out float vMark;
 out vec3 vCentre;
 out float vRadius;
-const float EXTENT = 1.35;
 void main() {
     vec3 c = toView(centre);
     float r = radius * uScale;
+    // Room for a ring only around marked atoms: smaller quads cost less fill.
+    float EXTENT = mark > 0.5 ? 1.35 : 1.0;
     vCorner = corner * EXTENT;
     vColour = colour;
     vMark = mark;
