@@ -234,3 +234,31 @@ def test_view_menu_switches_the_drawing_style(make_main_window: Any) -> None:
     assert len(view.scene.line_start) == 2
     with pytest.raises(ValueError, match="unknown style"):
         view.set_style("cartoon")
+
+
+def test_a_failing_opengl_setup_falls_back_to_the_painter(tmp_path: Path) -> None:
+    xvfb = _xvfb()
+    script = tmp_path / "gl_fail.py"
+    script.write_text(
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "import molforma.gui.view3d.opengl as gl\n"
+        "def broken(vs, fs):\n"
+        "    raise RuntimeError('shader compiler unavailable')\n"
+        "gl._compile = broken\n"
+        "from molforma.gui.view3d import create_view\n"
+        "from molforma.document.model import new_atom\n"
+        "v = create_view(); v.resize(300, 200); v.show()\n"
+        "v.set_molecule([new_atom('a1', 'O', 0, 0, 0)], [])\n"
+        "for _ in range(30): app.processEvents()\n"
+        "img = v.grab().toImage()\n"
+        "c = img.pixelColor(v.atom_screen_pos('a1').toPoint())\n"
+        "print(v.renderer_name, c.red(), c.green(), c.blue())\n")
+    proc = subprocess.run(
+        [xvfb, "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(script)],
+        env=_gl_env(), capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr
+    name, r, g, b = proc.stdout.split()
+    assert name == "painter"
+    assert int(r) > 150 and int(g) < 90 and int(b) < 90
+    assert "using QPainter" in proc.stderr
