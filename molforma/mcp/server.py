@@ -428,7 +428,15 @@ class Server:
     def _on_initialize(self, req: Request) -> dict[str, Any]:
         if self._legacy_initialized:
             raise RpcError(P.INVALID_REQUEST, "Invalid Request: already initialized")
-        P.validate_params(req)
+        # Checked by hand rather than with the wire models: a legacy client's first answer
+        # should not wait for their import either.
+        p = req.params
+        info = p.get("clientInfo")
+        if not (isinstance(p.get("protocolVersion"), str) and isinstance(p.get("capabilities"), dict)
+                and isinstance(info, dict) and isinstance(info.get("name"), str)
+                and isinstance(info.get("version"), str)):
+            raise RpcError(P.INVALID_PARAMS, "Invalid params: initialize needs protocolVersion, "
+                           "capabilities and clientInfo {name, version}")
         self._legacy_initialized = True
         return {
             "protocolVersion": P.LEGACY_VERSION,

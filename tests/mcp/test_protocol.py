@@ -357,3 +357,11 @@ def test_a_legacy_task_param_is_tolerated_and_never_turns_a_sync_tool_into_a_tas
     res = server.call("list_documents", {}, caps={"extensions": {
         "io.modelcontextprotocol/tasks": {}}}, extra={"task": {"ttl": 1000}})
     assert res["resultType"] == "complete" and res["isError"] is False
+
+
+def test_malformed_initialize_is_32602_and_starts_no_session(server: McpProcess):
+    bad = server.request("initialize", {"protocolVersion": 5, "capabilities": {}},
+                         modern=False)
+    assert bad["error"]["code"] == -32602
+    assert server.request("tools/list", {}, modern=False)["error"]["code"] == -32602
+    assert _legacy_init(server)["protocolVersion"] == LEGACY
