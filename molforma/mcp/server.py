@@ -10,6 +10,12 @@ at once; one dispatcher thread answers requests in arrival order; background wor
 (calculations, results loads) runs on its own threads and is followed by tasks or
 ``get_app_state``. Tools marked ``thread="gui"`` run through a :class:`GuiBridge`
 in the window mode.
+
+Window mode reuses all of this: ``ServerState(policy=..., mode="gui",
+initial_document=False)``, ``state.add_document(doc)`` for the window's documents
+(subclass it to share the window's job manager and results sessions through
+``jobs`` / ``results``), then ``Server(state, mode="gui", bridge=...).run(StdioTransport())``
+on a worker thread; ``run`` returns on EOF after stopping running work.
 """
 
 from __future__ import annotations
