@@ -78,6 +78,16 @@
         <source>This part of MolForma is not available in this build.</source>
         <translation>この機能はこのビルドでは利用できません。</translation>
     </message>
+    <message numerus="yes">
+        <source>%1 — %n atom(s)</source>
+        <translation>
+            <numerusform>%1 — %n 原子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>candidate %1</source>
+        <translation>候補 %1</translation>
+    </message>
     <message>
         <source>Untitled</source>
         <translation>無題</translation>

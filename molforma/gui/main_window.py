@@ -121,6 +121,10 @@ class MainWindow(QMainWindow):
         self.status_label.setObjectName("statusMessage")
         self.statusBar().setObjectName("statusBar")
         self.statusBar().addWidget(self.status_label, 1)
+        self.summary_label = QLabel(self)
+        self.summary_label.setObjectName("documentSummary")
+        self.statusBar().addPermanentWidget(self.summary_label)
+        self.setAcceptDrops(True)
         ctx.events.documentChanged.connect(self._document_changed)
         self.retranslate()
         self._document_changed("load")
@@ -182,6 +186,19 @@ class MainWindow(QMainWindow):
     def _document_changed(self, _what: str) -> None:
         self._update_title()
         self.update_actions()
+        self._update_summary()
+
+    def _update_summary(self) -> None:
+        from molforma.document.document import summary_of
+
+        doc = self.ctx.document
+        proj = summary_of(doc.project) or {}
+        text = self.tr("%1 — %n atom(s)", "", int(proj.get("atomCount", 0))).replace(
+            "%1", proj.get("formula") or "—")
+        if doc.candidate is not None:
+            cand = summary_of(doc.candidate) or {}
+            text += "  →  " + self.tr("candidate %1").replace("%1", cand.get("formula") or "—")
+        self.summary_label.setText(text)
 
     def update_actions(self) -> None:
         """Enable or disable actions from the document state."""
@@ -435,6 +452,20 @@ class MainWindow(QMainWindow):
             sys.stderr.write(f"molforma: cannot write {path}\n")
             return 2
         return 0
+
+    # -- drag and drop ---------------------------------------------------------------------
+    def dragEnterEvent(self, ev: Any) -> None:
+        """Accept a dropped local file."""
+        urls = ev.mimeData().urls() if ev.mimeData().hasUrls() else []
+        if len(urls) == 1 and urls[0].isLocalFile():
+            ev.acceptProposedAction()
+
+    def dropEvent(self, ev: Any) -> None:
+        """Open the dropped file like File → Open…"""
+        urls = ev.mimeData().urls()
+        if urls and urls[0].isLocalFile() and self._confirm_discard():
+            self.open_path(urls[0].toLocalFile())
+            ev.acceptProposedAction()
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, ev: QCloseEvent) -> None:

@@ -13,6 +13,8 @@ import pytest
 pytest.importorskip("PySide6")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("MOLFORMA_RENDERER", "painter")
+# The tests read English texts; the Japanese tests switch explicitly.
+os.environ["MOLFORMA_LANGUAGE"] = "en"
 
 
 class DialogLog:
@@ -27,6 +29,14 @@ class DialogLog:
 
     def names(self) -> list[str]:
         return [c[0] for c in self.calls]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _translators(qapp: Any) -> None:
+    """Install the English catalogues as the application does at start."""
+    from molforma.gui.app import install_translators
+
+    install_translators("en")
 
 
 @pytest.fixture(autouse=True)

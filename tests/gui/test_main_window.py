@@ -248,3 +248,30 @@ def test_document_changes_made_on_another_thread_refresh_the_window(make_main_wi
     qtbot.waitUntil(lambda: win.molecule_tab.view.scene.count == 3, timeout=3000)
     assert "MCP" in win.molecule_tab.candidate_label.text()
     assert win.molecule_tab.confirm_button.isEnabled()
+
+
+def test_status_bar_shows_formula_atom_count_and_candidate(make_main_window: Any) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    win = make_main_window()
+    summary = win.findChild(QLabel, "documentSummary")
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    assert summary.text() == "H2O — 3 atoms"
+    ops.delete_atoms(win.ctx.document, ["a3"])
+    assert summary.text() == "H2O — 3 atoms  →  candidate HO"
+
+
+def test_dropping_a_file_on_the_window_opens_it(make_main_window: Any, tmp_path: Path,
+                                                qtbot: Any) -> None:
+    from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    src = tmp_path / "w.xyz"
+    src.write_text("3\nwater\nO 0 0 0.117\nH 0 0.757 -0.469\nH 0 -0.757 -0.469\n")
+    win = make_main_window()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(src))])
+    ev = QDropEvent(QPointF(100, 100), Qt.DropAction.CopyAction, mime,
+                    Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    win.dropEvent(ev)
+    assert len(win.ctx.document.project["document"]["atoms"]) == 3
