@@ -374,3 +374,35 @@ def test_add_hydrogens_fills_the_selected_atom_only(make_main_window: Any, qtbot
     tab.hydrogens_button.click()
     assert sorted(a["element"] for a in atoms_of(doc.project)) == ["C"] + ["H"] * 4 + ["O"]
     assert doc.undo_labels[-2:] == ["Add hydrogens", "Add hydrogens"]
+
+
+def test_worker_progress_is_handled_on_the_gui_thread(make_main_window: Any, qtbot: Any,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtCore import QThread
+
+    import molforma.gui.widgets.molecule_tab as mt
+
+    win = make_main_window()
+    tab = win.molecule_tab
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    threads: list[bool] = []
+    gui = QThread.currentThread()
+    original = tab.progress.setValue
+
+    def record(value: int) -> None:
+        threads.append(QThread.currentThread() == gui)
+        original(value)
+
+    monkeypatch.setattr(tab.progress, "setValue", record)
+
+    def reporting(atoms: Any, bonds: Any, *, cancelled: Any, progress: Any) -> dict:
+        for p in (10, 50, 90):
+            progress(p, "optimise")
+        return {}
+
+    monkeypatch.setattr(mt, "cleanup_positions", reporting)
+    assert tab.start_cleanup()
+    qtbot.waitUntil(lambda: not tab.worker_running, timeout=5000)
+    qtbot.wait(50)
+    assert threads and all(threads)
+    assert "already clean" in tab.message.text()

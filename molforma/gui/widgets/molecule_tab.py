@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtCore import QEvent, QPointF, Qt, Slot
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -653,7 +653,8 @@ class MoleculeTab(QWidget):
         if kind == "cleanup":
             doc.set_busy("geometry clean-up")
         worker = Worker(fn, "cleanupWorker" if kind == "cleanup" else "smilesWorker", self)
-        worker.progress.connect(lambda p, _m: self.progress.setValue(p))
+        # A bound slot of a GUI-thread object: Qt queues the worker thread's progress here.
+        worker.progress.connect(self._on_progress)
         worker.succeeded.connect(lambda res, k=kind: self._worker_done(k, res))
         worker.failed.connect(lambda exc: self._worker_failed(exc))
         worker.cancelledSignal.connect(lambda: self.show_message(self.tr("Stopped.")))
@@ -666,6 +667,10 @@ class MoleculeTab(QWidget):
         self._update_state()
         self.ctx.events.documentChanged.emit("busy")
         return True
+
+    @Slot(int, str)
+    def _on_progress(self, percent: int, _stage: str) -> None:
+        self.progress.setValue(percent)
 
     @property
     def worker_running(self) -> bool:
