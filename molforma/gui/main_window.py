@@ -266,6 +266,8 @@ class MainWindow(QMainWindow):
                              self.tr("The project has unsaved changes. Save them first?"),
                              [save, discard, cancel], default=save, escape=cancel)
         if answer == discard:
+            if doc.candidate is not None and not doc.busy:
+                doc.cancel()  # discarding includes the proposed candidate
             return True
         if answer == save:
             if doc.candidate is not None:

@@ -275,3 +275,17 @@ def test_dropping_a_file_on_the_window_opens_it(make_main_window: Any, tmp_path:
                     Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     win.dropEvent(ev)
     assert len(win.ctx.document.project["document"]["atoms"]) == 3
+
+
+def test_new_project_after_discarding_drops_the_candidate_too(make_main_window: Any,
+                                                               dialog_log: Any) -> None:
+    win = make_main_window()
+    doc = win.ctx.document
+    ops.add_atoms(doc, WATER, preview=False)
+    ops.delete_atoms(doc, ["a1"])  # a candidate
+    dialog_log.answers.append("Discard")
+    win.findChild(QAction, "molforma.file.new").trigger()
+    assert doc.candidate is None
+    assert doc.project["document"]["atoms"] == []
+    assert not doc.modified
+    assert win.windowTitle().startswith("Untitled — ")
