@@ -75,17 +75,6 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{kind}には異なる原子IDが {expected} 個必要です（指定: {ids}）。",
     },
     # -- validation checks -------------------------------------------------------------------
-    "empty_molecule": {"en": "The molecule has no atoms.", "ja": "分子に原子がありません。"},
-    "multiplicity_parity": {
-        "en": "{electrons} electrons cannot have multiplicity {multiplicity}: check the "
-        "charge and multiplicity.",
-        "ja": "電子数 {electrons} ではスピン多重度 {multiplicity} になりません。"
-        "電荷とスピン多重度を確認してください。",
-    },
-    "too_few_electrons": {
-        "en": "The charge leaves {electrons} electrons.",
-        "ja": "電荷の結果、電子数が {electrons} になります。",
-    },
     "reference_multiplicity": {
         "en": "The RHF reference needs a singlet; multiplicity is {multiplicity}. "
         "Use ROHF or UHF, or leave the reference automatic.",

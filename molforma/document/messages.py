@@ -65,6 +65,15 @@ register(
                            "ja": "不明な形式「{format}」です。使える形式: {known}"},
         "save_with_candidate": {"en": "Confirm or cancel the candidate before saving.",
                                 "ja": "保存する前に候補を確定または取り消してください。"},
+        # shared by validate_document and the NWChem input checks
+        "empty_molecule": {"en": "The molecule has no atoms.", "ja": "分子に原子がありません。"},
+        "multiplicity_parity": {
+            "en": "{electrons} electrons cannot have multiplicity {multiplicity}: check the "
+                  "charge and multiplicity.",
+            "ja": "電子数 {electrons} ではスピン多重度 {multiplicity} になりません。"
+                  "電荷とスピン多重度を確認してください。"},
+        "too_few_electrons": {"en": "The charge leaves {electrons} electrons.",
+                              "ja": "電荷の結果、電子数が {electrons} になります。"},
         "unknown_history_action": {"en": "Unknown history action '{action}'.",
                                    "ja": "不明な履歴操作「{action}」です。"},
     }

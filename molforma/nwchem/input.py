@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ValidationError as PydanticError
 
 from molforma.document import elements
-from molforma.document import messages as _document_messages  # noqa: F401 - bad_setting
+from molforma.document import messages as _document_messages  # noqa: F401 - shared texts
 from molforma.errors import ValidationError
 from molforma.i18n import catalogue, register, render
 from molforma.nwchem.settings import (
@@ -65,20 +65,6 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "bad_prefix": {
             "en": "File prefix '{value}' may only use letters, digits, '.', '_' and '-'.",
             "ja": "ファイル接頭辞「{value}」には英数字と '.'、'_'、'-' だけが使えます。",
-        },
-        "empty_molecule": {
-            "en": "The molecule has no atoms.",
-            "ja": "分子に原子がありません。",
-        },
-        "multiplicity_parity": {
-            "en": "{electrons} electrons cannot have multiplicity {multiplicity}: check the "
-            "charge and multiplicity.",
-            "ja": "電子数 {electrons} ではスピン多重度 {multiplicity} になりません。"
-            "電荷とスピン多重度を確認してください。",
-        },
-        "too_few_electrons": {
-            "en": "The charge leaves {electrons} electrons.",
-            "ja": "電荷の結果、電子数が {electrons} になります。",
         },
         "unknown_theory": {
             "en": "Unknown theory '{value}' (use one of {allowed}).",
