@@ -40,6 +40,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from molforma.background import BackgroundHandle
 from molforma.errors import FileAccessError, MolFormaError
 from molforma.history import nwfiles
 from molforma.i18n import register
@@ -506,7 +507,7 @@ def reuse(folder: str) -> dict[str, Any]:
 ScanStatus = Literal["running", "finished", "cancelled", "failed"]
 
 
-class ScanHandle:
+class ScanHandle(BackgroundHandle):
     """One background scan: its status, progress, rows or error; cancellable."""
 
     def __init__(self, roots: list[str],
@@ -516,8 +517,7 @@ class ScanHandle:
         self.rows: list[HistoryRow] = []
         self.progress = 0
         self.error: MolFormaError | None = None
-        self._cancel = threading.Event()
-        self._done = threading.Event()
+        super().__init__()
         self._on_done = on_done
         self._thread = threading.Thread(target=self._run, name="molforma-history-scan",
                                         daemon=True)
@@ -544,19 +544,6 @@ class ScanHandle:
             if self._on_done is not None:
                 with contextlib.suppress(Exception):
                     self._on_done(self)
-
-    @property
-    def done(self) -> bool:
-        """True once the scan has finished, failed or been cancelled."""
-        return self._done.is_set()
-
-    def cancel(self) -> None:
-        """Ask the scan to stop; it ends as ``cancelled`` unless it had already finished."""
-        self._cancel.set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until the scan ends (or ``timeout`` seconds); True when it ended."""
-        return self._done.wait(timeout)
 
     def to_dict(self) -> dict[str, Any]:
         """Status, progress and row count (what ``get_app_state`` shows)."""

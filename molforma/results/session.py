@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Literal
 
+from molforma.background import BackgroundHandle
 from molforma.errors import MolFormaError, ResultsError
 from molforma.results.model import Results
 from molforma.results.reader import read_results
@@ -20,14 +21,13 @@ from molforma.results.reader import read_results
 LoadStatus = Literal["running", "completed", "failed", "cancelled"]
 
 
-class LoadHandle:
+class LoadHandle(BackgroundHandle):
     """One background load: wait for it, cancel it, read its status and error."""
 
     def __init__(self, path: str, action: str) -> None:
         self.path = path
         self.action = action
-        self._cancel = threading.Event()
-        self._done = threading.Event()
+        super().__init__()
         self._status: LoadStatus = "running"
         self._error: MolFormaError | None = None
         self.result: Results | None = None
@@ -47,19 +47,6 @@ class LoadHandle:
     def exception(self) -> MolFormaError | None:
         """The error itself, for callers that re-raise it."""
         return self._error
-
-    @property
-    def done(self) -> bool:
-        """True once the load has ended, whatever the outcome."""
-        return self._done.is_set()
-
-    def cancel(self) -> None:
-        """Ask the load to stop; it ends as ``cancelled`` unless it already finished."""
-        self._cancel.set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until the load ends; True when it ended within ``timeout`` seconds."""
-        return self._done.wait(timeout)
 
     def to_dict(self) -> dict[str, Any]:
         """Status record for ``get_app_state``."""
