@@ -42,7 +42,9 @@ vec3 shade(vec3 base, vec3 n) {
     vec3 l = normalize(vec3(-0.35, 0.45, 1.0));
     float diff = max(dot(n, l), 0.0);
     vec3 h = normalize(l + vec3(0.0, 0.0, 1.0));
-    float spec = pow(max(dot(n, h), 0.0), 40.0);
+    // x^32 by squaring: far cheaper than pow() on software rasterisers.
+    float spec = max(dot(n, h), 0.0);
+    spec *= spec; spec *= spec; spec *= spec; spec *= spec; spec *= spec;
     return base * (0.28 + 0.72 * diff) + vec3(0.45) * spec;
 }
 """
@@ -105,6 +107,7 @@ layout(location = 2) in vec3 pEnd;
 layout(location = 3) in float radius;
 layout(location = 4) in vec4 colourA;
 layout(location = 5) in vec4 colourB;
+layout(location = 6) in float split;
 out float vAcross;
 out float vAlong;
 out float vZ;
@@ -112,6 +115,7 @@ out float vRadius;
 flat out vec2 vPerp;
 flat out vec4 vColourA;
 flat out vec4 vColourB;
+flat out float vSplit;
 void main() {
     vec3 a = toView(pStart);
     vec3 b = toView(pEnd);
@@ -129,6 +133,7 @@ void main() {
     vPerp = perp;
     vColourA = colourA;
     vColourB = colourB;
+    vSplit = split;
     gl_Position = toClip(p);
 }
 """
@@ -141,11 +146,12 @@ in float vRadius;
 flat in vec2 vPerp;
 flat in vec4 vColourA;
 flat in vec4 vColourB;
+flat in float vSplit;
 out vec4 fragColour;
 void main() {
     float h = sqrt(max(1.0 - vAcross * vAcross, 0.0));
     vec3 n = normalize(vec3(vPerp * vAcross, h));
-    vec4 c = vAlong < 0.5 ? vColourA : vColourB;
+    vec4 c = vAlong < vSplit ? vColourA : vColourB;
     fragColour = vec4(shade(c.rgb * 0.85, n), c.a);
     gl_FragDepth = (-(vZ + h * vRadius) / uDepth) * 0.5 + 0.5;
 }
@@ -287,6 +293,7 @@ class GLCanvas(QOpenGLWidget):
         self._attrib(3, "l_rad", 1, 1)
         self._attrib(4, "l_col_a", 4, 1)
         self._attrib(5, "l_col_b", 4, 1)
+        self._attrib(6, "l_split", 1, 1)
         GL.glBindVertexArray(0)
 
     def _upload(self, name: str, data: Any) -> None:
@@ -307,6 +314,7 @@ class GLCanvas(QOpenGLWidget):
         self._upload("l_rad", sd.line_radius)
         self._upload("l_col_a", sd.line_colour_a)
         self._upload("l_col_b", sd.line_colour_b)
+        self._upload("l_split", sd.line_split)
         self._n_atoms = sd.count
         self._n_segs = len(sd.line_start)
         self._dirty = False

@@ -100,6 +100,7 @@ class SceneData:
     line_radius: np.ndarray = field(default_factory=lambda: np.zeros(0))
     line_colour_a: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     line_colour_b: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
+    line_split: np.ndarray = field(default_factory=lambda: np.zeros(0))  # where colour b starts
     version: int = 0
 
     @property
@@ -210,6 +211,7 @@ def rebuild_segments(sd: SceneData) -> None:
         sd.seg_end = sd.line_end = np.zeros((0, 3))
         sd.seg_radius = sd.line_radius = np.zeros(0)
         sd.seg_colour = sd.line_colour_a = sd.line_colour_b = np.zeros((0, 4))
+        sd.line_split = np.zeros(0)
         return
     i, j = sd.bond_pairs[:, 0], sd.bond_pairs[:, 1]
     pa, pb = sd.pos[i], sd.pos[j]
@@ -222,7 +224,7 @@ def rebuild_segments(sd: SceneData) -> None:
     side = np.cross(d, ref)
     side /= np.linalg.norm(side, axis=1, keepdims=True)
     starts, ends, radii, cols = [], [], [], []
-    l_start, l_end, l_rad, l_ca, l_cb = [], [], [], [], []
+    l_start, l_end, l_rad, l_ca, l_cb, l_split = [], [], [], [], [], []
     for order in (1, 2, 3):
         sel = sd.bond_orders == order
         if not np.any(sel):
@@ -237,8 +239,16 @@ def rebuild_segments(sd: SceneData) -> None:
             ends += [mid, b0]
             radii += [np.full(len(a0), r)] * 2
             cols += [sd.colour[i[sel]], sd.colour[j[sel]]]
-            l_start.append(a0)
-            l_end.append(b0)
+            # The parts of a bond inside its two balls are never seen: leave them out
+            # (kept a little inside the balls so that no gap can show).
+            ra = sd.radius[i[sel]][:, None] * 0.8
+            rb = sd.radius[j[sel]][:, None] * 0.8
+            half = length[sel] / 2
+            cut_a, cut_b = np.minimum(ra, half), np.minimum(rb, half)
+            l_start.append(a0 + d[sel] * cut_a)
+            l_end.append(b0 - d[sel] * cut_b)
+            kept = np.maximum(length[sel] - cut_a - cut_b, 1e-9)
+            l_split.append(((half - cut_a) / kept)[:, 0])
             l_rad.append(np.full(len(a0), r))
             l_ca.append(sd.colour[i[sel]])
             l_cb.append(sd.colour[j[sel]])
@@ -251,6 +261,7 @@ def rebuild_segments(sd: SceneData) -> None:
     sd.line_radius = np.concatenate(l_rad)
     sd.line_colour_a = np.concatenate(l_ca)
     sd.line_colour_b = np.concatenate(l_cb)
+    sd.line_split = np.concatenate(l_split)
 
 
 def rotation(axis: Sequence[float], angle: float) -> np.ndarray:
