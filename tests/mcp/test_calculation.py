@@ -228,3 +228,29 @@ def test_window_only_results_actions_fail_headless(server: McpProcess):
     err = server.err("results_action", {"documentId": doc_id, "expectedRevision": rev,
                                         "action": "play_mode", "index": 0})
     assert err["code"] == "window_only_action"
+
+
+def test_an_animation_group_key_opens_and_reloads(server: McpProcess):
+    doc_id, rev = server.doc()
+    key = str(FIXTURES / "nh3_planar_scf_freq_anim" / "freq.m-001.s-*.xyz")
+    res = server.call("results_action", {"documentId": doc_id, "expectedRevision": rev,
+                                         "action": "open_file", "path": key}, caps=TASK_CAPS)
+    done = _wait_task(server, res["taskId"], 60)
+    out = done["result"]["structuredContent"]
+    assert out["status"] == "completed", out
+    assert out["app"]["results"]["kind"] == "animation"
+    structures = server.ok("get_results", {"documentId": doc_id, "section": "structures"})
+    assert len(structures["items"]) >= 2
+    res = server.call("results_action", {"documentId": doc_id, "expectedRevision": rev,
+                                         "action": "reload"}, caps=TASK_CAPS)
+    assert _wait_task(server, res["taskId"], 60)["result"]["structuredContent"]["status"] \
+        == "completed"
+
+
+def test_an_animation_group_key_outside_the_allowed_directory_is_refused(spawn, tmp_path):
+    server = spawn("--mcp-allow-dir", str(tmp_path))
+    doc_id, rev = server.doc()
+    key = str(FIXTURES / "nh3_planar_scf_freq_anim" / "freq.m-001.s-*.xyz")
+    err = server.err("results_action", {"documentId": doc_id, "expectedRevision": rev,
+                                        "action": "open_file", "path": key})
+    assert err["code"] == "path_not_allowed"

@@ -8,6 +8,7 @@ window and fail headless.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -80,12 +81,12 @@ def results_action(ctx: ToolContext, args: ResultsActionInput) -> ResultsActionO
     if args.action == "reload":
         cur = sess.current
         if cur is not None:
-            state.policy.check_path(_source_path(cur.source), must_exist=True)
+            _checked_source(state.policy, cur.source)
         handle = sess.reload()
     else:
         if not args.path:
             raise ResultsError("path_required", action=args.action)
-        path = state.policy.check_path(args.path, must_exist=True)
+        path = _checked_source(state.policy, args.path)
         if args.action == "open_directory" and not path.is_dir():
             raise FileAccessError("path_not_directory", path=args.path, parent=str(path))
         handle = sess.open_file(str(path)) if args.action == "open_file" \
@@ -105,9 +106,13 @@ def results_action(ctx: ToolContext, args: ResultsActionInput) -> ResultsActionO
                       final=final)
 
 
-def _source_path(source: str) -> str:
-    # An animation group key ("stem.m-001.s-*.xyz") names files in its folder.
-    return source.replace("*", "000") if "*" in source else source
+def _checked_source(policy: Any, source: str) -> Path:
+    """Check a results source; an animation group key ("stem.m-001.s-*.xyz") by its folder."""
+    p = Path(source)
+    if "*" in p.name:
+        folder = policy.check_path(str(p.parent), must_exist=True)
+        return folder / p.name
+    return policy.check_path(source, must_exist=True)  # type: ignore[no-any-return]
 
 
 class GetResultsInput(BaseModel):
