@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QTabWidget, QWidget
 
@@ -289,3 +290,22 @@ def test_new_project_after_discarding_drops_the_candidate_too(make_main_window: 
     assert doc.project["document"]["atoms"] == []
     assert not doc.modified
     assert win.windowTitle().startswith("Untitled — ")
+
+
+def _action_ids() -> list[str]:
+    from molforma.gui.actions import ACTIONS
+
+    return [a.id for a in ACTIONS]
+
+
+@pytest.mark.parametrize("action_id", _action_ids())
+def test_every_action_of_the_table_runs_from_its_menu_entry(action_id: str,
+                                                             make_main_window: Any,
+                                                             dialog_log: Any) -> None:
+    win = make_main_window()
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    act = win.findChild(QAction, action_id)
+    menus = [m for m in win.menus.values() if act in m.actions()]
+    assert len(menus) == 1
+    act.trigger()  # dialogs answer "cancel"; nothing may raise
+    assert "error" not in dialog_log.names(), dialog_log.calls
