@@ -25,10 +25,21 @@ NO_DISPLAY_MESSAGE = (
 
 
 def has_display() -> bool:
-    """False on Linux/BSD when neither a display nor a Qt platform is configured."""
+    """False on Linux/BSD when Qt would find no display to open.
+
+    An explicit ``QT_QPA_PLATFORM`` is trusted, except ``xcb`` without ``DISPLAY``
+    and ``wayland`` without ``WAYLAND_DISPLAY``, where Qt would abort.
+    """
     if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
         return True
-    return any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
+    platform = os.environ.get("QT_QPA_PLATFORM", "").split(":")[0].strip().lower()
+    if platform.startswith("xcb"):
+        return bool(os.environ.get("DISPLAY"))
+    if platform.startswith("wayland"):
+        return bool(os.environ.get("WAYLAND_DISPLAY"))
+    if platform:
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None,

@@ -38,6 +38,16 @@ def test_no_display_gives_a_clear_message_and_a_failing_status(args: list[str],
     assert proc.stdout == ""
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the check is for Linux")
+def test_xcb_asked_for_without_display_gives_the_message_instead_of_an_abort(
+        tmp_path: Path) -> None:
+    proc = subprocess.run([_molforma()],
+                          env=_env(QT_QPA_PLATFORM="xcb", MOLFORMA_CONFIG_DIR=str(tmp_path)),
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 1
+    assert "requires a desktop display" in proc.stderr
+
+
 def test_the_display_check_does_not_import_qt() -> None:
     code = ("import os, sys\n"
             "for k in ('DISPLAY', 'WAYLAND_DISPLAY', 'QT_QPA_PLATFORM'): os.environ.pop(k, None)\n"
