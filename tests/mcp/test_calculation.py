@@ -132,6 +132,11 @@ def test_tasks_cancel_stops_the_calculation_and_leaves_no_process(spawn, mcp_env
             int(child_file.read_text())]
     assert all(_alive(p) for p in pids)
     assert _get_task(server, task_id)["status"] == "working"
+    # Answers for keys the task never asked are ignored: an empty ack, still working.
+    upd = server.result("tasks/update", {"taskId": task_id, "inputResponses": {
+        "nothing": {"action": "accept", "content": {}}}}, caps=TASK_CAPS)
+    assert upd["resultType"] == "complete" and set(upd) <= {"resultType", "_meta"}
+    assert _get_task(server, task_id)["status"] == "working"
     ack = server.result("tasks/cancel", {"taskId": task_id}, caps=TASK_CAPS)
     assert ack["resultType"] == "complete"
     t = _get_task(server, task_id)
