@@ -42,9 +42,10 @@ def meta(caps: dict[str, Any] | None = None, version: str = MODERN) -> dict[str,
 class McpProcess:
     """A running ``molforma --mcp`` with helpers for raw JSON-RPC lines."""
 
-    def __init__(self, args: list[str], env: dict[str, str], cwd: Path) -> None:
+    def __init__(self, args: list[str], env: dict[str, str], cwd: Path,
+                 flag: str = "--mcp") -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "molforma", "--mcp", *args], stdin=subprocess.PIPE,
+            [sys.executable, "-m", "molforma", flag, *args], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd)
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.stderr_chunks: list[bytes] = []
@@ -195,8 +196,8 @@ def spawn(mcp_env: dict[str, str], tmp_path: Path) -> Iterator[Any]:
     """Factory: ``spawn(*args, env=...)`` starts a server; all are closed at the end."""
     procs: list[McpProcess] = []
 
-    def start(*args: str, env: dict[str, str] | None = None) -> McpProcess:
-        p = McpProcess(list(args), {**mcp_env, **(env or {})}, tmp_path)
+    def start(*args: str, env: dict[str, str] | None = None, flag: str = "--mcp") -> McpProcess:
+        p = McpProcess(list(args), {**mcp_env, **(env or {})}, tmp_path, flag)
         procs.append(p)
         return p
 
