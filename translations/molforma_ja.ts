@@ -320,6 +320,18 @@
         <translation>候補はありません。</translation>
     </message>
     <message>
+        <source>Distance %1: %2 Å</source>
+        <translation>距離 %1: %2 Å</translation>
+    </message>
+    <message>
+        <source>Angle %1: %2°</source>
+        <translation>角度 %1: %2°</translation>
+    </message>
+    <message>
+        <source>Dihedral %1: %2°</source>
+        <translation>二面角 %1: %2°</translation>
+    </message>
+    <message>
         <source>Now click the second atom (Shift-click removes the bond).</source>
         <translation>次に2つ目の原子をクリックしてください（Shift+クリックで結合を削除）。</translation>
     </message>

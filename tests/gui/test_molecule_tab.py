@@ -406,3 +406,28 @@ def test_worker_progress_is_handled_on_the_gui_thread(make_main_window: Any, qtb
     qtbot.wait(50)
     assert threads and all(threads)
     assert "already clean" in tab.message.text()
+
+
+def test_selecting_two_three_or_four_atoms_shows_the_measurement(make_main_window: Any,
+                                                                 qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    click_atom(qtbot, tab.view, "a2")
+    assert tab.measurement.text() == ""
+    click_atom(qtbot, tab.view, "a1", Qt.KeyboardModifier.ControlModifier)
+    d = (0.757 ** 2 + 0.586 ** 2) ** 0.5
+    assert tab.measurement.text() == f"Distance a2–a1: {d:.4f} Å"
+    click_atom(qtbot, tab.view, "a3", Qt.KeyboardModifier.ControlModifier)
+    assert tab.measurement.text().startswith("Angle a2–a1–a3: 104.")
+
+
+def test_hovering_an_atom_shows_its_id_element_and_position(make_main_window: Any,
+                                                            qtbot: Any) -> None:
+    win = make_main_window()
+    view = win.molecule_tab.view
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    with qtbot.waitSignal(view.atomHovered) as blocker:
+        qtbot.mouseMove(view.canvas, view.atom_screen_pos("a1").toPoint())
+    assert blocker.args == ["a1"]
+    assert view.canvas.toolTip() == "a1  O  (0.000, 0.000, 0.117) Å"

@@ -50,6 +50,7 @@ class MoleculeView(QWidget):
     backgroundClicked = Signal(QPointF)
     atomsDragged = Signal(list, tuple)  # atom ids, model displacement (dx, dy, dz) in Angstrom
     selectionChanged = Signal()
+    atomHovered = Signal(str)  # atom id under the pointer, "" when none
 
     def __init__(self, renderer: str = "painter", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -69,6 +70,7 @@ class MoleculeView(QWidget):
         self._dragging = False
         self._drag_atoms = False
         self._drag_total = np.zeros(3)
+        self._hovered = ""
         # Vibration animation
         self._anim_base: np.ndarray | None = None
         self._anim_disp: np.ndarray | None = None
@@ -103,6 +105,7 @@ class MoleculeView(QWidget):
 
             self.canvas = PainterCanvas(self)
         self.canvas.setObjectName("moleculeCanvas")
+        self.canvas.setMouseTracking(True)
         self.layout().addWidget(self.canvas)
         self.canvas.scene_changed()
 
@@ -274,8 +277,9 @@ class MoleculeView(QWidget):
             self._drag_atoms = i is not None and self.scene.ids[i] in self._selection
 
     def handle_move(self, ev: QMouseEvent) -> None:
-        """Rotate, pan or drag atoms."""
+        """Rotate, pan or drag atoms; without a button pressed, report the atom hovered."""
         if self._press is None or self._last is None:
+            self._hover(ev.position())
             return
         p = ev.position()
         if not self._dragging and (abs(p.x() - self._press.x()) + abs(p.y() - self._press.y())
@@ -322,6 +326,20 @@ class MoleculeView(QWidget):
             self.backgroundClicked.emit(QPointF(ev.position()))
         else:
             self.atomClicked.emit(self.scene.ids[i], ev.modifiers())
+
+    def _hover(self, pos: QPointF) -> None:
+        w, h = self._size()
+        i = pick(self.scene, self.camera, pos.x(), pos.y(), w, h)
+        atom_id = "" if i is None else self.scene.ids[i]
+        if atom_id != self._hovered:
+            self._hovered = atom_id
+            if i is None:
+                self.canvas.setToolTip("")
+            else:
+                x, y, z = (float(v) for v in self.scene.pos[i])
+                self.canvas.setToolTip(f"{atom_id}  {self.scene.symbols[i]}  "
+                                       f"({x:.3f}, {y:.3f}, {z:.3f}) Å")
+            self.atomHovered.emit(atom_id)
 
     def handle_wheel(self, ev: QWheelEvent) -> None:
         """Zoom about the view centre."""

@@ -41,7 +41,6 @@ class PainterCanvas(QWidget):
     def __init__(self, view: MoleculeView) -> None:
         super().__init__(view)
         self._view = view
-        self.setMouseTracking(False)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
 
     def scene_changed(self) -> None:

@@ -177,6 +177,10 @@ class MoleculeTab(QWidget):
         cand.addWidget(self.confirm_button)
         cand.addWidget(self.cancel_button)
         side_lay.addLayout(cand)
+        self.measurement = QLabel(side)
+        self.measurement.setObjectName("measurementLabel")
+        self.measurement.setWordWrap(True)
+        side_lay.addWidget(self.measurement)
         self.properties = PropertyPanel(self._apply_atom_properties, self._apply_molecule, side)
         side_lay.addWidget(self.properties, 1)
         body.addWidget(side)
@@ -292,7 +296,29 @@ class MoleculeTab(QWidget):
         sel = set(self.view.selection())
         shown = cand if cand is not None else doc.project
         atoms = [a for a in atoms_of(shown) if a["id"] in sel]
+        self.measurement.setText(self._measurement_text(shown))
         self.properties.show_atoms(atoms, shown["document"], editable=cand is None and not busy)
+
+    def _measurement_text(self, shown: dict[str, Any]) -> str:
+        """Distance, angle or dihedral of 2, 3 or 4 selected atoms, in selection order."""
+        from molforma.document import geometry
+
+        ids = self.view.selection()
+        if not 2 <= len(ids) <= 4:
+            return ""
+        index = {a["id"]: a for a in atoms_of(shown)}
+        if any(i not in index for i in ids):
+            return ""
+        p = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
+        names = "–".join(ids)
+        if len(p) == 2:
+            return self.tr("Distance %1: %2 Å").replace("%1", names).replace(
+                "%2", f"{float(np.linalg.norm(p[0] - p[1])):.4f}")
+        if len(p) == 3:
+            value = geometry.angle(*p)
+            return self.tr("Angle %1: %2°").replace("%1", names).replace("%2", f"{value:.2f}")
+        value = geometry.dihedral(*p)
+        return self.tr("Dihedral %1: %2°").replace("%1", names).replace("%2", f"{value:.2f}")
 
     # -- tools -----------------------------------------------------------------------------
     def set_tool(self, name: str) -> None:
