@@ -262,3 +262,15 @@ def test_a_failing_opengl_setup_falls_back_to_the_painter(tmp_path: Path) -> Non
     assert name == "painter"
     assert int(r) > 150 and int(g) < 90 and int(b) < 90
     assert "using QPainter" in proc.stderr
+
+
+def test_a_fitted_molecule_stays_fitted_when_the_view_grows(view: Any, qtbot: Any) -> None:
+    view.set_molecule(WATER_ATOMS, WATER_BONDS)
+    small = view.camera.scale
+    view.resize(800, 600)
+    qtbot.waitUntil(lambda: view.camera.scale > 1.5 * small, timeout=2000)
+    view.zoom_by(0.5)  # the person zoomed: resizing no longer refits
+    zoomed = view.camera.scale
+    view.resize(400, 300)
+    qtbot.wait(50)
+    assert view.camera.scale == pytest.approx(zoomed)

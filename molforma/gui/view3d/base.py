@@ -71,6 +71,7 @@ class MoleculeView(QWidget):
         self._drag_atoms = False
         self._drag_total = np.zeros(3)
         self._hovered = ""
+        self._camera_touched = False  # the person zoomed or panned since the last fit
         # Vibration animation
         self._anim_base: np.ndarray | None = None
         self._anim_disp: np.ndarray | None = None
@@ -177,7 +178,14 @@ class MoleculeView(QWidget):
         w, h = self._size()
         self.camera.fit(self.scene.pos, self.scene.radius, w, h)
         self._fitted_once = True
+        self._camera_touched = False
         self.canvas.update()
+
+    def resizeEvent(self, ev: Any) -> None:
+        """Keep a fitted molecule fitted while the view changes size (until zoom or pan)."""
+        super().resizeEvent(ev)
+        if self._fitted_once and not self._camera_touched and self.scene.count:
+            QTimer.singleShot(0, self, self.fit)  # after the canvas got its new size
 
     def reset_view(self) -> None:
         """Principal-axes orientation (largest extent across the screen), then fit."""
@@ -192,6 +200,7 @@ class MoleculeView(QWidget):
 
     def zoom_by(self, factor: float) -> None:
         """Zoom in (factor > 1) or out."""
+        self._camera_touched = True
         self.camera.scale = float(np.clip(self.camera.scale * factor, 0.2, 5000.0))
         self.canvas.update()
 
@@ -300,6 +309,7 @@ class MoleculeView(QWidget):
         elif buttons & (Qt.MouseButton.RightButton | Qt.MouseButton.MiddleButton) or (
                 ev.modifiers() & Qt.KeyboardModifier.ShiftModifier):
             self.camera.pan += np.array([dx, -dy])
+            self._camera_touched = True
             self.canvas.update()
         elif buttons & Qt.MouseButton.LeftButton:
             self.camera.rotate(dx, dy)
