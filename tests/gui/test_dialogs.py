@@ -11,11 +11,14 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 
 @pytest.fixture
-def real_dialogs(monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.undo()  # drop the conftest's non-blocking stand-ins for these tests
+def real_dialogs(dialog_log: Any) -> Any:
+    import importlib
+
     from molforma.gui import dialogs
 
-    return dialogs
+    # Reloading brings back the real functions for this test; the conftest's monkeypatch
+    # restores the module attributes at teardown as usual.
+    return importlib.reload(dialogs)
 
 
 def _when_modal(kind: type, action: Any) -> None:
