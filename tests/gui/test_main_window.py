@@ -44,12 +44,16 @@ def test_every_interactive_widget_has_a_unique_object_name(make_main_window: Any
         QAbstractSpinBox,
         QComboBox,
         QLineEdit,
+        QPlainTextEdit,
+        QSlider,
+        QTextEdit,
     )
 
     win = make_main_window()
-    tab = win.molecule_tab
-    kinds = (QAbstractButton, QLineEdit, QAbstractSpinBox, QComboBox, QAbstractItemView)
-    names = [w.objectName() for w in tab.findChildren(QWidget)
+    kinds = (QAbstractButton, QLineEdit, QAbstractSpinBox, QComboBox, QAbstractItemView,
+             QPlainTextEdit, QTextEdit, QSlider)
+    # The whole window, all tabs: a name used twice could not be driven by name.
+    names = [w.objectName() for w in win.findChildren(QWidget)
              if isinstance(w, kinds) and not _is_internal(w)]
     assert "" not in names
     assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
