@@ -189,6 +189,15 @@ class Document:
         """Why edits are refused right now, or None."""
         return self._busy
 
+    def check_revision(self, expected_revision: str | None, *, allow_candidate: bool = True) -> None:
+        """Raise what an edit would raise now (stale revision, busy, candidate) without editing.
+
+        Callers that do slow work before an edit (reading a large file, starting a
+        calculation) use it to fail fast.
+        """
+        with self.lock:
+            self._check(expected_revision, allow_candidate=allow_candidate)
+
     def _check(self, expected_revision: str | None, *, allow_candidate: bool = False) -> None:
         if expected_revision is not None and expected_revision != self._revision:
             raise StaleRevisionError(expected=expected_revision, actual=self._revision)

@@ -443,8 +443,7 @@ def open_file(doc: Document, path: str, *, format: str | None = None, frame: int
     """Load a project (whole, one undo step) or a structure file (atoms and bonds only)."""
     from molforma.formats import read_file
 
-    with doc.lock:
-        doc._check(expected_revision)  # fail fast before reading a large file
+    doc.check_revision(expected_revision, allow_candidate=False)  # before reading a large file
     loaded = read_file(str(path), format, frame=frame)
     out = _load_loaded(doc, loaded, f"Open {Path(path).name}", expected_revision, preview, origin)
     if isinstance(loaded, dict) and not preview and origin != "mcp":

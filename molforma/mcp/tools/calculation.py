@@ -86,7 +86,7 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
     state = ctx.state
     doc = state.document(args.documentId)
     with doc.lock:
-        doc._check(args.expectedRevision, allow_candidate=True)
+        doc.check_revision(args.expectedRevision, allow_candidate=True)
         project = doc.project
         trusted = dict(doc.trusted)
     if args.action == "cancel":

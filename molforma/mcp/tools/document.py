@@ -253,7 +253,7 @@ def save_file(ctx: ToolContext, args: SaveFileInput) -> SaveFileOutput:
     doc = state.document(args.documentId)
     path = state.policy.check_path(args.path, for_write=True)
     with doc.lock:
-        doc._check(args.expectedRevision, allow_candidate=True)
+        doc.check_revision(args.expectedRevision, allow_candidate=True)
         if doc.candidate is not None:
             raise CandidateExistsError()
         rev = doc.revision

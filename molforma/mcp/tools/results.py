@@ -74,7 +74,7 @@ def results_action(ctx: ToolContext, args: ResultsActionInput) -> ResultsActionO
     state = ctx.state
     doc = state.document(args.documentId)
     with doc.lock:
-        doc._check(args.expectedRevision, allow_candidate=True)
+        doc.check_revision(args.expectedRevision, allow_candidate=True)
     if args.action in WINDOW_ACTIONS:
         raise ResultsError("window_only_action", action=args.action)
     sess = state.results(doc.id)
