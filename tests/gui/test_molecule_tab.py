@@ -431,3 +431,16 @@ def test_hovering_an_atom_shows_its_id_element_and_position(make_main_window: An
         qtbot.mouseMove(view.canvas, view.atom_screen_pos("a1").toPoint())
     assert blocker.args == ["a1"]
     assert view.canvas.toolTip() == "a1  O  (0.000, 0.000, 0.117) Å"
+
+
+def test_escape_drops_a_half_made_bond(make_main_window: Any, qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    tab.tool_buttons["bond"].click()
+    click_atom(qtbot, tab.view, "a2")
+    assert tab.view.selection() == ["a2"]
+    qtbot.keyClick(tab.view.canvas, Qt.Key.Key_Escape)
+    assert tab.view.selection() == []
+    click_atom(qtbot, tab.view, "a3")  # starts a new bond instead of bonding a2-a3
+    assert bonds_of(win.ctx.document.project) == []

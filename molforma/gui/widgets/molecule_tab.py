@@ -245,6 +245,16 @@ class MoleculeTab(QWidget):
             self.retranslate()
         super().changeEvent(ev)
 
+    def keyPressEvent(self, ev: Any) -> None:
+        """Escape drops a half-made bond and the selection."""
+        if ev.key() == Qt.Key.Key_Escape:
+            self._bond_first = None
+            self.set_selection([])
+            self.show_message("")
+            ev.accept()
+            return
+        super().keyPressEvent(ev)
+
     def show_message(self, text: str, *, error: bool = False) -> None:
         """A line under the view: what happened, or why an edit was refused."""
         self.message.setStyleSheet("color: #d03030;" if error else "")
