@@ -28,6 +28,7 @@ RECORD_KEYS = {
     "threads", "timeLimit", "scfConverged", "optimizationConverged", "finalEnergy", "progress",
     "error", "savedOnly",
 }
+RAN_KEYS = RECORD_KEYS | {"pid", "host"}  # a job that started also says where it ran
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 
 
@@ -114,7 +115,7 @@ def test_converging_run_finishes_with_record_output_and_streamed_progress(tmp_pa
     job = manager.start(project)
     assert job.wait(20)
     record = job.snapshot()
-    assert set(record) == RECORD_KEYS
+    assert set(record) == RAN_KEYS
     assert record["status"] == "finished"
     assert record["exitCode"] == 0
     assert record["scfConverged"] is True
@@ -424,8 +425,9 @@ def test_a_running_job_records_pid_and_host_so_history_can_tell_a_dead_one(tmp_p
 
     manager = JobManager()
     job = manager.start(stand_in_project(tmp_path, "converge", delay=0.5))
-    assert wait_for(lambda: job.status == "running")
+    assert wait_for(lambda: "host" in json.loads((job.folder / "job.json").read_text()))
     record = json.loads((job.folder / "job.json").read_text())
+    assert record["status"] == "running"
     assert record["host"] == socket.gethostname()
     assert isinstance(record["pid"], int) and alive(record["pid"])
     rows = scan([str(tmp_path)])
