@@ -13,7 +13,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -36,6 +36,7 @@ from molforma.gui.actions import (
     build_qaction,
 )
 from molforma.gui.context import WINDOW_UNDO_LIMIT, AppContext
+from molforma.gui.dispatcher import GuiDispatcher
 from molforma.gui.widgets.molecule_tab import MoleculeTab
 
 log = logging.getLogger(__name__)
@@ -98,12 +99,20 @@ def load_launch_file(ctx: AppContext, path: str) -> None:
 
 
 class MainWindow(QMainWindow):
-    """The MolForma window (objectName ``mainWindow``)."""
+    """The MolForma window (objectName ``mainWindow``).
+
+    For ``--mcp-gui`` it offers ``mcp_bridge`` (runs MCP work on the GUI thread) and
+    ``mcp_client_closed()`` (the client closed stdin: end the process at once).
+    """
+
+    _clientClosed = Signal()
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.setObjectName("mainWindow")
+        self.mcp_bridge = GuiDispatcher(self)
+        self._clientClosed.connect(self._quit_for_client, Qt.ConnectionType.QueuedConnection)
         self.resize(1200, 800)
         self.actions_by_id: dict[str, QAction] = {}
         self.menus: dict[str, QMenu] = {}
@@ -468,6 +477,26 @@ class MainWindow(QMainWindow):
         if urls and urls[0].isLocalFile() and self._confirm_discard():
             self.open_path(urls[0].toLocalFile())
             ev.acceptProposedAction()
+
+    # -- MCP client ------------------------------------------------------------------------
+    def mcp_client_closed(self) -> None:
+        """The MCP client closed stdin (any thread): quit with no dialog, within a second."""
+        import os
+        import threading
+
+        self._clientClosed.emit()
+        # Whatever the GUI thread is doing (a modal dialog, a long paint), the process
+        # ends within a second, as SPEC.md section 1 requires.
+        timer = threading.Timer(0.9, lambda: os._exit(0))
+        timer.daemon = True
+        timer.start()
+
+    def _quit_for_client(self) -> None:
+        self.ctx.mcp_mode = True  # never ask about unsaved work now
+        self.molecule_tab.cancel_worker()
+        app = QApplication.instance()
+        if app is not None:
+            app.exit(0)
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, ev: QCloseEvent) -> None:

@@ -97,3 +97,32 @@ def test_screenshot_of_an_unreadable_file_fails_with_a_message(tmp_path: Path) -
     assert proc.returncode != 0
     assert "bad.xyz" in proc.stderr
     assert not (tmp_path / "x.png").exists()
+
+
+def test_mcp_gui_ends_within_a_second_when_stdin_closes(tmp_path: Path) -> None:
+    import json
+    import time
+
+    with subprocess.Popen(
+            [_molforma(), "--mcp-gui"],
+            env=_env(QT_QPA_PLATFORM="offscreen", MOLFORMA_RENDERER="painter",
+                     MOLFORMA_CONFIG_DIR=str(tmp_path)),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True) as proc:
+        try:
+            init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                    "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                               "clientInfo": {"name": "test", "version": "1"}}}
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(json.dumps(init) + "\n")
+            proc.stdin.flush()
+            reply = json.loads(proc.stdout.readline())
+            assert reply["id"] == 1 and "result" in reply
+            t0 = time.monotonic()
+            proc.stdin.close()
+            rc = proc.wait(timeout=10)
+            assert time.monotonic() - t0 < 1.5
+            assert rc == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
