@@ -313,3 +313,14 @@ def test_every_action_of_the_table_runs_from_its_menu_entry(action_id: str,
     assert len(menus) == 1
     act.trigger()  # dialogs answer "cancel"; nothing may raise
     assert "error" not in dialog_log.names(), dialog_log.calls
+
+
+def test_typing_f_in_a_text_field_types_it_instead_of_fitting_the_view(make_main_window: Any,
+                                                                      qtbot: Any) -> None:
+    win = make_main_window()
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow, timeout=3000)
+    field = win.molecule_tab.smiles_input
+    field.setFocus()
+    qtbot.keyClicks(field, "FC(F)F")
+    assert field.text() == "FC(F)F"
