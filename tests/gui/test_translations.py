@@ -134,3 +134,15 @@ def test_molforma_language_overrides_the_preferences(monkeypatch: pytest.MonkeyP
         assert win.molecule_tab.undo_button.text() == "元に戻す"
     finally:
         install_translators("en")
+
+
+def test_refusals_from_the_core_are_shown_in_japanese_too(japanese: Any) -> None:
+    from molforma.document import ops
+
+    win = japanese
+    ops.add_atoms(win.ctx.document, [{"element": "O", "position": [0, 0, 0]},
+                                     {"element": "H", "position": [0.9, 0, 0]}], preview=False)
+    model = win.molecule_tab.table.atom_model
+    assert not model.setData(model.index(1, 2), "0.0")  # onto the O atom
+    text = win.molecule_tab.message.text()
+    assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text), text
