@@ -98,6 +98,7 @@ class Document:
         self._candidate: Project | None = None
         self._candidate_origin: Origin | None = None
         self._candidate_label = ""
+        self._candidate_trust = True
         self._undo: list[_Step] = []
         self._redo: list[_Step] = []
         self._undo_limit = undo_limit
@@ -215,8 +216,12 @@ class Document:
         expected_revision: str | None = None,
         preview: bool = True,
         origin: Origin = "user",
+        trust: bool = True,
     ) -> dict[str, Any]:
         """Run edit ``fn`` on a copy; make it the candidate or apply it as one undo step.
+
+        ``trust=False`` keeps the trusted execution values even when the person made the
+        edit: a loaded project or a reused job may carry values nobody chose here.
 
         Raises:
             StaleRevisionError, CandidateExistsError, BusyError, ValidationError: and
@@ -238,23 +243,24 @@ class Document:
                 self._candidate = work
                 self._candidate_origin = origin
                 self._candidate_label = label
+                self._candidate_trust = trust
                 self._changed("candidate")
             else:
-                self._push(label, origin, work)
+                self._push(label, origin, work, trust=trust)
                 self._changed("edit")
             out = self.summary(added=res.added, removed=res.removed, changed=res.changed)
             if res.info:
                 out["info"] = res.info
             return out
 
-    def _push(self, label: str, origin: Origin, new: Project) -> None:
+    def _push(self, label: str, origin: Origin, new: Project, *, trust: bool = True) -> None:
         self._undo.append(_Step(label, origin, self._project, new))
         if self._undo_limit is not None and len(self._undo) > self._undo_limit:
             del self._undo[: len(self._undo) - self._undo_limit]
         self._redo.clear()
         self._project = new
         self.modified = True
-        if origin in ("user", "launch"):
+        if trust and origin in ("user", "launch"):
             self.trusted = protected_values(new)
 
     def load(self, project: Project, *, label: str = "Load project",
@@ -269,7 +275,7 @@ class Document:
             return EditResult(added=new_ids, removed=old_ids)
 
         return self.edit(replace, label=label, expected_revision=expected_revision,
-                         preview=preview, origin=origin)
+                         preview=preview, origin=origin, trust=origin == "launch")
 
     def confirm(self, *, expected_revision: str | None = None, origin: Origin = "user") -> dict[str, Any]:
         """Make the candidate the confirmed project, as one undo step."""
@@ -278,12 +284,14 @@ class Document:
             if self._candidate is None:
                 raise MolFormaError("no_candidate")
             cand, made_by = self._candidate, self._candidate_origin or "user"
+            trust = self._candidate_trust
             before = {a["id"] for a in atoms_of(self._project)}
             after = {a["id"] for a in atoms_of(cand)}
             self._candidate = None
             self._candidate_origin = None
             # A candidate made by MCP stays untrusted even when the person confirms it.
-            self._push(self._candidate_label or "Confirm", "mcp" if made_by == "mcp" else origin, cand)
+            self._push(self._candidate_label or "Confirm", "mcp" if made_by == "mcp" else origin,
+                       cand, trust=trust)
             self._changed("confirm")
             return self.summary(added=sorted(after - before, key=_idkey),
                                 removed=sorted(before - after, key=_idkey))

@@ -241,3 +241,18 @@ def test_trust_follows_the_person_not_mcp(water_doc: Document) -> None:
     ops.set_execution(water_doc, {"executable": "nwchem"}, origin="user", preview=False)
     ops.set_execution(water_doc, {"launcher": "mpirun"}, origin="user", preview=False)
     assert water_doc.is_trusted
+
+
+def test_loading_a_project_does_not_trust_its_execution_values() -> None:
+    from molforma.document.model import new_project
+
+    doc = Document()
+    other = new_project(executable="/opt/other/nwchem", environment={"LD_PRELOAD": "x.so"})
+    doc.load(other, origin="user")
+    assert doc.project["execution"]["executable"] == "/opt/other/nwchem"
+    assert not doc.is_trusted
+    doc.load(new_project(), origin="user", preview=True)
+    doc.confirm()
+    assert doc.is_trusted  # back to the values the person trusted
+    doc.load(other, origin="launch")  # the file given at launch is the person's choice
+    assert doc.is_trusted
