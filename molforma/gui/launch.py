@@ -42,6 +42,15 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+RESULT_SUFFIXES = (".out", ".log", ".molden")
+
+
+def is_results_source(path: str) -> bool:
+    """True for what the Results tab opens: an NWChem output, a MOLDEN file, a folder."""
+    p = Path(path)
+    return p.is_dir() or p.suffix.lower() in RESULT_SUFFIXES
+
+
 def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None,
                   allow_execution_settings: bool, screenshot: str | None,
                   tab: str | None) -> int:
@@ -73,6 +82,10 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
     _quiet_offscreen_warning()
     ctx = AppContext.create(mcp_mode=mcp)
     load_error = None
+    results_source = file if file and is_results_source(file) else None
+    if results_source:
+        file = None  # an output file or job folder opens in the Results tab, not as the molecule
+        tab = tab or "results"
     if file:
         try:
             load_launch_file(ctx, file)
@@ -85,6 +98,12 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
             if screenshot:
                 return 2
     window = MainWindow(ctx)
+    if results_source:
+        handle = window.panels["results"].open_path(results_source)
+        if screenshot and handle is not None:
+            handle.wait(120)
+        if not screenshot:
+            window.show_tab("results")
     if screenshot:
         return window.save_screenshot(screenshot, tab)
     window.show()
