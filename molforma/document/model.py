@@ -325,22 +325,35 @@ def check_structure(p: Project, touched: Iterable[str] | None = None) -> None:
         raise ValidationError("bad_next_atom_id", nextAtomId=nxt, maxId=max_id)
 
 
-def check_settings(p: Project) -> None:
-    """Validate the settings blocks against their models (unknown keys allowed)."""
+SETTINGS_MODELS: dict[str, type[BaseModel]] = {
+    "calculation": CalculationSettings, "advanced": AdvancedSettings,
+    "execution": ExecutionSettings,
+}
+
+
+def settings_block(p: Mapping[str, Any], key: str) -> Any:
+    """The validated settings model of block ``key`` (defaults for missing keys).
+
+    Raises:
+        ValidationError: ``bad_setting`` naming the block, the key and the reason.
+    """
     from pydantic import ValidationError as PydanticError
 
-    for key, model in (
-        ("calculation", CalculationSettings), ("advanced", AdvancedSettings),
-        ("execution", ExecutionSettings),
-    ):
-        try:
-            model.model_validate(p.get(key, {}))
-        except PydanticError as exc:
-            err = exc.errors(include_url=False)[0]
-            raise ValidationError(
-                "bad_setting", block=key, key=".".join(str(x) for x in err["loc"]),
-                reason=err["msg"],
-            ) from exc
+    block = p.get(key) or {}
+    try:
+        return SETTINGS_MODELS[key].model_validate(block)
+    except PydanticError as exc:
+        err = exc.errors(include_url=False)[0]
+        raise ValidationError(
+            "bad_setting", block=key, key=".".join(str(x) for x in err["loc"]),
+            reason=err["msg"],
+        ) from exc
+
+
+def check_settings(p: Project) -> None:
+    """Validate the settings blocks against their models (unknown keys allowed)."""
+    for key in SETTINGS_MODELS:
+        settings_block(p, key)
 
 
 def project_from_json(data: Any, source: str = "project") -> Project:

@@ -17,8 +17,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pydantic import ValidationError as PydanticError
-
 from molforma.document import elements
 from molforma.document import messages as _document_messages  # noqa: F401 - shared texts
 from molforma.errors import ValidationError
@@ -195,17 +193,10 @@ def _settings(project: Mapping[str, Any]) -> tuple[CalculationSettings, Advanced
     Raises:
         ValidationError: a setting has a bad type or value.
     """
-    out: list[Any] = []
-    for key, model in (("calculation", CalculationSettings), ("advanced", AdvancedSettings)):
-        try:
-            out.append(model.model_validate(_block(project, key)))
-        except PydanticError as exc:
-            err = exc.errors(include_url=False)[0]
-            raise ValidationError(
-                "bad_setting", block=key, key=".".join(str(x) for x in err["loc"]),
-                reason=err["msg"],
-            ) from exc
-    return out[0], out[1]
+    from molforma.document.model import settings_block
+
+    blocks = {key: _block(project, key) for key in ("calculation", "advanced")}
+    return settings_block(blocks, "calculation"), settings_block(blocks, "advanced")
 
 
 def scf_reference(reference: str | None, multiplicity: int) -> str:
