@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from OpenGL import GL
-from PySide6.QtGui import QMouseEvent, QSurfaceFormat, QWheelEvent
+from PySide6.QtGui import QSurfaceFormat
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 
+from molforma.gui.view3d.forwarding import ForwardsInput
 from molforma.gui.view3d.scene import BACKGROUND, MARK_CANDIDATE, MARK_FIXED, MARK_SELECTED
 
 if TYPE_CHECKING:
@@ -221,7 +222,7 @@ def _compile(vs: str, fs: str) -> int:
     return int(prog)
 
 
-class GLCanvas(QOpenGLWidget):
+class GLCanvas(ForwardsInput, QOpenGLWidget):
     """Draws the view's scene with instanced OpenGL."""
 
     renderer_name = "opengl"
@@ -367,19 +368,3 @@ class GLCanvas(QOpenGLWidget):
         GL.glBindVertexArray(0)
         GL.glUseProgram(0)
 
-    # -- mouse -----------------------------------------------------------------------------
-    def mousePressEvent(self, ev: QMouseEvent) -> None:
-        """Forward to the view."""
-        self._view.handle_press(ev)
-
-    def mouseMoveEvent(self, ev: QMouseEvent) -> None:
-        """Forward to the view."""
-        self._view.handle_move(ev)
-
-    def mouseReleaseEvent(self, ev: QMouseEvent) -> None:
-        """Forward to the view."""
-        self._view.handle_release(ev)
-
-    def wheelEvent(self, ev: QWheelEvent) -> None:
-        """Forward to the view."""
-        self._view.handle_wheel(ev)

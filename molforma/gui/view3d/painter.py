@@ -13,15 +13,14 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
-    QMouseEvent,
     QPainter,
     QPaintEvent,
     QPen,
     QRadialGradient,
-    QWheelEvent,
 )
 from PySide6.QtWidgets import QWidget
 
+from molforma.gui.view3d.forwarding import ForwardsInput
 from molforma.gui.view3d.scene import BACKGROUND, mark_colour
 
 if TYPE_CHECKING:
@@ -33,7 +32,7 @@ def _qcolor(rgb: np.ndarray | tuple[float, ...], alpha: float = 1.0, factor: flo
     return QColor.fromRgbF(r, g, b, alpha)
 
 
-class PainterCanvas(QWidget):
+class PainterCanvas(ForwardsInput, QWidget):
     """Draws the view's scene with QPainter, far items first."""
 
     renderer_name = "painter"
@@ -55,21 +54,6 @@ class PainterCanvas(QWidget):
         finally:
             p.end()
 
-    def mousePressEvent(self, ev: QMouseEvent) -> None:
-        """Forward to the view."""
-        self._view.handle_press(ev)
-
-    def mouseMoveEvent(self, ev: QMouseEvent) -> None:
-        """Forward to the view."""
-        self._view.handle_move(ev)
-
-    def mouseReleaseEvent(self, ev: QMouseEvent) -> None:
-        """Forward to the view."""
-        self._view.handle_release(ev)
-
-    def wheelEvent(self, ev: QWheelEvent) -> None:
-        """Forward to the view."""
-        self._view.handle_wheel(ev)
 
 
 def render_scene(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
