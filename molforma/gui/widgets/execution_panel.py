@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QPushButton,
     QScrollArea,
     QSpinBox,
     QSplitter,
@@ -151,12 +150,6 @@ class ExecutionPanel(Retranslatable, QWidget):
         self._messages[key] = msg
         return box
 
-    def _button(self, text: Callable[[], str], name: str, parent: QWidget) -> QPushButton:
-        b = QPushButton(parent)
-        b.setObjectName(name)
-        self.bind_text(lambda: b.setText(text()))
-        return b
-
     def _group(self, title: Callable[[], str], name: str, parent: QWidget) -> QGroupBox:
         g = QGroupBox(parent)
         g.setObjectName(name)
@@ -172,11 +165,11 @@ class ExecutionPanel(Retranslatable, QWidget):
         pf = QFormLayout(program)
         self.executable_edit = QLineEdit(program)
         self.executable_edit.setObjectName("executableEdit")
-        self.executable_browse = self._button(lambda: self.tr("Browse…"), "executableBrowse",
+        self.executable_browse = self.button(lambda: self.tr("Browse…"), "executableBrowse",
                                               program)
         self.launcher_edit = QLineEdit(program)
         self.launcher_edit.setObjectName("launcherEdit")
-        self.launcher_browse = self._button(lambda: self.tr("Browse…"), "launcherBrowse", program)
+        self.launcher_browse = self.button(lambda: self.tr("Browse…"), "launcherBrowse", program)
         pf.addRow(self.label(lambda: self.tr("NWChem executable:")),
                   self._with_message("executable", self.executable_edit, self.executable_browse))
         pf.addRow(self.label(lambda: self.tr("MPI launcher:")),
@@ -189,8 +182,8 @@ class ExecutionPanel(Retranslatable, QWidget):
             QHeaderView.ResizeMode.Stretch)
         self.environment_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.environment_table.setMaximumHeight(130)
-        self.environment_add = self._button(lambda: self.tr("Add"), "environmentAdd", program)
-        self.environment_remove = self._button(lambda: self.tr("Remove"), "environmentRemove",
+        self.environment_add = self.button(lambda: self.tr("Add"), "environmentAdd", program)
+        self.environment_remove = self.button(lambda: self.tr("Remove"), "environmentRemove",
                                                program)
         env_buttons = QWidget(program)
         eb = QVBoxLayout(env_buttons)
@@ -232,11 +225,11 @@ class ExecutionPanel(Retranslatable, QWidget):
         ff = QFormLayout(folders)
         self.job_root_edit = QLineEdit(folders)
         self.job_root_edit.setObjectName("jobRootEdit")
-        self.job_root_browse = self._button(lambda: self.tr("Browse…"), "jobRootBrowse", folders)
+        self.job_root_browse = self.button(lambda: self.tr("Browse…"), "jobRootBrowse", folders)
         self.reference_dir_edit = QLineEdit(folders)
         self.reference_dir_edit.setObjectName("referenceDirEdit")
         self.bind_text(lambda: self.reference_dir_edit.setPlaceholderText(self.tr("(none)")))
-        self.reference_dir_browse = self._button(lambda: self.tr("Browse…"), "referenceDirBrowse",
+        self.reference_dir_browse = self.button(lambda: self.tr("Browse…"), "referenceDirBrowse",
                                                  folders)
         ff.addRow(self.label(lambda: self.tr("Job root:")),
                   self._with_message("job_root", self.job_root_edit, self.job_root_browse))
@@ -246,9 +239,9 @@ class ExecutionPanel(Retranslatable, QWidget):
         outer.addWidget(folders)
 
         actions = QHBoxLayout()
-        self.run_button = self._button(lambda: self.tr("Run"), "runButton", host)
-        self.stop_button = self._button(lambda: self.tr("Stop"), "stopButton", host)
-        self.save_input_button = self._button(lambda: self.tr("Save input set"),
+        self.run_button = self.button(lambda: self.tr("Run"), "runButton", host)
+        self.stop_button = self.button(lambda: self.tr("Stop"), "stopButton", host)
+        self.save_input_button = self.button(lambda: self.tr("Save input set"),
                                               "saveInputSetButton", host)
         actions.addWidget(self.run_button)
         actions.addWidget(self.stop_button)

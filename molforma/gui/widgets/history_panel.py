@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPlainTextEdit,
-    QPushButton,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -93,14 +91,8 @@ class HistoryPanel(Retranslatable, QWidget):
         self._update_buttons()
 
     # -- construction ----------------------------------------------------------------------
-    def _button(self, text: Callable[[], str], name: str) -> QPushButton:
-        b = QPushButton(self)
-        b.setObjectName(name)
-        self.bind_text(lambda: b.setText(text()))
-        return b
-
     def _build(self) -> None:
-        self.scan_button = self._button(lambda: self.tr("Scan"), "historyScan")
+        self.scan_button = self.button(lambda: self.tr("Scan"), "historyScan")
         self.status_label = QLabel(self)
         self.status_label.setObjectName("historyStatus")
         self.status_label.setWordWrap(True)
@@ -143,13 +135,13 @@ class HistoryPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.preview_tabs.setTabText(1, self.tr("Log (end)")))
         unique_internal_names(self.preview_tabs)
 
-        self.reuse_button = self._button(lambda: self.tr("Reuse molecule and conditions"),
+        self.reuse_button = self.button(lambda: self.tr("Reuse molecule and conditions"),
                                          "historyReuse")
-        self.open_results_button = self._button(lambda: self.tr("Open in results viewer"),
+        self.open_results_button = self.button(lambda: self.tr("Open in results viewer"),
                                                 "historyOpenResults")
-        self.open_folder_button = self._button(lambda: self.tr("Open folder"), "historyOpenFolder")
-        self.trash_button = self._button(lambda: self.tr("Move to trash"), "historyTrash")
-        self.export_button = self._button(lambda: self.tr("Export CSV…"), "historyExportCsv")
+        self.open_folder_button = self.button(lambda: self.tr("Open folder"), "historyOpenFolder")
+        self.trash_button = self.button(lambda: self.tr("Move to trash"), "historyTrash")
+        self.export_button = self.button(lambda: self.tr("Export CSV…"), "historyExportCsv")
         actions = QHBoxLayout()
         for b in (self.reuse_button, self.open_results_button, self.open_folder_button,
                   self.trash_button):

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from molforma.errors import MolFormaError
 
@@ -167,6 +167,14 @@ class Retranslatable:
         lab = QLabel(parent if parent is not None else self)  # type: ignore[arg-type]
         self.bind_text(lambda: lab.setText(text()))
         return lab
+
+    def button(self, text: Callable[[], str], name: str,
+               parent: QWidget | None = None) -> QPushButton:
+        """A QPushButton named ``name`` whose text is ``text()``, kept translated."""
+        b = QPushButton(parent if parent is not None else self)  # type: ignore[arg-type]
+        b.setObjectName(name)
+        self.bind_text(lambda: b.setText(text()))
+        return b
 
     def retranslate(self) -> None:
         """Set every bound text again in the current language."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPlainTextEdit,
-    QPushButton,
     QSlider,
     QSplitter,
     QTableWidget,
@@ -106,19 +104,13 @@ class ResultsPanel(Retranslatable, QWidget):
         self.refresh()
 
     # -- construction ----------------------------------------------------------------------
-    def _button(self, text: Callable[[], str], name: str) -> QPushButton:
-        b = QPushButton(self)
-        b.setObjectName(name)
-        self.bind_text(lambda: b.setText(text()))
-        return b
-
     def _build(self) -> None:
         from molforma.gui.view3d import create_view
 
-        self.open_file_button = self._button(lambda: self.tr("Open file…"), "resultsOpenFile")
-        self.open_folder_button = self._button(lambda: self.tr("Open folder…"),
+        self.open_file_button = self.button(lambda: self.tr("Open file…"), "resultsOpenFile")
+        self.open_folder_button = self.button(lambda: self.tr("Open folder…"),
                                                "resultsOpenFolder")
-        self.reload_button = self._button(lambda: self.tr("Reload"), "resultsReload")
+        self.reload_button = self.button(lambda: self.tr("Reload"), "resultsReload")
         self.status_label = QLabel(self)
         self.status_label.setObjectName("resultsStatus")
         self.status_label.setWordWrap(True)
@@ -154,8 +146,8 @@ class ResultsPanel(Retranslatable, QWidget):
         self.trajectory_label = QLabel(self)
         self.trajectory_label.setObjectName("trajectoryLabel")
         self.trajectory_slider.valueChanged.connect(self._slider_moved)
-        self.play_button = self._button(lambda: self.tr("Play"), "playButton")
-        self.stop_button = self._button(lambda: self.tr("Stop"), "resultsStopButton")
+        self.play_button = self.button(lambda: self.tr("Play"), "playButton")
+        self.stop_button = self.button(lambda: self.tr("Stop"), "resultsStopButton")
         self.amplitude_spin = QDoubleSpinBox(self)
         self.amplitude_spin.setObjectName("amplitudeSpin")
         self.amplitude_spin.setRange(0.05, 5.0)
