@@ -17,8 +17,9 @@ from typing import Any
 
 from molforma.errors import ValidationError
 from molforma.i18n import register
+from molforma.paths import data_dir
 
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+RESOURCES = data_dir("resources")
 KINDS: tuple[str, ...] = (
     "fragments", "ligands", "basis_sets", "functionals", "tasks", "theories", "advanced_keys",
 )

@@ -26,9 +26,9 @@ _current: list[str] = []
 
 def translations_dir() -> Path:
     """The folder holding the ``.qm`` files (the repository's ``translations/``)."""
-    import molforma
+    from molforma.paths import data_dir
 
-    return Path(molforma.__file__).resolve().parent.parent / "translations"
+    return data_dir("translations")
 
 
 def create_application(argv: list[str] | None = None) -> QApplication:
