@@ -174,6 +174,10 @@ class Results(_Model):
 
 def make_mode(index: int, frequency: float, ir: float | None, has_disp: bool) -> Mode:
     """A :class:`Mode` with its ``imaginary`` and ``significant`` flags derived."""
+    # NWChem prints projected translations/rotations as "-0.00"; a reader of the JSON
+    # ("frequency": -0.0) would take the sign for an imaginary mode, so drop it.
+    if frequency == 0.0:
+        frequency = 0.0
     return Mode(
         index=index,
         frequency=frequency,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from molforma.errors import ResultsError
 from molforma.results import list_result_files, read_results
 from molforma.results.formats import BOHR_TO_ANGSTROM
+from molforma.results.model import make_mode
 
 FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "nwchem"
 ANIM = FIXTURES / "nh3_planar_scf_freq_anim"
@@ -263,3 +265,15 @@ def test_source_is_the_path_as_given_even_when_relative(tmp_path: Path,
     res = read_results("w.xyz")
     assert res.source == "w.xyz"
     assert os.path.basename(res.resolvedPath) == "w.xyz"
+
+
+def test_a_zero_frequency_printed_with_a_minus_sign_has_no_sign_in_the_json() -> None:
+    res = read_results(str(FIXTURES / "nh3_planar_scf_freq.out"))
+    zeros = [m for m in res.modes if m.frequency == 0.0]
+    assert len(zeros) == 6  # NWChem prints four of them as -0.00
+    assert all(math.copysign(1.0, m.frequency) == 1.0 for m in zeros)
+    mode = make_mode(3, -0.0, 0.0, True)
+    assert math.copysign(1.0, mode.frequency) == 1.0
+    assert '"frequency":0.0' in mode.model_dump_json()
+    assert mode.imaginary is False and mode.significant is False
+    assert make_mode(0, -880.42, 1.0, True).frequency == -880.42
