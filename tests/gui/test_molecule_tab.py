@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QComboBox, QPushButton
 
 from molforma.document import ops
@@ -444,3 +444,25 @@ def test_escape_drops_a_half_made_bond(make_main_window: Any, qtbot: Any) -> Non
     assert tab.view.selection() == []
     click_atom(qtbot, tab.view, "a3")  # starts a new bond instead of bonding a2-a3
     assert bonds_of(win.ctx.document.project) == []
+
+
+def test_atoms_clicked_into_an_empty_view_land_a_bond_length_apart(make_main_window: Any,
+                                                                    qtbot: Any) -> None:
+    win = make_main_window()
+    tab, view = win.molecule_tab, win.molecule_tab.view
+    tab.set_tool("add")
+    first = QPoint(view.canvas.width() // 2 - 60, view.canvas.height() // 2)
+    click_view(qtbot, view, first)
+    # The first atom stays under the pointer: the view neither jumps nor zooms in on it.
+    drawn = view.atom_screen_pos("a1")
+    assert drawn is not None
+    assert abs(drawn.x() - first.x()) < 2 and abs(drawn.y() - first.y()) < 2
+    # A second click 60 px to the right is a bond length away, not a fraction of one.
+    click_view(qtbot, view, first + QPoint(60, 0))
+    a, b = _atoms(win)
+    dist = sum((a[k] - b[k]) ** 2 for k in "xyz") ** 0.5
+    assert 1.2 < dist < 2.0
+    # Fitting a lone atom (View > Fit, a resize) does not blow it up to fill the view.
+    ops.delete_atoms(win.ctx.document, ["a2"], preview=False)
+    view.fit()
+    assert view.camera.scale < 100

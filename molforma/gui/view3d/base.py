@@ -133,7 +133,11 @@ class MoleculeView(QWidget):
         self._rebuild()
         w, h = self._size()
         if not self._fitted_once and self.scene.count:
-            self.reset_view()
+            if self.scene.count == 1 and not outside_view(self.scene, self.camera, w, h):
+                # The first atom drawn with the add-atom tool stays where it was clicked.
+                self._fitted_once = True
+            else:
+                self.reset_view()
         elif outside_view(self.scene, self.camera, w, h):
             self.fit()
 

@@ -280,6 +280,9 @@ def rotation(axis: Sequence[float], angle: float) -> np.ndarray:
     ])
 
 
+LONE_ATOM_EXTENT = 5.0  # Angstrom shown around a single atom by fit()
+
+
 @dataclass
 class Camera:
     """Orthographic camera in pixel units (see the module docstring)."""
@@ -331,7 +334,9 @@ class Camera:
         lo, hi = pos.min(axis=0), pos.max(axis=0)
         self.centre = (lo + hi) / 2
         extent = float(np.max(np.linalg.norm(pos - self.centre, axis=1) + radius))
-        extent = max(extent, 1.0)
+        # A lone atom must not fill the view: the add-atom tool maps clicks through this
+        # scale, and a zoomed-in lone atom would put the next atom far too close to it.
+        extent = max(extent, LONE_ATOM_EXTENT if len(pos) == 1 else 1.0)
         self.scale = max(0.85 * min(width, height) / (2 * extent), 0.5)
 
 
