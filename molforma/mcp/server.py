@@ -25,7 +25,7 @@ import logging
 import queue
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -618,10 +618,57 @@ def _jsonable(value: Any) -> Any:
         return {"repr": repr(value)}
 
 
+# Japanese wording of the argument errors a model meets most; pydantic only speaks
+# English, and the message of an isError result must follow the display language.
+_JA_ARGUMENT_ERRORS: dict[str, str] = {
+    "missing": "必須の引数がありません",
+    "extra_forbidden": "この引数は使えません",
+    "literal_error": "次のいずれかを指定してください: {expected}",
+    "enum": "次のいずれかを指定してください: {expected}",
+    "greater_than_equal": "{ge} 以上にしてください",
+    "greater_than": "{gt} より大きくしてください",
+    "less_than_equal": "{le} 以下にしてください",
+    "less_than": "{lt} より小さくしてください",
+    "string_type": "文字列を指定してください",
+    "int_type": "整数を指定してください",
+    "int_parsing": "整数を指定してください",
+    "int_from_float": "整数を指定してください",
+    "float_type": "数値を指定してください",
+    "float_parsing": "数値を指定してください",
+    "bool_type": "true か false を指定してください",
+    "bool_parsing": "true か false を指定してください",
+    "list_type": "配列を指定してください",
+    "tuple_type": "配列を指定してください",
+    "dict_type": "オブジェクトを指定してください",
+    "model_type": "オブジェクトを指定してください",
+    "model_attributes_type": "オブジェクトを指定してください",
+    "too_short": "要素が少なすぎます（最小 {min_length} 個）",
+    "too_long": "要素が多すぎます（最大 {max_length} 個）",
+    "string_too_short": "短すぎます（最小 {min_length} 文字）",
+    "string_too_long": "長すぎます（最大 {max_length} 文字）",
+}
+
+
+def _argument_error_text(error: Mapping[str, Any], lang: str) -> str:
+    """One pydantic error in the display language (English: pydantic's own text)."""
+    if lang != "ja":
+        return str(error["msg"])
+    template = _JA_ARGUMENT_ERRORS.get(str(error["type"]))
+    if template is None:
+        return str(error["msg"])
+    ctx = {k: str(v).replace(" or ", ", ") for k, v in (error.get("ctx") or {}).items()}
+    try:
+        return template.format(**ctx)
+    except (KeyError, IndexError):
+        return str(error["msg"])
+
+
 def _invalid_args(exc: PydanticValidationError, lang: str) -> dict[str, Any]:
+    raw = exc.errors(include_url=False)[:20]
     errors = [{"loc": [str(p) for p in e["loc"]], "msg": e["msg"], "type": e["type"]}
-              for e in exc.errors(include_url=False)[:20]]
-    detail = "; ".join(f"{'.'.join(e['loc']) or '(arguments)'}: {e['msg']}" for e in errors[:5])
+              for e in raw]
+    detail = "; ".join(f"{'.'.join(e['loc']) or '(arguments)'}: {_argument_error_text(r, lang)}"
+                       for e, r in zip(errors[:5], raw[:5], strict=True))
     err = MolFormaError("invalid_arguments", detail=detail)
     out = err.to_dict(lang)
     out["details"] = {"errors": errors}

@@ -365,3 +365,22 @@ def test_malformed_initialize_is_32602_and_starts_no_session(server: McpProcess)
     assert bad["error"]["code"] == -32602
     assert server.request("tools/list", {}, modern=False)["error"]["code"] == -32602
     assert _legacy_init(server)["protocolVersion"] == LEGACY
+
+
+def test_argument_errors_are_worded_in_japanese_when_that_is_the_display_language(spawn: Any):
+    ja = spawn(env={"MOLFORMA_LANGUAGE": "ja"})
+    doc = ja.ok("list_documents")["documents"][0]["documentId"]
+    err = ja.err("get_results", {"documentId": doc, "section": "bogus"})
+    assert err["code"] == "invalid_arguments"
+    assert "次のいずれかを指定してください" in err["message"]
+    assert "'summary', 'energies'" in err["message"] and "Input should be" not in err["message"]
+    err = ja.err("measure", {"documentId": doc, "angles": [["a1", "a2"]]})
+    assert "angles.0.2: 必須の引数がありません" in err["message"]
+    err = ja.err("get_results", {"documentId": doc, "offset": -1})
+    assert "offset: 0 以上にしてください" in err["message"]
+    # The machine-readable details keep pydantic's own type and text.
+    assert err["details"]["errors"][0]["type"] == "greater_than_equal"
+    en = spawn()
+    en_doc = en.ok("list_documents")["documents"][0]["documentId"]
+    err = en.err("get_results", {"documentId": en_doc, "offset": -1})
+    assert "greater than or equal to 0" in err["message"]
