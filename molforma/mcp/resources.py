@@ -93,7 +93,11 @@ def read_resource(state: ServerState, uri: Any, *, era: str = "modern") -> list[
         text = reader(state, doc)
     except MolFormaError as exc:
         # The resource exists but has no content now (no calculation yet, no results).
-        text = exc.message(state.lang)
+        # A JSON view says so in JSON, so a client that parses by mimeType still can.
+        if VIEWS[m["view"]][2] == "application/json":
+            text = json.dumps(exc.to_dict(state.lang), ensure_ascii=False)
+        else:
+            text = exc.message(state.lang)
     return [{"uri": uri, "mimeType": VIEWS[m["view"]][2], "text": _clip(text)}]
 
 

@@ -46,6 +46,20 @@ def test_no_calculation_yet_reads_as_an_explanation(server: McpProcess):
     assert "No calculation" in out["contents"][0]["text"]
 
 
+def test_a_json_resource_with_no_results_yet_still_reads_as_json(server: McpProcess):
+    doc_id, _ = server.doc()
+    item = server.result("resources/read",
+                         {"uri": f"molforma://documents/{doc_id}/results/summary"})["contents"][0]
+    assert item["mimeType"] == "application/json"
+    body = json.loads(item["text"])
+    assert body["code"] == "results_none_loaded"
+    assert "results_action" in body["message"]
+    # A text view keeps the plain sentence.
+    log = server.result("resources/read",
+                        {"uri": f"molforma://documents/{doc_id}/results/log"})["contents"][0]
+    assert log["text"].startswith("No results are loaded")
+
+
 @pytest.mark.parametrize("uri", ["molforma://documents/doc-none/project",
                                  "molforma://nothing", "file:///etc/passwd",
                                  "molforma://documents/../../etc/passwd"])
