@@ -8,6 +8,7 @@ argument and non-string values are -32602.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,11 +54,11 @@ PROMPTS: tuple[PromptSpec, ...] = (
          Arg("frequencies", "yes or no: add a frequency calculation (default no)."),
          Arg("documentId", "Document id (default: the first document).")),
         "Optimize the geometry of MolForma document {documentId} with {method}/{basis}"
-        "{freq_text}. Steps: validate_document; set_nwchem with the task, theory "
-        "(functional for DFT) and basis (preview false); calculation start; follow the task "
+        "{freq_text}. Steps: set_nwchem with values {values} (preview false); "
+        "validate_document and fix any error it reports; calculation start; follow the task "
         "or get_app_state until it ends; then results_action open_directory on the job "
-        "folder and summarise get_results summary (final energy, convergence, imaginary "
-        "modes).",
+        "folder (jobDirectory of the finished calculation) and summarise get_results "
+        "summary (final energy, convergence, imaginary modes).",
     ),
     PromptSpec(
         "vibrational_analysis", "Vibrational analysis",
@@ -92,6 +93,24 @@ PROMPTS: tuple[PromptSpec, ...] = (
     ),
 )
 _BY_NAME = {p.name: p for p in PROMPTS}
+_THEORIES = ("scf", "dft", "mp2")
+
+
+def _nwchem_values(method: str, basis: str, frequencies: bool) -> dict[str, str]:
+    """The ``set_nwchem`` values a method word means: a theory, or a DFT functional.
+
+    A model otherwise has to guess that "b3lyp" is ``theory: dft`` plus
+    ``functional: b3lyp`` (``theory: b3lyp`` is refused).
+    """
+    low = method.lower()
+    values = {"task": "optimize+frequencies" if frequencies else "optimize"}
+    if low in _THEORIES:
+        values["theory"] = low
+    else:
+        values["theory"] = "dft"
+        values["functional"] = low
+    values["basis"] = basis
+    return values
 
 
 def list_prompts() -> list[dict[str, Any]]:
@@ -138,6 +157,8 @@ def get_prompt(name: Any, arguments: Any, lang: str = "en") -> dict[str, Any]:
                            {"argument": "frequencies"})
         values["freq_text"] = " followed by a frequency calculation (task " \
             "optimize+frequencies)" if freq == "yes" else " (task optimize)"
+        values["values"] = json.dumps(_nwchem_values(values["method"], values["basis"],
+                                                     freq == "yes"))
     if spec.name == "vibrational_analysis" and not values.get("threshold"):
         values["threshold"] = "10"
     text = spec.template.format(**values)

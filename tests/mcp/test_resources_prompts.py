@@ -111,6 +111,25 @@ def test_prompt_get_fills_the_arguments_into_one_user_message(server: McpProcess
     assert "optimize+frequencies" in msg["content"]["text"]
 
 
+def test_the_optimization_prompt_spells_out_set_nwchem_values_that_the_tool_accepts(
+        server: McpProcess):
+    doc_id, rev = server.water()
+    for method, expect in (("B3LYP", {"theory": "dft", "functional": "b3lyp"}),
+                           ("scf", {"theory": "scf"})):
+        res = server.result("prompts/get", {"name": "geometry_optimization", "arguments": {
+            "method": method, "basis": "sto-3g", "frequencies": "yes", "documentId": doc_id}})
+        text = res["messages"][0]["content"]["text"]
+        values = json.loads(text.split("set_nwchem with values ", 1)[1].split(" (preview", 1)[0])
+        assert values == {"task": "optimize+frequencies", "basis": "sto-3g", **expect}
+        # Validation comes after the settings, so it checks the basis that will run.
+        assert text.index("set_nwchem") < text.index("validate_document")
+        edit = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
+                                        "values": values, "preview": False})
+        rev = edit["revision"]
+        calc = server.project(doc_id)["calculation"]
+        assert {k: calc[k] for k in values} == values
+
+
 @pytest.mark.parametrize(("name", "args"), [
     ("no_such_prompt", {}),
     ("geometry_optimization", {"method": "scf"}),
