@@ -155,6 +155,20 @@ def test_optimisation_energies_are_plotted_per_step(panel: Any, qtbot: Any) -> N
     assert plot.marker() is None
 
 
+def test_the_energy_plot_labels_whole_steps_only(panel: Any, qtbot: Any) -> None:
+    _open(qtbot, panel, WATER_OUT)
+    plot = panel.findChild(object, "resultsEnergyPlot")
+    axis = plot.getAxis("bottom")
+    low, high = plot.getViewBox().viewRange()[0]
+    ticks = [v for _spacing, values in axis.tickValues(low, high, 400) for v in values]
+    assert ticks, "the step axis shows no ticks"
+    assert all(float(v).is_integer() for v in ticks), ticks
+    # Hundreds of steps keep about ten whole-number ticks, not one per step.
+    plot.set_energies([-76.0 - 1e-4 * i for i in range(300)])
+    ticks = [v for _spacing, values in axis.tickValues(1, 300, 400) for v in values]
+    assert 3 <= len(ticks) <= 20 and all(float(v).is_integer() for v in ticks), ticks
+
+
 def test_ir_width_changes_the_broadened_curve_and_exports_png_and_csv(
         panel: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from molforma.gui import dialogs

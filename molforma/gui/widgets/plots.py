@@ -46,6 +46,16 @@ def widget_png_bytes(widget: QWidget) -> bytes:
     return bytes(data.data())
 
 
+def _step_tick_spacing(count: int) -> int:
+    """A whole-number tick spacing (1, 2, 5, 10, 20, …) giving at most about ten ticks."""
+    spacing = 1
+    for factor in (2, 2.5, 2) * 8:
+        if count <= 10 * spacing:
+            break
+        spacing = int(spacing * factor)
+    return spacing
+
+
 class EnergyPlot(Retranslatable, pg.PlotWidget):
     """Energy (Hartree) against optimisation/SCF step, redrawn as the data grows."""
 
@@ -73,6 +83,9 @@ class EnergyPlot(Retranslatable, pg.PlotWidget):
             return
         self._values = values
         self._curve.setData(list(range(1, len(values) + 1)), values)
+        # Steps are whole numbers: no "1.5" or "2.5" ticks between them.
+        spacing = _step_tick_spacing(len(values))
+        self.getAxis("bottom").setTickSpacing(spacing, spacing)
         self.set_marker(None)
 
     def energies(self) -> list[float]:
