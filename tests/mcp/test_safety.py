@@ -29,12 +29,13 @@ def jail(spawn: Any, tmp_path: Path, mcp_env: dict[str, str]) -> tuple[McpProces
     return server, allowed, outside
 
 
-def _refused(server: McpProcess, name: str, args: dict[str, Any], code: str) -> None:
+def _refused(server: McpProcess, name: str, args: dict[str, Any], code: str) -> dict[str, Any]:
     doc_id, _ = server.doc()
     before = server.ok("get_document", {"documentId": doc_id})
     err = server.err(name, {"documentId": doc_id, **args})
     assert err["code"] == code, err
     assert server.ok("get_document", {"documentId": doc_id}) == before
+    return err
 
 
 def test_open_file_inside_the_allowed_directory_works(jail):
@@ -107,9 +108,15 @@ def test_save_and_results_and_settings_paths_are_checked(jail):
     _refused(server, "set_advanced", {"expectedRevision": rev,
                                       "values": {"permanent_dir": "../../escape"}},
              "path_not_allowed")
-    # The default job root (~/molforma-jobs) is outside: a start is refused before running.
-    _refused(server, "calculation", {"expectedRevision": rev, "action": "start"},
-             "path_not_allowed")
+    # The default job root (~/molforma-jobs) is outside: a start is refused before running,
+    # and the refusal names the setting to change, since the call itself gave no path.
+    err = _refused(server, "calculation", {"expectedRevision": rev, "action": "start"},
+                   "job_root_not_allowed")
+    assert "set_execution" in err["message"] and "job_root" in err["message"]
+    assert err["details"]["setting"] == "job_root"
+    assert err["details"]["path"].endswith("molforma-jobs")
+    _refused(server, "calculation", {"expectedRevision": rev, "action": "save_inputs"},
+             "job_root_not_allowed")
     s = server.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev,
                                     "values": {"job_root": str(allowed / "jobs")},
                                     "preview": False})

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from molforma.errors import CalculationError
+from molforma.errors import CalculationError, FileAccessError
 from molforma.i18n import register
 from molforma.mcp.registry import ToolContext, tool
 from molforma.mcp.tasks import Background
@@ -23,6 +23,14 @@ register({
     "no_calculation": {
         "en": "No calculation of this document is running.",
         "ja": "この文書の計算は実行中ではありません。",
+    },
+    "job_root_not_allowed": {
+        "en": "The job root '{path}' (execution setting job_root, where job folders are "
+              "written) is outside the directories MCP may use ({allowed}). Set job_root "
+              "with set_execution to a folder inside one of them.",
+        "ja": "ジョブルート「{path}」（実行設定 job_root、ジョブフォルダーの作成先）はMCPが"
+              "使えるディレクトリ（{allowed}）の外にあります。set_execution で job_root を"
+              "その中のフォルダーに設定してください。",
     },
 })
 
@@ -100,7 +108,15 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
     if args.action == "start":
         may_start(protected_values(project), trusted, policy, "mcp")
     execution = ExecutionSettings.model_validate(project.get("execution", {}))
-    policy.check_path(str(job_root(execution)), for_write=True)
+    root = str(job_root(execution))
+    try:
+        policy.check_path(root, for_write=True)
+    except FileAccessError as exc:
+        if exc.code != "path_not_allowed":
+            raise
+        # The path came from a setting, not from this call: name the setting to change.
+        raise FileAccessError("job_root_not_allowed", path=root, setting="job_root",
+                              allowed=[str(d) for d in policy.allow_dirs]) from exc
     policy.check_advanced_paths(project.get("advanced", {}))
     if args.action == "save_inputs":
         folder = state.jobs.save_input_set(project)
