@@ -329,6 +329,23 @@ def test_refused_edits_change_nothing(c: Checked, name: str, extra: dict[str, An
     c.refused(name, {"documentId": doc_id, "expectedRevision": rev, **extra}, code)
 
 
+def test_a_bad_new_atom_is_named_by_its_place_in_the_call_not_by_an_id_it_never_got(
+        c: Checked):
+    doc_id, rev = c.reset_water()
+    atoms = [{"element": "H", "position": [9, 9, 9]}, {"element": "CL", "position": [5, 5, 5]}]
+    err = c.refused("add_atoms", {"documentId": doc_id, "expectedRevision": rev,
+                                  "atoms": atoms}, "bad_element")
+    assert err["details"] == {"id": "#1", "element": "CL"}
+    assert "#1" in err["message"] and "a5" not in err["message"]
+    atoms[1] = {"element": "Cl", "position": [5, 5, 5], "unpairedElectrons": 9}
+    err = c.refused("add_atoms", {"documentId": doc_id, "expectedRevision": rev,
+                                  "atoms": atoms}, "unpaired_range")
+    assert err["details"]["id"] == "#1"
+    atoms[1].pop("unpairedElectrons")
+    s = c.ok("add_atoms", {"documentId": doc_id, "expectedRevision": rev, "atoms": atoms})
+    assert s["candidate"]["formula"] == "ClH3O"
+
+
 def test_moving_a_fixed_atom_is_refused(c: Checked):
     doc_id, rev = c.reset_water()
     rev = c.ok("set_atom_properties", {"documentId": doc_id, "expectedRevision": rev,

@@ -305,7 +305,8 @@ def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
 
 # ---------------------------------------------------------------------------------------------
 class NewAtom(_Strict):
-    element: str = Field(description="Element symbol, e.g. 'C'.")
+    element: str = Field(description="Element symbol as written in the periodic table, "
+                         "e.g. 'C', 'Cl' (not 'CL' or 'cl').")
     position: Vec3 = Field(description="[x, y, z] in Angstrom.")
     name: str | None = Field(None, description="Optional label (at most 16 characters).")
     formalCharge: int | None = Field(None, description="Formal charge, -99..20.")
@@ -330,9 +331,17 @@ class AddAtomsInput(_EditInput):
 def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
     """Add atoms with element and position (and optional properties), and optional bonds to
     existing atoms or to each other ('#k')."""
+    from molforma.document.model import check_atom_fields
+
     doc = ctx.state.document(args.documentId)
     atoms = [a.model_dump(exclude_none=True) for a in args.atoms]
     bonds = [b.model_dump() for b in args.bonds]
+    # Check the new atoms under their '#k' names first: the ids the edit would give them
+    # do not exist yet, so an error naming one of them would send the model looking for it.
+    for k, atom in enumerate(atoms):
+        x, y, z = atom["position"]
+        check_atom_fields({**{key: v for key, v in atom.items() if key != "position"},
+                           "id": f"#{k}", "x": x, "y": y, "z": z})
     return _ops().add_atoms(doc, atoms, bonds, **_edit_args(args))
 
 
