@@ -947,6 +947,10 @@
 <context>
     <name>ResultsPanel</name>
     <message>
+        <source>Translation or rotation (left out of the IR spectrum)</source>
+        <translation>Translation or rotation (left out of the IR spectrum)</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/results_panel.py" line="73" />
         <source>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</source>
         <translation>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</translation>

@@ -947,6 +947,10 @@
 <context>
     <name>ResultsPanel</name>
     <message>
+        <source>Translation or rotation (left out of the IR spectrum)</source>
+        <translation>並進または回転（IRスペクトルには含めません）</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/results_panel.py" line="73" />
         <source>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</source>
         <translation>NWChem出力・MOLDEN・XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</translation>

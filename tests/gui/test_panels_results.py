@@ -87,6 +87,24 @@ def test_nwchem_output_lists_modes_marks_the_imaginary_one_and_plays_then_stops(
     assert [round(f) for f, _ in ir.sticks()] == [1758, 1758, 3698, 3905, 3905]
 
 
+def test_translations_and_rotations_are_greyed_in_the_modes_table(panel: Any,
+                                                                   qtbot: Any) -> None:
+    _open(qtbot, panel, WATER_OUT)
+    table = panel.findChild(QTableWidget, "modesTable")
+    assert table.rowCount() == 9
+    normal = table.palette().text().color()
+
+    def greyed(row: int) -> bool:
+        item = table.item(row, 1)
+        return item.foreground().color() != normal and "Translation" in item.toolTip()
+
+    # Water: six zero-frequency rigid motions, then three vibrations.
+    assert [greyed(r) for r in range(9)] == [True] * 6 + [False] * 3
+    # A significant imaginary mode is never mistaken for a rigid motion.
+    _open(qtbot, panel, NH3_OUT)
+    assert not greyed(0) and float(table.item(0, 1).text()) < -10
+
+
 def test_molden_vibrations_play_an_imaginary_and_a_real_mode_with_an_amplitude(
         panel: Any, qtbot: Any) -> None:
     _open(qtbot, panel, NH3_VIB)

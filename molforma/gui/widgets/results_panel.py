@@ -44,7 +44,7 @@ from molforma.gui.widgets.panel_workers import (
     unique_internal_names,
     watch_load,
 )
-from molforma.gui.widgets.plots import EnergyPlot, IRSpectrumWidget
+from molforma.gui.widgets.plots import MIN_REAL_FREQUENCY, EnergyPlot, IRSpectrumWidget
 from molforma.i18n import register
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,7 @@ WATCH_MS = 400  # notice loads started elsewhere (MCP) even without a signal
 DEFAULT_AMPLITUDE = 0.5
 IMAGINARY_BRUSH = QColor("#fde0e0")
 SIGNIFICANT_BRUSH = QColor("#f8b4b4")
+RIGID_MODE_TEXT = QColor("#8a8a8a")  # translations and rotations
 RESULT_FILTERS = (
     QT_TRANSLATE_NOOP("ResultsPanel",
                       "NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)"),
@@ -414,7 +415,11 @@ class ResultsPanel(Retranslatable, QWidget):
         yes = self.tr("yes")
         bold = QFont()
         bold.setBold(True)
+        rigid_tip = self.tr("Translation or rotation (left out of the IR spectrum)")
         for row, m in enumerate(modes):
+            # NWChem lists the six (five) zero-frequency translations and rotations with
+            # the vibrations; they are greyed like in other viewers, not hidden.
+            rigid = not m.significant and abs(m.frequency) < MIN_REAL_FREQUENCY
             cells = [
                 str(m.index + 1), f"{m.frequency:.2f}",
                 "" if m.irIntensity is None else f"{m.irIntensity:.3f}",
@@ -427,8 +432,11 @@ class ResultsPanel(Retranslatable, QWidget):
                 if m.significant:
                     item.setBackground(QBrush(SIGNIFICANT_BRUSH))
                     item.setFont(bold)
-                elif m.imaginary:
+                elif m.imaginary and not rigid:
                     item.setBackground(QBrush(IMAGINARY_BRUSH))
+                if rigid:
+                    item.setForeground(QBrush(RIGID_MODE_TEXT))
+                    item.setToolTip(rigid_tip)
                 if col in (1, 2):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
