@@ -346,6 +346,26 @@ def test_a_bad_new_atom_is_named_by_its_place_in_the_call_not_by_an_id_it_never_
     assert s["candidate"]["formula"] == "ClH3O"
 
 
+def test_add_hydrogens_on_a_saturated_molecule_is_refused_instead_of_an_empty_candidate(
+        c: Checked):
+    doc_id, rev = c.reset_water()
+    err = c.refused("add_hydrogens", {"documentId": doc_id, "expectedRevision": rev},
+                    "no_open_valences")
+    assert err["details"] == {"count": 3} and "Nothing was changed" in err["message"]
+    c.refused("add_hydrogens", {"documentId": doc_id, "expectedRevision": rev,
+                                "atomIds": ["a2"], "preview": False}, "no_open_valences")
+    # Stale revisions and unknown ids keep their own errors.
+    c.refused("add_hydrogens", {"documentId": doc_id, "expectedRevision": "r0"},
+              "stale_revision")
+    c.refused("add_hydrogens", {"documentId": doc_id, "expectedRevision": rev,
+                                "atomIds": ["a99"]}, "unknown_atom")
+    # An open valence still gets its hydrogen.
+    rev = c.ok("delete_atoms", {"documentId": doc_id, "expectedRevision": rev,
+                                "atomIds": ["a3"], "preview": False})["revision"]
+    s = c.ok("add_hydrogens", {"documentId": doc_id, "expectedRevision": rev})
+    assert s["candidate"]["formula"] == "H2O" and len(s["addedIds"]) == 1
+
+
 def test_moving_a_fixed_atom_is_refused(c: Checked):
     doc_id, rev = c.reset_water()
     rev = c.ok("set_atom_properties", {"documentId": doc_id, "expectedRevision": rev,

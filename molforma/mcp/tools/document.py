@@ -32,6 +32,12 @@ register({
         "en": "'{path}' is not a regular file.",
         "ja": "「{path}」は通常のファイルではありません。",
     },
+    "no_open_valences": {
+        "en": "Nothing to add: none of the {count} atom(s) checked has an open valence (all "
+              "hydrogens are present). Nothing was changed.",
+        "ja": "追加するものがありません。確認した {count} 個の原子に空いた結合手はありません"
+              "（水素はすべて付いています）。何も変更していません。",
+    },
 })
 
 Vec3 = tuple[float, float, float]
@@ -443,7 +449,20 @@ class AddHydrogensInput(_EditInput):
 @tool("add_hydrogens", title="Add hydrogens")
 def add_hydrogens(ctx: ToolContext, args: AddHydrogensInput) -> EditSummary:
     """Fill open valences with hydrogen atoms (all atoms or the given ones)."""
+    from molforma.document.chemistry import missing_hydrogens
+    from molforma.errors import ValidationError
+
     doc = ctx.state.document(args.documentId)
+    # Without this check a saturated molecule gets an empty candidate (or an empty undo
+    # step) that the model must then cancel before its next edit.
+    doc.check_revision(args.expectedRevision, allow_candidate=False)
+    project = doc.project
+    present = {a["id"] for a in project["document"]["atoms"]}
+    wanted = present if args.atomIds is None else set(args.atomIds)
+    if wanted <= present:  # unknown ids: let the edit name them
+        need = missing_hydrogens(project)
+        if project["document"]["atoms"] and not any(need.get(i, 0) > 0 for i in wanted):
+            raise ValidationError("no_open_valences", count=len(wanted))
     return _ops().add_hydrogens(doc, args.atomIds, **_edit_args(args))
 
 
