@@ -59,6 +59,16 @@ def _is_molden(path: Path) -> bool:
     return _sniff(path)[:4096].lstrip().lower().startswith(b"[molden format]")
 
 
+def result_file_kind(path: str | os.PathLike[str]) -> str | None:
+    """``"nwchem-output"`` or ``"molden"`` when the file's head says so, else None."""
+    p = Path(path)
+    if _is_nwchem_output(p):
+        return "nwchem-output"
+    if _is_molden(p):
+        return "molden"
+    return None
+
+
 def list_result_files(folder: str | os.PathLike[str]) -> list[FileEntry]:
     """The result files of ``folder`` in the order used to pick the first one.
 

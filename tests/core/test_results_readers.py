@@ -277,3 +277,16 @@ def test_a_zero_frequency_printed_with_a_minus_sign_has_no_sign_in_the_json() ->
     assert '"frequency":0.0' in mode.model_dump_json()
     assert mode.imaginary is False and mode.significant is False
     assert make_mode(0, -880.42, 1.0, True).frequency == -880.42
+
+
+def test_result_file_kind_recognises_outputs_and_molden_files_by_their_content(
+        tmp_path: Path) -> None:
+    from molforma.results.reader import result_file_kind
+
+    assert result_file_kind(FIXTURES / "water_scf_optfreq.out") == "nwchem-output"
+    assert result_file_kind(FIXTURES / "nh3_planar_scf_freq.molden") == "molden"
+    assert result_file_kind(FIXTURES / "water_scf_optfreq.nw") is None
+    renamed = tmp_path / "anything.txt"
+    renamed.write_bytes((FIXTURES / "water_scf_optfreq.out").read_bytes()[:20000])
+    assert result_file_kind(renamed) == "nwchem-output"
+    assert result_file_kind(tmp_path / "missing.out") is None

@@ -366,6 +366,36 @@ def test_add_hydrogens_on_a_saturated_molecule_is_refused_instead_of_an_empty_ca
     assert s["candidate"]["formula"] == "H2O" and len(s["addedIds"]) == 1
 
 
+@pytest.mark.parametrize(("name", "kind"), [("water_scf_optfreq.out", "NWChem output"),
+                                            ("nh3_planar_scf_freq.molden", "MOLDEN")])
+def test_open_file_on_a_results_file_says_how_to_read_it_and_use_its_geometry(
+        c: Checked, name: str, kind: str):
+    doc_id, rev = c.reset_water()
+    err = c.refused("open_file", {"documentId": doc_id, "expectedRevision": rev,
+                                  "path": str(FIXTURES / name)}, "open_file_results")
+    assert err["details"]["kind"] == kind
+    for hint in ("results_action", "get_results", "structures", "import_document"):
+        assert hint in err["message"]
+
+
+def test_open_file_on_a_folder_points_to_open_directory(c: Checked):
+    doc_id, rev = c.reset_water()
+    err = c.refused("open_file", {"documentId": doc_id, "expectedRevision": rev,
+                                  "path": str(FIXTURES / "nh3_planar_scf_freq_anim")},
+                    "open_file_folder")
+    assert "open_directory" in err["message"]
+
+
+def test_an_unreadable_file_that_is_not_a_result_keeps_the_format_error(
+        c: Checked, tmp_path: Path):
+    doc_id, rev = c.reset_water()
+    odd = tmp_path / "notes.weird"
+    odd.write_text("hello\n")
+    err = c.refused("open_file", {"documentId": doc_id, "expectedRevision": rev,
+                                  "path": str(odd)}, "format_error")
+    assert "Readable:" in err["message"]
+
+
 def test_moving_a_fixed_atom_is_refused(c: Checked):
     doc_id, rev = c.reset_water()
     rev = c.ok("set_atom_properties", {"documentId": doc_id, "expectedRevision": rev,
