@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -110,6 +111,12 @@ _MESSAGES: dict[str, dict[str, str]] = {
               "NWChem may not find it.",
         "ja": "基底関数 {basis} はカタログにもこの環境の NWChem ライブラリにもありません。"
               "NWChem が見つけられない可能性があります。",
+    },
+    "basis_other_name": {
+        "en": "NWChem's library has no basis set named {basis}; it calls it {name}. Set the "
+              "basis to {name}, or the calculation will stop.",
+        "ja": "NWChem のライブラリに {basis} という名前の基底関数はなく、{name} という名前で"
+              "入っています。基底関数を {name} にしてください（このままでは計算が止まります）。",
     },
     "basis_needs_ecp": {
         "en": "{basis} uses an effective core potential for {elements}; the input must "
@@ -891,6 +898,27 @@ def _basis_lookup(basis_catalog: BasisCatalog, basis: str) -> tuple[set[str] | N
     return basis_elements(basis), entry
 
 
+def _basis_other_name(basis_catalog: BasisCatalog, basis: str) -> str | None:
+    """The name NWChem knows for a basis written in another common notation, or None.
+
+    ``6-31G(d)`` / ``6-31G(d,p)`` are ``6-31G*`` / ``6-31G**`` in NWChem's library, and
+    the LANL sets live there with an ``_ecp`` suffix (``lanl2dz`` → ``lanl2dz_ecp``).
+    """
+    text = basis.strip()
+    tries: list[str] = []
+    star = re.sub(r"\(d,\s*p\)$", "**", text, flags=re.I)
+    star = re.sub(r"\(d\)$", "*", star, flags=re.I)
+    if star != text:
+        tries.append(star)
+    if not text.lower().endswith("_ecp"):
+        tries.append(text + "_ecp")
+    for name in tries:
+        covered, _ = _basis_lookup(basis_catalog, name)
+        if covered is not None:
+            return name
+    return None
+
+
 def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, Any]:
     """Checks before running: ``{"ok": bool, "checks": [{code, severity, message, atoms}]}``.
 
@@ -966,7 +994,11 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
         covered, entry = _basis_lookup(basis_catalog, basis)
         present = sorted({a["element"] for a in atoms}, key=elements.atomic_number)
         if covered is None:
-            checks.append(_check("basis_unknown", "warning", basis=basis))
+            other = _basis_other_name(basis_catalog, basis)
+            if other is not None:
+                checks.append(_check("basis_other_name", "warning", basis=basis, name=other))
+            else:
+                checks.append(_check("basis_unknown", "warning", basis=basis))
         else:
             lacking = [e for e in present if e not in covered]
             if lacking:

@@ -666,6 +666,22 @@ def test_elements_missing_from_the_basis_are_errors() -> None:
     assert codes(ch.validate(p, None))["basis_unknown"] == "warning"
 
 
+@pytest.mark.parametrize(("written", "name"), [("6-31G(d)", "6-31G*"),
+                                              ("6-311++G(d,p)", "6-311++G**"),
+                                              ("lanl2dz", "lanl2dz_ecp")])
+def test_a_basis_in_another_common_notation_is_named_as_nwchem_knows_it(
+        written: str, name: str) -> None:
+    p = water()
+    p["calculation"]["basis"] = written
+    res = ch.validate(p, None)
+    check = next(c for c in res["checks"] if c["code"] == "basis_other_name")
+    assert check["severity"] == "warning" and name in check["message"]
+    assert "basis_unknown" not in codes(res)
+    p["calculation"]["basis"] = name
+    got = codes(ch.validate(p, None))
+    assert "basis_other_name" not in got and "basis_unknown" not in got
+
+
 def test_fixed_atoms_and_the_task_are_checked() -> None:
     p = water()
     for a in p["document"]["atoms"]:
