@@ -91,15 +91,32 @@ def get_save_path(parent: QWidget | None, caption: str, filters: Sequence[str] |
                   suggested: str = "") -> str | None:
     """Ask for a file name to write; None when cancelled.
 
-    The dialog asks before replacing an existing file (Qt's own confirmation).
+    The dialog asks before replacing an existing file (Qt's own confirmation). A name
+    typed without any of the filters' extensions gets the chosen filter's extension.
     """
     dlg = _file_dialog(parent, caption, filters, QFileDialog.AcceptMode.AcceptSave)
     dlg.setFileMode(QFileDialog.FileMode.AnyFile)
+    flist = [filters] if isinstance(filters, str) else list(filters)
+    known = {sx for f in flist if (sx := filter_suffix(f))}
     if suggested:
         dlg.selectFile(suggested)
     if dlg.exec() != QFileDialog.DialogCode.Accepted or not dlg.selectedFiles():
         return None
-    return dlg.selectedFiles()[0]
+    path = dlg.selectedFiles()[0]
+    wanted = filter_suffix(dlg.selectedNameFilter())
+    if wanted and not any(path.endswith(sx) for sx in known):
+        path += wanted  # a name typed without extension gets the chosen type's one
+    return path
+
+
+def filter_suffix(name_filter: str) -> str | None:
+    """The extension (``.nw``, ``.molforma.json``) of a filter's first pattern, if concrete."""
+    inner = name_filter[name_filter.rfind("(") + 1:name_filter.rfind(")")] \
+        if "(" in name_filter else name_filter
+    first = inner.split()[0] if inner.split() else ""
+    if first.startswith("*.") and "*" not in first[1:] and "?" not in first:
+        return first[1:]
+    return None
 
 
 def get_directory(parent: QWidget | None, caption: str, start: str = "") -> str | None:

@@ -76,3 +76,21 @@ def test_save_dialog_is_qt_own_and_returns_the_chosen_path(real_dialogs: Any, qt
 def test_cancelled_open_dialog_returns_none(real_dialogs: Any, qtbot: Any) -> None:
     _when_modal(QFileDialog, lambda dlg: dlg.reject())
     assert real_dialogs.get_open_path(None, "Open", "All (*)") is None
+
+
+def test_a_name_typed_without_extension_gets_the_chosen_types_extension(
+        real_dialogs: Any, qtbot: Any, tmp_path: Path) -> None:
+    from PySide6.QtWidgets import QLineEdit
+
+    filters = ["XYZ file (*.xyz)", "MolForma project (*.molforma.json)"]
+
+    def type_bare_name(dlg: QFileDialog) -> None:
+        dlg.setDirectory(str(tmp_path))
+        dlg.selectNameFilter(filters[1])
+        dlg.findChild(QLineEdit, "fileNameEdit").setText("water")
+        dlg.accept()
+
+    _when_modal(QFileDialog, type_bare_name)
+    path = real_dialogs.get_save_path(None, "Save", filters, "")
+    assert path == str(tmp_path / "water.molforma.json")
+    assert real_dialogs.filter_suffix("All files (*)") is None
