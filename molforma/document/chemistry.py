@@ -148,6 +148,20 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "The bond {a}-{b} is {distance} Å long, far longer than usual ({usual} Å).",
         "ja": "結合 {a}-{b} の長さが {distance} Å で、通常（{usual} Å）よりかなり長いです。",
     },
+    "functional_with_dispersion": {
+        "en": "'{functional}' is a functional plus a dispersion correction, which NWChem takes "
+              "separately: set the functional to {base} and the advanced setting dispersion "
+              "to {dispersion} (set_advanced).",
+        "ja": "「{functional}」は汎関数と分散力補正の組み合わせで、NWChem では別々に指定します。"
+              "汎関数を {base} にし、詳細設定 dispersion を {dispersion} にしてください"
+              "（set_advanced）。",
+    },
+    "functional_other_name": {
+        "en": "NWChem's xc does not know '{functional}' by that name; the catalogue calls it "
+              "{name}. Set the functional to {name}.",
+        "ja": "NWChem の xc は「{functional}」という名前を知りません。カタログでは {name} です。"
+              "汎関数を {name} にしてください。",
+    },
     "functional_unknown": {
         "en": "The functional '{functional}' is not in the catalogue; check that NWChem's xc "
               "accepts it.",
@@ -1015,7 +1029,16 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
     if calc.get("theory") == "dft":
         functional = " ".join(str(calc.get("functional", "")).split())
         if functional and not _known_functional(functional):
-            checks.append(_check("functional_unknown", "info", functional=functional))
+            disp = re.fullmatch(r"(.+?)[-_](d2|d3|d3bj)", functional, flags=re.I)
+            if disp and _known_functional(disp.group(1)):
+                checks.append(_check("functional_with_dispersion", "warning",
+                                     functional=functional, base=disp.group(1).lower(),
+                                     dispersion=disp.group(2).lower()))
+            elif functional.lower() in _FUNCTIONAL_OTHER_NAMES:
+                checks.append(_check("functional_other_name", "warning", functional=functional,
+                                     name=_FUNCTIONAL_OTHER_NAMES[functional.lower()]))
+            else:
+                checks.append(_check("functional_unknown", "info", functional=functional))
 
     # Fixed atoms and the task.
     task = str(calc.get("task", "energy"))
@@ -1026,6 +1049,11 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
         checks.append(_check("fixed_atoms_frequencies", "warning", fixed, count=len(fixed)))
     ok = not any(c["severity"] == "error" for c in checks)
     return {"ok": ok, "checks": checks}
+
+
+# Common names NWChem's xc does not take, and the catalogue name it means.
+_FUNCTIONAL_OTHER_NAMES = {"pbe": "pbe96", "lda": "svwn5", "svwn": "svwn5", "b-lyp": "blyp",
+                           "bp": "bp86", "b-p86": "bp86"}
 
 
 def _known_functional(functional: str) -> bool:

@@ -682,6 +682,24 @@ def test_a_basis_in_another_common_notation_is_named_as_nwchem_knows_it(
     assert "basis_other_name" not in got and "basis_unknown" not in got
 
 
+def test_functional_names_nwchem_refuses_get_the_setting_to_use_instead() -> None:
+    p = water()
+    p["calculation"].update(theory="dft", functional="B3LYP-D3BJ")
+    res = ch.validate(p, None)
+    check = next(c for c in res["checks"] if c["code"] == "functional_with_dispersion")
+    assert check["severity"] == "warning"
+    assert "b3lyp" in check["message"] and "d3bj" in check["message"]
+    assert "dispersion" in check["message"]
+    p["calculation"]["functional"] = "pbe"
+    check = next(c for c in ch.validate(p, None)["checks"]
+                 if c["code"] == "functional_other_name")
+    assert "pbe96" in check["message"]
+    p["calculation"]["functional"] = "no-such-xc"
+    assert codes(ch.validate(p, None))["functional_unknown"] == "info"
+    p["calculation"]["functional"] = "pbe96"
+    assert not [c for c in codes(ch.validate(p, None)) if c.startswith("functional")]
+
+
 def test_fixed_atoms_and_the_task_are_checked() -> None:
     p = water()
     for a in p["document"]["atoms"]:
