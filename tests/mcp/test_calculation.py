@@ -104,6 +104,29 @@ def test_real_nwchem_followed_as_a_task_then_results_opened_and_read(server: Mcp
     assert server.doc()[1] == rev
 
 
+@pytest.mark.nwchem
+def test_get_results_after_a_finished_calculation_names_its_job_folder_to_open(
+        server: McpProcess):
+    doc_id, rev = _water_scf(server, task="energy")
+    err = server.err("get_results", {"documentId": doc_id})
+    assert err["code"] == "results_none_loaded"
+    res = server.call("calculation", {"documentId": doc_id, "expectedRevision": rev,
+                                      "action": "start"}, caps=TASK_CAPS)
+    done = _wait_task(server, res["taskId"])
+    folder = done["result"]["structuredContent"]["jobDirectory"]
+    err = server.err("get_results", {"documentId": doc_id, "section": "modes"})
+    assert err["code"] == "results_not_opened_yet"
+    assert err["details"] == {"path": folder, "status": "finished"}
+    assert folder in err["message"] and "open_directory" in err["message"]
+    # Following the advice works.
+    res = server.call("results_action", {"documentId": doc_id, "expectedRevision": rev,
+                                         "action": "open_directory", "path": folder},
+                      caps=TASK_CAPS)
+    loaded = _wait_task(server, res["taskId"])["result"]["structuredContent"]
+    assert loaded["status"] == "completed", loaded
+    assert server.ok("get_results", {"documentId": doc_id})["source"] == folder
+
+
 def test_calculation_without_tasks_returns_at_once_and_app_state_shows_the_end(spawn, mcp_env):
     server = spawn(env=_fake_nwchem_env(mcp_env, "converge"))
     doc_id, rev = _water_scf(server)

@@ -34,6 +34,14 @@ register({
         "ja": "この文書には結果が読み込まれていません。先に results_action の open_file か "
               "open_directory を使ってください。",
     },
+    "results_not_opened_yet": {
+        "en": "No results are loaded for this document yet: a finished calculation does not "
+              "open its results by itself. Its job folder is {path}; open it with "
+              "results_action (action open_directory, path {path}) and call get_results again.",
+        "ja": "この文書にはまだ結果が読み込まれていません（計算が終わっても結果は自動では"
+              "開きません）。ジョブフォルダーは {path} です。results_action（action "
+              "open_directory、path {path}）で開いてから get_results を呼んでください。",
+    },
 })
 
 WINDOW_ACTIONS = frozenset({"play_mode", "stop", "show_structure"})
@@ -144,6 +152,10 @@ def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
     sess = ctx.state.results_if_any(args.documentId)
     cur = sess.current if sess is not None else None
     if cur is None:
+        job = ctx.state.last_job.get(args.documentId)
+        if job is not None and job.status in ("finished", "failed", "cancelled", "timed_out"):
+            raise ResultsError("results_not_opened_yet", path=str(job.folder),
+                               status=job.status)
         raise ResultsError("results_none_loaded")
     page = get_section(cur, args.section, offset=args.offset, limit=args.limit, mode=args.mode)
     page = dict(page)
