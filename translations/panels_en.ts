@@ -947,6 +947,34 @@
 <context>
     <name>ResultsPanel</name>
     <message>
+        <source>frame %1</source>
+        <translation>frame %1</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>step %1</translation>
+    </message>
+    <message>
+        <source>atoms</source>
+        <translation>atoms</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>reference</translation>
+    </message>
+    <message>
+        <source>geometry</source>
+        <translation>geometry</translation>
+    </message>
+    <message>
+        <source>final</source>
+        <translation>final</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>input</translation>
+    </message>
+    <message>
         <source>Translation or rotation (left out of the IR spectrum)</source>
         <translation>Translation or rotation (left out of the IR spectrum)</translation>
     </message>

@@ -947,6 +947,34 @@
 <context>
     <name>ResultsPanel</name>
     <message>
+        <source>frame %1</source>
+        <translation>フレーム %1</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>ステップ %1</translation>
+    </message>
+    <message>
+        <source>atoms</source>
+        <translation>原子</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>参照</translation>
+    </message>
+    <message>
+        <source>geometry</source>
+        <translation>構造</translation>
+    </message>
+    <message>
+        <source>final</source>
+        <translation>最終</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>入力</translation>
+    </message>
+    <message>
         <source>Translation or rotation (left out of the IR spectrum)</source>
         <translation>並進または回転（IRスペクトルには含めません）</translation>
     </message>

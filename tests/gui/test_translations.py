@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -146,3 +147,21 @@ def test_refusals_from_the_core_are_shown_in_japanese_too(japanese: Any) -> None
     assert not model.setData(model.index(1, 2), "0.0")  # onto the O atom
     text = win.molecule_tab.message.text()
     assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text), text
+
+
+def test_the_results_tab_with_a_loaded_run_is_japanese(japanese: Any, qtbot: Any) -> None:
+    win = japanese
+    panel = win.panels["results"]
+    out = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "nwchem" \
+        / "water_scf_optfreq.out"
+    handle = panel.open_path(str(out))
+    qtbot.waitUntil(lambda: handle.done and panel.results is not None, timeout=20000)
+    win.show_tab("results")
+    label = panel.findChild(QLabel, "trajectoryLabel")
+    slider = panel.findChild(object, "trajectorySlider")
+    seen = []
+    for index in range(slider.maximum() + 1):  # input, steps, final
+        slider.setValue(index)
+        seen.append(label.text())
+        assert _untranslated(_visible_texts(win, panel)) == [], label.text()
+    assert "入力" in seen[0] and "最終" in seen[-1]

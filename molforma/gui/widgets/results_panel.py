@@ -490,8 +490,25 @@ class ResultsPanel(Retranslatable, QWidget):
         self.view.set_mode_animation(_atoms_of(st), None, 0.0)
         self._mark_energy(index)
         energy = f", {st.energy:.8f} Eh" if st.energy is not None else ""
-        self.trajectory_label.setText(f"{index + 1}/{len(res.structures)} {st.label}{energy}")
+        self.trajectory_label.setText(
+            f"{index + 1}/{len(res.structures)} {self._structure_label(st.label)}{energy}")
         self._update_buttons()
+
+    def _structure_label(self, label: str) -> str:
+        """A structure's label from the results ('input', 'step 3', ...) in the display language."""
+        words = {
+            "input": self.tr("input"), "final": self.tr("final"),
+            "geometry": self.tr("geometry"), "reference": self.tr("reference"),
+            "atoms": self.tr("atoms"),
+        }
+        if label in words:
+            return words[label]
+        kind, _, number = label.partition(" ")
+        if number.isdigit() and kind == "step":
+            return self.tr("step %1").replace("%1", number)
+        if number.isdigit() and kind == "frame":
+            return self.tr("frame %1").replace("%1", number)
+        return label
 
     def _mark_energy(self, structure: int) -> None:
         """Highlight the energy point of ``structure`` on the energy plot, if it has one."""
