@@ -139,6 +139,31 @@ def test_property_panel_applies_charge_and_rejects_a_bad_isotope(make_main_windo
     assert _atoms(win)[0]["massNumber"] is None
 
 
+def test_fixing_several_selected_atoms_keeps_their_elements_and_isotopes(
+        make_main_window: Any, qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    ops.set_atom_properties(win.ctx.document, [{"id": "a2", "massNumber": 2}], preview=False)
+    click_atom(qtbot, tab.view, "a1")
+    click_atom(qtbot, tab.view, "a2", Qt.KeyboardModifier.ShiftModifier)
+    click_atom(qtbot, tab.view, "a3", Qt.KeyboardModifier.ShiftModifier)
+    props = tab.properties
+    props.fixed.click()
+    props.apply_button.click()
+    atoms = _atoms(win)
+    assert [(a["element"], a["massNumber"], a["fixed"]) for a in atoms] == [
+        ("O", None, True), ("H", 2, True), ("H", None, True)]
+    # Mixed flags show partly checked; one click fixes all of them.
+    ops.set_atom_properties(win.ctx.document, [{"id": "a3", "fixed": False}], preview=False)
+    tab.set_selection(["a1", "a2", "a3"])
+    assert props.fixed.checkState() == Qt.CheckState.PartiallyChecked
+    props.fixed.click()
+    props.apply_button.click()
+    assert [a["fixed"] for a in _atoms(win)] == [True, True, True]
+    assert [a["element"] for a in _atoms(win)] == ["O", "H", "H"]
+
+
 def test_layout_combo_switches_between_view_table_and_both(make_main_window: Any) -> None:
     win = make_main_window()
     tab = win.molecule_tab

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QDoubleSpinBox,
@@ -64,6 +64,8 @@ class PropertyPanel(QWidget):
         self.mass.setDecimals(5)
         self.fixed = QCheckBox(self.atom_box)
         self.fixed.setObjectName("propFixed")
+        self.fixed.clicked.connect(lambda _on: self.fixed.setTristate(False))
+        self._shown: dict[str, Any] = {}  # the atom field values as last shown
         self.apply_button = QPushButton(self.atom_box)
         self.apply_button.setObjectName("propApply")
         self.apply_button.clicked.connect(self._apply_atom_fields)
@@ -141,12 +143,18 @@ class PropertyPanel(QWidget):
             self.name.setText(str(a.get("name", "") or ""))
             self.mass_number.setValue(int(a.get("massNumber") or 0))
             self.mass.setValue(float(a.get("mass") or 0.0))
-            self.fixed.setChecked(bool(a.get("fixed")))
+            fixed = {bool(x.get("fixed")) for x in atoms}
+            # Mixed fixed flags show as a partly checked box; a click makes it two-state.
+            self.fixed.setTristate(len(fixed) > 1)
+            self.fixed.setCheckState(Qt.CheckState.PartiallyChecked if len(fixed) > 1 else
+                                     Qt.CheckState.Checked if fixed == {True} else
+                                     Qt.CheckState.Unchecked)
             title = self.tr("Selected atom") if len(atoms) == 1 else \
                 self.tr("%n selected atoms", "", len(atoms))
             self.atom_box.setTitle(f"{title}: {a['id']}" if len(atoms) == 1 else title)
         else:
             self.atom_box.setTitle(self.tr("Selected atom"))
+        self._shown = self._atom_field_values()
         self.mol_box.setEnabled(editable)
         if document:
             if not self.title.hasFocus():
@@ -154,15 +162,29 @@ class PropertyPanel(QWidget):
             self.mol_charge.setValue(int(document.get("charge", 0)))
             self.multiplicity.setValue(int(document.get("multiplicity", 1)))
 
+    def _atom_field_values(self) -> dict[str, Any]:
+        values: dict[str, Any] = {
+            "element": self.element.text().strip(),
+            "formalCharge": self.charge.value(), "unpairedElectrons": self.unpaired.value(),
+            "massNumber": self.mass_number.value() or None,
+            "mass": self.mass.value() or None,
+        }
+        if self.fixed.checkState() != Qt.CheckState.PartiallyChecked:
+            values["fixed"] = self.fixed.isChecked()
+        return values
+
     def _apply_atom_fields(self) -> None:
+        values = self._atom_field_values()
+        if len(self._ids) > 1:
+            # The fields show the first selected atom: only what the person changed goes to
+            # every selected atom (ticking Fixed must not turn all of them into the first
+            # atom's element or isotope).
+            values = {k: v for k, v in values.items() if self._shown.get(k, object()) != v}
+            if not values:
+                return
         changes = []
         for aid in self._ids:
-            ch: dict[str, Any] = {
-                "id": aid, "element": self.element.text().strip(),
-                "formalCharge": self.charge.value(), "unpairedElectrons": self.unpaired.value(),
-                "massNumber": self.mass_number.value() or None,
-                "mass": self.mass.value() or None, "fixed": self.fixed.isChecked(),
-            }
+            ch: dict[str, Any] = {"id": aid, **values}
             if len(self._ids) == 1:
                 ch["name"] = self.name.text()
             changes.append(ch)
