@@ -184,6 +184,7 @@ class MainWindow(QMainWindow):
             if isinstance(w, QLabel) and w.property("placeholder"):
                 w.setText(self.tr("This part of MolForma is not available in this build."))
         self._update_title()
+        self._update_summary()  # "3 atoms" in the status bar follows the language too
 
     def changeEvent(self, ev: QEvent) -> None:
         """Retranslate on a language change."""

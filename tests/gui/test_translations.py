@@ -91,6 +91,24 @@ def test_switching_to_japanese_translates_menus_actions_and_tabs(japanese: Any) 
     assert untranslated == []
 
 
+def test_the_status_bar_atom_count_follows_a_language_switch(make_main_window: Any,
+                                                             qtbot: Any) -> None:
+    from molforma.document import ops
+    from tests.gui.helpers import WATER
+
+    win = make_main_window()
+    ops.add_atoms(win.ctx.document, WATER, preview=False)
+    summary = win.findChild(QLabel, "documentSummary")
+    assert summary.text() == "H2O — 3 atoms"
+    set_language("ja", win.ctx)
+    qtbot.waitUntil(lambda: win.tabs.tabText(0) == "1 分子")  # LanguageChange is posted
+    assert summary.text() == "H2O — 3 原子"
+    assert _untranslated(_visible_texts(win, win.statusBar())) == []
+    set_language("en", win.ctx)
+    qtbot.waitUntil(lambda: win.tabs.tabText(0) == "1 Molecule")
+    assert summary.text() == "H2O — 3 atoms"
+
+
 def test_every_visible_string_of_the_molecule_tab_is_japanese(japanese: Any) -> None:
     win = japanese
     win.molecule_tab.toggle_palette(True)
