@@ -917,6 +917,7 @@ def _basis_other_name(basis_catalog: BasisCatalog, basis: str) -> str | None:
 
     ``6-31G(d)`` / ``6-31G(d,p)`` are ``6-31G*`` / ``6-31G**`` in NWChem's library, and
     the LANL sets live there with an ``_ecp`` suffix (``lanl2dz`` → ``lanl2dz_ecp``).
+    NWChem stops on the name as written, so the check that uses this is an error.
     """
     text = basis.strip()
     tries: list[str] = []
@@ -1010,7 +1011,7 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
         if covered is None:
             other = _basis_other_name(basis_catalog, basis)
             if other is not None:
-                checks.append(_check("basis_other_name", "warning", basis=basis, name=other))
+                checks.append(_check("basis_other_name", "error", basis=basis, name=other))
             else:
                 checks.append(_check("basis_unknown", "warning", basis=basis))
         else:
@@ -1031,11 +1032,11 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
         if functional and not _known_functional(functional):
             disp = re.fullmatch(r"(.+?)[-_](d2|d3|d3bj)", functional, flags=re.I)
             if disp and _known_functional(disp.group(1)):
-                checks.append(_check("functional_with_dispersion", "warning",
+                checks.append(_check("functional_with_dispersion", "error",
                                      functional=functional, base=disp.group(1).lower(),
                                      dispersion=disp.group(2).lower()))
             elif functional.lower() in _FUNCTIONAL_OTHER_NAMES:
-                checks.append(_check("functional_other_name", "warning", functional=functional,
+                checks.append(_check("functional_other_name", "error", functional=functional,
                                      name=_FUNCTIONAL_OTHER_NAMES[functional.lower()]))
             else:
                 checks.append(_check("functional_unknown", "info", functional=functional))

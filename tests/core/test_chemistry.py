@@ -675,7 +675,8 @@ def test_a_basis_in_another_common_notation_is_named_as_nwchem_knows_it(
     p["calculation"]["basis"] = written
     res = ch.validate(p, None)
     check = next(c for c in res["checks"] if c["code"] == "basis_other_name")
-    assert check["severity"] == "warning" and name in check["message"]
+    assert check["severity"] == "error" and name in check["message"]
+    assert res["ok"] is False
     assert "basis_unknown" not in codes(res)
     p["calculation"]["basis"] = name
     got = codes(ch.validate(p, None))
@@ -687,13 +688,13 @@ def test_functional_names_nwchem_refuses_get_the_setting_to_use_instead() -> Non
     p["calculation"].update(theory="dft", functional="B3LYP-D3BJ")
     res = ch.validate(p, None)
     check = next(c for c in res["checks"] if c["code"] == "functional_with_dispersion")
-    assert check["severity"] == "warning"
+    assert check["severity"] == "error" and res["ok"] is False
     assert "b3lyp" in check["message"] and "d3bj" in check["message"]
     assert "dispersion" in check["message"]
     p["calculation"]["functional"] = "pbe"
     check = next(c for c in ch.validate(p, None)["checks"]
                  if c["code"] == "functional_other_name")
-    assert "pbe96" in check["message"]
+    assert "pbe96" in check["message"] and check["severity"] == "error"
     p["calculation"]["functional"] = "no-such-xc"
     assert codes(ch.validate(p, None))["functional_unknown"] == "info"
     p["calculation"]["functional"] = "pbe96"
