@@ -102,6 +102,20 @@ def test_showing_the_tab_scans_and_lists_jobs_from_job_root_and_reference(
     assert float(table.item(w, 6).text()) == pytest.approx(-76.01074651, abs=1e-6)
 
 
+def test_rows_show_a_readable_local_time_and_the_task_in_words(
+        panel: Any, jobs: dict[str, Path], qtbot: Any) -> None:
+    import re
+
+    with qtbot.waitSignal(panel.scanFinished, timeout=20000):
+        panel.show()
+    table = panel.findChild(QTableWidget, "historyTable")
+    r = _row_of(table, "ammonia")
+    date = table.item(r, 0)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", date.text()), date.text()
+    assert "T" in date.toolTip()  # the recorded ISO time stays one hover away
+    assert table.item(r, 3).text() == "Energy (single point)"
+
+
 def test_selecting_a_row_previews_its_input_and_log(panel: Any, jobs: dict[str, Path],
                                                     qtbot: Any) -> None:
     panel.show()

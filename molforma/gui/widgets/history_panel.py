@@ -245,9 +245,11 @@ class HistoryPanel(Retranslatable, QWidget):
                 theory = f"{theory} ({functional})"
             basis = str(_row_value(row, "basis") or "")
             energy = _row_value(row, "finalEnergy")
+            date = str(_row_value(row, "date") or "")
             values = [
-                str(_row_value(row, "date") or ""), str(_row_value(row, "title") or ""),
-                str(_row_value(row, "formula") or ""), str(_row_value(row, "task") or ""),
+                _local_time(date), str(_row_value(row, "title") or ""),
+                str(_row_value(row, "formula") or ""),
+                _task_name(str(_row_value(row, "task") or "")),
                 f"{theory} / {basis}" if basis else theory,
                 self._status_name(str(_row_value(row, "status") or "")),
                 f"{float(energy):.8f}" if energy is not None else "",
@@ -256,6 +258,8 @@ class HistoryPanel(Retranslatable, QWidget):
             for col, text in enumerate(values):
                 item = QTableWidgetItem(text)
                 item.setData(ROW_ROLE, i)
+                if col == 0 and date:
+                    item.setToolTip(date)  # the exact time as recorded
                 if col == 6 and energy is not None:
                     item.setData(Qt.ItemDataRole.EditRole, float(energy))
                     item.setData(Qt.ItemDataRole.DisplayRole, f"{float(energy):.8f}")
@@ -471,3 +475,26 @@ class HistoryPanel(Retranslatable, QWidget):
         self.status_label.setText(self.tr("Exported %1 rows to %2").replace(
             "%1", str(len(self.rows))).replace("%2", path))
         return path
+
+
+def _local_time(iso: str) -> str:
+    """``2026-11-29T23:06:33+00:00`` as ``2026-11-29 23:06`` in local time (sorts as text)."""
+    from datetime import datetime
+
+    try:
+        when = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    if when.tzinfo is not None:
+        when = when.astimezone()
+    return when.strftime("%Y-%m-%d %H:%M")
+
+
+def _task_name(task: str) -> str:
+    """A task key in the words of the Calculation tab (in the display language)."""
+    from PySide6.QtWidgets import QApplication
+
+    from molforma.gui.widgets.calculation_panel import TASK_LABELS
+
+    label = TASK_LABELS.get(task)
+    return QApplication.translate("CalculationPanel", label) if label else task
