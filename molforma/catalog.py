@@ -37,11 +37,51 @@ register(
 )
 
 
+# The abbreviations chemists write for substituents ("Me", "OH", "CF3", "tBu"), as
+# aliases of the fragments; exact names (e.g. the ligand "CO") still win.
+FRAGMENT_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "methyl": ("Me", "CH3"),
+    "ethyl": ("Et", "C2H5"),
+    "isopropyl": ("iPr", "i-Pr", "CH(CH3)2"),
+    "tert-butyl": ("tBu", "t-Bu", "C(CH3)3"),
+    "vinyl": ("ethenyl", "CH=CH2"),
+    "ethynyl": ("C#CH", "CCH"),
+    "phenyl": ("Ph", "C6H5"),
+    "benzyl": ("Bn", "CH2Ph", "CH2C6H5"),
+    "4-pyridyl": ("pyridin-4-yl", "C5H4N"),
+    "hydroxyl": ("OH", "hydroxy"),
+    "methoxy": ("OMe", "OCH3"),
+    "amino": ("NH2",),
+    "dimethylamino": ("NMe2", "N(CH3)2"),
+    "carbonyl": ("CHO", "formyl"),
+    "acetyl": ("Ac", "COMe", "COCH3"),
+    "carboxyl": ("COOH", "CO2H", "carboxy"),
+    "methoxycarbonyl": ("CO2Me", "COOMe", "COOCH3"),
+    "carbamoyl": ("CONH2",),
+    "nitro": ("NO2",),
+    "cyano": ("CN", "nitrile"),
+    "trifluoromethyl": ("CF3",),
+    "thiol": ("SH", "mercapto", "sulfanyl"),
+    "methylthio": ("SMe", "SCH3"),
+    "trimethylsilyl": ("TMS", "SiMe3", "Si(CH3)3"),
+    "fluoro": ("F",),
+    "chloro": ("Cl",),
+    "bromo": ("Br",),
+    "iodo": ("I",),
+}
+
+
 @cache
 def _load(kind: str) -> Any:
     path = RESOURCES / f"{kind}.json"
     with path.open(encoding="utf-8") as fh:
-        return json.load(fh)
+        data = json.load(fh)
+    if kind == "fragments":
+        for entry in data:
+            extra = FRAGMENT_ABBREVIATIONS.get(entry.get("name", ""), ())
+            known = list(entry.get("aliases") or [])
+            entry["aliases"] = known + [a for a in extra if a not in known]
+    return data
 
 
 _GEOMETRY_KEYS = ("atoms", "bonds", "dummy", "attachment", "method")

@@ -543,6 +543,27 @@ def test_fixed_hydrogens_are_not_replaced() -> None:
         assert h in [a["id"] for a in p["document"]["atoms"]]
 
 
+@pytest.mark.parametrize(("written", "name"), [
+    ("Me", "methyl"), ("CH3", "methyl"), ("OH", "hydroxyl"), ("Ph", "phenyl"),
+    ("tBu", "tert-butyl"), ("CF3", "trifluoromethyl"), ("NO2", "nitro"), ("COOH", "carboxyl"),
+    ("CN", "cyano"), ("cl", "chloro")])
+def test_substituent_abbreviations_place_the_fragment_they_stand_for(written: str,
+                                                                      name: str) -> None:
+    p = methane()
+    res = ch.place_fragment(p, written, "a2")
+    assert res.info == {**res.info, "kind": "fragment", "name": name}
+
+
+def test_abbreviations_do_not_shadow_exact_ligand_names_and_are_listed() -> None:
+    from molforma.catalog import find_library_entry, get_catalog
+
+    assert find_library_entry("CO") is not None and find_library_entry("CO")[0] == "ligand"
+    assert find_library_entry("OH-")[1]["name"] == "OH-"
+    assert find_library_entry("CN", "ligand") is None
+    methyl = next(f for f in get_catalog("fragments")["fragments"] if f["name"] == "methyl")
+    assert {"Me", "CH3"} <= set(methyl["aliases"])
+
+
 def test_names_aliases_and_kinds_are_looked_up_exactly() -> None:
     p = project([("Ni", (0, 0, 0))])
     assert ch.place_fragment(p, "carbonyl", "a1", kind="ligand").info["name"] == "CO"

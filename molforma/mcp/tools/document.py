@@ -504,7 +504,8 @@ def add_hydrogens(ctx: ToolContext, args: AddHydrogensInput) -> EditSummary:
 
 
 class PlaceFragmentInput(_EditInput):
-    fragment: str = Field(description="Fragment or ligand name from get_catalog.")
+    fragment: str = Field(description="Fragment or ligand name or alias from get_catalog, "
+                          "e.g. 'methyl' or 'Me', 'CF3', 'OH', 'Ph', 'tBu', 'NH3'.")
     atomId: str = Field(description="Atom whose free site receives the fragment.")
     kind: Literal["fragment", "ligand"] | None = Field(
         None, description="Look the name up among fragments or ligands (default: both).")
