@@ -16,7 +16,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("MOLFORMA_RENDERER", "painter")
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit, QSpinBox, QTableWidget
+from PySide6.QtWidgets import QLabel, QLineEdit, QSpinBox, QTableWidget
 
 from molforma.document import ops
 
@@ -171,6 +171,20 @@ def test_run_shows_live_progress_log_and_energy_plot_then_stop_cancels(
     assert panel.job.status == "cancelled"
     qtbot.waitUntil(lambda: run.isEnabled(), timeout=5000)
     assert not stop.isEnabled()
+
+
+def test_a_refused_run_is_shown_in_red_and_a_saved_input_set_is_not(
+        panel: Any, ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    label = panel.findChild(QLabel, "jobStatusLabel")
+    ops.set_molecule(ctx.document, multiplicity=2, preview=False)  # water has 10 electrons
+    qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
+    assert panel.job is None
+    assert label.text().startswith("Cannot run:")
+    assert label.property("error") is True and "#d03030" in label.styleSheet()
+    ops.set_molecule(ctx.document, multiplicity=1, preview=False)
+    qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
+    assert "Input set saved" in label.text()
+    assert label.property("error") is False and label.styleSheet() == ""
 
 
 def test_save_input_set_writes_a_job_folder_without_running(panel: Any, ctx: Any,

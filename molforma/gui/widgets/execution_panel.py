@@ -513,8 +513,11 @@ class ExecutionPanel(Retranslatable, QWidget):
             return error_text(exc)
         return None
 
-    def _set_status(self, text: str) -> None:
+    def _set_status(self, text: str, *, error: bool = False) -> None:
+        """Show ``text`` under the buttons; refusals and failures in red."""
         self.status_label.setText(text)
+        self.status_label.setProperty("error", error)
+        self.status_label.setStyleSheet("color: #d03030;" if error else "")
 
     def run(self) -> None:
         """Start a calculation of the confirmed project (asking first about untrusted values)."""
@@ -522,7 +525,7 @@ class ExecutionPanel(Retranslatable, QWidget):
             return
         doc = self.ctx.document
         if doc.candidate is not None:
-            self._set_status(self.tr("Confirm or cancel the candidate before running."))
+            self._set_status(self.tr("Confirm or cancel the candidate before running."), error=True)
             return
         try:
             from molforma.nwchem.input import input_errors
@@ -532,11 +535,11 @@ class ExecutionPanel(Retranslatable, QWidget):
             problems = []
         if problems:
             self._set_status(self.tr("Cannot run:") + "\n" + "\n".join(
-                str(p.get("message") or p.get("code")) for p in problems))
+                str(p.get("message") or p.get("code")) for p in problems), error=True)
             return
         refused = self._outside_allowed_dirs()
         if refused:
-            self._set_status(self.tr("Cannot run:") + "\n" + refused)
+            self._set_status(self.tr("Cannot run:") + "\n" + refused, error=True)
             return
         if not doc.is_trusted:
             yes, no = self.tr("Yes"), self.tr("No")
@@ -548,12 +551,13 @@ class ExecutionPanel(Retranslatable, QWidget):
             doc.trust_current()
         jobs = self.ctx.jobs
         if jobs is None:
-            self._set_status(self.tr("Running calculations is not available."))
+            self._set_status(self.tr("Running calculations is not available."), error=True)
             return
         try:
             job = jobs.start(doc.project)
         except Exception as exc:  # noqa: BLE001 - any start failure is shown, not raised
-            self._set_status(self.tr("Could not start: %1").replace("%1", error_text(exc)))
+            self._set_status(self.tr("Could not start: %1").replace("%1", error_text(exc)),
+                             error=True)
             return
         self.follow(job)
         self.ctx.events.jobChanged.emit(job)
@@ -583,28 +587,30 @@ class ExecutionPanel(Retranslatable, QWidget):
         try:
             self.job.cancel()
         except Exception as exc:  # noqa: BLE001 - shown, the poll will show the status
-            self._set_status(self.tr("Could not stop: %1").replace("%1", error_text(exc)))
+            self._set_status(self.tr("Could not stop: %1").replace("%1", error_text(exc)),
+                             error=True)
         self.poll()
 
     def save_input_set(self) -> None:
         """Write the job folder (input, project snapshot, record) without running."""
         doc = self.ctx.document
         if doc.candidate is not None:
-            self._set_status(self.tr("Confirm or cancel the candidate first."))
+            self._set_status(self.tr("Confirm or cancel the candidate first."), error=True)
             return
         refused = self._outside_allowed_dirs()
         if refused:
-            self._set_status(self.tr("Could not save the input set: %1").replace("%1", refused))
+            self._set_status(self.tr("Could not save the input set: %1").replace("%1", refused),
+                             error=True)
             return
         jobs = self.ctx.jobs
         if jobs is None:
-            self._set_status(self.tr("Running calculations is not available."))
+            self._set_status(self.tr("Running calculations is not available."), error=True)
             return
         try:
             path = jobs.save_input_set(doc.project)
         except Exception as exc:  # noqa: BLE001 - shown next to the buttons
             self._set_status(self.tr("Could not save the input set: %1").replace(
-                "%1", error_text(exc)))
+                "%1", error_text(exc)), error=True)
             return
         self.last_input_set = str(path)
         self._set_status(self.tr("Input set saved in %1").replace("%1", str(path)))
@@ -655,7 +661,8 @@ class ExecutionPanel(Retranslatable, QWidget):
                 "%2", directory or "")
             if snap.get("error"):
                 text += "\n" + str(snap["error"])
-            self._set_status(text)
+            self._set_status(text, error=status in ("failed", "timed_out")
+                             or bool(snap.get("error")))
             self._update_buttons()
             self.jobFinished.emit(job)
             self._load_results(job, directory)
