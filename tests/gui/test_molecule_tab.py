@@ -491,3 +491,13 @@ def test_atoms_clicked_into_an_empty_view_land_a_bond_length_apart(make_main_win
     ops.delete_atoms(win.ctx.document, ["a2"], preview=False)
     view.fit()
     assert view.camera.scale < 100
+
+
+def test_the_parts_palette_opens_wide_enough_to_use(make_main_window: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    tab.palette_toggle.click()
+    # Shown with its periodic table at full width, the view keeping room beside it.
+    assert tab.palette.isVisible()
+    assert tab.palette.width() >= tab.palette.table.minimumSizeHint().width()
+    assert tab.view.width() > 200

@@ -359,6 +359,15 @@ class MoleculeTab(QWidget):
         self.palette.setVisible(on)
         if on:
             self.palette.load_catalog()
+            # A splitter pane hidden at start comes back 0 px wide: give it room from the view.
+            body = self.palette.parentWidget()
+            if isinstance(body, QSplitter):
+                sizes = body.sizes()
+                total = sum(sizes)
+                want = self.palette.sizeHint().width()
+                if total > 0 and sizes[0] < want // 2:
+                    centre = max(total - want - sum(sizes[2:]), 0)
+                    body.setSizes([want, centre, *sizes[2:]])
 
     def _apply_layout(self) -> None:
         key = self.layout_combo.currentData()
