@@ -139,8 +139,10 @@ register(
             "ja": "ID {id} の原子は文書にありません。",
         },
         "candidate_exists": {
-            "en": "The document has a candidate. Confirm or cancel it first.",
-            "ja": "候補があります。先に確定または取り消してください。",
+            "en": "The document has a candidate. Confirm or cancel it first "
+            "(history with action 'confirm' or 'cancel', or the Confirm / Cancel buttons).",
+            "ja": "候補があります。先に確定または取り消してください"
+            "（history の action に confirm か cancel、または「確定」「取り消し」ボタン）。",
         },
         "no_candidate": {
             "en": "There is no candidate to confirm or cancel.",

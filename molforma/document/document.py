@@ -67,6 +67,10 @@ class _Step:
     origin: Origin
     before: Project
     after: Project
+    # The window's own file name on each side: undoing an Open must not leave Save
+    # pointing at the opened file while the document holds the previous molecule.
+    path_before: str | None = None
+    path_after: str | None = None
 
 
 def _capped(ids: Iterable[str]) -> tuple[list[str], bool]:
@@ -254,7 +258,7 @@ class Document:
             return out
 
     def _push(self, label: str, origin: Origin, new: Project, *, trust: bool = True) -> None:
-        self._undo.append(_Step(label, origin, self._project, new))
+        self._undo.append(_Step(label, origin, self._project, new, self.path, self.path))
         if self._undo_limit is not None and len(self._undo) > self._undo_limit:
             del self._undo[: len(self._undo) - self._undo_limit]
         self._redo.clear()
@@ -316,6 +320,7 @@ class Document:
             step = self._undo.pop()
             self._redo.append(step)
             self._project = step.before
+            self.path = step.path_before
             self.modified = True
             self._changed("undo")
             return self._diff_summary(step.after, step.before)
@@ -329,6 +334,7 @@ class Document:
             step = self._redo.pop()
             self._undo.append(step)
             self._project = step.after
+            self.path = step.path_after
             self.modified = True
             self._changed("redo")
             return self._diff_summary(step.before, step.after)
@@ -346,6 +352,8 @@ class Document:
         with self.lock:
             if path is not None:
                 self.path = path
+                if self._undo and self._undo[-1].after is self._project:
+                    self._undo[-1].path_after = path
             self.modified = False
 
     def trust_current(self) -> None:

@@ -123,8 +123,10 @@ def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
             from molforma.document.elements import normalize_symbol
 
             el = normalize_symbol(str(spec.get("element", ""))) or str(spec.get("element", ""))
-            atom = new_atom(_next_id(work), el, *xyz, **props)
+            # checked under its place in the call: a refused atom never had an id
+            atom = new_atom(f"#{len(new_ids)}", el, *xyz, **props)
             check_atom_fields(atom)
+            atom["id"] = _next_id(work)
             lst.append(atom)
             new_ids.append(atom["id"])
         index = _index(work)

@@ -256,3 +256,27 @@ def test_loading_a_project_does_not_trust_its_execution_values() -> None:
     assert doc.is_trusted  # back to the values the person trusted
     doc.load(other, origin="launch")  # the file given at launch is the person's choice
     assert doc.is_trusted
+
+
+def test_undoing_an_open_restores_the_file_name_so_save_cannot_overwrite_it(tmp_path) -> None:
+    first = tmp_path / "first.molforma.json"
+    second = tmp_path / "second.molforma.json"
+    a = Document()
+    ops.add_atoms(a, [{"element": "Ne", "position": [0, 0, 0]}], preview=False)
+    ops.save_project(a, str(second))
+    doc = Document(path=str(first))
+    ops.open_file(doc, str(second), preview=False)
+    assert doc.path == str(second)
+    ops.history(doc, "undo")
+    assert doc.path == str(first)  # Save now writes the molecule back where it came from
+    ops.history(doc, "redo")
+    assert doc.path == str(second)
+
+
+def test_a_refused_new_atom_is_named_by_its_place_in_the_call(water_doc: Document) -> None:
+    with pytest.raises(ValidationError) as err:
+        ops.add_atoms(water_doc, [{"element": "He", "position": [5, 0, 0]},
+                                  {"element": "Qq", "position": [7, 0, 0]}])
+    assert err.value.data["id"] == "#1"
+    out = ops.add_atoms(water_doc, [{"element": "He", "position": [5, 0, 0]}])
+    assert out["addedIds"] == ["a4"]
