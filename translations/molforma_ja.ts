@@ -85,6 +85,10 @@
         </translation>
     </message>
     <message>
+        <source>No atoms yet</source>
+        <translation>原子はまだありません</translation>
+    </message>
+    <message>
         <source>candidate %1</source>
         <translation>候補 %1</translation>
     </message>

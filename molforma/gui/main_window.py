@@ -203,8 +203,9 @@ class MainWindow(QMainWindow):
 
         doc = self.ctx.document
         proj = summary_of(doc.project) or {}
-        text = self.tr("%1 — %n atom(s)", "", int(proj.get("atomCount", 0))).replace(
-            "%1", proj.get("formula") or "—")
+        count = int(proj.get("atomCount", 0))
+        text = self.tr("%1 — %n atom(s)", "", count).replace(
+            "%1", proj.get("formula") or "—") if count else self.tr("No atoms yet")
         if doc.candidate is not None:
             cand = summary_of(doc.candidate) or {}
             text += "  →  " + self.tr("candidate %1").replace("%1", cand.get("formula") or "—")
