@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 
 from molforma.document.document import Document, EditResult, Origin
+from molforma.document.elements import normalize_symbol
+from molforma.document.geometry import rotation_matrix
 from molforma.document.model import (
     Project,
     atoms_of,
@@ -29,6 +31,8 @@ from molforma.errors import (
     UnknownAtomError,
     ValidationError,
 )
+from molforma.jobs.policy import Policy, check_protected_change
+from molforma.nwchem.input import check_extra_input
 from molforma.nwchem.settings import (
     PROTECTED_CALCULATION_KEYS,
     PROTECTED_EXECUTION_KEYS,
@@ -120,8 +124,6 @@ def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
             unknown = set(spec) - set(ATOM_PROPS) - {"position", "x", "y", "z"}
             if unknown:
                 raise ValidationError("invalid_argument", detail=f"unknown atom keys {sorted(unknown)}")
-            from molforma.document.elements import normalize_symbol
-
             el = normalize_symbol(str(spec.get("element", ""))) or str(spec.get("element", ""))
             # checked under its place in the call: a refused atom never had an id
             atom = new_atom(f"#{len(new_ids)}", el, *xyz, **props)
@@ -197,8 +199,6 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
                 new = xyz + np.array(_vec(translate, "translate"))
             else:
                 assert rotate is not None
-                from molforma.document.geometry import rotation_matrix
-
                 axis = np.array(_vec(rotate.get("axis"), "axis"))
                 if np.linalg.norm(axis) < 1e-12:
                     raise ValidationError("bad_axis")
@@ -242,8 +242,6 @@ def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,
                 if k in ch:
                     val = ch[k]
                     if k == "element":
-                        from molforma.document.elements import normalize_symbol
-
                         val = normalize_symbol(str(val)) or val
                         if val != atom["element"]:
                             atom["massNumber"] = ch.get("massNumber")
@@ -374,19 +372,14 @@ def _settings_edit(doc: Document, block: str, model: type, values: Mapping[str, 
     def fn(work: Project) -> EditResult:
         current = work[block]
         if protected:
-            from molforma.jobs.policy import Policy, check_protected_change
-
             check_protected_change(current, values, block,
                                    Policy(allow_execution_settings=allow_protected))
-        for k, v in values.items():
-            if k in ("extra_input", "extra_tasks"):
-                from molforma.nwchem.input import check_extra_input
-
-                check_extra_input(
-                    str(values.get("extra_input", current.get("extra_input", ""))),
-                    list(values.get("extra_tasks", current.get("extra_tasks", []))),
-                )
-            current[k] = v
+        if "extra_input" in values or "extra_tasks" in values:
+            check_extra_input(
+                str(values.get("extra_input", current.get("extra_input", ""))),
+                list(values.get("extra_tasks", current.get("extra_tasks", []))),
+            )
+        current.update(values)
         return EditResult(structure=False)
 
     return doc.edit(fn, label=label, expected_revision=expected_revision, preview=preview,
