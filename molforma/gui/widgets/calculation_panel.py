@@ -33,7 +33,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma.gui.widgets.panel_workers import Retranslatable, apply_edit, error_text
+from molforma.gui.widgets.panel_workers import (
+    Retranslatable,
+    apply_edit,
+    error_text,
+    message_label,
+)
 from molforma.nwchem.settings import TASKS, THEORIES, AdvancedSettings
 
 log = logging.getLogger(__name__)
@@ -132,15 +137,6 @@ def _bounds(field: Any) -> tuple[int, int]:
     return lo, min(hi, 2_000_000_000)
 
 
-def _message_label(name: str, parent: QWidget) -> QLabel:
-    label = QLabel(parent)
-    label.setObjectName(name)
-    label.setWordWrap(True)
-    label.setStyleSheet("color: #b00020;")
-    label.setVisible(False)
-    return label
-
-
 class CalculationPanel(Retranslatable, QWidget):
     """The calculation conditions of the shared document, with a live NWChem input preview."""
 
@@ -167,7 +163,7 @@ class CalculationPanel(Retranslatable, QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(1)
         lay.addWidget(widget)
-        msg = _message_label(f"{key.replace('.', '_')}Message", box)
+        msg = message_label(f"{key.replace('.', '_')}Message", box)
         lay.addWidget(msg)
         self._messages[key] = msg
         return box
@@ -307,7 +303,7 @@ class CalculationPanel(Retranslatable, QWidget):
         self.extra_tasks_edit.textChanged.connect(self._update_extra_state)
         outer.addWidget(extra)
 
-        self.general_message = _message_label("calculationMessages", form_host)
+        self.general_message = message_label("calculationMessages", form_host)
         outer.addWidget(self.general_message)
         outer.addStretch(1)
 

@@ -43,7 +43,12 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.gui import dialogs
-from molforma.gui.widgets.panel_workers import Retranslatable, apply_edit, error_text
+from molforma.gui.widgets.panel_workers import (
+    Retranslatable,
+    apply_edit,
+    error_text,
+    message_label,
+)
 from molforma.gui.widgets.plots import EnergyPlot
 
 log = logging.getLogger(__name__)
@@ -53,15 +58,6 @@ POLL_MS = 250
 LOG_MAX_LINES = 20_000  # lines the log view keeps; the full output stays in the job folder
 LOG_READ_BYTES = 1 << 20  # at most this much new output is shown per poll
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def _message_label(name: str, parent: QWidget) -> QLabel:
-    label = QLabel(parent)
-    label.setObjectName(name)
-    label.setWordWrap(True)
-    label.setStyleSheet("color: #b00020;")
-    label.setVisible(False)
-    return label
 
 
 def _private_box() -> dict[str, Any]:
@@ -145,7 +141,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         for w in widgets:
             row.addWidget(w, 1 if isinstance(w, QLineEdit | QTableWidget) else 0)
         lay.addLayout(row)
-        msg = _message_label(f"{key}Message", box)
+        msg = message_label(f"{key}Message", box)
         lay.addWidget(msg)
         self._messages[key] = msg
         return box

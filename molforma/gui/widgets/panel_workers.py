@@ -192,6 +192,16 @@ class Retranslatable:
         super().changeEvent(event)  # type: ignore[misc]
 
 
+def message_label(name: str, parent: QWidget) -> QLabel:
+    """A hidden, word-wrapped red label for a field's or a panel's refusal message."""
+    label = QLabel(parent)
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setStyleSheet("color: #b00020;")
+    label.setVisible(False)
+    return label
+
+
 def unique_internal_names(container: QWidget) -> None:
     """Prefix Qt's own child names (tab scroll buttons) with the container's objectName.
 
