@@ -156,6 +156,15 @@ def syntax(fmt: str, line: int | None, reason: str) -> NoReturn:
     fail("format_syntax", fmt, line, reason=reason)
 
 
+def is_number(word: str) -> bool:
+    """Whether ``word`` parses as a Python float (no Fortran ``D`` exponent)."""
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
 def to_float(text: str, fmt: str, line: int | None, what: str = "coordinate") -> float:
     """``text`` as a finite float (Fortran ``1.0D-3`` accepted), else a line-numbered error."""
     t = text.strip()

@@ -24,6 +24,7 @@ from molforma.formats.common import (
     clean_name,
     element_from_label,
     fail,
+    is_number,
     make_atom,
     numbered_lines,
     syntax,
@@ -88,14 +89,6 @@ def _atom(line: str, lineno: int, index: int) -> dict[str, Any]:
     return make_atom(index, el, x, y, z, **props)
 
 
-def _is_number(word: str) -> bool:
-    try:
-        float(word)
-    except ValueError:
-        return False
-    return True
-
-
 def _looks_zmatrix(parts: list[str], numeric: list[str]) -> bool:
     """``C``, ``H 1 1.09``, ``H 1 r1``, ``H 1 1.09 2 109.5``: Z-matrix lines, not Cartesian.
 
@@ -109,7 +102,7 @@ def _looks_zmatrix(parts: list[str], numeric: list[str]) -> bool:
         return False
     refs, values = rest[0::2], rest[1::2]
     return all(r.isdigit() and int(r) >= 1 for r in refs) and all(
-        _is_number(v) or v.lstrip("-")[:1].isalpha() for v in values)
+        is_number(v) or v.lstrip("-")[:1].isalpha() for v in values)
 
 
 def read_gaussian(text: str) -> Structure:

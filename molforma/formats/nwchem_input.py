@@ -35,6 +35,7 @@ from molforma.formats.common import (
     element_from_label,
     fail,
     format_error,
+    is_number,
     make_atom,
     syntax,
     to_float,
@@ -355,7 +356,7 @@ def read_nwchem(text: str) -> Structure:
                     "units", "noautosym", "noautoz", "nocenter", "autosym", "autoz", "center",
                     "print", "noprint", "bqbq", "angstrom", "angstroms", "au", "atomic", "bohr",
                     "nm", "pm", "nanometers", "picometers", "an", "xyz")]
-                name = _unquote(named[0]).lower() if named and not _is_number(named[0]) else ""
+                name = _unquote(named[0]).lower() if named and not is_number(named[0]) else ""
                 geometries.append((name, stmts[i], body))
             else:
                 blocks.setdefault(key, body)
@@ -423,11 +424,3 @@ def read_nwchem(text: str) -> Structure:
     bonds = perceive_bonds(atoms, charge)
     return Structure(atoms=atoms, bonds=bonds, title=title, charge=charge if charge is not None
                      else 0, multiplicity=mult, calculation=calc or None, advanced=adv or None)
-
-
-def _is_number(word: str) -> bool:
-    try:
-        float(word)
-    except ValueError:
-        return False
-    return True
