@@ -382,6 +382,10 @@ class ExecutionPanel(Retranslatable, QWidget):
     def _environment_edited(self, _item: QTableWidgetItem) -> None:
         if self._loading:
             return
+        self._apply_table_environment()
+
+    def _apply_table_environment(self) -> None:
+        """Store the table's variables, or show why they cannot be stored."""
         env, problem = self._table_environment()
         if problem:
             self._local_errors["environment"] = problem
@@ -415,12 +419,7 @@ class ExecutionPanel(Retranslatable, QWidget):
                 self.environment_table.removeRow(r)
         finally:
             self._loading = False
-        env, problem = self._table_environment()
-        if problem:
-            self._local_errors["environment"] = problem
-            self._show_messages()
-            return
-        self._set("environment", env)
+        self._apply_table_environment()
 
     # -- refresh -----------------------------------------------------------------------------
     def _document_changed(self, _what: str = "") -> None:
