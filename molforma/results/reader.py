@@ -48,23 +48,22 @@ def _sniff(path: Path) -> bytes:
         return b""
 
 
-def _is_nwchem_output(path: Path) -> bool:
-    head = _sniff(path)
+def _is_nwchem_output(head: bytes) -> bool:
     return b"Northwest Computational Chemistry Package" in head or (
         b"NWChem" in head and b"Output coordinates" in head
     )
 
 
-def _is_molden(path: Path) -> bool:
-    return _sniff(path)[:4096].lstrip().lower().startswith(b"[molden format]")
+def _is_molden(head: bytes) -> bool:
+    return head[:4096].lstrip().lower().startswith(b"[molden format]")
 
 
 def result_file_kind(path: str | os.PathLike[str]) -> str | None:
     """``"nwchem-output"`` or ``"molden"`` when the file's head says so, else None."""
-    p = Path(path)
-    if _is_nwchem_output(p):
+    head = _sniff(Path(path))  # one read serves both checks
+    if _is_nwchem_output(head):
         return "nwchem-output"
-    if _is_molden(p):
+    if _is_molden(head):
         return "molden"
     return None
 
@@ -108,9 +107,9 @@ def list_result_files(folder: str | os.PathLike[str]) -> list[FileEntry]:
         kind = None
         if low.endswith(".xyz"):
             kind = "xyz"
-        elif low.endswith(_MOLDEN_EXT) or (low.endswith(".input") and _is_molden(p)):
+        elif low.endswith(_MOLDEN_EXT) or (low.endswith(".input") and _is_molden(_sniff(p))):
             kind = "molden"
-        elif low.endswith(_OUTPUT_EXT) and _is_nwchem_output(p):
+        elif low.endswith(_OUTPUT_EXT) and _is_nwchem_output(_sniff(p)):
             kind = "nwchem-output"
         if kind is None:
             continue
