@@ -422,6 +422,17 @@ def set_internal_coordinate(work: Project, ids: list[str], value: float) -> Edit
 # Valence model (RDKit)
 
 
+def _rdkit_atom(a: dict[str, Any], *, no_implicit: bool) -> Any:
+    """An RDKit atom with the element, formal charge and radicals of document atom ``a``."""
+    from rdkit import Chem
+
+    at = Chem.Atom(elements.atomic_number(a["element"]))
+    at.SetFormalCharge(int(a.get("formalCharge", 0) or 0))
+    at.SetNumRadicalElectrons(int(a.get("unpairedElectrons", 0) or 0))
+    at.SetNoImplicit(no_implicit)
+    return at
+
+
 def _rdkit_implicit_h(p: Project, *, with_metal_bonds: bool) -> list[int]:
     """RDKit's implicit hydrogen count of every atom (bond orders, charges, radicals)."""
     from rdkit import Chem
@@ -430,11 +441,7 @@ def _rdkit_implicit_h(p: Project, *, with_metal_bonds: bool) -> list[int]:
     pos = {a["id"]: i for i, a in enumerate(atoms)}
     rw = Chem.RWMol()
     for a in atoms:
-        at = Chem.Atom(elements.atomic_number(a["element"]))
-        at.SetFormalCharge(int(a.get("formalCharge", 0) or 0))
-        at.SetNumRadicalElectrons(int(a.get("unpairedElectrons", 0) or 0))
-        at.SetNoImplicit(False)
-        rw.AddAtom(at)
+        rw.AddAtom(_rdkit_atom(a, no_implicit=False))
     types = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE}
     for b in p["document"]["bonds"]:
         i, j = pos[b["a"]], pos[b["b"]]
@@ -1074,11 +1081,7 @@ def _valence_problems(p: Project) -> list[dict[str, Any]]:
     pos = {a["id"]: i for i, a in enumerate(keep)}
     rw = Chem.RWMol()
     for a in keep:
-        at = Chem.Atom(elements.atomic_number(a["element"]))
-        at.SetFormalCharge(int(a.get("formalCharge", 0) or 0))
-        at.SetNumRadicalElectrons(int(a.get("unpairedElectrons", 0) or 0))
-        at.SetNoImplicit(True)
-        rw.AddAtom(at)
+        rw.AddAtom(_rdkit_atom(a, no_implicit=True))
     types = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE}
     for b in p["document"]["bonds"]:
         if b["a"] in pos and b["b"] in pos:
