@@ -73,6 +73,14 @@ class _Step:
     path_after: str | None = None
 
 
+@dataclass
+class _Candidate:
+    project: Project
+    origin: Origin  # who made it: a person's confirm never trusts what MCP proposed
+    label: str
+    trust: bool
+
+
 def _capped(ids: Iterable[str]) -> tuple[list[str], bool]:
     lst = list(dict.fromkeys(ids))
     return lst[:IDS_CAP], len(lst) > IDS_CAP
@@ -99,10 +107,7 @@ class Document:
         self.id = "doc-" + secrets.token_hex(4)
         self.path = path
         self._project: Project = project if project is not None else new_project()
-        self._candidate: Project | None = None
-        self._candidate_origin: Origin | None = None
-        self._candidate_label = ""
-        self._candidate_trust = True
+        self._cand: _Candidate | None = None
         self._undo: list[_Step] = []
         self._redo: list[_Step] = []
         self._undo_limit = undo_limit
@@ -131,22 +136,22 @@ class Document:
     @property
     def candidate(self) -> Project | None:
         """The candidate project, if any (never mutate it)."""
-        return self._candidate
+        return self._cand.project if self._cand is not None else None
 
     @property
     def candidate_origin(self) -> Origin | None:
         """Who made the candidate: 'user' (window) or 'mcp'."""
-        return self._candidate_origin
+        return self._cand.origin if self._cand is not None else None
 
     @property
     def can_undo(self) -> bool:
         """True when there is a step to undo and no candidate blocks it."""
-        return bool(self._undo) and self._candidate is None
+        return bool(self._undo) and self._cand is None
 
     @property
     def can_redo(self) -> bool:
         """True when there is a step to redo and no candidate blocks it."""
-        return bool(self._redo) and self._candidate is None
+        return bool(self._redo) and self._cand is None
 
     @property
     def undo_labels(self) -> list[str]:
@@ -167,7 +172,7 @@ class Document:
         return {
             "revision": self._revision,
             "project": summary_of(self._project),
-            "candidate": summary_of(self._candidate),
+            "candidate": summary_of(self.candidate),
             "addedIds": a, "removedIds": r, "changedIds": c,
             "idsTruncated": ta or tr or tc,
         }
@@ -208,7 +213,7 @@ class Document:
             raise StaleRevisionError(expected=expected_revision, actual=self._revision)
         if self._busy:
             raise BusyError(detail=self._busy)
-        if self._candidate is not None and not allow_candidate:
+        if self._cand is not None and not allow_candidate:
             raise CandidateExistsError()
 
     # -- changing --------------------------------------------------------------------------
@@ -241,13 +246,11 @@ class Document:
                 check_contacts(work, res.touched)
             elif res.structure:
                 check_structure(work, res.touched)
-            check_settings(work)
+            if not res.coords_only:  # a move cannot change a setting
+                check_settings(work)
             self._id_high = max(self._id_high, int(work["document"]["nextAtomId"]))
             if preview:
-                self._candidate = work
-                self._candidate_origin = origin
-                self._candidate_label = label
-                self._candidate_trust = trust
+                self._cand = _Candidate(work, origin, label, trust)
                 self._changed("candidate")
             else:
                 self._push(label, origin, work, trust=trust)
@@ -285,17 +288,15 @@ class Document:
         """Make the candidate the confirmed project, as one undo step."""
         with self.lock:
             self._check(expected_revision, allow_candidate=True)
-            if self._candidate is None:
+            cand = self._cand
+            if cand is None:
                 raise MolFormaError("no_candidate")
-            cand, made_by = self._candidate, self._candidate_origin or "user"
-            trust = self._candidate_trust
             before = {a["id"] for a in atoms_of(self._project)}
-            after = {a["id"] for a in atoms_of(cand)}
-            self._candidate = None
-            self._candidate_origin = None
+            after = {a["id"] for a in atoms_of(cand.project)}
+            self._cand = None
             # A candidate made by MCP stays untrusted even when the person confirms it.
-            self._push(self._candidate_label or "Confirm", "mcp" if made_by == "mcp" else origin,
-                       cand, trust=trust)
+            self._push(cand.label or "Confirm", "mcp" if cand.origin == "mcp" else origin,
+                       cand.project, trust=cand.trust)
             self._changed("confirm")
             return self.summary(added=sorted(after - before, key=_idkey),
                                 removed=sorted(before - after, key=_idkey))
@@ -304,10 +305,9 @@ class Document:
         """Drop the candidate."""
         with self.lock:
             self._check(expected_revision, allow_candidate=True)
-            if self._candidate is None:
+            if self._cand is None:
                 raise MolFormaError("no_candidate")
-            self._candidate = None
-            self._candidate_origin = None
+            self._cand = None
             self._changed("cancel")
             return self.summary()
 
