@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,15 @@ class ResultsPanel(Retranslatable, QWidget):
         self._watch.timeout.connect(self._check_session)
         self._watch.start()
         self.refresh()
+
+    @contextlib.contextmanager
+    def _quiet(self) -> Iterator[None]:
+        """Widget changes made inside do not re-enter the panel's own signal handlers."""
+        self._updating = True
+        try:
+            yield
+        finally:
+            self._updating = False
 
     # -- construction ----------------------------------------------------------------------
     def _build(self) -> None:
@@ -320,8 +330,7 @@ class ResultsPanel(Retranslatable, QWidget):
         self.stop()
         self.results = current
         self._mode = None
-        self._updating = True
-        try:
+        with self._quiet():
             self._fill_files(current)
             self._fill_summary(current)
             self._fill_modes(current)
@@ -329,8 +338,6 @@ class ResultsPanel(Retranslatable, QWidget):
             n = len(current.structures) if current is not None else 0
             self.trajectory_slider.setRange(0, max(0, n - 1))
             self.trajectory_slider.setValue(max(0, n - 1))
-        finally:
-            self._updating = False
         if current is not None and current.structures:
             self.show_structure(len(current.structures) - 1)
         else:
@@ -482,11 +489,8 @@ class ResultsPanel(Retranslatable, QWidget):
         self._mode = None
         st = res.structures[index]
         if self.trajectory_slider.value() != index:
-            self._updating = True
-            try:
+            with self._quiet():
                 self.trajectory_slider.setValue(index)
-            finally:
-                self._updating = False
         self.view.set_mode_animation(_atoms_of(st), None, 0.0)
         self._mark_energy(index)
         energy = f", {st.energy:.8f} Eh" if st.energy is not None else ""
@@ -594,11 +598,8 @@ class ResultsPanel(Retranslatable, QWidget):
             self.amplitude_spin.setValue(float(amplitude))
             self.amplitude_spin.blockSignals(False)
         if self._selected_mode() != index:
-            self._updating = True
-            try:
+            with self._quiet():
                 self.modes_table.selectRow(self._row_of_mode(index))
-            finally:
-                self._updating = False
         self._prepare_mode(index)
         self.view.play()
         self._update_buttons()
@@ -639,11 +640,8 @@ class ResultsPanel(Retranslatable, QWidget):
         if res is None:
             return
         st = res.structures[index]
-        self._updating = True
-        try:
+        with self._quiet():
             self.trajectory_slider.setValue(index)
-        finally:
-            self._updating = False
         self.view.set_mode_animation(_atoms_of(st), None, 0.0)
         self._mark_energy(index)
         self.trajectory_label.setText(f"{index + 1}/{len(res.structures)} {st.label}")
