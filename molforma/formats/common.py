@@ -85,18 +85,6 @@ _MESSAGES: dict[str, dict[str, str]] = {
 register({code: text for code, text in _MESSAGES.items() if code not in catalogue()})
 
 
-# Every element symbol by its lower-case spelling. Looking symbols up here, not in
-# RDKit's periodic table, keeps RDKit from printing a stack trace for every bad symbol.
-_SYMBOLS: dict[str, str] = {
-    elements.symbol_of(z).lower(): elements.symbol_of(z) for z in range(1, elements.MAX_Z + 1)
-}
-
-
-def normalize_symbol(symbol: str) -> str | None:
-    """``'cl'`` -> ``'Cl'``; None when ``symbol`` is not an element."""
-    return _SYMBOLS.get(symbol.strip().lower())
-
-
 @dataclass
 class Structure:
     """What a structure file gives: atoms, bonds and what the file says about the molecule.
@@ -188,7 +176,7 @@ def to_int(text: str, fmt: str, line: int | None, what: str = "integer") -> int:
 
 def element_of(symbol: str, fmt: str, line: int | None) -> str:
     """A valid element symbol (case fixed) or a line-numbered error."""
-    el = normalize_symbol(symbol)
+    el = elements.normalize_symbol(symbol)
     if el is None:
         fail("format_unknown_element", fmt, line, reason=f"unknown element '{symbol}'",
              symbol=symbol)
@@ -214,7 +202,7 @@ def element_from_label(label: str, fmt: str, line: int | None) -> str:
         letters += ch
     for n in (2, 1):
         if len(letters) >= n:
-            el = normalize_symbol(letters[:n])
+            el = elements.normalize_symbol(letters[:n])
             if el is not None:
                 return el
     fail("format_unknown_element", fmt, line, reason=f"unknown element '{t}'", symbol=t)

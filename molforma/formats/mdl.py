@@ -23,13 +23,13 @@ from typing import Any
 
 from rdkit import Chem
 
+from molforma.document.elements import normalize_symbol
 from molforma.document.model import ATOM_ID
 from molforma.formats.common import (
     Structure,
     clean_name,
     fail,
     format_error,
-    normalize_symbol,
     numbered_lines,
     pick_frame,
     syntax,

@@ -21,12 +21,12 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
+from molforma.document.elements import normalize_symbol
 from molforma.formats.common import (
     Structure,
     clean_name,
     fail,
     make_atom,
-    normalize_symbol,
     numbered_lines,
     pick_frame,
     syntax,
