@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
@@ -20,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from molforma.document import elements
 from molforma.document import messages as _messages  # noqa: F401  (registers error texts)
 from molforma.errors import FormatError, ValidationError
+from molforma.formula import hill_formula
 from molforma.nwchem.settings import AdvancedSettings, CalculationSettings, ExecutionSettings
 
 PROJECT_FORMAT = "molforma-project"
@@ -140,17 +140,8 @@ def bonds_of(p: Project) -> list[dict[str, Any]]:
 
 
 def formula(atoms: Iterable[Mapping[str, Any]]) -> str:
-    """Hill formula: C first, H second, then alphabetical; no carbon: all alphabetical."""
-    counts = Counter(str(a["element"]) for a in atoms)
-    if not counts:
-        return ""
-    order: list[str] = []
-    if "C" in counts:
-        order.append("C")
-        if "H" in counts:
-            order.append("H")
-    order += sorted(e for e in counts if e not in order)
-    return "".join(f"{e}{counts[e] if counts[e] > 1 else ''}" for e in order)
+    """Hill formula of atom dicts (see :func:`molforma.formula.hill_formula`)."""
+    return hill_formula(a["element"] for a in atoms)
 
 
 def electron_count(p: Project) -> int:

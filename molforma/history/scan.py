@@ -42,6 +42,7 @@ from pydantic import BaseModel, Field
 
 from molforma.background import BackgroundHandle
 from molforma.errors import FileAccessError, MolFormaError
+from molforma.formula import hill_formula
 from molforma.history import nwfiles
 from molforma.i18n import register
 
@@ -246,9 +247,7 @@ class _Folder:
         return nwfiles.last_energy(self.path(self.out), tail=self.tail)
 
     def formula(self) -> str:
-        from molforma.document.model import formula
-
-        return formula({"element": e} for e in self.summary.elements)
+        return hill_formula(self.summary.elements)
 
     def files_time(self) -> float:
         times = [t for t in (_mtime(self.path(n)) for n in (self.out, self.nw) if n)

@@ -17,6 +17,8 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
+from molforma.formula import hill_formula
+
 ResultsKind = Literal["nwchem", "molden", "xyz", "animation"]
 FileKind = Literal["nwchem-output", "molden", "xyz", "vibration-animation"]
 EnergyKind = Literal["scf", "dft", "mp2", "optimization"]
@@ -189,11 +191,5 @@ def make_mode(index: int, frequency: float, ir: float | None, has_disp: bool) ->
 
 
 def formula_of(symbols: list[str]) -> str:
-    """Hill formula (C, H first, then alphabetical) of a list of element symbols."""
-    counts: dict[str, int] = {}
-    for s in symbols:
-        counts[s] = counts.get(s, 0) + 1
-    order = (["C", "H"] if "C" in counts else []) + sorted(
-        k for k in counts if k not in ("C", "H") or "C" not in counts
-    )
-    return "".join(f"{k}{counts[k] if counts[k] > 1 else ''}" for k in order)
+    """Hill formula of a list of element symbols (the project's one definition)."""
+    return hill_formula(symbols)

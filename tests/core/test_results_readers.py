@@ -290,3 +290,10 @@ def test_result_file_kind_recognises_outputs_and_molden_files_by_their_content(
     renamed.write_bytes((FIXTURES / "water_scf_optfreq.out").read_bytes()[:20000])
     assert result_file_kind(renamed) == "nwchem-output"
     assert result_file_kind(tmp_path / "missing.out") is None
+
+
+def test_a_carbon_compound_without_hydrogen_gets_its_formula() -> None:
+    from molforma.results.model import formula_of
+
+    assert formula_of(["C", "O", "O"]) == "CO2"  # used to fail: H was assumed beside C
+    assert formula_of(["O", "C", "H", "H", "H", "H"]) == "CH4O"
