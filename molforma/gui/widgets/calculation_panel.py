@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QPushButton,
     QScrollArea,
     QSpinBox,
     QSplitter,
@@ -285,9 +284,8 @@ class CalculationPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.extra_tasks_edit.setPlaceholderText(
             self.tr("Extra task lines, one per line, e.g. scf property")))
         self.extra_tasks_edit.setMaximumHeight(60)
-        self.apply_extra_button = QPushButton(extra)
-        self.bind_text(lambda: self.apply_extra_button.setText(self.tr("Apply extra input")))
-        self.apply_extra_button.setObjectName("applyExtraInputButton")
+        self.apply_extra_button = self.button(lambda: self.tr("Apply extra input"),
+                                              "applyExtraInputButton", extra)
         self.extra_state = QLabel(extra)
         self.extra_state.setObjectName("extraInputState")
         ex_lay.addWidget(self.extra_input_edit)

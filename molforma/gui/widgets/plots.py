@@ -16,7 +16,6 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -154,12 +153,8 @@ class IRSpectrumWidget(Retranslatable, QWidget):
         self.width_spin.setSingleStep(5.0)
         self.width_spin.setValue(DEFAULT_FWHM)
         self.width_label.setBuddy(self.width_spin)
-        self.export_png = QPushButton(self)
-        self.bind_text(lambda: self.export_png.setText(self.tr("Export PNG…")))
-        self.export_png.setObjectName("irExportPng")
-        self.export_csv = QPushButton(self)
-        self.bind_text(lambda: self.export_csv.setText(self.tr("Export CSV…")))
-        self.export_csv.setObjectName("irExportCsv")
+        self.export_png = self.button(lambda: self.tr("Export PNG…"), "irExportPng")
+        self.export_csv = self.button(lambda: self.tr("Export CSV…"), "irExportCsv")
 
         row = QHBoxLayout()
         row.addWidget(self.width_label)
