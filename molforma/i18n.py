@@ -36,17 +36,35 @@ def catalogue() -> dict[str, dict[str, str]]:
     return {k: dict(v) for k, v in _MESSAGES.items()}
 
 
+_pref_cache: dict[str, tuple[int, str | None]] = {}
+
+
+def _preferred_language() -> str | None:
+    """The Preferences language, re-read only when the file changed (every message asks)."""
+    try:
+        from molforma.preferences import load_preferences, preferences_path
+
+        path = preferences_path()
+        try:
+            mtime = path.stat().st_mtime_ns
+        except OSError:
+            return None
+        hit = _pref_cache.get(str(path))
+        if hit is not None and hit[0] == mtime:
+            return hit[1]
+        lang = load_preferences().language
+        _pref_cache[str(path)] = (mtime, lang)
+        return lang
+    except Exception:  # noqa: BLE001 - a broken preferences file must not stop messages
+        return None
+
+
 def display_language() -> str:
     """``MOLFORMA_LANGUAGE``, else the Preferences setting, else the system locale."""
     env = os.environ.get("MOLFORMA_LANGUAGE", "").strip().lower()
     if env in LANGUAGES:
         return env
-    try:
-        from molforma.preferences import load_preferences
-
-        pref = load_preferences().language
-    except Exception:  # noqa: BLE001 - a broken preferences file must not stop messages
-        pref = None
+    pref = _preferred_language()
     if pref in LANGUAGES:
         return str(pref)
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
