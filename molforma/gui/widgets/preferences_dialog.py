@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.gui import dialogs
-from molforma.gui.widgets.panel_workers import error_text
+from molforma.gui.widgets.panel_workers import error_text, message_label
 from molforma.i18n import LANGUAGES, display_language
 from molforma.preferences import Preferences, save_preferences
 
@@ -91,11 +91,7 @@ class PreferencesDialog(QDialog):
             "change them."), self)
         trusted_note.setObjectName("trustedNote")
         trusted_note.setWordWrap(True)
-        self.message = QLabel(self)
-        self.message.setObjectName("preferencesMessage")
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #b00020;")
-        self.message.setVisible(False)
+        self.message = message_label("preferencesMessage", self)
 
         form = QFormLayout()
         form.addRow(self.tr("Display language:"), self.language_combo)
