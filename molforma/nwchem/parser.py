@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -447,19 +448,7 @@ def _on_zpe(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
 def _on_error(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
     lineno = tx.line_number(start)
     # The message sits above the rules that frame "current input line".
-    message = None
-    cur = start
-    back = 0
-    for back in range(1, 7):  # noqa: B007 - ``back`` is the distance to the message line
-        prev = tx.prev_line(cur)
-        if prev is None:
-            break
-        ln, cur = prev
-        s = ln.strip()
-        if not s or set(s) == {"-"}:
-            continue
-        message = s
-        break
+    above = _text_near(tx.prev_line, start)
     nxt = tx.next_line(end)
     input_line = None
     cur = end
@@ -467,23 +456,36 @@ def _on_error(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
         m = INPUT_LINE.match(nxt[0])
         input_line = m.group(1) if m else nxt[0].strip() or None
         cur = nxt[1]
-    if message:
+    if above:
+        message, _pos, back = above
         mt = ERROR_CODE_TAIL.match(message)
         message = mt.group(1) if mt else message
         st.errors.append(Message(message=message, line=lineno - back, inputLine=input_line))
     # The hint NWChem prints below, e.g. "There is an error in the specified basis set".
-    for _ in range(6):
-        nxt = tx.next_line(cur)
-        if nxt is None:
-            break
-        ln, cur = nxt
-        s = ln.strip()
-        if not s or set(s) == {"-"}:
-            continue
-        if s.startswith("For more information") or s.startswith("For further details"):
-            break
-        st.errors.append(Message(message=s, line=tx.line_number(cur), inputLine=input_line))
-        break
+    below = _text_near(tx.next_line, cur)
+    if below:
+        hint, pos, _distance = below
+        if not (hint.startswith("For more information") or hint.startswith("For further details")):
+            st.errors.append(Message(message=hint, line=tx.line_number(pos), inputLine=input_line))
+
+
+def _text_near(
+    step: Callable[[int], tuple[str, int] | None], pos: int, limit: int = 6
+) -> tuple[str, int, int] | None:
+    """The first line with text (not blank, not a rule of dashes) within ``limit`` steps.
+
+    ``step`` is :meth:`_Text.prev_line` or :meth:`_Text.next_line`; the answer is the
+    stripped text, its position and how many lines away it is.
+    """
+    for distance in range(1, limit + 1):
+        found = step(pos)
+        if found is None:
+            return None
+        line, pos = found
+        s = line.strip()
+        if s and set(s) != {"-"}:
+            return s, pos, distance
+    return None
 
 
 def _add_warning(st: _State, tx: _Text, text: str, start: int) -> None:
