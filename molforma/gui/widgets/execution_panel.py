@@ -48,6 +48,7 @@ from molforma.gui.widgets.panel_workers import (
     apply_edit,
     error_text,
     message_label,
+    rows_to_remove,
 )
 from molforma.gui.widgets.plots import EnergyPlot
 
@@ -408,9 +409,7 @@ class ExecutionPanel(Retranslatable, QWidget):
 
     def remove_environment_rows(self) -> None:
         """Remove the selected rows (the current row when none is selected)."""
-        rows = sorted({i.row() for i in self.environment_table.selectedIndexes()}, reverse=True)
-        if not rows and self.environment_table.currentRow() >= 0:
-            rows = [self.environment_table.currentRow()]
+        rows = rows_to_remove(self.environment_table)
         if not rows:
             return
         self._loading = True

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
-from PySide6.QtWidgets import QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QTableWidget, QWidget
 
 from molforma.errors import MolFormaError
 
@@ -200,6 +200,14 @@ def message_label(name: str, parent: QWidget) -> QLabel:
     label.setStyleSheet("color: #b00020;")
     label.setVisible(False)
     return label
+
+
+def rows_to_remove(table: QTableWidget) -> list[int]:
+    """The selected rows of ``table`` (else its current row), last first so removal is safe."""
+    rows = sorted({i.row() for i in table.selectedIndexes()}, reverse=True)
+    if not rows and table.currentRow() >= 0:
+        rows = [table.currentRow()]
+    return rows
 
 
 def unique_internal_names(container: QWidget) -> None:

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.gui import dialogs
-from molforma.gui.widgets.panel_workers import error_text, message_label
+from molforma.gui.widgets.panel_workers import error_text, message_label, rows_to_remove
 from molforma.i18n import LANGUAGES, display_language
 from molforma.preferences import Preferences, save_preferences
 
@@ -151,9 +151,7 @@ class PreferencesDialog(QDialog):
         self.environment_table.editItem(self.environment_table.item(row, 0))
 
     def _remove_rows(self) -> None:
-        rows = sorted({i.row() for i in self.environment_table.selectedIndexes()}, reverse=True)
-        if not rows and self.environment_table.currentRow() >= 0:
-            rows = [self.environment_table.currentRow()]
+        rows = rows_to_remove(self.environment_table)
         for r in rows:
             self.environment_table.removeRow(r)
 
