@@ -76,16 +76,6 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{kind}には異なる原子IDが {expected} 個必要です（指定: {ids}）。",
     },
     # -- validation checks -------------------------------------------------------------------
-    "reference_multiplicity": {
-        "en": "The RHF reference needs a singlet; multiplicity is {multiplicity}. "
-        "Use ROHF or UHF, or leave the reference automatic.",
-        "ja": "RHF は一重項専用ですが、スピン多重度は {multiplicity} です。"
-        "ROHF か UHF を選ぶか、参照を自動にしてください。",
-    },
-    "all_atoms_fixed": {
-        "en": "Every atom is fixed: there is nothing to optimise.",
-        "ja": "すべての原子が固定されているため、構造最適化できません。",
-    },
     "unpaired_mismatch": {
         "en": "The atoms carry {unpaired} unpaired electrons but multiplicity {multiplicity} "
               "means {expected}.",

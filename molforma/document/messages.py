@@ -74,6 +74,13 @@ register(
                   "電荷とスピン多重度を確認してください。"},
         "too_few_electrons": {"en": "The charge leaves {electrons} electrons.",
                               "ja": "電荷の結果、電子数が {electrons} になります。"},
+        "reference_multiplicity": {
+            "en": "The RHF reference needs a singlet; multiplicity is {multiplicity}. "
+                  "Use ROHF or UHF, or leave the reference automatic.",
+            "ja": "RHF は一重項専用ですが、スピン多重度は {multiplicity} です。"
+                  "ROHF か UHF を選ぶか、参照を自動にしてください。"},
+        "all_atoms_fixed": {"en": "Every atom is fixed: there is nothing to optimise.",
+                            "ja": "すべての原子が固定されているため、構造最適化できません。"},
         "unknown_history_action": {"en": "Unknown history action '{action}'.",
                                    "ja": "不明な履歴操作「{action}」です。"},
     }

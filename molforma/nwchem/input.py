@@ -72,19 +72,9 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "en": "Unknown task '{value}' (use one of {allowed}).",
             "ja": "不明なタスク「{value}」です（{allowed} のいずれか）。",
         },
-        "reference_multiplicity": {
-            "en": "The RHF reference needs a singlet; multiplicity is {multiplicity}. "
-            "Use ROHF or UHF, or leave the reference automatic.",
-            "ja": "RHF は一重項専用ですが、スピン多重度は {multiplicity} です。"
-            "ROHF か UHF を選ぶか、参照を自動にしてください。",
-        },
         "mp2_reference": {
             "en": "MP2 in NWChem works with RHF or UHF references, not {reference}.",
             "ja": "NWChem の MP2 は RHF か UHF の参照でのみ使えます（{reference} は不可）。",
-        },
-        "all_atoms_fixed": {
-            "en": "Every atom is fixed: there is nothing to optimise.",
-            "ja": "すべての原子が固定されているため、構造最適化できません。",
         },
         "empty_basis": {"en": "Choose a basis set.", "ja": "基底関数を選んでください。"},
         "empty_functional": {
