@@ -153,6 +153,10 @@ def read_text(
     size = len(text.encode("utf-8", errors="replace"))
     if size > READ_LIMIT:
         raise FileAccessError("file_too_large", path=source, size=size, limit=READ_LIMIT)
+    return _parse(text, key, frame, source)
+
+
+def _parse(text: str, key: str, frame: int | None, source: str) -> Structure | Project:
     if key == "project":
         return _read_project(text, source)
     return _readers()[key](text, frame)
@@ -168,8 +172,8 @@ def read_file(
         FormatError: as :func:`read_text`.
     """
     key = check_format(fmt) if fmt else format_from_path(path)
-    text = read_text_limited(path)
-    return read_text(text, key, frame=frame, source=str(path))
+    text = read_text_limited(path)  # checks the 8 MiB limit on the bytes already
+    return _parse(text, key, frame, str(path))
 
 
 def write_text(project: Mapping[str, Any], fmt: str) -> str:
