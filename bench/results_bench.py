@@ -2,7 +2,7 @@
 
 Usage: ``python bench/results_bench.py [--size-mb 100] [--repeat 5] [--skip-big]``
 
-For each real NWChem output of ``../shared/fixtures/nwchem`` (and the MP2 output
+For each real NWChem output of ``tests/data/nwchem`` (and the MP2 output
 of ``tests/data/results``), both readers parse the same file from disk (read plus
 parse, best of ``--repeat`` runs) and the ratio cclib / ours is printed. Then the
 water optimisation+frequency output is concatenated to about ``--size-mb`` MB and
@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-FIXTURES = REPO / ".." / "shared" / "fixtures" / "nwchem"
+FIXTURES = REPO / "tests" / "data" / "nwchem"
 DATA = REPO / "tests" / "data" / "results"
 FILES = [
     FIXTURES / "water_scf_optfreq.out",

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from molforma.document.document import Document
 from molforma.document.ops import add_atoms
+from tests.paths import NWCHEM_DATA
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-FIXTURES = SHARED / "fixtures" / "nwchem"
+FIXTURES = NWCHEM_DATA
 
 
 @pytest.fixture(autouse=True)

@@ -12,9 +12,10 @@ import pytest
 
 from molforma.commands.convert import main as convert_main
 from molforma.formats import WRITABLE, read_file
+from tests.paths import NWCHEM_DATA
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
-NWCHEM = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "nwchem"
+NWCHEM = NWCHEM_DATA
 _EXE = Path(sys.executable).with_name("molforma")
 COMMAND = [str(_EXE)] if _EXE.exists() else [sys.executable, "-m", "molforma"]
 

@@ -25,10 +25,10 @@ from molforma.formats import (
     write_text,
 )
 from molforma.formats import pdb as pdb_format
+from tests.paths import NWCHEM_DATA
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-NWCHEM = SHARED / "fixtures" / "nwchem"
+NWCHEM = NWCHEM_DATA
 
 # What a write -> read round trip keeps, per writable format.
 KEEPS: dict[str, set[str]] = {

@@ -20,8 +20,9 @@ from molforma.errors import FileAccessError, FormatError, ValidationError
 from molforma.history import HistoryRow, export_csv, move_to_trash, reuse
 from molforma.history.export import COLUMNS, rows_to_csv
 from molforma.history.scan import scan
+from tests.paths import NWCHEM_DATA
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "nwchem"
+FIXTURES = NWCHEM_DATA
 
 
 @pytest.fixture

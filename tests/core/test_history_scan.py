@@ -24,8 +24,9 @@ from molforma.history.nwfiles import (
     summarize_input,
 )
 from molforma.history.scan import HistoryScanner, ScanCancelledError, preview, scan
+from tests.paths import NWCHEM_DATA
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "nwchem"
+FIXTURES = NWCHEM_DATA
 
 
 def make_job(root: Path, name: str, **record: Any) -> Path:

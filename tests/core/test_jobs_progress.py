@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from molforma.nwchem.progress import PATTERNS, ProgressTracker
+from tests.paths import NWCHEM_DATA
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "nwchem"
+FIXTURES = NWCHEM_DATA
 
 
 def track(name: str) -> ProgressTracker:

@@ -11,8 +11,9 @@ import pytest
 from molforma.errors import ResultsError
 from molforma.nwchem.parser import parse_nwchem_output, patterns
 from molforma.results.limits import Limits
+from tests.paths import NWCHEM_DATA
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "nwchem"
+FIXTURES = NWCHEM_DATA
 DATA = Path(__file__).resolve().parents[1] / "data" / "results"
 
 

@@ -11,8 +11,9 @@ import pytest
 
 from molforma.commands.results import main
 from molforma.results import get_section, read_results
+from tests.paths import NWCHEM_DATA
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "nwchem"
+FIXTURES = NWCHEM_DATA
 
 
 def test_text_summary_shows_energy_convergence_and_imaginary_markers(

@@ -14,8 +14,9 @@ from molforma.errors import ResultsError
 from molforma.results import list_result_files, read_results
 from molforma.results.formats import BOHR_TO_ANGSTROM
 from molforma.results.model import make_mode
+from tests.paths import NWCHEM_DATA
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "nwchem"
+FIXTURES = NWCHEM_DATA
 ANIM = FIXTURES / "nh3_planar_scf_freq_anim"
 
 # A hand-written MOLDEN file: [Atoms] in bohr, one imaginary and two real modes,

@@ -10,8 +10,9 @@ import pytest
 from molforma.errors import ResultsError
 from molforma.results import Results, Structure, Summary, get_section, read_results
 from molforma.results.sections import MAX_ITEM_BYTES, PAGE_BYTES, SECTIONS
+from tests.paths import NWCHEM_DATA
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "nwchem"
+FIXTURES = NWCHEM_DATA
 WATER = FIXTURES / "water_scf_optfreq.out"
 
 

@@ -10,8 +10,9 @@ import pytest
 
 from molforma.errors import ResultsError
 from molforma.results import Results, ResultsSession, read_results
+from tests.paths import NWCHEM_DATA
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "nwchem"
+FIXTURES = NWCHEM_DATA
 ANIM = FIXTURES / "nh3_planar_scf_freq_anim"
 
 

@@ -9,8 +9,9 @@ import pytest
 
 from molforma.gui import launch
 from molforma.gui.main_window import MainWindow
+from tests.paths import NWCHEM_DATA
 
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "nwchem"
+FIXTURES = NWCHEM_DATA
 
 
 @pytest.mark.parametrize(("name", "expected"), [

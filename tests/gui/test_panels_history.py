@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from tests.paths import NWCHEM_DATA
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("MOLFORMA_RENDERER", "painter")
 
@@ -18,8 +20,7 @@ from PySide6.QtWidgets import QTableWidget
 
 from molforma.document import ops
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-NW = SHARED / "fixtures" / "nwchem"
+NW = NWCHEM_DATA
 WATER = [
     {"element": "O", "position": [0.0, 0.0, 0.117]},
     {"element": "H", "position": [0.0, 0.757, -0.469]},

@@ -8,14 +8,15 @@ from typing import Any
 
 import pytest
 
+from tests.paths import NWCHEM_DATA
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("MOLFORMA_RENDERER", "painter")
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableWidget, QTreeWidget
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-NW = SHARED / "fixtures" / "nwchem"
+NW = NWCHEM_DATA
 NH3_OUT = NW / "nh3_planar_scf_freq.out"
 NH3_VIB = NW / "nh3_planar_scf_freq_vib.molden"
 NH3_ANIM = NW / "nh3_planar_scf_freq_anim"

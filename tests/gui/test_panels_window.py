@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QTableWidget
 
 from molforma.document import ops
+from tests.paths import NWCHEM_DATA
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-NW = SHARED / "fixtures" / "nwchem"
+NW = NWCHEM_DATA
 WATER = [
     {"element": "O", "position": [0.0, 0.0, 0.117]},
     {"element": "H", "position": [0.0, 0.757, -0.469]},

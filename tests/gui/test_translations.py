@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.gui.app import set_language, translations_dir
+from tests.paths import NWCHEM_DATA
 
 # Names and notations that stay as they are in Japanese.
 _KEEP = re.compile(r"SMILES|MolForma|NWChem|MCP|XYZ|PDB|MDL|Molfile|CCO|Enter|Ctrl|Shift|"
@@ -170,8 +170,7 @@ def test_refusals_from_the_core_are_shown_in_japanese_too(japanese: Any) -> None
 def test_the_results_tab_with_a_loaded_run_is_japanese(japanese: Any, qtbot: Any) -> None:
     win = japanese
     panel = win.panels["results"]
-    out = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "nwchem" \
-        / "water_scf_optfreq.out"
+    out = NWCHEM_DATA / "water_scf_optfreq.out"
     handle = panel.open_path(str(out))
     qtbot.waitUntil(lambda: handle.done and panel.results is not None, timeout=20000)
     win.show_tab("results")

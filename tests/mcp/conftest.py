@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
+from tests.paths import NWCHEM_DATA
+
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared"
-FIXTURES = SHARED / "fixtures" / "nwchem"
+FIXTURES = NWCHEM_DATA
 STAND_IN = REPO / "tests" / "stand_in"
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
