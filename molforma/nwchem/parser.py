@@ -19,14 +19,16 @@ warnings and errors NWChem printed.
 
 from __future__ import annotations
 
-import re
+import codecs
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from molforma.errors import ResultsError
+from molforma.nwchem import parser_properties as chem
+from molforma.nwchem.output_text import FLOAT, OutputText, d_float, pattern, patterns
 from molforma.results.elements import symbol_from_label
 from molforma.results.formats import BOHR_TO_ANGSTROM
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
@@ -42,22 +44,7 @@ from molforma.results.model import (
     make_mode,
 )
 
-_PATTERNS: list[tuple[re.Pattern[str], str]] = []
-
-
-def pattern(regex: str, example: str, flags: int = 0) -> re.Pattern[str]:
-    """Compile ``regex`` and record ``example``, which the tests check it matches."""
-    compiled = re.compile(regex, flags)
-    _PATTERNS.append((compiled, example))
-    return compiled
-
-
-def patterns() -> list[tuple[re.Pattern[str], str]]:
-    """Every (regex, example) pair defined in this module."""
-    return list(_PATTERNS)
-
-
-_FLOAT = r"[-+]?\d*\.\d+(?:[EeDd][-+]?\d+)?"
+_FLOAT = FLOAT
 
 TOTAL_ENERGY = pattern(
     rf"^\s*Total (SCF|DFT|MP2) energy\s*=?\s*({_FLOAT})\s*$",
@@ -84,7 +71,7 @@ VERSION = pattern(
 )
 
 # Literal anchors: (text to find, event name).
-_ANCHORS: tuple[tuple[str, str], ...] = (
+_BASE_ANCHORS: tuple[tuple[str, str], ...] = (
     ("Output coordinates in angstroms", "geometry"),
     ("Output coordinates in a.u.", "geometry"),  # geometry given with "units au"
     # The rule under the driver's "Step  Energy ..." header; the "@" step line follows it.
@@ -104,59 +91,14 @@ _ANCHORS: tuple[tuple[str, str], ...] = (
     ("WARNING", "warning"),
     ("Total times  cpu:", "completed"),
 )
+_ANCHORS = (*_BASE_ANCHORS, *chem.ANCHORS)
 _ENERGY_KIND: dict[str, EnergyKind] = {"SCF": "scf", "DFT": "dft", "MP2": "mp2"}
 MAX_LISTED_WARNINGS = 100
 _CANCEL_EVERY = 256
 
 
-def _d_float(tok: str) -> float:
-    """Float of a Fortran number (``1.0D-04`` included)."""
-    return float(tok.replace("D", "E").replace("d", "e"))
-
-
-class _Text:
-    """Line access around positions of one big string."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._line_pos = 0
-        self._line_no = 1
-
-    def line_at(self, pos: int) -> tuple[str, int, int]:
-        """The line holding ``pos``: (text without newline, start, end-of-line index)."""
-        t = self.text
-        start = t.rfind("\n", 0, pos) + 1
-        end = t.find("\n", pos)
-        if end < 0:
-            end = len(t)
-        return t[start:end], start, end
-
-    def next_line(self, end: int) -> tuple[str, int] | None:
-        """The line after the one ending at ``end``: (text, its end), None at EOF."""
-        t = self.text
-        if end >= len(t):
-            return None
-        start = end + 1
-        nxt = t.find("\n", start)
-        if nxt < 0:
-            nxt = len(t)
-        return t[start:nxt], nxt
-
-    def prev_line(self, start: int) -> tuple[str, int] | None:
-        """The line before the one starting at ``start``: (text, its start)."""
-        if start <= 0:
-            return None
-        t = self.text
-        s = t.rfind("\n", 0, start - 1) + 1
-        return t[s:start - 1], s
-
-    def line_number(self, pos: int) -> int:
-        """1-based line number of ``pos``; calls must come in increasing ``pos`` order."""
-        if pos < self._line_pos:
-            self._line_pos, self._line_no = 0, 1
-        self._line_no += self.text.count("\n", self._line_pos, pos)
-        self._line_pos = pos
-        return self._line_no
+_d_float = d_float
+_Text = OutputText
 
 
 @dataclass
@@ -182,16 +124,31 @@ class _State:
     warnings: list[Message] = field(default_factory=list)
     warning_texts: set[str] = field(default_factory=set)
     errors: list[Message] = field(default_factory=list)
+    chem: chem.ChemState = field(default_factory=chem.ChemState)
+    nwchem_seen: bool = False
+    ascii_only: bool = True
 
 
-def _find_events(text: str) -> list[tuple[int, str]]:
+__all__ = ["parse_nwchem_file", "parse_nwchem_output", "pattern", "patterns"]
+
+# The output is read in windows: events are taken from the first WINDOW characters
+# (cut at a line end) while handlers may look up to LOOKAHEAD characters further,
+# so a 100 MB output is never held whole in memory.
+WINDOW = 4 * 1024 * 1024
+LOOKAHEAD = 4 * 1024 * 1024
+_READ_BYTES = 1024 * 1024
+_HEAD_CHARS = 20000
+_SNIFF_BYTES = 64 * 1024
+
+
+def _find_events(text: str, stop: int) -> list[tuple[int, str]]:
     events: list[tuple[int, str]] = []
+    find = text.find
     for needle, name in _ANCHORS:
-        find = text.find
-        pos = find(needle)
+        pos = find(needle, 0, stop)
         while pos >= 0:
             events.append((pos, name))
-            pos = find(needle, pos + len(needle))
+            pos = find(needle, pos + len(needle), stop)
     events.sort()
     return events
 
@@ -209,32 +166,123 @@ def parse_nwchem_output(
         ResultsError: ``results_unknown_format`` when the text is no NWChem output, a
             limit code when it is too large, ``results_cancelled`` when ``cancel`` is set.
     """
-    head = text[:20000]
-    markers = ("Output coordinates in angstroms", "Total SCF energy", "Total DFT energy")
-    if "NWChem" not in head and not any(a in text for a in markers):
-        raise ResultsError("results_unknown_format", path=source)
-    m = VERSION.search(head)
-    tx = _Text(text)
+    pieces = (text[i:i + WINDOW] for i in range(0, max(len(text), 1), WINDOW))
+    return _parse_pieces(pieces, source, cancel, limits)
+
+
+def parse_nwchem_file(
+    path: str,
+    *,
+    source: str | None = None,
+    cancel: threading.Event | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Results:
+    """Read an NWChem output file as a stream (memory stays bounded by the window size).
+
+    Bad bytes decode as U+FFFD; ``logPath`` is set so the ``log`` section serves the file.
+
+    Raises:
+        ResultsError: ``results_not_found``, ``results_unreadable``,
+            ``results_file_too_large``, ``results_unknown_format``, a limit code, or
+            ``results_cancelled``.
+    """
+    src = path if source is None else source
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed by the generator below
+    except FileNotFoundError:
+        raise ResultsError("results_not_found", path=path) from None
+    except IsADirectoryError:
+        raise ResultsError("results_unreadable", path=path, reason="is a folder") from None
+    except OSError as exc:
+        raise ResultsError("results_unreadable", path=path,
+                           reason=exc.strerror or str(exc)) from exc
+    flags = {"ascii": True}
+    with fh:
+        res = _parse_pieces(_decoded(fh, path, limits, flags), src, cancel, limits)
+    res.logPath = path
+    res._log_ascii = flags["ascii"]
+    return res
+
+
+def _decoded(fh: object, path: str, limits: Limits, flags: dict[str, bool]) -> Iterator[str]:
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    total = 0
+    first = True
+    while True:
+        try:
+            raw = fh.read(_READ_BYTES)  # type: ignore[attr-defined]
+        except OSError as exc:
+            raise ResultsError("results_unreadable", path=path,
+                               reason=exc.strerror or str(exc)) from exc
+        if first:
+            if b"\0" in raw[:_SNIFF_BYTES]:
+                raise ResultsError("results_unknown_format", path=path)
+            first = False
+        if not raw:
+            tail = decoder.decode(b"", final=True)
+            if tail:
+                yield tail
+            return
+        total += len(raw)
+        if total > limits.max_file_bytes:
+            raise ResultsError("results_file_too_large", path=path, size=total,
+                               limit=limits.max_file_bytes)
+        if flags["ascii"] and not raw.isascii():
+            flags["ascii"] = False
+        yield decoder.decode(raw)
+
+
+def _parse_pieces(
+    pieces: Iterable[str], source: str, cancel: threading.Event | None, limits: Limits
+) -> Results:
     st = _State(source=source, counter=StructureCounter(limits, source))
-    st.version = m.group(1) if m else None
-    last_line_start = -1
     handlers = {
         "geometry": _on_geometry, "opt_step": _on_opt_step, "energy": _on_energy,
         "opt_start": _on_opt_start,
         "opt_converged": _on_opt_converged, "opt_failed": _on_opt_failed,
         "scf_failed": _on_scf_failed, "modes": _on_modes, "ir": _on_ir, "zpe": _on_zpe,
         "error": _on_error, "warning": _on_warning, "completed": _on_completed,
+        **chem.HANDLERS,
     }
-    for n, (pos, name) in enumerate(_find_events(text)):
-        if n % _CANCEL_EVERY == 0:
-            check_cancel(cancel, source)
-        line, start, end = tx.line_at(pos)
-        if name == "warning":
-            if start == last_line_start:
-                continue  # "Warning" and "WARNING" on one line
-            last_line_start = start
-        handlers[name](st, tx, line, start, end)
+    buf = ""
+    first_line = 1
+    head_checked = False
+    it = iter(pieces)
+    exhausted = False
+    n = 0
+    while True:
+        while not exhausted and len(buf) < WINDOW + LOOKAHEAD:
+            piece = next(it, None)
+            if piece is None:
+                exhausted = True
+            else:
+                buf += piece
+        if not head_checked:
+            head = buf[:_HEAD_CHARS]
+            st.nwchem_seen = "NWChem" in head
+            m = VERSION.search(head)
+            st.version = m.group(1) if m else None
+            head_checked = True
+        own = len(buf) if exhausted else (buf.rfind("\n", 0, WINDOW) + 1 or WINDOW)
+        tx = OutputText(buf, first_line)
+        last_line_start = -1
+        for pos, name in _find_events(buf, own):
+            if n % _CANCEL_EVERY == 0:
+                check_cancel(cancel, source)
+            n += 1
+            line, start, end = tx.line_at(pos)
+            if name == "warning":
+                if start == last_line_start:
+                    continue  # "Warning" and "WARNING" on one line
+                last_line_start = start
+            handlers[name](st, tx, line, start, end)
+        if exhausted:
+            break
+        first_line += buf.count("\n", 0, own)
+        buf = buf[own:]
     check_cancel(cancel, source)
+    if not st.nwchem_seen and not st.structures and not st.energies:
+        raise ResultsError("results_unknown_format", path=source)
     return _build(st)
 
 
@@ -332,14 +380,10 @@ def _on_opt_step(st: _State, tx: _Text, rule: str, rule_start: int, rule_end: in
 def _on_energy(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
     m = TOTAL_ENERGY.match(line)
     if not m:
+        chem.on_failed_total(st, tx, line, start)
         return
-    kind = _ENERGY_KIND[m.group(1)]
-    st.energies.append(
-        EnergyPoint(
-            index=len(st.energies), kind=kind, label=f"Total {m.group(1)} energy",
-            energy=_d_float(m.group(2)), line=tx.line_number(start),
-        )
-    )
+    chem.add_total(st, tx, _ENERGY_KIND[m.group(1)], f"Total {m.group(1)} energy",
+                   _d_float(m.group(2)), start)
 
 
 def _on_opt_converged(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
@@ -518,13 +562,27 @@ def _build(st: _State) -> Results:
             disp = np.asarray(st.disp_columns, dtype=float).reshape(len(st.freqs), ncoord // 3, 3)
         for i, f in enumerate(st.freqs):
             modes.append(make_mode(i, f, st.ir.get(i), disp is not None))
-    totals = [e for e in st.energies if e.kind != "optimization"]
+    totals = [e for e in st.energies if e.kind in chem.LEVEL_RANK]
     steps = [e for e in st.energies if e.kind == "optimization"]
     by_kind: dict[str, float] = {}
     for e in totals:
-        by_kind[e.kind] = e.energy
-    ends = [e for e in (steps[-1] if steps else None, totals[-1] if totals else None) if e]
-    final = max(ends, key=lambda e: e.line or 0) if ends else None
+        if not e.displaced:
+            by_kind[e.kind] = e.energy
+    final = chem.choose_final(st.energies)
+    level = final.kind if final is not None else None
+    if level == "optimization":
+        level = max(by_kind, key=lambda k: chem.LEVEL_RANK[k]) if by_kind else None
+    final_energy = final.energy if final else None
+    final_label = final.label if final else None
+    for kind, line in st.chem.failed_lines.items():
+        # A failed number at or above the final's level, printed after it, is the real
+        # end of the run: say so rather than quote a lower level's energy.
+        rank = chem.LEVEL_RANK.get(kind, 0)
+        if final is None or (line > (final.line or 0)
+                             and rank >= chem.LEVEL_RANK.get(level or "scf", 0)):
+            final_energy = None
+            final_label = f"Total {kind.upper()} energy failed (printed as asterisks)"
+            level = kind
     if st.structures and steps:
         last = st.structures[-1]
         if last.label == "final" and last.energy is None:
@@ -540,8 +598,9 @@ def _build(st: _State) -> Results:
     atoms = st.structures[-1].symbols if st.structures else []
     summary = Summary(
         program=f"NWChem {st.version}" if st.version else "NWChem",
-        finalEnergy=final.energy if final else None,
-        finalEnergyLabel=final.label if final else None,
+        finalEnergy=final_energy,
+        finalEnergyLabel=final_label,
+        finalEnergyLevel=level,
         energiesByKind=by_kind,
         zeroPointEnergy=st.zpe,
         scfConverged=scf_conv,
@@ -560,10 +619,13 @@ def _build(st: _State) -> Results:
         warnings=st.warnings,
         errors=st.errors,
     )
+    excitations, orbitals, charges = chem.finish(st, summary, atoms)
     res = Results(
         source=st.source, kind="nwchem", summary=summary, energies=st.energies,
         structures=st.structures, modes=modes,
         modeReferenceStructure=st.modes_reference if modes else None,
+        excitations=excitations, orbitals=orbitals, charges=charges,
     )
     res.set_displacements(disp)
+    res._nwchem_prefix = st.chem.prefix
     return res

@@ -1,0 +1,91 @@
+"""Primitives of the NWChem output reader: example-checked regexes and line access (no Qt).
+
+Every regex of the reader is made with :func:`pattern`, which records an example
+line it must match; a test iterates over :func:`patterns`. :class:`OutputText`
+gives the lines around positions of one window of the output (the reader walks a
+big file window by window, so a line number is the window's first line number
+plus the newlines before a position).
+"""
+
+from __future__ import annotations
+
+import re
+
+_PATTERNS: list[tuple[re.Pattern[str], str]] = []
+
+FLOAT = r"[-+]?\d*\.\d+(?:[EeDd][-+]?\d+)?"
+
+
+def pattern(regex: str, example: str, flags: int = 0) -> re.Pattern[str]:
+    """Compile ``regex`` and record ``example``, which the tests check it matches."""
+    compiled = re.compile(regex, flags)
+    _PATTERNS.append((compiled, example))
+    return compiled
+
+
+def patterns() -> list[tuple[re.Pattern[str], str]]:
+    """Every (regex, example) pair defined so far."""
+    return list(_PATTERNS)
+
+
+def d_float(tok: str) -> float:
+    """Float of a Fortran number (``1.0D-04`` included)."""
+    return float(tok.replace("D", "E").replace("d", "e"))
+
+
+class OutputText:
+    """Line access around positions of one window of the output text."""
+
+    def __init__(self, text: str, first_line: int = 1) -> None:
+        self.text = text
+        self._line_pos = 0
+        self._first_line = first_line
+        self._line_no = first_line
+
+    def line_at(self, pos: int) -> tuple[str, int, int]:
+        """The line holding ``pos``: (text without newline, start, end-of-line index)."""
+        t = self.text
+        start = t.rfind("\n", 0, pos) + 1
+        end = t.find("\n", pos)
+        if end < 0:
+            end = len(t)
+        return t[start:end], start, end
+
+    def next_line(self, end: int) -> tuple[str, int] | None:
+        """The line after the one ending at ``end``: (text, its end), None at the end."""
+        t = self.text
+        if end >= len(t):
+            return None
+        start = end + 1
+        nxt = t.find("\n", start)
+        if nxt < 0:
+            nxt = len(t)
+        return t[start:nxt], nxt
+
+    def prev_line(self, start: int) -> tuple[str, int] | None:
+        """The line before the one starting at ``start``: (text, its start)."""
+        if start <= 0:
+            return None
+        t = self.text
+        s = t.rfind("\n", 0, start - 1) + 1
+        return t[s:start - 1], s
+
+    def lines_after(self, end: int, count: int) -> list[str]:
+        """Up to ``count`` lines following the line that ends at ``end``."""
+        out: list[str] = []
+        cur = end
+        for _ in range(count):
+            nxt = self.next_line(cur)
+            if nxt is None:
+                break
+            out.append(nxt[0])
+            cur = nxt[1]
+        return out
+
+    def line_number(self, pos: int) -> int:
+        """1-based line number of ``pos``; cheapest when calls come in increasing order."""
+        if pos < self._line_pos:
+            self._line_pos, self._line_no = 0, self._first_line
+        self._line_no += self.text.count("\n", self._line_pos, pos)
+        self._line_pos = pos
+        return self._line_no
