@@ -268,3 +268,49 @@ def test_the_stream_reader_and_the_text_reader_agree_across_window_borders(
     small = parse_nwchem_file(str(path))
     assert small.model_dump() == whole.model_dump()
     assert small.summary.optimizationSteps == 4 and len(small.structures) == 6
+
+
+def _water_project(**advanced: Any) -> dict[str, Any]:
+    from molforma.document.model import new_atom, new_project
+
+    p = new_project()
+    atoms = [("O", 0.0, 0.0, 0.1173), ("H", 0.0, 0.7572, -0.4692), ("H", 0.0, -0.7572, -0.4692)]
+    p["document"]["atoms"] = [new_atom(f"a{i}", el, x, y, z)
+                              for i, (el, x, y, z) in enumerate(atoms, start=1)]
+    p["document"]["nextAtomId"] = 4
+    p["calculation"].update(theory="scf", basis="6-31g*", task="energy")
+    p["advanced"].update(advanced)
+    return p
+
+
+def test_the_properties_setting_asks_nwchem_for_dipole_quadrupole_and_mulliken() -> None:
+    from molforma.nwchem.input import render_input
+
+    text = render_input(_water_project(properties=True), prefix="water_scf_dipole")
+    # The saved run's input is exactly what the generator writes.
+    assert text == (NWCHEM_DATA / "water_scf_dipole.nw").read_text()
+    assert "property\n  dipole\n  quadrupole\n  mulliken\nend\n" in text
+    assert text.rstrip().endswith("task scf energy\ntask scf property")
+    plain = render_input(_water_project(), prefix="water_scf_dipole")
+    assert "property" not in plain
+    mp2 = _water_project(properties=True)
+    mp2["calculation"]["theory"] = "mp2"
+    assert render_input(mp2).rstrip().endswith("task mp2 energy\ntask scf property")
+
+
+def test_the_property_task_dipole_matches_cclib_and_names_its_frame() -> None:
+    res = _ours("water_scf_dipole")
+    m = res.summary.moments
+    cc = _cclib("water_scf_dipole")
+    assert m is not None and m.source == "property" and m.dipole is not None
+    assert m.dipole == pytest.approx([0.0, 0.0, -0.8757850074], abs=1e-9)
+    assert m.origin == [0.0, 0.0, 0.0]
+    assert m.dipoleDebye == pytest.approx(2.2260, abs=1e-4)
+    debye = [v * 2.541746473 for v in m.dipole]
+    assert debye == pytest.approx(list(cc.moments[1]), abs=1e-4)
+    assert m.quadrupole is not None
+    assert m.quadrupole["xx"] + m.quadrupole["yy"] + m.quadrupole["zz"] == pytest.approx(0, abs=1e-6)
+    assert m.referenceStructure == 0
+    # The property task's Mulliken analysis (5 decimals) gives the charges.
+    assert [round(q.mulliken or 0, 3) for q in res.charges] == pytest.approx(
+        [round(q, 3) for q in cc.atomcharges["mulliken"]], abs=Q_TOL)
