@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import codecs
 import threading
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-
-import numpy as np
 
 from molforma.errors import ResultsError
 from molforma.nwchem import parser_properties as chem
@@ -92,6 +91,7 @@ _BASE_ANCHORS: tuple[tuple[str, str], ...] = (
     ("Total times  cpu:", "completed"),
 )
 _ANCHORS = (*_BASE_ANCHORS, *chem.ANCHORS)
+_GATE_NEEDLE = {name: needle for needle, name in _ANCHORS}
 _ENERGY_KIND: dict[str, EnergyKind] = {"SCF": "scf", "DFT": "dft", "MP2": "mp2"}
 MAX_LISTED_WARNINGS = 100
 _CANCEL_EVERY = 256
@@ -115,7 +115,7 @@ class _State:
     first_unclaimed: int = 0
     scf_failed: bool = False
     freqs: list[float] = field(default_factory=list)
-    disp_columns: list[list[float]] = field(default_factory=list)
+    disp_columns: list[array[float]] = field(default_factory=list)
     modes_reference: int | None = None
     ir: dict[int, float] = field(default_factory=dict)
     zpe: float | None = None
@@ -141,10 +141,15 @@ _HEAD_CHARS = 20000
 _SNIFF_BYTES = 64 * 1024
 
 
-def _find_events(text: str, stop: int) -> list[tuple[int, str]]:
+def _find_events(text: str, stop: int, gates: set[str]) -> list[tuple[int, str]]:
     events: list[tuple[int, str]] = []
     find = text.find
-    for needle, name in _ANCHORS:
+    anchors = list(_ANCHORS)
+    for gate, extra in chem.GATED_ANCHORS.items():
+        if gate in gates or find(_GATE_NEEDLE[gate], 0, stop) >= 0:
+            gates.add(gate)
+            anchors += extra
+    for needle, name in anchors:
         pos = find(needle, 0, stop)
         while pos >= 0:
             events.append((pos, name))
@@ -245,6 +250,7 @@ def _parse_pieces(
         **chem.HANDLERS,
     }
     buf = ""
+    gates: set[str] = set()
     first_line = 1
     head_checked = False
     it = iter(pieces)
@@ -262,11 +268,12 @@ def _parse_pieces(
             st.nwchem_seen = "NWChem" in head
             m = VERSION.search(head)
             st.version = m.group(1) if m else None
+            chem.read_prefix(st, head)
             head_checked = True
         own = len(buf) if exhausted else (buf.rfind("\n", 0, WINDOW) + 1 or WINDOW)
         tx = OutputText(buf, first_line)
         last_line_start = -1
-        for pos, name in _find_events(buf, own):
+        for pos, name in _find_events(buf, own, gates):
             if n % _CANCEL_EVERY == 0:
                 check_cancel(cancel, source)
             n += 1
@@ -380,7 +387,10 @@ def _on_opt_step(st: _State, tx: _Text, rule: str, rule_start: int, rule_end: in
 def _on_energy(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
     m = TOTAL_ENERGY.match(line)
     if not m:
-        chem.on_failed_total(st, tx, line, start)
+        if "energy:" in line:  # "Total MP2 energy:" of the coupled-cluster modules
+            chem.HANDLERS["cc_energy"](st, tx, line, start, end)
+        else:
+            chem.on_failed_total(st, tx, line, start)
         return
     chem.add_total(st, tx, _ENERGY_KIND[m.group(1)], f"Total {m.group(1)} energy",
                    _d_float(m.group(2)), start)
@@ -416,7 +426,7 @@ def _on_modes(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
     if not projected:
         return  # the unprojected block comes first; the projected one is what we keep
     freqs: list[float] = []
-    columns: list[list[float]] = []
+    columns: list[array[float]] = []
     while True:
         # column numbers
         nxt = tx.next_line(cur)
@@ -451,7 +461,8 @@ def _on_modes(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
             cur = nxt[1]
             nxt = tx.next_line(cur)
         freqs.extend(block_freqs)
-        columns.extend(block_cols)
+        # array('d') keeps 8 bytes a number (a float object takes 24 plus its pointer)
+        columns.extend(array("d", c) for c in block_cols)
     if freqs:
         st.freqs = freqs
         st.disp_columns = columns
@@ -559,7 +570,7 @@ def _build(st: _State) -> Results:
         ncoord = len(st.disp_columns[0]) if st.disp_columns else 0
         ok = ncoord > 0 and ncoord % 3 == 0 and all(len(c) == ncoord for c in st.disp_columns)
         if ok:
-            disp = np.asarray(st.disp_columns, dtype=float).reshape(len(st.freqs), ncoord // 3, 3)
+            disp = st.disp_columns  # one flat array('d') of 3N numbers per mode
         for i, f in enumerate(st.freqs):
             modes.append(make_mode(i, f, st.ir.get(i), disp is not None))
     totals = [e for e in st.energies if e.kind in chem.LEVEL_RANK]

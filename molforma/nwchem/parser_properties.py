@@ -137,50 +137,36 @@ POLAR_ROW = pattern(
     " X       7.1938924     -0.0000000     -0.0000000",
 )
 
-# Literal anchors of this module: (text to find, event name).
+# Literal anchors of this module: (text to find, event name). Every anchor costs one
+# pass over the text, so related lines share one anchor (a header is read from the
+# lines around it) and anchors that only matter after a module started are "gated".
 ANCHORS: tuple[tuple[str, str], ...] = (
-    ("Total CCSD energy:", "cc_energy"),
-    ("Total CCSD(T) energy:", "cc_energy"),
-    ("Total MP2 energy:", "cc_energy"),
+    ("Total CCSD", "cc_energy"),  # "Total CCSD energy:" and "Total CCSD(T) energy:"
     ("total energy / hartree", "tce_energy"),
     ("NWChem TDDFT Module", "tddft_start"),
-    ("Root ", "td_root"),
-    ("Final eigenvalues", "eigenvalues"),
-    ("Final alpha eigenvalues", "eigenvalues"),
-    ("Final beta eigenvalues", "eigenvalues"),
-    ("Final Molecular Orbital Analysis", "mo_analysis"),
-    ("Final Alpha Molecular Orbital Analysis", "mo_analysis"),
-    ("Final Beta Molecular Orbital Analysis", "mo_analysis"),
+    ("eigenvalues", "eigenvalues"),  # "Final [alpha |beta ]eigenvalues"
+    ("Molecular Orbital Analysis", "mo_analysis"),
     ("Occ=", "vector"),
-    ("Mulliken analysis of the total density", "mulliken"),
-    ("Mulliken analysis of the spin density", "mulliken_spin"),
+    ("Mulliken analysis of the", "mulliken"),  # total / spin density
     ("Total      gross population on atoms", "gross_population"),
     ("Multipole analysis of the density", "multipole"),
     ("Dipole Moment", "dipole"),
     ("Quadrupole moments in atomic units", "quadrupole"),
-    ("S^2 =", "s2"),
-    ("<S2> =", "s2"),
-    ("charge          =", "scf_header"),
-    ("closed shells   =", "scf_header"),
-    ("open shells     =", "scf_header"),
-    ("alpha electrons =", "scf_header"),
-    ("beta  electrons =", "scf_header"),
-    ("wavefunction    =", "scf_wavefunction"),
-    ("Charge           :", "dft_header"),
-    ("Spin multiplicity:", "dft_header"),
-    ("Alpha electrons :", "dft_header"),
-    ("Beta electrons :", "dft_header"),
-    ("Wavefunction type:", "dft_wavefunction"),
+    ("wavefunction    =", "scf_wavefunction"),  # the SCF header is read above it
+    ("Spin multiplicity:", "dft_header"),  # the DFT header is read above it
     ("NWChem Finite-difference Hessian", "fd_start"),
     ("Task  times  cpu:", "task_end"),
-    ("Temperature                      =", "temperature"),
-    ("Thermal correction to", "thermal"),
-    ("Total Entropy", "entropy"),
+    ("Temperature                      =", "temperature"),  # the thermochemistry block
     ("Dispersion correction =", "dispersion"),
     ("QMD Run Information", "qmd_step"),
     ("Linear Response polarizability / au", "polarizability"),
-    ("prefix          =", "prefix"),
 )
+# Anchors searched only once the gate event was seen (in this or an earlier window).
+GATED_ANCHORS: dict[str, tuple[tuple[str, str], ...]] = {
+    "tddft_start": (("Root ", "td_root"),),
+    "scf_wavefunction": (("S^2 =", "s2"),),
+    "dft_header": (("<S2> =", "s2"),),
+}
 S2_TOLERANCE = 0.10  # SPEC/issue: warn when <S^2> departs from S(S+1) by more than 10 %
 LEVEL_RANK = {"scf": 0, "dft": 0, "mp2": 1, "ccsd": 2, "ccsd(t)": 3}
 
@@ -209,7 +195,7 @@ class ChemState:
     temperature: float | None = None
     thermal: dict[str, float] = field(default_factory=dict)
     entropy: float | None = None
-    thermo_reference: float | None = None
+    thermo_energies: int = 0
     dispersion: float | None = None
     polarizabilities: list[Polarizability] = field(default_factory=list)
     md_steps: int = 0
@@ -340,6 +326,8 @@ def _on_eigenvalues(st: _State, tx: OutputText, line: str, start: int, end: int)
 
 
 def _on_mo_analysis(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+    if "Final" not in line:
+        return
     _orbital_reset(st)
     st.chem.orbital_channel = ("alpha" if "Alpha" in line else "beta" if "Beta" in line
                                else "restricted")
@@ -381,7 +369,11 @@ def _table_rows(tx: OutputText, end: int, limit: int) -> list[str]:
 
 
 def _on_mulliken(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    if line.strip() != "Mulliken analysis of the total density":
+    text = line.strip()
+    if text == "Mulliken analysis of the spin density":
+        _on_mulliken_spin(st, tx, line, start, end)
+        return
+    if text != "Mulliken analysis of the total density":
         return
     charges: list[tuple[str, float]] = []
     for ln in _table_rows(tx, end, st.counter.limits.max_atoms + 1):
@@ -527,10 +519,25 @@ def _on_scf_header(st: _State, tx: OutputText, line: str, start: int, end: int) 
     st.chem.counts[key] = int(float(m.group(2)))
 
 
+def _lines_before(tx: OutputText, start: int, count: int) -> list[str]:
+    out: list[str] = []
+    pos = start
+    for _ in range(count):
+        prev = tx.prev_line(pos)
+        if prev is None:
+            break
+        out.append(prev[0])
+        pos = prev[1]
+    return out[::-1]
+
+
 def _on_scf_wavefunction(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
     m = SCF_WAVEFUNCTION.match(line)
     if not m:
         return
+    st.chem.counts = {}
+    for ln in _lines_before(tx, start, 8):
+        _on_scf_header(st, tx, ln, start, end)
     wf = m.group(1).upper()
     st.chem.wavefunction = wf
     c = st.chem.counts
@@ -541,6 +548,13 @@ def _on_scf_wavefunction(st: _State, tx: OutputText, line: str, start: int, end:
 
 
 def _on_dft_header(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+    st.chem.counts = {}
+    for ln in (*_lines_before(tx, start, 8), line):
+        _on_dft_header_line(st, ln)
+        _on_dft_wavefunction(st, tx, ln, start, end)
+
+
+def _on_dft_header_line(st: _State, line: str) -> None:
     m = DFT_HEADER_NUMBER.match(line)
     if not m:
         return
@@ -555,6 +569,8 @@ def _on_dft_header(st: _State, tx: OutputText, line: str, start: int, end: int) 
 
 
 def _on_dft_wavefunction(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+    if "Wavefunction type:" not in line:
+        return
     m = DFT_WAVEFUNCTION.search(line)
     if m:
         kind = m.group(1).strip()
@@ -573,23 +589,23 @@ def _on_task_end(st: _State, tx: OutputText, line: str, start: int, end: int) ->
 
 def _on_temperature(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
     m = TEMPERATURE.match(line)
-    if m:
-        st.chem.temperature = d_float(m.group(1))
-        st.chem.thermal = {}
-        st.chem.entropy = None
-        st.chem.thermo_reference = _reference_energy(st)
-
-
-def _on_thermal(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    m = THERMAL_CORRECTION.search(line)
-    if m:
-        st.chem.thermal[m.group(1).lower()] = d_float(m.group(2))
-
-
-def _on_entropy(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    m = TOTAL_ENTROPY.match(line)
-    if m:
-        st.chem.entropy = d_float(m.group(1))
+    if not m:
+        return
+    cs = st.chem
+    cs.temperature = d_float(m.group(1))
+    cs.thermal = {}
+    cs.entropy = None
+    # The reference energy is what was printed before this block; chosen at the end.
+    cs.thermo_energies = len(st.energies)
+    for ln in tx.lines_after(end, 12):
+        mt = THERMAL_CORRECTION.search(ln)
+        if mt:
+            cs.thermal[mt.group(1).lower()] = d_float(mt.group(2))
+            continue
+        ms = TOTAL_ENTROPY.match(ln)
+        if ms:
+            cs.entropy = d_float(ms.group(1))
+            break
 
 
 def _on_dispersion(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
@@ -640,33 +656,31 @@ def _on_polarizability(st: _State, tx: OutputText, line: str, start: int, end: i
                                                       + tensor[2][2]) / 3.0))
 
 
-def _on_prefix(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    m = FILE_PREFIX.match(line)
-    if m:
-        st.chem.prefix = m.group(1)
+def read_prefix(st: _State, head: str) -> None:
+    """The file prefix NWChem printed near the top (``prefix = NAME.``)."""
+    pos = head.find("prefix          =")
+    if pos >= 0:
+        end = head.find("\n", pos)
+        start = head.rfind("\n", 0, pos) + 1
+        m = FILE_PREFIX.match(head[start:end if end >= 0 else len(head)])
+        if m:
+            st.chem.prefix = m.group(1)
 
 
 HANDLERS = {
-    "prefix": _on_prefix,
     "cc_energy": _on_cc_energy, "tce_energy": _on_tce_energy, "tddft_start": _on_tddft_start,
     "td_root": _on_td_root, "eigenvalues": _on_eigenvalues, "mo_analysis": _on_mo_analysis,
-    "vector": _on_vector, "mulliken": _on_mulliken, "mulliken_spin": _on_mulliken_spin,
+    "vector": _on_vector, "mulliken": _on_mulliken,
     "gross_population": _on_gross_population, "multipole": _on_multipole,
     "dipole": _on_dipole, "quadrupole": _on_quadrupole, "s2": _on_s2,
-    "scf_header": _on_scf_header, "scf_wavefunction": _on_scf_wavefunction,
-    "dft_header": _on_dft_header, "dft_wavefunction": _on_dft_wavefunction,
+    "scf_wavefunction": _on_scf_wavefunction, "dft_header": _on_dft_header,
     "fd_start": _on_fd_start, "task_end": _on_task_end, "temperature": _on_temperature,
-    "thermal": _on_thermal, "entropy": _on_entropy, "dispersion": _on_dispersion,
+    "dispersion": _on_dispersion,
     "qmd_step": _on_qmd_step, "polarizability": _on_polarizability,
 }
 
 
 # --- assembling ------------------------------------------------------------------------
-
-
-def _reference_energy(st: _State) -> float | None:
-    final = choose_final(st.energies)
-    return final.energy if final is not None else None
 
 
 def choose_final(energies: list[EnergyPoint]) -> EnergyPoint | None:
@@ -761,7 +775,9 @@ def finish(st: _State, summary: Summary, symbols: list[str]) -> tuple[
     summary.mdSteps = cs.md_steps
     summary.failedValues = cs.failed
     if cs.temperature is not None:
-        summary.thermochemistry = _thermo(cs, summary.zeroPointEnergy)
+        ref = choose_final(st.energies[:cs.thermo_energies])
+        summary.thermochemistry = _thermo(cs, summary.zeroPointEnergy,
+                                          ref.energy if ref is not None else None)
     excitations = cs.excitations
     charges: list[AtomCharge] = []
     spins = cs.mulliken_spin if len(cs.mulliken_spin) == len(cs.mulliken) else []
@@ -775,12 +791,11 @@ def finish(st: _State, summary: Summary, symbols: list[str]) -> tuple[
     return excitations, orbitals, charges
 
 
-def _thermo(cs: ChemState, zpe: float | None) -> Thermochemistry:
+def _thermo(cs: ChemState, zpe: float | None, e0: float | None) -> Thermochemistry:
     t = cs.temperature or 0.0
     h = cs.thermal.get("enthalpy")
     s = cs.entropy
     g = h - t * s / 1000.0 / HARTREE_TO_KCAL if h is not None and s is not None else None
-    e0 = cs.thermo_reference
     kcal = {k: v * HARTREE_TO_KCAL for k, v in (
         ("zeroPointEnergy", zpe), ("thermalEnergyCorrection", cs.thermal.get("energy")),
         ("enthalpyCorrection", h), ("gibbsCorrection", g)) if v is not None}

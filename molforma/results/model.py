@@ -12,12 +12,15 @@ time through :meth:`Results.displacements`.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from molforma.formula import hill_formula
+
+if TYPE_CHECKING:  # numpy is imported only by code that makes displacement arrays
+    import numpy as np
 
 ResultsKind = Literal["nwchem", "molden", "xyz", "animation"]
 FileKind = Literal["nwchem-output", "molden", "xyz", "vibration-animation"]
@@ -286,7 +289,8 @@ class Results(_Model):
     logPath: str | None = Field(None, description="Text file served by the 'log' section.")
     resolvedPath: str | None = Field(None, description="The file actually read.")
 
-    _displacements: np.ndarray | None = PrivateAttr(default=None)
+    # (modes, atoms, 3) numpy array, or one flat array('d') of 3N numbers per mode
+    _displacements: Any = PrivateAttr(default=None)
     _log_ascii: bool = PrivateAttr(default=False)
     _nwchem_prefix: str | None = PrivateAttr(default=None)
 
@@ -295,16 +299,21 @@ class Results(_Model):
         """Snake-case alias of ``logPath``."""
         return self.logPath
 
-    def set_displacements(self, array: np.ndarray | None) -> None:
-        """Store displacement vectors as an array of shape (modes, atoms, 3)."""
+    def set_displacements(self, array: np.ndarray | Sequence[Sequence[float]] | None) -> None:
+        """Store displacement vectors: an array of shape (modes, atoms, 3), or one flat
+        sequence of 3N numbers per mode (what the NWChem reader keeps, without numpy)."""
         self._displacements = array
 
     def displacements(self, mode: int) -> list[list[float]] | None:
         """Displacement vectors (one per atom) of 0-based ``mode``, or None when absent."""
         arr = self._displacements
-        if arr is None or not 0 <= mode < arr.shape[0]:
+        if arr is None or not 0 <= mode < len(arr):
             return None
-        return [[float(v) for v in row] for row in arr[mode]]
+        row = arr[mode]
+        if getattr(row, "ndim", 1) == 2:
+            return [[float(v) for v in r] for r in row]
+        return [[float(row[i]), float(row[i + 1]), float(row[i + 2])]
+                for i in range(0, len(row) - 2, 3)]
 
     def reference_structure(self) -> Structure | None:
         """The structure the normal modes were computed at."""
