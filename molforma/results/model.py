@@ -34,7 +34,7 @@ SIGNIFICANT_IMAGINARY_CM1 = -10.0  # SPEC.md section 6: "significant" = frequenc
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class EnergyPoint(_Model):
