@@ -125,12 +125,11 @@ def build_command(execution: ExecutionSettings, input_name: str = INPUT_NAME) ->
     if execution.processes <= 1:
         return [*exe, input_name]
     launcher = _split("launcher", execution.launcher)
-    # ARMCI's progress thread keeps one-sided MPI communication moving between ranks
-    # (measured: ethanol opt+freq 22-33 s without it, 15 s with it on 2 processes).
-    return [
-        *launcher, "-np", str(execution.processes), "-x", "ARMCI_PROGRESS_THREAD=1",
-        *exe, input_name,
-    ]
+    # No ARMCI_PROGRESS_THREAD by default: it helps only where MPI offers
+    # MPI_THREAD_MULTIPLE, and Debian's NWChem 7.0.2 answers it with "progress thread
+    # disabled" on every rank. A person who has such a build sets it in the
+    # environment table (Open MPI's mpirun passes the environment on to the ranks).
+    return [*launcher, "-np", str(execution.processes), *exe, input_name]
 
 
 def build_environment(execution: ExecutionSettings) -> dict[str, str]:
@@ -141,8 +140,6 @@ def build_environment(execution: ExecutionSettings) -> dict[str, str]:
     """
     env = dict(os.environ)
     env["OMP_NUM_THREADS"] = str(execution.threads)
-    if execution.processes > 1:
-        env["ARMCI_PROGRESS_THREAD"] = "1"
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         # Open MPI refuses to start as root without these (or --allow-run-as-root).
         env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
