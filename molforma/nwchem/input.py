@@ -78,14 +78,6 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "ja": "NWChem の MP2 は RHF か UHF の参照でのみ使えます（{reference} は不可）。",
         },
         "empty_basis": {"en": "Choose a basis set.", "ja": "基底関数を選んでください。"},
-        "fixed_atoms_internal_coordinates": {
-            "en": "Fixed atoms need Cartesian coordinates: NWChem cannot combine Cartesian "
-            "constraints with internal coordinates. Tick 'Keep my frame' (nocenter) or leave "
-            "it automatic, or unfix the atoms.",
-            "ja": "固定原子にはデカルト座標が必要です。NWChem はデカルト座標の拘束と内部座標を"
-            "同時に使えません。「自分の座標系を保つ」（nocenter）をオンにするか自動のままにする"
-            "か、原子の固定を外してください。",
-        },
         "empty_functional": {
             "en": "Choose a DFT functional.",
             "ja": "DFT 汎関数を選んでください。",

@@ -3,16 +3,22 @@ where it is safe, refusals NWChem would make later, and the launcher's environme
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from molforma.document.chemistry import validate
 from molforma.errors import ValidationError
+from molforma.formats.mdl import read_mol
 from molforma.formats.nwchem_input import read_nwchem
 from molforma.jobs.runner import build_command, build_environment
 from molforma.nwchem.input import input_errors, render_input
 from molforma.nwchem.settings import ExecutionSettings
 from tests.core.test_nwchem_input import WATER, block, make_project
+from tests.paths import DATA
 
 
 def geometry_line(text: str) -> str:
@@ -116,3 +122,43 @@ def test_several_mpi_processes_do_not_ask_for_the_armci_progress_thread() -> Non
     assert "ARMCI_PROGRESS_THREAD" not in build_environment(execution)
     chosen = ExecutionSettings(processes=2, environment={"ARMCI_PROGRESS_THREAD": "1"})
     assert build_environment(chosen)["ARMCI_PROGRESS_THREAD"] == "1"
+
+
+def test_a_mol_radical_sets_the_multiplicity_so_the_input_is_a_uhf_doublet(tmp_path: Path) -> None:
+    out = tmp_path / "ch3.nw"
+    done = subprocess.run([sys.executable, "-m", "molforma", "convert",
+                           str(DATA / "formats" / "methyl_radical.mol"), "-o", str(out)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert block(text, "scf") == ["uhf", "doublet"]
+    structure = read_mol((DATA / "formats" / "methyl_radical.mol").read_text())
+    assert structure.multiplicity == 2
+    assert read_mol(structure_without_radical()).multiplicity is None
+
+
+def structure_without_radical() -> str:
+    text = (DATA / "formats" / "methyl_radical.mol").read_text()
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("M  RAD"))
+
+
+def test_validate_reminds_that_frequencies_need_a_geometry_optimised_with_that_method() -> None:
+    p = make_project(WATER, task="frequencies", theory="dft", functional="b3lyp",
+                     basis="6-31g*")
+    found = [c for c in validate(p)["checks"] if c["code"] == "frequencies_need_optimized_geometry"]
+    assert len(found) == 1
+    assert found[0]["severity"] == "warning"
+    assert "b3lyp/6-31g*" in found[0]["message"]
+    both = make_project(WATER, task="optimize+frequencies")
+    assert all(c["code"] != "frequencies_need_optimized_geometry"
+               for c in validate(both)["checks"])
+
+
+def test_validate_refuses_fixed_atoms_with_internal_coordinates_asked_for() -> None:
+    p = make_project(WATER, task="optimize")
+    p["document"]["atoms"][0]["fixed"] = True
+    p["advanced"]["nocenter"] = False
+    report = validate(p)
+    assert report["ok"] is False
+    assert [c["atoms"] for c in report["checks"]
+            if c["code"] == "fixed_atoms_internal_coordinates"] == [["a1"]]
