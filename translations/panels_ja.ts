@@ -226,6 +226,18 @@
         <source>The input cannot be generated:</source>
         <translation>入力を生成できません:</translation>
     </message>
+    <message>
+        <source>Spherical basis functions</source>
+        <translation>球面調和基底関数</translation>
+    </message>
+    <message>
+        <source>MP2 frozen core</source>
+        <translation>MP2 で内殻を凍結</translation>
+    </message>
+    <message>
+        <source>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</source>
+        <translation>一部チェック：自動（この分子と基底関数に安全な設定を MolForma が選びます）。</translation>
+    </message>
 </context>
 <context>
     <name>EnergyPlot</name>
@@ -1015,8 +1027,8 @@
         <translation>分散エネルギー: %1 Eh</translation>
     </message>
     <message>
-        <source>Dipole: %1 D (%2), output orientation of structure %3</source>
-        <translation>双極子: %1 D（%2）、構造 %3 の出力座標系</translation>
+        <source>Dipole: %1 D (%2)</source>
+        <translation>双極子: %1 D（%2）</translation>
     </message>
     <message>
         <source>Thermochemistry at %1 K:</source>

@@ -116,8 +116,8 @@ def _print_chemistry(res: Results, out: TextIO) -> None:
     if m is not None and m.dipole is not None:
         x, y, z = m.dipole
         debye = f"{m.dipoleDebye:.4f} D" if m.dipoleDebye is not None else "-"
-        w(f"Dipole:        {debye}  ({x:.6f}, {y:.6f}, {z:.6f}) a.u., {m.source}; "
-          f"frame: output orientation of structure {m.referenceStructure}\n")
+        w(f"Dipole:        {debye}  ({x:.6f}, {y:.6f}, {z:.6f}) a.u., {m.source}\n"
+          f"  frame:       {m.frame}\n")
         if m.quadrupole:
             comps = " ".join(f"{k}={v:.4f}" for k, v in m.quadrupole.items())
             w(f"Quadrupole:    {comps} a.u.\n")

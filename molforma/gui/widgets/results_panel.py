@@ -471,9 +471,9 @@ class ResultsPanel(Retranslatable, QWidget):
                 "%1", f"{s.dispersionEnergy:.8f}"))
         m = s.moments
         if m is not None and m.dipoleDebye is not None:
-            lines.append(self.tr("Dipole: %1 D (%2), output orientation of structure %3").replace(
-                "%1", f"{m.dipoleDebye:.4f}").replace("%2", m.source).replace(
-                "%3", str(m.referenceStructure)))
+            lines.append(self.tr("Dipole: %1 D (%2)").replace(
+                "%1", f"{m.dipoleDebye:.4f}").replace("%2", m.source))
+            lines.append(f"  {m.frame}")
         t = s.thermochemistry
         if t is not None:
             lines.append(self.tr("Thermochemistry at %1 K:").replace("%1", f"{t.temperature:.2f}"))
