@@ -65,11 +65,21 @@ def d_float(tok: str) -> float:
     return float(tok.replace("D", "E").replace("d", "e"))
 
 
-class OutputText:
-    """Line access around positions of one window of the output text."""
+class NeedMoreText(Exception):
+    """A handler reached the end of the window before the end of the output."""
 
-    def __init__(self, text: str, first_line: int = 1) -> None:
+
+class OutputText:
+    """Line access around positions of one window of the output text.
+
+    When ``complete`` is False the window is not the end of the output: reading past
+    its last full line raises :class:`NeedMoreText`, and the reader extends the window
+    and runs the handler again, so a block longer than the look-ahead is still read whole.
+    """
+
+    def __init__(self, text: str, first_line: int = 1, *, complete: bool = True) -> None:
         self.text = text
+        self.complete = complete
         self._line_pos = 0
         self._first_line = first_line
         self._line_no = first_line
@@ -80,6 +90,8 @@ class OutputText:
         start = t.rfind("\n", 0, pos) + 1
         end = t.find("\n", pos)
         if end < 0:
+            if not self.complete:
+                raise NeedMoreText
             end = len(t)
         return t[start:end], start, end
 
@@ -87,10 +99,14 @@ class OutputText:
         """The line after the one ending at ``end``: (text, its end), None at the end."""
         t = self.text
         if end >= len(t):
+            if not self.complete:
+                raise NeedMoreText
             return None
         start = end + 1
         nxt = t.find("\n", start)
         if nxt < 0:
+            if not self.complete:
+                raise NeedMoreText
             nxt = len(t)
         return t[start:nxt], nxt
 

@@ -27,7 +27,14 @@ from dataclasses import dataclass, field
 
 from molforma.errors import ResultsError
 from molforma.nwchem import parser_properties as chem
-from molforma.nwchem.output_text import FLOAT, OutputText, d_float, pattern, patterns
+from molforma.nwchem.output_text import (
+    FLOAT,
+    NeedMoreText,
+    OutputText,
+    d_float,
+    pattern,
+    patterns,
+)
 from molforma.results.elements import symbol_from_label
 from molforma.results.formats import BOHR_TO_ANGSTROM
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
@@ -126,17 +133,20 @@ class _State:
     errors: list[Message] = field(default_factory=list)
     chem: chem.ChemState = field(default_factory=chem.ChemState)
     nwchem_seen: bool = False
+    input_echo: str = ""
     ascii_only: bool = True
 
 
 __all__ = ["parse_nwchem_file", "parse_nwchem_output", "pattern", "patterns"]
 
 # The output is read in windows: events are taken from the first WINDOW characters
-# (cut at a line end) while handlers may look up to LOOKAHEAD characters further,
-# so a 100 MB output is never held whole in memory.
-WINDOW = 4 * 1024 * 1024
-LOOKAHEAD = 4 * 1024 * 1024
-_READ_BYTES = 1024 * 1024
+# (cut at a line end) while handlers look LOOKAHEAD characters further (more on
+# demand, see NeedMoreText), so a 100 MB output is never held whole in memory.
+WINDOW = 1024 * 1024
+LOOKAHEAD = 256 * 1024
+_ECHO_START = "echo of input deck"
+_ECHO_END = "\n=========="
+_READ_BYTES = 256 * 1024
 _HEAD_CHARS = 20000
 _SNIFF_BYTES = 64 * 1024
 
@@ -237,6 +247,32 @@ def _decoded(fh: object, path: str, limits: Limits, flags: dict[str, bool]) -> I
         yield decoder.decode(raw)
 
 
+def _pull(it: Iterator[str], buf: str, size: int) -> tuple[str, bool]:
+    """``buf`` extended from ``it`` to at least ``size`` characters; True at the end."""
+    parts = [buf]
+    have = len(buf)
+    while have < size:
+        piece = next(it, None)
+        if piece is None:
+            return "".join(parts), True
+        parts.append(piece)
+        have += len(piece)
+    return "".join(parts), False
+
+
+def _read_head(st: _State, buf: str) -> None:
+    head = buf[:_HEAD_CHARS]
+    st.nwchem_seen = "NWChem" in head
+    m = VERSION.search(head)
+    st.version = m.group(1) if m else None
+    chem.read_prefix(st, head)
+    # Keep the echoed input deck (small) so the results can be mapped back to its frame.
+    echo = buf.find(_ECHO_START)
+    if echo >= 0:
+        stop = buf.find(_ECHO_END, buf.find("\n", echo) + 1)
+        st.input_echo = buf[echo:stop if stop >= 0 else len(buf)] + "\n" + "=" * 40 + "\n"
+
+
 def _parse_pieces(
     pieces: Iterable[str], source: str, cancel: threading.Event | None, limits: Limits
 ) -> Results:
@@ -249,41 +285,41 @@ def _parse_pieces(
         "error": _on_error, "warning": _on_warning, "completed": _on_completed,
         **chem.HANDLERS,
     }
-    buf = ""
+    it = iter(pieces)
+    buf, exhausted = _pull(it, "", WINDOW + LOOKAHEAD)
     gates: set[str] = set()
     first_line = 1
-    head_checked = False
-    it = iter(pieces)
-    exhausted = False
+    _read_head(st, buf)
     n = 0
     while True:
-        while not exhausted and len(buf) < WINDOW + LOOKAHEAD:
-            piece = next(it, None)
-            if piece is None:
-                exhausted = True
-            else:
-                buf += piece
-        if not head_checked:
-            head = buf[:_HEAD_CHARS]
-            st.nwchem_seen = "NWChem" in head
-            m = VERSION.search(head)
-            st.version = m.group(1) if m else None
-            chem.read_prefix(st, head)
-            head_checked = True
-        own = len(buf) if exhausted else (buf.rfind("\n", 0, WINDOW) + 1 or WINDOW)
-        tx = OutputText(buf, first_line)
+        if not exhausted and len(buf) < WINDOW + LOOKAHEAD:
+            buf, exhausted = _pull(it, buf, WINDOW + LOOKAHEAD)
+        last_window = exhausted
+        own = len(buf) if last_window else (buf.rfind("\n", 0, WINDOW) + 1 or WINDOW)
+        tx = OutputText(buf, first_line, complete=exhausted)
         last_line_start = -1
-        for pos, name in _find_events(buf, own, gates):
+        events = _find_events(buf, own, gates)
+        i = 0
+        while i < len(events):
+            pos, name = events[i]
             if n % _CANCEL_EVERY == 0:
                 check_cancel(cancel, source)
-            n += 1
-            line, start, end = tx.line_at(pos)
-            if name == "warning":
-                if start == last_line_start:
+            try:
+                line, start, end = tx.line_at(pos)
+                if name == "warning" and start == last_line_start:
+                    i += 1
                     continue  # "Warning" and "WARNING" on one line
+                handlers[name](st, tx, line, start, end)
+            except NeedMoreText:
+                # A block longer than the look-ahead: grow the window and run it again.
+                buf, exhausted = _pull(it, buf, 2 * len(buf))
+                tx = OutputText(buf, first_line, complete=exhausted)
+                continue
+            if name == "warning":
                 last_line_start = start
-            handlers[name](st, tx, line, start, end)
-        if exhausted:
+            n += 1
+            i += 1
+        if last_window:
             break
         first_line += buf.count("\n", 0, own)
         buf = buf[own:]
@@ -639,4 +675,5 @@ def _build(st: _State) -> Results:
     )
     res.set_displacements(disp)
     res._nwchem_prefix = st.chem.prefix
+    res._input_echo = st.input_echo
     return res

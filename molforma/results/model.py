@@ -293,6 +293,7 @@ class Results(_Model):
     _displacements: Any = PrivateAttr(default=None)
     _log_ascii: bool = PrivateAttr(default=False)
     _nwchem_prefix: str | None = PrivateAttr(default=None)
+    _input_echo: str = PrivateAttr(default="")  # NWChem's echo of the input deck
 
     @property
     def log_path(self) -> str | None:

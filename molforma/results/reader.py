@@ -229,21 +229,9 @@ def _read_file(path: Path, source: str, cancel: threading.Event | None,
         # Read as a stream: a 100 MB output is never held whole in memory.
         res = parse_nwchem_file(str(path), source=source, cancel=cancel, limits=limits)
         _attach_md_trajectory(res, path, cancel, limits)
-        restore_input_frame(res, _head_text(path))
+        restore_input_frame(res, res._input_echo)
     res.resolvedPath = str(path)
     return res
-
-
-_ECHO_HEAD_BYTES = 4 * 1024 * 1024  # the echoed input deck sits at the top of the output
-
-
-def _head_text(path: Path) -> str:
-    """The top of an output, where NWChem echoes the input deck ("" when unreadable)."""
-    try:
-        with path.open("rb") as fh:
-            return fh.read(_ECHO_HEAD_BYTES).decode("utf-8", errors="replace")
-    except OSError:
-        return ""
 
 
 def _check_size(path: Path, limits: Limits) -> None:
