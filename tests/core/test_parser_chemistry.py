@@ -327,3 +327,37 @@ def test_the_property_task_dipole_matches_cclib_and_names_its_frame() -> None:
     # The property task's Mulliken analysis (5 decimals) gives the charges.
     assert [round(q.mulliken or 0, 3) for q in res.charges] == pytest.approx(
         [round(q, 3) for q in cc.atomcharges["mulliken"]], abs=Q_TOL)
+
+
+def test_the_pure_python_rigid_fit_matches_a_numpy_kabsch_fit() -> None:
+    import numpy as np
+
+    from molforma.results import rigid
+
+    rng = np.random.default_rng(7)
+    for case in range(60):
+        pts = rng.normal(size=(int(rng.integers(2, 12)), 3))
+        if case % 3 == 0:
+            pts[:, 2] = 0.0  # planar
+        if case % 7 == 0:
+            pts[:, 1:] = 0.0  # linear
+        q, _ = np.linalg.qr(rng.normal(size=(3, 3)))  # rotations and reflections
+        target = pts @ q + rng.normal(size=3)
+        r, cm, ct = rigid.fit(pts.tolist(), target.tolist())
+        assert np.allclose(np.array(r) @ np.array(r).T, np.eye(3), atol=1e-9)
+        u, _s, vt = np.linalg.svd((pts - pts.mean(0)).T @ (target - target.mean(0)))
+        ref = (pts - pts.mean(0)) @ (u @ vt) + target.mean(0)
+        assert np.allclose(rigid.apply(pts.tolist(), r, cm, ct), ref, atol=1e-8)
+
+
+def test_reading_an_output_imports_no_numpy() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom molforma.results.reader import read_results\n"
+            f"r = read_results({str(NWCHEM_DATA / 'water_scf_optfreq.out')!r})\n"
+            "assert r.structures[0].coordinates[1][1] != 0.0  # mapped back to the input\n"
+            "print('numpy' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120)
+    assert out.stdout.strip() == "False"
