@@ -57,14 +57,19 @@ FILES = [
 ]
 TARGET = 5.0
 SIZES_MB = (1, 10, 100)
+# The child prints its own peak resident set (VmHWM): ru_maxrss of a child would also
+# count the parent's memory at fork time, and this parent holds cclib's parse results.
+_PEAK = ("for _line in open('/proc/self/status'):\n"
+         "    if _line.startswith('VmHWM:'):\n"
+         "        print('PEAK_KIB', _line.split()[1])\n")
 OURS_PROCESS = ("import sys\n"
                 "from molforma.results.limits import UNLIMITED\n"
                 "from molforma.results.reader import read_results\n"
-                "read_results(sys.argv[1], limits=UNLIMITED)\n")
+                "read_results(sys.argv[1], limits=UNLIMITED)\n" + _PEAK)
 CCLIB_PROCESS = ("import sys, warnings\n"
                  "warnings.simplefilter('ignore')\n"
                  "import cclib\n"
-                 "assert cclib.io.ccread(sys.argv[1], loglevel=50) is not None\n")
+                 "assert cclib.io.ccread(sys.argv[1], loglevel=50) is not None\n" + _PEAK)
 
 
 def _ours(path: Path, unlimited: bool = False) -> object:
@@ -108,17 +113,13 @@ def _process(code: str, path: Path) -> tuple[float, float]:
     """Wall time (s) and peak resident memory (MiB) of one child reading ``path``."""
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code, str(path)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _pid, status, usage = os.wait4(proc.pid, 0)
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], env=env,
+                          capture_output=True, text=True, check=False)
     wall = time.perf_counter() - t0
-    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    if proc.stderr:
-        proc.stderr.close()
-    proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        raise RuntimeError(f"child failed ({proc.returncode}): {err.strip()[-200:]}")
-    return wall, usage.ru_maxrss / 1024.0  # Linux reports KiB
+        raise RuntimeError(f"child failed ({proc.returncode}): {proc.stderr.strip()[-200:]}")
+    peak = [ln.split()[1] for ln in proc.stdout.splitlines() if ln.startswith("PEAK_KIB")]
+    return wall, int(peak[-1]) / 1024.0
 
 
 def _make_output(folder: Path, size_mb: int) -> Path:
