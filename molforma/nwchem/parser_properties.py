@@ -199,6 +199,7 @@ class ChemState:
     dispersion: float | None = None
     polarizabilities: list[Polarizability] = field(default_factory=list)
     md_steps: int = 0
+    multipole: tuple[list[str], int | None] | None = None
     prefix: str | None = None
     failed: list[Message] = field(default_factory=list)
     failed_lines: dict[str, int] = field(default_factory=dict)
@@ -419,18 +420,30 @@ def _on_gross_population(st: _State, tx: OutputText, line: str, start: int, end:
 
 def _frame(st: _State) -> tuple[str, int | None]:
     ref = len(st.structures) - 1 if st.structures else None
+    return _frame_text(ref), ref
+
+
+def _frame_text(ref: int | None) -> str:
     where = f"structure {ref}" if ref is not None else "the input geometry"
     return (f"NWChem's output orientation (the coordinates of {where}); it equals the "
-            "document's frame only when NWChem did not re-orient the input", ref)
+            "document's frame only when NWChem did not re-orient the input")
 
 
 def _on_multipole(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+    # Every SCF prints one; only the last is reported, so it is parsed at the end.
+    if st.chem.moments is not None and st.chem.moments.source == "property":
+        return  # the property task's numbers are more precise; keep them
+    ref = len(st.structures) - 1 if st.structures else None
+    st.chem.multipole = (tx.lines_after(end, 24), ref)
+
+
+def _multipole_moments(lines: list[str], ref: int | None) -> Moments | None:
     dipole = [0.0, 0.0, 0.0]
     quad: dict[str, float] = {}
     found = False
     names = {(2, 0, 0): "xx", (0, 2, 0): "yy", (0, 0, 2): "zz", (1, 1, 0): "xy",
              (1, 0, 1): "xz", (0, 1, 1): "yz"}
-    for ln in tx.lines_after(end, 24):
+    for ln in lines:
         m = MULTIPOLE_ROW.match(ln)
         if not m:
             continue
@@ -442,13 +455,10 @@ def _on_multipole(st: _State, tx: OutputText, line: str, start: int, end: int) -
         elif ijk in names:
             quad[names[ijk]] = value
     if not found:
-        return
-    if st.chem.moments is not None and st.chem.moments.source == "property":
-        return  # the property task's numbers are more precise; keep them
-    frame, ref = _frame(st)
-    st.chem.moments = Moments(
+        return None
+    return Moments(
         dipole=dipole, dipoleDebye=_norm(dipole) * 2.541746473, quadrupole=quad or None,
-        frame=frame, referenceStructure=ref, source="multipole analysis",
+        frame=_frame_text(ref), referenceStructure=ref, source="multipole analysis",
     )
 
 
@@ -478,6 +488,7 @@ def _on_dipole(st: _State, tx: OutputText, line: str, start: int, end: int) -> N
     if len(dipole) != 3:
         return
     frame, ref = _frame(st)
+    st.chem.multipole = None
     st.chem.moments = Moments(
         dipole=[dipole["X"], dipole["Y"], dipole["Z"]], dipoleDebye=debye, origin=origin,
         frame=frame, referenceStructure=ref, source="property",
@@ -769,6 +780,8 @@ def finish(st: _State, summary: Summary, symbols: list[str]) -> tuple[
                     message=f"Spin contamination: <S^2> = {cs.s2:.4f}, expected "
                     f"S(S+1) = {exact:.4f} (more than 10 % off)"))
                 summary.warningCount += 1
+    if cs.multipole is not None and (cs.moments is None or cs.moments.source != "property"):
+        cs.moments = _multipole_moments(*cs.multipole) or cs.moments
     summary.moments = cs.moments
     summary.dispersionEnergy = cs.dispersion
     summary.polarizabilities = cs.polarizabilities
