@@ -32,7 +32,7 @@ from molforma.errors import (
     ValidationError,
 )
 from molforma.jobs.policy import Policy, check_protected_change
-from molforma.nwchem.input import check_extra_input
+from molforma.nwchem.protected_text import check_extra_input
 from molforma.nwchem.settings import (
     PROTECTED_CALCULATION_KEYS,
     PROTECTED_EXECUTION_KEYS,
