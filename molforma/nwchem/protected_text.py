@@ -35,8 +35,12 @@ and looked for the canary):
   FILE as input: an included file's ``task shell`` runs, and a file that is not
   NWChem input is echoed into the output in the error report ("current input
   line: 1: <first line of the file>").
-* ``python`` … ``end`` stores a Python program that ``task python`` runs (the
-  Debian build prints the program; builds with Python run it).
+* ``python`` … ``end`` stores a Python program (``nwchem.py``) and ``task python``
+  runs it: ``os.system("touch canary")`` in the block creates the canary.
+* ``load FILE format xyz`` in a ``geometry`` block takes the coordinates from any
+  file (a water run used an XYZ file outside its folder); ``* library sto-3g file
+  FILE`` in a ``basis`` block opens FILE ("bas_tag_lib: failed to locate basis
+  h_sto-3g in file …" for a text file).
 
 Where the model is unsure (how quotes and escapes interact), it reads the text
 every plausible way and a directive found by any reading counts. Refused
@@ -48,7 +52,7 @@ directives (:func:`find_directives`), with the reason code they give:
   ``python`` block; a ``python`` block is refused on its own too;
 * ``include``: reads another file as input (see above);
 * ``load``: ``load FILE`` in a ``geometry`` or ``bq`` block reads coordinates
-  from any file, outside MolForma's allowed directories;
+  from any file, outside MolForma's allowed directories (see above);
 * ``library_file``: ``… library NAME file FILE`` in a ``basis``/``ecp``/``so``
   block reads a basis library from any file.
 
@@ -97,6 +101,7 @@ RECORD_BYTES = 1024
 MAX_LINE_BYTES = 1000
 # Blanks before a continuation backslash (measured: a form feed is not one).
 _BLANKS = " \t\r"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 _MESSAGES: dict[str, dict[str, str]] = {
     "forbidden_extra_input": {
@@ -273,6 +278,8 @@ def _word_readings(statement: str) -> list[list[str]]:
     either. Any whitespace separates words here (more than NWChem's space and tab).
     """
     out = []
+    # Control bytes count as blanks, so none can glue itself to a keyword unseen.
+    statement = _CONTROL.sub(" ", statement)
     for quote_to in ("", " "):
         for slash_to in ("", " "):
             text = re.sub(r"[\"']", quote_to, statement).replace("\\", slash_to)
@@ -300,7 +307,7 @@ def _verdict(words: list[str]) -> str | None:
 
 
 def _short(statement: str) -> str:
-    text = " ".join(_from_bytes(statement).split())
+    text = " ".join(_CONTROL.sub(" ", _from_bytes(statement)).split())
     return text if len(text) <= 80 else text[:77] + "..."
 
 

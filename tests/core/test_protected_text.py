@@ -106,6 +106,19 @@ def test_an_included_file_runs_its_shell_task_in_nwchem_and_include_is_refused(
     assert not (tmp_path / "canary").exists()
 
 
+def test_nwchem_runs_a_python_block_with_task_python_and_both_are_refused(
+        tmp_path: Path) -> None:
+    text = 'python\n  import os\n  os.system("touch canary")\nend\ntask python\n'
+    run = tmp_path / "nwchem"
+    run.mkdir()
+    _run_nwchem(run, text)
+    assert (run / "canary").exists()
+    assert [f.reason for f in find_directives(text)] == ["python", "task_python"]
+    with pytest.raises(ValidationError) as info:
+        render_input(water(extra_input=text))
+    assert info.value.data["reason"] == "python"
+
+
 @pytest.mark.parametrize(("text", "reason"), [
     ("geometry\n load /etc/hosts format xyz\nend", "load"),
     ("basis\n * library 6-31g file /home/x/lib\nend", "library_file"),
