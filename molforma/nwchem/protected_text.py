@@ -73,7 +73,6 @@ differently) are refused.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -212,11 +211,15 @@ def nwchem_records(text: str) -> list[tuple[int, str]]:
     takes the next line into the rest of its buffer (module docstring). The text
     is returned byte-wise (latin-1), as NWChem sees it.
     """
-    lines = _as_bytes(text).split("\n")
-    out: list[tuple[int, str]] = []
+    return [(first + 1, record) for first, _end, record in _records(_as_bytes(text).split("\n"))]
+
+
+def _records(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(first line index, index after the last line, record) of byte-wise ``lines``."""
+    out: list[tuple[int, int, str]] = []
     i = 0
     while i < len(lines):
-        first = i + 1
+        first = i
         buf = lines[i][:RECORD_BYTES]
         i += 1
         while i < len(lines):
@@ -225,7 +228,7 @@ def nwchem_records(text: str) -> list[tuple[int, str]]:
                 break
             buf = (kept[:-1] + " " + lines[i])[:RECORD_BYTES]
             i += 1
-        out.append((first, buf))
+        out.append((first, i, buf))
     return out
 
 
@@ -257,11 +260,44 @@ def _split(record: str, quotes: bool, escapes: bool) -> list[str]:
 _READINGS = ((True, True), (True, False), (False, True), (False, False))
 
 
+# Every refused directive has one of these in its words, and a record holds only text
+# of its own lines (plus blanks). So only records with a line that shows a keyword, once
+# quotes, backslashes and control bytes are dropped, need a closer look: that keeps the
+# check of a 10,000-atom input to milliseconds.
+_KEYWORD = re.compile(r"task|python|include|load|library")
+_HIDING = re.compile(r"[\"'\\\x00-\x09\x0b-\x1f\x7f]")
+
+
+def _candidate_records(text: str) -> list[tuple[int, str]]:
+    """The records (line number, text) that may hold a refused directive."""
+    data = _as_bytes(text)
+    plain = _HIDING.sub("", data).lower()
+    hits: list[int] = []
+    line, at = 0, 0
+    for match in _KEYWORD.finditer(plain):  # line numbers counted once, left to right
+        line += plain.count("\n", at, match.start())
+        at = match.start()
+        if not hits or hits[-1] != line:
+            hits.append(line)
+    if not hits:
+        return []
+    lines = data.split("\n")
+    if "\\" not in data:  # no continuation anywhere: one record per line
+        return [(i + 1, lines[i][:RECORD_BYTES]) for i in hits]
+    wanted = set(hits)
+    return [(first + 1, record) for first, end, record in _records(lines)
+            if not wanted.isdisjoint(range(first, end))]
+
+
 def nwchem_statements(text: str) -> list[tuple[int, str]]:
     """(line number, statement) pairs of ``text`` in every reading, comments removed."""
+    return _statements(nwchem_records(text))
+
+
+def _statements(records: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
     seen: set[tuple[int, str]] = set()
     out: list[tuple[int, str]] = []
-    for lineno, record in nwchem_records(text):
+    for lineno, record in records:
         for quotes, escapes in _READINGS:
             for stmt in _split(record, quotes, escapes):
                 key = (lineno, stmt.strip())
@@ -315,7 +351,7 @@ def find_directives(text: str) -> list[Finding]:
     """Refused directives in ``text`` as NWChem's reader will read it (one per statement)."""
     found: list[Finding] = []
     seen: set[tuple[int, str]] = set()
-    for lineno, stmt in nwchem_statements(text):
+    for lineno, stmt in _statements(_candidate_records(text)):
         for words in _word_readings(stmt):
             reason = _verdict(words)
             if reason and (lineno, reason) not in seen:
@@ -325,10 +361,8 @@ def find_directives(text: str) -> list[Finding]:
     return found
 
 
-def _bad_character(ch: str) -> bool:
-    if ch in "\t\n":
-        return False
-    return unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+# Control characters (Unicode category Cc) and line/paragraph separators, but tab and LF.
+_BAD_CHARACTER = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def protected_findings(text: str) -> list[Finding]:
@@ -338,9 +372,17 @@ def protected_findings(text: str) -> list[Finding]:
     no directive in them: NWChem could join them with the lines written around them.
     """
     found: list[Finding] = []
-    for index, line in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+    lines = text.replace("\r\n", "\n").split("\n")
+    # The common case (short lines, no backslash, no control character) in one pass.
+    if "\\" not in text and not _BAD_CHARACTER.search(text.replace("\r\n", "\n")) and (
+            max(map(len, lines)) * 4 <= MAX_LINE_BYTES):
+        lines = []
+    for index, line in enumerate(lines, start=1):
+        if len(line) * 4 <= MAX_LINE_BYTES and "\\" not in line and (
+                not _BAD_CHARACTER.search(line)):
+            continue  # decided without encoding the line
         shown = _short(_as_bytes(line))
-        if any(_bad_character(ch) for ch in line):
+        if _BAD_CHARACTER.search(line):
             found.append(Finding("control_character", index, shown))
         elif len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
             found.append(Finding("long_line", index, shown))
