@@ -168,7 +168,7 @@ def grid_around(coordinates: np.ndarray, spacing: float = DEFAULT_SPACING,
     """
     lo = coordinates.min(axis=0) - margin
     hi = coordinates.max(axis=0) + margin
-    shape = tuple(int(math.ceil((hi[k] - lo[k]) / spacing)) + 1 for k in range(3))
+    shape = tuple(math.ceil(float(hi[k] - lo[k]) / spacing) + 1 for k in range(3))
     points = shape[0] * shape[1] * shape[2]
     if points > MAX_POINTS:
         raise ResultsError("orbital_grid_too_large", points=points, limit=MAX_POINTS)
