@@ -72,6 +72,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return results_main(args_in[1:])
 
     args = build_parser().parse_args(args_in)
+    # Before anything slow: a SIGTERM arriving during start-up already stops cleanly.
+    from molforma import exit_signals
+
+    exit_signals.install()
     allow = _check_allow_dirs(args.mcp_allow_dir)
     if allow is None:
         return 2
