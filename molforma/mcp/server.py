@@ -518,6 +518,7 @@ class Server:
             return self._error_result(spec, _invalid_args(exc, self.state.lang))
         ctx = ToolContext(state=self.state, request=req, bridge=self.bridge)
         try:
+            self._check_document_edit(spec)
             if spec.thread == "gui" and self.bridge is not None:
                 out = self.bridge.call(lambda: spec.handler(ctx, parsed))
             else:
@@ -542,6 +543,14 @@ class Server:
                 return wire
             out = out.result
         return self.tool_result(spec, out)
+
+    def _check_document_edit(self, spec: ToolSpec) -> None:
+        """In the window, refuse a document edit while a modal dialog is open (SPEC.md 9.1)."""
+        from molforma.mcp.registry import DOCUMENT_EDIT_TOOLS
+
+        check = getattr(self.bridge, "check_document_edit", None)
+        if check is not None and spec.name in DOCUMENT_EDIT_TOOLS:
+            check()
 
     def tool_result(self, spec: ToolSpec, out: Any) -> dict[str, Any]:
         """A ``CallToolResult`` from a handler's output, validated against the schema."""
