@@ -29,6 +29,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from typing import NoReturn
 
 log = logging.getLogger(__name__)
 
@@ -122,10 +123,10 @@ def _run_clean_up(signum: int) -> None:
     status = exit_status(signum)
     with _lock:
         fn = _handler
+    if fn is None:
+        stop_local_jobs()
+        _exit_now(status)
     try:
-        if fn is None:
-            stop_local_jobs()
-            _exit_now(status)
         fn(signum)
     except Exception:
         log.exception("clean-up after signal %d failed", signum)
@@ -147,7 +148,7 @@ def stop_local_jobs() -> None:
         log.exception("stopping the calculations failed")
 
 
-def _exit_now(status: int) -> None:
+def _exit_now(status: int) -> NoReturn:
     with contextlib.suppress(Exception):
         sys.stderr.flush()
     os._exit(status)
