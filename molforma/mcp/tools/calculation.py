@@ -44,7 +44,9 @@ class CalculationInput(BaseModel):
     expectedRevision: str = Field(description=_REV)
     action: Literal["start", "cancel", "save_inputs"] = Field(
         description="start: write a job folder and run NWChem in the background; cancel: stop "
-        "the running calculation; save_inputs: write the job folder without running.")
+        "the running calculation (answers once its processes are gone and its record says "
+        "cancelled, so a start may follow at once); save_inputs: write the job folder "
+        "without running.")
 
 
 class CalculationOutput(BaseModel):
