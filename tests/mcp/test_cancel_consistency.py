@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.mcp.conftest import STAND_IN, TASKS, McpProcess, wait_until
+from tests.mcp.test_exit_signals import write_preferences
 
 TASK_CAPS = {"extensions": {TASKS: {}}}
 ROUNDS = 4  # the old race showed within one or two rounds
@@ -17,9 +18,7 @@ ROUNDS = 4  # the old race showed within one or two rounds
 
 @pytest.fixture
 def server(spawn: Any, mcp_env: dict[str, str]) -> McpProcess:
-    cfg = Path(mcp_env["MOLFORMA_CONFIG_DIR"])
-    exe = f"{sys.executable} {STAND_IN / 'fake_nwchem.py'}"
-    (cfg / "preferences.json").write_text(json.dumps({"executable": exe}))
+    write_preferences(mcp_env, executable=f"{sys.executable} {STAND_IN / 'fake_nwchem.py'}")
     srv: McpProcess = spawn(env={"FAKE_NWCHEM_MODE": "hang", "FAKE_NWCHEM_DELAY": "0.01"})
     return srv
 

@@ -82,13 +82,22 @@ def _default_exit_signals() -> Iterator[None]:
             signal.signal(s, h)
 
 
+def write_preferences(mcp_env: dict[str, str], **values: Any) -> None:
+    """Trusted Preferences of a spawned server, written by MolForma's own writer."""
+    from molforma.preferences import Preferences, save_preferences
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MOLFORMA_CONFIG_DIR", mcp_env["MOLFORMA_CONFIG_DIR"])
+        save_preferences(Preferences(**values))
+
+
 def _spawn(spawn: Any, mcp_env: dict[str, str], *, fake: bool, gui: bool = False) -> McpProcess:
     env: dict[str, str] = dict(GUI_ENV) if gui else {}
     if fake:
-        cfg = Path(mcp_env["MOLFORMA_CONFIG_DIR"])
-        exe = f"{sys.executable} {STAND_IN / 'fake_nwchem.py'}"
-        (cfg / "preferences.json").write_text(json.dumps({"executable": exe}))
+        write_preferences(mcp_env, executable=f"{sys.executable} {STAND_IN / 'fake_nwchem.py'}")
         env.update(FAKE_NWCHEM_MODE="hang", FAKE_NWCHEM_DELAY="0.05")
+    else:
+        write_preferences(mcp_env, launcher="mpirun --allow-run-as-root")
     with _default_exit_signals():
         return spawn(env=env, flag="--mcp-gui" if gui else "--mcp")  # type: ignore[no-any-return]
 
