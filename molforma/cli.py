@@ -3,6 +3,7 @@
 ``molforma [FILE]`` opens the window, ``--mcp`` serves MCP headless, ``--mcp-gui``
 serves MCP from a new window; ``convert`` and ``results`` are commands for
 scripts. Only the window modes import ``molforma.gui``; ``--mcp`` never does.
+SIGTERM, SIGINT and SIGHUP are caught first thing (``molforma.exit_signals``).
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ FALLBACK_EXIT_SECONDS = 1.5  # the process ends by then even if the main thread 
 _lock = threading.Lock()
 _handler: Callable[[int], None] | None = None
 _installed = False
-_received: list[int] = []  # signal numbers, in arrival order (read by tests and handlers)
+_received: list[int] = []  # signal numbers in arrival order; only the first one acts
 
 
 def exit_status(signum: int) -> int:
@@ -89,11 +89,6 @@ def set_handler(fn: Callable[[int], None] | None) -> None:
     global _handler
     with _lock:
         _handler = fn
-
-
-def received() -> list[int]:
-    """The exit signals received so far."""
-    return list(_received)
 
 
 def _note_signal(signum: int, _frame: object) -> None:
