@@ -474,6 +474,11 @@
         <translation>Not started: the settings were not confirmed.</translation>
     </message>
     <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="557" />
+        <source>Not started: the project changed while the confirmation was open. Press Run again to review the settings as they are now.</source>
+        <translation>Not started: the project changed while the confirmation was open. Press Run again to review the settings as they are now.</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />
         <location filename="../molforma/gui/widgets/execution_panel.py" line="577" />
         <source>Running calculations is not available.</source>

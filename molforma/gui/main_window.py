@@ -610,11 +610,14 @@ class MainWindow(QMainWindow):
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, ev: QCloseEvent) -> None:
-        """Ask before discarding unsaved work (never in MCP mode)."""
+        """Ask before discarding unsaved work (never in MCP mode); then stop calculations."""
         if not self._confirm_discard():
             ev.ignore()
             return
         self.molecule_tab.shutdown()
+        from molforma.gui.exit_on_signal import stop_calculations
+
+        stop_calculations(self.ctx)  # local jobs end with the window (SPEC.md section 5)
         self.ctx.close()
         ev.accept()
 
