@@ -180,6 +180,26 @@
         <source>Keyboard Shortcuts</source>
         <translation>キーボードショートカット</translation>
     </message>
+    <message>
+        <source>Calculation results</source>
+        <translation>計算結果</translation>
+    </message>
+    <message>
+        <source>Opening %1 in Results</source>
+        <translation>%1 を結果タブで開いています</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近使ったファイル(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Clear Recent Files</source>
+        <translation>最近使ったファイルの一覧を消去</translation>
+    </message>
+    <message>
+        <source>%1 no longer exists.</source>
+        <translation>%1 はもうありません。</translation>
+    </message>
 </context>
 <context>
     <name>MoleculeTab</name>
@@ -514,6 +534,10 @@
         <source>highest occupancy</source>
         <translation>占有率が最大のもの</translation>
     </message>
+    <message>
+        <source>Record (of %1):</source>
+        <translation>レコード（全 %1 件中）:</translation>
+    </message>
 </context>
 <context>
     <name>actions</name>
@@ -643,6 +667,17 @@
     <message>
         <source>&amp;Help</source>
         <translation>ヘルプ(&amp;H)</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>場所(&amp;L):</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>ファイルの種類(&amp;T):</translation>
     </message>
 </context>
 </TS>

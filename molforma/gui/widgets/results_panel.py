@@ -233,11 +233,18 @@ class ResultsPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.plots.setTabText(0, self.tr("Energy per step")))
         self.bind_text(lambda: self.plots.setTabText(1, self.tr("IR spectrum")))
         self.bind_text(lambda: self.plots.setTabText(2, self.tr("UV-Vis spectrum")))
-        self.bind_text(lambda: self.plots.setTabText(3, self.tr("Orbitals")))
+        self.bind_text(lambda: self.plots.setTabText(3, self.tr("Orbital energies")))
         self.ir.export_png.clicked.connect(lambda: self.export_ir_png())
         self.ir.export_csv.clicked.connect(lambda: self.export_ir_csv())
         self.uvvis.export_png.clicked.connect(lambda: self.export_uvvis_png())
         self.uvvis.export_csv.clicked.connect(lambda: self.export_uvvis_csv())
+        from molforma.gui.widgets.orbital_panel import OrbitalPanel
+
+        self.orbital_panel = OrbitalPanel(self.view, self._check, self.status_label.setText,
+                                          self.plots)
+        self.plots.addTab(self.orbital_panel, "")
+        self.bind_text(lambda: self.plots.setTabText(
+            self.plots.indexOf(self.orbital_panel), self.tr("Orbitals")))
         unique_internal_names(self.plots)
 
         right = QSplitter(Qt.Orientation.Vertical, self)
@@ -358,6 +365,9 @@ class ResultsPanel(Retranslatable, QWidget):
         self.stop()
         self.results = current
         self._mode = None
+        # A MOLDEN file's orbitals can be drawn over its own geometry (same frame).
+        self.orbital_panel.set_source(
+            current.resolvedPath if current is not None and current.kind == "molden" else None)
         with self._quiet():
             self._fill_files(current)
             self._fill_summary(current)
