@@ -172,9 +172,10 @@ def main(argv: list[str] | None = None) -> int:
         med = sorted(discover)[len(discover) // 2]
         report.add("startup", "process start → first tool result", c,
                    candidate="molforma list_documents", baseline="SDK MCPServer trivial tool",
-                   target="molforma < 600 ms", met=c.candidate.time.median < 0.6,
+                   target="ratio ≤ 1; discover < 600 ms",
+                   met=c.ratio.median <= 1 and med < 0.6,
                    note=f"molforma answers server/discover after {med * 1e3:.0f} ms (median); "
-                   "RDKit loads after that answer, with the tools")
+                   "RDKit and the tools load after that answer")
 
         ours = start_ours(env)
         sdk = start_sdk(env, sdk_file)

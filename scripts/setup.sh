@@ -148,7 +148,7 @@ else
 p = tomllib.load(open("pyproject.toml", "rb"))["project"]
 deps = p["dependencies"] + p["optional-dependencies"]["test"]
 print(", ".join(re.split(r"[<>=!~\[ ;]", d, maxsplit=1)[0] for d in deps))')"
-  step "Python packages: installing MolForma and its dependencies into .venv with pip: $names (the first time about 300 MB of downloads, 800 MB installed)"
+  step "Python packages: installing MolForma and its dependencies into .venv with pip: $names (the first time about 200 MB of downloads, 800 MB installed)"
   progress=off
   [[ -t 2 ]] && progress=on
   if ((DRY_RUN)); then

@@ -72,7 +72,7 @@ def _row(doc: dict[str, Any], row: dict[str, Any]) -> str:
     if row["kind"] == "comparison":
         r = row["ratio"]
         result += (f"<br>{_side(row['baseline'])}<br>ratio **{_r(r['median'])}** "
-                   f"({_r(r['min'])}–{_r(r['max'])}, {r['n']} pairs)")
+                   f"({_r(r['min'])}–{_r(r['max'])}, {r['n']} pair{'s' if r['n'] != 1 else ''})")
         if row.get("rss_ratio"):
             result += f", memory ratio {_r(row['rss_ratio']['median'])}"
     if row.get("note"):
@@ -103,7 +103,9 @@ def performance_table(folder: Path = RESULTS_DIR) -> str:
              "|---|---|---|---|---|"]
     for doc in docs:
         lines += [_row(doc, row) for row in doc["rows"]]
-    commands = "; ".join(f"`{doc['command']}`" for doc in docs)
+    # Benches record "python bench/x.py ...": in README, the interpreter of the set-up.
+    commands = "; ".join("`" + re.sub(r"^python ", ".venv/bin/python ", doc["command"]) + "`"
+                         for doc in docs)
     lines += ["", f"Commands that produced these figures: {commands}."]
     notes = [n for doc in docs for n in doc.get("notes", [])]
     if notes:
