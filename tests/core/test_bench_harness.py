@@ -79,7 +79,7 @@ def test_a_report_written_as_json_becomes_a_row_of_readmes_performance_table(tmp
     assert "theirs: **10 ms**" in row and "ratio **0.30**" in row and "2 pairs" in row
     assert f"{doc['machine']['cores']} cores" in row and doc["date"][:10] in row
     assert "ratio ≤ 0.5 ✓" in row
-    assert "`python bench/demo_bench.py --repeat 2`" in table and "- demo: a note" in table
+    assert "`.venv/bin/python bench/demo_bench.py --repeat 2`" in table and "- demo: a note" in table
 
 
 def test_readmes_performance_table_is_the_one_rendered_from_the_committed_bench_results() -> None:
