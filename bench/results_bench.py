@@ -1,6 +1,6 @@
 """MolForma's NWChem output reader against cclib: same files, same runs, side by side.
 
-Usage: ``python bench/results_bench.py [--repeat 5] [--process-repeat 3] [--size-mb 100]
+Usage: ``python bench/results_bench.py [--repeat 21] [--process-repeat 3] [--size-mb 100]
 [--big-repeat 1] [--skip-big]``
 
 For each real NWChem output of ``tests/data/nwchem`` (and the MP2 output of
@@ -9,7 +9,7 @@ parse), alternately (A B A B ...), the same number of times:
 
 * in-process: one interpreter, imports done, ``--repeat`` pairs per file;
 * whole-process: a fresh ``python -c`` per parse (imports included), with the
-  child's peak RSS, ``--process-repeat`` pairs on the largest fixture;
+  child's peak RSS, ``--process-repeat`` pairs on every file cclib reads;
 * a big file: the water optimisation+frequency output concatenated to about
   ``--size-mb`` MB, parsed whole-process (time and peak RSS), ``--big-repeat`` pairs.
 
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the bench, print it and write bench/results/results_bench.json."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size-mb", type=float, default=100.0)
-    ap.add_argument("--repeat", type=int, default=5, help="in-process pairs per file")
+    ap.add_argument("--repeat", type=int, default=21, help="in-process pairs per file")
     ap.add_argument("--process-repeat", type=int, default=3, help="whole-process pairs")
     ap.add_argument("--big-repeat", type=int, default=1, help="pairs on the big file")
     ap.add_argument("--skip-big", action="store_true", help="only the fixture files")
@@ -138,12 +138,14 @@ def main(argv: list[str] | None = None) -> int:
         ratios.append(c.ratio.median)
         report.add(f"inprocess_{path.stem}", what, c, candidate="ours", baseline="cclib",
                    target=target, met=c.ratio.median <= 1 / TARGET)
-    largest = max((p for p in FILES if not _cclib_error(p)), key=lambda p: p.stat().st_size)
-    c = compare(lambda: _child(_CHILD_OURS, largest), lambda: _child(_CHILD_CCLIB, largest),
-                repeat=args.process_repeat)
-    report.add("process_fixture", f"{largest.name}, whole process (python start, imports, parse)",
-               c, candidate="ours", baseline="cclib",
-               note="start-up and imports dominate here; the target is for parsing")
+    for path in FILES:
+        if _cclib_error(path):
+            continue
+        c = compare(lambda p=path: _child(_CHILD_OURS, p), lambda p=path: _child(_CHILD_CCLIB, p),
+                    repeat=args.process_repeat)
+        report.add(f"process_{path.stem}", f"{path.name}, whole process (python start, imports, "
+                   "parse)", c, candidate="ours", baseline="cclib",
+                   note="start-up and imports dominate here; the target is for parsing")
     if not args.skip_big:
         with tempfile.TemporaryDirectory() as tmp:
             mixed = Path(tmp) / "mixed.out"
