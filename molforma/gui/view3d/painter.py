@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QWidget
 
 from molforma.gui.view3d.forwarding import ForwardsInput
 from molforma.gui.view3d.scene import BACKGROUND, mark_colour
+from molforma.gui.view3d.surfaces import draw_surfaces
 
 if TYPE_CHECKING:
     from molforma.gui.view3d.base import MoleculeView
@@ -171,3 +172,4 @@ def render_scene(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
             p.setPen(pen)
             x1, y1, x2, y2 = lines[j]
             p.drawLine(QLineF(x1, y1, x2, y2))
+    draw_surfaces(p, view, w, h)
