@@ -95,10 +95,9 @@ _BASE_ANCHORS: tuple[tuple[str, str], ...] = (
     (" current input line :", "error"),
     ("Warning", "warning"),
     ("WARNING", "warning"),
-    ("Total times  cpu:", "completed"),
+    ("times  cpu:", "completed"),  # "Total times" (the end) and "Task  times" (a task's)
 )
 _ANCHORS = (*_BASE_ANCHORS, *chem.ANCHORS)
-_GATE_NEEDLE = {name: needle for needle, name in _ANCHORS}
 _ENERGY_KIND: dict[str, EnergyKind] = {"SCF": "scf", "DFT": "dft", "MP2": "mp2"}
 MAX_LISTED_WARNINGS = 100
 _CANCEL_EVERY = 256
@@ -155,10 +154,15 @@ def _find_events(text: str, stop: int, gates: set[str]) -> list[tuple[int, str]]
     events: list[tuple[int, str]] = []
     find = text.find
     anchors = list(_ANCHORS)
-    for gate, extra in chem.GATED_ANCHORS.items():
-        if gate in gates or find(_GATE_NEEDLE[gate], 0, stop) >= 0:
-            gates.add(gate)
-            anchors += extra
+    pos = find(chem.MODULE_NEEDLE, 0, stop)
+    while pos >= 0:
+        line_end = find("\n", pos)
+        line = text[text.rfind("\n", 0, pos) + 1:line_end if line_end >= 0 else len(text)]
+        gates.update(g for g in chem.MODULE_GATES if g in line)
+        events.append((pos, "banner"))
+        pos = find(chem.MODULE_NEEDLE, pos + 1, stop)
+    for gate in gates:
+        anchors += chem.MODULE_GATES[gate]
     for needle, name in anchors:
         pos = find(needle, 0, stop)
         while pos >= 0:
@@ -284,6 +288,7 @@ def _parse_pieces(
         "scf_failed": _on_scf_failed, "modes": _on_modes, "ir": _on_ir, "zpe": _on_zpe,
         "error": _on_error, "warning": _on_warning, "completed": _on_completed,
         **chem.HANDLERS,
+        "banner": lambda st, tx, line, start, end: chem.on_banner(st, tx, line, end),
     }
     it = iter(pieces)
     buf, exhausted = _pull(it, "", WINDOW + LOOKAHEAD)
@@ -430,6 +435,7 @@ def _on_energy(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
         return
     chem.add_total(st, tx, _ENERGY_KIND[m.group(1)], f"Total {m.group(1)} energy",
                    _d_float(m.group(2)), start)
+    chem.after_total(st, tx, m.group(1), end)
 
 
 def _on_opt_converged(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
@@ -592,8 +598,11 @@ def _on_warning(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
 
 
 def _on_completed(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
-    if line.lstrip().startswith("Total times"):
+    text = line.lstrip()
+    if text.startswith("Total times"):
         st.completed = True
+    elif text.startswith("Task  times"):
+        chem.on_task_end(st)
 
 
 # --- assembling ------------------------------------------------------------------------

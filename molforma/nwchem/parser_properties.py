@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from molforma.nwchem.output_text import FLOAT, OutputText, d_float, pattern
+from molforma.nwchem.output_text import FLOAT, NeedMoreText, OutputText, d_float, pattern
 from molforma.results.model import (
     EV_NM,
     HARTREE_TO_EV,
@@ -142,31 +142,29 @@ POLAR_ROW = pattern(
 # lines around it) and anchors that only matter after a module started are "gated".
 ANCHORS: tuple[tuple[str, str], ...] = (
     ("Total CCSD", "cc_energy"),  # "Total CCSD energy:" and "Total CCSD(T) energy:"
-    ("total energy / hartree", "tce_energy"),
-    ("NWChem TDDFT Module", "tddft_start"),
     ("eigenvalues", "eigenvalues"),  # "Final [alpha |beta ]eigenvalues"
     ("Molecular Orbital Analysis", "mo_analysis"),
     ("Occ=", "vector"),
     ("Mulliken analysis of the", "mulliken"),  # total / spin density
-    ("Total      gross population on atoms", "gross_population"),
     ("Multipole analysis of the density", "multipole"),
-    ("Dipole Moment", "dipole"),
-    ("Quadrupole moments in atomic units", "quadrupole"),
-    ("wavefunction    =", "scf_wavefunction"),  # the SCF header is read above it
-    ("Spin multiplicity:", "dft_header"),  # the DFT header is read above it
     ("NWChem Finite-difference Hessian", "fd_start"),
-    ("Task  times  cpu:", "task_end"),
     ("Temperature                      =", "temperature"),  # the thermochemistry block
-    ("Dispersion correction =", "dispersion"),
-    ("QMD Run Information", "qmd_step"),
-    ("Linear Response polarizability / au", "polarizability"),
 )
-# Anchors searched only once the gate event was seen (in this or an earlier window).
-GATED_ANCHORS: dict[str, tuple[tuple[str, str], ...]] = {
-    "tddft_start": (("Root ", "td_root"),),
-    "scf_wavefunction": (("S^2 =", "s2"),),
-    "dft_header": (("<S2> =", "s2"),),
+# Anchors searched only in windows at or after the banner of their module ("NWChem DFT
+# Module", ...): one search for " Module" stands in for a dozen searches of the text.
+MODULE_GATES: dict[str, tuple[tuple[str, str], ...]] = {
+    "DFT Module": (("Spin multiplicity:", "dft_header"), ("<S2> =", "s2")),
+    "TDDFT Module": (("NWChem TDDFT Module", "tddft_start"), ("Root ", "td_root")),
+    "Extensible Many-Electron Theory Module": (("total energy / hartree", "tce_energy"),),
+    "QMD Module": (("QMD Run Information", "qmd_step"),),
+    "Property Module": (("Dipole Moment", "dipole"),
+                        ("Quadrupole moments in atomic units", "quadrupole"),
+                        ("Total      gross population on atoms", "gross_population"),
+                        ("Linear Response polarizability / au", "polarizability")),
 }
+MODULE_NEEDLE = " Module"
+# Read near their module's banner instead of searched through the whole text.
+_BANNER_LOOKUPS = {"NWChem SCF Module": ("wavefunction    =", 6000)}
 S2_TOLERANCE = 0.10  # SPEC/issue: warn when <S^2> departs from S(S+1) by more than 10 %
 LEVEL_RANK = {"scf": 0, "dft": 0, "mp2": 1, "ccsd": 2, "ccsd(t)": 3}
 
@@ -177,7 +175,7 @@ class ChemState:
 
     excitations: list[Excitation] = field(default_factory=list)
     td_last: Excitation | None = None
-    orbitals: dict[str, dict[int, list[object]]] = field(default_factory=dict)
+    orbital_raw: list[tuple[str, str, str]] = field(default_factory=list)
     orbital_channel: str = "restricted"
     orbitals_stale: bool = False
     mulliken: list[tuple[str, float]] = field(default_factory=list)
@@ -298,7 +296,7 @@ def _on_td_root(st: _State, tx: OutputText, line: str, start: int, end: int) -> 
 def _orbital_reset(st: _State) -> None:
     cs = st.chem
     if cs.orbitals_stale:
-        cs.orbitals = {}
+        cs.orbital_raw = []
         cs.orbitals_stale = False
 
 
@@ -306,24 +304,18 @@ def _on_eigenvalues(st: _State, tx: OutputText, line: str, start: int, end: int)
     text = line.strip()
     if text not in ("Final eigenvalues", "Final alpha eigenvalues", "Final beta eigenvalues"):
         return
+    # Every SCF prints its eigenvalues but only the last wavefunction's are reported:
+    # keep the block's text (a C-speed slice) and parse it once at the end.
+    t = tx.text
+    rows = t.find("\n\n", end)
+    stop = t.find("\n\n", rows + 2) if rows >= 0 else -1
+    if stop < 0:
+        if not tx.complete:
+            raise NeedMoreText
+        stop = len(t)
     _orbital_reset(st)
     channel = "alpha" if "alpha" in text else "beta" if "beta" in text else "restricted"
-    table = st.chem.orbitals.setdefault(channel, {})
-    cur = end
-    seen_rows = False
-    for _ in range(100_000):
-        nxt = tx.next_line(cur)
-        if nxt is None:
-            break
-        ln, cur = nxt
-        m = EIGENVALUE_ROW.match(ln)
-        if m:
-            seen_rows = True
-            n = int(m.group(1))
-            row = table.setdefault(n, [None, None, None])
-            row[0] = d_float(m.group(2))
-        elif seen_rows and not ln.strip():
-            break
+    st.chem.orbital_raw.append(("eig", channel, t[max(rows, end):stop]))
 
 
 def _on_mo_analysis(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
@@ -335,15 +327,27 @@ def _on_mo_analysis(st: _State, tx: OutputText, line: str, start: int, end: int)
 
 
 def _on_vector(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    m = VECTOR.match(line)
-    if not m:
-        return
-    cs = st.chem
-    table = cs.orbitals.setdefault(cs.orbital_channel, {})
-    row = table.setdefault(int(m.group(1)), [None, None, None])
-    row[0] = d_float(m.group(3))
-    row[1] = d_float(m.group(2))
-    row[2] = m.group(4)
+    st.chem.orbital_raw.append(("vec", st.chem.orbital_channel, line))
+
+
+def _orbital_tables(cs: ChemState) -> dict[str, dict[int, list[object]]]:
+    """Energies, occupations and symmetries of the last wavefunction, per spin channel."""
+    tables: dict[str, dict[int, list[object]]] = {}
+    for kind, channel, text in cs.orbital_raw:
+        table = tables.setdefault(channel, {})
+        if kind == "vec":
+            m = VECTOR.match(text)
+            if m:
+                row = table.setdefault(int(m.group(1)), [None, None, None])
+                row[0], row[1], row[2] = d_float(m.group(3)), d_float(m.group(2)), m.group(4)
+            continue
+        for ln in text.split("\n"):
+            m = EIGENVALUE_ROW.match(ln)
+            if m:
+                row = table.setdefault(int(m.group(1)), [None, None, None])
+                if row[0] is None:  # the analysis (7 digits) wins over this table (4)
+                    row[0] = d_float(m.group(2))
+    return tables
 
 
 def _table_rows(tx: OutputText, end: int, limit: int) -> list[str]:
@@ -589,13 +593,43 @@ def _on_dft_wavefunction(st: _State, tx: OutputText, line: str, start: int, end:
             "RKS" if "closed" in kind else f"DFT {kind}")
 
 
+def on_banner(st: _State, tx: OutputText, line: str, end: int) -> None:
+    """A module banner: the SCF header a few lines below it is read from here."""
+    for banner, (needle, span) in _BANNER_LOOKUPS.items():
+        if banner in line:
+            t = tx.text
+            pos = t.find(needle, end, end + span)
+            if pos < 0 and not tx.complete and len(t) < end + span:
+                raise NeedMoreText
+            if pos >= 0:
+                ln, s0, e0 = tx.line_at(pos)
+                _on_scf_wavefunction(st, tx, ln, s0, e0)
+
+
+def after_total(st: _State, tx: OutputText, kind: str, end: int) -> None:
+    """Lines printed right after a total energy: ⟨S²⟩ of UHF, the dispersion of DFT-D."""
+    if kind == "SCF" and st.chem.wavefunction == "UHF":
+        for ln in tx.lines_after(end, 10):
+            m = SCF_S2.match(ln)
+            if m:
+                st.chem.s2, st.chem.s2_exact = d_float(m.group(1)), None
+                break
+    elif kind == "DFT":
+        for ln in tx.lines_after(end, 8):
+            m = DISPERSION.match(ln)
+            if m:
+                st.chem.dispersion = d_float(m.group(1))
+                break
+
+
+def on_task_end(st: _State) -> None:
+    """The end of a task ends a finite-difference Hessian."""
+    st.chem.fd_active = False
+
+
 def _on_fd_start(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
     st.chem.fd_active = True
     st.chem.fd_kinds = set()
-
-
-def _on_task_end(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    st.chem.fd_active = False
 
 
 def _on_temperature(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
@@ -685,7 +719,7 @@ HANDLERS = {
     "gross_population": _on_gross_population, "multipole": _on_multipole,
     "dipole": _on_dipole, "quadrupole": _on_quadrupole, "s2": _on_s2,
     "scf_wavefunction": _on_scf_wavefunction, "dft_header": _on_dft_header,
-    "fd_start": _on_fd_start, "task_end": _on_task_end, "temperature": _on_temperature,
+    "fd_start": _on_fd_start, "temperature": _on_temperature,
     "dispersion": _on_dispersion,
     "qmd_step": _on_qmd_step, "polarizability": _on_polarizability,
 }
@@ -721,8 +755,9 @@ def choose_final(energies: list[EnergyPoint]) -> EnergyPoint | None:
 def _orbitals(cs: ChemState) -> list[Orbital]:
     out: list[Orbital] = []
     c = cs.counts
+    tables = _orbital_tables(cs)
     for channel in ("restricted", "alpha", "beta"):
-        table = cs.orbitals.get(channel)
+        table = tables.get(channel)
         if not table:
             continue
         for n in sorted(table):
