@@ -247,37 +247,6 @@ def test_geometry_cleanup_refuses_edits_while_running_and_makes_a_candidate(
     assert doc.candidate is None
 
 
-def test_stopping_the_cleanup_leaves_the_document_as_it_was(
-        make_main_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    import time
-
-    import molforma.gui.widgets.molecule_tab as mt
-
-    win = make_main_window()
-    tab = win.molecule_tab
-    doc = win.ctx.document
-    ops.add_atoms(doc, WATER, preview=False)
-    rev = doc.revision
-
-    def slow_cleanup(atoms: Any, bonds: Any, *, cancelled: Any, progress: Any) -> dict:
-        from molforma.gui.workers import Cancelled
-
-        for _ in range(200):
-            if cancelled():
-                raise Cancelled()
-            time.sleep(0.01)
-        return {}
-
-    monkeypatch.setattr(mt, "cleanup_positions", slow_cleanup)
-    assert tab.start_cleanup()
-    assert tab.worker_cancel.isEnabled()
-    tab.worker_cancel.click()
-    qtbot.waitUntil(lambda: not tab.worker_running, timeout=10000)
-    assert not doc.busy
-    assert doc.candidate is None
-    assert doc.revision == rev
-
-
 def test_place_tool_confirms_its_previous_candidate_on_the_next_click(make_main_window: Any,
                                                                       qtbot: Any) -> None:
     win = make_main_window()
@@ -399,38 +368,6 @@ def test_add_hydrogens_fills_the_selected_atom_only(make_main_window: Any, qtbot
     tab.hydrogens_button.click()
     assert sorted(a["element"] for a in atoms_of(doc.project)) == ["C"] + ["H"] * 4 + ["O"]
     assert doc.undo_labels[-2:] == ["Add hydrogens", "Add hydrogens"]
-
-
-def test_worker_progress_is_handled_on_the_gui_thread(make_main_window: Any, qtbot: Any,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from PySide6.QtCore import QThread
-
-    import molforma.gui.widgets.molecule_tab as mt
-
-    win = make_main_window()
-    tab = win.molecule_tab
-    ops.add_atoms(win.ctx.document, WATER, preview=False)
-    threads: list[bool] = []
-    gui = QThread.currentThread()
-    original = tab.progress.setValue
-
-    def record(value: int) -> None:
-        threads.append(QThread.currentThread() == gui)
-        original(value)
-
-    monkeypatch.setattr(tab.progress, "setValue", record)
-
-    def reporting(atoms: Any, bonds: Any, *, cancelled: Any, progress: Any) -> dict:
-        for p in (10, 50, 90):
-            progress(p, "optimise")
-        return {}
-
-    monkeypatch.setattr(mt, "cleanup_positions", reporting)
-    assert tab.start_cleanup()
-    qtbot.waitUntil(lambda: not tab.worker_running, timeout=5000)
-    qtbot.wait(50)
-    assert threads and all(threads)
-    assert "already clean" in tab.message.text()
 
 
 def test_selecting_two_three_or_four_atoms_shows_the_measurement(make_main_window: Any,

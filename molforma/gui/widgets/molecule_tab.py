@@ -38,7 +38,7 @@ from molforma.gui.view3d import create_view
 from molforma.gui.widgets.coordinate_table import CoordinateTable
 from molforma.gui.widgets.parts_palette import PartsPalette
 from molforma.gui.widgets.property_panel import PropertyPanel
-from molforma.gui.workers import Worker, cleanup_positions, smiles_to_structure
+from molforma.gui.workers import CleanupProcess, Worker, smiles_to_structure
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,8 @@ class MoleculeTab(QWidget):
         self.element = "C"
         self._bond_first: str | None = None
         self._placement_revision: str | None = None
-        self._worker: Worker | None = None
+        self._worker: Worker | CleanupProcess | None = None
+        self._cleanup_step: tuple[int, int, float] | None = None
         self._worker_kind = ""
         self._syncing = False
 
@@ -190,10 +191,12 @@ class MoleculeTab(QWidget):
         self.message = QLabel(self)
         self.message.setObjectName("moleculeMessage")
         self.message.setWordWrap(True)
+        # Two lines, always: a message that wraps must not resize (and repaint) the view.
+        self.message.setFixedHeight(self.message.fontMetrics().lineSpacing() * 2 + 4)
         root.addWidget(self.message)
 
         self.tool_buttons["select"].setChecked(True)
-        ctx.events.documentChanged.connect(lambda _w: self.refresh())
+        ctx.events.documentChanged.connect(self._document_changed)
         ctx.events.languageChanged.connect(self.retranslate)
         self.retranslate()
         self._apply_layout()
@@ -261,6 +264,16 @@ class MoleculeTab(QWidget):
         self.message.setText(text)
 
     # -- state -----------------------------------------------------------------------------
+    def _document_changed(self, what: str) -> None:
+        if what in ("busy", "idle"):
+            # Only the editability changed: redrawing thousands of atoms here would stall
+            # the window just when the clean-up starts or stops.
+            doc = self.ctx.document
+            self.table.atom_model.set_editable(doc.candidate is None and not doc.busy)
+            self._update_state()
+            return
+        self.refresh()
+
     def refresh(self) -> None:
         """Show the document (and its candidate) in the view, table and panels."""
         doc = self.ctx.document
@@ -677,16 +690,23 @@ class MoleculeTab(QWidget):
             text, cancelled=cancelled, progress=progress))
 
     def start_cleanup(self) -> bool:
-        """Clean up the geometry with a force field in a worker; edits wait until it ends."""
+        """Clean up the geometry with a force field (MMFF94, else UFF) in a child process.
+
+        The window keeps turning while it runs; edits wait until it ends; Stop
+        (:meth:`cancel_worker`) kills it at once and leaves the document as it was. The
+        result is a candidate to confirm or cancel. This is the entry point of the
+        window's clean-up for the person and for the window tools alike.
+        """
         proj = self.ctx.document.project
         atoms, bonds = atoms_of(proj), bonds_of(proj)
         if not atoms:
             self.show_message(self.tr("There are no atoms to clean up."), error=True)
             return False
-        return self._start_worker("cleanup", lambda cancelled, progress: cleanup_positions(
-            atoms, bonds, cancelled=cancelled, progress=progress))
+        return self._start_worker("cleanup", None, (atoms, bonds))
 
-    def _start_worker(self, kind: str, fn: Callable[..., Any]) -> bool:
+    def _start_worker(self, kind: str, fn: Callable[..., Any] | None,
+                      structure: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
+                      ) -> bool:
         doc = self.ctx.document
         if self._worker is not None:
             self.show_message(self.tr("Busy: wait for the running work or stop it."), error=True)
@@ -695,9 +715,18 @@ class MoleculeTab(QWidget):
             self.show_message(self.tr("Confirm or cancel the current candidate first."),
                               error=True)
             return False
+        if doc.busy:
+            self.show_message(self.tr("Busy: wait for the running work or stop it."), error=True)
+            return False
+        worker: Worker | CleanupProcess
         if kind == "cleanup":
+            assert structure is not None
             doc.set_busy("geometry clean-up")
-        worker = Worker(fn, "cleanupWorker" if kind == "cleanup" else "smilesWorker", self)
+            worker = CleanupProcess(*structure, parent=self)
+            worker.stepped.connect(self._on_step)
+        else:
+            assert fn is not None
+            worker = Worker(fn, "smilesWorker", self)
         # A bound slot of a GUI-thread object: Qt queues the worker thread's progress here.
         worker.progress.connect(self._on_progress)
         worker.succeeded.connect(lambda res, k=kind: self._worker_done(k, res))
@@ -705,7 +734,9 @@ class MoleculeTab(QWidget):
         worker.cancelledSignal.connect(lambda: self.show_message(self.tr("Stopped.")))
         worker.finished.connect(self._worker_finished)
         self._worker, self._worker_kind = worker, kind
+        self._cleanup_step = None
         self.progress.setValue(0)
+        self.progress.setFormat("%p%")
         self.show_message(self.tr("Cleaning up the geometry…") if kind == "cleanup"
                           else self.tr("Making 3D coordinates…"))
         worker.start()
@@ -713,9 +744,26 @@ class MoleculeTab(QWidget):
         self.ctx.events.documentChanged.emit("busy")
         return True
 
+    @Slot(int, int, float)
+    def _on_step(self, done: int, maximum: int, energy: float) -> None:
+        self._cleanup_step = (done, maximum, energy)
+        self.progress.setFormat(f"{done} / {maximum}")
+        self.message.setStyleSheet("")
+        self.message.setText(self._step_text())
+
+    def _step_text(self) -> str:
+        if self._cleanup_step is None:
+            return self.tr("Cleaning up the geometry…")
+        done, maximum, energy = self._cleanup_step
+        return (self.tr("Cleaning up the geometry: %1 of at most %2 iterations, "
+                        "energy %3 kcal/mol").replace("%1", str(done))
+                .replace("%2", str(maximum)).replace("%3", f"{energy:.2f}"))
+
     @Slot(int, str)
-    def _on_progress(self, percent: int, _stage: str) -> None:
+    def _on_progress(self, percent: int, stage: str) -> None:
         self.progress.setValue(percent)
+        if stage == "forcefield" and self._cleanup_step is None:
+            self.show_message(self.tr("Cleaning up the geometry: setting up the force field…"))
 
     @property
     def worker_running(self) -> bool:
@@ -723,9 +771,18 @@ class MoleculeTab(QWidget):
         return self._worker is not None
 
     def worker_state(self) -> dict[str, Any]:
-        """``{"kind": "smiles"|"cleanup"|None, "running": bool, "progress": 0..100}``."""
-        return {"kind": self._worker_kind if self._worker is not None else None,
-                "running": self._worker is not None, "progress": int(self.progress.value())}
+        """``{"kind": "smiles"|"cleanup"|None, "running": bool, "progress": 0..100}``.
+
+        During a clean-up also ``iterations``, ``maxIterations`` and ``energy``
+        (kcal/mol) of the last chunk reported.
+        """
+        out: dict[str, Any] = {"kind": self._worker_kind if self._worker is not None else None,
+                               "running": self._worker is not None,
+                               "progress": int(self.progress.value())}
+        if self._worker is not None and self._cleanup_step is not None:
+            done, maximum, energy = self._cleanup_step
+            out.update(iterations=done, maxIterations=maximum, energy=energy)
+        return out
 
     def cancel_worker(self) -> None:
         """Stop the running SMILES or clean-up work."""
@@ -757,8 +814,9 @@ class MoleculeTab(QWidget):
 
     def _worker_finished(self) -> None:
         self._release_busy()
+        if isinstance(self._worker, CleanupProcess):
+            self._worker.deleteLater()
         self._worker = None
-        self.refresh()
         self.ctx.events.documentChanged.emit("idle")
 
     def shutdown(self) -> None:
