@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from molforma.document import ops
 from molforma.document.building import valence_problem_ids
-from molforma.document.document import Document
+from molforma.document.document import Document, summary_of
 from molforma.document.geometry import angle
 from molforma.document.model import atoms_of, bonds_of
-from molforma.document.document import summary_of
 
 
 def _xyz(doc: Document, aid: str) -> list[float]:

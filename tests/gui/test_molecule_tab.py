@@ -22,6 +22,8 @@ def test_building_a_molecule_with_add_bond_and_erase_tools(make_main_window: Any
     win = make_main_window()
     tab = win.molecule_tab
     view = tab.view
+    # The bare tools, without hydrogens following (tests/gui/test_molecule_building.py).
+    tab.adjust_hydrogens_check.setChecked(False)
     # Choose carbon in the palette, then click empty space: one C atom.
     tab.palette_toggle.click()
     assert tab.palette.isVisible()
@@ -348,6 +350,7 @@ def test_shift_click_with_the_bond_tool_removes_the_bond(make_main_window: Any,
     tab = win.molecule_tab
     doc = win.ctx.document
     ops.add_atoms(doc, WATER, bonds=[{"a": "#0", "b": "#1"}], preview=False)
+    tab.adjust_hydrogens_check.setChecked(False)  # only the bond, no hydrogens following
     tab.tool_buttons["bond"].click()
     click_atom(qtbot, tab.view, "a1")
     click_atom(qtbot, tab.view, "a2", Qt.KeyboardModifier.ShiftModifier)
@@ -412,6 +415,7 @@ def test_atoms_clicked_into_an_empty_view_land_a_bond_length_apart(make_main_win
                                                                     qtbot: Any) -> None:
     win = make_main_window()
     tab, view = win.molecule_tab, win.molecule_tab.view
+    tab.adjust_hydrogens_check.setChecked(False)
     tab.set_tool("add")
     first = QPoint(view.canvas.width() // 2 - 60, view.canvas.height() // 2)
     click_view(qtbot, view, first)

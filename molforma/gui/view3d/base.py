@@ -62,6 +62,8 @@ class MoleculeView(QWidget):
         self._cand_atoms: list[dict[str, Any]] | None = None
         self._cand_bonds: list[dict[str, Any]] | None = None
         self._selection: list[str] = []
+        self._flagged: set[str] = set()
+        self._hold_camera = False
         self._style = "ball_and_stick"
         self._fitted_once = False
         self.move_mode = False
@@ -122,9 +124,15 @@ class MoleculeView(QWidget):
     # -- public API ------------------------------------------------------------------------
     def set_molecule(self, atoms: list[dict[str, Any]], bonds: list[dict[str, Any]], *,
                      candidate_atoms: list[dict[str, Any]] | None = None,
-                     candidate_bonds: list[dict[str, Any]] | None = None) -> None:
-        """Show a molecule (and a candidate over a ghost of it); refit if it left the view."""
+                     candidate_bonds: list[dict[str, Any]] | None = None,
+                     flagged: Sequence[str] = ()) -> None:
+        """Show a molecule (and a candidate over a ghost of it); refit if it left the view.
+
+        ``flagged`` atoms are ringed red (impossible valences).
+        """
         self.stop()
+        hold, self._hold_camera = self._hold_camera, False
+        self._flagged = set(flagged)
         self._atoms, self._bonds = list(atoms), list(bonds)
         self._cand_atoms = None if candidate_atoms is None else list(candidate_atoms)
         self._cand_bonds = None if candidate_bonds is None else list(candidate_bonds or [])
@@ -133,13 +141,20 @@ class MoleculeView(QWidget):
         self._rebuild()
         w, h = self._size()
         if not self._fitted_once and self.scene.count:
-            if self.scene.count == 1 and not outside_view(self.scene, self.camera, w, h):
-                # The first atom drawn with the add-atom tool stays where it was clicked.
+            if (self.scene.count == 1 or hold) and not outside_view(self.scene, self.camera,
+                                                                     w, h):
+                # The first atom drawn with the add-atom tool (with the hydrogens that
+                # "Adjust hydrogens" gives it) stays where it was clicked.
                 self._fitted_once = True
             else:
                 self.reset_view()
         elif outside_view(self.scene, self.camera, w, h):
             self.fit()
+
+    def hold_camera_once(self) -> None:
+        """Keep the camera at the next :meth:`set_molecule` of an unfitted view (an atom
+        clicked into an empty view must stay under the pointer)."""
+        self._hold_camera = True
 
     def set_mode_animation(self, atoms: list[dict[str, Any]],
                            displacement: Sequence[tuple[float, float, float]] | None,
@@ -151,6 +166,7 @@ class MoleculeView(QWidget):
         self._atoms, self._bonds = list(atoms), bonds
         self._cand_atoms = self._cand_bonds = None
         self._selection = []
+        self._flagged = set()
         self._rebuild()
         self._anim_base = self.scene.pos.copy()
         self._anim_disp = None if displacement is None else np.asarray(displacement, float)
@@ -261,7 +277,7 @@ class MoleculeView(QWidget):
     def _rebuild(self) -> None:
         self.scene = build_scene(self._atoms, self._bonds, candidate_atoms=self._cand_atoms,
                                  candidate_bonds=self._cand_bonds, selected=set(self._selection),
-                                 style=self._style)
+                                 style=self._style, flagged=self._flagged)
         self.canvas.scene_changed()
 
     def _positions_changed(self) -> None:

@@ -95,7 +95,8 @@ void main() {
     float r = sqrt(r2);
     if (m == 0 || r < 1.1 || r > 1.32) discard;
     vec3 ring = (m & 1) != 0 ? vec3(1.0, 0.85, 0.0)
-              : ((m & 4) != 0 ? vec3(0.1, 0.95, 0.55) : vec3(0.85, 0.2, 0.95));
+              : ((m & 8) != 0 ? vec3(1.0, 0.25, 0.2)
+              : ((m & 4) != 0 ? vec3(0.1, 0.95, 0.55) : vec3(0.85, 0.2, 0.95)));
     fragColour = vec4(ring, 1.0);
     gl_FragDepth = (-(vCentre.z) / uDepth) * 0.5 + 0.5;
 }

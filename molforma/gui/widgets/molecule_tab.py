@@ -17,6 +17,7 @@ import numpy as np
 from PySide6.QtCore import QEvent, QPointF, Qt, Slot
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.document import ops
+from molforma.document.building import valence_problem_ids
 from molforma.document.model import atoms_of, bonds_of
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
@@ -60,6 +62,7 @@ class MoleculeTab(QWidget):
         self._placement_revision: str | None = None
         self._worker: Worker | CleanupProcess | None = None
         self._cleanup_step: tuple[int, int, float] | None = None
+        self.valence_problems: list[str] = []  # atoms ringed red in the view
         self._worker_kind = ""
         self._syncing = False
 
@@ -123,6 +126,10 @@ class MoleculeTab(QWidget):
         self.hydrogens_button.setObjectName("addHydrogensButton")
         self.hydrogens_button.clicked.connect(lambda: self.add_hydrogens())
         bar2.addWidget(self.hydrogens_button)
+        self.adjust_hydrogens_check = QCheckBox(self)
+        self.adjust_hydrogens_check.setObjectName("adjustHydrogensCheck")
+        self.adjust_hydrogens_check.setChecked(True)  # as in Avogadro
+        bar2.addWidget(self.adjust_hydrogens_check)
         self.cleanup_button = QPushButton(self)
         self.cleanup_button.setObjectName("cleanupButton")
         self.cleanup_button.clicked.connect(lambda: self.start_cleanup())
@@ -230,6 +237,13 @@ class MoleculeTab(QWidget):
         self.smiles_input.setPlaceholderText(self.tr("e.g. CCO, then Enter"))
         self.smiles_button.setText(self.tr("Make 3D"))
         self.cleanup_button.setText(self.tr("Clean up geometry"))
+        self.cleanup_button.setToolTip(
+            self.tr("Relax the structure with a force field (MMFF94, else UFF); fixed atoms "
+                    "stay; the result is a candidate to confirm or cancel"))
+        self.adjust_hydrogens_check.setText(self.tr("Adjust hydrogens"))
+        self.adjust_hydrogens_check.setToolTip(
+            self.tr("Adding, erasing or changing atoms and bond orders keeps every touched "
+                    "atom filled with the hydrogens its valence leaves open"))
         self.hydrogens_button.setText(self.tr("Add hydrogens"))
         self.hydrogens_button.setToolTip(
             self.tr("Fill open valences of the selected atoms (all atoms when none is selected)"))
@@ -279,10 +293,12 @@ class MoleculeTab(QWidget):
         doc = self.ctx.document
         proj, cand = doc.project, doc.candidate
         shown = cand if cand is not None else proj
+        self.valence_problems = valence_problem_ids(shown)
         self.view.set_molecule(
             atoms_of(proj), bonds_of(proj),
             candidate_atoms=atoms_of(cand) if cand is not None else None,
-            candidate_bonds=bonds_of(cand) if cand is not None else None)
+            candidate_bonds=bonds_of(cand) if cand is not None else None,
+            flagged=self.valence_problems)
         self._syncing = True
         try:
             self.table.atom_model.set_atoms(atoms_of(shown), editable=cand is None and not doc.busy)
@@ -344,6 +360,11 @@ class MoleculeTab(QWidget):
         return self.tr("Dihedral %1: %2°").replace("%1", names).replace("%2", f"{value:.2f}")
 
     # -- tools -----------------------------------------------------------------------------
+    @property
+    def adjust_hydrogens(self) -> bool:
+        """The "Adjust hydrogens" option (``adjustHydrogensCheck``)."""
+        return self.adjust_hydrogens_check.isChecked()
+
     def set_tool(self, name: str) -> None:
         """Choose the editing tool (``select``, ``add``, ``bond``, ``erase``, ``move``, ``place``)."""
         if name not in TOOLS:
@@ -399,8 +420,22 @@ class MoleculeTab(QWidget):
             self.show_message(exc.message(), error=True)
             self.refresh()  # the table may show a value the document refused
             return False
+        if not done and self.valence_problems:
+            labels = ", ".join(self.atom_label(i) for i in self.valence_problems[:8])
+            self.show_message(self.tr("Impossible valence (ringed red): %1").replace("%1", labels),
+                              error=True)
+            return True
         self.show_message(done or "")
         return True
+
+    def atom_label(self, atom_id: str) -> str:
+        """``C1``, ``O2``: element and 1-based position in the atom list (the table row)."""
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        for i, a in enumerate(atoms_of(shown)):
+            if a["id"] == atom_id:
+                return f"{a['element']}{i + 1}"
+        return atom_id
 
     def _history(self, action: str) -> None:
         if self._run(lambda: ops.history(self.ctx.document, action, origin="user")):
@@ -423,8 +458,7 @@ class MoleculeTab(QWidget):
         elif tool == "bond":
             self._bond_click(atom_id, remove=bool(modifiers & Qt.KeyboardModifier.ShiftModifier))
         elif tool == "erase":
-            self._run(lambda: ops.delete_atoms(self.ctx.document, [atom_id], preview=False,
-                                               origin="user"))
+            self.erase_atoms([atom_id])
         elif tool == "place":
             self.place_on(atom_id)
 
@@ -447,47 +481,26 @@ class MoleculeTab(QWidget):
     def add_atom_at(self, xyz: tuple[float, float, float]) -> bool:
         """Add one atom of the chosen element at ``xyz`` (one undo step)."""
         el = self.element
+        adjust = self.adjust_hydrogens
+        self.view.hold_camera_once()
         return self._run(lambda: ops.add_atoms(
             self.ctx.document, [{"element": el, "position": list(xyz)}], preview=False,
-            origin="user"))
+            origin="user", adjust_hydrogens=adjust))
 
-    def add_atom_bonded_to(self, atom_id: str) -> bool:
-        """Add an atom of the chosen element bonded to ``atom_id``, pointing away from its
-        neighbours, at the sum of covalent radii."""
-        from molforma.document import elements
-
-        proj = self.ctx.document.project
-        atoms = {a["id"]: a for a in atoms_of(proj)}
-        if atom_id not in atoms:
+    def add_atom_bonded_to(self, atom_id: str, element: str | None = None) -> bool:
+        """Add an atom of the chosen element bonded to ``atom_id`` where the parent's
+        hybridisation puts its next bond (one undo step, "Add atoms"); with "Adjust
+        hydrogens" on it takes the place of one of the parent's hydrogens and both atoms
+        get the hydrogens their valences leave open."""
+        if atom_id not in {a["id"] for a in atoms_of(self.ctx.document.project)}:
             return False
-        a = atoms[atom_id]
-        p = np.array([a["x"], a["y"], a["z"]], float)
-        nbrs = [b["b"] if b["a"] == atom_id else b["a"] for b in bonds_of(proj)
-                if atom_id in (b["a"], b["b"])]
-        d = np.zeros(3)
-        for n in nbrs:
-            q = atoms[n]
-            v = p - np.array([q["x"], q["y"], q["z"]], float)
-            nv = np.linalg.norm(v)
-            if nv > 1e-9:
-                d += v / nv
-        if np.linalg.norm(d) < 1e-6:
-            # No neighbours (or a symmetric set): go right on screen, tilted off any
-            # existing neighbour axis.
-            d = self.view.camera.rot.T @ np.array([1.0, 0.0, 0.0])
-            if nbrs:
-                q = atoms[nbrs[0]]
-                axis = p - np.array([q["x"], q["y"], q["z"]], float)
-                d = np.cross(axis, self.view.camera.rot.T @ np.array([0.0, 0.0, 1.0]))
-                if np.linalg.norm(d) < 1e-6:
-                    d = np.cross(axis, [1.0, 0.0, 0.0])
-        d /= np.linalg.norm(d)
-        length = elements.covalent_radius(a["element"]) + elements.covalent_radius(self.element)
-        pos = p + d * length
-        el = self.element
-        return self._run(lambda: ops.add_atoms(
-            self.ctx.document, [{"element": el, "position": pos.tolist()}],
-            bonds=[{"a": atom_id, "b": "#0", "order": 1}], preview=False, origin="user"))
+        el = element or self.element
+        # A lone parent: to the right on screen, where the person is likely to look.
+        hint = (self.view.camera.rot.T @ np.array([1.0, 0.0, 0.0])).tolist()
+        adjust = self.adjust_hydrogens
+        return self._run(lambda: ops.add_bonded_atom(
+            self.ctx.document, atom_id, el, adjust_hydrogens=adjust, hint=hint, preview=False,
+            origin="user"))
 
     def _bond_click(self, atom_id: str, *, remove: bool = False) -> None:
         if self._bond_first is None or self._bond_first == atom_id:
@@ -508,9 +521,15 @@ class MoleculeTab(QWidget):
                 order = int(bond.get("order", 1)) % 3 + 1
         if remove:
             order = 0
+        return self.set_bond_order(a, b, order)
+
+    def set_bond_order(self, a: str, b: str, order: int) -> bool:
+        """Set the bond a–b to ``order`` (0 removes it), adjusting hydrogens when asked."""
+        adjust = self.adjust_hydrogens
         return self._run(lambda: ops.set_bonds(self.ctx.document,
                                                [{"a": a, "b": b, "order": order}],
-                                               preview=False, origin="user"))
+                                               preview=False, origin="user",
+                                               adjust_hydrogens=adjust))
 
     def place_on(self, site: str) -> bool:
         """Place the chosen fragment/ligand on ``site``; confirm this tab's previous placement."""
@@ -585,8 +604,21 @@ class MoleculeTab(QWidget):
         """Delete the selected atoms (one undo step)."""
         ids = self.view.selection()
         if ids:
-            self._run(lambda: ops.delete_atoms(self.ctx.document, ids, preview=False,
-                                               origin="user"))
+            self.erase_atoms(ids)
+
+    def erase_atoms(self, ids: list[str]) -> bool:
+        """Delete atoms (with their hydrogens and re-filled neighbours when "Adjust
+        hydrogens" is on), one undo step."""
+        adjust = self.adjust_hydrogens
+        return self._run(lambda: ops.delete_atoms(self.ctx.document, ids, preview=False,
+                                                  origin="user", adjust_hydrogens=adjust))
+
+    def set_element_of(self, ids: list[str], element: str) -> bool:
+        """Change the element of atoms (hydrogens follow when "Adjust hydrogens" is on)."""
+        adjust = self.adjust_hydrogens
+        return self._run(lambda: ops.set_atom_properties(
+            self.ctx.document, [{"id": i, "element": element} for i in ids], preview=False,
+            origin="user", adjust_hydrogens=adjust))
 
     # -- table and property edits ----------------------------------------------------------
     def _table_edit(self, atom_id: str, key: str, value: Any) -> bool:
@@ -604,9 +636,7 @@ class MoleculeTab(QWidget):
             return self._run(lambda: ops.move_atoms(doc, positions={atom_id: pos}, preview=False,
                                                     origin="user"))
         if key == "element":
-            return self._run(lambda: ops.set_atom_properties(
-                doc, [{"id": atom_id, "element": str(value).strip()}], preview=False,
-                origin="user"))
+            return self.set_element_of([atom_id], str(value).strip())
         if key == "fixed":
             return self._run(lambda: ops.set_atom_properties(
                 doc, [{"id": atom_id, "fixed": bool(value)}], preview=False, origin="user"))
@@ -614,7 +644,8 @@ class MoleculeTab(QWidget):
 
     def _apply_atom_properties(self, changes: list[dict[str, Any]]) -> str | None:
         try:
-            ops.set_atom_properties(self.ctx.document, changes, preview=False, origin="user")
+            ops.set_atom_properties(self.ctx.document, changes, preview=False, origin="user",
+                                    adjust_hydrogens=self.adjust_hydrogens)
         except MolFormaError as exc:
             return exc.message()
         return None
