@@ -368,4 +368,21 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         GL.glDrawArraysInstanced(GL.GL_TRIANGLE_STRIP, 0, 4, self._n_atoms)
         GL.glBindVertexArray(0)
         GL.glUseProgram(0)
+        self._paint_overlay(w, h)
+
+    def _paint_overlay(self, w: float, h: float) -> None:
+        """Measurements, labels and the rubber band: QPainter over the GL frame."""
+        view = self._view
+        if not (view.measurements or view.labels or view.rubber_band is not None):
+            return
+        from PySide6.QtGui import QPainter
+
+        from molforma.gui.view3d.overlay import draw_overlay
+
+        GL.glDisable(GL.GL_DEPTH_TEST)
+        p = QPainter(self)
+        try:
+            draw_overlay(p, view, w, h)
+        finally:
+            p.end()
 

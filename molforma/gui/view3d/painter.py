@@ -21,6 +21,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QWidget
 
 from molforma.gui.view3d.forwarding import ForwardsInput
+from molforma.gui.view3d.overlay import draw_overlay
 from molforma.gui.view3d.scene import BACKGROUND, mark_colour
 
 if TYPE_CHECKING:
@@ -59,6 +60,11 @@ class PainterCanvas(ForwardsInput, QWidget):
 def render_scene(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
     """Draw ``view``'s scene into ``p`` (a widget or a QImage) of size w × h."""
     p.fillRect(QRectF(0, 0, w, h), _qcolor(BACKGROUND))
+    _render_molecule(p, view, w, h)
+    draw_overlay(p, view, w, h)
+
+
+def _render_molecule(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
     sd, cam = view.scene, view.camera
     if sd.count == 0:
         return

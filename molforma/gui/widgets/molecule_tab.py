@@ -10,11 +10,12 @@ candidate this tab made just before, never a candidate made by MCP or anything e
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, Qt, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, QTimer, Slot
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -22,6 +23,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QMenu,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -46,6 +49,42 @@ log = logging.getLogger(__name__)
 
 TOOLS = ("select", "add", "bond", "erase", "move", "place")
 LAYOUTS = ("view", "both", "table")
+LABEL_MODES = ("none", "element_index", "charge", "name")
+MENU_ELEMENTS = ("H", "C", "N", "O", "F", "P", "S", "Cl", "Br", "I")
+MESSAGE_MS = 8000  # how long a message under the view stays (errors twice as long)
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """Mark ``text`` for translation in ``context`` without translating it now."""
+    return text
+
+
+# Undo step labels of the document operations, for "Undo Add atoms" in the person's language.
+STEP_NAMES = tuple(QT_TRANSLATE_NOOP("steps", t) for t in (
+    "Add atoms", "Delete atoms", "Move atoms", "Set atom properties", "Set bonds",
+    "Set internal coordinate", "Add hydrogens", "Load structure", "Structure from SMILES",
+    "Set molecule", "Load project", "Confirm"))
+
+
+def step_name(label: str) -> str:
+    """The translated name of an undo step (labels outside :data:`STEP_NAMES` as they are)."""
+    return QCoreApplication.translate("steps", label) if label in STEP_NAMES else label
+
+
+def history_texts(doc: Any) -> tuple[str, str]:
+    """("Undo Add atoms", "Redo Set bonds") for the document's next steps, or plain
+    "Undo" / "Redo" when there is none."""
+    undo = QCoreApplication.translate("MoleculeTab", "Undo")
+    redo = QCoreApplication.translate("MoleculeTab", "Redo")
+    labels = doc.undo_labels
+    redo_labels = doc.redo_labels
+    if labels and doc.can_undo:
+        undo = QCoreApplication.translate("MoleculeTab", "Undo %1").replace(
+            "%1", step_name(labels[-1]))
+    if redo_labels and doc.can_redo:
+        redo = QCoreApplication.translate("MoleculeTab", "Redo %1").replace(
+            "%1", step_name(redo_labels[-1]))
+    return undo, redo
 STRUCTURE_FILTER = "*.xyz *.mol *.sdf *.mol2 *.cml *.pdb *.ent *.nw *.gjf *.com *.molforma.json"
 
 
@@ -63,6 +102,11 @@ class MoleculeTab(QWidget):
         self._worker: Worker | CleanupProcess | None = None
         self._cleanup_step: tuple[int, int, float] | None = None
         self.valence_problems: list[str] = []  # atoms ringed red in the view
+        self.pinned_measurements: list[tuple[str, ...]] = []  # kept in the view and the list
+        self.context_menu: QMenu | None = None
+        self._message_timer = QTimer(self)
+        self._message_timer.setSingleShot(True)
+        self._message_timer.timeout.connect(self._clear_message)
         self._worker_kind = ""
         self._syncing = False
 
@@ -90,6 +134,33 @@ class MoleculeTab(QWidget):
         self.palette_toggle.setCheckable(True)
         self.palette_toggle.toggled.connect(self._palette_toggled)
         bar.addWidget(self.palette_toggle)
+        self.select_button = QToolButton(self)
+        self.select_button.setObjectName("selectMenuButton")
+        self.select_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.select_menu = QMenu(self.select_button)
+        self.select_menu.setObjectName("selectMenu")
+        self.select_button.setMenu(self.select_menu)
+        self._select_actions: dict[str, QAction] = {}
+        for key, fn in (("selectAllAtomsAction", self.select_all),
+                        ("selectNoneAction", lambda: self.set_selection([])),
+                        ("invertSelectionAction", self.invert_selection),
+                        ("selectFragmentAction", lambda: self.select_fragment())):
+            act = self.select_menu.addAction("")
+            act.setObjectName(key)
+            act.triggered.connect(lambda _c=False, f=fn: f())
+            self._select_actions[key] = act
+        self.select_element_menu = self.select_menu.addMenu("")
+        self.select_element_menu.setObjectName("selectElementMenu")
+        self.select_element_menu.aboutToShow.connect(self._fill_element_menu)
+        bar.addWidget(self.select_button)
+        self.labels_label = QLabel(self)
+        bar.addWidget(self.labels_label)
+        self.labels_combo = QComboBox(self)
+        self.labels_combo.setObjectName("atomLabelsCombo")
+        for key in LABEL_MODES:
+            self.labels_combo.addItem(key, key)
+        self.labels_combo.currentIndexChanged.connect(lambda _i: self._update_overlay())
+        bar.addWidget(self.labels_combo)
         bar.addSpacing(12)
         self.undo_button = QPushButton(self)
         self.undo_button.setObjectName("undoButton")
@@ -160,6 +231,9 @@ class MoleculeTab(QWidget):
         self.centre.setObjectName("viewTableSplitter")
         self.view = create_view(self.centre)
         self.view.atomClicked.connect(self._atom_clicked)
+        self.view.boxSelected.connect(self._box_selected)
+        self.view.contextRequested.connect(self._context_requested)
+        self.view.band_select = True
         self.view.backgroundClicked.connect(self._background_clicked)
         self.view.atomsDragged.connect(self._atoms_dragged)
         self.centre.addWidget(self.view)
@@ -189,6 +263,37 @@ class MoleculeTab(QWidget):
         self.measurement.setObjectName("measurementLabel")
         self.measurement.setWordWrap(True)
         side_lay.addWidget(self.measurement)
+        geo = QHBoxLayout()
+        self.geometry_label = QLabel(side)
+        self.geometry_label.setObjectName("geometryValueLabel")
+        geo.addWidget(self.geometry_label)
+        self.geometry_input = QLineEdit(side)
+        self.geometry_input.setObjectName("geometryValueInput")
+        self.geometry_input.returnPressed.connect(lambda: self.apply_geometry_value())
+        geo.addWidget(self.geometry_input, 1)
+        self.geometry_button = QPushButton(side)
+        self.geometry_button.setObjectName("setGeometryButton")
+        self.geometry_button.clicked.connect(lambda: self.apply_geometry_value())
+        geo.addWidget(self.geometry_button)
+        side_lay.addLayout(geo)
+        pins = QHBoxLayout()
+        self.pin_button = QPushButton(side)
+        self.pin_button.setObjectName("keepMeasurementButton")
+        self.pin_button.clicked.connect(lambda: self.keep_measurement())
+        self.clear_pins_button = QPushButton(side)
+        self.clear_pins_button.setObjectName("clearMeasurementsButton")
+        self.clear_pins_button.clicked.connect(lambda: self.clear_measurements())
+        pins.addWidget(self.pin_button)
+        pins.addWidget(self.clear_pins_button)
+        side_lay.addLayout(pins)
+        self.measurement_list = QListWidget(side)
+        self.measurement_list.setObjectName("measurementList")
+        self.measurement_list.setMaximumHeight(90)
+        self.measurement_list.itemDoubleClicked.connect(
+            lambda item: self.set_selection(
+                list(self.pinned_measurements[self.measurement_list.row(item)])))
+        self._geometry_for: tuple[str, ...] | None = None
+        side_lay.addWidget(self.measurement_list)
         self.properties = PropertyPanel(self._apply_atom_properties, self._apply_molecule, side)
         side_lay.addWidget(self.properties, 1)
         body.addWidget(side)
@@ -226,11 +331,55 @@ class MoleculeTab(QWidget):
         for n, b in self.tool_buttons.items():
             b.setText(names[n])
             b.setToolTip(tips[n])
+        tips["select"] = self.tr("Click atoms to select them (Ctrl or Shift adds); drag from "
+                                 "empty space to select with a box; right-click for actions")
+        self.tool_buttons["select"].setToolTip(tips["select"])
         self.element_button.setText(self.tr("Element: %1").replace("%1", self.element))
+        self.element_button.setToolTip(self.tr("The element the Add atom tool places; click "
+                                               "to choose it in the periodic table"))
         self.palette_toggle.setText(self.tr("Parts palette"))
-        self.undo_button.setText(self.tr("Undo"))
-        self.redo_button.setText(self.tr("Redo"))
+        self.palette_toggle.setToolTip(self.tr("Show or hide the periodic table, fragments "
+                                               "and ligands (F9)"))
+        self.select_button.setText(self.tr("Select"))
+        self.select_button.setToolTip(self.tr("Select all, none, the inverse, whole "
+                                              "fragments or every atom of an element"))
+        texts = {"selectAllAtomsAction": self.tr("All atoms"),
+                 "selectNoneAction": self.tr("None"),
+                 "invertSelectionAction": self.tr("Invert selection"),
+                 "selectFragmentAction": self.tr("Whole fragments of the selection")}
+        for key, act in self._select_actions.items():
+            act.setText(texts[key])
+        self.select_element_menu.setTitle(self.tr("By element"))
+        self.labels_label.setText(self.tr("Labels:"))
+        for i, text in enumerate((self.tr("None"), self.tr("Element and number"),
+                                  self.tr("Formal charge"), self.tr("Atom name"))):
+            self.labels_combo.setItemText(i, text)
+        self.labels_combo.setToolTip(self.tr("Text drawn beside every atom in the 3D view"))
         self.layout_label.setText(self.tr("Layout:"))
+        self.layout_combo.setToolTip(self.tr("Show the 3D view, the coordinate table or both"))
+        self.smiles_input.setToolTip(self.tr("A SMILES string; Enter makes a 3D candidate "
+                                             "with hydrogens"))
+        self.smiles_button.setToolTip(self.tr("Make 3D coordinates from the SMILES (a "
+                                              "candidate to confirm or cancel)"))
+        self.worker_cancel.setToolTip(self.tr("Stop the running SMILES or clean-up work; "
+                                              "the molecule stays as it was"))
+        self.progress.setToolTip(self.tr("Progress of the running work"))
+        self.load_button.setToolTip(self.tr("Replace the atoms and bonds from a structure "
+                                            "file, keeping every calculation setting"))
+        self.confirm_button.setToolTip(self.tr("Accept the candidate as one undo step"))
+        self.cancel_button.setToolTip(self.tr("Drop the candidate; nothing changes"))
+        self.geometry_button.setText(self.tr("Set"))
+        self.geometry_button.setToolTip(
+            self.tr("Set the distance, angle or dihedral of the 2, 3 or 4 selected atoms, "
+                    "moving the smaller fragment"))
+        self.geometry_input.setToolTip(self.tr("The new value (Å or degrees, C locale: 1.25)"))
+        self.pin_button.setText(self.tr("Keep measurement"))
+        self.pin_button.setToolTip(self.tr("Keep the measurement of the selected atoms in "
+                                           "the view and the list"))
+        self.clear_pins_button.setText(self.tr("Clear measurements"))
+        self.clear_pins_button.setToolTip(self.tr("Remove every kept measurement"))
+        self.measurement_list.setToolTip(self.tr("Kept measurements; double-click one to "
+                                                 "select its atoms"))
         for i, text in enumerate((self.tr("View"), self.tr("View and table"), self.tr("Table"))):
             self.layout_combo.setItemText(i, text)
         self.smiles_label.setText(self.tr("SMILES:"))
@@ -273,9 +422,20 @@ class MoleculeTab(QWidget):
         super().keyPressEvent(ev)
 
     def show_message(self, text: str, *, error: bool = False) -> None:
-        """A line under the view: what happened, or why an edit was refused."""
+        """A line under the view: what happened, or why an edit was refused. It clears
+        itself after a while (errors stay twice as long); progress of running work stays."""
         self.message.setStyleSheet("color: #d03030;" if error else "")
         self.message.setText(text)
+        if text:
+            self._message_timer.start(MESSAGE_MS * (2 if error else 1))
+        else:
+            self._message_timer.stop()
+
+    def _clear_message(self) -> None:
+        if self._worker is not None:
+            return  # the running work keeps its progress line
+        self.message.setText("")
+        self.message.setStyleSheet("")
 
     # -- state -----------------------------------------------------------------------------
     def _document_changed(self, what: str) -> None:
@@ -315,6 +475,11 @@ class MoleculeTab(QWidget):
         cand = doc.candidate
         self.undo_button.setEnabled(doc.can_undo and not busy)
         self.redo_button.setEnabled(doc.can_redo and not busy)
+        undo_text, redo_text = history_texts(doc)
+        self.undo_button.setText(undo_text)
+        self.redo_button.setText(redo_text)
+        self.undo_button.setToolTip(undo_text + " (Ctrl+Z)")
+        self.redo_button.setToolTip(redo_text + " (Ctrl+Y, Ctrl+Shift+Z)")
         self.confirm_button.setEnabled(cand is not None and not busy)
         self.cancel_button.setEnabled(cand is not None and not busy)
         self.smiles_button.setEnabled(not busy and cand is None)
@@ -336,6 +501,8 @@ class MoleculeTab(QWidget):
         shown = cand if cand is not None else doc.project
         atoms = [a for a in atoms_of(shown) if a["id"] in sel]
         self.measurement.setText(self._measurement_text(shown))
+        self._update_geometry_editor(shown, editable=cand is None and not busy)
+        self._update_overlay()
         self.properties.show_atoms(atoms, shown["document"], editable=cand is None and not busy)
 
     def _measurement_text(self, shown: dict[str, Any]) -> str:
@@ -349,7 +516,7 @@ class MoleculeTab(QWidget):
         if any(i not in index for i in ids):
             return ""
         p = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
-        names = "–".join(ids)
+        names = self.measure_name(ids)
         if len(p) == 2:
             return self.tr("Distance %1: %2 Å").replace("%1", names).replace(
                 "%2", f"{float(np.linalg.norm(p[0] - p[1])):.4f}")
@@ -358,6 +525,127 @@ class MoleculeTab(QWidget):
             return self.tr("Angle %1: %2°").replace("%1", names).replace("%2", f"{value:.2f}")
         value = geometry.dihedral(*p)
         return self.tr("Dihedral %1: %2°").replace("%1", names).replace("%2", f"{value:.2f}")
+
+    # -- measurements and the geometry editor ---------------------------------------------
+    def measure_name(self, ids: Sequence[str]) -> str:
+        """``C1–O2–H3``: element labels of atoms joined by dashes."""
+        labels = self._labels_by_id()
+        return "–".join(labels.get(i, i) for i in ids)
+
+    def _labels_by_id(self) -> dict[str, str]:
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        return {a["id"]: f"{a['element']}{i + 1}" for i, a in enumerate(atoms_of(shown))}
+
+    def _update_geometry_editor(self, shown: dict[str, Any], *, editable: bool) -> None:
+        from molforma.gui.view3d.overlay import measurement_value
+
+        ids = self.view.selection()
+        index = {a["id"]: a for a in atoms_of(shown)}
+        ok = 2 <= len(ids) <= 4 and all(i in index for i in ids)
+        kind = {2: self.tr("Distance (Å):"), 3: self.tr("Angle (°):"),
+                4: self.tr("Dihedral (°):")}.get(len(ids), self.tr("Select 2–4 atoms"))
+        self.geometry_label.setText(kind)
+        self.geometry_input.setEnabled(ok and editable)
+        self.geometry_button.setEnabled(ok and editable)
+        self.pin_button.setEnabled(ok)
+        self.clear_pins_button.setEnabled(bool(self.pinned_measurements))
+        key = tuple(ids)
+        if ok and getattr(self, "_geometry_for", None) != key:
+            # A new selection: offer its current value to edit.
+            pos = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
+            self.geometry_input.setText(measurement_value(pos).split(" ")[0].rstrip("°"))
+        elif not ok:
+            self.geometry_input.clear()
+        self._geometry_for = key if ok else None
+
+    def apply_geometry_value(self, value: str | None = None) -> bool:
+        """Set the distance (2 selected atoms), angle (3) or dihedral (4) to the typed value,
+        moving the smaller fragment (``set_internal_coordinate``), one undo step."""
+        from molforma.gui.widgets.calculation_panel import parse_c_number
+
+        text = (self.geometry_input.text() if value is None else value).strip()
+        ids = self.view.selection()
+        if not 2 <= len(ids) <= 4:
+            self.show_message(self.tr("Select 2, 3 or 4 atoms first."), error=True)
+            return False
+        number = parse_c_number(text, "float")
+        if number is None:
+            self.show_message(self.tr("'%1' is not a number (write it as 1.25).")
+                              .replace("%1", text), error=True)
+            return False
+        ok = self._run(lambda: ops.set_internal_coordinate(
+            self.ctx.document, ids, float(number), preview=False, origin="user"),
+            self.tr("%1 set to %2").replace("%1", self.measure_name(ids)).replace("%2", text))
+        self._geometry_for = None  # show the value reached
+        self._update_state()
+        return ok
+
+    def keep_measurement(self, ids: Sequence[str] | None = None) -> bool:
+        """Keep the measurement of ``ids`` (default: the selection) in the view and the list."""
+        ids = tuple(self.view.selection() if ids is None else ids)
+        if not 2 <= len(ids) <= 4:
+            self.show_message(self.tr("Select 2, 3 or 4 atoms first."), error=True)
+            return False
+        if ids not in self.pinned_measurements:
+            self.pinned_measurements.append(ids)
+        self._update_state()
+        return True
+
+    def clear_measurements(self) -> None:
+        """Forget every kept measurement."""
+        self.pinned_measurements = []
+        self._update_state()
+
+    def measurement_rows(self) -> list[str]:
+        """The kept measurements as listed: ``C1–O2: 1.430 Å``."""
+        from molforma.gui.view3d.overlay import measurement_value
+
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        index = {a["id"]: a for a in atoms_of(shown)}
+        rows = []
+        for ids in self.pinned_measurements:
+            pos = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
+            rows.append(f"{self.measure_name(ids)}: {measurement_value(pos)}")
+        return rows
+
+    def _update_overlay(self) -> None:
+        shown_ids = set(self.view.scene.ids)
+        self.pinned_measurements = [m for m in self.pinned_measurements
+                                    if all(i in shown_ids for i in m)]
+        sel = tuple(self.view.selection())
+        lines = list(self.pinned_measurements)
+        if 2 <= len(sel) <= 4 and sel not in lines:
+            lines.append(sel)
+        self.view.set_measurements(lines)
+        rows = self.measurement_rows()
+        if [self.measurement_list.item(i).text()
+                for i in range(self.measurement_list.count())] != rows:
+            self.measurement_list.clear()
+            self.measurement_list.addItems(rows)
+        self.view.set_labels(self.atom_labels(str(self.labels_combo.currentData())))
+
+    def atom_labels(self, mode: str) -> dict[str, str]:
+        """Texts beside atoms: ``element_index`` (C1), ``charge`` (non-zero formal charges),
+        ``name`` (atom names), ``none``."""
+        if mode == "none":
+            return {}
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        out: dict[str, str] = {}
+        for i, a in enumerate(atoms_of(shown)):
+            if mode == "element_index":
+                out[a["id"]] = f"{a['element']}{i + 1}"
+            elif mode == "charge" and int(a.get("formalCharge", 0) or 0):
+                out[a["id"]] = f"{int(a['formalCharge']):+d}"
+            elif mode == "name" and a.get("name"):
+                out[a["id"]] = str(a["name"])
+        return out
+
+    def set_label_mode(self, mode: str) -> None:
+        """``none``, ``element_index``, ``charge`` or ``name``."""
+        self.labels_combo.setCurrentIndex(LABEL_MODES.index(mode))
 
     # -- tools -----------------------------------------------------------------------------
     @property
@@ -372,6 +660,7 @@ class MoleculeTab(QWidget):
         self.tool = name
         self.tool_buttons[name].setChecked(True)
         self.view.move_mode = name == "move"
+        self.view.band_select = name == "select"
         self._bond_first = None
         if name == "place":
             self.palette.load_catalog()
@@ -575,6 +864,161 @@ class MoleculeTab(QWidget):
     def select_all(self) -> None:
         """Select every shown atom."""
         self.set_selection(list(self.view.scene.ids[: int(self.view.scene.pickable.sum())]))
+
+    def _shown_ids(self) -> list[str]:
+        return list(self.view.scene.ids[: int(self.view.scene.pickable.sum())])
+
+    def invert_selection(self) -> None:
+        """Select the shown atoms that are not selected, and only those."""
+        sel = set(self.view.selection())
+        self.set_selection([i for i in self._shown_ids() if i not in sel])
+
+    def select_element(self, element: str) -> None:
+        """Select every shown atom of ``element``."""
+        sd = self.view.scene
+        n = int(sd.pickable.sum())
+        self.set_selection([i for i, e in zip(sd.ids[:n], sd.symbols[:n], strict=True)
+                            if e == element])
+
+    def select_fragment(self, ids: Sequence[str] | None = None) -> None:
+        """Select the whole bonded fragments of ``ids`` (default: the selection)."""
+        from molforma.document.geometry import components
+
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        want = set(self.view.selection() if ids is None else ids)
+        out: list[str] = []
+        for comp in components(shown):
+            if want & set(comp):
+                out += comp
+        self.set_selection(out)
+
+    def _fill_element_menu(self) -> None:
+        self.select_element_menu.clear()
+        present = sorted(set(self.view.scene.symbols[: int(self.view.scene.pickable.sum())]))
+        for el in present:
+            act = self.select_element_menu.addAction(el)
+            act.setObjectName(f"selectElement_{el}")
+            act.triggered.connect(lambda _c=False, e=el: self.select_element(e))
+        self.select_element_menu.setEnabled(bool(present))
+
+    def _box_selected(self, ids: list[str], modifiers: Any) -> None:
+        if modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier):
+            ids = [*self.view.selection(), *[i for i in ids if i not in self.view.selection()]]
+        self.set_selection(ids)
+
+    def selection_xyz(self) -> str:
+        """The selected atoms (all when none is selected) as an XYZ file text."""
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        sel = set(self.view.selection())
+        atoms = [a for a in atoms_of(shown) if not sel or a["id"] in sel]
+        title = str(shown["document"].get("title", "") or "")
+        lines = [str(len(atoms)), title.replace("\n", " ")]
+        lines += [f"{a['element']:<2} {float(a['x']):14.8f} {float(a['y']):14.8f} "
+                  f"{float(a['z']):14.8f}" for a in atoms]
+        return "\n".join(lines) + "\n"
+
+    def copy_selection_xyz(self) -> bool:
+        """Ctrl+C: copy the selected atoms (all when none is selected) as XYZ text."""
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        if not atoms_of(shown):
+            self.show_message(self.tr("There are no atoms to copy."), error=True)
+            return False
+        text = self.selection_xyz()
+        QGuiApplication.clipboard().setText(text)
+        count = int(text.split("\n", 1)[0])
+        self.show_message(self.tr("Copied %1 atom(s) as XYZ.").replace("%1", str(count)))
+        return True
+
+    # -- context menu ----------------------------------------------------------------------
+    def _context_requested(self, atom_id: str, bond: tuple[str, str] | None,
+                           global_pos: QPoint) -> None:
+        if atom_id and atom_id not in self.view.selection():
+            self.set_selection([atom_id])
+        menu = self.build_context_menu(atom_id, bond)
+        menu.popup(global_pos)
+
+    def build_context_menu(self, atom_id: str, bond: tuple[str, str] | None) -> QMenu:
+        """The menu of a right click on an atom, a bond or the background (objectName
+        ``moleculeContextMenu``; actions ``ctx...``)."""
+        if self.context_menu is not None:
+            self.context_menu.deleteLater()
+        menu = QMenu(self)
+        menu.setObjectName("moleculeContextMenu")
+        self.context_menu = menu
+        doc = self.ctx.document
+        editable = doc.candidate is None and not doc.busy and self._worker is None
+        sel = self.view.selection()
+
+        def add(name: str, text: str, tip: str, fn: Callable[[], Any], *,
+                enabled: bool = True, parent: QMenu | None = None) -> QAction:
+            act = (parent or menu).addAction(text)
+            act.setObjectName(name)
+            act.setToolTip(tip)
+            act.setStatusTip(tip)
+            act.setEnabled(enabled)
+            act.triggered.connect(lambda _c=False: fn())
+            return act
+
+        menu.setToolTipsVisible(True)
+        if atom_id:
+            ids = sel if atom_id in sel else [atom_id]
+            index = {a["id"]: a for a in atoms_of(doc.project)}
+            atom = index.get(atom_id, {})
+            add("ctxDeleteAtoms", self.tr("Delete %1").replace("%1", self.measure_name(ids)
+                                                                if len(ids) <= 4 else
+                                                                self.tr("%1 atoms").replace(
+                                                                    "%1", str(len(ids)))),
+                self.tr("Delete the atoms with their bonds"),
+                lambda: self.erase_atoms(list(ids)), enabled=editable)
+            elements = menu.addMenu(self.tr("Set element"))
+            elements.setObjectName("ctxElementMenu")
+            for el in dict.fromkeys((*MENU_ELEMENTS, self.element)):
+                add(f"ctxElement_{el}", el, self.tr("Make the atoms %1").replace("%1", el),
+                    lambda e=el: self.set_element_of(list(ids), e), enabled=editable,
+                    parent=elements)
+            fixed = bool(atom.get("fixed"))
+            add("ctxFixAtoms", self.tr("Unfix") if fixed else self.tr("Fix"),
+                self.tr("Fixed atoms never move (clean-up, geometry edits, optimisation)"),
+                lambda: self._run(lambda: ops.set_atom_properties(
+                    doc, [{"id": i, "fixed": not fixed} for i in ids], preview=False,
+                    origin="user")), enabled=editable)
+            add("ctxMeasure", self.tr("Measure"),
+                self.tr("Keep the distance, angle or dihedral of the 2–4 selected atoms"),
+                lambda: self.keep_measurement(sel), enabled=2 <= len(sel) <= 4)
+            menu.addSeparator()
+            add("ctxSelectFragment", self.tr("Select fragment"),
+                self.tr("Select every atom bonded, directly or not, to this one"),
+                lambda: self.select_fragment([atom_id]))
+            el = str(atom.get("element", ""))
+            add("ctxSelectElement", self.tr("Select all %1").replace("%1", el),
+                self.tr("Select every atom of this element"), lambda: self.select_element(el))
+        elif bond is not None:
+            a, b = bond
+            order = next((int(x.get("order", 1)) for x in bonds_of(doc.project)
+                          if {x["a"], x["b"]} == {a, b}), 1)
+            names = {1: self.tr("Single bond"), 2: self.tr("Double bond"),
+                     3: self.tr("Triple bond")}
+            for k in (1, 2, 3):
+                act = add(f"ctxBondOrder_{k}", names[k],
+                          self.tr("Set the bond order (hydrogens follow when Adjust "
+                                  "hydrogens is on)"),
+                          lambda k=k: self.set_bond_order(a, b, k), enabled=editable)
+                act.setCheckable(True)
+                act.setChecked(k == order)
+            add("ctxDeleteBond", self.tr("Delete bond"), self.tr("Remove the bond, keep the atoms"),
+                lambda: self.set_bond_order(a, b, 0), enabled=editable)
+            add("ctxMeasure", self.tr("Measure"), self.tr("Keep the length of this bond"),
+                lambda: self.keep_measurement([a, b]))
+        else:
+            add("ctxSelectAll", self.tr("Select all"), self.tr("Select every atom"),
+                self.select_all)
+            add("ctxClearMeasurements", self.tr("Clear measurements"),
+                self.tr("Remove every kept measurement"), self.clear_measurements,
+                enabled=bool(self.pinned_measurements))
+        return menu
 
     def _select_rows(self, ids: list[str]) -> None:
         from PySide6.QtCore import QItemSelection, QItemSelectionModel
