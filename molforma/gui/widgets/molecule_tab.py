@@ -60,10 +60,20 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
 
 
 # Undo step labels of the document operations, for "Undo Add atoms" in the person's language.
-STEP_NAMES = tuple(QT_TRANSLATE_NOOP("steps", t) for t in (
-    "Add atoms", "Delete atoms", "Move atoms", "Set atom properties", "Set bonds",
-    "Set internal coordinate", "Add hydrogens", "Load structure", "Structure from SMILES",
-    "Set molecule", "Load project", "Confirm"))
+STEP_NAMES = (
+    QT_TRANSLATE_NOOP("steps", "Add atoms"),
+    QT_TRANSLATE_NOOP("steps", "Delete atoms"),
+    QT_TRANSLATE_NOOP("steps", "Move atoms"),
+    QT_TRANSLATE_NOOP("steps", "Set atom properties"),
+    QT_TRANSLATE_NOOP("steps", "Set bonds"),
+    QT_TRANSLATE_NOOP("steps", "Set internal coordinate"),
+    QT_TRANSLATE_NOOP("steps", "Add hydrogens"),
+    QT_TRANSLATE_NOOP("steps", "Load structure"),
+    QT_TRANSLATE_NOOP("steps", "Structure from SMILES"),
+    QT_TRANSLATE_NOOP("steps", "Set molecule"),
+    QT_TRANSLATE_NOOP("steps", "Load project"),
+    QT_TRANSLATE_NOOP("steps", "Confirm"),
+)
 
 
 def step_name(label: str) -> str:
