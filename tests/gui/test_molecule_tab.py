@@ -382,9 +382,9 @@ def test_selecting_two_three_or_four_atoms_shows_the_measurement(make_main_windo
     assert tab.measurement.text() == ""
     click_atom(qtbot, tab.view, "a1", Qt.KeyboardModifier.ControlModifier)
     d = (0.757 ** 2 + 0.586 ** 2) ** 0.5
-    assert tab.measurement.text() == f"Distance a2–a1: {d:.4f} Å"
+    assert tab.measurement.text() == f"Distance H2–O1: {d:.4f} Å"  # element labels, not ids
     click_atom(qtbot, tab.view, "a3", Qt.KeyboardModifier.ControlModifier)
-    assert tab.measurement.text().startswith("Angle a2–a1–a3: 104.")
+    assert tab.measurement.text().startswith("Angle H2–O1–H3: 104.")
 
 
 def test_hovering_an_atom_shows_its_id_element_and_position(make_main_window: Any,
