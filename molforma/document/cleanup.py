@@ -159,8 +159,26 @@ def _emit(obj: Mapping[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def _die_with_parent() -> Callable[[], bool]:
+    """Make the child end with the window: at once on Linux (the kernel kills it when the
+    parent dies), elsewhere at the next chunk. Returns the check for ``cancelled``."""
+    import os
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    parent = os.getppid()
+    return lambda: os.getppid() != parent
+
+
 def main() -> int:
     """The child process: read a request on stdin, report progress and the result on stdout."""
+    orphaned = _die_with_parent()
     try:
         req = json.loads(sys.stdin.read())
         atoms, bonds = req["atoms"], req["bonds"]
@@ -179,7 +197,7 @@ def main() -> int:
 
     try:
         positions = cleanup_positions(atoms, bonds, step=step, progress=stage,
-                                      max_iterations=max_its)
+                                      cancelled=orphaned, max_iterations=max_its)
     except MolFormaError as exc:
         _emit({"type": "error", "code": exc.code, "data": exc.data})
         return 1
