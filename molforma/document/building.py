@@ -24,13 +24,13 @@ from typing import Any
 import numpy as np
 
 from molforma.document.chemistry import (
+    _add_h_to,
     _bond_orders,
     _clash_score,
     _Environment,
     _steric_number,
     _twist_reference,
     _valence_problems,
-    add_hydrogens,
     bond_length,
     is_metal,
     missing_hydrogens,
@@ -57,6 +57,26 @@ def _terminal_hydrogens(index: dict[str, AtomDict], orders: dict[str, list[tuple
             and len(orders.get(n, ())) == 1]
 
 
+def _local_missing(work: Project, ids: Iterable[str],
+                   without: set[str] | frozenset[str] = frozenset()) -> dict[str, int]:
+    """:func:`missing_hydrogens` of ``ids`` only, from a sub-project of them and their
+    neighbours (an atom's open valence depends only on its own bonds), leaving out the
+    atoms ``without``: linear in the neighbourhood, not in the molecule."""
+    want = set(ids)
+    keep = set(want)
+    bonds = work["document"]["bonds"]
+    for b in bonds:
+        if b["a"] in want:
+            keep.add(b["b"])
+        if b["b"] in want:
+            keep.add(b["a"])
+    keep -= set(without)
+    sub = {"document": {"atoms": [a for a in work["document"]["atoms"] if a["id"] in keep],
+                        "bonds": [b for b in bonds if b["a"] in keep and b["b"] in keep]}}
+    need = missing_hydrogens(sub)
+    return {i: n for i, n in need.items() if i in want}
+
+
 def bonded_direction(work: Project, parent_id: str, element: str, *,
                      hint: Sequence[float] | None = None) -> np.ndarray:
     """Unit vector from atom ``parent_id`` to a new single-bonded atom of ``element``.
@@ -80,7 +100,7 @@ def bonded_direction(work: Project, parent_id: str, element: str, *,
         return unit(np.asarray(hint, float))
     # The hydrogens the parent will still need once this bond exists count as domains:
     # that is what makes a chain carbon tetrahedral rather than linear.
-    still_open = max(missing_hydrogens(work).get(parent_id, 0) - 1, 0)
+    still_open = max(_local_missing(work, [parent_id]).get(parent_id, 0) - 1, 0)
     steric = _steric_number(parent, mine, index, 1 + still_open, orders)
     steric = max(steric, len(existing) + 1)
     ref = None
@@ -164,16 +184,19 @@ def adjust_hydrogens(work: Project, ids: Iterable[str]) -> EditResult:
     if not heavy:
         return EditResult(added=[], removed=[], touched=[])
     every_h = {h for aid in heavy for h in strip[aid]}
-    bare = {"document": {
-        "atoms": [a for a in work["document"]["atoms"] if a["id"] not in every_h],
-        "bonds": [b for b in work["document"]["bonds"]
-                  if b["a"] not in every_h and b["b"] not in every_h]}}
-    need = missing_hydrogens(bare)
+    need = _local_missing(work, heavy, without=every_h)
     redo = [aid for aid in heavy if need.get(aid, 0) != len(strip[aid])]
     gone = {h for aid in redo for h in strip[aid]}
     if gone:
         _remove(work, gone)
-    added = add_hydrogens(work, redo).added if redo else []
+    added: list[str] = []
+    if redo:
+        index = _index(work)
+        orders = _bond_orders(work)
+        env = _Environment(work)
+        for aid in redo:
+            if need.get(aid, 0) > 0:
+                added += _add_h_to(work, index, orders, env, index[aid], need[aid])
     return EditResult(added=added, removed=sorted(gone, key=_idnum), touched=added)
 
 
@@ -215,10 +238,52 @@ def hydrogens_of(work: Project, ids: Iterable[str]) -> list[str]:
 
 def valence_problem_ids(project: Project) -> list[str]:
     """Ids of main-group atoms with more bonds than any valence allows (what
-    ``validate_document`` reports as ``valence_exceeded``)."""
-    if not project["document"]["atoms"]:
+    ``validate_document`` reports as ``valence_exceeded``).
+
+    The window asks after every edit, so atoms that are plainly fine (neutral, no
+    unpaired electrons, bond orders summing to at most the element's default valence)
+    are settled here; only the rest, with their neighbours, go to RDKit's check.
+    """
+    from rdkit import Chem
+
+    atoms = project["document"]["atoms"]
+    if not atoms:
         return []
-    return [str(i) for p in _valence_problems(project) for i in p["atoms"]]
+    index = {a["id"]: a for a in atoms}
+    table = Chem.GetPeriodicTable()
+    total: dict[str, int] = {}
+    partners: dict[str, list[str]] = {}
+    for b in project["document"]["bonds"]:
+        a1, a2 = index.get(b["a"]), index.get(b["b"])
+        if a1 is None or a2 is None or is_metal(a1["element"]) or is_metal(a2["element"]):
+            continue
+        order = int(b.get("order", 1))
+        for x, y in ((b["a"], b["b"]), (b["b"], b["a"])):
+            total[x] = total.get(x, 0) + order
+            partners.setdefault(x, []).append(y)
+    default: dict[str, int] = {}
+    suspicious: list[str] = []
+    for a in atoms:
+        el = a["element"]
+        if is_metal(el):
+            continue
+        if el not in default:
+            from molforma.document import elements
+
+            default[el] = int(table.GetDefaultValence(elements.atomic_number(el)))
+        if (a.get("formalCharge") or a.get("unpairedElectrons")
+                or (default[el] >= 0 and total.get(a["id"], 0) > default[el])):
+            suspicious.append(a["id"])
+    if not suspicious:
+        return []
+    keep = set(suspicious)
+    for aid in suspicious:
+        keep.update(partners.get(aid, ()))
+    sub = {"document": {"atoms": [a for a in atoms if a["id"] in keep],
+                        "bonds": [b for b in project["document"]["bonds"]
+                                  if b["a"] in keep and b["b"] in keep]}}
+    flagged = set(suspicious)
+    return [str(i) for p in _valence_problems(sub) for i in p["atoms"] if i in flagged]
 
 
 def _idnum(aid: str) -> int:
