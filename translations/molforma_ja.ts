@@ -703,6 +703,10 @@
         <source>3D structure ready: confirm or cancel the candidate.</source>
         <translation>3D構造ができました。候補を確定または取り消してください。</translation>
     </message>
+    <message>
+        <source>Selection</source>
+        <translation>選択範囲</translation>
+    </message>
 </context>
 <context>
     <name>PartsPalette</name>

@@ -350,7 +350,7 @@ class MoleculeTab(QWidget):
         self.palette_toggle.setText(self.tr("Parts palette"))
         self.palette_toggle.setToolTip(self.tr("Show or hide the periodic table, fragments "
                                                "and ligands (F9)"))
-        self.select_button.setText(self.tr("Select"))
+        self.select_button.setText(self.tr("Selection"))
         self.select_button.setToolTip(self.tr("Select all, none, the inverse, whole "
                                               "fragments or every atom of an element"))
         texts = {"selectAllAtomsAction": self.tr("All atoms"),
