@@ -289,6 +289,7 @@ def test_messages_under_the_view_clear_after_a_while(make_main_window: Any, qtbo
 def test_every_control_of_the_molecule_tab_has_a_tooltip(make_main_window: Any) -> None:
     win = make_main_window()
     tab = win.molecule_tab
+    tab.toggle_palette(True)
     missing = [w.objectName() for kind in (QAbstractButton, QComboBox, QLineEdit)
                for w in tab.findChildren(kind)
                if w.objectName() and w.isVisibleTo(tab) and not w.toolTip()
