@@ -19,6 +19,8 @@ _SYMBOLS: dict[str, str] = {
     str(_PT.GetElementSymbol(z)).lower(): str(_PT.GetElementSymbol(z)) for z in range(1, MAX_Z + 1)
 }
 
+SYMBOLS: frozenset[str] = frozenset(_SYMBOLS.values())
+
 
 def normalize_symbol(symbol: str) -> str | None:
     """``'cl'`` → ``'Cl'``; None when it is not an element (dummy ``*`` excluded)."""
