@@ -531,8 +531,13 @@ class Server:
             log.exception("tool %s returned data outside its outputSchema", spec.name)
             return self._error_result(spec, MolFormaError(
                 "internal_error", tool=spec.name).to_dict(self.state.lang))
-        return {"content": [{"type": "text", "text": _dumps(structured)}],
-                "structuredContent": structured, "isError": False}
+        content: list[dict[str, Any]] = [{"type": "text", "text": _dumps(structured)}]
+        # Content too big to inline travels beside the answer (SPEC.md section 9.5).
+        links = structured.get("links") if isinstance(structured, dict) else None
+        for item in links or ():
+            content.append({"type": "resource_link",
+                            **{k: v for k, v in item.items() if v is not None}})
+        return {"content": content, "structuredContent": structured, "isError": False}
 
     def _exception_result(self, spec: ToolSpec, exc: BaseException) -> dict[str, Any]:
         if isinstance(exc, MolFormaError):
