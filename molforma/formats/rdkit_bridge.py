@@ -89,7 +89,9 @@ def _atoms_one_by_one(atoms: Sequence[Mapping[str, Any]]) -> Chem.RWMol:
 
 def kekulized(mol: Chem.Mol) -> Chem.Mol:
     """``mol`` with aromatic bonds written as alternating single/double bonds when possible."""
-    if not any(b.GetBondType() == Chem.BondType.AROMATIC for b in mol.GetBonds()):
+    aromatic = Chem.BondType.AROMATIC
+    if not any(mol.GetBondWithIdx(k).GetBondType() == aromatic
+               for k in range(mol.GetNumBonds())):
         return mol
     work = Chem.Mol(mol)
     with quiet():
@@ -149,10 +151,14 @@ def document_from_mol(
     ``ids`` replaces the default ``a1``.. ids (same length as the atoms).
     """
     mol = kekulized(mol)
-    conf = mol.GetConformer() if mol.GetNumConformers() else None
+    n = mol.GetNumAtoms()
+    # One call for all positions, and atoms/bonds by index: RDKit's Python sequence
+    # wrappers cost more per item than the molecule itself (10,000 atoms: seconds).
+    pos = (mol.GetConformer().GetPositions().tolist() if mol.GetNumConformers()
+           else [[0.0, 0.0, 0.0]] * n)
     atoms: list[dict[str, Any]] = []
-    for i, at in enumerate(mol.GetAtoms()):
-        pos = conf.GetAtomPosition(i) if conf is not None else Point3D(0, 0, 0)
+    for i in range(n):
+        at = mol.GetAtomWithIdx(i)
         props: dict[str, Any] = {
             "formalCharge": int(at.GetFormalCharge()),
             "unpairedElectrons": min(int(at.GetNumRadicalElectrons()), 8),
@@ -162,13 +168,15 @@ def document_from_mol(
             props["massNumber"] = iso
         if names is not None and names[i]:
             props["name"] = names[i]
-        atom = make_atom(i + 1, at.GetSymbol(), pos.x, pos.y, pos.z, **props)
+        x, y, z = pos[i]
+        atom = make_atom(i + 1, at.GetSymbol(), x, y, z, **props)
         if ids is not None:
             atom["id"] = ids[i]
         atoms.append(atom)
     bonds: list[dict[str, Any]] = []
     seen: set[tuple[int, int]] = set()
-    for b in mol.GetBonds():
+    for k in range(mol.GetNumBonds()):
+        b = mol.GetBondWithIdx(k)
         order = _ORDER_OF.get(b.GetBondType())
         i, j = b.GetBeginAtomIdx(), b.GetEndAtomIdx()
         key = (min(i, j), max(i, j))

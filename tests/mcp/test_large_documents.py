@@ -36,7 +36,7 @@ def water_box(n: int) -> str:
         rows += [("O", p), ("H", p + np.array([0.9572, 0, 0])),
                  ("H", p + np.array([-0.24, 0.927, 0]))]
     while len(rows) < n:
-        rows.append(("He", grid[-1] + np.array([6.0 + 3.0 * len(rows), 0, 0])))
+        rows.append(("He", grid[-1] + np.array([0.0, 0.0, 3.1 * (n - len(rows))])))
     return f"{n}\nwater box\n" + "".join(f"{e} {x:.5f} {y:.5f} {z:.5f}\n" for e, (x, y, z) in rows)
 
 
