@@ -117,7 +117,7 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
         # The path came from a setting, not from this call: name the setting to change.
         raise FileAccessError("job_root_not_allowed", path=root, setting="job_root",
                               allowed=[str(d) for d in policy.allow_dirs]) from exc
-    policy.check_advanced_paths(project.get("advanced", {}))
+    policy.check_advanced_paths(project.get("advanced", {}), job_root=root)
     if args.action == "save_inputs":
         folder = state.jobs.save_input_set(project)
         import json

@@ -574,8 +574,16 @@ class SetAdvancedInput(_EditInput):
 def set_advanced(ctx: ToolContext, args: SetAdvancedInput) -> EditSummary:
     """Change advanced settings by key (memory, scratch directory, iterations, grid, ...).
     Absolute paths must lie in the allowed directories."""
+    from molforma.jobs.runner import job_root
+    from molforma.nwchem.settings import ExecutionSettings
+
     doc = ctx.state.document(args.documentId)
-    ctx.state.policy.check_advanced_paths(args.values)
+    try:
+        root: str | None = str(job_root(ExecutionSettings.model_validate(
+            doc.project.get("execution", {}))))
+    except (ValueError, MolFormaError):
+        root = None  # a broken execution block is reported by the edit or the start
+    ctx.state.policy.check_advanced_paths(args.values, job_root=root)
     return _ops().set_advanced(doc, args.values, **_edit_args(args))
 
 
