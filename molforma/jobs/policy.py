@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -305,6 +305,17 @@ class Policy:
             if parent != resolved and not parent.is_dir():
                 raise FileAccessError("path_not_directory", path=shown, parent=str(parent))
         return resolved
+
+    def read_guard(self) -> Callable[[Path], Path]:
+        """A check for each file a loader opens (the results reader): the file resolved.
+
+        A folder that passed :meth:`check_path` may still hold a link to a file
+        elsewhere; the loader asks this guard about every file before opening it.
+        """
+        def guard(path: Path) -> Path:
+            return self.check_path(path, must_exist=True)
+
+        return guard
 
     def check_paths(self, paths: Iterable[str], **kwargs: bool) -> list[Path]:
         """:meth:`check_path` for several paths; all are checked before any is returned."""

@@ -90,15 +90,16 @@ def results_action(ctx: ToolContext, args: ResultsActionInput) -> ResultsActionO
         cur = sess.current
         if cur is not None:
             _checked_source(state.policy, cur.source)
-        handle = sess.reload()
+        handle = sess.reload(guard=state.policy.read_guard())
     else:
         if not args.path:
             raise ResultsError("path_required", action=args.action)
         path = _checked_source(state.policy, args.path)
         if args.action == "open_directory" and not path.is_dir():
             raise FileAccessError("path_not_directory", path=args.path, parent=str(path))
-        handle = sess.open_file(str(path)) if args.action == "open_file" \
-            else sess.open_directory(str(path))
+        guard = state.policy.read_guard()
+        handle = sess.open_file(str(path), guard=guard) if args.action == "open_file" \
+            else sess.open_directory(str(path), guard=guard)
     state.last_load[doc.id] = handle
     doc_id = doc.id
 
