@@ -17,11 +17,9 @@ so nothing from such a file is trusted.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
@@ -73,33 +71,17 @@ def preferences_path() -> Path:
     return config_dir() / "preferences.json"
 
 
-class _Refused(Exception):
-    """The file is not a Preferences file; ``args[0]`` says why (English, for the log)."""
-
-
-def _refuse_constant(name: str) -> Any:
-    raise _Refused(f"non-finite number {name}")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value != value or value in (float("inf"), float("-inf")):
-        raise _Refused(f"non-finite number {text}")
-    return value
-
-
 def parse_preferences(text: str) -> Preferences:
     """The Preferences in ``text``, which must be in the Preferences format.
 
     Raises:
         ValueError: the text is not a Preferences file (the message says why).
     """
+    from molforma.fileio import strict_json_loads
+
     try:
-        data = json.loads(text.lstrip("\ufeff"), parse_constant=_refuse_constant,
-                          parse_float=_finite_float)
-    except _Refused as exc:
-        raise ValueError(str(exc)) from None
-    except ValueError as exc:
+        data = strict_json_loads(text.lstrip("\ufeff"))
+    except (ValueError, RecursionError) as exc:
         raise ValueError(f"not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
@@ -168,7 +150,9 @@ def load_preferences() -> Preferences:
 def preferences_text(prefs: Preferences) -> str:
     """The file text of ``prefs``: the format marker first, then the settings."""
     data = {"format": PREFERENCES_FORMAT, "version": PREFERENCES_VERSION, **prefs.model_dump()}
-    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    from molforma.fileio import strict_json_dumps
+
+    return strict_json_dumps(data, "The Preferences", indent=2, ensure_ascii=False) + "\n"
 
 
 def save_preferences(prefs: Preferences) -> None:

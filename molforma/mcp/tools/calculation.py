@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from molforma.errors import CalculationError, FileAccessError
 from molforma.i18n import register
-from molforma.mcp.registry import ToolContext, tool
+from molforma.mcp.registry import ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
 from molforma.mcp.tools.document import _REV, doc_info
 
@@ -37,9 +37,7 @@ register({
 _TERMINAL_JOB = frozenset({"finished", "failed", "cancelled", "timed_out"})
 
 
-class CalculationInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CalculationInput(ToolInput):
     documentId: str = Field(description="Document id from list_documents.")
     expectedRevision: str = Field(description=_REV)
     action: Literal["start", "cancel", "save_inputs"] = Field(
@@ -138,9 +136,7 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
                       cancel=job.cancel, final=final)
 
 
-class GetAppStateInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class GetAppStateInput(ToolInput):
     documentId: str | None = Field(None, description="Limit calculation and results to one "
                                    "document (default: all).")
 

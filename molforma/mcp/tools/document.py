@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from molforma.errors import CandidateExistsError, FileAccessError, MolFormaError
 from molforma.i18n import register
 from molforma.mcp import elicitation as E
-from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, tool
+from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, ToolInput, tool
 
 register({
     "file_exists": {
@@ -66,8 +66,8 @@ _PREVIEW = ("True (default): make a candidate, to be confirmed or cancelled with
             "tool; false: check and apply directly as one undo step.")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Strict(ToolInput):
+    pass
 
 
 class _DocInput(_Strict):
