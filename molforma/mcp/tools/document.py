@@ -62,6 +62,9 @@ Vec3 = tuple[float, float, float]
 _DOC_ID = "Document id from list_documents."
 _REV = ("Revision from the last answer about this document; the call fails and changes "
         "nothing when the document has changed since.")
+_ELEMENT = ("Element symbol, e.g. 'C', 'Cl'. Letter case and surrounding spaces are "
+            "normalised to the periodic-table spelling ('cl', 'CL' -> 'Cl'), as in structure "
+            "files; anything that is not an element is refused.")
 _PREVIEW = ("True (default): make a candidate, to be confirmed or cancelled with the history "
             "tool; false: check and apply directly as one undo step.")
 
@@ -274,7 +277,9 @@ class SaveFileInput(_DocInput):
     path: str = Field(description="Where to write the project (*.molforma.json).")
     overwrite: bool | None = Field(
         None, description="true replaces an existing file, false never does; omitted: the "
-        "client is asked (form elicitation) when it declares it, else an existing file fails.")
+        "client is asked (form elicitation) when it declares it, and only an accept whose "
+        "form holds the boolean overwrite: true replaces the file; else an existing file "
+        "fails.")
     expectedRevision: str | None = Field(None, description=_REV)
 
 
@@ -348,8 +353,7 @@ def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
 
 # ---------------------------------------------------------------------------------------------
 class NewAtom(_Strict):
-    element: str = Field(description="Element symbol as written in the periodic table, "
-                         "e.g. 'C', 'Cl' (not 'CL' or 'cl').")
+    element: str = Field(description=_ELEMENT)
     position: Vec3 = Field(description="[x, y, z] in Angstrom.")
     name: str | None = Field(None, description="Optional label (at most 16 characters).")
     formalCharge: int | None = Field(None, description="Formal charge, -99..20.")
@@ -374,6 +378,7 @@ class AddAtomsInput(_EditInput):
 def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
     """Add atoms with element and position (and optional properties), and optional bonds to
     existing atoms or to each other ('#k')."""
+    from molforma.document.elements import normalize_symbol
     from molforma.document.model import check_atom_fields
 
     doc = ctx.state.document(args.documentId)
@@ -383,6 +388,8 @@ def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
     # do not exist yet, so an error naming one of them would send the model looking for it.
     for k, atom in enumerate(atoms):
         x, y, z = atom["position"]
+        # The edit normalises the spelling ('cl' -> 'Cl'); check what it will store.
+        atom["element"] = normalize_symbol(atom["element"]) or atom["element"]
         check_atom_fields({**{key: v for key, v in atom.items() if key != "position"},
                            "id": f"#{k}", "x": x, "y": y, "z": z})
     return _ops().add_atoms(doc, atoms, bonds, **_edit_args(args))
@@ -426,7 +433,7 @@ def move_atoms(ctx: ToolContext, args: MoveAtomsInput) -> EditSummary:
 
 class AtomChange(_Strict):
     id: str = Field(description="Atom id.")
-    element: str | None = Field(None, description="New element symbol.")
+    element: str | None = Field(None, description="New element symbol. " + _ELEMENT)
     formalCharge: int | None = Field(None, description="Formal charge, -99..20.")
     unpairedElectrons: int | None = Field(None, description="Unpaired electrons, 0..8.")
     name: str | None = Field(None, description="Label (at most 16 characters).")
