@@ -534,12 +534,8 @@ class Server:
         except MolFormaError as err:
             return self._error_result(spec, err.to_dict(self.state.lang))
         except OSError as exc:
-            # A file-system refusal the handler did not foresee (ENAMETOOLONG, EACCES,
-            # ENOSPC, ...) is the user's path or disk, not a bug: say which and why.
             log.warning("tool %s: %s", spec.name, exc)
-            return self._error_result(spec, FileAccessError(
-                path=str(exc.filename or ""), reason=exc.strerror or str(exc),
-            ).to_dict(self.state.lang))
+            return self._error_result(spec, _file_error(exc).to_dict(self.state.lang))
         except Exception:
             log.exception("tool %s failed", spec.name)
             return self._error_result(spec, MolFormaError(
@@ -580,6 +576,8 @@ class Server:
     def _exception_result(self, spec: ToolSpec, exc: BaseException) -> dict[str, Any]:
         if isinstance(exc, MolFormaError):
             return self._error_result(spec, exc.to_dict(self.state.lang))
+        if isinstance(exc, OSError):
+            return self._error_result(spec, _file_error(exc).to_dict(self.state.lang))
         return self._error_result(spec, MolFormaError(
             "internal_error", tool=spec.name).to_dict(self.state.lang))
 
@@ -641,6 +639,15 @@ class Server:
         task = self._task_request(req)
         self.state.tasks.cancel(task.task_id)
         return {}
+
+
+def _file_error(exc: OSError) -> FileAccessError:
+    """A file-system refusal no handler foresaw (ENAMETOOLONG, EACCES, ENOSPC, ...).
+
+    It concerns the user's path or disk, not a bug: the answer names the path and the
+    reason instead of ``internal_error``.
+    """
+    return FileAccessError(path=str(exc.filename or ""), reason=exc.strerror or str(exc))
 
 
 def _check_cursor(params: dict[str, Any]) -> None:

@@ -222,3 +222,29 @@ def test_a_project_with_non_finite_numbers_is_refused_and_saved_projects_are_str
     out = tmp_path / "saved.molforma.json"
     server.ok("save_file", {"documentId": doc_id, "path": str(out)})
     json.loads(out.read_text(), parse_constant=_refuse_constant)
+
+
+@pytest.mark.parametrize("exc", [
+    OSError(36, "File name too long", "/x/" + "n" * 300),
+    PermissionError(13, "Permission denied", "/root/secret"),
+])
+def test_an_os_error_no_handler_foresaw_is_a_file_error_not_an_internal_one(exc: OSError) -> None:
+    import dataclasses
+
+    from molforma.mcp.protocol import Request
+    from molforma.mcp.server import Server, ServerState
+
+    server = Server(ServerState(), mode="headless")
+    spec = server.tools["list_documents"]
+
+    def raising(ctx: Any, args: Any) -> Any:
+        raise exc
+
+    server._tools = {"list_documents": dataclasses.replace(spec, handler=raising)}
+    req = Request(id=1, method="tools/call", params={"name": "list_documents", "arguments": {}},
+                  era="modern", version="2026-07-28")
+    out = server._on_tools_call(req)
+    assert out["isError"] is True
+    assert out["structuredContent"]["code"] == "file_error"
+    assert exc.filename in out["structuredContent"]["message"]
+    assert exc.strerror in out["structuredContent"]["message"]
