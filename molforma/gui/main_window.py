@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +127,7 @@ class MainWindow(QMainWindow):
         self.resize(1200, 800)
         self.actions_by_id: dict[str, QAction] = {}
         self.source_name: str | None = None  # the structure file opened, for the title
+        self._status_source: str | Callable[[], str] | None = None
         self.menus: dict[str, QMenu] = {}
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("mainTabs")
@@ -252,6 +254,11 @@ class MainWindow(QMainWindow):
                 w.setText(self.tr("This part of MolForma is not available in this build."))
         self._update_title()
         self._update_summary()  # "3 atoms" in the status bar follows the language too
+        source = getattr(self, "_status_source", None)
+        if callable(source):
+            self.status_label.setText(source())
+        elif source:
+            self._clear_status()  # a plain text cannot be re-rendered in the new language
 
     def changeEvent(self, ev: QEvent) -> None:
         """Retranslate on a language change."""
@@ -292,14 +299,23 @@ class MainWindow(QMainWindow):
         mark = "*" if doc.modified else ""
         self.setWindowTitle(f"{name}{mark} — MolForma")
 
-    def show_status(self, text: str, timeout_ms: int = 8000) -> None:
-        """A message in the status bar."""
-        self.status_label.setText(text)
+    def show_status(self, message: str | Callable[[], str], timeout_ms: int = 8000) -> None:
+        """A message in the status bar; it clears after ``timeout_ms``.
+
+        Pass a function that renders the message to have it follow a language switch
+        while it shows (a plain string is cleared on a switch instead).
+        """
+        self._status_source = message
+        self.status_label.setText(message() if callable(message) else message)
         if timeout_ms:
             # The label is the timer's context: no call once the window is gone.
             QTimer.singleShot(timeout_ms, self.status_label,
-                              lambda t=text: self.status_label.text() == t
-                              and self.status_label.setText(""))
+                              lambda m=message: self._clear_status(m))
+
+    def _clear_status(self, message: str | Callable[[], str] | None = None) -> None:
+        if message is None or self._status_source is message:
+            self._status_source = None
+            self.status_label.setText("")
 
     def report_error(self, title: str, exc: BaseException | str) -> None:
         """Show an error through :mod:`dialogs` (a MolFormaError in the display language)."""
@@ -417,7 +433,7 @@ class MainWindow(QMainWindow):
         self.source_name = None if isinstance(loaded, dict) else Path(path).name
         self._remember(path)
         self._document_changed("open")
-        self.show_status(self.tr("Opened %1").replace("%1", Path(path).name))
+        self.show_status(lambda: self.tr("Opened %1").replace("%1", Path(path).name))
         return True
 
     def open_results(self, path: str) -> bool:
@@ -430,7 +446,7 @@ class MainWindow(QMainWindow):
             return False
         self.show_tab("results")
         self._remember(path)
-        self.show_status(self.tr("Opening %1 in Results").replace("%1", Path(path).name))
+        self.show_status(lambda: self.tr("Opening %1 in Results").replace("%1", Path(path).name))
         return True
 
     def file_load_structure(self) -> None:
@@ -471,7 +487,7 @@ class MainWindow(QMainWindow):
             return False
         self._remember(path)
         self._document_changed("save")
-        self.show_status(self.tr("Saved %1").replace("%1", Path(path).name))
+        self.show_status(lambda: self.tr("Saved %1").replace("%1", Path(path).name))
         return True
 
     def file_export(self) -> None:
@@ -499,7 +515,7 @@ class MainWindow(QMainWindow):
         except OSError as exc:
             self.report_error(self.tr("Export"), str(exc))
             return
-        self.show_status(self.tr("Exported %1").replace("%1", Path(path).name))
+        self.show_status(lambda: self.tr("Exported %1").replace("%1", Path(path).name))
 
     def open_preferences(self) -> None:
         """Edit → Preferences…"""
@@ -536,14 +552,12 @@ class MainWindow(QMainWindow):
             self.show_tab(tab)
         self.resize(1280, 820)
         self.show()
-        app = QApplication.instance()
-        # Let layouts settle and plots draw their axes before grabbing.
-        for _ in range(5):
-            if app is not None:
-                app.processEvents()
-        loop_wait(400)
+        # No fixed waits: run the events until the window is on screen and its layouts
+        # have settled; grab() then renders every widget (an OpenGL view draws its frame).
+        wait_exposed(self)
+        settle_events()
         self.molecule_tab.view.fit()
-        loop_wait(100)
+        settle_events()
         image = self.grab()
         ok = image.save(path, "PNG")
         self.ctx.document.modified = False  # nothing to ask about on the way out
@@ -606,13 +620,28 @@ class MainWindow(QMainWindow):
         ev.accept()
 
 
-def loop_wait(ms: int) -> None:
-    """Run the event loop for ``ms`` milliseconds."""
+def wait_exposed(widget: QWidget, timeout: float = 10.0) -> bool:
+    """Run events until ``widget``'s window is exposed (at most ``timeout`` seconds)."""
+    import time
+
     from PySide6.QtCore import QEventLoop
 
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
+    app = QApplication.instance()
+    end = time.monotonic() + timeout
+    while app is not None and time.monotonic() < end:
+        handle = widget.windowHandle()
+        if handle is not None and handle.isExposed():
+            return True
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+    return False
+
+
+def settle_events(rounds: int = 5) -> None:
+    """Process the pending events (layouts, resizes, deferred paints) a few rounds."""
+    app = QApplication.instance()
+    for _ in range(rounds):
+        if app is not None:
+            app.processEvents()
 
 
 __all__: list[Any] = ["MainWindow", "load_launch_file"]
