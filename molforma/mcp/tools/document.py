@@ -516,7 +516,7 @@ def move_atoms(ctx: ToolContext, args: MoveAtomsInput) -> EditSummary:
 
 class AtomChange(_Strict):
     id: str = Field(description="Atom id.")
-    element: str | None = Field(None, description="New element symbol. " + _ELEMENT)
+    element: str | None = Field(None, description="New element. " + _ELEMENT)
     formalCharge: int | None = Field(None, description="Formal charge, -99..20.")
     unpairedElectrons: int | None = Field(None, description="Unpaired electrons, 0..8.")
     name: str | None = Field(None, description="Label (at most 16 characters).")
