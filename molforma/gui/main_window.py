@@ -246,6 +246,7 @@ class MainWindow(QMainWindow):
         self._fill_recent_menu()
         for spec in ACTIONS:
             self.actions_by_id[spec.id].setText(action_title(spec))
+        self.update_actions()  # "Undo Add atoms" in the new language
         self.tabs.setTabText(0, self.tr("1 Molecule"))
         for i, (key, _m, _c, title) in enumerate(_PANELS, start=1):
             self.tabs.setTabText(i, _tr_ctx(title))
@@ -286,10 +287,20 @@ class MainWindow(QMainWindow):
         self.summary_label.setText(text)
 
     def update_actions(self) -> None:
-        """Enable or disable actions from the document state."""
+        """Enable or disable actions from the document state; Undo/Redo name their step."""
         for spec in ACTIONS:
             if spec.enabled is not None:
                 self.actions_by_id[spec.id].setEnabled(bool(spec.enabled(self)))
+        from molforma.gui.widgets.molecule_tab import step_name
+
+        doc = self.ctx.document
+        for key, labels, can in (("undo", doc.undo_labels, doc.can_undo),
+                                 ("redo", doc.redo_labels, doc.can_redo)):
+            spec = ACTIONS_BY_ID[f"molforma.edit.{key}"]
+            text = action_title(spec)
+            if labels and can:
+                text += " " + step_name(labels[-1])
+            self.actions_by_id[spec.id].setText(text)
 
     def _update_title(self) -> None:
         doc = self.ctx.document
@@ -552,14 +563,12 @@ class MainWindow(QMainWindow):
             self.show_tab(tab)
         self.resize(1280, 820)
         self.show()
-        app = QApplication.instance()
-        # Let layouts settle and plots draw their axes before grabbing.
-        for _ in range(5):
-            if app is not None:
-                app.processEvents()
-        loop_wait(400)
+        # No fixed waits: run the events until the window is on screen and its layouts
+        # have settled; grab() then renders every widget (an OpenGL view draws its frame).
+        wait_exposed(self)
+        settle_events()
         self.molecule_tab.view.fit()
-        loop_wait(100)
+        settle_events()
         image = self.grab()
         ok = image.save(path, "PNG")
         self.ctx.document.modified = False  # nothing to ask about on the way out
@@ -622,13 +631,28 @@ class MainWindow(QMainWindow):
         ev.accept()
 
 
-def loop_wait(ms: int) -> None:
-    """Run the event loop for ``ms`` milliseconds."""
+def wait_exposed(widget: QWidget, timeout: float = 10.0) -> bool:
+    """Run events until ``widget``'s window is exposed (at most ``timeout`` seconds)."""
+    import time
+
     from PySide6.QtCore import QEventLoop
 
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
+    app = QApplication.instance()
+    end = time.monotonic() + timeout
+    while app is not None and time.monotonic() < end:
+        handle = widget.windowHandle()
+        if handle is not None and handle.isExposed():
+            return True
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+    return False
+
+
+def settle_events(rounds: int = 5) -> None:
+    """Process the pending events (layouts, resizes, deferred paints) a few rounds."""
+    app = QApplication.instance()
+    for _ in range(rounds):
+        if app is not None:
+            app.processEvents()
 
 
 __all__: list[Any] = ["MainWindow", "load_launch_file"]
