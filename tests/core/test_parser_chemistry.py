@@ -361,3 +361,18 @@ def test_reading_an_output_imports_no_numpy() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120)
     assert out.stdout.strip() == "False"
+
+
+def test_a_guard_that_refuses_the_bomd_trajectory_keeps_the_steps_without_frames() -> None:
+    from pathlib import Path
+
+    from molforma.errors import ResultsError
+
+    def guard(path: Path) -> Path:
+        if path.suffix == ".xyz":
+            raise ResultsError("results_unreadable", path=str(path), reason="refused")
+        return path
+
+    res = read_results(NWCHEM_DATA / "water_scf_bomd.out", guard=guard)
+    assert res.summary.mdSteps == 5
+    assert len(res.structures) == 1  # the input geometry only: the .xyz was not read
