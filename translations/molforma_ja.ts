@@ -707,6 +707,30 @@
         <source>Selection</source>
         <translation>選択範囲</translation>
     </message>
+    <message>
+        <source>%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate and click the metal, or choose it under "Place on".</source>
+        <translation>%1 は金属ではありません。配位子 %2 は普通は金属に結合します。候補を取り消して金属をクリックするか、「配置先」で金属を選んでください。</translation>
+    </message>
+    <message>
+        <source>Placing %1 gives %2 an impossible valence (ringed red). Cancel the candidate to undo it.</source>
+        <translation>%1 を置くと %2 の原子価があり得ない値になります（赤い輪）。取り消すには候補を取り消してください。</translation>
+    </message>
+    <message>
+        <source>Place on:</source>
+        <translation>配置先:</translation>
+    </message>
+    <message>
+        <source>The metal to place the chosen ligand on, also when its ligands hide it in the view</source>
+        <translation>選んだ配位子を置く金属（ビューで配位子に隠れていても選べます）</translation>
+    </message>
+    <message>
+        <source>Place</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Place the chosen fragment or ligand on this metal</source>
+        <translation>選んだフラグメントか配位子をこの金属に置きます</translation>
+    </message>
 </context>
 <context>
     <name>PartsPalette</name>
