@@ -569,6 +569,18 @@
         <source>Running in %1</source>
         <translation>Running in %1</translation>
     </message>
+    <message>
+        <source>SCF cycle or optimisation step of the running job, out of the maximum set in the advanced settings (else NWChem's default)</source>
+        <translation>SCF cycle or optimisation step of the running job, out of the maximum set in the advanced settings (else NWChem's default)</translation>
+    </message>
+    <message>
+        <source>Optimisation step %v of %m</source>
+        <translation>Optimisation step %v of %m</translation>
+    </message>
+    <message>
+        <source>SCF cycle %v of %m</source>
+        <translation>SCF cycle %v of %m</translation>
+    </message>
 </context>
 <context>
     <name>HistoryPanel</name>
@@ -815,6 +827,22 @@
         <location filename="../molforma/gui/widgets/history_panel.py" line="478" />
         <source>Exported %1 rows to %2</source>
         <translation>Exported %1 rows to %2</translation>
+    </message>
+    <message>
+        <source>Charge</source>
+        <translation>Charge</translation>
+    </message>
+    <message>
+        <source>Mult.</source>
+        <translation>Mult.</translation>
+    </message>
+    <message>
+        <source>Molecular charge of the job</source>
+        <translation>Molecular charge of the job</translation>
+    </message>
+    <message>
+        <source>Spin multiplicity (2S+1) of the job</source>
+        <translation>Spin multiplicity (2S+1) of the job</translation>
     </message>
 </context>
 <context>

@@ -569,6 +569,18 @@
         <source>Running in %1</source>
         <translation>%1 で実行中</translation>
     </message>
+    <message>
+        <source>SCF cycle or optimisation step of the running job, out of the maximum set in the advanced settings (else NWChem's default)</source>
+        <translation>実行中のジョブの SCF サイクルまたは最適化ステップ（最大値は詳細設定の値、未設定なら NWChem の既定値）</translation>
+    </message>
+    <message>
+        <source>Optimisation step %v of %m</source>
+        <translation>最適化ステップ %v / %m</translation>
+    </message>
+    <message>
+        <source>SCF cycle %v of %m</source>
+        <translation>SCF サイクル %v / %m</translation>
+    </message>
 </context>
 <context>
     <name>HistoryPanel</name>
@@ -815,6 +827,22 @@
         <location filename="../molforma/gui/widgets/history_panel.py" line="478" />
         <source>Exported %1 rows to %2</source>
         <translation>%1 行を %2 に書き出しました</translation>
+    </message>
+    <message>
+        <source>Charge</source>
+        <translation>電荷</translation>
+    </message>
+    <message>
+        <source>Mult.</source>
+        <translation>多重度</translation>
+    </message>
+    <message>
+        <source>Molecular charge of the job</source>
+        <translation>ジョブの分子の電荷</translation>
+    </message>
+    <message>
+        <source>Spin multiplicity (2S+1) of the job</source>
+        <translation>ジョブのスピン多重度 (2S+1)</translation>
     </message>
 </context>
 <context>

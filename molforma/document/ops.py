@@ -398,7 +398,11 @@ def set_nwchem(doc: Document, values: Mapping[str, Any], *, allow_protected: boo
 def set_advanced(doc: Document, values: Mapping[str, Any], *,
                  expected_revision: str | None = None, preview: bool = True,
                  origin: Origin = "user") -> dict[str, Any]:
-    """Change advanced settings by key (null restores NWChem's default)."""
+    """Change advanced settings by key (null restores NWChem's default); an absolute
+    scratch or permanent directory that does not exist is refused."""
+    from molforma.jobs.folders import check_work_dirs
+
+    check_work_dirs(values)
     return _settings_edit(doc, "advanced", AdvancedSettings, values, (), True,
                           "Set advanced settings", expected_revision, preview, origin)
 
@@ -406,7 +410,12 @@ def set_advanced(doc: Document, values: Mapping[str, Any], *,
 def set_execution(doc: Document, values: Mapping[str, Any], *, allow_protected: bool = True,
                   expected_revision: str | None = None, preview: bool = True,
                   origin: Origin = "user") -> dict[str, Any]:
-    """Change execution settings; executable, launcher, environment only when allowed."""
+    """Change execution settings; executable, launcher, environment only when allowed.
+    An empty or relative job root is refused."""
+    if "job_root" in values:
+        from molforma.jobs.folders import check_job_root
+
+        check_job_root(values["job_root"])
     return _settings_edit(doc, "execution", ExecutionSettings, values,
                           PROTECTED_EXECUTION_KEYS, allow_protected, "Set execution",
                           expected_revision, preview, origin)
@@ -489,8 +498,14 @@ def validate_document(doc: Document) -> dict[str, Any]:
     """Checks before running (parity, contacts, basis coverage, fragments, input problems)."""
     from molforma.catalog import basis_elements
     from molforma.document import chemistry
+    from molforma.jobs.folders import folder_problems
 
-    return chemistry.validate(doc.project, basis_elements)
+    out = chemistry.validate(doc.project, basis_elements)
+    folders = [{"code": p["code"], "severity": "error", "message": p["message"], "atoms": []}
+               for p in folder_problems(doc.project)]
+    if folders:
+        out = {**out, "ok": False, "checks": [*out.get("checks", []), *folders]}
+    return out
 
 
 def measure(doc: Document, *, distances: Sequence[Sequence[str]] = (),

@@ -366,8 +366,11 @@ class MainWindow(QMainWindow):
         doc = self.ctx.document
         prefs = self.ctx.preferences
         trusted = dict(doc.trusted)
+        from molforma.gui.context import new_project_job_root
+
         doc.load(new_project(executable=prefs.executable, launcher=prefs.launcher,
-                             environment=dict(prefs.environment)),
+                             environment=dict(prefs.environment),
+                             **new_project_job_root(prefs)),
                  label="New project", preview=False, origin="user")
         doc.trusted = trusted
         doc.path = None

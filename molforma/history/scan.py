@@ -95,6 +95,8 @@ class HistoryRow(BaseModel):
         description="'job' for a folder with a MolForma job record, else 'reference'."
     )
     functional: str = Field("", description="DFT functional ('' for other theories).")
+    charge: int | None = Field(None, description="Molecular charge (None when unknown).")
+    multiplicity: int | None = Field(None, description="Spin multiplicity (None when unknown).")
 
 
 # -- small helpers ------------------------------------------------------------------------
@@ -264,11 +266,42 @@ class _Folder:
         return max(times)
 
 
+def _whole_number(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value
+
+
+def _snapshot_spin(path: str) -> tuple[int | None, int | None]:
+    """Charge and multiplicity of a job's project snapshot ((None, None) when unreadable)."""
+    data = _read_record(path)  # same size limit and tolerance as a record
+    doc = data.get("document") if isinstance(data, dict) else None
+    if not isinstance(doc, dict):
+        return None, None
+    return _whole_number(doc.get("charge", 0)), _whole_number(doc.get("multiplicity", 1))
+
+
+def _charge_multiplicity(f: _Folder, record: dict[str, Any] | None) -> tuple[int | None,
+                                                                            int | None]:
+    """From the job record; else the project snapshot (records written before they held
+    them); else the NWChem input."""
+    if record is not None and "charge" in record and "multiplicity" in record:
+        return _whole_number(record.get("charge")), _whole_number(record.get("multiplicity"))
+    if PROJECT_SNAPSHOT in f.names:
+        charge, mult = _snapshot_spin(f.path(PROJECT_SNAPSHOT))
+        if charge is not None or mult is not None:
+            return charge, mult
+    if not f.nw:
+        return None, None
+    return f.summary.charge, f.summary.multiplicity
+
+
 def _row(folder: str, names: list[str], now: float) -> tuple[float, HistoryRow]:
     """The row of one job folder and its sort key (a timestamp)."""
     f = _Folder(folder, names)
     record = _read_record(f.path(JOB_RECORD)) if JOB_RECORD in names else None
     title_fallback = os.path.basename(folder.rstrip(os.sep)) or folder
+    charge, multiplicity = _charge_multiplicity(f, record)
     if record is not None:
         ts = None
         for key in ("createdAt", "startedAt", "finishedAt"):
@@ -297,6 +330,8 @@ def _row(folder: str, names: list[str], now: float) -> tuple[float, HistoryRow]:
             finalEnergy=energy,
             source="job",
             functional=functional if theory == "dft" else "",
+            charge=charge,
+            multiplicity=multiplicity,
         )
         return ts, row
     ts = f.files_time()
@@ -314,6 +349,8 @@ def _row(folder: str, names: list[str], now: float) -> tuple[float, HistoryRow]:
         finalEnergy=f.energy(),
         source="reference",
         functional=s.functional if s.theory == "dft" else "",
+        charge=charge,
+        multiplicity=multiplicity,
     )
     return ts, row
 

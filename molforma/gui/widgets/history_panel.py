@@ -42,7 +42,8 @@ from molforma.gui.widgets.panel_workers import (
 
 log = logging.getLogger(__name__)
 
-COLUMNS = ("date", "title", "formula", "task", "theoryBasis", "status", "finalEnergy", "folder")
+COLUMNS = ("date", "title", "formula", "task", "theoryBasis", "status", "finalEnergy", "charge",
+           "multiplicity", "folder")
 POLL_MS = 100
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -105,8 +106,9 @@ class HistoryPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.table.setHorizontalHeaderLabels([
             self.tr("Date"), self.tr("Title"), self.tr("Formula"), self.tr("Task"),
             self.tr("Theory / basis"), self.tr("Status"), self.tr("Final energy (Eh)"),
-            self.tr("Folder"),
+            self.tr("Charge"), self.tr("Mult."), self.tr("Folder"),
         ]))
+        self.bind_text(self._header_tips)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -166,6 +168,14 @@ class HistoryPanel(Retranslatable, QWidget):
         self.open_folder_button.clicked.connect(self.open_selected_folder)
         self.trash_button.clicked.connect(self.trash_selected)
         self.export_button.clicked.connect(lambda: self.export_csv())
+
+    def _header_tips(self) -> None:
+        tips = {"charge": self.tr("Molecular charge of the job"),
+                "multiplicity": self.tr("Spin multiplicity (2S+1) of the job")}
+        for key, tip in tips.items():
+            item = self.table.horizontalHeaderItem(COLUMNS.index(key))
+            if item is not None:
+                item.setToolTip(tip)
 
     def showEvent(self, event: Any) -> None:  # Qt override
         """The first time the tab is shown, list the jobs."""
@@ -253,6 +263,8 @@ class HistoryPanel(Retranslatable, QWidget):
                 f"{theory} / {basis}" if basis else theory,
                 self._status_name(str(_row_value(row, "status") or "")),
                 f"{float(energy):.8f}" if energy is not None else "",
+                _number_text(_row_value(row, "charge")),
+                _number_text(_row_value(row, "multiplicity")),
                 str(_row_value(row, "folder") or ""),
             ]
             for col, text in enumerate(values):
@@ -260,7 +272,11 @@ class HistoryPanel(Retranslatable, QWidget):
                 item.setData(ROW_ROLE, i)
                 if col == 0 and date:
                     item.setToolTip(date)  # the exact time as recorded
-                if col == 6 and energy is not None:
+                if col in (COLUMNS.index("charge"), COLUMNS.index("multiplicity")) and text:
+                    item.setData(Qt.ItemDataRole.EditRole, int(text))  # sorts as a number
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                if col == COLUMNS.index("finalEnergy") and energy is not None:
                     item.setData(Qt.ItemDataRole.EditRole, float(energy))
                     item.setData(Qt.ItemDataRole.DisplayRole, f"{float(energy):.8f}")
                 self.table.setItem(i, col, item)
@@ -475,6 +491,11 @@ class HistoryPanel(Retranslatable, QWidget):
         self.status_label.setText(self.tr("Exported %1 rows to %2").replace(
             "%1", str(len(self.rows))).replace("%2", path))
         return path
+
+
+def _number_text(value: Any) -> str:
+    """A whole number as a cell text ('' when unknown)."""
+    return "" if value is None or isinstance(value, bool) else str(int(value))
 
 
 def _local_time(iso: str) -> str:
