@@ -844,6 +844,38 @@
         <source>Spin multiplicity (2S+1) of the job</source>
         <translation>Spin multiplicity (2S+1) of the job</translation>
     </message>
+    <message>
+        <source>Use final structure</source>
+        <translation>Use final structure</translation>
+    </message>
+    <message>
+        <source>Put the job's final computed structure into the editor as a candidate, keeping the current conditions</source>
+        <translation>Put the job's final computed structure into the editor as a candidate, keeping the current conditions</translation>
+    </message>
+    <message>
+        <source>with the input geometry</source>
+        <translation>with the input geometry</translation>
+    </message>
+    <message>
+        <source>with the final geometry</source>
+        <translation>with the final geometry</translation>
+    </message>
+    <message>
+        <source>Reuse the job's input geometry, or the last structure of its output (the optimised one)</source>
+        <translation>Reuse the job's input geometry, or the last structure of its output (the optimised one)</translation>
+    </message>
+    <message>
+        <source>Loaded the molecule (final geometry) and conditions of %1</source>
+        <translation>Loaded the molecule (final geometry) and conditions of %1</translation>
+    </message>
+    <message>
+        <source>Cannot use the structure: %1</source>
+        <translation>Cannot use the structure: %1</translation>
+    </message>
+    <message>
+        <source>The final structure of %1 is a candidate in the Molecule tab: confirm or cancel it there.</source>
+        <translation>The final structure of %1 is a candidate in the Molecule tab: confirm or cancel it there.</translation>
+    </message>
 </context>
 <context>
     <name>IRSpectrumWidget</name>
@@ -1285,6 +1317,22 @@
     <message>
         <source>Orbitals</source>
         <translation>Orbitals</translation>
+    </message>
+    <message>
+        <source>Use this structure</source>
+        <translation>Use this structure</translation>
+    </message>
+    <message>
+        <source>Put the structure chosen on the slider (the final one unless you move it) into the editor as a candidate; the atoms keep their ids when the elements match</source>
+        <translation>Put the structure chosen on the slider (the final one unless you move it) into the editor as a candidate; the atoms keep their ids when the elements match</translation>
+    </message>
+    <message>
+        <source>Cannot use the structure: %1</source>
+        <translation>Cannot use the structure: %1</translation>
+    </message>
+    <message>
+        <source>Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.</source>
+        <translation>Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.</translation>
     </message>
 </context>
 <context>

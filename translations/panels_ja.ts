@@ -844,6 +844,38 @@
         <source>Spin multiplicity (2S+1) of the job</source>
         <translation>ジョブのスピン多重度 (2S+1)</translation>
     </message>
+    <message>
+        <source>Use final structure</source>
+        <translation>最終構造を使う</translation>
+    </message>
+    <message>
+        <source>Put the job's final computed structure into the editor as a candidate, keeping the current conditions</source>
+        <translation>ジョブの最終的な計算構造を候補としてエディタに入れます（現在の計算条件はそのまま）</translation>
+    </message>
+    <message>
+        <source>with the input geometry</source>
+        <translation>入力構造で</translation>
+    </message>
+    <message>
+        <source>with the final geometry</source>
+        <translation>最終構造で</translation>
+    </message>
+    <message>
+        <source>Reuse the job's input geometry, or the last structure of its output (the optimised one)</source>
+        <translation>ジョブの入力構造、または出力の最後の構造（最適化後の構造）を再利用します</translation>
+    </message>
+    <message>
+        <source>Loaded the molecule (final geometry) and conditions of %1</source>
+        <translation>%1 の分子（最終構造）と計算条件を読み込みました</translation>
+    </message>
+    <message>
+        <source>Cannot use the structure: %1</source>
+        <translation>構造を使えません: %1</translation>
+    </message>
+    <message>
+        <source>The final structure of %1 is a candidate in the Molecule tab: confirm or cancel it there.</source>
+        <translation>%1 の最終構造を分子タブの候補にしました。そこで確定または取り消してください。</translation>
+    </message>
 </context>
 <context>
     <name>IRSpectrumWidget</name>
@@ -1285,6 +1317,22 @@
     <message>
         <source>Orbitals</source>
         <translation>分子軌道</translation>
+    </message>
+    <message>
+        <source>Use this structure</source>
+        <translation>この構造を使う</translation>
+    </message>
+    <message>
+        <source>Put the structure chosen on the slider (the final one unless you move it) into the editor as a candidate; the atoms keep their ids when the elements match</source>
+        <translation>スライダーで選んだ構造（動かさなければ最終構造）を候補としてエディタに入れます。元素が一致すれば原子の ID は保たれます</translation>
+    </message>
+    <message>
+        <source>Cannot use the structure: %1</source>
+        <translation>構造を使えません: %1</translation>
+    </message>
+    <message>
+        <source>Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.</source>
+        <translation>構造 %1 を分子タブの候補にしました。そこで確定または取り消してください。</translation>
     </message>
 </context>
 <context>

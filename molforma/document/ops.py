@@ -286,6 +286,59 @@ def set_bonds(doc: Document, bonds: Sequence[Mapping[str, Any]], *,
                     origin=origin)
 
 
+def structure_arguments(symbols: Sequence[str],
+                        coordinates: Sequence[Vec]) -> tuple[list[str], list[Vec]]:
+    """Checked element symbols and positions of a computed structure.
+
+    Raises:
+        ValidationError: unknown element, a bad position or mismatched lengths.
+    """
+    syms = [normalize_symbol(str(e)) for e in symbols]
+    xyz: list[Vec] = [_vec(c, "coordinates") for c in coordinates]
+    if not syms or len(syms) != len(xyz):
+        raise ValidationError("invalid_argument",
+                              detail="a structure needs one position per element")
+    return syms, xyz
+
+
+def place_structure(work: Project, symbols: Sequence[str], coordinates: Sequence[Vec]) -> EditResult:
+    """Put a computed geometry into the project copy ``work`` (see :func:`use_structure`)."""
+    syms, xyz = structure_arguments(symbols, coordinates)
+    atoms = work["document"]["atoms"]
+    if [a["element"] for a in atoms] == syms:
+        moved = []
+        for atom, pos in zip(atoms, xyz, strict=True):
+            if not atom["fixed"]:
+                _set_xyz(atom, pos)
+                moved.append(atom["id"])
+        return EditResult(changed=moved, touched=moved, coords_only=True)
+    from molforma.formats.common import Structure
+    from molforma.formats.rdkit_bridge import perceive_bonds
+    from molforma.formats.registry import apply_structure
+
+    fresh = [new_atom(f"s{k + 1}", e, *pos)
+             for k, (e, pos) in enumerate(zip(syms, xyz, strict=True))]
+    bonds = perceive_bonds(fresh, int(work["document"].get("charge", 0) or 0))
+    title = str(work["document"].get("title") or "")
+    return apply_structure(work, Structure(atoms=fresh, bonds=bonds, title=title))
+
+
+def use_structure(doc: Document, symbols: Sequence[str], coordinates: Sequence[Vec], *,
+                  label: str = "Use computed structure", expected_revision: str | None = None,
+                  preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+    """Put a computed geometry (a results structure) into the editor, as a candidate by
+    default.
+
+    When the atom count and the elements (in order) match the document, the atoms keep
+    their ids, bonds and properties and only move (fixed atoms stay where they are, as
+    the optimiser kept them); otherwise the geometry replaces the molecule with new ids
+    and perceived bonds, keeping the title, charge, multiplicity and all settings.
+    """
+    syms, xyz = structure_arguments(symbols, coordinates)  # refused before any edit
+    return doc.edit(lambda work: place_structure(work, syms, xyz), label=label,
+                    expected_revision=expected_revision, preview=preview, origin=origin)
+
+
 def set_internal_coordinate(doc: Document, ids: Sequence[str], value: float, *,
                             expected_revision: str | None = None, preview: bool = True,
                             origin: Origin = "user") -> dict[str, Any]:

@@ -65,6 +65,10 @@ register(
             "en": "The history scan was cancelled.",
             "ja": "履歴の走査を取り消しました。",
         },
+        "history_no_final_structure": {
+            "en": "'{path}' has no computed structure to take: its output holds no geometry.",
+            "ja": "「{path}」には取り出せる計算後の構造がありません（出力に構造がありません）。",
+        },
         "history_nothing_to_reuse": {
             "en": "'{path}' holds neither a project snapshot nor an NWChem input to reuse.",
             "ja": "「{path}」には再利用できるプロジェクトも NWChem 入力もありません。",
@@ -506,8 +510,32 @@ def _project_from_structure(structure: Any, title: str) -> dict[str, Any]:
     return proj
 
 
-def reuse(folder: str) -> dict[str, Any]:
+def final_structure(folder: str) -> tuple[list[str], list[list[float]]]:
+    """Symbols and coordinates (Å) of the last structure of a job's output (the final
+    optimised one for an optimisation), read with the results reader, in the frame and
+    atom order of the job's input.
+
+    Raises:
+        FileAccessError: ``history_not_job_folder`` or ``history_no_final_structure``.
+        ResultsError: the output cannot be read (no result file, too large, ...).
+    """
+    from molforma.results.reader import read_results
+
+    path, _names = job_folder_listing(folder)
+    res = read_results(path)
+    if not res.structures:
+        raise FileAccessError("history_no_final_structure", path=folder)
+    last = res.structures[-1]
+    return list(last.symbols), [list(c) for c in last.coordinates]
+
+
+def reuse(folder: str, geometry: Literal["input", "final"] = "input") -> dict[str, Any]:
     """A project envelope to load as a new project state: molecule and conditions.
+
+    ``geometry="final"`` puts the last structure of the job's output
+    (:func:`final_structure`) in place of the input geometry: the atoms keep their ids
+    when the elements match the snapshot, as :func:`molforma.document.ops.place_structure`
+    does.
 
     The job's project snapshot (``project.molforma.json``) wins; without one the
     NWChem input is read (structure, charge, multiplicity, common conditions). The
@@ -519,6 +547,15 @@ def reuse(folder: str) -> dict[str, Any]:
             unreadable file.
         FormatError, ValidationError: the snapshot or the input is broken.
     """
+    if geometry == "final":
+        from molforma.document.model import check_structure
+        from molforma.document.ops import place_structure
+
+        symbols, coordinates = final_structure(folder)
+        project = reuse(folder, "input")
+        place_structure(project, symbols, coordinates)
+        check_structure(project)
+        return project
     import molforma.document.model as model
     from molforma.fileio import read_text_limited
 

@@ -172,6 +172,13 @@ class ResultsPanel(Retranslatable, QWidget):
         traj.addWidget(self.label(lambda: self.tr("Structure:")))
         traj.addWidget(self.trajectory_slider, 1)
         traj.addWidget(self.trajectory_label)
+        self.use_structure_button = self.button(lambda: self.tr("Use this structure"),
+                                                "useStructureButton")
+        self.bind_text(lambda: self.use_structure_button.setToolTip(self.tr(
+            "Put the structure chosen on the slider (the final one unless you move it) into "
+            "the editor as a candidate; the atoms keep their ids when the elements match")))
+        self.use_structure_button.clicked.connect(lambda: self.use_structure())
+        traj.addWidget(self.use_structure_button)
         playrow = QHBoxLayout()
         playrow.addWidget(self.play_button)
         playrow.addWidget(self.stop_button)
@@ -508,6 +515,44 @@ class ResultsPanel(Retranslatable, QWidget):
             f"{index + 1}/{len(res.structures)} {self._structure_label(st.label)}{energy}")
         self._update_buttons()
 
+    def use_structure(self, index: int | None = None) -> bool:
+        """Put trajectory structure ``index`` (default: the one on the slider, which starts
+        at the final one) into the editor as a candidate, as a person's edit; then show
+        the Molecule tab, where it is confirmed or cancelled."""
+        res = self.results
+        if index is None:
+            index = self.trajectory_slider.value()
+        if res is None or not 0 <= index < len(res.structures):
+            self.status_label.setText(error_text(ResultsError(
+                "results_bad_structure", index=index,
+                count=len(res.structures) if res is not None else 0)))
+            return False
+        from molforma.document import ops
+
+        st = res.structures[index]
+        try:
+            ops.use_structure(self.ctx.document, st.symbols, st.coordinates,
+                              label="Use computed structure", preview=True, origin="user")
+        except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
+            self.status_label.setText(self.tr("Cannot use the structure: %1").replace(
+                "%1", error_text(exc)))
+            return False
+        self.status_label.setText(self.tr(
+            "Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.")
+            .replace("%1", f"{index + 1} ({self._structure_label(st.label)})"))
+        self._show_tab("moleculeTab")
+        return True
+
+    def _show_tab(self, name: str) -> None:
+        w: QWidget | None = self.parentWidget()
+        while w is not None:
+            if isinstance(w, QTabWidget) and w.objectName() == "mainTabs":
+                for i in range(w.count()):
+                    if w.widget(i).objectName() == name:
+                        w.setCurrentIndex(i)
+                        return
+            w = w.parentWidget()
+
     def _structure_label(self, label: str) -> str:
         """A structure's label from the results ('input', 'step 3', ...) in the display language."""
         words = {
@@ -687,6 +732,7 @@ class ResultsPanel(Retranslatable, QWidget):
         self.play_button.setEnabled(bool(can_mode or can_frames) and not self.playing)
         self.stop_button.setEnabled(self.playing)
         self.reload_button.setEnabled(res is not None)
+        self.use_structure_button.setEnabled(res is not None and bool(res.structures))
         self.trajectory_slider.setEnabled(res is not None and len(res.structures) > 1)
 
     # -- IR export -----------------------------------------------------------------------------
