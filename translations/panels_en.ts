@@ -915,6 +915,38 @@
         <source>Export CSV…</source>
         <translation>Export CSV…</translation>
     </message>
+    <message>
+        <source>Scale factor:</source>
+        <translation>Scale factor:</translation>
+    </message>
+    <message>
+        <source>Harmonic frequencies are multiplied by this factor in the plot, the modes table and the CSV: pick the value for your method or type one (0.5–1.5)</source>
+        <translation>Harmonic frequencies are multiplied by this factor in the plot, the modes table and the CSV: pick the value for your method or type one (0.5–1.5)</translation>
+    </message>
+    <message>
+        <source>PNG size:</source>
+        <translation>PNG size:</translation>
+    </message>
+    <message>
+        <source>The PNG is the plot as shown, drawn this many times larger (sharp text and lines)</source>
+        <translation>The PNG is the plot as shown, drawn this many times larger (sharp text and lines)</translation>
+    </message>
+    <message>
+        <source>Lorentzian</source>
+        <translation>Lorentzian</translation>
+    </message>
+    <message>
+        <source>Gaussian</source>
+        <translation>Gaussian</translation>
+    </message>
+    <message>
+        <source>Band shape of the broadened curve</source>
+        <translation>Band shape of the broadened curve</translation>
+    </message>
+    <message>
+        <source>Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)</source>
+        <translation>Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)</translation>
+    </message>
 </context>
 <context>
     <name>PreferencesDialog</name>
@@ -1344,6 +1376,14 @@
     <message>
         <source>Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.</source>
         <translation>Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.</translation>
+    </message>
+    <message>
+        <source>Arrows</source>
+        <translation>Arrows</translation>
+    </message>
+    <message>
+        <source>Show the displacement of each atom in the selected mode as an arrow, still or while the mode plays</source>
+        <translation>Show the displacement of each atom in the selected mode as an arrow, still or while the mode plays</translation>
     </message>
 </context>
 <context>

@@ -913,6 +913,38 @@
         <source>Export CSV…</source>
         <translation>CSVを書き出す…</translation>
     </message>
+    <message>
+        <source>Scale factor:</source>
+        <translation>スケール因子:</translation>
+    </message>
+    <message>
+        <source>Harmonic frequencies are multiplied by this factor in the plot, the modes table and the CSV: pick the value for your method or type one (0.5–1.5)</source>
+        <translation>調和振動数にこの因子を掛けてプロット・モード表・CSV に表示します。手法に合った値を選ぶか入力してください（0.5〜1.5）</translation>
+    </message>
+    <message>
+        <source>PNG size:</source>
+        <translation>PNG の大きさ:</translation>
+    </message>
+    <message>
+        <source>The PNG is the plot as shown, drawn this many times larger (sharp text and lines)</source>
+        <translation>表示中のプロットをこの倍率で描き直して PNG にします（文字も線もくっきり）</translation>
+    </message>
+    <message>
+        <source>Lorentzian</source>
+        <translation>ローレンツ型</translation>
+    </message>
+    <message>
+        <source>Gaussian</source>
+        <translation>ガウス型</translation>
+    </message>
+    <message>
+        <source>Band shape of the broadened curve</source>
+        <translation>広げた曲線のバンド形状</translation>
+    </message>
+    <message>
+        <source>Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)</source>
+        <translation>スケール因子ではありません: %1（0.5〜1.5 の数、例えば 0.9613 を指定してください）</translation>
+    </message>
 </context>
 <context>
     <name>PreferencesDialog</name>
@@ -1342,6 +1374,14 @@
     <message>
         <source>Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.</source>
         <translation>構造 %1 を分子タブの候補にしました。そこで確定または取り消してください。</translation>
+    </message>
+    <message>
+        <source>Arrows</source>
+        <translation>矢印</translation>
+    </message>
+    <message>
+        <source>Show the displacement of each atom in the selected mode as an arrow, still or while the mode plays</source>
+        <translation>選んだモードでの各原子の変位を矢印で表示します（静止中も再生中も）</translation>
     </message>
 </context>
 <context>

@@ -374,4 +374,20 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         GL.glUseProgram(0)
         if self._surfaces is not None:
             self._surfaces.draw(lambda prog: self._set_uniforms(prog, w, h, depth))
+        self._draw_overlay(w, h)
+
+    def _draw_overlay(self, w: float, h: float) -> None:
+        """Displacement arrows over the GL frame, with QPainter (flat 2D glyphs)."""
+        if not self._view.show_arrows:
+            return
+        from PySide6.QtGui import QPainter
+
+        from molforma.gui.view3d.arrows import draw_arrows
+
+        GL.glDisable(GL.GL_DEPTH_TEST)
+        p = QPainter(self)
+        try:
+            draw_arrows(p, self._view, w, h)
+        finally:
+            p.end()
 

@@ -21,6 +21,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QDoubleSpinBox,
     QHBoxLayout,
     QHeaderView,
@@ -184,6 +185,14 @@ class ResultsPanel(Retranslatable, QWidget):
         playrow.addWidget(self.stop_button)
         playrow.addWidget(amp_label)
         playrow.addWidget(self.amplitude_spin)
+        self.arrows_check = QCheckBox(self)
+        self.arrows_check.setObjectName("modeArrowsCheck")
+        self.bind_text(lambda: self.arrows_check.setText(self.tr("Arrows")))
+        self.bind_text(lambda: self.arrows_check.setToolTip(self.tr(
+            "Show the displacement of each atom in the selected mode as an arrow, still or "
+            "while the mode plays")))
+        self.arrows_check.toggled.connect(self.view.set_show_arrows)
+        playrow.addWidget(self.arrows_check)
         playrow.addStretch(1)
         center = QWidget(self)
         cl = QVBoxLayout(center)
@@ -215,6 +224,8 @@ class ResultsPanel(Retranslatable, QWidget):
         self.plots.addTab(self.ir, "")
         self.bind_text(lambda: self.plots.setTabText(0, self.tr("Energy per step")))
         self.bind_text(lambda: self.plots.setTabText(1, self.tr("IR spectrum")))
+        self.ir.scaleChanged.connect(lambda _f: self._rescale_modes())
+        self.bind_text(self._frequency_header)
         self.ir.export_png.clicked.connect(lambda: self.export_ir_png())
         self.ir.export_csv.clicked.connect(lambda: self.export_ir_csv())
         from molforma.gui.widgets.orbital_panel import OrbitalPanel
@@ -432,6 +443,24 @@ class ResultsPanel(Retranslatable, QWidget):
             lines += [f"  · {m.message}" for m in list(s.warnings)[:10]]
         self.summary.setPlainText("\n".join(lines))
 
+    def _frequency_header(self) -> None:
+        factor = self.ir.scale_factor
+        text = self.tr("Frequency (cm⁻¹)")
+        if factor != 1.0:
+            text += f" ×{factor:.4f}"
+        item = self.modes_table.horizontalHeaderItem(1)
+        if item is not None:
+            item.setText(text)
+
+    def _rescale_modes(self) -> None:
+        """Show the modes' frequencies with the IR tab's scale factor (selection kept)."""
+        mode = self._selected_mode()
+        with self._quiet():
+            self._fill_modes(self.results)
+            if mode is not None:
+                self.modes_table.selectRow(self._row_of_mode(mode))
+        self._frequency_header()
+
     def _fill_modes(self, res: Any) -> None:
         modes = list(res.modes) if res is not None else []
         self.modes_table.clearContents()
@@ -445,7 +474,7 @@ class ResultsPanel(Retranslatable, QWidget):
             # the vibrations; they are greyed like in other viewers, not hidden.
             rigid = not m.significant and abs(m.frequency) < MIN_REAL_FREQUENCY
             cells = [
-                str(m.index + 1), f"{m.frequency:.2f}",
+                str(m.index + 1), f"{m.frequency * self.ir.scale_factor:.2f}",
                 "" if m.irIntensity is None else f"{m.irIntensity:.3f}",
                 yes if m.imaginary else "", yes if m.significant else "",
                 yes if m.hasDisplacements else "",
