@@ -178,3 +178,44 @@ def test_png_export_at_a_chosen_scale(panel: Any, qtbot: Any, tmp_path: Path) ->
     spin.setValue(1)
     ir.write_png(out)
     assert QImage(str(out)).width() == w
+
+
+def test_opengl_under_xvfb_draws_the_displacement_arrows(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from tests.gui.test_view3d import ROOT, _gl_env, _xvfb
+
+    xvfb = _xvfb()
+    script = tmp_path / "gl_arrows.py"
+    script.write_text(
+        "from PySide6.QtGui import QColor\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from molforma.gui.view3d import create_view\n"
+        "atoms = [{'element': 'O', 'x': 0.0, 'y': 0.0, 'z': 0.12},\n"
+        "         {'element': 'H', 'x': 0.0, 'y': 0.76, 'z': -0.47},\n"
+        "         {'element': 'H', 'x': 0.0, 'y': -0.76, 'z': -0.47}]\n"
+        "disp = [(0.0, 0.0, -0.07), (0.0, 0.43, 0.56), (0.0, -0.43, 0.56)]\n"
+        "v = create_view(); v.resize(500, 400); v.show()\n"
+        "def green(img):\n"
+        "    t = QColor('#0a8f3c'); n = 0\n"
+        "    for x in range(0, img.width(), 2):\n"
+        "        for y in range(0, img.height(), 2):\n"
+        "            c = img.pixelColor(x, y)\n"
+        "            n += abs(c.red() - t.red()) < 30 and abs(c.green() - t.green()) < 30 \\\n"
+        "                and abs(c.blue() - t.blue()) < 30\n"
+        "    return n\n"
+        "v.set_mode_animation(atoms, disp, 0.5)\n"
+        "for _ in range(20): app.processEvents()\n"
+        "before = green(v.grab().toImage())\n"
+        "v.set_show_arrows(True)\n"
+        "for _ in range(20): app.processEvents()\n"
+        "print(v.renderer_name, before, green(v.grab().toImage()))\n")
+    proc = subprocess.run(
+        [xvfb, "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(script)],
+        env=_gl_env(), capture_output=True, text=True, timeout=180, cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr
+    name, before, after = proc.stdout.split()[-3:]
+    assert name == "opengl"
+    assert int(after) > int(before) + 20

@@ -9,11 +9,12 @@ in other viewers. Atoms that hardly move get no arrow.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPolygonF
+from PySide6.QtWidgets import QWidget
 
 if TYPE_CHECKING:
     from molforma.gui.view3d.base import MoleculeView
@@ -66,4 +67,24 @@ def draw_arrows(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
                                  QPointF(bx + uy * half, by - ux * half)]))
 
 
-__all__ = ["ARROW_LENGTH", "arrow_vectors", "draw_arrows"]
+class ArrowOverlay(QWidget):
+    """A transparent child of the OpenGL canvas that paints ``view``'s arrows."""
+
+    def __init__(self, view: MoleculeView, canvas: QWidget) -> None:
+        super().__init__(canvas)
+        self.setObjectName("arrowOverlay")
+        self._view = view
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
+        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground, True)
+        self.hide()
+
+    def paintEvent(self, _event: Any) -> None:  # Qt override
+        """Draw the arrows in the canvas's pixel frame."""
+        p = QPainter(self)
+        try:
+            draw_arrows(p, self._view, float(self.width()), float(self.height()))
+        finally:
+            p.end()
+
+
+__all__ = ["ARROW_LENGTH", "ArrowOverlay", "arrow_vectors", "draw_arrows"]

@@ -244,6 +244,11 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self._uniforms: dict[tuple[int, str], int] = {}
         self.frames = 0  # frames drawn (benchmarks check that a repaint really painted)
         self._surfaces: SurfaceGL | None = None
+        # Flat 2D glyphs (displacement arrows) go on a transparent child widget: it is
+        # composed over the GL frame on screen and in grabs alike.
+        from molforma.gui.view3d.arrows import ArrowOverlay
+
+        self._arrows = ArrowOverlay(view, self)
 
     def scene_changed(self) -> None:
         """The molecule changed: re-upload instance buffers on the next frame."""
@@ -374,20 +379,8 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         GL.glUseProgram(0)
         if self._surfaces is not None:
             self._surfaces.draw(lambda prog: self._set_uniforms(prog, w, h, depth))
-        self._draw_overlay(w, h)
-
-    def _draw_overlay(self, w: float, h: float) -> None:
-        """Displacement arrows over the GL frame, with QPainter (flat 2D glyphs)."""
-        if not self._view.show_arrows:
-            return
-        from PySide6.QtGui import QPainter
-
-        from molforma.gui.view3d.arrows import draw_arrows
-
-        GL.glDisable(GL.GL_DEPTH_TEST)
-        p = QPainter(self)
-        try:
-            draw_arrows(p, self._view, w, h)
-        finally:
-            p.end()
+        if self._view.show_arrows or self._arrows.isVisible():
+            self._arrows.setVisible(self._view.show_arrows)
+            self._arrows.setGeometry(self.rect())
+            self._arrows.update()  # repainted over this frame, as a child widget
 
