@@ -389,9 +389,15 @@ class IRSpectrumWidget(Retranslatable, QWidget):
                                      else f"{self._scale:.4f}")
 
     def export_size(self) -> tuple[int, int]:
-        """Pixel size of the PNG written now."""
+        """Pixel size of the PNG written now: the plot area ``scale`` times larger."""
         k = self.export_scale_spin.value()
-        return self.plot.width() * k, self.plot.height() * k
+        width, height = self.plot.width() * k, self.plot.height() * k
+        plot = self.plot._plot  # only when made: asking must not build it
+        if k > 1 and plot is not None:
+            rect = plot.getPlotItem().sceneBoundingRect()
+            if rect.width() > 0:  # pyqtgraph keeps the plot item's aspect ratio
+                height = round(width * rect.height() / rect.width())
+        return width, height
 
     def _show_export_size(self) -> None:
         w, h = self.export_size()
@@ -446,8 +452,10 @@ class IRSpectrumWidget(Retranslatable, QWidget):
     # -- export --------------------------------------------------------------------------
     def write_png(self, path: str | Path) -> None:
         """Save the plot as a PNG file (atomically), :meth:`export_size` pixels large."""
-        atomic_write_bytes(path, scaled_png_bytes(self.plot.plot_widget(),
-                                                  self.export_scale_spin.value()))
+        plot = self.plot.plot_widget()
+        if plot.size() != self.plot.size():
+            plot.resize(self.plot.size())  # a plot made just now: give it its real size
+        atomic_write_bytes(path, scaled_png_bytes(plot, self.export_scale_spin.value()))
 
     def write_csv(self, path: str | Path) -> None:
         """Save the broadened spectrum and the sticks as CSV (atomically)."""
