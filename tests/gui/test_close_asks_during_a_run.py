@@ -129,3 +129,25 @@ def test_closing_with_no_calculation_running_asks_nothing(
     window.close()
     assert dialog_log.calls == []
     assert not window.isVisible()
+
+
+def test_the_question_is_asked_in_japanese_too(
+        make_main_window: Any, tmp_path: Path, dialog_log: Any,
+        monkeypatch: Any) -> None:
+    from molforma.gui.app import set_language
+
+    monkeypatch.setenv("MOLFORMA_LANGUAGE", "en")  # put back after the switch
+    window = make_main_window()
+    batch = _BatchJob(tmp_path / "job")
+    window.ctx.jobs = _Manager([batch])
+    set_language("ja", window.ctx)
+    try:
+        dialog_log.answers.append("キャンセル")
+        window.close()
+    finally:
+        set_language("en", window.ctx)
+    title, text, buttons = dialog_log.calls[0][1]
+    assert title == "計算を実行中"
+    assert "バッチジョブ 1 件は実行を続けます" in text
+    assert buttons == ["終了", "キャンセル"]
+    assert window.isVisible()
