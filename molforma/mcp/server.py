@@ -139,7 +139,6 @@ class ServerState:
         from molforma.document.document import Document
         from molforma.document.model import new_project
         from molforma.jobs.policy import headless_trusted
-
         from molforma.preferences import load_preferences
 
         trusted = headless_trusted()
