@@ -115,6 +115,9 @@ def test_the_scale_factor_scales_the_plot_the_table_and_the_csv(
     assert [f for f, _ in ir.sticks()] == pytest.approx([f * 0.8953 for f, _ in sticks])
     assert float(table.item(row, 1).text()) == pytest.approx(raw * 0.8953, abs=0.01)
     assert "0.8953" in table.horizontalHeaderItem(1).text()
+    _select_mode(qtbot, table, row)
+    label = panel.findChild(QLabel, "trajectoryLabel")
+    assert f"{raw * 0.8953:.2f}"[:-1] in label.text()
     # A typed value, read in the C locale.
     edit = combo.lineEdit()
     edit.selectAll()

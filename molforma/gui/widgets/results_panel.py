@@ -460,6 +460,9 @@ class ResultsPanel(Retranslatable, QWidget):
             if mode is not None:
                 self.modes_table.selectRow(self._row_of_mode(mode))
         self._frequency_header()
+        if self._mode is not None and self.results is not None \
+                and self._mode < len(self.results.modes):
+            self._show_mode_label(self._mode)
 
     def _fill_modes(self, res: Any) -> None:
         modes = list(res.modes) if res is not None else []
@@ -657,10 +660,14 @@ class ResultsPanel(Retranslatable, QWidget):
                   "z": it["position"][2]} for it in items]
         disp = [tuple(it["displacement"]) for it in items]
         self.view.set_mode_animation(atoms, disp, self.amplitude_spin.value())
-        m = res.modes[index]
-        self.trajectory_label.setText(self.tr("Mode %1: %2 cm⁻¹").replace(
-            "%1", str(index + 1)).replace("%2", f"{m.frequency:.2f}"))
+        self._show_mode_label(index)
         return True
+
+    def _show_mode_label(self, index: int) -> None:
+        """'Mode 7: 1635.31 cm⁻¹', with the IR tab's scale factor applied."""
+        m = self.results.modes[index]
+        self.trajectory_label.setText(self.tr("Mode %1: %2 cm⁻¹").replace(
+            "%1", str(index + 1)).replace("%2", f"{m.frequency * self.ir.scale_factor:.2f}"))
 
     def play_mode(self, index: int, amplitude: float | None = None) -> None:
         """Animate mode ``index`` (0-based), positive and imaginary alike.
