@@ -30,6 +30,20 @@
         <source>%1 no longer exists.</source>
         <translation>%1 no longer exists.</translation>
     </message>
+    <message numerus="yes">
+        <source>%n calculation(s) still running here will be stopped (recorded as cancelled):</source>
+        <translation>
+            <numerusform>%n calculation still running here will be stopped (recorded as cancelled):</numerusform>
+            <numerusform>%n calculations still running here will be stopped (recorded as cancelled):</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n batch job(s) on the cluster keep running; a later MolForma finds them again in History:</source>
+        <translation>
+            <numerusform>%n batch job on the cluster keeps running; a later MolForma finds it again in History:</numerusform>
+            <numerusform>%n batch jobs on the cluster keep running; a later MolForma finds them again in History:</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>PropertyPanel</name>
@@ -57,6 +71,33 @@
     <message>
         <source>Files of &amp;type:</source>
         <translation>Files of &amp;type:</translation>
+    </message>
+</context>
+<context>
+    <name>MoleculeTab</name>
+    <message>
+        <source>%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate and click the metal, or choose it under "Place on".</source>
+        <translation>%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate and click the metal, or choose it under "Place on".</translation>
+    </message>
+    <message>
+        <source>Placing %1 gives %2 an impossible valence (ringed red). Cancel the candidate to undo it.</source>
+        <translation>Placing %1 gives %2 an impossible valence (ringed red). Cancel the candidate to undo it.</translation>
+    </message>
+    <message>
+        <source>Place on:</source>
+        <translation>Place on:</translation>
+    </message>
+    <message>
+        <source>The metal to place the chosen ligand on, also when its ligands hide it in the view</source>
+        <translation>The metal to place the chosen ligand on, also when its ligands hide it in the view</translation>
+    </message>
+    <message>
+        <source>Place</source>
+        <translation>Place</translation>
+    </message>
+    <message>
+        <source>Place the chosen fragment or ligand on this metal</source>
+        <translation>Place the chosen fragment or ligand on this metal</translation>
     </message>
 </context>
 </TS>

@@ -200,6 +200,30 @@
         <source>%1 no longer exists.</source>
         <translation>%1 はもうありません。</translation>
     </message>
+    <message numerus="yes">
+        <source>%n calculation(s) still running here will be stopped (recorded as cancelled):</source>
+        <translation>
+            <numerusform>実行中の計算 %n 件を停止します（取り消しとして記録されます）:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n batch job(s) on the cluster keep running; a later MolForma finds them again in History:</source>
+        <translation>
+            <numerusform>クラスタ上のバッチジョブ %n 件は実行を続けます。次に起動した MolForma の履歴で再び見つかります:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stop and quit</source>
+        <translation>停止して終了</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>終了</translation>
+    </message>
+    <message>
+        <source>Calculation running</source>
+        <translation>計算を実行中</translation>
+    </message>
 </context>
 <context>
     <name>MoleculeTab</name>
@@ -706,6 +730,30 @@
     <message>
         <source>Selection</source>
         <translation>選択範囲</translation>
+    </message>
+    <message>
+        <source>%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate and click the metal, or choose it under "Place on".</source>
+        <translation>%1 は金属ではありません。配位子 %2 は普通は金属に結合します。候補を取り消して金属をクリックするか、「配置先」で金属を選んでください。</translation>
+    </message>
+    <message>
+        <source>Placing %1 gives %2 an impossible valence (ringed red). Cancel the candidate to undo it.</source>
+        <translation>%1 を置くと %2 の原子価があり得ない値になります（赤い輪）。取り消すには候補を取り消してください。</translation>
+    </message>
+    <message>
+        <source>Place on:</source>
+        <translation>配置先:</translation>
+    </message>
+    <message>
+        <source>The metal to place the chosen ligand on, also when its ligands hide it in the view</source>
+        <translation>選んだ配位子を置く金属（ビューで配位子に隠れていても選べます）</translation>
+    </message>
+    <message>
+        <source>Place</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Place the chosen fragment or ligand on this metal</source>
+        <translation>選んだフラグメントか配位子をこの金属に置きます</translation>
     </message>
 </context>
 <context>

@@ -288,3 +288,31 @@ def valence_problem_ids(project: Project) -> list[str]:
 
 def _idnum(aid: str) -> int:
     return int(aid[1:]) if aid[1:].isdigit() else 0
+
+
+def placement_problems(before: Project, after: Project, site: str,
+                       kind: str | None) -> dict[str, list[str]]:
+    """What a fragment or ligand placed on ``site`` got wrong, for a warning.
+
+    ``not_a_metal``: a ligand put on an atom that is not a metal (an NH3 on another
+    ligand's N makes an N–N chain); ``valence``: atoms whose valence became impossible
+    with the placement (they were fine before).
+    """
+    from molforma.document.chemistry import is_metal
+
+    out: dict[str, list[str]] = {}
+    element = next((a["element"] for a in before["document"]["atoms"] if a["id"] == site), None)
+    if kind == "ligand" and element is not None and not is_metal(str(element)):
+        out["not_a_metal"] = [site]
+    worse = set(valence_problem_ids(after)) - set(valence_problem_ids(before))
+    if worse:
+        order = {a["id"]: k for k, a in enumerate(after["document"]["atoms"])}
+        out["valence"] = sorted(worse, key=lambda i: order.get(i, 0))
+    return out
+
+
+def metal_ids(project: Project) -> list[str]:
+    """Ids of the metal atoms, in document order (places a ligand can go)."""
+    from molforma.document.chemistry import is_metal
+
+    return [a["id"] for a in project["document"]["atoms"] if is_metal(str(a["element"]))]

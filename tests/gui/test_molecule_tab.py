@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QComboBox, QPushButton
+from PySide6.QtWidgets import QComboBox, QPushButton, QToolButton
 
 from molforma.document import ops
 from molforma.document.model import atoms_of, bonds_of
@@ -442,3 +442,60 @@ def test_the_parts_palette_opens_wide_enough_to_use(make_main_window: Any) -> No
     assert tab.palette.isVisible()
     assert tab.palette.width() >= tab.palette.table.minimumSizeHint().width()
     assert tab.view.width() > 200
+
+
+def _choose_ligand(tab: Any, name: str) -> None:
+    tab.palette_toggle.click()
+    tab.palette.load_catalog()
+    items = tab.palette.ligands.findItems(f"({name})", Qt.MatchFlag.MatchContains)
+    assert items, name
+    tab.palette.ligands.setCurrentItem(items[0])
+
+
+def test_a_ligand_placed_on_another_ligands_atom_is_warned_about(make_main_window: Any,
+                                                                 qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    doc = win.ctx.document
+    ops.add_atoms(doc, [{"element": "Fe", "position": [0, 0, 0]}], preview=False)
+    _choose_ligand(tab, "NH3")
+    assert tab.tool == "place"
+    click_atom(qtbot, tab.view, "a1")  # on the metal: fine
+    assert doc.candidate is not None and "not a metal" not in tab.message.text()
+    nitrogen = next(a["id"] for a in atoms_of(doc.candidate) if a["element"] == "N")
+    tab.confirm_button.click()
+    click_atom(qtbot, tab.view, nitrogen)  # on the ligand's N: an N–N chain
+    assert doc.candidate is not None  # the person decides; the warning says why
+    assert "is not a metal" in tab.message.text()
+    assert "N" in tab.message.text()
+
+
+def test_the_metal_hidden_by_its_ligands_can_be_picked_by_name(make_main_window: Any,
+                                                               qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    doc = win.ctx.document
+    ops.add_atoms(doc, [{"element": "C", "position": [4, 0, 0]},
+                        {"element": "Fe", "position": [0, 0, 0]}], preview=False)
+    combo = tab.findChild(QComboBox, "placeMetalCombo")
+    assert not combo.isVisible()
+    _choose_ligand(tab, "NH3")
+    assert combo.isVisible() and [combo.itemText(i) for i in range(combo.count())] == ["Fe2"]
+    tab.findChild(QToolButton, "placeOnMetalButton").click()
+    cand = atoms_of(doc.candidate)
+    assert sorted(a["element"] for a in cand).count("N") == 1
+    fe = next(a for a in cand if a["element"] == "Fe")
+    n = next(a for a in cand if a["element"] == "N")
+    assert 1.8 < sum((fe[k] - n[k]) ** 2 for k in "xyz") ** 0.5 < 2.4
+
+
+def test_a_fragment_making_an_impossible_valence_is_warned_about(make_main_window: Any,
+                                                                 qtbot: Any) -> None:
+    from molforma.document import building
+
+    before = {"document": {"atoms": [{"id": "a1", "element": "O"}], "bonds": []}}
+    after = {"document": {"atoms": [{"id": "a1", "element": "O", "formalCharge": 0},
+                                    *({"id": f"a{k}", "element": "C", "formalCharge": 0}
+                                      for k in (2, 3, 4))],
+                          "bonds": [{"a": "a1", "b": f"a{k}", "order": 1} for k in (2, 3, 4)]}}
+    assert building.placement_problems(before, after, "a1", "fragment") == {"valence": ["a1"]}

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma.document import ops
+from molforma.document import building, ops
 from molforma.document.building import valence_problem_ids
 from molforma.document.model import atoms_of, bonds_of
 from molforma.errors import MolFormaError
@@ -144,6 +144,15 @@ class MoleculeTab(QWidget):
         self.palette_toggle.setCheckable(True)
         self.palette_toggle.toggled.connect(self._palette_toggled)
         bar.addWidget(self.palette_toggle)
+        self.metal_label = QLabel(self)
+        self.metal_combo = QComboBox(self)
+        self.metal_combo.setObjectName("placeMetalCombo")
+        self.metal_button = QToolButton(self)
+        self.metal_button.setObjectName("placeOnMetalButton")
+        self.metal_button.clicked.connect(lambda: self.place_on_metal())
+        for w in (self.metal_label, self.metal_combo, self.metal_button):
+            bar.addWidget(w)
+            w.setVisible(False)
         self.select_button = QToolButton(self)
         self.select_button.setObjectName("selectMenuButton")
         self.select_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -341,6 +350,11 @@ class MoleculeTab(QWidget):
         for n, b in self.tool_buttons.items():
             b.setText(names[n])
             b.setToolTip(tips[n])
+        self.metal_label.setText(self.tr("Place on:"))
+        self.metal_combo.setToolTip(self.tr("The metal to place the chosen ligand on, also "
+                                            "when its ligands hide it in the view"))
+        self.metal_button.setText(self.tr("Place"))
+        self.metal_button.setToolTip(self.tr("Place the chosen fragment or ligand on this metal"))
         tips["select"] = self.tr("Click atoms to select them (Ctrl or Shift adds); drag from "
                                  "empty space to select with a box; right-click for actions")
         self.tool_buttons["select"].setToolTip(tips["select"])
@@ -457,6 +471,7 @@ class MoleculeTab(QWidget):
             self._update_state()
             return
         self.refresh()
+        self._fill_metal_combo()
 
     def refresh(self) -> None:
         """Show the document (and its candidate) in the view, table and panels."""
@@ -674,6 +689,7 @@ class MoleculeTab(QWidget):
         self._bond_first = None
         if name == "place":
             self.palette.load_catalog()
+        self._fill_metal_combo()
 
     def set_element(self, symbol: str) -> None:
         """The element the Add tool places."""
@@ -853,12 +869,54 @@ class MoleculeTab(QWidget):
             if site not in {a["id"] for a in atoms_of(doc.project)}:
                 return False
 
+        before = doc.project
+
         def place() -> None:
             ops.place_fragment(doc, name, site, kind=kind, preview=True, origin="user")
 
         ok = self._run(place)
         self._placement_revision = doc.revision if ok else None
+        if ok and doc.candidate is not None:
+            self._warn_placement(before, doc.candidate, site, kind, name)
         return ok
+
+    def _warn_placement(self, before: dict[str, Any], after: dict[str, Any], site: str,
+                        kind: str, name: str) -> None:
+        """Say when a placement looks wrong; the candidate stays for the person to judge."""
+        problems = building.placement_problems(before, after, site, kind)
+        if "not_a_metal" in problems:
+            self.show_message(self.tr(
+                "%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate "
+                "and click the metal, or choose it under \"Place on\".")
+                .replace("%1", self.atom_label(site)).replace("%2", name), error=True)
+        elif "valence" in problems:
+            self.show_message(self.tr(
+                "Placing %1 gives %2 an impossible valence (ringed red). Cancel the candidate "
+                "to undo it.").replace("%1", name).replace(
+                    "%2", ", ".join(self.atom_label(i) for i in problems["valence"])),
+                error=True)
+
+    def place_on_metal(self) -> bool:
+        """Place the chosen part on the metal picked in ``placeMetalCombo`` (a metal hidden
+        behind its ligands cannot be clicked)."""
+        site = self.metal_combo.currentData()
+        return bool(site) and self.place_on(str(site))
+
+    def _fill_metal_combo(self) -> None:
+        shown = self.ctx.document.project
+        metals = building.metal_ids(shown)
+        labels = self._labels_by_id()
+        keep = self.metal_combo.currentData()
+        self.metal_combo.blockSignals(True)
+        self.metal_combo.clear()
+        for aid in metals:
+            self.metal_combo.addItem(labels.get(aid, aid), aid)
+        if keep in metals:
+            self.metal_combo.setCurrentIndex(metals.index(keep))
+        self.metal_combo.blockSignals(False)
+        show = self.tool == "place" and bool(metals)
+        for w in (self.metal_label, self.metal_combo, self.metal_button):
+            w.setVisible(show)
 
     # -- selection -------------------------------------------------------------------------
     def set_selection(self, ids: list[str]) -> None:
