@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -25,6 +26,11 @@ class Preferences(BaseModel):
     executable: str = Field("nwchem", description="Default NWChem command (trusted).")
     launcher: str = Field("mpirun", description="Default MPI launcher command (trusted).")
     environment: dict[str, str] = Field(default_factory=dict, description="Trusted extra env.")
+    scheduler: Literal["local", "slurm"] = Field(
+        "local", description="Default scheduler of new documents (trusted).")
+    account: str | None = Field(None, description="Default SLURM account (trusted).")
+    batch_directives: list[str] = Field(
+        default_factory=list, description="Default extra batch options (trusted).")
 
 
 def config_dir() -> Path:

@@ -9,7 +9,10 @@ cd "$ROOT"
 DEB_PACKAGES=(nwchem xvfb xauth libxcb-icccm4 libxcb-keysyms1 libxcb-image0
   libxcb-render-util0 libxcb-shape0 libxcb-randr0 libxcb-xkb1 libxcb-cursor0
   libxkbcommon0 libxkbcommon-x11-0 libegl1 libgl1 libgl1-mesa-dri libglx-mesa0
-  libfontconfig1 fonts-dejavu-core fonts-ipafont-gothic libdbus-1-3 libglib2.0-0)
+  libfontconfig1 fonts-dejavu-core fonts-ipafont-gothic libdbus-1-3 libglib2.0-0
+  # A real single-node SLURM cluster for the batch-job tests (tests/slurm_cluster.py
+  # starts munged, slurmctld and slurmd of its own; the package scripts start nothing).
+  slurm-wlm munge)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then

@@ -100,7 +100,9 @@ class AppContext:
         if document is None:
             # A new document starts with the execution defaults the person saved.
             project = new_project(executable=prefs.executable, launcher=prefs.launcher,
-                                  environment=dict(prefs.environment))
+                                  environment=dict(prefs.environment),
+                                  scheduler=prefs.scheduler, account=prefs.account,
+                                  batch_directives=list(prefs.batch_directives))
             document = Document(project, undo_limit=WINDOW_UNDO_LIMIT)
         doc = document
         events = AppEvents()

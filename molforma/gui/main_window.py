@@ -298,7 +298,9 @@ class MainWindow(QMainWindow):
         prefs = self.ctx.preferences
         trusted = dict(doc.trusted)
         doc.load(new_project(executable=prefs.executable, launcher=prefs.launcher,
-                             environment=dict(prefs.environment)),
+                             environment=dict(prefs.environment),
+                             scheduler=prefs.scheduler, account=prefs.account,
+                             batch_directives=list(prefs.batch_directives)),
                  label="New project", preview=False, origin="user")
         doc.trusted = trusted
         doc.path = None

@@ -143,7 +143,9 @@ class ServerState:
         trusted = headless_trusted()
         doc = Document(new_project(executable=trusted["executable"],
                                    launcher=trusted["launcher"],
-                                   environment=dict(trusted["environment"])))
+                                   environment=dict(trusted["environment"]),
+                                   scheduler=trusted["scheduler"], account=trusted["account"],
+                                   batch_directives=list(trusted["batch_directives"])))
         doc.trusted = trusted
         with self.lock:
             self._documents[doc.id] = doc
@@ -175,6 +177,24 @@ class ServerState:
                 self._jobs = JobManager()
             return self._jobs
 
+    def reattach_batch_jobs(self, root: str | None = None) -> None:
+        """Follow again the batch jobs left queued or running under a job root.
+
+        ``root`` defaults to the job roots of the open documents. Never raises: a job
+        root that cannot be read has nothing to follow.
+        """
+        try:
+            if root is not None:
+                roots = [root]
+            else:
+                roots = sorted({str(d.project.get("execution", {}).get("job_root")
+                                    or "~/molforma-jobs")
+                                for d in list(self.documents.values())})
+            for r in roots:
+                self.jobs.reattach(r)
+        except Exception:
+            log.exception("re-attaching batch jobs")
+
     def results(self, doc_id: str) -> Any:
         """The ResultsSession of a document (created on first use)."""
         with self.lock:
@@ -192,7 +212,8 @@ class ServerState:
     def shutdown(self) -> None:
         """Stop running calculations and loads (EOF, disconnect)."""
         for t in self.tasks.all():
-            if t.status == "working" and t.background is not None:
+            if t.status == "working" and t.background is not None \
+                    and not t.background.survives_exit:
                 try:
                     t.background.cancel()
                 except Exception:
@@ -271,6 +292,7 @@ class Server:
                 _ = self.state.documents
                 _ = self.state.lang
                 _ = self.state.policy
+                self.state.reattach_batch_jobs()
             except Exception:
                 log.exception("warm-up failed")
 
