@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,26 @@ class AppContext:
     @jobs.setter
     def jobs(self, value: Any) -> None:
         self._jobs = value
+
+    def reattach_batch_jobs(self, root: str | None = None) -> threading.Thread | None:
+        """Follow again, in the background, batch jobs left queued or running under ``root``
+        (default: the document's job root); they appear through ``jobChanged``."""
+        jobs = self.jobs
+        if jobs is None or not hasattr(jobs, "reattach"):
+            return None
+        where = root or str(self.document.project.get("execution", {}).get("job_root") or "")
+        if not where:
+            return None
+
+        def work() -> None:
+            try:
+                jobs.reattach(where)
+            except Exception:
+                log.exception("re-attaching batch jobs under %s", where)
+
+        thread = threading.Thread(target=work, name="batch-reattach", daemon=True)
+        thread.start()
+        return thread
 
     @property
     def results(self) -> Any:

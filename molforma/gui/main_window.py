@@ -137,6 +137,8 @@ class MainWindow(QMainWindow):
         ctx.events.documentChanged.connect(self._document_changed)
         self.retranslate()
         self._document_changed("load")
+        # Batch jobs left running by an earlier MolForma are followed again.
+        QTimer.singleShot(0, ctx.reattach_batch_jobs)
 
     # -- construction ----------------------------------------------------------------------
     def _make_panel(self, key: str, module: str, cls_name: str) -> QWidget:

@@ -204,3 +204,43 @@ def test_the_batch_fields_and_scheduler_names_are_japanese(
         assert _untranslated(kept) == []
     finally:
         set_language("en", win.ctx)
+
+
+@pytest.mark.slurm
+@pytest.mark.slow
+def test_a_new_window_reattaches_to_a_running_batch_job_and_history_follows_it_to_its_end(
+        make_main_window: Any, qtbot: Any, tmp_path: Path, slurm_cluster: Any) -> None:
+    from molforma.document.document import Document
+    from molforma.document.model import new_project
+    from molforma.jobs.runner import JobManager
+
+    jobs = tmp_path / "jobs"
+    exe = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_NWCHEM))}"
+    project = new_project(job_root=str(jobs), scheduler="slurm", executable=exe,
+                          environment={"FAKE_NWCHEM_MODE": "converge",
+                                       "FAKE_NWCHEM_DELAY": "0.25"})
+    ops.add_atoms(doc := Document(project), WATER, preview=False)
+    ops.set_nwchem(doc, {"basis": "sto-3g", "task": "optimize"}, preview=False)
+    # An earlier MolForma submitted it and then ended.
+    earlier = JobManager()
+    job = earlier.start(doc.project)
+    qtbot.waitUntil(lambda: job.status == "running", timeout=30000)
+    earlier.stop_all()
+    assert slurm_cluster.job_state(job.native_id) == "RUNNING"
+
+    win = make_main_window(Document(new_project(job_root=str(jobs))))
+    execution = win.panels["execution"]
+    qtbot.waitUntil(lambda: execution.job is not None, timeout=20000)
+    assert execution.job.folder == job.folder and execution.job is not job
+    assert execution.job.native_id == job.native_id
+    history = win.panels["history"]
+    win.tabs.setCurrentWidget(history)
+    qtbot.waitUntil(lambda: any(r.folder == str(job.folder) for r in history.rows),
+                    timeout=20000)
+    row = next(r for r in history.rows if r.folder == str(job.folder))
+    assert row.status in ("running", "finished")
+    qtbot.waitUntil(lambda: execution.job.status in FINAL, timeout=60000)
+    assert execution.job.status == "finished", execution.job.snapshot()
+    assert execution.job.snapshot()["optimizationConverged"] is True
+    qtbot.waitUntil(lambda: any(r.folder == str(job.folder) and r.status == "finished"
+                                for r in history.rows), timeout=20000)

@@ -229,22 +229,25 @@ def test_two_mpi_processes_run_nwchem_inside_the_allocation(
     assert "NumTasks=2" in info
 
 
-def test_a_held_job_is_queued_with_the_schedulers_reason_then_cancelled_in_the_queue(
+def test_a_held_job_is_queued_with_the_schedulers_reason_then_tasks_cancel_ends_it_in_the_queue(
         spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any) -> None:
     _prefs(mcp_env, executable=STAND_IN_EXE, batch_directives=["--begin=now+600"])
     server = spawn()
     doc_id, rev = _water(server, tmp_path / "jobs")
-    started = _start(server, doc_id, rev)
-    assert started["status"] == "queued"
+    task = _start(server, doc_id, rev, caps=TASK_CAPS)
+    assert task["status"] == "working"
     queued = wait_until(lambda: (c := _calc(server))["record"].get("queueReason") and c, 20)
     assert queued["status"] == "queued"
     assert queued["record"]["queueReason"] == "BeginTime"
     assert queued["record"]["batchDirectives"] == ["--begin=now+600"]
-    sc = server.ok("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                   "action": "cancel"})
-    assert sc["status"] == "cancelled"
-    assert slurm_cluster.job_state(sc["job"]["nativeId"]) == "CANCELLED"
-    assert not (Path(sc["jobDirectory"]) / "output.out").exists()
+    app = server.ok("get_app_state", {})
+    assert [w["status"] for w in app["workers"] if w["kind"] == "calculation"] == ["queued"]
+    ack = server.result("tasks/cancel", {"taskId": task["taskId"]}, caps=TASK_CAPS)
+    assert ack["resultType"] == "complete"
+    ended = _wait_status(server, ("cancelled", "finished", "failed"), 20)
+    assert ended["status"] == "cancelled"
+    assert slurm_cluster.job_state(ended["record"]["nativeId"]) == "CANCELLED"
+    assert not (Path(ended["jobDirectory"]) / "output.out").exists()
 
 
 @pytest.mark.nwchem

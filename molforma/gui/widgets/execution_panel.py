@@ -447,6 +447,8 @@ class ExecutionPanel(Retranslatable, QWidget):
             self._refuse("job_root", self.tr("Give a folder for the jobs."))
             return
         self._set("job_root", text)
+        if "job_root" not in self._local_errors and hasattr(self.ctx, "reattach_batch_jobs"):
+            self.ctx.reattach_batch_jobs(text)
 
     def _browse_program(self, key: str) -> None:
         path = dialogs.get_open_path(self, self.tr("Choose a program"),
