@@ -55,7 +55,7 @@ BATCH_SETTINGS = ("partition", "account", "qos", "nodes", "tasksPerNode", "threa
                   "time_limit", "batch_directives")
 EXECUTOR = "slurm"
 QUEUE_POLL_INTERVAL = 1  # seconds; PSI/J's default of 30 makes a 3 s job look like a 30 s one
-WATCH_INTERVAL = 0.2  # how often the output, the exit-code file and a queued job's reason are read
+WATCH_INTERVAL = 0.1  # how often the output, the exit-code file and a queued job's reason are read
 REASON_INTERVAL = 1.0
 FINAL_WAIT = 10.0  # seconds to wait for the scheduler's final state once NWChem has ended
 LIFETIME_NOTE = ("Batch job: it belongs to the cluster. Closing MolForma does not cancel it; "
