@@ -222,6 +222,26 @@
         <source>The input cannot be generated:</source>
         <translation>The input cannot be generated:</translation>
     </message>
+    <message>
+        <source>Spherical basis functions</source>
+        <translation>Spherical basis functions</translation>
+    </message>
+    <message>
+        <source>MP2 frozen core</source>
+        <translation>MP2 frozen core</translation>
+    </message>
+    <message>
+        <source>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</source>
+        <translation>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</translation>
+    </message>
+    <message>
+        <source>Not a whole number: %1</source>
+        <translation>Not a whole number: %1</translation>
+    </message>
+    <message>
+        <source>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</source>
+        <translation>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</translation>
+    </message>
 </context>
 <context>
     <name>EnergyPlot</name>
@@ -452,6 +472,11 @@
         <location filename="../molforma/gui/widgets/execution_panel.py" line="526" />
         <source>Not started: the settings were not confirmed.</source>
         <translation>Not started: the settings were not confirmed.</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="557" />
+        <source>Not started: the project changed while the confirmation was open. Press Run again to review the settings as they are now.</source>
+        <translation>Not started: the project changed while the confirmation was open. Press Run again to review the settings as they are now.</translation>
     </message>
     <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />

@@ -222,6 +222,26 @@
         <source>The input cannot be generated:</source>
         <translation>入力を生成できません:</translation>
     </message>
+    <message>
+        <source>Spherical basis functions</source>
+        <translation>球面調和基底関数</translation>
+    </message>
+    <message>
+        <source>MP2 frozen core</source>
+        <translation>MP2 で内殻を凍結</translation>
+    </message>
+    <message>
+        <source>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</source>
+        <translation>一部チェック：自動（この分子と基底関数に安全な設定を MolForma が選びます）。</translation>
+    </message>
+    <message>
+        <source>Not a whole number: %1</source>
+        <translation>整数ではありません: %1</translation>
+    </message>
+    <message>
+        <source>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</source>
+        <translation>数値ではありません: %1（1e-6 や 0.001 のように小数点で書いてください）</translation>
+    </message>
 </context>
 <context>
     <name>EnergyPlot</name>
@@ -452,6 +472,11 @@
         <location filename="../molforma/gui/widgets/execution_panel.py" line="526" />
         <source>Not started: the settings were not confirmed.</source>
         <translation>開始しませんでした: 設定が確認されませんでした。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="557" />
+        <source>Not started: the project changed while the confirmation was open. Press Run again to review the settings as they are now.</source>
+        <translation>開始しませんでした: 確認の表示中にプロジェクトが変更されました。もう一度「実行」を押して、現在の設定を確認してください。</translation>
     </message>
     <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />

@@ -22,6 +22,12 @@ break and a trailing ``\\`` joining lines. It takes:
   the project's advanced settings and extra input (SPEC.md section 3).
 
 Bonds are perceived with RDKit using the charge.
+
+An input that NWChem would read as ``task shell``, ``python``, ``include`` or another
+directive :mod:`molforma.nwchem.protected_text` refuses is not opened at all
+(``format_forbidden_directive``), judged as NWChem's reader reads it: MolForma
+takes only conditions from a ``.nw``, but a file that tries to run a program or
+pull in another file is not something to load quietly.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ from typing import Any
 
 from molforma.document import elements
 from molforma.formats.common import (
+    FORMAT_LABELS,
+    FileFormatError,
     Structure,
     clean_name,
     element_from_label,
@@ -39,8 +47,11 @@ from molforma.formats.common import (
     make_atom,
     syntax,
     to_float,
+    where,
 )
 from molforma.formats.rdkit_bridge import perceive_bonds
+from molforma.i18n import catalogue, display_language, register, render
+from molforma.nwchem.protected_text import find_directives, reason_text
 
 FMT = "nwchem"
 BOHR = 0.529177210903
@@ -61,6 +72,37 @@ _OPERATIONS = {"energy": "energy", "optimize": "optimize", "opt": "optimize",
                "hessian": "frequencies"}
 _GRIDS = ("xcoarse", "coarse", "medium", "fine", "xfine")
 _DISPERSION = {"2": "d2", "3": "d3", "4": "d3bj"}
+
+
+_MESSAGES = {
+    "format_forbidden_directive": {
+        "en": "Cannot read {format}{where}: {why} ('{statement}'). MolForma does not open "
+        "NWChem inputs that run a shell command or Python, or read another file.",
+        "ja": "{format} を読み込めません{where}: {why}（「{statement}」）。MolForma はシェル"
+        "コマンドや Python を実行する、または別のファイルを読む NWChem 入力は開きません。",
+    },
+}
+register({code: text for code, text in _MESSAGES.items() if code not in catalogue()})
+
+
+class ForbiddenDirectiveError(FileFormatError):
+    """``format_error`` of kind ``format_forbidden_directive``; the reason is localized."""
+
+    def message(self, lang: str | None = None) -> str:
+        """The sentence in ``lang`` (default: the display language)."""
+        lang = lang or display_language()
+        data = {**self.data, "why": reason_text(str(self.data.get("reason")), lang)}
+        return render("format_forbidden_directive", data, lang)
+
+
+def _refuse_directives(text: str) -> None:
+    found = find_directives(text)
+    if found:
+        first = found[0]
+        raise ForbiddenDirectiveError(
+            "format_error", kind="format_forbidden_directive", format=FORMAT_LABELS[FMT],
+            where=where(first.lineno), line=first.lineno, reason=first.reason,
+            statement=first.statement)
 
 
 def _strip_comment(line: str) -> str:
@@ -172,7 +214,10 @@ def _geometry(header: tuple[int, str], body: list[tuple[int, str]]) -> tuple[lis
         if unit not in _UNITS:
             syntax(FMT, header[0], f"unknown geometry units '{unit}'")
         scale = _UNITS[unit]
-    options = {"noautosym": "noautosym" in opts, "nocenter": "nocenter" in opts}
+    # An option that is absent leaves the setting automatic (NWChem's own default is
+    # symmetry and internal coordinates on; MolForma's automatic choice only differs
+    # when atoms are fixed).
+    options = {key: True for key in ("noautosym", "nocenter") if key in opts}
     atoms: list[dict[str, Any]] = []
     for lineno, stmt in body:
         parts = stmt.split()
@@ -335,13 +380,16 @@ def read_nwchem(text: str) -> Structure:
 
     Raises:
         FormatError: no geometry, a block without ``end``, a bad atom line (named),
-            an unsupported geometry form (z-matrix, periodic, ghost atoms).
+            an unsupported geometry form (z-matrix, periodic, ghost atoms), or a
+            refused directive (``format_forbidden_directive``, with its line).
     """
+    _refuse_directives(text.lstrip("\ufeff"))
     stmts = _statements(text)
     title = None
     charge = None
     geometries: list[tuple[str, tuple[int, str], list[tuple[int, str]]]] = []
     blocks: dict[str, list[tuple[int, str]]] = {}
+    headers: dict[str, list[str]] = {}
     tasks: list[tuple[int, list[str]]] = []
     adv: dict[str, Any] = {}
     i = 0
@@ -360,6 +408,8 @@ def read_nwchem(text: str) -> Structure:
                 geometries.append((name, stmts[i], body))
             else:
                 blocks.setdefault(key, body)
+                if key == "basis" and key not in headers:
+                    headers[key] = [w.lower() for w in words[1:]]
             i = nxt
             continue
         if key == "title":
@@ -417,6 +467,13 @@ def read_nwchem(text: str) -> Structure:
         words = stmt.split()
         if words[0].lower() == "maxiter":
             adv["opt_maxiter"] = _int_arg(words, 1, lineno)
+    basis_header = headers.get("basis", [])
+    if "spherical" in basis_header or "cartesian" in basis_header:
+        adv["basis_spherical"] = "spherical" in basis_header
+    if theory == "mp2":
+        # NWChem's own default (no freeze directive) correlates every electron.
+        adv["mp2_frozen_core"] = any(
+            s.split()[0].lower() == "freeze" for _n, s in blocks.get("mp2", []))
     freq_body = blocks.get("freq", []) + blocks.get("vib", [])
     if any(s.split()[0].lower() == "animate" for _n, s in freq_body):
         adv["freq_animate"] = True

@@ -21,6 +21,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import copy
+import ctypes
 import datetime as _dt
 import json
 import logging
@@ -30,6 +31,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -38,11 +40,12 @@ from typing import Any
 
 from molforma.document.model import formula
 from molforma.errors import CalculationError, FileAccessError, MolFormaError
-from molforma.fileio import atomic_write_text
+from molforma.fileio import atomic_write_text, read_text_limited
 from molforma.i18n import register
 from molforma.nwchem.input import input_errors, render_input
 from molforma.nwchem.progress import ProgressTracker
 from molforma.nwchem.settings import CalculationSettings, ExecutionSettings
+from molforma.results.limits import MAX_FILE_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +62,9 @@ JOB_VERSION = 1
 KILL_GRACE = 3.0  # seconds between SIGTERM and SIGKILL
 POLL_INTERVAL = 0.1
 RECORD_WRITE_INTERVAL = 2.0
-FAMILY_SCAN_INTERVAL = 0.5  # how often the job's descendants are looked up  # live progress reaches job.json at most this often
+FAMILY_SCAN_INTERVAL = 0.5  # how often the job's descendants are looked up
+# The longest a cancel waits: the grace period, then SIGKILL until everything ended.
+CANCEL_WAIT = KILL_GRACE + 12.0
 _TASK_SLUGS = {"optimize+frequencies": "optfreq"}
 
 register(
@@ -79,6 +84,10 @@ register(
         "bad_environment": {
             "en": "Environment variable '{name}' is not valid.",
             "ja": "環境変数「{name}」は不正です。",
+        },
+        "shutting_down": {
+            "en": "MolForma is closing; no new calculation can start.",
+            "ja": "MolForma を終了中のため、新しい計算は開始できません。",
         },
     }
 )
@@ -125,12 +134,11 @@ def build_command(execution: ExecutionSettings, input_name: str = INPUT_NAME) ->
     if execution.processes <= 1:
         return [*exe, input_name]
     launcher = _split("launcher", execution.launcher)
-    # ARMCI's progress thread keeps one-sided MPI communication moving between ranks
-    # (measured: ethanol opt+freq 22-33 s without it, 15 s with it on 2 processes).
-    return [
-        *launcher, "-np", str(execution.processes), "-x", "ARMCI_PROGRESS_THREAD=1",
-        *exe, input_name,
-    ]
+    # No ARMCI_PROGRESS_THREAD by default: it helps only where MPI offers
+    # MPI_THREAD_MULTIPLE, and Debian's NWChem 7.0.2 answers it with "progress thread
+    # disabled" on every rank. A person who has such a build sets it in the
+    # environment table (Open MPI's mpirun passes the environment on to the ranks).
+    return [*launcher, "-np", str(execution.processes), *exe, input_name]
 
 
 def build_environment(execution: ExecutionSettings) -> dict[str, str]:
@@ -141,8 +149,6 @@ def build_environment(execution: ExecutionSettings) -> dict[str, str]:
     """
     env = dict(os.environ)
     env["OMP_NUM_THREADS"] = str(execution.threads)
-    if execution.processes > 1:
-        env["ARMCI_PROGRESS_THREAD"] = "1"
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         # Open MPI refuses to start as root without these (or --allow-run-as-root).
         env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
@@ -310,9 +316,23 @@ class Job:
             return copy.deepcopy(self._record)
 
     def cancel(self) -> None:
-        """Stop the job: SIGTERM to its process group now, SIGKILL after a grace period."""
+        """Stop the job: SIGTERM to its process group now, SIGKILL after a grace period.
+
+        Returns at once; :meth:`cancel_and_wait` also waits for the end.
+        """
         self._cancel.set()
         self._signal(signal.SIGTERM)
+
+    def cancel_and_wait(self, timeout: float = CANCEL_WAIT) -> bool:
+        """Cancel and return once every process of the job is gone and the record written.
+
+        What MCP's cancel answers use: when this returns True the status, the record
+        on disk and :meth:`JobManager.start`'s "one job at a time" check all agree
+        that the job has ended, so a start sent right after the answer is accepted.
+        Returns False only if a process outlived SIGKILL for ``timeout`` seconds.
+        """
+        self.cancel()
+        return self.wait(timeout)
 
     def _signal(self, sig: int) -> None:
         """Signal the job's process group, session and every descendant seen so far.
@@ -427,7 +447,7 @@ class Job:
                         self._proc = subprocess.Popen(
                             self._record["command"], cwd=self.folder, env=self._env,
                             stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                            start_new_session=True,
+                            start_new_session=True, preexec_fn=_END_WITH_US,
                         )
                 except OSError as exc:
                     start_error = f"cannot start: {exc.strerror or exc}"
@@ -534,12 +554,28 @@ class Job:
             notify=False,
             status=status, exitCode=rc, finishedAt=_now(),
             scfConverged=t.scf_converged, optimizationConverged=opt,
-            finalEnergy=t.final_energy(str(self._record.get("theory", ""))),
+            finalEnergy=self._final_energy(),
             progress=t.to_dict(), error=error,
         )
         # Ended before listeners hear of it, so one may start the next job at once.
         self._done.set()
         self._notify()
+
+    def _final_energy(self) -> float | None:
+        """The final energy as the results reader reads it, so record and results agree.
+
+        The live tracker only sees the rounded ``@`` step lines; the reader knows which
+        energy is final (the highest level, the reference geometry of a frequency run).
+        """
+        from molforma.nwchem.parser import parse_nwchem_output
+
+        fallback = self._tracker.final_energy(str(self._record.get("theory", "")))
+        try:
+            text = read_text_limited(self.folder / OUTPUT_NAME, MAX_FILE_BYTES)
+            energy = parse_nwchem_output(text, source=str(self.folder)).summary.finalEnergy
+        except (MolFormaError, OSError, ValueError):
+            return fallback
+        return fallback if energy is None else energy
 
     def _error_text(self, status: str, rc: int | None, opt: bool | None) -> str | None:
         t = self._tracker
@@ -578,6 +614,37 @@ def _exited(pid: int) -> bool:
     return info is not None and info.si_pid == pid
 
 
+def _end_with_us_hook() -> Callable[[], None] | None:
+    """A ``preexec_fn`` that makes the job's leader get SIGTERM when MolForma dies.
+
+    SIGKILL of MolForma (or a crash) runs none of our clean-up; Linux then sends
+    the leader (NWChem, or mpirun, which passes it to every rank) SIGTERM, so no
+    calculation keeps running unwatched and History shows the job ``interrupted``.
+    The signal comes when the thread that started the child ends: the job's own
+    thread, which lives until the job has ended. Resolved here, in the parent, so
+    the child only makes one C call between fork and exec.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
+                      ctypes.c_ulong]
+    prctl.restype = ctypes.c_int
+    pr_set_pdeathsig = 1
+    sigterm = int(signal.SIGTERM)
+
+    def hook() -> None:
+        prctl(pr_set_pdeathsig, sigterm, 0, 0, 0)
+
+    return hook
+
+
+_END_WITH_US = _end_with_us_hook()
+
+
 def _process_table() -> dict[int, tuple[str, int, int, str]]:
     """Every process as pid -> (state, ppid, session, start time), read from /proc (Linux)."""
     table: dict[int, tuple[str, int, int, str]] = {}
@@ -611,13 +678,19 @@ class JobManager:
         # A submission and a re-attach scan exclude each other, so a scan can never take
         # a job being submitted for one left by another process.
         self._batch_lock = threading.Lock()
+        self._closed = False
+
+    def close(self) -> None:
+        """Refuse every later :meth:`start` (the program is ending); running jobs go on."""
+        with self._lock:
+            self._closed = True
 
     def start(self, project: Mapping[str, Any]) -> Job:
         """Write a job folder and run NWChem there in a background thread; returns at once.
 
         Raises:
             CalculationError: ``input_invalid``, ``job_running``, ``bad_command``,
-                ``bad_environment``.
+                ``bad_environment``, ``shutting_down`` (after :meth:`close`).
             ValidationError: the input cannot be generated (e.g. forbidden extra input).
             FileAccessError: the job root or folder cannot be written.
         """
@@ -625,6 +698,8 @@ class JobManager:
         if prepared.execution.scheduler == "slurm":
             return self._submit(prepared)
         with self._lock:
+            if self._closed:
+                raise CalculationError("shutting_down")
             running = self._running(local_only=True)
             if running is not None:
                 raise CalculationError("job_running", folder=str(running.folder))
@@ -638,6 +713,9 @@ class JobManager:
         """Check the cluster, write the folder and submit it; nothing is left on a refusal."""
         from molforma.jobs import batch
 
+        with self._lock:
+            if self._closed:
+                raise CalculationError("shutting_down")
         plan = batch.BatchPlan(prepared.execution)
         with self._batch_lock:
             folder, record = prepared.write(saved_only=False, extra=plan.record_fields(),
@@ -729,13 +807,23 @@ _ACTIVE: set[Job] = set()
 _ACTIVE_LOCK = threading.Lock()
 
 
-@atexit.register
-def _stop_everything_at_exit() -> None:
+def stop_running_jobs(timeout: float = KILL_GRACE + 2.0) -> None:
+    """Cancel every running job of the process and wait until each has ended.
+
+    The exit paths call it (program exit, SIGTERM/SIGINT/SIGHUP, the window
+    closing): a job ends ``cancelled`` in its record, with no process left. Batch
+    jobs are never in this set: they belong to the cluster and go on.
+    """
     with _ACTIVE_LOCK:
         jobs = list(_ACTIVE)
     for job in jobs:
         job.cancel()
-    deadline = time.monotonic() + KILL_GRACE + 2.0
+    deadline = time.monotonic() + timeout
     for job in jobs:
         if not job.wait(max(0.0, deadline - time.monotonic())):
             job._signal(signal.SIGKILL)
+
+
+@atexit.register
+def _stop_everything_at_exit() -> None:
+    stop_running_jobs()

@@ -38,6 +38,19 @@ class GuiBridge(Protocol):
         """Run ``fn`` on the GUI thread; exceptions are re-raised in the caller."""
         ...
 
+    # Optional: ``check_document_edit()`` raises a MolFormaError when the window cannot
+    # take a document edit now (a modal dialog is open); the server calls it, when the
+    # bridge has it, before every tool of DOCUMENT_EDIT_TOOLS.
+
+
+# The tools that change a document. In the window they are refused while a modal
+# dialog is open (SPEC.md 9.1) through the bridge's optional check_document_edit().
+DOCUMENT_EDIT_TOOLS: frozenset[str] = frozenset({
+    "open_file", "import_document", "history", "add_atoms", "delete_atoms", "move_atoms",
+    "set_atom_properties", "set_bonds", "set_internal_coordinate", "add_hydrogens",
+    "place_fragment", "set_molecule", "set_nwchem", "set_advanced", "set_execution",
+})
+
 
 class ToolErrorObject(BaseModel):
     """The common error object of every tool (``structuredContent`` of an error result)."""

@@ -106,11 +106,13 @@ def test_every_advanced_key_has_its_own_field_in_the_collapsible_group(panel: An
 def test_advanced_fields_change_the_document_and_the_input(panel: Any, ctx: Any,
                                                            qtbot: Any) -> None:
     preview = panel.findChild(object, "inputPreview")
-    maxiter = panel.findChild(QSpinBox, "advanced_scf_maxiter")
-    maxiter.setValue(55)
+    maxiter = panel.findChild(QLineEdit, "advanced_scf_maxiter")
+    maxiter.setText("55")
+    qtbot.keyClick(maxiter, Qt.Key.Key_Return)
     assert ctx.document.project["advanced"]["scf_maxiter"] == 55
     assert "maxiter 55" in preview.toPlainText()
-    maxiter.setValue(maxiter.minimum())  # back to NWChem's default
+    maxiter.clear()  # back to NWChem's default
+    qtbot.keyClick(maxiter, Qt.Key.Key_Return)
     assert ctx.document.project["advanced"]["scf_maxiter"] is None
 
     animate = panel.findChild(QCheckBox, "advanced_freq_animate")
@@ -204,3 +206,64 @@ def test_a_large_molecule_preview_follows_after_a_short_pause(panel: Any, ctx: A
     theory = panel.findChild(QComboBox, "theoryCombo")
     theory.setCurrentIndex(theory.findData("mp2"))
     qtbot.waitUntil(lambda: "task mp2 energy" in preview.toPlainText(), timeout=5000)
+
+
+def test_automatic_symmetry_and_basis_type_show_partly_checked_and_cycle_by_click(
+        panel: Any, ctx: Any, qtbot: Any) -> None:
+    panel.set_advanced_expanded(True)
+    preview = panel.findChild(object, "inputPreview")
+    symmetry = panel.findChild(QCheckBox, "advanced_noautosym")
+    spherical = panel.findChild(QCheckBox, "advanced_basis_spherical")
+    frozen = panel.findChild(QCheckBox, "advanced_mp2_frozen_core")
+    assert symmetry.isTristate() and spherical.isTristate() and not frozen.isTristate()
+    assert symmetry.checkState() == Qt.CheckState.PartiallyChecked
+    assert frozen.isChecked()  # frozen core is on for a project that never set it
+    assert "geometry units angstrom\n" in preview.toPlainText()
+    # A click (QAbstractButton.click: the same path as the mouse) moves automatic -> on,
+    # which switches symmetry off.
+    symmetry.click()
+    assert symmetry.checkState() == Qt.CheckState.Checked
+    assert ctx.document.project["advanced"]["noautosym"] is True
+    assert "geometry units angstrom noautosym" in preview.toPlainText()
+    symmetry.click()
+    assert ctx.document.project["advanced"]["noautosym"] is False
+    symmetry.click()
+    assert symmetry.checkState() == Qt.CheckState.PartiallyChecked
+    assert ctx.document.project["advanced"]["noautosym"] is None
+    basis = panel.findChild(QComboBox, "basisCombo")
+    basis.setEditText("cc-pvdz")
+    basis.lineEdit().editingFinished.emit()
+    assert "basis spherical" in preview.toPlainText()
+
+
+@pytest.mark.parametrize(("key", "typed"), [
+    ("scf_thresh", "1,0e-6"),       # a decimal comma is not read as a point
+    ("scf_thresh", "1e-6x"),
+    ("scf_thresh", "inf"),
+    ("scf_maxiter", "-3"),          # below the minimum: refused, not turned into 3
+    ("scf_maxiter", "12.5"),
+    ("scf_maxiter", "1,000"),
+    ("memory_mb", "10"),            # below 16 MB: refused, not clamped
+    ("memory_mb", "99999999"),      # above the maximum: refused, not clamped
+])
+def test_numeric_advanced_fields_refuse_what_they_cannot_read_exactly(
+        panel: Any, ctx: Any, qtbot: Any, key: str, typed: str) -> None:
+    panel.set_advanced_expanded(True)
+    before = (ctx.document.revision, ctx.document.project["advanced"].get(key))
+    field = panel.findChild(QLineEdit, f"advanced_{key}")
+    field.setText(typed)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert (ctx.document.revision, ctx.document.project["advanced"].get(key)) == before
+    message = panel.findChild(object, f"advanced_{key}Message")
+    assert message.isVisible() and message.text()
+    assert field.text() == ""  # the document's value again, never a changed number
+
+
+def test_numeric_advanced_fields_take_c_locale_numbers_exactly(panel: Any, ctx: Any,
+                                                              qtbot: Any) -> None:
+    for key, typed, expected in (("scf_thresh", "1.0e-6", 1e-6), ("scf_thresh", ".5", 0.5),
+                                 ("memory_mb", "+2048", 2048), ("dft_iterations", "300", 300)):
+        field = panel.findChild(QLineEdit, f"advanced_{key}")
+        field.setText(typed)
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+        assert ctx.document.project["advanced"][key] == expected

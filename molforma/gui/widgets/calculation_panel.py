@@ -9,12 +9,14 @@ the document, so what is shown is always what the document holds. Problems found
 from __future__ import annotations
 
 import logging
+import math
+import re
 import types
 import typing
 from typing import Any, Literal
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer
-from PySide6.QtGui import QDoubleValidator, QFontDatabase
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -68,11 +70,16 @@ ADVANCED_LABELS: dict[str, str] = {
     "dispersion": QT_TRANSLATE_NOOP("CalculationPanel", "Dispersion correction"),
     "noautosym": QT_TRANSLATE_NOOP("CalculationPanel", "No automatic symmetry"),
     "nocenter": QT_TRANSLATE_NOOP("CalculationPanel", "Keep my frame (no centring)"),
+    "basis_spherical": QT_TRANSLATE_NOOP("CalculationPanel", "Spherical basis functions"),
+    "mp2_frozen_core": QT_TRANSLATE_NOOP("CalculationPanel", "MP2 frozen core"),
     "opt_maxiter": QT_TRANSLATE_NOOP("CalculationPanel", "Optimiser max steps"),
     "freq_animate": QT_TRANSLATE_NOOP("CalculationPanel", "Write mode animation files"),
     "print_level": QT_TRANSLATE_NOOP("CalculationPanel", "Print level"),
 }
 DEFAULT_TEXT = QT_TRANSLATE_NOOP("CalculationPanel", "(NWChem default)")
+AUTOMATIC_TIP = QT_TRANSLATE_NOOP(
+    "CalculationPanel", "Partly checked: automatic (MolForma chooses what is safe for this "
+    "molecule and basis set).")
 
 SYNC_PREVIEW_ATOMS = 500  # above this the preview is rendered after a short pause
 PREVIEW_DELAY_MS = 150
@@ -122,18 +129,23 @@ def _field_kind(annotation: Any) -> tuple[str, tuple[Any, ...]]:
     return "str", ()
 
 
-def _bounds(field: Any) -> tuple[int, int]:
-    lo, hi = 0, 1_000_000_000
-    for meta in getattr(field, "metadata", []):
-        if getattr(meta, "ge", None) is not None:
-            lo = int(meta.ge)
-        if getattr(meta, "gt", None) is not None:
-            lo = int(meta.gt) + 1
-        if getattr(meta, "le", None) is not None:
-            hi = int(meta.le)
-        if getattr(meta, "lt", None) is not None:
-            hi = int(meta.lt) - 1
-    return lo, min(hi, 2_000_000_000)
+_C_INT = re.compile(r"[+-]?[0-9]+")
+_C_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def parse_c_number(text: str, kind: str) -> int | float | None:
+    """``text`` as an int or a finite float written in the C locale, else None.
+
+    No thousands separators, no decimal comma, no "inf"/"nan": whatever is not read
+    exactly is refused rather than guessed.
+    """
+    pattern = _C_INT if kind == "int" else _C_FLOAT
+    if not pattern.fullmatch(text):
+        return None
+    if kind == "int":
+        return int(text)
+    value = float(text)
+    return value if math.isfinite(value) else None
 
 
 class CalculationPanel(Retranslatable, QWidget):
@@ -335,8 +347,17 @@ class CalculationPanel(Retranslatable, QWidget):
         nullable = type(None) in typing.get_args(field.annotation)
         parent = self
         name = f"advanced_{key}"
-        if kind == "bool":
-            w: QWidget = QCheckBox(parent)
+        if kind == "bool" and nullable:
+            # Partly checked stands for null: MolForma chooses (symmetry unless atoms are
+            # fixed, spherical functions where the basis set was defined so, ...).
+            box = QCheckBox(parent)
+            box.setTristate(True)
+            box.checkStateChanged.connect(
+                lambda state, k=key: self._set_advanced(k, _tristate_value(state)))
+            self.bind_text(lambda b=box: b.setToolTip(self.tr(AUTOMATIC_TIP)))
+            w: QWidget = box
+        elif kind == "bool":
+            w = QCheckBox(parent)
             w.toggled.connect(lambda v, k=key: self._set_advanced(k, bool(v)))
         elif kind == "literal":
             combo = QComboBox(parent)
@@ -348,22 +369,12 @@ class CalculationPanel(Retranslatable, QWidget):
             combo.currentIndexChanged.connect(
                 lambda _i, c=combo, k=key: self._set_advanced(k, c.currentData()))
             w = combo
-        elif kind == "int":
-            spin = QSpinBox(parent)
-            lo, hi = _bounds(field)
-            # One step below the minimum stands for "not set" (NWChem's default).
-            spin.setRange(lo - 1 if nullable else lo, hi)
-            if nullable:
-                self.bind_text(lambda s=spin: s.setSpecialValueText(self.tr(DEFAULT_TEXT)))
-            spin.setKeyboardTracking(False)
-            spin.valueChanged.connect(lambda v, s=spin, k=key: self._set_advanced(
-                k, None if nullable and v == s.minimum() else int(v)))
-            w = spin
         else:
+            # Numbers are typed into plain line edits and parsed strictly in the C locale:
+            # a spin box or a locale validator would clamp, drop a sign or read "1,0e-6"
+            # some other way, and the person would not see the value change.
             edit = QLineEdit(parent)
             self.bind_text(lambda e=edit: e.setPlaceholderText(self.tr(DEFAULT_TEXT)))
-            if kind == "float":
-                edit.setValidator(QDoubleValidator(edit))
             edit.editingFinished.connect(lambda e=edit, k=key, f=kind: self._commit_text(k, e, f))
             w = edit
         w.setObjectName(name)
@@ -409,11 +420,12 @@ class CalculationPanel(Retranslatable, QWidget):
             return
         text = edit.text().strip()
         value: Any = text or None
-        if kind == "float" and text:
-            try:
-                value = float(text.replace(",", "."))
-            except ValueError:
-                self._after_edit(f"advanced.{key}", self.tr("Not a number: %1").replace("%1", text))
+        if kind in ("int", "float") and text:
+            value = parse_c_number(text, kind)
+            if value is None:
+                msg = (self.tr("Not a whole number: %1") if kind == "int" else
+                       self.tr("Not a number: %1 (write it like 1e-6 or 0.001, with a point)"))
+                self._after_edit(f"advanced.{key}", msg.replace("%1", text))
                 return
         self._set_advanced(key, value)
 
@@ -469,7 +481,7 @@ class CalculationPanel(Retranslatable, QWidget):
             self.charge_spin.setValue(int(doc.get("charge", 0) or 0))
             self.multiplicity_spin.setValue(int(doc.get("multiplicity", 1) or 1))
             for key, w in self._advanced.items():
-                _show_value(w, adv.get(key))
+                _show_value(w, adv.get(key, AdvancedSettings.model_fields[key].default))
             if not keep_extra:
                 text, tasks = self._extra_from_doc()
                 if self.extra_input_edit.toPlainText() != text:
@@ -555,13 +567,20 @@ def _set_combo_text(combo: QComboBox, text: str) -> None:
     combo.setEditText(text)
 
 
+def _tristate_value(state: Qt.CheckState) -> bool | None:
+    if state == Qt.CheckState.PartiallyChecked:
+        return None
+    return state == Qt.CheckState.Checked
+
+
 def _show_value(widget: QWidget, value: Any) -> None:
-    if isinstance(widget, QCheckBox):
+    if isinstance(widget, QCheckBox) and widget.isTristate():
+        widget.setCheckState(Qt.CheckState.PartiallyChecked if value is None else (
+            Qt.CheckState.Checked if value else Qt.CheckState.Unchecked))
+    elif isinstance(widget, QCheckBox):
         widget.setChecked(bool(value))
     elif isinstance(widget, QComboBox):
         _select_data(widget, value)
-    elif isinstance(widget, QSpinBox):
-        widget.setValue(widget.minimum() if value is None else int(value))
     elif isinstance(widget, QLineEdit):
         text = "" if value is None else (repr(value) if isinstance(value, float) else str(value))
         if widget.text() != text:

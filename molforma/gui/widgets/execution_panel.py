@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.document.document import protected_values
 from molforma.gui import dialogs
 from molforma.gui.widgets.panel_workers import (
     Retranslatable,
@@ -579,8 +580,9 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.save_input_button.setEnabled(not running)
 
     # -- run / stop / save -------------------------------------------------------------------
-    def _untrusted_text(self) -> str:
-        project = self.ctx.document.project
+    def _untrusted_text(self, project: dict[str, Any] | None = None) -> str:
+        if project is None:
+            project = self.ctx.document.project
         ex = project.get("execution", {})
         calc = project.get("calculation", {})
         env = ex.get("environment") or {}
@@ -610,7 +612,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         if self.job is not None:
             self.poll()
 
-    def _outside_allowed_dirs(self) -> str | None:
+    def _outside_allowed_dirs(self, project: dict[str, Any] | None = None) -> str | None:
         """Why the job folder or an advanced path is outside the MCP allowed directories.
 
         In ``--mcp-gui`` with ``--mcp-allow-dir`` a Run or Save may have been pressed
@@ -619,7 +621,8 @@ class ExecutionPanel(Retranslatable, QWidget):
         policy = getattr(self.ctx, "policy", None)
         if policy is None or not getattr(policy, "restricted", False):
             return None
-        project = self.ctx.document.project
+        if project is None:
+            project = self.ctx.document.project
         try:
             policy.check_path(str(project.get("execution", {}).get("job_root") or ""),
                               for_write=True)
@@ -639,37 +642,49 @@ class ExecutionPanel(Retranslatable, QWidget):
         if self.job is not None and job_status(self.job) not in FINAL_STATUSES:
             return
         doc = self.ctx.document
-        if doc.candidate is not None:
+        # What the person confirms and what runs is this snapshot, never the document
+        # as it is after the question: MCP keeps working while the box is open.
+        with doc.lock:
+            project, revision, trusted = doc.project, doc.revision, doc.is_trusted
+            has_candidate = doc.candidate is not None
+        if has_candidate:
             self._set_status(self.tr("Confirm or cancel the candidate before running."), error=True)
             return
         try:
             from molforma.nwchem.input import input_errors
 
-            problems = input_errors(doc.project)
+            problems = input_errors(project)
         except ImportError:
             problems = []
         if problems:
             self._set_status(self.tr("Cannot run:") + "\n" + "\n".join(
                 str(p.get("message") or p.get("code")) for p in problems), error=True)
             return
-        refused = self._outside_allowed_dirs()
+        refused = self._outside_allowed_dirs(project)
         if refused:
             self._set_status(self.tr("Cannot run:") + "\n" + refused, error=True)
             return
-        if not doc.is_trusted:
+        if not trusted:
             yes, no = self.tr("Yes"), self.tr("No")
-            answer = dialogs.ask(self, self.tr("Run with these settings?"), self._untrusted_text(),
-                                 [yes, no], default=no, escape=no, **_private_box())
+            answer = dialogs.ask(self, self.tr("Run with these settings?"),
+                                 self._untrusted_text(project), [yes, no], default=no,
+                                 escape=no, **_private_box())
             if answer != yes:
                 self._set_status(self.tr("Not started: the settings were not confirmed."))
                 return
-            doc.trust_current()
+            with doc.lock:
+                if doc.revision != revision:
+                    self._set_status(self.tr(
+                        "Not started: the project changed while the confirmation was open. "
+                        "Press Run again to review the settings as they are now."), error=True)
+                    return
+                doc.trusted = protected_values(project)
         jobs = self.ctx.jobs
         if jobs is None:
             self._set_status(self.tr("Running calculations is not available."), error=True)
             return
         try:
-            job = jobs.start(doc.project)
+            job = jobs.start(project)
         except Exception as exc:  # noqa: BLE001 - any start failure is shown, not raised
             self._set_status(self.tr("Could not start: %1").replace("%1", error_text(exc)),
                              error=True)

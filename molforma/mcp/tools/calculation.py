@@ -45,8 +45,9 @@ class CalculationInput(BaseModel):
     action: Literal["start", "cancel", "save_inputs"] = Field(
         description="start: write a job folder and run NWChem in the background (with "
         "execution scheduler slurm: submit it to the cluster); cancel: stop the running "
-        "calculation (a batch job is cancelled in the cluster); save_inputs: write the job "
-        "folder without running.")
+        "calculation (answers once its processes are gone and its record says cancelled, so "
+        "a start may follow at once; a batch job is cancelled in the cluster); save_inputs: "
+        "write the job folder without running.")
 
 
 class CalculationOutput(BaseModel):
@@ -114,8 +115,12 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
             job = _reattached_job(state)
         if job is None or job.status in _TERMINAL_JOB:
             raise CalculationError("no_calculation")
-        job.cancel()
-        job.wait(5.0)
+        # The answer waits until the processes are gone and the record is written
+        # (a few seconds at most: the grace period, then SIGKILL), rather than moving
+        # the status to cancelled at once and reaping in the background: a new start
+        # right after the answer is then accepted, and it never shares the machine's
+        # cores, MPI shared memory or an absolute permanent_dir with a dying job.
+        job.cancel_and_wait()
         return _job_output(doc.id, "cancel", job)
     policy = state.policy
     if args.action == "start":
@@ -147,8 +152,11 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
         return _job_output(doc_id, "start", job,
                            app={"calculation": calculation_state(ctx, doc_id)})
 
+    def cancel() -> None:
+        job.cancel_and_wait()  # tasks/cancel answers once the job has ended (see above)
+
     return Background(result=_job_output(doc_id, "start", job), wait=job.wait,  # type: ignore[return-value]
-                      cancel=job.cancel, final=final, survives_exit=bool(job.is_batch))
+                      cancel=cancel, final=final, survives_exit=bool(job.is_batch))
 
 
 class GetAppStateInput(BaseModel):
