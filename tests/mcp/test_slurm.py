@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -248,6 +249,28 @@ def test_a_held_job_is_queued_with_the_schedulers_reason_then_tasks_cancel_ends_
     assert ended["status"] == "cancelled"
     assert slurm_cluster.job_state(ended["record"]["nativeId"]) == "CANCELLED"
     assert not (Path(ended["jobDirectory"]) / "output.out").exists()
+
+
+def test_sigterm_ends_the_server_but_not_its_batch_job(
+        spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any) -> None:
+    _prefs(mcp_env, executable=STAND_IN_EXE)
+    server = spawn(env={"FAKE_NWCHEM_MODE": "hang"})
+    doc_id, rev = _water(server, tmp_path / "jobs")
+    _start(server, doc_id, rev, caps=TASK_CAPS)
+    running = _wait_status(server, ("running",), 30)
+    native = running["record"]["nativeId"]
+    server.proc.send_signal(signal.SIGTERM)
+    server.proc.wait(15)
+    assert server.proc.stdin is not None
+    server.proc.stdin.close()
+    server.release()
+    try:
+        time.sleep(1.0)  # what a cancel would have done by now
+        assert slurm_cluster.job_state(native) == "RUNNING"
+        record = json.loads((Path(running["jobDirectory"]) / "job.json").read_text())
+        assert record["status"] == "running" and record["survivesExit"] is True
+    finally:
+        slurm_cluster.run("scancel", native, check=False)
 
 
 @pytest.mark.nwchem
