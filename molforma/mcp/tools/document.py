@@ -658,7 +658,7 @@ class GetExecutionOutput(BaseModel):
     policy: dict[str, Any] = Field(description="allowedDirectories, executionSettingsAllowed, "
                                    "trusted values.")
     cluster: dict[str, Any] | None = Field(
-        None, description="With scheduler slurm (or SLURM installed): reachable, and the "
+        None, description="With scheduler slurm: reachable (else error and message), and the "
         "partitions sinfo lists (name, default, available, maxTime in s, nodes, cpus).")
 
 
@@ -677,10 +677,9 @@ def get_execution(ctx: ToolContext, args: GetExecutionInput) -> GetExecutionOutp
 
 
 def _cluster(execution: dict[str, Any]) -> dict[str, Any] | None:
-    """The cluster's partitions when SLURM is chosen or installed (outside the lock)."""
-    import shutil
-
-    if execution.get("scheduler") != "slurm" and shutil.which("sinfo") is None:
+    """The cluster's partitions when SLURM is the scheduler (asked outside the lock: a
+    controller that does not answer may take seconds)."""
+    if execution.get("scheduler") != "slurm":
         return None
     from molforma.jobs.cluster import cluster_info
 
