@@ -250,6 +250,11 @@ class BatchJob(Job):
             log.exception("following batch job %s failed", self.native_id)
             self._finish("failed", None, error=f"lost track of the batch job: {exc}")
         finally:
+            if self.status in TERMINAL:
+                # PSI/J's queue-polling thread ends once its executor is no longer used.
+                with self._lock:
+                    self._pjob = None
+                    self._executor = None
             self._done.set()
 
     def _follow(self) -> None:

@@ -5,9 +5,10 @@ Settings edit the confirmed project directly (one undo step each) through
 QTimer that reads the job's snapshot (status, progress) and output tail on the GUI
 thread; the job itself runs in the job manager's own threads.
 
-Pressing Run while the executable, launcher, environment or extra input differ from
-the trusted values shows them in a confirmation box (SPEC.md section 7); "Yes"
-makes them trusted.
+Pressing Run while the executable, launcher, environment, scheduler, account, batch
+options or extra input differ from the trusted values shows them in a confirmation
+box (SPEC.md section 7); "Yes" makes them trusted. With the SLURM scheduler the
+batch fields appear and Run submits the job to the cluster.
 """
 
 from __future__ import annotations
