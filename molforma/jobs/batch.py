@@ -57,7 +57,8 @@ EXECUTOR = "slurm"
 QUEUE_POLL_INTERVAL = 1  # seconds; PSI/J's default of 30 makes a 3 s job look like a 30 s one
 WATCH_INTERVAL = 0.1  # how often the output, the exit-code file and a queued job's reason are read
 REASON_INTERVAL = 1.0
-FINAL_WAIT = 10.0  # seconds to wait for the scheduler's final state once NWChem has ended
+FINAL_POLL_SLOW = 2.0  # after this many seconds of waiting for the final state, ask less often
+FINAL_POLL_INTERVAL = 1.0
 LIFETIME_NOTE = ("Batch job: it belongs to the cluster. Closing MolForma does not cancel it; "
                  "a later MolForma re-attaches to it from this record.")
 # Scheduler states that end a job (scontrol's JobState).
@@ -263,6 +264,8 @@ class BatchJob(Job):
         reader: Any = None
         pending = b""
         next_reason = 0.0
+        ending_since: float | None = None
+        next_final = 0.0
         try:
             while True:
                 self._wake.wait(WATCH_INTERVAL)
@@ -278,9 +281,16 @@ class BatchJob(Job):
                 state = self._pjob.status.state
                 ended = state.final or ec_path.exists() or self._cancel_sent
                 if ended:
+                    now = time.monotonic()
+                    ending_since = now if ending_since is None else ending_since
+                    if now < next_final:
+                        continue
                     info = self._final_info(state.final)
                     if info is not None:
                         break
+                    if now - ending_since > FINAL_POLL_SLOW:
+                        # The scheduler is slow to settle (or unreachable): spare it.
+                        next_final = now + FINAL_POLL_INTERVAL
                     continue
                 if (state.name == "ACTIVE" or reader is not None) and self.status == "queued":
                     self._update(status="running", startedAt=_now(), queueReason=None,
@@ -302,14 +312,17 @@ class BatchJob(Job):
         info = cluster.job_info(str(self.native_id))
         if info is not None and info.get("JobState", "") in _FINAL_STATES:
             return info
-        if psij_final and info is None:
+        if psij_final:
             message = str(self._pjob.status.message or "")
-            if message.startswith("Failed to"):
-                # PSI/J gave up polling (controller unreachable): the job may well live on.
-                time.sleep(2.0)
-                self.attach()
-                return None
-            return {}  # SLURM no longer knows the job: PSI/J's word and the files decide
+            if info is None and not message.startswith("Failed to"):
+                return {}  # SLURM no longer knows the job: PSI/J's word and the files decide
+            if info is not None and info.get("JobState") in ("COMPLETING", "COMPLETED"):
+                return None  # settling: the next look gives the final state
+            # PSI/J gave up polling (controller unreachable) or its word disagrees with
+            # the scheduler's: the job may well live on, so follow it afresh.
+            log.warning("re-attaching batch job %s (%s)", self.native_id, message or "-")
+            time.sleep(2.0)
+            self.attach()
         return None
 
     def _note_reason(self) -> None:
