@@ -1338,5 +1338,88 @@
         <source>Saved %1</source>
         <translation>Saved %1</translation>
     </message>
+    <message>
+        <source>Orbitals</source>
+        <translation>Orbitals</translation>
+    </message>
+</context>
+<context>
+    <name>OrbitalPanel</name>
+    <message>
+        <source>HOMO</source>
+        <translation>HOMO</translation>
+    </message>
+    <message>
+        <source>LUMO</source>
+        <translation>LUMO</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Show</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>Hide</translation>
+    </message>
+    <message>
+        <source>Export cube…</source>
+        <translation>Export cube…</translation>
+    </message>
+    <message>
+        <source>Select and draw the highest occupied orbital</source>
+        <translation>Select and draw the highest occupied orbital</translation>
+    </message>
+    <message>
+        <source>Select and draw the lowest unoccupied orbital</source>
+        <translation>Select and draw the lowest unoccupied orbital</translation>
+    </message>
+    <message>
+        <source>Isovalue of the surface (bohr^-3/2); both signs are drawn</source>
+        <translation>Isovalue of the surface (bohr^-3/2); both signs are drawn</translation>
+    </message>
+    <message>
+        <source>Save the orbital on its grid as a Gaussian cube file</source>
+        <translation>Save the orbital on its grid as a Gaussian cube file</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Spin</source>
+        <translation>Spin</translation>
+    </message>
+    <message>
+        <source>Energy (Eh)</source>
+        <translation>Energy (Eh)</translation>
+    </message>
+    <message>
+        <source>Energy (eV)</source>
+        <translation>Energy (eV)</translation>
+    </message>
+    <message>
+        <source>Occupation</source>
+        <translation>Occupation</translation>
+    </message>
+    <message>
+        <source>Isovalue:</source>
+        <translation>Isovalue:</translation>
+    </message>
+    <message>
+        <source>The isovalue must be a number between 0 and 10, written with a point (e.g. 0.05).</source>
+        <translation>The isovalue must be a number between 0 and 10, written with a point (e.g. 0.05).</translation>
+    </message>
+    <message>
+        <source>Export orbital</source>
+        <translation>Export orbital</translation>
+    </message>
+    <message>
+        <source>Gaussian cube files (*.cube)</source>
+        <translation>Gaussian cube files (*.cube)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>Saved %1</translation>
+    </message>
 </context>
 </TS>

@@ -1338,5 +1338,88 @@
         <source>Saved %1</source>
         <translation>%1 を保存しました</translation>
     </message>
+    <message>
+        <source>Orbitals</source>
+        <translation>分子軌道</translation>
+    </message>
+</context>
+<context>
+    <name>OrbitalPanel</name>
+    <message>
+        <source>HOMO</source>
+        <translation>HOMO</translation>
+    </message>
+    <message>
+        <source>LUMO</source>
+        <translation>LUMO</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>表示</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隠す</translation>
+    </message>
+    <message>
+        <source>Export cube…</source>
+        <translation>cube 形式で書き出す…</translation>
+    </message>
+    <message>
+        <source>Select and draw the highest occupied orbital</source>
+        <translation>最高被占軌道を選んで描画します</translation>
+    </message>
+    <message>
+        <source>Select and draw the lowest unoccupied orbital</source>
+        <translation>最低空軌道を選んで描画します</translation>
+    </message>
+    <message>
+        <source>Isovalue of the surface (bohr^-3/2); both signs are drawn</source>
+        <translation>等値面の値（bohr^-3/2）。正負の両方を描きます</translation>
+    </message>
+    <message>
+        <source>Save the orbital on its grid as a Gaussian cube file</source>
+        <translation>軌道を格子上の値として Gaussian cube ファイルに保存します</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>番号</translation>
+    </message>
+    <message>
+        <source>Spin</source>
+        <translation>スピン</translation>
+    </message>
+    <message>
+        <source>Energy (Eh)</source>
+        <translation>エネルギー（Eh）</translation>
+    </message>
+    <message>
+        <source>Energy (eV)</source>
+        <translation>エネルギー（eV）</translation>
+    </message>
+    <message>
+        <source>Occupation</source>
+        <translation>占有数</translation>
+    </message>
+    <message>
+        <source>Isovalue:</source>
+        <translation>等値面の値:</translation>
+    </message>
+    <message>
+        <source>The isovalue must be a number between 0 and 10, written with a point (e.g. 0.05).</source>
+        <translation>等値面の値は 0 より大きく 10 未満の数を小数点で書いてください（例: 0.05）。</translation>
+    </message>
+    <message>
+        <source>Export orbital</source>
+        <translation>軌道を書き出す</translation>
+    </message>
+    <message>
+        <source>Gaussian cube files (*.cube)</source>
+        <translation>Gaussian cube ファイル (*.cube)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 を保存しました</translation>
+    </message>
 </context>
 </TS>

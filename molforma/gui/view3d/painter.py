@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QWidget
 
 from molforma.gui.view3d.forwarding import ForwardsInput
 from molforma.gui.view3d.scene import BACKGROUND, mark_colour
+from molforma.gui.view3d.surfaces import draw_surfaces
 
 if TYPE_CHECKING:
     from molforma.gui.view3d.base import MoleculeView
@@ -109,3 +110,4 @@ def render_scene(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
             p.setPen(pen)
             p.drawLine(QPointF(float(ss[j, 0]), float(ss[j, 1])),
                        QPointF(float(se[j, 0]), float(se[j, 1])))
+    draw_surfaces(p, view, w, h)
