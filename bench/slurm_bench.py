@@ -13,21 +13,23 @@ alternately:
   ``scontrol show job`` every 0.1 s (a tight hand-written watcher), timed from the
   ``sbatch`` call until SLURM says RUNNING and until it says COMPLETED.
 
-Printed: medians, min/max of both, and the medians of the per-round ratios. Target:
-ratio <= 1.5 for both. ``--json FILE`` also writes the figures as JSON.
+Printed (and written to bench/results/slurm_bench.json through bench/harness.py):
+medians, min/max of both and the medians of the per-round ratios. Target: ratio <= 1.5
+for both.
 """
 
 from __future__ import annotations
 
-import json
+import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from harness import Comparison, Report, Side, add_output_argument
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -90,17 +92,15 @@ def baseline(cluster: SlurmCluster, folder: Path, input_text: str) -> tuple[floa
         time.sleep(WATCH)
 
 
-def summary(values: list[float]) -> str:
-    return (f"median {statistics.median(values):.3f} s "
-            f"(min {min(values):.3f}, max {max(values):.3f})")
-
-
-def main(argv: list[str]) -> int:
-    rounds = int(argv[0]) if argv and argv[0].isdigit() else 7
-    out_json = argv[argv.index("--json") + 1] if "--json" in argv else None
+def main(argv: list[str] | None = None) -> int:
+    """Start a cluster, run the interleaved rounds, print and write the results."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=9, help="interleaved rounds")
+    add_output_argument(ap)
+    args = ap.parse_args(argv)
     cluster = SlurmCluster().start()
     os.environ.update(cluster.env)
-    rows: dict[str, list[float]] = {k: [] for k in ("c_run", "c_fin", "b_run", "b_fin")}
+    cand_run, cand_fin, base_run, base_fin = Side(), Side(), Side(), Side()
     try:
         with tempfile.TemporaryDirectory(prefix="slurm-bench-") as tmp:
             base = Path(tmp)
@@ -112,34 +112,31 @@ def main(argv: list[str]) -> int:
             # Warm-up: the first job after start-up is slower for both paths.
             candidate(manager, proj)
             baseline(cluster, base / "warm", text)
-            for i in range(rounds):
-                pair = [("c", lambda: candidate(manager, proj)),
-                        ("b", lambda i=i: baseline(cluster, base / f"b{i}", text))]
+            for i in range(args.repeat):
+                pair = [(cand_run, cand_fin, lambda: candidate(manager, proj)),
+                        (base_run, base_fin, lambda i=i: baseline(cluster, base / f"b{i}", text))]
                 if i % 2:
-                    pair.reverse()
-                for kind, fn in pair:
+                    pair.reverse()  # neither side always goes first
+                for run_side, fin_side, fn in pair:
                     run, fin = fn()
-                    rows[f"{kind}_run"].append(run)
-                    rows[f"{kind}_fin"].append(fin)
+                    run_side.seconds.append(run)
+                    fin_side.seconds.append(fin)
     finally:
         cluster.stop()
-    ratio_run = statistics.median(c / b for c, b in zip(rows["c_run"], rows["b_run"],
-                                                         strict=True))
-    ratio_fin = statistics.median(c / b for c, b in zip(rows["c_fin"], rows["b_fin"],
-                                                         strict=True))
-    print(f"water SCF/STO-3G on a single-node SLURM, {rounds} interleaved rounds")
-    print(f"  submit -> running   MolForma {summary(rows['c_run'])}")
-    print(f"                      sbatch   {summary(rows['b_run'])}")
-    print(f"  submit -> finished  MolForma {summary(rows['c_fin'])}")
-    print(f"                      sbatch   {summary(rows['b_fin'])}")
-    print(f"  ratio running {ratio_run:.2f}, finished {ratio_fin:.2f} (target <= 1.5)")
-    if out_json:
-        Path(out_json).write_text(json.dumps({
-            "bench": "slurm_bench", "rounds": rounds, "ratioRunning": ratio_run,
-            "ratioFinished": ratio_fin, **{k: statistics.median(v) for k, v in rows.items()},
-        }, indent=2) + "\n")
-    return 0 if max(ratio_run, ratio_fin) <= 1.5 else 1
+    report = Report("slurm_bench", f"python bench/slurm_bench.py --repeat {args.repeat}", notes=[
+        "slurm_bench: water SCF/STO-3G, real NWChem, on the single-node test cluster "
+        "(tests/slurm_cluster.py); baseline watcher polls scontrol every 0.1 s."])
+    to_run = Comparison(cand_run, base_run)
+    to_fin = Comparison(cand_fin, base_fin)
+    common = {"candidate": "MolForma (checks, folder, PSI/J, following)",
+              "baseline": "bare sbatch + scontrol watcher", "target": "ratio ≤ 1.5"}
+    report.add("running", "SLURM batch job: submission → running", to_run,
+               met=to_run.ratio.median <= 1.5, **common)
+    report.add("finished", "SLURM batch job: submission → finished", to_fin,
+               met=to_fin.ratio.median <= 1.5, **common)
+    report.write(args.out)
+    return 0 if max(to_run.ratio.median, to_fin.ratio.median) <= 1.5 else 1
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(main())

@@ -259,6 +259,11 @@
 <context>
     <name>ExecutionPanel</name>
     <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="276" />
+        <source>NWChem output (live log):</source>
+        <translation>NWChem output (live log):</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="171" />
         <source>Program</source>
         <translation>Program</translation>
@@ -748,15 +753,21 @@
         <source>Scanning %1 …</source>
         <translation>Scanning %1 …</translation>
     </message>
-    <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="225" />
-        <source>Scanning… %1 folders</source>
-        <translation>Scanning… %1 folders</translation>
+    <message numerus="yes">
+        <location filename="../molforma/gui/widgets/history_panel.py" line="218" />
+        <source>Scanning… %n folder(s)</source>
+        <translation>
+            <numerusform>Scanning… %n folder</numerusform>
+            <numerusform>Scanning… %n folders</numerusform>
+        </translation>
     </message>
-    <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="232" />
-        <source>%1 jobs in %2</source>
-        <translation>%1 jobs in %2</translation>
+    <message numerus="yes">
+        <location filename="../molforma/gui/widgets/history_panel.py" line="225" />
+        <source>%n job(s) in %1</source>
+        <translation>
+            <numerusform>%n job in %1</numerusform>
+            <numerusform>%n jobs in %1</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../molforma/gui/widgets/history_panel.py" line="235" />

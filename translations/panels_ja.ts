@@ -259,6 +259,11 @@
 <context>
     <name>ExecutionPanel</name>
     <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="276" />
+        <source>NWChem output (live log):</source>
+        <translation>NWChem の出力（ライブログ）：</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="171" />
         <source>Program</source>
         <translation>プログラム</translation>
@@ -748,15 +753,19 @@
         <source>Scanning %1 …</source>
         <translation>%1 を走査中…</translation>
     </message>
-    <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="225" />
-        <source>Scanning… %1 folders</source>
-        <translation>走査中… %1 フォルダ</translation>
+    <message numerus="yes">
+        <location filename="../molforma/gui/widgets/history_panel.py" line="218" />
+        <source>Scanning… %n folder(s)</source>
+        <translation>
+            <numerusform>走査中… %n フォルダ</numerusform>
+        </translation>
     </message>
-    <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="232" />
-        <source>%1 jobs in %2</source>
-        <translation>%2 に %1 件のジョブ</translation>
+    <message numerus="yes">
+        <location filename="../molforma/gui/widgets/history_panel.py" line="225" />
+        <source>%n job(s) in %1</source>
+        <translation>
+            <numerusform>%1 に %n 件のジョブ</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../molforma/gui/widgets/history_panel.py" line="235" />

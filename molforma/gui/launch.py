@@ -121,6 +121,12 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
     status = int(app.exec())
     # However the loop ended (Quit, a signal, the MCP client leaving), no job outlives it.
     stop_calculations(ctx)
+    if mcp:
+        # The MCP client is gone: end now. Tearing down Qt and the interpreter can take
+        # seconds here, and SPEC.md section 1 allows one; there is nothing to save.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
     return status
 
 
