@@ -133,7 +133,18 @@ class SlurmCluster:
         self.pids[name] = proc.pid
 
     def start(self, timeout: float = 30.0) -> SlurmCluster:
-        """Write the configuration, start the three daemons, wait for an idle node."""
+        """Write the configuration, start the three daemons, wait for an idle node.
+
+        A start that fails ends whatever it had started and removes the folder.
+        """
+        try:
+            self._start(timeout)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start(self, timeout: float) -> None:
         self._write_files()
         munge_dir = self.root / "munge"
         self._spawn("munged", [
@@ -146,7 +157,6 @@ class SlurmCluster:
         self._spawn("slurmctld", [_which("slurmctld"), "-D", "-f", str(self.conf)])
         self._spawn("slurmd", [_which("slurmd"), "-D", "-f", str(self.conf)])
         self._wait(self._node_idle, timeout, "slurmd (node idle)")
-        return self
 
     def _node_idle(self) -> bool:
         res = self.run("sinfo", "-h", "-N", "-o", "%T", check=False)
