@@ -70,6 +70,7 @@ EXTENSIONS: dict[str, str] = {
 
 # Calculation keys a .nw file may set; the protected extra input never comes from a file.
 _CALCULATION_KEYS = ("task", "theory", "functional", "basis", "reference")
+_STANDARD_KEYS = frozenset(new_atom("a1", "H", 0, 0, 0))
 
 
 def _readers() -> dict[str, Callable[[str, int | None], Structure]]:
@@ -239,8 +240,12 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     for k, a in enumerate(s.atoms):
         new_id = f"a{start + k}"
         mapping[a["id"]] = new_id
-        atom = new_atom(new_id, a["element"], a["x"], a["y"], a["z"])
-        atom.update({key: value for key, value in a.items() if key != "id"})
+        if a.keys() >= _STANDARD_KEYS:  # readers make atoms with new_atom: keep its key order
+            atom = dict(a)
+            atom["id"] = new_id
+        else:
+            atom = new_atom(new_id, a["element"], a["x"], a["y"], a["z"])
+            atom.update({key: value for key, value in a.items() if key != "id"})
         atoms.append(atom)
     bonds = [{**b, "a": mapping[b["a"]], "b": mapping[b["b"]]} for b in s.bonds]
     doc["atoms"] = atoms

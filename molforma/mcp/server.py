@@ -232,6 +232,9 @@ class ServerState:
 
 
 _QUEUE_END = object()
+# Answers that come before any tool runs: warming up after them would slow the first call.
+_BEFORE_WARM_UP = frozenset({"initialize", "server/discover", "tools/list", "ping",
+                             "notifications/initialized"})
 
 
 class Server:
@@ -252,6 +255,7 @@ class Server:
         self._cancelled: set[Any] = set()
         self._plock = threading.Lock()
         self._tool_defs: list[dict[str, Any]] | None = None
+        self._tool_index: dict[str, Any] | None = None
         self.methods: dict[str, Callable[[Request], dict[str, Any]]] = {
             "initialize": self._on_initialize,
             "ping": self._on_ping,
@@ -282,11 +286,38 @@ class Server:
             P.enable_fast_json()
         return self._tools
 
-    def warm_up(self) -> None:
-        """Load the tools, the wire models and the first document in the background.
+    def _index(self) -> dict[str, Any] | None:
+        """The generated tool index (headless only; the window mode has its own tools)."""
+        if self.mode != "headless":
+            return None
+        if self._tool_index is None:
+            from molforma.mcp.registry import read_index
 
-        Started after the first answer, so that answer (usually ``server/discover``)
-        does not share the interpreter with these imports.
+            self._tool_index = read_index() or {}
+        return self._tool_index or None
+
+    def tool(self, name: str) -> ToolSpec | None:
+        """One tool by name, importing only the module that defines it when it is new."""
+        if self._tools is not None:
+            return self._tools.get(name)
+        index = self._index()
+        entry = next((e for e in index["tools"] if e["definition"]["name"] == name),
+                     None) if index else None
+        if entry is None:
+            return self.tools.get(name)
+        from molforma.mcp.registry import load_module
+
+        spec = load_module(entry["module"]).get(name)
+        if spec is None or self.mode not in spec.modes:
+            return self.tools.get(name)
+        P.enable_fast_json()
+        return spec
+
+    def warm_up(self) -> None:
+        """Load the other tools, the wire models and the chemistry in the background.
+
+        Started after the first tool result, so the first answers (``server/discover``,
+        ``tools/list``, the first call) do not share the interpreter with these imports.
         """
         if self._warm:
             return
@@ -294,11 +325,11 @@ class Server:
 
         def work() -> None:
             try:
-                _ = self.tools
-                P.preload_wire()
                 _ = self.state.documents
                 _ = self.state.lang
                 _ = self.state.policy
+                _ = self.tools
+                P.preload_wire()
                 self.state.reattach_batch_jobs()
             except Exception:
                 log.exception("warm-up failed")
@@ -400,7 +431,8 @@ class Server:
                     out = None  # nothing more is sent for a cancelled request
         if out is not None:
             self._send(out)
-        self.warm_up()
+        if isinstance(msg, dict) and msg.get("method") not in _BEFORE_WARM_UP:
+            self.warm_up()
 
     # -- one message -----------------------------------------------------------------------
     def handle(self, msg: Any) -> dict[str, Any] | None:
@@ -512,8 +544,15 @@ class Server:
         """The ``tools`` array (same set and order on every call)."""
         if self._tool_defs is None:
             allow = self.state.allow_execution_settings
-            self._tool_defs = [t.definition(allow_execution_settings=allow)
-                               for t in self.tools.values()]
+            index = self._index() if self._tools is None else None
+            if index is not None:
+                from molforma.mcp.registry import index_definition
+
+                self._tool_defs = [index_definition(e, allow_execution_settings=allow)
+                                   for e in index["tools"]]
+            else:
+                self._tool_defs = [t.definition(allow_execution_settings=allow)
+                                   for t in self.tools.values()]
         return self._tool_defs
 
     def _on_tools_list(self, req: Request) -> dict[str, Any]:
@@ -522,7 +561,7 @@ class Server:
 
     def _on_tools_call(self, req: Request) -> dict[str, Any]:
         name = req.params.get("name")
-        spec = self.tools.get(name) if isinstance(name, str) else None
+        spec = self.tool(name) if isinstance(name, str) else None
         if spec is None:
             raise RpcError(P.INVALID_PARAMS, f"Unknown tool: {name}", {"name": name})
         args = req.params.get("arguments")
@@ -585,8 +624,13 @@ class Server:
             log.exception("tool %s returned data outside its outputSchema", spec.name)
             return self._error_result(spec, MolFormaError(
                 "internal_error", tool=spec.name).to_dict(self.state.lang))
-        return {"content": [{"type": "text", "text": _dumps(structured)}],
-                "structuredContent": structured, "isError": False}
+        content: list[dict[str, Any]] = [{"type": "text", "text": _dumps(structured)}]
+        # Content too big to inline travels beside the answer (SPEC.md section 9.5).
+        links = structured.get("links") if isinstance(structured, dict) else None
+        for item in links or ():
+            content.append({"type": "resource_link",
+                            **{k: v for k, v in item.items() if v is not None}})
+        return {"content": content, "structuredContent": structured, "isError": False}
 
     def _exception_result(self, spec: ToolSpec, exc: BaseException) -> dict[str, Any]:
         if isinstance(exc, MolFormaError):
