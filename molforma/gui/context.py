@@ -146,6 +146,9 @@ class AppContext:
         where = root or str(self.document.project.get("execution", {}).get("job_root") or "")
         if not where:
             return None
+        # Imported here, on the GUI thread: Python 3.11's compiler is not safe to run in
+        # two threads at once, and a first import may compile.
+        import molforma.jobs.batch  # noqa: F401
 
         def work() -> None:
             try:

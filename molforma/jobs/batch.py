@@ -227,6 +227,14 @@ class BatchJob(Job):
         """Stop following (this process ends); the job goes on in the cluster."""
         self._detach.set()
         self._wake.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(0.5)  # exit must stay quick (SPEC: within a second of EOF)
+        if thread is None or not thread.is_alive():
+            with self._lock:
+                # PSI/J's queue-polling thread ends once its executor is no longer used.
+                self._pjob = None
+                self._executor = None
 
     def _signal(self, sig: int) -> None:
         """Batch jobs have no local process to signal."""
