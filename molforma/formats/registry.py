@@ -129,10 +129,18 @@ def format_from_path(path: str | os.PathLike[str]) -> str:
 
 
 def _read_project(text: str, source: str) -> Project:
+    from molforma.fileio import strict_json_loads
+
     try:
-        data = json.loads(text.lstrip("\ufeff"))
+        # Strict: NaN/Infinity are not JSON, and a project holding them would be
+        # written back as text no other JSON reader takes.
+        data = strict_json_loads(text.lstrip("\ufeff"))
     except json.JSONDecodeError as exc:
         fail("format_syntax", "project", exc.lineno, reason=f"not valid JSON: {exc.msg}")
+    except ValueError as exc:
+        fail("format_syntax", "project", None, reason=f"not valid JSON: {exc}")
+    except RecursionError:
+        fail("format_syntax", "project", None, reason="not valid JSON: nested too deeply")
     return project_from_json(data, source=source)
 
 
@@ -191,7 +199,9 @@ def write_text(project: Mapping[str, Any], fmt: str) -> str:
     """
     key = check_format(fmt, write=True)
     if key == "project":
-        return json.dumps(project, ensure_ascii=False, indent=1) + "\n"
+        from molforma.fileio import strict_json_dumps
+
+        return strict_json_dumps(project, "The project", ensure_ascii=False, indent=1) + "\n"
     if key == "nwchem":
         from molforma.nwchem.input import render_input
 

@@ -53,6 +53,17 @@ DOCUMENT_EDIT_TOOLS: frozenset[str] = frozenset({
 })
 
 
+class ToolInput(BaseModel):
+    """Base of every tool's input model and of the models nested in one.
+
+    Unknown arguments are refused, and so are ``Infinity`` and ``NaN`` in every float
+    field: Python's JSON reader accepts them, but no coordinate, angle, mass or time
+    limit can be infinite, and they must never reach a document or a file.
+    """
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
 class ToolErrorObject(BaseModel):
     """The common error object of every tool (``structuredContent`` of an error result)."""
 

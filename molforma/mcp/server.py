@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import queue
 import sys
 import threading
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from molforma import __version__
-from molforma.errors import MolFormaError
+from molforma.errors import FileAccessError, MolFormaError
 from molforma.i18n import display_language, register
 from molforma.mcp import protocol as P
 from molforma.mcp.elicitation import InputRequired, StateSigner
@@ -573,6 +574,9 @@ class Server:
 
         from molforma.mcp.registry import ToolContext
 
+        bad = _non_finite_at(args)
+        if bad is not None:
+            return self._error_result(spec, _non_finite_error(bad, self.state.lang))
         try:
             parsed = spec.input.model_validate(args)
         except PydanticValidationError as exc:
@@ -590,6 +594,9 @@ class Server:
             raise
         except MolFormaError as err:
             return self._error_result(spec, err.to_dict(self.state.lang))
+        except OSError as exc:
+            log.warning("tool %s: %s", spec.name, exc)
+            return self._error_result(spec, _file_error(exc).to_dict(self.state.lang))
         except Exception:
             log.exception("tool %s failed", spec.name)
             return self._error_result(spec, MolFormaError(
@@ -635,6 +642,8 @@ class Server:
     def _exception_result(self, spec: ToolSpec, exc: BaseException) -> dict[str, Any]:
         if isinstance(exc, MolFormaError):
             return self._error_result(spec, exc.to_dict(self.state.lang))
+        if isinstance(exc, OSError):
+            return self._error_result(spec, _file_error(exc).to_dict(self.state.lang))
         return self._error_result(spec, MolFormaError(
             "internal_error", tool=spec.name).to_dict(self.state.lang))
 
@@ -698,6 +707,15 @@ class Server:
         return {}
 
 
+def _file_error(exc: OSError) -> FileAccessError:
+    """A file-system refusal no handler foresaw (ENAMETOOLONG, EACCES, ENOSPC, ...).
+
+    It concerns the user's path or disk, not a bug: the answer names the path and the
+    reason instead of ``internal_error``.
+    """
+    return FileAccessError(path=str(exc.filename or ""), reason=exc.strerror or str(exc))
+
+
 def _check_cursor(params: dict[str, Any]) -> None:
     # One page holds everything, so no cursor of ours exists; any cursor is invalid.
     if "cursor" in params and params["cursor"] is not None:
@@ -733,6 +751,7 @@ _JA_ARGUMENT_ERRORS: dict[str, str] = {
     "int_from_float": "整数を指定してください",
     "float_type": "数値を指定してください",
     "float_parsing": "数値を指定してください",
+    "finite_number": "有限の数値を指定してください（Infinity や NaN は使えません）",
     "bool_type": "true か false を指定してください",
     "bool_parsing": "true か false を指定してください",
     "list_type": "配列を指定してください",
@@ -759,6 +778,35 @@ def _argument_error_text(error: Mapping[str, Any], lang: str) -> str:
         return template.format(**ctx)
     except (KeyError, IndexError):
         return str(error["msg"])
+
+
+def _non_finite_at(args: Any) -> list[str] | None:
+    """The location of the first Infinity or NaN anywhere in ``args``, or None.
+
+    The typed fields refuse them by themselves (``ToolInput``); this also covers
+    free-form values (``set_advanced`` values, any ``Any`` field), so no non-finite
+    number reaches a handler whatever its model says.
+    """
+    stack: list[tuple[list[str], Any]] = [([], args)]
+    while stack:
+        loc, value = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return loc
+        if isinstance(value, dict):
+            stack.extend(([*loc, str(k)], v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend(([*loc, str(i)], v) for i, v in enumerate(value))
+    return None
+
+
+def _non_finite_error(loc: list[str], lang: str) -> dict[str, Any]:
+    msg = "Input should be a finite number"
+    error = {"loc": loc, "msg": msg, "type": "finite_number"}
+    text = _argument_error_text(error, lang)
+    err = MolFormaError("invalid_arguments", detail=f"{'.'.join(loc)}: {text}")
+    out = err.to_dict(lang)
+    out["details"] = {"errors": [error]}
+    return out
 
 
 def _invalid_args(exc: PydanticValidationError, lang: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from molforma.errors import CandidateExistsError, FileAccessError, MolFormaError
 from molforma.i18n import register
 from molforma.mcp import elicitation as E
-from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, tool
+from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, ToolInput, tool
 
 register({
     "file_exists": {
@@ -62,12 +62,15 @@ Vec3 = tuple[float, float, float]
 _DOC_ID = "Document id from list_documents."
 _REV = ("Revision from the last answer about this document; the call fails and changes "
         "nothing when the document has changed since.")
+_ELEMENT = ("Element symbol, e.g. 'C', 'Cl'. Letter case and surrounding spaces are "
+            "normalised to the periodic-table spelling ('cl', 'CL' -> 'Cl'), as in structure "
+            "files; anything that is not an element is refused.")
 _PREVIEW = ("True (default): make a candidate, to be confirmed or cancelled with the history "
             "tool; false: check and apply directly as one undo step.")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Strict(ToolInput):
+    pass
 
 
 class _DocInput(_Strict):
@@ -357,7 +360,9 @@ class SaveFileInput(_DocInput):
     path: str = Field(description="Where to write the project (*.molforma.json).")
     overwrite: bool | None = Field(
         None, description="true replaces an existing file, false never does; omitted: the "
-        "client is asked (form elicitation) when it declares it, else an existing file fails.")
+        "client is asked (form elicitation) when it declares it, and only an accept whose "
+        "form holds the boolean overwrite: true replaces the file; else an existing file "
+        "fails.")
     expectedRevision: str | None = Field(None, description=_REV)
 
 
@@ -431,8 +436,7 @@ def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
 
 # ---------------------------------------------------------------------------------------------
 class NewAtom(_Strict):
-    element: str = Field(description="Element symbol as written in the periodic table, "
-                         "e.g. 'C', 'Cl' (not 'CL' or 'cl').")
+    element: str = Field(description=_ELEMENT)
     position: Vec3 = Field(description="[x, y, z] in Angstrom.")
     name: str | None = Field(None, description="Optional label (at most 16 characters).")
     formalCharge: int | None = Field(None, description="Formal charge, -99..20.")
@@ -457,6 +461,7 @@ class AddAtomsInput(_EditInput):
 def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
     """Add atoms with element and position (and optional properties), and optional bonds to
     existing atoms or to each other ('#k')."""
+    from molforma.document.elements import normalize_symbol
     from molforma.document.model import check_atom_fields
 
     doc = ctx.state.document(args.documentId)
@@ -466,6 +471,8 @@ def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
     # do not exist yet, so an error naming one of them would send the model looking for it.
     for k, atom in enumerate(atoms):
         x, y, z = atom["position"]
+        # The edit normalises the spelling ('cl' -> 'Cl'); check what it will store.
+        atom["element"] = normalize_symbol(atom["element"]) or atom["element"]
         check_atom_fields({**{key: v for key, v in atom.items() if key != "position"},
                            "id": f"#{k}", "x": x, "y": y, "z": z})
     return _ops().add_atoms(doc, atoms, bonds, **_edit_args(args))
@@ -509,7 +516,7 @@ def move_atoms(ctx: ToolContext, args: MoveAtomsInput) -> EditSummary:
 
 class AtomChange(_Strict):
     id: str = Field(description="Atom id.")
-    element: str | None = Field(None, description="New element symbol.")
+    element: str | None = Field(None, description="New element. " + _ELEMENT)
     formalCharge: int | None = Field(None, description="Formal charge, -99..20.")
     unpairedElectrons: int | None = Field(None, description="Unpaired electrons, 0..8.")
     name: str | None = Field(None, description="Label (at most 16 characters).")
@@ -661,8 +668,16 @@ class SetAdvancedInput(_EditInput):
 def set_advanced(ctx: ToolContext, args: SetAdvancedInput) -> EditSummary:
     """Change advanced settings by key (memory, scratch directory, iterations, grid, ...).
     Absolute paths must lie in the allowed directories."""
+    from molforma.jobs.runner import job_root
+    from molforma.nwchem.settings import ExecutionSettings
+
     doc = ctx.state.document(args.documentId)
-    ctx.state.policy.check_advanced_paths(args.values)
+    try:
+        root: str | None = str(job_root(ExecutionSettings.model_validate(
+            doc.project.get("execution", {}))))
+    except (ValueError, MolFormaError):
+        root = None  # a broken execution block is reported by the edit or the start
+    ctx.state.policy.check_advanced_paths(args.values, job_root=root)
     return _ops().set_advanced(doc, args.values, **_edit_args(args))
 
 

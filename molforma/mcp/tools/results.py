@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from molforma.errors import FileAccessError, ResultsError
 from molforma.i18n import register
-from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, tool
+from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
 from molforma.mcp.tools.document import _REV
 
@@ -47,9 +47,7 @@ register({
 WINDOW_ACTIONS = frozenset({"play_mode", "stop", "show_structure"})
 
 
-class ResultsActionInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ResultsActionInput(ToolInput):
     documentId: str = Field(description="Document id from list_documents.")
     expectedRevision: str = Field(description=_REV)
     action: Literal["open_file", "open_directory", "reload", "play_mode", "stop",
@@ -90,15 +88,16 @@ def results_action(ctx: ToolContext, args: ResultsActionInput) -> ResultsActionO
         cur = sess.current
         if cur is not None:
             _checked_source(state.policy, cur.source)
-        handle = sess.reload()
+        handle = sess.reload(guard=state.policy.read_guard())
     else:
         if not args.path:
             raise ResultsError("path_required", action=args.action)
         path = _checked_source(state.policy, args.path)
         if args.action == "open_directory" and not path.is_dir():
             raise FileAccessError("path_not_directory", path=args.path, parent=str(path))
-        handle = sess.open_file(str(path)) if args.action == "open_file" \
-            else sess.open_directory(str(path))
+        guard = state.policy.read_guard()
+        handle = sess.open_file(str(path), guard=guard) if args.action == "open_file" \
+            else sess.open_directory(str(path), guard=guard)
     state.last_load[doc.id] = handle
     doc_id = doc.id
 
@@ -123,9 +122,7 @@ def _checked_source(policy: Any, source: str) -> Path:
     return policy.check_path(source, must_exist=True)  # type: ignore[no-any-return]
 
 
-class GetResultsInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class GetResultsInput(ToolInput):
     documentId: str = Field(description="Document id from list_documents.")
     section: Literal["summary", "energies", "structures", "modes", "mode_displacements",
                      "files", "log"] = Field("summary", description="Which part to read.")
