@@ -148,6 +148,8 @@ class ServerState:
         doc = Document(new_project(executable=trusted["executable"],
                                    launcher=trusted["launcher"],
                                    environment=dict(trusted["environment"]),
+                                   scheduler=trusted["scheduler"], account=trusted["account"],
+                                   batch_directives=list(trusted["batch_directives"]),
                                    **({"job_root": job_root} if job_root else {})))
         doc.trusted = trusted
         with self.lock:
@@ -180,6 +182,24 @@ class ServerState:
                 self._jobs = JobManager()
             return self._jobs
 
+    def reattach_batch_jobs(self, root: str | None = None) -> None:
+        """Follow again the batch jobs left queued or running under a job root.
+
+        ``root`` defaults to the job roots of the open documents. Never raises: a job
+        root that cannot be read has nothing to follow.
+        """
+        try:
+            if root is not None:
+                roots = [root]
+            else:
+                roots = sorted({str(d.project.get("execution", {}).get("job_root")
+                                    or "~/molforma-jobs")
+                                for d in list(self.documents.values())})
+            for r in roots:
+                self.jobs.reattach(r)
+        except Exception:
+            log.exception("re-attaching batch jobs")
+
     def results(self, doc_id: str) -> Any:
         """The ResultsSession of a document (created on first use)."""
         with self.lock:
@@ -203,7 +223,8 @@ class ServerState:
         if self._jobs is not None:
             self._jobs.close()
         for t in self.tasks.all():
-            if t.status == "working" and t.background is not None:
+            if t.status == "working" and t.background is not None \
+                    and not t.background.survives_exit:
                 try:
                     t.background.cancel()
                 except Exception:
@@ -314,6 +335,7 @@ class Server:
                 _ = self.state.policy
                 _ = self.tools
                 P.preload_wire()
+                self.state.reattach_batch_jobs()
             except Exception:
                 log.exception("warm-up failed")
 

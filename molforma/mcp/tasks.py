@@ -46,6 +46,8 @@ class Background:
     wait: Callable[[float | None], bool]
     cancel: Callable[[], None]
     final: Callable[[], Any]
+    # A batch job belongs to the cluster: closing the connection must not cancel it.
+    survives_exit: bool = False
 
 
 def _now() -> str:
