@@ -242,6 +242,10 @@
         <source>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</source>
         <translation>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</translation>
     </message>
+    <message>
+        <source>Write a MOLDEN file (orbitals)</source>
+        <translation>Write a MOLDEN file (orbitals)</translation>
+    </message>
 </context>
 <context>
     <name>EnergyPlot</name>

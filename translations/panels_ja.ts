@@ -246,6 +246,10 @@
         <source>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</source>
         <translation>数値ではありません: %1（1e-6 や 0.001 のように小数点で書いてください）</translation>
     </message>
+    <message>
+        <source>Write a MOLDEN file (orbitals)</source>
+        <translation>MOLDEN ファイルを出力（分子軌道）</translation>
+    </message>
 </context>
 <context>
     <name>EnergyPlot</name>
