@@ -259,6 +259,10 @@
         <source>Energy</source>
         <translation>Energy</translation>
     </message>
+    <message>
+        <source>No energies yet: they appear here step by step while a calculation runs or when results are opened.</source>
+        <translation>No energies yet: they appear here step by step while a calculation runs or when results are opened.</translation>
+    </message>
 </context>
 <context>
     <name>ExecutionPanel</name>
@@ -1034,6 +1038,10 @@
     <message>
         <source>Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)</source>
         <translation>Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)</translation>
+    </message>
+    <message>
+        <source>No IR spectrum: open the results of a frequency calculation.</source>
+        <translation>No IR spectrum: open the results of a frequency calculation.</translation>
     </message>
 </context>
 <context>
