@@ -335,6 +335,8 @@ class IRSpectrumWidget(Retranslatable, QWidget):
         self.export_size_label.setObjectName("irExportSize")
         self.export_scale_spin.valueChanged.connect(lambda _v: self._show_export_size())
 
+        # Two rows: the spectrum's look, then its export; one row would make the window
+        # wider than a 1280-pixel screen.
         row = QHBoxLayout()
         row.addWidget(self.width_label)
         row.addWidget(self.width_spin)
@@ -342,15 +344,18 @@ class IRSpectrumWidget(Retranslatable, QWidget):
         row.addWidget(self.scale_label)
         row.addWidget(self.scale_combo)
         row.addStretch(1)
-        row.addWidget(self.export_scale_label)
-        row.addWidget(self.export_scale_spin)
-        row.addWidget(self.export_size_label)
-        row.addWidget(self.export_png)
-        row.addWidget(self.export_csv)
+        export_row = QHBoxLayout()
+        export_row.addStretch(1)
+        export_row.addWidget(self.export_scale_label)
+        export_row.addWidget(self.export_scale_spin)
+        export_row.addWidget(self.export_size_label)
+        export_row.addWidget(self.export_png)
+        export_row.addWidget(self.export_csv)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.plot, 1)
         lay.addLayout(row)
+        lay.addLayout(export_row)
         lay.addWidget(self.scale_message)
 
         self._freqs: list[float] = []
