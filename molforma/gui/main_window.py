@@ -112,6 +112,7 @@ class MainWindow(QMainWindow):
         self.ctx = ctx
         self.setObjectName("mainWindow")
         self.mcp_bridge = GuiDispatcher(self)
+        self.mcp_server: Any | None = None  # set by molforma.gui.mcp_host for --mcp-gui
         self._clientClosed.connect(self._quit_for_client, Qt.ConnectionType.QueuedConnection)
         self.resize(1200, 800)
         self.actions_by_id: dict[str, QAction] = {}

@@ -36,14 +36,21 @@ class Background:
     Attributes:
         result: The immediate tool output (what a call without the extension returns).
         wait: Blocks until the work ends or ``timeout`` seconds pass; True when it ended.
-        cancel: Stops the work (like the tool's own cancel action).
+        cancel: Stops the work (like the tool's own cancel action); returning False
+            means it could not be stopped (a GUI call in progress) and the task goes on.
         final: The final tool output once the work ended (with ``app`` state).
+        inputs: ``inputs(form)`` → (input requests keyed uniquely, status message): the
+            questions the work waits on (window dialogs); form requests only when the
+            polling request declares form elicitation, else a message saying how to answer.
+        respond: ``respond(key, answer)`` passes one ``tasks/update`` answer on.
     """
 
     result: Any
     wait: Callable[[float | None], bool]
-    cancel: Callable[[], None]
+    cancel: Callable[[], bool | None]
     final: Callable[[], Any]
+    inputs: Callable[[bool], tuple[dict[str, Any], str | None]] | None = None
+    respond: Callable[[str, dict[str, Any]], None] | None = None
 
 
 def _now() -> str:
@@ -78,16 +85,32 @@ class Task:
             self.last_updated_at = _now()
             return True
 
-    def to_wire(self, *, detailed: bool) -> dict[str, Any]:
-        """The flat ``Task`` fields (``DetailedTask`` with result or error when detailed)."""
+    def to_wire(self, *, detailed: bool, form: bool = False) -> dict[str, Any]:
+        """The flat ``Task`` fields (``DetailedTask`` with result or error when detailed).
+
+        A working task whose work waits on a question is ``input_required`` with the
+        questions when ``form`` (the poll declared form elicitation), else ``working``
+        with a status message that says how to answer.
+        """
+        asks: dict[str, Any] = {}
+        note: str | None = None
+        bg = self.background
+        if detailed and self.status == "working" and bg is not None and bg.inputs is not None:
+            try:
+                asks, note = bg.inputs(form)
+            except Exception:
+                log.exception("reading the questions of task %s", self.task_id)
         with self.lock:
             out: dict[str, Any] = {
                 "taskId": self.task_id, "status": self.status,
                 "createdAt": self.created_at, "lastUpdatedAt": self.last_updated_at,
                 "ttlMs": None, "pollIntervalMs": POLL_INTERVAL_MS,
             }
-            if self.status_message:
-                out["statusMessage"] = self.status_message
+            if self.status == "working" and asks:
+                out["status"] = "input_required"
+                out["inputRequests"] = asks
+            if self.status_message or (self.status == "working" and note):
+                out["statusMessage"] = self.status_message or note
             if detailed and self.status == "completed" and self.result is not None:
                 out["result"] = self.result
             if detailed and self.status == "failed" and self.error is not None:
@@ -151,9 +174,12 @@ class TaskStore:
             return
         if task.background is not None:
             try:
-                task.background.cancel()
+                stopped = task.background.cancel()
             except Exception:
                 log.exception("cancelling task %s", task_id)
+                stopped = None
+            if stopped is False:
+                return  # cannot be stopped now: it ends with its real result
         task.set_status("cancelled")
 
     def all(self) -> list[Task]:

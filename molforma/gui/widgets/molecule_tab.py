@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from molforma.document import ops
 from molforma.document.model import atoms_of, bonds_of
+from molforma.document.origin import acting_for_mcp, effective_origin, mcp_acting
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.context import AppContext
@@ -60,6 +61,7 @@ class MoleculeTab(QWidget):
         self._placement_revision: str | None = None
         self._worker: Worker | None = None
         self._worker_kind = ""
+        self._worker_for_mcp = False
         self._syncing = False
 
         root = QVBoxLayout(self)
@@ -510,7 +512,9 @@ class MoleculeTab(QWidget):
         kind, name = part
         doc = self.ctx.document
         if doc.candidate is not None:
-            mine = (doc.candidate_origin == "user" and self._placement_revision is not None
+            # A person's click confirms only their placement; an MCP command only MCP's.
+            mine = (doc.candidate_origin == effective_origin("user")
+                    and self._placement_revision is not None
                     and doc.revision == self._placement_revision)
             if not mine:
                 self.show_message(self.tr("Confirm or cancel the current candidate first."),
@@ -705,6 +709,8 @@ class MoleculeTab(QWidget):
         worker.cancelledSignal.connect(lambda: self.show_message(self.tr("Stopped.")))
         worker.finished.connect(self._worker_finished)
         self._worker, self._worker_kind = worker, kind
+        # The result lands later, outside the command: it keeps the origin of its start.
+        self._worker_for_mcp = mcp_acting()
         self.progress.setValue(0)
         self.show_message(self.tr("Cleaning up the geometry…") if kind == "cleanup"
                           else self.tr("Making 3D coordinates…"))
@@ -737,6 +743,10 @@ class MoleculeTab(QWidget):
             self.ctx.document.set_busy(None)
 
     def _worker_done(self, kind: str, result: Any) -> None:
+        with acting_for_mcp(self._worker_for_mcp):
+            self._apply_worker_result(kind, result)
+
+    def _apply_worker_result(self, kind: str, result: Any) -> None:
         self._release_busy()
         doc = self.ctx.document
         if kind == "cleanup":
