@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import struct
+import sys
 import time
 import zlib
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.mcp.conftest import FIXTURES, TASKS, McpProcess, wait_until
+from tests.mcp.conftest import FIXTURES, STAND_IN, TASKS, McpProcess, wait_until
 
 pytest.importorskip("PySide6")
 
@@ -383,3 +384,107 @@ def test_eof_ends_the_window_process_within_seconds(spawn: Any):
     t0 = time.monotonic()
     assert server.close(15) == 0
     assert time.monotonic() - t0 < 3
+
+
+def _stand_in_env(mcp_env: dict[str, str], mode: str) -> dict[str, str]:
+    cfg = Path(mcp_env["MOLFORMA_CONFIG_DIR"])
+    exe = f"{sys.executable} {STAND_IN / 'fake_nwchem.py'}"
+    (cfg / "preferences.json").write_text(json.dumps({"executable": exe}))
+    return {"FAKE_NWCHEM_MODE": mode, "FAKE_NWCHEM_DELAY": "0.05"}
+
+
+def _scf_window(spawn: Any, env: dict[str, str], tmp_path: Path) -> tuple[McpProcess, str]:
+    server = _window(spawn, str(FIXTURES / "water_opt-000.xyz"), env=env)
+    doc_id, rev = server.doc()
+    s = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev, "preview": False,
+                                 "values": {"task": "energy", "theory": "scf",
+                                            "basis": "sto-3g"}})
+    root = tmp_path / "jobs"
+    root.mkdir(exist_ok=True)
+    server.ok("set_execution", {"documentId": doc_id, "expectedRevision": s["revision"],
+                                "preview": False, "values": {"job_root": str(root)}})
+    return server, doc_id
+
+
+def test_a_stand_in_run_started_from_the_window_is_followed_and_cancelled(
+        spawn: Any, mcp_env: dict[str, str], tmp_path: Path):
+    server, doc_id = _scf_window(spawn, _stand_in_env(mcp_env, "hang"), tmp_path)
+    rev = server.doc()[1]
+    res = server.call("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
+                                      "target": "runButton"}, caps=TASK_CAPS)
+    task_id = res["taskId"]
+    app = wait_until(lambda: (a := server.ok("get_app_state", {}))["calculation"] and a, 30)
+    folder = Path(app["calculation"]["jobDirectory"])
+    wait_until((folder / "fake_nwchem.child").exists, 30)
+    assert any(w["kind"] == "calculation" for w in server.ok("get_app_state", {})["workers"])
+    t = server.result("tasks/get", {"taskId": task_id}, caps=TASK_CAPS)
+    assert t["status"] == "working"
+    server.result("tasks/cancel", {"taskId": task_id}, caps=TASK_CAPS)
+    assert server.result("tasks/get", {"taskId": task_id}, caps=TASK_CAPS)["status"] == \
+        "cancelled"
+    wait_until(lambda: server.ok("get_app_state", {})["calculation"]["status"] == "cancelled",
+               20)
+    status = server.ok("get_ui_item", {"target": "jobStatusLabel"})
+    assert status["text"]
+
+
+def test_a_run_pressed_through_mcp_with_untrusted_settings_runs_nothing(
+        spawn: Any, mcp_env: dict[str, str], tmp_path: Path):
+    server, doc_id = _scf_window(spawn, _stand_in_env(mcp_env, "converge"), tmp_path)
+    project = server.project(doc_id)
+    project["execution"]["executable"] = "/bin/echo"
+    other = tmp_path / "other.molforma.json"
+    other.write_text(json.dumps(project))
+    rev = server.doc()[1]
+    server.ok("open_file", {"documentId": doc_id, "expectedRevision": rev, "path": str(other),
+                            "preview": False})
+    rec = _run(server, "ui_activate", {"target": "runButton"})
+    assert rec["status"] == "done"
+    assert server.ok("get_ui", {})["activeModal"] is None
+    assert server.ok("get_app_state", {})["calculation"] is None
+    assert "only you can confirm" in server.ok("get_ui_item", {"target": "jobStatusLabel"})["text"]
+    assert not list((tmp_path / "jobs").iterdir())
+
+
+def test_history_scan_select_and_csv_export_from_the_window(
+        spawn: Any, mcp_env: dict[str, str], tmp_path: Path):
+    server, doc_id = _scf_window(spawn, _stand_in_env(mcp_env, "converge"), tmp_path)
+    rev = server.doc()[1]
+    res = server.call("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
+                                      "target": "runButton"}, caps=TASK_CAPS)
+    t = wait_until(lambda: (x := server.result("tasks/get", {"taskId": res["taskId"]},
+                                               caps=TASK_CAPS))["status"] == "completed" and x,
+                   120)
+    assert t["result"]["structuredContent"]["app"]["calculation"]["status"] == "finished"
+    rev = server.doc()[1]
+    res = server.call("history_action", {"documentId": doc_id, "expectedRevision": rev,
+                                         "action": "scan"}, caps=TASK_CAPS)
+    t = wait_until(lambda: (x := server.result("tasks/get", {"taskId": res["taskId"]},
+                                               caps=TASK_CAPS))["status"] == "completed" and x,
+                   60)
+    assert t["result"]["isError"] is False
+    table = server.ok("get_ui_item", {"target": "historyTable"})
+    assert table["rowCount"] == 1
+    rec = _run(server, "history_action", {"action": "select", "index": 0})
+    assert rec["status"] == "done" and rec["result"]["selected"]
+    csv_path = tmp_path / "history.csv"
+    rec = _run(server, "history_action", {"action": "export_csv", "path": str(csv_path)})
+    assert rec["status"] == "done", rec
+    lines = csv_path.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and "finished" in lines[1]
+
+
+@pytest.mark.nwchem
+def test_real_nwchem_on_water_runs_from_the_window(spawn: Any, tmp_path: Path):
+    server, doc_id = _scf_window(spawn, {}, tmp_path)
+    rev = server.doc()[1]
+    res = server.call("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
+                                      "target": "runButton"}, caps=TASK_CAPS)
+    t = wait_until(lambda: (x := server.result("tasks/get", {"taskId": res["taskId"]},
+                                               caps=TASK_CAPS))["status"] == "completed" and x,
+                   240, 0.5)
+    calc = t["result"]["structuredContent"]["app"]["calculation"]
+    assert calc["status"] == "finished", calc
+    out = Path(calc["jobDirectory"])
+    assert "Total SCF energy" in "".join(p.read_text(errors="replace")
+                                         for p in out.glob("*.out"))
