@@ -21,7 +21,16 @@ def tool_table() -> str:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     text = mod.render()
-    return text[text.index("`molforma --mcp` offers"):].strip()
+    return text[text.index("`molforma --mcp` offers"):text.index(mod.WINDOW_HEADING)].strip()
+
+
+def window_tool_table() -> str:
+    """The generated table of the window tools."""
+    spec = importlib.util.spec_from_file_location("gen_tool_docs", ROOT / "scripts" / "gen_tool_docs.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return str(mod.window_table()).strip()
 
 
 def main() -> int:
@@ -30,6 +39,9 @@ def main() -> int:
     new = re.sub(r"<!-- tools:start -->.*<!-- tools:end -->",
                  lambda _m: "<!-- tools:start -->\n" + tool_table() + "\n<!-- tools:end -->",
                  readme, flags=re.S)
+    new = re.sub(r"<!-- window-tools:start -->.*<!-- window-tools:end -->",
+                 lambda _m: "<!-- window-tools:start -->\n" + window_tool_table()
+                 + "\n<!-- window-tools:end -->", new, flags=re.S)
     if new != readme:
         path.write_text(new, encoding="utf-8")
         sys.stdout.write("README.md updated\n")
