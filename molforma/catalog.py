@@ -154,6 +154,21 @@ def basis_entry(basis: str) -> dict[str, Any] | None:
     return None
 
 
+# Families outside the catalogue named by their usual prefixes: correlation-consistent
+# (cc-, aug-cc-, d-aug-cc-), Ahlrichs def2/def and Jensen's pc sets are all pure-function sets.
+_SPHERICAL_PREFIXES = ("cc-", "aug-cc-", "d-aug-cc-", "t-aug-cc-", "jun-cc-", "may-cc-",
+                       "def2-", "def-", "pc-", "aug-pc-", "pcseg-", "aug-pcseg-")
+
+
+def basis_is_spherical(basis: str) -> bool:
+    """Whether ``basis`` was defined with spherical (pure) functions, so NWChem needs
+    ``basis spherical``: Dunning and Karlsruhe sets yes, Pople sets and STO-nG no."""
+    entry = basis_entry(basis)
+    if entry is not None and "spherical" in entry:
+        return bool(entry["spherical"])
+    return basis.strip().lower().startswith(_SPHERICAL_PREFIXES)
+
+
 def basis_elements(basis: str) -> set[str] | None:
     """Elements covered by NWChem library basis ``basis``; None when the basis is unknown.
 

@@ -122,6 +122,8 @@ BASIS_SETS: list[tuple[str, str, str]] = [
     ("def2-qzvp", "def2-QZVP", "karlsruhe"),
     ("lanl2dz_ecp", "LANL2DZ", "ecp"),
 ]
+# Basis set families defined with spherical (pure) d and f functions.
+SPHERICAL_FAMILIES = ("dunning", "karlsruhe")
 # Basis sets whose heavy elements need an ECP block: basis name -> ECP library name.
 BASIS_ECP: dict[str, str] = {
     "def2-svp": "def2-ecp", "def2-svpd": "def2-ecp", "def2-tzvp": "def2-ecp",
@@ -180,9 +182,16 @@ ADVANCED_LABELS: dict[str, tuple[str, str, str]] = {
     "dft_grid": ("DFT grid", "DFT積分グリッド", "DFTの数値積分グリッド。"),
     "dispersion": ("Dispersion correction", "分散力補正", "経験的分散力補正（DFTのみ）。"),
     "noautosym": ("No symmetry (noautosym)", "対称性を使わない（noautosym）",
-                  "geometry noautosym。対称性を検出しません。"),
+                  "geometry noautosym。対称性を検出しません。未設定なら自動：固定原子がなければ"
+                  "対称性を使い、結果は文書の座標系に戻します。"),
     "nocenter": ("Keep orientation (nocenter noautoz)", "座標系を保持（nocenter noautoz）",
-                 "geometry nocenter noautoz。入力の座標系をそのまま使います。"),
+                 "geometry nocenter noautoz。入力の座標系とデカルト座標をそのまま使います。"
+                 "未設定なら自動：固定原子がなければ内部座標を使います。"),
+    "basis_spherical": ("Spherical basis functions", "球面調和基底関数",
+                        "basis spherical。未設定なら基底関数の定義どおり（cc-pVXZ・def2 は球面、"
+                        "Pople 系はデカルト）。"),
+    "mp2_frozen_core": ("MP2 frozen core", "MP2 で内殻を凍結",
+                        "mp2 の freeze atomic。オフにすると全電子を相関させます。"),
     "opt_maxiter": ("Optimizer max. steps", "最適化の最大ステップ数", "構造最適化のステップ数の上限。"),
     "freq_animate": ("Write mode animations", "振動アニメーションを出力",
                      "freq の animate。モードごとのアニメーションXYZを書き出します。"),
@@ -338,8 +347,11 @@ def basis_sets(library: Path) -> list[dict[str, Any]]:
             label, ja = f"{label} (with ECP)", f"{label}（ECP付き）"
         elif name == "sto-3g":
             label, ja = f"{label} (minimal)", f"{label}（最小基底）"
+        # NWChem's library files tag every set SPHERICAL but the basis block decides;
+        # Dunning's and Ahlrichs' sets were defined with pure functions, Pople's with 6d.
         rec: dict[str, Any] = {"name": name, "label": {"en": label, "ja": ja},
-                               "family": family, "elements": elements}
+                               "family": family, "elements": elements,
+                               "spherical": family in SPHERICAL_FAMILIES}
         ecp = BASIS_ECP.get(name)
         if ecp is not None:
             text = (library / library_file_name(ecp)).read_text(errors="replace")

@@ -222,6 +222,18 @@
         <source>The input cannot be generated:</source>
         <translation>The input cannot be generated:</translation>
     </message>
+    <message>
+        <source>Spherical basis functions</source>
+        <translation>Spherical basis functions</translation>
+    </message>
+    <message>
+        <source>MP2 frozen core</source>
+        <translation>MP2 frozen core</translation>
+    </message>
+    <message>
+        <source>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</source>
+        <translation>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</translation>
+    </message>
 </context>
 <context>
     <name>EnergyPlot</name>

@@ -222,6 +222,18 @@
         <source>The input cannot be generated:</source>
         <translation>入力を生成できません:</translation>
     </message>
+    <message>
+        <source>Spherical basis functions</source>
+        <translation>球面調和基底関数</translation>
+    </message>
+    <message>
+        <source>MP2 frozen core</source>
+        <translation>MP2 で内殻を凍結</translation>
+    </message>
+    <message>
+        <source>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</source>
+        <translation>一部チェック：自動（この分子と基底関数に安全な設定を MolForma が選びます）。</translation>
+    </message>
 </context>
 <context>
     <name>EnergyPlot</name>

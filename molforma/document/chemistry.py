@@ -124,6 +124,12 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{count} 個の原子が固定されています。振動数計算は完全に最適化した構造でのみ"
               "意味があります。",
     },
+    "frequencies_need_optimized_geometry": {
+        "en": "Frequencies are only meaningful at a geometry optimised with the same method "
+              "({method}). Unless this geometry was, choose the task optimize+frequencies.",
+        "ja": "振動数は同じ方法（{method}）で最適化した構造でのみ意味があります。そうでなければ"
+              "タスクに optimize+frequencies を選んでください。",
+    },
     "open_valences": {
         "en": "Open valences on {count} atom(s), {total} hydrogen(s) missing; add hydrogens "
               "unless the radicals are intended.",
@@ -1045,8 +1051,21 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
         checks.append(_check("all_atoms_fixed", "error", fixed))
     elif "freq" in task and fixed:
         checks.append(_check("fixed_atoms_frequencies", "warning", fixed, count=len(fixed)))
+    if task == "frequencies":
+        # Nothing records where a geometry came from, so a bare frequency job always gets
+        # the reminder; optimize+frequencies optimises with the same method first.
+        checks.append(_check("frequencies_need_optimized_geometry", "warning",
+                             method=_method_text(calc)))
+    if fixed and (project.get("advanced") or {}).get("nocenter") is False:
+        checks.append(_check("fixed_atoms_internal_coordinates", "error", fixed))
     ok = not any(c["severity"] == "error" for c in checks)
     return {"ok": ok, "checks": checks}
+
+
+def _method_text(calc: Mapping[str, Any]) -> str:
+    theory = str(calc.get("theory", "scf"))
+    level = str(calc.get("functional", "b3lyp")) if theory == "dft" else theory
+    return f"{level}/{calc.get('basis', '6-31g*')}"
 
 
 # Common names NWChem's xc does not take, and the catalogue name it means.

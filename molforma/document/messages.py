@@ -81,6 +81,14 @@ register(
                   "ROHF か UHF を選ぶか、参照を自動にしてください。"},
         "all_atoms_fixed": {"en": "Every atom is fixed: there is nothing to optimise.",
                             "ja": "すべての原子が固定されているため、構造最適化できません。"},
+        "fixed_atoms_internal_coordinates": {
+            "en": "Fixed atoms need Cartesian coordinates: NWChem cannot combine Cartesian "
+            "constraints with internal coordinates. Tick 'Keep my frame' (nocenter) or leave "
+            "it automatic, or unfix the atoms.",
+            "ja": "固定原子にはデカルト座標が必要です。NWChem はデカルト座標の拘束と内部座標を"
+            "同時に使えません。「座標系を保持（中心移動なし）」をオンにするか自動のままにする"
+            "か、原子の固定を外してください。",
+        },
         "unknown_history_action": {"en": "Unknown history action '{action}'.",
                                    "ja": "不明な履歴操作「{action}」です。"},
     }

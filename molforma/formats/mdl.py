@@ -206,7 +206,18 @@ def read_mol(text: str, fmt: str = "mol") -> Structure:
             ids = None
     atoms, bonds = document_from_mol(mol, ids=ids)
     title = lines[0].strip() if lines else ""
-    return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=_total_charge(atoms))
+    return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=_total_charge(atoms),
+                     multiplicity=radical_multiplicity(atoms))
+
+
+def radical_multiplicity(atoms: list[dict[str, Any]]) -> int | None:
+    """The high-spin multiplicity the file's ``M  RAD`` lines imply, or None when closed shell.
+
+    Without it a methyl radical would run as an RHF singlet with an odd electron count,
+    which NWChem refuses.
+    """
+    unpaired = sum(int(a.get("unpairedElectrons") or 0) for a in atoms)
+    return unpaired + 1 if unpaired else None
 
 
 def _records(lines: list[str]) -> list[tuple[int, int]]:
@@ -254,6 +265,8 @@ def read_sdf(text: str, frame: int | None = None) -> Structure:
             mult = int(str(mol.GetProp(_MULT_PROP)).strip())
         except ValueError:
             mult = None
+    if mult is None:
+        mult = radical_multiplicity(atoms)
     title = mol.GetProp("_Name").strip() if mol.HasProp("_Name") else ""
     return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=_total_charge(atoms),
                      multiplicity=mult, frame_count=len(records))

@@ -172,7 +172,10 @@ def _geometry(header: tuple[int, str], body: list[tuple[int, str]]) -> tuple[lis
         if unit not in _UNITS:
             syntax(FMT, header[0], f"unknown geometry units '{unit}'")
         scale = _UNITS[unit]
-    options = {"noautosym": "noautosym" in opts, "nocenter": "nocenter" in opts}
+    # An option that is absent leaves the setting automatic (NWChem's own default is
+    # symmetry and internal coordinates on; MolForma's automatic choice only differs
+    # when atoms are fixed).
+    options = {key: True for key in ("noautosym", "nocenter") if key in opts}
     atoms: list[dict[str, Any]] = []
     for lineno, stmt in body:
         parts = stmt.split()
@@ -342,6 +345,7 @@ def read_nwchem(text: str) -> Structure:
     charge = None
     geometries: list[tuple[str, tuple[int, str], list[tuple[int, str]]]] = []
     blocks: dict[str, list[tuple[int, str]]] = {}
+    headers: dict[str, list[str]] = {}
     tasks: list[tuple[int, list[str]]] = []
     adv: dict[str, Any] = {}
     i = 0
@@ -360,6 +364,8 @@ def read_nwchem(text: str) -> Structure:
                 geometries.append((name, stmts[i], body))
             else:
                 blocks.setdefault(key, body)
+                if key == "basis" and key not in headers:
+                    headers[key] = [w.lower() for w in words[1:]]
             i = nxt
             continue
         if key == "title":
@@ -417,6 +423,13 @@ def read_nwchem(text: str) -> Structure:
         words = stmt.split()
         if words[0].lower() == "maxiter":
             adv["opt_maxiter"] = _int_arg(words, 1, lineno)
+    basis_header = headers.get("basis", [])
+    if "spherical" in basis_header or "cartesian" in basis_header:
+        adv["basis_spherical"] = "spherical" in basis_header
+    if theory == "mp2":
+        # NWChem's own default (no freeze directive) correlates every electron.
+        adv["mp2_frozen_core"] = any(
+            s.split()[0].lower() == "freeze" for _n, s in blocks.get("mp2", []))
     freq_body = blocks.get("freq", []) + blocks.get("vib", [])
     if any(s.split()[0].lower() == "animate" for _n, s in freq_body):
         adv["freq_animate"] = True

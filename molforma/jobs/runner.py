@@ -38,11 +38,12 @@ from typing import Any
 
 from molforma.document.model import formula
 from molforma.errors import CalculationError, FileAccessError, MolFormaError
-from molforma.fileio import atomic_write_text
+from molforma.fileio import atomic_write_text, read_text_limited
 from molforma.i18n import register
 from molforma.nwchem.input import input_errors, render_input
 from molforma.nwchem.progress import ProgressTracker
 from molforma.nwchem.settings import CalculationSettings, ExecutionSettings
+from molforma.results.limits import MAX_FILE_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -125,12 +126,11 @@ def build_command(execution: ExecutionSettings, input_name: str = INPUT_NAME) ->
     if execution.processes <= 1:
         return [*exe, input_name]
     launcher = _split("launcher", execution.launcher)
-    # ARMCI's progress thread keeps one-sided MPI communication moving between ranks
-    # (measured: ethanol opt+freq 22-33 s without it, 15 s with it on 2 processes).
-    return [
-        *launcher, "-np", str(execution.processes), "-x", "ARMCI_PROGRESS_THREAD=1",
-        *exe, input_name,
-    ]
+    # No ARMCI_PROGRESS_THREAD by default: it helps only where MPI offers
+    # MPI_THREAD_MULTIPLE, and Debian's NWChem 7.0.2 answers it with "progress thread
+    # disabled" on every rank. A person who has such a build sets it in the
+    # environment table (Open MPI's mpirun passes the environment on to the ranks).
+    return [*launcher, "-np", str(execution.processes), *exe, input_name]
 
 
 def build_environment(execution: ExecutionSettings) -> dict[str, str]:
@@ -141,8 +141,6 @@ def build_environment(execution: ExecutionSettings) -> dict[str, str]:
     """
     env = dict(os.environ)
     env["OMP_NUM_THREADS"] = str(execution.threads)
-    if execution.processes > 1:
-        env["ARMCI_PROGRESS_THREAD"] = "1"
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         # Open MPI refuses to start as root without these (or --allow-run-as-root).
         env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
@@ -519,12 +517,28 @@ class Job:
             notify=False,
             status=status, exitCode=rc, finishedAt=_now(),
             scfConverged=t.scf_converged, optimizationConverged=opt,
-            finalEnergy=t.final_energy(str(self._record.get("theory", ""))),
+            finalEnergy=self._final_energy(),
             progress=t.to_dict(), error=error,
         )
         # Ended before listeners hear of it, so one may start the next job at once.
         self._done.set()
         self._notify()
+
+    def _final_energy(self) -> float | None:
+        """The final energy as the results reader reads it, so record and results agree.
+
+        The live tracker only sees the rounded ``@`` step lines; the reader knows which
+        energy is final (the highest level, the reference geometry of a frequency run).
+        """
+        from molforma.nwchem.parser import parse_nwchem_output
+
+        fallback = self._tracker.final_energy(str(self._record.get("theory", "")))
+        try:
+            text = read_text_limited(self.folder / OUTPUT_NAME, MAX_FILE_BYTES)
+            energy = parse_nwchem_output(text, source=str(self.folder)).summary.finalEnergy
+        except (MolFormaError, OSError, ValueError):
+            return fallback
+        return fallback if energy is None else energy
 
     def _error_text(self, status: str, rc: int | None, opt: bool | None) -> str | None:
         t = self._tracker

@@ -31,6 +31,7 @@ from molforma.nwchem.settings import (
 
 __all__ = [
     "check_extra_input",
+    "geometry_options",
     "input_errors",
     "nwchem_task_lines",
     "render_input",
@@ -283,14 +284,38 @@ def _memory(adv: AdvancedSettings) -> list[str]:
     return lines
 
 
+def _has_fixed_atoms(project: Mapping[str, Any]) -> bool:
+    return any(a.get("fixed") for a in _block(project, "document").get("atoms") or [])
+
+
+def geometry_options(project: Mapping[str, Any], adv: AdvancedSettings) -> list[str]:
+    """The ``geometry`` line's options after ``units angstrom``.
+
+    Automatic (null) settings use symmetry and internal coordinates where that is
+    safe: not with fixed atoms, whose Cartesian constraints NWChem cannot combine
+    with internal coordinates ("cartesian constraints+internals") and which symmetry
+    could move. The results reader maps a re-oriented geometry back to the
+    document's frame, so symmetry never costs the overlay.
+
+    Raises:
+        ValidationError: ``fixed_atoms_internal_coordinates`` when atoms are fixed
+            and internal coordinates were asked for explicitly.
+    """
+    fixed = _has_fixed_atoms(project)
+    if fixed and adv.nocenter is False:
+        raise ValidationError("fixed_atoms_internal_coordinates")
+    options: list[str] = []
+    if adv.noautosym or (adv.noautosym is None and fixed):
+        options.append("noautosym")
+    if adv.nocenter or (adv.nocenter is None and fixed):
+        options += ["noautoz", "nocenter"]
+    return options
+
+
 def _geometry(project: Mapping[str, Any], adv: AdvancedSettings) -> list[str]:
     doc = _block(project, "document")
     charge = int(doc.get("charge", 0) or 0)
-    options = ["units", "angstrom"]
-    if adv.noautosym:
-        options.append("noautosym")
-    if adv.nocenter:
-        options += ["noautoz", "nocenter"]
+    options = ["units", "angstrom", *geometry_options(project, adv)]
     lines = [f"charge {charge}", "geometry " + " ".join(options)]
     for index, atom in enumerate(doc.get("atoms") or [], start=1):
         element = str(atom.get("element"))
@@ -329,11 +354,18 @@ def _constraints(project: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _basis(calc: CalculationSettings, elements: Iterable[str]) -> list[str]:
-    lines = ["basis", f"  * library {calc.basis}", "end"]
+def _basis(calc: CalculationSettings, adv: AdvancedSettings,
+           elements: Iterable[str]) -> list[str]:
+    from molforma.catalog import basis_entry, basis_is_spherical
+
+    # NWChem's basis block is Cartesian unless told otherwise; cc-pVDZ water run
+    # Cartesian is 0.34 mEh off the published (spherical) energy.
+    spherical = adv.basis_spherical
+    if spherical is None:
+        spherical = basis_is_spherical(calc.basis)
+    lines = ["basis spherical" if spherical else "basis", f"  * library {calc.basis}", "end"]
     # Effective-core-potential sets (def2-*, lanl2dz_ecp) need their ECP for the heavy
     # elements; "* library" would ask for ECPs that do not exist for light ones.
-    from molforma.catalog import basis_entry
 
     entry = basis_entry(calc.basis)
     if entry and entry.get("ecp"):
@@ -393,6 +425,14 @@ def _dft(calc: CalculationSettings, adv: AdvancedSettings, mult: int) -> list[st
     return lines
 
 
+def _mp2(calc: CalculationSettings, adv: AdvancedSettings) -> list[str]:
+    # Frozen core is what every MP2 reference value assumes; NWChem's default
+    # correlates the core electrons too.
+    if calc.theory != "mp2" or not adv.mp2_frozen_core:
+        return []
+    return ["mp2", "  freeze atomic", "end"]
+
+
 def _driver(calc: CalculationSettings, adv: AdvancedSettings, prefix: str) -> list[str]:
     if "optimize" not in calc.task:
         return []
@@ -448,10 +488,11 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     lines += _memory(adv)
     lines += _geometry(project, adv)
     lines += _constraints(project)
-    lines += _basis(calc, (str(a.get("element")) for a in doc.get("atoms", [])))
+    lines += _basis(calc, adv, (str(a.get("element")) for a in doc.get("atoms", [])))
     lines += _scf(calc, adv, mult)
     if calc.theory == "dft":
         lines += _dft(calc, adv, mult)
+    lines += _mp2(calc, adv)
     lines += _driver(calc, adv, prefix)
     lines += _freq(adv)
     lines += _extra(calc)
@@ -526,6 +567,8 @@ def input_errors(project: Mapping[str, Any]) -> list[dict[str, Any]]:
             problems.append(_problem(f"advanced.{key}", "bad_path", key=key, value=value))
     if "optimize" in calc.task and atoms and all(a.get("fixed") for a in atoms):
         problems.append(_problem("document.atoms", "all_atoms_fixed"))
+    if adv.nocenter is False and any(a.get("fixed") for a in atoms):
+        problems.append(_problem("advanced.nocenter", "fixed_atoms_internal_coordinates"))
     try:
         for t in calc.extra_tasks:
             if "\n" in t or "\r" in t:

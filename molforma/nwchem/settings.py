@@ -60,8 +60,26 @@ class AdvancedSettings(BaseModel):
     dispersion: Literal["d2", "d3", "d3bj"] | None = Field(
         None, description="Empirical dispersion (DFT only)."
     )
-    noautosym: bool = Field(True, description="Keep symmetry off (geometry noautosym).")
-    nocenter: bool = Field(True, description="Keep the user's frame (geometry nocenter noautoz).")
+    noautosym: bool | None = Field(
+        None,
+        description="Symmetry off (geometry noautosym). null: automatic, symmetry is used "
+        "unless atoms are fixed; results are mapped back to the document's frame.",
+    )
+    nocenter: bool | None = Field(
+        None,
+        description="Keep the user's frame and Cartesian coordinates (geometry nocenter "
+        "noautoz). null: automatic, internal coordinates unless atoms are fixed; false with "
+        "fixed atoms is refused (NWChem cannot combine Cartesian constraints and internals).",
+    )
+    basis_spherical: bool | None = Field(
+        None,
+        description="Spherical (pure) basis functions (basis spherical). null: as the basis "
+        "set was defined (cc-pVXZ, def2-* spherical; Pople sets Cartesian).",
+    )
+    mp2_frozen_core: bool = Field(
+        True, description="MP2 with frozen core orbitals (mp2; freeze atomic); false "
+        "correlates all electrons.",
+    )
     opt_maxiter: int | None = Field(None, ge=1, le=10_000, description="Optimiser step limit.")
     freq_animate: bool = Field(False, description="Write per-mode animation XYZ files (freq).")
     print_level: Literal["none", "low", "medium", "high", "debug"] | None = Field(

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from molforma.errors import ResultsError
 from molforma.results.formats import parse_molden, parse_xyz, parse_xyz_frames, structure_summary
+from molforma.results.frame import restore_input_frame
 from molforma.results.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -224,6 +225,7 @@ def _read_file(path: Path, source: str, cancel: threading.Event | None,
         from molforma.nwchem.parser import parse_nwchem_output
 
         res = parse_nwchem_output(text, source=source, cancel=cancel, limits=limits)
+        restore_input_frame(res, text)
         res.logPath = str(path)
         res._log_ascii = text.isascii()
     res.resolvedPath = str(path)

@@ -204,3 +204,31 @@ def test_a_large_molecule_preview_follows_after_a_short_pause(panel: Any, ctx: A
     theory = panel.findChild(QComboBox, "theoryCombo")
     theory.setCurrentIndex(theory.findData("mp2"))
     qtbot.waitUntil(lambda: "task mp2 energy" in preview.toPlainText(), timeout=5000)
+
+
+def test_automatic_symmetry_and_basis_type_show_partly_checked_and_cycle_by_click(
+        panel: Any, ctx: Any, qtbot: Any) -> None:
+    panel.set_advanced_expanded(True)
+    preview = panel.findChild(object, "inputPreview")
+    symmetry = panel.findChild(QCheckBox, "advanced_noautosym")
+    spherical = panel.findChild(QCheckBox, "advanced_basis_spherical")
+    frozen = panel.findChild(QCheckBox, "advanced_mp2_frozen_core")
+    assert symmetry.isTristate() and spherical.isTristate() and not frozen.isTristate()
+    assert symmetry.checkState() == Qt.CheckState.PartiallyChecked
+    assert frozen.isChecked()  # frozen core is on for a project that never set it
+    assert "geometry units angstrom\n" in preview.toPlainText()
+    # A click (QAbstractButton.click: the same path as the mouse) moves automatic -> on,
+    # which switches symmetry off.
+    symmetry.click()
+    assert symmetry.checkState() == Qt.CheckState.Checked
+    assert ctx.document.project["advanced"]["noautosym"] is True
+    assert "geometry units angstrom noautosym" in preview.toPlainText()
+    symmetry.click()
+    assert ctx.document.project["advanced"]["noautosym"] is False
+    symmetry.click()
+    assert symmetry.checkState() == Qt.CheckState.PartiallyChecked
+    assert ctx.document.project["advanced"]["noautosym"] is None
+    basis = panel.findChild(QComboBox, "basisCombo")
+    basis.setEditText("cc-pvdz")
+    basis.lineEdit().editingFinished.emit()
+    assert "basis spherical" in preview.toPlainText()

@@ -68,11 +68,16 @@ ADVANCED_LABELS: dict[str, str] = {
     "dispersion": QT_TRANSLATE_NOOP("CalculationPanel", "Dispersion correction"),
     "noautosym": QT_TRANSLATE_NOOP("CalculationPanel", "No automatic symmetry"),
     "nocenter": QT_TRANSLATE_NOOP("CalculationPanel", "Keep my frame (no centring)"),
+    "basis_spherical": QT_TRANSLATE_NOOP("CalculationPanel", "Spherical basis functions"),
+    "mp2_frozen_core": QT_TRANSLATE_NOOP("CalculationPanel", "MP2 frozen core"),
     "opt_maxiter": QT_TRANSLATE_NOOP("CalculationPanel", "Optimiser max steps"),
     "freq_animate": QT_TRANSLATE_NOOP("CalculationPanel", "Write mode animation files"),
     "print_level": QT_TRANSLATE_NOOP("CalculationPanel", "Print level"),
 }
 DEFAULT_TEXT = QT_TRANSLATE_NOOP("CalculationPanel", "(NWChem default)")
+AUTOMATIC_TIP = QT_TRANSLATE_NOOP(
+    "CalculationPanel", "Partly checked: automatic (MolForma chooses what is safe for this "
+    "molecule and basis set).")
 
 SYNC_PREVIEW_ATOMS = 500  # above this the preview is rendered after a short pause
 PREVIEW_DELAY_MS = 150
@@ -335,8 +340,17 @@ class CalculationPanel(Retranslatable, QWidget):
         nullable = type(None) in typing.get_args(field.annotation)
         parent = self
         name = f"advanced_{key}"
-        if kind == "bool":
-            w: QWidget = QCheckBox(parent)
+        if kind == "bool" and nullable:
+            # Partly checked stands for null: MolForma chooses (symmetry unless atoms are
+            # fixed, spherical functions where the basis set was defined so, ...).
+            box = QCheckBox(parent)
+            box.setTristate(True)
+            box.checkStateChanged.connect(
+                lambda state, k=key: self._set_advanced(k, _tristate_value(state)))
+            self.bind_text(lambda b=box: b.setToolTip(self.tr(AUTOMATIC_TIP)))
+            w: QWidget = box
+        elif kind == "bool":
+            w = QCheckBox(parent)
             w.toggled.connect(lambda v, k=key: self._set_advanced(k, bool(v)))
         elif kind == "literal":
             combo = QComboBox(parent)
@@ -469,7 +483,7 @@ class CalculationPanel(Retranslatable, QWidget):
             self.charge_spin.setValue(int(doc.get("charge", 0) or 0))
             self.multiplicity_spin.setValue(int(doc.get("multiplicity", 1) or 1))
             for key, w in self._advanced.items():
-                _show_value(w, adv.get(key))
+                _show_value(w, adv.get(key, AdvancedSettings.model_fields[key].default))
             if not keep_extra:
                 text, tasks = self._extra_from_doc()
                 if self.extra_input_edit.toPlainText() != text:
@@ -555,8 +569,17 @@ def _set_combo_text(combo: QComboBox, text: str) -> None:
     combo.setEditText(text)
 
 
+def _tristate_value(state: Qt.CheckState) -> bool | None:
+    if state == Qt.CheckState.PartiallyChecked:
+        return None
+    return state == Qt.CheckState.Checked
+
+
 def _show_value(widget: QWidget, value: Any) -> None:
-    if isinstance(widget, QCheckBox):
+    if isinstance(widget, QCheckBox) and widget.isTristate():
+        widget.setCheckState(Qt.CheckState.PartiallyChecked if value is None else (
+            Qt.CheckState.Checked if value else Qt.CheckState.Unchecked))
+    elif isinstance(widget, QCheckBox):
         widget.setChecked(bool(value))
     elif isinstance(widget, QComboBox):
         _select_data(widget, value)
