@@ -466,6 +466,11 @@
         <translation>Not started: the settings were not confirmed.</translation>
     </message>
     <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="526" />
+        <source>Not started: these execution settings were not chosen in this window, and only you can confirm them.</source>
+        <translation>Not started: these execution settings were not chosen in this window, and only you can confirm them.</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />
         <location filename="../molforma/gui/widgets/execution_panel.py" line="577" />
         <source>Running calculations is not available.</source>

@@ -466,6 +466,10 @@
         <translation>開始しませんでした: 設定が確認されませんでした。</translation>
     </message>
     <message>
+        <source>Not started: these execution settings were not chosen in this window, and only you can confirm them.</source>
+        <translation>開始しませんでした: この実行設定はこのウィンドウで選ばれたものではなく、確認できるのはあなただけです。</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />
         <location filename="../molforma/gui/widgets/execution_panel.py" line="577" />
         <source>Running calculations is not available.</source>
