@@ -213,6 +213,9 @@ class WindowIntrospection:
         include_hidden = bool(args.get("includeHidden"))
         query = str(args.get("query") or "").strip().lower()
         nodes = []
+        by_name: dict[str, list[QObject]] = {}
+        for obj, _did in self.objects(include_hidden=True):
+            by_name.setdefault(obj.objectName(), []).append(obj)
         for obj, did in self.objects(include_hidden=include_hidden):
             n = self.node(obj, did)
             if query and not any(query in str(n.get(k, "")).lower()
@@ -221,7 +224,7 @@ class WindowIntrospection:
             nodes.append(n)
         blocked = []
         for name, code in self.blocked_names.items():
-            found = self._named(name)
+            found = by_name.get(name, [])
             blocked.append({"objectName": name, "reason": code,
                             "ids": [self.id_of(o) for o in found]})
         tabs = getattr(self.window, "tabs", None)
