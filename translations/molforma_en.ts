@@ -10,6 +10,26 @@
             <numerusform>%1 — %n atoms</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Calculation results</source>
+        <translation>Calculation results</translation>
+    </message>
+    <message>
+        <source>Opening %1 in Results</source>
+        <translation>Opening %1 in Results</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>Open &amp;Recent</translation>
+    </message>
+    <message>
+        <source>Clear Recent Files</source>
+        <translation>Clear Recent Files</translation>
+    </message>
+    <message>
+        <source>%1 no longer exists.</source>
+        <translation>%1 no longer exists.</translation>
+    </message>
 </context>
 <context>
     <name>PropertyPanel</name>
@@ -19,6 +39,13 @@
             <numerusform>%n selected atom</numerusform>
             <numerusform>%n selected atoms</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>StructureChoiceDialog</name>
+    <message>
+        <source>Record (of %1):</source>
+        <translation>Record (of %1):</translation>
     </message>
 </context>
 </TS>

@@ -180,6 +180,26 @@
         <source>Keyboard Shortcuts</source>
         <translation>キーボードショートカット</translation>
     </message>
+    <message>
+        <source>Calculation results</source>
+        <translation>計算結果</translation>
+    </message>
+    <message>
+        <source>Opening %1 in Results</source>
+        <translation>%1 を結果タブで開いています</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近使ったファイル(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Clear Recent Files</source>
+        <translation>最近使ったファイルの一覧を消去</translation>
+    </message>
+    <message>
+        <source>%1 no longer exists.</source>
+        <translation>%1 はもうありません。</translation>
+    </message>
 </context>
 <context>
     <name>MoleculeTab</name>
@@ -513,6 +533,10 @@
     <message>
         <source>highest occupancy</source>
         <translation>占有率が最大のもの</translation>
+    </message>
+    <message>
+        <source>Record (of %1):</source>
+        <translation>レコード（全 %1 件中）:</translation>
     </message>
 </context>
 <context>

@@ -234,6 +234,14 @@
         <source>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</source>
         <translation>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</translation>
     </message>
+    <message>
+        <source>Not a whole number: %1</source>
+        <translation>Not a whole number: %1</translation>
+    </message>
+    <message>
+        <source>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</source>
+        <translation>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</translation>
+    </message>
 </context>
 <context>
     <name>EnergyPlot</name>

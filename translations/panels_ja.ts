@@ -234,6 +234,14 @@
         <source>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</source>
         <translation>一部チェック：自動（この分子と基底関数に安全な設定を MolForma が選びます）。</translation>
     </message>
+    <message>
+        <source>Not a whole number: %1</source>
+        <translation>整数ではありません: %1</translation>
+    </message>
+    <message>
+        <source>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</source>
+        <translation>数値ではありません: %1（1e-6 や 0.001 のように小数点で書いてください）</translation>
+    </message>
 </context>
 <context>
     <name>EnergyPlot</name>

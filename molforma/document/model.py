@@ -20,6 +20,7 @@ from molforma.document import elements
 from molforma.document import messages as _messages  # noqa: F401  (registers error texts)
 from molforma.errors import FormatError, ValidationError
 from molforma.formula import hill_formula
+from molforma.nwchem.protected_text import check_project_calculation
 from molforma.nwchem.settings import AdvancedSettings, CalculationSettings, ExecutionSettings
 
 PROJECT_FORMAT = "molforma-project"
@@ -394,4 +395,7 @@ def project_from_json(data: Any, source: str = "project") -> Project:
     out["document"] = newdoc
     check_structure(out)
     check_settings(out)
+    # A project from a file, a string or a job folder may carry any extra input: judge it
+    # now, so no way of loading one puts a refused directive into the document.
+    check_project_calculation(out["calculation"])
     return out

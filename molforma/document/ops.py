@@ -32,7 +32,7 @@ from molforma.errors import (
     ValidationError,
 )
 from molforma.jobs.policy import Policy, check_protected_change
-from molforma.nwchem.input import check_extra_input
+from molforma.nwchem.protected_text import check_extra_input
 from molforma.nwchem.settings import (
     PROTECTED_CALCULATION_KEYS,
     PROTECTED_EXECUTION_KEYS,
@@ -428,7 +428,7 @@ def _load_loaded(doc: Document, loaded: Any, label: str, expected_revision: str 
                         preview=preview, origin=origin)
     from molforma.formats import apply_structure
 
-    return doc.edit(lambda work: apply_structure(work, loaded), label=label,
+    return doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True), label=label,
                     expected_revision=expected_revision, preview=preview, origin=origin)
 
 

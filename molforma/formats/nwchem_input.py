@@ -22,6 +22,12 @@ break and a trailing ``\\`` joining lines. It takes:
   the project's advanced settings and extra input (SPEC.md section 3).
 
 Bonds are perceived with RDKit using the charge.
+
+An input that NWChem would read as ``task shell``, ``python``, ``include`` or another
+directive :mod:`molforma.nwchem.protected_text` refuses is not opened at all
+(``format_forbidden_directive``), judged as NWChem's reader reads it: MolForma
+takes only conditions from a ``.nw``, but a file that tries to run a program or
+pull in another file is not something to load quietly.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ from typing import Any
 
 from molforma.document import elements
 from molforma.formats.common import (
+    FORMAT_LABELS,
+    FileFormatError,
     Structure,
     clean_name,
     element_from_label,
@@ -39,8 +47,11 @@ from molforma.formats.common import (
     make_atom,
     syntax,
     to_float,
+    where,
 )
 from molforma.formats.rdkit_bridge import perceive_bonds
+from molforma.i18n import catalogue, display_language, register, render
+from molforma.nwchem.protected_text import find_directives, reason_text
 
 FMT = "nwchem"
 BOHR = 0.529177210903
@@ -61,6 +72,37 @@ _OPERATIONS = {"energy": "energy", "optimize": "optimize", "opt": "optimize",
                "hessian": "frequencies"}
 _GRIDS = ("xcoarse", "coarse", "medium", "fine", "xfine")
 _DISPERSION = {"2": "d2", "3": "d3", "4": "d3bj"}
+
+
+_MESSAGES = {
+    "format_forbidden_directive": {
+        "en": "Cannot read {format}{where}: {why} ('{statement}'). MolForma does not open "
+        "NWChem inputs that run a shell command or Python, or read another file.",
+        "ja": "{format} を読み込めません{where}: {why}（「{statement}」）。MolForma はシェル"
+        "コマンドや Python を実行する、または別のファイルを読む NWChem 入力は開きません。",
+    },
+}
+register({code: text for code, text in _MESSAGES.items() if code not in catalogue()})
+
+
+class ForbiddenDirectiveError(FileFormatError):
+    """``format_error`` of kind ``format_forbidden_directive``; the reason is localized."""
+
+    def message(self, lang: str | None = None) -> str:
+        """The sentence in ``lang`` (default: the display language)."""
+        lang = lang or display_language()
+        data = {**self.data, "why": reason_text(str(self.data.get("reason")), lang)}
+        return render("format_forbidden_directive", data, lang)
+
+
+def _refuse_directives(text: str) -> None:
+    found = find_directives(text)
+    if found:
+        first = found[0]
+        raise ForbiddenDirectiveError(
+            "format_error", kind="format_forbidden_directive", format=FORMAT_LABELS[FMT],
+            where=where(first.lineno), line=first.lineno, reason=first.reason,
+            statement=first.statement)
 
 
 def _strip_comment(line: str) -> str:
@@ -338,8 +380,10 @@ def read_nwchem(text: str) -> Structure:
 
     Raises:
         FormatError: no geometry, a block without ``end``, a bad atom line (named),
-            an unsupported geometry form (z-matrix, periodic, ghost atoms).
+            an unsupported geometry form (z-matrix, periodic, ghost atoms), or a
+            refused directive (``format_forbidden_directive``, with its line).
     """
+    _refuse_directives(text.lstrip("\ufeff"))
     stmts = _statements(text)
     title = None
     charge = None

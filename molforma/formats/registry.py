@@ -173,7 +173,12 @@ def read_file(
     """
     key = check_format(fmt) if fmt else format_from_path(path)
     text = read_text_limited(path)  # checks the 8 MiB limit on the bytes already
-    return _parse(text, key, frame, str(path))
+    loaded = _parse(text, key, frame, str(path))
+    if isinstance(loaded, Structure) and not loaded.title:
+        # A file that names no molecule is still named by its file: the previous
+        # molecule's title must not stay on a different molecule.
+        loaded.title = Path(path).name.split(".", 1)[0] or None
+    return loaded
 
 
 def write_text(project: Mapping[str, Any], fmt: str) -> str:
@@ -241,8 +246,8 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     doc["atoms"] = atoms
     doc["bonds"] = bonds
     doc["nextAtomId"] = start + len(atoms)
-    if s.title is not None:
-        doc["title"] = s.title
+    # A structure replaces the molecule, so it never keeps the old molecule's title.
+    doc["title"] = s.title if s.title is not None else ""
     if s.charge is not None:
         doc["charge"] = int(s.charge)
     if s.multiplicity is not None:

@@ -67,6 +67,16 @@ EXPORT_FORMATS: list[tuple[str, str, str]] = [
 ]
 OPEN_FILTER_PATTERNS = ("*.molforma.json *.json *.xyz *.mol *.sdf *.mol2 *.cml *.pdb *.ent "
                         "*.nw *.gjf *.com")
+RESULT_FILTER_PATTERNS = "*.out *.nwout *.log *.molden *.mold"
+
+
+def opens_as_results(path: str) -> bool:
+    """Whether File → Open should show ``path`` in the Results tab: a folder (a job
+    folder), an NWChem output or a MOLDEN file, recognised by content."""
+    from molforma.results.reader import result_file_kind
+
+    target = Path(path).expanduser()
+    return target.is_dir() or result_file_kind(target) is not None
 
 
 def _tr_ctx(text: str) -> str:
@@ -90,7 +100,7 @@ def load_launch_file(ctx: AppContext, path: str) -> None:
         doc = Document(loaded, path=str(Path(path).resolve()), undo_limit=WINDOW_UNDO_LIMIT)
     else:
         work = clone_project(ctx.document.project)
-        apply_structure(work, loaded)
+        apply_structure(work, loaded, merge_advanced=True)
         check_structure(work)
         check_settings(work)
         doc = Document(work, undo_limit=WINDOW_UNDO_LIMIT)
@@ -116,6 +126,7 @@ class MainWindow(QMainWindow):
         self._clientClosed.connect(self._quit_for_client, Qt.ConnectionType.QueuedConnection)
         self.resize(1200, 800)
         self.actions_by_id: dict[str, QAction] = {}
+        self.source_name: str | None = None  # the structure file opened, for the title
         self.menus: dict[str, QMenu] = {}
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("mainTabs")
@@ -171,11 +182,67 @@ class MainWindow(QMainWindow):
                 menu.addSeparator()
             menu.addAction(act)
             self.addAction(act)  # shortcuts work whichever tab has the focus
+            if spec.id == "molforma.file.open":
+                self.recent_menu = QMenu(self)
+                self.recent_menu.setObjectName("menu_recent")
+                self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+                menu.addMenu(self.recent_menu)
+        self._fill_recent_menu()
+
+    def _fill_recent_menu(self) -> None:
+        """One action per recent file (objectName ``molforma.file.recent.N``) and Clear."""
+        from molforma.recent_files import load_recent
+
+        self.recent_menu.clear()
+        paths = load_recent()
+        for n, path in enumerate(paths):
+            act = self.recent_menu.addAction(f"&{(n + 1) % 10} {Path(path).name}")
+            act.setObjectName(f"molforma.file.recent.{n}")
+            act.setToolTip(path)
+            act.setStatusTip(path)
+            act.triggered.connect(lambda _c=False, p=path: self.open_recent(p))
+        if paths:
+            self.recent_menu.addSeparator()
+        clear = self.recent_menu.addAction(self.tr("Clear Recent Files"))
+        clear.setObjectName("molforma.file.recent.clear")
+        clear.setEnabled(bool(paths))
+        clear.triggered.connect(self._clear_recent)
+        self.recent_menu.setEnabled(bool(paths))
+
+    def open_recent(self, path: str) -> bool:
+        """Open a file of the recent list (it may have gone since)."""
+        if not Path(path).exists():
+            self.report_error(self.tr("Cannot open file"),
+                              self.tr("%1 no longer exists.").replace("%1", path))
+            return False
+        if opens_as_results(path) or self._confirm_discard():
+            return self.open_path(path)
+        return False
+
+    def _remember(self, path: str) -> None:
+        from molforma.recent_files import add_recent
+
+        try:
+            add_recent(path)
+        except OSError as exc:  # a read-only configuration folder must not stop an open
+            log.warning("recent files not saved: %s", exc)
+        self._fill_recent_menu()
+
+    def _clear_recent(self) -> None:
+        from molforma.recent_files import clear_recent
+
+        try:
+            clear_recent()
+        except OSError as exc:
+            log.warning("recent files not cleared: %s", exc)
+        self._fill_recent_menu()
 
     def retranslate(self) -> None:
         """Re-read every text of the window (language switch)."""
         for key, title in MENUS:
             self.menus[key].setTitle(QApplication.translate("menus", title))
+        self.recent_menu.setTitle(self.tr("Open &Recent"))
+        self._fill_recent_menu()
         for spec in ACTIONS:
             self.actions_by_id[spec.id].setText(action_title(spec))
         self.tabs.setTabText(0, self.tr("1 Molecule"))
@@ -220,7 +287,9 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         doc = self.ctx.document
-        name = Path(doc.path).name if doc.path else self.tr("Untitled")
+        # An opened structure file is not the project's file (Save asks for one), but
+        # the title still says what the person opened.
+        name = Path(doc.path).name if doc.path else (self.source_name or self.tr("Untitled"))
         mark = "*" if doc.modified else ""
         self.setWindowTitle(f"{name}{mark} — MolForma")
 
@@ -304,23 +373,27 @@ class MainWindow(QMainWindow):
         doc.trusted = trusted
         doc.path = None
         doc.mark_saved(None)
+        self.source_name = None
         self._document_changed("new")
 
     def _open_filters(self) -> list[str]:
         return [self.tr("Molecules and projects") + f" ({OPEN_FILTER_PATTERNS})",
+                self.tr("Calculation results") + f" ({RESULT_FILTER_PATTERNS})",
                 self.tr("All files") + " (*)"]
 
     def file_open(self) -> None:
-        """Open a project or structure file (one undoable step)."""
-        if not self._confirm_discard():
-            return
+        """Open a project or structure file (one undoable step), or results in their tab."""
         path = dialogs.get_open_path(self, self.tr("Open"), self._open_filters())
-        if path:
+        if path and (opens_as_results(path) or self._confirm_discard()):
             self.open_path(path)
 
     def open_path(self, path: str) -> bool:
         """Load ``path``: a project replaces everything (one undo step), a structure file
-        replaces atoms and bonds; asks for the frame/model when the file has several."""
+        replaces atoms and bonds (asking for the frame, model or record when the file has
+        several); an NWChem output, a MOLDEN file or a job folder opens in the Results tab
+        and leaves the document alone."""
+        if opens_as_results(path):
+            return self.open_results(path)
         from molforma.formats import apply_structure
         from molforma.gui.widgets.structure_choice import read_with_choices
 
@@ -334,7 +407,7 @@ class MainWindow(QMainWindow):
                 doc.load(loaded, label=f"Open {Path(path).name}", preview=False, origin="user")
                 doc.mark_saved(str(Path(path).resolve()))
             else:
-                doc.edit(lambda work: apply_structure(work, loaded),
+                doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True),
                          label=f"Open {Path(path).name}", preview=False, origin="user")
                 doc.path = None  # a structure file is not the project's own file
         except MolFormaError as exc:
@@ -342,8 +415,23 @@ class MainWindow(QMainWindow):
             return False
         # A loaded file's protected values are not the person's own (SPEC.md section 7).
         doc.trusted = trusted
+        self.source_name = None if isinstance(loaded, dict) else Path(path).name
+        self._remember(path)
         self._document_changed("open")
         self.show_status(self.tr("Opened %1").replace("%1", Path(path).name))
+        return True
+
+    def open_results(self, path: str) -> bool:
+        """Show an output, MOLDEN file or job folder in the Results tab (as Results → Open)."""
+        panel = self.panels["results"]
+        try:
+            panel.open_path(path)
+        except MolFormaError as exc:
+            self.report_error(self.tr("Cannot open file"), exc)
+            return False
+        self.show_tab("results")
+        self._remember(path)
+        self.show_status(self.tr("Opening %1 in Results").replace("%1", Path(path).name))
         return True
 
     def file_load_structure(self) -> None:
@@ -382,6 +470,7 @@ class MainWindow(QMainWindow):
         except OSError as exc:
             self.report_error(self.tr("Cannot save"), str(exc))
             return False
+        self._remember(path)
         self._document_changed("save")
         self.show_status(self.tr("Saved %1").replace("%1", Path(path).name))
         return True
@@ -475,10 +564,13 @@ class MainWindow(QMainWindow):
             ev.acceptProposedAction()
 
     def dropEvent(self, ev: Any) -> None:
-        """Open the dropped file like File → Open…"""
+        """Open the dropped file or folder like File → Open…"""
         urls = ev.mimeData().urls()
-        if urls and urls[0].isLocalFile() and self._confirm_discard():
-            self.open_path(urls[0].toLocalFile())
+        if not urls or not urls[0].isLocalFile():
+            return
+        path = urls[0].toLocalFile()
+        if opens_as_results(path) or self._confirm_discard():
+            self.open_path(path)
             ev.acceptProposedAction()
 
     # -- MCP client ------------------------------------------------------------------------

@@ -4,8 +4,10 @@
 joins it at the end, so the same project always gives the same text. Every value
 that reaches the input from a field an MCP client may change (basis, functional,
 title, paths) is checked or cleaned, because NWChem reads ``;`` as a line break
-and a ``task shell`` or ``python`` block would run arbitrary code: those two are
-refused even in the protected extra input. :func:`input_errors` lists the
+and a ``task shell`` or ``python`` block would run arbitrary code: those, and the
+other directives :mod:`molforma.nwchem.protected_text` lists, are refused even in
+the protected extra input, judged as NWChem's reader will read them; the whole
+rendered input is judged once more before it is returned. :func:`input_errors` lists the
 problems a person should fix before running, field by field, for the window.
 """
 
@@ -21,6 +23,11 @@ from molforma.document import elements
 from molforma.document import messages as _document_messages  # noqa: F401 - shared texts
 from molforma.errors import ValidationError
 from molforma.i18n import catalogue, register, render
+from molforma.nwchem.protected_text import (
+    check_extra_input,
+    check_generated_input,
+    task_statement,
+)
 from molforma.nwchem.settings import (
     ADVANCED_PATH_KEYS,
     TASKS,
@@ -39,16 +46,6 @@ __all__ = [
 ]
 
 _MESSAGES: dict[str, dict[str, str]] = {
-        "forbidden_extra_input": {
-            "en": "The extra input is refused: {reason} (line: {line}). 'task shell' and "
-            "'python' blocks are never allowed.",
-            "ja": "追加入力を受け付けられません: {reason}（行: {line}）。'task shell' と "
-            "'python' ブロックは使えません。",
-        },
-        "bad_extra_task": {
-            "en": "Extra task '{task}' must be a single line.",
-            "ja": "追加タスク「{task}」は1行で指定してください。",
-        },
         "bad_basis_name": {
             "en": "Basis set name '{value}' contains characters NWChem cannot read.",
             "ja": "基底関数名「{value}」に NWChem が読めない文字が含まれています。",
@@ -105,68 +102,7 @@ _FUNCTIONAL_RE = re.compile(r"^[A-Za-z0-9_.+\-]+( [A-Za-z0-9_.+\-]+)*$")
 # NWChem cannot quote directory names (a quoted scratch_dir is not found), so no spaces.
 _PATH_RE = re.compile(r"^[^\s;\"'#\\]+$")
 _PREFIX_RE = re.compile(r"^[A-Za-z0-9_.\-]+$")
-_TITLE_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\"\\;#]")
-
-
-# ---------------------------------------------------------------------------
-# Forbidden extra input
-
-
-def _statements(text: str) -> list[str]:
-    """Split NWChem input text into statements as NWChem reads them.
-
-    NWChem joins lines ending in a backslash and treats ``;`` as a line break, so
-    a forbidden directive may hide behind either; both are undone here.
-    """
-    joined = re.sub(r"\\[ \t]*\r?\n", " ", text)
-    out: list[str] = []
-    for line in re.split(r"[\r\n;]", joined):
-        # Quotes either separate words or vanish inside one ("sh"ell): check both readings.
-        for text in (re.sub(r"[\"']", " ", line), re.sub(r"[\"']", "", line)):
-            words = text.lower().split()
-            if words:
-                out.append(" ".join(words))
-    return out
-
-
-def check_extra_input(text: str, tasks: Iterable[str]) -> None:
-    """Refuse extra input or extra tasks that would run a shell command or Python.
-
-    Refused: a ``task`` statement naming ``shell`` or ``python``, a ``python``
-    block, in any letter case, with any spacing, split by ``;`` or a continuation.
-
-    Raises:
-        ValidationError: ``forbidden_extra_input`` with the offending statement.
-    """
-    task_list = list(tasks)
-    for task in task_list:
-        if not isinstance(task, str):
-            raise ValidationError("bad_extra_task", task=repr(task))
-    sources = [text or ""] + [_task_statement(t) for t in task_list]
-    for source in sources:
-        for stmt in _statements(source):
-            words = stmt.split()
-            head = words[0].lstrip("\\")
-            if head == "python" or head.startswith("python"):
-                raise ValidationError(
-                    "forbidden_extra_input", reason="python block", line=stmt[:80]
-                )
-            if head == "task" and any(w in ("shell", "python") for w in words[1:]):
-                raise ValidationError(
-                    "forbidden_extra_input", reason="task shell", line=stmt[:80]
-                )
-            if "shell" in words and any(w == "task" for w in words):
-                raise ValidationError(
-                    "forbidden_extra_input", reason="task shell", line=stmt[:80]
-                )
-
-
-def _task_statement(task: str) -> str:
-    """An extra task entry as a full ``task ...`` statement."""
-    words = task.strip().split()
-    if words and words[0].lower() == "task":
-        return " ".join(words)
-    return " ".join(["task", *words])
+_TITLE_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\"\\;#]")
 
 
 # ---------------------------------------------------------------------------
@@ -448,15 +384,16 @@ def _freq(adv: AdvancedSettings) -> list[str]:
 
 
 def _extra(calc: CalculationSettings) -> list[str]:
-    text = calc.extra_input.strip("\n")
-    return text.splitlines() if text.strip() else []
+    # Split on line feeds only, as NWChem does (the check refused every other separator).
+    text = calc.extra_input.replace("\r\n", "\n").strip("\n")
+    return text.split("\n") if text.strip() else []
 
 
 def _tasks(calc: CalculationSettings) -> list[str]:
     lines = nwchem_task_lines(calc.theory, calc.task)
     for task in calc.extra_tasks:
         if task.strip():
-            lines.append(_task_statement(task))
+            lines.append(task_statement(task))
     return lines
 
 
@@ -476,9 +413,6 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     if not _PREFIX_RE.match(prefix):
         raise ValidationError("bad_prefix", value=prefix)
     calc, adv = _settings(project)
-    for task in calc.extra_tasks:
-        if "\n" in task or "\r" in task:
-            raise ValidationError("bad_extra_task", task=task[:80])
     check_extra_input(calc.extra_input, calc.extra_tasks)
     _check_names(calc)
     doc = _block(project, "document")
@@ -497,7 +431,9 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     lines += _freq(adv)
     lines += _extra(calc)
     lines += _tasks(calc)
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    check_generated_input(text)
+    return text
 
 
 def _problem(field: str, code: str, **details: Any) -> dict[str, Any]:
@@ -570,14 +506,12 @@ def input_errors(project: Mapping[str, Any]) -> list[dict[str, Any]]:
     if adv.nocenter is False and any(a.get("fixed") for a in atoms):
         problems.append(_problem("advanced.nocenter", "fixed_atoms_internal_coordinates"))
     try:
-        for t in calc.extra_tasks:
-            if "\n" in t or "\r" in t:
-                raise ValidationError("bad_extra_task", task=t[:80])
         check_extra_input(calc.extra_input, calc.extra_tasks)
     except ValidationError as exc:
-        field = "calculation.extra_tasks" if exc.code == "bad_extra_task" else (
-            "calculation.extra_input")
-        problems.append(_problem(field, exc.code, **exc.data))
+        tasks_field = exc.code == "bad_extra_task" or exc.data.get("source") == "extra_tasks"
+        field = "calculation.extra_tasks" if tasks_field else "calculation.extra_input"
+        problems.append({"field": field, "code": exc.code, "message": exc.message(),
+                         "details": dict(exc.data)})
     return problems
 
 

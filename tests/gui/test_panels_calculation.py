@@ -106,11 +106,13 @@ def test_every_advanced_key_has_its_own_field_in_the_collapsible_group(panel: An
 def test_advanced_fields_change_the_document_and_the_input(panel: Any, ctx: Any,
                                                            qtbot: Any) -> None:
     preview = panel.findChild(object, "inputPreview")
-    maxiter = panel.findChild(QSpinBox, "advanced_scf_maxiter")
-    maxiter.setValue(55)
+    maxiter = panel.findChild(QLineEdit, "advanced_scf_maxiter")
+    maxiter.setText("55")
+    qtbot.keyClick(maxiter, Qt.Key.Key_Return)
     assert ctx.document.project["advanced"]["scf_maxiter"] == 55
     assert "maxiter 55" in preview.toPlainText()
-    maxiter.setValue(maxiter.minimum())  # back to NWChem's default
+    maxiter.clear()  # back to NWChem's default
+    qtbot.keyClick(maxiter, Qt.Key.Key_Return)
     assert ctx.document.project["advanced"]["scf_maxiter"] is None
 
     animate = panel.findChild(QCheckBox, "advanced_freq_animate")
@@ -232,3 +234,36 @@ def test_automatic_symmetry_and_basis_type_show_partly_checked_and_cycle_by_clic
     basis.setEditText("cc-pvdz")
     basis.lineEdit().editingFinished.emit()
     assert "basis spherical" in preview.toPlainText()
+
+
+@pytest.mark.parametrize(("key", "typed"), [
+    ("scf_thresh", "1,0e-6"),       # a decimal comma is not read as a point
+    ("scf_thresh", "1e-6x"),
+    ("scf_thresh", "inf"),
+    ("scf_maxiter", "-3"),          # below the minimum: refused, not turned into 3
+    ("scf_maxiter", "12.5"),
+    ("scf_maxiter", "1,000"),
+    ("memory_mb", "10"),            # below 16 MB: refused, not clamped
+    ("memory_mb", "99999999"),      # above the maximum: refused, not clamped
+])
+def test_numeric_advanced_fields_refuse_what_they_cannot_read_exactly(
+        panel: Any, ctx: Any, qtbot: Any, key: str, typed: str) -> None:
+    panel.set_advanced_expanded(True)
+    before = (ctx.document.revision, ctx.document.project["advanced"].get(key))
+    field = panel.findChild(QLineEdit, f"advanced_{key}")
+    field.setText(typed)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert (ctx.document.revision, ctx.document.project["advanced"].get(key)) == before
+    message = panel.findChild(object, f"advanced_{key}Message")
+    assert message.isVisible() and message.text()
+    assert field.text() == ""  # the document's value again, never a changed number
+
+
+def test_numeric_advanced_fields_take_c_locale_numbers_exactly(panel: Any, ctx: Any,
+                                                              qtbot: Any) -> None:
+    for key, typed, expected in (("scf_thresh", "1.0e-6", 1e-6), ("scf_thresh", ".5", 0.5),
+                                 ("memory_mb", "+2048", 2048), ("dft_iterations", "300", 300)):
+        field = panel.findChild(QLineEdit, f"advanced_{key}")
+        field.setText(typed)
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+        assert ctx.document.project["advanced"][key] == expected

@@ -9,12 +9,14 @@ the document, so what is shown is always what the document holds. Problems found
 from __future__ import annotations
 
 import logging
+import math
+import re
 import types
 import typing
 from typing import Any, Literal
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer
-from PySide6.QtGui import QDoubleValidator, QFontDatabase
+from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -127,18 +129,23 @@ def _field_kind(annotation: Any) -> tuple[str, tuple[Any, ...]]:
     return "str", ()
 
 
-def _bounds(field: Any) -> tuple[int, int]:
-    lo, hi = 0, 1_000_000_000
-    for meta in getattr(field, "metadata", []):
-        if getattr(meta, "ge", None) is not None:
-            lo = int(meta.ge)
-        if getattr(meta, "gt", None) is not None:
-            lo = int(meta.gt) + 1
-        if getattr(meta, "le", None) is not None:
-            hi = int(meta.le)
-        if getattr(meta, "lt", None) is not None:
-            hi = int(meta.lt) - 1
-    return lo, min(hi, 2_000_000_000)
+_C_INT = re.compile(r"[+-]?[0-9]+")
+_C_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def parse_c_number(text: str, kind: str) -> int | float | None:
+    """``text`` as an int or a finite float written in the C locale, else None.
+
+    No thousands separators, no decimal comma, no "inf"/"nan": whatever is not read
+    exactly is refused rather than guessed.
+    """
+    pattern = _C_INT if kind == "int" else _C_FLOAT
+    if not pattern.fullmatch(text):
+        return None
+    if kind == "int":
+        return int(text)
+    value = float(text)
+    return value if math.isfinite(value) else None
 
 
 class CalculationPanel(Retranslatable, QWidget):
@@ -362,22 +369,12 @@ class CalculationPanel(Retranslatable, QWidget):
             combo.currentIndexChanged.connect(
                 lambda _i, c=combo, k=key: self._set_advanced(k, c.currentData()))
             w = combo
-        elif kind == "int":
-            spin = QSpinBox(parent)
-            lo, hi = _bounds(field)
-            # One step below the minimum stands for "not set" (NWChem's default).
-            spin.setRange(lo - 1 if nullable else lo, hi)
-            if nullable:
-                self.bind_text(lambda s=spin: s.setSpecialValueText(self.tr(DEFAULT_TEXT)))
-            spin.setKeyboardTracking(False)
-            spin.valueChanged.connect(lambda v, s=spin, k=key: self._set_advanced(
-                k, None if nullable and v == s.minimum() else int(v)))
-            w = spin
         else:
+            # Numbers are typed into plain line edits and parsed strictly in the C locale:
+            # a spin box or a locale validator would clamp, drop a sign or read "1,0e-6"
+            # some other way, and the person would not see the value change.
             edit = QLineEdit(parent)
             self.bind_text(lambda e=edit: e.setPlaceholderText(self.tr(DEFAULT_TEXT)))
-            if kind == "float":
-                edit.setValidator(QDoubleValidator(edit))
             edit.editingFinished.connect(lambda e=edit, k=key, f=kind: self._commit_text(k, e, f))
             w = edit
         w.setObjectName(name)
@@ -423,11 +420,12 @@ class CalculationPanel(Retranslatable, QWidget):
             return
         text = edit.text().strip()
         value: Any = text or None
-        if kind == "float" and text:
-            try:
-                value = float(text.replace(",", "."))
-            except ValueError:
-                self._after_edit(f"advanced.{key}", self.tr("Not a number: %1").replace("%1", text))
+        if kind in ("int", "float") and text:
+            value = parse_c_number(text, kind)
+            if value is None:
+                msg = (self.tr("Not a whole number: %1") if kind == "int" else
+                       self.tr("Not a number: %1 (write it like 1e-6 or 0.001, with a point)"))
+                self._after_edit(f"advanced.{key}", msg.replace("%1", text))
                 return
         self._set_advanced(key, value)
 
@@ -583,8 +581,6 @@ def _show_value(widget: QWidget, value: Any) -> None:
         widget.setChecked(bool(value))
     elif isinstance(widget, QComboBox):
         _select_data(widget, value)
-    elif isinstance(widget, QSpinBox):
-        widget.setValue(widget.minimum() if value is None else int(value))
     elif isinstance(widget, QLineEdit):
         text = "" if value is None else (repr(value) if isinstance(value, float) else str(value))
         if widget.text() != text:

@@ -28,10 +28,10 @@ class StructureChoiceDialog(QDialog):
     """Frame/model number (1-based on screen) and, for PDB, the alternate location."""
 
     def __init__(self, parent: QWidget | None, count: int, altlocs: list[str] | None = None,
-                 *, pdb: bool = False) -> None:
+                 *, pdb: bool = False, unit: str | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("structureChoiceDialog")
-        self._pdb = pdb
+        self._unit = unit or ("model" if pdb else "frame")
         form = QFormLayout(self)
         self.frame_label = QLabel(self)
         self.frame = QSpinBox(self)
@@ -59,9 +59,9 @@ class StructureChoiceDialog(QDialog):
     def retranslate(self) -> None:
         """Re-read texts."""
         self.setWindowTitle(self.tr("Choose the structure to read"))
-        self.frame_label.setText(
-            (self.tr("Model (of %1):") if self._pdb else self.tr("Frame (of %1):"))
-            .replace("%1", str(self._count)))
+        label = {"model": self.tr("Model (of %1):"), "record": self.tr("Record (of %1):")}.get(
+            self._unit, self.tr("Frame (of %1):"))
+        self.frame_label.setText(label.replace("%1", str(self._count)))
         self.altloc_label.setText(self.tr("Alternate location:"))
         self.altloc.setItemText(0, self.tr("highest occupancy"))
 
@@ -102,7 +102,14 @@ def read_with_choices(parent: QWidget | None, path: str) -> Any | None:
             frame, altloc = dlg.values()
         return read_pdb(text, frame, altloc=altloc)
     try:
-        return read_file(path, None)
+        loaded = read_file(path, None)
+        if getattr(loaded, "frame_count", 1) > 1 and path.lower().endswith((".sdf", ".sd")):
+            # An SDF gives its first record unless asked: let the person pick one.
+            dlg = StructureChoiceDialog(parent, int(loaded.frame_count), unit="record")
+            if not dialogs.run_dialog(dlg):
+                return None
+            return read_file(path, None, frame=dlg.values()[0])
+        return loaded
     except MolFormaError as exc:
         if exc.data.get("kind") != "format_frame_required":
             raise

@@ -542,8 +542,12 @@ class CalculationValues(_Strict):
     basis: str | None = Field(None, description="Basis set, e.g. 6-31g*.")
     reference: Literal["rhf", "rohf", "uhf"] | None = Field(
         None, description="SCF reference; null chooses from the multiplicity.")
-    extra_input: str | None = Field(None, description="Protected: text added to the input.")
-    extra_tasks: list[str] | None = Field(None, description="Protected: extra task lines.")
+    extra_input: str | None = Field(None, description=(
+        "Protected: text added to the input. Always refused, judged as NWChem reads it: "
+        "task shell/python, python blocks, include, load, 'library ... file', lines over "
+        "1,000 characters, lines ending in a backslash (error forbidden_extra_input)."))
+    extra_tasks: list[str] | None = Field(None, description=(
+        "Protected: extra task lines; the same refusals as extra_input."))
 
 
 class SetNwchemInput(_EditInput):
