@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QMainWindow,
+    QMessageBox,
     QPlainTextEdit,
     QProgressBar,
     QSpinBox,
@@ -245,6 +246,12 @@ class WindowIntrospection:
             out.update(entry.info.to_dict())
             out["buttonIds"] = {label: self.id_of(ref()) for label, ref in entry.buttons.items()
                                 if _valid(ref())}
+        elif isinstance(modal, QMessageBox):
+            # Qt's own questions (a file dialog's "replace?") are not ours but can be answered.
+            buttons = modal.buttons()
+            out.update(kind="message", text=modal.text(),
+                       buttons=[b.text().replace("&", "") for b in buttons],
+                       buttonIds={b.text().replace("&", ""): self.id_of(b) for b in buttons})
         return out
 
     def get_ui_item(self, args: dict[str, Any]) -> dict[str, Any]:

@@ -488,3 +488,91 @@ def test_real_nwchem_on_water_runs_from_the_window(spawn: Any, tmp_path: Path):
     out = Path(calc["jobDirectory"])
     assert "Total SCF energy" in "".join(p.read_text(errors="replace")
                                          for p in out.glob("*.out"))
+
+
+def test_a_click_on_an_atom_in_the_3d_view_and_on_a_list_item_lands_where_get_ui_item_says(
+        spawn: Any):
+    server = _window(spawn, str(FIXTURES / "water_opt-000.xyz"))
+    _run(server, "ui_activate", {"target": "tool_select"})
+    canvas = server.ok("get_ui_item", {"target": "moleculeView"})
+    atom = next(a for a in canvas["atoms"] if a["x"] is not None)
+    rec = _run(server, "ui_input", {"target": "moleculeCanvas", "x": atom["x"],
+                                    "y": atom["y"]})
+    assert rec["status"] == "done", rec
+    view = server.ok("get_ui_item", {"target": "moleculeView"})
+    assert view["selection"] == [atom["atomId"]]
+    rec = _run(server, "ui_input", {"target": "moleculeCanvas", "x": 99999, "y": 1})
+    assert rec["status"] == "failed" and rec["error"]["code"] == "ui_bad_point"
+    # A list item: the modes of the NH3 MOLDEN file, clicked at its cell rectangle.
+    server = _window(spawn, str(NH3))
+    doc_id, _ = server.doc()
+    wait_until(lambda: server.ok("get_app_state", {})["results"][doc_id]["source"])
+    table = wait_until(lambda: (t := server.ok("get_ui_item", {"target": "modesTable"}))
+                       ["rowCount"] and t)
+    cell = table["rows"][2]["cellRects"][0]
+    rec = _run(server, "ui_input", {"target": "modesTable", "x": cell["x"] + cell["width"] / 2,
+                                    "y": cell["y"] + cell["height"] / 2})
+    assert rec["status"] == "done", rec
+    table = server.ok("get_ui_item", {"target": "modesTable"})
+    assert [r["row"] for r in table["rows"] if r["selected"]] == [2]
+
+
+def test_tasks_cancel_drops_a_queued_command(spawn: Any):
+    server = _window(spawn)
+    doc_id, rev = server.doc()
+    server.ok("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
+                              "target": "molforma.help.about"})
+    modal = wait_until(lambda: server.ok("get_ui", {})["activeModal"])
+    res = server.call("view", {"documentId": doc_id, "expectedRevision": rev,
+                               "action": "zoom", "factor": 2}, caps=TASK_CAPS)
+    assert server.result("tasks/get", {"taskId": res["taskId"]},
+                         caps=TASK_CAPS)["status"] == "working"
+    server.result("tasks/cancel", {"taskId": res["taskId"]}, caps=TASK_CAPS)
+    assert server.result("tasks/get", {"taskId": res["taskId"]},
+                         caps=TASK_CAPS)["status"] == "cancelled"
+    pending = server.ok("get_app_state", {})["pendingGuiCommands"]
+    assert [p["tool"] for p in pending] == ["ui_activate"]
+    rec = _run(server, "ui_activate", {"target": next(iter(modal["buttonIds"].values()))})
+    assert rec["status"] == "done"
+
+
+def test_saving_onto_an_existing_file_through_the_dialog_asks_as_usual(spawn: Any,
+                                                                      tmp_path: Path):
+    allowed = tmp_path / "allowed"
+    allowed.mkdir()
+    target = allowed / "mine.molforma.json"
+    target.write_text("old\n")
+    server = _window(spawn, str(FIXTURES / "water_opt-000.xyz"), "--mcp-allow-dir",
+                     str(allowed))
+    doc_id, rev = server.doc()
+    saving = server.ok("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
+                                       "target": "molforma.file.save_as"})
+    wait_until(lambda: server.ok("get_app_state", {})["dialogs"])
+    accept = server.ok("ui_file_dialog", {"documentId": doc_id, "expectedRevision": rev,
+                                          "action": "accept", "directory": str(allowed),
+                                          "fileName": target.name})
+    question = wait_until(lambda: (m := server.ok("get_ui", {})["activeModal"])
+                          and m.get("kind") == "message" and m)
+    assert "mine.molforma.json" in question["text"]
+    assert target.read_text() == "old\n"
+    yes = next(i for label, i in question["buttonIds"].items() if label.lower() == "yes")
+    assert _run(server, "ui_activate", {"target": yes})["status"] == "done"
+    wait_until(lambda: server.ok("get_ui_command", {"commandId": saving["commandId"]})
+               ["status"] == "done")
+    assert server.ok("get_ui_command", {"commandId": accept["commandId"]})["status"] == "done"
+    assert json.loads(target.read_text())["format"] == "molforma-project"
+
+
+def test_a_cleanup_in_the_worker_is_cancelled_through_chemistry(spawn: Any):
+    server = _window(spawn, str(FIXTURES / "water_opt-000.xyz"))
+    doc_id, rev = server.doc()
+    res = server.call("chemistry", {"documentId": doc_id, "expectedRevision": rev,
+                                    "action": "cleanup"}, caps=TASK_CAPS)
+    rec = _run(server, "chemistry", {"action": "cancel"})
+    assert rec["status"] == "done"
+    # Stopped by its own cancel action, the task ends with its real result.
+    t = wait_until(lambda: (x := server.result("tasks/get", {"taskId": res["taskId"]},
+                                               caps=TASK_CAPS))["status"] == "completed" and x,
+                   60)
+    assert t["result"]["structuredContent"]["work"]["status"] in ("cancelled", "finished")
+    assert wait_until(lambda: server.ok("get_app_state", {})["workers"] == [], 30)
