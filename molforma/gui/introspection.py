@@ -137,8 +137,8 @@ class WindowIntrospection:
         """Every listed widget and action with the dialog id it belongs to."""
         out: list[tuple[QObject, str | None]] = [(self.window, None)]
         for w in self.window.findChildren(QWidget):
-            if w.isWindow():
-                continue  # dialogs are walked below
+            if w.window() is not self.window:
+                continue  # a dialog's widgets: walked below (never a private dialog's)
             if self._listed(w, False) and (include_hidden or w.isVisible()):
                 out.append((w, None))
         for act in self.window.findChildren(QAction):
