@@ -576,3 +576,27 @@ def test_a_cleanup_in_the_worker_is_cancelled_through_chemistry(spawn: Any):
                    60)
     assert t["result"]["structuredContent"]["work"]["status"] in ("cancelled", "finished")
     assert wait_until(lambda: server.ok("get_app_state", {})["workers"] == [], 30)
+
+
+def test_save_project_driven_through_mcp_is_refused_outside_the_allowed_dirs(
+        spawn: Any, tmp_path: Path):
+    allowed = tmp_path / "allowed"
+    allowed.mkdir()
+    project = tmp_path / "outside.molforma.json"
+    seed = _window(spawn, str(FIXTURES / "water_opt-000.xyz"))
+    doc_id, _ = seed.doc()
+    seed.ok("save_file", {"documentId": doc_id, "path": str(project)})
+    seed.close()
+    before = project.read_text()
+    server = _window(spawn, str(project), "--mcp-allow-dir", str(allowed))
+    doc_id, _ = server.doc()
+    _run(server, "ui_set_value", {"target": "processesSpin", "value": 2})
+    saving = server.ok("ui_activate", {"documentId": doc_id, "expectedRevision": server.doc()[1],
+                                       "target": "molforma.file.save"})
+    box = wait_until(lambda: server.ok("get_ui", {})["activeModal"])
+    assert "allowed" in box["text"] or "outside" in box["text"], box
+    assert project.read_text() == before
+    _run(server, "ui_activate", {"target": next(iter(box["buttonIds"].values()))})
+    wait_until(lambda: server.ok("get_ui_command", {"commandId": saving["commandId"]})
+               ["status"] == "done")
+    assert project.read_text() == before

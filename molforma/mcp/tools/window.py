@@ -433,7 +433,7 @@ class UiActivateInput(_Cmd):
     target: str = Field(description=_TARGET + " A button or a menu action.")
 
 
-@tool("ui_activate", title="Activate UI element", modes=_GUI)
+@tool("ui_activate", title="Activate UI element", modes=_GUI, destructive=True)
 def ui_activate(ctx: ToolContext, args: UiActivateInput) -> WindowCommandOutput:
     """Press a button or trigger a menu action (as a click would), queued onto the window;
     answers at once with a commandId (or a task)."""
@@ -501,7 +501,7 @@ class UiInputInput(_Cmd):
         None, description="Modifier keys held.")
 
 
-@tool("ui_input", title="Mouse and key input", modes=_GUI)
+@tool("ui_input", title="Mouse and key input", modes=_GUI, destructive=True)
 def ui_input(ctx: ToolContext, args: UiInputInput) -> WindowCommandOutput:
     """Click or press a key at coordinates of a widget (list items, the 3D view: take
     positions from get_ui_item), queued onto the window."""
@@ -548,7 +548,7 @@ class HistoryActionInput(_Cmd):
     path: str | None = Field(None, description="export_csv: the CSV file to write.")
 
 
-@tool("history_action", title="History action", modes=_GUI)
+@tool("history_action", title="History action", modes=_GUI, destructive=True)
 def history_action(ctx: ToolContext, args: HistoryActionInput) -> WindowCommandOutput:
     """In the History tab: scan the job folders (a task waits for the scan), select a row,
     reuse its input, open its results or folder, move it to the trash (asks), export CSV."""
