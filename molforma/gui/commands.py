@@ -146,7 +146,7 @@ class CommandRunner(QObject):
             return ev.wait(timeout)
 
         def cancel_any_thread() -> None:
-            self.dispatcher.call(cancel, 10.0)
+            self.dispatcher.call(cancel, 2.0)
 
         return StartedWork(kind=kind, wait=wait, cancel=cancel_any_thread, status=status)
 

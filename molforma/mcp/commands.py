@@ -46,10 +46,16 @@ register({
         "ja": "ウィンドウ操作は実行前に取り消されました。何も変わっていません。",
     },
     "command_timeout": {
-        "en": "The window did not finish the command within {seconds} s; it {ran}. "
-              "Read it with get_ui_command before retrying.",
-        "ja": "ウィンドウが {seconds} 秒以内に操作を終えませんでした（{ran}）。"
-              "再送する前に get_ui_command で確認してください。",
+        "en": "The window did not finish the command within {seconds} s; it may already "
+              "have run. Read it with get_ui_command {commandId} before retrying.",
+        "ja": "ウィンドウが {seconds} 秒以内に操作を終えませんでした。既に実行された可能性が"
+              "あります。再送する前に get_ui_command {commandId} で確認してください。",
+    },
+    "command_timeout_not_run": {
+        "en": "The window did not start the command within {seconds} s (a dialog may be "
+              "open); it was withdrawn and did not run.",
+        "ja": "ウィンドウが {seconds} 秒以内に操作を始めませんでした（ダイアログが開いている"
+              "可能性があります）。操作は取り下げられ、実行されていません。",
     },
 })
 
@@ -246,9 +252,9 @@ class CommandStore:
             MolFormaError: ``command_timeout`` saying whether it may already have run.
         """
         if not rec.ended.wait(timeout):
-            ran = "may already have run" if rec.status == "running" else "did not run"
-            if rec.status == "queued":
-                self.drop(rec)
-            raise MolFormaError("command_timeout", seconds=timeout, ran=ran,
-                                commandId=rec.id, status=rec.status)
+            if self.drop(rec):
+                raise MolFormaError("command_timeout_not_run", seconds=timeout,
+                                    commandId=rec.id, ran=False)
+            raise MolFormaError("command_timeout", seconds=timeout, commandId=rec.id,
+                                status=rec.status, ran=True)
         return rec

@@ -69,12 +69,13 @@ def test_a_synchronous_wait_says_whether_the_command_may_have_run() -> None:
     queued = store.add(_cmd())
     with pytest.raises(MolFormaError) as exc:
         store.wait(queued, 0.01)
-    assert exc.value.data["ran"] == "did not run" and queued.status == "failed"
+    assert exc.value.code == "command_timeout_not_run" and exc.value.data["ran"] is False
+    assert queued.status == "failed"
     running = store.add(_cmd())
     store.start(running)
     with pytest.raises(MolFormaError) as exc:
         store.wait(running, 0.01)
-    assert exc.value.data["ran"] == "may already have run"
+    assert exc.value.code == "command_timeout" and exc.value.data["ran"] is True
     threading.Timer(0.05, lambda: store.finish(running)).start()
     assert store.wait(running, 5).status == "done"
 

@@ -319,6 +319,12 @@ def test_nh3_molden_modes_are_read_played_and_stopped(spawn: Any):
     assert played["command"]["result"]["playing"] is True
     label = server.ok("get_ui_item", {"target": "trajectoryLabel"})
     assert "Mode" in label["text"]
+    shown = server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
+                                         "action": "show_structure", "index": 0})
+    assert shown["command"]["result"]["playing"] is False
+    assert "1/" in server.ok("get_ui_item", {"target": "trajectoryLabel"})["text"]
+    server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
+                                 "action": "play_mode", "index": real["index"]})
     stopped = server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
                                            "action": "stop"})
     assert stopped["command"]["result"]["playing"] is False
