@@ -101,3 +101,16 @@ def test_window_command_edits_are_recorded_as_mcp_and_leave_trust_alone(make_mai
     win.panels["execution"].processes_spin.setValue(4)
     win.panels["execution"].processes_spin.editingFinished.emit()
     assert doc._undo[-1].origin == "user"
+
+
+def test_each_3d_view_names_its_own_canvas_also_after_a_painter_fallback(
+        make_main_window: Any, qtbot: Any) -> None:
+    win = make_main_window()
+    results_view = win.panels["results"].view
+    assert win.molecule_tab.view.canvas.objectName() == "moleculeCanvas"
+    assert results_view.canvas.objectName() == "resultsCanvas"
+    old = results_view.canvas
+    results_view.fall_back_to_painter()
+    qtbot.waitUntil(lambda: results_view.canvas is not old, timeout=3000)
+    assert results_view.canvas.objectName() == "resultsCanvas"
+    assert win.molecule_tab.view.canvas.objectName() == "moleculeCanvas"
