@@ -606,3 +606,35 @@ def test_save_project_driven_through_mcp_is_refused_outside_the_allowed_dirs(
     wait_until(lambda: server.ok("get_ui_command", {"commandId": saving["commandId"]})
                ["status"] == "done")
     assert project.read_text() == before
+
+
+def test_results_loaded_and_calculations_started_through_mcp_show_in_the_window_tabs(
+        spawn: Any, mcp_env: dict[str, str], tmp_path: Path):
+    server, doc_id = _scf_window(spawn, _stand_in_env(mcp_env, "converge"), tmp_path)
+    rev = server.doc()[1]
+    res = server.call("results_action", {"documentId": doc_id, "expectedRevision": rev,
+                                         "action": "open_file", "path": str(NH3)},
+                      caps=TASK_CAPS)
+    t = wait_until(lambda: (x := server.result("tasks/get", {"taskId": res["taskId"]},
+                                               caps=TASK_CAPS))["status"] == "completed" and x)
+    assert t["result"]["structuredContent"]["app"]["results"]["source"]
+    # The Results tab shows the session MCP loaded (one session for both).
+    wait_until(lambda: server.ok("get_ui_item", {"target": "modesTable"})["rowCount"] > 0)
+    res = server.call("calculation", {"documentId": doc_id, "expectedRevision": rev,
+                                      "action": "start"}, caps=TASK_CAPS)
+    t = wait_until(lambda: (x := server.result("tasks/get", {"taskId": res["taskId"]},
+                                               caps=TASK_CAPS))["status"] == "completed" and x,
+                   120)
+    assert t["result"]["structuredContent"]["status"] == "finished"
+    # The Execution tab followed the job MCP started, like its own.
+    log = wait_until(lambda: (x := server.ok("get_ui_item", {"target": "executionLog"}))
+                     ["value"] and x, 30)
+    assert "NWChem" in log["value"] or "SCF" in log["value"]
+
+
+def test_window_errors_follow_the_display_language(spawn: Any):
+    server = _window(spawn, env={"MOLFORMA_LANGUAGE": "ja"})
+    err = server.err("get_ui_item", {"target": "procesesSpin"})
+    assert err["code"] == "ui_not_found" and "ウィジェット" in err["message"]
+    blocked = server.ok("get_ui", {"query": "executableEdit", "includeHidden": True})["blocked"]
+    assert any("MCPからは" in b["message"] for b in blocked)
