@@ -240,7 +240,7 @@ class CommandRunner(QObject):
         hist = self.window.panels.get("history")
         return {"job": jobs.current() if jobs is not None else None,
                 "load": sess.loading if sess is not None else None,
-                "worker": self.window.molecule_tab._worker,
+                "worker": self.window.molecule_tab.worker,
                 "scan": getattr(hist, "scan_handle", None)}
 
     def _work_started(self, before: dict[str, Any]) -> StartedWork | None:
@@ -261,17 +261,17 @@ class CommandRunner(QObject):
 
     def _worker_work(self) -> StartedWork:
         tab = self.window.molecule_tab
-        worker = tab._worker
-        kind = "cleanup" if tab._worker_kind == "cleanup" else "smiles"
+        worker = tab.worker
+        kind = "cleanup" if tab.worker_state()["kind"] == "cleanup" else "smiles"
         state = {"cancelled": False}
 
         def cancel() -> None:
             state["cancelled"] = True
             tab.cancel_worker()
 
-        return self._watch(kind, done=lambda: tab._worker is not worker, cancel=cancel,
+        return self._watch(kind, done=lambda: tab.worker is not worker, cancel=cancel,
                            status=lambda: "cancelled" if state["cancelled"] else (
-                               "running" if tab._worker is worker else "finished"))
+                               "running" if tab.worker is worker else "finished"))
 
     def _scan_work(self) -> StartedWork:
         hist = self.window.panels["history"]
@@ -282,8 +282,10 @@ class CommandRunner(QObject):
             if callable(stop):
                 stop()
 
-        return self._watch("history_scan", done=lambda: bool(handle.done), cancel=cancel,
-                           status=lambda: "finished" if handle.done else "running")
+        # Over once the tab has shown the rows, not when the scanning thread alone ended.
+        return self._watch("history_scan", done=lambda: hist.scan_handle is not handle
+                           or not hist.scanning, cancel=cancel,
+                           status=lambda: str(handle.status) if handle.done else "running")
 
     # -- targets -----------------------------------------------------------------------------
     def _target(self, rec: CommandRecord) -> Any:
@@ -515,8 +517,9 @@ class CommandRunner(QObject):
             raise MolFormaError("window_refused", message="History tab missing")
         action = a["action"]
         if action == "scan":
+            before = panel.scan_handle
             panel.scan()
-            if not panel.scanning:
+            if panel.scan_handle is None or panel.scan_handle is before:
                 raise MolFormaError("window_refused", message=panel.status_label.text())
             return {"scanning": True}, self._scan_work()
         if action == "select":

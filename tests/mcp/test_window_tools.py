@@ -468,7 +468,7 @@ def test_history_scan_select_and_csv_export_from_the_window(
     t = wait_until(lambda: (x := server.result("tasks/get", {"taskId": res["taskId"]},
                                                caps=TASK_CAPS))["status"] == "completed" and x,
                    60)
-    assert t["result"]["isError"] is False
+    assert t["result"]["isError"] is False, t["result"]
     table = server.ok("get_ui_item", {"target": "historyTable"})
     assert table["rowCount"] == 1
     rec = _run(server, "history_action", {"action": "select", "index": 0})

@@ -724,6 +724,11 @@ class MoleculeTab(QWidget):
         self.progress.setValue(percent)
 
     @property
+    def worker(self) -> Worker | None:
+        """The SMILES or clean-up worker running now (window commands follow it)."""
+        return self._worker
+
+    @property
     def worker_running(self) -> bool:
         """True from the start of SMILES or clean-up work until its result is handled."""
         return self._worker is not None
