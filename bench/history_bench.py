@@ -1,27 +1,29 @@
 """History scan speed on 1,000 job folders, as a ratio to a plain job.json walk.
 
-Run: ``.venv/bin/python bench/history_bench.py [N]``. It builds N (default 1,000)
+Run: ``.venv/bin/python bench/history_bench.py [N] [--repeat 9]``. It builds N (default 1,000)
 synthetic job folders in a temporary directory: 60 % written by the job runner
 (``job.json`` + ``input.nw`` + ``output.out``, a few without ``finalEnergy`` in the
 record so their output is searched), 40 % plain NWChem runs (``*.nw`` + ``*.out``)
 of which one in four has a ~1 MB output and some of those have no energy near the
 end (the worst case for the backwards search). The baseline, measured in the same
 run, is an ``os.scandir`` walk that reads and ``json.loads`` every ``job.json``.
-Both are timed warm (page cache filled), alternately, several times; the figures
-printed are the median times and the median of the paired ratios. Target: ratio <= 10 and the
-whole scan well under a second. Cancelling a background scan is timed too.
+Both are timed warm (page cache filled), alternately (A B A B ...); the figures
+are median, min and max of each and the median of the per-pair ratios, written to
+bench/results/history_bench.json. Target: ratio <= 10 and the whole scan well under
+a second. Cancelling a background scan is timed too.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
-import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
+
+from harness import Report, Sample, add_output_argument, compare, measure
 
 from molforma.history.scan import HistoryScanner, scan
 
@@ -104,33 +106,8 @@ def baseline(root: Path) -> int:
     return found
 
 
-def paired_times(a: Callable[[], object], b: Callable[[], object],
-                 repeat: int = 9) -> dict[str, float]:
-    """``a`` and ``b`` timed alternately: median wall and CPU times and paired ratios b/a.
-
-    Alternating keeps a changing machine load from favouring either side; the CPU
-    (process) time is printed too because wall time on a busy machine mostly
-    measures waiting for a core.
-    """
-    out: dict[str, list[float]] = {k: [] for k in ("a", "b", "ratio", "a_cpu", "b_cpu",
-                                                   "ratio_cpu")}
-    for _ in range(repeat):
-        t0, c0 = time.perf_counter(), time.process_time()
-        a()
-        t1, c1 = time.perf_counter(), time.process_time()
-        b()
-        t2, c2 = time.perf_counter(), time.process_time()
-        out["a"].append(t1 - t0)
-        out["b"].append(t2 - t1)
-        out["ratio"].append((t2 - t1) / (t1 - t0))
-        out["a_cpu"].append(c1 - c0)
-        out["b_cpu"].append(c2 - c1)
-        out["ratio_cpu"].append((c2 - c1) / max(c1 - c0, 1e-6))
-    return {k: statistics.median(v) for k, v in out.items()}
-
-
-def cancel_latency(root: Path) -> tuple[float, str]:
-    """Seconds from cancel() to the end of a background scan, and its final status."""
+def cancel_latency(root: Path) -> Sample:
+    """Seconds from cancel() to the end of a background scan (which must end cancelled)."""
     handle = HistoryScanner().start([str(root)])
     # Let it get going, then cancel and time how long it takes to stop.
     deadline = time.perf_counter() + 2.0
@@ -139,11 +116,21 @@ def cancel_latency(root: Path) -> tuple[float, str]:
     t0 = time.perf_counter()
     handle.cancel()
     handle.wait(30)
-    return time.perf_counter() - t0, handle.status
+    elapsed = time.perf_counter() - t0
+    if handle.status != "cancelled" and not handle.done:
+        raise RuntimeError(f"the scan did not stop: {handle.status}")
+    return Sample(elapsed)
 
 
-def main(argv: list[str]) -> int:
-    n = int(argv[1]) if len(argv) > 1 else 1000
+def main(argv: list[str] | None = None) -> int:
+    """Build the folders, run the bench, print it and write bench/results/history_bench.json."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folders", nargs="?", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=9)
+    add_output_argument(ap)
+    args = ap.parse_args(argv)
+    n = args.folders
+    report = Report("history_bench", f"python bench/history_bench.py {n} --repeat {args.repeat}")
     with tempfile.TemporaryDirectory(prefix="molforma-history-bench-") as tmp:
         root = Path(tmp)
         t0 = time.perf_counter()
@@ -154,22 +141,25 @@ def main(argv: list[str]) -> int:
         rows = scan([str(root)])  # warm the page cache and the lazy imports
         assert len(rows) == n, len(rows)
         assert baseline(root) == counts["job"] + counts["job_no_energy"]
-        t = paired_times(lambda: baseline(root), lambda: scan([str(root)]))
-        print(f"baseline (scandir + json.loads of every job.json): wall {t['a'] * 1000:7.1f} ms"
-              f"  cpu {t['a_cpu'] * 1000:7.1f} ms")
-        print(f"scan (rows for every folder, newest first):         wall {t['b'] * 1000:7.1f} ms"
-              f"  cpu {t['b_cpu'] * 1000:7.1f} ms")
-        print(f"ratio scan / baseline (median of paired runs):      wall {t['ratio']:7.2f}"
-              f"     cpu {t['ratio_cpu']:7.2f}")
-        latency, status = cancel_latency(root)
-        print(f"cancel latency of a background scan: {latency * 1000:.1f} ms ({status})")
+        c = compare(lambda: scan([str(root)]), lambda: baseline(root), repeat=args.repeat)
+        report.add("scan", f"scan of {n:,} job folders ({size_mb:.0f} MB), warm cache", c,
+                   candidate="history scan (a row per folder)",
+                   baseline="scandir + json.loads of every job.json",
+                   target="ratio ≤ 10, scan < 1 s",
+                   met=c.ratio.median <= 10 and c.candidate.time.median < 1,
+                   note="rows for plain NWChem folders also read the input head and output tail")
+        latency = measure(lambda: cancel_latency(root), repeat=max(3, args.repeat // 3), warmup=0)
+        report.add_single("cancel", "cancel of a background scan: cancel() to stopped", latency,
+                          label="HistoryScanner cancel", target="< 50 ms",
+                          met=latency.time.median < 0.05)
         statuses: dict[str, int] = {}
         for r in rows:
             statuses[r.status] = statuses.get(r.status, 0) + 1
         print(f"statuses: {statuses}; rows with an energy: "
               f"{sum(r.finalEnergy is not None for r in rows)}")
+    report.write(args.out)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(main())

@@ -1,13 +1,19 @@
-"""MCP round-trip benchmark: ``molforma --mcp`` beside a minimal server written with the SDK.
+"""MCP over stdio: ``molforma --mcp`` beside a minimal server written with the official SDK.
 
-Measured over stdio with raw JSON lines, in one run:
+Both servers are real child processes spoken to with raw JSON lines; every figure
+alternates the two (A B A B ...):
 
-- time from process start to the first ``server/discover`` answer (molforma; target < 0.6 s),
-- median round trip of a cheap tool call (molforma ``list_documents``) and of the SDK
-  server's trivial tool, and their ratio (target: ours no slower),
-- median round trip of ``get_document`` on a 10,000-atom project.
+- start-up: process start to the **first tool result** (molforma: ``server/discover``
+  then ``list_documents``; SDK: ``initialize``, ``initialized``, then its trivial
+  tool), with each server's peak RSS at that point; molforma's time to the
+  ``server/discover`` answer alone is given in the note;
+- a cheap tool call (molforma ``list_documents`` vs the SDK's trivial tool);
+- ``get_document`` of a 10,000-atom project through the real tool vs an SDK tool
+  returning the very same result dict (same bytes on the wire, structured and as
+  text), with both servers' peak RSS after holding it.
 
-Usage: ``python bench/mcp_bench.py [--calls N]``. Needs the ``mcp`` SDK (test extra).
+Usage: ``python bench/mcp_bench.py [--calls 300] [--big-calls 10] [--starts 7]``.
+Needs the ``mcp`` SDK (test extra).
 """
 
 from __future__ import annotations
@@ -15,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -23,19 +28,31 @@ import time
 from pathlib import Path
 from typing import Any
 
+from harness import Report, Sample, add_output_argument, compare, peak_rss_of_pid
+
 MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                "io.modelcontextprotocol/clientCapabilities": {}}
 
 SDK_SERVER = '''
+import json, sys
+from typing import Any
+
 from mcp.server import MCPServer
 
 app = MCPServer("trivial")
+BIG = json.loads(open(sys.argv[1], encoding="utf-8").read()) if len(sys.argv) > 1 else {}
 
 
 @app.tool()
 def ping_tool(x: int = 0) -> int:
     """Return x."""
     return x
+
+
+@app.tool()
+def get_document() -> dict[str, Any]:
+    """Return the same result molforma's get_document gave."""
+    return BIG
 
 
 app.run()
@@ -51,17 +68,31 @@ class Peer:
                                      stderr=subprocess.DEVNULL, env=env)
         self.n = 0
 
+    def send(self, msg: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
+        self.proc.stdin.flush()
+
     def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         self.n += 1
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        line = json.dumps({"jsonrpc": "2.0", "id": self.n, "method": method,
-                           "params": params}).encode() + b"\n"
-        self.proc.stdin.write(line)
-        self.proc.stdin.flush()
+        assert self.proc.stdout is not None
+        self.send({"jsonrpc": "2.0", "id": self.n, "method": method, "params": params})
         while True:
             msg = json.loads(self.proc.stdout.readline())
             if msg.get("id") == self.n:
                 return msg
+
+    def call(self, name: str, arguments: dict[str, Any], modern: bool) -> dict[str, Any]:
+        params: dict[str, Any] = {"name": name, "arguments": arguments}
+        if modern:
+            params["_meta"] = MODERN_META
+        res = self.request("tools/call", params)
+        assert res["result"].get("isError") is not True, res
+        return res["result"]
+
+    @property
+    def peak_rss(self) -> int | None:
+        return peak_rss_of_pid(self.proc.pid)
 
     def close(self) -> None:
         assert self.proc.stdin is not None
@@ -71,129 +102,132 @@ class Peer:
             self.proc.stdout.close()
 
 
-def _median_ms(fn: Any, n: int) -> float:
-    times = []
-    for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1000
-
-
-def _env(tmp: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env["MOLFORMA_CONFIG_DIR"] = str(tmp)
-    env["MOLFORMA_LANGUAGE"] = "en"
-    return env
-
-
 def molforma_argv() -> list[str]:
     """``.venv/bin/molforma`` when it exists, else ``python -m molforma``."""
     exe = Path(sys.executable).with_name("molforma")
     return [str(exe), "--mcp"] if exe.exists() else [sys.executable, "-m", "molforma", "--mcp"]
 
 
-def startup(env: dict[str, str], runs: int) -> float:
-    """Median seconds from spawning ``molforma --mcp`` to its first discover answer."""
-    out = []
-    for _ in range(runs):
-        p = Peer(molforma_argv(), env)
-        res = p.request("server/discover", {"_meta": MODERN_META})
-        assert res["result"]["supportedVersions"]
-        out.append(time.perf_counter() - p.t0)
-        p.close()
-    return statistics.median(out)
+def start_ours(env: dict[str, str]) -> Peer:
+    """molforma started and answering tools (discover, then nothing else is needed)."""
+    p = Peer(molforma_argv(), env)
+    res = p.request("server/discover", {"_meta": MODERN_META})
+    assert res["result"]["supportedVersions"]
+    p.discover_s = time.perf_counter() - p.t0  # type: ignore[attr-defined]
+    return p
 
 
-def import_cost(module: str, env: dict[str, str]) -> float:
-    """Seconds a fresh interpreter needs to import ``module`` (median of 3)."""
-    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
-    runs = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                 env=env, check=True).stdout) for _ in range(3)]
-    return statistics.median(runs)
+def start_sdk(env: dict[str, str], script: Path, *extra: str) -> Peer:
+    """The SDK server started and initialised (2025-11-25 handshake)."""
+    p = Peer([sys.executable, str(script), *extra], env)
+    init = p.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                    "clientInfo": {"name": "bench", "version": "1"}})
+    assert "result" in init, init
+    p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    return p
+
+
+def big_xyz(n: int) -> str:
+    """``n`` carbon atoms on a 1.6 Å grid, as XYZ."""
+    side = 22
+    return f"{n}\nbig\n" + "".join(
+        f"C {i % side * 1.6:.3f} {i // side % side * 1.6:.3f} {i // (side * side) * 1.6:.3f}\n"
+        for i in range(n))
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print the figures."""
-    ap = argparse.ArgumentParser(description=__doc__)
+    """Run the benchmark, print it and write bench/results/mcp_bench.json."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=300, help="cheap calls per server")
-    ap.add_argument("--big-calls", type=int, default=20, help="get_document calls")
-    ap.add_argument("--starts", type=int, default=5, help="start-up runs")
+    ap.add_argument("--big-calls", type=int, default=10, help="get_document calls per server")
+    ap.add_argument("--starts", type=int, default=7, help="start-up runs per server")
+    ap.add_argument("--atoms", type=int, default=10_000)
+    add_output_argument(ap)
     args = ap.parse_args(argv)
+    report = Report("mcp_bench", f"python bench/mcp_bench.py --calls {args.calls} "
+                    f"--big-calls {args.big_calls} --starts {args.starts}")
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        env = _env(tmp)
-        start_s = startup(env, args.starts)
-        rdkit_s = import_cost("rdkit.Chem", env)
-
-        ours = Peer(molforma_argv(), env)
-        ours.request("server/discover", {"_meta": MODERN_META})
-        docs = ours.request("tools/call", {"name": "list_documents", "arguments": {},
-                                           "_meta": MODERN_META})
-        doc = docs["result"]["structuredContent"]["documents"][0]
-
-        def cheap() -> None:
-            r = ours.request("tools/call", {"name": "list_documents", "arguments": {},
-                                            "_meta": MODERN_META})
-            assert r["result"]["isError"] is False
-
-        for _ in range(20):
-            cheap()
-        ours_ms = _median_ms(cheap, args.calls)
-
+        env = dict(os.environ, MOLFORMA_CONFIG_DIR=str(tmp), MOLFORMA_LANGUAGE="en")
         sdk_file = tmp / "sdk_server.py"
         sdk_file.write_text(SDK_SERVER)
-        sdk = Peer([sys.executable, str(sdk_file)], env)
-        init = sdk.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                          "clientInfo": {"name": "bench", "version": "1"}})
-        assert "result" in init, init
-        assert sdk.proc.stdin is not None
-        sdk.proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-        sdk.proc.stdin.flush()
+        discover: list[float] = []
 
-        def trivial() -> None:
-            r = sdk.request("tools/call", {"name": "ping_tool", "arguments": {"x": 1}})
-            assert r["result"].get("isError") is not True, r
+        def first_ours() -> Sample:
+            p = start_ours(env)
+            p.call("list_documents", {}, modern=True)
+            s = Sample(time.perf_counter() - p.t0, p.peak_rss)
+            discover.append(p.discover_s)  # type: ignore[attr-defined]
+            p.close()
+            return s
 
+        def first_sdk() -> Sample:
+            p = start_sdk(env, sdk_file)
+            p.call("ping_tool", {"x": 1}, modern=False)
+            s = Sample(time.perf_counter() - p.t0, p.peak_rss)
+            p.close()
+            return s
+
+        c = compare(first_ours, first_sdk, repeat=args.starts)
+        med = sorted(discover)[len(discover) // 2]
+        report.add("startup", "process start → first tool result", c,
+                   candidate="molforma list_documents", baseline="SDK MCPServer trivial tool",
+                   target="ratio ≤ 1; discover < 600 ms",
+                   met=c.ratio.median <= 1 and med < 0.6,
+                   note=f"molforma answers server/discover after {med * 1e3:.0f} ms (median); "
+                   "RDKit and the tools load after that answer")
+
+        ours = start_ours(env)
+        sdk = start_sdk(env, sdk_file)
         for _ in range(20):
-            trivial()
-        sdk_ms = _median_ms(trivial, args.calls)
+            ours.call("list_documents", {}, modern=True)
+            sdk.call("ping_tool", {"x": 1}, modern=False)
+        c = compare(lambda: ours.call("list_documents", {}, modern=True),
+                    lambda: sdk.call("ping_tool", {"x": 1}, modern=False),
+                    repeat=args.calls, warmup=0)
+        report.add("cheap_call", "cheap tool call round trip", c,
+                   candidate="molforma list_documents", baseline="SDK MCPServer trivial tool",
+                   target="ratio ≤ 1", met=c.ratio.median <= 1)
         sdk.close()
 
-        n = 10_000
-        side = 22
-        xyz = f"{n}\nbig\n" + "".join(
-            f"C {i % side * 1.6:.3f} {i // side % side * 1.6:.3f} {i // (side * side) * 1.6:.3f}\n"
-            for i in range(n))
+        doc = ours.call("list_documents", {}, modern=True)["structuredContent"]["documents"][0]
+        n = args.atoms
         t = time.perf_counter()
-        imp = ours.request("tools/call", {"name": "import_document", "_meta": MODERN_META,
-                                          "arguments": {"documentId": doc["documentId"],
-                                                        "expectedRevision": doc["revision"],
-                                                        "format": "xyz", "text": xyz,
-                                                        "preview": False}})
+        imp = ours.call("import_document", {"documentId": doc["documentId"],
+                                            "expectedRevision": doc["revision"],
+                                            "format": "xyz", "text": big_xyz(n),
+                                            "preview": False}, modern=True)
         import_s = time.perf_counter() - t
-        assert imp["result"]["isError"] is False, imp
-        assert imp["result"]["structuredContent"]["project"]["atomCount"] == n
+        assert imp["structuredContent"]["project"]["atomCount"] == n
+        get_args = {"documentId": doc["documentId"], "include": ["project"]}
+        result = ours.call("get_document", get_args, modern=True)["structuredContent"]
+        big_file = tmp / "big.json"
+        big_file.write_text(json.dumps(result), encoding="utf-8")
+        sdk = start_sdk(env, sdk_file, str(big_file))
 
-        def big() -> None:
-            r = ours.request("tools/call", {"name": "get_document", "_meta": MODERN_META,
-                                            "arguments": {"documentId": doc["documentId"],
-                                                          "include": ["project"]}})
-            assert len(r["result"]["structuredContent"]["project"]["document"]["atoms"]) == n
+        def ours_big() -> Sample:
+            t0 = time.perf_counter()
+            r = ours.call("get_document", get_args, modern=True)
+            elapsed = time.perf_counter() - t0
+            assert len(r["structuredContent"]["project"]["document"]["atoms"]) == n
+            return Sample(elapsed, ours.peak_rss)
 
-        big()
-        big_ms = _median_ms(big, args.big_calls)
+        def sdk_big() -> Sample:
+            t0 = time.perf_counter()
+            r = sdk.call("get_document", {}, modern=False)
+            elapsed = time.perf_counter() - t0
+            assert len(r["structuredContent"]["project"]["document"]["atoms"]) == n
+            return Sample(elapsed, sdk.peak_rss)
+
+        c = compare(ours_big, sdk_big, repeat=args.big_calls)
+        report.add("get_document", f"get_document of {n:,} atoms over stdio", c,
+                   candidate="molforma get_document", baseline="SDK tool returning the same dict",
+                   target="ratio ≤ 1", met=c.ratio.median <= 1,
+                   note=f"peak RSS is each server's after holding the project; "
+                   f"the XYZ import took {import_s:.1f} s")
+        sdk.close()
         ours.close()
-
-    print(f"start-up to first server/discover answer: {start_s * 1000:.0f} ms "
-          f"(median of {args.starts}; target < 600 ms)")
-    print(f"(for scale: importing rdkit.Chem alone takes {rdkit_s * 1000:.0f} ms; it is "
-          "loaded after the first answer, with the tools)")
-    print(f"cheap tool call (molforma list_documents): {ours_ms:.3f} ms median")
-    print(f"trivial tool call (official SDK MCPServer): {sdk_ms:.3f} ms median")
-    print(f"ratio molforma / SDK: {ours_ms / sdk_ms:.2f} (target <= 1)")
-    print(f"get_document, 10,000 atoms: {big_ms:.1f} ms median "
-          f"(import of the XYZ took {import_s * 1000:.0f} ms)")
+    report.write(args.out)
     return 0
 
 

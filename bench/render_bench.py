@@ -1,14 +1,22 @@
-"""Frame time of the two 3D renderers for 100, 1,000, 2,000 and 10,000 atoms.
+"""The 3D renderers frame by frame, and the window's start-up to its first complete frame.
 
-Each frame turns the camera a little and redraws the whole scene at 1000×800
-pixels into an image: QPainter directly, OpenGL into its framebuffer, read back
-with ``grabFramebuffer`` (so all GPU work and the copy are counted). OpenGL needs an X server; without a
-display the script re-runs itself under ``xvfb-run`` (Mesa llvmpipe, i.e.
-software rendering), which is how the numbers in the README were taken:
+Frame time: OpenGL (the window's renderer) and QPainter (the offscreen fallback)
+draw the same lattice of 100, 1,000, 2,000 and 10,000 atoms at 1000×800, one frame
+each in turn (A B A B ...), the camera turning a little every frame: QPainter into
+an image, OpenGL into its framebuffer read back with ``grabFramebuffer`` (so all
+GPU work and the copy are counted). OpenGL's draw-only time (``paintGL`` +
+``glFinish``, what rotating on screen costs) is printed beside it.
 
-    .venv/bin/python bench/render_bench.py            # or, explicitly:
-    xvfb-run -a -s '-screen 0 1280x1024x24' env QT_QPA_PLATFORM=xcb \\
-        .venv/bin/python bench/render_bench.py
+Start-up: a child process starts the real window (``launch_window`` as
+``molforma FILE`` does, with a small molecule) and reports when the 3D canvas has
+finished its first paint with the whole window around it; the baseline child
+shows a bare PySide6 ``QMainWindow`` measured the same way. Both are timed from
+process start, with the child's peak RSS at that moment.
+
+OpenGL needs an X server; without a display the script re-runs itself under
+``xvfb-run`` (Mesa llvmpipe, i.e. software rendering):
+
+    .venv/bin/python bench/render_bench.py [--sizes 100 1000] [--starts 5]
 """
 
 from __future__ import annotations
@@ -18,8 +26,11 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
+
+from harness import ROOT, Report, Sample, add_output_argument, compare, measure
 
 SIZES = (100, 1000, 2000, 10000)
 WIDTH, HEIGHT = 1000, 800
@@ -53,8 +64,8 @@ def _frames_for(ms_guess: float) -> int:
     return max(5, min(60, int(2000 / max(ms_guess, 1.0))))
 
 
-def bench_painter(view: Any, frames: int) -> float:
-    """Milliseconds per painter frame into a 1000×800 image."""
+def painter_frame(view: Any) -> Any:
+    """One painter frame of ``view`` into a 1000×800 image, as a callable."""
     from PySide6.QtGui import QImage, QPainter
 
     from molforma.gui.view3d.painter import render_scene
@@ -67,33 +78,21 @@ def bench_painter(view: Any, frames: int) -> float:
         render_scene(p, view, float(WIDTH), float(HEIGHT))
         p.end()
 
-    frame()
-    t0 = time.perf_counter()
-    for _ in range(frames):
-        frame()
-    return (time.perf_counter() - t0) * 1000 / frames
+    return frame
 
 
-def bench_opengl(view: Any, frames: int) -> float:
-    """Milliseconds per OpenGL frame, read back into an image like the painter's."""
+def opengl_frame(view: Any) -> Any:
+    """One OpenGL frame of ``view``, read back into an image like the painter's."""
     canvas = view.canvas
 
     def frame() -> None:
         view.camera.rotate(3.0, 1.0)
+        before = canvas.frames
         img = canvas.grabFramebuffer()  # renders (paintGL), finishes and reads the pixels
-        if img.isNull():
-            raise RuntimeError("empty OpenGL frame")
+        if img.isNull() or canvas.frames != before + 1:
+            raise RuntimeError("the OpenGL widget did not paint the frame")
 
-    for _ in range(3):
-        frame()
-    start_frames = canvas.frames
-    t0 = time.perf_counter()
-    for _ in range(frames):
-        frame()
-    elapsed = time.perf_counter() - t0
-    if canvas.frames - start_frames != frames:
-        raise RuntimeError("the OpenGL widget did not paint every frame")
-    return elapsed * 1000 / frames
+    return frame
 
 
 def bench_opengl_draw(view: Any, frames: int) -> float:
@@ -119,11 +118,97 @@ def bench_opengl_draw(view: Any, frames: int) -> float:
         canvas.doneCurrent()
 
 
+# The start-up children: each prints its peak RSS (KiB) once its first frame is complete.
+_FIRST_FRAME_HOOK = """
+import os, sys
+from PySide6.QtCore import QEvent, QObject, QTimer
+
+def _report():
+    with open('/proc/self/status') as s:
+        kib = next(l for l in s if l.startswith('VmHWM:')).split()[1]
+    os.write(1, f'frame {kib}\\n'.encode())
+    os._exit(0)
+
+class _FirstFrame(QObject):
+    def __init__(self, name):
+        super().__init__()
+        self.name, self.seen = name, False
+    def eventFilter(self, obj, ev):
+        if (not self.seen and ev.type() == QEvent.Type.Paint and obj.objectName() == self.name
+                and obj.window().isVisible()):
+            self.seen = True
+            # After the paint event returns: the whole window's paint pass has finished.
+            QTimer.singleShot(0, _report)
+        return False
+"""
+_WINDOW_CHILD = _FIRST_FRAME_HOOK + """
+from molforma.gui import app as gui_app
+from molforma.gui.launch import launch_window
+_create = gui_app.create_application
+
+def _create_with_hook(argv=None):
+    app = _create(argv)
+    app._first_frame = _FirstFrame('moleculeCanvas')
+    app.installEventFilter(app._first_frame)
+    return app
+
+gui_app.create_application = _create_with_hook
+sys.exit(launch_window(sys.argv[1], False, None, False, None, None))
+"""
+_BARE_CHILD = _FIRST_FRAME_HOOK + """
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+app = QApplication([])
+hook = _FirstFrame('bare')
+app.installEventFilter(hook)
+w = QMainWindow()
+label = QLabel('MolForma')
+label.setObjectName('bare')
+w.setCentralWidget(label)
+w.resize(1200, 800)
+w.show()
+sys.exit(app.exec())
+"""
+
+
+def first_frame(code: str, env: dict[str, str], *args: str) -> Sample:
+    """Seconds from spawning ``python -c code`` to its ``frame`` line, and its peak RSS."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=env)
+    assert proc.stdout is not None
+    line = proc.stdout.readline().decode()
+    elapsed = time.perf_counter() - t0
+    proc.wait(30)
+    proc.stdout.close()
+    if not line.startswith("frame "):
+        raise RuntimeError(f"the start-up child ended without a frame (exit {proc.returncode})")
+    return Sample(elapsed, int(line.split()[1]) * 1024)
+
+
+def startup(report: Report, starts: int) -> None:
+    """Window start-up to the first complete frame vs a bare Qt window."""
+    molecule = str(ROOT / "tests" / "data" / "formats" / "ethanol.mol2")
+    with tempfile.TemporaryDirectory(prefix="molforma-render-bench-") as tmp:
+        env = dict(os.environ, MOLFORMA_CONFIG_DIR=tmp, MOLFORMA_LANGUAGE="en",
+                   PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get(
+                       "PYTHONPATH", "")) if p))
+        renderer = env.get("MOLFORMA_RENDERER") or (
+            "opengl" if env.get("QT_QPA_PLATFORM", "xcb") == "xcb" else "painter")
+        c = compare(lambda: first_frame(_WINDOW_CHILD, env, molecule),
+                    lambda: first_frame(_BARE_CHILD, env), repeat=starts, warmup=1)
+    report.add("startup", f"window start-up → first complete frame ({renderer}, "
+               f"{env.get('QT_QPA_PLATFORM', 'xcb')})", c, candidate="MolForma window, ethanol",
+               baseline="bare PySide6 QMainWindow", target="MolForma < 3 s",
+               met=c.candidate.time.median < 3)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print a table."""
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
+    parser.add_argument("--starts", type=int, default=5, help="window start-ups per side")
+    add_output_argument(parser)
     args = parser.parse_args(argv)
     if not os.environ.get("DISPLAY") and os.environ.get("MOLFORMA_BENCH_CHILD") != "1":
         xvfb = shutil.which("xvfb-run")
@@ -152,24 +237,26 @@ def main(argv: list[str] | None = None) -> int:
 
         renderer = GL.glGetString(GL.GL_RENDERER).decode()
         ctx.doneCurrent()
+    report = Report("render_bench", "python bench/render_bench.py "
+                    f"--sizes {' '.join(map(str, args.sizes))} --starts {args.starts}",
+                    notes=[f"render_bench: {app.platformName()}, OpenGL "
+                           f"{renderer if gl_ok else 'not available'}, {WIDTH}×{HEIGHT} pixels"])
     print(f"platform {app.platformName()}, OpenGL: {renderer if gl_ok else 'not available'}, "
           f"{WIDTH}x{HEIGHT} pixels")
-    print(f"{'atoms':>7} {'bonds':>7} {'painter ms':>11} {'opengl ms':>10} {'GL fps':>7} "
-          f"{'GL/painter speed-up':>20} {'GL draw-only ms':>16} {'fps':>6}")
+    from PySide6.QtTest import QTest
+
     for n in args.sizes:
         atoms, bonds = lattice(n)
         pview = MoleculeView("painter")
         pview.resize(WIDTH, HEIGHT)
         pview.set_molecule(atoms, bonds)
         pview.camera.fit(pview.scene.pos, pview.scene.radius, WIDTH, HEIGHT)
-        painter_ms = bench_painter(pview, _frames_for(n / 20))
-        gl_ms = draw_ms = float("nan")
+        frames = _frames_for(n / 20)
+        gview = None
         if gl_ok:
             gview = MoleculeView("opengl")
             gview.resize(WIDTH, HEIGHT)
             gview.show()
-            from PySide6.QtTest import QTest
-
             QTest.qWaitForWindowExposed(gview)
             for _ in range(10):
                 app.processEvents()
@@ -177,14 +264,27 @@ def main(argv: list[str] | None = None) -> int:
             gview.fit()
             for _ in range(5):
                 app.processEvents()
-            if gview.renderer_name == "opengl":
-                gl_ms = bench_opengl(gview, 30)
-                draw_ms = bench_opengl_draw(gview, 30)
+            if gview.renderer_name != "opengl":
+                gview.close()
+                gview = None
+        what = f"frame, {n:,} atoms / {len(bonds):,} bonds"
+        if gview is not None:
+            c = compare(opengl_frame(gview), painter_frame(pview), repeat=frames, warmup=3)
+            draw_ms = bench_opengl_draw(gview, 30)
+            target, met = "", None
+            if n == 10_000:
+                target, met = "OpenGL ≥ 10× faster", c.ratio.median <= 0.1
+            elif n == 2000:
+                target, met = "interactive (draw < 50 ms)", draw_ms < 50
+            report.add(f"frame_{n}", what, c, candidate="OpenGL (with read-back)",
+                       baseline="QPainter", target=target, met=met,
+                       note=f"OpenGL draw only {draw_ms:.1f} ms ({1000 / draw_ms:.0f} fps)")
             gview.close()
-        ratio = painter_ms / gl_ms if gl_ms == gl_ms else float("nan")
-        fps = 1000 / gl_ms if gl_ms == gl_ms else float("nan")
-        print(f"{n:>7} {len(bonds):>7} {painter_ms:>11.1f} {gl_ms:>10.1f} {fps:>7.1f} "
-              f"{ratio:>19.1f}x {draw_ms:>16.1f} {1000 / draw_ms:>6.1f}")
+        else:
+            report.add_single(f"frame_{n}", what, measure(painter_frame(pview), repeat=frames),
+                              label="QPainter (no OpenGL here)")
+    startup(report, args.starts)
+    report.write(args.out)
     return 0
 
 

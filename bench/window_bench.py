@@ -17,14 +17,14 @@ import argparse
 import itertools
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+from harness import Report, Sample, add_output_argument, compare
 
 ROOT = Path(__file__).resolve().parents[1]
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -57,6 +57,7 @@ def _ts(text: str) -> float:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--rounds", type=int, default=30)
+    add_output_argument(p)
     args = p.parse_args()
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MOLFORMA_RENDERER="painter",
                MOLFORMA_LANGUAGE="en", PYTHONPATH=str(ROOT))
@@ -68,38 +69,39 @@ def main() -> int:
                                 stderr=subprocess.DEVNULL, env=env, cwd=cfg)
         c = Client(proc)
         doc = c.call("list_documents", {})["documents"][0]["documentId"]
-        c.call("get_ui", {"includeHidden": True})  # warm up
-        base, get_ui, queue_done, end_to_end = [], [], [], []
-        for i in range(args.rounds):
-            t0 = time.perf_counter()
-            d = c.call("get_document", {"documentId": doc, "include": []})
-            base.append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
+        state = {"i": 0}
+
+        def get_document() -> None:
+            c.call("get_document", {"documentId": doc, "include": []})
+
+        def get_ui() -> None:
             c.call("get_ui", {"includeHidden": True})
-            get_ui.append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            rec = c.call("ui_set_value", {"documentId": doc, "expectedRevision": d["revision"],
-                                          "target": "processesSpin", "value": 1 + i % 4})
+
+        def set_value() -> Sample:
+            """Queue-to-done of the record, as the window's runner stamped it."""
+            rev = c.call("get_document", {"documentId": doc, "include": []})["revision"]
+            state["i"] += 1
+            rec = c.call("ui_set_value", {"documentId": doc, "expectedRevision": rev,
+                                          "target": "processesSpin",
+                                          "value": 1 + state["i"] % 4})
             while rec["status"] not in ("done", "failed"):
                 rec = c.call("get_ui_command", {"commandId": rec["commandId"]})
-            end_to_end.append(time.perf_counter() - t0)
             assert rec["status"] == "done", rec
-            queue_done.append(_ts(rec["finishedAt"]) - _ts(rec["createdAt"]))
+            return Sample(_ts(rec["finishedAt"]) - _ts(rec["createdAt"]))
+
+        cmd = compare(set_value, get_document, repeat=args.rounds, warmup=2)
+        ui = compare(get_ui, get_document, repeat=args.rounds, warmup=1)
         proc.stdin.close()  # type: ignore[union-attr]
         proc.wait(10)
-
-    def line(name: str, xs: list[float]) -> str:
-        med = statistics.median(xs)
-        return (f"{name:34s} median {med * 1000:7.2f} ms  min {min(xs) * 1000:7.2f}  "
-                f"max {max(xs) * 1000:7.2f}  ratio to get_document "
-                f"{med / statistics.median(base):5.2f}")
-
-    print(line("get_document (baseline)", base))
-    print(line("get_ui (whole window)", get_ui))
-    print(line("ui_set_value queue-to-done", queue_done))
-    print(line("ui_set_value end to end (polled)", end_to_end))
-    ok = statistics.median(queue_done) <= 0.020
-    print(f"target trivial command <= 20 ms median: {'met' if ok else 'NOT met'}")
+    report = Report("window_bench", f"python bench/window_bench.py --rounds {args.rounds}",
+                    notes=["window_bench: --mcp-gui offscreen (painter), idle water window; "
+                           "record times have millisecond resolution."])
+    report.add("trivial_command", "queue-to-done of a trivial ui_set_value (processesSpin)",
+               cmd, candidate="ui_set_value queued → done", baseline="get_document round trip",
+               target="median ≤ 20 ms", met=cmd.candidate.time.median <= 0.020)
+    report.add("get_ui", "get_ui of the whole window (includeHidden)", ui,
+               candidate="get_ui round trip", baseline="get_document round trip")
+    report.write(args.out)
     return 0
 
 

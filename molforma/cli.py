@@ -3,6 +3,7 @@
 ``molforma [FILE]`` opens the window, ``--mcp`` serves MCP headless, ``--mcp-gui``
 serves MCP from a new window; ``convert`` and ``results`` are commands for
 scripts. Only the window modes import ``molforma.gui``; ``--mcp`` never does.
+SIGTERM, SIGINT and SIGHUP are caught first thing (``molforma.exit_signals``).
 """
 
 from __future__ import annotations
@@ -72,6 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return results_main(args_in[1:])
 
     args = build_parser().parse_args(args_in)
+    # Before anything slow: a SIGTERM arriving during start-up already stops cleanly.
+    from molforma import exit_signals
+
+    exit_signals.install()
     allow = _check_allow_dirs(args.mcp_allow_dir)
     if allow is None:
         return 2

@@ -1,17 +1,25 @@
-"""Copy the generated MCP tool table into README.md between its markers.
+"""Regenerate README's generated sections: the MCP tool table and the Performance table.
 
-Run after changing a tool definition: ``.venv/bin/python scripts/update_readme.py``.
-tests/core/test_readme.py fails while README and the definitions disagree.
+Run ``.venv/bin/python scripts/update_readme.py`` after changing a tool definition or
+after running a bench (each bench writes ``bench/results/<bench>.json``; this script
+turns every such file into rows of README's Performance table, with the date and
+the machine each figure was taken on). ``--check`` only reports whether README is
+up to date (exit 1 when not). tests/core/test_readme.py fails while they disagree.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
+import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+RESULTS_DIR = ROOT / "bench" / "results"
+SCHEMA = 1
 
 
 def tool_table() -> str:
@@ -33,15 +41,112 @@ def window_tool_table() -> str:
     return str(mod.window_table()).strip()
 
 
-def main() -> int:
+def _t(seconds: float) -> str:
+    if seconds >= 10:
+        return f"{seconds:.1f} s"
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 0.01:
+        return f"{seconds * 1e3:.0f} ms"
+    if seconds >= 0.001:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds * 1e3:.2f} ms"
+
+
+def _r(ratio: float) -> str:
+    if ratio < 0.1:
+        return f"{ratio:.3f}"
+    if ratio < 10:
+        return f"{ratio:.2f}"
+    return f"{ratio:.0f}"
+
+
+def _side(side: dict[str, Any]) -> str:
+    s = side["seconds"]
+    text = f"{side['label']}: **{_t(s['median'])}** ({_t(s['min'])}–{_t(s['max'])})"
+    if side.get("peak_rss"):
+        text += f", peak RSS {side['peak_rss']['median'] / 1e6:.0f} MB"
+    return text
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _row(doc: dict[str, Any], row: dict[str, Any]) -> str:
+    m = doc["machine"]
+    load = m.get("load_average") or []
+    measured = f"{doc['date'][:10]}, {m['cores']} cores" + (f", load {load[0]:.1f}" if load else "")
+    result = _side(row["candidate"])
+    if row["kind"] == "comparison":
+        r = row["ratio"]
+        result += (f"<br>{_side(row['baseline'])}<br>ratio **{_r(r['median'])}** "
+                   f"({_r(r['min'])}–{_r(r['max'])}, {r['n']} pair{'s' if r['n'] != 1 else ''})")
+        if row.get("rss_ratio"):
+            result += f", memory ratio {_r(row['rss_ratio']['median'])}"
+    if row.get("note"):
+        result += f"<br>{row['note']}"
+    target = row.get("target") or "—"
+    if row.get("met") is not None:
+        target += " ✓" if row["met"] else " ✗ not met"
+    return (f"| `{doc['bench']}.py` | {_cell(row['what'])} | {_cell(result)} | "
+            f"{_cell(target)} | {measured} |")
+
+
+def load_results(folder: Path = RESULTS_DIR) -> list[dict[str, Any]]:
+    """Every bench result file, in name order; a file of another layout is an error."""
+    docs = []
+    for path in sorted(folder.glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc.get("schema") != SCHEMA:
+            raise SystemExit(f"{path.relative_to(ROOT)}: schema {doc.get('schema')!r}, "
+                             f"this script reads {SCHEMA}")
+        docs.append(doc)
+    return docs
+
+
+def performance_table(folder: Path = RESULTS_DIR) -> str:
+    """README's Performance table, rendered from the benches' JSON results."""
+    docs = load_results(folder)
+    lines = ["| bench | what | result: median (min–max) | target | measured |",
+             "|---|---|---|---|---|"]
+    for doc in docs:
+        lines += [_row(doc, row) for row in doc["rows"]]
+    # Benches record "python bench/x.py ...": in README, the interpreter of the set-up.
+    commands = "; ".join("`" + re.sub(r"^python ", ".venv/bin/python ", doc["command"]) + "`"
+                         for doc in docs)
+    lines += ["", f"Commands that produced these figures: {commands}."]
+    notes = [n for doc in docs for n in doc.get("notes", [])]
+    if notes:
+        lines += [""] + [f"- {n}" for n in notes]
+    return "\n".join(lines)
+
+
+def _replace(readme: str, name: str, body: str) -> str:
+    pattern = rf"<!-- {name}:start -->.*<!-- {name}:end -->"
+    if not re.search(pattern, readme, flags=re.S):
+        raise SystemExit(f"README.md lacks the <!-- {name}:start --> / end markers")
+    return re.sub(pattern, lambda _m: f"<!-- {name}:start -->\n{body}\n<!-- {name}:end -->",
+                  readme, flags=re.S)
+
+
+def render(readme: str) -> str:
+    """README with its generated sections (tools, window tools, performance) up to date."""
+    readme = _replace(_replace(readme, "tools", tool_table()), "performance", performance_table())
+    return _replace(readme, "window-tools", window_tool_table())
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="only say whether README is up to date")
+    args = ap.parse_args(argv)
     path = ROOT / "README.md"
     readme = path.read_text(encoding="utf-8")
-    new = re.sub(r"<!-- tools:start -->.*<!-- tools:end -->",
-                 lambda _m: "<!-- tools:start -->\n" + tool_table() + "\n<!-- tools:end -->",
-                 readme, flags=re.S)
-    new = re.sub(r"<!-- window-tools:start -->.*<!-- window-tools:end -->",
-                 lambda _m: "<!-- window-tools:start -->\n" + window_tool_table()
-                 + "\n<!-- window-tools:end -->", new, flags=re.S)
+    new = render(readme)
+    if args.check:
+        sys.stdout.write("README.md is up to date\n" if new == readme else
+                         "README.md is out of date: run .venv/bin/python scripts/update_readme.py\n")
+        return 0 if new == readme else 1
     if new != readme:
         path.write_text(new, encoding="utf-8")
         sys.stdout.write("README.md updated\n")

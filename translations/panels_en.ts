@@ -259,6 +259,11 @@
 <context>
     <name>ExecutionPanel</name>
     <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="276" />
+        <source>NWChem output (live log):</source>
+        <translation>NWChem output (live log):</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="171" />
         <source>Program</source>
         <translation>Program</translation>
@@ -479,6 +484,11 @@
         <translation>Not started: these execution settings were not chosen in this window, and only you can confirm them.</translation>
     </message>
     <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="557" />
+        <source>Not started: the project changed while the confirmation was open. Press Run again to review the settings as they are now.</source>
+        <translation>Not started: the project changed while the confirmation was open. Press Run again to review the settings as they are now.</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />
         <location filename="../molforma/gui/widgets/execution_panel.py" line="577" />
         <source>Running calculations is not available.</source>
@@ -664,15 +674,21 @@
         <source>Scanning %1 …</source>
         <translation>Scanning %1 …</translation>
     </message>
-    <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="225" />
-        <source>Scanning… %1 folders</source>
-        <translation>Scanning… %1 folders</translation>
+    <message numerus="yes">
+        <location filename="../molforma/gui/widgets/history_panel.py" line="218" />
+        <source>Scanning… %n folder(s)</source>
+        <translation>
+            <numerusform>Scanning… %n folder</numerusform>
+            <numerusform>Scanning… %n folders</numerusform>
+        </translation>
     </message>
-    <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="232" />
-        <source>%1 jobs in %2</source>
-        <translation>%1 jobs in %2</translation>
+    <message numerus="yes">
+        <location filename="../molforma/gui/widgets/history_panel.py" line="225" />
+        <source>%n job(s) in %1</source>
+        <translation>
+            <numerusform>%n job in %1</numerusform>
+            <numerusform>%n jobs in %1</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../molforma/gui/widgets/history_panel.py" line="235" />
@@ -1251,6 +1267,89 @@
     </message>
     <message>
         <location filename="../molforma/gui/widgets/results_panel.py" line="671" />
+        <source>Saved %1</source>
+        <translation>Saved %1</translation>
+    </message>
+    <message>
+        <source>Orbitals</source>
+        <translation>Orbitals</translation>
+    </message>
+</context>
+<context>
+    <name>OrbitalPanel</name>
+    <message>
+        <source>HOMO</source>
+        <translation>HOMO</translation>
+    </message>
+    <message>
+        <source>LUMO</source>
+        <translation>LUMO</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Show</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>Hide</translation>
+    </message>
+    <message>
+        <source>Export cube…</source>
+        <translation>Export cube…</translation>
+    </message>
+    <message>
+        <source>Select and draw the highest occupied orbital</source>
+        <translation>Select and draw the highest occupied orbital</translation>
+    </message>
+    <message>
+        <source>Select and draw the lowest unoccupied orbital</source>
+        <translation>Select and draw the lowest unoccupied orbital</translation>
+    </message>
+    <message>
+        <source>Isovalue of the surface (bohr^-3/2); both signs are drawn</source>
+        <translation>Isovalue of the surface (bohr^-3/2); both signs are drawn</translation>
+    </message>
+    <message>
+        <source>Save the orbital on its grid as a Gaussian cube file</source>
+        <translation>Save the orbital on its grid as a Gaussian cube file</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Spin</source>
+        <translation>Spin</translation>
+    </message>
+    <message>
+        <source>Energy (Eh)</source>
+        <translation>Energy (Eh)</translation>
+    </message>
+    <message>
+        <source>Energy (eV)</source>
+        <translation>Energy (eV)</translation>
+    </message>
+    <message>
+        <source>Occupation</source>
+        <translation>Occupation</translation>
+    </message>
+    <message>
+        <source>Isovalue:</source>
+        <translation>Isovalue:</translation>
+    </message>
+    <message>
+        <source>The isovalue must be a number between 0 and 10, written with a point (e.g. 0.05).</source>
+        <translation>The isovalue must be a number between 0 and 10, written with a point (e.g. 0.05).</translation>
+    </message>
+    <message>
+        <source>Export orbital</source>
+        <translation>Export orbital</translation>
+    </message>
+    <message>
+        <source>Gaussian cube files (*.cube)</source>
+        <translation>Gaussian cube files (*.cube)</translation>
+    </message>
+    <message>
         <source>Saved %1</source>
         <translation>Saved %1</translation>
     </message>

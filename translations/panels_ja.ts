@@ -259,6 +259,11 @@
 <context>
     <name>ExecutionPanel</name>
     <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="276" />
+        <source>NWChem output (live log):</source>
+        <translation>NWChem の出力（ライブログ）：</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="171" />
         <source>Program</source>
         <translation>プログラム</translation>
@@ -474,8 +479,14 @@
         <translation>開始しませんでした: 設定が確認されませんでした。</translation>
     </message>
     <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="526" />
         <source>Not started: these execution settings were not chosen in this window, and only you can confirm them.</source>
         <translation>開始しませんでした: この実行設定はこのウィンドウで選ばれたものではなく、確認できるのはあなただけです。</translation>
+    </message>
+    <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="557" />
+        <source>Not started: the project changed while the confirmation was open. Press Run again to review the settings as they are now.</source>
+        <translation>開始しませんでした: 確認の表示中にプロジェクトが変更されました。もう一度「実行」を押して、現在の設定を確認してください。</translation>
     </message>
     <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />
@@ -663,15 +674,19 @@
         <source>Scanning %1 …</source>
         <translation>%1 を走査中…</translation>
     </message>
-    <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="225" />
-        <source>Scanning… %1 folders</source>
-        <translation>走査中… %1 フォルダ</translation>
+    <message numerus="yes">
+        <location filename="../molforma/gui/widgets/history_panel.py" line="218" />
+        <source>Scanning… %n folder(s)</source>
+        <translation>
+            <numerusform>走査中… %n フォルダ</numerusform>
+        </translation>
     </message>
-    <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="232" />
-        <source>%1 jobs in %2</source>
-        <translation>%2 に %1 件のジョブ</translation>
+    <message numerus="yes">
+        <location filename="../molforma/gui/widgets/history_panel.py" line="225" />
+        <source>%n job(s) in %1</source>
+        <translation>
+            <numerusform>%1 に %n 件のジョブ</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../molforma/gui/widgets/history_panel.py" line="235" />
@@ -1250,6 +1265,89 @@
     </message>
     <message>
         <location filename="../molforma/gui/widgets/results_panel.py" line="671" />
+        <source>Saved %1</source>
+        <translation>%1 を保存しました</translation>
+    </message>
+    <message>
+        <source>Orbitals</source>
+        <translation>分子軌道</translation>
+    </message>
+</context>
+<context>
+    <name>OrbitalPanel</name>
+    <message>
+        <source>HOMO</source>
+        <translation>HOMO</translation>
+    </message>
+    <message>
+        <source>LUMO</source>
+        <translation>LUMO</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>表示</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隠す</translation>
+    </message>
+    <message>
+        <source>Export cube…</source>
+        <translation>cube 形式で書き出す…</translation>
+    </message>
+    <message>
+        <source>Select and draw the highest occupied orbital</source>
+        <translation>最高被占軌道を選んで描画します</translation>
+    </message>
+    <message>
+        <source>Select and draw the lowest unoccupied orbital</source>
+        <translation>最低空軌道を選んで描画します</translation>
+    </message>
+    <message>
+        <source>Isovalue of the surface (bohr^-3/2); both signs are drawn</source>
+        <translation>等値面の値（bohr^-3/2）。正負の両方を描きます</translation>
+    </message>
+    <message>
+        <source>Save the orbital on its grid as a Gaussian cube file</source>
+        <translation>軌道を格子上の値として Gaussian cube ファイルに保存します</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>番号</translation>
+    </message>
+    <message>
+        <source>Spin</source>
+        <translation>スピン</translation>
+    </message>
+    <message>
+        <source>Energy (Eh)</source>
+        <translation>エネルギー（Eh）</translation>
+    </message>
+    <message>
+        <source>Energy (eV)</source>
+        <translation>エネルギー（eV）</translation>
+    </message>
+    <message>
+        <source>Occupation</source>
+        <translation>占有数</translation>
+    </message>
+    <message>
+        <source>Isovalue:</source>
+        <translation>等値面の値:</translation>
+    </message>
+    <message>
+        <source>The isovalue must be a number between 0 and 10, written with a point (e.g. 0.05).</source>
+        <translation>等値面の値は 0 より大きく 10 未満の数を小数点で書いてください（例: 0.05）。</translation>
+    </message>
+    <message>
+        <source>Export orbital</source>
+        <translation>軌道を書き出す</translation>
+    </message>
+    <message>
+        <source>Gaussian cube files (*.cube)</source>
+        <translation>Gaussian cube ファイル (*.cube)</translation>
+    </message>
+    <message>
         <source>Saved %1</source>
         <translation>%1 を保存しました</translation>
     </message>

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
 from molforma.i18n import LANGUAGES, display_language
@@ -72,8 +73,36 @@ def install_translators(lang: str) -> list[str]:
             app.installTranslator(tr)
             _installed.append(tr)
             loaded.append(f"qtbase_{lang}")
+    _use_language_font(lang)
     _current[:] = [lang]
     return loaded
+
+
+# Families that hold Latin letters, digits and Japanese in one design. Without one,
+# Japanese text mixes the Latin font's digits with the CJK font's punctuation, and a
+# number such as 0.021152 reads like 0,021152.
+_JAPANESE_FONTS = ("IPAPGothic", "IPAGothic", "Noto Sans CJK JP", "Noto Sans JP",
+                   "Hiragino Sans", "Yu Gothic UI", "Meiryo")
+_default_font: list[QFont] = []
+
+
+def japanese_font_family() -> str | None:
+    """The first installed family of :data:`_JAPANESE_FONTS`, or None."""
+    families = set(QFontDatabase.families())
+    return next((f for f in _JAPANESE_FONTS if f in families), None)
+
+
+def _use_language_font(lang: str) -> None:
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        return
+    if not _default_font:
+        _default_font.append(QFont(app.font()))
+    font = QFont(_default_font[0])
+    family = japanese_font_family() if lang == "ja" else None
+    if family is not None:
+        font.setFamilies([family])
+    app.setFont(font)
 
 
 def current_language() -> str:

@@ -51,6 +51,7 @@ from molforma.document.origin import acting_for_mcp
 from molforma.errors import MolFormaError, StaleRevisionError
 from molforma.gui import dialogs
 from molforma.gui.introspection import mol_view
+from molforma.gui.modal_guard import refuse_edits_behind_modal
 from molforma.mcp.commands import CommandRecord, CommandStore, StartedWork
 
 if TYPE_CHECKING:
@@ -178,8 +179,11 @@ class CommandRunner(QObject):
         if modal is not None and not self._aims_at(rec, modal):
             if not rec.command.edits_document:
                 return "behind"  # a camera move waits for the dialog to close
-            self.store.fail(rec, MolFormaError("ui_modal_open", title=modal.windowTitle(),
-                                               dialogId=modal.property("molformaDialogId")))
+            try:
+                refuse_edits_behind_modal()
+            except MolFormaError as exc:
+                exc.data["dialogId"] = modal.property("molformaDialogId")
+                self.store.fail(rec, exc)
             return "ran"
         self._run(rec)
         return "ran"

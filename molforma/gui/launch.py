@@ -100,16 +100,29 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
     if screenshot:
         return window.save_screenshot(screenshot, tab)
     window.show()
+    server = None
     if mcp:
         from molforma.gui.mcp_host import start_mcp_host
 
-        start_mcp_host(ctx, window, list(allow_dirs or []), allow_execution_settings)
+        server = start_mcp_host(ctx, window, list(allow_dirs or []), allow_execution_settings)
+    from molforma.gui.exit_on_signal import connect_exit_signals, stop_calculations
+
+    connect_exit_signals(window, server)
     if load_error is not None:
         from PySide6.QtCore import QCoreApplication
 
         window.report_error_later(QCoreApplication.translate("MainWindow", "Cannot open file"),
                                   load_error)
-    return int(app.exec())
+    status = int(app.exec())
+    # However the loop ended (Quit, a signal, the MCP client leaving), no job outlives it.
+    stop_calculations(ctx)
+    if mcp:
+        # The MCP client is gone: end now. Tearing down Qt and the interpreter can take
+        # seconds here, and SPEC.md section 1 allows one; there is nothing to save.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    return status
 
 
 def _quiet_offscreen_warning() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,7 @@ class MainWindow(QMainWindow):
         self.resize(1200, 800)
         self.actions_by_id: dict[str, QAction] = {}
         self.source_name: str | None = None  # the structure file opened, for the title
+        self._status_source: str | Callable[[], str] | None = None
         self.menus: dict[str, QMenu] = {}
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("mainTabs")
@@ -253,6 +255,11 @@ class MainWindow(QMainWindow):
                 w.setText(self.tr("This part of MolForma is not available in this build."))
         self._update_title()
         self._update_summary()  # "3 atoms" in the status bar follows the language too
+        source = getattr(self, "_status_source", None)
+        if callable(source):
+            self.status_label.setText(source())
+        elif source:
+            self._clear_status()  # a plain text cannot be re-rendered in the new language
 
     def changeEvent(self, ev: QEvent) -> None:
         """Retranslate on a language change."""
@@ -293,14 +300,23 @@ class MainWindow(QMainWindow):
         mark = "*" if doc.modified else ""
         self.setWindowTitle(f"{name}{mark} — MolForma")
 
-    def show_status(self, text: str, timeout_ms: int = 8000) -> None:
-        """A message in the status bar."""
-        self.status_label.setText(text)
+    def show_status(self, message: str | Callable[[], str], timeout_ms: int = 8000) -> None:
+        """A message in the status bar; it clears after ``timeout_ms``.
+
+        Pass a function that renders the message to have it follow a language switch
+        while it shows (a plain string is cleared on a switch instead).
+        """
+        self._status_source = message
+        self.status_label.setText(message() if callable(message) else message)
         if timeout_ms:
             # The label is the timer's context: no call once the window is gone.
             QTimer.singleShot(timeout_ms, self.status_label,
-                              lambda t=text: self.status_label.text() == t
-                              and self.status_label.setText(""))
+                              lambda m=message: self._clear_status(m))
+
+    def _clear_status(self, message: str | Callable[[], str] | None = None) -> None:
+        if message is None or self._status_source is message:
+            self._status_source = None
+            self.status_label.setText("")
 
     def report_error(self, title: str, exc: BaseException | str) -> None:
         """Show an error through :mod:`dialogs` (a MolFormaError in the display language)."""
@@ -419,7 +435,7 @@ class MainWindow(QMainWindow):
         self.source_name = None if isinstance(loaded, dict) else Path(path).name
         self._remember(path)
         self._document_changed("open")
-        self.show_status(self.tr("Opened %1").replace("%1", Path(path).name))
+        self.show_status(lambda: self.tr("Opened %1").replace("%1", Path(path).name))
         return True
 
     def open_results(self, path: str) -> bool:
@@ -432,7 +448,7 @@ class MainWindow(QMainWindow):
             return False
         self.show_tab("results")
         self._remember(path)
-        self.show_status(self.tr("Opening %1 in Results").replace("%1", Path(path).name))
+        self.show_status(lambda: self.tr("Opening %1 in Results").replace("%1", Path(path).name))
         return True
 
     def file_load_structure(self) -> None:
@@ -488,7 +504,7 @@ class MainWindow(QMainWindow):
             return False
         self._remember(path)
         self._document_changed("save")
-        self.show_status(self.tr("Saved %1").replace("%1", Path(path).name))
+        self.show_status(lambda: self.tr("Saved %1").replace("%1", Path(path).name))
         return True
 
     def file_export(self) -> None:
@@ -516,7 +532,7 @@ class MainWindow(QMainWindow):
         except OSError as exc:
             self.report_error(self.tr("Export"), str(exc))
             return
-        self.show_status(self.tr("Exported %1").replace("%1", Path(path).name))
+        self.show_status(lambda: self.tr("Exported %1").replace("%1", Path(path).name))
 
     def open_preferences(self) -> None:
         """Edit → Preferences…"""
@@ -611,11 +627,14 @@ class MainWindow(QMainWindow):
 
     # -- closing ---------------------------------------------------------------------------
     def closeEvent(self, ev: QCloseEvent) -> None:
-        """Ask before discarding unsaved work (never in MCP mode)."""
+        """Ask before discarding unsaved work (never in MCP mode); then stop calculations."""
         if not self._confirm_discard():
             ev.ignore()
             return
         self.molecule_tab.shutdown()
+        from molforma.gui.exit_on_signal import stop_calculations
+
+        stop_calculations(self.ctx)  # local jobs end with the window (SPEC.md section 5)
         self.ctx.close()
         ev.accept()
 

@@ -26,13 +26,14 @@ from molforma.mcp.transport import StdioTransport
 if TYPE_CHECKING:
     from molforma.gui.context import AppContext
     from molforma.gui.main_window import MainWindow
+    from molforma.gui.services import WindowServices
 
 log = logging.getLogger("molforma.mcp")
 
 
-def start_mcp_host(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
-                   allow_execution_settings: bool) -> Server:
-    """Serve MCP for ``window`` on a daemon thread; returns the server."""
+def build_services(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
+                   allow_execution_settings: bool) -> WindowServices:
+    """The window's MCP services: policy, introspection, command runner, dialogs."""
     from molforma.gui.commands import CommandRunner
     from molforma.gui.introspection import WindowIntrospection
     from molforma.gui.services import WindowBridgeImpl, WindowServices
@@ -44,8 +45,14 @@ def start_mcp_host(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
                                      allow_execution_settings=allow_execution_settings)
     intro = WindowIntrospection(window, allow_execution_settings=allow_execution_settings)
     runner = CommandRunner(window, intro, window.mcp_bridge, policy)
-    services = WindowServices(ctx, policy, WindowBridgeImpl(window.mcp_bridge, intro, runner))
-    server = Server(services, mode="gui")
+    return WindowServices(ctx, policy, WindowBridgeImpl(window.mcp_bridge, intro, runner))
+
+
+def start_mcp_host(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
+                   allow_execution_settings: bool) -> Server:
+    """Serve MCP for ``window`` on a daemon thread; returns the server."""
+    server = Server(build_services(ctx, window, allow_dirs, allow_execution_settings),
+                    mode="gui")
     window.mcp_server = server
     transport = StdioTransport()
 

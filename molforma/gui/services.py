@@ -69,6 +69,10 @@ class WindowBridgeImpl:
         """Clean-up and history-scan workers (thread-safe flags kept by the runner)."""
         return self._runner.workers_snapshot()
 
+    def check_document_edit(self) -> None:
+        """The MCP document tools are refused while a modal dialog is open."""
+        self._dispatcher.check_document_edit()
+
 
 class WindowServices(BaseServices):
     """The services of the window mode, typed on the window's context."""

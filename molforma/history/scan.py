@@ -13,7 +13,7 @@ SPEC values ``queued``, ``running``, ``finished``, ``failed``, ``cancelled``,
 ``timed_out``, with three additions made here:
 
 * ``interrupted``: the record says ``queued``/``running`` but the job is dead: its
-  recorded ``pid`` (on this host) no longer exists, or, with no usable pid, neither
+  recorded ``pid`` (on this host) no longer exists or is a zombie, or, with no usable pid, neither
   ``job.json`` nor the output changed for :data:`STALE_RUNNING_SECONDS`.
 * ``saved``: a "Save input set" folder (``savedOnly``) that was never run.
 * ``unknown``: the record holds a value this version does not know.
@@ -154,7 +154,14 @@ def _pid_alive(pid: int) -> bool | None:
         return True  # exists, owned by someone else
     except OSError:
         return None
-    return True
+    # A zombie has ended: its parent (MolForma, killed with SIGKILL) is gone, and an
+    # init that does not reap (a container's first process) may keep it listed.
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            state = fh.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True  # no /proc (BSD, macOS): kill(0) is all we know
+    return state not in ("Z", "X")
 
 
 def _mtime(path: str) -> float | None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import copy
+import ctypes
 import datetime as _dt
 import json
 import logging
@@ -30,6 +31,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -60,7 +62,9 @@ JOB_VERSION = 1
 KILL_GRACE = 3.0  # seconds between SIGTERM and SIGKILL
 POLL_INTERVAL = 0.1
 RECORD_WRITE_INTERVAL = 2.0
-FAMILY_SCAN_INTERVAL = 0.5  # how often the job's descendants are looked up  # live progress reaches job.json at most this often
+FAMILY_SCAN_INTERVAL = 0.5  # how often the job's descendants are looked up
+# The longest a cancel waits: the grace period, then SIGKILL until everything ended.
+CANCEL_WAIT = KILL_GRACE + 12.0
 _TASK_SLUGS = {"optimize+frequencies": "optfreq"}
 
 register(
@@ -80,6 +84,10 @@ register(
         "bad_environment": {
             "en": "Environment variable '{name}' is not valid.",
             "ja": "環境変数「{name}」は不正です。",
+        },
+        "shutting_down": {
+            "en": "MolForma is closing; no new calculation can start.",
+            "ja": "MolForma を終了中のため、新しい計算は開始できません。",
         },
     }
 )
@@ -293,9 +301,23 @@ class Job:
             return copy.deepcopy(self._record)
 
     def cancel(self) -> None:
-        """Stop the job: SIGTERM to its process group now, SIGKILL after a grace period."""
+        """Stop the job: SIGTERM to its process group now, SIGKILL after a grace period.
+
+        Returns at once; :meth:`cancel_and_wait` also waits for the end.
+        """
         self._cancel.set()
         self._signal(signal.SIGTERM)
+
+    def cancel_and_wait(self, timeout: float = CANCEL_WAIT) -> bool:
+        """Cancel and return once every process of the job is gone and the record written.
+
+        What MCP's cancel answers use: when this returns True the status, the record
+        on disk and :meth:`JobManager.start`'s "one job at a time" check all agree
+        that the job has ended, so a start sent right after the answer is accepted.
+        Returns False only if a process outlived SIGKILL for ``timeout`` seconds.
+        """
+        self.cancel()
+        return self.wait(timeout)
 
     def _signal(self, sig: int) -> None:
         """Signal the job's process group, session and every descendant seen so far.
@@ -410,7 +432,7 @@ class Job:
                         self._proc = subprocess.Popen(
                             self._record["command"], cwd=self.folder, env=self._env,
                             stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                            start_new_session=True,
+                            start_new_session=True, preexec_fn=_END_WITH_US,
                         )
                 except OSError as exc:
                     start_error = f"cannot start: {exc.strerror or exc}"
@@ -577,6 +599,37 @@ def _exited(pid: int) -> bool:
     return info is not None and info.si_pid == pid
 
 
+def _end_with_us_hook() -> Callable[[], None] | None:
+    """A ``preexec_fn`` that makes the job's leader get SIGTERM when MolForma dies.
+
+    SIGKILL of MolForma (or a crash) runs none of our clean-up; Linux then sends
+    the leader (NWChem, or mpirun, which passes it to every rank) SIGTERM, so no
+    calculation keeps running unwatched and History shows the job ``interrupted``.
+    The signal comes when the thread that started the child ends: the job's own
+    thread, which lives until the job has ended. Resolved here, in the parent, so
+    the child only makes one C call between fork and exec.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
+                      ctypes.c_ulong]
+    prctl.restype = ctypes.c_int
+    pr_set_pdeathsig = 1
+    sigterm = int(signal.SIGTERM)
+
+    def hook() -> None:
+        prctl(pr_set_pdeathsig, sigterm, 0, 0, 0)
+
+    return hook
+
+
+_END_WITH_US = _end_with_us_hook()
+
+
 def _process_table() -> dict[int, tuple[str, int, int, str]]:
     """Every process as pid -> (state, ppid, session, start time), read from /proc (Linux)."""
     table: dict[int, tuple[str, int, int, str]] = {}
@@ -607,18 +660,26 @@ class JobManager:
         self._on_change = on_change
         self._lock = threading.Lock()
         self._jobs: list[Job] = []
+        self._closed = False
+
+    def close(self) -> None:
+        """Refuse every later :meth:`start` (the program is ending); running jobs go on."""
+        with self._lock:
+            self._closed = True
 
     def start(self, project: Mapping[str, Any]) -> Job:
         """Write a job folder and run NWChem there in a background thread; returns at once.
 
         Raises:
             CalculationError: ``input_invalid``, ``job_running``, ``bad_command``,
-                ``bad_environment``.
+                ``bad_environment``, ``shutting_down`` (after :meth:`close`).
             ValidationError: the input cannot be generated (e.g. forbidden extra input).
             FileAccessError: the job root or folder cannot be written.
         """
         prepared = _Prepared(project)
         with self._lock:
+            if self._closed:
+                raise CalculationError("shutting_down")
             running = self._running()
             if running is not None:
                 raise CalculationError("job_running", folder=str(running.folder))
@@ -678,13 +739,22 @@ _ACTIVE: set[Job] = set()
 _ACTIVE_LOCK = threading.Lock()
 
 
-@atexit.register
-def _stop_everything_at_exit() -> None:
+def stop_running_jobs(timeout: float = KILL_GRACE + 2.0) -> None:
+    """Cancel every running job of the process and wait until each has ended.
+
+    The exit paths call it (program exit, SIGTERM/SIGINT/SIGHUP, the window
+    closing): a job ends ``cancelled`` in its record, with no process left.
+    """
     with _ACTIVE_LOCK:
         jobs = list(_ACTIVE)
     for job in jobs:
         job.cancel()
-    deadline = time.monotonic() + KILL_GRACE + 2.0
+    deadline = time.monotonic() + timeout
     for job in jobs:
         if not job.wait(max(0.0, deadline - time.monotonic())):
             job._signal(signal.SIGKILL)
+
+
+@atexit.register
+def _stop_everything_at_exit() -> None:
+    stop_running_jobs()

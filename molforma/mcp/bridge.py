@@ -94,3 +94,7 @@ class WindowBridge(Protocol):
     def workers(self) -> list[dict[str, Any]]:
         """Window workers running now (clean-up, history scan), as plain data."""
         ...
+
+    def check_document_edit(self) -> None:
+        """Raise ``modal_dialog_open`` while a modal dialog is open (before a document edit)."""
+        ...

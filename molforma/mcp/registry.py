@@ -32,6 +32,15 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 MAX_RESULT_CHARS = 100_000
 
 
+# The tools that change a document. In the window they are refused while a modal
+# dialog is open (SPEC.md 9.1) through the window bridge's check_document_edit().
+DOCUMENT_EDIT_TOOLS: frozenset[str] = frozenset({
+    "open_file", "import_document", "history", "add_atoms", "delete_atoms", "move_atoms",
+    "set_atom_properties", "set_bonds", "set_internal_coordinate", "add_hydrogens",
+    "place_fragment", "set_molecule", "set_nwchem", "set_advanced", "set_execution",
+})
+
+
 class ToolErrorObject(BaseModel):
     """The common error object of every tool (``structuredContent`` of an error result)."""
 

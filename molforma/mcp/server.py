@@ -108,6 +108,7 @@ class Server:
             "tasks/update": self._on_tasks_update,
             "tasks/cancel": self._on_tasks_cancel,
         }
+        self._exit_status: int | None = None
         self._legacy_only = frozenset({"initialize", "ping"})
         self._modern_only = frozenset({"server/discover", "tasks/get", "tasks/update",
                                        "tasks/cancel"})
@@ -197,12 +198,28 @@ class Server:
                     continue
                 if msg is _QUEUE_END or transport.disconnected.is_set():
                     break
+                if self._exit_status is not None:
+                    break  # an exit signal arrived: nothing more is served
                 self._serve_one(msg)
         finally:
             self.state.shutdown()
             transport.close()
+        if self._exit_status is not None:
+            return self._exit_status
         # A client disconnected for not reading is an abnormal end.
         return 1 if transport.overflowed else 0
+
+    def stop_for_signal(self, signum: int) -> None:
+        """An exit signal (``molforma.exit_signals`` watcher thread): stop and end the loop.
+
+        The calculations are stopped here, at once, not when the loop next looks at
+        its queue: the loop may be inside a long tool call.
+        """
+        from molforma.exit_signals import exit_status
+
+        self._exit_status = exit_status(signum)
+        self.state.shutdown()
+        self._queue.put(_QUEUE_END)
 
     def _serve_one(self, msg: Any) -> None:
         rid = msg.get("id") if isinstance(msg, dict) else None
@@ -363,6 +380,7 @@ class Server:
             return self._error_result(spec, _invalid_args(exc, self.state.lang))
         ctx = ToolContext(state=self.state, request=req)
         try:
+            self._check_document_edit(spec)
             out = spec.handler(ctx, parsed)
         except InputRequired as ir:
             return ir.to_result()
@@ -384,6 +402,14 @@ class Server:
                 return wire
             out = out.result
         return self.tool_result(spec, out)
+
+    def _check_document_edit(self, spec: ToolSpec) -> None:
+        """In the window, refuse a document edit while a modal dialog is open (SPEC.md 9.1)."""
+        from molforma.mcp.registry import DOCUMENT_EDIT_TOOLS
+
+        bridge = self.state.window
+        if bridge is not None and spec.name in DOCUMENT_EDIT_TOOLS:
+            bridge.check_document_edit()
 
     def tool_result(self, spec: ToolSpec, out: Any) -> dict[str, Any]:
         """A ``CallToolResult`` from a handler's output, validated against the schema."""
@@ -554,8 +580,11 @@ def serve_headless(allow_dirs: list[Path], allow_execution_settings: bool) -> in
     """``molforma --mcp``: serve MCP on stdin/stdout with one empty document."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
                         format="molforma: %(levelname)s %(message)s")
+    from molforma import exit_signals
+
     transport = StdioTransport()
     state = HeadlessServices(allow_dirs=tuple(allow_dirs),
                              allow_execution_settings=allow_execution_settings)
     server = Server(state, mode="headless")
+    exit_signals.set_handler(server.stop_for_signal)
     return server.run(transport)

@@ -173,14 +173,20 @@ class BaseServices:
         return None
 
     def shutdown(self) -> None:
-        """Stop the work tasks follow, then the calculations."""
+        """Stop the work tasks follow, then the calculations (EOF, disconnect, exit signal).
+
+        No calculation can start once this began, so none is left behind by a request
+        served while the program ends.
+        """
+        jobs = self.jobs_if_any()
+        if jobs is not None:
+            jobs.close()
         for t in self.tasks.all():
             if t.status == "working" and t.background is not None:
                 try:
                     t.background.cancel()
                 except Exception:
                     log.exception("cancelling task at shutdown")
-        jobs = self.jobs_if_any()
         if jobs is not None:
             try:
                 jobs.stop_all()

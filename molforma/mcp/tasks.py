@@ -36,8 +36,10 @@ class Background:
     Attributes:
         result: The immediate tool output (what a call without the extension returns).
         wait: Blocks until the work ends or ``timeout`` seconds pass; True when it ended.
-        cancel: Stops the work (like the tool's own cancel action); returning False
-            means it could not be stopped (a GUI call in progress) and the task goes on.
+        cancel: Stops the work (like the tool's own cancel action). A calculation's
+            returns once the job has ended, so that what the cancel answer reports is
+            already true everywhere. Returning False means it could not be stopped (a
+            GUI call in progress) and the task goes on to its real result.
         final: The final tool output once the work ended (with ``app`` state).
         inputs: ``inputs(form)`` → (input requests keyed uniquely, status message): the
             questions the work waits on (window dialogs); form requests only when the
@@ -69,6 +71,7 @@ class Task:
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
     background: Background | None = None
+    cancel_requested: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def set_status(self, status: TaskStatus, *, message: str | None = None,
@@ -142,8 +145,8 @@ class TaskStore:
         def watch() -> None:
             try:
                 bg.wait(None)
-                if task.status in TERMINAL:
-                    return
+                if task.status in TERMINAL or task.cancel_requested:
+                    return  # the work ended because of tasks/cancel: it stays cancelled
                 result = finish(bg.final())
             except Exception as exc:
                 log.exception("task %s failed", task.task_id)
@@ -168,10 +171,17 @@ class TaskStore:
         return task
 
     def cancel(self, task_id: Any) -> None:
-        """Stop the task's work and mark it cancelled (a terminal task stays as it is)."""
+        """Stop the task's work and mark it cancelled (a terminal task stays as it is).
+
+        For a calculation this returns once the job has ended (its
+        ``Background.cancel`` waits): the task, the job record and ``get_app_state``
+        then all say cancelled together.
+        """
         task = self.get(task_id)
         if task.status in TERMINAL:
             return
+        with task.lock:
+            task.cancel_requested = True
         if task.background is not None:
             try:
                 stopped = task.background.cancel()
@@ -179,6 +189,8 @@ class TaskStore:
                 log.exception("cancelling task %s", task_id)
                 stopped = None
             if stopped is False:
+                with task.lock:
+                    task.cancel_requested = False
                 return  # cannot be stopped now: it ends with its real result
         task.set_status("cancelled")
 

@@ -174,6 +174,22 @@ def test_running_record_with_a_dead_pid_is_interrupted(tmp_path: Path) -> None:
     assert row.status == "interrupted"
 
 
+def test_running_record_whose_pid_is_a_zombie_is_interrupted(tmp_path: Path) -> None:
+    # What a job leader becomes when MolForma was killed and nobody reaps it.
+    proc = __import__("subprocess").Popen(["true"])
+    try:
+        stat = Path(f"/proc/{proc.pid}/stat")
+        deadline = time.monotonic() + 10
+        while stat.read_text().rsplit(")", 1)[1].split()[0] != "Z":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        make_job(tmp_path, "zombie", status="running", pid=proc.pid)
+        (row,) = scan([str(tmp_path)])
+        assert row.status == "interrupted"
+    finally:
+        proc.wait()
+
+
 def test_running_record_without_pid_is_judged_by_the_age_of_its_files(tmp_path: Path) -> None:
     fresh = make_job(tmp_path, "fresh", status="running")
     stale = make_job(tmp_path, "stale", status="queued")

@@ -10,7 +10,24 @@ from tests.paths import DATA, NWCHEM_DATA, REPO
 
 CHECKED = ("molforma", "tests", "bench", "scripts", "docs")
 # A path that climbs out of the checkout, or names the private folder kept beside it.
-OUTSIDE = re.compile(r"\.\./shared|shared/fixtures|[\"']shared[\"']\s*/|parents\[\d\]\.parent\s*/")
+OUTSIDE = re.compile(r"\.\./shared|shared/fixtures|[\"']shared[\"']\s*/|/\s*[\"']shared[\"']"
+                     r"|parents\[\d\]\.parent\s*/|/work/(?:shared|main|wt)\b|\.\.[\"']\s*,\s*[\"']shared")
+
+
+def test_the_check_catches_every_way_of_naming_the_folder_beside_the_checkout() -> None:
+    caught = ['FIXTURES = ROOT / ".." / "shared" / "fixtures"', "cp ../shared/x .",
+              'Path(__file__).parents[2].parent / "data"', 'ROOT.parent / "shared"',
+              'os.path.join(ROOT, "..", "shared")', "see /work/shared/SPEC.md",
+              'DATA = Path("/work/main/tests/data")']
+    fine = ['NWCHEM_DATA = DATA / "nwchem"', "shared undo history", 'REPO / "bench" / "results"']
+    assert [line for line in caught if not OUTSIDE.search(line)] == []
+    assert [line for line in fine if OUTSIDE.search(line)] == []
+
+
+def test_the_check_reads_the_benches_and_the_scripts_too() -> None:
+    names = {p.relative_to(REPO).as_posix() for p in _tracked(*CHECKED)}
+    assert {"bench/harness.py", "bench/results_bench.py", "scripts/setup.sh",
+            "scripts/update_readme.py"} <= names
 
 
 def _tracked(*tops: str) -> list[Path]:

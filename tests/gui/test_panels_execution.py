@@ -237,3 +237,29 @@ def test_allowed_directories_refuse_a_job_root_outside_them(panel: Any, ctx: Any
     _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "allowed" / "jobs"))
     qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
     assert Path(panel.last_input_set).parent == tmp_path / "allowed" / "jobs"
+
+
+def test_the_log_area_has_a_translated_label_whose_buddy_is_the_log(panel: Any,
+                                                                   qtbot: Any) -> None:
+    from PySide6.QtCore import QCoreApplication, QTranslator
+
+    from tests.paths import REPO
+
+    label = panel.findChild(QLabel, "executionLogLabel")
+    log_view = panel.findChild(object, "executionLog")
+    assert label is not None and label.isVisible()
+    assert label.buddy() is log_view
+    assert label.text() == "NWChem output (live log):"
+    assert log_view.accessibleName() == "NWChem output (live log)"
+    # The label sits right above the log.
+    below = log_view.mapTo(panel, log_view.rect().topLeft()).y()
+    assert label.mapTo(panel, label.rect().bottomLeft()).y() <= below
+    translator = QTranslator()
+    assert translator.load(str(REPO / "translations" / "panels_ja.qm"))
+    QCoreApplication.installTranslator(translator)
+    try:
+        qtbot.waitUntil(lambda: label.text() == "NWChem の出力（ライブログ）：", timeout=5000)
+        assert log_view.accessibleName() == "NWChem の出力（ライブログ）"
+    finally:
+        QCoreApplication.removeTranslator(translator)
+    qtbot.waitUntil(lambda: label.text() == "NWChem output (live log):", timeout=5000)

@@ -258,3 +258,28 @@ def test_allowed_directories_refuse_a_folder_outside(panel: Any, ctx: Any,
     assert not panel.reuse_selected()
     assert ctx.document.revision == before
     assert panel.findChild(object, "historyStatus").text()
+
+
+def test_the_status_line_counts_jobs_with_plural_forms_in_english_and_japanese(
+        panel: Any, jobs: dict[str, Path], qtbot: Any, tmp_path: Path) -> None:
+    from PySide6.QtCore import QCoreApplication, QTranslator
+
+    from tests.paths import REPO
+
+    panel.show()
+    _scan(qtbot, panel)
+    status = panel.status_label
+    assert status.text().startswith("2 jobs in ")
+    shutil.rmtree(jobs["water"])
+    _scan(qtbot, panel)
+    assert status.text().startswith("1 job in "), status.text()
+    assert str(tmp_path / "jobs") in status.text()
+    translator = QTranslator()
+    assert translator.load(str(REPO / "translations" / "panels_ja.qm"))
+    QCoreApplication.installTranslator(translator)
+    try:
+        _scan(qtbot, panel)
+        assert status.text().startswith(f"{tmp_path / 'jobs'}")
+        assert "に 1 件のジョブ" in status.text()
+    finally:
+        QCoreApplication.removeTranslator(translator)

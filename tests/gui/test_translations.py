@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -182,3 +183,47 @@ def test_the_results_tab_with_a_loaded_run_is_japanese(japanese: Any, qtbot: Any
         seen.append(label.text())
         assert _untranslated(_visible_texts(win, panel)) == [], label.text()
     assert "入力" in seen[0] and "最終" in seen[-1]
+
+
+def test_qt_file_dialog_and_standard_buttons_speak_japanese(japanese: Any) -> None:
+    from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QPushButton
+
+    dialog = QFileDialog(japanese)
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+    labels = [w.text() for w in dialog.findChildren(QLabel) if w.text()]
+    buttons = [b.text() for b in dialog.findChildren(QPushButton) if b.text()]
+    tips = [b.toolTip() for b in dialog.findChildren(QAbstractButton) if b.toolTip()]
+    kana = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+    assert labels and all(kana.search(t) for t in labels), labels
+    assert buttons and all(kana.search(t) for t in buttons), buttons
+    assert tips and all(kana.search(t) for t in tips), tips
+    box = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, japanese)
+    assert box.buttons()[0].text() == "キャンセル"
+    dialog.deleteLater()
+
+
+def test_japanese_text_uses_one_font_for_kana_and_digits(japanese: Any) -> None:
+    from PySide6.QtGui import QFontDatabase
+    from PySide6.QtWidgets import QApplication
+
+    family = QApplication.font().family()
+    systems = QFontDatabase.writingSystems(family)
+    assert QFontDatabase.WritingSystem.Japanese in systems, family
+    assert QFontDatabase.WritingSystem.Latin in systems, family
+
+
+def test_a_status_message_follows_a_live_language_switch(make_main_window: Any, qtbot: Any,
+                                                         tmp_path: Path) -> None:
+    win = make_main_window()
+    src = tmp_path / "neon.xyz"
+    src.write_text("1\nneon\nNe 0 0 0\n")
+    win.open_path(str(src))
+    assert win.status_label.text() == "Opened neon.xyz"
+    kana = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+    set_language("ja", win.ctx)
+    try:
+        qtbot.waitUntil(lambda: kana.search(win.status_label.text()) is not None)
+        assert "neon.xyz" in win.status_label.text()
+    finally:
+        set_language("en", win.ctx)
+    qtbot.waitUntil(lambda: win.status_label.text() == "Opened neon.xyz")

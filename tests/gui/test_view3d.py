@@ -274,3 +274,55 @@ def test_a_fitted_molecule_stays_fitted_when_the_view_grows(view: Any, qtbot: An
     view.resize(400, 300)
     qtbot.wait(50)
     assert view.camera.scale == pytest.approx(zoomed)
+
+
+def _painted(view: Any, atoms: list[dict[str, Any]], bonds: list[dict[str, Any]],
+             bond_rgb: tuple[float, float, float]) -> tuple[QImage, Any]:
+    """Render ``atoms`` head-on (model z towards the viewer) with every bond in ``bond_rgb``."""
+    import numpy as np
+    from PySide6.QtGui import QPainter
+
+    from molforma.gui.view3d.painter import render_scene
+
+    view.set_molecule(atoms, bonds)
+    w, h = 400, 300
+    view.camera.rot = np.eye(3)
+    view.camera.fit(view.scene.pos, view.scene.radius, w, h)
+    view.scene.seg_colour[:, :3] = bond_rgb  # a colour no atom has, to tell bond from ball
+    img = QImage(w, h, QImage.Format.Format_ARGB32)
+    p = QPainter(img)
+    render_scene(p, view, float(w), float(h))
+    p.end()
+    return img, view.camera.to_screen(view.scene.pos, w, h)
+
+
+def _is_green(c: QColor) -> bool:
+    return c.green() > c.red() + 40 and c.green() > c.blue() + 40
+
+
+def test_painter_draws_a_bond_behind_the_balls_it_joins_even_when_it_points_at_the_viewer(
+        view: Any) -> None:
+    # The carbon is nearer the viewer; the bond leaves the oxygen towards it.
+    atoms = [new_atom("a1", "O", 0.0, 0.0, 0.0), new_atom("a2", "C", 0.9, 0.0, 1.2)]
+    img, screen = _painted(view, atoms, [{"a": "a1", "b": "a2", "order": 1}], (0.0, 1.0, 0.0))
+    assert screen[1, 2] > screen[0, 2]  # the carbon is in front
+    o = img.pixelColor(round(float(screen[0, 0])), round(float(screen[0, 1])))
+    c = img.pixelColor(round(float(screen[1, 0])), round(float(screen[1, 1])))
+    assert _is_red(o), o.name()
+    assert not _is_green(c) and abs(c.red() - c.green()) < 40, c.name()  # grey carbon
+
+
+def test_painter_shades_a_bond_across_its_width_like_the_balls(view: Any) -> None:
+    atoms = [new_atom("a1", "O", 0.0, 0.0, 0.0), new_atom("a2", "O", 2.4, 0.0, 0.0)]
+    img, screen = _painted(view, atoms, [{"a": "a1", "b": "a2", "order": 1}], (0.1, 0.8, 0.1))
+    x = round(float(screen[0, 0] + screen[1, 0]) / 2)
+    y0 = round(float(screen[0, 1]))
+    column = [img.pixelColor(x, y) for y in range(y0 - 40, y0 + 41)]
+    bond = [c for c in column if _is_green(c)]
+    assert len(bond) >= 6  # the bond crosses this column, several pixels wide
+    brightness = [c.green() for c in bond]
+    assert max(brightness) - min(brightness) > 60, brightness
+    # Brightest inside the bond, darker at both edges: a cylinder, not a flat band.
+    top = brightness.index(max(brightness))
+    assert 0 < top < len(brightness) - 1
+    assert brightness[0] < max(brightness) - 30 and brightness[-1] < max(brightness) - 30

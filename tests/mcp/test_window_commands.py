@@ -35,8 +35,8 @@ def test_records_go_queued_running_done_or_failed_and_the_last_128_are_kept() ->
     assert first.status == "queued" and first.id == "cmd-1"
     assert store.start(first) and first.status == "running"
     assert not store.start(first)  # already running
-    store.fail(first, MolFormaError("ui_modal_open", title="About"))
-    assert first.to_dict("en")["error"]["code"] == "ui_modal_open"
+    store.fail(first, MolFormaError("modal_dialog_open", title="About"))
+    assert first.to_dict("en")["error"]["code"] == "modal_dialog_open"
     for _ in range(MAX_RECORDS + 10):
         rec = store.add(_cmd())
         store.start(rec)

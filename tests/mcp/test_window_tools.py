@@ -194,7 +194,7 @@ def test_a_message_box_is_answered_through_ui_activate_and_edits_behind_it_are_r
     assert state["pendingGuiCommands"][0]["commandId"] == opened["commandId"]
     # A document edit behind the dialog is refused; the dialog's button is accepted.
     rec = _run(server, "ui_set_value", {"target": "processesSpin", "value": 4})
-    assert rec["status"] == "failed" and rec["error"]["code"] == "ui_modal_open"
+    assert rec["status"] == "failed" and rec["error"]["code"] == "modal_dialog_open"
     rec = _run(server, "ui_activate", {"target": modal["buttonIds"][modal["buttons"][0]]})
     assert rec["status"] == "done"
     done = wait_until(lambda: (r := server.ok("get_ui_command",

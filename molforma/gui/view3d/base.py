@@ -72,6 +72,7 @@ class MoleculeView(QWidget):
         self._drag_total = np.zeros(3)
         self._hovered = ""
         self._camera_touched = False  # the person zoomed or panned since the last fit
+        self.surfaces: list[Any] = []  # view3d.surfaces.Surface meshes drawn over the atoms
         # Vibration animation
         self._anim_base: np.ndarray | None = None
         self._anim_disp: np.ndarray | None = None
@@ -159,6 +160,12 @@ class MoleculeView(QWidget):
         self._anim_disp = None if displacement is None else np.asarray(displacement, float)
         self._anim_amp = float(amplitude)
         self.reset_view()
+
+    def set_surfaces(self, surfaces: Sequence[Any]) -> None:
+        """Draw these :class:`~molforma.gui.view3d.surfaces.Surface` meshes (an orbital's
+        lobes) over the molecule; an empty list removes them."""
+        self.surfaces = list(surfaces)
+        self.canvas.scene_changed()
 
     def play(self) -> None:
         """Start the vibration animation set with :meth:`set_mode_animation`."""

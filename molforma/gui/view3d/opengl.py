@@ -24,6 +24,7 @@ from PySide6.QtOpenGLWidgets import QOpenGLWidget
 
 from molforma.gui.view3d.forwarding import ForwardsInput
 from molforma.gui.view3d.scene import BACKGROUND, MARK_CANDIDATE, MARK_FIXED, MARK_SELECTED
+from molforma.gui.view3d.surfaces import SurfaceGL
 
 if TYPE_CHECKING:
     from molforma.gui.view3d.base import MoleculeView
@@ -242,6 +243,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self._n_segs = 0
         self._uniforms: dict[tuple[int, str], int] = {}
         self.frames = 0  # frames drawn (benchmarks check that a repaint really painted)
+        self._surfaces: SurfaceGL | None = None
 
     def scene_changed(self) -> None:
         """The molecule changed: re-upload instance buffers on the next frame."""
@@ -255,6 +257,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
             self._sphere_prog = _compile(_SPHERE_VS, _SPHERE_FS)
             self._cyl_prog = _compile(_CYL_VS, _CYL_FS)
             self._build_vaos()
+            self._surfaces = SurfaceGL(_compile, _COMMON)
             self._ok = True
         except Exception as exc:  # noqa: BLE001 - any GL failure: show the painter instead
             log.warning("OpenGL renderer unavailable (%s); using QPainter", exc)
@@ -318,6 +321,8 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self._upload("l_split", sd.line_split)
         self._n_atoms = sd.count
         self._n_segs = len(sd.line_start)
+        if self._surfaces is not None:
+            self._surfaces.upload(list(getattr(self._view, "surfaces", [])))
         self._dirty = False
 
     def _set_uniforms(self, prog: int, w: float, h: float, depth: float) -> None:
@@ -367,4 +372,6 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         GL.glDrawArraysInstanced(GL.GL_TRIANGLE_STRIP, 0, 4, self._n_atoms)
         GL.glBindVertexArray(0)
         GL.glUseProgram(0)
+        if self._surfaces is not None:
+            self._surfaces.draw(lambda prog: self._set_uniforms(prog, w, h, depth))
 

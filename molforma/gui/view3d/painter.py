@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QLinearGradient,
     QPainter,
     QPaintEvent,
     QPen,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import QWidget
 
 from molforma.gui.view3d.forwarding import ForwardsInput
 from molforma.gui.view3d.scene import BACKGROUND, mark_colour
+from molforma.gui.view3d.surfaces import draw_surfaces
 
 if TYPE_CHECKING:
     from molforma.gui.view3d.base import MoleculeView
@@ -56,56 +58,118 @@ class PainterCanvas(ForwardsInput, QWidget):
 
 
 
+_LIGHT = np.array([-0.35, -0.4]) / np.hypot(0.35, 0.4)  # towards the light, screen y down
+
+
+class _Shades:
+    """The gradient stops of balls and sticks, made once per colour and frame.
+
+    Building QColors per item costs more than drawing it, and a scene has only a
+    few distinct colours (one per element, plus the candidate's ghost alpha).
+    """
+
+    def __init__(self) -> None:
+        self._ball: dict[tuple[float, ...], list[tuple[float, QColor]]] = {}
+        self._stick: dict[tuple[float, ...], list[tuple[float, QColor]]] = {}
+
+    def ball(self, col: np.ndarray) -> list[tuple[float, QColor]]:
+        key = tuple(col.tolist())
+        stops = self._ball.get(key)
+        if stops is None:
+            alpha = float(col[3])
+            stops = self._ball[key] = [(0.0, _qcolor((1.0, 1.0, 1.0), alpha)),
+                                       (0.25, _qcolor(col, alpha)),
+                                       (1.0, _qcolor(col, alpha, 0.35))]
+        return stops
+
+    def stick(self, col: np.ndarray) -> list[tuple[float, QColor]]:
+        # Across the width, from the lit edge: dim rim, highlight, body colour, dark rim.
+        key = tuple(col.tolist())
+        stops = self._stick.get(key)
+        if stops is None:
+            alpha = float(col[3])
+            stops = self._stick[key] = [(0.0, _qcolor(col, alpha, 0.55)),
+                                        (0.3, _qcolor(np.asarray(col[:3]) * 0.6 + 0.4, alpha)),
+                                        (0.55, _qcolor(col, alpha)),
+                                        (1.0, _qcolor(col, alpha, 0.3))]
+        return stops
+
+
+def _stick_geometry(ss: np.ndarray, se: np.ndarray, width: np.ndarray) -> tuple[np.ndarray,
+                                                                                  np.ndarray]:
+    """Per half-bond: the gradient's line across the width (lit edge → dark edge), and
+    whether the half is long enough on screen to draw (one seen end-on is hidden by its ball)."""
+    d = se[:, :2] - ss[:, :2]
+    length = np.hypot(d[:, 0], d[:, 1])
+    visible = length >= 0.5
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(length, 1e-9)[:, None]
+    n[n @ _LIGHT < 0] *= -1  # the gradient starts on the lit edge
+    mid = (ss[:, :2] + se[:, :2]) / 2
+    half = n * (width / 2)[:, None]
+    return np.concatenate([mid + half, mid - half], axis=1), visible
+
+
 def render_scene(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
-    """Draw ``view``'s scene into ``p`` (a widget or a QImage) of size w × h."""
+    """Draw ``view``'s scene into ``p`` (a widget or a QImage) of size w × h.
+
+    Atoms and half-bonds are drawn far to near in one order. A half-bond sorts at
+    the farther of its ball's centre and its own middle, and just before its ball,
+    so the ball always covers the bond's end and a bond pointing at the viewer never
+    paints over the ball it leaves; balls nearer than a bond still cover it. Sticks
+    are shaded across their width like lit cylinders, balls like lit spheres.
+    """
     p.fillRect(QRectF(0, 0, w, h), _qcolor(BACKGROUND))
     sd, cam = view.scene, view.camera
     if sd.count == 0:
         return
     p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     s = cam.to_screen(sd.pos, w, h)
-    rad = sd.radius * cam.scale
+    rad = np.maximum(sd.radius * cam.scale, 1.5)
     n_atoms = sd.count
     n_seg = len(sd.seg_start)
     if n_seg:
         ss = cam.to_screen(sd.seg_start, w, h)
         se = cam.to_screen(sd.seg_end, w, h)
-        seg_depth = (ss[:, 2] + se[:, 2]) / 2
+        seg_depth = np.minimum((ss[:, 2] + se[:, 2]) / 2, s[sd.seg_atom, 2])
+        widths = np.maximum(sd.seg_radius * 2 * cam.scale, 1.0)
+        across, visible = _stick_geometry(ss, se, widths)
+        lines = np.concatenate([ss[:, :2], se[:, :2]], axis=1).tolist()
+        across_l, visible_l, widths_l = across.tolist(), visible.tolist(), widths.tolist()
     else:
-        ss = se = np.zeros((0, 3))
         seg_depth = np.zeros(0)
-    # One ordering for atoms and bond halves so that nearer items cover farther ones;
-    # a bond half is pushed slightly back so its atom ball covers its end.
-    depth = np.concatenate([s[:, 2], seg_depth - 0.5 * cam.scale * 0.3])
-    order = np.argsort(depth, kind="stable")
-    light = QPointF(-0.35, -0.4)
+    # Ties (a half-bond at its ball's depth) go bond first: the second key puts halves first.
+    depth = np.concatenate([s[:, 2], seg_depth])
+    kind = np.concatenate([np.ones(n_atoms), np.zeros(n_seg)])
+    order = np.lexsort((kind, depth)).tolist()
+    shades = _Shades()
+    xyr = np.concatenate([s[:, :2], rad[:, None]], axis=1).tolist()
     no_pen = QPen(Qt.PenStyle.NoPen)
     for k in order:
-        k = int(k)
         if k < n_atoms:
-            x, y, r = float(s[k, 0]), float(s[k, 1]), float(max(rad[k], 1.5))
+            x, y, r = xyr[k]
             if x + r < 0 or y + r < 0 or x - r > w or y - r > h:
                 continue
-            col = sd.colour[k]
-            alpha = float(col[3])
             ring = mark_colour(int(sd.mark[k]))
             if ring is not None:
                 p.setPen(QPen(_qcolor(ring), max(2.0, r * 0.18)))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawEllipse(QPointF(x, y), r * 1.22, r * 1.22)
-            grad = QRadialGradient(QPointF(x + light.x() * r, y + light.y() * r), r * 1.3)
-            grad.setColorAt(0.0, _qcolor((1.0, 1.0, 1.0), alpha).lighter(100))
-            grad.setColorAt(0.25, _qcolor(col, alpha))
-            grad.setColorAt(1.0, _qcolor(col, alpha, 0.35))
+            grad = QRadialGradient(QPointF(x + _LIGHT[0] * 0.53 * r, y + _LIGHT[1] * 0.53 * r),
+                                   r * 1.3)
+            grad.setStops(shades.ball(sd.colour[k]))
             p.setPen(no_pen)
             p.setBrush(QBrush(grad))
             p.drawEllipse(QPointF(x, y), r, r)
         else:
             j = k - n_atoms
-            col = sd.seg_colour[j]
-            width = float(max(sd.seg_radius[j] * 2 * cam.scale, 1.0))
-            pen = QPen(_qcolor(col, float(col[3]), 0.8), width)
+            if not visible_l[j]:
+                continue
+            lx, ly, dx, dy = across_l[j]
+            grad = QLinearGradient(lx, ly, dx, dy)
+            grad.setStops(shades.stick(sd.seg_colour[j]))
+            pen = QPen(QBrush(grad), widths_l[j])
             pen.setCapStyle(Qt.PenCapStyle.FlatCap)
             p.setPen(pen)
-            p.drawLine(QPointF(float(ss[j, 0]), float(ss[j, 1])),
-                       QPointF(float(se[j, 0]), float(se[j, 1])))
+            x1, y1, x2, y2 = lines[j]
+            p.drawLine(QLineF(x1, y1, x2, y2))
+    draw_surfaces(p, view, w, h)

@@ -94,6 +94,8 @@ class SceneData:
     seg_end: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     seg_radius: np.ndarray = field(default_factory=lambda: np.zeros(0))
     seg_colour: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
+    # The atom each half-bond belongs to (the painter draws a half just before its ball).
+    seg_atom: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     # Whole bond lines (one per line of a multiple bond), coloured half and half: OpenGL.
     line_start: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     line_end: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
@@ -211,6 +213,7 @@ def rebuild_segments(sd: SceneData) -> None:
         sd.seg_end = sd.line_end = np.zeros((0, 3))
         sd.seg_radius = sd.line_radius = np.zeros(0)
         sd.seg_colour = sd.line_colour_a = sd.line_colour_b = np.zeros((0, 4))
+        sd.seg_atom = np.zeros(0, dtype=np.int64)
         sd.line_split = np.zeros(0)
         return
     i, j = sd.bond_pairs[:, 0], sd.bond_pairs[:, 1]
@@ -223,7 +226,7 @@ def rebuild_segments(sd: SceneData) -> None:
     ref = np.where(np.abs(d[:, 2:3]) < 0.9, np.array([[0.0, 0.0, 1.0]]), np.array([[1.0, 0.0, 0.0]]))
     side = np.cross(d, ref)
     side /= np.linalg.norm(side, axis=1, keepdims=True)
-    starts, ends, radii, cols = [], [], [], []
+    starts, ends, radii, cols, owners = [], [], [], [], []
     l_start, l_end, l_rad, l_ca, l_cb, l_split = [], [], [], [], [], []
     for order in (1, 2, 3):
         sel = sd.bond_orders == order
@@ -239,6 +242,7 @@ def rebuild_segments(sd: SceneData) -> None:
             ends += [mid, b0]
             radii += [np.full(len(a0), r)] * 2
             cols += [sd.colour[i[sel]], sd.colour[j[sel]]]
+            owners += [i[sel], j[sel]]
             # The parts of a bond inside its two balls are never seen: leave them out
             # (kept a little inside the balls so that no gap can show).
             ra = sd.radius[i[sel]][:, None] * 0.8
@@ -256,6 +260,7 @@ def rebuild_segments(sd: SceneData) -> None:
     sd.seg_end = np.concatenate(ends)
     sd.seg_radius = np.concatenate(radii)
     sd.seg_colour = np.concatenate(cols)
+    sd.seg_atom = np.concatenate(owners).astype(np.int64)
     sd.line_start = np.concatenate(l_start)
     sd.line_end = np.concatenate(l_end)
     sd.line_radius = np.concatenate(l_rad)

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.document.document import protected_values
 from molforma.document.origin import mcp_acting
 from molforma.gui import dialogs
 from molforma.gui.widgets.panel_workers import (
@@ -263,14 +264,26 @@ class ExecutionPanel(Retranslatable, QWidget):
 
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.setObjectName("executionOutputSplitter")
-        self.log_view = QPlainTextEdit(right)
+        log_box = QWidget(right)
+        log_box.setObjectName("executionLogBox")
+        log_layout = QVBoxLayout(log_box)
+        log_layout.setContentsMargins(0, 0, 0, 0)
+        self.log_view = QPlainTextEdit(log_box)
         self.log_view.setObjectName("executionLog")
         self.log_view.setReadOnly(True)
         self.log_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.log_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.log_view.setMaximumBlockCount(LOG_MAX_LINES)
+        # A named label with the log as its buddy: screen readers and get_ui say what it is.
+        self.log_label = self.label(lambda: self.tr("NWChem output (live log):"), log_box)
+        self.log_label.setObjectName("executionLogLabel")
+        self.log_label.setBuddy(self.log_view)
+        self.bind_text(lambda: self.log_view.setAccessibleName(
+            self.log_label.text().rstrip(":：")))
+        log_layout.addWidget(self.log_label)
+        log_layout.addWidget(self.log_view)
         self.energy_plot = EnergyPlot(right, object_name="energyPlot")
-        right.addWidget(self.log_view)
+        right.addWidget(log_box)
         right.addWidget(self.energy_plot)
         right.setStretchFactor(0, 3)
         right.setStretchFactor(1, 2)
@@ -463,8 +476,9 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.save_input_button.setEnabled(not running)
 
     # -- run / stop / save -------------------------------------------------------------------
-    def _untrusted_text(self) -> str:
-        project = self.ctx.document.project
+    def _untrusted_text(self, project: dict[str, Any] | None = None) -> str:
+        if project is None:
+            project = self.ctx.document.project
         ex = project.get("execution", {})
         calc = project.get("calculation", {})
         env = ex.get("environment") or {}
@@ -490,7 +504,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         if self.job is not None:
             self.poll()
 
-    def _outside_allowed_dirs(self) -> str | None:
+    def _outside_allowed_dirs(self, project: dict[str, Any] | None = None) -> str | None:
         """Why the job folder or an advanced path is outside the MCP allowed directories.
 
         In ``--mcp-gui`` with ``--mcp-allow-dir`` a Run or Save may have been pressed
@@ -499,7 +513,8 @@ class ExecutionPanel(Retranslatable, QWidget):
         policy = getattr(self.ctx, "policy", None)
         if policy is None or not getattr(policy, "restricted", False):
             return None
-        project = self.ctx.document.project
+        if project is None:
+            project = self.ctx.document.project
         try:
             policy.check_path(str(project.get("execution", {}).get("job_root") or ""),
                               for_write=True)
@@ -519,44 +534,56 @@ class ExecutionPanel(Retranslatable, QWidget):
         if self.job is not None and job_status(self.job) not in FINAL_STATUSES:
             return
         doc = self.ctx.document
-        if doc.candidate is not None:
+        # What the person confirms and what runs is this snapshot, never the document
+        # as it is after the question: MCP keeps working while the box is open.
+        with doc.lock:
+            project, revision, trusted = doc.project, doc.revision, doc.is_trusted
+            has_candidate = doc.candidate is not None
+        if has_candidate:
             self._set_status(self.tr("Confirm or cancel the candidate before running."), error=True)
             return
         try:
             from molforma.nwchem.input import input_errors
 
-            problems = input_errors(doc.project)
+            problems = input_errors(project)
         except ImportError:
             problems = []
         if problems:
             self._set_status(self.tr("Cannot run:") + "\n" + "\n".join(
                 str(p.get("message") or p.get("code")) for p in problems), error=True)
             return
-        refused = self._outside_allowed_dirs()
+        refused = self._outside_allowed_dirs(project)
         if refused:
             self._set_status(self.tr("Cannot run:") + "\n" + refused, error=True)
             return
-        if not doc.is_trusted and mcp_acting():
+        if not trusted and mcp_acting():
             # SPEC.md section 7: only the person confirms untrusted settings; a Run pressed
             # through MCP never shows (or waits on) the confirmation and runs nothing.
             self._set_status(self.tr("Not started: these execution settings were not chosen "
                                      "in this window, and only you can confirm them."),
                              error=True)
             return
-        if not doc.is_trusted:
+        if not trusted:
             yes, no = self.tr("Yes"), self.tr("No")
-            answer = dialogs.ask(self, self.tr("Run with these settings?"), self._untrusted_text(),
-                                 [yes, no], default=no, escape=no, **_private_box())
+            answer = dialogs.ask(self, self.tr("Run with these settings?"),
+                                 self._untrusted_text(project), [yes, no], default=no,
+                                 escape=no, **_private_box())
             if answer != yes:
                 self._set_status(self.tr("Not started: the settings were not confirmed."))
                 return
-            doc.trust_current()
+            with doc.lock:
+                if doc.revision != revision:
+                    self._set_status(self.tr(
+                        "Not started: the project changed while the confirmation was open. "
+                        "Press Run again to review the settings as they are now."), error=True)
+                    return
+                doc.trusted = protected_values(project)
         jobs = self.ctx.jobs
         if jobs is None:
             self._set_status(self.tr("Running calculations is not available."), error=True)
             return
         try:
-            job = jobs.start(doc.project)
+            job = jobs.start(project)
         except Exception as exc:  # noqa: BLE001 - any start failure is shown, not raised
             self._set_status(self.tr("Could not start: %1").replace("%1", error_text(exc)),
                              error=True)

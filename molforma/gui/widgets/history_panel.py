@@ -216,15 +216,14 @@ class HistoryPanel(Retranslatable, QWidget):
             self._timer.stop()
             return
         if not handle.done:
-            self.status_label.setText(self.tr("Scanning… %1 folders").replace(
-                "%1", str(handle.progress)))
+            self.status_label.setText(self.tr("Scanning… %n folder(s)", "", handle.progress))
             return
         self._timer.stop()
         self.scan_button.setEnabled(True)
         if handle.status == "finished":
             self.set_rows(handle.rows)
-            self.status_label.setText(self.tr("%1 jobs in %2").replace(
-                "%1", str(len(handle.rows))).replace("%2", ", ".join(handle.roots)))
+            self.status_label.setText(self.tr("%n job(s) in %1", "", len(handle.rows)).replace(
+                "%1", ", ".join(handle.roots)))
         elif handle.status == "cancelled":
             self.status_label.setText(self.tr("Scan cancelled."))
         else:

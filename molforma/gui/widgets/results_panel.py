@@ -210,6 +210,13 @@ class ResultsPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.plots.setTabText(1, self.tr("IR spectrum")))
         self.ir.export_png.clicked.connect(lambda: self.export_ir_png())
         self.ir.export_csv.clicked.connect(lambda: self.export_ir_csv())
+        from molforma.gui.widgets.orbital_panel import OrbitalPanel
+
+        self.orbital_panel = OrbitalPanel(self.view, self._check, self.status_label.setText,
+                                          self.plots)
+        self.plots.addTab(self.orbital_panel, "")
+        self.bind_text(lambda: self.plots.setTabText(
+            self.plots.indexOf(self.orbital_panel), self.tr("Orbitals")))
         unique_internal_names(self.plots)
 
         right = QSplitter(Qt.Orientation.Vertical, self)
@@ -330,6 +337,9 @@ class ResultsPanel(Retranslatable, QWidget):
         self.stop()
         self.results = current
         self._mode = None
+        # A MOLDEN file's orbitals can be drawn over its own geometry (same frame).
+        self.orbital_panel.set_source(
+            current.resolvedPath if current is not None and current.kind == "molden" else None)
         with self._quiet():
             self._fill_files(current)
             self._fill_summary(current)

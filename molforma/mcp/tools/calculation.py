@@ -44,7 +44,9 @@ class CalculationInput(BaseModel):
     expectedRevision: str = Field(description=_REV)
     action: Literal["start", "cancel", "save_inputs"] = Field(
         description="start: write a job folder and run NWChem in the background; cancel: stop "
-        "the running calculation; save_inputs: write the job folder without running.")
+        "the running calculation (answers once its processes are gone and its record says "
+        "cancelled, so a start may follow at once); save_inputs: write the job folder "
+        "without running.")
 
 
 class CalculationOutput(BaseModel):
@@ -102,8 +104,12 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
         job = state.last_job.get(doc.id)
         if job is None or job.status in _TERMINAL_JOB:
             raise CalculationError("no_calculation")
-        job.cancel()
-        job.wait(5.0)
+        # The answer waits until the processes are gone and the record is written
+        # (a few seconds at most: the grace period, then SIGKILL), rather than moving
+        # the status to cancelled at once and reaping in the background: a new start
+        # right after the answer is then accepted, and it never shares the machine's
+        # cores, MPI shared memory or an absolute permanent_dir with a dying job.
+        job.cancel_and_wait()
         return _job_output(doc.id, "cancel", job)
     policy = state.policy
     if args.action == "start":
@@ -134,8 +140,11 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
         return _job_output(doc_id, "start", job,
                            app={"calculation": calculation_state(ctx, doc_id)})
 
+    def cancel() -> None:
+        job.cancel_and_wait()  # tasks/cancel answers once the job has ended (see above)
+
     return Background(result=_job_output(doc_id, "start", job), wait=job.wait,  # type: ignore[return-value]
-                      cancel=job.cancel, final=final)
+                      cancel=cancel, final=final)
 
 
 class GetAppStateInput(BaseModel):

@@ -127,12 +127,6 @@ register({
         "en": "Dialog {dialogId} is no longer open.",
         "ja": "ダイアログ {dialogId} はもう開いていません。",
     },
-    "ui_modal_open": {
-        "en": "The dialog '{title}' is open: only actions inside it are accepted now. Answer "
-              "it first (get_ui shows it as activeModal; ui_activate its buttons).",
-        "ja": "ダイアログ「{title}」が開いています。今はその中の操作だけを受け付けます。先に"
-              "答えてください（get_ui の activeModal、ui_activate でボタン）。",
-    },
     "ui_person_dialog_open": {
         "en": "A question only the person can answer is open in the window; window commands "
               "wait for the person to answer it.",

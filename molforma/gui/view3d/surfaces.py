@@ -1,0 +1,144 @@
+"""Isosurfaces drawn over a molecule in both renderers (Qt layer, numpy + OpenGL).
+
+A :class:`Surface` is a triangle mesh in Ångström with one colour. The QPainter
+renderer draws its triangles far to near, flat-shaded like the atoms, after the
+molecule; the OpenGL renderer draws them depth-tested and blended with a small
+shader that shares the atoms' camera uniforms, so both renderers agree.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
+
+if TYPE_CHECKING:
+    from molforma.gui.view3d.base import MoleculeView
+
+# The usual orbital colours: positive lobe blue, negative lobe red (Avogadro, Jmol).
+POSITIVE = (0.20, 0.45, 0.95, 0.62)
+NEGATIVE = (0.92, 0.25, 0.22, 0.62)
+_LIGHT = np.array([-0.35, 0.45, 1.0]) / np.linalg.norm([-0.35, 0.45, 1.0])
+
+
+@dataclass(frozen=True)
+class Surface:
+    """One coloured triangle mesh (vertices and normals in Å-space, faces as indices)."""
+
+    vertices: np.ndarray
+    faces: np.ndarray
+    normals: np.ndarray
+    rgba: tuple[float, float, float, float]
+
+
+def draw_surfaces(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
+    """Paint ``view.surfaces`` over what is drawn already (QPainter renderer)."""
+    surfaces = [s for s in getattr(view, "surfaces", []) if len(s.faces)]
+    if not surfaces:
+        return
+    cam = view.camera
+    p.setPen(QPen(Qt.PenStyle.NoPen))
+    tris, depth, colours = [], [], []
+    for surf in surfaces:
+        screen = cam.to_screen(surf.vertices, w, h)
+        tri = screen[surf.faces]  # (F, 3, 3)
+        normals = surf.normals[surf.faces].mean(axis=1) @ np.asarray(cam.rot).T
+        lengths = np.linalg.norm(normals, axis=1, keepdims=True)
+        normals = normals / np.where(lengths == 0, 1.0, lengths)
+        # Two-sided light: the inside of a lobe seen through a hole is lit too.
+        lit = 0.35 + 0.65 * np.abs(normals @ _LIGHT)
+        tris.append(tri)
+        depth.append(tri[:, :, 2].mean(axis=1))
+        colours.append(np.asarray(surf.rgba)[None, :] * np.c_[lit, lit, lit, np.ones(len(lit))])
+    all_tris = np.concatenate(tris)
+    all_colours = np.concatenate(colours)
+    for k in np.argsort(np.concatenate(depth), kind="stable"):  # far to near
+        r, g, b, a = (float(v) for v in all_colours[k])
+        p.setBrush(QColor.fromRgbF(min(r, 1.0), min(g, 1.0), min(b, 1.0), a))
+        t = all_tris[k]
+        p.drawPolygon(QPolygonF([QPointF(float(t[i, 0]), float(t[i, 1])) for i in range(3)]))
+
+
+_MESH_VS = """
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec3 normal;
+out vec3 vNormal;
+out float vZ;
+void main() {
+    vec3 v = toView(position);
+    vNormal = uRot * normal;
+    vZ = v.z;
+    gl_Position = toClip(v);
+}
+"""
+
+_MESH_FS = """
+in vec3 vNormal;
+in float vZ;
+uniform vec4 uColour;
+out vec4 fragColour;
+void main() {
+    vec3 n = normalize(vNormal);
+    if (!gl_FrontFacing) n = -n;
+    fragColour = vec4(shade(uColour.rgb, n), uColour.a);
+}
+"""
+
+
+class SurfaceGL:
+    """Vertex buffers and the shader of the surfaces, owned by the GL canvas."""
+
+    def __init__(self, compile_program: Any, common: str) -> None:
+        from OpenGL import GL
+
+        self._gl = GL
+        self.program = compile_program("#version 330 core\n" + common + _MESH_VS,
+                                       "#version 330 core\n" + common + _MESH_FS)
+        self._meshes: list[tuple[int, int, int, int, tuple[float, ...]]] = []
+
+    def upload(self, surfaces: list[Surface]) -> None:
+        """Replace the meshes (called when the view's surfaces change)."""
+        gl = self._gl
+        for vao, vbo, ebo, _n, _c in self._meshes:
+            gl.glDeleteVertexArrays(1, [vao])
+            gl.glDeleteBuffers(2, [vbo, ebo])
+        self._meshes = []
+        for surf in surfaces:
+            if not len(surf.faces):
+                continue
+            data = np.ascontiguousarray(np.hstack([surf.vertices, surf.normals]), np.float32)
+            index = np.ascontiguousarray(surf.faces, np.uint32)
+            vao = int(gl.glGenVertexArrays(1))
+            vbo, ebo = (int(b) for b in gl.glGenBuffers(2))
+            gl.glBindVertexArray(vao)
+            gl.glBindBuffer(gl.GL_ARRAY_BUFFER, vbo)
+            gl.glBufferData(gl.GL_ARRAY_BUFFER, data.nbytes, data, gl.GL_STATIC_DRAW)
+            gl.glBindBuffer(gl.GL_ELEMENT_ARRAY_BUFFER, ebo)
+            gl.glBufferData(gl.GL_ELEMENT_ARRAY_BUFFER, index.nbytes, index, gl.GL_STATIC_DRAW)
+            for loc, offset in ((0, 0), (1, 12)):
+                gl.glEnableVertexAttribArray(loc)
+                gl.glVertexAttribPointer(loc, 3, gl.GL_FLOAT, gl.GL_FALSE, 24,
+                                         ctypes.c_void_p(offset))
+            gl.glBindVertexArray(0)
+            self._meshes.append((vao, vbo, ebo, int(index.size), surf.rgba))
+
+    def draw(self, set_uniforms: Any) -> None:
+        """Draw every mesh blended over the molecule (depth test on, depth writes off)."""
+        if not self._meshes:
+            return
+        gl = self._gl
+        gl.glUseProgram(self.program)
+        set_uniforms(self.program)
+        where = gl.glGetUniformLocation(self.program, "uColour")
+        gl.glDepthMask(gl.GL_FALSE)
+        for vao, _vbo, _ebo, count, rgba in self._meshes:
+            gl.glUniform4f(where, *rgba)
+            gl.glBindVertexArray(vao)
+            gl.glDrawElements(gl.GL_TRIANGLES, count, gl.GL_UNSIGNED_INT, ctypes.c_void_p(0))
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glBindVertexArray(0)
+        gl.glUseProgram(0)

@@ -1,0 +1,300 @@
+"""Molecular orbitals of a MOLDEN file on a grid: values, isosurfaces, cube files (no Qt).
+
+PySCF reads the MOLDEN basis and MO coefficients and evaluates the basis functions
+on grid points; scikit-image meshes a surface of constant value with marching cubes.
+Both are imported when an orbital is first asked for (PySCF takes seconds to import),
+never at start-up. Grids are in bohr, as in the cube format; meshes are returned in
+Ångström for the 3D view.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from molforma.document.elements import atomic_number, normalize_symbol
+from molforma.errors import ResultsError
+from molforma.fileio import atomic_write_text
+from molforma.i18n import register
+
+BOHR = 0.52917721092  # Å per bohr
+DEFAULT_SPACING = 0.25  # bohr between grid points
+DEFAULT_MARGIN = 5.0  # bohr of space around the outermost nuclei
+MAX_POINTS = 4_000_000  # about 32 MB of float64 values per orbital
+DEFAULT_ISOVALUE = 0.05  # e^(1/2) bohr^(-3/2), the usual value for orbital plots
+
+register({
+    "orbitals_unreadable": {
+        "en": "{path} has no molecular orbitals MolForma can read: {reason}",
+        "ja": "{path} に読める分子軌道がありません: {reason}",
+    },
+    "orbital_index": {
+        "en": "Orbital {index} does not exist (0 to {last}).",
+        "ja": "軌道 {index} はありません（0〜{last}）。",
+    },
+    "orbital_grid_too_large": {
+        "en": "The grid would have {points} points (limit {limit}); use a coarser spacing.",
+        "ja": "格子点が {points} 個になります（上限 {limit}）。間隔を粗くしてください。",
+    },
+    "cube_unreadable": {
+        "en": "{path} is not a Gaussian cube file: {reason}",
+        "ja": "{path} は Gaussian cube ファイルではありません: {reason}",
+    },
+})
+
+
+@dataclass(frozen=True)
+class Orbital:
+    """One molecular orbital as the file lists it (0-based ``index`` over all spins)."""
+
+    index: int
+    energy: float  # hartree
+    occupation: float
+    spin: str  # "alpha" or "beta"
+    symmetry: str
+
+
+@dataclass
+class OrbitalSet:
+    """The orbitals of one MOLDEN file, with what evaluating them needs."""
+
+    path: str
+    orbitals: list[Orbital]
+    symbols: list[str]
+    coordinates: np.ndarray  # nuclei, bohr
+    _mol: Any = field(repr=False)
+    _coefficients: list[np.ndarray] = field(repr=False)  # one column vector per orbital
+
+    def frontier(self, spin: str = "alpha") -> tuple[int | None, int | None]:
+        """Indices of the HOMO and LUMO of ``spin`` (None where there is none)."""
+        same = [o for o in self.orbitals if o.spin == spin]
+        occupied = [o for o in same if o.occupation > 1e-6]
+        empty = [o for o in same if o.occupation <= 1e-6]
+        homo = max(occupied, key=lambda o: o.energy).index if occupied else None
+        lumo = min(empty, key=lambda o: o.energy).index if empty else None
+        return homo, lumo
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A box of points: ``origin`` and per-axis ``step`` in bohr, ``shape`` points."""
+
+    origin: np.ndarray
+    step: float
+    shape: tuple[int, int, int]
+
+    def points(self) -> np.ndarray:
+        """All points, x slowest and z fastest (the cube file's order), shape (N, 3)."""
+        axes = [self.origin[k] + self.step * np.arange(self.shape[k]) for k in range(3)]
+        return np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
+
+    @property
+    def volume_element(self) -> float:
+        """bohr³ per grid point."""
+        return self.step ** 3
+
+
+_import_lock = threading.Lock()
+
+
+def _molden_module() -> Any:
+    with _import_lock:  # PySCF's first import is not safe from two threads at once
+        from pyscf.tools import molden
+
+    return molden
+
+
+def load_orbitals(path: str | Path) -> OrbitalSet:
+    """Read the orbitals of the MOLDEN file at ``path``.
+
+    Raises:
+        ResultsError: ``orbitals_unreadable`` when the file has no basis or MOs.
+    """
+    molden = _molden_module()
+    try:
+        mol, energies, coeffs, occs, irreps, spins = molden.load(str(path))
+    except (OSError, ValueError, KeyError, IndexError, RuntimeError) as exc:
+        raise ResultsError("orbitals_unreadable", path=str(path), reason=str(exc)) from exc
+    try:
+        columns, orbitals = _split(energies, coeffs, occs, irreps, spins)
+    except (IndexError, ValueError) as exc:  # a file with atoms but no usable [MO]
+        raise ResultsError("orbitals_unreadable", path=str(path), reason="no [MO] section"
+                           ) from exc
+    if not orbitals:
+        raise ResultsError("orbitals_unreadable", path=str(path), reason="no [MO] section")
+    symbols = [normalize_symbol(s) or s for s in mol.elements]
+    return OrbitalSet(path=str(path), orbitals=orbitals, symbols=symbols,
+                      coordinates=np.asarray(mol.atom_coords(), dtype=float), _mol=mol,
+                      _coefficients=columns)
+
+
+def _split(energies: Any, coeffs: Any, occs: Any, irreps: Any,
+           spins: Any) -> tuple[list[np.ndarray], list[Orbital]]:
+    """Per-orbital coefficient columns and records, restricted and unrestricted alike."""
+    spin_of: list[str] = []
+    if isinstance(coeffs, tuple | list) or np.ndim(coeffs) == 3:  # (alpha, beta) blocks
+        blocks = [("alpha", 0), ("beta", 1)]
+        sets = [(name, np.asarray(energies[k]), np.asarray(coeffs[k]), np.asarray(occs[k]))
+                for name, k in blocks]
+    else:
+        labels = [str(s).lower() for s in (spins or [])]
+        spin_of = [("beta" if lab.startswith("beta") else "alpha") for lab in labels]
+        sets = [("", np.asarray(energies), np.asarray(coeffs), np.asarray(occs))]
+    columns: list[np.ndarray] = []
+    orbitals: list[Orbital] = []
+    syms = list(irreps) if irreps is not None else []
+    for name, e, c, o in sets:
+        for k in range(c.shape[1]):
+            spin = name or (spin_of[k] if k < len(spin_of) else "alpha")
+            sym = str(syms[len(orbitals)]) if len(orbitals) < len(syms) else ""
+            orbitals.append(Orbital(index=len(orbitals), energy=float(e[k]),
+                                    occupation=float(o[k]), spin=spin, symmetry=sym.strip()))
+            columns.append(np.ascontiguousarray(c[:, k]))
+    return columns, orbitals
+
+
+def grid_around(coordinates: np.ndarray, spacing: float = DEFAULT_SPACING,
+                margin: float = DEFAULT_MARGIN) -> Grid:
+    """A cubic-step box around the nuclei (bohr), ``margin`` beyond the outermost.
+
+    Raises:
+        ResultsError: ``orbital_grid_too_large`` above :data:`MAX_POINTS` points.
+    """
+    lo = coordinates.min(axis=0) - margin
+    hi = coordinates.max(axis=0) + margin
+    shape = tuple(math.ceil(float(hi[k] - lo[k]) / spacing) + 1 for k in range(3))
+    points = shape[0] * shape[1] * shape[2]
+    if points > MAX_POINTS:
+        raise ResultsError("orbital_grid_too_large", points=points, limit=MAX_POINTS)
+    return Grid(origin=lo, step=float(spacing), shape=(shape[0], shape[1], shape[2]))
+
+
+def orbital_values(orbitals: OrbitalSet, index: int, grid: Grid,
+                   chunk: int = 100_000) -> np.ndarray:
+    """ψ of orbital ``index`` on ``grid``, shape ``grid.shape`` (bohr^-3/2).
+
+    Raises:
+        ResultsError: ``orbital_index`` for an orbital the file does not have.
+    """
+    if not 0 <= index < len(orbitals.orbitals):
+        raise ResultsError("orbital_index", index=index, last=len(orbitals.orbitals) - 1)
+    coeff = orbitals._coefficients[index]
+    points = grid.points()
+    out = np.empty(len(points))
+    # Chunks bound the memory of the basis-function matrix (points x functions).
+    for start in range(0, len(points), chunk):
+        ao = orbitals._mol.eval_gto("GTOval", points[start:start + chunk])
+        out[start:start + chunk] = ao @ coeff
+    return out.reshape(grid.shape)
+
+
+@dataclass(frozen=True)
+class Mesh:
+    """A triangle mesh in Å: vertices (V, 3), faces (F, 3) and vertex normals (V, 3)."""
+
+    vertices: np.ndarray
+    faces: np.ndarray
+    normals: np.ndarray
+
+
+def isosurfaces(values: np.ndarray, grid: Grid, isovalue: float) -> tuple[Mesh, Mesh]:
+    """The +isovalue and −isovalue surfaces (the two lobes' colours), in Å."""
+    from skimage.measure import marching_cubes
+
+    level = abs(float(isovalue))
+    meshes = []
+    for sign in (1.0, -1.0):
+        field_ = sign * values
+        if field_.max() <= level:
+            meshes.append(Mesh(np.zeros((0, 3)), np.zeros((0, 3), dtype=int), np.zeros((0, 3))))
+            continue
+        verts, faces, normals, _v = marching_cubes(field_, level=level,
+                                                   spacing=(grid.step,) * 3)
+        # marching_cubes' normals point down the gradient, i.e. out of the lobe.
+        meshes.append(Mesh((verts + grid.origin) * BOHR, faces.astype(int), normals))
+    return meshes[0], meshes[1]
+
+
+def cube_text(orbitals: OrbitalSet, index: int, grid: Grid, values: np.ndarray) -> str:
+    """A Gaussian cube file of orbital ``index`` (the format every viewer reads)."""
+    orb = orbitals.orbitals[index]
+    lines = [f"MolForma orbital {index + 1} ({orb.spin}, E = {orb.energy:.6f} Eh, "
+             f"occ = {orb.occupation:g})", f"from {Path(orbitals.path).name}"]
+    # A negative atom count would announce orbital numbers; a plain positive count
+    # with one value per point is what every reader accepts.
+    lines.append(f"{len(orbitals.symbols):5d} {grid.origin[0]:12.6f} {grid.origin[1]:12.6f} "
+                 f"{grid.origin[2]:12.6f}")
+    for k in range(3):
+        step = [0.0, 0.0, 0.0]
+        step[k] = grid.step
+        lines.append(f"{grid.shape[k]:5d} {step[0]:12.6f} {step[1]:12.6f} {step[2]:12.6f}")
+    for symbol, xyz in zip(orbitals.symbols, orbitals.coordinates, strict=True):
+        z = atomic_number(symbol)
+        lines.append(f"{z:5d} {float(z):12.6f} {xyz[0]:12.6f} {xyz[1]:12.6f} {xyz[2]:12.6f}")
+    flat = values.reshape(grid.shape[0] * grid.shape[1], grid.shape[2])
+    for row in flat:
+        for start in range(0, len(row), 6):
+            lines.append(" ".join(f"{v:13.5e}" for v in row[start:start + 6]))
+    return "\n".join(lines) + "\n"
+
+
+def write_cube(path: str | Path, orbitals: OrbitalSet, index: int, grid: Grid,
+               values: np.ndarray) -> None:
+    """Write :func:`cube_text` to ``path`` atomically."""
+    atomic_write_text(path, cube_text(orbitals, index, grid, values))
+
+
+@dataclass(frozen=True)
+class Cube:
+    """What a cube file holds: nuclei (Z, bohr), the grid and the values."""
+
+    numbers: list[int]
+    coordinates: np.ndarray
+    origin: np.ndarray
+    axes: np.ndarray  # (3, 3) step vectors, bohr
+    values: np.ndarray
+
+
+def read_cube(text: str, path: str = "cube") -> Cube:
+    """Parse a Gaussian cube file (one value per point).
+
+    Raises:
+        ResultsError: ``cube_unreadable`` for a file of another shape.
+    """
+    lines = text.splitlines()
+    try:
+        head = lines[2].split()
+        natoms = int(head[0])
+        origin = np.array([float(v) for v in head[1:4]])
+        counts, axes = [], []
+        for k in range(3):
+            words = lines[3 + k].split()
+            counts.append(int(words[0]))
+            axes.append([float(v) for v in words[1:4]])
+        atoms = [lines[6 + i].split() for i in range(abs(natoms))]
+        numbers = [int(a[0]) for a in atoms]
+        coordinates = np.array([[float(v) for v in a[2:5]] for a in atoms])
+        data = np.array(" ".join(lines[6 + abs(natoms):]).split(), dtype=float)
+        values = data.reshape(counts[0], counts[1], counts[2])
+    except (IndexError, ValueError) as exc:
+        raise ResultsError("cube_unreadable", path=path, reason=str(exc)) from exc
+    return Cube(numbers, coordinates, origin, np.array(axes), values)
+
+
+def norm_on_grid(values: np.ndarray, grid: Grid) -> float:
+    """∫|ψ|² over the grid (about 1 for a normalised orbital on a large, fine grid)."""
+    return float(np.sum(values * values) * grid.volume_element)
+
+
+def summarize(orbitals: OrbitalSet, window: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    """Plain records of the orbitals (all, or the indices in ``window``)."""
+    picked = orbitals.orbitals if window is None else [orbitals.orbitals[i] for i in window]
+    return [{"index": o.index, "energy": o.energy, "energyEv": o.energy * 27.211386245988,
+             "occupation": o.occupation, "spin": o.spin, "symmetry": o.symmetry}
+            for o in picked]
