@@ -638,3 +638,20 @@ def test_window_errors_follow_the_display_language(spawn: Any):
     assert err["code"] == "ui_not_found" and "ウィジェット" in err["message"]
     blocked = server.ok("get_ui", {"query": "executableEdit", "includeHidden": True})["blocked"]
     assert any("MCPからは" in b["message"] for b in blocked)
+
+
+def test_tasks_cancel_leaves_a_showing_dialog_alone_and_the_task_gives_its_real_result(
+        spawn: Any):
+    server = _window(spawn)
+    doc_id, rev = server.doc()
+    res = server.call("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
+                                      "target": "molforma.help.about"}, caps=TASK_CAPS)
+    modal = wait_until(lambda: server.ok("get_ui", {})["activeModal"])
+    server.result("tasks/cancel", {"taskId": res["taskId"]}, caps=TASK_CAPS)
+    assert server.result("tasks/get", {"taskId": res["taskId"]},
+                         caps=TASK_CAPS)["status"] == "working"
+    assert server.ok("get_ui", {})["activeModal"]["dialogId"] == modal["dialogId"]
+    _run(server, "ui_activate", {"target": next(iter(modal["buttonIds"].values()))})
+    t = wait_until(lambda: (x := server.result("tasks/get", {"taskId": res["taskId"]},
+                                               caps=TASK_CAPS))["status"] == "completed" and x)
+    assert t["result"]["structuredContent"]["status"] == "done"
