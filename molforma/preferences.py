@@ -3,23 +3,48 @@
 They live in ``MOLFORMA_CONFIG_DIR`` (default: the platform's user config
 directory) so that the headless server and the tests can read and isolate them.
 The executable, launcher and environment saved here are the *trusted* values of
-headless mode (SPEC.md section 7). MCP can never change them.
+headless mode (SPEC.md section 7). MCP can never change them: no MCP write lands
+in the configuration directory (:meth:`molforma.jobs.policy.Policy.check_path`), and
+the reader below accepts only its own format.
+
+The format: a JSON object with ``"format": "molforma-preferences"``, ``"version": 1``
+and only the keys of :class:`Preferences`. A file written before the marker existed
+(an object holding some of the known keys and no other key) is still read; the next
+save adds the marker. Anything else (a project, unknown keys, another version,
+non-finite numbers) is refused with a message on stderr and the defaults are used,
+so nothing from such a file is trusted.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ValidationError as PydanticValidationError
+
+from molforma.i18n import register, render
+
+PREFERENCES_FORMAT = "molforma-preferences"
+PREFERENCES_VERSION = 1
+
+register({
+    "preferences_refused": {
+        "en": "molforma: the Preferences file '{path}' was refused ({reason}); the default "
+              "settings are used and nothing in that file is trusted. Save the Preferences "
+              "again from the window to replace it.",
+        "ja": "molforma: 環境設定ファイル「{path}」を読み込みませんでした（{reason}）。"
+              "既定の設定を使い、このファイルの内容は一切信頼しません。ウィンドウの環境設定から"
+              "保存し直すと置き換わります。",
+    },
+})
 
 
 class Preferences(BaseModel):
-    """What the Preferences dialog edits."""
+    """What the Preferences dialog edits (unknown keys are refused, see the module text)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     language: str | None = Field(None, description="'ja', 'en' or None for the system language.")
     executable: str = Field("nwchem", description="Default NWChem command (trusted).")
@@ -46,21 +71,92 @@ def preferences_path() -> Path:
     return config_dir() / "preferences.json"
 
 
+def parse_preferences(text: str) -> Preferences:
+    """The Preferences in ``text``, which must be in the Preferences format.
+
+    Raises:
+        ValueError: the text is not a Preferences file (the message says why).
+    """
+    from molforma.fileio import strict_json_loads
+
+    try:
+        data = strict_json_loads(text.lstrip("\ufeff"))
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    data = dict(data)
+    marker = data.pop("format", None)
+    version = data.pop("version", None)
+    if marker is None and version is None:
+        # Written before the marker existed: only the known keys may appear.
+        unknown = sorted(set(data) - set(Preferences.model_fields))
+        if unknown:
+            raise ValueError(f"no format marker and unknown keys {', '.join(unknown)}")
+    elif marker != PREFERENCES_FORMAT:
+        raise ValueError(f"format is {marker!r}, not {PREFERENCES_FORMAT!r}")
+    elif version != PREFERENCES_VERSION:
+        raise ValueError(f"version {version!r} is not {PREFERENCES_VERSION}")
+    try:
+        return Preferences.model_validate(data, strict=True)
+    except PydanticValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(file)"
+        raise ValueError(f"{where}: {first['msg']}") from None
+
+
+# (path, mtime, size) of refused files already reported: every message asks for the
+# language, so the same broken file would otherwise be reported again and again.
+_reported: set[tuple[str, int, int]] = set()
+
+
+def _report(path: Path, reason: str) -> None:
+    try:
+        st = path.stat()
+        key = (str(path), st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = (str(path), 0, 0)
+    if key in _reported:
+        return
+    _reported.add(key)
+    # The display language may itself come from the Preferences; ask only the environment.
+    lang = os.environ.get("MOLFORMA_LANGUAGE", "").strip().lower()
+    if lang not in ("en", "ja"):
+        lang = "ja" if os.environ.get("LANG", "").lower().startswith("ja") else "en"
+    # Straight to stderr, not through logging: the window and the tests may have no
+    # handler configured, and a refused trust file must never go unreported.
+    sys.stderr.write(render("preferences_refused", {"path": str(path), "reason": reason},
+                            lang) + "\n")
+    sys.stderr.flush()
+
+
 def load_preferences() -> Preferences:
-    """Read Preferences; a missing or unreadable file gives the defaults."""
+    """Read Preferences; a missing file gives the defaults, a refused one too (reported)."""
     path = preferences_path()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Preferences()
+    except (OSError, ValueError) as exc:
+        _report(path, f"unreadable: {exc}")
         return Preferences()
     try:
-        return Preferences.model_validate(data)
-    except ValueError:
+        return parse_preferences(text)
+    except ValueError as exc:
+        _report(path, str(exc))
         return Preferences()
+
+
+def preferences_text(prefs: Preferences) -> str:
+    """The file text of ``prefs``: the format marker first, then the settings."""
+    data = {"format": PREFERENCES_FORMAT, "version": PREFERENCES_VERSION, **prefs.model_dump()}
+    from molforma.fileio import strict_json_dumps
+
+    return strict_json_dumps(data, "The Preferences", indent=2, ensure_ascii=False) + "\n"
 
 
 def save_preferences(prefs: Preferences) -> None:
-    """Write Preferences atomically."""
+    """Write Preferences atomically, with the format marker."""
     from molforma.fileio import atomic_write_text
 
-    atomic_write_text(preferences_path(), prefs.model_dump_json(indent=2) + "\n")
+    atomic_write_text(preferences_path(), preferences_text(prefs))

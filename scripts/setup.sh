@@ -153,12 +153,16 @@ print(", ".join(re.split(r"[<>=!~\[ ;]", d, maxsplit=1)[0] for d in deps))')"
   [[ -t 2 ]] && progress=on
   if ((DRY_RUN)); then
     would ".venv/bin/python -m pip install --upgrade pip"
-    would ".venv/bin/python -m pip install --progress-bar $progress -e .[test]"
+    would ".venv/bin/python -m pip install --progress-bar $progress --config-settings editable_mode=compat -e .[test]"
     done_step "would be installed"
   else
     .venv/bin/python -m pip install -q --upgrade pip >&2 || say "      (pip could not upgrade itself; going on with the one in .venv)"
     # No -q: pip names each download and, on a terminal, shows a progress bar.
-    .venv/bin/python -m pip install --progress-bar "$progress" -e ".[test]" >&2
+    # editable_mode=compat puts the checkout on sys.path with a .pth line; the default
+    # import-hook finder costs about 60 ms at every Python start (each MCP server,
+    # each NWChem job helper, each spawned test process).
+    .venv/bin/python -m pip install --progress-bar "$progress" --config-settings editable_mode=compat \
+      -e ".[test]" >&2
     echo "$want" > "$stamp"
     done_step "installed"
   fi

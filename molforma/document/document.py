@@ -122,6 +122,9 @@ class Document:
         self.trusted: dict[str, Any] = protected_values(self._project)
         self.lock = threading.RLock()
         self._listeners: list[Callable[[Document, str], None]] = []
+        # Formula and atom count of stored states, which are never mutated: asking again
+        # (list_documents, get_document include []) costs nothing at any size.
+        self._summaries: dict[int, tuple[Project, dict[str, Any]]] = {}
 
     # -- reading ---------------------------------------------------------------------------
     @property
@@ -164,6 +167,20 @@ class Document:
         """The molecule title."""
         return str(self._project["document"].get("title", ""))
 
+    def stored_summary(self, p: Project | None) -> dict[str, Any] | None:
+        """:func:`summary_of` a stored state (the project or the candidate), cached."""
+        if p is None:
+            return None
+        hit = self._summaries.get(id(p))
+        if hit is not None and hit[0] is p:
+            return dict(hit[1])
+        value = summary_of(p)
+        assert value is not None
+        if len(self._summaries) >= 8:
+            self._summaries.pop(next(iter(self._summaries)))
+        self._summaries[id(p)] = (p, value)  # the reference keeps id(p) from being reused
+        return dict(value)
+
     def summary(self, *, added: Iterable[str] = (), removed: Iterable[str] = (),
                 changed: Iterable[str] = ()) -> dict[str, Any]:
         """The edit summary of SPEC.md section 2."""
@@ -172,8 +189,8 @@ class Document:
         c, tc = _capped(changed)
         return {
             "revision": self._revision,
-            "project": summary_of(self._project),
-            "candidate": summary_of(self.candidate),
+            "project": self.stored_summary(self._project),
+            "candidate": self.stored_summary(self.candidate),
             "addedIds": a, "removedIds": r, "changedIds": c,
             "idsTruncated": ta or tr or tc,
         }

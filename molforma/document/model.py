@@ -195,6 +195,55 @@ def check_atom_fields(atom: Mapping[str, Any]) -> None:
         raise ValidationError("bad_fixed", id=aid, value=atom.get("fixed"))
 
 
+_PLAIN_PROPS = ((int, 0), (int, 0), (str, ""), (type(None), None), (type(None), None),
+                (bool, False))
+
+
+def check_atoms_fields(atoms: list[AtomDict]) -> None:
+    """:func:`check_atom_fields` for many atoms, in bulk where they are plain.
+
+    Atoms with default properties (the usual case of a loaded structure) are checked
+    column by column; any other atom, and every atom when a column is unusual, goes
+    through :func:`check_atom_fields`, so the error raised is the same.
+    """
+
+    plain: list[AtomDict] = []
+    other: list[AtomDict] = []
+    for a in atoms:
+        props = ((type(a.get("formalCharge", 0)), a.get("formalCharge", 0)),
+                 (type(a.get("unpairedElectrons", 0)), a.get("unpairedElectrons", 0)),
+                 (type(a.get("name", "")), a.get("name", "")),
+                 (type(a.get("massNumber")), a.get("massNumber")),
+                 (type(a.get("mass")), a.get("mass")),
+                 (type(a.get("fixed", False)), a.get("fixed", False)))
+        if props[:5] == _PLAIN_PROPS[:5] and props[5] in ((bool, False), (bool, True)):
+            plain.append(a)
+        else:
+            other.append(a)
+    if _plain_atoms_ok(plain):
+        for a in other:
+            check_atom_fields(a)
+        return
+    for a in atoms:  # in file order, so the first bad atom is the one named
+        check_atom_fields(a)
+
+
+def _plain_atoms_ok(plain: list[AtomDict]) -> bool:
+    import numpy as np
+
+    if not plain:
+        return True
+    try:
+        els = {a["element"] for a in plain}
+        kinds = {type(a[k]) for a in plain for k in ("x", "y", "z")}
+    except (KeyError, TypeError):
+        return False
+    if not (els <= elements.SYMBOLS and kinds <= {float, int}):
+        return False
+    xyz = np.array([(a["x"], a["y"], a["z"]) for a in plain], dtype=float)
+    return bool(np.isfinite(xyz).all() and (np.abs(xyz) <= 1e5).all())
+
+
 def close_pairs(
     coords: Any, query: Iterable[int] | None = None, cutoff: float = MIN_DISTANCE
 ) -> list[tuple[int, int, float]]:
@@ -308,8 +357,7 @@ def check_structure(p: Project, touched: Iterable[str] | None = None) -> None:
     else:
         query = [index[t] for t in set(touched) if t in index]
         to_check = [atoms[i] for i in query]
-    for a in to_check:
-        check_atom_fields(a)
+    check_atoms_fields(to_check)
     check_contacts(p, None if query is None else [atoms[i]["id"] for i in query])
     max_id = max((int(a["id"][1:]) for a in atoms), default=0)
     nxt = doc.get("nextAtomId", 1)

@@ -466,14 +466,12 @@ def export_document(doc: Document, format: str, *, which: str = "project") -> st
 
 def save_project(doc: Document, path: str, *, set_path: bool = False) -> str:
     """Write the confirmed project to ``path`` atomically; refused while a candidate exists."""
-    import json
-
-    from molforma.fileio import atomic_write_text
+    from molforma.fileio import atomic_write_text, strict_json_dumps
 
     with doc.lock:
         if doc.candidate is not None:
             raise MolFormaError("save_with_candidate")
-        text = json.dumps(doc.project, ensure_ascii=False, indent=1) + "\n"
+        text = strict_json_dumps(doc.project, "The project", ensure_ascii=False, indent=1) + "\n"
         rev = doc.revision
     atomic_write_text(path, text)
     if set_path:

@@ -255,9 +255,11 @@ def read_sdf(text: str, frame: int | None = None) -> Structure:
     if mol is None:
         syntax("sdf", start + 1, "RDKit could not read this record")
     n = mol.GetNumAtoms()
-    ids = [a.GetProp(_ID_PROP) if a.HasProp(_ID_PROP) else "" for a in mol.GetAtoms()]
+    # atoms by index: RDKit's GetAtoms() sequence wrapper is slow on large molecules
+    every = [mol.GetAtomWithIdx(i) for i in range(n)]
+    ids = [a.GetProp(_ID_PROP) if a.HasProp(_ID_PROP) else "" for a in every]
     names = [clean_name(a.GetProp(_NAME_PROP)) if a.HasProp(_NAME_PROP) else ""
-             for a in mol.GetAtoms()]
+             for a in every]
     atoms, bonds = document_from_mol(mol, ids=ids if _ids_ok(ids, n) else None, names=names)
     mult = None
     if mol.HasProp(_MULT_PROP):
@@ -305,7 +307,8 @@ def write_mol(project: Mapping[str, Any]) -> str:
 def write_sdf(project: Mapping[str, Any]) -> str:
     """The project as a one-record SDF with ids, names and multiplicity as data fields."""
     mol, atoms = _mol_of(project)
-    for at, a in zip(mol.GetAtoms(), atoms, strict=True):
+    for at, a in zip((mol.GetAtomWithIdx(i) for i in range(mol.GetNumAtoms())), atoms,
+                     strict=True):
         at.SetProp(_ID_PROP, str(a["id"]))
         name = "_".join(str(a.get("name") or "").split())
         if name:

@@ -32,6 +32,7 @@ pull in another file is not something to load quietly.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from molforma.document import elements
@@ -159,8 +160,12 @@ def _unquote(text: str) -> str:
     return t
 
 
-def _memory_mb(words: list[str]) -> int | None:
-    """Total memory in MB of a ``memory`` directive (total, or heap + stack + global)."""
+def _memory_mb(words: list[str], lineno: int) -> int | None:
+    """Total memory in MB of a ``memory`` directive (total, or heap + stack + global).
+
+    Raises:
+        FormatError: ``format_bad_number`` for an infinite or NaN amount (``inf mb``).
+    """
     units = {"b": 1 / 2**20, "kb": 1 / 1024, "mb": 1.0, "gb": 1024.0, "w": 8 / 2**20,
              "kw": 8 / 1024, "mw": 8.0, "gw": 8192.0}
     amounts: dict[str, float] = {}
@@ -177,6 +182,9 @@ def _memory_mb(words: list[str]) -> int | None:
         except ValueError:
             k += 1
             continue
+        if not math.isfinite(value):
+            fail("format_bad_number", FMT, lineno, reason=f"'{w}' is not a memory amount",
+                 value=w, what="memory amount")
         unit = words[k + 1].lower() if k + 1 < len(words) else "w"
         factor = units.get(unit)
         if factor is None:
@@ -273,9 +281,13 @@ def _int_arg(words: list[str], k: int, lineno: int) -> int | None:
     if k >= len(words):
         return None
     try:
-        return int(float(words[k]))
+        value = float(words[k])
     except ValueError:
         syntax(FMT, lineno, f"'{words[k]}' is not a number")
+    if not math.isfinite(value):
+        # int() of an infinity raises OverflowError, which must not escape as a crash.
+        syntax(FMT, lineno, f"'{words[k]}' is not a finite number")
+    return int(value)
 
 
 def _float_arg(words: list[str], k: int, lineno: int) -> float | None:
@@ -422,7 +434,7 @@ def read_nwchem(text: str) -> Structure:
         elif key == "task":
             tasks.append((lineno, words))
         elif key == "memory":
-            mb = _memory_mb(words)
+            mb = _memory_mb(words, lineno)
             if mb is not None:
                 adv["memory_mb"] = mb
         elif key in ("scratch_dir", "permanent_dir") and len(words) > 1:

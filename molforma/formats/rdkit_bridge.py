@@ -49,32 +49,49 @@ def mol_from_document(
     Atoms carry no implicit hydrogens; formal charge, isotope (mass number) and
     radical electrons (unpaired electrons) are copied.
     """
-    rw = Chem.RWMol()
+    # RDKit's XYZ reader makes the atoms and the conformer in C++; per-atom Python calls
+    # are left for what an XYZ line cannot say (no implicit Hs, charges, isotopes, radicals).
+    n = len(atoms)
+    block = "".join(f"{a['element']} {float(a['x'])!r} {float(a['y'])!r} {float(a['z'])!r}\n"
+                    for a in atoms)
+    with quiet():
+        base = Chem.MolFromXYZBlock(f"{n}\n\n{block}") if n else None
+    rw = Chem.RWMol(base) if base is not None else _atoms_one_by_one(atoms)
     index: dict[str, int] = {}
-    conf = Chem.Conformer(len(atoms))
     for i, a in enumerate(atoms):
-        atom = Chem.Atom(elements.atomic_number(str(a["element"])))
-        atom.SetFormalCharge(int(a.get("formalCharge", 0) or 0))
+        atom = rw.GetAtomWithIdx(i)
         atom.SetNoImplicit(True)
+        if a.get("formalCharge"):
+            atom.SetFormalCharge(int(a["formalCharge"]))
         if a.get("massNumber"):
             atom.SetIsotope(int(a["massNumber"]))
         if a.get("unpairedElectrons"):
             atom.SetNumRadicalElectrons(int(a["unpairedElectrons"]))
-        rw.AddAtom(atom)
         index[str(a["id"])] = i
-        conf.SetAtomPosition(i, Point3D(float(a["x"]), float(a["y"]), float(a["z"])))
     for b in bonds:
         rw.AddBond(index[b["a"]], index[b["b"]], _TYPE_OF.get(int(b.get("order", 1)),
                                                               Chem.BondType.SINGLE))
     mol = rw.GetMol()
-    mol.AddConformer(conf, assignId=True)
     mol.UpdatePropertyCache(strict=False)
     return mol
 
 
+def _atoms_one_by_one(atoms: Sequence[Mapping[str, Any]]) -> Chem.RWMol:
+    """Atoms and conformer made atom by atom, for what RDKit's XYZ reader refuses."""
+    rw = Chem.RWMol()
+    conf = Chem.Conformer(len(atoms))
+    for i, a in enumerate(atoms):
+        rw.AddAtom(Chem.Atom(elements.atomic_number(str(a["element"]))))
+        conf.SetAtomPosition(i, Point3D(float(a["x"]), float(a["y"]), float(a["z"])))
+    rw.AddConformer(conf, assignId=True)
+    return rw
+
+
 def kekulized(mol: Chem.Mol) -> Chem.Mol:
     """``mol`` with aromatic bonds written as alternating single/double bonds when possible."""
-    if not any(b.GetBondType() == Chem.BondType.AROMATIC for b in mol.GetBonds()):
+    aromatic = Chem.BondType.AROMATIC
+    if not any(mol.GetBondWithIdx(k).GetBondType() == aromatic
+               for k in range(mol.GetNumBonds())):
         return mol
     work = Chem.Mol(mol)
     with quiet():
@@ -134,10 +151,14 @@ def document_from_mol(
     ``ids`` replaces the default ``a1``.. ids (same length as the atoms).
     """
     mol = kekulized(mol)
-    conf = mol.GetConformer() if mol.GetNumConformers() else None
+    n = mol.GetNumAtoms()
+    # One call for all positions, and atoms/bonds by index: RDKit's Python sequence
+    # wrappers cost more per item than the molecule itself (10,000 atoms: seconds).
+    pos = (mol.GetConformer().GetPositions().tolist() if mol.GetNumConformers()
+           else [[0.0, 0.0, 0.0]] * n)
     atoms: list[dict[str, Any]] = []
-    for i, at in enumerate(mol.GetAtoms()):
-        pos = conf.GetAtomPosition(i) if conf is not None else Point3D(0, 0, 0)
+    for i in range(n):
+        at = mol.GetAtomWithIdx(i)
         props: dict[str, Any] = {
             "formalCharge": int(at.GetFormalCharge()),
             "unpairedElectrons": min(int(at.GetNumRadicalElectrons()), 8),
@@ -147,13 +168,15 @@ def document_from_mol(
             props["massNumber"] = iso
         if names is not None and names[i]:
             props["name"] = names[i]
-        atom = make_atom(i + 1, at.GetSymbol(), pos.x, pos.y, pos.z, **props)
+        x, y, z = pos[i]
+        atom = make_atom(i + 1, at.GetSymbol(), x, y, z, **props)
         if ids is not None:
             atom["id"] = ids[i]
         atoms.append(atom)
     bonds: list[dict[str, Any]] = []
     seen: set[tuple[int, int]] = set()
-    for b in mol.GetBonds():
+    for k in range(mol.GetNumBonds()):
+        b = mol.GetBondWithIdx(k)
         order = _ORDER_OF.get(b.GetBondType())
         i, j = b.GetBeginAtomIdx(), b.GetEndAtomIdx()
         key = (min(i, j), max(i, j))
@@ -190,40 +213,104 @@ def connect_radius(symbol: str) -> float:
     return lo / (2 * COVALENT_FACTOR)
 
 
-def connectivity(atoms: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
-    """Bonded index pairs by covalent radii, in about linear time for large systems."""
+def _cell_pairs(xyz: Any, reach: float) -> tuple[Any, Any]:
+    """Index pairs ``i < j`` of points in the same or neighbouring cubic cells of side ``reach``.
+
+    Every pair closer than ``reach`` is among them. All in numpy: atoms sorted by cell,
+    then for the cell itself and 13 of its 26 neighbours (each neighbour pair once) the
+    ranges of atoms are expanded with ``repeat``, so there is no Python loop per atom.
+    """
     import numpy as np
 
-    xyz = np.array([(a["x"], a["y"], a["z"]) for a in atoms], dtype=float)
-    radii = np.array([connect_radius(str(a["element"])) for a in atoms])
-    order = np.argsort(xyz[:, 0], kind="stable")
-    xs, rs = xyz[order], radii[order]
-    reach = COVALENT_FACTOR * 2 * float(rs.max())
-    ends = np.searchsorted(xs[:, 0], xs[:, 0] + reach, side="right")
-    found: list[tuple[float, int, int]] = []
-    for i in range(len(xs) - 1):
-        if ends[i] <= i + 1:
+    side = reach * 1.0001  # rounding never puts a pair closer than reach two cells apart
+    cells = np.floor((xyz - xyz.min(axis=0)) / side).astype(np.int64) + 1
+    span = cells.max(axis=0) + 2
+    keys = (cells[:, 0] * span[1] + cells[:, 1]) * span[2] + cells[:, 2]
+    order = np.argsort(keys, kind="stable")
+    skeys = keys[order]
+    uniq, first, counts = np.unique(skeys, return_index=True, return_counts=True)
+    cell_of = np.repeat(np.arange(len(uniq)), counts)  # cell index of each sorted atom
+    pos = np.arange(len(skeys))
+    out_i: list[Any] = []
+    out_j: list[Any] = []
+    # the atom's own cell: the atoms after it in the same cell
+    own = first[cell_of] + counts[cell_of] - pos - 1
+    starts = pos + 1
+    shifts = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)
+              if (dx, dy, dz) > (0, 0, 0)]
+    blocks = [(own, starts)]
+    for dx, dy, dz in shifts:
+        target = uniq + (dx * span[1] + dy) * span[2] + dz
+        at = np.searchsorted(uniq, target)
+        at_ok = np.minimum(at, len(uniq) - 1)
+        hit = uniq[at_ok] == target
+        ncount = np.where(hit, counts[at_ok], 0)[cell_of]
+        nfirst = first[at_ok][cell_of]
+        blocks.append((ncount, nfirst))
+    for n, begin in blocks:
+        total = int(n.sum())
+        if not total:
             continue
-        d = np.sqrt(((xs[i + 1:ends[i]] - xs[i]) ** 2).sum(axis=1))
-        lim = COVALENT_FACTOR * (rs[i] + rs[i + 1:ends[i]])
-        for k in np.nonzero((d <= lim) & (d >= CONNECT_MIN))[0]:
-            a, b = int(order[i]), int(order[i + 1 + k])
-            found.append((float(d[k]), min(a, b), max(a, b)))
-    # like RDKit, a hydrogen keeps one bond: its shortest
-    hydrogen = [str(a["element"]) == "H" for a in atoms]
+        rows = np.repeat(pos, n)
+        offs = np.arange(total) - np.repeat(np.cumsum(n) - n, n)
+        out_i.append(order[rows])
+        out_j.append(order[np.repeat(begin, n) + offs])
+    if not out_i:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    i = np.concatenate(out_i)
+    j = np.concatenate(out_j)
+    return np.minimum(i, j), np.maximum(i, j)
+
+
+def connectivity_of(xyz: Any, symbols: Sequence[str]) -> list[tuple[int, int]]:
+    """Bonded index pairs (sorted) of coordinates ``xyz`` (n x 3) with element ``symbols``.
+
+    The rule is RDKit's connect-the-dots: 0.4 Å <= d <= 1.3 (r_i + r_j) with RDKit's own
+    radii, and a hydrogen keeps only its shortest bond. Linear in the number of atoms.
+    """
+    import numpy as np
+
+    xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
+    if len(xyz) < 2:
+        return []
+    table = {s: connect_radius(s) for s in set(symbols)}
+    radii = np.array([table[s] for s in symbols])
+    reach = COVALENT_FACTOR * 2 * float(radii.max())
+    a, b = _cell_pairs(xyz, reach)
+    d = np.sqrt(((xyz[b] - xyz[a]) ** 2).sum(axis=1))
+    keep = (d <= COVALENT_FACTOR * (radii[a] + radii[b])) & (d >= CONNECT_MIN)
+    a, b, d = a[keep], b[keep], d[keep]
+    hydrogen = np.asarray(symbols) == "H"
+    with_h = hydrogen[a] | hydrogen[b]
+    # like RDKit, a hydrogen keeps one bond, its shortest: decided in order of distance
+    ha, hb, hd = a[with_h], b[with_h], d[with_h]
     taken: set[int] = set()
-    pairs: list[tuple[int, int]] = []
-    for _d, a, b in sorted(found):
-        if (hydrogen[a] and a in taken) or (hydrogen[b] and b in taken):
+    kept: list[int] = []
+    is_h = hydrogen.tolist()
+    ha_l, hb_l = ha.tolist(), hb.tolist()
+    for k in np.lexsort((hb, ha, hd)).tolist():
+        i, j = ha_l[k], hb_l[k]
+        if (is_h[i] and i in taken) or (is_h[j] and j in taken):
             continue
-        taken.update((a, b))
-        pairs.append((a, b))
-    pairs.sort()
-    return pairs
+        taken.add(i)
+        taken.add(j)
+        kept.append(k)
+    pa = np.concatenate([a[~with_h], ha[kept]])
+    pb = np.concatenate([b[~with_h], hb[kept]])
+    rank = np.argsort(pa * len(xyz) + pb, kind="stable")
+    return list(zip(pa[rank].tolist(), pb[rank].tolist(), strict=True))
+
+
+def connectivity(atoms: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
+    """Bonded index pairs of atom dicts by covalent radii (see :func:`connectivity_of`)."""
+    return connectivity_of([(a["x"], a["y"], a["z"]) for a in atoms],
+                           [str(a["element"]) for a in atoms])
 
 
 def perceive_bonds(
-    atoms: list[dict[str, Any]], charge: int | None = None, *, orders: bool = True
+    atoms: list[dict[str, Any]], charge: int | None = None, *, orders: bool = True,
+    xyz: Any = None,
 ) -> list[dict[str, Any]]:
     """Bonds of atoms that have only coordinates (XYZ, NWChem, Gaussian, bare PDB).
 
@@ -231,14 +318,18 @@ def perceive_bonds(
     the total charge (0 when unknown) then sets orders and the atoms' formal
     charges (changed in place). When orders cannot be assigned (radicals, metals,
     a wrong charge, a large system) the bonds stay single and no charge is set.
+    ``xyz`` (n x 3, the atoms' coordinates) spares a reader that has them already
+    building them again from the atom dicts.
     """
     if len(atoms) < 2:
         return []
     if len(atoms) > ORDER_PERCEPTION_LIMIT:
         # RDKit's connect-the-dots compares every pair (5 s for 10,000 atoms); orders are
         # not perceived at this size anyway, so a sorted sweep with the same rule serves.
-        return [{"a": atoms[i]["id"], "b": atoms[j]["id"], "order": 1}
-                for i, j in connectivity(atoms)]
+        pairs = (connectivity(atoms) if xyz is None
+                 else connectivity_of(xyz, [str(a["element"]) for a in atoms]))
+        ids = [a["id"] for a in atoms]
+        return [{"a": ids[i], "b": ids[j], "order": 1} for i, j in pairs]
     bare = [dict(a, formalCharge=0, unpairedElectrons=0, massNumber=None) for a in atoms]
     mol = Chem.RWMol(mol_from_document(bare, []))
     with quiet():

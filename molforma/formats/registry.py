@@ -70,6 +70,7 @@ EXTENSIONS: dict[str, str] = {
 
 # Calculation keys a .nw file may set; the protected extra input never comes from a file.
 _CALCULATION_KEYS = ("task", "theory", "functional", "basis", "reference")
+_STANDARD_KEYS = frozenset(new_atom("a1", "H", 0, 0, 0))
 
 
 def _readers() -> dict[str, Callable[[str, int | None], Structure]]:
@@ -128,10 +129,18 @@ def format_from_path(path: str | os.PathLike[str]) -> str:
 
 
 def _read_project(text: str, source: str) -> Project:
+    from molforma.fileio import strict_json_loads
+
     try:
-        data = json.loads(text.lstrip("\ufeff"))
+        # Strict: NaN/Infinity are not JSON, and a project holding them would be
+        # written back as text no other JSON reader takes.
+        data = strict_json_loads(text.lstrip("\ufeff"))
     except json.JSONDecodeError as exc:
         fail("format_syntax", "project", exc.lineno, reason=f"not valid JSON: {exc.msg}")
+    except ValueError as exc:
+        fail("format_syntax", "project", None, reason=f"not valid JSON: {exc}")
+    except RecursionError:
+        fail("format_syntax", "project", None, reason="not valid JSON: nested too deeply")
     return project_from_json(data, source=source)
 
 
@@ -190,7 +199,9 @@ def write_text(project: Mapping[str, Any], fmt: str) -> str:
     """
     key = check_format(fmt, write=True)
     if key == "project":
-        return json.dumps(project, ensure_ascii=False, indent=1) + "\n"
+        from molforma.fileio import strict_json_dumps
+
+        return strict_json_dumps(project, "The project", ensure_ascii=False, indent=1) + "\n"
     if key == "nwchem":
         from molforma.nwchem.input import render_input
 
@@ -239,8 +250,12 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     for k, a in enumerate(s.atoms):
         new_id = f"a{start + k}"
         mapping[a["id"]] = new_id
-        atom = new_atom(new_id, a["element"], a["x"], a["y"], a["z"])
-        atom.update({key: value for key, value in a.items() if key != "id"})
+        if a.keys() >= _STANDARD_KEYS:  # readers make atoms with new_atom: keep its key order
+            atom = dict(a)
+            atom["id"] = new_id
+        else:
+            atom = new_atom(new_id, a["element"], a["x"], a["y"], a["z"])
+            atom.update({key: value for key, value in a.items() if key != "id"})
         atoms.append(atom)
     bonds = [{**b, "a": mapping[b["a"]], "b": mapping[b["b"]]} for b in s.bonds]
     doc["atoms"] = atoms

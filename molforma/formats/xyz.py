@@ -10,10 +10,14 @@ bonds are perceived with RDKit. A multi-frame file must be read with ``frame``
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
+
+from molforma.errors import FormatError
 from molforma.formats.common import (
     Structure,
     element_from_label,
@@ -30,9 +34,15 @@ FMT = "xyz"
 _KEYVAL = re.compile(r"\b(charge|multiplicity|mult)\s*=\s*([+-]?\d+)\b", re.I)
 
 
-def _frames(lines: list[str]) -> list[tuple[int, int]]:
-    """(index of the count line, atom count) of every frame; checks the whole file."""
+def _frames(
+    lines: list[str], keep: Callable[[int], bool] | None = None
+) -> tuple[list[tuple[int, int]], list[tuple[list[str], list[Any]]]]:
+    """(index of the count line, atom count) of every frame, and the parsed frames ``keep`` wants.
+
+    The whole file is checked; each atom line is parsed once.
+    """
     frames: list[tuple[int, int]] = []
+    blocks: list[tuple[list[str], list[Any]]] = []
     i = 0
     n = len(lines)
     while i < n:
@@ -51,15 +61,64 @@ def _frames(lines: list[str]) -> list[tuple[int, int]]:
         if i + 1 >= n:
             fail("format_truncated", FMT, i + 2, reason="comment line missing",
                  expected="a comment line")
-        for k in range(count):
-            row = i + 2 + k
-            if row >= n or not lines[row].strip():
-                fail("format_atom_count", FMT, row + 1, reason="fewer atom lines than announced",
-                     expected=count, found=k)
-            _atom_line(lines[row], row + 1, k + 1)
+        block = _block(lines, i, count)
+        if keep is None or keep(len(frames)):
+            blocks.append(block)
         frames.append((i, count))
         i += 2 + count
-    return frames
+    return frames, blocks
+
+
+def _block(lines: list[str], start: int, count: int) -> tuple[list[str], list[Any]]:
+    """Elements and coordinates of the frame whose count line is ``lines[start]``.
+
+    One pass of ``split`` and ``float`` over the atom lines; anything unusual (a short
+    or blank line, a Fortran exponent, an unknown label, a huge number) goes through
+    the line-by-line reader, which names the line of the error.
+    """
+    rows = lines[start + 2:start + 2 + count]
+    if len(rows) == count and count:
+        parts = [r.split() for r in rows]
+        if all(len(p) == 4 for p in parts):  # "label x y z" on every line
+            table = np.array(parts, dtype=object)
+            try:
+                coords = table[:, 1:].astype(float)
+                known = _labels_known(table[:, 0].tolist())
+            except (ValueError, KeyError):
+                pass
+            else:
+                if np.isfinite(coords).all() and np.abs(coords).max() <= 1e5:
+                    return [known[label] for label in table[:, 0].tolist()], coords
+    els: list[str] = []
+    coords = []
+    for k in range(count):
+        row = start + 2 + k
+        if row >= len(lines) or not lines[row].strip():
+            fail("format_atom_count", FMT, row + 1, reason="fewer atom lines than announced",
+                 expected=count, found=k)
+        atom = _atom_line(lines[row], row + 1, k + 1)
+        els.append(atom["element"])
+        coords.append((atom["x"], atom["y"], atom["z"]))
+    return els, np.array(coords, dtype=float).reshape(-1, 3)
+
+
+def _labels_known(labels: list[str]) -> dict[str, str]:
+    """Element of each distinct label; KeyError-free only when every label is an element."""
+    out: dict[str, str] = {}
+    for label in set(labels):
+        el = _label_element(label)
+        if el is None:
+            raise KeyError(label)
+        out[label] = el
+    return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _label_element(label: str) -> str | None:
+    try:
+        return element_from_label(label, FMT, None)
+    except FormatError:
+        return None
 
 
 def _atom_line(line: str, lineno: int, index: int) -> dict[str, Any]:
@@ -73,7 +132,7 @@ def _atom_line(line: str, lineno: int, index: int) -> dict[str, Any]:
 
 def count_frames(text: str) -> int:
     """Number of frames of an XYZ text (the file is checked)."""
-    return len(_frames(numbered_lines(text)))
+    return len(_frames(numbered_lines(text), keep=lambda _k: False)[0])
 
 
 def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> Structure:
@@ -84,12 +143,17 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> S
             ``frame`` (the message tells the frame count).
     """
     lines = numbered_lines(text)
-    frames = _frames(lines)
+    frames, blocks = _frames(lines, keep=lambda k: k == (frame or 0))
     if not frames:
         fail("format_no_atoms", FMT, None, reason="the file is empty")
     chosen = pick_frame(FMT, len(frames), frame, required=True)
-    start, count = frames[chosen]
-    atoms = [_atom_line(lines[start + 2 + k], start + 3 + k, k + 1) for k in range(count)]
+    start, _count = frames[chosen]
+    els, coords = blocks[0]
+    # the literal is new_atom's key order; built inline because it runs once per atom
+    atoms = [{"id": f"a{k}", "element": el, "x": x, "y": y, "z": z, "name": "",
+              "formalCharge": 0, "unpairedElectrons": 0, "massNumber": None, "mass": None,
+              "fixed": False}
+             for k, (el, (x, y, z)) in enumerate(zip(els, coords.tolist(), strict=True), 1)]
     comment = lines[start + 1].strip()
     charge = multiplicity = None
     for key, value in _KEYVAL.findall(comment):
@@ -97,7 +161,7 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> S
             charge = int(value)
         else:
             multiplicity = int(value)
-    bonds = perceive_bonds(atoms, charge) if perceive else []
+    bonds = perceive_bonds(atoms, charge, xyz=coords) if perceive else []
     # Without a charge in the file, loading re-perceives with the project's charge.
     info = {"perceived": perceive and charge is None}
     return Structure(atoms=atoms, bonds=bonds, title=comment or None, charge=charge,

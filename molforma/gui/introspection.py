@@ -51,7 +51,7 @@ from PySide6.QtWidgets import (
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.view3d.base import MoleculeView
-from molforma.mcp.paging import page
+from molforma.mcp.ui_paging import page
 
 MAX_SCREENSHOT_WIDTH = 4096
 MAX_SCREENSHOT_BYTES = 8 * 1024 * 1024

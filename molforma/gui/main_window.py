@@ -569,14 +569,12 @@ class MainWindow(QMainWindow):
             self.show_tab(tab)
         self.resize(1280, 820)
         self.show()
-        app = QApplication.instance()
-        # Let layouts settle and plots draw their axes before grabbing.
-        for _ in range(5):
-            if app is not None:
-                app.processEvents()
-        loop_wait(400)
+        # No fixed waits: run the events until the window is on screen and its layouts
+        # have settled; grab() then renders every widget (an OpenGL view draws its frame).
+        wait_exposed(self)
+        settle_events()
         self.molecule_tab.view.fit()
-        loop_wait(100)
+        settle_events()
         image = self.grab()
         ok = image.save(path, "PNG")
         self.ctx.document.modified = False  # nothing to ask about on the way out
@@ -639,13 +637,28 @@ class MainWindow(QMainWindow):
         ev.accept()
 
 
-def loop_wait(ms: int) -> None:
-    """Run the event loop for ``ms`` milliseconds."""
+def wait_exposed(widget: QWidget, timeout: float = 10.0) -> bool:
+    """Run events until ``widget``'s window is exposed (at most ``timeout`` seconds)."""
+    import time
+
     from PySide6.QtCore import QEventLoop
 
-    loop = QEventLoop()
-    QTimer.singleShot(ms, loop.quit)
-    loop.exec()
+    app = QApplication.instance()
+    end = time.monotonic() + timeout
+    while app is not None and time.monotonic() < end:
+        handle = widget.windowHandle()
+        if handle is not None and handle.isExposed():
+            return True
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+    return False
+
+
+def settle_events(rounds: int = 5) -> None:
+    """Process the pending events (layouts, resizes, deferred paints) a few rounds."""
+    app = QApplication.instance()
+    for _ in range(rounds):
+        if app is not None:
+            app.processEvents()
 
 
 __all__: list[Any] = ["MainWindow", "load_launch_file"]

@@ -318,7 +318,8 @@ def _row(folder: str, names: list[str], now: float) -> tuple[float, HistoryRow]:
     return ts, row
 
 
-def _candidates(root: str) -> Iterable[tuple[str, str, list[str]]]:
+def _candidates(root: str, cancel: threading.Event | None = None
+                ) -> Iterable[tuple[str, str, list[str]]]:
     """The root (when it is a job folder) and its job sub-folders.
 
     Yields ``(folder, real_path, names)``. Sub-folders are never symlinks (those are
@@ -336,6 +337,7 @@ def _candidates(root: str) -> Iterable[tuple[str, str, list[str]]]:
     except OSError:
         return
     for entry in entries:
+        _check_cancel(cancel)  # per entry: a root full of other folders stops at once too
         try:
             if not entry.is_dir(follow_symlinks=False):
                 continue
@@ -378,7 +380,7 @@ def scan(roots: list[str], *, cancel: threading.Event | None = None,
         if not root or not str(root).strip():
             continue  # an unset reference directory must not mean "the working directory"
         top = os.path.abspath(os.path.expanduser(root))
-        for folder, real, names in _candidates(top):
+        for folder, real, names in _candidates(top, cancel):
             _check_cancel(cancel)
             if real in seen:
                 continue
@@ -525,28 +527,48 @@ class ScanHandle(BackgroundHandle):
         self.error: MolFormaError | None = None
         super().__init__()
         self._on_done = on_done
+        self._state_lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="molforma-history-scan",
                                         daemon=True)
 
     def _set_progress(self, n: int) -> None:
         self.progress = n
 
+    def cancel(self) -> None:
+        """Stop the scan: it is ``cancelled`` and done when this returns.
+
+        The answer does not wait for the worker, which may be reading one folder: it
+        stops at its next check (one per folder entry) and its rows are dropped.
+        """
+        with self._state_lock:
+            self._cancel.set()
+            if not self._done.is_set():
+                self.status = "cancelled"
+                self._done.set()
+
+    def _end(self, status: ScanStatus, rows: list[HistoryRow] | None = None,
+             error: MolFormaError | None = None) -> None:
+        with self._state_lock:
+            if self._done.is_set():
+                return  # cancelled meanwhile: what the worker found is dropped
+            self.rows = rows or []
+            self.error = error
+            self.status = status
+            self._done.set()
+
     def _run(self) -> None:
         try:
             rows = scan(self.roots, cancel=self._cancel, on_progress=self._set_progress)
         except ScanCancelledError:
-            self.status = "cancelled"
+            self._end("cancelled")
         except MolFormaError as exc:
-            self.error = exc
-            self.status = "failed"
+            self._end("failed", error=exc)
         except Exception as exc:  # noqa: BLE001 - a worker must report, never die silently
-            self.error = MolFormaError("error", detail=str(exc))
-            self.status = "failed"
+            self._end("failed", error=MolFormaError("error", detail=str(exc)))
         else:
-            self.rows = rows
-            self.status = "finished"
+            self._end("finished", rows)
         finally:
-            self._done.set()
+            self._end("cancelled")  # no-op unless something above did not end it
             if self._on_done is not None:
                 with contextlib.suppress(Exception):
                     self._on_done(self)

@@ -14,7 +14,8 @@ that omits a key is not "different" from one that spells the default out.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,11 @@ _ADVANCED_WRITE_KEYS = frozenset({"scratch_dir", "permanent_dir", "output_movecs
 
 # How many symlinks one path may pass through before it counts as a loop.
 _MAX_LINKS = 40
+
+# Longest file name and path the common file systems take (NAME_MAX, PATH_MAX): longer
+# ones fail with ENAMETOOLONG deep inside the OS calls, so they are refused up front.
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 4095
 
 register(
     {
@@ -71,6 +77,20 @@ register(
             "{differences}。MolFormaのウィンドウで利用者に内容を確認して「実行」を押してもらうか、"
             "画面なしモードでは環境設定に保存してもらってください。",
         },
+        "path_in_config_dir": {
+            "en": "'{path}' is inside MolForma's configuration directory ({config_dir}), which "
+            "holds the Preferences (the trusted NWChem command). MCP never reads or writes "
+            "there, whatever --mcp-allow-dir allows; choose a path elsewhere.",
+            "ja": "「{path}」はMolFormaの設定ディレクトリ（{config_dir}）の中にあります。ここには"
+            "環境設定（信頼済みのNWChemコマンド）があるため、--mcp-allow-dir の指定に関わらず"
+            "MCPからは読み書きしません。別の場所を指定してください。",
+        },
+        "path_too_long": {
+            "en": "'{path}' is too long: a name in a path may have at most {max} bytes and the "
+            "whole path at most {max_path} bytes. Choose a shorter name.",
+            "ja": "「{path}」は長すぎます。パスの各名前は最大 {max} バイト、パス全体は最大 "
+            "{max_path} バイトです。短い名前を指定してください。",
+        },
         "unknown_settings_block": {
             "en": "Unknown settings block '{block}' (expected 'execution' or 'calculation').",
             "ja": "不明な設定ブロック「{block}」です（'execution' または 'calculation'）。",
@@ -83,6 +103,57 @@ def _expand(path: str | os.PathLike[str]) -> Path:
     """``~`` and ``~/...`` to the home directory, relative paths to the working directory."""
     p = Path(os.path.expanduser(os.fspath(path)))
     return p if p.is_absolute() else Path.cwd() / p
+
+
+def check_name_lengths(path: str | os.PathLike[str], shown: str | None = None) -> None:
+    """Refuse a path with a component over 255 bytes or a whole path over 4,095 bytes.
+
+    Raises:
+        FileAccessError: ``path_too_long``.
+    """
+    text = os.fspath(path)
+    encoded = os.fsencode(text)
+    parts = re.split(rb"[/\\]", encoded) if os.name == "nt" else encoded.split(b"/")
+    if len(encoded) > MAX_PATH_BYTES or any(len(p) > MAX_NAME_BYTES for p in parts):
+        raise FileAccessError("path_too_long", path=shown if shown is not None else text,
+                              max=MAX_NAME_BYTES, max_path=MAX_PATH_BYTES)
+
+
+def _config_dirs() -> list[Path]:
+    """The configuration directory as given and resolved (it may not exist yet)."""
+    from molforma.preferences import config_dir
+
+    given = _expand(config_dir())
+    return list(dict.fromkeys([given, Path(os.path.realpath(given))]))
+
+
+def _in_config_dir(resolved: Path) -> Path | None:
+    """The configuration directory when ``resolved`` lies inside it, else None.
+
+    Compared by name and, for the parts that exist, by device and inode, so another
+    spelling of the same directory (a bind mount, a case-insensitive file system)
+    is caught too.
+    """
+    dirs = _config_dirs()
+    for d in dirs:
+        if resolved == d or resolved.is_relative_to(d):
+            return dirs[-1]
+    stats = []
+    for d in dirs:
+        try:
+            stats.append(os.stat(d))
+        except OSError:
+            continue
+    if not stats:
+        return None
+    for ancestor in (resolved, *resolved.parents):
+        try:
+            st = os.stat(ancestor)
+        except OSError:
+            continue
+        if any(os.path.samestat(st, s) for s in stats):
+            return dirs[-1]
+    return None
 
 
 def _walk(path: Path, shown: str) -> Path:
@@ -190,11 +261,17 @@ class Policy:
             for_write: The caller will create or write it: the nearest existing parent
                 must be a directory.
 
+        Whatever the allowed directories (and with none), a path inside the
+        configuration directory (where the Preferences live) is refused, and so is a
+        name longer than the file system takes. Every path MCP makes MolForma read or
+        write passes here, so later callers inherit both rules.
+
         Raises:
             FileAccessError: ``path_not_allowed`` (outside every allowed directory),
                 ``dangling_link`` (a link to nothing, refused even when it points
-                inside), ``path_not_found``, ``path_not_directory``, or ``file_error``
-                for a path holding a NUL character.
+                inside), ``path_in_config_dir``, ``path_too_long``, ``path_not_found``,
+                ``path_not_directory``, or ``file_error`` for a path holding a NUL
+                character.
         """
         shown = os.fspath(path)
         if not shown:
@@ -203,7 +280,9 @@ class Policy:
             # The OS calls below would raise ValueError; give the caller a clear refusal.
             raise FileAccessError(path=shown.replace("\x00", "\\0"),
                                   reason="the path contains a NUL character")
+        check_name_lengths(shown)
         expanded = _expand(path)
+        check_name_lengths(expanded, shown)
         if self.restricted:
             resolved = _walk(expanded, shown)
             if not self._inside(resolved):
@@ -212,6 +291,11 @@ class Policy:
                 )
         else:
             resolved = Path(os.path.realpath(expanded))
+        config = _in_config_dir(resolved)
+        if config is not None:
+            # The Preferences there decide what headless mode trusts: no MCP read or
+            # write may touch them, whatever the allowed directories (SPEC.md 7).
+            raise FileAccessError("path_in_config_dir", path=shown, config_dir=str(config))
         if must_exist and not resolved.exists():
             raise FileAccessError("path_not_found", path=shown)
         if for_write:
@@ -222,22 +306,35 @@ class Policy:
                 raise FileAccessError("path_not_directory", path=shown, parent=str(parent))
         return resolved
 
+    def read_guard(self) -> Callable[[Path], Path]:
+        """A check for each file a loader opens (the results reader): the file resolved.
+
+        A folder that passed :meth:`check_path` may still hold a link to a file
+        elsewhere; the loader asks this guard about every file before opening it.
+        """
+        def guard(path: Path) -> Path:
+            return self.check_path(path, must_exist=True)
+
+        return guard
+
     def check_paths(self, paths: Iterable[str], **kwargs: bool) -> list[Path]:
         """:meth:`check_path` for several paths; all are checked before any is returned."""
         return [self.check_path(p, **kwargs) for p in paths]
 
-    def check_advanced_paths(self, advanced: Mapping[str, Any]) -> None:
+    def check_advanced_paths(self, advanced: Mapping[str, Any],
+                             job_root: str | os.PathLike[str] | None = None) -> None:
         """Check the path-valued advanced settings (scratch/permanent dir, movecs files).
 
-        Absolute (and ``~``) paths must lie inside an allowed directory. Relative paths
-        are relative to the job folder, which is itself under the checked job root, so
-        they pass unless a ``..`` component could climb out of it.
+        Absolute (and ``~``) paths must lie inside an allowed directory and never in the
+        configuration directory. Relative paths are relative to the job folder, which
+        is itself under the checked job root, so they pass unless a ``..`` component
+        could climb out of it: refused when directories are restricted, else checked
+        against the configuration directory from ``job_root`` (when given).
 
         Raises:
-            FileAccessError: ``path_not_allowed`` or ``dangling_link``.
+            FileAccessError: ``path_not_allowed``, ``path_in_config_dir``,
+                ``path_too_long`` or ``dangling_link``.
         """
-        if not self.restricted:
-            return
         for key in ADVANCED_PATH_KEYS:
             value = advanced.get(key)
             if not isinstance(value, str) or not value.strip():
@@ -246,9 +343,16 @@ class Policy:
             if os.path.isabs(text) or text.startswith("~"):
                 self.check_path(text, for_write=key in _ADVANCED_WRITE_KEYS)
             elif ".." in Path(text).parts:
-                raise FileAccessError(
-                    "path_not_allowed", path=text, allowed=[str(d) for d in self.allow_dirs]
-                )
+                if self.restricted:
+                    raise FileAccessError(
+                        "path_not_allowed", path=text,
+                        allowed=[str(d) for d in self.allow_dirs])
+                if job_root is not None:
+                    # A job folder is one level below the job root; its name does not matter.
+                    where = os.path.normpath(_expand(job_root) / "job" / text)
+                    self.check_path(where, for_write=key in _ADVANCED_WRITE_KEYS)
+            else:
+                check_name_lengths(text)
 
     def to_dict(self, trusted: Mapping[str, Any]) -> dict[str, Any]:
         """``get_execution.policy``: allowed directories, the flag and the trusted values."""

@@ -23,7 +23,6 @@ import contextlib
 import copy
 import ctypes
 import datetime as _dt
-import json
 import logging
 import os
 import shlex
@@ -40,7 +39,12 @@ from typing import Any
 
 from molforma.document.model import formula
 from molforma.errors import CalculationError, FileAccessError, MolFormaError
-from molforma.fileio import atomic_write_text, read_text_limited
+from molforma.fileio import (
+    atomic_write_text,
+    finite_or_none,
+    read_text_limited,
+    strict_json_dumps,
+)
 from molforma.i18n import register
 from molforma.nwchem.input import input_errors, render_input
 from molforma.nwchem.progress import ProgressTracker
@@ -229,9 +233,8 @@ class _Prepared:
             if not saved_only:
                 self._make_work_dirs(folder)
             atomic_write_text(folder / INPUT_NAME, self.input_text)
-            atomic_write_text(
-                folder / SNAPSHOT_NAME, json.dumps(self.project, indent=2, ensure_ascii=False)
-            )
+            atomic_write_text(folder / SNAPSHOT_NAME, strict_json_dumps(
+                self.project, "The project", indent=2, ensure_ascii=False))
             atomic_write_text(folder / RECORD_NAME, _dump(record))
         except MolFormaError:
             shutil.rmtree(folder, ignore_errors=True)
@@ -254,7 +257,10 @@ class _Prepared:
 
 
 def _dump(record: Mapping[str, Any]) -> str:
-    return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    # A record is written while a job runs: a NaN energy that NWChem printed must not
+    # stop the job's bookkeeping, so it is written as null (JSON has no NaN).
+    return strict_json_dumps(finite_or_none(record), "The job record", indent=2,
+                             ensure_ascii=False) + "\n"
 
 
 class Job:

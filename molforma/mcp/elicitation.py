@@ -126,7 +126,9 @@ def state_is_current(payload: dict[str, Any], expected: dict[str, Any]) -> bool:
 def overwrite_answer(responses: Any) -> str | None:
     """``"accept"``, ``"decline"`` or ``"cancel"`` from ``inputResponses``; None if absent.
 
-    An accept whose form says ``overwrite: false`` counts as a decline.
+    Only an accept whose form holds the boolean ``overwrite: true`` counts as accept;
+    any other accept (``false``, ``"true"``, ``1``, a missing field or form) is a
+    decline: replacing a file needs an unambiguous yes.
     """
     if not isinstance(responses, dict):
         return None
@@ -136,9 +138,9 @@ def overwrite_answer(responses: Any) -> str | None:
     action = ans.get("action")
     if action == "accept":
         content = ans.get("content")
-        if isinstance(content, dict) and content.get(OVERWRITE_KEY) is False:
-            return "decline"
-        return "accept"
+        if isinstance(content, dict) and content.get(OVERWRITE_KEY) is True:
+            return "accept"
+        return "decline"
     if action in ("decline", "cancel"):
         return str(action)
     return None

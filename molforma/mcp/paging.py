@@ -1,67 +1,116 @@
-"""Pages of list-like window data by size (no Qt).
+"""Results an agent can hold: pages of a document and links to what is too big (no Qt).
 
-SPEC.md section 9.1: lists, table rows and result rows come in pages of about
-40 KiB with ``offset`` / ``limit`` / ``nextOffset``; an item over 40 KiB comes
-alone on its page; an item over 2 MiB fails.
+SPEC.md section 9.5: no tool result passes the 100,000-character size hint with
+default arguments. A result is sent twice (``structuredContent`` and its JSON text),
+so one copy gets :data:`PAGE_CHARS`. What does not fit travels beside the answer as
+``resource_link`` content items (:func:`link`), listed in the result's ``links``
+field, to resources that hold the full text.
+
+A page of a document holds atoms ``offset`` .. ``offset + n - 1`` of the atom list
+and the bonds whose *later* atom (by list position) is on the page, so paging
+through ``nextOffset`` returns every atom and every bond exactly once, and a bond
+never arrives before both its atoms.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from molforma.errors import MolFormaError
-from molforma.i18n import register
+# One copy of a result: structuredContent and its JSON text together stay under 100,000.
+PAGE_CHARS = 40_000
 
-PAGE_BYTES = 40 * 1024
-MAX_ITEM_BYTES = 2 * 1024 * 1024
-
-register({
-    "ui_item_too_large": {
-        "en": "Item {index} is {size} bytes, over the {limit}-byte limit of one item; read "
-              "a smaller part (get_ui_item of one widget, or a narrower query).",
-        "ja": "項目 {index} は {size} バイトで、1項目の上限 {limit} バイトを超えています。"
-              "より小さい単位で読んでください（1つのウィジェットの get_ui_item や絞った query）。",
-    },
-})
+# view -> MIME type of the per-document resources a result links to.
+DOCUMENT_LINKS: dict[str, tuple[str, str]] = {
+    "project": ("application/json", "The whole confirmed project (*.molforma.json)."),
+    "xyz": ("chemical/x-xyz", "The confirmed structure as XYZ."),
+    "mol": ("chemical/x-mdl-molfile", "The confirmed structure as a MOL file."),
+    "sdf": ("chemical/x-mdl-sdfile", "The confirmed structure as SDF."),
+    "pdb": ("chemical/x-pdb", "The confirmed structure as PDB."),
+    "nwchem": ("text/plain", "The NWChem input of the confirmed project."),
+}
 
 
-def item_size(item: Any) -> int:
-    """Bytes of ``item`` as compact UTF-8 JSON (what the page budget counts)."""
-    return len(json.dumps(item, ensure_ascii=False, separators=(",", ":"),
-                          default=str).encode("utf-8"))
+def json_chars(value: Any) -> int:
+    """Characters of ``value`` as compact JSON (what a result copy costs)."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
-def page(count: int, get: Callable[[int], Any], offset: int = 0, limit: int | None = None,
-         budget: int = PAGE_BYTES) -> tuple[list[Any], int | None]:
-    """Items ``offset``… up to ``limit`` items and about ``budget`` bytes; and nextOffset.
+def link(uri: str, name: str, mime: str, description: str = "",
+         size: int | None = None) -> dict[str, Any]:
+    """One entry of a result's ``links`` (sent as a ``resource_link`` content item too)."""
+    out: dict[str, Any] = {"uri": uri, "name": name, "mimeType": mime}
+    if description:
+        out["description"] = description
+    if size is not None:
+        out["size"] = size
+    return out
 
-    ``get(i)`` builds item ``i`` only when it is needed, so a page of a 10,000-row
-    table costs a page, not the table.
 
-    Raises:
-        MolFormaError: ``ui_item_too_large`` for an item over 2 MiB.
+def document_links(doc_id: str, views: Iterable[str] = ("project", "xyz", "mol",
+                                                         "nwchem")) -> list[dict[str, Any]]:
+    """Links to the full confirmed project of ``doc_id`` in the given views."""
+    return [link(f"molforma://documents/{doc_id}/{view}", f"{doc_id}_{view}",
+                 DOCUMENT_LINKS[view][0], DOCUMENT_LINKS[view][1]) for view in views]
+
+
+def page_envelope(project: Mapping[str, Any], offset: int, limit: int | None,
+                  budget: int = PAGE_CHARS) -> tuple[dict[str, Any], int | None]:
+    """The envelope ``project`` cut to one page of atoms (and their bonds), and nextOffset.
+
+    Without ``limit`` the page holds as many atoms as fit in ``budget`` characters
+    (at least one); with it, exactly ``limit`` atoms (the caller asked for them).
+    A page holding every atom is the whole envelope, unchanged.
     """
-    out: list[Any] = []
-    used = 0
-    i = max(0, offset)
-    while i < count and (limit is None or len(out) < limit):
-        item = get(i)
-        size = item_size(item)
-        if size > MAX_ITEM_BYTES:
-            raise MolFormaError("ui_item_too_large", index=i, size=size, limit=MAX_ITEM_BYTES)
-        if out and used + size > budget:
+    doc = project.get("document") or {}
+    atoms = doc.get("atoms") or []
+    bonds = doc.get("bonds") or []
+    n = len(atoms)
+    if offset == 0 and limit is None and json_chars(project) <= budget:
+        return dict(project), None
+    if offset == 0 and limit is not None and limit >= n:
+        return dict(project), None
+    pos = {a.get("id"): i for i, a in enumerate(atoms)}
+    later: dict[int, list[Any]] = {}
+    for b in bonds:
+        i, j = pos.get(b.get("a"), -1), pos.get(b.get("b"), -1)
+        later.setdefault(max(i, j), []).append(b)
+    rest = {k: v for k, v in doc.items() if k not in ("atoms", "bonds")}
+    used = json_chars({k: v for k, v in project.items() if k != "document"}) + json_chars(rest)
+    page_atoms: list[Any] = []
+    page_bonds: list[Any] = []
+    i = offset
+    while i < n and (limit is None or len(page_atoms) < limit):
+        mine = later.get(i, [])
+        cost = json_chars(atoms[i]) + sum(json_chars(b) for b in mine) + 2 * (1 + len(mine))
+        if limit is None and page_atoms and used + cost > budget:
             break
-        out.append(item)
-        used += size
+        page_atoms.append(atoms[i])
+        page_bonds.extend(mine)
+        used += cost
         i += 1
-        if used >= budget:
-            break
-    return out, (i if i < count else None)
+    out = dict(project)
+    out["document"] = {**doc, "atoms": page_atoms, "bonds": page_bonds}
+    return out, (i if i < n else None)
 
 
-def page_list(items: Sequence[Any], offset: int = 0, limit: int | None = None,
-              budget: int = PAGE_BYTES) -> tuple[list[Any], int | None]:
-    """:func:`page` over a list already built."""
-    return page(len(items), items.__getitem__, offset, limit, budget)
+def text_page(text: str, offset: int, limit: int | None,
+              budget: int = 2 * PAGE_CHARS) -> str:
+    """Characters ``offset``.. of ``text``: ``limit`` of them, or as many as fit ``budget``.
+
+    A text travels escaped once in ``structuredContent`` and twice in the JSON text
+    item (quotes and line ends of a project file grow there), so the fit is measured
+    on both copies.
+    """
+    if limit is not None:
+        return text[offset:offset + limit]
+    n = min(len(text) - offset, budget)
+    while n > 1000:
+        page = text[offset:offset + n]
+        once = json.dumps(page, ensure_ascii=False)
+        cost = len(once) + len(json.dumps(once, ensure_ascii=False))
+        if cost <= budget:
+            return page
+        n = n * budget // cost * 95 // 100
+    return text[offset:offset + max(n, 1)]

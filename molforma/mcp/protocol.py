@@ -245,6 +245,68 @@ def wire() -> ModuleType:
     return _wire_module
 
 
+# Requests whose params are checked by hand when they have the plain shape every client
+# sends: the wire models take about a second to import, and the first tool call of a
+# session must not wait for them. Anything else goes through the wire models.
+_PLAIN_PARAMS: dict[str, dict[str, tuple[type, ...]]] = {
+    "tools/call": {"name": (str,), "arguments": (dict, type(None))},
+    "tools/list": {"cursor": (str, type(None))},
+    "resources/list": {"cursor": (str, type(None))},
+    "resources/templates/list": {"cursor": (str, type(None))},
+    "prompts/list": {"cursor": (str, type(None))},
+    "resources/read": {"uri": (str,)},
+    "prompts/get": {"name": (str,), "arguments": (dict, type(None))},
+}
+_REQUIRED_PARAMS = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
+_META_KEYS = frozenset({PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY,
+                        "io.modelcontextprotocol/clientInfo", "progressToken"})
+_PLAIN_CAPABILITIES = frozenset({"elicitation", "sampling", "roots", "experimental",
+                                 "extensions"})
+
+
+def _plainly_valid(req: Request) -> bool:
+    """True when ``req.params`` surely pass the wire model of ``req.method``.
+
+    Conservative: a shape outside the few every client uses returns False, and the wire
+    model then decides (with its exact error).
+    """
+    fields = _PLAIN_PARAMS.get(req.method)
+    p = req.params
+    if fields is None or set(p) - set(fields) - {"_meta"}:
+        return False
+    required = _REQUIRED_PARAMS.get(req.method)
+    if required is not None and required not in p:
+        return False
+    if not all(isinstance(p[k], fields[k]) for k in fields if k in p):
+        return False
+    if req.method == "prompts/get" and isinstance(p.get("arguments"), dict) and not all(
+            isinstance(v, str) for v in p["arguments"].values()):
+        return False
+    meta = p.get("_meta")
+    if meta is None:
+        return req.era == "legacy"
+    if not isinstance(meta, dict) or set(meta) - _META_KEYS:
+        return False
+    token = meta.get("progressToken")
+    if token is not None and (isinstance(token, bool) or not isinstance(token, str | int)):
+        return False
+    info = meta.get("io.modelcontextprotocol/clientInfo")
+    if info is not None and not (isinstance(info, dict) and set(info) <= {"name", "version"}
+                                 and all(isinstance(info.get(k), str)
+                                         for k in ("name", "version"))):
+        return False
+    if req.era == "legacy":
+        return set(meta) <= {"progressToken"}
+    caps = meta.get(CLIENT_CAPABILITIES_KEY)
+    if not isinstance(caps, dict) or set(caps) - _PLAIN_CAPABILITIES:
+        return False
+    # each capability an object of objects (or null), as the wire schema has them
+    return all(v is None or (isinstance(v, dict) and all(isinstance(x, dict) or x is None
+                                                         for x in v.values()))
+               for k, v in caps.items() if k != "roots") and (
+        caps.get("roots") is None or isinstance(caps["roots"], dict))
+
+
 def validate_params(req: Request) -> None:
     """Check the request's params against the official wire model of its revision.
 
@@ -253,7 +315,7 @@ def validate_params(req: Request) -> None:
     Raises:
         RpcError: -32602 with the validation errors.
     """
-    if req.method in TASK_METHODS:
+    if req.method in TASK_METHODS or _plainly_valid(req):
         return
     methods = wire()
     from pydantic import ValidationError

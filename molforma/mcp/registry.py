@@ -17,6 +17,7 @@ import re
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -39,6 +40,17 @@ DOCUMENT_EDIT_TOOLS: frozenset[str] = frozenset({
     "set_atom_properties", "set_bonds", "set_internal_coordinate", "add_hydrogens",
     "place_fragment", "set_molecule", "set_nwchem", "set_advanced", "set_execution",
 })
+
+
+class ToolInput(BaseModel):
+    """Base of every tool's input model and of the models nested in one.
+
+    Unknown arguments are refused, and so are ``Infinity`` and ``NaN`` in every float
+    field: Python's JSON reader accepts them, but no coordinate, angle, mass or time
+    limit can be infinite, and they must never reach a document or a file.
+    """
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class ToolErrorObject(BaseModel):
@@ -219,6 +231,54 @@ def tool(
         return fn
 
     return deco
+
+
+INDEX_PATH = Path(__file__).with_name("tool_index.json")
+
+
+def build_index() -> dict[str, Any]:
+    """The headless tool index: every tool's ``tools/list`` entry and the module defining it.
+
+    ``scripts/gen_tool_index.py`` writes it to :data:`INDEX_PATH`; a test checks the file
+    equals what the models give. The server answers ``tools/list`` from the file and
+    imports only the module of the tool called, so the first answers do not wait for
+    every tool's models (SPEC.md section 9: clients time out early).
+    """
+    tools = []
+    for t in tools_for("headless"):
+        tools.append({"module": t.handler.__module__,
+                      "needsInteractionWhenExecAllowed": t.needs_interaction_when_exec_allowed,
+                      "definition": t.definition(allow_execution_settings=False)})
+    return {"generatedBy": "scripts/gen_tool_index.py", "tools": tools}
+
+
+def read_index() -> dict[str, Any] | None:
+    """The tool index file, or None when it is missing or unreadable (then load all tools)."""
+    import json
+
+    try:
+        data = json.loads(INDEX_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("tools"), list) else None
+
+
+def index_definition(entry: dict[str, Any], *, allow_execution_settings: bool) -> dict[str, Any]:
+    """The ``tools/list`` entry of one index entry for this launch (as :meth:`definition`)."""
+    out = dict(entry["definition"])
+    if allow_execution_settings and entry.get("needsInteractionWhenExecAllowed"):
+        out["_meta"] = {**out.get("_meta", {}), "anthropic/requiresUserInteraction": True}
+    return out
+
+
+def load_module(module: str) -> dict[str, ToolSpec]:
+    """Import one tool module (registering its tools) and return :data:`TOOLS`."""
+    import importlib
+
+    if not module.startswith("molforma.mcp.tools."):
+        raise ValueError(f"not a tool module: {module}")
+    importlib.import_module(module)
+    return TOOLS
 
 
 def load_tools() -> dict[str, ToolSpec]:

@@ -1,7 +1,11 @@
-"""MCP resources: app state and per-document views (SPEC.md section 9.4; no Qt).
+"""MCP resources: app state and per-document views (SPEC.md sections 9.4, 9.5; no Qt).
 
-Reads return the current content; there are no subscriptions. Text resources are
-cut to their last 100,000 characters behind a leading note saying so.
+Reads return the current content; there are no subscriptions. Log-like text
+resources (calculation output, results log, app state) are cut to their last
+100,000 characters behind a leading note saying so. Structure resources (project,
+XYZ, MOL, NWChem input, a results structure or mode, the spectrum, one results
+item) are whole: tool results link to them (``resource_link``) exactly because
+their content is too big to inline, so they must hold all of it.
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ if TYPE_CHECKING:
 MAX_TEXT = 100_000
 APP_STATE_URI = "molforma://app/state"
 _DOC_URI = re.compile(r"^molforma://documents/(?P<doc>[A-Za-z0-9_-]+)/(?P<view>[a-z/]+)$")
+_INDEXED_URI = re.compile(r"^molforma://documents/(?P<doc>[A-Za-z0-9_-]+)/results/"
+                          r"(?P<view>structures|modes|items/(?P<section>[a-z_]+))/"
+                          r"(?P<index>0|[1-9][0-9]{0,8})$")
 LEGACY_NOT_FOUND = -32002
 
 # view -> (name, title, mimeType, description)
@@ -28,6 +35,11 @@ VIEWS: dict[str, tuple[str, str, str, str]] = {
                 "The confirmed project envelope (*.molforma.json)."),
     "xyz": ("xyz", "XYZ coordinates", "chemical/x-xyz",
             "The confirmed structure as XYZ."),
+    "mol": ("mol", "MOL file", "chemical/x-mdl-molfile",
+            "The confirmed structure as a MOL file (V3000 above 999 atoms)."),
+    "sdf": ("sdf", "SDF file", "chemical/x-mdl-sdfile",
+            "The confirmed structure as a one-record SDF (atom ids and names as data)."),
+    "pdb": ("pdb", "PDB file", "chemical/x-pdb", "The confirmed structure as PDB."),
     "nwchem": ("nwchem_input", "NWChem input", "text/plain",
                "The NWChem input generated from the confirmed project."),
     "calculation/output": ("calculation_output", "Calculation output", "text/plain",
@@ -36,6 +48,25 @@ VIEWS: dict[str, tuple[str, str, str, str]] = {
                         "Summary of the loaded results."),
     "results/log": ("results_log", "Results log", "text/plain",
                     "Log text of the loaded results."),
+    "results/spectrum": ("results_spectrum", "IR spectrum", "text/csv",
+                         "Normal modes of the loaded results as CSV: mode, frequency (cm-1; "
+                         "negative = imaginary), IR intensity (km/mol)."),
+}
+# Views that are cut to their last 100,000 characters (logs); the others are whole.
+CLIPPED = frozenset({"calculation/output", "results/log"})
+
+# Templates with an index (a trajectory frame, a mode, one item of any results section).
+INDEXED: dict[str, tuple[str, str, str, str]] = {
+    "results/structures/{index}": (
+        "results_structure", "Results structure", "chemical/x-xyz",
+        "Structure {index} (0-based) of the loaded results (trajectory frame) as XYZ."),
+    "results/modes/{index}": (
+        "results_mode", "Normal mode", "chemical/x-xyz",
+        "Mode {index} (0-based) as XYZ of the reference structure with the displacement "
+        "vector of each atom in columns 5-7 (as Jmol and Molden read it)."),
+    "results/items/{section}/{index}": (
+        "results_item", "Results item", "application/json",
+        "Item {index} (0-based) of a get_results section, whole, as JSON."),
 }
 
 
@@ -48,9 +79,10 @@ def _clip(text: str) -> str:
 
 def list_templates() -> list[dict[str, Any]]:
     """The ``resourceTemplates`` of every per-document view."""
+    both = {**VIEWS, **INDEXED}
     return [{"uriTemplate": f"molforma://documents/{{documentId}}/{view}", "name": name,
              "title": title, "mimeType": mime, "description": desc}
-            for view, (name, title, mime, desc) in VIEWS.items()]
+            for view, (name, title, mime, desc) in both.items()]
 
 
 def list_resources(state: ServerState) -> list[dict[str, Any]]:
@@ -84,6 +116,11 @@ def read_resource(state: ServerState, uri: Any, *, era: str = "modern") -> list[
     if uri == APP_STATE_URI:
         return [{"uri": uri, "mimeType": "application/json",
                  "text": _clip(json.dumps(_app_state(state), ensure_ascii=False))}]
+    indexed = _INDEXED_URI.match(uri)
+    if indexed is not None:
+        if indexed["doc"] not in state.documents:
+            raise _not_found(uri, era)
+        return _read_indexed(state, indexed, uri, era)
     m = _DOC_URI.match(uri)
     if m is None or m["view"] not in VIEWS or m["doc"] not in state.documents:
         raise _not_found(uri, era)
@@ -98,7 +135,84 @@ def read_resource(state: ServerState, uri: Any, *, era: str = "modern") -> list[
             text = json.dumps(exc.to_dict(state.lang), ensure_ascii=False)
         else:
             text = exc.message(state.lang)
-    return [{"uri": uri, "mimeType": VIEWS[m["view"]][2], "text": _clip(text)}]
+    if m["view"] in CLIPPED:
+        text = _clip(text)
+    return [{"uri": uri, "mimeType": VIEWS[m["view"]][2], "text": text}]
+
+
+def _current_results(state: ServerState, doc_id: str) -> Any:
+    sess = state.results_if_any(doc_id)
+    cur = sess.current if sess is not None else None
+    if cur is None:
+        raise MolFormaError("results_none_loaded")
+    return cur
+
+
+def _read_indexed(state: ServerState, m: re.Match[str], uri: str,
+                  era: str) -> list[dict[str, Any]]:
+    """A results structure or mode as XYZ, or one item of a section as JSON."""
+    from molforma.results import get_section
+
+    index = int(m["index"])
+    try:
+        cur = _current_results(state, m["doc"])
+        if m["view"] == "structures":
+            if index >= len(cur.structures):
+                raise _not_found(uri, era)
+            return [{"uri": uri, "mimeType": "chemical/x-xyz",
+                     "text": structure_xyz(cur.structures[index])}]
+        if m["view"] == "modes":
+            vecs = cur.displacements(index) if index < len(cur.modes) else None
+            ref = cur.reference_structure()
+            if vecs is None or ref is None or len(vecs) != len(ref.symbols):
+                raise _not_found(uri, era)
+            return [{"uri": uri, "mimeType": "chemical/x-xyz",
+                     "text": mode_xyz(ref, vecs, cur.modes[index])}]
+        page = get_section(cur, m["section"], offset=index, limit=1)
+    except MolFormaError as exc:
+        if exc.code in ("results_unknown_section", "results_mode_required"):
+            raise _not_found(uri, era) from exc
+        mime = INDEXED[_template_of(m)][2]
+        text = (json.dumps(exc.to_dict(state.lang), ensure_ascii=False)
+                if mime == "application/json" else exc.message(state.lang))
+        return [{"uri": uri, "mimeType": mime, "text": text}]
+    items = page.get("items") or []
+    if not items:
+        raise _not_found(uri, era)
+    return [{"uri": uri, "mimeType": "application/json",
+             "text": json.dumps(items[0], ensure_ascii=False)}]
+
+
+def _template_of(m: re.Match[str]) -> str:
+    return {"structures": "results/structures/{index}", "modes": "results/modes/{index}"}.get(
+        m["view"], "results/items/{section}/{index}")
+
+
+def structure_xyz(st: Any) -> str:
+    """One results structure as XYZ (energy in hartree on the comment line when known)."""
+    comment = st.label + (f" energy={st.energy!r}" if st.energy is not None else "")
+    lines = [str(len(st.symbols)), " ".join(comment.split())]
+    lines += [f"{el:<3}{x:16.8f}{y:16.8f}{z:16.8f}"
+              for el, (x, y, z) in zip(st.symbols, st.coordinates, strict=True)]
+    return "\n".join(lines) + "\n"
+
+
+def mode_xyz(ref: Any, vecs: list[list[float]], mode: Any) -> str:
+    """A normal mode as XYZ: reference position and displacement vector of each atom."""
+    lines = [str(len(ref.symbols)), f"mode {mode.index} frequency={mode.frequency!r} cm-1"]
+    lines += [f"{el:<3}{x:16.8f}{y:16.8f}{z:16.8f}{dx:12.6f}{dy:12.6f}{dz:12.6f}"
+              for el, (x, y, z), (dx, dy, dz) in zip(ref.symbols, ref.coordinates, vecs,
+                                                     strict=True)]
+    return "\n".join(lines) + "\n"
+
+
+def spectrum_csv(results: Any) -> str:
+    """The normal modes as CSV (what a plotting tool or a spreadsheet reads)."""
+    rows = ["mode,frequency_cm-1,ir_intensity_km/mol"]
+    for m in results.modes:
+        ir = "" if m.irIntensity is None else repr(float(m.irIntensity))
+        rows.append(f"{m.index},{float(m.frequency)!r},{ir}")
+    return "\n".join(rows) + "\n"
 
 
 def _app_state(state: ServerState) -> dict[str, Any]:
@@ -109,10 +223,6 @@ def _app_state(state: ServerState) -> dict[str, Any]:
     ctx = ToolContext(state=state, request=Request(id=0, method="resources/read", params={},
                                                    era="modern", version=""))
     return app_state(ctx)
-
-
-def _project(state: ServerState, doc: Any) -> str:
-    return json.dumps(doc.project, ensure_ascii=False, indent=1)
 
 
 def _export(fmt: str) -> Callable[[ServerState, Any], str]:
@@ -170,9 +280,17 @@ def _results_log(state: ServerState, doc: Any) -> str:
     return text
 
 
+def _results_spectrum(state: ServerState, doc: Any) -> str:
+    return spectrum_csv(_current_results(state, doc.id))
+
+
 _READERS: dict[str, Callable[[ServerState, Any], str]] = {
-    "project": _project,
+    "project": _export("project"),
     "xyz": _export("xyz"),
+    "mol": _export("mol"),
+    "sdf": _export("sdf"),
+    "pdb": _export("pdb"),
+    "results/spectrum": _results_spectrum,
     "nwchem": _export("nwchem"),
     "calculation/output": _calc_output,
     "results/summary": _results_summary,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import queue
 import sys
 import threading
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from molforma import __version__
-from molforma.errors import MolFormaError
+from molforma.errors import FileAccessError, MolFormaError
 from molforma.i18n import register
 from molforma.mcp import protocol as P
 from molforma.mcp.elicitation import InputRequired
@@ -75,6 +76,9 @@ ServerState = HeadlessServices
 
 
 _QUEUE_END = object()
+# Answers that come before any tool runs: warming up after them would slow the first call.
+_BEFORE_WARM_UP = frozenset({"initialize", "server/discover", "tools/list", "ping",
+                             "notifications/initialized"})
 
 
 class Server:
@@ -93,6 +97,7 @@ class Server:
         self._cancelled: set[Any] = set()
         self._plock = threading.Lock()
         self._tool_defs: list[dict[str, Any]] | None = None
+        self._tool_index: dict[str, Any] | None = None
         self.methods: dict[str, Callable[[Request], dict[str, Any]]] = {
             "initialize": self._on_initialize,
             "ping": self._on_ping,
@@ -123,11 +128,38 @@ class Server:
             P.enable_fast_json()
         return self._tools
 
-    def warm_up(self) -> None:
-        """Load the tools, the wire models and the first document in the background.
+    def _index(self) -> dict[str, Any] | None:
+        """The generated tool index (headless only; the window mode has its own tools)."""
+        if self.mode != "headless":
+            return None
+        if self._tool_index is None:
+            from molforma.mcp.registry import read_index
 
-        Started after the first answer, so that answer (usually ``server/discover``)
-        does not share the interpreter with these imports.
+            self._tool_index = read_index() or {}
+        return self._tool_index or None
+
+    def tool(self, name: str) -> ToolSpec | None:
+        """One tool by name, importing only the module that defines it when it is new."""
+        if self._tools is not None:
+            return self._tools.get(name)
+        index = self._index()
+        entry = next((e for e in index["tools"] if e["definition"]["name"] == name),
+                     None) if index else None
+        if entry is None:
+            return self.tools.get(name)
+        from molforma.mcp.registry import load_module
+
+        spec = load_module(entry["module"]).get(name)
+        if spec is None or self.mode not in spec.modes:
+            return self.tools.get(name)
+        P.enable_fast_json()
+        return spec
+
+    def warm_up(self) -> None:
+        """Load the other tools, the wire models and the chemistry in the background.
+
+        Started after the first tool result, so the first answers (``server/discover``,
+        ``tools/list``, the first call) do not share the interpreter with these imports.
         """
         if self._warm:
             return
@@ -135,11 +167,11 @@ class Server:
 
         def work() -> None:
             try:
-                _ = self.tools
-                P.preload_wire()
                 _ = self.state.documents
                 _ = self.state.lang
                 _ = self.state.policy
+                _ = self.tools
+                P.preload_wire()
             except Exception:
                 log.exception("warm-up failed")
 
@@ -240,7 +272,8 @@ class Server:
                     out = None  # nothing more is sent for a cancelled request
         if out is not None:
             self._send(out)
-        self.warm_up()
+        if isinstance(msg, dict) and msg.get("method") not in _BEFORE_WARM_UP:
+            self.warm_up()
 
     # -- one message -----------------------------------------------------------------------
     def handle(self, msg: Any) -> dict[str, Any] | None:
@@ -352,8 +385,15 @@ class Server:
         """The ``tools`` array (same set and order on every call)."""
         if self._tool_defs is None:
             allow = self.state.allow_execution_settings
-            self._tool_defs = [t.definition(allow_execution_settings=allow)
-                               for t in self.tools.values()]
+            index = self._index() if self._tools is None else None
+            if index is not None:
+                from molforma.mcp.registry import index_definition
+
+                self._tool_defs = [index_definition(e, allow_execution_settings=allow)
+                                   for e in index["tools"]]
+            else:
+                self._tool_defs = [t.definition(allow_execution_settings=allow)
+                                   for t in self.tools.values()]
         return self._tool_defs
 
     def _on_tools_list(self, req: Request) -> dict[str, Any]:
@@ -362,7 +402,7 @@ class Server:
 
     def _on_tools_call(self, req: Request) -> dict[str, Any]:
         name = req.params.get("name")
-        spec = self.tools.get(name) if isinstance(name, str) else None
+        spec = self.tool(name) if isinstance(name, str) else None
         if spec is None:
             raise RpcError(P.INVALID_PARAMS, f"Unknown tool: {name}", {"name": name})
         args = req.params.get("arguments")
@@ -374,6 +414,9 @@ class Server:
 
         from molforma.mcp.registry import ToolContext
 
+        bad = _non_finite_at(args)
+        if bad is not None:
+            return self._error_result(spec, _non_finite_error(bad, self.state.lang))
         try:
             parsed = spec.input.model_validate(args)
         except PydanticValidationError as exc:
@@ -388,6 +431,9 @@ class Server:
             raise
         except MolFormaError as err:
             return self._error_result(spec, err.to_dict(self.state.lang))
+        except OSError as exc:
+            log.warning("tool %s: %s", spec.name, exc)
+            return self._error_result(spec, _file_error(exc).to_dict(self.state.lang))
         except Exception:
             log.exception("tool %s failed", spec.name)
             return self._error_result(spec, MolFormaError(
@@ -423,6 +469,11 @@ class Server:
             return self._error_result(spec, MolFormaError(
                 "internal_error", tool=spec.name).to_dict(self.state.lang))
         content: list[dict[str, Any]] = [{"type": "text", "text": _dumps(structured)}]
+        # Content too big to inline travels beside the answer (SPEC.md section 9.5).
+        links = structured.get("links") if isinstance(structured, dict) else None
+        for item in links or ():
+            content.append({"type": "resource_link",
+                            **{k: v for k, v in item.items() if v is not None}})
         # Output models may carry more content items (a screenshot's image) privately.
         content.extend(getattr(out, "_content", None) or [])
         return {"content": content, "structuredContent": structured, "isError": False}
@@ -430,6 +481,8 @@ class Server:
     def _exception_result(self, spec: ToolSpec, exc: BaseException) -> dict[str, Any]:
         if isinstance(exc, MolFormaError):
             return self._error_result(spec, exc.to_dict(self.state.lang))
+        if isinstance(exc, OSError):
+            return self._error_result(spec, _file_error(exc).to_dict(self.state.lang))
         return self._error_result(spec, MolFormaError(
             "internal_error", tool=spec.name).to_dict(self.state.lang))
 
@@ -501,6 +554,15 @@ class Server:
         return {}
 
 
+def _file_error(exc: OSError) -> FileAccessError:
+    """A file-system refusal no handler foresaw (ENAMETOOLONG, EACCES, ENOSPC, ...).
+
+    It concerns the user's path or disk, not a bug: the answer names the path and the
+    reason instead of ``internal_error``.
+    """
+    return FileAccessError(path=str(exc.filename or ""), reason=exc.strerror or str(exc))
+
+
 def _check_cursor(params: dict[str, Any]) -> None:
     # One page holds everything, so no cursor of ours exists; any cursor is invalid.
     if "cursor" in params and params["cursor"] is not None:
@@ -536,6 +598,7 @@ _JA_ARGUMENT_ERRORS: dict[str, str] = {
     "int_from_float": "整数を指定してください",
     "float_type": "数値を指定してください",
     "float_parsing": "数値を指定してください",
+    "finite_number": "有限の数値を指定してください（Infinity や NaN は使えません）",
     "bool_type": "true か false を指定してください",
     "bool_parsing": "true か false を指定してください",
     "list_type": "配列を指定してください",
@@ -562,6 +625,35 @@ def _argument_error_text(error: Mapping[str, Any], lang: str) -> str:
         return template.format(**ctx)
     except (KeyError, IndexError):
         return str(error["msg"])
+
+
+def _non_finite_at(args: Any) -> list[str] | None:
+    """The location of the first Infinity or NaN anywhere in ``args``, or None.
+
+    The typed fields refuse them by themselves (``ToolInput``); this also covers
+    free-form values (``set_advanced`` values, any ``Any`` field), so no non-finite
+    number reaches a handler whatever its model says.
+    """
+    stack: list[tuple[list[str], Any]] = [([], args)]
+    while stack:
+        loc, value = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return loc
+        if isinstance(value, dict):
+            stack.extend(([*loc, str(k)], v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend(([*loc, str(i)], v) for i, v in enumerate(value))
+    return None
+
+
+def _non_finite_error(loc: list[str], lang: str) -> dict[str, Any]:
+    msg = "Input should be a finite number"
+    error = {"loc": loc, "msg": msg, "type": "finite_number"}
+    text = _argument_error_text(error, lang)
+    err = MolFormaError("invalid_arguments", detail=f"{'.'.join(loc)}: {text}")
+    out = err.to_dict(lang)
+    out["details"] = {"errors": [error]}
+    return out
 
 
 def _invalid_args(exc: PydanticValidationError, lang: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ time through :meth:`Results.displacements`.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
@@ -149,6 +149,9 @@ class Results(_Model):
 
     _displacements: np.ndarray | None = PrivateAttr(default=None)
     _log_ascii: bool = PrivateAttr(default=False)
+    # The check the loader applied to every file it opened; the log is read later, so
+    # the same check applies again then (the file may have been swapped for a link).
+    _file_guard: Any = PrivateAttr(default=None)
 
     @property
     def log_path(self) -> str | None:

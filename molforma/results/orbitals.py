@@ -9,6 +9,8 @@ never at start-up. Grids are in bohr, as in the cube format; meshes are returned
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import threading
 from collections.abc import Sequence
@@ -118,7 +120,10 @@ def load_orbitals(path: str | Path) -> OrbitalSet:
     """
     molden = _molden_module()
     try:
-        mol, energies, coeffs, occs, irreps, spins = molden.load(str(path))
+        # PySCF names every section it does not use ([FREQ], [INT], ...) on stderr; a
+        # vibration MOLDEN file is normal input here, so that is not worth a line.
+        with contextlib.redirect_stderr(io.StringIO()):
+            mol, energies, coeffs, occs, irreps, spins = molden.load(str(path))
     except (OSError, ValueError, KeyError, IndexError, RuntimeError) as exc:
         raise ResultsError("orbitals_unreadable", path=str(path), reason=str(exc)) from exc
     try:

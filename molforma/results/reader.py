@@ -8,6 +8,11 @@ into one ``vibration-animation`` entry whose path is the group key
 ``<folder>/<name>.m-<mode>.s-*.xyz``; opening the key or any of its step files
 reads the steps of that mode in order, re-globbed on every read (so ``reload``
 picks up added or removed steps).
+
+A *guard* (``Callable[[Path], Path]``, e.g. the MCP path policy) may be given: it is
+asked about every file the loader opens, after links are resolved, and returns the
+path to open or raises. An allowed folder can thus not serve a linked file from
+elsewhere (SPEC.md section 7).
 """
 
 from __future__ import annotations
@@ -15,9 +20,10 @@ from __future__ import annotations
 import os
 import re
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
-from molforma.errors import ResultsError
+from molforma.errors import MolFormaError, ResultsError
 from molforma.results.formats import parse_molden, parse_xyz, parse_xyz_frames, structure_summary
 from molforma.results.frame import restore_input_frame
 from molforma.results.limits import (
@@ -35,6 +41,8 @@ _OUTPUT_EXT = (".out", ".nwout", ".nwo", ".log", ".output", ".txt")
 _MOLDEN_EXT = (".molden", ".mold", ".molf", ".molden.input")
 _SNIFF_BYTES = 64 * 1024
 _KIND_ORDER = {"nwchem-output": 0, "molden": 1, "xyz": 2, "vibration-animation": 2}
+
+Guard = Callable[[Path], Path]
 
 
 def _natural_key(name: str) -> list[object]:
@@ -69,11 +77,26 @@ def result_file_kind(path: str | os.PathLike[str]) -> str | None:
     return None
 
 
-def list_result_files(folder: str | os.PathLike[str]) -> list[FileEntry]:
+def _refused_by(guard: Guard | None, path: Path, is_link: bool) -> bool:
+    """True when ``guard`` refuses a linked ``path`` (plain entries of the folder pass)."""
+    if guard is None or not is_link:
+        return False
+    try:
+        guard(path)
+    except MolFormaError:
+        return True
+    return False
+
+
+def list_result_files(folder: str | os.PathLike[str],
+                      guard: Guard | None = None) -> list[FileEntry]:
     """The result files of ``folder`` in the order used to pick the first one.
 
     ``output.out`` first, then other NWChem outputs, MOLDEN files, then XYZ files and
     vibration animations (one entry per mode), each group in natural name order.
+    A link that ``guard`` refuses is never opened to sniff its kind: it is listed by
+    its name alone (``output.out``, MOLDEN and XYZ extensions), so opening it later
+    fails with the guard's reason instead of another file loading silently.
 
     Raises:
         ResultsError: ``results_not_found`` / ``results_unreadable`` for the folder.
@@ -92,12 +115,15 @@ def list_result_files(folder: str | os.PathLike[str]) -> list[FileEntry]:
         try:
             if not it.is_file():
                 continue
-            size = it.stat().st_size
+            is_link = it.is_symlink()
+            p = base / it.name
+            refused = _refused_by(guard, p, is_link)
+            # The size of a refused link's target is not ours to report.
+            size = it.stat(follow_symlinks=not refused).st_size
         except OSError:
             continue
         name = it.name
         low = name.lower()
-        p = base / name
         m = _STEP_FILE.match(name)
         if m:
             key = (m.group("stem"), int(m.group("mode")))
@@ -108,9 +134,11 @@ def list_result_files(folder: str | os.PathLike[str]) -> list[FileEntry]:
         kind = None
         if low.endswith(".xyz"):
             kind = "xyz"
-        elif low.endswith(_MOLDEN_EXT) or (low.endswith(".input") and _is_molden(_sniff(p))):
+        elif low.endswith(_MOLDEN_EXT) or (
+                not refused and low.endswith(".input") and _is_molden(_sniff(p))):
             kind = "molden"
-        elif low.endswith(_OUTPUT_EXT) and _is_nwchem_output(_sniff(p)):
+        elif (name == PREFERRED_OUTPUT and refused) or (
+                not refused and low.endswith(_OUTPUT_EXT) and _is_nwchem_output(_sniff(p))):
             kind = "nwchem-output"
         if kind is None:
             continue
@@ -156,13 +184,17 @@ def animation_steps(path: str | os.PathLike[str]) -> tuple[int, str, list[Path]]
     return mode, key, [f for _, f in found]
 
 
-def read_text_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> str:
+def read_text_file(path: Path, limits: Limits = DEFAULT_LIMITS,
+                   guard: Guard | None = None) -> str:
     """Read a whole result file (at most 128 MiB), decoding bad bytes as U+FFFD.
 
     Raises:
         ResultsError: ``results_not_found``, ``results_unreadable`` or
             ``results_file_too_large``.
+        MolFormaError: whatever ``guard`` raises for a file it refuses.
     """
+    if guard is not None:
+        path = guard(path)
     try:
         size = path.stat().st_size
         if size > limits.max_file_bytes:
@@ -187,7 +219,8 @@ def read_text_file(path: Path, limits: Limits = DEFAULT_LIMITS) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
-def _read_animation(source: str, cancel: threading.Event | None, limits: Limits) -> Results:
+def _read_animation(source: str, cancel: threading.Event | None, limits: Limits,
+                    guard: Guard | None) -> Results:
     found = animation_steps(source)
     assert found is not None
     mode, key, files = found
@@ -198,7 +231,8 @@ def _read_animation(source: str, cancel: threading.Event | None, limits: Limits)
     structures = []
     for n, f in enumerate(files):
         check_cancel(cancel, source)
-        frames = parse_xyz_frames(read_text_file(f, limits), source=str(f), counter=counter,
+        frames = parse_xyz_frames(read_text_file(f, limits, guard), source=str(f),
+                                  counter=counter,
                                   first_index=len(structures), label_prefix="step")
         for fr in frames:
             fr.label = f"step {n + 1}"
@@ -212,8 +246,10 @@ def _read_animation(source: str, cancel: threading.Event | None, limits: Limits)
 
 
 def _read_file(path: Path, source: str, cancel: threading.Event | None,
-               limits: Limits) -> Results:
+               limits: Limits, guard: Guard | None) -> Results:
     low = path.name.lower()
+    if guard is not None:
+        path = guard(path)
     text = read_text_file(path, limits)
     check_cancel(cancel, source)
     if low.endswith(_MOLDEN_EXT) or text.lstrip()[:15].lower() == "[molden format]":
@@ -237,11 +273,13 @@ def read_results(
     *,
     cancel: threading.Event | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    guard: Guard | None = None,
 ) -> Results:
     """Read a result file, a job folder, or an animation group key.
 
     ``source`` of the result is ``path`` as given; ``files`` lists the folder of the
-    source.
+    source. ``guard`` is asked about every file opened (see the module text), and the
+    results keep it for the ``log`` section, which reads its file later.
 
     Raises:
         ResultsError: with a code: ``results_not_found``, ``results_unreadable``,
@@ -252,25 +290,26 @@ def read_results(
     p = Path(os.path.expanduser(source))
     check_cancel(cancel, source)
     if p.is_dir():
-        files = list_result_files(p)
+        files = list_result_files(p, guard)
         if not files:
             raise ResultsError("results_no_result_files", path=source)
         first = files[0]
         if first.kind == "vibration-animation":
-            res = _read_animation(first.path, cancel, limits)
+            res = _read_animation(first.path, cancel, limits, guard)
         else:
-            res = _read_file(Path(first.path), source, cancel, limits)
+            res = _read_file(Path(first.path), source, cancel, limits, guard)
         res.source = source
     else:
         if animation_steps(p) is not None and (p.exists() or "*" in p.name):
-            res = _read_animation(str(p), cancel, limits)
+            res = _read_animation(str(p), cancel, limits, guard)
             res.source = source
         elif not p.exists():
             raise ResultsError("results_not_found", path=source)
         else:
-            res = _read_file(p, source, cancel, limits)
-        files = list_result_files(p.parent)
+            res = _read_file(p, source, cancel, limits, guard)
+        files = list_result_files(p.parent, guard)
     check_cancel(cancel, source)
+    res._file_guard = guard
     res.files = files
     res.summary.fileCount = len(files)
     return res

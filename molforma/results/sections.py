@@ -145,7 +145,10 @@ def get_section(
         if results.logPath is None:
             text, total = "", 0
         else:
-            text, total = read_log(results.logPath, offset, limit, results._log_ascii)
+            log_path = results.logPath
+            if results._file_guard is not None:
+                log_path = str(results._file_guard(Path(log_path)))
+            text, total = read_log(log_path, offset, limit, results._log_ascii)
         end = offset + len(text)
         return {**head, "logPath": results.logPath, "text": text, "offset": offset,
                 "limit": min(limit or MAX_LOG_CHARS, MAX_LOG_CHARS),

@@ -24,9 +24,10 @@ LoadStatus = Literal["running", "completed", "failed", "cancelled"]
 class LoadHandle(BackgroundHandle):
     """One background load: wait for it, cancel it, read its status and error."""
 
-    def __init__(self, path: str, action: str) -> None:
+    def __init__(self, path: str, action: str, guard: Callable[..., Any] | None = None) -> None:
         self.path = path
         self.action = action
+        self.guard = guard
         super().__init__()
         self._status: LoadStatus = "running"
         self._error: MolFormaError | None = None
@@ -88,16 +89,20 @@ class ResultsSession:
         with self._lock:
             self._listeners.append(fn)
 
-    def open_file(self, path: str) -> LoadHandle:
-        """Start loading a result file (or an animation group key)."""
-        return self._start(str(path), "open_file")
+    def open_file(self, path: str, *, guard: Callable[..., Any] | None = None) -> LoadHandle:
+        """Start loading a result file (or an animation group key).
 
-    def open_directory(self, path: str) -> LoadHandle:
+        ``guard`` (see :mod:`molforma.results.reader`) checks every file the load opens.
+        """
+        return self._start(str(path), "open_file", guard)
+
+    def open_directory(self, path: str, *,
+                       guard: Callable[..., Any] | None = None) -> LoadHandle:
         """Start loading a folder: ``output.out`` first, else its first result file."""
-        return self._start(str(path), "open_directory")
+        return self._start(str(path), "open_directory", guard)
 
-    def reload(self) -> LoadHandle:
-        """Start re-reading the source of the current results.
+    def reload(self, *, guard: Callable[..., Any] | None = None) -> LoadHandle:
+        """Start re-reading the source of the current results (``guard`` as for a load).
 
         Raises:
             ResultsError: ``results_nothing_loaded`` when nothing was loaded yet.
@@ -106,7 +111,7 @@ class ResultsSession:
             cur = self._current
         if cur is None:
             raise ResultsError("results_nothing_loaded")
-        return self._start(cur.source, "reload")
+        return self._start(cur.source, "reload", guard)
 
     def state(self) -> dict[str, Any]:
         """Source, loading status and counts, for ``get_app_state``."""
@@ -129,8 +134,9 @@ class ResultsSession:
             "counts": counts,
         }
 
-    def _start(self, path: str, action: str) -> LoadHandle:
-        handle = LoadHandle(path, action)
+    def _start(self, path: str, action: str,
+               guard: Callable[..., Any] | None = None) -> LoadHandle:
+        handle = LoadHandle(path, action, guard)
         with self._lock:
             old = self._loading
             if old is not None and not old.done:
@@ -145,7 +151,9 @@ class ResultsSession:
 
     def _run(self, handle: LoadHandle) -> None:
         try:
-            res = self._reader(handle.path, cancel=handle._cancel)
+            # A reader given by a caller may not know guards; pass one only when set.
+            extra = {"guard": handle.guard} if handle.guard is not None else {}
+            res = self._reader(handle.path, cancel=handle._cancel, **extra)
         except MolFormaError as exc:
             status: LoadStatus = "cancelled" if exc.code == "results_cancelled" else "failed"
             handle._finish(status, exc)

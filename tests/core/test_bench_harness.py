@@ -92,5 +92,6 @@ def test_readmes_performance_table_is_the_one_rendered_from_the_committed_bench_
     benches = {p.stem for p in (REPO / "bench").glob("*_bench.py")
                if re.search(r"^from harness import|^import harness", p.read_text(encoding="utf-8"),
                             re.M)}
-    assert {"core_bench", "history_bench", "mcp_bench", "render_bench", "results_bench"} <= benches
+    assert {"core_bench", "history_bench", "mcp_bench", "render_bench", "results_bench",
+            "scale_bench"} <= benches
     assert benches <= written, "a bench has no committed results: run it, then update_readme.py"

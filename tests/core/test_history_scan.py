@@ -472,3 +472,54 @@ def test_input_summary_reads_tags_zmatrix_comments_and_tasks() -> None:
 ])
 def test_element_of_tag_follows_nwchem(tag: str, element: str | None) -> None:
     assert element_of_tag(tag) == element
+
+
+def test_cancel_answers_at_once_while_the_worker_is_inside_a_folder_and_drops_its_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for i in range(3):
+        make_job(tmp_path, f"j{i}")
+    entered = threading.Event()
+    release = threading.Event()
+    real_row = scan_mod._row
+    calls: list[str] = []
+
+    def slow_row(folder: str, *args: Any) -> Any:
+        calls.append(folder)
+        entered.set()
+        release.wait(30)
+        return real_row(folder, *args)
+
+    monkeypatch.setattr(scan_mod, "_row", slow_row)
+    ended: list[str] = []
+    handle = HistoryScanner().start([str(tmp_path)], on_done=lambda h: ended.append(h.status))
+    assert entered.wait(30)
+    handle.cancel()
+    # answered without waiting for the folder being read
+    assert handle.done and handle.status == "cancelled"
+    release.set()
+    handle._thread.join(30)
+    assert handle.status == "cancelled" and handle.rows == []
+    assert len(calls) == 1, "the worker stopped at its next check"
+    assert ended == ["cancelled"]
+
+
+def test_cancel_is_checked_for_every_entry_of_a_root_not_only_job_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for i in range(50):
+        (tmp_path / f"other{i:02d}").mkdir()  # not job folders: no rows, many entries
+    stop = threading.Event()
+    listed: list[str] = []
+    real_listdir = scan_mod._listdir
+
+    def listdir(folder: str) -> Any:
+        listed.append(folder)
+        if len(listed) == 5:
+            stop.set()
+        return real_listdir(folder)
+
+    monkeypatch.setattr(scan_mod, "_listdir", listdir)
+    with pytest.raises(ScanCancelledError):
+        scan([str(tmp_path)], cancel=stop)
+    assert len(listed) == 5

@@ -325,3 +325,38 @@ def test_relative_path_is_taken_from_the_working_directory(
     monkeypatch.chdir(box["outside"])
     with pytest.raises(FileAccessError):
         policy.check_path("secret.txt")
+
+
+def test_the_configuration_directory_is_refused_whatever_the_allowed_directories(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = tmp_path / "cfg"
+    cfg.mkdir()
+    (tmp_path / "sibling").mkdir()
+    (tmp_path / "link").symlink_to(cfg)
+    monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(cfg))
+    for policy in (Policy(), Policy(allow_dirs=(str(tmp_path),))):
+        for path in (cfg, cfg / "preferences.json", cfg / "new" / "x.json",
+                     tmp_path / "link" / "preferences.json",
+                     tmp_path / "sibling" / ".." / "cfg" / "preferences.json"):
+            for kwargs in ({"for_write": True}, {}):
+                with pytest.raises(FileAccessError) as err:
+                    policy.check_path(path, **kwargs)
+                assert err.value.code == "path_in_config_dir", (path, kwargs)
+        # A name that only starts like the configuration directory is not inside it.
+        assert policy.check_path(tmp_path / "cfg2" / "x.json", for_write=True)
+        with pytest.raises(FileAccessError) as err:
+            policy.check_advanced_paths({"output_movecs": "../../cfg/preferences.json"},
+                                        job_root=tmp_path / "jobs")
+        assert err.value.code in ("path_in_config_dir", "path_not_allowed")
+        with pytest.raises(FileAccessError) as err:
+            policy.check_advanced_paths({"permanent_dir": str(cfg)})
+        assert err.value.code == "path_in_config_dir"
+
+
+def test_a_name_longer_than_255_bytes_is_refused_clearly(box: dict[str, Path]) -> None:
+    for policy in (Policy(), Policy(allow_dirs=(str(box["allowed"]),))):
+        for name in ("a" * 256, "é" * 128):
+            with pytest.raises(FileAccessError) as err:
+                policy.check_path(box["allowed"] / name, for_write=True)
+            assert err.value.code == "path_too_long"
+        assert policy.check_path(box["allowed"] / ("a" * 255), for_write=True)

@@ -80,7 +80,7 @@ def test_a_dry_run_lists_python_debian_packages_with_reasons_venv_and_python_pac
     assert "would run: apt-get update && apt-get install -y python3-venv nwchem" in out
     assert "would run: " + sys.executable + " -m venv .venv" in out
     assert re.search(r"would run: \.venv/bin/python -m pip install --progress-bar (on|off) "
-                     r"-e \.\[test\]", out)
+                     r"--config-settings editable_mode=compat -e \.\[test\]", out)
     assert "PySide6-Essentials" in out and "rdkit" in out and "cclib" in out
     # Every step says how long it took.
     assert len(re.findall(r"\(\d+\.\d s\)$", out, re.M)) == 4

@@ -148,3 +148,23 @@ def test_opengl_under_xvfb_draws_both_lobes_in_their_colours(tmp_path: Path) -> 
     name, blue, red = proc.stdout.split()[-3:]
     assert name == "opengl"
     assert int(blue) > 100 and int(red) > 100
+
+
+def test_a_panel_closed_while_its_orbitals_load_reports_nothing_and_warns_nothing(
+        qtbot: Any, make_main_window: Any) -> None:
+    import shiboken6
+
+    from molforma.gui.view3d import create_view
+    from molforma.gui.widgets.orbital_panel import OrbitalPanel
+
+    view = create_view()
+    qtbot.addWidget(view)
+    notes: list[str] = []
+    panel = OrbitalPanel(view, lambda p: p, notes.append)
+    panel.set_source(str(METHANE))
+    relay = panel._relay
+    panel.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(panel), timeout=5000)
+    qtbot.wait(4000)  # the worker finishes meanwhile and emits into nothing
+    assert shiboken6.isValid(relay)
+    assert notes == []

@@ -223,6 +223,22 @@ def test_real_nwchem_water_sto3g_energy_runs_and_shows_results(
     assert Path(results.results.source) == panel.job.folder
 
 
+def test_in_mcp_mode_a_job_root_inside_the_configuration_directory_is_refused(
+        panel: Any, ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    from molforma.jobs.policy import Policy
+
+    ctx.policy = Policy()  # --mcp-gui with no --mcp-allow-dir: only the config rule applies
+    _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "config" / "jobs"))
+    qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
+    assert panel.job is None
+    assert not (tmp_path / "config" / "jobs").exists()
+    assert "configuration directory" in panel.findChild(object, "jobStatusLabel").text()
+    _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "jobs"))
+    qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
+    assert Path(panel.last_input_set).parent == tmp_path / "jobs"
+
+
 def test_allowed_directories_refuse_a_job_root_outside_them(panel: Any, ctx: Any, qtbot: Any,
                                                             tmp_path: Path) -> None:
     from molforma.jobs.policy import Policy

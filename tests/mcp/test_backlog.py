@@ -36,9 +36,10 @@ def test_client_that_stops_reading_is_disconnected_after_32_mib(mcp_env, tmp_pat
                                     "expectedRevision": doc["revision"], "format": "xyz",
                                     "text": xyz, "preview": False})
         assert "result" in json.loads(proc.stdout.readline())
-        # From now on nothing is read: each answer is about 1 MB, so 40 of them exceed 32 MiB.
+        # From now on nothing is read: each answer (all atoms asked for, past the size hint)
+        # is about 1 MB, so 40 of them exceed 32 MiB.
         for rid in range(3, 80):
-            call(rid, "get_document", {"documentId": doc["documentId"]})
+            call(rid, "get_document", {"documentId": doc["documentId"], "limit": n})
             if proc.poll() is not None:
                 break
         deadline = time.monotonic() + 60

@@ -114,7 +114,8 @@ def test_stale_state_after_the_document_changed_asks_again(existing):
     assert again["resultType"] == "input_required"
     assert again["requestState"] != res["requestState"]
     assert target.read_text() == "old content\n"
-    done = _retry(server, doc_id, target, again["requestState"], {"action": "accept"})
+    done = _retry(server, doc_id, target, again["requestState"],
+                  {"action": "accept", "content": {"overwrite": True}})
     assert done["isError"] is False and "changed" in target.read_text()
 
 
@@ -172,3 +173,18 @@ def test_signed_state_expires_after_its_lifetime():
     expired = signer.verify(signer.sign(bound, ttl=-1.0))
     assert not state_is_current(expired, bound)
     assert not state_is_current(fresh, save_state_payload("doc-1", "/tmp/a.json", "r6"))
+
+
+@pytest.mark.parametrize("content", [
+    {"overwrite": "true"}, {"overwrite": 1}, {"overwrite": "yes"}, {}, None,
+])
+def test_an_accept_without_a_real_boolean_true_does_not_overwrite(existing, content: Any):
+    server, doc_id, target = existing
+    res = _ask(server, doc_id, target)
+    answer: dict[str, Any] = {"action": "accept"}
+    if content is not None:
+        answer["content"] = content
+    done = _retry(server, doc_id, target, res["requestState"], answer)
+    assert done["isError"] is True, done
+    assert done["structuredContent"]["code"] == "overwrite_declined"
+    assert target.read_text() == "old content\n"

@@ -76,20 +76,28 @@ def test_unknown_resource_on_a_legacy_connection_is_32002(server: McpProcess):
     assert msg["error"]["code"] == -32002
 
 
-def test_long_text_resources_keep_the_last_100000_characters_with_a_note(server: McpProcess):
+def test_structure_resources_hold_the_whole_text_beyond_100000_characters(server: McpProcess):
     doc_id, rev = server.doc()
     n = 4000
     text = f"{n}\nbig\n" + "".join(f"He {i * 1.5:.3f} 0 0\n" for i in range(n))
     server.ok("import_document", {"documentId": doc_id, "expectedRevision": rev,
                                   "format": "xyz", "text": text, "preview": False})
-    full = server.ok("export_document", {"documentId": doc_id, "format": "project"})["text"]
+    full = server.ok("export_document", {"documentId": doc_id, "format": "project",
+                                         "limit": 10**8})["text"]
     assert len(full) > 100_000
     got = server.result("resources/read",
                         {"uri": f"molforma://documents/{doc_id}/project"})["contents"][0]["text"]
-    note, rest = got.split("\n", 1)
-    assert "100,000" in note
-    assert len(rest) == 100_000
-    assert json.loads(full)  # the export itself is whole
+    assert got == full  # results link here for the whole project: it is never cut
+
+
+def test_log_resources_keep_the_last_100000_characters_with_a_note():
+    from molforma.mcp.resources import CLIPPED, _clip
+
+    assert {"calculation/output", "results/log"} <= CLIPPED
+    text = "x" * 150_000 + "END"
+    note, rest = _clip(text).split("\n", 1)
+    assert "100,000" in note and "150,003" in note
+    assert len(rest) == 100_000 and rest.endswith("END")
 
 
 def test_prompts_list_in_definition_order_with_string_arguments(server: McpProcess):

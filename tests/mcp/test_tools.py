@@ -332,10 +332,10 @@ def test_refused_edits_change_nothing(c: Checked, name: str, extra: dict[str, An
 def test_a_bad_new_atom_is_named_by_its_place_in_the_call_not_by_an_id_it_never_got(
         c: Checked):
     doc_id, rev = c.reset_water()
-    atoms = [{"element": "H", "position": [9, 9, 9]}, {"element": "CL", "position": [5, 5, 5]}]
+    atoms = [{"element": "H", "position": [9, 9, 9]}, {"element": "Xx", "position": [5, 5, 5]}]
     err = c.refused("add_atoms", {"documentId": doc_id, "expectedRevision": rev,
                                   "atoms": atoms}, "bad_element")
-    assert err["details"] == {"id": "#1", "element": "CL"}
+    assert err["details"] == {"id": "#1", "element": "Xx"}
     assert "#1" in err["message"] and "a5" not in err["message"]
     atoms[1] = {"element": "Cl", "position": [5, 5, 5], "unpairedElectrons": 9}
     err = c.refused("add_atoms", {"documentId": doc_id, "expectedRevision": rev,

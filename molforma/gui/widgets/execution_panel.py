@@ -53,6 +53,7 @@ from molforma.gui.widgets.panel_workers import (
     rows_to_remove,
 )
 from molforma.gui.widgets.plots import EnergyPlot
+from molforma.nwchem.settings import ExecutionSettings
 
 log = logging.getLogger(__name__)
 
@@ -507,18 +508,20 @@ class ExecutionPanel(Retranslatable, QWidget):
     def _outside_allowed_dirs(self, project: dict[str, Any] | None = None) -> str | None:
         """Why the job folder or an advanced path is outside the MCP allowed directories.
 
-        In ``--mcp-gui`` with ``--mcp-allow-dir`` a Run or Save may have been pressed
-        by the MCP client, so the folders written must lie inside the allowed ones.
+        In ``--mcp-gui`` a Run or Save may have been pressed by the MCP client, so the
+        folders written must lie inside the allowed ones (with ``--mcp-allow-dir``) and
+        never in the configuration directory (always).
         """
         policy = getattr(self.ctx, "policy", None)
-        if policy is None or not getattr(policy, "restricted", False):
+        if policy is None:
             return None
         if project is None:
             project = self.ctx.document.project
+        root = str(project.get("execution", {}).get("job_root")
+                   or ExecutionSettings().job_root)
         try:
-            policy.check_path(str(project.get("execution", {}).get("job_root") or ""),
-                              for_write=True)
-            policy.check_advanced_paths(project.get("advanced", {}))
+            policy.check_path(root, for_write=True)
+            policy.check_advanced_paths(project.get("advanced", {}), job_root=root)
         except Exception as exc:  # noqa: BLE001 - the refusal is shown
             return error_text(exc)
         return None

@@ -53,9 +53,10 @@ class OrbitalPanel(Retranslatable, QWidget):
         self._view = view
         self._check_path = check_path
         self._status = status
-        self._relay = _Relay(self)
-        self._relay.done.connect(lambda fn, value: fn(value),
-                                 Qt.ConnectionType.QueuedConnection)
+        # No parent: a worker may report after this panel is gone, and emitting from a
+        # deleted object is an error. A receiver that is gone simply gets nothing.
+        self._relay = _Relay()
+        self._relay.done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
         self.orbitals: orb.OrbitalSet | None = None
         self.source: str | None = None
         self.shown: int | None = None  # orbital drawn now
@@ -117,14 +118,19 @@ class OrbitalPanel(Retranslatable, QWidget):
         self._busy = True
         self._update_buttons()
 
+        relay = self._relay  # the worker keeps the relay alive, whatever happens to self
+
         def run() -> None:
             try:
                 value: Any = work()
             except (MolFormaError, OSError, ValueError, MemoryError) as exc:
                 value = exc
-            self._relay.done.emit(then, value)
+            relay.done.emit(then, value)
 
         threading.Thread(target=run, name="orbitals", daemon=True).start()
+
+    def _deliver(self, then: Callable[[Any], None], value: Any) -> None:
+        then(value)
 
     @property
     def busy(self) -> bool:

@@ -2,6 +2,10 @@
 
 The plots read plain numbers (energies in Hartree, frequencies in cm⁻¹, intensities in
 km/mol) that the results core has already parsed; they never parse text themselves.
+
+pyqtgraph takes seconds to import on a loaded machine, so it is imported when a plot
+is first shown (or asked for its axes), never while the window opens: each plot is a
+plain QWidget that keeps its data and makes its ``pg.PlotWidget`` on first show.
 """
 
 from __future__ import annotations
@@ -9,9 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
@@ -28,9 +32,50 @@ DEFAULT_FWHM = 20.0  # cm⁻¹: a common choice for gas-phase spectra of small m
 MIN_REAL_FREQUENCY = 10.0  # cm⁻¹: below this the "modes" are translations/rotations
 
 
-def _style(plot: pg.PlotWidget) -> None:
+def _style(plot: Any) -> None:
     plot.setBackground("w")
     plot.showGrid(x=True, y=True, alpha=0.3)
+
+
+def _pg() -> Any:
+    import pyqtgraph as pg
+
+    return pg
+
+
+class _LazyPlot(QWidget):
+    """Holds a ``pg.PlotWidget`` made on first show or first use (see the module docstring)."""
+
+    def __init__(self, parent: QWidget | None, object_name: str) -> None:
+        super().__init__(parent)
+        self.setObjectName(object_name)
+        self._lay = QVBoxLayout(self)
+        self._lay.setContentsMargins(0, 0, 0, 0)
+        self._plot: Any = None
+
+    def plot_widget(self) -> Any:
+        """The pyqtgraph PlotWidget (made now if it was not yet)."""
+        if self._plot is None:
+            self._plot = _pg().PlotWidget(self)
+            self._lay.addWidget(self._plot)
+            self._build(self._plot)
+        return self._plot
+
+    def _build(self, plot: Any) -> None:
+        """Style the new plot and draw the data kept so far (subclasses)."""
+
+    def showEvent(self, event: Any) -> None:  # Qt override
+        """Make the plot when it is first shown."""
+        self.plot_widget()
+        super().showEvent(event)
+
+    def getAxis(self, name: str) -> Any:
+        """The plot's axis ``name`` ('left', 'bottom').."""
+        return self.plot_widget().getAxis(name)
+
+    def getViewBox(self) -> Any:
+        """The plot's view box."""
+        return self.plot_widget().getViewBox()
 
 
 def widget_png_bytes(widget: QWidget) -> bytes:
@@ -55,25 +100,48 @@ def _step_tick_spacing(count: int) -> int:
     return spacing
 
 
-class EnergyPlot(Retranslatable, pg.PlotWidget):
+class EnergyPlot(Retranslatable, _LazyPlot):
     """Energy (Hartree) against optimisation/SCF step, redrawn as the data grows."""
 
     def __init__(self, parent: QWidget | None = None, *, object_name: str = "energyPlot") -> None:
-        super().__init__(parent)
-        self.setObjectName(object_name)
-        _style(self)
-        self.bind_text(lambda: self.setLabel("bottom", self.tr("Step")))
-        self.bind_text(lambda: self.setLabel("left", self.tr("Energy"), units="Eh"))
+        super().__init__(parent, object_name)
+        self._values: list[float] = []
+        self._marked: int | None = None
+        self._curve: Any = None
+        self._marker: Any = None
+        self.setMinimumHeight(140)
+
+    def _build(self, plot: Any) -> None:
+        pg = _pg()
+        _style(plot)
+        self.bind_text(lambda: plot.setLabel("bottom", self.tr("Step")))
+        self.bind_text(lambda: plot.setLabel("left", self.tr("Energy"), units="Eh"))
         # Hartree values near -76 would otherwise get an SI prefix ("kEh").
-        self.getAxis("left").enableAutoSIPrefix(False)
-        self._curve = self.plot([], [], pen=pg.mkPen("#1f77b4", width=2), symbol="o",
+        plot.getAxis("left").enableAutoSIPrefix(False)
+        self._curve = plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2), symbol="o",
                                 symbolSize=6, symbolBrush="#1f77b4")
         self._marker = pg.ScatterPlotItem(size=12, brush=pg.mkBrush("#d62728"),
                                           pen=pg.mkPen("k"))
-        self.addItem(self._marker)
-        self._values: list[float] = []
-        self._marked: int | None = None
-        self.setMinimumHeight(140)
+        plot.addItem(self._marker)
+        self._draw()
+
+    def _draw(self) -> None:
+        if self._curve is None:
+            return
+        values = self._values
+        self._curve.setData(list(range(1, len(values) + 1)), values)
+        # Steps are whole numbers: no "1.5" or "2.5" ticks between them.
+        spacing = _step_tick_spacing(len(values))
+        self._plot.getAxis("bottom").setTickSpacing(spacing, spacing)
+        self._draw_marker()
+
+    def _draw_marker(self) -> None:
+        if self._marker is None:
+            return
+        if self._marked is None:
+            self._marker.setData([], [])
+        else:
+            self._marker.setData([self._marked + 1], [self._values[self._marked]])
 
     def set_energies(self, energies: Sequence[float]) -> None:
         """Show ``energies`` (one per step, first step = 1); an empty list clears the plot."""
@@ -81,11 +149,8 @@ class EnergyPlot(Retranslatable, pg.PlotWidget):
         if values == self._values:
             return
         self._values = values
-        self._curve.setData(list(range(1, len(values) + 1)), values)
-        # Steps are whole numbers: no "1.5" or "2.5" ticks between them.
-        spacing = _step_tick_spacing(len(values))
-        self.getAxis("bottom").setTickSpacing(spacing, spacing)
-        self.set_marker(None)
+        self._marked = None
+        self._draw()
 
     def energies(self) -> list[float]:
         """The energies shown now."""
@@ -93,12 +158,8 @@ class EnergyPlot(Retranslatable, pg.PlotWidget):
 
     def set_marker(self, index: int | None) -> None:
         """Highlight step ``index`` (0-based) of the curve; None removes the mark."""
-        if index is None or not 0 <= index < len(self._values):
-            self._marked = None
-            self._marker.setData([], [])
-            return
-        self._marked = index
-        self._marker.setData([index + 1], [self._values[index]])
+        self._marked = index if index is not None and 0 <= index < len(self._values) else None
+        self._draw_marker()
 
     def marker(self) -> int | None:
         """The highlighted step (0-based), or None."""
@@ -132,17 +193,7 @@ class IRSpectrumWidget(Retranslatable, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("irPanel")
-        self.plot = pg.PlotWidget(self)
-        self.plot.setObjectName("irPlot")
-        _style(self.plot)
-        self.bind_text(lambda: self.plot.setLabel("bottom", self.tr("Wavenumber (cm⁻¹)")))
-        self.bind_text(lambda: self.plot.setLabel("left", self.tr("IR intensity (km/mol)")))
-        self.plot.getAxis("left").enableAutoSIPrefix(False)
-        self.plot.getAxis("bottom").enableAutoSIPrefix(False)
-        self.plot.getViewBox().invertX(True)  # chemists read IR spectra from high to low
-        self._sticks = pg.BarGraphItem(x=[], height=[], width=4.0, brush="#d62728", pen=None)
-        self.plot.addItem(self._sticks)
-        self._curve = self.plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2))
+        self.plot = _IRPlot(self)
         self.plot.setMinimumHeight(160)
 
         self.width_label = self.label(lambda: self.tr("Width (FWHM, cm⁻¹):"))
@@ -194,12 +245,7 @@ class IRSpectrumWidget(Retranslatable, QWidget):
         return lorentzian_spectrum(self._freqs, self._ints, self.width_spin.value())
 
     def _redraw(self) -> None:
-        self._sticks.setOpts(x=self._freqs, height=self._ints)
-        if self._freqs:
-            x, y = self.broadened()
-            self._curve.setData(x, y)
-        else:
-            self._curve.setData([], [])
+        self.plot.draw(self._freqs, self._ints, self.broadened() if self._freqs else None)
         self._update_enabled()
 
     def _update_enabled(self) -> None:
@@ -210,7 +256,7 @@ class IRSpectrumWidget(Retranslatable, QWidget):
     # -- export --------------------------------------------------------------------------
     def write_png(self, path: str | Path) -> None:
         """Save the plot as a PNG file (atomically)."""
-        atomic_write_bytes(path, widget_png_bytes(self.plot))
+        atomic_write_bytes(path, widget_png_bytes(self.plot.plot_widget()))
 
     def write_csv(self, path: str | Path) -> None:
         """Save the broadened spectrum and the sticks as CSV (atomically)."""
@@ -221,3 +267,44 @@ class IRSpectrumWidget(Retranslatable, QWidget):
                                                              strict=True))]
         lines += [f"{xv:.4f},{yv:.6g}," for xv, yv in zip(x, y, strict=True)]
         atomic_write_text(path, "\n".join(lines) + "\n")
+
+
+def _ir_tr(text: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.translate("IRSpectrumWidget", text)
+
+
+class _IRPlot(Retranslatable, _LazyPlot):
+    """The plot area of :class:`IRSpectrumWidget`: sticks and the broadened curve."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent, "irPlot")
+        self._sticks: Any = None
+        self._curve: Any = None
+        self._data: tuple[list[float], list[float], Any] = ([], [], None)
+
+    def _build(self, plot: Any) -> None:
+        pg = _pg()
+        _style(plot)
+        # translated in the context of IRSpectrumWidget, where these texts always were
+        self.bind_text(lambda: plot.setLabel("bottom", _ir_tr("Wavenumber (cm⁻¹)")))
+        self.bind_text(lambda: plot.setLabel("left", _ir_tr("IR intensity (km/mol)")))
+        plot.getAxis("left").enableAutoSIPrefix(False)
+        plot.getAxis("bottom").enableAutoSIPrefix(False)
+        plot.getViewBox().invertX(True)  # chemists read IR spectra from high to low
+        self._sticks = pg.BarGraphItem(x=[], height=[], width=4.0, brush="#d62728", pen=None)
+        plot.addItem(self._sticks)
+        self._curve = plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2))
+        self.draw(*self._data)
+
+    def draw(self, freqs: list[float], ints: list[float], curve: Any) -> None:
+        """Show sticks at ``freqs`` and the broadened ``curve`` (x, y) or none."""
+        self._data = (freqs, ints, curve)
+        if self._sticks is None:
+            return
+        self._sticks.setOpts(x=freqs, height=ints)
+        if curve is not None:
+            self._curve.setData(*curve)
+        else:
+            self._curve.setData([], [])

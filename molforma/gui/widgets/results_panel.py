@@ -255,6 +255,11 @@ class ResultsPanel(Retranslatable, QWidget):
         policy = getattr(self.ctx, "policy", None)
         return path if policy is None else str(policy.check_path(path, must_exist=False))
 
+    def _guard(self) -> dict[str, Any]:
+        """In MCP mode, the policy checks every file a load opens (links included)."""
+        policy = getattr(self.ctx, "policy", None)
+        return {} if policy is None else {"guard": policy.read_guard()}
+
     def open_path(self, path: str, *, directory: bool | None = None) -> Any:
         """Start loading ``path`` (a file, a folder or an animation group key).
 
@@ -264,14 +269,15 @@ class ResultsPanel(Retranslatable, QWidget):
         path = self._check(path)
         session = self._session()
         is_dir = Path(path).expanduser().is_dir() if directory is None else directory
-        handle = session.open_directory(path) if is_dir else session.open_file(path)
+        handle = session.open_directory(path, **self._guard()) if is_dir \
+            else session.open_file(path, **self._guard())
         self._follow(handle)
         return handle
 
     def reload(self) -> Any | None:
         """Re-read the current source (for an animation: its step files again)."""
         try:
-            handle = self._session().reload()
+            handle = self._session().reload(**self._guard())
         except Exception as exc:  # noqa: BLE001 - shown in the status line
             self.status_label.setText(error_text(exc))
             return None

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from molforma.errors import CalculationError, FileAccessError
 from molforma.i18n import register
-from molforma.mcp.registry import ToolContext, tool
+from molforma.mcp.registry import ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
 from molforma.mcp.tools.document import _REV, doc_info
 
@@ -37,9 +37,7 @@ register({
 _TERMINAL_JOB = frozenset({"finished", "failed", "cancelled", "timed_out"})
 
 
-class CalculationInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CalculationInput(ToolInput):
     documentId: str = Field(description="Document id from list_documents.")
     expectedRevision: str = Field(description=_REV)
     action: Literal["start", "cancel", "save_inputs"] = Field(
@@ -124,7 +122,7 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
         # The path came from a setting, not from this call: name the setting to change.
         raise FileAccessError("job_root_not_allowed", path=root, setting="job_root",
                               allowed=[str(d) for d in policy.allow_dirs]) from exc
-    policy.check_advanced_paths(project.get("advanced", {}))
+    policy.check_advanced_paths(project.get("advanced", {}), job_root=root)
     if args.action == "save_inputs":
         folder = state.jobs.save_input_set(project)
         import json
@@ -147,9 +145,7 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
                       cancel=cancel, final=final)
 
 
-class GetAppStateInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class GetAppStateInput(ToolInput):
     documentId: str | None = Field(None, description="Limit calculation and results to one "
                                    "document (default: all).")
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from molforma.errors import CandidateExistsError, FileAccessError, MolFormaError
 from molforma.i18n import register
 from molforma.mcp import elicitation as E
-from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, tool
+from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, ToolInput, tool
 
 register({
     "file_exists": {
@@ -62,12 +62,15 @@ Vec3 = tuple[float, float, float]
 _DOC_ID = "Document id from list_documents."
 _REV = ("Revision from the last answer about this document; the call fails and changes "
         "nothing when the document has changed since.")
+_ELEMENT = ("Element symbol, e.g. 'C', 'Cl'. Letter case and surrounding spaces are "
+            "normalised to the periodic-table spelling ('cl', 'CL' -> 'Cl'), as in structure "
+            "files; anything that is not an element is refused.")
 _PREVIEW = ("True (default): make a candidate, to be confirmed or cancelled with the history "
             "tool; false: check and apply directly as one undo step.")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Strict(ToolInput):
+    pass
 
 
 class _DocInput(_Strict):
@@ -112,10 +115,8 @@ def _ops() -> Any:
 
 def doc_info(doc: Any) -> dict[str, Any]:
     """The list_documents entry of one document."""
-    from molforma.document.document import summary_of
-
     with doc.lock:
-        s = summary_of(doc.project) or {"formula": "", "atomCount": 0}
+        s = doc.stored_summary(doc.project) or {"formula": "", "atomCount": 0}
         return {"documentId": doc.id, "title": doc.title, "path": doc.path,
                 "revision": doc.revision, "formula": s["formula"], "atomCount": s["atomCount"],
                 "hasCandidate": doc.candidate is not None}
@@ -156,34 +157,94 @@ class GetDocumentInput(_DocInput):
     include: list[Literal["project", "candidate"]] | None = Field(
         None, description="What to return besides the summary: ['project'], ['candidate'], "
         "both, or [] for revision, formula, atomCount and hasCandidate only. Default: both.")
+    offset: int = Field(0, ge=0, description="First atom of the page (0-based position in "
+                        "the atom list); pass the previous answer's nextOffset to read on.")
+    limit: int | None = Field(None, ge=1, description="Atoms per page. Default: as many as "
+                              "keep the answer under the 100,000-character size hint (a small "
+                              "molecule comes whole). A page holds the bonds whose later atom "
+                              "is on it, so every atom and bond comes exactly once.")
+
+
+class ResourceLinkInfo(BaseModel):
+    """A resource holding content too big to inline (also a resource_link content item)."""
+
+    uri: str
+    name: str
+    mimeType: str
+    description: str | None = None
+    size: int | None = None
 
 
 class GetDocumentOutput(BaseModel):
-    """Revision, summary and the requested project/candidate envelopes."""
+    """Revision, summary and the requested project/candidate envelopes (one page of atoms)."""
 
     documentId: str
     revision: str
     formula: str
     atomCount: int
     hasCandidate: bool
-    project: dict[str, Any] | None = Field(None, description="The confirmed project envelope.")
-    candidate: dict[str, Any] | None = Field(None, description="The candidate, or null.")
+    project: dict[str, Any] | None = Field(
+        None, description="The confirmed project envelope; for a large structure one page of "
+        "its atoms and bonds (see offset, nextOffset).")
+    candidate: dict[str, Any] | None = Field(None, description="The candidate, or null "
+                                             "(paged like project).")
+    bondCount: int | None = Field(None, description="Bonds of the whole confirmed project.")
+    candidateAtomCount: int | None = Field(None, description="Atoms of the whole candidate.")
+    offset: int | None = Field(None, description="First atom of this page.")
+    nextOffset: int | None = Field(None, description="offset of the next page; null when "
+                                   "this page reaches the last atom.")
+    complete: bool | None = Field(None, description="True when the envelopes returned are "
+                                  "whole (every atom and bond).")
+    links: list[ResourceLinkInfo] | None = Field(
+        None, description="Resources holding the whole confirmed project (project JSON, XYZ, "
+        "MOL, NWChem input) when it is paged; also sent as resource_link content items.")
 
 
 @tool("get_document", title="Get document", read_only=True, idempotent=True,
       max_result_chars=MAX_RESULT_CHARS)
 def get_document(ctx: ToolContext, args: GetDocumentInput) -> GetDocumentOutput:
-    """Read a document: revision, formula, atom count and the project and/or candidate JSON."""
+    """Read a document: revision, formula, atom count and the project and/or candidate JSON,
+    paged over atoms for large structures (offset, limit, nextOffset) with links to the
+    whole project."""
+    from molforma.mcp import paging
+
     doc = ctx.state.document(args.documentId)
     include = ("project", "candidate") if args.include is None else tuple(args.include)
     with doc.lock:
         info = doc_info(doc)
         out: dict[str, Any] = {k: info[k] for k in ("documentId", "revision", "formula",
                                                      "atomCount", "hasCandidate")}
-        if "project" in include:
-            out["project"] = doc.project
-        if "candidate" in include:
-            out["candidate"] = doc.candidate
+        if not include:
+            return out  # type: ignore[return-value]  # O(1): no atom is looked at
+        wanted = {"project": doc.project if "project" in include else None,
+                  "candidate": doc.candidate if "candidate" in include else None}
+        # the JSON text copy escapes every quote of the page: keep a tenth in hand
+        budget = paging.PAGE_CHARS * 9 // 10 // max(1, sum(v is not None
+                                                           for v in wanted.values()))
+        limit = args.limit
+        nexts: list[int] = []
+        whole = True
+        for key in include:
+            env = wanted[key]
+            if env is None:
+                out[key] = None
+                continue
+            page, nxt = paging.page_envelope(env, args.offset, limit, budget)
+            out[key] = page
+            if page.get("document") is not env.get("document"):
+                whole = False
+                # the candidate gets the same atom window as the project
+                limit = limit or max(1, len(page["document"]["atoms"]))
+            if nxt is not None:
+                nexts.append(nxt)
+        out["bondCount"] = len(doc.project["document"].get("bonds") or [])
+        if doc.candidate is not None:
+            out["candidateAtomCount"] = len(doc.candidate["document"].get("atoms") or [])
+        out["offset"] = args.offset
+        out["nextOffset"] = min(nexts) if nexts else None
+        out["complete"] = whole
+        if not whole:
+            out["links"] = paging.document_links(doc.id)
     return out  # type: ignore[return-value]  # a dict keeps absent keys absent
 
 
@@ -247,26 +308,51 @@ class ExportDocumentInput(_DocInput):
     format: str = Field(description="project, xyz, mol, sdf, pdb, nwchem (NWChem input), ...")
     which: Literal["project", "candidate"] = Field(
         "project", description="Export the confirmed project (default) or the candidate.")
+    offset: int = Field(0, ge=0, description="First character of the text to return; pass "
+                        "the previous answer's nextOffset to read on.")
+    limit: int | None = Field(None, ge=1, description="Characters to return. Default: the "
+                              "whole text when the answer fits the 100,000-character size hint, "
+                              "else as much as fits, with links to resources holding all of it.")
 
 
 class ExportDocumentOutput(BaseModel):
-    """The exported text."""
+    """The exported text (one page of it for a large structure)."""
 
     documentId: str
     revision: str
     format: str
-    text: str
+    text: str = Field(description="The text, or characters offset.. of it (see nextOffset).")
+    totalChars: int | None = Field(None, description="Length of the whole text.")
+    offset: int | None = Field(None, description="First character of this page.")
+    nextOffset: int | None = Field(None, description="offset of the next page; null at the "
+                                   "end of the text.")
+    links: list[ResourceLinkInfo] | None = Field(
+        None, description="Resources holding the whole export (confirmed project only); also "
+        "sent as resource_link content items.")
 
 
 @tool("export_document", title="Export document", read_only=True, idempotent=True,
       max_result_chars=MAX_RESULT_CHARS)
 def export_document(ctx: ToolContext, args: ExportDocumentInput) -> ExportDocumentOutput:
-    """Return the confirmed project as text: project JSON, XYZ, MOL, SDF, PDB, NWChem input."""
+    """Return the confirmed project as text: project JSON, XYZ, MOL, SDF, PDB, NWChem input;
+    a large text comes in pages (offset, limit, nextOffset) with links to the whole."""
+    from molforma.mcp import paging
+
     doc = ctx.state.document(args.documentId)
     with doc.lock:
         rev = doc.revision
         text = _ops().export_document(doc, args.format, which=args.which)
-    return ExportDocumentOutput(documentId=doc.id, revision=rev, format=args.format, text=text)
+        paged_candidate = args.which == "candidate" and doc.candidate is not None
+    total = len(text)
+    page = paging.text_page(text, args.offset, args.limit)
+    end = min(total, args.offset + len(page))
+    out: dict[str, Any] = {"documentId": doc.id, "revision": rev, "format": args.format,
+                           "text": page, "totalChars": total, "offset": args.offset,
+                           "nextOffset": end if end < total else None}
+    key = args.format.strip().lower()
+    if len(page) < total and not paged_candidate and key in paging.DOCUMENT_LINKS:
+        out["links"] = paging.document_links(doc.id, [key])
+    return out  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -274,7 +360,9 @@ class SaveFileInput(_DocInput):
     path: str = Field(description="Where to write the project (*.molforma.json).")
     overwrite: bool | None = Field(
         None, description="true replaces an existing file, false never does; omitted: the "
-        "client is asked (form elicitation) when it declares it, else an existing file fails.")
+        "client is asked (form elicitation) when it declares it, and only an accept whose "
+        "form holds the boolean overwrite: true replaces the file; else an existing file "
+        "fails.")
     expectedRevision: str | None = Field(None, description=_REV)
 
 
@@ -348,8 +436,7 @@ def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
 
 # ---------------------------------------------------------------------------------------------
 class NewAtom(_Strict):
-    element: str = Field(description="Element symbol as written in the periodic table, "
-                         "e.g. 'C', 'Cl' (not 'CL' or 'cl').")
+    element: str = Field(description=_ELEMENT)
     position: Vec3 = Field(description="[x, y, z] in Angstrom.")
     name: str | None = Field(None, description="Optional label (at most 16 characters).")
     formalCharge: int | None = Field(None, description="Formal charge, -99..20.")
@@ -374,6 +461,7 @@ class AddAtomsInput(_EditInput):
 def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
     """Add atoms with element and position (and optional properties), and optional bonds to
     existing atoms or to each other ('#k')."""
+    from molforma.document.elements import normalize_symbol
     from molforma.document.model import check_atom_fields
 
     doc = ctx.state.document(args.documentId)
@@ -383,6 +471,8 @@ def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
     # do not exist yet, so an error naming one of them would send the model looking for it.
     for k, atom in enumerate(atoms):
         x, y, z = atom["position"]
+        # The edit normalises the spelling ('cl' -> 'Cl'); check what it will store.
+        atom["element"] = normalize_symbol(atom["element"]) or atom["element"]
         check_atom_fields({**{key: v for key, v in atom.items() if key != "position"},
                            "id": f"#{k}", "x": x, "y": y, "z": z})
     return _ops().add_atoms(doc, atoms, bonds, **_edit_args(args))
@@ -426,7 +516,7 @@ def move_atoms(ctx: ToolContext, args: MoveAtomsInput) -> EditSummary:
 
 class AtomChange(_Strict):
     id: str = Field(description="Atom id.")
-    element: str | None = Field(None, description="New element symbol.")
+    element: str | None = Field(None, description="New element. " + _ELEMENT)
     formalCharge: int | None = Field(None, description="Formal charge, -99..20.")
     unpairedElectrons: int | None = Field(None, description="Unpaired electrons, 0..8.")
     name: str | None = Field(None, description="Label (at most 16 characters).")
@@ -578,8 +668,16 @@ class SetAdvancedInput(_EditInput):
 def set_advanced(ctx: ToolContext, args: SetAdvancedInput) -> EditSummary:
     """Change advanced settings by key (memory, scratch directory, iterations, grid, ...).
     Absolute paths must lie in the allowed directories."""
+    from molforma.jobs.runner import job_root
+    from molforma.nwchem.settings import ExecutionSettings
+
     doc = ctx.state.document(args.documentId)
-    ctx.state.policy.check_advanced_paths(args.values)
+    try:
+        root: str | None = str(job_root(ExecutionSettings.model_validate(
+            doc.project.get("execution", {}))))
+    except (ValueError, MolFormaError):
+        root = None  # a broken execution block is reported by the edit or the start
+    ctx.state.policy.check_advanced_paths(args.values, job_root=root)
     return _ops().set_advanced(doc, args.values, **_edit_args(args))
 
 
@@ -646,23 +744,59 @@ def get_execution(ctx: ToolContext, args: GetExecutionInput) -> GetExecutionOutp
 
 # ---------------------------------------------------------------------------------------------
 class ValidateDocumentInput(_DocInput):
-    pass
+    check: str | None = Field(None, description="Page through the entries of this one check "
+                              "code (e.g. 'close_contact'); default: every check.")
+    offset: int = Field(0, ge=0, description="First entry of each check shown (of `check` "
+                        "when given); pass the previous answer's nextOffset to read on.")
+    limit: int | None = Field(None, ge=1, description="Entries shown per check. Default: 10; "
+                              "counts gives how many each check has.")
 
 
 class ValidateDocumentOutput(BaseModel):
-    """Check results (problems and warnings) of the confirmed project."""
+    """Check results (problems and warnings) of the confirmed project: per check a count
+    and the first entries."""
 
     model_config = ConfigDict(extra="allow")
+
+    counts: dict[str, int] | None = Field(None, description="Entries of each check code.")
+    more: list[str] | None = Field(None, description="Check codes with entries not shown; "
+                                   "read them with check, offset and limit.")
+    nextOffset: int | None = Field(None, description="With check: offset of its next entries; "
+                                   "null when none are left.")
+
+
+VALIDATE_DEFAULT_LIMIT = 10
 
 
 @tool("validate_document", title="Validate document", read_only=True, idempotent=True)
 def validate_document(ctx: ToolContext, args: ValidateDocumentInput) -> ValidateDocumentOutput:
     """Check the document before running: charge/multiplicity parity, close contacts,
-    elements missing from the basis, unconnected fragments."""
+    elements missing from the basis, unconnected fragments. Gives per check a count and the
+    first entries (check, offset, limit page through the rest)."""
     doc = ctx.state.document(args.documentId)
     with doc.lock:
         out = dict(_ops().validate_document(doc))
         out.setdefault("revision", doc.revision)
+    checks = list(out.get("checks") or [])
+    counts: dict[str, int] = {}
+    for c in checks:
+        counts[c["code"]] = counts.get(c["code"], 0) + 1
+    limit = args.limit or VALIDATE_DEFAULT_LIMIT
+    seen: dict[str, int] = {}
+    shown = []
+    for c in checks:
+        code = c["code"]
+        k = seen.get(code, 0)
+        seen[code] = k + 1
+        if (args.check is None or code == args.check) and args.offset <= k < args.offset + limit:
+            shown.append(c)
+    out["checks"] = shown
+    out["counts"] = counts
+    out["more"] = [code for code, n in counts.items()
+                   if (args.check is None or code == args.check) and n > args.offset + limit]
+    if args.check is not None:
+        n = counts.get(args.check, 0)
+        out["nextOffset"] = args.offset + limit if n > args.offset + limit else None
     return out  # type: ignore[return-value]
 
 
@@ -675,12 +809,23 @@ class MeasureInput(_DocInput):
         default_factory=list, description="Quadruples of atom ids (degrees).")
     which: Literal["project", "candidate"] = Field(
         "project", description="Measure the confirmed project or the candidate.")
+    offset: int = Field(0, ge=0, description="First measurement returned, counting distances, "
+                        "then angles, then dihedrals; pass nextOffset to read on.")
+    limit: int | None = Field(None, ge=1, description="Measurements returned. Default: 300, "
+                              "which keeps the answer under the 100,000-character size hint.")
 
 
 class MeasureOutput(BaseModel):
     """Measured values."""
 
     model_config = ConfigDict(extra="allow")
+
+    total: int | None = Field(None, description="Measurements asked for.")
+    nextOffset: int | None = Field(None, description="offset of the measurements not returned "
+                                   "yet; null when all are here.")
+
+
+MEASURE_DEFAULT_LIMIT = 300
 
 
 @tool("measure", title="Measure", read_only=True, idempotent=True)
@@ -691,6 +836,16 @@ def measure(ctx: ToolContext, args: MeasureInput) -> MeasureOutput:
         out = dict(_ops().measure(doc, distances=args.distances, angles=args.angles,
                                   dihedrals=args.dihedrals, which=args.which))
         out.setdefault("revision", doc.revision)
+    kinds = ("distances", "angles", "dihedrals")
+    total = sum(len(out.get(k) or []) for k in kinds)
+    start, stop = args.offset, args.offset + (args.limit or MEASURE_DEFAULT_LIMIT)
+    seen = 0
+    for k in kinds:
+        values = list(out.get(k) or [])
+        out[k] = values[max(0, start - seen):max(0, stop - seen)]
+        seen += len(values)
+    out["total"] = total
+    out["nextOffset"] = stop if stop < total else None
     return out  # type: ignore[return-value]
 
 

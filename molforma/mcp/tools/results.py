@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from molforma.errors import FileAccessError, ResultsError
 from molforma.i18n import register
-from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, tool
+from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
 from molforma.mcp.tools.document import _REV
 
@@ -47,9 +47,7 @@ register({
 WINDOW_ACTIONS = frozenset({"play_mode", "stop", "show_structure"})
 
 
-class ResultsActionInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class ResultsActionInput(ToolInput):
     documentId: str = Field(description="Document id from list_documents.")
     expectedRevision: str = Field(description=_REV)
     action: Literal["open_file", "open_directory", "reload", "play_mode", "stop",
@@ -93,15 +91,16 @@ def results_action(ctx: ToolContext, args: ResultsActionInput) -> ResultsActionO
         cur = sess.current
         if cur is not None:
             _checked_source(state.policy, cur.source)
-        handle = sess.reload()
+        handle = sess.reload(guard=state.policy.read_guard())
     else:
         if not args.path:
             raise ResultsError("path_required", action=args.action)
         path = _checked_source(state.policy, args.path)
         if args.action == "open_directory" and not path.is_dir():
             raise FileAccessError("path_not_directory", path=args.path, parent=str(path))
-        handle = sess.open_file(str(path)) if args.action == "open_file" \
-            else sess.open_directory(str(path))
+        guard = state.policy.read_guard()
+        handle = sess.open_file(str(path), guard=guard) if args.action == "open_file" \
+            else sess.open_directory(str(path), guard=guard)
     state.last_load[doc.id] = handle
     doc_id = doc.id
 
@@ -150,9 +149,7 @@ def _checked_source(policy: Any, source: str) -> Path:
     return policy.check_path(source, must_exist=True)  # type: ignore[no-any-return]
 
 
-class GetResultsInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class GetResultsInput(ToolInput):
     documentId: str = Field(description="Document id from list_documents.")
     section: Literal["summary", "energies", "structures", "modes", "mode_displacements",
                      "files", "log"] = Field("summary", description="Which part to read.")
@@ -166,6 +163,11 @@ class GetResultsOutput(BaseModel):
     """One page of a results section, with source and paging (nextOffset)."""
 
     model_config = ConfigDict(extra="allow")
+
+    links: list[dict[str, Any]] | None = Field(
+        None, description="Resources beside the answer (also resource_link content items): "
+        "an item too big to inline (a structure as XYZ, any item as JSON), the spectrum as CSV "
+        "(modes), the mode as XYZ with displacement vectors (mode_displacements).")
 
 
 @tool("get_results", title="Get results", read_only=True, idempotent=True,
@@ -184,8 +186,82 @@ def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
             raise ResultsError("results_not_opened_yet", path=str(job.folder),
                                status=job.status)
         raise ResultsError("results_none_loaded")
-    page = get_section(cur, args.section, offset=args.offset, limit=args.limit, mode=args.mode)
-    page = dict(page)
+    page = _fitted_page(cur, args, get_section)
     page.setdefault("source", cur.source)
     page.setdefault("section", args.section)
+    links = _section_links(args.documentId, args.section, args.mode, cur)
+    links += _omit_large_items(args.documentId, args.section, page)
+    if links:
+        page["links"] = links
     return page  # type: ignore[return-value]
+
+
+def _fitted_page(cur: Any, args: GetResultsInput, get_section: Any) -> dict[str, Any]:
+    """The page asked for; without ``limit``, shrunk until it fits the size hint.
+
+    Works for every section, whatever its items: a page of items is cut to fewer items, a
+    ``log`` page to fewer characters (the SPEC's 65,536 per call would not fit twice).
+    """
+    from molforma.mcp.paging import PAGE_CHARS, json_chars
+
+    limit = args.limit
+    page = dict(get_section(cur, args.section, offset=args.offset, limit=limit, mode=args.mode))
+    for _ in range(8):
+        size = json_chars(page)
+        if args.limit is not None or size <= PAGE_CHARS:
+            break
+        if isinstance(page.get("text"), str):
+            shown = len(page["text"])
+            if shown <= 1000:
+                break
+            limit = max(1000, shown * PAGE_CHARS // size * 9 // 10)
+        elif isinstance(page.get("items"), list) and len(page["items"]) > 1:
+            limit = max(1, len(page["items"]) * PAGE_CHARS // size)
+            limit = min(limit, len(page["items"]) - 1)
+        else:
+            break
+        page = dict(get_section(cur, args.section, offset=args.offset, limit=limit,
+                                mode=args.mode))
+    return page
+
+
+def _section_links(doc_id: str, section: str, mode: int | None, cur: Any) -> list[dict]:
+    from molforma.mcp.paging import link
+
+    base = f"molforma://documents/{doc_id}/results"
+    if section == "modes" and cur.modes:
+        return [link(f"{base}/spectrum", f"{doc_id}_spectrum", "text/csv",
+                     "The modes as CSV: mode, frequency (cm-1), IR intensity (km/mol).")]
+    if section == "mode_displacements" and mode is not None:
+        return [link(f"{base}/modes/{mode}", f"{doc_id}_mode_{mode}", "chemical/x-xyz",
+                     "The mode as XYZ with a displacement vector per atom.")]
+    return []
+
+
+def _omit_large_items(doc_id: str, section: str, page: dict[str, Any]) -> list[dict]:
+    """Replace each item too big to inline by its plain fields and a link to all of it."""
+    from molforma.mcp.paging import PAGE_CHARS, json_chars, link
+
+    items = page.get("items")
+    if not isinstance(items, list) or json_chars(page) <= PAGE_CHARS:
+        return []
+    base = f"molforma://documents/{doc_id}/results"
+    links: list[dict] = []
+    share = PAGE_CHARS // max(1, len(items))
+    for k, item in enumerate(items):
+        if not isinstance(item, dict) or json_chars(item) <= share:
+            continue
+        index = int(page.get("offset") or 0) + k
+        item_uri = f"{base}/items/{section}/{index}"
+        stub = {key: v for key, v in item.items() if not isinstance(v, list | dict)}
+        stub.update(omitted=True, chars=json_chars(item), resource=item_uri)
+        if section == "structures":
+            stub["atomCount"] = len(item.get("symbols") or [])
+            xyz_uri = f"{base}/structures/{index}"
+            stub["resource"] = xyz_uri
+            links.append(link(xyz_uri, f"{doc_id}_structure_{index}", "chemical/x-xyz",
+                              f"Structure {index} of the results as XYZ."))
+        links.append(link(item_uri, f"{doc_id}_{section}_{index}", "application/json",
+                          f"Item {index} of section {section}, whole."))
+        items[k] = stub
+    return links

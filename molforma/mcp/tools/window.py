@@ -21,10 +21,10 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from molforma.errors import MolFormaError
 from molforma.i18n import register, render
 from molforma.mcp.commands import CommandRecord, WindowCommand
-from molforma.mcp.paging import page_list
 from molforma.mcp.registry import ToolContext, tool
 from molforma.mcp.tasks import Background
 from molforma.mcp.tools.document import _REV
+from molforma.mcp.ui_paging import page_list
 
 if TYPE_CHECKING:
     from molforma.mcp.bridge import WindowBridge

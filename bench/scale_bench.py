@@ -1,0 +1,443 @@
+"""Large systems and agents: MolForma beside RDKit and Avogadro 2 at 100 / 1,000 / 10,000 atoms.
+
+Usage (the window rows need an X display; Mesa llvmpipe under Xvfb is fine)::
+
+    xvfb-run -a -s "-screen 0 1600x1200x24" .venv/bin/python bench/scale_bench.py \
+        [--repeat 7] [--process-repeat 3] [--window-repeat 3] [--skip-window] [--out DIR]
+
+Every row is measured with the shared harness (``bench/harness.py``): candidate and
+baseline alternately (A B A B ...) after a warm-up pair, medians with min/max and the
+median of the per-pair ratios (candidate / baseline), written to
+``bench/results/scale_bench.json`` for README's Performance table:
+
+- open XYZ (``ops.open_file``: read, perceive bonds, check, one undo step) vs RDKit reading
+  the same file and perceiving its bonds (``MolFromXYZBlock`` + ``DetermineConnectivity``),
+  at each size; at 10,000 atoms also as whole child processes with their peak RSS; open
+  MOL / PDB of 10,000 atoms vs RDKit's ``MolFromMolFile`` / ``MolFromPDBFile``;
+- move of all atoms at each size, and its growth: one move of 10,000 atoms vs ten moves of
+  1,000 atoms (the same number of atoms moved; ratio 1 is linear growth);
+- get_document with default arguments (one page) at each size, with the size of the answer;
+  ``include: []`` at 1,000 and 10,000 atoms vs at 100 atoms (it should not grow);
+- export XYZ vs RDKit's ``MolToXYZBlock`` of the same molecule; ``molforma convert`` of a
+  10,000-atom XYZ to MOL as a whole process vs a minimal RDKit script doing the same;
+- start of ``molforma --mcp`` to the first tool result (``list_documents``) beside a bare
+  ``python -c pass``, and to the first ``server/discover`` answer (same processes);
+- history scan cancel latency;
+- first complete frame of the window (OpenGL) vs Avogadro 2 on the same file: time from
+  spawning the program to the first screen capture that shows its window drawn and equal to
+  the next capture, with the program's peak RSS then. Avogadro 2 comes from Debian
+  (``apt-get install -y avogadro``; the bench installs nothing); when ``avogadro2`` is
+  missing only MolForma is measured and the row says how to get Avogadro; without an X
+  display or ``xwd`` (``apt-get install -y x11-apps``) the window rows are left out with a
+  note.
+
+Targets (issue 14): open / convert of 10,000 atoms <= 2x RDKit, move linear in atom count,
+get_document page under the 100,000-character hint, ``include: []`` O(1), start -> first
+tool <= 150 ms, discover < 100 ms, history cancel < 1 ms every time, window first frame <=
+Avogadro 2's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from harness import (
+    Report,
+    Sample,
+    Side,
+    add_output_argument,
+    compare,
+    measure,
+    peak_rss_of_pid,
+    python_child,
+    run_child,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+SIZES = (100, 1_000, 10_000)
+BIG = SIZES[-1]
+META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"}}
+SIZE_HINT = 100_000
+RDKIT_CONVERT = """import sys
+from rdkit import Chem
+from rdkit.Chem import rdDetermineBonds
+m = Chem.MolFromXYZBlock(open(sys.argv[1]).read())
+rdDetermineBonds.DetermineConnectivity(m)
+Chem.MolToMolFile(m, sys.argv[2])
+"""
+OPEN_OURS = """
+from molforma.document import ops
+from molforma.document.document import Document
+ops.open_file(Document(), {path!r}, preview=False)
+"""
+OPEN_RDKIT = """
+from rdkit import Chem
+from rdkit.Chem import rdDetermineBonds
+m = Chem.MolFromXYZBlock(open({path!r}).read())
+rdDetermineBonds.DetermineConnectivity(m)
+"""
+
+
+def water_box(n: int, seed: int = 1) -> str:
+    """An XYZ of n atoms: waters on a 3.1 Å grid, a few He when n is not a multiple of 3."""
+    rng = np.random.default_rng(seed)
+    m = n // 3
+    side = int(np.ceil(m ** (1 / 3)))
+    grid = np.array([(i, j, k) for i in range(side) for j in range(side)
+                     for k in range(side)][:m], float) * 3.1
+    grid += rng.uniform(-0.2, 0.2, grid.shape)
+    rows: list[tuple[str, Any]] = []
+    for p in grid:
+        rows += [("O", p), ("H", p + np.array([0.9572, 0, 0])),
+                 ("H", p + np.array([-0.24, 0.927, 0]))]
+    while len(rows) < n:
+        rows.append(("He", grid[-1] + np.array([0.0, 0.0, 3.1 * (n - len(rows))])))
+    return f"{n}\nwater box\n" + "".join(f"{e} {x:.6f} {y:.6f} {z:.6f}\n"
+                                         for e, (x, y, z) in rows)
+
+
+def _n(n: int) -> str:
+    return f"{n:,}"
+
+
+def _ratio_target(limit: float, ratio: float) -> tuple[str, bool]:
+    return f"ratio ≤ {limit:g}", ratio <= limit
+
+
+# -- in-process rows -----------------------------------------------------------------------
+
+
+def _mover(doc: Any) -> Callable[[], object]:
+    """A move of every atom by a small step that changes direction (never the same place)."""
+    from molforma.document import ops
+
+    steps = iter(range(10**9))
+    return lambda: ops.move_atoms(doc, translate=[0.001 * (next(steps) % 3 - 1) + 1e-4, 0, 0],
+                                  preview=False)
+
+
+def _get_document(doc: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """get_document through the server's own dispatch, decoded as a client receives it."""
+    from molforma.mcp.server import Server, ServerState
+
+    state = ServerState(initial_document=False)
+    state.add_document(doc)
+    server = Server(state)
+
+    def call(args: dict[str, Any]) -> dict[str, Any]:
+        res = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                             "params": {"name": "get_document",
+                                        "arguments": {"documentId": doc.id, **args},
+                                        "_meta": META}})
+        return json.loads(json.dumps(res))
+
+    return call
+
+
+def core_rows(report: Report, tmp: Path, repeat: int) -> None:
+    """Open, move, get_document and export at every size, in one interpreter."""
+    from rdkit import Chem
+    from rdkit.Chem import rdDetermineBonds
+
+    from molforma.document import ops
+    from molforma.document.document import Document
+
+    docs: dict[int, Any] = {}
+    empty_calls: dict[int, Callable[[], object]] = {}
+    for n in SIZES:
+        path = tmp / f"box{n}.xyz"
+        path.write_text(water_box(n))
+        doc = Document()
+
+        def rdkit_read(p: Path = path) -> object:
+            m = Chem.MolFromXYZBlock(p.read_text())
+            rdDetermineBonds.DetermineConnectivity(m)
+            return m
+
+        c = compare(lambda p=path, d=doc: ops.open_file(d, str(p), preview=False), rdkit_read,
+                    repeat=repeat)
+        target, met = _ratio_target(2, c.ratio.median) if n == BIG else ("", None)
+        report.add(f"open_xyz_{n}", f"open XYZ of {_n(n)} atoms (read + bonds)", c,
+                   candidate="ops.open_file (check, undo step)",
+                   baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
+                   target=target, met=met)
+        docs[n] = doc
+        report.add_single(f"move_all_{n}", f"move all {_n(n)} atoms (one undo step)",
+                          measure(_mover(doc), repeat=repeat), label="ops.move_atoms")
+        call = _get_document(doc)
+        chars = len(json.dumps(call({})))
+        report.add_single(f"get_document_page_{n}",
+                          f"get_document, default arguments, {_n(n)} atoms",
+                          measure(lambda c=call: c({}), repeat=repeat),
+                          label="get_document (server dispatch + JSON)",
+                          target=f"answer < {SIZE_HINT:,} characters", met=chars < SIZE_HINT,
+                          note=f"answer {chars:,} characters")
+        empty_calls[n] = lambda c=call: c({"include": []})
+        mol = rdkit_read()
+        report.add(f"export_xyz_{n}", f"export XYZ of {_n(n)} atoms",
+                   compare(lambda d=doc: ops.export_document(d, "xyz"),
+                           lambda m=mol: Chem.MolToXYZBlock(m), repeat=repeat),
+                   candidate="ops.export_document", baseline="RDKit MolToXYZBlock",
+                   note="issue 14 sets no target for export")
+    for n in SIZES[1:]:
+        c = compare(empty_calls[n], empty_calls[SIZES[0]], repeat=repeat)
+        report.add(f"get_document_empty_{n}", f"get_document include: [] at {_n(n)} vs "
+                   f"{_n(SIZES[0])} atoms", c, candidate=f"{_n(n)} atoms",
+                   baseline=f"{_n(SIZES[0])} atoms", target="O(1): ratio ≤ 1.5 (noise)",
+                   met=c.ratio.median <= 1.5)
+    small = SIZES[1]
+    tens = _mover(docs[small])
+    c = compare(_mover(docs[BIG]), lambda: [tens() for _ in range(BIG // small)],
+                repeat=repeat)
+    report.add("move_growth", f"move growth: all {_n(BIG)} atoms once vs {_n(small)} atoms "
+               f"{BIG // small} times", c, candidate=f"one move of {_n(BIG)}",
+               baseline=f"{BIG // small} moves of {_n(small)}",
+               target="linear: ratio ≤ 1", met=c.ratio.median <= 1)
+    doc = docs[BIG]
+    for fmt, reader in (("mol", lambda p: Chem.MolFromMolFile(str(p), removeHs=False)),
+                        ("pdb", lambda p: Chem.MolFromPDBFile(str(p), removeHs=False))):
+        fpath = tmp / f"box{BIG}.{fmt}"
+        fpath.write_text(ops.export_document(doc, fmt))
+        c = compare(lambda p=fpath, d=doc: ops.open_file(d, str(p), preview=False),
+                    lambda p=fpath, r=reader: r(p), repeat=max(3, repeat // 2))
+        target, met = _ratio_target(2, c.ratio.median)
+        report.add(f"open_{fmt}_{BIG}", f"open {fmt.upper()} of {_n(BIG)} atoms", c,
+                   candidate="ops.open_file",
+                   baseline=f"RDKit MolFrom{'PDB' if fmt == 'pdb' else 'Mol'}File", target=target,
+                   met=met)
+
+
+# -- processes -----------------------------------------------------------------------------
+
+
+def _molforma() -> list[str]:
+    exe = Path(sys.executable).with_name("molforma")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "molforma"]
+
+
+def _env(tmp: Path) -> dict[str, str]:
+    cfg = tmp / "config"
+    cfg.mkdir(exist_ok=True)
+    return dict(os.environ, MOLFORMA_CONFIG_DIR=str(cfg), MOLFORMA_LANGUAGE="en",
+                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def process_rows(report: Report, tmp: Path, repeat: int) -> None:
+    """Whole processes: open with peak memory, convert, and the MCP server's start-up."""
+    src = tmp / f"box{BIG}.xyz"
+    c = compare(lambda: python_child(OPEN_OURS.format(path=str(src))),
+                lambda: python_child(OPEN_RDKIT.format(path=str(src))), repeat=repeat)
+    report.add(f"open_xyz_{BIG}_process", f"open XYZ of {_n(BIG)} atoms, whole child process "
+               "with peak memory", c, candidate="ops.open_file into a Document",
+               baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
+               note="times include python start and imports; the 2× target is for the open "
+               "itself (row above)")
+    env = _env(tmp)
+    script = tmp / "rdkit_convert.py"
+    script.write_text(RDKIT_CONVERT)
+    c = compare(lambda: run_child([*_molforma(), "convert", str(src), "-o", str(tmp / "o.mol")],
+                                  env=env),
+                lambda: run_child([sys.executable, str(script), str(src), str(tmp / "r.mol")],
+                                  env=env), repeat=repeat)
+    target, met = _ratio_target(2, c.ratio.median)
+    report.add(f"convert_xyz_mol_{BIG}", f"molforma convert of {_n(BIG)} atoms XYZ → MOL, "
+               "whole process", c, candidate="molforma convert",
+               baseline="minimal RDKit script (read, bonds, write)", target=target, met=met,
+               note="peak RSS sampled from /proc while each process runs")
+    discover: list[float] = []
+
+    def first_tool() -> Sample:
+        t0 = time.perf_counter()
+        p = subprocess.Popen([*_molforma(), "--mcp"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        assert p.stdin is not None and p.stdout is not None
+
+        def ask(rid: int, method: str, params: dict[str, Any]) -> None:
+            assert p.stdin is not None and p.stdout is not None
+            p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
+                                      "params": {**params, "_meta": META}}).encode() + b"\n")
+            p.stdin.flush()
+            while True:
+                line = p.stdout.readline()
+                if not line:
+                    raise RuntimeError("molforma --mcp closed its output")
+                if json.loads(line).get("id") == rid:
+                    return
+
+        ask(1, "server/discover", {})
+        discover.append(time.perf_counter() - t0)
+        ask(2, "tools/call", {"name": "list_documents", "arguments": {}})
+        elapsed = time.perf_counter() - t0
+        rss = peak_rss_of_pid(p.pid)
+        p.stdin.close()
+        p.wait(30)
+        p.stdout.close()
+        return Sample(elapsed, rss)
+
+    c = compare(first_tool, lambda: python_child("pass", env=env), repeat=repeat)
+    report.add("start_first_tool", "start of molforma --mcp → first tool result "
+               "(list_documents)", c, candidate="molforma --mcp", baseline="bare python -c pass",
+               target="≤ 150 ms", met=c.candidate.time.median <= 0.150,
+               note="the baseline is the floor: an interpreter starting and exiting")
+    side = Side(seconds=discover[-repeat:])
+    report.add_single("start_discover", "start of molforma --mcp → first server/discover answer",
+                      side, label="molforma --mcp (same processes)", target="< 100 ms",
+                      met=side.time.median < 0.100)
+
+
+def cancel_row(report: Report, tmp: Path, repeat: int) -> None:
+    """Cancel latency of a background history scan (issue 14 wants it under 1 ms every time)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from history_bench import build, cancel_latency
+
+    root = tmp / "history"
+    root.mkdir()
+    build(root, 600)
+    side = measure(lambda: cancel_latency(root), repeat=repeat)
+    report.add_single("history_cancel", "history scan of 600 folders: cancel() to stopped",
+                      side, label="HistoryScanner cancel", target="< 1 ms every time (max)",
+                      met=side.time.max < 0.001)
+
+
+# -- window first frame ----------------------------------------------------------------------
+
+
+def _capture() -> np.ndarray | None:
+    """The X screen as raw bytes (xwd), or None when it cannot be captured."""
+    try:
+        raw = subprocess.run(["xwd", "-root", "-silent"], capture_output=True, check=True,
+                             timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return np.frombuffer(raw, dtype=np.uint8) if raw else None
+
+
+def _changed(a: np.ndarray, b: np.ndarray) -> float:
+    """Fraction of bytes that differ between two captures (1.0 when their sizes differ)."""
+    if a.shape != b.shape:
+        return 1.0
+    return float(np.count_nonzero(a != b)) / a.size
+
+
+def first_frame(argv: list[str], env: dict[str, str], timeout: float = 120.0) -> Sample:
+    """Seconds from spawning ``argv`` to the first capture showing its window fully drawn.
+
+    A capture counts when it differs from the empty screen by more than 1 % (a window is
+    up) and the next capture differs from it by less than 0.05 % (drawing has ended; a
+    blinking text cursor changes a few hundred bytes only). The time reported is that of
+    the first of the two captures; the peak RSS is the program's when the second was taken.
+    """
+    empty = _capture()
+    if empty is None:
+        raise RuntimeError("the X screen cannot be captured")
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    last: np.ndarray | None = None
+    last_t = 0.0
+    try:
+        while time.perf_counter() - t0 < timeout:
+            shot = _capture()
+            now = time.perf_counter()
+            if proc.poll() is not None:
+                raise RuntimeError(f"{argv[0]} ended (exit {proc.returncode}) before drawing")
+            if shot is None:
+                continue
+            if (last is not None and _changed(last, empty) > 0.01
+                    and _changed(shot, last) < 0.0005):
+                return Sample(last_t - t0, peak_rss_of_pid(proc.pid))
+            last, last_t = shot, now
+        raise RuntimeError(f"{argv[0]} drew no stable window within {timeout:.0f} s")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def window_rows(report: Report, tmp: Path, repeat: int) -> None:
+    """First complete frame of the window vs Avogadro 2 on the same files."""
+    if not os.environ.get("DISPLAY"):
+        report.notes.append("scale_bench: window rows left out: no X display (run under "
+                            "xvfb-run -a -s '-screen 0 1600x1200x24')")
+        return
+    if shutil.which("xwd") is None:
+        report.notes.append("scale_bench: window rows left out: xwd missing "
+                            "(apt-get install -y x11-apps)")
+        return
+    avogadro = shutil.which("avogadro2")
+    env = _env(tmp)
+    env.pop("MOLFORMA_RENDERER", None)  # the OpenGL view, as a user gets it
+    env.pop("QT_QPA_PLATFORM", None)
+    for n in (SIZES[0], BIG):
+        path = tmp / f"box{n}.xyz"
+        what = f"window start → first complete frame, {_n(n)} atoms (OpenGL, Xvfb)"
+        ours = lambda p=path: first_frame([*_molforma(), str(p)], env)  # noqa: E731
+        if avogadro is None:
+            report.add_single(f"first_frame_{n}", what, measure(ours, repeat=repeat, warmup=0),
+                              label="MolForma window", target="≤ Avogadro 2's",
+                              note="Avogadro 2 not measured: avogadro2 is missing "
+                              "(apt-get install -y avogadro)")
+            continue
+        try:
+            c = compare(ours, lambda p=path: first_frame([avogadro, str(p)], env),
+                        repeat=repeat, warmup=1)
+        except RuntimeError as exc:
+            # One program failing to draw must not lose the rows measured before it.
+            report.notes.append(f"scale_bench: {what}: not measured: {exc}")
+            continue
+        target, met = _ratio_target(1, c.ratio.median)
+        report.add(f"first_frame_{n}", what, c, candidate="MolForma window",
+                   baseline="Avogadro 2 (Debian)", target=target, met=met,
+                   note="peak RSS is each program's when its frame was complete")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the bench, print it and write bench/results/scale_bench.json."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=7, help="in-process pairs per row")
+    ap.add_argument("--process-repeat", type=int, default=3,
+                    help="pairs of whole processes (open, convert, start-up, cancel)")
+    ap.add_argument("--window-repeat", type=int, default=3, help="window pairs per size")
+    ap.add_argument("--skip-window", action="store_true", help="leave out the window rows")
+    add_output_argument(ap)
+    args = ap.parse_args(argv)
+    command = (f"python bench/scale_bench.py --repeat {args.repeat} --process-repeat "
+               f"{args.process_repeat} " + ("--skip-window" if args.skip_window else
+                                            f"--window-repeat {args.window_repeat}"))
+    import rdkit
+
+    report = Report("scale_bench", command, notes=[
+        f"scale_bench: water boxes of 100 / 1,000 / 10,000 atoms; RDKit {rdkit.__version__}; "
+        "ratio MolForma / baseline (below 1: MolForma faster); window rows run under "
+        "xvfb-run -a -s \"-screen 0 1600x1200x24\" with OpenGL (Mesa llvmpipe)."])
+    with tempfile.TemporaryDirectory(prefix="molforma-scale-") as d:
+        tmp = Path(d)
+        core_rows(report, tmp, args.repeat)
+        process_rows(report, tmp, args.process_repeat)
+        cancel_row(report, tmp, max(7, args.process_repeat))
+        if args.skip_window:
+            report.notes.append("scale_bench: window rows left out (--skip-window)")
+        else:
+            window_rows(report, tmp, args.window_repeat)
+    report.write(args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
