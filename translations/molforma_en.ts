@@ -59,4 +59,31 @@
         <translation>Files of &amp;type:</translation>
     </message>
 </context>
+<context>
+    <name>MoleculeTab</name>
+    <message>
+        <source>%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate and click the metal, or choose it under "Place on".</source>
+        <translation>%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate and click the metal, or choose it under "Place on".</translation>
+    </message>
+    <message>
+        <source>Placing %1 gives %2 an impossible valence (ringed red). Cancel the candidate to undo it.</source>
+        <translation>Placing %1 gives %2 an impossible valence (ringed red). Cancel the candidate to undo it.</translation>
+    </message>
+    <message>
+        <source>Place on:</source>
+        <translation>Place on:</translation>
+    </message>
+    <message>
+        <source>The metal to place the chosen ligand on, also when its ligands hide it in the view</source>
+        <translation>The metal to place the chosen ligand on, also when its ligands hide it in the view</translation>
+    </message>
+    <message>
+        <source>Place</source>
+        <translation>Place</translation>
+    </message>
+    <message>
+        <source>Place the chosen fragment or ligand on this metal</source>
+        <translation>Place the chosen fragment or ligand on this metal</translation>
+    </message>
+</context>
 </TS>

@@ -268,8 +268,136 @@
         <translation>やり直し</translation>
     </message>
     <message>
+        <source>Undo %1</source>
+        <translation>元に戻す: %1</translation>
+    </message>
+    <message>
+        <source>Redo %1</source>
+        <translation>やり直し: %1</translation>
+    </message>
+    <message>
+        <source>Click atoms to select them (Ctrl or Shift adds); drag from empty space to select with a box; right-click for actions</source>
+        <translation>原子をクリックして選択（Ctrl または Shift で追加）。空いた場所からドラッグすると矩形で選択。右クリックで操作メニュー</translation>
+    </message>
+    <message>
+        <source>The element the Add atom tool places; click to choose it in the periodic table</source>
+        <translation>原子追加ツールで置く元素。クリックすると周期表から選べます</translation>
+    </message>
+    <message>
+        <source>Show or hide the periodic table, fragments and ligands (F9)</source>
+        <translation>周期表・フラグメント・配位子のパレットを表示／非表示（F9）</translation>
+    </message>
+    <message>
+        <source>Select all, none, the inverse, whole fragments or every atom of an element</source>
+        <translation>すべて・なし・反転・フラグメント全体・元素ごとに選択</translation>
+    </message>
+    <message>
+        <source>All atoms</source>
+        <translation>すべての原子</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>なし</translation>
+    </message>
+    <message>
+        <source>Invert selection</source>
+        <translation>選択を反転</translation>
+    </message>
+    <message>
+        <source>Whole fragments of the selection</source>
+        <translation>選択を含むフラグメント全体</translation>
+    </message>
+    <message>
+        <source>By element</source>
+        <translation>元素で選択</translation>
+    </message>
+    <message>
+        <source>Labels:</source>
+        <translation>ラベル:</translation>
+    </message>
+    <message>
+        <source>Element and number</source>
+        <translation>元素と番号</translation>
+    </message>
+    <message>
+        <source>Formal charge</source>
+        <translation>形式電荷</translation>
+    </message>
+    <message>
+        <source>Atom name</source>
+        <translation>原子名</translation>
+    </message>
+    <message>
+        <source>Text drawn beside every atom in the 3D view</source>
+        <translation>3D表示で各原子の横に表示する文字</translation>
+    </message>
+    <message>
         <source>Layout:</source>
         <translation>レイアウト:</translation>
+    </message>
+    <message>
+        <source>Show the 3D view, the coordinate table or both</source>
+        <translation>3D表示・座標表・両方を切り替え</translation>
+    </message>
+    <message>
+        <source>A SMILES string; Enter makes a 3D candidate with hydrogens</source>
+        <translation>SMILES 文字列。Enter で水素付きの3D候補を作成</translation>
+    </message>
+    <message>
+        <source>Make 3D coordinates from the SMILES (a candidate to confirm or cancel)</source>
+        <translation>SMILES から3D座標を作成（確定または取り消す候補になります）</translation>
+    </message>
+    <message>
+        <source>Stop the running SMILES or clean-up work; the molecule stays as it was</source>
+        <translation>実行中の SMILES 変換・構造整形を中止。分子は元のまま</translation>
+    </message>
+    <message>
+        <source>Progress of the running work</source>
+        <translation>実行中の処理の進み具合</translation>
+    </message>
+    <message>
+        <source>Replace the atoms and bonds from a structure file, keeping every calculation setting</source>
+        <translation>構造ファイルから原子と結合を置き換え（計算設定はそのまま）</translation>
+    </message>
+    <message>
+        <source>Accept the candidate as one undo step</source>
+        <translation>候補を1つの取り消し単位として確定</translation>
+    </message>
+    <message>
+        <source>Drop the candidate; nothing changes</source>
+        <translation>候補を破棄（何も変わりません）</translation>
+    </message>
+    <message>
+        <source>Set</source>
+        <translation>設定</translation>
+    </message>
+    <message>
+        <source>Set the distance, angle or dihedral of the 2, 3 or 4 selected atoms, moving the smaller fragment</source>
+        <translation>選択した 2・3・4 原子の距離・角度・二面角を設定（小さい側のフラグメントを動かします）</translation>
+    </message>
+    <message>
+        <source>The new value (Å or degrees, C locale: 1.25)</source>
+        <translation>新しい値（Å または度。小数点はピリオド: 1.25）</translation>
+    </message>
+    <message>
+        <source>Keep measurement</source>
+        <translation>測定を残す</translation>
+    </message>
+    <message>
+        <source>Keep the measurement of the selected atoms in the view and the list</source>
+        <translation>選択した原子の測定を3D表示と一覧に残す</translation>
+    </message>
+    <message>
+        <source>Clear measurements</source>
+        <translation>測定を消去</translation>
+    </message>
+    <message>
+        <source>Remove every kept measurement</source>
+        <translation>残した測定をすべて消去</translation>
+    </message>
+    <message>
+        <source>Kept measurements; double-click one to select its atoms</source>
+        <translation>残した測定。ダブルクリックでその原子を選択</translation>
     </message>
     <message>
         <source>View</source>
@@ -298,6 +426,18 @@
     <message>
         <source>Clean up geometry</source>
         <translation>構造を整える</translation>
+    </message>
+    <message>
+        <source>Relax the structure with a force field (MMFF94, else UFF); fixed atoms stay; the result is a candidate to confirm or cancel</source>
+        <translation>力場（MMFF94、なければ UFF）で構造を緩和。固定原子は動きません。結果は確定または取り消す候補になります</translation>
+    </message>
+    <message>
+        <source>Adjust hydrogens</source>
+        <translation>水素を自動調整</translation>
+    </message>
+    <message>
+        <source>Adding, erasing or changing atoms and bond orders keeps every touched atom filled with the hydrogens its valence leaves open</source>
+        <translation>原子の追加・削除・変更や結合次数の変更のたびに、関係した原子の空いた原子価を水素で埋め直します</translation>
     </message>
     <message>
         <source>Add hydrogens</source>
@@ -356,6 +496,38 @@
         <translation>二面角 %1: %2°</translation>
     </message>
     <message>
+        <source>Distance (Å):</source>
+        <translation>距離 (Å):</translation>
+    </message>
+    <message>
+        <source>Angle (°):</source>
+        <translation>角度 (°):</translation>
+    </message>
+    <message>
+        <source>Dihedral (°):</source>
+        <translation>二面角 (°):</translation>
+    </message>
+    <message>
+        <source>Select 2–4 atoms</source>
+        <translation>2〜4 原子を選択</translation>
+    </message>
+    <message>
+        <source>Select 2, 3 or 4 atoms first.</source>
+        <translation>先に 2・3・4 個の原子を選択してください。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a number (write it as 1.25).</source>
+        <translation>「%1」は数値ではありません（1.25 のように書いてください）。</translation>
+    </message>
+    <message>
+        <source>%1 set to %2</source>
+        <translation>%1 を %2 に設定しました</translation>
+    </message>
+    <message>
+        <source>Impossible valence (ringed red): %1</source>
+        <translation>ありえない原子価（赤い輪）: %1</translation>
+    </message>
+    <message>
         <source>Now click the second atom (Shift-click removes the bond).</source>
         <translation>次に2つ目の原子をクリックしてください（Shift+クリックで結合を削除）。</translation>
     </message>
@@ -366,6 +538,106 @@
     <message>
         <source>Confirm or cancel the current candidate first.</source>
         <translation>先に現在の候補を確定または取り消してください。</translation>
+    </message>
+    <message>
+        <source>There are no atoms to copy.</source>
+        <translation>コピーする原子がありません。</translation>
+    </message>
+    <message>
+        <source>Copied %1 atom(s) as XYZ.</source>
+        <translation>%1 個の原子を XYZ としてコピーしました。</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>%1 を削除</translation>
+    </message>
+    <message>
+        <source>%1 atoms</source>
+        <translation>%1 個の原子</translation>
+    </message>
+    <message>
+        <source>Delete the atoms with their bonds</source>
+        <translation>原子を結合ごと削除</translation>
+    </message>
+    <message>
+        <source>Set element</source>
+        <translation>元素を変更</translation>
+    </message>
+    <message>
+        <source>Make the atoms %1</source>
+        <translation>原子を %1 にする</translation>
+    </message>
+    <message>
+        <source>Unfix</source>
+        <translation>固定を解除</translation>
+    </message>
+    <message>
+        <source>Fix</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Fixed atoms never move (clean-up, geometry edits, optimisation)</source>
+        <translation>固定した原子は動きません（構造整形・幾何編集・最適化）</translation>
+    </message>
+    <message>
+        <source>Measure</source>
+        <translation>測定</translation>
+    </message>
+    <message>
+        <source>Keep the distance, angle or dihedral of the 2–4 selected atoms</source>
+        <translation>選択した 2〜4 原子の距離・角度・二面角を残す</translation>
+    </message>
+    <message>
+        <source>Select fragment</source>
+        <translation>フラグメントを選択</translation>
+    </message>
+    <message>
+        <source>Select every atom bonded, directly or not, to this one</source>
+        <translation>この原子と直接・間接に結合したすべての原子を選択</translation>
+    </message>
+    <message>
+        <source>Select all %1</source>
+        <translation>すべての %1 を選択</translation>
+    </message>
+    <message>
+        <source>Select every atom of this element</source>
+        <translation>この元素の原子をすべて選択</translation>
+    </message>
+    <message>
+        <source>Single bond</source>
+        <translation>単結合</translation>
+    </message>
+    <message>
+        <source>Double bond</source>
+        <translation>二重結合</translation>
+    </message>
+    <message>
+        <source>Triple bond</source>
+        <translation>三重結合</translation>
+    </message>
+    <message>
+        <source>Set the bond order (hydrogens follow when Adjust hydrogens is on)</source>
+        <translation>結合次数を設定（水素の自動調整がオンなら水素も追従）</translation>
+    </message>
+    <message>
+        <source>Delete bond</source>
+        <translation>結合を削除</translation>
+    </message>
+    <message>
+        <source>Remove the bond, keep the atoms</source>
+        <translation>結合を削除し、原子は残す</translation>
+    </message>
+    <message>
+        <source>Keep the length of this bond</source>
+        <translation>この結合の長さを残す</translation>
+    </message>
+    <message>
+        <source>Select all</source>
+        <translation>すべて選択</translation>
+    </message>
+    <message>
+        <source>Select every atom</source>
+        <translation>すべての原子を選択</translation>
     </message>
     <message>
         <source>&apos;%1&apos; is not a number.</source>
@@ -412,6 +684,14 @@
         <translation>3D座標を生成しています…</translation>
     </message>
     <message>
+        <source>Cleaning up the geometry: %1 of at most %2 iterations, energy %3 kcal/mol</source>
+        <translation>構造を整えています: %1 / 最大 %2 反復、エネルギー %3 kcal/mol</translation>
+    </message>
+    <message>
+        <source>Cleaning up the geometry: setting up the force field…</source>
+        <translation>構造を整えています: 力場を準備中…</translation>
+    </message>
+    <message>
         <source>The geometry is already clean.</source>
         <translation>構造はすでに整っています。</translation>
     </message>
@@ -422,6 +702,34 @@
     <message>
         <source>3D structure ready: confirm or cancel the candidate.</source>
         <translation>3D構造ができました。候補を確定または取り消してください。</translation>
+    </message>
+    <message>
+        <source>Selection</source>
+        <translation>選択範囲</translation>
+    </message>
+    <message>
+        <source>%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate and click the metal, or choose it under "Place on".</source>
+        <translation>%1 は金属ではありません。配位子 %2 は普通は金属に結合します。候補を取り消して金属をクリックするか、「配置先」で金属を選んでください。</translation>
+    </message>
+    <message>
+        <source>Placing %1 gives %2 an impossible valence (ringed red). Cancel the candidate to undo it.</source>
+        <translation>%1 を置くと %2 の原子価があり得ない値になります（赤い輪）。取り消すには候補を取り消してください。</translation>
+    </message>
+    <message>
+        <source>Place on:</source>
+        <translation>配置先:</translation>
+    </message>
+    <message>
+        <source>The metal to place the chosen ligand on, also when its ligands hide it in the view</source>
+        <translation>選んだ配位子を置く金属（ビューで配位子に隠れていても選べます）</translation>
+    </message>
+    <message>
+        <source>Place</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Place the chosen fragment or ligand on this metal</source>
+        <translation>選んだフラグメントか配位子をこの金属に置きます</translation>
     </message>
 </context>
 <context>
@@ -504,6 +812,54 @@
     <message>
         <source>Apply to molecule</source>
         <translation>分子に適用</translation>
+    </message>
+    <message>
+        <source>Element symbol of the selected atoms</source>
+        <translation>選択した原子の元素記号</translation>
+    </message>
+    <message>
+        <source>Formal charge of the selected atoms</source>
+        <translation>選択した原子の形式電荷</translation>
+    </message>
+    <message>
+        <source>Unpaired electrons of the selected atoms</source>
+        <translation>選択した原子の不対電子数</translation>
+    </message>
+    <message>
+        <source>A name for the atom (at most 16 characters)</source>
+        <translation>原子の名前（16 文字まで）</translation>
+    </message>
+    <message>
+        <source>Isotope by mass number; natural when 0</source>
+        <translation>質量数で指定する同位体。0 なら天然存在比</translation>
+    </message>
+    <message>
+        <source>An arbitrary atomic mass in u (overrides the isotope)</source>
+        <translation>任意の原子質量 (u)。同位体より優先</translation>
+    </message>
+    <message>
+        <source>Fixed atoms never move</source>
+        <translation>固定した原子は動きません</translation>
+    </message>
+    <message>
+        <source>Apply these values to the selected atoms (one undo step)</source>
+        <translation>選択した原子にこの値を適用（1 回の取り消し単位）</translation>
+    </message>
+    <message>
+        <source>The molecule&apos;s title (used in file names and the NWChem input)</source>
+        <translation>分子のタイトル（ファイル名や NWChem 入力に使われます）</translation>
+    </message>
+    <message>
+        <source>Total charge of the molecule</source>
+        <translation>分子全体の電荷</translation>
+    </message>
+    <message>
+        <source>Spin multiplicity 2S+1</source>
+        <translation>スピン多重度 2S+1</translation>
+    </message>
+    <message>
+        <source>Apply title, charge and multiplicity</source>
+        <translation>タイトル・電荷・多重度を適用</translation>
     </message>
     <message numerus="yes">
         <source>%n selected atoms</source>
@@ -590,6 +946,10 @@
         <translation>選択した原子を削除(&amp;D)</translation>
     </message>
     <message>
+        <source>&amp;Copy Atoms as XYZ</source>
+        <translation>原子を XYZ としてコピー(&amp;C)</translation>
+    </message>
+    <message>
         <source>Select &amp;All Atoms</source>
         <translation>すべての原子を選択(&amp;A)</translation>
     </message>
@@ -667,6 +1027,57 @@
     <message>
         <source>&amp;Help</source>
         <translation>ヘルプ(&amp;H)</translation>
+    </message>
+</context>
+<context>
+    <name>steps</name>
+    <message>
+        <source>Add atoms</source>
+        <translation>原子の追加</translation>
+    </message>
+    <message>
+        <source>Delete atoms</source>
+        <translation>原子の削除</translation>
+    </message>
+    <message>
+        <source>Move atoms</source>
+        <translation>原子の移動</translation>
+    </message>
+    <message>
+        <source>Set atom properties</source>
+        <translation>原子の属性変更</translation>
+    </message>
+    <message>
+        <source>Set bonds</source>
+        <translation>結合の変更</translation>
+    </message>
+    <message>
+        <source>Set internal coordinate</source>
+        <translation>内部座標の設定</translation>
+    </message>
+    <message>
+        <source>Add hydrogens</source>
+        <translation>水素の付加</translation>
+    </message>
+    <message>
+        <source>Load structure</source>
+        <translation>構造の読み込み</translation>
+    </message>
+    <message>
+        <source>Structure from SMILES</source>
+        <translation>SMILES からの構造</translation>
+    </message>
+    <message>
+        <source>Set molecule</source>
+        <translation>分子の設定</translation>
+    </message>
+    <message>
+        <source>Load project</source>
+        <translation>プロジェクトの読み込み</translation>
+    </message>
+    <message>
+        <source>Confirm</source>
+        <translation>確定</translation>
     </message>
 </context>
 <context>

@@ -163,6 +163,11 @@ class Document:
         return [s.label for s in self._undo]
 
     @property
+    def redo_labels(self) -> list[str]:
+        """Labels of the redo steps, the next one last."""
+        return [s.label for s in self._redo]
+
+    @property
     def title(self) -> str:
         """The molecule title."""
         return str(self._project["document"].get("title", ""))

@@ -105,10 +105,13 @@ def history(doc: Document, action: str, *, expected_revision: str | None = None,
 
 def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
               bonds: Sequence[Mapping[str, Any]] = (), *, expected_revision: str | None = None,
-              preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+              preview: bool = True, origin: Origin = "user",
+              adjust_hydrogens: bool = False) -> dict[str, Any]:
     """Add atoms (element + position + optional properties) and bonds.
 
     A bond end is an existing atom id or ``"#k"``, the k-th atom of this call (0-based).
+    ``adjust_hydrogens`` then gives the new atoms and their bond partners the hydrogens
+    their valences leave open (:func:`molforma.document.building.adjust_hydrogens`).
     """
     if not atoms:
         raise ValidationError("empty_edit", detail="no atoms given")
@@ -143,28 +146,47 @@ def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
                 raise UnknownAtomError(id=r)
             return str(r)
 
+        partners: list[str] = []
         for b in bonds:
             bonds_of(work).append({"a": ref(b.get("a")), "b": ref(b.get("b")),
                                    "order": b.get("order", 1)})
-        return EditResult(added=new_ids, touched=new_ids)
+            partners += [bonds_of(work)[-1]["a"], bonds_of(work)[-1]["b"]]
+        res = EditResult(added=new_ids, touched=new_ids)
+        return _adjusted(work, res, new_ids + partners) if adjust_hydrogens else res
 
     return doc.edit(fn, label="Add atoms", expected_revision=expected_revision, preview=preview,
                     origin=origin)
 
 
 def delete_atoms(doc: Document, ids: Sequence[str], *, expected_revision: str | None = None,
-                 preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
-    """Delete atoms by id, with their bonds."""
+                 preview: bool = True, origin: Origin = "user",
+                 adjust_hydrogens: bool = False) -> dict[str, Any]:
+    """Delete atoms by id, with their bonds.
+
+    ``adjust_hydrogens`` also deletes the terminal hydrogens of deleted heavy atoms and
+    fills the valences this opens on their remaining neighbours.
+    """
     if not ids:
         raise ValidationError("empty_edit", detail="no atom ids given")
 
     def fn(work: Project) -> EditResult:
-        _need(_index(work), ids)
-        gone = set(ids)
+        from molforma.document import building
+
+        index = _index(work)
+        _need(index, ids)
+        wanted = list(dict.fromkeys(ids))
+        heavy = [i for i in wanted if index[i]["element"] != "H"]
+        if adjust_hydrogens:
+            wanted += [h for h in building.hydrogens_of(work, heavy) if h not in wanted]
+            # Only a heavy atom's removal opens a valence to fill: an erased hydrogen
+            # must not come straight back.
+            around = building.neighbours(work, heavy)
+        gone = set(wanted)
         d = work["document"]
         d["atoms"] = [a for a in d["atoms"] if a["id"] not in gone]
         d["bonds"] = [b for b in d["bonds"] if b["a"] not in gone and b["b"] not in gone]
-        return EditResult(removed=list(dict.fromkeys(ids)), touched=[])
+        res = EditResult(removed=wanted, touched=[])
+        return _adjusted(work, res, around) if adjust_hydrogens else res
 
     return doc.edit(fn, label="Delete atoms", expected_revision=expected_revision,
                     preview=preview, origin=origin)
@@ -222,8 +244,13 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
 
 def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,
                         expected_revision: str | None = None, preview: bool = True,
-                        origin: Origin = "user") -> dict[str, Any]:
-    """Change element, formal charge, unpaired electrons, name, mass number, mass, fixed."""
+                        origin: Origin = "user",
+                        adjust_hydrogens: bool = False) -> dict[str, Any]:
+    """Change element, formal charge, unpaired electrons, name, mass number, mass, fixed.
+
+    ``adjust_hydrogens`` re-fills the hydrogens of atoms whose element, charge or
+    unpaired electrons changed.
+    """
     if not changes:
         raise ValidationError("empty_edit", detail="no changes given")
 
@@ -248,7 +275,12 @@ def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,
                     atom[k] = val
             check_atom_fields(atom)
             changed.append(aid)
-        return EditResult(changed=changed, touched=[])
+        res = EditResult(changed=changed, touched=[])
+        if not adjust_hydrogens:
+            return res
+        valence = [str(ch["id"]) for ch in changes
+                   if {"element", "formalCharge", "unpairedElectrons"} & set(ch)]
+        return _adjusted(work, res, valence)
 
     return doc.edit(fn, label="Set atom properties", expected_revision=expected_revision,
                     preview=preview, origin=origin)
@@ -256,8 +288,11 @@ def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,
 
 def set_bonds(doc: Document, bonds: Sequence[Mapping[str, Any]], *,
               expected_revision: str | None = None, preview: bool = True,
-              origin: Origin = "user") -> dict[str, Any]:
-    """Add, change or remove bonds: ``{"a", "b", "order"}``; order 0 removes the bond."""
+              origin: Origin = "user", adjust_hydrogens: bool = False) -> dict[str, Any]:
+    """Add, change or remove bonds: ``{"a", "b", "order"}``; order 0 removes the bond.
+
+    ``adjust_hydrogens`` then re-fills the hydrogens of both ends.
+    """
     if not bonds:
         raise ValidationError("empty_edit", detail="no bonds given")
 
@@ -280,10 +315,40 @@ def set_bonds(doc: Document, bonds: Sequence[Mapping[str, Any]], *,
             else:
                 lst[pos] = {**lst[pos], "order": order}
             changed += [a, b]
-        return EditResult(changed=changed, touched=[])
+        res = EditResult(changed=changed, touched=[])
+        return _adjusted(work, res, changed) if adjust_hydrogens else res
 
     return doc.edit(fn, label="Set bonds", expected_revision=expected_revision, preview=preview,
                     origin=origin)
+
+
+def add_bonded_atom(doc: Document, parent: str, element: str, *,
+                    adjust_hydrogens: bool = True, hint: Vec | None = None,
+                    expected_revision: str | None = None, preview: bool = True,
+                    origin: Origin = "user") -> dict[str, Any]:
+    """Add an atom of ``element`` bonded to ``parent`` where the parent's hybridisation puts
+    its next bond (see :mod:`molforma.document.building`); ``hint`` is the direction for a
+    parent without neighbours. With ``adjust_hydrogens`` the new atom replaces one of the
+    parent's hydrogens and both get the hydrogens their valences leave open.
+    """
+    from molforma.document import building
+
+    el = normalize_symbol(str(element)) or str(element)
+    direction = None if hint is None else _vec(hint, "hint")
+
+    def fn(work: Project) -> EditResult:
+        _need(_index(work), [parent])
+        return building.add_bonded_atom(work, parent, el, adjust=adjust_hydrogens,
+                                        hint=direction)
+
+    return doc.edit(fn, label="Add atoms", expected_revision=expected_revision, preview=preview,
+                    origin=origin)
+
+
+def _adjusted(work: Project, res: EditResult, ids: Sequence[str]) -> EditResult:
+    from molforma.document import building
+
+    return building.merge_adjusted(work, res, ids)
 
 
 def set_internal_coordinate(doc: Document, ids: Sequence[str], value: float, *,

@@ -34,6 +34,7 @@ class ActionSpec:
     shortcut: str | QKeySequence.StandardKey | None = None
     enabled: Callable[[MainWindow], bool] | None = None
     tip: str = ""
+    more_shortcuts: tuple[str, ...] = ()  # further keys for the same command (Ctrl+Y)
 
 
 def _doc_free(w: MainWindow) -> bool:
@@ -61,7 +62,8 @@ ACTIONS: list[ActionSpec] = [
                lambda w: w.ctx.document.can_undo and not w.ctx.document.busy),
     ActionSpec("molforma.edit.redo", QT_TRANSLATE_NOOP("actions", "&Redo"), "edit",
                lambda w: w.run_history("redo"), "Ctrl+Shift+Z",
-               lambda w: w.ctx.document.can_redo and not w.ctx.document.busy),
+               lambda w: w.ctx.document.can_redo and not w.ctx.document.busy,
+               more_shortcuts=("Ctrl+Y",)),
     ActionSpec("molforma.edit.confirm", QT_TRANSLATE_NOOP("actions", "&Confirm Candidate"),
                "edit", lambda w: w.run_history("confirm"), "Ctrl+Return",
                lambda w: w.ctx.document.candidate is not None and not w.ctx.document.busy),
@@ -71,6 +73,9 @@ ACTIONS: list[ActionSpec] = [
     ActionSpec("molforma.edit.delete", QT_TRANSLATE_NOOP("actions", "&Delete Selected Atoms"),
                "edit", lambda w: w.molecule_tab.delete_selection(), QKeySequence.StandardKey.Delete,
                _doc_free),
+    ActionSpec("molforma.edit.copy_xyz", QT_TRANSLATE_NOOP("actions", "&Copy Atoms as XYZ"),
+               "edit", lambda w: w.molecule_tab.copy_selection_xyz(),
+               QKeySequence.StandardKey.Copy),
     ActionSpec("molforma.edit.select_all", QT_TRANSLATE_NOOP("actions", "Select &All Atoms"),
                "edit", lambda w: w.molecule_tab.select_all(), QKeySequence.StandardKey.SelectAll),
     ActionSpec("molforma.edit.preferences", QT_TRANSLATE_NOOP("actions", "&Preferences…"),
@@ -126,6 +131,7 @@ def build_qaction(spec: ActionSpec, window: MainWindow, parent: QObject) -> QAct
     act = QAction(action_title(spec), parent)
     act.setObjectName(spec.id)
     if spec.shortcut is not None:
-        act.setShortcut(QKeySequence(spec.shortcut))
+        act.setShortcuts([QKeySequence(spec.shortcut),
+                          *(QKeySequence(k) for k in spec.more_shortcuts)])
     act.triggered.connect(lambda _checked=False, s=spec: window.run_action(s.id))
     return act

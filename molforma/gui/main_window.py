@@ -247,6 +247,7 @@ class MainWindow(QMainWindow):
         self._fill_recent_menu()
         for spec in ACTIONS:
             self.actions_by_id[spec.id].setText(action_title(spec))
+        self.update_actions()  # "Undo Add atoms" in the new language
         self.tabs.setTabText(0, self.tr("1 Molecule"))
         for i, (key, _m, _c, title) in enumerate(_PANELS, start=1):
             self.tabs.setTabText(i, _tr_ctx(title))
@@ -287,10 +288,20 @@ class MainWindow(QMainWindow):
         self.summary_label.setText(text)
 
     def update_actions(self) -> None:
-        """Enable or disable actions from the document state."""
+        """Enable or disable actions from the document state; Undo/Redo name their step."""
         for spec in ACTIONS:
             if spec.enabled is not None:
                 self.actions_by_id[spec.id].setEnabled(bool(spec.enabled(self)))
+        from molforma.gui.widgets.molecule_tab import step_name
+
+        doc = self.ctx.document
+        for key, labels, can in (("undo", doc.undo_labels, doc.can_undo),
+                                 ("redo", doc.redo_labels, doc.can_redo)):
+            spec = ACTIONS_BY_ID[f"molforma.edit.{key}"]
+            text = action_title(spec)
+            if labels and can:
+                text += " " + step_name(labels[-1])
+            self.actions_by_id[spec.id].setText(text)
 
     def _update_title(self) -> None:
         doc = self.ctx.document

@@ -5,21 +5,38 @@ plain RDKit with a cancel callback, so it can be tested and reused without Qt;
 :class:`Worker` runs such a function on a QThread and reports progress, the result,
 a failure or a cancellation through signals. Cancelling is cooperative: the
 function checks ``cancelled()`` between force-field rounds.
+
+The geometry clean-up runs in a child process instead (:class:`CleanupProcess`):
+RDKit's minimiser keeps the GIL for a whole call, which froze the window for
+minutes on a few thousand atoms when it ran on a thread. The child reports
+iterations and energy per chunk; Stop kills it at once.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, QProcess, QThread, Signal
 
+from molforma.document.cleanup import (
+    CancelFn,
+    Cancelled,
+    ProgressFn,
+    cleanup_positions,
+    minimise,
+    request_text,
+)
 from molforma.errors import MolFormaError
 from molforma.i18n import register
 
 log = logging.getLogger(__name__)
+
+__all__ = ["Cancelled", "CleanupProcess", "Worker", "cleanup_positions", "smiles_to_structure"]
 
 register({
     "smiles_invalid": {"en": "Cannot read the SMILES '{smiles}'.",
@@ -28,23 +45,7 @@ register({
                             "ja": "「{smiles}」の3D座標を生成できませんでした。"},
     "smiles_too_large": {"en": "The SMILES gives {count} atoms; at most {max} are allowed.",
                          "ja": "SMILES から {count} 原子になります。上限は {max} です。"},
-    "cleanup_no_atoms": {"en": "There are no atoms to clean up.",
-                         "ja": "整形する原子がありません。"},
-    "cleanup_no_forcefield": {
-        "en": "No force field (MMFF94 or UFF) has parameters for this structure.",
-        "ja": "この構造にはパラメータのある力場（MMFF94 / UFF）がありません。"},
-    "cancelled": {"en": "Cancelled.", "ja": "キャンセルしました。"},
 })
-
-ProgressFn = Callable[[int, str], None]
-CancelFn = Callable[[], bool]
-
-
-class Cancelled(MolFormaError):
-    """The work was cancelled."""
-
-    code = "cancelled"
-
 
 def smiles_to_structure(smiles: str, *, cancelled: CancelFn = lambda: False,
                         progress: ProgressFn = lambda _p, _m: None,
@@ -81,81 +82,9 @@ def smiles_to_structure(smiles: str, *, cancelled: CancelFn = lambda: False,
     if cancelled():
         raise Cancelled()
     progress(50, "optimise")
-    _minimise(mol, cancelled, progress, fixed=())
+    minimise(mol, cancelled=cancelled, progress=progress, max_iterations=2000, per_round=50)
     progress(100, "done")
     return document_from_mol(mol)
-
-
-def _minimise(mol: Any, cancelled: CancelFn, progress: ProgressFn, fixed: Sequence[int],
-              rounds: int = 40, per_round: int = 50) -> None:
-    """MMFF94 (UFF as fallback) in short rounds, so a cancel is noticed quickly."""
-    from rdkit.Chem import AllChem
-
-    from molforma.formats.rdkit_bridge import quiet
-
-    with quiet():
-        ff = None
-        if AllChem.MMFFHasAllMoleculeParams(mol):
-            props = AllChem.MMFFGetMoleculeProperties(mol)
-            ff = AllChem.MMFFGetMoleculeForceField(mol, props, ignoreInterfragInteractions=False)
-        if ff is None and AllChem.UFFHasAllMoleculeParams(mol):
-            ff = AllChem.UFFGetMoleculeForceField(mol, ignoreInterfragInteractions=False)
-    if ff is None:
-        raise MolFormaError("cleanup_no_forcefield")
-    for i in fixed:
-        ff.AddFixedPoint(int(i))
-    ff.Initialize()
-    for k in range(rounds):
-        if cancelled():
-            raise Cancelled()
-        more = ff.Minimize(maxIts=per_round)
-        progress(50 + int(50 * (k + 1) / rounds), "optimise")
-        if more == 0:
-            break
-    pos = ff.Positions()
-    conf = mol.GetConformer()
-    from rdkit.Geometry import Point3D
-
-    for i in range(mol.GetNumAtoms()):
-        conf.SetAtomPosition(i, Point3D(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]))
-
-
-def cleanup_positions(atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str, Any]], *,
-                      cancelled: CancelFn = lambda: False,
-                      progress: ProgressFn = lambda _p, _m: None) -> dict[str, list[float]]:
-    """New positions of the movable atoms after a force-field clean-up.
-
-    Fixed atoms stay where they are. Only atoms that moved are returned.
-
-    Raises:
-        MolFormaError: ``cleanup_no_atoms``, ``cleanup_no_forcefield``, ``cancelled``.
-    """
-    from rdkit import Chem
-
-    from molforma.formats.rdkit_bridge import mol_from_document, quiet
-
-    if not atoms:
-        raise MolFormaError("cleanup_no_atoms")
-    mol = mol_from_document(atoms, bonds)
-    with quiet():
-        try:
-            Chem.SanitizeMol(mol)
-        except Exception:  # noqa: BLE001 - odd valences: UFF may still have parameters
-            mol.UpdatePropertyCache(strict=False)
-            Chem.GetSymmSSSR(mol)
-    progress(10, "setup")
-    fixed = [i for i, a in enumerate(atoms) if a.get("fixed")]
-    _minimise(mol, cancelled, progress, fixed=fixed, rounds=60, per_round=40)
-    conf = mol.GetConformer()
-    out: dict[str, list[float]] = {}
-    for i, a in enumerate(atoms):
-        if a.get("fixed"):
-            continue
-        p = conf.GetAtomPosition(i)
-        new = [float(p.x), float(p.y), float(p.z)]
-        if max(abs(new[0] - a["x"]), abs(new[1] - a["y"]), abs(new[2] - a["z"])) > 1e-6:
-            out[str(a["id"])] = new
-    return out
 
 
 class _Thread(QThread):
@@ -226,3 +155,113 @@ class Worker(QObject):
         if self._thread is not None:
             self._thread.deleteLater()
             self._thread = None
+
+
+class CleanupProcess(QObject):
+    """The geometry clean-up in a child process, with the signals of :class:`Worker`.
+
+    ``progress`` carries a percentage and a stage; ``stepped`` carries iterations done,
+    the maximum and the force-field energy (kcal/mol) after each chunk. Everything
+    arrives on the GUI thread through QProcess, so no thread of ours holds the GIL.
+    """
+
+    progress = Signal(int, str)
+    stepped = Signal(int, int, float)
+    succeeded = Signal(object)
+    failed = Signal(object)
+    cancelledSignal = Signal()
+    finished = Signal()
+
+    def __init__(self, atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str, Any]],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("cleanupWorker")
+        self._request = request_text(atoms, bonds)
+        self._proc: QProcess | None = None
+        self._buffer = b""
+        self._result: dict[str, Any] | None = None
+        self._error: MolFormaError | None = None
+        self._cancelled = False
+        self._ended = False
+
+    def start(self) -> None:
+        """Start the child and send it the request."""
+        proc = QProcess(self)
+        proc.setObjectName("cleanupProcess")
+        proc.setProcessChannelMode(QProcess.ProcessChannelMode.SeparateChannels)
+        proc.readyReadStandardOutput.connect(self._read)
+        proc.finished.connect(self._done)
+        proc.errorOccurred.connect(self._process_error)
+        self._proc = proc
+        proc.start(sys.executable, ["-m", "molforma.document.cleanup"])
+        proc.write(self._request)
+        proc.closeWriteChannel()
+
+    def cancel(self) -> None:
+        """Stop at once: the child is killed, nothing of its work is kept."""
+        self._cancelled = True
+        if self._proc is not None and self._proc.state() != QProcess.ProcessState.NotRunning:
+            self._proc.kill()
+
+    @property
+    def running(self) -> bool:
+        """True until the child has ended and its outcome was reported."""
+        return self._proc is not None and not self._ended
+
+    def wait(self, ms: int = 30000) -> bool:
+        """Block until the child ends (used when the window closes)."""
+        if self._proc is None or self._proc.state() == QProcess.ProcessState.NotRunning:
+            return True
+        return bool(self._proc.waitForFinished(ms))
+
+    def _read(self) -> None:
+        assert self._proc is not None
+        self._buffer += bytes(self._proc.readAllStandardOutput().data())
+        *lines, self._buffer = self._buffer.split(b"\n")
+        for line in lines:
+            if line.strip():
+                self._message(line)
+
+    def _message(self, line: bytes) -> None:
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            log.warning("clean-up child wrote %r", line[:200])
+            return
+        kind = msg.get("type")
+        if kind == "progress":
+            done, maximum = int(msg["iterations"]), max(int(msg["maxIterations"]), 1)
+            self.stepped.emit(done, maximum, float(msg["energy"]))
+            self.progress.emit(int(100 * done / maximum), "optimise")
+        elif kind == "stage":
+            self.progress.emit(int(msg.get("percent", 0)), str(msg.get("stage", "")))
+        elif kind == "result":
+            self._result = dict(msg["positions"])
+        elif kind == "error":
+            self._error = MolFormaError(str(msg.get("code", "cleanup_failed")),
+                                        **dict(msg.get("data") or {}))
+
+    def _process_error(self, error: QProcess.ProcessError) -> None:
+        if error == QProcess.ProcessError.FailedToStart:
+            self._error = MolFormaError("cleanup_failed", detail=self._proc.errorString()
+                                        if self._proc is not None else "")
+            self._done()
+
+    def _done(self, *_args: Any) -> None:
+        if self._ended:
+            return
+        if self._proc is not None and not self._cancelled:
+            self._read()
+        self._ended = True
+        if self._cancelled:
+            self.cancelledSignal.emit()
+        elif self._error is not None:
+            self.failed.emit(self._error)
+        elif self._result is not None:
+            self.succeeded.emit(self._result)
+        else:
+            tail = bytes(self._proc.readAllStandardError().data()).decode(errors="replace") \
+                if self._proc is not None else ""
+            last = tail.strip().splitlines()[-1:] or ["no result"]
+            self.failed.emit(MolFormaError("cleanup_failed", detail=last[0]))
+        self.finished.emit()

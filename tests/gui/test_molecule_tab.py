@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QComboBox, QPushButton
+from PySide6.QtWidgets import QComboBox, QPushButton, QToolButton
 
 from molforma.document import ops
 from molforma.document.model import atoms_of, bonds_of
@@ -22,6 +22,8 @@ def test_building_a_molecule_with_add_bond_and_erase_tools(make_main_window: Any
     win = make_main_window()
     tab = win.molecule_tab
     view = tab.view
+    # The bare tools, without hydrogens following (tests/gui/test_molecule_building.py).
+    tab.adjust_hydrogens_check.setChecked(False)
     # Choose carbon in the palette, then click empty space: one C atom.
     tab.palette_toggle.click()
     assert tab.palette.isVisible()
@@ -247,37 +249,6 @@ def test_geometry_cleanup_refuses_edits_while_running_and_makes_a_candidate(
     assert doc.candidate is None
 
 
-def test_stopping_the_cleanup_leaves_the_document_as_it_was(
-        make_main_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    import time
-
-    import molforma.gui.widgets.molecule_tab as mt
-
-    win = make_main_window()
-    tab = win.molecule_tab
-    doc = win.ctx.document
-    ops.add_atoms(doc, WATER, preview=False)
-    rev = doc.revision
-
-    def slow_cleanup(atoms: Any, bonds: Any, *, cancelled: Any, progress: Any) -> dict:
-        from molforma.gui.workers import Cancelled
-
-        for _ in range(200):
-            if cancelled():
-                raise Cancelled()
-            time.sleep(0.01)
-        return {}
-
-    monkeypatch.setattr(mt, "cleanup_positions", slow_cleanup)
-    assert tab.start_cleanup()
-    assert tab.worker_cancel.isEnabled()
-    tab.worker_cancel.click()
-    qtbot.waitUntil(lambda: not tab.worker_running, timeout=10000)
-    assert not doc.busy
-    assert doc.candidate is None
-    assert doc.revision == rev
-
-
 def test_place_tool_confirms_its_previous_candidate_on_the_next_click(make_main_window: Any,
                                                                       qtbot: Any) -> None:
     win = make_main_window()
@@ -379,6 +350,7 @@ def test_shift_click_with_the_bond_tool_removes_the_bond(make_main_window: Any,
     tab = win.molecule_tab
     doc = win.ctx.document
     ops.add_atoms(doc, WATER, bonds=[{"a": "#0", "b": "#1"}], preview=False)
+    tab.adjust_hydrogens_check.setChecked(False)  # only the bond, no hydrogens following
     tab.tool_buttons["bond"].click()
     click_atom(qtbot, tab.view, "a1")
     click_atom(qtbot, tab.view, "a2", Qt.KeyboardModifier.ShiftModifier)
@@ -401,38 +373,6 @@ def test_add_hydrogens_fills_the_selected_atom_only(make_main_window: Any, qtbot
     assert doc.undo_labels[-2:] == ["Add hydrogens", "Add hydrogens"]
 
 
-def test_worker_progress_is_handled_on_the_gui_thread(make_main_window: Any, qtbot: Any,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from PySide6.QtCore import QThread
-
-    import molforma.gui.widgets.molecule_tab as mt
-
-    win = make_main_window()
-    tab = win.molecule_tab
-    ops.add_atoms(win.ctx.document, WATER, preview=False)
-    threads: list[bool] = []
-    gui = QThread.currentThread()
-    original = tab.progress.setValue
-
-    def record(value: int) -> None:
-        threads.append(QThread.currentThread() == gui)
-        original(value)
-
-    monkeypatch.setattr(tab.progress, "setValue", record)
-
-    def reporting(atoms: Any, bonds: Any, *, cancelled: Any, progress: Any) -> dict:
-        for p in (10, 50, 90):
-            progress(p, "optimise")
-        return {}
-
-    monkeypatch.setattr(mt, "cleanup_positions", reporting)
-    assert tab.start_cleanup()
-    qtbot.waitUntil(lambda: not tab.worker_running, timeout=5000)
-    qtbot.wait(50)
-    assert threads and all(threads)
-    assert "already clean" in tab.message.text()
-
-
 def test_selecting_two_three_or_four_atoms_shows_the_measurement(make_main_window: Any,
                                                                  qtbot: Any) -> None:
     win = make_main_window()
@@ -442,9 +382,9 @@ def test_selecting_two_three_or_four_atoms_shows_the_measurement(make_main_windo
     assert tab.measurement.text() == ""
     click_atom(qtbot, tab.view, "a1", Qt.KeyboardModifier.ControlModifier)
     d = (0.757 ** 2 + 0.586 ** 2) ** 0.5
-    assert tab.measurement.text() == f"Distance a2–a1: {d:.4f} Å"
+    assert tab.measurement.text() == f"Distance H2–O1: {d:.4f} Å"  # element labels, not ids
     click_atom(qtbot, tab.view, "a3", Qt.KeyboardModifier.ControlModifier)
-    assert tab.measurement.text().startswith("Angle a2–a1–a3: 104.")
+    assert tab.measurement.text().startswith("Angle H2–O1–H3: 104.")
 
 
 def test_hovering_an_atom_shows_its_id_element_and_position(make_main_window: Any,
@@ -475,6 +415,7 @@ def test_atoms_clicked_into_an_empty_view_land_a_bond_length_apart(make_main_win
                                                                     qtbot: Any) -> None:
     win = make_main_window()
     tab, view = win.molecule_tab, win.molecule_tab.view
+    tab.adjust_hydrogens_check.setChecked(False)
     tab.set_tool("add")
     first = QPoint(view.canvas.width() // 2 - 60, view.canvas.height() // 2)
     click_view(qtbot, view, first)
@@ -501,3 +442,60 @@ def test_the_parts_palette_opens_wide_enough_to_use(make_main_window: Any) -> No
     assert tab.palette.isVisible()
     assert tab.palette.width() >= tab.palette.table.minimumSizeHint().width()
     assert tab.view.width() > 200
+
+
+def _choose_ligand(tab: Any, name: str) -> None:
+    tab.palette_toggle.click()
+    tab.palette.load_catalog()
+    items = tab.palette.ligands.findItems(f"({name})", Qt.MatchFlag.MatchContains)
+    assert items, name
+    tab.palette.ligands.setCurrentItem(items[0])
+
+
+def test_a_ligand_placed_on_another_ligands_atom_is_warned_about(make_main_window: Any,
+                                                                 qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    doc = win.ctx.document
+    ops.add_atoms(doc, [{"element": "Fe", "position": [0, 0, 0]}], preview=False)
+    _choose_ligand(tab, "NH3")
+    assert tab.tool == "place"
+    click_atom(qtbot, tab.view, "a1")  # on the metal: fine
+    assert doc.candidate is not None and "not a metal" not in tab.message.text()
+    nitrogen = next(a["id"] for a in atoms_of(doc.candidate) if a["element"] == "N")
+    tab.confirm_button.click()
+    click_atom(qtbot, tab.view, nitrogen)  # on the ligand's N: an N–N chain
+    assert doc.candidate is not None  # the person decides; the warning says why
+    assert "is not a metal" in tab.message.text()
+    assert "N" in tab.message.text()
+
+
+def test_the_metal_hidden_by_its_ligands_can_be_picked_by_name(make_main_window: Any,
+                                                               qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    doc = win.ctx.document
+    ops.add_atoms(doc, [{"element": "C", "position": [4, 0, 0]},
+                        {"element": "Fe", "position": [0, 0, 0]}], preview=False)
+    combo = tab.findChild(QComboBox, "placeMetalCombo")
+    assert not combo.isVisible()
+    _choose_ligand(tab, "NH3")
+    assert combo.isVisible() and [combo.itemText(i) for i in range(combo.count())] == ["Fe2"]
+    tab.findChild(QToolButton, "placeOnMetalButton").click()
+    cand = atoms_of(doc.candidate)
+    assert sorted(a["element"] for a in cand).count("N") == 1
+    fe = next(a for a in cand if a["element"] == "Fe")
+    n = next(a for a in cand if a["element"] == "N")
+    assert 1.8 < sum((fe[k] - n[k]) ** 2 for k in "xyz") ** 0.5 < 2.4
+
+
+def test_a_fragment_making_an_impossible_valence_is_warned_about(make_main_window: Any,
+                                                                 qtbot: Any) -> None:
+    from molforma.document import building
+
+    before = {"document": {"atoms": [{"id": "a1", "element": "O"}], "bonds": []}}
+    after = {"document": {"atoms": [{"id": "a1", "element": "O", "formalCharge": 0},
+                                    *({"id": f"a{k}", "element": "C", "formalCharge": 0}
+                                      for k in (2, 3, 4))],
+                          "bonds": [{"a": "a1", "b": f"a{k}", "order": 1} for k in (2, 3, 4)]}}
+    assert building.placement_problems(before, after, "a1", "fragment") == {"valence": ["a1"]}

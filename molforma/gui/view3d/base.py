@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 import numpy as np
-from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -51,6 +51,9 @@ class MoleculeView(QWidget):
     atomsDragged = Signal(list, tuple)  # atom ids, model displacement (dx, dy, dz) in Angstrom
     selectionChanged = Signal()
     atomHovered = Signal(str)  # atom id under the pointer, "" when none
+    boxSelected = Signal(list, object)  # atom ids inside a rubber band, modifiers
+    # Right click: atom id ("" for none), bond (a, b) or None, global position.
+    contextRequested = Signal(str, object, QPoint)
 
     def __init__(self, renderer: str = "painter", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -62,6 +65,13 @@ class MoleculeView(QWidget):
         self._cand_atoms: list[dict[str, Any]] | None = None
         self._cand_bonds: list[dict[str, Any]] | None = None
         self._selection: list[str] = []
+        self._flagged: set[str] = set()
+        self._hold_camera = False
+        self.band_select = False  # Select tool: a left drag from the background draws a box
+        self._band_start: QPointF | None = None
+        self.rubber_band: QRectF | None = None
+        self.measurements: list[tuple[str, ...]] = []  # dashed lines with values
+        self.labels: dict[str, str] = {}  # atom id -> text drawn beside the atom
         self._style = "ball_and_stick"
         self._fitted_once = False
         self.move_mode = False
@@ -111,6 +121,7 @@ class MoleculeView(QWidget):
         view_name = self.objectName() or "moleculeView"
         self.canvas.setObjectName(view_name.removesuffix("View") + "Canvas")
         self.canvas.setMouseTracking(True)
+        self.canvas.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # Ctrl+C and Delete reach it
         self.layout().addWidget(self.canvas)
         self.canvas.scene_changed()
 
@@ -126,9 +137,15 @@ class MoleculeView(QWidget):
     # -- public API ------------------------------------------------------------------------
     def set_molecule(self, atoms: list[dict[str, Any]], bonds: list[dict[str, Any]], *,
                      candidate_atoms: list[dict[str, Any]] | None = None,
-                     candidate_bonds: list[dict[str, Any]] | None = None) -> None:
-        """Show a molecule (and a candidate over a ghost of it); refit if it left the view."""
+                     candidate_bonds: list[dict[str, Any]] | None = None,
+                     flagged: Sequence[str] = ()) -> None:
+        """Show a molecule (and a candidate over a ghost of it); refit if it left the view.
+
+        ``flagged`` atoms are ringed red (impossible valences).
+        """
         self.stop()
+        hold, self._hold_camera = self._hold_camera, False
+        self._flagged = set(flagged)
         self._atoms, self._bonds = list(atoms), list(bonds)
         self._cand_atoms = None if candidate_atoms is None else list(candidate_atoms)
         self._cand_bonds = None if candidate_bonds is None else list(candidate_bonds or [])
@@ -137,13 +154,64 @@ class MoleculeView(QWidget):
         self._rebuild()
         w, h = self._size()
         if not self._fitted_once and self.scene.count:
-            if self.scene.count == 1 and not outside_view(self.scene, self.camera, w, h):
-                # The first atom drawn with the add-atom tool stays where it was clicked.
+            if (self.scene.count == 1 or hold) and not outside_view(self.scene, self.camera,
+                                                                     w, h):
+                # The first atom drawn with the add-atom tool (with the hydrogens that
+                # "Adjust hydrogens" gives it) stays where it was clicked.
                 self._fitted_once = True
             else:
                 self.reset_view()
         elif outside_view(self.scene, self.camera, w, h):
             self.fit()
+
+    def set_measurements(self, measurements: Sequence[Sequence[str]]) -> None:
+        """Draw these distances, angles and dihedrals (2, 3 or 4 atom ids each)."""
+        new = [tuple(m) for m in measurements if 2 <= len(m) <= 4]
+        if new != self.measurements:
+            self.measurements = new
+            self.canvas.update()
+
+    def set_labels(self, labels: dict[str, str]) -> None:
+        """Texts drawn beside atoms (``{}`` for none)."""
+        if labels != self.labels:
+            self.labels = dict(labels)
+            self.canvas.update()
+
+    def atoms_in_rect(self, rect: QRectF) -> list[str]:
+        """Shown atoms whose centres are drawn inside ``rect`` (widget pixels)."""
+        sd = self.scene
+        if not sd.count:
+            return []
+        w, h = self._size()
+        s = self.camera.to_screen(sd.pos, w, h)
+        inside = ((s[:, 0] >= rect.left()) & (s[:, 0] <= rect.right())
+                  & (s[:, 1] >= rect.top()) & (s[:, 1] <= rect.bottom()) & sd.pickable)
+        return [sd.ids[i] for i in np.nonzero(inside)[0]]
+
+    def bond_at(self, pos: QPointF, tolerance: float = 5.0) -> tuple[str, str] | None:
+        """The bond drawn under ``pos`` (nearest within its half width + ``tolerance``)."""
+        sd = self.scene
+        if not len(sd.bond_pairs):
+            return None
+        w, h = self._size()
+        s = self.camera.to_screen(sd.pos, w, h)[:, :2]
+        a, b = s[sd.bond_pairs[:, 0]], s[sd.bond_pairs[:, 1]]
+        q = np.array([pos.x(), pos.y()])
+        ab = b - a
+        t = np.clip(np.einsum("ij,ij->i", q - a, ab) / np.maximum(
+            np.einsum("ij,ij->i", ab, ab), 1e-9), 0.0, 1.0)
+        d = np.linalg.norm(a + ab * t[:, None] - q, axis=1)
+        limit = 0.12 * self.camera.scale + tolerance
+        k = int(np.argmin(d))
+        if d[k] > limit:
+            return None
+        i, j = (int(v) for v in sd.bond_pairs[k])
+        return sd.ids[i], sd.ids[j]
+
+    def hold_camera_once(self) -> None:
+        """Keep the camera at the next :meth:`set_molecule` of an unfitted view (an atom
+        clicked into an empty view must stay under the pointer)."""
+        self._hold_camera = True
 
     def set_mode_animation(self, atoms: list[dict[str, Any]],
                            displacement: Sequence[tuple[float, float, float]] | None,
@@ -155,6 +223,7 @@ class MoleculeView(QWidget):
         self._atoms, self._bonds = list(atoms), bonds
         self._cand_atoms = self._cand_bonds = None
         self._selection = []
+        self._flagged = set()
         self._rebuild()
         self._anim_base = self.scene.pos.copy()
         self._anim_disp = None if displacement is None else np.asarray(displacement, float)
@@ -271,7 +340,7 @@ class MoleculeView(QWidget):
     def _rebuild(self) -> None:
         self.scene = build_scene(self._atoms, self._bonds, candidate_atoms=self._cand_atoms,
                                  candidate_bonds=self._cand_bonds, selected=set(self._selection),
-                                 style=self._style)
+                                 style=self._style, flagged=self._flagged)
         self.canvas.scene_changed()
 
     def _positions_changed(self) -> None:
@@ -294,6 +363,16 @@ class MoleculeView(QWidget):
         self._dragging = False
         self._drag_total = np.zeros(3)
         self._drag_atoms = False
+        self._band_start = None
+        mods = ev.modifiers()
+        # Select tool: a drag from the background draws a box (Shift keeps panning);
+        # Ctrl + drag draws one in every tool.
+        boxing = (self.band_select and not mods & Qt.KeyboardModifier.ShiftModifier) \
+            or bool(mods & Qt.KeyboardModifier.ControlModifier)
+        if boxing and ev.button() == Qt.MouseButton.LeftButton:
+            w, h = self._size()
+            if pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h) is None:
+                self._band_start = ev.position()
         if self.move_mode and ev.button() == Qt.MouseButton.LeftButton and self._selection:
             w, h = self._size()
             i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
@@ -313,7 +392,12 @@ class MoleculeView(QWidget):
         dx, dy = p.x() - self._last.x(), p.y() - self._last.y()
         self._last = p
         buttons = ev.buttons()
-        if self._drag_atoms:
+        if self._band_start is not None:
+            from molforma.gui.view3d.overlay import band_rect
+
+            self.rubber_band = band_rect(self._band_start, p)
+            self.canvas.update()
+        elif self._drag_atoms:
             delta = self.camera.screen_delta_to_model(dx, dy)
             self._drag_total += delta
             sel = [self.scene.index_of(s) for s in self._selection]
@@ -334,18 +418,30 @@ class MoleculeView(QWidget):
         if self._press is None:
             return
         was_drag, drag_atoms = self._dragging, self._drag_atoms
+        band, self._band_start = self._band_start, None
         self._press = None
         self._dragging = False
         self._drag_atoms = False
+        if band is not None and self.rubber_band is not None:
+            rect, self.rubber_band = self.rubber_band, None
+            self.canvas.update()
+            if was_drag:
+                self.boxSelected.emit(self.atoms_in_rect(rect), ev.modifiers())
+                return
         if was_drag:
             if drag_atoms and np.linalg.norm(self._drag_total) > 0:
                 total = tuple(float(v) for v in self._drag_total)
                 self.atomsDragged.emit(list(self._selection), total)
             return
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return
         w, h = self._size()
         i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
+        if ev.button() == Qt.MouseButton.RightButton:
+            atom = "" if i is None else self.scene.ids[i]
+            bond = self.bond_at(ev.position()) if i is None else None
+            self.contextRequested.emit(atom, bond, ev.globalPosition().toPoint())
+            return
+        if ev.button() != Qt.MouseButton.LeftButton:
+            return
         if i is None:
             self.backgroundClicked.emit(QPointF(ev.position()))
         else:

@@ -96,7 +96,8 @@ void main() {
     float r = sqrt(r2);
     if (m == 0 || r < 1.1 || r > 1.32) discard;
     vec3 ring = (m & 1) != 0 ? vec3(1.0, 0.85, 0.0)
-              : ((m & 4) != 0 ? vec3(0.1, 0.95, 0.55) : vec3(0.85, 0.2, 0.95));
+              : ((m & 8) != 0 ? vec3(1.0, 0.25, 0.2)
+              : ((m & 4) != 0 ? vec3(0.1, 0.95, 0.55) : vec3(0.85, 0.2, 0.95)));
     fragColour = vec4(ring, 1.0);
     gl_FragDepth = (-(vCentre.z) / uDepth) * 0.5 + 0.5;
 }
@@ -374,4 +375,21 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         GL.glUseProgram(0)
         if self._surfaces is not None:
             self._surfaces.draw(lambda prog: self._set_uniforms(prog, w, h, depth))
+        self._paint_overlay(w, h)
+
+    def _paint_overlay(self, w: float, h: float) -> None:
+        """Measurements, labels and the rubber band: QPainter over the GL frame."""
+        view = self._view
+        if not (view.measurements or view.labels or view.rubber_band is not None):
+            return
+        from PySide6.QtGui import QPainter
+
+        from molforma.gui.view3d.overlay import draw_overlay
+
+        GL.glDisable(GL.GL_DEPTH_TEST)
+        p = QPainter(self)
+        try:
+            draw_overlay(p, view, w, h)
+        finally:
+            p.end()
 

@@ -22,6 +22,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QWidget
 
 from molforma.gui.view3d.forwarding import ForwardsInput
+from molforma.gui.view3d.overlay import draw_overlay
 from molforma.gui.view3d.scene import BACKGROUND, mark_colour
 from molforma.gui.view3d.surfaces import draw_surfaces
 
@@ -119,6 +120,11 @@ def render_scene(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
     are shaded across their width like lit cylinders, balls like lit spheres.
     """
     p.fillRect(QRectF(0, 0, w, h), _qcolor(BACKGROUND))
+    _render_molecule(p, view, w, h)
+    draw_overlay(p, view, w, h)
+
+
+def _render_molecule(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
     sd, cam = view.scene, view.camera
     if sd.count == 0:
         return

@@ -46,7 +46,9 @@ GHOST_ALPHA = 0.3
 MARK_SELECTED = 1
 MARK_FIXED = 2
 MARK_CANDIDATE = 4
+MARK_VALENCE = 8  # more bonds than the element's valence allows
 MARK_COLOURS: dict[int, tuple[float, float, float]] = {
+    MARK_VALENCE: (1.0, 0.25, 0.2),    # red ring: impossible valence
     MARK_SELECTED: (1.0, 0.85, 0.0),   # yellow ring
     MARK_CANDIDATE: (0.1, 0.95, 0.55),  # green ring: new or moved in the candidate
     MARK_FIXED: (0.85, 0.2, 0.95),     # magenta ring: fixed atom
@@ -70,8 +72,8 @@ def ball_radius(symbol: str) -> float:
 
 
 def mark_colour(mark: int) -> tuple[float, float, float] | None:
-    """The ring colour for a mark bit set (selected wins, then candidate, then fixed)."""
-    for bit in (MARK_SELECTED, MARK_CANDIDATE, MARK_FIXED):
+    """The ring colour for a mark bit set (selected wins, then valence, candidate, fixed)."""
+    for bit in (MARK_SELECTED, MARK_VALENCE, MARK_CANDIDATE, MARK_FIXED):
         if mark & bit:
             return MARK_COLOURS[bit]
     return None
@@ -130,13 +132,15 @@ STYLES = ("ball_and_stick", "spacefill", "sticks")
 def build_scene(atoms: Sequence[dict[str, Any]], bonds: Sequence[dict[str, Any]], *,
                 candidate_atoms: Sequence[dict[str, Any]] | None = None,
                 candidate_bonds: Sequence[dict[str, Any]] | None = None,
-                selected: set[str] | None = None, style: str = "ball_and_stick") -> SceneData:
+                selected: set[str] | None = None, style: str = "ball_and_stick",
+                flagged: set[str] | None = None) -> SceneData:
     """Arrays for the confirmed molecule, or the candidate over a ghost of it.
 
     With a candidate, the candidate is drawn solid (its new or moved atoms ringed
     green) and confirmed atoms that it removes or moves are drawn as faint ghosts.
     ``style``: ball and stick, space filling (van der Waals spheres, no bonds) or
-    sticks (atoms as small as the bonds).
+    sticks (atoms as small as the bonds). ``flagged`` atoms (impossible valences) get
+    a red ring.
     """
     selected = selected or set()
     if candidate_atoms is None:
@@ -186,6 +190,8 @@ def build_scene(atoms: Sequence[dict[str, Any]], bonds: Sequence[dict[str, Any]]
             mark[i] |= MARK_CANDIDATE
         if a["id"] in selected:
             mark[i] |= MARK_SELECTED
+        if flagged and a["id"] in flagged:
+            mark[i] |= MARK_VALENCE
     if ghosts:
         colour[n_solid:, :3] = colour[n_solid:, :3] * 0.5 + 0.25
         colour[n_solid:, 3] = GHOST_ALPHA

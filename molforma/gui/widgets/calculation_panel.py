@@ -460,6 +460,8 @@ class CalculationPanel(Retranslatable, QWidget):
         self.extra_state.setText(self.tr("Not applied yet") if dirty else "")
 
     def _document_changed(self, _what: str = "") -> None:
+        if _what in ("busy", "idle"):
+            return  # the clean-up started or ended: the project is the same, the preview too
         # Reasons shown for refused edits are stale once the document has moved on.
         self._local_errors.clear()
         self.refresh()

@@ -35,6 +35,10 @@ class AtomTableModel(QAbstractTableModel):
         self._editable = editable
         self.endResetModel()
 
+    def set_editable(self, editable: bool) -> None:
+        """Allow or refuse edits without resetting the rows (busy state changes)."""
+        self._editable = editable
+
     def atom_id(self, row: int) -> str:
         """Atom id of a row."""
         return str(self._atoms[row]["id"])

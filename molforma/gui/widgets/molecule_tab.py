@@ -10,17 +10,21 @@ candidate this tab made just before, never a candidate made by MCP or anything e
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, Qt, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, QTimer, Slot
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QMenu,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -29,7 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma.document import ops
+from molforma.document import building, ops
+from molforma.document.building import valence_problem_ids
 from molforma.document.model import atoms_of, bonds_of
 from molforma.document.origin import acting_for_mcp, effective_origin, mcp_acting
 from molforma.errors import MolFormaError
@@ -39,12 +44,58 @@ from molforma.gui.view3d import create_view
 from molforma.gui.widgets.coordinate_table import CoordinateTable
 from molforma.gui.widgets.parts_palette import PartsPalette
 from molforma.gui.widgets.property_panel import PropertyPanel
-from molforma.gui.workers import Worker, cleanup_positions, smiles_to_structure
+from molforma.gui.workers import CleanupProcess, Worker, smiles_to_structure
 
 log = logging.getLogger(__name__)
 
 TOOLS = ("select", "add", "bond", "erase", "move", "place")
 LAYOUTS = ("view", "both", "table")
+LABEL_MODES = ("none", "element_index", "charge", "name")
+MENU_ELEMENTS = ("H", "C", "N", "O", "F", "P", "S", "Cl", "Br", "I")
+MESSAGE_MS = 8000  # how long a message under the view stays (errors twice as long)
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """Mark ``text`` for translation in ``context`` without translating it now."""
+    return text
+
+
+# Undo step labels of the document operations, for "Undo Add atoms" in the person's language.
+STEP_NAMES = (
+    QT_TRANSLATE_NOOP("steps", "Add atoms"),
+    QT_TRANSLATE_NOOP("steps", "Delete atoms"),
+    QT_TRANSLATE_NOOP("steps", "Move atoms"),
+    QT_TRANSLATE_NOOP("steps", "Set atom properties"),
+    QT_TRANSLATE_NOOP("steps", "Set bonds"),
+    QT_TRANSLATE_NOOP("steps", "Set internal coordinate"),
+    QT_TRANSLATE_NOOP("steps", "Add hydrogens"),
+    QT_TRANSLATE_NOOP("steps", "Load structure"),
+    QT_TRANSLATE_NOOP("steps", "Structure from SMILES"),
+    QT_TRANSLATE_NOOP("steps", "Set molecule"),
+    QT_TRANSLATE_NOOP("steps", "Load project"),
+    QT_TRANSLATE_NOOP("steps", "Confirm"),
+)
+
+
+def step_name(label: str) -> str:
+    """The translated name of an undo step (labels outside :data:`STEP_NAMES` as they are)."""
+    return QCoreApplication.translate("steps", label) if label in STEP_NAMES else label
+
+
+def history_texts(doc: Any) -> tuple[str, str]:
+    """("Undo Add atoms", "Redo Set bonds") for the document's next steps, or plain
+    "Undo" / "Redo" when there is none."""
+    undo = QCoreApplication.translate("MoleculeTab", "Undo")
+    redo = QCoreApplication.translate("MoleculeTab", "Redo")
+    labels = doc.undo_labels
+    redo_labels = doc.redo_labels
+    if labels and doc.can_undo:
+        undo = QCoreApplication.translate("MoleculeTab", "Undo %1").replace(
+            "%1", step_name(labels[-1]))
+    if redo_labels and doc.can_redo:
+        redo = QCoreApplication.translate("MoleculeTab", "Redo %1").replace(
+            "%1", step_name(redo_labels[-1]))
+    return undo, redo
 STRUCTURE_FILTER = "*.xyz *.mol *.sdf *.mol2 *.cml *.pdb *.ent *.nw *.gjf *.com *.molforma.json"
 
 
@@ -59,7 +110,14 @@ class MoleculeTab(QWidget):
         self.element = "C"
         self._bond_first: str | None = None
         self._placement_revision: str | None = None
-        self._worker: Worker | None = None
+        self._worker: Worker | CleanupProcess | None = None
+        self._cleanup_step: tuple[int, int, float] | None = None
+        self.valence_problems: list[str] = []  # atoms ringed red in the view
+        self.pinned_measurements: list[tuple[str, ...]] = []  # kept in the view and the list
+        self.context_menu: QMenu | None = None
+        self._message_timer = QTimer(self)
+        self._message_timer.setSingleShot(True)
+        self._message_timer.timeout.connect(self._clear_message)
         self._worker_kind = ""
         self._worker_for_mcp = False
         self._syncing = False
@@ -88,6 +146,42 @@ class MoleculeTab(QWidget):
         self.palette_toggle.setCheckable(True)
         self.palette_toggle.toggled.connect(self._palette_toggled)
         bar.addWidget(self.palette_toggle)
+        self.metal_label = QLabel(self)
+        self.metal_combo = QComboBox(self)
+        self.metal_combo.setObjectName("placeMetalCombo")
+        self.metal_button = QToolButton(self)
+        self.metal_button.setObjectName("placeOnMetalButton")
+        self.metal_button.clicked.connect(lambda: self.place_on_metal())
+        for w in (self.metal_label, self.metal_combo, self.metal_button):
+            bar.addWidget(w)
+            w.setVisible(False)
+        self.select_button = QToolButton(self)
+        self.select_button.setObjectName("selectMenuButton")
+        self.select_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.select_menu = QMenu(self.select_button)
+        self.select_menu.setObjectName("selectMenu")
+        self.select_button.setMenu(self.select_menu)
+        self._select_actions: dict[str, QAction] = {}
+        for key, fn in (("selectAllAtomsAction", self.select_all),
+                        ("selectNoneAction", lambda: self.set_selection([])),
+                        ("invertSelectionAction", self.invert_selection),
+                        ("selectFragmentAction", lambda: self.select_fragment())):
+            act = self.select_menu.addAction("")
+            act.setObjectName(key)
+            act.triggered.connect(lambda _c=False, f=fn: f())
+            self._select_actions[key] = act
+        self.select_element_menu = self.select_menu.addMenu("")
+        self.select_element_menu.setObjectName("selectElementMenu")
+        self.select_element_menu.aboutToShow.connect(self._fill_element_menu)
+        bar.addWidget(self.select_button)
+        self.labels_label = QLabel(self)
+        bar.addWidget(self.labels_label)
+        self.labels_combo = QComboBox(self)
+        self.labels_combo.setObjectName("atomLabelsCombo")
+        for key in LABEL_MODES:
+            self.labels_combo.addItem(key, key)
+        self.labels_combo.currentIndexChanged.connect(lambda _i: self._update_overlay())
+        bar.addWidget(self.labels_combo)
         bar.addSpacing(12)
         self.undo_button = QPushButton(self)
         self.undo_button.setObjectName("undoButton")
@@ -124,6 +218,10 @@ class MoleculeTab(QWidget):
         self.hydrogens_button.setObjectName("addHydrogensButton")
         self.hydrogens_button.clicked.connect(lambda: self.add_hydrogens())
         bar2.addWidget(self.hydrogens_button)
+        self.adjust_hydrogens_check = QCheckBox(self)
+        self.adjust_hydrogens_check.setObjectName("adjustHydrogensCheck")
+        self.adjust_hydrogens_check.setChecked(True)  # as in Avogadro
+        bar2.addWidget(self.adjust_hydrogens_check)
         self.cleanup_button = QPushButton(self)
         self.cleanup_button.setObjectName("cleanupButton")
         self.cleanup_button.clicked.connect(lambda: self.start_cleanup())
@@ -154,6 +252,9 @@ class MoleculeTab(QWidget):
         self.centre.setObjectName("viewTableSplitter")
         self.view = create_view(self.centre)
         self.view.atomClicked.connect(self._atom_clicked)
+        self.view.boxSelected.connect(self._box_selected)
+        self.view.contextRequested.connect(self._context_requested)
+        self.view.band_select = True
         self.view.backgroundClicked.connect(self._background_clicked)
         self.view.atomsDragged.connect(self._atoms_dragged)
         self.centre.addWidget(self.view)
@@ -183,6 +284,37 @@ class MoleculeTab(QWidget):
         self.measurement.setObjectName("measurementLabel")
         self.measurement.setWordWrap(True)
         side_lay.addWidget(self.measurement)
+        geo = QHBoxLayout()
+        self.geometry_label = QLabel(side)
+        self.geometry_label.setObjectName("geometryValueLabel")
+        geo.addWidget(self.geometry_label)
+        self.geometry_input = QLineEdit(side)
+        self.geometry_input.setObjectName("geometryValueInput")
+        self.geometry_input.returnPressed.connect(lambda: self.apply_geometry_value())
+        geo.addWidget(self.geometry_input, 1)
+        self.geometry_button = QPushButton(side)
+        self.geometry_button.setObjectName("setGeometryButton")
+        self.geometry_button.clicked.connect(lambda: self.apply_geometry_value())
+        geo.addWidget(self.geometry_button)
+        side_lay.addLayout(geo)
+        pins = QHBoxLayout()
+        self.pin_button = QPushButton(side)
+        self.pin_button.setObjectName("keepMeasurementButton")
+        self.pin_button.clicked.connect(lambda: self.keep_measurement())
+        self.clear_pins_button = QPushButton(side)
+        self.clear_pins_button.setObjectName("clearMeasurementsButton")
+        self.clear_pins_button.clicked.connect(lambda: self.clear_measurements())
+        pins.addWidget(self.pin_button)
+        pins.addWidget(self.clear_pins_button)
+        side_lay.addLayout(pins)
+        self.measurement_list = QListWidget(side)
+        self.measurement_list.setObjectName("measurementList")
+        self.measurement_list.setMaximumHeight(90)
+        self.measurement_list.itemDoubleClicked.connect(
+            lambda item: self.set_selection(
+                list(self.pinned_measurements[self.measurement_list.row(item)])))
+        self._geometry_for: tuple[str, ...] | None = None
+        side_lay.addWidget(self.measurement_list)
         self.properties = PropertyPanel(self._apply_atom_properties, self._apply_molecule, side)
         side_lay.addWidget(self.properties, 1)
         body.addWidget(side)
@@ -192,10 +324,12 @@ class MoleculeTab(QWidget):
         self.message = QLabel(self)
         self.message.setObjectName("moleculeMessage")
         self.message.setWordWrap(True)
+        # Two lines, always: a message that wraps must not resize (and repaint) the view.
+        self.message.setFixedHeight(self.message.fontMetrics().lineSpacing() * 2 + 4)
         root.addWidget(self.message)
 
         self.tool_buttons["select"].setChecked(True)
-        ctx.events.documentChanged.connect(lambda _w: self.refresh())
+        ctx.events.documentChanged.connect(self._document_changed)
         ctx.events.languageChanged.connect(self.retranslate)
         self.retranslate()
         self._apply_layout()
@@ -218,17 +352,73 @@ class MoleculeTab(QWidget):
         for n, b in self.tool_buttons.items():
             b.setText(names[n])
             b.setToolTip(tips[n])
+        self.metal_label.setText(self.tr("Place on:"))
+        self.metal_combo.setToolTip(self.tr("The metal to place the chosen ligand on, also "
+                                            "when its ligands hide it in the view"))
+        self.metal_button.setText(self.tr("Place"))
+        self.metal_button.setToolTip(self.tr("Place the chosen fragment or ligand on this metal"))
+        tips["select"] = self.tr("Click atoms to select them (Ctrl or Shift adds); drag from "
+                                 "empty space to select with a box; right-click for actions")
+        self.tool_buttons["select"].setToolTip(tips["select"])
         self.element_button.setText(self.tr("Element: %1").replace("%1", self.element))
+        self.element_button.setToolTip(self.tr("The element the Add atom tool places; click "
+                                               "to choose it in the periodic table"))
         self.palette_toggle.setText(self.tr("Parts palette"))
-        self.undo_button.setText(self.tr("Undo"))
-        self.redo_button.setText(self.tr("Redo"))
+        self.palette_toggle.setToolTip(self.tr("Show or hide the periodic table, fragments "
+                                               "and ligands (F9)"))
+        self.select_button.setText(self.tr("Selection"))
+        self.select_button.setToolTip(self.tr("Select all, none, the inverse, whole "
+                                              "fragments or every atom of an element"))
+        texts = {"selectAllAtomsAction": self.tr("All atoms"),
+                 "selectNoneAction": self.tr("None"),
+                 "invertSelectionAction": self.tr("Invert selection"),
+                 "selectFragmentAction": self.tr("Whole fragments of the selection")}
+        for key, act in self._select_actions.items():
+            act.setText(texts[key])
+        self.select_element_menu.setTitle(self.tr("By element"))
+        self.labels_label.setText(self.tr("Labels:"))
+        for i, text in enumerate((self.tr("None"), self.tr("Element and number"),
+                                  self.tr("Formal charge"), self.tr("Atom name"))):
+            self.labels_combo.setItemText(i, text)
+        self.labels_combo.setToolTip(self.tr("Text drawn beside every atom in the 3D view"))
         self.layout_label.setText(self.tr("Layout:"))
+        self.layout_combo.setToolTip(self.tr("Show the 3D view, the coordinate table or both"))
+        self.smiles_input.setToolTip(self.tr("A SMILES string; Enter makes a 3D candidate "
+                                             "with hydrogens"))
+        self.smiles_button.setToolTip(self.tr("Make 3D coordinates from the SMILES (a "
+                                              "candidate to confirm or cancel)"))
+        self.worker_cancel.setToolTip(self.tr("Stop the running SMILES or clean-up work; "
+                                              "the molecule stays as it was"))
+        self.progress.setToolTip(self.tr("Progress of the running work"))
+        self.load_button.setToolTip(self.tr("Replace the atoms and bonds from a structure "
+                                            "file, keeping every calculation setting"))
+        self.confirm_button.setToolTip(self.tr("Accept the candidate as one undo step"))
+        self.cancel_button.setToolTip(self.tr("Drop the candidate; nothing changes"))
+        self.geometry_button.setText(self.tr("Set"))
+        self.geometry_button.setToolTip(
+            self.tr("Set the distance, angle or dihedral of the 2, 3 or 4 selected atoms, "
+                    "moving the smaller fragment"))
+        self.geometry_input.setToolTip(self.tr("The new value (Å or degrees, C locale: 1.25)"))
+        self.pin_button.setText(self.tr("Keep measurement"))
+        self.pin_button.setToolTip(self.tr("Keep the measurement of the selected atoms in "
+                                           "the view and the list"))
+        self.clear_pins_button.setText(self.tr("Clear measurements"))
+        self.clear_pins_button.setToolTip(self.tr("Remove every kept measurement"))
+        self.measurement_list.setToolTip(self.tr("Kept measurements; double-click one to "
+                                                 "select its atoms"))
         for i, text in enumerate((self.tr("View"), self.tr("View and table"), self.tr("Table"))):
             self.layout_combo.setItemText(i, text)
         self.smiles_label.setText(self.tr("SMILES:"))
         self.smiles_input.setPlaceholderText(self.tr("e.g. CCO, then Enter"))
         self.smiles_button.setText(self.tr("Make 3D"))
         self.cleanup_button.setText(self.tr("Clean up geometry"))
+        self.cleanup_button.setToolTip(
+            self.tr("Relax the structure with a force field (MMFF94, else UFF); fixed atoms "
+                    "stay; the result is a candidate to confirm or cancel"))
+        self.adjust_hydrogens_check.setText(self.tr("Adjust hydrogens"))
+        self.adjust_hydrogens_check.setToolTip(
+            self.tr("Adding, erasing or changing atoms and bond orders keeps every touched "
+                    "atom filled with the hydrogens its valence leaves open"))
         self.hydrogens_button.setText(self.tr("Add hydrogens"))
         self.hydrogens_button.setToolTip(
             self.tr("Fill open valences of the selected atoms (all atoms when none is selected)"))
@@ -258,20 +448,44 @@ class MoleculeTab(QWidget):
         super().keyPressEvent(ev)
 
     def show_message(self, text: str, *, error: bool = False) -> None:
-        """A line under the view: what happened, or why an edit was refused."""
+        """A line under the view: what happened, or why an edit was refused. It clears
+        itself after a while (errors stay twice as long); progress of running work stays."""
         self.message.setStyleSheet("color: #d03030;" if error else "")
         self.message.setText(text)
+        if text:
+            self._message_timer.start(MESSAGE_MS * (2 if error else 1))
+        else:
+            self._message_timer.stop()
+
+    def _clear_message(self) -> None:
+        if self._worker is not None:
+            return  # the running work keeps its progress line
+        self.message.setText("")
+        self.message.setStyleSheet("")
 
     # -- state -----------------------------------------------------------------------------
+    def _document_changed(self, what: str) -> None:
+        if what in ("busy", "idle"):
+            # Only the editability changed: redrawing thousands of atoms here would stall
+            # the window just when the clean-up starts or stops.
+            doc = self.ctx.document
+            self.table.atom_model.set_editable(doc.candidate is None and not doc.busy)
+            self._update_state()
+            return
+        self.refresh()
+        self._fill_metal_combo()
+
     def refresh(self) -> None:
         """Show the document (and its candidate) in the view, table and panels."""
         doc = self.ctx.document
         proj, cand = doc.project, doc.candidate
         shown = cand if cand is not None else proj
+        self.valence_problems = valence_problem_ids(shown)
         self.view.set_molecule(
             atoms_of(proj), bonds_of(proj),
             candidate_atoms=atoms_of(cand) if cand is not None else None,
-            candidate_bonds=bonds_of(cand) if cand is not None else None)
+            candidate_bonds=bonds_of(cand) if cand is not None else None,
+            flagged=self.valence_problems)
         self._syncing = True
         try:
             self.table.atom_model.set_atoms(atoms_of(shown), editable=cand is None and not doc.busy)
@@ -288,6 +502,11 @@ class MoleculeTab(QWidget):
         cand = doc.candidate
         self.undo_button.setEnabled(doc.can_undo and not busy)
         self.redo_button.setEnabled(doc.can_redo and not busy)
+        undo_text, redo_text = history_texts(doc)
+        self.undo_button.setText(undo_text)
+        self.redo_button.setText(redo_text)
+        self.undo_button.setToolTip(undo_text + " (Ctrl+Z)")
+        self.redo_button.setToolTip(redo_text + " (Ctrl+Y, Ctrl+Shift+Z)")
         self.confirm_button.setEnabled(cand is not None and not busy)
         self.cancel_button.setEnabled(cand is not None and not busy)
         self.smiles_button.setEnabled(not busy and cand is None)
@@ -309,6 +528,8 @@ class MoleculeTab(QWidget):
         shown = cand if cand is not None else doc.project
         atoms = [a for a in atoms_of(shown) if a["id"] in sel]
         self.measurement.setText(self._measurement_text(shown))
+        self._update_geometry_editor(shown, editable=cand is None and not busy)
+        self._update_overlay()
         self.properties.show_atoms(atoms, shown["document"], editable=cand is None and not busy)
 
     def _measurement_text(self, shown: dict[str, Any]) -> str:
@@ -322,7 +543,7 @@ class MoleculeTab(QWidget):
         if any(i not in index for i in ids):
             return ""
         p = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
-        names = "–".join(ids)
+        names = self.measure_name(ids)
         if len(p) == 2:
             return self.tr("Distance %1: %2 Å").replace("%1", names).replace(
                 "%2", f"{float(np.linalg.norm(p[0] - p[1])):.4f}")
@@ -332,7 +553,133 @@ class MoleculeTab(QWidget):
         value = geometry.dihedral(*p)
         return self.tr("Dihedral %1: %2°").replace("%1", names).replace("%2", f"{value:.2f}")
 
+    # -- measurements and the geometry editor ---------------------------------------------
+    def measure_name(self, ids: Sequence[str]) -> str:
+        """``C1–O2–H3``: element labels of atoms joined by dashes."""
+        labels = self._labels_by_id()
+        return "–".join(labels.get(i, i) for i in ids)
+
+    def _labels_by_id(self) -> dict[str, str]:
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        return {a["id"]: f"{a['element']}{i + 1}" for i, a in enumerate(atoms_of(shown))}
+
+    def _update_geometry_editor(self, shown: dict[str, Any], *, editable: bool) -> None:
+        from molforma.gui.view3d.overlay import measurement_value
+
+        ids = self.view.selection()
+        index = {a["id"]: a for a in atoms_of(shown)}
+        ok = 2 <= len(ids) <= 4 and all(i in index for i in ids)
+        kind = {2: self.tr("Distance (Å):"), 3: self.tr("Angle (°):"),
+                4: self.tr("Dihedral (°):")}.get(len(ids), self.tr("Select 2–4 atoms"))
+        self.geometry_label.setText(kind)
+        self.geometry_input.setEnabled(ok and editable)
+        self.geometry_button.setEnabled(ok and editable)
+        self.pin_button.setEnabled(ok)
+        self.clear_pins_button.setEnabled(bool(self.pinned_measurements))
+        key = tuple(ids)
+        if ok and getattr(self, "_geometry_for", None) != key:
+            # A new selection: offer its current value to edit.
+            pos = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
+            self.geometry_input.setText(measurement_value(pos).split(" ")[0].rstrip("°"))
+        elif not ok:
+            self.geometry_input.clear()
+        self._geometry_for = key if ok else None
+
+    def apply_geometry_value(self, value: str | None = None) -> bool:
+        """Set the distance (2 selected atoms), angle (3) or dihedral (4) to the typed value,
+        moving the smaller fragment (``set_internal_coordinate``), one undo step."""
+        from molforma.gui.widgets.calculation_panel import parse_c_number
+
+        text = (self.geometry_input.text() if value is None else value).strip()
+        ids = self.view.selection()
+        if not 2 <= len(ids) <= 4:
+            self.show_message(self.tr("Select 2, 3 or 4 atoms first."), error=True)
+            return False
+        number = parse_c_number(text, "float")
+        if number is None:
+            self.show_message(self.tr("'%1' is not a number (write it as 1.25).")
+                              .replace("%1", text), error=True)
+            return False
+        ok = self._run(lambda: ops.set_internal_coordinate(
+            self.ctx.document, ids, float(number), preview=False, origin="user"),
+            self.tr("%1 set to %2").replace("%1", self.measure_name(ids)).replace("%2", text))
+        self._geometry_for = None  # show the value reached
+        self._update_state()
+        return ok
+
+    def keep_measurement(self, ids: Sequence[str] | None = None) -> bool:
+        """Keep the measurement of ``ids`` (default: the selection) in the view and the list."""
+        ids = tuple(self.view.selection() if ids is None else ids)
+        if not 2 <= len(ids) <= 4:
+            self.show_message(self.tr("Select 2, 3 or 4 atoms first."), error=True)
+            return False
+        if ids not in self.pinned_measurements:
+            self.pinned_measurements.append(ids)
+        self._update_state()
+        return True
+
+    def clear_measurements(self) -> None:
+        """Forget every kept measurement."""
+        self.pinned_measurements = []
+        self._update_state()
+
+    def measurement_rows(self) -> list[str]:
+        """The kept measurements as listed: ``C1–O2: 1.430 Å``."""
+        from molforma.gui.view3d.overlay import measurement_value
+
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        index = {a["id"]: a for a in atoms_of(shown)}
+        rows = []
+        for ids in self.pinned_measurements:
+            pos = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
+            rows.append(f"{self.measure_name(ids)}: {measurement_value(pos)}")
+        return rows
+
+    def _update_overlay(self) -> None:
+        shown_ids = set(self.view.scene.ids)
+        self.pinned_measurements = [m for m in self.pinned_measurements
+                                    if all(i in shown_ids for i in m)]
+        sel = tuple(self.view.selection())
+        lines = list(self.pinned_measurements)
+        if 2 <= len(sel) <= 4 and sel not in lines:
+            lines.append(sel)
+        self.view.set_measurements(lines)
+        rows = self.measurement_rows()
+        if [self.measurement_list.item(i).text()
+                for i in range(self.measurement_list.count())] != rows:
+            self.measurement_list.clear()
+            self.measurement_list.addItems(rows)
+        self.view.set_labels(self.atom_labels(str(self.labels_combo.currentData())))
+
+    def atom_labels(self, mode: str) -> dict[str, str]:
+        """Texts beside atoms: ``element_index`` (C1), ``charge`` (non-zero formal charges),
+        ``name`` (atom names), ``none``."""
+        if mode == "none":
+            return {}
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        out: dict[str, str] = {}
+        for i, a in enumerate(atoms_of(shown)):
+            if mode == "element_index":
+                out[a["id"]] = f"{a['element']}{i + 1}"
+            elif mode == "charge" and int(a.get("formalCharge", 0) or 0):
+                out[a["id"]] = f"{int(a['formalCharge']):+d}"
+            elif mode == "name" and a.get("name"):
+                out[a["id"]] = str(a["name"])
+        return out
+
+    def set_label_mode(self, mode: str) -> None:
+        """``none``, ``element_index``, ``charge`` or ``name``."""
+        self.labels_combo.setCurrentIndex(LABEL_MODES.index(mode))
+
     # -- tools -----------------------------------------------------------------------------
+    @property
+    def adjust_hydrogens(self) -> bool:
+        """The "Adjust hydrogens" option (``adjustHydrogensCheck``)."""
+        return self.adjust_hydrogens_check.isChecked()
+
     def set_tool(self, name: str) -> None:
         """Choose the editing tool (``select``, ``add``, ``bond``, ``erase``, ``move``, ``place``)."""
         if name not in TOOLS:
@@ -340,9 +687,11 @@ class MoleculeTab(QWidget):
         self.tool = name
         self.tool_buttons[name].setChecked(True)
         self.view.move_mode = name == "move"
+        self.view.band_select = name == "select"
         self._bond_first = None
         if name == "place":
             self.palette.load_catalog()
+        self._fill_metal_combo()
 
     def set_element(self, symbol: str) -> None:
         """The element the Add tool places."""
@@ -388,8 +737,22 @@ class MoleculeTab(QWidget):
             self.show_message(exc.message(), error=True)
             self.refresh()  # the table may show a value the document refused
             return False
+        if not done and self.valence_problems:
+            labels = ", ".join(self.atom_label(i) for i in self.valence_problems[:8])
+            self.show_message(self.tr("Impossible valence (ringed red): %1").replace("%1", labels),
+                              error=True)
+            return True
         self.show_message(done or "")
         return True
+
+    def atom_label(self, atom_id: str) -> str:
+        """``C1``, ``O2``: element and 1-based position in the atom list (the table row)."""
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        for i, a in enumerate(atoms_of(shown)):
+            if a["id"] == atom_id:
+                return f"{a['element']}{i + 1}"
+        return atom_id
 
     def _history(self, action: str) -> None:
         if self._run(lambda: ops.history(self.ctx.document, action, origin="user")):
@@ -412,8 +775,7 @@ class MoleculeTab(QWidget):
         elif tool == "bond":
             self._bond_click(atom_id, remove=bool(modifiers & Qt.KeyboardModifier.ShiftModifier))
         elif tool == "erase":
-            self._run(lambda: ops.delete_atoms(self.ctx.document, [atom_id], preview=False,
-                                               origin="user"))
+            self.erase_atoms([atom_id])
         elif tool == "place":
             self.place_on(atom_id)
 
@@ -436,47 +798,26 @@ class MoleculeTab(QWidget):
     def add_atom_at(self, xyz: tuple[float, float, float]) -> bool:
         """Add one atom of the chosen element at ``xyz`` (one undo step)."""
         el = self.element
+        adjust = self.adjust_hydrogens
+        self.view.hold_camera_once()
         return self._run(lambda: ops.add_atoms(
             self.ctx.document, [{"element": el, "position": list(xyz)}], preview=False,
-            origin="user"))
+            origin="user", adjust_hydrogens=adjust))
 
-    def add_atom_bonded_to(self, atom_id: str) -> bool:
-        """Add an atom of the chosen element bonded to ``atom_id``, pointing away from its
-        neighbours, at the sum of covalent radii."""
-        from molforma.document import elements
-
-        proj = self.ctx.document.project
-        atoms = {a["id"]: a for a in atoms_of(proj)}
-        if atom_id not in atoms:
+    def add_atom_bonded_to(self, atom_id: str, element: str | None = None) -> bool:
+        """Add an atom of the chosen element bonded to ``atom_id`` where the parent's
+        hybridisation puts its next bond (one undo step, "Add atoms"); with "Adjust
+        hydrogens" on it takes the place of one of the parent's hydrogens and both atoms
+        get the hydrogens their valences leave open."""
+        if atom_id not in {a["id"] for a in atoms_of(self.ctx.document.project)}:
             return False
-        a = atoms[atom_id]
-        p = np.array([a["x"], a["y"], a["z"]], float)
-        nbrs = [b["b"] if b["a"] == atom_id else b["a"] for b in bonds_of(proj)
-                if atom_id in (b["a"], b["b"])]
-        d = np.zeros(3)
-        for n in nbrs:
-            q = atoms[n]
-            v = p - np.array([q["x"], q["y"], q["z"]], float)
-            nv = np.linalg.norm(v)
-            if nv > 1e-9:
-                d += v / nv
-        if np.linalg.norm(d) < 1e-6:
-            # No neighbours (or a symmetric set): go right on screen, tilted off any
-            # existing neighbour axis.
-            d = self.view.camera.rot.T @ np.array([1.0, 0.0, 0.0])
-            if nbrs:
-                q = atoms[nbrs[0]]
-                axis = p - np.array([q["x"], q["y"], q["z"]], float)
-                d = np.cross(axis, self.view.camera.rot.T @ np.array([0.0, 0.0, 1.0]))
-                if np.linalg.norm(d) < 1e-6:
-                    d = np.cross(axis, [1.0, 0.0, 0.0])
-        d /= np.linalg.norm(d)
-        length = elements.covalent_radius(a["element"]) + elements.covalent_radius(self.element)
-        pos = p + d * length
-        el = self.element
-        return self._run(lambda: ops.add_atoms(
-            self.ctx.document, [{"element": el, "position": pos.tolist()}],
-            bonds=[{"a": atom_id, "b": "#0", "order": 1}], preview=False, origin="user"))
+        el = element or self.element
+        # A lone parent: to the right on screen, where the person is likely to look.
+        hint = (self.view.camera.rot.T @ np.array([1.0, 0.0, 0.0])).tolist()
+        adjust = self.adjust_hydrogens
+        return self._run(lambda: ops.add_bonded_atom(
+            self.ctx.document, atom_id, el, adjust_hydrogens=adjust, hint=hint, preview=False,
+            origin="user"))
 
     def _bond_click(self, atom_id: str, *, remove: bool = False) -> None:
         if self._bond_first is None or self._bond_first == atom_id:
@@ -497,9 +838,15 @@ class MoleculeTab(QWidget):
                 order = int(bond.get("order", 1)) % 3 + 1
         if remove:
             order = 0
+        return self.set_bond_order(a, b, order)
+
+    def set_bond_order(self, a: str, b: str, order: int) -> bool:
+        """Set the bond a–b to ``order`` (0 removes it), adjusting hydrogens when asked."""
+        adjust = self.adjust_hydrogens
         return self._run(lambda: ops.set_bonds(self.ctx.document,
                                                [{"a": a, "b": b, "order": order}],
-                                               preview=False, origin="user"))
+                                               preview=False, origin="user",
+                                               adjust_hydrogens=adjust))
 
     def place_on(self, site: str) -> bool:
         """Place the chosen fragment/ligand on ``site``; confirm this tab's previous placement."""
@@ -526,12 +873,54 @@ class MoleculeTab(QWidget):
             if site not in {a["id"] for a in atoms_of(doc.project)}:
                 return False
 
+        before = doc.project
+
         def place() -> None:
             ops.place_fragment(doc, name, site, kind=kind, preview=True, origin="user")
 
         ok = self._run(place)
         self._placement_revision = doc.revision if ok else None
+        if ok and doc.candidate is not None:
+            self._warn_placement(before, doc.candidate, site, kind, name)
         return ok
+
+    def _warn_placement(self, before: dict[str, Any], after: dict[str, Any], site: str,
+                        kind: str, name: str) -> None:
+        """Say when a placement looks wrong; the candidate stays for the person to judge."""
+        problems = building.placement_problems(before, after, site, kind)
+        if "not_a_metal" in problems:
+            self.show_message(self.tr(
+                "%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate "
+                "and click the metal, or choose it under \"Place on\".")
+                .replace("%1", self.atom_label(site)).replace("%2", name), error=True)
+        elif "valence" in problems:
+            self.show_message(self.tr(
+                "Placing %1 gives %2 an impossible valence (ringed red). Cancel the candidate "
+                "to undo it.").replace("%1", name).replace(
+                    "%2", ", ".join(self.atom_label(i) for i in problems["valence"])),
+                error=True)
+
+    def place_on_metal(self) -> bool:
+        """Place the chosen part on the metal picked in ``placeMetalCombo`` (a metal hidden
+        behind its ligands cannot be clicked)."""
+        site = self.metal_combo.currentData()
+        return bool(site) and self.place_on(str(site))
+
+    def _fill_metal_combo(self) -> None:
+        shown = self.ctx.document.project
+        metals = building.metal_ids(shown)
+        labels = self._labels_by_id()
+        keep = self.metal_combo.currentData()
+        self.metal_combo.blockSignals(True)
+        self.metal_combo.clear()
+        for aid in metals:
+            self.metal_combo.addItem(labels.get(aid, aid), aid)
+        if keep in metals:
+            self.metal_combo.setCurrentIndex(metals.index(keep))
+        self.metal_combo.blockSignals(False)
+        show = self.tool == "place" and bool(metals)
+        for w in (self.metal_label, self.metal_combo, self.metal_button):
+            w.setVisible(show)
 
     # -- selection -------------------------------------------------------------------------
     def set_selection(self, ids: list[str]) -> None:
@@ -547,6 +936,161 @@ class MoleculeTab(QWidget):
     def select_all(self) -> None:
         """Select every shown atom."""
         self.set_selection(list(self.view.scene.ids[: int(self.view.scene.pickable.sum())]))
+
+    def _shown_ids(self) -> list[str]:
+        return list(self.view.scene.ids[: int(self.view.scene.pickable.sum())])
+
+    def invert_selection(self) -> None:
+        """Select the shown atoms that are not selected, and only those."""
+        sel = set(self.view.selection())
+        self.set_selection([i for i in self._shown_ids() if i not in sel])
+
+    def select_element(self, element: str) -> None:
+        """Select every shown atom of ``element``."""
+        sd = self.view.scene
+        n = int(sd.pickable.sum())
+        self.set_selection([i for i, e in zip(sd.ids[:n], sd.symbols[:n], strict=True)
+                            if e == element])
+
+    def select_fragment(self, ids: Sequence[str] | None = None) -> None:
+        """Select the whole bonded fragments of ``ids`` (default: the selection)."""
+        from molforma.document.geometry import components
+
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        want = set(self.view.selection() if ids is None else ids)
+        out: list[str] = []
+        for comp in components(shown):
+            if want & set(comp):
+                out += comp
+        self.set_selection(out)
+
+    def _fill_element_menu(self) -> None:
+        self.select_element_menu.clear()
+        present = sorted(set(self.view.scene.symbols[: int(self.view.scene.pickable.sum())]))
+        for el in present:
+            act = self.select_element_menu.addAction(el)
+            act.setObjectName(f"selectElement_{el}")
+            act.triggered.connect(lambda _c=False, e=el: self.select_element(e))
+        self.select_element_menu.setEnabled(bool(present))
+
+    def _box_selected(self, ids: list[str], modifiers: Any) -> None:
+        if modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier):
+            ids = [*self.view.selection(), *[i for i in ids if i not in self.view.selection()]]
+        self.set_selection(ids)
+
+    def selection_xyz(self) -> str:
+        """The selected atoms (all when none is selected) as an XYZ file text."""
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        sel = set(self.view.selection())
+        atoms = [a for a in atoms_of(shown) if not sel or a["id"] in sel]
+        title = str(shown["document"].get("title", "") or "")
+        lines = [str(len(atoms)), title.replace("\n", " ")]
+        lines += [f"{a['element']:<2} {float(a['x']):14.8f} {float(a['y']):14.8f} "
+                  f"{float(a['z']):14.8f}" for a in atoms]
+        return "\n".join(lines) + "\n"
+
+    def copy_selection_xyz(self) -> bool:
+        """Ctrl+C: copy the selected atoms (all when none is selected) as XYZ text."""
+        doc = self.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        if not atoms_of(shown):
+            self.show_message(self.tr("There are no atoms to copy."), error=True)
+            return False
+        text = self.selection_xyz()
+        QGuiApplication.clipboard().setText(text)
+        count = int(text.split("\n", 1)[0])
+        self.show_message(self.tr("Copied %1 atom(s) as XYZ.").replace("%1", str(count)))
+        return True
+
+    # -- context menu ----------------------------------------------------------------------
+    def _context_requested(self, atom_id: str, bond: tuple[str, str] | None,
+                           global_pos: QPoint) -> None:
+        if atom_id and atom_id not in self.view.selection():
+            self.set_selection([atom_id])
+        menu = self.build_context_menu(atom_id, bond)
+        menu.popup(global_pos)
+
+    def build_context_menu(self, atom_id: str, bond: tuple[str, str] | None) -> QMenu:
+        """The menu of a right click on an atom, a bond or the background (objectName
+        ``moleculeContextMenu``; actions ``ctx...``)."""
+        if self.context_menu is not None:
+            self.context_menu.deleteLater()
+        menu = QMenu(self)
+        menu.setObjectName("moleculeContextMenu")
+        self.context_menu = menu
+        doc = self.ctx.document
+        editable = doc.candidate is None and not doc.busy and self._worker is None
+        sel = self.view.selection()
+
+        def add(name: str, text: str, tip: str, fn: Callable[[], Any], *,
+                enabled: bool = True, parent: QMenu | None = None) -> QAction:
+            act = (parent or menu).addAction(text)
+            act.setObjectName(name)
+            act.setToolTip(tip)
+            act.setStatusTip(tip)
+            act.setEnabled(enabled)
+            act.triggered.connect(lambda _c=False: fn())
+            return act
+
+        menu.setToolTipsVisible(True)
+        if atom_id:
+            ids = sel if atom_id in sel else [atom_id]
+            index = {a["id"]: a for a in atoms_of(doc.project)}
+            atom = index.get(atom_id, {})
+            add("ctxDeleteAtoms", self.tr("Delete %1").replace("%1", self.measure_name(ids)
+                                                                if len(ids) <= 4 else
+                                                                self.tr("%1 atoms").replace(
+                                                                    "%1", str(len(ids)))),
+                self.tr("Delete the atoms with their bonds"),
+                lambda: self.erase_atoms(list(ids)), enabled=editable)
+            elements = menu.addMenu(self.tr("Set element"))
+            elements.setObjectName("ctxElementMenu")
+            for el in dict.fromkeys((*MENU_ELEMENTS, self.element)):
+                add(f"ctxElement_{el}", el, self.tr("Make the atoms %1").replace("%1", el),
+                    lambda e=el: self.set_element_of(list(ids), e), enabled=editable,
+                    parent=elements)
+            fixed = bool(atom.get("fixed"))
+            add("ctxFixAtoms", self.tr("Unfix") if fixed else self.tr("Fix"),
+                self.tr("Fixed atoms never move (clean-up, geometry edits, optimisation)"),
+                lambda: self._run(lambda: ops.set_atom_properties(
+                    doc, [{"id": i, "fixed": not fixed} for i in ids], preview=False,
+                    origin="user")), enabled=editable)
+            add("ctxMeasure", self.tr("Measure"),
+                self.tr("Keep the distance, angle or dihedral of the 2–4 selected atoms"),
+                lambda: self.keep_measurement(sel), enabled=2 <= len(sel) <= 4)
+            menu.addSeparator()
+            add("ctxSelectFragment", self.tr("Select fragment"),
+                self.tr("Select every atom bonded, directly or not, to this one"),
+                lambda: self.select_fragment([atom_id]))
+            el = str(atom.get("element", ""))
+            add("ctxSelectElement", self.tr("Select all %1").replace("%1", el),
+                self.tr("Select every atom of this element"), lambda: self.select_element(el))
+        elif bond is not None:
+            a, b = bond
+            order = next((int(x.get("order", 1)) for x in bonds_of(doc.project)
+                          if {x["a"], x["b"]} == {a, b}), 1)
+            names = {1: self.tr("Single bond"), 2: self.tr("Double bond"),
+                     3: self.tr("Triple bond")}
+            for k in (1, 2, 3):
+                act = add(f"ctxBondOrder_{k}", names[k],
+                          self.tr("Set the bond order (hydrogens follow when Adjust "
+                                  "hydrogens is on)"),
+                          lambda k=k: self.set_bond_order(a, b, k), enabled=editable)
+                act.setCheckable(True)
+                act.setChecked(k == order)
+            add("ctxDeleteBond", self.tr("Delete bond"), self.tr("Remove the bond, keep the atoms"),
+                lambda: self.set_bond_order(a, b, 0), enabled=editable)
+            add("ctxMeasure", self.tr("Measure"), self.tr("Keep the length of this bond"),
+                lambda: self.keep_measurement([a, b]))
+        else:
+            add("ctxSelectAll", self.tr("Select all"), self.tr("Select every atom"),
+                self.select_all)
+            add("ctxClearMeasurements", self.tr("Clear measurements"),
+                self.tr("Remove every kept measurement"), self.clear_measurements,
+                enabled=bool(self.pinned_measurements))
+        return menu
 
     def _select_rows(self, ids: list[str]) -> None:
         from PySide6.QtCore import QItemSelection, QItemSelectionModel
@@ -576,8 +1120,21 @@ class MoleculeTab(QWidget):
         """Delete the selected atoms (one undo step)."""
         ids = self.view.selection()
         if ids:
-            self._run(lambda: ops.delete_atoms(self.ctx.document, ids, preview=False,
-                                               origin="user"))
+            self.erase_atoms(ids)
+
+    def erase_atoms(self, ids: list[str]) -> bool:
+        """Delete atoms (with their hydrogens and re-filled neighbours when "Adjust
+        hydrogens" is on), one undo step."""
+        adjust = self.adjust_hydrogens
+        return self._run(lambda: ops.delete_atoms(self.ctx.document, ids, preview=False,
+                                                  origin="user", adjust_hydrogens=adjust))
+
+    def set_element_of(self, ids: list[str], element: str) -> bool:
+        """Change the element of atoms (hydrogens follow when "Adjust hydrogens" is on)."""
+        adjust = self.adjust_hydrogens
+        return self._run(lambda: ops.set_atom_properties(
+            self.ctx.document, [{"id": i, "element": element} for i in ids], preview=False,
+            origin="user", adjust_hydrogens=adjust))
 
     # -- table and property edits ----------------------------------------------------------
     def _table_edit(self, atom_id: str, key: str, value: Any) -> bool:
@@ -595,9 +1152,7 @@ class MoleculeTab(QWidget):
             return self._run(lambda: ops.move_atoms(doc, positions={atom_id: pos}, preview=False,
                                                     origin="user"))
         if key == "element":
-            return self._run(lambda: ops.set_atom_properties(
-                doc, [{"id": atom_id, "element": str(value).strip()}], preview=False,
-                origin="user"))
+            return self.set_element_of([atom_id], str(value).strip())
         if key == "fixed":
             return self._run(lambda: ops.set_atom_properties(
                 doc, [{"id": atom_id, "fixed": bool(value)}], preview=False, origin="user"))
@@ -605,7 +1160,8 @@ class MoleculeTab(QWidget):
 
     def _apply_atom_properties(self, changes: list[dict[str, Any]]) -> str | None:
         try:
-            ops.set_atom_properties(self.ctx.document, changes, preview=False, origin="user")
+            ops.set_atom_properties(self.ctx.document, changes, preview=False, origin="user",
+                                    adjust_hydrogens=self.adjust_hydrogens)
         except MolFormaError as exc:
             return exc.message()
         return None
@@ -681,16 +1237,23 @@ class MoleculeTab(QWidget):
             text, cancelled=cancelled, progress=progress))
 
     def start_cleanup(self) -> bool:
-        """Clean up the geometry with a force field in a worker; edits wait until it ends."""
+        """Clean up the geometry with a force field (MMFF94, else UFF) in a child process.
+
+        The window keeps turning while it runs; edits wait until it ends; Stop
+        (:meth:`cancel_worker`) kills it at once and leaves the document as it was. The
+        result is a candidate to confirm or cancel. This is the entry point of the
+        window's clean-up for the person and for the window tools alike.
+        """
         proj = self.ctx.document.project
         atoms, bonds = atoms_of(proj), bonds_of(proj)
         if not atoms:
             self.show_message(self.tr("There are no atoms to clean up."), error=True)
             return False
-        return self._start_worker("cleanup", lambda cancelled, progress: cleanup_positions(
-            atoms, bonds, cancelled=cancelled, progress=progress))
+        return self._start_worker("cleanup", None, (atoms, bonds))
 
-    def _start_worker(self, kind: str, fn: Callable[..., Any]) -> bool:
+    def _start_worker(self, kind: str, fn: Callable[..., Any] | None,
+                      structure: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
+                      ) -> bool:
         doc = self.ctx.document
         if self._worker is not None:
             self.show_message(self.tr("Busy: wait for the running work or stop it."), error=True)
@@ -699,9 +1262,18 @@ class MoleculeTab(QWidget):
             self.show_message(self.tr("Confirm or cancel the current candidate first."),
                               error=True)
             return False
+        if doc.busy:
+            self.show_message(self.tr("Busy: wait for the running work or stop it."), error=True)
+            return False
+        worker: Worker | CleanupProcess
         if kind == "cleanup":
+            assert structure is not None
             doc.set_busy("geometry clean-up")
-        worker = Worker(fn, "cleanupWorker" if kind == "cleanup" else "smilesWorker", self)
+            worker = CleanupProcess(*structure, parent=self)
+            worker.stepped.connect(self._on_step)
+        else:
+            assert fn is not None
+            worker = Worker(fn, "smilesWorker", self)
         # A bound slot of a GUI-thread object: Qt queues the worker thread's progress here.
         worker.progress.connect(self._on_progress)
         worker.succeeded.connect(lambda res, k=kind: self._worker_done(k, res))
@@ -711,7 +1283,9 @@ class MoleculeTab(QWidget):
         self._worker, self._worker_kind = worker, kind
         # The result lands later, outside the command: it keeps the origin of its start.
         self._worker_for_mcp = mcp_acting()
+        self._cleanup_step = None
         self.progress.setValue(0)
+        self.progress.setFormat("%p%")
         self.show_message(self.tr("Cleaning up the geometry…") if kind == "cleanup"
                           else self.tr("Making 3D coordinates…"))
         worker.start()
@@ -719,12 +1293,29 @@ class MoleculeTab(QWidget):
         self.ctx.events.documentChanged.emit("busy")
         return True
 
+    @Slot(int, int, float)
+    def _on_step(self, done: int, maximum: int, energy: float) -> None:
+        self._cleanup_step = (done, maximum, energy)
+        self.progress.setFormat(f"{done} / {maximum}")
+        self.message.setStyleSheet("")
+        self.message.setText(self._step_text())
+
+    def _step_text(self) -> str:
+        if self._cleanup_step is None:
+            return self.tr("Cleaning up the geometry…")
+        done, maximum, energy = self._cleanup_step
+        return (self.tr("Cleaning up the geometry: %1 of at most %2 iterations, "
+                        "energy %3 kcal/mol").replace("%1", str(done))
+                .replace("%2", str(maximum)).replace("%3", f"{energy:.2f}"))
+
     @Slot(int, str)
-    def _on_progress(self, percent: int, _stage: str) -> None:
+    def _on_progress(self, percent: int, stage: str) -> None:
         self.progress.setValue(percent)
+        if stage == "forcefield" and self._cleanup_step is None:
+            self.show_message(self.tr("Cleaning up the geometry: setting up the force field…"))
 
     @property
-    def worker(self) -> Worker | None:
+    def worker(self) -> Worker | CleanupProcess | None:
         """The SMILES or clean-up worker running now (window commands follow it)."""
         return self._worker
 
@@ -734,9 +1325,18 @@ class MoleculeTab(QWidget):
         return self._worker is not None
 
     def worker_state(self) -> dict[str, Any]:
-        """``{"kind": "smiles"|"cleanup"|None, "running": bool, "progress": 0..100}``."""
-        return {"kind": self._worker_kind if self._worker is not None else None,
-                "running": self._worker is not None, "progress": int(self.progress.value())}
+        """``{"kind": "smiles"|"cleanup"|None, "running": bool, "progress": 0..100}``.
+
+        During a clean-up also ``iterations``, ``maxIterations`` and ``energy``
+        (kcal/mol) of the last chunk reported.
+        """
+        out: dict[str, Any] = {"kind": self._worker_kind if self._worker is not None else None,
+                               "running": self._worker is not None,
+                               "progress": int(self.progress.value())}
+        if self._worker is not None and self._cleanup_step is not None:
+            done, maximum, energy = self._cleanup_step
+            out.update(iterations=done, maxIterations=maximum, energy=energy)
+        return out
 
     def cancel_worker(self) -> None:
         """Stop the running SMILES or clean-up work."""
@@ -772,8 +1372,9 @@ class MoleculeTab(QWidget):
 
     def _worker_finished(self) -> None:
         self._release_busy()
+        if isinstance(self._worker, CleanupProcess):
+            self._worker.deleteLater()
         self._worker = None
-        self.refresh()
         self.ctx.events.documentChanged.emit("idle")
 
     def shutdown(self) -> None:

@@ -60,6 +60,21 @@ _build_layout()
 ELEMENT_SYMBOLS = [s for s, _r, _c in _LAYOUT]
 
 
+def _atomic_numbers() -> dict[str, int]:
+    from molforma.document import elements
+
+    out = {}
+    for sym, _r, _c in _LAYOUT:
+        try:
+            out[sym] = elements.atomic_number(sym)
+        except (KeyError, ValueError, RuntimeError):
+            continue
+    return out
+
+
+_LAYOUT_Z = _atomic_numbers()
+
+
 class PeriodicTableWidget(QWidget):
     """A grid of element buttons; one is checked: the element the Add tool places."""
 
@@ -78,6 +93,7 @@ class PeriodicTableWidget(QWidget):
             b = QToolButton(self)
             b.setObjectName(f"element_{sym}")
             b.setText(sym)
+            b.setToolTip(f"{sym}  Z = {_LAYOUT_Z.get(sym, '?')}")
             b.setCheckable(True)
             b.setFixedSize(QSize(26, 22))
             rr, gg, bb = (int(v * 255) for v in element_colour(sym))

@@ -122,6 +122,22 @@ class PropertyPanel(QWidget):
                                                 self.tr("Multiplicity")), strict=True):
             lbl.setText(text)
         self.mol_apply.setText(self.tr("Apply to molecule"))
+        for w, tip in ((self.element, self.tr("Element symbol of the selected atoms")),
+                       (self.charge, self.tr("Formal charge of the selected atoms")),
+                       (self.unpaired, self.tr("Unpaired electrons of the selected atoms")),
+                       (self.name, self.tr("A name for the atom (at most 16 characters)")),
+                       (self.mass_number, self.tr("Isotope by mass number; natural when 0")),
+                       (self.mass, self.tr("An arbitrary atomic mass in u (overrides the "
+                                           "isotope)")),
+                       (self.fixed, self.tr("Fixed atoms never move")),
+                       (self.apply_button, self.tr("Apply these values to the selected "
+                                                   "atoms (one undo step)")),
+                       (self.title, self.tr("The molecule's title (used in file names and "
+                                            "the NWChem input)")),
+                       (self.mol_charge, self.tr("Total charge of the molecule")),
+                       (self.multiplicity, self.tr("Spin multiplicity 2S+1")),
+                       (self.mol_apply, self.tr("Apply title, charge and multiplicity"))):
+            w.setToolTip(tip)
 
     def changeEvent(self, ev: QEvent) -> None:
         """Retranslate on a language change."""

@@ -1,0 +1,218 @@
+"""Force-field geometry clean-up (MMFF94, UFF as fallback) with RDKit (no Qt).
+
+RDKit's minimiser holds the GIL for a whole ``Minimize`` call, so a window that ran
+it on a thread would still freeze on large molecules. The window therefore runs
+:func:`main` in a child process (``python -m molforma.document.cleanup``): the
+request (atoms and bonds) comes as one JSON object on stdin, and one JSON object
+per line goes back on stdout: ``{"type": "progress", "iterations", "maxIterations",
+"energy"}`` after each chunk of iterations (``{"type": "stage", "stage", "percent"}``
+while the force field is set up, which takes a while for thousands of atoms), then ``{"type": "result", "positions":
+{id: [x, y, z]}}`` or ``{"type": "error", "code", "data"}``. Stopping is killing
+the child; nothing was applied to the document until the result is read.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from molforma.errors import MolFormaError
+from molforma.i18n import register
+
+register({
+    "cleanup_no_atoms": {"en": "There are no atoms to clean up.",
+                         "ja": "整形する原子がありません。"},
+    "cleanup_no_forcefield": {
+        "en": "No force field (MMFF94 or UFF) has parameters for this structure.",
+        "ja": "この構造にはパラメータのある力場（MMFF94 / UFF）がありません。"},
+    "cleanup_failed": {"en": "The geometry clean-up failed: {detail}",
+                       "ja": "構造の整形に失敗しました: {detail}"},
+    "cancelled": {"en": "Cancelled.", "ja": "キャンセルしました。"},
+})
+
+ProgressFn = Callable[[int, str], None]
+CancelFn = Callable[[], bool]
+StepFn = Callable[[int, int, float], None]  # iterations done, maximum, energy (kcal/mol)
+
+CLEANUP_MAX_ITERATIONS = 2400
+
+
+class Cancelled(MolFormaError):
+    """The work was cancelled."""
+
+    code = "cancelled"
+
+
+def chunk_size(atom_count: int) -> int:
+    """Iterations per minimiser call: small molecules converge best in long runs, large
+    ones need short chunks so progress (and energy) is reported every second or two."""
+    if atom_count > 1000:
+        return 10
+    if atom_count > 200:
+        return 20
+    return 40
+
+
+def minimise(mol: Any, *, cancelled: CancelFn = lambda: False,
+             progress: ProgressFn = lambda _p, _m: None, fixed: Sequence[int] = (),
+             max_iterations: int = CLEANUP_MAX_ITERATIONS, per_round: int = 40,
+             step: StepFn | None = None, start_percent: int = 50) -> None:
+    """MMFF94 (UFF as fallback) in chunks of ``per_round`` iterations, in place.
+
+    Raises:
+        MolFormaError: ``cleanup_no_forcefield``; :class:`Cancelled` when ``cancelled()``.
+    """
+    from rdkit.Chem import AllChem
+    from rdkit.Geometry import Point3D
+
+    from molforma.formats.rdkit_bridge import quiet
+
+    with quiet():
+        ff = None
+        if AllChem.MMFFHasAllMoleculeParams(mol):
+            props = AllChem.MMFFGetMoleculeProperties(mol)
+            ff = AllChem.MMFFGetMoleculeForceField(mol, props, ignoreInterfragInteractions=False)
+        if ff is None and AllChem.UFFHasAllMoleculeParams(mol):
+            ff = AllChem.UFFGetMoleculeForceField(mol, ignoreInterfragInteractions=False)
+    if ff is None:
+        raise MolFormaError("cleanup_no_forcefield")
+    for i in fixed:
+        ff.AddFixedPoint(int(i))
+    ff.Initialize()
+    done = 0
+    if step is not None:
+        step(0, max_iterations, float(ff.CalcEnergy()))
+    while done < max_iterations:
+        if cancelled():
+            raise Cancelled()
+        n = min(per_round, max_iterations - done)
+        more = ff.Minimize(maxIts=n)
+        done += n
+        progress(start_percent + int((100 - start_percent) * done / max_iterations), "optimise")
+        if step is not None:
+            step(done, max_iterations, float(ff.CalcEnergy()))
+        if more == 0:
+            break
+    pos = ff.Positions()
+    conf = mol.GetConformer()
+    for i in range(mol.GetNumAtoms()):
+        conf.SetAtomPosition(i, Point3D(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]))
+
+
+def cleanup_positions(atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str, Any]], *,
+                      cancelled: CancelFn = lambda: False,
+                      progress: ProgressFn = lambda _p, _m: None,
+                      step: StepFn | None = None,
+                      max_iterations: int = CLEANUP_MAX_ITERATIONS) -> dict[str, list[float]]:
+    """New positions of the movable atoms after a force-field clean-up.
+
+    Fixed atoms stay where they are. Only atoms that moved are returned.
+
+    Raises:
+        MolFormaError: ``cleanup_no_atoms``, ``cleanup_no_forcefield``, ``cancelled``.
+    """
+    from rdkit import Chem
+
+    from molforma.formats.rdkit_bridge import mol_from_document, quiet
+
+    if not atoms:
+        raise MolFormaError("cleanup_no_atoms")
+    mol = mol_from_document(atoms, bonds)
+    with quiet():
+        try:
+            Chem.SanitizeMol(mol)
+        except Exception:  # noqa: BLE001 - odd valences: UFF may still have parameters
+            mol.UpdatePropertyCache(strict=False)
+            Chem.GetSymmSSSR(mol)
+    progress(5, "forcefield")
+    fixed = [i for i, a in enumerate(atoms) if a.get("fixed")]
+    minimise(mol, cancelled=cancelled, progress=progress, fixed=fixed,
+             max_iterations=max_iterations, per_round=chunk_size(len(atoms)), step=step,
+             start_percent=10)
+    conf = mol.GetConformer()
+    out: dict[str, list[float]] = {}
+    for i, a in enumerate(atoms):
+        if a.get("fixed"):
+            continue
+        p = conf.GetAtomPosition(i)
+        new = [float(p.x), float(p.y), float(p.z)]
+        if max(abs(new[0] - a["x"]), abs(new[1] - a["y"]), abs(new[2] - a["z"])) > 1e-6:
+            out[str(a["id"])] = new
+    return out
+
+
+def request_text(atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str, Any]],
+                 max_iterations: int = CLEANUP_MAX_ITERATIONS) -> bytes:
+    """The child's stdin: only what the force field needs."""
+    keep = ("id", "element", "x", "y", "z", "formalCharge", "unpairedElectrons", "massNumber",
+            "fixed")
+    return json.dumps({"atoms": [{k: a.get(k) for k in keep} for a in atoms],
+                       "bonds": [{"a": b["a"], "b": b["b"], "order": b.get("order", 1)}
+                                 for b in bonds],
+                       "maxIterations": int(max_iterations)}).encode()
+
+
+def _emit(obj: Mapping[str, Any]) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def _die_with_parent() -> Callable[[], bool]:
+    """Make the child end with the window: at once on Linux (the kernel kills it when the
+    parent dies), elsewhere at the next chunk. Returns the check for ``cancelled``."""
+    import os
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    parent = os.getppid()
+    return lambda: os.getppid() != parent
+
+
+def main() -> int:
+    """The child process: read a request on stdin, report progress and the result on stdout."""
+    orphaned = _die_with_parent()
+    try:
+        import os
+
+        os.nice(10)  # the person's window comes first when they share a core
+    except (AttributeError, OSError):
+        pass
+    try:
+        req = json.loads(sys.stdin.read())
+        atoms, bonds = req["atoms"], req["bonds"]
+        max_its = int(req.get("maxIterations", CLEANUP_MAX_ITERATIONS))
+    except (ValueError, KeyError, TypeError) as exc:
+        _emit({"type": "error", "code": "cleanup_failed", "data": {"detail": str(exc)}})
+        return 2
+
+    def step(done: int, maximum: int, energy: float) -> None:
+        _emit({"type": "progress", "iterations": done, "maxIterations": maximum,
+               "energy": energy})
+
+    def stage(percent: int, name: str) -> None:
+        if name != "optimise":  # iterations are reported by step()
+            _emit({"type": "stage", "stage": name, "percent": percent})
+
+    try:
+        positions = cleanup_positions(atoms, bonds, step=step, progress=stage,
+                                      cancelled=orphaned, max_iterations=max_its)
+    except MolFormaError as exc:
+        _emit({"type": "error", "code": exc.code, "data": exc.data})
+        return 1
+    except Exception as exc:  # noqa: BLE001 - reported to the window as a message
+        _emit({"type": "error", "code": "cleanup_failed", "data": {"detail": str(exc)}})
+        return 1
+    _emit({"type": "result", "positions": positions})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
