@@ -265,7 +265,8 @@ def _stats_dict(s: Stats | None) -> dict[str, float] | None:
     return None if s is None else {k: v for k, v in asdict(s).items()}
 
 
-def _fmt_time(seconds: float) -> str:
+def fmt_seconds(seconds: float) -> str:
+    """A time in the unit a person reads (2.41 s, 87 ms, 0.60 ms)."""
     if seconds >= 10:
         return f"{seconds:.1f} s"
     if seconds >= 1:
@@ -279,7 +280,7 @@ def _fmt_time(seconds: float) -> str:
 
 def fmt_time(s: Stats) -> str:
     """``median (min–max)`` of times, in units a person reads."""
-    return f"{_fmt_time(s.median)} ({_fmt_time(s.min)}–{_fmt_time(s.max)})"
+    return f"{fmt_seconds(s.median)} ({fmt_seconds(s.min)}–{fmt_seconds(s.max)})"
 
 
 def fmt_mb(s: Stats) -> str:

@@ -50,6 +50,9 @@ class Preferences(BaseModel):
     executable: str = Field("nwchem", description="Default NWChem command (trusted).")
     launcher: str = Field("mpirun", description="Default MPI launcher command (trusted).")
     environment: dict[str, str] = Field(default_factory=dict, description="Trusted extra env.")
+    job_root: str | None = Field(
+        None, description="The job root the person last set in the window: the default job "
+        "root of new projects (None: ~/molforma-jobs).")
 
 
 def config_dir() -> Path:

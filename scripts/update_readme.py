@@ -41,24 +41,19 @@ def window_tool_table() -> str:
     return str(mod.window_table()).strip()
 
 
-def _t(seconds: float) -> str:
-    if seconds >= 10:
-        return f"{seconds:.1f} s"
-    if seconds >= 1:
-        return f"{seconds:.2f} s"
-    if seconds >= 0.01:
-        return f"{seconds * 1e3:.0f} ms"
-    if seconds >= 0.001:
-        return f"{seconds * 1e3:.1f} ms"
-    return f"{seconds * 1e3:.2f} ms"
+def _harness() -> Any:
+    """bench/harness.py, whose formatting the benches print with (one definition)."""
+    spec = importlib.util.spec_from_file_location("bench_harness", ROOT / "bench" / "harness.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_harness", mod)  # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
 
 
-def _r(ratio: float) -> str:
-    if ratio < 0.1:
-        return f"{ratio:.3f}"
-    if ratio < 10:
-        return f"{ratio:.2f}"
-    return f"{ratio:.0f}"
+_HARNESS = _harness()
+_t = _HARNESS.fmt_seconds
+_r = _HARNESS.fmt_ratio
 
 
 def _side(side: dict[str, Any]) -> str:

@@ -30,6 +30,20 @@
         <source>%1 no longer exists.</source>
         <translation>%1 no longer exists.</translation>
     </message>
+    <message numerus="yes">
+        <source>%n calculation(s) still running here will be stopped (recorded as cancelled):</source>
+        <translation>
+            <numerusform>%n calculation still running here will be stopped (recorded as cancelled):</numerusform>
+            <numerusform>%n calculations still running here will be stopped (recorded as cancelled):</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n batch job(s) on the cluster keep running; a later MolForma finds them again in History:</source>
+        <translation>
+            <numerusform>%n batch job on the cluster keeps running; a later MolForma finds it again in History:</numerusform>
+            <numerusform>%n batch jobs on the cluster keep running; a later MolForma finds them again in History:</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>PropertyPanel</name>

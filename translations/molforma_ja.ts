@@ -200,6 +200,30 @@
         <source>%1 no longer exists.</source>
         <translation>%1 はもうありません。</translation>
     </message>
+    <message numerus="yes">
+        <source>%n calculation(s) still running here will be stopped (recorded as cancelled):</source>
+        <translation>
+            <numerusform>実行中の計算 %n 件を停止します（取り消しとして記録されます）:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n batch job(s) on the cluster keep running; a later MolForma finds them again in History:</source>
+        <translation>
+            <numerusform>クラスタ上のバッチジョブ %n 件は実行を続けます。次に起動した MolForma の履歴で再び見つかります:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stop and quit</source>
+        <translation>停止して終了</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>終了</translation>
+    </message>
+    <message>
+        <source>Calculation running</source>
+        <translation>計算を実行中</translation>
+    </message>
 </context>
 <context>
     <name>MoleculeTab</name>

@@ -579,6 +579,18 @@
         <source>Running in %1</source>
         <translation>Running in %1</translation>
     </message>
+    <message>
+        <source>SCF cycle or optimisation step of the running job, out of the maximum set in the advanced settings (else NWChem's default)</source>
+        <translation>SCF cycle or optimisation step of the running job, out of the maximum set in the advanced settings (else NWChem's default)</translation>
+    </message>
+    <message>
+        <source>Optimisation step %v of %m</source>
+        <translation>Optimisation step %v of %m</translation>
+    </message>
+    <message>
+        <source>SCF cycle %v of %m</source>
+        <translation>SCF cycle %v of %m</translation>
+    </message>
 </context>
 <context>
     <name>HistoryPanel</name>
@@ -832,6 +844,54 @@
         <source>Exported %1 rows to %2</source>
         <translation>Exported %1 rows to %2</translation>
     </message>
+    <message>
+        <source>Charge</source>
+        <translation>Charge</translation>
+    </message>
+    <message>
+        <source>Mult.</source>
+        <translation>Mult.</translation>
+    </message>
+    <message>
+        <source>Molecular charge of the job</source>
+        <translation>Molecular charge of the job</translation>
+    </message>
+    <message>
+        <source>Spin multiplicity (2S+1) of the job</source>
+        <translation>Spin multiplicity (2S+1) of the job</translation>
+    </message>
+    <message>
+        <source>Use final structure</source>
+        <translation>Use final structure</translation>
+    </message>
+    <message>
+        <source>Put the job's final computed structure into the editor as a candidate, keeping the current conditions</source>
+        <translation>Put the job's final computed structure into the editor as a candidate, keeping the current conditions</translation>
+    </message>
+    <message>
+        <source>with the input geometry</source>
+        <translation>with the input geometry</translation>
+    </message>
+    <message>
+        <source>with the final geometry</source>
+        <translation>with the final geometry</translation>
+    </message>
+    <message>
+        <source>Reuse the job's input geometry, or the last structure of its output (the optimised one)</source>
+        <translation>Reuse the job's input geometry, or the last structure of its output (the optimised one)</translation>
+    </message>
+    <message>
+        <source>Loaded the molecule (final geometry) and conditions of %1</source>
+        <translation>Loaded the molecule (final geometry) and conditions of %1</translation>
+    </message>
+    <message>
+        <source>Cannot use the structure: %1</source>
+        <translation>Cannot use the structure: %1</translation>
+    </message>
+    <message>
+        <source>The final structure of %1 is a candidate in the Molecule tab: confirm or cancel it there.</source>
+        <translation>The final structure of %1 is a candidate in the Molecule tab: confirm or cancel it there.</translation>
+    </message>
 </context>
 <context>
     <name>IRSpectrumWidget</name>
@@ -859,6 +919,38 @@
         <location filename="../molforma/gui/widgets/plots.py" line="130" />
         <source>Export CSV…</source>
         <translation>Export CSV…</translation>
+    </message>
+    <message>
+        <source>Scale factor:</source>
+        <translation>Scale factor:</translation>
+    </message>
+    <message>
+        <source>Harmonic frequencies are multiplied by this factor in the plot, the modes table and the CSV: pick the value for your method or type one (0.5–1.5)</source>
+        <translation>Harmonic frequencies are multiplied by this factor in the plot, the modes table and the CSV: pick the value for your method or type one (0.5–1.5)</translation>
+    </message>
+    <message>
+        <source>PNG size:</source>
+        <translation>PNG size:</translation>
+    </message>
+    <message>
+        <source>The PNG is the plot as shown, drawn this many times larger (sharp text and lines)</source>
+        <translation>The PNG is the plot as shown, drawn this many times larger (sharp text and lines)</translation>
+    </message>
+    <message>
+        <source>Lorentzian</source>
+        <translation>Lorentzian</translation>
+    </message>
+    <message>
+        <source>Gaussian</source>
+        <translation>Gaussian</translation>
+    </message>
+    <message>
+        <source>Band shape of the broadened curve</source>
+        <translation>Band shape of the broadened curve</translation>
+    </message>
+    <message>
+        <source>Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)</source>
+        <translation>Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)</translation>
     </message>
 </context>
 <context>
@@ -1273,6 +1365,30 @@
     <message>
         <source>Orbitals</source>
         <translation>Orbitals</translation>
+    </message>
+    <message>
+        <source>Use this structure</source>
+        <translation>Use this structure</translation>
+    </message>
+    <message>
+        <source>Put the structure chosen on the slider (the final one unless you move it) into the editor as a candidate; the atoms keep their ids when the elements match</source>
+        <translation>Put the structure chosen on the slider (the final one unless you move it) into the editor as a candidate; the atoms keep their ids when the elements match</translation>
+    </message>
+    <message>
+        <source>Cannot use the structure: %1</source>
+        <translation>Cannot use the structure: %1</translation>
+    </message>
+    <message>
+        <source>Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.</source>
+        <translation>Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.</translation>
+    </message>
+    <message>
+        <source>Arrows</source>
+        <translation>Arrows</translation>
+    </message>
+    <message>
+        <source>Show the displacement of each atom in the selected mode as an arrow, still or while the mode plays</source>
+        <translation>Show the displacement of each atom in the selected mode as an arrow, still or while the mode plays</translation>
     </message>
 </context>
 <context>

@@ -579,6 +579,18 @@
         <source>Running in %1</source>
         <translation>%1 で実行中</translation>
     </message>
+    <message>
+        <source>SCF cycle or optimisation step of the running job, out of the maximum set in the advanced settings (else NWChem's default)</source>
+        <translation>実行中のジョブの SCF サイクルまたは最適化ステップ（最大値は詳細設定の値、未設定なら NWChem の既定値）</translation>
+    </message>
+    <message>
+        <source>Optimisation step %v of %m</source>
+        <translation>最適化ステップ %v / %m</translation>
+    </message>
+    <message>
+        <source>SCF cycle %v of %m</source>
+        <translation>SCF サイクル %v / %m</translation>
+    </message>
 </context>
 <context>
     <name>HistoryPanel</name>
@@ -830,6 +842,54 @@
         <source>Exported %1 rows to %2</source>
         <translation>%1 行を %2 に書き出しました</translation>
     </message>
+    <message>
+        <source>Charge</source>
+        <translation>電荷</translation>
+    </message>
+    <message>
+        <source>Mult.</source>
+        <translation>多重度</translation>
+    </message>
+    <message>
+        <source>Molecular charge of the job</source>
+        <translation>ジョブの分子の電荷</translation>
+    </message>
+    <message>
+        <source>Spin multiplicity (2S+1) of the job</source>
+        <translation>ジョブのスピン多重度 (2S+1)</translation>
+    </message>
+    <message>
+        <source>Use final structure</source>
+        <translation>最終構造を使う</translation>
+    </message>
+    <message>
+        <source>Put the job's final computed structure into the editor as a candidate, keeping the current conditions</source>
+        <translation>ジョブの最終的な計算構造を候補としてエディタに入れます（現在の計算条件はそのまま）</translation>
+    </message>
+    <message>
+        <source>with the input geometry</source>
+        <translation>入力構造で</translation>
+    </message>
+    <message>
+        <source>with the final geometry</source>
+        <translation>最終構造で</translation>
+    </message>
+    <message>
+        <source>Reuse the job's input geometry, or the last structure of its output (the optimised one)</source>
+        <translation>ジョブの入力構造、または出力の最後の構造（最適化後の構造）を再利用します</translation>
+    </message>
+    <message>
+        <source>Loaded the molecule (final geometry) and conditions of %1</source>
+        <translation>%1 の分子（最終構造）と計算条件を読み込みました</translation>
+    </message>
+    <message>
+        <source>Cannot use the structure: %1</source>
+        <translation>構造を使えません: %1</translation>
+    </message>
+    <message>
+        <source>The final structure of %1 is a candidate in the Molecule tab: confirm or cancel it there.</source>
+        <translation>%1 の最終構造を分子タブの候補にしました。そこで確定または取り消してください。</translation>
+    </message>
 </context>
 <context>
     <name>IRSpectrumWidget</name>
@@ -857,6 +917,38 @@
         <location filename="../molforma/gui/widgets/plots.py" line="130" />
         <source>Export CSV…</source>
         <translation>CSVを書き出す…</translation>
+    </message>
+    <message>
+        <source>Scale factor:</source>
+        <translation>スケール因子:</translation>
+    </message>
+    <message>
+        <source>Harmonic frequencies are multiplied by this factor in the plot, the modes table and the CSV: pick the value for your method or type one (0.5–1.5)</source>
+        <translation>調和振動数にこの因子を掛けてプロット・モード表・CSV に表示します。手法に合った値を選ぶか入力してください（0.5〜1.5）</translation>
+    </message>
+    <message>
+        <source>PNG size:</source>
+        <translation>PNG の大きさ:</translation>
+    </message>
+    <message>
+        <source>The PNG is the plot as shown, drawn this many times larger (sharp text and lines)</source>
+        <translation>表示中のプロットをこの倍率で描き直して PNG にします（文字も線もくっきり）</translation>
+    </message>
+    <message>
+        <source>Lorentzian</source>
+        <translation>ローレンツ型</translation>
+    </message>
+    <message>
+        <source>Gaussian</source>
+        <translation>ガウス型</translation>
+    </message>
+    <message>
+        <source>Band shape of the broadened curve</source>
+        <translation>広げた曲線のバンド形状</translation>
+    </message>
+    <message>
+        <source>Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)</source>
+        <translation>スケール因子ではありません: %1（0.5〜1.5 の数、例えば 0.9613 を指定してください）</translation>
     </message>
 </context>
 <context>
@@ -1271,6 +1363,30 @@
     <message>
         <source>Orbitals</source>
         <translation>分子軌道</translation>
+    </message>
+    <message>
+        <source>Use this structure</source>
+        <translation>この構造を使う</translation>
+    </message>
+    <message>
+        <source>Put the structure chosen on the slider (the final one unless you move it) into the editor as a candidate; the atoms keep their ids when the elements match</source>
+        <translation>スライダーで選んだ構造（動かさなければ最終構造）を候補としてエディタに入れます。元素が一致すれば原子の ID は保たれます</translation>
+    </message>
+    <message>
+        <source>Cannot use the structure: %1</source>
+        <translation>構造を使えません: %1</translation>
+    </message>
+    <message>
+        <source>Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.</source>
+        <translation>構造 %1 を分子タブの候補にしました。そこで確定または取り消してください。</translation>
+    </message>
+    <message>
+        <source>Arrows</source>
+        <translation>矢印</translation>
+    </message>
+    <message>
+        <source>Show the displacement of each atom in the selected mode as an arrow, still or while the mode plays</source>
+        <translation>選んだモードでの各原子の変位を矢印で表示します（静止中も再生中も）</translation>
     </message>
 </context>
 <context>

@@ -322,6 +322,59 @@ def set_bonds(doc: Document, bonds: Sequence[Mapping[str, Any]], *,
                     origin=origin)
 
 
+def structure_arguments(symbols: Sequence[str],
+                        coordinates: Sequence[Vec]) -> tuple[list[str], list[Vec]]:
+    """Checked element symbols and positions of a computed structure.
+
+    Raises:
+        ValidationError: unknown element, a bad position or mismatched lengths.
+    """
+    syms = [normalize_symbol(str(e)) for e in symbols]
+    xyz: list[Vec] = [_vec(c, "coordinates") for c in coordinates]
+    if not syms or len(syms) != len(xyz):
+        raise ValidationError("invalid_argument",
+                              detail="a structure needs one position per element")
+    return syms, xyz
+
+
+def place_structure(work: Project, symbols: Sequence[str], coordinates: Sequence[Vec]) -> EditResult:
+    """Put a computed geometry into the project copy ``work`` (see :func:`use_structure`)."""
+    syms, xyz = structure_arguments(symbols, coordinates)
+    atoms = work["document"]["atoms"]
+    if [a["element"] for a in atoms] == syms:
+        moved = []
+        for atom, pos in zip(atoms, xyz, strict=True):
+            if not atom["fixed"]:
+                _set_xyz(atom, pos)
+                moved.append(atom["id"])
+        return EditResult(changed=moved, touched=moved, coords_only=True)
+    from molforma.formats.common import Structure
+    from molforma.formats.rdkit_bridge import perceive_bonds
+    from molforma.formats.registry import apply_structure
+
+    fresh = [new_atom(f"s{k + 1}", e, *pos)
+             for k, (e, pos) in enumerate(zip(syms, xyz, strict=True))]
+    bonds = perceive_bonds(fresh, int(work["document"].get("charge", 0) or 0))
+    title = str(work["document"].get("title") or "")
+    return apply_structure(work, Structure(atoms=fresh, bonds=bonds, title=title))
+
+
+def use_structure(doc: Document, symbols: Sequence[str], coordinates: Sequence[Vec], *,
+                  label: str = "Use computed structure", expected_revision: str | None = None,
+                  preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+    """Put a computed geometry (a results structure) into the editor, as a candidate by
+    default.
+
+    When the atom count and the elements (in order) match the document, the atoms keep
+    their ids, bonds and properties and only move (fixed atoms stay where they are, as
+    the optimiser kept them); otherwise the geometry replaces the molecule with new ids
+    and perceived bonds, keeping the title, charge, multiplicity and all settings.
+    """
+    syms, xyz = structure_arguments(symbols, coordinates)  # refused before any edit
+    return doc.edit(lambda work: place_structure(work, syms, xyz), label=label,
+                    expected_revision=expected_revision, preview=preview, origin=origin)
+
+
 def add_bonded_atom(doc: Document, parent: str, element: str, *,
                     adjust_hydrogens: bool = True, hint: Vec | None = None,
                     expected_revision: str | None = None, preview: bool = True,
@@ -463,7 +516,11 @@ def set_nwchem(doc: Document, values: Mapping[str, Any], *, allow_protected: boo
 def set_advanced(doc: Document, values: Mapping[str, Any], *,
                  expected_revision: str | None = None, preview: bool = True,
                  origin: Origin = "user") -> dict[str, Any]:
-    """Change advanced settings by key (null restores NWChem's default)."""
+    """Change advanced settings by key (null restores NWChem's default); an absolute
+    scratch or permanent directory that does not exist is refused."""
+    from molforma.jobs.folders import check_work_dirs
+
+    check_work_dirs(values)
     return _settings_edit(doc, "advanced", AdvancedSettings, values, (), True,
                           "Set advanced settings", expected_revision, preview, origin)
 
@@ -471,7 +528,12 @@ def set_advanced(doc: Document, values: Mapping[str, Any], *,
 def set_execution(doc: Document, values: Mapping[str, Any], *, allow_protected: bool = True,
                   expected_revision: str | None = None, preview: bool = True,
                   origin: Origin = "user") -> dict[str, Any]:
-    """Change execution settings; executable, launcher, environment only when allowed."""
+    """Change execution settings; executable, launcher, environment only when allowed.
+    An empty or relative job root is refused."""
+    if "job_root" in values:
+        from molforma.jobs.folders import check_job_root
+
+        check_job_root(values["job_root"])
     return _settings_edit(doc, "execution", ExecutionSettings, values,
                           PROTECTED_EXECUTION_KEYS, allow_protected, "Set execution",
                           expected_revision, preview, origin)
@@ -552,8 +614,14 @@ def validate_document(doc: Document) -> dict[str, Any]:
     """Checks before running (parity, contacts, basis coverage, fragments, input problems)."""
     from molforma.catalog import basis_elements
     from molforma.document import chemistry
+    from molforma.jobs.folders import folder_problems
 
-    return chemistry.validate(doc.project, basis_elements)
+    out = chemistry.validate(doc.project, basis_elements)
+    folders = [{"code": p["code"], "severity": "error", "message": p["message"], "atoms": []}
+               for p in folder_problems(doc.project)]
+    if folders:
+        out = {**out, "ok": False, "checks": [*out.get("checks", []), *folders]}
+    return out
 
 
 def measure(doc: Document, *, distances: Sequence[Sequence[str]] = (),

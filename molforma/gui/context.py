@@ -64,6 +64,11 @@ class AppEvents(QObject):
             self.candidateChanged.emit()
 
 
+def new_project_job_root(prefs: Preferences) -> dict[str, str]:
+    """``{"job_root": ...}`` for a new project: the job root the person last set, if any."""
+    return {"job_root": prefs.job_root} if prefs.job_root else {}
+
+
 def _optional_class(module: str, name: str) -> Any | None:
     """``module.name`` or None when another engineer's module is not there yet."""
     try:
@@ -100,7 +105,8 @@ class AppContext:
         if document is None:
             # A new document starts with the execution defaults the person saved.
             project = new_project(executable=prefs.executable, launcher=prefs.launcher,
-                                  environment=dict(prefs.environment))
+                                  environment=dict(prefs.environment),
+                                  **new_project_job_root(prefs))
             document = Document(project, undo_limit=WINDOW_UNDO_LIMIT)
         doc = document
         events = AppEvents()

@@ -394,8 +394,11 @@ class MainWindow(QMainWindow):
         doc = self.ctx.document
         prefs = self.ctx.preferences
         trusted = dict(doc.trusted)
+        from molforma.gui.context import new_project_job_root
+
         doc.load(new_project(executable=prefs.executable, launcher=prefs.launcher,
-                             environment=dict(prefs.environment)),
+                             environment=dict(prefs.environment),
+                             **new_project_job_root(prefs)),
                  label="New project", preview=False, origin="user")
         doc.trusted = trusted
         doc.path = None
@@ -635,9 +638,41 @@ class MainWindow(QMainWindow):
             app.exit(0)
 
     # -- closing ---------------------------------------------------------------------------
+    def _confirm_stop_jobs(self) -> bool:
+        """True when no calculation runs, or the person chose to stop it and quit.
+
+        Never asks in MCP mode (a closed stdin or an exit signal quits at once). Batch
+        jobs on a cluster keep running, and the question says so.
+        """
+        if self.ctx.mcp_mode:
+            return True
+        from molforma.gui.running_jobs import job_folder, running_jobs
+
+        local, batch = running_jobs(self.ctx)
+        if not local and not batch:
+            return True
+        lines: list[str] = []
+        if local:
+            lines.append(self.tr("%n calculation(s) still running here will be stopped "
+                                 "(recorded as cancelled):", "", len(local)))
+            lines += [f"  {job_folder(j)}" for j in local]
+        if batch:
+            if lines:
+                lines.append("")
+            lines.append(self.tr("%n batch job(s) on the cluster keep running; a later "
+                                 "MolForma finds them again in History:", "", len(batch)))
+            lines += [f"  {job_folder(j)}" for j in batch]
+        stop = self.tr("Stop and quit") if local else self.tr("Quit")
+        cancel = self.tr("Cancel")
+        title = self.tr("Calculation running")
+        answer = dialogs.ask(self, title, "\n".join(lines), [stop, cancel], default=cancel,
+                             escape=cancel)
+        return answer == stop
+
     def closeEvent(self, ev: QCloseEvent) -> None:
-        """Ask before discarding unsaved work (never in MCP mode); then stop calculations."""
-        if not self._confirm_discard():
+        """Ask before stopping running calculations or discarding unsaved work (never in
+        MCP mode); then stop the local calculations."""
+        if not self._confirm_stop_jobs() or not self._confirm_discard():
             ev.ignore()
             return
         self.molecule_tab.shutdown()

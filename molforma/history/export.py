@@ -23,7 +23,7 @@ from molforma.fileio import atomic_write_text
 from molforma.history.scan import HistoryRow
 
 COLUMNS: tuple[str, ...] = (
-    "date", "title", "formula", "task", "theory", "functional", "basis", "status",
+    "date", "title", "formula", "charge", "multiplicity", "task", "theory", "functional", "basis", "status",
     "finalEnergy", "folder", "source",
 )
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -135,6 +135,21 @@ class InputSummary:
     theory: str = ""
     functional: str = ""
     basis: str = ""
+    charge: int | None = None
+    multiplicity: int | None = None
+
+
+# SCF's spin keywords (``scf; triplet; end``) as multiplicities.
+_SPIN_WORDS = {"singlet": 1, "doublet": 2, "triplet": 3, "quartet": 4, "quintet": 5,
+               "sextet": 6, "septet": 7, "octet": 8}
+
+
+def _int_token(tok: str) -> int | None:
+    try:
+        value = float(tok.lower().replace("d", "e"))
+    except ValueError:
+        return None
+    return int(value) if value.is_integer() else None
 
 
 def _strip_comment(line: str) -> str:
@@ -178,7 +193,9 @@ def _library_name(toks: list[str]) -> str | None:
 
 
 def summarize_input(text: str) -> InputSummary:
-    """Title, elements, task, theory, functional and basis of an NWChem input text.
+    """Title, elements, task, theory, functional, basis, charge and multiplicity of an
+    NWChem input text (multiplicity from ``dft; mult`` or SCF's spin keywords, None when
+    the input leaves it to NWChem).
 
     Only the first geometry block counts (a second one is usually a fragment or a
     later stage); ``load``-ed geometries give no elements.
@@ -197,7 +214,9 @@ def summarize_input(text: str) -> InputSummary:
         toks = line.split()
         key = toks[0].lower()
         if block is None:
-            if key == "title" and len(toks) > 1:
+            if key == "charge" and len(toks) > 1:
+                out.charge = _int_token(toks[1])
+            elif key == "title" and len(toks) > 1:
                 out.title = line.split(None, 1)[1].strip().strip('"').strip()
             elif key in ("start", "restart") and len(toks) > 1:
                 out.start = toks[1]
@@ -241,6 +260,14 @@ def summarize_input(text: str) -> InputSummary:
                 basis_names.append(name)
         elif block == "dft" and key == "xc" and len(toks) > 1:
             out.functional = " ".join(toks[1:]).lower()
+        elif block == "dft" and key == "mult" and len(toks) > 1:
+            out.multiplicity = _int_token(toks[1])
+        elif block == "scf" and key in _SPIN_WORDS:
+            out.multiplicity = out.multiplicity or _SPIN_WORDS[key]
+        elif block == "scf" and key == "nopen" and len(toks) > 1:
+            nopen = _int_token(toks[1])
+            if nopen is not None and out.multiplicity is None:
+                out.multiplicity = nopen + 1
     out.elements = tuple(elements)
     out.basis = ", ".join(dict.fromkeys(basis_names))
     ops = list(dict.fromkeys(operations))

@@ -65,6 +65,10 @@ register(
             "en": "The history scan was cancelled.",
             "ja": "履歴の走査を取り消しました。",
         },
+        "history_no_final_structure": {
+            "en": "'{path}' has no computed structure to take: its output holds no geometry.",
+            "ja": "「{path}」には取り出せる計算後の構造がありません（出力に構造がありません）。",
+        },
         "history_nothing_to_reuse": {
             "en": "'{path}' holds neither a project snapshot nor an NWChem input to reuse.",
             "ja": "「{path}」には再利用できるプロジェクトも NWChem 入力もありません。",
@@ -95,6 +99,8 @@ class HistoryRow(BaseModel):
         description="'job' for a folder with a MolForma job record, else 'reference'."
     )
     functional: str = Field("", description="DFT functional ('' for other theories).")
+    charge: int | None = Field(None, description="Molecular charge (None when unknown).")
+    multiplicity: int | None = Field(None, description="Spin multiplicity (None when unknown).")
 
 
 # -- small helpers ------------------------------------------------------------------------
@@ -264,11 +270,42 @@ class _Folder:
         return max(times)
 
 
+def _whole_number(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value
+
+
+def _snapshot_spin(path: str) -> tuple[int | None, int | None]:
+    """Charge and multiplicity of a job's project snapshot ((None, None) when unreadable)."""
+    data = _read_record(path)  # same size limit and tolerance as a record
+    doc = data.get("document") if isinstance(data, dict) else None
+    if not isinstance(doc, dict):
+        return None, None
+    return _whole_number(doc.get("charge", 0)), _whole_number(doc.get("multiplicity", 1))
+
+
+def _charge_multiplicity(f: _Folder, record: dict[str, Any] | None) -> tuple[int | None,
+                                                                            int | None]:
+    """From the job record; else the project snapshot (records written before they held
+    them); else the NWChem input."""
+    if record is not None and "charge" in record and "multiplicity" in record:
+        return _whole_number(record.get("charge")), _whole_number(record.get("multiplicity"))
+    if PROJECT_SNAPSHOT in f.names:
+        charge, mult = _snapshot_spin(f.path(PROJECT_SNAPSHOT))
+        if charge is not None or mult is not None:
+            return charge, mult
+    if not f.nw:
+        return None, None
+    return f.summary.charge, f.summary.multiplicity
+
+
 def _row(folder: str, names: list[str], now: float) -> tuple[float, HistoryRow]:
     """The row of one job folder and its sort key (a timestamp)."""
     f = _Folder(folder, names)
     record = _read_record(f.path(JOB_RECORD)) if JOB_RECORD in names else None
     title_fallback = os.path.basename(folder.rstrip(os.sep)) or folder
+    charge, multiplicity = _charge_multiplicity(f, record)
     if record is not None:
         ts = None
         for key in ("createdAt", "startedAt", "finishedAt"):
@@ -297,6 +334,8 @@ def _row(folder: str, names: list[str], now: float) -> tuple[float, HistoryRow]:
             finalEnergy=energy,
             source="job",
             functional=functional if theory == "dft" else "",
+            charge=charge,
+            multiplicity=multiplicity,
         )
         return ts, row
     ts = f.files_time()
@@ -314,6 +353,8 @@ def _row(folder: str, names: list[str], now: float) -> tuple[float, HistoryRow]:
         finalEnergy=f.energy(),
         source="reference",
         functional=s.functional if s.theory == "dft" else "",
+        charge=charge,
+        multiplicity=multiplicity,
     )
     return ts, row
 
@@ -471,8 +512,32 @@ def _project_from_structure(structure: Any, title: str) -> dict[str, Any]:
     return proj
 
 
-def reuse(folder: str) -> dict[str, Any]:
+def final_structure(folder: str) -> tuple[list[str], list[list[float]]]:
+    """Symbols and coordinates (Å) of the last structure of a job's output (the final
+    optimised one for an optimisation), read with the results reader, in the frame and
+    atom order of the job's input.
+
+    Raises:
+        FileAccessError: ``history_not_job_folder`` or ``history_no_final_structure``.
+        ResultsError: the output cannot be read (no result file, too large, ...).
+    """
+    from molforma.results.reader import read_results
+
+    path, _names = job_folder_listing(folder)
+    res = read_results(path)
+    if not res.structures:
+        raise FileAccessError("history_no_final_structure", path=folder)
+    last = res.structures[-1]
+    return list(last.symbols), [list(c) for c in last.coordinates]
+
+
+def reuse(folder: str, geometry: Literal["input", "final"] = "input") -> dict[str, Any]:
     """A project envelope to load as a new project state: molecule and conditions.
+
+    ``geometry="final"`` puts the last structure of the job's output
+    (:func:`final_structure`) in place of the input geometry: the atoms keep their ids
+    when the elements match the snapshot, as :func:`molforma.document.ops.place_structure`
+    does.
 
     The job's project snapshot (``project.molforma.json``) wins; without one the
     NWChem input is read (structure, charge, multiplicity, common conditions). The
@@ -484,6 +549,15 @@ def reuse(folder: str) -> dict[str, Any]:
             unreadable file.
         FormatError, ValidationError: the snapshot or the input is broken.
     """
+    if geometry == "final":
+        from molforma.document.model import check_structure
+        from molforma.document.ops import place_structure
+
+        symbols, coordinates = final_structure(folder)
+        project = reuse(folder, "input")
+        place_structure(project, symbols, coordinates)
+        check_structure(project)
+        return project
     import molforma.document.model as model
     from molforma.fileio import read_text_limited
 

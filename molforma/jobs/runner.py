@@ -194,7 +194,9 @@ def _make_folder(root: Path, formula_text: str, task: str) -> Path:
 
 
 def _check_runnable(project: Mapping[str, Any]) -> None:
-    problems = input_errors(project)
+    from molforma.jobs.folders import folder_problems
+
+    problems = input_errors(project) + folder_problems(project)
     if problems:
         summary = "; ".join(p["message"] for p in problems)
         raise CalculationError("input_invalid", summary=summary, problems=problems)
@@ -213,13 +215,16 @@ class _Prepared:
         doc = self.project.get("document") or {}
         self.formula = formula(doc.get("atoms") or [])
         self.title = str(doc.get("title") or "") or self.formula
+        self.charge = int(doc.get("charge", 0) or 0)
+        self.multiplicity = int(doc.get("multiplicity", 1) or 1)
 
     def write(self, *, saved_only: bool) -> tuple[Path, dict[str, Any]]:
         """Make the folder and write input, snapshot and record; no half-written folder."""
         folder = _make_folder(job_root(self.execution), self.formula, self.calc.task)
         record = {
             "format": JOB_FORMAT, "version": JOB_VERSION, "id": folder.name,
-            "title": self.title, "formula": self.formula, "task": self.calc.task,
+            "title": self.title, "formula": self.formula,
+            "charge": self.charge, "multiplicity": self.multiplicity, "task": self.calc.task,
             "theory": self.calc.theory, "basis": self.calc.basis,
             "functional": self.calc.functional if self.calc.theory == "dft" else None,
             "status": "queued", "createdAt": _now(), "startedAt": None, "finishedAt": None,

@@ -231,11 +231,15 @@ class HeadlessServices(BaseServices):
         from molforma.document.document import Document
         from molforma.document.model import new_project
         from molforma.jobs.policy import headless_trusted
+        from molforma.preferences import load_preferences
 
         trusted = headless_trusted()
+        # The job root the person last set in the window is where their new projects go.
+        job_root = load_preferences().job_root
         doc = Document(new_project(executable=trusted["executable"],
                                    launcher=trusted["launcher"],
-                                   environment=dict(trusted["environment"])))
+                                   environment=dict(trusted["environment"]),
+                                   **({"job_root": job_root} if job_root else {})))
         doc.trusted = trusted
         with self.lock:
             self._documents[doc.id] = doc

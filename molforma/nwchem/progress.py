@@ -182,3 +182,33 @@ class ProgressTracker:
 
 def _float(text: str) -> float:
     return float(text.replace("D", "E").replace("d", "e"))
+
+
+# NWChem 7.0.2's own limits when the input sets none (its output says "Maximum no. of
+# iterations : 30" for SCF and DFT and "maximum number of steps (nptopt) = 20").
+NWCHEM_SCF_MAXITER = 30
+NWCHEM_DFT_MAXITER = 30
+NWCHEM_OPT_MAXITER = 20
+
+
+def progress_limits(project: dict[str, Any]) -> dict[str, Any]:
+    """What a progress bar of ``project``'s job counts and up to what.
+
+    Returns ``{"kind": "optimization" | "scf", "maximum": n}``: optimisation steps for a
+    task that optimises, else SCF (or DFT) cycles; the maximum from the advanced
+    settings, else NWChem's default.
+    """
+    calc = project.get("calculation") or {}
+    adv = project.get("advanced") or {}
+    if "optimize" in str(calc.get("task", "energy")):
+        return {"kind": "optimization",
+                "maximum": _limit(adv.get("opt_maxiter"), NWCHEM_OPT_MAXITER)}
+    if calc.get("theory") == "dft":
+        return {"kind": "scf", "maximum": _limit(adv.get("dft_iterations"), NWCHEM_DFT_MAXITER)}
+    return {"kind": "scf", "maximum": _limit(adv.get("scf_maxiter"), NWCHEM_SCF_MAXITER)}
+
+
+def _limit(value: Any, default: int) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    return default

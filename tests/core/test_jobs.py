@@ -23,7 +23,8 @@ STAND_IN = Path(__file__).resolve().parents[1] / "stand_in"
 FAKE_NWCHEM = STAND_IN / "fake_nwchem.py"
 FAKE_LAUNCHER = STAND_IN / "fake_launcher.py"
 RECORD_KEYS = {
-    "format", "version", "id", "title", "formula", "task", "theory", "basis", "functional",
+    "format", "version", "id", "title", "formula", "charge", "multiplicity", "task", "theory",
+    "basis", "functional",
     "status", "createdAt", "startedAt", "finishedAt", "exitCode", "command", "processes",
     "threads", "timeLimit", "scfConverged", "optimizationConverged", "finalEnergy", "progress",
     "error", "savedOnly",

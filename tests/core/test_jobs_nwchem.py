@@ -195,6 +195,7 @@ def test_frequency_animation_memory_and_work_directories_reach_the_real_run(
 ) -> None:
     project = make_project(WATER, basis="sto-3g", task="frequencies")
     scratch = tmp_path / "scratch" / "deep"
+    scratch.mkdir(parents=True)  # an absolute scratch folder must exist (it is never made)
     project["advanced"].update(
         freq_animate=True, memory_mb=300, scratch_dir=str(scratch), permanent_dir="perm",
         print_level="low",

@@ -108,4 +108,5 @@ def make_main_window(qtbot: Any, tmp_path: Path) -> Iterator[Callable[..., Any]]
     for win in windows:
         win.molecule_tab.shutdown()
         win._confirm_discard = lambda: True  # tests decide about unsaved work themselves
+        win._confirm_stop_jobs = lambda: True  # and about running calculations
         win.close()

@@ -51,11 +51,13 @@ def _run_stand_in(window: Any, qtbot: Any, tmp_path: Path) -> tuple[Any, list[in
 
 
 def test_quit_during_a_run_stops_the_calculation_and_records_cancelled(
-        make_main_window: Any, qtbot: Any, tmp_path: Path) -> None:
+        make_main_window: Any, qtbot: Any, tmp_path: Path, dialog_log: Any) -> None:
     window = make_main_window()
     job, pids = _run_stand_in(window, qtbot, tmp_path)
     window._confirm_discard = lambda: True  # asking before quitting is not what is tested
+    dialog_log.answers.append("Stop and quit")  # the question about the running job
     window.actions_by_id["molforma.file.quit"].trigger()
+    assert dialog_log.names() == ["ask"]
     assert not window.isVisible()
     assert job.status == "cancelled"
     assert json.loads((job.folder / "job.json").read_text())["status"] == "cancelled"

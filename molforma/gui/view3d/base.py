@@ -88,6 +88,7 @@ class MoleculeView(QWidget):
         self._anim_disp: np.ndarray | None = None
         self._anim_amp = 0.0
         self._anim_phase = 0.0
+        self.show_arrows = False  # displacement arrows of the mode set for animation
         self._anim_timer = QTimer(self)
         self._anim_timer.setInterval(40)
         self._anim_timer.timeout.connect(self._anim_step)
@@ -144,6 +145,7 @@ class MoleculeView(QWidget):
         ``flagged`` atoms are ringed red (impossible valences).
         """
         self.stop()
+        self._anim_base = self._anim_disp = None  # no mode of another structure lingers
         hold, self._hold_camera = self._hold_camera, False
         self._flagged = set(flagged)
         self._atoms, self._bonds = list(atoms), list(bonds)
@@ -230,6 +232,45 @@ class MoleculeView(QWidget):
         self._anim_amp = float(amplitude)
         self.reset_view()
 
+    def set_show_arrows(self, on: bool) -> None:
+        """Draw the displacement arrows of the mode set with :meth:`set_mode_animation`
+        (still or playing); the view refits so the arrows stay inside it."""
+        on = bool(on)
+        if on != self.show_arrows:
+            self.show_arrows = on
+            if self._anim_disp is not None:
+                self.fit()
+            self.canvas.update()
+
+    def displacement_arrows(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(starts, vectors)`` in model Å of the arrows drawn now (empty when none)."""
+        from molforma.gui.view3d.arrows import arrow_vectors
+
+        disp = self._anim_disp
+        if not self.show_arrows or disp is None or len(disp) != self.scene.count:
+            return np.zeros((0, 3)), np.zeros((0, 3))
+        return arrow_vectors(self.scene.pos, disp, self._anim_amp)
+
+    def _fit_points(self) -> tuple[np.ndarray, np.ndarray]:
+        """What a fit must keep in view: the atoms, and for a mode set for animation both
+        turning points of every atom (and the arrow tips when shown), so a playing mode
+        never leaves the view."""
+        pos, radius = self.scene.pos, self.scene.radius
+        base, disp = self._anim_base, self._anim_disp
+        if base is None or disp is None or len(base) != len(disp) or len(base) != len(pos):
+            return pos, radius
+        swing = disp * self._anim_amp
+        points = [base, base + swing, base - swing]
+        radii = [radius, radius, radius]
+        if self.show_arrows:
+            from molforma.gui.view3d.arrows import arrow_vectors
+
+            for sign in (1.0, -1.0):
+                starts, vectors = arrow_vectors(base + sign * swing, disp, self._anim_amp)
+                points.append(starts + vectors)
+                radii.append(np.full(len(starts), 0.3))
+        return np.concatenate(points), np.concatenate(radii)
+
     def set_surfaces(self, surfaces: Sequence[Any]) -> None:
         """Draw these :class:`~molforma.gui.view3d.surfaces.Surface` meshes (an orbital's
         lobes) over the molecule; an empty list removes them."""
@@ -259,7 +300,8 @@ class MoleculeView(QWidget):
     def fit(self) -> None:
         """Centre and scale the molecule to the view."""
         w, h = self._size()
-        self.camera.fit(self.scene.pos, self.scene.radius, w, h)
+        pos, radius = self._fit_points()
+        self.camera.fit(pos, radius, w, h)
         self._fitted_once = True
         self._camera_touched = False
         self.canvas.update()

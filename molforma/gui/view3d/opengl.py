@@ -245,6 +245,11 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self._uniforms: dict[tuple[int, str], int] = {}
         self.frames = 0  # frames drawn (benchmarks check that a repaint really painted)
         self._surfaces: SurfaceGL | None = None
+        # Flat 2D glyphs (displacement arrows) go on a transparent child widget: it is
+        # composed over the GL frame on screen and in grabs alike.
+        from molforma.gui.view3d.arrows import ArrowOverlay
+
+        self._arrows = ArrowOverlay(view, self)
 
     def scene_changed(self) -> None:
         """The molecule changed: re-upload instance buffers on the next frame."""
@@ -375,6 +380,10 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         GL.glUseProgram(0)
         if self._surfaces is not None:
             self._surfaces.draw(lambda prog: self._set_uniforms(prog, w, h, depth))
+        if self._view.show_arrows or self._arrows.isVisible():
+            self._arrows.setVisible(self._view.show_arrows)
+            self._arrows.setGeometry(self.rect())
+            self._arrows.update()  # repainted over this frame, as a child widget
         self._paint_overlay(w, h)
 
     def _paint_overlay(self, w: float, h: float) -> None:

@@ -21,6 +21,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
+from molforma.gui.view3d.arrows import draw_arrows
 from molforma.gui.view3d.forwarding import ForwardsInput
 from molforma.gui.view3d.overlay import draw_overlay
 from molforma.gui.view3d.scene import BACKGROUND, mark_colour
@@ -179,3 +180,4 @@ def _render_molecule(p: QPainter, view: MoleculeView, w: float, h: float) -> Non
             x1, y1, x2, y2 = lines[j]
             p.drawLine(QLineF(x1, y1, x2, y2))
     draw_surfaces(p, view, w, h)
+    draw_arrows(p, view, w, h)

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QProgressBar,
     QScrollArea,
     QSpinBox,
     QSplitter,
@@ -44,6 +45,7 @@ from PySide6.QtWidgets import (
 
 from molforma.document.document import protected_values
 from molforma.document.origin import mcp_acting
+from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.widgets.panel_workers import (
     Retranslatable,
@@ -254,8 +256,20 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.progress_label = QLabel(host)
         self.progress_label.setObjectName("progressLabel")
+        self.progress_bar = QProgressBar(host)
+        self.progress_bar.setObjectName("jobProgressBar")
+        self.progress_bar.setRange(0, 1)
+        self.progress_bar.setValue(0)
+        self.progress_bar.setVisible(False)
+        self.bind_text(lambda: self.progress_bar.setToolTip(self.tr(
+            "SCF cycle or optimisation step of the running job, out of the maximum set in "
+            "the advanced settings (else NWChem's default)")))
+        self._progress_limits: dict[str, Any] = {"kind": "scf", "maximum": 30}
         outer.addWidget(self.status_label)
-        outer.addWidget(self.progress_label)
+        progress_row = QHBoxLayout()
+        progress_row.addWidget(self.progress_label, 1)
+        progress_row.addWidget(self.progress_bar)
+        outer.addLayout(progress_row)
         outer.addStretch(1)
 
         scroll = QScrollArea(self)
@@ -340,6 +354,26 @@ class ExecutionPanel(Retranslatable, QWidget):
         else:
             self._local_errors.pop(key, None)
             self._show_messages()
+            if key == "job_root":
+                self._remember_job_root(str(value))
+
+    def _remember_job_root(self, value: str) -> None:
+        """Keep the person's job root in Preferences as the default of new projects.
+
+        Not in MCP mode: there the window may be driven by the client, and MCP never
+        changes Preferences (SPEC.md section 7).
+        """
+        if self.ctx.mcp_mode or self.ctx.preferences.job_root == value:
+            return
+        from molforma.preferences import save_preferences
+
+        prefs = self.ctx.preferences.model_copy(update={"job_root": value})
+        try:
+            save_preferences(prefs)
+        except (OSError, MolFormaError) as exc:  # a read-only config folder: edit stands
+            log.warning("job root not remembered: %s", exc)
+            return
+        self.ctx.preferences = prefs
 
     def _refuse(self, key: str, message: str) -> None:
         self._local_errors[key] = message
@@ -546,9 +580,10 @@ class ExecutionPanel(Retranslatable, QWidget):
             self._set_status(self.tr("Confirm or cancel the candidate before running."), error=True)
             return
         try:
+            from molforma.jobs.folders import folder_problems
             from molforma.nwchem.input import input_errors
 
-            problems = input_errors(project)
+            problems = input_errors(project) + folder_problems(project)
         except ImportError:
             problems = []
         if problems:
@@ -602,6 +637,8 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.log_view.clear()
         self.energy_plot.set_energies([])
         self.progress_label.setText("")
+        self._progress_limits = self._limits_of(job)
+        self.progress_bar.setVisible(True)
         self.poll()
         if self.job is job and job_status(job) not in FINAL_STATUSES:
             self._timer.start()
@@ -659,6 +696,39 @@ class ExecutionPanel(Retranslatable, QWidget):
             parts.append(self.tr("energy %1 Eh").replace("%1", f"{float(progress['energy']):.8f}"))
         return " · ".join(parts)
 
+    def _limits_of(self, job: Any) -> dict[str, Any]:
+        """What the bar counts for ``job``: from its project snapshot (a job started over
+        MCP may differ from the document), else from the document."""
+        from molforma.nwchem.progress import progress_limits
+
+        project: Any = None
+        directory = job_directory(job)
+        if directory:
+            try:
+                project = json.loads((Path(directory) / "project.molforma.json").read_text(
+                    encoding="utf-8"))
+            except (OSError, ValueError):
+                project = None
+        if not isinstance(project, dict):
+            project = self.ctx.document.project
+        return progress_limits(project)
+
+    def _show_progress_bar(self, progress: dict[str, Any]) -> None:
+        limits = self._progress_limits
+        maximum = int(limits["maximum"])
+        if limits["kind"] == "optimization":
+            value = progress.get("optimizationStep")
+            fmt = self.tr("Optimisation step %v of %m")
+        else:
+            value = progress.get("scfIteration")
+            fmt = self.tr("SCF cycle %v of %m")
+        value = 0 if value is None else int(value)
+        # A limit raised in extra input can be passed: widen the bar rather than clip.
+        self.progress_bar.setRange(0, max(maximum, value))
+        self.progress_bar.setValue(value)
+        self.progress_bar.setFormat(fmt)
+        self.progress_bar.setTextVisible(True)
+
     def _status_name(self, status: str) -> str:
         names = {
             "queued": self.tr("queued"), "running": self.tr("running"),
@@ -677,6 +747,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         status = job_status(job, snap)
         progress = snap.get("progress") or {}
         self.progress_label.setText(self._progress_text(status, progress))
+        self._show_progress_bar(progress)
         energies = progress.get("energies") or []
         if energies:
             self.energy_plot.set_energies(energies)

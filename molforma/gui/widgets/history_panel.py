@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -42,7 +43,8 @@ from molforma.gui.widgets.panel_workers import (
 
 log = logging.getLogger(__name__)
 
-COLUMNS = ("date", "title", "formula", "task", "theoryBasis", "status", "finalEnergy", "folder")
+COLUMNS = ("date", "title", "formula", "task", "theoryBasis", "status", "finalEnergy", "charge",
+           "multiplicity", "folder")
 POLL_MS = 100
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -105,8 +107,9 @@ class HistoryPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.table.setHorizontalHeaderLabels([
             self.tr("Date"), self.tr("Title"), self.tr("Formula"), self.tr("Task"),
             self.tr("Theory / basis"), self.tr("Status"), self.tr("Final energy (Eh)"),
-            self.tr("Folder"),
+            self.tr("Charge"), self.tr("Mult."), self.tr("Folder"),
         ]))
+        self.bind_text(self._header_tips)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -137,14 +140,26 @@ class HistoryPanel(Retranslatable, QWidget):
 
         self.reuse_button = self.button(lambda: self.tr("Reuse molecule and conditions"),
                                          "historyReuse")
+        self.reuse_geometry_combo = QComboBox(self)
+        self.reuse_geometry_combo.setObjectName("historyReuseGeometry")
+        self.reuse_geometry_combo.addItem("", "input")
+        self.reuse_geometry_combo.addItem("", "final")
+        self.bind_text(self._reuse_geometry_texts)
+        self.use_final_button = self.button(lambda: self.tr("Use final structure"),
+                                            "historyUseFinalButton")
+        self.bind_text(lambda: self.use_final_button.setToolTip(self.tr(
+            "Put the job's final computed structure into the editor as a candidate, keeping "
+            "the current conditions")))
         self.open_results_button = self.button(lambda: self.tr("Open in results viewer"),
                                                 "historyOpenResults")
         self.open_folder_button = self.button(lambda: self.tr("Open folder"), "historyOpenFolder")
         self.trash_button = self.button(lambda: self.tr("Move to trash"), "historyTrash")
         self.export_button = self.button(lambda: self.tr("Export CSV…"), "historyExportCsv")
         actions = QHBoxLayout()
-        for b in (self.reuse_button, self.open_results_button, self.open_folder_button,
-                  self.trash_button):
+        actions.addWidget(self.reuse_button)
+        actions.addWidget(self.reuse_geometry_combo)
+        actions.addWidget(self.use_final_button)
+        for b in (self.open_results_button, self.open_folder_button, self.trash_button):
             actions.addWidget(b)
         actions.addStretch(1)
         actions.addWidget(self.export_button)
@@ -162,10 +177,26 @@ class HistoryPanel(Retranslatable, QWidget):
 
         self.scan_button.clicked.connect(self.scan)
         self.reuse_button.clicked.connect(self.reuse_selected)
+        self.use_final_button.clicked.connect(self.use_final_structure)
         self.open_results_button.clicked.connect(self.open_selected_in_results)
         self.open_folder_button.clicked.connect(self.open_selected_folder)
         self.trash_button.clicked.connect(self.trash_selected)
         self.export_button.clicked.connect(lambda: self.export_csv())
+
+    def _reuse_geometry_texts(self) -> None:
+        combo = self.reuse_geometry_combo
+        combo.setItemText(0, self.tr("with the input geometry"))
+        combo.setItemText(1, self.tr("with the final geometry"))
+        combo.setToolTip(self.tr("Reuse the job's input geometry, or the last structure of "
+                                 "its output (the optimised one)"))
+
+    def _header_tips(self) -> None:
+        tips = {"charge": self.tr("Molecular charge of the job"),
+                "multiplicity": self.tr("Spin multiplicity (2S+1) of the job")}
+        for key, tip in tips.items():
+            item = self.table.horizontalHeaderItem(COLUMNS.index(key))
+            if item is not None:
+                item.setToolTip(tip)
 
     def showEvent(self, event: Any) -> None:  # Qt override
         """The first time the tab is shown, list the jobs."""
@@ -253,6 +284,8 @@ class HistoryPanel(Retranslatable, QWidget):
                 f"{theory} / {basis}" if basis else theory,
                 self._status_name(str(_row_value(row, "status") or "")),
                 f"{float(energy):.8f}" if energy is not None else "",
+                _number_text(_row_value(row, "charge")),
+                _number_text(_row_value(row, "multiplicity")),
                 str(_row_value(row, "folder") or ""),
             ]
             for col, text in enumerate(values):
@@ -260,7 +293,11 @@ class HistoryPanel(Retranslatable, QWidget):
                 item.setData(ROW_ROLE, i)
                 if col == 0 and date:
                     item.setToolTip(date)  # the exact time as recorded
-                if col == 6 and energy is not None:
+                if col in (COLUMNS.index("charge"), COLUMNS.index("multiplicity")) and text:
+                    item.setData(Qt.ItemDataRole.EditRole, int(text))  # sorts as a number
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                if col == COLUMNS.index("finalEnergy") and energy is not None:
                     item.setData(Qt.ItemDataRole.EditRole, float(energy))
                     item.setData(Qt.ItemDataRole.DisplayRole, f"{float(energy):.8f}")
                 self.table.setItem(i, col, item)
@@ -319,7 +356,7 @@ class HistoryPanel(Retranslatable, QWidget):
     def _update_buttons(self) -> None:
         has = self.selected_row() is not None
         for b in (self.reuse_button, self.open_results_button, self.open_folder_button,
-                  self.trash_button):
+                  self.trash_button, self.use_final_button):
             b.setEnabled(has)
         self.export_button.setEnabled(bool(self.rows))
 
@@ -374,16 +411,40 @@ class HistoryPanel(Retranslatable, QWidget):
             return False
         from molforma.history.scan import reuse
 
+        geometry = str(self.reuse_geometry_combo.currentData() or "input")
         try:
-            project = reuse(folder)
+            project = reuse(folder, "final" if geometry == "final" else "input")
             # "system": a reused job's executable and extra input are not the person's
             # own choice, so Run asks before using them (SPEC.md section 7).
             self.ctx.document.load(project, label="Reuse job", preview=False, origin="system")
         except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
             self.status_label.setText(self.tr("Cannot reuse: %1").replace("%1", error_text(exc)))
             return False
-        self.status_label.setText(self.tr("Loaded the molecule and conditions of %1").replace(
-            "%1", folder))
+        text = (self.tr("Loaded the molecule (final geometry) and conditions of %1")
+                if geometry == "final" else self.tr("Loaded the molecule and conditions of %1"))
+        self.status_label.setText(text.replace("%1", folder))
+        return True
+
+    def use_final_structure(self) -> bool:
+        """Put the selected job's final structure into the editor as a candidate (the
+        conditions stay as they are); atoms keep their ids when the elements match."""
+        folder = self._checked_selection()
+        if folder is None:
+            return False
+        from molforma.document import ops
+        from molforma.history.scan import final_structure
+
+        try:
+            symbols, coordinates = final_structure(folder)
+            ops.use_structure(self.ctx.document, symbols, coordinates,
+                              label="Use final structure", preview=True, origin="user")
+        except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
+            self.status_label.setText(self.tr("Cannot use the structure: %1").replace(
+                "%1", error_text(exc)))
+            return False
+        self.status_label.setText(self.tr(
+            "The final structure of %1 is a candidate in the Molecule tab: confirm or cancel "
+            "it there.").replace("%1", folder))
         return True
 
     def open_selected_in_results(self) -> bool:
@@ -475,6 +536,11 @@ class HistoryPanel(Retranslatable, QWidget):
         self.status_label.setText(self.tr("Exported %1 rows to %2").replace(
             "%1", str(len(self.rows))).replace("%2", path))
         return path
+
+
+def _number_text(value: Any) -> str:
+    """A whole number as a cell text ('' when unknown)."""
+    return "" if value is None or isinstance(value, bool) else str(int(value))
 
 
 def _local_time(iso: str) -> str:

@@ -16,10 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Signal
 from PySide6.QtWidgets import (
+    QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
+    QLabel,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -166,29 +169,95 @@ class EnergyPlot(Retranslatable, _LazyPlot):
         return self._marked
 
 
+LINE_SHAPES = ("lorentzian", "gaussian")
+
+
+def broadened(positions: np.ndarray, heights: np.ndarray, grid: np.ndarray, fwhm: float,
+              shape: str = "lorentzian") -> np.ndarray:
+    """Sum of Lorentzian or Gaussian bands of full width ``fwhm`` on ``grid``, each band's
+    peak height equal to its stick (peak height, not area, is kept: an isolated band
+    reaches its stick whatever the width, so sticks and curve share one axis).
+
+    The one broadening helper of the window's spectra (IR here; UV-Vis may use it too).
+    """
+    f = np.asarray(positions, dtype=float)
+    i = np.asarray(heights, dtype=float)
+    if f.size == 0:
+        return np.zeros_like(grid)
+    d = grid[:, None] - f[None, :]
+    if shape == "gaussian":
+        sigma = fwhm / (2.0 * math.sqrt(2.0 * math.log(2.0)))
+        return (i[None, :] * np.exp(-(d**2) / (2.0 * sigma**2))).sum(axis=1)
+    if shape != "lorentzian":
+        raise ValueError(f"unknown line shape {shape!r}; use one of {', '.join(LINE_SHAPES)}")
+    half = fwhm / 2.0
+    return (i[None, :] * half**2 / (d**2 + half**2)).sum(axis=1)
+
+
 def lorentzian_spectrum(
     frequencies: Sequence[float], intensities: Sequence[float], fwhm: float,
-    grid: np.ndarray | None = None,
+    grid: np.ndarray | None = None, shape: str = "lorentzian",
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Sum of Lorentzians whose peak heights equal the stick intensities.
-
-    Peak height rather than area is kept, so an isolated band reaches its stick and
-    the two curves can share one axis whatever the width.
-    """
+    """The IR curve on a wavenumber grid (0 to past the highest band): see :func:`broadened`."""
     f = np.asarray(frequencies, dtype=float)
-    i = np.asarray(intensities, dtype=float)
     if grid is None:
         hi = float(f.max()) + 10 * fwhm if f.size else 4000.0
         grid = np.linspace(0.0, max(hi, 500.0), 4000)
-    half = fwhm / 2.0
-    if f.size == 0:
-        return grid, np.zeros_like(grid)
-    y = (i[None, :] * half**2 / ((grid[:, None] - f[None, :]) ** 2 + half**2)).sum(axis=1)
-    return grid, y
+    return grid, broadened(f, np.asarray(intensities, dtype=float), grid, fwhm, shape)
+
+
+# Frequency scale factors (Scott and Radom, J. Phys. Chem. 1996, 100, 16502) for the
+# methods people run most; the combo stays editable for any other value.
+SCALE_FACTORS: tuple[tuple[float, str], ...] = (
+    (1.0, ""),
+    (0.8953, "HF/6-31G*"),
+    (0.9085, "HF/3-21G"),
+    (0.9613, "B3LYP/6-31G*"),
+    (0.9427, "MP2/6-31G*"),
+)
+SCALE_RANGE = (0.5, 1.5)
+MAX_EXPORT_SCALE = 8
+
+
+def parse_scale(text: str) -> float | None:
+    """The factor at the start of a scale combo text ('0.9613 B3LYP/6-31G*' → 0.9613),
+    read in the C locale; None when it is not a number in :data:`SCALE_RANGE`."""
+    words = text.strip().split()
+    if not words:
+        return None
+    try:
+        value = float(words[0])
+    except ValueError:
+        return None
+    if not math.isfinite(value) or not SCALE_RANGE[0] <= value <= SCALE_RANGE[1]:
+        return None
+    return value
+
+
+def scaled_png_bytes(plot: Any, scale: int) -> bytes:
+    """A PNG of ``plot`` drawn ``scale`` times its size (pyqtgraph redraws the scene, so
+    text and lines stay sharp instead of being blown-up pixels)."""
+    if scale <= 1:
+        return widget_png_bytes(plot)
+    from pyqtgraph.exporters import ImageExporter
+
+    exporter = ImageExporter(plot.getPlotItem())
+    exporter.parameters()["width"] = int(plot.width() * scale)
+    image = exporter.export(toBytes=True)
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if image is None or not image.save(buf, "PNG"):
+        raise FileAccessError(path="<image>", reason="PNG encoding failed")
+    buf.close()
+    return bytes(data.data())
 
 
 class IRSpectrumWidget(Retranslatable, QWidget):
-    """IR spectrum: sticks plus a broadened curve, width spin box and PNG/CSV export."""
+    """IR spectrum: sticks plus a broadened curve (Lorentzian or Gaussian, width), a
+    frequency scale factor, and PNG (at a chosen scale) / CSV export."""
+
+    scaleChanged = Signal(float)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -207,21 +276,142 @@ class IRSpectrumWidget(Retranslatable, QWidget):
         self.export_png = self.button(lambda: self.tr("Export PNG…"), "irExportPng")
         self.export_csv = self.button(lambda: self.tr("Export CSV…"), "irExportCsv")
 
+        self.shape_combo = QComboBox(self)
+        self.shape_combo.setObjectName("irLineShapeCombo")
+        for key in LINE_SHAPES:
+            self.shape_combo.addItem("", key)
+        self.bind_text(self._shape_texts)
+        self.scale_label = self.label(lambda: self.tr("Scale factor:"))
+        self.scale_combo = QComboBox(self)
+        self.scale_combo.setObjectName("irScaleCombo")
+        self.scale_combo.setEditable(True)
+        self.scale_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        for factor, method in SCALE_FACTORS:
+            self.scale_combo.addItem(f"{factor:.4f} {method}".strip(), factor)
+        self.scale_label.setBuddy(self.scale_combo)
+        self.bind_text(lambda: self.scale_combo.setToolTip(self.tr(
+            "Harmonic frequencies are multiplied by this factor in the plot, the modes table "
+            "and the CSV: pick the value for your method or type one (0.5–1.5)")))
+        self.scale_message = QLabel(self)
+        self.scale_message.setObjectName("irScaleMessage")
+        self.scale_message.setStyleSheet("color: #b00020;")
+        self.scale_message.setVisible(False)
+        self.export_scale_label = self.label(lambda: self.tr("PNG size:"))
+        self.export_scale_spin = QSpinBox(self)
+        self.export_scale_spin.setObjectName("irExportScale")
+        self.export_scale_spin.setRange(1, MAX_EXPORT_SCALE)
+        self.export_scale_spin.setValue(3)
+        self.bind_text(lambda: self.export_scale_spin.setPrefix("×"))
+        self.bind_text(lambda: self.export_scale_spin.setToolTip(self.tr(
+            "The PNG is the plot as shown, drawn this many times larger (sharp text and "
+            "lines)")))
+        self.export_size_label = QLabel(self)
+        self.export_size_label.setObjectName("irExportSize")
+        self.export_scale_spin.valueChanged.connect(lambda _v: self._show_export_size())
+
         row = QHBoxLayout()
         row.addWidget(self.width_label)
         row.addWidget(self.width_spin)
+        row.addWidget(self.shape_combo)
+        row.addWidget(self.scale_label)
+        row.addWidget(self.scale_combo)
         row.addStretch(1)
+        row.addWidget(self.export_scale_label)
+        row.addWidget(self.export_scale_spin)
+        row.addWidget(self.export_size_label)
         row.addWidget(self.export_png)
         row.addWidget(self.export_csv)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.plot, 1)
         lay.addLayout(row)
+        lay.addWidget(self.scale_message)
 
         self._freqs: list[float] = []
         self._ints: list[float] = []
+        self._scale = 1.0
         self.width_spin.valueChanged.connect(self._redraw)
+        self.shape_combo.currentIndexChanged.connect(lambda _i: self._redraw())
+        self.scale_combo.activated.connect(lambda _i: self._scale_edited())
+        line_edit = self.scale_combo.lineEdit()
+        if line_edit is not None:
+            line_edit.editingFinished.connect(self._scale_edited)
         self._update_enabled()
+
+    # -- settings ------------------------------------------------------------------------
+    def _shape_texts(self) -> None:
+        self.shape_combo.setItemText(0, self.tr("Lorentzian"))
+        self.shape_combo.setItemText(1, self.tr("Gaussian"))
+        self.shape_combo.setToolTip(self.tr("Band shape of the broadened curve"))
+
+    @property
+    def scale_factor(self) -> float:
+        """The frequency scale factor in use."""
+        return self._scale
+
+    @property
+    def line_shape(self) -> str:
+        """``lorentzian`` or ``gaussian``."""
+        return str(self.shape_combo.currentData())
+
+    def set_scale_factor(self, value: float) -> None:
+        """Use ``value`` (within :data:`SCALE_RANGE`) as the frequency scale factor.
+
+        Raises:
+            ValueError: out of range.
+        """
+        if not SCALE_RANGE[0] <= float(value) <= SCALE_RANGE[1]:
+            raise ValueError(f"scale factor {value} outside {SCALE_RANGE}")
+        self._scale = float(value)
+        self._redraw()
+        self.scaleChanged.emit(self._scale)
+
+    def _scale_edited(self) -> None:
+        text = self.scale_combo.currentText()
+        value = parse_scale(text)
+        if value is None:
+            self.scale_message.setText(self.tr(
+                "Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)")
+                .replace("%1", text))
+            self.scale_message.setVisible(True)
+            self._show_scale_text()
+            return
+        if value != self._scale:
+            # Only a new value clears the refusal: Qt may report the restored text again.
+            self.scale_message.setVisible(False)
+            self.set_scale_factor(value)
+
+    def _show_scale_text(self) -> None:
+        idx = self.scale_combo.findData(self._scale)
+        if idx >= 0:
+            self.scale_combo.setCurrentIndex(idx)
+        self.scale_combo.setEditText(self.scale_combo.itemText(idx) if idx >= 0
+                                     else f"{self._scale:.4f}")
+
+    def export_size(self) -> tuple[int, int]:
+        """Pixel size of the PNG written now: the plot area ``scale`` times larger."""
+        k = self.export_scale_spin.value()
+        width, height = self.plot.width() * k, self.plot.height() * k
+        plot = self.plot._plot  # only when made: asking must not build it
+        if k > 1 and plot is not None:
+            rect = plot.getPlotItem().sceneBoundingRect()
+            if rect.width() > 0:  # pyqtgraph keeps the plot item's aspect ratio
+                height = round(width * rect.height() / rect.width())
+        return width, height
+
+    def _show_export_size(self) -> None:
+        w, h = self.export_size()
+        self.export_size_label.setText(f"{w} × {h} px")
+
+    def resizeEvent(self, event: Any) -> None:  # Qt override
+        """The PNG size shown follows the plot's size."""
+        super().resizeEvent(event)
+        self._show_export_size()
+
+    def showEvent(self, event: Any) -> None:  # Qt override
+        """The plot has its real size once shown."""
+        super().showEvent(event)
+        self._show_export_size()
 
     # -- data ----------------------------------------------------------------------------
     def set_modes(self, frequencies: Sequence[float], intensities: Sequence[float | None]) -> None:
@@ -231,21 +421,27 @@ class IRSpectrumWidget(Retranslatable, QWidget):
         for f, i in zip(frequencies, intensities, strict=False):
             if f is None or i is None or float(f) < MIN_REAL_FREQUENCY:
                 continue
-            freqs.append(float(f))
+            freqs.append(float(f))  # unscaled: the factor is applied when drawn
             ints.append(float(i))
         self._freqs, self._ints = freqs, ints
         self._redraw()
 
+    def scaled_frequencies(self) -> list[float]:
+        """The sticks' wavenumbers with the scale factor applied."""
+        return [f * self._scale for f in self._freqs]
+
     def sticks(self) -> list[tuple[float, float]]:
-        """(wavenumber, intensity) of the sticks shown."""
-        return list(zip(self._freqs, self._ints, strict=True))
+        """(scaled wavenumber, intensity) of the sticks shown."""
+        return list(zip(self.scaled_frequencies(), self._ints, strict=True))
 
     def broadened(self) -> tuple[np.ndarray, np.ndarray]:
-        """The broadened curve shown now (wavenumbers, intensities)."""
-        return lorentzian_spectrum(self._freqs, self._ints, self.width_spin.value())
+        """The broadened curve shown now (scaled wavenumbers, intensities)."""
+        return lorentzian_spectrum(self.scaled_frequencies(), self._ints,
+                                   self.width_spin.value(), shape=self.line_shape)
 
     def _redraw(self) -> None:
-        self.plot.draw(self._freqs, self._ints, self.broadened() if self._freqs else None)
+        self.plot.draw(self.scaled_frequencies(), self._ints,
+                       self.broadened() if self._freqs else None)
         self._update_enabled()
 
     def _update_enabled(self) -> None:
@@ -255,16 +451,19 @@ class IRSpectrumWidget(Retranslatable, QWidget):
 
     # -- export --------------------------------------------------------------------------
     def write_png(self, path: str | Path) -> None:
-        """Save the plot as a PNG file (atomically)."""
-        atomic_write_bytes(path, widget_png_bytes(self.plot.plot_widget()))
+        """Save the plot as a PNG file (atomically), :meth:`export_size` pixels large."""
+        plot = self.plot.plot_widget()
+        if plot.size() != self.plot.size():
+            plot.resize(self.plot.size())  # a plot made just now: give it its real size
+        atomic_write_bytes(path, scaled_png_bytes(plot, self.export_scale_spin.value()))
 
     def write_csv(self, path: str | Path) -> None:
         """Save the broadened spectrum and the sticks as CSV (atomically)."""
         x, y = self.broadened()
-        lines = [f"# fwhm_cm-1,{self.width_spin.value():.3f}",
+        lines = [f"# fwhm_cm-1,{self.width_spin.value():.3f},scale_factor,{self._scale:.4f},"
+                 f"line_shape,{self.line_shape}",
                  "wavenumber_cm-1,broadened_intensity_km/mol,stick_intensity_km/mol"]
-        lines += [f"{f:.4f},,{i:.6g}" for f, i in sorted(zip(self._freqs, self._ints,
-                                                             strict=True))]
+        lines += [f"{f:.4f},,{i:.6g}" for f, i in sorted(self.sticks())]
         lines += [f"{xv:.4f},{yv:.6g}," for xv, yv in zip(x, y, strict=True)]
         atomic_write_text(path, "\n".join(lines) + "\n")
 

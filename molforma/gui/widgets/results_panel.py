@@ -21,6 +21,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QDoubleSpinBox,
     QHBoxLayout,
     QHeaderView,
@@ -172,11 +173,26 @@ class ResultsPanel(Retranslatable, QWidget):
         traj.addWidget(self.label(lambda: self.tr("Structure:")))
         traj.addWidget(self.trajectory_slider, 1)
         traj.addWidget(self.trajectory_label)
+        self.use_structure_button = self.button(lambda: self.tr("Use this structure"),
+                                                "useStructureButton")
+        self.bind_text(lambda: self.use_structure_button.setToolTip(self.tr(
+            "Put the structure chosen on the slider (the final one unless you move it) into "
+            "the editor as a candidate; the atoms keep their ids when the elements match")))
+        self.use_structure_button.clicked.connect(lambda: self.use_structure())
+        traj.addWidget(self.use_structure_button)
         playrow = QHBoxLayout()
         playrow.addWidget(self.play_button)
         playrow.addWidget(self.stop_button)
         playrow.addWidget(amp_label)
         playrow.addWidget(self.amplitude_spin)
+        self.arrows_check = QCheckBox(self)
+        self.arrows_check.setObjectName("modeArrowsCheck")
+        self.bind_text(lambda: self.arrows_check.setText(self.tr("Arrows")))
+        self.bind_text(lambda: self.arrows_check.setToolTip(self.tr(
+            "Show the displacement of each atom in the selected mode as an arrow, still or "
+            "while the mode plays")))
+        self.arrows_check.toggled.connect(self.view.set_show_arrows)
+        playrow.addWidget(self.arrows_check)
         playrow.addStretch(1)
         center = QWidget(self)
         cl = QVBoxLayout(center)
@@ -208,6 +224,8 @@ class ResultsPanel(Retranslatable, QWidget):
         self.plots.addTab(self.ir, "")
         self.bind_text(lambda: self.plots.setTabText(0, self.tr("Energy per step")))
         self.bind_text(lambda: self.plots.setTabText(1, self.tr("IR spectrum")))
+        self.ir.scaleChanged.connect(lambda _f: self._rescale_modes())
+        self.bind_text(self._frequency_header)
         self.ir.export_png.clicked.connect(lambda: self.export_ir_png())
         self.ir.export_csv.clicked.connect(lambda: self.export_ir_csv())
         from molforma.gui.widgets.orbital_panel import OrbitalPanel
@@ -431,6 +449,27 @@ class ResultsPanel(Retranslatable, QWidget):
             lines += [f"  · {m.message}" for m in list(s.warnings)[:10]]
         self.summary.setPlainText("\n".join(lines))
 
+    def _frequency_header(self) -> None:
+        factor = self.ir.scale_factor
+        text = self.tr("Frequency (cm⁻¹)")
+        if factor != 1.0:
+            text += f" ×{factor:.4f}"
+        item = self.modes_table.horizontalHeaderItem(1)
+        if item is not None:
+            item.setText(text)
+
+    def _rescale_modes(self) -> None:
+        """Show the modes' frequencies with the IR tab's scale factor (selection kept)."""
+        mode = self._selected_mode()
+        with self._quiet():
+            self._fill_modes(self.results)
+            if mode is not None:
+                self.modes_table.selectRow(self._row_of_mode(mode))
+        self._frequency_header()
+        if self._mode is not None and self.results is not None \
+                and self._mode < len(self.results.modes):
+            self._show_mode_label(self._mode)
+
     def _fill_modes(self, res: Any) -> None:
         modes = list(res.modes) if res is not None else []
         self.modes_table.clearContents()
@@ -444,7 +483,7 @@ class ResultsPanel(Retranslatable, QWidget):
             # the vibrations; they are greyed like in other viewers, not hidden.
             rigid = not m.significant and abs(m.frequency) < MIN_REAL_FREQUENCY
             cells = [
-                str(m.index + 1), f"{m.frequency:.2f}",
+                str(m.index + 1), f"{m.frequency * self.ir.scale_factor:.2f}",
                 "" if m.irIntensity is None else f"{m.irIntensity:.3f}",
                 yes if m.imaginary else "", yes if m.significant else "",
                 yes if m.hasDisplacements else "",
@@ -513,6 +552,44 @@ class ResultsPanel(Retranslatable, QWidget):
         self.trajectory_label.setText(
             f"{index + 1}/{len(res.structures)} {self._structure_label(st.label)}{energy}")
         self._update_buttons()
+
+    def use_structure(self, index: int | None = None) -> bool:
+        """Put trajectory structure ``index`` (default: the one on the slider, which starts
+        at the final one) into the editor as a candidate, as a person's edit; then show
+        the Molecule tab, where it is confirmed or cancelled."""
+        res = self.results
+        if index is None:
+            index = self.trajectory_slider.value()
+        if res is None or not 0 <= index < len(res.structures):
+            self.status_label.setText(error_text(ResultsError(
+                "results_bad_structure", index=index,
+                count=len(res.structures) if res is not None else 0)))
+            return False
+        from molforma.document import ops
+
+        st = res.structures[index]
+        try:
+            ops.use_structure(self.ctx.document, st.symbols, st.coordinates,
+                              label="Use computed structure", preview=True, origin="user")
+        except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
+            self.status_label.setText(self.tr("Cannot use the structure: %1").replace(
+                "%1", error_text(exc)))
+            return False
+        self.status_label.setText(self.tr(
+            "Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.")
+            .replace("%1", f"{index + 1} ({self._structure_label(st.label)})"))
+        self._show_tab("moleculeTab")
+        return True
+
+    def _show_tab(self, name: str) -> None:
+        w: QWidget | None = self.parentWidget()
+        while w is not None:
+            if isinstance(w, QTabWidget) and w.objectName() == "mainTabs":
+                for i in range(w.count()):
+                    if w.widget(i).objectName() == name:
+                        w.setCurrentIndex(i)
+                        return
+            w = w.parentWidget()
 
     def _structure_label(self, label: str) -> str:
         """A structure's label from the results ('input', 'step 3', ...) in the display language."""
@@ -589,10 +666,14 @@ class ResultsPanel(Retranslatable, QWidget):
                   "z": it["position"][2]} for it in items]
         disp = [tuple(it["displacement"]) for it in items]
         self.view.set_mode_animation(atoms, disp, self.amplitude_spin.value())
-        m = res.modes[index]
-        self.trajectory_label.setText(self.tr("Mode %1: %2 cm⁻¹").replace(
-            "%1", str(index + 1)).replace("%2", f"{m.frequency:.2f}"))
+        self._show_mode_label(index)
         return True
+
+    def _show_mode_label(self, index: int) -> None:
+        """'Mode 7: 1635.31 cm⁻¹', with the IR tab's scale factor applied."""
+        m = self.results.modes[index]
+        self.trajectory_label.setText(self.tr("Mode %1: %2 cm⁻¹").replace(
+            "%1", str(index + 1)).replace("%2", f"{m.frequency * self.ir.scale_factor:.2f}"))
 
     def play_mode(self, index: int, amplitude: float | None = None) -> None:
         """Animate mode ``index`` (0-based), positive and imaginary alike.
@@ -693,6 +774,7 @@ class ResultsPanel(Retranslatable, QWidget):
         self.play_button.setEnabled(bool(can_mode or can_frames) and not self.playing)
         self.stop_button.setEnabled(self.playing)
         self.reload_button.setEnabled(res is not None)
+        self.use_structure_button.setEnabled(res is not None and bool(res.structures))
         self.trajectory_slider.setEnabled(res is not None and len(res.structures) > 1)
 
     # -- IR export -----------------------------------------------------------------------------

@@ -661,7 +661,10 @@ def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
 
 class SetAdvancedInput(_EditInput):
     values: dict[str, Any] = Field(description="Advanced settings by key (see get_catalog "
-                                   "advanced_keys); null restores NWChem's default.")
+                                   "advanced_keys); null restores NWChem's default. An absolute "
+                                   "scratch_dir or permanent_dir must be an existing folder "
+                                   "(work_dir_missing); a relative one is made in each job "
+                                   "folder.")
 
 
 @tool("set_advanced", title="Set advanced settings")
@@ -687,7 +690,8 @@ class ExecutionValues(_Strict):
     processes: int | None = Field(None, ge=1, le=4096, description="MPI process count.")
     threads: int | None = Field(None, ge=1, le=1024, description="OMP_NUM_THREADS.")
     environment: dict[str, str] | None = Field(None, description="Protected: environment.")
-    job_root: str | None = Field(None, description="Where job folders are made.")
+    job_root: str | None = Field(None, description="Where job folders are made: a full path "
+                                 "(~ allowed); a relative one is refused (job_root_relative).")
     reference_dir: str | None = Field(None, description="Extra folder scanned by History.")
     time_limit: float | None = Field(None, gt=0, description="Wall-time limit in seconds.")
 
