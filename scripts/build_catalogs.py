@@ -196,6 +196,9 @@ ADVANCED_LABELS: dict[str, tuple[str, str, str]] = {
     "freq_animate": ("Write mode animations", "振動アニメーションを出力",
                      "freq の animate。モードごとのアニメーションXYZを書き出します。"),
     "print_level": ("Print level", "出力レベル", "全体の出力レベル。"),
+    "properties": ("Dipole, quadrupole, Mulliken charges", "双極子・四極子・Mulliken電荷",
+                   "property タスクで双極子・四極子モーメントとMulliken電荷を出力します"
+                   "（MP2ではSCFレベル）。"),
 }
 
 

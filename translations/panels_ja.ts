@@ -3,6 +3,10 @@
 <context>
     <name>CalculationPanel</name>
     <message>
+        <source>Dipole, quadrupole, Mulliken charges</source>
+        <translation>双極子・四極子・Mulliken電荷</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/calculation_panel.py" line="43" />
         <source>Energy (single point)</source>
         <translation>エネルギー（一点計算）</translation>
@@ -1078,6 +1082,118 @@
 <context>
     <name>ResultsPanel</name>
     <message>
+        <source>Show charges</source>
+        <translation>電荷を表示</translation>
+    </message>
+    <message>
+        <source>Label each atom with its Mulliken charge</source>
+        <translation>各原子にMulliken電荷を表示します</translation>
+    </message>
+    <message>
+        <source>Orbital</source>
+        <translation>軌道</translation>
+    </message>
+    <message>
+        <source>Spin</source>
+        <translation>スピン</translation>
+    </message>
+    <message>
+        <source>Energy (Eh)</source>
+        <translation>エネルギー（Eh）</translation>
+    </message>
+    <message>
+        <source>Energy (eV)</source>
+        <translation>エネルギー（eV）</translation>
+    </message>
+    <message>
+        <source>Occupation</source>
+        <translation>占有数</translation>
+    </message>
+    <message>
+        <source>Symmetry</source>
+        <translation>対称性</translation>
+    </message>
+    <message>
+        <source>UV-Vis spectrum</source>
+        <translation>UV-Visスペクトル</translation>
+    </message>
+    <message>
+        <source>Orbital energies</source>
+        <translation>軌道エネルギー</translation>
+    </message>
+    <message>
+        <source>FAILED: %1</source>
+        <translation>失敗: %1</translation>
+    </message>
+    <message>
+        <source>Charge: %1, multiplicity: %2</source>
+        <translation>電荷: %1、多重度: %2</translation>
+    </message>
+    <message>
+        <source>&lt;S²&gt;: %1 (S(S+1) = %2)</source>
+        <translation>&lt;S²&gt;: %1（S(S+1) = %2）</translation>
+    </message>
+    <message>
+        <source>spin contaminated (more than 10 % off)</source>
+        <translation>スピン汚染あり（10 %を超えるずれ）</translation>
+    </message>
+    <message>
+        <source>HOMO %1 Eh, LUMO %2 Eh, gap %3 eV</source>
+        <translation>HOMO %1 Eh、LUMO %2 Eh、ギャップ %3 eV</translation>
+    </message>
+    <message>
+        <source>Dispersion energy: %1 Eh</source>
+        <translation>分散エネルギー: %1 Eh</translation>
+    </message>
+    <message>
+        <source>Dipole: %1 D (%2)</source>
+        <translation>双極子: %1 D（%2）</translation>
+    </message>
+    <message>
+        <source>Thermochemistry at %1 K:</source>
+        <translation>%1 K での熱化学:</translation>
+    </message>
+    <message>
+        <source>enthalpy</source>
+        <translation>エンタルピー</translation>
+    </message>
+    <message>
+        <source>Gibbs free energy</source>
+        <translation>ギブズ自由エネルギー</translation>
+    </message>
+    <message>
+        <source>H correction</source>
+        <translation>H 補正</translation>
+    </message>
+    <message>
+        <source>G correction</source>
+        <translation>G 補正</translation>
+    </message>
+    <message>
+        <source>Excited states: %1</source>
+        <translation>励起状態: %1</translation>
+    </message>
+    <message>
+        <source>BOMD steps: %1</source>
+        <translation>BOMD ステップ数: %1</translation>
+    </message>
+    <message>
+        <source>restricted</source>
+        <translation>制限</translation>
+    </message>
+    <message>
+        <source>alpha</source>
+        <translation>α スピン</translation>
+    </message>
+    <message>
+        <source>beta</source>
+        <translation>β スピン</translation>
+    </message>
+    <message>
+        <source>Export UV-Vis spectrum</source>
+        <translation>UV-Visスペクトルを書き出す</translation>
+    </message>
+    <message>
         <source>frame %1</source>
         <translation>フレーム %1</translation>
     </message>
@@ -1466,6 +1582,29 @@
     <message>
         <source>Saved %1</source>
         <translation>%1 を保存しました</translation>
+    </message>
+</context>
+<context>
+    <name>UVVisSpectrumWidget</name>
+    <message>
+        <source>Wavelength (nm)</source>
+        <translation>波長（nm）</translation>
+    </message>
+    <message>
+        <source>Oscillator strength</source>
+        <translation>振動子強度</translation>
+    </message>
+    <message>
+        <source>Width (FWHM, eV):</source>
+        <translation>幅（半値全幅、eV）:</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>PNGを書き出す…</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSVを書き出す…</translation>
     </message>
 </context>
 </TS>

@@ -62,8 +62,11 @@ def _print_summary(res: Results, out: TextIO) -> None:
     w(f"Final energy:  {final}\n")
     for kind, e in s.energiesByKind.items():
         w(f"  last {kind.upper():4s}     {_fmt(e)} hartree\n")
-    if s.zeroPointEnergy is not None:
+    for msg in s.failedValues:
+        w(f"FAILED (line {msg.line}): {msg.message}\n")
+    if s.zeroPointEnergy is not None and s.thermochemistry is None:
         w(f"Zero-point:    {_fmt(s.zeroPointEnergy, 6)} hartree\n")
+    _print_chemistry(res, out)
     if res.kind == "nwchem":
         w(f"SCF converged: {_yes_no(s.scfConverged)}\n")
         opt = _yes_no(s.optimizationConverged)
@@ -88,13 +91,89 @@ def _print_summary(res: Results, out: TextIO) -> None:
         w(f"Warning{where}: {msg.message}\n")
 
 
+def _print_chemistry(res: Results, out: TextIO) -> None:
+    from molforma.results.model import HARTREE_TO_EV, HARTREE_TO_KCAL
+
+    s = res.summary
+    w = out.write
+    if s.charge is not None or s.multiplicity is not None:
+        charge = "-" if s.charge is None else f"{s.charge:g}"
+        w(f"Charge/mult.:  {charge} / {s.multiplicity or '-'}"
+          + (f"  ({s.wavefunction})" if s.wavefunction else "") + "\n")
+    if s.s2 is not None:
+        flag = "  SPIN CONTAMINATED (> 10 %)" if s.spinContaminated else ""
+        exp = f" (S(S+1) = {s.s2Expected:.4f})" if s.s2Expected is not None else ""
+        w(f"<S^2>:         {s.s2:.4f}{exp}{flag}\n")
+    if s.homo is not None:
+        w(f"HOMO:          {s.homo:.6f} hartree ({s.homo * HARTREE_TO_EV:.3f} eV)\n")
+    if s.lumo is not None:
+        w(f"LUMO:          {s.lumo:.6f} hartree ({s.lumo * HARTREE_TO_EV:.3f} eV)\n")
+    if s.gap is not None and s.gapEv is not None:
+        w(f"Gap:           {s.gap:.6f} hartree ({s.gapEv:.3f} eV)\n")
+    if s.dispersionEnergy is not None:
+        w(f"Dispersion:    {s.dispersionEnergy:.8f} hartree\n")
+    m = s.moments
+    if m is not None and m.dipole is not None:
+        x, y, z = m.dipole
+        debye = f"{m.dipoleDebye:.4f} D" if m.dipoleDebye is not None else "-"
+        w(f"Dipole:        {debye}  ({x:.6f}, {y:.6f}, {z:.6f}) a.u., {m.source}\n"
+          f"  frame:       {m.frame}\n")
+        if m.quadrupole:
+            comps = " ".join(f"{k}={v:.4f}" for k, v in m.quadrupole.items())
+            w(f"Quadrupole:    {comps} a.u.\n")
+    for p in s.polarizabilities:
+        w(f"Polarizability (omega = {p.frequency:g} a.u.): isotropic {p.isotropic:.4f} a.u.\n")
+    t = s.thermochemistry
+    if t is not None:
+        w(f"Thermochemistry at {t.temperature:.2f} K:\n")
+        rows = (("Zero-point correction", t.zeroPointEnergy),
+                ("Thermal correction to energy", t.thermalEnergyCorrection),
+                ("Thermal correction to enthalpy", t.enthalpyCorrection),
+                ("Gibbs free energy correction", t.gibbsCorrection),
+                ("Electronic energy", t.electronicEnergy),
+                ("Enthalpy", t.enthalpy), ("Gibbs free energy", t.gibbsFreeEnergy))
+        for name, v in rows:
+            if v is not None:
+                w(f"  {name:32s} {v:16.6f} hartree {v * HARTREE_TO_KCAL:14.3f} kcal/mol\n")
+        if t.entropy is not None:
+            w(f"  {'Entropy':32s} {t.entropy:16.3f} cal/(mol K)\n")
+    if s.mdSteps:
+        w(f"BOMD:          {s.mdSteps} steps\n")
+    if res.excitations:
+        w(f"Excitations:   {len(res.excitations)} roots\n")
+        _excitation_rows(res.excitations, out)
+
+
+def _excitation_rows(items: Sequence[Any], out: TextIO) -> None:
+    out.write("  root spin     sym     energy/eV   lambda/nm   f\n")
+    for e in items:
+        d = e if isinstance(e, dict) else e.model_dump()
+        nm = "-" if d["wavelengthNm"] is None else f"{d['wavelengthNm']:.1f}"
+        f = "forbidden" if d["spinForbidden"] else _fmt(d["oscillatorStrength"], 6)
+        out.write(f"  {d['root']:4d} {d['spin'] or '-':8s} {d['symmetry'] or '-':6s}"
+                  f" {d['energyEv']:10.4f} {nm:>11s}   {f}\n")
+
+
 def _print_items(page: dict[str, Any], out: TextIO) -> None:
     w = out.write
     sec = page["section"]
     if sec == "log":
         w(page["text"])
         return
+    if sec == "excitations":
+        _excitation_rows(page["items"], out)
+        return
     for it in page["items"]:
+        if sec == "orbitals":
+            occ = "-" if it["occupation"] is None else f"{it['occupation']:.2f}"
+            w(f"{it['index']:4d} {it['spin']:10s} {it['number']:5d} {it['energy']:14.6f}"
+              f" {it['energyEv']:11.4f} eV  occ {occ:>5s}  {it['symmetry'] or ''}\n")
+            continue
+        if sec == "charges":
+            q = "-" if it["mulliken"] is None else f"{it['mulliken']:8.4f}"
+            spin = "" if it["mullikenSpin"] is None else f"  spin {it['mullikenSpin']:8.4f}"
+            w(f"{it['atom']:4d} {it['element']:3s} Mulliken {q}{spin}\n")
+            continue
         if sec == "energies":
             w(f"{it['index']:4d}  {it['kind']:12s} {it['energy']:18.10f}  {it['label']}\n")
         elif sec == "structures":

@@ -383,6 +383,19 @@ def _freq(adv: AdvancedSettings) -> list[str]:
     return ["freq", "  animate", "end"] if adv.freq_animate else []
 
 
+def _property(adv: AdvancedSettings) -> list[str]:
+    if not adv.properties:
+        return []
+    return ["property", "  dipole", "  quadrupole", "  mulliken", "end"]
+
+
+def _property_task(calc: CalculationSettings, adv: AdvancedSettings) -> list[str]:
+    # NWChem's property module runs on SCF and DFT wavefunctions only.
+    if not adv.properties:
+        return []
+    return [f"task {'dft' if calc.theory == 'dft' else 'scf'} property"]
+
+
 def _extra(calc: CalculationSettings) -> list[str]:
     # Split on line feeds only, as NWChem does (the check refused every other separator).
     text = calc.extra_input.replace("\r\n", "\n").strip("\n")
@@ -429,8 +442,10 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     lines += _mp2(calc, adv)
     lines += _driver(calc, adv, prefix)
     lines += _freq(adv)
+    lines += _property(adv)
     lines += _extra(calc)
     lines += _tasks(calc)
+    lines += _property_task(calc, adv)
     text = "\n".join(lines) + "\n"
     check_generated_input(text)
     return text

@@ -19,14 +19,22 @@ warnings and errors NWChem printed.
 
 from __future__ import annotations
 
-import re
+import codecs
 import threading
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from molforma.errors import ResultsError
+from molforma.nwchem import parser_properties as chem
+from molforma.nwchem.output_text import (
+    FLOAT,
+    NeedMoreText,
+    OutputText,
+    d_float,
+    pattern,
+    patterns,
+)
 from molforma.results.elements import symbol_from_label
 from molforma.results.formats import BOHR_TO_ANGSTROM
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
@@ -42,22 +50,7 @@ from molforma.results.model import (
     make_mode,
 )
 
-_PATTERNS: list[tuple[re.Pattern[str], str]] = []
-
-
-def pattern(regex: str, example: str, flags: int = 0) -> re.Pattern[str]:
-    """Compile ``regex`` and record ``example``, which the tests check it matches."""
-    compiled = re.compile(regex, flags)
-    _PATTERNS.append((compiled, example))
-    return compiled
-
-
-def patterns() -> list[tuple[re.Pattern[str], str]]:
-    """Every (regex, example) pair defined in this module."""
-    return list(_PATTERNS)
-
-
-_FLOAT = r"[-+]?\d*\.\d+(?:[EeDd][-+]?\d+)?"
+_FLOAT = FLOAT
 
 TOTAL_ENERGY = pattern(
     rf"^\s*Total (SCF|DFT|MP2) energy\s*=?\s*({_FLOAT})\s*$",
@@ -84,7 +77,7 @@ VERSION = pattern(
 )
 
 # Literal anchors: (text to find, event name).
-_ANCHORS: tuple[tuple[str, str], ...] = (
+_BASE_ANCHORS: tuple[tuple[str, str], ...] = (
     ("Output coordinates in angstroms", "geometry"),
     ("Output coordinates in a.u.", "geometry"),  # geometry given with "units au"
     # The rule under the driver's "Step  Energy ..." header; the "@" step line follows it.
@@ -102,61 +95,16 @@ _ANCHORS: tuple[tuple[str, str], ...] = (
     (" current input line :", "error"),
     ("Warning", "warning"),
     ("WARNING", "warning"),
-    ("Total times  cpu:", "completed"),
+    ("times  cpu:", "completed"),  # "Total times" (the end) and "Task  times" (a task's)
 )
+_ANCHORS = (*_BASE_ANCHORS, *chem.ANCHORS)
 _ENERGY_KIND: dict[str, EnergyKind] = {"SCF": "scf", "DFT": "dft", "MP2": "mp2"}
 MAX_LISTED_WARNINGS = 100
 _CANCEL_EVERY = 256
 
 
-def _d_float(tok: str) -> float:
-    """Float of a Fortran number (``1.0D-04`` included)."""
-    return float(tok.replace("D", "E").replace("d", "e"))
-
-
-class _Text:
-    """Line access around positions of one big string."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._line_pos = 0
-        self._line_no = 1
-
-    def line_at(self, pos: int) -> tuple[str, int, int]:
-        """The line holding ``pos``: (text without newline, start, end-of-line index)."""
-        t = self.text
-        start = t.rfind("\n", 0, pos) + 1
-        end = t.find("\n", pos)
-        if end < 0:
-            end = len(t)
-        return t[start:end], start, end
-
-    def next_line(self, end: int) -> tuple[str, int] | None:
-        """The line after the one ending at ``end``: (text, its end), None at EOF."""
-        t = self.text
-        if end >= len(t):
-            return None
-        start = end + 1
-        nxt = t.find("\n", start)
-        if nxt < 0:
-            nxt = len(t)
-        return t[start:nxt], nxt
-
-    def prev_line(self, start: int) -> tuple[str, int] | None:
-        """The line before the one starting at ``start``: (text, its start)."""
-        if start <= 0:
-            return None
-        t = self.text
-        s = t.rfind("\n", 0, start - 1) + 1
-        return t[s:start - 1], s
-
-    def line_number(self, pos: int) -> int:
-        """1-based line number of ``pos``; calls must come in increasing ``pos`` order."""
-        if pos < self._line_pos:
-            self._line_pos, self._line_no = 0, 1
-        self._line_no += self.text.count("\n", self._line_pos, pos)
-        self._line_pos = pos
-        return self._line_no
+_d_float = d_float
+_Text = OutputText
 
 
 @dataclass
@@ -173,7 +121,7 @@ class _State:
     first_unclaimed: int = 0
     scf_failed: bool = False
     freqs: list[float] = field(default_factory=list)
-    disp_columns: list[list[float]] = field(default_factory=list)
+    disp_columns: list[array[float]] = field(default_factory=list)
     modes_reference: int | None = None
     ir: dict[int, float] = field(default_factory=dict)
     zpe: float | None = None
@@ -182,16 +130,44 @@ class _State:
     warnings: list[Message] = field(default_factory=list)
     warning_texts: set[str] = field(default_factory=set)
     errors: list[Message] = field(default_factory=list)
+    chem: chem.ChemState = field(default_factory=chem.ChemState)
+    nwchem_seen: bool = False
+    input_echo: str = ""
+    ascii_only: bool = True
 
 
-def _find_events(text: str) -> list[tuple[int, str]]:
+__all__ = ["parse_nwchem_file", "parse_nwchem_output", "pattern", "patterns"]
+
+# The output is read in windows: events are taken from the first WINDOW characters
+# (cut at a line end) while handlers look LOOKAHEAD characters further (more on
+# demand, see NeedMoreText), so a 100 MB output is never held whole in memory.
+WINDOW = 1024 * 1024
+LOOKAHEAD = 256 * 1024
+_ECHO_START = "echo of input deck"
+_ECHO_END = "\n=========="
+_READ_BYTES = 256 * 1024
+_HEAD_CHARS = 20000
+_SNIFF_BYTES = 64 * 1024
+
+
+def _find_events(text: str, stop: int, gates: set[str]) -> list[tuple[int, str]]:
     events: list[tuple[int, str]] = []
-    for needle, name in _ANCHORS:
-        find = text.find
-        pos = find(needle)
+    find = text.find
+    anchors = list(_ANCHORS)
+    pos = find(chem.MODULE_NEEDLE, 0, stop)
+    while pos >= 0:
+        line_end = find("\n", pos)
+        line = text[text.rfind("\n", 0, pos) + 1:line_end if line_end >= 0 else len(text)]
+        gates.update(g for g in chem.MODULE_GATES if g in line)
+        events.append((pos, "banner"))
+        pos = find(chem.MODULE_NEEDLE, pos + 1, stop)
+    for gate in gates:
+        anchors += chem.MODULE_GATES[gate]
+    for needle, name in anchors:
+        pos = find(needle, 0, stop)
         while pos >= 0:
             events.append((pos, name))
-            pos = find(needle, pos + len(needle))
+            pos = find(needle, pos + len(needle), stop)
     events.sort()
     return events
 
@@ -209,32 +185,152 @@ def parse_nwchem_output(
         ResultsError: ``results_unknown_format`` when the text is no NWChem output, a
             limit code when it is too large, ``results_cancelled`` when ``cancel`` is set.
     """
-    head = text[:20000]
-    markers = ("Output coordinates in angstroms", "Total SCF energy", "Total DFT energy")
-    if "NWChem" not in head and not any(a in text for a in markers):
-        raise ResultsError("results_unknown_format", path=source)
+    pieces = (text[i:i + WINDOW] for i in range(0, max(len(text), 1), WINDOW))
+    return _parse_pieces(pieces, source, cancel, limits)
+
+
+def parse_nwchem_file(
+    path: str,
+    *,
+    source: str | None = None,
+    cancel: threading.Event | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Results:
+    """Read an NWChem output file as a stream (memory stays bounded by the window size).
+
+    Bad bytes decode as U+FFFD; ``logPath`` is set so the ``log`` section serves the file.
+
+    Raises:
+        ResultsError: ``results_not_found``, ``results_unreadable``,
+            ``results_file_too_large``, ``results_unknown_format``, a limit code, or
+            ``results_cancelled``.
+    """
+    src = path if source is None else source
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed by the generator below
+    except FileNotFoundError:
+        raise ResultsError("results_not_found", path=path) from None
+    except IsADirectoryError:
+        raise ResultsError("results_unreadable", path=path, reason="is a folder") from None
+    except OSError as exc:
+        raise ResultsError("results_unreadable", path=path,
+                           reason=exc.strerror or str(exc)) from exc
+    flags = {"ascii": True}
+    with fh:
+        res = _parse_pieces(_decoded(fh, path, limits, flags), src, cancel, limits)
+    res.logPath = path
+    res._log_ascii = flags["ascii"]
+    return res
+
+
+def _decoded(fh: object, path: str, limits: Limits, flags: dict[str, bool]) -> Iterator[str]:
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    total = 0
+    first = True
+    while True:
+        try:
+            raw = fh.read(_READ_BYTES)  # type: ignore[attr-defined]
+        except OSError as exc:
+            raise ResultsError("results_unreadable", path=path,
+                               reason=exc.strerror or str(exc)) from exc
+        if first:
+            if b"\0" in raw[:_SNIFF_BYTES]:
+                raise ResultsError("results_unknown_format", path=path)
+            first = False
+        if not raw:
+            tail = decoder.decode(b"", final=True)
+            if tail:
+                yield tail
+            return
+        total += len(raw)
+        if total > limits.max_file_bytes:
+            raise ResultsError("results_file_too_large", path=path, size=total,
+                               limit=limits.max_file_bytes)
+        if flags["ascii"] and not raw.isascii():
+            flags["ascii"] = False
+        yield decoder.decode(raw)
+
+
+def _pull(it: Iterator[str], buf: str, size: int) -> tuple[str, bool]:
+    """``buf`` extended from ``it`` to at least ``size`` characters; True at the end."""
+    parts = [buf]
+    have = len(buf)
+    while have < size:
+        piece = next(it, None)
+        if piece is None:
+            return "".join(parts), True
+        parts.append(piece)
+        have += len(piece)
+    return "".join(parts), False
+
+
+def _read_head(st: _State, buf: str) -> None:
+    head = buf[:_HEAD_CHARS]
+    st.nwchem_seen = "NWChem" in head
     m = VERSION.search(head)
-    tx = _Text(text)
-    st = _State(source=source, counter=StructureCounter(limits, source))
     st.version = m.group(1) if m else None
-    last_line_start = -1
+    chem.read_prefix(st, head)
+    # Keep the echoed input deck (small) so the results can be mapped back to its frame.
+    echo = buf.find(_ECHO_START)
+    if echo >= 0:
+        stop = buf.find(_ECHO_END, buf.find("\n", echo) + 1)
+        st.input_echo = buf[echo:stop if stop >= 0 else len(buf)] + "\n" + "=" * 40 + "\n"
+
+
+def _parse_pieces(
+    pieces: Iterable[str], source: str, cancel: threading.Event | None, limits: Limits
+) -> Results:
+    st = _State(source=source, counter=StructureCounter(limits, source))
     handlers = {
         "geometry": _on_geometry, "opt_step": _on_opt_step, "energy": _on_energy,
         "opt_start": _on_opt_start,
         "opt_converged": _on_opt_converged, "opt_failed": _on_opt_failed,
         "scf_failed": _on_scf_failed, "modes": _on_modes, "ir": _on_ir, "zpe": _on_zpe,
         "error": _on_error, "warning": _on_warning, "completed": _on_completed,
+        **chem.HANDLERS,
+        "banner": lambda st, tx, line, start, end: chem.on_banner(st, tx, line, end),
     }
-    for n, (pos, name) in enumerate(_find_events(text)):
-        if n % _CANCEL_EVERY == 0:
-            check_cancel(cancel, source)
-        line, start, end = tx.line_at(pos)
-        if name == "warning":
-            if start == last_line_start:
-                continue  # "Warning" and "WARNING" on one line
-            last_line_start = start
-        handlers[name](st, tx, line, start, end)
+    it = iter(pieces)
+    buf, exhausted = _pull(it, "", WINDOW + LOOKAHEAD)
+    gates: set[str] = set()
+    first_line = 1
+    _read_head(st, buf)
+    n = 0
+    while True:
+        if not exhausted and len(buf) < WINDOW + LOOKAHEAD:
+            buf, exhausted = _pull(it, buf, WINDOW + LOOKAHEAD)
+        last_window = exhausted
+        own = len(buf) if last_window else (buf.rfind("\n", 0, WINDOW) + 1 or WINDOW)
+        tx = OutputText(buf, first_line, complete=exhausted)
+        last_line_start = -1
+        events = _find_events(buf, own, gates)
+        i = 0
+        while i < len(events):
+            pos, name = events[i]
+            if n % _CANCEL_EVERY == 0:
+                check_cancel(cancel, source)
+            try:
+                line, start, end = tx.line_at(pos)
+                if name == "warning" and start == last_line_start:
+                    i += 1
+                    continue  # "Warning" and "WARNING" on one line
+                handlers[name](st, tx, line, start, end)
+            except NeedMoreText:
+                # A block longer than the look-ahead: grow the window and run it again.
+                buf, exhausted = _pull(it, buf, 2 * len(buf))
+                tx = OutputText(buf, first_line, complete=exhausted)
+                continue
+            if name == "warning":
+                last_line_start = start
+            n += 1
+            i += 1
+        if last_window:
+            break
+        first_line += buf.count("\n", 0, own)
+        buf = buf[own:]
     check_cancel(cancel, source)
+    if not st.nwchem_seen and not st.structures and not st.energies:
+        raise ResultsError("results_unknown_format", path=source)
     return _build(st)
 
 
@@ -332,14 +428,14 @@ def _on_opt_step(st: _State, tx: _Text, rule: str, rule_start: int, rule_end: in
 def _on_energy(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
     m = TOTAL_ENERGY.match(line)
     if not m:
+        if "energy:" in line:  # "Total MP2 energy:" of the coupled-cluster modules
+            chem.HANDLERS["cc_energy"](st, tx, line, start, end)
+        else:
+            chem.on_failed_total(st, tx, line, start)
         return
-    kind = _ENERGY_KIND[m.group(1)]
-    st.energies.append(
-        EnergyPoint(
-            index=len(st.energies), kind=kind, label=f"Total {m.group(1)} energy",
-            energy=_d_float(m.group(2)), line=tx.line_number(start),
-        )
-    )
+    chem.add_total(st, tx, _ENERGY_KIND[m.group(1)], f"Total {m.group(1)} energy",
+                   _d_float(m.group(2)), start)
+    chem.after_total(st, tx, m.group(1), end)
 
 
 def _on_opt_converged(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
@@ -372,7 +468,7 @@ def _on_modes(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
     if not projected:
         return  # the unprojected block comes first; the projected one is what we keep
     freqs: list[float] = []
-    columns: list[list[float]] = []
+    columns: list[array[float]] = []
     while True:
         # column numbers
         nxt = tx.next_line(cur)
@@ -407,7 +503,8 @@ def _on_modes(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
             cur = nxt[1]
             nxt = tx.next_line(cur)
         freqs.extend(block_freqs)
-        columns.extend(block_cols)
+        # array('d') keeps 8 bytes a number (a float object takes 24 plus its pointer)
+        columns.extend(array("d", c) for c in block_cols)
     if freqs:
         st.freqs = freqs
         st.disp_columns = columns
@@ -501,8 +598,11 @@ def _on_warning(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
 
 
 def _on_completed(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
-    if line.lstrip().startswith("Total times"):
+    text = line.lstrip()
+    if text.startswith("Total times"):
         st.completed = True
+    elif text.startswith("Task  times"):
+        chem.on_task_end(st)
 
 
 # --- assembling ------------------------------------------------------------------------
@@ -515,16 +615,30 @@ def _build(st: _State) -> Results:
         ncoord = len(st.disp_columns[0]) if st.disp_columns else 0
         ok = ncoord > 0 and ncoord % 3 == 0 and all(len(c) == ncoord for c in st.disp_columns)
         if ok:
-            disp = np.asarray(st.disp_columns, dtype=float).reshape(len(st.freqs), ncoord // 3, 3)
+            disp = st.disp_columns  # one flat array('d') of 3N numbers per mode
         for i, f in enumerate(st.freqs):
             modes.append(make_mode(i, f, st.ir.get(i), disp is not None))
-    totals = [e for e in st.energies if e.kind != "optimization"]
+    totals = [e for e in st.energies if e.kind in chem.LEVEL_RANK]
     steps = [e for e in st.energies if e.kind == "optimization"]
     by_kind: dict[str, float] = {}
     for e in totals:
-        by_kind[e.kind] = e.energy
-    ends = [e for e in (steps[-1] if steps else None, totals[-1] if totals else None) if e]
-    final = max(ends, key=lambda e: e.line or 0) if ends else None
+        if not e.displaced:
+            by_kind[e.kind] = e.energy
+    final = chem.choose_final(st.energies)
+    level = final.kind if final is not None else None
+    if level == "optimization":
+        level = max(by_kind, key=lambda k: chem.LEVEL_RANK[k]) if by_kind else None
+    final_energy = final.energy if final else None
+    final_label = final.label if final else None
+    for kind, line in st.chem.failed_lines.items():
+        # A failed number at or above the final's level, printed after it, is the real
+        # end of the run: say so rather than quote a lower level's energy.
+        rank = chem.LEVEL_RANK.get(kind, 0)
+        if final is None or (line > (final.line or 0)
+                             and rank >= chem.LEVEL_RANK.get(level or "scf", 0)):
+            final_energy = None
+            final_label = f"Total {kind.upper()} energy failed (printed as asterisks)"
+            level = kind
     if st.structures and steps:
         last = st.structures[-1]
         if last.label == "final" and last.energy is None:
@@ -540,8 +654,9 @@ def _build(st: _State) -> Results:
     atoms = st.structures[-1].symbols if st.structures else []
     summary = Summary(
         program=f"NWChem {st.version}" if st.version else "NWChem",
-        finalEnergy=final.energy if final else None,
-        finalEnergyLabel=final.label if final else None,
+        finalEnergy=final_energy,
+        finalEnergyLabel=final_label,
+        finalEnergyLevel=level,
         energiesByKind=by_kind,
         zeroPointEnergy=st.zpe,
         scfConverged=scf_conv,
@@ -560,10 +675,14 @@ def _build(st: _State) -> Results:
         warnings=st.warnings,
         errors=st.errors,
     )
+    excitations, orbitals, charges = chem.finish(st, summary, atoms)
     res = Results(
         source=st.source, kind="nwchem", summary=summary, energies=st.energies,
         structures=st.structures, modes=modes,
         modeReferenceStructure=st.modes_reference if modes else None,
+        excitations=excitations, orbitals=orbitals, charges=charges,
     )
     res.set_displacements(disp)
+    res._nwchem_prefix = st.chem.prefix
+    res._input_echo = st.input_echo
     return res

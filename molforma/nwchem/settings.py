@@ -85,6 +85,11 @@ class AdvancedSettings(BaseModel):
     print_level: Literal["none", "low", "medium", "high", "debug"] | None = Field(
         None, description="Global print level."
     )
+    properties: bool = Field(
+        False, description="Dipole and quadrupole moments and Mulliken charges: a "
+        "'property; dipole; quadrupole; mulliken; end' block and a 'task <theory> "
+        "property' after the tasks (SCF level for MP2)."
+    )
 
 
 ADVANCED_PATH_KEYS: tuple[str, ...] = ("scratch_dir", "permanent_dir", "input_movecs", "output_movecs")

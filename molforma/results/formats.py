@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 import threading
 
-import numpy as np
-
 from molforma.errors import ResultsError
 from molforma.results.elements import symbol_from_label
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
@@ -270,6 +268,8 @@ def parse_molden(
         ok = (len(vibrations) == len(freqs) and natoms > 0
               and all(len(v) == natoms for v in vibrations))
         if ok:
+            import numpy as np  # only for results with normal modes
+
             disp = np.asarray(vibrations, dtype=float)
         if ints and len(ints) != len(freqs):
             ints = []

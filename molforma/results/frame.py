@@ -11,12 +11,17 @@ applied to every structure and (as a rotation) to the mode displacements.
 
 from __future__ import annotations
 
+import math
 import re
+from array import array
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from molforma.results import rigid
 from molforma.results.model import Results
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _ECHO_START = "echo of input deck"
 _ECHO_END = re.compile(r"^={40,}\s*$", re.M)
@@ -34,6 +39,13 @@ def echoed_geometry(text: str) -> np.ndarray | None:
 
     None when the output has no echo, the block is not Cartesian, or it is unreadable.
     """
+    import numpy as np
+
+    coords = _echoed_coordinates(text)
+    return np.array(coords) if coords else None
+
+
+def _echoed_coordinates(text: str) -> list[list[float]] | None:
     start = text.find(_ECHO_START)
     if start < 0:
         return None
@@ -54,7 +66,7 @@ def echoed_geometry(text: str) -> np.ndarray | None:
     return None
 
 
-def _coordinates(lines: Iterator[str], scale: float) -> np.ndarray | None:
+def _coordinates(lines: Iterator[str], scale: float) -> list[list[float]] | None:
     coords: list[list[float]] = []
     for line in lines:
         words = line.split("#", 1)[0].split()
@@ -72,18 +84,7 @@ def _coordinates(lines: Iterator[str], scale: float) -> np.ndarray | None:
             return None  # a z-matrix or a load directive: no Cartesian reference
         if len(coords[-1]) != 3:
             return None
-    return np.array(coords) if coords else None
-
-
-def _fit(mobile: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Orthogonal matrix and centroids with ``(mobile - cm) @ r + ct ≈ target`` (Kabsch).
-
-    The determinant is not forced to +1: if NWChem's standard orientation was a
-    reflection, mapping back must reflect too.
-    """
-    cm, ct = mobile.mean(axis=0), target.mean(axis=0)
-    u, _s, vt = np.linalg.svd((mobile - cm).T @ (target - ct))
-    return u @ vt, cm, ct
+    return coords or None
 
 
 def restore_input_frame(res: Results, text: str) -> bool:
@@ -91,30 +92,73 @@ def restore_input_frame(res: Results, text: str) -> bool:
 
     ``text`` is the output (its head with the echoed deck is enough). Returns True when
     a transformation was applied; False when there was nothing to do or no safe fit.
+    The fit and the moves are plain Python (3×3 matrices): no numpy import, so reading
+    a result stays quick to start. The determinant is not forced to +1: if NWChem's
+    standard orientation was a reflection, mapping back must reflect too.
     """
     if not res.structures:
         return False
-    target = echoed_geometry(text)
-    first = np.asarray(res.structures[0].coordinates, dtype=float)
-    if target is None or target.shape != first.shape or first.ndim != 2:
+    target = _echoed_coordinates(text)
+    first = res.structures[0].coordinates
+    if target is None or len(target) != len(first) or any(len(p) != 3 for p in first):
         return False
-    if np.allclose(first, target, atol=_SAME, rtol=0.0):
+    if _same(first, target):
         return False
-    r, cm, ct = _fit(first, target)
-    rmsd = float(np.sqrt(np.mean(np.sum(((first - cm) @ r + ct - target) ** 2, axis=1))))
+    r, cm, ct = rigid.fit(first, target)
+    moved = rigid.apply(first, r, cm, ct)
+    rmsd = math.sqrt(sum((a - b) ** 2 for p, q in zip(moved, target, strict=True)
+                         for a, b in zip(p, q, strict=True)) / len(target))
     if rmsd > _MAX_FIT_RMSD:
         return False
     for structure in res.structures:
-        xyz = np.asarray(structure.coordinates, dtype=float)
-        if xyz.shape != first.shape:
+        if len(structure.coordinates) != len(first):
             continue  # not this molecule (cannot happen in one NWChem run)
-        structure.coordinates = _clean((xyz - cm) @ r + ct).tolist()
+        structure.coordinates = rigid.apply(structure.coordinates, r, cm, ct)
     disp = res._displacements
-    if disp is not None and disp.ndim == 3 and disp.shape[1:] == first.shape:
-        res.set_displacements(_clean(disp @ r))
+    if disp is not None:
+        rows = disp.tolist() if hasattr(disp, "tolist") else [list(d) for d in disp]
+        natoms = len(first)
+        turned = []
+        for row in rows:
+            vecs = row if row and isinstance(row[0], list) else [
+                row[i:i + 3] for i in range(0, len(row) - 2, 3)]
+            if len(vecs) != natoms:
+                turned = []
+                break
+            turned.append(array("d", [v for vec in rigid.apply(vecs, r) for v in vec]))
+        if turned:
+            res.set_displacements(turned)
+    _rotate_moments(res, r, cm, ct)
     return True
 
 
-def _clean(values: np.ndarray) -> np.ndarray:
-    """Round off the rotation's last-bit noise (NWChem prints 8 decimals) and -0.0."""
-    return np.round(values, 10) + 0.0
+def _rotate_moments(res: Results, r: rigid.Matrix, cm: list[float], ct: list[float]) -> None:
+    """Dipole (vector), quadrupole (tensor) and expansion point into the input's frame."""
+    m = res.summary.moments
+    if m is None:
+        return
+    if m.dipole is not None:
+        m.dipole = rigid.apply([m.dipole], r)[0]
+    if m.quadrupole:
+        q = m.quadrupole
+        keys = (("xx", "xy", "xz"), ("xy", "yy", "yz"), ("xz", "yz", "zz"))
+        if all(k in q for row in keys for k in row):
+            t = [[q[k] for k in row] for row in keys]
+            # rᵀ t r: the tensor seen in the frame where vectors are x @ r
+            tr = [[sum(t[i][k] * r[k][j] for k in range(3)) for j in range(3)]
+                  for i in range(3)]
+            t2 = [[round(sum(r[k][i] * tr[k][j] for k in range(3)), 10) + 0.0
+                   for j in range(3)] for i in range(3)]
+            names = {"xx": (0, 0), "yy": (1, 1), "zz": (2, 2), "xy": (0, 1), "xz": (0, 2),
+                     "yz": (1, 2)}
+            m.quadrupole = {k: t2[i][j] for k, (i, j) in names.items()}
+    origin = [v * _BOHR for v in m.origin]
+    m.origin = [round(v / _BOHR, 10) + 0.0 for v in rigid.apply([origin], r, cm, ct)[0]]
+    m.frame = ("the input's frame: NWChem re-oriented the molecule and MolForma mapped the "
+               "moments back together with the structures")
+
+
+def _same(a: list[list[float]], b: list[list[float]]) -> bool:
+    return len(a) == len(b) and all(
+        len(p) == len(q) and all(abs(x - y) <= _SAME for x, y in zip(p, q, strict=True))
+        for p, q in zip(a, b, strict=True))

@@ -12,29 +12,39 @@ time through :meth:`Results.displacements`.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from molforma.formula import hill_formula
 
+if TYPE_CHECKING:  # numpy is imported only by code that makes displacement arrays
+    import numpy as np
+
 ResultsKind = Literal["nwchem", "molden", "xyz", "animation"]
 FileKind = Literal["nwchem-output", "molden", "xyz", "vibration-animation"]
-EnergyKind = Literal["scf", "dft", "mp2", "optimization"]
+EnergyKind = Literal["scf", "dft", "mp2", "ccsd", "ccsd(t)", "optimization", "md"]
+SpinChannel = Literal["restricted", "alpha", "beta"]
 
+HARTREE_TO_EV = 27.211386245988  # CODATA 2018
+HARTREE_TO_KCAL = 627.5094740631
+EV_NM = 1239.84198  # hc in eV nm
 SIGNIFICANT_IMAGINARY_CM1 = -10.0  # SPEC.md section 6: "significant" = frequency < -10 cm-1
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class EnergyPoint(_Model):
     """One energy printed by the program: an SCF/DFT/MP2 total or an optimisation step."""
 
     index: int = Field(description="0-based position in the energies list.")
-    kind: EnergyKind = Field(description="scf, dft, mp2 (totals) or optimization (an '@' step).")
+    kind: EnergyKind = Field(
+        description="scf, dft, mp2, ccsd, ccsd(t) (totals), optimization (an '@' step) or md "
+        "(a BOMD step's total energy)."
+    )
     label: str = Field(description="What the program called it, e.g. 'Total SCF energy'.")
     energy: float = Field(description="Energy in hartree.")
     optimization: int | None = Field(None, description="0-based optimisation run (steps only).")
@@ -48,7 +58,106 @@ class EnergyPoint(_Model):
     criteriaMet: int | None = Field(
         None, description="How many of the four convergence criteria were 'ok' at this step."
     )
+    displaced: bool | None = Field(
+        None, description="True for an energy of a finite-difference displaced geometry "
+        "(numerical frequencies): never the final energy."
+    )
+    time: float | None = Field(None, description="Simulation time in fs (md steps).")
+    temperature: float | None = Field(None, description="Temperature in K (md steps).")
+    kineticEnergy: float | None = Field(None, description="Kinetic energy, hartree (md).")
+    potentialEnergy: float | None = Field(None, description="Potential energy, hartree (md).")
     line: int | None = Field(None, description="1-based line in the output file.")
+
+
+class Excitation(_Model):
+    """One TDDFT/CIS excited state (root) as NWChem printed it."""
+
+    index: int = Field(description="0-based position in the excitations list.")
+    root: int = Field(description="Root number as printed (per spin manifold).")
+    spin: str | None = Field(None, description="'singlet', 'triplet', or None (unrestricted).")
+    symmetry: str | None = Field(None, description="Irreducible representation of the state.")
+    energy: float = Field(description="Excitation energy, hartree.")
+    energyEv: float = Field(description="Excitation energy, eV.")
+    wavelengthNm: float | None = Field(None, description="Wavelength, nm (None for 0 eV).")
+    oscillatorStrength: float | None = Field(
+        None, description="Dipole oscillator strength; 0 for a spin-forbidden root."
+    )
+    totalOscillatorStrength: float | None = Field(
+        None, description="Dipole + quadrupole + magnetic dipole strength, where printed."
+    )
+    spinForbidden: bool = False
+
+
+class Orbital(_Model):
+    """One molecular orbital of the last wavefunction printed."""
+
+    index: int = Field(description="0-based position in the orbitals list.")
+    number: int = Field(description="NWChem's 1-based vector number within its spin.")
+    spin: SpinChannel
+    energy: float = Field(description="Orbital energy, hartree.")
+    energyEv: float
+    occupation: float | None = Field(None, description="Occupation (2, 1 or 0 typically).")
+    symmetry: str | None = None
+
+
+class AtomCharge(_Model):
+    """Population-analysis charges of one atom (0-based atom index of the structures)."""
+
+    atom: int = Field(description="0-based atom index, the order of the output's geometry.")
+    element: str
+    mulliken: float | None = Field(None, description="Mulliken charge, e.")
+    lowdin: float | None = Field(None, description="Löwdin charge, e (where printed).")
+    mullikenSpin: float | None = Field(None, description="Mulliken spin population (open shell).")
+
+
+class Moments(_Model):
+    """Electric moments of the density, atomic units, in the frame NWChem printed them."""
+
+    dipole: list[float] | None = Field(None, description="Dipole vector x, y, z in e·bohr (a.u.).")
+    dipoleDebye: float | None = Field(None, description="Dipole magnitude, Debye.")
+    quadrupole: dict[str, float] | None = Field(
+        None, description="Quadrupole components (xx, yy, zz, xy, xz, yz), a.u.; traceless "
+        "when from the property task, second moments (raw) from the multipole analysis."
+    )
+    origin: list[float] = Field(
+        default_factory=lambda: [0.0, 0.0, 0.0],
+        description="Expansion point in bohr, in NWChem's output frame.",
+    )
+    frame: str = Field(
+        description="Which coordinates the vector refers to: the output orientation of the "
+        "structure given by referenceStructure (NWChem may have re-oriented the input)."
+    )
+    referenceStructure: int | None = None
+    source: str = Field(description="'property' (property task) or 'multipole analysis'.")
+
+
+class Thermochemistry(_Model):
+    """Thermochemistry of a frequency run at the printed temperature (ideal gas, RRHO)."""
+
+    temperature: float = Field(description="K")
+    zeroPointEnergy: float | None = Field(None, description="hartree")
+    thermalEnergyCorrection: float | None = Field(None, description="hartree")
+    enthalpyCorrection: float | None = Field(None, description="hartree")
+    entropy: float | None = Field(None, description="cal/(mol K)")
+    gibbsCorrection: float | None = Field(
+        None, description="enthalpyCorrection - T*S, hartree (NWChem does not print it)."
+    )
+    electronicEnergy: float | None = Field(
+        None, description="Energy of the reference geometry, hartree."
+    )
+    enthalpy: float | None = Field(None, description="electronicEnergy + enthalpyCorrection.")
+    gibbsFreeEnergy: float | None = Field(None, description="electronicEnergy + gibbsCorrection.")
+    kcalPerMol: dict[str, float] = Field(
+        default_factory=dict, description="The corrections above in kcal/mol."
+    )
+
+
+class Polarizability(_Model):
+    """A linear-response polarizability tensor (a.u.)."""
+
+    frequency: float = Field(description="Frequency, a.u. (0 = static).")
+    tensor: list[list[float]]
+    isotropic: float
 
 
 class Structure(_Model):
@@ -100,9 +209,39 @@ class Summary(_Model):
     program: str | None = None
     finalEnergy: float | None = Field(None, description="Last energy, hartree.")
     finalEnergyLabel: str | None = None
-    energiesByKind: dict[str, float] = Field(
-        default_factory=dict, description="Last total per kind (scf, dft, mp2), hartree."
+    finalEnergyLevel: str | None = Field(
+        None, description="Level of finalEnergy: scf, dft, mp2, ccsd, ccsd(t) or md."
     )
+    energiesByKind: dict[str, float] = Field(
+        default_factory=dict,
+        description="Last total per kind (scf, dft, mp2, ccsd, ccsd(t)), hartree.",
+    )
+    failedValues: list[Message] = Field(
+        default_factory=list,
+        description="Numbers NWChem printed as asterisks (a failed MP2 ...): never replaced.",
+    )
+    charge: float | None = Field(None, description="Total charge of the last wavefunction.")
+    multiplicity: int | None = Field(None, description="Spin multiplicity 2S+1.")
+    wavefunction: str | None = Field(None, description="RHF, ROHF, UHF, closed/open-shell DFT.")
+    s2: float | None = Field(None, description="<S^2> of an unrestricted wavefunction.")
+    s2Expected: float | None = Field(None, description="S(S+1) for the multiplicity.")
+    spinContaminated: bool | None = Field(
+        None, description="True when <S^2> departs from S(S+1) by more than 10 %."
+    )
+    homo: float | None = Field(None, description="Highest occupied orbital energy, hartree.")
+    lumo: float | None = Field(None, description="Lowest unoccupied orbital energy, hartree.")
+    gap: float | None = Field(None, description="LUMO - HOMO, hartree.")
+    gapEv: float | None = Field(None, description="LUMO - HOMO, eV.")
+    moments: Moments | None = Field(None, description="Dipole (and quadrupole) where printed.")
+    thermochemistry: Thermochemistry | None = None
+    dispersionEnergy: float | None = Field(
+        None, description="Empirical dispersion correction (DFT-D), hartree."
+    )
+    polarizabilities: list[Polarizability] = Field(default_factory=list)
+    excitationCount: int = 0
+    orbitalCount: int = 0
+    chargeCount: int = 0
+    mdSteps: int = Field(0, description="BOMD (qmd) steps read.")
     zeroPointEnergy: float | None = Field(None, description="Zero-point correction, hartree.")
     scfConverged: bool | None = Field(
         None, description="False when NWChem printed 'Calculation failed to converge'."
@@ -143,12 +282,18 @@ class Results(_Model):
     modeReferenceStructure: int | None = Field(
         None, description="Index of the structure the mode displacements refer to."
     )
+    excitations: list[Excitation] = Field(default_factory=list)
+    orbitals: list[Orbital] = Field(default_factory=list)
+    charges: list[AtomCharge] = Field(default_factory=list)
     files: list[FileEntry] = Field(default_factory=list)
     logPath: str | None = Field(None, description="Text file served by the 'log' section.")
     resolvedPath: str | None = Field(None, description="The file actually read.")
 
-    _displacements: np.ndarray | None = PrivateAttr(default=None)
+    # (modes, atoms, 3) numpy array, or one flat array('d') of 3N numbers per mode
+    _displacements: Any = PrivateAttr(default=None)
     _log_ascii: bool = PrivateAttr(default=False)
+    _nwchem_prefix: str | None = PrivateAttr(default=None)
+    _input_echo: str = PrivateAttr(default="")  # NWChem's echo of the input deck
     # The check the loader applied to every file it opened; the log is read later, so
     # the same check applies again then (the file may have been swapped for a link).
     _file_guard: Any = PrivateAttr(default=None)
@@ -158,16 +303,21 @@ class Results(_Model):
         """Snake-case alias of ``logPath``."""
         return self.logPath
 
-    def set_displacements(self, array: np.ndarray | None) -> None:
-        """Store displacement vectors as an array of shape (modes, atoms, 3)."""
+    def set_displacements(self, array: np.ndarray | Sequence[Sequence[float]] | None) -> None:
+        """Store displacement vectors: an array of shape (modes, atoms, 3), or one flat
+        sequence of 3N numbers per mode (what the NWChem reader keeps, without numpy)."""
         self._displacements = array
 
     def displacements(self, mode: int) -> list[list[float]] | None:
         """Displacement vectors (one per atom) of 0-based ``mode``, or None when absent."""
         arr = self._displacements
-        if arr is None or not 0 <= mode < arr.shape[0]:
+        if arr is None or not 0 <= mode < len(arr):
             return None
-        return [[float(v) for v in row] for row in arr[mode]]
+        row = arr[mode]
+        if getattr(row, "ndim", 1) == 2:
+            return [[float(v) for v in r] for r in row]
+        return [[float(row[i]), float(row[i + 1]), float(row[i + 2])]
+                for i in range(0, len(row) - 2, 3)]
 
     def reference_structure(self) -> Structure | None:
         """The structure the normal modes were computed at."""

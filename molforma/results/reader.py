@@ -250,22 +250,75 @@ def _read_file(path: Path, source: str, cancel: threading.Event | None,
     low = path.name.lower()
     if guard is not None:
         path = guard(path)
-    text = read_text_file(path, limits)
-    check_cancel(cancel, source)
-    if low.endswith(_MOLDEN_EXT) or text.lstrip()[:15].lower() == "[molden format]":
-        res = parse_molden(text, source=source, cancel=cancel, limits=limits)
-    elif low.endswith(".xyz"):
-        res = parse_xyz(text, source=source, cancel=cancel, limits=limits)
+    if low.endswith(_MOLDEN_EXT) or low.endswith(".xyz") or _is_molden(_sniff(path)):
+        text = read_text_file(path, limits)
+        check_cancel(cancel, source)
+        if low.endswith(".xyz") and not low.endswith(_MOLDEN_EXT):
+            res = parse_xyz(text, source=source, cancel=cancel, limits=limits)
+        else:
+            res = parse_molden(text, source=source, cancel=cancel, limits=limits)
     else:
         # Imported here: the parser imports molforma.results, which imports this module.
-        from molforma.nwchem.parser import parse_nwchem_output
+        from molforma.nwchem.parser import parse_nwchem_file
 
-        res = parse_nwchem_output(text, source=source, cancel=cancel, limits=limits)
-        restore_input_frame(res, text)
-        res.logPath = str(path)
-        res._log_ascii = text.isascii()
+        _check_size(path, limits)
+        # Read as a stream: a 100 MB output is never held whole in memory.
+        res = parse_nwchem_file(str(path), source=source, cancel=cancel, limits=limits)
+        _attach_md_trajectory(res, path, cancel, limits, guard)
+        restore_input_frame(res, res._input_echo)
     res.resolvedPath = str(path)
     return res
+
+
+def _check_size(path: Path, limits: Limits) -> None:
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise ResultsError("results_not_found", path=str(path)) from None
+    except OSError as exc:
+        raise ResultsError("results_unreadable", path=str(path),
+                           reason=exc.strerror or str(exc)) from exc
+    if size > limits.max_file_bytes:
+        raise ResultsError("results_file_too_large", path=str(path), size=size,
+                           limit=limits.max_file_bytes)
+
+
+def _attach_md_trajectory(res: Results, path: Path, cancel: threading.Event | None,
+                          limits: Limits, guard: Guard | None = None) -> None:
+    """Frames of a BOMD run from NWChem's ``<prefix>.xyz`` beside the output.
+
+    The output text prints only energies and temperatures per step; the qmd module
+    writes every frame (step 0 = the input geometry) to the trajectory file. Frames
+    are kept only when their count and atoms match the steps read from the output.
+    """
+    steps = [e for e in res.energies if e.kind == "md"]
+    prefix = res._nwchem_prefix
+    if not steps or not prefix or "/" in prefix or not res.structures:
+        return
+    traj = path.parent / f"{prefix}.xyz"
+    if not traj.is_file():
+        return
+    try:
+        text = read_text_file(traj, limits, guard)  # the guard judges this file too
+        frames = parse_xyz_frames(text, source=str(traj),
+                                  counter=StructureCounter(limits, str(traj)),
+                                  cancel=cancel, first_index=len(res.structures))
+    except MolFormaError as exc:
+        # An unreadable or refused trajectory leaves the steps without frames.
+        if exc.code == "results_cancelled":
+            raise
+        return
+    symbols = res.structures[0].symbols
+    if len(frames) != len(steps) + 1 or any(f.symbols != symbols for f in frames):
+        return
+    for n, fr in enumerate(frames[1:]):
+        step = steps[n]
+        fr.label, fr.step, fr.energy = f"md step {step.step}", step.step, step.energy
+        fr.comment = f"t = {step.time} fs" if step.time is not None else None
+        fr.index = len(res.structures)
+        step.structureIndex = fr.index
+        res.structures.append(fr)
+    res.summary.structureCount = len(res.structures)
 
 
 def read_results(

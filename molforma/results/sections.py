@@ -5,6 +5,8 @@ Every section is a dict with ``section``, ``source``, ``kind``, ``items``,
 of about 40 KiB of JSON (an item over 40 KiB comes alone on its page; an item over
 2 MiB fails); ``limit`` caps the item count. The ``log`` section pages characters
 of the output file (at most 65,536 per call) and returns them as ``text``.
+``excitations`` (TDDFT/CIS roots), ``orbitals`` (energies and occupations per spin)
+and ``charges`` (Mulliken per atom) are empty lists when the output holds none.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from pydantic import BaseModel
 from molforma.errors import ResultsError
 from molforma.results.model import Results
 
-SECTIONS = ("summary", "energies", "structures", "modes", "mode_displacements", "files", "log")
+SECTIONS = ("summary", "energies", "structures", "modes", "mode_displacements", "files", "log",
+            "excitations", "orbitals", "charges")
 PAGE_BYTES = 40 * 1024
 MAX_ITEM_BYTES = 2 * 1024 * 1024
 MAX_LOG_CHARS = 65_536
@@ -171,6 +174,14 @@ def get_section(
         extra = {"referenceStructure": results.modeReferenceStructure}
     elif section == "files":
         models = results.files
+    elif section == "excitations":
+        models = results.excitations
+    elif section == "orbitals":
+        models = results.orbitals
+        extra = {"homo": results.summary.homo, "lumo": results.summary.lumo,
+                 "gap": results.summary.gap}
+    elif section == "charges":
+        models = results.charges
     return {**head, **extra, **page_items(section, models, offset, limit, _dump)}
 
 

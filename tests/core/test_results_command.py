@@ -83,7 +83,7 @@ def test_unreadable_input_gives_a_clear_error_and_status_1(
 
 def test_bad_arguments_exit_with_status_2() -> None:
     with pytest.raises(SystemExit) as exc:
-        main([str(FIXTURES / "water_scf_optfreq.out"), "--section", "orbitals"])
+        main([str(FIXTURES / "water_scf_optfreq.out"), "--section", "no_such_section"])
     assert exc.value.code == 2
 
 

@@ -133,7 +133,7 @@ def test_log_counts_characters_not_bytes_in_non_ascii_output(tmp_path: Path) -> 
 
 def test_unknown_section_and_bad_paging_fail_with_codes(water: Results) -> None:
     with pytest.raises(ResultsError) as err:
-        get_section(water, "orbitals")
+        get_section(water, "no_such_section")
     assert err.value.code == "results_unknown_section"
     with pytest.raises(ResultsError) as err:
         get_section(water, "energies", offset=-1)

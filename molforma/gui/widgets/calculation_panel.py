@@ -75,6 +75,7 @@ ADVANCED_LABELS: dict[str, str] = {
     "opt_maxiter": QT_TRANSLATE_NOOP("CalculationPanel", "Optimiser max steps"),
     "freq_animate": QT_TRANSLATE_NOOP("CalculationPanel", "Write mode animation files"),
     "print_level": QT_TRANSLATE_NOOP("CalculationPanel", "Print level"),
+    "properties": QT_TRANSLATE_NOOP("CalculationPanel", "Dipole, quadrupole, Mulliken charges"),
 }
 DEFAULT_TEXT = QT_TRANSLATE_NOOP("CalculationPanel", "(NWChem default)")
 AUTOMATIC_TIP = QT_TRANSLATE_NOOP(

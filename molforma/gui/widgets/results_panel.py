@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 
 from molforma.errors import ResultsError
 from molforma.gui import dialogs
+from molforma.gui.view3d.labels import AtomLabelOverlay
 from molforma.gui.widgets.panel_workers import (
     Retranslatable,
     error_text,
@@ -47,6 +48,7 @@ from molforma.gui.widgets.panel_workers import (
     watch_load,
 )
 from molforma.gui.widgets.plots import MIN_REAL_FREQUENCY, EnergyPlot, IRSpectrumWidget
+from molforma.gui.widgets.uvvis_plot import UVVisSpectrumWidget
 from molforma.i18n import register
 
 log = logging.getLogger(__name__)
@@ -194,6 +196,14 @@ class ResultsPanel(Retranslatable, QWidget):
         self.arrows_check.toggled.connect(self.view.set_show_arrows)
         playrow.addWidget(self.arrows_check)
         playrow.addStretch(1)
+        self.charges_check = QCheckBox(self)
+        self.charges_check.setObjectName("showChargesCheck")
+        self.bind_text(lambda: self.charges_check.setText(self.tr("Show charges")))
+        self.bind_text(lambda: self.charges_check.setToolTip(
+            self.tr("Label each atom with its Mulliken charge")))
+        self.charges_check.toggled.connect(lambda _on: self._update_charge_labels())
+        playrow.addWidget(self.charges_check)
+        self.label_overlay = AtomLabelOverlay(self.view)
         center = QWidget(self)
         cl = QVBoxLayout(center)
         cl.setContentsMargins(0, 0, 0, 0)
@@ -220,14 +230,31 @@ class ResultsPanel(Retranslatable, QWidget):
         self.plots.setObjectName("resultsPlotTabs")
         self.energy_plot = EnergyPlot(self.plots, object_name="resultsEnergyPlot")
         self.ir = IRSpectrumWidget(self.plots)
+        self.uvvis = UVVisSpectrumWidget(self.plots)
+        self.orbitals_table = QTableWidget(0, 6, self.plots)
+        self.orbitals_table.setObjectName("orbitalsTable")
+        self.bind_text(lambda: self.orbitals_table.setHorizontalHeaderLabels([
+            self.tr("Orbital"), self.tr("Spin"), self.tr("Energy (Eh)"), self.tr("Energy (eV)"),
+            self.tr("Occupation"), self.tr("Symmetry"),
+        ]))
+        self.orbitals_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.orbitals_table.verticalHeader().setVisible(False)
+        self.orbitals_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
         self.plots.addTab(self.energy_plot, "")
         self.plots.addTab(self.ir, "")
+        self.plots.addTab(self.uvvis, "")
+        self.plots.addTab(self.orbitals_table, "")
         self.bind_text(lambda: self.plots.setTabText(0, self.tr("Energy per step")))
         self.bind_text(lambda: self.plots.setTabText(1, self.tr("IR spectrum")))
+        self.bind_text(lambda: self.plots.setTabText(2, self.tr("UV-Vis spectrum")))
+        self.bind_text(lambda: self.plots.setTabText(3, self.tr("Orbital energies")))
         self.ir.scaleChanged.connect(lambda _f: self._rescale_modes())
         self.bind_text(self._frequency_header)
         self.ir.export_png.clicked.connect(lambda: self.export_ir_png())
         self.ir.export_csv.clicked.connect(lambda: self.export_ir_csv())
+        self.uvvis.export_png.clicked.connect(lambda: self.export_uvvis_png())
+        self.uvvis.export_csv.clicked.connect(lambda: self.export_uvvis_csv())
         from molforma.gui.widgets.orbital_panel import OrbitalPanel
 
         self.orbital_panel = OrbitalPanel(self.view, self._check, self.status_label.setText,
@@ -377,6 +404,8 @@ class ResultsPanel(Retranslatable, QWidget):
         else:
             self.view.set_molecule([], [])
             self.trajectory_label.setText("")
+        self._fill_orbitals(current)
+        self._update_charge_labels()
         self._update_buttons()
         self.resultsShown.emit()
 
@@ -431,6 +460,7 @@ class ResultsPanel(Retranslatable, QWidget):
         if s.zeroPointEnergy is not None:
             lines.append(self.tr("Zero-point energy: %1 Eh").replace(
                 "%1", f"{s.zeroPointEnergy:.6f}"))
+        lines += self._chemistry_lines(res)
         lines += [
             self.tr("SCF converged: %1").replace("%1", flag(s.scfConverged)),
             self.tr("Optimisation converged: %1 (%2 steps)").replace(
@@ -448,6 +478,87 @@ class ResultsPanel(Retranslatable, QWidget):
             lines += [f"  ! {m.message}" for m in list(s.errors)[:10]]
             lines += [f"  · {m.message}" for m in list(s.warnings)[:10]]
         self.summary.setPlainText("\n".join(lines))
+
+    def _chemistry_lines(self, res: Any) -> list[str]:
+        """Charge, spin, frontier orbitals, dipole, thermochemistry and the like."""
+        s = res.summary
+        lines: list[str] = []
+        for msg in s.failedValues:
+            lines.append(self.tr("FAILED: %1").replace("%1", msg.message))
+        if s.charge is not None or s.multiplicity is not None:
+            lines.append(self.tr("Charge: %1, multiplicity: %2").replace(
+                "%1", "-" if s.charge is None else f"{s.charge:g}").replace(
+                "%2", str(s.multiplicity or "-")))
+        if s.s2 is not None:
+            text = self.tr("<S²>: %1 (S(S+1) = %2)").replace("%1", f"{s.s2:.4f}").replace(
+                "%2", "-" if s.s2Expected is None else f"{s.s2Expected:.4f}")
+            if s.spinContaminated:
+                text += "  " + self.tr("spin contaminated (more than 10 % off)")
+            lines.append(text)
+        if s.homo is not None and s.lumo is not None and s.gapEv is not None:
+            lines.append(self.tr("HOMO %1 Eh, LUMO %2 Eh, gap %3 eV").replace(
+                "%1", f"{s.homo:.5f}").replace("%2", f"{s.lumo:.5f}").replace(
+                "%3", f"{s.gapEv:.3f}"))
+        if s.dispersionEnergy is not None:
+            lines.append(self.tr("Dispersion energy: %1 Eh").replace(
+                "%1", f"{s.dispersionEnergy:.8f}"))
+        m = s.moments
+        if m is not None and m.dipoleDebye is not None:
+            lines.append(self.tr("Dipole: %1 D (%2)").replace(
+                "%1", f"{m.dipoleDebye:.4f}").replace("%2", m.source))
+            lines.append(f"  {m.frame}")
+        t = s.thermochemistry
+        if t is not None:
+            lines.append(self.tr("Thermochemistry at %1 K:").replace("%1", f"{t.temperature:.2f}"))
+            for name, v in ((self.tr("enthalpy"), t.enthalpy),
+                            (self.tr("Gibbs free energy"), t.gibbsFreeEnergy),
+                            (self.tr("H correction"), t.enthalpyCorrection),
+                            (self.tr("G correction"), t.gibbsCorrection)):
+                if v is not None:
+                    lines.append(f"  {name}: {v:.6f} Eh ({v * 627.5094740631:.2f} kcal/mol)")
+        if s.excitationCount:
+            lines.append(self.tr("Excited states: %1").replace("%1", str(s.excitationCount)))
+        if s.mdSteps:
+            lines.append(self.tr("BOMD steps: %1").replace("%1", str(s.mdSteps)))
+        return lines
+
+    def _fill_orbitals(self, res: Any) -> None:
+        orbitals = list(res.orbitals) if res is not None else []
+        table = self.orbitals_table
+        table.clearContents()
+        table.setRowCount(len(orbitals))
+        homo = res.summary.homo if res is not None else None
+        lumo = res.summary.lumo if res is not None else None
+        spins = {"restricted": self.tr("restricted"), "alpha": self.tr("alpha"),
+                 "beta": self.tr("beta")}
+        bold = QFont()
+        bold.setBold(True)
+        for row, o in enumerate(orbitals):
+            mark = ""
+            if homo is not None and o.energy == homo and (o.occupation or 0) > 0.5:
+                mark = " HOMO"
+            elif lumo is not None and o.energy == lumo and (o.occupation or 0) <= 0.5:
+                mark = " LUMO"
+            cells = [f"{o.number}{mark}", spins.get(o.spin, o.spin), f"{o.energy:.6f}",
+                     f"{o.energyEv:.3f}", "" if o.occupation is None else f"{o.occupation:g}",
+                     o.symmetry or ""]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if mark:
+                    item.setFont(bold)
+                table.setItem(row, col, item)
+
+    def _update_charge_labels(self) -> None:
+        """Mulliken charges as atom labels while the check box is on and charges exist."""
+        res = self.results
+        charges = list(res.charges) if res is not None else []
+        self.charges_check.setEnabled(bool(charges))
+        shown = self.trajectory_slider.value() if res is not None else -1
+        ok = (self.charges_check.isChecked() and charges and res is not None
+              and 0 <= shown < len(res.structures)
+              and len(res.structures[shown].symbols) == len(charges))
+        labels = [f"{q.mulliken:+.2f}" if q.mulliken is not None else "" for q in charges]
+        self.label_overlay.set_labels(labels if ok else None)
 
     def _frequency_header(self) -> None:
         factor = self.ir.scale_factor
@@ -509,7 +620,10 @@ class ResultsPanel(Retranslatable, QWidget):
             self._plotted = []
             self.energy_plot.set_energies([])
             self.ir.set_modes([], [])
+            self.uvvis.set_excitations([], [])
             return
+        self.uvvis.set_excitations([e.energyEv for e in res.excitations],
+                                   [e.oscillatorStrength for e in res.excitations])
         points = [e for e in res.energies if e.kind == "optimization"] or list(res.energies)
         self._plotted = points
         self.energy_plot.set_energies([e.energy for e in points])
@@ -517,6 +631,8 @@ class ResultsPanel(Retranslatable, QWidget):
         self.ir.set_modes([m.frequency for m in res.modes], [m.irIntensity for m in res.modes])
         if res.modes and not steps:
             self.plots.setCurrentWidget(self.ir)
+        elif res.excitations and not any(e.kind == "optimization" for e in res.energies):
+            self.plots.setCurrentWidget(self.uvvis)
 
     def showEvent(self, event: Any) -> None:  # Qt override
         """Fit the structure once the tab has its real size."""
@@ -551,6 +667,7 @@ class ResultsPanel(Retranslatable, QWidget):
         energy = f", {st.energy:.8f} Eh" if st.energy is not None else ""
         self.trajectory_label.setText(
             f"{index + 1}/{len(res.structures)} {self._structure_label(st.label)}{energy}")
+        self._update_charge_labels()
         self._update_buttons()
 
     def use_structure(self, index: int | None = None) -> bool:
@@ -786,19 +903,30 @@ class ResultsPanel(Retranslatable, QWidget):
         """Save the IR spectrum as CSV (asks for the path when None)."""
         return self._export(path, "csv")
 
-    def _export(self, path: str | None, kind: str) -> str | None:
+    def export_uvvis_png(self, path: str | None = None) -> str | None:
+        """Save the UV-Vis plot as PNG (asks for the path when None)."""
+        return self._export(path, "png", self.uvvis)
+
+    def export_uvvis_csv(self, path: str | None = None) -> str | None:
+        """Save the UV-Vis spectrum as CSV (asks for the path when None)."""
+        return self._export(path, "csv", self.uvvis)
+
+    def _export(self, path: str | None, kind: str, plot: Any = None) -> str | None:
+        plot = self.ir if plot is None else plot
         if not path:
             filt = self.tr("PNG images (*.png)") if kind == "png" else self.tr("CSV files (*.csv)")
-            path = dialogs.get_save_path(self, self.tr("Export IR spectrum"), [filt],
-                                         str(Path.home() / f"ir-spectrum.{kind}"))
+            uv = plot is self.uvvis
+            title = self.tr("Export UV-Vis spectrum") if uv else self.tr("Export IR spectrum")
+            name = "uvvis-spectrum" if uv else "ir-spectrum"
+            path = dialogs.get_save_path(self, title, [filt], str(Path.home() / f"{name}.{kind}"))
             if not path:
                 return None
         try:
             path = self._check(path)
             if kind == "png":
-                self.ir.write_png(path)
+                plot.write_png(path)
             else:
-                self.ir.write_csv(path)
+                plot.write_csv(path)
         except Exception as exc:  # noqa: BLE001 - shown in the status line
             self.status_label.setText(error_text(exc))
             return None

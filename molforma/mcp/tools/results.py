@@ -152,7 +152,10 @@ def _checked_source(policy: Any, source: str) -> Path:
 class GetResultsInput(ToolInput):
     documentId: str = Field(description="Document id from list_documents.")
     section: Literal["summary", "energies", "structures", "modes", "mode_displacements",
-                     "files", "log"] = Field("summary", description="Which part to read.")
+                     "files", "log", "excitations", "orbitals", "charges"] = Field(
+        "summary", description="Which part to read. excitations: TDDFT/CIS roots (eV, nm, "
+        "oscillator strength, symmetry, spin); orbitals: energies and occupations per spin; "
+        "charges: Mulliken charges per atom index.")
     offset: int = Field(0, ge=0, description="First item (log: character) of the page.")
     limit: int | None = Field(None, ge=1, description="Page size (log: at most 65,536 "
                               "characters); default: about 40 KiB of items.")
@@ -174,7 +177,9 @@ class GetResultsOutput(BaseModel):
       max_result_chars=MAX_RESULT_CHARS)
 def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
     """Read the loaded results in pages: summary (energies, convergence, imaginary modes),
-    energies, structures, modes, mode_displacements, files, log."""
+    energies, structures, modes, mode_displacements, files, log, excitations, orbitals,
+    charges. The summary also gives charge, multiplicity, <S^2>, HOMO/LUMO/gap, dipole,
+    thermochemistry, dispersion energy and the highest-level (e.g. CCSD(T)) final energy."""
     from molforma.results import get_section
 
     ctx.state.document(args.documentId)

@@ -1,0 +1,139 @@
+"""UV-Vis spectrum of TDDFT/CIS excitations: sticks plus a broadened curve (pyqtgraph).
+
+Like the IR plot: the sticks are the oscillator strengths at each root's wavelength,
+the curve is a sum of Gaussians in energy (FWHM in eV, the width chemists quote for
+UV-Vis bands) whose peak heights equal the strengths, drawn against wavelength.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QVBoxLayout, QWidget
+
+from molforma.fileio import atomic_write_bytes, atomic_write_text
+from molforma.gui.widgets.panel_workers import Retranslatable
+from molforma.gui.widgets.plots import widget_png_bytes
+
+EV_NM = 1239.84198
+DEFAULT_FWHM_EV = 0.4  # a common width for simulated UV-Vis bands in solution
+
+
+def gaussian_spectrum(
+    energies_ev: Sequence[float], strengths: Sequence[float], fwhm_ev: float,
+    grid_ev: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(energy grid in eV, summed Gaussians whose peak heights are the strengths)."""
+    e = np.asarray(energies_ev, dtype=float)
+    f = np.asarray(strengths, dtype=float)
+    if grid_ev is None:
+        lo = max(float(e.min()) - 4 * fwhm_ev, 0.5) if e.size else 1.0
+        hi = float(e.max()) + 4 * fwhm_ev if e.size else 10.0
+        grid_ev = np.linspace(lo, hi, 2000)
+    if e.size == 0:
+        return grid_ev, np.zeros_like(grid_ev)
+    sigma = fwhm_ev / (2.0 * np.sqrt(2.0 * np.log(2.0)))
+    y = (f[None, :] * np.exp(-((grid_ev[:, None] - e[None, :]) ** 2) / (2 * sigma**2))).sum(1)
+    return grid_ev, y
+
+
+class UVVisSpectrumWidget(Retranslatable, QWidget):
+    """UV-Vis spectrum: sticks, broadened curve, width spin box and PNG/CSV export."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("uvvisPanel")
+        self.plot = pg.PlotWidget(self)
+        self.plot.setObjectName("uvvisPlot")
+        self.plot.setBackground("w")
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self.bind_text(lambda: self.plot.setLabel("bottom", self.tr("Wavelength (nm)")))
+        self.bind_text(lambda: self.plot.setLabel("left", self.tr("Oscillator strength")))
+        self.plot.getAxis("left").enableAutoSIPrefix(False)
+        self.plot.getAxis("bottom").enableAutoSIPrefix(False)
+        self._sticks = pg.BarGraphItem(x=[], height=[], width=1.0, brush="#9467bd", pen=None)
+        self.plot.addItem(self._sticks)
+        self._curve = self.plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2))
+        self.plot.setMinimumHeight(160)
+
+        self.width_label = self.label(lambda: self.tr("Width (FWHM, eV):"))
+        self.width_spin = QDoubleSpinBox(self)
+        self.width_spin.setObjectName("uvvisWidthSpin")
+        self.width_spin.setRange(0.01, 5.0)
+        self.width_spin.setDecimals(2)
+        self.width_spin.setSingleStep(0.05)
+        self.width_spin.setValue(DEFAULT_FWHM_EV)
+        self.width_label.setBuddy(self.width_spin)
+        self.export_png = self.button(lambda: self.tr("Export PNG…"), "uvvisExportPng")
+        self.export_csv = self.button(lambda: self.tr("Export CSV…"), "uvvisExportCsv")
+        row = QHBoxLayout()
+        row.addWidget(self.width_label)
+        row.addWidget(self.width_spin)
+        row.addStretch(1)
+        row.addWidget(self.export_png)
+        row.addWidget(self.export_csv)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.plot, 1)
+        lay.addLayout(row)
+        self._ev: list[float] = []
+        self._f: list[float] = []
+        self.width_spin.valueChanged.connect(self._redraw)
+        self._update_enabled()
+
+    def set_excitations(self, energies_ev: Sequence[float],
+                        strengths: Sequence[float | None]) -> None:
+        """Show roots with a positive energy; a spin-forbidden root (None/0) has no stick."""
+        ev: list[float] = []
+        f: list[float] = []
+        for e, s in zip(energies_ev, strengths, strict=False):
+            if e is None or float(e) <= 0:
+                continue
+            ev.append(float(e))
+            f.append(float(s or 0.0))
+        self._ev, self._f = ev, f
+        self._redraw()
+
+    def sticks(self) -> list[tuple[float, float]]:
+        """(wavelength in nm, oscillator strength) of the sticks shown."""
+        return [(EV_NM / e, f) for e, f in zip(self._ev, self._f, strict=True)]
+
+    def broadened(self) -> tuple[np.ndarray, np.ndarray]:
+        """The broadened curve shown now: (wavelength in nm, intensity), by wavelength."""
+        grid, y = gaussian_spectrum(self._ev, self._f, self.width_spin.value())
+        return (EV_NM / grid)[::-1], y[::-1]
+
+    def _redraw(self) -> None:
+        nm = [EV_NM / e for e in self._ev]
+        self._sticks.setOpts(x=nm, height=self._f, width=max(0.5, _span(nm) / 200.0))
+        if self._ev:
+            x, y = self.broadened()
+            self._curve.setData(x, y)
+        else:
+            self._curve.setData([], [])
+        self._update_enabled()
+
+    def _update_enabled(self) -> None:
+        has = bool(self._ev)
+        self.export_png.setEnabled(has)
+        self.export_csv.setEnabled(has)
+
+    def write_png(self, path: str | Path) -> None:
+        """Save the plot as a PNG file (atomically)."""
+        atomic_write_bytes(path, widget_png_bytes(self.plot))
+
+    def write_csv(self, path: str | Path) -> None:
+        """Save the sticks and the broadened curve as CSV (atomically)."""
+        x, y = self.broadened()
+        lines = [f"# fwhm_eV,{self.width_spin.value():.3f}",
+                 "wavelength_nm,broadened_intensity,oscillator_strength"]
+        lines += [f"{w:.4f},,{f:.6g}" for w, f in sorted(self.sticks())]
+        lines += [f"{xv:.4f},{yv:.6g}," for xv, yv in zip(x, y, strict=True)]
+        atomic_write_text(path, "\n".join(lines) + "\n")
+
+
+def _span(values: Sequence[float]) -> float:
+    return (max(values) - min(values)) if len(values) > 1 else 100.0
