@@ -591,6 +591,90 @@
         <source>SCF cycle %v of %m</source>
         <translation>SCF cycle %v of %m</translation>
     </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>Scheduler</translation>
+    </message>
+    <message>
+        <source>Local (this computer)</source>
+        <translation>Local (this computer)</translation>
+    </message>
+    <message>
+        <source>SLURM cluster (batch job)</source>
+        <translation>SLURM cluster (batch job)</translation>
+    </message>
+    <message>
+        <source>Run on:</source>
+        <translation>Run on:</translation>
+    </message>
+    <message>
+        <source>(cluster default)</source>
+        <translation>(cluster default)</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>(default)</translation>
+    </message>
+    <message>
+        <source>e.g. --mem=4G --constraint=cpu</source>
+        <translation>e.g. --mem=4G --constraint=cpu</translation>
+    </message>
+    <message>
+        <source>Partition:</source>
+        <translation>Partition:</translation>
+    </message>
+    <message>
+        <source>Account:</source>
+        <translation>Account:</translation>
+    </message>
+    <message>
+        <source>QoS:</source>
+        <translation>QoS:</translation>
+    </message>
+    <message>
+        <source>Nodes:</source>
+        <translation>Nodes:</translation>
+    </message>
+    <message>
+        <source>MPI processes per node:</source>
+        <translation>MPI processes per node:</translation>
+    </message>
+    <message>
+        <source>Extra batch options:</source>
+        <translation>Extra batch options:</translation>
+    </message>
+    <message>
+        <source>Threads become CPUs per task and the time limit the wall time. A batch job belongs to the cluster: closing MolForma does not cancel it.</source>
+        <translation>Threads become CPUs per task and the time limit the wall time. A batch job belongs to the cluster: closing MolForma does not cancel it.</translation>
+    </message>
+    <message>
+        <source>Unbalanced quotes.</source>
+        <translation>Unbalanced quotes.</translation>
+    </message>
+    <message>
+        <source>Write each option as --name=value: %1</source>
+        <translation>Write each option as --name=value: %1</translation>
+    </message>
+    <message>
+        <source>Scheduler: %1</source>
+        <translation>Scheduler: %1</translation>
+    </message>
+    <message>
+        <source>Account: %1</source>
+        <translation>Account: %1</translation>
+    </message>
+    <message>
+        <source>Extra batch options: %1</source>
+        <translation>Extra batch options: %1</translation>
+    </message>
+    <message>
+        <source>Batch job %1 (%2) in %3</source>
+        <translation>Batch job %1 (%2) in %3</translation>
+    </message>
+    <message>
+        <source>Waiting: %1</source>
+        <translation>Waiting: %1</translation>
+    </message>
 </context>
 <context>
     <name>HistoryPanel</name>

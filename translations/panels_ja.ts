@@ -595,6 +595,90 @@
         <source>SCF cycle %v of %m</source>
         <translation>SCF サイクル %v / %m</translation>
     </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>スケジューラー</translation>
+    </message>
+    <message>
+        <source>Local (this computer)</source>
+        <translation>ローカル（このコンピューター）</translation>
+    </message>
+    <message>
+        <source>SLURM cluster (batch job)</source>
+        <translation>SLURMクラスター（バッチジョブ）</translation>
+    </message>
+    <message>
+        <source>Run on:</source>
+        <translation>実行先:</translation>
+    </message>
+    <message>
+        <source>(cluster default)</source>
+        <translation>（クラスターの既定）</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>（既定）</translation>
+    </message>
+    <message>
+        <source>e.g. --mem=4G --constraint=cpu</source>
+        <translation>例: --mem=4G --constraint=cpu</translation>
+    </message>
+    <message>
+        <source>Partition:</source>
+        <translation>パーティション:</translation>
+    </message>
+    <message>
+        <source>Account:</source>
+        <translation>アカウント:</translation>
+    </message>
+    <message>
+        <source>QoS:</source>
+        <translation>QoS:</translation>
+    </message>
+    <message>
+        <source>Nodes:</source>
+        <translation>ノード数:</translation>
+    </message>
+    <message>
+        <source>MPI processes per node:</source>
+        <translation>ノードあたりのMPIプロセス数:</translation>
+    </message>
+    <message>
+        <source>Extra batch options:</source>
+        <translation>追加のバッチオプション:</translation>
+    </message>
+    <message>
+        <source>Threads become CPUs per task and the time limit the wall time. A batch job belongs to the cluster: closing MolForma does not cancel it.</source>
+        <translation>スレッド数はタスクあたりのCPU数に、制限時間はウォールタイムになります。バッチジョブはクラスターのものです。MolFormaを閉じても取り消されません。</translation>
+    </message>
+    <message>
+        <source>Unbalanced quotes.</source>
+        <translation>引用符が閉じていません。</translation>
+    </message>
+    <message>
+        <source>Write each option as --name=value: %1</source>
+        <translation>各オプションは --name=value の形で書いてください: %1</translation>
+    </message>
+    <message>
+        <source>Scheduler: %1</source>
+        <translation>スケジューラー: %1</translation>
+    </message>
+    <message>
+        <source>Account: %1</source>
+        <translation>アカウント: %1</translation>
+    </message>
+    <message>
+        <source>Extra batch options: %1</source>
+        <translation>追加のバッチオプション: %1</translation>
+    </message>
+    <message>
+        <source>Batch job %1 (%2) in %3</source>
+        <translation>バッチジョブ %1（%2）: %3</translation>
+    </message>
+    <message>
+        <source>Waiting: %1</source>
+        <translation>待機理由: %1</translation>
+    </message>
 </context>
 <context>
     <name>HistoryPanel</name>
