@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
@@ -53,6 +54,11 @@ class Preferences(BaseModel):
     job_root: str | None = Field(
         None, description="The job root the person last set in the window: the default job "
         "root of new projects (None: ~/molforma-jobs).")
+    scheduler: Literal["local", "slurm"] = Field(
+        "local", description="Default scheduler of new documents (trusted).")
+    account: str | None = Field(None, description="Default SLURM account (trusted).")
+    batch_directives: list[str] = Field(
+        default_factory=list, description="Default extra batch options (trusted).")
 
 
 def config_dir() -> Path:

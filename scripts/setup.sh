@@ -29,6 +29,7 @@ DEB_GROUPS=(
   "Qt's X11 libraries, for the window on X11 and under Xvfb|libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-shape0 libxcb-randr0 libxcb-xkb1 libxcb-cursor0 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0"
   "OpenGL (Mesa), for the 3D view|libegl1 libgl1 libgl1-mesa-dri libglx-mesa0"
   "fonts: DejaVu for Latin text, IPA Gothic for the Japanese window|fonts-dejavu-core fonts-ipafont-gothic"
+  "SLURM and munge, for the real single-node cluster the batch-job tests start (tests/slurm_cluster.py; the package scripts start no service)|slurm-wlm munge"
 )
 MIN_PYTHON="3.11"
 

@@ -393,13 +393,17 @@ class Document:
 
 
 def protected_values(p: Project) -> dict[str, Any]:
-    """Executable, launcher, environment, extra input and extra tasks of a project."""
+    """Executable, launcher, environment, scheduler, account, batch directives, extra input
+    and extra tasks of a project (the values SPEC.md section 7 protects)."""
     ex = p.get("execution", {})
     calc = p.get("calculation", {})
     return {
         "executable": ex.get("executable"),
         "launcher": ex.get("launcher"),
         "environment": dict(ex.get("environment") or {}),
+        "scheduler": ex.get("scheduler", "local"),
+        "account": ex.get("account"),
+        "batch_directives": list(ex.get("batch_directives") or []),
         "extra_input": calc.get("extra_input", ""),
         "extra_tasks": list(calc.get("extra_tasks") or []),
     }

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,8 @@ class AppContext:
             # A new document starts with the execution defaults the person saved.
             project = new_project(executable=prefs.executable, launcher=prefs.launcher,
                                   environment=dict(prefs.environment),
+                                  scheduler=prefs.scheduler, account=prefs.account,
+                                  batch_directives=list(prefs.batch_directives),
                                   **new_project_job_root(prefs))
             document = Document(project, undo_limit=WINDOW_UNDO_LIMIT)
         doc = document
@@ -139,6 +142,29 @@ class AppContext:
     @jobs.setter
     def jobs(self, value: Any) -> None:
         self._jobs = value
+
+    def reattach_batch_jobs(self, root: str | None = None) -> threading.Thread | None:
+        """Follow again, in the background, batch jobs left queued or running under ``root``
+        (default: the document's job root); they appear through ``jobChanged``."""
+        jobs = self.jobs
+        if jobs is None or not hasattr(jobs, "reattach"):
+            return None
+        where = root or str(self.document.project.get("execution", {}).get("job_root") or "")
+        if not where:
+            return None
+        # Imported here, on the GUI thread: Python 3.11's compiler is not safe to run in
+        # two threads at once, and a first import may compile.
+        import molforma.jobs.batch  # noqa: F401
+
+        def work() -> None:
+            try:
+                jobs.reattach(where)
+            except Exception:
+                log.exception("re-attaching batch jobs under %s", where)
+
+        thread = threading.Thread(target=work, name="batch-reattach", daemon=True)
+        thread.start()
+        return thread
 
     @property
     def results(self) -> Any:

@@ -68,6 +68,10 @@ EXECUTION_BLOCKED = {
     "environmentTable": "blocked_execution_setting",
     "environmentAdd": "blocked_execution_setting",
     "environmentRemove": "blocked_execution_setting",
+    # Where and as whom a batch job runs is protected like the executable (SPEC.md 7).
+    "schedulerCombo": "blocked_execution_setting",
+    "accountEdit": "blocked_execution_setting",
+    "batchDirectivesEdit": "blocked_execution_setting",
     "extraInputEdit": "blocked_extra_input",
     "extraTasksEdit": "blocked_extra_input",
     "applyExtraInputButton": "blocked_extra_input",

@@ -151,6 +151,8 @@ class MainWindow(QMainWindow):
         ctx.events.documentChanged.connect(self._document_changed)
         self.retranslate()
         self._document_changed("load")
+        # Batch jobs left running by an earlier MolForma are followed again.
+        QTimer.singleShot(0, ctx.reattach_batch_jobs)
 
     # -- construction ----------------------------------------------------------------------
     def _make_panel(self, key: str, module: str, cls_name: str) -> QWidget:
@@ -398,6 +400,8 @@ class MainWindow(QMainWindow):
 
         doc.load(new_project(executable=prefs.executable, launcher=prefs.launcher,
                              environment=dict(prefs.environment),
+                             scheduler=prefs.scheduler, account=prefs.account,
+                             batch_directives=list(prefs.batch_directives),
                              **new_project_job_root(prefs)),
                  label="New project", preview=False, origin="user")
         doc.trusted = trusted

@@ -212,6 +212,10 @@ def _record_status(record: dict[str, Any], folder: str, names: list[str],
         return "unknown"
     if status not in ("queued", "running"):
         return status
+    if record.get("scheduler") not in (None, "", "local"):
+        # A batch job lives in the cluster, may wait in its queue for days, and a later
+        # MolForma re-attaches to it: its record's word stands.
+        return status
     pid = record.get("pid")
     host = record.get("host")
     same_host = not isinstance(host, str) or not host or host == socket.gethostname()

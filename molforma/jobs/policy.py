@@ -432,6 +432,9 @@ def headless_trusted() -> dict[str, Any]:
         "executable": prefs.executable,
         "launcher": prefs.launcher,
         "environment": dict(prefs.environment),
+        "scheduler": prefs.scheduler,
+        "account": prefs.account,
+        "batch_directives": list(prefs.batch_directives),
         "extra_input": "",
         "extra_tasks": [],
     }

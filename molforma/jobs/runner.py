@@ -218,8 +218,13 @@ class _Prepared:
         self.charge = int(doc.get("charge", 0) or 0)
         self.multiplicity = int(doc.get("multiplicity", 1) or 1)
 
-    def write(self, *, saved_only: bool) -> tuple[Path, dict[str, Any]]:
-        """Make the folder and write input, snapshot and record; no half-written folder."""
+    def write(self, *, saved_only: bool, extra: Mapping[str, Any] | None = None,
+              check_folder: Callable[[Path], None] | None = None) -> tuple[Path, dict[str, Any]]:
+        """Make the folder and write input, snapshot and record; no half-written folder.
+
+        ``extra`` adds record fields (a batch job's); ``check_folder`` may refuse the
+        folder made, which is then removed.
+        """
         folder = _make_folder(job_root(self.execution), self.formula, self.calc.task)
         record = {
             "format": JOB_FORMAT, "version": JOB_VERSION, "id": folder.name,
@@ -233,8 +238,12 @@ class _Prepared:
             "timeLimit": self.execution.time_limit, "scfConverged": None,
             "optimizationConverged": None, "finalEnergy": None,
             "progress": ProgressTracker().to_dict(), "error": None, "savedOnly": saved_only,
+            "scheduler": self.execution.scheduler,
+            **(extra or {}),
         }
         try:
+            if check_folder is not None:
+                check_folder(folder)
             if not saved_only:
                 self._make_work_dirs(folder)
             atomic_write_text(folder / INPUT_NAME, self.input_text)
@@ -269,7 +278,13 @@ def _dump(record: Mapping[str, Any]) -> str:
 
 
 class Job:
-    """One calculation in its folder. Thread-safe; its work runs in a background thread."""
+    """One calculation in its folder. Thread-safe; its work runs in a background thread.
+
+    A local job (``is_batch`` False) is a child process of this program and ends with
+    it; a batch job (:class:`molforma.jobs.batch.BatchJob`) belongs to the cluster.
+    """
+
+    is_batch = False
 
     def __init__(
         self,
@@ -671,6 +686,9 @@ class JobManager:
         self._on_change = on_change
         self._lock = threading.Lock()
         self._jobs: list[Job] = []
+        # A submission and a re-attach scan exclude each other, so a scan can never take
+        # a job being submitted for one left by another process.
+        self._batch_lock = threading.Lock()
         self._closed = False
 
     def close(self) -> None:
@@ -688,10 +706,12 @@ class JobManager:
             FileAccessError: the job root or folder cannot be written.
         """
         prepared = _Prepared(project)
+        if prepared.execution.scheduler == "slurm":
+            return self._submit(prepared)
         with self._lock:
             if self._closed:
                 raise CalculationError("shutting_down")
-            running = self._running()
+            running = self._running(local_only=True)
             if running is not None:
                 raise CalculationError("job_running", folder=str(running.folder))
             folder, record = prepared.write(saved_only=False)
@@ -699,6 +719,47 @@ class JobManager:
             self._jobs.append(job)
         job._start_thread()
         return job
+
+    def _submit(self, prepared: _Prepared) -> Job:
+        """Check the cluster, write the folder and submit it; nothing is left on a refusal."""
+        from molforma.jobs import batch
+
+        with self._lock:
+            if self._closed:
+                raise CalculationError("shutting_down")
+        plan = batch.BatchPlan(prepared.execution)
+        with self._batch_lock:
+            folder, record = prepared.write(saved_only=False, extra=plan.record_fields(),
+                                            check_folder=batch.check_folder)
+            job = batch.BatchJob(folder, record, self._on_change)
+            try:
+                job.submit(plan)
+            except BaseException:
+                shutil.rmtree(folder, ignore_errors=True)
+                raise
+            with self._lock:
+                self._jobs.append(job)
+        job._start_thread()
+        return job
+
+    def reattach(self, root: str | os.PathLike[str]) -> list[Job]:
+        """Follow the batch jobs still queued or running under ``root`` (their records).
+
+        A batch job outlives the MolForma that submitted it; this is how a later one
+        picks it up again. Jobs this manager already follows are skipped.
+        """
+        from molforma.jobs import batch
+
+        path = Path(os.path.expanduser(os.fspath(root)))
+        with self._batch_lock:
+            with self._lock:
+                known = {j.id for j in self._jobs}
+            found = batch.reattach(path, known, self._on_change)
+            with self._lock:
+                self._jobs.extend(found)
+        for job in found:
+            job._start_thread()
+        return list(found)
 
     def save_input_set(self, project: Mapping[str, Any]) -> Path:
         """Write a job folder (input, snapshot, record with ``savedOnly``) without running.
@@ -728,8 +789,13 @@ class JobManager:
             return list(self._jobs)
 
     def stop_all(self, timeout: float = 5.0) -> None:
-        """Cancel every job that has not ended and wait for them (used at exit: no orphans)."""
-        pending = [j for j in self.jobs() if not j._done.is_set()]
+        """Cancel every local job that has not ended and wait for them (used at exit: no
+        orphans). Batch jobs belong to the cluster: they go on, and are only no longer
+        followed."""
+        for job in self.jobs():
+            if job.is_batch:
+                job.detach()  # type: ignore[attr-defined]
+        pending = [j for j in self.jobs() if not j._done.is_set() and not j.is_batch]
         for job in pending:
             job.cancel()
         deadline = time.monotonic() + timeout
@@ -738,8 +804,10 @@ class JobManager:
             if not job._done.is_set():
                 job._signal(signal.SIGKILL)
 
-    def _running(self) -> Job | None:
+    def _running(self, local_only: bool = False) -> Job | None:
         for job in reversed(self._jobs):
+            if local_only and job.is_batch:
+                continue
             if not job._done.is_set():
                 return job
         return None
@@ -754,7 +822,8 @@ def stop_running_jobs(timeout: float = KILL_GRACE + 2.0) -> None:
     """Cancel every running job of the process and wait until each has ended.
 
     The exit paths call it (program exit, SIGTERM/SIGINT/SIGHUP, the window
-    closing): a job ends ``cancelled`` in its record, with no process left.
+    closing): a job ends ``cancelled`` in its record, with no process left. Batch
+    jobs are never in this set: they belong to the cluster and go on.
     """
     with _ACTIVE_LOCK:
         jobs = list(_ACTIVE)

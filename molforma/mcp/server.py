@@ -172,6 +172,7 @@ class Server:
                 _ = self.state.policy
                 _ = self.tools
                 P.preload_wire()
+                self.state.reattach_batch_jobs()
             except Exception:
                 log.exception("warm-up failed")
 

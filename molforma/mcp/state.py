@@ -102,6 +102,10 @@ class AppServices(Protocol):
         """The window bridge (``--mcp-gui``), None headless."""
         ...
 
+    def reattach_batch_jobs(self, root: str | None = None) -> None:
+        """Follow again batch jobs left queued or running (after start-up)."""
+        ...
+
     def shutdown(self) -> None:
         """Stop running calculations and loads (EOF, disconnect)."""
         ...
@@ -172,6 +176,9 @@ class BaseServices:
         """No window unless the window mode says otherwise."""
         return None
 
+    def reattach_batch_jobs(self, root: str | None = None) -> None:
+        """Nothing here: headless re-attaches its own; the window re-attaches on start."""
+
     def shutdown(self) -> None:
         """Stop the work tasks follow, then the calculations (EOF, disconnect, exit signal).
 
@@ -182,7 +189,8 @@ class BaseServices:
         if jobs is not None:
             jobs.close()
         for t in self.tasks.all():
-            if t.status == "working" and t.background is not None:
+            if t.status == "working" and t.background is not None \
+                    and not t.background.survives_exit:
                 try:
                     t.background.cancel()
                 except Exception:
@@ -239,6 +247,8 @@ class HeadlessServices(BaseServices):
         doc = Document(new_project(executable=trusted["executable"],
                                    launcher=trusted["launcher"],
                                    environment=dict(trusted["environment"]),
+                                   scheduler=trusted["scheduler"], account=trusted["account"],
+                                   batch_directives=list(trusted["batch_directives"]),
                                    **({"job_root": job_root} if job_root else {})))
         doc.trusted = trusted
         with self.lock:
@@ -269,6 +279,24 @@ class HeadlessServices(BaseServices):
         job = self.jobs.start(project)
         self.last_job[doc_id] = job
         return job
+
+    def reattach_batch_jobs(self, root: str | None = None) -> None:
+        """Follow again the batch jobs left queued or running under a job root.
+
+        ``root`` defaults to the job roots of the open documents. Never raises: a job
+        root that cannot be read has nothing to follow.
+        """
+        try:
+            if root is not None:
+                roots = [root]
+            else:
+                roots = sorted({str(d.project.get("execution", {}).get("job_root")
+                                    or "~/molforma-jobs")
+                                for d in list(self.documents.values())})
+            for r in roots:
+                self.jobs.reattach(r)
+        except Exception:
+            log.exception("re-attaching batch jobs")
 
     def results(self, doc_id: str) -> ResultsSession:
         """The ResultsSession of a document (created on first use)."""

@@ -53,6 +53,8 @@ class Background:
     final: Callable[[], Any]
     inputs: Callable[[bool], tuple[dict[str, Any], str | None]] | None = None
     respond: Callable[[str, dict[str, Any]], None] | None = None
+    # A batch job belongs to the cluster: closing the connection must not cancel it.
+    survives_exit: bool = False
 
 
 def _now() -> str:

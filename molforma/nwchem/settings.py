@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 Task = Literal["energy", "optimize", "frequencies", "optimize+frequencies"]
 Theory = Literal["scf", "dft", "mp2"]
 Reference = Literal["rhf", "rohf", "uhf"]
+Scheduler = Literal["local", "slurm"]
 TASKS: tuple[str, ...] = ("energy", "optimize", "frequencies", "optimize+frequencies")
 THEORIES: tuple[str, ...] = ("scf", "dft", "mp2")
 
@@ -110,7 +111,22 @@ class ExecutionSettings(BaseModel):
     job_root: str = Field("~/molforma-jobs", description="Where job folders are made.")
     reference_dir: str | None = Field(None, description="Extra folder scanned by History.")
     time_limit: float | None = Field(None, gt=0, description="Wall-time limit in seconds.")
+    # Batch runs (SPEC.md section 5). Threads become CPUs per task, the time limit the
+    # job's wall time; nodes x tasksPerNode MPI processes replace ``processes``.
+    scheduler: Scheduler = Field(
+        "local", description="Protected: local (run here) or slurm (submit to the cluster).")
+    partition: str | None = Field(None, description="SLURM partition; null: the cluster's default.")
+    account: str | None = Field(None, description="Protected: SLURM account charged for the job.")
+    qos: str | None = Field(None, description="SLURM quality of service; null: the default.")
+    nodes: int = Field(1, ge=1, le=4096, description="Nodes of a batch job.")
+    tasksPerNode: int = Field(1, ge=1, le=4096, description="MPI processes per node (batch).")
+    batch_directives: list[str] = Field(
+        default_factory=list,
+        description="Protected: extra batch options, one '--name=value' per entry "
+        "(e.g. '--mem=4G').")
 
 
-PROTECTED_EXECUTION_KEYS: tuple[str, ...] = ("executable", "launcher", "environment")
+PROTECTED_EXECUTION_KEYS: tuple[str, ...] = (
+    "executable", "launcher", "environment", "scheduler", "account", "batch_directives")
+SCHEDULERS: tuple[str, ...] = ("local", "slurm")
 PROTECTED_CALCULATION_KEYS: tuple[str, ...] = ("extra_input", "extra_tasks")

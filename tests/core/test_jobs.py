@@ -27,7 +27,7 @@ RECORD_KEYS = {
     "basis", "functional",
     "status", "createdAt", "startedAt", "finishedAt", "exitCode", "command", "processes",
     "threads", "timeLimit", "scfConverged", "optimizationConverged", "finalEnergy", "progress",
-    "error", "savedOnly",
+    "error", "savedOnly", "scheduler",
 }
 RAN_KEYS = RECORD_KEYS | {"pid", "host"}  # a job that started also says where it ran
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")

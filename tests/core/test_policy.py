@@ -302,7 +302,8 @@ def test_headless_trusted_values_come_from_preferences(
 ) -> None:
     monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(tmp_path))
     assert headless_trusted() == {"executable": "nwchem", "launcher": "mpirun",
-                                  "environment": {}, "extra_input": "", "extra_tasks": []}
+                                  "environment": {}, "scheduler": "local", "account": None,
+                                  "batch_directives": [], "extra_input": "", "extra_tasks": []}
     (tmp_path / "preferences.json").write_text(
         json.dumps({"executable": "/usr/local/bin/nwchem", "environment": {"A": "1"}}),
         encoding="utf-8",
@@ -325,6 +326,27 @@ def test_relative_path_is_taken_from_the_working_directory(
     monkeypatch.chdir(box["outside"])
     with pytest.raises(FileAccessError):
         policy.check_path("secret.txt")
+
+
+def test_scheduler_account_and_batch_directives_from_preferences_are_trusted_and_others_are_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "preferences.json").write_text(json.dumps(
+        {"scheduler": "slurm", "account": "chem", "batch_directives": ["--mem=4G"]}))
+    got = headless_trusted()
+    proj = new_project(scheduler="slurm", account="chem", batch_directives=["--mem=4G"])
+    may_start(protected_values(proj), got, Policy(), "mcp")
+    for change in ({"scheduler": "local"}, {"account": "other"},
+                   {"batch_directives": ["--mem=4G", "--exclusive=user"]}):
+        other = new_project(**{**proj["execution"], **change})
+        with pytest.raises(CalculationError) as info:
+            may_start(protected_values(other), got, Policy(), "mcp")
+        assert info.value.data["differences"] == list(change)
+    # Partition, QoS, nodes and tasks are free to change.
+    free = new_project(**{**proj["execution"], "partition": "long", "qos": "high",
+                          "nodes": 2, "tasksPerNode": 4})
+    may_start(protected_values(free), got, Policy(), "mcp")
 
 
 def test_the_configuration_directory_is_refused_whatever_the_allowed_directories(

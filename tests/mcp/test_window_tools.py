@@ -164,7 +164,8 @@ def test_every_blocked_widget_is_listed_and_refuses_every_action(spawn: Any):
     names = {b["objectName"] for b in ui["blocked"]}
     blocked = {"executableEdit", "executableBrowse", "launcherEdit", "launcherBrowse",
                "environmentTable", "environmentAdd", "environmentRemove", "extraInputEdit",
-               "extraTasksEdit", "applyExtraInputButton"}
+               "extraTasksEdit", "applyExtraInputButton", "schedulerCombo", "accountEdit",
+               "batchDirectivesEdit"}
     assert blocked <= names
     assert all(b["message"] and b["ids"] for b in ui["blocked"])
     for name in sorted(blocked):

@@ -5,9 +5,10 @@ Settings edit the confirmed project directly (one undo step each) through
 QTimer that reads the job's snapshot (status, progress) and output tail on the GUI
 thread; the job itself runs in the job manager's own threads.
 
-Pressing Run while the executable, launcher, environment or extra input differ from
-the trusted values shows them in a confirmation box (SPEC.md section 7); "Yes"
-makes them trusted.
+Pressing Run while the executable, launcher, environment, scheduler, account, batch
+options or extra input differ from the trusted values shows them in a confirmation
+box (SPEC.md section 7); "Yes" makes them trusted. With the SLURM scheduler the
+batch fields appear and Run submits the job to the cluster.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import inspect
 import json
 import logging
 import re
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
@@ -64,6 +67,8 @@ POLL_MS = 250
 LOG_MAX_LINES = 20_000  # lines the log view keeps; the full output stays in the job folder
 LOG_READ_BYTES = 1 << 20  # at most this much new output is shown per poll
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Protected batch fields (SPEC.md section 7): like the launcher, MCP must not drive them.
+PROTECTED_BATCH_WIDGETS = ("schedulerCombo", "accountEdit", "batchDirectivesEdit")
 
 
 def _private_box() -> dict[str, Any]:
@@ -196,6 +201,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         pf.addRow(self.label(lambda: self.tr("Environment:")),
                   self._with_message("environment", self.environment_table, env_buttons))
         outer.addWidget(program)
+        outer.addWidget(self._build_scheduler(host))
 
         resources = self._group(lambda: self.tr("Resources"), "resourcesGroup", host)
         rf = QFormLayout(resources)
@@ -215,8 +221,9 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.time_limit_spin.setSuffix(self.tr(" s")))
         self.bind_text(lambda: self.time_limit_spin.setSpecialValueText(self.tr("No limit")))
         self.time_limit_spin.setKeyboardTracking(False)
-        rf.addRow(self.label(lambda: self.tr("MPI processes:")), self._with_message("processes",
-                  self.processes_spin))
+        self._processes_row = self._with_message("processes", self.processes_spin)
+        rf.addRow(self.label(lambda: self.tr("MPI processes:")), self._processes_row)
+        self._resources_form = rf
         rf.addRow(self.label(lambda: self.tr("Threads (OMP_NUM_THREADS):")),
                   self._with_message("threads", self.threads_spin))
         rf.addRow(self.label(lambda: self.tr("Time limit:")), self._with_message("time_limit",
@@ -333,6 +340,100 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.stop_button.clicked.connect(self.stop)
         self.save_input_button.clicked.connect(self.save_input_set)
 
+    def _build_scheduler(self, host: QWidget) -> QGroupBox:
+        """Local run or SLURM batch job, with the batch fields shown only for SLURM."""
+        group = self._group(lambda: self.tr("Scheduler"), "schedulerGroup", host)
+        form = QFormLayout(group)
+        self.scheduler_combo = QComboBox(group)
+        self.scheduler_combo.setObjectName("schedulerCombo")
+        self.scheduler_combo.addItem("", "local")
+        self.scheduler_combo.addItem("", "slurm")
+
+        def names() -> None:
+            self.scheduler_combo.setItemText(0, self.tr("Local (this computer)"))
+            self.scheduler_combo.setItemText(1, self.tr("SLURM cluster (batch job)"))
+
+        self.bind_text(names)
+        form.addRow(self.label(lambda: self.tr("Run on:")),
+                    self._with_message("scheduler", self.scheduler_combo))
+        self.batch_box = QWidget(group)
+        self.batch_box.setObjectName("batchSettings")
+        bf = QFormLayout(self.batch_box)
+        bf.setContentsMargins(0, 0, 0, 0)
+        self.partition_edit = QLineEdit(self.batch_box)
+        self.partition_edit.setObjectName("partitionEdit")
+        self.bind_text(lambda: self.partition_edit.setPlaceholderText(
+            self.tr("(cluster default)")))
+        self.account_edit = QLineEdit(self.batch_box)
+        self.account_edit.setObjectName("accountEdit")
+        self.bind_text(lambda: self.account_edit.setPlaceholderText(self.tr("(default)")))
+        self.qos_edit = QLineEdit(self.batch_box)
+        self.qos_edit.setObjectName("qosEdit")
+        self.bind_text(lambda: self.qos_edit.setPlaceholderText(self.tr("(default)")))
+        self.nodes_spin = QSpinBox(self.batch_box)
+        self.nodes_spin.setObjectName("nodesSpin")
+        self.nodes_spin.setRange(1, 4096)
+        self.nodes_spin.setKeyboardTracking(False)
+        self.tasks_spin = QSpinBox(self.batch_box)
+        self.tasks_spin.setObjectName("tasksPerNodeSpin")
+        self.tasks_spin.setRange(1, 4096)
+        self.tasks_spin.setKeyboardTracking(False)
+        self.directives_edit = QLineEdit(self.batch_box)
+        self.directives_edit.setObjectName("batchDirectivesEdit")
+        self.bind_text(lambda: self.directives_edit.setPlaceholderText(
+            self.tr("e.g. --mem=4G --constraint=cpu")))
+        bf.addRow(self.label(lambda: self.tr("Partition:")),
+                  self._with_message("partition", self.partition_edit))
+        bf.addRow(self.label(lambda: self.tr("Account:")),
+                  self._with_message("account", self.account_edit))
+        bf.addRow(self.label(lambda: self.tr("QoS:")), self._with_message("qos", self.qos_edit))
+        bf.addRow(self.label(lambda: self.tr("Nodes:")),
+                  self._with_message("nodes", self.nodes_spin))
+        bf.addRow(self.label(lambda: self.tr("MPI processes per node:")),
+                  self._with_message("tasksPerNode", self.tasks_spin))
+        bf.addRow(self.label(lambda: self.tr("Extra batch options:")),
+                  self._with_message("batch_directives", self.directives_edit))
+        self.batch_note = QLabel(self.batch_box)
+        self.batch_note.setObjectName("batchNote")
+        self.batch_note.setWordWrap(True)
+        self.bind_text(lambda: self.batch_note.setText(self.tr(
+            "Threads become CPUs per task and the time limit the wall time. A batch job "
+            "belongs to the cluster: closing MolForma does not cancel it.")))
+        bf.addRow(self.batch_note)
+        form.addRow(self.batch_box)
+
+        self.scheduler_combo.currentIndexChanged.connect(
+            lambda _i: self._set("scheduler", self.scheduler_combo.currentData()))
+        for edit, key in ((self.partition_edit, "partition"), (self.account_edit, "account"),
+                          (self.qos_edit, "qos")):
+            edit.editingFinished.connect(
+                lambda e=edit, k=key: self._set(k, e.text().strip() or None))
+        self.nodes_spin.valueChanged.connect(lambda v: self._set("nodes", int(v)))
+        self.tasks_spin.valueChanged.connect(lambda v: self._set("tasksPerNode", int(v)))
+        self.directives_edit.editingFinished.connect(self._commit_directives)
+        return group
+
+    def _commit_directives(self) -> None:
+        if self._loading:
+            return
+        try:
+            values = shlex.split(self.directives_edit.text())
+        except ValueError:
+            self._refuse("batch_directives", self.tr("Unbalanced quotes."))
+            return
+        bad = [v for v in values if not (v.startswith("--") and "=" in v)]
+        if bad:
+            self._refuse("batch_directives", self.tr("Write each option as --name=value: %1")
+                         .replace("%1", bad[0]))
+            return
+        self._set("batch_directives", values)
+
+    def _show_scheduler(self, scheduler: str) -> None:
+        batch = scheduler == "slurm"
+        self.batch_box.setVisible(batch)
+        # A batch job's MPI processes are nodes x processes per node.
+        self._resources_form.setRowVisible(self._processes_row, not batch)
+
     # -- settings edits --------------------------------------------------------------------
     def _show_messages(self) -> None:
         for key, label in self._messages.items():
@@ -396,6 +497,8 @@ class ExecutionPanel(Retranslatable, QWidget):
             self._refuse("job_root", self.tr("Give a folder for the jobs."))
             return
         self._set("job_root", text)
+        if "job_root" not in self._local_errors and hasattr(self.ctx, "reattach_batch_jobs"):
+            self.ctx.reattach_batch_jobs(text)
 
     def _browse_program(self, key: str) -> None:
         path = dialogs.get_open_path(self, self.tr("Choose a program"),
@@ -488,6 +591,21 @@ class ExecutionPanel(Retranslatable, QWidget):
                 if edit.text() != text:
                     edit.setText(text)
             self.processes_spin.setValue(int(ex.get("processes", 1) or 1))
+            scheduler = str(ex.get("scheduler") or "local")
+            index = self.scheduler_combo.findData(scheduler)
+            self.scheduler_combo.setCurrentIndex(max(0, index))
+            for edit, key in ((self.partition_edit, "partition"), (self.account_edit, "account"),
+                              (self.qos_edit, "qos")):
+                text = str(ex.get(key) or "")
+                if edit.text() != text:
+                    edit.setText(text)
+            self.nodes_spin.setValue(int(ex.get("nodes", 1) or 1))
+            self.tasks_spin.setValue(int(ex.get("tasksPerNode", 1) or 1))
+            directives = shlex.join(str(d) for d in ex.get("batch_directives") or [])
+            if self.directives_edit.text() != directives and \
+                    "batch_directives" not in self._local_errors:
+                self.directives_edit.setText(directives)
+            self._show_scheduler(scheduler)
             self.threads_spin.setValue(int(ex.get("threads", 1) or 1))
             self.time_limit_spin.setValue(float(ex.get("time_limit") or 0.0))
             env = dict(ex.get("environment") or {})
@@ -529,6 +647,10 @@ class ExecutionPanel(Retranslatable, QWidget):
                 "%1", json.dumps(calc.get("extra_input", ""), ensure_ascii=False)),
             self.tr("Extra tasks: %1").replace(
                 "%1", "; ".join(calc.get("extra_tasks") or []) or self.tr("(none)")),
+            self.tr("Scheduler: %1").replace("%1", str(ex.get("scheduler") or "local")),
+            self.tr("Account: %1").replace("%1", str(ex.get("account") or self.tr("(none)"))),
+            self.tr("Extra batch options: %1").replace(
+                "%1", " ".join(ex.get("batch_directives") or []) or self.tr("(none)")),
             "",
             self.tr("Run the calculation with these settings and trust them from now on?"),
         ]
@@ -769,6 +891,14 @@ class ExecutionPanel(Retranslatable, QWidget):
             self._update_buttons()
             self.jobFinished.emit(job)
             self._load_results(job, directory)
+        elif snap.get("scheduler") == "slurm":
+            text = self.tr("Batch job %1 (%2) in %3").replace(
+                "%1", str(snap.get("nativeId") or "")).replace(
+                "%2", self._status_name(status)).replace("%3", directory or "")
+            if status == "queued" and snap.get("queueReason"):
+                text += "\n" + self.tr("Waiting: %1").replace("%1", str(snap["queueReason"]))
+            self._set_status(text)
+            self._update_buttons()
         else:
             self._set_status(self.tr("Running in %1").replace("%1", directory or ""))
             self._update_buttons()

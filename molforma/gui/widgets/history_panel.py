@@ -91,6 +91,15 @@ class HistoryPanel(Retranslatable, QWidget):
         self._preview_call.failed.connect(self._preview_failed)
         self._build()
         self._update_buttons()
+        events = getattr(ctx, "events", None)
+        if events is not None and hasattr(events, "jobChanged"):
+            events.jobChanged.connect(self._job_changed)
+
+    def _job_changed(self, job: Any) -> None:
+        """A job that started or ended (a re-attached batch job too) changes the list."""
+        status = str(getattr(job, "status", ""))
+        if self._scanned_once and not self.scanning and status != "running":
+            self.scan()
 
     # -- construction ----------------------------------------------------------------------
     def _build(self) -> None:

@@ -41,10 +41,11 @@ class CalculationInput(ToolInput):
     documentId: str = Field(description="Document id from list_documents.")
     expectedRevision: str = Field(description=_REV)
     action: Literal["start", "cancel", "save_inputs"] = Field(
-        description="start: write a job folder and run NWChem in the background; cancel: stop "
-        "the running calculation (answers once its processes are gone and its record says "
-        "cancelled, so a start may follow at once); save_inputs: write the job folder "
-        "without running.")
+        description="start: write a job folder and run NWChem in the background (with "
+        "execution scheduler slurm: submit it to the cluster); cancel: stop the running "
+        "calculation (answers once its processes are gone and its record says cancelled, so "
+        "a start may follow at once; a batch job is cancelled in the cluster); save_inputs: "
+        "write the job folder without running.")
 
 
 class CalculationOutput(BaseModel):
@@ -75,6 +76,15 @@ def calculation_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, 
             "record": snap}
 
 
+def _reattached_job(state: Any) -> Any:
+    """The latest live batch job this process re-attached to (no document started it)."""
+    owned = {id(j) for j in state.last_job.values()}
+    for job in reversed(state.jobs.jobs()):
+        if job.is_batch and id(job) not in owned and job.status not in _TERMINAL_JOB:
+            return job
+    return None
+
+
 def _job_output(doc_id: str, action: str, job: Any, app: dict[str, Any] | None = None,
                 ) -> CalculationOutput:
     return CalculationOutput(documentId=doc_id, action=action, status=job.status,
@@ -100,6 +110,8 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
         trusted = dict(doc.trusted)
     if args.action == "cancel":
         job = state.last_job.get(doc.id)
+        if job is None or job.status in _TERMINAL_JOB:
+            job = _reattached_job(state)
         if job is None or job.status in _TERMINAL_JOB:
             raise CalculationError("no_calculation")
         # The answer waits until the processes are gone and the record is written
@@ -142,7 +154,7 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
         job.cancel_and_wait()  # tasks/cancel answers once the job has ended (see above)
 
     return Background(result=_job_output(doc_id, "start", job), wait=job.wait,  # type: ignore[return-value]
-                      cancel=cancel, final=final)
+                      cancel=cancel, final=final, survives_exit=bool(job.is_batch))
 
 
 class GetAppStateInput(ToolInput):

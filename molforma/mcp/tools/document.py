@@ -693,7 +693,19 @@ class ExecutionValues(_Strict):
     job_root: str | None = Field(None, description="Where job folders are made: a full path "
                                  "(~ allowed); a relative one is refused (job_root_relative).")
     reference_dir: str | None = Field(None, description="Extra folder scanned by History.")
-    time_limit: float | None = Field(None, gt=0, description="Wall-time limit in seconds.")
+    time_limit: float | None = Field(None, gt=0, description="Wall-time limit in seconds "
+                                     "(a batch job's wall time; SLURM rounds up to minutes).")
+    scheduler: Literal["local", "slurm"] | None = Field(
+        None, description="Protected: local (run here) or slurm (submit to the cluster).")
+    partition: str | None = Field(None, description="SLURM partition (null: the cluster's "
+                                  "default); get_execution lists them under cluster.")
+    account: str | None = Field(None, description="Protected: SLURM account.")
+    qos: str | None = Field(None, description="SLURM quality of service (null: default).")
+    nodes: int | None = Field(None, ge=1, le=4096, description="Nodes of a batch job.")
+    tasksPerNode: int | None = Field(None, ge=1, le=4096,
+                                     description="MPI processes per node of a batch job.")
+    batch_directives: list[str] | None = Field(
+        None, description="Protected: extra batch options, '--name=value' each.")
 
 
 class SetExecutionInput(_EditInput):
@@ -709,15 +721,29 @@ def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
 
     doc = ctx.state.document(args.documentId)
     values = args.values.model_dump(exclude_unset=True)
-    values = {k: v for k, v in values.items() if v is not None or k in ("reference_dir",
-                                                                         "time_limit")}
+    values = {k: v for k, v in values.items()
+              if v is not None or k in ("reference_dir", "time_limit", "partition", "account",
+                                        "qos")}
     check_protected_change(doc.project.get("execution", {}), values, "execution",
                            ctx.state.policy)
     if values.get("job_root"):
         ctx.state.policy.check_path(values["job_root"], for_write=True)
     if values.get("reference_dir"):
         ctx.state.policy.check_path(values["reference_dir"])
-    return _ops().set_execution(doc, values, allow_protected=True, **_edit_args(args))
+    out = _ops().set_execution(doc, values, allow_protected=True, **_edit_args(args))
+    if values.get("job_root"):
+        _reattach_later(ctx, str(values["job_root"]))
+    return out
+
+
+def _reattach_later(ctx: ToolContext, root: str) -> None:
+    """Follow batch jobs left running under a newly chosen job root (in the background)."""
+    import threading
+
+    reattach = getattr(ctx.state, "reattach_batch_jobs", None)
+    if reattach is not None:
+        threading.Thread(target=reattach, args=(root,), name="batch-reattach",
+                         daemon=True).start()
 
 
 class GetExecutionInput(_DocInput):
@@ -733,6 +759,9 @@ class GetExecutionOutput(BaseModel):
     trusted: bool = Field(description="The document's protected values equal the trusted ones.")
     policy: dict[str, Any] = Field(description="allowedDirectories, executionSettingsAllowed, "
                                    "trusted values.")
+    cluster: dict[str, Any] | None = Field(
+        None, description="With scheduler slurm: reachable (else error and message), and the "
+        "partitions sinfo lists (name, default, available, maxTime in s, nodes, cpus).")
 
 
 @tool("get_execution", title="Get execution settings", read_only=True, idempotent=True)
@@ -741,9 +770,22 @@ def get_execution(ctx: ToolContext, args: GetExecutionInput) -> GetExecutionOutp
     settings may change, the trusted values."""
     doc = ctx.state.document(args.documentId)
     with doc.lock:
-        return GetExecutionOutput(documentId=doc.id, revision=doc.revision,
-                                  execution=_ops().get_execution(doc), trusted=doc.is_trusted,
-                                  policy=ctx.state.policy.to_dict(doc.trusted))
+        execution = _ops().get_execution(doc)
+        out = GetExecutionOutput(documentId=doc.id, revision=doc.revision,
+                                 execution=execution, trusted=doc.is_trusted,
+                                 policy=ctx.state.policy.to_dict(doc.trusted))
+    out.cluster = _cluster(execution)
+    return out
+
+
+def _cluster(execution: dict[str, Any]) -> dict[str, Any] | None:
+    """The cluster's partitions when SLURM is the scheduler (asked outside the lock: a
+    controller that does not answer may take seconds)."""
+    if execution.get("scheduler") != "slurm":
+        return None
+    from molforma.jobs.cluster import cluster_info
+
+    return cluster_info()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -48,10 +48,11 @@ register({
               "ください。",
     },
     "blocked_execution_setting": {
-        "en": "{target} is an execution setting (executable, launcher, environment): MCP may "
-              "not drive it; the person sets it in the window (or start MolForma with "
-              "--mcp-allow-execution-settings).",
-        "ja": "{target} は実行設定（実行ファイル、ランチャー、環境変数）です。MCPからは操作"
+        "en": "{target} is a protected execution setting (executable, launcher, environment, "
+              "scheduler, account, batch directives): MCP may not drive it; the person sets "
+              "it in the window (or start MolForma with --mcp-allow-execution-settings).",
+        "ja": "{target} は保護された実行設定（実行ファイル、ランチャー、環境変数、スケジューラー、"
+              "アカウント、バッチ指定）です。MCPからは操作"
               "できません。ウィンドウで人が設定してください（または "
               "--mcp-allow-execution-settings で起動）。",
     },
