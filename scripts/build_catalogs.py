@@ -199,6 +199,9 @@ ADVANCED_LABELS: dict[str, tuple[str, str, str]] = {
     "properties": ("Dipole, quadrupole, Mulliken charges", "双極子・四極子・Mulliken電荷",
                    "property タスクで双極子・四極子モーメントとMulliken電荷を出力します"
                    "（MP2ではSCFレベル）。"),
+    "molden_file": ("Write a MOLDEN file", "MOLDEN ファイルを出力",
+                    "分子軌道を MOLDEN ファイル（ジョブフォルダの <接頭辞>.molden）に書き出します。"
+                    "結果タブの分子軌道表示で開けます。"),
 }
 
 

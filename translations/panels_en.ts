@@ -242,6 +242,10 @@
         <source>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</source>
         <translation>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</translation>
     </message>
+    <message>
+        <source>Write a MOLDEN file (orbitals)</source>
+        <translation>Write a MOLDEN file (orbitals)</translation>
+    </message>
 </context>
 <context>
     <name>EnergyPlot</name>
@@ -254,6 +258,10 @@
         <location filename="../molforma/gui/widgets/plots.py" line="57" />
         <source>Energy</source>
         <translation>Energy</translation>
+    </message>
+    <message>
+        <source>No energies yet: they appear here step by step while a calculation runs or when results are opened.</source>
+        <translation>No energies yet: they appear here step by step while a calculation runs or when results are opened.</translation>
     </message>
 </context>
 <context>
@@ -1035,6 +1043,10 @@
     <message>
         <source>Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)</source>
         <translation>Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)</translation>
+    </message>
+    <message>
+        <source>No IR spectrum: open the results of a frequency calculation.</source>
+        <translation>No IR spectrum: open the results of a frequency calculation.</translation>
     </message>
 </context>
 <context>

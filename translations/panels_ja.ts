@@ -246,6 +246,10 @@
         <source>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</source>
         <translation>数値ではありません: %1（1e-6 や 0.001 のように小数点で書いてください）</translation>
     </message>
+    <message>
+        <source>Write a MOLDEN file (orbitals)</source>
+        <translation>MOLDEN ファイルを出力（分子軌道）</translation>
+    </message>
 </context>
 <context>
     <name>EnergyPlot</name>
@@ -258,6 +262,10 @@
         <location filename="../molforma/gui/widgets/plots.py" line="57" />
         <source>Energy</source>
         <translation>エネルギー</translation>
+    </message>
+    <message>
+        <source>No energies yet: they appear here step by step while a calculation runs or when results are opened.</source>
+        <translation>まだエネルギーがありません。計算の実行中に一歩ずつ、または結果を開くと表示されます。</translation>
     </message>
 </context>
 <context>
@@ -1037,6 +1045,10 @@
     <message>
         <source>Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)</source>
         <translation>スケール因子ではありません: %1（0.5〜1.5 の数、例えば 0.9613 を指定してください）</translation>
+    </message>
+    <message>
+        <source>No IR spectrum: open the results of a frequency calculation.</source>
+        <translation>IR スペクトルはありません。振動数計算の結果を開いてください。</translation>
     </message>
 </context>
 <context>

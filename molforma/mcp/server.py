@@ -273,7 +273,9 @@ class Server:
                     out = None  # nothing more is sent for a cancelled request
         if out is not None:
             self._send(out)
-        if isinstance(msg, dict) and msg.get("method") not in _BEFORE_WARM_UP:
+        # Any method value a client sends (a list, an object) must not break the loop.
+        method = msg.get("method") if isinstance(msg, dict) else None
+        if isinstance(method, str) and method not in _BEFORE_WARM_UP:
             self.warm_up()
 
     # -- one message -----------------------------------------------------------------------

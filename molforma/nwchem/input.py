@@ -384,14 +384,20 @@ def _freq(adv: AdvancedSettings) -> list[str]:
 
 
 def _property(adv: AdvancedSettings) -> list[str]:
-    if not adv.properties:
+    if not (adv.properties or adv.molden_file):
         return []
-    return ["property", "  dipole", "  quadrupole", "  mulliken", "end"]
+    lines = ["property"]
+    if adv.properties:
+        lines += ["  dipole", "  quadrupole", "  mulliken"]
+    if adv.molden_file:
+        # janpa normalisation is what MOLDEN readers (PySCF, Jmol, Avogadro) expect.
+        lines += ["  moldenfile", "  molden_norm janpa"]
+    return [*lines, "end"]
 
 
 def _property_task(calc: CalculationSettings, adv: AdvancedSettings) -> list[str]:
     # NWChem's property module runs on SCF and DFT wavefunctions only.
-    if not adv.properties:
+    if not (adv.properties or adv.molden_file):
         return []
     return [f"task {'dft' if calc.theory == 'dft' else 'scf'} property"]
 

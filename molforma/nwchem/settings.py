@@ -91,6 +91,11 @@ class AdvancedSettings(BaseModel):
         "'property; dipole; quadrupole; mulliken; end' block and a 'task <theory> "
         "property' after the tasks (SCF level for MP2)."
     )
+    molden_file: bool = Field(
+        False, description="Write the molecular orbitals to a MOLDEN file (<prefix>.molden in "
+        "the job folder, opened in the Results tab's Orbitals view): 'moldenfile' in the "
+        "property block and a 'task <theory> property' after the tasks (SCF level for MP2)."
+    )
 
 
 ADVANCED_PATH_KEYS: tuple[str, ...] = ("scratch_dir", "permanent_dir", "input_movecs", "output_movecs")

@@ -129,3 +129,22 @@ def test_the_job_record_and_the_results_agree_on_the_final_energy(tmp_path: Path
     results = read_results(str(record["_folder"]))
     # Exactly the same number: the record takes it from the same reader.
     assert record["finalEnergy"] == results.summary.finalEnergy
+
+
+def test_a_calculation_set_to_write_a_molden_file_gives_orbitals_to_draw(tmp_path: Path) -> None:
+    from molforma.results.orbitals import grid_around, load_orbitals, norm_on_grid, orbital_values
+    from molforma.results.reader import list_result_files
+
+    project = make_project(WATER, basis="sto-3g")
+    project["advanced"]["molden_file"] = True
+    record = run(project, tmp_path)
+    assert record["status"] == "finished", record["error"]
+    molden = record["_folder"] / "molforma.molden"
+    assert molden.is_file()
+    assert any(e.kind == "molden" and Path(e.path).name == "molforma.molden"
+               for e in list_result_files(record["_folder"]))
+    orbitals = load_orbitals(molden)
+    assert len(orbitals.orbitals) == 7  # water/STO-3G
+    assert orbitals.frontier() == (4, 5)
+    grid = grid_around(orbitals.coordinates, spacing=0.2, margin=6.0)
+    assert norm_on_grid(orbital_values(orbitals, 4, grid), grid) == pytest.approx(1.0, abs=0.02)

@@ -17,7 +17,7 @@ from molforma.formats.nwchem_input import read_nwchem
 from molforma.jobs.runner import build_command, build_environment
 from molforma.nwchem.input import input_errors, render_input
 from molforma.nwchem.settings import ExecutionSettings
-from tests.core.test_nwchem_input import WATER, block, make_project
+from tests.core.test_nwchem_input import WATER, block, make_project, tasks
 from tests.paths import DATA
 
 
@@ -162,3 +162,11 @@ def test_validate_refuses_fixed_atoms_with_internal_coordinates_asked_for() -> N
     assert report["ok"] is False
     assert [c["atoms"] for c in report["checks"]
             if c["code"] == "fixed_atoms_internal_coordinates"] == [["a1"]]
+
+
+def test_the_molden_option_writes_a_moldenfile_property_task() -> None:
+    p = make_project(WATER, theory="mp2")
+    p["advanced"]["molden_file"] = True
+    text = render_input(p)
+    assert block(text, "property") == ["moldenfile", "molden_norm janpa"]
+    assert tasks(text)[-1] == "task scf property"  # MP2: the SCF orbitals

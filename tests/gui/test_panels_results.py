@@ -263,3 +263,14 @@ def test_a_mode_without_displacements_can_be_selected_but_not_played(
     with pytest.raises(ResultsError):
         panel.play_mode(0)
     assert not panel.playing
+
+
+def test_empty_plots_say_so_instead_of_showing_bare_axes(qtbot: Any, panel: Any) -> None:
+    energy, ir = panel.energy_plot, panel.ir.plot
+    panel.plots.setCurrentWidget(energy)
+    assert energy.empty_label.isVisible() and energy.empty_label.text()
+    assert not energy.plot_widget().isVisible()
+    _open(qtbot, panel, WATER_OUT)
+    assert not energy.empty_label.isVisible() and energy.plot_widget().isVisible()
+    panel.plots.setCurrentWidget(panel.ir)
+    assert not ir.empty_label.isVisible()

@@ -27,6 +27,8 @@ from tests.paths import NWCHEM_DATA
 # Names and notations that stay as they are in Japanese.
 _KEEP = re.compile(r"SMILES|MolForma|NWChem|MCP|XYZ|PDB|MDL|Molfile|CCO|Enter|Ctrl|Shift|"
                    r"SCF|DFT|MPI|OMP_NUM_THREADS|CSV|km/mol|MMFF94|UFF|kcal/mol|"
+                   # names that Japanese text keeps in Latin letters
+                   r"Mulliken|Löwdin|HOMO|LUMO|MOLDEN|Gaussian|cube|TDDFT|UV-Vis|"
                    r"\.molforma\.json|\.xyz|\.mol|\.sdf|\.pdb|\.nw|%\d|%n")
 
 

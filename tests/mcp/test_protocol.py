@@ -150,6 +150,8 @@ def test_batches_are_refused_with_one_32600(server: McpProcess):
 @pytest.mark.parametrize("obj", [
     {"jsonrpc": "1.0", "id": 1, "method": "tools/list"},
     {"jsonrpc": "2.0", "id": 1, "method": 7},
+    {"jsonrpc": "2.0", "id": 1, "method": {"name": "tools/list"}},  # unhashable
+    {"jsonrpc": "2.0", "id": 1, "method": ["tools/list"]},
     {"jsonrpc": "2.0", "id": None, "method": "tools/list"},
     {"jsonrpc": "2.0", "id": 1.5, "method": "tools/list"},
     {"jsonrpc": "2.0", "id": True, "method": "tools/list"},
@@ -160,6 +162,7 @@ def test_invalid_request_objects_are_32600(server: McpProcess, obj: Any):
     server.send(obj)
     msg = server.recv()
     assert msg["error"]["code"] == -32600
+    assert server.result("server/discover")["resultType"] == "complete"  # still serving
 
 
 def test_notifications_are_never_answered(server: McpProcess):

@@ -76,6 +76,7 @@ ADVANCED_LABELS: dict[str, str] = {
     "freq_animate": QT_TRANSLATE_NOOP("CalculationPanel", "Write mode animation files"),
     "print_level": QT_TRANSLATE_NOOP("CalculationPanel", "Print level"),
     "properties": QT_TRANSLATE_NOOP("CalculationPanel", "Dipole, quadrupole, Mulliken charges"),
+    "molden_file": QT_TRANSLATE_NOOP("CalculationPanel", "Write a MOLDEN file (orbitals)"),
 }
 DEFAULT_TEXT = QT_TRANSLATE_NOOP("CalculationPanel", "(NWChem default)")
 AUTOMATIC_TIP = QT_TRANSLATE_NOOP(

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -55,14 +55,32 @@ class _LazyPlot(QWidget):
         self._lay = QVBoxLayout(self)
         self._lay.setContentsMargins(0, 0, 0, 0)
         self._plot: Any = None
+        # With no data the plot is replaced by a line saying so: axes running 0 to 1 with
+        # no curve read like a plot of nothing.
+        self.empty_label = QLabel(self)
+        self.empty_label.setObjectName(object_name + "Empty")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setStyleSheet("color: #808080;")
+        self._lay.addWidget(self.empty_label)
+        self._empty = True
 
     def plot_widget(self) -> Any:
         """The pyqtgraph PlotWidget (made now if it was not yet)."""
         if self._plot is None:
             self._plot = _pg().PlotWidget(self)
             self._lay.addWidget(self._plot)
+            self._plot.setVisible(not self._empty)
             self._build(self._plot)
         return self._plot
+
+    def set_empty(self, empty: bool, text: str = "") -> None:
+        """Show ``text`` instead of the plot while there is nothing to draw."""
+        self._empty = empty
+        self.empty_label.setText(text)
+        self.empty_label.setVisible(empty)
+        if self._plot is not None:
+            self._plot.setVisible(not empty)
 
     def _build(self, plot: Any) -> None:
         """Style the new plot and draw the data kept so far (subclasses)."""
@@ -113,6 +131,11 @@ class EnergyPlot(Retranslatable, _LazyPlot):
         self._curve: Any = None
         self._marker: Any = None
         self.setMinimumHeight(140)
+        self._draw()
+
+    def retranslate_dynamic(self) -> None:
+        """The empty-plot line follows the language."""
+        self._draw()
 
     def _build(self, plot: Any) -> None:
         pg = _pg()
@@ -129,6 +152,9 @@ class EnergyPlot(Retranslatable, _LazyPlot):
         self._draw()
 
     def _draw(self) -> None:
+        self.set_empty(not self._values, self.tr("No energies yet: they appear here step by "
+                                                 "step while a calculation runs or when "
+                                                 "results are opened."))
         if self._curve is None:
             return
         values = self._values
@@ -482,6 +508,11 @@ class _IRPlot(Retranslatable, _LazyPlot):
         self._sticks: Any = None
         self._curve: Any = None
         self._data: tuple[list[float], list[float], Any] = ([], [], None)
+        self.draw(*self._data)
+
+    def retranslate_dynamic(self) -> None:
+        """The empty-plot line follows the language."""
+        self.draw(*self._data)
 
     def _build(self, plot: Any) -> None:
         pg = _pg()
@@ -500,6 +531,8 @@ class _IRPlot(Retranslatable, _LazyPlot):
     def draw(self, freqs: list[float], ints: list[float], curve: Any) -> None:
         """Show sticks at ``freqs`` and the broadened ``curve`` (x, y) or none."""
         self._data = (freqs, ints, curve)
+        self.set_empty(not freqs, _ir_tr("No IR spectrum: open the results of a frequency "
+                                         "calculation."))
         if self._sticks is None:
             return
         self._sticks.setOpts(x=freqs, height=ints)
