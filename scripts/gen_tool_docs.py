@@ -55,15 +55,48 @@ def render() -> str:
         "| tool | title | arguments | hints | description |",
         "|---|---|---|---|---|",
     ]
-    for t in tools:
-        desc = t.description.replace("|", "\\|")
-        lines.append(f"| `{t.name}` | {t.title} | {_args(t.input_schema())} | {_hints(t)} | "
-                     f"{desc} |")
+    lines += _rows(tools)
     lines += [
         "",
         "¹ With `--mcp-allow-execution-settings` these tools carry "
         "`_meta[\"anthropic/requiresUserInteraction\"]: true`.",
         "",
+        WINDOW_HEADING,
+        "",
+        window_table(),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+WINDOW_HEADING = "## Window tools (`molforma --mcp-gui`)"
+
+
+def _rows(tools: list[Any]) -> list[str]:
+    out = []
+    for t in tools:
+        desc = t.description.replace("|", "\\|")
+        out.append(f"| `{t.name}` | {t.title} | {_args(t.input_schema())} | {_hints(t)} | "
+                   f"{desc} |")
+    return out
+
+
+def window_table() -> str:
+    """The table of the tools ``--mcp-gui`` adds to the headless ones."""
+    sys.path.insert(0, str(ROOT))
+    from molforma.mcp.registry import tools_for
+
+    headless = {t.name for t in tools_for("headless")}
+    gui = tools_for("gui")
+    extra = [t for t in gui if t.name not in headless]
+    lines = [
+        f"`molforma --mcp-gui` offers {len(gui)} tools: the {len(headless)} above, working on "
+        "the window's document, job manager and Results tab (`results_action` `play_mode`, "
+        f"`stop` and `show_structure` work there), plus these {len(extra)}:",
+        "",
+        "| tool | title | arguments | hints | description |",
+        "|---|---|---|---|---|",
+        *_rows(extra),
     ]
     return "\n".join(lines)
 

@@ -29,7 +29,16 @@ def tool_table() -> str:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     text = mod.render()
-    return text[text.index("`molforma --mcp` offers"):].strip()
+    return text[text.index("`molforma --mcp` offers"):text.index(mod.WINDOW_HEADING)].strip()
+
+
+def window_tool_table() -> str:
+    """The generated table of the window tools."""
+    spec = importlib.util.spec_from_file_location("gen_tool_docs", ROOT / "scripts" / "gen_tool_docs.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return str(mod.window_table()).strip()
 
 
 def _harness() -> Any:
@@ -117,8 +126,9 @@ def _replace(readme: str, name: str, body: str) -> str:
 
 
 def render(readme: str) -> str:
-    """README with both generated sections brought up to date."""
-    return _replace(_replace(readme, "tools", tool_table()), "performance", performance_table())
+    """README with its generated sections (tools, window tools, performance) up to date."""
+    readme = _replace(_replace(readme, "tools", tool_table()), "performance", performance_table())
+    return _replace(readme, "window-tools", window_tool_table())
 
 
 def main(argv: list[str] | None = None) -> int:

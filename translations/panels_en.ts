@@ -487,6 +487,11 @@
         <translation>Not started: the settings were not confirmed.</translation>
     </message>
     <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="526" />
+        <source>Not started: these execution settings were not chosen in this window, and only you can confirm them.</source>
+        <translation>Not started: these execution settings were not chosen in this window, and only you can confirm them.</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="557" />
         <source>Not started: the project changed while the confirmation was open. Press Run again to review the settings as they are now.</source>
         <translation>Not started: the project changed while the confirmation was open. Press Run again to review the settings as they are now.</translation>

@@ -491,6 +491,11 @@
         <translation>開始しませんでした: 設定が確認されませんでした。</translation>
     </message>
     <message>
+        <location filename="../molforma/gui/widgets/execution_panel.py" line="526" />
+        <source>Not started: these execution settings were not chosen in this window, and only you can confirm them.</source>
+        <translation>開始しませんでした: この実行設定はこのウィンドウで選ばれたものではなく、確認できるのはあなただけです。</translation>
+    </message>
+    <message>
         <location filename="../molforma/gui/widgets/execution_panel.py" line="557" />
         <source>Not started: the project changed while the confirmation was open. Press Run again to review the settings as they are now.</source>
         <translation>開始しませんでした: 確認の表示中にプロジェクトが変更されました。もう一度「実行」を押して、現在の設定を確認してください。</translation>

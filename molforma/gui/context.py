@@ -182,6 +182,14 @@ class AppContext:
     def results(self, value: Any) -> None:
         self._results = value
 
+    def jobs_if_any(self) -> Any | None:
+        """The job manager when something made it already (reading never creates one)."""
+        return self._jobs
+
+    def results_if_any(self) -> Any | None:
+        """The results session when something made it already."""
+        return self._results
+
     def close(self) -> None:
         """Detach from the document (the window is closing)."""
         if self._unsubscribe is not None:

@@ -21,6 +21,9 @@ NO_DISPLAY_MESSAGE = (
     "  - or render without a display: QT_QPA_PLATFORM=offscreen MOLFORMA_RENDERER=painter "
     "molforma ...;\n"
     "  - for an MCP server without any window, use: molforma --mcp\n"
+    "  - Codex starts MCP servers with a clean environment: pass the display on with\n"
+    "    env_vars = [\"DISPLAY\", \"WAYLAND_DISPLAY\", \"XAUTHORITY\"] under\n"
+    "    [mcp_servers.molforma] in ~/.codex/config.toml.\n"
 )
 
 
@@ -63,16 +66,6 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
         else:
             sys.stderr.write(NO_DISPLAY_MESSAGE)
             return 1
-    start_gui_server = None
-    if mcp:
-        try:
-            from molforma.mcp.gui_server import start_gui_server
-        except ImportError:
-            sys.stderr.write("molforma: --mcp-gui is not available yet in this build "
-                             "(molforma.mcp.gui_server is missing); use --mcp for the "
-                             "headless server.\n")
-            return 3
-
     from molforma.errors import MolFormaError
     from molforma.gui.app import create_application
     from molforma.gui.context import AppContext
@@ -108,8 +101,10 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
         return window.save_screenshot(screenshot, tab)
     window.show()
     server = None
-    if start_gui_server is not None:
-        server = start_gui_server(ctx, window, list(allow_dirs or []), allow_execution_settings)
+    if mcp:
+        from molforma.gui.mcp_host import start_mcp_host
+
+        server = start_mcp_host(ctx, window, list(allow_dirs or []), allow_execution_settings)
     from molforma.gui.exit_on_signal import connect_exit_signals, stop_calculations
 
     connect_exit_signals(window, server)

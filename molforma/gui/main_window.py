@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
         self.ctx = ctx
         self.setObjectName("mainWindow")
         self.mcp_bridge = GuiDispatcher(self)
+        self.mcp_server: Any | None = None  # set by molforma.gui.mcp_host for --mcp-gui
         self._clientClosed.connect(self._quit_for_client, Qt.ConnectionType.QueuedConnection)
         self.resize(1200, 800)
         self.actions_by_id: dict[str, QAction] = {}
@@ -425,6 +426,7 @@ class MainWindow(QMainWindow):
         replaces atoms and bonds (asking for the frame, model or record when the file has
         several); an NWChem output, a MOLDEN file or a job folder opens in the Results tab
         and leaves the document alone."""
+        self.check_mcp_path(path)
         if opens_as_results(path):
             return self.open_results(path)
         from molforma.formats import apply_structure
@@ -492,8 +494,23 @@ class MainWindow(QMainWindow):
                 else path + PROJECT_SUFFIX
         return self._save_to(path)
 
+    def check_mcp_path(self, path: str, *, for_write: bool = False) -> None:
+        """While MCP drives the window, a path it makes the window read or write must lie
+        in the allowed directories (SPEC.md section 7); the person's own clicks are free.
+
+        Raises:
+            FileAccessError: ``path_not_allowed`` (or ``dangling_link``).
+        """
+        from molforma.document.origin import mcp_acting
+
+        policy = self.ctx.policy
+        if policy is not None and mcp_acting():
+            policy.check_path(path, for_write=for_write)
+
     def _save_to(self, path: str) -> bool:
         from molforma.document import ops
+
+        self.check_mcp_path(path, for_write=True)
 
         try:
             ops.save_project(self.ctx.document, path, set_path=True)

@@ -7,8 +7,8 @@ dispatcher, the tests and ``docs/tools.md`` are all generated from :data:`TOOLS`
 
 Every output schema admits the common error object (:class:`ToolErrorObject`),
 because clients validate ``structuredContent`` of error results too (SPEC.md 9).
-The window mode reuses this registry: a tool marked ``thread="gui"`` runs through
-a :class:`GuiBridge`, which the window implements on the Qt thread.
+The window mode reuses this registry: the window tools (``modes=("gui",)``) reach
+the window through ``ctx.bridge``, a :class:`~molforma.mcp.bridge.WindowBridge`.
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 if TYPE_CHECKING:
+    from molforma.mcp.bridge import WindowBridge
     from molforma.mcp.protocol import Request
-    from molforma.mcp.server import ServerState
+    from molforma.mcp.state import AppServices
 
 T = TypeVar("T")
 Mode = Literal["headless", "gui"]
@@ -32,20 +33,8 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 MAX_RESULT_CHARS = 100_000
 
 
-class GuiBridge(Protocol):
-    """Runs a function on the window's thread and waits for its result (window mode)."""
-
-    def call(self, fn: Callable[[], T], timeout: float = 30.0) -> T:
-        """Run ``fn`` on the GUI thread; exceptions are re-raised in the caller."""
-        ...
-
-    # Optional: ``check_document_edit()`` raises a MolFormaError when the window cannot
-    # take a document edit now (a modal dialog is open); the server calls it, when the
-    # bridge has it, before every tool of DOCUMENT_EDIT_TOOLS.
-
-
 # The tools that change a document. In the window they are refused while a modal
-# dialog is open (SPEC.md 9.1) through the bridge's optional check_document_edit().
+# dialog is open (SPEC.md 9.1) through the window bridge's check_document_edit().
 DOCUMENT_EDIT_TOOLS: frozenset[str] = frozenset({
     "open_file", "import_document", "history", "add_atoms", "delete_atoms", "move_atoms",
     "set_atom_properties", "set_bonds", "set_internal_coordinate", "add_hydrogens",
@@ -76,16 +65,20 @@ class ToolErrorObject(BaseModel):
 
 @dataclass
 class ToolContext:
-    """What a handler may use: the server state, the request and the GUI bridge."""
+    """What a handler may use: the services of the mode and the request."""
 
-    state: ServerState
+    state: AppServices
     request: Request
-    bridge: GuiBridge | None = None
 
     @property
     def lang(self) -> str:
         """Display language of messages inside results."""
         return self.state.lang
+
+    @property
+    def bridge(self) -> WindowBridge | None:
+        """The window bridge (``--mcp-gui``), None headless."""
+        return self.state.window
 
 
 Handler = Callable[[ToolContext, Any], Any]
@@ -105,7 +98,6 @@ class ToolSpec:
     destructive: bool = False
     idempotent: bool = False
     open_world: bool = False
-    thread: Literal["any", "gui"] = "any"
     modes: frozenset[str] = field(default_factory=lambda: frozenset({"headless", "gui"}))
     max_result_chars: int | None = None
     # Carries anthropic/requiresUserInteraction when execution settings are allowed.
@@ -197,7 +189,6 @@ def tool(
     destructive: bool = False,
     idempotent: bool = False,
     open_world: bool = False,
-    thread: Literal["any", "gui"] = "any",
     modes: tuple[Mode, ...] = ("headless", "gui"),
     max_result_chars: int | None = None,
     needs_interaction_when_exec_allowed: bool = False,
@@ -233,7 +224,7 @@ def tool(
         TOOLS[name] = ToolSpec(
             name=name, title=title, description=" ".join(doc.split()), input=inp, output=out,
             handler=fn, read_only=read_only, destructive=destructive, idempotent=idempotent,
-            open_world=open_world, thread=thread, modes=frozenset(modes),
+            open_world=open_world, modes=frozenset(modes),
             max_result_chars=max_result_chars,
             needs_interaction_when_exec_allowed=needs_interaction_when_exec_allowed,
         )
@@ -294,7 +285,8 @@ def load_tools() -> dict[str, ToolSpec]:
     """Import the tool modules (registering every tool) and return :data:`TOOLS`."""
     import molforma.mcp.tools.calculation
     import molforma.mcp.tools.document
-    import molforma.mcp.tools.results  # noqa: F401
+    import molforma.mcp.tools.results
+    import molforma.mcp.tools.window  # noqa: F401
 
     return TOOLS
 

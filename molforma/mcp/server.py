@@ -8,14 +8,13 @@ both protocol eras on one stdio process (SPEC.md section 9): a request whose
 Threads: the transport's reader decodes lines and acts on ``notifications/cancelled``
 at once; one dispatcher thread answers requests in arrival order; background work
 (calculations, results loads) runs on its own threads and is followed by tasks or
-``get_app_state``. Tools marked ``thread="gui"`` run through a :class:`GuiBridge`
-in the window mode.
+``get_app_state``. Window tools reach the window through ``state.window`` (a
+:class:`~molforma.mcp.bridge.WindowBridge`).
 
-Window mode reuses all of this: ``ServerState(policy=..., mode="gui",
-initial_document=False)``, ``state.add_document(doc)`` for the window's documents
-(subclass it to share the window's job manager and results sessions through
-``jobs`` / ``results``), then ``Server(state, mode="gui", bridge=...).run(StdioTransport())``
-on a worker thread; ``run`` returns on EOF after stopping running work.
+Window mode reuses all of this with its own services
+(``molforma.gui.services.WindowServices``, assembled by ``molforma.gui.mcp_host``):
+``Server(services, mode="gui").run(StdioTransport())`` on a worker thread; ``run``
+returns on EOF after stopping running work.
 """
 
 from __future__ import annotations
@@ -32,19 +31,18 @@ from typing import TYPE_CHECKING, Any
 
 from molforma import __version__
 from molforma.errors import FileAccessError, MolFormaError
-from molforma.i18n import display_language, register
+from molforma.i18n import register
 from molforma.mcp import protocol as P
-from molforma.mcp.elicitation import InputRequired, StateSigner
+from molforma.mcp.elicitation import InputRequired
 from molforma.mcp.protocol import Request, RpcError
-from molforma.mcp.tasks import Background, TaskStore
+from molforma.mcp.state import AppServices, HeadlessServices
+from molforma.mcp.tasks import Background
 from molforma.mcp.transport import LineEvent, StdioTransport
 
 if TYPE_CHECKING:
     from pydantic import ValidationError as PydanticValidationError
 
-    from molforma.document.document import Document
-    from molforma.jobs.policy import Policy
-    from molforma.mcp.registry import GuiBridge, ToolSpec
+    from molforma.mcp.registry import ToolSpec
 
 log = logging.getLogger("molforma.mcp")
 
@@ -73,167 +71,8 @@ register({
 })
 
 
-class ServerState:
-    """Everything the tools share: documents, policy, jobs, results, tasks."""
-
-    def __init__(self, policy: Policy | None = None, *, allow_dirs: tuple[Path, ...] = (),
-                 allow_execution_settings: bool = False, mode: str = "headless",
-                 lang: str | None = None, initial_document: bool = True) -> None:
-        # The policy (and its pydantic imports) is built on first use unless given.
-        self._policy = policy
-        self._policy_args = (tuple(allow_dirs), bool(allow_execution_settings))
-        self.mode = mode
-        self._lang = lang
-        self._documents: dict[str, Document] = {}
-        # Headless starts with one empty document; it is made on first use so that the
-        # first answer does not wait for the chemistry imports.
-        self._initial_pending = initial_document
-        self.tasks = TaskStore()
-        self.signer = StateSigner()
-        self.lock = threading.RLock()
-        self._jobs: Any = None
-        self._results: dict[str, Any] = {}
-        # Latest job and results load started per document (get_app_state).
-        self.last_job: dict[str, Any] = {}
-        self.last_load: dict[str, Any] = {}
-
-    @property
-    def lang(self) -> str:
-        """Display language of messages inside results (read once)."""
-        if self._lang is None:
-            self._lang = display_language()
-        return self._lang
-
-    @property
-    def documents(self) -> dict[str, Document]:
-        """The open documents by id, in creation order."""
-        if self._initial_pending:
-            with self.lock:
-                if self._initial_pending:
-                    # Cleared only once the document exists: a reader on another
-                    # thread must wait for it rather than see an empty list.
-                    self.new_document()
-                    self._initial_pending = False
-        return self._documents
-
-    @property
-    def policy(self) -> Policy:
-        """The launch policy (allowed directories, execution settings)."""
-        if self._policy is None:
-            from molforma.jobs.policy import Policy
-
-            with self.lock:
-                if self._policy is None:
-                    dirs, allow = self._policy_args
-                    self._policy = Policy(allow_dirs=dirs, allow_execution_settings=allow)
-        return self._policy
-
-    @property
-    def allow_execution_settings(self) -> bool:
-        """``--mcp-allow-execution-settings`` was given."""
-        if self._policy is not None:
-            return bool(self._policy.allow_execution_settings)
-        return self._policy_args[1]
-
-    def new_document(self) -> Document:
-        """A new empty document starting with the trusted (Preferences) execution values."""
-        from molforma.document.document import Document
-        from molforma.document.model import new_project
-        from molforma.jobs.policy import headless_trusted
-        from molforma.preferences import load_preferences
-
-        trusted = headless_trusted()
-        # The job root the person last set in the window is where their new projects go.
-        job_root = load_preferences().job_root
-        doc = Document(new_project(executable=trusted["executable"],
-                                   launcher=trusted["launcher"],
-                                   environment=dict(trusted["environment"]),
-                                   scheduler=trusted["scheduler"], account=trusted["account"],
-                                   batch_directives=list(trusted["batch_directives"]),
-                                   **({"job_root": job_root} if job_root else {})))
-        doc.trusted = trusted
-        with self.lock:
-            self._documents[doc.id] = doc
-        return doc
-
-    def add_document(self, doc: Document) -> None:
-        """Register a document made elsewhere (the window's)."""
-        with self.lock:
-            self._documents[doc.id] = doc
-
-    def document(self, doc_id: str) -> Document:
-        """The document named ``doc_id``.
-
-        Raises:
-            MolFormaError: ``unknown_document``.
-        """
-        doc = self.documents.get(doc_id)
-        if doc is None:
-            raise MolFormaError("unknown_document", documentId=doc_id)
-        return doc
-
-    @property
-    def jobs(self) -> Any:
-        """The process's JobManager (created on first use)."""
-        with self.lock:
-            if self._jobs is None:
-                from molforma.jobs.runner import JobManager
-
-                self._jobs = JobManager()
-            return self._jobs
-
-    def reattach_batch_jobs(self, root: str | None = None) -> None:
-        """Follow again the batch jobs left queued or running under a job root.
-
-        ``root`` defaults to the job roots of the open documents. Never raises: a job
-        root that cannot be read has nothing to follow.
-        """
-        try:
-            if root is not None:
-                roots = [root]
-            else:
-                roots = sorted({str(d.project.get("execution", {}).get("job_root")
-                                    or "~/molforma-jobs")
-                                for d in list(self.documents.values())})
-            for r in roots:
-                self.jobs.reattach(r)
-        except Exception:
-            log.exception("re-attaching batch jobs")
-
-    def results(self, doc_id: str) -> Any:
-        """The ResultsSession of a document (created on first use)."""
-        with self.lock:
-            sess = self._results.get(doc_id)
-            if sess is None:
-                from molforma.results import ResultsSession
-
-                sess = self._results[doc_id] = ResultsSession()
-            return sess
-
-    def results_if_any(self, doc_id: str) -> Any:
-        """The ResultsSession of a document, or None when none was opened."""
-        return self._results.get(doc_id)
-
-    def shutdown(self) -> None:
-        """Stop running calculations and loads (EOF, disconnect, exit signal).
-
-        No calculation can start once this began, so none is left behind by a
-        request served while the program ends.
-        """
-        if self._jobs is not None:
-            self._jobs.close()
-        for t in self.tasks.all():
-            if t.status == "working" and t.background is not None \
-                    and not t.background.survives_exit:
-                try:
-                    t.background.cancel()
-                except Exception:
-                    log.exception("cancelling task at shutdown")
-        if self._jobs is not None:
-            try:
-                self._jobs.stop_all()
-            except Exception:
-                log.exception("stopping jobs at shutdown")
+# The headless services under their former name (window mode has its own, see state.py).
+ServerState = HeadlessServices
 
 
 _QUEUE_END = object()
@@ -245,12 +84,10 @@ _BEFORE_WARM_UP = frozenset({"initialize", "server/discover", "tools/list", "pin
 class Server:
     """Dispatcher of one stdio connection (both eras)."""
 
-    def __init__(self, state: ServerState, *, mode: str = "headless",
-                 bridge: GuiBridge | None = None,
+    def __init__(self, state: AppServices, *, mode: str = "headless",
                  send: Callable[[dict[str, Any]], bool] | None = None) -> None:
         self.state = state
         self.mode = mode
-        self.bridge = bridge
         self._send = send or (lambda _m: True)
         self._tools: dict[str, ToolSpec] | None = None
         self._warm = False
@@ -587,13 +424,10 @@ class Server:
             parsed = spec.input.model_validate(args)
         except PydanticValidationError as exc:
             return self._error_result(spec, _invalid_args(exc, self.state.lang))
-        ctx = ToolContext(state=self.state, request=req, bridge=self.bridge)
+        ctx = ToolContext(state=self.state, request=req)
         try:
             self._check_document_edit(spec)
-            if spec.thread == "gui" and self.bridge is not None:
-                out = self.bridge.call(lambda: spec.handler(ctx, parsed))
-            else:
-                out = spec.handler(ctx, parsed)
+            out = spec.handler(ctx, parsed)
         except InputRequired as ir:
             return ir.to_result()
         except RpcError:
@@ -622,9 +456,9 @@ class Server:
         """In the window, refuse a document edit while a modal dialog is open (SPEC.md 9.1)."""
         from molforma.mcp.registry import DOCUMENT_EDIT_TOOLS
 
-        check = getattr(self.bridge, "check_document_edit", None)
-        if check is not None and spec.name in DOCUMENT_EDIT_TOOLS:
-            check()
+        bridge = self.state.window
+        if bridge is not None and spec.name in DOCUMENT_EDIT_TOOLS:
+            bridge.check_document_edit()
 
     def tool_result(self, spec: ToolSpec, out: Any) -> dict[str, Any]:
         """A ``CallToolResult`` from a handler's output, validated against the schema."""
@@ -643,6 +477,8 @@ class Server:
         for item in links or ():
             content.append({"type": "resource_link",
                             **{k: v for k, v in item.items() if v is not None}})
+        # Output models may carry more content items (a screenshot's image) privately.
+        content.extend(getattr(out, "_content", None) or [])
         return {"content": content, "structuredContent": structured, "isError": False}
 
     def _exception_result(self, spec: ToolSpec, exc: BaseException) -> dict[str, Any]:
@@ -700,11 +536,19 @@ class Server:
 
     def _on_tasks_get(self, req: Request) -> dict[str, Any]:
         task = self._task_request(req)
-        return task.to_wire(detailed=True)
+        return task.to_wire(detailed=True, form=req.declares_form_elicitation)
 
     def _on_tasks_update(self, req: Request) -> dict[str, Any]:
-        self._task_request(req)
-        # No task of ours waits for input; answers for unknown keys are ignored (spec 6.4).
+        task = self._task_request(req)
+        answers = req.params.get("inputResponses")
+        if not isinstance(answers, dict):
+            raise RpcError(P.INVALID_PARAMS, "Invalid params: inputResponses must be an object")
+        bg = task.background
+        if bg is not None and bg.respond is not None and task.status == "working":
+            for key, answer in answers.items():
+                if isinstance(key, str) and isinstance(answer, dict):
+                    bg.respond(key, answer)
+        # Answers for unknown or already answered keys are ignored (spec 6.4).
         return {}
 
     def _on_tasks_cancel(self, req: Request) -> dict[str, Any]:
@@ -834,8 +678,8 @@ def serve_headless(allow_dirs: list[Path], allow_execution_settings: bool) -> in
     from molforma import exit_signals
 
     transport = StdioTransport()
-    state = ServerState(allow_dirs=tuple(allow_dirs),
-                        allow_execution_settings=allow_execution_settings)
+    state = HeadlessServices(allow_dirs=tuple(allow_dirs),
+                             allow_execution_settings=allow_execution_settings)
     server = Server(state, mode="headless")
     exit_signals.set_handler(server.stop_for_signal)
     return server.run(transport)

@@ -38,14 +38,21 @@ class Background:
         wait: Blocks until the work ends or ``timeout`` seconds pass; True when it ended.
         cancel: Stops the work (like the tool's own cancel action). A calculation's
             returns once the job has ended, so that what the cancel answer reports is
-            already true everywhere.
+            already true everywhere. Returning False means it could not be stopped (a
+            GUI call in progress) and the task goes on to its real result.
         final: The final tool output once the work ended (with ``app`` state).
+        inputs: ``inputs(form)`` → (input requests keyed uniquely, status message): the
+            questions the work waits on (window dialogs); form requests only when the
+            polling request declares form elicitation, else a message saying how to answer.
+        respond: ``respond(key, answer)`` passes one ``tasks/update`` answer on.
     """
 
     result: Any
     wait: Callable[[float | None], bool]
-    cancel: Callable[[], None]
+    cancel: Callable[[], bool | None]
     final: Callable[[], Any]
+    inputs: Callable[[bool], tuple[dict[str, Any], str | None]] | None = None
+    respond: Callable[[str, dict[str, Any]], None] | None = None
     # A batch job belongs to the cluster: closing the connection must not cancel it.
     survives_exit: bool = False
 
@@ -83,16 +90,32 @@ class Task:
             self.last_updated_at = _now()
             return True
 
-    def to_wire(self, *, detailed: bool) -> dict[str, Any]:
-        """The flat ``Task`` fields (``DetailedTask`` with result or error when detailed)."""
+    def to_wire(self, *, detailed: bool, form: bool = False) -> dict[str, Any]:
+        """The flat ``Task`` fields (``DetailedTask`` with result or error when detailed).
+
+        A working task whose work waits on a question is ``input_required`` with the
+        questions when ``form`` (the poll declared form elicitation), else ``working``
+        with a status message that says how to answer.
+        """
+        asks: dict[str, Any] = {}
+        note: str | None = None
+        bg = self.background
+        if detailed and self.status == "working" and bg is not None and bg.inputs is not None:
+            try:
+                asks, note = bg.inputs(form)
+            except Exception:
+                log.exception("reading the questions of task %s", self.task_id)
         with self.lock:
             out: dict[str, Any] = {
                 "taskId": self.task_id, "status": self.status,
                 "createdAt": self.created_at, "lastUpdatedAt": self.last_updated_at,
                 "ttlMs": None, "pollIntervalMs": POLL_INTERVAL_MS,
             }
-            if self.status_message:
-                out["statusMessage"] = self.status_message
+            if self.status == "working" and asks:
+                out["status"] = "input_required"
+                out["inputRequests"] = asks
+            if self.status_message or (self.status == "working" and note):
+                out["statusMessage"] = self.status_message or note
             if detailed and self.status == "completed" and self.result is not None:
                 out["result"] = self.result
             if detailed and self.status == "failed" and self.error is not None:
@@ -163,9 +186,14 @@ class TaskStore:
             task.cancel_requested = True
         if task.background is not None:
             try:
-                task.background.cancel()
+                stopped = task.background.cancel()
             except Exception:
                 log.exception("cancelling task %s", task_id)
+                stopped = None
+            if stopped is False:
+                with task.lock:
+                    task.cancel_requested = False
+                return  # cannot be stopped now: it ends with its real result
         task.set_status("cancelled")
 
     def all(self) -> list[Task]:

@@ -35,3 +35,16 @@ def test_readme_quick_start_has_exactly_two_commands() -> None:
     assert [ln for ln in ci.splitlines() if ln and not ln.startswith(("#", "set ", "cd "))] == [
         "bash ./test.sh"
     ]
+
+
+def test_readme_window_tool_table_matches_the_tool_definitions() -> None:
+    spec = importlib.util.spec_from_file_location("update_readme", ROOT / "scripts" / "update_readme.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    table = mod.window_tool_table()
+    assert "offers 40 tools" in table and table.count("\n| `") == 13
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- window-tools:start -->\n(.*)\n<!-- window-tools:end -->", readme, re.S)
+    assert m, "README lacks the window tools section markers"
+    assert m.group(1).strip() == table, "run: .venv/bin/python scripts/update_readme.py"

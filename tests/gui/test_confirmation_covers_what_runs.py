@@ -114,12 +114,12 @@ def _tool_call(server: Any, name: str, args: dict[str, Any], qtbot: Any) -> dict
 
 def test_mcp_document_edits_are_refused_while_a_modal_dialog_is_open_and_reads_still_work(
         make_main_window: Any, qtbot: Any) -> None:
-    from molforma.mcp.gui_server import WindowState
+    from molforma.gui.mcp_host import build_services
     from molforma.mcp.server import Server
 
     window = make_main_window()
     ctx = window.ctx
-    server = Server(WindowState(ctx, None), mode="gui", bridge=window.mcp_bridge)
+    server = Server(build_services(ctx, window, [], False), mode="gui")
     doc = ctx.document
     add = {"documentId": doc.id, "expectedRevision": doc.revision, "preview": False,
            "atoms": [{"element": "He", "position": [0.0, 0.0, 0.0]}]}

@@ -34,6 +34,7 @@ def test_no_display_gives_a_clear_message_and_a_failing_status(args: list[str],
     assert proc.returncode != 0
     assert "requires a desktop display" in proc.stderr
     assert "xvfb-run" in proc.stderr and "QT_QPA_PLATFORM=offscreen" in proc.stderr
+    assert "env_vars" in proc.stderr  # Codex passes no display unless told to
     assert "Aborted" not in proc.stderr
     assert proc.stdout == ""
 

@@ -20,5 +20,7 @@ def test_docs_name_every_tool_once():
     text = (REPO / "docs" / "tools.md").read_text(encoding="utf-8")
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     names = [row.split("`")[1] for row in rows]
-    assert names == [t.name for t in tools_for("headless")]
-    assert len(names) == 27
+    headless = [t.name for t in tools_for("headless")]
+    window = [t.name for t in tools_for("gui") if t.name not in headless]
+    assert names == headless + window
+    assert len(headless) == 27 and len(window) == 13 and len(tools_for("gui")) == 40

@@ -107,3 +107,24 @@ def test_sdk_client_legacy_era_lists_calls_reads_and_needs_overwrite(mcp_env, tm
     assert out["asked"] == []
     assert all(err and sc["code"] == "file_exists" for err, sc in out["saved"])
     assert target.read_text() == "old\n"
+
+
+async def _window_tools(env: dict[str, str], mode: str) -> tuple[str, list[str], bool]:
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "molforma", "--mcp-gui"],
+        env={**env, "QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"})
+    async with Client(params, mode=mode) as client:
+        tools = await client.list_tools()
+        shot = await client.call_tool("capture_screenshot", {"target": "mainTabs"})
+        has_image = any(getattr(c, "type", "") == "image" for c in shot.content)
+        return client.protocol_version, sorted(t.name for t in tools.tools), has_image
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_sdk_client_sees_the_40_window_tools_in_both_eras(mcp_env, mode: str):
+    version, names, has_image = asyncio.run(asyncio.wait_for(_window_tools(mcp_env, mode), 120))
+    assert version == ("2026-07-28" if mode == "auto" else "2025-11-25")
+    assert len(names) == 40
+    assert {"get_ui", "ui_activate", "capture_screenshot", "view", "chemistry"} <= set(names)
+    assert has_image

@@ -117,7 +117,10 @@ class MoleculeView(QWidget):
             from molforma.gui.view3d.painter import PainterCanvas
 
             self.canvas = PainterCanvas(self)
-        self.canvas.setObjectName("moleculeCanvas")
+        # Each view names its own canvas (moleculeView → moleculeCanvas, resultsView →
+        # resultsCanvas), also when a failing OpenGL canvas is replaced later.
+        view_name = self.objectName() or "moleculeView"
+        self.canvas.setObjectName(view_name.removesuffix("View") + "Canvas")
         self.canvas.setMouseTracking(True)
         self.canvas.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # Ctrl+C and Delete reach it
         self.layout().addWidget(self.canvas)

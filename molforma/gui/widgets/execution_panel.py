@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.document.document import protected_values
+from molforma.document.origin import mcp_acting
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.widgets.panel_workers import (
@@ -714,6 +715,13 @@ class ExecutionPanel(Retranslatable, QWidget):
         refused = self._outside_allowed_dirs(project)
         if refused:
             self._set_status(self.tr("Cannot run:") + "\n" + refused, error=True)
+            return
+        if not trusted and mcp_acting():
+            # SPEC.md section 7: only the person confirms untrusted settings; a Run pressed
+            # through MCP never shows (or waits on) the confirmation and runs nothing.
+            self._set_status(self.tr("Not started: these execution settings were not chosen "
+                                     "in this window, and only you can confirm them."),
+                             error=True)
             return
         if not trusted:
             yes, no = self.tr("Yes"), self.tr("No")

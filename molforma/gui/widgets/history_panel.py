@@ -246,8 +246,9 @@ class HistoryPanel(Retranslatable, QWidget):
 
     @property
     def scanning(self) -> bool:
-        """True while a scan started here is running."""
-        return self.scan_handle is not None and not self.scan_handle.done
+        """True while a scan started here is running or its rows are not shown yet."""
+        return self.scan_handle is not None and (not self.scan_handle.done
+                                                 or self._timer.isActive())
 
     def _poll_scan(self) -> None:
         handle = self.scan_handle

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from molforma.document import building, ops
 from molforma.document.building import valence_problem_ids
 from molforma.document.model import atoms_of, bonds_of
+from molforma.document.origin import acting_for_mcp, effective_origin, mcp_acting
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.context import AppContext
@@ -118,6 +119,7 @@ class MoleculeTab(QWidget):
         self._message_timer.setSingleShot(True)
         self._message_timer.timeout.connect(self._clear_message)
         self._worker_kind = ""
+        self._worker_for_mcp = False
         self._syncing = False
 
         root = QVBoxLayout(self)
@@ -857,7 +859,9 @@ class MoleculeTab(QWidget):
         kind, name = part
         doc = self.ctx.document
         if doc.candidate is not None:
-            mine = (doc.candidate_origin == "user" and self._placement_revision is not None
+            # A person's click confirms only their placement; an MCP command only MCP's.
+            mine = (doc.candidate_origin == effective_origin("user")
+                    and self._placement_revision is not None
                     and doc.revision == self._placement_revision)
             if not mine:
                 self.show_message(self.tr("Confirm or cancel the current candidate first."),
@@ -1277,6 +1281,8 @@ class MoleculeTab(QWidget):
         worker.cancelledSignal.connect(lambda: self.show_message(self.tr("Stopped.")))
         worker.finished.connect(self._worker_finished)
         self._worker, self._worker_kind = worker, kind
+        # The result lands later, outside the command: it keeps the origin of its start.
+        self._worker_for_mcp = mcp_acting()
         self._cleanup_step = None
         self.progress.setValue(0)
         self.progress.setFormat("%p%")
@@ -1309,6 +1315,11 @@ class MoleculeTab(QWidget):
             self.show_message(self.tr("Cleaning up the geometry: setting up the force field…"))
 
     @property
+    def worker(self) -> Worker | CleanupProcess | None:
+        """The SMILES or clean-up worker running now (window commands follow it)."""
+        return self._worker
+
+    @property
     def worker_running(self) -> bool:
         """True from the start of SMILES or clean-up work until its result is handled."""
         return self._worker is not None
@@ -1337,6 +1348,10 @@ class MoleculeTab(QWidget):
             self.ctx.document.set_busy(None)
 
     def _worker_done(self, kind: str, result: Any) -> None:
+        with acting_for_mcp(self._worker_for_mcp):
+            self._apply_worker_result(kind, result)
+
+    def _apply_worker_result(self, kind: str, result: Any) -> None:
         self._release_busy()
         doc = self.ctx.document
         if kind == "cleanup":

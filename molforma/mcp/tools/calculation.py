@@ -64,9 +64,10 @@ class CalculationOutput(BaseModel):
 def calculation_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any] | None:
     """The get_app_state ``calculation`` part: the current (or latest) job."""
     state = ctx.state
-    if state._jobs is None:
+    jobs = state.jobs_if_any()
+    if jobs is None:
         return None
-    job = state.last_job.get(doc_id) if doc_id else state.jobs.current()
+    job = state.last_job.get(doc_id) if doc_id else jobs.current()
     if job is None:
         return None
     snap = job.snapshot()
@@ -142,8 +143,7 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
         return CalculationOutput(documentId=doc.id, action="save_inputs",
                                  status=str(record.get("status", "queued")),
                                  jobDirectory=str(folder), job=record)
-    job = state.jobs.start(project)
-    state.last_job[doc.id] = job
+    job = state.start_job(doc.id, project)
     doc_id = doc.id
 
     def final() -> CalculationOutput:
@@ -173,7 +173,10 @@ class GetAppStateOutput(BaseModel):
     results: dict[str, Any]
     workers: list[dict[str, Any]]
     tasks: list[dict[str, Any]]
-    pendingGuiCommands: list[dict[str, Any]]
+    pendingGuiCommands: list[dict[str, Any]] = Field(
+        description="Window commands queued or running (--mcp-gui), oldest first.")
+    dialogs: list[dict[str, Any]] | None = Field(
+        None, description="Message boxes and file dialogs the window shows (--mcp-gui).")
 
 
 def app_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any]:
@@ -183,7 +186,7 @@ def app_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any]:
             if doc_id is None or d.id == doc_id]
     results: dict[str, Any] = {}
     workers: list[dict[str, Any]] = []
-    for did, sess in list(state._results.items()):
+    for did, sess in state.result_sessions():
         if doc_id is not None and did != doc_id:
             continue
         results[did] = sess.state()
@@ -195,8 +198,16 @@ def app_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any]:
         workers.append({"kind": "calculation", "documentId": calc["documentId"],
                         "status": calc["status"], "jobDirectory": calc["jobDirectory"]})
     tasks = [{"taskId": t.task_id, "status": t.status} for t in state.tasks.all()]
-    return {"mode": state.mode, "documents": docs, "calculation": calc, "results": results,
-            "workers": workers, "tasks": tasks, "pendingGuiCommands": []}
+    pending: list[dict[str, Any]] = []
+    out: dict[str, Any] = {"mode": state.mode}
+    bridge = state.window
+    if bridge is not None:
+        workers.extend(bridge.workers())
+        pending = [r.to_dict(state.lang) for r in bridge.commands.pending()]
+        out["dialogs"] = [d.to_dict() for d in bridge.dialogs()]
+    out.update({"documents": docs, "calculation": calc, "results": results,
+                "workers": workers, "tasks": tasks, "pendingGuiCommands": pending})
+    return out
 
 
 @tool("get_app_state", title="Get app state", read_only=True, idempotent=True)

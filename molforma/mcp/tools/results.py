@@ -53,7 +53,8 @@ class ResultsActionInput(ToolInput):
     action: Literal["open_file", "open_directory", "reload", "play_mode", "stop",
                     "show_structure"] = Field(
         description="open_file / open_directory / reload load results in the background; "
-        "play_mode, stop and show_structure need the window (--mcp-gui).")
+        "play_mode (index: mode, amplitude), stop and show_structure (index: structure) act on the "
+        "window's Results tab (--mcp-gui) and answer when the window has done it.")
     path: str | None = Field(None, description="File (output.out, MOLDEN, XYZ) or folder to "
                              "open; not used by reload.")
     index: int | None = Field(None, ge=0, description="Window only: mode or structure index.")
@@ -71,6 +72,8 @@ class ResultsActionOutput(BaseModel):
     path: str
     error: dict[str, Any] | None = None
     app: dict[str, Any] | None = Field(None, description="get_app_state part when it ended.")
+    command: dict[str, Any] | None = Field(
+        None, description="Window actions: the window command record (as get_ui_command).")
 
 
 @tool("results_action", title="Results action")
@@ -82,7 +85,7 @@ def results_action(ctx: ToolContext, args: ResultsActionInput) -> ResultsActionO
     with doc.lock:
         doc.check_revision(args.expectedRevision, allow_candidate=True)
     if args.action in WINDOW_ACTIONS:
-        raise ResultsError("window_only_action", action=args.action)
+        return _window_action(ctx, doc.id, args)
     sess = state.results(doc.id)
     if args.action == "reload":
         cur = sess.current
@@ -111,6 +114,30 @@ def results_action(ctx: ToolContext, args: ResultsActionInput) -> ResultsActionO
 
     return Background(result=out(), wait=handle.wait, cancel=handle.cancel,  # type: ignore[return-value]
                       final=final)
+
+
+WINDOW_ACTION_TIMEOUT_S = 15.0
+
+
+def _window_action(ctx: ToolContext, doc_id: str, args: ResultsActionInput,
+                   ) -> ResultsActionOutput:
+    """play_mode / stop / show_structure on the window's Results tab (waits for the window)."""
+    from molforma.mcp.commands import WindowCommand
+
+    bridge = ctx.bridge
+    if bridge is None:
+        raise ResultsError("window_only_action", action=args.action)
+    rec = bridge.submit(WindowCommand(
+        tool="results_action", document_id=doc_id, expected_revision=args.expectedRevision,
+        args={"action": args.action, "index": args.index, "amplitude": args.amplitude}))
+    bridge.commands.wait(rec, WINDOW_ACTION_TIMEOUT_S)
+    if rec.error is not None:
+        raise rec.error
+    sess = ctx.state.results_if_any(doc_id)
+    cur = sess.current if sess is not None else None
+    return ResultsActionOutput(documentId=doc_id, action=args.action, status="completed",
+                               path=cur.source if cur is not None else "",
+                               command=rec.to_dict(ctx.lang))
 
 
 def _checked_source(policy: Any, source: str) -> Path:

@@ -1,0 +1,498 @@
+"""The window as data for MCP: widget ids, values, blocked widgets, pixels (Qt layer).
+
+:class:`WindowIntrospection` lists the window's widgets and actions as plain nodes
+with ``ui-N`` ids, resolves a target (``ui-N`` or a unique objectName), reads and
+writes the values of a fixed set of widget kinds the way a person's typing does,
+and grabs widgets as PNG. Ids keep the object; an id whose widget was deleted, or
+whose dialog closed, is *expired* (a clear error rather than "not found").
+
+Blocked widgets (SPEC.md section 7) are listed with their reason and refuse every
+ui_* action. Widgets of a private dialog (the Run confirmation) are never listed.
+Everything here runs on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QModelIndex, QObject, QRect, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QDialog,
+    QDoubleSpinBox,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMainWindow,
+    QMessageBox,
+    QPlainTextEdit,
+    QProgressBar,
+    QSpinBox,
+    QTabBar,
+    QTableView,
+    QTableWidget,
+    QTabWidget,
+    QTextEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QWidget,
+)
+
+from molforma.errors import MolFormaError
+from molforma.gui import dialogs
+from molforma.gui.view3d.base import MoleculeView
+from molforma.mcp.ui_paging import page
+
+MAX_SCREENSHOT_WIDTH = 4096
+MAX_SCREENSHOT_BYTES = 8 * 1024 * 1024
+SHORT_TEXT = 200
+LONG_TEXT = 65_536
+TAB_NAMES = ("molecule", "calculation", "execution", "results", "history")
+
+# objectName → reason code (texts in molforma.mcp.tools.window). SPEC.md section 7.
+EXECUTION_BLOCKED = {
+    "executableEdit": "blocked_execution_setting",
+    "executableBrowse": "blocked_execution_setting",
+    "launcherEdit": "blocked_execution_setting",
+    "launcherBrowse": "blocked_execution_setting",
+    "environmentTable": "blocked_execution_setting",
+    "environmentAdd": "blocked_execution_setting",
+    "environmentRemove": "blocked_execution_setting",
+    # Where and as whom a batch job runs is protected like the executable (SPEC.md 7).
+    "schedulerCombo": "blocked_execution_setting",
+    "accountEdit": "blocked_execution_setting",
+    "batchDirectivesEdit": "blocked_execution_setting",
+    "extraInputEdit": "blocked_extra_input",
+    "extraTasksEdit": "blocked_extra_input",
+    "applyExtraInputButton": "blocked_extra_input",
+}
+ALWAYS_BLOCKED = {
+    "molforma.edit.preferences": "blocked_preferences",
+}
+
+_INTERACTIVE = (QAbstractButton, QLineEdit, QAbstractSpinBox, QComboBox, QAbstractItemView,
+                QAbstractSlider, QTabWidget, QPlainTextEdit, QTextEdit, QLabel, QTabBar,
+                QProgressBar)
+
+
+def _valid(obj: Any) -> bool:
+    return obj is not None and shiboken6.isValid(obj)
+
+
+class WindowIntrospection:
+    """Ids, nodes, targets, values and screenshots of one main window."""
+
+    def __init__(self, window: QMainWindow, allow_execution_settings: bool = False) -> None:
+        self.window = window
+        self._objs: dict[int, QObject] = {}
+        self._ids = itertools.count(1)
+        self.blocked_names = dict(ALWAYS_BLOCKED)
+        if not allow_execution_settings:
+            self.blocked_names.update(EXECUTION_BLOCKED)
+
+    # -- ids -------------------------------------------------------------------------------
+    def id_of(self, obj: QObject) -> str:
+        """The ``ui-N`` id of ``obj`` (given on first sight, kept for its life)."""
+        n = obj.property("molformaUiId")
+        if not isinstance(n, int) or self._objs.get(n) is not obj:
+            n = next(self._ids)
+            obj.setProperty("molformaUiId", n)
+            self._objs[n] = obj
+        return f"ui-{n}"
+
+    def _expired(self, obj: QObject) -> bool:
+        if not _valid(obj):
+            return True
+        if isinstance(obj, QWidget):
+            top = obj.window()
+            return isinstance(top, QDialog) and not top.isVisible()
+        return False
+
+    # -- the tree --------------------------------------------------------------------------
+    def _dialog_roots(self) -> list[QWidget]:
+        out = []
+        for w in QApplication.topLevelWidgets():
+            if w is self.window or not w.isVisible() or not isinstance(w, QDialog):
+                continue
+            if w.property("molformaPrivate"):
+                continue  # the person's own question: never shown to MCP
+            out.append(w)
+        return out
+
+    def _listed(self, w: QWidget, in_dialog: bool) -> bool:
+        name = w.objectName()
+        if name.startswith("qt_") or isinstance(w.parentWidget(), (QAbstractSpinBox, QComboBox)):
+            return False
+        if name:
+            return True
+        return in_dialog and isinstance(w, _INTERACTIVE)
+
+    def objects(self, include_hidden: bool = True) -> list[tuple[QObject, str | None]]:
+        """Every listed widget and action with the dialog id it belongs to."""
+        out: list[tuple[QObject, str | None]] = [(self.window, None)]
+        for w in self.window.findChildren(QWidget):
+            if w.window() is not self.window:
+                continue  # a dialog's widgets: walked below (never a private dialog's)
+            if self._listed(w, False) and (include_hidden or w.isVisible()):
+                out.append((w, None))
+        for act in self.window.findChildren(QAction):
+            if act.objectName().startswith("molforma."):
+                out.append((act, None))
+        for root in self._dialog_roots():
+            did = root.property("molformaDialogId")
+            did = did if isinstance(did, str) else None
+            out.append((root, did))
+            for w in root.findChildren(QWidget):
+                if self._listed(w, True) and (include_hidden or w.isVisible()):
+                    out.append((w, did))
+        return out
+
+    def tab_of(self, obj: QObject) -> str | None:
+        """Main tab key a widget sits on, None outside the tabs."""
+        tabs = getattr(self.window, "tabs", None)
+        if not isinstance(obj, QWidget) or tabs is None:
+            return None
+        w: QWidget | None = obj
+        while w is not None:
+            idx = tabs.indexOf(w)
+            if idx >= 0:
+                return TAB_NAMES[idx] if idx < len(TAB_NAMES) else str(idx)
+            w = w.parentWidget()
+        return None
+
+    def blocked_reason(self, obj: QObject) -> str | None:
+        """Reason code when ``obj`` (or a widget holding it) must not be driven by MCP."""
+        cur: QObject | None = obj
+        while cur is not None:
+            code = self.blocked_names.get(cur.objectName())
+            if code is not None:
+                return code
+            if isinstance(cur, QWidget) and cur.property("molformaPrivate"):
+                return "blocked_private_dialog"
+            cur = cur.parent()
+        return None
+
+    def node(self, obj: QObject, dialog: str | None = None, *, full: bool = False,
+             ) -> dict[str, Any]:
+        """The plain description of one widget or action."""
+        out: dict[str, Any] = {"id": self.id_of(obj), "objectName": obj.objectName(),
+                               "class": type(obj).__name__,
+                               "qtClass": obj.metaObject().className()}
+        text = _text(obj)
+        if text is not None:
+            out["text"] = text if full or len(text) <= SHORT_TEXT else text[:SHORT_TEXT] + "…"
+        value = _value(obj, full=full)
+        if value is not None:
+            out["value"] = value
+        if isinstance(obj, QWidget):
+            out["enabled"] = obj.isEnabled()
+            out["visible"] = obj.isVisible()
+        elif isinstance(obj, QAction):
+            out["enabled"] = obj.isEnabled()
+            out["visible"] = obj.isVisible()
+            if obj.shortcut().toString():
+                out["shortcut"] = obj.shortcut().toString()
+        tab = self.tab_of(obj)
+        if tab is not None:
+            out["tab"] = tab
+        if dialog is not None:
+            out["dialog"] = dialog
+        reason = self.blocked_reason(obj)
+        if reason is not None:
+            out["blocked"] = reason
+        return out
+
+    # -- reads for the tools ---------------------------------------------------------------
+    def get_ui(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Nodes (all, for the tool to filter and page), active modal and blocked list."""
+        include_hidden = bool(args.get("includeHidden"))
+        query = str(args.get("query") or "").strip().lower()
+        nodes = []
+        by_name: dict[str, list[QObject]] = {}
+        for obj, _did in self.objects(include_hidden=True):
+            by_name.setdefault(obj.objectName(), []).append(obj)
+        for obj, did in self.objects(include_hidden=include_hidden):
+            n = self.node(obj, did)
+            if query and not any(query in str(n.get(k, "")).lower()
+                                 for k in ("text", "class", "objectName", "qtClass")):
+                continue
+            nodes.append(n)
+        blocked = []
+        for name, code in self.blocked_names.items():
+            found = by_name.get(name, [])
+            blocked.append({"objectName": name, "reason": code,
+                            "ids": [self.id_of(o) for o in found]})
+        tabs = getattr(self.window, "tabs", None)
+        current = TAB_NAMES[tabs.currentIndex()] if isinstance(tabs, QTabWidget) else None
+        return {"nodes": nodes, "activeModal": self.active_modal(), "blocked": blocked,
+                "currentTab": current}
+
+    def active_modal(self) -> dict[str, Any] | None:
+        """The open modal dialog MCP may see, with its buttons' ids."""
+        modal = QApplication.activeModalWidget()
+        if modal is None or modal.property("molformaPrivate"):
+            return None
+        did = modal.property("molformaDialogId")
+        entry = dialogs.registry.find(did) if isinstance(did, str) else None
+        out: dict[str, Any] = {"id": self.id_of(modal), "objectName": modal.objectName(),
+                               "class": type(modal).__name__, "title": modal.windowTitle()}
+        if entry is not None:
+            out.update(entry.info.to_dict())
+            out["buttonIds"] = {label: self.id_of(ref()) for label, ref in entry.buttons.items()
+                                if _valid(ref())}
+        elif isinstance(modal, QMessageBox):
+            # Qt's own questions (a file dialog's "replace?") are not ours but can be answered.
+            buttons = modal.buttons()
+            out.update(kind="message", text=modal.text(),
+                       buttons=[b.text().replace("&", "") for b in buttons],
+                       buttonIds={b.text().replace("&", ""): self.id_of(b) for b in buttons})
+        return out
+
+    def get_ui_item(self, args: dict[str, Any]) -> dict[str, Any]:
+        """One widget in full: value, geometry, items/rows (paged), cell rectangles."""
+        obj = self.resolve(str(args["target"]))
+        did = obj.window().property("molformaDialogId") if isinstance(obj, QWidget) else None
+        out = self.node(obj, did if isinstance(did, str) else None, full=True)
+        if isinstance(obj, QWidget):
+            g = obj.geometry()
+            top = obj.mapTo(obj.window(), obj.rect().topLeft()) if obj.window() is not obj \
+                else g.topLeft()
+            out["rect"] = {"x": top.x(), "y": top.y(), "width": g.width(), "height": g.height()}
+            if obj.toolTip():
+                out["toolTip"] = obj.toolTip()
+        offset = int(args.get("offset") or 0)
+        limit = args.get("limit")
+        details = _details(self, obj, offset, limit)
+        out.update(details)
+        return out
+
+    def app_part(self) -> dict[str, Any]:
+        """Current tab and active modal (window part of get_app_state)."""
+        tabs = getattr(self.window, "tabs", None)
+        return {"currentTab": TAB_NAMES[tabs.currentIndex()] if tabs is not None else None,
+                "activeModal": self.active_modal()}
+
+    # -- targets ---------------------------------------------------------------------------
+    def _named(self, name: str) -> list[QObject]:
+        return [o for o, _d in self.objects(include_hidden=True) if o.objectName() == name]
+
+    def resolve(self, target: str) -> QObject:
+        """The widget or action named by ``target``.
+
+        Raises:
+            MolFormaError: ``ui_expired``, ``ui_not_found`` or ``ui_ambiguous``.
+        """
+        if target.startswith("ui-") and target[3:].isdigit():
+            obj = self._objs.get(int(target[3:]))
+            if obj is None:
+                raise MolFormaError("ui_not_found", target=target, similar=[])
+            if self._expired(obj):
+                raise MolFormaError("ui_expired", target=target)
+            return obj
+        if target == "mainWindow":
+            return self.window
+        found = self._named(target)
+        if not found:
+            names = sorted({o.objectName() for o, _d in self.objects(True) if o.objectName()})
+            similar = difflib.get_close_matches(target, names, n=5, cutoff=0.5)
+            raise MolFormaError("ui_not_found", target=target, similar=similar)
+        if len(found) > 1:
+            raise MolFormaError("ui_ambiguous", target=target,
+                                ids=[self.id_of(o) for o in found])
+        return found[0]
+
+    def check_drivable(self, obj: QObject) -> None:
+        """Refuse a blocked widget with its reason; refuse a disabled one.
+
+        Raises:
+            MolFormaError: the ``blocked_*`` reason, or ``ui_disabled``.
+        """
+        reason = self.blocked_reason(obj)
+        if reason is not None:
+            raise MolFormaError(reason, target=obj.objectName() or self.id_of(obj))
+        if isinstance(obj, (QWidget, QAction)) and not obj.isEnabled():
+            raise MolFormaError("ui_disabled", target=obj.objectName() or self.id_of(obj))
+
+    # -- pixels ----------------------------------------------------------------------------
+    def screenshot(self, target: str | None) -> tuple[bytes, int, int]:
+        """PNG of a widget (default: the main window), at most 4,096 px wide and 8 MiB."""
+        obj = self.window if not target or target == "mainWindow" else self.resolve(target)
+        if not isinstance(obj, QWidget):
+            raise MolFormaError("ui_not_a_widget", target=target)
+        reason = self.blocked_reason(obj)
+        if reason == "blocked_private_dialog":
+            raise MolFormaError(reason, target=target)
+        pix = obj.grab()
+        if pix.width() > MAX_SCREENSHOT_WIDTH:
+            pix = pix.scaledToWidth(MAX_SCREENSHOT_WIDTH, Qt.TransformationMode.SmoothTransformation)
+        data = QByteArray()
+        buf = QBuffer(data)
+        buf.open(QIODevice.OpenModeFlag.WriteOnly)
+        pix.save(buf, "PNG")
+        buf.close()
+        png = bytes(data.data())
+        if len(png) > MAX_SCREENSHOT_BYTES:
+            raise MolFormaError("screenshot_too_large", size=len(png), limit=MAX_SCREENSHOT_BYTES)
+        return png, pix.width(), pix.height()
+
+
+# -- values -----------------------------------------------------------------------------------
+def _text(obj: QObject) -> str | None:
+    if isinstance(obj, QAbstractButton | QLabel):
+        return obj.text()
+    if isinstance(obj, QAction):
+        return obj.text().replace("&", "")
+    if isinstance(obj, QGroupBox):
+        return obj.title()
+    if isinstance(obj, QWidget) and obj.isWindow():
+        return obj.windowTitle()
+    if isinstance(obj, QLineEdit):
+        return obj.placeholderText() or None
+    return None
+
+
+def _value(obj: QObject, *, full: bool = False) -> Any:
+    if isinstance(obj, QLineEdit):
+        return obj.text()
+    if isinstance(obj, QSpinBox | QDoubleSpinBox):
+        return obj.value()
+    if isinstance(obj, QComboBox):
+        return obj.currentText()
+    if isinstance(obj, QAbstractButton):
+        return obj.isChecked() if obj.isCheckable() else None
+    if isinstance(obj, QAction):
+        return obj.isChecked() if obj.isCheckable() else None
+    if isinstance(obj, QPlainTextEdit | QTextEdit):
+        text = obj.toPlainText()
+        limit = LONG_TEXT if full else SHORT_TEXT
+        return text if len(text) <= limit else text[:limit] + "…"
+    if isinstance(obj, QAbstractSlider | QProgressBar):
+        return obj.value()
+    if isinstance(obj, QTabWidget):
+        return obj.currentIndex()
+    if isinstance(obj, QTabBar):
+        return obj.currentIndex()
+    if isinstance(obj, QTableView):
+        model = obj.model()
+        return {"rows": model.rowCount(), "columns": model.columnCount()} if model else None
+    if isinstance(obj, QListWidget):
+        return {"count": obj.count(), "currentRow": obj.currentRow()}
+    if isinstance(obj, QTreeWidget):
+        return {"count": obj.topLevelItemCount()}
+    view = mol_view(obj)
+    if view is not None:
+        return {"atoms": len(view.scene.ids), "selection": list(view.selection())}
+    return None
+
+
+def mol_view(obj: QObject) -> MoleculeView | None:
+    """The 3D view ``obj`` is, or whose canvas it is."""
+    if isinstance(obj, MoleculeView):
+        return obj
+    parent = obj.parent()
+    if isinstance(obj, QWidget) and isinstance(parent, MoleculeView) and obj is parent.canvas:
+        return parent
+    return None
+
+
+def _rect(r: QRect) -> dict[str, int]:
+    return {"x": r.x(), "y": r.y(), "width": r.width(), "height": r.height()}
+
+
+def _details(intro: WindowIntrospection, obj: QObject, offset: int,
+             limit: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    lim = int(limit) if isinstance(limit, int) else None
+    if isinstance(obj, QComboBox):
+        out["items"] = [obj.itemText(i) for i in range(obj.count())]
+        out["currentIndex"] = obj.currentIndex()
+    elif isinstance(obj, QTabWidget):
+        out["tabs"] = [{"index": i, "text": obj.tabText(i), "enabled": obj.isTabEnabled(i)}
+                       for i in range(obj.count())]
+    elif isinstance(obj, QTreeWidget):
+        flat: list[tuple[QTreeWidgetItem, list[int]]] = []
+
+        def walk(item: QTreeWidgetItem, parents: list[int]) -> None:
+            here = len(flat)
+            flat.append((item, parents))
+            for k in range(item.childCount()):
+                walk(item.child(k), [*parents, here])
+
+        for i in range(obj.topLevelItemCount()):
+            walk(obj.topLevelItem(i), [])
+
+        def tree_row(i: int) -> dict[str, Any]:
+            item, parents = flat[i]
+            return {"row": i, "cells": [item.text(c) for c in range(obj.columnCount())],
+                    "parentRows": parents, "rect": _rect(obj.visualItemRect(item)),
+                    "selected": item.isSelected()}
+
+        rows, nxt = page(len(flat), tree_row, offset, lim)
+        out.update(rows=rows, nextOffset=nxt, rowCount=len(flat),
+                   viewport=_rect(obj.viewport().geometry()))
+    elif isinstance(obj, QListWidget):
+        def list_row(i: int) -> dict[str, Any]:
+            it = obj.item(i)
+            return {"row": i, "text": it.text(), "rect": _rect(obj.visualItemRect(it)),
+                    "selected": it.isSelected(), "parentRows": []}
+
+        rows, nxt = page(obj.count(), list_row, offset, lim)
+        out.update(rows=rows, nextOffset=nxt, rowCount=obj.count(),
+                   viewport=_rect(obj.viewport().geometry()))
+    elif isinstance(obj, QTableView):
+        model = obj.model()
+        ncol = model.columnCount() if model else 0
+        headers = [str(model.headerData(c, Qt.Orientation.Horizontal) or "") for c in range(ncol)]
+        selected = {i.row() for i in obj.selectionModel().selectedRows()} \
+            if obj.selectionModel() is not None else set()
+
+        def table_row(r: int) -> dict[str, Any]:
+            cells = []
+            rects = []
+            for c in range(ncol):
+                idx = model.index(r, c, QModelIndex())
+                cells.append(_cell_text(model.data(idx, Qt.ItemDataRole.DisplayRole),
+                                        model.data(idx, Qt.ItemDataRole.CheckStateRole)))
+                rects.append(_rect(obj.visualRect(idx)))
+            return {"row": r, "cells": cells, "cellRects": rects, "parentRows": [],
+                    "selected": r in selected}
+
+        rows, nxt = page(model.rowCount() if model else 0, table_row, offset, lim)
+        out.update(columns=headers, rows=rows, nextOffset=nxt,
+                   rowCount=model.rowCount() if model else 0,
+                   viewport=_rect(obj.viewport().geometry()))
+        if isinstance(obj, QTableWidget):
+            out["editable"] = obj.editTriggers() != QAbstractItemView.EditTrigger.NoEditTriggers
+    elif (view := mol_view(obj)) is not None:
+        ids = [str(i) for i in view.scene.ids]
+
+        def atom_row(i: int) -> dict[str, Any]:
+            p = view.atom_screen_pos(ids[i])
+            return {"atomId": ids[i], "x": round(p.x(), 1) if p is not None else None,
+                    "y": round(p.y(), 1) if p is not None else None}
+
+        rows, nxt = page(len(ids), atom_row, offset, lim)
+        out.update(atoms=rows, nextOffset=nxt, atomCount=len(ids),
+                   selection=list(view.selection()), style=view.style,
+                   renderer=view.renderer_name, viewport=_rect(view.canvas.geometry()),
+                   canvas=intro.id_of(view.canvas))
+    return out
+
+
+def _cell_text(display: Any, check: Any) -> Any:
+    if check is not None and display in (None, ""):
+        try:
+            return Qt.CheckState(check) == Qt.CheckState.Checked
+        except (TypeError, ValueError):
+            return bool(check)
+    return "" if display is None else str(display)

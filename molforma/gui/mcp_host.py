@@ -1,0 +1,79 @@
+"""``--mcp-gui``: the window's MCP server, assembled (Qt layer).
+
+:func:`start_mcp_host` wires the window's services (``WindowServices`` over the
+window's context), the widget introspection, the command runner and the dialog
+service into one :class:`~molforma.mcp.server.Server`, and serves MCP on
+stdin/stdout from a daemon thread; the Qt event loop stays on the main thread.
+A change made by a client shows in the window (``AppEvents`` relays document
+changes made on the MCP thread to the GUI thread).
+
+When stdin closes the server stops running calculations and loads and the window
+quits within a second, with no save dialog and no autosave (SPEC.md section 1).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from molforma.mcp.server import Server
+from molforma.mcp.transport import StdioTransport
+
+if TYPE_CHECKING:
+    from molforma.gui.context import AppContext
+    from molforma.gui.main_window import MainWindow
+    from molforma.gui.services import WindowServices
+
+log = logging.getLogger("molforma.mcp")
+
+
+def build_services(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
+                   allow_execution_settings: bool) -> WindowServices:
+    """The window's MCP services: policy, introspection, command runner, dialogs."""
+    from molforma.gui.commands import CommandRunner
+    from molforma.gui.introspection import WindowIntrospection
+    from molforma.gui.services import WindowBridgeImpl, WindowServices
+    from molforma.jobs.policy import Policy
+
+    policy = ctx.policy
+    if policy is None:
+        policy = ctx.policy = Policy(allow_dirs=tuple(allow_dirs),
+                                     allow_execution_settings=allow_execution_settings)
+    intro = WindowIntrospection(window, allow_execution_settings=allow_execution_settings)
+    runner = CommandRunner(window, intro, window.mcp_bridge, policy)
+    return WindowServices(ctx, policy, WindowBridgeImpl(window.mcp_bridge, intro, runner))
+
+
+def start_mcp_host(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
+                   allow_execution_settings: bool) -> Server:
+    """Serve MCP for ``window`` on a daemon thread; returns the server."""
+    server = Server(build_services(ctx, window, allow_dirs, allow_execution_settings),
+                    mode="gui")
+    window.mcp_server = server
+    transport = StdioTransport()
+
+    def serve() -> None:
+        try:
+            server.run(transport)
+        except Exception:
+            log.exception("the MCP server stopped")
+        finally:
+            _client_closed(window)
+
+    threading.Thread(target=serve, name="mcp-server", daemon=True).start()
+    return server
+
+
+def _client_closed(window: MainWindow) -> None:
+    try:
+        window.mcp_client_closed()
+        return
+    except Exception:
+        log.exception("window.mcp_client_closed failed; ending the process")
+    # No save dialog, no autosave: calculations were stopped by the server already.
+    sys.stderr.flush()
+    os._exit(0)

@@ -1,0 +1,318 @@
+"""The services every MCP tool works through, for both modes (no Qt).
+
+:class:`AppServices` is the one typed interface the tools see: documents, the job
+manager, results sessions, tasks, the window bridge, the launch policy and the
+display language. Two implementations exist: :class:`HeadlessServices` here
+(``molforma --mcp``: its own documents, job manager and one results session per
+document) and ``molforma.gui.services.WindowServices`` (``--mcp-gui``: the
+window's document, job manager and results session, plus the window bridge).
+Both derive from :class:`BaseServices`, which holds what the modes share.
+
+The four tools of both modes (``calculation``, ``results_action``,
+``get_results``, ``get_app_state``) call only this interface, so each keeps one
+definition and works on the window when the window is there.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from molforma.errors import MolFormaError
+from molforma.i18n import display_language
+from molforma.mcp.elicitation import StateSigner
+from molforma.mcp.tasks import TaskStore
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from molforma.document.document import Document
+    from molforma.jobs.policy import Policy
+    from molforma.jobs.runner import Job, JobManager
+    from molforma.mcp.bridge import WindowBridge
+    from molforma.results.session import LoadHandle, ResultsSession
+
+log = logging.getLogger("molforma.mcp")
+
+
+@runtime_checkable
+class AppServices(Protocol):
+    """What a tool handler may use, whichever mode the server runs in."""
+
+    mode: str
+    tasks: TaskStore
+    signer: StateSigner
+    lock: threading.RLock
+    last_job: dict[str, Job]
+    last_load: dict[str, LoadHandle]
+
+    @property
+    def lang(self) -> str:
+        """Display language of messages inside results."""
+        ...
+
+    @property
+    def policy(self) -> Policy:
+        """The launch policy (allowed directories, execution settings)."""
+        ...
+
+    @property
+    def allow_execution_settings(self) -> bool:
+        """``--mcp-allow-execution-settings`` was given."""
+        ...
+
+    @property
+    def documents(self) -> dict[str, Document]:
+        """The open documents by id."""
+        ...
+
+    def document(self, doc_id: str) -> Document:
+        """The document named ``doc_id`` (``unknown_document`` otherwise)."""
+        ...
+
+    @property
+    def jobs(self) -> JobManager:
+        """The job manager (created on first use)."""
+        ...
+
+    def jobs_if_any(self) -> JobManager | None:
+        """The job manager when it exists already (reading state never creates one)."""
+        ...
+
+    def start_job(self, doc_id: str, project: Mapping[str, Any]) -> Job:
+        """Start a calculation of ``project`` for document ``doc_id``."""
+        ...
+
+    def results(self, doc_id: str) -> ResultsSession:
+        """The results session of a document (created on first use)."""
+        ...
+
+    def results_if_any(self, doc_id: str) -> ResultsSession | None:
+        """The results session of a document, or None when none was opened."""
+        ...
+
+    def result_sessions(self) -> list[tuple[str, ResultsSession]]:
+        """Every results session with the id of its document."""
+        ...
+
+    @property
+    def window(self) -> WindowBridge | None:
+        """The window bridge (``--mcp-gui``), None headless."""
+        ...
+
+    def reattach_batch_jobs(self, root: str | None = None) -> None:
+        """Follow again batch jobs left queued or running (after start-up)."""
+        ...
+
+    def shutdown(self) -> None:
+        """Stop running calculations and loads (EOF, disconnect)."""
+        ...
+
+
+class BaseServices:
+    """The parts both modes share: tasks, signer, policy, language, latest job and load."""
+
+    def __init__(self, policy: Policy | None = None, *, allow_dirs: tuple[Path, ...] = (),
+                 allow_execution_settings: bool = False, mode: str = "headless",
+                 lang: str | None = None) -> None:
+        # The policy (and its pydantic imports) is built on first use unless given.
+        self._policy = policy
+        self._policy_args = (tuple(allow_dirs), bool(allow_execution_settings))
+        self.mode = mode
+        self._lang = lang
+        self.tasks = TaskStore()
+        self.signer = StateSigner()
+        self.lock = threading.RLock()
+        # Latest job and results load started per document (get_app_state).
+        self.last_job: dict[str, Job] = {}
+        self.last_load: dict[str, LoadHandle] = {}
+
+    @property
+    def lang(self) -> str:
+        """Display language of messages inside results (read once)."""
+        if self._lang is None:
+            self._lang = display_language()
+        return self._lang
+
+    @property
+    def policy(self) -> Policy:
+        """The launch policy (allowed directories, execution settings)."""
+        if self._policy is None:
+            from molforma.jobs.policy import Policy
+
+            with self.lock:
+                if self._policy is None:
+                    dirs, allow = self._policy_args
+                    self._policy = Policy(allow_dirs=dirs, allow_execution_settings=allow)
+        return self._policy
+
+    @property
+    def allow_execution_settings(self) -> bool:
+        """``--mcp-allow-execution-settings`` was given."""
+        if self._policy is not None:
+            return bool(self._policy.allow_execution_settings)
+        return self._policy_args[1]
+
+    @property
+    def documents(self) -> dict[str, Document]:
+        """The open documents by id (each mode says where they come from)."""
+        raise NotImplementedError
+
+    def document(self, doc_id: str) -> Document:
+        """The document named ``doc_id``.
+
+        Raises:
+            MolFormaError: ``unknown_document``.
+        """
+        doc = self.documents.get(doc_id)
+        if doc is None:
+            raise MolFormaError("unknown_document", documentId=doc_id)
+        return doc
+
+    @property
+    def window(self) -> WindowBridge | None:
+        """No window unless the window mode says otherwise."""
+        return None
+
+    def reattach_batch_jobs(self, root: str | None = None) -> None:
+        """Nothing here: headless re-attaches its own; the window re-attaches on start."""
+
+    def shutdown(self) -> None:
+        """Stop the work tasks follow, then the calculations (EOF, disconnect, exit signal).
+
+        No calculation can start once this began, so none is left behind by a request
+        served while the program ends.
+        """
+        jobs = self.jobs_if_any()
+        if jobs is not None:
+            jobs.close()
+        for t in self.tasks.all():
+            if t.status == "working" and t.background is not None \
+                    and not t.background.survives_exit:
+                try:
+                    t.background.cancel()
+                except Exception:
+                    log.exception("cancelling task at shutdown")
+        if jobs is not None:
+            try:
+                jobs.stop_all()
+            except Exception:
+                log.exception("stopping jobs at shutdown")
+
+    def jobs_if_any(self) -> JobManager | None:
+        """The job manager when it exists already."""
+        raise NotImplementedError
+
+
+class HeadlessServices(BaseServices):
+    """``molforma --mcp``: documents, a job manager and results sessions of its own."""
+
+    def __init__(self, policy: Policy | None = None, *, allow_dirs: tuple[Path, ...] = (),
+                 allow_execution_settings: bool = False, mode: str = "headless",
+                 lang: str | None = None, initial_document: bool = True) -> None:
+        super().__init__(policy, allow_dirs=allow_dirs,
+                         allow_execution_settings=allow_execution_settings, mode=mode,
+                         lang=lang)
+        self._documents: dict[str, Document] = {}
+        # Headless starts with one empty document; it is made on first use so that the
+        # first answer does not wait for the chemistry imports.
+        self._initial_pending = initial_document
+        self._jobs: JobManager | None = None
+        self._results: dict[str, ResultsSession] = {}
+
+    @property
+    def documents(self) -> dict[str, Document]:
+        """The open documents by id, in creation order."""
+        if self._initial_pending:
+            with self.lock:
+                if self._initial_pending:
+                    # Cleared only once the document exists: a reader on another
+                    # thread must wait for it rather than see an empty list.
+                    self.new_document()
+                    self._initial_pending = False
+        return self._documents
+
+    def new_document(self) -> Document:
+        """A new empty document starting with the trusted (Preferences) execution values."""
+        from molforma.document.document import Document
+        from molforma.document.model import new_project
+        from molforma.jobs.policy import headless_trusted
+        from molforma.preferences import load_preferences
+
+        trusted = headless_trusted()
+        # The job root the person last set in the window is where their new projects go.
+        job_root = load_preferences().job_root
+        doc = Document(new_project(executable=trusted["executable"],
+                                   launcher=trusted["launcher"],
+                                   environment=dict(trusted["environment"]),
+                                   scheduler=trusted["scheduler"], account=trusted["account"],
+                                   batch_directives=list(trusted["batch_directives"]),
+                                   **({"job_root": job_root} if job_root else {})))
+        doc.trusted = trusted
+        with self.lock:
+            self._documents[doc.id] = doc
+        return doc
+
+    def add_document(self, doc: Document) -> None:
+        """Register a document made elsewhere."""
+        with self.lock:
+            self._documents[doc.id] = doc
+
+    @property
+    def jobs(self) -> JobManager:
+        """The process's JobManager (created on first use)."""
+        with self.lock:
+            if self._jobs is None:
+                from molforma.jobs.runner import JobManager
+
+                self._jobs = JobManager()
+            return self._jobs
+
+    def jobs_if_any(self) -> JobManager | None:
+        """The job manager when a calculation was started or saved."""
+        return self._jobs
+
+    def start_job(self, doc_id: str, project: Mapping[str, Any]) -> Job:
+        """Start the calculation in the background and remember it for the document."""
+        job = self.jobs.start(project)
+        self.last_job[doc_id] = job
+        return job
+
+    def reattach_batch_jobs(self, root: str | None = None) -> None:
+        """Follow again the batch jobs left queued or running under a job root.
+
+        ``root`` defaults to the job roots of the open documents. Never raises: a job
+        root that cannot be read has nothing to follow.
+        """
+        try:
+            if root is not None:
+                roots = [root]
+            else:
+                roots = sorted({str(d.project.get("execution", {}).get("job_root")
+                                    or "~/molforma-jobs")
+                                for d in list(self.documents.values())})
+            for r in roots:
+                self.jobs.reattach(r)
+        except Exception:
+            log.exception("re-attaching batch jobs")
+
+    def results(self, doc_id: str) -> ResultsSession:
+        """The ResultsSession of a document (created on first use)."""
+        with self.lock:
+            sess = self._results.get(doc_id)
+            if sess is None:
+                from molforma.results import ResultsSession
+
+                sess = self._results[doc_id] = ResultsSession()
+            return sess
+
+    def results_if_any(self, doc_id: str) -> ResultsSession | None:
+        """The ResultsSession of a document, or None when none was opened."""
+        return self._results.get(doc_id)
+
+    def result_sessions(self) -> list[tuple[str, ResultsSession]]:
+        """Every opened session with its document id."""
+        with self.lock:
+            return list(self._results.items())
