@@ -32,11 +32,11 @@ def yellow(im):
             if c.red() > 230 and 200 < c.green() < 245 and 90 < c.blue() < 150:
                 n += 1
     return n
-plain = yellow(v.canvas.grabFramebuffer())
+plain = yellow(v.grab().toImage())
 v.set_measurements([("a2", "a1", "a3")])
 for _ in range(20):
     app.processEvents()
-img = v.canvas.grabFramebuffer()
+img = v.grab().toImage()  # what a screenshot shows
 img.save(sys.argv[1])
 print(v.renderer_name, plain, yellow(img))
 '''

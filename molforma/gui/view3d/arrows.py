@@ -68,7 +68,12 @@ def draw_arrows(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
 
 
 class ArrowOverlay(QWidget):
-    """A transparent child of the OpenGL canvas that paints ``view``'s arrows."""
+    """A transparent child of the OpenGL canvas that paints ``view``'s flat glyphs:
+    displacement arrows, then measurements, atom labels and the rubber band.
+
+    Painting them with QPainter inside ``paintGL`` shows on screen but not in
+    ``QWidget.grab()`` (screenshots); a child widget is composed in both.
+    """
 
     def __init__(self, view: MoleculeView, canvas: QWidget) -> None:
         super().__init__(canvas)
@@ -80,11 +85,22 @@ class ArrowOverlay(QWidget):
 
     def paintEvent(self, _event: Any) -> None:  # Qt override
         """Draw the arrows in the canvas's pixel frame."""
+        from molforma.gui.view3d.overlay import draw_overlay
+
+        w, h = float(self.width()), float(self.height())
         p = QPainter(self)
         try:
-            draw_arrows(p, self._view, float(self.width()), float(self.height()))
+            if self._view.show_arrows:
+                draw_arrows(p, self._view, w, h)
+            draw_overlay(p, self._view, w, h)
         finally:
             p.end()
+
+    def wanted(self) -> bool:
+        """Whether there is anything to paint now."""
+        view = self._view
+        return bool(view.show_arrows or view.measurements or view.labels
+                    or view.rubber_band is not None)
 
 
 __all__ = ["ARROW_LENGTH", "ArrowOverlay", "arrow_vectors", "draw_arrows"]

@@ -380,25 +380,9 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         GL.glUseProgram(0)
         if self._surfaces is not None:
             self._surfaces.draw(lambda prog: self._set_uniforms(prog, w, h, depth))
-        if self._view.show_arrows or self._arrows.isVisible():
-            self._arrows.setVisible(self._view.show_arrows)
+        wanted = self._arrows.wanted()
+        if wanted or self._arrows.isVisible():
+            self._arrows.setVisible(wanted)
             self._arrows.setGeometry(self.rect())
             self._arrows.update()  # repainted over this frame, as a child widget
-        self._paint_overlay(w, h)
-
-    def _paint_overlay(self, w: float, h: float) -> None:
-        """Measurements, labels and the rubber band: QPainter over the GL frame."""
-        view = self._view
-        if not (view.measurements or view.labels or view.rubber_band is not None):
-            return
-        from PySide6.QtGui import QPainter
-
-        from molforma.gui.view3d.overlay import draw_overlay
-
-        GL.glDisable(GL.GL_DEPTH_TEST)
-        p = QPainter(self)
-        try:
-            draw_overlay(p, view, w, h)
-        finally:
-            p.end()
 

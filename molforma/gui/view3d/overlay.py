@@ -2,7 +2,7 @@
 dashed lines with their values, atom labels, and the rubber band of a box selection.
 
 The QPainter renderer calls :func:`draw_overlay` after the atoms; the OpenGL renderer
-after its GL frame, on the same widget. Positions come from the view's scene and
+from a transparent child widget over its GL frame. Positions come from the scene and
 camera, so the overlay follows rotation, zoom, candidates and animation.
 """
 

@@ -49,6 +49,7 @@ from molforma.gui.workers import CleanupProcess, Worker, smiles_to_structure
 log = logging.getLogger(__name__)
 
 TOOLS = ("select", "add", "bond", "erase", "move", "place")
+HISTORY_BUTTON_WIDTH = 110  # pixels of text on the Undo / Redo buttons
 LAYOUTS = ("view", "both", "table")
 LABEL_MODES = ("none", "element_index", "charge", "name")
 MENU_ELEMENTS = ("H", "C", "N", "O", "F", "P", "S", "Cl", "Br", "I")
@@ -181,6 +182,11 @@ class MoleculeTab(QWidget):
         for key in LABEL_MODES:
             self.labels_combo.addItem(key, key)
         self.labels_combo.currentIndexChanged.connect(lambda _i: self._update_overlay())
+        # The toolbar must fit a 1280-pixel screen: the combo need not be as wide as its
+        # longest entry (the popup list still is).
+        self.labels_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.labels_combo.setMinimumContentsLength(9)
         bar.addWidget(self.labels_combo)
         bar.addSpacing(12)
         self.undo_button = QPushButton(self)
@@ -503,8 +509,11 @@ class MoleculeTab(QWidget):
         self.undo_button.setEnabled(doc.can_undo and not busy)
         self.redo_button.setEnabled(doc.can_redo and not busy)
         undo_text, redo_text = history_texts(doc)
-        self.undo_button.setText(undo_text)
-        self.redo_button.setText(redo_text)
+        # Step names can be long ("Undo Open 2-methylpropan-1-ol.mol2"): the buttons show
+        # them shortened so the toolbar keeps its width, the tooltips in full.
+        for button, text in ((self.undo_button, undo_text), (self.redo_button, redo_text)):
+            button.setText(button.fontMetrics().elidedText(
+                text, Qt.TextElideMode.ElideRight, HISTORY_BUTTON_WIDTH))
         self.undo_button.setToolTip(undo_text + " (Ctrl+Z)")
         self.redo_button.setToolTip(redo_text + " (Ctrl+Y, Ctrl+Shift+Z)")
         self.confirm_button.setEnabled(cand is not None and not busy)

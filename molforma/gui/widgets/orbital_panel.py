@@ -79,7 +79,8 @@ class OrbitalPanel(Retranslatable, QWidget):
                                          "orbitalExportCubeButton")
         self.isovalue = QLineEdit(str(orb.DEFAULT_ISOVALUE), self)
         self.isovalue.setObjectName("orbitalIsovalue")
-        self.isovalue.setMaximumWidth(80)
+        self.isovalue.setMinimumWidth(64)
+        self.isovalue.setMaximumWidth(90)
         self.isovalue.editingFinished.connect(self._isovalue_changed)
         self.bind_text(lambda: self.homo_button.setToolTip(
             self.tr("Select and draw the highest occupied orbital")))

@@ -426,8 +426,8 @@ class IRSpectrumWidget(Retranslatable, QWidget):
         plot = self.plot._plot  # only when made: asking must not build it
         if k > 1 and plot is not None:
             rect = plot.getPlotItem().sceneBoundingRect()
-            if rect.width() > 0:  # pyqtgraph keeps the plot item's aspect ratio
-                height = round(width * rect.height() / rect.width())
+            if rect.width() > 0:  # pyqtgraph keeps the plot item's aspect ratio, truncating
+                height = int(width * (rect.height() / rect.width()))
         return width, height
 
     def _show_export_size(self) -> None:

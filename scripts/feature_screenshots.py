@@ -1,0 +1,84 @@
+"""Screenshots of an orbital (Results → Orbitals) and of measurements (Molecule tab).
+
+Usage (OpenGL under Xvfb, as the other screenshots; MOLFORMA_LANGUAGE picks the language)::
+
+    xvfb-run -a -s '-screen 0 1280x1024x24' env QT_QPA_PLATFORM=xcb MOLFORMA_RENDERER=opengl \\
+      MOLFORMA_LANGUAGE=en .venv/bin/python scripts/feature_screenshots.py orbital FILE.molden OUT.png
+    ... scripts/feature_screenshots.py measurement FILE.mol2 OUT.png
+
+``orbital`` opens the MOLDEN file in the Results tab and draws its HOMO; ``measurement``
+opens a structure, keeps an angle and a distance and shows atom labels.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def _wait(ms: int) -> None:
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def _until(done: Any, timeout_ms: int = 120_000) -> None:
+    waited = 0
+    while not done() and waited < timeout_ms:
+        _wait(50)
+        waited += 50
+
+
+def _orbital(window: Any, source: str) -> None:
+    panel = window.panels["results"]
+    handle = panel.open_path(source)
+    _until(lambda: handle.done)
+    window.show_tab("results")
+    orbitals = panel.orbital_panel
+    panel.plots.setCurrentWidget(orbitals)
+    _until(lambda: orbitals.orbitals is not None)
+    orbitals.show_frontier("homo")
+    _until(lambda: orbitals.shown is not None)
+
+
+def _measurement(window: Any, source: str) -> None:
+    window.open_path(source)
+    tab = window.molecule_tab
+    ids = [a["id"] for a in window.ctx.document.project["document"]["atoms"]]
+    heavy = [a["id"] for a in window.ctx.document.project["document"]["atoms"]
+             if a["element"] != "H"]
+    tab.keep_measurement(heavy[:3])           # an angle along the heavy-atom chain
+    tab.keep_measurement([heavy[0], ids[-1]])  # a distance to the last hydrogen
+    tab.labels_combo.setCurrentIndex(tab.labels_combo.findData("element_index"))
+    window.show_tab("molecule")
+
+
+def main(argv: list[str]) -> int:
+    """``orbital|measurement SOURCE OUT.png``: make the screenshot; 0 when saved."""
+    from PySide6.QtWidgets import QApplication
+
+    from molforma.gui.app import install_translators
+    from molforma.gui.context import AppContext
+    from molforma.gui.main_window import MainWindow
+    from molforma.i18n import display_language
+
+    kind, source, out = argv
+    app = QApplication([])
+    install_translators(display_language())
+    window = MainWindow(AppContext.create())
+    window.resize(1280, 820)
+    window.show()
+    {"orbital": _orbital, "measurement": _measurement}[kind](window, str(Path(source).resolve()))
+    _wait(800)
+    ok = window.grab().save(out, "PNG")
+    window.ctx.document.modified = False
+    window.close()
+    app.processEvents()
+    return 0 if ok else 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
