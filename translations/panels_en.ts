@@ -1566,4 +1566,11 @@
         <translation>Saved %1</translation>
     </message>
 </context>
+<context>
+    <name>UVVisSpectrumWidget</name>
+    <message>
+        <source>No excitations: open the results of a TDDFT or CIS calculation.</source>
+        <translation>No excitations: open the results of a TDDFT or CIS calculation.</translation>
+    </message>
+</context>
 </TS>

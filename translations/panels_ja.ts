@@ -1702,5 +1702,9 @@
         <source>Export CSV…</source>
         <translation>CSVを書き出す…</translation>
     </message>
+    <message>
+        <source>No excitations: open the results of a TDDFT or CIS calculation.</source>
+        <translation>励起状態はありません。TDDFT か CIS 計算の結果を開いてください。</translation>
+    </message>
 </context>
 </TS>

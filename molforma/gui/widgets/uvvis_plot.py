@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from molforma.fileio import atomic_write_bytes, atomic_write_text
 from molforma.gui.widgets.panel_workers import Retranslatable
-from molforma.gui.widgets.plots import widget_png_bytes
+from molforma.gui.widgets.plots import _LazyPlot, _pg, _style, broadened, widget_png_bytes
 
 EV_NM = 1239.84198
 DEFAULT_FWHM_EV = 0.4  # a common width for simulated UV-Vis bands in solution
@@ -33,11 +33,51 @@ def gaussian_spectrum(
         lo = max(float(e.min()) - 4 * fwhm_ev, 0.5) if e.size else 1.0
         hi = float(e.max()) + 4 * fwhm_ev if e.size else 10.0
         grid_ev = np.linspace(lo, hi, 2000)
-    if e.size == 0:
-        return grid_ev, np.zeros_like(grid_ev)
-    sigma = fwhm_ev / (2.0 * np.sqrt(2.0 * np.log(2.0)))
-    y = (f[None, :] * np.exp(-((grid_ev[:, None] - e[None, :]) ** 2) / (2 * sigma**2))).sum(1)
-    return grid_ev, y
+    return grid_ev, broadened(e, f, grid_ev, fwhm_ev, "gaussian")
+
+
+class _UVVisPlot(Retranslatable, _LazyPlot):
+    """The plot area: sticks and the curve; pyqtgraph is loaded when it is first shown."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent, "uvvisPlot")
+        self._sticks: Any = None
+        self._curve: Any = None
+        self._data: tuple[list[float], list[float], float, Any] = ([], [], 1.0, None)
+        self.setMinimumHeight(160)
+        self.draw(*self._data)
+
+    def _build(self, plot: Any) -> None:
+        pg = _pg()
+        _style(plot)
+        self.bind_text(lambda: plot.setLabel("bottom", _uv_tr("Wavelength (nm)")))
+        self.bind_text(lambda: plot.setLabel("left", _uv_tr("Oscillator strength")))
+        plot.getAxis("left").enableAutoSIPrefix(False)
+        plot.getAxis("bottom").enableAutoSIPrefix(False)
+        self._sticks = pg.BarGraphItem(x=[], height=[], width=1.0, brush="#9467bd", pen=None)
+        plot.addItem(self._sticks)
+        self._curve = plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2))
+        self.draw(*self._data)
+
+    def retranslate_dynamic(self) -> None:
+        """The empty-plot line follows the language."""
+        self.draw(*self._data)
+
+    def draw(self, nm: list[float], strengths: list[float], width: float, curve: Any) -> None:
+        """Sticks at ``nm`` of ``width`` and the broadened ``curve`` (x, y) or none."""
+        self._data = (nm, strengths, width, curve)
+        self.set_empty(not nm, _uv_tr("No excitations: open the results of a TDDFT or CIS "
+                                      "calculation."))
+        if self._sticks is None:
+            return
+        self._sticks.setOpts(x=nm, height=strengths, width=width)
+        self._curve.setData(*(curve if curve is not None else ([], [])))
+
+
+def _uv_tr(text: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.translate("UVVisSpectrumWidget", text)
 
 
 class UVVisSpectrumWidget(Retranslatable, QWidget):
@@ -46,18 +86,7 @@ class UVVisSpectrumWidget(Retranslatable, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("uvvisPanel")
-        self.plot = pg.PlotWidget(self)
-        self.plot.setObjectName("uvvisPlot")
-        self.plot.setBackground("w")
-        self.plot.showGrid(x=True, y=True, alpha=0.3)
-        self.bind_text(lambda: self.plot.setLabel("bottom", self.tr("Wavelength (nm)")))
-        self.bind_text(lambda: self.plot.setLabel("left", self.tr("Oscillator strength")))
-        self.plot.getAxis("left").enableAutoSIPrefix(False)
-        self.plot.getAxis("bottom").enableAutoSIPrefix(False)
-        self._sticks = pg.BarGraphItem(x=[], height=[], width=1.0, brush="#9467bd", pen=None)
-        self.plot.addItem(self._sticks)
-        self._curve = self.plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2))
-        self.plot.setMinimumHeight(160)
+        self.plot = _UVVisPlot(self)
 
         self.width_label = self.label(lambda: self.tr("Width (FWHM, eV):"))
         self.width_spin = QDoubleSpinBox(self)
@@ -108,12 +137,8 @@ class UVVisSpectrumWidget(Retranslatable, QWidget):
 
     def _redraw(self) -> None:
         nm = [EV_NM / e for e in self._ev]
-        self._sticks.setOpts(x=nm, height=self._f, width=max(0.5, _span(nm) / 200.0))
-        if self._ev:
-            x, y = self.broadened()
-            self._curve.setData(x, y)
-        else:
-            self._curve.setData([], [])
+        self.plot.draw(nm, self._f, max(0.5, _span(nm) / 200.0),
+                       self.broadened() if self._ev else None)
         self._update_enabled()
 
     def _update_enabled(self) -> None:
@@ -123,7 +148,7 @@ class UVVisSpectrumWidget(Retranslatable, QWidget):
 
     def write_png(self, path: str | Path) -> None:
         """Save the plot as a PNG file (atomically)."""
-        atomic_write_bytes(path, widget_png_bytes(self.plot))
+        atomic_write_bytes(path, widget_png_bytes(self.plot.plot_widget()))
 
     def write_csv(self, path: str | Path) -> None:
         """Save the sticks and the broadened curve as CSV (atomically)."""
