@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from molforma.errors import MolFormaError
 from molforma.i18n import register, render
 from molforma.mcp.commands import CommandRecord, WindowCommand
-from molforma.mcp.registry import ToolContext, tool
+from molforma.mcp.registry import ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
 from molforma.mcp.tools.document import _REV
 from molforma.mcp.ui_paging import page_list
@@ -289,8 +289,7 @@ def submit(ctx: ToolContext, tool_name: str, args: BaseModel, *,
 
 
 # -- reads ----------------------------------------------------------------------------------------
-class GetUiInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class GetUiInput(ToolInput):
 
     query: str | None = Field(None, description="Keep widgets whose text, class or objectName "
                               "contains this (case-insensitive).")
@@ -333,8 +332,7 @@ def get_ui(ctx: ToolContext, args: GetUiInput) -> GetUiOutput:
                        dialogs=[d.to_dict() for d in bridge.dialogs()])
 
 
-class GetUiItemInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class GetUiItemInput(ToolInput):
 
     target: str = Field(description=_TARGET)
     offset: int = Field(0, ge=0, description="First row/item/atom of the page.")
@@ -359,8 +357,7 @@ def get_ui_item(ctx: ToolContext, args: GetUiItemInput) -> GetUiItemOutput:
     return GetUiItemOutput(**data)
 
 
-class GetUiCommandInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class GetUiCommandInput(ToolInput):
 
     commandId: str = Field(description="The commandId a window tool returned.")
 
@@ -374,8 +371,7 @@ def get_ui_command(ctx: ToolContext, args: GetUiCommandInput) -> WindowCommandOu
     return _record_out(rec, ctx.lang)
 
 
-class CaptureScreenshotInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CaptureScreenshotInput(ToolInput):
 
     target: str | None = Field(None, description="Widget to capture (ui-N or objectName); "
                                "default mainWindow.")
@@ -417,8 +413,7 @@ def capture_screenshot(ctx: ToolContext, args: CaptureScreenshotInput) -> Captur
 
 
 # -- window commands --------------------------------------------------------------------------------
-class _Cmd(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Cmd(ToolInput):
 
     documentId: str = Field(description=_DOC)
     expectedRevision: str = Field(description=_REV)
