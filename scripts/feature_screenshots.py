@@ -1,13 +1,16 @@
-"""Screenshots of an orbital (Results → Orbitals) and of measurements (Molecule tab).
+"""Screenshots of an orbital, a vibration with arrows (Results) and measurements (Molecule).
 
 Usage (OpenGL under Xvfb, as the other screenshots; MOLFORMA_LANGUAGE picks the language)::
 
     xvfb-run -a -s '-screen 0 1280x1024x24' env QT_QPA_PLATFORM=xcb MOLFORMA_RENDERER=opengl \\
       MOLFORMA_LANGUAGE=en .venv/bin/python scripts/feature_screenshots.py orbital FILE.molden OUT.png
     ... scripts/feature_screenshots.py measurement FILE.mol2 OUT.png
+    ... scripts/feature_screenshots.py vibration OUTPUT.out OUT.png
 
 ``orbital`` opens the MOLDEN file in the Results tab and draws its HOMO; ``measurement``
-opens a structure, keeps an angle and a distance and shows atom labels.
+opens a structure, keeps an angle and a distance and shows atom labels; ``vibration``
+opens a frequency output, selects its strongest real IR band with arrows and the
+HF/6-31G* scale factor (0.8953).
 """
 
 from __future__ import annotations
@@ -44,6 +47,22 @@ def _orbital(window: Any, source: str) -> None:
     _until(lambda: orbitals.shown is not None)
 
 
+def _vibration(window: Any, source: str) -> None:
+    from molforma.gui.widgets.plots import MIN_REAL_FREQUENCY
+
+    panel = window.panels["results"]
+    handle = panel.open_path(source)
+    _until(lambda: handle.done and panel.results is not None)
+    window.show_tab("results")
+    vibrations = [m for m in panel.results.modes if m.frequency >= MIN_REAL_FREQUENCY]
+    strongest = max(vibrations, key=lambda m: m.irIntensity or 0.0)
+    panel.modes_table.selectRow(panel._row_of_mode(strongest.index))
+    panel.plots.setCurrentWidget(panel.ir)
+    panel.ir.scale_combo.setCurrentIndex(panel.ir.scale_combo.findData(0.8953))
+    panel.ir.set_scale_factor(0.8953)
+    panel.arrows_check.setChecked(True)
+
+
 def _measurement(window: Any, source: str) -> None:
     window.open_path(source)
     tab = window.molecule_tab
@@ -57,7 +76,7 @@ def _measurement(window: Any, source: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """``orbital|measurement SOURCE OUT.png``: make the screenshot; 0 when saved."""
+    """``orbital|measurement|vibration SOURCE OUT.png``: make the screenshot; 0 when saved."""
     from PySide6.QtWidgets import QApplication
 
     from molforma.gui.app import install_translators
@@ -71,7 +90,8 @@ def main(argv: list[str]) -> int:
     window = MainWindow(AppContext.create())
     window.resize(1280, 820)
     window.show()
-    {"orbital": _orbital, "measurement": _measurement}[kind](window, str(Path(source).resolve()))
+    make = {"orbital": _orbital, "measurement": _measurement, "vibration": _vibration}[kind]
+    make(window, str(Path(source).resolve()))
     _wait(800)
     ok = window.grab().save(out, "PNG")
     window.ctx.document.modified = False

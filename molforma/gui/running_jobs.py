@@ -11,17 +11,19 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from molforma.jobs import TERMINAL
+
 log = logging.getLogger(__name__)
 
-TERMINAL_STATUSES = frozenset({"finished", "failed", "cancelled", "timed_out"})
-
-
-def _snapshot(job: Any) -> dict[str, Any]:
+def job_snapshot(job: Any) -> dict[str, Any]:
+    """``job.snapshot()`` as a dict (empty when the job cannot say)."""
     try:
         snap = job.snapshot()
-    except Exception as exc:  # a broken job must not block closing
+    except Exception as exc:  # a broken job must not block closing or polling
         log.warning("job snapshot failed", exc_info=exc)
         return {}
+    if hasattr(snap, "model_dump"):
+        snap = snap.model_dump()
     return dict(snap) if isinstance(snap, dict) else {}
 
 
@@ -29,7 +31,7 @@ def is_batch_job(job: Any) -> bool:
     """True for a job handed to a cluster scheduler (it outlives the window)."""
     if getattr(job, "is_batch", False):
         return True
-    scheduler = _snapshot(job).get("scheduler")
+    scheduler = job_snapshot(job).get("scheduler")
     return isinstance(scheduler, str) and scheduler not in ("", "local")
 
 
@@ -37,7 +39,7 @@ def _not_ended(job: Any) -> bool:
     done = getattr(job, "_done", None)
     if done is not None and hasattr(done, "is_set"):
         return not done.is_set()
-    return str(getattr(job, "status", "")) not in TERMINAL_STATUSES
+    return str(getattr(job, "status", "")) not in TERMINAL
 
 
 def running_jobs(ctx: Any) -> tuple[list[Any], list[Any]]:

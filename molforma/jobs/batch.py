@@ -35,11 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from molforma.errors import CalculationError
-from molforma.jobs import cluster
+from molforma.jobs import TERMINAL, cluster
 from molforma.jobs.runner import (
     OUTPUT_NAME,
     RECORD_NAME,
-    TERMINAL,
     Job,
     _now,
     build_command,

@@ -120,6 +120,18 @@ class OutputText:
         s = t.rfind("\n", 0, start - 1) + 1
         return t[s:start - 1], s
 
+    def lines_before(self, start: int, count: int) -> list[str]:
+        """Up to ``count`` lines before the line that starts at ``start``, in file order."""
+        out: list[str] = []
+        pos = start
+        for _ in range(count):
+            prev = self.prev_line(pos)
+            if prev is None:
+                break
+            out.append(prev[0])
+            pos = prev[1]
+        return out[::-1]
+
     def lines_after(self, end: int, count: int) -> list[str]:
         """Up to ``count`` lines following the line that ends at ``end``."""
         out: list[str] = []

@@ -534,24 +534,12 @@ def _on_scf_header(st: _State, tx: OutputText, line: str, start: int, end: int) 
     st.chem.counts[key] = int(float(m.group(2)))
 
 
-def _lines_before(tx: OutputText, start: int, count: int) -> list[str]:
-    out: list[str] = []
-    pos = start
-    for _ in range(count):
-        prev = tx.prev_line(pos)
-        if prev is None:
-            break
-        out.append(prev[0])
-        pos = prev[1]
-    return out[::-1]
-
-
 def _on_scf_wavefunction(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
     m = SCF_WAVEFUNCTION.match(line)
     if not m:
         return
     st.chem.counts = {}
-    for ln in _lines_before(tx, start, 8):
+    for ln in tx.lines_before(start, 8):
         _on_scf_header(st, tx, ln, start, end)
     wf = m.group(1).upper()
     st.chem.wavefunction = wf
@@ -564,7 +552,7 @@ def _on_scf_wavefunction(st: _State, tx: OutputText, line: str, start: int, end:
 
 def _on_dft_header(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
     st.chem.counts = {}
-    for ln in (*_lines_before(tx, start, 8), line):
+    for ln in (*tx.lines_before(start, 8), line):
         _on_dft_header_line(st, ln)
         _on_dft_wavefunction(st, tx, ln, start, end)
 

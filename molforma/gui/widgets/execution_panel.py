@@ -50,6 +50,7 @@ from molforma.document.document import protected_values
 from molforma.document.origin import mcp_acting
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
+from molforma.gui.running_jobs import job_snapshot
 from molforma.gui.widgets.panel_workers import (
     Retranslatable,
     apply_edit,
@@ -82,18 +83,6 @@ def _private_box() -> dict[str, Any]:
     except (TypeError, ValueError):
         return {}
     return {"private": True} if "private" in params else {}
-
-
-def job_snapshot(job: Any) -> dict[str, Any]:
-    """``job.snapshot()`` as a dict (empty when the job cannot say)."""
-    try:
-        snap = job.snapshot()
-    except Exception as exc:  # a broken snapshot must not stop polling
-        log.warning("job snapshot failed", exc_info=exc)
-        return {}
-    if hasattr(snap, "model_dump"):
-        snap = snap.model_dump()
-    return dict(snap) if isinstance(snap, dict) else {}
 
 
 def job_directory(job: Any, snap: dict[str, Any] | None = None) -> str | None:

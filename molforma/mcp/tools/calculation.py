@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from molforma.errors import CalculationError, FileAccessError
 from molforma.i18n import register
+from molforma.jobs import TERMINAL
 from molforma.mcp.registry import ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
 from molforma.mcp.tools.document import _REV, doc_info
@@ -34,7 +35,6 @@ register({
     },
 })
 
-_TERMINAL_JOB = frozenset({"finished", "failed", "cancelled", "timed_out"})
 
 
 class CalculationInput(ToolInput):
@@ -80,7 +80,7 @@ def _reattached_job(state: Any) -> Any:
     """The latest live batch job this process re-attached to (no document started it)."""
     owned = {id(j) for j in state.last_job.values()}
     for job in reversed(state.jobs.jobs()):
-        if job.is_batch and id(job) not in owned and job.status not in _TERMINAL_JOB:
+        if job.is_batch and id(job) not in owned and job.status not in TERMINAL:
             return job
     return None
 
@@ -110,9 +110,9 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
         trusted = dict(doc.trusted)
     if args.action == "cancel":
         job = state.last_job.get(doc.id)
-        if job is None or job.status in _TERMINAL_JOB:
+        if job is None or job.status in TERMINAL:
             job = _reattached_job(state)
-        if job is None or job.status in _TERMINAL_JOB:
+        if job is None or job.status in TERMINAL:
             raise CalculationError("no_calculation")
         # The answer waits until the processes are gone and the record is written
         # (a few seconds at most: the grace period, then SIGKILL), rather than moving
