@@ -8,18 +8,26 @@ changes nothing. States are never mutated after they are stored, so undo and
 redo swap references and restore a project byte for byte.
 
 The window and the MCP server share one Document and one history; a lock makes
-every operation atomic across the MCP thread and the GUI thread.
+every operation atomic across the MCP thread and the GUI thread. Listeners hear of
+a change (a :class:`~molforma.document.changes.Change` flag) only once the lock is
+released, so a listener that waits for another thread can never hold up an edit.
+
+Stored states share every atom, bond and block that an edit left equal
+(:func:`~molforma.document.changes.share_unchanged`): an undo step costs what the
+edit changed, not a copy of the project.
 """
 
 from __future__ import annotations
 
 import itertools
+import logging
 import secrets
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from molforma.document.changes import Change, share_unchanged
 from molforma.document.model import (
     Project,
     atoms_of,
@@ -33,7 +41,10 @@ from molforma.document.model import (
 from molforma.document.origin import effective_origin
 from molforma.errors import BusyError, CandidateExistsError, MolFormaError, StaleRevisionError
 
+log = logging.getLogger(__name__)
+
 Origin = Literal["user", "mcp", "launch", "system"]
+Listener = Callable[["Document", Change], None]
 IDS_CAP = 100
 HEADLESS_UNDO_LIMIT = 100
 
@@ -68,6 +79,7 @@ class _Step:
     origin: Origin
     before: Project
     after: Project
+    change: Change  # what the step changed (undo and redo change the same parts)
     # The window's own file name on each side: undoing an Open must not leave Save
     # pointing at the opened file while the document holds the previous molecule.
     path_before: str | None = None
@@ -80,6 +92,50 @@ class _Candidate:
     origin: Origin  # who made it: a person's confirm never trusts what MCP proposed
     label: str
     trust: bool
+    change: Change  # what confirming it changes in the project
+
+
+class DocumentLock:
+    """The document's re-entrant lock; change notices wait until its outermost release.
+
+    Callers may hold it around several operations (``with doc.lock: ...``); the
+    changes made meanwhile are told to listeners once, in order, after the last
+    release, by the thread that made them, with the lock free.
+    """
+
+    def __init__(self, deliver: Callable[[list[Change]], None]) -> None:
+        self._lock = threading.RLock()
+        self._depth = 0  # changed only by the thread that holds the lock
+        self._pending: list[Change] = []
+        self._deliver = deliver
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        """Take the lock (re-entrant), like :meth:`threading.RLock.acquire`."""
+        if not self._lock.acquire(blocking, timeout):
+            return False
+        self._depth += 1
+        return True
+
+    def release(self) -> None:
+        """Give the lock back; the outermost release then delivers the queued notices."""
+        self._depth -= 1
+        if self._depth or not self._pending:
+            self._lock.release()
+            return
+        pending, self._pending = self._pending, []
+        self._lock.release()
+        self._deliver(pending)
+
+    def queue(self, change: Change) -> None:
+        """Remember a notice for the outermost release (call with the lock held)."""
+        self._pending.append(change)
+
+    def __enter__(self) -> DocumentLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.release()
 
 
 def _capped(ids: Iterable[str]) -> tuple[list[str], bool]:
@@ -120,8 +176,8 @@ class Document:
         self.modified = False
         # Values of protected settings last set by the person (SPEC.md section 7).
         self.trusted: dict[str, Any] = protected_values(self._project)
-        self.lock = threading.RLock()
-        self._listeners: list[Callable[[Document, str], None]] = []
+        self.lock = DocumentLock(self._deliver)
+        self._listeners: list[Listener] = []
         # Formula and atom count of stored states, which are never mutated: asking again
         # (list_documents, get_document include []) costs nothing at any size.
         self._summaries: dict[int, tuple[Project, dict[str, Any]]] = {}
@@ -201,21 +257,36 @@ class Document:
         }
 
     # -- listeners -------------------------------------------------------------------------
-    def subscribe(self, fn: Callable[[Document, str], None]) -> Callable[[], None]:
-        """Call ``fn(document, what)`` after every change; returns an unsubscribe function."""
+    def subscribe(self, fn: Listener) -> Callable[[], None]:
+        """Call ``fn(document, change)`` after every change; returns an unsubscribe function.
+
+        ``fn`` runs after the document lock is released, on the thread that made the
+        change; changes made on two threads at once may be told in either order, each
+        after it can be seen.
+        """
         self._listeners.append(fn)
         return lambda: self._listeners.remove(fn) if fn in self._listeners else None
 
-    def _changed(self, what: str) -> None:
+    def _changed(self, change: Change) -> None:
+        """A change happened (lock held): new revision now, listeners after the release."""
         self._revision = _next_revision()
-        for fn in list(self._listeners):
-            fn(self, what)
+        self.lock.queue(change)
+
+    def _deliver(self, changes: list[Change]) -> None:
+        for change in changes:
+            for fn in list(self._listeners):
+                try:
+                    fn(self, change)
+                except Exception:  # the change is made: one broken listener must not hide it
+                    log.exception("document listener %r failed", fn)
 
     # -- guards ----------------------------------------------------------------------------
     def set_busy(self, reason: str | None) -> None:
         """While busy (geometry clean-up running), every change is refused."""
         with self.lock:
-            self._busy = reason
+            was, self._busy = self._busy, reason
+            if bool(was) != bool(reason):
+                self.lock.queue(Change.BUSY)  # not an edit: the revision stays
 
     @property
     def busy(self) -> str | None:
@@ -249,11 +320,13 @@ class Document:
         preview: bool = True,
         origin: Origin = "user",
         trust: bool = True,
+        load: bool = False,
     ) -> dict[str, Any]:
         """Run edit ``fn`` on a copy; make it the candidate or apply it as one undo step.
 
         ``trust=False`` keeps the trusted execution values even when the person made the
         edit: a loaded project or a reused job may carry values nobody chose here.
+        ``load=True`` says the edit replaces the whole project (listeners get ``LOAD``).
 
         Raises:
             StaleRevisionError, CandidateExistsError, BusyError, ValidationError: and
@@ -273,19 +346,23 @@ class Document:
             if not res.coords_only:  # a move cannot change a setting
                 check_settings(work)
             self._id_high = max(self._id_high, int(work["document"]["nextAtomId"]))
+            work, change = share_unchanged(self._project, work, coords_only=res.coords_only)
+            if load:
+                change |= Change.LOAD
             if preview:
-                self._cand = _Candidate(work, origin, label, trust)
-                self._changed("candidate")
+                self._cand = _Candidate(work, origin, label, trust, change)
+                self._changed(Change.CANDIDATE)
             else:
-                self._push(label, origin, work, trust=trust)
-                self._changed("edit")
+                self._push(label, origin, work, change, trust=trust)
+                self._changed(change | Change.HISTORY)
             out = self.summary(added=res.added, removed=res.removed, changed=res.changed)
             if res.info:
                 out["info"] = res.info
             return out
 
-    def _push(self, label: str, origin: Origin, new: Project, *, trust: bool = True) -> None:
-        self._undo.append(_Step(label, origin, self._project, new, self.path, self.path))
+    def _push(self, label: str, origin: Origin, new: Project, change: Change, *,
+              trust: bool = True) -> None:
+        self._undo.append(_Step(label, origin, self._project, new, change, self.path, self.path))
         if self._undo_limit is not None and len(self._undo) > self._undo_limit:
             del self._undo[: len(self._undo) - self._undo_limit]
         self._redo.clear()
@@ -306,7 +383,7 @@ class Document:
             return EditResult(added=new_ids, removed=old_ids)
 
         return self.edit(replace, label=label, expected_revision=expected_revision,
-                         preview=preview, origin=origin, trust=origin == "launch")
+                         preview=preview, origin=origin, trust=origin == "launch", load=True)
 
     def confirm(self, *, expected_revision: str | None = None, origin: Origin = "user") -> dict[str, Any]:
         """Make the candidate the confirmed project, as one undo step."""
@@ -321,8 +398,8 @@ class Document:
             self._cand = None
             # A candidate made by MCP stays untrusted even when the person confirms it.
             self._push(cand.label or "Confirm", "mcp" if cand.origin == "mcp" else origin,
-                       cand.project, trust=cand.trust)
-            self._changed("confirm")
+                       cand.project, cand.change, trust=cand.trust)
+            self._changed(cand.change | Change.CANDIDATE | Change.HISTORY)
             return self.summary(added=sorted(after - before, key=_idkey),
                                 removed=sorted(before - after, key=_idkey))
 
@@ -333,7 +410,7 @@ class Document:
             if self._cand is None:
                 raise MolFormaError("no_candidate")
             self._cand = None
-            self._changed("cancel")
+            self._changed(Change.CANDIDATE)
             return self.summary()
 
     def undo(self, *, expected_revision: str | None = None) -> dict[str, Any]:
@@ -347,7 +424,7 @@ class Document:
             self._project = step.before
             self.path = step.path_before
             self.modified = True
-            self._changed("undo")
+            self._changed(step.change | Change.HISTORY)
             return self._diff_summary(step.after, step.before)
 
     def redo(self, *, expected_revision: str | None = None) -> dict[str, Any]:
@@ -361,7 +438,7 @@ class Document:
             self._project = step.after
             self.path = step.path_after
             self.modified = True
-            self._changed("redo")
+            self._changed(step.change | Change.HISTORY)
             return self._diff_summary(step.before, step.after)
 
     def _diff_summary(self, old: Project, new: Project) -> dict[str, Any]:

@@ -6,7 +6,9 @@ the job manager, the results session, the Preferences, the MCP policy and
 take the context in their constructor and never reach for globals.
 
 Document listeners may run on the MCP thread; :class:`AppEvents` re-emits them on
-the GUI thread, so widgets can always touch Qt objects in their slots.
+the GUI thread, so widgets can always touch Qt objects in their slots. Each notice
+carries a :class:`~molforma.document.changes.Change` flag, so a widget redraws only
+what the change touched.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
+from molforma.document.changes import Change
 from molforma.document.document import Document
 from molforma.document.model import new_project
 from molforma.preferences import Preferences, load_preferences
@@ -32,12 +35,12 @@ WINDOW_UNDO_LIMIT = 1000  # bounded so that a long session cannot grow without e
 class AppEvents(QObject):
     """Signals of the application, always delivered on the GUI thread."""
 
-    documentChanged = Signal(str)  # what: "edit", "candidate", "confirm", "cancel", "undo", ...
+    documentChanged = Signal(object)  # a Change: what the change touched
     candidateChanged = Signal()
     jobChanged = Signal(object)
     resultsChanged = Signal()
     languageChanged = Signal()
-    _crossThread = Signal(str)
+    _crossThread = Signal(object)
     _jobCrossThread = Signal(object)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -51,17 +54,17 @@ class AppEvents(QObject):
         """JobManager ``on_change`` callback (runner threads): ``jobChanged`` on the GUI thread."""
         self._jobCrossThread.emit(job)
 
-    def document_listener(self, _doc: Document, what: str) -> None:
-        """Document.subscribe callback: forward ``what`` to the GUI thread."""
+    def document_listener(self, _doc: Document, change: Change) -> None:
+        """Document.subscribe callback: forward ``change`` to the GUI thread."""
         if QThread.currentThread() == self.thread():
-            self._relay(what)
+            self._relay(change)
         else:
-            self._crossThread.emit(what)
+            self._crossThread.emit(change)
 
-    @Slot(str)
-    def _relay(self, what: str) -> None:
-        self.documentChanged.emit(what)
-        if what in ("candidate", "confirm", "cancel", "load"):
+    @Slot(object)
+    def _relay(self, change: Change) -> None:
+        self.documentChanged.emit(change)
+        if change & (Change.CANDIDATE | Change.LOAD):
             self.candidateChanged.emit()
 
 
@@ -124,7 +127,7 @@ class AppContext:
             self._unsubscribe()
         self.document = document
         self._unsubscribe = document.subscribe(self.events.document_listener)
-        self.events.documentChanged.emit("load")
+        self.events.documentChanged.emit(Change.ALL)
         self.events.candidateChanged.emit()
 
     @property

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.document.changes import Change
 from molforma.document.document import Document
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
@@ -150,7 +151,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         ctx.events.documentChanged.connect(self._document_changed)
         self.retranslate()
-        self._document_changed("load")
+        self._document_changed(Change.ALL)
         # Batch jobs left running by an earlier MolForma are followed again.
         QTimer.singleShot(0, ctx.reattach_batch_jobs)
 
@@ -271,10 +272,11 @@ class MainWindow(QMainWindow):
         super().changeEvent(ev)
 
     # -- state -----------------------------------------------------------------------------
-    def _document_changed(self, _what: str) -> None:
+    def _document_changed(self, change: Change) -> None:
         self._update_title()
         self.update_actions()
-        self._update_summary()
+        if change & (Change.ATOMS | Change.CANDIDATE | Change.LOAD):
+            self._update_summary()  # formula and atom count: a move or a setting keeps them
 
     def _update_summary(self) -> None:
         from molforma.document.document import summary_of
@@ -408,7 +410,7 @@ class MainWindow(QMainWindow):
         doc.path = None
         doc.mark_saved(None)
         self.source_name = None
-        self._document_changed("new")
+        self._document_changed(Change.ALL)
 
     def _open_filters(self) -> list[str]:
         return [self.tr("Molecules and projects") + f" ({OPEN_FILTER_PATTERNS})",
@@ -452,7 +454,7 @@ class MainWindow(QMainWindow):
         doc.trusted = trusted
         self.source_name = None if isinstance(loaded, dict) else Path(path).name
         self._remember(path)
-        self._document_changed("open")
+        self._document_changed(Change.ALL)
         self.show_status(lambda: self.tr("Opened %1").replace("%1", Path(path).name))
         return True
 
@@ -521,7 +523,7 @@ class MainWindow(QMainWindow):
             self.report_error(self.tr("Cannot save"), str(exc))
             return False
         self._remember(path)
-        self._document_changed("save")
+        self._document_changed(Change.NONE)  # the title's modified mark
         self.show_status(lambda: self.tr("Saved %1").replace("%1", Path(path).name))
         return True
 

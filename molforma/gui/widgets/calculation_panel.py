@@ -16,7 +16,7 @@ import typing
 from typing import Any, Literal
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.document.changes import Change
 from molforma.gui.widgets.panel_workers import (
     Retranslatable,
     apply_edit,
@@ -165,6 +166,7 @@ class CalculationPanel(Retranslatable, QWidget):
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(PREVIEW_DELAY_MS)
         self._preview_timer.timeout.connect(self._deferred_preview)
+        self._preview_stale = False  # positions moved while the tab was not shown
         self._build()
         ctx.events.documentChanged.connect(self._document_changed)
         self.refresh()
@@ -461,12 +463,26 @@ class CalculationPanel(Retranslatable, QWidget):
         dirty = self.extra_input_edit.toPlainText() != text or typed != tasks
         self.extra_state.setText(self.tr("Not applied yet") if dirty else "")
 
-    def _document_changed(self, _what: str = "") -> None:
-        if _what in ("busy", "idle"):
-            return  # the clean-up started or ended: the project is the same, the preview too
+    def _document_changed(self, change: Change = Change.ALL) -> None:
+        shown = change & (Change.CONTENT | Change.LOAD)
+        if not shown:
+            return  # a candidate, undo steps or a clean-up: the confirmed project is the same
+        if shown == Change.POSITIONS and not self._local_errors:
+            # A drag: no field or message depends on positions, only the geometry block
+            # of the preview, which is rendered when the tab is in view.
+            self._preview_stale = True
+            if self.isVisible():
+                self._schedule_preview(self.ctx.document.project)
+            return
         # Reasons shown for refused edits are stale once the document has moved on.
         self._local_errors.clear()
         self.refresh()
+
+    def showEvent(self, ev: QShowEvent) -> None:
+        """Render a preview that positions made stale while the tab was hidden."""
+        super().showEvent(ev)
+        if self._preview_stale:
+            self._schedule_preview(self.ctx.document.project)
 
     def refresh(self, *_args: Any, keep_extra: bool = False) -> None:
         """Reload every field, the messages and the preview from the confirmed project."""
@@ -495,18 +511,22 @@ class CalculationPanel(Retranslatable, QWidget):
         finally:
             self._loading = False
         self._update_extra_state()
+        self._schedule_preview(project)
+
+    def _schedule_preview(self, project: dict[str, Any]) -> None:
         atoms = project.get("document", {}).get("atoms") or []
         if len(atoms) <= SYNC_PREVIEW_ATOMS:
             self._preview_timer.stop()
             self._refresh_preview_and_messages(project)
         else:
-            # Large molecules: a burst of edits (a drag) renders the input once.
+            # Large molecules: a burst of edits renders the input once.
             self._preview_timer.start()
 
     def _deferred_preview(self) -> None:
         self._refresh_preview_and_messages(self.ctx.document.project)
 
     def _refresh_preview_and_messages(self, project: dict[str, Any]) -> None:
+        self._preview_stale = False
         problems: list[dict[str, Any]] = []
         try:
             from molforma.nwchem.input import input_errors, render_input

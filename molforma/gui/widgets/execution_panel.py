@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.document.changes import Change
 from molforma.document.document import protected_values
 from molforma.document.origin import mcp_acting
 from molforma.errors import MolFormaError
@@ -562,8 +563,12 @@ class ExecutionPanel(Retranslatable, QWidget):
         self._apply_table_environment()
 
     # -- refresh -----------------------------------------------------------------------------
-    def _document_changed(self, _what: str = "") -> None:
-        # Reasons shown for refused edits are stale once the document has moved on.
+    def _document_changed(self, change: Change = Change.ALL) -> None:
+        # Only settings show here; but reasons shown for refused edits are stale once the
+        # document has moved on, and the fields they sit beside go back to the project's.
+        if not change & (Change.SETTINGS | Change.LOAD) and not (
+                self._local_errors and change & Change.CONTENT):
+            return
         self._local_errors.clear()
         self.refresh()
 

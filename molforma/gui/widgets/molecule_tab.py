@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from molforma.document import building, ops
 from molforma.document.building import valence_problem_ids
+from molforma.document.changes import Change
 from molforma.document.model import atoms_of, bonds_of
 from molforma.document.origin import acting_for_mcp, effective_origin, mcp_acting
 from molforma.errors import MolFormaError
@@ -470,16 +471,18 @@ class MoleculeTab(QWidget):
         self.message.setStyleSheet("")
 
     # -- state -----------------------------------------------------------------------------
-    def _document_changed(self, what: str) -> None:
-        if what in ("busy", "idle"):
-            # Only the editability changed: redrawing thousands of atoms here would stall
-            # the window just when the clean-up starts or stops.
+    def _document_changed(self, change: Change) -> None:
+        if not change & (Change.STRUCTURE | Change.CANDIDATE | Change.LOAD):
+            # Settings, the molecule's charge, undo steps or editability only: the atoms
+            # on screen are the same, and rebuilding thousands of them would stall the
+            # window (a basis change, the start or end of a clean-up).
             doc = self.ctx.document
             self.table.atom_model.set_editable(doc.candidate is None and not doc.busy)
             self._update_state()
             return
         self.refresh()
-        self._fill_metal_combo()
+        if change & (Change.ATOMS | Change.CANDIDATE | Change.LOAD):
+            self._fill_metal_combo()
 
     def refresh(self) -> None:
         """Show the document (and its candidate) in the view, table and panels."""
@@ -1299,7 +1302,7 @@ class MoleculeTab(QWidget):
                           else self.tr("Making 3D coordinates…"))
         worker.start()
         self._update_state()
-        self.ctx.events.documentChanged.emit("busy")
+        self.ctx.events.documentChanged.emit(Change.BUSY)
         return True
 
     @Slot(int, int, float)
@@ -1384,7 +1387,7 @@ class MoleculeTab(QWidget):
         if isinstance(self._worker, CleanupProcess):
             self._worker.deleteLater()
         self._worker = None
-        self.ctx.events.documentChanged.emit("idle")
+        self.ctx.events.documentChanged.emit(Change.BUSY)
 
     def shutdown(self) -> None:
         """Stop workers (the window closes)."""

@@ -1,0 +1,175 @@
+"""What a document change touched, and sharing what it did not touch (no Qt).
+
+:class:`Change` is what :class:`~molforma.document.document.Document` tells its
+listeners, so a view redraws only what moved: a drag changes ``POSITIONS`` only,
+a basis set change ``SETTINGS`` only.
+
+:func:`share_unchanged` is what makes undo scale. An edit works on a copy of the
+project; once it is checked, every atom, bond and block of the copy that equals
+the one it came from is replaced by that earlier object, which is never mutated
+after it is stored. An undo step of a one-atom move then holds one new atom and
+a new list of references, not a second copy of 10,000 atoms, and a settings edit
+holds no atom data at all. Unknown fields travel inside the shared objects as
+they are, so nothing of a newer file is lost.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Hashable, Mapping
+from operator import eq
+from typing import Any
+
+Project = dict[str, Any]
+
+_XYZ = ("x", "y", "z")
+_SETTINGS_BLOCKS = ("calculation", "advanced", "execution")
+# Bookkeeping that no one shows: undo restores an older value that edits raise again.
+_QUIET_DOCUMENT_KEYS = frozenset({"atoms", "bonds", "nextAtomId"})
+
+
+class Change(enum.Flag):
+    """The parts of a document a change touched (listeners get an OR of these).
+
+    The content flags (``ATOMS`` … ``SETTINGS``) describe the confirmed project;
+    ``CANDIDATE`` says the candidate appeared, went away or was replaced.
+    """
+
+    NONE = 0
+    ATOMS = enum.auto()  # atoms added, removed, reordered, or a property other than x/y/z
+    POSITIONS = enum.auto()  # x, y or z of some atom
+    BONDS = enum.auto()  # a bond added, removed or of another order
+    MOLECULE = enum.auto()  # title, charge, multiplicity (the document block's own fields)
+    SETTINGS = enum.auto()  # calculation, advanced, execution or other top-level blocks
+    CANDIDATE = enum.auto()  # the candidate appeared, went away or was replaced
+    HISTORY = enum.auto()  # the undo or redo steps changed
+    LOAD = enum.auto()  # a whole project replaced the previous one (open, new, import)
+    BUSY = enum.auto()  # edits became refused or allowed again (a clean-up runs or ended)
+
+    STRUCTURE = ATOMS | POSITIONS | BONDS
+    CONTENT = ATOMS | POSITIONS | BONDS | MOLECULE | SETTINGS
+    ALL = CONTENT | CANDIDATE | HISTORY | LOAD | BUSY  # another document altogether
+
+
+def _atom_key(a: Mapping[str, Any]) -> Hashable:
+    aid = a.get("id")
+    return aid if isinstance(aid, str) else id(a)
+
+
+def _bond_key(b: Mapping[str, Any]) -> Hashable:
+    a1, a2 = b.get("a"), b.get("b")
+    return (a1, a2) if isinstance(a1, str) and isinstance(a2, str) else id(b)
+
+
+def _share_records(old: list[Any], new: list[Any], key: Callable[[Any], Hashable]
+                   ) -> tuple[list[Any], list[tuple[Any, Any]], bool]:
+    """``new`` with its records equal to ``old`` ones replaced by them.
+
+    Returns the list to store (``old`` itself when nothing differs), the changed
+    (old, new) pairs of one key, and whether records came or went or moved.
+    """
+    if not new:
+        return (old if not old else new), [], bool(old)
+    if not old:
+        return new, [], True
+    if len(old) == len(new):
+        same = list(map(eq, old, new))  # element-wise, in C: the cost of one pass
+        if all(same):
+            return old, [], False
+        out = list(new)
+        pairs: list[tuple[Any, Any]] = []
+        aligned = True
+        for i, s in enumerate(same):
+            if s:
+                out[i] = old[i]
+            elif key(old[i]) == key(new[i]):
+                pairs.append((old[i], new[i]))
+            else:
+                aligned = False
+                break
+        if aligned:
+            return out, pairs, False
+    # Records came, went or moved: match them by key.
+    by_key = {key(r): r for r in old}
+    out, pairs = [], []
+    for r in new:
+        o = by_key.get(key(r))
+        if o is None:
+            out.append(r)
+        elif o == r:
+            out.append(o)
+        else:
+            out.append(r)
+            pairs.append((o, r))
+    moved = len(old) != len(new) or [key(r) for r in old] != [key(r) for r in new]
+    return out, pairs, moved
+
+
+def _atom_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> Change:
+    out = Change.NONE
+    if any(old.get(k) != new.get(k) for k in _XYZ):
+        out |= Change.POSITIONS
+    if old.keys() != new.keys() or any(
+            k not in _XYZ and old[k] is not new[k] and old[k] != new[k] for k in old):
+        out |= Change.ATOMS
+    return out
+
+
+def _shared_block(old: Any, new: Any) -> tuple[Any, bool]:
+    """``old`` when it equals ``new`` (the block to store), and whether they differ."""
+    if old is new:
+        return old, False
+    if isinstance(old, dict) and isinstance(new, dict) and old == new:
+        return old, False
+    return new, True
+
+
+def share_unchanged(old: Project, new: Project, *, coords_only: bool = False
+                    ) -> tuple[Project, Change]:
+    """``new`` sharing every part equal to ``old``, and the content :class:`Change` between them.
+
+    ``new`` must be a fresh copy (it is changed in place and returned, or ``old`` is
+    returned when the two are equal). ``coords_only`` is the edit's own statement
+    that only positions changed; it spares comparing each moved atom field by field.
+    """
+    change = Change.NONE
+    odoc, ndoc = old.get("document"), new.get("document")
+    if isinstance(odoc, dict) and isinstance(ndoc, dict):
+        oatoms, natoms = odoc.get("atoms"), ndoc.get("atoms")
+        if isinstance(oatoms, list) and isinstance(natoms, list):
+            atoms, pairs, moved = _share_records(oatoms, natoms, _atom_key)
+            ndoc["atoms"] = atoms
+            if moved:
+                change |= Change.ATOMS
+            if pairs and coords_only:
+                change |= Change.POSITIONS
+            else:
+                for o, n in pairs:
+                    change |= _atom_change(o, n)
+                    if Change.ATOMS | Change.POSITIONS in change:
+                        break
+        obonds, nbonds = odoc.get("bonds"), ndoc.get("bonds")
+        if isinstance(obonds, list) and isinstance(nbonds, list):
+            bonds, pairs, moved = _share_records(obonds, nbonds, _bond_key)
+            ndoc["bonds"] = bonds
+            if pairs or moved:
+                change |= Change.BONDS
+        if any(odoc.get(k) != ndoc.get(k) for k in (odoc.keys() | ndoc.keys())
+               if k not in _QUIET_DOCUMENT_KEYS):
+            change |= Change.MOLECULE
+        new["document"], _ = _shared_block(odoc, ndoc)
+    elif odoc != ndoc:
+        change |= Change.STRUCTURE | Change.MOLECULE
+    for key in old.keys() | new.keys():
+        if key == "document":
+            continue
+        if key not in new or key not in old:
+            change |= Change.SETTINGS
+            continue
+        new[key], differs = _shared_block(old[key], new[key])
+        if differs:
+            change |= Change.SETTINGS
+    if change == Change.NONE and new.get("document") is old.get("document") and all(
+            new[k] is old[k] for k in new) and list(new) == list(old):
+        return old, change
+    return new, change
