@@ -16,8 +16,9 @@ they are, so nothing of a newer file is lost.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Hashable, Mapping
-from operator import eq
+import math
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from operator import eq, is_
 from typing import Any
 
 Project = dict[str, Any]
@@ -61,12 +62,15 @@ def _bond_key(b: Mapping[str, Any]) -> Hashable:
     return (a1, a2) if isinstance(a1, str) and isinstance(a2, str) else id(b)
 
 
-def _share_records(old: list[Any], new: list[Any], key: Callable[[Any], Hashable]
+def _share_records(old: list[Any], new: list[Any], key: Callable[[Any], Hashable],
+                   written: frozenset[Hashable] = frozenset()
                    ) -> tuple[list[Any], list[tuple[Any, Any]], bool]:
     """``new`` with its records equal to ``old`` ones replaced by them.
 
-    Returns the list to store (``old`` itself when nothing differs), the changed
-    (old, new) pairs of one key, and whether records came or went or moved.
+    Records whose key is in ``written`` stay as the edit wrote them even when equal
+    (``1`` where ``1.0`` stood is saved as the edit meant it). Returns the list to
+    store (``old`` itself when nothing differs), the changed (old, new) pairs of one
+    key, and whether records came, went or moved.
     """
     if not new:
         return (old if not old else new), [], bool(old)
@@ -74,21 +78,22 @@ def _share_records(old: list[Any], new: list[Any], key: Callable[[Any], Hashable
         return new, [], True
     if len(old) == len(new):
         same = list(map(eq, old, new))  # element-wise, in C: the cost of one pass
-        if all(same):
+        if all(same) and not written:
             return old, [], False
         out = list(new)
         pairs: list[tuple[Any, Any]] = []
         aligned = True
         for i, s in enumerate(same):
             if s:
-                out[i] = old[i]
+                if not written or key(new[i]) not in written:
+                    out[i] = old[i]
             elif key(old[i]) == key(new[i]):
                 pairs.append((old[i], new[i]))
             else:
                 aligned = False
                 break
         if aligned:
-            return out, pairs, False
+            return (old if not pairs and all(map(is_, out, old)) else out), pairs, False
     # Records came, went or moved: match them by key.
     by_key = {key(r): r for r in old}
     out, pairs = [], []
@@ -97,7 +102,7 @@ def _share_records(old: list[Any], new: list[Any], key: Callable[[Any], Hashable
         if o is None:
             out.append(r)
         elif o == r:
-            out.append(o)
+            out.append(o if key(r) not in written else r)
         else:
             out.append(r)
             pairs.append((o, r))
@@ -115,29 +120,49 @@ def _atom_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> Change:
     return out
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Equal and saved alike: same types, key order and sign of zero, all the way down."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return len(a) == len(b) and list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, float):
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    return bool(a == b)
+
+
 def _shared_block(old: Any, new: Any) -> tuple[Any, bool]:
-    """``old`` when it equals ``new`` (the block to store), and whether they differ."""
-    if old is new:
+    """The block to store (``old`` when ``new`` is the same), and whether they differ.
+
+    Blocks are small, so they are compared strictly: a setting rewritten as ``1``
+    where ``1.0`` stood is kept as written.
+    """
+    if _same(old, new):
         return old, False
-    if isinstance(old, dict) and isinstance(new, dict) and old == new:
-        return old, False
-    return new, True
+    return new, old != new
 
 
-def share_unchanged(old: Project, new: Project, *, coords_only: bool = False
-                    ) -> tuple[Project, Change]:
+def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
+                    written: Iterable[str] = ()) -> tuple[Project, Change]:
     """``new`` sharing every part equal to ``old``, and the content :class:`Change` between them.
 
     ``new`` must be a fresh copy (it is changed in place and returned, or ``old`` is
-    returned when the two are equal). ``coords_only`` is the edit's own statement
-    that only positions changed; it spares comparing each moved atom field by field.
+    returned when the two are equal). Equal means equal in Python: an atom that an
+    edit rewrote with an equal number of another spelling (``-0.0`` for ``0.0``) is
+    shared unless its id is in ``written``, the atoms the edit said it changed.
+    ``coords_only`` is the edit's own statement that only positions changed; it
+    spares comparing each moved atom field by field.
     """
     change = Change.NONE
     odoc, ndoc = old.get("document"), new.get("document")
     if isinstance(odoc, dict) and isinstance(ndoc, dict):
         oatoms, natoms = odoc.get("atoms"), ndoc.get("atoms")
         if isinstance(oatoms, list) and isinstance(natoms, list):
-            atoms, pairs, moved = _share_records(oatoms, natoms, _atom_key)
+            atoms, pairs, moved = _share_records(oatoms, natoms, _atom_key, frozenset(written))
             ndoc["atoms"] = atoms
             if moved:
                 change |= Change.ATOMS
@@ -157,7 +182,8 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False
         if any(odoc.get(k) != ndoc.get(k) for k in (odoc.keys() | ndoc.keys())
                if k not in _QUIET_DOCUMENT_KEYS):
             change |= Change.MOLECULE
-        new["document"], _ = _shared_block(odoc, ndoc)
+        if ndoc.get("atoms") is odoc.get("atoms") and ndoc.get("bonds") is odoc.get("bonds"):
+            new["document"], _ = _shared_block(odoc, ndoc)
     elif odoc != ndoc:
         change |= Change.STRUCTURE | Change.MOLECULE
     for key in old.keys() | new.keys():

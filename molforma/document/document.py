@@ -346,7 +346,8 @@ class Document:
             if not res.coords_only:  # a move cannot change a setting
                 check_settings(work)
             self._id_high = max(self._id_high, int(work["document"]["nextAtomId"]))
-            work, change = share_unchanged(self._project, work, coords_only=res.coords_only)
+            work, change = share_unchanged(self._project, work, coords_only=res.coords_only,
+                                           written=[*res.changed, *(res.touched or ())])
             if load:
                 change |= Change.LOAD
             if preview:
