@@ -11,6 +11,11 @@ result the plainest way, in the same run:
 - XYZ export (``write_text``) vs an f-string join of the same lines;
 - NWChem input (``render_input``) vs an f-string join of its geometry block.
 
+Memory an undo step keeps, measured with ``tracemalloc`` in this process, each step
+alternately with one full copy of the project (what every step kept before states
+shared their unchanged atoms): a one-atom move (target ≤ 5 % of the copy) and a
+basis set change (target: no atom data, ≤ 1 %).
+
 Memory, each in a fresh child process with the same imports on both sides: a
 10,000-atom project file opened through ``ops.open_file`` vs ``json.load`` of the
 same file; and that document after 100 undoable moves (the undo history) vs 100
@@ -23,19 +28,25 @@ plain copies of the atom list (what a naive snapshot history would hold).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 import tempfile
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from harness import Report, Sample, add_output_argument, compare, python_child
+from harness import Report, Sample, add_output_argument, compare, compare_bytes, python_child
 
 from molforma.document import ops
 from molforma.document.document import Document
+from molforma.document.model import clone_project
 
 TARGET = 5.0
+STEP_TARGET = 0.05  # an undo step of a one-atom move, as a share of one project copy
+SETTINGS_TARGET = 0.01  # a settings edit: no atom data (a list of 10,000 references is 1 %)
 
 
 def xyz_text(n: int) -> str:
@@ -74,6 +85,19 @@ _CHILD_HISTORY = (_CHILD_DOCUMENT
 _CHILD_COPIES = (_CHILD_PLAIN
                  + "atoms = project['document']['atoms']\n"
                  "history = [[dict(a, x=a['x'] + 0.001 * i) for a in atoms] for i in range(100)]\n")
+
+
+def retained(fn: Callable[[], object]) -> int:
+    """Bytes still allocated (``tracemalloc``) after ``fn`` ran and its result was dropped."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        fn()
+        gc.collect()
+        return tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
 
 
 def _child(body: str, path: Path) -> Sample:
@@ -121,6 +145,39 @@ def main(argv: list[str] | None = None) -> int:
     report.add("undo", "undo + redo of a move of all atoms", c,
                candidate="ops.history undo + redo", baseline="the move made back and forth",
                target="ratio ≤ 1", met=c.ratio.median <= 1)
+
+    kept: list[object] = []
+
+    def full_copy() -> int:
+        size = retained(lambda: kept.append(clone_project(doc.project)))
+        kept.clear()
+        return size
+
+    ids = iter(f"a{i}" for i in range(1, 10**9))
+    offsets = iter(range(10**9))
+
+    def one_atom_step() -> int:
+        aid = next(ids)
+        pos = [50.0 + next(offsets) * 0.5, 50.0, 50.0]  # apart from every other atom
+        return retained(lambda: ops.move_atoms(doc, positions={aid: pos}, preview=False))
+
+    a, b = compare_bytes(one_atom_step, full_copy, repeat=args.repeat)
+    report.add_bytes(
+        "undo_step_move", f"memory an undo step keeps: one-atom move on {n:,} atoms", a, b,
+        candidate="one-atom move (tracemalloc, retained)", baseline="one full project copy",
+        target=f"ratio ≤ {STEP_TARGET:g}", met=max(a) <= STEP_TARGET * min(b))
+    bases = iter(["sto-3g", "6-31g*"] * 10**6)
+
+    def settings_step() -> int:
+        basis = next(bases)
+        return retained(lambda: ops.set_nwchem(doc, {"basis": basis}, preview=False))
+
+    a, b = compare_bytes(settings_step, full_copy, repeat=args.repeat)
+    report.add_bytes(
+        "undo_step_settings", f"memory an undo step keeps: basis set change on {n:,} atoms",
+        a, b, candidate="set_nwchem basis (tracemalloc, retained)",
+        baseline="one full project copy", target=f"ratio ≤ {SETTINGS_TARGET:g} (no atom data)",
+        met=max(a) <= SETTINGS_TARGET * min(b))
 
     from molforma.formats import write_text
 

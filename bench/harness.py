@@ -166,6 +166,23 @@ def measure(fn: Callable[[], object], *, repeat: int = 5, warmup: int = 1) -> Si
     return side
 
 
+def compare_bytes(candidate: Callable[[], int], baseline: Callable[[], int], *,
+                  repeat: int = 5) -> tuple[list[int], list[int]]:
+    """Sizes in bytes that ``candidate`` and ``baseline`` report, measured alternately.
+
+    For memory that a piece of work keeps (e.g. measured with ``tracemalloc``); give
+    both lists to :meth:`Report.add_bytes`.
+    """
+    if repeat < 1:
+        raise ValueError("repeat must be at least 1")
+    a: list[int] = []
+    b: list[int] = []
+    for _ in range(repeat):
+        a.append(int(candidate()))
+        b.append(int(baseline()))
+    return a, b
+
+
 def run_child(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
               stdin: bytes | None = None, cwd: str | Path | None = None,
               check: bool = True, poll: float = 0.005) -> Sample:
@@ -289,6 +306,15 @@ def fmt_mb(s: Stats) -> str:
     return f"{mid:.0f} MB" if hi - lo < 1 else f"{mid:.0f} MB ({lo:.0f}–{hi:.0f})"
 
 
+def fmt_bytes(n: float) -> str:
+    """A size in the unit a person reads (640 B, 82 kB, 8.0 MB)."""
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if abs(n) >= size:
+            value = n / size
+            return f"{value:.1f} {unit}" if abs(value) < 10 else f"{value:.0f} {unit}"
+    return f"{n:.0f} B"
+
+
 def fmt_ratio(r: float) -> str:
     """A ratio with enough digits to read (0.052, 0.41, 3.2, 27)."""
     if r < 0.1:
@@ -325,6 +351,25 @@ class Report:
         self._print(row)
         return row
 
+    def add_bytes(self, key: str, what: str, candidate_bytes: Sequence[int],
+                  baseline_bytes: Sequence[int], *, candidate: str, baseline: str,
+                  target: str = "", met: bool | None = None, note: str = "") -> dict[str, Any]:
+        """Record (and print) sizes in bytes of both sides (from :func:`compare_bytes`)."""
+        ratios = [a / b if b > 0 else float("inf")
+                  for a, b in zip(candidate_bytes, baseline_bytes, strict=True)]
+        row: dict[str, Any] = {
+            "key": key, "what": what, "kind": "bytes", "target": target, "met": met,
+            "note": note,
+            "candidate": {"label": candidate,
+                          "bytes": _stats_dict(Stats.of([float(x) for x in candidate_bytes]))},
+            "baseline": {"label": baseline,
+                         "bytes": _stats_dict(Stats.of([float(x) for x in baseline_bytes]))},
+            "ratio": _stats_dict(Stats.of(ratios)),
+        }
+        self.rows.append(row)
+        self._print(row)
+        return row
+
     def add_single(self, key: str, what: str, side: Side, *, label: str, target: str = "",
                    met: bool | None = None, note: str = "") -> dict[str, Any]:
         """Record (and print) a figure with no baseline (a latency, a frame rate)."""
@@ -342,19 +387,24 @@ class Report:
         out = sys.stdout
         out.write(f"\n{row['what']}\n")
         sides = [("candidate", row["candidate"])]
-        if row["kind"] == "comparison":
+        if row["kind"] in ("comparison", "bytes"):
             sides.append(("baseline", row["baseline"]))
         for _, side in sides:
+            if row["kind"] == "bytes":
+                z = Stats(**side["bytes"])
+                span = f"{fmt_bytes(z.median)} ({fmt_bytes(z.min)}–{fmt_bytes(z.max)})"
+                out.write(f"  {side['label']:38s} {span:>28s}  n={z.n}\n")
+                continue
             t = Stats(**side["seconds"])
             line = f"  {side['label']:38s} {fmt_time(t):>28s}  n={t.n}"
             if side["peak_rss"]:
                 line += f"  peak RSS {fmt_mb(Stats(**side['peak_rss']))}"
             out.write(line + "\n")
-        if row["kind"] == "comparison":
+        if row["kind"] in ("comparison", "bytes"):
             r = Stats(**row["ratio"])
             line = (f"  ratio candidate/baseline, median of pairs: {fmt_ratio(r.median)} "
                     f"({fmt_ratio(r.min)}–{fmt_ratio(r.max)})")
-            if row["rss_ratio"]:
+            if row.get("rss_ratio"):
                 line += f"; peak RSS ratio {fmt_ratio(row['rss_ratio']['median'])}"
             out.write(line + "\n")
         if row["target"]:

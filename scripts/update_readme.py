@@ -54,9 +54,13 @@ def _harness() -> Any:
 _HARNESS = _harness()
 _t = _HARNESS.fmt_seconds
 _r = _HARNESS.fmt_ratio
+_b = _HARNESS.fmt_bytes
 
 
 def _side(side: dict[str, Any]) -> str:
+    if "bytes" in side:
+        z = side["bytes"]
+        return f"{side['label']}: **{_b(z['median'])}** ({_b(z['min'])}–{_b(z['max'])})"
     s = side["seconds"]
     text = f"{side['label']}: **{_t(s['median'])}** ({_t(s['min'])}–{_t(s['max'])})"
     if side.get("peak_rss"):
@@ -73,7 +77,7 @@ def _row(doc: dict[str, Any], row: dict[str, Any]) -> str:
     load = m.get("load_average") or []
     measured = f"{doc['date'][:10]}, {m['cores']} cores" + (f", load {load[0]:.1f}" if load else "")
     result = _side(row["candidate"])
-    if row["kind"] == "comparison":
+    if row["kind"] in ("comparison", "bytes"):
         r = row["ratio"]
         result += (f"<br>{_side(row['baseline'])}<br>ratio **{_r(r['median'])}** "
                    f"({_r(r['min'])}–{_r(r['max'])}, {r['n']} pair{'s' if r['n'] != 1 else ''})")

@@ -95,3 +95,19 @@ def test_readmes_performance_table_is_the_one_rendered_from_the_committed_bench_
     assert {"core_bench", "history_bench", "mcp_bench", "render_bench", "results_bench",
             "scale_bench"} <= benches
     assert benches <= written, "a bench has no committed results: run it, then update_readme.py"
+
+
+def test_sizes_measured_alternately_become_a_row_in_bytes(tmp_path: Path) -> None:
+    order: list[str] = []
+    a, b = harness.compare_bytes(lambda: order.append("A") or 82_000,
+                                 lambda: order.append("B") or 8_000_000, repeat=2)
+    assert order == ["A", "B", "A", "B"] and a == [82_000] * 2 and b == [8_000_000] * 2
+    report = harness.Report("size_bench", "python bench/size_bench.py")
+    report.add_bytes("step", "memory a step keeps", a, b, candidate="one step",
+                     baseline="one copy", target="ratio ≤ 0.05", met=True)
+    row_json = json.loads(report.write(tmp_path).read_text(encoding="utf-8"))["rows"][0]
+    assert row_json["kind"] == "bytes" and row_json["ratio"]["median"] == pytest.approx(0.01025)
+    table = update_readme.performance_table(tmp_path)
+    row = next(line for line in table.splitlines() if "memory a step keeps" in line)
+    assert "one step: **82 kB** (82 kB–82 kB)" in row and "one copy: **8.0 MB**" in row
+    assert "ratio **0.010**" in row and "ratio ≤ 0.05 ✓" in row

@@ -464,18 +464,21 @@ class CalculationPanel(Retranslatable, QWidget):
         self.extra_state.setText(self.tr("Not applied yet") if dirty else "")
 
     def _document_changed(self, change: Change = Change.ALL) -> None:
+        if self._local_errors and change != Change.BUSY:
+            # Reasons shown for refused edits are stale once the document has moved on.
+            self._local_errors.clear()
+            self.refresh()
+            return
         shown = change & (Change.CONTENT | Change.LOAD)
         if not shown:
             return  # a candidate, undo steps or a clean-up: the confirmed project is the same
-        if shown == Change.POSITIONS and not self._local_errors:
+        if shown == Change.POSITIONS:
             # A drag: no field or message depends on positions, only the geometry block
             # of the preview, which is rendered when the tab is in view.
             self._preview_stale = True
             if self.isVisible():
                 self._schedule_preview(self.ctx.document.project)
             return
-        # Reasons shown for refused edits are stale once the document has moved on.
-        self._local_errors.clear()
         self.refresh()
 
     def showEvent(self, ev: QShowEvent) -> None:

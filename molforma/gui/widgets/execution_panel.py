@@ -566,8 +566,7 @@ class ExecutionPanel(Retranslatable, QWidget):
     def _document_changed(self, change: Change = Change.ALL) -> None:
         # Only settings show here; but reasons shown for refused edits are stale once the
         # document has moved on, and the fields they sit beside go back to the project's.
-        if not change & (Change.SETTINGS | Change.LOAD) and not (
-                self._local_errors and change & Change.CONTENT):
+        if not change & (Change.SETTINGS | Change.LOAD) and not self._local_errors:
             return
         self._local_errors.clear()
         self.refresh()
