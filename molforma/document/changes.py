@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Callable, Hashable, Iterable, Mapping
-from operator import eq, is_
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from itertools import compress
+from operator import eq, itemgetter, not_
 from typing import Any
 
 Project = dict[str, Any]
@@ -62,52 +63,66 @@ def _bond_key(b: Mapping[str, Any]) -> Hashable:
     return (a1, a2) if isinstance(a1, str) and isinstance(a2, str) else id(b)
 
 
-def _share_records(old: list[Any], new: list[Any], key: Callable[[Any], Hashable],
-                   written: frozenset[Hashable] = frozenset()
-                   ) -> tuple[list[Any], list[tuple[Any, Any]], bool]:
+_ATOM_KEYS = (itemgetter("id"), _atom_key)
+_BOND_KEYS = (itemgetter("a"), itemgetter("b"), _bond_key)
+Pairs = Iterator[tuple[Any, Any]]
+
+
+def _keys(records: list[Any], keys: tuple[Callable[[Any], Any], ...]) -> list[list[Any]]:
+    """Key columns of ``records``: strings in lists, which the garbage collector skips
+    (a tuple per record would make a 10,000-atom edit pay for collections)."""
+    *fast, safe = keys
+    try:
+        return [list(map(f, records)) for f in fast]  # in C; a hand-made record may lack a key
+    except (KeyError, TypeError):
+        return [list(map(safe, records))]
+
+
+def _share_records(old: list[Any], new: list[Any], keys: tuple[Callable[[Any], Any], ...],
+                   written: frozenset[Hashable] = frozenset()) -> tuple[list[Any], Pairs, bool]:
     """``new`` with its records equal to ``old`` ones replaced by them.
 
-    Records whose key is in ``written`` stay as the edit wrote them even when equal
-    (``1`` where ``1.0`` stood is saved as the edit meant it). Returns the list to
-    store (``old`` itself when nothing differs), the changed (old, new) pairs of one
-    key, and whether records came, went or moved.
+    Records whose (first) key is in ``written`` stay as the edit wrote them even when
+    equal (``1`` where ``1.0`` stood is saved as the edit meant it). Returns the list
+    to store (``old`` itself when nothing differs), the changed (old, new) pairs of
+    one key, and whether records came, went or moved.
     """
     if not new:
-        return (old if not old else new), [], bool(old)
+        return (old if not old else new), iter(()), bool(old)
     if not old:
-        return new, [], True
+        return new, iter(()), True
     if len(old) == len(new):
-        same = list(map(eq, old, new))  # element-wise, in C: the cost of one pass
-        if all(same) and not written:
-            return old, [], False
-        out = list(new)
-        pairs: list[tuple[Any, Any]] = []
-        aligned = True
-        for i, s in enumerate(same):
-            if s:
-                if not written or key(new[i]) not in written:
-                    out[i] = old[i]
-            elif key(old[i]) == key(new[i]):
-                pairs.append((old[i], new[i]))
-            else:
-                aligned = False
-                break
-        if aligned:
-            return (old if not pairs and all(map(is_, out, old)) else out), pairs, False
+        same = list(map(eq, old, new))  # in C: one pass, and no keys when all are equal
+        diff = list(compress(range(len(same)), map(not_, same)))
+        if not diff and not written:
+            return old, iter(()), False
+        dnew = [new[i] for i in diff]
+        dkeys = _keys(dnew, keys)
+        if _keys([old[i] for i in diff], keys) == dkeys:  # the same records in the same order
+            share = same
+            if written and not written <= set(dkeys[0]):  # an equal record was written
+                share = [s and k not in written
+                         for s, k in zip(same, _keys(new, keys)[0], strict=True)]
+            if all(share):
+                return old, iter(()), False
+            out = [o if s else n for o, n, s in zip(old, new, share, strict=True)]
+            return out, ((old[i], new[i]) for i in diff), False
+    okeys, nkeys = _keys(old, keys), _keys(new, keys)
     # Records came, went or moved: match them by key.
-    by_key = {key(r): r for r in old}
+    ok = list(zip(*okeys, strict=True)) if len(okeys) > 1 else okeys[0]
+    nk = list(zip(*nkeys, strict=True)) if len(nkeys) > 1 else nkeys[0]
+    by_key = dict(zip(ok, old, strict=True))
     out, pairs = [], []
-    for r in new:
-        o = by_key.get(key(r))
+    for k, r in zip(nk, new, strict=True):
+        o = by_key.get(k)
         if o is None:
             out.append(r)
         elif o == r:
-            out.append(o if key(r) not in written else r)
+            out.append(o if k not in written else r)
         else:
             out.append(r)
             pairs.append((o, r))
-    moved = len(old) != len(new) or [key(r) for r in old] != [key(r) for r in new]
-    return out, pairs, moved
+    return out, iter(pairs), True
 
 
 def _atom_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> Change:
@@ -162,22 +177,22 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
     if isinstance(odoc, dict) and isinstance(ndoc, dict):
         oatoms, natoms = odoc.get("atoms"), ndoc.get("atoms")
         if isinstance(oatoms, list) and isinstance(natoms, list):
-            atoms, pairs, moved = _share_records(oatoms, natoms, _atom_key, frozenset(written))
+            atoms, pairs, moved = _share_records(oatoms, natoms, _ATOM_KEYS, frozenset(written))
             ndoc["atoms"] = atoms
             if moved:
                 change |= Change.ATOMS
-            if pairs and coords_only:
-                change |= Change.POSITIONS
-            else:
-                for o, n in pairs:
-                    change |= _atom_change(o, n)
-                    if Change.ATOMS | Change.POSITIONS in change:
-                        break
+            for o, n in pairs:
+                if coords_only:  # the edit's word: no need to look field by field
+                    change |= Change.POSITIONS
+                    break
+                change |= _atom_change(o, n)
+                if Change.ATOMS | Change.POSITIONS in change:
+                    break
         obonds, nbonds = odoc.get("bonds"), ndoc.get("bonds")
         if isinstance(obonds, list) and isinstance(nbonds, list):
-            bonds, pairs, moved = _share_records(obonds, nbonds, _bond_key)
+            bonds, pairs, moved = _share_records(obonds, nbonds, _BOND_KEYS)
             ndoc["bonds"] = bonds
-            if pairs or moved:
+            if moved or next(pairs, None) is not None:
                 change |= Change.BONDS
         if any(odoc.get(k) != ndoc.get(k) for k in (odoc.keys() | ndoc.keys())
                if k not in _QUIET_DOCUMENT_KEYS):
