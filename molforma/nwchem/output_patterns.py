@@ -9,11 +9,11 @@ must match, copied verbatim from the outputs in ``tests/data``; a test checks ea
 example against its regex and against those outputs. A line no small real run
 prints (asterisks in place of a total, launcher messages) says why in ``unseen``.
 
-Patterns are anchored at the start of a line (``^``). Text is matched line by line
-(``match``/``search`` on a str), or, in the history's bytes buffers, at the start of
-a line found from the pattern's literal ``anchor`` (:meth:`Pattern.match_bytes`):
-``bytes_pattern`` is compiled with ``re.MULTILINE``, so ``^`` and ``$`` meet the
-line's ends inside a bigger buffer.
+Most patterns are anchored at the start of a line (``^``); the few that are not are
+searched within a line. Text is matched line by line (``match``/``search`` on a str)
+or, in the history's bytes buffers, at the start of a line found from the pattern's
+literal ``anchor`` (:meth:`Pattern.match_bytes`): ``bytes_pattern`` is compiled with
+``re.MULTILINE``, so ``^`` and ``$`` meet the line's ends inside a bigger buffer.
 """
 
 from __future__ import annotations
@@ -234,9 +234,21 @@ FAILED_MARKERS: tuple[str, ...] = (
 
 # --- the head of the output -----------------------------------------------------------
 
+# The banner at the top of every NWChem output (how a file is recognised as one).
+BANNER = "Northwest Computational Chemistry Package"
 VERSION = line(
     r"Northwest Computational Chemistry Package \(NWChem\)\s+(\S+)",
     "             Northwest Computational Chemistry Package (NWChem) 7.0.2",
+    anchor=BANNER,
+)
+# The input deck NWChem echoes near the top, between this banner and a rule of "=".
+ECHO_START = "echo of input deck"
+ECHO_RULE = "=========="
+ECHO_END = line(
+    r"^={40,}\s*$",
+    "================================================================================",
+    flags=re.MULTILINE,
+    anchor=ECHO_RULE,
 )
 FILE_PREFIX = line(r"^\s*prefix\s*=\s*(\S+?)\.?\s*$", "    prefix          = water_scf_bomd.")
 

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from molforma.errors import ResultsError
 from molforma.nwchem import parser_properties as chem
 from molforma.nwchem.output_patterns import (
+    ECHO_RULE,
+    ECHO_START,
     ERROR_CODE_TAIL,
     ERROR_INPUT_ANCHOR,
     INPUT_LINE,
@@ -125,8 +127,8 @@ __all__ = ["parse_nwchem_file", "parse_nwchem_output"]
 # demand, see NeedMoreText), so a 100 MB output is never held whole in memory.
 WINDOW = 1024 * 1024
 LOOKAHEAD = 256 * 1024
-_ECHO_START = "echo of input deck"
-_ECHO_END = "\n=========="
+_ECHO_START = ECHO_START
+_ECHO_END = "\n" + ECHO_RULE
 _READ_BYTES = 256 * 1024
 _HEAD_CHARS = 20000
 _SNIFF_BYTES = 64 * 1024
