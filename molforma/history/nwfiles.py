@@ -27,7 +27,15 @@ _BLOCK = 64 * 1024
 
 # The status markers and the energy lines, as bytes (the tail is searched undecoded).
 FAILED_MARKERS: tuple[bytes, ...] = tuple(m.encode("ascii") for m in patterns.FAILED_MARKERS)
+
+
+def _anchor(pat: patterns.Pattern) -> bytes:
+    assert pat.anchor is not None, pat
+    return pat.anchor.encode("ascii")
+
+
 _FINISHED = patterns.TOTAL_TIMES
+_FINISHED_ANCHOR = _anchor(_FINISHED)
 # The banner and the timings are NWChem's last lines on stdout (launcher aborts go to
 # stderr, not to the output file), so the last 8 KiB are enough.
 STATUS_TAIL_BYTES = 8 * 1024
@@ -38,8 +46,9 @@ STATUS_TAIL_BYTES = 8 * 1024
 # folders is 15x slower). "@" is one byte, which rfind searches with memrchr: many
 # times faster than a multi-byte needle.
 _ENERGY_PATTERNS: tuple[tuple[bytes, tuple[patterns.Pattern, ...]], ...] = (
-    (b"@", (patterns.OPT_STEP_ENERGY,)),
-    (b"Total ", (patterns.TOTAL_ENERGY, patterns.CC_ENERGY, patterns.OTHER_TOTAL_ENERGY)),
+    (_anchor(patterns.OPT_STEP_ENERGY), (patterns.OPT_STEP_ENERGY,)),
+    (_anchor(patterns.TOTAL_ENERGY),
+     (patterns.TOTAL_ENERGY, patterns.CC_ENERGY, patterns.OTHER_TOTAL_ENERGY)),
 )
 
 
@@ -277,7 +286,7 @@ def status_from_tail(tail: bytes) -> str:
     end = tail[-STATUS_TAIL_BYTES:]
     if any(marker in end for marker in FAILED_MARKERS):
         return "failed"
-    at = end.rfind(b"Total times")
+    at = end.rfind(_FINISHED_ANCHOR)
     if at >= 0 and _FINISHED.match_bytes(end, end.rfind(b"\n", 0, at) + 1):
         return "finished"
     return "unknown"

@@ -72,3 +72,10 @@ def test_the_history_reads_the_energy_of_each_energy_line(name: str, example: st
     value = op.d_float(TABLE[name].match(example).group(2))  # type: ignore[union-attr]
     assert last_energy_in(b" header\n" + example.encode() + b"\n Total times  cpu: 1s\n") == value
     assert last_energy_in(example.encode()) == value  # the line opens the buffer
+
+
+def test_the_history_looks_for_each_energy_line_by_its_own_anchor() -> None:
+    from molforma.history import nwfiles
+
+    for literal, pats in nwfiles._ENERGY_PATTERNS:
+        assert all((p.anchor or "").encode() == literal for p in pats), pats
