@@ -25,7 +25,6 @@ from typing import Any
 Project = dict[str, Any]
 
 _XYZ = ("x", "y", "z")
-_SETTINGS_BLOCKS = ("calculation", "advanced", "execution")
 # Bookkeeping that no one shows: undo restores an older value that edits raise again.
 _QUIET_DOCUMENT_KEYS = frozenset({"atoms", "bonds", "nextAtomId"})
 
