@@ -22,6 +22,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+# The index readers live in a module without pydantic (the server's first answers).
+from molforma.mcp.tool_index import INDEX_FILE, index_definition, read_index  # noqa: F401
+
 if TYPE_CHECKING:
     from molforma.mcp.bridge import WindowBridge
     from molforma.mcp.protocol import Request
@@ -233,7 +236,7 @@ def tool(
     return deco
 
 
-INDEX_PATH = Path(__file__).with_name("tool_index.json")
+INDEX_PATH = Path(INDEX_FILE)
 
 
 def build_index() -> dict[str, Any]:
@@ -250,25 +253,6 @@ def build_index() -> dict[str, Any]:
                       "needsInteractionWhenExecAllowed": t.needs_interaction_when_exec_allowed,
                       "definition": t.definition(allow_execution_settings=False)})
     return {"generatedBy": "scripts/gen_tool_index.py", "tools": tools}
-
-
-def read_index() -> dict[str, Any] | None:
-    """The tool index file, or None when it is missing or unreadable (then load all tools)."""
-    import json
-
-    try:
-        data = json.loads(INDEX_PATH.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and isinstance(data.get("tools"), list) else None
-
-
-def index_definition(entry: dict[str, Any], *, allow_execution_settings: bool) -> dict[str, Any]:
-    """The ``tools/list`` entry of one index entry for this launch (as :meth:`definition`)."""
-    out = dict(entry["definition"])
-    if allow_execution_settings and entry.get("needsInteractionWhenExecAllowed"):
-        out["_meta"] = {**out.get("_meta", {}), "anthropic/requiresUserInteraction": True}
-    return out
 
 
 def load_module(module: str) -> dict[str, ToolSpec]:

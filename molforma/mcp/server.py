@@ -33,10 +33,8 @@ from molforma import __version__
 from molforma.errors import FileAccessError, MolFormaError
 from molforma.i18n import register
 from molforma.mcp import protocol as P
-from molforma.mcp.elicitation import InputRequired
 from molforma.mcp.protocol import Request, RpcError
 from molforma.mcp.state import AppServices, HeadlessServices
-from molforma.mcp.tasks import Background
 from molforma.mcp.transport import LineEvent, StdioTransport
 
 if TYPE_CHECKING:
@@ -133,7 +131,7 @@ class Server:
         if self.mode != "headless":
             return None
         if self._tool_index is None:
-            from molforma.mcp.registry import read_index
+            from molforma.mcp.tool_index import read_index
 
             self._tool_index = read_index() or {}
         return self._tool_index or None
@@ -390,7 +388,7 @@ class Server:
             allow = self.state.allow_execution_settings
             index = self._index() if self._tools is None else None
             if index is not None:
-                from molforma.mcp.registry import index_definition
+                from molforma.mcp.tool_index import index_definition
 
                 self._tool_defs = [index_definition(e, allow_execution_settings=allow)
                                    for e in index["tools"]]
@@ -405,6 +403,10 @@ class Server:
 
     def _on_tools_call(self, req: Request) -> dict[str, Any]:
         name = req.params.get("name")
+        if name == "list_documents":
+            quick = self._quick_list_documents(req)
+            if quick is not None:
+                return quick
         spec = self.tool(name) if isinstance(name, str) else None
         if spec is None:
             raise RpcError(P.INVALID_PARAMS, f"Unknown tool: {name}", {"name": name})
@@ -415,7 +417,9 @@ class Server:
             raise RpcError(P.INVALID_PARAMS, "Invalid params: arguments must be an object")
         from pydantic import ValidationError as PydanticValidationError
 
+        from molforma.mcp.elicitation import InputRequired
         from molforma.mcp.registry import ToolContext
+        from molforma.mcp.tasks import Background
 
         bad = _non_finite_at(args)
         if bad is not None:
@@ -451,6 +455,26 @@ class Server:
                 return wire
             out = out.result
         return self.tool_result(spec, out)
+
+    def _quick_list_documents(self, req: Request) -> dict[str, Any] | None:
+        """``list_documents`` of a fresh headless process, without pydantic or the documents.
+
+        It is the first call clients make, and its answer is then known (one empty
+        document, see ``HeadlessServices.pending_listing``); importing the tool models
+        for it would take longer than the whole start-up budget. Anything else (other
+        arguments, documents already made) returns None and takes the ordinary path, so
+        errors and later answers come from the tool itself; a test checks both give the
+        same result.
+        """
+        if req.params.get("arguments") not in (None, {}):
+            return None
+        pending = getattr(self.state, "pending_listing", None)
+        entries = pending() if pending is not None else None
+        if entries is None:
+            return None
+        structured = {"documents": entries}
+        return {"content": [{"type": "text", "text": _dumps(structured)}],
+                "structuredContent": structured, "isError": False}
 
     def _check_document_edit(self, spec: ToolSpec) -> None:
         """In the window, refuse a document edit while a modal dialog is open (SPEC.md 9.1)."""
