@@ -22,9 +22,6 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-# The index readers live in a module without pydantic (the server's first answers).
-from molforma.mcp.tool_index import INDEX_FILE, index_definition, read_index  # noqa: F401
-
 if TYPE_CHECKING:
     from molforma.mcp.bridge import WindowBridge
     from molforma.mcp.protocol import Request
@@ -236,14 +233,15 @@ def tool(
     return deco
 
 
-INDEX_PATH = Path(INDEX_FILE)
+INDEX_PATH = Path(__file__).with_name("tool_index.json")
 
 
 def build_index() -> dict[str, Any]:
     """The headless tool index: every tool's ``tools/list`` entry and the module defining it.
 
     ``scripts/gen_tool_index.py`` writes it to :data:`INDEX_PATH`; a test checks the file
-    equals what the models give. The server answers ``tools/list`` from the file and
+    equals what the models give. The server answers ``tools/list`` from the file (read by
+    ``molforma.mcp.tool_index``, which needs no pydantic) and
     imports only the module of the tool called, so the first answers do not wait for
     every tool's models (SPEC.md section 9: clients time out early).
     """

@@ -74,8 +74,10 @@ ServerState = HeadlessServices
 
 
 _QUEUE_END = object()
-# Answers that come before any tool runs: warming up after them would slow the first call.
-_BEFORE_WARM_UP = frozenset({"initialize", "server/discover", "tools/list", "ping",
+# The opening answers: the warm-up starts after the first other one (tools/list, the
+# first call), whose answers need none of what it loads, so a client's next request
+# (after its model read the tools) finds the tools loaded.
+_BEFORE_WARM_UP = frozenset({"initialize", "server/discover", "ping",
                              "notifications/initialized"})
 
 
@@ -156,8 +158,10 @@ class Server:
     def warm_up(self) -> None:
         """Load the other tools, the wire models and the chemistry in the background.
 
-        Started after the first tool result, so the first answers (``server/discover``,
-        ``tools/list``, the first call) do not share the interpreter with these imports.
+        Started after the first answer past the opening (``tools/list`` or the first
+        call), so ``server/discover`` and ``initialize`` do not share the interpreter
+        with these imports; ``tools/list`` and the first ``list_documents`` need none of
+        them (the tool index, ``HeadlessServices.pending_listing``).
         """
         if self._warm:
             return

@@ -250,6 +250,8 @@ class HeadlessServices(BaseServices):
         # list_documents can name it before it exists (pending_listing).
         self._initial_pending = initial_document
         self._initial_id = "doc-" + os.urandom(4).hex()  # as Document draws its ids
+        # Set when making it began: whether it is then surely the process's first Document.
+        self._initial_first: bool | None = None
         self._jobs: JobManager | None = None
         self._results: dict[str, ResultsSession] = {}
 
@@ -261,8 +263,9 @@ class HeadlessServices(BaseServices):
                 if self._initial_pending:
                     # Cleared only once the document exists: a reader on another
                     # thread must wait for it rather than see an empty list.
+                    self._initial_first = "molforma.document.document" not in sys.modules
                     doc = self._make_document(doc_id=self._initial_id)
-                    if doc.revision != _FIRST_REVISION:
+                    if self._initial_first and doc.revision != _FIRST_REVISION:
                         log.error("the initial document has revision %s, not %s as "
                                   "list_documents may have said", doc.revision,
                                   _FIRST_REVISION)
@@ -275,10 +278,16 @@ class HeadlessServices(BaseServices):
         Making it imports the document model and pydantic, far more than the first tool
         result may cost (SPEC.md section 9). An empty new document's entry is known
         without it, as long as it will be the first Document of the process: its
-        revision is then the document module's first. Once any Document exists (or the
-        module is loaded at all) this says None and the tool asks the documents.
+        revision is then the document module's first. That holds while the document
+        module is not loaded, and while the initial document is being made when the
+        module was not loaded as that began (the warm-up thread may be making it);
+        otherwise this says None and the tool asks the documents.
         """
-        if not self._initial_pending or "molforma.document.document" in sys.modules:
+        if not self._initial_pending:
+            return None
+        first = self._initial_first
+        if not (first if first is not None
+                else "molforma.document.document" not in sys.modules):
             return None
         return [{"documentId": self._initial_id, "title": "", "path": None,
                  "revision": _FIRST_REVISION, "formula": "", "atomCount": 0,

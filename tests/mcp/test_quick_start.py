@@ -58,7 +58,11 @@ def _first_answers(caps: dict, eager: bool = False) -> dict:
 
 
 def test_the_tool_index_file_is_what_the_registry_gives() -> None:
+    from molforma.mcp.tool_index import INDEX_FILE, read_index
+
+    assert INDEX_PATH.samefile(INDEX_FILE)
     on_disk = json.loads(INDEX_PATH.read_text(encoding="utf-8"))
+    assert read_index() == on_disk
     assert on_disk == json.loads(json.dumps(build_index())), \
         "run python scripts/gen_tool_index.py"
 
