@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
@@ -19,6 +18,7 @@ from molforma import __version__
 
 if TYPE_CHECKING:
     import argparse
+    from pathlib import Path
 
 SUBCOMMANDS = ("convert", "results")
 TABS = ("molecule", "calculation", "execution", "results", "history")
@@ -58,6 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _check_allow_dirs(dirs: Sequence[str]) -> list[Path] | None:
     out = []
     for d in dirs:
+        from pathlib import Path  # here: a plain --mcp launch need not import it
+
         p = Path(os.path.expanduser(d))
         if not p.is_dir():
             sys.stderr.write(f"molforma: --mcp-allow-dir {d}: no such directory\n")

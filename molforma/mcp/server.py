@@ -20,16 +20,14 @@ returns on EOF after stopping running work.
 from __future__ import annotations
 
 import json
-import logging
 import math
 import queue
 import sys
 import threading
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from molforma import __version__
+from molforma import __version__, lazylog
 from molforma.errors import FileAccessError, MolFormaError
 from molforma.i18n import register
 from molforma.mcp import protocol as P
@@ -38,11 +36,13 @@ from molforma.mcp.state import AppServices, HeadlessServices
 from molforma.mcp.transport import LineEvent, StdioTransport
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pydantic import ValidationError as PydanticValidationError
 
     from molforma.mcp.registry import ToolSpec
 
-log = logging.getLogger("molforma.mcp")
+log = lazylog.get_logger("molforma.mcp")
 
 SERVER_NAME = "molforma"
 INSTRUCTIONS = (
@@ -169,6 +169,7 @@ class Server:
 
         def work() -> None:
             try:
+                lazylog.load()  # the libraries loaded now log in the mode's format too
                 _ = self.state.documents
                 _ = self.state.lang
                 _ = self.state.policy
@@ -701,8 +702,9 @@ def _invalid_args(exc: PydanticValidationError, lang: str) -> dict[str, Any]:
 
 def serve_headless(allow_dirs: list[Path], allow_execution_settings: bool) -> int:
     """``molforma --mcp``: serve MCP on stdin/stdout with one empty document."""
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
-                        format="molforma: %(levelname)s %(message)s")
+    # Applied when something is first logged: the first answers do not import logging.
+    lazylog.basic_config(stream=sys.stderr, level="WARNING",
+                         format="molforma: %(levelname)s %(message)s")
     from molforma import exit_signals
 
     transport = StdioTransport()

@@ -15,18 +15,18 @@ definition and works on the window when the window is there.
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from molforma.errors import MolFormaError
 from molforma.i18n import display_language
+from molforma.lazylog import get_logger
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from pathlib import Path
 
     from molforma.document.document import Document
     from molforma.jobs.policy import Policy
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from molforma.mcp.tasks import TaskStore
     from molforma.results.session import LoadHandle, ResultsSession
 
-log = logging.getLogger("molforma.mcp")
+log = get_logger("molforma.mcp")
 # The revision of the first Document made in a process (molforma.document.document);
 # a test checks the initial document's listing before and after it is made.
 _FIRST_REVISION = "r1"
