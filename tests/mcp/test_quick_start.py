@@ -1,9 +1,11 @@
 """The first answers of ``molforma --mcp`` import only what they need (SPEC.md section 9).
 
 Clients time ``server/discover`` out early and the first tool call should come quickly,
-so ``tools/list`` is answered from a generated index, a call imports only its tool's
-module, plain request shapes skip the slow-to-import wire models, and nothing on that
-path imports RDKit or numpy. (How fast it is, is measured in bench/scale_bench.py.)
+so ``tools/list`` is answered from a generated index, the first ``list_documents`` from
+the known entry of the initial empty document (no pydantic, no tool module), any other
+call imports only its tool's module, plain request shapes skip the slow-to-import wire
+models, and nothing on that path imports RDKit or numpy. Both quick answers must equal
+what the loaded tools answer. (How fast it is, is measured in bench/scale_bench.py.)
 """
 
 from __future__ import annotations
