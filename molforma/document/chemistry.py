@@ -226,7 +226,8 @@ def bond_length(e1: str, e2: str, order: int = 1, unsaturated_ends: int = 0) -> 
 
 
 def _atoms(p: Project) -> list[AtomDict]:
-    return p["document"]["atoms"]
+    atoms: list[AtomDict] = p["document"]["atoms"]
+    return atoms
 
 
 def _index(p: Project) -> dict[str, AtomDict]:
@@ -505,7 +506,8 @@ def _twist_reference(center: AtomDict, neighbour: AtomDict,
         return None
     # The heaviest substituent first: it is the one that should be anti.
     others.sort(key=lambda a: (-elements.atomic_number(a["element"]), _idnum(a["id"])))
-    return _xyz(others[0]) - _xyz(neighbour)
+    away: np.ndarray = _xyz(others[0]) - _xyz(neighbour)
+    return away
 
 
 def _clash_score(points: np.ndarray, elems: Sequence[str], env_xyz: np.ndarray,
@@ -894,7 +896,7 @@ def _check(code: str, severity: str, atoms: Iterable[str] = (), **data: Any) -> 
             "atoms": ids[:100]}
 
 
-def _basis_lookup(basis_catalog: BasisCatalog, basis: str) -> tuple[set[str] | None, dict | None]:
+def _basis_lookup(basis_catalog: BasisCatalog, basis: str) -> tuple[set[str] | None, dict[str, Any] | None]:
     """Elements covered by ``basis`` and its catalogue entry, from any catalogue form."""
     from molforma.catalog import basis_elements, basis_entry
 
@@ -1094,7 +1096,7 @@ def _valence_problems(p: Project) -> list[dict[str, Any]]:
     types = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE}
     for b in p["document"]["bonds"]:
         if b["a"] in pos and b["b"] in pos:
-            rw.AddBond(pos[b["a"]], pos[b["b"]], types.get(int(b.get("order", 1))))
+            rw.AddBond(pos[b["a"]], pos[b["b"]], types.get(int(b.get("order", 1)), Chem.BondType.SINGLE))
     mol = rw.GetMol()
     out = []
     for prob in Chem.DetectChemistryProblems(mol):

@@ -31,8 +31,8 @@ class Pattern:
         if c is None:
             c = self._compiled = re.compile(self.pattern, self.flags)
             # Instance attributes shadow the methods below from now on.
-            self.match = c.match  # type: ignore[method-assign]
-            self.search = c.search  # type: ignore[method-assign]
+            self.match = c.match  # type: ignore[method-assign, assignment]
+            self.search = c.search  # type: ignore[method-assign, assignment]
         return c
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:

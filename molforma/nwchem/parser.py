@@ -281,7 +281,7 @@ def _parse_pieces(
     pieces: Iterable[str], source: str, cancel: threading.Event | None, limits: Limits
 ) -> Results:
     st = _State(source=source, counter=StructureCounter(limits, source))
-    handlers = {
+    handlers: dict[str, Callable[[_State, OutputText, str, int, int], None]] = {
         "geometry": _on_geometry, "opt_step": _on_opt_step, "energy": _on_energy,
         "opt_start": _on_opt_start,
         "opt_converged": _on_opt_converged, "opt_failed": _on_opt_failed,
@@ -625,7 +625,7 @@ def _build(st: _State) -> Results:
         if not e.displaced:
             by_kind[e.kind] = e.energy
     final = chem.choose_final(st.energies)
-    level = final.kind if final is not None else None
+    level: str | None = final.kind if final is not None else None
     if level == "optimization":
         level = max(by_kind, key=lambda k: chem.LEVEL_RANK[k]) if by_kind else None
     final_energy = final.energy if final else None
