@@ -73,11 +73,11 @@ def _draw_measurements(p: QPainter, view: RenderedView, screen: np.ndarray) -> N
         rows = [sd.index_of(i) for i in ids]
         if any(r is None for r in rows) or not 2 <= len(rows) <= 4:
             continue
-        pts = [QPointF(float(screen[r, 0]), float(screen[r, 1])) for r in rows]  # type: ignore[index]
+        pts = [QPointF(float(screen[r, 0]), float(screen[r, 1])) for r in rows]
         p.setPen(pen)
         for a, b in itertools.pairwise(pts):
             p.drawLine(a, b)
-        value = measurement_value([sd.pos[r] for r in rows])  # type: ignore[index]
+        value = measurement_value([sd.pos[r] for r in rows])
         if len(pts) == 2:
             at = (pts[0] + pts[1]) / 2
         elif len(pts) == 3:

@@ -13,6 +13,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QGradient,
     QLinearGradient,
     QPainter,
     QPaintEvent,
@@ -161,7 +162,7 @@ def _render_molecule(p: QPainter, view: RenderedView, w: float, h: float) -> Non
                 p.setPen(QPen(_qcolor(ring), max(2.0, r * 0.18)))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawEllipse(QPointF(x, y), r * 1.22, r * 1.22)
-            grad = QRadialGradient(QPointF(x + _LIGHT[0] * 0.53 * r, y + _LIGHT[1] * 0.53 * r),
+            grad: QGradient = QRadialGradient(QPointF(x + _LIGHT[0] * 0.53 * r, y + _LIGHT[1] * 0.53 * r),
                                    r * 1.3)
             grad.setStops(shades.ball(sd.colour[k]))
             p.setPen(no_pen)
