@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from molforma.document.document import Document
+    from molforma.jobs.manager import JobManager
     from molforma.jobs.policy import Policy
-    from molforma.jobs.runner import Job, JobManager
+    from molforma.jobs.runner import Job
     from molforma.mcp.bridge import WindowBridge
     from molforma.mcp.elicitation import StateSigner
     from molforma.mcp.tasks import TaskStore
@@ -330,7 +331,7 @@ class HeadlessServices(BaseServices):
         """The process's JobManager (created on first use)."""
         with self.lock:
             if self._jobs is None:
-                from molforma.jobs.runner import JobManager
+                from molforma.jobs.manager import JobManager
 
                 self._jobs = JobManager()
             return self._jobs

@@ -4,9 +4,8 @@ Speed matters (outputs reach 128 MiB), so the file is never scanned line by line
 with regexes. Instead a handful of literal anchors ("Output coordinates in
 angstroms", "Total SCF energy =", ...) are located with ``str.find`` (a C-speed
 substring search), the hits are visited in file order, and only the few lines
-around each hit are split or matched. Every regex is defined with
-:func:`pattern` together with an example line it must match; a test checks all
-of them.
+around each hit are split or matched. The regexes and the anchors shared with
+the live progress and the history scan are in :mod:`molforma.nwchem.output_patterns`.
 
 What is read: SCF/DFT/MP2 totals (separate labelled entries); optimisation steps
 from the ``@`` lines (energy, gradient and step criteria); every geometry from the
@@ -27,14 +26,26 @@ from dataclasses import dataclass, field
 
 from molforma.errors import ResultsError
 from molforma.nwchem import parser_properties as chem
-from molforma.nwchem.output_text import (
-    FLOAT,
-    NeedMoreText,
-    OutputText,
+from molforma.nwchem.output_patterns import (
+    ECHO_RULE,
+    ECHO_START,
+    ERROR_CODE_TAIL,
+    ERROR_INPUT_ANCHOR,
+    INPUT_LINE,
+    OPT_CONVERGED,
+    OPT_FAILED,
+    OPT_STEP,
+    SCF_FAILED,
+    TASK_TIMES,
+    TIMES_ANCHOR,
+    TOTAL_ENERGY,
+    TOTAL_TIMES,
+    VERSION,
+    ZERO_POINT,
+    Pattern,
     d_float,
-    pattern,
-    patterns,
 )
+from molforma.nwchem.output_text import NeedMoreText, OutputText
 from molforma.results.elements import symbol_from_label
 from molforma.results.formats import BOHR_TO_ANGSTROM
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
@@ -50,31 +61,13 @@ from molforma.results.model import (
     make_mode,
 )
 
-_FLOAT = FLOAT
 
-TOTAL_ENERGY = pattern(
-    rf"^\s*Total (SCF|DFT|MP2) energy\s*=?\s*({_FLOAT})\s*$",
-    "         Total SCF energy =    -76.010504991041",
-)
-pattern(TOTAL_ENERGY.pattern, "         Total DFT energy =      -40.518351921010")
-pattern(TOTAL_ENERGY.pattern, "          Total MP2 energy           -76.199026586471")
-OPT_STEP = pattern(
-    rf"^@\s+(\d+)\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})",
-    "@    1     -76.01073828 -2.3D-04  0.00094  0.00062  0.00724  0.01213      0.4",
-)
-ZERO_POINT = pattern(
-    rf"Zero-Point correction to Energy\s*=\s*{_FLOAT}\s*kcal/mol\s*\(\s*({_FLOAT})\s*au\)",
-    " Zero-Point correction to Energy  =   14.411 kcal/mol  (  0.022966 au)",
-)
-ERROR_CODE_TAIL = pattern(
-    r"^\s*(.*?\S)\s{2,}-?\d+\s*$",
-    " bas_tag_lib: failed opening basis file                   0",
-)
-INPUT_LINE = pattern(r"^\s*\d+:\s*(.*?)\s*$", "    10: task scf energy")
-VERSION = pattern(
-    r"Northwest Computational Chemistry Package \(NWChem\)\s+(\S+)",
-    "             Northwest Computational Chemistry Package (NWChem) 7.0.2",
-)
+def _anchor(pat: Pattern) -> str:
+    """The literal a pattern's lines hold (each pattern used as an anchor here has one)."""
+    if pat.anchor is None:
+        raise ValueError(f"{pat!r} has no anchor")
+    return pat.anchor
+
 
 # Literal anchors: (text to find, event name).
 _BASE_ANCHORS: tuple[tuple[str, str], ...] = (
@@ -86,16 +79,16 @@ _BASE_ANCHORS: tuple[tuple[str, str], ...] = (
     ("Total DFT energy", "energy"),
     ("Total MP2 energy", "energy"),
     ("NWChem Geometry Optimization", "opt_start"),
-    ("Optimization converged", "opt_converged"),
-    ("Failed to converge in maximum number of steps", "opt_failed"),
-    ("Calculation failed to converge", "scf_failed"),
+    (_anchor(OPT_CONVERGED), "opt_converged"),
+    (_anchor(OPT_FAILED), "opt_failed"),
+    (_anchor(SCF_FAILED), "scf_failed"),
     ("NORMAL MODE EIGENVECTORS IN CARTESIAN COORDINATES", "modes"),
     ("Projected Infra Red Intensities", "ir"),
     ("Zero-Point correction to Energy", "zpe"),
-    (" current input line :", "error"),
+    (ERROR_INPUT_ANCHOR, "error"),
     ("Warning", "warning"),
     ("WARNING", "warning"),
-    ("times  cpu:", "completed"),  # "Total times" (the end) and "Task  times" (a task's)
+    (TIMES_ANCHOR, "completed"),  # "Total times" (the end) and "Task  times" (a task's)
 )
 _ANCHORS = (*_BASE_ANCHORS, *chem.ANCHORS)
 _ENERGY_KIND: dict[str, EnergyKind] = {"SCF": "scf", "DFT": "dft", "MP2": "mp2"}
@@ -136,15 +129,15 @@ class _State:
     ascii_only: bool = True
 
 
-__all__ = ["parse_nwchem_file", "parse_nwchem_output", "pattern", "patterns"]
+__all__ = ["parse_nwchem_file", "parse_nwchem_output"]
 
 # The output is read in windows: events are taken from the first WINDOW characters
 # (cut at a line end) while handlers look LOOKAHEAD characters further (more on
 # demand, see NeedMoreText), so a 100 MB output is never held whole in memory.
 WINDOW = 1024 * 1024
 LOOKAHEAD = 256 * 1024
-_ECHO_START = "echo of input deck"
-_ECHO_END = "\n=========="
+_ECHO_START = ECHO_START
+_ECHO_END = "\n" + ECHO_RULE
 _READ_BYTES = 256 * 1024
 _HEAD_CHARS = 20000
 _SNIFF_BYTES = 64 * 1024
@@ -281,7 +274,7 @@ def _parse_pieces(
     pieces: Iterable[str], source: str, cancel: threading.Event | None, limits: Limits
 ) -> Results:
     st = _State(source=source, counter=StructureCounter(limits, source))
-    handlers = {
+    handlers: dict[str, Callable[[_State, OutputText, str, int, int], None]] = {
         "geometry": _on_geometry, "opt_step": _on_opt_step, "energy": _on_energy,
         "opt_start": _on_opt_start,
         "opt_converged": _on_opt_converged, "opt_failed": _on_opt_failed,
@@ -598,10 +591,9 @@ def _on_warning(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
 
 
 def _on_completed(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
-    text = line.lstrip()
-    if text.startswith("Total times"):
+    if TOTAL_TIMES.match(line):
         st.completed = True
-    elif text.startswith("Task  times"):
+    elif TASK_TIMES.match(line):
         chem.on_task_end(st)
 
 
@@ -625,7 +617,7 @@ def _build(st: _State) -> Results:
         if not e.displaced:
             by_kind[e.kind] = e.energy
     final = chem.choose_final(st.energies)
-    level = final.kind if final is not None else None
+    level: str | None = final.kind if final is not None else None
     if level == "optimization":
         level = max(by_kind, key=lambda k: chem.LEVEL_RANK[k]) if by_kind else None
     final_energy = final.energy if final else None

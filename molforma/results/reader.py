@@ -24,6 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from molforma.errors import MolFormaError, ResultsError
+from molforma.file_formats import RESULT_BY_NAME
+from molforma.nwchem.output_patterns import BANNER
 from molforma.results.formats import parse_molden, parse_xyz, parse_xyz_frames, structure_summary
 from molforma.results.frame import restore_input_frame
 from molforma.results.limits import (
@@ -32,14 +34,15 @@ from molforma.results.limits import (
     StructureCounter,
     check_cancel,
 )
-from molforma.results.model import FileEntry, Results
+from molforma.results.model import FileEntry, Results, Structure
 
 PREFERRED_OUTPUT = "output.out"
 _STEP_FILE = re.compile(r"^(?P<stem>.+)\.m-(?P<mode>\d+)\.s-(?P<step>\d+)\.xyz$", re.IGNORECASE)
 _STEP_KEY = re.compile(r"^(?P<stem>.+)\.m-(?P<mode>\d+)\.s-\*\.xyz$", re.IGNORECASE)
-_OUTPUT_EXT = (".out", ".nwout", ".nwo", ".log", ".output", ".txt")
-_MOLDEN_EXT = (".molden", ".mold", ".molf", ".molden.input")
+_OUTPUT_EXT = RESULT_BY_NAME["nwchem-output"].extensions
+_MOLDEN_EXT = RESULT_BY_NAME["molden"].extensions
 _SNIFF_BYTES = 64 * 1024
+_BANNER = BANNER.encode()
 _KIND_ORDER = {"nwchem-output": 0, "molden": 1, "xyz": 2, "vibration-animation": 2}
 
 Guard = Callable[[Path], Path]
@@ -58,7 +61,7 @@ def _sniff(path: Path) -> bytes:
 
 
 def _is_nwchem_output(head: bytes) -> bool:
-    return b"Northwest Computational Chemistry Package" in head or (
+    return _BANNER in head or (
         b"NWChem" in head and b"Output coordinates" in head
     )
 
@@ -152,7 +155,7 @@ def list_result_files(folder: str | os.PathLike[str],
             "size": g["size"], "mode": mode, "steps": g["steps"],
         }))
     entries.sort(key=lambda e: (e[0], e[1], e[2]))
-    return [FileEntry(index=i, **e[3]) for i, e in enumerate(entries)]  # type: ignore[arg-type]
+    return [FileEntry(index=i, **e[3]) for i, e in enumerate(entries)]
 
 
 def animation_steps(path: str | os.PathLike[str]) -> tuple[int, str, list[Path]] | None:
@@ -228,7 +231,7 @@ def _read_animation(source: str, cancel: threading.Event | None, limits: Limits,
         raise ResultsError("results_no_animation_steps", mode=mode,
                            pattern=Path(key).name, folder=str(Path(key).parent))
     counter = StructureCounter(limits, key)
-    structures = []
+    structures: list[Structure] = []
     for n, f in enumerate(files):
         check_cancel(cancel, source)
         frames = parse_xyz_frames(read_text_file(f, limits, guard), source=str(f),
