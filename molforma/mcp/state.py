@@ -48,11 +48,19 @@ class AppServices(Protocol):
     """What a tool handler may use, whichever mode the server runs in."""
 
     mode: str
-    tasks: TaskStore
-    signer: StateSigner
     lock: threading.RLock
     last_job: dict[str, Job]
     last_load: dict[str, LoadHandle]
+
+    @property
+    def tasks(self) -> TaskStore:
+        """The tasks of this connection."""
+        ...
+
+    @property
+    def signer(self) -> StateSigner:
+        """The signer of ``requestState``."""
+        ...
 
     @property
     def lang(self) -> str:
