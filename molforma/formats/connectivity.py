@@ -68,10 +68,14 @@ def _one_bond_per_hydrogen(a: Any, b: Any, d: Any, hydrogen: Any) -> Any:
     return np.concatenate([heavy, with_h[np.asarray(kept, dtype=np.int64)]])
 
 
-def connectivity_of(xyz: Any, symbols: Sequence[str]) -> list[tuple[int, int]]:
+def connectivity_of(xyz: Any, symbols: Sequence[str],
+                    seen: dict[str, float] | None = None) -> list[tuple[int, int]]:
     """Bonded index pairs ``(i, j)``, ``i < j``, sorted, of coordinates ``xyz`` (n x 3).
 
-    ``symbols`` are valid element symbols, one per row of ``xyz``.
+    ``symbols`` are valid element symbols, one per row of ``xyz``. ``seen`` (when given)
+    receives ``"closest"``: the shortest distance between any two atoms (every pair
+    closer than the bonding reach, at least 0.45 Å, is among the pairs looked at), so a
+    reader learns of duplicate atoms without a second search.
     """
     xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
     n = len(xyz)
@@ -83,6 +87,8 @@ def connectivity_of(xyz: Any, symbols: Sequence[str]) -> list[tuple[int, int]]:
     radii = np.array([RADII[s] for s in kinds])[species]
     a, b = candidate_pairs(xyz, 2 * float(radii.max()) + CONNECT_TOLERANCE)
     d = np.sqrt(((xyz[b] - xyz[a]) ** 2).sum(axis=1))
+    if seen is not None:
+        seen["closest"] = float(d.min()) if len(d) else float("inf")
     keep = (d <= radii[a] + radii[b] + CONNECT_TOLERANCE) & (d >= CONNECT_MIN)
     a, b, d = a[keep], b[keep], d[keep]
     hydrogen = species == code["H"] if "H" in code else np.zeros(n, dtype=bool)
@@ -98,9 +104,14 @@ def connectivity(atoms: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
                            [str(a["element"]) for a in atoms])
 
 
-def single_bonds(atoms: Sequence[Mapping[str, Any]], xyz: Any = None) -> list[dict[str, Any]]:
-    """Document bonds (order 1) of atom dicts; ``xyz`` spares building the coordinates again."""
-    pairs = (connectivity(atoms) if xyz is None
-             else connectivity_of(xyz, [str(a["element"]) for a in atoms]))
+def single_bonds(atoms: Sequence[Mapping[str, Any]], xyz: Any = None,
+                 seen: dict[str, float] | None = None) -> list[dict[str, Any]]:
+    """Document bonds (order 1) of atom dicts; ``xyz`` spares building the coordinates again.
+
+    ``seen`` as for :func:`connectivity_of`.
+    """
+    if xyz is None:
+        xyz = [(a["x"], a["y"], a["z"]) for a in atoms]
+    pairs = connectivity_of(xyz, [str(a["element"]) for a in atoms], seen)
     ids = [a["id"] for a in atoms]
     return [{"a": ids[i], "b": ids[j], "order": 1} for i, j in pairs]

@@ -217,7 +217,7 @@ def measured_radius(symbol: str) -> float:
 
 def perceive_bonds(
     atoms: list[dict[str, Any]], charge: int | None = None, *, orders: bool = True,
-    xyz: Any = None,
+    xyz: Any = None, seen: dict[str, float] | None = None,
 ) -> list[dict[str, Any]]:
     """Bonds of atoms that have only coordinates (XYZ, NWChem, Gaussian, bare PDB).
 
@@ -226,14 +226,16 @@ def perceive_bonds(
     charges (changed in place). When orders cannot be assigned (radicals, metals,
     a wrong charge, a large system) the bonds stay single and no charge is set.
     ``xyz`` (n x 3, the atoms' coordinates) spares a reader that has them already
-    building them again from the atom dicts.
+    building them again from the atom dicts. ``seen`` receives the shortest distance
+    between two atoms when the large-system sweep runs (see
+    :func:`molforma.formats.connectivity.connectivity_of`).
     """
     if len(atoms) < 2:
         return []
     if len(atoms) > ORDER_PERCEPTION_LIMIT:
         # Orders are not perceived at this size, and reading RDKit's bonds back one call at
         # a time costs more than finding them: the same rule in numpy serves.
-        return single_bonds(atoms, xyz)
+        return single_bonds(atoms, xyz, seen)
     bare = [dict(a, formalCharge=0, unpairedElectrons=0, massNumber=None) for a in atoms]
     mol = Chem.RWMol(mol_from_document(bare, []))
     with quiet():

@@ -224,7 +224,8 @@ def write_file(project: Mapping[str, Any], path: str | os.PathLike[str],
     atomic_write_text(path, write_text(project, key))
 
 
-def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False) -> EditResult:
+def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False,
+                    owned: bool = False) -> EditResult:
     """Replace the atoms and bonds of the project copy ``work`` with those of ``s``.
 
     Atoms get new ids from ``nextAtomId`` in file order (ids are never reused in a
@@ -235,12 +236,18 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     reference) are merged. Advanced settings, extra input, execution settings and
     unknown fields are kept, as SPEC.md section 3 says for ``.nw`` files;
     ``merge_advanced`` also merges the advanced keys read from the file.
+
+    ``owned``: the caller read ``s`` for this edit alone and drops it afterwards, so its
+    atom and bond dicts become the project's (renumbered in place) instead of being
+    copied; a 10,000-atom file is then not copied once more on its way in.
     """
     doc = work["document"]
+    checked = s.info.get("checked", "")
     if s.info.get("perceived") and s.charge is None and int(doc.get("charge", 0) or 0):
         # Bond orders perceived as neutral are wrong for an ion: redo them with its charge.
         s = replace(s, atoms=[dict(a) for a in s.atoms])
         s.bonds = perceive_bonds(s.atoms, int(doc["charge"]))
+        checked = ""
     old_ids = [a["id"] for a in doc.get("atoms", [])]
     start = int(doc.get("nextAtomId", 1) or 1)
     existing = max((int(i[1:]) for i in old_ids if i[1:].isdigit()), default=0)
@@ -251,13 +258,19 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
         new_id = f"a{start + k}"
         mapping[a["id"]] = new_id
         if a.keys() >= _STANDARD_KEYS:  # readers make atoms with new_atom: keep its key order
-            atom = dict(a)
+            atom = a if owned else dict(a)
             atom["id"] = new_id
         else:
             atom = new_atom(new_id, a["element"], a["x"], a["y"], a["z"])
             atom.update({key: value for key, value in a.items() if key != "id"})
         atoms.append(atom)
-    bonds = [{**b, "a": mapping[b["a"]], "b": mapping[b["b"]]} for b in s.bonds]
+    if owned:
+        bonds = s.bonds
+        for b in bonds:
+            b["a"] = mapping[b["a"]]
+            b["b"] = mapping[b["b"]]
+    else:
+        bonds = [{**b, "a": mapping[b["a"]], "b": mapping[b["b"]]} for b in s.bonds]
     doc["atoms"] = atoms
     doc["bonds"] = bonds
     doc["nextAtomId"] = start + len(atoms)
@@ -275,5 +288,6 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
         work["calculation"] = calc
     if merge_advanced and s.advanced:
         work["advanced"] = {**dict(work.get("advanced") or {}), **s.advanced}
-    return EditResult(added=[a["id"] for a in atoms], removed=old_ids)
+    # The reader's checks hold for the renumbered copy: ids a<start>.. are new and distinct.
+    return EditResult(added=[a["id"] for a in atoms], removed=old_ids, checked=checked)
 
