@@ -3,25 +3,24 @@
 At run time a project is a plain JSON-like ``dict``: that keeps unknown fields of
 a newer file through every edit and save without any effort, and makes undo a
 matter of keeping references to earlier, never-mutated states. The pydantic
-models here are the schema: they validate what comes in (files, tool arguments)
-and describe it to clients.
+models of :mod:`molforma.document.schema` are the schema: they validate what comes
+in (files, tool arguments) and describe it to clients; they load on first use.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from molforma.document import elements
 from molforma.document import messages as _messages  # noqa: F401  (registers error texts)
 from molforma.errors import FormatError, ValidationError
 from molforma.formula import hill_formula
 from molforma.nwchem.protected_text import check_project_calculation
-from molforma.nwchem.settings import AdvancedSettings, CalculationSettings, ExecutionSettings
 
 PROJECT_FORMAT = "molforma-project"
 PROJECT_VERSION = 1
@@ -37,65 +36,20 @@ Project = dict[str, Any]
 AtomDict = dict[str, Any]
 
 
-class AtomModel(BaseModel):
-    """One atom of the ``document`` block."""
-
-    model_config = ConfigDict(extra="allow")
-
-    id: str = Field(description="Stable id such as 'a7'; never reused in a document.")
-    element: str = Field(description="Element symbol, e.g. 'C'.")
-    x: float = Field(description="x in Angstrom.")
-    y: float = Field(description="y in Angstrom.")
-    z: float = Field(description="z in Angstrom.")
-    name: str = Field("", description="Optional label, at most 16 characters.")
-    formalCharge: int = Field(0, description="Formal charge, -99..20.")
-    unpairedElectrons: int = Field(0, description="Unpaired electrons on this atom, 0..8.")
-    massNumber: int | None = Field(None, description="Isotope mass number from the table.")
-    mass: float | None = Field(None, description="Arbitrary atomic mass (overrides massNumber).")
-    fixed: bool = Field(False, description="Fixed atoms cannot move (and are NWChem constraints).")
-
-
-class BondModel(BaseModel):
-    """One bond between two atom ids."""
-
-    model_config = ConfigDict(extra="allow")
-
-    a: str
-    b: str
-    order: Literal[1, 2, 3] = 1
-
-
-class DocumentModel(BaseModel):
-    """The ``document`` block: molecule, charge, multiplicity."""
-
-    model_config = ConfigDict(extra="allow")
-
-    title: str = ""
-    charge: int = 0
-    multiplicity: int = Field(1, ge=1, le=20)
-    atoms: list[AtomModel] = Field(default_factory=list)
-    bonds: list[BondModel] = Field(default_factory=list)
-    nextAtomId: int = Field(1, ge=1)
-
-
-class ProjectModel(BaseModel):
-    """The whole envelope of a ``*.molforma.json`` file."""
-
-    model_config = ConfigDict(extra="allow")
-
-    format: Literal["molforma-project"] = PROJECT_FORMAT
-    version: int = PROJECT_VERSION
-    document: DocumentModel = Field(default_factory=DocumentModel)
-    calculation: CalculationSettings = Field(default_factory=CalculationSettings)
-    advanced: AdvancedSettings = Field(default_factory=AdvancedSettings)
-    execution: ExecutionSettings = Field(default_factory=ExecutionSettings)
-
-
 def new_project(**execution: Any) -> Project:
     """An empty project with default settings (``execution`` overrides defaults)."""
-    proj = ProjectModel().model_dump(mode="json")
+    proj = copy.deepcopy(_default_project())
     proj["execution"].update(execution)
     return proj
+
+
+@functools.lru_cache(maxsize=1)
+def _default_project() -> Project:
+    # The settings models (pydantic) load on the first project, not with this module: a
+    # structure conversion never needs them.
+    from molforma.document.schema import ProjectModel
+
+    return ProjectModel().model_dump(mode="json")
 
 
 def new_atom(atom_id: str, element: str, x: float, y: float, z: float, **props: Any) -> AtomDict:
@@ -431,10 +385,7 @@ def _check_next_id(doc: dict[str, Any], max_id: int) -> None:
         raise ValidationError("bad_next_atom_id", nextAtomId=nxt, maxId=max_id)
 
 
-SETTINGS_MODELS: dict[str, type[BaseModel]] = {
-    "calculation": CalculationSettings, "advanced": AdvancedSettings,
-    "execution": ExecutionSettings,
-}
+SETTINGS_BLOCKS = ("calculation", "advanced", "execution")
 
 
 def settings_block(p: Mapping[str, Any], key: str) -> Any:
@@ -444,6 +395,8 @@ def settings_block(p: Mapping[str, Any], key: str) -> Any:
         ValidationError: ``bad_setting`` naming the block, the key and the reason.
     """
     from pydantic import ValidationError as PydanticError
+
+    from molforma.document.schema import SETTINGS_MODELS
 
     block = p.get(key) or {}
     try:
@@ -458,7 +411,7 @@ def settings_block(p: Mapping[str, Any], key: str) -> Any:
 
 def check_settings(p: Project) -> None:
     """Validate the settings blocks against their models (unknown keys allowed)."""
-    for key in SETTINGS_MODELS:
+    for key in SETTINGS_BLOCKS:
         settings_block(p, key)
 
 

@@ -18,6 +18,9 @@ import numpy as np
 from molforma.document import elements
 from molforma.document.neighbours import candidate_pairs
 
+# Bond orders are perceived (by RDKit) up to this many atoms; larger structures (proteins,
+# solvent boxes) keep single bonds from the sweep below, as order assignment grows fast.
+ORDER_PERCEPTION_LIMIT = 1000
 CONNECT_TOLERANCE = 0.45  # Å added to the sum of the two radii
 CONNECT_MIN = 0.4  # Å: closer atoms are not bonded
 

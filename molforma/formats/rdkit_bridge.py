@@ -20,14 +20,11 @@ from molforma.document import elements
 from molforma.formats.common import make_atom
 from molforma.formats.connectivity import (  # noqa: F401 - connectivity is this module's API
     CONNECT_TOLERANCE,
+    ORDER_PERCEPTION_LIMIT,
     connectivity,
     connectivity_of,
     single_bonds,
 )
-
-# Bond orders for molecules up to this size; larger ones (proteins, solvent boxes) keep
-# single bonds because the order assignment grows quickly with size.
-ORDER_PERCEPTION_LIMIT = 1000
 
 _ORDER_OF: dict[Any, int] = {
     Chem.BondType.SINGLE: 1, Chem.BondType.DOUBLE: 2, Chem.BondType.TRIPLE: 3,

@@ -26,6 +26,7 @@ from atom types) and Gaussian input (charge, multiplicity) are read only.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections.abc import Callable, Mapping
@@ -37,9 +38,7 @@ from molforma.document.document import EditResult
 from molforma.document.model import Project, new_atom, project_from_json
 from molforma.errors import FileAccessError
 from molforma.fileio import READ_LIMIT, atomic_write_text, read_text_limited
-from molforma.formats import cml, gaussian, mdl, mol2, nwchem_input, pdb, xyz
 from molforma.formats.common import Structure, fail, format_error
-from molforma.formats.rdkit_bridge import perceive_bonds
 
 __all__ = [
     "EXTENSIONS",
@@ -71,6 +70,29 @@ EXTENSIONS: dict[str, str] = {
 # Calculation keys a .nw file may set; the protected extra input never comes from a file.
 _CALCULATION_KEYS = ("task", "theory", "functional", "basis", "reference")
 _STANDARD_KEYS = frozenset(new_atom("a1", "H", 0, 0, 0))
+
+
+def _module(name: str) -> Any:
+    """The module of one format, imported when that format is first read or written.
+
+    Each reader brings its own dependencies (RDKit, an XML parser); converting an XYZ
+    file to MOL needs neither the CML nor the NWChem reader.
+    """
+    return importlib.import_module(f"molforma.formats.{name}")
+
+
+class _Lazy:
+    """``_Lazy("mdl").read_mol`` imports :mod:`molforma.formats.mdl` on first use."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(_module(self._name), attr)
+
+
+cml, gaussian, mdl, mol2 = _Lazy("cml"), _Lazy("gaussian"), _Lazy("mdl"), _Lazy("mol2")
+nwchem_input, pdb, xyz = _Lazy("nwchem_input"), _Lazy("pdb"), _Lazy("xyz")
 
 
 def _readers() -> dict[str, Callable[[str, int | None], Structure]]:
@@ -245,6 +267,8 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     checked = s.info.get("checked", "")
     if s.info.get("perceived") and s.charge is None and int(doc.get("charge", 0) or 0):
         # Bond orders perceived as neutral are wrong for an ion: redo them with its charge.
+        from molforma.formats.rdkit_bridge import perceive_bonds
+
         s = replace(s, atoms=[dict(a) for a in s.atoms])
         s.bonds = perceive_bonds(s.atoms, int(doc["charge"]))
         checked = ""

@@ -30,7 +30,7 @@ from molforma.formats.common import (
     syntax,
     to_float,
 )
-from molforma.formats.rdkit_bridge import perceive_bonds
+from molforma.formats.connectivity import ORDER_PERCEPTION_LIMIT, single_bonds
 
 FMT = "xyz"
 _KEYVAL = re.compile(r"\b(charge|multiplicity|mult)\s*=\s*([+-]?\d+)\b", re.I)
@@ -196,7 +196,14 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> S
         else:
             multiplicity = int(value)
     seen: dict[str, float] = {}
-    bonds = perceive_bonds(atoms, charge, xyz=coords, seen=seen) if perceive else []
+    if not perceive:
+        bonds = []
+    elif len(atoms) > ORDER_PERCEPTION_LIMIT:
+        bonds = single_bonds(atoms, coords, seen)  # no orders at this size: RDKit not needed
+    else:
+        from molforma.formats.rdkit_bridge import perceive_bonds
+
+        bonds = perceive_bonds(atoms, charge, xyz=coords)
     # Without a charge in the file, loading re-perceives with the project's charge.
     info: dict[str, Any] = {"perceived": perceive and charge is None}
     if "closest" in seen:
