@@ -239,8 +239,12 @@ def _molforma() -> list[str]:
 def _env(tmp: Path) -> dict[str, str]:
     cfg = tmp / "config"
     cfg.mkdir(exist_ok=True)
-    return dict(os.environ, MOLFORMA_CONFIG_DIR=str(cfg), MOLFORMA_LANGUAGE="en",
-                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, MOLFORMA_CONFIG_DIR=str(cfg), MOLFORMA_LANGUAGE="en",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # An installed MolForma, like RDKit in site-packages, starts from its bytecode cache;
+    # without one every start would compile MolForma's modules again.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
 def process_rows(report: Report, tmp: Path, repeat: int, *, convert_only: bool = False) -> None:
@@ -270,8 +274,9 @@ def process_rows(report: Report, tmp: Path, repeat: int, *, convert_only: bool =
 
 
 def _open_process_row(report: Report, src: Path, repeat: int) -> None:
-    c = compare(lambda: python_child(OPEN_OURS.format(path=str(src))),
-                lambda: python_child(OPEN_RDKIT.format(path=str(src))), repeat=repeat)
+    env = _env(src.parent)
+    c = compare(lambda: python_child(OPEN_OURS.format(path=str(src)), env=env),
+                lambda: python_child(OPEN_RDKIT.format(path=str(src)), env=env), repeat=repeat)
     report.add(f"open_xyz_{BIG}_process", f"open XYZ of {_n(BIG)} atoms, whole child process "
                "with peak memory", c, candidate="ops.open_file into a Document",
                baseline="RDKit MolFromXYZBlock + DetermineConnectivity",

@@ -228,11 +228,13 @@ def write_text(project: Mapping[str, Any], fmt: str) -> str:
         from molforma.nwchem.input import render_input
 
         return render_input(project)
-    writers: dict[str, Callable[[Mapping[str, Any]], str]] = {
-        "xyz": xyz.write_xyz, "mol": mdl.write_mol, "sdf": mdl.write_sdf,
-        "pdb": pdb.write_pdb, "cml": cml.write_cml,
+    writers: dict[str, tuple[str, str]] = {
+        "xyz": ("xyz", "write_xyz"), "mol": ("mdl", "write_mol"), "sdf": ("mdl", "write_sdf"),
+        "pdb": ("pdb", "write_pdb"), "cml": ("cml", "write_cml"),
     }
-    return writers[key](project)
+    module, name = writers[key]
+    write: Callable[[Mapping[str, Any]], str] = getattr(_module(module), name)
+    return write(project)
 
 
 def write_file(project: Mapping[str, Any], path: str | os.PathLike[str],
