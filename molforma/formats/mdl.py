@@ -249,8 +249,10 @@ def _read_plain(lines: list[str], fmt: str) -> Structure | None:
     # Built by the document's rules (known elements, finite coordinates, distinct bonds of
     # order 1-3); charges out of range and isotopes are left to the document check.
     info = {"checked": "atoms"} if plain else {}
-    return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=_total_charge(atoms),
-                     multiplicity=radical_multiplicity(atoms), info=info)
+    unpaired = sum(table.radicals.values())
+    return Structure(atoms=atoms, bonds=bonds, title=title or None,
+                     charge=sum(table.charges.values()),
+                     multiplicity=unpaired + 1 if unpaired else None, info=info)
 
 
 def radical_multiplicity(atoms: list[dict[str, Any]]) -> int | None:

@@ -13,8 +13,9 @@ reader accepts, it has checked as strictly as that checker does.
 
 from __future__ import annotations
 
-import math
 from typing import Any
+
+import numpy as np
 
 from molforma.document import elements
 from molforma.document.model import FORMAL_CHARGE_RANGE, new_atom
@@ -43,7 +44,8 @@ class Table:
 
 
 def _coords_ok(columns: list[list[float]]) -> bool:
-    return all(math.isfinite(v) and abs(v) <= 1e5 for col in columns for v in col)
+    xyz = np.array(columns, dtype=float)
+    return bool(np.isfinite(xyz).all() and (np.abs(xyz) <= 1e5).all())
 
 
 def _symbols_ok(symbols: list[str]) -> bool:
@@ -51,9 +53,13 @@ def _symbols_ok(symbols: list[str]) -> bool:
 
 
 def _bonds_ok(bonds: list[tuple[int, int, int]], natoms: int) -> bool:
-    pairs = {(min(a, b), max(a, b)) for a, b, _ in bonds}
-    return (len(pairs) == len(bonds)
-            and all(0 <= a < natoms and 0 <= b < natoms and a != b for a, b, _ in bonds))
+    """Every bond joins two different atoms of the table, and no pair comes twice."""
+    if not bonds:
+        return True
+    ends = np.array([(a, b) for a, b, _ in bonds], dtype=np.int64)
+    lo, hi = ends.min(axis=1), ends.max(axis=1)
+    return bool(lo.min() >= 0 and hi.max() < natoms and (lo != hi).all()
+                and len(np.unique(lo * natoms + hi)) == len(bonds))
 
 
 def v2000(lines: list[str], counts_at: int, natoms: int, nbonds: int) -> tuple[Table, int] | None:
