@@ -221,7 +221,19 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     start = int(doc.get("nextAtomId", 1) or 1)
     existing = max((int(i[1:]) for i in old_ids if i[1:].isdigit()), default=0)
     start = max(start, existing + 1)
-    mapping: dict[str, str] = {}
+    if owned and checked:
+        # The reader made every atom from new_atom's template: rename in place, no copies.
+        atoms = s.atoms
+        new_ids = [f"a{k}" for k in range(start, start + len(atoms))]
+        mapping = dict(zip([a["id"] for a in atoms], new_ids, strict=True))
+        for a, new_id in zip(atoms, new_ids, strict=True):
+            a["id"] = new_id
+        bonds = s.bonds
+        for b in bonds:
+            b["a"] = mapping[b["a"]]
+            b["b"] = mapping[b["b"]]
+        return _finish(work, s, atoms, bonds, start, old_ids, merge_advanced, checked)
+    mapping = {}
     atoms = []
     for k, a in enumerate(s.atoms):
         new_id = f"a{start + k}"
@@ -240,6 +252,14 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
             b["b"] = mapping[b["b"]]
     else:
         bonds = [{**b, "a": mapping[b["a"]], "b": mapping[b["b"]]} for b in s.bonds]
+    return _finish(work, s, atoms, bonds, start, old_ids, merge_advanced, checked)
+
+
+def _finish(work: Project, s: Structure, atoms: list[dict[str, Any]],
+            bonds: list[dict[str, Any]], start: int, old_ids: list[str], merge_advanced: bool,
+            checked: str) -> EditResult:
+    """The second half of :func:`apply_structure`: the molecule's values and settings."""
+    doc = work["document"]
     doc["atoms"] = atoms
     doc["bonds"] = bonds
     doc["nextAtomId"] = start + len(atoms)
