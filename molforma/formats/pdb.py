@@ -201,10 +201,11 @@ def pdb_choices(text: str) -> dict[str, Any]:
 
 def _conect(lines: list[str], serials: dict[str, int]) -> tuple[dict[tuple[int, int], int], set[int]]:
     """Bond orders from CONECT records (pairs between kept atoms) and the atoms they name."""
-    counts: dict[tuple[int, int], dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    # times a pair is listed from one end: 2 for a double bond, 3 for a triple bond
+    listed: dict[tuple[int, int, int], int] = {}
     named: set[int] = set()
     for i, line in enumerate(lines):
-        if line[:6].rstrip().upper() != "CONECT":
+        if line[:6].upper() != "CONECT":
             continue
         fields = [line[a:a + 5].strip() for a in range(6, min(len(line), 31), 5)]
         if not fields or not fields[0]:
@@ -212,18 +213,21 @@ def _conect(lines: list[str], serials: dict[str, int]) -> tuple[dict[tuple[int, 
         for f in fields:
             if f and not f.lstrip("-").isdigit():
                 syntax(FMT, i + 1, f"bad serial number '{f}' in CONECT")
-        origin = fields[0]
-        if origin not in serials:
+        a = serials.get(fields[0])
+        if a is None:
             continue  # an atom of another model or alternate location
-        a = serials[origin]
         named.add(a)
         for f in fields[1:]:
-            if f and f in serials and serials[f] != a:
-                b = serials[f]
+            b = serials.get(f) if f else None
+            if b is not None and b != a:
                 named.add(b)
-                counts[(min(a, b), max(a, b))][a] += 1
-    orders = {pair: max(1, min(3, max(by.values()))) for pair, by in counts.items()}
-    return orders, named
+                key = (a, b, a) if a < b else (b, a, a)
+                listed[key] = listed.get(key, 0) + 1
+    most: dict[tuple[int, int], int] = {}
+    for (lo, hi, _origin), count in listed.items():
+        if count > most.get((lo, hi), 0):
+            most[(lo, hi)] = count
+    return {pair: min(3, count) for pair, count in most.items()}, named
 
 
 def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None) -> Structure:
@@ -268,8 +272,8 @@ def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None) 
         bonds += perceived
         if orders:
             # Bonds between CONECT atoms and the rest (a ligand bound to a residue).
-            bonds += _cross_bonds(atoms, named, perceive_bonds([dict(a) for a in atoms], charge,
-                                                               orders=False))
+            # without orders nothing is written back to the atoms: no copies needed
+            bonds += _cross_bonds(atoms, named, perceive_bonds(atoms, charge, orders=False))
     for (a, b), order in sorted(orders.items()):
         bonds.append({"a": atoms[a]["id"], "b": atoms[b]["id"], "order": order})
     title = " ".join(line[10:].strip() for line in lines
