@@ -14,7 +14,7 @@ import functools
 import math
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from molforma.document import elements
 from molforma.document import messages as _messages  # noqa: F401  (registers error texts)
@@ -22,8 +22,8 @@ from molforma.errors import FormatError, ValidationError
 from molforma.formula import hill_formula
 from molforma.nwchem.protected_text import check_project_calculation
 
-PROJECT_FORMAT = "molforma-project"
-PROJECT_VERSION = 1
+PROJECT_FORMAT: Final = "molforma-project"
+PROJECT_VERSION: Final = 1
 MAX_ATOMS = 10_000
 MIN_DISTANCE = 0.1  # Angstrom: closer atoms are duplicates
 FORMAL_CHARGE_RANGE = (-99, 20)
@@ -286,10 +286,10 @@ def _id_index(atoms: list[AtomDict]) -> dict[str, int]:
         joined = None
     # the count of line ends guards against an id that holds a line end itself
     if joined is not None and joined.count("\n") == len(ids) and _IDS.fullmatch(joined):
-        index = dict(zip(ids, range(len(ids)), strict=True))
-        if len(index) == len(ids):
-            return index  # type: ignore[return-value]
-    index = {}
+        fast: dict[str, int] = dict(zip(ids, range(len(ids)), strict=True))  # type: ignore[arg-type]
+        if len(fast) == len(ids):
+            return fast
+    index: dict[str, int] = {}
     for i, aid in enumerate(ids):
         if not isinstance(aid, str) or not ATOM_ID.match(aid):
             raise ValidationError("bad_atom_id", id=aid)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from molforma.document.document import EditResult
 from molforma.document.model import Project, new_atom, project_from_json
@@ -209,7 +209,7 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     copied; a 10,000-atom file is then not copied once more on its way in.
     """
     doc = work["document"]
-    checked = s.info.get("checked", "")
+    checked: Literal["", "atoms", "all"] = s.info.get("checked", "")
     if s.info.get("perceived") and s.charge is None and int(doc.get("charge", 0) or 0):
         # Bond orders perceived as neutral are wrong for an ion: redo them with its charge.
         from molforma.formats.rdkit_bridge import perceive_bonds
@@ -257,7 +257,7 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
 
 def _finish(work: Project, s: Structure, atoms: list[dict[str, Any]],
             bonds: list[dict[str, Any]], start: int, old_ids: list[str], merge_advanced: bool,
-            checked: str) -> EditResult:
+            checked: Literal["", "atoms", "all"]) -> EditResult:
     """The second half of :func:`apply_structure`: the molecule's values and settings."""
     doc = work["document"]
     doc["atoms"] = atoms

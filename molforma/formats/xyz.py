@@ -172,11 +172,14 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> S
     chosen = pick_frame(FMT, len(frames), frame, required=True)
     start, _count = frames[chosen]
     els, coords = blocks[0]
+    xs: list[float]
+    ys: list[float]
+    zs: list[float]
     if isinstance(coords, _Columns):
         xs, ys, zs = coords.lists
         coords = coords.array
     else:
-        xs, ys, zs = (coords[:, k].tolist() for k in range(3))
+        xs, ys, zs = (np.asarray(coords)[:, k].tolist() for k in range(3))
     # copies of one template in new_atom's key order: far cheaper per atom than a literal
     template = new_atom("", "", 0.0, 0.0, 0.0)
     atoms = []
