@@ -89,12 +89,14 @@ def clone_project(p: Project, *, structure: bool = True) -> Project:
 
 def atoms_of(p: Project) -> list[AtomDict]:
     """The atom list of a project."""
-    return p["document"]["atoms"]
+    atoms: list[AtomDict] = p["document"]["atoms"]
+    return atoms
 
 
 def bonds_of(p: Project) -> list[dict[str, Any]]:
     """The bond list of a project."""
-    return p["document"]["bonds"]
+    bonds: list[dict[str, Any]] = p["document"]["bonds"]
+    return bonds
 
 
 def formula(atoms: Iterable[Mapping[str, Any]]) -> str:

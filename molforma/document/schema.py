@@ -7,12 +7,16 @@ pydantic and the NWChem settings models, so they load on first use only.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from molforma.document.model import PROJECT_FORMAT, PROJECT_VERSION
 from molforma.nwchem.settings import AdvancedSettings, CalculationSettings, ExecutionSettings
+
+# model.PROJECT_FORMAT / PROJECT_VERSION: repeated so this module never imports the model,
+# which imports it (lazily) for a new project's defaults
+PROJECT_FORMAT: Final = "molforma-project"
+PROJECT_VERSION: Final = 1
 
 
 class AtomModel(BaseModel):
