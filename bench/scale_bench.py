@@ -4,6 +4,7 @@ Usage (the window rows need an X display; Mesa llvmpipe under Xvfb is fine)::
 
     xvfb-run -a -s "-screen 0 1600x1200x24" .venv/bin/python bench/scale_bench.py \
         [--repeat 7] [--process-repeat 3] [--window-repeat 3] [--skip-window] [--out DIR]
+        [--only open|convert|cancel ...]
 
 Every row is measured with the shared harness (``bench/harness.py``): candidate and
 baseline alternately (A B A B ...) after a warm-up pair, medians with min/max and the
@@ -151,8 +152,11 @@ def _get_document(doc: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
     return call
 
 
-def core_rows(report: Report, tmp: Path, repeat: int) -> None:
-    """Open, move, get_document and export at every size, in one interpreter."""
+def core_rows(report: Report, tmp: Path, repeat: int, *, open_only: bool = False) -> None:
+    """Open, move, get_document and export at every size, in one interpreter.
+
+    ``open_only`` leaves out everything but the open rows (XYZ at every size, MOL, PDB).
+    """
     from rdkit import Chem
     from rdkit.Chem import rdDetermineBonds
 
@@ -179,6 +183,8 @@ def core_rows(report: Report, tmp: Path, repeat: int) -> None:
                    baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
                    target=target, met=met)
         docs[n] = doc
+        if open_only:
+            continue
         report.add_single(f"move_all_{n}", f"move all {_n(n)} atoms (one undo step)",
                           measure(_mover(doc), repeat=repeat), label="ops.move_atoms")
         call = _get_document(doc)
@@ -196,20 +202,21 @@ def core_rows(report: Report, tmp: Path, repeat: int) -> None:
                            lambda m=mol: Chem.MolToXYZBlock(m), repeat=repeat),
                    candidate="ops.export_document", baseline="RDKit MolToXYZBlock",
                    note="issue 14 sets no target for export")
-    for n in SIZES[1:]:
+    for n in SIZES[1:] if not open_only else ():
         c = compare(empty_calls[n], empty_calls[SIZES[0]], repeat=repeat)
         report.add(f"get_document_empty_{n}", f"get_document include: [] at {_n(n)} vs "
                    f"{_n(SIZES[0])} atoms", c, candidate=f"{_n(n)} atoms",
                    baseline=f"{_n(SIZES[0])} atoms", target="O(1): ratio ≤ 1.5 (noise)",
                    met=c.ratio.median <= 1.5)
     small = SIZES[1]
-    tens = _mover(docs[small])
-    c = compare(_mover(docs[BIG]), lambda: [tens() for _ in range(BIG // small)],
-                repeat=repeat)
-    report.add("move_growth", f"move growth: all {_n(BIG)} atoms once vs {_n(small)} atoms "
-               f"{BIG // small} times", c, candidate=f"one move of {_n(BIG)}",
-               baseline=f"{BIG // small} moves of {_n(small)}",
-               target="linear: ratio ≤ 1", met=c.ratio.median <= 1)
+    if not open_only:
+        tens = _mover(docs[small])
+        c = compare(_mover(docs[BIG]), lambda: [tens() for _ in range(BIG // small)],
+                    repeat=repeat)
+        report.add("move_growth", f"move growth: all {_n(BIG)} atoms once vs {_n(small)} "
+                   f"atoms {BIG // small} times", c, candidate=f"one move of {_n(BIG)}",
+                   baseline=f"{BIG // small} moves of {_n(small)}",
+                   target="linear: ratio ≤ 1", met=c.ratio.median <= 1)
     doc = docs[BIG]
     for fmt, reader in (("mol", lambda p: Chem.MolFromMolFile(str(p), removeHs=False)),
                         ("pdb", lambda p: Chem.MolFromPDBFile(str(p), removeHs=False))):
@@ -235,20 +242,24 @@ def _molforma() -> list[str]:
 def _env(tmp: Path) -> dict[str, str]:
     cfg = tmp / "config"
     cfg.mkdir(exist_ok=True)
-    return dict(os.environ, MOLFORMA_CONFIG_DIR=str(cfg), MOLFORMA_LANGUAGE="en",
-                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, MOLFORMA_CONFIG_DIR=str(cfg), MOLFORMA_LANGUAGE="en",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # An installed MolForma, like RDKit in site-packages, starts from its bytecode cache;
+    # without one every start would compile MolForma's modules again.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
-def process_rows(report: Report, tmp: Path, repeat: int) -> None:
-    """Whole processes: open with peak memory, convert, and the MCP server's start-up."""
+def process_rows(report: Report, tmp: Path, repeat: int, *, convert_only: bool = False) -> None:
+    """Whole processes: open with peak memory, convert, and the MCP server's start-up.
+
+    ``convert_only`` measures the convert row alone.
+    """
     src = tmp / f"box{BIG}.xyz"
-    c = compare(lambda: python_child(OPEN_OURS.format(path=str(src))),
-                lambda: python_child(OPEN_RDKIT.format(path=str(src))), repeat=repeat)
-    report.add(f"open_xyz_{BIG}_process", f"open XYZ of {_n(BIG)} atoms, whole child process "
-               "with peak memory", c, candidate="ops.open_file into a Document",
-               baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
-               note="times include python start and imports; the 2× target is for the open "
-               "itself (row above)")
+    if not src.exists():
+        src.write_text(water_box(BIG))
+    if not convert_only:
+        _open_process_row(report, src, repeat)
     env = _env(tmp)
     script = tmp / "rdkit_convert.py"
     script.write_text(RDKIT_CONVERT)
@@ -263,6 +274,17 @@ def process_rows(report: Report, tmp: Path, repeat: int) -> None:
                note="peak RSS sampled from /proc while each process runs")
 
 
+def _open_process_row(report: Report, src: Path, repeat: int) -> None:
+    env = _env(src.parent)
+    c = compare(lambda: python_child(OPEN_OURS.format(path=str(src)), env=env),
+                lambda: python_child(OPEN_RDKIT.format(path=str(src)), env=env), repeat=repeat)
+    report.add(f"open_xyz_{BIG}_process", f"open XYZ of {_n(BIG)} atoms, whole child process "
+               "with peak memory", c, candidate="ops.open_file into a Document",
+               baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
+               note="times include python start and imports; the 2× target is for the open "
+               "itself (row above)")
+
+
 def _start_env(tmp: Path, compiled: bool) -> dict[str, str]:
     """The environment of a start-up child: bytecode cached as an installed package has it
     (``pip install`` compiles it; here under ``tmp``), or every module compiled from source
@@ -272,8 +294,10 @@ def _start_env(tmp: Path, compiled: bool) -> dict[str, str]:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
     else:
+        # An empty cache folder that is never written: the checkout's own __pycache__ (made
+        # by set-up) is not read either, so every module really compiles.
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-        env.pop("PYTHONPYCACHEPREFIX", None)
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "no-pycache")
     return env
 
 
@@ -448,6 +472,28 @@ def window_rows(report: Report, tmp: Path, repeat: int) -> None:
                    note="peak RSS is each program's when its frame was complete")
 
 
+ONLY = ("open", "convert", "start", "cancel")
+
+
+def _only(rows: set[str], args: argparse.Namespace) -> int:
+    """Some rows only: printed, written to ``--out`` when given (never to bench/results)."""
+    report = Report("scale_bench", "python bench/scale_bench.py " + " ".join(
+        f"--only {r}" for r in sorted(rows)))
+    with tempfile.TemporaryDirectory(prefix="molforma-scale-") as d:
+        tmp = Path(d)
+        if "open" in rows:
+            core_rows(report, tmp, args.repeat, open_only=True)
+        if "convert" in rows:
+            process_rows(report, tmp, args.process_repeat, convert_only=True)
+        if "start" in rows:
+            start_rows(report, tmp, max(7, args.process_repeat))
+        if "cancel" in rows:
+            cancel_row(report, tmp, max(7, args.process_repeat))
+    if args.out is not None:
+        report.write(args.out)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the bench, print it and write bench/results/scale_bench.json."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -459,8 +505,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only-start", action="store_true",
                     help="only the start-up rows of molforma --mcp (with --out, not to "
                     "overwrite bench/results)")
+    ap.add_argument("--only", choices=ONLY, action="append",
+                    help="measure only these rows while working on them (repeatable); the "
+                    "results are printed, and written only with --out, so README's figures "
+                    "stay those of a whole run")
     add_output_argument(ap)
     args = ap.parse_args(argv)
+    if args.only:
+        return _only(set(args.only), args)
     command = (f"python bench/scale_bench.py --repeat {args.repeat} --process-repeat "
                f"{args.process_repeat} " + ("--skip-window" if args.skip_window else
                                             f"--window-repeat {args.window_repeat}"))
