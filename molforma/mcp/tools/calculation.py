@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from molforma.errors import CalculationError, FileAccessError
 from molforma.i18n import register
 from molforma.jobs import TERMINAL
-from molforma.mcp.registry import ToolContext, ToolInput, tool
+from molforma.mcp.registry import SparseOutput, ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
-from molforma.mcp.tools.document import _REV, doc_info
+from molforma.mcp.tools.document import _REV, DocumentInfo, doc_info
 
 register({
     "no_calculation": {
@@ -51,14 +51,15 @@ class CalculationInput(ToolInput):
 class CalculationOutput(BaseModel):
     """The job record (status, folder, times, convergence) and, when ended, the app state."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid")
 
-    documentId: str
-    action: str
+    documentId: str = Field(description="The document the job belongs to.")
+    action: str = Field(description="The action asked for.")
     status: str = Field(description="queued, running, finished, failed, cancelled, timed_out.")
-    jobDirectory: str
-    job: dict[str, Any] = Field(description="The job record.")
-    app: dict[str, Any] | None = Field(None, description="get_app_state part when the work ended.")
+    jobDirectory: str = Field(description="The job folder (input, output.out, job.json).")
+    job: dict[str, Any] = Field(description="The job record (job.json).")
+    app: dict[str, Any] | None = Field(None, description="When the work ended: {calculation: "
+                                       "the get_app_state calculation part}.")
 
 
 def calculation_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any] | None:
@@ -93,7 +94,8 @@ def _job_output(doc_id: str, action: str, job: Any, app: dict[str, Any] | None =
 
 @tool("calculation", title="Calculation", destructive=False, open_world=True,
       needs_interaction_when_exec_allowed=True)
-def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
+def calculation(ctx: ToolContext, args: CalculationInput,
+                ) -> CalculationOutput | Background[CalculationOutput]:
     """Start the NWChem calculation of the confirmed project in the background, cancel it,
     or save its input set. Follow a started calculation with the task (Tasks extension) or
     get_app_state; read results with get_results once it ended."""
@@ -153,7 +155,7 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
     def cancel() -> None:
         job.cancel_and_wait()  # tasks/cancel answers once the job has ended (see above)
 
-    return Background(result=_job_output(doc_id, "start", job), wait=job.wait,  # type: ignore[return-value]
+    return Background(result=_job_output(doc_id, "start", job), wait=job.wait,
                       cancel=cancel, final=final, survives_exit=bool(job.is_batch))
 
 
@@ -162,17 +164,37 @@ class GetAppStateInput(ToolInput):
                                    "document (default: all).")
 
 
-class GetAppStateOutput(BaseModel):
+class CalculationState(SparseOutput):
+    """The current (or latest) calculation."""
+
+    documentId: str | None = Field(description="The document that started it; null for a "
+                                   "batch job this process re-attached to.")
+    status: str = Field(description="queued, running, finished, failed, cancelled, timed_out.")
+    jobDirectory: str = Field(description="The job folder.")
+    record: dict[str, Any] = Field(description="The job record (as calculation's job).")
+
+
+class TaskInfo(SparseOutput):
+    """One task of the Tasks extension."""
+
+    taskId: str = Field(description="Id for tasks/get.")
+    status: str = Field(description="working, input_required, completed, failed, cancelled.")
+
+
+class GetAppStateOutput(SparseOutput):
     """Documents, calculation, results, workers and pending GUI commands."""
 
-    model_config = ConfigDict(extra="allow")
-
-    mode: str
-    documents: list[dict[str, Any]]
-    calculation: dict[str, Any] | None
-    results: dict[str, Any]
-    workers: list[dict[str, Any]]
-    tasks: list[dict[str, Any]]
+    mode: str = Field(description="headless (--mcp) or gui (--mcp-gui).")
+    documents: list[DocumentInfo] = Field(description="The documents (as list_documents).")
+    calculation: CalculationState | None = Field(description="The current or latest "
+                                                 "calculation; null before any.")
+    results: dict[str, dict[str, Any]] = Field(
+        description="Per document id: the results source, kind, counts and the load "
+        "running or last failed.")
+    workers: list[dict[str, Any]] = Field(
+        description="Work running in the background: kind (calculation, results_load, and "
+        "in the window history_scan, cleanup, smiles), documentId, status.")
+    tasks: list[TaskInfo] = Field(description="Tasks of the Tasks extension.")
     pendingGuiCommands: list[dict[str, Any]] = Field(
         description="Window commands queued or running (--mcp-gui), oldest first.")
     dialogs: list[dict[str, Any]] | None = Field(
@@ -216,4 +238,4 @@ def get_app_state(ctx: ToolContext, args: GetAppStateInput) -> GetAppStateOutput
     results source and loading, running workers and pending GUI commands."""
     if args.documentId is not None:
         ctx.state.document(args.documentId)
-    return app_state(ctx, args.documentId)  # type: ignore[return-value]
+    return GetAppStateOutput.model_validate(app_state(ctx, args.documentId))
