@@ -203,7 +203,7 @@ def _input_schema(model: type[BaseModel]) -> dict[str, Any]:
 def _output_schema(model: type[BaseModel]) -> dict[str, Any]:
     key = ("out", model)
     if key not in _SCHEMAS:
-        schema = _adapter(model | ToolErrorObject).json_schema()  # type: ignore[operator]
+        schema = _adapter(model | ToolErrorObject).json_schema()
         # The 2025-11-25 schema wants an object root; anyOf of two objects is one.
         schema = {"type": "object", **schema}
         _SCHEMAS[key] = schema
