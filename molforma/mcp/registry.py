@@ -328,13 +328,20 @@ def load_module(module: str) -> dict[str, ToolSpec]:
     return TOOLS
 
 
+# The tool modules import this registry to register their tools; the registry loads them
+# by name (as the server's index does, one module at a time), never by an import statement.
+TOOL_MODULES = (
+    "molforma.mcp.tools.document",
+    "molforma.mcp.tools.calculation",
+    "molforma.mcp.tools.results",
+    "molforma.mcp.tools.window",
+)
+
+
 def load_tools() -> dict[str, ToolSpec]:
     """Import the tool modules (registering every tool) and return :data:`TOOLS`."""
-    import molforma.mcp.tools.calculation
-    import molforma.mcp.tools.document
-    import molforma.mcp.tools.results
-    import molforma.mcp.tools.window  # noqa: F401
-
+    for module in TOOL_MODULES:
+        load_module(module)
     return TOOLS
 
 

@@ -165,7 +165,7 @@ def _checked_source(policy: Policy, source: str) -> Path:
     """Check a results source; an animation group key ("stem.m-001.s-*.xyz") by its folder."""
     p = Path(source)
     if "*" in p.name:
-        folder = policy.check_path(str(p.parent), must_exist=True)
+        folder: Path = policy.check_path(str(p.parent), must_exist=True)
         return folder / p.name
     return policy.check_path(source, must_exist=True)
 
