@@ -355,7 +355,7 @@ class MainWindow(QMainWindow):
 
     def run_history(self, action: str) -> None:
         """Undo, redo, confirm or cancel on the shared history."""
-        from molforma.document import ops
+        from molforma.app import ops
 
         try:
             ops.history(self.ctx.document, action, origin="user")
@@ -508,7 +508,7 @@ class MainWindow(QMainWindow):
             policy.check_path(path, for_write=for_write)
 
     def _save_to(self, path: str) -> bool:
-        from molforma.document import ops
+        from molforma.app import ops
 
         self.check_mcp_path(path, for_write=True)
 
@@ -527,7 +527,7 @@ class MainWindow(QMainWindow):
 
     def file_export(self) -> None:
         """Write the confirmed project in another format."""
-        from molforma.document import ops
+        from molforma.app import ops
         from molforma.fileio import atomic_write_text
 
         filters = [f"{_tr_ctx(label)} ({pat})" for label, _f, pat in EXPORT_FORMATS]

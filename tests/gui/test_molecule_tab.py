@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QComboBox, QPushButton, QToolButton
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.model import atoms_of, bonds_of
 from tests.gui.helpers import WATER, click_atom, click_view, empty_spot
 

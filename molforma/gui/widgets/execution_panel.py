@@ -1,7 +1,7 @@
 """Tab "3 Execution": how NWChem runs, Run / Stop / Save input set, live log and progress.
 
 Settings edit the confirmed project directly (one undo step each) through
-:func:`molforma.document.ops.set_execution`. A running job is followed with a
+:func:`molforma.app.ops.set_execution`. A running job is followed with a
 QTimer that reads the job's snapshot (status, progress) and output tail on the GUI
 thread; the job itself runs in the job manager's own threads.
 

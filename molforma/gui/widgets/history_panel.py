@@ -440,7 +440,7 @@ class HistoryPanel(Retranslatable, QWidget):
         folder = self._checked_selection()
         if folder is None:
             return False
-        from molforma.document import ops
+        from molforma.app import ops
         from molforma.history.scan import final_structure
 
         try:

@@ -1,6 +1,6 @@
 """The "1 Molecule" tab: 3D view, editing tools, palette, properties, table (Qt layer).
 
-Every change goes through :mod:`molforma.document.ops` with ``origin="user"``:
+Every change goes through :mod:`molforma.app.ops` with ``origin="user"``:
 direct tools (add, bond, erase, move, table and property edits) apply at once as
 one undo step; fragment placement, SMILES and clean-up make a candidate that
 Confirm / Cancel settle. A click of the Place tool confirms the placement
@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma.document import building, ops
+from molforma.app import ops
+from molforma.document import building
 from molforma.document.building import valence_problem_ids
 from molforma.document.model import atoms_of, bonds_of
 from molforma.document.origin import acting_for_mcp, effective_origin, mcp_acting

@@ -30,11 +30,11 @@ def error_text(exc: BaseException) -> str:
 
 
 def apply_edit(ctx: Any, op: str, *args: Any, **kwargs: Any) -> str | None:
-    """Call ``molforma.document.ops.<op>(ctx.document, ...)`` as a window edit.
+    """Call ``molforma.app.ops.<op>(ctx.document, ...)`` as a window edit.
 
     Returns None on success or the error sentence (the document is unchanged then).
     """
-    from molforma.document import ops
+    from molforma.app import ops
 
     fn = getattr(ops, op)
     try:

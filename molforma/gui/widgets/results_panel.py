@@ -682,7 +682,7 @@ class ResultsPanel(Retranslatable, QWidget):
                 "results_bad_structure", index=index,
                 count=len(res.structures) if res is not None else 0)))
             return False
-        from molforma.document import ops
+        from molforma.app import ops
 
         st = res.structures[index]
         try:
