@@ -34,10 +34,11 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.app import ops
+from molforma.app.actor import window_actor
 from molforma.document import building
 from molforma.document.building import valence_problem_ids
 from molforma.document.model import atoms_of, bonds_of
-from molforma.document.origin import acting_for_mcp, effective_origin, mcp_acting
+from molforma.document.origin import acting_for_mcp, mcp_acting
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.context import AppContext
@@ -45,7 +46,7 @@ from molforma.gui.view3d import create_view
 from molforma.gui.widgets.coordinate_table import CoordinateTable
 from molforma.gui.widgets.parts_palette import PartsPalette
 from molforma.gui.widgets.property_panel import PropertyPanel
-from molforma.gui.workers import CleanupProcess, Worker, smiles_to_structure
+from molforma.gui.workers import CleanupProcess, Worker
 
 log = logging.getLogger(__name__)
 
@@ -819,15 +820,17 @@ class MoleculeTab(QWidget):
         hybridisation puts its next bond (one undo step, "Add atoms"); with "Adjust
         hydrogens" on it takes the place of one of the parent's hydrogens and both atoms
         get the hydrogens their valences leave open."""
-        if atom_id not in {a["id"] for a in atoms_of(self.ctx.document.project)}:
-            return False
+        from molforma.app.building import add_bonded_atom
+
         el = element or self.element
         # A lone parent: to the right on screen, where the person is likely to look.
         hint = (self.view.camera.rot.T @ np.array([1.0, 0.0, 0.0])).tolist()
         adjust = self.adjust_hydrogens
-        return self._run(lambda: ops.add_bonded_atom(
-            self.ctx.document, atom_id, el, adjust_hydrogens=adjust, hint=hint, preview=False,
-            origin="user"))
+        added: list[Any] = []
+        ok = self._run(lambda: added.append(add_bonded_atom(
+            self.ctx.document, atom_id, el, actor=window_actor(), adjust_hydrogens=adjust,
+            hint=hint)))
+        return ok and added[0] is not None
 
     def _bond_click(self, atom_id: str, *, remove: bool = False) -> None:
         if self._bond_first is None or self._bond_first == atom_id:
@@ -868,31 +871,31 @@ class MoleculeTab(QWidget):
             return False
         kind, name = part
         doc = self.ctx.document
-        if doc.candidate is not None:
-            # A person's click confirms only their placement; an MCP command only MCP's.
-            mine = (doc.candidate_origin == effective_origin("user")
-                    and self._placement_revision is not None
-                    and doc.revision == self._placement_revision)
-            if not mine:
-                self.show_message(self.tr("Confirm or cancel the current candidate first."),
-                                  error=True)
-                return False
-            if not self._run(lambda: doc.confirm(expected_revision=self._placement_revision,
-                                                 origin="user")):
-                return False
-            if site not in {a["id"] for a in atoms_of(doc.project)}:
-                return False
+        from molforma.app.building import Placed, place_fragment
+        from molforma.errors import CandidateExistsError
 
-        before = doc.project
+        placed: list[Placed | None] = []
+        refused: list[bool] = []
 
         def place() -> None:
-            ops.place_fragment(doc, name, site, kind=kind, preview=True, origin="user")
+            try:
+                placed.append(place_fragment(doc, name, site, kind=kind, actor=window_actor(),
+                                             previous=self._placement_revision))
+            except CandidateExistsError:
+                refused.append(True)
 
         ok = self._run(place)
-        self._placement_revision = doc.revision if ok else None
-        if ok and doc.candidate is not None:
-            self._warn_placement(before, doc.candidate, site, kind, name)
-        return ok
+        if refused:
+            self.show_message(self.tr("Confirm or cancel the current candidate first."),
+                              error=True)
+            return False
+        done = placed[0] if ok and placed else None
+        self._placement_revision = done.revision if done is not None else None
+        if done is None:
+            return False
+        if doc.candidate is not None:
+            self._warn_placement(done.before, doc.candidate, site, kind, name)
+        return True
 
     def _warn_placement(self, before: dict[str, Any], after: dict[str, Any], site: str,
                         kind: str, name: str) -> None:
@@ -1196,45 +1199,23 @@ class MoleculeTab(QWidget):
                 [self.tr("Structure files") + f" ({STRUCTURE_FILTER})", self.tr("All files") + " (*)"])
         if not path:
             return False
-        doc = self.ctx.document
-
-        from molforma.gui.widgets.structure_choice import read_with_choices
-
-        try:
-            loaded = read_with_choices(self, str(path))
-        except MolFormaError as exc:
-            self.show_message(exc.message(), error=True)
-            return False
-        if loaded is None:
-            return False
-
-        def load() -> None:
-            from molforma.document.document import EditResult
-            from molforma.formats import apply_structure
-
-            if isinstance(loaded, dict):
-                # A project file: take only its molecule.
-                src = loaded["document"]
-
-                def take(work: dict[str, Any]) -> EditResult:
-                    old = [a["id"] for a in atoms_of(work)]
-                    d = work["document"]
-                    d["atoms"] = [dict(a) for a in src["atoms"]]
-                    d["bonds"] = [dict(b) for b in src["bonds"]]
-                    d["nextAtomId"] = max(int(d.get("nextAtomId", 1)),
-                                          int(src.get("nextAtomId", 1)))
-                    for k in ("charge", "multiplicity"):
-                        d[k] = src.get(k, d.get(k))
-                    return EditResult(added=[a["id"] for a in d["atoms"]], removed=old)
-
-                doc.edit(take, label="Load structure", preview=False, origin="user")
-            else:
-                doc.edit(lambda work: apply_structure(work, loaded), label="Load structure",
-                         preview=False, origin="user")
-
         from pathlib import Path
 
-        return self._run(load, self.tr("Loaded %1").replace("%1", Path(path).name))
+        from molforma.app import files
+        from molforma.gui.widgets.structure_choice import read_with_choices
+
+        done: list[Any] = []
+
+        def load() -> None:
+            done.append(files.load_structure(self.ctx, str(path), actor=window_actor(),
+                                             read=lambda p: read_with_choices(self, p)))
+
+        if not self._run(load, self.tr("Loaded %1").replace("%1", Path(path).name)):
+            return False
+        if done[0] is None:  # the person cancelled the frame choice
+            self.show_message("")
+            return False
+        return True
 
     # -- workers ---------------------------------------------------------------------------
     def start_smiles(self, smiles: str | None = None) -> bool:
@@ -1243,6 +1224,8 @@ class MoleculeTab(QWidget):
         if not text:
             self.show_message(self.tr("Type a SMILES string first."), error=True)
             return False
+        from molforma.app.smiles import smiles_to_structure
+
         return self._start_worker("smiles", lambda cancelled, progress: smiles_to_structure(
             text, cancelled=cancelled, progress=progress))
 
@@ -1372,7 +1355,9 @@ class MoleculeTab(QWidget):
                       self.tr("Clean-up done: confirm or cancel the candidate."))
         else:
             atoms, bonds = result
-            self._run(lambda: _replace_structure(doc, atoms, bonds),
+            from molforma.app.smiles import replace_structure
+
+            self._run(lambda: replace_structure(doc, atoms, bonds, actor=window_actor()),
                       self.tr("3D structure ready: confirm or cancel the candidate."))
 
     def _worker_failed(self, exc: object) -> None:
@@ -1394,22 +1379,3 @@ class MoleculeTab(QWidget):
             self._worker.wait(10000)
             self._release_busy()
 
-
-def _replace_structure(doc: Any, atoms: list[dict[str, Any]],
-                       bonds: list[dict[str, Any]]) -> dict[str, Any]:
-    """Make a candidate whose molecule is ``atoms``/``bonds`` with fresh ids."""
-    from molforma.document.document import EditResult
-
-    def fn(work: dict[str, Any]) -> EditResult:
-        d = work["document"]
-        old = [a["id"] for a in d["atoms"]]
-        start = int(d.get("nextAtomId", 1))
-        mapping = {a["id"]: f"a{start + i}" for i, a in enumerate(atoms)}
-        d["atoms"] = [dict(a, id=mapping[a["id"]]) for a in atoms]
-        d["bonds"] = [{"a": mapping[b["a"]], "b": mapping[b["b"]], "order": b.get("order", 1)}
-                      for b in bonds]
-        d["nextAtomId"] = start + len(atoms)
-        d["charge"] = sum(int(a.get("formalCharge", 0)) for a in atoms)
-        return EditResult(added=list(mapping.values()), removed=old)
-
-    return doc.edit(fn, label="Structure from SMILES", preview=True, origin="user")
