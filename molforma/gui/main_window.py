@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
             self.panels[key] = self._make_panel(key, module, cls_name)
             self.tabs.addTab(self.panels[key], "")
         self._build_menus()
+        self.molecule_tab.use_actions(self.actions_by_id)
         self.status_label = QLabel(self)
         self.status_label.setObjectName("statusMessage")
         self.statusBar().setObjectName("statusBar")
@@ -272,7 +273,7 @@ class MainWindow(QMainWindow):
         """Enable or disable actions from the document state; Undo/Redo name their step."""
         for spec in ACTIONS:
             if spec.enabled is not None:
-                self.actions_by_id[spec.id].setEnabled(bool(spec.enabled(self)))
+                self.actions_by_id[spec.id].setEnabled(bool(spec.enabled(self.ctx, self)))
         from molforma.gui.widgets.molecule_tab import step_name
 
         doc = self.ctx.document
@@ -323,23 +324,17 @@ class MainWindow(QMainWindow):
     def run_action(self, action_id: str) -> None:
         """Run an action of the table by id (menus, shortcuts, MCP ``ui_activate``)."""
         spec = ACTIONS_BY_ID[action_id]
-        if spec.enabled is not None and not spec.enabled(self):
+        if spec.enabled is not None and not spec.enabled(self.ctx, self):
+            return
+        if spec.tab_edit:
+            self.molecule_tab.run_edit(lambda: spec.callback(self.ctx, self))
             return
         try:
-            spec.callback(self)
+            spec.callback(self.ctx, self)
         except MolFormaError as exc:
             self.report_error(action_title(spec).replace("&", ""), exc)
         except OSError as exc:
             self.report_error(action_title(spec).replace("&", ""), str(exc))
-
-    def run_history(self, action: str) -> None:
-        """Undo, redo, confirm or cancel on the shared history."""
-        from molforma.app import ops
-
-        try:
-            ops.history(self.ctx.document, action, origin="user")
-        except MolFormaError as exc:
-            self.molecule_tab.show_message(exc.message(), error=True)
 
     def show_tab(self, name: str) -> None:
         """Bring a tab to the front by key (``molecule``, ``calculation``, ...)."""

@@ -10,7 +10,7 @@ candidate this tab made just before, never a candidate made by MCP or anything e
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -102,6 +102,18 @@ def history_texts(doc: Any) -> tuple[str, str]:
 STRUCTURE_FILTER = "*.xyz *.mol *.sdf *.mol2 *.cml *.pdb *.ent *.nw *.gjf *.com *.molforma.json"
 
 
+def _label(button: QToolButton, text: str, tip: str) -> None:
+    """Word a button; one showing a window action words the action (the button shows
+    the action's icon text and tooltip; menus show its own title)."""
+    act = button.defaultAction()
+    if act is None:
+        button.setText(text)
+        button.setToolTip(tip)
+        return
+    act.setIconText(text)
+    act.setToolTip(tip)
+
+
 class MoleculeTab(QWidget):
     """The Molecule tab (objectName ``moleculeTab``)."""
 
@@ -191,12 +203,11 @@ class MoleculeTab(QWidget):
         self.labels_combo.setMinimumContentsLength(9)
         bar.addWidget(self.labels_combo)
         bar.addSpacing(12)
-        self.undo_button = QPushButton(self)
+        # Undo, Redo, Confirm, Cancel and Load are the window's actions (use_actions).
+        self.undo_button = QToolButton(self)
         self.undo_button.setObjectName("undoButton")
-        self.undo_button.clicked.connect(lambda: self._history("undo"))
-        self.redo_button = QPushButton(self)
+        self.redo_button = QToolButton(self)
         self.redo_button.setObjectName("redoButton")
-        self.redo_button.clicked.connect(lambda: self._history("redo"))
         bar.addWidget(self.undo_button)
         bar.addWidget(self.redo_button)
         bar.addStretch(1)
@@ -243,9 +254,8 @@ class MoleculeTab(QWidget):
         self.progress.setRange(0, 100)
         self.progress.setMaximumWidth(120)
         bar2.addWidget(self.progress)
-        self.load_button = QPushButton(self)
+        self.load_button = QToolButton(self)
         self.load_button.setObjectName("loadStructureButton")
-        self.load_button.clicked.connect(lambda: self.load_structure_file())
         bar2.addWidget(self.load_button)
         root.addLayout(bar2)
         # Body: palette | view + table | properties
@@ -279,12 +289,10 @@ class MoleculeTab(QWidget):
         self.candidate_label.setWordWrap(True)
         side_lay.addWidget(self.candidate_label)
         cand = QHBoxLayout()
-        self.confirm_button = QPushButton(side)
+        self.confirm_button = QToolButton(side)
         self.confirm_button.setObjectName("confirmButton")
-        self.confirm_button.clicked.connect(lambda: self._history("confirm"))
-        self.cancel_button = QPushButton(side)
+        self.cancel_button = QToolButton(side)
         self.cancel_button.setObjectName("cancelButton")
-        self.cancel_button.clicked.connect(lambda: self._history("cancel"))
         cand.addWidget(self.confirm_button)
         cand.addWidget(self.cancel_button)
         side_lay.addLayout(cand)
@@ -398,10 +406,6 @@ class MoleculeTab(QWidget):
         self.worker_cancel.setToolTip(self.tr("Stop the running SMILES or clean-up work; "
                                               "the molecule stays as it was"))
         self.progress.setToolTip(self.tr("Progress of the running work"))
-        self.load_button.setToolTip(self.tr("Replace the atoms and bonds from a structure "
-                                            "file, keeping every calculation setting"))
-        self.confirm_button.setToolTip(self.tr("Accept the candidate as one undo step"))
-        self.cancel_button.setToolTip(self.tr("Drop the candidate; nothing changes"))
         self.geometry_button.setText(self.tr("Set"))
         self.geometry_button.setToolTip(
             self.tr("Set the distance, angle or dihedral of the 2, 3 or 4 selected atoms, "
@@ -431,9 +435,12 @@ class MoleculeTab(QWidget):
         self.hydrogens_button.setToolTip(
             self.tr("Fill open valences of the selected atoms (all atoms when none is selected)"))
         self.worker_cancel.setText(self.tr("Stop"))
-        self.load_button.setText(self.tr("Load structure file…"))
-        self.confirm_button.setText(self.tr("Confirm"))
-        self.cancel_button.setText(self.tr("Cancel"))
+        _label(self.load_button, self.tr("Load structure file…"),
+               self.tr("Replace the atoms and bonds from a structure file, keeping every "
+                       "calculation setting"))
+        _label(self.confirm_button, self.tr("Confirm"),
+               self.tr("Accept the candidate as one undo step"))
+        _label(self.cancel_button, self.tr("Cancel"), self.tr("Drop the candidate; nothing changes"))
         self.table.atom_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 5)
         self.properties.retranslate()
         self.palette.retranslate()
@@ -508,22 +515,18 @@ class MoleculeTab(QWidget):
         doc = self.ctx.document
         busy = bool(doc.busy) or self._worker is not None
         cand = doc.candidate
-        self.undo_button.setEnabled(doc.can_undo and not busy)
-        self.redo_button.setEnabled(doc.can_redo and not busy)
+        # Undo, Redo, Confirm, Cancel and Load are enabled by their actions (the window's
+        # update_actions); the tab only words the buttons.
         undo_text, redo_text = history_texts(doc)
         # Step names can be long ("Undo Open 2-methylpropan-1-ol.mol2"): the buttons show
         # them shortened so the toolbar keeps its width, the tooltips in full.
-        for button, text in ((self.undo_button, undo_text), (self.redo_button, redo_text)):
-            button.setText(button.fontMetrics().elidedText(
-                text, Qt.TextElideMode.ElideRight, HISTORY_BUTTON_WIDTH))
-        self.undo_button.setToolTip(undo_text + " (Ctrl+Z)")
-        self.redo_button.setToolTip(redo_text + " (Ctrl+Y, Ctrl+Shift+Z)")
-        self.confirm_button.setEnabled(cand is not None and not busy)
-        self.cancel_button.setEnabled(cand is not None and not busy)
+        for button, text, keys in ((self.undo_button, undo_text, " (Ctrl+Z)"),
+                                   (self.redo_button, redo_text, " (Ctrl+Y, Ctrl+Shift+Z)")):
+            _label(button, button.fontMetrics().elidedText(
+                text, Qt.TextElideMode.ElideRight, HISTORY_BUTTON_WIDTH), text + keys)
         self.smiles_button.setEnabled(not busy and cand is None)
         self.cleanup_button.setEnabled(not busy and cand is None and bool(atoms_of(doc.project)))
         self.hydrogens_button.setEnabled(not busy and cand is None and bool(atoms_of(doc.project)))
-        self.load_button.setEnabled(not busy and cand is None)
         self.worker_cancel.setEnabled(busy)
         self.progress.setVisible(busy)
         if cand is not None:
@@ -765,9 +768,21 @@ class MoleculeTab(QWidget):
                 return f"{a['element']}{i + 1}"
         return atom_id
 
-    def _history(self, action: str) -> None:
-        if self._run(lambda: ops.history(self.ctx.document, action, origin="user")):
-            self._placement_revision = None
+    def run_edit(self, fn: Callable[[], Any]) -> bool:
+        """Run an edit of the window's actions (Undo, Confirm, ...) like the tab's own:
+        a refusal is shown under the view, an impossible valence is named."""
+        return self._run(fn)
+
+    def use_actions(self, actions: Mapping[str, QAction]) -> None:
+        """Make the Undo, Redo, Confirm, Cancel and Load buttons the window's actions, so
+        a click, the menu, the shortcut and ``ui_activate`` run one command."""
+        for button, key in ((self.undo_button, "molforma.edit.undo"),
+                            (self.redo_button, "molforma.edit.redo"),
+                            (self.confirm_button, "molforma.edit.confirm"),
+                            (self.cancel_button, "molforma.edit.cancel"),
+                            (self.load_button, "molforma.file.load_structure")):
+            button.setDefaultAction(actions[key])
+        self.retranslate()
 
     # -- view clicks -----------------------------------------------------------------------
     def _atom_clicked(self, atom_id: str, modifiers: Any) -> None:
