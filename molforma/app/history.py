@@ -15,6 +15,7 @@ from molforma.app.actor import Actor, check_path
 
 if TYPE_CHECKING:
     from molforma.app.context import AppState
+    from molforma.document.document import Origin
 
 
 def reuse_job(app: AppState, folder: str, *, geometry: Literal["input", "final"],
@@ -31,7 +32,7 @@ def reuse_job(app: AppState, folder: str, *, geometry: Literal["input", "final"]
     checked = check_path(app.policy, folder, actor, must_exist=True)
     project = reuse(checked, geometry)
     # "system" for the person: recorded as not their own values; MCP's stays MCP's.
-    origin = "mcp" if actor.is_mcp else "system"
+    origin: Origin = "mcp" if actor.is_mcp else "system"
     return app.document.load(project, label="Reuse job", preview=False, origin=origin)
 
 

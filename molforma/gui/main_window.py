@@ -416,10 +416,6 @@ class MainWindow(QMainWindow):
         self.show_status(lambda: self.tr("Opening %1 in Results").replace("%1", Path(path).name))
         return True
 
-    def file_load_structure(self) -> None:
-        """Replace atoms and bonds from a structure file, keeping all settings."""
-        self.molecule_tab.load_structure_file()
-
     def file_save(self) -> bool:
         """Save to the project's own file (Save As… when it has none)."""
         doc = self.ctx.document
