@@ -19,6 +19,7 @@ from molforma.i18n import register
 
 if TYPE_CHECKING:
     from molforma.app.actor import Actor
+    from molforma.document.document import Document
     from molforma.jobs.policy import Policy
 
 register({
@@ -59,6 +60,24 @@ def check_folders(project: Mapping[str, Any], policy: Policy | None, actor: Acto
     policy.check_advanced_paths(project.get("advanced", {}), job_root=root)
 
 
+def check_inputs(project: Mapping[str, Any]) -> None:
+    """The input problems that would stop NWChem (theory, basis coverage, parity,
+    scratch folders), the same test the job runner makes before writing anything.
+
+    Raises:
+        CalculationError: ``input_invalid`` with ``problems`` (each with a ``message``).
+    """
+    import molforma.jobs.runner  # noqa: F401 - registers the text of input_invalid
+    from molforma.errors import CalculationError
+    from molforma.jobs.folders import folder_problems
+    from molforma.nwchem.input import input_errors
+
+    problems = input_errors(project) + folder_problems(project)
+    if problems:
+        summary = "; ".join(p["message"] for p in problems)
+        raise CalculationError("input_invalid", summary=summary, problems=problems)
+
+
 def check_run(project: Mapping[str, Any], trusted: Mapping[str, Any], *,
               policy: Policy | None, actor: Actor,
               action: Literal["start", "save_inputs"] = "start") -> bool:
@@ -76,7 +95,8 @@ def check_run(project: Mapping[str, Any], trusted: Mapping[str, Any], *,
         with values they did not set); False when it may go ahead.
 
     Raises:
-        CalculationError: ``untrusted_execution`` when MCP asks with untrusted values.
+        CalculationError: ``untrusted_execution`` when MCP asks with untrusted values;
+            ``input_invalid`` with ``problems`` when NWChem could not run the input.
         FileAccessError: a folder outside the allowed directories (MCP only).
     """
     from molforma.app.actor import Actor
@@ -91,5 +111,23 @@ def check_run(project: Mapping[str, Any], trusted: Mapping[str, Any], *,
         rules = policy if policy is not None and actor is Actor.MCP_TOOL else Policy()
         may_start(values, trusted, rules, "mcp")
     check_folders(project, policy, actor)
+    check_inputs(project)
     # The same test as Document.is_trusted, on the snapshot that will run.
     return action == "start" and not actor.is_mcp and values != dict(trusted)
+
+
+def trust_confirmed(doc: Document, project: Mapping[str, Any], revision: str) -> bool:
+    """The person answered Yes to running ``project``, the snapshot taken at ``revision``:
+    its protected values become trusted, unless the document moved on meanwhile (MCP
+    keeps working while the question is open), and then nothing is trusted.
+
+    Returns:
+        True when trusted (the run may go ahead with ``project``).
+    """
+    from molforma.document.document import protected_values
+
+    with doc.lock:
+        if doc.revision != revision:
+            return False
+        doc.trusted = protected_values(dict(project))
+        return True

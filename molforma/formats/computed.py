@@ -65,7 +65,8 @@ def structure_arguments(symbols: Sequence[str],
     return syms, xyz
 
 
-def place_structure(work: Project, symbols: Sequence[str], coordinates: Sequence[Vec]) -> EditResult:
+def place_structure(work: Project, symbols: Sequence[str],
+                    coordinates: Sequence[Vec]) -> EditResult:
     """Put a computed geometry into the project copy ``work``.
 
     Raises:

@@ -130,8 +130,8 @@ def test_a_structure_loaded_from_a_project_file_takes_only_its_molecule(tmp_path
 
 
 def test_may_it_run_refuses_mcp_with_untrusted_values_and_asks_the_person(
-        tmp_path: Path) -> None:
-    doc = Document()
+        water_doc: Document, tmp_path: Path) -> None:
+    doc = water_doc
     from molforma.app import ops
 
     ops.set_execution(doc, {"executable": "/opt/other/nwchem", "job_root": str(tmp_path)},
@@ -155,9 +155,10 @@ def test_may_it_run_refuses_mcp_with_untrusted_values_and_asks_the_person(
     assert runs.check_run(project, same, policy=policy, actor=Actor.PERSON) is False
 
 
-def test_may_it_run_limits_the_job_root_for_mcp_only(tmp_path: Path) -> None:
+def test_may_it_run_limits_the_job_root_for_mcp_only(water_doc: Document,
+                                                    tmp_path: Path) -> None:
     (tmp_path / "allowed").mkdir()
-    doc = Document()
+    doc = water_doc
     from molforma.app import ops
 
     ops.set_execution(doc, {"job_root": str(tmp_path / "jobs")}, preview=False)
@@ -217,3 +218,16 @@ def test_a_smiles_structure_becomes_a_candidate_with_the_actors_origin(
     assert cand is not None and water_doc.candidate_origin == "mcp"
     assert len(cand["document"]["atoms"]) == 6
     assert water_doc.undo_labels[-1] != "Structure from SMILES"  # not applied yet
+
+
+def test_may_it_run_lists_the_input_problems_for_every_actor(tmp_path: Path) -> None:
+    doc = Document()  # no atoms: nothing NWChem could run
+    from molforma.app import ops
+
+    ops.set_execution(doc, {"job_root": str(tmp_path)}, preview=False)
+    for actor in Actor:
+        with pytest.raises(CalculationError) as info:
+            runs.check_run(doc.project, doc.trusted, policy=Policy(), actor=actor)
+        assert info.value.code == "input_invalid"
+        assert info.value.data["problems"] and all(p["message"]
+                                                   for p in info.value.data["problems"])

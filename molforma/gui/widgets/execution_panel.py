@@ -46,7 +46,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma.document.document import protected_values
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.running_jobs import job_snapshot
@@ -680,17 +679,6 @@ class ExecutionPanel(Retranslatable, QWidget):
         if has_candidate:
             self._set_status(self.tr("Confirm or cancel the candidate before running."), error=True)
             return
-        try:
-            from molforma.jobs.folders import folder_problems
-            from molforma.nwchem.input import input_errors
-
-            problems = input_errors(project) + folder_problems(project)
-        except ImportError:
-            problems = []
-        if problems:
-            self._set_status(self.tr("Cannot run:") + "\n" + "\n".join(
-                str(p.get("message") or p.get("code")) for p in problems), error=True)
-            return
         from molforma.app.actor import window_actor
         from molforma.app.runs import check_run
 
@@ -705,7 +693,10 @@ class ExecutionPanel(Retranslatable, QWidget):
                                          "chosen in this window, and only you can confirm "
                                          "them."), error=True)
             else:
-                self._set_status(self.tr("Cannot run:") + "\n" + error_text(exc), error=True)
+                problems = exc.data.get("problems") if exc.code == "input_invalid" else None
+                lines = [str(p.get("message") or p.get("code")) for p in problems or []]
+                self._set_status(self.tr("Cannot run:") + "\n" + "\n".join(
+                    lines or [error_text(exc)]), error=True)
             return
         if ask:
             yes, no = self.tr("Yes"), self.tr("No")
@@ -715,13 +706,13 @@ class ExecutionPanel(Retranslatable, QWidget):
             if answer != yes:
                 self._set_status(self.tr("Not started: the settings were not confirmed."))
                 return
-            with doc.lock:
-                if doc.revision != revision:
-                    self._set_status(self.tr(
-                        "Not started: the project changed while the confirmation was open. "
-                        "Press Run again to review the settings as they are now."), error=True)
-                    return
-                doc.trusted = protected_values(project)
+            from molforma.app.runs import trust_confirmed
+
+            if not trust_confirmed(doc, project, revision):
+                self._set_status(self.tr(
+                    "Not started: the project changed while the confirmation was open. "
+                    "Press Run again to review the settings as they are now."), error=True)
+                return
         jobs = self.ctx.jobs
         if jobs is None:
             self._set_status(self.tr("Running calculations is not available."), error=True)

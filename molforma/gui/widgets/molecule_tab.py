@@ -1,6 +1,7 @@
 """The "1 Molecule" tab: 3D view, editing tools, palette, properties, table (Qt layer).
 
-Every change goes through :mod:`molforma.app.ops` with ``origin="user"``:
+Every change goes through :mod:`molforma.app` with the origin of who acts (the person,
+or MCP while a window command runs):
 direct tools (add, bond, erase, move, table and property edits) apply at once as
 one undo step; fragment placement, SMILES and clean-up make a candidate that
 Confirm / Cancel settle. A click of the Place tool confirms the placement
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, QTimer, Slot
@@ -47,6 +48,9 @@ from molforma.gui.widgets.coordinate_table import CoordinateTable
 from molforma.gui.widgets.parts_palette import PartsPalette
 from molforma.gui.widgets.property_panel import PropertyPanel
 from molforma.gui.workers import CleanupProcess, Worker
+
+if TYPE_CHECKING:
+    from molforma.document.document import Origin
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +104,11 @@ def history_texts(doc: Any) -> tuple[str, str]:
             "%1", step_name(redo_labels[-1]))
     return undo, redo
 STRUCTURE_FILTER = "*.xyz *.mol *.sdf *.mol2 *.cml *.pdb *.ent *.nw *.gjf *.com *.molforma.json"
+
+
+def _who() -> Origin:
+    """The origin of the edit being made: ``"user"``, or ``"mcp"`` for a window command."""
+    return window_actor().origin
 
 
 def _label(button: QToolButton, text: str, tip: str) -> None:
@@ -440,7 +449,8 @@ class MoleculeTab(QWidget):
                        "calculation setting"))
         _label(self.confirm_button, self.tr("Confirm"),
                self.tr("Accept the candidate as one undo step"))
-        _label(self.cancel_button, self.tr("Cancel"), self.tr("Drop the candidate; nothing changes"))
+        _label(self.cancel_button, self.tr("Cancel"),
+               self.tr("Drop the candidate; nothing changes"))
         self.table.atom_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 5)
         self.properties.retranslate()
         self.palette.retranslate()
@@ -616,7 +626,7 @@ class MoleculeTab(QWidget):
                               .replace("%1", text), error=True)
             return False
         ok = self._run(lambda: ops.set_internal_coordinate(
-            self.ctx.document, ids, float(number), preview=False, origin="user"),
+            self.ctx.document, ids, float(number), preview=False, origin=_who()),
             self.tr("%1 set to %2").replace("%1", self.measure_name(ids)).replace("%2", text))
         self._geometry_for = None  # show the value reached
         self._update_state()
@@ -817,7 +827,7 @@ class MoleculeTab(QWidget):
 
     def _atoms_dragged(self, ids: list[str], delta: tuple[float, float, float]) -> None:
         self._run(lambda: ops.move_atoms(self.ctx.document, ids=ids, translate=list(delta),
-                                         preview=False, origin="user"))
+                                         preview=False, origin=_who()))
         self.refresh()
 
     # -- tool actions (also callable from code and tests) ----------------------------------
@@ -828,7 +838,7 @@ class MoleculeTab(QWidget):
         self.view.hold_camera_once()
         return self._run(lambda: ops.add_atoms(
             self.ctx.document, [{"element": el, "position": list(xyz)}], preview=False,
-            origin="user", adjust_hydrogens=adjust))
+            origin=_who(), adjust_hydrogens=adjust))
 
     def add_atom_bonded_to(self, atom_id: str, element: str | None = None) -> bool:
         """Add an atom of the chosen element bonded to ``atom_id`` where the parent's
@@ -873,7 +883,7 @@ class MoleculeTab(QWidget):
         adjust = self.adjust_hydrogens
         return self._run(lambda: ops.set_bonds(self.ctx.document,
                                                [{"a": a, "b": b, "order": order}],
-                                               preview=False, origin="user",
+                                               preview=False, origin=_who(),
                                                adjust_hydrogens=adjust))
 
     def place_on(self, site: str) -> bool:
@@ -1084,7 +1094,7 @@ class MoleculeTab(QWidget):
                 self.tr("Fixed atoms never move (clean-up, geometry edits, optimisation)"),
                 lambda: self._run(lambda: ops.set_atom_properties(
                     doc, [{"id": i, "fixed": not fixed} for i in ids], preview=False,
-                    origin="user")), enabled=editable)
+                    origin=_who())), enabled=editable)
             add("ctxMeasure", self.tr("Measure"),
                 self.tr("Keep the distance, angle or dihedral of the 2–4 selected atoms"),
                 lambda: self.keep_measurement(sel), enabled=2 <= len(sel) <= 4)
@@ -1142,7 +1152,7 @@ class MoleculeTab(QWidget):
         """Fill open valences with hydrogen (selected atoms, or all), one undo step."""
         ids = self.view.selection() or None
         return self._run(lambda: ops.add_hydrogens(self.ctx.document, ids, preview=False,
-                                                   origin="user"))
+                                                   origin=_who()))
 
     def delete_selection(self) -> None:
         """Delete the selected atoms (one undo step)."""
@@ -1155,14 +1165,14 @@ class MoleculeTab(QWidget):
         hydrogens" is on), one undo step."""
         adjust = self.adjust_hydrogens
         return self._run(lambda: ops.delete_atoms(self.ctx.document, ids, preview=False,
-                                                  origin="user", adjust_hydrogens=adjust))
+                                                  origin=_who(), adjust_hydrogens=adjust))
 
     def set_element_of(self, ids: list[str], element: str) -> bool:
         """Change the element of atoms (hydrogens follow when "Adjust hydrogens" is on)."""
         adjust = self.adjust_hydrogens
         return self._run(lambda: ops.set_atom_properties(
             self.ctx.document, [{"id": i, "element": element} for i in ids], preview=False,
-            origin="user", adjust_hydrogens=adjust))
+            origin=_who(), adjust_hydrogens=adjust))
 
     # -- table and property edits ----------------------------------------------------------
     def _table_edit(self, atom_id: str, key: str, value: Any) -> bool:
@@ -1178,17 +1188,17 @@ class MoleculeTab(QWidget):
             pos = [float(atom["x"]), float(atom["y"]), float(atom["z"])]
             pos["xyz".index(key)] = v
             return self._run(lambda: ops.move_atoms(doc, positions={atom_id: pos}, preview=False,
-                                                    origin="user"))
+                                                    origin=_who()))
         if key == "element":
             return self.set_element_of([atom_id], str(value).strip())
         if key == "fixed":
             return self._run(lambda: ops.set_atom_properties(
-                doc, [{"id": atom_id, "fixed": bool(value)}], preview=False, origin="user"))
+                doc, [{"id": atom_id, "fixed": bool(value)}], preview=False, origin=_who()))
         return False
 
     def _apply_atom_properties(self, changes: list[dict[str, Any]]) -> str | None:
         try:
-            ops.set_atom_properties(self.ctx.document, changes, preview=False, origin="user",
+            ops.set_atom_properties(self.ctx.document, changes, preview=False, origin=_who(),
                                     adjust_hydrogens=self.adjust_hydrogens)
         except MolFormaError as exc:
             return exc.message()
@@ -1200,7 +1210,7 @@ class MoleculeTab(QWidget):
         if not changed:
             return None
         try:
-            ops.set_molecule(self.ctx.document, **changed, preview=False, origin="user")
+            ops.set_molecule(self.ctx.document, **changed, preview=False, origin=_who())
         except MolFormaError as exc:
             return exc.message()
         return None
@@ -1366,7 +1376,7 @@ class MoleculeTab(QWidget):
             if not result:
                 self.show_message(self.tr("The geometry is already clean."))
                 return
-            self._run(lambda: ops.move_atoms(doc, positions=result, preview=True, origin="user"),
+            self._run(lambda: ops.move_atoms(doc, positions=result, preview=True, origin=_who()),
                       self.tr("Clean-up done: confirm or cancel the candidate."))
         else:
             atoms, bonds = result

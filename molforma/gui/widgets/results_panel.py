@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.app.actor import window_actor
 from molforma.errors import ResultsError
 from molforma.gui import dialogs
 from molforma.gui.view3d.labels import AtomLabelOverlay
@@ -687,7 +688,8 @@ class ResultsPanel(Retranslatable, QWidget):
         st = res.structures[index]
         try:
             ops.use_structure(self.ctx.document, st.symbols, st.coordinates,
-                              label="Use computed structure", preview=True, origin="user")
+                              label="Use computed structure", preview=True,
+                              origin=window_actor().origin)
         except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
             self.status_label.setText(self.tr("Cannot use the structure: %1").replace(
                 "%1", error_text(exc)))
