@@ -69,3 +69,19 @@ def test_a_project_opened_by_an_mcp_window_command_is_recorded_as_mcp_and_stays_
     assert doc.trusted == trusted
     assert win.molecule_tab.add_atom_at((-3.0, 0.0, 0.0))
     assert doc._undo[-1].origin == "user"
+
+
+def test_a_protected_setting_changed_by_a_window_command_is_refused_by_the_app_layer(
+        make_main_window: Any) -> None:
+    from molforma.gui.widgets.panel_workers import apply_edit
+
+    win = make_main_window(mcp_mode=True)
+    win.ctx.policy = Policy()
+    doc = win.ctx.document
+    before = doc.project["execution"]["executable"]
+    with acting_for_mcp():
+        message = apply_edit(win.ctx, "set_execution", {"executable": "/tmp/other-nwchem"})
+    assert message and doc.project["execution"]["executable"] == before
+    assert apply_edit(win.ctx, "set_execution", {"executable": "/tmp/other-nwchem"}) is None
+    assert doc.project["execution"]["executable"] == "/tmp/other-nwchem"
+    assert doc.is_trusted  # the person's own change is trusted
