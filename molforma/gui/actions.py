@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QAction, QKeySequence
@@ -21,7 +21,7 @@ from molforma.app.actor import window_actor
 
 if TYPE_CHECKING:
     from molforma.gui.context import AppContext
-    from molforma.gui.main_window import MainWindow
+    from molforma.gui.widgets.molecule_tab import MoleculeTab
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
@@ -30,10 +30,14 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
 
 
 class WindowFacade(Protocol):
-    """What actions ask of the window beyond the context (the main window is one)."""
+    """What actions ask of the window beyond the context (the main window is one).
 
-    molecule_tab: Any  # the 3D view, the selection, the palette and the running work
+    A protocol rather than an import: the main window imports this module.
+    """
 
+    molecule_tab: MoleculeTab  # the 3D view, the selection, the palette, the running work
+
+    def run_action(self, action_id: str) -> None: ...
     def file_new(self) -> None: ...
     def file_open(self) -> None: ...
     def file_save(self) -> bool: ...
@@ -176,7 +180,7 @@ def action_title(spec: ActionSpec) -> str:
     return QCoreApplication.translate("actions", spec.title)
 
 
-def build_qaction(spec: ActionSpec, window: MainWindow, parent: QObject) -> QAction:
+def build_qaction(spec: ActionSpec, window: WindowFacade, parent: QObject) -> QAction:
     """A QAction for ``spec`` whose objectName is the action id."""
     act = QAction(action_title(spec), parent)
     act.setObjectName(spec.id)

@@ -174,7 +174,7 @@ def _input_schema(model: type[BaseModel]) -> dict[str, Any]:
 def _output_schema(model: type[BaseModel]) -> dict[str, Any]:
     key = ("out", model)
     if key not in _SCHEMAS:
-        schema = _adapter(model | ToolErrorObject).json_schema()  # type: ignore[operator]
+        schema = _adapter(model | ToolErrorObject).json_schema()
         # The 2025-11-25 schema wants an object root; anyOf of two objects is one.
         schema = {"type": "object", **schema}
         _SCHEMAS[key] = schema
@@ -281,13 +281,20 @@ def load_module(module: str) -> dict[str, ToolSpec]:
     return TOOLS
 
 
+# The tool modules import this registry to register their tools; the registry loads them
+# by name (as the server's index does, one module at a time), never by an import statement.
+TOOL_MODULES = (
+    "molforma.mcp.tools.document",
+    "molforma.mcp.tools.calculation",
+    "molforma.mcp.tools.results",
+    "molforma.mcp.tools.window",
+)
+
+
 def load_tools() -> dict[str, ToolSpec]:
     """Import the tool modules (registering every tool) and return :data:`TOOLS`."""
-    import molforma.mcp.tools.calculation
-    import molforma.mcp.tools.document
-    import molforma.mcp.tools.results
-    import molforma.mcp.tools.window  # noqa: F401
-
+    for module in TOOL_MODULES:
+        load_module(module)
     return TOOLS
 
 

@@ -29,8 +29,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from molforma.document.document import Document
+    from molforma.jobs.manager import JobManager
     from molforma.jobs.policy import Policy
-    from molforma.jobs.runner import Job, JobManager
+    from molforma.jobs.runner import Job
     from molforma.mcp.bridge import WindowBridge
     from molforma.results.session import LoadHandle, ResultsSession
 
@@ -265,7 +266,7 @@ class HeadlessServices(BaseServices):
         """The process's JobManager (created on first use)."""
         with self.lock:
             if self._jobs is None:
-                from molforma.jobs.runner import JobManager
+                from molforma.jobs.manager import JobManager
 
                 self._jobs = JobManager()
             return self._jobs

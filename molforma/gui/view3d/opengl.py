@@ -15,7 +15,7 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from OpenGL import GL
@@ -27,7 +27,9 @@ from molforma.gui.view3d.scene import BACKGROUND, MARK_CANDIDATE, MARK_FIXED, MA
 from molforma.gui.view3d.surfaces import SurfaceGL
 
 if TYPE_CHECKING:
-    from molforma.gui.view3d.base import MoleculeView
+    from PySide6.QtWidgets import QWidget
+
+    from molforma.gui.view3d.rendered import RenderedView
 
 log = logging.getLogger(__name__)
 
@@ -229,8 +231,8 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
 
     renderer_name = "opengl"
 
-    def __init__(self, view: MoleculeView) -> None:
-        super().__init__(view)
+    def __init__(self, view: RenderedView) -> None:
+        super().__init__(cast("QWidget", view))  # the view is the canvas's parent widget
         self._view = view
         self.setFormat(default_format())
         self._ok = False

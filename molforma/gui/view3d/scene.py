@@ -202,9 +202,9 @@ def build_scene(atoms: Sequence[dict[str, Any]], bonds: Sequence[dict[str, Any]]
     index = {aid: i for i, aid in enumerate(sd.ids[:n_solid])}
     pairs, orders = [], []
     for b in solid_bonds if style != "spacefill" else []:
-        i, j = index.get(b["a"]), index.get(b["b"])
-        if i is not None and j is not None:
-            pairs.append((i, j))
+        ia, ja = index.get(b["a"]), index.get(b["b"])
+        if ia is not None and ja is not None:
+            pairs.append((ia, ja))
             orders.append(int(b.get("order", 1)))
     sd.bond_pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)
     sd.bond_orders = np.array(orders, dtype=np.int64)
@@ -275,7 +275,7 @@ def rebuild_segments(sd: SceneData) -> None:
     sd.line_split = np.concatenate(l_split)
 
 
-def rotation(axis: Sequence[float], angle: float) -> np.ndarray:
+def rotation(axis: Sequence[float] | np.ndarray, angle: float) -> np.ndarray:
     """Rotation matrix about ``axis`` by ``angle`` radians."""
     a = np.asarray(axis, dtype=float)
     n = np.linalg.norm(a)
