@@ -4,6 +4,7 @@ Usage (the window rows need an X display; Mesa llvmpipe under Xvfb is fine)::
 
     xvfb-run -a -s "-screen 0 1600x1200x24" .venv/bin/python bench/scale_bench.py \
         [--repeat 7] [--process-repeat 3] [--window-repeat 3] [--skip-window] [--out DIR]
+        [--only open|convert|cancel ...]
 
 Every row is measured with the shared harness (``bench/harness.py``): candidate and
 baseline alternately (A B A B ...) after a warm-up pair, medians with min/max and the
@@ -21,7 +22,10 @@ median of the per-pair ratios (candidate / baseline), written to
 - export XYZ vs RDKit's ``MolToXYZBlock`` of the same molecule; ``molforma convert`` of a
   10,000-atom XYZ to MOL as a whole process vs a minimal RDKit script doing the same;
 - start of ``molforma --mcp`` to the first tool result (``list_documents``) beside a bare
-  ``python -c pass``, and to the first ``server/discover`` answer (same processes);
+  ``python -c pass``, to the first ``server/discover`` answer (same processes) and to a
+  ``tools/list`` after it; each with bytecode cached (as ``pip install`` leaves it) and
+  with every module compiled from source (``PYTHONDONTWRITEBYTECODE=1``, as a checkout run
+  that way); ``--only-start`` runs just these;
 - history scan cancel latency;
 - first complete frame of the window (OpenGL) vs Avogadro 2 on the same file: time from
   spawning the program to the first screen capture that shows its window drawn and equal to
@@ -148,8 +152,11 @@ def _get_document(doc: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
     return call
 
 
-def core_rows(report: Report, tmp: Path, repeat: int) -> None:
-    """Open, move, get_document and export at every size, in one interpreter."""
+def core_rows(report: Report, tmp: Path, repeat: int, *, open_only: bool = False) -> None:
+    """Open, move, get_document and export at every size, in one interpreter.
+
+    ``open_only`` leaves out everything but the open rows (XYZ at every size, MOL, PDB).
+    """
     from rdkit import Chem
     from rdkit.Chem import rdDetermineBonds
 
@@ -176,6 +183,8 @@ def core_rows(report: Report, tmp: Path, repeat: int) -> None:
                    baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
                    target=target, met=met)
         docs[n] = doc
+        if open_only:
+            continue
         report.add_single(f"move_all_{n}", f"move all {_n(n)} atoms (one undo step)",
                           measure(_mover(doc), repeat=repeat), label="ops.move_atoms")
         call = _get_document(doc)
@@ -193,20 +202,21 @@ def core_rows(report: Report, tmp: Path, repeat: int) -> None:
                            lambda m=mol: Chem.MolToXYZBlock(m), repeat=repeat),
                    candidate="ops.export_document", baseline="RDKit MolToXYZBlock",
                    note="issue 14 sets no target for export")
-    for n in SIZES[1:]:
+    for n in SIZES[1:] if not open_only else ():
         c = compare(empty_calls[n], empty_calls[SIZES[0]], repeat=repeat)
         report.add(f"get_document_empty_{n}", f"get_document include: [] at {_n(n)} vs "
                    f"{_n(SIZES[0])} atoms", c, candidate=f"{_n(n)} atoms",
                    baseline=f"{_n(SIZES[0])} atoms", target="O(1): ratio ≤ 1.5 (noise)",
                    met=c.ratio.median <= 1.5)
     small = SIZES[1]
-    tens = _mover(docs[small])
-    c = compare(_mover(docs[BIG]), lambda: [tens() for _ in range(BIG // small)],
-                repeat=repeat)
-    report.add("move_growth", f"move growth: all {_n(BIG)} atoms once vs {_n(small)} atoms "
-               f"{BIG // small} times", c, candidate=f"one move of {_n(BIG)}",
-               baseline=f"{BIG // small} moves of {_n(small)}",
-               target="linear: ratio ≤ 1", met=c.ratio.median <= 1)
+    if not open_only:
+        tens = _mover(docs[small])
+        c = compare(_mover(docs[BIG]), lambda: [tens() for _ in range(BIG // small)],
+                    repeat=repeat)
+        report.add("move_growth", f"move growth: all {_n(BIG)} atoms once vs {_n(small)} "
+                   f"atoms {BIG // small} times", c, candidate=f"one move of {_n(BIG)}",
+                   baseline=f"{BIG // small} moves of {_n(small)}",
+                   target="linear: ratio ≤ 1", met=c.ratio.median <= 1)
     doc = docs[BIG]
     for fmt, reader in (("mol", lambda p: Chem.MolFromMolFile(str(p), removeHs=False)),
                         ("pdb", lambda p: Chem.MolFromPDBFile(str(p), removeHs=False))):
@@ -232,20 +242,24 @@ def _molforma() -> list[str]:
 def _env(tmp: Path) -> dict[str, str]:
     cfg = tmp / "config"
     cfg.mkdir(exist_ok=True)
-    return dict(os.environ, MOLFORMA_CONFIG_DIR=str(cfg), MOLFORMA_LANGUAGE="en",
-                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, MOLFORMA_CONFIG_DIR=str(cfg), MOLFORMA_LANGUAGE="en",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # An installed MolForma, like RDKit in site-packages, starts from its bytecode cache;
+    # without one every start would compile MolForma's modules again.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
-def process_rows(report: Report, tmp: Path, repeat: int) -> None:
-    """Whole processes: open with peak memory, convert, and the MCP server's start-up."""
+def process_rows(report: Report, tmp: Path, repeat: int, *, convert_only: bool = False) -> None:
+    """Whole processes: open with peak memory, convert, and the MCP server's start-up.
+
+    ``convert_only`` measures the convert row alone.
+    """
     src = tmp / f"box{BIG}.xyz"
-    c = compare(lambda: python_child(OPEN_OURS.format(path=str(src))),
-                lambda: python_child(OPEN_RDKIT.format(path=str(src))), repeat=repeat)
-    report.add(f"open_xyz_{BIG}_process", f"open XYZ of {_n(BIG)} atoms, whole child process "
-               "with peak memory", c, candidate="ops.open_file into a Document",
-               baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
-               note="times include python start and imports; the 2× target is for the open "
-               "itself (row above)")
+    if not src.exists():
+        src.write_text(water_box(BIG))
+    if not convert_only:
+        _open_process_row(report, src, repeat)
     env = _env(tmp)
     script = tmp / "rdkit_convert.py"
     script.write_text(RDKIT_CONVERT)
@@ -258,45 +272,96 @@ def process_rows(report: Report, tmp: Path, repeat: int) -> None:
                "whole process", c, candidate="molforma convert",
                baseline="minimal RDKit script (read, bonds, write)", target=target, met=met,
                note="peak RSS sampled from /proc while each process runs")
-    discover: list[float] = []
 
-    def first_tool() -> Sample:
-        t0 = time.perf_counter()
-        p = subprocess.Popen([*_molforma(), "--mcp"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+
+def _open_process_row(report: Report, src: Path, repeat: int) -> None:
+    env = _env(src.parent)
+    c = compare(lambda: python_child(OPEN_OURS.format(path=str(src)), env=env),
+                lambda: python_child(OPEN_RDKIT.format(path=str(src)), env=env), repeat=repeat)
+    report.add(f"open_xyz_{BIG}_process", f"open XYZ of {_n(BIG)} atoms, whole child process "
+               "with peak memory", c, candidate="ops.open_file into a Document",
+               baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
+               note="times include python start and imports; the 2× target is for the open "
+               "itself (row above)")
+
+
+def _start_env(tmp: Path, compiled: bool) -> dict[str, str]:
+    """The environment of a start-up child: bytecode cached as an installed package has it
+    (``pip install`` compiles it; here under ``tmp``), or every module compiled from source
+    at each start (``PYTHONDONTWRITEBYTECODE=1`` and no cache, as this checkout runs)."""
+    env = _env(tmp)
+    if compiled:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    else:
+        # An empty cache folder that is never written: the checkout's own __pycache__ (made
+        # by set-up) is not read either, so every module really compiles.
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "no-pycache")
+    return env
+
+
+def _first_answers(env: dict[str, str], second: str, discover: list[float]) -> Sample:
+    """Start ``molforma --mcp``, ask ``server/discover`` then ``second`` (``list_documents``
+    or ``tools/list``); the time to the second answer, the first one's added to ``discover``."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen([*_molforma(), "--mcp"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert p.stdin is not None and p.stdout is not None
+
+    def ask(rid: int, method: str, params: dict[str, Any]) -> None:
         assert p.stdin is not None and p.stdout is not None
+        p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
+                                  "params": {**params, "_meta": META}}).encode() + b"\n")
+        p.stdin.flush()
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                raise RuntimeError("molforma --mcp closed its output")
+            answer = json.loads(line)
+            if answer.get("id") == rid:
+                if "result" not in answer:
+                    raise RuntimeError(f"molforma --mcp answered {method} with {answer}")
+                return
 
-        def ask(rid: int, method: str, params: dict[str, Any]) -> None:
-            assert p.stdin is not None and p.stdout is not None
-            p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
-                                      "params": {**params, "_meta": META}}).encode() + b"\n")
-            p.stdin.flush()
-            while True:
-                line = p.stdout.readline()
-                if not line:
-                    raise RuntimeError("molforma --mcp closed its output")
-                if json.loads(line).get("id") == rid:
-                    return
-
-        ask(1, "server/discover", {})
-        discover.append(time.perf_counter() - t0)
+    ask(1, "server/discover", {})
+    discover.append(time.perf_counter() - t0)
+    if second == "tools/list":
+        ask(2, "tools/list", {})
+    else:
         ask(2, "tools/call", {"name": "list_documents", "arguments": {}})
-        elapsed = time.perf_counter() - t0
-        rss = peak_rss_of_pid(p.pid)
-        p.stdin.close()
-        p.wait(30)
-        p.stdout.close()
-        return Sample(elapsed, rss)
+    elapsed = time.perf_counter() - t0
+    rss = peak_rss_of_pid(p.pid)
+    p.stdin.close()
+    p.wait(30)
+    p.stdout.close()
+    return Sample(elapsed, rss)
 
-    c = compare(first_tool, lambda: python_child("pass", env=env), repeat=repeat)
-    report.add("start_first_tool", "start of molforma --mcp → first tool result "
-               "(list_documents)", c, candidate="molforma --mcp", baseline="bare python -c pass",
-               target="≤ 150 ms", met=c.candidate.time.median <= 0.150,
-               note="the baseline is the floor: an interpreter starting and exiting")
-    side = Side(seconds=discover[-repeat:])
-    report.add_single("start_discover", "start of molforma --mcp → first server/discover answer",
-                      side, label="molforma --mcp (same processes)", target="< 100 ms",
-                      met=side.time.median < 0.100)
+
+def start_rows(report: Report, tmp: Path, repeat: int) -> None:
+    """Start of ``molforma --mcp`` to the first answers, bytecode cached and from source."""
+    for compiled, suffix, how in ((True, "", "bytecode cached, as installed"),
+                                  (False, "_source", "every module compiled from source")):
+        env = _start_env(tmp, compiled)
+        floor = lambda e=env: python_child("pass", env=e)  # noqa: E731
+        discover: list[float] = []
+        c = compare(lambda e=env, d=discover: _first_answers(e, "list_documents", d), floor,
+                    repeat=repeat)
+        report.add(f"start_first_tool{suffix}", "start of molforma --mcp → first tool result "
+                   f"(list_documents), {how}", c, candidate="molforma --mcp",
+                   baseline="bare python -c pass", target="≤ 150 ms",
+                   met=c.candidate.time.median <= 0.150,
+                   note="the baseline is the floor: an interpreter starting and exiting")
+        side = Side(seconds=discover[-repeat:])
+        report.add_single(f"start_discover{suffix}", "start of molforma --mcp → first "
+                          f"server/discover answer, {how}", side,
+                          label="molforma --mcp (same processes)", target="< 100 ms",
+                          met=side.time.median < 0.100)
+        c = compare(lambda e=env: _first_answers(e, "tools/list", []), floor, repeat=repeat)
+        report.add(f"start_tools_list{suffix}", "start of molforma --mcp → server/discover, "
+                   f"then tools/list answered, {how}", c, candidate="molforma --mcp",
+                   baseline="bare python -c pass", target="≤ 150 ms",
+                   met=c.candidate.time.median <= 0.150)
 
 
 def cancel_row(report: Report, tmp: Path, repeat: int) -> None:
@@ -407,6 +472,28 @@ def window_rows(report: Report, tmp: Path, repeat: int) -> None:
                    note="peak RSS is each program's when its frame was complete")
 
 
+ONLY = ("open", "convert", "start", "cancel")
+
+
+def _only(rows: set[str], args: argparse.Namespace) -> int:
+    """Some rows only: printed, written to ``--out`` when given (never to bench/results)."""
+    report = Report("scale_bench", "python bench/scale_bench.py " + " ".join(
+        f"--only {r}" for r in sorted(rows)))
+    with tempfile.TemporaryDirectory(prefix="molforma-scale-") as d:
+        tmp = Path(d)
+        if "open" in rows:
+            core_rows(report, tmp, args.repeat, open_only=True)
+        if "convert" in rows:
+            process_rows(report, tmp, args.process_repeat, convert_only=True)
+        if "start" in rows:
+            start_rows(report, tmp, max(7, args.process_repeat))
+        if "cancel" in rows:
+            cancel_row(report, tmp, max(7, args.process_repeat))
+    if args.out is not None:
+        report.write(args.out)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the bench, print it and write bench/results/scale_bench.json."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -415,8 +502,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="pairs of whole processes (open, convert, start-up, cancel)")
     ap.add_argument("--window-repeat", type=int, default=3, help="window pairs per size")
     ap.add_argument("--skip-window", action="store_true", help="leave out the window rows")
+    ap.add_argument("--only-start", action="store_true",
+                    help="only the start-up rows of molforma --mcp (with --out, not to "
+                    "overwrite bench/results)")
+    ap.add_argument("--only", choices=ONLY, action="append",
+                    help="measure only these rows while working on them (repeatable); the "
+                    "results are printed, and written only with --out, so README's figures "
+                    "stay those of a whole run")
     add_output_argument(ap)
     args = ap.parse_args(argv)
+    if args.only:
+        return _only(set(args.only), args)
     command = (f"python bench/scale_bench.py --repeat {args.repeat} --process-repeat "
                f"{args.process_repeat} " + ("--skip-window" if args.skip_window else
                                             f"--window-repeat {args.window_repeat}"))
@@ -428,8 +524,13 @@ def main(argv: list[str] | None = None) -> int:
         "xvfb-run -a -s \"-screen 0 1600x1200x24\" with OpenGL (Mesa llvmpipe)."])
     with tempfile.TemporaryDirectory(prefix="molforma-scale-") as d:
         tmp = Path(d)
+        if args.only_start:
+            start_rows(report, tmp, max(7, args.process_repeat))
+            report.write(args.out)
+            return 0
         core_rows(report, tmp, args.repeat)
         process_rows(report, tmp, args.process_repeat)
+        start_rows(report, tmp, max(7, args.process_repeat))
         cancel_row(report, tmp, max(7, args.process_repeat))
         if args.skip_window:
             report.notes.append("scale_bench: window rows left out (--skip-window)")

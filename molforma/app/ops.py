@@ -505,8 +505,10 @@ def _load_loaded(doc: Document, loaded: Any, label: str, expected_revision: str 
                         preview=preview, origin=origin)
     from molforma.formats import apply_structure
 
-    return doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True), label=label,
-                    expected_revision=expected_revision, preview=preview, origin=origin)
+    # ``loaded`` was read for this edit alone: its atoms become the document's, uncopied
+    return doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True, owned=True),
+                    label=label, expected_revision=expected_revision, preview=preview,
+                    origin=origin, replaces_structure=True)
 
 
 def open_file(doc: Document, path: str, *, format: str | None = None, frame: int | None = None,

@@ -14,6 +14,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from molforma.document.model import check_settings, check_structure, new_project
 from molforma.errors import MolFormaError
@@ -59,16 +60,31 @@ def convert(input_path: str, output_path: str, fmt: str | None = None,
     # Checked before reading, so a wrong output name fails fast.
     out_fmt = check_format(fmt or format_from_path(output_path), write=True)
     loaded = read_file(input_path, frame=frame)
+    checked = ""
     if isinstance(loaded, Structure):
-        project = new_project()
-        apply_structure(project, loaded)
+        # A structure written as a structure needs no settings: the settings models (and
+        # pydantic) are left unloaded, and only the molecule is checked.
+        with_settings = out_fmt in _PROJECT_FORMATS
+        project = new_project() if with_settings else _bare_project()
+        checked = apply_structure(project, loaded, owned=True).checked
         if not project["document"].get("title"):
             project["document"]["title"] = Path(input_path).name.split(".")[0]
     else:
-        project = loaded
-    check_structure(project)
-    check_settings(project)
+        project, with_settings = loaded, True
+    check_structure(project, checked=checked)
+    if with_settings:
+        check_settings(project)
     write_file(project, output_path, out_fmt)
+
+
+# Formats that carry the calculation settings, not only the molecule.
+_PROJECT_FORMATS = frozenset({"project", "nwchem"})
+
+
+def _bare_project() -> dict[str, Any]:
+    """The document block of a new project, for writing a structure format."""
+    return {"document": {"title": "", "charge": 0, "multiplicity": 1, "atoms": [], "bonds": [],
+                         "nextAtomId": 1}}
 
 
 def main(argv: Sequence[str]) -> int:

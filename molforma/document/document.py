@@ -56,6 +56,9 @@ class EditResult:
     touched: list[str] | None = None  # atoms whose distances must be re-checked; None = all
     structure: bool = True  # False: settings-only edit, no structure check needed
     coords_only: bool = False  # True: only positions of `touched` changed (checked already)
+    # What the edit function checked itself (a reader that built every atom and bond by
+    # the document's rules): "atoms" = ids, atom fields and bonds; "all" = also contacts.
+    checked: Literal["", "atoms", "all"] = ""
     info: dict[str, Any] = field(default_factory=dict)  # extra output of the edit
 
 
@@ -249,11 +252,14 @@ class Document:
         preview: bool = True,
         origin: Origin = "user",
         trust: bool = True,
+        replaces_structure: bool = False,
     ) -> dict[str, Any]:
         """Run edit ``fn`` on a copy; make it the candidate or apply it as one undo step.
 
         ``trust=False`` keeps the trusted execution values even when the person made the
         edit: a loaded project or a reused job may carry values nobody chose here.
+        ``replaces_structure``: ``fn`` replaces the atom and bond lists wholesale and never
+        changes the old ones, so they are not copied for it (loading a 10,000-atom file).
 
         Raises:
             StaleRevisionError, CandidateExistsError, BusyError, ValidationError: and
@@ -262,14 +268,14 @@ class Document:
         origin = effective_origin(origin)  # type: ignore[assignment]
         with self.lock:
             self._check(expected_revision)
-            work = clone_project(self._project)
+            work = clone_project(self._project, structure=not replaces_structure)
             wdoc = work["document"]
             wdoc["nextAtomId"] = max(int(wdoc.get("nextAtomId", 1)), self._id_high)
             res = fn(work)
             if res.coords_only:
                 check_contacts(work, res.touched)
             elif res.structure:
-                check_structure(work, res.touched)
+                check_structure(work, res.touched, checked=res.checked)
             if not res.coords_only:  # a move cannot change a setting
                 check_settings(work)
             self._id_high = max(self._id_high, int(work["document"]["nextAtomId"]))

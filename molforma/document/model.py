@@ -3,28 +3,27 @@
 At run time a project is a plain JSON-like ``dict``: that keeps unknown fields of
 a newer file through every edit and save without any effort, and makes undo a
 matter of keeping references to earlier, never-mutated states. The pydantic
-models here are the schema: they validate what comes in (files, tool arguments)
-and describe it to clients.
+models of :mod:`molforma.document.schema` are the schema: they validate what comes
+in (files, tool arguments) and describe it to clients; they load on first use.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, Final, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any, Final
 
 from molforma.document import elements
 from molforma.document import messages as _messages  # noqa: F401  (registers error texts)
 from molforma.errors import FormatError, ValidationError
 from molforma.formula import hill_formula
 from molforma.nwchem.protected_text import check_project_calculation
-from molforma.nwchem.settings import AdvancedSettings, CalculationSettings, ExecutionSettings
 
 PROJECT_FORMAT: Final = "molforma-project"
-PROJECT_VERSION = 1
+PROJECT_VERSION: Final = 1
 MAX_ATOMS = 10_000
 MIN_DISTANCE = 0.1  # Angstrom: closer atoms are duplicates
 FORMAL_CHARGE_RANGE = (-99, 20)
@@ -37,65 +36,20 @@ Project = dict[str, Any]
 AtomDict = dict[str, Any]
 
 
-class AtomModel(BaseModel):
-    """One atom of the ``document`` block."""
-
-    model_config = ConfigDict(extra="allow")
-
-    id: str = Field(description="Stable id such as 'a7'; never reused in a document.")
-    element: str = Field(description="Element symbol, e.g. 'C'.")
-    x: float = Field(description="x in Angstrom.")
-    y: float = Field(description="y in Angstrom.")
-    z: float = Field(description="z in Angstrom.")
-    name: str = Field("", description="Optional label, at most 16 characters.")
-    formalCharge: int = Field(0, description="Formal charge, -99..20.")
-    unpairedElectrons: int = Field(0, description="Unpaired electrons on this atom, 0..8.")
-    massNumber: int | None = Field(None, description="Isotope mass number from the table.")
-    mass: float | None = Field(None, description="Arbitrary atomic mass (overrides massNumber).")
-    fixed: bool = Field(False, description="Fixed atoms cannot move (and are NWChem constraints).")
-
-
-class BondModel(BaseModel):
-    """One bond between two atom ids."""
-
-    model_config = ConfigDict(extra="allow")
-
-    a: str
-    b: str
-    order: Literal[1, 2, 3] = 1
-
-
-class DocumentModel(BaseModel):
-    """The ``document`` block: molecule, charge, multiplicity."""
-
-    model_config = ConfigDict(extra="allow")
-
-    title: str = ""
-    charge: int = 0
-    multiplicity: int = Field(1, ge=1, le=20)
-    atoms: list[AtomModel] = Field(default_factory=list)
-    bonds: list[BondModel] = Field(default_factory=list)
-    nextAtomId: int = Field(1, ge=1)
-
-
-class ProjectModel(BaseModel):
-    """The whole envelope of a ``*.molforma.json`` file."""
-
-    model_config = ConfigDict(extra="allow")
-
-    format: Literal["molforma-project"] = PROJECT_FORMAT
-    version: int = PROJECT_VERSION
-    document: DocumentModel = Field(default_factory=DocumentModel)
-    calculation: CalculationSettings = Field(default_factory=CalculationSettings)
-    advanced: AdvancedSettings = Field(default_factory=AdvancedSettings)
-    execution: ExecutionSettings = Field(default_factory=ExecutionSettings)
-
-
 def new_project(**execution: Any) -> Project:
     """An empty project with default settings (``execution`` overrides defaults)."""
-    proj = ProjectModel().model_dump(mode="json")
+    proj = copy.deepcopy(_default_project())
     proj["execution"].update(execution)
     return proj
+
+
+@functools.lru_cache(maxsize=1)
+def _default_project() -> Project:
+    # The settings models (pydantic) load on the first project, not with this module: a
+    # structure conversion never needs them.
+    from molforma.document.schema import ProjectModel
+
+    return ProjectModel().model_dump(mode="json")
 
 
 def new_atom(atom_id: str, element: str, x: float, y: float, z: float, **props: Any) -> AtomDict:
@@ -109,16 +63,19 @@ def new_atom(atom_id: str, element: str, x: float, y: float, z: float, **props: 
     return atom
 
 
-def clone_project(p: Project) -> Project:
+def clone_project(p: Project, *, structure: bool = True) -> Project:
     """A copy whose standard containers may be changed without touching ``p``.
 
     Unknown nested values are shared: no edit changes them, so sharing is safe
     and keeps a copy of a 10,000-atom project to a few milliseconds.
+    ``structure=False`` shares the atom and bond lists too, for an edit that only
+    replaces them wholesale (loading a file) and never changes them.
     """
     out = dict(p)
     doc = dict(p.get("document", {}))
-    doc["atoms"] = [dict(a) for a in doc.get("atoms", [])]
-    doc["bonds"] = [dict(b) for b in doc.get("bonds", [])]
+    if structure:
+        doc["atoms"] = [dict(a) for a in doc.get("atoms", [])]
+        doc["bonds"] = [dict(b) for b in doc.get("bonds", [])]
     out["document"] = doc
     for key in ("calculation", "advanced", "execution"):
         if isinstance(p.get(key), dict):
@@ -197,53 +154,52 @@ def check_atom_fields(atom: Mapping[str, Any]) -> None:
         raise ValidationError("bad_fixed", id=aid, value=atom.get("fixed"))
 
 
-_PLAIN_PROPS = ((int, 0), (int, 0), (str, ""), (type(None), None), (type(None), None),
-                (bool, False))
-
-
 def check_atoms_fields(atoms: list[AtomDict]) -> None:
-    """:func:`check_atom_fields` for many atoms, in bulk where they are plain.
+    """:func:`check_atom_fields` for many atoms, column by column.
 
-    Atoms with default properties (the usual case of a loaded structure) are checked
-    column by column; any other atom, and every atom when a column is unusual, goes
-    through :func:`check_atom_fields`, so the error raised is the same.
+    Each property is checked for all atoms at once (its types, its range); only when a
+    column holds something unusual, or for atoms with an isotope or a mass, does the
+    atom-by-atom check run, in file order, so the error raised is the same.
     """
-
-    plain: list[AtomDict] = []
-    other: list[AtomDict] = []
-    for a in atoms:
-        props = ((type(a.get("formalCharge", 0)), a.get("formalCharge", 0)),
-                 (type(a.get("unpairedElectrons", 0)), a.get("unpairedElectrons", 0)),
-                 (type(a.get("name", "")), a.get("name", "")),
-                 (type(a.get("massNumber")), a.get("massNumber")),
-                 (type(a.get("mass")), a.get("mass")),
-                 (type(a.get("fixed", False)), a.get("fixed", False)))
-        if props[:5] == _PLAIN_PROPS[:5] and props[5] in ((bool, False), (bool, True)):
-            plain.append(a)
-        else:
-            other.append(a)
-    if _plain_atoms_ok(plain):
-        for a in other:
+    if not atoms or not _columns_ok(atoms):
+        for a in atoms:  # in file order, so the first bad atom is the one named
             check_atom_fields(a)
         return
-    for a in atoms:  # in file order, so the first bad atom is the one named
-        check_atom_fields(a)
+    for a in atoms:
+        if a.get("massNumber") is not None or a.get("mass") is not None:
+            check_atom_fields(a)
 
 
-def _plain_atoms_ok(plain: list[AtomDict]) -> bool:
+def _int_column_ok(values: list[Any], low: int, high: int) -> bool:
+    return set(map(type, values)) <= {int} and low <= min(values) and max(values) <= high
+
+
+def _columns_ok(atoms: list[AtomDict]) -> bool:
+    """Whether every atom passes :func:`check_atom_fields` apart from isotopes and masses."""
     import numpy as np
 
-    if not plain:
-        return True
-    try:
-        els = {a["element"] for a in plain}
-        kinds = {type(a[k]) for a in plain for k in ("x", "y", "z")}
-    except (KeyError, TypeError):
+    els = [a.get("element") for a in atoms]
+    if not set(els) <= elements.SYMBOLS:
         return False
-    if not (els <= elements.SYMBOLS and kinds <= {float, int}):
+    coords: list[Any] = []
+    for key in ("x", "y", "z"):
+        col = [a.get(key) for a in atoms]
+        if not set(map(type, col)) <= {float, int}:
+            return False
+        coords.append(col)
+    xyz = np.array(coords, dtype=float)
+    if not (np.isfinite(xyz).all() and (np.abs(xyz) <= 1e5).all()):
         return False
-    xyz = np.array([(a["x"], a["y"], a["z"]) for a in plain], dtype=float)
-    return bool(np.isfinite(xyz).all() and (np.abs(xyz) <= 1e5).all())
+    if not _int_column_ok([a.get("formalCharge", 0) for a in atoms], *FORMAL_CHARGE_RANGE):
+        return False
+    if not _int_column_ok([a.get("unpairedElectrons", 0) for a in atoms], *UNPAIRED_RANGE):
+        return False
+    names = [a.get("name", "") for a in atoms]
+    if not set(map(type, names)) <= {str} or max(map(len, names)) > MAX_NAME:
+        return False
+    if _CONTROL.search("".join(names)):
+        return False
+    return set(map(type, (a.get("fixed", False) for a in atoms))) <= {bool}
 
 
 def close_pairs(
@@ -251,8 +207,9 @@ def close_pairs(
 ) -> list[tuple[int, int, float]]:
     """Pairs of atom indices closer than ``cutoff``, at least one of them in ``query``.
 
-    A cell grid of ``cutoff`` side, searched with numpy, keeps this linear in the
-    number of atoms (a 10,000-atom move is checked in milliseconds).
+    A cell grid searched with numpy keeps this linear in the number of atoms (a
+    10,000-atom move is checked in milliseconds); without ``query`` every pair is
+    looked at (:func:`molforma.document.neighbours.pairs_closer_than`).
     """
     import numpy as np
 
@@ -260,17 +217,19 @@ def close_pairs(
     n = len(xyz)
     if n < 2:
         return []
+    if query is None:
+        from molforma.document.neighbours import pairs_closer_than
+
+        ci, cj, cd = pairs_closer_than(xyz, cutoff)
+        return list(zip(ci.tolist(), cj.tolist(), cd.tolist(), strict=True))
     cells = np.floor(xyz / cutoff).astype(np.int64)
     cells -= cells.min(axis=0)
     span = cells.max(axis=0) + 3
     keys = ((cells[:, 0] + 1) * span[1] + (cells[:, 1] + 1)) * span[2] + (cells[:, 2] + 1)
     order = np.argsort(keys, kind="stable")
     skeys = keys[order]
-    if query is None:
-        q = order  # already sorted by cell key: searchsorted then walks memory in order
-    else:
-        q = np.fromiter(query, dtype=np.int64)
-        q = q[np.argsort(keys[q], kind="stable")]
+    q = np.fromiter(query, dtype=np.int64)
+    q = q[np.argsort(keys[q], kind="stable")]
     if len(q) == 0:
         return []
     found: set[tuple[int, int]] = set()
@@ -317,25 +276,55 @@ def check_contacts(p: Project, touched: Iterable[str] | None = None) -> None:
         )
 
 
-def check_structure(p: Project, touched: Iterable[str] | None = None) -> None:
-    """Check atoms, ids, bonds, the atom limit and close contacts of ``p``.
+_IDS = re.compile(r"(?:a[1-9][0-9]*\n)*")
 
-    ``touched`` limits the distance check to atoms that an edit added or moved.
-    """
-    doc = p["document"]
-    atoms = doc["atoms"]
-    if len(atoms) > MAX_ATOMS:
-        raise ValidationError("too_many_atoms", count=len(atoms), max=MAX_ATOMS)
+
+def _id_index(atoms: list[AtomDict]) -> dict[str, int]:
+    """Position of each atom id; raises on a bad or repeated id (the first one, in order)."""
+    ids = [a.get("id") for a in atoms]
+    try:
+        joined = "\n".join(ids) + "\n" if ids else ""  # type: ignore[arg-type]
+    except TypeError:
+        joined = None
+    # the count of line ends guards against an id that holds a line end itself
+    if joined is not None and joined.count("\n") == len(ids) and _IDS.fullmatch(joined):
+        fast: dict[str, int] = dict(zip(ids, range(len(ids)), strict=True))  # type: ignore[arg-type]
+        if len(fast) == len(ids):
+            return fast
     index: dict[str, int] = {}
-    for i, a in enumerate(atoms):
-        aid = a.get("id")
+    for i, aid in enumerate(ids):
         if not isinstance(aid, str) or not ATOM_ID.match(aid):
             raise ValidationError("bad_atom_id", id=aid)
         if aid in index:
             raise ValidationError("duplicate_atom_id", id=aid)
         index[aid] = i
+    return index
+
+
+def _check_bonds(bonds: list[dict[str, Any]], index: dict[str, int]) -> None:
+    """Refuse bonds to unknown atoms, to the atom itself, repeated pairs and bad orders.
+
+    All bonds are checked at once with numpy; only a failing set is walked bond by bond,
+    so the error names the first bad bond in order.
+    """
+    import numpy as np
+
+    if not bonds:
+        return
+    try:
+        ia = np.fromiter((index[b["a"]] for b in bonds), dtype=np.int64, count=len(bonds))
+        ib = np.fromiter((index[b["b"]] for b in bonds), dtype=np.int64, count=len(bonds))
+        orders = [b.get("order") for b in bonds]
+    except (KeyError, TypeError):
+        ok = False
+    else:
+        lo, hi = np.minimum(ia, ib), np.maximum(ia, ib)
+        ok = (set(map(type, orders)) <= {int} and set(orders) <= {1, 2, 3}
+              and not (lo == hi).any() and len(np.unique(lo * len(index) + hi)) == len(bonds))
+    if ok:
+        return
     seen: set[tuple[str, str]] = set()
-    for b in doc["bonds"]:
+    for b in bonds:
         a1, a2 = b.get("a"), b.get("b")
         if a1 not in index or a2 not in index:
             raise ValidationError("bond_unknown_atom", a=a1, b=a2)
@@ -347,12 +336,31 @@ def check_structure(p: Project, touched: Iterable[str] | None = None) -> None:
         seen.add(key)
         if b.get("order") not in (1, 2, 3) or isinstance(b.get("order"), bool):
             raise ValidationError("bad_bond_order", a=a1, b=a2, order=b.get("order"))
-    ch = doc.get("charge", 0)
-    mult = doc.get("multiplicity", 1)
-    if isinstance(ch, bool) or not isinstance(ch, int) or abs(ch) > 999:
-        raise ValidationError("bad_charge", value=ch)
-    if isinstance(mult, bool) or not isinstance(mult, int) or not 1 <= mult <= 20:
-        raise ValidationError("bad_multiplicity", value=mult)
+
+
+def check_structure(p: Project, touched: Iterable[str] | None = None, *,
+                    checked: str = "") -> None:
+    """Check atoms, ids, bonds, the atom limit and close contacts of ``p``.
+
+    ``touched`` limits the distance check to atoms that an edit added or moved.
+    ``checked`` says what the caller has checked already by building the structure
+    itself under these rules (a file reader): ``"atoms"`` (ids, atom fields, bonds) or
+    ``"all"`` (also the contacts); the atom limit, charge, multiplicity and
+    ``nextAtomId`` are checked always.
+    """
+    doc = p["document"]
+    atoms = doc["atoms"]
+    if len(atoms) > MAX_ATOMS:
+        raise ValidationError("too_many_atoms", count=len(atoms), max=MAX_ATOMS)
+    if checked in ("atoms", "all"):
+        _check_charge_and_multiplicity(doc)
+        if checked != "all":
+            check_contacts(p)
+        _check_next_id(doc, max((int(a["id"][1:]) for a in atoms[-1:]), default=0))
+        return
+    index = _id_index(atoms)
+    _check_bonds(doc["bonds"], index)
+    _check_charge_and_multiplicity(doc)
     if touched is None:
         query = None
         to_check = atoms
@@ -361,16 +369,25 @@ def check_structure(p: Project, touched: Iterable[str] | None = None) -> None:
         to_check = [atoms[i] for i in query]
     check_atoms_fields(to_check)
     check_contacts(p, None if query is None else [atoms[i]["id"] for i in query])
-    max_id = max((int(a["id"][1:]) for a in atoms), default=0)
+    _check_next_id(doc, max((int(aid[1:]) for aid in index), default=0))
+
+
+def _check_charge_and_multiplicity(doc: dict[str, Any]) -> None:
+    ch = doc.get("charge", 0)
+    mult = doc.get("multiplicity", 1)
+    if isinstance(ch, bool) or not isinstance(ch, int) or abs(ch) > 999:
+        raise ValidationError("bad_charge", value=ch)
+    if isinstance(mult, bool) or not isinstance(mult, int) or not 1 <= mult <= 20:
+        raise ValidationError("bad_multiplicity", value=mult)
+
+
+def _check_next_id(doc: dict[str, Any], max_id: int) -> None:
     nxt = doc.get("nextAtomId", 1)
     if isinstance(nxt, bool) or not isinstance(nxt, int) or nxt <= max_id:
         raise ValidationError("bad_next_atom_id", nextAtomId=nxt, maxId=max_id)
 
 
-SETTINGS_MODELS: dict[str, type[BaseModel]] = {
-    "calculation": CalculationSettings, "advanced": AdvancedSettings,
-    "execution": ExecutionSettings,
-}
+SETTINGS_BLOCKS = ("calculation", "advanced", "execution")
 
 
 def settings_block(p: Mapping[str, Any], key: str) -> Any:
@@ -380,6 +397,8 @@ def settings_block(p: Mapping[str, Any], key: str) -> Any:
         ValidationError: ``bad_setting`` naming the block, the key and the reason.
     """
     from pydantic import ValidationError as PydanticError
+
+    from molforma.document.schema import SETTINGS_MODELS
 
     block = p.get(key) or {}
     try:
@@ -394,7 +413,7 @@ def settings_block(p: Mapping[str, Any], key: str) -> Any:
 
 def check_settings(p: Project) -> None:
     """Validate the settings blocks against their models (unknown keys allowed)."""
-    for key in SETTINGS_MODELS:
+    for key in SETTINGS_BLOCKS:
         settings_block(p, key)
 
 

@@ -208,7 +208,9 @@ def element_from_label(label: str, fmt: str, line: int | None) -> str:
 
 def clean_name(name: str) -> str:
     """An atom name the document accepts: printable and at most 16 characters."""
-    text = "".join(ch for ch in name.strip() if ch.isprintable())
+    text = name.strip()
+    if not text.isprintable():
+        text = "".join(ch for ch in text if ch.isprintable())
     return text[:MAX_NAME]
 
 

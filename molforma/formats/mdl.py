@@ -25,6 +25,7 @@ from rdkit import Chem
 
 from molforma.document.elements import normalize_symbol
 from molforma.document.model import ATOM_ID
+from molforma.formats import mdl_fast
 from molforma.formats.common import (
     Structure,
     clean_name,
@@ -193,6 +194,9 @@ def read_mol(text: str, fmt: str = "mol") -> Structure:
         FormatError: a broken line (named) or a block RDKit cannot read.
     """
     lines = numbered_lines(text)
+    plain = _read_plain(lines, fmt)
+    if plain is not None:
+        return plain
     end, id_map = _check_v2000(lines, 0, fmt)
     block = "\n".join(lines[: end + 1]) + "\n"
     with quiet():
@@ -208,6 +212,47 @@ def read_mol(text: str, fmt: str = "mol") -> Structure:
     title = lines[0].strip() if lines else ""
     return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=_total_charge(atoms),
                      multiplicity=radical_multiplicity(atoms))
+
+
+def _read_plain(lines: list[str], fmt: str) -> Structure | None:
+    """A plain MOL block read without RDKit (see :mod:`molforma.formats.mdl_fast`), or None."""
+    counts_at = 3
+    if counts_at >= len(lines):
+        return None
+    counts = lines[counts_at]
+    if "V3000" in counts:
+        found = mdl_fast.v3000(lines, counts_at)
+    else:
+        try:
+            natoms, nbonds = int(counts[0:3]), int(counts[3:6])
+        except ValueError:
+            return None
+        found = mdl_fast.v2000(lines, counts_at, natoms, nbonds)
+    if found is None:
+        return None
+    table, end = found
+    natoms = len(table.symbols)
+    id_map: dict[int, str] = {}
+    for row in range(counts_at, end):
+        if lines[row].startswith("M  MFI"):
+            id_map.update(_mfi(lines[row], row + 1, fmt, natoms))
+    atoms, bonds, plain = mdl_fast.document_atoms(table)
+    if id_map:
+        ids = [id_map.get(i + 1, "") for i in range(natoms)]
+        if _ids_ok(ids, natoms):
+            old = {a["id"]: new for a, new in zip(atoms, ids, strict=True)}
+            for a, new in zip(atoms, ids, strict=True):
+                a["id"] = new
+            for b in bonds:
+                b["a"], b["b"] = old[b["a"]], old[b["b"]]
+    title = lines[0].strip() if lines else ""
+    # Built by the document's rules (known elements, finite coordinates, distinct bonds of
+    # order 1-3); charges out of range and isotopes are left to the document check.
+    info = {"checked": "atoms"} if plain else {}
+    unpaired = sum(table.radicals.values())
+    return Structure(atoms=atoms, bonds=bonds, title=title or None,
+                     charge=sum(table.charges.values()),
+                     multiplicity=unpaired + 1 if unpaired else None, info=info)
 
 
 def radical_multiplicity(atoms: list[dict[str, Any]]) -> int | None:

@@ -18,10 +18,13 @@ from molforma.document import elements
 from molforma.document.rdkit_mol import mol_from_document as mol_from_document
 from molforma.document.rdkit_mol import quiet as quiet
 from molforma.formats.common import make_atom
-
-# Bond orders for molecules up to this size; larger ones (proteins, solvent boxes) keep
-# single bonds because the order assignment grows quickly with size.
-ORDER_PERCEPTION_LIMIT = 1000
+from molforma.formats.connectivity import (  # noqa: F401 - connectivity is this module's API
+    CONNECT_TOLERANCE,
+    ORDER_PERCEPTION_LIMIT,
+    connectivity,
+    connectivity_of,
+    single_bonds,
+)
 
 _ORDER_OF: dict[Any, int] = {
     Chem.BondType.SINGLE: 1, Chem.BondType.DOUBLE: 2, Chem.BondType.TRIPLE: 3,
@@ -130,17 +133,13 @@ def document_from_mol(
     return atoms, bonds
 
 
-COVALENT_FACTOR = 1.3  # RDKit's connect-the-dots rule: 0.4 Å <= d <= 1.3 (r_i + r_j)
-CONNECT_MIN = 0.4
-
-
 @functools.lru_cache(maxsize=256)
-def connect_radius(symbol: str) -> float:
+def measured_radius(symbol: str) -> float:
     """The radius RDKit's connect-the-dots uses for ``symbol``, measured from RDKit itself.
 
-    RDKit keeps its own radius table for this rule (not the periodic table's
-    covalent radii), so the threshold of a homonuclear pair is found by bisection
-    once per element; the sweep below then bonds exactly what RDKit would.
+    RDKit bonds a homonuclear pair up to ``2 r + 0.45`` Å; the longest bonded distance is
+    found by bisection. :data:`molforma.formats.connectivity.RADII` holds these values so
+    that nothing measures at run time; a test compares the two.
     """
     lo, hi = 0.05, 12.0
     for _ in range(32):
@@ -153,107 +152,12 @@ def connect_radius(symbol: str) -> float:
             lo = mid
         else:
             hi = mid
-    return lo / (2 * COVALENT_FACTOR)
-
-
-def _cell_pairs(xyz: Any, reach: float) -> tuple[Any, Any]:
-    """Index pairs ``i < j`` of points in the same or neighbouring cubic cells of side ``reach``.
-
-    Every pair closer than ``reach`` is among them. All in numpy: atoms sorted by cell,
-    then for the cell itself and 13 of its 26 neighbours (each neighbour pair once) the
-    ranges of atoms are expanded with ``repeat``, so there is no Python loop per atom.
-    """
-    import numpy as np
-
-    side = reach * 1.0001  # rounding never puts a pair closer than reach two cells apart
-    cells = np.floor((xyz - xyz.min(axis=0)) / side).astype(np.int64) + 1
-    span = cells.max(axis=0) + 2
-    keys = (cells[:, 0] * span[1] + cells[:, 1]) * span[2] + cells[:, 2]
-    order = np.argsort(keys, kind="stable")
-    skeys = keys[order]
-    uniq, first, counts = np.unique(skeys, return_index=True, return_counts=True)
-    cell_of = np.repeat(np.arange(len(uniq)), counts)  # cell index of each sorted atom
-    pos = np.arange(len(skeys))
-    out_i: list[Any] = []
-    out_j: list[Any] = []
-    # the atom's own cell: the atoms after it in the same cell
-    own = first[cell_of] + counts[cell_of] - pos - 1
-    starts = pos + 1
-    shifts = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)
-              if (dx, dy, dz) > (0, 0, 0)]
-    blocks = [(own, starts)]
-    for dx, dy, dz in shifts:
-        target = uniq + (dx * span[1] + dy) * span[2] + dz
-        at = np.searchsorted(uniq, target)
-        at_ok = np.minimum(at, len(uniq) - 1)
-        hit = uniq[at_ok] == target
-        ncount = np.where(hit, counts[at_ok], 0)[cell_of]
-        nfirst = first[at_ok][cell_of]
-        blocks.append((ncount, nfirst))
-    for n, begin in blocks:
-        total = int(n.sum())
-        if not total:
-            continue
-        rows = np.repeat(pos, n)
-        offs = np.arange(total) - np.repeat(np.cumsum(n) - n, n)
-        out_i.append(order[rows])
-        out_j.append(order[np.repeat(begin, n) + offs])
-    if not out_i:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    i = np.concatenate(out_i)
-    j = np.concatenate(out_j)
-    return np.minimum(i, j), np.maximum(i, j)
-
-
-def connectivity_of(xyz: Any, symbols: Sequence[str]) -> list[tuple[int, int]]:
-    """Bonded index pairs (sorted) of coordinates ``xyz`` (n x 3) with element ``symbols``.
-
-    The rule is RDKit's connect-the-dots: 0.4 Å <= d <= 1.3 (r_i + r_j) with RDKit's own
-    radii, and a hydrogen keeps only its shortest bond. Linear in the number of atoms.
-    """
-    import numpy as np
-
-    xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
-    if len(xyz) < 2:
-        return []
-    table = {s: connect_radius(s) for s in set(symbols)}
-    radii = np.array([table[s] for s in symbols])
-    reach = COVALENT_FACTOR * 2 * float(radii.max())
-    a, b = _cell_pairs(xyz, reach)
-    d = np.sqrt(((xyz[b] - xyz[a]) ** 2).sum(axis=1))
-    keep = (d <= COVALENT_FACTOR * (radii[a] + radii[b])) & (d >= CONNECT_MIN)
-    a, b, d = a[keep], b[keep], d[keep]
-    hydrogen = np.asarray(symbols) == "H"
-    with_h = hydrogen[a] | hydrogen[b]
-    # like RDKit, a hydrogen keeps one bond, its shortest: decided in order of distance
-    ha, hb, hd = a[with_h], b[with_h], d[with_h]
-    taken: set[int] = set()
-    kept: list[int] = []
-    is_h = hydrogen.tolist()
-    ha_l, hb_l = ha.tolist(), hb.tolist()
-    for k in np.lexsort((hb, ha, hd)).tolist():
-        i, j = ha_l[k], hb_l[k]
-        if (is_h[i] and i in taken) or (is_h[j] and j in taken):
-            continue
-        taken.add(i)
-        taken.add(j)
-        kept.append(k)
-    pa = np.concatenate([a[~with_h], ha[kept]])
-    pb = np.concatenate([b[~with_h], hb[kept]])
-    rank = np.argsort(pa * len(xyz) + pb, kind="stable")
-    return list(zip(pa[rank].tolist(), pb[rank].tolist(), strict=True))
-
-
-def connectivity(atoms: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
-    """Bonded index pairs of atom dicts by covalent radii (see :func:`connectivity_of`)."""
-    return connectivity_of([(a["x"], a["y"], a["z"]) for a in atoms],
-                           [str(a["element"]) for a in atoms])
+    return (lo - CONNECT_TOLERANCE) / 2
 
 
 def perceive_bonds(
     atoms: list[dict[str, Any]], charge: int | None = None, *, orders: bool = True,
-    xyz: Any = None,
+    xyz: Any = None, seen: dict[str, float] | None = None,
 ) -> list[dict[str, Any]]:
     """Bonds of atoms that have only coordinates (XYZ, NWChem, Gaussian, bare PDB).
 
@@ -262,17 +166,16 @@ def perceive_bonds(
     charges (changed in place). When orders cannot be assigned (radicals, metals,
     a wrong charge, a large system) the bonds stay single and no charge is set.
     ``xyz`` (n x 3, the atoms' coordinates) spares a reader that has them already
-    building them again from the atom dicts.
+    building them again from the atom dicts. ``seen`` receives the shortest distance
+    between two atoms when the large-system sweep runs (see
+    :func:`molforma.formats.connectivity.connectivity_of`).
     """
     if len(atoms) < 2:
         return []
     if len(atoms) > ORDER_PERCEPTION_LIMIT:
-        # RDKit's connect-the-dots compares every pair (5 s for 10,000 atoms); orders are
-        # not perceived at this size anyway, so a sorted sweep with the same rule serves.
-        pairs = (connectivity(atoms) if xyz is None
-                 else connectivity_of(xyz, [str(a["element"]) for a in atoms]))
-        ids = [a["id"] for a in atoms]
-        return [{"a": ids[i], "b": ids[j], "order": 1} for i, j in pairs]
+        # Orders are not perceived at this size, and reading RDKit's bonds back one call at
+        # a time costs more than finding them: the same rule in numpy serves.
+        return single_bonds(atoms, xyz, seen)
     bare = [dict(a, formalCharge=0, unpairedElectrons=0, massNumber=None) for a in atoms]
     mol = Chem.RWMol(mol_from_document(bare, []))
     with quiet():

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from molforma.document.document import EditResult
 from molforma.document.model import Project, new_atom, project_from_json
@@ -26,7 +26,6 @@ from molforma.errors import FileAccessError
 from molforma.file_formats import BY_NAME, EXTENSIONS, READABLE, WRITABLE, names_text
 from molforma.fileio import READ_LIMIT, atomic_write_text, read_text_limited
 from molforma.formats.common import Structure, fail, format_error
-from molforma.formats.rdkit_bridge import perceive_bonds
 
 __all__ = [
     "EXTENSIONS",
@@ -192,7 +191,8 @@ def write_file(project: Mapping[str, Any], path: str | os.PathLike[str],
     atomic_write_text(path, write_text(project, key))
 
 
-def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False) -> EditResult:
+def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False,
+                    owned: bool = False) -> EditResult:
     """Replace the atoms and bonds of the project copy ``work`` with those of ``s``.
 
     Atoms get new ids from ``nextAtomId`` in file order (ids are never reused in a
@@ -203,29 +203,63 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     reference) are merged. Advanced settings, extra input, execution settings and
     unknown fields are kept, as SPEC.md section 3 says for ``.nw`` files;
     ``merge_advanced`` also merges the advanced keys read from the file.
+
+    ``owned``: the caller read ``s`` for this edit alone and drops it afterwards, so its
+    atom and bond dicts become the project's (renumbered in place) instead of being
+    copied; a 10,000-atom file is then not copied once more on its way in.
     """
     doc = work["document"]
+    checked: Literal["", "atoms", "all"] = s.info.get("checked", "")
     if s.info.get("perceived") and s.charge is None and int(doc.get("charge", 0) or 0):
         # Bond orders perceived as neutral are wrong for an ion: redo them with its charge.
+        from molforma.formats.rdkit_bridge import perceive_bonds
+
         s = replace(s, atoms=[dict(a) for a in s.atoms])
         s.bonds = perceive_bonds(s.atoms, int(doc["charge"]))
+        checked = ""
     old_ids = [a["id"] for a in doc.get("atoms", [])]
     start = int(doc.get("nextAtomId", 1) or 1)
     existing = max((int(i[1:]) for i in old_ids if i[1:].isdigit()), default=0)
     start = max(start, existing + 1)
-    mapping: dict[str, str] = {}
+    if owned and checked:
+        # The reader made every atom from new_atom's template: rename in place, no copies.
+        atoms = s.atoms
+        new_ids = [f"a{k}" for k in range(start, start + len(atoms))]
+        mapping = dict(zip([a["id"] for a in atoms], new_ids, strict=True))
+        for a, new_id in zip(atoms, new_ids, strict=True):
+            a["id"] = new_id
+        bonds = s.bonds
+        for b in bonds:
+            b["a"] = mapping[b["a"]]
+            b["b"] = mapping[b["b"]]
+        return _finish(work, s, atoms, bonds, start, old_ids, merge_advanced, checked)
+    mapping = {}
     atoms = []
     for k, a in enumerate(s.atoms):
         new_id = f"a{start + k}"
         mapping[a["id"]] = new_id
         if a.keys() >= _STANDARD_KEYS:  # readers make atoms with new_atom: keep its key order
-            atom = dict(a)
+            atom = a if owned else dict(a)
             atom["id"] = new_id
         else:
             atom = new_atom(new_id, a["element"], a["x"], a["y"], a["z"])
             atom.update({key: value for key, value in a.items() if key != "id"})
         atoms.append(atom)
-    bonds = [{**b, "a": mapping[b["a"]], "b": mapping[b["b"]]} for b in s.bonds]
+    if owned:
+        bonds = s.bonds
+        for b in bonds:
+            b["a"] = mapping[b["a"]]
+            b["b"] = mapping[b["b"]]
+    else:
+        bonds = [{**b, "a": mapping[b["a"]], "b": mapping[b["b"]]} for b in s.bonds]
+    return _finish(work, s, atoms, bonds, start, old_ids, merge_advanced, checked)
+
+
+def _finish(work: Project, s: Structure, atoms: list[dict[str, Any]],
+            bonds: list[dict[str, Any]], start: int, old_ids: list[str], merge_advanced: bool,
+            checked: Literal["", "atoms", "all"]) -> EditResult:
+    """The second half of :func:`apply_structure`: the molecule's values and settings."""
+    doc = work["document"]
     doc["atoms"] = atoms
     doc["bonds"] = bonds
     doc["nextAtomId"] = start + len(atoms)
@@ -243,5 +277,6 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
         work["calculation"] = calc
     if merge_advanced and s.advanced:
         work["advanced"] = {**dict(work.get("advanced") or {}), **s.advanced}
-    return EditResult(added=[a["id"] for a in atoms], removed=old_ids)
+    # The reader's checks hold for the renumbered copy: ids a<start>.. are new and distinct.
+    return EditResult(added=[a["id"] for a in atoms], removed=old_ids, checked=checked)
 

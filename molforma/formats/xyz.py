@@ -11,12 +11,14 @@ bonds are perceived with RDKit. A multi-frame file must be read with ``frame``
 from __future__ import annotations
 
 import functools
+import itertools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
+from molforma.document.model import MIN_DISTANCE, new_atom
 from molforma.errors import FormatError
 from molforma.formats.common import (
     Structure,
@@ -28,7 +30,7 @@ from molforma.formats.common import (
     syntax,
     to_float,
 )
-from molforma.formats.rdkit_bridge import perceive_bonds
+from molforma.formats.connectivity import ORDER_PERCEPTION_LIMIT, single_bonds
 
 FMT = "xyz"
 _KEYVAL = re.compile(r"\b(charge|multiplicity|mult)\s*=\s*([+-]?\d+)\b", re.I)
@@ -69,26 +71,19 @@ def _frames(
     return frames, blocks
 
 
-def _block(lines: list[str], start: int, count: int) -> tuple[list[str], list[Any]]:
-    """Elements and coordinates of the frame whose count line is ``lines[start]``.
+def _block(lines: list[str], start: int, count: int) -> tuple[list[str], Any]:
+    """Elements and coordinates (n x 3) of the frame whose count line is ``lines[start]``.
 
-    One pass of ``split`` and ``float`` over the atom lines; anything unusual (a short
-    or blank line, a Fortran exponent, an unknown label, a huge number) goes through
-    the line-by-line reader, which names the line of the error.
+    One ``split`` per line and one ``float`` per number for the usual ``label x y z``
+    lines; anything unusual (a short or blank line, extra columns, a Fortran exponent,
+    an unknown label, a huge number) goes through the line-by-line reader, which names
+    the line of the error.
     """
     rows = lines[start + 2:start + 2 + count]
     if len(rows) == count and count:
-        parts = [r.split() for r in rows]
-        if all(len(p) == 4 for p in parts):  # "label x y z" on every line
-            table = np.array(parts, dtype=object)
-            try:
-                coords = table[:, 1:].astype(float)
-                known = _labels_known(table[:, 0].tolist())
-            except (ValueError, KeyError):
-                pass
-            else:
-                if np.isfinite(coords).all() and np.abs(coords).max() <= 1e5:
-                    return [known[label] for label in table[:, 0].tolist()], coords
+        fast = _plain_rows(rows)
+        if fast is not None:
+            return fast
     els: list[str] = []
     coords = []
     for k in range(count):
@@ -102,7 +97,35 @@ def _block(lines: list[str], start: int, count: int) -> tuple[list[str], list[An
     return els, np.array(coords, dtype=float).reshape(-1, 3)
 
 
-def _labels_known(labels: list[str]) -> dict[str, str]:
+def _plain_rows(rows: list[str]) -> tuple[list[str], Any] | None:
+    """Elements and coordinates when every row is ``label x y z`` with plain numbers."""
+    parts = [r.split() for r in rows]
+    if set(map(len, parts)) != {4}:
+        return None
+    flat = list(itertools.chain.from_iterable(parts))
+    labels = flat[0::4]
+    try:
+        known = _labels_known(labels)
+        columns = [list(map(float, flat[k::4])) for k in (1, 2, 3)]
+    except (ValueError, KeyError):
+        return None
+    coords = np.array(columns).T
+    if not (np.isfinite(coords).all() and np.abs(coords).max() <= 1e5):
+        return None
+    return list(map(known.__getitem__, labels)), _Columns(coords, columns)
+
+
+class _Columns:
+    """Coordinates both as an n x 3 array (for perception) and as float lists (for atoms)."""
+
+    __slots__ = ("array", "lists")
+
+    def __init__(self, array: Any, lists: list[list[float]]) -> None:
+        self.array = array
+        self.lists = lists
+
+
+def _labels_known(labels: Iterable[str]) -> dict[str, str]:
     """Element of each distinct label; KeyError-free only when every label is an element."""
     out: dict[str, str] = {}
     for label in set(labels):
@@ -149,11 +172,25 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> S
     chosen = pick_frame(FMT, len(frames), frame, required=True)
     start, _count = frames[chosen]
     els, coords = blocks[0]
-    # the literal is new_atom's key order; built inline because it runs once per atom
-    atoms = [{"id": f"a{k}", "element": el, "x": x, "y": y, "z": z, "name": "",
-              "formalCharge": 0, "unpairedElectrons": 0, "massNumber": None, "mass": None,
-              "fixed": False}
-             for k, (el, (x, y, z)) in enumerate(zip(els, coords.tolist(), strict=True), 1)]
+    xs: list[float]
+    ys: list[float]
+    zs: list[float]
+    if isinstance(coords, _Columns):
+        xs, ys, zs = coords.lists
+        coords = coords.array
+    else:
+        xs, ys, zs = (np.asarray(coords)[:, k].tolist() for k in range(3))
+    # copies of one template in new_atom's key order: far cheaper per atom than a literal
+    template = new_atom("", "", 0.0, 0.0, 0.0)
+    atoms = []
+    for k, el, x, y, z in zip(range(1, len(els) + 1), els, xs, ys, zs, strict=True):
+        atom = template.copy()
+        atom["id"] = f"a{k}"
+        atom["element"] = el
+        atom["x"] = x
+        atom["y"] = y
+        atom["z"] = z
+        atoms.append(atom)
     comment = lines[start + 1].strip()
     charge = multiplicity = None
     for key, value in _KEYVAL.findall(comment):
@@ -161,9 +198,23 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> S
             charge = int(value)
         else:
             multiplicity = int(value)
-    bonds = perceive_bonds(atoms, charge, xyz=coords) if perceive else []
+    seen: dict[str, float] = {}
+    if not perceive:
+        bonds = []
+    elif len(atoms) > ORDER_PERCEPTION_LIMIT:
+        bonds = single_bonds(atoms, coords, seen)  # no orders at this size: RDKit not needed
+    else:
+        from molforma.formats.rdkit_bridge import perceive_bonds
+
+        bonds = perceive_bonds(atoms, charge, xyz=coords)
     # Without a charge in the file, loading re-perceives with the project's charge.
-    info = {"perceived": perceive and charge is None}
+    info: dict[str, Any] = {"perceived": perceive and charge is None}
+    if "closest" in seen:
+        # Every atom was made here by the document's rules (a known element, a finite
+        # coordinate within 1e5, default properties, ids a1..aN) and every bond by the
+        # sweep (distinct pairs, order 1): loading need not check them again. The sweep
+        # also saw every pair of atoms closer than 0.45 Å.
+        info["checked"] = "all" if seen["closest"] >= MIN_DISTANCE else "atoms"
     return Structure(atoms=atoms, bonds=bonds, title=comment or None, charge=charge,
                      multiplicity=multiplicity, frame_count=len(frames), info=info)
 

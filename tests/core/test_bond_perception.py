@@ -37,3 +37,35 @@ def test_a_large_xyz_gets_its_bonds_from_the_sweep() -> None:
     # each interior carbon has 6 neighbours at 1.5 Å (1.3 × 1.52 Å reach), none diagonal
     assert len(s.bonds) == 3 * side * side * (side - 1)
     assert all(b["order"] == 1 for b in s.bonds)
+
+
+def test_the_radius_table_is_the_one_rdkit_bonds_with_for_every_element() -> None:
+    from molforma.document import elements
+    from molforma.formats.connectivity import RADII
+
+    for symbol in sorted(elements.SYMBOLS):
+        assert RADII[symbol] == pytest.approx(rb.measured_radius(symbol), abs=1e-6), symbol
+
+
+def test_atoms_spread_far_apart_get_the_same_bonds_as_from_rdkit(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # two clusters 1,500 Å apart on the diagonal: the grid must not grow with the empty space
+    # between them (RDKit keeps coordinates in single precision: further would blur them)
+    atoms = _cluster(300, 6) + [dict(a, x=a["x"] + 900, y=a["y"] + 900, z=a["z"] + 900)
+                                for a in _cluster(300, 7)]
+    atoms = [dict(a, id=f"a{i + 1}") for i, a in enumerate(atoms)]
+    monkeypatch.setattr(rb, "ORDER_PERCEPTION_LIMIT", 10**6)
+    ref = rb.perceive_bonds([dict(a) for a in atoms], orders=False)
+    index = {a["id"]: i for i, a in enumerate(atoms)}
+    expected = sorted(tuple(sorted((index[b["a"]], index[b["b"]]))) for b in ref)
+    assert expected
+    assert rb.connectivity(atoms) == expected
+
+
+def test_hydrogen_hydrogen_candidates_keep_one_bond_per_hydrogen() -> None:
+    # H2 beside a water: no H-H bond between the molecules, the H2 bond stays
+    atoms = [{"id": f"a{i + 1}", "element": e, "x": x, "y": y, "z": z} for i, (e, x, y, z) in
+             enumerate([("O", 0.0, 0.0, 0.0), ("H", 0.96, 0.0, 0.0), ("H", -0.24, 0.93, 0.0),
+                        ("H", 2.6, 0.0, 0.0), ("H", 3.34, 0.0, 0.0)])]
+    assert rb.connectivity(atoms) == [(0, 1), (0, 2), (3, 4)]

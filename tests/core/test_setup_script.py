@@ -70,9 +70,9 @@ def test_a_dry_run_lists_python_debian_packages_with_reasons_venv_and_python_pac
     res = _run(root, "--dry-run", env=env)
     assert res.returncode == 0, res.stderr
     out = res.stderr
-    steps = re.findall(r"^setup: \[(\d)/4\] (\w[^:]*):", out, re.M)
+    steps = re.findall(r"^setup: \[(\d)/5\] (\w[^:]*):", out, re.M)
     assert steps == [("1", "Python"), ("2", "Debian packages"), ("3", "virtual environment"),
-                     ("4", "Python packages")]
+                     ("4", "Python packages"), ("5", "bytecode")]
     assert re.search(r"is Python 3\.(1[1-9]|[2-9]\d)\.\d+", out)
     for reason, package in GROUPS.items():
         line = next((ln for ln in out.splitlines() if reason in ln), "")
@@ -83,7 +83,7 @@ def test_a_dry_run_lists_python_debian_packages_with_reasons_venv_and_python_pac
                      r"--config-settings editable_mode=compat -e \.\[test\]", out)
     assert "PySide6-Essentials" in out and "rdkit" in out and "cclib" in out
     # Every step says how long it took.
-    assert len(re.findall(r"\(\d+\.\d s\)$", out, re.M)) == 4
+    assert len(re.findall(r"\(\d+\.\d s\)$", out, re.M)) == 5
     assert "nothing was changed" in out
     assert _tree(root) == before
     assert not (root / ".venv").exists() and not called.exists()
@@ -107,7 +107,7 @@ def test_an_old_python_is_refused_first_with_what_is_needed_and_the_python_overr
     assert res.returncode == 1
     assert f"{old} is Python 3.9.18; MolForma needs Python 3.11 or newer" in res.stderr
     assert "PYTHON=python3.11 ./test.sh" in res.stderr
-    assert "[2/4]" not in res.stderr  # nothing else was tried
+    assert "[2/5]" not in res.stderr  # nothing else was tried
     assert not (root / ".venv").exists() and not called.exists()
 
 

@@ -1,0 +1,120 @@
+"""Bonds of large structures from distances alone, by RDKit's connect-the-dots rule (no Qt).
+
+RDKit's ``DetermineConnectivity`` bonds two atoms when ``0.4 Å <= d <= r_i + r_j +
+0.45 Å`` with its own covalent radii, and a hydrogen keeps only its shortest bond.
+The radii are kept here (measured from RDKit by bisection; a test checks every
+element against RDKit), so reading a large XYZ neither imports RDKit nor calls it
+once per element. Pairs come from :mod:`molforma.document.neighbours` (numpy, linear
+in the number of atoms).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from molforma.document import elements
+from molforma.document.neighbours import candidate_pairs
+
+# Bond orders are perceived (by RDKit) up to this many atoms; larger structures (proteins,
+# solvent boxes) keep single bonds from the sweep below, as order assignment grows fast.
+ORDER_PERCEPTION_LIMIT = 1000
+CONNECT_TOLERANCE = 0.45  # Å added to the sum of the two radii
+CONNECT_MIN = 0.4  # Å: closer atoms are not bonded
+
+# RDKit's radii by atomic number, as its connect-the-dots rule uses them (francium is
+# capped at 2.5 Å there, not the periodic table's 2.6 Å).
+_RADII: tuple[float, ...] = (
+    0.31, 0.28, 1.28, 0.96, 0.84, 0.76, 0.71, 0.66, 0.57, 0.58, 1.66, 1.41, 1.21, 1.11, 1.07,
+    1.05, 1.02, 1.06, 2.03, 1.76, 1.7, 1.6, 1.52, 1.39, 1.39, 1.32, 1.26, 1.24, 1.32, 1.22,
+    1.22, 1.2, 1.19, 1.2, 1.2, 1.16, 2.2, 1.95, 1.9, 1.75, 1.64, 1.54, 1.47, 1.46, 1.42, 1.39,
+    1.45, 1.44, 1.42, 1.39, 1.39, 1.38, 1.39, 1.4, 2.44, 2.15, 2.07, 2.04, 2.03, 2.01, 1.99,
+    1.98, 1.98, 1.96, 1.94, 1.92, 1.92, 1.89, 1.9, 1.87, 1.87, 1.75, 1.7, 1.62, 1.51, 1.44,
+    1.41, 1.36, 1.36, 1.32, 1.45, 1.46, 1.48, 1.4, 1.5, 1.5, 2.5, 2.2, 2.15, 2.06, 2.0, 1.96,
+    1.9, 1.87, 1.8, 1.69, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9,
+    1.9, 1.9, 1.36, 1.43, 1.62, 1.75, 1.65, 1.57,
+)
+RADII: dict[str, float] = {s: _RADII[elements.atomic_number(s) - 1] for s in elements.SYMBOLS}
+
+
+def _one_bond_per_hydrogen(a: Any, b: Any, d: Any, hydrogen: Any) -> Any:
+    """Indices of the pairs kept when every hydrogen keeps only its shortest bond.
+
+    RDKit decides in order of distance (ties by atom index); a hydrogen already bonded
+    refuses further bonds. Without hydrogen-hydrogen pairs every hydrogen simply keeps
+    its first pair in that order (numpy); with them the order matters, so a loop decides.
+    """
+    with_h = np.nonzero(hydrogen[a] | hydrogen[b])[0]
+    heavy = np.nonzero(~(hydrogen[a] | hydrogen[b]))[0]
+    if not len(with_h):
+        return heavy
+    ha, hb, hd = a[with_h], b[with_h], d[with_h]
+    ranked = np.lexsort((hb, ha, hd))
+    both = hydrogen[ha] & hydrogen[hb]
+    if not both.any():
+        h_of = np.where(hydrogen[ha], ha, hb)[ranked]
+        _, first = np.unique(h_of, return_index=True)
+        return np.concatenate([heavy, with_h[ranked[first]]])
+    taken: set[int] = set()
+    kept: list[int] = []
+    is_h = hydrogen.tolist()
+    ha_l, hb_l = ha.tolist(), hb.tolist()
+    for k in ranked.tolist():
+        i, j = ha_l[k], hb_l[k]
+        if (is_h[i] and i in taken) or (is_h[j] and j in taken):
+            continue
+        taken.add(i)
+        taken.add(j)
+        kept.append(k)
+    return np.concatenate([heavy, with_h[np.asarray(kept, dtype=np.int64)]])
+
+
+def connectivity_of(xyz: Any, symbols: Sequence[str],
+                    seen: dict[str, float] | None = None) -> list[tuple[int, int]]:
+    """Bonded index pairs ``(i, j)``, ``i < j``, sorted, of coordinates ``xyz`` (n x 3).
+
+    ``symbols`` are valid element symbols, one per row of ``xyz``. ``seen`` (when given)
+    receives ``"closest"``: the shortest distance between any two atoms (every pair
+    closer than the bonding reach, at least 0.45 Å, is among the pairs looked at), so a
+    reader learns of duplicate atoms without a second search.
+    """
+    xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
+    n = len(xyz)
+    if n < 2:
+        return []
+    kinds = sorted(set(symbols))
+    code = {s: k for k, s in enumerate(kinds)}
+    species = np.fromiter((code[s] for s in symbols), dtype=np.int64, count=n)
+    radii = np.array([RADII[s] for s in kinds])[species]
+    a, b = candidate_pairs(xyz, 2 * float(radii.max()) + CONNECT_TOLERANCE)
+    d = np.sqrt(((xyz[b] - xyz[a]) ** 2).sum(axis=1))
+    if seen is not None:
+        seen["closest"] = float(d.min()) if len(d) else float("inf")
+    keep = (d <= radii[a] + radii[b] + CONNECT_TOLERANCE) & (d >= CONNECT_MIN)
+    a, b, d = a[keep], b[keep], d[keep]
+    hydrogen = species == code["H"] if "H" in code else np.zeros(n, dtype=bool)
+    kept = _one_bond_per_hydrogen(a, b, d, hydrogen)
+    pa, pb = a[kept], b[kept]
+    rank = np.argsort(pa * n + pb, kind="stable")
+    return list(zip(pa[rank].tolist(), pb[rank].tolist(), strict=True))
+
+
+def connectivity(atoms: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
+    """Bonded index pairs of atom dicts (see :func:`connectivity_of`)."""
+    return connectivity_of([(a["x"], a["y"], a["z"]) for a in atoms],
+                           [str(a["element"]) for a in atoms])
+
+
+def single_bonds(atoms: Sequence[Mapping[str, Any]], xyz: Any = None,
+                 seen: dict[str, float] | None = None) -> list[dict[str, Any]]:
+    """Document bonds (order 1) of atom dicts; ``xyz`` spares building the coordinates again.
+
+    ``seen`` as for :func:`connectivity_of`.
+    """
+    if xyz is None:
+        xyz = [(a["x"], a["y"], a["z"]) for a in atoms]
+    pairs = connectivity_of(xyz, [str(a["element"]) for a in atoms], seen)
+    ids = [a["id"] for a in atoms]
+    return [{"a": ids[i], "b": ids[j], "order": 1} for i, j in pairs]
