@@ -84,7 +84,7 @@ rdDetermineBonds.DetermineConnectivity(m)
 Chem.MolToMolFile(m, sys.argv[2])
 """
 OPEN_OURS = """
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import Document
 ops.open_file(Document(), {path!r}, preview=False)
 """
@@ -127,7 +127,7 @@ def _ratio_target(limit: float, ratio: float) -> tuple[str, bool]:
 
 def _mover(doc: Any) -> Callable[[], object]:
     """A move of every atom by a small step that changes direction (never the same place)."""
-    from molforma.document import ops
+    from molforma.app import ops
 
     steps = iter(range(10**9))
     return lambda: ops.move_atoms(doc, translate=[0.001 * (next(steps) % 3 - 1) + 1e-4, 0, 0],
@@ -160,7 +160,7 @@ def core_rows(report: Report, tmp: Path, repeat: int, *, open_only: bool = False
     from rdkit import Chem
     from rdkit.Chem import rdDetermineBonds
 
-    from molforma.document import ops
+    from molforma.app import ops
     from molforma.document.document import Document
 
     docs: dict[int, Any] = {}

@@ -3,7 +3,7 @@
 
 Like the edit functions of :mod:`molforma.document.chemistry`, these change ``work``
 (a private copy of the project) in place and return an
-:class:`~molforma.document.document.EditResult`; :mod:`molforma.document.ops` wraps
+:class:`~molforma.document.document.EditResult`; :mod:`molforma.app.ops` wraps
 them as document operations.
 
 * A new atom bonded to a parent goes where the parent's hybridisation puts its next

@@ -26,7 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from molforma import file_formats
-from molforma.document.document import Document
+from molforma.app import files
+from molforma.app.actor import check_path, window_actor
+from molforma.app.files import opens_as_results
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.actions import (
@@ -63,42 +65,19 @@ OPEN_FILTER_PATTERNS = file_formats.open_patterns()
 RESULT_FILTER_PATTERNS = file_formats.result_patterns()
 
 
-def opens_as_results(path: str) -> bool:
-    """Whether File → Open should show ``path`` in the Results tab: a folder (a job
-    folder), an NWChem output or a MOLDEN file, recognised by content."""
-    from molforma.results.reader import result_file_kind
-
-    target = Path(path).expanduser()
-    return target.is_dir() or result_file_kind(target) is not None
-
-
 def _tr_ctx(text: str) -> str:
     """Translate a string marked with QT_TRANSLATE_NOOP("MainWindow", ...)."""
     return QApplication.translate("MainWindow", text)
 
 
 def load_launch_file(ctx: AppContext, path: str) -> None:
-    """Load the file given on the command line as the document (not an undo step).
-
-    Its protected values become trusted (SPEC.md section 7).
+    """Load the file given on the command line as the document (not an undo step); its
+    protected values become trusted (:func:`molforma.app.files.launch_document`).
 
     Raises:
         MolFormaError: the file cannot be read or breaks a document rule.
     """
-    from molforma.document.model import check_settings, check_structure, clone_project
-    from molforma.formats import apply_structure, read_file
-
-    loaded = read_file(str(path), None)
-    if isinstance(loaded, dict):
-        doc = Document(loaded, path=str(Path(path).resolve()), undo_limit=WINDOW_UNDO_LIMIT)
-    else:
-        work = clone_project(ctx.document.project)
-        apply_structure(work, loaded, merge_advanced=True)
-        check_structure(work)
-        check_settings(work)
-        doc = Document(work, undo_limit=WINDOW_UNDO_LIMIT)
-    doc.trust_current()
-    ctx.set_document(doc)
+    files.launch_document(ctx, path, undo_limit=WINDOW_UNDO_LIMIT)
 
 
 class MainWindow(QMainWindow):
@@ -132,6 +111,7 @@ class MainWindow(QMainWindow):
             self.panels[key] = self._make_panel(key, module, cls_name)
             self.tabs.addTab(self.panels[key], "")
         self._build_menus()
+        self.molecule_tab.use_actions(self.actions_by_id)
         self.status_label = QLabel(self)
         self.status_label.setObjectName("statusMessage")
         self.statusBar().setObjectName("statusBar")
@@ -285,7 +265,7 @@ class MainWindow(QMainWindow):
         """Enable or disable actions from the document state; Undo/Redo name their step."""
         for spec in ACTIONS:
             if spec.enabled is not None:
-                self.actions_by_id[spec.id].setEnabled(bool(spec.enabled(self)))
+                self.actions_by_id[spec.id].setEnabled(bool(spec.enabled(self.ctx, self)))
         from molforma.gui.widgets.molecule_tab import step_name
 
         doc = self.ctx.document
@@ -336,23 +316,17 @@ class MainWindow(QMainWindow):
     def run_action(self, action_id: str) -> None:
         """Run an action of the table by id (menus, shortcuts, MCP ``ui_activate``)."""
         spec = ACTIONS_BY_ID[action_id]
-        if spec.enabled is not None and not spec.enabled(self):
+        if spec.enabled is not None and not spec.enabled(self.ctx, self):
+            return
+        if spec.tab_edit:
+            self.molecule_tab.run_edit(lambda: spec.callback(self.ctx, self))
             return
         try:
-            spec.callback(self)
+            spec.callback(self.ctx, self)
         except MolFormaError as exc:
             self.report_error(action_title(spec).replace("&", ""), exc)
         except OSError as exc:
             self.report_error(action_title(spec).replace("&", ""), str(exc))
-
-    def run_history(self, action: str) -> None:
-        """Undo, redo, confirm or cancel on the shared history."""
-        from molforma.document import ops
-
-        try:
-            ops.history(self.ctx.document, action, origin="user")
-        except MolFormaError as exc:
-            self.molecule_tab.show_message(exc.message(), error=True)
 
     def show_tab(self, name: str) -> None:
         """Bring a tab to the front by key (``molecule``, ``calculation``, ...)."""
@@ -383,22 +357,7 @@ class MainWindow(QMainWindow):
         """Start an empty project (the old one stays in the undo history)."""
         if not self._confirm_discard():
             return
-        from molforma.document.model import new_project
-
-        doc = self.ctx.document
-        prefs = self.ctx.preferences
-        trusted = dict(doc.trusted)
-        from molforma.gui.context import new_project_job_root
-
-        doc.load(new_project(executable=prefs.executable, launcher=prefs.launcher,
-                             environment=dict(prefs.environment),
-                             scheduler=prefs.scheduler, account=prefs.account,
-                             batch_directives=list(prefs.batch_directives),
-                             **new_project_job_root(prefs)),
-                 label="New project", preview=False, origin="user")
-        doc.trusted = trusted
-        doc.path = None
-        doc.mark_saved(None)
+        files.new_project(self.ctx, actor=window_actor())
         self.source_name = None
         self._document_changed("new")
 
@@ -418,31 +377,19 @@ class MainWindow(QMainWindow):
         replaces atoms and bonds (asking for the frame, model or record when the file has
         several); an NWChem output, a MOLDEN file or a job folder opens in the Results tab
         and leaves the document alone."""
-        self.check_mcp_path(path)
-        if opens_as_results(path):
-            return self.open_results(path)
-        from molforma.formats import apply_structure
         from molforma.gui.widgets.structure_choice import read_with_choices
 
-        doc = self.ctx.document
-        trusted = dict(doc.trusted)
         try:
-            loaded = read_with_choices(self, path)
-            if loaded is None:
-                return False
-            if isinstance(loaded, dict):
-                doc.load(loaded, label=f"Open {Path(path).name}", preview=False, origin="user")
-                doc.mark_saved(str(Path(path).resolve()))
-            else:
-                doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True),
-                         label=f"Open {Path(path).name}", preview=False, origin="user")
-                doc.path = None  # a structure file is not the project's own file
+            opened = files.open_path(self.ctx, path, actor=window_actor(),
+                                     read=lambda p: read_with_choices(self, p))
         except MolFormaError as exc:
             self.report_error(self.tr("Cannot open file"), exc)
             return False
-        # A loaded file's protected values are not the person's own (SPEC.md section 7).
-        doc.trusted = trusted
-        self.source_name = None if isinstance(loaded, dict) else Path(path).name
+        if opened is None:
+            return False
+        if opened.kind == "results":
+            return self.open_results(path)
+        self.source_name = opened.source_name
         self._remember(path)
         self._document_changed("open")
         self.show_status(lambda: self.tr("Opened %1").replace("%1", Path(path).name))
@@ -460,10 +407,6 @@ class MainWindow(QMainWindow):
         self._remember(path)
         self.show_status(lambda: self.tr("Opening %1 in Results").replace("%1", Path(path).name))
         return True
-
-    def file_load_structure(self) -> None:
-        """Replace atoms and bonds from a structure file, keeping all settings."""
-        self.molecule_tab.load_structure_file()
 
     def file_save(self) -> bool:
         """Save to the project's own file (Save As… when it has none)."""
@@ -486,23 +429,10 @@ class MainWindow(QMainWindow):
                 else path + PROJECT_SUFFIX
         return self._save_to(path)
 
-    def check_mcp_path(self, path: str, *, for_write: bool = False) -> None:
-        """While MCP drives the window, a path it makes the window read or write must lie
-        in the allowed directories (SPEC.md section 7); the person's own clicks are free.
-
-        Raises:
-            FileAccessError: ``path_not_allowed`` (or ``dangling_link``).
-        """
-        from molforma.document.origin import mcp_acting
-
-        policy = self.ctx.policy
-        if policy is not None and mcp_acting():
-            policy.check_path(path, for_write=for_write)
-
     def _save_to(self, path: str) -> bool:
-        from molforma.document import ops
+        from molforma.app import ops
 
-        self.check_mcp_path(path, for_write=True)
+        check_path(self.ctx.policy, path, window_actor(), for_write=True)
 
         try:
             ops.save_project(self.ctx.document, path, set_path=True)
@@ -519,7 +449,7 @@ class MainWindow(QMainWindow):
 
     def file_export(self) -> None:
         """Write the confirmed project in another format."""
-        from molforma.document import ops
+        from molforma.app import ops
         from molforma.fileio import atomic_write_text
 
         # Labels are marked with QT_TRANSLATE_NOOP("MainWindow", ...) in the format table.

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from molforma.errors import CalculationError, FileAccessError
+from molforma.errors import CalculationError
 from molforma.i18n import register
 from molforma.jobs import TERMINAL
 from molforma.mcp.registry import SparseOutput, ToolContext, ToolInput, tool
@@ -24,14 +24,6 @@ register({
     "no_calculation": {
         "en": "No calculation of this document is running.",
         "ja": "この文書の計算は実行中ではありません。",
-    },
-    "job_root_not_allowed": {
-        "en": "The job root '{path}' (execution setting job_root, where job folders are "
-              "written) is outside the directories MCP may use ({allowed}). Set job_root "
-              "with set_execution to a folder inside one of them.",
-        "ja": "ジョブルート「{path}」（実行設定 job_root、ジョブフォルダーの作成先）はMCPが"
-              "使えるディレクトリ（{allowed}）の外にあります。set_execution で job_root を"
-              "その中のフォルダーに設定してください。",
     },
 })
 
@@ -99,10 +91,8 @@ def calculation(ctx: ToolContext, args: CalculationInput,
     """Start the NWChem calculation of the confirmed project in the background, cancel it,
     or save its input set. Follow a started calculation with the task (Tasks extension) or
     get_app_state; read results with get_results once it ended."""
-    from molforma.document.document import protected_values
-    from molforma.jobs.policy import may_start
-    from molforma.jobs.runner import job_root
-    from molforma.nwchem.settings import ExecutionSettings
+    from molforma.app.actor import Actor
+    from molforma.app.runs import check_run
 
     state = ctx.state
     doc = state.document(args.documentId)
@@ -123,20 +113,8 @@ def calculation(ctx: ToolContext, args: CalculationInput,
         # cores, MPI shared memory or an absolute permanent_dir with a dying job.
         job.cancel_and_wait()
         return _job_output(doc.id, "cancel", job)
-    policy = state.policy
-    if args.action == "start":
-        may_start(protected_values(project), trusted, policy, "mcp")
-    execution = ExecutionSettings.model_validate(project.get("execution", {}))
-    root = str(job_root(execution))
-    try:
-        policy.check_path(root, for_write=True)
-    except FileAccessError as exc:
-        if exc.code != "path_not_allowed":
-            raise
-        # The path came from a setting, not from this call: name the setting to change.
-        raise FileAccessError("job_root_not_allowed", path=root, setting="job_root",
-                              allowed=[str(d) for d in policy.allow_dirs]) from exc
-    policy.check_advanced_paths(project.get("advanced", {}), job_root=root)
+    check_run(project, trusted, policy=state.policy, actor=Actor.MCP_TOOL,
+              action="start" if args.action == "start" else "save_inputs")
     if args.action == "save_inputs":
         folder = state.jobs.save_input_set(project)
         import json

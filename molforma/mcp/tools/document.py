@@ -1,7 +1,7 @@
 """The 23 document and settings tools (both modes, synchronous; no Qt).
 
 Each tool is one input model, one output model and one handler calling
-``molforma.document.ops`` with ``origin="mcp"``. Paths pass the allowed-directory
+``molforma.app.ops`` with ``origin="mcp"``. Paths pass the allowed-directory
 policy and protected settings the launch policy before the document is touched, so
 a refused call changes nothing (SPEC.md sections 2, 7, 9).
 """
@@ -116,7 +116,7 @@ def _edit_args(args: _EditInput) -> dict[str, Any]:
 
 
 def _ops() -> Any:
-    import molforma.document.ops as ops
+    import molforma.app.ops as ops
 
     return ops
 
