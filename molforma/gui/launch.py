@@ -90,7 +90,8 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
             sys.stderr.write(f"molforma: cannot open {file}: {load_error}\n")
             if screenshot:
                 return 2
-    window = MainWindow(ctx)
+    # A plain start shows the Molecule tab first; the other tabs follow its first frame.
+    window = MainWindow(ctx, defer_panels=not screenshot and not results_source)
     if results_source:
         handle = window.panels["results"].open_path(results_source)
         if screenshot and handle is not None:
