@@ -1,7 +1,8 @@
-"""Regenerate README's generated sections: the MCP tool table and the Performance table.
+"""Regenerate README's generated sections: the MCP tool tables, the format table and the
+Performance table.
 
-Run ``.venv/bin/python scripts/update_readme.py`` after changing a tool definition or
-after running a bench (each bench writes ``bench/results/<bench>.json``; this script
+Run ``.venv/bin/python scripts/update_readme.py`` after changing a tool definition, the
+format table (``molforma/file_formats.py``), or after running a bench (each bench writes ``bench/results/<bench>.json``; this script
 turns every such file into rows of README's Performance table, with the date and
 the machine each figure was taken on). ``--check`` only reports whether README is
 up to date (exit 1 when not). tests/core/test_readme.py fails while they disagree.
@@ -39,6 +40,14 @@ def window_tool_table() -> str:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return str(mod.window_table()).strip()
+
+
+def format_table() -> str:
+    """README's format table, from the one format table of molforma.file_formats."""
+    sys.path.insert(0, str(ROOT))  # the checkout's molforma, however the script is started
+    from molforma.file_formats import readme_table
+
+    return readme_table()
 
 
 def _harness() -> Any:
@@ -126,8 +135,9 @@ def _replace(readme: str, name: str, body: str) -> str:
 
 
 def render(readme: str) -> str:
-    """README with its generated sections (tools, window tools, performance) up to date."""
+    """README with its generated sections (tools, window tools, formats, performance) up to date."""
     readme = _replace(_replace(readme, "tools", tool_table()), "performance", performance_table())
+    readme = _replace(readme, "formats", format_table())
     return _replace(readme, "window-tools", window_tool_table())
 
 

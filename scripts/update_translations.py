@@ -25,6 +25,7 @@ G1_SOURCES = [
     "molforma/gui/view3d/scene.py", "molforma/gui/widgets/molecule_tab.py",
     "molforma/gui/widgets/coordinate_table.py", "molforma/gui/widgets/property_panel.py",
     "molforma/gui/widgets/parts_palette.py", "molforma/gui/widgets/structure_choice.py",
+    "molforma/file_formats.py",
 ]
 
 

@@ -59,6 +59,10 @@
         <translation>SD ファイル</translation>
     </message>
     <message>
+        <source>CML file</source>
+        <translation>CML ファイル</translation>
+    </message>
+    <message>
         <source>PDB file</source>
         <translation>PDB ファイル</translation>
     </message>
@@ -157,8 +161,8 @@
         <translation>エクスポート</translation>
     </message>
     <message>
-        <source>Choose a file name ending in .xyz, .mol, .sdf, .pdb, .nw or .molforma.json.</source>
-        <translation>.xyz、.mol、.sdf、.pdb、.nw、.molforma.json のいずれかで終わるファイル名を選んでください。</translation>
+        <source>Choose a file name ending in one of: %1.</source>
+        <translation>次のいずれかで終わるファイル名を選んでください: %1。</translation>
     </message>
     <message>
         <source>Exported %1</source>

@@ -1209,8 +1209,8 @@
     </message>
     <message>
         <location filename="../molforma/gui/widgets/results_panel.py" line="73" />
-        <source>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</source>
-        <translation>NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)</translation>
+        <source>NWChem output, MOLDEN, XYZ</source>
+        <translation>NWChem output, MOLDEN, XYZ</translation>
     </message>
     <message>
         <location filename="../molforma/gui/widgets/results_panel.py" line="75" />

@@ -17,9 +17,8 @@ from pathlib import Path
 
 from molforma.document.model import check_settings, check_structure, new_project
 from molforma.errors import MolFormaError
+from molforma.file_formats import READABLE, WRITABLE, names_text
 from molforma.formats.registry import (
-    READABLE,
-    WRITABLE,
     Structure,
     apply_structure,
     check_format,
@@ -45,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="molforma convert",
         description="Convert a structure, project or NWChem input file to another format.",
-        epilog=f"readable: {', '.join(READABLE)}; writable: {', '.join(WRITABLE)}",
+        epilog=f"readable: {names_text(READABLE)}; writable: {names_text(WRITABLE)}",
     )
     p.add_argument("input", help="file to read (format from its extension)")
     p.add_argument("-o", "--output", required=True, help="file to write")

@@ -17,13 +17,11 @@ from molforma.document import elements
 from molforma.document import messages as _document_messages  # noqa: F401 - file_too_large
 from molforma.document.model import MAX_NAME, new_atom
 from molforma.errors import FormatError
+from molforma.file_formats import LABELS
 from molforma.i18n import catalogue, register, render
 
 # Display names used in messages ("Cannot read XYZ (line 3): ...").
-FORMAT_LABELS: dict[str, str] = {
-    "project": "MolForma project", "xyz": "XYZ", "mol": "MOL", "sdf": "SDF", "mol2": "Mol2",
-    "cml": "CML", "pdb": "PDB", "nwchem": "NWChem input", "gaussian": "Gaussian input",
-}
+FORMAT_LABELS: dict[str, str] = LABELS
 
 _MESSAGES: dict[str, dict[str, str]] = {
     "format_bad_number": {

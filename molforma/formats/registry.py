@@ -5,39 +5,26 @@ Readers and writers are pure functions of text; paths are handled here only
 through :func:`molforma.fileio.atomic_write_text`). A structure file gives a
 :class:`Structure`; a project file gives the whole project ``dict``.
 
-Which formats keep what (round trip through MolForma):
-
-======== ===== ====== ======= ======= ======= ===== =====
-format   bonds orders charges isotope names   ids   title
-======== ===== ====== ======= ======= ======= ===== =====
-project  yes   yes    yes     yes     yes     yes   yes
-xyz      (perceived)  no      no      no      no    yes
-mol      yes   yes    yes     yes     no      yes   yes
-sdf      yes   yes    yes     yes     yes     yes   yes
-pdb      yes   yes    yes     no      yes     yes   yes
-cml      yes   yes    yes     yes     yes     yes   yes
-nwchem   (perceived)  no      mass    no      no    yes
-======== ===== ====== ======= ======= ======= ===== =====
-
-Fixed atoms survive in projects and NWChem inputs (``constraints``/``fix atom``)
-and are read from Gaussian freeze codes (``-1``). Mol2 (names, formal charges
-from atom types) and Gaussian input (charge, multiplicity) are read only.
+Which formats MolForma reads and writes, by which extensions, with which reader and
+writer, and what each keeps: the one table in :mod:`molforma.file_formats`.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from molforma.document.document import EditResult
 from molforma.document.model import Project, new_atom, project_from_json
 from molforma.errors import FileAccessError
+from molforma.file_formats import BY_NAME, EXTENSIONS, READABLE, WRITABLE, names_text
 from molforma.fileio import READ_LIMIT, atomic_write_text, read_text_limited
-from molforma.formats import cml, gaussian, mdl, mol2, nwchem_input, pdb, xyz
 from molforma.formats.common import Structure, fail, format_error
 from molforma.formats.rdkit_bridge import perceive_bonds
 
@@ -55,35 +42,18 @@ __all__ = [
     "write_text",
 ]
 
-READABLE: tuple[str, ...] = (
-    "project", "xyz", "mol", "sdf", "mol2", "cml", "pdb", "nwchem", "gaussian",
-)
-WRITABLE: tuple[str, ...] = ("project", "xyz", "mol", "sdf", "pdb", "nwchem", "cml")
-
-# Longest suffix first: ".molforma.json" must win over ".json".
-EXTENSIONS: dict[str, str] = {
-    ".molforma.json": "project", ".json": "project", ".xyz": "xyz", ".mol": "mol",
-    ".mdl": "mol", ".sdf": "sdf", ".sd": "sdf", ".mol2": "mol2", ".ml2": "mol2",
-    ".cml": "cml", ".pdb": "pdb", ".ent": "pdb", ".nw": "nwchem", ".nwi": "nwchem",
-    ".gjf": "gaussian", ".com": "gaussian", ".gau": "gaussian",
-}
-
 # Calculation keys a .nw file may set; the protected extra input never comes from a file.
 _CALCULATION_KEYS = ("task", "theory", "functional", "basis", "reference")
 _STANDARD_KEYS = frozenset(new_atom("a1", "H", 0, 0, 0))
 
 
-def _readers() -> dict[str, Callable[[str, int | None], Structure]]:
-    return {
-        "xyz": lambda t, f: xyz.read_xyz(t, f),
-        "mol": lambda t, f: _single(mdl.read_mol(t), "mol", f),
-        "sdf": lambda t, f: mdl.read_sdf(t, f),
-        "mol2": lambda t, f: mol2.read_mol2(t, f),
-        "cml": lambda t, f: cml.read_cml(t, f),
-        "pdb": lambda t, f: pdb.read_pdb(t, f),
-        "nwchem": lambda t, f: _single(nwchem_input.read_nwchem(t), "nwchem", f),
-        "gaussian": lambda t, f: _single(gaussian.read_gaussian(t), "gaussian", f),
-    }
+@cache
+def _function(ref: str) -> Callable[..., Any]:
+    """The reader or writer ``module:function`` of the format table, imported on first use."""
+    module, _, name = ref.partition(":")
+    if "." not in module:
+        module = f"molforma.formats.{module}"
+    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
 
 
 def _single(s: Structure, fmt: str, frame: int | None) -> Structure:
@@ -92,10 +62,6 @@ def _single(s: Structure, fmt: str, frame: int | None) -> Structure:
         fail("format_frame_range", fmt, None, reason=f"frame {frame} of 1", frame=frame,
              count=1, last=0)
     return s
-
-
-def _labels(names: tuple[str, ...]) -> str:
-    return ", ".join(names)
 
 
 def check_format(fmt: str, *, write: bool = False) -> str:
@@ -109,7 +75,7 @@ def check_format(fmt: str, *, write: bool = False) -> str:
     if key not in allowed:
         kind = "format_not_writable" if write else "format_not_readable"
         fail(kind, str(fmt), None, reason=f"unsupported format {fmt!r}",
-             readable=_labels(READABLE), writable=_labels(WRITABLE))
+             readable=names_text(READABLE), writable=names_text(WRITABLE))
     return key
 
 
@@ -125,10 +91,11 @@ def format_from_path(path: str | os.PathLike[str]) -> str:
             return EXTENSIONS[ext]
     raise format_error("format_unknown", "?", None,
                        reason=f"unknown extension of {Path(path).name}", path=str(path),
-                       readable=_labels(READABLE), writable=_labels(WRITABLE))
+                       readable=names_text(READABLE), writable=names_text(WRITABLE))
 
 
-def _read_project(text: str, source: str) -> Project:
+def read_project(text: str, source: str) -> Project:
+    """The project in a ``.molforma.json`` text (the format table's project reader)."""
     from molforma.fileio import strict_json_loads
 
     try:
@@ -166,9 +133,13 @@ def read_text(
 
 
 def _parse(text: str, key: str, frame: int | None, source: str) -> Structure | Project:
+    fmt = BY_NAME[key]
+    read = _function(fmt.reader)
     if key == "project":
-        return _read_project(text, source)
-    return _readers()[key](text, frame)
+        return read(text, source)  # type: ignore[no-any-return]
+    if fmt.frames:
+        return read(text, frame)  # type: ignore[no-any-return]
+    return _single(read(text), key, frame)
 
 
 def read_file(
@@ -198,19 +169,16 @@ def write_text(project: Mapping[str, Any], fmt: str) -> str:
         ValidationError: ``nwchem`` for settings the input generator refuses.
     """
     key = check_format(fmt, write=True)
-    if key == "project":
-        from molforma.fileio import strict_json_dumps
+    writer = BY_NAME[key].writer
+    assert writer is not None  # check_format accepts writable formats only
+    return _function(writer)(project)  # type: ignore[no-any-return]
 
-        return strict_json_dumps(project, "The project", ensure_ascii=False, indent=1) + "\n"
-    if key == "nwchem":
-        from molforma.nwchem.input import render_input
 
-        return render_input(project)
-    writers: dict[str, Callable[[Mapping[str, Any]], str]] = {
-        "xyz": xyz.write_xyz, "mol": mdl.write_mol, "sdf": mdl.write_sdf,
-        "pdb": pdb.write_pdb, "cml": cml.write_cml,
-    }
-    return writers[key](project)
+def write_project(project: Mapping[str, Any]) -> str:
+    """The project as ``.molforma.json`` text (the format table's project writer)."""
+    from molforma.fileio import strict_json_dumps
+
+    return strict_json_dumps(project, "The project", ensure_ascii=False, indent=1) + "\n"
 
 
 def write_file(project: Mapping[str, Any], path: str | os.PathLike[str],

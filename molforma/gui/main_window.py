@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma import file_formats
 from molforma.document.document import Document
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
@@ -58,18 +59,9 @@ _PANELS: list[tuple[str, str, str, str]] = [
      QT_TRANSLATE_NOOP("MainWindow", "History")),
 ]
 
-# (label, format, filter) for Export…; labels are translated in file_export.
-EXPORT_FORMATS: list[tuple[str, str, str]] = [
-    (QT_TRANSLATE_NOOP("MainWindow", "XYZ file"), "xyz", "*.xyz"),
-    (QT_TRANSLATE_NOOP("MainWindow", "MDL Molfile"), "mol", "*.mol"),
-    (QT_TRANSLATE_NOOP("MainWindow", "SD file"), "sdf", "*.sdf"),
-    (QT_TRANSLATE_NOOP("MainWindow", "PDB file"), "pdb", "*.pdb"),
-    (QT_TRANSLATE_NOOP("MainWindow", "NWChem input"), "nwchem", "*.nw"),
-    (QT_TRANSLATE_NOOP("MainWindow", "MolForma project"), "project", "*.molforma.json"),
-]
-OPEN_FILTER_PATTERNS = ("*.molforma.json *.json *.xyz *.mol *.sdf *.mol2 *.cml *.pdb *.ent "
-                        "*.nw *.gjf *.com")
-RESULT_FILTER_PATTERNS = "*.out *.nwout *.log *.molden *.mold"
+# File → Open's filters; Export…'s come from the same table (molforma.file_formats).
+OPEN_FILTER_PATTERNS = file_formats.open_patterns()
+RESULT_FILTER_PATTERNS = file_formats.result_patterns()
 
 
 def opens_as_results(path: str) -> bool:
@@ -590,16 +582,18 @@ class MainWindow(QMainWindow):
         from molforma.document import ops
         from molforma.fileio import atomic_write_text
 
-        filters = [f"{_tr_ctx(label)} ({pat})" for label, _f, pat in EXPORT_FORMATS]
+        # Labels are marked with QT_TRANSLATE_NOOP("MainWindow", ...) in the format table.
+        filters = [f"{_tr_ctx(f.dialog_label or f.label)} (*{f.extensions[0]})"
+                   for f in file_formats.export_formats()]
         base = (self.ctx.document.title or "molecule").replace("/", "_")
         path = dialogs.get_save_path(self, self.tr("Export"), filters, base + ".xyz")
         if not path:
             return
-        fmt = next((f for _l, f, pat in EXPORT_FORMATS if path.endswith(pat[1:])), None)
+        fmt = file_formats.export_format_of(path)
         if fmt is None:
+            endings = ", ".join(f.extensions[0] for f in file_formats.export_formats())
             dialogs.error(self, self.tr("Export"),
-                          self.tr("Choose a file name ending in .xyz, .mol, .sdf, .pdb, .nw "
-                                  "or .molforma.json."))
+                          self.tr("Choose a file name ending in one of: %1.").replace("%1", endings))
             return
         try:
             text = ops.export_document(self.ctx.document, fmt)

@@ -7,76 +7,48 @@ read backwards in blocks, never a whole multi-megabyte output. They are
 deliberately tolerant: a folder they cannot understand still becomes a row, with
 empty fields. Full parsing belongs to ``molforma.formats`` and ``molforma.nwchem``.
 
-Every regular expression is stored with an example it must match
-(``PATTERNS``); the tests run all of them.
+The lines they recognise are those of :mod:`molforma.nwchem.output_patterns`, shared
+with the full reader and the live progress.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import re
 from dataclasses import dataclass
 from functools import lru_cache
+
+from molforma.nwchem import output_patterns as patterns
 
 INPUT_HEAD_BYTES = 256 * 1024  # an input larger than this is read only this far
 TAIL_BYTES = 64 * 1024  # enough for the closing lines of any NWChem run
 ENERGY_SCAN_LIMIT = 32 * 1024 * 1024  # give up looking for an energy this far from the end
 _BLOCK = 64 * 1024
 
-PATTERNS: list[tuple[re.Pattern[bytes], bytes]] = []
+# The status markers and the energy lines, as bytes (the tail is searched undecoded).
+FAILED_MARKERS: tuple[bytes, ...] = tuple(m.encode("ascii") for m in patterns.FAILED_MARKERS)
 
 
-def _pattern(regex: bytes, *examples: bytes, flags: int = 0) -> re.Pattern[bytes]:
-    """Compile ``regex`` and record ``examples``, which the tests check it matches."""
-    compiled = re.compile(regex, flags)
-    PATTERNS.extend((compiled, ex) for ex in examples)
-    return compiled
+def _anchor(pat: patterns.Pattern) -> bytes:
+    assert pat.anchor is not None, pat
+    return pat.anchor.encode("ascii")
 
 
-# Each pattern starts with a literal so that the regex engine can skip ahead with a
-# fast substring search: a "^\s*" start made the scan of 1,000 folders 15x slower.
-# "@" lines of the optimiser's step table (searched in b"\n" + text, see _last_match).
-STEP_ENERGY = _pattern(
-    rb"\n@[ \t]+\d+[ \t]+(-?\d+\.\d+)",
-    b"\n@    3     -76.01074651 -7.5D-11  0.00000  0.00000  0.00001  0.00001      0.6\n",
-)
-TOTAL_ENERGY = _pattern(
-    rb"Total (?:SCF|DFT|MP2|CCSD|CCSD\(T\)|TDDFT|RI-MP2) energy[ \t]*[=:]?[ \t]*(-?\d+\.\d+)",
-    b"         Total SCF energy =    -76.010746508387\n",
-    b"         Total DFT energy =      -40.518351921047\n",
-    b"          Total MP2 energy           -76.230512345678\n",
-    b" Total CCSD energy:            -76.240512345678\n",
-)
-FINISHED = _pattern(rb"Total times[ \t]+cpu:",
-                    b" Total times  cpu:        0.9s     wall:        1.0s\n")
-# NWChem's error banner (the message, "current input line", the pointer to the manual)
-# and the launcher's ARMCI/MPI abort lines. Plain substrings: ``in`` tests them far
-# faster than a regex alternation, which tries every branch at every position.
-FAILED_MARKERS: tuple[bytes, ...] = (
-    b"For further details see manual section", b"There is an error", b"ARMCI Error",
-    b"MPI_ABORT was invoked", b"current input line", b"Calculation failed to converge",
-)
-FAILED = _pattern(
-    b"|".join(re.escape(m) for m in FAILED_MARKERS),
-    b" For further details see manual section:   \n",
-    b" There is an error in the specified basis set\n",
-    b"  current input line : \n",
-    b"0:ARMCI Error: scf energy failed\n",
-    b" Calculation failed to converge\n",
-    b"MPI_ABORT was invoked on rank 0 in communicator MPI_COMM_WORLD\n",
-)
+_FINISHED = patterns.TOTAL_TIMES
+_FINISHED_ANCHOR = _anchor(_FINISHED)
 # The banner and the timings are NWChem's last lines on stdout (launcher aborts go to
 # stderr, not to the output file), so the last 8 KiB are enough.
 STATUS_TAIL_BYTES = 8 * 1024
 
-# Each energy pattern with a literal to find from the end and the offset of the match
-# start from that literal. The last match is found by rfind-ing the literal and trying
-# the pattern there, not by scanning the block front to back. "@" is one byte, which
-# rfind searches with memrchr: many times faster than a multi-byte needle.
-_ENERGY_PATTERNS: tuple[tuple[re.Pattern[bytes], bytes, int], ...] = (
-    (STEP_ENERGY, b"@", -1),
-    (TOTAL_ENERGY, b"Total ", 0),
+# The energy lines with the literal that finds each from the end: the last match is
+# found by rfind-ing the literal and matching the pattern at the start of its line, not
+# by scanning the block front to back (a regex starting with "^\s*" that scans 1,000
+# folders is 15x slower). "@" is one byte, which rfind searches with memrchr: many
+# times faster than a multi-byte needle.
+_ENERGY_PATTERNS: tuple[tuple[bytes, tuple[patterns.Pattern, ...]], ...] = (
+    (_anchor(patterns.OPT_STEP_ENERGY), (patterns.OPT_STEP_ENERGY,)),
+    (_anchor(patterns.TOTAL_ENERGY),
+     (patterns.TOTAL_ENERGY, patterns.CC_ENERGY, patterns.OTHER_TOTAL_ENERGY)),
 )
 
 
@@ -314,37 +286,43 @@ def status_from_tail(tail: bytes) -> str:
     end = tail[-STATUS_TAIL_BYTES:]
     if any(marker in end for marker in FAILED_MARKERS):
         return "failed"
-    if FINISHED.search(end):
+    at = end.rfind(_FINISHED_ANCHOR)
+    if at >= 0 and _FINISHED.match_bytes(end, end.rfind(b"\n", 0, at) + 1):
         return "finished"
     return "unknown"
 
 
 def _last_match(buf: bytes, lo: int = 0) -> tuple[int, float] | None:
-    """Position and value of the last energy line in ``buf[lo:]``.
+    """Line start and value of the last energy line in ``buf[lo:]``.
 
     ``buf[lo]`` starts a line. Searching between indices, not in a slice, saves
     copying the block.
     """
     best: tuple[int, float] | None = None
-    for pat, literal, offset in _ENERGY_PATTERNS:
+    for literal, pats in _ENERGY_PATTERNS:
         end = len(buf)
         while True:
             at = buf.rfind(literal, lo, end)
-            start = at + offset
-            if at < 0 or (best is not None and start < best[0]):
+            if at < 0:
                 break
-            # A step line's "\n" may sit at lo - 1, just before the searched range.
-            m = pat.match(buf, start) if start >= 0 else None
-            if m is not None:
-                with contextlib.suppress(ValueError):
-                    best = (start, float(m.group(1)))
-                    break
+            start = max(buf.rfind(b"\n", lo, at) + 1, lo)
+            if best is not None and start < best[0]:
+                break
+            value = _energy_at(buf, start, pats)
+            if value is not None:
+                best = (start, value)
+                break
             end = at
-    if best is None and lo == 0 and buf.startswith(b"@"):
-        m = STEP_ENERGY.match(b"\n" + buf[:256])  # a step line opening the file
-        if m is not None:
-            best = (0, float(m.group(1)))
     return best
+
+
+def _energy_at(buf: bytes, start: int, pats: tuple[patterns.Pattern, ...]) -> float | None:
+    for pat in pats:
+        m = pat.match_bytes(buf, start)
+        if m is not None:
+            with contextlib.suppress(ValueError):
+                return patterns.d_float(m.group(2).decode("ascii"))
+    return None
 
 
 def last_energy_in(data: bytes) -> float | None:

@@ -45,12 +45,13 @@ from molforma.errors import FileAccessError, MolFormaError
 from molforma.formula import hill_formula
 from molforma.history import nwfiles
 from molforma.i18n import register
+from molforma.jobs import STATUSES
 
 JOB_RECORD = "job.json"
 PROJECT_SNAPSHOT = "project.molforma.json"
 RECORD_LIMIT = 1024 * 1024  # a job record is a few hundred bytes; refuse anything absurd
 STALE_RUNNING_SECONDS = 6 * 3600.0
-SPEC_STATUSES = ("queued", "running", "finished", "failed", "cancelled", "timed_out")
+SPEC_STATUSES = STATUSES
 EXTRA_STATUSES = ("interrupted", "saved", "unknown")
 PROGRESS_EVERY = 25  # folders between two progress callbacks
 

@@ -46,6 +46,7 @@ from molforma.fileio import (
     strict_json_dumps,
 )
 from molforma.i18n import register
+from molforma.jobs import STATUSES as STATUSES  # read as runner.STATUSES too
 from molforma.jobs import TERMINAL as TERMINAL  # the end states, read as runner.TERMINAL too
 from molforma.nwchem.input import input_errors, render_input
 from molforma.nwchem.progress import ProgressTracker
@@ -54,7 +55,6 @@ from molforma.results.limits import MAX_FILE_BYTES
 
 log = logging.getLogger(__name__)
 
-STATUSES: tuple[str, ...] = ("queued", "running", "finished", "failed", "cancelled", "timed_out")
 INPUT_NAME = "input.nw"
 OUTPUT_NAME = "output.out"
 ERROR_NAME = "error.err"

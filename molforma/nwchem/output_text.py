@@ -1,70 +1,12 @@
-"""Primitives of the NWChem output reader: example-checked regexes and line access (no Qt).
+"""Line access of the NWChem output reader (no Qt).
 
-Every regex of the reader is made with :func:`pattern`, which records an example
-line it must match; a test iterates over :func:`patterns`. :class:`OutputText`
-gives the lines around positions of one window of the output (the reader walks a
-big file window by window, so a line number is the window's first line number
-plus the newlines before a position).
+:class:`OutputText` gives the lines around positions of one window of the output
+(the reader walks a big file window by window, so a line number is the window's
+first line number plus the newlines before a position). The regexes for those
+lines are in :mod:`molforma.nwchem.output_patterns`.
 """
 
 from __future__ import annotations
-
-import re
-
-FLOAT = r"[-+]?\d*\.\d+(?:[EeDd][-+]?\d+)?"
-
-
-class Pattern:
-    """A regex compiled on first use: ``molforma results`` starts faster when most of
-    the reader's sixty patterns never meet their kind of output. After the first call
-    ``match`` and ``search`` are the compiled pattern's own methods (no extra call)."""
-
-    def __init__(self, regex: str, flags: int = 0) -> None:
-        self.pattern = regex
-        self.flags = flags
-        self._compiled: re.Pattern[str] | None = None
-
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        """The compiled regex."""
-        c = self._compiled
-        if c is None:
-            c = self._compiled = re.compile(self.pattern, self.flags)
-            # Instance attributes shadow the methods below from now on.
-            self.match = c.match  # type: ignore[method-assign]
-            self.search = c.search  # type: ignore[method-assign]
-        return c
-
-    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        """:meth:`re.Pattern.match`."""
-        return self.compiled.match(text, pos)
-
-    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        """:meth:`re.Pattern.search`."""
-        return self.compiled.search(text, pos)
-
-    def __repr__(self) -> str:
-        return f"Pattern({self.pattern!r})"
-
-
-_PATTERNS: list[tuple[Pattern, str]] = []
-
-
-def pattern(regex: str, example: str, flags: int = 0) -> Pattern:
-    """A regex with ``example``, which the tests check it matches (compiled on first use)."""
-    compiled = Pattern(regex, flags)
-    _PATTERNS.append((compiled, example))
-    return compiled
-
-
-def patterns() -> list[tuple[Pattern, str]]:
-    """Every (regex, example) pair defined so far."""
-    return list(_PATTERNS)
-
-
-def d_float(tok: str) -> float:
-    """Float of a Fortran number (``1.0D-04`` included)."""
-    return float(tok.replace("D", "E").replace("d", "e"))
 
 
 class NeedMoreText(Exception):

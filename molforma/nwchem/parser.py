@@ -4,9 +4,8 @@ Speed matters (outputs reach 128 MiB), so the file is never scanned line by line
 with regexes. Instead a handful of literal anchors ("Output coordinates in
 angstroms", "Total SCF energy =", ...) are located with ``str.find`` (a C-speed
 substring search), the hits are visited in file order, and only the few lines
-around each hit are split or matched. Every regex is defined with
-:func:`pattern` together with an example line it must match; a test checks all
-of them.
+around each hit are split or matched. The regexes and the anchors shared with
+the live progress and the history scan are in :mod:`molforma.nwchem.output_patterns`.
 
 What is read: SCF/DFT/MP2 totals (separate labelled entries); optimisation steps
 from the ``@`` lines (energy, gradient and step criteria); every geometry from the
@@ -27,14 +26,25 @@ from dataclasses import dataclass, field
 
 from molforma.errors import ResultsError
 from molforma.nwchem import parser_properties as chem
-from molforma.nwchem.output_text import (
-    FLOAT,
-    NeedMoreText,
-    OutputText,
+from molforma.nwchem.output_patterns import (
+    ECHO_RULE,
+    ECHO_START,
+    ERROR_CODE_TAIL,
+    ERROR_INPUT_ANCHOR,
+    INPUT_LINE,
+    OPT_CONVERGED,
+    OPT_FAILED,
+    OPT_STEP,
+    SCF_FAILED,
+    TASK_TIMES,
+    TIMES_ANCHOR,
+    TOTAL_ENERGY,
+    TOTAL_TIMES,
+    VERSION,
+    ZERO_POINT,
     d_float,
-    pattern,
-    patterns,
 )
+from molforma.nwchem.output_text import NeedMoreText, OutputText
 from molforma.results.elements import symbol_from_label
 from molforma.results.formats import BOHR_TO_ANGSTROM
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
@@ -50,32 +60,6 @@ from molforma.results.model import (
     make_mode,
 )
 
-_FLOAT = FLOAT
-
-TOTAL_ENERGY = pattern(
-    rf"^\s*Total (SCF|DFT|MP2) energy\s*=?\s*({_FLOAT})\s*$",
-    "         Total SCF energy =    -76.010504991041",
-)
-pattern(TOTAL_ENERGY.pattern, "         Total DFT energy =      -40.518351921010")
-pattern(TOTAL_ENERGY.pattern, "          Total MP2 energy           -76.199026586471")
-OPT_STEP = pattern(
-    rf"^@\s+(\d+)\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})\s+({_FLOAT})",
-    "@    1     -76.01073828 -2.3D-04  0.00094  0.00062  0.00724  0.01213      0.4",
-)
-ZERO_POINT = pattern(
-    rf"Zero-Point correction to Energy\s*=\s*{_FLOAT}\s*kcal/mol\s*\(\s*({_FLOAT})\s*au\)",
-    " Zero-Point correction to Energy  =   14.411 kcal/mol  (  0.022966 au)",
-)
-ERROR_CODE_TAIL = pattern(
-    r"^\s*(.*?\S)\s{2,}-?\d+\s*$",
-    " bas_tag_lib: failed opening basis file                   0",
-)
-INPUT_LINE = pattern(r"^\s*\d+:\s*(.*?)\s*$", "    10: task scf energy")
-VERSION = pattern(
-    r"Northwest Computational Chemistry Package \(NWChem\)\s+(\S+)",
-    "             Northwest Computational Chemistry Package (NWChem) 7.0.2",
-)
-
 # Literal anchors: (text to find, event name).
 _BASE_ANCHORS: tuple[tuple[str, str], ...] = (
     ("Output coordinates in angstroms", "geometry"),
@@ -86,16 +70,16 @@ _BASE_ANCHORS: tuple[tuple[str, str], ...] = (
     ("Total DFT energy", "energy"),
     ("Total MP2 energy", "energy"),
     ("NWChem Geometry Optimization", "opt_start"),
-    ("Optimization converged", "opt_converged"),
-    ("Failed to converge in maximum number of steps", "opt_failed"),
-    ("Calculation failed to converge", "scf_failed"),
+    (OPT_CONVERGED.anchor, "opt_converged"),
+    (OPT_FAILED.anchor, "opt_failed"),
+    (SCF_FAILED.anchor, "scf_failed"),
     ("NORMAL MODE EIGENVECTORS IN CARTESIAN COORDINATES", "modes"),
     ("Projected Infra Red Intensities", "ir"),
     ("Zero-Point correction to Energy", "zpe"),
-    (" current input line :", "error"),
+    (ERROR_INPUT_ANCHOR, "error"),
     ("Warning", "warning"),
     ("WARNING", "warning"),
-    ("times  cpu:", "completed"),  # "Total times" (the end) and "Task  times" (a task's)
+    (TIMES_ANCHOR, "completed"),  # "Total times" (the end) and "Task  times" (a task's)
 )
 _ANCHORS = (*_BASE_ANCHORS, *chem.ANCHORS)
 _ENERGY_KIND: dict[str, EnergyKind] = {"SCF": "scf", "DFT": "dft", "MP2": "mp2"}
@@ -136,15 +120,15 @@ class _State:
     ascii_only: bool = True
 
 
-__all__ = ["parse_nwchem_file", "parse_nwchem_output", "pattern", "patterns"]
+__all__ = ["parse_nwchem_file", "parse_nwchem_output"]
 
 # The output is read in windows: events are taken from the first WINDOW characters
 # (cut at a line end) while handlers look LOOKAHEAD characters further (more on
 # demand, see NeedMoreText), so a 100 MB output is never held whole in memory.
 WINDOW = 1024 * 1024
 LOOKAHEAD = 256 * 1024
-_ECHO_START = "echo of input deck"
-_ECHO_END = "\n=========="
+_ECHO_START = ECHO_START
+_ECHO_END = "\n" + ECHO_RULE
 _READ_BYTES = 256 * 1024
 _HEAD_CHARS = 20000
 _SNIFF_BYTES = 64 * 1024
@@ -598,10 +582,9 @@ def _on_warning(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
 
 
 def _on_completed(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
-    text = line.lstrip()
-    if text.startswith("Total times"):
+    if TOTAL_TIMES.match(line):
         st.completed = True
-    elif text.startswith("Task  times"):
+    elif TASK_TIMES.match(line):
         chem.on_task_end(st)
 
 

@@ -13,7 +13,39 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from molforma.nwchem.output_text import FLOAT, NeedMoreText, OutputText, d_float, pattern
+from molforma.nwchem.output_patterns import (
+    CC_ENERGY,
+    DFT_HEADER_NUMBER,
+    DFT_S2,
+    DFT_WAVEFUNCTION,
+    DIPOLE_COMPONENT,
+    DIPOLE_DEBYE,
+    DISPERSION,
+    EIGENVALUE_ROW,
+    EXPANSION_POINT,
+    FAILED_TOTAL,
+    FILE_PREFIX,
+    GROSS_ROW,
+    MULLIKEN_ROW,
+    MULTIPOLE_ROW,
+    POLAR_FREQUENCY,
+    POLAR_ROW,
+    QMD_STEP,
+    QMD_VALUE,
+    QUADRUPOLE_ROW,
+    SCF_HEADER_NUMBER,
+    SCF_S2,
+    SCF_WAVEFUNCTION,
+    TCE_ENERGY,
+    TD_ROOT,
+    TD_STRENGTH,
+    TEMPERATURE,
+    THERMAL_CORRECTION,
+    TOTAL_ENTROPY,
+    VECTOR,
+    d_float,
+)
+from molforma.nwchem.output_text import NeedMoreText, OutputText
 from molforma.results.model import (
     EV_NM,
     HARTREE_TO_EV,
@@ -32,110 +64,6 @@ from molforma.results.model import (
 
 if TYPE_CHECKING:
     from molforma.nwchem.parser import _State
-
-CC_ENERGY = pattern(
-    rf"^\s*Total (CCSD|CCSD\(T\)|MP2) energy:\s*({FLOAT})\s*$",
-    " Total CCSD(T) energy:                 -76.120349855891646",
-)
-pattern(CC_ENERGY.pattern, " Total CCSD energy:             -76.119353995815544")
-pattern(CC_ENERGY.pattern, " Total MP2 energy:            -76.112825384344916")
-TCE_ENERGY = pattern(
-    rf"^\s*(CCSD|CCSD\(T\)|CCSDT|CCSD\[T\]|CR-CCSD\[T\]|CR-CCSD\(T\)|LR-CCSD\(T\)|MP2|CCD|CC2|"
-    rf"QCISD|CISD|LCCSD|CCSDTQ)\s+total energy / hartree\s*=\s*({FLOAT})",
-    " CCSD total energy / hartree       =       -75.012461681003884",
-)
-pattern(TCE_ENERGY.pattern, " CCSD(T) total energy / hartree       =       -76.120349855891646")
-FAILED_TOTAL = pattern(
-    r"^\s*Total (SCF|DFT|MP2|CCSD|CCSD\(T\)) energy\s*[=:]?\s*\*{3,}",
-    "          Total MP2 energy           ******************",
-)
-TD_ROOT = pattern(
-    rf"^\s*Root\s+(\d+)\s+(?:(singlet|triplet)\s+)?(\S+)?\s+({FLOAT})\s+a\.u\.\s+({FLOAT})\s+eV",
-    "  Root   1 singlet b2             0.294844967 a.u.                8.0231 eV ",
-)
-pattern(TD_ROOT.pattern, "  Root   2 a             0.294844967 a.u.                8.0231 eV")
-TD_STRENGTH = pattern(
-    rf"^\s*(Dipole Oscillator Strength|Total Oscillator Strength|Oscillator Strength)\s+({FLOAT})",
-    "     Dipole Oscillator Strength                    0.0143853823",
-)
-VECTOR = pattern(
-    rf"^\s*Vector\s+(\d+)\s+Occ=\s*({FLOAT})\s+E=\s*({FLOAT})(?:\s+Symmetry=(\S+))?",
-    " Vector    2  Occ=2.000000D+00  E=-1.341539D+00  Symmetry=a1",
-)
-pattern(VECTOR.pattern, " Vector    6  Occ=0.000000D+00  E= 2.106237D-01")
-EIGENVALUE_ROW = pattern(rf"^\s*(\d+)\s+({FLOAT})\s*$", "    1  -20.6765")
-MULLIKEN_ROW = pattern(
-    rf"^\s*(\d+)\s+(\S+)\s+(\d+)\s+({FLOAT})(?:\s|$)",
-    "    1 O    8     8.46   2.00  0.97  2.67  0.96  1.81  0.05",
-)
-GROSS_ROW = pattern(
-    rf"^\s*(\d+)\s+(\S+)\s+({FLOAT})\s+({FLOAT})\s*$",
-    "              1  O    8.0     8.77813",
-)
-MULTIPOLE_ROW = pattern(
-    rf"^\s*([12])\s+(\d)\s+(\d)\s+(\d)\s+({FLOAT})",
-    "     1   0 0 1      0.765569      0.496663      0.268906      0.000000",
-)
-EXPANSION_POINT = pattern(
-    rf"X\s*=\s*({FLOAT})\s+Y\s*=\s*({FLOAT})\s+Z\s*=\s*({FLOAT})",
-    "         X =       0.0000000 Y =       0.0000000 Z =       0.0000000",
-)
-DIPOLE_COMPONENT = pattern(
-    rf"^\s*DM([XYZ])\s+({FLOAT})", "             DMZ       -0.8179578672 DMZEFC        0.0000000000"
-)
-DIPOLE_DEBYE = pattern(
-    rf"^\s*Dipole moment\s+({FLOAT})\s+Debye", "   Dipole moment        2.0790572345 Debye(s)"
-)
-QUADRUPOLE_ROW = pattern(
-    rf"^\s*(XX|YY|ZZ|XY|XZ|YZ)\s+({FLOAT})\s+({FLOAT})\s+({FLOAT})\s*$",
-    "      XX           -1.5216317510          0.0000000000         -1.5216317510",
-)
-SCF_S2 = pattern(rf"^\s*S\^2\s*=\s*({FLOAT})", "                      S^2 =      0.7709")
-DFT_S2 = pattern(
-    rf"<S2>\s*=\s*({FLOAT})\s*\(Exact\s*=\s*({FLOAT})\)",
-    "      <S2> =      0.7537 (Exact =     0.7500)",
-)
-SCF_HEADER_NUMBER = pattern(
-    rf"^\s*(charge|closed shells|open shells|alpha electrons|beta  electrons)\s*=\s*({FLOAT}|\d+)",
-    "  charge          =   0.00",
-)
-pattern(SCF_HEADER_NUMBER.pattern, "  alpha electrons =     5")
-SCF_WAVEFUNCTION = pattern(r"^\s*wavefunction\s*=\s*(\S+)", "  wavefunction    = UHF ")
-DFT_HEADER_NUMBER = pattern(
-    r"^\s*(Charge|Spin multiplicity|Alpha electrons|Beta electrons)\s*:\s*(-?\d+)",
-    "          Spin multiplicity:     2",
-)
-pattern(DFT_HEADER_NUMBER.pattern, "           Alpha electrons :     5")
-DFT_WAVEFUNCTION = pattern(
-    r"Wavefunction type:\s*(.*?)\.?\s*$", "          Wavefunction type:  spin polarized."
-)
-TEMPERATURE = pattern(
-    rf"^\s*Temperature\s*=\s*({FLOAT})K", " Temperature                      =   298.15K"
-)
-THERMAL_CORRECTION = pattern(
-    rf"Thermal correction to (Energy|Enthalpy)\s*=\s*{FLOAT}\s*kcal/mol\s*\(\s*({FLOAT})\s*au\)",
-    " Thermal correction to Enthalpy   =   16.781 kcal/mol  (  0.026742 au)",
-)
-TOTAL_ENTROPY = pattern(
-    rf"^\s*Total Entropy\s*=\s*({FLOAT})\s*cal/mol-K", " Total Entropy                    =   44.967 cal/mol-K"
-)
-DISPERSION = pattern(
-    rf"^\s*Dispersion correction\s*=\s*({FLOAT})",
-    "    Dispersion correction =       -0.000007883792",
-)
-QMD_VALUE = pattern(
-    rf"^\s*(Time elapsed|Kin\. energy|Pot\. energy|Tot\. energy|Current temp\.)[^:]*:\s*"
-    rf"(?:\d+\s+)?({FLOAT})",
-    "  Tot. energy (a.u.):        1          -74.961577",
-)
-pattern(QMD_VALUE.pattern, "  Time elapsed (fs) :                     0.241888")
-QMD_STEP = pattern(r"^\s*Kin\. energy[^:]*:\s*(\d+)\s", "  Kin. energy (a.u.):        1            0.001514")
-FILE_PREFIX = pattern(r"^\s*prefix\s*=\s*(\S+?)\.?\s*$", "    prefix          = water_scf_bomd.")
-POLAR_FREQUENCY = pattern(rf"^\s*Frequency\s*=\s*({FLOAT})", " Frequency  =       0.0000000 / au")
-POLAR_ROW = pattern(
-    rf"^\s*([XYZ])\s+({FLOAT})\s+({FLOAT})\s+({FLOAT})\s*$",
-    " X       7.1938924     -0.0000000     -0.0000000",
-)
 
 # Literal anchors of this module: (text to find, event name). Every anchor costs one
 # pass over the text, so related lines share one anchor (a header is read from the

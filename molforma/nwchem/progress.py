@@ -4,68 +4,35 @@
 iteration, the optimisation step and energy (the ``@`` lines), the last total
 energy, and whether SCF and the optimisation converged. The job runner uses it
 both for live progress and for the final job record, because NWChem's exit code
-alone does not say whether anything converged. Each regex carries an example
-line it must match (tested in tests/core).
+alone does not say whether anything converged. The lines it recognises are those
+of :mod:`molforma.nwchem.output_patterns`, shared with the reader and the history.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-PATTERNS: list[tuple[re.Pattern[str], str]] = []
+from molforma.nwchem.output_patterns import (
+    CURRENT_INPUT_LINE,
+    DFT_ITERATION,
+    ERROR_CODE_TAIL,
+    ERROR_RULE,
+    FATAL_ERROR,
+    OPT_CONVERGED,
+    OPT_FAILED,
+    OPT_STEP_ENERGY,
+    SCF_FAILED,
+    SCF_ITERATION,
+    SCF_TABLE_HEADER,
+    TOTAL_ENERGY,
+    d_float,
+)
 
 
-def _pattern(regex: str, example: str) -> re.Pattern[str]:
-    """Compile ``regex`` and record ``example``, which the tests check it matches."""
-    compiled = re.compile(regex)
-    PATTERNS.append((compiled, example))
-    return compiled
-
-
-_NUM = r"(-?\d+\.\d+(?:[EeDd][+-]?\d+)?)"
-
-SCF_TABLE_HEADER = _pattern(
-    r"^\s+iter\s+energy\s+gnorm\s+gmax\s+time",
-    "              iter       energy          gnorm     gmax       time",
-)
-SCF_ITERATION = _pattern(
-    rf"^\s+(\d+)\s+{_NUM}\s+\d\.\d+D[+-]\d+\s+\d\.\d+D[+-]\d+\s+\d+\.\d+\s*$",
-    "                 1      -75.9747160549  8.31D-01  3.41D-01      0.1",
-)
-DFT_ITERATION = _pattern(
-    rf"^\s*d=\s*\d+,ls=\s*[\d.]+,\S+\s+(\d+)\s+{_NUM}\s",
-    " d= 0,ls=0.0,diis     1    -40.5079639052 -5.39D+01  1.04D-02  1.12D-01     0.4",
-)
-TOTAL_ENERGY = _pattern(
-    rf"^\s+Total (SCF|DFT) energy =\s+{_NUM}",
-    "         Total SCF energy =    -76.010504991041",
-)
-TOTAL_MP2 = _pattern(
-    rf"^\s+Total (MP2) energy\s+{_NUM}",
-    "          Total MP2 energy           -74.969841851492",
-)
-OPT_STEP = _pattern(
-    rf"^@\s+(\d+)\s+{_NUM}\s",
-    "@    3     -76.01074651 -7.5D-11  0.00000  0.00000  0.00001  0.00001      0.6",
-)
-OPT_CONVERGED = _pattern(r"^\s+Optimization converged", "      Optimization converged")
-OPT_FAILED = _pattern(
-    r"^\s*Failed to converge in maximum number of steps",
-    " Failed to converge in maximum number of steps or available time",
-)
-SCF_FAILED = _pattern(
-    r"^\s*Calculation failed to converge", "      Calculation failed to converge"
-)
-ERROR_RULE = _pattern(
-    r"^\s?-{72}\s*$",
-    " ------------------------------------------------------------------------",
-)
-FATAL_ERROR = _pattern(
-    r"^\s*Fatal Error:\s*(.*?)\s*$",
-    " Fatal Error: scratch directory not accessible                 911",
-)
-_TRAILING_CODE = re.compile(r"\s+-?\d+\s*$")
+def _without_code(text: str) -> str:
+    """An error message without the code NWChem prints at its end."""
+    m = ERROR_CODE_TAIL.match(text)
+    return (m.group(1) if m else text).strip()
 
 
 class ProgressTracker:
@@ -102,8 +69,8 @@ class ProgressTracker:
             self._in_scf_table = False
             return False
         if after_rule and self.error is None and not line.lstrip().startswith("-"):
-            text = _TRAILING_CODE.sub("", line).strip()
-            if text and not text.startswith("current input line"):
+            text = _without_code(line)
+            if text and not text.startswith(CURRENT_INPUT_LINE):
                 self.error = text
             return False
         if ERROR_RULE.match(line):
@@ -117,11 +84,11 @@ class ProgressTracker:
         m = SCF_ITERATION.match(line) if self._in_scf_table else DFT_ITERATION.match(line)
         if m:
             self.scf_iteration = int(m.group(1))
-            self.energy = _float(m.group(2))
+            self.energy = d_float(m.group(2))
             return True
-        m = TOTAL_ENERGY.match(line) or TOTAL_MP2.match(line)
+        m = TOTAL_ENERGY.match(line)
         if m:
-            kind, value = m.group(1), _float(m.group(2))
+            kind, value = m.group(1), d_float(m.group(2))
             self.first_total.setdefault(kind, value)
             self.last_total[kind] = value
             self.energy = value
@@ -139,14 +106,14 @@ class ProgressTracker:
             return True
         m = FATAL_ERROR.match(line)
         if m and self.error is None:
-            self.error = _TRAILING_CODE.sub("", m.group(1)).strip() or "Fatal Error"
+            self.error = _without_code(m.group(1)) or "Fatal Error"
         return False
 
     def _opt_step(self, line: str) -> bool:
-        m = OPT_STEP.match(line)
+        m = OPT_STEP_ENERGY.match(line)
         if not m:
             return False
-        step, value = int(m.group(1)), _float(m.group(2))
+        step, value = int(m.group(1)), d_float(m.group(2))
         # NWChem repeats the last step line after "Optimization converged".
         if self.optimization_step == step and self.energies:
             return False
@@ -178,10 +145,6 @@ class ProgressTracker:
         if self.first_total:
             return next(iter(self.first_total.values()))
         return None
-
-
-def _float(text: str) -> float:
-    return float(text.replace("D", "E").replace("d", "e"))
 
 
 # NWChem 7.0.2's own limits when the input sets none (its output says "Maximum no. of

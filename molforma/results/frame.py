@@ -12,19 +12,19 @@ applied to every structure and (as a rotation) to the mode displacements.
 from __future__ import annotations
 
 import math
-import re
 from array import array
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from molforma.nwchem.output_patterns import ECHO_END, ECHO_START
 from molforma.results import rigid
 from molforma.results.model import Results
 
 if TYPE_CHECKING:
     import numpy as np
 
-_ECHO_START = "echo of input deck"
-_ECHO_END = re.compile(r"^={40,}\s*$", re.M)
+_ECHO_START = ECHO_START
+_ECHO_END = ECHO_END
 _BOHR = 0.52917721092
 _UNITS = {"angstrom": 1.0, "angstroms": 1.0, "an": 1.0, "au": _BOHR, "atomic": _BOHR,
           "bohr": _BOHR, "nm": 10.0, "nanometers": 10.0, "pm": 0.01, "picometers": 0.01}

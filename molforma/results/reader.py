@@ -24,6 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from molforma.errors import MolFormaError, ResultsError
+from molforma.file_formats import RESULT_BY_NAME
+from molforma.nwchem.output_patterns import BANNER
 from molforma.results.formats import parse_molden, parse_xyz, parse_xyz_frames, structure_summary
 from molforma.results.frame import restore_input_frame
 from molforma.results.limits import (
@@ -37,9 +39,10 @@ from molforma.results.model import FileEntry, Results
 PREFERRED_OUTPUT = "output.out"
 _STEP_FILE = re.compile(r"^(?P<stem>.+)\.m-(?P<mode>\d+)\.s-(?P<step>\d+)\.xyz$", re.IGNORECASE)
 _STEP_KEY = re.compile(r"^(?P<stem>.+)\.m-(?P<mode>\d+)\.s-\*\.xyz$", re.IGNORECASE)
-_OUTPUT_EXT = (".out", ".nwout", ".nwo", ".log", ".output", ".txt")
-_MOLDEN_EXT = (".molden", ".mold", ".molf", ".molden.input")
+_OUTPUT_EXT = RESULT_BY_NAME["nwchem-output"].extensions
+_MOLDEN_EXT = RESULT_BY_NAME["molden"].extensions
 _SNIFF_BYTES = 64 * 1024
+_BANNER = BANNER.encode()
 _KIND_ORDER = {"nwchem-output": 0, "molden": 1, "xyz": 2, "vibration-animation": 2}
 
 Guard = Callable[[Path], Path]
@@ -58,7 +61,7 @@ def _sniff(path: Path) -> bytes:
 
 
 def _is_nwchem_output(head: bytes) -> bool:
-    return b"Northwest Computational Chemistry Package" in head or (
+    return _BANNER in head or (
         b"NWChem" in head and b"Output coordinates" in head
     )
 

@@ -16,8 +16,6 @@ import pytest
 import molforma.history.scan as scan_mod
 from molforma.errors import FileAccessError
 from molforma.history.nwfiles import (
-    FAILED,
-    PATTERNS,
     element_of_tag,
     last_energy,
     status_from_tail,
@@ -363,16 +361,6 @@ def test_preview_refuses_a_folder_that_is_not_a_job(tmp_path: Path) -> None:
 
 
 # -- the cheap NWChem readers ------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("pattern", "example"), PATTERNS, ids=lambda v: repr(v)[:40])
-def test_every_output_pattern_matches_its_example(pattern: Any, example: bytes) -> None:
-    assert pattern.search(example)
-
-
-@pytest.mark.parametrize("example", [ex for pat, ex in PATTERNS if pat is FAILED])
-def test_every_failure_example_gives_a_failed_status(example: bytes) -> None:
-    assert status_from_tail(b"  some output\n" + example) == "failed"
 
 
 def test_status_from_tail_prefers_the_error_banner() -> None:

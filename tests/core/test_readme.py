@@ -48,3 +48,16 @@ def test_readme_window_tool_table_matches_the_tool_definitions() -> None:
     m = re.search(r"<!-- window-tools:start -->\n(.*)\n<!-- window-tools:end -->", readme, re.S)
     assert m, "README lacks the window tools section markers"
     assert m.group(1).strip() == table, "run: .venv/bin/python scripts/update_readme.py"
+
+
+def test_readme_format_table_is_the_one_generated_from_the_format_table() -> None:
+    spec = importlib.util.spec_from_file_location("update_readme", ROOT / "scripts" / "update_readme.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    table = mod.format_table()
+    assert table.count("\n| ") == 9  # one row per format under the header and its rule
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- formats:start -->\n(.*)\n<!-- formats:end -->", readme, re.S)
+    assert m, "README lacks the formats section markers"
+    assert m.group(1).strip() == table, "run: .venv/bin/python scripts/update_readme.py"

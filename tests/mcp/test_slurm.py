@@ -193,7 +193,7 @@ def test_a_running_batch_job_is_cancelled_and_no_nwchem_of_it_remains(
     assert sc["job"]["schedulerState"] == "CANCELLED"
     assert slurm_cluster.job_state(sc["job"]["nativeId"]) == "CANCELLED"
     wait_until(lambda: not _processes_in(folder), 15)
-    wait_until(lambda: json.loads((folder / "job.json").read_text())["status"] == "cancelled", 5)
+    wait_until(lambda: json.loads((folder / "job.json").read_text())["status"] == "cancelled", 20)
 
 
 @pytest.mark.nwchem
@@ -303,7 +303,7 @@ def test_a_restarted_server_reattaches_to_a_running_batch_job_and_follows_it_to_
     assert ended["record"]["optimizationConverged"] is True
     assert len(ended["record"]["progress"]["energies"]) >= 2  # read from output.out anew
     # The record on disk follows the state in memory within moments.
-    wait_until(lambda: json.loads((folder / "job.json").read_text())["status"] == "finished", 5)
+    wait_until(lambda: json.loads((folder / "job.json").read_text())["status"] == "finished", 20)
     rev2 = second.doc()[1]
     second.ok("results_action", {"documentId": doc2, "expectedRevision": rev2,
                                  "action": "open_directory", "path": str(folder)})

@@ -59,11 +59,11 @@ from molforma.gui.widgets.panel_workers import (
     rows_to_remove,
 )
 from molforma.gui.widgets.plots import EnergyPlot
+from molforma.jobs import TERMINAL
 from molforma.nwchem.settings import ExecutionSettings
 
 log = logging.getLogger(__name__)
 
-FINAL_STATUSES = ("finished", "failed", "cancelled", "timed_out")
 POLL_MS = 250
 LOG_MAX_LINES = 20_000  # lines the log view keeps; the full output stays in the job folder
 LOG_READ_BYTES = 1 << 20  # at most this much new output is shown per poll
@@ -612,7 +612,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         self._update_buttons()
 
     def _update_buttons(self) -> None:
-        running = self.job is not None and job_status(self.job) not in FINAL_STATUSES
+        running = self.job is not None and job_status(self.job) not in TERMINAL
         self.run_button.setEnabled(not running)
         self.stop_button.setEnabled(running)
         self.save_input_button.setEnabled(not running)
@@ -679,7 +679,7 @@ class ExecutionPanel(Retranslatable, QWidget):
 
     def run(self) -> None:
         """Start a calculation of the confirmed project (asking first about untrusted values)."""
-        if self.job is not None and job_status(self.job) not in FINAL_STATUSES:
+        if self.job is not None and job_status(self.job) not in TERMINAL:
             return
         doc = self.ctx.document
         # What the person confirms and what runs is this snapshot, never the document
@@ -751,7 +751,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         self._progress_limits = self._limits_of(job)
         self.progress_bar.setVisible(True)
         self.poll()
-        if self.job is job and job_status(job) not in FINAL_STATUSES:
+        if self.job is job and job_status(job) not in TERMINAL:
             self._timer.start()
         self._update_buttons()
 
@@ -864,7 +864,7 @@ class ExecutionPanel(Retranslatable, QWidget):
             self.energy_plot.set_energies(energies)
         directory = job_directory(job, snap)
         self._append_new_output(directory)
-        if status in FINAL_STATUSES:
+        if status in TERMINAL:
             self._timer.stop()
             for _ in range(8):  # the end of a fast-growing output, bounded
                 before = self._log_offset

@@ -38,6 +38,7 @@ from molforma.document.building import valence_problem_ids
 from molforma.document.model import atoms_of, bonds_of
 from molforma.document.origin import acting_for_mcp, effective_origin, mcp_acting
 from molforma.errors import MolFormaError
+from molforma.file_formats import structure_patterns
 from molforma.gui import dialogs
 from molforma.gui.context import AppContext
 from molforma.gui.view3d import create_view
@@ -97,7 +98,7 @@ def history_texts(doc: Any) -> tuple[str, str]:
         redo = QCoreApplication.translate("MoleculeTab", "Redo %1").replace(
             "%1", step_name(redo_labels[-1]))
     return undo, redo
-STRUCTURE_FILTER = "*.xyz *.mol *.sdf *.mol2 *.cml *.pdb *.ent *.nw *.gjf *.com *.molforma.json"
+STRUCTURE_FILTER = structure_patterns()
 
 
 class MoleculeTab(QWidget):

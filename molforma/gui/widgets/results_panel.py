@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.errors import ResultsError
+from molforma.file_formats import result_patterns
 from molforma.gui import dialogs
 from molforma.gui.view3d.labels import AtomLabelOverlay
 from molforma.gui.widgets.panel_workers import (
@@ -73,10 +74,10 @@ IMAGINARY_BRUSH = QColor("#fde0e0")
 SIGNIFICANT_BRUSH = QColor("#f8b4b4")
 RIGID_MODE_TEXT = QColor("#8a8a8a")  # translations and rotations
 RESULT_FILTERS = (
-    QT_TRANSLATE_NOOP("ResultsPanel",
-                      "NWChem output, MOLDEN, XYZ (*.out *.log *.nwo *.molden *.mold *.xyz)"),
+    QT_TRANSLATE_NOOP("ResultsPanel", "NWChem output, MOLDEN, XYZ"),
     QT_TRANSLATE_NOOP("ResultsPanel", "All files (*)"),
 )
+RESULT_PATTERNS = result_patterns(("nwchem-output", "molden", "xyz"))
 
 
 def _atoms_of(structure: Any) -> list[dict[str, Any]]:
@@ -347,7 +348,8 @@ class ResultsPanel(Retranslatable, QWidget):
 
     def _ask_open_file(self) -> None:
         path = dialogs.get_open_path(self, self.tr("Open results"),
-                                     [self.tr(RESULT_FILTERS[0]), self.tr(RESULT_FILTERS[1])])
+                                     [f"{self.tr(RESULT_FILTERS[0])} ({RESULT_PATTERNS})",
+                                      self.tr(RESULT_FILTERS[1])])
         if path:
             self._open_reporting(path, directory=False)
 

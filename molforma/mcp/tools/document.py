@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from molforma.errors import CandidateExistsError, FileAccessError, MolFormaError
+from molforma.file_formats import LABELS, READABLE, WRITABLE, names_text
 from molforma.i18n import register
 from molforma.mcp import elicitation as E
 from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, ToolInput, tool
@@ -250,9 +251,10 @@ def get_document(ctx: ToolContext, args: GetDocumentInput) -> GetDocumentOutput:
 
 # ---------------------------------------------------------------------------------------------
 class OpenFileInput(_EditInput):
-    path: str = Field(description="File to load: project, XYZ, MOL, SDF, Mol2, PDB, CML, "
-                      "NWChem input or Gaussian input ('~' expands to home).")
-    format: str | None = Field(None, description="Format name; default: from the extension.")
+    path: str = Field(description=f"File to load: {', '.join(LABELS[n] for n in READABLE[:-1])} "
+                      f"or {LABELS[READABLE[-1]]} ('~' expands to home).")
+    format: str | None = Field(None, description=f"Format name ({names_text(READABLE)}); "
+                               "default: from the extension.")
     frame: int | None = Field(None, ge=0, description="0-based frame of a multi-frame XYZ "
                               "(required for those).")
 
@@ -290,8 +292,7 @@ def _results_kind(path: Any) -> str | None:
 
 class ImportDocumentInput(_EditInput):
     text: str = Field(description="File content as text.")
-    format: str = Field(description="Format of the text: project, xyz, mol, sdf, mol2, pdb, "
-                        "cml, nwchem, gaussian.")
+    format: str = Field(description=f"Format of the text: {names_text(READABLE)}.")
     frame: int | None = Field(None, ge=0, description="0-based frame of a multi-frame XYZ.")
 
 
@@ -305,7 +306,8 @@ def import_document(ctx: ToolContext, args: ImportDocumentInput) -> EditSummary:
 
 # ---------------------------------------------------------------------------------------------
 class ExportDocumentInput(_DocInput):
-    format: str = Field(description="project, xyz, mol, sdf, pdb, nwchem (NWChem input), ...")
+    format: str = Field(description=f"Format of the text: {names_text(WRITABLE)} "
+                        "(nwchem: the NWChem input).")
     which: Literal["project", "candidate"] = Field(
         "project", description="Export the confirmed project (default) or the candidate.")
     offset: int = Field(0, ge=0, description="First character of the text to return; pass "

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from molforma.errors import FileAccessError, ResultsError
 from molforma.i18n import register
+from molforma.jobs import TERMINAL
 from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
 from molforma.mcp.tools.document import _REV
@@ -187,7 +188,7 @@ def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
     cur = sess.current if sess is not None else None
     if cur is None:
         job = ctx.state.last_job.get(args.documentId)
-        if job is not None and job.status in ("finished", "failed", "cancelled", "timed_out"):
+        if job is not None and job.status in TERMINAL:
             raise ResultsError("results_not_opened_yet", path=str(job.folder),
                                status=job.status)
         raise ResultsError("results_none_loaded")
