@@ -21,7 +21,10 @@ median of the per-pair ratios (candidate / baseline), written to
 - export XYZ vs RDKit's ``MolToXYZBlock`` of the same molecule; ``molforma convert`` of a
   10,000-atom XYZ to MOL as a whole process vs a minimal RDKit script doing the same;
 - start of ``molforma --mcp`` to the first tool result (``list_documents``) beside a bare
-  ``python -c pass``, and to the first ``server/discover`` answer (same processes);
+  ``python -c pass``, to the first ``server/discover`` answer (same processes) and to a
+  ``tools/list`` after it; each with bytecode cached (as ``pip install`` leaves it) and
+  with every module compiled from source (``PYTHONDONTWRITEBYTECODE=1``, as a checkout run
+  that way); ``--only-start`` runs just these;
 - history scan cancel latency;
 - first complete frame of the window (OpenGL) vs Avogadro 2 on the same file: time from
   spawning the program to the first screen capture that shows its window drawn and equal to
@@ -258,45 +261,83 @@ def process_rows(report: Report, tmp: Path, repeat: int) -> None:
                "whole process", c, candidate="molforma convert",
                baseline="minimal RDKit script (read, bonds, write)", target=target, met=met,
                note="peak RSS sampled from /proc while each process runs")
-    discover: list[float] = []
 
-    def first_tool() -> Sample:
-        t0 = time.perf_counter()
-        p = subprocess.Popen([*_molforma(), "--mcp"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+
+def _start_env(tmp: Path, compiled: bool) -> dict[str, str]:
+    """The environment of a start-up child: bytecode cached as an installed package has it
+    (``pip install`` compiles it; here under ``tmp``), or every module compiled from source
+    at each start (``PYTHONDONTWRITEBYTECODE=1`` and no cache, as this checkout runs)."""
+    env = _env(tmp)
+    if compiled:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.pop("PYTHONPYCACHEPREFIX", None)
+    return env
+
+
+def _first_answers(env: dict[str, str], second: str, discover: list[float]) -> Sample:
+    """Start ``molforma --mcp``, ask ``server/discover`` then ``second`` (``list_documents``
+    or ``tools/list``); the time to the second answer, the first one's added to ``discover``."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen([*_molforma(), "--mcp"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert p.stdin is not None and p.stdout is not None
+
+    def ask(rid: int, method: str, params: dict[str, Any]) -> None:
         assert p.stdin is not None and p.stdout is not None
+        p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
+                                  "params": {**params, "_meta": META}}).encode() + b"\n")
+        p.stdin.flush()
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                raise RuntimeError("molforma --mcp closed its output")
+            answer = json.loads(line)
+            if answer.get("id") == rid:
+                if "result" not in answer:
+                    raise RuntimeError(f"molforma --mcp answered {method} with {answer}")
+                return
 
-        def ask(rid: int, method: str, params: dict[str, Any]) -> None:
-            assert p.stdin is not None and p.stdout is not None
-            p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
-                                      "params": {**params, "_meta": META}}).encode() + b"\n")
-            p.stdin.flush()
-            while True:
-                line = p.stdout.readline()
-                if not line:
-                    raise RuntimeError("molforma --mcp closed its output")
-                if json.loads(line).get("id") == rid:
-                    return
-
-        ask(1, "server/discover", {})
-        discover.append(time.perf_counter() - t0)
+    ask(1, "server/discover", {})
+    discover.append(time.perf_counter() - t0)
+    if second == "tools/list":
+        ask(2, "tools/list", {})
+    else:
         ask(2, "tools/call", {"name": "list_documents", "arguments": {}})
-        elapsed = time.perf_counter() - t0
-        rss = peak_rss_of_pid(p.pid)
-        p.stdin.close()
-        p.wait(30)
-        p.stdout.close()
-        return Sample(elapsed, rss)
+    elapsed = time.perf_counter() - t0
+    rss = peak_rss_of_pid(p.pid)
+    p.stdin.close()
+    p.wait(30)
+    p.stdout.close()
+    return Sample(elapsed, rss)
 
-    c = compare(first_tool, lambda: python_child("pass", env=env), repeat=repeat)
-    report.add("start_first_tool", "start of molforma --mcp → first tool result "
-               "(list_documents)", c, candidate="molforma --mcp", baseline="bare python -c pass",
-               target="≤ 150 ms", met=c.candidate.time.median <= 0.150,
-               note="the baseline is the floor: an interpreter starting and exiting")
-    side = Side(seconds=discover[-repeat:])
-    report.add_single("start_discover", "start of molforma --mcp → first server/discover answer",
-                      side, label="molforma --mcp (same processes)", target="< 100 ms",
-                      met=side.time.median < 0.100)
+
+def start_rows(report: Report, tmp: Path, repeat: int) -> None:
+    """Start of ``molforma --mcp`` to the first answers, bytecode cached and from source."""
+    for compiled, suffix, how in ((True, "", "bytecode cached, as installed"),
+                                  (False, "_source", "every module compiled from source")):
+        env = _start_env(tmp, compiled)
+        floor = lambda e=env: python_child("pass", env=e)  # noqa: E731
+        discover: list[float] = []
+        c = compare(lambda e=env, d=discover: _first_answers(e, "list_documents", d), floor,
+                    repeat=repeat)
+        report.add(f"start_first_tool{suffix}", "start of molforma --mcp → first tool result "
+                   f"(list_documents), {how}", c, candidate="molforma --mcp",
+                   baseline="bare python -c pass", target="≤ 150 ms",
+                   met=c.candidate.time.median <= 0.150,
+                   note="the baseline is the floor: an interpreter starting and exiting")
+        side = Side(seconds=discover[-repeat:])
+        report.add_single(f"start_discover{suffix}", "start of molforma --mcp → first "
+                          f"server/discover answer, {how}", side,
+                          label="molforma --mcp (same processes)", target="< 100 ms",
+                          met=side.time.median < 0.100)
+        c = compare(lambda e=env: _first_answers(e, "tools/list", []), floor, repeat=repeat)
+        report.add(f"start_tools_list{suffix}", "start of molforma --mcp → server/discover, "
+                   f"then tools/list answered, {how}", c, candidate="molforma --mcp",
+                   baseline="bare python -c pass", target="≤ 150 ms",
+                   met=c.candidate.time.median <= 0.150)
 
 
 def cancel_row(report: Report, tmp: Path, repeat: int) -> None:
@@ -420,6 +461,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-window", action="store_true", help="leave out the window rows")
     ap.add_argument("--window-only", action="store_true",
                     help="only the window rows (first frame vs Avogadro 2)")
+    ap.add_argument("--only-start", action="store_true",
+                    help="only the start-up rows of molforma --mcp (with --out, not to "
+                    "overwrite bench/results)")
     add_output_argument(ap)
     args = ap.parse_args(argv)
     command = (f"python bench/scale_bench.py --repeat {args.repeat} --process-repeat "
@@ -435,12 +479,17 @@ def main(argv: list[str] | None = None) -> int:
         "xvfb-run -a -s \"-screen 0 1600x1200x24\" with OpenGL (Mesa llvmpipe)."])
     with tempfile.TemporaryDirectory(prefix="molforma-scale-") as d:
         tmp = Path(d)
+        if args.only_start:
+            start_rows(report, tmp, max(7, args.process_repeat))
+            report.write(args.out)
+            return 0
         if args.window_only:
             for n in (SIZES[0], BIG):
                 (tmp / f"box{n}.xyz").write_text(water_box(n))
         else:
             core_rows(report, tmp, args.repeat)
             process_rows(report, tmp, args.process_repeat)
+            start_rows(report, tmp, max(7, args.process_repeat))
             cancel_row(report, tmp, max(7, args.process_repeat))
         if args.skip_window:
             report.notes.append("scale_bench: window rows left out (--skip-window)")

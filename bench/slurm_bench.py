@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from molforma.document.model import new_project  # noqa: E402
-from molforma.jobs.runner import JobManager  # noqa: E402
+from molforma.jobs.manager import JobManager  # noqa: E402
 from tests.slurm_cluster import SlurmCluster  # noqa: E402
 
 WATCH = 0.1  # the baseline watcher's interval, seconds

@@ -88,7 +88,7 @@ _GEOMETRY_KEYS = ("atoms", "bonds", "dummy", "attachment", "method")
 
 
 def _entries(kind: str, geometry: bool) -> list[dict[str, Any]]:
-    data = copy.deepcopy(_load(kind))
+    data: list[dict[str, Any]] = copy.deepcopy(_load(kind))
     if kind in ("fragments", "ligands") and not geometry:
         # The coordinates are for placing; a listing needs names, labels and formulas.
         for e in data:

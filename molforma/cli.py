@@ -8,13 +8,17 @@ SIGTERM, SIGINT and SIGHUP are caught first thing (``molforma.exit_signals``).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from molforma import __version__
+
+if TYPE_CHECKING:
+    import argparse
+    from pathlib import Path
 
 SUBCOMMANDS = ("convert", "results")
 TABS = ("molecule", "calculation", "execution", "results", "history")
@@ -22,6 +26,8 @@ TABS = ("molecule", "calculation", "execution", "results", "history")
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the window and MCP modes (the subcommands have their own)."""
+    import argparse
+
     p = argparse.ArgumentParser(
         prog="molforma",
         description=(
@@ -52,12 +58,44 @@ def build_parser() -> argparse.ArgumentParser:
 def _check_allow_dirs(dirs: Sequence[str]) -> list[Path] | None:
     out = []
     for d in dirs:
+        from pathlib import Path  # here: a plain --mcp launch need not import it
+
         p = Path(os.path.expanduser(d))
         if not p.is_dir():
             sys.stderr.write(f"molforma: --mcp-allow-dir {d}: no such directory\n")
             return None
         out.append(p.resolve())
     return out
+
+
+def _plain_mcp_args(args_in: Sequence[str]) -> SimpleNamespace | None:
+    """The arguments of a ``--mcp`` launch as MCP clients configure it, or None.
+
+    ``--mcp`` with ``--mcp-allow-dir DIR`` and ``--mcp-allow-execution-settings``, each
+    spelt in full, is read here; building the parser costs its help formatter's imports
+    (``argparse``, ``shutil``, ``gettext``), a good part of the first answer's budget. Anything else
+    (abbreviations, other options, a value that looks like an option) returns None and
+    argparse reads it, with its own errors.
+    """
+    if "--mcp" not in args_in:
+        return None
+    dirs: list[str] = []
+    allow_exec = False
+    rest = iter(args_in)
+    for arg in rest:
+        if arg in ("--mcp", "--mcp-allow-execution-settings"):
+            allow_exec = allow_exec or arg == "--mcp-allow-execution-settings"
+        elif arg == "--mcp-allow-dir":
+            value = next(rest, None)
+            if value is None or value.startswith("-"):
+                return None
+            dirs.append(value)
+        elif arg.startswith("--mcp-allow-dir="):
+            dirs.append(arg.partition("=")[2])
+        else:
+            return None
+    return SimpleNamespace(file=None, mcp=True, mcp_gui=False, mcp_allow_dir=dirs,
+                           mcp_allow_execution_settings=allow_exec, screenshot=None, tab=None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -72,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return results_main(args_in[1:])
 
-    args = build_parser().parse_args(args_in)
+    args = _plain_mcp_args(args_in) or build_parser().parse_args(args_in)
     # Before anything slow: a SIGTERM arriving during start-up already stops cleanly.
     from molforma import exit_signals
 

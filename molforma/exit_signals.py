@@ -23,7 +23,6 @@ processes are told to end with MolForma by the job runner itself.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import signal
 import sys
@@ -31,7 +30,9 @@ import threading
 from collections.abc import Callable
 from typing import NoReturn
 
-log = logging.getLogger(__name__)
+from molforma.lazylog import get_logger
+
+log = get_logger(__name__)
 
 EXIT_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 FALLBACK_EXIT_SECONDS = 1.5  # the process ends by then even if the main thread is stuck

@@ -12,7 +12,7 @@ from __future__ import annotations
 import locale
 import os
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 LANGUAGES = ("en", "ja")
@@ -36,27 +36,21 @@ def catalogue() -> dict[str, dict[str, str]]:
     return {k: dict(v) for k, v in _MESSAGES.items()}
 
 
-_pref_cache: dict[str, tuple[int, str | None]] = {}
+# Where the Preferences language comes from. molforma.preferences sits above this module
+# (it registers and renders messages of its own), so the package root plugs it in
+# (molforma/__init__.py) rather than this module importing it: that import was a circle.
+_language_source: Callable[[], str | None] | None = None
+
+
+def set_language_source(source: Callable[[], str | None] | None) -> None:
+    """Install the function that gives the Preferences language (None when unset)."""
+    global _language_source
+    _language_source = source
 
 
 def _preferred_language() -> str | None:
-    """The Preferences language, re-read only when the file changed (every message asks)."""
-    try:
-        from molforma.preferences import load_preferences, preferences_path
-
-        path = preferences_path()
-        try:
-            mtime = path.stat().st_mtime_ns
-        except OSError:
-            return None
-        hit = _pref_cache.get(str(path))
-        if hit is not None and hit[0] == mtime:
-            return hit[1]
-        lang = load_preferences().language
-        _pref_cache[str(path)] = (mtime, lang)
-        return lang
-    except Exception:  # noqa: BLE001 - a broken preferences file must not stop messages
-        return None
+    source = _language_source
+    return source() if source is not None else None
 
 
 def display_language() -> str:

@@ -169,3 +169,27 @@ def save_preferences(prefs: Preferences) -> None:
     from molforma.fileio import atomic_write_text
 
     atomic_write_text(preferences_path(), preferences_text(prefs))
+
+
+_language_cache: dict[str, tuple[int, str | None]] = {}
+
+
+def preferred_language() -> str | None:
+    """The Preferences language, re-read only when the file changed (every message asks).
+
+    :mod:`molforma.i18n` asks this through the hook the package root installs.
+    """
+    try:
+        path = preferences_path()
+        try:
+            mtime = path.stat().st_mtime_ns
+        except OSError:
+            return None
+        hit = _language_cache.get(str(path))
+        if hit is not None and hit[0] == mtime:
+            return hit[1]
+        lang = load_preferences().language
+        _language_cache[str(path)] = (mtime, lang)
+        return lang
+    except Exception:  # noqa: BLE001 - a broken preferences file must not stop messages
+        return None

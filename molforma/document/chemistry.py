@@ -226,7 +226,8 @@ def bond_length(e1: str, e2: str, order: int = 1, unsaturated_ends: int = 0) -> 
 
 
 def _atoms(p: Project) -> list[AtomDict]:
-    return p["document"]["atoms"]
+    atoms: list[AtomDict] = p["document"]["atoms"]
+    return atoms
 
 
 def _index(p: Project) -> dict[str, AtomDict]:
@@ -505,7 +506,8 @@ def _twist_reference(center: AtomDict, neighbour: AtomDict,
         return None
     # The heaviest substituent first: it is the one that should be anti.
     others.sort(key=lambda a: (-elements.atomic_number(a["element"]), _idnum(a["id"])))
-    return _xyz(others[0]) - _xyz(neighbour)
+    away: np.ndarray = _xyz(others[0]) - _xyz(neighbour)
+    return away
 
 
 def _clash_score(points: np.ndarray, elems: Sequence[str], env_xyz: np.ndarray,
@@ -763,10 +765,11 @@ def place_fragment(work: Project, name: str, site: str, *,
     orders = _bond_orders(work)
     if site_atom["element"] == "H" and len(orders[site]) == 1 and not site_atom.get("fixed"):
         # A terminal hydrogen names the site it occupies: replace exactly that one.
-        h_id = site
+        h_id: str | None = site
+        h_xyz = _xyz(index[site])
         site_atom = index[orders[site][0][0]]
         site = site_atom["id"]
-        cands = [(unit(_xyz(index[h_id]) - _xyz(site_atom)), h_id)]
+        cands: list[tuple[np.ndarray, str | None]] = [(unit(h_xyz - _xyz(site_atom)), h_id)]
     else:
         cands = _site_candidates(work, index, orders, site_atom)
     frag = np.array([[a["x"], a["y"], a["z"]] for a in entry["atoms"]], dtype=float)
@@ -878,7 +881,7 @@ def measure(project: Project, *, distances: Sequence[Sequence[str]] = (),
                 raise ValidationError("bad_measure_ids", kind=key[:-1], expected=n,
                                       ids=list(g) if isinstance(g, list | tuple) else g)
             pts = [_xyz(_get(index, i)) for i in ids]
-            if n == 4 and not dihedral_defined(*pts, tol_deg=0.01):
+            if n == 4 and not dihedral_defined(pts[0], pts[1], pts[2], pts[3], tol_deg=0.01):
                 raise ValidationError("undefined_dihedral", ids=ids)
             out[key].append({"ids": ids, "value": round(float(fn(*pts)), 6), "unit": unit_name})
     return out
@@ -894,7 +897,7 @@ def _check(code: str, severity: str, atoms: Iterable[str] = (), **data: Any) -> 
             "atoms": ids[:100]}
 
 
-def _basis_lookup(basis_catalog: BasisCatalog, basis: str) -> tuple[set[str] | None, dict | None]:
+def _basis_lookup(basis_catalog: BasisCatalog, basis: str) -> tuple[set[str] | None, dict[str, Any] | None]:
     """Elements covered by ``basis`` and its catalogue entry, from any catalogue form."""
     from molforma.catalog import basis_elements, basis_entry
 
@@ -986,14 +989,14 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
                                  b=ids[j], distance=round(d, 3), limit=round(limit, 3)))
     pos = {a["id"]: k for k, a in enumerate(atoms)}
     for b in doc.get("bonds") or []:
-        i, j = pos.get(b["a"]), pos.get(b["b"])
-        if i is None or j is None:
+        ia, ja = pos.get(b["a"]), pos.get(b["b"])
+        if ia is None or ja is None:
             continue
-        usual = bond_length(atoms[i]["element"], atoms[j]["element"], int(b.get("order", 1)))
-        d = float(np.linalg.norm(xyz[i] - xyz[j]))
+        usual = bond_length(atoms[ia]["element"], atoms[ja]["element"], int(b.get("order", 1)))
+        d = float(np.linalg.norm(xyz[ia] - xyz[ja]))
         if d > 1.6 * usual + 0.3:
-            checks.append(_check("long_bond", "warning", [ids[i], ids[j]], a=ids[i], b=ids[j],
-                                 distance=round(d, 3), usual=round(usual, 2)))
+            checks.append(_check("long_bond", "warning", [ids[ia], ids[ja]], a=ids[ia],
+                                 b=ids[ja], distance=round(d, 3), usual=round(usual, 2)))
     comps = components(project)
     if len(comps) > 1:
         checks.append(_check("disconnected_fragments", "warning",
@@ -1094,7 +1097,7 @@ def _valence_problems(p: Project) -> list[dict[str, Any]]:
     types = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE}
     for b in p["document"]["bonds"]:
         if b["a"] in pos and b["b"] in pos:
-            rw.AddBond(pos[b["a"]], pos[b["b"]], types.get(int(b.get("order", 1))))
+            rw.AddBond(pos[b["a"]], pos[b["b"]], types.get(int(b.get("order", 1)), Chem.BondType.SINGLE))
     mol = rw.GetMol()
     out = []
     for prob in Chem.DetectChemistryProblems(mol):

@@ -64,18 +64,18 @@ def minimise(mol: Any, *, cancelled: CancelFn = lambda: False,
     Raises:
         MolFormaError: ``cleanup_no_forcefield``; :class:`Cancelled` when ``cancelled()``.
     """
-    from rdkit.Chem import AllChem
+    from rdkit.Chem import rdForceFieldHelpers as ff_helpers
     from rdkit.Geometry import Point3D
 
-    from molforma.formats.rdkit_bridge import quiet
+    from molforma.document.rdkit_mol import quiet
 
     with quiet():
         ff = None
-        if AllChem.MMFFHasAllMoleculeParams(mol):
-            props = AllChem.MMFFGetMoleculeProperties(mol)
-            ff = AllChem.MMFFGetMoleculeForceField(mol, props, ignoreInterfragInteractions=False)
-        if ff is None and AllChem.UFFHasAllMoleculeParams(mol):
-            ff = AllChem.UFFGetMoleculeForceField(mol, ignoreInterfragInteractions=False)
+        if ff_helpers.MMFFHasAllMoleculeParams(mol):
+            props = ff_helpers.MMFFGetMoleculeProperties(mol)
+            ff = ff_helpers.MMFFGetMoleculeForceField(mol, props, ignoreInterfragInteractions=False)
+        if ff is None and ff_helpers.UFFHasAllMoleculeParams(mol):
+            ff = ff_helpers.UFFGetMoleculeForceField(mol, ignoreInterfragInteractions=False)
     if ff is None:
         raise MolFormaError("cleanup_no_forcefield")
     for i in fixed:
@@ -115,7 +115,7 @@ def cleanup_positions(atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mappin
     """
     from rdkit import Chem
 
-    from molforma.formats.rdkit_bridge import mol_from_document, quiet
+    from molforma.document.rdkit_mol import mol_from_document, quiet
 
     if not atoms:
         raise MolFormaError("cleanup_no_atoms")

@@ -261,7 +261,8 @@ def _rotation_from_pairs(src: Sequence[np.ndarray], dst: Sequence[np.ndarray]) -
     h = a.T @ b
     u, _s, vt = np.linalg.svd(h)
     d = np.sign(np.linalg.det(vt.T @ u.T)) or 1.0
-    return vt.T @ np.diag([1.0, 1.0, d]) @ u.T
+    rotation: np.ndarray = vt.T @ np.diag([1.0, 1.0, d]) @ u.T
+    return rotation
 
 
 def _align(src: np.ndarray, dst: np.ndarray) -> np.ndarray:

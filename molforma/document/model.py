@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,7 +23,7 @@ from molforma.formula import hill_formula
 from molforma.nwchem.protected_text import check_project_calculation
 from molforma.nwchem.settings import AdvancedSettings, CalculationSettings, ExecutionSettings
 
-PROJECT_FORMAT = "molforma-project"
+PROJECT_FORMAT: Final = "molforma-project"
 PROJECT_VERSION = 1
 MAX_ATOMS = 10_000
 MIN_DISTANCE = 0.1  # Angstrom: closer atoms are duplicates
@@ -132,12 +132,14 @@ def clone_project(p: Project) -> Project:
 
 def atoms_of(p: Project) -> list[AtomDict]:
     """The atom list of a project."""
-    return p["document"]["atoms"]
+    atoms: list[AtomDict] = p["document"]["atoms"]
+    return atoms
 
 
 def bonds_of(p: Project) -> list[dict[str, Any]]:
     """The bond list of a project."""
-    return p["document"]["bonds"]
+    bonds: list[dict[str, Any]] = p["document"]["bonds"]
+    return bonds
 
 
 def formula(atoms: Iterable[Mapping[str, Any]]) -> str:

@@ -165,7 +165,7 @@ def read_gaussian(text: str) -> Structure:
                      charge=charge, multiplicity=mult)
 
 
-def _connectivity(lines: list[str], start: int, atoms: list[dict[str, Any]]) -> list[dict]:
+def _connectivity(lines: list[str], start: int, atoms: list[dict[str, Any]]) -> list[dict[str, Any]]:
     triples: list[tuple[int, int, int]] = []
     i = start
     while i < len(lines) and not _blank(lines[i]):

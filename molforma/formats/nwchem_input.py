@@ -142,7 +142,7 @@ def _statements(text: str) -> list[tuple[int, str]]:
 
 def _block(stmts: list[tuple[int, str]], i: int) -> tuple[list[tuple[int, str]], int]:
     """Statements of the block opened at ``stmts[i]`` and the index after its ``end``."""
-    body = []
+    body: list[tuple[int, str]] = []
     j = i + 1
     while j < len(stmts):
         if stmts[j][1].split()[0].lower() == "end":
@@ -212,7 +212,7 @@ def _mass_props(element: str, mass: float) -> dict[str, Any]:
     return {"mass": mass}
 
 
-def _geometry(header: tuple[int, str], body: list[tuple[int, str]]) -> tuple[list[dict], dict]:
+def _geometry(header: tuple[int, str], body: list[tuple[int, str]]) -> tuple[list[dict[str, Any]], dict[str, bool]]:
     words = header[1].split()
     opts = [w.lower() for w in words[1:]]
     scale = 1.0
@@ -225,7 +225,7 @@ def _geometry(header: tuple[int, str], body: list[tuple[int, str]]) -> tuple[lis
     # An option that is absent leaves the setting automatic (NWChem's own default is
     # symmetry and internal coordinates on; MolForma's automatic choice only differs
     # when atoms are fixed).
-    options = {key: True for key in ("noautosym", "nocenter") if key in opts}
+    options: dict[str, bool] = {key: True for key in ("noautosym", "nocenter") if key in opts}
     atoms: list[dict[str, Any]] = []
     for lineno, stmt in body:
         parts = stmt.split()

@@ -7,16 +7,16 @@ adds implicit hydrogens to what is written.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rdkit import Chem, rdBase
+from rdkit import Chem
 from rdkit.Chem import rdDetermineBonds
-from rdkit.Geometry import Point3D
 
 from molforma.document import elements
+from molforma.document.rdkit_mol import mol_from_document as mol_from_document
+from molforma.document.rdkit_mol import quiet as quiet
 from molforma.formats.common import make_atom
 
 # Bond orders for molecules up to this size; larger ones (proteins, solvent boxes) keep
@@ -28,63 +28,6 @@ _ORDER_OF: dict[Any, int] = {
     Chem.BondType.QUADRUPLE: 3, Chem.BondType.DATIVE: 1, Chem.BondType.DATIVEONE: 1,
     Chem.BondType.ONEANDAHALF: 1, Chem.BondType.AROMATIC: 1, Chem.BondType.UNSPECIFIED: 1,
 }
-_TYPE_OF = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE}
-
-
-@contextlib.contextmanager
-def quiet() -> Iterator[None]:
-    """Silence RDKit's log while a parser runs: our own errors say what is wrong."""
-    block = rdBase.BlockLogs()
-    try:
-        yield
-    finally:
-        del block
-
-
-def mol_from_document(
-    atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str, Any]]
-) -> Chem.Mol:
-    """An RDKit molecule with one conformer; atom ``i`` is ``atoms[i]``.
-
-    Atoms carry no implicit hydrogens; formal charge, isotope (mass number) and
-    radical electrons (unpaired electrons) are copied.
-    """
-    # RDKit's XYZ reader makes the atoms and the conformer in C++; per-atom Python calls
-    # are left for what an XYZ line cannot say (no implicit Hs, charges, isotopes, radicals).
-    n = len(atoms)
-    block = "".join(f"{a['element']} {float(a['x'])!r} {float(a['y'])!r} {float(a['z'])!r}\n"
-                    for a in atoms)
-    with quiet():
-        base = Chem.MolFromXYZBlock(f"{n}\n\n{block}") if n else None
-    rw = Chem.RWMol(base) if base is not None else _atoms_one_by_one(atoms)
-    index: dict[str, int] = {}
-    for i, a in enumerate(atoms):
-        atom = rw.GetAtomWithIdx(i)
-        atom.SetNoImplicit(True)
-        if a.get("formalCharge"):
-            atom.SetFormalCharge(int(a["formalCharge"]))
-        if a.get("massNumber"):
-            atom.SetIsotope(int(a["massNumber"]))
-        if a.get("unpairedElectrons"):
-            atom.SetNumRadicalElectrons(int(a["unpairedElectrons"]))
-        index[str(a["id"])] = i
-    for b in bonds:
-        rw.AddBond(index[b["a"]], index[b["b"]], _TYPE_OF.get(int(b.get("order", 1)),
-                                                              Chem.BondType.SINGLE))
-    mol = rw.GetMol()
-    mol.UpdatePropertyCache(strict=False)
-    return mol
-
-
-def _atoms_one_by_one(atoms: Sequence[Mapping[str, Any]]) -> Chem.RWMol:
-    """Atoms and conformer made atom by atom, for what RDKit's XYZ reader refuses."""
-    rw = Chem.RWMol()
-    conf = Chem.Conformer(len(atoms))
-    for i, a in enumerate(atoms):
-        rw.AddAtom(Chem.Atom(elements.atomic_number(str(a["element"]))))
-        conf.SetAtomPosition(i, Point3D(float(a["x"]), float(a["y"]), float(a["z"])))
-    rw.AddConformer(conf, assignId=True)
-    return rw
 
 
 def kekulized(mol: Chem.Mol) -> Chem.Mol:

@@ -9,13 +9,38 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QAction, QKeySequence
 
 if TYPE_CHECKING:
-    from molforma.gui.main_window import MainWindow
+    from molforma.gui.context import AppContext
+    from molforma.gui.widgets.molecule_tab import MoleculeTab
+
+
+class ActionWindow(Protocol):
+    """What the callbacks use of the main window (which builds its menus from this table).
+
+    A protocol rather than an import: the main window imports this module.
+    """
+
+    ctx: AppContext
+    molecule_tab: MoleculeTab
+
+    def close(self) -> bool: ...
+    def run_action(self, action_id: str) -> None: ...
+    def run_history(self, action: str) -> None: ...
+    def show_tab(self, name: str) -> None: ...
+    def file_new(self) -> None: ...
+    def file_open(self) -> None: ...
+    def file_load_structure(self) -> None: ...
+    def file_save(self) -> bool: ...
+    def file_save_as(self) -> bool: ...
+    def file_export(self) -> None: ...
+    def open_preferences(self) -> None: ...
+    def show_about(self) -> None: ...
+    def show_shortcuts(self) -> None: ...
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
@@ -30,14 +55,14 @@ class ActionSpec:
     id: str
     title: str
     menu: str
-    callback: Callable[[MainWindow], object]
+    callback: Callable[[ActionWindow], object]
     shortcut: str | QKeySequence.StandardKey | None = None
-    enabled: Callable[[MainWindow], bool] | None = None
+    enabled: Callable[[ActionWindow], bool] | None = None
     tip: str = ""
     more_shortcuts: tuple[str, ...] = ()  # further keys for the same command (Ctrl+Y)
 
 
-def _doc_free(w: MainWindow) -> bool:
+def _doc_free(w: ActionWindow) -> bool:
     return w.ctx.document.candidate is None and not w.ctx.document.busy
 
 
@@ -126,7 +151,7 @@ def action_title(spec: ActionSpec) -> str:
     return QCoreApplication.translate("actions", spec.title)
 
 
-def build_qaction(spec: ActionSpec, window: MainWindow, parent: QObject) -> QAction:
+def build_qaction(spec: ActionSpec, window: ActionWindow, parent: QObject) -> QAction:
     """A QAction for ``spec`` whose objectName is the action id."""
     act = QAction(action_title(spec), parent)
     act.setObjectName(spec.id)

@@ -83,7 +83,7 @@ def _optional_class(module: str, name: str) -> Any | None:
 class AppContext:
     """Everything the window's parts share.
 
-    ``jobs`` (``molforma.jobs.runner.JobManager``) and ``results``
+    ``jobs`` (``molforma.jobs.manager.JobManager``) and ``results``
     (``molforma.results.ResultsSession``) are created on first use, so the window
     starts even while those modules are missing; both may be replaced by assignment.
     """
@@ -129,9 +129,9 @@ class AppContext:
 
     @property
     def jobs(self) -> Any:
-        """The job manager (``molforma.jobs.runner.JobManager``), or None if not available."""
+        """The job manager (``molforma.jobs.manager.JobManager``), or None if not available."""
         if self._jobs is None:
-            cls_ = _optional_class("molforma.jobs.runner", "JobManager")
+            cls_ = _optional_class("molforma.jobs.manager", "JobManager")
             if cls_ is not None:
                 try:
                     self._jobs = cls_(on_change=self.events.job_listener)

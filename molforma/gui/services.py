@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     from molforma.gui.context import AppContext
     from molforma.gui.dispatcher import GuiDispatcher
     from molforma.gui.introspection import WindowIntrospection
+    from molforma.jobs.manager import JobManager
     from molforma.jobs.policy import Policy
-    from molforma.jobs.runner import Job, JobManager
+    from molforma.jobs.runner import Job
     from molforma.mcp.bridge import DialogInfo, WindowReader
     from molforma.results.session import ResultsSession
 

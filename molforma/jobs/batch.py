@@ -8,7 +8,7 @@ finds them from the folder alone. The record adds ``scheduler``, ``nativeId`` (t
 cluster's job id), the batch settings and ``queueReason``.
 
 A batch job belongs to the cluster, not to this process: it is never cancelled at
-exit (:meth:`JobManager.stop_all <molforma.jobs.runner.JobManager.stop_all>` skips
+exit (:meth:`JobManager.stop_all <molforma.jobs.manager.JobManager.stop_all>` skips
 it) and :func:`reattach` follows it again from its record.
 
 How its state is told. PSI/J polls the queue every second and reports queued,

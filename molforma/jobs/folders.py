@@ -100,9 +100,9 @@ def folder_problems(project: Mapping[str, Any]) -> list[dict[str, Any]]:
             problems.append(_as_problem("execution.job_root", exc))
     advanced = project.get("advanced") or {}
     for key in WORK_DIR_KEYS:
-        exc = work_dir_problem(key, advanced.get(key))
-        if exc is not None:
-            problems.append(_as_problem(f"advanced.{key}", exc))
+        problem = work_dir_problem(key, advanced.get(key))
+        if problem is not None:
+            problems.append(_as_problem(f"advanced.{key}", problem))
     return problems
 
 

@@ -199,7 +199,7 @@ def _walk(path: Path, shown: str) -> Path:
 
 
 def _same_protected(key: str, a: Any, b: Any) -> bool:
-    return _normalized(key, a) == _normalized(key, b)
+    return bool(_normalized(key, a) == _normalized(key, b))
 
 
 _DEFAULTS: dict[str, Any] = {

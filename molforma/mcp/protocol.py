@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -90,16 +89,27 @@ def tasks_capability_error() -> RpcError:
     return missing_capability({"extensions": {TASKS_EXTENSION: {}}}, TASKS_EXTENSION)
 
 
-@dataclass
 class Request:
-    """One decoded request with what its era says about the client."""
+    """One decoded request with what its era says about the client.
 
-    id: RequestId
-    method: str
-    params: dict[str, Any]
-    era: Era
-    version: str
-    capabilities: dict[str, Any] = field(default_factory=dict)
+    A plain class, not a dataclass: :mod:`dataclasses` imports :mod:`inspect`, which
+    the first answer of the server should not wait for.
+    """
+
+    __slots__ = ("capabilities", "era", "id", "method", "params", "version")
+
+    def __init__(self, id: RequestId, method: str, params: dict[str, Any], era: Era,
+                 version: str, capabilities: dict[str, Any] | None = None) -> None:
+        self.id = id
+        self.method = method
+        self.params = params
+        self.era = era
+        self.version = version
+        self.capabilities: dict[str, Any] = capabilities if capabilities is not None else {}
+
+    def __repr__(self) -> str:
+        return (f"Request(id={self.id!r}, method={self.method!r}, era={self.era!r}, "
+                f"version={self.version!r})")
 
     @property
     def meta(self) -> dict[str, Any]:

@@ -174,7 +174,7 @@ def _input_schema(model: type[BaseModel]) -> dict[str, Any]:
 def _output_schema(model: type[BaseModel]) -> dict[str, Any]:
     key = ("out", model)
     if key not in _SCHEMAS:
-        schema = _adapter(model | ToolErrorObject).json_schema()  # type: ignore[operator]
+        schema = _adapter(model | ToolErrorObject).json_schema()
         # The 2025-11-25 schema wants an object root; anyOf of two objects is one.
         schema = {"type": "object", **schema}
         _SCHEMAS[key] = schema
@@ -240,7 +240,8 @@ def build_index() -> dict[str, Any]:
     """The headless tool index: every tool's ``tools/list`` entry and the module defining it.
 
     ``scripts/gen_tool_index.py`` writes it to :data:`INDEX_PATH`; a test checks the file
-    equals what the models give. The server answers ``tools/list`` from the file and
+    equals what the models give. The server answers ``tools/list`` from the file (read by
+    ``molforma.mcp.tool_index``, which needs no pydantic) and
     imports only the module of the tool called, so the first answers do not wait for
     every tool's models (SPEC.md section 9: clients time out early).
     """
@@ -250,25 +251,6 @@ def build_index() -> dict[str, Any]:
                       "needsInteractionWhenExecAllowed": t.needs_interaction_when_exec_allowed,
                       "definition": t.definition(allow_execution_settings=False)})
     return {"generatedBy": "scripts/gen_tool_index.py", "tools": tools}
-
-
-def read_index() -> dict[str, Any] | None:
-    """The tool index file, or None when it is missing or unreadable (then load all tools)."""
-    import json
-
-    try:
-        data = json.loads(INDEX_PATH.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and isinstance(data.get("tools"), list) else None
-
-
-def index_definition(entry: dict[str, Any], *, allow_execution_settings: bool) -> dict[str, Any]:
-    """The ``tools/list`` entry of one index entry for this launch (as :meth:`definition`)."""
-    out = dict(entry["definition"])
-    if allow_execution_settings and entry.get("needsInteractionWhenExecAllowed"):
-        out["_meta"] = {**out.get("_meta", {}), "anthropic/requiresUserInteraction": True}
-    return out
 
 
 def load_module(module: str) -> dict[str, ToolSpec]:
@@ -281,13 +263,20 @@ def load_module(module: str) -> dict[str, ToolSpec]:
     return TOOLS
 
 
+# The tool modules import this registry to register their tools; the registry loads them
+# by name (as the server's index does, one module at a time), never by an import statement.
+TOOL_MODULES = (
+    "molforma.mcp.tools.document",
+    "molforma.mcp.tools.calculation",
+    "molforma.mcp.tools.results",
+    "molforma.mcp.tools.window",
+)
+
+
 def load_tools() -> dict[str, ToolSpec]:
     """Import the tool modules (registering every tool) and return :data:`TOOLS`."""
-    import molforma.mcp.tools.calculation
-    import molforma.mcp.tools.document
-    import molforma.mcp.tools.results
-    import molforma.mcp.tools.window  # noqa: F401
-
+    for module in TOOL_MODULES:
+        load_module(module)
     return TOOLS
 
 

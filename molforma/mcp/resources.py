@@ -19,7 +19,8 @@ from molforma.errors import MolFormaError
 from molforma.mcp.protocol import INVALID_PARAMS, RpcError
 
 if TYPE_CHECKING:
-    from molforma.mcp.server import ServerState
+    # Both modes' services (headless and window) serve resources; the server imports this.
+    from molforma.mcp.state import AppServices as ServerState
 
 MAX_TEXT = 100_000
 APP_STATE_URI = "molforma://app/state"

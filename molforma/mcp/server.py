@@ -20,31 +20,29 @@ returns on EOF after stopping running work.
 from __future__ import annotations
 
 import json
-import logging
 import math
 import queue
 import sys
 import threading
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from molforma import __version__
+from molforma import __version__, lazylog
 from molforma.errors import FileAccessError, MolFormaError
 from molforma.i18n import register
 from molforma.mcp import protocol as P
-from molforma.mcp.elicitation import InputRequired
 from molforma.mcp.protocol import Request, RpcError
 from molforma.mcp.state import AppServices, HeadlessServices
-from molforma.mcp.tasks import Background
 from molforma.mcp.transport import LineEvent, StdioTransport
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pydantic import ValidationError as PydanticValidationError
 
     from molforma.mcp.registry import ToolSpec
 
-log = logging.getLogger("molforma.mcp")
+log = lazylog.get_logger("molforma.mcp")
 
 SERVER_NAME = "molforma"
 INSTRUCTIONS = (
@@ -76,8 +74,10 @@ ServerState = HeadlessServices
 
 
 _QUEUE_END = object()
-# Answers that come before any tool runs: warming up after them would slow the first call.
-_BEFORE_WARM_UP = frozenset({"initialize", "server/discover", "tools/list", "ping",
+# The opening answers: the warm-up starts after the first other one (tools/list, the
+# first call), whose answers need none of what it loads, so a client's next request
+# (after its model read the tools) finds the tools loaded.
+_BEFORE_WARM_UP = frozenset({"initialize", "server/discover", "ping",
                              "notifications/initialized"})
 
 
@@ -133,7 +133,7 @@ class Server:
         if self.mode != "headless":
             return None
         if self._tool_index is None:
-            from molforma.mcp.registry import read_index
+            from molforma.mcp.tool_index import read_index
 
             self._tool_index = read_index() or {}
         return self._tool_index or None
@@ -158,8 +158,10 @@ class Server:
     def warm_up(self) -> None:
         """Load the other tools, the wire models and the chemistry in the background.
 
-        Started after the first tool result, so the first answers (``server/discover``,
-        ``tools/list``, the first call) do not share the interpreter with these imports.
+        Started after the first answer past the opening (``tools/list`` or the first
+        call), so ``server/discover`` and ``initialize`` do not share the interpreter
+        with these imports; ``tools/list`` and the first ``list_documents`` need none of
+        them (the tool index, ``HeadlessServices.pending_listing``).
         """
         if self._warm:
             return
@@ -167,6 +169,7 @@ class Server:
 
         def work() -> None:
             try:
+                lazylog.load()  # the libraries loaded now log in the mode's format too
                 _ = self.state.documents
                 _ = self.state.lang
                 _ = self.state.policy
@@ -390,7 +393,7 @@ class Server:
             allow = self.state.allow_execution_settings
             index = self._index() if self._tools is None else None
             if index is not None:
-                from molforma.mcp.registry import index_definition
+                from molforma.mcp.tool_index import index_definition
 
                 self._tool_defs = [index_definition(e, allow_execution_settings=allow)
                                    for e in index["tools"]]
@@ -405,6 +408,10 @@ class Server:
 
     def _on_tools_call(self, req: Request) -> dict[str, Any]:
         name = req.params.get("name")
+        if name == "list_documents":
+            quick = self._quick_list_documents(req)
+            if quick is not None:
+                return quick
         spec = self.tool(name) if isinstance(name, str) else None
         if spec is None:
             raise RpcError(P.INVALID_PARAMS, f"Unknown tool: {name}", {"name": name})
@@ -415,7 +422,9 @@ class Server:
             raise RpcError(P.INVALID_PARAMS, "Invalid params: arguments must be an object")
         from pydantic import ValidationError as PydanticValidationError
 
+        from molforma.mcp.elicitation import InputRequired
         from molforma.mcp.registry import ToolContext
+        from molforma.mcp.tasks import Background
 
         bad = _non_finite_at(args)
         if bad is not None:
@@ -451,6 +460,26 @@ class Server:
                 return wire
             out = out.result
         return self.tool_result(spec, out)
+
+    def _quick_list_documents(self, req: Request) -> dict[str, Any] | None:
+        """``list_documents`` of a fresh headless process, without pydantic or the documents.
+
+        It is the first call clients make, and its answer is then known (one empty
+        document, see ``HeadlessServices.pending_listing``); importing the tool models
+        for it would take longer than the whole start-up budget. Anything else (other
+        arguments, documents already made) returns None and takes the ordinary path, so
+        errors and later answers come from the tool itself; a test checks both give the
+        same result.
+        """
+        if req.params.get("arguments") not in (None, {}):
+            return None
+        pending = getattr(self.state, "pending_listing", None)
+        entries = pending() if pending is not None else None
+        if entries is None:
+            return None
+        structured = {"documents": entries}
+        return {"content": [{"type": "text", "text": _dumps(structured)}],
+                "structuredContent": structured, "isError": False}
 
     def _check_document_edit(self, spec: ToolSpec) -> None:
         """In the window, refuse a document edit while a modal dialog is open (SPEC.md 9.1)."""
@@ -673,8 +702,9 @@ def _invalid_args(exc: PydanticValidationError, lang: str) -> dict[str, Any]:
 
 def serve_headless(allow_dirs: list[Path], allow_execution_settings: bool) -> int:
     """``molforma --mcp``: serve MCP on stdin/stdout with one empty document."""
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
-                        format="molforma: %(levelname)s %(message)s")
+    # Applied when something is first logged: the first answers do not import logging.
+    lazylog.basic_config(stream=sys.stderr, level="WARNING",
+                         format="molforma: %(levelname)s %(message)s")
     from molforma import exit_signals
 
     transport = StdioTransport()

@@ -15,26 +15,32 @@ definition and works on the window when the window is there.
 
 from __future__ import annotations
 
-import logging
+import os
+import sys
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from molforma.errors import MolFormaError
 from molforma.i18n import display_language
-from molforma.mcp.elicitation import StateSigner
-from molforma.mcp.tasks import TaskStore
+from molforma.lazylog import get_logger
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from pathlib import Path
 
     from molforma.document.document import Document
+    from molforma.jobs.manager import JobManager
     from molforma.jobs.policy import Policy
-    from molforma.jobs.runner import Job, JobManager
+    from molforma.jobs.runner import Job
     from molforma.mcp.bridge import WindowBridge
+    from molforma.mcp.elicitation import StateSigner
+    from molforma.mcp.tasks import TaskStore
     from molforma.results.session import LoadHandle, ResultsSession
 
-log = logging.getLogger("molforma.mcp")
+log = get_logger("molforma.mcp")
+# The revision of the first Document made in a process (molforma.document.document);
+# a test checks the initial document's listing before and after it is made.
+_FIRST_REVISION = "r1"
 
 
 @runtime_checkable
@@ -42,11 +48,19 @@ class AppServices(Protocol):
     """What a tool handler may use, whichever mode the server runs in."""
 
     mode: str
-    tasks: TaskStore
-    signer: StateSigner
     lock: threading.RLock
     last_job: dict[str, Job]
     last_load: dict[str, LoadHandle]
+
+    @property
+    def tasks(self) -> TaskStore:
+        """The tasks of this connection."""
+        ...
+
+    @property
+    def signer(self) -> StateSigner:
+        """The signer of ``requestState``."""
+        ...
 
     @property
     def lang(self) -> str:
@@ -122,12 +136,36 @@ class BaseServices:
         self._policy_args = (tuple(allow_dirs), bool(allow_execution_settings))
         self.mode = mode
         self._lang = lang
-        self.tasks = TaskStore()
-        self.signer = StateSigner()
+        # The task store and the signer are made on first use (their imports are not
+        # needed by the first answers).
+        self._tasks: TaskStore | None = None
+        self._signer: StateSigner | None = None
         self.lock = threading.RLock()
         # Latest job and results load started per document (get_app_state).
         self.last_job: dict[str, Job] = {}
         self.last_load: dict[str, LoadHandle] = {}
+
+    @property
+    def tasks(self) -> TaskStore:
+        """The tasks of this connection (made on first use)."""
+        if self._tasks is None:
+            from molforma.mcp.tasks import TaskStore
+
+            with self.lock:
+                if self._tasks is None:
+                    self._tasks = TaskStore()
+        return self._tasks
+
+    @property
+    def signer(self) -> StateSigner:
+        """The signer of ``requestState`` (made on first use; its key lives in this process)."""
+        if self._signer is None:
+            from molforma.mcp.elicitation import StateSigner
+
+            with self.lock:
+                if self._signer is None:
+                    self._signer = StateSigner()
+        return self._signer
 
     @property
     def lang(self) -> str:
@@ -188,7 +226,7 @@ class BaseServices:
         jobs = self.jobs_if_any()
         if jobs is not None:
             jobs.close()
-        for t in self.tasks.all():
+        for t in self._tasks.all() if self._tasks is not None else ():
             if t.status == "working" and t.background is not None \
                     and not t.background.survives_exit:
                 try:
@@ -217,8 +255,12 @@ class HeadlessServices(BaseServices):
                          lang=lang)
         self._documents: dict[str, Document] = {}
         # Headless starts with one empty document; it is made on first use so that the
-        # first answer does not wait for the chemistry imports.
+        # first answer does not wait for the chemistry imports. Its id is drawn now, so
+        # list_documents can name it before it exists (pending_listing).
         self._initial_pending = initial_document
+        self._initial_id = "doc-" + os.urandom(4).hex()  # as Document draws its ids
+        # Set when making it began: whether it is then surely the process's first Document.
+        self._initial_first: bool | None = None
         self._jobs: JobManager | None = None
         self._results: dict[str, ResultsSession] = {}
 
@@ -230,12 +272,42 @@ class HeadlessServices(BaseServices):
                 if self._initial_pending:
                     # Cleared only once the document exists: a reader on another
                     # thread must wait for it rather than see an empty list.
-                    self.new_document()
+                    self._initial_first = "molforma.document.document" not in sys.modules
+                    doc = self._make_document(doc_id=self._initial_id)
+                    if self._initial_first and doc.revision != _FIRST_REVISION:
+                        log.error("the initial document has revision %s, not %s as "
+                                  "list_documents may have said", doc.revision,
+                                  _FIRST_REVISION)
                     self._initial_pending = False
         return self._documents
 
+    def pending_listing(self) -> list[dict[str, Any]] | None:
+        """The list_documents entries while the initial document is not made yet, or None.
+
+        Making it imports the document model and pydantic, far more than the first tool
+        result may cost (SPEC.md section 9). An empty new document's entry is known
+        without it, as long as it will be the first Document of the process: its
+        revision is then the document module's first. That holds while the document
+        module is not loaded, and while the initial document is being made when the
+        module was not loaded as that began (the warm-up thread may be making it);
+        otherwise this says None and the tool asks the documents.
+        """
+        if not self._initial_pending:
+            return None
+        first = self._initial_first
+        if not (first if first is not None
+                else "molforma.document.document" not in sys.modules):
+            return None
+        return [{"documentId": self._initial_id, "title": "", "path": None,
+                 "revision": _FIRST_REVISION, "formula": "", "atomCount": 0,
+                 "hasCandidate": False}]
+
     def new_document(self) -> Document:
         """A new empty document starting with the trusted (Preferences) execution values."""
+        _ = self.documents  # the initial document comes first (its revision is the first)
+        return self._make_document()
+
+    def _make_document(self, doc_id: str | None = None) -> Document:
         from molforma.document.document import Document
         from molforma.document.model import new_project
         from molforma.jobs.policy import headless_trusted
@@ -251,6 +323,8 @@ class HeadlessServices(BaseServices):
                                    batch_directives=list(trusted["batch_directives"]),
                                    **({"job_root": job_root} if job_root else {})))
         doc.trusted = trusted
+        if doc_id is not None:
+            doc.id = doc_id
         with self.lock:
             self._documents[doc.id] = doc
         return doc
@@ -265,7 +339,7 @@ class HeadlessServices(BaseServices):
         """The process's JobManager (created on first use)."""
         with self.lock:
             if self._jobs is None:
-                from molforma.jobs.runner import JobManager
+                from molforma.jobs.manager import JobManager
 
                 self._jobs = JobManager()
             return self._jobs

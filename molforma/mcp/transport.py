@@ -14,7 +14,6 @@ disconnected (SPEC.md section 9.5).
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 import threading
@@ -22,9 +21,10 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from molforma.lazylog import get_logger
 from molforma.mcp.protocol import dumps
 
-log = logging.getLogger("molforma.mcp")
+log = get_logger("molforma.mcp")
 
 MAX_MESSAGE = 8 * 1024 * 1024
 MAX_BACKLOG = 32 * 1024 * 1024

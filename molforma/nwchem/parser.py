@@ -42,6 +42,7 @@ from molforma.nwchem.output_patterns import (
     TOTAL_TIMES,
     VERSION,
     ZERO_POINT,
+    Pattern,
     d_float,
 )
 from molforma.nwchem.output_text import NeedMoreText, OutputText
@@ -60,6 +61,14 @@ from molforma.results.model import (
     make_mode,
 )
 
+
+def _anchor(pat: Pattern) -> str:
+    """The literal a pattern's lines hold (each pattern used as an anchor here has one)."""
+    if pat.anchor is None:
+        raise ValueError(f"{pat!r} has no anchor")
+    return pat.anchor
+
+
 # Literal anchors: (text to find, event name).
 _BASE_ANCHORS: tuple[tuple[str, str], ...] = (
     ("Output coordinates in angstroms", "geometry"),
@@ -70,9 +79,9 @@ _BASE_ANCHORS: tuple[tuple[str, str], ...] = (
     ("Total DFT energy", "energy"),
     ("Total MP2 energy", "energy"),
     ("NWChem Geometry Optimization", "opt_start"),
-    (OPT_CONVERGED.anchor, "opt_converged"),
-    (OPT_FAILED.anchor, "opt_failed"),
-    (SCF_FAILED.anchor, "scf_failed"),
+    (_anchor(OPT_CONVERGED), "opt_converged"),
+    (_anchor(OPT_FAILED), "opt_failed"),
+    (_anchor(SCF_FAILED), "scf_failed"),
     ("NORMAL MODE EIGENVECTORS IN CARTESIAN COORDINATES", "modes"),
     ("Projected Infra Red Intensities", "ir"),
     ("Zero-Point correction to Energy", "zpe"),
@@ -265,7 +274,7 @@ def _parse_pieces(
     pieces: Iterable[str], source: str, cancel: threading.Event | None, limits: Limits
 ) -> Results:
     st = _State(source=source, counter=StructureCounter(limits, source))
-    handlers = {
+    handlers: dict[str, Callable[[_State, OutputText, str, int, int], None]] = {
         "geometry": _on_geometry, "opt_step": _on_opt_step, "energy": _on_energy,
         "opt_start": _on_opt_start,
         "opt_converged": _on_opt_converged, "opt_failed": _on_opt_failed,
@@ -608,7 +617,7 @@ def _build(st: _State) -> Results:
         if not e.displaced:
             by_kind[e.kind] = e.energy
     final = chem.choose_final(st.energies)
-    level = final.kind if final is not None else None
+    level: str | None = final.kind if final is not None else None
     if level == "optimization":
         level = max(by_kind, key=lambda k: chem.LEVEL_RANK[k]) if by_kind else None
     final_energy = final.energy if final else None

@@ -11,7 +11,7 @@ collected into the results model.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from molforma.nwchem.output_patterns import (
     CC_ENERGY,
@@ -58,12 +58,26 @@ from molforma.results.model import (
     Moments,
     Orbital,
     Polarizability,
+    SpinChannel,
     Summary,
     Thermochemistry,
 )
 
 if TYPE_CHECKING:
-    from molforma.nwchem.parser import _State
+    from molforma.results.limits import StructureCounter
+    from molforma.results.model import Structure
+
+
+class _State(Protocol):
+    """What these handlers read and fill of :mod:`molforma.nwchem.parser`'s state.
+
+    A protocol rather than an import of the parser's class: the parser imports this module.
+    """
+
+    chem: ChemState
+    counter: StructureCounter
+    energies: list[EnergyPoint]
+    structures: list[Structure]
 
 # Literal anchors of this module: (text to find, event name). Every anchor costs one
 # pass over the text, so related lines share one anchor (a header is read from the
@@ -672,19 +686,20 @@ def _orbitals(cs: ChemState) -> list[Orbital]:
     out: list[Orbital] = []
     c = cs.counts
     tables = _orbital_tables(cs)
-    for channel in ("restricted", "alpha", "beta"):
+    channels: tuple[SpinChannel, ...] = ("restricted", "alpha", "beta")
+    for channel in channels:
         table = tables.get(channel)
         if not table:
             continue
         for n in sorted(table):
             energy, occ, sym = table[n]
-            if energy is None:
+            if not isinstance(energy, float):
                 continue
-            if occ is None:
-                occ = _aufbau(channel, n, c)
-            out.append(Orbital(index=len(out), number=n, spin=channel,  # type: ignore[arg-type]
-                               energy=float(energy), energyEv=float(energy) * HARTREE_TO_EV,  # type: ignore[arg-type]
-                               occupation=occ, symmetry=sym))  # type: ignore[arg-type]
+            occupation = occ if isinstance(occ, float) else _aufbau(channel, n, c)
+            out.append(Orbital(index=len(out), number=n, spin=channel,
+                               energy=energy, energyEv=energy * HARTREE_TO_EV,
+                               occupation=occupation,
+                               symmetry=sym if isinstance(sym, str) else None))
     return out
 
 

@@ -118,7 +118,7 @@ def restore_input_frame(res: Results, text: str) -> bool:
     if disp is not None:
         rows = disp.tolist() if hasattr(disp, "tolist") else [list(d) for d in disp]
         natoms = len(first)
-        turned = []
+        turned: list[array[float]] = []
         for row in rows:
             vecs = row if row and isinstance(row[0], list) else [
                 row[i:i + 3] for i in range(0, len(row) - 2, 3)]

@@ -34,7 +34,7 @@ from molforma.results.limits import (
     StructureCounter,
     check_cancel,
 )
-from molforma.results.model import FileEntry, Results
+from molforma.results.model import FileEntry, Results, Structure
 
 PREFERRED_OUTPUT = "output.out"
 _STEP_FILE = re.compile(r"^(?P<stem>.+)\.m-(?P<mode>\d+)\.s-(?P<step>\d+)\.xyz$", re.IGNORECASE)
@@ -155,7 +155,7 @@ def list_result_files(folder: str | os.PathLike[str],
             "size": g["size"], "mode": mode, "steps": g["steps"],
         }))
     entries.sort(key=lambda e: (e[0], e[1], e[2]))
-    return [FileEntry(index=i, **e[3]) for i, e in enumerate(entries)]  # type: ignore[arg-type]
+    return [FileEntry(index=i, **e[3]) for i, e in enumerate(entries)]
 
 
 def animation_steps(path: str | os.PathLike[str]) -> tuple[int, str, list[Path]] | None:
@@ -231,7 +231,7 @@ def _read_animation(source: str, cancel: threading.Event | None, limits: Limits,
         raise ResultsError("results_no_animation_steps", mode=mode,
                            pattern=Path(key).name, folder=str(Path(key).parent))
     counter = StructureCounter(limits, key)
-    structures = []
+    structures: list[Structure] = []
     for n, f in enumerate(files):
         check_cancel(cancel, source)
         frames = parse_xyz_frames(read_text_file(f, limits, guard), source=str(f),

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from molforma import __version__
 
 
@@ -47,3 +49,27 @@ def test_tab_without_screenshot_is_a_usage_error() -> None:
     res = run("--tab", "history", env={"QT_QPA_PLATFORM": "offscreen"})
     assert res.returncode == 2
     assert "--screenshot" in res.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["--mcp"],
+    ["--mcp", "--mcp-allow-dir", "/tmp", "--mcp-allow-execution-settings"],
+    ["--mcp-allow-dir=/tmp", "--mcp", "--mcp-allow-dir", "/work", "--mcp"],
+    ["--mcp", "--mcp-allow-dir="],
+])
+def test_a_plain_mcp_launch_is_read_as_argparse_reads_it(args: list[str]) -> None:
+    from molforma.cli import _plain_mcp_args, build_parser
+
+    quick = _plain_mcp_args(args)
+    assert quick is not None
+    assert vars(quick) == vars(build_parser().parse_args(args))
+
+
+@pytest.mark.parametrize("args", [
+    ["--mcp", "--mcp-allow-d", "/tmp"], ["--mcp", "water.xyz"], ["--mcp", "--mcp-allow-dir"],
+    ["--mcp", "--mcp-allow-dir", "--mcp"], ["--mcp-gui"], ["--mcp", "--mcp-gui"], [],
+])
+def test_any_other_command_line_is_left_to_argparse(args: list[str]) -> None:
+    from molforma.cli import _plain_mcp_args
+
+    assert _plain_mcp_args(args) is None

@@ -18,7 +18,7 @@ from molforma.history.export import COLUMNS, rows_to_csv
 from molforma.history.nwfiles import summarize_input
 from molforma.history.scan import scan
 from molforma.jobs.folders import check_job_root, folder_problems
-from molforma.jobs.runner import JobManager
+from molforma.jobs.manager import JobManager
 from molforma.nwchem.progress import progress_limits
 
 WATER = [

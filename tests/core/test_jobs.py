@@ -15,7 +15,8 @@ import pytest
 
 from molforma.errors import CalculationError, ValidationError
 from molforma.jobs import runner
-from molforma.jobs.runner import Job, JobManager, build_command
+from molforma.jobs.manager import JobManager
+from molforma.jobs.runner import Job, build_command
 from molforma.nwchem.settings import ExecutionSettings
 from tests.core.test_nwchem_input import WATER, make_project
 
@@ -397,7 +398,7 @@ def test_program_exit_without_stop_all_still_ends_running_jobs(tmp_path: Path) -
 
     script = (
         "import json, sys, time\n"
-        "from molforma.jobs.runner import JobManager\n"
+        "from molforma.jobs.manager import JobManager\n"
         "from tests.core.test_jobs import stand_in_project, wait_for\n"
         "from pathlib import Path\n"
         f"job = JobManager().start(stand_in_project(Path({str(tmp_path)!r}), 'hang'))\n"

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from molforma.jobs.runner import ERROR_NAME, JobManager
+from molforma.jobs.manager import JobManager
+from molforma.jobs.runner import ERROR_NAME
 from tests.core.test_jobs import on_disk, processes_in, wait_for
 from tests.core.test_nwchem_input import OH, WATER, make_project
 

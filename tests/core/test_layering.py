@@ -1,8 +1,9 @@
-"""The core and the MCP server never import Qt (STYLE.md section 3)."""
+"""The layering holds: no Qt outside molforma/gui, the import-linter contracts, mypy."""
 
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -42,3 +43,26 @@ def test_importing_the_core_and_the_server_loads_no_qt() -> None:
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
+
+
+ROOT = PACKAGE.parent
+BIN = Path(sys.executable).parent
+
+
+def _run_tool(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    exe = BIN / name
+    assert exe.exists(), f"{exe} is missing: scripts/setup.sh installs it with the test extras"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([str(exe), *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=900)
+
+
+def test_import_contracts_of_pyproject_hold() -> None:
+    # Qt only under molforma/gui, the layer order, and no import circles inside a package.
+    res = _run_tool("lint-imports", "--no-cache")
+    assert res.returncode == 0, f"lint-imports failed:\n{res.stdout}\n{res.stderr}"
+
+
+def test_mypy_passes_strict_outside_the_window() -> None:
+    res = _run_tool("mypy", "--cache-dir", str(ROOT / ".mypy_cache"))
+    assert res.returncode == 0, f"mypy failed:\n{res.stdout}\n{res.stderr}"

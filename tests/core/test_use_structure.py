@@ -105,7 +105,7 @@ def test_history_reuses_the_final_geometry_of_a_real_optimisation(tmp_path: Path
 
 
 def test_a_folder_without_output_has_no_final_structure(tmp_path: Path) -> None:
-    from molforma.jobs.runner import JobManager
+    from molforma.jobs.manager import JobManager
 
     doc = water_doc()
     ops.set_execution(doc, {"job_root": str(tmp_path)}, preview=False)

@@ -50,7 +50,7 @@ def ctx(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
 @pytest.fixture
 def jobs(ctx: Any, tmp_path: Path) -> dict[str, Path]:
     """Two saved input sets (ammonia, DFT) in the job root and a real water run as reference."""
-    from molforma.jobs.runner import JobManager
+    from molforma.jobs.manager import JobManager
 
     project = ctx.document.project
     ammonia = ops.add_atoms(ctx.document, AMMONIA, preview=False)

@@ -212,7 +212,7 @@ def test_a_new_window_reattaches_to_a_running_batch_job_and_history_follows_it_t
         make_main_window: Any, qtbot: Any, tmp_path: Path, slurm_cluster: Any) -> None:
     from molforma.document.document import Document
     from molforma.document.model import new_project
-    from molforma.jobs.runner import JobManager
+    from molforma.jobs.manager import JobManager
 
     jobs = tmp_path / "jobs"
     exe = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_NWCHEM))}"

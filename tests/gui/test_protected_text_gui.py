@@ -63,7 +63,7 @@ def test_the_extra_input_editor_refuses_a_padded_shell_task_and_keeps_the_text(
 def test_reusing_a_job_whose_snapshot_carries_an_include_changes_nothing(
         ctx: Any, qtbot: Any, tmp_path: Path) -> None:
     from molforma.gui.widgets.history_panel import HistoryPanel
-    from molforma.jobs.runner import JobManager
+    from molforma.jobs.manager import JobManager
 
     folder = Path(JobManager().save_input_set(ctx.document.project))
     snap = folder / "project.molforma.json"

@@ -17,7 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
 if TYPE_CHECKING:
-    from molforma.gui.view3d.base import MoleculeView
+    from molforma.gui.view3d.rendered import RenderedView
 
 ARROW_LENGTH = 1.2  # Å, the longest arrow at the reference amplitude
 REFERENCE_AMPLITUDE = 0.5
@@ -39,7 +39,7 @@ def arrow_vectors(base: np.ndarray, displacement: np.ndarray,
     return pos[keep], disp[keep] * scale
 
 
-def draw_arrows(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
+def draw_arrows(p: QPainter, view: RenderedView, w: float, h: float) -> None:
     """Draw ``view``'s displacement arrows (if it shows any) over what is painted."""
     starts, vectors = view.displacement_arrows()
     if len(starts) == 0:
@@ -75,7 +75,7 @@ class ArrowOverlay(QWidget):
     ``QWidget.grab()`` (screenshots); a child widget is composed in both.
     """
 
-    def __init__(self, view: MoleculeView, canvas: QWidget) -> None:
+    def __init__(self, view: RenderedView, canvas: QWidget) -> None:
         super().__init__(canvas)
         self.setObjectName("arrowOverlay")
         self._view = view

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-from PySide6.QtGui import QOpenGLContext, QSurfaceFormat
+from PySide6.QtGui import QOpenGLContext, QOpenGLExtraFunctions, QSurfaceFormat
 from PySide6.QtOpenGL import (
     QOpenGLBuffer,
     QOpenGLShader,
@@ -37,7 +37,9 @@ from molforma.gui.view3d.scene import BACKGROUND, MARK_CANDIDATE, MARK_FIXED, MA
 from molforma.gui.view3d.surfaces import SurfaceGL
 
 if TYPE_CHECKING:
-    from molforma.gui.view3d.base import MoleculeView
+    from PySide6.QtWidgets import QWidget
+
+    from molforma.gui.view3d.rendered import RenderedView
 
 log = logging.getLogger(__name__)
 
@@ -242,8 +244,8 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
 
     renderer_name = "opengl"
 
-    def __init__(self, view: MoleculeView) -> None:
-        super().__init__(view)
+    def __init__(self, view: RenderedView) -> None:
+        super().__init__(cast("QWidget", view))  # the view is the canvas's parent widget
         self._view = view
         self.setFormat(default_format())
         self._ok = False
@@ -253,7 +255,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self._sphere_vao: QOpenGLVertexArrayObject | None = None
         self._cyl_vao: QOpenGLVertexArrayObject | None = None
         self._buffers: dict[str, QOpenGLBuffer] = {}
-        self._f: Any = None  # the context's QOpenGLExtraFunctions
+        self._f: QOpenGLExtraFunctions | None = None  # the context's, set in initializeGL
         self._n_atoms = 0
         self._n_segs = 0
         self._uniforms: dict[tuple[int, str], int] = {}
@@ -306,6 +308,12 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self._dirty = True
         self.doneCurrent()
 
+    def _gl(self) -> QOpenGLExtraFunctions:
+        """The GL functions of this widget's context."""
+        if self._f is None:
+            self._f = self.context().extraFunctions()
+        return self._f
+
     def _buffer(self, name: str) -> QOpenGLBuffer:
         if name not in self._buffers:
             buf = QOpenGLBuffer(QOpenGLBuffer.Type.VertexBuffer)
@@ -321,7 +329,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         # accepts no offset.
         prog.enableAttributeArray(loc)
         prog.setAttributeBuffer(loc, gl.FLOAT, 0, size, 0)
-        self._f.glVertexAttribDivisor(loc, divisor)
+        self._gl().glVertexAttribDivisor(loc, divisor)
 
     def _vao(self) -> QOpenGLVertexArrayObject:
         vao = QOpenGLVertexArrayObject()
@@ -366,7 +374,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
     def _set_uniforms(self, prog: QOpenGLShaderProgram, w: float, h: float,
                       depth: float) -> None:
         cam = self._view.camera
-        f = self._f
+        f = self._gl()
 
         def loc(name: str) -> int:
             key = (prog.programId(), name)
@@ -385,7 +393,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
     def paintGL(self) -> None:
         """Draw one frame."""
         self.frames += 1
-        f = self._f or self.context().functions()
+        f = self._gl()
         r, g, b = BACKGROUND
         f.glClearColor(r, g, b, 1.0)
         f.glClear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)

@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from molforma.document.geometry import angle, dihedral
 
 if TYPE_CHECKING:
-    from molforma.gui.view3d.base import MoleculeView
+    from molforma.gui.view3d.rendered import RenderedView
 
 MEASURE_COLOUR = QColor(255, 230, 120)
 LABEL_COLOUR = QColor(235, 240, 250)
@@ -43,7 +43,7 @@ def _text(p: QPainter, at: QPointF, text: str, colour: QColor) -> None:
     p.drawText(at, text)
 
 
-def draw_overlay(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
+def draw_overlay(p: QPainter, view: RenderedView, w: float, h: float) -> None:
     """Draw measurements, labels and the rubber band of ``view`` into ``p`` (w × h)."""
     sd, cam = view.scene, view.camera
     p.save()
@@ -66,18 +66,18 @@ def draw_overlay(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
         p.restore()
 
 
-def _draw_measurements(p: QPainter, view: MoleculeView, screen: np.ndarray) -> None:
+def _draw_measurements(p: QPainter, view: RenderedView, screen: np.ndarray) -> None:
     sd = view.scene
     pen = QPen(MEASURE_COLOUR, 1.6, Qt.PenStyle.DashLine)
     for ids in view.measurements:
         rows = [sd.index_of(i) for i in ids]
         if any(r is None for r in rows) or not 2 <= len(rows) <= 4:
             continue
-        pts = [QPointF(float(screen[r, 0]), float(screen[r, 1])) for r in rows]  # type: ignore[index]
+        pts = [QPointF(float(screen[r, 0]), float(screen[r, 1])) for r in rows]
         p.setPen(pen)
         for a, b in itertools.pairwise(pts):
             p.drawLine(a, b)
-        value = measurement_value([sd.pos[r] for r in rows])  # type: ignore[index]
+        value = measurement_value([sd.pos[r] for r in rows])
         if len(pts) == 2:
             at = (pts[0] + pts[1]) / 2
         elif len(pts) == 3:
@@ -87,7 +87,7 @@ def _draw_measurements(p: QPainter, view: MoleculeView, screen: np.ndarray) -> N
         _text(p, at + QPointF(6, -6), value, MEASURE_COLOUR)
 
 
-def _draw_labels(p: QPainter, view: MoleculeView, screen: np.ndarray) -> None:
+def _draw_labels(p: QPainter, view: RenderedView, screen: np.ndarray) -> None:
     labels = view.labels
     if not labels:
         return

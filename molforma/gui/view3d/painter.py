@@ -6,13 +6,14 @@ so tests, screenshots without a display and MCP captures use it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QGradient,
     QLinearGradient,
     QPainter,
     QPaintEvent,
@@ -28,7 +29,7 @@ from molforma.gui.view3d.scene import BACKGROUND, mark_colour
 from molforma.gui.view3d.surfaces import draw_surfaces
 
 if TYPE_CHECKING:
-    from molforma.gui.view3d.base import MoleculeView
+    from molforma.gui.view3d.rendered import RenderedView
 
 
 def _qcolor(rgb: np.ndarray | tuple[float, ...], alpha: float = 1.0, factor: float = 1.0) -> QColor:
@@ -41,8 +42,8 @@ class PainterCanvas(ForwardsInput, QWidget):
 
     renderer_name = "painter"
 
-    def __init__(self, view: MoleculeView) -> None:
-        super().__init__(view)
+    def __init__(self, view: RenderedView) -> None:
+        super().__init__(cast(QWidget, view))  # the view is the canvas's parent widget
         self._view = view
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
 
@@ -111,7 +112,7 @@ def _stick_geometry(ss: np.ndarray, se: np.ndarray, width: np.ndarray) -> tuple[
     return np.concatenate([mid + half, mid - half], axis=1), visible
 
 
-def render_scene(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
+def render_scene(p: QPainter, view: RenderedView, w: float, h: float) -> None:
     """Draw ``view``'s scene into ``p`` (a widget or a QImage) of size w × h.
 
     Atoms and half-bonds are drawn far to near in one order. A half-bond sorts at
@@ -125,7 +126,7 @@ def render_scene(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
     draw_overlay(p, view, w, h)
 
 
-def _render_molecule(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
+def _render_molecule(p: QPainter, view: RenderedView, w: float, h: float) -> None:
     sd, cam = view.scene, view.camera
     if sd.count == 0:
         return
@@ -161,7 +162,7 @@ def _render_molecule(p: QPainter, view: MoleculeView, w: float, h: float) -> Non
                 p.setPen(QPen(_qcolor(ring), max(2.0, r * 0.18)))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawEllipse(QPointF(x, y), r * 1.22, r * 1.22)
-            grad = QRadialGradient(QPointF(x + _LIGHT[0] * 0.53 * r, y + _LIGHT[1] * 0.53 * r),
+            grad: QGradient = QRadialGradient(QPointF(x + _LIGHT[0] * 0.53 * r, y + _LIGHT[1] * 0.53 * r),
                                    r * 1.3)
             grad.setStops(shades.ball(sd.colour[k]))
             p.setPen(no_pen)

@@ -205,9 +205,9 @@ def build_scene(atoms: Sequence[dict[str, Any]], bonds: Sequence[dict[str, Any]]
     for ids, bit in ((changed, MARK_CANDIDATE), (selected, MARK_SELECTED),
                      (flagged or (), MARK_VALENCE)):
         for aid in ids:
-            i = row.get(aid)
-            if i is not None:
-                mark[i] |= bit
+            at = row.get(aid)
+            if at is not None:
+                mark[at] |= bit
     if ghosts:
         colour[n_solid:, :3] = colour[n_solid:, :3] * 0.5 + 0.25
         colour[n_solid:, 3] = GHOST_ALPHA
@@ -217,9 +217,9 @@ def build_scene(atoms: Sequence[dict[str, Any]], bonds: Sequence[dict[str, Any]]
     sd.pickable[:n_solid] = True
     pairs, orders = [], []
     for b in solid_bonds if style != "spacefill" else []:
-        i, j = row.get(b["a"]), row.get(b["b"])
-        if i is not None and j is not None:
-            pairs.append((i, j))
+        ia, ja = row.get(b["a"]), row.get(b["b"])
+        if ia is not None and ja is not None:
+            pairs.append((ia, ja))
             orders.append(int(b.get("order", 1)))
     sd.bond_pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)
     sd.bond_orders = np.array(orders, dtype=np.int64)
@@ -290,7 +290,7 @@ def rebuild_segments(sd: SceneData) -> None:
     sd.line_split = np.concatenate(l_split)
 
 
-def rotation(axis: Sequence[float], angle: float) -> np.ndarray:
+def rotation(axis: Sequence[float] | np.ndarray, angle: float) -> np.ndarray:
     """Rotation matrix about ``axis`` by ``angle`` radians."""
     a = np.asarray(axis, dtype=float)
     n = np.linalg.norm(a)

@@ -16,7 +16,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 
 if TYPE_CHECKING:
-    from molforma.gui.view3d.base import MoleculeView
+    from molforma.gui.view3d.rendered import RenderedView
 
 # The usual orbital colours: positive lobe blue, negative lobe red (Avogadro, Jmol).
 POSITIVE = (0.20, 0.45, 0.95, 0.62)
@@ -34,7 +34,7 @@ class Surface:
     rgba: tuple[float, float, float, float]
 
 
-def draw_surfaces(p: QPainter, view: MoleculeView, w: float, h: float) -> None:
+def draw_surfaces(p: QPainter, view: RenderedView, w: float, h: float) -> None:
     """Paint ``view.surfaces`` over what is drawn already (QPainter renderer)."""
     surfaces = [s for s in getattr(view, "surfaces", []) if len(s.faces)]
     if not surfaces:

@@ -546,7 +546,9 @@ class ExecutionPanel(Retranslatable, QWidget):
         finally:
             self._loading = False
         self.environment_table.setCurrentCell(row, 0)
-        self.environment_table.editItem(self.environment_table.item(row, 0))
+        item = self.environment_table.item(row, 0)
+        if item is not None:
+            self.environment_table.editItem(item)
 
     def remove_environment_rows(self) -> None:
         """Remove the selected rows (the current row when none is selected)."""

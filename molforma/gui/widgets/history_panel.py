@@ -485,7 +485,8 @@ class HistoryPanel(Retranslatable, QWidget):
         while w is not None:
             if isinstance(w, QTabWidget) and w.objectName() == "mainTabs":
                 for i in range(w.count()):
-                    if w.widget(i).objectName() == "resultsTab":
+                    tab = w.widget(i)
+                    if tab is not None and tab.objectName() == "resultsTab":
                         w.setCurrentIndex(i)
                         return
             w = w.parentWidget()

@@ -105,7 +105,8 @@ def widget_png_bytes(widget: QWidget) -> bytes:
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buf, "PNG"):
+    # PySide6 accepts only str here, although its stub says bytes.
+    if not image.save(buf, "PNG"):  # type: ignore[call-overload]
         raise FileAccessError(path="<image>", reason="PNG encoding failed")
     buf.close()
     return bytes(data.data())

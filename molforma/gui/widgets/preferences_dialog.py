@@ -148,7 +148,9 @@ class PreferencesDialog(QDialog):
         self._append_row("", "")
         row = self.environment_table.rowCount() - 1
         self.environment_table.setCurrentCell(row, 0)
-        self.environment_table.editItem(self.environment_table.item(row, 0))
+        item = self.environment_table.item(row, 0)
+        if item is not None:
+            self.environment_table.editItem(item)
 
     def _remove_rows(self) -> None:
         rows = rows_to_remove(self.environment_table)

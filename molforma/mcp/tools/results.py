@@ -145,7 +145,7 @@ def _checked_source(policy: Any, source: str) -> Path:
     """Check a results source; an animation group key ("stem.m-001.s-*.xyz") by its folder."""
     p = Path(source)
     if "*" in p.name:
-        folder = policy.check_path(str(p.parent), must_exist=True)
+        folder: Path = policy.check_path(str(p.parent), must_exist=True)
         return folder / p.name
     return policy.check_path(source, must_exist=True)  # type: ignore[no-any-return]
 
@@ -231,7 +231,7 @@ def _fitted_page(cur: Any, args: GetResultsInput, get_section: Any) -> dict[str,
     return page
 
 
-def _section_links(doc_id: str, section: str, mode: int | None, cur: Any) -> list[dict]:
+def _section_links(doc_id: str, section: str, mode: int | None, cur: Any) -> list[dict[str, Any]]:
     from molforma.mcp.paging import link
 
     base = f"molforma://documents/{doc_id}/results"
@@ -244,7 +244,7 @@ def _section_links(doc_id: str, section: str, mode: int | None, cur: Any) -> lis
     return []
 
 
-def _omit_large_items(doc_id: str, section: str, page: dict[str, Any]) -> list[dict]:
+def _omit_large_items(doc_id: str, section: str, page: dict[str, Any]) -> list[dict[str, Any]]:
     """Replace each item too big to inline by its plain fields and a link to all of it."""
     from molforma.mcp.paging import PAGE_CHARS, json_chars, link
 
@@ -252,7 +252,7 @@ def _omit_large_items(doc_id: str, section: str, page: dict[str, Any]) -> list[d
     if not isinstance(items, list) or json_chars(page) <= PAGE_CHARS:
         return []
     base = f"molforma://documents/{doc_id}/results"
-    links: list[dict] = []
+    links: list[dict[str, Any]] = []
     share = PAGE_CHARS // max(1, len(items))
     for k, item in enumerate(items):
         if not isinstance(item, dict) or json_chars(item) <= share:
