@@ -1,7 +1,8 @@
 """The main window: tabs, menus from the action table, title, files, close (Qt layer).
 
 Tabs: "1 Molecule" (built here), "2 Calculation", "3 Execution", "Results" and
-"History" (panels imported lazily, a visible placeholder when one is missing).
+"History" (panels imported lazily, a visible placeholder when one is missing; the
+window started from the command line builds them right after its first frame).
 Menus come from :data:`molforma.gui.actions.ACTIONS`. Every file dialog and message
 box goes through :mod:`molforma.gui.dialogs`.
 """
@@ -89,11 +90,14 @@ class MainWindow(QMainWindow):
 
     _clientClosed = Signal()
 
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, *,
+                 defer_panels: bool = False) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.setObjectName("mainWindow")
         self.mcp_bridge = GuiDispatcher(self)
+        # MCP work sees the whole window, also when it arrives before the first frame.
+        self.mcp_bridge.prepare = self.build_panels
         self.mcp_server: Any | None = None  # set by molforma.gui.mcp_host for --mcp-gui
         self._clientClosed.connect(self._quit_for_client, Qt.ConnectionType.QueuedConnection)
         self.resize(1200, 800)
@@ -106,10 +110,20 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.molecule_tab = MoleculeTab(ctx, self)
         self.tabs.addTab(self.molecule_tab, "")
-        self.panels: dict[str, QWidget] = {"molecule": self.molecule_tab}
+        self.panels: dict[str, QWidget] = _Panels(self)
+        self.panels["molecule"] = self.molecule_tab
+        # The window opens with the Molecule tab: with ``defer_panels`` the other tabs
+        # hold empty pages until the first frame is on screen (or until anything asks
+        # for a panel), so the person sees the molecule without waiting for them.
+        self._pending_panels: list[str] = []
         for key, module, cls_name, _title in _PANELS:
-            self.panels[key] = self._make_panel(key, module, cls_name)
-            self.tabs.addTab(self.panels[key], "")
+            if defer_panels:
+                self._pending_panels.append(key)
+                self.tabs.addTab(QWidget(self.tabs), "")
+            else:
+                self.panels[key] = self._make_panel(key, module, cls_name)
+                self.tabs.addTab(self.panels[key], "")
+        self.tabs.currentChanged.connect(self._tab_changed)
         self._build_menus()
         self.molecule_tab.use_actions(self.actions_by_id)
         self.status_label = QLabel(self)
@@ -123,8 +137,52 @@ class MainWindow(QMainWindow):
         ctx.events.documentChanged.connect(self._document_changed)
         self.retranslate()
         self._document_changed("load")
-        # Batch jobs left running by an earlier MolForma are followed again.
-        QTimer.singleShot(0, ctx.reattach_batch_jobs)
+        if not defer_panels:
+            # Batch jobs left running by an earlier MolForma are followed again.
+            QTimer.singleShot(0, ctx.reattach_batch_jobs)
+
+    # -- panels built after the first frame ------------------------------------------------
+    def event(self, ev: QEvent) -> bool:
+        """After the first paint, build the deferred panels once the frame is out."""
+        if (ev.type() == QEvent.Type.Paint and getattr(self, "_pending_panels", None)
+                and not self._build_queued):
+            self._build_queued = True
+            # A zero timer runs after this paint has been flushed to the screen.
+            QTimer.singleShot(0, self, self._after_first_frame)
+        return super().event(ev)
+
+    _build_queued = False
+
+    def _after_first_frame(self) -> None:
+        self.build_panels()
+        self.ctx.reattach_batch_jobs()
+
+    def build_panels(self) -> None:
+        """Build the panels still pending (no-op when all are built)."""
+        if not self._pending_panels:
+            return
+        pending, self._pending_panels = self._pending_panels, []
+        current = self.tabs.currentIndex()
+        blocked = self.tabs.blockSignals(True)
+        try:
+            for i, (key, module, cls_name, title) in enumerate(_PANELS, start=1):
+                if key not in pending:
+                    continue
+                panel = self._make_panel(key, module, cls_name)
+                self.panels[key] = panel
+                page = self.tabs.widget(i)
+                self.tabs.removeTab(i)
+                self.tabs.insertTab(i, panel, _tr_ctx(title))
+                page.deleteLater()
+                if isinstance(panel, QLabel) and panel.property("placeholder"):
+                    panel.setText(self.tr("This part of MolForma is not available in this build."))
+            self.tabs.setCurrentIndex(current)
+        finally:
+            self.tabs.blockSignals(blocked)
+
+    def _tab_changed(self, index: int) -> None:
+        if self._pending_panels and index > 0:
+            self.build_panels()
 
     # -- construction ----------------------------------------------------------------------
     def _make_panel(self, key: str, module: str, cls_name: str) -> QWidget:
@@ -223,9 +281,9 @@ class MainWindow(QMainWindow):
             self.actions_by_id[spec.id].setText(action_title(spec))
         self.update_actions()  # "Undo Add atoms" in the new language
         self.tabs.setTabText(0, self.tr("1 Molecule"))
-        for i, (key, _m, _c, title) in enumerate(_PANELS, start=1):
+        for i, (_key, _m, _c, title) in enumerate(_PANELS, start=1):
             self.tabs.setTabText(i, _tr_ctx(title))
-            w = self.panels[key]
+            w = self.tabs.widget(i)
             if isinstance(w, QLabel) and w.property("placeholder"):
                 w.setText(self.tr("This part of MolForma is not available in this build."))
         self._update_title()
@@ -330,6 +388,8 @@ class MainWindow(QMainWindow):
 
     def show_tab(self, name: str) -> None:
         """Bring a tab to the front by key (``molecule``, ``calculation``, ...)."""
+        if name != "molecule":
+            self.build_panels()
         self.tabs.setCurrentIndex(TAB_NAMES.index(name))
 
     def _confirm_discard(self) -> bool:
@@ -609,6 +669,21 @@ class MainWindow(QMainWindow):
         stop_calculations(self.ctx)  # local jobs end with the window (SPEC.md section 5)
         self.ctx.close()
         ev.accept()
+
+
+class _Panels(dict):  # type: ignore[type-arg]
+    """The window's panels by key; ``panels[key]`` of one still pending builds the
+    panels (``get`` answers None for it instead, for pollers that must not build)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__()
+        self._window = window
+
+    def __missing__(self, key: str) -> QWidget:
+        if key in self._window._pending_panels:
+            self._window.build_panels()
+            return dict.__getitem__(self, key)  # type: ignore[no-any-return]
+        raise KeyError(key)
 
 
 def wait_exposed(widget: QWidget, timeout: float = 10.0) -> bool:

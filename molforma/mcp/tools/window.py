@@ -297,7 +297,7 @@ class GetUiInput(ToolInput):
     includeHidden: bool = Field(False, description="Also widgets on other tabs and in "
                                 "collapsed groups (they can still be driven).")
     offset: int = Field(0, ge=0, description="First widget of the page.")
-    limit: int | None = Field(None, ge=1, description="Widgets per page (default: ~40 KiB).")
+    limit: int | None = Field(None, ge=1, description="Widgets per page (default: ~32 KiB).")
 
 
 class GetUiOutput(BaseModel):
@@ -320,7 +320,7 @@ class GetUiOutput(BaseModel):
 def get_ui(ctx: ToolContext, args: GetUiInput) -> GetUiOutput:
     """List the window's widgets and menu actions as ui-N ids with objectName, class, text,
     value, enabled, visible and tab; the active modal dialog; and the blocked widgets with
-    the reason. Pages of about 40 KiB (offset/limit/nextOffset)."""
+    the reason. Pages of about 32 KiB (offset/limit/nextOffset)."""
     bridge = _bridge(ctx)
     data = bridge.read(lambda ui: ui.get_ui(args.model_dump()))
     nodes, nxt = page_list(data["nodes"], args.offset, args.limit)
@@ -337,7 +337,7 @@ class GetUiItemInput(ToolInput):
 
     target: str = Field(description=_TARGET)
     offset: int = Field(0, ge=0, description="First row/item/atom of the page.")
-    limit: int | None = Field(None, ge=1, description="Rows per page (default: ~40 KiB).")
+    limit: int | None = Field(None, ge=1, description="Rows per page (default: ~32 KiB).")
 
 
 class GetUiItemOutput(BaseModel):
