@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 from harness import Report, Sample, add_output_argument, compare, compare_bytes, python_child
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import Document
 from molforma.document.model import clone_project
 
@@ -72,7 +72,7 @@ _CHILD_HEAD = """
 import json, sys
 sys.path.insert(0, {bench!r})
 from core_bench import build
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import Document
 path = {path!r}
 """

@@ -84,7 +84,7 @@ rdDetermineBonds.DetermineConnectivity(m)
 Chem.MolToMolFile(m, sys.argv[2])
 """
 OPEN_OURS = """
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import Document
 ops.open_file(Document(), {path!r}, preview=False)
 """
@@ -127,7 +127,7 @@ def _ratio_target(limit: float, ratio: float) -> tuple[str, bool]:
 
 def _mover(doc: Any) -> Callable[[], object]:
     """A move of every atom by a small step that changes direction (never the same place)."""
-    from molforma.document import ops
+    from molforma.app import ops
 
     steps = iter(range(10**9))
     return lambda: ops.move_atoms(doc, translate=[0.001 * (next(steps) % 3 - 1) + 1e-4, 0, 0],
@@ -160,7 +160,7 @@ def core_rows(report: Report, tmp: Path, repeat: int, *, open_only: bool = False
     from rdkit import Chem
     from rdkit.Chem import rdDetermineBonds
 
-    from molforma.document import ops
+    from molforma.app import ops
     from molforma.document.document import Document
 
     docs: dict[int, Any] = {}
@@ -449,6 +449,9 @@ def window_rows(report: Report, tmp: Path, repeat: int) -> None:
     env = _env(tmp)
     env.pop("MOLFORMA_RENDERER", None)  # the OpenGL view, as a user gets it
     env.pop("QT_QPA_PLATFORM", None)
+    # As a user runs it: with bytecode caches (the warm-up pair writes any missing),
+    # not compiling every module from source at each start.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     for n in (SIZES[0], BIG):
         path = tmp / f"box{n}.xyz"
         what = f"window start → first complete frame, {_n(n)} atoms (OpenGL, Xvfb)"
@@ -502,6 +505,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="pairs of whole processes (open, convert, start-up, cancel)")
     ap.add_argument("--window-repeat", type=int, default=3, help="window pairs per size")
     ap.add_argument("--skip-window", action="store_true", help="leave out the window rows")
+    ap.add_argument("--window-only", action="store_true",
+                    help="only the window rows (first frame vs Avogadro 2)")
     ap.add_argument("--only-start", action="store_true",
                     help="only the start-up rows of molforma --mcp (with --out, not to "
                     "overwrite bench/results)")
@@ -516,6 +521,8 @@ def main(argv: list[str] | None = None) -> int:
     command = (f"python bench/scale_bench.py --repeat {args.repeat} --process-repeat "
                f"{args.process_repeat} " + ("--skip-window" if args.skip_window else
                                             f"--window-repeat {args.window_repeat}"))
+    if args.window_only:
+        command = f"python bench/scale_bench.py --window-only --window-repeat {args.window_repeat}"
     import rdkit
 
     report = Report("scale_bench", command, notes=[
@@ -528,16 +535,49 @@ def main(argv: list[str] | None = None) -> int:
             start_rows(report, tmp, max(7, args.process_repeat))
             report.write(args.out)
             return 0
-        core_rows(report, tmp, args.repeat)
-        process_rows(report, tmp, args.process_repeat)
-        start_rows(report, tmp, max(7, args.process_repeat))
-        cancel_row(report, tmp, max(7, args.process_repeat))
+        if args.window_only:
+            for n in (SIZES[0], BIG):
+                (tmp / f"box{n}.xyz").write_text(water_box(n))
+        else:
+            core_rows(report, tmp, args.repeat)
+            process_rows(report, tmp, args.process_repeat)
+            start_rows(report, tmp, max(7, args.process_repeat))
+            cancel_row(report, tmp, max(7, args.process_repeat))
         if args.skip_window:
             report.notes.append("scale_bench: window rows left out (--skip-window)")
         else:
             window_rows(report, tmp, args.window_repeat)
-    report.write(args.out)
+    if args.window_only:
+        _merge_window_rows(report, args.out)
+    else:
+        report.write(args.out)
     return 0
+
+
+def _merge_window_rows(report: Report, out: Path | None) -> None:
+    """Put this run's window rows into the stored results in place of the old ones.
+
+    The other rows keep their figures and the file's date and machine; each window row
+    says in its note when and at what load it was measured.
+    """
+    from harness import RESULTS_DIR
+
+    path = (out if out is not None else RESULTS_DIR) / "scale_bench.json"
+    if not path.exists():
+        report.write(out)
+        return
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    fresh = report.as_dict()
+    load = fresh["machine"].get("load_average") or []
+    when = f"measured {fresh['date']}" + (f", load {load[0]:.1f}" if load else "")
+    rows = []
+    for row in fresh["rows"]:
+        row = dict(row)
+        row["note"] = "; ".join(x for x in (row.get("note"), when + f" ({report.command})") if x)
+        rows.append(row)
+    doc["rows"] = [r for r in doc["rows"] if not r["key"].startswith("first_frame_")] + rows
+    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"\nwindow rows merged into {path}")
 
 
 if __name__ == "__main__":

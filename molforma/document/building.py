@@ -3,7 +3,7 @@
 
 Like the edit functions of :mod:`molforma.document.chemistry`, these change ``work``
 (a private copy of the project) in place and return an
-:class:`~molforma.document.document.EditResult`; :mod:`molforma.document.ops` wraps
+:class:`~molforma.document.document.EditResult`; :mod:`molforma.app.ops` wraps
 them as document operations.
 
 * A new atom bonded to a parent goes where the parent's hybridisation puts its next
@@ -249,40 +249,42 @@ def valence_problem_ids(project: Project) -> list[str]:
     atoms = project["document"]["atoms"]
     if not atoms:
         return []
-    index = {a["id"]: a for a in atoms}
+    from molforma.document import elements
+
+    # One look-up per element, not per atom: the check runs on every edit of a
+    # 10,000-atom document.
     table = Chem.GetPeriodicTable()
+    symbols = {a["element"] for a in atoms}
+    metals = {el for el in symbols if is_metal(el)}
+    default = {el: int(table.GetDefaultValence(elements.atomic_number(el)))
+               for el in symbols - metals}
+    # Bonds count between two known non-metal atoms only.
+    counted = {a["id"] for a in atoms if a["element"] not in metals}
+    bonds = [b for b in project["document"]["bonds"]
+             if b["a"] in counted and b["b"] in counted]
     total: dict[str, int] = {}
-    partners: dict[str, list[str]] = {}
-    for b in project["document"]["bonds"]:
-        a1, a2 = index.get(b["a"]), index.get(b["b"])
-        if a1 is None or a2 is None or is_metal(a1["element"]) or is_metal(a2["element"]):
-            continue
+    for b in bonds:
         order = int(b.get("order", 1))
-        for x, y in ((b["a"], b["b"]), (b["b"], b["a"])):
-            total[x] = total.get(x, 0) + order
-            partners.setdefault(x, []).append(y)
-    default: dict[str, int] = {}
+        total[b["a"]] = total.get(b["a"], 0) + order
+        total[b["b"]] = total.get(b["b"], 0) + order
     suspicious: list[str] = []
     for a in atoms:
         el = a["element"]
-        if is_metal(el):
+        if el in metals:
             continue
-        if el not in default:
-            from molforma.document import elements
-
-            default[el] = int(table.GetDefaultValence(elements.atomic_number(el)))
         if (a.get("formalCharge") or a.get("unpairedElectrons")
                 or (default[el] >= 0 and total.get(a["id"], 0) > default[el])):
             suspicious.append(a["id"])
     if not suspicious:
         return []
+    flagged = set(suspicious)
     keep = set(suspicious)
-    for aid in suspicious:
-        keep.update(partners.get(aid, ()))
+    for b in bonds:
+        if b["a"] in flagged or b["b"] in flagged:
+            keep.update((b["a"], b["b"]))
     sub = {"document": {"atoms": [a for a in atoms if a["id"] in keep],
                         "bonds": [b for b in project["document"]["bonds"]
                                   if b["a"] in keep and b["b"] in keep]}}
-    flagged = set(suspicious)
     return [str(i) for p in _valence_problems(sub) for i in p["atoms"] if i in flagged]
 
 

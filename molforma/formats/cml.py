@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 from xml.parsers import expat
-from xml.sax.saxutils import quoteattr
 
 from molforma.document.model import ATOM_ID
 from molforma.formats.common import (
@@ -228,6 +227,10 @@ def _num(v: float) -> str:
 
 def write_cml(project: Mapping[str, Any]) -> str:
     """The project as a CML document with ids, names, charges and isotopes."""
+    # Here, not at the top: xml.sax.saxutils pulls in urllib, http and ssl (~60 ms),
+    # which the window's start (it imports every reader) does not need.
+    from xml.sax.saxutils import quoteattr
+
     doc = project["document"]
     title = " ".join(str(doc.get("title") or "").split())
     head = (f'  <molecule id="m1" title={quoteattr(title)} '

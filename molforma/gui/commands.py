@@ -158,6 +158,7 @@ class CommandRunner(QObject):
         level = QThread.currentThread().loopLevel()
         if level in self._active_levels:
             return
+        self.window.build_panels()  # a command may aim at a tab deferred at start-up
         self._active_levels.add(level)
         try:
             for rec in self.store.queued():

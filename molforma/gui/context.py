@@ -24,7 +24,6 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from molforma.document.changes import Change
 from molforma.document.document import Document
-from molforma.document.model import new_project
 from molforma.preferences import Preferences, load_preferences
 
 log = logging.getLogger(__name__)
@@ -68,11 +67,6 @@ class AppEvents(QObject):
             self.candidateChanged.emit()
 
 
-def new_project_job_root(prefs: Preferences) -> dict[str, str]:
-    """``{"job_root": ...}`` for a new project: the job root the person last set, if any."""
-    return {"job_root": prefs.job_root} if prefs.job_root else {}
-
-
 def _optional_class(module: str, name: str) -> Any | None:
     """``module.name`` or None when another engineer's module is not there yet."""
     try:
@@ -108,12 +102,9 @@ class AppContext:
         prefs = load_preferences()
         if document is None:
             # A new document starts with the execution defaults the person saved.
-            project = new_project(executable=prefs.executable, launcher=prefs.launcher,
-                                  environment=dict(prefs.environment),
-                                  scheduler=prefs.scheduler, account=prefs.account,
-                                  batch_directives=list(prefs.batch_directives),
-                                  **new_project_job_root(prefs))
-            document = Document(project, undo_limit=WINDOW_UNDO_LIMIT)
+            from molforma.app.files import fresh_project
+
+            document = Document(fresh_project(prefs), undo_limit=WINDOW_UNDO_LIMIT)
         doc = document
         events = AppEvents()
         ctx = cls(document=doc, preferences=prefs, events=events,

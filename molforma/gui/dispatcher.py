@@ -26,6 +26,9 @@ class GuiDispatcher(QObject):
         super().__init__(parent)
         self.setObjectName("guiDispatcher")
         self._submit.connect(self._run, Qt.ConnectionType.QueuedConnection)
+        #: Runs on the GUI thread before each function (the window builds its deferred
+        #: panels there, so MCP work finds every widget).
+        self.prepare: Callable[[], None] | None = None
 
     def call(self, fn: Callable[[], T], timeout: float = 30.0) -> T:
         """Run ``fn`` on the GUI thread and return its result (or raise its exception).
@@ -35,6 +38,7 @@ class GuiDispatcher(QObject):
                 (a modal dialog may be open).
         """
         if QThread.currentThread() == self.thread():
+            self._prepare()
             return fn()
         fut: Future[T] = Future()
 
@@ -42,6 +46,7 @@ class GuiDispatcher(QObject):
             if not fut.set_running_or_notify_cancel():
                 return
             try:
+                self._prepare()
                 fut.set_result(fn())
             except BaseException as exc:  # noqa: BLE001 - forwarded to the waiting caller
                 fut.set_exception(exc)
@@ -67,6 +72,10 @@ class GuiDispatcher(QObject):
             self.call(refuse_edits_behind_modal, timeout=10.0)
         except TimeoutError as exc:
             raise BusyError(detail="the window is not responding") from exc
+
+    def _prepare(self) -> None:
+        if self.prepare is not None:
+            self.prepare()
 
     @Slot(object)
     def _run(self, job: Callable[[], None]) -> None:

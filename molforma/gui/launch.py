@@ -66,6 +66,7 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
         else:
             sys.stderr.write(NO_DISPLAY_MESSAGE)
             return 1
+    _import_core_first(with_formats=bool(file))
     from molforma.errors import MolFormaError
     from molforma.gui.app import create_application
     from molforma.gui.context import AppContext
@@ -90,7 +91,8 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
             sys.stderr.write(f"molforma: cannot open {file}: {load_error}\n")
             if screenshot:
                 return 2
-    window = MainWindow(ctx)
+    # A plain start shows the Molecule tab first; the other tabs follow its first frame.
+    window = MainWindow(ctx, defer_panels=not screenshot and not results_source)
     if results_source:
         handle = window.panels["results"].open_path(results_source)
         if screenshot and handle is not None:
@@ -123,6 +125,24 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
         sys.stderr.flush()
         os._exit(status)
     return status
+
+
+def _import_core_first(with_formats: bool) -> None:
+    """Import the Qt-free modules the first frame needs before PySide6.
+
+    PySide6 replaces ``__import__`` with a hook that reads the source of every module
+    imported after it (looking for ``from __feature__``); numpy, pydantic, RDKit and the
+    document core are some 250 modules, so importing them first saves that reading.
+    The formats (RDKit) only when a file is opened: an empty window does not read one.
+    """
+    import importlib
+
+    # numpy, pydantic and the project model; the building rules; RDKit and the readers.
+    names = ["molforma.document.document", "molforma.document.building"]
+    if with_formats:
+        names.append("molforma.formats")
+    for name in names:
+        importlib.import_module(name)
 
 
 def _quiet_offscreen_warning() -> None:

@@ -1,7 +1,8 @@
 """The main window: tabs, menus from the action table, title, files, close (Qt layer).
 
 Tabs: "1 Molecule" (built here), "2 Calculation", "3 Execution", "Results" and
-"History" (panels imported lazily, a visible placeholder when one is missing).
+"History" (panels imported lazily, a visible placeholder when one is missing; the
+window started from the command line builds them right after its first frame).
 Menus come from :data:`molforma.gui.actions.ACTIONS`. Every file dialog and message
 box goes through :mod:`molforma.gui.dialogs`.
 """
@@ -26,8 +27,10 @@ from PySide6.QtWidgets import (
 )
 
 from molforma import file_formats
+from molforma.app import files
+from molforma.app.actor import check_path, window_actor
+from molforma.app.files import opens_as_results
 from molforma.document.changes import Change
-from molforma.document.document import Document
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.actions import (
@@ -64,42 +67,19 @@ OPEN_FILTER_PATTERNS = file_formats.open_patterns()
 RESULT_FILTER_PATTERNS = file_formats.result_patterns()
 
 
-def opens_as_results(path: str) -> bool:
-    """Whether File → Open should show ``path`` in the Results tab: a folder (a job
-    folder), an NWChem output or a MOLDEN file, recognised by content."""
-    from molforma.results.reader import result_file_kind
-
-    target = Path(path).expanduser()
-    return target.is_dir() or result_file_kind(target) is not None
-
-
 def _tr_ctx(text: str) -> str:
     """Translate a string marked with QT_TRANSLATE_NOOP("MainWindow", ...)."""
     return QApplication.translate("MainWindow", text)
 
 
 def load_launch_file(ctx: AppContext, path: str) -> None:
-    """Load the file given on the command line as the document (not an undo step).
-
-    Its protected values become trusted (SPEC.md section 7).
+    """Load the file given on the command line as the document (not an undo step); its
+    protected values become trusted (:func:`molforma.app.files.launch_document`).
 
     Raises:
         MolFormaError: the file cannot be read or breaks a document rule.
     """
-    from molforma.document.model import check_settings, check_structure, clone_project
-    from molforma.formats import apply_structure, read_file
-
-    loaded = read_file(str(path), None)
-    if isinstance(loaded, dict):
-        doc = Document(loaded, path=str(Path(path).resolve()), undo_limit=WINDOW_UNDO_LIMIT)
-    else:
-        work = clone_project(ctx.document.project)
-        apply_structure(work, loaded, merge_advanced=True)
-        check_structure(work)
-        check_settings(work)
-        doc = Document(work, undo_limit=WINDOW_UNDO_LIMIT)
-    doc.trust_current()
-    ctx.set_document(doc)
+    files.launch_document(ctx, path, undo_limit=WINDOW_UNDO_LIMIT)
 
 
 class MainWindow(QMainWindow):
@@ -111,11 +91,14 @@ class MainWindow(QMainWindow):
 
     _clientClosed = Signal()
 
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, *,
+                 defer_panels: bool = False) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.setObjectName("mainWindow")
         self.mcp_bridge = GuiDispatcher(self)
+        # MCP work sees the whole window, also when it arrives before the first frame.
+        self.mcp_bridge.prepare = self.build_panels
         self.mcp_server: Any | None = None  # set by molforma.gui.mcp_host for --mcp-gui
         self._clientClosed.connect(self._quit_for_client, Qt.ConnectionType.QueuedConnection)
         self.resize(1200, 800)
@@ -128,11 +111,22 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.molecule_tab = MoleculeTab(ctx, self)
         self.tabs.addTab(self.molecule_tab, "")
-        self.panels: dict[str, QWidget] = {"molecule": self.molecule_tab}
+        self.panels: dict[str, QWidget] = _Panels(self)
+        self.panels["molecule"] = self.molecule_tab
+        # The window opens with the Molecule tab: with ``defer_panels`` the other tabs
+        # hold empty pages until the first frame is on screen (or until anything asks
+        # for a panel), so the person sees the molecule without waiting for them.
+        self._pending_panels: list[str] = []
         for key, module, cls_name, _title in _PANELS:
-            self.panels[key] = self._make_panel(key, module, cls_name)
-            self.tabs.addTab(self.panels[key], "")
+            if defer_panels:
+                self._pending_panels.append(key)
+                self.tabs.addTab(QWidget(self.tabs), "")
+            else:
+                self.panels[key] = self._make_panel(key, module, cls_name)
+                self.tabs.addTab(self.panels[key], "")
+        self.tabs.currentChanged.connect(self._tab_changed)
         self._build_menus()
+        self.molecule_tab.use_actions(self.actions_by_id)
         self.status_label = QLabel(self)
         self.status_label.setObjectName("statusMessage")
         self.statusBar().setObjectName("statusBar")
@@ -144,8 +138,52 @@ class MainWindow(QMainWindow):
         ctx.events.documentChanged.connect(self._document_changed)
         self.retranslate()
         self._document_changed(Change.ALL)
-        # Batch jobs left running by an earlier MolForma are followed again.
-        QTimer.singleShot(0, ctx.reattach_batch_jobs)
+        if not defer_panels:
+            # Batch jobs left running by an earlier MolForma are followed again.
+            QTimer.singleShot(0, ctx.reattach_batch_jobs)
+
+    # -- panels built after the first frame ------------------------------------------------
+    def event(self, ev: QEvent) -> bool:
+        """After the first paint, build the deferred panels once the frame is out."""
+        if (ev.type() == QEvent.Type.Paint and getattr(self, "_pending_panels", None)
+                and not self._build_queued):
+            self._build_queued = True
+            # A zero timer runs after this paint has been flushed to the screen.
+            QTimer.singleShot(0, self, self._after_first_frame)
+        return super().event(ev)
+
+    _build_queued = False
+
+    def _after_first_frame(self) -> None:
+        self.build_panels()
+        self.ctx.reattach_batch_jobs()
+
+    def build_panels(self) -> None:
+        """Build the panels still pending (no-op when all are built)."""
+        if not self._pending_panels:
+            return
+        pending, self._pending_panels = self._pending_panels, []
+        current = self.tabs.currentIndex()
+        blocked = self.tabs.blockSignals(True)
+        try:
+            for i, (key, module, cls_name, title) in enumerate(_PANELS, start=1):
+                if key not in pending:
+                    continue
+                panel = self._make_panel(key, module, cls_name)
+                self.panels[key] = panel
+                page = self.tabs.widget(i)
+                self.tabs.removeTab(i)
+                self.tabs.insertTab(i, panel, _tr_ctx(title))
+                page.deleteLater()
+                if isinstance(panel, QLabel) and panel.property("placeholder"):
+                    panel.setText(self.tr("This part of MolForma is not available in this build."))
+            self.tabs.setCurrentIndex(current)
+        finally:
+            self.tabs.blockSignals(blocked)
+
+    def _tab_changed(self, index: int) -> None:
+        if self._pending_panels and index > 0:
+            self.build_panels()
 
     # -- construction ----------------------------------------------------------------------
     def _make_panel(self, key: str, module: str, cls_name: str) -> QWidget:
@@ -244,9 +282,9 @@ class MainWindow(QMainWindow):
             self.actions_by_id[spec.id].setText(action_title(spec))
         self.update_actions()  # "Undo Add atoms" in the new language
         self.tabs.setTabText(0, self.tr("1 Molecule"))
-        for i, (key, _m, _c, title) in enumerate(_PANELS, start=1):
+        for i, (_key, _m, _c, title) in enumerate(_PANELS, start=1):
             self.tabs.setTabText(i, _tr_ctx(title))
-            w = self.panels[key]
+            w = self.tabs.widget(i)
             if isinstance(w, QLabel) and w.property("placeholder"):
                 w.setText(self.tr("This part of MolForma is not available in this build."))
         self._update_title()
@@ -287,7 +325,7 @@ class MainWindow(QMainWindow):
         """Enable or disable actions from the document state; Undo/Redo name their step."""
         for spec in ACTIONS:
             if spec.enabled is not None:
-                self.actions_by_id[spec.id].setEnabled(bool(spec.enabled(self)))
+                self.actions_by_id[spec.id].setEnabled(bool(spec.enabled(self.ctx, self)))
         from molforma.gui.widgets.molecule_tab import step_name
 
         doc = self.ctx.document
@@ -338,26 +376,22 @@ class MainWindow(QMainWindow):
     def run_action(self, action_id: str) -> None:
         """Run an action of the table by id (menus, shortcuts, MCP ``ui_activate``)."""
         spec = ACTIONS_BY_ID[action_id]
-        if spec.enabled is not None and not spec.enabled(self):
+        if spec.enabled is not None and not spec.enabled(self.ctx, self):
+            return
+        if spec.tab_edit:
+            self.molecule_tab.run_edit(lambda: spec.callback(self.ctx, self))
             return
         try:
-            spec.callback(self)
+            spec.callback(self.ctx, self)
         except MolFormaError as exc:
             self.report_error(action_title(spec).replace("&", ""), exc)
         except OSError as exc:
             self.report_error(action_title(spec).replace("&", ""), str(exc))
 
-    def run_history(self, action: str) -> None:
-        """Undo, redo, confirm or cancel on the shared history."""
-        from molforma.document import ops
-
-        try:
-            ops.history(self.ctx.document, action, origin="user")
-        except MolFormaError as exc:
-            self.molecule_tab.show_message(exc.message(), error=True)
-
     def show_tab(self, name: str) -> None:
         """Bring a tab to the front by key (``molecule``, ``calculation``, ...)."""
+        if name != "molecule":
+            self.build_panels()
         self.tabs.setCurrentIndex(TAB_NAMES.index(name))
 
     def _confirm_discard(self) -> bool:
@@ -385,22 +419,7 @@ class MainWindow(QMainWindow):
         """Start an empty project (the old one stays in the undo history)."""
         if not self._confirm_discard():
             return
-        from molforma.document.model import new_project
-
-        doc = self.ctx.document
-        prefs = self.ctx.preferences
-        trusted = dict(doc.trusted)
-        from molforma.gui.context import new_project_job_root
-
-        doc.load(new_project(executable=prefs.executable, launcher=prefs.launcher,
-                             environment=dict(prefs.environment),
-                             scheduler=prefs.scheduler, account=prefs.account,
-                             batch_directives=list(prefs.batch_directives),
-                             **new_project_job_root(prefs)),
-                 label="New project", preview=False, origin="user")
-        doc.trusted = trusted
-        doc.path = None
-        doc.mark_saved(None)
+        files.new_project(self.ctx, actor=window_actor())
         self.source_name = None
         self._document_changed(Change.ALL)
 
@@ -420,31 +439,19 @@ class MainWindow(QMainWindow):
         replaces atoms and bonds (asking for the frame, model or record when the file has
         several); an NWChem output, a MOLDEN file or a job folder opens in the Results tab
         and leaves the document alone."""
-        self.check_mcp_path(path)
-        if opens_as_results(path):
-            return self.open_results(path)
-        from molforma.formats import apply_structure
         from molforma.gui.widgets.structure_choice import read_with_choices
 
-        doc = self.ctx.document
-        trusted = dict(doc.trusted)
         try:
-            loaded = read_with_choices(self, path)
-            if loaded is None:
-                return False
-            if isinstance(loaded, dict):
-                doc.load(loaded, label=f"Open {Path(path).name}", preview=False, origin="user")
-                doc.mark_saved(str(Path(path).resolve()))
-            else:
-                doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True),
-                         label=f"Open {Path(path).name}", preview=False, origin="user")
-                doc.path = None  # a structure file is not the project's own file
+            opened = files.open_path(self.ctx, path, actor=window_actor(),
+                                     read=lambda p: read_with_choices(self, p))
         except MolFormaError as exc:
             self.report_error(self.tr("Cannot open file"), exc)
             return False
-        # A loaded file's protected values are not the person's own (SPEC.md section 7).
-        doc.trusted = trusted
-        self.source_name = None if isinstance(loaded, dict) else Path(path).name
+        if opened is None:
+            return False
+        if opened.kind == "results":
+            return self.open_results(path)
+        self.source_name = opened.source_name
         self._remember(path)
         self._document_changed(Change.ALL)
         self.show_status(lambda: self.tr("Opened %1").replace("%1", Path(path).name))
@@ -462,10 +469,6 @@ class MainWindow(QMainWindow):
         self._remember(path)
         self.show_status(lambda: self.tr("Opening %1 in Results").replace("%1", Path(path).name))
         return True
-
-    def file_load_structure(self) -> None:
-        """Replace atoms and bonds from a structure file, keeping all settings."""
-        self.molecule_tab.load_structure_file()
 
     def file_save(self) -> bool:
         """Save to the project's own file (Save As… when it has none)."""
@@ -488,23 +491,10 @@ class MainWindow(QMainWindow):
                 else path + PROJECT_SUFFIX
         return self._save_to(path)
 
-    def check_mcp_path(self, path: str, *, for_write: bool = False) -> None:
-        """While MCP drives the window, a path it makes the window read or write must lie
-        in the allowed directories (SPEC.md section 7); the person's own clicks are free.
-
-        Raises:
-            FileAccessError: ``path_not_allowed`` (or ``dangling_link``).
-        """
-        from molforma.document.origin import mcp_acting
-
-        policy = self.ctx.policy
-        if policy is not None and mcp_acting():
-            policy.check_path(path, for_write=for_write)
-
     def _save_to(self, path: str) -> bool:
-        from molforma.document import ops
+        from molforma.app import ops
 
-        self.check_mcp_path(path, for_write=True)
+        check_path(self.ctx.policy, path, window_actor(), for_write=True)
 
         try:
             ops.save_project(self.ctx.document, path, set_path=True)
@@ -521,7 +511,7 @@ class MainWindow(QMainWindow):
 
     def file_export(self) -> None:
         """Write the confirmed project in another format."""
-        from molforma.document import ops
+        from molforma.app import ops
         from molforma.fileio import atomic_write_text
 
         # Labels are marked with QT_TRANSLATE_NOOP("MainWindow", ...) in the format table.
@@ -681,6 +671,21 @@ class MainWindow(QMainWindow):
         stop_calculations(self.ctx)  # local jobs end with the window (SPEC.md section 5)
         self.ctx.close()
         ev.accept()
+
+
+class _Panels(dict):  # type: ignore[type-arg]
+    """The window's panels by key; ``panels[key]`` of one still pending builds the
+    panels (``get`` answers None for it instead, for pollers that must not build)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__()
+        self._window = window
+
+    def __missing__(self, key: str) -> QWidget:
+        if key in self._window._pending_panels:
+            self._window.build_panels()
+            return dict.__getitem__(self, key)  # type: ignore[no-any-return]
+        raise KeyError(key)
 
 
 def wait_exposed(widget: QWidget, timeout: float = 10.0) -> bool:

@@ -1,8 +1,8 @@
 """Long work off the GUI thread: SMILES → 3D and geometry clean-up (Qt layer).
 
-The chemistry itself (:func:`smiles_to_structure`, :func:`cleanup_positions`) is
-plain RDKit with a cancel callback, so it can be tested and reused without Qt;
-:class:`Worker` runs such a function on a QThread and reports progress, the result,
+The chemistry itself (:func:`molforma.app.smiles.smiles_to_structure`,
+:func:`molforma.document.cleanup.cleanup_positions`) is plain RDKit with a cancel
+callback, so it is tested and reused without Qt; :class:`Worker` runs such a function on a QThread and reports progress, the result,
 a failure or a cancellation through signals. Cancelling is cooperative: the
 function checks ``cancelled()`` between force-field rounds.
 
@@ -23,69 +23,12 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QProcess, QThread, Signal
 
-from molforma.document.cleanup import (
-    CancelFn,
-    Cancelled,
-    ProgressFn,
-    cleanup_positions,
-    minimise,
-    request_text,
-)
+from molforma.document.cleanup import Cancelled, request_text
 from molforma.errors import MolFormaError
-from molforma.i18n import register
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Cancelled", "CleanupProcess", "Worker", "cleanup_positions", "smiles_to_structure"]
-
-register({
-    "smiles_invalid": {"en": "Cannot read the SMILES '{smiles}'.",
-                       "ja": "SMILES「{smiles}」を読み取れません。"},
-    "smiles_embed_failed": {"en": "Could not make 3D coordinates for '{smiles}'.",
-                            "ja": "「{smiles}」の3D座標を生成できませんでした。"},
-    "smiles_too_large": {"en": "The SMILES gives {count} atoms; at most {max} are allowed.",
-                         "ja": "SMILES から {count} 原子になります。上限は {max} です。"},
-})
-
-def smiles_to_structure(smiles: str, *, cancelled: CancelFn = lambda: False,
-                        progress: ProgressFn = lambda _p, _m: None,
-                        max_atoms: int = 10_000) -> tuple[list[dict[str, Any]],
-                                                          list[dict[str, Any]]]:
-    """Atoms (ids a1..) and bonds of a 3D structure with hydrogens for ``smiles``.
-
-    Raises:
-        MolFormaError: ``smiles_invalid``, ``smiles_embed_failed``, ``cancelled``.
-    """
-    from rdkit import Chem
-    from rdkit.Chem import AllChem
-
-    from molforma.formats.rdkit_bridge import document_from_mol, quiet
-
-    text = smiles.strip()
-    with quiet():
-        mol = Chem.MolFromSmiles(text) if text else None
-    if mol is None:
-        raise MolFormaError("smiles_invalid", smiles=text)
-    mol = Chem.AddHs(mol)
-    if mol.GetNumAtoms() > max_atoms:
-        raise MolFormaError("smiles_too_large", count=mol.GetNumAtoms(), max=max_atoms)
-    progress(10, "embed")
-    params = AllChem.ETKDGv3()
-    params.randomSeed = 42
-    with quiet():
-        status = AllChem.EmbedMolecule(mol, params)
-        if status != 0:
-            params.useRandomCoords = True
-            status = AllChem.EmbedMolecule(mol, params)
-    if status != 0:
-        raise MolFormaError("smiles_embed_failed", smiles=text)
-    if cancelled():
-        raise Cancelled()
-    progress(50, "optimise")
-    minimise(mol, cancelled=cancelled, progress=progress, max_iterations=2000, per_round=50)
-    progress(100, "done")
-    return document_from_mol(mol)
-
+__all__ = ["Cancelled", "CleanupProcess", "Worker"]
 
 class _Thread(QThread):
     def __init__(self, target: Callable[[], None]) -> None:

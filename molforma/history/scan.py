@@ -541,7 +541,7 @@ def reuse(folder: str, geometry: Literal["input", "final"] = "input") -> dict[st
 
     ``geometry="final"`` puts the last structure of the job's output
     (:func:`final_structure`) in place of the input geometry: the atoms keep their ids
-    when the elements match the snapshot, as :func:`molforma.document.ops.place_structure`
+    when the elements match the snapshot, as :func:`molforma.formats.computed.place_structure`
     does.
 
     The job's project snapshot (``project.molforma.json``) wins; without one the
@@ -556,7 +556,7 @@ def reuse(folder: str, geometry: Literal["input", "final"] = "input") -> dict[st
     """
     if geometry == "final":
         from molforma.document.model import check_structure
-        from molforma.document.ops import place_structure
+        from molforma.formats.computed import place_structure
 
         symbols, coordinates = final_structure(folder)
         project = reuse(folder, "input")

@@ -8,7 +8,7 @@ does not, and creating a folder elsewhere on the disk on the person's behalf wou
 hide a typing mistake. A relative one is made inside the job folder by the runner.
 
 The same checks serve the Execution tab, MCP ``set_execution`` / ``set_advanced``
-(through :mod:`molforma.document.ops`), a Run or start (:func:`molforma.jobs.runner`)
+(through :mod:`molforma.app.ops`), a Run or start (:func:`molforma.jobs.runner`)
 and ``validate_document``.
 """
 

@@ -20,12 +20,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    model_serializer,
+)
 
 if TYPE_CHECKING:
     from molforma.mcp.bridge import WindowBridge
     from molforma.mcp.protocol import Request
     from molforma.mcp.state import AppServices
+    from molforma.mcp.tasks import Background
 
 T = TypeVar("T")
 Mode = Literal["headless", "gui"]
@@ -51,6 +59,25 @@ class ToolInput(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class SparseOutput(BaseModel):
+    """Base of output models (and models nested in one) whose optional keys may be absent.
+
+    Only the fields given when the model was built are sent: a key a section or a mode
+    does not have stays absent rather than becoming ``null``, so an answer keeps the
+    shape SPEC.md section 9 gives it. Unknown keys are refused, so a value the
+    underlying code adds without a declared field fails in the tests instead of
+    silently leaving the ``outputSchema``.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    @model_serializer(mode="wrap")
+    def _only_given(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data = handler(self)
+        given = self.model_fields_set
+        return {k: v for k, v in data.items() if k in given}
 
 
 class ToolErrorObject(BaseModel):
@@ -81,7 +108,9 @@ class ToolContext:
         return self.state.window
 
 
-Handler = Callable[[ToolContext, Any], Any]
+# A handler takes its own input model and returns its output model, or a Background
+# (molforma.mcp.tasks) whose result and final answer are that model.
+Handler = Callable[[ToolContext, Any], "BaseModel | Background[Any]"]
 
 
 @dataclass(frozen=True)
@@ -208,11 +237,12 @@ def tool(
         params = [k for k in hints if k != "return"]
         if len(params) != 2:
             raise ValueError(f"tool {name}: handler must take (ctx, args)")
-        inp, out = hints[params[1]], hints.get("return")
+        inp, out = hints[params[1]], _output_model(hints.get("return"))
         if not (isinstance(inp, type) and issubclass(inp, BaseModel)):
             raise ValueError(f"tool {name}: args must be annotated with a pydantic model")
-        if not (isinstance(out, type) and issubclass(out, BaseModel)):
-            raise ValueError(f"tool {name}: return must be annotated with a pydantic model")
+        if out is None:
+            raise ValueError(f"tool {name}: return must be annotated with a pydantic model "
+                             "(or Model | Background[Model])")
         if inp.model_config.get("extra") != "forbid":
             raise ValueError(f"tool {name}: input model must forbid extra fields")
         for fname, finfo in inp.model_fields.items():
@@ -231,6 +261,23 @@ def tool(
         return fn
 
     return deco
+
+
+def _output_model(annotation: Any) -> type[BaseModel] | None:
+    """The output model of a return annotation ``Model`` or ``Model | Background[Model]``."""
+    from molforma.mcp.tasks import Background
+
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    args = typing.get_args(annotation)
+    models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
+    others = [a for a in args if a not in models]
+    if len(models) != 1:
+        return None
+    for other in others:
+        if typing.get_origin(other) is not Background or typing.get_args(other) != (models[0],):
+            return None
+    return models[0]
 
 
 INDEX_PATH = Path(__file__).with_name("tool_index.json")

@@ -228,7 +228,7 @@ def _app_state(state: ServerState) -> dict[str, Any]:
 
 def _export(fmt: str) -> Callable[[ServerState, Any], str]:
     def read(state: ServerState, doc: Any) -> str:
-        from molforma.document.ops import export_document
+        from molforma.app.ops import export_document
 
         return str(export_document(doc, fmt))
 

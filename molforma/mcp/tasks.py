@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from molforma.mcp.protocol import INVALID_PARAMS, RpcError
 
@@ -27,11 +27,16 @@ POLL_INTERVAL_MS = 500
 MAX_TASKS = 128
 TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
+OutputT = TypeVar("OutputT")
 
 
 @dataclass
-class Background:
+class Background(Generic[OutputT]):
     """Work a tool started that continues after the tool returned.
+
+    A handler that may start such work is annotated ``-> XOutput | Background[XOutput]``:
+    the registry takes ``XOutput`` as the tool's output model, and both the immediate
+    and the final answer are ``XOutput``.
 
     Attributes:
         result: The immediate tool output (what a call without the extension returns).
@@ -47,10 +52,10 @@ class Background:
         respond: ``respond(key, answer)`` passes one ``tasks/update`` answer on.
     """
 
-    result: Any
+    result: OutputT
     wait: Callable[[float | None], bool]
     cancel: Callable[[], bool | None]
-    final: Callable[[], Any]
+    final: Callable[[], OutputT]
     inputs: Callable[[bool], tuple[dict[str, Any], str | None]] | None = None
     respond: Callable[[str, dict[str, Any]], None] | None = None
     # A batch job belongs to the cluster: closing the connection must not cancel it.
@@ -72,7 +77,7 @@ class Task:
     last_updated_at: str = field(default_factory=_now)
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
-    background: Background | None = None
+    background: Background[Any] | None = None
     cancel_requested: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -131,7 +136,7 @@ class TaskStore:
         self._limit = limit
         self._lock = threading.Lock()
 
-    def start(self, bg: Background, finish: Callable[[Any], dict[str, Any]],
+    def start(self, bg: Background[Any], finish: Callable[[Any], dict[str, Any]],
               fail: Callable[[BaseException], dict[str, Any]]) -> Task:
         """Create a task for ``bg`` and a watcher thread that completes it.
 

@@ -1,8 +1,12 @@
 """Pages of list-like window data by size: get_ui nodes, table rows, atoms (no Qt).
 
-SPEC.md section 9.1: lists, table rows and result rows come in pages of about
-40 KiB with ``offset`` / ``limit`` / ``nextOffset``; an item over 40 KiB comes
-alone on its page; an item over 2 MiB fails.
+SPEC.md section 9.1: lists, table rows and result rows come in pages with
+``offset`` / ``limit`` / ``nextOffset``; an item over the page budget comes alone on
+its page; an item over 2 MiB fails. The budget is 32 KiB of compact JSON, not SPEC's
+"about 40 KiB": a tool result carries the page twice (structured content and its text
+copy, with JSON's spaces), and 40 KiB pages made get_ui (``includeHidden``) and the
+coordinate table of a 10,000-atom window ~101,000 characters, past the 100,000-character
+size hint of SPEC.md section 9.5.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 from molforma.errors import MolFormaError
 from molforma.i18n import register
 
-PAGE_BYTES = 40 * 1024
+PAGE_BYTES = 32 * 1024
 MAX_ITEM_BYTES = 2 * 1024 * 1024
 
 register({

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from molforma.app.ops import add_atoms
 from molforma.document.document import Document
-from molforma.document.ops import add_atoms
 from tests.paths import NWCHEM_DATA
 
 FIXTURES = NWCHEM_DATA

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.building import valence_problem_ids
 from molforma.document.document import Document, summary_of
 from molforma.document.geometry import angle

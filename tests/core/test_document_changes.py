@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.changes import Change
 from molforma.document.document import Document
 from molforma.errors import ValidationError

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import Document
 from molforma.document.model import project_from_json
 from molforma.errors import FileAccessError, FormatError, MolFormaError, ValidationError

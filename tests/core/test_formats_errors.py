@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import Document
 from molforma.document.model import check_structure, new_atom, new_project
 from molforma.errors import FileAccessError, FormatError, MolFormaError

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import Document
 from molforma.errors import CalculationError, ValidationError
 from molforma.history.export import COLUMNS, rows_to_csv

@@ -16,7 +16,7 @@ import pytest
 from rdkit import Chem
 from rdkit.Chem import rdDetermineBonds
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import Document
 from molforma.document.model import new_atom, new_project
 from molforma.errors import MolFormaError, ValidationError

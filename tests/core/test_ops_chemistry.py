@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import Document
 from molforma.errors import MolFormaError
 

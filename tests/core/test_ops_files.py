@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import Document
 from molforma.errors import FormatError, MolFormaError
 from tests.core.conftest import FIXTURES

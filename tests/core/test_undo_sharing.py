@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import Document
 from molforma.document.model import clone_project, project_from_json
 

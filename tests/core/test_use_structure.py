@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import Document
 from molforma.errors import FileAccessError, MolFormaError, ValidationError
 from molforma.history.scan import final_structure, reuse

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QElapsedTimer, QThread, QTimer
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.model import atoms_of
 
 

@@ -17,7 +17,7 @@ os.environ.setdefault("MOLFORMA_RENDERER", "painter")
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from molforma.document import ops
+from molforma.app import ops
 from tests.gui.helpers import WATER
 from tests.mcp.conftest import meta
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from molforma.document import ops
+from molforma.app import ops
 
 WATER = [
     {"element": "O", "position": [0.0, 0.0, 0.117]},

@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QProgressBar, QPushButton, QTableWidget
 
-from molforma.document import ops
+from molforma.app import ops
 from tests.gui.helpers import WATER
 
 

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QTabWidget, QWidget
 
-from molforma.document import ops
+from molforma.app import ops
 from tests.gui.helpers import WATER
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QCheckBox
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.document import summary_of
 from molforma.document.geometry import angle
 from molforma.document.model import atoms_of, bonds_of

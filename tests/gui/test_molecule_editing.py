@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.geometry import angle, dihedral, distance
 from molforma.document.model import atoms_of, bonds_of
 from tests.gui.helpers import WATER, click_atom

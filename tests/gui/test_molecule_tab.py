@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QComboBox, QPushButton, QToolButton
+from PySide6.QtWidgets import QComboBox, QToolButton
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.document.model import atoms_of, bonds_of
 from tests.gui.helpers import WATER, click_atom, click_view, empty_spot
 
@@ -196,7 +196,7 @@ def test_smiles_makes_a_candidate_that_confirm_applies(make_main_window: Any,
         Qt.ItemFlag.ItemIsEditable
     # Other edits wait for the candidate.
     assert not tab.add_atom_at((5.0, 5.0, 5.0))
-    win.findChild(QPushButton, "confirmButton").click()
+    win.findChild(QToolButton, "confirmButton").click()
     assert doc.candidate is None
     assert sorted(a["element"] for a in atoms_of(doc.project)) == ["C", "C"] + ["H"] * 6 + ["O"]
     tab.undo_button.click()

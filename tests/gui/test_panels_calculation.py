@@ -14,7 +14,7 @@ os.environ.setdefault("MOLFORMA_RENDERER", "painter")
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QSpinBox
 
-from molforma.document import ops
+from molforma.app import ops
 from molforma.nwchem.settings import AdvancedSettings
 
 WATER = [

@@ -18,7 +18,7 @@ os.environ.setdefault("MOLFORMA_RENDERER", "painter")
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QSpinBox, QTableWidget
 
-from molforma.document import ops
+from molforma.app import ops
 
 FAKE_NWCHEM = Path(__file__).resolve().parents[1] / "stand_in" / "fake_nwchem.py"
 WATER = [
@@ -223,35 +223,48 @@ def test_real_nwchem_water_sto3g_energy_runs_and_shows_results(
     assert Path(results.results.source) == panel.job.folder
 
 
-def test_in_mcp_mode_a_job_root_inside_the_configuration_directory_is_refused(
+def test_in_mcp_mode_a_job_root_inside_the_configuration_directory_is_refused_to_mcp(
         panel: Any, ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    from molforma.document.origin import acting_for_mcp
     from molforma.jobs.policy import Policy
 
     ctx.policy = Policy()  # --mcp-gui with no --mcp-allow-dir: only the config rule applies
     _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "config" / "jobs"))
-    qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
-    qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
+    with acting_for_mcp():  # Save and Run pressed by window commands of MCP
+        qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"),
+                         Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert panel.job is None
     assert not (tmp_path / "config" / "jobs").exists()
     assert "configuration directory" in panel.findChild(object, "jobStatusLabel").text()
     _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "jobs"))
-    qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
+    with acting_for_mcp():
+        qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"),
+                         Qt.MouseButton.LeftButton)
     assert Path(panel.last_input_set).parent == tmp_path / "jobs"
 
 
-def test_allowed_directories_refuse_a_job_root_outside_them(panel: Any, ctx: Any, qtbot: Any,
-                                                            tmp_path: Path) -> None:
+def test_allowed_directories_refuse_a_job_root_outside_them_to_mcp_not_to_the_person(
+        panel: Any, ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    from molforma.document.origin import acting_for_mcp
     from molforma.jobs.policy import Policy
 
     (tmp_path / "allowed").mkdir()
     ctx.policy = Policy(allow_dirs=(str(tmp_path / "allowed"),))
-    qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
-    qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
+    with acting_for_mcp():
+        qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"),
+                         Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert panel.job is None
     assert not (tmp_path / "jobs").exists()
     assert str(tmp_path / "jobs") in panel.findChild(object, "jobStatusLabel").text()
-    _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "allowed" / "jobs"))
+    # The person's own Save is not limited by --mcp-allow-dir (SPEC.md section 7).
     qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
+    assert Path(panel.last_input_set).parent == tmp_path / "jobs"
+    _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "allowed" / "jobs"))
+    with acting_for_mcp():
+        qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"),
+                         Qt.MouseButton.LeftButton)
     assert Path(panel.last_input_set).parent == tmp_path / "allowed" / "jobs"
 
 

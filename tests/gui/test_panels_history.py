@@ -18,7 +18,7 @@ os.environ.setdefault("MOLFORMA_RENDERER", "painter")
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableWidget
 
-from molforma.document import ops
+from molforma.app import ops
 
 NW = NWCHEM_DATA
 WATER = [
@@ -244,9 +244,9 @@ def test_export_csv_writes_every_row(panel: Any, jobs: dict[str, Path], qtbot: A
     assert {r["formula"] for r in rows} == {"H3N", "H2O"}
 
 
-def test_allowed_directories_refuse_a_folder_outside(panel: Any, ctx: Any,
-                                                     jobs: dict[str, Path], qtbot: Any,
-                                                     tmp_path: Path) -> None:
+def test_allowed_directories_refuse_a_folder_outside_to_mcp_but_not_to_the_person(
+        panel: Any, ctx: Any, jobs: dict[str, Path], qtbot: Any, tmp_path: Path) -> None:
+    from molforma.document.origin import acting_for_mcp
     from molforma.jobs.policy import Policy
 
     panel.show()
@@ -255,9 +255,14 @@ def test_allowed_directories_refuse_a_folder_outside(panel: Any, ctx: Any,
     table = panel.findChild(QTableWidget, "historyTable")
     before = ctx.document.revision
     table.selectRow(_row_of(table, "water_run"))
-    assert not panel.reuse_selected()
+    with acting_for_mcp():  # a window command driven by MCP
+        assert not panel.reuse_selected()
     assert ctx.document.revision == before
     assert panel.findChild(object, "historyStatus").text()
+    # The person's own click is not limited by --mcp-allow-dir (SPEC.md section 7).
+    assert panel.reuse_selected()
+    assert ctx.document.revision != before
+    assert ctx.document.undo_labels[-1] == "Reuse job"
 
 
 def test_the_status_line_counts_jobs_with_plural_forms_in_english_and_japanese(

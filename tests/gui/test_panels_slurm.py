@@ -21,7 +21,7 @@ os.environ.setdefault("MOLFORMA_RENDERER", "painter")
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox
 
-from molforma.document import ops
+from molforma.app import ops
 
 FAKE_NWCHEM = Path(__file__).resolve().parents[1] / "stand_in" / "fake_nwchem.py"
 WATER = [

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QTableWidget
 
-from molforma.document import ops
+from molforma.app import ops
 from tests.paths import NWCHEM_DATA
 
 NW = NWCHEM_DATA

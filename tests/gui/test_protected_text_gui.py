@@ -17,7 +17,7 @@ os.environ.setdefault("MOLFORMA_RENDERER", "painter")
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableWidget
 
-from molforma.document import ops
+from molforma.app import ops
 
 PADDED = "task \\" + " " * 1018 + "JUNK\n" + 'shell "touch canary"\n'
 WATER = [

@@ -16,7 +16,7 @@ os.environ.setdefault("MOLFORMA_RENDERER", "painter")
 
 import pytest
 
-from molforma.document import ops
+from molforma.app import ops
 from tests.gui.helpers import WATER
 
 FAKE_NWCHEM = Path(__file__).resolve().parents[1] / "stand_in" / "fake_nwchem.py"

@@ -96,7 +96,7 @@ def test_switching_to_japanese_translates_menus_actions_and_tabs(japanese: Any) 
 
 def test_the_status_bar_atom_count_follows_a_language_switch(make_main_window: Any,
                                                              qtbot: Any) -> None:
-    from molforma.document import ops
+    from molforma.app import ops
     from tests.gui.helpers import WATER
 
     win = make_main_window()
@@ -159,7 +159,7 @@ def test_molforma_language_overrides_the_preferences(monkeypatch: pytest.MonkeyP
 
 
 def test_refusals_from_the_core_are_shown_in_japanese_too(japanese: Any) -> None:
-    from molforma.document import ops
+    from molforma.app import ops
 
     win = japanese
     ops.add_atoms(win.ctx.document, [{"element": "O", "position": [0, 0, 0]},

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QPushButton, QSlider, QTableWidget
 
-from molforma.document import ops
+from molforma.app import ops
 
 WATER = [
     {"element": "O", "position": [0.0, 0.0, 0.0]},

@@ -216,7 +216,7 @@ def test_opengl_renderer_is_really_used_under_xvfb_and_matches_the_camera(tmp_pa
 def test_view_menu_switches_the_drawing_style(make_main_window: Any) -> None:
     from PySide6.QtGui import QAction
 
-    from molforma.document import ops
+    from molforma.app import ops
 
     win = make_main_window()
     ops.add_atoms(win.ctx.document, [{"element": a["element"], "position": [a["x"], a["y"], a["z"]]}

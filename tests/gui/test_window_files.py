@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, Qt, QUrl
 from PySide6.QtGui import QAction, QDropEvent
 
-from molforma.document import ops
+from molforma.app import ops
 from tests.gui.helpers import WATER
 from tests.paths import NWCHEM_DATA
 

@@ -1,6 +1,6 @@
 """3D molecule view (Qt layer): :func:`create_view` picks the renderer.
 
-``MOLFORMA_RENDERER=opengl`` (the default) draws with PyOpenGL; ``painter`` draws
+``MOLFORMA_RENDERER=opengl`` (the default) draws with OpenGL (through Qt); ``painter`` draws
 with QPainter. Platforms without OpenGL (``offscreen``, ``minimal``) always get the
 painter, because Qt cannot create a GL context there.
 """
@@ -30,7 +30,7 @@ def chosen_renderer() -> str:
             return "painter"
         try:
             from molforma.gui.view3d.opengl import gl_renderer_name
-        except ImportError:  # PyOpenGL missing
+        except ImportError:  # a build without QtOpenGL
             return "painter"
         if not gl_renderer_name():
             log.warning("no usable OpenGL context; using the QPainter renderer")

@@ -107,7 +107,7 @@ class MoleculeView(QWidget):
         if renderer == "opengl":
             try:
                 from molforma.gui.view3d.opengl import GLCanvas
-            except ImportError:  # PyOpenGL missing: the painter still shows the molecule
+            except ImportError:  # no QtOpenGL: the painter still shows the molecule
                 GLCanvas = None
             if GLCanvas is not None:
                 gl_canvas = GLCanvas(self)

@@ -1,27 +1,37 @@
-"""OpenGL renderer of the 3D view (Qt layer, PyOpenGL, GLSL 3.30 core).
+"""OpenGL renderer of the 3D view (Qt layer, Qt's OpenGL classes, GLSL 3.30 core).
 
 Atoms are ray-cast sphere impostors: one instanced quad per atom whose fragment
 shader computes the sphere's normal and depth, so balls are perfectly round at
 any zoom for two triangles each. Bonds are cylinder impostors the same way: one
 screen-aligned quad per bond, shaded and depth-corrected as a cylinder. Per
 instance data lives in vertex buffers that are uploaded only when the molecule
-changes; rotating, zooming and panning change four uniforms, which keeps 10,000
-atoms smooth even on a software rasteriser. The camera mapping is the one in
-:mod:`molforma.gui.view3d.scene`, so picking matches the picture exactly.
+changes (one buffer per attribute, all atoms in one call); rotating, zooming and
+panning change four uniforms, which keeps 10,000 atoms smooth even on a software
+rasteriser. The camera mapping is the one in :mod:`molforma.gui.view3d.scene`, so
+picking matches the picture exactly.
+
+GL is reached through Qt (``QOpenGLShaderProgram``, ``QOpenGLBuffer``, the context's
+``QOpenGLExtraFunctions``), not PyOpenGL: importing PyOpenGL's ``GL`` package builds
+some 3,000 function wrappers, a fifth of a second before the window's first frame.
 """
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-from OpenGL import GL
-from PySide6.QtGui import QSurfaceFormat
+from PySide6.QtGui import QOpenGLContext, QOpenGLExtraFunctions, QSurfaceFormat
+from PySide6.QtOpenGL import (
+    QOpenGLBuffer,
+    QOpenGLShader,
+    QOpenGLShaderProgram,
+    QOpenGLVertexArrayObject,
+)
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 
+from molforma.gui.view3d import gl
 from molforma.gui.view3d.forwarding import ForwardsInput
 from molforma.gui.view3d.scene import BACKGROUND, MARK_CANDIDATE, MARK_FIXED, MARK_SELECTED
 from molforma.gui.view3d.surfaces import SurfaceGL
@@ -174,14 +184,13 @@ def gl_renderer_name() -> str:
     if not _renderer_name:
         name = ""
         try:
-            from PySide6.QtGui import QOffscreenSurface, QOpenGLContext
+            from PySide6.QtGui import QOffscreenSurface
 
             ctx = QOpenGLContext()
             surf = QOffscreenSurface()
             surf.create()
             if ctx.create() and ctx.makeCurrent(surf):
-                raw = GL.glGetString(GL.GL_RENDERER)
-                name = raw.decode(errors="replace") if raw else ""
+                name = ctx.functions().glGetString(gl.RENDERER) or ""
                 ctx.doneCurrent()
         except Exception as exc:  # noqa: BLE001 - no GL: the caller falls back to QPainter
             log.info("cannot probe OpenGL: %s", exc)
@@ -210,20 +219,24 @@ def default_format() -> QSurfaceFormat:
     return fmt
 
 
-def _compile(vs: str, fs: str) -> int:
-    prog = GL.glCreateProgram()
-    for src, kind in ((vs, GL.GL_VERTEX_SHADER), (fs, GL.GL_FRAGMENT_SHADER)):
-        sh = GL.glCreateShader(kind)
-        GL.glShaderSource(sh, src)
-        GL.glCompileShader(sh)
-        if not GL.glGetShaderiv(sh, GL.GL_COMPILE_STATUS):
-            raise RuntimeError(GL.glGetShaderInfoLog(sh).decode(errors="replace"))
-        GL.glAttachShader(prog, sh)
-        GL.glDeleteShader(sh)
-    GL.glLinkProgram(prog)
-    if not GL.glGetProgramiv(prog, GL.GL_LINK_STATUS):
-        raise RuntimeError(GL.glGetProgramInfoLog(prog).decode(errors="replace"))
-    return int(prog)
+def _compile(vs: str, fs: str) -> QOpenGLShaderProgram:
+    """A linked shader program of GLSL sources (RuntimeError with the log otherwise)."""
+    prog = QOpenGLShaderProgram()
+    for kind, src in ((QOpenGLShader.ShaderTypeBit.Vertex, vs),
+                      (QOpenGLShader.ShaderTypeBit.Fragment, fs)):
+        if not prog.addShaderFromSourceCode(kind, src):
+            raise RuntimeError(prog.log())
+    if not prog.link():
+        raise RuntimeError(prog.log())
+    return prog
+
+
+def upload(buf: QOpenGLBuffer, data: Any) -> None:
+    """Replace the contents of a vertex buffer by ``data`` as 32-bit floats."""
+    raw = np.ascontiguousarray(data, dtype=np.float32).tobytes()
+    buf.bind()
+    # An empty buffer still needs a size for some drivers.
+    buf.allocate(raw or bytes(4), max(len(raw), 4))
 
 
 class GLCanvas(ForwardsInput, QOpenGLWidget):
@@ -237,11 +250,12 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self.setFormat(default_format())
         self._ok = False
         self._dirty = True
-        self._sphere_prog = 0
-        self._cyl_prog = 0
-        self._sphere_vao = 0
-        self._cyl_vao = 0
-        self._buffers: dict[str, int] = {}
+        self._sphere_prog: QOpenGLShaderProgram | None = None
+        self._cyl_prog: QOpenGLShaderProgram | None = None
+        self._sphere_vao: QOpenGLVertexArrayObject | None = None
+        self._cyl_vao: QOpenGLVertexArrayObject | None = None
+        self._buffers: dict[str, QOpenGLBuffer] = {}
+        self._f: QOpenGLExtraFunctions | None = None  # the context's, set in initializeGL
         self._n_atoms = 0
         self._n_segs = 0
         self._uniforms: dict[tuple[int, str], int] = {}
@@ -262,124 +276,155 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
     def initializeGL(self) -> None:
         """Compile shaders and create buffers; fall back to QPainter when that fails."""
         try:
+            ctx = self.context()
+            self._f = ctx.extraFunctions()
             self._sphere_prog = _compile(_SPHERE_VS, _SPHERE_FS)
             self._cyl_prog = _compile(_CYL_VS, _CYL_FS)
             self._build_vaos()
-            self._surfaces = SurfaceGL(_compile, _COMMON)
+            self._surfaces = SurfaceGL(self._f, _compile, _COMMON)
+            # GL objects go with their context (a re-parented widget gets a new one).
+            ctx.aboutToBeDestroyed.connect(self._free_gl)
             self._ok = True
         except Exception as exc:  # noqa: BLE001 - any GL failure: show the painter instead
             log.warning("OpenGL renderer unavailable (%s); using QPainter", exc)
             self._ok = False
             self._view.fall_back_to_painter()
 
-    def _buffer(self, name: str) -> int:
+    def _free_gl(self) -> None:
+        """Delete the GL objects while their context is still there."""
+        self.makeCurrent()
+        if self._surfaces is not None:
+            self._surfaces.free()
+        for buf in self._buffers.values():
+            buf.destroy()
+        for vao in (self._sphere_vao, self._cyl_vao):
+            if vao is not None:
+                vao.destroy()
+        self._buffers.clear()
+        self._uniforms.clear()
+        self._sphere_prog = self._cyl_prog = None
+        self._sphere_vao = self._cyl_vao = self._surfaces = None
+        self._ok = False
+        self._dirty = True
+        self.doneCurrent()
+
+    def _gl(self) -> QOpenGLExtraFunctions:
+        """The GL functions of this widget's context."""
+        if self._f is None:
+            self._f = self.context().extraFunctions()
+        return self._f
+
+    def _buffer(self, name: str) -> QOpenGLBuffer:
         if name not in self._buffers:
-            self._buffers[name] = int(GL.glGenBuffers(1))
+            buf = QOpenGLBuffer(QOpenGLBuffer.Type.VertexBuffer)
+            buf.setUsagePattern(QOpenGLBuffer.UsagePattern.DynamicDraw)
+            buf.create()
+            self._buffers[name] = buf
         return self._buffers[name]
 
-    def _attrib(self, loc: int, buf: str, size: int, divisor: int) -> None:
-        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self._buffer(buf))
-        GL.glEnableVertexAttribArray(loc)
-        GL.glVertexAttribPointer(loc, size, GL.GL_FLOAT, GL.GL_FALSE, 0, ctypes.c_void_p(0))
-        GL.glVertexAttribDivisor(loc, divisor)
+    def _attrib(self, prog: QOpenGLShaderProgram, loc: int, buf: str, size: int,
+                divisor: int) -> None:
+        self._buffer(buf).bind()
+        # The program's setAttributeBuffer, because PySide6's glVertexAttribPointer
+        # accepts no offset.
+        prog.enableAttributeArray(loc)
+        prog.setAttributeBuffer(loc, gl.FLOAT, 0, size, 0)
+        self._gl().glVertexAttribDivisor(loc, divisor)
+
+    def _vao(self) -> QOpenGLVertexArrayObject:
+        vao = QOpenGLVertexArrayObject()
+        if not vao.create():
+            raise RuntimeError("no vertex array objects")
+        vao.bind()
+        return vao
 
     def _build_vaos(self) -> None:
-        quad = np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)
-        self._sphere_vao = int(GL.glGenVertexArrays(1))
-        GL.glBindVertexArray(self._sphere_vao)
-        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self._buffer("quad"))
-        GL.glBufferData(GL.GL_ARRAY_BUFFER, quad.nbytes, quad, GL.GL_STATIC_DRAW)
-        self._attrib(0, "quad", 2, 0)
-        self._attrib(1, "a_pos", 3, 1)
-        self._attrib(2, "a_rad", 1, 1)
-        self._attrib(3, "a_col", 4, 1)
-        self._attrib(4, "a_mark", 1, 1)
-        strip = np.array([[0, -1], [1, -1], [0, 1], [1, 1]], np.float32)
-        self._cyl_vao = int(GL.glGenVertexArrays(1))
-        GL.glBindVertexArray(self._cyl_vao)
-        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self._buffer("strip"))
-        GL.glBufferData(GL.GL_ARRAY_BUFFER, strip.nbytes, strip, GL.GL_STATIC_DRAW)
-        self._attrib(0, "strip", 2, 0)
-        self._attrib(1, "l_start", 3, 1)
-        self._attrib(2, "l_end", 3, 1)
-        self._attrib(3, "l_rad", 1, 1)
-        self._attrib(4, "l_col_a", 4, 1)
-        self._attrib(5, "l_col_b", 4, 1)
-        self._attrib(6, "l_split", 1, 1)
-        GL.glBindVertexArray(0)
-
-    def _upload(self, name: str, data: Any) -> None:
-        arr = np.ascontiguousarray(data, dtype=np.float32)
-        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self._buffer(name))
-        # An empty buffer still needs a size for some drivers.
-        GL.glBufferData(GL.GL_ARRAY_BUFFER, max(arr.nbytes, 4), arr if arr.size else None,
-                        GL.GL_DYNAMIC_DRAW)
+        sp, cp = self._sphere_prog, self._cyl_prog
+        assert sp is not None and cp is not None
+        self._sphere_vao = self._vao()
+        upload(self._buffer("quad"), [[-1, -1], [1, -1], [-1, 1], [1, 1]])
+        for loc, (buf, size, div) in enumerate((("quad", 2, 0), ("a_pos", 3, 1),
+                                                ("a_rad", 1, 1), ("a_col", 4, 1),
+                                                ("a_mark", 1, 1))):
+            self._attrib(sp, loc, buf, size, div)
+        self._sphere_vao.release()
+        self._cyl_vao = self._vao()
+        upload(self._buffer("strip"), [[0, -1], [1, -1], [0, 1], [1, 1]])
+        for loc, (buf, size, div) in enumerate((("strip", 2, 0), ("l_start", 3, 1),
+                                                ("l_end", 3, 1), ("l_rad", 1, 1),
+                                                ("l_col_a", 4, 1), ("l_col_b", 4, 1),
+                                                ("l_split", 1, 1))):
+            self._attrib(cp, loc, buf, size, div)
+        self._cyl_vao.release()
 
     def _upload_scene(self) -> None:
         sd = self._view.scene
-        self._upload("a_pos", sd.pos)
-        self._upload("a_rad", sd.radius)
-        self._upload("a_col", sd.colour)
-        self._upload("a_mark", sd.mark.astype(np.float32))
-        self._upload("l_start", sd.line_start)
-        self._upload("l_end", sd.line_end)
-        self._upload("l_rad", sd.line_radius)
-        self._upload("l_col_a", sd.line_colour_a)
-        self._upload("l_col_b", sd.line_colour_b)
-        self._upload("l_split", sd.line_split)
+        for name, data in (("a_pos", sd.pos), ("a_rad", sd.radius), ("a_col", sd.colour),
+                           ("a_mark", sd.mark), ("l_start", sd.line_start),
+                           ("l_end", sd.line_end), ("l_rad", sd.line_radius),
+                           ("l_col_a", sd.line_colour_a), ("l_col_b", sd.line_colour_b),
+                           ("l_split", sd.line_split)):
+            upload(self._buffer(name), data)
         self._n_atoms = sd.count
         self._n_segs = len(sd.line_start)
         if self._surfaces is not None:
             self._surfaces.upload(list(getattr(self._view, "surfaces", [])))
         self._dirty = False
 
-    def _set_uniforms(self, prog: int, w: float, h: float, depth: float) -> None:
+    def _set_uniforms(self, prog: QOpenGLShaderProgram, w: float, h: float,
+                      depth: float) -> None:
         cam = self._view.camera
+        f = self._gl()
 
         def loc(name: str) -> int:
-            key = (prog, name)
+            key = (prog.programId(), name)
             if key not in self._uniforms:
-                self._uniforms[key] = int(GL.glGetUniformLocation(prog, name))
+                self._uniforms[key] = int(prog.uniformLocation(name))
             return self._uniforms[key]
 
-        GL.glUniformMatrix3fv(loc("uRot"), 1, GL.GL_TRUE, np.asarray(cam.rot, np.float32))
-        GL.glUniform3f(loc("uCentre"), *(float(v) for v in cam.centre))
-        GL.glUniform1f(loc("uScale"), float(cam.scale))
-        GL.glUniform2f(loc("uPan"), float(cam.pan[0]), float(cam.pan[1]))
-        GL.glUniform2f(loc("uViewport"), w, h)
-        GL.glUniform1f(loc("uDepth"), depth)
+        rot = [float(v) for v in np.asarray(cam.rot, np.float32).ravel()]
+        f.glUniformMatrix3fv(loc("uRot"), 1, gl.TRUE, rot)
+        f.glUniform3f(loc("uCentre"), *(float(v) for v in cam.centre))
+        f.glUniform1f(loc("uScale"), float(cam.scale))
+        f.glUniform2f(loc("uPan"), float(cam.pan[0]), float(cam.pan[1]))
+        f.glUniform2f(loc("uViewport"), w, h)
+        f.glUniform1f(loc("uDepth"), depth)
 
     def paintGL(self) -> None:
         """Draw one frame."""
         self.frames += 1
+        f = self._gl()
         r, g, b = BACKGROUND
-        GL.glClearColor(r, g, b, 1.0)
-        GL.glClear(GL.GL_COLOR_BUFFER_BIT | GL.GL_DEPTH_BUFFER_BIT)
+        f.glClearColor(r, g, b, 1.0)
+        f.glClear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
         if not self._ok:
             return
         if self._dirty:
             self._upload_scene()
         if self._n_atoms == 0:
             return
+        assert self._sphere_prog is not None and self._cyl_prog is not None
+        assert self._sphere_vao is not None and self._cyl_vao is not None
         sd, cam = self._view.scene, self._view.camera
         w, h = float(self.width()), float(self.height())
         extent = float(np.max(np.linalg.norm(sd.pos - cam.centre, axis=1))) + 3.0
         depth = max(extent * cam.scale * 1.5, 10.0)
-        GL.glEnable(GL.GL_DEPTH_TEST)
-        GL.glDepthFunc(GL.GL_LESS)
-        GL.glEnable(GL.GL_BLEND)
-        GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+        f.glEnable(gl.DEPTH_TEST)
+        f.glDepthFunc(gl.LESS)
+        f.glEnable(gl.BLEND)
+        f.glBlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
         if self._n_segs:
-            GL.glUseProgram(self._cyl_prog)
+            self._cyl_prog.bind()
             self._set_uniforms(self._cyl_prog, w, h, depth)
-            GL.glBindVertexArray(self._cyl_vao)
-            GL.glDrawArraysInstanced(GL.GL_TRIANGLE_STRIP, 0, 4, self._n_segs)
-        GL.glUseProgram(self._sphere_prog)
+            self._cyl_vao.bind()
+            f.glDrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, self._n_segs)
+            self._cyl_vao.release()
+        self._sphere_prog.bind()
         self._set_uniforms(self._sphere_prog, w, h, depth)
-        GL.glBindVertexArray(self._sphere_vao)
-        GL.glDrawArraysInstanced(GL.GL_TRIANGLE_STRIP, 0, 4, self._n_atoms)
-        GL.glBindVertexArray(0)
-        GL.glUseProgram(0)
+        self._sphere_vao.bind()
+        f.glDrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, self._n_atoms)
+        self._sphere_vao.release()
+        self._sphere_prog.release()
         if self._surfaces is not None:
             self._surfaces.draw(lambda prog: self._set_uniforms(prog, w, h, depth))
         wanted = self._arrows.wanted()
@@ -387,4 +432,3 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
             self._arrows.setVisible(wanted)
             self._arrows.setGeometry(self.rect())
             self._arrows.update()  # repainted over this frame, as a child widget
-

@@ -8,7 +8,6 @@ shader that shares the atoms' camera uniforms, so both renderers agree.
 
 from __future__ import annotations
 
-import ctypes
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -90,55 +89,67 @@ void main() {
 
 
 class SurfaceGL:
-    """Vertex buffers and the shader of the surfaces, owned by the GL canvas."""
+    """Vertex buffers and the shader of the surfaces, owned by the GL canvas.
 
-    def __init__(self, compile_program: Any, common: str) -> None:
-        from OpenGL import GL
+    ``funcs`` is the context's ``QOpenGLExtraFunctions``; ``compile_program`` builds a
+    ``QOpenGLShaderProgram`` from GLSL sources.
+    """
 
-        self._gl = GL
+    def __init__(self, funcs: Any, compile_program: Any, common: str) -> None:
+        self._f = funcs
         self.program = compile_program("#version 330 core\n" + common + _MESH_VS,
                                        "#version 330 core\n" + common + _MESH_FS)
-        self._meshes: list[tuple[int, int, int, int, tuple[float, ...]]] = []
+        self._meshes: list[tuple[Any, Any, int, tuple[float, ...]]] = []
+
+    def free(self) -> None:
+        """Delete the meshes' GL objects (their context is current)."""
+        for vao, vbo, _n, _c in self._meshes:
+            vao.destroy()
+            vbo.destroy()
+        self._meshes = []
 
     def upload(self, surfaces: list[Surface]) -> None:
         """Replace the meshes (called when the view's surfaces change)."""
-        gl = self._gl
-        for vao, vbo, ebo, _n, _c in self._meshes:
-            gl.glDeleteVertexArrays(1, [vao])
-            gl.glDeleteBuffers(2, [vbo, ebo])
-        self._meshes = []
+        from PySide6.QtOpenGL import QOpenGLBuffer, QOpenGLVertexArrayObject
+
+        from molforma.gui.view3d import gl
+
+        self.free()
         for surf in surfaces:
             if not len(surf.faces):
                 continue
-            data = np.ascontiguousarray(np.hstack([surf.vertices, surf.normals]), np.float32)
-            index = np.ascontiguousarray(surf.faces, np.uint32)
-            vao = int(gl.glGenVertexArrays(1))
-            vbo, ebo = (int(b) for b in gl.glGenBuffers(2))
-            gl.glBindVertexArray(vao)
-            gl.glBindBuffer(gl.GL_ARRAY_BUFFER, vbo)
-            gl.glBufferData(gl.GL_ARRAY_BUFFER, data.nbytes, data, gl.GL_STATIC_DRAW)
-            gl.glBindBuffer(gl.GL_ELEMENT_ARRAY_BUFFER, ebo)
-            gl.glBufferData(gl.GL_ELEMENT_ARRAY_BUFFER, index.nbytes, index, gl.GL_STATIC_DRAW)
+            # One vertex per triangle corner: PySide6's glDrawElements takes no index
+            # offset, and glDrawArrays needs none.
+            corners = np.hstack([surf.vertices, surf.normals])[np.asarray(surf.faces).ravel()]
+            data = np.ascontiguousarray(corners, np.float32)
+            vao = QOpenGLVertexArrayObject()
+            vao.create()
+            vao.bind()
+            vbo = QOpenGLBuffer(QOpenGLBuffer.Type.VertexBuffer)
+            vbo.create()
+            vbo.bind()
+            vbo.allocate(data.tobytes(), data.nbytes)
             for loc, offset in ((0, 0), (1, 12)):
-                gl.glEnableVertexAttribArray(loc)
-                gl.glVertexAttribPointer(loc, 3, gl.GL_FLOAT, gl.GL_FALSE, 24,
-                                         ctypes.c_void_p(offset))
-            gl.glBindVertexArray(0)
-            self._meshes.append((vao, vbo, ebo, int(index.size), surf.rgba))
+                self.program.enableAttributeArray(loc)
+                self.program.setAttributeBuffer(loc, gl.FLOAT, offset, 3, 24)
+            vao.release()
+            self._meshes.append((vao, vbo, len(data), surf.rgba))
 
     def draw(self, set_uniforms: Any) -> None:
         """Draw every mesh blended over the molecule (depth test on, depth writes off)."""
         if not self._meshes:
             return
-        gl = self._gl
-        gl.glUseProgram(self.program)
+        from molforma.gui.view3d import gl
+
+        f = self._f
+        self.program.bind()
         set_uniforms(self.program)
-        where = gl.glGetUniformLocation(self.program, "uColour")
-        gl.glDepthMask(gl.GL_FALSE)
-        for vao, _vbo, _ebo, count, rgba in self._meshes:
-            gl.glUniform4f(where, *rgba)
-            gl.glBindVertexArray(vao)
-            gl.glDrawElements(gl.GL_TRIANGLES, count, gl.GL_UNSIGNED_INT, ctypes.c_void_p(0))
-        gl.glDepthMask(gl.GL_TRUE)
-        gl.glBindVertexArray(0)
-        gl.glUseProgram(0)
+        where = self.program.uniformLocation("uColour")
+        f.glDepthMask(gl.FALSE)
+        for vao, _vbo, count, rgba in self._meshes:
+            f.glUniform4f(where, *rgba)
+            vao.bind()
+            f.glDrawArrays(gl.TRIANGLES, 0, count)
+            vao.release()
+        f.glDepthMask(gl.TRUE)
+        self.program.release()

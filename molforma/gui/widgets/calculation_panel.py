@@ -1,7 +1,7 @@
 """Tab "2 Calculation": conditions, advanced settings, extra input and a live input preview.
 
 Every field edits the confirmed project directly (``preview=False``), one undo step
-per change, through :mod:`molforma.document.ops`; the fields are then reloaded from
+per change, through :mod:`molforma.app.ops`; the fields are then reloaded from
 the document, so what is shown is always what the document holds. Problems found by
 ``molforma.nwchem.input.input_errors`` and refused edits are shown next to the field.
 """

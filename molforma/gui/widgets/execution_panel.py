@@ -1,7 +1,7 @@
 """Tab "3 Execution": how NWChem runs, Run / Stop / Save input set, live log and progress.
 
 Settings edit the confirmed project directly (one undo step each) through
-:func:`molforma.document.ops.set_execution`. A running job is followed with a
+:func:`molforma.app.ops.set_execution`. A running job is followed with a
 QTimer that reads the job's snapshot (status, progress) and output tail on the GUI
 thread; the job itself runs in the job manager's own threads.
 
@@ -47,8 +47,6 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.document.changes import Change
-from molforma.document.document import protected_values
-from molforma.document.origin import mcp_acting
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.running_jobs import job_snapshot
@@ -61,7 +59,6 @@ from molforma.gui.widgets.panel_workers import (
 )
 from molforma.gui.widgets.plots import EnergyPlot
 from molforma.jobs import TERMINAL
-from molforma.nwchem.settings import ExecutionSettings
 
 log = logging.getLogger(__name__)
 
@@ -657,23 +654,15 @@ class ExecutionPanel(Retranslatable, QWidget):
             self.poll()
 
     def _outside_allowed_dirs(self, project: dict[str, Any] | None = None) -> str | None:
-        """Why the job folder or an advanced path is outside the MCP allowed directories.
+        """Why the job folder or an advanced path is outside the MCP allowed directories,
+        when a window command of MCP pressed Run or Save (the person's own are free)."""
+        from molforma.app.actor import window_actor
+        from molforma.app.runs import check_folders
 
-        In ``--mcp-gui`` a Run or Save may have been pressed by the MCP client, so the
-        folders written must lie inside the allowed ones (with ``--mcp-allow-dir``) and
-        never in the configuration directory (always).
-        """
-        policy = getattr(self.ctx, "policy", None)
-        if policy is None:
-            return None
-        if project is None:
-            project = self.ctx.document.project
-        root = str(project.get("execution", {}).get("job_root")
-                   or ExecutionSettings().job_root)
         try:
-            policy.check_path(root, for_write=True)
-            policy.check_advanced_paths(project.get("advanced", {}), job_root=root)
-        except Exception as exc:  # noqa: BLE001 - the refusal is shown
+            check_folders(self.ctx.document.project if project is None else project,
+                          getattr(self.ctx, "policy", None), window_actor())
+        except MolFormaError as exc:  # the refusal is shown
             return error_text(exc)
         return None
 
@@ -691,34 +680,31 @@ class ExecutionPanel(Retranslatable, QWidget):
         # What the person confirms and what runs is this snapshot, never the document
         # as it is after the question: MCP keeps working while the box is open.
         with doc.lock:
-            project, revision, trusted = doc.project, doc.revision, doc.is_trusted
+            project, revision, trusted = doc.project, doc.revision, dict(doc.trusted)
             has_candidate = doc.candidate is not None
         if has_candidate:
             self._set_status(self.tr("Confirm or cancel the candidate before running."), error=True)
             return
-        try:
-            from molforma.jobs.folders import folder_problems
-            from molforma.nwchem.input import input_errors
+        from molforma.app.actor import window_actor
+        from molforma.app.runs import check_run
 
-            problems = input_errors(project) + folder_problems(project)
-        except ImportError:
-            problems = []
-        if problems:
-            self._set_status(self.tr("Cannot run:") + "\n" + "\n".join(
-                str(p.get("message") or p.get("code")) for p in problems), error=True)
+        try:
+            ask = check_run(project, trusted, policy=getattr(self.ctx, "policy", None),
+                            actor=window_actor())
+        except MolFormaError as exc:
+            if exc.code == "untrusted_execution":
+                # SPEC.md section 7: only the person confirms untrusted settings; a Run
+                # pressed through MCP never shows (or waits on) the confirmation.
+                self._set_status(self.tr("Not started: these execution settings were not "
+                                         "chosen in this window, and only you can confirm "
+                                         "them."), error=True)
+            else:
+                problems = exc.data.get("problems") if exc.code == "input_invalid" else None
+                lines = [str(p.get("message") or p.get("code")) for p in problems or []]
+                self._set_status(self.tr("Cannot run:") + "\n" + "\n".join(
+                    lines or [error_text(exc)]), error=True)
             return
-        refused = self._outside_allowed_dirs(project)
-        if refused:
-            self._set_status(self.tr("Cannot run:") + "\n" + refused, error=True)
-            return
-        if not trusted and mcp_acting():
-            # SPEC.md section 7: only the person confirms untrusted settings; a Run pressed
-            # through MCP never shows (or waits on) the confirmation and runs nothing.
-            self._set_status(self.tr("Not started: these execution settings were not chosen "
-                                     "in this window, and only you can confirm them."),
-                             error=True)
-            return
-        if not trusted:
+        if ask:
             yes, no = self.tr("Yes"), self.tr("No")
             answer = dialogs.ask(self, self.tr("Run with these settings?"),
                                  self._untrusted_text(project), [yes, no], default=no,
@@ -726,13 +712,13 @@ class ExecutionPanel(Retranslatable, QWidget):
             if answer != yes:
                 self._set_status(self.tr("Not started: the settings were not confirmed."))
                 return
-            with doc.lock:
-                if doc.revision != revision:
-                    self._set_status(self.tr(
-                        "Not started: the project changed while the confirmation was open. "
-                        "Press Run again to review the settings as they are now."), error=True)
-                    return
-                doc.trusted = protected_values(project)
+            from molforma.app.runs import trust_confirmed
+
+            if not trust_confirmed(doc, project, revision):
+                self._set_status(self.tr(
+                    "Not started: the project changed while the confirmation was open. "
+                    "Press Run again to review the settings as they are now."), error=True)
+                return
         jobs = self.ctx.jobs
         if jobs is None:
             self._set_status(self.tr("Running calculations is not available."), error=True)

@@ -55,11 +55,12 @@ def open_url(url: QUrl) -> bool:
 
 
 def check_path(ctx: Any, path: str, *, for_write: bool = False) -> str:
-    """``path`` checked against the MCP allowed directories (when there is a policy)."""
-    policy = getattr(ctx, "policy", None)
-    if policy is None:
-        return path
-    return str(policy.check_path(path, for_write=for_write))
+    """``path`` checked against the MCP allowed directories while MCP drives the window
+    (the person's own clicks are not limited, :func:`molforma.app.actor.check_path`)."""
+    from molforma.app.actor import check_path as checked
+    from molforma.app.actor import window_actor
+
+    return checked(getattr(ctx, "policy", None), path, window_actor(), for_write=for_write)
 
 
 def _row_value(row: Any, key: str) -> Any:
@@ -418,14 +419,13 @@ class HistoryPanel(Retranslatable, QWidget):
         folder = self._checked_selection()
         if folder is None:
             return False
-        from molforma.history.scan import reuse
+        from molforma.app.actor import window_actor
+        from molforma.app.history import reuse_job
 
         geometry = str(self.reuse_geometry_combo.currentData() or "input")
         try:
-            project = reuse(folder, "final" if geometry == "final" else "input")
-            # "system": a reused job's executable and extra input are not the person's
-            # own choice, so Run asks before using them (SPEC.md section 7).
-            self.ctx.document.load(project, label="Reuse job", preview=False, origin="system")
+            reuse_job(self.ctx, folder, geometry="final" if geometry == "final" else "input",
+                      actor=window_actor())
         except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
             self.status_label.setText(self.tr("Cannot reuse: %1").replace("%1", error_text(exc)))
             return False
@@ -440,13 +440,11 @@ class HistoryPanel(Retranslatable, QWidget):
         folder = self._checked_selection()
         if folder is None:
             return False
-        from molforma.document import ops
-        from molforma.history.scan import final_structure
+        from molforma.app.actor import window_actor
+        from molforma.app.history import use_final_structure
 
         try:
-            symbols, coordinates = final_structure(folder)
-            ops.use_structure(self.ctx.document, symbols, coordinates,
-                              label="Use final structure", preview=True, origin="user")
+            use_final_structure(self.ctx, folder, actor=window_actor())
         except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
             self.status_label.setText(self.tr("Cannot use the structure: %1").replace(
                 "%1", error_text(exc)))

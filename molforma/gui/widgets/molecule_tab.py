@@ -1,6 +1,7 @@
 """The "1 Molecule" tab: 3D view, editing tools, palette, properties, table (Qt layer).
 
-Every change goes through :mod:`molforma.document.ops` with ``origin="user"``:
+Every change goes through :mod:`molforma.app` with the origin of who acts (the person,
+or MCP while a window command runs):
 direct tools (add, bond, erase, move, table and property edits) apply at once as
 one undo step; fragment placement, SMILES and clean-up make a candidate that
 Confirm / Cancel settle. A click of the Place tool confirms the placement
@@ -10,8 +11,8 @@ candidate this tab made just before, never a candidate made by MCP or anything e
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, QTimer, Slot
@@ -33,11 +34,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma.document import building, ops
+from molforma.app import ops
+from molforma.app.actor import window_actor
+from molforma.document import building
 from molforma.document.building import valence_problem_ids
 from molforma.document.changes import Change
 from molforma.document.model import atoms_of, bonds_of
-from molforma.document.origin import acting_for_mcp, effective_origin, mcp_acting
+from molforma.document.origin import acting_for_mcp, mcp_acting
 from molforma.errors import MolFormaError
 from molforma.file_formats import structure_patterns
 from molforma.gui import dialogs
@@ -46,7 +49,10 @@ from molforma.gui.view3d import create_view
 from molforma.gui.widgets.coordinate_table import CoordinateTable
 from molforma.gui.widgets.parts_palette import PartsPalette
 from molforma.gui.widgets.property_panel import PropertyPanel
-from molforma.gui.workers import CleanupProcess, Worker, smiles_to_structure
+from molforma.gui.workers import CleanupProcess, Worker
+
+if TYPE_CHECKING:
+    from molforma.document.document import Origin
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +106,23 @@ def history_texts(doc: Any) -> tuple[str, str]:
             "%1", step_name(redo_labels[-1]))
     return undo, redo
 STRUCTURE_FILTER = structure_patterns()
+
+
+def _who() -> Origin:
+    """The origin of the edit being made: ``"user"``, or ``"mcp"`` for a window command."""
+    return window_actor().origin
+
+
+def _label(button: QToolButton, text: str, tip: str) -> None:
+    """Word a button; one showing a window action words the action (the button shows
+    the action's icon text and tooltip; menus show its own title)."""
+    act = button.defaultAction()
+    if act is None:
+        button.setText(text)
+        button.setToolTip(tip)
+        return
+    act.setIconText(text)
+    act.setToolTip(tip)
 
 
 class MoleculeTab(QWidget):
@@ -191,12 +214,11 @@ class MoleculeTab(QWidget):
         self.labels_combo.setMinimumContentsLength(9)
         bar.addWidget(self.labels_combo)
         bar.addSpacing(12)
-        self.undo_button = QPushButton(self)
+        # Undo, Redo, Confirm, Cancel and Load are the window's actions (use_actions).
+        self.undo_button = QToolButton(self)
         self.undo_button.setObjectName("undoButton")
-        self.undo_button.clicked.connect(lambda: self._history("undo"))
-        self.redo_button = QPushButton(self)
+        self.redo_button = QToolButton(self)
         self.redo_button.setObjectName("redoButton")
-        self.redo_button.clicked.connect(lambda: self._history("redo"))
         bar.addWidget(self.undo_button)
         bar.addWidget(self.redo_button)
         bar.addStretch(1)
@@ -243,9 +265,8 @@ class MoleculeTab(QWidget):
         self.progress.setRange(0, 100)
         self.progress.setMaximumWidth(120)
         bar2.addWidget(self.progress)
-        self.load_button = QPushButton(self)
+        self.load_button = QToolButton(self)
         self.load_button.setObjectName("loadStructureButton")
-        self.load_button.clicked.connect(lambda: self.load_structure_file())
         bar2.addWidget(self.load_button)
         root.addLayout(bar2)
         # Body: palette | view + table | properties
@@ -279,12 +300,10 @@ class MoleculeTab(QWidget):
         self.candidate_label.setWordWrap(True)
         side_lay.addWidget(self.candidate_label)
         cand = QHBoxLayout()
-        self.confirm_button = QPushButton(side)
+        self.confirm_button = QToolButton(side)
         self.confirm_button.setObjectName("confirmButton")
-        self.confirm_button.clicked.connect(lambda: self._history("confirm"))
-        self.cancel_button = QPushButton(side)
+        self.cancel_button = QToolButton(side)
         self.cancel_button.setObjectName("cancelButton")
-        self.cancel_button.clicked.connect(lambda: self._history("cancel"))
         cand.addWidget(self.confirm_button)
         cand.addWidget(self.cancel_button)
         side_lay.addLayout(cand)
@@ -398,10 +417,6 @@ class MoleculeTab(QWidget):
         self.worker_cancel.setToolTip(self.tr("Stop the running SMILES or clean-up work; "
                                               "the molecule stays as it was"))
         self.progress.setToolTip(self.tr("Progress of the running work"))
-        self.load_button.setToolTip(self.tr("Replace the atoms and bonds from a structure "
-                                            "file, keeping every calculation setting"))
-        self.confirm_button.setToolTip(self.tr("Accept the candidate as one undo step"))
-        self.cancel_button.setToolTip(self.tr("Drop the candidate; nothing changes"))
         self.geometry_button.setText(self.tr("Set"))
         self.geometry_button.setToolTip(
             self.tr("Set the distance, angle or dihedral of the 2, 3 or 4 selected atoms, "
@@ -431,9 +446,13 @@ class MoleculeTab(QWidget):
         self.hydrogens_button.setToolTip(
             self.tr("Fill open valences of the selected atoms (all atoms when none is selected)"))
         self.worker_cancel.setText(self.tr("Stop"))
-        self.load_button.setText(self.tr("Load structure file…"))
-        self.confirm_button.setText(self.tr("Confirm"))
-        self.cancel_button.setText(self.tr("Cancel"))
+        _label(self.load_button, self.tr("Load structure file…"),
+               self.tr("Replace the atoms and bonds from a structure file, keeping every "
+                       "calculation setting"))
+        _label(self.confirm_button, self.tr("Confirm"),
+               self.tr("Accept the candidate as one undo step"))
+        _label(self.cancel_button, self.tr("Cancel"),
+               self.tr("Drop the candidate; nothing changes"))
         self.table.atom_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 5)
         self.properties.retranslate()
         self.palette.retranslate()
@@ -510,22 +529,18 @@ class MoleculeTab(QWidget):
         doc = self.ctx.document
         busy = bool(doc.busy) or self._worker is not None
         cand = doc.candidate
-        self.undo_button.setEnabled(doc.can_undo and not busy)
-        self.redo_button.setEnabled(doc.can_redo and not busy)
+        # Undo, Redo, Confirm, Cancel and Load are enabled by their actions (the window's
+        # update_actions); the tab only words the buttons.
         undo_text, redo_text = history_texts(doc)
         # Step names can be long ("Undo Open 2-methylpropan-1-ol.mol2"): the buttons show
         # them shortened so the toolbar keeps its width, the tooltips in full.
-        for button, text in ((self.undo_button, undo_text), (self.redo_button, redo_text)):
-            button.setText(button.fontMetrics().elidedText(
-                text, Qt.TextElideMode.ElideRight, HISTORY_BUTTON_WIDTH))
-        self.undo_button.setToolTip(undo_text + " (Ctrl+Z)")
-        self.redo_button.setToolTip(redo_text + " (Ctrl+Y, Ctrl+Shift+Z)")
-        self.confirm_button.setEnabled(cand is not None and not busy)
-        self.cancel_button.setEnabled(cand is not None and not busy)
+        for button, text, keys in ((self.undo_button, undo_text, " (Ctrl+Z)"),
+                                   (self.redo_button, redo_text, " (Ctrl+Y, Ctrl+Shift+Z)")):
+            _label(button, button.fontMetrics().elidedText(
+                text, Qt.TextElideMode.ElideRight, HISTORY_BUTTON_WIDTH), text + keys)
         self.smiles_button.setEnabled(not busy and cand is None)
         self.cleanup_button.setEnabled(not busy and cand is None and bool(atoms_of(doc.project)))
         self.hydrogens_button.setEnabled(not busy and cand is None and bool(atoms_of(doc.project)))
-        self.load_button.setEnabled(not busy and cand is None)
         self.worker_cancel.setEnabled(busy)
         self.progress.setVisible(busy)
         if cand is not None:
@@ -615,7 +630,7 @@ class MoleculeTab(QWidget):
                               .replace("%1", text), error=True)
             return False
         ok = self._run(lambda: ops.set_internal_coordinate(
-            self.ctx.document, ids, float(number), preview=False, origin="user"),
+            self.ctx.document, ids, float(number), preview=False, origin=_who()),
             self.tr("%1 set to %2").replace("%1", self.measure_name(ids)).replace("%2", text))
         self._geometry_for = None  # show the value reached
         self._update_state()
@@ -767,9 +782,21 @@ class MoleculeTab(QWidget):
                 return f"{a['element']}{i + 1}"
         return atom_id
 
-    def _history(self, action: str) -> None:
-        if self._run(lambda: ops.history(self.ctx.document, action, origin="user")):
-            self._placement_revision = None
+    def run_edit(self, fn: Callable[[], Any]) -> bool:
+        """Run an edit of the window's actions (Undo, Confirm, ...) like the tab's own:
+        a refusal is shown under the view, an impossible valence is named."""
+        return self._run(fn)
+
+    def use_actions(self, actions: Mapping[str, QAction]) -> None:
+        """Make the Undo, Redo, Confirm, Cancel and Load buttons the window's actions, so
+        a click, the menu, the shortcut and ``ui_activate`` run one command."""
+        for button, key in ((self.undo_button, "molforma.edit.undo"),
+                            (self.redo_button, "molforma.edit.redo"),
+                            (self.confirm_button, "molforma.edit.confirm"),
+                            (self.cancel_button, "molforma.edit.cancel"),
+                            (self.load_button, "molforma.file.load_structure")):
+            button.setDefaultAction(actions[key])
+        self.retranslate()
 
     # -- view clicks -----------------------------------------------------------------------
     def _atom_clicked(self, atom_id: str, modifiers: Any) -> None:
@@ -804,7 +831,7 @@ class MoleculeTab(QWidget):
 
     def _atoms_dragged(self, ids: list[str], delta: tuple[float, float, float]) -> None:
         self._run(lambda: ops.move_atoms(self.ctx.document, ids=ids, translate=list(delta),
-                                         preview=False, origin="user"))
+                                         preview=False, origin=_who()))
         self.refresh()
 
     # -- tool actions (also callable from code and tests) ----------------------------------
@@ -815,22 +842,24 @@ class MoleculeTab(QWidget):
         self.view.hold_camera_once()
         return self._run(lambda: ops.add_atoms(
             self.ctx.document, [{"element": el, "position": list(xyz)}], preview=False,
-            origin="user", adjust_hydrogens=adjust))
+            origin=_who(), adjust_hydrogens=adjust))
 
     def add_atom_bonded_to(self, atom_id: str, element: str | None = None) -> bool:
         """Add an atom of the chosen element bonded to ``atom_id`` where the parent's
         hybridisation puts its next bond (one undo step, "Add atoms"); with "Adjust
         hydrogens" on it takes the place of one of the parent's hydrogens and both atoms
         get the hydrogens their valences leave open."""
-        if atom_id not in {a["id"] for a in atoms_of(self.ctx.document.project)}:
-            return False
+        from molforma.app.building import add_bonded_atom
+
         el = element or self.element
         # A lone parent: to the right on screen, where the person is likely to look.
         hint = (self.view.camera.rot.T @ np.array([1.0, 0.0, 0.0])).tolist()
         adjust = self.adjust_hydrogens
-        return self._run(lambda: ops.add_bonded_atom(
-            self.ctx.document, atom_id, el, adjust_hydrogens=adjust, hint=hint, preview=False,
-            origin="user"))
+        added: list[Any] = []
+        ok = self._run(lambda: added.append(add_bonded_atom(
+            self.ctx.document, atom_id, el, actor=window_actor(), adjust_hydrogens=adjust,
+            hint=hint)))
+        return ok and added[0] is not None
 
     def _bond_click(self, atom_id: str, *, remove: bool = False) -> None:
         if self._bond_first is None or self._bond_first == atom_id:
@@ -858,7 +887,7 @@ class MoleculeTab(QWidget):
         adjust = self.adjust_hydrogens
         return self._run(lambda: ops.set_bonds(self.ctx.document,
                                                [{"a": a, "b": b, "order": order}],
-                                               preview=False, origin="user",
+                                               preview=False, origin=_who(),
                                                adjust_hydrogens=adjust))
 
     def place_on(self, site: str) -> bool:
@@ -871,31 +900,31 @@ class MoleculeTab(QWidget):
             return False
         kind, name = part
         doc = self.ctx.document
-        if doc.candidate is not None:
-            # A person's click confirms only their placement; an MCP command only MCP's.
-            mine = (doc.candidate_origin == effective_origin("user")
-                    and self._placement_revision is not None
-                    and doc.revision == self._placement_revision)
-            if not mine:
-                self.show_message(self.tr("Confirm or cancel the current candidate first."),
-                                  error=True)
-                return False
-            if not self._run(lambda: doc.confirm(expected_revision=self._placement_revision,
-                                                 origin="user")):
-                return False
-            if site not in {a["id"] for a in atoms_of(doc.project)}:
-                return False
+        from molforma.app.building import Placed, place_fragment
+        from molforma.errors import CandidateExistsError
 
-        before = doc.project
+        placed: list[Placed | None] = []
+        refused: list[bool] = []
 
         def place() -> None:
-            ops.place_fragment(doc, name, site, kind=kind, preview=True, origin="user")
+            try:
+                placed.append(place_fragment(doc, name, site, kind=kind, actor=window_actor(),
+                                             previous=self._placement_revision))
+            except CandidateExistsError:
+                refused.append(True)
 
         ok = self._run(place)
-        self._placement_revision = doc.revision if ok else None
-        if ok and doc.candidate is not None:
-            self._warn_placement(before, doc.candidate, site, kind, name)
-        return ok
+        if refused:
+            self.show_message(self.tr("Confirm or cancel the current candidate first."),
+                              error=True)
+            return False
+        done = placed[0] if ok and placed else None
+        self._placement_revision = done.revision if done is not None else None
+        if done is None:
+            return False
+        if doc.candidate is not None:
+            self._warn_placement(done.before, doc.candidate, site, kind, name)
+        return True
 
     def _warn_placement(self, before: dict[str, Any], after: dict[str, Any], site: str,
                         kind: str, name: str) -> None:
@@ -1069,7 +1098,7 @@ class MoleculeTab(QWidget):
                 self.tr("Fixed atoms never move (clean-up, geometry edits, optimisation)"),
                 lambda: self._run(lambda: ops.set_atom_properties(
                     doc, [{"id": i, "fixed": not fixed} for i in ids], preview=False,
-                    origin="user")), enabled=editable)
+                    origin=_who())), enabled=editable)
             add("ctxMeasure", self.tr("Measure"),
                 self.tr("Keep the distance, angle or dihedral of the 2–4 selected atoms"),
                 lambda: self.keep_measurement(sel), enabled=2 <= len(sel) <= 4)
@@ -1127,7 +1156,7 @@ class MoleculeTab(QWidget):
         """Fill open valences with hydrogen (selected atoms, or all), one undo step."""
         ids = self.view.selection() or None
         return self._run(lambda: ops.add_hydrogens(self.ctx.document, ids, preview=False,
-                                                   origin="user"))
+                                                   origin=_who()))
 
     def delete_selection(self) -> None:
         """Delete the selected atoms (one undo step)."""
@@ -1140,14 +1169,14 @@ class MoleculeTab(QWidget):
         hydrogens" is on), one undo step."""
         adjust = self.adjust_hydrogens
         return self._run(lambda: ops.delete_atoms(self.ctx.document, ids, preview=False,
-                                                  origin="user", adjust_hydrogens=adjust))
+                                                  origin=_who(), adjust_hydrogens=adjust))
 
     def set_element_of(self, ids: list[str], element: str) -> bool:
         """Change the element of atoms (hydrogens follow when "Adjust hydrogens" is on)."""
         adjust = self.adjust_hydrogens
         return self._run(lambda: ops.set_atom_properties(
             self.ctx.document, [{"id": i, "element": element} for i in ids], preview=False,
-            origin="user", adjust_hydrogens=adjust))
+            origin=_who(), adjust_hydrogens=adjust))
 
     # -- table and property edits ----------------------------------------------------------
     def _table_edit(self, atom_id: str, key: str, value: Any) -> bool:
@@ -1163,17 +1192,17 @@ class MoleculeTab(QWidget):
             pos = [float(atom["x"]), float(atom["y"]), float(atom["z"])]
             pos["xyz".index(key)] = v
             return self._run(lambda: ops.move_atoms(doc, positions={atom_id: pos}, preview=False,
-                                                    origin="user"))
+                                                    origin=_who()))
         if key == "element":
             return self.set_element_of([atom_id], str(value).strip())
         if key == "fixed":
             return self._run(lambda: ops.set_atom_properties(
-                doc, [{"id": atom_id, "fixed": bool(value)}], preview=False, origin="user"))
+                doc, [{"id": atom_id, "fixed": bool(value)}], preview=False, origin=_who()))
         return False
 
     def _apply_atom_properties(self, changes: list[dict[str, Any]]) -> str | None:
         try:
-            ops.set_atom_properties(self.ctx.document, changes, preview=False, origin="user",
+            ops.set_atom_properties(self.ctx.document, changes, preview=False, origin=_who(),
                                     adjust_hydrogens=self.adjust_hydrogens)
         except MolFormaError as exc:
             return exc.message()
@@ -1185,7 +1214,7 @@ class MoleculeTab(QWidget):
         if not changed:
             return None
         try:
-            ops.set_molecule(self.ctx.document, **changed, preview=False, origin="user")
+            ops.set_molecule(self.ctx.document, **changed, preview=False, origin=_who())
         except MolFormaError as exc:
             return exc.message()
         return None
@@ -1199,45 +1228,23 @@ class MoleculeTab(QWidget):
                 [self.tr("Structure files") + f" ({STRUCTURE_FILTER})", self.tr("All files") + " (*)"])
         if not path:
             return False
-        doc = self.ctx.document
-
-        from molforma.gui.widgets.structure_choice import read_with_choices
-
-        try:
-            loaded = read_with_choices(self, str(path))
-        except MolFormaError as exc:
-            self.show_message(exc.message(), error=True)
-            return False
-        if loaded is None:
-            return False
-
-        def load() -> None:
-            from molforma.document.document import EditResult
-            from molforma.formats import apply_structure
-
-            if isinstance(loaded, dict):
-                # A project file: take only its molecule.
-                src = loaded["document"]
-
-                def take(work: dict[str, Any]) -> EditResult:
-                    old = [a["id"] for a in atoms_of(work)]
-                    d = work["document"]
-                    d["atoms"] = [dict(a) for a in src["atoms"]]
-                    d["bonds"] = [dict(b) for b in src["bonds"]]
-                    d["nextAtomId"] = max(int(d.get("nextAtomId", 1)),
-                                          int(src.get("nextAtomId", 1)))
-                    for k in ("charge", "multiplicity"):
-                        d[k] = src.get(k, d.get(k))
-                    return EditResult(added=[a["id"] for a in d["atoms"]], removed=old)
-
-                doc.edit(take, label="Load structure", preview=False, origin="user")
-            else:
-                doc.edit(lambda work: apply_structure(work, loaded), label="Load structure",
-                         preview=False, origin="user")
-
         from pathlib import Path
 
-        return self._run(load, self.tr("Loaded %1").replace("%1", Path(path).name))
+        from molforma.app import files
+        from molforma.gui.widgets.structure_choice import read_with_choices
+
+        done: list[Any] = []
+
+        def load() -> None:
+            done.append(files.load_structure(self.ctx, str(path), actor=window_actor(),
+                                             read=lambda p: read_with_choices(self, p)))
+
+        if not self._run(load, self.tr("Loaded %1").replace("%1", Path(path).name)):
+            return False
+        if done[0] is None:  # the person cancelled the frame choice
+            self.show_message("")
+            return False
+        return True
 
     # -- workers ---------------------------------------------------------------------------
     def start_smiles(self, smiles: str | None = None) -> bool:
@@ -1246,6 +1253,8 @@ class MoleculeTab(QWidget):
         if not text:
             self.show_message(self.tr("Type a SMILES string first."), error=True)
             return False
+        from molforma.app.smiles import smiles_to_structure
+
         return self._start_worker("smiles", lambda cancelled, progress: smiles_to_structure(
             text, cancelled=cancelled, progress=progress))
 
@@ -1371,11 +1380,13 @@ class MoleculeTab(QWidget):
             if not result:
                 self.show_message(self.tr("The geometry is already clean."))
                 return
-            self._run(lambda: ops.move_atoms(doc, positions=result, preview=True, origin="user"),
+            self._run(lambda: ops.move_atoms(doc, positions=result, preview=True, origin=_who()),
                       self.tr("Clean-up done: confirm or cancel the candidate."))
         else:
             atoms, bonds = result
-            self._run(lambda: _replace_structure(doc, atoms, bonds),
+            from molforma.app.smiles import replace_structure
+
+            self._run(lambda: replace_structure(doc, atoms, bonds, actor=window_actor()),
                       self.tr("3D structure ready: confirm or cancel the candidate."))
 
     def _worker_failed(self, exc: object) -> None:
@@ -1397,22 +1408,3 @@ class MoleculeTab(QWidget):
             self._worker.wait(10000)
             self._release_busy()
 
-
-def _replace_structure(doc: Any, atoms: list[dict[str, Any]],
-                       bonds: list[dict[str, Any]]) -> dict[str, Any]:
-    """Make a candidate whose molecule is ``atoms``/``bonds`` with fresh ids."""
-    from molforma.document.document import EditResult
-
-    def fn(work: dict[str, Any]) -> EditResult:
-        d = work["document"]
-        old = [a["id"] for a in d["atoms"]]
-        start = int(d.get("nextAtomId", 1))
-        mapping = {a["id"]: f"a{start + i}" for i, a in enumerate(atoms)}
-        d["atoms"] = [dict(a, id=mapping[a["id"]]) for a in atoms]
-        d["bonds"] = [{"a": mapping[b["a"]], "b": mapping[b["b"]], "order": b.get("order", 1)}
-                      for b in bonds]
-        d["nextAtomId"] = start + len(atoms)
-        d["charge"] = sum(int(a.get("formalCharge", 0)) for a in atoms)
-        return EditResult(added=list(mapping.values()), removed=old)
-
-    return doc.edit(fn, label="Structure from SMILES", preview=True, origin="user")

@@ -1,7 +1,8 @@
 """Helpers shared by the Calculation, Execution, Results and History panels (Qt layer).
 
 - :func:`apply_edit` runs one document operation the way the window does it (applied
-  directly as one undo step, origin "user") and turns a failure into a message.
+  directly as one undo step, with the origin of who acts) and turns a failure into a
+  message.
 - :class:`BackgroundCall` runs a slow function (a history scan, a file preview) in a
   Python thread and delivers its result or its exception on the GUI thread, so no
   widget is ever touched from the worker.
@@ -30,15 +31,23 @@ def error_text(exc: BaseException) -> str:
 
 
 def apply_edit(ctx: Any, op: str, *args: Any, **kwargs: Any) -> str | None:
-    """Call ``molforma.document.ops.<op>(ctx.document, ...)`` as a window edit.
+    """Call ``molforma.app.ops.<op>(ctx.document, ...)`` as a window edit.
 
     Returns None on success or the error sentence (the document is unchanged then).
     """
-    from molforma.document import ops
+    from molforma.app import ops
+    from molforma.app.actor import window_actor
 
     fn = getattr(ops, op)
+    actor = window_actor()
+    if actor.is_mcp and op in ("set_execution", "set_nwchem"):
+        # The protected fields are blocked for window commands; should one get through
+        # anyway, the application layer refuses it like the set_execution tool.
+        policy = getattr(ctx, "policy", None)
+        kwargs.setdefault("allow_protected",
+                          bool(policy is not None and policy.allow_execution_settings))
     try:
-        fn(ctx.document, *args, preview=False, origin="user", **kwargs)
+        fn(ctx.document, *args, preview=False, origin=actor.origin, **kwargs)
     except MolFormaError as exc:
         return exc.message()
     return None

@@ -161,7 +161,7 @@ class PartsPalette(QWidget):
             return
         self._loaded = True
         try:
-            from molforma.document import ops
+            from molforma.app import ops
 
             cat: dict[str, Any] = ops.get_catalog()
         except Exception as exc:  # noqa: BLE001 - a missing catalogue leaves the lists empty

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.app.actor import window_actor
 from molforma.errors import ResultsError
 from molforma.file_formats import result_patterns
 from molforma.gui import dialogs
@@ -684,12 +685,13 @@ class ResultsPanel(Retranslatable, QWidget):
                 "results_bad_structure", index=index,
                 count=len(res.structures) if res is not None else 0)))
             return False
-        from molforma.document import ops
+        from molforma.app import ops
 
         st = res.structures[index]
         try:
             ops.use_structure(self.ctx.document, st.symbols, st.coordinates,
-                              label="Use computed structure", preview=True, origin="user")
+                              label="Use computed structure", preview=True,
+                              origin=window_actor().origin)
         except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
             self.status_label.setText(self.tr("Cannot use the structure: %1").replace(
                 "%1", error_text(exc)))

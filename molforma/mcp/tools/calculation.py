@@ -13,25 +13,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from molforma.errors import CalculationError, FileAccessError
+from molforma.errors import CalculationError
 from molforma.i18n import register
 from molforma.jobs import TERMINAL
-from molforma.mcp.registry import ToolContext, ToolInput, tool
+from molforma.mcp.registry import SparseOutput, ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
-from molforma.mcp.tools.document import _REV, doc_info
+from molforma.mcp.tools.document import _REV, DocumentInfo, doc_info
 
 register({
     "no_calculation": {
         "en": "No calculation of this document is running.",
         "ja": "この文書の計算は実行中ではありません。",
-    },
-    "job_root_not_allowed": {
-        "en": "The job root '{path}' (execution setting job_root, where job folders are "
-              "written) is outside the directories MCP may use ({allowed}). Set job_root "
-              "with set_execution to a folder inside one of them.",
-        "ja": "ジョブルート「{path}」（実行設定 job_root、ジョブフォルダーの作成先）はMCPが"
-              "使えるディレクトリ（{allowed}）の外にあります。set_execution で job_root を"
-              "その中のフォルダーに設定してください。",
     },
 })
 
@@ -51,14 +43,15 @@ class CalculationInput(ToolInput):
 class CalculationOutput(BaseModel):
     """The job record (status, folder, times, convergence) and, when ended, the app state."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid")
 
-    documentId: str
-    action: str
+    documentId: str = Field(description="The document the job belongs to.")
+    action: str = Field(description="The action asked for.")
     status: str = Field(description="queued, running, finished, failed, cancelled, timed_out.")
-    jobDirectory: str
-    job: dict[str, Any] = Field(description="The job record.")
-    app: dict[str, Any] | None = Field(None, description="get_app_state part when the work ended.")
+    jobDirectory: str = Field(description="The job folder (input, output.out, job.json).")
+    job: dict[str, Any] = Field(description="The job record (job.json).")
+    app: dict[str, Any] | None = Field(None, description="When the work ended: {calculation: "
+                                       "the get_app_state calculation part}.")
 
 
 def calculation_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any] | None:
@@ -93,14 +86,13 @@ def _job_output(doc_id: str, action: str, job: Any, app: dict[str, Any] | None =
 
 @tool("calculation", title="Calculation", destructive=False, open_world=True,
       needs_interaction_when_exec_allowed=True)
-def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
+def calculation(ctx: ToolContext, args: CalculationInput,
+                ) -> CalculationOutput | Background[CalculationOutput]:
     """Start the NWChem calculation of the confirmed project in the background, cancel it,
     or save its input set. Follow a started calculation with the task (Tasks extension) or
     get_app_state; read results with get_results once it ended."""
-    from molforma.document.document import protected_values
-    from molforma.jobs.policy import may_start
-    from molforma.jobs.runner import job_root
-    from molforma.nwchem.settings import ExecutionSettings
+    from molforma.app.actor import Actor
+    from molforma.app.runs import check_run
 
     state = ctx.state
     doc = state.document(args.documentId)
@@ -121,20 +113,8 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
         # cores, MPI shared memory or an absolute permanent_dir with a dying job.
         job.cancel_and_wait()
         return _job_output(doc.id, "cancel", job)
-    policy = state.policy
-    if args.action == "start":
-        may_start(protected_values(project), trusted, policy, "mcp")
-    execution = ExecutionSettings.model_validate(project.get("execution", {}))
-    root = str(job_root(execution))
-    try:
-        policy.check_path(root, for_write=True)
-    except FileAccessError as exc:
-        if exc.code != "path_not_allowed":
-            raise
-        # The path came from a setting, not from this call: name the setting to change.
-        raise FileAccessError("job_root_not_allowed", path=root, setting="job_root",
-                              allowed=[str(d) for d in policy.allow_dirs]) from exc
-    policy.check_advanced_paths(project.get("advanced", {}), job_root=root)
+    check_run(project, trusted, policy=state.policy, actor=Actor.MCP_TOOL,
+              action="start" if args.action == "start" else "save_inputs")
     if args.action == "save_inputs":
         folder = state.jobs.save_input_set(project)
         import json
@@ -153,7 +133,7 @@ def calculation(ctx: ToolContext, args: CalculationInput) -> CalculationOutput:
     def cancel() -> None:
         job.cancel_and_wait()  # tasks/cancel answers once the job has ended (see above)
 
-    return Background(result=_job_output(doc_id, "start", job), wait=job.wait,  # type: ignore[return-value]
+    return Background(result=_job_output(doc_id, "start", job), wait=job.wait,
                       cancel=cancel, final=final, survives_exit=bool(job.is_batch))
 
 
@@ -162,17 +142,37 @@ class GetAppStateInput(ToolInput):
                                    "document (default: all).")
 
 
-class GetAppStateOutput(BaseModel):
+class CalculationState(SparseOutput):
+    """The current (or latest) calculation."""
+
+    documentId: str | None = Field(description="The document that started it; null for a "
+                                   "batch job this process re-attached to.")
+    status: str = Field(description="queued, running, finished, failed, cancelled, timed_out.")
+    jobDirectory: str = Field(description="The job folder.")
+    record: dict[str, Any] = Field(description="The job record (as calculation's job).")
+
+
+class TaskInfo(SparseOutput):
+    """One task of the Tasks extension."""
+
+    taskId: str = Field(description="Id for tasks/get.")
+    status: str = Field(description="working, input_required, completed, failed, cancelled.")
+
+
+class GetAppStateOutput(SparseOutput):
     """Documents, calculation, results, workers and pending GUI commands."""
 
-    model_config = ConfigDict(extra="allow")
-
-    mode: str
-    documents: list[dict[str, Any]]
-    calculation: dict[str, Any] | None
-    results: dict[str, Any]
-    workers: list[dict[str, Any]]
-    tasks: list[dict[str, Any]]
+    mode: str = Field(description="headless (--mcp) or gui (--mcp-gui).")
+    documents: list[DocumentInfo] = Field(description="The documents (as list_documents).")
+    calculation: CalculationState | None = Field(description="The current or latest "
+                                                 "calculation; null before any.")
+    results: dict[str, dict[str, Any]] = Field(
+        description="Per document id: the results source, kind, counts and the load "
+        "running or last failed.")
+    workers: list[dict[str, Any]] = Field(
+        description="Work running in the background: kind (calculation, results_load, and "
+        "in the window history_scan, cleanup, smiles), documentId, status.")
+    tasks: list[TaskInfo] = Field(description="Tasks of the Tasks extension.")
     pendingGuiCommands: list[dict[str, Any]] = Field(
         description="Window commands queued or running (--mcp-gui), oldest first.")
     dialogs: list[dict[str, Any]] | None = Field(
@@ -216,4 +216,4 @@ def get_app_state(ctx: ToolContext, args: GetAppStateInput) -> GetAppStateOutput
     results source and loading, running workers and pending GUI commands."""
     if args.documentId is not None:
         ctx.state.document(args.documentId)
-    return app_state(ctx, args.documentId)  # type: ignore[return-value]
+    return GetAppStateOutput.model_validate(app_state(ctx, args.documentId))

@@ -1,7 +1,7 @@
 """The 23 document and settings tools (both modes, synchronous; no Qt).
 
 Each tool is one input model, one output model and one handler calling
-``molforma.document.ops`` with ``origin="mcp"``. Paths pass the allowed-directory
+``molforma.app.ops`` with ``origin="mcp"``. Paths pass the allowed-directory
 policy and protected settings the launch policy before the document is touched, so
 a refused call changes nothing (SPEC.md sections 2, 7, 9).
 """
@@ -11,13 +11,13 @@ from __future__ import annotations
 import os
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from molforma.errors import CandidateExistsError, FileAccessError, MolFormaError
 from molforma.file_formats import LABELS, READABLE, WRITABLE, names_text
 from molforma.i18n import register
 from molforma.mcp import elicitation as E
-from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, ToolInput, tool
+from molforma.mcp.registry import MAX_RESULT_CHARS, SparseOutput, ToolContext, ToolInput, tool
 
 register({
     "file_exists": {
@@ -83,25 +83,32 @@ class _EditInput(_DocInput):
     preview: bool = Field(True, description=_PREVIEW)
 
 
-class FormulaCount(BaseModel):
+class FormulaCount(SparseOutput):
     """Formula and atom count of a project."""
 
-    formula: str
-    atomCount: int
+    formula: str = Field(description="Hill formula, e.g. 'H2O'.")
+    atomCount: int = Field(description="Atoms, dummy atoms included.")
 
 
-class EditSummary(BaseModel):
+class EditSummary(SparseOutput):
     """The edit summary of SPEC.md section 2 (never the project itself)."""
 
-    model_config = ConfigDict(extra="allow")
+    revision: str = Field(description="The document's revision after the call.")
+    project: FormulaCount = Field(description="The confirmed project.")
+    candidate: FormulaCount | None = Field(description="The candidate, or null.")
+    addedIds: list[str] = Field(description="Atom ids added (at most 1,000).")
+    removedIds: list[str] = Field(description="Atom ids removed (at most 1,000).")
+    changedIds: list[str] = Field(description="Atom ids changed (at most 1,000).")
+    idsTruncated: bool = Field(description="True when a list above was cut at 1,000.")
+    info: dict[str, Any] | None = Field(
+        None, description="What the edit reports besides, when it does: set_internal_"
+        "coordinate the coordinate and its old and new value, add_hydrogens the hydrogens "
+        "added, place_fragment the entry placed and where. Absent otherwise.")
 
-    revision: str
-    project: FormulaCount
-    candidate: FormulaCount | None
-    addedIds: list[str]
-    removedIds: list[str]
-    changedIds: list[str]
-    idsTruncated: bool
+
+def _summary(data: dict[str, Any]) -> EditSummary:
+    """The edit summary of a document operation as the tools' output model."""
+    return EditSummary.model_validate(data)
 
 
 def _edit_args(args: _EditInput) -> dict[str, Any]:
@@ -109,7 +116,7 @@ def _edit_args(args: _EditInput) -> dict[str, Any]:
 
 
 def _ops() -> Any:
-    import molforma.document.ops as ops
+    import molforma.app.ops as ops
 
     return ops
 
@@ -166,24 +173,24 @@ class GetDocumentInput(_DocInput):
                               "is on it, so every atom and bond comes exactly once.")
 
 
-class ResourceLinkInfo(BaseModel):
+class ResourceLinkInfo(SparseOutput):
     """A resource holding content too big to inline (also a resource_link content item)."""
 
-    uri: str
-    name: str
-    mimeType: str
-    description: str | None = None
-    size: int | None = None
+    uri: str = Field(description="Read it with resources/read.")
+    name: str = Field(description="A name for the resource.")
+    mimeType: str = Field(description="e.g. application/json, chemical/x-xyz, text/csv.")
+    description: str | None = Field(None, description="What it holds (absent when none).")
+    size: int | None = Field(None, description="Bytes, when known (absent otherwise).")
 
 
-class GetDocumentOutput(BaseModel):
+class GetDocumentOutput(SparseOutput):
     """Revision, summary and the requested project/candidate envelopes (one page of atoms)."""
 
-    documentId: str
-    revision: str
-    formula: str
-    atomCount: int
-    hasCandidate: bool
+    documentId: str = Field(description="The document.")
+    revision: str = Field(description="Its revision.")
+    formula: str = Field(description="Hill formula of the confirmed project.")
+    atomCount: int = Field(description="Atoms of the confirmed project.")
+    hasCandidate: bool = Field(description="A candidate waits to be confirmed or cancelled.")
     project: dict[str, Any] | None = Field(
         None, description="The confirmed project envelope; for a large structure one page of "
         "its atoms and bonds (see offset, nextOffset).")
@@ -216,7 +223,7 @@ def get_document(ctx: ToolContext, args: GetDocumentInput) -> GetDocumentOutput:
         out: dict[str, Any] = {k: info[k] for k in ("documentId", "revision", "formula",
                                                      "atomCount", "hasCandidate")}
         if not include:
-            return out  # type: ignore[return-value]  # O(1): no atom is looked at
+            return GetDocumentOutput.model_validate(out)  # O(1): no atom is looked at
         wanted = {"project": doc.project if "project" in include else None,
                   "candidate": doc.candidate if "candidate" in include else None}
         # the JSON text copy escapes every quote of the page: keep a tenth in hand
@@ -246,7 +253,7 @@ def get_document(ctx: ToolContext, args: GetDocumentInput) -> GetDocumentOutput:
         out["complete"] = whole
         if not whole:
             out["links"] = paging.document_links(doc.id)
-    return out  # type: ignore[return-value]  # a dict keeps absent keys absent
+    return GetDocumentOutput.model_validate(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -272,8 +279,8 @@ def open_file(ctx: ToolContext, args: OpenFileInput) -> EditSummary:
     if not path.is_file():
         raise FileAccessError("not_a_file", path=args.path)
     try:
-        return _ops().open_file(doc, str(path), format=args.format, frame=args.frame,
-                                **_edit_args(args))
+        return _summary(_ops().open_file(doc, str(path), format=args.format, frame=args.frame,
+                                         **_edit_args(args)))
     except FormatError as exc:
         # NWChem outputs and MOLDEN files are results; say where they open instead of
         # only listing the structure formats.
@@ -300,8 +307,8 @@ class ImportDocumentInput(_EditInput):
 def import_document(ctx: ToolContext, args: ImportDocumentInput) -> EditSummary:
     """Load a project or structure from a string in the given format (like open_file)."""
     doc = ctx.state.document(args.documentId)
-    return _ops().import_document(doc, args.text, args.format, frame=args.frame,
-                                  **_edit_args(args))
+    return _summary(_ops().import_document(doc, args.text, args.format, frame=args.frame,
+                                           **_edit_args(args)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -317,12 +324,12 @@ class ExportDocumentInput(_DocInput):
                               "else as much as fits, with links to resources holding all of it.")
 
 
-class ExportDocumentOutput(BaseModel):
+class ExportDocumentOutput(SparseOutput):
     """The exported text (one page of it for a large structure)."""
 
-    documentId: str
-    revision: str
-    format: str
+    documentId: str = Field(description="The document.")
+    revision: str = Field(description="Its revision.")
+    format: str = Field(description="The format asked for, as given.")
     text: str = Field(description="The text, or characters offset.. of it (see nextOffset).")
     totalChars: int | None = Field(None, description="Length of the whole text.")
     offset: int | None = Field(None, description="First character of this page.")
@@ -354,7 +361,7 @@ def export_document(ctx: ToolContext, args: ExportDocumentInput) -> ExportDocume
     key = args.format.strip().lower()
     if len(page) < total and not paged_candidate and key in paging.DOCUMENT_LINKS:
         out["links"] = paging.document_links(doc.id, [key])
-    return out  # type: ignore[return-value]
+    return ExportDocumentOutput.model_validate(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -432,8 +439,8 @@ class HistoryInput(_DocInput):
 def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
     """Undo or redo one step (shared with the window), or confirm or cancel the candidate."""
     doc = ctx.state.document(args.documentId)
-    return _ops().history(doc, args.action, expected_revision=args.expectedRevision,
-                          origin="mcp")
+    return _summary(_ops().history(doc, args.action, expected_revision=args.expectedRevision,
+                                   origin="mcp"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -477,7 +484,7 @@ def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
         atom["element"] = normalize_symbol(atom["element"]) or atom["element"]
         check_atom_fields({**{key: v for key, v in atom.items() if key != "position"},
                            "id": f"#{k}", "x": x, "y": y, "z": z})
-    return _ops().add_atoms(doc, atoms, bonds, **_edit_args(args))
+    return _summary(_ops().add_atoms(doc, atoms, bonds, **_edit_args(args)))
 
 
 class DeleteAtomsInput(_EditInput):
@@ -488,7 +495,7 @@ class DeleteAtomsInput(_EditInput):
 def delete_atoms(ctx: ToolContext, args: DeleteAtomsInput) -> EditSummary:
     """Delete atoms by id, with their bonds."""
     doc = ctx.state.document(args.documentId)
-    return _ops().delete_atoms(doc, args.atomIds, **_edit_args(args))
+    return _summary(_ops().delete_atoms(doc, args.atomIds, **_edit_args(args)))
 
 
 class Rotation(_Strict):
@@ -512,8 +519,8 @@ def move_atoms(ctx: ToolContext, args: MoveAtomsInput) -> EditSummary:
     positions, translate, rotate). Fixed atoms cannot move."""
     doc = ctx.state.document(args.documentId)
     rotate = args.rotate.model_dump() if args.rotate is not None else None
-    return _ops().move_atoms(doc, positions=args.positions, ids=args.atomIds,
-                             translate=args.translate, rotate=rotate, **_edit_args(args))
+    return _summary(_ops().move_atoms(doc, positions=args.positions, ids=args.atomIds,
+                                      translate=args.translate, rotate=rotate, **_edit_args(args)))
 
 
 class AtomChange(_Strict):
@@ -538,7 +545,7 @@ def set_atom_properties(ctx: ToolContext, args: SetAtomPropertiesInput) -> EditS
     atoms given by id."""
     doc = ctx.state.document(args.documentId)
     changes = [c.model_dump(exclude_unset=True) for c in args.atoms]
-    return _ops().set_atom_properties(doc, changes, **_edit_args(args))
+    return _summary(_ops().set_atom_properties(doc, changes, **_edit_args(args)))
 
 
 class BondChange(_Strict):
@@ -555,7 +562,8 @@ class SetBondsInput(_EditInput):
 def set_bonds(ctx: ToolContext, args: SetBondsInput) -> EditSummary:
     """Add, remove (order 0) or change the order of bonds between atoms given by id."""
     doc = ctx.state.document(args.documentId)
-    return _ops().set_bonds(doc, [b.model_dump() for b in args.bonds], **_edit_args(args))
+    bonds = [b.model_dump() for b in args.bonds]
+    return _summary(_ops().set_bonds(doc, bonds, **_edit_args(args)))
 
 
 class SetInternalCoordinateInput(_EditInput):
@@ -568,7 +576,8 @@ class SetInternalCoordinateInput(_EditInput):
 def set_internal_coordinate(ctx: ToolContext, args: SetInternalCoordinateInput) -> EditSummary:
     """Set a distance, angle or dihedral between atoms, moving the smaller fragment."""
     doc = ctx.state.document(args.documentId)
-    return _ops().set_internal_coordinate(doc, args.atomIds, args.value, **_edit_args(args))
+    return _summary(_ops().set_internal_coordinate(doc, args.atomIds, args.value,
+                                                   **_edit_args(args)))
 
 
 class AddHydrogensInput(_EditInput):
@@ -592,7 +601,7 @@ def add_hydrogens(ctx: ToolContext, args: AddHydrogensInput) -> EditSummary:
         need = missing_hydrogens(project)
         if project["document"]["atoms"] and not any(need.get(i, 0) > 0 for i in wanted):
             raise ValidationError("no_open_valences", count=len(wanted))
-    return _ops().add_hydrogens(doc, args.atomIds, **_edit_args(args))
+    return _summary(_ops().add_hydrogens(doc, args.atomIds, **_edit_args(args)))
 
 
 class PlaceFragmentInput(_EditInput):
@@ -607,8 +616,8 @@ class PlaceFragmentInput(_EditInput):
 def place_fragment(ctx: ToolContext, args: PlaceFragmentInput) -> EditSummary:
     """Put a library fragment or ligand on a free site of an atom."""
     doc = ctx.state.document(args.documentId)
-    return _ops().place_fragment(doc, args.fragment, args.atomId, kind=args.kind,
-                                 **_edit_args(args))
+    return _summary(_ops().place_fragment(doc, args.fragment, args.atomId, kind=args.kind,
+                                          **_edit_args(args)))
 
 
 class SetMoleculeInput(_EditInput):
@@ -621,8 +630,8 @@ class SetMoleculeInput(_EditInput):
 def set_molecule(ctx: ToolContext, args: SetMoleculeInput) -> EditSummary:
     """Set the molecule's title, charge and multiplicity."""
     doc = ctx.state.document(args.documentId)
-    return _ops().set_molecule(doc, title=args.title, charge=args.charge,
-                               multiplicity=args.multiplicity, **_edit_args(args))
+    return _summary(_ops().set_molecule(doc, title=args.title, charge=args.charge,
+                                        multiplicity=args.multiplicity, **_edit_args(args)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -658,7 +667,7 @@ def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
               if v is not None or k == "reference"}
     check_protected_change(doc.project.get("calculation", {}), values, "calculation",
                            ctx.state.policy)
-    return _ops().set_nwchem(doc, values, allow_protected=True, **_edit_args(args))
+    return _summary(_ops().set_nwchem(doc, values, allow_protected=True, **_edit_args(args)))
 
 
 class SetAdvancedInput(_EditInput):
@@ -683,7 +692,7 @@ def set_advanced(ctx: ToolContext, args: SetAdvancedInput) -> EditSummary:
     except (ValueError, MolFormaError):
         root = None  # a broken execution block is reported by the edit or the start
     ctx.state.policy.check_advanced_paths(args.values, job_root=root)
-    return _ops().set_advanced(doc, args.values, **_edit_args(args))
+    return _summary(_ops().set_advanced(doc, args.values, **_edit_args(args)))
 
 
 class ExecutionValues(_Strict):
@@ -732,7 +741,7 @@ def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
         ctx.state.policy.check_path(values["job_root"], for_write=True)
     if values.get("reference_dir"):
         ctx.state.policy.check_path(values["reference_dir"])
-    out = _ops().set_execution(doc, values, allow_protected=True, **_edit_args(args))
+    out = _summary(_ops().set_execution(doc, values, allow_protected=True, **_edit_args(args)))
     if values.get("job_root"):
         _reattach_later(ctx, str(values["job_root"]))
     return out
@@ -800,17 +809,32 @@ class ValidateDocumentInput(_DocInput):
                               "counts gives how many each check has.")
 
 
-class ValidateDocumentOutput(BaseModel):
+class CheckEntry(SparseOutput):
+    """One problem or remark found by validate_document."""
+
+    code: str = Field(description="Stable check code, e.g. 'close_contact', "
+                      "'multiplicity_parity', 'basis_missing_elements'.")
+    severity: Literal["error", "warning", "info"] = Field(
+        description="error: the run would fail or be wrong (ok is false); warning: likely a "
+        "mistake; info: worth knowing.")
+    message: str = Field(description="The check in the display language.")
+    atoms: list[str] = Field(description="Atom ids concerned (at most 100).")
+
+
+class ValidateDocumentOutput(SparseOutput):
     """Check results (problems and warnings) of the confirmed project: per check a count
     and the first entries."""
 
-    model_config = ConfigDict(extra="allow")
-
-    counts: dict[str, int] | None = Field(None, description="Entries of each check code.")
-    more: list[str] | None = Field(None, description="Check codes with entries not shown; "
-                                   "read them with check, offset and limit.")
-    nextOffset: int | None = Field(None, description="With check: offset of its next entries; "
-                                   "null when none are left.")
+    ok: bool = Field(description="False when any check (of all, not only those shown) is an "
+                     "error.")
+    checks: list[CheckEntry] = Field(description="The entries shown: per check code those "
+                                     "from offset on, at most limit of each.")
+    revision: str = Field(description="Revision of the document checked.")
+    counts: dict[str, int] = Field(description="Entries of each check code.")
+    more: list[str] = Field(description="Check codes with entries not shown; read them with "
+                            "check, offset and limit.")
+    nextOffset: int | None = Field(None, description="Only with check: offset of its next "
+                                   "entries; null when none are left.")
 
 
 VALIDATE_DEFAULT_LIMIT = 10
@@ -845,7 +869,7 @@ def validate_document(ctx: ToolContext, args: ValidateDocumentInput) -> Validate
     if args.check is not None:
         n = counts.get(args.check, 0)
         out["nextOffset"] = args.offset + limit if n > args.offset + limit else None
-    return out  # type: ignore[return-value]
+    return ValidateDocumentOutput.model_validate(out)
 
 
 class MeasureInput(_DocInput):
@@ -863,13 +887,24 @@ class MeasureInput(_DocInput):
                               "which keeps the answer under the 100,000-character size hint.")
 
 
-class MeasureOutput(BaseModel):
-    """Measured values."""
+class Measurement(SparseOutput):
+    """One measured value."""
 
-    model_config = ConfigDict(extra="allow")
+    ids: list[str] = Field(description="The atom ids as asked (2, 3 or 4).")
+    value: float = Field(description="Distance in Angstrom, angle or dihedral (-180..180) in "
+                         "degrees, rounded to 6 decimals.")
+    unit: Literal["angstrom", "degree"] = Field(description="Unit of value.")
 
-    total: int | None = Field(None, description="Measurements asked for.")
-    nextOffset: int | None = Field(None, description="offset of the measurements not returned "
+
+class MeasureOutput(SparseOutput):
+    """Measured values: one page of the distances, then angles, then dihedrals asked for."""
+
+    distances: list[Measurement] = Field(description="Distances of this page.")
+    angles: list[Measurement] = Field(description="Angles of this page.")
+    dihedrals: list[Measurement] = Field(description="Dihedrals of this page.")
+    revision: str = Field(description="Revision of the document measured.")
+    total: int = Field(description="Measurements asked for.")
+    nextOffset: int | None = Field(description="offset of the measurements not returned "
                                    "yet; null when all are here.")
 
 
@@ -894,7 +929,7 @@ def measure(ctx: ToolContext, args: MeasureInput) -> MeasureOutput:
         seen += len(values)
     out["total"] = total
     out["nextOffset"] = stop if stop < total else None
-    return out  # type: ignore[return-value]
+    return MeasureOutput.model_validate(out)
 
 
 class GetCatalogInput(_Strict):
@@ -902,13 +937,105 @@ class GetCatalogInput(_Strict):
                   "advanced_keys"] | None = Field(None, description="One catalogue (default: all).")
 
 
-class GetCatalogOutput(BaseModel):
-    """Catalogue entries by kind."""
+_LABEL = "Display names by language code ('en', 'ja')."
+_ALIASES = "Other names accepted for it (place_fragment takes these too)."
 
-    model_config = ConfigDict(extra="allow")
+
+class FragmentEntry(SparseOutput):
+    """A substituent place_fragment can attach (kind fragment)."""
+
+    name: str = Field(description="Name to pass to place_fragment, e.g. 'methyl'.")
+    label: dict[str, str] = Field(description=_LABEL)
+    smiles: str = Field(description="SMILES with [*] at the attachment point.")
+    formula: str = Field(description="Formula of the group.")
+    attachmentElement: str = Field(description="Element bonded to the site.")
+    aliases: list[str] = Field(description=_ALIASES)
+
+
+class LigandEntry(SparseOutput):
+    """A ligand place_fragment can coordinate to a metal (kind ligand)."""
+
+    name: str = Field(description="Name to pass to place_fragment, e.g. 'NH3'.")
+    label: dict[str, str] = Field(description=_LABEL)
+    smiles: str = Field(description="SMILES of the free ligand.")
+    aliases: list[str] = Field(description=_ALIASES)
+    formula: str = Field(description="Formula of the ligand.")
+    charge: int = Field(description="Formal charge of the ligand.")
+    donorElement: str = Field(description="Element that binds the metal.")
+
+
+class BasisSetEntry(SparseOutput):
+    """A basis set of the catalogue (set_nwchem basis)."""
+
+    name: str = Field(description="Name to pass as basis, e.g. '6-31g*'.")
+    label: dict[str, str] = Field(description=_LABEL)
+    family: str = Field(description="e.g. pople, dunning, karlsruhe.")
+    elements: list[str] = Field(description="Elements it covers.")
+    spherical: bool = Field(description="Spherical (pure) functions by definition.")
+    ecp: str | None = Field(None, description="The effective core potential it goes with "
+                            "(absent when none).")
+    ecpElements: list[str] | None = Field(None, description="Elements that get the ECP "
+                                          "(absent when no ECP).")
+
+
+class FunctionalEntry(SparseOutput):
+    """A DFT functional of the catalogue (set_nwchem functional)."""
+
+    name: str = Field(description="Name to pass as functional, e.g. 'b3lyp'.")
+    xc: str = Field(description="What NWChem's xc directive gets.")
+    kind: str = Field(description="e.g. lda, gga, hybrid, meta-gga, range-separated.")
+    label: dict[str, str] = Field(description=_LABEL)
+
+
+class TaskEntry(SparseOutput):
+    """A calculation task (set_nwchem task)."""
+
+    name: str = Field(description="Name to pass as task, e.g. 'optimize+frequencies'.")
+    label: dict[str, str] = Field(description=_LABEL)
+    operations: list[str] = Field(description="NWChem task operations run in order.")
+
+
+class TheoryEntry(SparseOutput):
+    """A level of theory (set_nwchem theory)."""
+
+    name: str = Field(description="Name to pass as theory, e.g. 'dft'.")
+    label: dict[str, str] = Field(description=_LABEL)
+
+
+class AdvancedKeyEntry(SparseOutput):
+    """An advanced setting (set_advanced values)."""
+
+    key: str = Field(description="Key in set_advanced values, e.g. 'memory_mb'.")
+    label: dict[str, str] = Field(description=_LABEL)
+    type: Literal["integer", "number", "string", "boolean", "choice"] = Field(
+        description="Type of its value.")
+    nullable: bool = Field(description="null is accepted (it means automatic/unset).")
+    default: bool | int | float | str | None = Field(description="Value when not set.")
+    min: int | float | None = Field(None, description="Smallest value (absent: none).")
+    max: int | float | None = Field(None, description="Largest value (absent: none).")
+    exclusiveMin: int | float | None = Field(None, description="Values must be above this "
+                                             "(absent: no such bound).")
+    choices: list[str] | None = Field(None, description="The values of a choice (absent "
+                                      "for other types).")
+    path: bool = Field(description="The value is a path (checked against the allowed "
+                       "directories).")
+    description: dict[str, str] = Field(description="What it does, by language code.")
+
+
+class GetCatalogOutput(SparseOutput):
+    """Catalogue entries by kind: the kind asked for, or all seven."""
+
+    fragments: list[FragmentEntry] | None = Field(None, description="Substituents.")
+    ligands: list[LigandEntry] | None = Field(None, description="Ligands.")
+    basis_sets: list[BasisSetEntry] | None = Field(None, description="Basis sets.")
+    functionals: list[FunctionalEntry] | None = Field(None, description="DFT functionals.")
+    tasks: list[TaskEntry] | None = Field(None, description="Calculation tasks.")
+    theories: list[TheoryEntry] | None = Field(None, description="Levels of theory.")
+    advanced_keys: list[AdvancedKeyEntry] | None = Field(None, description="Advanced "
+                                                         "settings.")
 
 
 @tool("get_catalog", title="Get catalog", read_only=True, idempotent=True)
 def get_catalog(ctx: ToolContext, args: GetCatalogInput) -> GetCatalogOutput:
     """List fragments, ligands, basis sets, functionals, tasks, theories and advanced keys."""
-    return _ops().get_catalog(args.kind)  # type: ignore[no-any-return]
+    return GetCatalogOutput.model_validate(_ops().get_catalog(args.kind))

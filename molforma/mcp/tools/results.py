@@ -8,17 +8,33 @@ window and fail headless.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from molforma.errors import FileAccessError, ResultsError
 from molforma.i18n import register
 from molforma.jobs import TERMINAL
-from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, ToolInput, tool
+from molforma.mcp.registry import MAX_RESULT_CHARS, SparseOutput, ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
-from molforma.mcp.tools.document import _REV
+from molforma.mcp.tools.document import _REV, ResourceLinkInfo
+from molforma.results.model import (
+    AtomCharge,
+    EnergyPoint,
+    Excitation,
+    FileEntry,
+    Mode,
+    Orbital,
+    ResultsKind,
+    Structure,
+    Summary,
+)
+
+if TYPE_CHECKING:
+    from molforma.jobs.policy import Policy
+    from molforma.results.model import Results
 
 register({
     "window_only_action": {
@@ -65,20 +81,25 @@ class ResultsActionInput(ToolInput):
 class ResultsActionOutput(BaseModel):
     """The load started (and, when it ended, its outcome and the results state)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid")
 
-    documentId: str
-    action: str
+    documentId: str = Field(description="The document the results belong to.")
+    action: str = Field(description="The action asked for.")
     status: str = Field(description="running, completed, failed or cancelled.")
-    path: str
-    error: dict[str, Any] | None = None
-    app: dict[str, Any] | None = Field(None, description="get_app_state part when it ended.")
+    path: str = Field(description="The file or folder being loaded (window actions: the "
+                      "loaded results' source, or '' when none are loaded).")
+    error: dict[str, Any] | None = Field(None, description="Why the load failed (error "
+                                         "object: code, message, details).")
+    app: dict[str, Any] | None = Field(
+        None, description="When the load ended: {results: the get_app_state results state "
+        "of this document}.")
     command: dict[str, Any] | None = Field(
         None, description="Window actions: the window command record (as get_ui_command).")
 
 
 @tool("results_action", title="Results action")
-def results_action(ctx: ToolContext, args: ResultsActionInput) -> ResultsActionOutput:
+def results_action(ctx: ToolContext, args: ResultsActionInput,
+                   ) -> ResultsActionOutput | Background[ResultsActionOutput]:
     """Open a result file or folder, or reload the current one, in the background (the
     edited document never changes). Follow it with the task or get_app_state."""
     state = ctx.state
@@ -113,8 +134,7 @@ def results_action(ctx: ToolContext, args: ResultsActionInput) -> ResultsActionO
     def final() -> ResultsActionOutput:
         return out({"results": sess.state()})
 
-    return Background(result=out(), wait=handle.wait, cancel=handle.cancel,  # type: ignore[return-value]
-                      final=final)
+    return Background(result=out(), wait=handle.wait, cancel=handle.cancel, final=final)
 
 
 WINDOW_ACTION_TIMEOUT_S = 15.0
@@ -141,13 +161,13 @@ def _window_action(ctx: ToolContext, doc_id: str, args: ResultsActionInput,
                                command=rec.to_dict(ctx.lang))
 
 
-def _checked_source(policy: Any, source: str) -> Path:
+def _checked_source(policy: Policy, source: str) -> Path:
     """Check a results source; an animation group key ("stem.m-001.s-*.xyz") by its folder."""
     p = Path(source)
     if "*" in p.name:
         folder: Path = policy.check_path(str(p.parent), must_exist=True)
         return folder / p.name
-    return policy.check_path(source, must_exist=True)  # type: ignore[no-any-return]
+    return policy.check_path(source, must_exist=True)
 
 
 class GetResultsInput(ToolInput):
@@ -163,15 +183,158 @@ class GetResultsInput(ToolInput):
     mode: int | None = Field(None, ge=0, description="Mode index for mode_displacements.")
 
 
-class GetResultsOutput(BaseModel):
-    """One page of a results section, with source and paging (nextOffset)."""
+_LINKS = ("Resources beside the answer (also resource_link content items): an item too big "
+          "to inline (a structure as XYZ, any item as JSON), the spectrum as CSV (modes), the "
+          "mode as XYZ with displacement vectors (mode_displacements). Absent when there are "
+          "none.")
+
+
+class OmittedItem(SparseOutput):
+    """An item too big to inline: its plain (non-list, non-object) fields and where it is."""
 
     model_config = ConfigDict(extra="allow")
+    # The item's own scalar fields (index, label, energy, ...) stay beside these.
+    __pydantic_extra__: dict[str, str | int | float | bool | None]
 
-    links: list[dict[str, Any]] | None = Field(
-        None, description="Resources beside the answer (also resource_link content items): "
-        "an item too big to inline (a structure as XYZ, any item as JSON), the spectrum as CSV "
-        "(modes), the mode as XYZ with displacement vectors (mode_displacements).")
+    omitted: Literal[True] = Field(description="Always true: the item is not inlined.")
+    chars: int = Field(description="JSON characters of the whole item.")
+    resource: str = Field(description="Resource URI holding it whole (structures: as XYZ; "
+                          "links also give the JSON one).")
+    atomCount: int | None = Field(None, description="structures: atoms of the structure.")
+
+
+class DisplacementItem(SparseOutput):
+    """One atom of a mode: its reference position and displacement vector."""
+
+    atom: int = Field(description="0-based atom index (the reference structure's order).")
+    element: str = Field(description="Element symbol.")
+    position: list[float] = Field(description="Reference position x, y, z in Angstrom.")
+    displacement: list[float] = Field(description="Displacement x, y, z (normalised mode "
+                                      "vector as the output prints it).")
+
+
+class _Section(SparseOutput):
+    source: str = Field(description="The path that was opened, as given (an animation: its "
+                        "group key).")
+    kind: ResultsKind = Field(description="What was opened: nwchem (output), molden, xyz or "
+                              "animation (a mode's step files).")
+    links: list[ResourceLinkInfo] | None = Field(None, description=_LINKS)
+
+
+class _ItemPage(_Section):
+    offset: int = Field(description="First item of this page.")
+    limit: int | None = Field(description="Items per page asked for or chosen to fit the "
+                              "size hint; null: pages of about 40 KiB.")
+    nextOffset: int | None = Field(description="offset of the next page; null on the last.")
+    total: int = Field(description="Items in the whole section.")
+
+
+class SummarySection(_ItemPage):
+    """section summary: one item, the summary (also as the summary field)."""
+
+    section: Literal["summary"] = Field(description="The section read.")
+    summary: Summary = Field(description="Final energy and its level, energies by kind, "
+                             "convergence, charge, multiplicity, <S^2>, HOMO/LUMO/gap, "
+                             "dipole, thermochemistry, dispersion energy, counts (incl. "
+                             "imaginaryModes, significantImaginaryModes), warnings, errors.")
+    items: list[Summary | OmittedItem] = Field(description="The summary, once.")
+
+
+class EnergiesSection(_ItemPage):
+    """section energies: the energies printed, per SCF/optimisation/MD step."""
+
+    section: Literal["energies"] = Field(description="The section read.")
+    items: list[EnergyPoint | OmittedItem] = Field(description="Energies in hartree, in "
+                                                   "output order.")
+
+
+class StructuresSection(_ItemPage):
+    """section structures: input orientation, optimisation steps, frames, final geometry."""
+
+    section: Literal["structures"] = Field(description="The section read.")
+    items: list[Structure | OmittedItem] = Field(
+        description="Structures (symbols, coordinates in Angstrom); the last of an "
+        "optimisation is the final geometry. One too big to inline is an omitted item.")
+
+
+class ModesSection(_ItemPage):
+    """section modes: vibrational modes (projected frequencies)."""
+
+    section: Literal["modes"] = Field(description="The section read.")
+    referenceStructure: int | None = Field(description="Index of the structure the modes "
+                                           "were computed at (section structures).")
+    items: list[Mode | OmittedItem] = Field(
+        description="index, frequency (cm-1), irIntensity (km/mol), imaginary (frequency "
+        "< 0), significant (frequency < -10 cm-1), hasDisplacements.")
+
+
+class ModeDisplacementsSection(_ItemPage):
+    """section mode_displacements: reference structure and displacement vectors of a mode."""
+
+    section: Literal["mode_displacements"] = Field(description="The section read.")
+    mode: Mode = Field(description="The mode asked for.")
+    referenceStructure: int = Field(description="Index of the reference structure.")
+    items: list[DisplacementItem | OmittedItem] = Field(description="One item per atom.")
+
+
+class FilesSection(_ItemPage):
+    """section files: the result files of the opened folder."""
+
+    section: Literal["files"] = Field(description="The section read.")
+    items: list[FileEntry | OmittedItem] = Field(
+        description="Result files (an animation's step files are one entry per mode); open "
+        "one with results_action open_file and its path.")
+
+
+class ExcitationsSection(_ItemPage):
+    """section excitations: TDDFT/CIS roots (empty when the output holds none)."""
+
+    section: Literal["excitations"] = Field(description="The section read.")
+    items: list[Excitation | OmittedItem] = Field(
+        description="Roots: energy (hartree, eV), wavelength (nm), oscillator strength, "
+        "symmetry, spin.")
+
+
+class OrbitalsSection(_ItemPage):
+    """section orbitals: orbital energies and occupations per spin (empty when none)."""
+
+    section: Literal["orbitals"] = Field(description="The section read.")
+    homo: float | None = Field(description="Highest occupied orbital energy, hartree.")
+    lumo: float | None = Field(description="Lowest unoccupied orbital energy, hartree.")
+    gap: float | None = Field(description="LUMO - HOMO, hartree.")
+    items: list[Orbital | OmittedItem] = Field(description="Orbitals of the last printout.")
+
+
+class ChargesSection(_ItemPage):
+    """section charges: Mulliken (and Loewdin) charges per atom (empty when none)."""
+
+    section: Literal["charges"] = Field(description="The section read.")
+    items: list[AtomCharge | OmittedItem] = Field(description="Charges per 0-based atom "
+                                                  "index, the order of the output's geometry.")
+
+
+class LogSection(_Section):
+    """section log: characters of the output file (offset and limit count characters)."""
+
+    section: Literal["log"] = Field(description="The section read.")
+    logPath: str | None = Field(description="The text file read; null when there is none.")
+    text: str = Field(description="Characters offset.. of the file.")
+    offset: int = Field(description="First character of this page.")
+    limit: int = Field(description="Characters asked for (at most 65,536).")
+    nextOffset: int | None = Field(description="offset of the next page; null at the end.")
+    total: int = Field(description="Characters of the whole file.")
+
+
+ResultsSection = Annotated[
+    SummarySection | EnergiesSection | StructuresSection | ModesSection
+    | ModeDisplacementsSection | FilesSection | LogSection | ExcitationsSection
+    | OrbitalsSection | ChargesSection,
+    Field(discriminator="section")]
+
+
+class GetResultsOutput(RootModel[ResultsSection]):
+    """One page of a results section: section, source, kind and paging (offset, limit,
+    nextOffset, total) with the section's own fields; its shape depends on section."""
 
 
 @tool("get_results", title="Get results", read_only=True, idempotent=True,
@@ -199,10 +362,11 @@ def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
     links += _omit_large_items(args.documentId, args.section, page)
     if links:
         page["links"] = links
-    return page  # type: ignore[return-value]
+    return GetResultsOutput.model_validate(page)
 
 
-def _fitted_page(cur: Any, args: GetResultsInput, get_section: Any) -> dict[str, Any]:
+def _fitted_page(cur: Results, args: GetResultsInput,
+                 get_section: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     """The page asked for; without ``limit``, shrunk until it fits the size hint.
 
     Works for every section, whatever its items: a page of items is cut to fewer items, a
@@ -231,7 +395,8 @@ def _fitted_page(cur: Any, args: GetResultsInput, get_section: Any) -> dict[str,
     return page
 
 
-def _section_links(doc_id: str, section: str, mode: int | None, cur: Any) -> list[dict[str, Any]]:
+def _section_links(doc_id: str, section: str, mode: int | None, cur: Results,
+                   ) -> list[dict[str, Any]]:
     from molforma.mcp.paging import link
 
     base = f"molforma://documents/{doc_id}/results"

@@ -220,7 +220,8 @@ def _dialog_requests(bridge: WindowBridge, rec: CommandRecord) -> dict[str, Any]
 
 def submit(ctx: ToolContext, tool_name: str, args: BaseModel, *,
            document_id: str | None, expected_revision: str | None,
-           edits_document: bool = True) -> Any:
+           edits_document: bool = True,
+           ) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Queue a window command; its record, or a Background when tasks are declared."""
     bridge = _bridge(ctx)
     if document_id is not None:
@@ -296,7 +297,7 @@ class GetUiInput(ToolInput):
     includeHidden: bool = Field(False, description="Also widgets on other tabs and in "
                                 "collapsed groups (they can still be driven).")
     offset: int = Field(0, ge=0, description="First widget of the page.")
-    limit: int | None = Field(None, ge=1, description="Widgets per page (default: ~40 KiB).")
+    limit: int | None = Field(None, ge=1, description="Widgets per page (default: ~32 KiB).")
 
 
 class GetUiOutput(BaseModel):
@@ -319,7 +320,7 @@ class GetUiOutput(BaseModel):
 def get_ui(ctx: ToolContext, args: GetUiInput) -> GetUiOutput:
     """List the window's widgets and menu actions as ui-N ids with objectName, class, text,
     value, enabled, visible and tab; the active modal dialog; and the blocked widgets with
-    the reason. Pages of about 40 KiB (offset/limit/nextOffset)."""
+    the reason. Pages of about 32 KiB (offset/limit/nextOffset)."""
     bridge = _bridge(ctx)
     data = bridge.read(lambda ui: ui.get_ui(args.model_dump()))
     nodes, nxt = page_list(data["nodes"], args.offset, args.limit)
@@ -336,7 +337,7 @@ class GetUiItemInput(ToolInput):
 
     target: str = Field(description=_TARGET)
     offset: int = Field(0, ge=0, description="First row/item/atom of the page.")
-    limit: int | None = Field(None, ge=1, description="Rows per page (default: ~40 KiB).")
+    limit: int | None = Field(None, ge=1, description="Rows per page (default: ~32 KiB).")
 
 
 class GetUiItemOutput(BaseModel):
@@ -424,10 +425,11 @@ class UiActivateInput(_Cmd):
 
 
 @tool("ui_activate", title="Activate UI element", modes=_GUI, destructive=True)
-def ui_activate(ctx: ToolContext, args: UiActivateInput) -> WindowCommandOutput:
+def ui_activate(ctx: ToolContext, args: UiActivateInput,
+                ) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Press a button or trigger a menu action (as a click would), queued onto the window;
     answers at once with a commandId (or a task)."""
-    return submit(ctx, "ui_activate", args, document_id=args.documentId,  # type: ignore[no-any-return]
+    return submit(ctx, "ui_activate", args, document_id=args.documentId,
                   expected_revision=args.expectedRevision)
 
 
@@ -439,10 +441,11 @@ class UiSetValueInput(_Cmd):
 
 
 @tool("ui_set_value", title="Set UI value", modes=_GUI)
-def ui_set_value(ctx: ToolContext, args: UiSetValueInput) -> WindowCommandOutput:
+def ui_set_value(ctx: ToolContext, args: UiSetValueInput,
+                 ) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Set a field's value and commit it the way typing and Enter do (the panel's own
     checks and messages apply), queued onto the window."""
-    return submit(ctx, "ui_set_value", args, document_id=args.documentId,  # type: ignore[no-any-return]
+    return submit(ctx, "ui_set_value", args, document_id=args.documentId,
                   expected_revision=args.expectedRevision)
 
 
@@ -455,10 +458,11 @@ class UiEditCellInput(_Cmd):
 
 
 @tool("ui_edit_cell", title="Edit table cell", modes=_GUI)
-def ui_edit_cell(ctx: ToolContext, args: UiEditCellInput) -> WindowCommandOutput:
+def ui_edit_cell(ctx: ToolContext, args: UiEditCellInput,
+                 ) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Edit one cell of a table (e.g. an atom's element or coordinate in the coordinate
     table) as typing into it would, queued onto the window."""
-    return submit(ctx, "ui_edit_cell", args, document_id=args.documentId,  # type: ignore[no-any-return]
+    return submit(ctx, "ui_edit_cell", args, document_id=args.documentId,
                   expected_revision=args.expectedRevision)
 
 
@@ -472,10 +476,11 @@ class UiSelectInput(_Cmd):
 
 
 @tool("ui_select", title="Select in UI", modes=_GUI)
-def ui_select(ctx: ToolContext, args: UiSelectInput) -> WindowCommandOutput:
+def ui_select(ctx: ToolContext, args: UiSelectInput,
+              ) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Select a tab, table rows, a list or tree item, a combo entry, or atoms by id in a 3D
     view, queued onto the window."""
-    return submit(ctx, "ui_select", args, document_id=args.documentId,  # type: ignore[no-any-return]
+    return submit(ctx, "ui_select", args, document_id=args.documentId,
                   expected_revision=args.expectedRevision)
 
 
@@ -492,10 +497,11 @@ class UiInputInput(_Cmd):
 
 
 @tool("ui_input", title="Mouse and key input", modes=_GUI, destructive=True)
-def ui_input(ctx: ToolContext, args: UiInputInput) -> WindowCommandOutput:
+def ui_input(ctx: ToolContext, args: UiInputInput,
+             ) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Click or press a key at coordinates of a widget (list items, the 3D view: take
     positions from get_ui_item), queued onto the window."""
-    return submit(ctx, "ui_input", args, document_id=args.documentId,  # type: ignore[no-any-return]
+    return submit(ctx, "ui_input", args, document_id=args.documentId,
                   expected_revision=args.expectedRevision)
 
 
@@ -509,10 +515,11 @@ class UiFileDialogInput(_Cmd):
 
 
 @tool("ui_file_dialog", title="Drive file dialog", modes=_GUI)
-def ui_file_dialog(ctx: ToolContext, args: UiFileDialogInput) -> WindowCommandOutput:
+def ui_file_dialog(ctx: ToolContext, args: UiFileDialogInput,
+                   ) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Drive the open MolForma file dialog: set folder and file name, accept or cancel. The
     path is checked against --mcp-allow-dir; replacing a file asks as usual."""
-    return submit(ctx, "ui_file_dialog", args, document_id=args.documentId,  # type: ignore[no-any-return]
+    return submit(ctx, "ui_file_dialog", args, document_id=args.documentId,
                   expected_revision=args.expectedRevision)
 
 
@@ -524,10 +531,11 @@ class ChemistryInput(_Cmd):
 
 
 @tool("chemistry", title="Chemistry", modes=_GUI)
-def chemistry(ctx: ToolContext, args: ChemistryInput) -> WindowCommandOutput:
+def chemistry(ctx: ToolContext, args: ChemistryInput,
+              ) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """SMILES to a 3D candidate, geometry clean-up (worker), or cancel, in the window.
     With a task it stays working until the worker ended; confirm with history confirm."""
-    return submit(ctx, "chemistry", args, document_id=args.documentId,  # type: ignore[no-any-return]
+    return submit(ctx, "chemistry", args, document_id=args.documentId,
                   expected_revision=args.expectedRevision)
 
 
@@ -539,10 +547,11 @@ class HistoryActionInput(_Cmd):
 
 
 @tool("history_action", title="History action", modes=_GUI, destructive=True)
-def history_action(ctx: ToolContext, args: HistoryActionInput) -> WindowCommandOutput:
+def history_action(ctx: ToolContext, args: HistoryActionInput,
+                   ) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """In the History tab: scan the job folders (a task waits for the scan), select a row,
     reuse its input, open its results or folder, move it to the trash (asks), export CSV."""
-    return submit(ctx, "history_action", args, document_id=args.documentId,  # type: ignore[no-any-return]
+    return submit(ctx, "history_action", args, document_id=args.documentId,
                   expected_revision=args.expectedRevision)
 
 
@@ -558,8 +567,9 @@ class ViewInput(_Cmd):
 
 
 @tool("view", title="View", modes=_GUI)
-def view(ctx: ToolContext, args: ViewInput) -> WindowCommandOutput:
+def view(ctx: ToolContext, args: ViewInput,
+         ) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Move the camera of a 3D view: fit, reset, rotate, zoom, or set the drawing style."""
-    return submit(ctx, "view", args, document_id=args.documentId,  # type: ignore[no-any-return]
+    return submit(ctx, "view", args, document_id=args.documentId,
                   expected_revision=args.expectedRevision, edits_document=False)
 

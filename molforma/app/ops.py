@@ -1,4 +1,5 @@
-"""One entry point per document tool, shared by the window and the MCP server (no Qt).
+"""One entry point per document tool, shared by the window and the MCP server (no Qt;
+application layer).
 
 Each edit operation checks its arguments, builds a small edit function and hands
 it to :meth:`Document.edit`, which runs it on a private copy, checks the result
@@ -9,7 +10,6 @@ window, "mcp" for the server); it decides trust (SPEC.md section 7).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,13 @@ from molforma.errors import (
     UnknownAtomError,
     ValidationError,
 )
+from molforma.formats.computed import (
+    Vec,
+    place_structure,
+    structure_arguments,
+)
+from molforma.formats.computed import checked_vector as _vec
+from molforma.formats.computed import set_position as _set_xyz
 from molforma.jobs.policy import Policy, check_protected_change
 from molforma.nwchem.protected_text import check_extra_input
 from molforma.nwchem.settings import (
@@ -41,7 +48,6 @@ from molforma.nwchem.settings import (
     ExecutionSettings,
 )
 
-Vec = Sequence[float]
 ATOM_PROPS = ("element", "name", "formalCharge", "unpairedElectrons", "massNumber", "mass", "fixed")
 
 
@@ -55,30 +61,11 @@ def _need(index: Mapping[str, Any], ids: Sequence[str]) -> None:
             raise UnknownAtomError(id=i)
 
 
-def _vec(v: Any, what: str) -> tuple[float, float, float]:
-    try:
-        x, y, z = (float(c) for c in v)
-    except (TypeError, ValueError) as exc:
-        raise ValidationError("invalid_argument", detail=f"{what} must be [x, y, z]") from exc
-    if not all(math.isfinite(c) and abs(c) <= 1e5 for c in (x, y, z)):
-        raise ValidationError("invalid_argument", detail=f"{what} must be finite, |c| <= 1e5")
-    return x, y, z
-
-
 def _next_id(work: Project) -> str:
     doc = work["document"]
     n = int(doc["nextAtomId"])
     doc["nextAtomId"] = n + 1
     return f"a{n}"
-
-
-def _set_xyz(atom: dict[str, Any], xyz: Vec) -> None:
-    if atom["fixed"]:
-        raise ValidationError("fixed_atom", id=atom["id"])
-    x, y, z = xyz
-    atom["x"] = float(x)
-    atom["y"] = float(y)
-    atom["z"] = float(z)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -320,43 +307,6 @@ def set_bonds(doc: Document, bonds: Sequence[Mapping[str, Any]], *,
 
     return doc.edit(fn, label="Set bonds", expected_revision=expected_revision, preview=preview,
                     origin=origin)
-
-
-def structure_arguments(symbols: Sequence[str],
-                        coordinates: Sequence[Vec]) -> tuple[list[str], list[Vec]]:
-    """Checked element symbols and positions of a computed structure.
-
-    Raises:
-        ValidationError: unknown element, a bad position or mismatched lengths.
-    """
-    syms = [normalize_symbol(str(e)) for e in symbols]
-    xyz: list[Vec] = [_vec(c, "coordinates") for c in coordinates]
-    if not syms or len(syms) != len(xyz):
-        raise ValidationError("invalid_argument",
-                              detail="a structure needs one position per element")
-    return syms, xyz
-
-
-def place_structure(work: Project, symbols: Sequence[str], coordinates: Sequence[Vec]) -> EditResult:
-    """Put a computed geometry into the project copy ``work`` (see :func:`use_structure`)."""
-    syms, xyz = structure_arguments(symbols, coordinates)
-    atoms = work["document"]["atoms"]
-    if [a["element"] for a in atoms] == syms:
-        moved = []
-        for atom, pos in zip(atoms, xyz, strict=True):
-            if not atom["fixed"]:
-                _set_xyz(atom, pos)
-                moved.append(atom["id"])
-        return EditResult(changed=moved, touched=moved, coords_only=True)
-    from molforma.formats.common import Structure
-    from molforma.formats.rdkit_bridge import perceive_bonds
-    from molforma.formats.registry import apply_structure
-
-    fresh = [new_atom(f"s{k + 1}", e, *pos)
-             for k, (e, pos) in enumerate(zip(syms, xyz, strict=True))]
-    bonds = perceive_bonds(fresh, int(work["document"].get("charge", 0) or 0))
-    title = str(work["document"].get("title") or "")
-    return apply_structure(work, Structure(atoms=fresh, bonds=bonds, title=title))
 
 
 def use_structure(doc: Document, symbols: Sequence[str], coordinates: Sequence[Vec], *,

@@ -1,0 +1,31 @@
+"""What the application layer acts on (no Qt).
+
+:class:`AppState` is the part of the window's context (``molforma.gui.context.
+AppContext``) that the application functions need: the current document, the
+Preferences and the launch policy. Anything with these members will do, so the
+functions are tested without a window.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from molforma.document.document import Document
+    from molforma.jobs.policy import Policy
+    from molforma.preferences import Preferences
+
+
+class AppState(Protocol):
+    """The current document, the person's Preferences and the MCP policy (or None)."""
+
+    document: Document
+    preferences: Preferences
+    policy: Policy | None
+
+    def set_document(self, document: Document) -> None:
+        """Make ``document`` the current one (the launch file)."""
+
+    @property
+    def jobs(self) -> Any:
+        """The job manager (``molforma.jobs.runner.JobManager``) or None."""

@@ -1,0 +1,178 @@
+"""Opening files and starting projects, with the trust rules (no Qt; application layer).
+
+SPEC.md sections 3 and 7: a project file replaces everything (one undo step), a
+structure file replaces atoms and bonds; neither makes its protected values
+(executable, launcher, environment, extra input) trusted. Only the file given at
+launch is trusted, as the person named it themselves. A path MCP makes the window
+open is checked against the allowed directories; the person's own opens are not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from molforma.app.actor import Actor, check_path
+
+if TYPE_CHECKING:
+    from molforma.app.context import AppState
+    from molforma.document.document import Document, EditResult
+    from molforma.document.model import Project
+    from molforma.preferences import Preferences
+
+Reader = Callable[[str], Any]  # path -> project dict, Structure, or None (the person cancelled)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """What :func:`open_path` did: ``kind`` is ``project``, ``structure`` or ``results``."""
+
+    kind: Literal["project", "structure", "results"]
+    path: str
+
+    @property
+    def source_name(self) -> str | None:
+        """The file name a structure file gives the window title (a project has its own)."""
+        return Path(self.path).name if self.kind == "structure" else None
+
+
+def opens_as_results(path: str) -> bool:
+    """Whether ``path`` belongs in the Results tab: a folder (a job folder), an NWChem
+    output or a MOLDEN file, recognised by content."""
+    from molforma.results.reader import result_file_kind
+
+    target = Path(path).expanduser()
+    return target.is_dir() or result_file_kind(target) is not None
+
+
+def _read_file(path: str) -> Any:
+    from molforma.formats import read_file
+
+    return read_file(path, None)
+
+
+def open_path(app: AppState, path: str, *, actor: Actor,
+              read: Reader = _read_file) -> Opened | None:
+    """Load ``path`` into the current document, or say it opens in Results.
+
+    A project replaces everything (one undo step) and becomes the document's file; a
+    structure file replaces atoms and bonds and keeps every setting. ``read`` reads the
+    file (the window passes one that asks for the frame or model); None from it means
+    the person cancelled, and None is returned. The trusted values stay as they were.
+
+    Raises:
+        FileAccessError: ``path_not_allowed`` and the like, when MCP acts.
+        MolFormaError: the file cannot be read or breaks a document rule (the document
+            is unchanged).
+    """
+    check_path(app.policy, path, actor)
+    if opens_as_results(path):
+        return Opened("results", path)
+    loaded = read(path)
+    if loaded is None:
+        return None
+    doc = app.document
+    trusted = dict(doc.trusted)
+    label = f"Open {Path(path).name}"
+    if isinstance(loaded, dict):
+        doc.load(loaded, label=label, preview=False, origin=actor.origin)
+        doc.mark_saved(str(Path(path).resolve()))
+    else:
+        from molforma.formats import apply_structure
+
+        doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True), label=label,
+                 preview=False, origin=actor.origin, trust=False)
+        doc.path = None  # a structure file is not the project's own file
+    # A loaded file's protected values are not the person's own (SPEC.md section 7).
+    doc.trusted = trusted
+    return Opened("project" if isinstance(loaded, dict) else "structure", path)
+
+
+def launch_document(app: AppState, path: str, *, undo_limit: int | None) -> Document:
+    """Make the file given on the command line the document (not an undo step).
+
+    Its protected values become trusted: the person named the file at launch.
+
+    Raises:
+        MolFormaError: the file cannot be read or breaks a document rule.
+    """
+    from molforma.document.document import Document
+    from molforma.document.model import check_settings, check_structure, clone_project
+    from molforma.formats import apply_structure, read_file
+
+    loaded = read_file(str(path), None)
+    if isinstance(loaded, dict):
+        doc = Document(loaded, path=str(Path(path).resolve()), undo_limit=undo_limit)
+    else:
+        work = clone_project(app.document.project)
+        apply_structure(work, loaded, merge_advanced=True)
+        check_structure(work)
+        check_settings(work)
+        doc = Document(work, undo_limit=undo_limit)
+    doc.trust_current()
+    app.set_document(doc)
+    return doc
+
+
+def fresh_project(prefs: Preferences) -> Project:
+    """A new project with the execution defaults and the job root the person saved."""
+    from molforma.document.model import new_project
+
+    extra = {"job_root": prefs.job_root} if prefs.job_root else {}
+    return new_project(executable=prefs.executable, launcher=prefs.launcher,
+                       environment=dict(prefs.environment), scheduler=prefs.scheduler,
+                       account=prefs.account, batch_directives=list(prefs.batch_directives),
+                       **extra)
+
+
+def new_project(app: AppState, *, actor: Actor) -> dict[str, Any]:
+    """Start an empty project in the current document (the old one stays in the undo
+    history); the trusted values stay the person's."""
+    doc = app.document
+    trusted = dict(doc.trusted)
+    out = doc.load(fresh_project(app.preferences), label="New project", preview=False,
+                   origin=actor.origin)
+    doc.trusted = trusted
+    doc.path = None
+    doc.mark_saved(None)
+    return out
+
+
+def load_structure(app: AppState, path: str, *, actor: Actor,
+                   read: Reader = _read_file) -> dict[str, Any] | None:
+    """Replace atoms and bonds from a structure or project file, keeping every setting
+    (one undo step, "Load structure"); from a project file only its molecule (atoms,
+    bonds, charge, multiplicity) is taken. None when ``read`` says the person cancelled.
+
+    Raises:
+        FileAccessError: the path is outside the allowed directories, when MCP acts.
+        MolFormaError: the file cannot be read or breaks a document rule.
+    """
+    check_path(app.policy, path, actor)
+    loaded = read(path)
+    if loaded is None:
+        return None
+    doc = app.document
+    if isinstance(loaded, dict):
+        src = loaded["document"]
+
+        def take(work: Project) -> EditResult:
+            from molforma.document.document import EditResult
+            from molforma.document.model import atoms_of
+
+            old = [a["id"] for a in atoms_of(work)]
+            d = work["document"]
+            d["atoms"] = [dict(a) for a in src["atoms"]]
+            d["bonds"] = [dict(b) for b in src["bonds"]]
+            d["nextAtomId"] = max(int(d.get("nextAtomId", 1)), int(src.get("nextAtomId", 1)))
+            for k in ("charge", "multiplicity"):
+                d[k] = src.get(k, d.get(k))
+            return EditResult(added=[a["id"] for a in d["atoms"]], removed=old)
+
+        return doc.edit(take, label="Load structure", preview=False, origin=actor.origin)
+    from molforma.formats import apply_structure
+
+    return doc.edit(lambda work: apply_structure(work, loaded), label="Load structure",
+                    preview=False, origin=actor.origin)

@@ -1,0 +1,52 @@
+"""Taking a past job back into the editor (no Qt; application layer).
+
+SPEC.md section 7: a reused job's executable, launcher, environment and extra input
+are not the person's own choice, so reusing never makes them trusted and a Run asks
+before using them. A folder MCP makes the window read must lie in the allowed
+directories; the person's own choice is not limited.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+from molforma.app import ops
+from molforma.app.actor import Actor, check_path
+
+if TYPE_CHECKING:
+    from molforma.app.context import AppState
+    from molforma.document.document import Origin
+
+
+def reuse_job(app: AppState, folder: str, *, geometry: Literal["input", "final"],
+              actor: Actor) -> dict[str, Any]:
+    """Load the molecule and conditions of job ``folder`` (one undo step "Reuse job");
+    ``geometry="final"`` takes the last structure of its output instead of the input.
+
+    Raises:
+        FileAccessError: outside the allowed directories (MCP), not a job folder.
+        MolFormaError: the snapshot or input is broken; the document is unchanged.
+    """
+    from molforma.history.scan import reuse
+
+    checked = check_path(app.policy, folder, actor, must_exist=True)
+    project = reuse(checked, geometry)
+    # "system" for the person: recorded as not their own values; MCP's stays MCP's.
+    origin: Origin = "mcp" if actor.is_mcp else "system"
+    return app.document.load(project, label="Reuse job", preview=False, origin=origin)
+
+
+def use_final_structure(app: AppState, folder: str, *, actor: Actor) -> dict[str, Any]:
+    """Propose the final structure of job ``folder`` as a candidate (the conditions stay);
+    atoms keep their ids when the elements match.
+
+    Raises:
+        FileAccessError: outside the allowed directories (MCP), not a job folder.
+        MolFormaError: no structure in the output, or a document rule is broken.
+    """
+    from molforma.history.scan import final_structure
+
+    checked = check_path(app.policy, folder, actor, must_exist=True)
+    symbols, coordinates = final_structure(checked)
+    return ops.use_structure(app.document, symbols, coordinates, label="Use final structure",
+                             preview=True, origin=actor.origin)

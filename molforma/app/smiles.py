@@ -1,0 +1,97 @@
+"""A 3D structure from SMILES, proposed as a candidate (no Qt; application layer).
+
+:func:`smiles_to_structure` is plain RDKit with a cancel and a progress callback, so
+the window runs it on a worker thread and tests call it directly;
+:func:`replace_structure` turns its result into the candidate that Confirm / Cancel
+settle (one undo step "Structure from SMILES").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from molforma.document.cleanup import CancelFn, Cancelled, ProgressFn, minimise
+from molforma.errors import MolFormaError
+from molforma.i18n import register
+
+if TYPE_CHECKING:
+    from molforma.app.actor import Actor
+    from molforma.document.document import Document, EditResult
+    from molforma.document.model import Project
+
+register({
+    "smiles_invalid": {"en": "Cannot read the SMILES '{smiles}'.",
+                       "ja": "SMILES「{smiles}」を読み取れません。"},
+    "smiles_embed_failed": {"en": "Could not make 3D coordinates for '{smiles}'.",
+                            "ja": "「{smiles}」の3D座標を生成できませんでした。"},
+    "smiles_too_large": {"en": "The SMILES gives {count} atoms; at most {max} are allowed.",
+                         "ja": "SMILES から {count} 原子になります。上限は {max} です。"},
+})
+
+Atoms = list[dict[str, Any]]
+
+
+def smiles_to_structure(smiles: str, *, cancelled: CancelFn = lambda: False,
+                        progress: ProgressFn = lambda _p, _m: None,
+                        max_atoms: int = 10_000) -> tuple[Atoms, Atoms]:
+    """Atoms (ids a1..) and bonds of a 3D structure with hydrogens for ``smiles``.
+
+    Raises:
+        MolFormaError: ``smiles_invalid``, ``smiles_embed_failed``, ``smiles_too_large``.
+        Cancelled: ``cancelled()`` turned true.
+    """
+    from rdkit import Chem
+    from rdkit.Chem import AllChem
+
+    from molforma.formats.rdkit_bridge import document_from_mol, quiet
+
+    text = smiles.strip()
+    with quiet():
+        mol = Chem.MolFromSmiles(text) if text else None
+    if mol is None:
+        raise MolFormaError("smiles_invalid", smiles=text)
+    mol = Chem.AddHs(mol)
+    if mol.GetNumAtoms() > max_atoms:
+        raise MolFormaError("smiles_too_large", count=mol.GetNumAtoms(), max=max_atoms)
+    progress(10, "embed")
+    params = AllChem.ETKDGv3()
+    params.randomSeed = 42
+    with quiet():
+        status = AllChem.EmbedMolecule(mol, params)
+        if status != 0:
+            params.useRandomCoords = True
+            status = AllChem.EmbedMolecule(mol, params)
+    if status != 0:
+        raise MolFormaError("smiles_embed_failed", smiles=text)
+    if cancelled():
+        raise Cancelled()
+    progress(50, "optimise")
+    minimise(mol, cancelled=cancelled, progress=progress, max_iterations=2000, per_round=50)
+    progress(100, "done")
+    return document_from_mol(mol)
+
+
+def replace_structure(doc: Document, atoms: Atoms, bonds: Atoms, *,
+                      actor: Actor) -> dict[str, Any]:
+    """Make a candidate whose molecule is ``atoms``/``bonds`` with fresh ids; the charge
+    is the sum of the formal charges, every setting stays.
+
+    Raises:
+        MolFormaError: a candidate exists, the document is busy or the structure breaks
+            a document rule.
+    """
+    from molforma.document.document import EditResult
+
+    def fn(work: Project) -> EditResult:
+        d = work["document"]
+        old = [a["id"] for a in d["atoms"]]
+        start = int(d.get("nextAtomId", 1))
+        mapping = {a["id"]: f"a{start + i}" for i, a in enumerate(atoms)}
+        d["atoms"] = [dict(a, id=mapping[a["id"]]) for a in atoms]
+        d["bonds"] = [{"a": mapping[b["a"]], "b": mapping[b["b"]], "order": b.get("order", 1)}
+                      for b in bonds]
+        d["nextAtomId"] = start + len(atoms)
+        d["charge"] = sum(int(a.get("formalCharge", 0)) for a in atoms)
+        return EditResult(added=list(mapping.values()), removed=old)
+
+    return doc.edit(fn, label="Structure from SMILES", preview=True, origin=actor.origin)
