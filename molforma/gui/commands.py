@@ -574,8 +574,7 @@ class CommandRunner(QObject):
     def _results_action(self, rec: CommandRecord) -> Result:
         a = rec.command.args
         panel = self.window.panels["results"]
-        # The panel follows the session on a timer; an agent may act before the next tick.
-        panel.refresh()  # type: ignore[attr-defined]
+        panel.catch_up()  # type: ignore[attr-defined]
         action = a["action"]
         if action == "stop":
             panel.stop()  # type: ignore[attr-defined]

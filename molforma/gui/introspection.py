@@ -213,8 +213,18 @@ class WindowIntrospection:
         return out
 
     # -- reads for the tools ---------------------------------------------------------------
+    def catch_up(self) -> None:
+        """Panels that defer work (a hidden tab's input preview after a drag, results
+        followed on a timer) bring their widgets up to date before an agent reads them."""
+        panels = getattr(self.window, "panels", None)
+        for panel in dict.values(panels) if isinstance(panels, dict) else ():
+            catch_up = getattr(panel, "catch_up", None)
+            if callable(catch_up):
+                catch_up()
+
     def get_ui(self, args: dict[str, Any]) -> dict[str, Any]:
         """Nodes (all, for the tool to filter and page), active modal and blocked list."""
+        self.catch_up()
         include_hidden = bool(args.get("includeHidden"))
         query = str(args.get("query") or "").strip().lower()
         nodes = []
@@ -260,6 +270,7 @@ class WindowIntrospection:
 
     def get_ui_item(self, args: dict[str, Any]) -> dict[str, Any]:
         """One widget in full: value, geometry, items/rows (paged), cell rectangles."""
+        self.catch_up()
         obj = self.resolve(str(args["target"]))
         did = obj.window().property("molformaDialogId") if isinstance(obj, QWidget) else None
         out = self.node(obj, did if isinstance(did, str) else None, full=True)

@@ -66,6 +66,21 @@ def test_a_drag_renders_no_input_while_the_calculation_tab_is_hidden(
     assert "2.345678" in preview.toPlainText()
 
 
+def test_an_agent_reading_the_hidden_preview_after_a_drag_reads_the_new_coordinates(
+        make_main_window: Any) -> None:
+    from molforma.gui.introspection import WindowIntrospection
+
+    win = make_main_window()
+    doc = win.ctx.document
+    ops.add_atoms(doc, WATER, preview=False)
+    win.molecule_tab.view.set_selection(["a2"])
+    win.molecule_tab.view.atomsDragged.emit(["a2"], (0.0, 1.588678, 0.0))
+    assert win.tabs.currentWidget() is win.molecule_tab
+    item = WindowIntrospection(win).get_ui_item({"target": "inputPreview"})
+    assert "2.345678" in str(item.get("value", "")) + str(item.get("text", ""))
+    assert win.tabs.currentWidget() is win.molecule_tab  # reading switched no tab
+
+
 def test_a_move_shows_at_once_in_the_preview_the_person_is_looking_at(
         make_main_window: Any) -> None:
     win = make_main_window()

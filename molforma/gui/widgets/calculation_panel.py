@@ -487,6 +487,13 @@ class CalculationPanel(Retranslatable, QWidget):
         if self._preview_stale:
             self._schedule_preview(self.ctx.document.project)
 
+    def catch_up(self) -> None:
+        """Render a preview a drag made stale while the tab was hidden: an agent reading
+        the window (get_ui, get_ui_item) sees what the person would see on opening it."""
+        if self._preview_stale:
+            self._preview_timer.stop()
+            self._refresh_preview_and_messages(self.ctx.document.project)
+
     def refresh(self, *_args: Any, keep_extra: bool = False) -> None:
         """Reload every field, the messages and the preview from the confirmed project."""
         project = self.ctx.document.project

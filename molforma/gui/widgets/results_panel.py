@@ -376,6 +376,11 @@ class ResultsPanel(Retranslatable, QWidget):
             return
         self._open_reporting(str(path), directory=False)
 
+    def catch_up(self) -> None:
+        """Show the session's current results now, not at the next watch tick: an agent
+        may read or drive the panel right after results load."""
+        self._check_session()
+
     def _check_session(self) -> None:
         session = self.ctx.results
         if session is not None and session.current is not self.results:
