@@ -376,10 +376,18 @@ class Document:
         if self._undo_limit is not None and len(self._undo) > self._undo_limit:
             del self._undo[: len(self._undo) - self._undo_limit]
         self._redo.clear()
+        before = self._project
         self._project = new
         self.modified = True
-        if trust and origin in ("user", "launch"):
+        if trust and origin == "launch":
             self.trusted = protected_values(new)
+        elif trust and origin == "user":
+            # The person vouches for what their own edit changed, nothing more: an executable
+            # an MCP-driven window command put there stays untrusted through the person's
+            # next unrelated edit (adding an atom), until they set it or answer Run → Yes.
+            old, now = protected_values(before), protected_values(new)
+            self.trusted = {k: now[k] if now[k] != old[k] else self.trusted.get(k)
+                            for k in now}
 
     def load(self, project: Project, *, label: str = "Load project",
              expected_revision: str | None = None, preview: bool = False,

@@ -69,6 +69,11 @@ def test_a_project_opened_by_an_mcp_window_command_is_recorded_as_mcp_and_stays_
     assert doc.trusted == trusted
     assert win.molecule_tab.add_atom_at((-3.0, 0.0, 0.0))
     assert doc._undo[-1].origin == "user"
+    # The person's unrelated edit vouches for the atom, not for MCP's executable.
+    assert doc.trusted["executable"] == trusted["executable"] and not doc.is_trusted
+    # Their own setting of it does.
+    ops.set_execution(doc, {"executable": "/opt/mine/nwchem"}, preview=False)
+    assert doc.trusted["executable"] == "/opt/mine/nwchem" and doc.is_trusted
 
 
 def test_a_protected_setting_changed_by_a_window_command_is_refused_by_the_app_layer(
