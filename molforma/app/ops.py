@@ -55,7 +55,8 @@ def _index(work: Project) -> dict[str, dict[str, Any]]:
     return {a["id"]: a for a in atoms_of(work)}
 
 
-def _need(index: Mapping[str, Any], ids: Sequence[str]) -> None:
+def _need(index: Mapping[str, Any], ids: Sequence[Any]) -> None:
+    # Ids come from agents' arguments: anything not a known id (None, a number) is unknown.
     for i in ids:
         if i not in index:
             raise UnknownAtomError(id=i)
@@ -203,9 +204,9 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
             _need(index, sel)
             if not sel:
                 raise ValidationError("empty_edit", detail="no atoms to move")
-            xyz = np.array([[index[i]["x"], index[i]["y"], index[i]["z"]] for i in sel])
+            coords = np.array([[index[i]["x"], index[i]["y"], index[i]["z"]] for i in sel])
             if translate is not None:
-                new = xyz + np.array(_vec(translate, "translate"))
+                new = coords + np.array(_vec(translate, "translate"))
             else:
                 assert rotate is not None
                 axis = np.array(_vec(rotate.get("axis"), "axis"))
@@ -216,8 +217,8 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
                 except (TypeError, ValueError) as exc:
                     raise ValidationError("invalid_argument", detail="angle must be a number") from exc
                 c = rotate.get("center")
-                center = np.array(_vec(c, "center")) if c is not None else xyz.mean(axis=0)
-                new = (xyz - center) @ rotation_matrix(axis, angle).T + center
+                center = np.array(_vec(c, "center")) if c is not None else coords.mean(axis=0)
+                new = (coords - center) @ rotation_matrix(axis, angle).T + center
             if not np.isfinite(new).all() or np.abs(new).max() > 1e5:
                 raise ValidationError("invalid_argument", detail="positions out of range")
             for aid, row in zip(sel, new.tolist(), strict=True):
@@ -301,7 +302,7 @@ def set_bonds(doc: Document, bonds: Sequence[Mapping[str, Any]], *,
                 lst.append({"a": a, "b": b, "order": order})
             else:
                 lst[pos] = {**lst[pos], "order": order}
-            changed += [a, b]
+            changed += [str(a), str(b)]  # known ids (checked above)
         res = EditResult(changed=changed, touched=[])
         return _adjusted(work, res, changed) if adjust_hydrogens else res
 

@@ -41,7 +41,7 @@ def smiles_to_structure(smiles: str, *, cancelled: CancelFn = lambda: False,
         Cancelled: ``cancelled()`` turned true.
     """
     from rdkit import Chem
-    from rdkit.Chem import AllChem
+    from rdkit.Chem import rdDistGeom
 
     from molforma.formats.rdkit_bridge import document_from_mol, quiet
 
@@ -54,13 +54,13 @@ def smiles_to_structure(smiles: str, *, cancelled: CancelFn = lambda: False,
     if mol.GetNumAtoms() > max_atoms:
         raise MolFormaError("smiles_too_large", count=mol.GetNumAtoms(), max=max_atoms)
     progress(10, "embed")
-    params = AllChem.ETKDGv3()
-    params.randomSeed = 42
+    params = rdDistGeom.ETKDGv3()
+    params.randomSeed = 42  # type: ignore[assignment]  # RDKit's stub types it wrongly
     with quiet():
-        status = AllChem.EmbedMolecule(mol, params)
+        status = rdDistGeom.EmbedMolecule(mol, params)
         if status != 0:
-            params.useRandomCoords = True
-            status = AllChem.EmbedMolecule(mol, params)
+            params.useRandomCoords = True  # type: ignore[assignment]  # (same stub)
+            status = rdDistGeom.EmbedMolecule(mol, params)
     if status != 0:
         raise MolFormaError("smiles_embed_failed", smiles=text)
     if cancelled():

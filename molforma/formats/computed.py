@@ -57,7 +57,12 @@ def structure_arguments(symbols: Sequence[str],
     Raises:
         ValidationError: unknown element, a bad position or mismatched lengths.
     """
-    syms = [normalize_symbol(str(e)) for e in symbols]
+    syms: list[str] = []
+    for k, e in enumerate(symbols):
+        sym = normalize_symbol(str(e))
+        if sym is None:
+            raise ValidationError("bad_element", id=f"#{k + 1}", element=e)
+        syms.append(sym)
     xyz: list[Vec] = [checked_vector(c, "coordinates") for c in coordinates]
     if not syms or len(syms) != len(xyz):
         raise ValidationError("invalid_argument",

@@ -25,7 +25,7 @@ import queue
 import sys
 import threading
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from molforma import __version__, lazylog
 from molforma.errors import FileAccessError, MolFormaError
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from pydantic import ValidationError as PydanticValidationError
 
     from molforma.mcp.registry import ToolSpec
+    from molforma.mcp.tasks import Task
 
 log = lazylog.get_logger("molforma.mcp")
 
@@ -309,6 +310,8 @@ class Server:
         if not isinstance(params, dict):
             return P.error_response(rid, RpcError(P.INVALID_PARAMS,
                                                   "Invalid params: params must be an object"))
+        # A request here has a valid id (checked above): an int or a string.
+        rid = cast("int | str", rid)
         try:
             era, version, caps = P.classify(params, method, self._legacy_initialized)
             req = Request(id=rid, method=method, params=params, era=era, version=version,
@@ -558,7 +561,7 @@ class Server:
                                   self.state.lang)
 
     # -- tasks -----------------------------------------------------------------------------
-    def _task_request(self, req: Request) -> Any:
+    def _task_request(self, req: Request) -> Task:
         if not req.declares_tasks:
             raise P.tasks_capability_error()
         return self.state.tasks.get(req.params.get("taskId"))

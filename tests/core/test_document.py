@@ -280,3 +280,13 @@ def test_a_refused_new_atom_is_named_by_its_place_in_the_call(water_doc: Documen
     assert err.value.data["id"] == "#1"
     out = ops.add_atoms(water_doc, [{"element": "He", "position": [5, 0, 0]}])
     assert out["addedIds"] == ["a4"]
+
+
+def test_a_computed_structure_with_a_symbol_that_is_no_element_is_refused_and_changes_nothing():
+    doc = Document()
+    ops.add_atoms(doc, [{"element": "O", "position": [0, 0, 0]}], preview=False)
+    before = (doc.revision, json.dumps(doc.project, sort_keys=True))
+    with pytest.raises(ValidationError) as exc:
+        ops.use_structure(doc, ["O", "Qq"], [[0, 0, 0], [0, 0, 1]], preview=False)
+    assert exc.value.code == "bad_element" and exc.value.data["element"] == "Qq"
+    assert (doc.revision, json.dumps(doc.project, sort_keys=True)) == before
