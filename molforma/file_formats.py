@@ -42,6 +42,7 @@ class FileFormat:
         readme_name: README's format cell.
         reads: what reading the file gives (README).
         keeps: what survives a round trip through MolForma (README).
+        mime: the MIME type chemists' tools know it by (resources and resource links).
     """
 
     name: str
@@ -55,6 +56,7 @@ class FileFormat:
     readme_name: str
     reads: str
     keeps: str
+    mime: str = "text/plain"
 
     def patterns(self) -> list[str]:
         """File-dialog patterns of the extensions (``*.xyz``)."""
@@ -66,32 +68,39 @@ FORMATS: tuple[FileFormat, ...] = (
         "project", "MolForma project", (".molforma.json", ".json"), "registry:read_project",
         False, "registry:write_project", 0, QT_TRANSLATE_NOOP("MainWindow", "MolForma project"),
         "MolForma project", "whole project (one undo step)",
-        "everything, unknown fields of a newer MolForma included"),
+        "everything, unknown fields of a newer MolForma included",
+        mime="application/json"),
     FileFormat(
         "xyz", "XYZ", (".xyz",), "xyz:read_xyz", True, "xyz:write_xyz", 1,
         QT_TRANSLATE_NOOP("MainWindow", "XYZ file"),
         "XYZ (multi-frame with `--frame`/`frame`, 0-based)", "structure",
-        "elements, coordinates, title (bonds perceived again)"),
+        "elements, coordinates, title (bonds perceived again)",
+        mime="chemical/x-xyz"),
     FileFormat(
         "mol", "MOL", (".mol", ".mdl"), "mdl:read_mol", False, "mdl:write_mol", 2,
         QT_TRANSLATE_NOOP("MainWindow", "MDL Molfile"), "MOL", "structure",
-        "bonds, bond orders, charges, isotopes, atom ids, title"),
+        "bonds, bond orders, charges, isotopes, atom ids, title",
+        mime="chemical/x-mdl-molfile"),
     FileFormat(
         "sdf", "SDF", (".sdf", ".sd"), "mdl:read_sdf", True, "mdl:write_sdf", 3,
         QT_TRANSLATE_NOOP("MainWindow", "SD file"), "SDF", "structure",
-        "bonds, bond orders, charges, isotopes, atom names and ids, title"),
+        "bonds, bond orders, charges, isotopes, atom names and ids, title",
+        mime="chemical/x-mdl-sdfile"),
     FileFormat(
         "mol2", "Mol2", (".mol2", ".ml2"), "mol2:read_mol2", True, None, None, None,
-        "Mol2", "structure", "bonds, bond orders, atom names, formal charges from atom types"),
+        "Mol2", "structure", "bonds, bond orders, atom names, formal charges from atom types",
+        mime="chemical/x-mol2"),
     FileFormat(
         "cml", "CML", (".cml",), "cml:read_cml", True, "cml:write_cml", 6,
         QT_TRANSLATE_NOOP("MainWindow", "CML file"), "CML", "structure",
-        "bonds, bond orders, charges, isotopes, atom names and ids, title"),
+        "bonds, bond orders, charges, isotopes, atom names and ids, title",
+        mime="chemical/x-cml"),
     FileFormat(
         "pdb", "PDB", (".pdb", ".ent"), "pdb:read_pdb", True, "pdb:write_pdb", 4,
         QT_TRANSLATE_NOOP("MainWindow", "PDB file"),
         "PDB (MODEL 1, altloc chosen automatically)", "structure",
-        "bonds, bond orders, charges, atom names and ids, title"),
+        "bonds, bond orders, charges, atom names and ids, title",
+        mime="chemical/x-pdb"),
     FileFormat(
         "nwchem", "NWChem input", (".nw", ".nwi"), "nwchem_input:read_nwchem", False,
         "molforma.nwchem.input:render_input", 5, QT_TRANSLATE_NOOP("MainWindow", "NWChem input"),
@@ -110,6 +119,11 @@ WRITABLE: tuple[str, ...] = tuple(
     f.name for f in sorted((f for f in FORMATS if f.writer), key=lambda f: f.write_rank or 0))
 EXTENSIONS: dict[str, str] = {ext: f.name for f in FORMATS for ext in f.extensions}
 LABELS: dict[str, str] = {f.name: f.label for f in FORMATS}
+
+
+def mime_of(name: str) -> str:
+    """The MIME type of format ``name`` (``chemical/x-xyz``)."""
+    return BY_NAME[name].mime
 
 
 @dataclass(frozen=True)

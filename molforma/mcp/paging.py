@@ -18,17 +18,19 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from molforma.file_formats import mime_of
+
 # One copy of a result: structuredContent and its JSON text together stay under 100,000.
 PAGE_CHARS = 40_000
 
 # view -> MIME type of the per-document resources a result links to.
 DOCUMENT_LINKS: dict[str, tuple[str, str]] = {
-    "project": ("application/json", "The whole confirmed project (*.molforma.json)."),
-    "xyz": ("chemical/x-xyz", "The confirmed structure as XYZ."),
-    "mol": ("chemical/x-mdl-molfile", "The confirmed structure as a MOL file."),
-    "sdf": ("chemical/x-mdl-sdfile", "The confirmed structure as SDF."),
-    "pdb": ("chemical/x-pdb", "The confirmed structure as PDB."),
-    "nwchem": ("text/plain", "The NWChem input of the confirmed project."),
+    "project": (mime_of("project"), "The whole confirmed project (*.molforma.json)."),
+    "xyz": (mime_of("xyz"), "The confirmed structure as XYZ."),
+    "mol": (mime_of("mol"), "The confirmed structure as a MOL file."),
+    "sdf": (mime_of("sdf"), "The confirmed structure as SDF."),
+    "pdb": (mime_of("pdb"), "The confirmed structure as PDB."),
+    "nwchem": (mime_of("nwchem"), "The NWChem input of the confirmed project."),
 }
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from molforma.errors import MolFormaError
+from molforma.file_formats import mime_of
 from molforma.mcp.protocol import INVALID_PARAMS, RpcError
 
 if TYPE_CHECKING:
@@ -32,16 +33,16 @@ LEGACY_NOT_FOUND = -32002
 
 # view -> (name, title, mimeType, description)
 VIEWS: dict[str, tuple[str, str, str, str]] = {
-    "project": ("project", "Project JSON", "application/json",
+    "project": ("project", "Project JSON", mime_of("project"),
                 "The confirmed project envelope (*.molforma.json)."),
-    "xyz": ("xyz", "XYZ coordinates", "chemical/x-xyz",
+    "xyz": ("xyz", "XYZ coordinates", mime_of("xyz"),
             "The confirmed structure as XYZ."),
-    "mol": ("mol", "MOL file", "chemical/x-mdl-molfile",
+    "mol": ("mol", "MOL file", mime_of("mol"),
             "The confirmed structure as a MOL file (V3000 above 999 atoms)."),
-    "sdf": ("sdf", "SDF file", "chemical/x-mdl-sdfile",
+    "sdf": ("sdf", "SDF file", mime_of("sdf"),
             "The confirmed structure as a one-record SDF (atom ids and names as data)."),
-    "pdb": ("pdb", "PDB file", "chemical/x-pdb", "The confirmed structure as PDB."),
-    "nwchem": ("nwchem_input", "NWChem input", "text/plain",
+    "pdb": ("pdb", "PDB file", mime_of("pdb"), "The confirmed structure as PDB."),
+    "nwchem": ("nwchem_input", "NWChem input", mime_of("nwchem"),
                "The NWChem input generated from the confirmed project."),
     "calculation/output": ("calculation_output", "Calculation output", "text/plain",
                            "output.out of the document's latest calculation."),
@@ -59,10 +60,10 @@ CLIPPED = frozenset({"calculation/output", "results/log"})
 # Templates with an index (a trajectory frame, a mode, one item of any results section).
 INDEXED: dict[str, tuple[str, str, str, str]] = {
     "results/structures/{index}": (
-        "results_structure", "Results structure", "chemical/x-xyz",
+        "results_structure", "Results structure", mime_of("xyz"),
         "Structure {index} (0-based) of the loaded results (trajectory frame) as XYZ."),
     "results/modes/{index}": (
-        "results_mode", "Normal mode", "chemical/x-xyz",
+        "results_mode", "Normal mode", mime_of("xyz"),
         "Mode {index} (0-based) as XYZ of the reference structure with the displacement "
         "vector of each atom in columns 5-7 (as Jmol and Molden read it)."),
     "results/items/{section}/{index}": (
@@ -160,14 +161,14 @@ def _read_indexed(state: ServerState, m: re.Match[str], uri: str,
         if m["view"] == "structures":
             if index >= len(cur.structures):
                 raise _not_found(uri, era)
-            return [{"uri": uri, "mimeType": "chemical/x-xyz",
+            return [{"uri": uri, "mimeType": mime_of("xyz"),
                      "text": structure_xyz(cur.structures[index])}]
         if m["view"] == "modes":
             vecs = cur.displacements(index) if index < len(cur.modes) else None
             ref = cur.reference_structure()
             if vecs is None or ref is None or len(vecs) != len(ref.symbols):
                 raise _not_found(uri, era)
-            return [{"uri": uri, "mimeType": "chemical/x-xyz",
+            return [{"uri": uri, "mimeType": mime_of("xyz"),
                      "text": mode_xyz(ref, vecs, cur.modes[index])}]
         page = get_section(cur, m["section"], offset=index, limit=1)
     except MolFormaError as exc:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from molforma.errors import FileAccessError, ResultsError
+from molforma.file_formats import mime_of
 from molforma.i18n import register
 from molforma.jobs import TERMINAL
 from molforma.mcp.registry import MAX_RESULT_CHARS, SparseOutput, ToolContext, ToolInput, tool
@@ -404,7 +405,7 @@ def _section_links(doc_id: str, section: str, mode: int | None, cur: Results,
         return [link(f"{base}/spectrum", f"{doc_id}_spectrum", "text/csv",
                      "The modes as CSV: mode, frequency (cm-1), IR intensity (km/mol).")]
     if section == "mode_displacements" and mode is not None:
-        return [link(f"{base}/modes/{mode}", f"{doc_id}_mode_{mode}", "chemical/x-xyz",
+        return [link(f"{base}/modes/{mode}", f"{doc_id}_mode_{mode}", mime_of("xyz"),
                      "The mode as XYZ with a displacement vector per atom.")]
     return []
 
@@ -430,7 +431,7 @@ def _omit_large_items(doc_id: str, section: str, page: dict[str, Any]) -> list[d
             stub["atomCount"] = len(item.get("symbols") or [])
             xyz_uri = f"{base}/structures/{index}"
             stub["resource"] = xyz_uri
-            links.append(link(xyz_uri, f"{doc_id}_structure_{index}", "chemical/x-xyz",
+            links.append(link(xyz_uri, f"{doc_id}_structure_{index}", mime_of("xyz"),
                               f"Structure {index} of the results as XYZ."))
         links.append(link(item_uri, f"{doc_id}_{section}_{index}", "application/json",
                           f"Item {index} of section {section}, whole."))
