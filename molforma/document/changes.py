@@ -161,7 +161,7 @@ def _shared_block(old: Any, new: Any) -> tuple[Any, bool]:
 
 
 def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
-                    written: Iterable[str] = ()) -> tuple[Project, Change]:
+                    written: Iterable[str] = (), whole: bool = False) -> tuple[Project, Change]:
     """``new`` sharing every part equal to ``old``, and the content :class:`Change` between them.
 
     ``new`` must be a fresh copy (it is changed in place and returned, or ``old`` is
@@ -169,13 +169,21 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
     edit rewrote with an equal number of another spelling (``-0.0`` for ``0.0``) is
     shared unless its id is in ``written``, the atoms the edit said it changed.
     ``coords_only`` is the edit's own statement that only positions changed; it
-    spares comparing each moved atom field by field.
+    spares comparing each moved atom field by field. ``whole``: the edit replaced the
+    atom and bond lists wholesale (a file opened), so they are compared as lists and
+    not paired record by record (an undo step of an open holds both molecules anyway).
     """
     change = Change.NONE
     odoc, ndoc = old.get("document"), new.get("document")
     if isinstance(odoc, dict) and isinstance(ndoc, dict):
         oatoms, natoms = odoc.get("atoms"), ndoc.get("atoms")
-        if isinstance(oatoms, list) and isinstance(natoms, list):
+        obonds, nbonds = odoc.get("bonds"), ndoc.get("bonds")
+        if whole:
+            if oatoms != natoms:
+                change |= Change.ATOMS | Change.POSITIONS
+            if obonds != nbonds:
+                change |= Change.BONDS
+        elif isinstance(oatoms, list) and isinstance(natoms, list):
             atoms, pairs, moved = _share_records(oatoms, natoms, _ATOM_KEYS, frozenset(written))
             ndoc["atoms"] = atoms
             if moved:
@@ -187,8 +195,7 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
                 change |= _atom_change(o, n)
                 if Change.ATOMS | Change.POSITIONS in change:
                     break
-        obonds, nbonds = odoc.get("bonds"), ndoc.get("bonds")
-        if isinstance(obonds, list) and isinstance(nbonds, list):
+        if not whole and isinstance(obonds, list) and isinstance(nbonds, list):
             bonds, pairs, moved = _share_records(obonds, nbonds, _BOND_KEYS)
             ndoc["bonds"] = bonds
             if moved or next(pairs, None) is not None:

@@ -356,7 +356,8 @@ class Document:
                 check_settings(work)
             self._id_high = max(self._id_high, int(work["document"]["nextAtomId"]))
             work, change = share_unchanged(self._project, work, coords_only=res.coords_only,
-                                           written=[*res.changed, *(res.touched or ())])
+                                           written=[*res.changed, *(res.touched or ())],
+                                           whole=replaces_structure)
             if load:
                 change |= Change.LOAD
             if preview:

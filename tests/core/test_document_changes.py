@@ -184,3 +184,17 @@ def test_a_failing_listener_is_logged_and_neither_hides_the_edit_nor_the_others(
     assert out["revision"] == water_doc.revision
     assert heard.changes == [Change.POSITIONS | H]
     assert "listener bug" in caplog.text
+
+
+def test_opening_a_file_replaces_the_structure_wholesale_and_says_atoms_and_bonds(
+        water_doc: Document, tmp_path: Any) -> None:
+    path = tmp_path / "co2.xyz"
+    path.write_text("3\nCO2\nC 0 0 0\nO 0 0 1.16\nO 0 0 -1.16\n", encoding="utf-8")
+    before = water_doc.project["document"]["atoms"]
+    heard = Heard(water_doc)
+    ops.open_file(water_doc, str(path), preview=False)
+    (change,) = heard.changes
+    assert Change.ATOMS | Change.POSITIONS | Change.BONDS | H in change
+    assert [a["element"] for a in water_doc.project["document"]["atoms"]] == ["C", "O", "O"]
+    water_doc.undo()
+    assert water_doc.project["document"]["atoms"] == before
