@@ -38,3 +38,31 @@ def empty_spot(view: Any) -> QPoint:
             if pick(view.scene, view.camera, x, y, w, h) is None:
                 return QPoint(x, y)
     raise AssertionError("no empty spot")
+
+
+def water_context(job_root: Any) -> Any:
+    """An AppContext holding water at STO-3G with jobs under ``job_root``; yields it and
+    stops its jobs and closes it afterwards (the body of the Execution-panel fixtures)."""
+    from molforma.app import ops
+    from molforma.gui.context import AppContext
+
+    context = AppContext.create()
+    ops.add_atoms(context.document, WATER, preview=False)
+    ops.set_nwchem(context.document, {"basis": "sto-3g"}, preview=False)
+    ops.set_execution(context.document, {"job_root": str(job_root)}, preview=False)
+    yield context
+    if context.jobs is not None:
+        context.jobs.stop_all(timeout=5)
+    context.close()
+
+
+def execution_panel(qtbot: Any, ctx: Any, size: tuple[int, int] | None = None) -> Any:
+    """An Execution panel on ``ctx``, shown (at ``size`` when given)."""
+    from molforma.gui.widgets.execution_panel import ExecutionPanel
+
+    w = ExecutionPanel(ctx)
+    qtbot.addWidget(w)
+    if size is not None:
+        w.resize(*size)
+    w.show()
+    return w

@@ -18,7 +18,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from molforma.app import ops
-from tests.gui.helpers import WATER
+from tests.gui.helpers import execution_panel, water_context
 from tests.mcp.conftest import meta
 
 FAKE_NWCHEM = Path(__file__).resolve().parents[1] / "stand_in" / "fake_nwchem.py"
@@ -30,26 +30,12 @@ def _fake_command(*extra: str) -> str:
 
 @pytest.fixture
 def ctx(qtbot: Any, tmp_path: Path) -> Any:
-    from molforma.gui.context import AppContext
-
-    context = AppContext.create()
-    ops.add_atoms(context.document, WATER, preview=False)
-    ops.set_nwchem(context.document, {"basis": "sto-3g"}, preview=False)
-    ops.set_execution(context.document, {"job_root": str(tmp_path / "jobs")}, preview=False)
-    yield context
-    if context.jobs is not None:
-        context.jobs.stop_all(timeout=5)
-    context.close()
+    yield from water_context(tmp_path / "jobs")
 
 
 @pytest.fixture
 def panel(qtbot: Any, ctx: Any) -> Any:
-    from molforma.gui.widgets.execution_panel import ExecutionPanel
-
-    w = ExecutionPanel(ctx)
-    qtbot.addWidget(w)
-    w.show()
-    return w
+    return execution_panel(qtbot, ctx)
 
 
 @pytest.mark.parametrize("edit", ["executable", "basis"])

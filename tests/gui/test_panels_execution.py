@@ -19,40 +19,21 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QSpinBox, QTableWidget
 
 from molforma.app import ops
+from molforma.jobs import TERMINAL
+from tests.gui.helpers import execution_panel, water_context
 
 FAKE_NWCHEM = Path(__file__).resolve().parents[1] / "stand_in" / "fake_nwchem.py"
-WATER = [
-    {"element": "O", "position": [0.0, 0.0, 0.117]},
-    {"element": "H", "position": [0.0, 0.757, -0.469]},
-    {"element": "H", "position": [0.0, -0.757, -0.469]},
-]
-FINAL = ("finished", "failed", "cancelled", "timed_out")
 
 
 @pytest.fixture
 def ctx(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(tmp_path / "config"))
-    from molforma.gui.context import AppContext
-
-    context = AppContext.create()
-    ops.add_atoms(context.document, WATER, preview=False)
-    ops.set_nwchem(context.document, {"basis": "sto-3g"}, preview=False)
-    ops.set_execution(context.document, {"job_root": str(tmp_path / "jobs")}, preview=False)
-    yield context
-    if context.jobs is not None:
-        context.jobs.stop_all(timeout=5)
-    context.close()
+    yield from water_context(tmp_path / "jobs")
 
 
 @pytest.fixture
 def panel(qtbot: Any, ctx: Any) -> Any:
-    from molforma.gui.widgets.execution_panel import ExecutionPanel
-
-    w = ExecutionPanel(ctx)
-    qtbot.addWidget(w)
-    w.resize(1100, 700)
-    w.show()
-    return w
+    return execution_panel(qtbot, ctx, (1100, 700))
 
 
 def _type(qtbot: Any, edit: QLineEdit, text: str) -> None:
@@ -140,7 +121,7 @@ def test_run_with_untrusted_values_and_yes_trusts_them_and_runs(
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert ctx.document.is_trusted
     assert panel.job is not None
-    qtbot.waitUntil(lambda: panel.job.status in FINAL, timeout=20000)
+    qtbot.waitUntil(lambda: panel.job.status in TERMINAL, timeout=20000)
     qtbot.waitUntil(lambda: "finished" in panel.findChild(object, "jobStatusLabel").text()
                     or "finished" in panel.findChild(object, "progressLabel").text(),
                     timeout=5000)
@@ -167,7 +148,7 @@ def test_run_shows_live_progress_log_and_energy_plot_then_stop_cancels(
     progress = panel.findChild(object, "progressLabel").text()
     assert "running" in progress
     qtbot.mouseClick(stop, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: panel.job.status in FINAL, timeout=10000)
+    qtbot.waitUntil(lambda: panel.job.status in TERMINAL, timeout=10000)
     assert panel.job.status == "cancelled"
     qtbot.waitUntil(lambda: run.isEnabled(), timeout=5000)
     assert not stop.isEnabled()
@@ -211,7 +192,7 @@ def test_real_nwchem_water_sto3g_energy_runs_and_shows_results(
     qtbot.addWidget(results)
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert panel.job is not None
-    qtbot.waitUntil(lambda: panel.job.status in FINAL, timeout=120000)
+    qtbot.waitUntil(lambda: panel.job.status in TERMINAL, timeout=120000)
     assert panel.job.status == "finished", panel.job.snapshot()
     qtbot.waitUntil(lambda: results.results is not None, timeout=20000)
     assert "Total SCF energy" in panel.findChild(object, "executionLog").toPlainText()

@@ -22,14 +22,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox
 
 from molforma.app import ops
+from molforma.jobs import TERMINAL
+from tests.gui.helpers import WATER, execution_panel, water_context
 
 FAKE_NWCHEM = Path(__file__).resolve().parents[1] / "stand_in" / "fake_nwchem.py"
-WATER = [
-    {"element": "O", "position": [0.0, 0.0, 0.117]},
-    {"element": "H", "position": [0.0, 0.757, -0.469]},
-    {"element": "H", "position": [0.0, -0.757, -0.469]},
-]
-FINAL = ("finished", "failed", "cancelled", "timed_out")
 BATCH_FIELDS = ("partitionEdit", "accountEdit", "qosEdit", "nodesSpin", "tasksPerNodeSpin",
                 "batchDirectivesEdit")
 
@@ -37,27 +33,12 @@ BATCH_FIELDS = ("partitionEdit", "accountEdit", "qosEdit", "nodesSpin", "tasksPe
 @pytest.fixture
 def ctx(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(tmp_path / "config"))
-    from molforma.gui.context import AppContext
-
-    context = AppContext.create()
-    ops.add_atoms(context.document, WATER, preview=False)
-    ops.set_nwchem(context.document, {"basis": "sto-3g"}, preview=False)
-    ops.set_execution(context.document, {"job_root": str(tmp_path / "jobs")}, preview=False)
-    yield context
-    if context.jobs is not None:
-        context.jobs.stop_all(timeout=5)
-    context.close()
+    yield from water_context(tmp_path / "jobs")
 
 
 @pytest.fixture
 def panel(qtbot: Any, ctx: Any) -> Any:
-    from molforma.gui.widgets.execution_panel import ExecutionPanel
-
-    w = ExecutionPanel(ctx)
-    qtbot.addWidget(w)
-    w.resize(1100, 800)
-    w.show()
-    return w
+    return execution_panel(qtbot, ctx, (1100, 800))
 
 
 def _type(qtbot: Any, edit: QLineEdit, text: str) -> None:
@@ -137,7 +118,7 @@ def test_water_scf_run_on_slurm_from_the_window_finishes_and_shows_results(
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert panel.job is not None, panel.findChild(object, "jobStatusLabel").text()
     assert panel.job.is_batch and panel.job.native_id
-    qtbot.waitUntil(lambda: panel.job.status in FINAL, timeout=120000)
+    qtbot.waitUntil(lambda: panel.job.status in TERMINAL, timeout=120000)
     assert panel.job.status == "finished", panel.job.snapshot()
     qtbot.waitUntil(lambda: results.results is not None, timeout=20000)
     assert "Total SCF energy" in panel.findChild(object, "executionLog").toPlainText()
@@ -165,7 +146,7 @@ def test_stop_cancels_the_batch_job_in_the_cluster_and_its_process_ends(
     stop = panel.findChild(object, "stopButton")
     assert stop.isEnabled()
     qtbot.mouseClick(stop, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: job.status in FINAL, timeout=15000)
+    qtbot.waitUntil(lambda: job.status in TERMINAL, timeout=15000)
     assert job.status == "cancelled"
     assert slurm_cluster.job_state(job.native_id) == "CANCELLED"
 
@@ -239,7 +220,7 @@ def test_a_new_window_reattaches_to_a_running_batch_job_and_history_follows_it_t
                     timeout=20000)
     row = next(r for r in history.rows if r.folder == str(job.folder))
     assert row.status in ("running", "finished")
-    qtbot.waitUntil(lambda: execution.job.status in FINAL, timeout=60000)
+    qtbot.waitUntil(lambda: execution.job.status in TERMINAL, timeout=60000)
     assert execution.job.status == "finished", execution.job.snapshot()
     assert execution.job.snapshot()["optimizationConverged"] is True
     qtbot.waitUntil(lambda: any(r.folder == str(job.folder) and r.status == "finished"
