@@ -77,7 +77,7 @@ FORMATS: tuple[FileFormat, ...] = (
         "elements, coordinates, title (bonds perceived again)",
         mime="chemical/x-xyz"),
     FileFormat(
-        "mol", "MOL", (".mol", ".mdl"), "mdl:read_mol", False, "mdl:write_mol", 2,
+        "mol", "MOL", (".mol", ".mdl"), "mdl:read_mol", False, "mol_write:write_mol", 2,
         QT_TRANSLATE_NOOP("MainWindow", "MDL Molfile"), "MOL", "structure",
         "bonds, bond orders, charges, isotopes, atom ids, title",
         mime="chemical/x-mdl-molfile"),

@@ -11,11 +11,14 @@ window, "mcp" for the server); it decides trust (SPEC.md section 7).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import compress
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from molforma.document.coordinates import xyz_array
 from molforma.document.document import Document, EditResult, Origin
 from molforma.document.elements import normalize_symbol
 from molforma.document.geometry import rotation_matrix
@@ -37,7 +40,6 @@ from molforma.formats.computed import (
     structure_arguments,
 )
 from molforma.formats.computed import checked_vector as _vec
-from molforma.formats.computed import set_position as _set_xyz
 from molforma.jobs.policy import Policy, check_protected_change
 from molforma.nwchem.protected_text import check_extra_input
 from molforma.nwchem.settings import (
@@ -49,6 +51,9 @@ from molforma.nwchem.settings import (
 )
 
 ATOM_PROPS = ("element", "name", "formalCharge", "unpairedElectrons", "massNumber", "mass", "fixed")
+
+
+_FIXED = itemgetter("fixed")
 
 
 def _index(work: Project) -> dict[str, dict[str, Any]]:
@@ -193,18 +198,28 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
         raise ValidationError("bad_move")
 
     def fn(work: Project) -> EditResult:
-        index = _index(work)
+        # The records are shared with the stored state (positions_only): moved atoms get new
+        # records in a new list, the others stay the very same objects.
+        atoms = atoms_of(work)
         if positions is not None:
-            _need(index, list(positions))
-            for aid, xyz in positions.items():
-                _set_xyz(index[aid], _vec(xyz, "position"))
-            moved = list(positions)
+            given = {aid: _vec(xyz, "position") for aid, xyz in positions.items()}
+            sel = list(given)
         else:
-            sel = list(ids) if ids is not None else list(index)
-            _need(index, sel)
+            sel = list(ids) if ids is not None else [a["id"] for a in atoms]
             if not sel:
                 raise ValidationError("empty_edit", detail="no atoms to move")
-            coords = np.array([[index[i]["x"], index[i]["y"], index[i]["z"]] for i in sel])
+        whole = ids is None and positions is None
+        pos = None if whole else {a["id"]: i for i, a in enumerate(atoms)}
+        if pos is not None:
+            _need(pos, sel)
+        rows = range(len(atoms)) if pos is None else [pos[i] for i in sel]
+        moving = atoms if pos is None else [atoms[i] for i in rows]
+        for atom in compress(moving, map(_FIXED, moving)):
+            raise ValidationError("fixed_atom", id=atom["id"])
+        coords = xyz_array(moving)
+        if positions is not None:
+            new = np.array([given[i] for i in sel], dtype=float).reshape(-1, 3)
+        else:
             if translate is not None:
                 new = coords + np.array(_vec(translate, "translate"))
             else:
@@ -215,19 +230,34 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
                 try:
                     angle = float(rotate.get("angle", 0.0))
                 except (TypeError, ValueError) as exc:
-                    raise ValidationError("invalid_argument", detail="angle must be a number") from exc
+                    raise ValidationError("invalid_argument",
+                                          detail="angle must be a number") from exc
                 c = rotate.get("center")
                 center = np.array(_vec(c, "center")) if c is not None else coords.mean(axis=0)
                 new = (coords - center) @ rotation_matrix(axis, angle).T + center
             if not np.isfinite(new).all() or np.abs(new).max() > 1e5:
                 raise ValidationError("invalid_argument", detail="positions out of range")
-            for aid, row in zip(sel, new.tolist(), strict=True):
-                _set_xyz(index[aid], row)
-            moved = sel
-        return EditResult(changed=moved, touched=moved, coords_only=True)
+        if np.array_equal(new, coords):  # nowhere to go: the records stay as they are
+            return EditResult(changed=sel, touched=[], coords_only=True)
+        moved = list(map(dict.copy, moving))  # dict.copy copies the key table at once
+        for atom, (x, y, z) in zip(moved, new.tolist(), strict=True):
+            atom["x"] = x
+            atom["y"] = y
+            atom["z"] = z
+        if pos is None:
+            out = moved
+        else:
+            out = list(atoms)
+            for i, atom in zip(rows, moved, strict=True):
+                out[i] = atom
+        work["document"]["atoms"] = out
+        # A translation or rotation of every atom keeps every distance: no pair can come
+        # closer, so there is nothing to re-check (a 10,000-atom move skips the grid search).
+        rigid_whole = positions is None and len(atoms) == len(set(sel))
+        return EditResult(changed=sel, touched=[] if rigid_whole else sel, coords_only=True)
 
     return doc.edit(fn, label="Move atoms", expected_revision=expected_revision, preview=preview,
-                    origin=origin)
+                    origin=origin, positions_only=True)
 
 
 def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,

@@ -161,7 +161,8 @@ def _shared_block(old: Any, new: Any) -> tuple[Any, bool]:
 
 
 def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
-                    written: Iterable[str] = (), whole: bool = False) -> tuple[Project, Change]:
+                    written: Iterable[str] = (), whole: bool = False,
+                    positions_only: bool = False) -> tuple[Project, Change]:
     """``new`` sharing every part equal to ``old``, and the content :class:`Change` between them.
 
     ``new`` must be a fresh copy (it is changed in place and returned, or ``old`` is
@@ -172,13 +173,19 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
     spares comparing each moved atom field by field. ``whole``: the edit replaced the
     atom and bond lists wholesale (a file opened), so they are compared as lists and
     not paired record by record (an undo step of an open holds both molecules anyway).
+    ``positions_only``: the edit only moved atoms, giving the moved ones new records in a new list
+    (none when no atom changed place) and keeping every other atom record and the bond
+    list as they are (nothing to pair).
     """
     change = Change.NONE
     odoc, ndoc = old.get("document"), new.get("document")
     if isinstance(odoc, dict) and isinstance(ndoc, dict):
         oatoms, natoms = odoc.get("atoms"), ndoc.get("atoms")
         obonds, nbonds = odoc.get("bonds"), ndoc.get("bonds")
-        if whole:
+        if positions_only:
+            if natoms is not oatoms:  # the edit put a new list only when an atom moved
+                change |= Change.POSITIONS
+        elif whole:
             if oatoms != natoms:
                 change |= Change.ATOMS | Change.POSITIONS
             if obonds != nbonds:
@@ -195,7 +202,7 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
                 change |= _atom_change(o, n)
                 if Change.ATOMS | Change.POSITIONS in change:
                     break
-        if not whole and isinstance(obonds, list) and isinstance(nbonds, list):
+        if not (whole or positions_only) and isinstance(obonds, list) and isinstance(nbonds, list):
             bonds, pairs, moved = _share_records(obonds, nbonds, _BOND_KEYS)
             ndoc["bonds"] = bonds
             if moved or next(pairs, None) is not None:

@@ -20,6 +20,7 @@ import numpy as np
 
 from molforma.document import elements
 from molforma.document import messages as _messages  # noqa: F401 - registers shared codes
+from molforma.document.coordinates import xyz_array
 from molforma.document.document import EditResult
 from molforma.document.geometry import (
     adjacency,
@@ -534,7 +535,7 @@ class _Environment:
         atoms = _atoms(work)
         self.ids: list[str] = [a["id"] for a in atoms]
         self.elems: list[str] = [a["element"] for a in atoms]
-        self._xyz = np.array([[a["x"], a["y"], a["z"]] for a in atoms], dtype=float).reshape(-1, 3)
+        self._xyz = xyz_array(atoms)
         self._n = len(atoms)
 
     def add(self, aid: str, element: str, xyz: np.ndarray) -> None:
@@ -976,7 +977,7 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
         checks.append(_check("reference_multiplicity", "error", multiplicity=mult))
 
     # Geometry.
-    xyz = np.array([[a["x"], a["y"], a["z"]] for a in atoms], dtype=float)
+    xyz = xyz_array(atoms)
     radii = [elements.covalent_radius(a["element"]) for a in atoms]
     cutoff = max(0.1, 0.5 * 2 * max(radii))
     for i, j, d in close_pairs(xyz, None, cutoff):

@@ -248,6 +248,18 @@ class Document:
         self._summaries[id(atoms)] = (atoms, value)  # the reference keeps the id from reuse
         return dict(value)
 
+    def _keep_summary(self, before: Project, after: Project) -> None:
+        """Let ``after``, whose atoms differ from ``before``'s only in position, reuse its
+        cached summary (formula and count do not depend on where atoms are)."""
+        old, new = atoms_of(before), atoms_of(after)
+        if new is old or len(new) != len(old):
+            return
+        value = self.stored_summary(before)
+        assert value is not None
+        if len(self._summaries) >= 8:
+            self._summaries.pop(next(iter(self._summaries)))
+        self._summaries[id(new)] = (new, value)
+
     def summary(self, *, added: Iterable[str] = (), removed: Iterable[str] = (),
                 changed: Iterable[str] = ()) -> dict[str, Any]:
         """The edit summary of SPEC.md section 2."""
@@ -328,6 +340,7 @@ class Document:
         trust: bool = True,
         replaces_structure: bool = False,
         load: bool = False,
+        positions_only: bool = False,
     ) -> dict[str, Any]:
         """Run edit ``fn`` on a copy; make it the candidate or apply it as one undo step.
 
@@ -336,6 +349,11 @@ class Document:
         ``replaces_structure``: ``fn`` replaces the atom and bond lists wholesale and never
         changes the old ones, so they are not copied for it (loading a 10,000-atom file).
         ``load=True`` says the edit replaces the whole project (listeners get ``LOAD``).
+        ``positions_only``: ``fn`` changes atom positions and nothing else, and it does so
+        by putting a new atom list with new records for the moved atoms into the copy; the
+        records and the bond list it gets are the stored state's own (never to be changed).
+        Nothing is copied or paired for it and the formula is kept: a move of 10,000 atoms
+        pays for the moved atoms only.
 
         Raises:
             StaleRevisionError, CandidateExistsError, BusyError, ValidationError: and
@@ -344,10 +362,12 @@ class Document:
         origin = effective_origin(origin)  # type: ignore[assignment]
         with self.lock:
             self._check(expected_revision)
-            work = clone_project(self._project, structure=not replaces_structure)
+            work = clone_project(self._project,
+                                 structure=not (replaces_structure or positions_only))
             wdoc = work["document"]
             wdoc["nextAtomId"] = max(int(wdoc.get("nextAtomId", 1)), self._id_high)
             res = fn(work)
+            assert res.coords_only or not positions_only
             if res.coords_only:
                 check_contacts(work, res.touched)
             elif res.structure:
@@ -357,9 +377,12 @@ class Document:
             self._id_high = max(self._id_high, int(work["document"]["nextAtomId"]))
             work, change = share_unchanged(self._project, work, coords_only=res.coords_only,
                                            written=[*res.changed, *(res.touched or ())],
-                                           whole=replaces_structure)
+                                           whole=replaces_structure,
+                                           positions_only=positions_only)
             if load:
                 change |= Change.LOAD
+            if positions_only:
+                self._keep_summary(self._project, work)
             if preview:
                 self._cand = _Candidate(work, origin, label, trust, change)
                 self._changed(Change.CANDIDATE)

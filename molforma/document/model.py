@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+import operator
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
@@ -69,7 +70,7 @@ def clone_project(p: Project, *, structure: bool = True) -> Project:
     Unknown nested values are shared: no edit changes them, so sharing is safe
     and keeps a copy of a 10,000-atom project to a few milliseconds.
     ``structure=False`` shares the atom and bond lists too, for an edit that only
-    replaces them wholesale (loading a file) and never changes them.
+    replaces them wholesale (loading a file, moving atoms) and never changes them.
     """
     out = dict(p)
     doc = dict(p.get("document", {}))
@@ -99,9 +100,12 @@ def bonds_of(p: Project) -> list[dict[str, Any]]:
     return bonds
 
 
+_ELEMENT = operator.itemgetter("element")
+
+
 def formula(atoms: Iterable[Mapping[str, Any]]) -> str:
     """Hill formula of atom dicts (see :func:`molforma.formula.hill_formula`)."""
-    return hill_formula(a["element"] for a in atoms)
+    return hill_formula(map(_ELEMENT, atoms))
 
 
 def electron_count(p: Project) -> int:
@@ -263,11 +267,16 @@ def check_contacts(p: Project, touched: Iterable[str] | None = None) -> None:
     if touched is None:
         query = None
     else:
+        wanted = set(touched)
+        if not wanted:
+            return
         pos = {a["id"]: i for i, a in enumerate(atoms)}
-        query = [pos[t] for t in set(touched) if t in pos]
+        query = [pos[t] for t in wanted if t in pos]
         if not query:
             return
-    pairs = close_pairs([(a["x"], a["y"], a["z"]) for a in atoms], query)
+    from molforma.document.coordinates import xyz_array  # numpy only when checking
+
+    pairs = close_pairs(xyz_array(atoms), query)
     if pairs:
         i, j, d = pairs[0]
         raise ValidationError(
@@ -309,6 +318,8 @@ def _check_bonds(bonds: list[dict[str, Any]], index: dict[str, int]) -> None:
     """
     import numpy as np
 
+    from molforma.document.arrays import has_repeats
+
     if not bonds:
         return
     try:
@@ -320,7 +331,7 @@ def _check_bonds(bonds: list[dict[str, Any]], index: dict[str, int]) -> None:
     else:
         lo, hi = np.minimum(ia, ib), np.maximum(ia, ib)
         ok = (set(map(type, orders)) <= {int} and set(orders) <= {1, 2, 3}
-              and not (lo == hi).any() and len(np.unique(lo * len(index) + hi)) == len(bonds))
+              and not (lo == hi).any() and not has_repeats(lo * len(index) + hi))
     if ok:
         return
     seen: set[tuple[str, str]] = set()

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from molforma.document.arrays import runs
+
 # Half of the 26 neighbour offsets (each neighbouring pair of cells is visited once).
 _HALF_SHELL = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)
                if (dx, dy, dz) > (0, 0, 0)]
@@ -72,7 +74,7 @@ def _sparse(xyz: Any, side: float) -> tuple[Any, Any]:
     keys = (cells[:, 0] * span[1] + cells[:, 1]) * span[2] + cells[:, 2]
     order = np.argsort(keys, kind="stable")
     skeys = keys[order]
-    uniq, first, counts = np.unique(skeys, return_index=True, return_counts=True)
+    uniq, first, counts = runs(skeys)
     cell_of = np.repeat(np.arange(len(uniq)), counts)
     pos = np.arange(len(skeys))
     rows_l = [pos]

@@ -11,12 +11,18 @@ in the number of atoms).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
 from molforma.document import elements
+from molforma.document.arrays import first_of_each
+from molforma.document.coordinates import xyz_array
 from molforma.document.neighbours import candidate_pairs
+
+_ELEMENT = itemgetter("element")
+_ID = itemgetter("id")
 
 # Bond orders are perceived (by RDKit) up to this many atoms; larger structures (proteins,
 # solvent boxes) keep single bonds from the sweep below, as order assignment grows fast.
@@ -55,8 +61,7 @@ def _one_bond_per_hydrogen(a: Any, b: Any, d: Any, hydrogen: Any) -> Any:
     both = hydrogen[ha] & hydrogen[hb]
     if not both.any():
         h_of = np.where(hydrogen[ha], ha, hb)[ranked]
-        _, first = np.unique(h_of, return_index=True)
-        return np.concatenate([heavy, with_h[ranked[first]]])
+        return np.concatenate([heavy, with_h[ranked[first_of_each(h_of)]]])
     taken: set[int] = set()
     kept: list[int] = []
     is_h = hydrogen.tolist()
@@ -86,7 +91,7 @@ def connectivity_of(xyz: Any, symbols: Sequence[str],
         return []
     kinds = sorted(set(symbols))
     code = {s: k for k, s in enumerate(kinds)}
-    species = np.fromiter((code[s] for s in symbols), dtype=np.int64, count=n)
+    species = np.fromiter(map(code.__getitem__, symbols), dtype=np.int64, count=n)
     radii = np.array([RADII[s] for s in kinds])[species]
     a, b = candidate_pairs(xyz, 2 * float(radii.max()) + CONNECT_TOLERANCE)
     d = np.sqrt(((xyz[b] - xyz[a]) ** 2).sum(axis=1))
@@ -103,8 +108,7 @@ def connectivity_of(xyz: Any, symbols: Sequence[str],
 
 def connectivity(atoms: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
     """Bonded index pairs of atom dicts (see :func:`connectivity_of`)."""
-    return connectivity_of([(a["x"], a["y"], a["z"]) for a in atoms],
-                           [str(a["element"]) for a in atoms])
+    return connectivity_of(xyz_array(atoms), list(map(str, map(_ELEMENT, atoms))))
 
 
 def single_bonds(atoms: Sequence[Mapping[str, Any]], xyz: Any = None,
@@ -114,7 +118,7 @@ def single_bonds(atoms: Sequence[Mapping[str, Any]], xyz: Any = None,
     ``seen`` as for :func:`connectivity_of`.
     """
     if xyz is None:
-        xyz = [(a["x"], a["y"], a["z"]) for a in atoms]
-    pairs = connectivity_of(xyz, [str(a["element"]) for a in atoms], seen)
-    ids = [a["id"] for a in atoms]
+        xyz = xyz_array(atoms)
+    pairs = connectivity_of(xyz, list(map(str, map(_ELEMENT, atoms))), seen)
+    ids = list(map(_ID, atoms))
     return [{"a": ids[i], "b": ids[j], "order": 1} for i, j in pairs]

@@ -37,6 +37,7 @@ from molforma.formats.common import (
     to_float,
     to_int,
 )
+from molforma.formats.mdl_fast import DEFAULT_VALENCE
 from molforma.formats.rdkit_bridge import document_from_mol, mol_from_document, quiet
 
 _ID_PROP = "molforma_id"
@@ -233,9 +234,10 @@ def _read_plain(lines: list[str], fmt: str) -> Structure | None:
     table, end = found
     natoms = len(table.symbols)
     id_map: dict[int, str] = {}
-    for row in range(counts_at, end):
-        if lines[row].startswith("M  MFI"):
-            id_map.update(_mfi(lines[row], row + 1, fmt, natoms))
+    if "\nM  MFI" in "\n".join(lines[counts_at:end]):  # one pass in C, not 10,000 calls
+        for row in range(counts_at, end):
+            if lines[row].startswith("M  MFI"):
+                id_map.update(_mfi(lines[row], row + 1, fmt, natoms))
     atoms, bonds, plain = mdl_fast.document_atoms(table)
     if id_map:
         ids = [id_map.get(i + 1, "") for i in range(natoms)]
@@ -323,21 +325,56 @@ def _mol_of(project: Mapping[str, Any]) -> tuple[Chem.Mol, list[dict[str, Any]]]
     doc = project["document"]
     atoms = list(doc.get("atoms", []))
     mol = mol_from_document(atoms, doc.get("bonds", []))
+    off_table = [k for k, at in enumerate(mol.GetAtoms())
+                 if not 0 <= at.GetAtomicNum() - at.GetFormalCharge() < len(DEFAULT_VALENCE)]
+    if off_table:
+        # RDKit's writer looks up the default valence of (atomic number - charge) and
+        # fails for H2+ or C10+; such an atom gets no stated valence, as in v3000_text.
+        for k in off_table:
+            mol.GetAtomWithIdx(k).SetNoImplicit(False)
+        mol.UpdatePropertyCache(strict=False)
     title = " ".join(str(doc.get("title") or "").split())
     mol.SetProp("_Name", title[:80])
     return mol, atoms
+
+
+def _with_lone_radicals(block: str, atoms: list[dict[str, Any]], mol: Chem.Mol) -> str:
+    """``block`` with the radicals of atoms without bonds: ``M  RAD`` entries (V2000) or
+    ``RAD=`` (V3000).
+
+    RDKit writes an atom's radical only when it has a bond, so a lone H or O atom would
+    come back closed-shell; 2 is a doublet, 3 a triplet.
+    """
+    lone = [(k + 1, {1: 2, 2: 3}[n]) for k, a in enumerate(atoms)
+            if (n := int(a.get("unpairedElectrons") or 0)) in (1, 2)
+            and mol.GetAtomWithIdx(k).GetDegree() == 0]
+    if not lone:
+        return block
+    if " V3000\n" in block:
+        rows = block.split("\n")
+        first = rows.index("M  V30 BEGIN ATOM") + 1
+        for k, r in lone:
+            head, sep, tail = rows[first + k - 1].partition(" VAL=")
+            rows[first + k - 1] = f"{head} RAD={r}{sep}{tail}"
+        return "\n".join(rows)
+    lines = [f"M  RAD{len(chunk):>3}" + "".join(f" {k:>3} {r:>3}" for k, r in chunk)
+             for chunk in (lone[i:i + 8] for i in range(0, len(lone), 8))]
+    head, sep, tail = block.rpartition("M  END")
+    return head + "\n".join(lines) + "\n" + sep + tail
 
 
 def _trivial_ids(atoms: list[dict[str, Any]]) -> bool:
     return all(a["id"] == f"a{i}" for i, a in enumerate(atoms, start=1))
 
 
-def write_mol(project: Mapping[str, Any]) -> str:
-    """The project as a MOL block (V2000; V3000 above 999 atoms), ids in ``M  MFI``."""
+def write_mol_rdkit(project: Mapping[str, Any]) -> str:
+    """The project as a MOL block written by RDKit (V2000; V3000 above 999 atoms), ids in
+    ``M  MFI`` (:func:`molforma.formats.mol_write.write_mol` decides when)."""
     mol, atoms = _mol_of(project)
     with quiet():
         block = Chem.MolToMolBlock(mol, kekulize=False, includeStereo=False,
                                    forceV3000=len(atoms) > 999)
+    block = _with_lone_radicals(block, atoms, mol)
     if _trivial_ids(atoms) or len(atoms) > 999:
         return block
     extra = []
@@ -369,4 +406,4 @@ def write_sdf(project: Mapping[str, Any]) -> str:
         writer.SetForceV3000(len(atoms) > 999)
         writer.write(mol)
         writer.close()
-    return out.getvalue()
+    return _with_lone_radicals(out.getvalue(), atoms, mol)

@@ -13,11 +13,14 @@ reader accepts, it has checked as strictly as that checker does.
 
 from __future__ import annotations
 
+import re
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
 from molforma.document import elements
+from molforma.document.arrays import has_repeats
 from molforma.document.model import FORMAL_CHARGE_RANGE, new_atom
 
 _ORDERS = {"1": 1, "2": 2, "3": 3}
@@ -26,6 +29,9 @@ _ORDERS = {"1": 1, "2": 2, "3": 3}
 _RADICALS = {1: 2, 2: 1, 3: 2}
 _V30_ATOM_KEYS = {"CHG", "MASS", "RAD", "VAL"}
 _V30_BOND_KEYS = {"CFG"}
+_CONTINUED = re.compile(r"-[^\S\n]*\n")  # a V3000 line ending in "-" goes on in the next
+_PREVIOUS = (-1).__add__  # 1-based atom numbers to positions
+_ID = itemgetter("id")
 
 
 class Table:
@@ -56,10 +62,23 @@ def _bonds_ok(bonds: list[tuple[int, int, int]], natoms: int) -> bool:
     """Every bond joins two different atoms of the table, and no pair comes twice."""
     if not bonds:
         return True
-    ends = np.array([(a, b) for a, b, _ in bonds], dtype=np.int64)
-    lo, hi = ends.min(axis=1), ends.max(axis=1)
+    first = np.fromiter(map(itemgetter(0), bonds), dtype=np.int64, count=len(bonds))
+    second = np.fromiter(map(itemgetter(1), bonds), dtype=np.int64, count=len(bonds))
+    lo, hi = np.minimum(first, second), np.maximum(first, second)
     return bool(lo.min() >= 0 and hi.max() < natoms and (lo != hi).all()
-                and len(np.unique(lo * natoms + hi)) == len(bonds))
+                and not has_repeats(lo * natoms + hi))
+
+
+def _numbered(parts: list[list[str]], width: int) -> bool:
+    """Every row has at least ``width`` words and its third word is its number, 1, 2, ..."""
+    if not parts:
+        return True
+    return (min(map(len, parts)) >= width
+            and list(map(itemgetter(2), parts)) == list(map(str, range(1, len(parts) + 1))))
+
+
+def _column(parts: list[list[str]], k: int) -> list[str]:
+    return list(map(itemgetter(k), parts))
 
 
 def v2000(lines: list[str], counts_at: int, natoms: int, nbonds: int) -> tuple[Table, int] | None:
@@ -139,21 +158,20 @@ def v3000(lines: list[str], counts_at: int) -> tuple[Table, int] | None:
         return None
     if lines[row:row + 2] != ["M  V30 END CTAB", "M  END"]:
         return None
-    if any(r.rstrip().endswith("-") for r in arows) or any(
-            r.rstrip().endswith("-") for r in brows):
+    if _CONTINUED.search("\n".join(arows) + "\n" + "\n".join(brows) + "\n"):
         return None  # continued lines: the line checker joins them
     parts = [r.split() for r in arows]
-    if any(len(p) < 8 or p[2] != str(k) for k, p in enumerate(parts, 1)):
+    bparts = [r.split() for r in brows]
+    if not (_numbered(parts, 8) and _numbered(bparts, 6)):
         return None
     try:
-        columns = [[float(p[c]) for p in parts] for c in (4, 5, 6)]
-        bparts = [r.split() for r in brows]
-        if any(len(p) < 6 or p[2] != str(k) for k, p in enumerate(bparts, 1)):
-            return None
-        bonds = [(int(p[4]) - 1, int(p[5]) - 1, _ORDERS[p[3]]) for p in bparts]
+        columns = [list(map(float, _column(parts, c))) for c in (4, 5, 6)]
+        orders = list(map(_ORDERS.__getitem__, _column(bparts, 3)))
+        bonds = list(zip(map(_PREVIOUS, map(int, _column(bparts, 4))),
+                         map(_PREVIOUS, map(int, _column(bparts, 5))), orders, strict=True))
     except (ValueError, KeyError):
         return None
-    symbols = [p[3] for p in parts]
+    symbols = _column(parts, 3)
     if not (_coords_ok(columns) and _symbols_ok(symbols) and _bonds_ok(bonds, natoms)):
         return None
     if any(not _known_props(p[6:], _V30_BOND_KEYS) for p in bparts if len(p) > 6):
@@ -216,7 +234,93 @@ def document_atoms(table: Table) -> tuple[list[dict[str, Any]], list[dict[str, A
         atoms[k]["unpairedElectrons"] = r
     for k, m in table.isotopes.items():
         atoms[k]["massNumber"] = m
-    bonds = [{"a": atoms[i]["id"], "b": atoms[j]["id"], "order": o} for i, j, o in table.bonds]
+    ids = list(map(_ID, atoms))
+    bonds = [{"a": ids[i], "b": ids[j], "order": o} for i, j, o in table.bonds]
     low, high = FORMAL_CHARGE_RANGE
     plain = not table.isotopes and all(low <= q <= high for q in table.charges.values())
     return atoms, bonds, plain
+
+
+# RDKit's default valence of each atomic number 0-118 (PeriodicTable.GetDefaultValence;
+# a test compares them), -1 where any valence goes.
+DEFAULT_VALENCE = (
+    -1, 1, 0, 1, 2, 3, 4, 3, 2, 1, 0, 1, 2, 3, 4, 3, 2, 1, 0, 1, 2, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, 3, 4, 3, 2, 1, 0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3, 2, 3,
+    2, 1, 0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, 2, 3, 2, 1, 0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+# H and the elements whose valence a MOL reader knows (RDKit's "organic subset")
+_KNOWN_VALENCE = frozenset({1, 5, 6, 7, 8, 9, 15, 16, 17, 35, 53})
+_RAD_OF = {1: 2, 2: 3}  # unpaired electrons -> V3000 RAD= (doublet, triplet)
+V3000_RADICALS = frozenset({0, *_RAD_OF})  # unpaired-electron counts v3000_text can write
+
+
+def writes_valence(z: int, charge: int, unpaired: int, valence: int) -> bool:
+    """Whether a MOL writer must state an atom's valence (``VAL=`` in V3000) so that a
+    reader adds no hydrogens the document does not have, as RDKit's writer decides it.
+
+    An atom whose charge takes its effective atomic number (``z - charge``) off the
+    periodic table gets none: RDKit cannot look one up for it.
+    """
+    if unpaired:
+        return True
+    if z not in _KNOWN_VALENCE:
+        return True
+    effective = z - charge
+    if not 0 <= effective < len(DEFAULT_VALENCE):
+        return False
+    return valence != DEFAULT_VALENCE[effective]
+
+
+def v3000_text(title: str, atoms: list[dict[str, Any]],
+               bonds: list[dict[str, Any]]) -> str | None:
+    """A V3000 MOL block of document atoms and bonds, line for line as RDKit writes it
+    (``MolToMolBlock(kekulize=False, includeStereo=False, forceV3000=True)``) apart from
+    the program name on the second line and one thing RDKit leaves out: the ``RAD=`` of
+    an atom without bonds (a lone H or O atom would lose its unpaired electrons).
+
+    None (the caller asks RDKit) for what this writer leaves out: an unpaired-electron
+    count not in :data:`V3000_RADICALS`, a double bond (RDKit may mark one CFG=2 from its
+    geometry) or a valence of 15 or more (RDKit writes it modulo 15).
+    """
+    valence = [0] * len(atoms)
+    index = {a["id"]: k for k, a in enumerate(atoms)}
+    bond_lines = []
+    for k, b in enumerate(bonds, 1):
+        i, j, order = index[b["a"]], index[b["b"]], int(b.get("order", 1))
+        if order == 2:
+            return None
+        valence[i] += order
+        valence[j] += order
+        bond_lines.append(f"M  V30 {k} {order} {i + 1} {j + 1}\n")
+    if valence and max(valence) >= 15:
+        return None
+    out = [f"{title}\n  MolForma          3D\n\n",
+           "  0  0  0  0  0  0  0  0  0  0999 V3000\n",
+           "M  V30 BEGIN CTAB\n",
+           f"M  V30 COUNTS {len(atoms)} {len(bonds)} 0 0 0\n",
+           "M  V30 BEGIN ATOM\n"]
+    atomic_number = elements.atomic_number
+    for k, a in enumerate(atoms):
+        el = str(a["element"])
+        q = int(a.get("formalCharge") or 0)
+        r = int(a.get("unpairedElectrons") or 0)
+        m = int(a.get("massNumber") or 0)
+        if r not in V3000_RADICALS:
+            return None
+        line = (f"M  V30 {k + 1} {el} {float(a['x']):.6f} {float(a['y']):.6f} "
+                f"{float(a['z']):.6f} 0")
+        if q:
+            line += f" CHG={q}"
+        if m:
+            line += f" MASS={m}"
+        if r:
+            line += f" RAD={_RAD_OF[r]}"
+        if writes_valence(atomic_number(el), q, r, valence[k]):
+            line += f" VAL={valence[k] or -1}"
+        out.append(line + "\n")
+    out.append("M  V30 END ATOM\n")
+    if bond_lines:
+        out += ["M  V30 BEGIN BOND\n", *bond_lines, "M  V30 END BOND\n"]
+    out.append("M  V30 END CTAB\nM  END\n")
+    return "".join(out)

@@ -219,12 +219,19 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
         checked = ""
     old_ids = [a["id"] for a in doc.get("atoms", [])]
     start = int(doc.get("nextAtomId", 1) or 1)
-    existing = max((int(i[1:]) for i in old_ids if i[1:].isdigit()), default=0)
+    numbers = [i[1:] for i in old_ids]
+    try:
+        existing = max(map(int, numbers), default=0)  # in C: ids are a1, a2, ... by the rules
+    except ValueError:
+        existing = max((int(i) for i in numbers if i.isdigit()), default=0)
     start = max(start, existing + 1)
     if owned and checked:
         # The reader made every atom from new_atom's template: rename in place, no copies.
         atoms = s.atoms
         new_ids = [f"a{k}" for k in range(start, start + len(atoms))]
+        if start == 1 and [a["id"] for a in atoms] == new_ids:
+            # Into an empty document: the reader's ids a1, a2, ... are the document's.
+            return _finish(work, s, atoms, s.bonds, start, old_ids, merge_advanced, checked)
         mapping = dict(zip([a["id"] for a in atoms], new_ids, strict=True))
         for a, new_id in zip(atoms, new_ids, strict=True):
             a["id"] = new_id

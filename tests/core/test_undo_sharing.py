@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from molforma.app import ops
+from molforma.document.changes import Change
 from molforma.document.document import Document
 from molforma.document.model import clone_project, project_from_json
 
@@ -172,3 +173,65 @@ def test_an_edit_that_writes_an_equal_number_of_another_type_is_kept_as_written(
 
     water_doc.edit(to_int, label="Move atoms", preview=False)
     assert json.dumps(water_doc.project["document"]["atoms"][0]["z"]) == "1"
+
+
+def _water() -> Document:
+    doc = Document()
+    ops.import_document(doc, "3\nw\nO 0 0 0\nH 0.96 0 0\nH -0.24 0.93 0\n", "xyz",
+                        preview=False)
+    return doc
+
+
+def test_a_move_keeps_the_unmoved_records_and_the_bond_list_themselves() -> None:
+    doc = _water()
+    before = doc.project["document"]
+    ops.move_atoms(doc, ids=["a2"], translate=[0.1, 0, 0], preview=False)
+    after = doc.project["document"]
+    assert after["bonds"] is before["bonds"]
+    assert after["atoms"][0] is before["atoms"][0] and after["atoms"][2] is before["atoms"][2]
+    assert after["atoms"][1] is not before["atoms"][1]
+    assert after["atoms"][1]["x"] == pytest.approx(1.06)
+    assert before["atoms"][1]["x"] == 0.96  # the stored state before the move is untouched
+    assert list(after["atoms"][1]) == list(before["atoms"][1])  # key order kept
+    assert doc.stored_summary(doc.project) == {"formula": "H2O", "atomCount": 3}
+
+
+def test_moves_of_every_kind_undo_and_redo_exactly() -> None:
+    doc = _water()
+    saved = json.dumps(doc.project)
+    ops.move_atoms(doc, translate=[1.5, -2, 0.25], preview=False)
+    ops.move_atoms(doc, rotate={"axis": [0, 0, 1], "angle": 33.0}, preview=False)
+    ops.move_atoms(doc, positions={"a3": [0.1, 0.9, 0.2]}, preview=False)
+    moved = json.dumps(doc.project)
+    for _ in range(3):
+        doc.undo()
+    assert json.dumps(doc.project) == saved
+    for _ in range(3):
+        doc.redo()
+    assert json.dumps(doc.project) == moved
+
+
+def test_a_refused_move_changes_nothing() -> None:
+    doc = _water()
+    ops.set_atom_properties(doc, [{"id": "a3", "fixed": True}], preview=False)
+    saved, revision = json.dumps(doc.project), doc.revision
+    for call in (lambda: ops.move_atoms(doc, translate=[1, 0, 0], preview=False),
+                 lambda: ops.move_atoms(doc, positions={"a3": [5, 5, 5]}, preview=False),
+                 lambda: ops.move_atoms(doc, positions={"a2": [0, 0, 0.01]}, preview=False),
+                 lambda: ops.move_atoms(doc, ids=["a1", "a9"], translate=[1, 0, 0],
+                                        preview=False)):
+        with pytest.raises(Exception) as info:
+            call()
+        assert getattr(info.value, "code", None) in {"fixed_atom", "atoms_too_close",
+                                                     "unknown_atom"}
+    assert json.dumps(doc.project) == saved and doc.revision == revision
+
+
+def test_a_move_to_where_the_atoms_are_changes_no_position() -> None:
+    doc = _water()
+    heard: list[Any] = []
+    doc.subscribe(lambda _d, change: heard.append(change))
+    atoms = doc.project["document"]["atoms"]
+    ops.move_atoms(doc, translate=[0, 0, 0], preview=False)
+    assert doc.project["document"]["atoms"] is atoms
+    assert heard and not any(Change.POSITIONS in c for c in heard)

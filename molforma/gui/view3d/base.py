@@ -536,11 +536,12 @@ def _rot_y(a: float) -> np.ndarray:
 def _distance_bonds(atoms: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Bonds by covalent radii (for result structures, which carry no bonds)."""
     from molforma.document import elements
+    from molforma.document.coordinates import xyz_array
 
     n = len(atoms)
     if n < 2 or n > 3000:
         return []
-    xyz = np.array([[a["x"], a["y"], a["z"]] for a in atoms], float)
+    xyz = xyz_array(atoms)
     rad = np.array([elements.covalent_radius(a["element"])
                     if elements.normalize_symbol(str(a["element"])) else 0.77 for a in atoms])
     d = np.linalg.norm(xyz[:, None, :] - xyz[None, :, :], axis=2)
