@@ -79,12 +79,14 @@ FORMATS: tuple[FileFormat, ...] = (
     FileFormat(
         "mol", "MOL", (".mol", ".mdl"), "mdl:read_mol", False, "mol_write:write_mol", 2,
         QT_TRANSLATE_NOOP("MainWindow", "MDL Molfile"), "MOL", "structure",
-        "bonds, bond orders, charges, isotopes, atom ids, title",
+        "bonds, bond orders, charges, isotopes, radicals (also of atoms without bonds), "
+        "atom ids (up to 999 atoms), title",
         mime="chemical/x-mdl-molfile"),
     FileFormat(
         "sdf", "SDF", (".sdf", ".sd"), "mdl:read_sdf", True, "mdl:write_sdf", 3,
         QT_TRANSLATE_NOOP("MainWindow", "SD file"), "SDF", "structure",
-        "bonds, bond orders, charges, isotopes, atom names and ids, title",
+        "bonds, bond orders, charges, isotopes, radicals, atom names and ids, title, "
+        "multiplicity",
         mime="chemical/x-mdl-sdfile"),
     FileFormat(
         "mol2", "Mol2", (".mol2", ".ml2"), "mol2:read_mol2", True, None, None, None,

@@ -253,7 +253,7 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
         work["document"]["atoms"] = out
         # A translation or rotation of every atom keeps every distance: no pair can come
         # closer, so there is nothing to re-check (a 10,000-atom move skips the grid search).
-        rigid_whole = positions is None and len(atoms) == len(set(sel))
+        rigid_whole = positions is None and (whole or len(atoms) == len(set(sel)))
         return EditResult(changed=sel, touched=[] if rigid_whole else sel, coords_only=True)
 
     return doc.edit(fn, label="Move atoms", expected_revision=expected_revision, preview=preview,

@@ -17,17 +17,18 @@ decimals (the format's precision).
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from molforma.document.elements import normalize_symbol
+from molforma.document.model import new_atom
 from molforma.formats.common import (
     Structure,
     clean_name,
     fail,
-    make_atom,
     numbered_lines,
     pick_frame,
     syntax,
@@ -116,7 +117,8 @@ def _parsed_columns(lines: list[str], rows: list[int]) -> list[dict[str, Any]] |
         occ = [float(t) if t else 1.0 for t in (r[54:60].strip() for r in recs)]
     except ValueError:
         return None
-    if not all(math.isfinite(v) and abs(v) <= 1e5 for col in (xs, ys, zs, occ) for v in col):
+    values = np.array([xs, ys, zs, occ])
+    if not (np.isfinite(values).all() and (np.abs(values) <= 1e5).all()):
         return None
     element_of: dict[tuple[str, str, str], str] = {}
     charge_of: dict[str, int] = {}
@@ -204,10 +206,11 @@ def _conect(lines: list[str], serials: dict[str, int]) -> tuple[dict[tuple[int, 
     # times a pair is listed from one end: 2 for a double bond, 3 for a triple bond
     listed: dict[tuple[int, int, int], int] = {}
     named: set[int] = set()
-    for i, line in enumerate(lines):
-        if line[:6].upper() != "CONECT":
-            continue
-        fields = [line[a:a + 5].strip() for a in range(6, min(len(line), 31), 5)]
+    for i in [i for i, line in enumerate(lines) if line[:6].upper() == "CONECT"]:
+        line = lines[i]
+        # columns 7-31: up to five serial numbers; those past the line's end are blank
+        fields = [line[6:11].strip(), line[11:16].strip(), line[16:21].strip(),
+                  line[21:26].strip(), line[26:31].strip()]
         if not fields or not fields[0]:
             syntax(FMT, i + 1, "a CONECT record needs an atom serial number")
         for f in fields:
@@ -247,14 +250,19 @@ def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None) 
         set(serial_list)) == len(serial_list)
     atoms = []
     names: dict[str, str] = {}
-    for k, r in enumerate(records):
+    template = new_atom("", "", 0.0, 0.0, 0.0)  # copies: far cheaper than a literal each
+    for k, r in enumerate(records, 1):
         name = names.get(r["name"])
         if name is None:
             name = names[r["name"]] = clean_name(r["name"])
-        atom = make_atom(k + 1, r["element"], r["x"], r["y"], r["z"], name=name,
-                         formalCharge=r["charge"])
-        if use_serials:
-            atom["id"] = f"a{int(r['serial'])}"
+        atom = template.copy()
+        atom["id"] = f"a{int(r['serial'])}" if use_serials else f"a{k}"
+        atom["element"] = r["element"]
+        atom["x"] = r["x"]
+        atom["y"] = r["y"]
+        atom["z"] = r["z"]
+        atom["name"] = name
+        atom["formalCharge"] = r["charge"]
         atoms.append(atom)
     serials = {s: k for k, s in enumerate(serial_list)} if len(set(serial_list)) == len(
         serial_list) else {}
