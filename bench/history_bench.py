@@ -57,7 +57,8 @@ def build(root: Path, n: int) -> dict[str, int]:
             record = {
                 "format": "molforma-job", "version": 1, "id": f"j{i}", "title": f"water {i}",
                 "formula": "H2O", "task": "optimize+frequencies", "theory": "scf",
-                "basis": "6-31g*", "functional": "", "status": "finished",
+                "basis": "6-31g*", "functional": "", "charge": 0, "multiplicity": 1,
+                "status": "finished",
                 "createdAt": f"2026-11-{1 + i % 28:02d}T10:{i % 60:02d}:00+00:00",
                 "startedAt": None, "finishedAt": None, "exitCode": 0,
                 "command": ["nwchem", "input.nw"], "processes": 1, "threads": 1,

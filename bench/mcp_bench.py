@@ -199,7 +199,9 @@ def main(argv: list[str] | None = None) -> int:
                                             "preview": False}, modern=True)
         import_s = time.perf_counter() - t
         assert imp["structuredContent"]["project"]["atomCount"] == n
-        get_args = {"documentId": doc["documentId"], "include": ["project"]}
+        # every atom at once (a caller asking for more than the size hint): the whole
+        # project travels, as the SDK baseline sends it
+        get_args = {"documentId": doc["documentId"], "include": ["project"], "limit": n}
         result = ours.call("get_document", get_args, modern=True)["structuredContent"]
         big_file = tmp / "big.json"
         big_file.write_text(json.dumps(result), encoding="utf-8")
