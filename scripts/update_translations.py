@@ -1,8 +1,18 @@
 """Refresh the window's Qt translation catalogues and compile them.
 
-Runs ``pyside6-lupdate`` over the window engineer's sources (the shell and the
-Molecule tab) into ``translations/molforma_{ja,en}.ts`` — existing translations are
-kept — and compiles them to ``.qm`` with ``pyside6-lrelease``.
+``pyside6-lupdate`` reads the window's sources into two catalogues per language —
+``molforma_{ja,en}.ts`` (the shell and the Molecule tab) and ``panels_{ja,en}.ts`` (the
+other tabs and their dialogs); existing translations are kept, and English, the source
+language, keeps plural forms only. ``qt_extra_{lang}.ts`` holds translations of Qt's own
+dialogs that Qt's ``qtbase`` catalogue lacks (``QFileDialog``): lupdate never writes it,
+it is edited by hand. Every ``.ts`` file is then compiled to ``.qm`` with
+``pyside6-lrelease``; the window loads every ``*_{lang}.qm``.
+
+A string lupdate cannot see (a translate call through a helper, a text built at run time)
+would be dropped from its catalogue: write ``self.tr("…")``,
+``QCoreApplication.translate("Context", "…")`` or ``QT_TRANSLATE_NOOP("Context", "…")``
+with the literal text. ``tests/gui/test_translation_script.py`` fails when a run of this
+script would lose a translation.
 
 Usage: .venv/bin/python scripts/update_translations.py [--no-lupdate]
 """
@@ -27,6 +37,15 @@ G1_SOURCES = [
     "molforma/gui/widgets/parts_palette.py", "molforma/gui/widgets/structure_choice.py",
     "molforma/file_formats.py",
 ]
+PANEL_SOURCES = [
+    "molforma/gui/widgets/calculation_panel.py", "molforma/gui/widgets/execution_panel.py",
+    "molforma/gui/widgets/history_panel.py", "molforma/gui/widgets/orbital_panel.py",
+    "molforma/gui/widgets/plots.py", "molforma/gui/widgets/preferences_dialog.py",
+    "molforma/gui/widgets/results_panel.py", "molforma/gui/widgets/uvvis_plot.py",
+    "molforma/gui/widgets/panel_workers.py",
+]
+CATALOGUES = {"molforma": G1_SOURCES, "panels": PANEL_SOURCES}
+LANGUAGES = {"ja": "ja_JP", "en": "en_US"}
 
 
 def _tool(name: str) -> str:
@@ -37,22 +56,39 @@ def _tool(name: str) -> str:
     return found
 
 
+def update_sources(ts_dir: Path = TRANSLATIONS) -> None:
+    """Run lupdate over the sources into the ``molforma_*`` and ``panels_*`` catalogues of
+    ``ts_dir`` (translations already there are kept)."""
+    lupdate = _tool("pyside6-lupdate")
+    for name, sources in CATALOGUES.items():
+        files = [str(ROOT / s) for s in sources]
+        for lang, locale in LANGUAGES.items():
+            plural = ["-pluralonly"] if lang == "en" else []
+            subprocess.run([lupdate, "-silent", "-locations", "none", "-no-obsolete", *plural,
+                            "-target-language", locale, *files,
+                            "-ts", str(ts_dir / f"{name}_{lang}.ts")], check=True)
+
+
+def compile_all(ts_dir: Path = TRANSLATIONS) -> list[Path]:
+    """Compile every ``.ts`` file of ``ts_dir`` to the ``.qm`` beside it."""
+    lrelease = _tool("pyside6-lrelease")
+    built = []
+    for ts in sorted(ts_dir.glob("*.ts")):
+        qm = ts.with_suffix(".qm")
+        subprocess.run([lrelease, "-silent", str(ts), "-qm", str(qm)], check=True)
+        built.append(qm)
+    return built
+
+
 def main(argv: list[str] | None = None) -> int:
     """Update the .ts files (unless --no-lupdate) and build every .qm file."""
-    args = argparse.ArgumentParser(description=__doc__).parse_known_args(argv)[1]
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--no-lupdate", action="store_true", help="only compile the .ts files")
+    args = ap.parse_args(argv)
     TRANSLATIONS.mkdir(exist_ok=True)
-    if "--no-lupdate" not in args:
-        lupdate = _tool("pyside6-lupdate")
-        sources = [str(ROOT / s) for s in G1_SOURCES]
-        subprocess.run([lupdate, "-locations", "none", "-no-obsolete", "-target-language", "ja_JP", *sources,
-                        "-ts", str(TRANSLATIONS / "molforma_ja.ts")], check=True)
-        # English is the source language: only plural forms need an entry.
-        subprocess.run([lupdate, "-locations", "none", "-no-obsolete", "-pluralonly", "-target-language",
-                        "en_US", *sources, "-ts", str(TRANSLATIONS / "molforma_en.ts")],
-                       check=True)
-    lrelease = _tool("pyside6-lrelease")
-    for ts in sorted(TRANSLATIONS.glob("molforma_*.ts")):
-        subprocess.run([lrelease, str(ts), "-qm", str(ts.with_suffix(".qm"))], check=True)
+    if not args.no_lupdate:
+        update_sources()
+    compile_all()
     return 0
 
 

@@ -736,7 +736,7 @@
         <translation>選択範囲</translation>
     </message>
     <message>
-        <source>%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate and click the metal, or choose it under "Place on".</source>
+        <source>%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate and click the metal, or choose it under &quot;Place on&quot;.</source>
         <translation>%1 は金属ではありません。配位子 %2 は普通は金属に結合します。候補を取り消して金属をクリックするか、「配置先」で金属を選んでください。</translation>
     </message>
     <message>
@@ -1106,17 +1106,6 @@
     <message>
         <source>Confirm</source>
         <translation>確定</translation>
-    </message>
-</context>
-<context>
-    <name>QFileDialog</name>
-    <message>
-        <source>&amp;Look in:</source>
-        <translation>場所(&amp;L):</translation>
-    </message>
-    <message>
-        <source>Files of &amp;type:</source>
-        <translation>ファイルの種類(&amp;T):</translation>
     </message>
 </context>
 </TS>

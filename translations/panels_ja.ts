@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="ja_JP">
 <context>
     <name>CalculationPanel</name>
@@ -7,222 +8,174 @@
         <translation>双極子・四極子・Mulliken電荷</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="43" />
         <source>Energy (single point)</source>
         <translation>エネルギー（一点計算）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="44" />
         <source>Geometry optimisation</source>
         <translation>構造最適化</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="45" />
         <source>Frequencies</source>
         <translation>振動数計算</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="46" />
         <source>Optimisation + frequencies</source>
         <translation>構造最適化＋振動数計算</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="49" />
         <source>SCF (Hartree–Fock)</source>
         <translation>SCF（ハートリー・フォック）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="50" />
         <source>DFT</source>
         <translation>DFT</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="51" />
         <source>MP2</source>
         <translation>MP2</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="54" />
         <source>Memory (MB)</source>
         <translation>メモリ（MB）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="55" />
         <source>Scratch directory</source>
         <translation>スクラッチディレクトリ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="56" />
         <source>Permanent directory</source>
         <translation>永続ディレクトリ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="57" />
         <source>Input MO vectors</source>
         <translation>初期MOベクトル（入力）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="58" />
         <source>Output MO vectors</source>
         <translation>MOベクトルの出力先</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="59" />
         <source>SCF max iterations</source>
         <translation>SCF最大反復回数</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="60" />
         <source>SCF convergence threshold</source>
         <translation>SCF収束しきい値</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="61" />
         <source>DFT max iterations</source>
         <translation>DFT最大反復回数</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="62" />
         <source>DFT energy convergence</source>
         <translation>DFTエネルギー収束条件</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="63" />
         <source>DFT grid</source>
         <translation>DFT積分グリッド</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="64" />
         <source>Dispersion correction</source>
         <translation>分散力補正</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="65" />
         <source>No automatic symmetry</source>
         <translation>対称性を自動で使わない</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="66" />
         <source>Keep my frame (no centring)</source>
         <translation>座標系を保持（中心移動なし）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="67" />
         <source>Optimiser max steps</source>
         <translation>最適化の最大ステップ数</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="68" />
         <source>Write mode animation files</source>
         <translation>振動アニメーションファイルを出力</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="69" />
         <source>Print level</source>
         <translation>出力レベル</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="71" />
         <source>(NWChem default)</source>
         <translation>（NWChemの既定値）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="181" />
         <source>Conditions</source>
         <translation>計算条件</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="209" />
         <source>Automatic (from multiplicity)</source>
         <translation>自動（多重度から選択）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="221" />
         <source>Task:</source>
         <translation>タスク:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="223" />
         <source>Theory:</source>
         <translation>理論:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="225" />
         <source>Functional:</source>
         <translation>汎関数:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="227" />
         <source>Basis set:</source>
         <translation>基底関数:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="229" />
         <source>SCF reference:</source>
         <translation>SCF参照:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="231" />
         <source>Charge:</source>
         <translation>電荷:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="233" />
         <source>Multiplicity:</source>
         <translation>多重度:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="257" />
         <source>Advanced settings</source>
         <translation>詳細設定</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="276" />
         <source>Extra input (added to the input before the tasks)</source>
         <translation>追加入力（タスクの前に入力へ追加）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="284" />
         <source>NWChem directives, e.g. a property block</source>
         <translation>NWChemの指定（例: property ブロック）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="290" />
         <source>Extra task lines, one per line, e.g. scf property</source>
         <translation>追加のタスク行（1行に1つ、例: scf property）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="293" />
         <source>Apply extra input</source>
         <translation>追加入力を適用</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="298" />
         <source>Extra tasks:</source>
         <translation>追加タスク:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="322" />
         <source>NWChem input (live preview):</source>
         <translation>NWChem入力（ライブプレビュー）:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="422" />
-        <source>Not a number: %1</source>
-        <translation>数値ではありません: %1</translation>
-    </message>
-    <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="454" />
         <source>Not applied yet</source>
         <translation>まだ適用されていません</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="499" />
         <source>The NWChem input generator is not available.</source>
         <translation>NWChem入力の生成機能を利用できません。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/calculation_panel.py" line="509" />
         <source>The input cannot be generated:</source>
         <translation>入力を生成できません:</translation>
     </message>
@@ -254,12 +207,10 @@
 <context>
     <name>EnergyPlot</name>
     <message>
-        <location filename="../molforma/gui/widgets/plots.py" line="56" />
         <source>Step</source>
         <translation>ステップ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/plots.py" line="57" />
         <source>Energy</source>
         <translation>エネルギー</translation>
     </message>
@@ -271,328 +222,259 @@
 <context>
     <name>ExecutionPanel</name>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="276" />
         <source>NWChem output (live log):</source>
         <translation>NWChem の出力（ライブログ）：</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="171" />
         <source>Program</source>
         <translation>プログラム</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="175" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="179" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="235" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="239" />
         <source>Browse…</source>
         <translation>参照…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="180" />
         <source>NWChem executable:</source>
         <translation>NWChem実行ファイル:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="182" />
         <source>MPI launcher:</source>
         <translation>MPIランチャー:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="187" />
         <source>Variable</source>
         <translation>変数</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="187" />
         <source>Value</source>
         <translation>値</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="192" />
         <source>Add</source>
         <translation>追加</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="193" />
         <source>Remove</source>
         <translation>削除</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="201" />
         <source>Environment:</source>
         <translation>環境変数:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="205" />
         <source>Resources</source>
         <translation>計算資源</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="220" />
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="221" />
         <source>No limit</source>
         <translation>制限なし</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="223" />
         <source>MPI processes:</source>
         <translation>MPIプロセス数:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="225" />
         <source>Threads (OMP_NUM_THREADS):</source>
         <translation>スレッド数（OMP_NUM_THREADS）:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="227" />
         <source>Time limit:</source>
         <translation>時間制限:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="231" />
         <source>Folders</source>
         <translation>フォルダ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="238" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="485" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="489" />
         <source>(none)</source>
         <translation>（なし）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="241" />
         <source>Job root:</source>
         <translation>ジョブ保存先:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="243" />
         <source>Reference directory:</source>
         <translation>参照ディレクトリ:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="249" />
         <source>Run</source>
         <translation>実行</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="250" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="251" />
         <source>Save input set</source>
         <translation>入力一式を保存</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="348" />
         <source>Give a command (for example nwchem).</source>
         <translation>コマンドを指定してください（例: nwchem）。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="357" />
         <source>Give a folder for the jobs.</source>
         <translation>ジョブを保存するフォルダを指定してください。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="362" />
         <source>Choose a program</source>
         <translation>プログラムを選択</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="363" />
         <source>All files (*)</source>
         <translation>すべてのファイル (*)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="372" />
         <source>Choose a folder</source>
         <translation>フォルダを選択</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="387" />
         <source>Not a valid variable name: %1</source>
         <translation>変数名として正しくありません: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="389" />
         <source>Variable given twice: %1</source>
         <translation>変数が重複しています: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="479" />
         <source>These settings can run any program. They were not set by you in this window (for example they come from a loaded project or a reused job).</source>
         <translation>これらの設定は任意のプログラムを実行できます。このウィンドウで利用者が設定した値ではありません（読み込んだプロジェクトや再利用した履歴の値など）。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="482" />
         <source>Executable: %1</source>
         <translation>実行ファイル: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="483" />
         <source>Launcher: %1</source>
         <translation>ランチャー: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="484" />
         <source>Environment: %1</source>
         <translation>環境変数: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="486" />
         <source>Extra input: %1</source>
         <translation>追加入力: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="488" />
         <source>Extra tasks: %1</source>
         <translation>追加タスク: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="491" />
         <source>Run the calculation with these settings and trust them from now on?</source>
         <translation>この設定で計算を実行し、今後この値を信頼済みとしますか？</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="509" />
         <source>Confirm or cancel the candidate before running.</source>
         <translation>実行する前に候補を確定または取り消してください。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="518" />
         <source>Cannot run:</source>
         <translation>実行できません:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="522" />
         <source>Yes</source>
         <translation>はい</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="522" />
         <source>No</source>
         <translation>いいえ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="523" />
         <source>Run with these settings?</source>
         <translation>この設定で実行しますか？</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="526" />
         <source>Not started: the settings were not confirmed.</source>
         <translation>開始しませんでした: 設定が確認されませんでした。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="526" />
         <source>Not started: these execution settings were not chosen in this window, and only you can confirm them.</source>
         <translation>開始しませんでした: この実行設定はこのウィンドウで選ばれたものではなく、確認できるのはあなただけです。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="557" />
         <source>Not started: the project changed while the confirmation was open. Press Run again to review the settings as they are now.</source>
         <translation>開始しませんでした: 確認の表示中にプロジェクトが変更されました。もう一度「実行」を押して、現在の設定を確認してください。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="531" />
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="577" />
         <source>Running calculations is not available.</source>
         <translation>計算の実行機能を利用できません。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="536" />
         <source>Could not start: %1</source>
         <translation>開始できませんでした: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="566" />
         <source>Could not stop: %1</source>
         <translation>停止できませんでした: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="573" />
         <source>Confirm or cancel the candidate first.</source>
         <translation>先に候補を確定または取り消してください。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="582" />
         <source>Could not save the input set: %1</source>
         <translation>入力一式を保存できませんでした: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="586" />
         <source>Input set saved in %1</source>
         <translation>入力一式を %1 に保存しました</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="590" />
         <source>Status: %1</source>
         <translation>状態: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="592" />
         <source>SCF iteration %1</source>
         <translation>SCF反復 %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="594" />
         <source>optimisation step %1</source>
         <translation>最適化ステップ %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="597" />
         <source>energy %1 Eh</source>
         <translation>エネルギー %1 Eh</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="602" />
         <source>queued</source>
         <translation>待機中</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="602" />
         <source>running</source>
         <translation>実行中</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="603" />
         <source>finished</source>
         <translation>完了</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="603" />
         <source>failed</source>
         <translation>失敗</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="604" />
         <source>cancelled</source>
         <translation>中止</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="604" />
         <source>timed out</source>
         <translation>時間切れ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="630" />
         <source>Job %1: %2</source>
         <translation>ジョブ %1: %2</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/execution_panel.py" line="639" />
         <source>Running in %1</source>
         <translation>%1 で実行中</translation>
     </message>
     <message>
-        <source>SCF cycle or optimisation step of the running job, out of the maximum set in the advanced settings (else NWChem's default)</source>
+        <source>SCF cycle or optimisation step of the running job, out of the maximum set in the advanced settings (else NWChem&apos;s default)</source>
         <translation>実行中のジョブの SCF サイクルまたは最適化ステップ（最大値は詳細設定の値、未設定なら NWChem の既定値）</translation>
     </message>
     <message>
@@ -691,250 +573,200 @@
 <context>
     <name>HistoryPanel</name>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="103" />
         <source>Scan</source>
         <translation>走査</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Date</source>
         <translation>日時</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Title</source>
         <translation>タイトル</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Formula</source>
         <translation>組成式</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="114" />
         <source>Task</source>
         <translation>タスク</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="115" />
         <source>Theory / basis</source>
         <translation>理論 / 基底関数</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="115" />
         <source>Status</source>
         <translation>状態</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="115" />
         <source>Final energy (Eh)</source>
         <translation>最終エネルギー（Eh）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="116" />
         <source>Folder</source>
         <translation>フォルダ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="141" />
         <source>Input</source>
         <translation>入力</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="142" />
         <source>Log (end)</source>
         <translation>ログ（末尾）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="145" />
         <source>Reuse molecule and conditions</source>
         <translation>分子・条件を再利用</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="147" />
         <source>Open in results viewer</source>
         <translation>結果ビューアで開く</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="149" />
         <source>Open folder</source>
         <translation>保存先を開く</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="150" />
-        <location filename="../molforma/gui/widgets/history_panel.py" line="441" />
-        <location filename="../molforma/gui/widgets/history_panel.py" line="442" />
         <source>Move to trash</source>
         <translation>ごみ箱へ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="151" />
         <source>Export CSV…</source>
         <translation>CSVを書き出す…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="207" />
         <source>No job root is set.</source>
         <translation>ジョブ保存先が設定されていません。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="210" />
         <source>Scanning %1 …</source>
         <translation>%1 を走査中…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../molforma/gui/widgets/history_panel.py" line="218" />
         <source>Scanning… %n folder(s)</source>
         <translation>
             <numerusform>走査中… %n フォルダ</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../molforma/gui/widgets/history_panel.py" line="225" />
         <source>%n job(s) in %1</source>
         <translation>
             <numerusform>%1 に %n 件のジョブ</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="235" />
         <source>Scan cancelled.</source>
         <translation>走査を中止しました。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="237" />
         <source>Scan failed: %1</source>
         <translation>走査に失敗しました: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="278" />
         <source>queued</source>
         <translation>待機中</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="278" />
         <source>running</source>
         <translation>実行中</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="279" />
         <source>finished</source>
         <translation>完了</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="279" />
         <source>failed</source>
         <translation>失敗</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="280" />
         <source>cancelled</source>
         <translation>中止</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="280" />
         <source>timed out</source>
         <translation>時間切れ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="281" />
         <source>interrupted</source>
         <translation>中断</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="281" />
         <source>saved (not run)</source>
         <translation>保存のみ（未実行）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="282" />
         <source>unknown</source>
         <translation>不明</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="344" />
         <source>Loading…</source>
         <translation>読み込み中…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="350" />
         <source>[… input shortened …]</source>
         <translation>[… 入力の後半を省略 …]</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="353" />
         <source>[… only the end of the log is shown …]</source>
         <translation>[… ログの末尾のみ表示 …]</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="354" />
         <source>(no input file)</source>
         <translation>（入力ファイルなし）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="355" />
         <source>(no output file)</source>
         <translation>（出力ファイルなし）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="386" />
         <source>Cannot reuse: %1</source>
         <translation>再利用できません: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="388" />
         <source>Loaded the molecule and conditions of %1</source>
         <translation>%1 の分子と条件を読み込みました</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="399" />
         <source>The results viewer is not available.</source>
         <translation>結果ビューアを利用できません。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="433" />
         <source>Could not open %1</source>
         <translation>%1 を開けませんでした</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="441" />
         <source>Cancel</source>
         <translation>キャンセル</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="443" />
         <source>Move this job folder to the trash?
 %1</source>
         <translation>このジョブフォルダをごみ箱へ移動しますか？
 %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="452" />
         <source>Cannot move to trash: %1</source>
         <translation>ごみ箱へ移動できません: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="455" />
         <source>Moved to trash: %1</source>
         <translation>ごみ箱へ移動しました: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="465" />
         <source>Export history as CSV</source>
         <translation>履歴をCSVで書き出す</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="466" />
         <source>CSV files (*.csv)</source>
         <translation>CSVファイル (*.csv)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="476" />
         <source>Cannot export: %1</source>
         <translation>書き出せません: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/history_panel.py" line="478" />
         <source>Exported %1 rows to %2</source>
         <translation>%1 行を %2 に書き出しました</translation>
     </message>
@@ -959,7 +791,7 @@
         <translation>最終構造を使う</translation>
     </message>
     <message>
-        <source>Put the job's final computed structure into the editor as a candidate, keeping the current conditions</source>
+        <source>Put the job&apos;s final computed structure into the editor as a candidate, keeping the current conditions</source>
         <translation>ジョブの最終的な計算構造を候補としてエディタに入れます（現在の計算条件はそのまま）</translation>
     </message>
     <message>
@@ -971,7 +803,7 @@
         <translation>最終構造で</translation>
     </message>
     <message>
-        <source>Reuse the job's input geometry, or the last structure of its output (the optimised one)</source>
+        <source>Reuse the job&apos;s input geometry, or the last structure of its output (the optimised one)</source>
         <translation>ジョブの入力構造、または出力の最後の構造（最適化後の構造）を再利用します</translation>
     </message>
     <message>
@@ -990,27 +822,22 @@
 <context>
     <name>IRSpectrumWidget</name>
     <message>
-        <location filename="../molforma/gui/widgets/plots.py" line="108" />
         <source>Wavenumber (cm⁻¹)</source>
         <translation>波数（cm⁻¹）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/plots.py" line="109" />
         <source>IR intensity (km/mol)</source>
         <translation>IR強度（km/mol）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/plots.py" line="118" />
         <source>Width (FWHM, cm⁻¹):</source>
         <translation>線幅（半値全幅, cm⁻¹）:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/plots.py" line="127" />
         <source>Export PNG…</source>
         <translation>PNGを書き出す…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/plots.py" line="130" />
         <source>Export CSV…</source>
         <translation>CSVを書き出す…</translation>
     </message>
@@ -1052,125 +879,179 @@
     </message>
 </context>
 <context>
+    <name>OrbitalPanel</name>
+    <message>
+        <source>HOMO</source>
+        <translation>HOMO</translation>
+    </message>
+    <message>
+        <source>LUMO</source>
+        <translation>LUMO</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>表示</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隠す</translation>
+    </message>
+    <message>
+        <source>Export cube…</source>
+        <translation>cube 形式で書き出す…</translation>
+    </message>
+    <message>
+        <source>Select and draw the highest occupied orbital</source>
+        <translation>最高被占軌道を選んで描画します</translation>
+    </message>
+    <message>
+        <source>Select and draw the lowest unoccupied orbital</source>
+        <translation>最低空軌道を選んで描画します</translation>
+    </message>
+    <message>
+        <source>Isovalue of the surface (bohr^-3/2); both signs are drawn</source>
+        <translation>等値面の値（bohr^-3/2）。正負の両方を描きます</translation>
+    </message>
+    <message>
+        <source>Save the orbital on its grid as a Gaussian cube file</source>
+        <translation>軌道を格子上の値として Gaussian cube ファイルに保存します</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>番号</translation>
+    </message>
+    <message>
+        <source>Spin</source>
+        <translation>スピン</translation>
+    </message>
+    <message>
+        <source>Energy (Eh)</source>
+        <translation>エネルギー（Eh）</translation>
+    </message>
+    <message>
+        <source>Energy (eV)</source>
+        <translation>エネルギー（eV）</translation>
+    </message>
+    <message>
+        <source>Occupation</source>
+        <translation>占有数</translation>
+    </message>
+    <message>
+        <source>Isovalue:</source>
+        <translation>等値面の値:</translation>
+    </message>
+    <message>
+        <source>The isovalue must be a number between 0 and 10, written with a point (e.g. 0.05).</source>
+        <translation>等値面の値は 0 より大きく 10 未満の数を小数点で書いてください（例: 0.05）。</translation>
+    </message>
+    <message>
+        <source>Export orbital</source>
+        <translation>軌道を書き出す</translation>
+    </message>
+    <message>
+        <source>Gaussian cube files (*.cube)</source>
+        <translation>Gaussian cube ファイル (*.cube)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 を保存しました</translation>
+    </message>
+</context>
+<context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="46" />
         <source>Preferences</source>
         <translation>環境設定</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="53" />
         <source>System language</source>
         <translation>システムの言語</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="58" />
         <source>A new display language is applied at once.</source>
         <translation>表示言語の変更はすぐに反映されます。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="61" />
         <source>MOLFORMA_LANGUAGE=%1 is set and takes precedence over this choice.</source>
         <translation>環境変数 MOLFORMA_LANGUAGE=%1 が設定されているため、そちらが優先されます。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="69" />
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="73" />
         <source>Browse…</source>
         <translation>参照…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="77" />
         <source>Variable</source>
         <translation>変数</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="77" />
         <source>Value</source>
         <translation>値</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="83" />
         <source>Add</source>
         <translation>追加</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="85" />
         <source>Remove</source>
         <translation>削除</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="89" />
         <source>The executable, launcher and environment below are trusted: the headless server (molforma --mcp) runs NWChem only with them, and MCP clients cannot change them.</source>
         <translation>以下の実行ファイル・ランチャー・環境変数は信頼済みの値です。画面なしのサーバー（molforma --mcp）はこの値でだけNWChemを実行し、MCPクライアントからは変更できません。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="101" />
         <source>Display language:</source>
         <translation>表示言語 / Language:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="106" />
         <source>Default NWChem executable:</source>
         <translation>既定のNWChem実行ファイル:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="110" />
         <source>Default MPI launcher:</source>
         <translation>既定のMPIランチャー:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="118" />
         <source>Default environment:</source>
         <translation>既定の環境変数:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="125" />
         <source>OK</source>
         <translation>OK</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="128" />
         <source>Cancel</source>
         <translation>キャンセル</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="165" />
         <source>Choose a program</source>
         <translation>プログラムを選択</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="165" />
         <source>All files (*)</source>
         <translation>すべてのファイル (*)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="179" />
         <source>Give the NWChem executable (for example nwchem).</source>
         <translation>NWChemの実行ファイルを指定してください（例: nwchem）。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="181" />
         <source>Give the MPI launcher (for example mpirun).</source>
         <translation>MPIランチャーを指定してください（例: mpirun）。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="190" />
         <source>A variable has a value but no name.</source>
         <translation>値があるのに名前のない変数があります。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="193" />
         <source>Not a valid variable name: %1</source>
         <translation>変数名として正しくありません: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="195" />
         <source>Variable given twice: %1</source>
         <translation>変数が重複しています: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/preferences_dialog.py" line="213" />
         <source>Cannot save the preferences: %1</source>
         <translation>環境設定を保存できません: %1</translation>
     </message>
@@ -1322,253 +1203,202 @@
         <translation>並進または回転（IRスペクトルには含めません）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="73" />
         <source>NWChem output, MOLDEN, XYZ</source>
         <translation>NWChem出力・MOLDEN・XYZ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="75" />
         <source>All files (*)</source>
         <translation>すべてのファイル (*)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="117" />
         <source>Open file…</source>
         <translation>ファイルを開く…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="118" />
         <source>Open folder…</source>
         <translation>フォルダを開く…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="120" />
         <source>Reload</source>
         <translation>再読込</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="132" />
         <source>File</source>
         <translation>ファイル</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="132" />
         <source>Kind</source>
         <translation>種類</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="156" />
         <source>Play</source>
         <translation>再生</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="157" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="165" />
         <source>Amplitude:</source>
         <translation>振幅:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="168" />
         <source>Structure:</source>
         <translation>構造:</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="187" />
         <source>Mode</source>
         <translation>モード</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="187" />
         <source>Frequency (cm⁻¹)</source>
         <translation>振動数（cm⁻¹）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="187" />
         <source>IR (km/mol)</source>
         <translation>IR（km/mol）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="188" />
         <source>Imaginary</source>
         <translation>虚振動</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="188" />
         <source>Significant</source>
         <translation>有意</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="188" />
         <source>Displacements</source>
         <translation>変位</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="204" />
         <source>Energy per step</source>
         <translation>ステップごとのエネルギー</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="205" />
         <source>IR spectrum</source>
         <translation>IRスペクトル</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="270" />
         <source>Loading %1 …</source>
         <translation>%1 を読み込み中…</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="277" />
         <source>Loading cancelled; the previous results stay.</source>
         <translation>読込を中止しました。前の結果をそのまま表示します。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="279" />
         <source>Cannot load: %1</source>
         <translation>読み込めません: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="286" />
         <source>Open results</source>
         <translation>結果を開く</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="292" />
         <source>Open a job folder</source>
         <translation>ジョブフォルダを開く</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="354" />
         <source>NWChem output</source>
         <translation>NWChem出力</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="354" />
         <source>MOLDEN</source>
         <translation>MOLDEN</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="355" />
         <source>XYZ</source>
         <translation>XYZ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="355" />
         <source>Vibration animation</source>
         <translation>振動アニメーション</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="361" />
         <source>Vibration animations (by mode)</source>
         <translation>振動アニメーション（モード別）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="363" />
         <source>Mode %1 (%2 steps)</source>
         <translation>モード %1（%2 ステップ）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="378" />
         <source>No results loaded.</source>
         <translation>結果が読み込まれていません。</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="381" />
-        <location filename="../molforma/gui/widgets/results_panel.py" line="420" />
         <source>yes</source>
         <translation>はい</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="381" />
         <source>no</source>
         <translation>いいえ</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="381" />
         <source>n/a</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="387" />
         <source>Source: %1</source>
         <translation>読込元: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="388" />
         <source>Program: %1</source>
         <translation>プログラム: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="389" />
         <source>Formula: %1 (%2 atoms)</source>
         <translation>組成式: %1（%2 原子）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="393" />
         <source>Final energy: %1 Eh (%2)</source>
         <translation>最終エネルギー: %1 Eh（%2）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="396" />
         <source>Zero-point energy: %1 Eh</source>
         <translation>ゼロ点エネルギー: %1 Eh</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="399" />
         <source>SCF converged: %1</source>
         <translation>SCF収束: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="400" />
         <source>Optimisation converged: %1 (%2 steps)</source>
         <translation>構造最適化の収束: %1（%2 ステップ）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="402" />
         <source>Run completed: %1</source>
         <translation>計算の完了: %1</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="403" />
         <source>Structures: %1, energies: %2, modes: %3</source>
         <translation>構造: %1、エネルギー: %2、振動モード: %3</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="406" />
         <source>Imaginary modes: %1 (significant, below −10 cm⁻¹: %2)</source>
         <translation>虚振動: %1（−10 cm⁻¹未満の有意なもの: %2）</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="410" />
         <source>Warnings: %1, errors: %2</source>
         <translation>警告: %1、エラー: %2</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="536" />
         <source>Mode %1: %2 cm⁻¹</source>
         <translation>モード %1: %2 cm⁻¹</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="657" />
         <source>PNG images (*.png)</source>
         <translation>PNG画像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="657" />
         <source>CSV files (*.csv)</source>
         <translation>CSVファイル (*.csv)</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="658" />
         <source>Export IR spectrum</source>
         <translation>IRスペクトルを書き出す</translation>
     </message>
     <message>
-        <location filename="../molforma/gui/widgets/results_panel.py" line="671" />
         <source>Saved %1</source>
         <translation>%1 を保存しました</translation>
     </message>
@@ -1599,85 +1429,6 @@
     <message>
         <source>Show the displacement of each atom in the selected mode as an arrow, still or while the mode plays</source>
         <translation>選んだモードでの各原子の変位を矢印で表示します（静止中も再生中も）</translation>
-    </message>
-</context>
-<context>
-    <name>OrbitalPanel</name>
-    <message>
-        <source>HOMO</source>
-        <translation>HOMO</translation>
-    </message>
-    <message>
-        <source>LUMO</source>
-        <translation>LUMO</translation>
-    </message>
-    <message>
-        <source>Show</source>
-        <translation>表示</translation>
-    </message>
-    <message>
-        <source>Hide</source>
-        <translation>隠す</translation>
-    </message>
-    <message>
-        <source>Export cube…</source>
-        <translation>cube 形式で書き出す…</translation>
-    </message>
-    <message>
-        <source>Select and draw the highest occupied orbital</source>
-        <translation>最高被占軌道を選んで描画します</translation>
-    </message>
-    <message>
-        <source>Select and draw the lowest unoccupied orbital</source>
-        <translation>最低空軌道を選んで描画します</translation>
-    </message>
-    <message>
-        <source>Isovalue of the surface (bohr^-3/2); both signs are drawn</source>
-        <translation>等値面の値（bohr^-3/2）。正負の両方を描きます</translation>
-    </message>
-    <message>
-        <source>Save the orbital on its grid as a Gaussian cube file</source>
-        <translation>軌道を格子上の値として Gaussian cube ファイルに保存します</translation>
-    </message>
-    <message>
-        <source>#</source>
-        <translation>番号</translation>
-    </message>
-    <message>
-        <source>Spin</source>
-        <translation>スピン</translation>
-    </message>
-    <message>
-        <source>Energy (Eh)</source>
-        <translation>エネルギー（Eh）</translation>
-    </message>
-    <message>
-        <source>Energy (eV)</source>
-        <translation>エネルギー（eV）</translation>
-    </message>
-    <message>
-        <source>Occupation</source>
-        <translation>占有数</translation>
-    </message>
-    <message>
-        <source>Isovalue:</source>
-        <translation>等値面の値:</translation>
-    </message>
-    <message>
-        <source>The isovalue must be a number between 0 and 10, written with a point (e.g. 0.05).</source>
-        <translation>等値面の値は 0 より大きく 10 未満の数を小数点で書いてください（例: 0.05）。</translation>
-    </message>
-    <message>
-        <source>Export orbital</source>
-        <translation>軌道を書き出す</translation>
-    </message>
-    <message>
-        <source>Gaussian cube files (*.cube)</source>
-        <translation>Gaussian cube ファイル (*.cube)</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>%1 を保存しました</translation>
     </message>
 </context>
 <context>

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -500,12 +500,6 @@ class IRSpectrumWidget(Retranslatable, QWidget):
         atomic_write_text(path, "\n".join(lines) + "\n")
 
 
-def _ir_tr(text: str) -> str:
-    from PySide6.QtCore import QCoreApplication
-
-    return QCoreApplication.translate("IRSpectrumWidget", text)
-
-
 class _IRPlot(Retranslatable, _LazyPlot):
     """The plot area of :class:`IRSpectrumWidget`: sticks and the broadened curve."""
 
@@ -524,8 +518,8 @@ class _IRPlot(Retranslatable, _LazyPlot):
         pg = _pg()
         _style(plot)
         # translated in the context of IRSpectrumWidget, where these texts always were
-        self.bind_text(lambda: plot.setLabel("bottom", _ir_tr("Wavenumber (cm⁻¹)")))
-        self.bind_text(lambda: plot.setLabel("left", _ir_tr("IR intensity (km/mol)")))
+        self.bind_text(lambda: plot.setLabel("bottom", QCoreApplication.translate("IRSpectrumWidget", "Wavenumber (cm⁻¹)")))
+        self.bind_text(lambda: plot.setLabel("left", QCoreApplication.translate("IRSpectrumWidget", "IR intensity (km/mol)")))
         plot.getAxis("left").enableAutoSIPrefix(False)
         plot.getAxis("bottom").enableAutoSIPrefix(False)
         plot.getViewBox().invertX(True)  # chemists read IR spectra from high to low
@@ -537,8 +531,8 @@ class _IRPlot(Retranslatable, _LazyPlot):
     def draw(self, freqs: list[float], ints: list[float], curve: Any) -> None:
         """Show sticks at ``freqs`` and the broadened ``curve`` (x, y) or none."""
         self._data = (freqs, ints, curve)
-        self.set_empty(not freqs, _ir_tr("No IR spectrum: open the results of a frequency "
-                                         "calculation."))
+        self.set_empty(not freqs, QCoreApplication.translate(
+            "IRSpectrumWidget", "No IR spectrum: open the results of a frequency calculation."))
         if self._sticks is None:
             return
         self._sticks.setOpts(x=freqs, height=ints)

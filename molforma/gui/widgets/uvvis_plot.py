@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from molforma.fileio import atomic_write_bytes, atomic_write_text
@@ -50,8 +51,8 @@ class _UVVisPlot(Retranslatable, _LazyPlot):
     def _build(self, plot: Any) -> None:
         pg = _pg()
         _style(plot)
-        self.bind_text(lambda: plot.setLabel("bottom", _uv_tr("Wavelength (nm)")))
-        self.bind_text(lambda: plot.setLabel("left", _uv_tr("Oscillator strength")))
+        self.bind_text(lambda: plot.setLabel("bottom", QCoreApplication.translate("UVVisSpectrumWidget", "Wavelength (nm)")))
+        self.bind_text(lambda: plot.setLabel("left", QCoreApplication.translate("UVVisSpectrumWidget", "Oscillator strength")))
         plot.getAxis("left").enableAutoSIPrefix(False)
         plot.getAxis("bottom").enableAutoSIPrefix(False)
         self._sticks = pg.BarGraphItem(x=[], height=[], width=1.0, brush="#9467bd", pen=None)
@@ -66,18 +67,13 @@ class _UVVisPlot(Retranslatable, _LazyPlot):
     def draw(self, nm: list[float], strengths: list[float], width: float, curve: Any) -> None:
         """Sticks at ``nm`` of ``width`` and the broadened ``curve`` (x, y) or none."""
         self._data = (nm, strengths, width, curve)
-        self.set_empty(not nm, _uv_tr("No excitations: open the results of a TDDFT or CIS "
-                                      "calculation."))
+        self.set_empty(not nm, QCoreApplication.translate(
+            "UVVisSpectrumWidget",
+            "No excitations: open the results of a TDDFT or CIS calculation."))
         if self._sticks is None:
             return
         self._sticks.setOpts(x=nm, height=strengths, width=width)
         self._curve.setData(*(curve if curve is not None else ([], [])))
-
-
-def _uv_tr(text: str) -> str:
-    from PySide6.QtCore import QCoreApplication
-
-    return QCoreApplication.translate("UVVisSpectrumWidget", text)
 
 
 class UVVisSpectrumWidget(Retranslatable, QWidget):
