@@ -23,14 +23,20 @@ from molforma.file_formats import mime_of
 # One copy of a result: structuredContent and its JSON text together stay under 100,000.
 PAGE_CHARS = 40_000
 
-# view -> MIME type of the per-document resources a result links to.
-DOCUMENT_LINKS: dict[str, tuple[str, str]] = {
-    "project": (mime_of("project"), "The whole confirmed project (*.molforma.json)."),
-    "xyz": (mime_of("xyz"), "The confirmed structure as XYZ."),
-    "mol": (mime_of("mol"), "The confirmed structure as a MOL file."),
-    "sdf": (mime_of("sdf"), "The confirmed structure as SDF."),
-    "pdb": (mime_of("pdb"), "The confirmed structure as PDB."),
-    "nwchem": (mime_of("nwchem"), "The NWChem input of the confirmed project."),
+# The document views: view -> (resource name, title, MIME type, description). They are
+# the first resources of molforma.mcp.resources.VIEWS and what results link to.
+DOCUMENT_VIEWS: dict[str, tuple[str, str, str, str]] = {
+    "project": ("project", "Project JSON", mime_of("project"),
+                "The confirmed project envelope (*.molforma.json)."),
+    "xyz": ("xyz", "XYZ coordinates", mime_of("xyz"),
+            "The confirmed structure as XYZ."),
+    "mol": ("mol", "MOL file", mime_of("mol"),
+            "The confirmed structure as a MOL file (V3000 above 999 atoms)."),
+    "sdf": ("sdf", "SDF file", mime_of("sdf"),
+            "The confirmed structure as a one-record SDF (atom ids and names as data)."),
+    "pdb": ("pdb", "PDB file", mime_of("pdb"), "The confirmed structure as PDB."),
+    "nwchem": ("nwchem_input", "NWChem input", mime_of("nwchem"),
+               "The NWChem input generated from the confirmed project."),
 }
 
 
@@ -54,7 +60,7 @@ def document_links(doc_id: str, views: Iterable[str] = ("project", "xyz", "mol",
                                                          "nwchem")) -> list[dict[str, Any]]:
     """Links to the full confirmed project of ``doc_id`` in the given views."""
     return [link(f"molforma://documents/{doc_id}/{view}", f"{doc_id}_{view}",
-                 DOCUMENT_LINKS[view][0], DOCUMENT_LINKS[view][1]) for view in views]
+                 DOCUMENT_VIEWS[view][2], DOCUMENT_VIEWS[view][3]) for view in views]
 
 
 def page_envelope(project: Mapping[str, Any], offset: int, limit: int | None,

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from molforma.errors import MolFormaError
 from molforma.file_formats import mime_of
+from molforma.mcp.paging import DOCUMENT_VIEWS
 from molforma.mcp.protocol import INVALID_PARAMS, RpcError
 
 if TYPE_CHECKING:
@@ -33,17 +34,7 @@ LEGACY_NOT_FOUND = -32002
 
 # view -> (name, title, mimeType, description)
 VIEWS: dict[str, tuple[str, str, str, str]] = {
-    "project": ("project", "Project JSON", mime_of("project"),
-                "The confirmed project envelope (*.molforma.json)."),
-    "xyz": ("xyz", "XYZ coordinates", mime_of("xyz"),
-            "The confirmed structure as XYZ."),
-    "mol": ("mol", "MOL file", mime_of("mol"),
-            "The confirmed structure as a MOL file (V3000 above 999 atoms)."),
-    "sdf": ("sdf", "SDF file", mime_of("sdf"),
-            "The confirmed structure as a one-record SDF (atom ids and names as data)."),
-    "pdb": ("pdb", "PDB file", mime_of("pdb"), "The confirmed structure as PDB."),
-    "nwchem": ("nwchem_input", "NWChem input", mime_of("nwchem"),
-               "The NWChem input generated from the confirmed project."),
+    **DOCUMENT_VIEWS,
     "calculation/output": ("calculation_output", "Calculation output", "text/plain",
                            "output.out of the document's latest calculation."),
     "results/summary": ("results_summary", "Results summary", "application/json",

@@ -117,10 +117,11 @@ def test_the_results_reader_uses_the_result_file_endings_of_the_table() -> None:
 
 def test_the_mime_types_of_resources_and_links_come_from_the_format_table():
     from molforma.file_formats import BY_NAME, mime_of
-    from molforma.mcp.paging import DOCUMENT_LINKS
+    from molforma.mcp.paging import DOCUMENT_VIEWS, document_links
     from molforma.mcp.resources import VIEWS
 
     assert mime_of("xyz") == "chemical/x-xyz" and mime_of("mol") == "chemical/x-mdl-molfile"
     assert mime_of("sdf") == "chemical/x-mdl-sdfile" and mime_of("project") == "application/json"
-    for view in ("project", "xyz", "mol", "sdf", "pdb", "nwchem"):
-        assert DOCUMENT_LINKS[view][0] == VIEWS[view][2] == BY_NAME[view].mime
+    for view, link in zip(DOCUMENT_VIEWS, document_links("doc-1", DOCUMENT_VIEWS), strict=True):
+        assert link["mimeType"] == VIEWS[view][2] == BY_NAME[view].mime
+        assert link["description"] == VIEWS[view][3]

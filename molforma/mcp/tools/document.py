@@ -359,7 +359,7 @@ def export_document(ctx: ToolContext, args: ExportDocumentInput) -> ExportDocume
                            "text": page, "totalChars": total, "offset": args.offset,
                            "nextOffset": end if end < total else None}
     key = args.format.strip().lower()
-    if len(page) < total and not paged_candidate and key in paging.DOCUMENT_LINKS:
+    if len(page) < total and not paged_candidate and key in paging.DOCUMENT_VIEWS:
         out["links"] = paging.document_links(doc.id, [key])
     return ExportDocumentOutput.model_validate(out)
 
