@@ -773,7 +773,7 @@ def place_fragment(work: Project, name: str, site: str, *,
         cands: list[tuple[np.ndarray, str | None]] = [(unit(h_xyz - _xyz(site_atom)), h_id)]
     else:
         cands = _site_candidates(work, index, orders, site_atom)
-    frag = np.array([[a["x"], a["y"], a["z"]] for a in entry["atoms"]], dtype=float)
+    frag = xyz_array(entry["atoms"])
     attach = int(entry["attachment"])
     frag = frag - frag[attach]
     felems = [a["element"] for a in entry["atoms"]]

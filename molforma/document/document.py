@@ -250,22 +250,22 @@ class Document:
             return dict(hit[1])
         value = summary_of(p)
         assert value is not None
+        self._remember_summary(atoms, value)
+        return dict(value)
+
+    def _remember_summary(self, atoms: list[Any], value: dict[str, Any]) -> None:
         if len(self._summaries) >= 8:
             self._summaries.pop(next(iter(self._summaries)))
         self._summaries[id(atoms)] = (atoms, value)  # the reference keeps the id from reuse
-        return dict(value)
 
     def _keep_summary(self, before: Project, after: Project) -> None:
         """Let ``after``, whose atoms differ from ``before``'s only in position, reuse its
         cached summary (formula and count do not depend on where atoms are)."""
         old, new = atoms_of(before), atoms_of(after)
-        if new is old or len(new) != len(old):
-            return
-        value = self.stored_summary(before)
-        assert value is not None
-        if len(self._summaries) >= 8:
-            self._summaries.pop(next(iter(self._summaries)))
-        self._summaries[id(new)] = (new, value)
+        if new is not old and len(new) == len(old):
+            value = self.stored_summary(before)
+            assert value is not None
+            self._remember_summary(new, value)
 
     def summary(self, *, added: Iterable[str] = (), removed: Iterable[str] = (),
                 changed: Iterable[str] = ()) -> dict[str, Any]:

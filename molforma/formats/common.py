@@ -214,6 +214,28 @@ def clean_name(name: str) -> str:
     return text[:MAX_NAME]
 
 
+def plain_atoms(symbols: list[str], xs: list[float], ys: list[float], zs: list[float],
+                ids: list[str] | None = None) -> list[dict[str, Any]]:
+    """Document atoms of default properties from columns, ids ``a1``.. unless given.
+
+    Copies of one template in new_atom's key order: far cheaper per atom than a literal,
+    which counts for a reader of 10,000 atoms.
+    """
+    if ids is None:
+        ids = [f"a{k}" for k in range(1, len(symbols) + 1)]
+    template = new_atom("", "", 0.0, 0.0, 0.0)
+    atoms = []
+    for aid, el, x, y, z in zip(ids, symbols, xs, ys, zs, strict=True):
+        atom = template.copy()
+        atom["id"] = aid
+        atom["element"] = el
+        atom["x"] = x
+        atom["y"] = y
+        atom["z"] = z
+        atoms.append(atom)
+    return atoms
+
+
 def make_atom(index: int, element: str, x: float, y: float, z: float, **props: Any) -> dict[str, Any]:
     """A document atom ``a<index>`` (1-based index)."""
     return new_atom(f"a{index}", element, x, y, z, **props)

@@ -37,7 +37,7 @@ from molforma.formats.common import (
     to_float,
     to_int,
 )
-from molforma.formats.mdl_fast import DEFAULT_VALENCE
+from molforma.formats.mdl_fast import DEFAULT_VALENCE, RAD_OF_UNPAIRED, V2000_LIMIT, mol_title
 from molforma.formats.rdkit_bridge import document_from_mol, mol_from_document, quiet
 
 _ID_PROP = "molforma_id"
@@ -333,8 +333,7 @@ def _mol_of(project: Mapping[str, Any]) -> tuple[Chem.Mol, list[dict[str, Any]]]
         for k in off_table:
             mol.GetAtomWithIdx(k).SetNoImplicit(False)
         mol.UpdatePropertyCache(strict=False)
-    title = " ".join(str(doc.get("title") or "").split())
-    mol.SetProp("_Name", title[:80])
+    mol.SetProp("_Name", mol_title(doc))
     return mol, atoms
 
 
@@ -345,8 +344,8 @@ def _with_lone_radicals(block: str, atoms: list[dict[str, Any]], mol: Chem.Mol) 
     RDKit writes an atom's radical only when it has a bond, so a lone H or O atom would
     come back closed-shell; 2 is a doublet, 3 a triplet.
     """
-    lone = [(k + 1, {1: 2, 2: 3}[n]) for k, a in enumerate(atoms)
-            if (n := int(a.get("unpairedElectrons") or 0)) in (1, 2)
+    lone = [(k + 1, RAD_OF_UNPAIRED[n]) for k, a in enumerate(atoms)
+            if (n := int(a.get("unpairedElectrons") or 0)) in RAD_OF_UNPAIRED
             and mol.GetAtomWithIdx(k).GetDegree() == 0]
     if not lone:
         return block
@@ -373,9 +372,9 @@ def write_mol_rdkit(project: Mapping[str, Any]) -> str:
     mol, atoms = _mol_of(project)
     with quiet():
         block = Chem.MolToMolBlock(mol, kekulize=False, includeStereo=False,
-                                   forceV3000=len(atoms) > 999)
+                                   forceV3000=len(atoms) > V2000_LIMIT)
     block = _with_lone_radicals(block, atoms, mol)
-    if _trivial_ids(atoms) or len(atoms) > 999:
+    if _trivial_ids(atoms) or len(atoms) > V2000_LIMIT:
         return block
     extra = []
     entries = [f"{i:>4} {a['id']}" for i, a in enumerate(atoms, start=1)]
@@ -403,7 +402,7 @@ def write_sdf(project: Mapping[str, Any]) -> str:
     with quiet():
         writer = Chem.SDWriter(out)
         writer.SetKekulize(False)
-        writer.SetForceV3000(len(atoms) > 999)
+        writer.SetForceV3000(len(atoms) > V2000_LIMIT)
         writer.write(mol)
         writer.close()
     return _with_lone_radicals(out.getvalue(), atoms, mol)

@@ -14,6 +14,7 @@ reader accepts, it has checked as strictly as that checker does.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from operator import itemgetter
 from typing import Any
 
@@ -21,7 +22,8 @@ import numpy as np
 
 from molforma.document import elements
 from molforma.document.arrays import has_repeats
-from molforma.document.model import FORMAL_CHARGE_RANGE, new_atom
+from molforma.document.model import FORMAL_CHARGE_RANGE
+from molforma.formats.common import plain_atoms
 
 _ORDERS = {"1": 1, "2": 2, "3": 3}
 # V3000 "RAD=" and V2000 "M  RAD" values: singlet (two unpaired, as RDKit counts them),
@@ -217,17 +219,8 @@ def document_atoms(table: Table) -> tuple[list[dict[str, Any]], list[dict[str, A
     Plain: every formal charge in the document's range and no isotope (whose mass
     number the document check looks up); then the atoms need no further check.
     """
-    template = new_atom("", "", 0.0, 0.0, 0.0)
     xs, ys, zs = table.xyz
-    atoms = []
-    for k, el, x, y, z in zip(range(1, len(xs) + 1), table.symbols, xs, ys, zs, strict=True):
-        atom = template.copy()
-        atom["id"] = f"a{k}"
-        atom["element"] = el
-        atom["x"] = x
-        atom["y"] = y
-        atom["z"] = z
-        atoms.append(atom)
+    atoms = plain_atoms(table.symbols, xs, ys, zs)
     for k, q in table.charges.items():
         atoms[k]["formalCharge"] = q
     for k, r in table.radicals.items():
@@ -251,8 +244,15 @@ DEFAULT_VALENCE = (
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
 # H and the elements whose valence a MOL reader knows (RDKit's "organic subset")
 _KNOWN_VALENCE = frozenset({1, 5, 6, 7, 8, 9, 15, 16, 17, 35, 53})
-_RAD_OF = {1: 2, 2: 3}  # unpaired electrons -> V3000 RAD= (doublet, triplet)
-V3000_RADICALS = frozenset({0, *_RAD_OF})  # unpaired-electron counts v3000_text can write
+# unpaired electrons -> MDL radical code (M  RAD / RAD=): 2 doublet, 3 triplet
+RAD_OF_UNPAIRED = {1: 2, 2: 3}
+V3000_RADICALS = frozenset({0, *RAD_OF_UNPAIRED})  # unpaired-electron counts v3000_text writes
+V2000_LIMIT = 999  # atoms or bonds a V2000 counts line can hold; above it V3000
+
+
+def mol_title(doc: Mapping[str, Any]) -> str:
+    """The title line of a MOL block: the document title on one line, at most 80 chars."""
+    return " ".join(str(doc.get("title") or "").split())[:80]
 
 
 def writes_valence(z: int, charge: int, unpaired: int, valence: int) -> bool:
@@ -315,7 +315,7 @@ def v3000_text(title: str, atoms: list[dict[str, Any]],
         if m:
             line += f" MASS={m}"
         if r:
-            line += f" RAD={_RAD_OF[r]}"
+            line += f" RAD={RAD_OF_UNPAIRED[r]}"
         if writes_valence(atomic_number(el), q, r, valence[k]):
             line += f" VAL={valence[k] or -1}"
         out.append(line + "\n")

@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from molforma.formats.mdl_fast import v3000_text
-
-V2000_LIMIT = 999  # atoms or bonds a V2000 counts line can hold
+from molforma.formats.mdl_fast import V2000_LIMIT, mol_title, v3000_text
 
 
 def write_mol(project: Mapping[str, Any]) -> str:
@@ -22,8 +20,7 @@ def write_mol(project: Mapping[str, Any]) -> str:
     doc = project["document"]
     atoms = list(doc.get("atoms", []))
     if len(atoms) > V2000_LIMIT:
-        title = " ".join(str(doc.get("title") or "").split())[:80]
-        text = v3000_text(title, atoms, list(doc.get("bonds", [])))
+        text = v3000_text(mol_title(doc), atoms, list(doc.get("bonds", [])))
         if text is not None:
             return text
     from molforma.formats.mdl import write_mol_rdkit

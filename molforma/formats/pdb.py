@@ -24,13 +24,13 @@ from typing import Any
 import numpy as np
 
 from molforma.document.elements import normalize_symbol
-from molforma.document.model import new_atom
 from molforma.formats.common import (
     Structure,
     clean_name,
     fail,
     numbered_lines,
     pick_frame,
+    plain_atoms,
     syntax,
     to_float,
 )
@@ -248,22 +248,16 @@ def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None) 
     serial_list = [r["serial"] for r in records]
     use_serials = all(s.isdigit() and int(s) > 0 for s in serial_list) and len(
         set(serial_list)) == len(serial_list)
-    atoms = []
+    atoms = plain_atoms([r["element"] for r in records], [r["x"] for r in records],
+                        [r["y"] for r in records], [r["z"] for r in records],
+                        [f"a{int(s)}" for s in serial_list] if use_serials else None)
     names: dict[str, str] = {}
-    template = new_atom("", "", 0.0, 0.0, 0.0)  # copies: far cheaper than a literal each
-    for k, r in enumerate(records, 1):
+    for atom, r in zip(atoms, records, strict=True):
         name = names.get(r["name"])
         if name is None:
             name = names[r["name"]] = clean_name(r["name"])
-        atom = template.copy()
-        atom["id"] = f"a{int(r['serial'])}" if use_serials else f"a{k}"
-        atom["element"] = r["element"]
-        atom["x"] = r["x"]
-        atom["y"] = r["y"]
-        atom["z"] = r["z"]
         atom["name"] = name
         atom["formalCharge"] = r["charge"]
-        atoms.append(atom)
     serials = {s: k for k, s in enumerate(serial_list)} if len(set(serial_list)) == len(
         serial_list) else {}
     orders, named = _conect(lines, serials)

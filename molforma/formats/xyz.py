@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from molforma.document.model import MIN_DISTANCE, new_atom
+from molforma.document.model import MIN_DISTANCE
 from molforma.errors import FormatError
 from molforma.formats.common import (
     Structure,
@@ -27,6 +27,7 @@ from molforma.formats.common import (
     make_atom,
     numbered_lines,
     pick_frame,
+    plain_atoms,
     syntax,
     to_float,
 )
@@ -180,17 +181,7 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> S
         coords = coords.array
     else:
         xs, ys, zs = (np.asarray(coords)[:, k].tolist() for k in range(3))
-    # copies of one template in new_atom's key order: far cheaper per atom than a literal
-    template = new_atom("", "", 0.0, 0.0, 0.0)
-    atoms = []
-    for k, el, x, y, z in zip(range(1, len(els) + 1), els, xs, ys, zs, strict=True):
-        atom = template.copy()
-        atom["id"] = f"a{k}"
-        atom["element"] = el
-        atom["x"] = x
-        atom["y"] = y
-        atom["z"] = z
-        atoms.append(atom)
+    atoms = plain_atoms(els, xs, ys, zs)
     comment = lines[start + 1].strip()
     charge = multiplicity = None
     for key, value in _KEYVAL.findall(comment):
