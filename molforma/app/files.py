@@ -82,8 +82,10 @@ def open_path(app: AppState, path: str, *, actor: Actor,
     else:
         from molforma.formats import apply_structure
 
-        doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True), label=label,
-                 preview=False, origin=actor.origin, trust=False)
+        # ``loaded`` was read for this edit alone: its atoms become the document's, uncopied
+        doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True, owned=True),
+                 label=label, preview=False, origin=actor.origin, trust=False,
+                 replaces_structure=True)
         doc.path = None  # a structure file is not the project's own file
     # A loaded file's protected values are not the person's own (SPEC.md section 7).
     doc.trusted = trusted

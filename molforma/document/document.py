@@ -35,6 +35,7 @@ from molforma.document.model import (
     check_settings,
     check_structure,
     clone_project,
+    first_free_id,
     formula,
     new_project,
 )
@@ -202,6 +203,12 @@ class Document:
     def project(self) -> Project:
         """The confirmed project (never mutate it)."""
         return self._project
+
+    def first_free_id(self) -> int:
+        """The number of the first atom id a structure loaded now gets (ids are never
+        reused, not even those of undone atoms)."""
+        with self.lock:
+            return max(first_free_id(self._project["document"]), self._id_high)
 
     @property
     def candidate(self) -> Project | None:

@@ -479,3 +479,18 @@ def project_from_json(data: Any, source: str = "project") -> Project:
     # now, so no way of loading one puts a refused directive into the document.
     check_project_calculation(out["calculation"])
     return out
+
+
+def first_free_id(doc: Mapping[str, Any], ids: list[str] | None = None) -> int:
+    """The number of the first atom id a structure loaded into ``doc`` (a project's
+    document block) gets: past ``nextAtomId`` and past every id in use (``ids``, the
+    atoms' ids when given), as ids are never reused in a document."""
+    if ids is None:
+        ids = [a["id"] for a in doc.get("atoms", [])]
+    start = int(doc.get("nextAtomId", 1) or 1)
+    numbers = [i[1:] for i in ids]
+    try:
+        existing = max(map(int, numbers), default=0)  # in C: ids are a1, a2, ... by the rules
+    except ValueError:
+        existing = max((int(i) for i in numbers if i.isdigit()), default=0)
+    return max(start, existing + 1)

@@ -5,7 +5,8 @@ of each other" for up to 10,000 atoms. Atoms are sorted into cubic cells of a
 side of at least ``r``; every close pair then lies in one cell or in two
 neighbouring cells. A dense grid (an array indexed by cell) answers "how many
 atoms in this cell, from where" for all atoms and all 13 half-shell neighbours at
-once, so there is no Python loop per atom or per cell. When the points are spread
+once, so there is no Python loop per atom or per cell (one per neighbouring cell
+offset). When the points are spread
 so far apart that a dense grid would be large, a sorted list of occupied cells is
 searched instead.
 """
@@ -45,27 +46,39 @@ def _grid(xyz: Any, side: float) -> tuple[Any, Any, int]:
     return cells, span, int(span[0]) * int(span[1]) * int(span[2])
 
 
-def _dense(cells: Any, span: Any, ncells: int) -> tuple[Any, Any] | None:
-    """Candidate pairs from a dense grid (sorted-position indices are mapped back)."""
+def _dense(xyz: Any, cells: Any, span: Any, ncells: int,
+           cutoff: float) -> tuple[Any, Any, Any] | None:
+    """Close pairs from a dense grid, one neighbour offset at a time.
+
+    Each offset's candidates are measured and filtered at once, so no array larger than
+    the points themselves lives long: on a machine where fresh memory is dear (page
+    faults), that is most of the time of a search over 10,000 points.
+    """
     keys = (cells[:, 0] * span[1] + cells[:, 1]) * span[2] + cells[:, 2]
     order = np.argsort(keys, kind="stable")
     skeys = keys[order]
+    x, y, z = np.ascontiguousarray(xyz[order].T)
     counts = np.bincount(skeys, minlength=ncells)
     first = np.cumsum(counts) - counts
     n = len(skeys)
     pos = np.arange(n)
-    offsets = np.array([(dx * span[1] + dy) * span[2] + dz for dx, dy, dz in _HALF_SHELL],
-                       dtype=np.int64)
-    neighbour = skeys[:, None] + offsets[None, :]
-    # own cell: the atoms after this one; neighbour cells: all their atoms
-    own = first[skeys] + counts[skeys] - pos - 1
-    ncount = np.concatenate([own, counts[neighbour].ravel()])
-    if int(ncount.sum()) > _CANDIDATES_PER_POINT * n + 10_000:
+    offsets = [(dx * int(span[1]) + dy) * int(span[2]) + dz for dx, dy, dz in _HALF_SHELL]
+    # own cell: the points after this one; neighbour cells: all their points
+    per_offset = [(pos + 1, first[skeys] + counts[skeys] - pos - 1)]
+    per_offset += [(first[skeys + off], counts[skeys + off]) for off in offsets]
+    if sum(int(c.sum()) for _, c in per_offset) > _CANDIDATES_PER_POINT * n + 10_000:
         return None
-    nbegin = np.concatenate([pos + 1, first[neighbour].ravel()])
-    rows = np.concatenate([pos, np.repeat(pos, len(offsets))])
-    i, j = _expand(rows, ncount, nbegin)
-    return order[i], order[j]
+    found_i, found_j, found_d = [], [], []
+    for begins, cnt in per_offset:
+        i, j = _expand(pos, cnt, begins)
+        dx, dy, dz = x[j] - x[i], y[j] - y[i], z[j] - z[i]
+        d = np.sqrt(dx * dx + dy * dy + dz * dz)
+        keep = d <= cutoff
+        found_i.append(i[keep])
+        found_j.append(j[keep])
+        found_d.append(d[keep])
+    i, j = order[np.concatenate(found_i)], order[np.concatenate(found_j)]
+    return np.minimum(i, j), np.maximum(i, j), np.concatenate(found_d)
 
 
 def _sparse(xyz: Any, side: float) -> tuple[Any, Any]:
@@ -88,21 +101,22 @@ def _sparse(xyz: Any, side: float) -> tuple[Any, Any]:
         counts_l.append(np.where(hit, counts[at], 0)[cell_of])
         begins_l.append(first[at][cell_of])
     i, j = _expand(np.concatenate(rows_l), np.concatenate(counts_l), np.concatenate(begins_l))
-    return order[i], order[j]
+    i, j = order[i], order[j]
+    return np.minimum(i, j), np.maximum(i, j)
 
 
-def candidate_pairs(xyz: Any, reach: float) -> tuple[Any, Any]:
-    """Index arrays ``(i, j)``, ``i < j``, holding every pair closer than ``reach`` (and others).
+def close_pairs(xyz: Any, cutoff: float) -> tuple[Any, Any, Any]:
+    """``(i, j, d)`` of every pair of points with distance ``d <= cutoff``, ``i < j``.
 
-    Each pair appears once. Callers filter by the distance they need.
+    Each pair appears once, in no particular order.
     """
     xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
     n = len(xyz)
     if n < 2:
         empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    # rounding never puts two points closer than reach two cells apart
-    side = max(float(reach), 1e-6) * 1.0001
+        return empty, empty, np.zeros(0)
+    # rounding never puts two points closer than the cutoff two cells apart
+    side = max(float(cutoff), 1e-6) * 1.0001
     limit = _CELLS_PER_POINT * n + 4096
     ext = xyz.max(axis=0) - xyz.min(axis=0)
     grown = side
@@ -110,18 +124,55 @@ def candidate_pairs(xyz: Any, reach: float) -> tuple[Any, Any]:
     while float(np.prod(np.floor(ext / grown) + 3)) > limit:
         grown *= 1.5
     cells, span, ncells = _grid(xyz, grown)
-    found = _dense(cells, span, ncells)
-    if found is None:
-        found = _sparse(xyz, side)
-    i, j = found
-    return np.minimum(i, j), np.maximum(i, j)
+    found = _dense(xyz, cells, span, ncells, cutoff)
+    if found is not None:
+        return found
+    i, j = _sparse(xyz, side)
+    d = distances(xyz, i, j)
+    keep = d <= cutoff
+    return i[keep], j[keep], d[keep]
+
+
+_WHOLE_SHELL = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)]
+
+
+def near(xyz: Any, seeds: Any, reach: float) -> Any:
+    """Boolean mask over the points: every point closer than ``reach`` to a point of
+    ``seeds`` (indices), the seeds themselves, and possibly some farther ones.
+
+    Only the cells around the seeds are looked into, so a handful of seeds among
+    10,000 points costs one sort of the points' cells.
+    """
+    xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
+    cells, span, _ = _grid(xyz, max(float(reach), 1e-6) * 1.0001)
+    keys = (cells[:, 0] * span[1] + cells[:, 1]) * span[2] + cells[:, 2]
+    order = np.argsort(keys, kind="stable")
+    skeys = keys[order]
+    offsets = np.array([(dx * span[1] + dy) * span[2] + dz for dx, dy, dz in _WHOLE_SHELL],
+                       dtype=np.int64)
+    wanted = (keys[np.asarray(seeds, dtype=np.int64)][:, None] + offsets[None, :]).ravel()
+    lo = np.searchsorted(skeys, wanted, side="left")
+    hi = np.searchsorted(skeys, wanted, side="right")
+    _, at = _expand(np.zeros(len(lo), dtype=np.int64), hi - lo, lo)
+    mask = np.zeros(len(xyz), dtype=bool)
+    mask[order[at]] = True
+    return mask
+
+
+def distances(xyz: Any, i: Any, j: Any) -> Any:
+    """Distances between the points ``xyz[i]`` and ``xyz[j]`` (index arrays of one length).
+
+    One coordinate at a time: gathering rows of an n x 3 array and summing along them is
+    several times slower in numpy than three 1-D gathers (the sums are the same).
+    """
+    x, y, z = np.ascontiguousarray(np.asarray(xyz, dtype=float).reshape(-1, 3).T)
+    dx, dy, dz = x[j] - x[i], y[j] - y[i], z[j] - z[i]
+    return np.sqrt(dx * dx + dy * dy + dz * dz)
 
 
 def pairs_closer_than(xyz: Any, cutoff: float) -> tuple[Any, Any, Any]:
     """``(i, j, d)`` of every pair with distance ``d < cutoff``, ``i < j``, sorted by (i, j)."""
-    xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
-    i, j = candidate_pairs(xyz, cutoff)
-    d = np.sqrt(((xyz[j] - xyz[i]) ** 2).sum(axis=1))
+    i, j, d = close_pairs(xyz, cutoff)
     keep = d < cutoff
     i, j, d = i[keep], j[keep], d[keep]
     rank = np.lexsort((j, i))

@@ -215,14 +215,14 @@ def clean_name(name: str) -> str:
 
 
 def plain_atoms(symbols: list[str], xs: list[float], ys: list[float], zs: list[float],
-                ids: list[str] | None = None) -> list[dict[str, Any]]:
-    """Document atoms of default properties from columns, ids ``a1``.. unless given.
+                ids: list[str] | None = None, first: int = 1) -> list[dict[str, Any]]:
+    """Document atoms of default properties from columns, ids ``a<first>``.. unless given.
 
     Copies of one template in new_atom's key order: far cheaper per atom than a literal,
     which counts for a reader of 10,000 atoms.
     """
     if ids is None:
-        ids = [f"a{k}" for k in range(1, len(symbols) + 1)]
+        ids = [f"a{k}" for k in range(first, first + len(symbols))]
     template = new_atom("", "", 0.0, 0.0, 0.0)
     atoms = []
     for aid, el, x, y, z in zip(ids, symbols, xs, ys, zs, strict=True):

@@ -19,7 +19,7 @@ import numpy as np
 from molforma.document import elements
 from molforma.document.arrays import first_of_each
 from molforma.document.coordinates import xyz_array
-from molforma.document.neighbours import candidate_pairs
+from molforma.document.neighbours import close_pairs, near, pairs_closer_than
 
 _ELEMENT = itemgetter("element")
 _ID = itemgetter("id")
@@ -76,25 +76,20 @@ def _one_bond_per_hydrogen(a: Any, b: Any, d: Any, hydrogen: Any) -> Any:
     return np.concatenate([heavy, with_h[np.asarray(kept, dtype=np.int64)]])
 
 
-def connectivity_of(xyz: Any, symbols: Sequence[str],
-                    seen: dict[str, float] | None = None) -> list[tuple[int, int]]:
-    """Bonded index pairs ``(i, j)``, ``i < j``, sorted, of coordinates ``xyz`` (n x 3).
-
-    ``symbols`` are valid element symbols, one per row of ``xyz``. ``seen`` (when given)
-    receives ``"closest"``: the shortest distance between any two atoms (every pair
-    closer than the bonding reach, at least 0.45 Å, is among the pairs looked at), so a
-    reader learns of duplicate atoms without a second search.
-    """
+def bonded_pairs(xyz: Any, symbols: Sequence[str],
+                 seen: dict[str, float] | None = None) -> tuple[Any, Any]:
+    """Index arrays ``(i, j)`` of the bonds of :func:`connectivity_of`, in its order
+    (``seen`` as there)."""
     xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
     n = len(xyz)
     if n < 2:
-        return []
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
     kinds = sorted(set(symbols))
     code = {s: k for k, s in enumerate(kinds)}
     species = np.fromiter(map(code.__getitem__, symbols), dtype=np.int64, count=n)
     radii = np.array([RADII[s] for s in kinds])[species]
-    a, b = candidate_pairs(xyz, 2 * float(radii.max()) + CONNECT_TOLERANCE)
-    d = np.sqrt(((xyz[b] - xyz[a]) ** 2).sum(axis=1))
+    a, b, d = close_pairs(xyz, 2 * float(radii.max()) + CONNECT_TOLERANCE)
     if seen is not None:
         seen["closest"] = float(d.min()) if len(d) else float("inf")
     keep = (d <= radii[a] + radii[b] + CONNECT_TOLERANCE) & (d >= CONNECT_MIN)
@@ -103,7 +98,49 @@ def connectivity_of(xyz: Any, symbols: Sequence[str],
     kept = _one_bond_per_hydrogen(a, b, d, hydrogen)
     pa, pb = a[kept], b[kept]
     rank = np.argsort(pa * n + pb, kind="stable")
-    return list(zip(pa[rank].tolist(), pb[rank].tolist(), strict=True))
+    return pa[rank], pb[rank]
+
+
+def cross_pairs(xyz: Any, symbols: Sequence[str], side: Any) -> tuple[Any, Any]:
+    """The pairs of :func:`bonded_pairs` that join an atom of ``side`` (a boolean array)
+    to one outside it, found near the smaller of the two sets only.
+
+    A hydrogen keeps its shortest bond among all of its own, so the hydrogens next to
+    the smaller set bring their neighbours too; hydrogen-hydrogen contacts (whose
+    outcome may hang on a chain of hydrogens) make the whole structure decide.
+    """
+    xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
+    side = np.asarray(side, dtype=bool)
+    seeds = np.flatnonzero(side if side.sum() * 2 <= len(side) else ~side)
+    if not len(seeds):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    reach = 2 * max(RADII[s] for s in set(symbols)) + CONNECT_TOLERANCE
+    hydrogen = np.fromiter((s == "H" for s in symbols), dtype=bool, count=len(symbols))
+    around = near(xyz, seeds, reach)
+    around |= near(xyz, np.flatnonzero(around & hydrogen), reach)
+    keep = np.flatnonzero(around)  # ascending: pairs keep the whole structure's order
+    hs = keep[hydrogen[keep]]
+    if len(hs) > 1 and len(pairs_closer_than(xyz[hs], 2 * RADII["H"] + CONNECT_TOLERANCE)[0]):
+        a, b = bonded_pairs(xyz, symbols)
+    else:
+        a, b = bonded_pairs(xyz[keep], [symbols[k] for k in keep.tolist()])
+        a, b = keep[a], keep[b]
+    cross = side[a] != side[b]
+    return a[cross], b[cross]
+
+
+def connectivity_of(xyz: Any, symbols: Sequence[str],
+                    seen: dict[str, float] | None = None) -> list[tuple[int, int]]:
+    """Bonded index pairs ``(i, j)``, ``i < j``, sorted, of coordinates ``xyz`` (n x 3).
+
+    ``symbols`` are valid element symbols, one per row of ``xyz``. ``seen`` (when given)
+    receives ``"closest"``: the shortest distance between any two atoms (infinity when no
+    two are within the bonding reach, which is at least 1.07 Å), so a reader learns of
+    duplicate atoms without a second search.
+    """
+    pa, pb = bonded_pairs(xyz, symbols, seen)
+    return list(zip(pa.tolist(), pb.tolist(), strict=True))
 
 
 def connectivity(atoms: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
@@ -119,6 +156,9 @@ def single_bonds(atoms: Sequence[Mapping[str, Any]], xyz: Any = None,
     """
     if xyz is None:
         xyz = xyz_array(atoms)
-    pairs = connectivity_of(xyz, list(map(str, map(_ELEMENT, atoms))), seen)
+    pa, pb = bonded_pairs(xyz, list(map(str, map(_ELEMENT, atoms))), seen)
     ids = list(map(_ID, atoms))
-    return [{"a": ids[i], "b": ids[j], "order": 1} for i, j in pairs]
+    # Straight from the index arrays: a list of pair tuples would be thousands of objects
+    # the cyclic garbage collector has to look at (and promote) while they live.
+    return [{"a": ids[i], "b": ids[j], "order": 1}
+            for i, j in zip(pa.tolist(), pb.tolist(), strict=True)]

@@ -188,14 +188,16 @@ def _ids_ok(ids: list[str], n: int) -> bool:
     return len(ids) == n and len(set(ids)) == n and all(ATOM_ID.match(i) for i in ids)
 
 
-def read_mol(text: str, fmt: str = "mol") -> Structure:
+def read_mol(text: str, fmt: str = "mol", *, first_id: int = 1) -> Structure:
     """A MOL block (V2000 or V3000).
+
+    A plain block without MolForma ids gets atoms ``a<first_id>``.. (``info["first_id"]``).
 
     Raises:
         FormatError: a broken line (named) or a block RDKit cannot read.
     """
     lines = numbered_lines(text)
-    plain = _read_plain(lines, fmt)
+    plain = _read_plain(lines, fmt, first_id)
     if plain is not None:
         return plain
     end, id_map = _check_v2000(lines, 0, fmt)
@@ -215,7 +217,7 @@ def read_mol(text: str, fmt: str = "mol") -> Structure:
                      multiplicity=radical_multiplicity(atoms))
 
 
-def _read_plain(lines: list[str], fmt: str) -> Structure | None:
+def _read_plain(lines: list[str], fmt: str, first_id: int = 1) -> Structure | None:
     """A plain MOL block read without RDKit (see :mod:`molforma.formats.mdl_fast`), or None."""
     counts_at = 3
     if counts_at >= len(lines):
@@ -238,7 +240,8 @@ def _read_plain(lines: list[str], fmt: str) -> Structure | None:
         for row in range(counts_at, end):
             if lines[row].startswith("M  MFI"):
                 id_map.update(_mfi(lines[row], row + 1, fmt, natoms))
-    atoms, bonds, plain = mdl_fast.document_atoms(table)
+    atoms, bonds, plain = mdl_fast.document_atoms(table, first_id)
+    numbered = first_id
     if id_map:
         ids = [id_map.get(i + 1, "") for i in range(natoms)]
         if _ids_ok(ids, natoms):
@@ -247,10 +250,13 @@ def _read_plain(lines: list[str], fmt: str) -> Structure | None:
                 a["id"] = new
             for b in bonds:
                 b["a"], b["b"] = old[b["a"]], old[b["b"]]
+            numbered = 0
     title = lines[0].strip() if lines else ""
     # Built by the document's rules (known elements, finite coordinates, distinct bonds of
     # order 1-3); charges out of range and isotopes are left to the document check.
-    info = {"checked": "atoms"} if plain else {}
+    info: dict[str, Any] = {"checked": "atoms"} if plain else {}
+    if numbered:
+        info["first_id"] = numbered
     unpaired = sum(table.radicals.values())
     return Structure(atoms=atoms, bonds=bonds, title=title or None,
                      charge=sum(table.charges.values()),

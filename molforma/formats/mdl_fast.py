@@ -213,14 +213,16 @@ def _known_props(words: list[str], allowed: set[str]) -> bool:
     return _props(words, allowed) is not None
 
 
-def document_atoms(table: Table) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool]:
-    """Document atoms ``a1``.. and bonds of ``table``, and whether all fields are plain.
+def document_atoms(table: Table, first_id: int = 1
+                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool]:
+    """Document atoms ``a<first_id>``.. and bonds of ``table``, and whether all fields are
+    plain.
 
     Plain: every formal charge in the document's range and no isotope (whose mass
     number the document check looks up); then the atoms need no further check.
     """
     xs, ys, zs = table.xyz
-    atoms = plain_atoms(table.symbols, xs, ys, zs)
+    atoms = plain_atoms(table.symbols, xs, ys, zs, first=first_id)
     for k, q in table.charges.items():
         atoms[k]["formalCharge"] = q
     for k, r in table.radicals.items():

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -34,18 +34,30 @@ from molforma.formats.common import (
     syntax,
     to_float,
 )
+from molforma.formats.connectivity import ORDER_PERCEPTION_LIMIT, cross_pairs
+from molforma.formats.pdb_conect import read_conect
 from molforma.formats.rdkit_bridge import perceive_bonds
 
 FMT = "pdb"
+_T = TypeVar("_T")
 
 
-def _models(lines: list[str]) -> list[list[int]]:
+def record_names(lines: list[str]) -> list[str]:
+    """The record name of every line (columns 1-6, upper case, trailing blanks dropped)."""
+    raw = [line[:6] for line in lines]
+    name = {r: r.rstrip().upper() for r in set(raw)}  # a file has a dozen distinct ones
+    return list(map(name.__getitem__, raw))
+
+
+def _models(names: list[str]) -> list[list[int]]:
     """Line indices of the ATOM/HETATM records of each model (one model without MODEL)."""
+    if "MODEL" not in names and "ENDMDL" not in names:
+        loose = [i for i, rec in enumerate(names) if rec == "ATOM" or rec == "HETATM"]
+        return [loose] if loose else []
     models: list[list[int]] = []
     current: list[int] | None = None
-    loose: list[int] = []
-    for i, line in enumerate(lines):
-        rec = line[:6].rstrip().upper()
+    loose = []
+    for i, rec in enumerate(names):
         if rec == "MODEL":
             current = []
             models.append(current)
@@ -98,7 +110,35 @@ def _charge(line: str, lineno: int) -> int:
     return sign * int(digits)
 
 
-def _parsed(lines: list[str], rows: list[int]) -> list[dict[str, Any]]:
+class _Records:
+    """The fields of the ATOM/HETATM records of one model, a list per field."""
+
+    __slots__ = ("charge", "element", "lines", "name", "occupancy", "rows", "serial", "x", "y",
+                 "z")
+
+    def __init__(self, rows: list[int], lines: list[str], serial: list[str], name: list[str],
+                 x: list[float], y: list[float], z: list[float], occupancy: list[float],
+                 element: list[str], charge: list[int]) -> None:
+        self.rows, self.lines, self.serial, self.name = rows, lines, serial, name
+        self.x, self.y, self.z, self.occupancy = x, y, z, occupancy
+        self.element, self.charge = element, charge
+
+    def altlocs(self) -> list[str]:
+        return [r[16:17].strip() for r in self.lines]
+
+    def take(self, kept: list[int]) -> _Records:
+        """The records at the indices ``kept``, in that order."""
+        return _Records(_at(self.rows, kept), _at(self.lines, kept), _at(self.serial, kept),
+                        _at(self.name, kept), _at(self.x, kept), _at(self.y, kept),
+                        _at(self.z, kept), _at(self.occupancy, kept), _at(self.element, kept),
+                        _at(self.charge, kept))
+
+
+def _at(column: list[_T], kept: list[int]) -> list[_T]:
+    return [column[k] for k in kept]
+
+
+def _parsed(lines: list[str], rows: list[int]) -> _Records:
     """The fields of the ATOM/HETATM records ``rows`` (checked, line-numbered).
 
     Column by column for the usual records; a record with anything unusual in it makes
@@ -108,38 +148,90 @@ def _parsed(lines: list[str], rows: list[int]) -> list[dict[str, Any]]:
     return fast if fast is not None else _parsed_lines(lines, rows)
 
 
-def _parsed_columns(lines: list[str], rows: list[int]) -> list[dict[str, Any]] | None:
+def _by_field(recs: list[str], rows: list[int], fields: list[str], decode: Any) -> list[Any]:
+    """``decode(record, line number)`` of each record, decoded once per distinct field."""
+    value: dict[str, Any] = {}
+    for f in set(fields):
+        k = fields.index(f)  # the first record with it names the line of an error
+        value[f] = decode(recs[k], rows[k] + 1)
+    return list(map(value.__getitem__, fields))
+
+
+def _parsed_columns(lines: list[str], rows: list[int]) -> _Records | None:
     recs = [lines[i] for i in rows]
-    if not recs or min(map(len, (r.rstrip() for r in recs))) < 54:
+    if not recs or min(map(len, map(str.rstrip, recs))) < 54:
         return None
     try:
-        xs, ys, zs = ([float(r[a:b]) for r in recs] for a, b in ((30, 38), (38, 46), (46, 54)))
-        occ = [float(t) if t else 1.0 for t in (r[54:60].strip() for r in recs)]
+        xs, ys, zs = _coordinates(recs)
+        # a file has a handful of distinct occupancies: each is read once
+        fields = [r[54:60] for r in recs]
+        occupancy = {f: float(f) if f.strip() else 1.0 for f in set(fields)}
+        occ = list(map(occupancy.__getitem__, fields))
     except ValueError:
         return None
     values = np.array([xs, ys, zs, occ])
     if not (np.isfinite(values).all() and (np.abs(values) <= 1e5).all()):
         return None
-    element_of: dict[tuple[str, str, str], str] = {}
-    charge_of: dict[str, int] = {}
-    out = []
-    for i, r, x, y, z, o in zip(rows, recs, xs, ys, zs, occ, strict=True):
-        key = (r[76:78], r[12:16], r[:6])
-        el = element_of.get(key)
-        if el is None:
-            el = element_of[key] = _element(r, i + 1)
-        field = r[78:80]
-        q = charge_of.get(field)
-        if q is None:
-            q = charge_of[field] = _charge(r, i + 1)
-        out.append({"row": i, "serial": r[6:11].strip(), "name": r[12:16].strip(),
-                    "altloc": r[16:17].strip(), "residue": (r[21:22], r[22:27]),
-                    "x": x, "y": y, "z": z, "occupancy": o, "element": el, "charge": q})
-    return out
+    given = [r[76:78] for r in recs]
+    if all(map(str.strip, set(given))):
+        els = _by_field(recs, rows, given, _element)  # columns 77-78 decide alone
+    else:
+        # the atom name (and record name) decide where columns 77-78 are blank
+        keys = [r[76:78] + r[12:16] + r[:6] for r in recs]
+        els = _by_field(recs, rows, keys, _element)
+    charges = _by_field(recs, rows, [r[78:80] for r in recs], _charge)
+    return _Records(rows, recs, [r[6:11].strip() for r in recs],
+                    [r[12:16].strip() for r in recs], xs, ys, zs, occ, els, charges)
 
 
-def _parsed_lines(lines: list[str], rows: list[int]) -> list[dict[str, Any]]:
-    out = []
+_SPACE, _MINUS, _POINT, _ZERO, _NINE = 32, 45, 46, 48, 57
+
+
+def _three_decimals(chars: Any) -> Any:
+    """The numbers of 8-column fields written ``%8.3f`` (an m x 8 byte array), or None.
+
+    The value is the field's integer divided by 1000, which is the float ``float()``
+    gives for the same text (both are the double nearest the decimal); any other way of
+    writing a number makes the caller use ``float``.
+    """
+    if not len(chars):
+        return None
+    col = np.ascontiguousarray(chars.T)  # a row per column: every test below is 1-D
+    digit = (col >= _ZERO) & (col <= _NINE)
+    if not ((col[4] == _POINT).all() and digit[3].all() and digit[5:].all()):
+        return None
+    value = np.zeros(col.shape[1], dtype=np.int64)
+    negative = np.zeros(col.shape[1], dtype=bool)
+    for k in range(3):
+        filled = col[k] != _SPACE
+        minus = col[k] == _MINUS
+        # right-justified: nothing blank after a filled column; a minus first, then digits
+        if not (~filled | digit[k] | minus).all() or (filled & (col[k + 1] == _SPACE)).any():
+            return None
+        if (minus & ~digit[k + 1]).any() or (k and (minus & (col[k - 1] != _SPACE)).any()):
+            return None
+        negative |= minus
+    for k in (0, 1, 2, 3, 5, 6, 7):
+        value = np.where(digit[k], value * 10 + (col[k].astype(np.int64) - _ZERO), value)
+    number = value / 1000.0
+    return np.where(negative, -number, number)
+
+
+def _coordinates(recs: list[str]) -> tuple[list[float], list[float], list[float]]:
+    """x, y, z of the records (columns 31-54); ValueError for a field that is no number."""
+    text = "".join([r[30:54] for r in recs])
+    if text.isascii() and len(text) == 24 * len(recs):
+        chars = np.frombuffer(text.encode("ascii"), dtype=np.uint8).reshape(-1, 8)
+        numbers = _three_decimals(chars)
+        if numbers is not None:
+            xs, ys, zs = numbers.reshape(-1, 3).T.tolist()
+            return xs, ys, zs
+    xs, ys, zs = ([float(r[a:b]) for r in recs] for a, b in ((30, 38), (38, 46), (46, 54)))
+    return xs, ys, zs
+
+
+def _parsed_lines(lines: list[str], rows: list[int]) -> _Records:
+    columns: tuple[list[Any], ...] = ([], [], [], [], [], [], [], [], [], [])
     for i in rows:
         line = lines[i]
         lineno = i + 1
@@ -148,24 +240,24 @@ def _parsed_lines(lines: list[str], rows: list[int]) -> list[dict[str, Any]]:
         x, y, z = (to_float(line[a:b], FMT, lineno) for a, b in ((30, 38), (38, 46), (46, 54)))
         occ_text = line[54:60].strip()
         occupancy = to_float(occ_text, FMT, lineno, "occupancy") if occ_text else 1.0
-        out.append({
-            "row": i, "serial": line[6:11].strip(), "name": line[12:16].strip(),
-            "altloc": line[16:17].strip(), "residue": (line[21:22], line[22:27]),
-            "x": x, "y": y, "z": z, "occupancy": occupancy,
-            "element": _element(line, lineno), "charge": _charge(line, lineno),
-        })
-    return out
+        for column, value in zip(columns, (
+                i, line, line[6:11].strip(), line[12:16].strip(), x, y, z, occupancy,
+                _element(line, lineno), _charge(line, lineno)), strict=True):
+            column.append(value)
+    return _Records(*columns)
 
 
-def _choose_altlocs(records: list[dict[str, Any]], forced: str | None) -> list[dict[str, Any]]:
+def _choose_altlocs(records: _Records, forced: str | None) -> _Records:
     """Keep atoms without altloc and one alternative per atom, chosen per residue."""
-    if not any(r["altloc"] for r in records):
+    altloc = records.altlocs()
+    if not any(altloc):
         return records
+    residue = [(r[21:22], r[22:27]) for r in records.lines]
     per_residue: dict[Any, dict[str, float]] = defaultdict(dict)
-    for r in records:
-        if r["altloc"]:
-            occ = per_residue[r["residue"]]
-            occ[r["altloc"]] = occ.get(r["altloc"], 0.0) + r["occupancy"]
+    for res, label, o in zip(residue, altloc, records.occupancy, strict=True):
+        if label:
+            occ = per_residue[res]
+            occ[label] = occ.get(label, 0.0) + o
     chosen: dict[Any, str] = {}
     for res, occ in per_residue.items():
         if forced and forced in occ:
@@ -173,129 +265,120 @@ def _choose_altlocs(records: list[dict[str, Any]], forced: str | None) -> list[d
         else:
             best = max(occ.values())
             chosen[res] = next(label for label, v in occ.items() if v == best)
-    kept: list[dict[str, Any]] = []
+    kept: list[int] = []
     placed: dict[tuple[Any, str], int] = {}
-    for r in records:
-        if not r["altloc"]:
-            kept.append(r)
+    for k, (res, label, name) in enumerate(zip(residue, altloc, records.name, strict=True)):
+        if not label:
+            kept.append(k)
             continue
-        key = (r["residue"], r["name"])
-        if r["altloc"] == chosen[r["residue"]]:
+        key = (res, name)
+        if label == chosen[res]:
             if key in placed:
-                kept[placed[key]] = r  # the chosen label replaces a stand-in
+                kept[placed[key]] = k  # the chosen label replaces a stand-in
             else:
                 placed[key] = len(kept)
-                kept.append(r)
+                kept.append(k)
         elif key not in placed:
             # An atom that lacks the chosen label keeps its first alternative.
             placed[key] = len(kept)
-            kept.append(r)
-    return kept
+            kept.append(k)
+    return records.take(kept)
 
 
 def pdb_choices(text: str) -> dict[str, Any]:
     """``{"models": n, "altlocs": [labels]}`` of a PDB text, for a model/altloc dialog."""
     lines = numbered_lines(text)
-    models = _models(lines)
+    models = _models(record_names(lines))
     labels = sorted({lines[i][16:17].strip() for m in models for i in m} - {""})
     return {"models": len(models), "altlocs": labels}
 
 
-def _conect(lines: list[str], serials: dict[str, int]) -> tuple[dict[tuple[int, int], int], set[int]]:
-    """Bond orders from CONECT records (pairs between kept atoms) and the atoms they name."""
-    # times a pair is listed from one end: 2 for a double bond, 3 for a triple bond
-    listed: dict[tuple[int, int, int], int] = {}
-    named: set[int] = set()
-    for i in [i for i, line in enumerate(lines) if line[:6].upper() == "CONECT"]:
-        line = lines[i]
-        # columns 7-31: up to five serial numbers; those past the line's end are blank
-        fields = [line[6:11].strip(), line[11:16].strip(), line[16:21].strip(),
-                  line[21:26].strip(), line[26:31].strip()]
-        if not fields or not fields[0]:
-            syntax(FMT, i + 1, "a CONECT record needs an atom serial number")
-        for f in fields:
-            if f and not f.lstrip("-").isdigit():
-                syntax(FMT, i + 1, f"bad serial number '{f}' in CONECT")
-        a = serials.get(fields[0])
-        if a is None:
-            continue  # an atom of another model or alternate location
-        named.add(a)
-        for f in fields[1:]:
-            b = serials.get(f) if f else None
-            if b is not None and b != a:
-                named.add(b)
-                key = (a, b, a) if a < b else (b, a, a)
-                listed[key] = listed.get(key, 0) + 1
-    most: dict[tuple[int, int], int] = {}
-    for (lo, hi, _origin), count in listed.items():
-        if count > most.get((lo, hi), 0):
-            most[(lo, hi)] = count
-    return {pair: min(3, count) for pair, count in most.items()}, named
+def _serial_numbers(serials: list[str]) -> list[int] | None:
+    """The serial numbers as integers when each is a distinct positive decimal."""
+    if not all(map(str.isdigit, serials)):
+        return None
+    numbers = list(map(int, serials))
+    if min(numbers) < 1 or len(set(numbers)) != len(numbers):
+        return None
+    return numbers
 
 
-def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None) -> Structure:
+def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None,
+             first_id: int = 1) -> Structure:
     """One model of a PDB text (see the module docstring for the choices made).
+
+    Atoms are ``a<serial>`` or, when the serial numbers cannot be ids, ``a<first_id>``..
+    (then ``info["first_id"]`` says so).
 
     Raises:
         FormatError: a broken record (line named), no atoms, a model out of range.
     """
     lines = numbered_lines(text)
-    models = _models(lines)
+    names = record_names(lines)
+    models = _models(names)
     if not models:
         fail("format_no_atoms", FMT, None, reason="no ATOM or HETATM record")
     chosen = pick_frame(FMT, len(models), frame, required=False)
     records = _choose_altlocs(_parsed(lines, models[chosen]), altloc)
-    serial_list = [r["serial"] for r in records]
-    use_serials = all(s.isdigit() and int(s) > 0 for s in serial_list) and len(
-        set(serial_list)) == len(serial_list)
-    atoms = plain_atoms([r["element"] for r in records], [r["x"] for r in records],
-                        [r["y"] for r in records], [r["z"] for r in records],
-                        [f"a{int(s)}" for s in serial_list] if use_serials else None)
-    names: dict[str, str] = {}
-    for atom, r in zip(atoms, records, strict=True):
-        name = names.get(r["name"])
-        if name is None:
-            name = names[r["name"]] = clean_name(r["name"])
+    serial_list = records.serial
+    numbers = _serial_numbers(serial_list)
+    atoms = plain_atoms(records.element, records.x, records.y, records.z,
+                        [f"a{k}" for k in numbers] if numbers is not None else None,
+                        first_id)
+    cleaned = {name: clean_name(name) for name in set(records.name)}
+    for atom, name, q in zip(atoms, map(cleaned.__getitem__, records.name), records.charge,
+                             strict=True):
         atom["name"] = name
-        atom["formalCharge"] = r["charge"]
-    serials = {s: k for k, s in enumerate(serial_list)} if len(set(serial_list)) == len(
-        serial_list) else {}
-    orders, named = _conect(lines, serials)
-    has_charges = any(a["formalCharge"] for a in atoms)
-    charge = sum(a["formalCharge"] for a in atoms) if has_charges else None
+        atom["formalCharge"] = q
+    unique = len(set(serial_list)) == len(serial_list)
+    conect = read_conect(lines, [i for i, rec in enumerate(names) if rec == "CONECT"],
+                         serial_list if unique else None, numbers, len(atoms))
+    has_charges = any(records.charge)
+    charge = sum(records.charge) if has_charges else None
     bonds: list[dict[str, Any]] = []
-    if len(named) < len(atoms):
-        unnamed = [k for k in range(len(atoms)) if k not in named]
-        subset = [dict(atoms[k]) for k in unnamed]
-        perceived = perceive_bonds(subset, charge, orders=not orders)
-        if not orders:
-            for k, sub in zip(unnamed, subset, strict=True):
-                atoms[k]["formalCharge"] = sub["formalCharge"]
-        bonds += perceived
-        if orders:
+    named = conect.named
+    if not named.all():
+        unnamed = np.flatnonzero(~named)
+        xyz = np.array([records.x, records.y, records.z]).T
+        # perception sets the formal charges of these very atoms when it finds orders
+        bonds += perceive_bonds([atoms[k] for k in unnamed.tolist()], charge,
+                                orders=not conect.lo, xyz=xyz[unnamed])
+        if conect.lo:
             # Bonds between CONECT atoms and the rest (a ligand bound to a residue).
-            # without orders nothing is written back to the atoms: no copies needed
-            bonds += _cross_bonds(atoms, named, perceive_bonds(atoms, charge, orders=False))
-    for (a, b), order in sorted(orders.items()):
-        bonds.append({"a": atoms[a]["id"], "b": atoms[b]["id"], "order": order})
-    title = " ".join(line[10:].strip() for line in lines
-                     if line[:6].rstrip().upper() == "TITLE").strip()
-    if not title:
-        title = " ".join(line[10:].strip() for line in lines
-                         if line[:6].rstrip().upper() == "COMPND").strip()
+            bonds += _cross_bonds(atoms, xyz, named, charge)
+    ids = [a["id"] for a in atoms]
+    bonds += [{"a": ids[a], "b": ids[b], "order": order}
+              for a, b, order in zip(conect.lo, conect.hi, conect.order, strict=True)]
+    title = _text_of(lines, names, "TITLE") or _text_of(lines, names, "COMPND")
     labels = sorted({lines[i][16:17].strip() for m in models for i in m} - {""})
     # Every atom was built by the document's rules (a known element, a finite coordinate
     # within 1e5, a printable name of at most 16 characters, a charge of one digit) with
     # distinct ids, and every bond joins two atoms once with order 1-3.
-    info = {"models": len(models), "altlocs": labels, "checked": "atoms"}
+    info: dict[str, Any] = {"models": len(models), "altlocs": labels, "checked": "atoms"}
+    if numbers is None:
+        info["first_id"] = first_id
     return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=charge,
                      frame_count=len(models), info=info)
 
 
-def _cross_bonds(atoms: list[dict[str, Any]], named: set[int],
-                 bonds: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _text_of(lines: list[str], names: list[str], record: str) -> str:
+    """The text of every ``record`` line (columns 11-80), joined by spaces."""
+    if record not in names:  # one scan in C; most files have no COMPND
+        return ""
+    return " ".join(line[10:].strip() for line, rec in zip(lines, names, strict=True)
+                    if rec == record).strip()
+
+
+def _cross_bonds(atoms: list[dict[str, Any]], xyz: Any, named: Any,
+                 charge: int | None) -> list[dict[str, Any]]:
+    """The perceived bonds of all atoms that join a CONECT atom to an atom of none."""
+    if len(atoms) > ORDER_PERCEPTION_LIMIT:
+        a, b = cross_pairs(xyz, [str(at["element"]) for at in atoms], named)
+        return [{"a": atoms[i]["id"], "b": atoms[j]["id"], "order": 1}
+                for i, j in zip(a.tolist(), b.tolist(), strict=True)]
     index = {a["id"]: k for k, a in enumerate(atoms)}
-    return [b for b in bonds if (index[b["a"]] in named) != (index[b["b"]] in named)]
+    return [b for b in perceive_bonds(atoms, charge, orders=False)
+            if named[index[b["a"]]] != named[index[b["b"]]]]
 
 
 def _atom_name(atom: Mapping[str, Any], counter: dict[str, int]) -> str:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from molforma.document.document import EditResult
-from molforma.document.model import Project, new_atom, project_from_json
+from molforma.document.model import Project, first_free_id, new_atom, project_from_json
 from molforma.errors import FileAccessError
 from molforma.file_formats import BY_NAME, EXTENSIONS, READABLE, WRITABLE, names_text
 from molforma.fileio import READ_LIMIT, atomic_write_text, read_text_limited
@@ -111,13 +111,16 @@ def read_project(text: str, source: str) -> Project:
 
 
 def read_text(
-    text: str, fmt: str, *, frame: int | None = None, source: str = "<string>"
+    text: str, fmt: str, *, frame: int | None = None, source: str = "<string>",
+    first_id: int = 1,
 ) -> Structure | Project:
     """Read ``text`` in format ``fmt``: a Structure, or a whole project dict for ``project``.
 
     ``frame`` (0-based) picks a frame of a multi-frame XYZ (required there when it has
     several), a record of an SDF, a molecule of a Mol2/CML file or a model of a PDB
-    file (the first when None).
+    file (the first when None). ``first_id``: the number of the first new atom id the
+    document will give (``Document.first_free_id``); readers of large formats number their
+    atoms from it, so loading need not rename them.
 
     Raises:
         FormatError: unknown format, a broken file (the line is named), a bad frame.
@@ -128,23 +131,31 @@ def read_text(
     size = len(text.encode("utf-8", errors="replace"))
     if size > READ_LIMIT:
         raise FileAccessError("file_too_large", path=source, size=size, limit=READ_LIMIT)
-    return _parse(text, key, frame, source)
+    return _parse(text, key, frame, source, first_id)
 
 
-def _parse(text: str, key: str, frame: int | None, source: str) -> Structure | Project:
+# Formats whose reader numbers new atoms from ``first_id`` (the large-file formats).
+_NUMBERING = frozenset({"xyz", "mol", "pdb"})
+
+
+def _parse(text: str, key: str, frame: int | None, source: str,
+           first_id: int = 1) -> Structure | Project:
     fmt = BY_NAME[key]
     read = _function(fmt.reader)
     if key == "project":
         return read(text, source)  # type: ignore[no-any-return]
+    numbering = {"first_id": first_id} if key in _NUMBERING and first_id != 1 else {}
     if fmt.frames:
-        return read(text, frame)  # type: ignore[no-any-return]
-    return _single(read(text), key, frame)
+        return read(text, frame, **numbering)  # type: ignore[no-any-return]
+    return _single(read(text, **numbering), key, frame)
 
 
 def read_file(
-    path: str | os.PathLike[str], fmt: str | None = None, *, frame: int | None = None
+    path: str | os.PathLike[str], fmt: str | None = None, *, frame: int | None = None,
+    first_id: int = 1,
 ) -> Structure | Project:
-    """Read the file at ``path`` (at most 8 MiB); ``fmt`` defaults to its extension.
+    """Read the file at ``path`` (at most 8 MiB); ``fmt`` defaults to its extension;
+    ``first_id`` as for :func:`read_text`.
 
     Raises:
         FileAccessError: missing or unreadable file, or ``file_too_large`` (8 MiB).
@@ -152,7 +163,7 @@ def read_file(
     """
     key = check_format(fmt) if fmt else format_from_path(path)
     text = read_text_limited(path)  # checks the 8 MiB limit on the bytes already
-    loaded = _parse(text, key, frame, str(path))
+    loaded = _parse(text, key, frame, str(path), first_id)
     if isinstance(loaded, Structure) and not loaded.title:
         # A file that names no molecule is still named by its file: the previous
         # molecule's title must not stay on a different molecule.
@@ -210,6 +221,7 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     """
     doc = work["document"]
     checked: Literal["", "atoms", "all"] = s.info.get("checked", "")
+    old_ids = [a["id"] for a in doc.get("atoms", [])]
     if s.info.get("perceived") and s.charge is None and int(doc.get("charge", 0) or 0):
         # Bond orders perceived as neutral are wrong for an ion: redo them with its charge.
         from molforma.formats.rdkit_bridge import perceive_bonds
@@ -217,17 +229,13 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
         s = replace(s, atoms=[dict(a) for a in s.atoms])
         s.bonds = perceive_bonds(s.atoms, int(doc["charge"]))
         checked = ""
-    old_ids = [a["id"] for a in doc.get("atoms", [])]
-    start = int(doc.get("nextAtomId", 1) or 1)
-    numbers = [i[1:] for i in old_ids]
-    try:
-        existing = max(map(int, numbers), default=0)  # in C: ids are a1, a2, ... by the rules
-    except ValueError:
-        existing = max((int(i) for i in numbers if i.isdigit()), default=0)
-    start = max(start, existing + 1)
+    start = first_free_id(doc, old_ids)
     if owned and checked:
         # The reader made every atom from new_atom's template: rename in place, no copies.
         atoms = s.atoms
+        if s.info.get("first_id") == start:
+            # The reader numbered its atoms a<start>, a<start + 1>, ...: the document's ids.
+            return _finish(work, s, atoms, s.bonds, start, old_ids, merge_advanced, checked)
         new_ids = [f"a{k}" for k in range(start, start + len(atoms))]
         if start == 1 and [a["id"] for a in atoms] == new_ids:
             # Into an empty document: the reader's ids a1, a2, ... are the document's.

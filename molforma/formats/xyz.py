@@ -11,7 +11,6 @@ bonds are perceived with RDKit. A multi-frame file must be read with ``frame``
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -100,10 +99,12 @@ def _block(lines: list[str], start: int, count: int) -> tuple[list[str], Any]:
 
 def _plain_rows(rows: list[str]) -> tuple[list[str], Any] | None:
     """Elements and coordinates when every row is ``label x y z`` with plain numbers."""
-    parts = [r.split() for r in rows]
-    if set(map(len, parts)) != {4}:
+    # Every row's own split list dies at once, the tokens come from one split of the
+    # block: 10,000 living lists would make the cyclic garbage collector run (and
+    # promote them) several times per file.
+    if set(map(len, map(str.split, rows))) != {4}:
         return None
-    flat = list(itertools.chain.from_iterable(parts))
+    flat = "\n".join(rows).split()
     labels = flat[0::4]
     try:
         known = _labels_known(labels)
@@ -159,8 +160,11 @@ def count_frames(text: str) -> int:
     return len(_frames(numbered_lines(text), keep=lambda _k: False)[0])
 
 
-def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> Structure:
+def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True,
+             first_id: int = 1) -> Structure:
     """One frame of an XYZ text; bonds perceived unless ``perceive`` is False.
+
+    Atoms are numbered ``a<first_id>``, ``a<first_id + 1>``, ... (see ``info["first_id"]``).
 
     Raises:
         FormatError: a broken line (named), no frame, or a multi-frame file without
@@ -181,7 +185,7 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> S
         coords = coords.array
     else:
         xs, ys, zs = (np.asarray(coords)[:, k].tolist() for k in range(3))
-    atoms = plain_atoms(els, xs, ys, zs)
+    atoms = plain_atoms(els, xs, ys, zs, first=first_id)
     comment = lines[start + 1].strip()
     charge = multiplicity = None
     for key, value in _KEYVAL.findall(comment):
@@ -199,10 +203,10 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True) -> S
 
         bonds = perceive_bonds(atoms, charge, xyz=coords)
     # Without a charge in the file, loading re-perceives with the project's charge.
-    info: dict[str, Any] = {"perceived": perceive and charge is None}
+    info: dict[str, Any] = {"perceived": perceive and charge is None, "first_id": first_id}
     if "closest" in seen:
         # Every atom was made here by the document's rules (a known element, a finite
-        # coordinate within 1e5, default properties, ids a1..aN) and every bond by the
+        # coordinate within 1e5, default properties, ids from a<first_id> on) and every bond by the
         # sweep (distinct pairs, order 1): loading need not check them again. The sweep
         # also saw every pair of atoms closer than 0.45 Å.
         info["checked"] = "all" if seen["closest"] >= MIN_DISTANCE else "atoms"

@@ -158,7 +158,11 @@ def test_job_folder_is_named_by_time_formula_and_task_and_kept_unique(tmp_path: 
     assert first.parent == tmp_path / "a" / "b"
     assert re.fullmatch(r"\d{8}-\d{6}-H2O-optfreq(-\d+)?", first.name)
     assert first != second
-    assert second.name.startswith(first.name[:15])
+    assert re.fullmatch(r"\d{8}-\d{6}-H2O-optfreq(-\d+)?", second.name)
+    if second.name[:15] == first.name[:15]:
+        assert second.name != first.name  # the same second: a number keeps them apart
+    else:
+        assert second.name[:15] > first.name[:15]  # the clock moved on between the two
 
 
 def test_job_root_expands_the_home_directory(

@@ -71,7 +71,7 @@ def test_a_10000_atom_xyz_gives_rdkits_elements_coordinates_and_bonds() -> None:
 
 def _as_rdkit_would_read(text: str, monkeypatch: pytest.MonkeyPatch) -> object:
     with monkeypatch.context() as m:
-        m.setattr(mdl, "_read_plain", lambda lines, fmt: None)
+        m.setattr(mdl, "_read_plain", lambda lines, fmt, first_id=1: None)
         return read_text(text, "mol")
 
 

@@ -108,3 +108,46 @@ def test_a_file_over_8_mib_is_refused(water_doc: Document, tmp_path: Path) -> No
     assert err.value.code.endswith("too_large")
     assert "8388608" in err.value.message("en") or "8 MiB" in err.value.message("en")
     assert state(water_doc) == before
+
+
+def _grid_xyz(side: int) -> str:
+    pts = [(i * 1.5, j * 1.5, k * 1.5) for i in range(side) for j in range(side)
+           for k in range(side)]
+    return f"{len(pts)}\ngrid\n" + "".join(f"C {x} {y} {z}\n" for x, y, z in pts)
+
+
+@pytest.mark.parametrize("fmt", ["xyz", "mol"])
+def test_a_large_file_opened_into_a_used_document_gets_the_next_ids(
+        fmt: str, tmp_path: Path) -> None:
+    doc = Document()
+    src = tmp_path / "grid.xyz"
+    src.write_text(_grid_xyz(11))  # 1,331 atoms: the readers' own fast paths
+    ops.open_file(doc, str(src), preview=False)
+    path = tmp_path / f"grid.{fmt}"
+    if fmt != "xyz":
+        path.write_text(ops.export_document(doc, fmt))
+    ops.add_atoms(doc, [{"element": "O", "x": 50.0, "y": 0.0, "z": 0.0}], preview=False)  # a1332
+    ops.history(doc, "undo")  # undone: a1332 stays used
+    before = [dict(b) for b in doc.project["document"]["bonds"]]
+    out = ops.open_file(doc, str(path), preview=False)
+    d = doc.project["document"]
+    assert [a["id"] for a in d["atoms"]] == [f"a{k}" for k in range(1333, 2664)]
+    assert out["addedIds"][0] == "a1333" and d["nextAtomId"] == 2664
+    shift = {f"a{k}": f"a{k + 1332}" for k in range(1, 1332)}
+    assert d["bonds"] == [{**b, "a": shift[b["a"]], "b": shift[b["b"]]} for b in before]
+
+
+def test_a_structure_numbered_for_another_start_is_renumbered(tmp_path: Path) -> None:
+    from molforma.formats import apply_structure, read_text
+    from molforma.formats.common import Structure
+
+    s = read_text(_grid_xyz(11), "xyz", first_id=500)  # read while the document was larger
+    assert isinstance(s, Structure) and s.atoms[0]["id"] == "a500"
+    doc = Document()
+    doc.edit(lambda w: apply_structure(w, s, owned=True), label="Open", preview=False,
+             replaces_structure=True)
+    d = doc.project["document"]
+    assert [a["id"] for a in d["atoms"]] == [f"a{k}" for k in range(1, 1332)]
+    ids = {a["id"] for a in d["atoms"]}
+    assert len(d["bonds"]) == 3 * 11 * 11 * 10
+    assert all(b["a"] in ids and b["b"] in ids for b in d["bonds"])
