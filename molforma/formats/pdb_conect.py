@@ -84,7 +84,7 @@ def _columns(lines: list[str], rows: list[int], numbers: Any, n: int) -> Conect 
         return None
     blank = ~filled.any(axis=1)
     # Horner's rule over the columns, skipping the blanks (the digits are one run)
-    value = np.zeros(m * 5, dtype=np.int64)
+    value: Any = np.zeros(m * 5, dtype=np.int64)
     for k in range(5):
         value = np.where(digit[:, k], value * 10 + (ch[:, k].astype(np.int64) - _ZERO), value)
     value = np.where(minus.any(axis=1), -value, value).reshape(m, 5)
