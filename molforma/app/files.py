@@ -109,8 +109,10 @@ def launch_document(app: AppState, path: str, *, undo_limit: int | None) -> Docu
         doc = Document(loaded, path=str(Path(path).resolve()), undo_limit=undo_limit)
     else:
         work = clone_project(app.document.project)
-        apply_structure(work, loaded, merge_advanced=True)
-        check_structure(work)
+        # read for this document alone: its atoms become the document's, uncopied, and what
+        # the reader checked is not checked again
+        checked = apply_structure(work, loaded, merge_advanced=True, owned=True).checked
+        check_structure(work, checked=checked)
         check_settings(work)
         doc = Document(work, undo_limit=undo_limit)
     doc.trust_current()

@@ -244,20 +244,16 @@ def valence_problem_ids(project: Project) -> list[str]:
     unpaired electrons, bond orders summing to at most the element's default valence)
     are settled here; only the rest, with their neighbours, go to RDKit's check.
     """
-    from rdkit import Chem
-
     atoms = project["document"]["atoms"]
     if not atoms:
         return []
     from molforma.document import elements
 
     # One look-up per element, not per atom: the check runs on every edit of a
-    # 10,000-atom document.
-    table = Chem.GetPeriodicTable()
+    # 10,000-atom document (and RDKit is asked about the suspicious atoms only).
     symbols = {a["element"] for a in atoms}
     metals = {el for el in symbols if is_metal(el)}
-    default = {el: int(table.GetDefaultValence(elements.atomic_number(el)))
-               for el in symbols - metals}
+    default = {el: elements.default_valence(el) for el in symbols - metals}
     # Bonds count between two known non-metal atoms only.
     counted = {a["id"] for a in atoms if a["element"] not in metals}
     bonds = [b for b in project["document"]["bonds"]

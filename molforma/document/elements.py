@@ -49,10 +49,23 @@ def symbol_of(z: int) -> str:
     return _BY_Z[z - 1] if 1 <= z <= MAX_Z else str(_table().GetElementSymbol(z))
 
 
-@lru_cache(maxsize=256)
+# RDKit's covalent radii (PeriodicTable.GetRcovalent; a test compares them) by atomic
+# number, 0 unused: the 3D view sizes its atoms by them before RDKit has loaded.
+COVALENT_RADII: tuple[float, ...] = (
+    0.0, 0.31, 0.28, 1.28, 0.96, 0.84, 0.76, 0.71, 0.66, 0.57, 0.58, 1.66, 1.41, 1.21, 1.11,
+    1.07, 1.05, 1.02, 1.06, 2.03, 1.76, 1.7, 1.6, 1.52, 1.39, 1.39, 1.32, 1.26, 1.24, 1.32,
+    1.22, 1.22, 1.2, 1.19, 1.2, 1.2, 1.16, 2.2, 1.95, 1.9, 1.75, 1.64, 1.54, 1.47, 1.46, 1.42,
+    1.39, 1.45, 1.44, 1.42, 1.39, 1.39, 1.38, 1.39, 1.4, 2.44, 2.15, 2.07, 2.04, 2.03, 2.01,
+    1.99, 1.98, 1.98, 1.96, 1.94, 1.92, 1.92, 1.89, 1.9, 1.87, 1.87, 1.75, 1.7, 1.62, 1.51,
+    1.44, 1.41, 1.36, 1.36, 1.32, 1.45, 1.46, 1.48, 1.4, 1.5, 1.5, 2.6, 2.2, 2.15, 2.06, 2.0,
+    1.96, 1.9, 1.87, 1.8, 1.69, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9,
+    1.9, 1.9, 1.9, 1.9, 1.36, 1.43, 1.62, 1.75, 1.65, 1.57,
+)
+
+
 def covalent_radius(symbol: str) -> float:
     """Covalent radius in Angstrom (RDKit's table; 0.77 when unknown)."""
-    r = float(_table().GetRcovalent(atomic_number(symbol)))
+    r = COVALENT_RADII[atomic_number(symbol)]
     return r if r > 0 else 0.77
 
 
@@ -78,10 +91,19 @@ def isotope_mass(symbol: str, mass_number: int) -> float | None:
     return m if m > 0 else None
 
 
-@lru_cache(maxsize=256)
+# RDKit's default valence of each atomic number 0-118 (PeriodicTable.GetDefaultValence;
+# a test compares them), -1 where any valence goes.
+DEFAULT_VALENCE = (
+    -1, 1, 0, 1, 2, 3, 4, 3, 2, 1, 0, 1, 2, 3, 4, 3, 2, 1, 0, 1, 2, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, 3, 4, 3, 2, 1, 0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3, 2, 3,
+    2, 1, 0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, 2, 3, 2, 1, 0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+
+
 def default_valence(symbol: str) -> int:
     """Default valence used to fill open valences with hydrogen (-1 when none)."""
-    return int(_table().GetDefaultValence(atomic_number(symbol)))
+    return DEFAULT_VALENCE[atomic_number(symbol)]
 
 
 @lru_cache(maxsize=256)

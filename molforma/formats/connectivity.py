@@ -30,18 +30,10 @@ ORDER_PERCEPTION_LIMIT = 1000
 CONNECT_TOLERANCE = 0.45  # Å added to the sum of the two radii
 CONNECT_MIN = 0.4  # Å: closer atoms are not bonded
 
-# RDKit's radii by atomic number, as its connect-the-dots rule uses them (francium is
-# capped at 2.5 Å there, not the periodic table's 2.6 Å).
-_RADII: tuple[float, ...] = (
-    0.31, 0.28, 1.28, 0.96, 0.84, 0.76, 0.71, 0.66, 0.57, 0.58, 1.66, 1.41, 1.21, 1.11, 1.07,
-    1.05, 1.02, 1.06, 2.03, 1.76, 1.7, 1.6, 1.52, 1.39, 1.39, 1.32, 1.26, 1.24, 1.32, 1.22,
-    1.22, 1.2, 1.19, 1.2, 1.2, 1.16, 2.2, 1.95, 1.9, 1.75, 1.64, 1.54, 1.47, 1.46, 1.42, 1.39,
-    1.45, 1.44, 1.42, 1.39, 1.39, 1.38, 1.39, 1.4, 2.44, 2.15, 2.07, 2.04, 2.03, 2.01, 1.99,
-    1.98, 1.98, 1.96, 1.94, 1.92, 1.92, 1.89, 1.9, 1.87, 1.87, 1.75, 1.7, 1.62, 1.51, 1.44,
-    1.41, 1.36, 1.36, 1.32, 1.45, 1.46, 1.48, 1.4, 1.5, 1.5, 2.5, 2.2, 2.15, 2.06, 2.0, 1.96,
-    1.9, 1.87, 1.8, 1.69, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9, 1.9,
-    1.9, 1.9, 1.36, 1.43, 1.62, 1.75, 1.65, 1.57,
-)
+# RDKit's radii by atomic number, as its connect-the-dots rule uses them: the covalent
+# radii, but francium is capped at 2.5 Å there, not the periodic table's 2.6 Å.
+_RADII: tuple[float, ...] = tuple(
+    2.5 if z == 87 else r for z, r in enumerate(elements.COVALENT_RADII[1:], start=1))
 RADII: dict[str, float] = {s: _RADII[elements.atomic_number(s) - 1] for s in elements.SYMBOLS}
 
 

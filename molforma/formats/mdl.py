@@ -23,7 +23,7 @@ from typing import Any
 
 from rdkit import Chem
 
-from molforma.document.elements import normalize_symbol
+from molforma.document.elements import DEFAULT_VALENCE, normalize_symbol
 from molforma.document.model import ATOM_ID
 from molforma.formats import mdl_fast
 from molforma.formats.common import (
@@ -37,7 +37,7 @@ from molforma.formats.common import (
     to_float,
     to_int,
 )
-from molforma.formats.mdl_fast import DEFAULT_VALENCE, RAD_OF_UNPAIRED, V2000_LIMIT, mol_title
+from molforma.formats.mdl_fast import RAD_OF_UNPAIRED, V2000_LIMIT, mol_title
 from molforma.formats.rdkit_bridge import document_from_mol, mol_from_document, quiet
 
 _ID_PROP = "molforma_id"

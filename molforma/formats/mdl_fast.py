@@ -22,6 +22,7 @@ import numpy as np
 
 from molforma.document import elements
 from molforma.document.arrays import has_repeats
+from molforma.document.elements import DEFAULT_VALENCE
 from molforma.document.model import FORMAL_CHARGE_RANGE
 from molforma.formats.common import plain_atoms
 
@@ -236,14 +237,6 @@ def document_atoms(table: Table, first_id: int = 1
     return atoms, bonds, plain
 
 
-# RDKit's default valence of each atomic number 0-118 (PeriodicTable.GetDefaultValence;
-# a test compares them), -1 where any valence goes.
-DEFAULT_VALENCE = (
-    -1, 1, 0, 1, 2, 3, 4, 3, 2, 1, 0, 1, 2, 3, 4, 3, 2, 1, 0, 1, 2, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, 3, 4, 3, 2, 1, 0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 3, 2, 3,
-    2, 1, 0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, 2, 3, 2, 1, 0, 1, 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
 # H and the elements whose valence a MOL reader knows (RDKit's "organic subset")
 _KNOWN_VALENCE = frozenset({1, 5, 6, 7, 8, 9, 15, 16, 17, 35, 53})
 # unpaired electrons -> MDL radical code (M  RAD / RAD=): 2 doublet, 3 triplet

@@ -69,3 +69,14 @@ def test_hydrogen_hydrogen_candidates_keep_one_bond_per_hydrogen() -> None:
              enumerate([("O", 0.0, 0.0, 0.0), ("H", 0.96, 0.0, 0.0), ("H", -0.24, 0.93, 0.0),
                         ("H", 2.6, 0.0, 0.0), ("H", 3.34, 0.0, 0.0)])]
     assert rb.connectivity(atoms) == [(0, 1), (0, 2), (3, 4)]
+
+
+def test_the_covalent_radii_and_default_valences_are_rdkits() -> None:
+    from rdkit import Chem
+
+    from molforma.document import elements
+
+    pt = Chem.GetPeriodicTable()
+    assert elements.COVALENT_RADII[1:] == tuple(pt.GetRcovalent(z) for z in range(1, 119))
+    assert all(elements.default_valence(elements.symbol_of(z)) == pt.GetDefaultValence(z)
+               for z in range(1, 119))

@@ -14,9 +14,10 @@ from rdkit import Chem
 
 from molforma.app import ops
 from molforma.document.document import Document
+from molforma.document.elements import DEFAULT_VALENCE
 from molforma.document.model import new_atom, new_project
 from molforma.formats.mdl import _mol_of
-from molforma.formats.mdl_fast import DEFAULT_VALENCE, v3000_text
+from molforma.formats.mdl_fast import v3000_text
 
 ELEMENTS = ["H", "C", "N", "O", "F", "P", "S", "Cl", "Br", "I", "B", "He", "Fe", "Na", "Zn",
             "Cu", "Pt", "Se", "Si", "U", "Xe", "Li"]
