@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from molforma.document.elements import normalize_symbol
+from molforma.errors import FormatError
 from molforma.formats.common import (
     Structure,
     clean_name,
@@ -105,7 +106,7 @@ def _charge(line: str, lineno: int) -> int:
     sign = -1 if "-" in field else 1
     if not digits:
         return sign
-    if not digits.isdigit():
+    if not digits.isdecimal():  # isdigit would take "²", which int() refuses
         syntax(FMT, lineno, f"bad formal charge '{field}' in columns 79-80")
     return sign * int(digits)
 
@@ -150,10 +151,9 @@ def _parsed(lines: list[str], rows: list[int]) -> _Records:
 
 def _by_field(recs: list[str], rows: list[int], fields: list[str], decode: Any) -> list[Any]:
     """``decode(record, line number)`` of each record, decoded once per distinct field."""
-    value: dict[str, Any] = {}
-    for f in set(fields):
-        k = fields.index(f)  # the first record with it names the line of an error
-        value[f] = decode(recs[k], rows[k] + 1)
+    # the record where each field first occurs (later ones overwrite it, backwards)
+    first = dict(zip(reversed(fields), range(len(fields) - 1, -1, -1), strict=True))
+    value = {f: decode(recs[k], rows[k] + 1) for f, k in first.items()}
     return list(map(value.__getitem__, fields))
 
 
@@ -173,13 +173,16 @@ def _parsed_columns(lines: list[str], rows: list[int]) -> _Records | None:
     if not (np.isfinite(values).all() and (np.abs(values) <= 1e5).all()):
         return None
     given = [r[76:78] for r in recs]
-    if all(map(str.strip, set(given))):
-        els = _by_field(recs, rows, given, _element)  # columns 77-78 decide alone
-    else:
-        # the atom name (and record name) decide where columns 77-78 are blank
-        keys = [r[76:78] + r[12:16] + r[:6] for r in recs]
-        els = _by_field(recs, rows, keys, _element)
-    charges = _by_field(recs, rows, [r[78:80] for r in recs], _charge)
+    try:
+        if all(map(str.strip, set(given))):
+            els = _by_field(recs, rows, given, _element)  # columns 77-78 decide alone
+        else:
+            # the atom name (and record name) decide where columns 77-78 are blank
+            keys = [r[76:78] + r[12:16] + r[:6] for r in recs]
+            els = _by_field(recs, rows, keys, _element)
+        charges = _by_field(recs, rows, [r[78:80] for r in recs], _charge)
+    except FormatError:
+        return None  # the record reader names the first line with an error, as it reads
     return _Records(rows, recs, [r[6:11].strip() for r in recs],
                     [r[12:16].strip() for r in recs], xs, ys, zs, occ, els, charges)
 
@@ -295,7 +298,7 @@ def pdb_choices(text: str) -> dict[str, Any]:
 
 def _serial_numbers(serials: list[str]) -> list[int] | None:
     """The serial numbers as integers when each is a distinct positive decimal."""
-    if not all(map(str.isdigit, serials)):
+    if not all(map(str.isdecimal, serials)):
         return None
     numbers = list(map(int, serials))
     if min(numbers) < 1 or len(set(numbers)) != len(numbers):

@@ -20,8 +20,10 @@ def _record(rng: random.Random, serial: int, k: int) -> str:
     el = rng.choice(ELEMENTS)
     name = (el + str(k % 9))[:4]
     alt = rng.choice(["A", "B"]) if rng.random() < 0.15 else " "
-    charge = rng.choice(["  ", "  ", "1+", "1-", "2+"])
+    charge = rng.choice(["  ", "  ", "1+", "1-", "2+"] * 10 + ["x+", "²+"])  # two refused
     column = el if rng.random() > 0.15 else ""  # blank: the name decides
+    if rng.random() < 0.02:
+        column = "XX"  # an unknown element: which error comes first is the reader's order
     x, y, z = (rng.uniform(-3, 3) for _ in range(3))
     line = (f"{rng.choice(['HETATM', 'ATOM  '])}{serial:>5} {name:<4}{alt}MOL A{k // 3:>4}    "
             f"{x:8.3f}{y:8.3f}{z:8.3f}{rng.choice([1.0, 0.5, 0.3]):6.2f}{0.0:6.2f}          "
@@ -90,6 +92,8 @@ def test_random_files_read_alike_by_columns_and_by_records(
     monkeypatch.setattr(pdb_conect, "_columns", lambda lines, rows, numbers, n: None)
     slow = [_read(text, **kw) for text, kw in cases]
     assert fast == slow
+    assert any("element" in r[1] for r in fast if r[0] == "error")
+    assert any("charge" in r[1] for r in fast if r[0] == "error")
     kinds = {r[0] for r in fast}
     assert kinds == {"ok", "error"}  # both kinds of file are among the cases
 
@@ -185,3 +189,14 @@ def test_coordinates_written_otherwise_are_read_by_float_or_refused(field: str) 
             pdb._coordinates([rec])
     else:
         assert repr(pdb._coordinates([rec])[0]) == repr([expected])
+
+
+def test_digits_int_refuses_are_neither_serial_numbers_nor_charges() -> None:
+    rec = ("HETATM    ²  C1  MOL A   1       0.000   0.000   0.000  1.00  0.00           C\n"
+           "HETATM    2  C2  MOL A   1       1.500   0.000   0.000  1.00  0.00           C\n")
+    s = pdb.read_pdb(rec)
+    assert [a["id"] for a in s.atoms] == ["a1", "a2"]  # "²" is no number: ids from 1
+    with pytest.raises(FormatError) as err:
+        pdb.read_pdb(rec.replace("           C\n", "           C²+\n", 1))
+    assert (err.value.data["kind"], err.value.data["line"]) == ("format_syntax", 1)
+    assert "formal charge" in err.value.data["reason"]
