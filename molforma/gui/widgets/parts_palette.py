@@ -89,6 +89,9 @@ class PeriodicTableWidget(QWidget):
         self.group = QButtonGroup(self)
         self.group.setExclusive(True)
         self.buttons: dict[str, QToolButton] = {}
+        # One style sheet for the whole table (a rule per button's name): Qt parses and
+        # applies one sheet instead of 118, which the window's start pays for.
+        rules = ["QToolButton { border: 1px solid #555; font-size: 9px; }"]
         for sym, r, c in _LAYOUT:
             b = QToolButton(self)
             b.setObjectName(f"element_{sym}")
@@ -98,14 +101,14 @@ class PeriodicTableWidget(QWidget):
             b.setFixedSize(QSize(26, 22))
             rr, gg, bb = (int(v * 255) for v in element_colour(sym))
             light = QColor(rr, gg, bb).lightness() > 110
-            b.setStyleSheet(
-                f"QToolButton {{ background: rgb({rr},{gg},{bb}); color: "
-                f"{'black' if light else 'white'}; border: 1px solid #555; font-size: 9px; }}"
-                "QToolButton:checked { border: 2px solid #ffd400; }")
+            rules.append(f"QToolButton#element_{sym} {{ background: rgb({rr},{gg},{bb}); "
+                         f"color: {'black' if light else 'white'}; }}")
             b.clicked.connect(lambda _c=False, s=sym: self.elementChosen.emit(s))
             self.group.addButton(b)
             grid.addWidget(b, r, c)
             self.buttons[sym] = b
+        rules.append("QToolButton:checked { border: 2px solid #ffd400; }")
+        self.setStyleSheet("\n".join(rules))
         self.set_element("C")
 
     def set_element(self, symbol: str) -> None:
