@@ -430,14 +430,15 @@ def first_frame(argv: list[str], env: dict[str, str], timeout: float = 120.0) ->
             shot = _capture()
             now = time.perf_counter()
             if proc.poll() is not None:
-                raise RuntimeError(f"{argv[0]} ended (exit {proc.returncode}) before drawing")
+                raise RuntimeError(f"{Path(argv[0]).name} ended (exit {proc.returncode}) "
+                                   "before drawing")
             if shot is None:
                 continue
             if (last is not None and _changed(last, empty) > 0.01
                     and _changed(shot, last) < 0.0005):
                 return Sample(last_t - t0, peak_rss_of_pid(proc.pid))
             last, last_t = shot, now
-        raise RuntimeError(f"{argv[0]} drew no stable window within {timeout:.0f} s")
+        raise RuntimeError(f"{Path(argv[0]).name} drew no stable window within {timeout:.0f} s")
     finally:
         proc.terminate()
         try:
@@ -588,6 +589,12 @@ def _merge_window_rows(report: Report, out: Path | None) -> None:
         row["note"] = "; ".join(x for x in (row.get("note"), when + f" ({report.command})") if x)
         rows.append(row)
     doc["rows"] = [r for r in doc["rows"] if not r["key"].startswith("first_frame_")] + rows
+    # a window row measured now replaces the old run's word that it could not be measured
+    measured = {r["what"] for r in rows}
+    doc["notes"] = [n for n in doc.get("notes", [])
+                    if not any(n.startswith(f"scale_bench: {w}: not measured") for w in measured)]
+    doc["notes"] += [n for n in fresh.get("notes", []) if n not in doc["notes"]
+                     and "not measured" in n]
     path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"\nwindow rows merged into {path}")
 
