@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -421,8 +422,14 @@ def first_frame(argv: list[str], env: dict[str, str], timeout: float = 120.0) ->
     empty = _capture()
     if empty is None:
         raise RuntimeError("the X screen cannot be captured")
+    with tempfile.TemporaryFile() as err:  # what the program said, for a run that fails
+        return _watch(argv, env, timeout, empty, err)
+
+
+def _watch(argv: list[str], env: dict[str, str], timeout: float, empty: np.ndarray,
+           err: Any) -> Sample:
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=err)
     last: np.ndarray | None = None
     last_t = 0.0
     try:
@@ -431,7 +438,7 @@ def first_frame(argv: list[str], env: dict[str, str], timeout: float = 120.0) ->
             now = time.perf_counter()
             if proc.poll() is not None:
                 raise RuntimeError(f"{Path(argv[0]).name} ended (exit {proc.returncode}) "
-                                   "before drawing")
+                                   f"before drawing{_last_words(err)}")
             if shot is None:
                 continue
             if (last is not None and _changed(last, empty) > 0.01
@@ -446,6 +453,17 @@ def first_frame(argv: list[str], env: dict[str, str], timeout: float = 120.0) ->
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def _last_words(err: Any) -> str:
+    """``: <the last line the program wrote to stderr>`` (folders named by their last part,
+    so no path of this machine reaches README), or "" when it wrote nothing."""
+    err.seek(0)
+    lines = [x for x in err.read().decode("utf-8", "replace").splitlines() if x.strip()]
+    if not lines:
+        return ""
+    text = re.sub(r"(?:/[^/\s]+)+/([^/\s]+)", r"…/\1", lines[-1].strip())
+    return f": {text[:160]}"
 
 
 def window_rows(report: Report, tmp: Path, repeat: int) -> None:
