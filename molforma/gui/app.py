@@ -41,6 +41,9 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName("MolForma")
     app.setApplicationDisplayName("MolForma")
     install_translators(display_language())
+    from molforma.gui.main_thread_gc import collect_in_this_thread
+
+    collect_in_this_thread(app)  # no Qt object is ever freed by a worker thread's collection
     return app
 
 

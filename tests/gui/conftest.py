@@ -32,11 +32,25 @@ class DialogLog:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _translators(qapp: Any) -> None:
-    """Install the English catalogues as the application does at start."""
+def _translators(qapp: Any) -> Any:
+    """Install the English catalogues and the main-thread garbage collection as the
+    application does at start (the collection goes back to Python at the end)."""
     from molforma.gui.app import install_translators
+    from molforma.gui.main_thread_gc import collect_in_this_thread
 
     install_translators("en")
+    collector = collect_in_this_thread(qapp)
+    yield
+    collector.stop()
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Leaving the window's tests, Python collects garbage itself again (the tests after
+    them spin no Qt event loop for the timer)."""
+    if nextitem is None or Path(__file__).parent not in Path(nextitem.path).parents:
+        from molforma.gui.main_thread_gc import stop_collecting
+
+        stop_collecting()
 
 
 @pytest.fixture(autouse=True)

@@ -276,6 +276,28 @@ def test_a_fitted_molecule_stays_fitted_when_the_view_grows(view: Any, qtbot: An
     assert view.camera.scale == pytest.approx(zoomed)
 
 
+def test_the_first_frame_after_a_resize_is_already_fitted(view: Any, qtbot: Any) -> None:
+    view.set_molecule(WATER_ATOMS, WATER_BONDS)
+    qtbot.wait(50)
+    canvas = view.canvas
+    scales: list[float] = []
+    original = type(canvas).paintEvent
+
+    def paint(ev: Any) -> None:
+        original(canvas, ev)
+        scales.append(view.camera.scale)  # the camera this frame was drawn with
+
+    canvas.paintEvent = paint  # type: ignore[method-assign]
+    view.resize(800, 600)
+    canvas.resize(view.size())  # what the layout does next; an OpenGL canvas is then
+    canvas.repaint()  # drawn at once, before the zero timers run
+    qtbot.wait(100)  # the zero-timer refit has had its turn
+    view.fit()  # what fitting at the new size gives
+    assert scales[0] == pytest.approx(view.camera.scale)  # no frame with the old fit
+    assert len(scales) == 1  # and no second frame for the refit
+    canvas.paintEvent = original.__get__(canvas)  # type: ignore[method-assign]
+
+
 def _painted(view: Any, atoms: list[dict[str, Any]], bonds: list[dict[str, Any]],
              bond_rgb: tuple[float, float, float]) -> tuple[QImage, Any]:
     """Render ``atoms`` head-on (model z towards the viewer) with every bond in ``bond_rgb``."""

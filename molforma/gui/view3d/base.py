@@ -299,18 +299,41 @@ class MoleculeView(QWidget):
 
     def fit(self) -> None:
         """Centre and scale the molecule to the view."""
-        w, h = self._size()
-        pos, radius = self._fit_points()
-        self.camera.fit(pos, radius, w, h)
+        self._fit_camera()
         self._fitted_once = True
         self._camera_touched = False
         self.canvas.update()
+
+    def _fit_camera(self) -> None:
+        w, h = self._size()
+        pos, radius = self._fit_points()
+        self.camera.fit(pos, radius, w, h)
+        self._fit_size = (w, h)
+
+    _fit_size: tuple[float, float] | None = None
+
+    def _fit_is_stale(self) -> bool:
+        """A fitted molecule (no zoom or pan since) fitted for another canvas size."""
+        return (self._fitted_once and not self._camera_touched and bool(self.scene.count)
+                and self._size() != self._fit_size)
 
     def resizeEvent(self, ev: Any) -> None:
         """Keep a fitted molecule fitted while the view changes size (until zoom or pan)."""
         super().resizeEvent(ev)
         if self._fitted_once and not self._camera_touched and self.scene.count:
-            QTimer.singleShot(0, self, self.fit)  # after the canvas got its new size
+            # after the canvas got its new size, unless a frame drawn since has refitted
+            QTimer.singleShot(0, self, self._refit_if_stale)
+
+    def _refit_if_stale(self) -> None:
+        if self._fit_is_stale():
+            self.fit()
+
+    def before_paint(self) -> None:
+        """The canvas is about to draw: a fit made for another size is made again now, so
+        the first frame after a resize (the window's first frame too) is fitted, not the
+        one after it (which was a whole extra draw of a large molecule at start)."""
+        if self._fit_is_stale():
+            self._fit_camera()
 
     def reset_view(self) -> None:
         """Principal-axes orientation (largest extent across the screen), then fit."""

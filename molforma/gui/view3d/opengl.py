@@ -393,6 +393,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
     def paintGL(self) -> None:
         """Draw one frame."""
         self.frames += 1
+        self._view.before_paint()
         f = self._gl()
         r, g, b = BACKGROUND
         f.glClearColor(r, g, b, 1.0)

@@ -53,6 +53,7 @@ class PainterCanvas(ForwardsInput, QWidget):
 
     def paintEvent(self, _ev: QPaintEvent) -> None:
         """Paint the whole scene."""
+        self._view.before_paint()
         p = QPainter(self)
         try:
             render_scene(p, self._view, float(self.width()), float(self.height()))
