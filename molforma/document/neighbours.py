@@ -46,6 +46,17 @@ def _grid(xyz: Any, side: float) -> tuple[Any, Any, int]:
     return cells, span, int(span[0]) * int(span[1]) * int(span[2])
 
 
+def _keys(cells: Any, span: Any) -> Any:
+    """One integer per cell (row-major over the grid's span)."""
+    return (cells[:, 0] * span[1] + cells[:, 1]) * span[2] + cells[:, 2]
+
+
+def _offsets(shell: list[tuple[int, int, int]], span: Any) -> Any:
+    """The key steps to the neighbouring cells of ``shell``."""
+    return np.array([(dx * span[1] + dy) * span[2] + dz for dx, dy, dz in shell],
+                    dtype=np.int64)
+
+
 def _dense(xyz: Any, cells: Any, span: Any, ncells: int,
            cutoff: float) -> tuple[Any, Any, Any] | None:
     """Close pairs from a dense grid, one neighbour offset at a time.
@@ -54,7 +65,7 @@ def _dense(xyz: Any, cells: Any, span: Any, ncells: int,
     the points themselves lives long: on a machine where fresh memory is dear (page
     faults), that is most of the time of a search over 10,000 points.
     """
-    keys = (cells[:, 0] * span[1] + cells[:, 1]) * span[2] + cells[:, 2]
+    keys = _keys(cells, span)
     order = np.argsort(keys, kind="stable")
     skeys = keys[order]
     x, y, z = np.ascontiguousarray(xyz[order].T)
@@ -62,7 +73,7 @@ def _dense(xyz: Any, cells: Any, span: Any, ncells: int,
     first = np.cumsum(counts) - counts
     n = len(skeys)
     pos = np.arange(n)
-    offsets = [(dx * int(span[1]) + dy) * int(span[2]) + dz for dx, dy, dz in _HALF_SHELL]
+    offsets = _offsets(_HALF_SHELL, span).tolist()
     # own cell: the points after this one; neighbour cells: all their points
     per_offset = [(pos + 1, first[skeys] + counts[skeys] - pos - 1)]
     per_offset += [(first[skeys + off], counts[skeys + off]) for off in offsets]
@@ -71,8 +82,7 @@ def _dense(xyz: Any, cells: Any, span: Any, ncells: int,
     found_i, found_j, found_d = [], [], []
     for begins, cnt in per_offset:
         i, j = _expand(pos, cnt, begins)
-        dx, dy, dz = x[j] - x[i], y[j] - y[i], z[j] - z[i]
-        d = np.sqrt(dx * dx + dy * dy + dz * dz)
+        d = _distance(x, y, z, i, j)
         keep = d <= cutoff
         found_i.append(i[keep])
         found_j.append(j[keep])
@@ -84,7 +94,7 @@ def _dense(xyz: Any, cells: Any, span: Any, ncells: int,
 def _sparse(xyz: Any, side: float) -> tuple[Any, Any]:
     """Candidate pairs from the occupied cells only (points spread far apart)."""
     cells, span, _ = _grid(xyz, side)
-    keys = (cells[:, 0] * span[1] + cells[:, 1]) * span[2] + cells[:, 2]
+    keys = _keys(cells, span)
     order = np.argsort(keys, kind="stable")
     skeys = keys[order]
     uniq, first, counts = runs(skeys)
@@ -93,8 +103,8 @@ def _sparse(xyz: Any, side: float) -> tuple[Any, Any]:
     rows_l = [pos]
     counts_l = [first[cell_of] + counts[cell_of] - pos - 1]
     begins_l = [pos + 1]
-    for dx, dy, dz in _HALF_SHELL:
-        target = uniq + (dx * span[1] + dy) * span[2] + dz
+    for step in _offsets(_HALF_SHELL, span):
+        target = uniq + step
         at = np.minimum(np.searchsorted(uniq, target), len(uniq) - 1)
         hit = uniq[at] == target
         rows_l.append(pos)
@@ -145,11 +155,10 @@ def near(xyz: Any, seeds: Any, reach: float) -> Any:
     """
     xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
     cells, span, _ = _grid(xyz, max(float(reach), 1e-6) * 1.0001)
-    keys = (cells[:, 0] * span[1] + cells[:, 1]) * span[2] + cells[:, 2]
+    keys = _keys(cells, span)
     order = np.argsort(keys, kind="stable")
     skeys = keys[order]
-    offsets = np.array([(dx * span[1] + dy) * span[2] + dz for dx, dy, dz in _WHOLE_SHELL],
-                       dtype=np.int64)
+    offsets = _offsets(_WHOLE_SHELL, span)
     wanted = (keys[np.asarray(seeds, dtype=np.int64)][:, None] + offsets[None, :]).ravel()
     lo = np.searchsorted(skeys, wanted, side="left")
     hi = np.searchsorted(skeys, wanted, side="right")
@@ -166,6 +175,10 @@ def distances(xyz: Any, i: Any, j: Any) -> Any:
     several times slower in numpy than three 1-D gathers (the sums are the same).
     """
     x, y, z = np.ascontiguousarray(np.asarray(xyz, dtype=float).reshape(-1, 3).T)
+    return _distance(x, y, z, i, j)
+
+
+def _distance(x: Any, y: Any, z: Any, i: Any, j: Any) -> Any:
     dx, dy, dz = x[j] - x[i], y[j] - y[i], z[j] - z[i]
     return np.sqrt(dx * dx + dy * dy + dz * dz)
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from molforma.document.elements import normalize_symbol
 from molforma.errors import FormatError
+from molforma.formats.byte_fields import NINE, POINT, ZERO, decimal_runs
 from molforma.formats.common import (
     Structure,
     clean_name,
@@ -187,9 +188,6 @@ def _parsed_columns(lines: list[str], rows: list[int]) -> _Records | None:
                     [r[12:16].strip() for r in recs], xs, ys, zs, occ, els, charges)
 
 
-_SPACE, _MINUS, _POINT, _ZERO, _NINE = 32, 45, 46, 48, 57
-
-
 def _three_decimals(chars: Any) -> Any:
     """The numbers of 8-column fields written ``%8.3f`` (an m x 8 byte array), or None.
 
@@ -197,26 +195,17 @@ def _three_decimals(chars: Any) -> Any:
     gives for the same text (both are the double nearest the decimal); any other way of
     writing a number makes the caller use ``float``.
     """
-    if not len(chars):
+    if not len(chars) or not (chars[:, 4] == POINT).all():
         return None
-    col = np.ascontiguousarray(chars.T)  # a row per column: every test below is 1-D
-    digit = (col >= _ZERO) & (col <= _NINE)
-    if not ((col[4] == _POINT).all() and digit[3].all() and digit[5:].all()):
+    units, decimals = chars[:, 3], chars[:, 5:].astype(np.int64) - ZERO
+    if not ((units >= ZERO) & (units <= NINE)).all() or not (
+            (decimals >= 0) & (decimals <= 9)).all():
+        return None  # no units digit right before the point, or not three decimals
+    found = decimal_runs(chars[:, :4])
+    if found is None:
         return None
-    value = np.zeros(col.shape[1], dtype=np.int64)
-    negative = np.zeros(col.shape[1], dtype=bool)
-    for k in range(3):
-        filled = col[k] != _SPACE
-        minus = col[k] == _MINUS
-        # right-justified: nothing blank after a filled column; a minus first, then digits
-        if not (~filled | digit[k] | minus).all() or (filled & (col[k + 1] == _SPACE)).any():
-            return None
-        if (minus & ~digit[k + 1]).any() or (k and (minus & (col[k - 1] != _SPACE)).any()):
-            return None
-        negative |= minus
-    for k in (0, 1, 2, 3, 5, 6, 7):
-        value = np.where(digit[k], value * 10 + (col[k].astype(np.int64) - _ZERO), value)
-    number = value / 1000.0
+    whole, negative, _ = found
+    number = (whole * 1000 + decimals @ np.array([100, 10, 1])) / 1000.0
     return np.where(negative, -number, number)
 
 
@@ -348,7 +337,7 @@ def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None,
                                 orders=not conect.lo, xyz=xyz[unnamed])
         if conect.lo:
             # Bonds between CONECT atoms and the rest (a ligand bound to a residue).
-            bonds += _cross_bonds(atoms, xyz, named, charge)
+            bonds += _cross_bonds(atoms, records.element, xyz, named, charge)
     ids = [a["id"] for a in atoms]
     bonds += [{"a": ids[a], "b": ids[b], "order": order}
               for a, b, order in zip(conect.lo, conect.hi, conect.order, strict=True)]
@@ -372,11 +361,11 @@ def _text_of(lines: list[str], names: list[str], record: str) -> str:
                     if rec == record).strip()
 
 
-def _cross_bonds(atoms: list[dict[str, Any]], xyz: Any, named: Any,
+def _cross_bonds(atoms: list[dict[str, Any]], symbols: list[str], xyz: Any, named: Any,
                  charge: int | None) -> list[dict[str, Any]]:
     """The perceived bonds of all atoms that join a CONECT atom to an atom of none."""
     if len(atoms) > ORDER_PERCEPTION_LIMIT:
-        a, b = cross_pairs(xyz, [str(at["element"]) for at in atoms], named)
+        a, b = cross_pairs(xyz, symbols, named)
         return [{"a": atoms[i]["id"], "b": atoms[j]["id"], "order": 1}
                 for i, j in zip(a.tolist(), b.tolist(), strict=True)]
     index = {a["id"]: k for k, a in enumerate(atoms)}

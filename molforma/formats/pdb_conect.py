@@ -15,13 +15,13 @@ from typing import Any
 import numpy as np
 
 from molforma.document.arrays import runs
+from molforma.formats.byte_fields import decimal_runs
 from molforma.formats.common import syntax
 
 FMT = "pdb"
 _FIELDS = (6, 11, 16, 21, 26)  # first column (0-based) of each five-column field
 _WIDTH = 25  # columns 7-31
 _LARGEST_SERIAL = 99_999  # five columns
-_SPACE, _MINUS, _ZERO, _NINE = 32, 45, 48, 57
 
 
 class Conect:
@@ -70,24 +70,11 @@ def _columns(lines: list[str], rows: list[int], numbers: Any, n: int) -> Conect 
     if not text.isascii():
         return None
     m = len(rows)
-    ch = np.frombuffer(text.encode("ascii"), dtype=np.uint8).reshape(m * 5, 5)
-    digit = (ch >= _ZERO) & (ch <= _NINE)
-    minus = ch == _MINUS
-    filled = ch != _SPACE
-    if not (digit | minus | ~filled).all():
+    found = decimal_runs(np.frombuffer(text.encode("ascii"), dtype=np.uint8).reshape(m * 5, 5))
+    if found is None:
         return None
-    begins = filled & ~np.pad(filled, ((0, 0), (1, 0)))[:, :5]
-    # one run of characters per field, a minus only in front, followed by a digit
-    if (begins.sum(axis=1) > 1).any() or (minus & ~begins).any():
-        return None
-    if (minus & ~np.pad(digit, ((0, 0), (0, 1)))[:, 1:]).any():
-        return None
-    blank = ~filled.any(axis=1)
-    # Horner's rule over the columns, skipping the blanks (the digits are one run)
-    value: Any = np.zeros(m * 5, dtype=np.int64)
-    for k in range(5):
-        value = np.where(digit[:, k], value * 10 + (ch[:, k].astype(np.int64) - _ZERO), value)
-    value = np.where(minus.any(axis=1), -value, value).reshape(m, 5)
+    magnitude, negative, blank = found
+    value = np.where(negative, -magnitude, magnitude).reshape(m, 5)
     blank = blank.reshape(m, 5)
     if blank[:, 0].any():
         return None  # a record without its atom: the record reader names the line

@@ -32,16 +32,15 @@ class DialogLog:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _translators(qapp: Any) -> Any:
+def _translators(qapp: Any) -> None:
     """Install the English catalogues and the main-thread garbage collection as the
-    application does at start (the collection goes back to Python at the end)."""
+    application does at start (collection goes back to Python after the last window
+    test, see pytest_runtest_teardown)."""
     from molforma.gui.app import install_translators
     from molforma.gui.main_thread_gc import collect_in_this_thread
 
     install_translators("en")
-    collector = collect_in_this_thread(qapp)
-    yield
-    collector.stop()
+    collect_in_this_thread(qapp)
 
 
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
