@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from molforma.app.context import AppState
     from molforma.document.document import Document, EditResult
     from molforma.document.model import Project
+    from molforma.formats.common import Structure
     from molforma.preferences import Preferences
 
 Reader = Callable[[str], Any]  # path -> project dict, Structure, or None (the person cancelled)
@@ -92,19 +93,34 @@ def open_path(app: AppState, path: str, *, actor: Actor,
     return Opened("project" if isinstance(loaded, dict) else "structure", path)
 
 
-def launch_document(app: AppState, path: str, *, undo_limit: int | None) -> Document:
+def read_launch_file(path: str) -> Project | Structure:
+    """Read the file given on the command line (a project or a structure), unchecked
+    against any document: the window reads it before it loads Qt.
+
+    Raises:
+        MolFormaError: the file cannot be read.
+    """
+    from molforma.formats import read_file
+
+    return read_file(str(path), None)
+
+
+def launch_document(app: AppState, path: str, *, undo_limit: int | None,
+                    loaded: Project | Structure | None = None) -> Document:
     """Make the file given on the command line the document (not an undo step).
 
     Its protected values become trusted: the person named the file at launch.
+    ``loaded`` is what :func:`read_launch_file` read from ``path`` (read here when None).
 
     Raises:
         MolFormaError: the file cannot be read or breaks a document rule.
     """
     from molforma.document.document import Document
     from molforma.document.model import check_settings, check_structure, clone_project
-    from molforma.formats import apply_structure, read_file
+    from molforma.formats import apply_structure
 
-    loaded = read_file(str(path), None)
+    if loaded is None:
+        loaded = read_launch_file(path)
     if isinstance(loaded, dict):
         doc = Document(loaded, path=str(Path(path).resolve()), undo_limit=undo_limit)
     else:

@@ -154,3 +154,52 @@ def single_bonds(atoms: Sequence[Mapping[str, Any]], xyz: Any = None,
     # the cyclic garbage collector has to look at (and promote) while they live.
     return [{"a": ids[i], "b": ids[j], "order": 1}
             for i, j in zip(pa.tolist(), pb.tolist(), strict=True)]
+
+
+# The neutral valence of the elements whose atoms RDKit's bond-order assignment
+# (xyz2mol) first tries at exactly that valence: a neutral structure of these elements in
+# which every atom has that many neighbours gets single bonds and no charges from it.
+# Noble gases have valence 0 (RDKit's table lacks helium, and its assignment then fails,
+# which keeps the same single bonds). Sulfur, phosphorus, boron and the metals are left
+# out: RDKit tries them at other valences or charges.
+_SATURATED_AT = {"H": 1, "C": 4, "N": 3, "O": 2, "F": 1, "Cl": 1, "Br": 1, "I": 1,
+                 "He": 0, "Ne": 0, "Ar": 0, "Kr": 0, "Xe": 0}
+
+
+def saturated_bonds(atoms: Sequence[dict[str, Any]], charge: int | None = None,
+                    xyz: Any = None, seen: dict[str, float] | None = None,
+                    ) -> list[dict[str, Any]] | None:
+    """The bonds RDKit's perception gives a neutral structure whose atoms are all
+    saturated by single bonds (water, alkanes, alcohols, amines, ethers, halides): the
+    sweep's bonds, order 1, with every formal charge set to 0 in place, as RDKit sets them.
+
+    None (nothing changed, ``seen`` untouched) when the structure is charged or an atom is
+    of another element or has another number of neighbours: its orders need RDKit
+    (:func:`molforma.formats.rdkit_bridge.perceive_bonds`). ``xyz`` and ``seen`` as for
+    :func:`single_bonds`.
+    """
+    if charge:
+        return None
+    symbols = list(map(str, map(_ELEMENT, atoms)))
+    try:
+        wanted = np.fromiter(map(_SATURATED_AT.__getitem__, symbols), dtype=np.int64,
+                             count=len(symbols))
+    except KeyError:
+        return None
+    if xyz is None:
+        xyz = xyz_array(atoms)
+    found: dict[str, float] = {}
+    pa, pb = bonded_pairs(xyz, symbols, found)
+    degree = np.bincount(pa, minlength=len(symbols)) + np.bincount(pb, minlength=len(symbols))
+    if not np.array_equal(degree, wanted):
+        return None
+    if seen is not None:
+        seen.update(found)
+    for a in atoms:
+        a["formalCharge"] = 0
+    ids = list(map(_ID, atoms))
+    # RDKit's order: the later atom first, bonds by it, then by the earlier atom downwards
+    rank = np.lexsort((-pa, pb))
+    return [{"a": ids[j], "b": ids[i], "order": 1}
+            for i, j in zip(pa[rank].tolist(), pb[rank].tolist(), strict=True)]
+

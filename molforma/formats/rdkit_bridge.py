@@ -23,6 +23,7 @@ from molforma.formats.connectivity import (  # noqa: F401 - connectivity is this
     ORDER_PERCEPTION_LIMIT,
     connectivity,
     connectivity_of,
+    saturated_bonds,
     single_bonds,
 )
 
@@ -176,6 +177,10 @@ def perceive_bonds(
         # Orders are not perceived at this size, and reading RDKit's bonds back one call at
         # a time costs more than finding them: the same rule in numpy serves.
         return single_bonds(atoms, xyz, seen)
+    if orders:
+        saturated = saturated_bonds(atoms, charge, xyz)
+        if saturated is not None:
+            return saturated  # what RDKit would assign, without asking it
     bare = [dict(a, formalCharge=0, unpairedElectrons=0, massNumber=None) for a in atoms]
     mol = Chem.RWMol(mol_from_document(bare, []))
     with quiet():

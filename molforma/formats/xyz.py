@@ -30,7 +30,11 @@ from molforma.formats.common import (
     syntax,
     to_float,
 )
-from molforma.formats.connectivity import ORDER_PERCEPTION_LIMIT, single_bonds
+from molforma.formats.connectivity import (
+    ORDER_PERCEPTION_LIMIT,
+    saturated_bonds,
+    single_bonds,
+)
 
 FMT = "xyz"
 _KEYVAL = re.compile(r"\b(charge|multiplicity|mult)\s*=\s*([+-]?\d+)\b", re.I)
@@ -199,9 +203,13 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True,
     elif len(atoms) > ORDER_PERCEPTION_LIMIT:
         bonds = single_bonds(atoms, coords, seen)  # no orders at this size: RDKit not needed
     else:
-        from molforma.formats.rdkit_bridge import perceive_bonds
+        # Saturated structures (water, alkanes) need no orders: RDKit is not loaded for them.
+        found = saturated_bonds(atoms, charge, coords, seen)
+        if found is None:
+            from molforma.formats.rdkit_bridge import perceive_bonds
 
-        bonds = perceive_bonds(atoms, charge, xyz=coords)
+            found = perceive_bonds(atoms, charge, xyz=coords)
+        bonds = found
     # Without a charge in the file, loading re-perceives with the project's charge.
     info: dict[str, Any] = {"perceived": perceive and charge is None, "first_id": first_id}
     if "closest" in seen:

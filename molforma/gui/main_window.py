@@ -13,7 +13,7 @@ import importlib
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
@@ -45,6 +45,10 @@ from molforma.gui.context import WINDOW_UNDO_LIMIT, AppContext
 from molforma.gui.dispatcher import GuiDispatcher
 from molforma.gui.widgets.molecule_tab import MoleculeTab
 
+if TYPE_CHECKING:
+    from molforma.document.model import Project
+    from molforma.formats.common import Structure
+
 log = logging.getLogger(__name__)
 
 PROJECT_SUFFIX = ".molforma.json"
@@ -72,14 +76,16 @@ def _tr_ctx(text: str) -> str:
     return QApplication.translate("MainWindow", text)
 
 
-def load_launch_file(ctx: AppContext, path: str) -> None:
+def load_launch_file(ctx: AppContext, path: str, loaded: Project | Structure | None = None,
+                     ) -> None:
     """Load the file given on the command line as the document (not an undo step); its
     protected values become trusted (:func:`molforma.app.files.launch_document`).
+    ``loaded``: the file as :func:`molforma.app.files.read_launch_file` read it already.
 
     Raises:
         MolFormaError: the file cannot be read or breaks a document rule.
     """
-    files.launch_document(ctx, path, undo_limit=WINDOW_UNDO_LIMIT)
+    files.launch_document(ctx, path, undo_limit=WINDOW_UNDO_LIMIT, loaded=loaded)
 
 
 class MainWindow(QMainWindow):

@@ -100,6 +100,85 @@ def test_screenshot_of_an_unreadable_file_fails_with_a_message(tmp_path: Path) -
     assert not (tmp_path / "x.png").exists()
 
 
+def test_a_file_error_found_before_qt_loads_is_said_in_the_preferred_language(
+    tmp_path: Path,
+) -> None:
+    # the file is read before the application (and its Preferences) exist
+    (tmp_path / "preferences.json").write_text('{"language": "ja"}\n', encoding="utf-8")
+    bad = tmp_path / "bad.xyz"
+    bad.write_text("not a molecule\n")
+    env = _env(QT_QPA_PLATFORM="offscreen", MOLFORMA_CONFIG_DIR=str(tmp_path))
+    env.pop("MOLFORMA_LANGUAGE", None)
+    proc = subprocess.run([_molforma(), "--screenshot", str(tmp_path / "x.png"), str(bad)],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert "bad.xyz" in proc.stderr and "XYZ を読み込めません" in proc.stderr, proc.stderr
+    assert not (tmp_path / "x.png").exists()
+
+
+_RECORD_IMPORTS = """
+import json, runpy, sys
+order = []
+class Recorder:
+    def find_spec(self, name, path=None, target=None):
+        order.append(name)
+sys.meta_path.insert(0, Recorder())
+sys.argv = ["molforma", *sys.argv[2:]]
+try:
+    runpy.run_module("molforma", run_name="__main__")
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+with open(OUT, "w") as f:
+    json.dump({"order": order, "code": code}, f)
+"""
+
+
+def _import_order(args: list[str], tmp_path: Path) -> list[str]:
+    """Modules in the order a window start imports them (first import of each)."""
+    import json
+
+    out = tmp_path / "imports.json"
+    env = _env(QT_QPA_PLATFORM="offscreen", MOLFORMA_CONFIG_DIR=str(tmp_path))
+    code = _RECORD_IMPORTS.replace("OUT", repr(str(out)))
+    proc = subprocess.run([sys.executable, "-c", code, "-", *args], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    recorded = json.loads(out.read_text())
+    assert recorded["code"] in (0, None), proc.stderr[-2000:]
+    return list(dict.fromkeys(recorded["order"]))
+
+
+def test_the_window_reads_its_file_and_loads_qt_free_modules_before_pyside6(
+    tmp_path: Path,
+) -> None:
+    # PySide6's import hook reads the source of every module imported after it, so the
+    # window imports what it will need anyway first, and reads its file (RDKit for a
+    # molecule with double bonds) before Qt.
+    benzene = tmp_path / "benzene.xyz"
+    benzene.write_text(
+        "12\nbenzene\n" + "".join(
+            f"{e} {x:.4f} {y:.4f} 0.0\n" for e, x, y in (
+                ("C", 1.39, 0.0), ("C", 0.695, 1.2038), ("C", -0.695, 1.2038),
+                ("C", -1.39, 0.0), ("C", -0.695, -1.2038), ("C", 0.695, -1.2038),
+                ("H", 2.47, 0.0), ("H", 1.235, 2.139), ("H", -1.235, 2.139),
+                ("H", -2.47, 0.0), ("H", -1.235, -2.139), ("H", 1.235, -2.139))))
+    order = _import_order(["--screenshot", str(tmp_path / "b.png"), str(benzene)], tmp_path)
+    qt = order.index("PySide6")
+    for name in ("numpy", "pydantic", "molforma.preferences", "molforma.document.schema",
+                 "molforma.app.ops", "molforma.formats", "rdkit"):
+        assert order.index(name) < qt, name
+    assert QImage(str(tmp_path / "b.png")).width() > 0
+
+
+def test_a_saturated_molecule_opens_in_the_window_without_rdkit(tmp_path: Path) -> None:
+    water = tmp_path / "water.xyz"
+    water.write_text(WATER_XYZ)
+    order = _import_order(["--screenshot", str(tmp_path / "w.png"), str(water)], tmp_path)
+    assert "rdkit" not in order and "PySide6" in order
+
+
 def test_mcp_gui_ends_within_a_second_when_stdin_closes(tmp_path: Path) -> None:
     import json
     import time
