@@ -145,6 +145,7 @@ class MainWindow(QMainWindow):
         self.retranslate()
         self._document_changed(Change.ALL)
         if not defer_panels:
+            self.molecule_tab.build_deferred()
             # Batch jobs left running by an earlier MolForma are followed again.
             QTimer.singleShot(0, ctx.reattach_batch_jobs)
 
@@ -166,6 +167,7 @@ class MainWindow(QMainWindow):
 
     def build_panels(self) -> None:
         """Build the panels still pending (no-op when all are built)."""
+        self.molecule_tab.build_deferred()
         if not self._pending_panels:
             return
         pending, self._pending_panels = self._pending_panels, []

@@ -213,6 +213,42 @@ def test_opengl_renderer_is_really_used_under_xvfb_and_matches_the_camera(tmp_pa
     assert min(h) > 170
 
 
+def test_a_window_start_draws_its_opengl_frame_once_and_only_when_it_is_on_screen(
+    tmp_path: Path,
+) -> None:
+    # Qt paints an OpenGL widget after every resize, twice while the window is shown and
+    # before it is exposed: those frames are cleared only; the exposed frame is drawn.
+    xvfb = _xvfb()
+    src = tmp_path / "water.xyz"
+    src.write_text(WATER_XYZ)
+    script = tmp_path / "first_frames.py"
+    script.write_text(
+        "import sys\n"
+        "from molforma.gui import launch\n"
+        "import molforma.gui.main_window as mw\n"
+        "def after(self):\n"
+        "    c = self.molecule_tab.view.canvas\n"
+        "    img = c.grabFramebuffer()\n"
+        "    o = img.pixelColor(self.molecule_tab.view.atom_screen_pos('a1').toPoint())\n"
+        "    print(c.renderer_name, c.frames, o.red(), o.green(), o.blue(), flush=True)\n"
+        "    from PySide6.QtWidgets import QApplication\n"
+        "    QApplication.instance().quit()\n"
+        "mw.MainWindow._after_first_frame = after\n"
+        "sys.exit(launch.launch_window(sys.argv[1], False, None, False, None, None))\n")
+    env = _gl_env()
+    env["MOLFORMA_CONFIG_DIR"] = str(tmp_path)
+    proc = subprocess.run(
+        [xvfb, "-a", "-s", "-screen 0 1600x1200x24", sys.executable, str(script), str(src)],
+        env=env, capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr
+    name, frames, *rgb = proc.stdout.split()
+    assert name == "opengl"
+    # the exposed frame (the grab draws one more): without the skip it would be 3 + 1
+    assert int(frames) == 2
+    r, g, b = map(int, rgb)
+    assert r > 150 and g < 90 and b < 90  # the oxygen is drawn where the camera puts it
+
+
 def test_view_menu_switches_the_drawing_style(make_main_window: Any) -> None:
     from PySide6.QtGui import QAction
 

@@ -90,3 +90,36 @@ def test_mcp_work_on_the_gui_thread_finds_the_widgets_of_every_tab(deferred_wind
     found = win.mcp_bridge.call(lambda: win.findChild(QWidget, "processesSpin"))
     assert found is not None
     assert _tab_objects(win) == TAB_OBJECTS
+
+
+def test_the_hidden_parts_palette_is_built_after_the_first_frame_in_its_pane(
+        deferred_window: Any, qtbot: Any) -> None:
+    win = deferred_window()
+    splitter = win.findChild(QWidget, "moleculeSplitter")
+    assert win.findChild(QWidget, "partsPalette") is None
+    pane = splitter.widget(0)
+    win.show()
+    qtbot.waitExposed(win)
+    qtbot.waitUntil(lambda: win.findChild(QWidget, "partsPalette") is not None, timeout=10_000)
+    palette = win.findChild(QWidget, "partsPalette")
+    assert splitter.widget(0) is palette and palette is not pane
+    assert not palette.isVisible()
+    assert splitter.widget(1).objectName() == "viewTableSplitter"
+    # it works as the palette built with the window did: shown at its width, chooses
+    tab = win.molecule_tab
+    tab.toggle_palette(True)
+    assert palette.isVisible() and palette.width() >= palette.table.minimumSizeHint().width()
+    tab.palette.table.buttons["N"].click()
+    assert tab.element == "N" and tab.tool == "add"
+
+
+def test_the_palette_used_before_the_first_frame_is_built_then(deferred_window: Any) -> None:
+    win = deferred_window()
+    tab = win.molecule_tab
+    tab.set_element("O")  # before the palette exists: it starts with that element
+    assert win.findChild(QWidget, "partsPalette") is None
+    tab.toggle_palette(True)
+    assert win.findChild(QWidget, "partsPalette") is tab.palette
+    assert tab.palette.table.buttons["O"].isChecked()
+    found = win.mcp_bridge.call(lambda: win.findChild(QWidget, "element_C"))
+    assert found is not None

@@ -390,14 +390,27 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         f.glUniform2f(loc("uViewport"), w, h)
         f.glUniform1f(loc("uDepth"), depth)
 
+    def resizeGL(self, w: int, h: int) -> None:
+        """Qt draws a frame after every resize; before the window is on screen (twice while
+        it is shown) nobody sees that frame, so it is only cleared (see paintGL)."""
+        handle = self.window().windowHandle()
+        self._resized_unseen = handle is None or not handle.isExposed()
+
+    _resized_unseen = False
+
     def paintGL(self) -> None:
         """Draw one frame."""
-        self.frames += 1
-        self._view.before_paint()
         f = self._gl()
         r, g, b = BACKGROUND
         f.glClearColor(r, g, b, 1.0)
         f.glClear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
+        if self._resized_unseen:
+            # drawn when the window is exposed (10,000 atoms: two draws fewer at start-up)
+            self._resized_unseen = False
+            self.update()
+            return
+        self.frames += 1
+        self._view.before_paint()
         if not self._ok:
             return
         if self._dirty:

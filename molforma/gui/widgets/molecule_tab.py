@@ -272,11 +272,13 @@ class MoleculeTab(QWidget):
         # Body: palette | view + table | properties
         body = QSplitter(Qt.Orientation.Horizontal, self)
         body.setObjectName("moleculeSplitter")
-        self.palette = PartsPalette(body)
-        self.palette.elementChosen.connect(self.set_element)
-        self.palette.partChosen.connect(lambda _k, _n: self.set_tool("place"))
-        self.palette.hide()
-        body.addWidget(self.palette)
+        self._body = body
+        # The palette starts hidden: its pane holds an empty page until the palette is built
+        # (right after the first frame, see build_deferred, or when anything uses it).
+        self._palette: PartsPalette | None = None
+        pane = QWidget(body)
+        pane.hide()
+        body.addWidget(pane)
         self.centre = QSplitter(Qt.Orientation.Vertical, body)
         self.centre.setObjectName("viewTableSplitter")
         self.view = create_view(self.centre)
@@ -455,7 +457,8 @@ class MoleculeTab(QWidget):
                self.tr("Drop the candidate; nothing changes"))
         self.table.atom_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 5)
         self.properties.retranslate()
-        self.palette.retranslate()
+        if self._palette is not None:
+            self._palette.retranslate()
         self._update_state()
 
     def changeEvent(self, ev: QEvent) -> None:
@@ -721,10 +724,31 @@ class MoleculeTab(QWidget):
             self.palette.load_catalog()
         self._fill_metal_combo()
 
+    @property
+    def palette(self) -> PartsPalette:
+        """The parts palette (periodic table, fragments, ligands), built on first use."""
+        if self._palette is None:
+            palette = PartsPalette()
+            palette.hide()
+            palette.table.set_element(self.element)
+            palette.elementChosen.connect(self.set_element)
+            palette.partChosen.connect(lambda _k, _n: self.set_tool("place"))
+            pane = self._body.replaceWidget(0, palette)
+            if pane is not None:
+                pane.deleteLater()
+            palette.hide()
+            self._palette = palette
+        return self._palette
+
+    def build_deferred(self) -> None:
+        """Build what the first frame does not show (the parts palette)."""
+        _ = self.palette
+
     def set_element(self, symbol: str) -> None:
         """The element the Add tool places."""
         self.element = symbol
-        self.palette.table.set_element(symbol)
+        if self._palette is not None:
+            self._palette.table.set_element(symbol)
         self.element_button.setText(self.tr("Element: %1").replace("%1", symbol))
         if self.tool not in ("add",):
             self.set_tool("add")
