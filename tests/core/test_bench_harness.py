@@ -6,6 +6,7 @@ import importlib.util
 import json
 import re
 import sys
+import tempfile
 from pathlib import Path
 from types import ModuleType
 
@@ -111,3 +112,39 @@ def test_sizes_measured_alternately_become_a_row_in_bytes(tmp_path: Path) -> Non
     row = next(line for line in table.splitlines() if "memory a step keeps" in line)
     assert "one step: **82 kB** (82 kB–82 kB)" in row and "one copy: **8.0 MB**" in row
     assert "ratio **0.010**" in row and "ratio ≤ 0.05 ✓" in row
+
+
+def test_the_first_frame_is_the_first_capture_of_the_screen_the_window_settles_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import numpy as np
+
+    scale_bench = _load("scale_bench", REPO / "bench" / "scale_bench.py")
+    empty = np.zeros(10_000, dtype=np.uint8)
+    dialog = empty.copy()
+    dialog[:2_000] = 1  # a window with a progress dialog over an empty view
+    final = dialog.copy()
+    final[2_000:5_000] = 2  # the molecule drawn
+    blink = final.copy()
+    blink[0] = 9  # a text cursor blinking: 0.01 % of the bytes
+    # nothing, then the dialog (six captures alike), then the final screen with a
+    # blinking cursor from then on
+    shots = [empty] * 10 + [dialog] * 6 + [final, final, blink, final] * 20
+    clock = iter(np.arange(0.0, 100.0, 0.1))
+    now = [0.0]
+
+    def tick() -> float:
+        now[0] = float(next(clock))
+        return now[0]
+
+    captures = iter(shots)
+    monkeypatch.setattr(scale_bench, "_capture", lambda: next(captures))
+    monkeypatch.setattr(scale_bench.time, "perf_counter", tick)
+    with tempfile.TemporaryFile() as err:
+        sample = scale_bench._watch([sys.executable, "-c", "import time; time.sleep(30)"],
+                                    {}, 60.0, empty, err)
+    # the clock advances 0.1 s at each reading, two per capture: capture k is taken at
+    # 0.2 (k + 1) s; the first final screen is capture 16 (3.4 s), the stable dialog's
+    # first is capture 10 (2.2 s, what a "two equal captures" rule would report)
+    assert abs(sample.seconds - 3.4) < 1e-9
+
