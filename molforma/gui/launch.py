@@ -151,7 +151,8 @@ def _import_core_first(with_formats: bool) -> None:
     imported after it (looking for ``from __feature__``); numpy, pydantic, RDKit and the
     Qt-free parts of MolForma the window uses are some 400 modules, so importing them first
     saves that reading (100–150 ms of a start on a 2-core machine). The formats only when
-    a file is opened: an empty window does not read one.
+    a file is opened: an empty window does not read one. numpy's linear algebra runs in
+    the window's own thread (see below).
     """
     import importlib
 
@@ -163,8 +164,21 @@ def _import_core_first(with_formats: bool) -> None:
              "molforma.mcp.bridge", "molforma.recent_files"]
     if with_formats:
         names.append("molforma.formats")
-    for name in names:
-        importlib.import_module(name)
+    # numpy's OpenBLAS starts a worker thread per extra core, which busy-waits for work
+    # after start-up: it took the second core from the X server and Mesa while the first
+    # frame was drawn (first frame 5-10 % later). The window's matrices are n x 3, never
+    # worth a second thread. OpenBLAS reads the setting once, when numpy loads, so the
+    # environment is put back at once: calculations started later (NWChem) get it as it
+    # was. A value the person set is kept.
+    ours = "OPENBLAS_NUM_THREADS" not in os.environ
+    if ours:
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        for name in names:
+            importlib.import_module(name)
+    finally:
+        if ours:
+            os.environ.pop("OPENBLAS_NUM_THREADS", None)
 
 
 def _quiet_offscreen_warning() -> None:

@@ -172,6 +172,30 @@ def test_the_window_reads_its_file_and_loads_qt_free_modules_before_pyside6(
     assert QImage(str(tmp_path / "b.png")).width() > 0
 
 
+@pytest.mark.parametrize("preset", [None, "2"], ids=["unset", "set-by-the-person"])
+def test_the_window_loads_numpy_with_one_blas_thread_and_leaves_the_environment_as_it_was(
+    preset: str | None,
+) -> None:
+    # the count of the process's threads tells OpenBLAS's workers (one per extra core)
+    code = ("import os\n"
+            "from molforma.gui.launch import _import_core_first\n"
+            "_import_core_first(with_formats=True)\n"
+            "import numpy\n"
+            "print(len(os.listdir('/proc/self/task')), os.environ.get('OPENBLAS_NUM_THREADS'))\n")
+    env = _env()
+    env.pop("OPENBLAS_NUM_THREADS", None)
+    if preset is not None:
+        env["OPENBLAS_NUM_THREADS"] = preset
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=120, check=True).stdout.split()
+    threads, left = int(out[0]), out[1]
+    if preset is None:
+        assert threads == 1 and left == "None"  # nothing reaches NWChem's environment
+    else:
+        assert left == preset
+        assert threads == min(int(preset), os.cpu_count() or 1)
+
+
 def test_a_saturated_molecule_opens_in_the_window_without_rdkit(tmp_path: Path) -> None:
     water = tmp_path / "water.xyz"
     water.write_text(WATER_XYZ)
