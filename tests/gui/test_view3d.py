@@ -249,6 +249,32 @@ def test_a_window_start_draws_its_opengl_frame_once_and_only_when_it_is_on_scree
     assert r > 150 and g < 90 and b < 90  # the oxygen is drawn where the camera puts it
 
 
+def test_a_view_never_shown_is_drawn_in_its_first_grab(tmp_path: Path) -> None:
+    # the frames skipped at start-up are those of a window being shown, not of a grab
+    xvfb = _xvfb()
+    script = tmp_path / "hidden_grab.py"
+    script.write_text(
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from molforma.gui.view3d import create_view\n"
+        "from molforma.document.model import new_atom\n"
+        "v = create_view(); v.resize(400, 300)\n"
+        "atoms = [new_atom('a1', 'O', 0, 0, 0.117), new_atom('a2', 'H', 0, 0.757, -0.469),\n"
+        "         new_atom('a3', 'H', 0, -0.757, -0.469)]\n"
+        "v.set_molecule(atoms, [{'a': 'a1', 'b': 'a2', 'order': 1}])\n"
+        "img = v.grab().toImage()\n"
+        "o = img.pixelColor(v.atom_screen_pos('a1').toPoint())\n"
+        "print(v.renderer_name, v.isVisible(), o.red(), o.green(), o.blue())\n")
+    proc = subprocess.run(
+        [xvfb, "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(script)],
+        env=_gl_env(), capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert proc.returncode == 0, proc.stderr
+    name, visible, *rgb = proc.stdout.split()
+    assert name == "opengl" and visible == "False"
+    r, g, b = map(int, rgb)
+    assert r > 150 and g < 90 and b < 90
+
+
 def test_view_menu_switches_the_drawing_style(make_main_window: Any) -> None:
     from PySide6.QtGui import QAction
 

@@ -391,10 +391,13 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         f.glUniform1f(loc("uDepth"), depth)
 
     def resizeGL(self, w: int, h: int) -> None:
-        """Qt draws a frame after every resize; before the window is on screen (twice while
-        it is shown) nobody sees that frame, so it is only cleared (see paintGL)."""
-        handle = self.window().windowHandle()
-        self._resized_unseen = handle is None or not handle.isExposed()
+        """Qt draws a frame after every resize; while the window is first being shown and is
+        not on screen yet (twice) nobody sees that frame, so it is only cleared (see
+        paintGL). Any other frame (a grab of a hidden view, a minimised window) is drawn."""
+        window = self.window()
+        handle = window.windowHandle()
+        self._resized_unseen = (self.frames == 0 and window.isVisible()
+                                and handle is not None and not handle.isExposed())
 
     _resized_unseen = False
 
