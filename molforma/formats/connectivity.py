@@ -202,4 +202,3 @@ def saturated_bonds(atoms: Sequence[dict[str, Any]], charge: int | None = None,
     rank = np.lexsort((-pa, pb))
     return [{"a": ids[j], "b": ids[i], "order": 1}
             for i, j in zip(pa[rank].tolist(), pb[rank].tolist(), strict=True)]
-
