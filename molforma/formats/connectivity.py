@@ -135,9 +135,13 @@ def connectivity_of(xyz: Any, symbols: Sequence[str],
     return list(zip(pa.tolist(), pb.tolist(), strict=True))
 
 
+def _symbols(atoms: Sequence[Mapping[str, Any]]) -> list[str]:
+    return list(map(str, map(_ELEMENT, atoms)))
+
+
 def connectivity(atoms: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
     """Bonded index pairs of atom dicts (see :func:`connectivity_of`)."""
-    return connectivity_of(xyz_array(atoms), list(map(str, map(_ELEMENT, atoms))))
+    return connectivity_of(xyz_array(atoms), _symbols(atoms))
 
 
 def single_bonds(atoms: Sequence[Mapping[str, Any]], xyz: Any = None,
@@ -148,7 +152,7 @@ def single_bonds(atoms: Sequence[Mapping[str, Any]], xyz: Any = None,
     """
     if xyz is None:
         xyz = xyz_array(atoms)
-    pa, pb = bonded_pairs(xyz, list(map(str, map(_ELEMENT, atoms))), seen)
+    pa, pb = bonded_pairs(xyz, _symbols(atoms), seen)
     ids = list(map(_ID, atoms))
     # Straight from the index arrays: a list of pair tuples would be thousands of objects
     # the cyclic garbage collector has to look at (and promote) while they live.
@@ -180,7 +184,7 @@ def saturated_bonds(atoms: Sequence[dict[str, Any]], charge: int | None = None,
     """
     if charge:
         return None
-    symbols = list(map(str, map(_ELEMENT, atoms)))
+    symbols = _symbols(atoms)
     try:
         wanted = np.fromiter(map(_SATURATED_AT.__getitem__, symbols), dtype=np.int64,
                              count=len(symbols))

@@ -181,6 +181,15 @@ def perceive_bonds(
         saturated = saturated_bonds(atoms, charge, xyz)
         if saturated is not None:
             return saturated  # what RDKit would assign, without asking it
+    return rdkit_bonds(atoms, charge, orders=orders)
+
+
+def rdkit_bonds(atoms: list[dict[str, Any]], charge: int | None = None, *,
+                orders: bool = True) -> list[dict[str, Any]]:
+    """RDKit's own part of :func:`perceive_bonds` (connectivity, then orders and formal
+    charges), for a reader that has found :func:`saturated_bonds` does not apply."""
+    if len(atoms) < 2:
+        return []
     bare = [dict(a, formalCharge=0, unpairedElectrons=0, massNumber=None) for a in atoms]
     mol = Chem.RWMol(mol_from_document(bare, []))
     with quiet():
@@ -189,7 +198,7 @@ def perceive_bonds(
         except Exception:  # noqa: BLE001 - no bonds rather than no structure
             return []
         connected = Chem.Mol(mol)
-        if orders and len(atoms) <= ORDER_PERCEPTION_LIMIT and mol.GetNumBonds():
+        if orders and mol.GetNumBonds():
             try:
                 rdDetermineBonds.DetermineBondOrders(mol, charge=int(charge or 0))
                 # DetermineBondOrders marks aromatic rings; the document wants Kekulé form.

@@ -206,9 +206,9 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True,
         # Saturated structures (water, alkanes) need no orders: RDKit is not loaded for them.
         found = saturated_bonds(atoms, charge, coords, seen)
         if found is None:
-            from molforma.formats.rdkit_bridge import perceive_bonds
+            from molforma.formats.rdkit_bridge import rdkit_bonds
 
-            found = perceive_bonds(atoms, charge, xyz=coords)
+            found = rdkit_bonds(atoms, charge)
         bonds = found
     # Without a charge in the file, loading re-perceives with the project's charge.
     info: dict[str, Any] = {"perceived": perceive and charge is None, "first_id": first_id}

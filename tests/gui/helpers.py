@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
+
+from tests.paths import REPO
 
 WATER = [
     {"element": "O", "position": [0.0, 0.0, 0.117]},
@@ -66,3 +74,26 @@ def execution_panel(qtbot: Any, ctx: Any, size: tuple[int, int] | None = None) -
         w.resize(*size)
     w.show()
     return w
+
+
+def run_with_opengl(command: list[str], *, screen: str = "1280x1024", timeout: int = 120,
+                    env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` from the checkout under ``xvfb-run`` with Qt's xcb platform and the
+    OpenGL view (Mesa), since the offscreen platform has no OpenGL; it must succeed.
+
+    The test is skipped when xvfb-run is missing (CI installs it).
+    """
+    xvfb = shutil.which("xvfb-run")
+    if xvfb is None:
+        pytest.skip("xvfb-run is not installed (CI installs it)")
+    full = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY")}
+    full.update(QT_QPA_PLATFORM="xcb", MOLFORMA_RENDERER="opengl", **(env or {}))
+    proc = subprocess.run([xvfb, "-a", "-s", f"-screen 0 {screen}x24", *command], env=full,
+                          capture_output=True, text=True, timeout=timeout, cwd=str(REPO))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc
+
+
+def run_gl_script(script: str, *args: str, **options: Any) -> subprocess.CompletedProcess[str]:
+    """:func:`run_with_opengl` of the Python code ``script`` (``sys.argv[1:]`` = ``args``)."""
+    return run_with_opengl([sys.executable, "-c", script, *args], **options)

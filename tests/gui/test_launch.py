@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -137,8 +138,6 @@ with open(OUT, "w") as f:
 
 def _import_order(args: list[str], tmp_path: Path) -> list[str]:
     """Modules in the order a window start imports them (first import of each)."""
-    import json
-
     out = tmp_path / "imports.json"
     env = _env(QT_QPA_PLATFORM="offscreen", MOLFORMA_CONFIG_DIR=str(tmp_path))
     code = _RECORD_IMPORTS.replace("OUT", repr(str(out)))

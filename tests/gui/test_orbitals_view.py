@@ -4,8 +4,6 @@ both lobes drawn in their colours (painter offscreen, OpenGL under Xvfb), cube e
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +17,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage, QPainter
 
 from molforma.results.orbitals import read_cube
+from tests.gui.helpers import run_gl_script
 from tests.gui.test_panels_results import _open
-from tests.gui.test_view3d import ROOT, _gl_env, _xvfb
 from tests.paths import NWCHEM_DATA
 
 METHANE = NWCHEM_DATA / "methane_b3lyp_molden.molden"
@@ -110,10 +108,8 @@ def test_the_drawn_orbital_exports_as_a_cube_file(qtbot: Any, results: Any,
     assert float(np.sum(cube.values ** 2) * step ** 3) == pytest.approx(1.0, abs=0.02)
 
 
-def test_opengl_under_xvfb_draws_both_lobes_in_their_colours(tmp_path: Path) -> None:
-    xvfb = _xvfb()
-    script = tmp_path / "gl_orbital.py"
-    script.write_text(
+def test_opengl_under_xvfb_draws_both_lobes_in_their_colours() -> None:
+    proc = run_gl_script(
         "import sys\n"
         "from PySide6.QtWidgets import QApplication\n"
         "app = QApplication([])\n"
@@ -140,11 +136,7 @@ def test_opengl_under_xvfb_draws_both_lobes_in_their_colours(tmp_path: Path) -> 
         "        c = img.pixelColor(x, y)\n"
         "        blue += c.blue() > c.red() + 30 and c.blue() > c.green() + 15\n"
         "        red += c.red() > c.blue() + 30 and c.red() > c.green() + 20\n"
-        "print(v.renderer_name, blue, red)\n")
-    proc = subprocess.run(
-        [xvfb, "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(script)],
-        env=_gl_env(), capture_output=True, text=True, timeout=180, cwd=str(ROOT))
-    assert proc.returncode == 0, proc.stderr
+        "print(v.renderer_name, blue, red)\n", timeout=180)
     name, blue, red = proc.stdout.split()[-3:]
     assert name == "opengl"
     assert int(blue) > 100 and int(red) > 100

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
+from tests.gui.helpers import run_gl_script
 
 _SCRIPT = r'''
 import sys
@@ -43,15 +39,8 @@ print(v.renderer_name, plain, yellow(img))
 
 
 def test_the_opengl_renderer_draws_the_measurement_over_the_molecule(tmp_path: Path) -> None:
-    xvfb = shutil.which("xvfb-run")
-    if xvfb is None:
-        pytest.skip("xvfb-run is not installed (CI installs it)")
     out = tmp_path / "gl.png"
-    env = dict(os.environ, QT_QPA_PLATFORM="xcb", MOLFORMA_RENDERER="opengl")
-    proc = subprocess.run([xvfb, "-a", "-s", "-screen 0 1280x1024x24", sys.executable, "-c",
-                           _SCRIPT, str(out)], env=env, capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    proc = run_gl_script(_SCRIPT, str(out))
     renderer, plain, measured = proc.stdout.split()[-3:]
     assert renderer == "opengl"
     assert int(plain) == 0 and int(measured) > 30

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QSpinBox, QTableWidget
 
+from tests.gui.helpers import run_gl_script
 from tests.gui.test_panels_results import NH3_OUT, _open, _select_mode
 
 
@@ -189,15 +190,8 @@ def test_png_export_at_a_chosen_scale(panel: Any, qtbot: Any, tmp_path: Path) ->
     assert QImage(str(out)).width() == w
 
 
-def test_opengl_under_xvfb_draws_the_displacement_arrows(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
-    from tests.gui.test_view3d import ROOT, _gl_env, _xvfb
-
-    xvfb = _xvfb()
-    script = tmp_path / "gl_arrows.py"
-    script.write_text(
+def test_opengl_under_xvfb_draws_the_displacement_arrows() -> None:
+    proc = run_gl_script(
         "from PySide6.QtGui import QColor\n"
         "from PySide6.QtWidgets import QApplication\n"
         "app = QApplication([])\n"
@@ -220,11 +214,7 @@ def test_opengl_under_xvfb_draws_the_displacement_arrows(tmp_path: Path) -> None
         "before = green(v.grab().toImage())\n"
         "v.set_show_arrows(True)\n"
         "for _ in range(20): app.processEvents()\n"
-        "print(v.renderer_name, before, green(v.grab().toImage()))\n")
-    proc = subprocess.run(
-        [xvfb, "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(script)],
-        env=_gl_env(), capture_output=True, text=True, timeout=180, cwd=str(ROOT))
-    assert proc.returncode == 0, proc.stderr
+        "print(v.renderer_name, before, green(v.grab().toImage()))\n", timeout=180)
     name, before, after = proc.stdout.split()[-3:]
     assert name == "opengl"
     assert int(after) > int(before) + 20

@@ -6,9 +6,6 @@ The OpenGL renderer is exercised under Xvfb with Mesa in a child process
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,9 +15,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QImage
 
 from molforma.document.model import new_atom
-from tests.gui.helpers import click_atom
+from tests.gui.helpers import click_atom, run_gl_script, run_with_opengl
 
-ROOT = Path(__file__).resolve().parents[2]
 WATER_ATOMS = [new_atom("a1", "O", 0.0, 0.0, 0.117), new_atom("a2", "H", 0.0, 0.757, -0.469),
                new_atom("a3", "H", 0.0, -0.757, -0.469)]
 WATER_BONDS = [{"a": "a1", "b": "a2", "order": 1}, {"a": "a1", "b": "a3", "order": 1}]
@@ -144,34 +140,16 @@ def test_mode_animation_plays_and_stop_restores_the_reference(view: Any, qtbot: 
     assert abs(view.scene.pos - base).max() == 0
 
 
-def _xvfb() -> str:
-    path = shutil.which("xvfb-run")
-    if path is None:
-        pytest.skip("xvfb-run is not installed (CI installs it)")
-    return path
-
-
-def _gl_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY")}
-    env.update(QT_QPA_PLATFORM="xcb", MOLFORMA_RENDERER="opengl")
-    return env
-
-
 def _molforma() -> str:
     exe = Path(sys.executable).parent / "molforma"
     return str(exe) if exe.exists() else "molforma"
 
 
 def test_opengl_screenshot_under_xvfb_shows_the_atoms_colours(tmp_path: Path) -> None:
-    xvfb = _xvfb()
     src = tmp_path / "water.xyz"
     src.write_text(WATER_XYZ)
     out = tmp_path / "gl.png"
-    proc = subprocess.run(
-        [xvfb, "-a", "-s", "-screen 0 1280x1024x24", "env", "QT_QPA_PLATFORM=xcb",
-         "MOLFORMA_RENDERER=opengl", _molforma(), "--screenshot", str(out), str(src)],
-        env=_gl_env(), capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    run_with_opengl([_molforma(), "--screenshot", str(out), str(src)])
     img = QImage(str(out))
     assert img.width() > 800
     red = white = 0
@@ -184,28 +162,26 @@ def test_opengl_screenshot_under_xvfb_shows_the_atoms_colours(tmp_path: Path) ->
     assert white > 50
 
 
-def test_opengl_renderer_is_really_used_under_xvfb_and_matches_the_camera(tmp_path: Path) -> None:
-    xvfb = _xvfb()
-    script = tmp_path / "gl_probe.py"
-    script.write_text(
-        "import sys\n"
-        "from PySide6.QtWidgets import QApplication\n"
-        "app = QApplication([])\n"
-        "from molforma.gui.view3d import create_view\n"
-        "from molforma.document.model import new_atom\n"
-        "v = create_view(); v.resize(400, 300); v.show()\n"
-        "atoms = [new_atom('a1', 'O', 0, 0, 0.117), new_atom('a2', 'H', 0, 0.757, -0.469),\n"
-        "         new_atom('a3', 'H', 0, -0.757, -0.469)]\n"
-        "v.set_molecule(atoms, [{'a': 'a1', 'b': 'a2', 'order': 1}])\n"
-        "for _ in range(20): app.processEvents()\n"
+def _water_view(*, show: bool) -> str:
+    """Script lines: a 3D view ``v`` (400 x 300, shown or not) holding water."""
+    return ("from PySide6.QtWidgets import QApplication\n"
+            "app = QApplication([])\n"
+            "from molforma.gui.view3d import create_view\n"
+            "from molforma.document.model import new_atom\n"
+            f"v = create_view(); v.resize(400, 300){'; v.show()' if show else ''}\n"
+            "atoms = [new_atom('a1', 'O', 0, 0, 0.117), new_atom('a2', 'H', 0, 0.757, -0.469),\n"
+            "         new_atom('a3', 'H', 0, -0.757, -0.469)]\n"
+            "v.set_molecule(atoms, [{'a': 'a1', 'b': 'a2', 'order': 1}])\n")
+
+
+def test_opengl_renderer_is_really_used_under_xvfb_and_matches_the_camera() -> None:
+    proc = run_gl_script(
+        _water_view(show=True)
+        + "for _ in range(20): app.processEvents()\n"
         "img = v.grab().toImage()\n"
         "o = img.pixelColor(v.atom_screen_pos('a1').toPoint())\n"
         "h = img.pixelColor(v.atom_screen_pos('a2').toPoint())\n"
         "print(v.renderer_name, o.red(), o.green(), o.blue(), h.red(), h.green(), h.blue())\n")
-    proc = subprocess.run(
-        [xvfb, "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(script)],
-        env=_gl_env(), capture_output=True, text=True, timeout=120, cwd=str(ROOT))
-    assert proc.returncode == 0, proc.stderr
     name, *rgb = proc.stdout.split()
     o, h = tuple(map(int, rgb[:3])), tuple(map(int, rgb[3:]))
     assert name == "opengl"
@@ -218,11 +194,9 @@ def test_a_window_start_draws_its_opengl_frame_once_and_only_when_it_is_on_scree
 ) -> None:
     # Qt paints an OpenGL widget after every resize, twice while the window is shown and
     # before it is exposed: those frames are cleared only; the exposed frame is drawn.
-    xvfb = _xvfb()
     src = tmp_path / "water.xyz"
     src.write_text(WATER_XYZ)
-    script = tmp_path / "first_frames.py"
-    script.write_text(
+    proc = run_gl_script(
         "import sys\n"
         "from molforma.gui import launch\n"
         "import molforma.gui.main_window as mw\n"
@@ -234,13 +208,8 @@ def test_a_window_start_draws_its_opengl_frame_once_and_only_when_it_is_on_scree
         "    from PySide6.QtWidgets import QApplication\n"
         "    QApplication.instance().quit()\n"
         "mw.MainWindow._after_first_frame = after\n"
-        "sys.exit(launch.launch_window(sys.argv[1], False, None, False, None, None))\n")
-    env = _gl_env()
-    env["MOLFORMA_CONFIG_DIR"] = str(tmp_path)
-    proc = subprocess.run(
-        [xvfb, "-a", "-s", "-screen 0 1600x1200x24", sys.executable, str(script), str(src)],
-        env=env, capture_output=True, text=True, timeout=120, cwd=str(ROOT))
-    assert proc.returncode == 0, proc.stderr
+        "sys.exit(launch.launch_window(sys.argv[1], False, None, False, None, None))\n",
+        str(src), screen="1600x1200", env={"MOLFORMA_CONFIG_DIR": str(tmp_path)})
     name, frames, *rgb = proc.stdout.split()
     assert name == "opengl"
     # the exposed frame (the grab draws one more): without the skip it would be 3 + 1
@@ -249,26 +218,13 @@ def test_a_window_start_draws_its_opengl_frame_once_and_only_when_it_is_on_scree
     assert r > 150 and g < 90 and b < 90  # the oxygen is drawn where the camera puts it
 
 
-def test_a_view_never_shown_is_drawn_in_its_first_grab(tmp_path: Path) -> None:
+def test_a_view_never_shown_is_drawn_in_its_first_grab() -> None:
     # the frames skipped at start-up are those of a window being shown, not of a grab
-    xvfb = _xvfb()
-    script = tmp_path / "hidden_grab.py"
-    script.write_text(
-        "from PySide6.QtWidgets import QApplication\n"
-        "app = QApplication([])\n"
-        "from molforma.gui.view3d import create_view\n"
-        "from molforma.document.model import new_atom\n"
-        "v = create_view(); v.resize(400, 300)\n"
-        "atoms = [new_atom('a1', 'O', 0, 0, 0.117), new_atom('a2', 'H', 0, 0.757, -0.469),\n"
-        "         new_atom('a3', 'H', 0, -0.757, -0.469)]\n"
-        "v.set_molecule(atoms, [{'a': 'a1', 'b': 'a2', 'order': 1}])\n"
-        "img = v.grab().toImage()\n"
+    proc = run_gl_script(
+        _water_view(show=False)
+        + "img = v.grab().toImage()\n"
         "o = img.pixelColor(v.atom_screen_pos('a1').toPoint())\n"
         "print(v.renderer_name, v.isVisible(), o.red(), o.green(), o.blue())\n")
-    proc = subprocess.run(
-        [xvfb, "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(script)],
-        env=_gl_env(), capture_output=True, text=True, timeout=120, cwd=str(ROOT))
-    assert proc.returncode == 0, proc.stderr
     name, visible, *rgb = proc.stdout.split()
     assert name == "opengl" and visible == "False"
     r, g, b = map(int, rgb)
@@ -298,10 +254,8 @@ def test_view_menu_switches_the_drawing_style(make_main_window: Any) -> None:
         view.set_style("cartoon")
 
 
-def test_a_failing_opengl_setup_falls_back_to_the_painter(tmp_path: Path) -> None:
-    xvfb = _xvfb()
-    script = tmp_path / "gl_fail.py"
-    script.write_text(
+def test_a_failing_opengl_setup_falls_back_to_the_painter() -> None:
+    proc = run_gl_script(
         "from PySide6.QtWidgets import QApplication\n"
         "app = QApplication([])\n"
         "import molforma.gui.view3d.opengl as gl\n"
@@ -316,10 +270,6 @@ def test_a_failing_opengl_setup_falls_back_to_the_painter(tmp_path: Path) -> Non
         "img = v.grab().toImage()\n"
         "c = img.pixelColor(v.atom_screen_pos('a1').toPoint())\n"
         "print(v.renderer_name, c.red(), c.green(), c.blue())\n")
-    proc = subprocess.run(
-        [xvfb, "-a", "-s", "-screen 0 1280x1024x24", sys.executable, str(script)],
-        env=_gl_env(), capture_output=True, text=True, timeout=120, cwd=str(ROOT))
-    assert proc.returncode == 0, proc.stderr
     name, r, g, b = proc.stdout.split()
     assert name == "painter"
     assert int(r) > 150 and int(g) < 90 and int(b) < 90

@@ -320,9 +320,8 @@ class MoleculeView(QWidget):
     def resizeEvent(self, ev: Any) -> None:
         """Keep a fitted molecule fitted while the view changes size (until zoom or pan)."""
         super().resizeEvent(ev)
-        if self._fitted_once and not self._camera_touched and self.scene.count:
-            # after the canvas got its new size, unless a frame drawn since has refitted
-            QTimer.singleShot(0, self, self._refit_if_stale)
+        # after the canvas got its new size, unless a frame drawn since has refitted
+        QTimer.singleShot(0, self, self._refit_if_stale)
 
     def _refit_if_stale(self) -> None:
         if self._fit_is_stale():

@@ -733,10 +733,9 @@ class MoleculeTab(QWidget):
             palette.table.set_element(self.element)
             palette.elementChosen.connect(self.set_element)
             palette.partChosen.connect(lambda _k, _n: self.set_tool("place"))
-            pane = self._body.replaceWidget(0, palette)
+            pane = self._body.replaceWidget(0, palette)  # hidden, as the pane it replaces
             if pane is not None:
                 pane.deleteLater()
-            palette.hide()
             self._palette = palette
         return self._palette
 
