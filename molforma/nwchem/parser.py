@@ -23,6 +23,7 @@ import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from molforma.errors import ResultsError
 from molforma.nwchem import parser_properties as chem
@@ -208,9 +209,26 @@ def parse_nwchem_file(
     except OSError as exc:
         raise ResultsError("results_unreadable", path=path,
                            reason=exc.strerror or str(exc)) from exc
-    flags = {"ascii": True}
     with fh:
-        res = _parse_pieces(_decoded(fh, path, limits, flags), src, cancel, limits)
+        return parse_nwchem_stream(fh, path, source=src, cancel=cancel, limits=limits)
+
+
+def parse_nwchem_stream(
+    fh: BinaryIO,
+    path: str,
+    *,
+    source: str | None = None,
+    cancel: threading.Event | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Results:
+    """:func:`parse_nwchem_file` of a file the caller opened (and closes) itself.
+
+    For callers that must read the very file they checked (the results reader under
+    MCP's path policy); ``path`` names it in errors and becomes ``logPath``.
+    """
+    flags = {"ascii": True}
+    res = _parse_pieces(_decoded(fh, path, limits, flags), path if source is None else source,
+                        cancel, limits)
     res.logPath = path
     res._log_ascii = flags["ascii"]
     return res
