@@ -44,6 +44,7 @@ from molforma.jobs.runner import (
     build_command,
     build_environment,
 )
+from molforma.nwchem import value_grammar as grammar
 from molforma.nwchem.settings import ExecutionSettings
 
 log = logging.getLogger(__name__)
@@ -92,10 +93,26 @@ def batch_environment(execution: ExecutionSettings) -> dict[str, str]:
     return {k: v for k, v in env.items() if os.environ.get(k) != v}
 
 
+def check_batch_values(execution: ExecutionSettings) -> None:
+    """Every execution value that reaches the batch script, checked by its grammar again.
+
+    The settings model checks them when they are set; this check does not trust that (a
+    settings object built without validation, a record from elsewhere), so no value that
+    could end a script line or a quote is ever handed to PSI/J's template.
+
+    Raises:
+        ValidationError: the code of the first value's grammar that fails
+            (:mod:`molforma.nwchem.value_grammar`).
+    """
+    for key, check in grammar.EXECUTION_VALIDATORS.items():
+        check(getattr(execution, key))
+
+
 class BatchPlan:
     """A batch job's settings, checked against the cluster before any file is written."""
 
     def __init__(self, execution: ExecutionSettings) -> None:
+        check_batch_values(execution)
         _psij()
         self.execution = execution
         self.partition = cluster.check_settings(
@@ -157,14 +174,23 @@ class BatchJob(Job):
         Raises:
             CalculationError: ``slurm_submit_refused`` (the scheduler said no; its words
                 are in ``reason``), ``slurm_not_installed``.
+            ValidationError: a value outside its grammar (:func:`check_batch_values`,
+                ``bad_job_name``); nothing is submitted.
         """
         psij, _config = _psij()
         ex = plan.execution
+        # Checked again here, where the values meet the template: PSI/J writes each one
+        # between double quotes on an #SBATCH line, with shlex quoting only.
+        check_batch_values(ex)
+        name = grammar.validate_job_name(f"molforma-{self.id}"[:64])
+        grammar.validate_partition(plan.partition)
+        for var in plan.env:
+            grammar.validate_environment({var: plan.env[var]})
         custom: dict[str, object] = {}
         if ex.qos:
             custom["slurm.qos"] = ex.qos
-        for name, value in plan.directives:
-            custom[f"slurm.{name}"] = value
+        for key, value in (grammar.directive_parts(d) for d in ex.batch_directives):
+            custom[f"slurm.{key}"] = value
         attributes = psij.JobAttributes(
             queue_name=plan.partition, account=ex.account or None,
             custom_attributes=custom or None)
@@ -176,7 +202,7 @@ class BatchJob(Job):
             cpu_cores_per_process=ex.threads)
         spec = psij.JobSpec(
             executable=plan.command[0], arguments=plan.command[1:], directory=self.folder,
-            name=f"molforma-{self.id}"[:64], inherit_environment=True,
+            name=name, inherit_environment=True,
             environment=dict(plan.env), stdout_path=self.folder / OUTPUT_NAME,
             stderr_path=self.folder / "error.err", resources=resources, attributes=attributes)
         cluster.which("sbatch")

@@ -17,8 +17,9 @@ import subprocess
 from dataclasses import dataclass
 from typing import Any
 
-from molforma.errors import CalculationError
+from molforma.errors import CalculationError, ValidationError
 from molforma.i18n import register
+from molforma.nwchem import value_grammar as grammar
 
 COMMAND_TIMEOUT = 20.0  # seconds; a controller that does not answer by then is unreachable
 
@@ -58,10 +59,12 @@ register({
               "qos、nodes、tasksPerNode、threads、time_limit、batch_directives を確認してください。",
     },
     "slurm_bad_directive": {
-        "en": "The batch directive '{value}' is not of the form --name=value. Change the "
-              "execution setting batch_directives.",
-        "ja": "バッチ指定「{value}」が --name=value の形ではありません。実行設定 "
-              "batch_directives を変更してください。",
+        "en": "The batch directive '{value}' is not of the form --name=value with a name of "
+              "lowercase letters, digits and '-' and a value of letters, digits and "
+              "_ @ % + = : , . / - only. Change the execution setting batch_directives.",
+        "ja": "バッチ指定「{value}」が --name=value の形（name は小文字英字・数字・'-'、value は"
+              "英数字と _ @ % + = : , . / - だけ）ではありません。実行設定 batch_directives を"
+              "変更してください。",
     },
     "slurm_unsafe_path": {
         "en": "The job folder '{path}' holds characters a batch script cannot carry "
@@ -217,7 +220,11 @@ def check_settings(partition: str | None, time_limit: float | None,
         CalculationError: ``slurm_not_installed``, ``slurm_unreachable``,
             ``slurm_unknown_partition``, ``slurm_time_limit_too_long``,
             ``slurm_bad_directive``.
+        ValidationError: ``bad_slurm_name`` or ``bad_time_limit`` (the value's grammar).
     """
+    # The grammar first: a value that could break the batch script never reaches a command.
+    grammar.validate_partition(partition)
+    grammar.validate_time_limit(time_limit)
     for value in directives:
         directive_pair(value)
     which("sbatch")
@@ -239,20 +246,17 @@ def check_settings(partition: str | None, time_limit: float | None,
 
 
 def directive_pair(value: str) -> tuple[str, str]:
-    """``--mem=4G`` → ``("mem", "4G")``.
+    """``--mem=4G`` → ``("mem", "4G")``, by the grammar of
+    :func:`molforma.nwchem.value_grammar.directive_parts`.
 
     Raises:
-        CalculationError: ``slurm_bad_directive``.
+        CalculationError: ``slurm_bad_directive`` or ``reserved_batch_directive``.
     """
-    text = value.strip()
-    if text.startswith("#SBATCH"):
-        text = text[len("#SBATCH"):].strip()
-    name, sep, arg = text.partition("=")
-    name = name.strip()
-    if not name.startswith("--") or not sep or len(name) < 3 \
-            or not all(c.isalnum() or c == "-" for c in name[2:]) or "\n" in arg:
-        raise CalculationError("slurm_bad_directive", value=value, setting="batch_directives")
-    return name[2:], arg.strip()
+    try:
+        return grammar.directive_parts(value)
+    except ValidationError as exc:
+        code = exc.code if exc.code == "reserved_batch_directive" else "slurm_bad_directive"
+        raise CalculationError(code, **{**exc.data, "setting": "batch_directives"}) from exc
 
 
 def job_info(native_id: str) -> dict[str, str] | None:

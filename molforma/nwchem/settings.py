@@ -9,9 +9,11 @@ blocks (``extra_input``), camelCase in the ``document`` block.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from molforma.nwchem import value_grammar as grammar
 
 Task = Literal["energy", "optimize", "frequencies", "optimize+frequencies"]
 Theory = Literal["scf", "dft", "mp2"]
@@ -37,6 +39,19 @@ class CalculationSettings(BaseModel):
     extra_tasks: list[str] = Field(
         default_factory=list, description="Protected: extra task lines, e.g. 'scf property'."
     )
+
+    # The grammar is checked here, so every way a value arrives (a tool, the window, a
+    # project file, a reused job) is refused at once with the same error, not only later
+    # by the input generator; the error is the project's own and passes through pydantic.
+    @field_validator("basis")
+    @classmethod
+    def _basis(cls, value: str) -> str:
+        return grammar.validate_basis(value)
+
+    @field_validator("functional")
+    @classmethod
+    def _functional(cls, value: str) -> str:
+        return grammar.validate_functional(value)
 
 
 class AdvancedSettings(BaseModel):
@@ -115,7 +130,8 @@ class ExecutionSettings(BaseModel):
     )
     job_root: str = Field("~/molforma-jobs", description="Where job folders are made.")
     reference_dir: str | None = Field(None, description="Extra folder scanned by History.")
-    time_limit: float | None = Field(None, gt=0, description="Wall-time limit in seconds.")
+    time_limit: float | None = Field(
+        None, gt=0, description="Wall-time limit in seconds (at most 366 days).")
     # Batch runs (SPEC.md section 5). Threads become CPUs per task, the time limit the
     # job's wall time; nodes x tasksPerNode MPI processes replace ``processes``.
     scheduler: Scheduler = Field(
@@ -129,6 +145,39 @@ class ExecutionSettings(BaseModel):
         default_factory=list,
         description="Protected: extra batch options, one '--name=value' per entry "
         "(e.g. '--mem=4G').")
+
+    # Each value below reaches NWChem's command line or the batch script PSI/J writes:
+    # checked by its grammar here (every route that sets it) and again at submission
+    # (molforma.jobs.batch), so none can end a script line or a quote.
+    @field_validator("executable", "launcher")
+    @classmethod
+    def _command(cls, value: str, info: Any) -> str:
+        return grammar.validate_command(str(info.field_name), value)
+
+    @field_validator("environment")
+    @classmethod
+    def _environment(cls, value: dict[str, str]) -> dict[str, str]:
+        return grammar.validate_environment(value)
+
+    @field_validator("processes", "threads", "nodes", "tasksPerNode")
+    @classmethod
+    def _count(cls, value: int, info: Any) -> int:
+        return grammar.validate_count(str(info.field_name), value)
+
+    @field_validator("time_limit")
+    @classmethod
+    def _time_limit(cls, value: float | None) -> float | None:
+        return grammar.validate_time_limit(value)
+
+    @field_validator("partition", "account", "qos")
+    @classmethod
+    def _slurm_name(cls, value: str | None, info: Any) -> str | None:
+        return grammar.validate_slurm_name(str(info.field_name), value)
+
+    @field_validator("batch_directives")
+    @classmethod
+    def _directives(cls, value: list[str]) -> list[str]:
+        return grammar.validate_batch_directives(value)
 
 
 PROTECTED_EXECUTION_KEYS: tuple[str, ...] = (
