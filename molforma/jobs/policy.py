@@ -15,16 +15,23 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from molforma.errors import (
     CalculationError,
     FileAccessError,
     ProtectedSettingError,
     ValidationError,
+)
+from molforma.fileio import (
+    fd_real_path,
+    make_directories,
+    open_directory,
+    open_regular,
+    write_atomic_at,
 )
 from molforma.i18n import register
 from molforma.nwchem.settings import (
@@ -306,16 +313,120 @@ class Policy:
                 raise FileAccessError("path_not_directory", path=shown, parent=str(parent))
         return resolved
 
-    def read_guard(self) -> Callable[[Path], Path]:
-        """A check for each file a loader opens (the results reader): the file resolved.
+    def read_guard(self) -> ReadGuard:
+        """A check for each file a loader opens (the results reader, History).
 
         A folder that passed :meth:`check_path` may still hold a link to a file
-        elsewhere; the loader asks this guard about every file before opening it.
+        elsewhere; the loader asks this guard about every file, and opens it through
+        the guard so that the file checked is the file read.
         """
-        def guard(path: Path) -> Path:
-            return self.check_path(path, must_exist=True)
+        return ReadGuard(self)
 
-        return guard
+    # -- checked opens: the check and the use are one step -------------------------------------
+    #
+    # check_path alone leaves a window: a folder on the path can be swapped for a link to
+    # elsewhere after the check and before the open. These open first and then ask the
+    # kernel where the descriptor really is, so what is read or written is what was judged.
+
+    def verify_open(self, fd: int, shown: str, expected: Path) -> Path:
+        """The real location of the open file or folder ``fd``, judged like a path.
+
+        ``expected`` is what :meth:`check_path` resolved; it is used only where the
+        system cannot say where a descriptor is (then the descriptor must be that very
+        file).
+
+        Raises:
+            FileAccessError: ``path_not_allowed`` or ``path_in_config_dir`` for where the
+                descriptor really is; ``file_error`` when it is not the file checked.
+        """
+        real = fd_real_path(fd)
+        if real is None:
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(expected))
+            except OSError:
+                same = False
+            if not same:
+                raise FileAccessError(path=shown, reason="it changed while it was opened")
+            real_path = expected
+        else:
+            real_path = Path(real)
+        if self.restricted and not self._inside(real_path):
+            raise FileAccessError("path_not_allowed", path=shown,
+                                  allowed=[str(d) for d in self.allow_dirs])
+        config = _in_config_dir(real_path)
+        if config is not None:
+            raise FileAccessError("path_in_config_dir", path=shown, config_dir=str(config))
+        return real_path
+
+    def open_for_read(self, path: str | os.PathLike[str]) -> BinaryIO:
+        """Open a regular file MCP makes MolForma read, judged where it really is.
+
+        The path is checked as by :meth:`check_path` (for a clear error), opened once
+        without blocking (a named pipe or a device is refused before any read), and the
+        open descriptor's real location is judged again. The file's ``name`` is its
+        real path.
+
+        Raises:
+            FileAccessError: as :meth:`check_path` and :meth:`verify_open`, and
+                ``not_regular_file``.
+        """
+        shown = os.fspath(path)
+        resolved = self.check_path(path, must_exist=True)
+        fh = open_regular(resolved, shown=shown)
+        try:
+            real = self.verify_open(fh.fileno(), shown, resolved)
+            fh.raw.name = str(real)  # type: ignore[attr-defined]
+        except BaseException:
+            fh.close()
+            raise
+        return fh
+
+    def open_directory(self, path: str | os.PathLike[str]) -> tuple[int, Path]:
+        """A descriptor of a folder MCP makes MolForma list, and its real path.
+
+        Raises:
+            FileAccessError: as :meth:`check_path` and :meth:`verify_open`, and
+                ``path_not_directory``.
+        """
+        shown = os.fspath(path)
+        resolved = self.check_path(path, must_exist=True)
+        fd = open_directory(resolved, shown=shown)
+        try:
+            real = self.verify_open(fd, shown, resolved)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd, real
+
+    def write_atomic(self, path: str | os.PathLike[str], data: bytes) -> Path:
+        """Write a file MCP makes MolForma write: checked, then written atomically
+        through its folder's descriptor. Returns the path written (resolved).
+
+        The folder is opened (and missing folders made) before the write; its real
+        location is judged, and the temporary file is made and renamed through that
+        descriptor, so a folder swapped for a link meanwhile cannot take the data
+        elsewhere. With no allowed directories only the configuration directory is
+        refused; the write is atomic either way (no torn file).
+
+        Raises:
+            FileAccessError: as :meth:`check_path` and :meth:`verify_open`, or the
+                write failed (nothing is left behind).
+        """
+        shown = os.fspath(path)
+        resolved = self.check_path(path, for_write=True)
+        if not resolved.name:
+            raise FileAccessError(path=shown, reason="not a file name")
+        folder = resolved.parent
+        fd = make_directories(folder, shown,
+                              verify=lambda dfd: self.verify_open(dfd, shown, folder))
+        try:
+            # The folders made after the check hang below the judged one (O_NOFOLLOW);
+            # judge the last one too, as cheap insurance.
+            self.verify_open(fd, shown, folder)
+            write_atomic_at(fd, resolved.name, data, shown, folder)
+        finally:
+            os.close(fd)
+        return resolved
 
     def check_paths(self, paths: Iterable[str], **kwargs: bool) -> list[Path]:
         """:meth:`check_path` for several paths; all are checked before any is returned."""
@@ -361,6 +472,30 @@ class Policy:
             "executionSettingsAllowed": self.allow_execution_settings,
             "trusted": {**trusted, **{k: _normalized(k, trusted.get(k)) for k in PROTECTED_KEYS}},
         }
+
+
+@dataclass(frozen=True)
+class ReadGuard:
+    """The policy's check for each file a loader opens: call it for the checked path,
+    or open through it (:meth:`open_for_read`) so that the check and the read are one."""
+
+    policy: Policy
+
+    def __call__(self, path: str | os.PathLike[str]) -> Path:
+        """The path checked and resolved (:meth:`Policy.check_path`, must exist)."""
+        return self.policy.check_path(path, must_exist=True)
+
+    def open_for_read(self, path: str | os.PathLike[str]) -> BinaryIO:
+        """:meth:`Policy.open_for_read`."""
+        return self.policy.open_for_read(path)
+
+    def open_directory(self, path: str | os.PathLike[str]) -> tuple[int, Path]:
+        """:meth:`Policy.open_directory`."""
+        return self.policy.open_directory(path)
+
+    def write_atomic(self, path: str | os.PathLike[str], data: bytes) -> Path:
+        """:meth:`Policy.write_atomic`."""
+        return self.policy.write_atomic(path, data)
 
 
 def check_protected_change(current: Mapping[str, Any], new_values: Mapping[str, Any],

@@ -12,7 +12,12 @@ picks up added or removed steps).
 A *guard* (``Callable[[Path], Path]``, e.g. the MCP path policy) may be given: it is
 asked about every file the loader opens, after links are resolved, and returns the
 path to open or raises. An allowed folder can thus not serve a linked file from
-elsewhere (SPEC.md section 7).
+elsewhere (SPEC.md section 7). A guard that also has ``open_for_read(path)`` (the
+policy's :class:`~molforma.jobs.policy.ReadGuard`) opens each file itself and judges
+where the open file really is, so a folder swapped for a link after the check cannot
+serve another file; ``open_directory(path)`` likewise lists a folder through a judged
+descriptor. Every file is opened without blocking and only a regular file is read: a
+named pipe or a device is refused at once (it would never end).
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
-from molforma.errors import MolFormaError, ResultsError
+from molforma.errors import FileAccessError, MolFormaError, ResultsError
 from molforma.file_formats import RESULT_BY_NAME
+from molforma.fileio import open_for_read as _plain_open
 from molforma.nwchem.output_patterns import BANNER
 from molforma.results.formats import parse_molden, parse_xyz, parse_xyz_frames, structure_summary
 from molforma.results.frame import restore_input_frame
@@ -52,11 +59,44 @@ def _natural_key(name: str) -> list[object]:
     return [int(t) if t.isdigit() else t.lower() for t in re.split(r"(\d+)", name)]
 
 
-def _sniff(path: Path) -> bytes:
+def _open(path: Path, guard: Guard | None) -> BinaryIO:
+    """Open one result file for reading: through ``guard`` when it can open, else after
+    asking it; never blocking, regular files only. The file's ``name`` is the path
+    read (the real one when the guard opened it).
+
+    Raises:
+        ResultsError: ``results_not_found`` / ``results_unreadable``.
+        MolFormaError: what ``guard`` raises; ``not_regular_file``.
+    """
+    opener = getattr(guard, "open_for_read", None)
+    if opener is not None:
+        return opener(path)  # type: ignore[no-any-return]
+    if guard is not None:
+        path = guard(path)
     try:
-        with path.open("rb") as fh:
+        return _plain_open(path)
+    except FileAccessError as exc:
+        if exc.code != "file_error":
+            raise
+        cause = exc.__cause__
+        if isinstance(cause, FileNotFoundError):
+            raise ResultsError("results_not_found", path=str(path)) from None
+        reason = "is a folder" if exc.data.get("reason") == "is a directory" else \
+            str(exc.data.get("reason") or exc)
+        raise ResultsError("results_unreadable", path=str(path), reason=reason) from exc
+
+
+def _opened_path(fh: BinaryIO, fallback: Path) -> Path:
+    name = getattr(fh, "name", None)
+    return Path(name) if isinstance(name, str) else fallback
+
+
+def _sniff(path: Path, guard: Guard | None = None) -> bytes:
+    """The head of a file; empty when it cannot (or may not) be read."""
+    try:
+        with _open(path, guard) as fh:
             return fh.read(_SNIFF_BYTES)
-    except OSError:
+    except (OSError, MolFormaError):
         return b""
 
 
@@ -91,6 +131,25 @@ def _refused_by(guard: Guard | None, path: Path, is_link: bool) -> bool:
     return False
 
 
+def _listed(items: Iterator[os.DirEntry[str]] | Iterator[os.DirEntry[bytes]], base: Path,
+            guard: Guard | None) -> list[tuple[str, int, bool]]:
+    """(name, size, refused by the guard) of each file entry of a folder listing."""
+    out: list[tuple[str, int, bool]] = []
+    for it in items:
+        name = os.fsdecode(it.name)
+        try:
+            if not it.is_file():
+                continue
+            is_link = it.is_symlink()
+            refused = _refused_by(guard, base / name, is_link)
+            # The size of a refused link's target is not ours to report.
+            size = it.stat(follow_symlinks=not refused).st_size
+        except OSError:
+            continue
+        out.append((name, size, refused))
+    return out
+
+
 def list_result_files(folder: str | os.PathLike[str],
                       guard: Guard | None = None) -> list[FileEntry]:
     """The result files of ``folder`` in the order used to pick the first one.
@@ -105,8 +164,21 @@ def list_result_files(folder: str | os.PathLike[str],
         ResultsError: ``results_not_found`` / ``results_unreadable`` for the folder.
     """
     base = Path(folder)
+    listed: list[tuple[str, int, bool]] = []  # name, size, refused
+    open_dir = getattr(guard, "open_directory", None)
     try:
-        items = list(os.scandir(base))
+        if open_dir is not None:
+            # Listed through a judged descriptor: a folder swapped for a link after the
+            # check shows nothing of where the link points.
+            fd, _real = open_dir(base)
+            try:
+                with os.scandir(fd) as it_fd:
+                    listed = _listed(it_fd, base, guard)
+            finally:
+                os.close(fd)
+        else:
+            with os.scandir(base) as it_path:
+                listed = _listed(it_path, base, guard)
     except FileNotFoundError:
         raise ResultsError("results_not_found", path=str(folder)) from None
     except OSError as exc:
@@ -114,18 +186,8 @@ def list_result_files(folder: str | os.PathLike[str],
                            reason=exc.strerror or str(exc)) from exc
     entries: list[tuple[int, int, list[object], dict[str, object]]] = []
     groups: dict[tuple[str, int], dict[str, object]] = {}
-    for it in items:
-        try:
-            if not it.is_file():
-                continue
-            is_link = it.is_symlink()
-            p = base / it.name
-            refused = _refused_by(guard, p, is_link)
-            # The size of a refused link's target is not ours to report.
-            size = it.stat(follow_symlinks=not refused).st_size
-        except OSError:
-            continue
-        name = it.name
+    for name, size, refused in listed:
+        p = base / name
         low = name.lower()
         m = _STEP_FILE.match(name)
         if m:
@@ -138,10 +200,11 @@ def list_result_files(folder: str | os.PathLike[str],
         if low.endswith(".xyz"):
             kind = "xyz"
         elif low.endswith(_MOLDEN_EXT) or (
-                not refused and low.endswith(".input") and _is_molden(_sniff(p))):
+                not refused and low.endswith(".input") and _is_molden(_sniff(p, guard))):
             kind = "molden"
         elif (name == PREFERRED_OUTPUT and refused) or (
-                not refused and low.endswith(_OUTPUT_EXT) and _is_nwchem_output(_sniff(p))):
+                not refused and low.endswith(_OUTPUT_EXT)
+                and _is_nwchem_output(_sniff(p, guard))):
             kind = "nwchem-output"
         if kind is None:
             continue
@@ -196,21 +259,20 @@ def read_text_file(path: Path, limits: Limits = DEFAULT_LIMITS,
             ``results_file_too_large``.
         MolFormaError: whatever ``guard`` raises for a file it refuses.
     """
-    if guard is not None:
-        path = guard(path)
+    with _open(path, guard) as fh:
+        return _read_open_text(fh, _opened_path(fh, path), limits)
+
+
+def _read_open_text(fh: BinaryIO, path: Path, limits: Limits) -> str:
+    """The whole text of an open result file (see :func:`read_text_file`)."""
     try:
-        size = path.stat().st_size
+        size = os.fstat(fh.fileno()).st_size
         if size > limits.max_file_bytes:
             raise ResultsError("results_file_too_large", path=str(path), size=size,
                                limit=limits.max_file_bytes)
-        with path.open("rb") as fh:
-            # Ask for what stat saw (plus one byte to notice growth past the limit),
-            # never for the limit itself: read(n) allocates n bytes up front.
-            raw = fh.read(min(size, limits.max_file_bytes) + 1)
-    except FileNotFoundError:
-        raise ResultsError("results_not_found", path=str(path)) from None
-    except IsADirectoryError:
-        raise ResultsError("results_unreadable", path=str(path), reason="is a folder") from None
+        # Ask for what fstat saw (plus one byte to notice growth past the limit),
+        # never for the limit itself: read(n) allocates n bytes up front.
+        raw = fh.read(min(size, limits.max_file_bytes) + 1)
     except OSError as exc:
         raise ResultsError("results_unreadable", path=str(path),
                            reason=exc.strerror or str(exc)) from exc
@@ -251,33 +313,39 @@ def _read_animation(source: str, cancel: threading.Event | None, limits: Limits,
 def _read_file(path: Path, source: str, cancel: threading.Event | None,
                limits: Limits, guard: Guard | None) -> Results:
     low = path.name.lower()
-    if guard is not None:
-        path = guard(path)
-    if low.endswith(_MOLDEN_EXT) or low.endswith(".xyz") or _is_molden(_sniff(path)):
-        text = read_text_file(path, limits)
-        check_cancel(cancel, source)
-        if low.endswith(".xyz") and not low.endswith(_MOLDEN_EXT):
-            res = parse_xyz(text, source=source, cancel=cancel, limits=limits)
+    # Opened once: the file sniffed, sized and parsed is the file the guard judged.
+    with _open(path, guard) as fh:
+        path = _opened_path(fh, path)
+        try:
+            head = fh.read(_SNIFF_BYTES)
+            fh.seek(0)
+        except OSError as exc:
+            raise ResultsError("results_unreadable", path=str(path),
+                               reason=exc.strerror or str(exc)) from exc
+        if low.endswith(_MOLDEN_EXT) or low.endswith(".xyz") or _is_molden(head):
+            text = _read_open_text(fh, path, limits)
+            check_cancel(cancel, source)
+            if low.endswith(".xyz") and not low.endswith(_MOLDEN_EXT):
+                res = parse_xyz(text, source=source, cancel=cancel, limits=limits)
+            else:
+                res = parse_molden(text, source=source, cancel=cancel, limits=limits)
         else:
-            res = parse_molden(text, source=source, cancel=cancel, limits=limits)
-    else:
-        # Imported here: the parser imports molforma.results, which imports this module.
-        from molforma.nwchem.parser import parse_nwchem_file
+            # Imported here: the parser imports molforma.results, which imports this module.
+            from molforma.nwchem.parser import parse_nwchem_stream
 
-        _check_size(path, limits)
-        # Read as a stream: a 100 MB output is never held whole in memory.
-        res = parse_nwchem_file(str(path), source=source, cancel=cancel, limits=limits)
-        _attach_md_trajectory(res, path, cancel, limits, guard)
-        restore_input_frame(res, res._input_echo)
+            _check_size(fh, path, limits)
+            # Read as a stream: a 100 MB output is never held whole in memory.
+            res = parse_nwchem_stream(fh, str(path), source=source, cancel=cancel,
+                                      limits=limits)
+            _attach_md_trajectory(res, path, cancel, limits, guard)
+            restore_input_frame(res, res._input_echo)
     res.resolvedPath = str(path)
     return res
 
 
-def _check_size(path: Path, limits: Limits) -> None:
+def _check_size(fh: BinaryIO, path: Path, limits: Limits) -> None:
     try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise ResultsError("results_not_found", path=str(path)) from None
+        size = os.fstat(fh.fileno()).st_size
     except OSError as exc:
         raise ResultsError("results_unreadable", path=str(path),
                            reason=exc.strerror or str(exc)) from exc

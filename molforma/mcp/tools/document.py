@@ -271,20 +271,26 @@ def open_file(ctx: ToolContext, args: OpenFileInput) -> EditSummary:
     """Load a file into the document: a project replaces everything (one undo step); a
     structure file replaces atoms and bonds and keeps the settings."""
     from molforma.errors import FormatError
+    from molforma.fileio import guarded_files
 
     doc = ctx.state.document(args.documentId)
-    path = ctx.state.policy.check_path(args.path, must_exist=True)
+    policy = ctx.state.policy
+    path = policy.check_path(args.path, must_exist=True)
     if path.is_dir():
         raise FileAccessError("open_file_folder", path=args.path)
     if not path.is_file():
         raise FileAccessError("not_a_file", path=args.path)
     try:
-        return _summary(_ops().open_file(doc, str(path), format=args.format, frame=args.frame,
-                                         **_edit_args(args)))
+        # The reader opens through the policy: the file read is the file judged, even
+        # if a folder on the path is swapped for a link after the check above.
+        with guarded_files(policy):
+            return _summary(_ops().open_file(doc, str(path), format=args.format,
+                                             frame=args.frame, **_edit_args(args)))
     except FormatError as exc:
         # NWChem outputs and MOLDEN files are results; say where they open instead of
         # only listing the structure formats.
-        kind = _results_kind(path) if exc.data.get("kind") == "format_unknown" else None
+        with guarded_files(policy):
+            kind = _results_kind(path) if exc.data.get("kind") == "format_unknown" else None
         if kind is None:
             raise
         raise FormatError("open_file_results", path=args.path, kind=kind) from exc
@@ -389,6 +395,8 @@ class SaveFileOutput(BaseModel):
 def save_file(ctx: ToolContext, args: SaveFileInput) -> SaveFileOutput:
     """Save the confirmed project to an explicit path (refused while a candidate exists).
     Does not change the window's own file name or unsaved mark."""
+    from molforma.fileio import strict_json_dumps
+
     state = ctx.state
     doc = state.document(args.documentId)
     path = state.policy.check_path(args.path, for_write=True)
@@ -404,9 +412,17 @@ def save_file(ctx: ToolContext, args: SaveFileInput) -> SaveFileOutput:
         if args.overwrite is False:
             raise FileAccessError("file_exists", path=args.path)
         _ask_overwrite(ctx, doc.id, str(path), rev, args.path)
-    written_rev = _ops().save_project(doc, str(path))
-    return SaveFileOutput(documentId=doc.id, path=str(path), revision=written_rev,
-                          bytes=path.stat().st_size, overwritten=exists)
+    with doc.lock:
+        if doc.candidate is not None:
+            raise CandidateExistsError()
+        data = (strict_json_dumps(doc.project, "The project", ensure_ascii=False, indent=1)
+                + "\n").encode("utf-8")
+        written_rev = doc.revision
+    # Written through the folder's judged descriptor: a folder swapped for a link after
+    # the check above cannot take the project elsewhere (SPEC.md section 7).
+    written = state.policy.write_atomic(args.path, data)
+    return SaveFileOutput(documentId=doc.id, path=str(written), revision=written_rev,
+                          bytes=len(data), overwritten=exists)
 
 
 def _ask_overwrite(ctx: ToolContext, doc_id: str, path: str, rev: str, shown: str) -> None:
