@@ -190,3 +190,129 @@ def pairs_closer_than(xyz: Any, cutoff: float) -> tuple[Any, Any, Any]:
     i, j, d = i[keep], j[keep], d[keep]
     rank = np.lexsort((j, i))
     return i[rank], j[rank], d[rank]
+
+
+# Candidate pairs measured at once by :func:`first_pairs_closer_than` (bounds its memory).
+_CHUNK = 1 << 22
+
+
+def _cell_keys(xyz: Any, side: float) -> Any:
+    """One int64 key per point naming its cubic cell of ``side`` (a free cell on every face).
+
+    Where the grid's span would not fit in 63 bits (points spread far apart), each axis is
+    renumbered by rank first: two neighbouring cells stay neighbours, two distinct cells
+    stay distinct, and cells that become neighbours only by the renumbering bring extra
+    candidates, never fewer.
+    """
+    cells = np.floor((xyz - xyz.min(axis=0)) / side).astype(np.int64)
+    span = [int(cells[:, k].max()) + 3 for k in range(3)]
+    if span[0] * span[1] * span[2] >= 1 << 62:
+        for k in range(3):
+            cells[:, k] = np.unique(cells[:, k], return_inverse=True)[1].reshape(-1)
+        span = [int(cells[:, k].max()) + 3 for k in range(3)]
+    cells += 1
+    return (cells[:, 0] * span[1] + cells[:, 1]) * span[2] + cells[:, 2], span
+
+
+def _shared_half_cells(xyz: Any, side: float, is_query: Any) -> tuple[Any, Any]:
+    """One pair ``(i, j)`` per cell of side ``side / 2`` holding two points or more.
+
+    ``i`` is the cell's first point of the query (its first point when ``is_query`` is
+    None), ``j`` the first other point; cells with no query point are skipped.
+    """
+    keys, _ = _cell_keys(xyz, side / 2)
+    order = np.argsort(keys, kind="stable")  # stable: a cell's points in index order
+    _, first, counts = runs(keys[order])
+    shared = counts > 1
+    first, counts = first[shared], counts[shared]
+    if not len(first):
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    if is_query is None:
+        return order[first], order[first + 1]
+    n = len(order)
+    # the first query position of each cell (n when it has none)
+    where = np.where(is_query[order], np.arange(n), n)
+    firstq = np.minimum.reduceat(where, first)
+    has = firstq < first + counts
+    first, firstq = first[has], firstq[has]
+    i = order[firstq]
+    j = order[np.where(firstq == first, first + 1, first)]
+    return i, j
+
+
+def first_pairs_closer_than(xyz: Any, cutoff: float, query: Any = None,
+                            limit: int = 8) -> tuple[Any, Any, Any]:
+    """``(i, j, d)``, ``i < j``, of at most ``limit`` pairs closer than ``cutoff``, in time
+    linear in the number of points whatever they are (no pair at all: empty arrays).
+
+    ``query`` (indices) keeps the pairs with at least one point among them. Meant for
+    refusing duplicates: 10,000 points on one spot have 50 million close pairs, and
+    :func:`close_pairs` would list them all. Two points in one cube of side
+    ``cutoff / 2`` are closer than ``cutoff`` (its diagonal is 0.87 ``cutoff``), so
+    such cubes are looked at first; when none holds two points, a cell of side
+    ``cutoff`` holds at most eight and the 27 cells around a point at most 216, so
+    measuring every candidate is linear. The pairs are in (i, j) order, but they are the
+    first ones found, not necessarily the first of all.
+    """
+    xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
+    n = len(xyz)
+    empty = np.zeros(0, dtype=np.int64)
+    if n < 2 or not cutoff > 0:
+        return empty, empty, np.zeros(0)
+    is_query = None
+    if query is not None:
+        is_query = np.zeros(n, dtype=bool)
+        is_query[np.asarray(query, dtype=np.int64).reshape(-1)] = True
+        if not is_query.any():
+            return empty, empty, np.zeros(0)
+    # rounding never puts two points closer than the cutoff two cells apart
+    side = float(cutoff) * 1.0001
+    i, j = _shared_half_cells(xyz, side, is_query)
+    if not len(i):
+        i, j = _measured_pairs(xyz, side, cutoff, is_query, limit)
+    d = distances(xyz, i, j)
+    keep = d < cutoff
+    a, b, d = np.minimum(i, j)[keep], np.maximum(i, j)[keep], d[keep]
+    rank = np.lexsort((b, a))[:limit]
+    return a[rank], b[rank], d[rank]
+
+
+def _measured_pairs(xyz: Any, side: float, cutoff: float, is_query: Any,
+                    limit: int) -> tuple[Any, Any]:
+    """Pairs closer than ``cutoff`` around the query points, ``limit`` or a few more."""
+    keys, span = _cell_keys(xyz, side)
+    order = np.argsort(keys, kind="stable")
+    skeys = keys[order]
+    x, y, z = np.ascontiguousarray(xyz.T)
+    queries = np.arange(len(xyz)) if is_query is None else np.flatnonzero(is_query)
+    steps = _offsets(_WHOLE_SHELL, span)
+    found_i: list[Any] = []
+    found_j: list[Any] = []
+    total = 0
+    for step in steps.tolist():
+        wanted = keys[queries] + step
+        lo = np.searchsorted(skeys, wanted, side="left")
+        count = np.searchsorted(skeys, wanted, side="right") - lo
+        # in slices of at most _CHUNK candidates (one crowded cell may hold many points)
+        ends = np.cumsum(count)
+        start = 0
+        while start < len(queries):
+            base = int(ends[start - 1]) if start else 0
+            stop = max(int(np.searchsorted(ends, base + _CHUNK, side="right")), start + 1)
+            i, at = _expand(queries[start:stop], count[start:stop], lo[start:stop])
+            j = order[at]
+            d = _distance(x, y, z, i, j)
+            keep = (d < cutoff) & (i != j)
+            found_i.append(i[keep])
+            found_j.append(j[keep])
+            total += int(keep.sum())
+            start = stop
+        if total >= 2 * limit:  # each pair of two query points is met from both ends
+            break
+    if not found_i:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    i, j = np.concatenate(found_i), np.concatenate(found_j)
+    a, b = np.minimum(i, j), np.maximum(i, j)
+    pairs = np.unique(np.stack([a, b], axis=1), axis=0)
+    return pairs[:, 0], pairs[:, 1]

@@ -19,7 +19,12 @@ import numpy as np
 from molforma.document import elements
 from molforma.document.arrays import first_of_each
 from molforma.document.coordinates import xyz_array
-from molforma.document.neighbours import close_pairs, near, pairs_closer_than
+from molforma.document.neighbours import (
+    close_pairs,
+    first_pairs_closer_than,
+    near,
+    pairs_closer_than,
+)
 
 _ELEMENT = itemgetter("element")
 _ID = itemgetter("id")
@@ -28,6 +33,7 @@ _ID = itemgetter("id")
 # solvent boxes) keep single bonds from the sweep below, as order assignment grows fast.
 ORDER_PERCEPTION_LIMIT = 1000
 CONNECT_TOLERANCE = 0.45  # Å added to the sum of the two radii
+DUPLICATE_DISTANCE = 0.1  # Å: closer atoms are duplicates (document.model.MIN_DISTANCE)
 CONNECT_MIN = 0.4  # Å: closer atoms are not bonded
 
 # RDKit's radii by atomic number, as its connect-the-dots rule uses them: the covalent
@@ -81,6 +87,15 @@ def bonded_pairs(xyz: Any, symbols: Sequence[str],
     code = {s: k for k, s in enumerate(kinds)}
     species = np.fromiter(map(code.__getitem__, symbols), dtype=np.int64, count=n)
     radii = np.array([RADII[s] for s in kinds])[species]
+    # Atoms on one spot (closer than the document's 0.1 Å) make a structure no document
+    # takes; thousands of them would make millions of candidate bonds. Found in linear
+    # time, they end the perception: no bonds, and ``seen`` tells the reader.
+    _, _, dup = first_pairs_closer_than(xyz, DUPLICATE_DISTANCE, limit=1)
+    if len(dup):
+        if seen is not None:
+            seen["closest"] = float(dup[0])
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
     a, b, d = close_pairs(xyz, 2 * float(radii.max()) + CONNECT_TOLERANCE)
     if seen is not None:
         seen["closest"] = float(d.min()) if len(d) else float("inf")

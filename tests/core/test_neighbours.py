@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -77,3 +79,60 @@ def test_cross_pairs_are_the_whole_structures_bonds_across_the_two_sets(
     ca, cb = connectivity.cross_pairs(xyz, els, side)
     assert len(a[across]), "the case should have bonds across"
     assert ca.tolist() == a[across].tolist() and cb.tolist() == b[across].tolist()
+
+
+def _brute_below(xyz: np.ndarray, cutoff: float) -> set[tuple[int, int]]:
+    d = np.linalg.norm(xyz[:, None, :] - xyz[None, :, :], axis=2)
+    i, j = np.nonzero(np.triu(d < cutoff, k=1))
+    return set(zip(i.tolist(), j.tolist(), strict=True))
+
+
+@pytest.mark.parametrize(("n", "box", "cutoff", "dups"), [
+    (300, 10.0, 0.1, 0),  # no close pair
+    (300, 10.0, 0.1, 3),  # a few duplicates among spread points
+    (400, 2.0, 0.3, 0),  # dense: many points per cell, some closer than the cutoff
+    (200, 5000.0, 0.1, 2),  # spread far apart
+])
+def test_first_close_pairs_are_real_close_pairs_and_found_whenever_one_exists(
+        n: int, box: float, cutoff: float, dups: int) -> None:
+    rng = np.random.default_rng(n + dups)
+    xyz = rng.uniform(0, box, (n, 3))
+    for k in range(dups):
+        xyz[n - 1 - k] = xyz[k] + rng.uniform(-0.03, 0.03, 3)
+    brute = _brute_below(xyz, cutoff)
+    for query in (None, np.arange(n // 2, n)):
+        i, j, d = neighbours.first_pairs_closer_than(xyz, cutoff, query, limit=4)
+        pairs = set(zip(i.tolist(), j.tolist(), strict=True))
+        wanted = {p for p in brute if query is None or p[0] in query or p[1] in query}
+        assert pairs <= wanted
+        assert bool(pairs) == bool(wanted)
+        assert len(pairs) <= 4 and (i < j).all()
+        assert np.allclose(d, np.linalg.norm(xyz[i] - xyz[j], axis=1), rtol=0, atol=1e-12)
+
+
+def test_ten_thousand_points_on_one_spot_give_the_first_pair_at_once() -> None:
+    xyz = np.zeros((10_000, 3))
+    t0 = time.perf_counter()
+    i, j, d = neighbours.first_pairs_closer_than(xyz, 0.1, limit=5)
+    assert (i.tolist(), j.tolist()) == ([0], [1]) and d.tolist() == [0.0]
+    # a query of every point, as moving all of them asks
+    qi, qj, _ = neighbours.first_pairs_closer_than(xyz, 0.1, np.arange(10_000), limit=5)
+    assert (qi.tolist(), qj.tolist()) == ([0], [1])
+    assert time.perf_counter() - t0 < 2.0  # milliseconds; the pair list would be 50 million
+
+
+def test_a_query_point_beside_a_pile_of_others_is_found_among_them() -> None:
+    xyz = np.zeros((5000, 3))
+    xyz[:4999] += [5.0, 5.0, 5.0]  # a pile away from the query point, which is alone
+    xyz[4999] = [5.0, 5.0, 5.06]  # 0.06 Å above the pile, in another half cell
+    i, j, d = neighbours.first_pairs_closer_than(xyz, 0.1, [4999], limit=3)
+    assert len(i) == 3 and set(j.tolist()) == {4999} and np.allclose(d, 0.06)
+
+
+def test_bond_perception_stops_at_atoms_on_one_spot_and_reports_them() -> None:
+    xyz = np.zeros((10_000, 3))
+    seen: dict[str, float] = {}
+    t0 = time.perf_counter()
+    a, b = connectivity.bonded_pairs(xyz, ["C"] * 10_000, seen)
+    assert time.perf_counter() - t0 < 2.0
+    assert len(a) == len(b) == 0 and seen["closest"] == 0.0
