@@ -562,6 +562,10 @@
         <translation>追加のバッチオプション: %1</translation>
     </message>
     <message>
+        <source>Job name: %1</source>
+        <translation>ジョブ名: %1</translation>
+    </message>
+    <message>
         <source>Batch job %1 (%2) in %3</source>
         <translation>バッチジョブ %1（%2）: %3</translation>
     </message>

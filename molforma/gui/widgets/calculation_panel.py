@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.document.changes import Change
+from molforma.errors import MolFormaError
 from molforma.gui.widgets.panel_workers import (
     Retranslatable,
     apply_edit,
@@ -42,6 +43,7 @@ from molforma.gui.widgets.panel_workers import (
     message_label,
 )
 from molforma.nwchem.settings import TASKS, THEORIES, AdvancedSettings
+from molforma.nwchem.value_grammar import CALCULATION_VALIDATORS
 
 log = logging.getLogger(__name__)
 
@@ -402,6 +404,15 @@ class CalculationPanel(Retranslatable, QWidget):
             return
         if self.ctx.document.project.get("calculation", {}).get(key) == value:
             return
+        check = CALCULATION_VALIDATORS.get(key)
+        if check is not None:
+            # The basis and functional grammar (value_grammar), the same the tools and a
+            # project file are judged by: refused here with its reason, nothing stored.
+            try:
+                check(value)
+            except MolFormaError as exc:
+                self._after_edit(f"calculation.{key}", exc.message())
+                return
         self._after_edit(f"calculation.{key}", apply_edit(self.ctx, "set_nwchem", {key: value}))
 
     def _set_molecule(self, key: str, value: int) -> None:

@@ -59,6 +59,7 @@ from molforma.gui.widgets.panel_workers import (
 )
 from molforma.gui.widgets.plots import EnergyPlot
 from molforma.jobs import TERMINAL
+from molforma.nwchem import value_grammar as grammar
 
 log = logging.getLogger(__name__)
 
@@ -393,12 +394,25 @@ class ExecutionPanel(Retranslatable, QWidget):
             lambda _i: self._set("scheduler", self.scheduler_combo.currentData()))
         for edit, key in ((self.partition_edit, "partition"), (self.account_edit, "account"),
                           (self.qos_edit, "qos")):
-            edit.editingFinished.connect(
-                lambda e=edit, k=key: self._set(k, e.text().strip() or None))
+            edit.editingFinished.connect(lambda e=edit, k=key: self._commit_name(k, e))
         self.nodes_spin.valueChanged.connect(lambda v: self._set("nodes", int(v)))
         self.tasks_spin.valueChanged.connect(lambda v: self._set("tasksPerNode", int(v)))
         self.directives_edit.editingFinished.connect(self._commit_directives)
         return group
+
+    def _commit_name(self, key: str, edit: QLineEdit) -> None:
+        """A partition, account or QoS typed (or set by a window command): its grammar is
+        checked before anything is stored, so a refused value leaves the project as it was
+        and the field shows the stored value again beside the reason."""
+        if self._loading:
+            return
+        value = edit.text().strip() or None
+        try:
+            grammar.EXECUTION_VALIDATORS[key](value)
+        except MolFormaError as exc:
+            self._refuse(key, error_text(exc))
+            return
+        self._set(key, value)
 
     def _commit_directives(self) -> None:
         if self._loading:
@@ -412,6 +426,11 @@ class ExecutionPanel(Retranslatable, QWidget):
         if bad:
             self._refuse("batch_directives", self.tr("Write each option as --name=value: %1")
                          .replace("%1", bad[0]))
+            return
+        try:
+            grammar.validate_batch_directives(values)
+        except MolFormaError as exc:
+            self._refuse("batch_directives", error_text(exc))
             return
         self._set("batch_directives", values)
 
@@ -622,27 +641,68 @@ class ExecutionPanel(Retranslatable, QWidget):
 
     # -- run / stop / save -------------------------------------------------------------------
     def _untrusted_text(self, project: dict[str, Any] | None = None) -> str:
+        """The confirmation's text: every value that reaches the command line or the batch
+        script, not only the protected ones, each shown with its control characters written
+        out (a line break cannot push the rest of a value out of sight)."""
         if project is None:
             project = self.ctx.document.project
         ex = project.get("execution", {})
         calc = project.get("calculation", {})
         env = ex.get("environment") or {}
+        none = self.tr("(none)")
+
+        def value(v: Any, empty: str = none) -> str:
+            return empty if v is None or v == "" else grammar.shown(v, 400)
+
+        def row(label: str, v: Any, empty: str = none) -> str:
+            return f"{label} {value(v, empty)}"
+
+        limit = ex.get("time_limit")
+        limit_text = self.tr("No limit") if not limit else f"{limit:g}{self.tr(' s')}"
         lines = [
             self.tr("These settings can run any program. They were not set by you in this "
                     "window (for example they come from a loaded project or a reused job)."),
             "",
-            self.tr("Executable: %1").replace("%1", str(ex.get("executable", ""))),
-            self.tr("Launcher: %1").replace("%1", str(ex.get("launcher", ""))),
+            self.tr("Executable: %1").replace("%1", value(ex.get("executable", ""))),
+            self.tr("Launcher: %1").replace("%1", value(ex.get("launcher", ""))),
             self.tr("Environment: %1").replace(
-                "%1", ", ".join(f"{k}={v}" for k, v in env.items()) or self.tr("(none)")),
+                "%1", ", ".join(f"{grammar.shown(k)}={grammar.shown(v, 400)}"
+                                for k, v in env.items()) or none),
             self.tr("Extra input: %1").replace(
                 "%1", json.dumps(calc.get("extra_input", ""), ensure_ascii=False)),
             self.tr("Extra tasks: %1").replace(
-                "%1", "; ".join(calc.get("extra_tasks") or []) or self.tr("(none)")),
-            self.tr("Scheduler: %1").replace("%1", str(ex.get("scheduler") or "local")),
-            self.tr("Account: %1").replace("%1", str(ex.get("account") or self.tr("(none)"))),
+                "%1", "; ".join(grammar.shown(t, 400) for t in calc.get("extra_tasks") or [])
+                or none),
+            self.tr("Scheduler: %1").replace("%1", value(ex.get("scheduler") or "local")),
+            self.tr("Account: %1").replace("%1", value(ex.get("account"))),
             self.tr("Extra batch options: %1").replace(
-                "%1", " ".join(ex.get("batch_directives") or []) or self.tr("(none)")),
+                "%1", " ".join(grammar.shown(d, 400)
+                               for d in ex.get("batch_directives") or []) or none),
+        ]
+        if (ex.get("scheduler") or "local") == "slurm":
+            from molforma.document.model import formula
+            from molforma.jobs.runner import _task_slug
+
+            atoms = (project.get("document") or {}).get("atoms") or []
+            job_name = (f"molforma-<YYYYmmdd-HHMMSS>-{formula(atoms) or 'empty'}-"
+                        f"{_task_slug(str(calc.get('task', 'energy')))}")
+            lines += [
+                row(self.tr("Partition:"), ex.get("partition"), self.tr("(cluster default)")),
+                row(self.tr("QoS:"), ex.get("qos"), self.tr("(default)")),
+                row(self.tr("Nodes:"), ex.get("nodes", 1)),
+                row(self.tr("MPI processes per node:"), ex.get("tasksPerNode", 1)),
+                row(self.tr("Threads (OMP_NUM_THREADS):"), ex.get("threads", 1)),
+                f"{self.tr('Time limit:')} {limit_text}",
+                self.tr("Job name: %1").replace("%1", job_name),
+            ]
+        else:
+            lines += [
+                row(self.tr("MPI processes:"), ex.get("processes", 1)),
+                row(self.tr("Threads (OMP_NUM_THREADS):"), ex.get("threads", 1)),
+                f"{self.tr('Time limit:')} {limit_text}",
+            ]
+        lines += [
+            row(self.tr("Job root:"), ex.get("job_root")),
             "",
             self.tr("Run the calculation with these settings and trust them from now on?"),
         ]
