@@ -645,7 +645,11 @@ class SetMoleculeInput(_EditInput):
 @tool("set_molecule", title="Set molecule")
 def set_molecule(ctx: ToolContext, args: SetMoleculeInput) -> EditSummary:
     """Set the molecule's title, charge and multiplicity."""
+    from molforma.nwchem.value_grammar import validate_title
+
     doc = ctx.state.document(args.documentId)
+    if args.title is not None:
+        validate_title(args.title)  # a refused title changes nothing (bad_title)
     return _summary(_ops().set_molecule(doc, title=args.title, charge=args.charge,
                                         multiplicity=args.multiplicity, **_edit_args(args)))
 
@@ -677,12 +681,16 @@ def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
     extra_input and extra_tasks are protected unless the server was started with
     --mcp-allow-execution-settings."""
     from molforma.jobs.policy import check_protected_change
+    from molforma.nwchem.value_grammar import validate_calculation_values
 
     doc = ctx.state.document(args.documentId)
     values = {k: v for k, v in args.values.model_dump(exclude_unset=True).items()
               if v is not None or k == "reference"}
     check_protected_change(doc.project.get("calculation", {}), values, "calculation",
                            ctx.state.policy)
+    # Each value by its own grammar before the document is touched (unsafe_basis_name,
+    # unsafe_functional); the settings model checks the same on every other route.
+    values = validate_calculation_values(values)
     return _summary(_ops().set_nwchem(doc, values, allow_protected=True, **_edit_args(args)))
 
 
@@ -745,6 +753,7 @@ def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
     launcher and environment are protected unless the server was started with
     --mcp-allow-execution-settings."""
     from molforma.jobs.policy import check_protected_change
+    from molforma.nwchem.value_grammar import validate_execution_values
 
     doc = ctx.state.document(args.documentId)
     values = args.values.model_dump(exclude_unset=True)
@@ -753,6 +762,9 @@ def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
                                         "qos")}
     check_protected_change(doc.project.get("execution", {}), values, "execution",
                            ctx.state.policy)
+    # Values that reach the command line or the batch script, each by its own grammar,
+    # before the document is touched (bad_slurm_name, bad_time_limit, ...).
+    values = validate_execution_values(values)
     if values.get("job_root"):
         ctx.state.policy.check_path(values["job_root"], for_write=True)
     if values.get("reference_dir"):
