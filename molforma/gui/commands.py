@@ -23,8 +23,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QPoint, QPointF, Qt, QThread, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import (
+    QEvent,
+    QKeyCombination,
+    QObject,
+    QPoint,
+    QPointF,
+    Qt,
+    QThread,
+    QTimer,
+    Signal,
+    Slot,
+)
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -49,7 +60,8 @@ from PySide6.QtWidgets import (
 
 from molforma.document.origin import acting_for_mcp
 from molforma.errors import MolFormaError, StaleRevisionError
-from molforma.gui import dialogs
+from molforma.gui import controls, dialogs
+from molforma.gui.controls import Control
 from molforma.gui.introspection import mol_view
 from molforma.gui.modal_guard import refuse_edits_behind_modal
 from molforma.mcp.commands import CommandRecord, CommandStore, StartedWork
@@ -171,8 +183,9 @@ class CommandRunner(QObject):
     def _run_if_allowed(self, rec: CommandRecord, level: int) -> str:
         """``ran`` (or failed), ``wait`` (nested loop of ours) or ``behind`` (a modal)."""
         modal = QApplication.activeModalWidget()
-        if dialogs.registry.any_private() or (modal is not None
-                                              and modal.property("molformaPrivate")):
+        if dialogs.registry.any_private() or (modal is not None and not _public_modal(modal)):
+            # The person's own question, Preferences, or a box of Qt's (a file dialog's
+            # "replace?"): none of them is MCP's to answer or to act behind.
             self.store.fail(rec, MolFormaError("ui_person_dialog_open"))
             return "ran"
         if modal is None and level > 1:
@@ -294,9 +307,13 @@ class CommandRunner(QObject):
 
     # -- targets -----------------------------------------------------------------------------
     def _target(self, rec: CommandRecord) -> Any:
-        obj = self.intro.resolve(str(rec.command.args.get("target", "")))
-        self.intro.check_drivable(obj)
+        """The target of a ``ui_*`` command, declared drivable for that tool."""
+        obj, _row = self._declared(rec)
         return obj
+
+    def _declared(self, rec: CommandRecord) -> tuple[Any, Control]:
+        obj = self.intro.resolve(str(rec.command.args.get("target", "")))
+        return obj, self.intro.check_drivable(obj, rec.command.tool)
 
     def _node(self, obj: Any) -> dict[str, Any]:
         return self.intro.node(obj)
@@ -315,8 +332,11 @@ class CommandRunner(QObject):
         return {"target": node}, None
 
     def _ui_set_value(self, rec: CommandRecord) -> Result:
-        obj = self._target(rec)
+        obj, row = self._declared(rec)
         value = rec.command.args.get("value")
+        # The setting's own check (the one its MCP tool makes), before the field changes:
+        # the window never stores what set_execution / set_advanced would refuse.
+        controls.validate(row, value, self.policy)
         set_value(obj, value)
         return {"target": self._node(obj)}, None
 
@@ -425,25 +445,41 @@ class CommandRunner(QObject):
                      "ctrl": Qt.KeyboardModifier.ControlModifier,
                      "alt": Qt.KeyboardModifier.AltModifier}[m]
         if kind == "key":
-            seq = QKeySequence(str(a.get("key") or ""))
-            if seq.count() == 0:
-                raise MolFormaError("ui_bad_key", key=a.get("key"))
-            combo = seq[0]
-            QTest.keyClick(widget, combo.key(), combo.keyboardModifiers() | mods)
-            return {"target": self._node(obj), "key": seq.toString()}, None
-        x, y = a.get("x"), a.get("y")
-        if x is None or y is None:
-            raise MolFormaError("ui_bad_point", x=x, y=y)
-        pt = QPoint(round(float(x)), round(float(y)))
-        if not widget.rect().contains(pt):
-            raise MolFormaError("ui_bad_point", x=x, y=y, width=widget.width(),
-                                height=widget.height())
+            combo = self._key(str(a.get("key") or ""), mods)
+            send_key(widget, combo)
+            return {"target": self._node(obj), "key": QKeySequence(combo).toString()}, None
+        pt = _point(a.get("x"), a.get("y"), widget)
         button = Qt.MouseButton.RightButton if kind == "right_click" else Qt.MouseButton.LeftButton
         if kind == "double_click":
             QTest.mouseDClick(widget, button, mods, pt)
         else:
             QTest.mouseClick(widget, button, mods, pt)
         return {"target": self._node(obj), "x": pt.x(), "y": pt.y(), "kind": kind}, None
+
+    def _key(self, text: str, mods: Qt.KeyboardModifier) -> QKeyCombination:
+        """The key to send; refused when it is a shortcut of any action of the window.
+
+        A shortcut is a command of its own (Ctrl+, opens Preferences, Del deletes atoms):
+        the agent triggers the action by name with ui_activate, where the table decides.
+        """
+        seq = QKeySequence(text)
+        if seq.count() != 1 or seq[0].key() == Qt.Key.Key_unknown:
+            raise MolFormaError("ui_bad_key", key=text)
+        combo = QKeyCombination(seq[0].keyboardModifiers() | mods, seq[0].key())
+        pressed = QKeySequence(combo)
+        for act in self._all_actions():
+            for sc in act.shortcuts():
+                if not sc.isEmpty() and sc.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch:
+                    raise MolFormaError("ui_key_is_shortcut", key=pressed.toString(),
+                                        action=act.objectName() or act.text().replace("&", ""))
+        return combo
+
+    def _all_actions(self) -> list[QAction]:
+        acts = list(self.window.findChildren(QAction))
+        for top in QApplication.topLevelWidgets():
+            if top is not self.window:
+                acts.extend(top.findChildren(QAction))
+        return acts
 
     # -- dialogs -----------------------------------------------------------------------------
     def _open_file_dialog(self, dialog_id: str | None) -> tuple[QFileDialog, str]:
@@ -479,9 +515,15 @@ class CommandRunner(QObject):
             target = p if p.is_absolute() else Path(dlg.directory().absolutePath()) / p
         checked = self.policy.check_path(str(target), for_write=mode == "save",
                                          must_exist=mode != "save")
+        if mode == "save" and Path(checked).exists():
+            if a.get("overwrite") is not True:
+                raise MolFormaError("ui_file_exists", path=str(checked))
+            # Qt's own "replace?" box is the person's: with overwrite the agent has
+            # answered already, so the dialog does not ask.
+            dlg.setOption(QFileDialog.Option.DontConfirmOverwrite, True)
         dlg.setDirectory(str(checked if mode == "directory" else Path(checked).parent))
         # The name field is what Qt's own accept reads (selectFile does not fill it while
-        # the folder is still loading); a save onto an existing file asks before replacing.
+        # the folder is still loading).
         edit = dlg.findChild(QLineEdit, "fileNameEdit")
         if edit is not None:
             edit.setText(str(checked))
@@ -584,6 +626,53 @@ class CommandRunner(QObject):
             panel.show_structure(int(a.get("index") or 0))  # type: ignore[attr-defined]
         self.window.show_tab("results")
         return {"playing": bool(panel.playing)}, None  # type: ignore[attr-defined]
+
+
+def _public_modal(modal: QWidget) -> bool:
+    """True for a MolForma dialog MCP may answer (registered and not private)."""
+    did = modal.property("molformaDialogId")
+    return (not modal.property("molformaPrivate") and isinstance(did, str)
+            and dialogs.registry.find(did) is not None)
+
+
+# -- input events ---------------------------------------------------------------------------------
+MAX_COORDINATE = 100_000  # pixels; the largest window is a few thousand wide
+
+
+def send_key(widget: QWidget, combo: QKeyCombination) -> None:
+    """Press and release ``combo`` on ``widget`` alone.
+
+    ``QApplication.sendEvent`` hands the event to the widget: no ShortcutOverride is
+    sent and the shortcut map is never consulted (``QTest.keyClick`` does both), so no
+    application shortcut can fire, whatever the key.
+    """
+    key, mods = combo.key(), combo.keyboardModifiers()
+    text = QKeySequence(key).toString() if mods in (Qt.KeyboardModifier.NoModifier,
+                                                    Qt.KeyboardModifier.ShiftModifier) else ""
+    if len(text) != 1:
+        text = {Qt.Key.Key_Return: "\r", Qt.Key.Key_Enter: "\r", Qt.Key.Key_Tab: "\t",
+                Qt.Key.Key_Space: " "}.get(key, "")
+    elif mods == Qt.KeyboardModifier.NoModifier:
+        text = text.lower()
+    for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+        QApplication.sendEvent(widget, QKeyEvent(kind, key, mods, text))
+
+
+def _point(x: Any, y: Any, widget: QWidget) -> QPoint:
+    """The widget point (x, y); refused when missing, not finite or outside the widget."""
+    try:
+        fx, fy = float(x), float(y)
+    except (TypeError, ValueError):
+        raise MolFormaError("ui_bad_point", x=x, y=y, width=widget.width(),
+                            height=widget.height()) from None
+    if not (abs(fx) <= MAX_COORDINATE and abs(fy) <= MAX_COORDINATE):  # also NaN
+        raise MolFormaError("ui_bad_point", x=x, y=y, width=widget.width(),
+                            height=widget.height())
+    pt = QPoint(round(fx), round(fy))
+    if not widget.rect().contains(pt):
+        raise MolFormaError("ui_bad_point", x=x, y=y, width=widget.width(),
+                            height=widget.height())
+    return pt
 
 
 # -- values -------------------------------------------------------------------------------------

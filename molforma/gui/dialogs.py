@@ -245,9 +245,13 @@ def _exec_file_dialog(dlg: QFileDialog, caption: str) -> int:
         registry.unregister(entry)
 
 
-def run_dialog(dialog: QDialog) -> int:
-    """Run a custom modal dialog (Preferences, PDB model choice) and return its result."""
-    entry = registry.register(dialog, "dialog", dialog.windowTitle(), "", None, None)
+def run_dialog(dialog: QDialog, *, private: bool = False) -> int:
+    """Run a custom modal dialog (PDB model choice, Preferences) and return its result.
+
+    ``private=True`` (Preferences) keeps it and all it opens out of MCP's reach.
+    """
+    entry = registry.register(dialog, "dialog", dialog.windowTitle(), "", None, None,
+                              private=private)
     try:
         return int(dialog.exec())
     finally:

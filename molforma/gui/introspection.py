@@ -6,9 +6,13 @@ writes the values of a fixed set of widget kinds the way a person's typing does,
 and grabs widgets as PNG. Ids keep the object; an id whose widget was deleted, or
 whose dialog closed, is *expired* (a clear error rather than "not found").
 
-Blocked widgets (SPEC.md section 7) are listed with their reason and refuse every
-ui_* action. Widgets of a private dialog (the Run confirmation) are never listed.
-Everything here runs on the GUI thread.
+What may be driven is declared in :mod:`molforma.gui.controls` (an allowlist); every
+node says which tools drive it (``drivable``), protected controls (SPEC.md section 7)
+are listed under ``blocked`` with their reason, and everything else refuses every
+``ui_*`` action. Widgets of private dialogs (the Run confirmation, Preferences, Qt's
+own boxes) are never listed; of a file dialog only the dialog itself is (its folder
+listing is reached through ``ui_file_dialog`` alone). Everything here runs on the GUI
+thread.
 """
 
 from __future__ import annotations
@@ -29,12 +33,12 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDoubleSpinBox,
+    QFileDialog,
     QGroupBox,
     QLabel,
     QLineEdit,
     QListWidget,
     QMainWindow,
-    QMessageBox,
     QPlainTextEdit,
     QProgressBar,
     QSpinBox,
@@ -50,6 +54,7 @@ from PySide6.QtWidgets import (
 
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
+from molforma.gui.controls import CONTROLS, Control, Kind, check_tool, control_for
 from molforma.gui.view3d.base import MoleculeView
 from molforma.mcp.ui_paging import page
 
@@ -59,25 +64,30 @@ SHORT_TEXT = 200
 LONG_TEXT = 65_536
 TAB_NAMES = ("molecule", "calculation", "execution", "results", "history")
 
-# objectName → reason code (texts in molforma.mcp.tools.window). SPEC.md section 7.
-EXECUTION_BLOCKED = {
-    "executableEdit": "blocked_execution_setting",
-    "executableBrowse": "blocked_execution_setting",
-    "launcherEdit": "blocked_execution_setting",
-    "launcherBrowse": "blocked_execution_setting",
-    "environmentTable": "blocked_execution_setting",
-    "environmentAdd": "blocked_execution_setting",
-    "environmentRemove": "blocked_execution_setting",
-    # Where and as whom a batch job runs is protected like the executable (SPEC.md 7).
-    "schedulerCombo": "blocked_execution_setting",
-    "accountEdit": "blocked_execution_setting",
-    "batchDirectivesEdit": "blocked_execution_setting",
-    "extraInputEdit": "blocked_extra_input",
-    "extraTasksEdit": "blocked_extra_input",
-    "applyExtraInputButton": "blocked_extra_input",
-}
-ALWAYS_BLOCKED = {
+# Controls that are not drivable for a reason worth naming (texts in
+# molforma.mcp.tools.window); every other undeclared control is plainly ``ui_not_drivable``.
+PRIVATE_NAMES = {
     "molforma.edit.preferences": "blocked_preferences",
+    "preferencesDialog": "blocked_preferences",
+}
+
+# The Qt classes each kind of declared control binds to; a widget of another class with a
+# declared name (a label matching ``advanced_*``) is not drivable.
+KIND_CLASSES: dict[Kind, tuple[type, ...]] = {
+    Kind.BUTTON: (QAbstractButton,),
+    Kind.ACTION: (QAction,),
+    Kind.LINE: (QLineEdit,),
+    Kind.SPIN: (QAbstractSpinBox,),
+    Kind.COMBO: (QComboBox,),
+    Kind.CHECK: (QAbstractButton,),
+    Kind.SLIDER: (QAbstractSlider,),
+    Kind.TEXT: (QPlainTextEdit, QTextEdit),
+    Kind.FIELD: (QLineEdit, QAbstractSpinBox, QComboBox, QAbstractButton),
+    Kind.TABS: (QTabWidget,),
+    Kind.TABLE: (QTableView,),
+    Kind.LIST: (QListWidget,),
+    Kind.TREE: (QTreeWidget,),
+    Kind.VIEW: (MoleculeView, QWidget),  # the view or its canvas: checked by mol_view
 }
 
 _INTERACTIVE = (QAbstractButton, QLineEdit, QAbstractSpinBox, QComboBox, QAbstractItemView,
@@ -96,9 +106,7 @@ class WindowIntrospection:
         self.window = window
         self._objs: dict[int, QObject] = {}
         self._ids = itertools.count(1)
-        self.blocked_names = dict(ALWAYS_BLOCKED)
-        if not allow_execution_settings:
-            self.blocked_names.update(EXECUTION_BLOCKED)
+        self.allow_execution_settings = allow_execution_settings
 
     # -- ids -------------------------------------------------------------------------------
     def id_of(self, obj: QObject) -> str:
@@ -120,12 +128,13 @@ class WindowIntrospection:
 
     # -- the tree --------------------------------------------------------------------------
     def _dialog_roots(self) -> list[QWidget]:
+        """MolForma's own open dialogs that MCP may see (registered, not private)."""
         out = []
         for w in QApplication.topLevelWidgets():
             if w is self.window or not w.isVisible() or not isinstance(w, QDialog):
                 continue
-            if w.property("molformaPrivate"):
-                continue  # the person's own question: never shown to MCP
+            if _public_dialog_id(w) is None:
+                continue  # the person's own question, or a box of Qt's: never shown to MCP
             out.append(w)
         return out
 
@@ -149,9 +158,10 @@ class WindowIntrospection:
             if act.objectName().startswith("molforma."):
                 out.append((act, None))
         for root in self._dialog_roots():
-            did = root.property("molformaDialogId")
-            did = did if isinstance(did, str) else None
+            did = _public_dialog_id(root)
             out.append((root, did))
+            if isinstance(root, QFileDialog):
+                continue  # its folder listing and buttons: ui_file_dialog only
             for w in root.findChildren(QWidget):
                 if self._listed(w, True) and (include_hidden or w.isVisible()):
                     out.append((w, did))
@@ -170,17 +180,49 @@ class WindowIntrospection:
             w = w.parentWidget()
         return None
 
+    def control(self, obj: QObject) -> Control | None:
+        """The declared row of ``obj`` where it is now (None: not drivable there)."""
+        row = self._row(obj)
+        if row is None or not isinstance(obj, KIND_CLASSES[row.kind]):
+            return None
+        if row.kind is Kind.VIEW and mol_view(obj) is None:
+            return None
+        return row
+
+    def _row(self, obj: QObject) -> Control | None:
+        if isinstance(obj, QWidget):
+            top = obj.window()
+            if top is self.window:
+                return control_for(obj.objectName(), None)
+            if _public_dialog_id(top) is None or isinstance(top, QFileDialog):
+                return None  # Qt's boxes, private dialogs, the insides of a file dialog
+            return control_for(obj.objectName(), top.objectName())
+        if isinstance(obj, QAction):
+            owner = obj.parent()
+            return control_for(obj.objectName(), None) if owner is self.window else None
+        return None
+
     def blocked_reason(self, obj: QObject) -> str | None:
-        """Reason code when ``obj`` (or a widget holding it) must not be driven by MCP."""
+        """Reason code when ``obj`` is declared but person-only, or private by name."""
         cur: QObject | None = obj
         while cur is not None:
-            code = self.blocked_names.get(cur.objectName())
+            code = PRIVATE_NAMES.get(cur.objectName())
             if code is not None:
                 return code
             if isinstance(cur, QWidget) and cur.property("molformaPrivate"):
                 return "blocked_private_dialog"
             cur = cur.parent()
+        row = self.control(obj)
+        if row is not None and row.protected and not self.allow_execution_settings:
+            return row.protected
         return None
+
+    def drivable_tools(self, obj: QObject) -> list[str]:
+        """The ``ui_*`` tools that may drive ``obj`` now (empty: none)."""
+        row = self.control(obj)
+        if row is None or self.blocked_reason(obj) is not None:
+            return []
+        return sorted(row.tools)
 
     def node(self, obj: QObject, dialog: str | None = None, *, full: bool = False,
              ) -> dict[str, Any]:
@@ -210,6 +252,7 @@ class WindowIntrospection:
         reason = self.blocked_reason(obj)
         if reason is not None:
             out["blocked"] = reason
+        out["drivable"] = self.drivable_tools(obj)
         return out
 
     # -- reads for the tools ---------------------------------------------------------------
@@ -238,7 +281,7 @@ class WindowIntrospection:
                 continue
             nodes.append(n)
         blocked = []
-        for name, code in self.blocked_names.items():
+        for name, code in self._blocked_names().items():
             found = by_name.get(name, [])
             blocked.append({"objectName": name, "reason": code,
                             "ids": [self.id_of(o) for o in found]})
@@ -247,25 +290,26 @@ class WindowIntrospection:
         return {"nodes": nodes, "activeModal": self.active_modal(), "blocked": blocked,
                 "currentTab": current}
 
+    def _blocked_names(self) -> dict[str, str]:
+        """The person-only controls by name (listed whether or not they exist now)."""
+        out = {name: code for name, code in PRIVATE_NAMES.items() if name.startswith("molforma.")}
+        if not self.allow_execution_settings:
+            out.update({c.name: c.protected for c in CONTROLS if c.protected})
+        return out
+
     def active_modal(self) -> dict[str, Any] | None:
         """The open modal dialog MCP may see, with its buttons' ids."""
         modal = QApplication.activeModalWidget()
-        if modal is None or modal.property("molformaPrivate"):
-            return None
-        did = modal.property("molformaDialogId")
-        entry = dialogs.registry.find(did) if isinstance(did, str) else None
+        did = _public_dialog_id(modal) if modal is not None else None
+        if modal is None or did is None:
+            return None  # none, or the person's own (private dialogs, Qt's boxes)
+        entry = dialogs.registry.find(did)
         out: dict[str, Any] = {"id": self.id_of(modal), "objectName": modal.objectName(),
                                "class": type(modal).__name__, "title": modal.windowTitle()}
         if entry is not None:
             out.update(entry.info.to_dict())
             out["buttonIds"] = {label: self.id_of(ref()) for label, ref in entry.buttons.items()
                                 if _valid(ref())}
-        elif isinstance(modal, QMessageBox):
-            # Qt's own questions (a file dialog's "replace?") are not ours but can be answered.
-            buttons = modal.buttons()
-            out.update(kind="message", text=modal.text(),
-                       buttons=[b.text().replace("&", "") for b in buttons],
-                       buttonIds={b.text().replace("&", ""): self.id_of(b) for b in buttons})
         return out
 
     def get_ui_item(self, args: dict[str, Any]) -> dict[str, Any]:
@@ -322,17 +366,23 @@ class WindowIntrospection:
                                 ids=[self.id_of(o) for o in found])
         return found[0]
 
-    def check_drivable(self, obj: QObject) -> None:
-        """Refuse a blocked widget with its reason; refuse a disabled one.
+    def check_drivable(self, obj: QObject, tool: str) -> Control:
+        """The declared row of ``obj`` for ``tool``; refuse anything else.
 
         Raises:
-            MolFormaError: the ``blocked_*`` reason, or ``ui_disabled``.
+            MolFormaError: a ``blocked_*`` reason (person-only), ``ui_not_drivable`` (not
+                declared), ``ui_wrong_tool`` (declared for other tools) or ``ui_disabled``.
         """
+        shown = obj.objectName() or self.id_of(obj)
         reason = self.blocked_reason(obj)
         if reason is not None:
-            raise MolFormaError(reason, target=obj.objectName() or self.id_of(obj))
+            raise MolFormaError(reason, target=shown)
+        row = self.control(obj)
+        check_tool(row, tool, shown)
+        assert row is not None  # check_tool refused None
         if isinstance(obj, (QWidget, QAction)) and not obj.isEnabled():
-            raise MolFormaError("ui_disabled", target=obj.objectName() or self.id_of(obj))
+            raise MolFormaError("ui_disabled", target=shown)
+        return row
 
     # -- pixels ----------------------------------------------------------------------------
     def screenshot(self, target: str | None) -> tuple[bytes, int, int]:
@@ -341,8 +391,11 @@ class WindowIntrospection:
         if not isinstance(obj, QWidget):
             raise MolFormaError("ui_not_a_widget", target=target)
         reason = self.blocked_reason(obj)
-        if reason == "blocked_private_dialog":
+        if reason in ("blocked_private_dialog", "blocked_preferences"):
             raise MolFormaError(reason, target=target)
+        if isinstance(obj.window(), QFileDialog):
+            # Its folder listing would show what the allowed directories keep from MCP.
+            raise MolFormaError("blocked_file_dialog", target=target)
         pix = obj.grab()
         if pix.width() > MAX_SCREENSHOT_WIDTH:
             pix = pix.scaledToWidth(MAX_SCREENSHOT_WIDTH, Qt.TransformationMode.SmoothTransformation)
@@ -355,6 +408,16 @@ class WindowIntrospection:
         if len(png) > MAX_SCREENSHOT_BYTES:
             raise MolFormaError("screenshot_too_large", size=len(png), limit=MAX_SCREENSHOT_BYTES)
         return png, pix.width(), pix.height()
+
+
+def _public_dialog_id(w: QWidget | None) -> str | None:
+    """The registry id of a MolForma dialog MCP may see; None for anything else."""
+    if w is None or w.property("molformaPrivate"):
+        return None
+    did = w.property("molformaDialogId")
+    if not isinstance(did, str) or dialogs.registry.find(did) is None:
+        return None
+    return did
 
 
 # -- values -----------------------------------------------------------------------------------

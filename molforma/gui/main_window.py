@@ -31,6 +31,7 @@ from molforma.app import files
 from molforma.app.actor import check_path, window_actor
 from molforma.app.files import opens_as_results
 from molforma.document.changes import Change
+from molforma.document.origin import mcp_acting
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.actions import (
@@ -502,9 +503,8 @@ class MainWindow(QMainWindow):
     def _save_to(self, path: str) -> bool:
         from molforma.app import ops
 
-        check_path(self.ctx.policy, path, window_actor(), for_write=True)
-
         try:
+            check_path(self.ctx.policy, path, window_actor(), for_write=True)
             ops.save_project(self.ctx.document, path, set_path=True)
         except MolFormaError as exc:
             self.report_error(self.tr("Cannot save"), exc)
@@ -528,6 +528,12 @@ class MainWindow(QMainWindow):
         base = (self.ctx.document.title or "molecule").replace("/", "_")
         path = dialogs.get_save_path(self, self.tr("Export"), filters, base + ".xyz")
         if not path:
+            return
+        try:
+            # The dialog checked it when MCP accepted it; checked again where it is used.
+            path = check_path(self.ctx.policy, path, window_actor(), for_write=True)
+        except MolFormaError as exc:
+            self.report_error(self.tr("Export"), exc)
             return
         fmt = file_formats.export_format_of(path)
         if fmt is None:
@@ -554,8 +560,13 @@ class MainWindow(QMainWindow):
             dialogs.info(self, self.tr("Preferences"),
                          self.tr("This part of MolForma is not available in this build."))
             return
+        if mcp_acting():
+            # Preferences decide what every later run trusts: the person's alone (the
+            # action is not drivable; this guards any other way in).
+            log.warning("Preferences not opened: an MCP command is running")
+            return
         dlg = mod.PreferencesDialog(self.ctx, self)
-        dialogs.run_dialog(dlg)
+        dialogs.run_dialog(dlg, private=True)
 
     def show_about(self) -> None:
         """Help → About."""

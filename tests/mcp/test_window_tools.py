@@ -543,8 +543,9 @@ def test_tasks_cancel_drops_a_queued_command(spawn: Any):
     assert rec["status"] == "done"
 
 
-def test_saving_onto_an_existing_file_through_the_dialog_asks_as_usual(spawn: Any,
-                                                                      tmp_path: Path):
+def test_saving_onto_an_existing_file_through_the_dialog_needs_overwrite(spawn: Any,
+                                                                         tmp_path: Path):
+    """Qt's own "replace?" box is the person's: the agent says overwrite: true instead."""
     allowed = tmp_path / "allowed"
     allowed.mkdir()
     target = allowed / "mine.molforma.json"
@@ -555,18 +556,18 @@ def test_saving_onto_an_existing_file_through_the_dialog_asks_as_usual(spawn: An
     saving = server.ok("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
                                        "target": "molforma.file.save_as"})
     wait_until(lambda: server.ok("get_app_state", {})["dialogs"])
-    accept = server.ok("ui_file_dialog", {"documentId": doc_id, "expectedRevision": rev,
-                                          "action": "accept", "directory": str(allowed),
+    rec = _run(server, "ui_file_dialog", {"action": "accept", "directory": str(allowed),
                                           "fileName": target.name})
-    question = wait_until(lambda: (m := server.ok("get_ui", {})["activeModal"])
-                          and m.get("kind") == "message" and m)
-    assert "mine.molforma.json" in question["text"]
+    assert rec["status"] == "failed" and rec["error"]["code"] == "ui_file_exists", rec
+    assert "overwrite: true" in rec["error"]["message"]
     assert target.read_text() == "old\n"
-    yes = next(i for label, i in question["buttonIds"].items() if label.lower() == "yes")
-    assert _run(server, "ui_activate", {"target": yes})["status"] == "done"
+    assert server.ok("get_app_state", {})["dialogs"]  # still open, nothing asked
+    assert server.ok("get_ui", {})["activeModal"]["kind"] == "file"
+    rec = _run(server, "ui_file_dialog", {"action": "accept", "directory": str(allowed),
+                                          "fileName": target.name, "overwrite": True})
+    assert rec["status"] == "done", rec
     wait_until(lambda: server.ok("get_ui_command", {"commandId": saving["commandId"]})
                ["status"] == "done")
-    assert server.ok("get_ui_command", {"commandId": accept["commandId"]})["status"] == "done"
     assert json.loads(target.read_text())["format"] == "molforma-project"
 
 

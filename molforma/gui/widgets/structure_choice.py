@@ -50,6 +50,9 @@ class StructureChoiceDialog(QDialog):
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         self.buttons.setObjectName("structureChoiceButtons")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setObjectName("structureChoiceOk")
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setObjectName(
+            "structureChoiceCancel")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form.addRow(self.buttons)

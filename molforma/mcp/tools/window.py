@@ -70,6 +70,41 @@ register({
         "en": "{target} belongs to a question only the person can answer.",
         "ja": "{target} は人だけが答えられる確認ダイアログの一部です。",
     },
+    "ui_not_drivable": {
+        "en": "{target} is not a control MCP may drive (the window tools drive only the "
+              "controls MolForma declares; get_ui shows each node's 'drivable' tools). Use "
+              "the tool made for the job: ui_file_dialog for a file dialog, ui_activate on "
+              "a molforma.* action instead of its shortcut, the document and settings tools "
+              "for values; what only the person may do is done by the person.",
+        "ja": "{target} はMCPから操作できるコントロールではありません（ウィンドウ操作ツールは"
+              "MolFormaが宣言したコントロールだけを操作します。get_ui の各ノードの drivable "
+              "を見てください）。専用のツールを使ってください: ファイルダイアログは "
+              "ui_file_dialog、ショートカットの代わりに molforma.* アクションへの ui_activate、"
+              "値は文書・設定ツール。人だけが行える操作は人が行います。",
+    },
+    "ui_wrong_tool": {
+        "en": "{target} is a {kind}: it is driven with {tools}, not {tool}.",
+        "ja": "{target} は {kind} です。{tool} ではなく {tools} で操作します。",
+    },
+    "ui_key_is_shortcut": {
+        "en": "{key} is the shortcut of the action {action}; keys from MCP never trigger "
+              "shortcuts. Use ui_activate with target {action} (if it is drivable).",
+        "ja": "{key} はアクション {action} のショートカットです。MCPからのキー入力はショート"
+              "カットを起動しません。ui_activate で {action} を指定してください（操作可能な"
+              "場合）。",
+    },
+    "blocked_file_dialog": {
+        "en": "{target} belongs to a file dialog: its folder listing is not shown to MCP; "
+              "drive it with ui_file_dialog (directory, fileName, accept or cancel).",
+        "ja": "{target} はファイルダイアログの一部です。フォルダーの一覧はMCPには見せません。"
+              "ui_file_dialog（directory、fileName、accept / cancel）で操作してください。",
+    },
+    "ui_file_exists": {
+        "en": "'{path}' already exists. Call ui_file_dialog again with overwrite: true to "
+              "replace it.",
+        "ja": "「{path}」は既に存在します。置き換えるには overwrite: true を付けて "
+              "ui_file_dialog を再実行してください。",
+    },
     "ui_disabled": {
         "en": "{target} is disabled right now; read get_ui_item for why (a message near it).",
         "ja": "{target} は現在無効です。理由は get_ui_item（近くのメッセージ）で確認してください。",
@@ -306,7 +341,8 @@ class GetUiOutput(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     nodes: list[dict[str, Any]] = Field(description="id, objectName, class, text, value, "
-                                        "enabled, visible, tab, blocked.")
+                                        "enabled, visible, tab, blocked, and drivable: the "
+                                        "ui_* tools that may drive it (empty: read only).")
     total: int
     nextOffset: int | None
     activeModal: dict[str, Any] | None = Field(description="The open dialog: title, text, "
@@ -319,8 +355,9 @@ class GetUiOutput(BaseModel):
 @tool("get_ui", title="Get UI", modes=_GUI, read_only=True, idempotent=True)
 def get_ui(ctx: ToolContext, args: GetUiInput) -> GetUiOutput:
     """List the window's widgets and menu actions as ui-N ids with objectName, class, text,
-    value, enabled, visible and tab; the active modal dialog; and the blocked widgets with
-    the reason. Pages of about 32 KiB (offset/limit/nextOffset)."""
+    value, enabled, visible, tab and the ui_* tools that may drive each (only controls
+    MolForma declares are drivable); the active modal dialog; and the person-only widgets
+    with the reason. Pages of about 32 KiB (offset/limit/nextOffset)."""
     bridge = _bridge(ctx)
     data = bridge.read(lambda ui: ui.get_ui(args.model_dump()))
     nodes, nxt = page_list(data["nodes"], args.offset, args.limit)
@@ -489,9 +526,11 @@ class UiInputInput(_Cmd):
                         "table/list: its viewport, as get_ui_item's rectangles).")
     kind: Literal["click", "double_click", "right_click", "key"] = Field(
         "click", description="Mouse click at (x, y) or a key press.")
-    x: float | None = Field(None, description="x in widget pixels.")
-    y: float | None = Field(None, description="y in widget pixels.")
-    key: str | None = Field(None, description="Key for kind 'key' (Return, Escape, Ctrl+Z).")
+    x: float | None = Field(None, ge=-100_000, le=100_000, description="x in widget pixels.")
+    y: float | None = Field(None, ge=-100_000, le=100_000, description="y in widget pixels.")
+    key: str | None = Field(None, max_length=64, description="Key for kind 'key' (Return, "
+                            "Escape, Up, a letter); a key that is the shortcut of an action "
+                            "is refused (ui_key_is_shortcut): use ui_activate on the action.")
     modifiers: list[Literal["shift", "ctrl", "alt"]] | None = Field(
         None, description="Modifier keys held.")
 
@@ -512,13 +551,16 @@ class UiFileDialogInput(_Cmd):
     fileName: str | None = Field(None, description="File name in that folder (or an absolute "
                                  "path); checked against the allowed directories on accept.")
     dialogId: str | None = Field(None, description="Which file dialog (default: the newest).")
+    overwrite: bool | None = Field(None, description="Saving onto an existing file: true "
+                                   "replaces it; otherwise the command fails (ui_file_exists).")
 
 
 @tool("ui_file_dialog", title="Drive file dialog", modes=_GUI)
 def ui_file_dialog(ctx: ToolContext, args: UiFileDialogInput,
                    ) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Drive the open MolForma file dialog: set folder and file name, accept or cancel. The
-    path is checked against --mcp-allow-dir; replacing a file asks as usual."""
+    path is checked against --mcp-allow-dir; replacing a file needs overwrite: true. This
+    is the only way into a file dialog: its own widgets are not drivable."""
     return submit(ctx, "ui_file_dialog", args, document_id=args.documentId,
                   expected_revision=args.expectedRevision)
 
@@ -559,9 +601,11 @@ class ViewInput(_Cmd):
     action: Literal["fit", "reset", "rotate", "zoom", "style"] = Field(
         description="Camera action.")
     view: Literal["molecule", "results"] = Field("molecule", description="Which 3D view.")
-    dx: float | None = Field(None, description="rotate: degrees about the screen's y axis.")
-    dy: float | None = Field(None, description="rotate: degrees about the screen's x axis.")
-    factor: float | None = Field(None, gt=0, description="zoom: >1 zooms in.")
+    dx: float | None = Field(None, ge=-3600, le=3600,
+                             description="rotate: degrees about the screen's y axis.")
+    dy: float | None = Field(None, ge=-3600, le=3600,
+                             description="rotate: degrees about the screen's x axis.")
+    factor: float | None = Field(None, gt=0, le=1000, description="zoom: >1 zooms in.")
     style: Literal["ball_and_stick", "spacefill", "sticks"] | None = Field(
         None, description="style: the drawing style.")
 
