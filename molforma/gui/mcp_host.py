@@ -8,7 +8,9 @@ A change made by a client shows in the window (``AppEvents`` relays document
 changes made on the MCP thread to the GUI thread).
 
 When stdin closes the server stops running calculations and loads and the window
-quits within a second, with no save dialog and no autosave (SPEC.md section 1).
+quits within a second, with no save dialog and no autosave (SPEC.md section 1), even
+while a request is still being served: the server's reader thread notices the end of
+stdin and, when the request has not finished shortly after, quits the window itself.
 """
 
 from __future__ import annotations
@@ -51,8 +53,10 @@ def build_services(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
 def start_mcp_host(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
                    allow_execution_settings: bool) -> Server:
     """Serve MCP for ``window`` on a daemon thread; returns the server."""
+    # stdin closed while a request was still being served (a long command, a large file):
+    # the server has stopped the calculations; the window quits without waiting for it.
     server = Server(build_services(ctx, window, allow_dirs, allow_execution_settings),
-                    mode="gui")
+                    mode="gui", on_busy_eof=lambda: _client_closed(window, soon=True))
     window.mcp_server = server
     transport = StdioTransport()
 
@@ -68,12 +72,25 @@ def start_mcp_host(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
     return server
 
 
-def _client_closed(window: MainWindow) -> None:
+# With a request still being served, the GUI thread may be the one busy (a window command):
+# the process then ends this soon, inside the second SPEC.md section 1 allows.
+_BUSY_EXIT_SECONDS = 0.25
+
+
+def _client_closed(window: MainWindow, *, soon: bool = False) -> None:
+    if soon:
+        timer = threading.Timer(_BUSY_EXIT_SECONDS, _exit_now)
+        timer.daemon = True
+        timer.start()
     try:
         window.mcp_client_closed()
         return
     except Exception:
         log.exception("window.mcp_client_closed failed; ending the process")
     # No save dialog, no autosave: calculations were stopped by the server already.
+    _exit_now()
+
+
+def _exit_now() -> None:
     sys.stderr.flush()
     os._exit(0)

@@ -19,8 +19,10 @@ returns on EOF after stopping running work.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 import queue
 import sys
 import threading
@@ -75,6 +77,11 @@ ServerState = HeadlessServices
 
 
 _QUEUE_END = object()
+# After stdin closes, how long the dispatcher may take to reach the end of its queue before
+# the process is ended without it, and how long the answers already queued may take to be
+# written then (SPEC.md section 1: the process exits within a second).
+EOF_GRACE = 0.7
+EOF_FLUSH = 0.2
 # The opening answers: the warm-up starts after the first other one (tools/list, the
 # first call), whose answers need none of what it loads, so a client's next request
 # (after its model read the tools) finds the tools loaded.
@@ -86,10 +93,16 @@ class Server:
     """Dispatcher of one stdio connection (both eras)."""
 
     def __init__(self, state: AppServices, *, mode: str = "headless",
-                 send: Callable[[dict[str, Any]], bool] | None = None) -> None:
+                 send: Callable[[dict[str, Any]], bool] | None = None,
+                 on_busy_eof: Callable[[], None] | None = None) -> None:
         self.state = state
         self.mode = mode
         self._send = send or (lambda _m: True)
+        # What ends the process when stdin closed while a request was still being served
+        # (default: flush the answers already queued and exit with status 0).
+        self._on_busy_eof = on_busy_eof
+        self._transport: StdioTransport | None = None
+        self._loop_done = threading.Event()
         self._tools: dict[str, ToolSpec] | None = None
         self._warm = False
         self._legacy_initialized = False
@@ -186,7 +199,7 @@ class Server:
     def on_event(self, ev: LineEvent) -> None:
         """Reader-thread callback: decode, answer framing errors, queue requests."""
         if ev.kind == "eof":
-            self._queue.put(_QUEUE_END)
+            self._on_eof()
             return
         if ev.kind == "oversize":
             self._send(P.error_response(None, RpcError(
@@ -221,9 +234,43 @@ class Server:
             if rid in self._pending:
                 self._cancelled.add(rid)
 
+    def _on_eof(self) -> None:
+        """stdin closed (reader thread): stop the calculations now and end within a second.
+
+        The dispatcher may be inside a long request (a large file, a long window
+        command) and would see the end of the queue only after it: like an exit signal
+        (``molforma.exit_signals``), the calculations and loads are stopped here, at
+        once, and if the dispatcher has not finished :data:`EOF_GRACE` seconds later the
+        process is ended without waiting for it (no save, nothing more to answer).
+        Requests that came before EOF are answered while the grace lasts.
+        """
+        self._queue.put(_QUEUE_END)
+        if self._exit_status is not None:
+            return  # an exit signal is ending the process already
+        try:
+            self.state.shutdown()
+        except Exception:
+            log.exception("stopping the calculations at EOF failed")
+        if self._loop_done.wait(EOF_GRACE):
+            return  # the dispatcher was free: run() returns and the process ends normally
+        log.warning("stdin closed while a request was being served; ending now")
+        if self._on_busy_eof is not None:
+            try:
+                self._on_busy_eof()
+                return
+            except Exception:
+                log.exception("ending the process at EOF failed")
+        transport = self._transport
+        if transport is not None:
+            transport.close(timeout=EOF_FLUSH)  # the answers already queued go out first
+        with contextlib.suppress(Exception):
+            sys.stderr.flush()
+        os._exit(0)
+
     def run(self, transport: StdioTransport) -> int:
         """Serve until stdin closes or the client is disconnected; returns the exit status."""
         self._send = transport.send
+        self._transport = transport
         transport.start(self.on_event)
         try:
             while True:
@@ -239,6 +286,7 @@ class Server:
                     break  # an exit signal arrived: nothing more is served
                 self._serve_one(msg)
         finally:
+            self._loop_done.set()
             self.state.shutdown()
             transport.close()
         if self._exit_status is not None:

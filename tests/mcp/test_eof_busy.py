@@ -1,0 +1,95 @@
+"""stdin closing while a slow request is served stops NWChem and ends the process at once.
+
+SPEC.md section 1: when stdin closes, the process exits within a second (window mode
+included), stopping running calculations. The reader thread sees the end of stdin
+even while the dispatcher is inside a long request; it used to queue the end behind
+that request (and every request queued after it), so the stand-in NWChem kept running
+for as long as the requests took. Here the real ``molforma --mcp`` / ``--mcp-gui``
+runs the stand-in NWChem, is handed requests that take seconds each (opening a 6 MiB
+XYZ file that is refused only once it has been read), and its stdin is closed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.mcp.conftest import McpProcess, meta, wait_until
+from tests.mcp.test_calculation import _alive, _fake_nwchem_env
+from tests.mcp.test_large_documents import water_box
+
+GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
+SLOW_REQUESTS = 6  # a few seconds each: half a minute of work queued
+
+
+@pytest.fixture(scope="module")
+def big_xyz(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 240,000-atom XYZ file: read whole (seconds), then refused for its size."""
+    path = tmp_path_factory.mktemp("eof") / "big.xyz"
+    path.write_text(water_box(240_000))
+    return path
+
+
+def _start_stand_in(server: McpProcess) -> list[int]:
+    """Start a calculation with the stand-in NWChem; the pids of its two processes."""
+    doc_id, rev = server.water()
+    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
+                                   "preview": False, "values": {
+                                       "task": "energy", "theory": "scf",
+                                       "basis": "sto-3g"}})["revision"]
+    folder = Path(server.ok("calculation", {"documentId": doc_id, "expectedRevision": rev,
+                                            "action": "start"})["jobDirectory"])
+    child = folder / "fake_nwchem.child"
+    wait_until(child.exists, 30)
+    pids = [int(json.loads((folder / "fake_nwchem.info").read_text())["pid"]),
+            int(child.read_text())]
+    assert all(_alive(p) for p in pids)
+    return pids
+
+
+@pytest.mark.parametrize("gui", [False, True], ids=["headless", "window"])
+def test_eof_during_a_slow_request_stops_nwchem_and_exits_within_two_seconds(
+        spawn: Any, mcp_env: dict[str, str], big_xyz: Path, gui: bool) -> None:
+    if gui:
+        pytest.importorskip("PySide6")
+    env = _fake_nwchem_env(mcp_env, "hang")
+    if gui:
+        env.update(GUI_ENV)
+    server = spawn(env=env, flag="--mcp-gui" if gui else "--mcp")
+    pids = _start_stand_in(server)
+    doc_id, rev = server.doc()
+    slow = []
+    for _ in range(SLOW_REQUESTS):
+        rid = server.next_id()
+        slow.append(rid)
+        server.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {
+            "name": "open_file", "_meta": meta(),
+            "arguments": {"documentId": doc_id, "expectedRevision": rev,
+                          "path": str(big_xyz), "preview": True}}})
+    time.sleep(1.0)  # the first one is being served
+    answered = set()
+    while not server.lines.empty():
+        line = server.lines.get()
+        assert line is not None, server.stderr
+        answered.add(json.loads(line).get("id"))
+    assert slow[-1] not in answered, "the requests were over before stdin closed"
+    try:
+        t0 = time.monotonic()
+        rc = server.close(60)
+        elapsed = time.monotonic() - t0
+        gone = [p for p in pids if not _alive(p)]
+    finally:
+        for p in pids:
+            with contextlib.suppress(OSError):
+                os.kill(p, signal.SIGKILL)
+    assert rc == 0, server.stderr
+    assert elapsed < 2.0, server.stderr  # SPEC: one second; the margin is for a busy machine
+    assert gone == pids
+    assert "Traceback" not in server.stderr
