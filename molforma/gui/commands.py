@@ -642,9 +642,11 @@ MAX_COORDINATE = 100_000  # pixels; the largest window is a few thousand wide
 def send_key(widget: QWidget, combo: QKeyCombination) -> None:
     """Press and release ``combo`` on ``widget`` alone.
 
-    ``QApplication.sendEvent`` hands the event to the widget: no ShortcutOverride is
-    sent and the shortcut map is never consulted (``QTest.keyClick`` does both), so no
-    application shortcut can fire, whatever the key.
+    The event goes to the widget's own ``event()`` (and, when it ignores it, to its
+    parents up to, not including, the window), never through ``QApplication.notify``:
+    for a key press that is not spontaneous, notify first sends a ShortcutOverride and
+    tries the shortcut map (as ``QTest.keyClick`` does), so Ctrl+, would open Preferences
+    whatever widget was named. No application shortcut can fire this way.
     """
     key, mods = combo.key(), combo.keyboardModifiers()
     text = QKeySequence(key).toString() if mods in (Qt.KeyboardModifier.NoModifier,
@@ -655,7 +657,13 @@ def send_key(widget: QWidget, combo: QKeyCombination) -> None:
     elif mods == Qt.KeyboardModifier.NoModifier:
         text = text.lower()
     for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
-        QApplication.sendEvent(widget, QKeyEvent(kind, key, mods, text))
+        w: QWidget | None = widget
+        while w is not None and (w is widget or not w.isWindow()):
+            ev = QKeyEvent(kind, key, mods, text)
+            w.event(ev)
+            if ev.isAccepted() or w.isWindow():
+                break
+            w = w.parentWidget()
 
 
 def _point(x: Any, y: Any, widget: QWidget) -> QPoint:

@@ -88,7 +88,7 @@ def dialog_log(monkeypatch: pytest.MonkeyPatch) -> DialogLog:
         log.calls.append(("get_directory", (caption, start)))
         return log.next_answer(None)
 
-    def run_dialog(dialog: Any) -> int:
+    def run_dialog(dialog: Any, *, private: bool = False) -> int:
         log.calls.append(("run_dialog", (type(dialog).__name__,)))
         return 0
 

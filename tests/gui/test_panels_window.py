@@ -70,9 +70,12 @@ def test_edit_preferences_opens_the_preferences_dialog(make_main_window: Any,
     from molforma.gui import dialogs
 
     shown: list[Any] = []
-    monkeypatch.setattr(dialogs, "run_dialog", lambda dlg: shown.append(dlg) or 0)
+    monkeypatch.setattr(dialogs, "run_dialog",
+                        lambda dlg, private=False: shown.append((dlg, private)) or 0)
     win = make_main_window()
     win.actions_by_id["molforma.edit.preferences"].trigger()
     assert len(shown) == 1
+    assert shown[0][1] is True  # the person's alone: never listed or driven by MCP
+    shown = [dlg for dlg, _private in shown]
     assert shown[0].objectName() == "preferencesDialog"
     assert shown[0].findChild(QComboBox, "languageCombo") is not None
