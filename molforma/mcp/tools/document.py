@@ -688,8 +688,8 @@ def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
               if v is not None or k == "reference"}
     check_protected_change(doc.project.get("calculation", {}), values, "calculation",
                            ctx.state.policy)
-    # Each value by its own grammar before the document is touched (unsafe_basis_name,
-    # unsafe_functional); the settings model checks the same on every other route.
+    # Each value by its own grammar before the document is touched (bad_basis_name,
+    # bad_functional); the settings model checks the same on every other route.
     values = validate_calculation_values(values)
     return _summary(_ops().set_nwchem(doc, values, allow_protected=True, **_edit_args(args)))
 
