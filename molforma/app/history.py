@@ -3,7 +3,10 @@
 SPEC.md section 7: a reused job's executable, launcher, environment and extra input
 are not the person's own choice, so reusing never makes them trusted and a Run asks
 before using them. A folder MCP makes the window read must lie in the allowed
-directories; the person's own choice is not limited.
+directories; the person's own choice is not limited. Whoever acts, History reads only
+a job folder's own files, never through a link (:mod:`molforma.history.jobdir`); when
+MCP acts the folder itself is opened through the policy, so a folder swapped for a
+link after the check is judged where it really is.
 """
 
 from __future__ import annotations
@@ -16,6 +19,13 @@ from molforma.app.actor import Actor, check_path
 if TYPE_CHECKING:
     from molforma.app.context import AppState
     from molforma.document.document import Origin
+    from molforma.jobs.policy import ReadGuard
+
+
+def _guard(app: AppState, actor: Actor) -> ReadGuard | None:
+    """The policy's read guard when MCP acts (the person's own actions are not limited)."""
+    policy = app.policy
+    return policy.read_guard() if policy is not None and actor.is_mcp else None
 
 
 def reuse_job(app: AppState, folder: str, *, geometry: Literal["input", "final"],
@@ -30,7 +40,7 @@ def reuse_job(app: AppState, folder: str, *, geometry: Literal["input", "final"]
     from molforma.history.scan import reuse
 
     checked = check_path(app.policy, folder, actor, must_exist=True)
-    project = reuse(checked, geometry)
+    project = reuse(checked, geometry, guard=_guard(app, actor))
     # "system" for the person: recorded as not their own values; MCP's stays MCP's.
     origin: Origin = "mcp" if actor.is_mcp else "system"
     return app.document.load(project, label="Reuse job", preview=False, origin=origin)
@@ -47,6 +57,6 @@ def use_final_structure(app: AppState, folder: str, *, actor: Actor) -> dict[str
     from molforma.history.scan import final_structure
 
     checked = check_path(app.policy, folder, actor, must_exist=True)
-    symbols, coordinates = final_structure(checked)
+    symbols, coordinates = final_structure(checked, _guard(app, actor))
     return ops.use_structure(app.document, symbols, coordinates, label="Use final structure",
                              preview=True, origin=actor.origin)

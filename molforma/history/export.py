@@ -61,12 +61,20 @@ def rows_to_csv(rows: Iterable[HistoryRow | Mapping[str, Any]]) -> str:
     return buf.getvalue()
 
 
-def export_csv(rows: Iterable[HistoryRow | Mapping[str, Any]], path: str) -> None:
+def export_csv(rows: Iterable[HistoryRow | Mapping[str, Any]], path: str, *,
+               guard: Any | None = None) -> None:
     """Write ``rows`` to ``path`` as UTF-8 CSV with a header row, atomically.
 
+    ``guard`` (MCP's path policy, ``write_atomic``) writes it through the judged folder.
+
     Raises:
-        FileAccessError: the file cannot be written (the old file, if any, is kept).
+        FileAccessError: the file cannot be written (the old file, if any, is kept), or
+            ``guard``'s refusal.
         ValidationError: a dict row is not a history row (nothing written).
     """
     text = rows_to_csv(rows)  # fully built before the file is touched
+    write = getattr(guard, "write_atomic", None)
+    if write is not None:
+        write(path, text.encode("utf-8"))
+        return
     atomic_write_text(os.path.expanduser(path), text)

@@ -17,7 +17,10 @@ import contextlib
 import os
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import BinaryIO
 
+from molforma.errors import MolFormaError
+from molforma.fileio import open_regular
 from molforma.nwchem import output_patterns as patterns
 
 INPUT_HEAD_BYTES = 256 * 1024  # an input larger than this is read only this far
@@ -253,28 +256,48 @@ def summarize_input(text: str) -> InputSummary:
     return out
 
 
-def read_head(path: str | os.PathLike[str], limit: int = INPUT_HEAD_BYTES) -> str:
-    """The first ``limit`` bytes of a text file, decoded leniently ("" when unreadable)."""
+def _open_own(path: str | os.PathLike[str]) -> BinaryIO:
+    # A job folder's file is read only when it is a regular file and not a link
+    # (molforma.history.jobdir): a link could point anywhere, a named pipe would hang.
+    return open_regular(path, follow=False)
+
+
+def read_head(path: str | os.PathLike[str] | BinaryIO, limit: int = INPUT_HEAD_BYTES) -> str:
+    """The first ``limit`` bytes of a text file (a path or an open file), decoded
+    leniently ("" when unreadable, a link or not a regular file)."""
     try:
-        with open(path, "rb") as fh:
-            # read(n) allocates n bytes up front: ask only for what the file holds.
-            size = os.fstat(fh.fileno()).st_size
-            raw = fh.read(min(limit, size))
-    except OSError:
+        if not isinstance(path, str | os.PathLike):
+            return _head(path, limit)
+        with _open_own(path) as fh:
+            return _head(fh, limit)
+    except (OSError, MolFormaError):
         return ""
+
+
+def _head(fh: BinaryIO, limit: int) -> str:
+    # read(n) allocates n bytes up front: ask only for what the file holds.
+    size = os.fstat(fh.fileno()).st_size
+    raw = fh.read(min(limit, size))
     return raw.decode("utf-8", errors="replace")
 
 
-def read_tail(path: str | os.PathLike[str], limit: int = TAIL_BYTES) -> bytes:
-    """The last ``limit`` bytes of a file (b"" when unreadable)."""
+def read_tail(path: str | os.PathLike[str] | BinaryIO, limit: int = TAIL_BYTES) -> bytes:
+    """The last ``limit`` bytes of a file, a path or an open file (b"" when unreadable,
+    a link or not a regular file)."""
     try:
-        with open(path, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            start = max(0, size - limit)
-            fh.seek(start)
-            return fh.read(size - start)
-    except OSError:
+        if not isinstance(path, str | os.PathLike):
+            return _tail(path, limit)
+        with _open_own(path) as fh:
+            return _tail(fh, limit)
+    except (OSError, MolFormaError):
         return b""
+
+
+def _tail(fh: BinaryIO, limit: int) -> bytes:
+    size = os.fstat(fh.fileno()).st_size
+    start = max(0, size - limit)
+    fh.seek(start)
+    return fh.read(size - start)
 
 
 def status_from_tail(tail: bytes) -> str:
@@ -331,7 +354,7 @@ def last_energy_in(data: bytes) -> float | None:
     return hit[1] if hit else None
 
 
-def last_energy(path: str | os.PathLike[str], *, scan_limit: int = ENERGY_SCAN_LIMIT,
+def last_energy(path: str | os.PathLike[str] | BinaryIO, *, scan_limit: int = ENERGY_SCAN_LIMIT,
                 tail: bytes | None = None) -> float | None:
     """The energy of the last ``@`` step line or ``Total ... energy`` line of an output.
 
@@ -340,10 +363,17 @@ def last_energy(path: str | os.PathLike[str], *, scan_limit: int = ENERGY_SCAN_L
     block read however large its output; at most ``scan_limit`` bytes are read.
     ``tail`` may pass the file's last bytes, already read, as the first block.
     """
+    if not isinstance(path, str | os.PathLike):
+        return _last_energy(path, scan_limit, tail)
     try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed in finally below; read block by block
-    except OSError:
+        fh = _open_own(path)
+    except (OSError, MolFormaError):
         return None
+    with fh:
+        return _last_energy(fh, scan_limit, tail)
+
+
+def _last_energy(fh: BinaryIO, scan_limit: int, tail: bytes | None) -> float | None:
     try:
         pos = os.fstat(fh.fileno()).st_size
         carry = b""  # the first, possibly partial, line of the block read before
@@ -378,8 +408,6 @@ def last_energy(path: str | os.PathLike[str], *, scan_limit: int = ENERGY_SCAN_L
         return None
     except OSError:
         return None
-    finally:
-        fh.close()
 
 
 def pick_files(names: list[str]) -> tuple[str | None, str | None]:

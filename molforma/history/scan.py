@@ -6,7 +6,10 @@ holding ``job.json`` (the record the job runner writes) and/or NWChem files
 (``input.nw``, ``output.out``, any ``*.nw`` / ``*.out``) or a project snapshot
 ``project.molforma.json``. :func:`scan` looks at each root and at its direct
 sub-directories (one level deep); symlinked sub-directories are skipped so that a
-scan never wanders outside the checked roots.
+scan never wanders outside the checked roots. Likewise every file of a job folder is
+read only when it is the folder's own regular file, never through a link
+(:mod:`molforma.history.jobdir`): the rows, the preview and Reuse show nothing from
+outside the folder, whoever asks, since what the window shows an MCP client can read.
 
 Status column. A folder with ``job.json`` shows the record's status, one of the
 SPEC values ``queued``, ``running``, ``finished``, ``failed``, ``cancelled``,
@@ -33,7 +36,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -44,6 +47,7 @@ from molforma.background import BackgroundHandle
 from molforma.errors import FileAccessError, MolFormaError
 from molforma.formula import hill_formula
 from molforma.history import nwfiles
+from molforma.history.jobdir import JobDir, read_quietly
 from molforma.i18n import register
 from molforma.jobs import STATUSES
 
@@ -128,18 +132,20 @@ def _parse_date(value: Any) -> float | None:
         return None
 
 
-def _read_record(path: str) -> dict[str, Any] | None:
-    """``job.json`` as a dict; None when missing, unreadable, absurdly large or not JSON."""
-    try:
-        with open(path, "rb") as fh:
-            # Size first: read(RECORD_LIMIT + 1) would allocate 1 MiB for every record.
-            # (A record that grows meanwhile is caught by the length check below.)
-            if os.fstat(fh.fileno()).st_size > RECORD_LIMIT:
-                return None
-            raw = fh.read()
-    except OSError:
+def _record_bytes(fh: Any) -> bytes | None:
+    # Size first: read(RECORD_LIMIT + 1) would allocate 1 MiB for every record.
+    # (A record that grows meanwhile is caught by the length check below.)
+    if os.fstat(fh.fileno()).st_size > RECORD_LIMIT:
         return None
-    if len(raw) > RECORD_LIMIT:
+    raw: bytes = fh.read(RECORD_LIMIT + 1)
+    return raw
+
+
+def _read_record(folder: JobDir, name: str = JOB_RECORD) -> dict[str, Any] | None:
+    """``job.json`` (or another JSON file of the folder) as a dict; None when missing,
+    unreadable, a link, absurdly large or not JSON."""
+    raw = read_quietly(folder, name, _record_bytes, None)
+    if raw is None or len(raw) > RECORD_LIMIT:
         return None
     try:
         data = json.loads(raw.decode("utf-8", errors="replace"))
@@ -171,13 +177,6 @@ def _pid_alive(pid: int) -> bool | None:
     return state not in ("Z", "X")
 
 
-def _mtime(path: str) -> float | None:
-    try:
-        return os.stat(path).st_mtime
-    except OSError:
-        return None
-
-
 def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
@@ -197,14 +196,7 @@ def _is_job_folder(names: Iterable[str]) -> bool:
     return False
 
 
-def _listdir(folder: str) -> list[str] | None:
-    try:
-        return os.listdir(folder)
-    except OSError:
-        return None
-
-
-def _record_status(record: dict[str, Any], folder: str, names: list[str],
+def _record_status(record: dict[str, Any], folder: JobDir, names: list[str],
                    now: float) -> str:
     status = _text(record.get("status")).lower()
     if record.get("savedOnly") is True and status in ("", "queued", "saved"):
@@ -224,7 +216,7 @@ def _record_status(record: dict[str, Any], folder: str, names: list[str],
         alive = _pid_alive(pid)
         if alive is not None:
             return status if alive else "interrupted"
-    touched = [t for t in (_mtime(os.path.join(folder, n)) for n in names
+    touched = [t for t in (folder.mtime(n) for n in names
                            if n in (JOB_RECORD, "output.out")) if t is not None]
     if touched and now - max(touched) > STALE_RUNNING_SECONDS:
         return "interrupted"
@@ -234,8 +226,9 @@ def _record_status(record: dict[str, Any], folder: str, names: list[str],
 class _Folder:
     """Lazy per-folder reads, so a complete job record costs no other file access."""
 
-    def __init__(self, folder: str, names: list[str]) -> None:
-        self.folder = folder
+    def __init__(self, folder: JobDir, names: list[str]) -> None:
+        self.dir = folder
+        self.folder = folder.path
         self.names = names
         self.nw, self.out = nwfiles.pick_files(names)
         self._summary: nwfiles.InputSummary | None = None
@@ -247,14 +240,15 @@ class _Folder:
     @property
     def summary(self) -> nwfiles.InputSummary:
         if self._summary is None:
-            text = nwfiles.read_head(self.path(self.nw)) if self.nw else ""
+            text = read_quietly(self.dir, self.nw, nwfiles.read_head, "") if self.nw else ""
             self._summary = nwfiles.summarize_input(text)
         return self._summary
 
     @property
     def tail(self) -> bytes:
         if self._tail is None:
-            self._tail = nwfiles.read_tail(self.path(self.out)) if self.out else b""
+            self._tail = read_quietly(self.dir, self.out, nwfiles.read_tail, b"") \
+                if self.out else b""
         return self._tail
 
     def energy(self) -> float | None:
@@ -262,16 +256,21 @@ class _Folder:
             return None
         if len(self.tail) < nwfiles.TAIL_BYTES:  # the tail is the whole output
             return nwfiles.last_energy_in(self.tail)
-        return nwfiles.last_energy(self.path(self.out), tail=self.tail)
+        tail = self.tail
+        return read_quietly(self.dir, self.out,  # type: ignore[no-any-return]
+                            lambda fh: nwfiles.last_energy(fh, tail=tail), None)
 
     def formula(self) -> str:
         return hill_formula(self.summary.elements)
 
     def files_time(self) -> float:
-        times = [t for t in (_mtime(self.path(n)) for n in (self.out, self.nw) if n)
+        times = [t for t in (self.dir.mtime(n) for n in (self.out, self.nw) if n)
                  if t is not None]
         if not times:
-            times = [_mtime(self.folder) or 0.0]
+            with contextlib.suppress(OSError):
+                times = [os.fstat(self.dir.fd).st_mtime]
+        if not times:
+            times = [0.0]
         return max(times)
 
 
@@ -281,9 +280,9 @@ def _whole_number(value: Any) -> int | None:
     return value
 
 
-def _snapshot_spin(path: str) -> tuple[int | None, int | None]:
+def _snapshot_spin(folder: JobDir) -> tuple[int | None, int | None]:
     """Charge and multiplicity of a job's project snapshot ((None, None) when unreadable)."""
-    data = _read_record(path)  # same size limit and tolerance as a record
+    data = _read_record(folder, PROJECT_SNAPSHOT)  # same size limit and tolerance as a record
     doc = data.get("document") if isinstance(data, dict) else None
     if not isinstance(doc, dict):
         return None, None
@@ -297,7 +296,7 @@ def _charge_multiplicity(f: _Folder, record: dict[str, Any] | None) -> tuple[int
     if record is not None and "charge" in record and "multiplicity" in record:
         return _whole_number(record.get("charge")), _whole_number(record.get("multiplicity"))
     if PROJECT_SNAPSHOT in f.names:
-        charge, mult = _snapshot_spin(f.path(PROJECT_SNAPSHOT))
+        charge, mult = _snapshot_spin(f.dir)
         if charge is not None or mult is not None:
             return charge, mult
     if not f.nw:
@@ -305,10 +304,11 @@ def _charge_multiplicity(f: _Folder, record: dict[str, Any] | None) -> tuple[int
     return f.summary.charge, f.summary.multiplicity
 
 
-def _row(folder: str, names: list[str], now: float) -> tuple[float, HistoryRow]:
+def _row(job: JobDir, names: list[str], now: float) -> tuple[float, HistoryRow]:
     """The row of one job folder and its sort key (a timestamp)."""
-    f = _Folder(folder, names)
-    record = _read_record(f.path(JOB_RECORD)) if JOB_RECORD in names else None
+    f = _Folder(job, names)
+    folder = job.path
+    record = _read_record(job) if JOB_RECORD in names else None
     title_fallback = os.path.basename(folder.rstrip(os.sep)) or folder
     charge, multiplicity = _charge_multiplicity(f, record)
     if record is not None:
@@ -318,8 +318,8 @@ def _row(folder: str, names: list[str], now: float) -> tuple[float, HistoryRow]:
             if ts is not None:
                 break
         if ts is None:
-            ts = _mtime(f.path(JOB_RECORD)) or f.files_time()
-        status = _record_status(record, folder, names, now)
+            ts = job.mtime(JOB_RECORD) or f.files_time()
+        status = _record_status(record, job, names, now)
         energy = _number(record.get("finalEnergy"))
         if energy is None and status not in ("queued", "saved"):
             energy = f.energy()
@@ -364,34 +364,38 @@ def _row(folder: str, names: list[str], now: float) -> tuple[float, HistoryRow]:
     return ts, row
 
 
-def _candidates(root: str, cancel: threading.Event | None = None
-                ) -> Iterable[tuple[str, str, list[str]]]:
-    """The root (when it is a job folder) and its job sub-folders.
+def _candidates(root: str, cancel: threading.Event | None = None, guard: Any | None = None
+                ) -> Iterator[tuple[JobDir, str, list[str]]]:
+    """The root (when it is a job folder) and its job sub-folders, each open.
 
-    Yields ``(folder, real_path, names)``. Sub-folders are never symlinks (those are
-    skipped), so their real path is the root's real path plus their name: one
-    ``realpath`` per root instead of one per folder.
+    Yields ``(folder, real_path, names)``; a yielded folder is closed when the next one
+    is asked for. Sub-folders are never symlinks (those are skipped, and each is opened
+    relative to the root with ``O_NOFOLLOW``), so their real path is the root's real
+    path plus their name. The root itself is opened through ``guard`` when given.
     """
-    names = _listdir(root)
-    if names is None:
-        return
-    real_root = os.path.realpath(root)
-    if _is_job_folder(names):
-        yield root, real_root, names
     try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
-    except OSError:
+        top = JobDir(root, guard)
+    except (OSError, MolFormaError):
         return
-    for entry in entries:
-        _check_cancel(cancel)  # per entry: a root full of other folders stops at once too
-        try:
-            if not entry.is_dir(follow_symlinks=False):
+    with top:
+        names = top.names()
+        if names is None:
+            return
+        real_root = os.path.realpath(root)
+        if _is_job_folder(names):
+            yield top, real_root, names
+        for name in sorted(names):
+            _check_cancel(cancel)  # per entry: a root full of other folders stops at once too
+            if not top.is_subdir(name):
                 continue
-        except OSError:
-            continue
-        sub = _listdir(entry.path)
-        if sub is not None and _is_job_folder(sub):
-            yield entry.path, os.path.join(real_root, entry.name), sub
+            try:
+                sub = JobDir.child(top, name)
+            except (OSError, MolFormaError):
+                continue
+            with sub:
+                sub_names = sub.names()
+                if sub_names is not None and _is_job_folder(sub_names):
+                    yield sub, os.path.join(real_root, name), sub_names
 
 
 def _check_cancel(cancel: threading.Event | None) -> None:
@@ -400,7 +404,8 @@ def _check_cancel(cancel: threading.Event | None) -> None:
 
 
 def scan(roots: list[str], *, cancel: threading.Event | None = None,
-         on_progress: Callable[[int], None] | None = None) -> list[HistoryRow]:
+         on_progress: Callable[[int], None] | None = None,
+         guard: Any | None = None) -> list[HistoryRow]:
     """Rows for the job folders under ``roots``, newest first.
 
     Each root counts itself (when it is a job folder) and its direct sub-folders.
@@ -413,6 +418,8 @@ def scan(roots: list[str], *, cancel: threading.Event | None = None,
         cancel: Set it from another thread to stop the scan.
         on_progress: Called with the number of folders looked at so far, every
             few folders and once at the end.
+        guard: Opens each root (``open_directory``), e.g. MCP's path policy, so a root
+            swapped for a link after the caller's check is judged where it really is.
 
     Raises:
         ScanCancelledError: ``cancel`` was set.
@@ -426,13 +433,13 @@ def scan(roots: list[str], *, cancel: threading.Event | None = None,
         if not root or not str(root).strip():
             continue  # an unset reference directory must not mean "the working directory"
         top = os.path.abspath(os.path.expanduser(root))
-        for folder, real, names in _candidates(top, cancel):
+        for job, real, names in _candidates(top, cancel, guard):
             _check_cancel(cancel)
             if real in seen:
                 continue
             seen.add(real)
-            ts, row = _row(folder, names, now)
-            keyed.append((ts, folder, row))
+            ts, row = _row(job, names, now)
+            keyed.append((ts, job.path, row))
             count += 1
             if on_progress is not None and count % PROGRESS_EVERY == 0:
                 on_progress(count)
@@ -445,52 +452,77 @@ def scan(roots: list[str], *, cancel: threading.Event | None = None,
 # -- one row: preview and reuse -------------------------------------------------------------
 
 
-def job_folder_listing(folder: str) -> tuple[str, list[str]]:
-    """The absolute path of a job folder and its file names.
+def open_job_folder(folder: str, guard: Any | None = None) -> tuple[JobDir, list[str]]:
+    """The job folder opened (close it, or use it as a context manager) and its names.
+
+    ``guard`` (MCP's path policy) opens the folder and judges where it really is.
 
     Raises:
         FileAccessError: ``history_not_job_folder`` (missing, not a directory, or no job
-            files in it).
+            files in it); the guard's refusal (``path_not_allowed``, ...).
     """
     path = os.path.abspath(os.path.expanduser(folder))
-    names = _listdir(path) if os.path.isdir(path) else None
+    try:
+        job = JobDir(path, guard)
+    except FileAccessError as exc:
+        if exc.code in ("path_not_allowed", "path_in_config_dir", "dangling_link",
+                        "path_too_long"):
+            raise
+        raise FileAccessError("history_not_job_folder", path=folder) from None
+    except OSError:
+        raise FileAccessError("history_not_job_folder", path=folder) from None
+    names = job.names()
     if names is None or not _is_job_folder(names):
+        job.close()
         raise FileAccessError("history_not_job_folder", path=folder)
-    return path, names
+    return job, names
 
 
-def preview(folder: str, *, chars: int = 20_000) -> dict[str, Any]:
+def job_folder_listing(folder: str, guard: Any | None = None) -> tuple[str, list[str]]:
+    """The absolute path of a job folder and its file names.
+
+    Raises:
+        FileAccessError: as :func:`open_job_folder`.
+    """
+    job, names = open_job_folder(folder, guard)
+    job.close()
+    return job.path, names
+
+
+def preview(folder: str, *, chars: int = 20_000, guard: Any | None = None) -> dict[str, Any]:
     """The input, the end of the log and the job record of one job folder.
 
     Only ``chars`` characters of each file are read (the start of the input, the
-    end of the log), so selecting a row with a huge output stays instant.
+    end of the log), so selecting a row with a huge output stays instant. Only the
+    folder's own files are read: a link in it shows as no file (see the module text).
 
     Returns:
         ``{"folder", "input", "inputFile", "inputTruncated", "log", "logFile",
         "logTruncated", "record"}``; missing files give ``""`` / None.
 
     Raises:
-        FileAccessError: ``history_not_job_folder``.
+        FileAccessError: ``history_not_job_folder``; ``guard``'s refusal.
     """
-    path, names = job_folder_listing(folder)
-    chars = max(0, int(chars))
-    nw, out = nwfiles.pick_files(names)
-    # UTF-8 needs at most 4 bytes a character, so 4*chars bytes always hold chars characters.
-    text, in_trunc = "", False
-    if nw:
-        nw_path = os.path.join(path, nw)
-        raw = nwfiles.read_head(nw_path, limit=4 * chars + 4)
-        size = os.path.getsize(nw_path) if os.path.exists(nw_path) else 0
-        text = raw[:chars]
-        in_trunc = len(raw) > chars or size > 4 * chars + 4
-    log, log_trunc = "", False
-    if out:
-        out_path = os.path.join(path, out)
-        tail = nwfiles.read_tail(out_path, limit=4 * chars + 4).decode("utf-8", errors="replace")
-        size = os.path.getsize(out_path) if os.path.exists(out_path) else 0
-        log = tail[-chars:] if chars else ""
-        log_trunc = len(tail) > chars or size > 4 * chars + 4
-    record = _read_record(os.path.join(path, JOB_RECORD)) if JOB_RECORD in names else None
+    job, names = open_job_folder(folder, guard)
+    with job:
+        path = job.path
+        chars = max(0, int(chars))
+        nw, out = nwfiles.pick_files(names)
+        # UTF-8 needs at most 4 bytes a character, so 4*chars bytes always hold chars
+        # characters.
+        limit = 4 * chars + 4
+        text, in_trunc = "", False
+        if nw:
+            raw = read_quietly(job, nw, lambda fh: nwfiles.read_head(fh, limit=limit), "")
+            text = raw[:chars]
+            in_trunc = len(raw) > chars or job.size(nw) > limit
+        log, log_trunc = "", False
+        if out:
+            tail = read_quietly(job, out, lambda fh: nwfiles.read_tail(fh, limit=limit),
+                                b"").decode("utf-8", errors="replace")
+            log = tail[-chars:] if chars else ""
+            log_trunc = len(tail) > chars or job.size(out) > limit
+        record = _read_record(job) if JOB_RECORD in names else None
     return {
         "folder": path,
         "input": text,
@@ -517,7 +549,8 @@ def _project_from_structure(structure: Any, title: str) -> dict[str, Any]:
     return proj
 
 
-def final_structure(folder: str) -> tuple[list[str], list[list[float]]]:
+def final_structure(folder: str, guard: Any | None = None
+                    ) -> tuple[list[str], list[list[float]]]:
     """Symbols and coordinates (Å) of the last structure of a job's output (the final
     optimised one for an optimisation), read with the results reader, in the frame and
     atom order of the job's input.
@@ -528,15 +561,18 @@ def final_structure(folder: str) -> tuple[list[str], list[list[float]]]:
     """
     from molforma.results.reader import read_results
 
-    path, _names = job_folder_listing(folder)
-    res = read_results(path)
+    job, _names = open_job_folder(folder, guard)
+    with job:
+        # Only the folder's own files: a linked output is refused, not followed.
+        res = read_results(job.path, guard=job.read_guard(guard))
     if not res.structures:
         raise FileAccessError("history_no_final_structure", path=folder)
     last = res.structures[-1]
     return list(last.symbols), [list(c) for c in last.coordinates]
 
 
-def reuse(folder: str, geometry: Literal["input", "final"] = "input") -> dict[str, Any]:
+def reuse(folder: str, geometry: Literal["input", "final"] = "input", *,
+          guard: Any | None = None) -> dict[str, Any]:
     """A project envelope to load as a new project state: molecule and conditions.
 
     ``geometry="final"`` puts the last structure of the job's output
@@ -547,28 +583,37 @@ def reuse(folder: str, geometry: Literal["input", "final"] = "input") -> dict[st
     The job's project snapshot (``project.molforma.json``) wins; without one the
     NWChem input is read (structure, charge, multiplicity, common conditions). The
     protected values of a reused project (executable, extra input, ...) are not
-    trusted: :func:`molforma.jobs.policy.may_start` still guards an MCP start.
+    trusted: :func:`molforma.jobs.policy.may_start` still guards an MCP start. Only the
+    folder's own files are read: a snapshot or input that is a link is refused
+    (``history_linked_file``), never followed. ``guard`` (MCP's path policy) opens the
+    folder itself.
 
     Raises:
-        FileAccessError: ``history_not_job_folder``, ``history_nothing_to_reuse`` or an
-            unreadable file.
+        FileAccessError: ``history_not_job_folder``, ``history_nothing_to_reuse``,
+            ``history_linked_file``, an unreadable file, or ``guard``'s refusal.
         FormatError, ValidationError: the snapshot or the input is broken.
     """
     if geometry == "final":
         from molforma.document.model import check_structure
         from molforma.formats.computed import place_structure
 
-        symbols, coordinates = final_structure(folder)
-        project = reuse(folder, "input")
+        symbols, coordinates = final_structure(folder, guard)
+        project = reuse(folder, "input", guard=guard)
         place_structure(project, symbols, coordinates)
         check_structure(project)
         return project
-    import molforma.document.model as model
-    from molforma.fileio import read_text_limited
+    job, names = open_job_folder(folder, guard)
+    with job:
+        return _reuse_input(job, names, folder)
 
-    path, names = job_folder_listing(folder)
+
+def _reuse_input(job: JobDir, names: list[str], folder: str) -> dict[str, Any]:
+    import molforma.document.model as model
+    from molforma.fileio import read_limited
+
     if PROJECT_SNAPSHOT in names:
-        text = read_text_limited(os.path.join(path, PROJECT_SNAPSHOT))
+        with job.open(PROJECT_SNAPSHOT) as fh:
+            text = read_limited(fh, job.join(PROJECT_SNAPSHOT)).decode("utf-8", "replace")
         try:
             data = json.loads(text)
         except ValueError as exc:
@@ -579,12 +624,18 @@ def reuse(folder: str, geometry: Literal["input", "final"] = "input") -> dict[st
     nw, _ = nwfiles.pick_files(names)
     if nw is None:
         raise FileAccessError("history_nothing_to_reuse", path=folder)
-    from molforma.formats import read_file  # the formats package is heavier; load on demand
+    # The formats package is heavier; load on demand.
+    from molforma.formats import read_text
+    from molforma.formats.common import Structure
 
-    structure = read_file(os.path.join(path, nw), "nwchem")
-    if isinstance(structure, dict):  # read_file gives a whole project only for projects
+    with job.open(nw) as fh:
+        text = read_limited(fh, job.join(nw)).decode("utf-8", "replace")
+    structure = read_text(text, "nwchem", source=job.join(nw))
+    if isinstance(structure, dict):  # read_text gives a whole project only for projects
         return model.project_from_json(structure, source=nw)
-    record = _read_record(os.path.join(path, JOB_RECORD)) if JOB_RECORD in names else None
+    if isinstance(structure, Structure) and not structure.title:
+        structure.title = nw.split(".", 1)[0] or None  # as reading the file names it
+    record = _read_record(job) if JOB_RECORD in names else None
     title = _text((record or {}).get("title")) or Path(nw).stem
     return _project_from_structure(structure, title)
 
@@ -598,8 +649,10 @@ class ScanHandle(BackgroundHandle):
     """One background scan: its status, progress, rows or error; cancellable."""
 
     def __init__(self, roots: list[str],
-                 on_done: Callable[[ScanHandle], None] | None = None) -> None:
+                 on_done: Callable[[ScanHandle], None] | None = None,
+                 guard: Any | None = None) -> None:
         self.roots = list(roots)
+        self.guard = guard
         self.status: ScanStatus = "running"
         self.rows: list[HistoryRow] = []
         self.progress = 0
@@ -637,7 +690,8 @@ class ScanHandle(BackgroundHandle):
 
     def _run(self) -> None:
         try:
-            rows = scan(self.roots, cancel=self._cancel, on_progress=self._set_progress)
+            rows = scan(self.roots, cancel=self._cancel, on_progress=self._set_progress,
+                        guard=self.guard)
         except ScanCancelledError:
             self._end("cancelled")
         except MolFormaError as exc:
@@ -674,12 +728,16 @@ class HistoryScanner:
         return self._current
 
     def start(self, roots: list[str],
-              on_done: Callable[[ScanHandle], None] | None = None) -> ScanHandle:
-        """Start scanning ``roots``; ``on_done(handle)`` runs on the worker thread at the end."""
+              on_done: Callable[[ScanHandle], None] | None = None,
+              guard: Any | None = None) -> ScanHandle:
+        """Start scanning ``roots``; ``on_done(handle)`` runs on the worker thread at the end.
+
+        ``guard`` opens each root (see :func:`scan`).
+        """
         with self._lock:
             if self._current is not None and not self._current.done:
                 self._current.cancel()
-            handle = ScanHandle(roots, on_done)
+            handle = ScanHandle(roots, on_done, guard)
             self._current = handle
             handle._thread.start()
             return handle

@@ -18,6 +18,7 @@ import os
 import shutil
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from molforma.errors import FileAccessError
@@ -77,8 +78,10 @@ def _claim_name(files: Path, info: Path, base: str, text: str) -> tuple[str, Pat
     raise AssertionError("unreachable")  # itertools.count never ends
 
 
-def move_to_trash(folder: str) -> str:
+def move_to_trash(folder: str, *, guard: Any | None = None) -> str:
     """Move the job folder ``folder`` to the home trash and return its path there.
+
+    ``guard`` (MCP's path policy) judges the folder where it really is first.
 
     Raises:
         FileAccessError: ``history_not_job_folder``, ``history_trash_refused`` (the trash
@@ -86,7 +89,7 @@ def move_to_trash(folder: str) -> str:
             ``history_trash_partial`` (copied across file systems, original not fully
             removed).
     """
-    path, _ = job_folder_listing(folder)
+    path, _ = job_folder_listing(folder, guard)
     src = Path(path)
     trash = trash_dir()
     real_src = Path(os.path.realpath(src))

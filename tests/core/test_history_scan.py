@@ -15,6 +15,7 @@ import pytest
 
 import molforma.history.scan as scan_mod
 from molforma.errors import FileAccessError
+from molforma.history.jobdir import JobDir
 from molforma.history.nwfiles import (
     element_of_tag,
     last_energy,
@@ -499,15 +500,15 @@ def test_cancel_is_checked_for_every_entry_of_a_root_not_only_job_folders(
         (tmp_path / f"other{i:02d}").mkdir()  # not job folders: no rows, many entries
     stop = threading.Event()
     listed: list[str] = []
-    real_listdir = scan_mod._listdir
+    real_names = JobDir.names
 
-    def listdir(folder: str) -> Any:
-        listed.append(folder)
+    def names(folder: JobDir) -> Any:
+        listed.append(folder.path)
         if len(listed) == 5:
             stop.set()
-        return real_listdir(folder)
+        return real_names(folder)
 
-    monkeypatch.setattr(scan_mod, "_listdir", listdir)
+    monkeypatch.setattr(JobDir, "names", names)
     with pytest.raises(ScanCancelledError):
         scan([str(tmp_path)], cancel=stop)
     assert len(listed) == 5
