@@ -34,6 +34,7 @@ from molforma.formats.common import (
 from molforma.formats.rdkit_bridge import bonds_with_aromatic, perceive_bonds
 
 FMT = "cml"
+MAX_DEPTH = 256  # XML elements nested deeper are refused
 _ORDERS = {"1": 1, "2": 2, "3": 3, "s": 1, "d": 2, "t": 3, "a": 4, "1.5": 4, "single": 1,
            "double": 2, "triple": 3, "aromatic": 4}
 
@@ -65,6 +66,10 @@ def _parse_xml(text: str) -> _Node:
     parser = expat.ParserCreate()
 
     def start(name: str, attrs: dict[str, str]) -> None:
+        if len(stack) > MAX_DEPTH:
+            # CML nests a few levels (cml > molecule > atomArray > atom > label); tens
+            # of thousands would only exhaust the stack of every walk over the tree.
+            raise ValueError(f"elements nested more than {MAX_DEPTH} deep")
         node = _Node(_local(name), {_local(k): v for k, v in attrs.items()},
                      parser.CurrentLineNumber)
         stack[-1].children.append(node)
@@ -94,11 +99,15 @@ def _parse_xml(text: str) -> _Node:
 
 
 def _molecules(node: _Node, out: list[_Node]) -> list[_Node]:
-    for child in node.children:
+    """The molecules with atoms under ``node``, in document order (a walk with no
+    recursion: the nesting depth is the file's)."""
+    todo = list(reversed(node.children))
+    while todo:
+        child = todo.pop()
         if child.tag == "molecule" and child.find("atomArray"):
             out.append(child)
         else:
-            _molecules(child, out)
+            todo.extend(reversed(child.children))
     return out
 
 

@@ -202,7 +202,8 @@ class Server:
             self._on_eof()
             return
         if ev.kind == "oversize":
-            self._send(P.error_response(None, RpcError(
+            # The answer carries the message's id when its first bytes name it.
+            self._send(P.error_response(_oversize_id(ev.text), RpcError(
                 P.INVALID_REQUEST, "Invalid Request: message larger than 8 MiB was dropped")))
             return
         if ev.kind == "bad_utf8":
@@ -635,6 +636,17 @@ class Server:
         task = self._task_request(req)
         self.state.tasks.cancel(task.task_id)
         return {}
+
+
+def _oversize_id(text: str) -> int | str | None:
+    """The id :func:`molforma.mcp.transport.peek_id` found (JSON text), or None."""
+    if not text:
+        return None
+    try:
+        rid = json.loads(text)
+    except ValueError:
+        return None
+    return rid if P.is_valid_id(rid) else None
 
 
 def _file_error(exc: OSError) -> FileAccessError:

@@ -15,6 +15,7 @@ disconnected (SPEC.md section 9.5).
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 from collections import deque
@@ -32,13 +33,63 @@ _CHUNK = 1 << 16
 
 
 class LineEvent:
-    """What the reader hands over: a decoded line, an oversize marker, or EOF."""
+    """What the reader hands over: a decoded line, an oversize marker, or EOF.
+
+    An oversize marker's ``text`` is the JSON text of the message's ``id`` when
+    :func:`peek_id` found it at the start of the message, else empty.
+    """
 
     __slots__ = ("kind", "text")
 
     def __init__(self, kind: str, text: str = "") -> None:
         self.kind = kind  # "line" | "oversize" | "eof" | "bad_utf8"
         self.text = text
+
+
+# How much of the start of an oversize message is searched for its id.
+_PEEK = 4096
+_ID_VALUE = re.compile(rb'\s*:\s*(-?(?:0|[1-9][0-9]*)(?![0-9.eE])|"(?:[^"\\\x00-\x1f]|\\.)*")')
+
+
+def peek_id(head: bytes) -> str:
+    """The JSON text of the top-level ``"id"`` member in the first bytes of a message.
+
+    A message over 8 MiB is not decoded, but its answer should still carry its id
+    (clients match answers by id). The usual writers put ``id`` before ``params``, so the
+    first few KiB are scanned as JSON (strings skipped, nesting counted) for an ``"id"``
+    key of the outer object with an integer or string value; "" when there is none
+    there, when the text is not an object, or when anything looks off.
+    """
+    n = len(head)
+    k = 0
+    while k < n and head[k] in b" \t\r":
+        k += 1
+    if k >= n or head[k] != ord("{"):
+        return ""
+    depth = 0
+    while k < n:
+        c = head[k]
+        if c == ord('"'):
+            end = k + 1
+            while end < n and head[end] != ord('"'):
+                end += 2 if head[end] == ord("\\") else 1
+            if end >= n:
+                return ""
+            if depth == 1 and head[k:end + 1] == b'"id"':
+                m = _ID_VALUE.match(head, end + 1)
+                if m:
+                    return m.group(1).decode("utf-8", "replace")
+                # a value "id" (not a key), or an id of another type: keep looking
+            k = end + 1
+            continue
+        if c in b"{[":
+            depth += 1
+        elif c in b"}]":
+            depth -= 1
+            if depth <= 0:
+                return ""
+        k += 1
+    return ""
 
 
 def split_lines(buf: bytearray, chunk: bytes, skipping: bool) -> tuple[list[LineEvent], bool]:
@@ -58,7 +109,7 @@ def split_lines(buf: bytearray, chunk: bytes, skipping: bool) -> tuple[list[Line
             if skipping:
                 break
             if len(rest) > MAX_MESSAGE:
-                events.append(LineEvent("oversize"))
+                events.append(LineEvent("oversize", peek_id(rest[:_PEEK])))
                 skipping = True
                 break
             buf.extend(rest)
@@ -69,7 +120,7 @@ def split_lines(buf: bytearray, chunk: bytes, skipping: bool) -> tuple[list[Line
             skipping = False
             continue
         if len(line) > MAX_MESSAGE:
-            events.append(LineEvent("oversize"))
+            events.append(LineEvent("oversize", peek_id(line[:_PEEK])))
             continue
         if line.endswith(b"\r"):
             line = line[:-1]

@@ -158,6 +158,32 @@ def test_a_broken_file_fails_with_an_error_naming_its_line(
     assert err.message("ja") != err.message("en")
 
 
+@pytest.mark.parametrize("depth", [257, 50_000])
+def test_xml_nested_deeper_than_cml_ever_goes_is_a_format_error_naming_its_line(
+        depth: int) -> None:
+    atom = '<atom id="a1" elementType="O" x3="0" y3="0" z3="0"/>'
+    text = (f"<cml>\n<molecule><atomArray>{atom}</atomArray></molecule>\n"
+            + "<g>" * depth + "</g>" * depth + "</cml>\n")
+    with pytest.raises(FormatError) as info:
+        read_text(text, "cml")
+    assert info.value.data["kind"] == "format_syntax"
+    assert info.value.data["line"] == 3
+    assert "nested more than 256 deep" in info.value.message("en")
+
+
+def test_xml_nested_up_to_256_deep_is_read_and_one_deeper_is_refused() -> None:
+    atom = '<atom id="a1" elementType="O" x3="0" y3="0" z3="0"/>'
+    wrap = 254  # with cml, molecule and atomArray: 257 levels
+    text = ("<g>" * wrap + f"<cml><molecule><atomArray>{atom}</atomArray></molecule></cml>"
+            + "</g>" * wrap)
+    with pytest.raises(FormatError, match="nested"):
+        read_text(text, "cml")
+    text = ("<g>" * 250 + f"<cml><molecule><atomArray>{atom}</atomArray></molecule></cml>"
+            + "</g>" * 250)
+    s = read_text(text, "cml")
+    assert [a["element"] for a in s.atoms] == ["O"]
+
+
 @pytest.mark.parametrize("fmt", [f for f in READABLE if f != "project"])
 def test_an_empty_file_is_an_error_for_every_structure_format(fmt: str) -> None:
     with pytest.raises(FormatError):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from molforma.mcp.transport import MAX_MESSAGE, split_lines
+import pytest
+
+from molforma.mcp.transport import MAX_MESSAGE, peek_id, split_lines
 
 
 def _feed(chunks: list[bytes]) -> list[tuple[str, str]]:
@@ -39,3 +41,25 @@ def test_a_line_of_exactly_the_limit_is_accepted():
 
 def test_invalid_utf8_is_reported_not_raised():
     assert _feed([b"\xff\xfe\n"]) == [("bad_utf8", "")]
+
+
+def test_an_oversize_line_carries_the_id_found_at_its_start():
+    pad = b"x" * (MAX_MESSAGE + 5)
+    events = _feed([b'{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"p":"', pad,
+                    b'"}}\n'])
+    assert events == [("oversize", "42")]
+    events = _feed([b'{"id" : "a\\"b","params":"' + pad + b'"}\n'])
+    assert events == [("oversize", '"a\\"b"')]
+
+
+@pytest.mark.parametrize(("head", "found"), [
+    (b'{"jsonrpc":"2.0","method":"x","params":{"id":7,"a":[', ""),  # nested, not the request's
+    (b'{"method":"id","id":-3,"params":[', "-3"),  # a value "id" is not the key
+    (b'{"params":{"id":1},"id":9,"x":"', "9"),
+    (b'{"id":1.5,"params":"', ""),  # not an id JSON-RPC allows
+    (b'{"id":null,"params":"', ""),
+    (b'[{"id":1},', ""),  # a batch: not an object
+    (b'{"params":"' + b"y" * 5000 + b'","id":1}', ""),  # past the bytes searched
+])
+def test_the_id_of_an_oversize_line_is_only_the_outer_members(head: bytes, found: str):
+    assert peek_id(head[:4096]) == found
