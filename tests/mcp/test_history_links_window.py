@@ -97,3 +97,32 @@ def test_history_rows_preview_and_reuse_show_nothing_of_files_linked_outside(
     after = server.project(doc_id)
     assert MARKER not in json.dumps(after)
     assert after == before
+
+
+def test_open_in_results_from_history_loads_nothing_from_an_output_linked_outside(
+        window: tuple[McpProcess, str], tmp_path: Path) -> None:
+    from tests.mcp.conftest import FIXTURES
+
+    server, doc_id = window
+    outside = tmp_path / "outside"
+    text = (FIXTURES / "water_scf_optfreq.out").read_text(encoding="utf-8")
+    (outside / "output.out").write_text(text + f"\n{MARKER}\n", encoding="utf-8")
+    (tmp_path / "allowed" / "jobs" / "job1" / "output.out").symlink_to(outside / "output.out")
+    res = server.call("history_action", {"documentId": doc_id,
+                                         "expectedRevision": server.doc()[1],
+                                         "action": "scan"}, caps=TASK_CAPS)
+    wait_until(lambda: server.result("tasks/get", {"taskId": res["taskId"]},
+                                     caps=TASK_CAPS)["status"] == "completed", 60)
+    assert _run(server, "history_action", {"action": "select", "index": 0})["status"] == "done"
+    _run(server, "history_action", {"action": "open_results"})
+
+    def ended() -> dict[str, Any] | None:
+        state = server.ok("get_app_state", {})["results"].get(doc_id) or {}
+        last = state.get("lastLoad") or {}
+        return state if last.get("status") in ("completed", "failed", "cancelled") else None
+
+    state = wait_until(ended, 30)
+    assert state["lastLoad"]["status"] == "failed", state
+    assert state["source"] is None
+    log = server.call("get_results", {"documentId": doc_id, "section": "log"})
+    assert MARKER not in json.dumps(log)

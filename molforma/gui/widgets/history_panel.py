@@ -63,6 +63,15 @@ def check_path(ctx: Any, path: str, *, for_write: bool = False) -> str:
     return checked(getattr(ctx, "policy", None), path, window_actor(), for_write=for_write)
 
 
+def _mcp_guard(ctx: Any) -> Any | None:
+    """The policy's guard while MCP drives the window: History then opens each folder
+    through it, judged where it really is (a check alone can be raced)."""
+    from molforma.app.actor import window_actor
+
+    policy = getattr(ctx, "policy", None)
+    return policy.read_guard() if policy is not None and window_actor().is_mcp else None
+
+
 def _row_value(row: Any, key: str) -> Any:
     if isinstance(row, dict):
         return row.get(key)
@@ -240,7 +249,7 @@ class HistoryPanel(Retranslatable, QWidget):
             if not roots:
                 self.status_label.setText(self.tr("No job root is set."))
             return
-        self.scan_handle = self.scanner.start(checked)
+        self.scan_handle = self.scanner.start(checked, guard=_mcp_guard(self.ctx))
         self.status_label.setText(self.tr("Scanning %1 …").replace("%1", ", ".join(checked)))
         self.scan_button.setEnabled(False)
         self._timer.start()
@@ -386,7 +395,8 @@ class HistoryPanel(Retranslatable, QWidget):
         from molforma.history.scan import preview
 
         self.preview_input.setPlainText(self.tr("Loading…"))
-        self._preview_call.start(lambda: preview(checked))
+        guard = _mcp_guard(self.ctx)
+        self._preview_call.start(lambda: preview(checked, guard=guard))
 
     def _show_preview(self, data: Any) -> None:
         text = str(data.get("input") or "")
@@ -463,8 +473,12 @@ class HistoryPanel(Retranslatable, QWidget):
         if results is None:
             self.status_label.setText(self.tr("The results viewer is not available."))
             return False
+        # In MCP mode every results load is judged file by file, as the Results tab's own
+        # are: what it loads, get_results can read.
+        policy = getattr(self.ctx, "policy", None)
+        guard = {} if policy is None else {"guard": policy.read_guard()}
         try:
-            handle = results.open_directory(folder)
+            handle = results.open_directory(folder, **guard)
         except Exception as exc:  # noqa: BLE001 - shown
             self.status_label.setText(error_text(exc))
             return False
@@ -513,7 +527,7 @@ class HistoryPanel(Retranslatable, QWidget):
         from molforma.history import move_to_trash
 
         try:
-            move_to_trash(folder)
+            move_to_trash(folder, guard=_mcp_guard(self.ctx))
         except Exception as exc:  # noqa: BLE001 - shown, nothing was moved
             self.status_label.setText(self.tr("Cannot move to trash: %1").replace(
                 "%1", error_text(exc)))
@@ -537,7 +551,7 @@ class HistoryPanel(Retranslatable, QWidget):
             path = check_path(self.ctx, path, for_write=True)
             from molforma.history import export_csv
 
-            export_csv(self.rows, path)
+            export_csv(self.rows, path, guard=_mcp_guard(self.ctx))
         except Exception as exc:  # noqa: BLE001 - shown, no file written
             self.status_label.setText(self.tr("Cannot export: %1").replace("%1", error_text(exc)))
             return None
