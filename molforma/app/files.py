@@ -4,12 +4,16 @@ SPEC.md sections 3 and 7: a project file replaces everything (one undo step), a
 structure file replaces atoms and bonds; neither makes its protected values
 (executable, launcher, environment, extra input) trusted. Only the file given at
 launch is trusted, as the person named it themselves. A path MCP makes the window
-open is checked against the allowed directories; the person's own opens are not.
+open is checked against the allowed directories, and the file is then read through
+the policy (:func:`molforma.fileio.guarded_files`), so the file read is the file
+judged even if a folder on its path is swapped for a link after the check; the
+person's own opens are not limited.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -48,6 +52,17 @@ def opens_as_results(path: str) -> bool:
     return target.is_dir() or result_file_kind(target) is not None
 
 
+@contextlib.contextmanager
+def _judged_reads(app: AppState, actor: Actor) -> Iterator[None]:
+    """While MCP acts, the reads made inside open through the policy (check and open as
+    one step); the person's own reads are left as they are."""
+    from molforma.fileio import guarded_files
+
+    policy = app.policy
+    with guarded_files(policy.read_guard() if policy is not None and actor.is_mcp else None):
+        yield
+
+
 def _read_file(path: str) -> Any:
     from molforma.formats import read_file
 
@@ -69,9 +84,10 @@ def open_path(app: AppState, path: str, *, actor: Actor,
             is unchanged).
     """
     check_path(app.policy, path, actor)
-    if opens_as_results(path):
-        return Opened("results", path)
-    loaded = read(path)
+    with _judged_reads(app, actor):
+        if opens_as_results(path):
+            return Opened("results", path)
+        loaded = read(path)
     if loaded is None:
         return None
     doc = app.document
@@ -171,7 +187,8 @@ def load_structure(app: AppState, path: str, *, actor: Actor,
         MolFormaError: the file cannot be read or breaks a document rule.
     """
     check_path(app.policy, path, actor)
-    loaded = read(path)
+    with _judged_reads(app, actor):
+        loaded = read(path)
     if loaded is None:
         return None
     doc = app.document

@@ -278,3 +278,45 @@ def test_atomic_write_leaves_the_old_file_or_the_new_one(box: Box) -> None:
     assert target.read_text(encoding="utf-8") == "two\n"
     assert target.stat().st_mode & 0o777 == 0o640  # the old file's mode is kept
     assert sorted(p.name for p in target.parent.iterdir()) == ["b.txt"]
+
+
+# -- the window's opens while MCP drives it ----------------------------------------------------
+
+
+class _App:
+    """The application state open_path needs: a document and the policy."""
+
+    def __init__(self, policy: Policy) -> None:
+        from molforma.document.document import Document
+        from molforma.preferences import Preferences
+
+        self.document = Document()
+        self.preferences = Preferences()
+        self.policy: Policy | None = policy
+
+    def set_document(self, document: Any) -> None:
+        self.document = document
+
+    @property
+    def jobs(self) -> Any:
+        return None
+
+
+def test_a_window_open_driven_by_mcp_reads_no_outside_file_through_a_swapped_folder(
+        racing: Box) -> None:
+    from molforma.app.actor import Actor
+    from molforma.app.files import load_structure, open_path
+
+    racing.unswap()
+    (racing.sub / "m.xyz").write_text(INSIDE_XYZ, encoding="utf-8")
+    (racing.outside / "m.xyz").write_text(OUTSIDE_XYZ, encoding="utf-8")
+    app = _App(Policy(allow_dirs=(racing.allowed,)))
+    for call in (open_path, load_structure):
+        with pytest.raises(FileAccessError) as exc:
+            call(app, str(racing.sub / "m.xyz"), actor=Actor.MCP_WINDOW)
+        assert exc.value.code == "path_not_allowed"
+    assert MARKER not in json.dumps(app.document.project)
+    # The person's own open is not limited (and reads through the link).
+    racing.swap()
+    opened = open_path(app, str(racing.sub / "m.xyz"), actor=Actor.PERSON)
+    assert opened is not None and opened.kind == "structure"
