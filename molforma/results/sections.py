@@ -11,10 +11,12 @@ and ``charges`` (Mulliken per atom) are empty lists when the output holds none.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from pydantic import BaseModel
 
@@ -100,24 +102,46 @@ def _mode_items(results: Results, mode: int | None) -> tuple[dict[str, Any], lis
     return extra, items
 
 
-def read_log(path: str, offset: int, limit: int | None, ascii_only: bool) -> tuple[str, int]:
+def _open_log(path: str, guard: Any | None) -> BinaryIO:
+    """The log file opened once: through ``guard`` when it can open (the file read is
+    the file judged), never blocking, regular files only."""
+    from molforma.errors import FileAccessError
+    from molforma.fileio import open_regular
+
+    opener = getattr(guard, "open_for_read", None)
+    if opener is not None:
+        return opener(Path(path))  # type: ignore[no-any-return]
+    target = guard(Path(path)) if guard is not None else path
+    try:
+        return open_regular(target)
+    except FileAccessError as exc:
+        if exc.code != "file_error":
+            raise
+        raise ResultsError("results_unreadable", path=path,
+                           reason=str(exc.data.get("reason") or exc)) from exc
+
+
+def read_log(path: str, offset: int, limit: int | None, ascii_only: bool,
+             guard: Any | None = None) -> tuple[str, int]:
     """Characters ``offset``..``offset+limit`` of ``path`` and its length in characters.
+
+    ``guard`` (the one the results were loaded with) judges the file again.
 
     Raises:
         ResultsError: ``results_unreadable`` when the file cannot be read.
+        MolFormaError: ``guard``'s refusal; ``not_regular_file``.
     """
     limit = MAX_LOG_CHARS if limit is None else min(limit, MAX_LOG_CHARS)
-    p = Path(path)
     try:
-        if ascii_only:
-            # One byte per character: seek straight to the offset.
-            total = p.stat().st_size
-            with p.open("rb") as fh:
+        with _open_log(path, guard) as fh:
+            if ascii_only:
+                # One byte per character: seek straight to the offset.
+                total = os.fstat(fh.fileno()).st_size
                 fh.seek(offset)
-                chunk = fh.read(limit).decode("utf-8", errors="replace")
-            return chunk, total
-        with p.open("r", encoding="utf-8", errors="replace") as fh:
-            text = fh.read()
+                return fh.read(limit).decode("utf-8", errors="replace"), total
+            # Text mode as before: universal newlines, so offsets count "\n" once.
+            with io.TextIOWrapper(fh, encoding="utf-8", errors="replace") as tf:
+                text = tf.read()
         return text[offset:offset + limit], len(text)
     except OSError as exc:
         raise ResultsError("results_unreadable", path=path,
@@ -148,10 +172,8 @@ def get_section(
         if results.logPath is None:
             text, total = "", 0
         else:
-            log_path = results.logPath
-            if results._file_guard is not None:
-                log_path = str(results._file_guard(Path(log_path)))
-            text, total = read_log(log_path, offset, limit, results._log_ascii)
+            text, total = read_log(results.logPath, offset, limit, results._log_ascii,
+                                   results._file_guard)
         end = offset + len(text)
         return {**head, "logPath": results.logPath, "text": text, "offset": offset,
                 "limit": min(limit or MAX_LOG_CHARS, MAX_LOG_CHARS),

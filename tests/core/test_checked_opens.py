@@ -77,6 +77,12 @@ def box(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Box:
 @pytest.fixture
 def racing(box: Box, monkeypatch: pytest.MonkeyPatch) -> Iterator[Box]:
     """Every policy check sees the real folder; everything after it sees the link."""
+    _race(box, monkeypatch)
+    yield box
+    box.unswap()
+
+
+def _race(box: Box, monkeypatch: pytest.MonkeyPatch) -> None:
     original = Policy.check_path
     lock = threading.Lock()
 
@@ -89,8 +95,6 @@ def racing(box: Box, monkeypatch: pytest.MonkeyPatch) -> Iterator[Box]:
                 box.swap()
 
     monkeypatch.setattr(Policy, "check_path", check_then_swap)
-    yield box
-    box.unswap()
 
 
 def _server(box: Box) -> Server:
@@ -238,6 +242,49 @@ def test_read_results_with_the_guard_reads_the_judged_output_only(racing: Box) -
     with pytest.raises(FileAccessError) as exc:
         read_results(racing.sub / "output.out", guard=policy.read_guard())
     assert exc.value.code == "path_not_allowed"
+
+
+def test_the_log_section_reads_no_outside_file_through_a_swapped_folder(
+        box: Box, monkeypatch: pytest.MonkeyPatch) -> None:
+    from molforma.results import get_section
+
+    shutil.copy(NWCHEM_DATA / "water_scf_optfreq.out", box.sub / "output.out")
+    text = (NWCHEM_DATA / "water_scf_optfreq.out").read_text(encoding="utf-8")
+    (box.outside / "output.out").write_text(MARKER + "\n" + text, encoding="utf-8")
+    policy = Policy(allow_dirs=(box.allowed,))
+    res = read_results(box.sub / "output.out", guard=policy.read_guard())
+    assert get_section(res, "log", limit=100)["text"]
+    _race(box, monkeypatch)
+    with pytest.raises(FileAccessError) as exc:
+        get_section(res, "log", limit=100)
+    assert exc.value.code == "path_not_allowed"
+    box.unswap()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_the_log_section_of_a_file_replaced_by_a_named_pipe_fails_at_once(box: Box) -> None:
+    from molforma.results import get_section
+
+    shutil.copy(NWCHEM_DATA / "water_scf_optfreq.out", box.sub / "output.out")
+    res = read_results(box.sub / "output.out")
+    (box.sub / "output.out").unlink()
+    os.mkfifo(box.sub / "output.out")
+    outcome: list[str] = []
+
+    def read() -> None:
+        try:
+            get_section(res, "log", limit=100)
+        except FileAccessError as exc:
+            outcome.append(exc.code)
+
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    t.join(10)
+    if t.is_alive():
+        fd = os.open(box.sub / "output.out", os.O_RDWR | os.O_NONBLOCK)  # free the reader
+        os.close(fd)
+        pytest.fail("the log read blocked on a named pipe")
+    assert outcome == ["not_regular_file"]
 
 
 # -- named pipes -------------------------------------------------------------------------------
