@@ -176,7 +176,7 @@ def validate_slurm_name(setting: str, value: Any) -> str | None:
         ValidationError: ``bad_slurm_name`` (``setting``, ``value``).
     """
     if value is None or value == "":
-        return value
+        return None if value is None else ""
     if not isinstance(value, str) or len(value) > MAX_NAME \
             or not _SLURM_NAME.fullmatch(value):
         raise ValidationError("bad_slurm_name", value=shown(value), **_where(setting),
@@ -244,7 +244,7 @@ def validate_time_limit(value: Any) -> float | int | None:
         raise ValidationError("bad_time_limit", value=shown(value),
                               maximum=f"{MAX_TIME_LIMIT:.0f}",
                               days=int(MAX_TIME_LIMIT // 86400), **_where("time_limit"))
-    return value
+    return value if isinstance(value, int) else float(value)
 
 
 def directive_parts(value: Any) -> tuple[str, str]:
@@ -354,8 +354,8 @@ def validate_basis(value: Any) -> str:
     Raises:
         ValidationError: ``bad_basis_name``.
     """
-    if isinstance(value, str) and value == "":
-        return value
+    if value == "":
+        return ""
     if not isinstance(value, str) or len(value) > MAX_BASIS or not _BASIS.fullmatch(value) \
             or value.lower() in _BASIS_WORDS:
         raise ValidationError("bad_basis_name", value=shown(value), setting="basis",
@@ -372,7 +372,7 @@ def validate_functional(value: Any) -> str:
     if isinstance(value, str):
         value = value.strip(" ")  # spaces around the name are the generator's to drop
         if value == "":
-            return value
+            return ""
     words = value.split(" ") if isinstance(value, str) else []
     if not isinstance(value, str) or len(value) > MAX_FUNCTIONAL \
             or not all(_XC_WORD.fullmatch(w) for w in words) \
