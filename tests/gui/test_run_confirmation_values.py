@@ -162,3 +162,28 @@ def test_an_mcp_qos_injection_is_refused_and_the_persons_run_makes_no_canary(
     qtbot.waitUntil(lambda: job.status in TERMINAL, timeout=120000)
     assert job.status == "finished", job.snapshot()
     assert not canary.exists()
+
+
+@pytest.mark.parametrize(("name", "typed", "key"), [
+    ("basisCombo", "6-31g* file /etc/passwd", "basis"),
+    ("basisCombo", "file", "basis"),
+    ("functionalCombo", "b3lyp end", "functional"),
+])
+def test_a_basis_or_functional_typed_in_the_calculation_tab_is_refused_with_the_reason(
+        ctx: Any, qtbot: Any, name: str, typed: str, key: str) -> None:
+    from molforma.gui.widgets.calculation_panel import CalculationPanel
+
+    panel = CalculationPanel(ctx)
+    qtbot.addWidget(panel)
+    panel.resize(1000, 700)
+    panel.show()
+    ops.set_nwchem(ctx.document, {"theory": "dft"}, preview=False)
+    before = (ctx.document.revision, dict(ctx.document.project["calculation"]))
+    combo = panel.findChild(QComboBox, name)
+    combo.lineEdit().clear()
+    qtbot.keyClicks(combo.lineEdit(), typed)
+    qtbot.keyClick(combo.lineEdit(), Qt.Key.Key_Return)
+    assert (ctx.document.revision, dict(ctx.document.project["calculation"])) == before
+    message = panel.findChild(object, f"calculation_{key}Message")
+    assert message.isVisible() and f"calculation setting {key}" in message.text()
+    assert typed not in panel.findChild(object, "inputPreview").toPlainText()
