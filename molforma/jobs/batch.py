@@ -184,8 +184,7 @@ class BatchJob(Job):
         check_batch_values(ex)
         name = grammar.validate_job_name(f"molforma-{self.id}"[:64])
         grammar.validate_partition(plan.partition)
-        for var in plan.env:
-            grammar.validate_environment({var: plan.env[var]})
+        grammar.validate_environment(plan.env)
         custom: dict[str, object] = {}
         if ex.qos:
             custom["slurm.qos"] = ex.qos
