@@ -56,7 +56,8 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _BASIS = re.compile(r"[A-Za-z0-9*+()_.,\-]+")
 # Words of NWChem's "library" directive: a basis named so would read a file or change it.
 _BASIS_WORDS = frozenset({"file", "library", "except", "rel", "end"})
-# xc: words with optional numeric weights ("xpbe96 cpbe96", "hfexch 0.2 becke88 0.8").
+# xc: words with optional numeric weights ("xpbe96 cpbe96", "hfexch 0.2 becke88 0.8"),
+# separated by spaces.
 _XC_WORD = re.compile(r"[A-Za-z0-9_.+\-]+")
 _XC_WORDS = frozenset({"end", "task", "python", "include", "library", "file", "shell"})
 # C0, DEL, C1 and the Unicode line and paragraph separators: never in a title.
@@ -132,10 +133,10 @@ register({
     },
     "bad_functional": {
         "en": "The functional '{value}' cannot be used: write words of letters, digits and "
-              "_ . + - separated by single spaces (at most 200 characters), none of them an "
+              "_ . + - separated by spaces (at most 200 characters), none of them an "
               "NWChem input word (end, file, include, library, python, shell, task). Change "
               "the calculation setting functional.",
-        "ja": "汎関数「{value}」は使えません。英数字と _ . + - から成る語を1つの空白で区切って"
+        "ja": "汎関数「{value}」は使えません。英数字と _ . + - から成る語を空白で区切って"
               "（200 文字まで）書き、NWChem 入力の語（end、file、include、library、python、"
               "shell、task）を含めないでください。計算設定 functional を変更してください。",
     },
@@ -373,7 +374,9 @@ def validate_functional(value: Any) -> str:
         value = value.strip(" ")  # spaces around the name are the generator's to drop
         if value == "":
             return ""
-    words = value.split(" ") if isinstance(value, str) else []
+    # Runs of spaces are harmless on one line (the generator joins the words with one);
+    # any other white space (a tab, a line break) is not a space and is refused.
+    words = [w for w in value.split(" ") if w] if isinstance(value, str) else []
     if not isinstance(value, str) or len(value) > MAX_FUNCTIONAL \
             or not all(_XC_WORD.fullmatch(w) for w in words) \
             or any(w.lower() in _XC_WORDS for w in words):

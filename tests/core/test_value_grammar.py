@@ -55,7 +55,7 @@ BAD_CALCULATION = [
     ("functional", "b3lyp end", "bad_functional"),
     ("functional", "b3lyp\nend", "bad_functional"),
     ("functional", "b3lyp\ttask", "bad_functional"),
-    ("functional", "b3lyp  lyp", "bad_functional"),
+    ("functional", "b3lyp\u00a0lyp", "bad_functional"),
     ("functional", "b3lyp task shell", "bad_functional"),
 ]
 GOOD_EXECUTION = {
@@ -114,6 +114,7 @@ def test_every_catalogue_basis_and_functional_and_common_xc_lines_are_accepted()
         assert grammar.validate_functional(entry["name"]) == entry["name"]
         assert grammar.validate_functional(entry["xc"]) == entry["xc"]
     for xc in ("xpbe96 cpbe96", "hfexch 0.2 becke88 0.8 lyp", "slater vwn_5", "m06-2x",
+               "xpbe96   cpbe96",
                "B3LYP", ""):
         assert grammar.validate_functional(xc) == xc
     for basis in ("6-311++g(2d,2p)", "lanl2dz_ecp", "def2-tzvp", "no-such-basis", ""):
