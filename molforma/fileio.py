@@ -40,7 +40,8 @@ _O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 # Folder descriptors work where open/mkdir/rename take dir_fd (POSIX); elsewhere writes
 # fall back to paths.
-_DIR_FD = {os.open, os.mkdir, os.rename, os.unlink, os.stat} <= os.supports_dir_fd
+DIR_FD_SUPPORTED = {os.open, os.mkdir, os.rename, os.unlink, os.stat} <= os.supports_dir_fd
+_DIR_FD = DIR_FD_SUPPORTED
 
 register({
     "non_finite_number": {
@@ -402,6 +403,15 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     if guard is not None:
         guard.write_atomic(path, data)
         return
+    write_file_atomically(path, data)
+
+
+def write_file_atomically(path: str | os.PathLike[str], data: bytes) -> None:
+    """:func:`atomic_write_bytes` without the thread's guard (for the guard itself).
+
+    Raises:
+        FileAccessError: the file cannot be written (nothing is left behind).
+    """
     p = Path(path)
     shown = str(p)
     if not p.name or p.name in (".", ".."):

@@ -27,11 +27,13 @@ from molforma.errors import (
     ValidationError,
 )
 from molforma.fileio import (
+    DIR_FD_SUPPORTED,
     fd_real_path,
     make_directories,
     open_directory,
     open_regular,
     write_atomic_at,
+    write_file_atomically,
 )
 from molforma.i18n import register
 from molforma.nwchem.settings import (
@@ -417,6 +419,10 @@ class Policy:
         if not resolved.name:
             raise FileAccessError(path=shown, reason="not a file name")
         folder = resolved.parent
+        if not DIR_FD_SUPPORTED:
+            # No folder descriptors (Windows): the checked path, still written atomically.
+            write_file_atomically(resolved, data)
+            return resolved
         fd = make_directories(folder, shown,
                               verify=lambda dfd: self.verify_open(dfd, shown, folder))
         try:
