@@ -220,3 +220,49 @@ def test_a_nw_file_nwchem_would_read_as_a_shell_task_is_not_opened() -> None:
         assert err.data["kind"] == "format_forbidden_directive"
         assert (err.data["reason"], err.data["line"]) == (reason, line)
         assert f"(line {line})" in err.message("en") and "NWChem" in err.message("ja")
+
+
+# Measured with NWChem 7.0.2: a lone CR ends a line (``print low`` CR ``task shell …`` ran
+# the shell); CR CR is two line ends, whose empty line ends the continuation.
+@pytest.mark.parametrize(("text", "found"), [
+    ('print low\rtask shell "touch canary"', [("task_shell", 2)]),
+    ('title x\r\ntask shell "touch canary"', [("task_shell", 2)]),
+    ('task \\\r\nshell "touch canary"', [("task_shell", 1)]),
+    ('task \\\rshell "touch canary"', [("task_shell", 1)]),
+    ('task \\\r\rshell "touch canary"', []),
+])
+def test_lines_end_where_nwchem_ends_them(text: str, found: list[tuple[str, int]]) -> None:
+    assert [(f.reason, f.lineno) for f in find_directives(text)] == found
+
+
+@pytest.mark.parametrize(("text", "lineno"), [
+    ('task sh\\\nell "touch canary"', 1),
+    ("scf\nend\ninc\\\nlude other.nw", 3),
+    ("py\\\nthon\n print(1)\nend", 1),
+    ("geometry\n lo\\\nad /etc/hosts format xyz\nend", 2),
+])
+def test_a_directive_spelled_by_glued_continuation_lines_is_refused(
+        text: str, lineno: int) -> None:
+    # NWChem reads "task sh ell" (a blank for the backslash); a reader that drops the
+    # backslash reads "task shell": the text means something else to it.
+    assert [(f.reason, f.lineno) for f in find_directives(text)] == [("split_directive", lineno)]
+    with pytest.raises(ValidationError) as info:
+        check_extra_input(text, [])
+    assert info.value.data["reason"] == "split_directive"
+    assert "backslash" in info.value.message("en") and info.value.message("ja")
+
+
+@pytest.mark.parametrize("sep", ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028",
+                                 "\u2029"])
+def test_a_character_python_breaks_lines_at_and_nwchem_does_not_is_refused(sep: str) -> None:
+    text = f"scf\nend\nta{sep}sk shell \"touch canary\""
+    assert len(text.splitlines()) == 4  # Python's reading: four lines; NWChem's: three
+    assert [(f.reason, f.lineno) for f in find_directives(text)] == [("line_separator", 3)]
+    with pytest.raises(ValidationError) as info:
+        check_extra_input(text, [])
+    assert info.value.data["reason"] == "control_character"
+
+
+def test_continuations_and_line_ends_that_read_the_same_both_ways_stay_allowed() -> None:
+    for text in ("task scf en\\\nergy", "xc b3lyp \\\n  ; print low", "scf\r\nend\r\n"):
+        assert find_directives(text) == []

@@ -1,7 +1,8 @@
 """Fuzz: the protected-text check agrees with an independent model of NWChem's reader.
 
 The model below is written from the measured behaviour (molforma.nwchem.protected_text
-has the evidence), not from that module: cut every line at 1,024 bytes, join a
+has the evidence), not from that module: end lines at LF, CR LF or a lone CR (the
+gfortran run-time NWChem reads with does), cut every line at 1,024 bytes, join a
 record ending in a backslash with the next line inside the same 1,024-byte buffer,
 cut ``#`` comments, split at ``;``, then look at the first words. The generated texts
 mix statements, case, blanks, tabs, comments, ``;``, continuations and lines of
@@ -33,15 +34,15 @@ ENDINGS = ["", "", "", "\\", " \\", "\\ ", "\\\t", "\\\r", " \\  "]
 
 def model_findings(text: str) -> set[tuple[int, str]]:
     """(first line, kind) of every task shell / task python / python / include statement."""
-    lines = text.encode("utf-8").split(b"\n")
+    lines = re.split(rb"\r\n|\r|\n", text.encode("utf-8"))
     found: set[tuple[int, str]] = set()
     i = 0
     while i < len(lines):
         first = i + 1
         buffer = lines[i][:1024]
         i += 1
-        while i < len(lines) and re.search(rb"\\[ \t\r]*$", buffer):
-            buffer = re.sub(rb"\\[ \t\r]*$", b" ", buffer) + lines[i]
+        while i < len(lines) and re.search(rb"\\[ \t]*$", buffer):
+            buffer = re.sub(rb"\\[ \t]*$", b" ", buffer) + lines[i]
             buffer = buffer[:1024]
             i += 1
         record = buffer.decode("latin-1").split("#", 1)[0]

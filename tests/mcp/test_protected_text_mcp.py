@@ -109,3 +109,30 @@ def test_convert_of_such_a_nw_gives_a_clear_error_and_writes_nothing(
                           env={**mcp_env, "MOLFORMA_LANGUAGE": "ja"}, cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert "シェルコマンド" in proc.stderr and not out.exists()
+
+
+@pytest.mark.parametrize(("tail", "reason", "line"), [
+    ('print low\rtask shell "touch canary"\n', "task_shell", 11),  # a lone CR ends a line
+    ('task sh\\\nell "touch canary"\n', "split_directive", 10),
+    ('ta\x0bsk shell "touch canary"\n', "line_separator", 10),
+    ('task scf\u2028energy\n', "line_separator", 10),
+])
+def test_a_nw_file_read_differently_by_python_and_nwchem_is_not_opened(
+        open_server: McpProcess, tmp_path: Path, tail: str, reason: str, line: int) -> None:
+    nw = tmp_path / "split.nw"
+    nw.write_bytes((WATER_NW + tail).encode("utf-8"))
+    doc_id, rev = open_server.water()
+    err = _unchanged(open_server, doc_id, "open_file", {"expectedRevision": rev,
+                                                        "path": str(nw)})
+    assert err["code"] == "format_error", err
+    assert err["details"]["kind"] == "format_forbidden_directive"
+    assert (err["details"]["reason"], err["details"]["line"]) == (reason, line)
+    assert f"(line {line})" in err["message"]
+    err = _unchanged(open_server, doc_id, "import_document",
+                     {"expectedRevision": rev, "format": "nwchem", "text": WATER_NW + tail})
+    assert err["details"]["reason"] == reason
+    err = _unchanged(open_server, doc_id, "set_nwchem",
+                     {"expectedRevision": rev, "values": {"extra_input": tail},
+                      "preview": False})
+    assert err["code"] == "forbidden_extra_input"
+    assert not (tmp_path / "canary").exists()
