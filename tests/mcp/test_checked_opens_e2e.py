@@ -9,6 +9,7 @@ the load running for ever), and the server goes on answering.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -99,3 +100,59 @@ def test_a_results_load_of_a_named_pipe_fails_at_once_and_the_server_answers(
                                    "path": str(fifo)})
     assert err["code"] in ("not_a_file", "not_regular_file"), err
     assert server.ok("get_app_state", {})["results"][doc_id]["source"] is None
+
+
+def test_a_folder_flipping_between_real_and_a_link_never_lets_a_byte_out(
+        spawn: Any, tmp_path: Path) -> None:
+    """A swapper flips ``sub`` between a real folder and a link to outside while the
+    client saves into it and opens from it, over and over: whatever the timing, nothing
+    is written outside and the outside file is never loaded."""
+    import threading
+
+    allowed = tmp_path / "allowed"
+    outside = tmp_path / "outside"
+    sub = allowed / "sub"
+    real = allowed / ".sub-real"
+    sub.mkdir(parents=True)
+    outside.mkdir()
+    (sub / "m.xyz").write_text("1\ninside\nHe 0 0 0\n", encoding="utf-8")
+    (outside / "m.xyz").write_text(OUTSIDE_XYZ, encoding="utf-8")
+    before = _snapshot(outside)
+    server = spawn("--mcp-allow-dir", str(allowed))
+    doc_id, _ = server.doc()
+    stop = threading.Event()
+
+    def flip() -> None:
+        while not stop.is_set():
+            try:
+                sub.rename(real)
+                sub.symlink_to(outside, target_is_directory=True)
+                time.sleep(0.0005)
+                sub.unlink()
+                real.rename(sub)
+                time.sleep(0.0005)
+            except OSError:
+                continue
+
+    swapper = threading.Thread(target=flip, daemon=True)
+    swapper.start()
+    try:
+        for i in range(300):
+            server.call("save_file", {"documentId": doc_id, "overwrite": True,
+                                      "path": str(sub / f"p{i % 3}.molforma.json")})
+            server.call("open_file", {"documentId": doc_id, "expectedRevision": server.doc()[1],
+                                      "path": str(sub / "m.xyz"), "preview": False})
+            server.call("results_action", {"documentId": doc_id,
+                                           "expectedRevision": server.doc()[1],
+                                           "action": "open_file", "path": str(sub / "m.xyz")})
+    finally:
+        stop.set()
+        swapper.join(5)
+    assert _snapshot(outside) == before
+    assert MARKER not in json.dumps(server.ok("get_document", {"documentId": doc_id}))
+    time.sleep(0.5)  # the last results load ends
+    results = server.ok("get_app_state", {})["results"].get(doc_id) or {}
+    assert "outside" not in json.dumps(results)
+    if results.get("source"):
+        page = server.ok("get_results", {"documentId": doc_id, "section": "structures"})
+        assert MARKER not in json.dumps(page)
