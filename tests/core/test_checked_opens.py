@@ -152,6 +152,21 @@ def test_write_atomic_refuses_to_make_folders_below_a_swapped_folder(racing: Box
     assert not (racing.outside / "new").exists()
 
 
+def test_without_allowed_directories_a_swapped_folder_never_leads_into_the_config_dir(
+        racing: Box, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The "outside" folder is the configuration directory here: unrestricted, but never there.
+    monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(racing.outside))
+    (racing.outside / "preferences.json").write_text('{"executable": "nwchem"}\n')
+    before = racing.outside_listing()
+    server = Server(HeadlessServices())
+    doc_id, _ = _doc(server)
+    res = _call(server, "save_file", {"documentId": doc_id, "overwrite": True,
+                                      "path": str(racing.sub / "preferences.json")})
+    assert res["isError"] is True, res
+    assert res["structuredContent"]["code"] == "path_in_config_dir"
+    assert racing.outside_listing() == before
+
+
 def test_save_file_without_a_race_writes_atomically_through_a_link_inside(box: Box) -> None:
     (box.allowed / "alias").symlink_to(box.sub, target_is_directory=True)
     server = _server(box)
