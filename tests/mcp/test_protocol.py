@@ -200,7 +200,12 @@ def test_message_over_8_mib_is_an_error_and_the_connection_survives(server: McpP
         b"x" * (8 * 1024 * 1024 + 10) + b'"}}\n'
     server.write(big)
     msg = server.recv()
-    assert msg["error"]["code"] == -32600 and "id" not in msg
+    # The id stands at the start of the message, so the error carries it.
+    assert msg["error"]["code"] == -32600 and msg["id"] == 1
+    server.write(b'{"jsonrpc":"2.0","method":"x","params":{"pad":"' + b"x" * (8 * 1024 * 1024)
+                 + b'"},"id":2}\n')
+    msg = server.recv()
+    assert msg["error"]["code"] == -32600 and "id" not in msg  # past the bytes looked at
     assert server.result("server/discover")["resultType"] == "complete"
 
 
