@@ -53,9 +53,12 @@ def opens_as_results(path: str) -> bool:
 
 
 @contextlib.contextmanager
-def _judged_reads(app: AppState, actor: Actor) -> Iterator[None]:
-    """While MCP acts, the reads made inside open through the policy (check and open as
-    one step); the person's own reads are left as they are."""
+def judged_files(app: AppState, actor: Actor) -> Iterator[None]:
+    """While MCP acts, the reads and atomic writes of :mod:`molforma.fileio` made inside
+    (on this thread) go through the policy, check and use as one step; the person's own
+    are left as they are. For window code that reads or writes by path for MCP (Save
+    Project, exports): MolForma's own files (recent files, Preferences) belong outside
+    the block, as MCP may never write the configuration directory."""
     from molforma.fileio import guarded_files
 
     policy = app.policy
@@ -84,7 +87,7 @@ def open_path(app: AppState, path: str, *, actor: Actor,
             is unchanged).
     """
     check_path(app.policy, path, actor)
-    with _judged_reads(app, actor):
+    with judged_files(app, actor):
         if opens_as_results(path):
             return Opened("results", path)
         loaded = read(path)
@@ -187,7 +190,7 @@ def load_structure(app: AppState, path: str, *, actor: Actor,
         MolFormaError: the file cannot be read or breaks a document rule.
     """
     check_path(app.policy, path, actor)
-    with _judged_reads(app, actor):
+    with judged_files(app, actor):
         loaded = read(path)
     if loaded is None:
         return None
