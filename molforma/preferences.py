@@ -20,9 +20,9 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic import ValidationError as PydanticValidationError
 
 from molforma.i18n import register, render
@@ -59,6 +59,26 @@ class Preferences(BaseModel):
     account: str | None = Field(None, description="Default SLURM account (trusted).")
     batch_directives: list[str] = Field(
         default_factory=list, description="Default extra batch options (trusted).")
+
+    @field_validator("executable", "launcher", "environment", "account", "batch_directives",
+                     mode="after")
+    @classmethod
+    def _grammar(cls, value: Any, info: Any) -> Any:
+        """The same grammar as the execution settings these become: a trusted value that
+        no document could carry is not trusted either (refused with the file)."""
+        from molforma.errors import MolFormaError
+        from molforma.nwchem import value_grammar
+
+        check = {"executable": value_grammar.validate_executable,
+                 "launcher": value_grammar.validate_launcher,
+                 "environment": value_grammar.validate_environment,
+                 "account": value_grammar.validate_account,
+                 "batch_directives": value_grammar.validate_batch_directives}[info.field_name]
+        try:
+            check(value)
+        except MolFormaError as exc:
+            raise ValueError(exc.message("en")) from None
+        return value
 
 
 def config_dir() -> Path:

@@ -467,6 +467,10 @@ def set_molecule(doc: Document, *, title: str | None = None, charge: int | None 
         raise ValidationError("empty_edit", detail="give title, charge or multiplicity")
     if title is not None and (not isinstance(title, str) or len(title) > 200):
         raise ValidationError("invalid_argument", detail="title must be text of at most 200 characters")
+    if title is not None:
+        from molforma.nwchem.value_grammar import validate_title
+
+        validate_title(title)  # the person's field and every tool: one check
 
     def fn(work: Project) -> EditResult:
         d = work["document"]

@@ -43,6 +43,12 @@ def test_an_old_file_with_only_known_keys_is_read_and_gets_the_marker_on_save() 
     {"format": "something-else", "executable": "evil"},
     {"executable": ["sh", "-c"]},
     {"executable": "evil", "environment": {"LD_PRELOAD": 1}},
+    # Values no document could carry (the execution settings' grammar) are not trusted.
+    {"format": PREFERENCES_FORMAT, "version": 1, "executable": "nwchem\ntouch /tmp/x"},
+    {"format": PREFERENCES_FORMAT, "version": 1, "launcher": "mpirun\u0000"},
+    {"format": PREFERENCES_FORMAT, "version": 1, "environment": {"A B": "1"}},
+    {"format": PREFERENCES_FORMAT, "version": 1, "account": "x\" --chdir=/tmp \""},
+    {"format": PREFERENCES_FORMAT, "version": 1, "batch_directives": ["--chdir=/tmp"]},
     ["executable", "evil"],
     "evil",
 ])

@@ -294,3 +294,17 @@ def test_every_refusal_has_an_english_and_a_japanese_sentence(code: str) -> None
     en, ja = render(code, data, "en"), render(code, data, "ja")
     assert en != ja and "{" not in en and "{" not in ja
     assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", ja)
+
+
+def test_the_persons_title_edit_takes_the_same_title_grammar() -> None:
+    """ops.set_molecule (the window's title field) refuses what set_molecule refuses."""
+    from molforma.app import ops
+    from molforma.document.document import Document
+
+    doc = Document()
+    rev = doc.revision
+    for title in ("wet\x00", "a\nb"):
+        with pytest.raises(ValidationError) as err:
+            ops.set_molecule(doc, title=title, preview=False, origin="user")
+        assert err.value.code == "bad_title"
+    assert doc.revision == rev and doc.project["document"]["title"] != "wet\x00"
