@@ -234,8 +234,11 @@ def test_no_application_shortcut_fires_from_an_mcp_key(make_main_window: Any,
     fired: list[str] = []
     actions = [a for a in win.findChildren(QAction) if a.shortcuts()]
     assert len(actions) >= 20
+    def recorder(name: str) -> Any:
+        return lambda _checked=False: fired.append(name)
+
     for act in actions:
-        act.triggered.connect(lambda _c=False, n=act.objectName(): fired.append(n))
+        act.triggered.connect(recorder(act.objectName()))
     tab = win.tabs.currentIndex()
     rev = win.ctx.document.revision
     targets = [o.objectName() for o, _d in runner.intro.objects(True)
