@@ -1,5 +1,7 @@
 """stdin closing while a slow request is served stops NWChem and ends the process at once.
 
+A SLURM batch job belongs to the cluster: it keeps running (SPEC.md section 11).
+
 SPEC.md section 1: when stdin closes, the process exits within a second (window mode
 included), stopping running calculations. The reader thread sees the end of stdin
 even while the dispatcher is inside a long request; it used to queue the end behind
@@ -24,6 +26,7 @@ import pytest
 from tests.mcp.conftest import McpProcess, meta, wait_until
 from tests.mcp.test_calculation import _alive, _fake_nwchem_env
 from tests.mcp.test_large_documents import water_box
+from tests.mcp.test_slurm import STAND_IN_EXE, TASK_CAPS, _prefs, _start, _wait_status, _water
 
 GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
 SLOW_REQUESTS = 6  # a few seconds each: half a minute of work queued
@@ -54,16 +57,8 @@ def _start_stand_in(server: McpProcess) -> list[int]:
     return pids
 
 
-@pytest.mark.parametrize("gui", [False, True], ids=["headless", "window"])
-def test_eof_during_a_slow_request_stops_nwchem_and_exits_within_two_seconds(
-        spawn: Any, mcp_env: dict[str, str], big_xyz: Path, gui: bool) -> None:
-    if gui:
-        pytest.importorskip("PySide6")
-    env = _fake_nwchem_env(mcp_env, "hang")
-    if gui:
-        env.update(GUI_ENV)
-    server = spawn(env=env, flag="--mcp-gui" if gui else "--mcp")
-    pids = _start_stand_in(server)
+def _queue_slow_requests(server: McpProcess, big_xyz: Path) -> None:
+    """Send the slow requests, wait until the first is being served, check none is over."""
     doc_id, rev = server.doc()
     slow = []
     for _ in range(SLOW_REQUESTS):
@@ -80,6 +75,19 @@ def test_eof_during_a_slow_request_stops_nwchem_and_exits_within_two_seconds(
         assert line is not None, server.stderr
         answered.add(json.loads(line).get("id"))
     assert slow[-1] not in answered, "the requests were over before stdin closed"
+
+
+@pytest.mark.parametrize("gui", [False, True], ids=["headless", "window"])
+def test_eof_during_a_slow_request_stops_nwchem_and_exits_within_two_seconds(
+        spawn: Any, mcp_env: dict[str, str], big_xyz: Path, gui: bool) -> None:
+    if gui:
+        pytest.importorskip("PySide6")
+    env = _fake_nwchem_env(mcp_env, "hang")
+    if gui:
+        env.update(GUI_ENV)
+    server = spawn(env=env, flag="--mcp-gui" if gui else "--mcp")
+    pids = _start_stand_in(server)
+    _queue_slow_requests(server, big_xyz)
     try:
         t0 = time.monotonic()
         rc = server.close(60)
@@ -93,3 +101,27 @@ def test_eof_during_a_slow_request_stops_nwchem_and_exits_within_two_seconds(
     assert elapsed < 2.0, server.stderr  # SPEC: one second; the margin is for a busy machine
     assert gone == pids
     assert "Traceback" not in server.stderr
+
+
+@pytest.mark.slurm
+@pytest.mark.slow
+def test_eof_during_a_slow_request_ends_the_process_at_once_and_leaves_the_batch_job_running(
+        spawn: Any, mcp_env: dict[str, str], tmp_path: Path, big_xyz: Path,
+        slurm_cluster: Any) -> None:
+    _prefs(mcp_env, executable=STAND_IN_EXE)
+    server = spawn(env={"FAKE_NWCHEM_MODE": "hang"})
+    doc_id, rev = _water(server, tmp_path / "jobs")
+    _start(server, doc_id, rev, caps=TASK_CAPS)
+    running = _wait_status(server, ("running",), 30)
+    native = running["record"]["nativeId"]
+    try:
+        _queue_slow_requests(server, big_xyz)
+        t0 = time.monotonic()
+        assert server.close(60) == 0, server.stderr
+        assert time.monotonic() - t0 < 2.0, server.stderr
+        time.sleep(1.0)  # what a cancel would have done by now
+        assert slurm_cluster.job_state(native) == "RUNNING"
+        record = json.loads((Path(running["jobDirectory"]) / "job.json").read_text())
+        assert record["status"] == "running" and record["survivesExit"] is True
+    finally:
+        slurm_cluster.run("scancel", native, check=False)
