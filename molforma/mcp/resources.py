@@ -6,6 +6,12 @@ resources (calculation output, results log, app state) are cut to their last
 XYZ, MOL, NWChem input, a results structure or mode, the spectrum, one results
 item) are whole: tool results link to them (``resource_link``) exactly because
 their content is too big to inline, so they must hold all of it.
+
+A resource with nothing to show (no calculation yet, no results loaded, results
+without modes or log, a document without atoms) answers with a JSON-RPC error whose
+message says what to do first, never with a sentence under a chemical, CSV or JSON
+MIME type: a client that parses the body by its MIME type would read that sentence
+as a molecule or a table (SPEC.md section 9.4).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from molforma.errors import MolFormaError
 from molforma.file_formats import mime_of
+from molforma.i18n import register
 from molforma.mcp.paging import DOCUMENT_VIEWS
 from molforma.mcp.protocol import INVALID_PARAMS, RpcError
 
@@ -31,6 +38,43 @@ _INDEXED_URI = re.compile(r"^molforma://documents/(?P<doc>[A-Za-z0-9_-]+)/result
                           r"(?P<view>structures|modes|items/(?P<section>[a-z_]+))/"
                           r"(?P<index>0|[1-9][0-9]{0,8})$")
 LEGACY_NOT_FOUND = -32002
+
+register({
+    "resource_no_calculation": {
+        "en": "Nothing to show yet: no calculation of this document has started. Start one "
+              "with the calculation tool (action start), then read this resource again.",
+        "ja": "まだ表示するものがありません。この文書の計算は始まっていません。calculation "
+              "ツール（action start）で計算を始めてから、このリソースを読み直してください。",
+    },
+    "resource_no_results": {
+        "en": "Nothing to show yet: no results are loaded for this document. Load them with "
+              "results_action (action open_file or open_directory) first.",
+        "ja": "まだ表示するものがありません。この文書には結果が読み込まれていません。先に "
+              "results_action（action open_file か open_directory）で読み込んでください。",
+    },
+    "resource_no_modes": {
+        "en": "Nothing to show: the loaded results ({source}) hold no vibrational modes. Load "
+              "the output of a frequency calculation with results_action first.",
+        "ja": "表示するものがありません。読み込まれた結果（{source}）には基準振動がありません。"
+              "先に results_action で振動数計算の出力を読み込んでください。",
+    },
+    "resource_no_log": {
+        "en": "Nothing to show: the loaded results ({source}) have no log text. Load the "
+              "calculation's output file (output.out) with results_action open_file to read "
+              "its log.",
+        "ja": "表示するものがありません。読み込まれた結果（{source}）にはログがありません。"
+              "ログを読むには results_action open_file で計算の出力ファイル（output.out）を"
+              "読み込んでください。",
+    },
+    "resource_no_atoms": {
+        "en": "Nothing to show yet: the document has no confirmed atoms. Add some first "
+              "(add_atoms, import_document or open_file, then confirm the candidate with the "
+              "history tool).",
+        "ja": "まだ表示するものがありません。文書に確定した原子がありません。先に原子を加えて"
+              "ください（add_atoms、import_document か open_file のあと、history ツールで"
+              "候補を確定）。",
+    },
+})
 
 # view -> (name, title, mimeType, description)
 VIEWS: dict[str, tuple[str, str, str, str]] = {
@@ -98,11 +142,22 @@ def _not_found(uri: Any, era: str) -> RpcError:
     return RpcError(code, "Resource not found", {"uri": uri})
 
 
+def _nothing_to_show(uri: str, era: str, exc: MolFormaError, lang: str) -> RpcError:
+    """The resource error of a resource that exists but has nothing to show now.
+
+    The code is the era's "resource not found" (there is no content to find); the
+    message, in the display language, names what to do first, and ``data.code`` is the
+    stable reason an agent can act on.
+    """
+    code = INVALID_PARAMS if era == "modern" else LEGACY_NOT_FOUND
+    return RpcError(code, exc.message(lang), {"uri": uri, "code": exc.code})
+
+
 def read_resource(state: ServerState, uri: Any, *, era: str = "modern") -> list[dict[str, Any]]:
     """The ``contents`` of ``uri``.
 
     Raises:
-        RpcError: not found (-32602 modern, -32002 legacy).
+        RpcError: not found, or nothing to show yet (-32602 modern, -32002 legacy).
     """
     if not isinstance(uri, str):
         raise RpcError(INVALID_PARAMS, "Invalid params: uri must be a string")
@@ -122,12 +177,7 @@ def read_resource(state: ServerState, uri: Any, *, era: str = "modern") -> list[
     try:
         text = reader(state, doc)
     except MolFormaError as exc:
-        # The resource exists but has no content now (no calculation yet, no results).
-        # A JSON view says so in JSON, so a client that parses by mimeType still can.
-        if VIEWS[m["view"]][2] == "application/json":
-            text = json.dumps(exc.to_dict(state.lang), ensure_ascii=False)
-        else:
-            text = exc.message(state.lang)
+        raise _nothing_to_show(uri, era, exc, state.lang) from exc
     if m["view"] in CLIPPED:
         text = _clip(text)
     return [{"uri": uri, "mimeType": VIEWS[m["view"]][2], "text": text}]
@@ -137,8 +187,12 @@ def _current_results(state: ServerState, doc_id: str) -> Any:
     sess = state.results_if_any(doc_id)
     cur = sess.current if sess is not None else None
     if cur is None:
-        raise MolFormaError("results_none_loaded")
+        raise MolFormaError("resource_no_results")
     return cur
+
+
+def _source(results: Any) -> str:
+    return str(getattr(results, "source", "") or "")
 
 
 def _read_indexed(state: ServerState, m: re.Match[str], uri: str,
@@ -155,6 +209,8 @@ def _read_indexed(state: ServerState, m: re.Match[str], uri: str,
             return [{"uri": uri, "mimeType": mime_of("xyz"),
                      "text": structure_xyz(cur.structures[index])}]
         if m["view"] == "modes":
+            if not cur.modes:
+                raise MolFormaError("resource_no_modes", source=_source(cur))
             vecs = cur.displacements(index) if index < len(cur.modes) else None
             ref = cur.reference_structure()
             if vecs is None or ref is None or len(vecs) != len(ref.symbols):
@@ -165,20 +221,12 @@ def _read_indexed(state: ServerState, m: re.Match[str], uri: str,
     except MolFormaError as exc:
         if exc.code in ("results_unknown_section", "results_mode_required"):
             raise _not_found(uri, era) from exc
-        mime = INDEXED[_template_of(m)][2]
-        text = (json.dumps(exc.to_dict(state.lang), ensure_ascii=False)
-                if mime == "application/json" else exc.message(state.lang))
-        return [{"uri": uri, "mimeType": mime, "text": text}]
+        raise _nothing_to_show(uri, era, exc, state.lang) from exc
     items = page.get("items") or []
     if not items:
         raise _not_found(uri, era)
     return [{"uri": uri, "mimeType": "application/json",
              "text": json.dumps(items[0], ensure_ascii=False)}]
-
-
-def _template_of(m: re.Match[str]) -> str:
-    return {"structures": "results/structures/{index}", "modes": "results/modes/{index}"}.get(
-        m["view"], "results/items/{section}/{index}")
 
 
 def structure_xyz(st: Any) -> str:
@@ -219,9 +267,18 @@ def _app_state(state: ServerState) -> dict[str, Any]:
 
 
 def _export(fmt: str) -> Callable[[ServerState, Any], str]:
+    # The project (settings too) and the NWChem input have content for an empty document;
+    # a structure format with no atoms would be an empty molecule, so it is nothing to show.
+    structure = fmt not in ("project", "nwchem")
+
     def read(state: ServerState, doc: Any) -> str:
         from molforma.app.ops import export_document
 
+        if structure:
+            with doc.lock:
+                summary = doc.stored_summary(doc.project) or {}
+            if not summary.get("atomCount"):
+                raise MolFormaError("resource_no_atoms")
         return str(export_document(doc, fmt))
 
     return read
@@ -230,7 +287,7 @@ def _export(fmt: str) -> Callable[[ServerState, Any], str]:
 def _calc_output(state: ServerState, doc: Any) -> str:
     job = state.last_job.get(doc.id)
     if job is None:
-        raise MolFormaError("no_calculation")
+        raise MolFormaError("resource_no_calculation")
     text = str(job.output_tail(MAX_TEXT + 1))
     if len(text) > MAX_TEXT:
         text = (f"[MolForma: showing the last {MAX_TEXT:,} characters of "
@@ -241,22 +298,18 @@ def _calc_output(state: ServerState, doc: Any) -> str:
 def _results_summary(state: ServerState, doc: Any) -> str:
     from molforma.results import get_section
 
-    sess = state.results_if_any(doc.id)
-    cur = sess.current if sess is not None else None
-    if cur is None:
-        raise MolFormaError("results_none_loaded")
+    cur = _current_results(state, doc.id)
     return json.dumps(get_section(cur, "summary"), ensure_ascii=False, indent=1)
 
 
 def _results_log(state: ServerState, doc: Any) -> str:
     from molforma.results import get_section
 
-    sess = state.results_if_any(doc.id)
-    cur = sess.current if sess is not None else None
-    if cur is None:
-        raise MolFormaError("results_none_loaded")
+    cur = _current_results(state, doc.id)
     first = get_section(cur, "log", offset=0, limit=1)
     total = int(first.get("total") or 0)
+    if total == 0:
+        raise MolFormaError("resource_no_log", source=_source(cur))
     start = max(0, total - MAX_TEXT)
     parts: list[str] = []
     offset = start
@@ -274,7 +327,10 @@ def _results_log(state: ServerState, doc: Any) -> str:
 
 
 def _results_spectrum(state: ServerState, doc: Any) -> str:
-    return spectrum_csv(_current_results(state, doc.id))
+    cur = _current_results(state, doc.id)
+    if not cur.modes:
+        raise MolFormaError("resource_no_modes", source=_source(cur))
+    return spectrum_csv(cur)
 
 
 _READERS: dict[str, Callable[[ServerState, Any], str]] = {

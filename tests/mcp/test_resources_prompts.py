@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.mcp.conftest import McpProcess
+from tests.mcp.conftest import FIXTURES, McpProcess, wait_until
 
 
 def test_resources_list_has_app_state_and_per_document_views(server: McpProcess):
@@ -39,25 +40,133 @@ def test_reading_document_resources_gives_current_content(server: McpProcess):
     assert server.doc()[1] == rev
 
 
-def test_no_calculation_yet_reads_as_an_explanation(server: McpProcess):
-    doc_id, _ = server.doc()
-    out = server.result("resources/read",
-                        {"uri": f"molforma://documents/{doc_id}/calculation/output"})
-    assert "No calculation" in out["contents"][0]["text"]
+GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
+MODES = ["--mcp", "--mcp-gui"]
+# Every view of a document that has nothing to show before atoms, a calculation or results
+# exist, with the reason (data.code) and a tool the message must name.
+NOTHING_YET = {
+    "xyz": ("resource_no_atoms", "add_atoms"),
+    "mol": ("resource_no_atoms", "add_atoms"),
+    "sdf": ("resource_no_atoms", "add_atoms"),
+    "pdb": ("resource_no_atoms", "add_atoms"),
+    "calculation/output": ("resource_no_calculation", "calculation"),
+    "results/summary": ("resource_no_results", "results_action"),
+    "results/log": ("resource_no_results", "results_action"),
+    "results/spectrum": ("resource_no_results", "results_action"),
+    "results/structures/0": ("resource_no_results", "results_action"),
+    "results/modes/0": ("resource_no_results", "results_action"),
+    "results/items/summary/0": ("resource_no_results", "results_action"),
+    "results/items/modes/0": ("resource_no_results", "results_action"),
+}
 
 
-def test_a_json_resource_with_no_results_yet_still_reads_as_json(server: McpProcess):
+def _start(spawn: Any, flag: str) -> McpProcess:
+    return spawn(env=GUI_ENV, flag=flag) if flag == "--mcp-gui" else spawn()
+
+
+def _load_results(server: McpProcess, doc_id: str, path: Path) -> None:
+    rev = server.ok("get_document", {"documentId": doc_id, "include": []})["revision"]
+    server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
+                                 "action": "open_file", "path": str(path)})
+
+    def loaded() -> bool:
+        res = server.ok("get_app_state", {"documentId": doc_id})["results"].get(doc_id) or {}
+        return bool(res.get("source") == str(path) and res.get("loading") is None)
+
+    wait_until(loaded, 60)
+
+
+def _read(server: McpProcess, doc_id: str, view: str, **kw: Any) -> dict[str, Any]:
+    return server.request("resources/read",
+                          {"uri": f"molforma://documents/{doc_id}/{view}"}, **kw)
+
+
+@pytest.mark.parametrize("flag", MODES)
+def test_a_resource_with_nothing_to_show_is_a_resource_error_naming_what_to_do_first(
+        spawn: Any, flag: str):
+    server = _start(spawn, flag)
     doc_id, _ = server.doc()
-    item = server.result("resources/read",
-                         {"uri": f"molforma://documents/{doc_id}/results/summary"})["contents"][0]
-    assert item["mimeType"] == "application/json"
-    body = json.loads(item["text"])
-    assert body["code"] == "results_none_loaded"
-    assert "results_action" in body["message"]
-    # A text view keeps the plain sentence.
-    log = server.result("resources/read",
-                        {"uri": f"molforma://documents/{doc_id}/results/log"})["contents"][0]
-    assert log["text"].startswith("No results are loaded")
+    listed = {r["uri"] for r in server.result("resources/list")["resources"]}
+    for view, (reason, tool) in NOTHING_YET.items():
+        uri = f"molforma://documents/{doc_id}/{view}"
+        if not view[-1].isdigit():  # a listed view (the others come from templates)
+            assert uri in listed, uri
+        msg = _read(server, doc_id, view)
+        assert "result" not in msg, (view, msg)  # never a sentence under a typed MIME type
+        err = msg["error"]
+        assert err["code"] == -32602, (view, err)
+        assert err["data"] == {"uri": uri, "code": reason}, (view, err)
+        assert tool in err["message"], (view, err)
+    # The project and the NWChem input have content even for an empty document.
+    for view, mime in (("project", "application/json"), ("nwchem", "text/plain")):
+        item = server.result("resources/read",
+                             {"uri": f"molforma://documents/{doc_id}/{view}"})["contents"][0]
+        assert item["mimeType"] == mime and item["text"]
+
+
+def test_nothing_to_show_on_a_legacy_connection_is_32002_in_the_display_language(spawn: Any):
+    server = spawn(env={"MOLFORMA_LANGUAGE": "ja"})
+    doc_id, _ = server.doc()
+    server.result("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                 "clientInfo": {"name": "t", "version": "1"}}, modern=False)
+    err = _read(server, doc_id, "results/spectrum", modern=False)["error"]
+    assert err["code"] == -32002
+    assert err["data"]["code"] == "resource_no_results"
+    assert "results_action" in err["message"] and "結果" in err["message"]
+
+
+@pytest.mark.parametrize("flag", MODES)
+def test_after_results_load_the_resources_give_content_of_their_mime_type(
+        spawn: Any, flag: str):
+    server = _start(spawn, flag)
+    doc_id, _ = server.water()
+    _load_results(server, doc_id, FIXTURES / "water_scf_optfreq.out")
+
+    def item(view: str) -> dict[str, Any]:
+        msg = _read(server, doc_id, view)
+        assert "result" in msg, (view, msg)
+        [content] = msg["result"]["contents"]
+        return content  # type: ignore[no-any-return]
+
+    xyz = item("xyz")
+    assert xyz["mimeType"] == "chemical/x-xyz" and xyz["text"].split()[0] == "3"
+    summary = item("results/summary")
+    assert summary["mimeType"] == "application/json"
+    assert json.loads(summary["text"])["summary"]["finalEnergy"] < -74.0
+    log = item("results/log")
+    assert log["mimeType"] == "text/plain" and "NWChem" in log["text"]
+    spectrum = item("results/spectrum")
+    assert spectrum["mimeType"] == "text/csv"
+    header, *rows = spectrum["text"].splitlines()
+    assert header == "mode,frequency_cm-1,ir_intensity_km/mol" and len(rows) == 9
+    assert all(len(r.split(",")) == 3 for r in rows)
+    for view in ("results/structures/0", "results/modes/8"):
+        text = item(view)["text"]
+        lines = text.splitlines()
+        assert int(lines[0]) == 3 and len(lines) == 5, (view, text)
+        assert all(len(line.split()) in (4, 7) for line in lines[2:]), (view, text)
+    assert len(item("results/modes/8")["text"].splitlines()[2].split()) == 7
+    mode = item("results/items/modes/8")
+    assert mode["mimeType"] == "application/json" and json.loads(mode["text"])["index"] == 8
+    # Still nothing to show: no calculation was started here.
+    assert _read(server, doc_id, "calculation/output")["error"]["data"]["code"] == (
+        "resource_no_calculation")
+
+
+@pytest.mark.parametrize("flag", MODES)
+def test_results_without_modes_or_log_make_those_resources_errors_not_empty_bodies(
+        spawn: Any, flag: str):
+    server = _start(spawn, flag)
+    doc_id, _ = server.doc()
+    _load_results(server, doc_id, FIXTURES / "nh3_planar_scf_freq.molden")
+    for view, reason in (("results/spectrum", "resource_no_modes"),
+                         ("results/modes/0", "resource_no_modes"),
+                         ("results/log", "resource_no_log")):
+        err = _read(server, doc_id, view)["error"]
+        assert err["data"]["code"] == reason, (view, err)
+        assert "results_action" in err["message"]
+    xyz = _read(server, doc_id, "results/structures/0")["result"]["contents"][0]
+    assert xyz["mimeType"] == "chemical/x-xyz" and xyz["text"].split()[0] == "4"
 
 
 @pytest.mark.parametrize("uri", ["molforma://documents/doc-none/project",
