@@ -7,14 +7,24 @@ dispatcher, the tests and ``docs/tools.md`` are all generated from :data:`TOOLS`
 
 Every output schema admits the common error object (:class:`ToolErrorObject`),
 because clients validate ``structuredContent`` of error results too (SPEC.md 9).
+
+Schemas come from the models and are then compacted (:func:`compact_schema`), since
+``tools/list`` is context every agent pays for on every session: pydantic's
+generated ``title`` entries go (each tool keeps its own title), ``X | None`` becomes
+a type list, output ``default`` values and model docstrings go (every field keeps its
+description), and a field schema repeated within one tool's schema is defined once
+under ``$defs`` and referenced (``$ref``). The result validates exactly the same
+values.
 The window mode reuses this registry: the window tools (``modes=("gui",)``) reach
 the window through ``ctx.bridge``, a :class:`~molforma.mcp.bridge.WindowBridge`.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import typing
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -193,7 +203,7 @@ def _adapter(tp: Any) -> TypeAdapter[Any]:
 def _input_schema(model: type[BaseModel]) -> dict[str, Any]:
     key = ("in", model)
     if key not in _SCHEMAS:
-        schema = model.model_json_schema()
+        schema = compact_schema(model.model_json_schema(), output=False)
         schema["type"] = "object"
         schema.setdefault("properties", {})
         _SCHEMAS[key] = schema
@@ -203,11 +213,159 @@ def _input_schema(model: type[BaseModel]) -> dict[str, Any]:
 def _output_schema(model: type[BaseModel]) -> dict[str, Any]:
     key = ("out", model)
     if key not in _SCHEMAS:
-        schema = _adapter(model | ToolErrorObject).json_schema()
+        schema = compact_schema(_adapter(model | ToolErrorObject).json_schema(), output=True)
         # The 2025-11-25 schema wants an object root; anyOf of two objects is one.
         schema = {"type": "object", **schema}
         _SCHEMAS[key] = schema
     return _SCHEMAS[key]
+
+
+# -- compaction ----------------------------------------------------------------------------------
+# Keywords whose value is a map of names to subschemas, one subschema, or a list of them.
+_SCHEMA_MAPS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
+_SCHEMA_ONE = frozenset({"items", "additionalProperties", "not", "if", "then", "else",
+                         "contains", "propertyNames", "unevaluatedItems",
+                         "unevaluatedProperties"})
+_SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+# Keywords that constrain only values of their own type, so "A or null" keeps its meaning
+# when A's type and null become one type list.
+_TYPE_SPECIFIC = frozenset({
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
+    "maxLength", "pattern", "format", "items", "prefixItems", "minItems", "maxItems",
+    "uniqueItems", "properties", "additionalProperties", "required", "minProperties",
+    "maxProperties"})
+_NULL = {"type": "null"}
+
+
+def compact_schema(schema: dict[str, Any], *, output: bool) -> dict[str, Any]:
+    """``schema`` without what only repeats or restates; it admits exactly the same values.
+
+    Drops pydantic's ``title`` keywords (a property named ``title`` stays), ``default``
+    values of output schemas and ``null`` defaults of input schemas (absent from
+    ``required`` says the same), ``additionalProperties: true`` (the default) and, in
+    output schemas, the models' docstrings (each field keeps its description). ``A | None``
+    of plain typed schemas becomes a type list (an enum gains ``null``). Then a property
+    schema repeated within this schema is defined once in ``$defs`` (:func:`_share`).
+    """
+    out = _strip(schema, output)
+    if output:
+        for name, sub in (out.get("$defs") or {}).items():
+            if isinstance(sub, dict) and "properties" in sub:
+                out["$defs"][name] = {k: v for k, v in sub.items() if k != "description"}
+    return _share(out)
+
+
+def _strip(node: Any, output: bool) -> Any:
+    if isinstance(node, list):
+        return [_strip(x, output) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for k, v in node.items():
+        if k == "title" or (k == "default" and (output or v is None)):
+            continue
+        if k in _SCHEMA_MAPS and isinstance(v, dict):
+            out[k] = {name: _strip(sub, output) for name, sub in v.items()}
+        elif k in _SCHEMA_ONE or k in _SCHEMA_LISTS:
+            out[k] = _strip(v, output)
+        else:
+            out[k] = v
+    if out.get("additionalProperties") is True:
+        del out["additionalProperties"]
+    alts = out.get("anyOf")
+    if isinstance(alts, list):
+        one = _one_of_types(alts)
+        if one is not None and not set(one) & (set(out) - {"anyOf"}):
+            del out["anyOf"]
+            out = {**one, **out}
+    return out
+
+
+def _one_of_types(alts: list[Any]) -> dict[str, Any] | None:
+    """One schema admitting what ``anyOf: alts`` admits, or None when there is none simple."""
+    if len(alts) == 2 and _NULL in alts:
+        [other] = [a for a in alts if a != _NULL]
+        if isinstance(other, dict) and set(other) - {"type"} == {"enum"}:
+            return {"enum": [*other["enum"], None]}
+        if isinstance(other, dict) and set(other) - {"type"} == {"const"}:
+            return {"enum": [other["const"], None]}
+    if len(alts) < 2:
+        return None
+    types: list[str] = []
+    merged: dict[str, Any] = {}
+    for a in alts:
+        if not isinstance(a, dict) or not isinstance(a.get("type"), str) or a["type"] in types:
+            return None
+        rest = {k: v for k, v in a.items() if k != "type"}
+        if not set(rest) <= _TYPE_SPECIFIC or set(rest) & set(merged):
+            return None
+        types.append(a["type"])
+        merged.update(rest)
+    return {"type": types, **merged}
+
+
+def _key(schema: Any) -> str:
+    return json.dumps(schema, sort_keys=True, separators=(",", ":"))
+
+
+def _share(schema: dict[str, Any]) -> dict[str, Any]:
+    """Define a property schema repeated within ``schema`` once, under ``$defs``.
+
+    Only where it makes the schema shorter. A shared field is named after the property
+    (lower case first, as fields are; models are capitalised), so ``$defs/offset`` is the
+    ``offset`` of every section that has one.
+    """
+    counts: Counter[str] = Counter()
+    names: dict[str, str] = {}
+
+    def count(node: Any) -> None:
+        if isinstance(node, list):
+            for x in node:
+                count(x)
+        elif isinstance(node, dict):
+            for k, v in node.items():
+                if k == "properties" and isinstance(v, dict):
+                    for name, sub in v.items():
+                        key = _key(sub)
+                        counts[key] += 1
+                        names.setdefault(key, name)
+                count(v)
+
+    count(schema)
+    defs = schema.get("$defs") or {}
+    shared: dict[str, str] = {}
+    for key, n in counts.items():
+        if n < 2:
+            continue
+        base = names[key]
+        name, i = base, 2
+        while name in defs or name in shared.values():
+            name, i = f"{base}{i}", i + 1
+        ref = len(_key({"$ref": f"#/$defs/{name}"}))
+        if (n - 1) * len(key) > n * ref + len(name) + 4:
+            shared[key] = name
+    if not shared:
+        return schema
+
+    def swap(node: Any) -> Any:
+        if isinstance(node, list):
+            return [swap(x) for x in node]
+        if not isinstance(node, dict):
+            return node
+        out: dict[str, Any] = {}
+        for k, v in node.items():
+            if k == "properties" and isinstance(v, dict):
+                out[k] = {name: ({"$ref": f"#/$defs/{shared[_key(sub)]}"}
+                                 if _key(sub) in shared else swap(sub))
+                          for name, sub in v.items()}
+            else:
+                out[k] = swap(v)
+        return out
+
+    out = swap(schema)
+    out["$defs"] = {**out.get("$defs", {}),
+                    **{name: swap(json.loads(key)) for key, name in shared.items()}}
+    return out
 
 
 def tool(
