@@ -36,7 +36,7 @@ from molforma.document.geometry import (
     rotation_matrix,
     unit,
 )
-from molforma.document.model import Project, close_pairs, new_atom
+from molforma.document.model import Project, new_atom
 from molforma.errors import MolFormaError, UnknownAtomError, ValidationError
 from molforma.i18n import catalogue, register, render
 
@@ -941,6 +941,31 @@ def _basis_other_name(basis_catalog: BasisCatalog, basis: str) -> str | None:
     return None
 
 
+# Pairs reported by validate's geometry checks: atoms packed far denser than matter have
+# millions of close pairs, and listing them all would stall the check (and its answer).
+MAX_CONTACTS = 1000
+
+
+def _contacts(xyz: Any, radii: Any) -> list[tuple[int, int, float, float]]:
+    """``(i, j, d, limit)`` of pairs closer than half their radii sum (or than 0.1 Å),
+    in (i, j) order, at most :data:`MAX_CONTACTS`; linear in the number of atoms."""
+    from molforma.document.neighbours import CrowdedError, close_pairs, first_pairs_closer_than
+
+    n = len(xyz)
+    cutoff = max(0.1, float(radii.max()))
+    try:
+        i, j, d = close_pairs(xyz, cutoff, max_candidates=1000 * n + 10_000)
+    except CrowdedError:
+        # Piled up: the first pairs found tell the story.
+        i, j, d = first_pairs_closer_than(xyz, cutoff, limit=4 * MAX_CONTACTS)
+    limit = 0.5 * (radii[i] + radii[j])
+    keep = (d < 0.1) | (d < limit)
+    i, j, d, limit = i[keep], j[keep], d[keep], limit[keep]
+    rank = np.lexsort((j, i))[:MAX_CONTACTS]
+    return list(zip(i[rank].tolist(), j[rank].tolist(), d[rank].tolist(),
+                    limit[rank].tolist(), strict=True))
+
+
 def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, Any]:
     """Checks before running: ``{"ok": bool, "checks": [{code, severity, message, atoms}]}``.
 
@@ -979,13 +1004,11 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
     # Geometry.
     xyz = xyz_array(atoms)
     radii = [elements.covalent_radius(a["element"]) for a in atoms]
-    cutoff = max(0.1, 0.5 * 2 * max(radii))
-    for i, j, d in close_pairs(xyz, None, cutoff):
-        limit = 0.5 * (radii[i] + radii[j])
+    for i, j, d, limit in _contacts(xyz, np.asarray(radii, dtype=float)):
         if d < 0.1:
             checks.append(_check("duplicate_positions", "error", [ids[i], ids[j]],
                                  a=ids[i], b=ids[j], distance=round(d, 3)))
-        elif d < limit:
+        else:
             checks.append(_check("close_contact", "warning", [ids[i], ids[j]], a=ids[i],
                                  b=ids[j], distance=round(d, 3), limit=round(limit, 3)))
     pos = {a["id"]: k for k, a in enumerate(atoms)}

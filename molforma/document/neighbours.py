@@ -91,8 +91,16 @@ def _dense(xyz: Any, cells: Any, span: Any, ncells: int,
     return np.minimum(i, j), np.maximum(i, j), np.concatenate(found_d)
 
 
-def _sparse(xyz: Any, side: float) -> tuple[Any, Any]:
-    """Candidate pairs from the occupied cells only (points spread far apart)."""
+class CrowdedError(ValueError):
+    """More candidate pairs than the caller allowed: points packed far closer than atoms."""
+
+
+def _sparse(xyz: Any, side: float, max_candidates: int | None = None) -> tuple[Any, Any]:
+    """Candidate pairs from the occupied cells only (points spread far apart).
+
+    Raises:
+        CrowdedError: more than ``max_candidates`` candidates (before any is made).
+    """
     cells, span, _ = _grid(xyz, side)
     keys = _keys(cells, span)
     order = np.argsort(keys, kind="stable")
@@ -110,15 +118,23 @@ def _sparse(xyz: Any, side: float) -> tuple[Any, Any]:
         rows_l.append(pos)
         counts_l.append(np.where(hit, counts[at], 0)[cell_of])
         begins_l.append(first[at][cell_of])
-    i, j = _expand(np.concatenate(rows_l), np.concatenate(counts_l), np.concatenate(begins_l))
+    all_counts = np.concatenate(counts_l)
+    if max_candidates is not None and int(all_counts.sum()) > max_candidates:
+        raise CrowdedError(f"{int(all_counts.sum())} candidate pairs")
+    i, j = _expand(np.concatenate(rows_l), all_counts, np.concatenate(begins_l))
     i, j = order[i], order[j]
     return np.minimum(i, j), np.maximum(i, j)
 
 
-def close_pairs(xyz: Any, cutoff: float) -> tuple[Any, Any, Any]:
+def close_pairs(xyz: Any, cutoff: float,
+                max_candidates: int | None = None) -> tuple[Any, Any, Any]:
     """``(i, j, d)`` of every pair of points with distance ``d <= cutoff``, ``i < j``.
 
-    Each pair appears once, in no particular order.
+    Each pair appears once, in no particular order. Points piled far closer than atoms
+    ever are have millions of pairs; ``max_candidates`` bounds the pairs measured.
+
+    Raises:
+        CrowdedError: more than ``max_candidates`` candidate pairs.
     """
     xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
     n = len(xyz)
@@ -137,7 +153,7 @@ def close_pairs(xyz: Any, cutoff: float) -> tuple[Any, Any, Any]:
     found = _dense(xyz, cells, span, ncells, cutoff)
     if found is not None:
         return found
-    i, j = _sparse(xyz, side)
+    i, j = _sparse(xyz, side, max_candidates)
     d = distances(xyz, i, j)
     keep = d <= cutoff
     return i[keep], j[keep], d[keep]

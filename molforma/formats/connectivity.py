@@ -19,12 +19,7 @@ import numpy as np
 from molforma.document import elements
 from molforma.document.arrays import first_of_each
 from molforma.document.coordinates import xyz_array
-from molforma.document.neighbours import (
-    close_pairs,
-    first_pairs_closer_than,
-    near,
-    pairs_closer_than,
-)
+from molforma.document.neighbours import CrowdedError, close_pairs, near, pairs_closer_than
 
 _ELEMENT = itemgetter("element")
 _ID = itemgetter("id")
@@ -33,7 +28,13 @@ _ID = itemgetter("id")
 # solvent boxes) keep single bonds from the sweep below, as order assignment grows fast.
 ORDER_PERCEPTION_LIMIT = 1000
 CONNECT_TOLERANCE = 0.45  # Å added to the sum of the two radii
-DUPLICATE_DISTANCE = 0.1  # Å: closer atoms are duplicates (document.model.MIN_DISTANCE)
+# Candidate pairs per atom beyond which bonds are not perceived: a real structure has tens
+# within the bonding reach (2 x the largest radius + 0.45 Å), not a thousand.
+_CANDIDATES_PER_ATOM = 1000
+# Neighbours by the distance rule beyond which an atom is in no molecule: atoms in a close
+# packed metal have 12 (18 with the second shell within reach); dozens mean atoms packed
+# tenfold denser than matter, whose "bonds" would be a large part of all pairs.
+MAX_NEIGHBOURS = 32
 CONNECT_MIN = 0.4  # Å: closer atoms are not bonded
 
 # RDKit's radii by atomic number, as its connect-the-dots rule uses them: the covalent
@@ -87,25 +88,43 @@ def bonded_pairs(xyz: Any, symbols: Sequence[str],
     code = {s: k for k, s in enumerate(kinds)}
     species = np.fromiter(map(code.__getitem__, symbols), dtype=np.int64, count=n)
     radii = np.array([RADII[s] for s in kinds])[species]
-    # Atoms on one spot (closer than the document's 0.1 Å) make a structure no document
-    # takes; thousands of them would make millions of candidate bonds. Found in linear
-    # time, they end the perception: no bonds, and ``seen`` tells the reader.
-    _, _, dup = first_pairs_closer_than(xyz, DUPLICATE_DISTANCE, limit=1)
-    if len(dup):
+    empty = np.zeros(0, dtype=np.int64)
+    try:
+        a, b, d = close_pairs(xyz, 2 * float(radii.max()) + CONNECT_TOLERANCE,
+                              max_candidates=_CANDIDATES_PER_ATOM * n + 10_000)
+    except CrowdedError:
+        # Thousands of atoms on one spot, or packed tens of times denser than any matter:
+        # their candidate bonds would be millions of pairs, so none are perceived (and
+        # ``closest`` is not known: whoever loads the atoms checks them itself).
         if seen is not None:
-            seen["closest"] = float(dup[0])
-        empty = np.zeros(0, dtype=np.int64)
+            seen["crowded"] = 1.0
         return empty, empty
-    a, b, d = close_pairs(xyz, 2 * float(radii.max()) + CONNECT_TOLERANCE)
     if seen is not None:
         seen["closest"] = float(d.min()) if len(d) else float("inf")
     keep = (d <= radii[a] + radii[b] + CONNECT_TOLERANCE) & (d >= CONNECT_MIN)
     a, b, d = a[keep], b[keep], d[keep]
+    if len(a) and int(np.bincount(np.concatenate([a, b])).max()) > MAX_NEIGHBOURS:
+        if seen is not None:
+            seen["crowded"] = 1.0
+        return empty, empty
     hydrogen = species == code["H"] if "H" in code else np.zeros(n, dtype=bool)
     kept = _one_bond_per_hydrogen(a, b, d, hydrogen)
     pa, pb = a[kept], b[kept]
     rank = np.argsort(pa * n + pb, kind="stable")
     return pa[rank], pb[rank]
+
+
+def crowded(xyz: Any, symbols: Sequence[str]) -> bool:
+    """True when no bonds are perceived for ``xyz`` because its atoms are packed as no
+    matter is: one within bonding distance of more than :data:`MAX_NEIGHBOURS` others,
+    or so many within reach of each other that measuring them would not be linear.
+
+    :func:`bonded_pairs` gives such structures no bonds; RDKit must not be asked either
+    (its bond orders for carbons bonded to hundreds of others take minutes).
+    """
+    seen: dict[str, float] = {}
+    bonded_pairs(xyz, symbols, seen)
+    return bool(seen.get("crowded"))
 
 
 def cross_pairs(xyz: Any, symbols: Sequence[str], side: Any) -> tuple[Any, Any]:
@@ -144,7 +163,9 @@ def connectivity_of(xyz: Any, symbols: Sequence[str],
     ``symbols`` are valid element symbols, one per row of ``xyz``. ``seen`` (when given)
     receives ``"closest"``: the shortest distance between any two atoms (infinity when no
     two are within the bonding reach, which is at least 1.07 Å), so a reader learns of
-    duplicate atoms without a second search.
+    duplicate atoms without a second search. Atoms packed as no matter is (see
+    :func:`crowded`) get no bonds, and ``seen`` then holds ``"crowded"`` (and no
+    ``"closest"`` when there were too many pairs to measure).
     """
     pa, pb = bonded_pairs(xyz, symbols, seen)
     return list(zip(pa.tolist(), pb.tolist(), strict=True))

@@ -15,6 +15,7 @@ from rdkit import Chem
 from rdkit.Chem import rdDetermineBonds
 
 from molforma.document import elements
+from molforma.document.coordinates import xyz_array
 from molforma.document.rdkit_mol import mol_from_document as mol_from_document
 from molforma.document.rdkit_mol import quiet as quiet
 from molforma.formats.common import make_atom
@@ -23,6 +24,7 @@ from molforma.formats.connectivity import (  # noqa: F401 - connectivity is this
     ORDER_PERCEPTION_LIMIT,
     connectivity,
     connectivity_of,
+    crowded,
     saturated_bonds,
     single_bonds,
 )
@@ -189,6 +191,10 @@ def rdkit_bonds(atoms: list[dict[str, Any]], charge: int | None = None, *,
     """RDKit's own part of :func:`perceive_bonds` (connectivity, then orders and formal
     charges), for a reader that has found :func:`saturated_bonds` does not apply."""
     if len(atoms) < 2:
+        return []
+    if crowded(xyz_array(atoms), [a["element"] for a in atoms]):
+        # Atoms packed as no matter is get no bonds, as the sweep decides: RDKit's bond
+        # orders for carbons with hundreds of neighbours would take minutes.
         return []
     bare = [dict(a, formalCharge=0, unpairedElectrons=0, massNumber=None) for a in atoms]
     mol = Chem.RWMol(mol_from_document(bare, []))

@@ -129,10 +129,39 @@ def test_a_query_point_beside_a_pile_of_others_is_found_among_them() -> None:
     assert len(i) == 3 and set(j.tolist()) == {4999} and np.allclose(d, 0.06)
 
 
-def test_bond_perception_stops_at_atoms_on_one_spot_and_reports_them() -> None:
+def test_bond_perception_stops_at_thousands_of_atoms_on_one_spot_and_says_so() -> None:
     xyz = np.zeros((10_000, 3))
     seen: dict[str, float] = {}
     t0 = time.perf_counter()
     a, b = connectivity.bonded_pairs(xyz, ["C"] * 10_000, seen)
     assert time.perf_counter() - t0 < 2.0
-    assert len(a) == len(b) == 0 and seen["closest"] == 0.0
+    assert len(a) == len(b) == 0 and seen["crowded"]
+    assert "closest" not in seen  # unmeasured: whoever loads the atoms checks them
+
+
+def _packed(n: int, spacing: float = 0.11) -> np.ndarray:
+    """n points on a cubic grid ``spacing`` apart: legal atoms (over 0.1 Å), no matter."""
+    side = int(np.ceil(n ** (1 / 3)))
+    k = np.arange(n)
+    return np.stack([k % side, k // side % side, k // side // side], axis=1) * spacing
+
+
+@pytest.mark.parametrize("n", [1000, 10_000])
+def test_atoms_packed_denser_than_matter_get_no_bonds_at_once(n: int) -> None:
+    from molforma.formats.rdkit_bridge import perceive_bonds
+
+    xyz = _packed(n)
+    t0 = time.perf_counter()
+    seen: dict[str, float] = {}
+    a, _ = connectivity.bonded_pairs(xyz, ["C"] * n, seen)
+    assert len(a) == 0 and seen["crowded"] and connectivity.crowded(xyz, ["C"] * n)
+    atoms = [{"id": f"a{k + 1}", "element": "C", "x": x, "y": y, "z": z}
+             for k, (x, y, z) in enumerate(xyz.tolist())]
+    assert perceive_bonds(atoms, 0) == []  # RDKit is not asked about them
+    assert time.perf_counter() - t0 < 10.0  # seconds at most; RDKit alone took minutes
+
+
+def test_a_real_structure_is_not_crowded() -> None:
+    xyz, els = _water_box(3000, 0.1, seed=5)
+    assert not connectivity.crowded(xyz, els)
+    assert len(connectivity.bonded_pairs(xyz, els)[0]) == 2000

@@ -87,3 +87,29 @@ def test_moving_ten_thousand_atoms_onto_one_spot_is_refused_at_once(
     (doc,) = server.ok("list_documents")["documents"]
     assert time.monotonic() - t0 < 2.0
     assert doc["atomCount"] == N and doc["revision"] == rev
+
+
+def _packed_xyz(n: int, spacing: float = 0.11) -> str:
+    """Carbons on a grid 0.11 Å apart: no duplicates, but packed as no matter is."""
+    side = round(n ** (1 / 3)) + 1
+    rows = [f"C {k % side * spacing:.3f} {k // side % side * spacing:.3f} "
+            f"{k // side // side * spacing:.3f}" for k in range(n)]
+    return f"{n}\npacked\n" + "\n".join(rows) + "\n"
+
+
+@pytest.mark.parametrize("n", [1000, N])  # 1,000: bond orders would be RDKit's to find
+def test_atoms_packed_denser_than_matter_load_and_validate_promptly(
+        server: McpProcess, n: int) -> None:
+    doc_id, rev = server.doc()
+    t0 = time.monotonic()
+    out = server.ok("import_document", {"documentId": doc_id, "expectedRevision": rev,
+                                        "format": "xyz", "text": _packed_xyz(n),
+                                        "preview": False}, timeout=300)
+    assert time.monotonic() - t0 < BOUND  # minutes before, and gigabytes of candidate bonds
+    assert out["project"]["atomCount"] == n
+    assert server.ok("get_document", {"documentId": doc_id, "include": ["project"],
+                                      "limit": 1})["project"]["document"]["bonds"] == []
+    t0 = time.monotonic()
+    checks = server.ok("validate_document", {"documentId": doc_id}, timeout=300)
+    assert time.monotonic() - t0 < BOUND  # 161 s before, for 10,000 atoms
+    assert checks["checks"] and checks["checks"][0]["code"] == "close_contact"
