@@ -151,40 +151,40 @@ FUNCTIONALS: list[tuple[str, str, str, str, str]] = [
 ]
 
 TASKS: list[tuple[str, str, str, list[str]]] = [
-    ("energy", "Single-point energy", "一点エネルギー", ["energy"]),
-    ("optimize", "Geometry optimization", "構造最適化", ["optimize"]),
-    ("frequencies", "Vibrational frequencies", "振動数計算", ["freq"]),
-    ("optimize+frequencies", "Optimization + frequencies", "構造最適化＋振動数計算",
+    ("energy", "Energy (single point)", "エネルギー（一点計算）", ["energy"]),
+    ("optimize", "Geometry optimisation", "構造最適化", ["optimize"]),
+    ("frequencies", "Frequencies", "振動数計算", ["freq"]),
+    ("optimize+frequencies", "Optimisation + frequencies", "構造最適化＋振動数計算",
      ["optimize", "freq"]),
 ]
 THEORIES: list[tuple[str, str, str]] = [
-    ("scf", "Hartree–Fock (SCF)", "ハートリー・フォック（SCF）"),
-    ("dft", "Density functional theory (DFT)", "密度汎関数法（DFT）"),
+    ("scf", "SCF (Hartree–Fock)", "SCF（ハートリー・フォック）"),
+    ("dft", "DFT (density functional theory)", "DFT（密度汎関数法）"),
     ("mp2", "MP2 (second-order Møller–Plesset)", "MP2（2次のメラー・プレセット摂動）"),
 ]
 
 # key -> (English label, Japanese label, Japanese description)
 ADVANCED_LABELS: dict[str, tuple[str, str, str]] = {
-    "memory_mb": ("Memory (MB)", "メモリー（MB）", "NWChemが使う全メモリー（MB）。"),
-    "scratch_dir": ("Scratch directory", "一時ディレクトリ",
+    "memory_mb": ("Memory (MB)", "メモリ（MB）", "NWChemが使う全メモリー（MB）。"),
+    "scratch_dir": ("Scratch directory", "スクラッチディレクトリ",
                     "scratch_dir 指示（絶対パス）。一時ファイルの置き場所です。"),
     "permanent_dir": ("Permanent directory", "永続ディレクトリ",
                       "permanent_dir 指示（絶対パス）。残すファイルの置き場所です。"),
-    "input_movecs": ("Input MO vectors", "初期分子軌道ファイル",
+    "input_movecs": ("Input MO vectors", "初期MOベクトル（入力）",
                      "初期分子軌道（vectors input）のファイル。"),
-    "output_movecs": ("Output MO vectors", "出力分子軌道ファイル",
+    "output_movecs": ("Output MO vectors", "MOベクトルの出力先",
                       "分子軌道の出力先（vectors output）。"),
-    "scf_maxiter": ("SCF max. iterations", "SCF最大反復回数", "SCFの反復回数の上限。"),
+    "scf_maxiter": ("SCF max iterations", "SCF最大反復回数", "SCFの反復回数の上限。"),
     "scf_thresh": ("SCF convergence threshold", "SCF収束しきい値", "SCFの収束しきい値。"),
-    "dft_iterations": ("DFT max. iterations", "DFT最大反復回数", "DFTの反復回数の上限。"),
+    "dft_iterations": ("DFT max iterations", "DFT最大反復回数", "DFTの反復回数の上限。"),
     "dft_convergence_energy": ("DFT energy convergence", "DFTエネルギー収束条件",
                                "DFTのエネルギー収束条件。"),
     "dft_grid": ("DFT grid", "DFT積分グリッド", "DFTの数値積分グリッド。"),
     "dispersion": ("Dispersion correction", "分散力補正", "経験的分散力補正（DFTのみ）。"),
-    "noautosym": ("No symmetry (noautosym)", "対称性を使わない（noautosym）",
+    "noautosym": ("No automatic symmetry", "対称性を自動で使わない",
                   "geometry noautosym。対称性を検出しません。未設定なら自動：固定原子がなければ"
                   "対称性を使い、結果は文書の座標系に戻します。"),
-    "nocenter": ("Keep orientation (nocenter noautoz)", "座標系を保持（nocenter noautoz）",
+    "nocenter": ("Keep my frame (no centring)", "座標系を保持（中心移動なし）",
                  "geometry nocenter noautoz。入力の座標系とデカルト座標をそのまま使います。"
                  "未設定なら自動：固定原子がなければ内部座標を使います。"),
     "basis_spherical": ("Spherical basis functions", "球面調和基底関数",
@@ -192,14 +192,14 @@ ADVANCED_LABELS: dict[str, tuple[str, str, str]] = {
                         "Pople 系はデカルト）。"),
     "mp2_frozen_core": ("MP2 frozen core", "MP2 で内殻を凍結",
                         "mp2 の freeze atomic。オフにすると全電子を相関させます。"),
-    "opt_maxiter": ("Optimizer max. steps", "最適化の最大ステップ数", "構造最適化のステップ数の上限。"),
-    "freq_animate": ("Write mode animations", "振動アニメーションを出力",
+    "opt_maxiter": ("Optimiser max steps", "最適化の最大ステップ数", "構造最適化のステップ数の上限。"),
+    "freq_animate": ("Write mode animation files", "振動アニメーションファイルを出力",
                      "freq の animate。モードごとのアニメーションXYZを書き出します。"),
     "print_level": ("Print level", "出力レベル", "全体の出力レベル。"),
     "properties": ("Dipole, quadrupole, Mulliken charges", "双極子・四極子・Mulliken電荷",
                    "property タスクで双極子・四極子モーメントとMulliken電荷を出力します"
                    "（MP2ではSCFレベル）。"),
-    "molden_file": ("Write a MOLDEN file", "MOLDEN ファイルを出力",
+    "molden_file": ("Write a MOLDEN file (orbitals)", "MOLDEN ファイルを出力（分子軌道）",
                     "分子軌道を MOLDEN ファイル（ジョブフォルダの <接頭辞>.molden）に書き出します。"
                     "結果タブの分子軌道表示で開けます。"),
 }

@@ -4,102 +4,6 @@
 <context>
     <name>CalculationPanel</name>
     <message>
-        <source>Dipole, quadrupole, Mulliken charges</source>
-        <translation>双極子・四極子・Mulliken電荷</translation>
-    </message>
-    <message>
-        <source>Energy (single point)</source>
-        <translation>エネルギー（一点計算）</translation>
-    </message>
-    <message>
-        <source>Geometry optimisation</source>
-        <translation>構造最適化</translation>
-    </message>
-    <message>
-        <source>Frequencies</source>
-        <translation>振動数計算</translation>
-    </message>
-    <message>
-        <source>Optimisation + frequencies</source>
-        <translation>構造最適化＋振動数計算</translation>
-    </message>
-    <message>
-        <source>SCF (Hartree–Fock)</source>
-        <translation>SCF（ハートリー・フォック）</translation>
-    </message>
-    <message>
-        <source>DFT</source>
-        <translation>DFT</translation>
-    </message>
-    <message>
-        <source>MP2</source>
-        <translation>MP2</translation>
-    </message>
-    <message>
-        <source>Memory (MB)</source>
-        <translation>メモリ（MB）</translation>
-    </message>
-    <message>
-        <source>Scratch directory</source>
-        <translation>スクラッチディレクトリ</translation>
-    </message>
-    <message>
-        <source>Permanent directory</source>
-        <translation>永続ディレクトリ</translation>
-    </message>
-    <message>
-        <source>Input MO vectors</source>
-        <translation>初期MOベクトル（入力）</translation>
-    </message>
-    <message>
-        <source>Output MO vectors</source>
-        <translation>MOベクトルの出力先</translation>
-    </message>
-    <message>
-        <source>SCF max iterations</source>
-        <translation>SCF最大反復回数</translation>
-    </message>
-    <message>
-        <source>SCF convergence threshold</source>
-        <translation>SCF収束しきい値</translation>
-    </message>
-    <message>
-        <source>DFT max iterations</source>
-        <translation>DFT最大反復回数</translation>
-    </message>
-    <message>
-        <source>DFT energy convergence</source>
-        <translation>DFTエネルギー収束条件</translation>
-    </message>
-    <message>
-        <source>DFT grid</source>
-        <translation>DFT積分グリッド</translation>
-    </message>
-    <message>
-        <source>Dispersion correction</source>
-        <translation>分散力補正</translation>
-    </message>
-    <message>
-        <source>No automatic symmetry</source>
-        <translation>対称性を自動で使わない</translation>
-    </message>
-    <message>
-        <source>Keep my frame (no centring)</source>
-        <translation>座標系を保持（中心移動なし）</translation>
-    </message>
-    <message>
-        <source>Optimiser max steps</source>
-        <translation>最適化の最大ステップ数</translation>
-    </message>
-    <message>
-        <source>Write mode animation files</source>
-        <translation>振動アニメーションファイルを出力</translation>
-    </message>
-    <message>
-        <source>Print level</source>
-        <translation>出力レベル</translation>
-    </message>
-    <message>
         <source>(NWChem default)</source>
         <translation>（NWChemの既定値）</translation>
     </message>
@@ -180,14 +84,6 @@
         <translation>入力を生成できません:</translation>
     </message>
     <message>
-        <source>Spherical basis functions</source>
-        <translation>球面調和基底関数</translation>
-    </message>
-    <message>
-        <source>MP2 frozen core</source>
-        <translation>MP2 で内殻を凍結</translation>
-    </message>
-    <message>
         <source>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</source>
         <translation>一部チェック：自動（この分子と基底関数に安全な設定を MolForma が選びます）。</translation>
     </message>
@@ -198,10 +94,6 @@
     <message>
         <source>Not a number: %1 (write it like 1e-6 or 0.001, with a point)</source>
         <translation>数値ではありません: %1（1e-6 や 0.001 のように小数点で書いてください）</translation>
-    </message>
-    <message>
-        <source>Write a MOLDEN file (orbitals)</source>
-        <translation>MOLDEN ファイルを出力（分子軌道）</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,7 @@ import math
 import re
 import types
 import typing
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer
@@ -48,39 +49,44 @@ from molforma.nwchem.value_grammar import CALCULATION_VALIDATORS
 log = logging.getLogger(__name__)
 
 
-TASK_LABELS: dict[str, str] = {
-    "energy": QT_TRANSLATE_NOOP("CalculationPanel", "Energy (single point)"),
-    "optimize": QT_TRANSLATE_NOOP("CalculationPanel", "Geometry optimisation"),
-    "frequencies": QT_TRANSLATE_NOOP("CalculationPanel", "Frequencies"),
-    "optimize+frequencies": QT_TRANSLATE_NOOP("CalculationPanel", "Optimisation + frequencies"),
-}
-THEORY_LABELS: dict[str, str] = {
-    "scf": QT_TRANSLATE_NOOP("CalculationPanel", "SCF (Hartree–Fock)"),
-    "dft": QT_TRANSLATE_NOOP("CalculationPanel", "DFT"),
-    "mp2": QT_TRANSLATE_NOOP("CalculationPanel", "MP2"),
-}
-ADVANCED_LABELS: dict[str, str] = {
-    "memory_mb": QT_TRANSLATE_NOOP("CalculationPanel", "Memory (MB)"),
-    "scratch_dir": QT_TRANSLATE_NOOP("CalculationPanel", "Scratch directory"),
-    "permanent_dir": QT_TRANSLATE_NOOP("CalculationPanel", "Permanent directory"),
-    "input_movecs": QT_TRANSLATE_NOOP("CalculationPanel", "Input MO vectors"),
-    "output_movecs": QT_TRANSLATE_NOOP("CalculationPanel", "Output MO vectors"),
-    "scf_maxiter": QT_TRANSLATE_NOOP("CalculationPanel", "SCF max iterations"),
-    "scf_thresh": QT_TRANSLATE_NOOP("CalculationPanel", "SCF convergence threshold"),
-    "dft_iterations": QT_TRANSLATE_NOOP("CalculationPanel", "DFT max iterations"),
-    "dft_convergence_energy": QT_TRANSLATE_NOOP("CalculationPanel", "DFT energy convergence"),
-    "dft_grid": QT_TRANSLATE_NOOP("CalculationPanel", "DFT grid"),
-    "dispersion": QT_TRANSLATE_NOOP("CalculationPanel", "Dispersion correction"),
-    "noautosym": QT_TRANSLATE_NOOP("CalculationPanel", "No automatic symmetry"),
-    "nocenter": QT_TRANSLATE_NOOP("CalculationPanel", "Keep my frame (no centring)"),
-    "basis_spherical": QT_TRANSLATE_NOOP("CalculationPanel", "Spherical basis functions"),
-    "mp2_frozen_core": QT_TRANSLATE_NOOP("CalculationPanel", "MP2 frozen core"),
-    "opt_maxiter": QT_TRANSLATE_NOOP("CalculationPanel", "Optimiser max steps"),
-    "freq_animate": QT_TRANSLATE_NOOP("CalculationPanel", "Write mode animation files"),
-    "print_level": QT_TRANSLATE_NOOP("CalculationPanel", "Print level"),
-    "properties": QT_TRANSLATE_NOOP("CalculationPanel", "Dipole, quadrupole, Mulliken charges"),
-    "molden_file": QT_TRANSLATE_NOOP("CalculationPanel", "Write a MOLDEN file (orbitals)"),
-}
+class CatalogueLabels(Mapping[str, str]):
+    """The labels of one settings catalogue in the window's language, by key.
+
+    Tasks, theories and advanced settings are named by one table per language: the
+    catalogue under ``resources/`` (``molforma.catalog``), which ``get_catalog`` and the
+    messages use too, so the window, the catalogue and an agent say the same words
+    ("Optimisation + frequencies" everywhere; the API keeps its values such as
+    ``optimize+frequencies``). Qt's translator is not asked for these words: a second
+    copy in ``translations/`` could drift from the catalogue. Read at each lookup, so a
+    language switch relabels the combos and rows.
+    """
+
+    def __init__(self, kind: str, key_field: str = "name") -> None:
+        self._kind = kind
+        self._key_field = key_field
+
+    def _labels(self) -> dict[str, dict[str, str]]:
+        from molforma.catalog import get_catalog
+
+        entries = get_catalog(self._kind)[self._kind]
+        return {str(e[self._key_field]): e["label"] for e in entries}
+
+    def __getitem__(self, key: str) -> str:
+        from molforma.gui.app import current_language
+
+        label = self._labels()[key]
+        return str(label.get(current_language()) or label["en"])
+
+    def __iter__(self) -> typing.Iterator[str]:
+        return iter(self._labels())
+
+    def __len__(self) -> int:
+        return len(self._labels())
+
+
+TASK_LABELS = CatalogueLabels("tasks")
+THEORY_LABELS = CatalogueLabels("theories")
+ADVANCED_LABELS = CatalogueLabels("advanced_keys", "key")
 DEFAULT_TEXT = QT_TRANSLATE_NOOP("CalculationPanel", "(NWChem default)")
 AUTOMATIC_TIP = QT_TRANSLATE_NOOP(
     "CalculationPanel", "Partly checked: automatic (MolForma chooses what is safe for this "
@@ -199,14 +205,14 @@ class CalculationPanel(Retranslatable, QWidget):
         self.task_combo.setObjectName("taskCombo")
         for key in TASKS:
             self.task_combo.addItem(key, key)
-        self.bind_text(lambda: [self.task_combo.setItemText(i, self.tr(TASK_LABELS.get(k, k)))
+        self.bind_text(lambda: [self.task_combo.setItemText(i, TASK_LABELS.get(k, k))
                                 for i, k in enumerate(TASKS)])
         self.theory_combo = QComboBox(conditions)
         self.theory_combo.setObjectName("theoryCombo")
         for key in THEORIES:
             self.theory_combo.addItem(key, key)
         self.bind_text(lambda: [self.theory_combo.setItemText(
-            i, self.tr(THEORY_LABELS.get(k, k))) for i, k in enumerate(THEORIES)])
+            i, THEORY_LABELS.get(k, k)) for i, k in enumerate(THEORIES)])
         self.functional_combo = QComboBox(conditions)
         self.functional_combo.setObjectName("functionalCombo")
         self.functional_combo.setEditable(True)
@@ -277,7 +283,7 @@ class CalculationPanel(Retranslatable, QWidget):
         for key, field in AdvancedSettings.model_fields.items():
             widget = self._make_advanced_field(key, field)
             self._advanced[key] = widget
-            adv_form.addRow(self.label(lambda k=key: self.tr(ADVANCED_LABELS.get(k, k)) + ":"),
+            adv_form.addRow(self.label(lambda k=key: ADVANCED_LABELS.get(k, k) + ":"),
                             self._with_message(f"advanced.{key}", widget))
         self.advanced_group.setVisible(False)
         self.advanced_toggle.toggled.connect(self.set_advanced_expanded)
