@@ -235,6 +235,7 @@ _TYPE_SPECIFIC = frozenset({
     "uniqueItems", "properties", "additionalProperties", "required", "minProperties",
     "maxProperties"})
 _NULL = {"type": "null"}
+_PLAIN_NAME = re.compile(r"^[a-z][A-Za-z0-9_]*$")
 
 
 def compact_schema(schema: dict[str, Any], *, output: bool) -> dict[str, Any]:
@@ -335,7 +336,8 @@ def _share(schema: dict[str, Any]) -> dict[str, Any]:
     defs = schema.get("$defs") or {}
     shared: dict[str, str] = {}
     for key, n in counts.items():
-        if n < 2:
+        # A name goes into a JSON pointer as it is: only plain identifiers are shared.
+        if n < 2 or not _PLAIN_NAME.match(names[key]):
             continue
         base = names[key]
         name, i = base, 2
@@ -362,7 +364,7 @@ def _share(schema: dict[str, Any]) -> dict[str, Any]:
                 out[k] = swap(v)
         return out
 
-    out = swap(schema)
+    out: dict[str, Any] = swap(schema)
     out["$defs"] = {**out.get("$defs", {}),
                     **{name: swap(json.loads(key)) for key, name in shared.items()}}
     return out
