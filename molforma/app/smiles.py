@@ -31,6 +31,24 @@ register({
 Atoms = list[dict[str, Any]]
 
 
+def check_smiles(smiles: str) -> None:
+    """Refuse a SMILES string RDKit cannot read, at once (milliseconds, no 3D work), so
+    the window says so when asked rather than when the background work ends.
+
+    Raises:
+        MolFormaError: ``smiles_invalid``.
+    """
+    from rdkit import Chem
+
+    from molforma.formats.rdkit_bridge import quiet
+
+    text = smiles.strip()
+    with quiet():
+        mol = Chem.MolFromSmiles(text) if text else None
+    if mol is None:
+        raise MolFormaError("smiles_invalid", smiles=text)
+
+
 def smiles_to_structure(smiles: str, *, cancelled: CancelFn = lambda: False,
                         progress: ProgressFn = lambda _p, _m: None,
                         max_atoms: int = 10_000) -> tuple[Atoms, Atoms]:

@@ -60,7 +60,7 @@ from PySide6.QtWidgets import (
 
 from molforma.document.origin import acting_for_mcp
 from molforma.errors import MolFormaError, StaleRevisionError
-from molforma.gui import controls, dialogs
+from molforma.gui import controls, dialogs, outcome
 from molforma.gui.controls import Control
 from molforma.gui.introspection import mol_view
 from molforma.gui.modal_guard import refuse_edits_behind_modal
@@ -77,6 +77,8 @@ Result = tuple[dict[str, Any], StartedWork | None]
 TARGET_TOOLS = frozenset({"ui_activate", "ui_set_value", "ui_edit_cell", "ui_select",
                           "ui_input"})
 MODAL_TOOLS = frozenset({"ui_file_dialog", "answer_dialog"})
+# Work whose end is the command's own result (seconds, in the window's worker).
+SETTLED_BY_WORK = frozenset({"cleanup", "smiles"})
 
 
 class CommandRunner(QObject):
@@ -96,6 +98,7 @@ class CommandRunner(QObject):
         self._wake.connect(self.drain, Qt.ConnectionType.QueuedConnection)
         self._active_levels: set[int] = set()
         self._watched: list[tuple[Callable[[], bool], threading.Event]] = []
+        self._settling: list[tuple[StartedWork, Callable[[], None]]] = []
         self._workers: list[dict[str, Any]] = []
         self._wlock = threading.Lock()
         self._timer = QTimer(self)
@@ -135,6 +138,16 @@ class CommandRunner(QObject):
         with self._wlock:
             self._workers = workers
             watched = list(self._watched)
+            settling = list(self._settling)
+        for work, settle in settling:
+            try:
+                ended = work.status() != "running"
+            except Exception:  # noqa: BLE001 - a deleted widget: the work is over
+                ended = True
+            if ended:
+                with self._wlock:
+                    self._settling.remove((work, settle))
+                settle()
         for done, ev in watched:
             try:
                 ended = done()
@@ -233,7 +246,7 @@ class CommandRunner(QObject):
         previous = dialogs.registry.command_id
         dialogs.registry.command_id = rec.id
         try:
-            with acting_for_mcp():
+            with acting_for_mcp(), outcome.collecting() as refusals:
                 result, work = self.handlers[cmd.tool](rec)
         except MolFormaError as exc:
             self.store.fail(rec, exc)
@@ -244,11 +257,43 @@ class CommandRunner(QObject):
             return
         finally:
             dialogs.registry.command_id = previous
+        if refusals:
+            # The window refused (a message beside a field, under the view, in a status
+            # line or a box): the record says so with that message, never "done".
+            self.store.fail(rec, refusals[0])
+            return
         if work is None:
             work = self._work_started(before)
         result = dict(result)
         result["revision"] = self.window.ctx.document.revision
+        if work is not None and work.kind in SETTLED_BY_WORK:
+            self._settle_later(rec, result, work)
+            return
         self.store.finish(rec, result, work)
+
+    def _settle_later(self, rec: CommandRecord, result: dict[str, Any],
+                      work: StartedWork) -> None:
+        """A SMILES build or clean-up is the command's point: its record stays running
+        until the work ends, then says what the work did (a candidate made: done; nothing
+        to change or a refusal: failed with the window's message)."""
+        rec.work = work
+
+        def settle() -> None:
+            try:
+                error = work.error() if work.error is not None else None
+                failed = work.status() in ("failed", "unchanged") and error is not None
+            except Exception:  # noqa: BLE001 - the record must end whatever happened
+                log.exception("settling window command %s", rec.id)
+                error, failed = MolFormaError("internal_error", tool=rec.command.tool), True
+            if failed and error is not None:
+                self.store.fail(rec, error)
+                return
+            done = dict(result)
+            done["revision"] = self.window.ctx.document.revision
+            self.store.finish(rec, done, work)
+
+        with self._wlock:
+            self._settling.append((work, settle))
 
     # -- work a command started ----------------------------------------------------------------
     def _work_state(self) -> dict[str, Any]:
@@ -287,9 +332,19 @@ class CommandRunner(QObject):
             state["cancelled"] = True
             tab.cancel_worker()
 
-        return self._watch(kind, done=lambda: tab.worker is not worker, cancel=cancel,
-                           status=lambda: "cancelled" if state["cancelled"] else (
-                               "running" if tab.worker is worker else "finished"))
+        def status() -> str:
+            if state["cancelled"]:
+                return "cancelled"
+            if tab.worker is worker:
+                return "running"
+            end = tab.worker_end(worker)
+            return {"failed": "failed", "unchanged": "unchanged"}.get(
+                end[0] if end else "", "finished")
+
+        work = self._watch(kind, done=lambda: tab.worker is not worker, cancel=cancel,
+                           status=status)
+        work.error = lambda: (tab.worker_end(worker) or ("", None))[1]
+        return work
 
     def _scan_work(self) -> StartedWork:
         hist = self.window.panels["history"]
@@ -338,7 +393,13 @@ class CommandRunner(QObject):
         # the window never stores what set_execution / set_advanced would refuse.
         controls.validate(row, value, self.policy)
         set_value(obj, value)
-        return {"target": self._node(obj)}, None
+        shown = _shown_value(obj)
+        if not _kept(obj, value, shown):
+            # A field that quietly went back to the stored value: a refusal, never "done".
+            # (A panel that showed its reason has already put it in the record.)
+            outcome.refused(MolFormaError("ui_value_not_kept", target=obj.objectName(),
+                                          value=value, shown=shown))
+        return {"target": self._node(obj), "value": shown}, None
 
     def _ui_edit_cell(self, rec: CommandRecord) -> Result:
         obj = self._target(rec)
@@ -554,7 +615,7 @@ class CommandRunner(QObject):
         else:
             ok = tab.start_cleanup()
         if not ok:
-            raise MolFormaError("window_refused", message=tab.message.text())
+            raise outcome.first() or MolFormaError("window_refused", message=tab.message.text())
         return {"started": tab.worker_state()}, self._worker_work()
 
     def _history_action(self, rec: CommandRecord) -> Result:
@@ -567,7 +628,8 @@ class CommandRunner(QObject):
             before = panel.scan_handle
             panel.scan()
             if panel.scan_handle is None or panel.scan_handle is before:
-                raise MolFormaError("window_refused", message=panel.status_label.text())
+                raise outcome.first() or MolFormaError("window_refused",
+                                                       message=panel.status_label.text())
             return {"scanning": True}, self._scan_work()
         if action == "select":
             index = a.get("index")
@@ -582,7 +644,8 @@ class CommandRunner(QObject):
             checked = str(self.policy.check_path(str(path), for_write=True))
             out = panel.export_csv(checked)
             if out is None:
-                raise MolFormaError("window_refused", message=panel.status_label.text())
+                raise outcome.first() or MolFormaError("window_refused",
+                                                       message=panel.status_label.text())
             return {"path": out, "rows": len(panel.rows)}, None
         folder = panel.selected_folder()
         if folder is None:
@@ -592,7 +655,8 @@ class CommandRunner(QObject):
               "open_folder": panel.open_selected_folder, "trash": panel.trash_selected}[action]
         ok = bool(fn())
         if not ok and action != "trash":
-            raise MolFormaError("window_refused", message=panel.status_label.text())
+            raise outcome.first() or MolFormaError("window_refused",
+                                                   message=panel.status_label.text())
         return {"folder": folder, "done": ok}, None
 
     def _view(self, rec: CommandRecord) -> Result:
@@ -626,6 +690,42 @@ class CommandRunner(QObject):
             panel.show_structure(int(a.get("index") or 0))  # type: ignore[attr-defined]
         self.window.show_tab("results")
         return {"playing": bool(panel.playing)}, None  # type: ignore[attr-defined]
+
+
+def _shown_value(obj: Any) -> Any:
+    """What a field shows now (the value a person would read back)."""
+    if isinstance(obj, QLineEdit):
+        return obj.text()
+    if isinstance(obj, QSpinBox | QDoubleSpinBox | QAbstractSlider):
+        return obj.value()
+    if isinstance(obj, QComboBox):
+        return obj.currentText()
+    if isinstance(obj, QAbstractButton):
+        return obj.isChecked()
+    if isinstance(obj, QPlainTextEdit | QTextEdit):
+        return obj.toPlainText()
+    if isinstance(obj, QTabWidget):
+        return obj.currentIndex()
+    return None
+
+
+def _kept(obj: Any, value: Any, shown: Any) -> bool:
+    """True when the field shows what was set (allowing the panel's own spelling: the
+    case of a basis name, a trimmed path, a spin box's rounding, a choice by index)."""
+    if isinstance(obj, QLineEdit | QPlainTextEdit | QTextEdit):
+        return str(shown).strip() == ("" if value is None else str(value)).strip()
+    if isinstance(obj, QDoubleSpinBox):
+        return abs(float(shown) - float(value)) <= 10 ** -obj.decimals()
+    if isinstance(obj, QSpinBox | QAbstractSlider):
+        return int(shown) == int(float(value))
+    if isinstance(obj, QComboBox):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return obj.currentIndex() == value
+        return str(shown).casefold() == str(value).strip().casefold() or \
+            obj.currentData() == value
+    if isinstance(obj, QAbstractButton):
+        return bool(shown) == bool(value)
+    return True
 
 
 def _public_modal(modal: QWidget) -> bool:

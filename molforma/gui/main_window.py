@@ -33,7 +33,7 @@ from molforma.app.files import opens_as_results
 from molforma.document.changes import Change
 from molforma.document.origin import mcp_acting
 from molforma.errors import MolFormaError
-from molforma.gui import dialogs
+from molforma.gui import dialogs, outcome
 from molforma.gui.actions import (
     ACTIONS,
     ACTIONS_BY_ID,
@@ -375,6 +375,7 @@ class MainWindow(QMainWindow):
     def report_error(self, title: str, exc: BaseException | str) -> None:
         """Show an error through :mod:`dialogs` (a MolFormaError in the display language)."""
         text = exc.message() if isinstance(exc, MolFormaError) else str(exc)
+        outcome.refused(exc if isinstance(exc, MolFormaError) else text)
         dialogs.error(self, title, text)
 
     def report_error_later(self, title: str, text: str) -> None:
@@ -505,7 +506,10 @@ class MainWindow(QMainWindow):
 
         try:
             check_path(self.ctx.policy, path, window_actor(), for_write=True)
-            ops.save_project(self.ctx.document, path, set_path=True)
+            # Check and write as one step for MCP (a folder swapped after the check);
+            # the recent-files list is written after, outside (the configuration dir).
+            with files.judged_files(self.ctx, window_actor()):
+                ops.save_project(self.ctx.document, path, set_path=True)
         except MolFormaError as exc:
             self.report_error(self.tr("Cannot save"), exc)
             return False
@@ -543,7 +547,8 @@ class MainWindow(QMainWindow):
             return
         try:
             text = ops.export_document(self.ctx.document, fmt)
-            atomic_write_text(path, text)
+            with files.judged_files(self.ctx, window_actor()):
+                atomic_write_text(path, text)
         except MolFormaError as exc:
             self.report_error(self.tr("Export"), exc)
             return

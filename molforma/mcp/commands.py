@@ -72,13 +72,17 @@ class StartedWork:
         kind: ``cleanup``, ``calculation``, ``results_load`` or ``history_scan``.
         wait: Blocks until the work ends or ``timeout`` seconds pass; True when it ended.
         cancel: Stops it like its own cancel action.
-        status: The current status word (``running``, ``finished``, ``cancelled`` …).
+        status: The current status word (``running``, ``finished``, ``cancelled``,
+            ``failed``, ``unchanged`` …).
+        error: The error the window showed when the work failed or did nothing.
     """
 
     kind: str
     wait: Callable[[float | None], bool]
     cancel: Callable[[], None]
     status: Callable[[], str]
+    # Why the work failed or changed nothing, as the window showed it (None: it did not).
+    error: Callable[[], MolFormaError | None] | None = None
 
 
 @dataclass
@@ -140,6 +144,9 @@ class CommandRecord:
             out["action"] = action
         if self.work is not None:
             out["work"] = {"kind": self.work.kind, "status": self.work.status()}
+            err = self.work.error() if self.work.error is not None else None
+            if err is not None:
+                out["work"]["error"] = err.to_dict(lang)
         return out
 
 

@@ -271,3 +271,23 @@ def test_no_application_shortcut_fires_from_an_mcp_key(make_main_window: Any,
     ctrl3 = QKeySequence("Ctrl+3")[0]
     QTest.keyClick(canvas, ctrl3.key(), ctrl3.keyboardModifiers())
     assert fired == ["molforma.view.tab_execution"]
+
+
+def test_a_field_that_quietly_goes_back_fails_the_command(make_main_window: Any) -> None:
+    """The runner reads the field back: a value the window did not keep is never "done",
+    even when no panel said why (a field that quietly restores the stored value)."""
+    win = make_main_window(mcp_mode=True)
+    win.build_panels()
+    runner = _runner(win)
+    edit = win.findChild(QLineEdit, "smilesInput")
+    edit.setText("C")
+    edit.editingFinished.connect(lambda: edit.setText("C"))  # a quiet refusal
+    rec = runner.store.add(WindowCommand(tool="ui_set_value", args={
+        "target": "smilesInput", "value": "CCO"}), wake=False)
+    runner.drain()
+    assert rec.status == "failed" and rec.error.code == "ui_value_not_kept"
+    assert rec.error.data["shown"] == "C"
+    kept = runner.store.add(WindowCommand(tool="ui_set_value", args={
+        "target": "moleculeTitle", "value": "wet"}), wake=False)
+    runner.drain()
+    assert kept.status == "done" and kept.result["value"] == "wet"

@@ -446,7 +446,9 @@ def test_a_run_pressed_through_mcp_with_untrusted_settings_runs_nothing(
     server.ok("open_file", {"documentId": doc_id, "expectedRevision": rev, "path": str(other),
                             "preview": False})
     rec = _run(server, "ui_activate", {"target": "runButton"})
-    assert rec["status"] == "done"
+    # Nothing ran, and the record says so with the message the window showed.
+    assert rec["status"] == "failed" and rec["error"]["code"] == "window_refused", rec
+    assert "only you can confirm" in rec["error"]["message"]
     assert server.ok("get_ui", {})["activeModal"] is None
     assert server.ok("get_app_state", {})["calculation"] is None
     assert "only you can confirm" in server.ok("get_ui_item", {"target": "jobStatusLabel"})["text"]
@@ -605,8 +607,10 @@ def test_save_project_driven_through_mcp_is_refused_outside_the_allowed_dirs(
     assert "allowed" in box["text"] or "outside" in box["text"], box
     assert project.read_text() == before
     _run(server, "ui_activate", {"target": next(iter(box["buttonIds"].values()))})
-    wait_until(lambda: server.ok("get_ui_command", {"commandId": saving["commandId"]})
-               ["status"] == "done")
+    rec = wait_until(lambda: (r := server.ok("get_ui_command", {"commandId": saving["commandId"]}))
+                     ["status"] in ("done", "failed") and r)
+    # Nothing was saved: the record says so with the error the box showed.
+    assert rec["status"] == "failed" and rec["error"]["code"] == "path_not_allowed", rec
     assert project.read_text() == before
 
 

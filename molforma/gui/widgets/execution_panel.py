@@ -48,7 +48,7 @@ from PySide6.QtWidgets import (
 
 from molforma.document.changes import Change
 from molforma.errors import MolFormaError
-from molforma.gui import dialogs
+from molforma.gui import dialogs, outcome
 from molforma.gui.running_jobs import job_snapshot
 from molforma.gui.widgets.panel_workers import (
     Retranslatable,
@@ -410,7 +410,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         try:
             grammar.EXECUTION_VALIDATORS[key](value)
         except MolFormaError as exc:
-            self._refuse(key, error_text(exc))
+            self._refuse(key, exc)
             return
         self._set(key, value)
 
@@ -430,7 +430,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         try:
             grammar.validate_batch_directives(values)
         except MolFormaError as exc:
-            self._refuse("batch_directives", error_text(exc))
+            self._refuse("batch_directives", exc)
             return
         self._set("batch_directives", values)
 
@@ -482,8 +482,11 @@ class ExecutionPanel(Retranslatable, QWidget):
             return
         self.ctx.preferences = prefs
 
-    def _refuse(self, key: str, message: str) -> None:
-        self._local_errors[key] = message
+    def _refuse(self, key: str, reason: str | MolFormaError) -> None:
+        """Show why ``key`` was not stored (a window command's record gets the same error)."""
+        outcome.refused(reason)
+        self._local_errors[key] = error_text(reason) if isinstance(reason, MolFormaError) \
+            else reason
         self.refresh()
 
     def _commit_command(self, key: str, edit: QLineEdit) -> None:
@@ -547,6 +550,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         """Store the table's variables, or show why they cannot be stored."""
         env, problem = self._table_environment()
         if problem:
+            outcome.refused(problem)
             self._local_errors["environment"] = problem
             self._show_messages()
             return
@@ -727,7 +731,10 @@ class ExecutionPanel(Retranslatable, QWidget):
         return None
 
     def _set_status(self, text: str, *, error: bool = False) -> None:
-        """Show ``text`` under the buttons; refusals and failures in red."""
+        """Show ``text`` under the buttons; refusals and failures in red (and, while a
+        window command runs, in its record)."""
+        if error:
+            outcome.refused(text)
         self.status_label.setText(text)
         self.status_label.setProperty("error", error)
         self.status_label.setStyleSheet("color: #d03030;" if error else "")

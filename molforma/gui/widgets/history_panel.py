@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma.gui import dialogs
+from molforma.errors import MolFormaError
+from molforma.gui import dialogs, outcome
 from molforma.gui.widgets.panel_workers import (
     BackgroundCall,
     Retranslatable,
@@ -244,15 +245,22 @@ class HistoryPanel(Retranslatable, QWidget):
             try:
                 checked.append(check_path(self.ctx, r))
             except Exception as exc:  # noqa: BLE001 - a refused root is reported, others scan
-                self.status_label.setText(error_text(exc))
+                self._refuse(exc)
         if not checked:
             if not roots:
-                self.status_label.setText(self.tr("No job root is set."))
+                self._refuse(self.tr("No job root is set."))
             return
         self.scan_handle = self.scanner.start(checked, guard=_mcp_guard(self.ctx))
         self.status_label.setText(self.tr("Scanning %1 …").replace("%1", ", ".join(checked)))
         self.scan_button.setEnabled(False)
         self._timer.start()
+
+    def _refuse(self, reason: Any) -> None:
+        """Show why an action did nothing; a running window command's record carries it."""
+        outcome.refused(reason if isinstance(reason, MolFormaError) else str(
+            error_text(reason) if isinstance(reason, BaseException) else reason))
+        self.status_label.setText(error_text(reason) if isinstance(reason, BaseException)
+                                  else str(reason))
 
     @property
     def scanning(self) -> bool:
@@ -277,7 +285,7 @@ class HistoryPanel(Retranslatable, QWidget):
         elif handle.status == "cancelled":
             self.status_label.setText(self.tr("Scan cancelled."))
         else:
-            self.status_label.setText(self.tr("Scan failed: %1").replace(
+            self._refuse(self.tr("Scan failed: %1").replace(
                 "%1", error_text(handle.error) if handle.error else ""))
         self.scanFinished.emit()
 
@@ -421,7 +429,7 @@ class HistoryPanel(Retranslatable, QWidget):
         try:
             return check_path(self.ctx, folder)
         except Exception as exc:  # noqa: BLE001 - the refusal is shown
-            self.status_label.setText(error_text(exc))
+            self._refuse(exc)
             return None
 
     def reuse_selected(self) -> bool:
@@ -437,7 +445,7 @@ class HistoryPanel(Retranslatable, QWidget):
             reuse_job(self.ctx, folder, geometry="final" if geometry == "final" else "input",
                       actor=window_actor())
         except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
-            self.status_label.setText(self.tr("Cannot reuse: %1").replace("%1", error_text(exc)))
+            self._refuse(self.tr("Cannot reuse: %1").replace("%1", error_text(exc)))
             return False
         text = (self.tr("Loaded the molecule (final geometry) and conditions of %1")
                 if geometry == "final" else self.tr("Loaded the molecule and conditions of %1"))
@@ -456,7 +464,7 @@ class HistoryPanel(Retranslatable, QWidget):
         try:
             use_final_structure(self.ctx, folder, actor=window_actor())
         except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
-            self.status_label.setText(self.tr("Cannot use the structure: %1").replace(
+            self._refuse(self.tr("Cannot use the structure: %1").replace(
                 "%1", error_text(exc)))
             return False
         self.status_label.setText(self.tr(
@@ -471,7 +479,7 @@ class HistoryPanel(Retranslatable, QWidget):
             return False
         results = self.ctx.results
         if results is None:
-            self.status_label.setText(self.tr("The results viewer is not available."))
+            self._refuse(self.tr("The results viewer is not available."))
             return False
         # In MCP mode every results load is judged file by file, as the Results tab's own
         # are: what it loads, get_results can read.
@@ -480,13 +488,13 @@ class HistoryPanel(Retranslatable, QWidget):
         try:
             handle = results.open_directory(folder, **guard)
         except Exception as exc:  # noqa: BLE001 - shown
-            self.status_label.setText(error_text(exc))
+            self._refuse(exc)
             return False
 
         def done(ok: bool, err: Any = None) -> None:
             self.ctx.events.resultsChanged.emit()
             if not ok and err is not None:
-                self.status_label.setText(error_text(err))
+                self._refuse(err)
 
         watch_load(self, handle, done)
         self._show_results_tab()
@@ -510,7 +518,7 @@ class HistoryPanel(Retranslatable, QWidget):
             return False
         ok = open_url(QUrl.fromLocalFile(folder))
         if not ok:
-            self.status_label.setText(self.tr("Could not open %1").replace("%1", folder))
+            self._refuse(self.tr("Could not open %1").replace("%1", folder))
         return bool(ok)
 
     def trash_selected(self) -> bool:
@@ -529,7 +537,7 @@ class HistoryPanel(Retranslatable, QWidget):
         try:
             move_to_trash(folder, guard=_mcp_guard(self.ctx))
         except Exception as exc:  # noqa: BLE001 - shown, nothing was moved
-            self.status_label.setText(self.tr("Cannot move to trash: %1").replace(
+            self._refuse(self.tr("Cannot move to trash: %1").replace(
                 "%1", error_text(exc)))
             return False
         self.status_label.setText(self.tr("Moved to trash: %1").replace("%1", folder))
@@ -553,7 +561,7 @@ class HistoryPanel(Retranslatable, QWidget):
 
             export_csv(self.rows, path, guard=_mcp_guard(self.ctx))
         except Exception as exc:  # noqa: BLE001 - shown, no file written
-            self.status_label.setText(self.tr("Cannot export: %1").replace("%1", error_text(exc)))
+            self._refuse(self.tr("Cannot export: %1").replace("%1", error_text(exc)))
             return None
         self.status_label.setText(self.tr("Exported %1 rows to %2").replace(
             "%1", str(len(self.rows))).replace("%2", path))

@@ -43,7 +43,7 @@ from molforma.document.model import atoms_of, bonds_of
 from molforma.document.origin import acting_for_mcp, mcp_acting
 from molforma.errors import MolFormaError
 from molforma.file_formats import structure_patterns
-from molforma.gui import dialogs
+from molforma.gui import dialogs, outcome
 from molforma.gui.context import AppContext
 from molforma.gui.view3d import create_view
 from molforma.gui.widgets.coordinate_table import CoordinateTable
@@ -141,6 +141,11 @@ class MoleculeTab(QWidget):
         self.valence_problems: list[str] = []  # atoms ringed red in the view
         self.pinned_measurements: list[tuple[str, ...]] = []  # kept in the view and the list
         self.context_menu: QMenu | None = None
+        # How the last SMILES / clean-up work ended: ("done" | "unchanged" | "failed",
+        # the error shown or None); None while it runs.
+        self.worker_outcome: tuple[str, MolFormaError | None] | None = None
+        # Keyed by the worker object (identity), which may be deleted on the C++ side.
+        self._worker_ends: dict[object, tuple[str, MolFormaError | None]] = {}
         self._message_timer = QTimer(self)
         self._message_timer.setSingleShot(True)
         self._message_timer.timeout.connect(self._clear_message)
@@ -477,9 +482,17 @@ class MoleculeTab(QWidget):
             return
         super().keyPressEvent(ev)
 
-    def show_message(self, text: str, *, error: bool = False) -> None:
+    def show_message(self, text: str, *, error: bool = False, reason: MolFormaError | None = None,
+                     warning: bool = False) -> None:
         """A line under the view: what happened, or why an edit was refused. It clears
-        itself after a while (errors stay twice as long); progress of running work stays."""
+        itself after a while (errors stay twice as long); progress of running work stays.
+
+        A red line is a refusal, which a running window command carries as its outcome
+        (``reason`` keeps the error's own code); ``warning`` marks a red line shown after
+        a change that was made (an impossible valence), which is no refusal.
+        """
+        if error and not warning:
+            outcome.refused(reason or text)
         self.message.setStyleSheet("color: #d03030;" if error else "")
         self.message.setText(text)
         if text:
@@ -785,13 +798,13 @@ class MoleculeTab(QWidget):
         try:
             fn()
         except MolFormaError as exc:
-            self.show_message(exc.message(), error=True)
+            self.show_message(exc.message(), error=True, reason=exc)
             self.refresh()  # the table may show a value the document refused
             return False
         if not done and self.valence_problems:
             labels = ", ".join(self.atom_label(i) for i in self.valence_problems[:8])
             self.show_message(self.tr("Impossible valence (ringed red): %1").replace("%1", labels),
-                              error=True)
+                              error=True, warning=True)
             return True
         self.show_message(done or "")
         return True
@@ -1276,7 +1289,13 @@ class MoleculeTab(QWidget):
         if not text:
             self.show_message(self.tr("Type a SMILES string first."), error=True)
             return False
-        from molforma.app.smiles import smiles_to_structure
+        from molforma.app.smiles import check_smiles, smiles_to_structure
+
+        try:
+            check_smiles(text)
+        except MolFormaError as exc:
+            self.show_message(exc.message(), error=True, reason=exc)
+            return False
 
         return self._start_worker("smiles", lambda cancelled, progress: smiles_to_structure(
             text, cancelled=cancelled, progress=progress))
@@ -1328,6 +1347,7 @@ class MoleculeTab(QWidget):
         self._worker, self._worker_kind = worker, kind
         # The result lands later, outside the command: it keeps the origin of its start.
         self._worker_for_mcp = mcp_acting()
+        self.worker_outcome = None  # (status, error) once the work ended; see _worker_work
         self._cleanup_step = None
         self.progress.setValue(0)
         self.progress.setFormat("%p%")
@@ -1401,21 +1421,43 @@ class MoleculeTab(QWidget):
         doc = self.ctx.document
         if kind == "cleanup":
             if not result:
-                self.show_message(self.tr("The geometry is already clean."))
+                text = self.tr("The geometry is already clean.")
+                self._end_worker("unchanged", MolFormaError("window_no_change", message=text))
+                self.show_message(text)
                 return
-            self._run(lambda: ops.move_atoms(doc, positions=result, preview=True, origin=_who()),
-                      self.tr("Clean-up done: confirm or cancel the candidate."))
+            with outcome.collecting() as refusals:
+                self._run(lambda: ops.move_atoms(doc, positions=result, preview=True,
+                                                 origin=_who()),
+                          self.tr("Clean-up done: confirm or cancel the candidate."))
         else:
             atoms, bonds = result
             from molforma.app.smiles import replace_structure
 
-            self._run(lambda: replace_structure(doc, atoms, bonds, actor=window_actor()),
-                      self.tr("3D structure ready: confirm or cancel the candidate."))
+            with outcome.collecting() as refusals:
+                self._run(lambda: replace_structure(doc, atoms, bonds, actor=window_actor()),
+                          self.tr("3D structure ready: confirm or cancel the candidate."))
+        self._end_worker(*(("failed", refusals[0]) if refusals else ("done", None)))
+
+    def _end_worker(self, status: str, error: MolFormaError | None) -> None:
+        """How the SMILES / clean-up work ended, kept on the tab and on the worker itself
+        (a window command that started it reads the worker's, whatever ran since)."""
+        self.worker_outcome = (status, error)
+        if self._worker is not None:
+            self._worker_ends[self._worker] = (status, error)
+            while len(self._worker_ends) > 16:  # the wrappers of long-gone workers
+                del self._worker_ends[next(iter(self._worker_ends))]
 
     def _worker_failed(self, exc: object) -> None:
         self._release_busy()
         text = exc.message() if isinstance(exc, MolFormaError) else str(exc)
+        self._end_worker("failed", exc if isinstance(exc, MolFormaError)
+                         else MolFormaError("window_refused", message=text))
         self.show_message(text, error=True)
+
+    def worker_end(self, worker: Any) -> tuple[str, MolFormaError | None] | None:
+        """How ``worker`` ended (``done``, ``unchanged``, ``failed`` and the error), or None
+        while it runs or when it was stopped."""
+        return self._worker_ends.get(worker) if worker is not None else None
 
     def _worker_finished(self) -> None:
         self._release_busy()

@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QPushButton, QTableWidget, QWidget
 
 from molforma.errors import MolFormaError
+from molforma.gui import outcome
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ def apply_edit(ctx: Any, op: str, *args: Any, **kwargs: Any) -> str | None:
     try:
         fn(ctx.document, *args, preview=False, origin=actor.origin, **kwargs)
     except MolFormaError as exc:
+        outcome.refused(exc)  # the record of a window command carries the tool's own code
         return exc.message()
     return None
 

@@ -169,6 +169,16 @@ register({
         "ja": "人だけが答えられる確認がウィンドウに表示されています。人が答えるまで"
               "ウィンドウ操作はできません。",
     },
+    "window_no_change": {
+        "en": "Nothing changed: {message}",
+        "ja": "何も変わりませんでした: {message}",
+    },
+    "ui_value_not_kept": {
+        "en": "{target} did not keep the value {value}: it shows {shown}. The field's own "
+              "check refused it without a message; read get_ui_item {target}.",
+        "ja": "{target} は値 {value} を保持しませんでした（表示は {shown}）。欄の検査が"
+              "メッセージなしで拒否しました。get_ui_item {target} で確認してください。",
+    },
     "window_refused": {
         "en": "The window refused: {message}",
         "ja": "ウィンドウが拒否しました: {message}",
@@ -435,14 +445,12 @@ def capture_screenshot(ctx: ToolContext, args: CaptureScreenshotInput) -> Captur
     """Capture a widget or the main window as PNG (at most 4,096 px wide and 8 MiB),
     returned as MCP image content and saved to path when given; the window is not
     disturbed."""
-    from molforma.fileio import atomic_write_bytes
-
     saved = None
     if args.path is not None:
-        saved = ctx.state.policy.check_path(args.path, for_write=True)
+        saved = ctx.state.policy.check_path(args.path, for_write=True)  # before any pixel
     png, w, h = _bridge(ctx).read(lambda ui: ui.screenshot(args.target))
     if saved is not None:
-        atomic_write_bytes(saved, png)
+        saved = ctx.state.policy.write_atomic(args.path, png)  # checked and written as one
     out = CaptureScreenshotOutput(width=w, height=h, bytes=len(png),
                                   path=str(saved) if saved is not None else None)
     out._content = [{"type": "image", "mimeType": "image/png",

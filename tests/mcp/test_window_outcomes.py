@@ -1,0 +1,124 @@
+"""A window command's record says what the window did (the real ``molforma --mcp-gui``).
+
+``done`` only when the window did what was asked; ``failed`` with the message the window
+showed the person when it refused or nothing happened — never a success with the reason
+left in a label.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.mcp.conftest import FIXTURES, TASKS, McpProcess, wait_until
+
+pytest.importorskip("PySide6")
+
+GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
+WATER = str(FIXTURES / "water_opt-000.xyz")
+TASK_CAPS = {"extensions": {TASKS: {}}}
+
+
+def _window(spawn: Any, *args: str) -> McpProcess:
+    return spawn(*args, env=GUI_ENV, flag="--mcp-gui")
+
+
+def _run(server: McpProcess, tool: str, args: dict[str, Any], timeout: float = 60,
+         ) -> dict[str, Any]:
+    doc_id, rev = server.doc()
+    rec = server.ok(tool, {"documentId": doc_id, "expectedRevision": rev, **args})
+    return wait_until(lambda: (r := server.ok("get_ui_command", {"commandId": rec["commandId"]}))
+                      ["status"] in ("done", "failed") and r, timeout)
+
+
+def test_a_smiles_the_window_refuses_fails_with_its_message(spawn: Any) -> None:
+    server = _window(spawn, WATER)
+    doc_id, rev = server.doc()
+    rec = _run(server, "chemistry", {"action": "smiles", "smiles": "C1CC1(("})
+    assert rec["status"] == "failed", rec
+    assert rec["error"]["code"] == "smiles_invalid"
+    assert "C1CC1((" in rec["error"]["message"]
+    assert server.doc()[1] == rev
+    assert server.ok("get_document", {"documentId": doc_id, "include": []})["hasCandidate"] \
+        is False
+
+
+def test_a_smiles_build_is_done_once_its_candidate_exists(spawn: Any) -> None:
+    server = _window(spawn, WATER)
+    doc_id, _rev = server.doc()
+    rec = _run(server, "chemistry", {"action": "smiles", "smiles": "CCO"}, timeout=120)
+    assert rec["status"] == "done", rec
+    assert rec["work"]["status"] == "finished"
+    d = server.ok("get_document", {"documentId": doc_id, "include": []})
+    assert d["hasCandidate"] is True and rec["result"]["revision"] == d["revision"]
+
+
+def test_a_cleanup_with_nothing_to_change_fails_and_says_so(spawn: Any) -> None:
+    server = _window(spawn, WATER)
+    first = _run(server, "chemistry", {"action": "cleanup"}, timeout=120)
+    assert first["status"] == "done", first
+    assert _run(server, "ui_activate", {"target": "confirmButton"})["status"] == "done"
+    rev = server.doc()[1]
+    again = _run(server, "chemistry", {"action": "cleanup"}, timeout=120)
+    assert again["status"] == "failed", again
+    assert again["error"]["code"] == "window_no_change"
+    assert "already clean" in again["error"]["message"]
+    assert server.doc()[1] == rev
+    # As a task, the same outcome is an error result.
+    doc_id, rev = server.doc()
+    res = server.call("chemistry", {"documentId": doc_id, "expectedRevision": rev,
+                                    "action": "cleanup"}, caps=TASK_CAPS)
+    task = wait_until(lambda: (t := server.result("tasks/get", {"taskId": res["taskId"]},
+                                                  caps=TASK_CAPS))["status"] == "completed"
+                      and t, 120)
+    assert task["result"]["isError"] is True
+    assert task["result"]["structuredContent"]["code"] == "window_no_change"
+
+
+def test_run_with_a_job_root_outside_the_allowed_dirs_fails_with_the_reason(
+        spawn: Any, tmp_path: Path) -> None:
+    allowed = tmp_path / "allowed"
+    allowed.mkdir()
+    outside = tmp_path / "outside-jobs"
+    seed = _window(spawn, WATER)
+    doc_id, rev = seed.doc()
+    project = tmp_path / "allowed" / "w.molforma.json"
+    seed.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev, "preview": False,
+                              "values": {"job_root": str(outside)}})
+    seed.ok("save_file", {"documentId": doc_id, "path": str(project)})
+    seed.close()
+    server = _window(spawn, str(project), "--mcp-allow-dir", str(allowed))
+    rec = _run(server, "ui_activate", {"target": "runButton"})
+    assert rec["status"] == "failed", rec
+    assert str(outside) in rec["error"]["message"]
+    assert server.ok("get_app_state", {})["calculation"] is None
+    assert not outside.exists()
+
+
+@pytest.mark.parametrize(("target", "value", "code"), [
+    ("jobRootEdit", "jobs", "job_root_relative"),
+    ("qosEdit", "normal\ntouch /tmp/x", "bad_slurm_name"),
+    ("processesSpin", 100_000, "ui_bad_value"),
+    ("moleculeTitle", "wet\u0000", "bad_title"),
+])
+def test_a_value_the_window_does_not_keep_fails_with_the_reason(
+        spawn: Any, target: str, value: Any, code: str) -> None:
+    server = _window(spawn, WATER)
+    doc_id, rev = server.doc()
+    before = server.project(doc_id)
+    rec = _run(server, "ui_set_value", {"target": target, "value": value})
+    assert rec["status"] == "failed", rec
+    assert rec["error"]["code"] == code, rec
+    assert server.doc()[1] == rev and server.project(doc_id) == before
+
+
+def test_a_value_that_is_kept_is_done_and_read_back(spawn: Any, tmp_path: Path) -> None:
+    server = _window(spawn, WATER)
+    doc_id, _rev = server.doc()
+    jobs = tmp_path / "jobs"
+    rec = _run(server, "ui_set_value", {"target": "jobRootEdit", "value": str(jobs)})
+    assert rec["status"] == "done", rec
+    assert rec["result"]["value"] == str(jobs)
+    assert server.project(doc_id)["execution"]["job_root"] == str(jobs)
