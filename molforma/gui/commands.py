@@ -282,7 +282,7 @@ class CommandRunner(QObject):
             try:
                 error = work.error() if work.error is not None else None
                 failed = work.status() in ("failed", "unchanged") and error is not None
-            except Exception:  # noqa: BLE001 - the record must end whatever happened
+            except Exception:  # the record must end whatever happened
                 log.exception("settling window command %s", rec.id)
                 error, failed = MolFormaError("internal_error", tool=rec.command.tool), True
             if failed and error is not None:
