@@ -58,6 +58,16 @@ register({
         "ja": "表示するものがありません。読み込まれた結果（{source}）には基準振動がありません。"
               "先に results_action で振動数計算の出力を読み込んでください。",
     },
+    "resource_no_displacements": {
+        "en": "Nothing to show: mode {mode} of the loaded results ({source}) has no "
+              "displacement vectors (get_results section modes gives its frequency). Load a "
+              "file that prints them (the frequency output or its MOLDEN file) with "
+              "results_action first.",
+        "ja": "表示するものがありません。読み込まれた結果（{source}）のモード {mode} には変位"
+              "ベクトルがありません（振動数は get_results の section modes で読めます）。"
+              "変位ベクトルを含むファイル（振動数計算の出力か MOLDEN ファイル）を先に "
+              "results_action で読み込んでください。",
+    },
     "resource_no_log": {
         "en": "Nothing to show: the loaded results ({source}) have no log text. Load the "
               "calculation's output file (output.out) with results_action open_file to read "
@@ -211,10 +221,14 @@ def _read_indexed(state: ServerState, m: re.Match[str], uri: str,
         if m["view"] == "modes":
             if not cur.modes:
                 raise MolFormaError("resource_no_modes", source=_source(cur))
-            vecs = cur.displacements(index) if index < len(cur.modes) else None
+            if index >= len(cur.modes):
+                raise _not_found(uri, era)
+            vecs = cur.displacements(index)
             ref = cur.reference_structure()
             if vecs is None or ref is None or len(vecs) != len(ref.symbols):
-                raise _not_found(uri, era)
+                # The mode exists, but these results carry no vectors to draw it with.
+                raise MolFormaError("resource_no_displacements", mode=index,
+                                    source=_source(cur))
             return [{"uri": uri, "mimeType": mime_of("xyz"),
                      "text": mode_xyz(ref, vecs, cur.modes[index])}]
         page = get_section(cur, m["section"], offset=index, limit=1)

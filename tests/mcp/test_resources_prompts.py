@@ -266,3 +266,24 @@ def test_prompts_change_nothing(server: McpProcess):
         args = {a["name"]: "x" for a in p["arguments"] if a["required"]}
         server.result("prompts/get", {"name": p["name"], "arguments": args})
     assert server.doc()[1] == rev
+
+
+def test_a_mode_without_displacement_vectors_is_a_resource_error_not_a_missing_resource():
+    from types import SimpleNamespace
+
+    from molforma.mcp.protocol import RpcError
+    from molforma.mcp.resources import read_resource
+    from molforma.results.reader import read_results
+
+    results = read_results(str(FIXTURES / "water_scf_optfreq.out"))
+    results._displacements = None  # frequencies only, as some outputs print them
+    state = SimpleNamespace(documents={"doc-1": object()}, lang="en",
+                            results_if_any=lambda doc: SimpleNamespace(current=results))
+    with pytest.raises(RpcError) as exc:
+        read_resource(state, "molforma://documents/doc-1/results/modes/8")  # type: ignore[arg-type]
+    assert exc.value.data == {"uri": "molforma://documents/doc-1/results/modes/8",
+                              "code": "resource_no_displacements"}
+    assert "mode 8" in exc.value.message and "get_results" in exc.value.message
+    with pytest.raises(RpcError) as missing:  # past the last mode: not found
+        read_resource(state, "molforma://documents/doc-1/results/modes/9")  # type: ignore[arg-type]
+    assert missing.value.data == {"uri": "molforma://documents/doc-1/results/modes/9"}
