@@ -33,6 +33,9 @@ class PromptSpec:
     description: str
     args: tuple[Arg, ...]
     template: str
+    # The same request in the window (--mcp-gui), where the agent works the window the
+    # chemist watches: None when the headless wording fits both.
+    window_template: str | None = None
 
 
 PROMPTS: tuple[PromptSpec, ...] = (
@@ -90,6 +93,14 @@ PROMPTS: tuple[PromptSpec, ...] = (
         "place_fragment and add_hydrogens as needed, keep it as a candidate, check it with "
         "measure and validate_document, then show me the candidate summary and ask before "
         "confirming.",
+        "Build {molecule} in the MolForma window, document {documentId}. If it has a SMILES "
+        "string, use the chemistry tool (action smiles): it makes a 3D candidate with "
+        "hydrogens in the window's worker; follow the command with get_ui_command (or a "
+        "task) until it is done or failed, and read a failure's message. Otherwise use "
+        "add_atoms, place_fragment and add_hydrogens as candidates. Clean the geometry with "
+        "chemistry cleanup if it looks strained. Check with measure and validate_document, "
+        "show me the candidate in the window (capture_screenshot of moleculeView) and its "
+        "summary, and ask before confirming (history confirm, or ui_activate confirmButton).",
     ),
 )
 _BY_NAME = {p.name: p for p in PROMPTS}
@@ -121,8 +132,9 @@ def list_prompts() -> list[dict[str, Any]]:
             for p in PROMPTS]
 
 
-def get_prompt(name: Any, arguments: Any, lang: str = "en") -> dict[str, Any]:
-    """The ``prompts/get`` result.
+def get_prompt(name: Any, arguments: Any, lang: str = "en",
+               mode: str = "headless") -> dict[str, Any]:
+    """The ``prompts/get`` result (the window's wording under ``--mcp-gui``).
 
     Raises:
         RpcError: -32602 for an unknown prompt, a missing required argument, an unknown
@@ -161,7 +173,8 @@ def get_prompt(name: Any, arguments: Any, lang: str = "en") -> dict[str, Any]:
                                                      freq == "yes"))
     if spec.name == "vibrational_analysis" and not values.get("threshold"):
         values["threshold"] = "10"
-    text = spec.template.format(**values)
+    template = spec.window_template if mode == "gui" and spec.window_template else spec.template
+    text = template.format(**values)
     if lang == "ja":
         text += "\n\n(Answer in Japanese.)"
     return {"description": spec.description,

@@ -55,6 +55,18 @@ INSTRUCTIONS = (
     "addressed by id. calculation start runs NWChem in the background; follow it with a task "
     "or get_app_state, then read results with get_results."
 )
+# --mcp-gui: the same tools work on the window's document, plus the window tools.
+WINDOW_INSTRUCTIONS = INSTRUCTIONS + (
+    " This is the MolForma window the chemist is looking at. get_ui lists its widgets with "
+    "the ui_* tools that may drive each ('drivable'); only those controls can be driven, "
+    "and file dialogs only with ui_file_dialog. Window tools queue a command and answer "
+    "with a commandId (or a task): read get_ui_command until it is done or failed — failed "
+    "carries the message the window showed, so never report a failed command as done. "
+    "chemistry smiles builds a 3D candidate from SMILES and chemistry cleanup cleans the "
+    "geometry, both in the window's worker. Results of a calculation the window ran load "
+    "in the Results tab by themselves. Dialogs only the person may answer (the Run "
+    "confirmation, Preferences) are not shown to you: ask the person."
+)
 
 register({
     "unknown_document": {
@@ -424,7 +436,7 @@ class Server:
             "protocolVersion": P.LEGACY_VERSION,
             "capabilities": {"tools": {"listChanged": False}, "resources": {}, "prompts": {}},
             "serverInfo": {"name": SERVER_NAME, "title": "MolForma", "version": __version__},
-            "instructions": INSTRUCTIONS,
+            "instructions": WINDOW_INSTRUCTIONS if self.mode == "gui" else INSTRUCTIONS,
         }
 
     def _on_ping(self, req: Request) -> dict[str, Any]:
@@ -435,7 +447,7 @@ class Server:
             "supportedVersions": list(P.SUPPORTED_VERSIONS),
             "capabilities": {"tools": {}, "resources": {}, "prompts": {},
                              "extensions": {P.TASKS_EXTENSION: {}}},
-            "instructions": INSTRUCTIONS,
+            "instructions": WINDOW_INSTRUCTIONS if self.mode == "gui" else INSTRUCTIONS,
         }
 
     # -- tools -----------------------------------------------------------------------------
@@ -607,7 +619,7 @@ class Server:
         from molforma.mcp import prompts
 
         return prompts.get_prompt(req.params.get("name"), req.params.get("arguments"),
-                                  self.state.lang)
+                                  self.state.lang, self.mode)
 
     # -- tasks -----------------------------------------------------------------------------
     def _task_request(self, req: Request) -> Task:
