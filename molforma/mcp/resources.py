@@ -300,6 +300,11 @@ def _export(fmt: str) -> Callable[[ServerState, Any], str]:
 
 def _calc_output(state: ServerState, doc: Any) -> str:
     job = state.last_job.get(doc.id)
+    if job is None and state.window is not None:
+        # The window has one document: a run the person started (or MCP through the Run
+        # button) is its calculation too, though no calculation tool call recorded it.
+        jobs = state.jobs_if_any()
+        job = jobs.current() if jobs is not None else None
     if job is None:
         raise MolFormaError("resource_no_calculation")
     text = str(job.output_tail(MAX_TEXT + 1))

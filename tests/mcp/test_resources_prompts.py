@@ -287,3 +287,35 @@ def test_a_mode_without_displacement_vectors_is_a_resource_error_not_a_missing_r
     with pytest.raises(RpcError) as missing:  # past the last mode: not found
         read_resource(state, "molforma://documents/doc-1/results/modes/9")  # type: ignore[arg-type]
     assert missing.value.data == {"uri": "molforma://documents/doc-1/results/modes/9"}
+
+
+def test_the_output_of_a_run_started_with_the_windows_run_button_is_readable(
+        spawn: Any, mcp_env: dict[str, str], tmp_path: Path):
+    import sys
+
+    from tests.mcp.conftest import STAND_IN, TASKS
+
+    cfg = Path(mcp_env["MOLFORMA_CONFIG_DIR"])
+    exe = f"{sys.executable} {STAND_IN / 'fake_nwchem.py'}"
+    (cfg / "preferences.json").write_text(json.dumps({"executable": exe}))
+    server = spawn(str(FIXTURES / "water_opt-000.xyz"), flag="--mcp-gui",
+                   env={**GUI_ENV, "FAKE_NWCHEM_MODE": "converge", "FAKE_NWCHEM_DELAY": "0.05"})
+    doc_id, rev = server.doc()
+    assert _read(server, doc_id, "calculation/output")["error"]["data"]["code"] == (
+        "resource_no_calculation")
+    root = tmp_path / "jobs"
+    root.mkdir()
+    s = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev, "preview": False,
+                                 "values": {"task": "energy", "theory": "scf",
+                                            "basis": "sto-3g"}})
+    s = server.ok("set_execution", {"documentId": doc_id, "expectedRevision": s["revision"],
+                                    "preview": False, "values": {"job_root": str(root)}})
+    caps = {"extensions": {TASKS: {}}}
+    res = server.call("ui_activate", {"documentId": doc_id, "expectedRevision": s["revision"],
+                                      "target": "runButton"}, caps=caps)
+    wait_until(lambda: server.result("tasks/get", {"taskId": res["taskId"]},
+                                     caps=caps)["status"] == "completed", 120)
+    out = _read(server, doc_id, "calculation/output")
+    assert "result" in out, out
+    item = out["result"]["contents"][0]
+    assert item["mimeType"] == "text/plain" and "Optimization converged" in item["text"]
