@@ -62,7 +62,7 @@ from molforma.document.origin import acting_for_mcp
 from molforma.errors import MolFormaError, StaleRevisionError
 from molforma.gui import controls, dialogs, outcome
 from molforma.gui.controls import Control
-from molforma.gui.introspection import mol_view
+from molforma.gui.introspection import mol_view, tab_page
 from molforma.gui.modal_guard import refuse_edits_behind_modal
 from molforma.mcp.commands import CommandRecord, CommandStore, StartedWork
 
@@ -377,6 +377,10 @@ class CommandRunner(QObject):
     def _ui_activate(self, rec: CommandRecord) -> Result:
         obj = self._target(rec)
         node = self._node(obj)  # before: a button of a closing dialog is gone afterwards
+        page = tab_page(obj)
+        if page is not None:
+            page[0].setCurrentIndex(page[1])  # as a click on the page's tab
+            return {"target": node, "tab": page[1]}, None
         if isinstance(obj, QAction):
             obj.trigger()
         elif isinstance(obj, QAbstractButton):

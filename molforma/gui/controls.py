@@ -49,6 +49,7 @@ class Kind(enum.Enum):
     LIST = "list"
     TREE = "tree"
     VIEW = "3D view"
+    PAGE = "tab page"  # a page of the main tabs: ui_activate shows it, as a click on its tab
 
 
 # Which tools drive which kind. Keys typed through ui_input go only to tables, lists and
@@ -69,6 +70,7 @@ TOOLS_BY_KIND: dict[Kind, frozenset[str]] = {
     Kind.LIST: frozenset({"ui_select", "ui_input"}),
     Kind.TREE: frozenset({"ui_select", "ui_input"}),
     Kind.VIEW: frozenset({"ui_select", "ui_input"}),
+    Kind.PAGE: frozenset({"ui_activate"}),
 }
 
 # (value, policy) -> None; raises the same error the setting's MCP tool raises.
@@ -309,6 +311,11 @@ CONTROLS: tuple[Control, ...] = (
     Control("historyExportCsv", B, "a file (a file dialog)"),
     # -- the window -----------------------------------------------------------------------------
     Control("mainTabs", Kind.TABS, "the shown tab"),
+    Control("moleculeTab", Kind.PAGE, "the shown tab"),
+    Control("calculationTab", Kind.PAGE, "the shown tab"),
+    Control("executionTab", Kind.PAGE, "the shown tab"),
+    Control("resultsTab", Kind.PAGE, "the shown tab"),
+    Control("historyTab", Kind.PAGE, "the shown tab"),
     # -- MolForma's own dialogs -----------------------------------------------------------------
     Control("messageBoxButton*", B, "the answer to MolForma's question", dialog="messageBox"),
     Control("structureFrame", S, "the model or frame to read", dialog="structureChoiceDialog"),

@@ -23,7 +23,7 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QModelIndex, QObject, QRect, Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -88,6 +88,7 @@ KIND_CLASSES: dict[Kind, tuple[type, ...]] = {
     Kind.LIST: (QListWidget,),
     Kind.TREE: (QTreeWidget,),
     Kind.VIEW: (MoleculeView, QWidget),  # the view or its canvas: checked by mol_view
+    Kind.PAGE: (QWidget,),  # checked by tab_page
 }
 
 _INTERACTIVE = (QAbstractButton, QLineEdit, QAbstractSpinBox, QComboBox, QAbstractItemView,
@@ -186,6 +187,8 @@ class WindowIntrospection:
         if row is None or not isinstance(obj, KIND_CLASSES[row.kind]):
             return None
         if row.kind is Kind.VIEW and mol_view(obj) is None:
+            return None
+        if row.kind is Kind.PAGE and tab_page(obj) is None:
             return None
         return row
 
@@ -385,6 +388,21 @@ class WindowIntrospection:
         return row
 
     # -- pixels ----------------------------------------------------------------------------
+    def _paint_modal(self, pix: QPixmap) -> None:
+        """Draw the open dialog MCP may see over the window's picture, where the person
+        sees it (centred when it lies off the window, as offscreen it may). The person's
+        own dialogs and file dialogs (a folder listing) are not drawn."""
+        modal = QApplication.activeModalWidget()
+        if modal is None or _public_dialog_id(modal) is None or isinstance(modal, QFileDialog):
+            return
+        shot = modal.grab()
+        at = self.window.mapFromGlobal(modal.mapToGlobal(modal.rect().topLeft()))
+        if not pix.rect().contains(QRect(at, shot.size())):
+            at = pix.rect().center() - shot.rect().center()
+        painter = QPainter(pix)
+        painter.drawPixmap(at, shot)
+        painter.end()
+
     def screenshot(self, target: str | None) -> tuple[bytes, int, int]:
         """PNG of a widget (default: the main window), at most 4,096 px wide and 8 MiB."""
         obj = self.window if not target or target == "mainWindow" else self.resolve(target)
@@ -397,6 +415,8 @@ class WindowIntrospection:
             # Its folder listing would show what the allowed directories keep from MCP.
             raise MolFormaError("blocked_file_dialog", target=target)
         pix = obj.grab()
+        if obj is self.window:
+            self._paint_modal(pix)
         if pix.width() > MAX_SCREENSHOT_WIDTH:
             pix = pix.scaledToWidth(MAX_SCREENSHOT_WIDTH, Qt.TransformationMode.SmoothTransformation)
         data = QByteArray()
@@ -469,6 +489,19 @@ def _value(obj: QObject, *, full: bool = False) -> Any:
     return None
 
 
+def tab_page(obj: QObject) -> tuple[QTabWidget, int] | None:
+    """The tab widget and index of which ``obj`` is a page, or None."""
+    if not isinstance(obj, QWidget):
+        return None
+    holder = obj.parentWidget()
+    tabs = holder.parentWidget() if holder is not None else None
+    if isinstance(tabs, QTabWidget):
+        index = tabs.indexOf(obj)
+        if index >= 0:
+            return tabs, index
+    return None
+
+
 def mol_view(obj: QObject) -> MoleculeView | None:
     """The 3D view ``obj`` is, or whose canvas it is."""
     if isinstance(obj, MoleculeView):
@@ -529,6 +562,12 @@ def _details(intro: WindowIntrospection, obj: QObject, offset: int,
         headers = [str(model.headerData(c, Qt.Orientation.Horizontal) or "") for c in range(ncol)]
         selected = {i.row() for i in obj.selectionModel().selectedRows()} \
             if obj.selectionModel() is not None else set()
+        # The rows on screen now: their cell rectangles are where ui_input can click.
+        nrows = model.rowCount() if model else 0
+        first = obj.rowAt(0) if nrows else -1
+        last = obj.rowAt(obj.viewport().height() - 1) if nrows else -1
+        if nrows and first >= 0 and last < 0:
+            last = nrows - 1
 
         def table_row(r: int) -> dict[str, Any]:
             cells = []
@@ -539,11 +578,12 @@ def _details(intro: WindowIntrospection, obj: QObject, offset: int,
                                         model.data(idx, Qt.ItemDataRole.CheckStateRole)))
                 rects.append(_rect(obj.visualRect(idx)))
             return {"row": r, "cells": cells, "cellRects": rects, "parentRows": [],
-                    "selected": r in selected}
+                    "selected": r in selected, "visible": first <= r <= last}
 
         rows, nxt = page(model.rowCount() if model else 0, table_row, offset, lim)
         out.update(columns=headers, rows=rows, nextOffset=nxt,
                    rowCount=model.rowCount() if model else 0,
+                   visibleRows={"first": first, "last": last} if first >= 0 else None,
                    viewport=_rect(obj.viewport().geometry()))
         if isinstance(obj, QTableWidget):
             out["editable"] = obj.editTriggers() != QAbstractItemView.EditTrigger.NoEditTriggers

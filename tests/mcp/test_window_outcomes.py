@@ -122,3 +122,43 @@ def test_a_value_that_is_kept_is_done_and_read_back(spawn: Any, tmp_path: Path) 
     assert rec["status"] == "done", rec
     assert rec["result"]["value"] == str(jobs)
     assert server.project(doc_id)["execution"]["job_root"] == str(jobs)
+
+
+def test_a_tab_page_is_shown_by_activating_it(spawn: Any) -> None:
+    server = _window(spawn, WATER)
+    for page, key in (("executionTab", "execution"), ("historyTab", "history"),
+                      ("moleculeTab", "molecule")):
+        rec = _run(server, "ui_activate", {"target": page})
+        assert rec["status"] == "done", rec
+        assert server.ok("get_ui", {"query": "mainTabs"})["currentTab"] == key
+
+
+def test_a_screenshot_of_the_window_shows_its_open_dialog(spawn: Any) -> None:
+    import base64
+
+    server = _window(spawn, WATER)
+
+    def shot() -> bytes:
+        res = server.call("capture_screenshot", {})
+        image = next(c for c in res["content"] if c["type"] == "image")
+        return base64.b64decode(image["data"])
+
+    before = shot()
+    doc_id, rev = server.doc()
+    server.ok("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
+                              "target": "molforma.help.about"})
+    modal = wait_until(lambda: server.ok("get_ui", {})["activeModal"])
+    during = shot()
+    assert during != before
+    dialog = server.call("capture_screenshot", {"target": modal["id"]})
+    assert dialog["isError"] is False
+    _run(server, "ui_activate", {"target": next(iter(modal["buttonIds"].values()))})
+    wait_until(lambda: server.ok("get_ui", {})["activeModal"] is None)
+
+
+def test_a_table_says_which_rows_are_on_screen(spawn: Any) -> None:
+    server = _window(spawn, WATER)
+    item = server.ok("get_ui_item", {"target": "coordinateTable"})
+    assert item["visibleRows"]["first"] == 0 and item["visibleRows"]["last"] >= 0
+    on_screen = [r for r in item["rows"] if r["visible"]]
+    assert on_screen and all(r["cellRects"][0]["height"] > 0 for r in on_screen)

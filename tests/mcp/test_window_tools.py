@@ -160,7 +160,8 @@ def test_stale_revision_expired_id_and_unknown_names_are_refused(spawn: Any):
 
 def test_every_blocked_widget_is_listed_and_refuses_every_action(spawn: Any):
     server = _window(spawn)
-    ui = server.ok("get_ui", {"includeHidden": True})
+    assert server.ok("get_ui", {"includeHidden": True}).get("blocked") is None  # when asked
+    ui = server.ok("get_ui", {"includeHidden": True, "includeBlocked": True})
     names = {b["objectName"] for b in ui["blocked"]}
     blocked = {"executableEdit", "executableBrowse", "launcherEdit", "launcherBrowse",
                "environmentTable", "environmentAdd", "environmentRemove", "extraInputEdit",
@@ -642,7 +643,8 @@ def test_window_errors_follow_the_display_language(spawn: Any):
     server = _window(spawn, env={"MOLFORMA_LANGUAGE": "ja"})
     err = server.err("get_ui_item", {"target": "procesesSpin"})
     assert err["code"] == "ui_not_found" and "ウィジェット" in err["message"]
-    blocked = server.ok("get_ui", {"query": "executableEdit", "includeHidden": True})["blocked"]
+    blocked = server.ok("get_ui", {"query": "executableEdit", "includeHidden": True,
+                                   "includeBlocked": True})["blocked"]
     assert any("MCPからは" in b["message"] for b in blocked)
 
 

@@ -341,6 +341,9 @@ class GetUiInput(ToolInput):
                               "contains this (case-insensitive).")
     includeHidden: bool = Field(False, description="Also widgets on other tabs and in "
                                 "collapsed groups (they can still be driven).")
+    includeBlocked: bool = Field(False, description="Also the list of person-only controls "
+                                 "with the reason (executable, launcher, environment, extra "
+                                 "input, scheduler, account, Preferences).")
     offset: int = Field(0, ge=0, description="First widget of the page.")
     limit: int | None = Field(None, ge=1, description="Widgets per page (default: ~32 KiB).")
 
@@ -357,7 +360,8 @@ class GetUiOutput(BaseModel):
     nextOffset: int | None
     activeModal: dict[str, Any] | None = Field(description="The open dialog: title, text, "
                                                "buttons with their ids.")
-    blocked: list[dict[str, Any]] = Field(description="Widgets MCP may not drive, with reason.")
+    blocked: list[dict[str, Any]] | None = Field(
+        None, description="With includeBlocked: the person-only controls, with the reason.")
     currentTab: str | None
     dialogs: list[dict[str, Any]]
 
@@ -366,14 +370,14 @@ class GetUiOutput(BaseModel):
 def get_ui(ctx: ToolContext, args: GetUiInput) -> GetUiOutput:
     """List the window's widgets and menu actions as ui-N ids with objectName, class, text,
     value, enabled, visible, tab and the ui_* tools that may drive each (only controls
-    MolForma declares are drivable); the active modal dialog; and the person-only widgets
-    with the reason. Pages of about 32 KiB (offset/limit/nextOffset)."""
+    MolForma declares are drivable); the active modal dialog; with includeBlocked the
+    person-only widgets with the reason. Pages of about 32 KiB (offset/limit/nextOffset)."""
     bridge = _bridge(ctx)
     data = bridge.read(lambda ui: ui.get_ui(args.model_dump()))
     nodes, nxt = page_list(data["nodes"], args.offset, args.limit)
     lang = ctx.lang
     blocked = [dict(b, message=render(b["reason"], {"target": b["objectName"]}, lang))
-               for b in data["blocked"]]
+               for b in data["blocked"]] if args.includeBlocked else None
     return GetUiOutput(nodes=nodes, total=len(data["nodes"]), nextOffset=nxt,
                        activeModal=data["activeModal"], blocked=blocked,
                        currentTab=data["currentTab"],
