@@ -162,3 +162,34 @@ def test_a_table_says_which_rows_are_on_screen(spawn: Any) -> None:
     assert item["visibleRows"]["first"] == 0 and item["visibleRows"]["last"] >= 0
     on_screen = [r for r in item["rows"] if r["visible"]]
     assert on_screen and all(r["cellRects"][0]["height"] > 0 for r in on_screen)
+
+
+def test_a_task_cancelled_before_its_command_ran_ends_cancelled(spawn: Any) -> None:
+    """Behind an open dialog: a camera command waits and can be cancelled (it never runs);
+    an edit is refused at once, and its task says why."""
+    server = _window(spawn, WATER)
+    doc_id, rev = server.doc()
+    server.ok("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
+                              "target": "molforma.help.about"})
+    modal = wait_until(lambda: server.ok("get_ui", {})["activeModal"])
+    style = server.ok("get_ui_item", {"target": "moleculeView"})["style"]
+    waiting = server.call("view", {"documentId": doc_id, "expectedRevision": rev,
+                                   "action": "style", "style": "sticks"}, caps=TASK_CAPS)
+    assert server.result("tasks/get", {"taskId": waiting["taskId"]},
+                         caps=TASK_CAPS)["status"] == "working"
+    server.result("tasks/cancel", {"taskId": waiting["taskId"]}, caps=TASK_CAPS)
+    assert server.result("tasks/get", {"taskId": waiting["taskId"]},
+                         caps=TASK_CAPS)["status"] == "cancelled"
+    edit = server.call("ui_set_value", {"documentId": doc_id, "expectedRevision": rev,
+                                        "target": "processesSpin", "value": 3}, caps=TASK_CAPS)
+    done = wait_until(lambda: (t := server.result("tasks/get", {"taskId": edit["taskId"]},
+                                                  caps=TASK_CAPS))["status"] != "working" and t)
+    assert done["status"] == "completed" and done["result"]["isError"] is True
+    assert done["result"]["structuredContent"]["code"] == "modal_dialog_open"
+    _run(server, "ui_activate", {"target": next(iter(modal["buttonIds"].values()))})
+    wait_until(lambda: server.ok("get_ui", {})["activeModal"] is None)
+    # The cancelled style change never ran; the refused edit changed nothing.
+    assert server.ok("get_app_state", {})["pendingGuiCommands"] == []
+    assert style != "sticks"
+    assert server.ok("get_ui_item", {"target": "moleculeView"})["style"] == style
+    assert server.project(doc_id)["execution"]["processes"] == 1
