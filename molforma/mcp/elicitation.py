@@ -5,6 +5,12 @@ form question and a ``requestState`` signed with a per-process HMAC key. The sta
 names the document, the resolved path and the document revision, and expires after
 10 minutes. On the retry a state that fails verification is a JSON-RPC error; a
 genuine but stale one (expired, other path, document changed) asks again.
+
+A 2025-11-25 connection whose client declared elicitation is asked the same question
+with a server→client ``elicitation/create`` (:mod:`molforma.mcp.client_requests`).
+In both eras a person's decline stands for that path until the document changes
+(:class:`DeclineMemory`): an ``overwrite: true`` right after it is refused, so a
+client cannot go around the person; asking the person again is allowed.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
 import time
 from typing import Any
 
@@ -144,3 +151,30 @@ def overwrite_answer(responses: Any) -> str | None:
     if action in ("decline", "cancel"):
         return str(action)
     return None
+
+
+class DeclineMemory:
+    """Paths a person refused to overwrite, with the document revision at that moment."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._declined: dict[tuple[str, str], str] = {}
+
+    def record(self, doc_id: str, path: str, revision: str) -> None:
+        """The person declined (or dismissed) overwriting ``path`` with this revision."""
+        with self._lock:
+            self._declined[(doc_id, path)] = revision
+
+    def clear(self, doc_id: str, path: str) -> None:
+        """The person accepted: the earlier decline no longer stands."""
+        with self._lock:
+            self._declined.pop((doc_id, path), None)
+
+    def stands(self, doc_id: str, path: str, revision: str) -> bool:
+        """True while the document is unchanged since the person declined ``path``."""
+        with self._lock:
+            return self._declined.get((doc_id, path)) == revision
+
+
+# One per process, like the documents it remembers revisions of.
+DECLINES = DeclineMemory()

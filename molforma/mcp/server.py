@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
     from pydantic import ValidationError as PydanticValidationError
 
+    from molforma.mcp.client_requests import ClientRequests, DialogElicitor
     from molforma.mcp.registry import ToolSpec
     from molforma.mcp.tasks import Task
 
@@ -118,6 +119,10 @@ class Server:
         self._tools: dict[str, ToolSpec] | None = None
         self._warm = False
         self._legacy_initialized = False
+        # A legacy client that declared form elicitation is asked with requests of ours
+        # (molforma.mcp.client_requests); None otherwise.
+        self._client: ClientRequests | None = None
+        self._dialog_asker: DialogElicitor | None = None
         self._queue: queue.Queue[Any] = queue.Queue()
         self._pending: set[Any] = set()
         self._cancelled: set[Any] = set()
@@ -231,6 +236,8 @@ class Server:
                 "notifications/cancelled"):
             self._on_cancelled(msg.get("params"))
             return
+        if self._client is not None and isinstance(msg, dict) and self._on_client_message(msg):
+            return
         if isinstance(msg, dict) and P.is_valid_id(msg.get("id")) and "method" in msg:
             with self._plock:
                 self._pending.add(msg["id"])
@@ -246,6 +253,28 @@ class Server:
             # Only requests still queued or running; a finished one is ignored.
             if rid in self._pending:
                 self._cancelled.add(rid)
+        if self._client is not None:
+            self._client.abort_origin(rid)  # a call waiting for a person's answer stops
+
+    def _on_client_message(self, msg: dict[str, Any]) -> bool:
+        """Reader thread, legacy connection asking the client: True when ``msg`` was taken.
+
+        A response to one of our questions wakes the call waiting for it (an unknown id
+        goes on and is ignored like any response). While a call waits for a person, the
+        dispatcher is busy, so a ``ping`` is answered here.
+        """
+        client = self._client
+        if client is None:
+            return False
+        if "method" not in msg and ("result" in msg or "error" in msg):
+            return client.on_response(msg)
+        params = msg.get("params")
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        if (msg.get("method") == "ping" and P.is_valid_id(msg.get("id")) and client.waiting()
+                and not (isinstance(meta, dict) and P.PROTOCOL_VERSION_KEY in meta)):
+            self._send(P.response(msg["id"], {}))
+            return True
+        return False
 
     def _on_eof(self) -> None:
         """stdin closed (reader thread): stop the calculations now and end within a second.
@@ -258,6 +287,8 @@ class Server:
         Requests that came before EOF are answered while the grace lasts.
         """
         self._queue.put(_QUEUE_END)
+        if self._client is not None:
+            self._client.close()  # a call waiting for a person's answer ends now
         if self._exit_status is not None:
             return  # an exit signal is ending the process already
         try:
@@ -404,7 +435,40 @@ class Server:
             # for the wire models to import (start-up time).
             return handler(req)
         P.validate_params(req)
-        return handler(req)
+        asking = self._client_for(req)
+        if asking is None:
+            return handler(req)
+        return self._asking(asking, handler, req)
+
+    def _client_for(self, req: Request) -> ClientRequests | None:
+        """The channel a legacy tool call may ask the person through, or None."""
+        if (req.era != "legacy" or req.method != "tools/call" or self._client is None
+                or self._client.closed):
+            return None
+        return self._client
+
+    def _asking(self, asking: ClientRequests, handler: Callable[[Request], dict[str, Any]],
+                req: Request) -> dict[str, Any]:
+        """Run a legacy tool call that may ask the client (SPEC.md 9.2).
+
+        Its handler finds the channel with ``client_requests.current()``; a window
+        command it queued has the message boxes it opens asked of the client.
+        """
+        from molforma.mcp import client_requests
+
+        token = client_requests.serving(asking)
+        try:
+            result = handler(req)
+        finally:
+            client_requests.done_serving(token)
+        structured = result.get("structuredContent")
+        command_id = structured.get("commandId") if isinstance(structured, dict) else None
+        bridge = self.state.window
+        if isinstance(command_id, str) and bridge is not None and not result.get("isError"):
+            if self._dialog_asker is None:
+                self._dialog_asker = client_requests.DialogElicitor(asking, bridge)
+            self._dialog_asker.track(command_id)
+        return result
 
     def _finish(self, req: Request, result: dict[str, Any]) -> dict[str, Any]:
         if req.era != "modern":
@@ -432,6 +496,12 @@ class Server:
             raise RpcError(P.INVALID_PARAMS, "Invalid params: initialize needs protocolVersion, "
                            "capabilities and clientInfo {name, version}")
         self._legacy_initialized = True
+        el = p["capabilities"].get("elicitation")
+        if isinstance(el, dict) and (not el or isinstance(el.get("form"), dict)):
+            # Form elicitation declared: questions go out as elicitation/create (SPEC.md 9.2).
+            from molforma.mcp.client_requests import ClientRequests
+
+            self._client = ClientRequests(lambda m: self._send(m))
         return {
             "protocolVersion": P.LEGACY_VERSION,
             "capabilities": {"tools": {"listChanged": False}, "resources": {}, "prompts": {}},

@@ -151,10 +151,11 @@ def test_elicitation_counts_per_request_not_per_process(existing):
     assert res["isError"] is True and res["structuredContent"]["code"] == "file_exists"
 
 
-def test_legacy_connection_needs_overwrite_true(server: McpProcess, tmp_path: Path):
-    server.result("initialize", {"protocolVersion": "2025-11-25", "capabilities": {
-        "elicitation": {"form": {}}}, "clientInfo": {"name": "t", "version": "1"}},
-        modern=False)
+def test_legacy_connection_without_elicitation_needs_overwrite_true(server: McpProcess,
+                                                                    tmp_path: Path):
+    # A legacy client that declared elicitation is asked instead: test_legacy_elicitation.py.
+    server.result("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                 "clientInfo": {"name": "t", "version": "1"}}, modern=False)
     doc_id, _ = server.doc()
     target = tmp_path / "legacy.molforma.json"
     target.write_text("old\n")

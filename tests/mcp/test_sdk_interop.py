@@ -23,8 +23,9 @@ def _params(env: dict[str, str]) -> StdioServerParameters:
                                  env=env)
 
 
-async def _session(env: dict[str, str], mode: str, target: Path,
-                   answers: list[str]) -> dict[str, Any]:
+async def _session(env: dict[str, str], mode: str, target: Path, answers: list[str],
+                   saves: list[dict[str, Any]] | None = None,
+                   elicit: bool = True) -> dict[str, Any]:
     asked: list[str] = []
 
     async def on_elicit(context: Any, params: Any) -> ElicitResult:
@@ -34,7 +35,8 @@ async def _session(env: dict[str, str], mode: str, target: Path,
         return ElicitResult(action=action, content=content)
 
     out: dict[str, Any] = {}
-    async with Client(_params(env), mode=mode, elicitation_callback=on_elicit) as client:
+    async with Client(_params(env), mode=mode,
+                      elicitation_callback=on_elicit if elicit else None) as client:
         out["version"] = client.protocol_version
         tools = await client.list_tools()
         out["tools"] = sorted(t.name for t in tools.tools)
@@ -57,18 +59,21 @@ async def _session(env: dict[str, str], mode: str, target: Path,
         out["state"] = json.loads(state.contents[0].text)
         xyz = await client.read_resource(f"molforma://documents/{doc['documentId']}/xyz")
         out["xyz"] = xyz.contents[0].text
-        saved = []
-        for _ in range(2):
+        saved, contents = [], []
+        for extra in saves if saves is not None else [{}, {}]:
             r = await client.call_tool("save_file", {"documentId": doc["documentId"],
-                                                     "path": str(target)})
+                                                     "path": str(target), **extra})
             saved.append((r.is_error, r.structured_content))
+            contents.append(target.read_text())
         out["saved"] = saved
+        out["contents"] = contents
     out["asked"] = asked
     return out
 
 
-def _run(env: dict[str, str], mode: str, target: Path, answers: list[str]) -> dict[str, Any]:
-    return asyncio.run(asyncio.wait_for(_session(env, mode, target, answers), 120))
+def _run(env: dict[str, str], mode: str, target: Path, answers: list[str],
+         **kw: Any) -> dict[str, Any]:
+    return asyncio.run(asyncio.wait_for(_session(env, mode, target, answers, **kw), 120))
 
 
 @pytest.mark.slow
@@ -94,16 +99,37 @@ def test_sdk_client_modern_era_lists_calls_reads_and_answers_the_elicitation(
 
 
 @pytest.mark.slow
-def test_sdk_client_legacy_era_lists_calls_reads_and_needs_overwrite(mcp_env, tmp_path: Path):
+def test_sdk_client_legacy_era_lists_calls_reads_and_is_asked_through_elicitation_create(
+        mcp_env, tmp_path: Path):
     target = tmp_path / "sdk.molforma.json"
     target.write_text("old\n")
-    out = _run(mcp_env, "legacy", target, [])
+    out = _run(mcp_env, "legacy", target, ["decline", "accept"],
+               saves=[{}, {"overwrite": True}, {}])
     assert out["version"] == "2025-11-25"
     assert len(out["tools"]) == 27
     assert out["added"]["project"]["formula"] == "H2O"
     assert out["bad"][0] is True
     assert out["state"]["documents"]
-    # No elicitation on a legacy connection: an existing file needs overwrite: true.
+    # The client declared elicitation in initialize: the server asked it (elicitation/create).
+    assert len(out["asked"]) == 2 and str(target) in out["asked"][0]
+    # Decline: an error result, the file kept.
+    assert out["saved"][0][0] is True and out["saved"][0][1]["code"] == "overwrite_declined"
+    assert out["contents"][0] == "old\n"
+    # overwrite: true right after the person's decline (document unchanged) is refused.
+    assert out["saved"][1][0] is True and out["saved"][1][1]["code"] == "overwrite_declined"
+    assert out["contents"][1] == "old\n"
+    # Asked again, the person accepts: the file is replaced.
+    assert out["saved"][2][0] is False and out["saved"][2][1]["overwritten"] is True
+    assert json.loads(target.read_text())["format"] == "molforma-project"
+
+
+@pytest.mark.slow
+def test_sdk_client_legacy_era_without_elicitation_needs_overwrite(mcp_env, tmp_path: Path):
+    target = tmp_path / "sdk.molforma.json"
+    target.write_text("old\n")
+    out = _run(mcp_env, "legacy", target, [], elicit=False)
+    assert out["version"] == "2025-11-25"
+    # No elicitation declared: nothing is asked and an existing file needs overwrite: true.
     assert out["asked"] == []
     assert all(err and sc["code"] == "file_exists" for err, sc in out["saved"])
     assert target.read_text() == "old\n"

@@ -26,8 +26,16 @@ register({
               "再実行してください。",
     },
     "overwrite_declined": {
-        "en": "'{path}' was not overwritten: the person declined.",
-        "ja": "「{path}」は上書きされませんでした（利用者が拒否しました）。",
+        "en": "'{path}' was not overwritten: the person declined. The answer stands for this "
+              "file until the document changes; overwrite: true does not go around it.",
+        "ja": "「{path}」は上書きされませんでした（利用者が拒否しました）。この答えは文書が"
+              "変わるまでこのファイルに有効で、overwrite: true でも上書きできません。",
+    },
+    "overwrite_unanswered": {
+        "en": "'{path}' was not overwritten: the client gave no answer to the question "
+              "(no reply within {minutes} minutes, an error, or the connection ended).",
+        "ja": "「{path}」は上書きされませんでした（確認への回答がありませんでした: "
+              "{minutes} 分以内に応答がない、エラー、または接続の終了）。",
     },
     "not_a_file": {
         "en": "'{path}' is not a regular file.",
@@ -408,9 +416,12 @@ def save_file(ctx: ToolContext, args: SaveFileInput) -> SaveFileOutput:
     exists = os.path.lexists(path)
     if exists and path.is_dir():
         raise FileAccessError("not_a_file", path=args.path)
-    if exists and args.overwrite is not True:
-        if args.overwrite is False:
-            raise FileAccessError("file_exists", path=args.path)
+    if exists and args.overwrite is False:
+        raise FileAccessError("file_exists", path=args.path)
+    if exists and args.overwrite is True and E.DECLINES.stands(doc.id, str(path), rev):
+        # The person said no to this file and nothing changed since (SPEC.md 9.2).
+        raise MolFormaError("overwrite_declined", path=args.path, standing=True)
+    if exists and args.overwrite is None:
         _ask_overwrite(ctx, doc.id, str(path), rev, args.path)
     with doc.lock:
         if doc.candidate is not None:
@@ -426,7 +437,15 @@ def save_file(ctx: ToolContext, args: SaveFileInput) -> SaveFileOutput:
 
 
 def _ask_overwrite(ctx: ToolContext, doc_id: str, path: str, rev: str, shown: str) -> None:
-    """Return only when the person accepted; raise InputRequired or an error otherwise."""
+    """Return only when the person accepted; raise InputRequired or an error otherwise.
+
+    2026-07-28: an ``input_required`` round trip. 2025-11-25 with elicitation declared
+    in ``initialize``: an ``elicitation/create`` request, answered on the same
+    connection while this call waits. A decline or cancel is remembered for the path
+    until the document changes; asking the person again stays possible.
+    """
+    from molforma.mcp import client_requests
+
     req = ctx.request
     bound = E.save_state_payload(doc_id, path, rev)
     state_text = req.params.get("requestState")
@@ -434,14 +453,35 @@ def _ask_overwrite(ctx: ToolContext, doc_id: str, path: str, rev: str, shown: st
         payload = ctx.state.signer.verify(state_text)  # forged or tampered: JSON-RPC error
         if E.state_is_current(payload, bound):
             answer = E.overwrite_answer(req.params.get("inputResponses"))
-            if answer == "accept":
+            _settle(answer, doc_id, path, rev, shown)
+            if answer is not None:
                 return
-            if answer in ("decline", "cancel"):
-                raise MolFormaError("overwrite_declined", path=shown)
         # A genuine but stale state, or no answer: ask again (below).
+    channel = client_requests.current() if req.era == "legacy" else None
+    if channel is not None:
+        question = E.overwrite_question(shown, ctx.lang)[E.OVERWRITE_KEY]["params"]
+        result = client_requests.elicit_result(
+            channel.ask(client_requests.ELICIT, question, origin=req.id))
+        answer = E.overwrite_answer({E.OVERWRITE_KEY: result}) if result is not None else None
+        if answer is None:
+            raise MolFormaError("overwrite_unanswered", path=shown,
+                                minutes=round(client_requests.ANSWER_TIMEOUT_S / 60))
+        _settle(answer, doc_id, path, rev, shown)
+        return
     if not req.declares_form_elicitation:
+        if E.DECLINES.stands(doc_id, path, rev):
+            raise MolFormaError("overwrite_declined", path=shown, standing=True)
         raise FileAccessError("file_exists", path=shown)
     raise E.InputRequired(E.overwrite_question(shown, ctx.lang), ctx.state.signer.sign(bound))
+
+
+def _settle(answer: str | None, doc_id: str, path: str, rev: str, shown: str) -> None:
+    """Act on the person's answer: an accept returns, a decline or cancel is refused."""
+    if answer == "accept":
+        E.DECLINES.clear(doc_id, path)
+    elif answer in ("decline", "cancel"):
+        E.DECLINES.record(doc_id, path, rev)
+        raise MolFormaError("overwrite_declined", path=shown, action=answer)
 
 
 # ---------------------------------------------------------------------------------------------
