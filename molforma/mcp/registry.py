@@ -246,14 +246,15 @@ def compact_schema(schema: dict[str, Any], *, output: bool) -> dict[str, Any]:
     ``required`` says the same), ``additionalProperties: true`` (the default) and, in
     output schemas, the models' docstrings (each field keeps its description). ``A | None``
     of plain typed schemas becomes a type list (an enum gains ``null``). Then a property
-    schema repeated within this schema is defined once in ``$defs`` (:func:`_share`).
+    schema repeated within this schema is defined once in ``$defs`` (:func:`_share`), and
+    a model used once is written where it is used (:func:`_inline_single_use`).
     """
     out = _strip(schema, output)
     if output:
         for name, sub in (out.get("$defs") or {}).items():
             if isinstance(sub, dict) and "properties" in sub:
                 out["$defs"][name] = {k: v for k, v in sub.items() if k != "description"}
-    return _share(out)
+    return _inline_single_use(_share(out))
 
 
 def _strip(node: Any, output: bool) -> Any:
@@ -303,6 +304,70 @@ def _one_of_types(alts: list[Any]) -> dict[str, Any] | None:
         types.append(a["type"])
         merged.update(rest)
     return {"type": types, **merged}
+
+
+def _inline_single_use(schema: dict[str, Any]) -> dict[str, Any]:
+    """Write each ``$defs`` entry referenced exactly once where it is referenced.
+
+    A name and a ``$ref`` cost more than they give for a model used once (the error object,
+    most nested models). Kept: the tool's own model (the first branch of the root
+    ``anyOf``, which names what the tool returns), entries a discriminator maps to,
+    entries that refer to themselves, and any whose reference carries a key of its own
+    that the entry has too.
+    """
+    defs = schema.get("$defs")
+    if not isinstance(defs, dict):
+        return schema
+    uses: Counter[str] = Counter()
+    clashes: set[str] = set()
+
+    def count(node: Any) -> None:
+        if isinstance(node, list):
+            for x in node:
+                count(x)
+        elif isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref[len("#/$defs/"):]
+                uses[name] += 1
+                if (set(node) - {"$ref"}) & set(defs.get(name) or {}):
+                    clashes.add(name)
+            mapping = node.get("mapping")
+            if isinstance(mapping, dict):
+                for target in mapping.values():
+                    if isinstance(target, str) and target.startswith("#/$defs/"):
+                        clashes.add(target[len("#/$defs/"):])
+            for v in node.values():
+                count(v)
+
+    count(schema)
+    root = schema.get("anyOf") or []
+    if root and isinstance(root[0], dict) and isinstance(root[0].get("$ref"), str):
+        clashes.add(root[0]["$ref"].rsplit("/", 1)[1])
+    inline = {name for name, body in defs.items()
+              if uses[name] == 1 and name not in clashes and isinstance(body, dict)
+              and f'"#/$defs/{name}"' not in _key(body)}
+    if not inline:
+        return schema
+
+    def swap(node: Any) -> Any:
+        if isinstance(node, list):
+            return [swap(x) for x in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.rsplit("/", 1)[1] in inline:
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            return swap({**defs[ref.rsplit("/", 1)[1]], **rest})
+        return {k: (v if k == "$defs" else swap(v)) for k, v in node.items()}
+
+    out: dict[str, Any] = swap(schema)
+    kept = {name: swap(body) for name, body in defs.items() if name not in inline}
+    if kept:
+        out["$defs"] = kept
+    else:
+        out.pop("$defs", None)
+    return out
 
 
 def _key(schema: Any) -> str:
