@@ -12,9 +12,9 @@ Schemas come from the models and are then compacted (:func:`compact_schema`), si
 ``tools/list`` is context every agent pays for on every session: pydantic's
 generated ``title`` entries go (each tool keeps its own title), ``X | None`` becomes
 a type list, output ``default`` values and model docstrings go (every field keeps its
-description), and a field schema repeated within one tool's schema is defined once
-under ``$defs`` and referenced (``$ref``). The result validates exactly the same
-values.
+description), a field schema repeated within one tool's schema is defined once
+under ``$defs`` and referenced (``$ref``), and a model used once is written in place.
+The result validates exactly the same values.
 The window mode reuses this registry: the window tools (``modes=("gui",)``) reach
 the window through ``ctx.bridge``, a :class:`~molforma.mcp.bridge.WindowBridge`.
 """
