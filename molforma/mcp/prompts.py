@@ -50,7 +50,7 @@ PROMPTS: tuple[PromptSpec, ...] = (
         "unless I ask.",
     ),
     PromptSpec(
-        "geometry_optimization", "Geometry optimization",
+        "geometry_optimization", "Geometry optimisation",
         "Set up and run a geometry optimization (optionally followed by frequencies).",
         (Arg("method", "Theory or functional, e.g. scf, b3lyp, mp2.", required=True),
          Arg("basis", "Basis set, e.g. 6-31g*.", required=True),

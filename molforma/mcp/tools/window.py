@@ -213,11 +213,13 @@ class WindowCommandOutput(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     commandId: str = Field(description="Id for get_ui_command.")
-    tool: str
-    status: Literal["queued", "running", "done", "failed"]
-    createdAt: str
-    startedAt: str | None = None
-    finishedAt: str | None = None
+    tool: str = Field(description="The window tool that queued it.")
+    status: Literal["queued", "running", "done", "failed"] = Field(
+        description="done: the window did what was asked; failed: it refused or nothing "
+        "happened (error says why, in the window's words).")
+    createdAt: str = Field(description="When it was queued (UTC, ISO 8601).")
+    startedAt: str | None = Field(None, description="When the window started it.")
+    finishedAt: str | None = Field(None, description="When it ended.")
     result: dict[str, Any] = Field(default_factory=dict,
                                    description="What the GUI call reported (and revision).")
     error: dict[str, Any] | None = Field(None, description="Why it failed (error object).")
