@@ -303,3 +303,102 @@ def test_only_message_boxes_of_this_connections_commands_are_asked():
     wait_until(lambda: bridge.pressed, 5, 0.01)
     assert bridge.pressed == [("dialog-1", None)]  # decline presses the Escape button
     channel.close()
+
+
+# -- the window's registered message boxes -----------------------------------------------------
+def _window_command(server: McpProcess, doc_id: str, tool: str, args: dict[str, Any],
+                    ) -> str:
+    rev = _ok(server, "list_documents", {})["documents"][0]["revision"]
+    rec = _ok(server, tool, {"documentId": doc_id, "expectedRevision": rev, **args})
+    assert rec["status"] == "queued", rec
+    return str(rec["commandId"])
+
+
+def _ended(server: McpProcess, command_id: str) -> dict[str, Any]:
+    return wait_until(lambda: (r := _ok(server, "get_ui_command", {"commandId": command_id}))
+                      ["status"] in ("done", "failed") and r, 30)
+
+
+def test_history_move_to_trash_is_asked_through_elicitation_create(
+        spawn: Any, tmp_path: Path):
+    pytest.importorskip("PySide6")
+    from tests.mcp.conftest import FIXTURES
+
+    server = spawn(str(FIXTURES / "water_opt-000.xyz"),
+                   env={**GUI_ENV, "XDG_DATA_HOME": str(tmp_path / "xdg")}, flag="--mcp-gui")
+    _legacy(server, FORM)
+    doc = _ok(server, "list_documents", {})["documents"][0]
+    doc_id = doc["documentId"]
+    root = tmp_path / "jobs"
+    root.mkdir()
+    _ok(server, "set_execution", {"documentId": doc_id, "expectedRevision": doc["revision"],
+                                  "preview": False, "values": {"job_root": str(root)}})
+    rev = _ok(server, "list_documents", {})["documents"][0]["revision"]
+    folder = Path(_ok(server, "calculation", {"documentId": doc_id, "expectedRevision": rev,
+                                              "action": "save_inputs"})["jobDirectory"])
+    assert folder.is_dir()
+    _ended(server, _window_command(server, doc_id, "history_action", {"action": "scan"}))
+    wait_until(lambda: _ok(server, "get_ui_item", {"target": "historyTable"})["rowCount"] == 1)
+    assert _ended(server, _window_command(server, doc_id, "history_action",
+                                          {"action": "select", "index": 0}))["status"] == "done"
+
+    # The box "Move to trash" goes to the client; a decline presses its Escape button.
+    first = _window_command(server, doc_id, "history_action", {"action": "trash"})
+    ask = server.recv(30)
+    assert ask["method"] == "elicitation/create" and ask["params"]["mode"] == "form"
+    assert str(folder) in ask["params"]["message"]
+    choices = ask["params"]["requestedSchema"]["properties"]["choice"]["enum"]
+    assert len(choices) == 2
+    _answer(server, ask, {"action": "decline"})
+    assert _ended(server, first)["status"] in ("done", "failed")
+    assert folder.is_dir()
+    assert _ok(server, "get_ui", {})["activeModal"] is None
+
+    # Asked again, the person picks the first button: the folder goes to the trash.
+    second = _window_command(server, doc_id, "history_action", {"action": "trash"})
+    ask = server.recv(30)
+    assert ask["method"] == "elicitation/create"
+    assert ask["params"]["requestedSchema"]["properties"]["choice"]["enum"] == choices
+    _answer(server, ask, {"action": "accept", "content": {"choice": choices[0]}})
+    assert _ended(server, second)["status"] == "done"
+    assert not folder.exists()
+    assert (tmp_path / "xdg" / "Trash" / "files" / folder.name).is_dir()
+    assert server.close(15) == 0
+
+
+def test_a_window_client_without_elicitation_answers_boxes_with_ui_activate(spawn: Any):
+    pytest.importorskip("PySide6")
+    server = spawn(env=GUI_ENV, flag="--mcp-gui")
+    _legacy(server, {})
+    doc_id = _ok(server, "list_documents", {})["documents"][0]["documentId"]
+    opened = _window_command(server, doc_id, "ui_activate", {"target": "molforma.help.about"})
+    modal = wait_until(lambda: _ok(server, "get_ui", {})["activeModal"])
+    assert server.no_message(0.5)  # nothing is asked of this client
+    _window_command(server, doc_id, "ui_activate",
+                    {"target": modal["buttonIds"][modal["buttons"][0]]})
+    assert _ended(server, opened)["status"] == "done"
+
+
+def test_a_box_answered_in_the_window_withdraws_its_question(spawn: Any):
+    pytest.importorskip("PySide6")
+    server = spawn(env=GUI_ENV, flag="--mcp-gui")
+    _legacy(server, FORM)
+    doc_id = _ok(server, "list_documents", {})["documents"][0]["documentId"]
+    opened = _window_command(server, doc_id, "ui_activate", {"target": "molforma.help.about"})
+    ask = server.recv(30)
+    assert ask["method"] == "elicitation/create" and "MolForma" in ask["params"]["message"]
+    modal = _ok(server, "get_ui", {})["activeModal"]
+    rev = _ok(server, "list_documents", {})["documents"][0]["revision"]
+    rid = server.next_id()
+    server.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {
+        "name": "ui_activate", "arguments": {
+            "documentId": doc_id, "expectedRevision": rev,
+            "target": modal["buttonIds"][modal["buttons"][0]]}}})
+    seen = [server.recv(30), server.recv(30)]
+    assert {"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": ask["id"], "reason": "no longer needed"}} in seen
+    assert any(m.get("id") == rid and "result" in m for m in seen)
+    assert _ended(server, opened)["status"] == "done"
+    # A late answer to the withdrawn question presses nothing and breaks nothing.
+    _answer(server, ask, {"action": "decline"})
+    assert _ok(server, "get_ui", {})["activeModal"] is None
