@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from molforma.document.document import Document, EditResult
     from molforma.document.model import Project
     from molforma.formats.common import Structure
+    from molforma.jobs.policy import Policy
     from molforma.preferences import Preferences
 
 Reader = Callable[[str], Any]  # path -> project dict, Structure, or None (the person cancelled)
@@ -155,11 +156,35 @@ def launch_document(app: AppState, path: str, *, undo_limit: int | None,
     return doc
 
 
-def fresh_project(prefs: Preferences) -> Project:
-    """A new project with the execution defaults and the job root the person saved."""
+ALLOWED_JOB_ROOT_NAME = "molforma-jobs"
+
+
+def default_job_root(prefs_root: str | None, policy: Policy | None) -> str | None:
+    """The job root of a new document: the one the person saved (None: the settings'
+    default, ``~/molforma-jobs``); with allowed directories (``--mcp-allow-dir``) one
+    outside them is replaced by ``molforma-jobs`` in the first allowed directory, so a
+    first calculation through MCP runs without a set_execution.
+    """
+    if policy is None or not policy.restricted:
+        return prefs_root
+    from molforma.errors import FileAccessError
+    from molforma.nwchem.settings import ExecutionSettings
+
+    root = prefs_root or str(ExecutionSettings.model_fields["job_root"].default)
+    try:
+        policy.check_path(root, for_write=True)
+    except (FileAccessError, OSError):
+        return str(policy.allow_dirs[0] / ALLOWED_JOB_ROOT_NAME)
+    return prefs_root
+
+
+def fresh_project(prefs: Preferences, policy: Policy | None = None) -> Project:
+    """A new project with the execution defaults and the job root the person saved (inside
+    the allowed directories when ``policy`` restricts them, see :func:`default_job_root`)."""
     from molforma.document.model import new_project
 
-    extra = {"job_root": prefs.job_root} if prefs.job_root else {}
+    root = default_job_root(prefs.job_root, policy)
+    extra = {"job_root": root} if root else {}
     return new_project(executable=prefs.executable, launcher=prefs.launcher,
                        environment=dict(prefs.environment), scheduler=prefs.scheduler,
                        account=prefs.account, batch_directives=list(prefs.batch_directives),
@@ -171,8 +196,8 @@ def new_project(app: AppState, *, actor: Actor) -> dict[str, Any]:
     history); the trusted values stay the person's."""
     doc = app.document
     trusted = dict(doc.trusted)
-    out = doc.load(fresh_project(app.preferences), label="New project", preview=False,
-                   origin=actor.origin)
+    out = doc.load(fresh_project(app.preferences, app.policy), label="New project",
+                   preview=False, origin=actor.origin)
     doc.trusted = trusted
     doc.path = None
     doc.mark_saved(None)

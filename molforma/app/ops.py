@@ -40,6 +40,7 @@ from molforma.formats.computed import (
     structure_arguments,
 )
 from molforma.formats.computed import checked_vector as _vec
+from molforma.i18n import register
 from molforma.jobs.policy import Policy, check_protected_change
 from molforma.nwchem.protected_text import check_extra_input
 from molforma.nwchem.settings import (
@@ -49,6 +50,18 @@ from molforma.nwchem.settings import (
     CalculationSettings,
     ExecutionSettings,
 )
+
+register({
+    "job_root_suggestion": {
+        "en": "For example: set_execution with job_root '{path}'.",
+        "ja": "例: set_execution で job_root を「{path}」にしてください。",
+    },
+    # Same text as the Results tab's (molforma.gui.widgets.results_panel), for both modes.
+    "results_bad_structure": {
+        "en": "No structure {index}: the results hold {count} structures (0-based).",
+        "ja": "構造 {index} はありません。結果の構造は {count} 個です（0始まり）。",
+    },
+})
 
 ATOM_PROPS = ("element", "name", "formalCharge", "unpairedElectrons", "massNumber", "mass", "fixed")
 
@@ -381,6 +394,35 @@ def use_structure(doc: Document, symbols: Sequence[str], coordinates: Sequence[V
                     expected_revision=expected_revision, preview=preview, origin=origin)
 
 
+def use_results_structure(doc: Document, results: Any, index: int | None = None, *,
+                          expected_revision: str | None = None, preview: bool = True,
+                          origin: Origin = "user") -> dict[str, Any]:
+    """Put structure ``index`` of loaded results (default: the last, an optimisation's
+    final geometry) into the editor through :func:`use_structure`: the Results tab's "Use
+    this structure" and ``results_action`` ``use_structure`` in both modes.
+
+    Raises:
+        ResultsError: ``results_none_loaded`` (no results), ``results_bad_structure``.
+        MolFormaError: as :func:`use_structure` (stale revision, candidate, busy, ...).
+    """
+    from molforma.errors import ResultsError
+
+    if results is None:
+        raise ResultsError("results_none_loaded")
+    structures = list(results.structures or ())
+    if index is None:
+        index = len(structures) - 1
+    if not 0 <= index < len(structures):
+        raise ResultsError("results_bad_structure", index=index, count=len(structures))
+    st = structures[index]
+    out = use_structure(doc, st.symbols, st.coordinates, label="Use computed structure",
+                        expected_revision=expected_revision, preview=preview, origin=origin)
+    out["info"] = {**(out.get("info") or {}), "structureIndex": index,
+                   "structureLabel": st.label, "source": results.source,
+                   **({"energy": st.energy} if st.energy is not None else {})}
+    return out
+
+
 def add_bonded_atom(doc: Document, parent: str, element: str, *,
                     adjust_hydrogens: bool = True, hint: Vec | None = None,
                     expected_revision: str | None = None, preview: bool = True,
@@ -625,8 +667,10 @@ def save_project(doc: Document, path: str, *, set_path: bool = False) -> str:
 # Read-only helpers
 
 
-def validate_document(doc: Document) -> dict[str, Any]:
-    """Checks before running (parity, contacts, basis coverage, fragments, input problems)."""
+def validate_document(doc: Document, policy: Policy | None = None) -> dict[str, Any]:
+    """Checks before running (parity, contacts, basis coverage, fragments, input problems);
+    with ``policy`` (MCP) also the folders a start would refuse: a job root or an advanced
+    path outside the allowed directories, with the setting to change."""
     from molforma.catalog import basis_elements
     from molforma.document import chemistry
     from molforma.jobs.folders import folder_problems
@@ -634,9 +678,33 @@ def validate_document(doc: Document) -> dict[str, Any]:
     out = chemistry.validate(doc.project, basis_elements)
     folders = [{"code": p["code"], "severity": "error", "message": p["message"], "atoms": []}
                for p in folder_problems(doc.project)]
+    if policy is not None and not folders:
+        folders = _policy_problems(doc.project, policy)
     if folders:
         out = {**out, "ok": False, "checks": [*out.get("checks", []), *folders]}
     return out
+
+
+def _policy_problems(project: Project, policy: Policy) -> list[dict[str, Any]]:
+    """What ``calculation start`` would refuse about the folders, as validate entries."""
+    from molforma.app.actor import Actor
+    from molforma.app.runs import check_folders
+    from molforma.errors import FileAccessError
+    from molforma.i18n import render
+
+    try:
+        check_folders(project, policy, Actor.MCP_TOOL)
+    except FileAccessError as exc:
+        message = exc.message()
+        if exc.code == "job_root_not_allowed" and policy.allow_dirs:
+            from molforma.app.files import ALLOWED_JOB_ROOT_NAME
+
+            message += " " + render("job_root_suggestion", {
+                "path": str(policy.allow_dirs[0] / ALLOWED_JOB_ROOT_NAME)})
+        return [{"code": exc.code, "severity": "error", "message": message, "atoms": []}]
+    except (MolFormaError, ValueError):
+        return []  # a broken execution block: the start names it
+    return []
 
 
 def measure(doc: Document, *, distances: Sequence[Sequence[str]] = (),

@@ -90,13 +90,15 @@ def smiles_to_structure(smiles: str, *, cancelled: CancelFn = lambda: False,
 
 
 def replace_structure(doc: Document, atoms: Atoms, bonds: Atoms, *,
-                      actor: Actor) -> dict[str, Any]:
-    """Make a candidate whose molecule is ``atoms``/``bonds`` with fresh ids; the charge
-    is the sum of the formal charges, every setting stays.
+                      actor: Actor, expected_revision: str | None = None,
+                      preview: bool = True) -> dict[str, Any]:
+    """Make a candidate (with ``preview`` False: one undo step) whose molecule is
+    ``atoms``/``bonds`` with fresh ids; the charge is the sum of the formal charges,
+    every setting stays. The window and ``import_document`` (format ``smiles``) share it.
 
     Raises:
-        MolFormaError: a candidate exists, the document is busy or the structure breaks
-            a document rule.
+        MolFormaError: a stale ``expected_revision``, a candidate exists, the document
+            is busy or the structure breaks a document rule.
     """
     from molforma.document.document import EditResult
 
@@ -112,4 +114,5 @@ def replace_structure(doc: Document, atoms: Atoms, bonds: Atoms, *,
         d["charge"] = sum(int(a.get("formalCharge", 0)) for a in atoms)
         return EditResult(added=list(mapping.values()), removed=old)
 
-    return doc.edit(fn, label="Structure from SMILES", preview=True, origin=actor.origin)
+    return doc.edit(fn, label="Structure from SMILES", expected_revision=expected_revision,
+                    preview=preview, origin=actor.origin)

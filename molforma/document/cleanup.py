@@ -13,6 +13,7 @@ the child; nothing was applied to the document until the result is read.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -30,6 +31,11 @@ register({
     "cleanup_failed": {"en": "The geometry clean-up failed: {detail}",
                        "ja": "構造の整形に失敗しました: {detail}"},
     "cancelled": {"en": "Cancelled.", "ja": "キャンセルしました。"},
+    "cleanup_no_change": {
+        "en": "Nothing to change: the geometry is already clean (the {forceField} force field "
+              "moves no atom by more than {tolerance} Å). Nothing was changed.",
+        "ja": "変更するものがありません。構造はすでに整っています（{forceField} 力場で "
+              "{tolerance} Å を超えて動く原子はありません）。何も変更していません。"},
 })
 
 ProgressFn = Callable[[int, str], None]
@@ -37,6 +43,9 @@ CancelFn = Callable[[], bool]
 StepFn = Callable[[int, int, float], None]  # iterations done, maximum, energy (kcal/mol)
 
 CLEANUP_MAX_ITERATIONS = 2400
+# An atom the force field moves less than this (Å) did not move: a minimum found again
+# wobbles by 1e-6 Å, and a candidate of such wobbles would be a clean-up that did nothing.
+MOVE_TOLERANCE = 1e-4
 
 
 class Cancelled(MolFormaError):
@@ -58,8 +67,9 @@ def chunk_size(atom_count: int) -> int:
 def minimise(mol: Any, *, cancelled: CancelFn = lambda: False,
              progress: ProgressFn = lambda _p, _m: None, fixed: Sequence[int] = (),
              max_iterations: int = CLEANUP_MAX_ITERATIONS, per_round: int = 40,
-             step: StepFn | None = None, start_percent: int = 50) -> None:
-    """MMFF94 (UFF as fallback) in chunks of ``per_round`` iterations, in place.
+             step: StepFn | None = None, start_percent: int = 50) -> str:
+    """MMFF94 (UFF as fallback) in chunks of ``per_round`` iterations, in place; returns
+    the force field used (``MMFF94`` or ``UFF``).
 
     Raises:
         MolFormaError: ``cleanup_no_forcefield``; :class:`Cancelled` when ``cancelled()``.
@@ -71,10 +81,12 @@ def minimise(mol: Any, *, cancelled: CancelFn = lambda: False,
 
     with quiet():
         ff = None
+        name = "MMFF94"
         if ff_helpers.MMFFHasAllMoleculeParams(mol):
             props = ff_helpers.MMFFGetMoleculeProperties(mol)
             ff = ff_helpers.MMFFGetMoleculeForceField(mol, props, ignoreInterfragInteractions=False)
         if ff is None and ff_helpers.UFFHasAllMoleculeParams(mol):
+            name = "UFF"
             ff = ff_helpers.UFFGetMoleculeForceField(mol, ignoreInterfragInteractions=False)
     if ff is None:
         raise MolFormaError("cleanup_no_forcefield")
@@ -99,16 +111,19 @@ def minimise(mol: Any, *, cancelled: CancelFn = lambda: False,
     conf = mol.GetConformer()
     for i in range(mol.GetNumAtoms()):
         conf.SetAtomPosition(i, Point3D(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]))
+    return name
 
 
 def cleanup_positions(atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str, Any]], *,
                       cancelled: CancelFn = lambda: False,
                       progress: ProgressFn = lambda _p, _m: None,
                       step: StepFn | None = None,
-                      max_iterations: int = CLEANUP_MAX_ITERATIONS) -> dict[str, list[float]]:
+                      max_iterations: int = CLEANUP_MAX_ITERATIONS,
+                      report: dict[str, Any] | None = None) -> dict[str, list[float]]:
     """New positions of the movable atoms after a force-field clean-up.
 
-    Fixed atoms stay where they are. Only atoms that moved are returned.
+    Fixed atoms stay where they are. Only atoms that moved are returned. ``report``, when
+    given, receives ``forceField`` (``MMFF94`` or ``UFF``).
 
     Raises:
         MolFormaError: ``cleanup_no_atoms``, ``cleanup_no_forcefield``, ``cancelled``.
@@ -128,9 +143,11 @@ def cleanup_positions(atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mappin
             Chem.GetSymmSSSR(mol)
     progress(5, "forcefield")
     fixed = [i for i, a in enumerate(atoms) if a.get("fixed")]
-    minimise(mol, cancelled=cancelled, progress=progress, fixed=fixed,
-             max_iterations=max_iterations, per_round=chunk_size(len(atoms)), step=step,
-             start_percent=10)
+    used = minimise(mol, cancelled=cancelled, progress=progress, fixed=fixed,
+                    max_iterations=max_iterations, per_round=chunk_size(len(atoms)), step=step,
+                    start_percent=10)
+    if report is not None:
+        report["forceField"] = used
     conf = mol.GetConformer()
     out: dict[str, list[float]] = {}
     for i, a in enumerate(atoms):
@@ -138,7 +155,7 @@ def cleanup_positions(atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mappin
             continue
         p = conf.GetAtomPosition(i)
         new = [float(p.x), float(p.y), float(p.z)]
-        if max(abs(new[0] - a["x"]), abs(new[1] - a["y"]), abs(new[2] - a["z"])) > 1e-6:
+        if max(abs(new[0] - a["x"]), abs(new[1] - a["y"]), abs(new[2] - a["z"])) > MOVE_TOLERANCE:
             out[str(a["id"])] = new
     return out
 
@@ -152,6 +169,111 @@ def request_text(atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str
                        "bonds": [{"a": b["a"], "b": b["b"], "order": b.get("order", 1)}
                                  for b in bonds],
                        "maxIterations": int(max_iterations)}).encode()
+
+
+class CleanupChild:
+    """The clean-up child process (:func:`main`) followed from a thread, without Qt.
+
+    MCP's route to the clean-up the window runs through ``QProcess``: the same child, so
+    RDKit's minimiser never holds this process's GIL and :meth:`cancel` is a kill. When
+    the child has ended, ``on_end(self)`` runs on the reader thread before :meth:`wait`
+    returns, so what it does (applying the result) is done by then.
+
+    Attributes:
+        status: ``running``, then ``completed``, ``failed`` or ``cancelled``.
+        positions: ``{id: [x, y, z]}`` of the atoms that moved (completed).
+        report: ``forceField``, ``energyBefore``, ``energyAfter`` (kcal/mol), ``iterations``.
+        error: why it failed (``cleanup_*``), else None.
+        last_step: iterations done, maximum and energy of the last chunk, or None.
+    """
+
+    def __init__(self, atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str, Any]],
+                 *, on_end: Callable[[CleanupChild], None] | None = None,
+                 max_iterations: int = CLEANUP_MAX_ITERATIONS) -> None:
+        import subprocess
+        import threading
+
+        self.status = "running"
+        self.positions: dict[str, list[float]] = {}
+        self.report: dict[str, Any] = {}
+        self.error: MolFormaError | None = None
+        self.last_step: tuple[int, int, float] | None = None
+        self._on_end = on_end
+        self._result = False
+        self._cancelled = threading.Event()
+        self._done = threading.Event()
+        request = request_text(atoms, bonds, max_iterations)
+        try:
+            self._proc = subprocess.Popen(
+                [sys.executable, "-m", "molforma.document.cleanup"], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except OSError as exc:
+            raise MolFormaError("cleanup_failed", detail=str(exc)) from exc
+        self._thread = threading.Thread(target=self._follow, args=(request,),
+                                        name="cleanup-child", daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        """Stop at once: the child is killed and nothing of its work is kept."""
+        self._cancelled.set()
+        if self._proc.poll() is None:
+            with contextlib.suppress(OSError):
+                self._proc.kill()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the child ended and ``on_end`` ran; True when it has."""
+        return self._done.wait(timeout)
+
+    @property
+    def done(self) -> bool:
+        """True once the child ended and ``on_end`` ran."""
+        return self._done.is_set()
+
+    def _follow(self, request: bytes) -> None:
+        try:
+            self._talk(request)
+        except Exception as exc:  # noqa: BLE001 - the end must be reported whatever happened
+            self.error = MolFormaError("cleanup_failed", detail=str(exc))
+        finally:
+            with contextlib.suppress(OSError):
+                self._proc.wait()
+            if self._cancelled.is_set():
+                self.status, self.error = "cancelled", Cancelled()
+            elif self.error is None and not self._result:
+                self.error = MolFormaError("cleanup_failed",
+                                           detail=f"exit status {self._proc.returncode}")
+            if self.status == "running":
+                self.status = "failed" if self.error is not None else "completed"
+            try:
+                if self._on_end is not None:
+                    self._on_end(self)
+            finally:
+                self._done.set()
+
+    def _talk(self, request: bytes) -> None:
+        proc = self._proc
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write(request)
+            proc.stdin.close()
+        except OSError:
+            pass  # the child died early: its exit status says so
+        for line in proc.stdout:
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            kind = msg.get("type")
+            if kind == "progress":
+                self.last_step = (int(msg["iterations"]), int(msg["maxIterations"]),
+                                  float(msg["energy"]))
+            elif kind == "result":
+                self.positions = dict(msg["positions"])
+                self.report = {k: v for k, v in msg.items() if k not in ("type", "positions")}
+                self._result = True
+            elif kind == "error":
+                self.error = MolFormaError(str(msg.get("code", "cleanup_failed")),
+                                           **dict(msg.get("data") or {}))
 
 
 def _emit(obj: Mapping[str, Any]) -> None:
@@ -193,7 +315,12 @@ def main() -> int:
         _emit({"type": "error", "code": "cleanup_failed", "data": {"detail": str(exc)}})
         return 2
 
+    energies: list[float] = []
+    report: dict[str, Any] = {}
+
     def step(done: int, maximum: int, energy: float) -> None:
+        energies.append(energy)
+        report["iterations"] = done
         _emit({"type": "progress", "iterations": done, "maxIterations": maximum,
                "energy": energy})
 
@@ -203,14 +330,18 @@ def main() -> int:
 
     try:
         positions = cleanup_positions(atoms, bonds, step=step, progress=stage,
-                                      cancelled=orphaned, max_iterations=max_its)
+                                      cancelled=orphaned, max_iterations=max_its,
+                                      report=report)
     except MolFormaError as exc:
         _emit({"type": "error", "code": exc.code, "data": exc.data})
         return 1
     except Exception as exc:  # noqa: BLE001 - reported to the window as a message
         _emit({"type": "error", "code": "cleanup_failed", "data": {"detail": str(exc)}})
         return 1
-    _emit({"type": "result", "positions": positions})
+    # What the force field did, beside the positions (readers that want only these ignore it).
+    if energies:
+        report.update(energyBefore=energies[0], energyAfter=energies[-1])
+    _emit({"type": "result", "positions": positions, **report})
     return 0
 
 

@@ -686,6 +686,16 @@ class CommandRunner(QObject):
         panel = self.window.panels["results"]
         panel.catch_up()  # type: ignore[attr-defined]
         action = a["action"]
+        if action == "use_structure":  # "Use this structure": the shown one unless index
+            from molforma.app.ops import use_results_structure
+
+            index = a.get("index")
+            edit = use_results_structure(
+                self.window.ctx.document, panel.results,  # type: ignore[attr-defined]
+                panel.trajectory_slider.value() if index is None else int(index),  # type: ignore[attr-defined]
+                preview=bool(a.get("preview", True)), origin="mcp")
+            self.window.show_tab("molecule")
+            return {"edit": edit}, None
         if action == "stop":
             panel.stop()  # type: ignore[attr-defined]
         elif action == "play_mode":

@@ -263,6 +263,8 @@ class HeadlessServices(BaseServices):
         self._initial_first: bool | None = None
         self._jobs: JobManager | None = None
         self._results: dict[str, ResultsSession] = {}
+        # Jobs whose results were loaded (or found to have none) when they ended.
+        self._followed: set[str] = set()
 
     @property
     def documents(self) -> dict[str, Document]:
@@ -308,14 +310,18 @@ class HeadlessServices(BaseServices):
         return self._make_document()
 
     def _make_document(self, doc_id: str | None = None) -> Document:
+        from molforma.app.files import default_job_root
         from molforma.document.document import Document
         from molforma.document.model import new_project
         from molforma.jobs.policy import headless_trusted
         from molforma.preferences import load_preferences
 
         trusted = headless_trusted()
-        # The job root the person last set in the window is where their new projects go.
-        job_root = load_preferences().job_root
+        # The job root the person last set in the window is where their new projects go;
+        # with --mcp-allow-dir, inside the first allowed directory when it is outside them.
+        restricted = self._policy is not None or bool(self._policy_args[0])
+        job_root = default_job_root(load_preferences().job_root,
+                                    self.policy if restricted else None)
         doc = Document(new_project(executable=trusted["executable"],
                                    launcher=trusted["launcher"],
                                    environment=dict(trusted["environment"]),
@@ -341,8 +347,36 @@ class HeadlessServices(BaseServices):
             if self._jobs is None:
                 from molforma.jobs.manager import JobManager
 
-                self._jobs = JobManager()
+                self._jobs = JobManager(on_change=self._job_changed)
             return self._jobs
+
+    def _job_changed(self, job: Job) -> None:
+        """When a job a document started has ended, load its results (job thread)."""
+        if job.wait(0):
+            self._follow_up(job)
+
+    def _follow_up(self, job: Job) -> None:
+        """Load the results of ``job`` into its document's session, once, as the window
+        loads them into its Results tab: ``output.out`` of the job folder, read through
+        the policy. A job with no output (it never started) has nothing to load."""
+        from molforma.jobs.runner import OUTPUT_NAME
+
+        with self.lock:
+            if job.id in self._followed:
+                return
+            doc_id = next((d for d, j in self.last_job.items() if j is job), None)
+            if doc_id is None:
+                return  # not started for a document yet (start_job follows it up then)
+            self._followed.add(job.id)
+        if not (job.folder / OUTPUT_NAME).is_file():
+            return
+        try:
+            handle = self.results(doc_id).open_directory(str(job.folder),
+                                                         guard=self.policy.read_guard())
+        except Exception:
+            log.exception("loading the results of job %s", job.id)
+            return
+        self.last_load[doc_id] = handle
 
     def jobs_if_any(self) -> JobManager | None:
         """The job manager when a calculation was started or saved."""
@@ -352,6 +386,8 @@ class HeadlessServices(BaseServices):
         """Start the calculation in the background and remember it for the document."""
         job = self.jobs.start(project)
         self.last_job[doc_id] = job
+        if job.wait(0):  # ended before it was known as this document's
+            self._follow_up(job)
         return job
 
     def reattach_batch_jobs(self, root: str | None = None) -> None:

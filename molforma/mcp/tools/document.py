@@ -18,6 +18,7 @@ from molforma.file_formats import LABELS, READABLE, WRITABLE, names_text
 from molforma.i18n import register
 from molforma.mcp import elicitation as E
 from molforma.mcp.registry import MAX_RESULT_CHARS, SparseOutput, ToolContext, ToolInput, tool
+from molforma.mcp.tasks import Background
 
 register({
     "file_exists": {
@@ -58,6 +59,12 @@ register({
               "results_action（action open_file）と get_results で読んでください。その構造を"
               "編集するには、get_results の structures セクション（最後が最終構造）から取り出し、"
               "import_document（format xyz）で読み込んでください。",
+    },
+    "cleanup_with_move": {
+        "en": "move_atoms cleanup cannot be combined with positions, translate or rotate: "
+              "send it alone (atomIds may name the atoms to clean up).",
+        "ja": "move_atoms の cleanup は positions・translate・rotate と同時に指定できません。"
+              "単独で送ってください（atomIds で整形する原子を指定できます）。",
     },
     "no_open_valences": {
         "en": "Nothing to add: none of the {count} atom(s) checked has an open valence (all "
@@ -111,7 +118,12 @@ class EditSummary(SparseOutput):
     info: dict[str, Any] | None = Field(
         None, description="What the edit reports besides, when it does: set_internal_"
         "coordinate the coordinate and its old and new value, add_hydrogens the hydrogens "
-        "added, place_fragment the entry placed and where. Absent otherwise.")
+        "added, place_fragment the entry placed and where, move_atoms cleanup the force "
+        "field and its energies, results_action use_structure the structure taken. Absent "
+        "otherwise.")
+    status: Literal["running"] | None = Field(
+        None, description="Only move_atoms cleanup answered before the clean-up ended: "
+        "running (the document is busy until it ends; no edit was made yet).")
 
 
 def _summary(data: dict[str, Any]) -> EditSummary:
@@ -133,9 +145,12 @@ def doc_info(doc: Any) -> dict[str, Any]:
     """The list_documents entry of one document."""
     with doc.lock:
         s = doc.stored_summary(doc.project) or {"formula": "", "atomCount": 0}
-        return {"documentId": doc.id, "title": doc.title, "path": doc.path,
-                "revision": doc.revision, "formula": s["formula"], "atomCount": s["atomCount"],
-                "hasCandidate": doc.candidate is not None}
+        out = {"documentId": doc.id, "title": doc.title, "path": doc.path,
+               "revision": doc.revision, "formula": s["formula"], "atomCount": s["atomCount"],
+               "hasCandidate": doc.candidate is not None}
+        if doc.busy:
+            out["busy"] = doc.busy
+        return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -143,7 +158,7 @@ class ListDocumentsInput(_Strict):
     """No arguments."""
 
 
-class DocumentInfo(BaseModel):
+class DocumentInfo(SparseOutput):
     """One open document."""
 
     documentId: str
@@ -153,6 +168,8 @@ class DocumentInfo(BaseModel):
     formula: str
     atomCount: int
     hasCandidate: bool
+    busy: str | None = Field(None, description="Present while edits are refused because work "
+                             "runs on the document, e.g. 'geometry clean-up'.")
 
 
 class ListDocumentsOutput(BaseModel):
@@ -312,17 +329,42 @@ def _results_kind(path: Any) -> str | None:
 
 
 class ImportDocumentInput(_EditInput):
-    text: str = Field(description="File content as text.")
-    format: str = Field(description=f"Format of the text: {names_text(READABLE)}.")
+    text: str = Field(description="File content as text; with format smiles a SMILES string "
+                      "such as 'CCO'.")
+    format: str = Field(description=f"Format of the text: {names_text(READABLE)}, or smiles "
+                        "(a 3D structure with hydrogens, cleaned up by a force field, replacing "
+                        "the atoms; settings stay; a SMILES RDKit cannot read is refused with "
+                        "smiles_invalid).")
     frame: int | None = Field(None, ge=0, description="0-based frame of a multi-frame XYZ.")
+
+
+SMILES_FORMAT = "smiles"
 
 
 @tool("import_document", title="Import document")
 def import_document(ctx: ToolContext, args: ImportDocumentInput) -> EditSummary:
-    """Load a project or structure from a string in the given format (like open_file)."""
+    """Load a project or structure from a string in the given format (like open_file), or
+    build a 3D structure with hydrogens from SMILES (format smiles), as a candidate by
+    default."""
     doc = ctx.state.document(args.documentId)
+    if args.format.strip().lower() == SMILES_FORMAT:
+        return _from_smiles(doc, args)
     return _summary(_ops().import_document(doc, args.text, args.format, frame=args.frame,
                                            **_edit_args(args)))
+
+
+def _from_smiles(doc: Any, args: ImportDocumentInput) -> EditSummary:
+    """The window's SMILES route (molforma.app.smiles), for a tool call: RDKit embeds and a
+    force field cleans up, then one edit replaces the atoms. Nothing changes on a refusal."""
+    from molforma.app.actor import Actor
+    from molforma.app.smiles import replace_structure, smiles_to_structure
+
+    # Fail before the 3D work when the edit could not be made anyway.
+    doc.check_revision(args.expectedRevision, allow_candidate=False)
+    atoms, bonds = smiles_to_structure(args.text)
+    return _summary(replace_structure(doc, atoms, bonds, actor=Actor.MCP_TOOL,
+                                      expected_revision=args.expectedRevision,
+                                      preview=args.preview))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -564,19 +606,105 @@ class MoveAtomsInput(_EditInput):
     positions: dict[str, Vec3] | None = Field(
         None, description="New positions {atomId: [x, y, z]} in Angstrom.")
     atomIds: list[str] | None = Field(
-        None, description="Atoms to translate or rotate (default: all).")
+        None, description="Atoms to translate, rotate or clean up (default: all).")
     translate: Vec3 | None = Field(None, description="Displacement [dx, dy, dz] in Angstrom.")
     rotate: Rotation | None = Field(None, description="Rotation about an axis and a centre.")
+    cleanup: bool | None = Field(
+        None, description="true: clean up the geometry with a force field (MMFF94, else UFF), "
+        "as the window's 'Clean up geometry': atomIds move (default all), fixed atoms stay; "
+        "info gives the force field and its energy before and after (kcal/mol). A structure "
+        "already clean is refused (cleanup_no_change), never a silent success. It runs in a "
+        "child process: with the Tasks extension the call is a task (tasks/cancel stops it); "
+        "otherwise the answer waits up to 10 s, then says status running and the document "
+        "stays busy (list_documents) until the candidate appears or the clean-up failed.")
+
+
+CLEANUP_WAIT_S = 10.0
 
 
 @tool("move_atoms", title="Move atoms")
-def move_atoms(ctx: ToolContext, args: MoveAtomsInput) -> EditSummary:
-    """Move atoms: set positions, or translate or rotate a set of atoms (exactly one of
-    positions, translate, rotate). Fixed atoms cannot move."""
+def move_atoms(ctx: ToolContext, args: MoveAtomsInput,
+               ) -> EditSummary | Background[EditSummary]:
+    """Move atoms: set positions, translate or rotate a set of atoms, or clean up the
+    geometry with a force field (exactly one of positions, translate, rotate, cleanup).
+    Fixed atoms cannot move."""
+    from molforma.errors import ValidationError
+
     doc = ctx.state.document(args.documentId)
+    if args.cleanup:
+        if any(v is not None for v in (args.positions, args.translate, args.rotate)):
+            raise ValidationError("cleanup_with_move")
+        return _cleanup(ctx, doc, args)
     rotate = args.rotate.model_dump() if args.rotate is not None else None
     return _summary(_ops().move_atoms(doc, positions=args.positions, ids=args.atomIds,
                                       translate=args.translate, rotate=rotate, **_edit_args(args)))
+
+
+def _cleanup(ctx: ToolContext, doc: Any, args: MoveAtomsInput,
+             ) -> EditSummary | Background[EditSummary]:
+    """The force-field clean-up in the child process the window uses (it can be killed and
+    never holds this process's GIL); its result becomes a move of the atoms that moved."""
+    from molforma.document.cleanup import MOVE_TOLERANCE, CleanupChild
+    from molforma.document.model import atoms_of, bonds_of
+    from molforma.errors import UnknownAtomError
+
+    with doc.lock:
+        doc.check_revision(args.expectedRevision, allow_candidate=False)
+        atoms, bonds = atoms_of(doc.project), bonds_of(doc.project)
+        if not atoms:
+            raise MolFormaError("cleanup_no_atoms")
+        present = {a["id"] for a in atoms}
+        for aid in args.atomIds or ():
+            if aid not in present:
+                raise UnknownAtomError(id=aid)
+        moving = set(args.atomIds) if args.atomIds is not None else present
+        request = [a if a["id"] in moving else {**a, "fixed": True} for a in atoms]
+        rev = doc.revision
+        doc.set_busy("geometry clean-up")
+    outcome: dict[str, Any] = {}
+
+    def applied(child: CleanupChild) -> None:
+        """Apply what the child found (its reader thread): the edit or the reason not."""
+        try:
+            with doc.lock:
+                doc.set_busy(None)
+                if child.status != "completed":
+                    outcome["error"] = child.error
+                elif not child.positions:
+                    outcome["error"] = MolFormaError(
+                        "cleanup_no_change", forceField=child.report.get("forceField", ""),
+                        tolerance=MOVE_TOLERANCE)
+                else:
+                    edit = _ops().move_atoms(doc, positions=child.positions,
+                                             expected_revision=rev, preview=args.preview,
+                                             origin="mcp")
+                    edit["info"] = {"cleanup": {k: child.report[k] for k in (
+                        "forceField", "energyBefore", "energyAfter", "iterations")
+                        if k in child.report}}
+                    outcome["edit"] = edit
+        except MolFormaError as exc:
+            outcome["error"] = exc
+
+    try:
+        child = CleanupChild(request, bonds, on_end=applied)
+    except MolFormaError:
+        doc.set_busy(None)
+        raise
+
+    def final() -> EditSummary:
+        error = outcome.get("error")
+        if error is not None:
+            raise error
+        return _summary(outcome["edit"])
+
+    if not ctx.request.declares_tasks and child.wait(CLEANUP_WAIT_S):
+        return final()
+    with doc.lock:
+        running = dict(doc.summary(added=[], removed=[], changed=[]))
+    running["status"] = "running"
+    running["info"] = {"cleanup": {"running": True}}
+    return Background(result=_summary(running), wait=child.wait, cancel=child.cancel,
+                      final=final)
 
 
 class AtomChange(_Strict):
@@ -805,6 +933,12 @@ def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
     # Values that reach the command line or the batch script, each by its own grammar,
     # before the document is touched (bad_slurm_name, bad_time_limit, ...).
     values = validate_execution_values(values)
+    if "job_root" in values:
+        from molforma.jobs.folders import check_job_root
+
+        # A relative job root says so (job_root_relative) before the allowed directories
+        # would call it outside them.
+        check_job_root(values["job_root"])
     if values.get("job_root"):
         ctx.state.policy.check_path(values["job_root"], for_write=True)
     if values.get("reference_dir"):
@@ -911,11 +1045,13 @@ VALIDATE_DEFAULT_LIMIT = 10
 @tool("validate_document", title="Validate document", read_only=True, idempotent=True)
 def validate_document(ctx: ToolContext, args: ValidateDocumentInput) -> ValidateDocumentOutput:
     """Check the document before running: charge/multiplicity parity, close contacts,
-    elements missing from the basis, unconnected fragments. Gives per check a count and the
+    elements missing from the basis, unconnected fragments, and a job root or path setting
+    the start would refuse (relative, or outside the allowed directories, with the value to
+    set). Gives per check a count and the
     first entries (check, offset, limit page through the rest)."""
     doc = ctx.state.document(args.documentId)
     with doc.lock:
-        out = dict(_ops().validate_document(doc))
+        out = dict(_ops().validate_document(doc, ctx.state.policy))
         out.setdefault("revision", doc.revision)
     checks = list(out.get("checks") or [])
     counts: dict[str, int] = {}

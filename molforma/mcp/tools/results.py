@@ -20,7 +20,7 @@ from molforma.i18n import register
 from molforma.jobs import TERMINAL
 from molforma.mcp.registry import MAX_RESULT_CHARS, SparseOutput, ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
-from molforma.mcp.tools.document import _REV, ResourceLinkInfo
+from molforma.mcp.tools.document import _REV, EditSummary, ResourceLinkInfo
 from molforma.results.model import (
     AtomCharge,
     EnergyPoint,
@@ -53,12 +53,14 @@ register({
               "open_directory を使ってください。",
     },
     "results_not_opened_yet": {
-        "en": "No results are loaded for this document yet: a finished calculation does not "
-              "open its results by itself. Its job folder is {path}; open it with "
-              "results_action (action open_directory, path {path}) and call get_results again.",
-        "ja": "この文書にはまだ結果が読み込まれていません（計算が終わっても結果は自動では"
-              "開きません）。ジョブフォルダーは {path} です。results_action（action "
-              "open_directory、path {path}）で開いてから get_results を呼んでください。",
+        "en": "No results are loaded for this document yet: its calculation ended "
+              "({status}) without results that could be read. Its job folder is {path}; "
+              "look at it with results_action (action open_directory, path {path}) and call "
+              "get_results again.",
+        "ja": "この文書にはまだ結果が読み込まれていません。計算は終了しました（{status}）"
+              "が、読める結果がありませんでした。ジョブフォルダーは {path} です。"
+              "results_action（action open_directory、path {path}）で開いてから get_results "
+              "を呼んでください。",
     },
 })
 
@@ -69,14 +71,22 @@ class ResultsActionInput(ToolInput):
     documentId: str = Field(description="Document id from list_documents.")
     expectedRevision: str = Field(description=_REV)
     action: Literal["open_file", "open_directory", "reload", "play_mode", "stop",
-                    "show_structure"] = Field(
+                    "show_structure", "use_structure"] = Field(
         description="open_file / open_directory / reload load results in the background; "
         "play_mode (index: mode, amplitude), stop and show_structure (index: structure) act on the "
-        "window's Results tab (--mcp-gui) and answer when the window has done it.")
+        "window's Results tab (--mcp-gui) and answer when the window has done it; "
+        "use_structure (both modes) makes a structure of the loaded results the document's "
+        "geometry (index: structure, default the shown one in the window, else the last = an "
+        "optimisation's final geometry), as a candidate unless preview is false; atoms keep "
+        "their ids when count and elements match. Its edit summary is under edit.")
     path: str | None = Field(None, description="File (output.out, MOLDEN, XYZ) or folder to "
                              "open; not used by reload.")
-    index: int | None = Field(None, ge=0, description="Window only: mode or structure index.")
+    index: int | None = Field(None, ge=0, description="Mode or structure index (0-based): "
+                              "play_mode, show_structure, use_structure.")
     amplitude: float | None = Field(None, gt=0, description="Window only: play amplitude.")
+    preview: bool = Field(True, description="use_structure only: true (default) makes a "
+                          "candidate to confirm or cancel with the history tool; false applies "
+                          "it as one undo step.")
 
 
 class ResultsActionOutput(BaseModel):
@@ -96,6 +106,9 @@ class ResultsActionOutput(BaseModel):
         "of this document}.")
     command: dict[str, Any] | None = Field(
         None, description="Window actions: the window command record (as get_ui_command).")
+    edit: EditSummary | None = Field(
+        None, description="use_structure: the edit summary (revision, candidate, ids; info "
+        "names the structure taken).")
 
 
 @tool("results_action", title="Results action")
@@ -107,8 +120,11 @@ def results_action(ctx: ToolContext, args: ResultsActionInput,
     doc = state.document(args.documentId)
     with doc.lock:
         doc.check_revision(args.expectedRevision, allow_candidate=True)
-    if args.action in WINDOW_ACTIONS:
+    if args.action in WINDOW_ACTIONS or (args.action == "use_structure"
+                                         and ctx.bridge is not None):
         return _window_action(ctx, doc.id, args)
+    if args.action == "use_structure":
+        return _use_structure(ctx, doc, args)
     sess = state.results(doc.id)
     if args.action == "reload":
         cur = sess.current
@@ -138,6 +154,20 @@ def results_action(ctx: ToolContext, args: ResultsActionInput,
     return Background(result=out(), wait=handle.wait, cancel=handle.cancel, final=final)
 
 
+def _use_structure(ctx: ToolContext, doc: Any, args: ResultsActionInput,
+                   ) -> ResultsActionOutput:
+    """Headless use_structure: the loaded results' structure into the document (the same
+    application function as the window's "Use this structure")."""
+    from molforma.app import ops
+
+    cur = _loaded_results(ctx, doc.id)
+    edit = ops.use_results_structure(doc, cur, args.index,
+                                     expected_revision=args.expectedRevision,
+                                     preview=args.preview, origin="mcp")
+    return ResultsActionOutput(documentId=doc.id, action=args.action, status="completed",
+                               path=cur.source, edit=EditSummary.model_validate(edit))
+
+
 WINDOW_ACTION_TIMEOUT_S = 15.0
 
 
@@ -149,17 +179,22 @@ def _window_action(ctx: ToolContext, doc_id: str, args: ResultsActionInput,
     bridge = ctx.bridge
     if bridge is None:
         raise ResultsError("window_only_action", action=args.action)
+    edits = args.action == "use_structure"
     rec = bridge.submit(WindowCommand(
         tool="results_action", document_id=doc_id, expected_revision=args.expectedRevision,
-        args={"action": args.action, "index": args.index, "amplitude": args.amplitude}))
+        args={"action": args.action, "index": args.index, "amplitude": args.amplitude,
+              "preview": args.preview},
+        edits_document=edits, allow_candidate=not edits))
     bridge.commands.wait(rec, WINDOW_ACTION_TIMEOUT_S)
     if rec.error is not None:
         raise rec.error
     sess = ctx.state.results_if_any(doc_id)
     cur = sess.current if sess is not None else None
+    edit = rec.result.get("edit") if edits else None
     return ResultsActionOutput(documentId=doc_id, action=args.action, status="completed",
                                path=cur.source if cur is not None else "",
-                               command=rec.to_dict(ctx.lang))
+                               command=rec.to_dict(ctx.lang),
+                               edit=EditSummary.model_validate(edit) if edit else None)
 
 
 def _checked_source(policy: Policy, source: str) -> Path:
@@ -348,14 +383,7 @@ def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
     from molforma.results import get_section
 
     ctx.state.document(args.documentId)
-    sess = ctx.state.results_if_any(args.documentId)
-    cur = sess.current if sess is not None else None
-    if cur is None:
-        job = ctx.state.last_job.get(args.documentId)
-        if job is not None and job.status in TERMINAL:
-            raise ResultsError("results_not_opened_yet", path=str(job.folder),
-                               status=job.status)
-        raise ResultsError("results_none_loaded")
+    cur = _loaded_results(ctx, args.documentId)
     page = _fitted_page(cur, args, get_section)
     page.setdefault("source", cur.source)
     page.setdefault("section", args.section)
@@ -364,6 +392,34 @@ def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
     if links:
         page["links"] = links
     return GetResultsOutput.model_validate(page)
+
+
+# How long a read waits for the results of a calculation that just ended to load.
+FOLLOW_UP_WAIT_S = 30.0
+
+
+def _loaded_results(ctx: ToolContext, doc_id: str) -> Results:
+    """The results loaded for ``doc_id``; waits for a load in progress when nothing is
+    loaded yet (the results of a calculation that just ended load by themselves).
+
+    Raises:
+        ResultsError: ``results_not_opened_yet`` (a calculation ended and its results are
+            not loaded: no output, or the load failed), ``results_none_loaded``.
+    """
+    sess = ctx.state.results_if_any(doc_id)
+    cur = sess.current if sess is not None else None
+    if cur is None and sess is not None:
+        loading = sess.loading
+        if loading is not None:
+            loading.wait(FOLLOW_UP_WAIT_S)
+            cur = sess.current
+    if cur is None:
+        job = ctx.state.last_job.get(doc_id)
+        if job is not None and job.status in TERMINAL:
+            raise ResultsError("results_not_opened_yet", path=str(job.folder),
+                               status=job.status)
+        raise ResultsError("results_none_loaded")
+    return cur
 
 
 def _fitted_page(cur: Results, args: GetResultsInput,
