@@ -105,7 +105,7 @@ def test_real_nwchem_followed_as_a_task_then_results_opened_and_read(server: Mcp
 
 
 @pytest.mark.nwchem
-def test_get_results_after_a_finished_calculation_names_its_job_folder_to_open(
+def test_get_results_after_a_finished_calculation_reads_its_results_loaded_by_themselves(
         server: McpProcess):
     doc_id, rev = _water_scf(server, task="energy")
     err = server.err("get_results", {"documentId": doc_id})
@@ -114,16 +114,9 @@ def test_get_results_after_a_finished_calculation_names_its_job_folder_to_open(
                                       "action": "start"}, caps=TASK_CAPS)
     done = _wait_task(server, res["taskId"])
     folder = done["result"]["structuredContent"]["jobDirectory"]
-    err = server.err("get_results", {"documentId": doc_id, "section": "modes"})
-    assert err["code"] == "results_not_opened_yet"
-    assert err["details"] == {"path": folder, "status": "finished"}
-    assert folder in err["message"] and "open_directory" in err["message"]
-    # Following the advice works.
-    res = server.call("results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                         "action": "open_directory", "path": folder},
-                      caps=TASK_CAPS)
-    loaded = _wait_task(server, res["taskId"])["result"]["structuredContent"]
-    assert loaded["status"] == "completed", loaded
+    # As in the window, the job's output was loaded when it ended: no open_directory needed.
+    page = server.ok("get_results", {"documentId": doc_id, "section": "modes"})
+    assert page["source"] == folder and page["items"] == []
     assert server.ok("get_results", {"documentId": doc_id})["source"] == folder
 
 
