@@ -347,6 +347,8 @@ class Server:
         from molforma.exit_signals import exit_status
 
         self._exit_status = exit_status(signum)
+        if self._client is not None:
+            self._client.close()  # a call waiting for a person's answer ends now
         self.state.shutdown()
         self._queue.put(_QUEUE_END)
 

@@ -7,6 +7,7 @@ the message boxes of the window's commands. Raw JSON-RPC lines against the real
 from __future__ import annotations
 
 import json
+import signal
 import threading
 import time
 from pathlib import Path
@@ -180,6 +181,19 @@ def test_eof_while_waiting_for_the_person_ends_the_process_promptly(legacy):
     t0 = time.monotonic()
     assert server.close(10) == 0
     assert time.monotonic() - t0 < 2.0
+    assert target.read_text() == "old content\n"
+
+
+def test_sigterm_while_waiting_for_the_person_ends_the_process_at_once(legacy):
+    server, doc_id, target = legacy
+    _send_save(server, doc_id, target)
+    assert server.recv()["method"] == "elicitation/create"
+    t0 = time.monotonic()
+    server.proc.send_signal(signal.SIGTERM)
+    assert server.proc.wait(10) == 143
+    # Not the exit_signals fallback (1.5 s): the wait itself ended.
+    assert time.monotonic() - t0 < 1.2
+    assert server.close(5) == 143
     assert target.read_text() == "old content\n"
 
 
