@@ -163,8 +163,9 @@ def test_cleanup_as_a_task_ends_with_the_candidate_or_the_refusal(server: McpPro
     assert server.doc()[1] == rev
 
 
-def test_tasks_cancel_stops_a_long_cleanup_and_the_document_is_free_again(server: McpProcess):
-    _smiles(server, "C" * 120, preview=False)  # 362 atoms: seconds of force field
+def _long_cleanup(server: McpProcess) -> tuple[str, str, str]:
+    """A clean-up of seconds started as a task: (doc, rev, taskId)."""
+    _smiles(server, "C" * 40, preview=False)  # 122 atoms squeezed: seconds of force field
     doc_id, rev = server.doc()
     atoms = server.project(doc_id)["document"]["atoms"]
     # a bad start: every atom squeezed towards the centre, so the minimiser has work to do
@@ -173,16 +174,37 @@ def test_tasks_cancel_stops_a_long_cleanup_and_the_document_is_free_again(server
                                    "positions": positions, "preview": False})["revision"]
     res = server.call("move_atoms", {"documentId": doc_id, "expectedRevision": rev,
                                      "cleanup": True}, caps=TASK_CAPS)
+    assert res["resultType"] == "task"
     assert server.ok("list_documents")["documents"][0]["busy"] == "geometry clean-up"
     err = server.err("set_molecule", {"documentId": doc_id, "expectedRevision": rev,
                                       "title": "x", "preview": False})
     assert err["code"] == "busy"
-    server.result("tasks/cancel", {"taskId": res["taskId"]}, caps=TASK_CAPS)
-    t = _wait_task(server, res["taskId"], 30)
-    assert t["status"] == "cancelled"
+    return doc_id, rev, res["taskId"]
+
+
+def _free_and_unchanged(server: McpProcess, rev: str) -> None:
     wait_until(lambda: "busy" not in server.ok("list_documents")["documents"][0], 15)
     after = server.ok("list_documents")["documents"][0]
     assert after["revision"] == rev and after["hasCandidate"] is False
+
+
+def test_tasks_cancel_stops_a_long_cleanup_and_the_document_is_free_again(server: McpProcess):
+    _doc_id, rev, task_id = _long_cleanup(server)
+    server.result("tasks/cancel", {"taskId": task_id}, caps=TASK_CAPS)
+    t = _wait_task(server, task_id, 30)
+    assert t["status"] == "cancelled"
+    _free_and_unchanged(server, rev)
+
+
+def test_history_cancel_stops_a_running_cleanup(server: McpProcess):
+    doc_id, rev, task_id = _long_cleanup(server)
+    sc = server.ok("history", {"documentId": doc_id, "expectedRevision": rev,
+                               "action": "cancel"})
+    assert sc["revision"] == rev and sc["candidate"] is None
+    _free_and_unchanged(server, rev)
+    t = _wait_task(server, task_id, 30)
+    assert t["result"]["isError"] is True
+    assert t["result"]["structuredContent"]["code"] == "cancelled"
 
 
 # -- the optimised structure -------------------------------------------------------------------

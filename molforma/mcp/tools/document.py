@@ -13,7 +13,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from molforma.errors import CandidateExistsError, FileAccessError, MolFormaError
+from molforma.errors import (
+    CandidateExistsError,
+    FileAccessError,
+    MolFormaError,
+    StaleRevisionError,
+)
 from molforma.file_formats import LABELS, READABLE, WRITABLE, names_text
 from molforma.i18n import register
 from molforma.mcp import elicitation as E
@@ -535,8 +540,18 @@ class HistoryInput(_DocInput):
 
 @tool("history", title="Undo, redo, confirm or cancel")
 def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
-    """Undo or redo one step (shared with the window), or confirm or cancel the candidate."""
+    """Undo or redo one step (shared with the window), or confirm or cancel the candidate;
+    cancel also stops a move_atoms cleanup still running (nothing of it is kept)."""
     doc = ctx.state.document(args.documentId)
+    child = _RUNNING_CLEANUPS.get(doc.id)
+    if args.action == "cancel" and child is not None and not child.done:
+        with doc.lock:
+            if args.expectedRevision != doc.revision:
+                raise StaleRevisionError(expected=args.expectedRevision, actual=doc.revision)
+        child.cancel()
+        child.wait(CLEANUP_WAIT_S)
+        with doc.lock:
+            return _summary(doc.summary())
     return _summary(_ops().history(doc, args.action, expected_revision=args.expectedRevision,
                                    origin="mcp"))
 
@@ -616,10 +631,13 @@ class MoveAtomsInput(_EditInput):
         "already clean is refused (cleanup_no_change), never a silent success. It runs in a "
         "child process: with the Tasks extension the call is a task (tasks/cancel stops it); "
         "otherwise the answer waits up to 10 s, then says status running and the document "
-        "stays busy (list_documents) until the candidate appears or the clean-up failed.")
+        "stays busy (list_documents) until the candidate appears or the clean-up failed; "
+        "history cancel stops it.")
 
 
 CLEANUP_WAIT_S = 10.0
+# The clean-ups running now, by document id (history cancel stops one).
+_RUNNING_CLEANUPS: dict[str, Any] = {}
 
 
 @tool("move_atoms", title="Move atoms")
@@ -684,12 +702,16 @@ def _cleanup(ctx: ToolContext, doc: Any, args: MoveAtomsInput,
                     outcome["edit"] = edit
         except MolFormaError as exc:
             outcome["error"] = exc
+        finally:
+            if _RUNNING_CLEANUPS.get(doc.id) is child:
+                del _RUNNING_CLEANUPS[doc.id]
 
     try:
         child = CleanupChild(request, bonds, on_end=applied)
     except MolFormaError:
         doc.set_busy(None)
         raise
+    _RUNNING_CLEANUPS[doc.id] = child
 
     def final() -> EditSummary:
         error = outcome.get("error")
