@@ -30,6 +30,27 @@ if TYPE_CHECKING:
     from molforma.results.session import ResultsSession
 
 T = TypeVar("T")
+RESULTS_VIEW_TIMEOUT = 2.0
+
+
+def results_view_of(panel: Any) -> dict[str, Any]:
+    """``playingMode`` (the mode animated, 0-based, or None) and ``shownStructure`` (the
+    trajectory structure in the 3D view, 0-based, or None while a mode is shown or
+    nothing is loaded) of a Results panel (GUI thread)."""
+    res = getattr(panel, "results", None)
+    if panel is None or res is None:
+        return {"playingMode": None, "shownStructure": None}
+    mode = getattr(panel, "_mode", None)
+    view = getattr(panel, "view", None)
+    animating = bool(getattr(view, "playing", False))
+    playing = mode if isinstance(mode, int) and animating else None
+    shown: int | None = None
+    structures = getattr(res, "structures", None) or []
+    slider = getattr(panel, "trajectory_slider", None)
+    if mode is None and structures and slider is not None:
+        value = int(slider.value())
+        shown = value if 0 <= value < len(structures) else None
+    return {"playingMode": playing, "shownStructure": shown}
 
 
 class WindowBridgeImpl:
@@ -73,6 +94,24 @@ class WindowBridgeImpl:
     def check_document_edit(self) -> None:
         """The MCP document tools are refused while a modal dialog is open."""
         self._dispatcher.check_document_edit()
+
+    def results_view(self) -> dict[str, Any]:
+        """What the Results tab shows: ``playingMode`` and ``shownStructure`` (get_app_state).
+
+        Read on the GUI thread; ``{}`` when the window cannot answer in time (a busy
+        event loop), so the app state never waits long for it.
+        """
+        def read() -> dict[str, Any]:
+            window = getattr(self._runner, "window", None)
+            panels = getattr(window, "panels", None)
+            # dict.get: reading the state must not build a panel not built yet.
+            panel = dict.get(panels, "results") if isinstance(panels, dict) else None
+            return results_view_of(panel)
+
+        try:
+            return self._dispatcher.call(read, RESULTS_VIEW_TIMEOUT)
+        except Exception:  # noqa: BLE001 - the rest of the app state still answers
+            return {}
 
 
 class WindowServices(BaseServices):

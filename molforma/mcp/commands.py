@@ -75,6 +75,12 @@ class StartedWork:
         status: The current status word (``running``, ``finished``, ``cancelled``,
             ``failed``, ``unchanged`` …).
         error: The error the window showed when the work failed or did nothing.
+        progress: ``progress()`` → ``{"message": str, "progress"?: number, "total"?:
+            number}`` or None: what the work reports now (for a calculation
+            :func:`molforma.jobs.progress_note`); read a few times a second from the
+            server's thread, so it must be thread-safe and must not touch Qt. It becomes
+            the task's ``statusMessage`` and ``notifications/progress`` (pass it on as
+            :attr:`molforma.mcp.tasks.Background.progress`).
     """
 
     kind: str
@@ -83,6 +89,8 @@ class StartedWork:
     status: Callable[[], str]
     # Why the work failed or changed nothing, as the window showed it (None: it did not).
     error: Callable[[], MolFormaError | None] | None = None
+    # What the work reports while it runs (thread-safe, no Qt); None: it reports nothing.
+    progress: Callable[[], dict[str, Any] | None] | None = None
 
 
 @dataclass

@@ -570,9 +570,10 @@ class Server:
         except PydanticValidationError as exc:
             return self._error_result(spec, _invalid_args(exc, self.state.lang))
         ctx = ToolContext(state=self.state, request=req)
+        reporter = self._progress_reporter(req)
         try:
             self._check_document_edit(spec)
-            out = spec.handler(ctx, parsed)
+            out = self._run_handler(spec, ctx, parsed, reporter)
         except InputRequired as ir:
             return ir.to_result()
         except RpcError:
@@ -588,14 +589,49 @@ class Server:
                 "internal_error", tool=spec.name).to_dict(self.state.lang))
         if isinstance(out, Background):
             if req.declares_tasks:
+                from molforma.mcp.tasks import working_text
+
+                lang = self.state.lang
                 task = self.state.tasks.start(
                     out, finish=lambda final: self.tool_result(spec, final),
-                    fail=lambda exc: self._exception_result(spec, exc))
+                    fail=lambda exc: self._exception_result(spec, exc), reporter=reporter,
+                    working=lambda ended: working_text(spec.title or spec.name, ended, lang))
                 wire = task.to_wire(detailed=False)
                 wire["resultType"] = "task"
                 return wire
+            if reporter is not None and out.progress is not None:
+                # The call answers at once; its progress so far goes before the answer
+                # (nothing is sent for the request after it: follow with get_app_state).
+                with contextlib.suppress(Exception):
+                    note = out.progress()
+                    if note:
+                        reporter.report(note)
             out = out.result
+        if reporter is not None:
+            reporter.flush()
+            reporter.close()
         return self.tool_result(spec, out)
+
+    def _progress_reporter(self, req: Request) -> Any:
+        """A reporter for the request's ``_meta.progressToken`` (both eras), or None."""
+        token = req.meta.get("progressToken")
+        if isinstance(token, bool) or not isinstance(token, str | int):
+            return None
+        from molforma.mcp.tasks import ProgressReporter
+
+        return ProgressReporter(token, self._send)
+
+    def _run_handler(self, spec: ToolSpec, ctx: Any, parsed: Any, reporter: Any) -> Any:
+        """Run the tool with ``reporter`` as :func:`~molforma.mcp.tasks.current_progress`."""
+        if reporter is None:
+            return spec.handler(ctx, parsed)
+        from molforma.mcp.tasks import reset_current_progress, set_current_progress
+
+        mark = set_current_progress(reporter)
+        try:
+            return spec.handler(ctx, parsed)
+        finally:
+            reset_current_progress(mark)
 
     def _quick_list_documents(self, req: Request) -> dict[str, Any] | None:
         """``list_documents`` of a fresh headless process, without pydantic or the documents.

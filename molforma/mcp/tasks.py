@@ -10,24 +10,45 @@ call answers at once with ``Background.result`` and progress shows in
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, Literal, TypeVar
 
+from molforma.i18n import register, render
 from molforma.mcp.protocol import INVALID_PARAMS, RpcError
 
 log = logging.getLogger("molforma.mcp")
 
 POLL_INTERVAL_MS = 500
 MAX_TASKS = 128
+# Progress is read and sent at most this often (4 a second); the last one always goes.
+PROGRESS_INTERVAL = 0.25
 TaskStatus = Literal["working", "input_required", "completed", "failed", "cancelled"]
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
 OutputT = TypeVar("OutputT")
+
+register({
+    "progress_working": {
+        "en": "{title}: working",
+        "ja": "{title}: 実行中",
+    },
+    "progress_work_ended": {
+        "en": "{title}: ended",
+        "ja": "{title}: 終了",
+    },
+})
+
+
+def working_text(title: str, ended: bool, lang: str | None = None) -> str:
+    """The progress text of work that reports no progress of its own (a results load)."""
+    return render("progress_work_ended" if ended else "progress_working", {"title": title}, lang)
 
 
 @dataclass
@@ -50,6 +71,12 @@ class Background(Generic[OutputT]):
             questions the work waits on (window dialogs); form requests only when the
             polling request declares form elicitation, else a message saying how to answer.
         respond: ``respond(key, answer)`` passes one ``tasks/update`` answer on.
+        progress: ``progress()`` → ``{"message": str, "progress"?: number, "total"?:
+            number}`` or None: the work's progress now (read a few times a second while
+            it runs and once more when it ended). It becomes the task's
+            ``statusMessage`` and, when the call carried a ``progressToken``, a
+            ``notifications/progress``. ``progress`` should only grow; when it does not,
+            the sender makes it.
     """
 
     result: OutputT
@@ -60,6 +87,98 @@ class Background(Generic[OutputT]):
     respond: Callable[[str, dict[str, Any]], None] | None = None
     # A batch job belongs to the cluster: closing the connection must not cancel it.
     survives_exit: bool = False
+    progress: Callable[[], dict[str, Any] | None] | None = None
+
+
+class ProgressReporter:
+    """Sends ``notifications/progress`` for one request's ``progressToken``.
+
+    Rate-limited to one notification per :data:`PROGRESS_INTERVAL`; a note that comes
+    sooner is held and sent by :meth:`flush` (the last one always goes). ``progress``
+    strictly increases as the protocol asks: a note whose number did not grow (only
+    its text changed) is sent a little above the previous one. Thread-safe.
+    """
+
+    def __init__(self, token: str | int, send: Callable[[dict[str, Any]], Any]) -> None:
+        self.token = token
+        self._send = send
+        self._lock = threading.Lock()
+        self._last_progress: float | None = None
+        self._last_message: str | None = None
+        self._last_time = 0.0
+        self._held: dict[str, Any] | None = None
+        self._closed = False
+
+    def report(self, note: dict[str, Any], *, final: bool = False) -> None:
+        """Send ``note`` (``message``, optional ``progress`` and ``total``) if due."""
+        with self._lock:
+            if self._closed:
+                return
+            now = time.monotonic()
+            if not final and now - self._last_time < PROGRESS_INTERVAL:
+                self._held = note
+                return
+            self._held = None
+            self._emit(note, now)
+            if final:
+                self._closed = True
+
+    def flush(self) -> None:
+        """Send the note held back by the rate limit, if any."""
+        with self._lock:
+            held, self._held = self._held, None
+            if held is not None and not self._closed:
+                self._emit(held, time.monotonic())
+
+    def close(self) -> None:
+        """Nothing more is sent (the request or the task ended)."""
+        with self._lock:
+            self._closed = True
+
+    def _emit(self, note: dict[str, Any], now: float) -> None:
+        message = note.get("message")
+        value = note.get("progress")
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            value = (self._last_progress or 0) + 1
+        total = note.get("total")
+        if (self._last_progress is not None and value <= self._last_progress):
+            if message == self._last_message and total is None:
+                return  # nothing new to say
+            value = round(self._last_progress + 0.01, 6)
+        params: dict[str, Any] = {"progressToken": self.token, "progress": value}
+        if isinstance(total, int | float) and not isinstance(total, bool):
+            params["total"] = max(float(total), float(value)) if total < value else total
+        if isinstance(message, str) and message:
+            params["message"] = message
+        self._last_progress = float(value)
+        self._last_message = message if isinstance(message, str) else None
+        self._last_time = now
+        try:
+            self._send({"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+        except Exception:
+            log.exception("sending progress failed")
+
+
+_CURRENT: contextvars.ContextVar[ProgressReporter | None] = contextvars.ContextVar(
+    "molforma_progress", default=None)
+
+
+def current_progress() -> ProgressReporter | None:
+    """The reporter of the ``tools/call`` being handled on this thread, if it carried a
+    ``progressToken`` (None otherwise). A synchronous long operation reports through
+    it: ``rep = current_progress(); if rep: rep.report({"message": ..., "progress": n})``.
+    """
+    return _CURRENT.get()
+
+
+def set_current_progress(reporter: ProgressReporter | None) -> contextvars.Token[Any]:
+    """Make ``reporter`` the current one (the server does, around a tool handler)."""
+    return _CURRENT.set(reporter)
+
+
+def reset_current_progress(token: contextvars.Token[Any]) -> None:
+    """Undo :func:`set_current_progress`."""
+    _CURRENT.reset(token)
 
 
 def _now() -> str:
@@ -78,6 +197,8 @@ class Task:
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
     background: Background[Any] | None = None
+    # The work's progress text while working (below a question's status message).
+    progress_message: str | None = None
     cancel_requested: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -119,8 +240,11 @@ class Task:
             if self.status == "working" and asks:
                 out["status"] = "input_required"
                 out["inputRequests"] = asks
-            if self.status_message or (self.status == "working" and note):
-                out["statusMessage"] = self.status_message or note
+            working = self.status == "working"
+            message = self.status_message or (note if working else None) or (
+                self.progress_message if working else None)
+            if message:
+                out["statusMessage"] = message
             if detailed and self.status == "completed" and self.result is not None:
                 out["result"] = self.result
             if detailed and self.status == "failed" and self.error is not None:
@@ -137,11 +261,18 @@ class TaskStore:
         self._lock = threading.Lock()
 
     def start(self, bg: Background[Any], finish: Callable[[Any], dict[str, Any]],
-              fail: Callable[[BaseException], dict[str, Any]]) -> Task:
+              fail: Callable[[BaseException], dict[str, Any]],
+              reporter: ProgressReporter | None = None,
+              working: Callable[[bool], str] | None = None) -> Task:
         """Create a task for ``bg`` and a watcher thread that completes it.
 
         ``finish`` turns the final tool output into the ``CallToolResult`` dict;
-        ``fail`` turns an exception into one (an ``isError`` result).
+        ``fail`` turns an exception into one (an ``isError`` result): a
+        :class:`~molforma.errors.MolFormaError` raised by ``bg.final`` is how work that
+        ended badly (a failed calculation) makes its result an error. While the work
+        runs its progress (``bg.progress``, else ``working(ended)``'s text) becomes the
+        task's status message and goes to ``reporter`` (the call's ``progressToken``),
+        at most a few times a second; the last note goes before the task completes.
         """
         task = Task(task_id=secrets.token_urlsafe(18), background=bg)
         with self._lock:
@@ -149,15 +280,46 @@ class TaskStore:
             while len(self._tasks) > self._limit:
                 self._tasks.popitem(last=False)
 
-        def watch() -> None:
+        def note(ended: bool) -> dict[str, Any] | None:
             try:
-                bg.wait(None)
+                if bg.progress is not None:
+                    return bg.progress()
+                return {"message": working(ended)} if working is not None else None
+            except Exception:
+                log.exception("reading the progress of task %s", task.task_id)
+                return None
+
+        def tell(ended: bool) -> None:
+            current = note(ended)
+            if not current:
+                return
+            text = current.get("message")
+            if isinstance(text, str) and text:
+                with task.lock:
+                    task.progress_message = text
+            if reporter is not None:
+                reporter.report(current, final=ended)
+
+        def watch() -> None:
+            from molforma.errors import MolFormaError
+
+            try:
+                while not bg.wait(PROGRESS_INTERVAL):
+                    if task.status in TERMINAL:
+                        break
+                    tell(False)
                 if task.status in TERMINAL or task.cancel_requested:
                     return  # the work ended because of tasks/cancel: it stays cancelled
+                tell(True)
                 result = finish(bg.final())
+            except MolFormaError as exc:
+                result = fail(exc)  # the work ended badly: an error result, no traceback
             except Exception as exc:
                 log.exception("task %s failed", task.task_id)
                 result = fail(exc)
+            finally:
+                if reporter is not None:
+                    reporter.close()
             task.set_status("completed", result=result)
 
         threading.Thread(target=watch, name=f"task-{task.task_id[:6]}", daemon=True).start()

@@ -10,6 +10,7 @@ of :mod:`molforma.nwchem.output_patterns`, shared with the reader and the histor
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from molforma.nwchem.output_patterns import (
@@ -27,6 +28,12 @@ from molforma.nwchem.output_patterns import (
     TOTAL_ENERGY,
     d_float,
 )
+
+# A numerical Hessian's displacement line: " atom:   1 xyz: 1(+) wall time: ..." (NWChem's
+# finite-difference frequencies print one per displaced geometry, two per coordinate).
+FREQ_DISPLACEMENT = re.compile(r"^\s*atom:\s*(\d+)\s+xyz:\s*(\d)\(([+-])\)\s+wall time:")
+# The banner NWChem prints when the frequency part of a run starts (analytic or numerical).
+FREQ_BANNER = "NWChem Nuclear Hessian and Frequency Analysis"
 
 
 def _without_code(text: str) -> str:
@@ -46,6 +53,10 @@ class ProgressTracker:
         scf_converged: None until an SCF ends; False once any SCF failed.
         optimization_converged: None until the optimiser ends.
         error: the first NWChem error message of the output, if any.
+        displacements: finite-difference frequency displacements done so far.
+        frequencies: True once the frequency (Hessian) part of the run started.
+        updates: how many times the progress shown changed (only grows), so a
+            progress notification can carry a number that strictly increases.
     """
 
     def __init__(self) -> None:
@@ -56,6 +67,9 @@ class ProgressTracker:
         self.scf_converged: bool | None = None
         self.optimization_converged: bool | None = None
         self.error: str | None = None
+        self.displacements = 0
+        self.frequencies = False
+        self.updates = 0
         self.first_total: dict[str, float] = {}
         self.last_total: dict[str, float] = {}
         self._in_scf_table = False
@@ -63,6 +77,12 @@ class ProgressTracker:
 
     def feed(self, line: str) -> bool:
         """Read one output line; True when the progress shown to a person changed."""
+        changed = self._feed(line)
+        if changed:
+            self.updates += 1
+        return changed
+
+    def _feed(self, line: str) -> bool:
         line = line.rstrip("\r\n")
         after_rule, self._after_rule = self._after_rule, False
         if not line.strip():
@@ -78,6 +98,12 @@ class ProgressTracker:
             return False
         if line.startswith("@"):
             return self._opt_step(line)
+        if FREQ_DISPLACEMENT.match(line):
+            self.displacements += 1
+            return True
+        if not self.frequencies and FREQ_BANNER in line:
+            self.frequencies = True
+            return True
         if SCF_TABLE_HEADER.match(line):
             self._in_scf_table = True
             return False
@@ -129,6 +155,9 @@ class ProgressTracker:
             "optimizationStep": self.optimization_step,
             "energy": self.energy,
             "energies": list(self.energies),
+            "frequencyDisplacement": self.displacements or None,
+            "frequencies": self.frequencies,
+            "updates": self.updates,
         }
 
     def final_energy(self, theory: str) -> float | None:

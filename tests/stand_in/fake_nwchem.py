@@ -10,6 +10,10 @@ Usage: ``python fake_nwchem.py input.nw``. The mode comes from ``FAKE_NWCHEM_MOD
 - ``hang``: prints a line, starts a child process in its own process group member
   (a stand-in for an MPI rank) and sleeps for a long time.
 - ``stubborn``: like ``hang`` but ignores SIGTERM, so only SIGKILL ends it.
+- ``progress``: a longer run for progress reports: ``FAKE_NWCHEM_STEPS`` optimisation
+  steps (default 6) of ``FAKE_NWCHEM_ITERATIONS`` SCF iterations each (default 8),
+  "Optimization converged", then the frequency banner and finite-difference
+  displacement lines (``atom: N xyz: K(+/-) wall time:``) for 3 atoms, exit 0.
 
 ``FAKE_NWCHEM_DELAY`` is the pause between lines (default 0.05 s). The script also
 writes its pid, argv and a few environment variables to ``fake_nwchem.info`` in the
@@ -48,6 +52,35 @@ def scf(delay: float, energy: float) -> None:
     say(f"         Total SCF energy =    {energy:.12f}", delay)
 
 
+def long_scf(delay: float, energy: float, iterations: int) -> None:
+    say("              iter       energy          gnorm     gmax       time", delay)
+    say("             ----- ------------------- --------- --------- --------", delay)
+    for i in range(1, iterations + 1):
+        e = energy + 0.1 / i ** 2
+        say(f"                 {i}      {e:.10f}  1.00D-02  1.00D-02      0.1", delay)
+    say("", delay)
+    say(f"         Total SCF energy =    {energy:.12f}", delay)
+
+
+def progress_run(delay: float) -> int:
+    steps = int(os.environ.get("FAKE_NWCHEM_STEPS", "6"))
+    iterations = int(os.environ.get("FAKE_NWCHEM_ITERATIONS", "8"))
+    energy = -76.0
+    for n in range(steps):
+        energy -= 0.001 / (n + 1)
+        long_scf(delay, energy, iterations)
+        opt_step(n, energy, delay)
+    say("      Optimization converged", delay)
+    opt_step(steps - 1, energy, delay)
+    say("                   NWChem Nuclear Hessian and Frequency Analysis", delay)
+    for atom in range(1, 4):
+        for xyz in range(1, 4):
+            for sign in "+-":
+                say(f" atom:   {atom} xyz: {xyz}({sign}) wall time:       0.3      date:  "
+                    "Tue Dec  1 10:07:55 2026", delay)
+    return 0
+
+
 def opt_step(n: int, energy: float, delay: float) -> None:
     say(f"@    {n}     {energy:.8f} -1.0D-03  0.00100  0.00100  0.00100  0.00100      0.1",
         delay)
@@ -79,6 +112,8 @@ def main() -> int:
         say(" ------------------------------------------------------------------------", delay)
         sys.stderr.write("[0] ARMCI Error: 0:scf energy failed\n")
         return 255
+    if mode == "progress":
+        return progress_run(delay)
     energies = [-76.0, -76.01, -76.012, -76.0121]
     for n, e in enumerate(energies if mode == "converge" else energies * 2):
         scf(delay, e)

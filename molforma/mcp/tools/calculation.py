@@ -15,9 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from molforma.errors import CalculationError
 from molforma.i18n import register
-from molforma.jobs import TERMINAL
+from molforma.jobs import TERMINAL, failure_error, progress_note
 from molforma.mcp.registry import SparseOutput, ToolContext, ToolInput, tool
-from molforma.mcp.tasks import Background
+from molforma.mcp.tasks import Background, current_progress
 from molforma.mcp.tools.document import _REV, DocumentInfo, doc_info
 
 register({
@@ -65,8 +65,14 @@ def calculation_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, 
         return None
     snap = job.snapshot()
     owner = next((d for d, j in state.last_job.items() if j is job), None)
-    return {"documentId": owner, "status": job.status, "jobDirectory": str(job.folder),
-            "record": snap}
+    out: dict[str, Any] = {"documentId": owner, "status": snap.get("status", job.status),
+                           "jobDirectory": str(job.folder), "record": snap}
+    if out["status"] in ("queued", "running"):
+        out["progressMessage"] = progress_note(job, state.lang)["message"]
+    error = failure_error(job)
+    if error is not None:
+        out["error"] = error.to_dict(state.lang)
+    return out
 
 
 def _reattached_job(state: Any) -> Any:
@@ -90,7 +96,10 @@ def calculation(ctx: ToolContext, args: CalculationInput,
                 ) -> CalculationOutput | Background[CalculationOutput]:
     """Start the NWChem calculation of the confirmed project in the background, cancel it,
     or save its input set. Follow a started calculation with the task (Tasks extension) or
-    get_app_state; read results with get_results once it ended."""
+    get_app_state; read results with get_results once it ended. A run NWChem failed (or
+    its time limit stopped) ends its task with an isError result (calculation_failed /
+    calculation_timed_out) carrying NWChem's error line. With a progressToken the task
+    sends notifications/progress (SCF iteration, optimisation step, energy)."""
     from molforma.app.actor import Actor
     from molforma.app.runs import check_run
 
@@ -111,7 +120,12 @@ def calculation(ctx: ToolContext, args: CalculationInput,
         # the status to cancelled at once and reaping in the background: a new start
         # right after the answer is then accepted, and it never shares the machine's
         # cores, MPI shared memory or an absolute permanent_dir with a dying job.
+        reporter = current_progress()
+        if reporter is not None:
+            reporter.report(progress_note(job, state.lang))
         job.cancel_and_wait()
+        if reporter is not None:
+            reporter.report(progress_note(job, state.lang), final=True)
         return _job_output(doc.id, "cancel", job)
     check_run(project, trusted, policy=state.policy, actor=Actor.MCP_TOOL,
               action="start" if args.action == "start" else "save_inputs")
@@ -125,8 +139,14 @@ def calculation(ctx: ToolContext, args: CalculationInput,
                                  jobDirectory=str(folder), job=record)
     job = state.start_job(doc.id, project)
     doc_id = doc.id
+    lang = state.lang
 
     def final() -> CalculationOutput:
+        # A run NWChem failed (or the time limit stopped) is an error result carrying
+        # NWChem's own error line, not a success whose status says failed.
+        error = failure_error(job)
+        if error is not None:
+            raise error
         return _job_output(doc_id, "start", job,
                            app={"calculation": calculation_state(ctx, doc_id)})
 
@@ -134,7 +154,8 @@ def calculation(ctx: ToolContext, args: CalculationInput,
         job.cancel_and_wait()  # tasks/cancel answers once the job has ended (see above)
 
     return Background(result=_job_output(doc_id, "start", job), wait=job.wait,
-                      cancel=cancel, final=final, survives_exit=bool(job.is_batch))
+                      cancel=cancel, final=final, survives_exit=bool(job.is_batch),
+                      progress=lambda: progress_note(job, lang))
 
 
 class GetAppStateInput(ToolInput):
@@ -150,6 +171,14 @@ class CalculationState(SparseOutput):
     status: str = Field(description="queued, running, finished, failed, cancelled, timed_out.")
     jobDirectory: str = Field(description="The job folder.")
     record: dict[str, Any] = Field(description="The job record (as calculation's job).")
+    progressMessage: str | None = Field(
+        None, description="While queued or running: the progress in words (optimisation "
+        "step of its maximum, SCF iteration, frequency displacement, energy), as the "
+        "task's statusMessage and notifications/progress say it.")
+    error: dict[str, Any] | None = Field(
+        None, description="When failed or timed_out: the error the calculation's task "
+        "result carries (code calculation_failed or calculation_timed_out, message with "
+        "NWChem's own error line, details: status, jobDirectory, exitCode, reason, output).")
 
 
 class TaskInfo(SparseOutput):
@@ -168,7 +197,10 @@ class GetAppStateOutput(SparseOutput):
                                                  "calculation; null before any.")
     results: dict[str, dict[str, Any]] = Field(
         description="Per document id: the results source, kind, counts and the load "
-        "running or last failed.")
+        "running or last failed; in the window (--mcp-gui) also playingMode (the vibration "
+        "mode the Results tab animates, 0-based, or null) and shownStructure (the "
+        "trajectory structure it shows, 0-based, or null while a mode is shown or none "
+        "is loaded).")
     workers: list[dict[str, Any]] = Field(
         description="Work running in the background: kind (calculation, results_load, and "
         "in the window history_scan, cleanup, smiles), documentId, status.")
@@ -202,6 +234,11 @@ def app_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"mode": state.mode}
     bridge = state.window
     if bridge is not None:
+        # What the Results tab shows goes beside its document's results (window only).
+        view_of = getattr(bridge, "results_view", None)
+        view = view_of() if view_of is not None and results else {}
+        for entry in results.values():
+            entry.update(view)
         workers.extend(bridge.workers())
         pending = [r.to_dict(state.lang) for r in bridge.commands.pending()]
         out["dialogs"] = [d.to_dict() for d in bridge.dialogs()]
