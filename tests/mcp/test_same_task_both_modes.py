@@ -384,3 +384,27 @@ def test_a_relative_job_root_says_relative_even_with_allowed_dirs(spawn: Any, tm
                                        "values": {"job_root": "jobs"}, "preview": False})
     assert err["code"] == "job_root_relative"
     assert server.doc()[1] == rev
+
+
+def test_smiles_and_cleanup_tools_work_on_the_window_document(spawn: Any):
+    pytest.importorskip("PySide6")
+    server = spawn(env=GUI_ENV, flag="--mcp-gui")
+    doc_id, rev = server.doc()
+    err = server.err("import_document", {"documentId": doc_id, "expectedRevision": rev,
+                                         "text": "C1CC1((", "format": "smiles"})
+    assert err["code"] == "smiles_invalid" and server.doc()[1] == rev
+    sc = _smiles(server, "CCO", preview=False)["structuredContent"]
+    assert sc["project"] == {"formula": "C2H6O", "atomCount": 9}
+    err = server.err("move_atoms", {"documentId": doc_id, "expectedRevision": sc["revision"],
+                                    "cleanup": True})
+    assert err["code"] == "cleanup_no_change"
+    doc_id, rev, carbon, oxygen = _distorted_ethanol(server)
+    sc = server.ok("move_atoms", {"documentId": doc_id, "expectedRevision": rev,
+                                  "cleanup": True})
+    assert sc["candidate"]["atomCount"] == 9
+    after = server.ok("measure", {"documentId": doc_id, "which": "candidate",
+                                  "distances": [[carbon, oxygen]]})["distances"][0]["value"]
+    assert 1.35 < after < 1.50
+    # The window shows the candidate with its Confirm button, as after its own clean-up.
+    node = server.ok("get_ui", {"query": "confirmButton", "includeHidden": True})["nodes"]
+    assert any(n["objectName"] == "confirmButton" and n["enabled"] for n in node), node

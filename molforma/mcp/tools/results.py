@@ -1,9 +1,10 @@
 """The ``results_action`` and ``get_results`` tools (no Qt).
 
 Results are loaded in the background by the document's ``ResultsSession``; a failed
-or cancelled load keeps the previous results. Results actions never change the
-edited document (SPEC.md section 6). The play/stop/show actions belong to the
-window and fail headless.
+or cancelled load keeps the previous results. Loads never change the edited document
+(SPEC.md section 6); ``use_structure`` is the one action that does, as the Results
+tab's "Use this structure" does, through the same application function. The
+play/stop/show actions belong to the window and fail headless.
 """
 
 from __future__ import annotations
@@ -115,7 +116,9 @@ class ResultsActionOutput(BaseModel):
 def results_action(ctx: ToolContext, args: ResultsActionInput,
                    ) -> ResultsActionOutput | Background[ResultsActionOutput]:
     """Open a result file or folder, or reload the current one, in the background (the
-    edited document never changes). Follow it with the task or get_app_state."""
+    edited document never changes); follow it with the task or get_app_state. use_structure
+    puts a structure of the loaded results (default the final one) into the document as a
+    candidate, so export_document after an optimisation gives its final geometry."""
     state = ctx.state
     doc = state.document(args.documentId)
     with doc.lock:
