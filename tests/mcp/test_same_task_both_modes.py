@@ -354,11 +354,12 @@ def test_a_stand_in_run_whose_output_cannot_be_read_says_where_its_folder_is(
     assert sc["jobDirectory"] in err["message"]
 
 
+@pytest.mark.parametrize("flag", ["--mcp", "--mcp-gui"])
 def test_validate_document_says_when_the_job_root_is_outside_the_allowed_dirs(
-        spawn: Any, tmp_path: Path):
+        spawn: Any, tmp_path: Path, flag: str):
     work = tmp_path / "work"
     work.mkdir()
-    server = spawn("--mcp-allow-dir", str(work))
+    server = spawn("--mcp-allow-dir", str(work), env=GUI_ENV, flag=flag)
     doc_id, rev = server.water()
     project = server.project(doc_id)
     outside = tmp_path / "elsewhere"
