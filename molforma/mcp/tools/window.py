@@ -453,9 +453,9 @@ def capture_screenshot(ctx: ToolContext, args: CaptureScreenshotInput) -> Captur
     disturbed."""
     saved = None
     if args.path is not None:
-        saved = ctx.state.policy.check_path(args.path, for_write=True)  # before any pixel
+        ctx.state.policy.check_path(args.path, for_write=True)  # refused before any pixel
     png, w, h = _bridge(ctx).read(lambda ui: ui.screenshot(args.target))
-    if saved is not None:
+    if args.path is not None:
         saved = ctx.state.policy.write_atomic(args.path, png)  # checked and written as one
     out = CaptureScreenshotOutput(width=w, height=h, bytes=len(png),
                                   path=str(saved) if saved is not None else None)
