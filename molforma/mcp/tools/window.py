@@ -253,16 +253,11 @@ def _app_part(ctx: ToolContext, rec: CommandRecord) -> dict[str, Any] | None:
 
 
 def _dialog_requests(bridge: WindowBridge, rec: CommandRecord) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for d in bridge.dialogs():
-        if d.command_id != rec.id or d.kind != "message" or not d.buttons:
-            continue
-        out[d.id] = {"method": "elicitation/create", "params": {
-            "mode": "form", "message": f"{d.title}\n\n{d.text}" if d.title else d.text,
-            "requestedSchema": {"type": "object", "properties": {"choice": {
-                "type": "string", "title": d.title or "Choice", "enum": list(d.buttons)}},
-                "required": ["choice"]}}}
-    return out
+    from molforma.mcp.client_requests import dialog_question
+
+    return {d.id: {"method": "elicitation/create", "params": dialog_question(d)}
+            for d in bridge.dialogs()
+            if d.command_id == rec.id and d.kind == "message" and d.buttons}
 
 
 def submit(ctx: ToolContext, tool_name: str, args: BaseModel, *,
