@@ -31,6 +31,16 @@ register({
     "cleanup_failed": {"en": "The geometry clean-up failed: {detail}",
                        "ja": "構造の整形に失敗しました: {detail}"},
     "cancelled": {"en": "Cancelled.", "ja": "キャンセルしました。"},
+    "cleanup_progress": {
+        "en": "Cleaning up the geometry: {done} of at most {maximum} iterations, energy "
+              "{energy:.2f} kcal/mol",
+        "ja": "構造を整形中: 最大 {maximum} 回中 {done} 回、エネルギー {energy:.2f} kcal/mol"},
+    "cleanup_ended": {"en": "Geometry clean-up {status} after {done} iterations, energy "
+                            "{energy:.2f} kcal/mol",
+                      "ja": "構造の整形は {done} 回で終了しました（{status}）。エネルギー "
+                            "{energy:.2f} kcal/mol"},
+    "cleanup_starting": {"en": "Cleaning up the geometry: setting up the force field…",
+                         "ja": "構造を整形中: 力場を準備しています…"},
     "cleanup_no_change": {
         "en": "Nothing to change: the geometry is already clean (the {forceField} force field "
               "moves no atom by more than {tolerance} Å). Nothing was changed.",
@@ -219,6 +229,22 @@ class CleanupChild:
         if self._proc.poll() is None:
             with contextlib.suppress(OSError):
                 self._proc.kill()
+
+    def progress_note(self, lang: str | None = None) -> dict[str, Any]:
+        """``{"message", "progress", "total"}`` of the iterations so far (task progress)."""
+        from molforma.i18n import render
+
+        step = self.last_step
+        if step is None:
+            return {"message": render("cleanup_starting", {}, lang), "progress": 0}
+        done, maximum, energy = step
+        if self.done:  # ended: the count is complete, whatever the maximum was
+            return {"message": render("cleanup_ended", {"status": self.status, "done": done,
+                                                        "energy": energy}, lang),
+                    "progress": done, "total": done}
+        return {"message": render("cleanup_progress", {"done": done, "maximum": maximum,
+                                                       "energy": energy}, lang),
+                "progress": done, "total": maximum}
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the child ended and ``on_end`` ran; True when it has."""

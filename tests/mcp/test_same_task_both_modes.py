@@ -5,14 +5,16 @@ loaded when a calculation ends, and a first run inside the allowed directories."
 from __future__ import annotations
 
 import json
+import queue
 import shutil
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.mcp.conftest import FIXTURES, STAND_IN, TASKS, McpProcess, wait_until
+from tests.mcp.conftest import FIXTURES, STAND_IN, TASKS, McpProcess, meta, wait_until
 
 TASK_CAPS = {"extensions": {TASKS: {}}}
 GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
@@ -409,3 +411,49 @@ def test_smiles_and_cleanup_tools_work_on_the_window_document(spawn: Any):
     # The window shows the candidate with its Confirm button, as after its own clean-up.
     node = server.ok("get_ui", {"query": "confirmButton", "includeHidden": True})["nodes"]
     assert any(n["objectName"] == "confirmButton" and n["enabled"] for n in node), node
+
+
+def test_a_cleanup_task_with_a_progress_token_reports_its_iterations(server: McpProcess):
+    _smiles(server, "C" * 40, preview=False)
+    doc_id, rev = server.doc()
+    atoms = server.project(doc_id)["document"]["atoms"]
+    positions = {a["id"]: [a["x"] * 0.6, a["y"] * 0.6, a["z"] * 0.6] for a in atoms}
+    rev = server.ok("move_atoms", {"documentId": doc_id, "expectedRevision": rev,
+                                   "positions": positions, "preview": False})["revision"]
+    rid = server.next_id()
+    server.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {
+        "name": "move_atoms", "arguments": {"documentId": doc_id, "expectedRevision": rev,
+                                            "cleanup": True},
+        "_meta": {**meta(TASK_CAPS), "progressToken": "c1"}}})
+    notes: list[dict[str, Any]] = []
+    task_id = None
+    final = None
+    end = time.monotonic() + 120
+    while final is None:
+        assert time.monotonic() < end
+        try:
+            msg = server.recv(0.2)
+        except queue.Empty:
+            msg = None
+        if msg is not None and msg.get("method") == "notifications/progress":
+            notes.append(msg["params"])
+        elif msg is not None and msg.get("id") == rid:
+            task_id = msg["result"]["taskId"]
+        elif msg is None and task_id is not None:
+            rid2 = server.next_id()
+            server.send({"jsonrpc": "2.0", "id": rid2, "method": "tasks/get",
+                         "params": {"taskId": task_id, "_meta": meta(TASK_CAPS)}})
+            while True:
+                reply = server.recv(10)
+                if reply.get("method") == "notifications/progress":
+                    notes.append(reply["params"])
+                    continue
+                break
+            if reply["result"]["status"] != "working":
+                final = reply["result"]
+    assert final["status"] == "completed" and final["result"]["isError"] is False
+    assert notes, "no notifications/progress arrived"
+    values = [n["progress"] for n in notes]
+    assert values == sorted(values) and len(set(values)) == len(values)
+    assert any("iterations" in n.get("message", "") for n in notes), notes
+    assert notes[-1]["total"] == notes[-1]["progress"]

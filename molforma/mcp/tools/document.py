@@ -658,6 +658,25 @@ def move_atoms(ctx: ToolContext, args: MoveAtomsInput,
                                       translate=args.translate, rotate=rotate, **_edit_args(args)))
 
 
+def _wait_reporting(child: Any, lang: str) -> bool:
+    """Wait up to CLEANUP_WAIT_S for the clean-up, sending its progress to the call's
+    progressToken meanwhile (when it has one); True when it ended."""
+    import time
+
+    from molforma.mcp.tasks import current_progress
+
+    reporter = current_progress()
+    end = time.monotonic() + CLEANUP_WAIT_S
+    while not child.wait(min(0.25, max(0.0, end - time.monotonic()))):
+        if time.monotonic() >= end:
+            return False
+        if reporter is not None:
+            reporter.report(child.progress_note(lang))
+    if reporter is not None:
+        reporter.report(child.progress_note(lang), final=True)
+    return True
+
+
 def _cleanup(ctx: ToolContext, doc: Any, args: MoveAtomsInput,
              ) -> EditSummary | Background[EditSummary]:
     """The force-field clean-up in the child process the window uses (it can be killed and
@@ -719,14 +738,15 @@ def _cleanup(ctx: ToolContext, doc: Any, args: MoveAtomsInput,
             raise error
         return _summary(outcome["edit"])
 
-    if not ctx.request.declares_tasks and child.wait(CLEANUP_WAIT_S):
+    if not ctx.request.declares_tasks and _wait_reporting(child, ctx.lang):
         return final()
     with doc.lock:
         running = dict(doc.summary(added=[], removed=[], changed=[]))
     running["status"] = "running"
     running["info"] = {"cleanup": {"running": True}}
+    lang = ctx.lang
     return Background(result=_summary(running), wait=child.wait, cancel=child.cancel,
-                      final=final)
+                      final=final, progress=lambda: child.progress_note(lang))
 
 
 class AtomChange(_Strict):
