@@ -457,3 +457,30 @@ def test_a_cleanup_task_with_a_progress_token_reports_its_iterations(server: Mcp
     assert values == sorted(values) and len(set(values)) == len(values)
     assert any("iterations" in n.get("message", "") for n in notes), notes
     assert notes[-1]["total"] == notes[-1]["progress"]
+
+
+@pytest.mark.nwchem
+@pytest.mark.parametrize("flag", ["--mcp", "--mcp-gui"])
+def test_after_an_optimisation_use_structure_then_export_gives_the_final_geometry(
+        spawn: Any, flag: str):
+    """The whole intent in both modes: optimise, results load by themselves, one call takes
+    the optimised structure, the export holds it."""
+    _real_nwchem()
+    server = spawn(env=GUI_ENV, flag=flag)
+    doc_id, rev = server.water()
+    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
+                                   "preview": False, "values": {
+                                       "task": "optimize", "theory": "scf",
+                                       "basis": "sto-3g"}})["revision"]
+    res = server.call("calculation", {"documentId": doc_id, "expectedRevision": rev,
+                                      "action": "start"}, caps=TASK_CAPS)
+    folder = _wait_task(server, res["taskId"], 240)["result"]["structuredContent"][
+        "jobDirectory"]
+    wait_until(lambda: server.ok("get_app_state", {"documentId": doc_id})["results"]
+               .get(doc_id, {}).get("source") == folder, 60)
+    final = _final_structure(server, doc_id)
+    assert final["label"] == "final"
+    sc = server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
+                                      "action": "use_structure", "preview": False})
+    assert sc["edit"]["candidate"] is None and sc["edit"]["changedIds"]
+    _assert_exports(server, doc_id, final)
