@@ -655,14 +655,15 @@ def write_rows(report: Report, runs: dict[str, list[list[StepRecord]]],
     """The rows: per step, the whole task (bytes, then time), tools/list of --mcp-gui."""
     table = {side: step_table(runs[side]) for side in ("cand", "base")}
     sys.stdout.write(f"\n{'step':40s} {'round trips':>16s} {'received':>20s} {'sent':>16s} "
-                     f"{'wall':>24s}\n")
+                     f"{'wall: median (min–max)':>24s}\n")
     for c, b in zip(table["cand"], table["base"], strict=True):
         for label, s in (("before", b), ("now", c)):
             sys.stdout.write(
                 f"{(c['step'] if label == 'before' else ''):40s} {label:>6s} "
                 f"{_span([s['trips']['min'], s['trips']['median'], s['trips']['max']], _int):>9s} "
                 f"{fmt_bytes(s['received']['median']):>20s} {fmt_bytes(s['sent']['median']):>16s} "
-                f"{fmt_seconds(s['seconds']['median']):>24s}  {s['note']}\n")
+                f"{_span([s['seconds'][k] for k in ('min', 'median', 'max')], fmt_seconds):>24s}"
+                f"  {s['note']}\n")
     varying = []
     for side, steps in table.items():
         for st in steps:
