@@ -217,6 +217,18 @@ class BaseServices:
     def reattach_batch_jobs(self, root: str | None = None) -> None:
         """Nothing here: headless re-attaches its own; the window re-attaches on start."""
 
+    def results_after_job(self, doc_id: str, job: Job, timeout: float = 2.0,
+                          ) -> dict[str, Any] | None:
+        """The results state of ``doc_id`` once the load that follows ``job`` began (for
+        a calculation's final answer: where its results load), or None without results.
+        The window loads them from its Execution tab; here nothing is waited for."""
+        sess = self.results_if_any(doc_id)
+        return sess.state() if sess is not None else None
+
+    def results_if_any(self, doc_id: str) -> ResultsSession | None:
+        """The results session of a document, or None (each mode says which)."""
+        raise NotImplementedError
+
     def shutdown(self) -> None:
         """Stop the work tasks follow, then the calculations (EOF, disconnect, exit signal).
 
@@ -263,8 +275,10 @@ class HeadlessServices(BaseServices):
         self._initial_first: bool | None = None
         self._jobs: JobManager | None = None
         self._results: dict[str, ResultsSession] = {}
-        # Jobs whose results were loaded (or found to have none) when they ended.
+        # Jobs whose results were loaded (or found to have none) when they ended, and
+        # per job the moment that follow-up began (results_after_job waits for it).
         self._followed: set[str] = set()
+        self._follow_began: dict[str, threading.Event] = {}
 
     @property
     def documents(self) -> dict[str, Document]:
@@ -368,15 +382,27 @@ class HeadlessServices(BaseServices):
             if doc_id is None:
                 return  # not started for a document yet (start_job follows it up then)
             self._followed.add(job.id)
-        if not (job.folder / OUTPUT_NAME).is_file():
-            return
+            began = self._follow_began.setdefault(job.id, threading.Event())
         try:
+            if not (job.folder / OUTPUT_NAME).is_file():
+                return
             handle = self.results(doc_id).open_directory(str(job.folder),
                                                          guard=self.policy.read_guard())
+            self.last_load[doc_id] = handle
         except Exception:
             log.exception("loading the results of job %s", job.id)
-            return
-        self.last_load[doc_id] = handle
+        finally:
+            began.set()
+
+    def results_after_job(self, doc_id: str, job: Job, timeout: float = 2.0,
+                          ) -> dict[str, Any] | None:
+        """The results state of ``doc_id`` once the load that follows the ended ``job``
+        began (waits up to ``timeout`` s for it), or None when no results exist."""
+        with self.lock:
+            began = self._follow_began.setdefault(job.id, threading.Event())
+        if job.wait(0):
+            began.wait(timeout)
+        return super().results_after_job(doc_id, job, timeout)
 
     def jobs_if_any(self) -> JobManager | None:
         """The job manager when a calculation was started or saved."""
