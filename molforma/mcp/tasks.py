@@ -119,6 +119,9 @@ class ProgressReporter:
                 self._held = note
                 return
             self._held = None
+            if final and note.get("total") is None:
+                # The last note says the work is complete: total = progress.
+                note = {**note, "total": float("inf")}
             self._emit(note, now)
             if final:
                 self._closed = True
@@ -147,7 +150,7 @@ class ProgressReporter:
             value = round(self._last_progress + 0.01, 6)
         params: dict[str, Any] = {"progressToken": self.token, "progress": value}
         if isinstance(total, int | float) and not isinstance(total, bool):
-            params["total"] = max(float(total), float(value)) if total < value else total
+            params["total"] = value if total == float("inf") or total < value else total
         if isinstance(message, str) and message:
             params["message"] = message
         self._last_progress = float(value)

@@ -257,6 +257,29 @@ def test_a_call_without_tasks_sends_its_progress_before_the_answer(spawn, mcp_en
     assert server.no_message(1.0)
 
 
+def test_a_results_load_task_with_a_progress_token_reports_until_it_ended(server: McpProcess):
+    doc_id, rev = server.doc()
+    rid = server.next_id()
+    server.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {
+        "name": "results_action", "arguments": {
+            "documentId": doc_id, "expectedRevision": rev, "action": "open_file",
+            "path": str(FIXTURES / "nh3_planar_scf_freq.out")},
+        "_meta": {**meta(TASK_CAPS), "progressToken": "load"}}})
+    notes: list[tuple[float, dict[str, Any]]] = []
+    task_id = None
+    while task_id is None or not notes or "total" not in notes[-1][1]:
+        msg = server.recv(60)
+        if msg.get("method") == "notifications/progress":
+            notes.append((time.monotonic(), msg["params"]))
+        elif msg.get("id") == rid:
+            task_id = msg["result"]["taskId"]
+    _check_notes(notes, "load")
+    assert "Results action" in notes[-1][1]["message"]
+    # The last note comes before the task completes.
+    task = server.result("tasks/get", {"taskId": task_id}, caps=TASK_CAPS)
+    assert task["status"] == "completed" and task["result"]["isError"] is False
+
+
 @pytest.mark.nwchem
 @pytest.mark.slow
 def test_real_nwchem_water_scf_sends_progress(server: McpProcess):
