@@ -62,7 +62,7 @@ from molforma.document.origin import acting_for_mcp
 from molforma.errors import MolFormaError, StaleRevisionError
 from molforma.gui import controls, dialogs, outcome
 from molforma.gui.controls import Control
-from molforma.gui.introspection import mol_view, tab_page
+from molforma.gui.introspection import mol_view, tab_page, widget_value
 from molforma.gui.modal_guard import refuse_edits_behind_modal
 from molforma.mcp.commands import CommandRecord, CommandStore, StartedWork
 
@@ -397,7 +397,7 @@ class CommandRunner(QObject):
         # the window never stores what set_execution / set_advanced would refuse.
         controls.validate(row, value, self.policy)
         set_value(obj, value)
-        shown = _shown_value(obj)
+        shown = widget_value(obj, full=True)
         if not _kept(obj, value, shown):
             # A field that quietly went back to the stored value: a refusal, never "done".
             # (A panel that showed its reason has already put it in the record.)
@@ -704,23 +704,6 @@ class CommandRunner(QObject):
             panel.show_structure(int(a.get("index") or 0))  # type: ignore[attr-defined]
         self.window.show_tab("results")
         return {"playing": bool(panel.playing)}, None  # type: ignore[attr-defined]
-
-
-def _shown_value(obj: Any) -> Any:
-    """What a field shows now (the value a person would read back)."""
-    if isinstance(obj, QLineEdit):
-        return obj.text()
-    if isinstance(obj, QSpinBox | QDoubleSpinBox | QAbstractSlider):
-        return obj.value()
-    if isinstance(obj, QComboBox):
-        return obj.currentText()
-    if isinstance(obj, QAbstractButton):
-        return obj.isChecked()
-    if isinstance(obj, QPlainTextEdit | QTextEdit):
-        return obj.toPlainText()
-    if isinstance(obj, QTabWidget):
-        return obj.currentIndex()
-    return None
 
 
 def _kept(obj: Any, value: Any, shown: Any) -> bool:

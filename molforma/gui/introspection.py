@@ -236,7 +236,7 @@ class WindowIntrospection:
         text = _text(obj)
         if text is not None:
             out["text"] = text if full or len(text) <= SHORT_TEXT else text[:SHORT_TEXT] + "…"
-        value = _value(obj, full=full)
+        value = widget_value(obj, full=full)
         if value is not None:
             out["value"] = value
         if isinstance(obj, QWidget):
@@ -455,7 +455,8 @@ def _text(obj: QObject) -> str | None:
     return None
 
 
-def _value(obj: QObject, *, full: bool = False) -> Any:
+def widget_value(obj: QObject, *, full: bool = False) -> Any:
+    """What a widget shows as its value (what a person reads back from it)."""
     if isinstance(obj, QLineEdit):
         return obj.text()
     if isinstance(obj, QSpinBox | QDoubleSpinBox):

@@ -226,3 +226,18 @@ def wait_until(fn: Any, timeout: float = 60.0, interval: float = 0.1) -> Any:
         if time.monotonic() > end:
             raise AssertionError("condition not met in time")
         time.sleep(interval)
+
+
+# -- the window over MCP (--mcp-gui offscreen) -------------------------------------------------
+GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
+TASK_CAPS = {"extensions": {TASKS: {}}}
+
+
+def run_window_command(server: McpProcess, tool: str, args: dict[str, Any],
+                       timeout: float = 30) -> dict[str, Any]:
+    """Queue a window command with the current revision and wait for its record to end."""
+    doc_id, rev = server.doc()
+    rec = server.ok(tool, {"documentId": doc_id, "expectedRevision": rev, **args})
+    assert rec["status"] == "queued", rec
+    return wait_until(lambda: (r := server.ok("get_ui_command", {"commandId": rec["commandId"]}))
+                      ["status"] in ("done", "failed") and r, timeout)

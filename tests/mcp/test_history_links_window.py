@@ -14,12 +14,10 @@ from typing import Any
 
 import pytest
 
-from tests.mcp.conftest import TASKS, McpProcess, wait_until
+from tests.mcp.conftest import GUI_ENV, TASK_CAPS, McpProcess, run_window_command, wait_until
 
 pytest.importorskip("PySide6")
 
-GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
-TASK_CAPS = {"extensions": {TASKS: {}}}
 MARKER = "WINDOW-HISTORY-MARKER-9b07"
 INPUT = f"""title "{MARKER}"
 geometry
@@ -32,15 +30,7 @@ basis
 end
 task scf energy
 """
-
-
-def _run(server: McpProcess, tool: str, args: dict[str, Any],
-         timeout: float = 30) -> dict[str, Any]:
-    doc_id, rev = server.doc()
-    rec = server.ok(tool, {"documentId": doc_id, "expectedRevision": rev, **args})
-    assert rec["status"] == "queued", rec
-    return wait_until(lambda: (r := server.ok("get_ui_command", {"commandId": rec["commandId"]}))
-                      ["status"] in ("done", "failed") and r, timeout)
+_run = run_window_command
 
 
 @pytest.fixture

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from tests.mcp.conftest import FIXTURES, McpProcess, wait_until
+from tests.mcp.conftest import FIXTURES, GUI_ENV, McpProcess, run_window_command, wait_until
 
 pytest.importorskip("PySide6")
 
-GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
 WATER = str(FIXTURES / "water_opt-000.xyz")
+_run = run_window_command
 
 
 def _window(spawn: Any, *args: str) -> McpProcess:
@@ -35,10 +35,6 @@ def _queue(server: McpProcess, tool: str, args: dict[str, Any]) -> dict[str, Any
 def _ended(server: McpProcess, rec: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
     return wait_until(lambda: (r := server.ok("get_ui_command", {"commandId": rec["commandId"]}))
                       ["status"] in ("done", "failed") and r, timeout)
-
-
-def _run(server: McpProcess, tool: str, args: dict[str, Any]) -> dict[str, Any]:
-    return _ended(server, _queue(server, tool, args))
 
 
 def _all_nodes(server: McpProcess) -> list[dict[str, Any]]:

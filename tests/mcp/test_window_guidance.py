@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 
-from tests.mcp.conftest import McpProcess
+from tests.mcp.conftest import GUI_ENV, McpProcess
 
 pytest.importorskip("PySide6")
 
-GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
 
 
 def _instructions(server: McpProcess) -> str:

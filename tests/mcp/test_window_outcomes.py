@@ -12,25 +12,23 @@ from typing import Any
 
 import pytest
 
-from tests.mcp.conftest import FIXTURES, TASKS, McpProcess, wait_until
+from tests.mcp.conftest import (
+    FIXTURES,
+    GUI_ENV,
+    TASK_CAPS,
+    McpProcess,
+    run_window_command,
+    wait_until,
+)
 
 pytest.importorskip("PySide6")
 
-GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
 WATER = str(FIXTURES / "water_opt-000.xyz")
-TASK_CAPS = {"extensions": {TASKS: {}}}
+_run = run_window_command
 
 
 def _window(spawn: Any, *args: str) -> McpProcess:
     return spawn(*args, env=GUI_ENV, flag="--mcp-gui")
-
-
-def _run(server: McpProcess, tool: str, args: dict[str, Any], timeout: float = 60,
-         ) -> dict[str, Any]:
-    doc_id, rev = server.doc()
-    rec = server.ok(tool, {"documentId": doc_id, "expectedRevision": rev, **args})
-    return wait_until(lambda: (r := server.ok("get_ui_command", {"commandId": rec["commandId"]}))
-                      ["status"] in ("done", "failed") and r, timeout)
 
 
 def test_a_smiles_the_window_refuses_fails_with_its_message(spawn: Any) -> None:

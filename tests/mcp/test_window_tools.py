@@ -17,28 +17,26 @@ from typing import Any
 
 import pytest
 
-from tests.mcp.conftest import FIXTURES, STAND_IN, TASKS, McpProcess, wait_until
+from tests.mcp.conftest import (
+    FIXTURES,
+    GUI_ENV,
+    STAND_IN,
+    TASK_CAPS,
+    TASKS,
+    McpProcess,
+    run_window_command,
+    wait_until,
+)
 
 pytest.importorskip("PySide6")
 
-GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
-TASK_CAPS = {"extensions": {TASKS: {}}}
 TASK_FORM_CAPS = {"extensions": {TASKS: {}}, "elicitation": {"form": {}}}
 NH3 = FIXTURES / "nh3_planar_scf_freq_vib.molden"
+_run = run_window_command
 
 
 def _window(spawn: Any, *args: str, env: dict[str, str] | None = None) -> McpProcess:
     return spawn(*args, env={**GUI_ENV, **(env or {})}, flag="--mcp-gui")
-
-
-def _run(server: McpProcess, tool: str, args: dict[str, Any],
-         timeout: float = 30) -> dict[str, Any]:
-    """Queue a window command with the current revision and wait for its record to end."""
-    doc_id, rev = server.doc()
-    rec = server.ok(tool, {"documentId": doc_id, "expectedRevision": rev, **args})
-    assert rec["status"] == "queued", rec
-    return wait_until(lambda: (r := server.ok("get_ui_command", {"commandId": rec["commandId"]}))
-                      ["status"] in ("done", "failed") and r, timeout)
 
 
 def _node(server: McpProcess, name: str) -> dict[str, Any]:
