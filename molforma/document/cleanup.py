@@ -17,10 +17,13 @@ import contextlib
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from molforma.errors import MolFormaError
 from molforma.i18n import register
+
+if TYPE_CHECKING:
+    import subprocess
 
 register({
     "cleanup_no_atoms": {"en": "There are no atoms to clean up.",
@@ -200,7 +203,6 @@ class CleanupChild:
     def __init__(self, atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str, Any]],
                  *, on_end: Callable[[CleanupChild], None] | None = None,
                  max_iterations: int = CLEANUP_MAX_ITERATIONS) -> None:
-        import subprocess
         import threading
 
         self.status = "running"
@@ -212,23 +214,24 @@ class CleanupChild:
         self._result = False
         self._cancelled = threading.Event()
         self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._proc: subprocess.Popen[bytes] | None = None
         request = request_text(atoms, bonds, max_iterations)
-        try:
-            self._proc = subprocess.Popen(
-                [sys.executable, "-m", "molforma.document.cleanup"], stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        except OSError as exc:
-            raise MolFormaError("cleanup_failed", detail=str(exc)) from exc
+        # The child is started by the thread that follows it: the kernel kills the child
+        # when the thread that started it ends (PR_SET_PDEATHSIG), and this one lives as
+        # long as the child does, whatever thread asked for the clean-up.
         self._thread = threading.Thread(target=self._follow, args=(request,),
                                         name="cleanup-child", daemon=True)
         self._thread.start()
 
     def cancel(self) -> None:
         """Stop at once: the child is killed and nothing of its work is kept."""
-        self._cancelled.set()
-        if self._proc.poll() is None:
+        with self._lock:
+            self._cancelled.set()
+            proc = self._proc
+        if proc is not None and proc.poll() is None:
             with contextlib.suppress(OSError):
-                self._proc.kill()
+                proc.kill()
 
     def progress_note(self, lang: str | None = None) -> dict[str, Any]:
         """``{"message", "progress", "total"}`` of the iterations so far (task progress)."""
@@ -256,18 +259,29 @@ class CleanupChild:
         return self._done.is_set()
 
     def _follow(self, request: bytes) -> None:
+        import subprocess
+
         try:
-            self._talk(request)
+            with self._lock:
+                if not self._cancelled.is_set():
+                    self._proc = subprocess.Popen(
+                        [sys.executable, "-m", "molforma.document.cleanup"],
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                        stderr=subprocess.DEVNULL)
+            if self._proc is not None:
+                self._talk(self._proc, request)
         except Exception as exc:  # noqa: BLE001 - the end must be reported whatever happened
             self.error = MolFormaError("cleanup_failed", detail=str(exc))
         finally:
-            with contextlib.suppress(OSError):
-                self._proc.wait()
+            proc = self._proc
+            if proc is not None:
+                with contextlib.suppress(OSError):
+                    proc.wait()
             if self._cancelled.is_set():
                 self.status, self.error = "cancelled", Cancelled()
             elif self.error is None and not self._result:
-                self.error = MolFormaError("cleanup_failed",
-                                           detail=f"exit status {self._proc.returncode}")
+                code = proc.returncode if proc is not None else None
+                self.error = MolFormaError("cleanup_failed", detail=f"exit status {code}")
             if self.status == "running":
                 self.status = "failed" if self.error is not None else "completed"
             try:
@@ -276,8 +290,7 @@ class CleanupChild:
             finally:
                 self._done.set()
 
-    def _talk(self, request: bytes) -> None:
-        proc = self._proc
+    def _talk(self, proc: subprocess.Popen[bytes], request: bytes) -> None:
         assert proc.stdin is not None and proc.stdout is not None
         try:
             proc.stdin.write(request)

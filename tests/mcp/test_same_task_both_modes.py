@@ -484,3 +484,35 @@ def test_after_an_optimisation_use_structure_then_export_gives_the_final_geometr
                                       "action": "use_structure", "preview": False})
     assert sc["edit"]["candidate"] is None and sc["edit"]["changedIds"]
     _assert_exports(server, doc_id, final)
+
+
+def _cleanup_children(parent: int) -> list[int]:
+    """Pids of clean-up child processes of ``parent`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes().split(b"\0")
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if b"molforma.document.cleanup" in cmd and int(stat[1]) == parent and stat[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_closing_stdin_during_a_cleanup_leaves_no_child_process(server: McpProcess):
+    _doc_id, _rev, _task_id = _long_cleanup(server)
+    children = wait_until(lambda: _cleanup_children(server.proc.pid), 10, 0.05)
+    assert server.close(15) == 0
+    wait_until(lambda: not any(_alive(pid) for pid in children), 10)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
