@@ -275,8 +275,10 @@ def test_a_results_load_task_with_a_progress_token_reports_until_it_ended(server
             task_id = msg["result"]["taskId"]
     _check_notes(notes, "load")
     assert "Results action" in notes[-1][1]["message"]
-    # The last note comes before the task completes.
-    task = server.result("tasks/get", {"taskId": task_id}, caps=TASK_CAPS)
+    # The last note comes before the task completes (its result follows at once).
+    task = wait_until(lambda: (t := server.result("tasks/get", {"taskId": task_id},
+                                                  caps=TASK_CAPS))["status"] != "working"
+                      and t, 30)
     assert task["status"] == "completed" and task["result"]["isError"] is False
 
 
@@ -370,3 +372,31 @@ def test_window_app_state_says_which_mode_plays_and_which_structure_is_shown(spa
                                  "action": "show_structure", "index": 0})
     results = server.ok("get_app_state", {})["results"][doc_id]
     assert results["playingMode"] is None and results["shownStructure"] == 0
+
+
+@pytest.mark.slow
+def test_window_task_with_a_progress_token_reports_until_its_work_ended(spawn):
+    """A window command sent as a task with a progressToken (SMILES in the Molecule
+    tab's worker) sends notifications/progress; the last one says complete."""
+    pytest.importorskip("PySide6")
+    server = spawn(env=GUI_ENV, flag="--mcp-gui")
+    doc_id, rev = server.doc()
+    rid = server.next_id()
+    server.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {
+        "name": "chemistry", "arguments": {
+            "documentId": doc_id, "expectedRevision": rev, "action": "smiles",
+            "smiles": "CCO"},
+        "_meta": {**meta(TASK_CAPS), "progressToken": "win"}}})
+    notes: list[tuple[float, dict[str, Any]]] = []
+    task_id = None
+    while task_id is None or not notes or "total" not in notes[-1][1]:
+        msg = server.recv(120)
+        if msg.get("method") == "notifications/progress":
+            notes.append((time.monotonic(), msg["params"]))
+        elif msg.get("id") == rid:
+            task_id = msg["result"]["taskId"]
+    _check_notes(notes, "win")
+    task = wait_until(lambda: (t := server.result("tasks/get", {"taskId": task_id},
+                                                  caps=TASK_CAPS))["status"] != "working"
+                      and t, 30)
+    assert task["status"] == "completed" and task["result"]["isError"] is False, task
