@@ -400,3 +400,20 @@ def test_window_task_with_a_progress_token_reports_until_its_work_ended(spawn):
                                                   caps=TASK_CAPS))["status"] != "working"
                       and t, 30)
     assert task["status"] == "completed" and task["result"]["isError"] is False, task
+
+
+def test_a_run_stopped_at_its_time_limit_is_a_timed_out_error(spawn, mcp_env):
+    server = spawn(env=_stand_in(mcp_env, "hang"))
+    doc_id, rev = _water(server, {"task": "energy", "theory": "scf", "basis": "sto-3g"})
+    rev = server.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev,
+                                      "preview": False, "values": {"time_limit": 1}})[
+        "revision"]
+    out = _follow(server, doc_id, rev, token="tl")
+    result = out["task"]["result"]
+    assert result["isError"] is True, result
+    err = result["structuredContent"]
+    assert err["code"] == "calculation_timed_out" and err["details"]["status"] == "timed_out"
+    assert "time limit" in err["message"]
+    assert server.ok("get_app_state", {})["calculation"]["error"]["code"] == (
+        "calculation_timed_out")
+    assert "timed_out" in out["notes"][-1][1]["message"]
