@@ -516,3 +516,23 @@ def _alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state != "Z"
+
+
+def test_cleanup_workers_lists_a_running_cleanup():
+    """What get_app_state's workers can show of a headless clean-up (in process)."""
+    from molforma.mcp.tools import document as tools
+
+    class Child:
+        done = False
+        last_step = (40, 2400, 12.5)
+
+    tools._RUNNING_CLEANUPS["doc-x"] = Child()
+    try:
+        assert tools.cleanup_workers() == [{
+            "kind": "cleanup", "documentId": "doc-x", "status": "running", "progress": 1,
+            "iterations": 40, "maxIterations": 2400, "energy": 12.5}]
+        assert tools.cleanup_workers("doc-y") == []
+        Child.done = True
+        assert tools.cleanup_workers() == []
+    finally:
+        del tools._RUNNING_CLEANUPS["doc-x"]

@@ -658,6 +658,24 @@ def move_atoms(ctx: ToolContext, args: MoveAtomsInput,
                                       translate=args.translate, rotate=rotate, **_edit_args(args)))
 
 
+def cleanup_workers(doc_id: str | None = None) -> list[dict[str, Any]]:
+    """The move_atoms clean-ups running now as get_app_state ``workers`` entries (kind
+    cleanup, documentId, status, progress and, once iterating, iterations, maxIterations
+    and energy in kcal/mol)."""
+    out = []
+    for did, child in list(_RUNNING_CLEANUPS.items()):
+        if child.done or (doc_id is not None and did != doc_id):
+            continue
+        entry: dict[str, Any] = {"kind": "cleanup", "documentId": did, "status": "running",
+                                 "progress": 0}
+        if child.last_step is not None:
+            done, maximum, energy = child.last_step
+            entry.update(progress=int(100 * done / max(maximum, 1)), iterations=done,
+                         maxIterations=maximum, energy=energy)
+        out.append(entry)
+    return out
+
+
 def _wait_reporting(child: Any, lang: str) -> bool:
     """Wait up to CLEANUP_WAIT_S for the clean-up, sending its progress to the call's
     progressToken meanwhile (when it has one); True when it ended."""
