@@ -104,7 +104,7 @@ class AppContext:
             # A new document starts with the execution defaults the person saved.
             from molforma.app.files import fresh_project
 
-            document = Document(fresh_project(prefs), undo_limit=WINDOW_UNDO_LIMIT)
+            document = Document(fresh_project(prefs, policy), undo_limit=WINDOW_UNDO_LIMIT)
         doc = document
         events = AppEvents()
         ctx = cls(document=doc, preferences=prefs, events=events,

@@ -95,7 +95,14 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
 
     app = create_application()
     _quiet_offscreen_warning()
-    ctx = AppContext.create(mcp_mode=mcp)
+    policy = None
+    if mcp:
+        from molforma.jobs.policy import Policy
+
+        # Made before the document, whose job root defaults inside the allowed directories.
+        policy = Policy(allow_dirs=tuple(allow_dirs or ()),
+                        allow_execution_settings=allow_execution_settings)
+    ctx = AppContext.create(mcp_mode=mcp, policy=policy)
     if file and failure is None:
         try:
             load_launch_file(ctx, file, loaded)

@@ -191,3 +191,16 @@ def test_a_task_cancelled_before_its_command_ran_ends_cancelled(spawn: Any) -> N
     assert style != "sticks"
     assert server.ok("get_ui_item", {"target": "moleculeView"})["style"] == style
     assert server.project(doc_id)["execution"]["processes"] == 1
+
+
+def test_the_window_start_document_job_root_is_inside_the_allowed_dir(
+        spawn: Any, tmp_path: Path) -> None:
+    """A first run works: the window's start document runs its jobs where MCP may write."""
+    allowed = tmp_path / "allowed"
+    allowed.mkdir()
+    server = _window(spawn, "--mcp-allow-dir", str(allowed))
+    doc_id, _rev = server.doc()
+    root = server.ok("get_execution", {"documentId": doc_id})["execution"]["job_root"]
+    assert Path(root).expanduser().resolve().is_relative_to(allowed.resolve()), root
+    findings = server.ok("validate_document", {"documentId": doc_id})
+    assert "job_root_not_allowed" not in str(findings)
