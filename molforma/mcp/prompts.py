@@ -89,8 +89,10 @@ PROMPTS: tuple[PromptSpec, ...] = (
         "Build a molecule from a name or description as a candidate.",
         (Arg("molecule", "Name, formula or description of the molecule.", required=True),
          Arg("documentId", "Document id (default: the first document).")),
-        "Build {molecule} in MolForma document {documentId}: use add_atoms (with bonds), "
-        "place_fragment and add_hydrogens as needed, keep it as a candidate, check it with "
+        "Build {molecule} in MolForma document {documentId}: if it has a SMILES string, use "
+        "import_document with format smiles (a 3D candidate with hydrogens); otherwise use "
+        "add_atoms (with bonds), place_fragment and add_hydrogens as needed. Keep it as a "
+        "candidate, clean a strained geometry with move_atoms cleanup: true, check it with "
         "measure and validate_document, then show me the candidate summary and ask before "
         "confirming.",
         "Build {molecule} in the MolForma window, document {documentId}. If it has a SMILES "

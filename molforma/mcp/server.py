@@ -53,8 +53,11 @@ INSTRUCTIONS = (
     "MolForma: a molecular editor for NWChem. Call list_documents first; every edit takes "
     "documentId and expectedRevision (from the last answer) and by default makes a candidate "
     "that history confirm or cancel settles (preview: false applies directly). Atoms are "
-    "addressed by id. calculation start runs NWChem in the background; follow it with a task "
-    "or get_app_state, then read results with get_results."
+    "addressed by id. import_document with format smiles builds a 3D molecule with "
+    "hydrogens; move_atoms with cleanup: true cleans the geometry with a force field. "
+    "calculation start runs NWChem in the background; follow it with a task or "
+    "get_app_state; its results load by themselves: read them with get_results, and "
+    "results_action use_structure takes the optimised structure into the document."
 )
 # --mcp-gui: the same tools work on the window's document, plus the window tools.
 WINDOW_INSTRUCTIONS = INSTRUCTIONS + (

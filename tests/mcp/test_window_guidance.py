@@ -36,5 +36,7 @@ def test_the_headless_mode_does_not_speak_of_a_window(spawn: Any) -> None:
     headless = spawn()
     text = _instructions(headless)
     assert "list_documents" in text and "get_ui" not in text
+    for words in ("format smiles", "cleanup", "use_structure"):
+        assert words in text, words
     prompt = _build_prompt(headless)
-    assert "add_atoms" in prompt and "chemistry" not in prompt
+    assert "add_atoms" in prompt and "format smiles" in prompt and "chemistry" not in prompt
