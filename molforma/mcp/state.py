@@ -372,7 +372,8 @@ class HeadlessServices(BaseServices):
     def _follow_up(self, job: Job) -> None:
         """Load the results of ``job`` into its document's session, once, as the window
         loads them into its Results tab: ``output.out`` of the job folder, read through
-        the policy. A job with no output (it never started) has nothing to load."""
+        the policy. A job with no output (it never started) has nothing to load, and a
+        cancelled one is left as it was stopped (open_directory loads it on request)."""
         from molforma.jobs.runner import OUTPUT_NAME
 
         with self.lock:
@@ -384,8 +385,8 @@ class HeadlessServices(BaseServices):
             self._followed.add(job.id)
             began = self._follow_began.setdefault(job.id, threading.Event())
         try:
-            if not (job.folder / OUTPUT_NAME).is_file():
-                return
+            if str(job.status) == "cancelled" or not (job.folder / OUTPUT_NAME).is_file():
+                return  # a stopped run's partial output is not the results anyone asked for
             handle = self.results(doc_id).open_directory(str(job.folder),
                                                          guard=self.policy.read_guard())
             self.last_load[doc_id] = handle
