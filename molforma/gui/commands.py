@@ -130,8 +130,12 @@ class CommandRunner(QObject):
         tab = self.window.molecule_tab
         if tab.worker_running:
             st = tab.worker_state()
-            workers.append({"kind": "cleanup" if st["kind"] == "cleanup" else "smiles",
-                            "status": "running", "progress": st["progress"]})
+            entry = {"kind": "cleanup" if st["kind"] == "cleanup" else "smiles",
+                     "status": "running", "progress": st["progress"]}
+            if "iterations" in st:
+                entry.update(iterations=st["iterations"], maxIterations=st["maxIterations"],
+                             energy=st["energy"])
+            workers.append(entry)
         hist = self.window.panels.get("history")
         if hist is not None and getattr(hist, "scanning", False):
             workers.append({"kind": "history_scan", "status": "running"})
@@ -310,8 +314,14 @@ class CommandRunner(QObject):
         after = self._work_state()
         job = after["job"]
         if job is not None and job is not before["job"]:
+            from molforma.jobs import failure_error, progress_note
+
+            # A failed run is the task's error (NWChem's own line); its progress is the
+            # job's, read from the record (no Qt), a few times a second.
             return StartedWork("calculation", wait=job.wait, cancel=job.cancel,
-                               status=lambda: str(job.status))
+                               status=lambda: str(job.status),
+                               error=lambda: failure_error(job),
+                               progress=lambda: progress_note(job))
         load = after["load"]
         if load is not None and load is not before["load"]:
             return StartedWork("results_load", wait=load.wait, cancel=load.cancel,
@@ -341,9 +351,22 @@ class CommandRunner(QObject):
             return {"failed": "failed", "unchanged": "unchanged"}.get(
                 end[0] if end else "", "finished")
 
+        def progress() -> dict[str, Any] | None:
+            # From the snapshot the GUI thread takes each tick: no Qt from this thread.
+            now = next((w for w in self.workers_snapshot() if w["kind"] == kind), None)
+            if now is None:  # it ended: the last note says how
+                return {"message": f"{kind}: {status()}", "progress": 100}
+            text = f"{kind}: {now['progress']} %"
+            if "iterations" in now:
+                text += f" · iteration {now['iterations']} of {now['maxIterations']}"
+                if isinstance(now.get("energy"), int | float):
+                    text += f" · energy {now['energy']:.4f} kcal/mol"
+            return {"message": text, "progress": now["progress"]}  # the end note adds total
+
         work = self._watch(kind, done=lambda: tab.worker is not worker, cancel=cancel,
                            status=status)
         work.error = lambda: (tab.worker_end(worker) or ("", None))[1]
+        work.progress = progress
         return work
 
     def _scan_work(self) -> StartedWork:

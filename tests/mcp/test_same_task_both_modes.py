@@ -318,6 +318,9 @@ def test_with_an_allowed_dir_a_calculation_runs_there_and_its_results_load(
     assert sc["status"] == "finished", sc
     folder = Path(sc["jobDirectory"])
     assert folder.parent == work.resolve() / "molforma-jobs"
+    # The task's final answer says where the results load (loading, or loaded).
+    loaded = sc["app"]["results"]
+    assert Path(loaded["source"] or (loaded["loading"] or loaded["lastLoad"])["path"]) == folder
     # The results loaded by themselves: no results_action needed.
     summary = server.ok("get_results", {"documentId": doc_id, "section": "summary"})
     assert Path(summary["source"]) == folder

@@ -412,6 +412,23 @@ def _scf_window(spawn: Any, env: dict[str, str], tmp_path: Path) -> tuple[McpPro
     return server, doc_id
 
 
+def test_a_run_nwchem_fails_ends_the_window_task_with_its_error(
+        spawn: Any, mcp_env: dict[str, str], tmp_path: Path):
+    """Run pressed as a task: the task waits for the calculation, and a run NWChem ended
+    with an error is an error result with NWChem's line, not a success."""
+    server, doc_id = _scf_window(spawn, _stand_in_env(mcp_env, "crash"), tmp_path)
+    rev = server.doc()[1]
+    res = server.call("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
+                                      "target": "runButton"}, caps=TASK_CAPS)
+    task = wait_until(lambda: (t := server.result("tasks/get", {"taskId": res["taskId"]},
+                                                  caps=TASK_CAPS))["status"] == "completed"
+                      and t, 60)
+    assert task["result"]["isError"] is True, task
+    err = task["result"]["structuredContent"]
+    assert err["code"] == "calculation_failed" and err["details"]["status"] == "failed"
+    assert server.ok("get_app_state", {})["calculation"]["status"] == "failed"
+
+
 def test_a_stand_in_run_started_from_the_window_is_followed_and_cancelled(
         spawn: Any, mcp_env: dict[str, str], tmp_path: Path):
     server, doc_id = _scf_window(spawn, _stand_in_env(mcp_env, "hang"), tmp_path)

@@ -51,7 +51,8 @@ class CalculationOutput(BaseModel):
     jobDirectory: str = Field(description="The job folder (input, output.out, job.json).")
     job: dict[str, Any] = Field(description="The job record (job.json).")
     app: dict[str, Any] | None = Field(None, description="When the work ended: {calculation: "
-                                       "the get_app_state calculation part}.")
+                                       "the get_app_state calculation part, results: where "
+                                       "its results loaded (null: none)}.")
 
 
 def calculation_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any] | None:
@@ -147,8 +148,10 @@ def calculation(ctx: ToolContext, args: CalculationInput,
         error = failure_error(job)
         if error is not None:
             raise error
+        # Where its results load (they load by themselves when the run ends).
         return _job_output(doc_id, "start", job,
-                           app={"calculation": calculation_state(ctx, doc_id)})
+                           app={"calculation": calculation_state(ctx, doc_id),
+                                "results": ctx.state.results_after_job(doc_id, job)})
 
     def cancel() -> None:
         job.cancel_and_wait()  # tasks/cancel answers once the job has ended (see above)
@@ -225,6 +228,9 @@ def app_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any]:
         loading = sess.loading
         if loading is not None:
             workers.append({"kind": "results_load", "documentId": did, **loading.to_dict()})
+    from molforma.mcp.tools.document import cleanup_workers
+
+    workers.extend(cleanup_workers(doc_id))  # headless move_atoms clean-ups running now
     calc = calculation_state(ctx, doc_id)
     if calc is not None and calc["status"] in ("queued", "running"):
         workers.append({"kind": "calculation", "documentId": calc["documentId"],

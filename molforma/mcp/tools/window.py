@@ -303,7 +303,15 @@ def submit(ctx: ToolContext, tool_name: str, args: BaseModel, *,
     def final() -> WindowCommandOutput:
         if rec.error is not None:
             raise MolFormaError(rec.error.code, **rec.error.data, commandId=rec.id)
+        work = rec.work
+        failed = work.error() if work is not None and work.error is not None else None
+        if failed is not None:
+            raise failed  # the work the command started failed (a calculation NWChem ended)
         return _record_out(rec, lang, _app_part(ctx, rec))
+
+    def progress() -> dict[str, Any] | None:
+        work = rec.work
+        return work.progress() if work is not None and work.progress is not None else None
 
     def inputs(form: bool) -> tuple[dict[str, Any], str | None]:
         requests = _dialog_requests(bridge, rec)
@@ -328,7 +336,7 @@ def submit(ctx: ToolContext, tool_name: str, args: BaseModel, *,
             bridge.answer(key, None)
 
     return Background(result=queued, wait=wait, cancel=cancel, final=final,
-                      inputs=inputs, respond=respond)
+                      inputs=inputs, respond=respond, progress=progress)
 
 
 # -- reads ----------------------------------------------------------------------------------------
