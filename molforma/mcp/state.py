@@ -120,6 +120,11 @@ class AppServices(Protocol):
         """Follow again batch jobs left queued or running (after start-up)."""
         ...
 
+    def results_after_job(self, doc_id: str, job: Job, timeout: float = 2.0,
+                          ) -> dict[str, Any] | None:
+        """Where the results of the ended ``job`` load (a calculation's final answer)."""
+        ...
+
     def shutdown(self) -> None:
         """Stop running calculations and loads (EOF, disconnect)."""
         ...
