@@ -108,8 +108,17 @@ def test_save_and_results_and_settings_paths_are_checked(jail):
     _refused(server, "set_advanced", {"expectedRevision": rev,
                                       "values": {"permanent_dir": "../../escape"}},
              "path_not_allowed")
-    # The default job root (~/molforma-jobs) is outside: a start is refused before running,
-    # and the refusal names the setting to change, since the call itself gave no path.
+    # A new document's job root is inside the first allowed directory; a project that
+    # brings one from outside (~/molforma-jobs) is refused at start, before running, and
+    # the refusal names the setting to change, since the call itself gave no path.
+    execution = server.ok("get_execution", {"documentId": doc_id})["execution"]
+    assert execution["job_root"] == str(allowed.resolve() / "molforma-jobs")
+    project = json.loads((allowed / "ok.molforma.json").read_text())
+    project["execution"]["job_root"] = "~/molforma-jobs"
+    (allowed / "away.molforma.json").write_text(json.dumps(project))
+    rev = server.ok("open_file", {"documentId": doc_id, "expectedRevision": rev,
+                                  "path": str(allowed / "away.molforma.json"),
+                                  "preview": False})["revision"]
     err = _refused(server, "calculation", {"expectedRevision": rev, "action": "start"},
                    "job_root_not_allowed")
     assert "set_execution" in err["message"] and "job_root" in err["message"]
