@@ -120,15 +120,12 @@ class EditSummary(SparseOutput):
     removedIds: list[str] = Field(description="Atom ids removed (at most 1,000).")
     changedIds: list[str] = Field(description="Atom ids changed (at most 1,000).")
     idsTruncated: bool = Field(description="True when a list above was cut at 1,000.")
+    # Each tool's description says what its info holds (one sentence here, not 16 copies).
     info: dict[str, Any] | None = Field(
-        None, description="What the edit reports besides, when it does: set_internal_"
-        "coordinate the coordinate and its old and new value, add_hydrogens the hydrogens "
-        "added, place_fragment the entry placed and where, move_atoms cleanup the force "
-        "field and its energies, results_action use_structure the structure taken. Absent "
-        "otherwise.")
+        None, description="What this edit reports besides (the tool's description says); "
+        "absent otherwise.")
     status: Literal["running"] | None = Field(
-        None, description="Only move_atoms cleanup answered before the clean-up ended: "
-        "running (the document is busy until it ends; no edit was made yet).")
+        None, description="running: a move_atoms cleanup still going (no edit yet).")
 
 
 def _summary(data: dict[str, Any]) -> EditSummary:
@@ -644,8 +641,8 @@ _RUNNING_CLEANUPS: dict[str, Any] = {}
 def move_atoms(ctx: ToolContext, args: MoveAtomsInput,
                ) -> EditSummary | Background[EditSummary]:
     """Move atoms: set positions, translate or rotate a set of atoms, or clean up the
-    geometry with a force field (exactly one of positions, translate, rotate, cleanup).
-    Fixed atoms cannot move."""
+    geometry with a force field (exactly one of positions, translate, rotate, cleanup; a
+    clean-up's info holds the force field and its energies). Fixed atoms cannot move."""
     from molforma.errors import ValidationError
 
     doc = ctx.state.document(args.documentId)
@@ -818,7 +815,8 @@ class SetInternalCoordinateInput(_EditInput):
 
 @tool("set_internal_coordinate", title="Set internal coordinate")
 def set_internal_coordinate(ctx: ToolContext, args: SetInternalCoordinateInput) -> EditSummary:
-    """Set a distance, angle or dihedral between atoms, moving the smaller fragment."""
+    """Set a distance, angle or dihedral between atoms, moving the smaller fragment; info
+    holds the coordinate with its old and new value."""
     doc = ctx.state.document(args.documentId)
     return _summary(_ops().set_internal_coordinate(doc, args.atomIds, args.value,
                                                    **_edit_args(args)))
@@ -830,7 +828,8 @@ class AddHydrogensInput(_EditInput):
 
 @tool("add_hydrogens", title="Add hydrogens")
 def add_hydrogens(ctx: ToolContext, args: AddHydrogensInput) -> EditSummary:
-    """Fill open valences with hydrogen atoms (all atoms or the given ones)."""
+    """Fill open valences with hydrogen atoms (all atoms or the given ones); info holds the
+    hydrogens added."""
     from molforma.document.chemistry import missing_hydrogens
     from molforma.errors import ValidationError
 
@@ -858,7 +857,8 @@ class PlaceFragmentInput(_EditInput):
 
 @tool("place_fragment", title="Place fragment")
 def place_fragment(ctx: ToolContext, args: PlaceFragmentInput) -> EditSummary:
-    """Put a library fragment or ligand on a free site of an atom."""
+    """Put a library fragment or ligand on a free site of an atom; info holds the entry
+    placed and where."""
     doc = ctx.state.document(args.documentId)
     return _summary(_ops().place_fragment(doc, args.fragment, args.atomId, kind=args.kind,
                                           **_edit_args(args)))

@@ -203,8 +203,7 @@ register({
 
 _GUI: tuple[Literal["gui"]] = ("gui",)
 _DOC = "Document id from list_documents (the window's document)."
-_TARGET = ("A ui-N id from get_ui, or a unique objectName (e.g. 'processesSpin', "
-           "'molforma.edit.undo'; 'mainWindow' for the window).")
+_TARGET = "A ui-N id from get_ui or a unique objectName (e.g. 'processesSpin')."
 
 
 class WindowCommandOutput(BaseModel):
@@ -213,13 +212,12 @@ class WindowCommandOutput(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     commandId: str = Field(description="Id for get_ui_command.")
-    tool: str = Field(description="The window tool that queued it.")
+    tool: str = Field(description="Window tool.")
     status: Literal["queued", "running", "done", "failed"] = Field(
-        description="done: the window did what was asked; failed: it refused or nothing "
-        "happened (error says why, in the window's words).")
-    createdAt: str = Field(description="When it was queued (UTC, ISO 8601).")
-    startedAt: str | None = Field(None, description="When the window started it.")
-    finishedAt: str | None = Field(None, description="When it ended.")
+        description="failed: refused or no effect (error says why).")
+    createdAt: str = Field(description="Queued at (UTC).")
+    startedAt: str | None = Field(None, description="Started at.")
+    finishedAt: str | None = Field(None, description="Ended at.")
     result: dict[str, Any] = Field(default_factory=dict,
                                    description="What the GUI call reported (and revision).")
     error: dict[str, Any] | None = Field(None, description="Why it failed (error object).")
@@ -346,9 +344,8 @@ class GetUiInput(ToolInput):
                               "contains this (case-insensitive).")
     includeHidden: bool = Field(False, description="Also widgets on other tabs and in "
                                 "collapsed groups (they can still be driven).")
-    includeBlocked: bool = Field(False, description="Also the list of person-only controls "
-                                 "with the reason (executable, launcher, environment, extra "
-                                 "input, scheduler, account, Preferences).")
+    includeBlocked: bool = Field(False, description="Also list the person-only controls "
+                                 "(executable, launcher, …) with the reason.")
     offset: int = Field(0, ge=0, description="First widget of the page.")
     limit: int | None = Field(None, ge=1, description="Widgets per page (default: ~32 KiB).")
 
@@ -373,10 +370,9 @@ class GetUiOutput(BaseModel):
 
 @tool("get_ui", title="Get UI", modes=_GUI, read_only=True, idempotent=True)
 def get_ui(ctx: ToolContext, args: GetUiInput) -> GetUiOutput:
-    """List the window's widgets and menu actions as ui-N ids with objectName, class, text,
-    value, enabled, visible, tab and the ui_* tools that may drive each (only controls
-    MolForma declares are drivable); the active modal dialog; with includeBlocked the
-    person-only widgets with the reason. Pages of about 32 KiB (offset/limit/nextOffset)."""
+    """List the window's widgets and actions as ui-N ids (objectName, class, text, value,
+    enabled, visible, tab, drivable: the ui_* tools for it), the open dialog and, with
+    includeBlocked, the person-only ones. Pages of ~32 KiB."""
     bridge = _bridge(ctx)
     data = bridge.read(lambda ui: ui.get_ui(args.model_dump()))
     nodes, nxt = page_list(data["nodes"], args.offset, args.limit)
@@ -421,9 +417,8 @@ class GetUiCommandInput(ToolInput):
 
 @tool("get_ui_command", title="Get UI command", modes=_GUI, read_only=True, idempotent=True)
 def get_ui_command(ctx: ToolContext, args: GetUiCommandInput) -> WindowCommandOutput:
-    """Read a window command: queued, running, done (the GUI call returned) or failed with
-    the reason. The end of started work (clean-up, calculation, load, scan) is in
-    get_app_state."""
+    """Read a window command: queued, running, done (the window did it) or failed with the
+    window's reason. Started work (calculation, load, scan) goes on in get_app_state."""
     rec = _bridge(ctx).commands.get(args.commandId)
     return _record_out(rec, ctx.lang)
 
@@ -575,9 +570,8 @@ class UiFileDialogInput(_Cmd):
 @tool("ui_file_dialog", title="Drive file dialog", modes=_GUI)
 def ui_file_dialog(ctx: ToolContext, args: UiFileDialogInput,
                    ) -> WindowCommandOutput | Background[WindowCommandOutput]:
-    """Drive the open MolForma file dialog: set folder and file name, accept or cancel. The
-    path is checked against --mcp-allow-dir; replacing a file needs overwrite: true. This
-    is the only way into a file dialog: its own widgets are not drivable."""
+    """The only way into a file dialog: set folder and file name, accept (the path is
+    checked against --mcp-allow-dir; replacing needs overwrite: true) or cancel."""
     return submit(ctx, "ui_file_dialog", args, document_id=args.documentId,
                   expected_revision=args.expectedRevision)
 
