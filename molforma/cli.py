@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screenshot", metavar="OUT.png",
                    help="render the window to a PNG file and exit")
     p.add_argument("--tab", choices=TABS, help="tab to show with --screenshot")
+    p.add_argument("--mcp-config", nargs="?", const="json", metavar="FORMAT",
+                   choices=("claude", "codex", "json"),
+                   help="print the MCP client entry for this program (claude, codex or json "
+                        "'mcpServers'; default json) with its absolute path and the --mcp-gui "
+                        "/ --mcp-allow-dir / --mcp-allow-execution-settings given beside it")
     p.add_argument("--version", action="version", version=f"molforma {__version__}")
     return p
 
@@ -95,7 +100,8 @@ def _plain_mcp_args(args_in: Sequence[str]) -> SimpleNamespace | None:
         else:
             return None
     return SimpleNamespace(file=None, mcp=True, mcp_gui=False, mcp_allow_dir=dirs,
-                           mcp_allow_execution_settings=allow_exec, screenshot=None, tab=None)
+                           mcp_allow_execution_settings=allow_exec, screenshot=None, tab=None,
+                           mcp_config=None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -118,6 +124,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     allow = _check_allow_dirs(args.mcp_allow_dir)
     if allow is None:
         return 2
+    if args.mcp_config:
+        if args.file or args.screenshot:
+            sys.stderr.write("molforma: --mcp-config prints a configuration; it opens no "
+                             "file and renders nothing\n")
+            return 2
+        from molforma.commands.mcp_config import print_config
+
+        return print_config(args.mcp_config, gui=args.mcp_gui, allow_dirs=allow,
+                            allow_execution=args.mcp_allow_execution_settings)
     if args.mcp:
         if args.file:
             sys.stderr.write("molforma: --mcp starts with an empty document; FILE is not taken\n")
