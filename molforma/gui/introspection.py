@@ -205,27 +205,29 @@ class WindowIntrospection:
             return control_for(obj.objectName(), None) if owner is self.window else None
         return None
 
-    def blocked_reason(self, obj: QObject) -> str | None:
-        """Reason code when ``obj`` is declared but person-only, or private by name."""
+    def standing(self, obj: QObject) -> tuple[Control | None, str | None]:
+        """``obj``'s declared row and, when it is person-only or private, the reason."""
         cur: QObject | None = obj
         while cur is not None:
             code = PRIVATE_NAMES.get(cur.objectName())
             if code is not None:
-                return code
+                return None, code
             if isinstance(cur, QWidget) and cur.property("molformaPrivate"):
-                return "blocked_private_dialog"
+                return None, "blocked_private_dialog"
             cur = cur.parent()
         row = self.control(obj)
         if row is not None and row.protected and not self.allow_execution_settings:
-            return row.protected
-        return None
+            return row, row.protected
+        return row, None
+
+    def blocked_reason(self, obj: QObject) -> str | None:
+        """Reason code when ``obj`` is declared but person-only, or private by name."""
+        return self.standing(obj)[1]
 
     def drivable_tools(self, obj: QObject) -> list[str]:
         """The ``ui_*`` tools that may drive ``obj`` now (empty: none)."""
-        row = self.control(obj)
-        if row is None or self.blocked_reason(obj) is not None:
-            return []
-        return sorted(row.tools)
+        row, reason = self.standing(obj)
+        return [] if row is None or reason is not None else sorted(row.tools)
 
     def node(self, obj: QObject, dialog: str | None = None, *, full: bool = False,
              ) -> dict[str, Any]:
@@ -252,10 +254,10 @@ class WindowIntrospection:
             out["tab"] = tab
         if dialog is not None:
             out["dialog"] = dialog
-        reason = self.blocked_reason(obj)
+        row, reason = self.standing(obj)
         if reason is not None:
             out["blocked"] = reason
-        out["drivable"] = self.drivable_tools(obj)
+        out["drivable"] = [] if row is None or reason is not None else sorted(row.tools)
         return out
 
     # -- reads for the tools ---------------------------------------------------------------
@@ -377,10 +379,9 @@ class WindowIntrospection:
                 declared), ``ui_wrong_tool`` (declared for other tools) or ``ui_disabled``.
         """
         shown = obj.objectName() or self.id_of(obj)
-        reason = self.blocked_reason(obj)
+        row, reason = self.standing(obj)
         if reason is not None:
             raise MolFormaError(reason, target=shown)
-        row = self.control(obj)
         check_tool(row, tool, shown)
         assert row is not None  # check_tool refused None
         if isinstance(obj, (QWidget, QAction)) and not obj.isEnabled():

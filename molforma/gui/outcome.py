@@ -46,9 +46,4 @@ def first() -> MolFormaError | None:
     return _open[-1][0] if _open and _open[-1] else None
 
 
-def collecting_now() -> bool:
-    """True while a window command runs (panels may skip work nobody reads otherwise)."""
-    return bool(_open)
-
-
-__all__ = ["collecting", "collecting_now", "first", "refused"]
+__all__ = ["collecting", "first", "refused"]

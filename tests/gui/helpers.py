@@ -76,6 +76,14 @@ def execution_panel(qtbot: Any, ctx: Any, size: tuple[int, int] | None = None) -
     return w
 
 
+def type_into(qtbot: Any, edit: Any, text: str) -> None:
+    """Replace a line edit's text as a person types it, then press Enter."""
+    edit.selectAll()
+    qtbot.keyClick(edit, Qt.Key.Key_Backspace)
+    qtbot.keyClicks(edit, text)
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+
+
 def run_with_opengl(command: list[str], *, screen: str = "1280x1024", timeout: int = 120,
                     env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``command`` from the checkout under ``xvfb-run`` with Qt's xcb platform and the

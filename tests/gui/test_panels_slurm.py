@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox
 
 from molforma.app import ops
 from molforma.jobs import TERMINAL
-from tests.gui.helpers import WATER, execution_panel, water_context
+from tests.gui.helpers import WATER, execution_panel, type_into, water_context
 
 FAKE_NWCHEM = Path(__file__).resolve().parents[1] / "stand_in" / "fake_nwchem.py"
 BATCH_FIELDS = ("partitionEdit", "accountEdit", "qosEdit", "nodesSpin", "tasksPerNodeSpin",
@@ -41,13 +41,6 @@ def panel(qtbot: Any, ctx: Any) -> Any:
     return execution_panel(qtbot, ctx, (1100, 800))
 
 
-def _type(qtbot: Any, edit: QLineEdit, text: str) -> None:
-    edit.selectAll()
-    qtbot.keyClick(edit, Qt.Key.Key_Backspace)
-    qtbot.keyClicks(edit, text)
-    qtbot.keyClick(edit, Qt.Key.Key_Return)
-
-
 def _choose_slurm(panel: Any) -> None:
     combo = panel.findChild(QComboBox, "schedulerCombo")
     combo.setCurrentIndex(combo.findData("slurm"))
@@ -63,19 +56,19 @@ def test_batch_fields_show_only_for_slurm_and_their_edits_reach_the_project(
     for name in BATCH_FIELDS:
         assert panel.findChild(object, name).isVisible(), name
     assert not panel.findChild(QSpinBox, "processesSpin").isVisible()
-    _type(qtbot, panel.findChild(QLineEdit, "partitionEdit"), "short")
-    _type(qtbot, panel.findChild(QLineEdit, "accountEdit"), "chem")
-    _type(qtbot, panel.findChild(QLineEdit, "qosEdit"), "normal")
+    type_into(qtbot, panel.findChild(QLineEdit, "partitionEdit"), "short")
+    type_into(qtbot, panel.findChild(QLineEdit, "accountEdit"), "chem")
+    type_into(qtbot, panel.findChild(QLineEdit, "qosEdit"), "normal")
     panel.findChild(QSpinBox, "nodesSpin").setValue(2)
     panel.findChild(QSpinBox, "tasksPerNodeSpin").setValue(4)
-    _type(qtbot, panel.findChild(QLineEdit, "batchDirectivesEdit"), "--mem=4G --constraint=cpu")
+    type_into(qtbot, panel.findChild(QLineEdit, "batchDirectivesEdit"), "--mem=4G --constraint=cpu")
     assert {k: ex()[k] for k in ("partition", "account", "qos", "nodes", "tasksPerNode",
                                  "batch_directives")} == {
         "partition": "short", "account": "chem", "qos": "normal", "nodes": 2,
         "tasksPerNode": 4, "batch_directives": ["--mem=4G", "--constraint=cpu"]}
     assert ctx.document.is_trusted  # the person's own choice
     before = ctx.document.revision
-    _type(qtbot, panel.findChild(QLineEdit, "batchDirectivesEdit"), "mem")
+    type_into(qtbot, panel.findChild(QLineEdit, "batchDirectivesEdit"), "mem")
     assert ctx.document.revision == before
     assert "--name=value" in panel.findChild(object, "batch_directivesMessage").text()
     combo = panel.findChild(QComboBox, "schedulerCombo")
@@ -114,7 +107,7 @@ def test_water_scf_run_on_slurm_from_the_window_finishes_and_shows_results(
     results = ResultsPanel(ctx)
     qtbot.addWidget(results)
     _choose_slurm(panel)
-    _type(qtbot, panel.findChild(QLineEdit, "partitionEdit"), "debug")
+    type_into(qtbot, panel.findChild(QLineEdit, "partitionEdit"), "debug")
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert panel.job is not None, panel.findChild(object, "jobStatusLabel").text()
     assert panel.job.is_batch and panel.job.native_id
@@ -132,7 +125,7 @@ def test_stop_cancels_the_batch_job_in_the_cluster_and_its_process_ends(
         panel: Any, ctx: Any, qtbot: Any, slurm_cluster: Any) -> None:
     _choose_slurm(panel)
     exe = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_NWCHEM))}"
-    _type(qtbot, panel.findChild(QLineEdit, "executableEdit"), exe)
+    type_into(qtbot, panel.findChild(QLineEdit, "executableEdit"), exe)
     ops.set_execution(ctx.document, {"environment": {"FAKE_NWCHEM_MODE": "hang"}},
                       preview=False)
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)

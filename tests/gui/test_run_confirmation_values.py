@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit
 from molforma.app import ops
 from molforma.errors import ValidationError
 from molforma.jobs import TERMINAL
-from tests.gui.helpers import execution_panel, water_context
+from tests.gui.helpers import execution_panel, type_into, water_context
 
 FAKE_NWCHEM = Path(__file__).resolve().parents[1] / "stand_in" / "fake_nwchem.py"
 OPTION_QOS = 'x" --chdir=/elsewhere --comment="y'
@@ -41,25 +41,18 @@ def panel(qtbot: Any, ctx: Any) -> Any:
     return w
 
 
-def _type(qtbot: Any, edit: QLineEdit, text: str) -> None:
-    edit.selectAll()
-    qtbot.keyClick(edit, Qt.Key.Key_Backspace)
-    qtbot.keyClicks(edit, text)
-    qtbot.keyClick(edit, Qt.Key.Key_Return)
-
-
 @pytest.mark.parametrize("name", ["qosEdit", "partitionEdit", "accountEdit"])
 def test_a_quote_typed_into_a_batch_name_field_is_refused_with_the_reason_and_not_stored(
         panel: Any, ctx: Any, qtbot: Any, name: str) -> None:
     key = {"qosEdit": "qos", "partitionEdit": "partition", "accountEdit": "account"}[name]
     edit = panel.findChild(QLineEdit, name)
     before = (ctx.document.revision, dict(ctx.document.project["execution"]))
-    _type(qtbot, edit, OPTION_QOS)
+    type_into(qtbot, edit, OPTION_QOS)
     assert (ctx.document.revision, dict(ctx.document.project["execution"])) == before
     message = panel.findChild(object, f"{key}Message")
     assert message.isVisible() and key in message.text() and "letters, digits" in message.text()
     assert edit.text() == ""  # the field shows the stored value again
-    _type(qtbot, edit, "normal")  # an ordinary name is stored, and the reason goes
+    type_into(qtbot, edit, "normal")  # an ordinary name is stored, and the reason goes
     assert ctx.document.project["execution"][key] == "normal"
     assert not message.isVisible()
 
@@ -78,7 +71,7 @@ def test_a_line_break_set_into_the_qos_field_as_a_window_command_would_is_refuse
 def test_a_batch_option_outside_the_grammar_is_refused_in_the_window(
         panel: Any, ctx: Any, qtbot: Any, typed: str) -> None:
     rev = ctx.document.revision
-    _type(qtbot, panel.findChild(QLineEdit, "batchDirectivesEdit"), typed)
+    type_into(qtbot, panel.findChild(QLineEdit, "batchDirectivesEdit"), typed)
     assert ctx.document.revision == rev
     assert ctx.document.project["execution"]["batch_directives"] == []
     assert "batch_directives" in panel.findChild(object, "batch_directivesMessage").text()
@@ -154,8 +147,8 @@ def test_an_mcp_qos_injection_is_refused_and_the_persons_run_makes_no_canary(
                           origin="mcp")
     assert info.value.code == "bad_slurm_name"
     exe = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_NWCHEM))}"
-    _type(qtbot, panel.findChild(QLineEdit, "executableEdit"), exe)
-    _type(qtbot, panel.findChild(QLineEdit, "partitionEdit"), "debug")
+    type_into(qtbot, panel.findChild(QLineEdit, "executableEdit"), exe)
+    type_into(qtbot, panel.findChild(QLineEdit, "partitionEdit"), "debug")
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     job = panel.job
     assert job is not None, panel.findChild(object, "jobStatusLabel").text()

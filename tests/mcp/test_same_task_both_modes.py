@@ -46,6 +46,19 @@ def _wait_task(server: McpProcess, task_id: str, timeout: float = 120) -> dict[s
     return wait_until(done, timeout, 0.2)
 
 
+def _optimise_water(server: McpProcess, doc_id: str, rev: str,
+                    timeout: float = 120) -> tuple[dict[str, Any], str]:
+    """A real SCF/STO-3G optimisation of the document's water, followed to its end: the
+    ended task and the document's revision after setting it up."""
+    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
+                                   "preview": False, "values": {
+                                       "task": "optimize", "theory": "scf",
+                                       "basis": "sto-3g"}})["revision"]
+    res = server.call("calculation", {"documentId": doc_id, "expectedRevision": rev,
+                                      "action": "start"}, caps=TASK_CAPS)
+    return _wait_task(server, res["taskId"], timeout), rev
+
+
 def _distance(atoms: list[dict[str, Any]], a: str, b: str) -> float:
     pa = next(x for x in atoms if x["id"] == a)
     pb = next(x for x in atoms if x["id"] == b)
@@ -307,13 +320,7 @@ def test_with_an_allowed_dir_a_calculation_runs_there_and_its_results_load(
     assert execution["job_root"] == str(work.resolve() / "molforma-jobs")
     checks = server.ok("validate_document", {"documentId": doc_id})["checks"]
     assert not [c for c in checks if c["code"].startswith("job_root")]
-    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                   "preview": False, "values": {
-                                       "task": "optimize", "theory": "scf",
-                                       "basis": "sto-3g"}})["revision"]
-    res = server.call("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                      "action": "start"}, caps=TASK_CAPS)
-    done = _wait_task(server, res["taskId"])
+    done, rev = _optimise_water(server, doc_id, rev)
     sc = done["result"]["structuredContent"]
     assert sc["status"] == "finished", sc
     folder = Path(sc["jobDirectory"])
@@ -471,14 +478,8 @@ def test_after_an_optimisation_use_structure_then_export_gives_the_final_geometr
     _real_nwchem()
     server = spawn(env=GUI_ENV, flag=flag)
     doc_id, rev = server.water()
-    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                   "preview": False, "values": {
-                                       "task": "optimize", "theory": "scf",
-                                       "basis": "sto-3g"}})["revision"]
-    res = server.call("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                      "action": "start"}, caps=TASK_CAPS)
-    folder = _wait_task(server, res["taskId"], 240)["result"]["structuredContent"][
-        "jobDirectory"]
+    done, rev = _optimise_water(server, doc_id, rev, 240)
+    folder = done["result"]["structuredContent"]["jobDirectory"]
     wait_until(lambda: server.ok("get_app_state", {"documentId": doc_id})["results"]
                .get(doc_id, {}).get("source") == folder, 60)
     final = _final_structure(server, doc_id)

@@ -257,10 +257,9 @@ class HistoryPanel(Retranslatable, QWidget):
 
     def _refuse(self, reason: Any) -> None:
         """Show why an action did nothing; a running window command's record carries it."""
-        outcome.refused(reason if isinstance(reason, MolFormaError) else str(
-            error_text(reason) if isinstance(reason, BaseException) else reason))
-        self.status_label.setText(error_text(reason) if isinstance(reason, BaseException)
-                                  else str(reason))
+        text = error_text(reason) if isinstance(reason, BaseException) else str(reason)
+        outcome.refused(reason if isinstance(reason, MolFormaError) else text)
+        self.status_label.setText(text)
 
     @property
     def scanning(self) -> bool:

@@ -141,10 +141,9 @@ class MoleculeTab(QWidget):
         self.valence_problems: list[str] = []  # atoms ringed red in the view
         self.pinned_measurements: list[tuple[str, ...]] = []  # kept in the view and the list
         self.context_menu: QMenu | None = None
-        # How the last SMILES / clean-up work ended: ("done" | "unchanged" | "failed",
-        # the error shown or None); None while it runs.
-        self.worker_outcome: tuple[str, MolFormaError | None] | None = None
-        # Keyed by the worker object (identity), which may be deleted on the C++ side.
+        # How each recent SMILES / clean-up worker ended ("done" | "unchanged" | "failed",
+        # the error shown or None), keyed by the worker object (identity), which may be
+        # deleted on the C++ side; see worker_end.
         self._worker_ends: dict[object, tuple[str, MolFormaError | None]] = {}
         self._message_timer = QTimer(self)
         self._message_timer.setSingleShot(True)
@@ -1347,7 +1346,6 @@ class MoleculeTab(QWidget):
         self._worker, self._worker_kind = worker, kind
         # The result lands later, outside the command: it keeps the origin of its start.
         self._worker_for_mcp = mcp_acting()
-        self.worker_outcome = None  # (status, error) once the work ended; see _worker_work
         self._cleanup_step = None
         self.progress.setValue(0)
         self.progress.setFormat("%p%")
@@ -1439,9 +1437,8 @@ class MoleculeTab(QWidget):
         self._end_worker(*(("failed", refusals[0]) if refusals else ("done", None)))
 
     def _end_worker(self, status: str, error: MolFormaError | None) -> None:
-        """How the SMILES / clean-up work ended, kept on the tab and on the worker itself
-        (a window command that started it reads the worker's, whatever ran since)."""
-        self.worker_outcome = (status, error)
+        """How the running SMILES / clean-up work ended, kept per worker (a window command
+        that started it reads its own worker's end, whatever ran since)."""
         if self._worker is not None:
             self._worker_ends[self._worker] = (status, error)
             while len(self._worker_ends) > 16:  # the wrappers of long-gone workers
