@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_GB">
 <context>
+    <name>CalculationPanel</name>
+    <message numerus="yes">
+        <source>… and %n more warning(s).</source>
+        <translation>
+            <numerusform>… and %n more warning.</numerusform>
+            <numerusform>… and %n more warnings.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>HistoryPanel</name>
     <message numerus="yes">
         <source>Scanning… %n folder(s)</source>

@@ -84,6 +84,16 @@
         <translation>入力を生成できません:</translation>
     </message>
     <message>
+        <source>Warning: %1</source>
+        <translation>警告: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more warning(s).</source>
+        <translation>
+            <numerusform>… ほかに警告が %n 件あります。</numerusform>
+        </translation>
+    </message>
+    <message>
         <source>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</source>
         <translation>一部チェック：自動（この分子と基底関数に安全な設定を MolForma が選びます）。</translation>
     </message>

@@ -93,14 +93,17 @@ def replace_structure(doc: Document, atoms: Atoms, bonds: Atoms, *,
                       actor: Actor, expected_revision: str | None = None,
                       preview: bool = True) -> dict[str, Any]:
     """Make a candidate (with ``preview`` False: one undo step) whose molecule is
-    ``atoms``/``bonds`` with fresh ids; the charge is the sum of the formal charges,
-    every setting stays. The window and ``import_document`` (format ``smiles``) share it.
+    ``atoms``/``bonds`` with fresh ids; the charge is the sum of the formal charges and the
+    multiplicity follows the radical electrons (high spin: ``[CH3]`` a doublet, ``[O][O]``
+    a triplet, 1 when there are none), as a MOL file's ``M  RAD`` lines do; every setting
+    stays. The window and ``import_document`` (format ``smiles``) share it.
 
     Raises:
         MolFormaError: a stale ``expected_revision``, a candidate exists, the document
             is busy or the structure breaks a document rule.
     """
     from molforma.document.document import EditResult
+    from molforma.formats.mdl import radical_multiplicity
 
     def fn(work: Project) -> EditResult:
         d = work["document"]
@@ -112,6 +115,7 @@ def replace_structure(doc: Document, atoms: Atoms, bonds: Atoms, *,
                       for b in bonds]
         d["nextAtomId"] = start + len(atoms)
         d["charge"] = sum(int(a.get("formalCharge", 0)) for a in atoms)
+        d["multiplicity"] = radical_multiplicity(atoms) or 1
         return EditResult(added=list(mapping.values()), removed=old)
 
     return doc.edit(fn, label="Structure from SMILES", expected_revision=expected_revision,

@@ -203,6 +203,26 @@ def test_smiles_makes_a_candidate_that_confirm_applies(make_main_window: Any,
     assert atoms_of(doc.project) == []
 
 
+def test_a_radical_smiles_sets_the_multiplicity_and_the_run_form_warns_when_it_disagrees(
+        make_main_window: Any, qtbot: Any) -> None:
+    win = make_main_window()
+    tab = win.molecule_tab
+    doc = win.ctx.document
+    assert tab.start_smiles("[O][O]")
+    qtbot.waitUntil(lambda: not tab.worker_running, timeout=20000)
+    win.findChild(QToolButton, "confirmButton").click()
+    # Triplet O2, as the two radical electrons say (it stayed a closed-shell singlet).
+    assert doc.project["document"]["multiplicity"] == 3
+    panel = win.panels["calculation"]
+    win.tabs.setCurrentWidget(panel)
+    assert "general" not in panel.messages()
+    # A singlet asked for by hand is allowed, but the person reads why it may be wrong
+    # beside Run, as validate_document says it.
+    ops.set_molecule(doc, multiplicity=1, preview=False)
+    qtbot.waitUntil(lambda: "unpaired" in panel.messages().get("general", ""), timeout=5000)
+    assert panel.messages()["general"].startswith("Warning: ")
+
+
 def test_cancel_drops_the_candidate(make_main_window: Any, qtbot: Any) -> None:
     win = make_main_window()
     tab = win.molecule_tab

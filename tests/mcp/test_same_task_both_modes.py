@@ -104,6 +104,24 @@ def test_smiles_with_preview_false_is_one_undo_step(server: McpProcess):
     assert undone["project"]["atomCount"] == 0
 
 
+@pytest.mark.parametrize(("smiles", "multiplicity", "formula"),
+                         [("[CH3]", 2, "CH3"), ("[O][O]", 3, "O2"), ("CCO", 1, "C2H6O")])
+def test_radical_electrons_from_smiles_set_the_multiplicity(
+        server: McpProcess, smiles: str, multiplicity: int, formula: str) -> None:
+    # A methyl radical left a singlet cannot run (odd electrons), and O2 left a singlet
+    # would run closed shell without a word: the radicals decide, as M  RAD does.
+    doc_id, rev = server.doc()
+    server.ok("set_molecule", {"documentId": doc_id, "expectedRevision": rev,
+                               "preview": False, "multiplicity": 3 if multiplicity == 1 else 1})
+    res = _smiles(server, smiles, preview=False)
+    assert res["isError"] is False, res
+    assert res["structuredContent"]["project"]["formula"] == formula
+    doc = server.ok("get_document", {"documentId": doc_id})["project"]["document"]
+    assert doc["multiplicity"] == multiplicity
+    checks = server.ok("validate_document", {"documentId": doc_id})["checks"]
+    assert not [c for c in checks if c["code"] in ("multiplicity_parity", "unpaired_mismatch")]
+
+
 # -- clean-up ----------------------------------------------------------------------------------
 def _distorted_ethanol(server: McpProcess) -> tuple[str, str, str, str]:
     """A confirmed ethanol whose oxygen was pulled 0.8 A away: (doc, rev, carbon, oxygen)."""

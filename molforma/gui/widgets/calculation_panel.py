@@ -46,6 +46,8 @@ from molforma.gui.widgets.panel_workers import (
 from molforma.nwchem.settings import TASKS, THEORIES, AdvancedSettings
 from molforma.nwchem.value_grammar import CALCULATION_VALIDATORS
 
+# Warnings shown under the form; the rest are counted (validate_document lists them all).
+MAX_WARNINGS = 4
 log = logging.getLogger(__name__)
 
 
@@ -584,12 +586,31 @@ class CalculationPanel(Retranslatable, QWidget):
                 by_field.setdefault(target, []).append(message)
         for key, message in self._local_errors.items():
             by_field.setdefault(key, []).insert(0, message)
+        general.extend(self._validation_warnings())
         for key, label in self._messages.items():
             texts = by_field.get(key, [])
             label.setText("\n".join(texts))
             label.setVisible(bool(texts))
         self.general_message.setText("\n".join(general))
         self.general_message.setVisible(bool(general))
+
+    def _validation_warnings(self) -> list[str]:
+        """validate_document's warnings (radicals that disagree with the multiplicity, close
+        contacts, open valences ...), so the person reads them beside Run, as an agent reads
+        them from validate_document; its errors are the input problems shown above."""
+        from molforma.app.ops import validate_document
+
+        try:
+            checks = validate_document(self.ctx.document).get("checks", [])
+        except Exception as exc:  # a checker bug must not break the tab
+            log.warning("validate_document failed", exc_info=exc)
+            return []
+        warnings = [str(c["message"]) for c in checks if c.get("severity") == "warning"]
+        shown = [self.tr("Warning: %1").replace("%1", w) for w in warnings[:MAX_WARNINGS]]
+        if len(warnings) > MAX_WARNINGS:
+            shown.append(self.tr("… and %n more warning(s).", "",
+                                 len(warnings) - MAX_WARNINGS))
+        return shown
 
     def retranslate_dynamic(self) -> None:
         """Messages and states are rebuilt in the new language."""
