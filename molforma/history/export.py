@@ -5,7 +5,8 @@ then one line per row, UTF-8, written atomically (a temporary file renamed over
 the target), so a failed export never leaves a torn file. Text cells that a
 spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, tab
 or carriage return) get a leading apostrophe: titles come from files that anyone
-may have written. The energy column is a plain number with full precision.
+may have written. Numbers (charge, multiplicity, the energy with full precision) are
+plain numbers, a negative one included.
 """
 
 from __future__ import annotations
@@ -32,8 +33,12 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 def _cell(value: Any) -> str:
     if value is None:
         return ""
+    # Numbers stay numbers: a charge of -1 is not a formula (and "'-1" is text to a
+    # spreadsheet); only text cells are guarded.
     if isinstance(value, float):
         return repr(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
     text = str(value)
     return "'" + text if text.startswith(_FORMULA_START) else text
 
@@ -54,10 +59,7 @@ def rows_to_csv(rows: Iterable[HistoryRow | Mapping[str, Any]]) -> str:
             raise ValidationError("invalid_argument", detail=f"row {i}: {exc.errors()[0]['msg']}",
                                   row=i) from exc
         data = r.model_dump()
-        writer.writerow(
-            [repr(data[c]) if c == "finalEnergy" and data[c] is not None else _cell(data[c])
-             for c in COLUMNS]
-        )
+        writer.writerow([_cell(data[c]) for c in COLUMNS])
     return buf.getvalue()
 
 

@@ -258,6 +258,18 @@ def test_export_csv_writes_a_header_and_one_line_per_row(tmp_path: Path) -> None
     assert len(table) == 3
 
 
+def test_export_csv_writes_numbers_as_numbers_a_negative_charge_included(
+        tmp_path: Path) -> None:
+    # Hydroxide: charge -1 was written "'-1", which a spreadsheet reads as text.
+    rows = [r.model_copy(update={"charge": -1, "multiplicity": 1, "title": "-OH anion"})
+            for r in sample_rows()[:1]]
+    table = list(csv.DictReader(io.StringIO(rows_to_csv(rows))))
+    assert table[0]["charge"] == "-1" and int(table[0]["charge"]) == -1
+    assert table[0]["multiplicity"] == "1"
+    assert float(table[0]["finalEnergy"]) == rows[0].finalEnergy
+    assert table[0]["title"] == "'-OH anion"  # text that looks like a formula stays guarded
+
+
 def test_export_of_scanned_rows_round_trips(tmp_path: Path) -> None:
     folder = tmp_path / "jobs" / "water"
     folder.mkdir(parents=True)
