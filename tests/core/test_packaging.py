@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from molforma import paths
+from molforma import __version__, paths
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,7 +22,7 @@ def test_the_wheel_ships_every_catalogue_and_compiled_translation(tmp_path: Path
     assert res.returncode == 0, res.stderr[-2000:]
     (wheel,) = tmp_path.glob("molforma-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    data = "molforma-0.1.0.data/data/share/molforma/"
+    data = f"molforma-{__version__}.data/data/share/molforma/"
     for f in sorted((ROOT / "resources").glob("*.json")):
         assert data + "resources/" + f.name in names
     for f in sorted((ROOT / "translations").glob("*.qm")):
