@@ -341,4 +341,9 @@ QMD_VALUE = line(
     "  Tot. energy (a.u.):        1          -74.961577",
     "  Time elapsed (fs) :                     0.241888",
 )
+# A row of an "... ENERGY GRADIENTS" block: index, tag, x y z (bohr), gradient x y z.
+GRADIENT_ROW = line(
+    rf"^\s*\d+\s+\S+\s+({FLOAT})\s+({FLOAT})\s+({FLOAT})\s+{FLOAT}\s+{FLOAT}\s+{FLOAT}\s*$",
+    "   1 O      -0.000000   0.000065   0.222201    0.000000   0.000894  -0.060786",
+)
 QMD_STEP = line(r"^\s*Kin\. energy[^:]*:\s*(\d+)\s", "  Kin. energy (a.u.):        1            0.001514")

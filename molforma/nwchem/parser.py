@@ -694,5 +694,6 @@ def _build(st: _State) -> Results:
     )
     res.set_displacements(disp)
     res._nwchem_prefix = st.chem.prefix
+    res._md_output_frames = st.chem.md_frames
     res._input_echo = st.input_echo
     return res

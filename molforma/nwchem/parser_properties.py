@@ -25,6 +25,7 @@ from molforma.nwchem.output_patterns import (
     EXPANSION_POINT,
     FAILED_TOTAL,
     FILE_PREFIX,
+    GRADIENT_ROW,
     GROSS_ROW,
     MULLIKEN_ROW,
     MULTIPOLE_ROW,
@@ -46,6 +47,7 @@ from molforma.nwchem.output_patterns import (
     d_float,
 )
 from molforma.nwchem.output_text import NeedMoreText, OutputText
+from molforma.results.formats import BOHR_TO_ANGSTROM
 from molforma.results.model import (
     EV_NM,
     HARTREE_TO_EV,
@@ -98,7 +100,9 @@ MODULE_GATES: dict[str, tuple[tuple[str, str], ...]] = {
     "DFT Module": (("Spin multiplicity:", "dft_header"), ("<S2> =", "s2")),
     "TDDFT Module": (("NWChem TDDFT Module", "tddft_start"), ("Root ", "td_root")),
     "Extensible Many-Electron Theory Module": (("total energy / hartree", "tce_energy"),),
-    "QMD Module": (("QMD Run Information", "qmd_step"),),
+    # A BOMD step's geometry is the one its gradient block prints (bohr), just before
+    # the step's "QMD Run Information".
+    "QMD Module": (("QMD Run Information", "qmd_step"), ("ENERGY GRADIENTS", "qmd_gradient")),
     "Property Module": (("Dipole Moment", "dipole"),
                         ("Quadrupole moments in atomic units", "quadrupole"),
                         ("Total      gross population on atoms", "gross_population"),
@@ -107,6 +111,8 @@ MODULE_GATES: dict[str, tuple[tuple[str, str], ...]] = {
 MODULE_NEEDLE = " Module"
 # Read near their module's banner instead of searched through the whole text.
 _BANNER_LOOKUPS = {"NWChem SCF Module": ("wavefunction    =", 6000)}
+# Rows read of one gradient block (atoms); a bigger BOMD keeps the trajectory file only.
+MAX_GRADIENT_ROWS = 10_000
 S2_TOLERANCE = 0.10  # SPEC/issue: warn when <S^2> departs from S(S+1) by more than 10 %
 LEVEL_RANK = {"scf": 0, "dft": 0, "mp2": 1, "ccsd": 2, "ccsd(t)": 3}
 
@@ -139,6 +145,10 @@ class ChemState:
     dispersion: float | None = None
     polarizabilities: list[Polarizability] = field(default_factory=list)
     md_steps: int = 0
+    # Geometries (Angstrom) of the QMD steps as the output prints them: the frame before
+    # the first step (the gradient of the start geometry), then one per step read.
+    md_frames: list[list[list[float]]] = field(default_factory=list)
+    md_last_gradient: list[list[float]] | None = None
     multipole: tuple[list[str], int | None] | None = None
     prefix: str | None = None
     failed: list[Message] = field(default_factory=list)
@@ -589,6 +599,27 @@ def _on_dispersion(st: _State, tx: OutputText, line: str, start: int, end: int) 
         st.chem.dispersion = d_float(m.group(1))
 
 
+def _on_qmd_gradient(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+    coords: list[list[float]] = []
+    cur = end
+    for _ in range(4 + MAX_GRADIENT_ROWS):
+        nxt = tx.next_line(cur)
+        if nxt is None:
+            break
+        text, cur = nxt
+        m = GRADIENT_ROW.match(text)
+        if m:
+            coords.append([d_float(m.group(i)) * BOHR_TO_ANGSTROM for i in (1, 2, 3)])
+        elif coords:
+            break
+    if not coords:
+        return
+    if not st.chem.md_frames and st.chem.md_steps == 0:
+        st.counter.add(len(coords))  # frames count against the limits like any geometry
+        st.chem.md_frames.append(coords)  # the start geometry (step 0)
+    st.chem.md_last_gradient = coords
+
+
 def _on_qmd_step(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
     values: dict[str, float] = {}
     step = None
@@ -602,6 +633,11 @@ def _on_qmd_step(st: _State, tx: OutputText, line: str, start: int, end: int) ->
     if "Tot. energy" not in values:
         return
     st.chem.md_steps += 1
+    last, st.chem.md_last_gradient = st.chem.md_last_gradient, None
+    # A frame per step, or none at all: a step without its geometry breaks the pairing.
+    if last is not None and len(st.chem.md_frames) == st.chem.md_steps:
+        st.counter.add(len(last))
+        st.chem.md_frames.append(last)
     st.energies.append(
         EnergyPoint(
             index=len(st.energies), kind="md", label=f"MD step {step or st.chem.md_steps}",
@@ -651,7 +687,7 @@ HANDLERS = {
     "scf_wavefunction": _on_scf_wavefunction, "dft_header": _on_dft_header,
     "fd_start": _on_fd_start, "temperature": _on_temperature,
     "dispersion": _on_dispersion,
-    "qmd_step": _on_qmd_step, "polarizability": _on_polarizability,
+    "qmd_step": _on_qmd_step, "qmd_gradient": _on_qmd_gradient, "polarizability": _on_polarizability,
 }
 
 

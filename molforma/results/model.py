@@ -294,6 +294,8 @@ class Results(_Model):
     _log_ascii: bool = PrivateAttr(default=False)
     _nwchem_prefix: str | None = PrivateAttr(default=None)
     _input_echo: str = PrivateAttr(default="")  # NWChem's echo of the input deck
+    # BOMD geometries (Angstrom) the output printed: step 0, then one per md step.
+    _md_output_frames: list[list[list[float]]] = PrivateAttr(default_factory=list)
     # The check the loader applied to every file it opened; the log is read later, so
     # the same check applies again then (the file may have been swapped for a link).
     _file_guard: Any = PrivateAttr(default=None)

@@ -356,32 +356,27 @@ def _check_size(fh: BinaryIO, path: Path, limits: Limits) -> None:
 
 def _attach_md_trajectory(res: Results, path: Path, cancel: threading.Event | None,
                           limits: Limits, guard: Guard | None = None) -> None:
-    """Frames of a BOMD run from NWChem's ``<prefix>.xyz`` beside the output.
+    """Frames of a BOMD run: NWChem's ``<prefix>.xyz`` beside the output, else the
+    geometries the output itself prints (each step's gradient block).
 
-    The output text prints only energies and temperatures per step; the qmd module
-    writes every frame (step 0 = the input geometry) to the trajectory file. Frames
-    are kept only when their count and atoms match the steps read from the output.
+    The qmd module writes every frame (step 0 = the input geometry) to the trajectory
+    file, with more digits than the output; frames are kept only when their count and
+    atoms match the steps read from the output. An output copied without its trajectory
+    still gives every step's geometry from its own text.
     """
     steps = [e for e in res.energies if e.kind == "md"]
-    prefix = res._nwchem_prefix
-    if not steps or not prefix or "/" in prefix or not res.structures:
-        return
-    traj = path.parent / f"{prefix}.xyz"
-    if not traj.is_file():
-        return
-    try:
-        text = read_text_file(traj, limits, guard)  # the guard judges this file too
-        frames = parse_xyz_frames(text, source=str(traj),
-                                  counter=StructureCounter(limits, str(traj)),
-                                  cancel=cancel, first_index=len(res.structures))
-    except MolFormaError as exc:
-        # An unreadable or refused trajectory leaves the steps without frames.
-        if exc.code == "results_cancelled":
-            raise
+    if not steps or not res.structures:
         return
     symbols = res.structures[0].symbols
-    if len(frames) != len(steps) + 1 or any(f.symbols != symbols for f in frames):
-        return
+    frames = _trajectory_frames(res, path, cancel, limits, guard)
+    if frames is None or len(frames) != len(steps) + 1 or any(
+            f.symbols != symbols for f in frames):
+        printed = res._md_output_frames
+        if len(printed) != len(steps) + 1 or any(len(c) != len(symbols) for c in printed):
+            return
+        frames = [Structure(index=len(res.structures) + n, label=f"frame {n}",
+                            symbols=list(symbols), coordinates=coords)
+                  for n, coords in enumerate(printed)]
     for n, fr in enumerate(frames[1:]):
         step = steps[n]
         fr.label, fr.step, fr.energy = f"md step {step.step}", step.step, step.energy
@@ -390,6 +385,27 @@ def _attach_md_trajectory(res: Results, path: Path, cancel: threading.Event | No
         step.structureIndex = fr.index
         res.structures.append(fr)
     res.summary.structureCount = len(res.structures)
+
+
+def _trajectory_frames(res: Results, path: Path, cancel: threading.Event | None,
+                       limits: Limits, guard: Guard | None) -> list[Structure] | None:
+    """The frames of ``<prefix>.xyz`` beside the output, or None when there is none."""
+    prefix = res._nwchem_prefix
+    if not prefix or "/" in prefix:
+        return None
+    traj = path.parent / f"{prefix}.xyz"
+    if not traj.is_file():
+        return None
+    try:
+        text = read_text_file(traj, limits, guard)  # the guard judges this file too
+        return parse_xyz_frames(text, source=str(traj),
+                                counter=StructureCounter(limits, str(traj)),
+                                cancel=cancel, first_index=len(res.structures))
+    except MolFormaError as exc:
+        # An unreadable or refused trajectory leaves the output's own frames.
+        if exc.code == "results_cancelled":
+            raise
+        return None
 
 
 def read_results(

@@ -375,4 +375,29 @@ def test_a_guard_that_refuses_the_bomd_trajectory_keeps_the_steps_without_frames
 
     res = read_results(NWCHEM_DATA / "water_scf_bomd.out", guard=guard)
     assert res.summary.mdSteps == 5
-    assert len(res.structures) == 1  # the input geometry only: the .xyz was not read
+    # The .xyz was not read: the frames are the geometries the output prints.
+    assert len(res.structures) == 6
+    assert res.structures[1].coordinates[0][2] == pytest.approx(0.11758391, abs=1e-6)
+
+
+def test_a_bomd_output_without_its_trajectory_file_gives_every_frame_from_its_own_text(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    import molforma.nwchem.parser as parser
+
+    shutil.copy(NWCHEM_DATA / "water_scf_bomd.out", tmp_path / "water_scf_bomd.out")
+    beside = read_results(NWCHEM_DATA / "water_scf_bomd.out")
+    # Small windows: a gradient block split across a window border is still read whole.
+    monkeypatch.setattr(parser, "WINDOW", 3000)
+    monkeypatch.setattr(parser, "LOOKAHEAD", 100)
+    alone = read_results(tmp_path / "water_scf_bomd.out")
+    assert len(alone.structures) == len(beside.structures) == 6
+    md = [e for e in alone.energies if e.kind == "md"]
+    assert [e.structureIndex for e in md] == [1, 2, 3, 4, 5]
+    assert [s.label for s in alone.structures[1:]] == [f"md step {i}" for i in range(1, 6)]
+    for ours, traj in zip(alone.structures, beside.structures, strict=True):
+        assert ours.symbols == traj.symbols
+        # The output prints bohr with 6 decimals: within 1e-6 Angstrom of the file.
+        for a, b in zip(ours.coordinates, traj.coordinates, strict=True):
+            assert a == pytest.approx(b, abs=1e-6)
