@@ -3,13 +3,16 @@
 PySCF reads the MOLDEN basis and MO coefficients and evaluates the basis functions
 on grid points; scikit-image meshes a surface of constant value with marching cubes.
 Both are imported when an orbital is first asked for (PySCF takes seconds to import),
-never at start-up. Grids are in bohr, as in the cube format; meshes are returned in
+never at start-up. They are the optional ``orbitals`` extra of the wheel: where they are
+missing, everything else runs and asking for orbitals raises ``orbitals_unavailable``,
+which names the missing package and the command that installs it. Grids are in bohr, as in the cube format; meshes are returned in
 Ångström for the 3D view.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import math
 import threading
@@ -30,8 +33,17 @@ DEFAULT_SPACING = 0.25  # bohr between grid points
 DEFAULT_MARGIN = 5.0  # bohr of space around the outermost nuclei
 MAX_POINTS = 4_000_000  # about 32 MB of float64 values per orbital
 DEFAULT_ISOVALUE = 0.05  # e^(1/2) bohr^(-3/2), the usual value for orbital plots
+# What installs the two packages into the environment MolForma runs from (the extra's name
+# is in pyproject.toml).
+INSTALL_ORBITALS = "pip install 'molforma[orbitals]'"
 
 register({
+    "orbitals_unavailable": {
+        "en": "Orbital surfaces need PySCF and scikit-image, and {missing} is not installed. "
+              "Install the orbitals extra: {install}",
+        "ja": "軌道の表示には PySCF と scikit-image が必要ですが、{missing} がインストールされて"
+              "いません。orbitals の追加パッケージをインストールしてください: {install}",
+    },
     "orbitals_unreadable": {
         "en": "{path} has no molecular orbitals MolForma can read: {reason}",
         "ja": "{path} に読める分子軌道がありません: {reason}",
@@ -106,17 +118,37 @@ _import_lock = threading.Lock()
 
 
 def _molden_module() -> Any:
-    with _import_lock:  # PySCF's first import is not safe from two threads at once
-        from pyscf.tools import molden
+    """PySCF's MOLDEN reader, once scikit-image is known to be there too.
 
-    return molden
+    Both are checked before a file is read, so a platform without one of them hears
+    so when the orbitals are first asked for, not after a list it could never draw.
+
+    Raises:
+        ResultsError: ``orbitals_unavailable`` naming what is missing.
+    """
+    missing: list[str] = []
+    reader: Any = None
+    with _import_lock:  # PySCF's first import is not safe from two threads at once
+        try:
+            reader = importlib.import_module("pyscf.tools.molden")
+        except ImportError:
+            missing.append("PySCF (pyscf)")
+        try:
+            importlib.import_module("skimage.measure")  # only whether it imports
+        except ImportError:
+            missing.append("scikit-image (skimage)")
+    if missing:
+        raise ResultsError("orbitals_unavailable", missing=", ".join(missing),
+                           install=INSTALL_ORBITALS)
+    return reader
 
 
 def load_orbitals(path: str | Path) -> OrbitalSet:
     """Read the orbitals of the MOLDEN file at ``path``.
 
     Raises:
-        ResultsError: ``orbitals_unreadable`` when the file has no basis or MOs.
+        ResultsError: ``orbitals_unavailable`` when PySCF or scikit-image is not
+            installed; ``orbitals_unreadable`` when the file has no basis or MOs.
     """
     molden = _molden_module()
     try:

@@ -3,6 +3,11 @@
 Loading the orbitals and evaluating one on a grid run in a worker thread (PySCF's
 import alone takes seconds); the mesh comes back to the GUI thread through a queued
 signal and is drawn by the Results tab's 3D view as two coloured lobes.
+
+Where PySCF or scikit-image is not installed (the wheel's optional ``orbitals`` extra),
+the tab says so and what installs them, and HOMO / LUMO / Show stay pressable so that
+asking for an orbital — by hand or by an MCP window command — gets that sentence
+(``orbitals_unavailable``) instead of a button that silently does nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.errors import MolFormaError
-from molforma.gui import dialogs
+from molforma.gui import dialogs, outcome
 from molforma.gui.view3d.surfaces import NEGATIVE, POSITIVE, Surface
 from molforma.gui.widgets.panel_workers import Retranslatable, error_text
 from molforma.results import orbitals as orb
@@ -63,6 +68,8 @@ class OrbitalPanel(Retranslatable, QWidget):
         self._grid: orb.Grid | None = None
         self._values: Any = None
         self._busy = False
+        # Why these orbitals can never be drawn here (the optional packages are missing).
+        self._unavailable: MolFormaError | None = None
         self.table = QTableWidget(0, 5, self)
         self.table.setObjectName("orbitalTable")
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -124,7 +131,8 @@ class OrbitalPanel(Retranslatable, QWidget):
         def run() -> None:
             try:
                 value: Any = work()
-            except (MolFormaError, OSError, ValueError, MemoryError) as exc:
+            # ImportError too: a broken optional package must end the work, not the panel.
+            except (MolFormaError, OSError, ValueError, MemoryError, ImportError) as exc:
                 value = exc
             relay.done.emit(then, value)
 
@@ -152,6 +160,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         """Read the orbitals of the MOLDEN file ``path`` (None: clear the tab)."""
         self.hide()
         self.orbitals, self.source = None, path
+        self._unavailable = None
         self.table.setRowCount(0)
         self._update_buttons()
         if path is None:
@@ -159,6 +168,8 @@ class OrbitalPanel(Retranslatable, QWidget):
         self._in_worker(lambda: orb.load_orbitals(path), self._loaded)
 
     def _loaded(self, value: Any) -> None:
+        if isinstance(value, MolFormaError) and value.code == "orbitals_unavailable":
+            self._unavailable = value
         if not self._finish(value):
             return
         self.orbitals = value
@@ -178,7 +189,7 @@ class OrbitalPanel(Retranslatable, QWidget):
     # -- drawing ---------------------------------------------------------------------------
     def show_frontier(self, which: str) -> None:
         """Select and draw the HOMO (``"homo"``) or LUMO (``"lumo"``) of the alpha spin."""
-        if self.orbitals is None:
+        if self._refuse_unavailable() or self.orbitals is None:
             return
         homo, lumo = self.orbitals.frontier()
         index = homo if which == "homo" else lumo
@@ -188,12 +199,16 @@ class OrbitalPanel(Retranslatable, QWidget):
 
     def show_selected(self) -> None:
         """Draw the orbital of the selected row."""
+        if self._refuse_unavailable():
+            return
         rows = {i.row() for i in self.table.selectedIndexes()}
         if rows:
             self.show_orbital(min(rows))
 
     def show_orbital(self, index: int) -> None:
         """Evaluate orbital ``index`` on a grid in the worker, then draw both lobes."""
+        if self._refuse_unavailable():
+            return
         orbitals = self.orbitals
         iso = self._isovalue()
         if orbitals is None or iso is None or self._busy:
@@ -205,6 +220,16 @@ class OrbitalPanel(Retranslatable, QWidget):
             return index, grid, values, orb.isosurfaces(values, grid, iso)
 
         self._in_worker(work, self._evaluated)
+
+    def _refuse_unavailable(self) -> bool:
+        """Say why no orbital can be drawn here (True), beside the table and to the MCP
+        command that asked; False when the packages are there."""
+        err = self._unavailable
+        if err is None:
+            return False
+        self.message.setText(error_text(err))
+        outcome.refused(err)
+        return True
 
     def _evaluated(self, value: Any) -> None:
         if not self._finish(value):
@@ -262,7 +287,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         return path
 
     def _update_buttons(self) -> None:
-        has = self.orbitals is not None and not self._busy
+        has = (self.orbitals is not None or self._unavailable is not None) and not self._busy
         for b in (self.homo_button, self.lumo_button, self.show_button):
             b.setEnabled(has)
         self.hide_button.setEnabled(self.shown is not None)
