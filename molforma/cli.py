@@ -44,6 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help="serve MCP on stdin/stdout headless (no window, no display needed)")
     mode.add_argument("--mcp-gui", action="store_true",
                       help="open a new window driven by the MCP client on stdin/stdout")
+    mode.add_argument("--install-desktop", action="store_true",
+                      help="add MolForma to this user's application menu with its icon and "
+                           "file types ($XDG_DATA_HOME or ~/.local/share) and make it the "
+                           "default application of those types")
+    mode.add_argument("--uninstall-desktop", action="store_true",
+                      help="remove what --install-desktop wrote")
     p.add_argument("--mcp-allow-dir", action="append", default=[], metavar="DIR",
                    help="MCP may read and write only under DIR (repeatable)")
     p.add_argument("--mcp-allow-execution-settings", action="store_true",
@@ -101,7 +107,7 @@ def _plain_mcp_args(args_in: Sequence[str]) -> SimpleNamespace | None:
             return None
     return SimpleNamespace(file=None, mcp=True, mcp_gui=False, mcp_allow_dir=dirs,
                            mcp_allow_execution_settings=allow_exec, screenshot=None, tab=None,
-                           mcp_config=None)
+                           mcp_config=None, install_desktop=False, uninstall_desktop=False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -124,6 +130,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     allow = _check_allow_dirs(args.mcp_allow_dir)
     if allow is None:
         return 2
+    if args.install_desktop or args.uninstall_desktop:
+        if (args.file or args.screenshot or args.tab or args.mcp_config or args.mcp_allow_dir
+                or args.mcp_allow_execution_settings):
+            flag = "--install-desktop" if args.install_desktop else "--uninstall-desktop"
+            sys.stderr.write(f"molforma: {flag} takes no file and no other option\n")
+            return 2
+        from molforma.commands.desktop_install import main as desktop_main
+
+        return desktop_main("install" if args.install_desktop else "uninstall")
     if args.mcp_config:
         if args.file or args.screenshot:
             sys.stderr.write("molforma: --mcp-config prints a configuration; it opens no "
