@@ -132,23 +132,82 @@ BASIS_ECP: dict[str, str] = {
 
 # catalogue name, xc line, kind, English label, Japanese label
 # Each xc line was run through NWChem 7.0.2 (H2/STO-3G) before it was listed here.
-FUNCTIONALS: list[tuple[str, str, str, str, str]] = [
-    ("b3lyp", "b3lyp", "hybrid", "B3LYP (hybrid GGA)", "B3LYP（混成GGA）"),
-    ("pbe0", "pbe0", "hybrid", "PBE0 (hybrid GGA)", "PBE0（混成GGA）"),
-    ("pbe96", "xpbe96 cpbe96", "gga", "PBE (GGA)", "PBE（GGA）"),
-    ("blyp", "becke88 lyp", "gga", "BLYP (GGA)", "BLYP（GGA）"),
-    ("bp86", "becke88 perdew86", "gga", "BP86 (GGA)", "BP86（GGA）"),
-    ("b3pw91", "b3pw91", "hybrid", "B3PW91 (hybrid GGA)", "B3PW91（混成GGA）"),
-    ("bhlyp", "bhlyp", "hybrid", "BHandHLYP (50% HF exchange)", "BHandHLYP（HF交換50%）"),
-    ("tpss", "xtpss03 ctpss03", "meta-gga", "TPSS (meta-GGA)", "TPSS（メタGGA）"),
-    ("scan", "scan", "meta-gga", "SCAN (meta-GGA)", "SCAN（メタGGA）"),
-    ("m06-l", "m06-l", "meta-gga", "M06-L (meta-GGA)", "M06-L（メタGGA）"),
-    ("m06", "m06", "hybrid", "M06 (hybrid meta-GGA)", "M06（混成メタGGA）"),
-    ("m06-2x", "m06-2x", "hybrid", "M06-2X (hybrid meta-GGA)", "M06-2X（混成メタGGA）"),
-    ("m05-2x", "m05-2x", "hybrid", "M05-2X (hybrid meta-GGA)", "M05-2X（混成メタGGA）"),
-    ("hcth407", "hcth407", "gga", "HCTH/407 (GGA)", "HCTH/407（GGA）"),
-    ("svwn5", "slater vwn_5", "lda", "SVWN5 (LDA)", "SVWN5（LDA）"),
+# The one table of DFT functionals: the exact NWChem xc line, the other dft-block lines
+# the functional needs (range separation "cam ...", dispersion "disp vdw N"), the names
+# people type for it, and the first NWChem release that knows its keyword. Every entry is
+# run by NWChem through MolForma's own input writer in tests/core/test_functionals_nwchem.py.
+# (name, xc, extra dft lines, kind, label en, label ja, aliases, first NWChem release)
+_FUNCTIONAL_ROWS: list[tuple[str, str, list[str], str, str, str, list[str], str | None]] = [
+    ("b3lyp", "b3lyp", [], "hybrid", "B3LYP (hybrid GGA)", "B3LYP（混成GGA）", [], None),
+    ("b3lyp-d3", "b3lyp", ["disp vdw 3"], "hybrid", "B3LYP-D3 (hybrid GGA + D3 dispersion)",
+     "B3LYP-D3（混成GGA＋D3分散力補正）", ["b3lyp-d3zero", "b3lyp+d3"], None),
+    ("pbe0", "pbe0", [], "hybrid", "PBE0 (hybrid GGA)", "PBE0（混成GGA）",
+     ["pbe1pbe", "pbeh"], None),
+    ("pbe0-d3", "pbe0", ["disp vdw 3"], "hybrid", "PBE0-D3 (hybrid GGA + D3 dispersion)",
+     "PBE0-D3（混成GGA＋D3分散力補正）", ["pbe0+d3"], None),
+    ("b3pw91", "b3pw91", [], "hybrid", "B3PW91 (hybrid GGA)", "B3PW91（混成GGA）", [], None),
+    ("b3p86", "b3p86", [], "hybrid", "B3P86 (hybrid GGA)", "B3P86（混成GGA）", [], None),
+    ("bhlyp", "bhlyp", [], "hybrid", "BHandHLYP (50% HF exchange)", "BHandHLYP（HF交換50%）",
+     ["bhandhlyp"], None),
+    ("pbe96", "xpbe96 cpbe96", [], "gga", "PBE (GGA)", "PBE（GGA）", ["pbe"], None),
+    ("revpbe", "revpbe cpbe96", [], "gga", "revPBE (GGA)", "revPBE（GGA）", [], None),
+    ("blyp", "becke88 lyp", [], "gga", "BLYP (GGA)", "BLYP（GGA）", ["b-lyp"], None),
+    ("bp86", "becke88 perdew86", [], "gga", "BP86 (GGA)", "BP86（GGA）", ["b-p86", "bp"], None),
+    ("b97-d", "becke97-d", ["disp vdw 2"], "gga", "B97-D (GGA + D2 dispersion)",
+     "B97-D（GGA＋D2分散力補正）", ["b97d", "becke97-d"], None),
+    ("hcth407", "hcth407", [], "gga", "HCTH/407 (GGA)", "HCTH/407（GGA）", [], None),
+    ("svwn5", "slater vwn_5", [], "lda", "SVWN5 (LDA)", "SVWN5（LDA）", ["lda", "svwn"], None),
+    ("tpss", "xtpss03 ctpss03", [], "meta-gga", "TPSS (meta-GGA)", "TPSS（メタGGA）", [], None),
+    ("tpssh", "xctpssh", [], "hybrid", "TPSSh (hybrid meta-GGA)", "TPSSh（混成メタGGA）", [],
+     None),
+    ("scan", "scan", [], "meta-gga", "SCAN (meta-GGA)", "SCAN（メタGGA）", [], None),
+    ("m06-l", "m06-l", [], "meta-gga", "M06-L (meta-GGA)", "M06-L（メタGGA）", ["m06l"], None),
+    ("m06", "m06", [], "hybrid", "M06 (hybrid meta-GGA)", "M06（混成メタGGA）", [], None),
+    ("m06-2x", "m06-2x", [], "hybrid", "M06-2X (hybrid meta-GGA)", "M06-2X（混成メタGGA）",
+     ["m062x"], None),
+    ("m06-2x-d3", "m06-2x", ["disp vdw 3"], "hybrid",
+     "M06-2X-D3 (hybrid meta-GGA + D3 dispersion)", "M06-2X-D3（混成メタGGA＋D3分散力補正）",
+     ["m062x-d3"], None),
+    ("m05-2x", "m05-2x", [], "hybrid", "M05-2X (hybrid meta-GGA)", "M05-2X（混成メタGGA）",
+     ["m052x"], None),
+    ("m11", "m11", [], "range-separated", "M11 (range-separated hybrid meta-GGA)",
+     "M11（長距離補正混成メタGGA）", [], None),
+    ("cam-b3lyp", "xcamb88 1.00 lyp 0.81 vwn_5 0.19 hfexch 1.00",
+     ["cam 0.33 cam_alpha 0.19 cam_beta 0.46"], "range-separated",
+     "CAM-B3LYP (range-separated hybrid)", "CAM-B3LYP（長距離補正混成）",
+     ["camb3lyp", "cam_b3lyp"], None),
+    ("lc-wpbe", "xwpbe 1.00 cpbe96 1.00 hfexch 1.00", ["cam 0.4 cam_alpha 0.0 cam_beta 1.0"],
+     "range-separated", "LC-ωPBE (range-separated hybrid)", "LC-ωPBE（長距離補正混成）",
+     ["lc-ωpbe", "lcwpbe"], None),
+    ("lc-wpbeh", "xwpbe 0.80 cpbe96 1.00 hfexch 1.00", ["cam 0.2 cam_alpha 0.20 cam_beta 0.80"],
+     "range-separated", "LRC-ωPBEh (range-separated hybrid)", "LRC-ωPBEh（長距離補正混成）",
+     ["lrc-wpbeh", "lrc-ωpbeh", "lc-ωpbeh"], None),
+    ("lc-blyp", "xcamb88 1.00 lyp 1.00 hfexch 1.00", ["cam 0.33 cam_alpha 0.0 cam_beta 1.0"],
+     "range-separated", "LC-BLYP (range-separated hybrid)", "LC-BLYP（長距離補正混成）",
+     ["lcblyp"], None),
+    ("cam-pbe0", "xcampbe96 1.00 cpbe96 1.00 hfexch 1.00",
+     ["cam 0.30 cam_alpha 0.25 cam_beta 0.75"], "range-separated",
+     "CAM-PBE0 (range-separated hybrid)", "CAM-PBE0（長距離補正混成）", ["lc-pbe0"], None),
+    ("hse06", "xpbe96 1.00 xcampbe96 -0.25 cpbe96 1.00 srhfexch 0.25",
+     ["cam 0.11 cam_alpha 0.0 cam_beta 1.0"], "range-separated",
+     "HSE06 (screened hybrid)", "HSE06（遮蔽混成）", ["hse"], None),
+    ("wb97x", "wb97x", [], "range-separated", "ωB97X (range-separated hybrid; NWChem 7.2+)",
+     "ωB97X（長距離補正混成、NWChem 7.2 以降）", ["ωb97x"], "7.2.0"),
+    ("wb97x-d3", "wb97x-d3", [], "range-separated",
+     "ωB97X-D3 (range-separated hybrid + D3; NWChem 7.2+)",
+     "ωB97X-D3（長距離補正混成＋D3、NWChem 7.2 以降）", ["ωb97x-d3"], "7.2.0"),
 ]
+FUNCTIONALS: list[dict[str, Any]] = []
+for _n, _xc, _lines, _kind, _en, _ja, _aliases, _since in _FUNCTIONAL_ROWS:
+    _rec: dict[str, Any] = {"name": _n, "xc": _xc}
+    if _lines:
+        _rec["lines"] = _lines
+    _rec.update(kind=_kind, label={"en": _en, "ja": _ja})
+    if _aliases:
+        _rec["aliases"] = _aliases
+    if _since:
+        _rec["nwchem"] = _since
+    FUNCTIONALS.append(_rec)
 
 TASKS: list[tuple[str, str, str, list[str]]] = [
     ("energy", "Energy (single point)", "エネルギー（一点計算）", ["energy"]),
@@ -371,9 +430,9 @@ def basis_sets(library: Path) -> list[dict[str, Any]]:
 
 
 def functionals() -> list[dict[str, Any]]:
-    """Functional records: the ``xc`` text is what goes into ``calculation.functional``."""
-    return [{"name": n, "xc": xc, "kind": kind, "label": {"en": en, "ja": ja}}
-            for n, xc, kind, en, ja in FUNCTIONALS]
+    """Functional records: ``name`` is what ``calculation.functional`` holds; ``xc`` and
+    ``lines`` are what the dft block gets; ``nwchem`` the first release that knows it."""
+    return [dict(rec) for rec in FUNCTIONALS]
 
 
 def tasks() -> list[dict[str, Any]]:

@@ -79,6 +79,14 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "en": "Choose a DFT functional.",
             "ja": "DFT 汎関数を選んでください。",
         },
+        "dispersion_twice": {
+            "en": "The functional {functional} brings its own dispersion ({own}), and the "
+                  "advanced setting dispersion asks for {dispersion}: clear the advanced "
+                  "setting or choose the functional without -D.",
+            "ja": "汎関数 {functional} には分散力補正（{own}）が含まれていますが、詳細設定 "
+                  "dispersion は {dispersion} です。詳細設定を空にするか、-D のない汎関数を"
+                  "選んでください。",
+        },
 }
 # Generic codes (empty_molecule, bad_path, ...) may also be registered by other modules
 # with the same meaning; only the missing ones are added so the import order never matters.
@@ -196,6 +204,10 @@ def _check_names(calc: CalculationSettings) -> None:
         raise ValidationError("bad_basis_name", value=calc.basis)
     if calc.theory == "dft" and not _FUNCTIONAL_RE.match(calc.functional.strip()):
         raise ValidationError("bad_functional", value=calc.functional)
+    if calc.theory == "dft":
+        from molforma.nwchem import functionals
+
+        functionals.check(calc.functional)  # unknown_functional: never written into a run
 
 
 # ---------------------------------------------------------------------------
@@ -344,18 +356,24 @@ def _dft(calc: CalculationSettings, adv: AdvancedSettings, mult: int) -> list[st
         lines.append("  rodft")
     elif ref == "uhf" or mult > 1:
         lines.append("  odft")
-    from molforma.catalog import functional_xc
+    from molforma.nwchem import functionals
 
-    # catalogue names (tpss, blyp, pbe96 …) are not all NWChem keywords: write the xc line
-    lines.append(f"  xc {functional_xc(calc.functional)}")
+    # The functional table knows NWChem's syntax for each name: the xc line and what
+    # belongs beside it (cam for range separation, disp for a -D functional).
+    lines += [f"  {x}" for x in functionals.dft_lines(calc.functional)]
+    own_disp = functionals.own_dispersion(calc.functional)
     if adv.dft_grid:
         lines.append(f"  grid {adv.dft_grid}")
     if adv.dft_iterations:
         lines.append(f"  iterations {adv.dft_iterations}")
     if adv.dft_convergence_energy:
         lines.append(f"  convergence energy {_sci(adv.dft_convergence_energy)}")
-    if adv.dispersion:
+    if adv.dispersion and own_disp is None:
         lines.append(f"  {_DISPERSION[adv.dispersion]}")
+    elif adv.dispersion and _DISPERSION[adv.dispersion] != own_disp:
+        # Two disp lines: NWChem keeps the last one, so one of the two would be silently lost.
+        raise ValidationError("dispersion_twice", functional=calc.functional,
+                              own=own_disp, dispersion=adv.dispersion)
     lines += _vectors(adv)
     lines.append("end")
     return lines
@@ -518,6 +536,8 @@ def input_errors(project: Mapping[str, Any]) -> list[dict[str, Any]]:
         elif not _FUNCTIONAL_RE.match(calc.functional.strip()):
             problems.append(_problem("calculation.functional", "bad_functional",
                                      value=calc.functional))
+        else:
+            problems += _functional_problems(calc, adv)
     for key in ADVANCED_PATH_KEYS:
         value = getattr(adv, key)
         if value and not _PATH_RE.match(os.path.expanduser(value)):
@@ -534,6 +554,24 @@ def input_errors(project: Mapping[str, Any]) -> list[dict[str, Any]]:
         problems.append({"field": field, "code": exc.code, "message": exc.message(),
                          "details": dict(exc.data)})
     return problems
+
+
+def _functional_problems(calc: CalculationSettings, adv: AdvancedSettings
+                         ) -> list[dict[str, Any]]:
+    """A functional the table does not know (a project file, a reused job: a set is refused
+    at once) and a dispersion asked for twice."""
+    from molforma.nwchem import functionals
+
+    try:
+        functionals.check(calc.functional)
+    except ValidationError as exc:
+        return [{"field": "calculation.functional", "code": exc.code, "message": exc.message(),
+                 "details": dict(exc.data)}]
+    own = functionals.own_dispersion(calc.functional)
+    if adv.dispersion and own is not None and _DISPERSION[adv.dispersion] != own:
+        return [_problem("advanced.dispersion", "dispersion_twice",
+                         functional=calc.functional, own=own, dispersion=adv.dispersion)]
+    return []
 
 
 def _electrons(atoms: Iterable[Mapping[str, Any]], charge: int) -> int | None:

@@ -51,7 +51,10 @@ class CalculationSettings(BaseModel):
     @field_validator("functional")
     @classmethod
     def _functional(cls, value: str) -> str:
-        return grammar.validate_functional(value)
+        # Characters only: a saved project whose functional the table does not know still
+        # opens (its molecule is the person's); the input check refuses to run it, and every
+        # route that sets a functional checks it against the table (validate_functional).
+        return grammar.validate_functional_text(value)
 
 
 class AdvancedSettings(BaseModel):

@@ -140,6 +140,36 @@ register({
               "（200 文字まで）書き、NWChem 入力の語（end、file、include、library、python、"
               "shell、task）を含めないでください。計算設定 functional を変更してください。",
     },
+    "unknown_functional": {
+        "en": "The functional '{value}' is not one MolForma can write for NWChem (nearest: "
+              "{nearest}). Choose a functional from the list (get_catalog functionals), or "
+              "write an xc line of NWChem's own keywords with their weights. Change the "
+              "calculation setting functional.",
+        "ja": "汎関数「{value}」は NWChem 用に書ける汎関数ではありません（近い名前: {nearest}）。"
+              "一覧の汎関数（get_catalog functionals）を選ぶか、NWChem の xc キーワードと重みで"
+              "xc 行を書いてください。計算設定 functional を変更してください。",
+    },
+    "functional_needs_range_separation": {
+        "en": "The xc line '{value}' uses range-separated exchange ({keyword}), which needs "
+              "cam parameters the functional field cannot carry; without them NWChem gives a "
+              "meaningless energy. Choose a range-separated functional from the list: "
+              "{names}.",
+        "ja": "xc 行「{value}」は長距離補正交換（{keyword}）を使いますが、その cam パラメーターは"
+              "汎関数欄に書けません。cam がないと NWChem は意味のないエネルギーを出します。"
+              "一覧の長距離補正汎関数から選んでください: {names}。",
+    },
+    "basis_not_in_library": {
+        "en": "The basis set '{basis}' is neither in the catalogue nor in NWChem's library "
+              "here; NWChem stops unless it can find it. Nearest library names: {nearest}.",
+        "ja": "基底関数「{basis}」はカタログにもこの環境の NWChem ライブラリにもありません。"
+              "NWChem が見つけられなければ停止します。近いライブラリ名: {nearest}。",
+    },
+    "functional_needs_nwchem": {
+        "en": "{functional} needs NWChem {version} or later; an older NWChem stops with "
+              "'xc_input: invalid format'.",
+        "ja": "{functional} には NWChem {version} 以降が必要です。それより古い NWChem は "
+              "'xc_input: invalid format' で停止します。",
+    },
     "bad_title": {
         "en": "The title '{value}' is not allowed: it may hold no line breaks, tabs or other "
               "control characters and at most {maximum} characters.",
@@ -365,7 +395,25 @@ def validate_basis(value: Any) -> str:
 
 
 def validate_functional(value: Any) -> str:
-    """A DFT functional: a catalogue name or an ``xc`` line; empty is left to the input check.
+    """A DFT functional as it is set (a tool, the window, a window command): a name or
+    alias of the functional table, or an ``xc`` line of NWChem's own keywords; empty is
+    left to the input check. Returned as given (the edit stores the table's name).
+
+    Raises:
+        ValidationError: ``bad_functional`` (characters), ``unknown_functional`` (with the
+            valid names) or ``functional_needs_range_separation``.
+    """
+    from molforma.nwchem import functionals
+
+    text = validate_functional_text(value)
+    if text:
+        functionals.check(text)
+    return text
+
+
+def validate_functional_text(value: Any) -> str:
+    """The characters of a functional: what any stored value must hold (a project file
+    with a functional the table does not know still opens, and the input check names it).
 
     Raises:
         ValidationError: ``bad_functional``.
@@ -439,7 +487,8 @@ __all__ = [
     "RESERVED_DIRECTIVES", "directive_parts", "shown", "validate_account", "validate_basis",
     "validate_batch_directive", "validate_batch_directives", "validate_calculation_values",
     "validate_command", "validate_count", "validate_environment", "validate_executable",
-    "validate_execution_values", "validate_functional", "validate_job_name",
+    "validate_execution_values", "validate_functional", "validate_functional_text",
+    "validate_job_name",
     "validate_launcher", "validate_nodes", "validate_partition", "validate_processes",
     "validate_qos", "validate_slurm_name", "validate_tasks_per_node", "validate_threads",
     "validate_time_limit", "validate_title",

@@ -280,15 +280,8 @@ def _run_nwchem(workdir: Path, body: str, geometry: str = " H 0 0 0\n H 0 0 0.74
     return proc.returncode, proc.stdout
 
 
-@pytest.mark.nwchem
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("nwchem") is None, reason="NWChem is not installed")
-@pytest.mark.parametrize("xc", [f["xc"] for f in catalog.get_catalog("functionals")["functionals"]])
-def test_nwchem_accepts_every_catalogue_functional(xc: str, tmp_path: Path) -> None:
-    rc, out = _run_nwchem(tmp_path / "run", f"basis\n * library sto-3g\nend\n"
-                                            f"dft\n xc {xc}\nend\ntask dft energy\n")
-    assert rc == 0, out[-2000:]
-    assert "Total DFT energy" in out
+# Every functional entry is run by NWChem with its whole dft block (xc, cam, disp) as
+# MolForma writes it: tests/core/test_functionals_nwchem.py.
 
 
 @pytest.mark.nwchem
