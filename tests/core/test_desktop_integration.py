@@ -418,3 +418,13 @@ def test_exec_quotes_a_path_as_the_specification_asks(tmp_path: Path, command: l
     res = subprocess.run([tool("desktop-file-validate"), str(entry)], capture_output=True,
                          text=True, timeout=60)
     assert res.returncode == 0 and "error" not in res.stdout.lower(), res.stdout
+
+
+def test_the_set_up_installs_the_tools_these_tests_run() -> None:
+    setup = (REPO / "scripts" / "setup.sh").read_text()
+    line = next(ln for ln in setup.splitlines() if ln.strip().startswith('"desktop integration'))
+    packages = line.rstrip().rstrip('"').split("|")[1].split()
+    # Debian's package of each tool (dpkg -S): the tests fail when one is missing.
+    for package in ("desktop-file-utils", "xdg-utils", "libfile-mimeinfo-perl",
+                    "shared-mime-info", "appstream"):
+        assert package in packages
