@@ -52,6 +52,14 @@ from molforma.nwchem.settings import (
 )
 
 register({
+    "symmetry_off_open_shell": {
+        "en": "Symmetry is off for this run (noautosym): {shape} can have degenerate frontier "
+              "orbitals, which keep a symmetry-adapted SCF from converging. Set Advanced "
+              "noautosym to false to use symmetry anyway.",
+        "ja": "この計算では対称性を使いません（noautosym）。{shape}はフロンティア軌道が縮退"
+              "しやすく、対称性を使うと SCF が収束しないことがあります。それでも対称性を使う"
+              "には Advanced の noautosym を false にしてください。",
+    },
     "job_root_suggestion": {
         "en": "For example: set_execution with job_root '{path}'.",
         "ja": "例: set_execution で job_root を「{path}」にしてください。",
@@ -559,10 +567,65 @@ def _settings_edit(doc: Document, block: str, model: type, values: Mapping[str, 
 def set_nwchem(doc: Document, values: Mapping[str, Any], *, allow_protected: bool = True,
                expected_revision: str | None = None, preview: bool = True,
                origin: Origin = "user") -> dict[str, Any]:
-    """Change calculation conditions; extra input/tasks only when ``allow_protected``."""
-    return _settings_edit(doc, "calculation", CalculationSettings, values,
-                          PROTECTED_CALCULATION_KEYS, allow_protected, "Set calculation",
-                          expected_revision, preview, origin)
+    """Change calculation conditions; extra input/tasks only when ``allow_protected``.
+
+    A functional is stored by its table name (an alias or an equal ``xc`` line becomes
+    the name); one the table does not know is refused (``unknown_functional``). A basis
+    neither the catalogue nor the library here knows is set, with a warning in
+    ``info.warnings`` naming the nearest library names (it may be a custom basis).
+    """
+    from molforma.nwchem import functionals
+    from molforma.nwchem.value_grammar import validate_functional_text
+
+    values = dict(values)
+    functional = values.get("functional")
+    if isinstance(functional, str) and functional.strip():
+        values["functional"] = functionals.canonical(validate_functional_text(functional))
+    out = _settings_edit(doc, "calculation", CalculationSettings, values,
+                         PROTECTED_CALCULATION_KEYS, allow_protected, "Set calculation",
+                         expected_revision, preview, origin)
+    calc = {**(doc.candidate if preview and doc.candidate is not None else doc.project)
+            .get("calculation", {})}
+    warnings = [w for w in functionals.calculation_warnings(calc)
+                if w["field"].split(".")[1] in values]
+    if warnings:
+        from molforma.i18n import render
+
+        out["info"] = {**out.get("info", {}), "warnings": [
+            {"code": w["code"], "message": render(w["code"], w["details"]),
+             "field": w["field"], "details": w["details"]} for w in warnings]}
+    return out
+
+
+_TABLE_FUNCTIONAL_CHECKS = ("functional_unknown", "functional_other_name",
+                            "functional_with_dispersion")
+
+
+def _setting_checks(project: Project, out: dict[str, Any]) -> dict[str, Any]:
+    """The functional judged by the functional table (an unknown one is an error, as the
+    run would refuse it; an alias is fine) and an unknown basis with its nearest library
+    names, in place of the structure checker's name-only remarks."""
+    from molforma.errors import ValidationError
+    from molforma.i18n import render
+    from molforma.nwchem import functionals
+
+    calc = project.get("calculation") or {}
+    checks = [c for c in out.get("checks", []) if c["code"] != "basis_unknown"]
+    if calc.get("theory") == "dft" and str(calc.get("functional", "")).strip():
+        try:
+            functionals.check(str(calc["functional"]))
+        except ValidationError as exc:
+            # The checker's advice for "b3lyp-d3bj" or "pbe" is the more precise sentence.
+            if not any(c["code"] in _TABLE_FUNCTIONAL_CHECKS[1:] for c in checks):
+                checks = [c for c in checks if c["code"] not in _TABLE_FUNCTIONAL_CHECKS]
+                checks.append({"code": exc.code, "severity": "error",
+                               "message": exc.message(), "atoms": []})
+        else:
+            checks = [c for c in checks if c["code"] not in _TABLE_FUNCTIONAL_CHECKS]
+    for w in functionals.calculation_warnings(calc):
+        checks.append({"code": w["code"], "severity": "warning",
+                       "message": render(w["code"], w["details"]), "atoms": []})
+    return {**out, "ok": not any(c["severity"] == "error" for c in checks), "checks": checks}
 
 
 def set_advanced(doc: Document, values: Mapping[str, Any], *,
@@ -675,7 +738,10 @@ def validate_document(doc: Document, policy: Policy | None = None) -> dict[str, 
     from molforma.document import chemistry
     from molforma.jobs.folders import folder_problems
 
-    out = chemistry.validate(doc.project, basis_elements)
+    out = _setting_checks(doc.project, chemistry.validate(doc.project, basis_elements))
+    symmetry = _symmetry_choice(doc.project)
+    if symmetry is not None:
+        out = {**out, "checks": [*out.get("checks", []), symmetry]}
     folders = [{"code": p["code"], "severity": "error", "message": p["message"], "atoms": []}
                for p in folder_problems(doc.project)]
     if policy is not None and not folders:
@@ -683,6 +749,22 @@ def validate_document(doc: Document, policy: Policy | None = None) -> dict[str, 
     if folders:
         out = {**out, "ok": False, "checks": [*out.get("checks", []), *folders]}
     return out
+
+
+def _symmetry_choice(project: Project) -> dict[str, Any] | None:
+    """An ``info`` check saying that automatic symmetry is off, and why, when the input
+    writer chose so (molforma.nwchem.input.symmetry_hazard)."""
+    from molforma.i18n import render
+    from molforma.nwchem.input import symmetry_hazard
+
+    if (project.get("advanced") or {}).get("noautosym") is not None:
+        return None
+    hazard = symmetry_hazard(project)
+    if hazard is None:
+        return None
+    return {"code": "symmetry_off_open_shell", "severity": "info", "atoms": [],
+            "message": render("symmetry_off_open_shell",
+                              {"shape": render(f"symmetry_shape_{hazard}", {})})}
 
 
 def _policy_problems(project: Project, policy: Policy) -> list[dict[str, Any]]:

@@ -49,6 +49,7 @@ from molforma.i18n import register
 from molforma.jobs import STATUSES as STATUSES  # read as runner.STATUSES too
 from molforma.jobs import TERMINAL as TERMINAL  # the end states, read as runner.TERMINAL too
 from molforma.nwchem.input import input_errors, render_input
+from molforma.nwchem.output_patterns import DEGENERATE_SYMMETRY_HINT
 from molforma.nwchem.progress import ProgressTracker
 from molforma.nwchem.settings import CalculationSettings, ExecutionSettings
 from molforma.results.limits import MAX_FILE_BYTES
@@ -595,7 +596,9 @@ class Job:
         if status == "timed_out":
             return f"time limit of {self._record.get('timeLimit')} s reached"
         if status == "failed":
-            return t.error or _stderr_error(self.folder / ERROR_NAME) or f"exit code {rc}"
+            error = t.error or _stderr_error(self.folder / ERROR_NAME) or f"exit code {rc}"
+            # The line NWChem ends with ("dft optimize failed") does not say why; this does.
+            return f"{error}. {DEGENERATE_SYMMETRY_HINT}" if t.degenerate_symmetry else error
         if t.scf_converged is False:
             return "SCF did not converge"
         if opt is False:

@@ -43,6 +43,7 @@ __all__ = [
     "nwchem_task_lines",
     "render_input",
     "scf_reference",
+    "symmetry_hazard",
 ]
 
 _MESSAGES: dict[str, dict[str, str]] = {
@@ -242,7 +243,8 @@ def geometry_options(project: Mapping[str, Any], adv: AdvancedSettings) -> list[
     Automatic (null) settings use symmetry and internal coordinates where that is
     safe: not with fixed atoms, whose Cartesian constraints NWChem cannot combine
     with internal coordinates ("cartesian constraints+internals") and which symmetry
-    could move. The results reader maps a re-oriented geometry back to the
+    could move, and no symmetry for an open shell whose shape has degenerate orbitals
+    (:func:`symmetry_hazard`). The results reader maps a re-oriented geometry back to the
     document's frame, so symmetry never costs the overlay.
 
     Raises:
@@ -253,18 +255,77 @@ def geometry_options(project: Mapping[str, Any], adv: AdvancedSettings) -> list[
     if fixed and adv.nocenter is False:
         raise ValidationError("fixed_atoms_internal_coordinates")
     options: list[str] = []
-    if adv.noautosym or (adv.noautosym is None and fixed):
+    if adv.noautosym or (adv.noautosym is None and (fixed or symmetry_hazard(project))):
         options.append("noautosym")
     if adv.nocenter or (adv.nocenter is None and fixed):
         options += ["noautoz", "nocenter"]
     return options
 
 
+# Relative tolerance on the principal moments of inertia: looser than NWChem's own
+# symmetry detection, so a shape NWChem would symmetrise is caught too.
+_TOP_TOLERANCE = 1e-2
+register({
+    # The shapes symmetry_hazard names: in the input's comment (English) and in
+    # validate_document's note (display language).
+    "symmetry_shape_atom": {"en": "an open-shell atom", "ja": "開殻の原子"},
+    "symmetry_shape_linear": {"en": "an open-shell linear molecule", "ja": "開殻の直線分子"},
+    "symmetry_shape_symmetric_top": {
+        "en": "an open-shell molecule with a threefold or higher axis",
+        "ja": "三回以上の回転軸をもつ開殻分子"},
+})
+
+
+def symmetry_hazard(project: Mapping[str, Any]) -> str | None:
+    """Why automatic symmetry is off for this project: ``atom``, ``linear`` or
+    ``symmetric_top`` (two equal principal moments), or None.
+
+    An open shell in such a shape can have degenerate frontier orbitals (NO's pi*,
+    an atom's p). NWChem then warns "the HOMO and LUMO are degenerate and you are
+    using symmetry" and the symmetry-adapted SCF can fail to converge: NO doublet
+    B3LYP/6-31G* in C4v climbs for 20 steps and fails, and with noautosym converges in
+    two. Without symmetry the SCF may break it and find the lower state.
+    """
+    doc = _block(project, "document")
+    if int(doc.get("multiplicity", 1) or 1) <= 1:
+        return None
+    atoms = [a for a in doc.get("atoms") or []
+             if all(isinstance(a.get(k), int | float) for k in "xyz")]
+    if not atoms:
+        return None
+    if len(atoms) == 1:
+        return "atom"
+    import numpy as np
+
+    try:
+        mass = np.array([_atom_mass(a) or elements.average_mass(str(a["element"]))
+                         for a in atoms])
+    except (KeyError, ValueError):
+        return None
+    xyz = np.array([[float(a[k]) for k in "xyz"] for a in atoms])
+    xyz -= (mass[:, None] * xyz).sum(0) / mass.sum()
+    tensor = np.einsum("i,ij,ik->jk", mass, xyz, xyz)
+    moments = np.sort(np.trace(tensor) - np.linalg.eigvalsh(tensor))
+    scale = float(moments[2]) or 1.0
+    if moments[0] < _TOP_TOLERANCE * scale and moments[2] - moments[1] < _TOP_TOLERANCE * scale:
+        return "linear"
+    if min(moments[1] - moments[0], moments[2] - moments[1]) < _TOP_TOLERANCE * scale:
+        return "symmetric_top"
+    return None
+
+
 def _geometry(project: Mapping[str, Any], adv: AdvancedSettings) -> list[str]:
     doc = _block(project, "document")
     charge = int(doc.get("charge", 0) or 0)
     options = ["units", "angstrom", *geometry_options(project, adv)]
-    lines = [f"charge {charge}", "geometry " + " ".join(options)]
+    lines = [f"charge {charge}"]
+    hazard = symmetry_hazard(project) if adv.noautosym is None else None
+    if hazard is not None:
+        # Said in the input itself, so the person reading it before Run sees why.
+        shape = render(f"symmetry_shape_{hazard}", {}, lang="en")
+        lines.append(f"# symmetry off: {shape} can have degenerate "
+                     "frontier orbitals, which keep a symmetry-adapted SCF from converging")
+    lines.append("geometry " + " ".join(options))
     for index, atom in enumerate(doc.get("atoms") or [], start=1):
         element = str(atom.get("element"))
         # The document checks these already; a hand-made dict must not inject text either.

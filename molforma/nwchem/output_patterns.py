@@ -341,6 +341,12 @@ QMD_VALUE = line(
     "  Tot. energy (a.u.):        1          -74.961577",
     "  Time elapsed (fs) :                     0.241888",
 )
+# NWChem's warning before an SCF whose frontier orbitals are degenerate under symmetry,
+# and what the job record and Results add when such a run then failed.
+DEGENERATE_SYMMETRY = "the HOMO and LUMO are degenerate and you are using symmetry"
+DEGENERATE_SYMMETRY_HINT = (
+    "NWChem warned that the HOMO and LUMO were degenerate with symmetry on, which keeps an "
+    "open-shell SCF from converging: run again with symmetry off (Advanced: noautosym)")
 # A row of an "... ENERGY GRADIENTS" block: index, tag, x y z (bohr), gradient x y z.
 GRADIENT_ROW = line(
     rf"^\s*\d+\s+\S+\s+({FLOAT})\s+({FLOAT})\s+({FLOAT})\s+{FLOAT}\s+{FLOAT}\s+{FLOAT}\s*$",

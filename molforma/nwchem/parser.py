@@ -28,6 +28,8 @@ from typing import BinaryIO
 from molforma.errors import ResultsError
 from molforma.nwchem import parser_properties as chem
 from molforma.nwchem.output_patterns import (
+    DEGENERATE_SYMMETRY,
+    DEGENERATE_SYMMETRY_HINT,
     ECHO_RULE,
     ECHO_START,
     ERROR_CODE_TAIL,
@@ -662,6 +664,9 @@ def _build(st: _State) -> Results:
     elif totals:
         scf_conv = True
     atoms = st.structures[-1].symbols if st.structures else []
+    if st.errors and any(DEGENERATE_SYMMETRY in w for w in st.warning_texts):
+        # Why the run failed, with the fix: NWChem's last line only says that it did.
+        st.errors.append(Message(message=DEGENERATE_SYMMETRY_HINT))
     summary = Summary(
         program=f"NWChem {st.version}" if st.version else "NWChem",
         finalEnergy=final_energy,

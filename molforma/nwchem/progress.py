@@ -15,6 +15,7 @@ from typing import Any
 
 from molforma.nwchem.output_patterns import (
     CURRENT_INPUT_LINE,
+    DEGENERATE_SYMMETRY,
     DFT_ITERATION,
     ERROR_CODE_TAIL,
     ERROR_RULE,
@@ -53,6 +54,8 @@ class ProgressTracker:
         scf_converged: None until an SCF ends; False once any SCF failed.
         optimization_converged: None until the optimiser ends.
         error: the first NWChem error message of the output, if any.
+        degenerate_symmetry: NWChem warned that the HOMO and LUMO are degenerate with
+            symmetry on (the likely cause when such a run fails).
         displacements: finite-difference frequency displacements done so far.
         frequencies: True once the frequency (Hessian) part of the run started.
         updates: how many times the progress shown changed (only grows), so a
@@ -67,6 +70,7 @@ class ProgressTracker:
         self.scf_converged: bool | None = None
         self.optimization_converged: bool | None = None
         self.error: str | None = None
+        self.degenerate_symmetry = False
         self.displacements = 0
         self.frequencies = False
         self.updates = 0
@@ -130,6 +134,9 @@ class ProgressTracker:
         if OPT_FAILED.match(line):
             self.optimization_converged = False
             return True
+        if not self.degenerate_symmetry and DEGENERATE_SYMMETRY in line:
+            self.degenerate_symmetry = True
+            return False
         m = FATAL_ERROR.match(line)
         if m and self.error is None:
             self.error = _without_code(m.group(1)) or "Fatal Error"

@@ -22,6 +22,9 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("nwchem") is None, reason="NWChem is not installed"),
 ]
 
+# NO doublet B3LYP/6-31G* optimisation that failed with symmetry on (tests/data/nwchem).
+FIXTURES_NO_SYMMETRY = (Path(__file__).resolve().parents[1] / "data" / "nwchem"
+                        / "no_b3lyp_symmetry_failed.out")
 WATER_XYZ = "\n".join(f"  {el} {x} {y} {z}" for el, x, y, z in WATER)
 
 
@@ -148,3 +151,43 @@ def test_a_calculation_set_to_write_a_molden_file_gives_orbitals_to_draw(tmp_pat
     assert orbitals.frontier() == (4, 5)
     grid = grid_around(orbitals.coordinates, spacing=0.2, margin=6.0)
     assert norm_on_grid(orbital_values(orbitals, 4, grid), grid) == pytest.approx(1.0, abs=0.02)
+
+
+NO_RADICAL = [("N", 0.0, 0.0, 0.0), ("O", 0.0, 0.0, 1.15)]
+
+
+def test_a_linear_radical_runs_without_symmetry_by_default_and_converges(
+    tmp_path: Path,
+) -> None:
+    # NO doublet B3LYP/6-31G*: with symmetry (C4v) NWChem warns that the HOMO and LUMO are
+    # degenerate, the energy climbs and the optimisation fails; the default turns symmetry
+    # off, says so in the input, and the run converges.
+    project = make_project(NO_RADICAL, multiplicity=2, theory="dft", functional="b3lyp",
+                           basis="6-31g*", task="optimize+frequencies")
+    record = run(project, tmp_path / "jobs", timeout=300)
+    assert record["status"] == "finished", record["error"]
+    assert record["optimizationConverged"] is True
+    nw = (record["_folder"] / "input.nw").read_text()
+    assert "geometry units angstrom noautosym" in nw
+    assert "# symmetry off: an open-shell linear molecule" in nw
+    assert "are degenerate and you are using symmetry" not in record["_output"]
+    results = read_results(str(record["_folder"] / "output.out"))
+    assert results.summary.optimizationSteps <= 5
+    assert results.summary.modeCount >= 1 and results.summary.significantImaginaryModes == 0
+    # Below the energy the symmetric run reached before it failed (fixture, same level).
+    failed = read_results(str(FIXTURES_NO_SYMMETRY))
+    assert results.summary.finalEnergy < min(e.energy for e in failed.energies) - 0.02
+
+
+def test_a_run_that_fails_on_degenerate_orbitals_under_symmetry_says_why_and_how_to_fix_it(
+    tmp_path: Path,
+) -> None:
+    project = make_project(NO_RADICAL, multiplicity=2, theory="dft", functional="b3lyp",
+                           basis="6-31g*", task="optimize")
+    project["advanced"]["noautosym"] = False  # symmetry asked for explicitly
+    record = run(project, tmp_path / "jobs", timeout=300)
+    assert record["status"] == "failed"
+    assert "HOMO and LUMO were degenerate with symmetry on" in record["error"]
+    assert "noautosym" in record["error"]
+    results = read_results(str(record["_folder"] / "output.out"))
+    assert any("symmetry off" in m.message for m in results.summary.errors)
