@@ -276,10 +276,14 @@ def basis_nearest(basis: str, n: int = 5) -> list[str]:
     """The catalogue and library basis names closest to ``basis`` (catalogue names first)."""
     from molforma.catalog import get_catalog, library_file_name
 
-    listed = [str(e["name"]) for e in get_catalog("basis_sets")["basis_sets"]]
-    known = {library_file_name(x) for x in listed}
-    pool = listed + [x for x in _library_names() if x not in known]
-    return nearest(library_file_name(basis), pool, n=n)
+    # Compared as the library's file names (6-31g* is the file 6-31gs), shown as the
+    # catalogue spells them when it lists them.
+    shown = {library_file_name(str(e["name"])): str(e["name"])
+             for e in get_catalog("basis_sets")["basis_sets"]}
+    for fname in _library_names():
+        shown.setdefault(fname, fname)
+    hits = difflib.get_close_matches(library_file_name(basis), list(shown), n=n, cutoff=0.5)
+    return [shown[h] for h in hits]
 
 
 def basis_known(basis: str) -> bool:

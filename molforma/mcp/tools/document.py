@@ -887,7 +887,8 @@ class CalculationValues(_Strict):
     task: Literal["energy", "optimize", "frequencies", "optimize+frequencies"] | None = Field(
         None, description="What to compute.")
     theory: Literal["scf", "dft", "mp2"] | None = Field(None, description="Level of theory.")
-    functional: str | None = Field(None, description="DFT functional, e.g. b3lyp.")
+    functional: str | None = Field(None, description="DFT functional: a get_catalog name "
+                                   "(b3lyp, cam-b3lyp, ...) or an xc line of NWChem keywords.")
     basis: str | None = Field(None, description="Basis set, e.g. 6-31g*.")
     reference: Literal["rhf", "rohf", "uhf"] | None = Field(
         None, description="SCF reference; null chooses from the multiplicity.")
@@ -906,8 +907,9 @@ class SetNwchemInput(_EditInput):
 @tool("set_nwchem", title="Set calculation conditions")
 def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
     """Change the calculation conditions (task, theory, functional, basis, reference).
-    extra_input and extra_tasks are protected unless the server was started with
-    --mcp-allow-execution-settings."""
+    An unknown functional is refused; info.warnings names an unknown basis's nearest
+    library names. extra_input and extra_tasks are protected unless the server was started
+    with --mcp-allow-execution-settings."""
     from molforma.jobs.policy import check_protected_change
     from molforma.nwchem.value_grammar import validate_calculation_values
 
