@@ -327,6 +327,7 @@ def _scf(body: list[tuple[int, str]], adv: dict[str, Any]) -> tuple[int | None, 
 def _dft(body: list[tuple[int, str]], adv: dict[str, Any]) -> tuple[int | None, str | None,
                                                                     str | None]:
     mult = ref = xc = None
+    cam: list[str] = []
     for lineno, stmt in body:
         words = stmt.split()
         key = words[0].lower()
@@ -356,7 +357,23 @@ def _dft(body: list[tuple[int, str]], adv: dict[str, Any]) -> tuple[int | None, 
                     adv["dispersion"] = level
         elif key == "vectors":
             _vectors(words, adv)
-    return mult, ref, xc
+        elif key == "cam" or key.startswith("cam_"):
+            cam.append(" ".join(w.lower() for w in words))
+    return mult, ref, _functional(xc, cam)
+
+
+def _functional(xc: str | None, cam: list[str]) -> str | None:
+    """The table name an ``xc`` line (with its ``cam`` lines) equals, else the line as
+    written. Range separation the table does not hold keeps its ``cam`` words in the text,
+    so the input check refuses it by name instead of a run with other parameters."""
+    from molforma.nwchem import functionals
+
+    if xc is None:
+        return None
+    entry = functionals.entry_for_xc(xc, [" ".join(cam)] if cam else [])
+    if entry is not None:
+        return str(entry["name"])
+    return " ".join([xc, *cam]) if cam else xc
 
 
 def _basis_name(body: list[tuple[int, str]]) -> str | None:

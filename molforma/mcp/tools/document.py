@@ -1249,8 +1249,11 @@ class FunctionalEntry(SparseOutput):
 
     name: str = Field(description="Name to pass as functional, e.g. 'b3lyp'.")
     xc: str = Field(description="What NWChem's xc directive gets.")
+    lines: list[str] | None = Field(None, description="Other dft lines it needs (cam, disp).")
     kind: str = Field(description="e.g. lda, gga, hybrid, meta-gga, range-separated.")
     label: dict[str, str] = Field(description=_LABEL)
+    aliases: list[str] | None = Field(None, description="Other names accepted for it.")
+    nwchem: str | None = Field(None, description="First NWChem release that knows it.")
 
 
 class TaskEntry(SparseOutput):
