@@ -42,7 +42,7 @@ def main() -> int:
         painter.end()
         out = ICONS / f"{size}x{size}" / "apps" / f"{APP_ID}.png"
         out.parent.mkdir(parents=True, exist_ok=True)
-        if not image.save(str(out), "PNG"):
+        if not image.save(str(out)):  # PNG, from the file name
             sys.stderr.write(f"render_icons: cannot write {out}\n")
             return 1
         print(f"wrote {out.relative_to(ROOT)} ({size}x{size})")

@@ -428,3 +428,46 @@ def test_the_set_up_installs_the_tools_these_tests_run() -> None:
     for package in ("desktop-file-utils", "xdg-utils", "libfile-mimeinfo-perl",
                     "shared-mime-info", "appstream"):
         assert package in packages
+
+
+def test_run_as_a_module_the_menu_entry_starts_this_python_with_the_module(home: Home) -> None:
+    res = subprocess.run([sys.executable, "-m", "molforma", "--install-desktop"],
+                         capture_output=True, text=True, timeout=120, env=home.env,
+                         cwd=home.root, stdin=subprocess.DEVNULL)
+    assert res.returncode == 0, res.stderr
+    words = shlex.split(entry_of(installed(home, "applications", DESKTOP))["Exec"])
+    assert words == [str(Path(sys.executable).absolute()), "-m", "molforma", "%f"]
+    assert Path(words[0]).is_file()
+    assert home.query_default("chemical/x-xyz") == DESKTOP  # xdg-mime finds the program
+
+
+def test_in_japanese_the_command_reports_in_japanese(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home", "ja")
+    res = home.molforma("--install-desktop")
+    assert res.returncode == 0, res.stderr
+    assert "インストールしました" in res.stdout and "元に戻すには" in res.stdout
+    res = home.molforma("--uninstall-desktop")
+    assert res.returncode == 0 and "削除しました" in res.stdout
+
+
+def test_the_metainfo_points_at_the_project_and_at_screenshots_that_exist() -> None:
+    import tomllib
+
+    urls = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["urls"]
+    root = ET.parse(SOURCE / f"{APP_ID}.metainfo.xml").getroot()
+    links = {u.get("type"): u.text for u in root.iter("url")}
+    assert links["homepage"] == urls["Homepage"]
+    assert links["bugtracker"] == urls["Issues"]
+    images = [i.text or "" for i in root.iter("image")]
+    assert images
+    prefix = urls["Source"].replace("https://github.com/",
+                                    "https://raw.githubusercontent.com/") + "/main/"
+    for image in images:
+        assert image.startswith(prefix) and (REPO / image[len(prefix):]).is_file(), image
+
+
+def test_readme_names_every_file_type() -> None:
+    readme = (REPO / "README.md").read_text()
+    section = readme[readme.index("### Desktop integration"):]
+    for mime in MIME_TYPES:
+        assert f"`{mime}`" in section
