@@ -34,7 +34,7 @@ DESKTOP = f"{APP_ID}.desktop"
 SIZES = (16, 32, 48, 64, 128, 256)
 MIME_NS = "{http://www.freedesktop.org/standards/shared-mime-info}"
 TOOLS = ("desktop-file-validate", "appstreamcli", "xdg-mime", "update-mime-database",
-         "update-desktop-database", "mimetype")
+         "update-desktop-database", "mimetype", "gtk-update-icon-cache")
 WATER_XYZ = "3\nwater\nO 0.0 0.0 0.1173\nH 0.0 0.7572 -0.4692\nH 0.0 -0.7572 -0.4692\n"
 
 
@@ -205,6 +205,45 @@ def test_the_person_s_own_default_is_kept(home: Home) -> None:
     assert "chemical/x-pdb=pymol.desktop" in text
     assert "chemical/x-pdb=" + DESKTOP not in text
     assert f"chemical/x-xyz={DESKTOP}" in text
+
+
+def test_an_existing_icon_cache_is_kept_up_to_date(home: Home) -> None:
+    hicolor = home.data / "icons" / "hicolor"
+    other = hicolor / "48x48" / "apps"  # another program's icon, and a cache of it
+    other.mkdir(parents=True)
+    shutil.copy(SOURCE / "icons" / "hicolor" / "48x48" / "apps" / f"{APP_ID}.png",
+                other / "viewer.png")
+    made = home.run("gtk-update-icon-cache", "--ignore-theme-index", str(hicolor))
+    assert made.returncode == 0, made.stderr
+    cache = hicolor / "icon-theme.cache"
+    assert APP_ID.encode() not in cache.read_bytes()
+    res = home.molforma("--install-desktop")
+    assert res.returncode == 0, res.stderr
+    assert f"ran: gtk-update-icon-cache --force --ignore-theme-index --quiet {hicolor}" in res.stdout
+    assert APP_ID.encode() in cache.read_bytes()
+    res = home.molforma("--uninstall-desktop")
+    assert res.returncode == 0, res.stderr
+    assert "ran: gtk-update-icon-cache" in res.stdout
+    assert cache.is_file() and APP_ID.encode() not in cache.read_bytes()  # theirs, refreshed
+
+
+def test_without_the_desktop_tools_the_files_are_installed_and_each_skip_is_said(
+        home: Home, tmp_path: Path) -> None:
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    home.env["PATH"] = str(empty)  # the script names its Python by absolute path
+    before = home.tree()
+    res = home.molforma("--install-desktop")
+    assert res.returncode == 0, res.stderr
+    for name, package in desktop_install.TOOL_PACKAGES.items():
+        if name != "gtk-update-icon-cache":  # no icon cache: skipped for that reason
+            assert f"skipped {name}: not found on PATH (Debian package {package})" in res.stdout
+    assert "not made the default application" in res.stdout
+    assert installed(home, "applications", DESKTOP).is_file()
+    assert not home.config.exists()
+    res = home.molforma("--uninstall-desktop")
+    assert res.returncode == 0, res.stderr
+    assert home.tree() == before
 
 
 # --- uninstall ------------------------------------------------------------------------
@@ -426,7 +465,7 @@ def test_the_set_up_installs_the_tools_these_tests_run() -> None:
     packages = line.rstrip().rstrip('"').split("|")[1].split()
     # Debian's package of each tool (dpkg -S): the tests fail when one is missing.
     for package in ("desktop-file-utils", "xdg-utils", "libfile-mimeinfo-perl",
-                    "shared-mime-info", "appstream"):
+                    "shared-mime-info", "gtk-update-icon-cache", "appstream"):
         assert package in packages
 
 
