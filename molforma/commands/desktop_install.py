@@ -626,7 +626,9 @@ def uninstall() -> int:
     _check_platform()
     root = data_home()
     manifest = Manifest.read(root)
-    targets = sorted({*(Path(f) for f in manifest.files), *_known_files()})
+    # Only MolForma's own names are taken from the list, whoever edited it since.
+    listed = (Path(f) for f in manifest.files if Path(f).name.startswith(f"{APP_ID}."))
+    targets = sorted({*listed, *_known_files()})
     present = [root / rel for rel in targets if (root / rel).is_file()]
     has_manifest = (root / MANIFEST).is_file()
     defaults_present = any(

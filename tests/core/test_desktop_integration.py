@@ -296,6 +296,24 @@ def test_uninstall_keeps_everything_that_was_there_before(home: Home) -> None:
     assert home.filetype(viewer) == "text/x-viewer"  # the other package still registered
 
 
+def test_uninstall_removes_only_molforma_s_files_whatever_its_list_says(home: Home) -> None:
+    import json
+
+    assert home.molforma("--install-desktop").returncode == 0
+    viewer = home.data / "applications" / "viewer.desktop"
+    viewer.write_text("[Desktop Entry]\nType=Application\nName=Viewer\nExec=true\n")
+    canary = home.root / "canary"
+    canary.touch()
+    listing = home.data / "molforma" / "desktop-install.json"
+    manifest = json.loads(listing.read_text())
+    manifest["files"] += ["applications/viewer.desktop", "../../canary", str(canary)]
+    listing.write_text(json.dumps(manifest))
+    res = home.molforma("--uninstall-desktop")
+    assert res.returncode == 0, res.stderr
+    assert viewer.is_file() and canary.is_file()
+    assert not installed(home, "applications", DESKTOP).exists()
+
+
 # --- refusals -------------------------------------------------------------------------
 
 
