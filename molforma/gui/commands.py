@@ -421,7 +421,7 @@ class CommandRunner(QObject):
         controls.validate(row, value, self.policy)
         set_value(obj, value)
         shown = widget_value(obj, full=True)
-        if not _kept(obj, value, shown):
+        if not _kept(obj, row.stored(value) if row.stored is not None else value, shown):
             # A field that quietly went back to the stored value: a refusal, never "done".
             # (A panel that showed its reason has already put it in the record.)
             outcome.refused(MolFormaError("ui_value_not_kept", target=obj.objectName(),

@@ -93,6 +93,9 @@ class Control:
     validate: Validator | None = None
     protected: str | None = None
     dialog: str | None = None
+    # The value the field holds once ``value`` is set, when the setting stores another
+    # spelling of it (a functional's alias becomes its table name): what "kept" compares.
+    stored: Callable[[Any], Any] | None = None
 
     @property
     def tools(self) -> frozenset[str]:
@@ -152,6 +155,18 @@ def _grammar(name: str) -> Validator:
         getattr(value_grammar, f"validate_{name}")(text)
 
     return check
+
+
+def _functional_stored(value: Any) -> Any:
+    """The table name a functional is stored by (``CAMB3LYP`` → ``cam-b3lyp``)."""
+    from molforma.nwchem import functionals
+
+    text = _text(value)
+    try:
+        entry = functionals.check(text)
+    except MolFormaError:
+        return value
+    return entry["name"] if entry is not None else " ".join(text.split())
 
 
 _EXEC = "blocked_execution_setting"
@@ -223,7 +238,8 @@ CONTROLS: tuple[Control, ...] = (
     # -- Calculation tab ------------------------------------------------------------------------
     Control("taskCombo", C, "calculation.task"),
     Control("theoryCombo", C, "calculation.theory"),
-    Control("functionalCombo", C, "calculation.functional", _grammar("functional")),
+    Control("functionalCombo", C, "calculation.functional", _grammar("functional"),
+            stored=_functional_stored),
     Control("basisCombo", C, "calculation.basis", _grammar("basis")),
     Control("referenceCombo", C, "calculation.reference"),
     Control("chargeSpin", S, "document.charge"),

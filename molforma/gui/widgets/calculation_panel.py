@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from molforma.document.changes import Change
 from molforma.errors import MolFormaError
+from molforma.gui import outcome
 from molforma.gui.widgets.panel_workers import (
     Retranslatable,
     apply_edit,
@@ -87,6 +88,7 @@ class CatalogueLabels(Mapping[str, str]):
 
 
 TASK_LABELS = CatalogueLabels("tasks")
+FUNCTIONAL_LABELS = CatalogueLabels("functionals")
 THEORY_LABELS = CatalogueLabels("theories")
 ADVANCED_LABELS = CatalogueLabels("advanced_keys", "key")
 DEFAULT_TEXT = QT_TRANSLATE_NOOP("CalculationPanel", "(NWChem default)")
@@ -215,14 +217,24 @@ class CalculationPanel(Retranslatable, QWidget):
             self.theory_combo.addItem(key, key)
         self.bind_text(lambda: [self.theory_combo.setItemText(
             i, THEORY_LABELS.get(k, k)) for i, k in enumerate(THEORIES)])
+        # The functional table names each entry (item data, what the document stores) and
+        # labels it (item text, in the window's language); a typed xc line is kept as typed.
         self.functional_combo = QComboBox(conditions)
         self.functional_combo.setObjectName("functionalCombo")
         self.functional_combo.setEditable(True)
-        self.functional_combo.addItems(catalog_names("functionals", _FALLBACK_FUNCTIONALS))
+        functional_names = catalog_names("functionals", _FALLBACK_FUNCTIONALS)
+        for name in functional_names:
+            self.functional_combo.addItem(name, name)
+        self.bind_text(lambda: [self.functional_combo.setItemText(
+            i, FUNCTIONAL_LABELS.get(k, k)) for i, k in enumerate(functional_names)])
         self.basis_combo = QComboBox(conditions)
         self.basis_combo.setObjectName("basisCombo")
         self.basis_combo.setEditable(True)
         self.basis_combo.addItems(catalog_names("basis_sets", _FALLBACK_BASIS))
+        for combo in (self.functional_combo, self.basis_combo):
+            # Enter must not add what was typed to the list: a refused name would stay
+            # there, and the list is the table's.
+            combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.reference_combo = QComboBox(conditions)
         self.reference_combo.setObjectName("referenceCombo")
         self.reference_combo.addItem("", None)
@@ -262,12 +274,16 @@ class CalculationPanel(Retranslatable, QWidget):
         self.reference_combo.currentIndexChanged.connect(
             lambda _i: self._set_calc("reference", self.reference_combo.currentData()))
         for combo, key in ((self.functional_combo, "functional"), (self.basis_combo, "basis")):
+            # activated as well as currentIndexChanged: choosing the item that is already
+            # current (after a typed value the index did not follow) changes no index but
+            # must still set the document to it.
             combo.currentIndexChanged.connect(
-                lambda _i, c=combo, k=key: self._set_calc(k, c.currentText().strip()))
+                lambda i, c=combo, k=key: self._set_calc(k, _item_value(c, i)))
+            combo.activated.connect(lambda i, c=combo, k=key: self._set_calc(k, _item_value(c, i)))
             edit = combo.lineEdit()
             if edit is not None:
                 edit.editingFinished.connect(
-                    lambda c=combo, k=key: self._set_calc(k, c.currentText().strip()))
+                    lambda c=combo, k=key: self._set_calc(k, _typed_value(c)))
         self.charge_spin.valueChanged.connect(lambda v: self._set_molecule("charge", v))
         self.multiplicity_spin.valueChanged.connect(
             lambda v: self._set_molecule("multiplicity", v))
@@ -408,7 +424,7 @@ class CalculationPanel(Retranslatable, QWidget):
             self.refresh()
 
     def _set_calc(self, key: str, value: Any) -> None:
-        if self._loading:
+        if self._loading or (value is None and key in ("functional", "basis")):
             return
         if self.ctx.document.project.get("calculation", {}).get(key) == value:
             return
@@ -419,6 +435,7 @@ class CalculationPanel(Retranslatable, QWidget):
             try:
                 check(value)
             except MolFormaError as exc:
+                outcome.refused(exc)  # a window command that typed it fails with this
                 self._after_edit(f"calculation.{key}", exc.message())
                 return
         self._after_edit(f"calculation.{key}", apply_edit(self.ctx, "set_nwchem", {key: value}))
@@ -524,7 +541,8 @@ class CalculationPanel(Retranslatable, QWidget):
             _select_data(self.task_combo, calc.get("task"))
             _select_data(self.theory_combo, calc.get("theory"))
             _select_data(self.reference_combo, calc.get("reference"))
-            _set_combo_text(self.functional_combo, str(calc.get("functional", "")))
+            _set_combo_text(self.functional_combo, str(calc.get("functional", "")),
+                            _functional_name(str(calc.get("functional", ""))))
             _set_combo_text(self.basis_combo, str(calc.get("basis", "")))
             self.functional_combo.setEnabled(calc.get("theory") == "dft")
             self.charge_spin.setValue(int(doc.get("charge", 0) or 0))
@@ -586,6 +604,10 @@ class CalculationPanel(Retranslatable, QWidget):
                 by_field.setdefault(target, []).append(message)
         for key, message in self._local_errors.items():
             by_field.setdefault(key, []).insert(0, message)
+        for warning in _setting_warnings(project):
+            # Not refusals (a basis may come from a file of the person's own): said beside
+            # the field at once, before Run.
+            by_field.setdefault(warning[0], []).append(warning[1])
         general.extend(self._validation_warnings())
         for key, label in self._messages.items():
             texts = by_field.get(key, [])
@@ -632,11 +654,57 @@ def _select_data(combo: QComboBox, value: Any) -> None:
     combo.setCurrentIndex(max(idx, 0))
 
 
-def _set_combo_text(combo: QComboBox, text: str) -> None:
-    idx = combo.findText(text, Qt.MatchFlag.MatchFixedString)
+def _set_combo_text(combo: QComboBox, text: str, key: str | None = None) -> None:
+    """Show the document's value: its list item (by ``key``, the item data, else by text)
+    as the current index, or no current item and the text as typed. An index left on an
+    item while another value shows would make choosing that item change nothing."""
+    idx = combo.findData(key) if key is not None else -1
+    if idx < 0:
+        idx = combo.findText(text, Qt.MatchFlag.MatchFixedString)
     if idx >= 0:
-        combo.setCurrentIndex(idx)
-    combo.setEditText(text)
+        if combo.currentIndex() != idx:
+            combo.setCurrentIndex(idx)
+        combo.setEditText(combo.itemText(idx))
+    else:
+        combo.setCurrentIndex(-1)
+        combo.setEditText(text)
+
+
+def _item_value(combo: QComboBox, index: int) -> str | None:
+    """The value of list item ``index``: its data (a functional's table name) or its text;
+    None for no item (the index is cleared while a typed value shows)."""
+    if index < 0:
+        return None
+    data = combo.itemData(index)
+    return str(data) if isinstance(data, str) else combo.itemText(index).strip()
+
+
+def _typed_value(combo: QComboBox) -> str:
+    """What the person typed: an item's label stands for the item, anything else as is."""
+    text = combo.currentText().strip()
+    idx = combo.findText(text, Qt.MatchFlag.MatchFixedString)
+    return _item_value(combo, idx) or text if idx >= 0 else text
+
+
+def _functional_name(value: str) -> str | None:
+    """The table name ``value`` stands for (an alias, an equal xc line), or None."""
+    from molforma.nwchem import functionals
+
+    try:
+        entry = functionals.check(value)
+    except MolFormaError:
+        return None
+    return str(entry["name"]) if entry is not None else None
+
+
+def _setting_warnings(project: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(field, message) of the calculation warnings: an unknown basis with the nearest
+    library names, a functional that needs a newer NWChem."""
+    from molforma.i18n import render
+    from molforma.nwchem.functionals import calculation_warnings
+
+    return [(w["field"], render(w["code"], w["details"]))
+            for w in calculation_warnings(project.get("calculation") or {})]
 
 
 def _tristate_value(state: Qt.CheckState) -> bool | None:
