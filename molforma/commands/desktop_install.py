@@ -26,6 +26,7 @@ database tool failed (the files are in place), 2 nothing could be written or rem
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import shutil
@@ -276,12 +277,10 @@ class _Staging:
     def stage(self, dest: Path, data: bytes) -> None:
         self.mkdirs(dest.parent)
         if dest.is_dir():
-            raise IsADirectoryError(21, "a folder has this name", str(dest))
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(dest))
         tmp = dest.with_name(f".{dest.name}{_TMP_SUFFIX}")
         tmp.write_bytes(data)
         self.staged.append((tmp, dest))
-        # The permissions the same file would get from a plain write (umask applied).
-        os.chmod(tmp, 0o644 & ~_umask())
 
     def commit(self) -> None:
         for tmp, dest in self.staged:
@@ -293,12 +292,6 @@ class _Staging:
             tmp.unlink(missing_ok=True)
         for d in reversed(self.made_dirs):
             _remove_empty(d)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 # --- the manifest ---------------------------------------------------------------------
@@ -477,10 +470,8 @@ def _remove_defaults(made: Sequence[str], lines: list[str]) -> None:
     for path in _mimeapps_files():
         try:
             text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            continue
         except (OSError, UnicodeDecodeError):
-            continue
+            continue  # none there, or not one MolForma could have written to
         new, gone = _without_us(text)
         dropped += [t for t in gone if t not in dropped]
         if new == text:
@@ -498,14 +489,11 @@ def _remove_defaults(made: Sequence[str], lines: list[str]) -> None:
 
 
 def _made_by_install(path: Path, made: Sequence[str]) -> bool:
-    for base, tag in ((config_home(), "config:"), (data_home(), "data:")):
-        try:
-            rel = path.relative_to(base)
-        except ValueError:
-            continue
-        if tag + str(rel) in made:
-            return True
-    return False
+    try:
+        rel = path.relative_to(config_home())
+    except ValueError:
+        return False
+    return f"config:{rel}" in made
 
 
 def _set_defaults(lines: list[str]) -> tuple[list[str], list[str]]:
