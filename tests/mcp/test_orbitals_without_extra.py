@@ -19,7 +19,14 @@ from typing import Any
 
 import pytest
 
-from tests.mcp.conftest import FIXTURES, GUI_ENV, McpProcess, run_window_command, wait_until
+from tests.mcp.conftest import (
+    FIXTURES,
+    GUI_ENV,
+    TASK_CAPS,
+    McpProcess,
+    run_window_command,
+    wait_until,
+)
 
 pytest.importorskip("PySide6")
 
@@ -105,6 +112,16 @@ def test_an_orbital_asked_for_without_pyscf_is_refused_naming_the_extra_and_the_
     assert INSTALL in error["message"]
     for word in words:
         assert word in error["message"], error["message"]
+    # Asked as a task, the same refusal is the task's error result (isError, code, message).
+    doc_id, rev = server.doc()
+    task = server.call("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
+                                       "target": "orbitalLumoButton"}, caps=TASK_CAPS)
+    done = wait_until(lambda: (t := server.result("tasks/get", {"taskId": task["taskId"]},
+                                                  caps=TASK_CAPS))["status"] == "completed"
+                      and t, 60)
+    assert done["result"]["isError"] is True
+    assert done["result"]["structuredContent"]["code"] == "orbitals_unavailable"
+    assert INSTALL in done["result"]["structuredContent"]["message"]
 
     # Everything else goes on: another window command, a document tool, the results.
     rec = run_window_command(server, "ui_activate", {"target": "resultsTab"})
