@@ -84,7 +84,12 @@ def test_the_wheel_version_is_the_package_version_and_the_command_says_it(
     assert meta["License-Expression"] == "MIT"
     assert "https://github.com/molforma/molforma" in meta.get_all("Project-URL")[0]
     assert "orbitals" in meta.get_all("Provides-Extra")
-    assert not any("pyscf" in r and "extra ==" not in r for r in meta.get_all("Requires-Dist"))
+    requires = meta.get_all("Requires-Dist")
+    assert not any("pyscf" in r and "extra ==" not in r for r in requires)
+    # The developer set-up (the test extra) has every package of the orbitals extra.
+    extra = {name: {r.split(";")[0] for r in requires if f'extra == "{name}"' in r}
+             for name in ("orbitals", "test")}
+    assert extra["orbitals"] and extra["orbitals"] <= extra["test"]
 
 
 def test_the_wheel_holds_every_file_the_program_reads(installed: Installed,
