@@ -116,6 +116,18 @@ register({
         "en": "  MolForma now opens by default: {types}",
         "ja": "  既定で MolForma が開くファイルの種類: {types}",
     },
+    "desktop_default_not_set": {
+        "en": "  xdg-mime did not make MolForma the default application of {types}: "
+              "{path} was not changed (can it be written?)",
+        "ja": "  xdg-mime は {types} の既定のアプリケーションを MolForma にできませんでした: "
+              "{path} は変更されていません（書き込めますか？）",
+    },
+    "desktop_manifest_failed": {
+        "en": "  could not update {path} ({reason}); --uninstall-desktop still finds "
+              "MolForma's files by their names",
+        "ja": "  {path} を更新できませんでした（{reason}）。--uninstall-desktop は MolForma の"
+              "ファイルを名前で見つけます",
+    },
     "desktop_default_kept": {
         "en": "  kept your default application for {type}: {app}",
         "ja": "  {type} の既定のアプリケーションはそのままにしました: {app}",
@@ -496,10 +508,12 @@ def _made_by_install(path: Path, made: Sequence[str]) -> bool:
     return f"config:{rel}" in made
 
 
-def _set_defaults(lines: list[str]) -> tuple[list[str], list[str]]:
+def _set_defaults(lines: list[str]) -> tuple[list[str], list[str], bool]:
     """Make MolForma the default of its types the person gave no other default.
-    The types set, and what ``xdg-mime`` made in the configuration folder for it."""
-    chosen = _defaults_in(config_home() / "mimeapps.list")
+    The types set, what ``xdg-mime`` made in the configuration folder for it, and
+    False when it was asked and did not do it."""
+    listing = config_home() / "mimeapps.list"
+    chosen = _defaults_in(listing)
     wanted = []
     for mime in MIME_TYPES:
         app = chosen.get(mime)
@@ -508,21 +522,31 @@ def _set_defaults(lines: list[str]) -> tuple[list[str], list[str]]:
         else:
             wanted.append(mime)
     if not wanted:
-        return [], []
+        return [], [], True
     home = config_home()
-    had_home, had_list = home.exists(), (home / "mimeapps.list").exists()
+    had_home, had_list = home.exists(), listing.exists()
     if shutil.which("xdg-mime") is None:
         _run_tool(["xdg-mime"], lines)  # says it was skipped and what that means
-        return [], []
-    if not _run_tool(["xdg-mime", "default", DESKTOP_FILE, *wanted], lines):
-        return [], []
-    lines.append(render("desktop_default_set", {"types": ", ".join(wanted)}))
+        return [], [], True
+    ran = _run_tool(["xdg-mime", "default", DESKTOP_FILE, *wanted], lines)
     made = []
-    if not had_list and (home / "mimeapps.list").exists():
+    if not had_list and listing.exists():
         made.append("config:mimeapps.list")
     if not had_home and home.exists():
         made.append("config:.")
-    return wanted, made
+    if not ran:
+        return [], made, False
+    # xdg-mime answers 0 even when it could not write the list (every desktop's path
+    # goes through $XDG_CONFIG_HOME/mimeapps.list), so the list itself is the proof.
+    now = _defaults_in(listing)
+    done = [m for m in wanted if now.get(m) == DESKTOP_FILE]
+    missing = [m for m in wanted if m not in done]
+    if done:
+        lines.append(render("desktop_default_set", {"types": ", ".join(done)}))
+    if missing:
+        lines.append(render("desktop_default_not_set", {"types": ", ".join(missing),
+                                                        "path": listing}))
+    return done, made, not missing
 
 
 # --- install / uninstall ----------------------------------------------------------------
@@ -579,14 +603,18 @@ def install() -> int:
         raise
     lines.append(render("desktop_starts", {"command": " ".join(command)}))
     ok = _update_databases(root, lines, installing=True)
-    defaults, config_made = _set_defaults(lines)
+    defaults, config_made, ok_defaults = _set_defaults(lines)
+    ok = ok and ok_defaults
     if defaults or config_made:
         manifest.defaults = sorted({*manifest.defaults, *defaults})
         manifest.config_made = sorted({*manifest.config_made, *config_made})
         try:
             _write_atomically(root / MANIFEST, manifest.to_bytes())
         except OSError as exc:
-            raise _cannot("desktop_cannot_write", exc, root) from exc
+            # The files are in place by now, so this is said beside them, not as a refusal.
+            lines.append(render("desktop_manifest_failed", {
+                "path": root / MANIFEST, "reason": exc.strerror or str(exc)}))
+            ok = False
     lines.append(render("desktop_undo"))
     sys.stdout.write("\n".join(lines) + "\n")
     return 0 if ok else 1

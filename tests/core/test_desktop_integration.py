@@ -353,6 +353,21 @@ def test_a_data_folder_that_cannot_be_written_is_a_clear_error_and_nothing_is_wr
     assert not home.config.exists()  # no default was set either
 
 
+def test_a_default_that_could_not_be_recorded_is_not_reported_as_set(home: Home) -> None:
+    # xdg-mime exits 0 even when it cannot write mimeapps.list.
+    home.config.mkdir(parents=True)
+    with _ReadOnly(home.config):
+        res = home.molforma("--install-desktop")
+    assert res.returncode == 1, res.stdout
+    assert "Traceback" not in res.stderr
+    assert "now opens by default" not in res.stdout
+    assert ("xdg-mime did not make MolForma the default application of "
+            "application/x-molforma+json") in res.stdout
+    assert str(home.config / "mimeapps.list") in res.stdout
+    assert installed(home, "applications", DESKTOP).is_file()  # the rest is in place
+    assert home.molforma("--uninstall-desktop").returncode == 0
+
+
 def test_a_failure_halfway_takes_back_what_was_already_written(home: Home) -> None:
     # applications/, icons/ and mime/ can be made; metainfo/ cannot (a file has its name).
     home.data.mkdir(parents=True)
