@@ -20,7 +20,8 @@ written are they moved into place, so a folder that cannot be written leaves not
 behind. What was written is recorded in ``molforma/desktop-install.json`` in the same data
 folder, and ``--uninstall-desktop`` removes exactly that (and the folders and databases
 the install made), then runs the database updates again. Exit status: 0 done, 1 a
-database tool failed (the files are in place), 2 nothing could be written or removed.
+database tool failed or a default was not recorded (the files are in place), 2 nothing
+could be written or removed.
 """
 
 from __future__ import annotations
