@@ -580,7 +580,9 @@ def set_nwchem(doc: Document, values: Mapping[str, Any], *, allow_protected: boo
     values = dict(values)
     functional = values.get("functional")
     if isinstance(functional, str) and functional.strip():
-        values["functional"] = functionals.canonical(validate_functional_text(functional))
+        entry = functionals.find_entry(functional)  # aliases may hold ω: not xc text
+        values["functional"] = str(entry["name"]) if entry is not None else \
+            functionals.canonical(validate_functional_text(functional))
     out = _settings_edit(doc, "calculation", CalculationSettings, values,
                          PROTECTED_CALCULATION_KEYS, allow_protected, "Set calculation",
                          expected_revision, preview, origin)

@@ -405,6 +405,8 @@ def validate_functional(value: Any) -> str:
     """
     from molforma.nwchem import functionals
 
+    if isinstance(value, str) and functionals.find_entry(value) is not None:
+        return value  # a name or alias of the table (ωB97X-D3 too), stored by its name
     text = validate_functional_text(value)
     if text:
         functionals.check(text)
