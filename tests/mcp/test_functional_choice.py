@@ -83,3 +83,33 @@ def test_get_catalog_lists_every_functional_with_its_label_and_dft_lines(
     assert entries["b3lyp-d3"]["lines"] == ["disp vdw 3"]
     assert entries["wb97x-d3"]["nwchem"] == "7.2.0"
     assert all(e["label"]["en"] and e["label"]["ja"] for e in entries.values())
+
+
+def test_window_commands_on_the_functional_combo_are_truthful(spawn: Any) -> None:
+    """Against the real ``molforma --mcp-gui`` (offscreen): after a typed custom xc line,
+    ui_set_value b3lyp sets the document and the input (it used to report done and keep
+    the custom one); an unknown name ends failed with the refusal, nothing changed."""
+    from tests.mcp.conftest import GUI_ENV, run_window_command, wait_until
+
+    server = spawn(env=GUI_ENV, flag="--mcp-gui")
+    doc_id, _rev = server.water()
+    assert _set(server, {"theory": "dft"})["isError"] is False
+    # The window enables the combo once it has seen the DFT setting.
+    wait_until(lambda: server.ok("get_ui_item", {"target": "functionalCombo"})["enabled"])
+    custom = "hfexch 0.2 becke88 0.8 lyp"
+    rec = run_window_command(server, "ui_set_value", {"target": "functionalCombo",
+                                                      "value": custom})
+    assert rec["status"] == "done", (rec["error"], rec)
+    assert server.project(doc_id)["calculation"]["functional"] == custom
+    rec = run_window_command(server, "ui_set_value", {"target": "functionalCombo",
+                                                      "value": "b3lyp"})
+    assert rec["status"] == "done", (rec["error"], rec)
+    assert server.project(doc_id)["calculation"]["functional"] == "b3lyp"
+    nw = server.ok("export_document", {"documentId": doc_id, "format": "nwchem"})
+    assert "xc b3lyp" in str(nw) and custom not in str(nw)
+    before = server.project(doc_id)["calculation"]
+    rec = run_window_command(server, "ui_set_value", {"target": "functionalCombo",
+                                                      "value": "wb97x-d"})
+    assert rec["status"] == "failed", rec
+    assert rec["error"]["code"] == "unknown_functional" and "wb97x-d3" in rec["error"]["message"]
+    assert server.project(doc_id)["calculation"] == before
