@@ -217,9 +217,8 @@ def functional_xc(functional: str) -> str:
     line (``xpbe96 cpbe96``, ``xtpss03 ctpss03``, ``becke88 lyp``); anything else is
     already an xc line and comes back with its spacing normalised.
     """
+    from molforma.nwchem.functionals import find_entry
+
     text = " ".join(str(functional).split())
-    low = text.lower()
-    for entry in _load("functionals"):
-        if entry["name"].lower() == low:
-            return str(entry["xc"])
-    return text
+    entry = find_entry(text)  # names and aliases (pbe → xpbe96 cpbe96)
+    return str(entry["xc"]) if entry is not None else text
