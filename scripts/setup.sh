@@ -30,6 +30,7 @@ DEB_GROUPS=(
   "OpenGL (Mesa), for the 3D view|libegl1 libgl1 libgl1-mesa-dri libglx-mesa0"
   "fonts: DejaVu for Latin text, IPA Gothic for the Japanese window|fonts-dejavu-core fonts-ipafont-gothic"
   "SLURM and munge, for the real single-node cluster the batch-job tests start (tests/slurm_cluster.py; the package scripts start no service)|slurm-wlm munge"
+  "OpenSSH server, for the sshd the remote-cluster tests start in front of that cluster (tests/ssh_rig.py; the package scripts start no service)|openssh-server"
   "desktop integration tests: desktop-file-validate, xdg-mime (with the mimetype reader it uses outside a desktop session), update-mime-database, gtk-update-icon-cache, appstreamcli|desktop-file-utils xdg-utils libfile-mimeinfo-perl shared-mime-info gtk-update-icon-cache appstream"
 )
 MIN_PYTHON="3.11"
