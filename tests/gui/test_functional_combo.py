@@ -124,3 +124,15 @@ def test_the_functional_combo_lists_the_table_with_its_labels(make_main_window: 
     labels = {e["name"]: e["label"]["en"] for e in table}
     for i in range(combo.count()):
         assert labels[combo.itemData(i)] in combo.itemText(i)
+
+
+def test_ui_set_value_of_a_listed_basis_after_a_typed_one_changes_the_document(
+        make_main_window: Any, qtbot: Any) -> None:
+    win, doc, panel = _window(make_main_window)
+    rec = _set_value(win, "basisCombo", "pcseg-1")
+    assert rec.status == "done", rec.error
+    assert doc.project["calculation"]["basis"] == "pcseg-1"
+    rec = _set_value(win, "basisCombo", "6-31g*")
+    assert rec.status == "done", rec.error
+    assert doc.project["calculation"]["basis"] == "6-31g*"
+    assert "* library 6-31g*" in panel.findChild(object, "inputPreview").toPlainText()
