@@ -40,11 +40,30 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     app.setApplicationName("MolForma")
     app.setOrganizationName("MolForma")
     app.setApplicationDisplayName("MolForma")
+    _set_desktop_identity(app)
     install_translators(display_language())
     from molforma.gui.main_thread_gc import collect_in_this_thread
 
     collect_in_this_thread(app)  # no Qt object is ever freed by a worker thread's collection
     return app
+
+
+def _set_desktop_identity(app: QApplication) -> None:
+    """Tie the window to its menu entry and icon (``molforma --install-desktop``).
+
+    Without the desktop file name, GNOME and KDE see the window as "python3" and show
+    neither the entry's name nor its icon in the task switcher.
+    """
+    from PySide6.QtGui import QIcon
+
+    from molforma.commands.desktop_install import APP_ID, SOURCE
+
+    app.setDesktopFileName(APP_ID)
+    icon = QIcon()
+    for png in sorted((SOURCE / "icons" / "hicolor").glob(f"*/apps/{APP_ID}.png")):
+        icon.addFile(str(png))
+    if not icon.isNull():
+        app.setWindowIcon(icon)
 
 
 def install_translators(lang: str) -> list[str]:

@@ -528,7 +528,7 @@ class CalculationPanel(Retranslatable, QWidget):
         the window (get_ui, get_ui_item) sees what the person would see on opening it."""
         if self._preview_stale:
             self._preview_timer.stop()
-            self._refresh_preview_and_messages(self.ctx.document.project)
+            self._refresh_preview_and_messages(self.ctx.document.project, read_now=True)
 
     def refresh(self, *_args: Any, keep_extra: bool = False) -> None:
         """Reload every field, the messages and the preview from the confirmed project."""
@@ -572,7 +572,8 @@ class CalculationPanel(Retranslatable, QWidget):
     def _deferred_preview(self) -> None:
         self._refresh_preview_and_messages(self.ctx.document.project)
 
-    def _refresh_preview_and_messages(self, project: dict[str, Any]) -> None:
+    def _refresh_preview_and_messages(self, project: dict[str, Any], *,
+                                      read_now: bool = False) -> None:
         self._preview_stale = False
         problems: list[dict[str, Any]] = []
         try:
@@ -608,7 +609,12 @@ class CalculationPanel(Retranslatable, QWidget):
             # Not refusals (a basis may come from a file of the person's own): said beside
             # the field at once, before Run.
             by_field.setdefault(warning[0], []).append(warning[1])
-        general.extend(self._validation_warnings())
+        if read_now or self.isVisible():
+            general.extend(self._validation_warnings())
+        else:
+            # Checked when the tab is shown or read (catch_up): the valence check loads
+            # RDKit, which a window start with this tab hidden must not wait for.
+            self._preview_stale = True
         for key, label in self._messages.items():
             texts = by_field.get(key, [])
             label.setText("\n".join(texts))
