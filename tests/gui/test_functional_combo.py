@@ -136,3 +136,22 @@ def test_ui_set_value_of_a_listed_basis_after_a_typed_one_changes_the_document(
     assert rec.status == "done", rec.error
     assert doc.project["calculation"]["basis"] == "6-31g*"
     assert "* library 6-31g*" in panel.findChild(object, "inputPreview").toPlainText()
+
+
+def test_a_project_opened_with_an_unknown_functional_shows_why_beside_the_field(
+        make_main_window: Any, qtbot: Any, tmp_path: Any) -> None:
+    import json
+
+    _win, doc, panel = _window(make_main_window)
+    path = tmp_path / "old.molforma.json"
+    ops.save_project(doc, str(path))
+    data = json.loads(path.read_text())
+    data["calculation"]["functional"] = "wb97x-d"
+    path.write_text(json.dumps(data))
+    ops.open_file(doc, str(path), preview=False)
+    message = panel.findChild(QLabel, "calculation_functionalMessage")
+    qtbot.waitUntil(lambda: message.isVisible(), timeout=3000)
+    assert "wb97x-d" in message.text() and "wb97x-d3" in message.text()
+    assert panel.findChild(QComboBox, "functionalCombo").currentText() == "wb97x-d"
+    preview = panel.findChild(object, "inputPreview").toPlainText()
+    assert "xc wb97x-d" not in preview and "wb97x-d" in preview  # no input, the reason
