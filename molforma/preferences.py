@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
 from molforma.i18n import register, render
@@ -42,6 +42,74 @@ register({
 })
 
 
+class ClusterProfile(BaseModel):
+    """A remote cluster reached over the system's OpenSSH (:mod:`molforma.jobs.remote`).
+
+    Only the person writes profiles (Preferences dialog or ``preferences.json`` by hand;
+    ``docs/remote-clusters.md``): MCP may name one for a job (the execution setting
+    ``remote_profile``) but can neither create, change nor read one. Every value reaches
+    ssh's command line, the remote shell or the remote batch script, so each is checked
+    by its grammar in :mod:`molforma.nwchem.value_grammar` here, when the file is read,
+    and again when a job uses it. Authentication stays the person's own ssh set-up (keys,
+    agent, ``~/.ssh/config``): a profile holds no password or key.
+    """
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    name: str = Field(description="What the Execution tab and remote_profile call it.")
+    host: str = Field(description="Host alias of the ssh_config (or user@host).")
+    ssh_config: str | None = Field(
+        None, description="ssh_config file given to ssh with -F (None: the account's "
+        "~/.ssh/config and /etc/ssh/ssh_config).")
+    remote_folder: str = Field(
+        description="Where job folders are made on the cluster (absolute, or ~/...).")
+    scheduler: Literal["slurm"] = Field("slurm", description="The cluster's scheduler.")
+    partition: str | None = Field(None, description="Default partition (None: the cluster's).")
+    account: str | None = Field(None, description="Default account.")
+    qos: str | None = Field(None, description="Default quality of service.")
+    environment_lines: list[str] = Field(
+        default_factory=list, description="Lines run before NWChem (module load nwchem).")
+    nwchem_command: str = Field("nwchem", description="NWChem on the cluster.")
+    launcher: str = Field("mpirun", description="MPI launcher on the cluster (2+ ranks).")
+
+    @model_validator(mode="after")
+    def _grammar(self) -> ClusterProfile:
+        """Each value by its grammar, the profile named in the message."""
+        from molforma.errors import MolFormaError
+
+        try:
+            check_profile(self)
+        except MolFormaError as exc:
+            raise ValueError(exc.message("en")) from None
+        return self
+
+
+def check_profile(profile: ClusterProfile) -> None:
+    """Every value of ``profile`` checked by its grammar (also for a profile built without
+    validation).
+
+    Raises:
+        ValidationError: the first value's code (``bad_profile_name``, ``bad_ssh_host``,
+            ``bad_ssh_config_path``, ``bad_remote_folder``, ``bad_slurm_name``,
+            ``bad_remote_environment_line``, ``bad_remote_command``).
+    """
+    from molforma.errors import ValidationError
+    from molforma.nwchem import value_grammar as g
+
+    name = g.validate_profile_name(profile.name)
+    g.validate_ssh_host(profile.host, name)
+    g.validate_ssh_config_path(profile.ssh_config, name)
+    g.validate_remote_folder(profile.remote_folder, name)
+    if profile.scheduler != "slurm":
+        raise ValidationError("bad_profile_name", value=g.shown(profile.scheduler),
+                              setting="scheduler")
+    for key in ("partition", "account", "qos"):
+        g.validate_slurm_name(key, getattr(profile, key))
+    g.validate_remote_environment_lines(profile.environment_lines, name)
+    g.validate_remote_command("nwchem_command", profile.nwchem_command, name)
+    g.validate_remote_command("launcher", profile.launcher, name)
+
+
 class Preferences(BaseModel):
     """What the Preferences dialog edits (unknown keys are refused, see the module text)."""
 
@@ -59,6 +127,22 @@ class Preferences(BaseModel):
     account: str | None = Field(None, description="Default SLURM account (trusted).")
     batch_directives: list[str] = Field(
         default_factory=list, description="Default extra batch options (trusted).")
+    profiles: list[ClusterProfile] = Field(
+        default_factory=list, description="Remote clusters reached over ssh (the person's; "
+        "MCP may choose one for a job, never edit one).")
+
+    @field_validator("profiles", mode="after")
+    @classmethod
+    def _unique_profiles(cls, value: list[ClusterProfile]) -> list[ClusterProfile]:
+        names = [p.name for p in value]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"profile name {twice[0]!r} is used twice")
+        return value
+
+    def profile(self, name: str) -> ClusterProfile | None:
+        """The profile called ``name``, or None."""
+        return next((p for p in self.profiles if p.name == name), None)
 
     @field_validator("executable", "launcher", "environment", "account", "batch_directives",
                      mode="after")

@@ -148,6 +148,13 @@ class ExecutionSettings(BaseModel):
         default_factory=list,
         description="Protected: extra batch options, one '--name=value' per entry "
         "(e.g. '--mem=4G').")
+    # A remote cluster (molforma.jobs.remote): the name of one of the person's cluster
+    # profiles in Preferences. Choosing one is not protected (the profile itself is: only
+    # Preferences hold it, and MCP can neither write nor read them); with scheduler slurm
+    # the job is submitted there over ssh instead of to a local SLURM.
+    remote_profile: str | None = Field(
+        None, description="Cluster profile (Preferences) a batch job is submitted to over "
+        "ssh; null: the local SLURM.")
 
     # Each value below reaches NWChem's command line or the batch script PSI/J writes:
     # checked by its grammar here (every route that sets it) and again at submission
@@ -181,6 +188,11 @@ class ExecutionSettings(BaseModel):
     @classmethod
     def _directives(cls, value: list[str]) -> list[str]:
         return grammar.validate_batch_directives(value)
+
+    @field_validator("remote_profile")
+    @classmethod
+    def _remote_profile(cls, value: str | None) -> str | None:
+        return grammar.validate_remote_profile(value)
 
 
 PROTECTED_EXECUTION_KEYS: tuple[str, ...] = (
