@@ -117,6 +117,8 @@ class _State:
     first_unclaimed: int = 0
     scf_failed: bool = False
     freqs: list[float] = field(default_factory=list)
+    # The frequencies before translations and rotations are projected out (cm-1).
+    unprojected: list[float] = field(default_factory=list)
     disp_columns: list[array[float]] = field(default_factory=list)
     modes_reference: int | None = None
     ir: dict[int, float] = field(default_factory=dict)
@@ -479,7 +481,10 @@ def _on_modes(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
             projected = True
             break
     if not projected:
-        return  # the unprojected block comes first; the projected one is what we keep
+        # The unprojected block comes first: only its frequencies are kept, to tell
+        # whether the geometry was a stationary point (see _residual_gradient_warning).
+        st.unprojected = _unprojected_frequencies(tx, end, st)
+        return
     freqs: list[float] = []
     columns: list[array[float]] = []
     while True:
@@ -523,6 +528,54 @@ def _on_modes(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
         st.disp_columns = columns
         st.modes_reference = len(st.structures) - 1 if st.structures else None
         st.ir = {}
+
+
+def _unprojected_frequencies(tx: _Text, end: int, st: _State) -> list[float]:
+    """The ``Frequency`` rows of the unprojected normal-mode block after ``end``."""
+    natoms = len(st.structures[-1].symbols) if st.structures else 10_000
+    out: list[float] = []
+    cur = end
+    # The block has 3N rows per six modes; past that, or at the projected Hessian, stop.
+    for _ in range((3 * natoms // 6 + 1) * (3 * natoms + 6) + 20):
+        nxt = tx.next_line(cur)
+        if nxt is None:
+            break
+        ln, cur = nxt
+        head = ln.lstrip()
+        if head.startswith("Frequency"):
+            try:
+                out.extend(float(v) for v in head.split()[1:])
+            except ValueError:
+                break
+        elif "PROJECTED" in ln or "Projected" in ln:
+            break
+    return out
+
+
+# A translation or rotation of a true stationary point stays within a few cm-1 before
+# projection (grid noise in DFT up to ~20); far above this, the gradient was not zero.
+RESIDUAL_FREQUENCY_LIMIT = 50.0
+
+
+def _residual_gradient_warning(st: _State) -> str | None:
+    """A warning when the unprojected translations and rotations are far from zero.
+
+    Each projected vibration takes away its nearest unprojected frequency; what is left
+    are the translations and rotations, which are zero only at a stationary point.
+    """
+    if not st.freqs or not st.unprojected or len(st.unprojected) != len(st.freqs):
+        return None
+    left = list(st.unprojected)
+    for f in sorted((f for f in st.freqs if abs(f) > 1.0), key=abs, reverse=True):
+        nearest = min(range(len(left)), key=lambda i: abs(left[i] - f))
+        left.pop(nearest)
+    worst = max((abs(f) for f in left), default=0.0)
+    if worst <= RESIDUAL_FREQUENCY_LIMIT:
+        return None
+    return (f"Not a stationary point: before projection, translations and rotations reach "
+            f"{worst:.0f} cm-1 (a residual gradient), so these frequencies and the "
+            "thermochemistry are not meaningful; optimise the geometry with the same method "
+            "first (task optimize+frequencies)")
 
 
 def _on_ir(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
@@ -606,6 +659,13 @@ def _add_warning(st: _State, tx: _Text, text: str, start: int) -> None:
         st.warnings.append(Message(message=text, line=tx.line_number(start)))
 
 
+def _add_warning_text(st: _State, text: str) -> None:
+    """A warning of MolForma's own (no output line), listed first."""
+    if text not in st.warning_texts:
+        st.warning_texts.add(text)
+        st.warnings.insert(0, Message(message=text))
+
+
 def _on_warning(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
     _add_warning(st, tx, line.strip(), start)
 
@@ -664,6 +724,9 @@ def _build(st: _State) -> Results:
     elif totals:
         scf_conv = True
     atoms = st.structures[-1].symbols if st.structures else []
+    residual = _residual_gradient_warning(st)
+    if residual is not None:
+        _add_warning_text(st, residual)
     if st.errors and any(DEGENERATE_SYMMETRY in w for w in st.warning_texts):
         # Why the run failed, with the fix: NWChem's last line only says that it did.
         st.errors.append(Message(message=DEGENERATE_SYMMETRY_HINT))

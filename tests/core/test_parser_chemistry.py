@@ -401,3 +401,26 @@ def test_a_bomd_output_without_its_trajectory_file_gives_every_frame_from_its_ow
         # The output prints bohr with 6 decimals: within 1e-6 Angstrom of the file.
         for a, b in zip(ours.coordinates, traj.coordinates, strict=True):
             assert a == pytest.approx(b, abs=1e-6)
+
+
+@pytest.mark.parametrize(("name", "worst"), [("nh3_planar_scf_freq", 405),
+                                             ("water_mp2_freq", 1127),
+                                             ("water_scf_optfreq", None)])
+def test_frequencies_at_a_geometry_that_is_not_stationary_are_flagged(
+        name: str, worst: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The unprojected translations and rotations are zero only where the gradient is:
+    # planar NH3 with unoptimised bonds and MP2 water at an SCF-like geometry reach
+    # hundreds of cm-1; the optimised water stays within 2.3 cm-1.
+    import molforma.nwchem.parser as parser
+
+    def flagged(res: Any) -> list[str]:
+        return [w.message for w in res.summary.warnings if "Not a stationary point" in w.message]
+
+    whole = flagged(read_results(NWCHEM_DATA / f"{name}.out"))
+    monkeypatch.setattr(parser, "WINDOW", 3000)
+    monkeypatch.setattr(parser, "LOOKAHEAD", 100)
+    assert flagged(read_results(NWCHEM_DATA / f"{name}.out")) == whole
+    if worst is None:
+        assert whole == []
+    else:
+        assert len(whole) == 1 and f"reach {worst} cm-1" in whole[0]
