@@ -167,8 +167,21 @@ def nearest(value: str, candidates: Iterable[str], n: int = 5) -> list[str]:
     return [pool[h] for h in hits]
 
 
+_WITH_DISPERSION = re.compile(r"(.+?)[-_+ ]?(d2|d3|d3bj|d3\(bj\))", re.I)
+_DISPERSION_KEYS = {"d2": "d2", "d3": "d3", "d3bj": "d3bj", "d3(bj)": "d3bj"}
+
+
 def _refuse_unknown(value: str) -> ValidationError:
     valid = names()
+    disp = _WITH_DISPERSION.fullmatch(value)
+    base = find_entry(disp.group(1)) if disp else None
+    if disp and base is not None and not base.get("lines"):
+        # b3lyp-d3bj, pbe0-d2: the functional plus the advanced dispersion setting.
+        return ValidationError("functional_dispersion_separate", value=value,
+                               base=base["name"],
+                               dispersion=_DISPERSION_KEYS[disp.group(2).lower()],
+                               valid=valid, setting="functional", block="calculation",
+                               key="functional")
     pool = valid + [a for e in _entries() for a in e.get("aliases", ())]
     close = []
     for hit in nearest(value, pool, n=8):

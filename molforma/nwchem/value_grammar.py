@@ -149,6 +149,13 @@ register({
               "一覧の汎関数（get_catalog functionals）を選ぶか、NWChem の xc キーワードと重みで"
               "xc 行を書いてください。計算設定 functional を変更してください。",
     },
+    "functional_dispersion_separate": {
+        "en": "'{value}' is {base} with a dispersion correction the list does not combine "
+              "with it: choose {base} and set the advanced setting dispersion to "
+              "{dispersion}.",
+        "ja": "「{value}」は {base} に分散力補正を加えたもので、一覧にはその組み合わせがありません。"
+              "{base} を選び、詳細設定 dispersion を {dispersion} にしてください。",
+    },
     "functional_needs_range_separation": {
         "en": "The xc line '{value}' uses range-separated exchange ({keyword}), which needs "
               "cam parameters the functional field cannot carry; without them NWChem gives a "

@@ -154,3 +154,13 @@ def test_a_functional_newer_than_nwchem_7_0_is_accepted_with_a_warning() -> None
     assert codes == ["functional_needs_nwchem"]
     assert "7.2.0" in out["info"]["warnings"][0]["message"]
     assert "xc wb97x-d3" in block(render_input(doc.project), "dft")
+
+
+def test_a_functional_with_a_dispersion_the_list_lacks_is_told_to_use_the_advanced_setting(
+        ) -> None:
+    doc = Document(water(theory="dft"))
+    with pytest.raises(ValidationError) as info:
+        ops.set_nwchem(doc, {"functional": "B3LYP-D3BJ"}, preview=False)
+    assert info.value.code == "functional_dispersion_separate"
+    assert info.value.data["base"] == "b3lyp" and info.value.data["dispersion"] == "d3bj"
+    assert "dispersion" in info.value.message() and "b3lyp" in info.value.data["valid"]
