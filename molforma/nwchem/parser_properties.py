@@ -63,6 +63,7 @@ from molforma.results.model import (
     SpinChannel,
     Summary,
     Thermochemistry,
+    set_frontier,
 )
 
 if TYPE_CHECKING:
@@ -106,6 +107,7 @@ MODULE_GATES: dict[str, tuple[tuple[str, str], ...]] = {
     "Property Module": (("Dipole Moment", "dipole"),
                         ("Quadrupole moments in atomic units", "quadrupole"),
                         ("Total      gross population on atoms", "gross_population"),
+                        ("----- Atomic spin population -----", "atomic_spin"),
                         ("Linear Response polarizability / au", "polarizability")),
 }
 MODULE_NEEDLE = " Module"
@@ -149,7 +151,7 @@ class ChemState:
     # the first step (the gradient of the start geometry), then one per step read.
     md_frames: list[list[list[float]]] = field(default_factory=list)
     md_last_gradient: list[list[float]] | None = None
-    multipole: tuple[list[str], int | None] | None = None
+    multipole: tuple[list[str], int | None, str | None] | None = None
     prefix: str | None = None
     failed: list[Message] = field(default_factory=list)
     failed_lines: dict[str, int] = field(default_factory=dict)
@@ -371,7 +373,27 @@ def _on_gross_population(st: _State, tx: OutputText, line: str, start: int, end:
             break
     if charges:
         st.chem.mulliken = charges
+        st.chem.mulliken_spin = []  # the property module prints its own spin table next
         st.chem.charges_structure = len(st.structures) - 1 if st.structures else None
+
+
+def _on_atomic_spin(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+    """The property module's "Atomic spin population" (open shells): same rows as the
+    gross populations, the last number is the atom's alpha - beta population."""
+    spins: list[float] = []
+    cur = end
+    for _ in range(st.counter.limits.max_atoms + 3):
+        nxt = tx.next_line(cur)
+        if nxt is None:
+            break
+        ln, cur = nxt
+        m = GROSS_ROW.match(ln)
+        if m:
+            spins.append(d_float(m.group(4)))
+        elif spins or ln.strip():
+            break
+    if spins:
+        st.chem.mulliken_spin = spins
 
 
 def _frame(st: _State) -> tuple[str, int | None]:
@@ -390,10 +412,23 @@ def _on_multipole(st: _State, tx: OutputText, line: str, start: int, end: int) -
     if st.chem.moments is not None and st.chem.moments.source == "property":
         return  # the property task's numbers are more precise; keep them
     ref = len(st.structures) - 1 if st.structures else None
-    st.chem.multipole = (tx.lines_after(end, 24), ref)
+    st.chem.multipole = (tx.lines_after(end, 24), ref, _density_level(st))
 
 
-def _multipole_moments(lines: list[str], ref: int | None) -> Moments | None:
+def _density_level(st: _State) -> str | None:
+    """The level of the density a property printed now is of: the last SCF or DFT total.
+
+    NWChem's property module and its multipole analysis work on the SCF/DFT density
+    even when an MP2 or coupled-cluster energy was computed from it.
+    """
+    for e in reversed(st.energies):
+        if e.kind in ("scf", "dft") and not e.displaced:
+            return e.kind
+    return None
+
+
+def _multipole_moments(lines: list[str], ref: int | None,
+                       level: str | None) -> Moments | None:
     dipole = [0.0, 0.0, 0.0]
     quad: dict[str, float] = {}
     found = False
@@ -415,6 +450,7 @@ def _multipole_moments(lines: list[str], ref: int | None) -> Moments | None:
     return Moments(
         dipole=dipole, dipoleDebye=_norm(dipole) * 2.541746473, quadrupole=quad or None,
         frame=_frame_text(ref), referenceStructure=ref, source="multipole analysis",
+        level=level,
     )
 
 
@@ -447,7 +483,7 @@ def _on_dipole(st: _State, tx: OutputText, line: str, start: int, end: int) -> N
     st.chem.multipole = None
     st.chem.moments = Moments(
         dipole=[dipole["X"], dipole["Y"], dipole["Z"]], dipoleDebye=debye, origin=origin,
-        frame=frame, referenceStructure=ref, source="property",
+        frame=frame, referenceStructure=ref, source="property", level=_density_level(st),
     )
 
 
@@ -664,7 +700,8 @@ def _on_polarizability(st: _State, tx: OutputText, line: str, start: int, end: i
         tensor = [rows["X"], rows["Y"], rows["Z"]]
         st.chem.polarizabilities.append(Polarizability(
             frequency=freq, tensor=tensor, isotropic=(tensor[0][0] + tensor[1][1]
-                                                      + tensor[2][2]) / 3.0))
+                                                      + tensor[2][2]) / 3.0,
+            level=_density_level(st)))
 
 
 def read_prefix(st: _State, head: str) -> None:
@@ -682,7 +719,8 @@ HANDLERS = {
     "cc_energy": _on_cc_energy, "tce_energy": _on_tce_energy, "tddft_start": _on_tddft_start,
     "td_root": _on_td_root, "eigenvalues": _on_eigenvalues, "mo_analysis": _on_mo_analysis,
     "vector": _on_vector, "mulliken": _on_mulliken,
-    "gross_population": _on_gross_population, "multipole": _on_multipole,
+    "gross_population": _on_gross_population, "atomic_spin": _on_atomic_spin,
+    "multipole": _on_multipole,
     "dipole": _on_dipole, "quadrupole": _on_quadrupole, "s2": _on_s2,
     "scf_wavefunction": _on_scf_wavefunction, "dft_header": _on_dft_header,
     "fd_start": _on_fd_start, "temperature": _on_temperature,
@@ -701,14 +739,16 @@ def choose_final(energies: list[EnergyPoint]) -> EnergyPoint | None:
     printed after the last SCF/DFT reference belong to one calculation and the
     highest level among them wins (SCF → MP2 guess → CCSD → CCSD(T) gives CCSD(T)).
     Displaced geometries of numerical frequencies never count; a BOMD run ends on
-    its last step.
+    its last step. An SCF/DFT total that repeats the previous reference's energy after
+    a correlated one (the property task after an MP2 or CC task re-solves the same
+    wavefunction) starts no new calculation: the correlated energy stays the final one.
     """
     steps = [e for e in energies if e.kind == "optimization"]
     md = [e for e in energies if e.kind == "md"]
     totals = [e for e in energies if e.kind in LEVEL_RANK and not e.displaced]
     best_total = None
     if totals:
-        refs = [e for e in totals if e.kind in ("scf", "dft")]
+        refs = _new_references(totals)
         first = refs[-1].line or 0 if refs else 0
         group = [e for e in totals if (e.line or 0) >= first] or totals
         best_total = max(group, key=lambda e: (LEVEL_RANK[e.kind], e.line or 0))
@@ -716,6 +756,26 @@ def choose_final(energies: list[EnergyPoint]) -> EnergyPoint | None:
     if not ends:
         return None
     return max(ends, key=lambda e: e.line or 0)
+
+
+SAME_REFERENCE_EH = 1e-7  # a re-solved SCF agrees to about 1e-10 Eh; a new one differs more
+
+
+def _new_references(totals: list[EnergyPoint]) -> list[EnergyPoint]:
+    """The SCF/DFT totals that start a calculation (re-solves of the previous one left out)."""
+    refs: list[EnergyPoint] = []
+    correlated_since = False
+    for e in totals:
+        if e.kind not in ("scf", "dft"):
+            correlated_since = correlated_since or bool(refs)
+            continue
+        prev = refs[-1] if refs else None
+        if (correlated_since and prev is not None and prev.kind == e.kind
+                and abs(prev.energy - e.energy) < SAME_REFERENCE_EH):
+            continue
+        refs.append(e)
+        correlated_since = False
+    return refs
 
 
 def _orbitals(cs: ChemState) -> list[Orbital]:
@@ -749,22 +809,12 @@ def _aufbau(channel: str, n: int, c: dict[str, int]) -> float | None:
     return None
 
 
-def _frontier(orbitals: list[Orbital]) -> tuple[float | None, float | None]:
-    occ = [o.energy for o in orbitals if o.occupation is not None and o.occupation > 0.5]
-    virt = [o.energy for o in orbitals if o.occupation is not None and o.occupation <= 0.5]
-    return (max(occ) if occ else None), (min(virt) if virt else None)
-
-
 def finish(st: _State, summary: Summary, symbols: list[str]) -> tuple[
         list[Excitation], list[Orbital], list[AtomCharge]]:
     """Fill ``summary`` with what was collected and return the list sections."""
     cs = st.chem
     orbitals = _orbitals(cs)
-    homo, lumo = _frontier(orbitals)
-    summary.homo, summary.lumo = homo, lumo
-    if homo is not None and lumo is not None:
-        summary.gap = lumo - homo
-        summary.gapEv = summary.gap * HARTREE_TO_EV
+    set_frontier(summary, orbitals)
     summary.charge = cs.charge
     summary.multiplicity = cs.multiplicity
     summary.wavefunction = cs.wavefunction

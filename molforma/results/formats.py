@@ -2,7 +2,10 @@
 
 MOLDEN: ``[Atoms]`` (``Angs`` or ``AU``), ``[FREQ]``, ``[FR-COORD]`` (always bohr,
 converted to Å), ``[FR-NORM-COORD]`` (``vibration N`` blocks), ``[INT]`` (km/mol),
-and the optimisation sections ``[GEOCONV]`` (``energy``) and ``[GEOMETRIES] (XYZ)``.
+the optimisation sections ``[GEOCONV]`` (``energy``) and ``[GEOMETRIES] (XYZ)``, and the
+headers of ``[MO]`` (energy, spin, occupation, symmetry: the orbital list and the HOMO /
+LUMO of each spin; the coefficients are read only to draw orbitals, by
+:mod:`molforma.results.orbitals`).
 XYZ: one or many frames; NWChem's per-mode animation step files are read here
 frame by frame and assembled by :mod:`molforma.results.reader`.
 """
@@ -16,13 +19,16 @@ from molforma.errors import ResultsError
 from molforma.results.elements import symbol_from_label
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
 from molforma.results.model import (
+    HARTREE_TO_EV,
     EnergyPoint,
     Mode,
+    Orbital,
     Results,
     Structure,
     Summary,
     formula_of,
     make_mode,
+    set_frontier,
 )
 
 BOHR_TO_ANGSTROM = 0.529177210903  # CODATA 2018
@@ -139,6 +145,41 @@ def _sections(text: str, source: str) -> list[tuple[str, str, int, list[str]]]:
     return out
 
 
+def _mo_headers(body: list[str], first: int, source: str) -> list[Orbital]:
+    """The orbitals an ``[MO]`` section lists, in its order (alpha before beta)."""
+    out: list[Orbital] = []
+    head: dict[str, str] = {}
+    counts: dict[str, int] = {}
+
+    def close() -> None:
+        if "ene" not in head:
+            return
+        try:
+            energy = float(head["ene"].replace("D", "E").replace("d", "e"))
+            occ = float(head["occup"].replace("D", "E")) if "occup" in head else None
+        except ValueError:
+            raise _bad(source, first, "an [MO] header number is not a number") from None
+        spin = "beta" if head.get("spin", "").lower().startswith("beta") else "alpha"
+        counts[spin] = counts.get(spin, 0) + 1
+        out.append(Orbital(index=len(out), number=counts[spin], spin=spin,
+                           energy=energy, energyEv=energy * HARTREE_TO_EV, occupation=occ,
+                           symmetry=head.get("sym") or None))
+        head.clear()
+
+    for ln in body:
+        key, eq, value = ln.partition("=")
+        if eq and key.strip().isalpha():
+            name = key.strip().lower()
+            if name in head:  # the next orbital's header starts: the last one is complete
+                close()
+            head[name] = value.strip()
+    close()
+    if out and not any(o.spin == "beta" for o in out):
+        # One channel with occupations up to 2 is a restricted wavefunction.
+        out = [o.model_copy(update={"spin": "restricted"}) for o in out]
+    return out
+
+
 def _floats(body: list[str], first: int, source: str) -> list[float]:
     vals: list[float] = []
     for k, ln in enumerate(body):
@@ -194,6 +235,7 @@ def parse_molden(
     fr_coord: tuple[list[str], list[list[float]]] | None = None
     vibrations: list[list[list[float]]] = []
     geoconv: list[float] = []
+    orbitals: list[Orbital] = []
     for name, rest, first, body in secs:
         if name == "ATOMS":
             unit = rest.strip("() ").upper()  # "AU", "(AU)", "Angs", "(Angs)"
@@ -224,6 +266,8 @@ def parse_molden(
                     cur.append([float(parts[0]), float(parts[1]), float(parts[2])])
                 except (ValueError, IndexError):
                     raise _bad(source, first + 1 + k, "expected three numbers") from None
+        elif name == "MO":
+            orbitals = _mo_headers(body, first, source)
         elif name == "GEOCONV":
             # "energy" followed by one value per line, possibly before other keywords.
             in_energy = False
@@ -283,8 +327,10 @@ def parse_molden(
     summary.optimizationSteps = len(energies)
     if energies:
         summary.finalEnergy, summary.finalEnergyLabel = energies[-1].energy, energies[-1].label
+    summary.orbitalCount = len(orbitals)
+    set_frontier(summary, orbitals)
     res = Results(source=source, kind="molden", summary=summary, structures=structures,
-                  energies=energies,
+                  energies=energies, orbitals=orbitals,
                   modes=modes, modeReferenceStructure=ref_index if modes else None)
     res.set_displacements(disp)
     return res

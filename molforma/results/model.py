@@ -40,10 +40,9 @@ class _Model(BaseModel):
 class EnergyPoint(_Model):
     """One energy printed by the program: an SCF/DFT/MP2 total or an optimisation step."""
 
-    index: int = Field(description="0-based position in the energies list.")
+    index: int  # 0-based position in the energies list
     kind: EnergyKind = Field(
-        description="scf, dft, mp2, ccsd, ccsd(t) (totals), optimization (an '@' step) or md "
-        "(a BOMD step's total energy)."
+        description="A level's total, an optimization ('@') step or an md (BOMD) step."
     )
     label: str = Field(description="What the program called it, e.g. 'Total SCF energy'.")
     energy: float = Field(description="Energy in hartree.")
@@ -56,11 +55,10 @@ class EnergyPoint(_Model):
     xrms: float | None = None
     xmax: float | None = None
     criteriaMet: int | None = Field(
-        None, description="How many of the four convergence criteria were 'ok' at this step."
+        None, description="Convergence criteria 'ok' at this step (of 4)."
     )
     displaced: bool | None = Field(
-        None, description="True for an energy of a finite-difference displaced geometry "
-        "(numerical frequencies): never the final energy."
+        None, description="A displaced geometry's (numerical frequencies): never final."
     )
     time: float | None = Field(None, description="Simulation time in fs (md steps).")
     temperature: float | None = Field(None, description="Temperature in K (md steps).")
@@ -72,7 +70,7 @@ class EnergyPoint(_Model):
 class Excitation(_Model):
     """One TDDFT/CIS excited state (root) as NWChem printed it."""
 
-    index: int = Field(description="0-based position in the excitations list.")
+    index: int  # 0-based position in the excitations list
     root: int = Field(description="Root number as printed (per spin manifold).")
     spin: str | None = Field(None, description="'singlet', 'triplet', or None (unrestricted).")
     symmetry: str | None = Field(None, description="Irreducible representation of the state.")
@@ -91,13 +89,61 @@ class Excitation(_Model):
 class Orbital(_Model):
     """One molecular orbital of the last wavefunction printed."""
 
-    index: int = Field(description="0-based position in the orbitals list.")
+    index: int  # 0-based position in the orbitals list
     number: int = Field(description="NWChem's 1-based vector number within its spin.")
     spin: SpinChannel
     energy: float = Field(description="Orbital energy, hartree.")
     energyEv: float
     occupation: float | None = Field(None, description="Occupation (2, 1 or 0 typically).")
     symmetry: str | None = None
+
+
+class Frontier(_Model):
+    """HOMO, LUMO and gap of one spin channel, never mixed with the other channel's."""
+
+    spin: SpinChannel
+    homo: float | None = Field(None, description="Highest occupied orbital energy, hartree.")
+    lumo: float | None = Field(None, description="Lowest unoccupied orbital energy, hartree.")
+    gap: float | None = Field(None, description="LUMO - HOMO, hartree.")
+    gapEv: float | None = Field(None, description="LUMO - HOMO, eV.")
+    homoIndex: int | None = None
+    lumoIndex: int | None = None
+
+
+def frontier_of(orbitals: Sequence[Orbital]) -> list[Frontier]:
+    """HOMO and LUMO per spin channel of ``orbitals`` (occupation above 0.5 is occupied).
+
+    The one definition the summary, the orbital table and the Orbitals tab share, so the
+    LUMO named in one is the LUMO named in the others. The index fields are positions
+    in ``orbitals``.
+    """
+    out: list[Frontier] = []
+    for spin in ("restricted", "alpha", "beta"):
+        same = [o for o in orbitals if o.spin == spin and o.occupation is not None]
+        if not same:
+            continue
+        occ = [o for o in same if (o.occupation or 0.0) > 0.5]
+        virt = [o for o in same if (o.occupation or 0.0) <= 0.5]
+        homo = max(occ, key=lambda o: o.energy) if occ else None
+        lumo = min(virt, key=lambda o: o.energy) if virt else None
+        gap = lumo.energy - homo.energy if homo is not None and lumo is not None else None
+        out.append(Frontier(
+            spin=spin,
+            homo=homo.energy if homo else None, lumo=lumo.energy if lumo else None,
+            gap=gap, gapEv=gap * HARTREE_TO_EV if gap is not None else None,
+            homoIndex=homo.index if homo else None, lumoIndex=lumo.index if lumo else None))
+    return out
+
+
+def set_frontier(summary: Summary, orbitals: Sequence[Orbital]) -> None:
+    """Fill ``summary.frontier`` and its homo/lumo/gap (the alpha channel of an open shell:
+    one channel's HOMO is never paired with the other's LUMO)."""
+    summary.frontier = frontier_of(orbitals)
+    first = summary.frontier[0] if summary.frontier else None
+    summary.homo = first.homo if first else None
+    summary.lumo = first.lumo if first else None
+    summary.gap = first.gap if first else None
+    summary.gapEv = first.gapEv if first else None
 
 
 class AtomCharge(_Model):
@@ -116,19 +162,19 @@ class Moments(_Model):
     dipole: list[float] | None = Field(None, description="Dipole vector x, y, z in e·bohr (a.u.).")
     dipoleDebye: float | None = Field(None, description="Dipole magnitude, Debye.")
     quadrupole: dict[str, float] | None = Field(
-        None, description="Quadrupole components (xx, yy, zz, xy, xz, yz), a.u.; traceless "
-        "when from the property task, second moments (raw) from the multipole analysis."
+        None, description="xx, yy, zz, xy, xz, yz in a.u.: traceless (property task) or raw "
+        "second moments (multipole analysis)."
     )
     origin: list[float] = Field(
         default_factory=lambda: [0.0, 0.0, 0.0],
-        description="Expansion point in bohr, in NWChem's output frame.",
+        description="Expansion point, bohr (in the frame).",
     )
     frame: str = Field(
-        description="Which coordinates the vector refers to: the output orientation of the "
-        "structure given by referenceStructure (NWChem may have re-oriented the input)."
+        description="The frame of the vector: NWChem's orientation of referenceStructure."
     )
     referenceStructure: int | None = None
     source: str = Field(description="'property' (property task) or 'multipole analysis'.")
+    level: str | None = Field(None, description="Density used: scf or dft (also after MP2/CC).")
 
 
 class Thermochemistry(_Model):
@@ -140,7 +186,7 @@ class Thermochemistry(_Model):
     enthalpyCorrection: float | None = Field(None, description="hartree")
     entropy: float | None = Field(None, description="cal/(mol K)")
     gibbsCorrection: float | None = Field(
-        None, description="enthalpyCorrection - T*S, hartree (NWChem does not print it)."
+        None, description="enthalpyCorrection - T*S, hartree (computed here)."
     )
     electronicEnergy: float | None = Field(
         None, description="Energy of the reference geometry, hartree."
@@ -158,6 +204,7 @@ class Polarizability(_Model):
     frequency: float = Field(description="Frequency, a.u. (0 = static).")
     tensor: list[list[float]]
     isotropic: float
+    level: str | None = Field(None, description="Density used: scf or dft (also after MP2/CC).")
 
 
 class Structure(_Model):
@@ -226,12 +273,15 @@ class Summary(_Model):
     s2: float | None = Field(None, description="<S^2> of an unrestricted wavefunction.")
     s2Expected: float | None = Field(None, description="S(S+1) for the multiplicity.")
     spinContaminated: bool | None = Field(
-        None, description="True when <S^2> departs from S(S+1) by more than 10 %."
+        None, description="<S^2> more than 10 % off S(S+1)."
     )
     homo: float | None = Field(None, description="Highest occupied orbital energy, hartree.")
     lumo: float | None = Field(None, description="Lowest unoccupied orbital energy, hartree.")
     gap: float | None = Field(None, description="LUMO - HOMO, hartree.")
     gapEv: float | None = Field(None, description="LUMO - HOMO, eV.")
+    frontier: list[Frontier] = Field(
+        default_factory=list,
+        description="Per spin; homo/lumo/gap above are alpha's for open shells.")
     moments: Moments | None = Field(None, description="Dipole (and quadrupole) where printed.")
     thermochemistry: Thermochemistry | None = None
     dispersionEnergy: float | None = Field(
@@ -247,7 +297,7 @@ class Summary(_Model):
         None, description="False when NWChem printed 'Calculation failed to converge'."
     )
     optimizationConverged: bool | None = Field(
-        None, description="True when 'Optimization converged' was printed; None: no optimisation."
+        None, description="'Optimization converged' printed; null: no optimisation."
     )
     optimizationSteps: int = 0
     completed: bool | None = Field(

@@ -1,5 +1,10 @@
 """Molecular orbitals of a MOLDEN file on a grid: values, isosurfaces, cube files (no Qt).
 
+Besides one orbital, the densities the orbitals add up to: the total electron density,
+the spin density (alpha minus beta, for open shells) and the electrostatic potential of
+nuclei and electrons at points such as the vertices of a density isosurface (PySCF's
+three-centre integrals with point charges, the way ``pyscf.tools.cubegen.mep`` does it).
+
 PySCF reads the MOLDEN basis and MO coefficients and evaluates the basis functions
 on grid points; scikit-image meshes a surface of constant value with marching cubes.
 Both are imported when an orbital is first asked for (PySCF takes seconds to import),
@@ -33,6 +38,15 @@ DEFAULT_SPACING = 0.25  # bohr between grid points
 DEFAULT_MARGIN = 5.0  # bohr of space around the outermost nuclei
 MAX_POINTS = 4_000_000  # about 32 MB of float64 values per orbital
 DEFAULT_ISOVALUE = 0.05  # e^(1/2) bohr^(-3/2), the usual value for orbital plots
+# The usual isovalues of density plots (e/bohr^3): 0.002 is the molecular surface an ESP
+# is mapped on (Bader's van der Waals envelope is 0.001-0.002), 0.005 shows a spin density.
+DENSITY_ISOVALUE = 0.002
+SPIN_ISOVALUE = 0.005
+# Densities have sharp core peaks that a 0.25-bohr grid samples badly (the sum over the
+# grid of O-H's density is off by a third); 0.15 bohr integrates to within about 1 %.
+DENSITY_SPACING = 0.15
+DENSITY_MAX_POINTS = 2_000_000  # above this the coarser orbital spacing is used
+DENSITY_KINDS = ("density", "spin", "esp")
 # What installs the two packages into the environment MolForma runs from (the extra's name
 # is in pyproject.toml).
 INSTALL_ORBITALS = "pip install 'molforma[orbitals]'"
@@ -88,11 +102,24 @@ class OrbitalSet:
     def frontier(self, spin: str = "alpha") -> tuple[int | None, int | None]:
         """Indices of the HOMO and LUMO of ``spin`` (None where there is none)."""
         same = [o for o in self.orbitals if o.spin == spin]
-        occupied = [o for o in same if o.occupation > 1e-6]
-        empty = [o for o in same if o.occupation <= 1e-6]
+        # Occupation above 0.5 is occupied, as in molforma.results.model.frontier_of:
+        # the Orbitals tab names the LUMO the summary names.
+        occupied = [o for o in same if o.occupation > 0.5]
+        empty = [o for o in same if o.occupation <= 0.5]
         homo = max(occupied, key=lambda o: o.energy).index if occupied else None
         lumo = min(empty, key=lambda o: o.energy).index if empty else None
         return homo, lumo
+
+    @property
+    def open_shell(self) -> bool:
+        """True when alpha and beta densities differ (beta orbitals, or single occupations)."""
+        return any(o.spin == "beta" for o in self.orbitals) or any(
+            0.5 < o.occupation < 1.5 for o in self.orbitals)
+
+    @property
+    def electron_count(self) -> float:
+        """The sum of the occupations."""
+        return float(sum(o.occupation for o in self.orbitals))
 
 
 @dataclass(frozen=True)
@@ -231,6 +258,90 @@ def orbital_values(orbitals: OrbitalSet, index: int, grid: Grid,
     return out.reshape(grid.shape)
 
 
+def density_matrices(orbitals: OrbitalSet) -> tuple[np.ndarray, np.ndarray]:
+    """Alpha and beta density matrices in the file's basis.
+
+    A restricted orbital with occupation n gives min(n, 1) to alpha and the rest to beta
+    (RHF: one each; a singly occupied ROHF orbital: alpha only).
+    """
+    nao = len(orbitals._coefficients[0])
+    da, db = np.zeros((nao, nao)), np.zeros((nao, nao))
+    unrestricted = any(o.spin == "beta" for o in orbitals.orbitals)
+    for o, c in zip(orbitals.orbitals, orbitals._coefficients, strict=True):
+        if o.occupation <= 0:
+            continue
+        cc = np.outer(c, c)
+        if unrestricted:
+            (db if o.spin == "beta" else da).__iadd__(o.occupation * cc)
+        else:
+            da += min(o.occupation, 1.0) * cc
+            db += max(o.occupation - 1.0, 0.0) * cc
+    return da, db
+
+
+def density_at(orbitals: OrbitalSet, points: np.ndarray, kind: str = "density",
+               chunk: int = 100_000) -> np.ndarray:
+    """The total (``"density"``) or spin (``"spin"``: alpha - beta) density at ``points``
+    (bohr, shape (N, 3)), in e/bohr³."""
+    da, db = density_matrices(orbitals)
+    dm = da - db if kind == "spin" else da + db
+    out = np.empty(len(points))
+    for start in range(0, len(points), chunk):
+        ao = orbitals._mol.eval_gto("GTOval", points[start:start + chunk])
+        out[start:start + chunk] = np.einsum("pi,pi->p", ao @ dm, ao)
+    return out
+
+
+def density_values(orbitals: OrbitalSet, grid: Grid, kind: str = "density") -> np.ndarray:
+    """:func:`density_at` on every point of ``grid``, shape ``grid.shape``."""
+    return density_at(orbitals, grid.points(), kind).reshape(grid.shape)
+
+
+def density_grid(coordinates: np.ndarray) -> Grid:
+    """The grid densities are drawn on: :data:`DENSITY_SPACING` where it stays under
+    :data:`DENSITY_MAX_POINTS` points, else the orbitals' spacing.
+
+    Raises:
+        ResultsError: ``orbital_grid_too_large`` when even the coarse grid is too large.
+    """
+    fine = grid_around(coordinates, spacing=DENSITY_SPACING)
+    if fine.shape[0] * fine.shape[1] * fine.shape[2] <= DENSITY_MAX_POINTS:
+        return fine
+    return grid_around(coordinates)
+
+
+def integrate(values: np.ndarray, grid: Grid) -> float:
+    """∫ values dV over the grid (a density: its electron count; a spin density: 2S)."""
+    return float(np.sum(values) * grid.volume_element)
+
+
+def potential_at(orbitals: OrbitalSet, points: np.ndarray) -> np.ndarray:
+    """Electrostatic potential of the nuclei and the electrons at ``points`` (bohr), in
+    hartree/e. A point on a nucleus leaves that nucleus out, as NWChem's property
+    ``esp`` does ("Total Potential" at the nuclei)."""
+    from pyscf import df, gto
+
+    mol = orbitals._mol
+    da, db = density_matrices(orbitals)
+    dm = da + db
+    charges = np.asarray(mol.atom_charges(), dtype=float)
+    nuclei = np.asarray(mol.atom_coords(), dtype=float)
+    dist = np.linalg.norm(points[:, None, :] - nuclei[None, :, :], axis=2)
+    with np.errstate(divide="ignore"):
+        inverse = np.where(dist > 1e-6, 1.0 / np.where(dist > 1e-6, dist, 1.0), 0.0)
+    nuclear = inverse @ charges
+    nao = dm.shape[0]
+    # The three-centre integrals take nao² numbers per point: chunks keep that near 32 MB.
+    chunk = max(1, 4_000_000 // max(nao * nao, 1))
+    electronic = np.empty(len(points))
+    for start in range(0, len(points), chunk):
+        fake = gto.fakemol_for_charges(points[start:start + chunk])
+        fake.cart = mol.cart  # PySCF refuses a Cartesian basis beside spherical charges
+        ints = df.incore.aux_e2(mol, fake)
+        electronic[start:start + chunk] = np.einsum("ijp,ij->p", ints, dm)
+    return np.asarray(nuclear - electronic, dtype=float)
+
+
 @dataclass(frozen=True)
 class Mesh:
     """A triangle mesh in Å: vertices (V, 3), faces (F, 3) and vertex normals (V, 3)."""
@@ -256,6 +367,19 @@ def isosurfaces(values: np.ndarray, grid: Grid, isovalue: float) -> tuple[Mesh, 
         # marching_cubes' normals point down the gradient, i.e. out of the lobe.
         meshes.append(Mesh((verts + grid.origin) * BOHR, faces.astype(int), normals))
     return meshes[0], meshes[1]
+
+
+def density_surface(values: np.ndarray, grid: Grid, isovalue: float) -> Mesh:
+    """The surface where the density equals ``isovalue`` (Å), normals pointing outwards."""
+    plus, _minus = isosurfaces(values, grid, isovalue)
+    return plus
+
+
+def esp_on_surface(orbitals: OrbitalSet, mesh: Mesh) -> np.ndarray:
+    """The electrostatic potential (hartree/e) at each vertex of ``mesh`` (Å)."""
+    if not len(mesh.vertices):
+        return np.zeros(0)
+    return potential_at(orbitals, np.asarray(mesh.vertices) / BOHR)
 
 
 def cube_text(orbitals: OrbitalSet, index: int, grid: Grid, values: np.ndarray) -> str:

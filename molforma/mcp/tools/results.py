@@ -272,10 +272,7 @@ class SummarySection(_ItemPage):
     """section summary: one item, the summary (also as the summary field)."""
 
     section: Literal["summary"] = Field(description="The section read.")
-    summary: Summary = Field(description="Final energy and its level, energies by kind, "
-                             "convergence, charge, multiplicity, <S^2>, HOMO/LUMO/gap, "
-                             "dipole, thermochemistry, dispersion energy, counts (incl. "
-                             "imaginaryModes, significantImaginaryModes), warnings, errors.")
+    summary: Summary = Field(description="The summary (each field says what it holds).")
     items: list[Summary | OmittedItem] = Field(description="The summary, once.")
 
 
@@ -381,8 +378,9 @@ class GetResultsOutput(RootModel[ResultsSection]):
 def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
     """Read the loaded results in pages: summary (energies, convergence, imaginary modes),
     energies, structures, modes, mode_displacements, files, log, excitations, orbitals,
-    charges. The summary also gives charge, multiplicity, <S^2>, HOMO/LUMO/gap, dipole,
-    thermochemistry, dispersion energy and the highest-level (e.g. CCSD(T)) final energy."""
+    charges. The summary also gives charge, multiplicity, <S^2>, HOMO/LUMO/gap per spin,
+    dipole (with its density's level), thermochemistry, dispersion energy and the
+    highest-level (e.g. CCSD(T)) final energy."""
     from molforma.results import get_section
 
     ctx.state.document(args.documentId)
