@@ -377,14 +377,9 @@ class BatchJob(Job):
         rc = _exit_code(ec_path)
         if rc is None and status_obj.exit_code is not None:
             rc = int(status_obj.exit_code)
-        if self._cancel.is_set() or sched == "CANCELLED" or status_obj.state.name == "CANCELED":
-            status = "cancelled"
-        elif sched in ("TIMEOUT", "DEADLINE") or "time limit" in message.lower():
-            status = "timed_out"
-        elif rc == 0 and self._tracker.error is None and sched in ("", "COMPLETED"):
-            status = "finished"
-        else:
-            status = "failed"
+        status = judge_end(
+            sched=sched, rc=rc, nwchem_error=self._tracker.error, message=message,
+            cancelled=self._cancel.is_set() or status_obj.state.name == "CANCELED")
         error = None
         if status == "failed" and rc is None:
             error = self._tracker.error or (
@@ -396,6 +391,24 @@ class BatchJob(Job):
             self._record["schedulerState"] = sched or None
             self._record["queueReason"] = None
         self._finish(status, rc, error=error)
+
+
+def judge_end(*, sched: str, rc: int | None, nwchem_error: str | None, cancelled: bool,
+              message: str = "") -> str:
+    """A batch job's end status from the scheduler's final state and NWChem's own word.
+
+    Shared by local (PSI/J) and remote (ssh) SLURM jobs: ``sched`` is the scheduler's
+    JobState ("" when it no longer knows the job), ``rc`` NWChem's exit code as the batch
+    script recorded it, ``nwchem_error`` the error line NWChem printed. COMPLETED is not
+    enough: NWChem's failure is ``failed`` whatever the scheduler says.
+    """
+    if cancelled or sched == "CANCELLED":
+        return "cancelled"
+    if sched in ("TIMEOUT", "DEADLINE") or "time limit" in message.lower():
+        return "timed_out"
+    if rc == 0 and nwchem_error is None and sched in ("", "COMPLETED"):
+        return "finished"
+    return "failed"
 
 
 def _exit_code(path: Path) -> int | None:
@@ -429,6 +442,8 @@ def reattach(root: Path, known: set[str],
         record = _read_record(Path(entry.path) / RECORD_NAME)
         if record is None or record.get("scheduler") != "slurm" or not record.get("nativeId"):
             continue
+        if record.get("remote") is not None:
+            continue  # a remote cluster's job (molforma.jobs.remote), never a local one
         if record.get("status") in TERMINAL or record.get("savedOnly"):
             continue
         job = BatchJob(Path(entry.path), record, on_change)

@@ -177,7 +177,15 @@ def partitions() -> list[Partition]:
     Raises:
         CalculationError: ``slurm_not_installed`` or ``slurm_unreachable``.
     """
-    out = run("sinfo", "-h", "-o", "%P|%a|%l|%D|%C")
+    return parse_partitions(run(*SINFO_ARGV))
+
+
+# What sinfo is asked: here and on a remote cluster over ssh (molforma.jobs.remote).
+SINFO_ARGV: tuple[str, ...] = ("sinfo", "-h", "-o", "%P|%a|%l|%D|%C")
+
+
+def parse_partitions(out: str) -> list[Partition]:
+    """The partitions in the output of :data:`SINFO_ARGV`, the default one marked."""
     found: dict[str, Partition] = {}
     for line in out.splitlines():
         cols = line.strip().split("|")
@@ -228,7 +236,17 @@ def check_settings(partition: str | None, time_limit: float | None,
     for value in directives:
         directive_pair(value)
     which("sbatch")
-    parts = partitions()
+    return choose_partition(partitions(), partition, time_limit)
+
+
+def choose_partition(parts: list[Partition], partition: str | None,
+                     time_limit: float | None) -> str | None:
+    """The partition a job will use among ``parts`` (the named one or the default),
+    checked against the time limit; shared by local and remote clusters.
+
+    Raises:
+        CalculationError: ``slurm_unknown_partition``, ``slurm_time_limit_too_long``.
+    """
     if partition:
         chosen = next((p for p in parts if p.name == partition), None)
         if chosen is None:

@@ -52,6 +52,8 @@ class JobManager:
             FileAccessError: the job root or folder cannot be written.
         """
         prepared = _Prepared(project)
+        if prepared.execution.remote_profile:
+            return self._submit_remote(prepared)
         if prepared.execution.scheduler == "slurm":
             return self._submit(prepared)
         with self._lock:
@@ -88,19 +90,42 @@ class JobManager:
         job._start_thread()
         return job
 
+    def _submit_remote(self, prepared: _Prepared) -> Job:
+        """Check the profile and the remote cluster, write the folder, stage and submit it
+        over ssh; nothing is left here on a refusal (:mod:`molforma.jobs.remote`)."""
+        from molforma.jobs import remote
+
+        with self._lock:
+            if self._closed:
+                raise CalculationError("shutting_down")
+        plan = remote.RemotePlan(prepared.execution)
+        with self._batch_lock:
+            folder, record = prepared.write(saved_only=False, extra=plan.record_fields())
+            try:
+                job = remote.RemoteJob(folder, record, plan.profile, self._on_change)
+                job.submit(plan)
+            except BaseException:
+                shutil.rmtree(folder, ignore_errors=True)
+                raise
+            with self._lock:
+                self._jobs.append(job)
+        job._start_thread()
+        return job
+
     def reattach(self, root: str | os.PathLike[str]) -> list[Job]:
         """Follow the batch jobs still queued or running under ``root`` (their records).
 
         A batch job outlives the MolForma that submitted it; this is how a later one
         picks it up again. Jobs this manager already follows are skipped.
         """
-        from molforma.jobs import batch
+        from molforma.jobs import batch, remote
 
         path = Path(os.path.expanduser(os.fspath(root)))
         with self._batch_lock:
             with self._lock:
                 known = {j.id for j in self._jobs}
-            found = batch.reattach(path, known, self._on_change)
+            found: list[Job] = list(batch.reattach(path, known, self._on_change))
+            found += remote.reattach(path, known, self._on_change)
             with self._lock:
                 self._jobs.extend(found)
         for job in found:
@@ -138,9 +163,15 @@ class JobManager:
         """Cancel every local job that has not ended and wait for them (used at exit: no
         orphans). Batch jobs belong to the cluster: they go on, and are only no longer
         followed."""
+        remote_jobs = False
         for job in self.jobs():
             if job.is_batch:
                 job.detach()  # type: ignore[attr-defined]
+                remote_jobs = remote_jobs or hasattr(job, "remote_folder")
+        if remote_jobs:
+            from molforma.jobs import ssh
+
+            ssh.close_all()  # the shared connections end with us; the jobs go on
         pending = [j for j in self.jobs() if not j._done.is_set() and not j.is_batch]
         for job in pending:
             job.cancel()
@@ -157,3 +188,4 @@ class JobManager:
             if not job._done.is_set():
                 return job
         return None
+

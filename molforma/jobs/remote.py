@@ -1,0 +1,540 @@
+"""Batch jobs on a remote SLURM cluster reached over the system's OpenSSH (no Qt).
+
+The job folder is made here, as for a local run (``input.nw``, project snapshot,
+``job.json``); the job then lives in a folder of its own on the cluster,
+``<remote_folder>/<job id>``, where the input and a batch script are copied (scp over
+the profile's shared ssh connection, :mod:`molforma.jobs.ssh`) and ``sbatch
+--parsable`` submits it. The record keeps ``scheduler: "slurm"``, ``nativeId`` (the
+cluster's job id) and ``remote`` (profile, host, remote folder), so a later MolForma
+follows the job again from the record alone (:func:`reattach`).
+
+Following: about once a second one ssh command (a fixed script, the values passed as
+its arguments) reads the scheduler's state (``scontrol show job``, else ``sacct``),
+the exit code the batch script wrote after NWChem, and what ``output.out`` gained
+since the last look. That part is appended to the local ``output.out`` and fed to the
+same :class:`~molforma.nwchem.progress.ProgressTracker` as local runs (SCF iteration,
+optimisation step, energy). A queued job keeps the scheduler's reason. When the job
+ends, its files are copied home (large scratch files stay on the cluster and are
+listed in ``remoteOnly``), and the end is judged as for local batch jobs
+(:func:`molforma.jobs.batch.judge_end`): NWChem's failure is ``failed`` even when the
+scheduler says COMPLETED; TIMEOUT is ``timed_out``; CANCELLED ``cancelled``.
+
+Trust: the profile always comes from the person's Preferences (never from a job
+record, which lies in a folder MCP may write): a record naming a profile that is not
+there, or a remote folder other than the profile's, is not followed. Every word that
+reaches the remote shell is a constant or a value checked by its grammar, quoted with
+:func:`shlex.join`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import os
+import re
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from molforma.errors import CalculationError, MolFormaError
+from molforma.fileio import atomic_write_text
+from molforma.i18n import register
+from molforma.jobs import TERMINAL, cluster
+from molforma.jobs.batch import _FINAL_STATES, _read_record, judge_end, mpi_processes
+from molforma.jobs.runner import INPUT_NAME, OUTPUT_NAME, RECORD_NAME, Job, _now
+from molforma.jobs.ssh import Ssh, remote_path
+from molforma.nwchem import value_grammar as grammar
+from molforma.nwchem.progress import ProgressTracker
+from molforma.nwchem.settings import ExecutionSettings
+from molforma.preferences import ClusterProfile, check_profile, load_preferences
+
+log = logging.getLogger(__name__)
+
+SCRIPT_NAME = "job.sbatch"
+EXIT_NAME = ".molforma-exit"  # NWChem's exit code, written by the batch script after it
+POLL_INTERVAL = 1.0  # seconds between looks at the cluster while a job lives
+MAX_BACKOFF = 30.0  # seconds between looks while the cluster cannot be reached
+CHUNK = 4 * 1024 * 1024  # most bytes of output.out brought per look
+LARGE_FILE = 64 * 1024 * 1024  # files larger than this stay on the cluster unless asked
+# NWChem's scratch files: integrals and grids, large and of no use at home.
+SCRATCH = re.compile(r".*\.(aoints|gridpts)\.\d+$")
+_FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+\-]{0,254}")
+LIFETIME_NOTE = ("Remote batch job: it belongs to the cluster. Closing MolForma does not "
+                 "cancel it; a later MolForma re-attaches to it from this record and "
+                 "copies its results home.")
+
+# One look at the job, as one line for any login shell: $1 folder, $2 job id, $3 the
+# first byte of output.out not yet copied (tail -c +N counts from 1).
+_POLL = ('cd -- "$1" || exit 3; echo @@state@@; '
+         'scontrol show job -o "$2" 2>/dev/null || '
+         'sacct -n -P -X -j "$2" -o State,ExitCode,Reason 2>/dev/null; '
+         'echo @@exit@@; cat ' + EXIT_NAME + ' 2>/dev/null; echo; echo @@output@@; '
+         'tail -c +"$3" ' + OUTPUT_NAME + ' 2>/dev/null | head -c ' + str(CHUNK))
+_LIST = 'cd -- "$1" || exit 3; find . -maxdepth 1 -type f -printf "%s %f\\n"'
+
+register({
+    "remote_profile_unknown": {
+        "en": "There is no cluster profile '{profile}' in Preferences (profiles: {profiles}). "
+              "Choose one of them in the execution setting remote_profile, or ask the person "
+              "to add it in Preferences.",
+        "ja": "環境設定にクラスタープロファイル「{profile}」はありません（プロファイル: "
+              "{profiles}）。実行設定 remote_profile でそのいずれかを選ぶか、環境設定への"
+              "追加を利用者に依頼してください。",
+    },
+    "remote_needs_slurm": {
+        "en": "The cluster profile '{profile}' is chosen but the execution setting scheduler "
+              "is '{scheduler}'. A remote job is a batch job: set scheduler to slurm, or "
+              "clear remote_profile to run here.",
+        "ja": "クラスタープロファイル「{profile}」が選ばれていますが、実行設定 scheduler は"
+              "「{scheduler}」です。リモートジョブはバッチジョブです。scheduler を slurm に"
+              "するか、ここで実行するなら remote_profile を空にしてください。",
+    },
+    "remote_submit_refused": {
+        "en": "Cluster profile '{profile}': the cluster refused the job: {reason}. Check the "
+              "execution settings partition, account, qos, nodes, tasksPerNode, threads, "
+              "time_limit and batch_directives.",
+        "ja": "クラスタープロファイル「{profile}」: クラスターがジョブを受け付けませんでした: "
+              "{reason}。実行設定 partition、account、qos、nodes、tasksPerNode、threads、"
+              "time_limit、batch_directives を確認してください。",
+    },
+})
+
+
+def find_profile(name: str) -> ClusterProfile:
+    """The person's profile ``name`` from Preferences (read now, never from elsewhere).
+
+    Raises:
+        CalculationError: ``remote_profile_unknown`` (the profiles there are named).
+    """
+    prefs = load_preferences()
+    profile = prefs.profile(name)
+    if profile is None:
+        raise CalculationError("remote_profile_unknown", profile=name,
+                               profiles=", ".join(p.name for p in prefs.profiles) or "-",
+                               setting="remote_profile")
+    return profile
+
+
+def remote_job_folder(profile: ClusterProfile, job_id: str) -> str:
+    """``<remote_folder>/<job id>``, the job id checked as a file name."""
+    if not _FILE_NAME.fullmatch(job_id):
+        raise CalculationError("slurm_unsafe_path", path=job_id, setting="job_root")
+    return f"{profile.remote_folder.rstrip('/')}/{job_id}"
+
+
+def test_connection(profile: ClusterProfile) -> dict[str, Any]:
+    """What the Preferences' "Test connection" shows: reachable, else the error; and the
+    partitions ``sinfo`` lists on the cluster."""
+    try:
+        out = Ssh(profile).run(list(cluster.SINFO_ARGV))
+    except MolFormaError as exc:
+        return {"profile": profile.name, "reachable": False, "error": exc.code,
+                "message": exc.message(), "partitions": []}
+    parts = cluster.parse_partitions(out.stdout.decode("utf-8", "replace"))
+    return {"profile": profile.name, "reachable": True,
+            "partitions": [p.to_dict() for p in parts]}
+
+
+class RemotePlan:
+    """A remote batch job's settings, checked (grammar, then the cluster) before any
+    folder is written."""
+
+    def __init__(self, execution: ExecutionSettings) -> None:
+        from molforma.jobs.batch import check_batch_values
+
+        check_batch_values(execution)
+        name = str(execution.remote_profile or "")
+        if execution.scheduler != "slurm":
+            raise CalculationError("remote_needs_slurm", profile=name,
+                                   scheduler=execution.scheduler, setting="scheduler")
+        self.profile = find_profile(name)
+        check_profile(self.profile)
+        self.execution = execution
+        self.ssh = Ssh(self.profile)
+        ex = execution
+        self.account = ex.account or self.profile.account or None
+        self.qos = ex.qos or self.profile.qos or None
+        wanted = ex.partition or self.profile.partition or None
+        for value in ex.batch_directives:
+            cluster.directive_pair(value)
+        # The cluster is asked before anything is written: a wrong partition or a time
+        # limit it does not allow is refused with the names it offers.
+        out = self.ssh.run(list(cluster.SINFO_ARGV))
+        parts = cluster.parse_partitions(out.stdout.decode("utf-8", "replace"))
+        self.partition = cluster.choose_partition(parts, wanted, ex.time_limit)
+        self.command = self._command()
+
+    def _command(self) -> list[str]:
+        p = self.profile
+        ranks = mpi_processes(self.execution)
+        exe = p.nwchem_command.split()
+        if ranks <= 1:
+            return [*exe, INPUT_NAME]
+        return [*p.launcher.split(), "-np", str(ranks), *exe, INPUT_NAME]
+
+    def record_fields(self) -> dict[str, Any]:
+        """What the job record adds for a remote batch job."""
+        ex = self.execution
+        return {
+            "scheduler": "slurm", "nativeId": None, "partition": self.partition,
+            "account": self.account, "qos": self.qos, "nodes": ex.nodes,
+            "tasksPerNode": ex.tasksPerNode, "batchDirectives": list(ex.batch_directives),
+            "processes": mpi_processes(ex), "command": list(self.command),
+            "queueReason": None, "schedulerState": None, "survivesExit": True,
+            "remote": {"profile": self.profile.name, "host": self.profile.host,
+                       "folder": None},
+            "remoteOnly": [], "note": LIFETIME_NOTE,
+        }
+
+    def script(self, job_id: str) -> str:
+        """The batch script: every line a constant or checked values, each word quoted."""
+        ex = self.execution
+        name = grammar.validate_job_name(f"molforma-{job_id}"[:64])
+        opts: list[tuple[str, str]] = [
+            ("job-name", name), ("output", OUTPUT_NAME), ("error", "error.err"),
+            ("nodes", str(ex.nodes)), ("ntasks-per-node", str(ex.tasksPerNode)),
+            ("cpus-per-task", str(ex.threads))]
+        for key, value in (("partition", self.partition), ("account", self.account),
+                           ("qos", self.qos)):
+            if value:
+                opts.append((key, str(grammar.validate_slurm_name(key, value))))
+        if ex.time_limit:
+            opts.append(("time", str(max(1, math.ceil(float(ex.time_limit) / 60.0)))))
+        opts += [cluster.directive_pair(d) for d in ex.batch_directives]
+        import shlex
+
+        lines = ["#!/bin/bash -l"]
+        lines += [f"#SBATCH --{key}={shlex.quote(value)}" for key, value in opts]
+        lines.append("# Written by MolForma for its job " + name + "; NWChem's exit code "
+                     "goes to " + EXIT_NAME + ".")
+        lines += grammar.validate_remote_environment_lines(
+            list(self.profile.environment_lines), self.profile.name)
+        lines.append(f"export OMP_NUM_THREADS={int(ex.threads)}")
+        lines.append(shlex.join(self.command))
+        lines += ["rc=$?", f"echo \"$rc\" > {EXIT_NAME}", "exit \"$rc\"", ""]
+        return "\n".join(lines)
+
+
+class RemoteJob(Job):
+    """A job on a remote cluster; followed over ssh from this process, owned by the cluster."""
+
+    is_batch = True
+
+    def __init__(self, folder: Path, record: dict[str, Any], profile: ClusterProfile,
+                 on_change: Callable[[Job], None] | None = None) -> None:
+        super().__init__(folder, record, {}, on_change)
+        self.profile = profile
+        self.ssh = Ssh(profile)
+        self.remote_folder = remote_job_folder(profile, self.id)
+        self._wake = threading.Event()
+        self._detach = threading.Event()
+        self._cancel_sent = False
+        self._fetch_lock = threading.Lock()
+
+    # -- starting ------------------------------------------------------------------------
+    def submit(self, plan: RemotePlan) -> None:
+        """Make the remote folder, copy the input and the batch script, ``sbatch`` it.
+
+        Raises:
+            CalculationError: an ssh failure naming the profile, ``remote_submit_refused``
+                (the scheduler's words in ``reason``).
+        """
+        script = self.folder / SCRIPT_NAME
+        atomic_write_text(script, plan.script(self.id))
+        where = remote_path(self.remote_folder)
+        self.ssh.run(["mkdir", "-p", "--", where])
+        self.ssh.upload([self.folder / INPUT_NAME, script], self.remote_folder)
+        try:
+            res = self.ssh.run(["sbatch", "--parsable", f"--chdir={where}",
+                                f"{where}/{SCRIPT_NAME}"])
+        except CalculationError as exc:
+            if exc.code != "remote_command_failed":
+                raise
+            raise CalculationError("remote_submit_refused", profile=self.profile.name,
+                                   reason=exc.data.get("reason"),
+                                   settings=["partition", "account", "qos", "nodes",
+                                             "tasksPerNode", "threads", "time_limit",
+                                             "batch_directives"]) from exc
+        native = res.stdout.decode("utf-8", "replace").strip().split(";")[0]
+        if not native.isdigit():
+            raise CalculationError("remote_submit_refused", profile=self.profile.name,
+                                   reason=f"sbatch answered {native[:80]!r}")
+        remote = {"profile": self.profile.name, "host": self.profile.host,
+                  "folder": self.remote_folder}
+        self._update(nativeId=native, remote=remote, submittedAt=_now(), notify=False)
+
+    def _start_thread(self) -> None:
+        # Not in runner._ACTIVE: the exit safety net leaves cluster jobs to the cluster.
+        self._thread = threading.Thread(target=self._run, name=f"remote-{self.id}",
+                                        daemon=True)
+        self._thread.start()
+
+    # -- public --------------------------------------------------------------------------
+    @property
+    def native_id(self) -> str | None:
+        """The cluster's job id."""
+        with self._lock:
+            value = self._record.get("nativeId")
+        return str(value) if value is not None else None
+
+    def cancel(self) -> None:
+        """``scancel`` the job on the cluster; the follower records the end."""
+        self._cancel.set()
+        self._send_cancel()
+        self._wake.set()
+
+    def _send_cancel(self) -> None:
+        with self._lock:
+            if self._cancel_sent or self.native_id is None:
+                return
+            self._cancel_sent = True
+        try:
+            self.ssh.run(["scancel", str(self.native_id)])
+        except CalculationError as exc:
+            with self._lock:
+                self._cancel_sent = False  # asked again at the next look
+            self._update(connectionError=exc.message("en"), notify=False)
+
+    def detach(self) -> None:
+        """Stop following (this process ends); the job goes on in the cluster."""
+        self._detach.set()
+        self._wake.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(0.5)
+
+    def _signal(self, sig: int) -> None:
+        """A remote job has no local process to signal."""
+
+    def fetch(self, everything: bool = False) -> list[str]:
+        """Copy the job's files home now (also while it runs); returns the names copied.
+
+        While the job lives, ``output.out`` is left to the follower (it copies what NWChem
+        adds); once it ended, it is copied too. Files larger than 64 MiB and NWChem's
+        scratch files stay on the cluster unless ``everything``; they are listed in the
+        record's ``remoteOnly``.
+
+        Raises:
+            CalculationError: an ssh failure naming the profile.
+        """
+        return self._fetch(everything, with_output=self.status in TERMINAL)
+
+    def _remote_files(self) -> dict[str, int]:
+        res = self.ssh.run(["sh", "-c", _LIST, "sh", remote_path(self.remote_folder)])
+        sizes: dict[str, int] = {}
+        for line in res.stdout.decode("utf-8", "replace").splitlines():
+            size_text, _sep, name = line.partition(" ")
+            if size_text.isdigit() and name:
+                sizes[name] = int(size_text)
+        return sizes
+
+    def _fetch(self, everything: bool, with_output: bool) -> list[str]:
+        with self._fetch_lock:
+            wanted: list[str] = []
+            kept: list[str] = []
+            for name, size in sorted(self._remote_files().items()):
+                if name.startswith(".") or name in (INPUT_NAME, SCRIPT_NAME) \
+                        or (name == OUTPUT_NAME and not with_output):
+                    continue
+                if not _FILE_NAME.fullmatch(name):
+                    kept.append(name[:120])  # never named to scp: kept there, listed
+                elif (size > LARGE_FILE or SCRATCH.fullmatch(name)) and not everything:
+                    kept.append(name)
+                else:
+                    wanted.append(name)
+            folder = remote_path(self.remote_folder)
+            self.ssh.download([f"{folder}/{n}" for n in wanted], self.folder)
+            self._update(remoteOnly=kept, fetchedAt=_now(), notify=False)
+            return wanted
+
+    # -- following -----------------------------------------------------------------------
+    def _run(self) -> None:
+        try:
+            self._follow()
+        except Exception as exc:  # the follower must never die silently with the job live
+            log.exception("following remote job %s failed", self.native_id)
+            self._finish("failed", None, error=f"lost track of the remote job: {exc}")
+        finally:
+            self._done.set()
+
+    def _look(self, offset: int) -> tuple[dict[str, str], int | None, bytes]:
+        """One look: the scheduler's fields, NWChem's exit code, new output bytes."""
+        res = self.ssh.run(["sh", "-c", _POLL, "sh", remote_path(self.remote_folder),
+                            str(self.native_id), str(offset + 1)], check=False)
+        if res.returncode == 3:
+            raise CalculationError("remote_command_failed", profile=self.profile.name,
+                                   host=self.profile.host, command="cd", exitCode=3,
+                                   reason=f"the job folder {self.remote_folder} is missing",
+                                   setting="remote_profile")
+        head, _sep, output = res.stdout.partition(b"@@output@@\n")
+        text = head.decode("utf-8", "replace")
+        state_part, _sep2, exit_part = text.partition("@@exit@@")
+        state_part = state_part.split("@@state@@", 1)[-1]
+        info = _state_fields(state_part)
+        exit_text = exit_part.strip()
+        rc = int(exit_text) if re.fullmatch(r"-?\d+", exit_text) else None
+        return info, rc, output
+
+    def _follow(self) -> None:
+        out_path = self.folder / OUTPUT_NAME
+        out_path.touch(exist_ok=True)
+        offset = out_path.stat().st_size
+        backoff = POLL_INTERVAL
+        pending = b""
+        with out_path.open("rb") as reader:
+            # A re-attached job: what was copied before is read again for the progress.
+            pending = self._read_lines(reader, pending)
+            while not self._detach.is_set():
+                if self._cancel.is_set() and not self._cancel_sent:
+                    self._send_cancel()
+                try:
+                    info, rc, chunk = self._look(offset)
+                except CalculationError as exc:
+                    # The job lives on in the cluster: say why it is not seen, try later.
+                    self._update(connectionError=exc.message("en"))
+                    self._wake.wait(backoff)
+                    self._wake.clear()
+                    backoff = min(MAX_BACKOFF, backoff * 2)
+                    continue
+                backoff = POLL_INTERVAL
+                if self._record.get("connectionError"):
+                    self._update(connectionError=None, notify=False)
+                if chunk:
+                    if self.status == "queued":  # NWChem writes: it runs
+                        self._update(status="running", startedAt=_now(), queueReason=None,
+                                     schedulerState="RUNNING")
+                    with out_path.open("ab") as out:
+                        out.write(chunk)
+                    offset += len(chunk)
+                    pending = self._read_lines(reader, pending)
+                state = info.get("JobState", "")
+                if len(chunk) >= CHUNK:
+                    continue  # more output waiting: read on at once
+                if state in _FINAL_STATES or (not state and rc is not None):
+                    self._settle(info, rc, out_path, reader, pending)
+                    return
+                self._note_state(info)
+                self._wake.wait(POLL_INTERVAL)
+                self._wake.clear()
+
+    def _note_state(self, info: Mapping[str, str]) -> None:
+        state = info.get("JobState", "")
+        reason = info.get("Reason")
+        reason = None if reason in (None, "", "None", "(null)") else reason
+        if state == "RUNNING" and self.status == "queued":
+            self._update(status="running", startedAt=_now(), queueReason=None,
+                         schedulerState="RUNNING")
+        elif state and self.status == "queued" and (
+                reason != self._record.get("queueReason")
+                or state != self._record.get("schedulerState")):
+            self._update(queueReason=reason, schedulerState=state)
+
+    def _settle(self, info: dict[str, str], rc: int | None, out_path: Path, reader: Any,
+                pending: bytes) -> None:
+        """The job has ended: bring the files home, read the last output, judge the end."""
+        error_note: str | None = None
+        replaced = False
+        try:
+            replaced = self._bring_home(out_path)
+        except CalculationError as exc:
+            error_note = exc.message("en")
+        if not replaced:
+            pending = self._read_lines(reader, pending)
+            if pending:
+                self._feed(pending)
+        sched = info.get("JobState", "")
+        status = judge_end(sched=sched, rc=rc, nwchem_error=self._tracker.error,
+                           cancelled=self._cancel.is_set())
+        error = None
+        if status == "failed" and rc is None:
+            error = self._tracker.error or f"the scheduler ended the job ({sched or '?'})"
+        if status == "timed_out":
+            error = (f"time limit of {self._record.get('timeLimit')} s reached (the "
+                     "scheduler ended the job)")
+        with self._lock:
+            self._record["schedulerState"] = sched or None
+            self._record["queueReason"] = None
+            if error_note:
+                self._record["connectionError"] = error_note
+        self._finish(status, rc, error=error)
+
+    def _bring_home(self, out_path: Path) -> bool:
+        """The other files, and output.out again only when the copy made by following
+        differs in size from the cluster's (then the progress is read afresh)."""
+        sizes = self._remote_files()
+        if sizes.get(OUTPUT_NAME, -1) != out_path.stat().st_size:
+            self.ssh.download([f"{remote_path(self.remote_folder)}/{OUTPUT_NAME}"],
+                              self.folder)
+            self._tracker = ProgressTracker()
+            with contextlib.suppress(OSError), out_path.open("rb") as fh:
+                for raw in fh.read().split(b"\n"):
+                    self._feed(raw)
+            self._fetch(everything=False, with_output=False)
+            return True
+        self._fetch(everything=False, with_output=False)
+        return False
+
+
+def _state_fields(text: str) -> dict[str, str]:
+    """``scontrol show job -o`` fields, or ``sacct -P`` State|ExitCode|Reason as the same
+    keys; {} when the scheduler no longer knows the job."""
+    text = text.strip()
+    if not text:
+        return {}
+    if "JobState=" in text:
+        info: dict[str, str] = {}
+        for field in text.split():
+            key, sep, value = field.partition("=")
+            if sep and key not in info:
+                info[key] = value
+        return info
+    cols = text.splitlines()[0].split("|")
+    state = cols[0].split()[0] if cols and cols[0].split() else ""
+    return {"JobState": state, "ExitCode": cols[1] if len(cols) > 1 else "",
+            "Reason": cols[2] if len(cols) > 2 else ""}
+
+
+def reattach(root: Path, known: set[str],
+             on_change: Callable[[Job], None] | None = None) -> list[RemoteJob]:
+    """Follow again the remote jobs under ``root`` whose records say queued or running.
+
+    The profile is the person's, read from Preferences by the name in the record; a
+    record whose profile is not there, or whose remote folder is not that profile's
+    folder for the job, is left as it is (a record lies in a folder others may write).
+    """
+    found: list[RemoteJob] = []
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return found
+    prefs = None
+    for entry in entries:
+        if entry.name in known or not entry.is_dir(follow_symlinks=False):
+            continue
+        record = _read_record(Path(entry.path) / RECORD_NAME)
+        if record is None or not isinstance(record.get("remote"), Mapping) \
+                or record.get("scheduler") != "slurm" or not record.get("nativeId"):
+            continue
+        if record.get("status") in TERMINAL or record.get("savedOnly"):
+            continue
+        if not str(record.get("nativeId")).isdigit() or record.get("id") != entry.name:
+            continue
+        prefs = prefs or load_preferences()
+        remote = record["remote"]
+        profile = prefs.profile(str(remote.get("profile")))
+        if profile is None:
+            log.warning("not re-attaching %s: no profile %r", entry.path,
+                        remote.get("profile"))
+            continue
+        try:
+            expected = remote_job_folder(profile, entry.name)
+        except CalculationError:
+            continue
+        if remote.get("folder") != expected or remote.get("host") != profile.host:
+            log.warning("not re-attaching %s: its remote folder is not %s", entry.path,
+                        expected)
+            continue
+        found.append(RemoteJob(Path(entry.path), dict(record), profile, on_change))
+    return found
