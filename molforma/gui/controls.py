@@ -157,6 +157,18 @@ def _grammar(name: str) -> Validator:
     return check
 
 
+def _functional(value: Any, _policy: Policy | None) -> None:
+    """``set_nwchem functional``: the characters, then the functional table (an unknown
+    name refused with the valid ones before the field changes)."""
+    from molforma.nwchem import functionals
+    from molforma.nwchem.value_grammar import validate_functional
+
+    text = _text(value)
+    if text and functionals.find_entry(text) is None:
+        validate_functional(text)
+        functionals.check(text)
+
+
 def _functional_stored(value: Any) -> Any:
     """The table name a functional is stored by (``CAMB3LYP`` → ``cam-b3lyp``)."""
     from molforma.nwchem import functionals
@@ -238,7 +250,7 @@ CONTROLS: tuple[Control, ...] = (
     # -- Calculation tab ------------------------------------------------------------------------
     Control("taskCombo", C, "calculation.task"),
     Control("theoryCombo", C, "calculation.theory"),
-    Control("functionalCombo", C, "calculation.functional", _grammar("functional"),
+    Control("functionalCombo", C, "calculation.functional", _functional,
             stored=_functional_stored),
     Control("basisCombo", C, "calculation.basis", _grammar("basis")),
     Control("referenceCombo", C, "calculation.reference"),

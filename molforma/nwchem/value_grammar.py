@@ -58,7 +58,7 @@ _BASIS = re.compile(r"[A-Za-z0-9*+()_.,\-]+")
 _BASIS_WORDS = frozenset({"file", "library", "except", "rel", "end"})
 # xc: words with optional numeric weights ("xpbe96 cpbe96", "hfexch 0.2 becke88 0.8"),
 # separated by spaces.
-_XC_WORD = re.compile(r"[A-Za-z0-9_.+\-]+")
+_XC_WORD = re.compile(r"[A-Za-z0-9_.+\-ω]+")  # ω: the table's aliases (ωb97x-d3)
 _XC_WORDS = frozenset({"end", "task", "python", "include", "library", "file", "shell"})
 # C0, DEL, C1 and the Unicode line and paragraph separators: never in a title.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -402,22 +402,14 @@ def validate_basis(value: Any) -> str:
 
 
 def validate_functional(value: Any) -> str:
-    """A DFT functional as it is set (a tool, the window, a window command): a name or
-    alias of the functional table, or an ``xc`` line of NWChem's own keywords; empty is
-    left to the input check. Returned as given (the edit stores the table's name).
+    """A DFT functional's characters: words NWChem's ``xc`` reader takes, no input word.
+    Whether the functional table knows it is :func:`molforma.nwchem.functionals.check`'s
+    to say (every route that sets one asks it: ``ops.set_nwchem``, the window's field).
 
     Raises:
-        ValidationError: ``bad_functional`` (characters), ``unknown_functional`` (with the
-            valid names) or ``functional_needs_range_separation``.
+        ValidationError: ``bad_functional``.
     """
-    from molforma.nwchem import functionals
-
-    if isinstance(value, str) and functionals.find_entry(value) is not None:
-        return value  # a name or alias of the table (ωB97X-D3 too), stored by its name
-    text = validate_functional_text(value)
-    if text:
-        functionals.check(text)
-    return text
+    return validate_functional_text(value)
 
 
 def validate_functional_text(value: Any) -> str:
