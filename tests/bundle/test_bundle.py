@@ -67,6 +67,9 @@ def test_mcp_answers_discover_and_lists_every_headless_tool(bundle_server: Any) 
     elapsed = time.perf_counter() - t0
     assert "2026-07-28" in discover["supportedVersions"]
     assert "MolForma" in discover["instructions"]
+    # The server never loads Qt (PyInstaller's own start-up hook for PySide6 would).
+    maps = Path(f"/proc/{server.proc.pid}/maps").read_text()
+    assert "libQt6Core" not in maps and "shiboken6" not in maps
     tools = server.result("tools/list", {})["tools"]
     expected = sorted(spec.name for spec in tools_for("headless"))
     assert len(tools) == 27
