@@ -68,7 +68,23 @@ FRAGMENT_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "chloro": ("Cl",),
     "bromo": ("Br",),
     "iodo": ("I",),
+    "cyclopropyl": ("cPr", "c-Pr", "C3H5"),
+    "cyclohexyl": ("Cy", "cHex", "C6H11"),
+    "2-pyridyl": ("pyridin-2-yl",),
+    "3-pyridyl": ("pyridin-3-yl",),
+    "2-furyl": ("furan-2-yl",),
+    "2-thienyl": ("thiophen-2-yl",),
+    "2-pyrrolyl": ("pyrrol-2-yl",),
+    "1-pyrrolyl": ("pyrrol-1-yl",),
 }
+
+# The fragments the parts palette lists as ring templates (3- to 8-rings and aromatic
+# rings), placed like every fragment; benzene and pyridine rings are phenyl and pyridyl.
+RING_TEMPLATES: tuple[str, ...] = (
+    "cyclopropyl", "cyclobutyl", "cyclopentyl", "cyclohexyl", "cycloheptyl", "cyclooctyl",
+    "phenyl", "2-pyridyl", "3-pyridyl", "4-pyridyl", "2-furyl", "2-thienyl", "2-pyrrolyl",
+    "1-pyrrolyl", "1-naphthyl", "2-naphthyl",
+)
 
 
 @cache
@@ -207,6 +223,28 @@ def find_library_entry(name: str, kind: str | None = None) -> tuple[str, dict[st
                 if e["name"].lower() == low or low in (a.lower() for a in e.get("aliases", ()))]
         if len(hits) == 1:
             return k[:-1], copy.deepcopy(hits[0])
+    return None
+
+
+def molecules() -> list[dict[str, Any]]:
+    """The bundled table of common molecules by name (solvents, ligands, reagents, amino
+    acids): ``name``, ``label`` (en/ja), ``smiles`` and ``aliases`` (abbreviations such
+    as DMSO and THF, Japanese names). A copy: callers may change it."""
+    return copy.deepcopy(_load("molecules"))
+
+
+def find_molecule(name: str) -> dict[str, Any] | None:
+    """The table entry named ``name`` (or one of its aliases), case-insensitively and with
+    spaces trimmed, or None. ``SMILES`` strings are not names: no name or alias of the
+    table reads as SMILES (a test keeps it so), so a SMILES is never taken for a name."""
+    if not isinstance(name, str):
+        return None
+    want = " ".join(name.split()).casefold()
+    if not want:
+        return None
+    for e in _load("molecules"):
+        if want == e["name"].casefold() or want in (a.casefold() for a in e["aliases"]):
+            return copy.deepcopy(e)
     return None
 
 

@@ -65,6 +65,23 @@ FRAGMENTS: list[tuple[str, str, str, str]] = [
     ("chloro", "Chloro (–Cl)", "クロロ基（–Cl）", "[*]Cl"),
     ("bromo", "Bromo (–Br)", "ブロモ基（–Br）", "[*]Br"),
     ("iodo", "Iodo (–I)", "ヨード基（–I）", "[*]I"),
+    # Ring templates (the palette lists them apart, see molforma.catalog.RING_TEMPLATES).
+    ("cyclopropyl", "Cyclopropyl (3-ring)", "シクロプロピル基（3員環）", "[*]C1CC1"),
+    ("cyclobutyl", "Cyclobutyl (4-ring)", "シクロブチル基（4員環）", "[*]C1CCC1"),
+    ("cyclopentyl", "Cyclopentyl (5-ring)", "シクロペンチル基（5員環）", "[*]C1CCCC1"),
+    ("cyclohexyl", "Cyclohexyl (6-ring)", "シクロヘキシル基（6員環）", "[*]C1CCCCC1"),
+    ("cycloheptyl", "Cycloheptyl (7-ring)", "シクロヘプチル基（7員環）", "[*]C1CCCCCC1"),
+    ("cyclooctyl", "Cyclooctyl (8-ring)", "シクロオクチル基（8員環）", "[*]C1CCCCCCC1"),
+    ("2-pyridyl", "2-Pyridyl (pyridine ring)", "2-ピリジル基（ピリジン環）", "[*]c1ccccn1"),
+    ("3-pyridyl", "3-Pyridyl (pyridine ring)", "3-ピリジル基（ピリジン環）", "[*]c1cccnc1"),
+    ("2-furyl", "2-Furyl (furan ring)", "2-フリル基（フラン環）", "[*]c1ccco1"),
+    ("2-thienyl", "2-Thienyl (thiophene ring)", "2-チエニル基（チオフェン環）", "[*]c1cccs1"),
+    ("2-pyrrolyl", "2-Pyrrolyl (pyrrole ring)", "2-ピロリル基（ピロール環）", "[*]c1ccc[nH]1"),
+    ("1-pyrrolyl", "1-Pyrrolyl (N-bound pyrrole)", "1-ピロリル基（N結合ピロール）", "[*]n1cccc1"),
+    ("1-naphthyl", "1-Naphthyl (naphthalene)", "1-ナフチル基（ナフタレン）",
+     "[*]c1cccc2ccccc12"),
+    ("2-naphthyl", "2-Naphthyl (naphthalene)", "2-ナフチル基（ナフタレン）",
+     "[*]c1ccc2ccccc2c1"),
 ]
 
 # name, English label, Japanese label, SMILES, donor atom index, aliases

@@ -57,6 +57,19 @@ def place_fragment(doc: Document, name: str, site: str, *, kind: str, actor: Act
     return Placed(doc.revision, before)
 
 
+def confirm_placement(doc: Document, *, actor: Actor, previous: str) -> dict[str, Any]:
+    """Confirm the placement candidate ``actor`` made at revision ``previous`` and place
+    nothing more (the Place tool clicked on the same atom again).
+
+    Raises:
+        CandidateExistsError: the candidate is someone else's or was edited since.
+    """
+    if doc.candidate is None or doc.candidate_origin != actor.origin \
+            or doc.revision != previous:
+        raise CandidateExistsError()
+    return doc.confirm(expected_revision=previous, origin=actor.origin)
+
+
 def add_bonded_atom(doc: Document, parent: str, element: str, *, actor: Actor,
                     adjust_hydrogens: bool, hint: Sequence[float] | None = None,
                     ) -> dict[str, Any] | None:

@@ -433,25 +433,85 @@ def use_results_structure(doc: Document, results: Any, index: int | None = None,
 
 def add_bonded_atom(doc: Document, parent: str, element: str, *,
                     adjust_hydrogens: bool = True, hint: Vec | None = None,
+                    toward: Vec | None = None,
                     expected_revision: str | None = None, preview: bool = True,
                     origin: Origin = "user") -> dict[str, Any]:
     """Add an atom of ``element`` bonded to ``parent`` where the parent's hybridisation puts
     its next bond (see :mod:`molforma.document.building`); ``hint`` is the direction for a
     parent without neighbours. With ``adjust_hydrogens`` the new atom replaces one of the
-    parent's hydrogens and both get the hydrogens their valences leave open.
+    parent's hydrogens and both get the hydrogens their valences leave open. ``toward`` is
+    a drawn direction (a drag from the parent): the new atom goes that way.
     """
     from molforma.document import building
 
     el = normalize_symbol(str(element)) or str(element)
     direction = None if hint is None else _vec(hint, "hint")
+    drawn = None if toward is None else _vec(toward, "toward")
 
     def fn(work: Project) -> EditResult:
         _need(_index(work), [parent])
         return building.add_bonded_atom(work, parent, el, adjust=adjust_hydrogens,
-                                        hint=direction)
+                                        hint=direction, toward=drawn)
 
     return doc.edit(fn, label="Add atoms", expected_revision=expected_revision, preview=preview,
                     origin=origin)
+
+
+def change_element(doc: Document, atom: str, element: str, *, adjust_hydrogens: bool = True,
+                   expected_revision: str | None = None, preview: bool = True,
+                   origin: Origin = "user") -> dict[str, Any]:
+    """Turn ``atom`` into ``element`` as one undo step "Change element" (the Add-atom tool
+    on a hydrogen): a terminal atom moves to the new element's bond length, and with
+    ``adjust_hydrogens`` it and its neighbour get the hydrogens their valences leave open
+    (see :func:`molforma.document.building.change_element`)."""
+    from molforma.document import building
+
+    el = normalize_symbol(str(element)) or str(element)
+
+    def fn(work: Project) -> EditResult:
+        _need(_index(work), [atom])
+        return building.change_element(work, atom, el, adjust=adjust_hydrogens)
+
+    return doc.edit(fn, label="Change element", expected_revision=expected_revision,
+                    preview=preview, origin=origin)
+
+
+def draw_from_atom(doc: Document, start: str, element: str, toward: Vec, *,
+                   adjust_hydrogens: bool = True, expected_revision: str | None = None,
+                   preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+    """A drag of the Add-atom tool from atom ``start`` in direction ``toward``: a new atom of
+    ``element`` bonded to it that way, one undo step "Add atoms". As in Avogadro's Draw
+    tool, a hydrogen the drag starts on first becomes ``element`` (methane's H dragged
+    with carbon gives propane's chain, not a two-coordinate H)."""
+    from molforma.document import building
+
+    el = normalize_symbol(str(element)) or str(element)
+    drawn = _vec(toward, "toward")
+
+    def fn(work: Project) -> EditResult:
+        index = _index(work)
+        _need(index, [start])
+        first = None
+        if index[start]["element"] == "H" and el != "H":
+            first = building.change_element(work, start, el, adjust=adjust_hydrogens)
+        res = building.add_bonded_atom(work, start, el, adjust=adjust_hydrogens, toward=drawn)
+        return res if first is None else _combined(first, res)
+
+    return doc.edit(fn, label="Add atoms", expected_revision=expected_revision, preview=preview,
+                    origin=origin)
+
+
+def _combined(first: EditResult, second: EditResult) -> EditResult:
+    """Two edits made one after the other on the same copy, as one result."""
+    gone = set(second.removed)
+    made = set(first.added)
+    removed = first.removed + [i for i in second.removed if i not in made]
+    touched = None if first.touched is None or second.touched is None else \
+        list(dict.fromkeys(i for i in first.touched + second.touched if i not in gone))
+    return EditResult(
+        added=[i for i in first.added if i not in gone] + second.added, removed=removed,
+        changed=list(dict.fromkeys(i for i in first.changed + second.changed if i not in gone)),
+        touched=touched)
 
 
 def _adjusted(work: Project, res: EditResult, ids: Sequence[str]) -> EditResult:

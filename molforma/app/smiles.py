@@ -31,9 +31,34 @@ register({
 Atoms = list[dict[str, Any]]
 
 
-def check_smiles(smiles: str) -> None:
-    """Refuse a SMILES string RDKit cannot read, at once (milliseconds, no 3D work), so
-    the window says so when asked rather than when the background work ends.
+def resolve_smiles(text: str) -> tuple[str, str | None]:
+    """``(smiles, name)``: a SMILES string as it is (``name`` None), or a name of the
+    bundled table of common molecules (``water``, ``DMSO``, ``ベンゼン``; see
+    :func:`molforma.catalog.find_molecule`) as its SMILES and table name. Text RDKit reads
+    as SMILES is always SMILES; a name is looked up only when it is not.
+    """
+    from rdkit import Chem
+
+    from molforma.catalog import find_molecule
+    from molforma.formats.rdkit_bridge import quiet
+
+    text = text.strip()
+    with quiet():
+        mol = Chem.MolFromSmiles(text) if text else None
+    if mol is None:
+        entry = find_molecule(text)
+        if entry is not None:
+            return str(entry["smiles"]), str(entry["name"])
+    return text, None
+
+
+def check_smiles(smiles: str) -> str | None:
+    """Refuse a SMILES string RDKit cannot read (and no name of the table of common
+    molecules), at once (milliseconds, no 3D work), so the window says so when asked
+    rather than when the background work ends.
+
+    Returns:
+        The table name when ``smiles`` is one (its SMILES is used), else None.
 
     Raises:
         MolFormaError: ``smiles_invalid``.
@@ -42,17 +67,19 @@ def check_smiles(smiles: str) -> None:
 
     from molforma.formats.rdkit_bridge import quiet
 
-    text = smiles.strip()
+    text, name = resolve_smiles(smiles)
     with quiet():
         mol = Chem.MolFromSmiles(text) if text else None
     if mol is None:
         raise MolFormaError("smiles_invalid", smiles=text)
+    return name
 
 
 def smiles_to_structure(smiles: str, *, cancelled: CancelFn = lambda: False,
                         progress: ProgressFn = lambda _p, _m: None,
                         max_atoms: int = 10_000) -> tuple[Atoms, Atoms]:
-    """Atoms (ids a1..) and bonds of a 3D structure with hydrogens for ``smiles``.
+    """Atoms (ids a1..) and bonds of a 3D structure with hydrogens for ``smiles`` (or a
+    name of the table of common molecules, :func:`resolve_smiles`).
 
     Raises:
         MolFormaError: ``smiles_invalid``, ``smiles_embed_failed``, ``smiles_too_large``.
@@ -63,7 +90,7 @@ def smiles_to_structure(smiles: str, *, cancelled: CancelFn = lambda: False,
 
     from molforma.formats.rdkit_bridge import document_from_mol, quiet
 
-    text = smiles.strip()
+    text, _name = resolve_smiles(smiles)
     with quiet():
         mol = Chem.MolFromSmiles(text) if text else None
     if mol is None:

@@ -121,12 +121,16 @@ def bonded_direction(work: Project, parent_id: str, element: str, *,
 
 
 def add_bonded_atom(work: Project, parent_id: str, element: str, *, adjust: bool = True,
-                    hint: Sequence[float] | None = None) -> EditResult:
+                    hint: Sequence[float] | None = None,
+                    toward: Sequence[float] | None = None) -> EditResult:
     """Add an atom of ``element`` single-bonded to ``parent_id`` at the typical bond length.
 
     With ``adjust``, a heavy atom takes the place of one of the parent's terminal
     hydrogens (as in Avogadro: clicking a methane carbon gives ethane), and then the
     hydrogens of the parent and the new atom are adjusted.
+
+    ``toward`` is a direction the person drew (a drag from the parent): the new atom goes
+    that way, and the hydrogen it replaces is the one pointing most nearly that way.
     """
     index = _index(work)
     parent = index.get(parent_id)
@@ -135,15 +139,23 @@ def add_bonded_atom(work: Project, parent_id: str, element: str, *, adjust: bool
     centre = _xyz(parent)
     removed: list[str] = []
     direction = None
+    drawn = None
+    if toward is not None and np.linalg.norm(np.asarray(toward, float)) > 1e-9:
+        drawn = unit(np.asarray(toward, float))
     if adjust and element != "H":
         orders = _bond_orders(work)
         hs = [h for h in _terminal_hydrogens(index, orders, parent_id)
               if not index[h].get("fixed")]
         if hs:
-            h = max(hs, key=lambda i: int(i[1:]) if i[1:].isdigit() else 0)
+            if drawn is not None:
+                h = max(hs, key=lambda i: float(unit(_xyz(index[i]) - centre) @ drawn))
+            else:
+                h = max(hs, key=lambda i: int(i[1:]) if i[1:].isdigit() else 0)
             direction = unit(_xyz(index[h]) - centre)
             _remove(work, {h})
             removed.append(h)
+    if drawn is not None:
+        direction = drawn
     if direction is None:
         direction = bonded_direction(work, parent_id, element, hint=hint)
     xyz = centre + direction * bond_length(parent["element"], element, 1)
@@ -158,6 +170,42 @@ def add_bonded_atom(work: Project, parent_id: str, element: str, *, adjust: bool
     res = EditResult(added=[new_id], removed=removed, changed=[parent_id], touched=[new_id])
     if adjust:
         res = merge_adjusted(work, res, [new_id, parent_id])
+    return res
+
+
+def change_element(work: Project, atom_id: str, element: str, *,
+                   adjust: bool = True) -> EditResult:
+    """Turn atom ``atom_id`` into ``element`` (the Add-atom tool clicked on a hydrogen,
+    as in Avogadro: a methane H clicked with carbon gives ethane).
+
+    A terminal atom moves along its one bond to the typical length for the new element
+    (an H turned into C sits 1.54 Å from its carbon, not 1.09 Å). With ``adjust`` the
+    atom and its neighbour get the hydrogens their valences leave open.
+
+    Raises:
+        UnknownAtomError: ``atom_id`` is not in the project.
+    """
+    index = _index(work)
+    atom = index.get(atom_id)
+    if atom is None:
+        raise UnknownAtomError(id=atom_id)
+    orders = _bond_orders(work)
+    mine = orders.get(atom_id, [])
+    if element != atom["element"]:
+        atom["massNumber"] = None
+        atom["mass"] = None
+    atom["element"] = element
+    if len(mine) == 1 and not atom.get("fixed"):
+        parent = index[mine[0][0]]
+        centre = _xyz(parent)
+        d = _xyz(atom) - centre
+        if np.linalg.norm(d) > 1e-6:
+            x, y, z = centre + unit(d) * bond_length(parent["element"], element, mine[0][1])
+            atom["x"], atom["y"], atom["z"] = float(x), float(y), float(z)
+    check_atom_fields(atom)
+    res = EditResult(changed=[atom_id], touched=[atom_id])
+    if adjust:
+        res = merge_adjusted(work, res, [atom_id, *(n for n, _o in mine)])
     return res
 
 

@@ -211,6 +211,7 @@ CONTROLS: tuple[Control, ...] = (
     Control("elementButton", B, "the element of the Add-atom tool"),
     Control("paletteToggle", K, "the parts palette"),
     Control("fragmentList", Kind.LIST, "the fragment to place"),
+    Control("ringList", Kind.LIST, "the ring template to place"),
     Control("ligandList", Kind.LIST, "the ligand to place"),
     Control("placeMetalCombo", C, "the metal to place on"),
     Control("placeOnMetalButton", B, "document.atoms"),

@@ -287,8 +287,11 @@ def test_place_tool_confirms_its_previous_candidate_on_the_next_click(make_main_
     first = len(atoms_of(doc.candidate))
     assert first > 5
     assert len(atoms_of(doc.project)) == 5
-    # The next click confirms the first placement and proposes a second one.
-    click_atom(qtbot, tab.view, carbon)
+    # A click on another atom (the placed methyl's carbon) confirms the first placement
+    # and proposes the next one there.
+    placed = next(a["id"] for a in atoms_of(doc.candidate)
+                  if a["element"] == "C" and a["id"] != carbon)
+    click_atom(qtbot, tab.view, placed)
     assert len(atoms_of(doc.project)) == first
     assert doc.candidate is not None
     assert len(atoms_of(doc.candidate)) > first

@@ -6,17 +6,24 @@ draws what the view holds. Mouse: left drag rotates, right or middle drag (or
 Shift + left drag) pans, the wheel zooms, a click picks an atom (``atomClicked``)
 or the background (``backgroundClicked``). In move mode a left drag that starts
 on a selected atom moves the selection instead (``atomsDragged``).
+
+Draw mode (the Add-atom tool, as Avogadro's Draw tool): a left drag draws a bond from
+the atom pressed (or from empty space) to where it is released (``drawDragged``), a
+click on a bond reports it (``bondClicked``), the middle button rotates instead of
+panning, and the pointer reports the atom or bond under it (``pointerHovered``) so the
+tool can say what a click would do. Keys typed into the canvas go to ``key_handler``
+first; ``wants_key`` claims a key ahead of the window's shortcuts.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QMouseEvent, QWheelEvent
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from molforma.gui.view3d.scene import (
@@ -54,6 +61,11 @@ class MoleculeView(QWidget):
     boxSelected = Signal(list, object)  # atom ids inside a rubber band, modifiers
     # Right click: atom id ("" for none), bond (a, b) or None, global position.
     contextRequested = Signal(str, object, QPoint)
+    # Draw mode: a drag from atom ("" for empty space) to atom ("" for none), with the
+    # press and release positions in widget pixels.
+    drawDragged = Signal(str, str, QPointF, QPointF)
+    bondClicked = Signal(str, str, object)  # draw mode: the bond's atom ids, modifiers
+    pointerHovered = Signal(str, object)  # draw mode: atom id ("" none), bond (a, b) or None
 
     def __init__(self, renderer: str = "painter", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -75,6 +87,13 @@ class MoleculeView(QWidget):
         self._style = "ball_and_stick"
         self._fitted_once = False
         self.move_mode = False
+        self.draw_mode = False  # the Add-atom tool: drags draw bonds, bonds are clickable
+        self.draw_line: tuple[QPointF, QPointF] | None = None  # the bond being drawn
+        self._draw_from: str | None = None  # atom a draw drag started on ("" empty space)
+        # Keys typed into the canvas: the handler returns True when it used the key;
+        # wants_key says beforehand (a key it claims beats an application shortcut).
+        self.key_handler: Callable[[QKeyEvent], bool] | None = None
+        self.wants_key: Callable[[QKeyEvent], bool] | None = None
         self._press: QPointF | None = None
         self._last: QPointF | None = None
         self._dragging = False
@@ -437,6 +456,13 @@ class MoleculeView(QWidget):
             w, h = self._size()
             if pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h) is None:
                 self._band_start = ev.position()
+        self._draw_from = None
+        if (self.draw_mode and self._band_start is None and ev.button() == Qt.MouseButton.LeftButton
+                and not mods & (Qt.KeyboardModifier.ShiftModifier
+                                | Qt.KeyboardModifier.ControlModifier)):
+            w, h = self._size()
+            i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
+            self._draw_from = "" if i is None else self.scene.ids[i]
         if self.move_mode and ev.button() == Qt.MouseButton.LeftButton and self._selection:
             w, h = self._size()
             i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
@@ -456,7 +482,11 @@ class MoleculeView(QWidget):
         dx, dy = p.x() - self._last.x(), p.y() - self._last.y()
         self._last = p
         buttons = ev.buttons()
-        if self._band_start is not None:
+        if self._draw_from is not None:
+            start = self.atom_screen_pos(self._draw_from) if self._draw_from else None
+            self.draw_line = (start if start is not None else QPointF(self._press), QPointF(p))
+            self.canvas.update()
+        elif self._band_start is not None:
             from molforma.gui.view3d.overlay import band_rect
 
             self.rubber_band = band_rect(self._band_start, p)
@@ -468,6 +498,10 @@ class MoleculeView(QWidget):
             idx = [i for i in sel if i is not None]
             self.scene.pos[idx] += delta
             self._positions_changed()
+        elif self.draw_mode and buttons & Qt.MouseButton.MiddleButton:
+            # The left button draws in the Add-atom tool; the middle one turns the molecule.
+            self.camera.rotate(dx, dy)
+            self.canvas.update()
         elif buttons & (Qt.MouseButton.RightButton | Qt.MouseButton.MiddleButton) or (
                 ev.modifiers() & Qt.KeyboardModifier.ShiftModifier):
             self.camera.pan += np.array([dx, -dy])
@@ -483,6 +517,11 @@ class MoleculeView(QWidget):
             return
         was_drag, drag_atoms = self._dragging, self._drag_atoms
         band, self._band_start = self._band_start, None
+        draw_from, self._draw_from = self._draw_from, None
+        if self.draw_line is not None:
+            self.draw_line = None
+            self.canvas.update()
+        press = self._press
         self._press = None
         self._dragging = False
         self._drag_atoms = False
@@ -492,12 +531,17 @@ class MoleculeView(QWidget):
             if was_drag:
                 self.boxSelected.emit(self.atoms_in_rect(rect), ev.modifiers())
                 return
+        w, h = self._size()
+        if was_drag and draw_from is not None and press is not None:
+            j = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
+            self.drawDragged.emit(draw_from, "" if j is None else self.scene.ids[j],
+                                  QPointF(press), QPointF(ev.position()))
+            return
         if was_drag:
             if drag_atoms and np.linalg.norm(self._drag_total) > 0:
                 total = tuple(float(v) for v in self._drag_total)
                 self.atomsDragged.emit(list(self._selection), total)
             return
-        w, h = self._size()
         i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
         if ev.button() == Qt.MouseButton.RightButton:
             atom = "" if i is None else self.scene.ids[i]
@@ -506,7 +550,10 @@ class MoleculeView(QWidget):
             return
         if ev.button() != Qt.MouseButton.LeftButton:
             return
-        if i is None:
+        bond = self.bond_at(ev.position()) if i is None and self.draw_mode else None
+        if bond is not None:
+            self.bondClicked.emit(bond[0], bond[1], ev.modifiers())
+        elif i is None:
             self.backgroundClicked.emit(QPointF(ev.position()))
         else:
             self.atomClicked.emit(self.scene.ids[i], ev.modifiers())
@@ -524,6 +571,30 @@ class MoleculeView(QWidget):
                 self.canvas.setToolTip(f"{atom_id}  {self.scene.symbols[i]}  "
                                        f"({x:.3f}, {y:.3f}, {z:.3f}) Å")
             self.atomHovered.emit(atom_id)
+        if self.draw_mode:
+            bond = self.bond_at(pos) if i is None else None
+            if (atom_id, bond) != (self._hover_state or ("", None)):
+                self._hover_state = (atom_id, bond)
+                self.pointerHovered.emit(atom_id, bond)
+
+    _hover_state: tuple[str, tuple[str, str] | None] | None = None
+
+    def hover_state(self) -> tuple[str, tuple[str, str] | None] | None:
+        """The atom and bond last reported under the pointer (draw mode), or None."""
+        return self._hover_state
+
+    def forget_hover(self) -> None:
+        """Report the pointer again at its next move (the tool or the molecule changed)."""
+        self._hover_state = None
+        self._hovered = ""
+
+    def handle_key(self, ev: QKeyEvent) -> bool:
+        """A key typed into the canvas: True when the key handler used it."""
+        return bool(self.key_handler is not None and self.key_handler(ev))
+
+    def claims_key(self, ev: QKeyEvent) -> bool:
+        """True when a key typed into the canvas is the tool's, ahead of any shortcut."""
+        return bool(self.wants_key is not None and self.wants_key(ev))
 
     def handle_wheel(self, ev: QWheelEvent) -> None:
         """Zoom about the view centre."""

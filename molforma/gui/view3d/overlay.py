@@ -1,5 +1,6 @@
 """What both renderers draw over the molecule with QPainter (Qt layer): measurements as
-dashed lines with their values, atom labels, and the rubber band of a box selection.
+dashed lines with their values, atom labels, the rubber band of a box selection and the
+bond being drawn with the Add-atom tool.
 
 The QPainter renderer calls :func:`draw_overlay` after the atoms; the OpenGL renderer
 from a transparent child widget over its GL frame. Positions come from the scene and
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 MEASURE_COLOUR = QColor(255, 230, 120)
 LABEL_COLOUR = QColor(235, 240, 250)
 BAND_COLOUR = QColor(120, 190, 255)
+DRAW_COLOUR = QColor(150, 230, 150)
 
 
 def measurement_value(pos: list[np.ndarray]) -> str:
@@ -56,6 +58,13 @@ def draw_overlay(p: QPainter, view: RenderedView, w: float, h: float) -> None:
             screen = cam.to_screen(sd.pos, w, h)
             _draw_measurements(p, view, screen)
             _draw_labels(p, view, screen)
+        line = getattr(view, "draw_line", None)
+        if line is not None:
+            # The bond being drawn with the Add-atom tool, from its atom to the pointer.
+            p.setPen(QPen(DRAW_COLOUR, 3.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            p.drawLine(line[0], line[1])
+            p.setBrush(DRAW_COLOUR)
+            p.drawEllipse(line[1], 5.0, 5.0)
         band = view.rubber_band
         if band is not None:
             pen = QPen(BAND_COLOUR, 1.0, Qt.PenStyle.DashLine)

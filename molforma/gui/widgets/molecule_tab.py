@@ -62,6 +62,10 @@ LAYOUTS = ("view", "both", "table")
 LABEL_MODES = ("none", "element_index", "charge", "name")
 MENU_ELEMENTS = ("H", "C", "N", "O", "F", "P", "S", "Cl", "Br", "I")
 MESSAGE_MS = 8000  # how long a message under the view stays (errors twice as long)
+# Element keys of the Add-atom tool (Avogadro's Draw tool): a letter chooses that element
+# at once (c → C, n → N, f → F); a second letter within this time that makes a symbol with
+# the first chooses the two-letter element instead (c l → Cl, b r → Br, s i → Si).
+ELEMENT_KEY_MS = 1000
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
@@ -72,6 +76,7 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
 # Undo step labels of the document operations, for "Undo Add atoms" in the person's language.
 STEP_NAMES = (
     QT_TRANSLATE_NOOP("steps", "Add atoms"),
+    QT_TRANSLATE_NOOP("steps", "Change element"),
     QT_TRANSLATE_NOOP("steps", "Delete atoms"),
     QT_TRANSLATE_NOOP("steps", "Move atoms"),
     QT_TRANSLATE_NOOP("steps", "Set atom properties"),
@@ -151,6 +156,10 @@ class MoleculeTab(QWidget):
         self._worker_kind = ""
         self._worker_for_mcp = False
         self._syncing = False
+        self._placement_site: str | None = None
+        self._smiles_from: str | None = None  # "water (SMILES O)" when a name was typed
+        self._typed = ""  # element letters typed into the view (Add-atom tool)
+        self._typed_at = 0.0
 
         root = QVBoxLayout(self)
         root.setContentsMargins(4, 4, 4, 4)
@@ -292,6 +301,11 @@ class MoleculeTab(QWidget):
         self.view.band_select = True
         self.view.backgroundClicked.connect(self._background_clicked)
         self.view.atomsDragged.connect(self._atoms_dragged)
+        self.view.drawDragged.connect(self._draw_dragged)
+        self.view.bondClicked.connect(self._bond_clicked)
+        self.view.pointerHovered.connect(self._pointer_hovered)
+        self.view.key_handler = self._view_key
+        self.view.wants_key = self._wants_key
         self.centre.addWidget(self.view)
         self.table = CoordinateTable(self._table_edit, self.centre)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._table_selection())
@@ -359,7 +373,14 @@ class MoleculeTab(QWidget):
         self.message.setWordWrap(True)
         # Two lines, always: a message that wraps must not resize (and repaint) the view.
         self.message.setFixedHeight(self.message.fontMetrics().lineSpacing() * 2 + 4)
-        root.addWidget(self.message)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.message, 1)
+        # What a click or drag of the Add-atom tool would do where the pointer is.
+        self.draw_hint = QLabel(self)
+        self.draw_hint.setObjectName("drawHint")
+        self.draw_hint.setStyleSheet("color: #4a8a4a;")
+        bottom.addWidget(self.draw_hint)
+        root.addLayout(bottom)
 
         self.tool_buttons["select"].setChecked(True)
         ctx.events.documentChanged.connect(self._document_changed)
@@ -375,13 +396,19 @@ class MoleculeTab(QWidget):
                  "bond": self.tr("Bond"), "erase": self.tr("Erase"), "move": self.tr("Move"),
                  "place": self.tr("Place fragment")}
         tips = {"select": self.tr("Click atoms to select them (Ctrl or Shift adds)"),
-                "add": self.tr("Click empty space to add an atom, or an atom to attach one"),
+                "add": self.tr("Draw: click empty space to add an atom, an atom to attach one, "
+                               "a hydrogen to turn it into the element, a bond to cycle its "
+                               "order 1→2→3; drag from an atom to draw a bonded atom (from "
+                               "empty space: two), onto another atom to bond them; middle "
+                               "drag turns the view. Type an element in the view: C, N, O, "
+                               "H, S, P, F, I, B; Cl = C then l, Br = B then r (within 1 s)"),
                 "bond": self.tr("Click two atoms to add a bond or change its order; "
                                 "Shift-click the second atom to remove the bond"),
                 "erase": self.tr("Click an atom to delete it with its bonds"),
                 "move": self.tr("Drag selected atoms to move them"),
                 "place": self.tr("Click an atom to place the chosen fragment on its next free "
-                                 "site; the next click confirms it")}
+                                 "site; the next click confirms it (on the same atom it only "
+                                 "confirms)")}
         for n, b in self.tool_buttons.items():
             b.setText(names[n])
             b.setToolTip(tips[n])
@@ -416,8 +443,11 @@ class MoleculeTab(QWidget):
         self.labels_combo.setToolTip(self.tr("Text drawn beside every atom in the 3D view"))
         self.layout_label.setText(self.tr("Layout:"))
         self.layout_combo.setToolTip(self.tr("Show the 3D view, the coordinate table or both"))
-        self.smiles_input.setToolTip(self.tr("A SMILES string; Enter makes a 3D candidate "
-                                             "with hydrogens"))
+        self.smiles_input.setToolTip(self.tr("A SMILES string, or a common name (water, DMSO, "
+                                             "benzene, glycine, 水, ベンゼン …); Enter makes "
+                                             "a 3D candidate with hydrogens"))
+        self.draw_hint.setToolTip(self.tr("What a click or drag of the Add-atom tool does "
+                                          "where the pointer is"))
         self.smiles_button.setToolTip(self.tr("Make 3D coordinates from the SMILES (a "
                                               "candidate to confirm or cancel)"))
         self.worker_cancel.setToolTip(self.tr("Stop the running SMILES or clean-up work; "
@@ -438,7 +468,7 @@ class MoleculeTab(QWidget):
         for i, text in enumerate((self.tr("View"), self.tr("View and table"), self.tr("Table"))):
             self.layout_combo.setItemText(i, text)
         self.smiles_label.setText(self.tr("SMILES:"))
-        self.smiles_input.setPlaceholderText(self.tr("e.g. CCO, then Enter"))
+        self.smiles_input.setPlaceholderText(self.tr("e.g. CCO or ethanol, then Enter"))
         self.smiles_button.setText(self.tr("Make 3D"))
         self.cleanup_button.setText(self.tr("Clean up geometry"))
         self.cleanup_button.setToolTip(
@@ -731,6 +761,9 @@ class MoleculeTab(QWidget):
         self.tool_buttons[name].setChecked(True)
         self.view.move_mode = name == "move"
         self.view.band_select = name == "select"
+        self.view.draw_mode = name == "add"
+        self.view.forget_hover()
+        self.draw_hint.setText("")
         self._bond_first = None
         if name == "place":
             self.palette.load_catalog()
@@ -763,6 +796,13 @@ class MoleculeTab(QWidget):
         self.element_button.setText(self.tr("Element: %1").replace("%1", symbol))
         if self.tool not in ("add",):
             self.set_tool("add")
+        self._refresh_hint()
+
+    def _refresh_hint(self) -> None:
+        """Say again what a click would do where the pointer is (the element changed)."""
+        state = self.view.hover_state()
+        if state is not None:
+            self._pointer_hovered(*state)
 
     def toggle_palette(self, show: bool | None = None) -> None:
         """Show or hide the parts palette."""
@@ -846,7 +886,10 @@ class MoleculeTab(QWidget):
                 sel = [atom_id]
             self.set_selection(sel)
         elif tool == "add":
-            self.add_atom_bonded_to(atom_id)
+            if self._element_of(atom_id) == "H":
+                self.change_hydrogen(atom_id)
+            else:
+                self.add_atom_bonded_to(atom_id)
         elif tool == "bond":
             self._bond_click(atom_id, remove=bool(modifiers & Qt.KeyboardModifier.ShiftModifier))
         elif tool == "erase":
@@ -868,6 +911,195 @@ class MoleculeTab(QWidget):
         self._run(lambda: ops.move_atoms(self.ctx.document, ids=ids, translate=list(delta),
                                          preview=False, origin=_who()))
         self.refresh()
+
+    # -- the Add-atom tool's gestures (Avogadro's Draw tool) --------------------------------
+    def _element_of(self, atom_id: str) -> str | None:
+        """The element of a confirmed atom (None for an atom of a candidate or unknown)."""
+        for a in atoms_of(self.ctx.document.project):
+            if a["id"] == atom_id:
+                return str(a["element"])
+        return None
+
+    def change_hydrogen(self, atom_id: str, element: str | None = None) -> bool:
+        """Turn hydrogen ``atom_id`` into the chosen element, as Avogadro does (methane's H
+        clicked with carbon gives ethane): it moves to the new bond length and, with
+        "Adjust hydrogens" on, gets its own hydrogens; one undo step "Change element"."""
+        el = element or self.element
+        if el == "H":
+            self.show_message(self.tr("This atom is already H: choose another element to "
+                                      "change it."), error=True)
+            return False
+        adjust = self.adjust_hydrogens
+        self.view.forget_hover()
+        return self._run(lambda: ops.change_element(self.ctx.document, atom_id, el,
+                                                    adjust_hydrogens=adjust, preview=False,
+                                                    origin=_who()))
+
+    def _screen_direction(self, start: QPointF, end: QPointF) -> list[float]:
+        """The model direction of a drag on screen (in the plane of the screen)."""
+        d = self.view.camera.screen_delta_to_model(end.x() - start.x(), end.y() - start.y())
+        return [float(v) for v in d]
+
+    def _draw_dragged(self, start: str, end: str, p0: QPointF, p1: QPointF) -> None:
+        if self.tool != "add":
+            return
+        if start and end and start != end:
+            self.bond_by_drag(start, end)
+        elif start:
+            origin = self.view.atom_screen_pos(start) or p0
+            self.draw_from(start, self._screen_direction(origin, p1))
+        elif end:
+            # From empty space onto an atom: a new atom bonded to it, on the side drawn from.
+            origin = self.view.atom_screen_pos(end) or p1
+            self.draw_from(end, self._screen_direction(origin, p0))
+        else:
+            self.draw_two_atoms(self.view.model_point_at(p0), self._screen_direction(p0, p1))
+
+    def draw_from(self, atom_id: str, toward: Sequence[float]) -> bool:
+        """A drag from ``atom_id``: a bonded atom of the chosen element in direction
+        ``toward`` at its typical bond length (a hydrogen dragged from becomes the element
+        first); one undo step "Add atoms"."""
+        el = self.element
+        adjust = self.adjust_hydrogens
+        self.view.forget_hover()
+        return self._run(lambda: ops.draw_from_atom(
+            self.ctx.document, atom_id, el, list(toward), adjust_hydrogens=adjust,
+            preview=False, origin=_who()))
+
+    def draw_two_atoms(self, xyz: Sequence[float], toward: Sequence[float]) -> bool:
+        """A drag from empty space: two bonded atoms of the chosen element, the first at
+        ``xyz``, the second along ``toward`` at their bond length; one undo step."""
+        from molforma.document.chemistry import bond_length
+
+        el = self.element
+        d = np.asarray(toward, float)
+        norm = float(np.linalg.norm(d))
+        d = d / norm if norm > 1e-9 else np.array([1.0, 0.0, 0.0])
+        first = np.asarray(xyz, float)
+        second = first + d * bond_length(el, el, 1)
+        adjust = self.adjust_hydrogens
+        self.view.hold_camera_once()
+        self.view.forget_hover()
+        return self._run(lambda: ops.add_atoms(
+            self.ctx.document, [{"element": el, "position": first.tolist()},
+                                {"element": el, "position": second.tolist()}],
+            [{"a": "#0", "b": "#1", "order": 1}], preview=False, origin=_who(),
+            adjust_hydrogens=adjust))
+
+    def bond_by_drag(self, a: str, b: str) -> bool:
+        """A drag from atom ``a`` released on atom ``b``: a single bond between them
+        (hydrogens follow when "Adjust hydrogens" is on)."""
+        if any({x["a"], x["b"]} == {a, b} for x in bonds_of(self.ctx.document.project)):
+            self.show_message(self.tr("%1 and %2 are bonded already: click the bond to "
+                                      "change its order.").replace("%1", self.atom_label(a))
+                              .replace("%2", self.atom_label(b)), error=True)
+            return False
+        return self.set_bond_order(a, b, 1)
+
+    def _bond_clicked(self, a: str, b: str, _modifiers: Any) -> None:
+        if self.tool == "add":
+            self.cycle_bond_order(a, b)
+
+    def cycle_bond_order(self, a: str, b: str) -> bool:
+        """The Add-atom tool clicked on bond a–b: its order goes 1 → 2 → 3 → 1, the
+        hydrogens following when "Adjust hydrogens" is on (as the Bond tool does)."""
+        order = self._bond_order(a, b)
+        if order is None:
+            return False
+        new = order % 3 + 1
+        self.view.forget_hover()
+        return self._run(lambda: ops.set_bonds(
+            self.ctx.document, [{"a": a, "b": b, "order": new}], preview=False,
+            origin=_who(), adjust_hydrogens=self.adjust_hydrogens),
+            self.tr("Bond %1 is now of order %2.").replace("%1", self.measure_name([a, b]))
+            .replace("%2", str(new)))
+
+    def _bond_order(self, a: str, b: str) -> int | None:
+        return next((int(x.get("order", 1)) for x in bonds_of(self.ctx.document.project)
+                     if {x["a"], x["b"]} == {a, b}), None)
+
+    def click_hint(self, atom_id: str, bond: tuple[str, str] | None) -> str:
+        """What the Add-atom tool does where the pointer is: "Click: change H to C",
+        "Click: bond order 2", "Drag: draw a bonded C" (empty outside the tool)."""
+        if self.tool != "add":
+            return ""
+        el = self.element
+        if atom_id:
+            own = self._element_of(atom_id)
+            if own is None:
+                return ""
+            drag = self.tr("Drag: draw a bonded %1").replace("%1", el)
+            if own == "H" and el != "H":
+                click = self.tr("Click: change H to %1").replace("%1", el)
+            elif own == "H":
+                return drag
+            else:
+                click = self.tr("Click: attach a %1").replace("%1", el)
+            return f"{click} · {drag}"
+        if bond is not None:
+            order = self._bond_order(*bond)
+            if order is None:
+                return ""
+            return self.tr("Click: bond order %1").replace("%1", str(order % 3 + 1))
+        return (self.tr("Click: add a %1").replace("%1", el) + " · "
+                + self.tr("Drag: draw two bonded %1").replace("%1", el))
+
+    def _pointer_hovered(self, atom_id: str, bond: object) -> None:
+        pair = bond if isinstance(bond, tuple) else None
+        hint = self.click_hint(atom_id, pair)
+        self.draw_hint.setText(hint)
+        if hint:
+            # Beside the pointer too, with what the view's tooltip says of the atom.
+            tip = self.view.canvas.toolTip()
+            base = tip.split("\n")[0] if atom_id and tip else ""
+            self.view.canvas.setToolTip(f"{base}\n{hint}" if base else hint)
+
+    def _is_element_key(self, ev: Any) -> bool:
+        mods = ev.modifiers() & ~(Qt.KeyboardModifier.ShiftModifier
+                                  | Qt.KeyboardModifier.KeypadModifier)
+        text = ev.text()
+        return (self.tool == "add" and mods == Qt.KeyboardModifier.NoModifier
+                and len(text) == 1 and text.isascii() and text.isalpha())
+
+    def _wants_key(self, ev: Any) -> bool:
+        """The Add-atom tool claims plain letters typed into the view (F is fluorine
+        there, not Fit to View), so that they choose elements."""
+        return self._is_element_key(ev) and self._element_for(ev.text()) is not None
+
+    def _view_key(self, ev: Any) -> bool:
+        if not self._is_element_key(ev):
+            return False
+        return self.type_element_key(ev.text())
+
+    def _element_for(self, letter: str) -> str | None:
+        """The element a letter typed now chooses (with the letter typed before it)."""
+        import time
+
+        from molforma.document.elements import normalize_symbol
+
+        recent = (time.monotonic() - self._typed_at) * 1000 < ELEMENT_KEY_MS
+        if recent and len(self._typed) == 1:
+            two = normalize_symbol(self._typed.upper() + letter.lower())
+            if two and len(two) == 2:
+                return two
+        one = normalize_symbol(letter.upper())
+        return one if one and len(one) == 1 else None
+
+    def type_element_key(self, letter: str) -> bool:
+        """A letter typed into the view with the Add-atom tool: choose the element it
+        names (see :data:`ELEMENT_KEY_MS`); False when no element starts with it."""
+        import time
+
+        el = self._element_for(letter)
+        if el is None:
+            self._typed = ""
+            return False
+        self._typed = letter if len(el) == 1 else ""
+        self._typed_at = time.monotonic()
+        self.set_element(el)
+        self.show_message(self.tr("Element: %1").replace("%1", el))
+        self.view.forget_hover()
+        return True
 
     # -- tool actions (also callable from code and tests) ----------------------------------
     def add_atom_at(self, xyz: tuple[float, float, float]) -> bool:
@@ -935,8 +1167,18 @@ class MoleculeTab(QWidget):
             return False
         kind, name = part
         doc = self.ctx.document
-        from molforma.app.building import Placed, place_fragment
+        from molforma.app.building import Placed, confirm_placement, place_fragment
         from molforma.errors import CandidateExistsError
+
+        if site == self._placement_site and self._placement_revision is not None \
+                and doc.candidate is not None:
+            # The same atom again: the placement shown is the one wanted (the tooltip's
+            # promise); confirm it and place no second copy.
+            previous, self._placement_revision = self._placement_revision, None
+            self._placement_site = None
+            return self._run(lambda: confirm_placement(doc, actor=window_actor(),
+                                                       previous=previous),
+                             self.tr("Placement confirmed."))
 
         placed: list[Placed | None] = []
         refused: list[bool] = []
@@ -955,6 +1197,7 @@ class MoleculeTab(QWidget):
             return False
         done = placed[0] if ok and placed else None
         self._placement_revision = done.revision if done is not None else None
+        self._placement_site = site if done is not None else None
         if done is None:
             return False
         if doc.candidate is not None:
@@ -1283,21 +1526,31 @@ class MoleculeTab(QWidget):
 
     # -- workers ---------------------------------------------------------------------------
     def start_smiles(self, smiles: str | None = None) -> bool:
-        """Make a 3D candidate from SMILES (replacing the structure once confirmed)."""
+        """Make a 3D candidate from SMILES, or from a name of the table of common molecules
+        (``water``, ``DMSO``, ``ベンゼン``; the message says which SMILES was used),
+        replacing the structure once confirmed."""
         text = (smiles if smiles is not None else self.smiles_input.text()).strip()
         if not text:
             self.show_message(self.tr("Type a SMILES string first."), error=True)
             return False
-        from molforma.app.smiles import check_smiles, smiles_to_structure
+        from molforma.app.smiles import check_smiles, resolve_smiles, smiles_to_structure
 
         try:
-            check_smiles(text)
+            name = check_smiles(text)
         except MolFormaError as exc:
             self.show_message(exc.message(), error=True, reason=exc)
             return False
-
-        return self._start_worker("smiles", lambda cancelled, progress: smiles_to_structure(
+        self._smiles_from = None
+        if name is not None:
+            code = resolve_smiles(text)[0]
+            self._smiles_from = self.tr("%1 (SMILES %2)").replace("%1", name).replace("%2", code)
+            text = code
+        started = self._start_worker("smiles", lambda cancelled, progress: smiles_to_structure(
             text, cancelled=cancelled, progress=progress))
+        if started and self._smiles_from:
+            self.show_message(self.tr("Making 3D coordinates for %1…")
+                              .replace("%1", self._smiles_from))
+        return started
 
     def start_cleanup(self) -> bool:
         """Clean up the geometry with a force field (MMFF94, else UFF) in a child process.
@@ -1431,9 +1684,13 @@ class MoleculeTab(QWidget):
             atoms, bonds = result
             from molforma.app.smiles import replace_structure
 
+            ready = self.tr("3D structure ready: confirm or cancel the candidate.")
+            if self._smiles_from:
+                ready = self.tr("3D structure of %1 ready: confirm or cancel the candidate.") \
+                    .replace("%1", self._smiles_from)
             with outcome.collecting() as refusals:
                 self._run(lambda: replace_structure(doc, atoms, bonds, actor=window_actor()),
-                          self.tr("3D structure ready: confirm or cancel the candidate."))
+                          ready)
         self._end_worker(*(("failed", refusals[0]) if refusals else ("done", None)))
 
     def _end_worker(self, status: str, error: MolFormaError | None) -> None:

@@ -1,8 +1,10 @@
 """The parts palette: periodic table, fragments and ligands (Qt layer).
 
 Shown and hidden with the ``paletteToggle`` button of the Molecule tab. Element
-buttons are named ``element_<Symbol>``; fragment and ligand lists ``fragmentList``
-and ``ligandList`` list the core catalogue (``get_catalog``).
+buttons are named ``element_<Symbol>``; the lists ``ringList`` (ring templates: 3- to
+8-rings and aromatic rings), ``fragmentList`` (the other substituents) and ``ligandList``
+list the core catalogue (``get_catalog``). Ring templates are fragments: the Place tool
+puts them on a free site like any other.
 """
 
 from __future__ import annotations
@@ -133,6 +135,11 @@ class PartsPalette(QWidget):
         self.table = PeriodicTableWidget(self)
         self.table.elementChosen.connect(self.elementChosen)
         lay.addWidget(self.table)
+        self.ring_label = QLabel(self)
+        lay.addWidget(self.ring_label)
+        self.rings = QListWidget(self)
+        self.rings.setObjectName("ringList")
+        lay.addWidget(self.rings, 1)
         self.fragment_label = QLabel(self)
         lay.addWidget(self.fragment_label)
         self.fragments = QListWidget(self)
@@ -143,20 +150,25 @@ class PartsPalette(QWidget):
         self.ligands = QListWidget(self)
         self.ligands.setObjectName("ligandList")
         lay.addWidget(self.ligands, 1)
-        self.fragments.currentItemChanged.connect(lambda it, _p: self._chosen("fragment", it))
-        self.ligands.currentItemChanged.connect(lambda it, _p: self._chosen("ligand", it))
+        self._lists = {"ring": self.rings, "fragment": self.fragments, "ligand": self.ligands}
+        for key, widget in self._lists.items():
+            widget.currentItemChanged.connect(
+                lambda it, _p, k=key: self._chosen(k, it))
         self._loaded = False
         self.retranslate()
 
     def _chosen(self, kind: str, item: QListWidgetItem | None) -> None:
         if item is None:
             return
-        other = self.ligands if kind == "fragment" else self.fragments
-        other.blockSignals(True)
-        other.setCurrentItem(None)
-        other.clearSelection()
-        other.blockSignals(False)
-        self.partChosen.emit(kind, str(item.data(256)))
+        for key, other in self._lists.items():
+            if key == kind:
+                continue
+            other.blockSignals(True)
+            other.setCurrentItem(None)
+            other.clearSelection()
+            other.blockSignals(False)
+        # A ring template is a fragment to the Place tool.
+        self.partChosen.emit("ligand" if kind == "ligand" else "fragment", str(item.data(256)))
 
     def load_catalog(self) -> None:
         """Fill the lists from the core catalogue (once)."""
@@ -170,10 +182,15 @@ class PartsPalette(QWidget):
         except Exception as exc:  # noqa: BLE001 - a missing catalogue leaves the lists empty
             log.info("no fragment catalogue: %s", exc)
             return
-        for kind, widget in (("fragments", self.fragments), ("ligands", self.ligands)):
+        from molforma.catalog import RING_TEMPLATES
+
+        for kind, widget in (("fragments", self.rings), ("fragments", self.fragments),
+                             ("ligands", self.ligands)):
             for entry in cat.get(kind, []) or []:
                 name = entry.get("name") if isinstance(entry, dict) else str(entry)
                 if not name:
+                    continue
+                if kind == "fragments" and (name in RING_TEMPLATES) != (widget is self.rings):
                     continue
                 it = QListWidgetItem(str(name))
                 it.setData(256, str(name))
@@ -186,7 +203,7 @@ class PartsPalette(QWidget):
         from molforma.gui.app import current_language
 
         lang = current_language()
-        for widget in (self.fragments, self.ligands):
+        for widget in self._lists.values():
             for i in range(widget.count()):
                 it = widget.item(i)
                 label = it.data(257)
@@ -195,15 +212,19 @@ class PartsPalette(QWidget):
 
     def current_part(self) -> tuple[str, str] | None:
         """(kind, name) of the chosen fragment or ligand."""
-        for kind, widget in (("fragment", self.fragments), ("ligand", self.ligands)):
+        for key, widget in self._lists.items():
             it = widget.currentItem()
             if it is not None and it.isSelected():
-                return kind, str(it.data(256))
+                return ("ligand" if key == "ligand" else "fragment"), str(it.data(256))
         return None
 
     def retranslate(self) -> None:
         """Re-read texts."""
         self.element_label.setText(self.tr("Element for the Add tool:"))
+        self.ring_label.setText(self.tr("Rings (Place tool):"))
+        self.rings.setToolTip(self.tr("Ring templates (3- to 8-rings, benzene, pyridine, "
+                                      "furan, thiophene, pyrrole, naphthalene): choose one, "
+                                      "then click an atom with the Place tool"))
         self.fragment_label.setText(self.tr("Fragments (Place tool):"))
         self.ligand_label.setText(self.tr("Ligands (Place tool):"))
         self._relabel()

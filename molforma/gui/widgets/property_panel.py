@@ -153,7 +153,16 @@ class PropertyPanel(QWidget):
         self.atom_box.setEnabled(editable and a is not None)
         self.name.setEnabled(len(atoms) == 1)
         if a is not None:
-            self.element.setText(str(a.get("element", "")))
+            elements = list(dict.fromkeys(str(x.get("element", "")) for x in atoms))
+            if len(elements) > 1:
+                # A mixed selection shows that it is mixed, not its first atom's element;
+                # the field stays empty, so Apply changes no element unless one is typed.
+                self.element.setText("")
+                shown = ", ".join(elements[:6]) + (", …" if len(elements) > 6 else "")
+                self.element.setPlaceholderText(self.tr("%1 (mixed)").replace("%1", shown))
+            else:
+                self.element.setText(elements[0])
+                self.element.setPlaceholderText("")
             self.charge.setValue(int(a.get("formalCharge", 0) or 0))
             self.unpaired.setValue(int(a.get("unpairedElectrons", 0) or 0))
             self.name.setText(str(a.get("name", "") or ""))
@@ -170,6 +179,7 @@ class PropertyPanel(QWidget):
             self.atom_box.setTitle(f"{title}: {a['id']}" if len(atoms) == 1 else title)
         else:
             self.atom_box.setTitle(self.tr("Selected atom"))
+            self.element.setPlaceholderText("")
         self._shown = self._atom_field_values()
         self.mol_box.setEnabled(editable)
         if document:

@@ -332,7 +332,8 @@ def _results_kind(path: Any) -> str | None:
 
 class ImportDocumentInput(_EditInput):
     text: str = Field(description="File content as text; with format smiles a SMILES string "
-                      "such as 'CCO'.")
+                      "such as 'CCO', or a common molecule's name (water, DMSO, THF, benzene, "
+                      "glycine, 水 …; info.smiles says which SMILES was used).")
     format: str = Field(description=f"Format of the text: {names_text(READABLE)}, or smiles "
                         "(a 3D structure with hydrogens, cleaned up by a force field, replacing "
                         "the atoms; settings stay; a SMILES RDKit cannot read is refused with "
@@ -359,14 +360,17 @@ def _from_smiles(doc: Any, args: ImportDocumentInput) -> EditSummary:
     """The window's SMILES route (molforma.app.smiles), for a tool call: RDKit embeds and a
     force field cleans up, then one edit replaces the atoms. Nothing changes on a refusal."""
     from molforma.app.actor import Actor
-    from molforma.app.smiles import replace_structure, smiles_to_structure
+    from molforma.app.smiles import replace_structure, resolve_smiles, smiles_to_structure
 
     # Fail before the 3D work when the edit could not be made anyway.
     doc.check_revision(args.expectedRevision, allow_candidate=False)
-    atoms, bonds = smiles_to_structure(args.text)
-    return _summary(replace_structure(doc, atoms, bonds, actor=Actor.MCP_TOOL,
-                                      expected_revision=args.expectedRevision,
-                                      preview=args.preview))
+    smiles, name = resolve_smiles(args.text)
+    atoms, bonds = smiles_to_structure(smiles)
+    out = replace_structure(doc, atoms, bonds, actor=Actor.MCP_TOOL,
+                            expected_revision=args.expectedRevision, preview=args.preview)
+    if name is not None:  # a name from the table: say which SMILES it stood for
+        out["info"] = {**(out.get("info") or {}), "name": name, "smiles": smiles}
+    return _summary(out)
 
 
 # ---------------------------------------------------------------------------------------------
