@@ -91,8 +91,13 @@ def test_the_orbital_list_shows_energies_per_spin_and_marks_homo_and_lumo(
     spins = {table.item(r, 1).text() for r in range(table.rowCount())}
     assert spins == {"alpha", "beta"}
     marks = [table.item(r, 0).text() for r in range(table.rowCount())]
-    assert sum("HOMO" in m for m in marks) == 1 and sum("LUMO" in m for m in marks) == 1
+    # One HOMO and one LUMO per spin channel (the summary's frontier), each in its channel.
+    for spin in ("alpha", "beta"):
+        rows = [r for r, m in enumerate(marks) if table.item(r, 1).text() == spin]
+        assert sum("HOMO" in marks[r] for r in rows) == 1
+        assert sum("LUMO" in marks[r] for r in rows) == 1
     homo_row = next(r for r, m in enumerate(marks) if "HOMO" in m)
+    assert table.item(homo_row, 1).text() == "alpha"
     assert float(table.item(homo_row, 2).text()) == pytest.approx(res.summary.homo, abs=1e-6)
     text = panel.summary.toPlainText()
     assert "multiplicity: 2" in text and "<S²>: 0.7553" in text and "HOMO" in text

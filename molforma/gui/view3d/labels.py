@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 LABEL_COLOUR = QColor("#0b3d91")
+SPIN_LABEL_COLOUR = QColor("#8b1a6b")  # spin populations: told apart from charges at a glance
 
 
 class AtomLabelOverlay(QWidget):
@@ -24,6 +25,7 @@ class AtomLabelOverlay(QWidget):
         self.setObjectName("atomLabelOverlay")
         self._view = view
         self._labels: list[str] = []
+        self._colour = LABEL_COLOUR
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground, True)
         view.installEventFilter(self)
@@ -35,9 +37,11 @@ class AtomLabelOverlay(QWidget):
         if canvas is not None:
             canvas.installEventFilter(self)
 
-    def set_labels(self, labels: list[str] | None) -> None:
-        """Show ``labels`` (one per atom); None or [] hides the overlay."""
+    def set_labels(self, labels: list[str] | None, colour: QColor | None = None) -> None:
+        """Show ``labels`` (one per atom) in ``colour`` (default: the charges' blue);
+        None or [] hides the overlay."""
         self._labels = list(labels or [])
+        self._colour = QColor(colour) if colour is not None else LABEL_COLOUR
         self.setVisible(bool(self._labels))
         if self._labels:
             self.setGeometry(self._view.rect())
@@ -47,6 +51,10 @@ class AtomLabelOverlay(QWidget):
     def labels(self) -> list[str]:
         """The labels shown now (empty when hidden)."""
         return list(self._labels) if self.isVisible() else []
+
+    def colour(self) -> QColor:
+        """The colour the labels are drawn in."""
+        return QColor(self._colour)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
         """Follow the view's size and repaint after the canvas paints."""
@@ -70,7 +78,7 @@ class AtomLabelOverlay(QWidget):
             font = QFont(self.font())
             font.setBold(True)
             p.setFont(font)
-            p.setPen(QPen(LABEL_COLOUR))
+            p.setPen(QPen(self._colour))
             dx = float(offset.x()) if offset is not None else 0.0
             dy = float(offset.y()) if offset is not None else 0.0
             for i in range(n):

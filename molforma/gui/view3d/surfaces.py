@@ -1,6 +1,7 @@
 """Isosurfaces drawn over a molecule in both renderers (Qt layer, numpy + OpenGL).
 
-A :class:`Surface` is a triangle mesh in Ångström with one colour. The QPainter
+A :class:`Surface` is a triangle mesh in Ångström with one colour, or a colour per vertex
+(an electrostatic potential mapped on a density surface, :func:`esp_colours`). The QPainter
 renderer draws its triangles far to near, flat-shaded like the atoms, after the
 molecule; the OpenGL renderer draws them depth-tested and blended with a small
 shader that shares the atoms' camera uniforms, so both renderers agree.
@@ -21,6 +22,11 @@ if TYPE_CHECKING:
 # The usual orbital colours: positive lobe blue, negative lobe red (Avogadro, Jmol).
 POSITIVE = (0.20, 0.45, 0.95, 0.62)
 NEGATIVE = (0.92, 0.25, 0.22, 0.62)
+# Electrostatic potential maps: negative (electron-rich) red, zero white, positive blue,
+# the colours of GaussView, Avogadro and Jmol.
+ESP_NEGATIVE = np.array([0.86, 0.16, 0.14])
+ESP_ZERO = np.array([0.97, 0.97, 0.97])
+ESP_POSITIVE = np.array([0.16, 0.32, 0.90])
 _LIGHT = np.array([-0.35, 0.45, 1.0]) / np.linalg.norm([-0.35, 0.45, 1.0])
 
 
@@ -32,6 +38,21 @@ class Surface:
     faces: np.ndarray
     normals: np.ndarray
     rgba: tuple[float, float, float, float]
+    colours: np.ndarray | None = None  # (V, 4) RGBA per vertex; overrides rgba when given
+
+    def vertex_colours(self) -> np.ndarray:
+        """RGBA per vertex, shape (V, 4)."""
+        if self.colours is not None:
+            return np.asarray(self.colours, dtype=float)
+        return np.tile(np.asarray(self.rgba, dtype=float), (len(self.vertices), 1))
+
+
+def esp_colours(values: np.ndarray, limit: float, alpha: float = 0.85) -> np.ndarray:
+    """RGBA per value: −limit and below red, 0 white, +limit and above blue."""
+    x = np.clip(np.asarray(values, dtype=float) / max(float(limit), 1e-12), -1.0, 1.0)[:, None]
+    rgb = np.where(x < 0, ESP_ZERO + (ESP_NEGATIVE - ESP_ZERO) * (-x),
+                   ESP_ZERO + (ESP_POSITIVE - ESP_ZERO) * x)
+    return np.hstack([rgb, np.full((len(rgb), 1), alpha)])
 
 
 def draw_surfaces(p: QPainter, view: RenderedView, w: float, h: float) -> None:
@@ -52,7 +73,11 @@ def draw_surfaces(p: QPainter, view: RenderedView, w: float, h: float) -> None:
         lit = 0.35 + 0.65 * np.abs(normals @ _LIGHT)
         tris.append(tri)
         depth.append(tri[:, :, 2].mean(axis=1))
-        colours.append(np.asarray(surf.rgba)[None, :] * np.c_[lit, lit, lit, np.ones(len(lit))])
+        if surf.colours is not None:
+            base = np.asarray(surf.colours, dtype=float)[surf.faces].mean(axis=1)
+        else:
+            base = np.asarray(surf.rgba)[None, :]
+        colours.append(base * np.c_[lit, lit, lit, np.ones(len(lit))])
     all_tris = np.concatenate(tris)
     all_colours = np.concatenate(colours)
     for k in np.argsort(np.concatenate(depth), kind="stable"):  # far to near
@@ -65,11 +90,14 @@ def draw_surfaces(p: QPainter, view: RenderedView, w: float, h: float) -> None:
 _MESH_VS = """
 layout(location = 0) in vec3 position;
 layout(location = 1) in vec3 normal;
+layout(location = 2) in vec4 colour;
 out vec3 vNormal;
+out vec4 vColour;
 out float vZ;
 void main() {
     vec3 v = toView(position);
     vNormal = uRot * normal;
+    vColour = colour;
     vZ = v.z;
     gl_Position = toClip(v);
 }
@@ -77,13 +105,13 @@ void main() {
 
 _MESH_FS = """
 in vec3 vNormal;
+in vec4 vColour;
 in float vZ;
-uniform vec4 uColour;
 out vec4 fragColour;
 void main() {
     vec3 n = normalize(vNormal);
     if (!gl_FrontFacing) n = -n;
-    fragColour = vec4(shade(uColour.rgb, n), uColour.a);
+    fragColour = vec4(shade(vColour.rgb, n), vColour.a);
 }
 """
 
@@ -120,7 +148,8 @@ class SurfaceGL:
                 continue
             # One vertex per triangle corner: PySide6's glDrawElements takes no index
             # offset, and glDrawArrays needs none.
-            corners = np.hstack([surf.vertices, surf.normals])[np.asarray(surf.faces).ravel()]
+            corners = np.hstack([surf.vertices, surf.normals, surf.vertex_colours()])[
+                np.asarray(surf.faces).ravel()]
             data = np.ascontiguousarray(corners, np.float32)
             vao = QOpenGLVertexArrayObject()
             vao.create()
@@ -129,9 +158,9 @@ class SurfaceGL:
             vbo.create()
             vbo.bind()
             vbo.allocate(data.tobytes(), data.nbytes)
-            for loc, offset in ((0, 0), (1, 12)):
+            for loc, offset, size in ((0, 0, 3), (1, 12, 3), (2, 24, 4)):
                 self.program.enableAttributeArray(loc)
-                self.program.setAttributeBuffer(loc, gl.FLOAT, offset, 3, 24)
+                self.program.setAttributeBuffer(loc, gl.FLOAT, offset, size, 40)
             vao.release()
             self._meshes.append((vao, vbo, len(data), surf.rgba))
 
@@ -144,10 +173,8 @@ class SurfaceGL:
         f = self._f
         self.program.bind()
         set_uniforms(self.program)
-        where = self.program.uniformLocation("uColour")
         f.glDepthMask(gl.FALSE)
-        for vao, _vbo, count, rgba in self._meshes:
-            f.glUniform4f(where, *rgba)
+        for vao, _vbo, count, _rgba in self._meshes:
             vao.bind()
             f.glDrawArrays(gl.TRIANGLES, 0, count)
             vao.release()

@@ -1,5 +1,12 @@
 """The Orbitals tab of the Results tab: list the MOs of a MOLDEN file, draw one (Qt layer).
 
+Besides one orbital, the surface choice draws the total electron density, the spin
+density (alpha minus beta, open shells) and the electrostatic potential coloured on the
+density surface, all from the MOLDEN file's orbitals. An energy-level diagram beside the
+list shows the levels of every result that holds orbital energies (NWChem outputs too),
+alpha beside beta for open shells, HOMO and LUMO of each spin labelled; HOMO and LUMO
+buttons take the spin chosen beside them.
+
 Loading the orbitals and evaluating one on a grid run in a worker thread (PySCF's
 import alone takes seconds); the mesh comes back to the GUI thread through a queued
 signal and is drawn by the Results tab's 3D view as two coloured lobes.
@@ -20,9 +27,11 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -31,11 +40,16 @@ from PySide6.QtWidgets import (
 
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs, outcome
-from molforma.gui.view3d.surfaces import NEGATIVE, POSITIVE, Surface
+from molforma.gui.view3d.surfaces import NEGATIVE, POSITIVE, Surface, esp_colours
+from molforma.gui.widgets.level_diagram import LevelDiagram
 from molforma.gui.widgets.panel_workers import Retranslatable, error_text
 from molforma.results import orbitals as orb
 
 HARTREE_EV = 27.211386245988
+SURFACE_KINDS = ("orbital", "density", "spin", "esp")
+DEFAULT_ISOVALUES = {"orbital": orb.DEFAULT_ISOVALUE, "density": orb.DENSITY_ISOVALUE,
+                     "spin": orb.SPIN_ISOVALUE, "esp": orb.DENSITY_ISOVALUE}
+ESP_LIMIT_PERCENTILE = 98.0  # the colour scale ends where 2 % of the vertices lie beyond
 
 
 class _Relay(QObject):
@@ -65,6 +79,10 @@ class OrbitalPanel(Retranslatable, QWidget):
         self.orbitals: orb.OrbitalSet | None = None
         self.source: str | None = None
         self.shown: int | None = None  # orbital drawn now
+        self.shown_kind: str | None = None  # "orbital", "density", "spin" or "esp"
+        self.integral: float | None = None  # ∫ of the density drawn, on its grid
+        self.esp_range: tuple[float, float] | None = None  # hartree/e on the surface
+        self.esp_values: Any = None
         self._grid: orb.Grid | None = None
         self._values: Any = None
         self._busy = False
@@ -89,12 +107,28 @@ class OrbitalPanel(Retranslatable, QWidget):
         self.isovalue.setMinimumWidth(64)
         self.isovalue.setMaximumWidth(90)
         self.isovalue.editingFinished.connect(self._isovalue_changed)
+        self.spin_combo = QComboBox(self)
+        self.spin_combo.setObjectName("orbitalSpinCombo")
+        self.spin_combo.addItem("", "alpha")
+        self.spin_combo.addItem("", "beta")
+        self.bind_text(lambda: (self.spin_combo.setItemText(0, self.tr("α (alpha)")),
+                                self.spin_combo.setItemText(1, self.tr("β (beta)")),
+                                self.spin_combo.setToolTip(self.tr(
+                                    "The spin whose HOMO and LUMO the buttons draw "
+                                    "(open shells)"))))
+        self.surface_combo = QComboBox(self)
+        self.surface_combo.setObjectName("orbitalSurfaceCombo")
+        for kind in SURFACE_KINDS:
+            self.surface_combo.addItem("", kind)
+        self.bind_text(self._surface_texts)
+        self.surface_combo.activated.connect(lambda _i: self._surface_chosen())
+        self.bind_text(self._isovalue_tooltip)
+        self.diagram = LevelDiagram(self)
+        self.diagram.levelClicked.connect(self._level_clicked)
         self.bind_text(lambda: self.homo_button.setToolTip(
             self.tr("Select and draw the highest occupied orbital")))
         self.bind_text(lambda: self.lumo_button.setToolTip(
             self.tr("Select and draw the lowest unoccupied orbital")))
-        self.bind_text(lambda: self.isovalue.setToolTip(
-            self.tr("Isovalue of the surface (bohr^-3/2); both signs are drawn")))
         self.bind_text(lambda: self.export_button.setToolTip(
             self.tr("Save the orbital on its grid as a Gaussian cube file")))
         self.bind_text(lambda: self.table.setHorizontalHeaderLabels(
@@ -102,24 +136,83 @@ class OrbitalPanel(Retranslatable, QWidget):
              self.tr("Occupation")]))
         self.homo_button.clicked.connect(lambda: self.show_frontier("homo"))
         self.lumo_button.clicked.connect(lambda: self.show_frontier("lumo"))
-        self.show_button.clicked.connect(self.show_selected)
+        self.show_button.clicked.connect(self.show_current)
         self.hide_button.clicked.connect(self.hide)
         self.export_button.clicked.connect(lambda: self.export_cube())
         row = QHBoxLayout()
-        for w in (self.homo_button, self.lumo_button, self.show_button, self.hide_button):
+        for w in (self.spin_combo, self.homo_button, self.lumo_button):
             row.addWidget(w)
-        row.addWidget(self.label(lambda: self.tr("Isovalue:")))
-        row.addWidget(self.isovalue)
-        row.addWidget(self.export_button)
         row.addStretch(1)
+        row2 = QHBoxLayout()
+        row2.addWidget(self.label(lambda: self.tr("Surface:")))
+        row2.addWidget(self.surface_combo)
+        row2.addWidget(self.show_button)
+        row2.addWidget(self.hide_button)
+        row2.addWidget(self.label(lambda: self.tr("Isovalue:")))
+        row2.addWidget(self.isovalue)
+        row2.addWidget(self.export_button)
+        row2.addStretch(1)
         self.message = self.label(lambda: "")
         self.message.setObjectName("orbitalMessage")
         self.message.setWordWrap(True)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.setObjectName("orbitalSplitter")
+        split.addWidget(self.table)
+        split.addWidget(self.diagram)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
         lay = QVBoxLayout(self)
-        lay.addWidget(self.table, 1)
+        lay.addWidget(split, 1)
         lay.addLayout(row)
+        lay.addLayout(row2)
         lay.addWidget(self.message)
         self._update_buttons()
+
+    def _surface_texts(self) -> None:
+        names = {"orbital": self.tr("Selected orbital"), "density": self.tr("Total density"),
+                 "spin": self.tr("Spin density (α − β)"),
+                 "esp": self.tr("Electrostatic potential on the density")}
+        for i in range(self.surface_combo.count()):
+            self.surface_combo.setItemText(i, names[self.surface_combo.itemData(i)])
+        self.surface_combo.setToolTip(self.tr(
+            "What Show draws: the selected orbital, the electron density, the spin density "
+            "of an open shell, or the electrostatic potential coloured on the density "
+            "surface (red negative, blue positive)"))
+
+    @property
+    def surface_kind(self) -> str:
+        """The surface Show draws: orbital, density, spin or esp."""
+        return str(self.surface_combo.currentData() or "orbital")
+
+    def set_surface_kind(self, kind: str) -> None:
+        """Choose what Show draws (the isovalue takes that kind's usual value)."""
+        i = self.surface_combo.findData(kind)
+        if i >= 0:
+            self.surface_combo.setCurrentIndex(i)
+            self._surface_chosen()
+
+    def _surface_chosen(self) -> None:
+        self.isovalue.setText(f"{DEFAULT_ISOVALUES[self.surface_kind]:g}")
+        self._isovalue_tooltip()
+
+    def _isovalue_tooltip(self) -> None:
+        if self.surface_kind == "orbital":
+            self.isovalue.setToolTip(self.tr(
+                "Isovalue of the surface (bohr^-3/2); both signs are drawn"))
+        else:
+            self.isovalue.setToolTip(self.tr(
+                "Isovalue of the density surface (e/bohr³); a spin density is drawn at "
+                "both signs"))
+
+    def set_levels(self, orbitals: Any, frontier: Any) -> None:
+        """The energy-level diagram of ``orbitals`` (the results' list) and ``frontier``."""
+        self.diagram.set_orbitals(list(orbitals or []), list(frontier or []))
+
+    def _level_clicked(self, index: int) -> None:
+        if self.orbitals is not None and 0 <= index < len(self.orbitals.orbitals):
+            self.table.selectRow(index)
+            self.set_surface_kind("orbital")
+            self.show_orbital(index)
 
     # -- worker plumbing -------------------------------------------------------------------
     def _in_worker(self, work: Callable[[], Any], then: Callable[[Any], None]) -> None:
@@ -161,6 +254,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         self.hide()
         self.orbitals, self.source = None, path
         self._unavailable = None
+        self.spin_combo.setCurrentIndex(0)
         self.table.setRowCount(0)
         self._update_buttons()
         if path is None:
@@ -181,21 +275,127 @@ class OrbitalPanel(Retranslatable, QWidget):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
-        homo, _lumo = value.frontier()
+        homo, _lumo = value.frontier(self._first_spin(value))
         if homo is not None:
             self.table.selectRow(homo)
         self._update_buttons()
 
+    @staticmethod
+    def _first_spin(orbitals: orb.OrbitalSet) -> str:
+        return orbitals.orbitals[0].spin if orbitals.orbitals else "alpha"
+
     # -- drawing ---------------------------------------------------------------------------
-    def show_frontier(self, which: str) -> None:
-        """Select and draw the HOMO (``"homo"``) or LUMO (``"lumo"``) of the alpha spin."""
+    def show_frontier(self, which: str, spin: str | None = None) -> None:
+        """Select and draw the HOMO (``"homo"``) or LUMO (``"lumo"``) of ``spin`` (default:
+        the spin chosen beside the buttons; a restricted file has one)."""
         if self._refuse_unavailable() or self.orbitals is None:
             return
-        homo, lumo = self.orbitals.frontier()
+        if spin is not None:
+            i = self.spin_combo.findData(spin)
+            if i >= 0:
+                self.spin_combo.setCurrentIndex(i)
+        unrestricted = any(o.spin == "beta" for o in self.orbitals.orbitals)
+        chosen = str(self.spin_combo.currentData()) if unrestricted else self._first_spin(
+            self.orbitals)
+        homo, lumo = self.orbitals.frontier(chosen)
         index = homo if which == "homo" else lumo
         if index is not None:
             self.table.selectRow(index)
+            self.set_surface_kind("orbital")
             self.show_orbital(index)
+
+    def show_current(self) -> None:
+        """Draw what the surface choice says: the selected orbital or a density."""
+        if self.surface_kind == "orbital":
+            self.show_selected()
+        else:
+            self.show_density(self.surface_kind)
+
+    def show_density(self, kind: str) -> None:
+        """Evaluate the total density (``"density"``), the spin density (``"spin"``) or the
+        ESP on the density surface (``"esp"``) in the worker, then draw it."""
+        if self._refuse_unavailable():
+            return
+        orbitals = self.orbitals
+        if kind != self.surface_kind:
+            self.set_surface_kind(kind)
+        iso = self._isovalue()
+        if orbitals is None or iso is None or self._busy:
+            return
+        if kind == "spin" and not orbitals.open_shell:
+            self.message.setText(self.tr("These orbitals are a closed shell: the spin density "
+                                         "is zero everywhere."))
+            outcome.refused(self.message.text())
+            return
+
+        def work() -> tuple[str, orb.Grid, Any, Any]:
+            grid = orb.density_grid(orbitals.coordinates)
+            values = orb.density_values(orbitals, grid, "spin" if kind == "spin" else "density")
+            return kind, grid, values, self._density_meshes(orbitals, kind, values, grid, iso)
+
+        self._in_worker(work, self._density_evaluated)
+
+    @staticmethod
+    def _density_meshes(orbitals: orb.OrbitalSet, kind: str, values: Any, grid: orb.Grid,
+                        iso: float) -> Any:
+        if kind == "spin":
+            return orb.isosurfaces(values, grid, iso)
+        mesh = orb.density_surface(values, grid, iso)
+        if kind == "esp":
+            return mesh, orb.esp_on_surface(orbitals, mesh)
+        return mesh
+
+    def _density_evaluated(self, value: Any) -> None:
+        if not self._finish(value):
+            return
+        kind, self._grid, self._values, meshes = value
+        self.shown, self.shown_kind = None, kind
+        self.integral = orb.integrate(self._values, self._grid)
+        self._draw_density(kind, meshes)
+
+    def _draw_density(self, kind: str, meshes: Any) -> None:
+        self.esp_range, self.esp_values = None, None
+        if kind == "spin":
+            self._draw(meshes)
+            self.message.setText(self.tr(
+                "Spin density: blue where alpha electrons are in excess, red where beta are; "
+                "∫(ρα − ρβ) = %1 on the grid (2S = %2).").replace(
+                    "%1", f"{self.integral:.3f}").replace("%2", self._two_s()))
+            return
+        if kind == "esp":
+            mesh, esp = meshes
+            self.esp_values = esp
+            import numpy as np
+
+            limit = float(np.percentile(np.abs(esp), ESP_LIMIT_PERCENTILE)) if len(esp) else 0.0
+            self.esp_range = (float(esp.min()), float(esp.max())) if len(esp) else (0.0, 0.0)
+            self._view.set_surfaces([Surface(mesh.vertices, mesh.faces, mesh.normals,
+                                             POSITIVE, esp_colours(esp, limit))])
+            self.message.setText(self.tr(
+                "Electrostatic potential on the %1 e/bohr³ density surface: %2 to %3 "
+                "hartree/e (red negative, blue positive; the colours end at ±%4).").replace(
+                    "%1", self.isovalue.text()).replace(
+                    "%2", f"{self.esp_range[0]:+.4f}").replace(
+                    "%3", f"{self.esp_range[1]:+.4f}").replace("%4", f"{limit:.4f}"))
+        else:
+            mesh = meshes
+            self._view.set_surfaces([Surface(mesh.vertices, mesh.faces, mesh.normals,
+                                             (0.55, 0.55, 0.62, 0.55))])
+            self.message.setText(self.tr(
+                "Total density: ∫ρ = %1 electrons on the grid (the orbitals hold %2).").replace(
+                    "%1", f"{self.integral:.3f}").replace(
+                    "%2", f"{self.orbitals.electron_count:g}" if self.orbitals else "?"))
+        self._update_buttons()
+
+    def _two_s(self) -> str:
+        if self.orbitals is None:
+            return "?"
+        alpha = sum(o.occupation for o in self.orbitals.orbitals if o.spin != "beta")
+        beta = sum(o.occupation for o in self.orbitals.orbitals if o.spin == "beta")
+        if not any(o.spin == "beta" for o in self.orbitals.orbitals):
+            alpha = sum(min(o.occupation, 1.0) for o in self.orbitals.orbitals)
+            beta = sum(max(o.occupation - 1.0, 0.0) for o in self.orbitals.orbitals)
+        return f"{alpha - beta:g}"
 
     def show_selected(self) -> None:
         """Draw the orbital of the selected row."""
@@ -235,6 +435,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         if not self._finish(value):
             return
         self.shown, self._grid, self._values, meshes = value
+        self.shown_kind, self.integral, self.esp_range = "orbital", None, None
         self._draw(meshes)
 
     def _draw(self, meshes: tuple[orb.Mesh, orb.Mesh]) -> None:
@@ -258,11 +459,19 @@ class OrbitalPanel(Retranslatable, QWidget):
         if iso is None or self._values is None or self._grid is None:
             return
         self.message.setText("")
-        self._draw(orb.isosurfaces(self._values, self._grid, iso))
+        kind = self.shown_kind or "orbital"
+        if kind == "orbital":
+            self._draw(orb.isosurfaces(self._values, self._grid, iso))
+        elif kind == "esp":
+            self.show_density("esp")  # the potential is evaluated at the new vertices
+        elif self.orbitals is not None:
+            self._draw_density(kind, self._density_meshes(self.orbitals, kind, self._values,
+                                                          self._grid, iso))
 
     def hide(self) -> None:
-        """Remove the drawn orbital from the view."""
+        """Remove the drawn orbital or density from the view."""
         self.shown, self._grid, self._values = None, None, None
+        self.shown_kind, self.integral, self.esp_range, self.esp_values = None, None, None, None
         self._view.set_surfaces([])
         self._update_buttons()
 
@@ -290,7 +499,11 @@ class OrbitalPanel(Retranslatable, QWidget):
         has = (self.orbitals is not None or self._unavailable is not None) and not self._busy
         for b in (self.homo_button, self.lumo_button, self.show_button):
             b.setEnabled(has)
-        self.hide_button.setEnabled(self.shown is not None)
+        self.surface_combo.setEnabled(has)
+        unrestricted = self.orbitals is not None and any(
+            o.spin == "beta" for o in self.orbitals.orbitals)
+        self.spin_combo.setEnabled(has and unrestricted)
+        self.hide_button.setEnabled(self.shown_kind is not None)
         self.export_button.setEnabled(self.shown is not None and not self._busy)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -42,7 +42,7 @@ from molforma.app.actor import window_actor
 from molforma.errors import ResultsError
 from molforma.file_formats import result_patterns
 from molforma.gui import dialogs
-from molforma.gui.view3d.labels import AtomLabelOverlay
+from molforma.gui.view3d.labels import SPIN_LABEL_COLOUR, AtomLabelOverlay
 from molforma.gui.widgets.panel_workers import (
     Retranslatable,
     error_text,
@@ -203,8 +203,17 @@ class ResultsPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.charges_check.setText(self.tr("Show charges")))
         self.bind_text(lambda: self.charges_check.setToolTip(
             self.tr("Label each atom with its Mulliken charge")))
-        self.charges_check.toggled.connect(lambda _on: self._update_charge_labels())
+        self.charges_check.toggled.connect(lambda on: self._labels_toggled(self.charges_check,
+                                                                           on))
         playrow.addWidget(self.charges_check)
+        self.spins_check = QCheckBox(self)
+        self.spins_check.setObjectName("showSpinsCheck")
+        self.bind_text(lambda: self.spins_check.setText(self.tr("Show spins")))
+        self.bind_text(lambda: self.spins_check.setToolTip(self.tr(
+            "Label each atom with its Mulliken spin population (alpha minus beta electrons; "
+            "open shells)")))
+        self.spins_check.toggled.connect(lambda on: self._labels_toggled(self.spins_check, on))
+        playrow.addWidget(self.spins_check)
         self.label_overlay = AtomLabelOverlay(self.view)
         center = QWidget(self)
         cl = QVBoxLayout(center)
@@ -399,6 +408,8 @@ class ResultsPanel(Retranslatable, QWidget):
         # A MOLDEN file's orbitals can be drawn over its own geometry (same frame).
         self.orbital_panel.set_source(
             current.resolvedPath if current is not None and current.kind == "molden" else None)
+        self.orbital_panel.set_levels(current.orbitals if current is not None else [],
+                                      current.summary.frontier if current is not None else [])
         with self._quiet():
             self._fill_files(current)
             self._fill_summary(current)
@@ -503,18 +514,32 @@ class ResultsPanel(Retranslatable, QWidget):
             if s.spinContaminated:
                 text += "  " + self.tr("spin contaminated (more than 10 % off)")
             lines.append(text)
-        if s.homo is not None and s.lumo is not None and s.gapEv is not None:
-            lines.append(self.tr("HOMO %1 Eh, LUMO %2 Eh, gap %3 eV").replace(
-                "%1", f"{s.homo:.5f}").replace("%2", f"{s.lumo:.5f}").replace(
-                "%3", f"{s.gapEv:.3f}"))
+        lines += self._frontier_lines(s)
         if s.dispersionEnergy is not None:
             lines.append(self.tr("Dispersion energy: %1 Eh").replace(
                 "%1", f"{s.dispersionEnergy:.8f}"))
         m = s.moments
         if m is not None and m.dipoleDebye is not None:
-            lines.append(self.tr("Dipole: %1 D (%2)").replace(
-                "%1", f"{m.dipoleDebye:.4f}").replace("%2", m.source))
+            if self._other_level(s, m.level):
+                text = self.tr("%1 dipole: %2 D (%3)").replace(
+                    "%1", self._level_name(m.level)).replace(
+                    "%2", f"{m.dipoleDebye:.4f}").replace("%3", m.source)
+            else:
+                text = self.tr("Dipole: %1 D (%2)").replace(
+                    "%1", f"{m.dipoleDebye:.4f}").replace("%2", m.source)
+            lines.append(text)
             lines.append(f"  {m.frame}")
+        for pol in s.polarizabilities:
+            name = (self.tr("%1 polarizability").replace("%1", self._level_name(pol.level))
+                    if self._other_level(s, pol.level) else self.tr("Polarizability"))
+            lines.append(self.tr("%1 (ω = %2 a.u.): isotropic %3 a.u.").replace(
+                "%1", name).replace("%2", f"{pol.frequency:g}").replace(
+                "%3", f"{pol.isotropic:.4f}"))
+        if self._post_scf(s) and (s.frontier or res.charges):
+            lines.append(self.tr("Orbitals and charges: the %1 wavefunction's (the final "
+                                 "energy is %2)").replace("%1", self._level_name(
+                                     self._reference_level(s))).replace(
+                                     "%2", self._level_name(s.finalEnergyLevel)))
         t = s.thermochemistry
         if t is not None:
             lines.append(self.tr("Thermochemistry at %1 K:").replace("%1", f"{t.temperature:.2f}"))
@@ -530,23 +555,58 @@ class ResultsPanel(Retranslatable, QWidget):
             lines.append(self.tr("BOMD steps: %1").replace("%1", str(s.mdSteps)))
         return lines
 
+    def _frontier_lines(self, s: Any) -> list[str]:
+        """HOMO, LUMO and gap of each spin channel, each line naming its channel."""
+        lines: list[str] = []
+        names = {"alpha": self.tr("α (alpha)"), "beta": self.tr("β (beta)")}
+        for f in s.frontier:
+            if f.homo is None or f.lumo is None or f.gapEv is None:
+                continue
+            text = self.tr("HOMO %1 Eh, LUMO %2 Eh, gap %3 eV").replace(
+                "%1", f"{f.homo:.5f}").replace("%2", f"{f.lumo:.5f}").replace(
+                "%3", f"{f.gapEv:.3f}")
+            if f.spin in names:
+                text = self.tr("%1: %2").replace("%1", names[f.spin]).replace("%2", text)
+            lines.append(text)
+        return lines
+
+    @staticmethod
+    def _reference_level(s: Any) -> str:
+        """scf or dft: the level of the wavefunction the orbitals and charges are of."""
+        return "dft" if str(s.wavefunction or "").upper() in ("RKS", "UKS") or (
+            str(s.wavefunction or "").startswith("DFT")) else "scf"
+
+    @staticmethod
+    def _post_scf(s: Any) -> bool:
+        return s.finalEnergyLevel in ("mp2", "ccsd", "ccsd(t)")
+
+    def _other_level(self, s: Any, level: str | None) -> bool:
+        """True when a value of ``level`` sits beside a final energy of another level."""
+        return level is not None and self._post_scf(s) and level != s.finalEnergyLevel
+
+    def _level_name(self, level: str | None) -> str:
+        return {"scf": self.tr("SCF"), "dft": self.tr("DFT"), "mp2": self.tr("MP2"),
+                "ccsd": self.tr("CCSD"), "ccsd(t)": self.tr("CCSD(T)")}.get(
+                    str(level), str(level or ""))
+
     def _fill_orbitals(self, res: Any) -> None:
         orbitals = list(res.orbitals) if res is not None else []
         table = self.orbitals_table
         table.clearContents()
         table.setRowCount(len(orbitals))
-        homo = res.summary.homo if res is not None else None
-        lumo = res.summary.lumo if res is not None else None
+        # The summary's HOMO and LUMO of each spin channel, by position in the list.
+        marks: dict[int, str] = {}
+        for f in (res.summary.frontier if res is not None else []):
+            if f.homoIndex is not None:
+                marks[f.homoIndex] = " HOMO"
+            if f.lumoIndex is not None:
+                marks[f.lumoIndex] = " LUMO"
         spins = {"restricted": self.tr("restricted"), "alpha": self.tr("alpha"),
                  "beta": self.tr("beta")}
         bold = QFont()
         bold.setBold(True)
         for row, o in enumerate(orbitals):
-            mark = ""
-            if homo is not None and o.energy == homo and (o.occupation or 0) > 0.5:
-                mark = " HOMO"
-            elif lumo is not None and o.energy == lumo and (o.occupation or 0) <= 0.5:
-                mark = " LUMO"
+            mark = marks.get(o.index, "")
             cells = [f"{o.number}{mark}", spins.get(o.spin, o.spin), f"{o.energy:.6f}",
                      f"{o.energyEv:.3f}", "" if o.occupation is None else f"{o.occupation:g}",
                      o.symmetry or ""]
@@ -556,17 +616,34 @@ class ResultsPanel(Retranslatable, QWidget):
                     item.setFont(bold)
                 table.setItem(row, col, item)
 
+    def _labels_toggled(self, box: QCheckBox, on: bool) -> None:
+        """Charges or spins label the atoms, one at a time (a label holds one number)."""
+        other = self.spins_check if box is self.charges_check else self.charges_check
+        if on and other.isChecked():
+            with QSignalBlocker(other):
+                other.setChecked(False)
+        self._update_charge_labels()
+
     def _update_charge_labels(self) -> None:
-        """Mulliken charges as atom labels while the check box is on and charges exist."""
+        """Mulliken charges or spin populations as atom labels while their check box is on
+        and the results hold them."""
         res = self.results
         charges = list(res.charges) if res is not None else []
+        has_spin = any(q.mullikenSpin is not None for q in charges)
         self.charges_check.setEnabled(bool(charges))
+        self.spins_check.setEnabled(has_spin)
         shown = self.trajectory_slider.value() if res is not None else -1
-        ok = (self.charges_check.isChecked() and charges and res is not None
-              and 0 <= shown < len(res.structures)
-              and len(res.structures[shown].symbols) == len(charges))
-        labels = [f"{q.mulliken:+.2f}" if q.mulliken is not None else "" for q in charges]
-        self.label_overlay.set_labels(labels if ok else None)
+        fits = (bool(charges) and res is not None and 0 <= shown < len(res.structures)
+                and len(res.structures[shown].symbols) == len(charges))
+        labels: list[str] | None = None
+        colour = None
+        if fits and self.spins_check.isChecked() and has_spin:
+            labels = [f"{q.mullikenSpin:+.2f}" if q.mullikenSpin is not None else ""
+                      for q in charges]
+            colour = SPIN_LABEL_COLOUR
+        elif fits and self.charges_check.isChecked():
+            labels = [f"{q.mulliken:+.2f}" if q.mulliken is not None else "" for q in charges]
+        self.label_overlay.set_labels(labels, colour)
 
     def _frequency_header(self) -> None:
         factor = self.ir.scale_factor
