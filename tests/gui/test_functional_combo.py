@@ -111,6 +111,8 @@ def test_an_unknown_basis_is_kept_with_a_warning_beside_the_field(
     assert doc.project["calculation"]["basis"] == "def2-svvp"
     message = panel.findChild(QLabel, "calculation_basisMessage")
     assert message.isVisible() and "def2-svp" in message.text()
+    # Said once, beside the field, not again among the form's general warnings.
+    assert "def2-svp" not in panel.messages().get("general", "")
     type_into(qtbot, combo.lineEdit(), "def2-svp")
     assert not message.isVisible()
 

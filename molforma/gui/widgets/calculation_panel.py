@@ -49,6 +49,8 @@ from molforma.nwchem.value_grammar import CALCULATION_VALIDATORS
 
 # Warnings shown under the form; the rest are counted (validate_document lists them all).
 MAX_WARNINGS = 4
+# Warnings the form already shows beside their own field (basis, functional).
+SHOWN_BESIDE_FIELDS = frozenset({"basis_not_in_library", "functional_needs_nwchem"})
 log = logging.getLogger(__name__)
 
 
@@ -633,7 +635,8 @@ class CalculationPanel(Retranslatable, QWidget):
         except Exception as exc:  # a checker bug must not break the tab
             log.warning("validate_document failed", exc_info=exc)
             return []
-        warnings = [str(c["message"]) for c in checks if c.get("severity") == "warning"]
+        warnings = [str(c["message"]) for c in checks if c.get("severity") == "warning"
+                    and c.get("code") not in SHOWN_BESIDE_FIELDS]
         shown = [self.tr("Warning: %1").replace("%1", w) for w in warnings[:MAX_WARNINGS]]
         if len(warnings) > MAX_WARNINGS:
             shown.append(self.tr("… and %n more warning(s).", "",
