@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
 import os
 import re
 import shlex
@@ -193,13 +194,22 @@ _control_dir: Path | None = None
 _opened: dict[tuple[str, str | None], ClusterProfile] = {}
 
 
-def _control_path() -> str:
+def _control_path(profile: ClusterProfile) -> str:
+    """The control socket of one profile's connection.
+
+    ssh's own ``%C`` names a connection by local host, host name, port and user only:
+    two profiles reaching the same server through different ssh_config files (another
+    known_hosts, another key) would share one connection, and the second would skip
+    its own host-key check. The profile's alias and ssh_config file are part of the
+    name, so each profile logs in, and is checked, by itself.
+    """
     global _control_dir
     with _CONTROL_LOCK:
         if _control_dir is None or not _control_dir.is_dir():
             _control_dir = Path(tempfile.mkdtemp(prefix="molforma-ssh-", dir="/tmp"
                                                  if os.path.isdir("/tmp") else None))
-        return str(_control_dir / "%C")
+        tag = hashlib.sha256(f"{profile.host}\0{profile.ssh_config or ''}".encode())
+        return str(_control_dir / f"{tag.hexdigest()[:12]}-%C")
 
 
 class Ssh:
@@ -232,7 +242,7 @@ class Ssh:
             "BatchMode": "yes", "StrictHostKeyChecking": "yes", "UpdateHostKeys": "no",
             "ConnectTimeout": str(CONNECT_TIMEOUT), "ServerAliveInterval": "15",
             "ServerAliveCountMax": "3", "ControlMaster": "auto",
-            "ControlPath": _control_path(), "ControlPersist": str(CONTROL_PERSIST),
+            "ControlPath": _control_path(self.profile), "ControlPersist": str(CONTROL_PERSIST),
             "ClearAllForwardings": "yes", "ForwardAgent": "no", "ForwardX11": "no",
             "RequestTTY": "no",
         }
