@@ -198,9 +198,10 @@ def test_the_spin_density_of_a_radical_is_drawn_and_integrates_to_2s(results: An
 def test_the_total_density_integrates_to_the_electron_count(results: Any,
                                                             qtbot: Any) -> None:
     panel = _loaded(qtbot, results, CH3_MOLDEN)
-    panel.set_surface_kind("density")
+    # As ui_set_value does it: the combo's index alone, then the Show button.
+    panel.surface_combo.setCurrentIndex(panel.surface_combo.findData("density"))
     assert panel.isovalue.text() == "0.002"
-    panel.show_current()
+    panel.show_button.click()
     qtbot.waitUntil(lambda: panel.shown_kind == "density", timeout=60000)
     [surface] = results.view.surfaces
     assert len(surface.faces) > 1000 and surface.colours is None

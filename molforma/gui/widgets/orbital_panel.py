@@ -121,7 +121,8 @@ class OrbitalPanel(Retranslatable, QWidget):
         for kind in SURFACE_KINDS:
             self.surface_combo.addItem("", kind)
         self.bind_text(self._surface_texts)
-        self.surface_combo.activated.connect(lambda _i: self._surface_chosen())
+        # Any change (a click, or ui_set_value over MCP) gives the kind its usual isovalue.
+        self.surface_combo.currentIndexChanged.connect(lambda _i: self._surface_chosen())
         self.bind_text(self._isovalue_tooltip)
         self.diagram = LevelDiagram(self)
         self.diagram.levelClicked.connect(self._level_clicked)
