@@ -296,3 +296,17 @@ def test_letters_typed_into_the_view_choose_the_element_of_the_draw_tool(
     assert tab.element == "O"
     qtbot.keyClick(view.canvas, Qt.Key.Key_F)
     assert fits == [True]
+
+
+def test_a_drag_from_a_hydrogen_turns_it_into_the_element_and_draws_on_from_it(
+        make_main_window: Any, qtbot: Any) -> None:
+    win = _methane(make_main_window)
+    view, doc = win.molecule_tab.view, win.ctx.document
+    h = _hydrogens(win)[0]
+    start = view.atom_screen_pos(h)
+    centre = view.atom_screen_pos("a1")
+    away = start + (start - centre) * 3  # further out along the C–H bond on screen
+    _drag(qtbot, view, start, QPointF(away.x() + 1, away.y() + 1))
+    assert _formula(win) == "C3H8"  # propane: the H became C and a C was drawn from it
+    _satisfied(win)
+    assert doc.undo_labels[-1] == "Add atoms" and len(doc.undo_labels) == 2

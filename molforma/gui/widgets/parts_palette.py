@@ -186,7 +186,12 @@ class PartsPalette(QWidget):
 
         for kind, widget in (("fragments", self.rings), ("fragments", self.fragments),
                              ("ligands", self.ligands)):
-            for entry in cat.get(kind, []) or []:
+            entries = list(cat.get(kind, []) or [])
+            if widget is self.rings:  # small rings first, then the aromatic ones
+                entries.sort(key=lambda e: RING_TEMPLATES.index(e["name"])
+                             if isinstance(e, dict) and e.get("name") in RING_TEMPLATES
+                             else len(RING_TEMPLATES))
+            for entry in entries:
                 name = entry.get("name") if isinstance(entry, dict) else str(entry)
                 if not name:
                     continue
