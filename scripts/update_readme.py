@@ -1,5 +1,5 @@
-"""Regenerate README's generated sections: the MCP tool tables, the format table and the
-Performance table.
+"""Regenerate README's generated sections: the MCP tool tables, the format table, the
+Performance table and the Linux bundle's figures.
 
 Run ``.venv/bin/python scripts/update_readme.py`` after changing a tool definition, the
 format table (``molforma/file_formats.py``), or after running a bench (each bench writes ``bench/results/<bench>.json``; this script
@@ -130,6 +130,42 @@ def performance_table(folder: Path = RESULTS_DIR) -> str:
     return "\n".join(lines)
 
 
+def bundle_figures(folder: Path = RESULTS_DIR) -> str:
+    """README's Linux bundle figures, from bench/install_bench.py's results."""
+    path = folder / "install_bench.json"
+    if not path.exists():
+        return "Not measured yet: run `.venv/bin/python bench/install_bench.py`."
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    rows = {row["key"]: row for row in doc["rows"]}
+    lines = ["| what | measured |", "|---|---|"]
+    if "download" in rows:
+        r = rows["download"]
+        lines.append(f"| download: bundle `.tar.gz` / wheel (no dependencies) | "
+                     f"{_b(r['candidate']['bytes']['median'])} / "
+                     f"{_b(r['baseline']['bytes']['median'])} |")
+    if "bundle_size" in rows:
+        r = rows["bundle_size"]
+        lines.append(f"| bundle unpacked (budget {_b(r['baseline']['bytes']['median'])}) | "
+                     f"{_b(r['candidate']['bytes']['median'])} |")
+    if "bundle_build" in rows:
+        lines.append(f"| `scripts/build_bundle.sh`, whole build | "
+                     f"{_t(rows['bundle_build']['candidate']['seconds']['median'])} |")
+    for key, what in (("start_discover", "start of `molforma --mcp` → first `server/discover` "
+                       "answer"), ("first_frame", "window start → first complete frame "
+                                   "(OpenGL, Xvfb)")):
+        if key in rows:
+            r = rows[key]
+            c, b, q = r["candidate"]["seconds"], r["baseline"]["seconds"], r["ratio"]
+            lines.append(f"| {what}: bundle / `.venv/bin/molforma` | **{_t(c['median'])}** "
+                         f"({_t(c['min'])}–{_t(c['max'])}) / {_t(b['median'])} "
+                         f"({_t(b['min'])}–{_t(b['max'])}), ratio {_r(q['median'])} |")
+    m = doc["machine"]
+    lines += ["", f"Measured {doc['date'][:10]} on {m['cores']} cores by "
+              f"`{re.sub(r'^python ', '.venv/bin/python ', doc['command'])}` (medians, "
+              "min–max; the rows are also in the Performance table)."]
+    return "\n".join(lines)
+
+
 def _replace(readme: str, name: str, body: str) -> str:
     pattern = rf"<!-- {name}:start -->.*<!-- {name}:end -->"
     if not re.search(pattern, readme, flags=re.S):
@@ -142,6 +178,7 @@ def render(readme: str) -> str:
     """README with its generated sections (tools, window tools, formats, performance) up to date."""
     readme = _replace(_replace(readme, "tools", tool_table()), "performance", performance_table())
     readme = _replace(readme, "formats", format_table())
+    readme = _replace(readme, "bundle", bundle_figures())
     return _replace(readme, "window-tools", window_tool_table())
 
 
