@@ -785,6 +785,29 @@
     </message>
 </context>
 <context>
+    <name>LevelDiagram</name>
+    <message>
+        <source>Orbitals</source>
+        <translation>軌道</translation>
+    </message>
+    <message>
+        <source>α (alpha)</source>
+        <translation>α スピン</translation>
+    </message>
+    <message>
+        <source>β (beta)</source>
+        <translation>β スピン</translation>
+    </message>
+    <message>
+        <source>No orbital energies in these results.</source>
+        <translation>この結果には軌道エネルギーがありません。</translation>
+    </message>
+    <message>
+        <source>Energy (eV)</source>
+        <translation>エネルギー（eV）</translation>
+    </message>
+</context>
+<context>
     <name>OrbitalPanel</name>
     <message>
         <source>HOMO</source>
@@ -823,6 +846,18 @@
         <translation>軌道を格子上の値として Gaussian cube ファイルに保存します</translation>
     </message>
     <message>
+        <source>α (alpha)</source>
+        <translation>α スピン</translation>
+    </message>
+    <message>
+        <source>β (beta)</source>
+        <translation>β スピン</translation>
+    </message>
+    <message>
+        <source>The spin whose HOMO and LUMO the buttons draw (open shells)</source>
+        <translation>HOMO・LUMO ボタンで描くスピン（開殻）</translation>
+    </message>
+    <message>
         <source>#</source>
         <translation>番号</translation>
     </message>
@@ -843,8 +878,52 @@
         <translation>占有数</translation>
     </message>
     <message>
+        <source>Surface:</source>
+        <translation>表示する面:</translation>
+    </message>
+    <message>
         <source>Isovalue:</source>
         <translation>等値面の値:</translation>
+    </message>
+    <message>
+        <source>Selected orbital</source>
+        <translation>選択した軌道</translation>
+    </message>
+    <message>
+        <source>Total density</source>
+        <translation>全電子密度</translation>
+    </message>
+    <message>
+        <source>Spin density (α − β)</source>
+        <translation>スピン密度（α − β）</translation>
+    </message>
+    <message>
+        <source>Electrostatic potential on the density</source>
+        <translation>電子密度面上の静電ポテンシャル</translation>
+    </message>
+    <message>
+        <source>What Show draws: the selected orbital, the electron density, the spin density of an open shell, or the electrostatic potential coloured on the density surface (red negative, blue positive)</source>
+        <translation>「表示」で描くもの: 選択した軌道、電子密度、開殻のスピン密度、または電子密度面を静電ポテンシャルで色分けした面（赤が負、青が正）</translation>
+    </message>
+    <message>
+        <source>Isovalue of the density surface (e/bohr³); a spin density is drawn at both signs</source>
+        <translation>密度の等値面の値（e/bohr³）。スピン密度は正と負の両方を描きます</translation>
+    </message>
+    <message>
+        <source>These orbitals are a closed shell: the spin density is zero everywhere.</source>
+        <translation>この軌道は閉殻です。スピン密度はどこでも 0 です。</translation>
+    </message>
+    <message>
+        <source>Spin density: blue where alpha electrons are in excess, red where beta are; ∫(ρα − ρβ) = %1 on the grid (2S = %2).</source>
+        <translation>スピン密度: 青は α 電子が多い所、赤は β 電子が多い所です。格子上の ∫(ρα − ρβ) = %1（2S = %2）。</translation>
+    </message>
+    <message>
+        <source>Electrostatic potential on the %1 e/bohr³ density surface: %2 to %3 hartree/e (red negative, blue positive; the colours end at ±%4).</source>
+        <translation>%1 e/bohr³ の電子密度面上の静電ポテンシャル: %2 〜 %3 hartree/e（赤が負、青が正。色は ±%4 で最も濃くなります）。</translation>
+    </message>
+    <message>
+        <source>Total density: ∫ρ = %1 electrons on the grid (the orbitals hold %2).</source>
+        <translation>全電子密度: 格子上の ∫ρ = %1 電子（軌道の電子数は %2）。</translation>
     </message>
     <message>
         <source>The isovalue must be a number between 0 and 10, written with a point (e.g. 0.05).</source>
@@ -1153,6 +1232,14 @@
         <translation>構造:</translation>
     </message>
     <message>
+        <source>Show spins</source>
+        <translation>スピンを表示</translation>
+    </message>
+    <message>
+        <source>Label each atom with its Mulliken spin population (alpha minus beta electrons; open shells)</source>
+        <translation>各原子にMullikenスピン密度（α 電子数 − β 電子数、開殻）を表示します</translation>
+    </message>
+    <message>
         <source>Mode</source>
         <translation>モード</translation>
     </message>
@@ -1287,6 +1374,58 @@
     <message>
         <source>Warnings: %1, errors: %2</source>
         <translation>警告: %1、エラー: %2</translation>
+    </message>
+    <message>
+        <source>%1 dipole: %2 D (%3)</source>
+        <translation>%1 の双極子: %2 D（%3）</translation>
+    </message>
+    <message>
+        <source>%1 polarizability</source>
+        <translation>%1 の分極率</translation>
+    </message>
+    <message>
+        <source>Polarizability</source>
+        <translation>分極率</translation>
+    </message>
+    <message>
+        <source>%1 (ω = %2 a.u.): isotropic %3 a.u.</source>
+        <translation>%1（ω = %2 a.u.）: 等方平均 %3 a.u.</translation>
+    </message>
+    <message>
+        <source>Orbitals and charges: the %1 wavefunction&apos;s (the final energy is %2)</source>
+        <translation>軌道と電荷: %1 の波動関数によるもの（最終エネルギーは %2）</translation>
+    </message>
+    <message>
+        <source>α (alpha)</source>
+        <translation>α スピン</translation>
+    </message>
+    <message>
+        <source>β (beta)</source>
+        <translation>β スピン</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>SCF</source>
+        <translation>SCF</translation>
+    </message>
+    <message>
+        <source>DFT</source>
+        <translation>DFT</translation>
+    </message>
+    <message>
+        <source>MP2</source>
+        <translation>MP2</translation>
+    </message>
+    <message>
+        <source>CCSD</source>
+        <translation>CCSD</translation>
+    </message>
+    <message>
+        <source>CCSD(T)</source>
+        <translation>CCSD(T)</translation>
     </message>
     <message>
         <source>Mode %1: %2 cm⁻¹</source>
