@@ -260,10 +260,6 @@
         <translation>原子をクリックして選択（Ctrl または Shift で追加選択）</translation>
     </message>
     <message>
-        <source>Click empty space to add an atom, or an atom to attach one</source>
-        <translation>空いた場所をクリックすると原子を追加、原子をクリックするとその原子に結合した原子を追加</translation>
-    </message>
-    <message>
         <source>Click two atoms to add a bond or change its order; Shift-click the second atom to remove the bond</source>
         <translation>2つの原子をクリックして結合を追加、または結合次数を変更。2つ目を Shift+クリックすると結合を削除</translation>
     </message>
@@ -274,10 +270,6 @@
     <message>
         <source>Drag selected atoms to move them</source>
         <translation>選択した原子をドラッグして移動</translation>
-    </message>
-    <message>
-        <source>Click an atom to place the chosen fragment on its next free site; the next click confirms it</source>
-        <translation>原子をクリックすると選んだフラグメントを次の空きサイトに配置。次のクリックで確定</translation>
     </message>
     <message>
         <source>Element: %1</source>
@@ -302,6 +294,14 @@
     <message>
         <source>Redo %1</source>
         <translation>やり直し: %1</translation>
+    </message>
+    <message>
+        <source>Draw: click empty space to add an atom, an atom to attach one, a hydrogen to turn it into the element, a bond to cycle its order 1→2→3; drag from an atom to draw a bonded atom (from empty space: two), onto another atom to bond them; middle drag turns the view. Type an element in the view: C, N, O, H, S, P, F, I, B; Cl = C then l, Br = B then r (within 1 s)</source>
+        <translation>描画: 空いた場所をクリックで原子を追加、原子をクリックで結合した原子を追加、水素をクリックでその元素に置換、結合をクリックで結合次数を 1→2→3 と切り替え。原子からドラッグで結合した原子を描画（空いた場所からは2原子）、別の原子までドラッグで結合。中ボタンのドラッグで回転。ビューで元素記号を入力: C, N, O, H, S, P, F, I, B。Cl は C のあと l、Br は B のあと r（1秒以内）</translation>
+    </message>
+    <message>
+        <source>Click an atom to place the chosen fragment on its next free site; the next click confirms it (on the same atom it only confirms)</source>
+        <translation>原子をクリックすると選んだフラグメントを次の空きサイトに配置。次のクリックで確定（同じ原子のクリックは確定のみ）</translation>
     </message>
     <message>
         <source>Click atoms to select them (Ctrl or Shift adds); drag from empty space to select with a box; right-click for actions</source>
@@ -368,10 +368,6 @@
         <translation>3D表示・座標表・両方を切り替え</translation>
     </message>
     <message>
-        <source>A SMILES string; Enter makes a 3D candidate with hydrogens</source>
-        <translation>SMILES 文字列。Enter で水素付きの3D候補を作成</translation>
-    </message>
-    <message>
         <source>Make 3D coordinates from the SMILES (a candidate to confirm or cancel)</source>
         <translation>SMILES から3D座標を作成（確定または取り消す候補になります）</translation>
     </message>
@@ -382,6 +378,10 @@
     <message>
         <source>Progress of the running work</source>
         <translation>実行中の処理の進み具合</translation>
+    </message>
+    <message>
+        <source>e.g. CCO or ethanol, then Enter</source>
+        <translation>例: CCO や エタノール と入力して Enter</translation>
     </message>
     <message>
         <source>Replace the atoms and bonds from a structure file, keeping every calculation setting</source>
@@ -398,6 +398,14 @@
     <message>
         <source>Set</source>
         <translation>設定</translation>
+    </message>
+    <message>
+        <source>A SMILES string, or a common name (water, DMSO, benzene, glycine, 水, ベンゼン …); Enter makes a 3D candidate with hydrogens</source>
+        <translation>SMILES 文字列、または一般的な分子名（水、ジメチルスルホキシド、ベンゼン、グリシン、略称も可 …）。Enter で水素付きの3D候補を作成</translation>
+    </message>
+    <message>
+        <source>What a click or drag of the Add-atom tool does where the pointer is</source>
+        <translation>ポインタの位置で原子追加ツールのクリックやドラッグが行うこと</translation>
     </message>
     <message>
         <source>Set the distance, angle or dihedral of the 2, 3 or 4 selected atoms, moving the smaller fragment</source>
@@ -442,10 +450,6 @@
     <message>
         <source>SMILES:</source>
         <translation>SMILES:</translation>
-    </message>
-    <message>
-        <source>e.g. CCO, then Enter</source>
-        <translation>例: CCO と入力して Enter</translation>
     </message>
     <message>
         <source>Make 3D</source>
@@ -556,12 +560,52 @@
         <translation>ありえない原子価（赤い輪）: %1</translation>
     </message>
     <message>
+        <source>This atom is already H: choose another element to change it.</source>
+        <translation>この原子はすでに H です。置き換えるには別の元素を選んでください。</translation>
+    </message>
+    <message>
+        <source>%1 and %2 are bonded already: click the bond to change its order.</source>
+        <translation>%1 と %2 はすでに結合しています。結合次数を変えるには結合をクリックしてください。</translation>
+    </message>
+    <message>
+        <source>Bond %1 is now of order %2.</source>
+        <translation>結合 %1 の次数を %2 にしました。</translation>
+    </message>
+    <message>
+        <source>Drag: draw a bonded %1</source>
+        <translation>ドラッグ: 結合した %1 を描画</translation>
+    </message>
+    <message>
+        <source>Click: change H to %1</source>
+        <translation>クリック: H を %1 に置換</translation>
+    </message>
+    <message>
+        <source>Click: attach a %1</source>
+        <translation>クリック: %1 を結合</translation>
+    </message>
+    <message>
+        <source>Click: bond order %1</source>
+        <translation>クリック: 結合次数 %1</translation>
+    </message>
+    <message>
+        <source>Click: add a %1</source>
+        <translation>クリック: %1 を追加</translation>
+    </message>
+    <message>
+        <source>Drag: draw two bonded %1</source>
+        <translation>ドラッグ: 結合した %1 を2つ描画</translation>
+    </message>
+    <message>
         <source>Now click the second atom (Shift-click removes the bond).</source>
         <translation>次に2つ目の原子をクリックしてください（Shift+クリックで結合を削除）。</translation>
     </message>
     <message>
         <source>Choose a fragment or ligand in the parts palette first.</source>
         <translation>先に部品パレットでフラグメントか配位子を選んでください。</translation>
+    </message>
+    <message>
+        <source>Placement confirmed.</source>
+        <translation>配置を確定しました。</translation>
     </message>
     <message>
         <source>Confirm or cancel the current candidate first.</source>
@@ -692,6 +736,14 @@
         <translation>先に SMILES を入力してください。</translation>
     </message>
     <message>
+        <source>%1 (SMILES %2)</source>
+        <translation>%1（SMILES %2）</translation>
+    </message>
+    <message>
+        <source>Making 3D coordinates for %1…</source>
+        <translation>%1 の3D座標を生成しています…</translation>
+    </message>
+    <message>
         <source>There are no atoms to clean up.</source>
         <translation>整える原子がありません。</translation>
     </message>
@@ -732,6 +784,10 @@
         <translation>3D構造ができました。候補を確定または取り消してください。</translation>
     </message>
     <message>
+        <source>3D structure of %1 ready: confirm or cancel the candidate.</source>
+        <translation>%1 の3D構造ができました。候補を確定または取り消してください。</translation>
+    </message>
+    <message>
         <source>Selection</source>
         <translation>選択範囲</translation>
     </message>
@@ -765,6 +821,14 @@
     <message>
         <source>Element for the Add tool:</source>
         <translation>原子追加ツールの元素:</translation>
+    </message>
+    <message>
+        <source>Rings (Place tool):</source>
+        <translation>環（配置ツール）:</translation>
+    </message>
+    <message>
+        <source>Ring templates (3- to 8-rings, benzene, pyridine, furan, thiophene, pyrrole, naphthalene): choose one, then click an atom with the Place tool</source>
+        <translation>環のテンプレート（3〜8員環、ベンゼン、ピリジン、フラン、チオフェン、ピロール、ナフタレン）。選んでから配置ツールで原子をクリックします</translation>
     </message>
     <message>
         <source>Fragments (Place tool):</source>
@@ -888,6 +952,10 @@
     <message>
         <source>Apply title, charge and multiplicity</source>
         <translation>タイトル・電荷・多重度を適用</translation>
+    </message>
+    <message>
+        <source>%1 (mixed)</source>
+        <translation>%1（混在）</translation>
     </message>
     <message numerus="yes">
         <source>%n selected atoms</source>
@@ -1062,6 +1130,10 @@
     <message>
         <source>Add atoms</source>
         <translation>原子の追加</translation>
+    </message>
+    <message>
+        <source>Change element</source>
+        <translation>元素の変更</translation>
     </message>
     <message>
         <source>Delete atoms</source>
