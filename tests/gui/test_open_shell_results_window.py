@@ -151,6 +151,12 @@ def test_homo_and_lumo_buttons_draw_the_chosen_spins_frontier_the_summary_names(
     panel = _loaded(qtbot, results, CH3_MOLDEN)
     frontier = {f.spin: f for f in results.results.summary.frontier}
     assert panel.spin_combo.isEnabled()
+    # The Orbitals tab's list names the rows the summary names.
+    marked = {r: panel.table.item(r, 0).text().split()[1] for r in range(panel.table.rowCount())
+              if len(panel.table.item(r, 0).text().split()) > 1}
+    assert marked == {frontier["alpha"].homoIndex: "HOMO", frontier["alpha"].lumoIndex: "LUMO",
+                      frontier["beta"].homoIndex: "HOMO", frontier["beta"].lumoIndex: "LUMO"}
+    assert panel.table.item(frontier["beta"].lumoIndex, 1).text() == "beta"
     panel.show_frontier("lumo", "beta")
     qtbot.waitUntil(lambda: panel.shown == frontier["beta"].lumoIndex, timeout=60000)
     assert panel.orbitals.orbitals[panel.shown].spin == "beta"

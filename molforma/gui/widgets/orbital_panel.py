@@ -208,6 +208,18 @@ class OrbitalPanel(Retranslatable, QWidget):
     def set_levels(self, orbitals: Any, frontier: Any) -> None:
         """The energy-level diagram of ``orbitals`` (the results' list) and ``frontier``."""
         self.diagram.set_orbitals(list(orbitals or []), list(frontier or []))
+        self._mark_frontier()
+
+    def _mark_frontier(self) -> None:
+        """Name the HOMO and LUMO rows the summary names (one pair per spin channel)."""
+        if self.orbitals is None:
+            return
+        marks = {lv.index: lv.label for lv in self.diagram.levels if lv.label}
+        for row in range(self.table.rowCount()):
+            item = self.table.item(row, 0)
+            if item is not None:
+                mark = marks.get(row)
+                item.setText(f"{row + 1} {mark}" if mark else str(row + 1))
 
     def _level_clicked(self, index: int) -> None:
         if self.orbitals is not None and 0 <= index < len(self.orbitals.orbitals):
@@ -279,6 +291,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         homo, _lumo = value.frontier(self._first_spin(value))
         if homo is not None:
             self.table.selectRow(homo)
+        self._mark_frontier()
         self._update_buttons()
 
     @staticmethod
