@@ -50,10 +50,15 @@ fail() { say "error: $*"; exit 1; }
 mb() { echo "$(( ($1 + 500000) / 1000000 ))"; }
 
 # 1. The product's environment ------------------------------------------------------------
-step "product environment: .venv with MolForma's dependencies"
+step "product environment: .venv with MolForma's dependencies, and binutils"
 [[ -x "$PRODUCT_PY" ]] || fail ".venv is missing: run scripts/setup.sh (or ./test.sh) first"
 "$PRODUCT_PY" -c "import molforma, PySide6, rdkit, pydantic, psij" 2>/dev/null \
   || fail ".venv lacks MolForma's dependencies: run scripts/setup.sh first"
+# PyInstaller reads and writes ELF files with binutils' objdump and objcopy.
+for tool in objdump objcopy; do
+  command -v "$tool" >/dev/null 2>&1 \
+    || fail "$tool is missing; PyInstaller needs binutils: sudo apt-get install binutils"
+done
 VERSION="$("$PRODUCT_PY" -c 'import molforma; print(molforma.__version__)')"
 PY_VERSION="$("$PRODUCT_PY" -c 'import platform; print(platform.python_version())')"
 "$PRODUCT_PY" -c "import sysconfig, sys; sys.exit(sysconfig.get_config_var('Py_ENABLE_SHARED') != 1)" \
@@ -100,15 +105,22 @@ step "trim: libpython's debug information; identical copies of a library become 
 "$BUILD_VENV/bin/python" - "$OUT/molforma/_internal" <<'PY'
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 internal = Path(sys.argv[1])
-# The interpreter of a source-built Python carries its debug information (about 17 MB).
+# The interpreter of a source-built Python carries its debug information (about 17 MB);
+# strip (binutils) takes it out where it is installed.
+strip = shutil.which("strip")
 for lib in internal.glob("libpython3*.so*"):
     if lib.is_file() and not lib.is_symlink():
-        subprocess.run(["strip", "--strip-debug", str(lib)], check=True)
+        if strip is None:
+            print(f"strip (binutils) is missing: {lib.name} keeps its debug information",
+                  file=sys.stderr)
+        else:
+            subprocess.run([strip, "--strip-debug", str(lib)], check=True)
 # PyInstaller puts a package's library both where the package loads it and at the top,
 # where other libraries find it: keep the package's copy, link the other to it.
 by_hash: dict[str, list[Path]] = {}
