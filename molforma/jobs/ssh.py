@@ -12,10 +12,12 @@ and cannot be weakened by a configuration file, since the command line wins:
   known_hosts is refused, never accepted, and no key file is ever written. The message
   says how the person trusts a host (a first ``ssh`` by hand, or ``ssh-keyscan``
   after checking the fingerprint).
-- One connection per profile is shared by every command (``ControlMaster=auto`` with a
-  control socket in a private folder of this process), so a job's polling, staging and
-  fetching cost one login; :func:`close_all` ends the shared connections when MolForma
-  ends, so no ssh process outlives it for long (``ControlPersist`` bounds it anyway).
+- One connection per profile is shared by every command: MolForma starts the master
+  connection itself (``ssh -M -N``, ``ControlPersist=no``, a control socket in a private
+  folder of this process) from one long-lived thread, and the kernel ends it when
+  MolForma ends, however it ends (``PR_SET_PDEATHSIG``, as for local NWChem runs).
+  So a job's polling, staging and fetching cost one login, and no ssh process
+  outlives the program. Commands use the socket with ``ControlMaster=no``.
 
 Remote commands are argument lists, each word a constant or a value that passed its
 grammar (:mod:`molforma.nwchem.value_grammar`), joined with :func:`shlex.join` for the
@@ -31,14 +33,17 @@ import atexit
 import contextlib
 import hashlib
 import os
+import queue
 import re
 import shlex
 import shutil
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from molforma.errors import CalculationError
 from molforma.i18n import register
@@ -47,7 +52,7 @@ from molforma.preferences import ClusterProfile, check_profile
 CONNECT_TIMEOUT = 15  # seconds for the TCP connection and the login
 COMMAND_TIMEOUT = 120.0  # seconds for one remote command (sbatch on a busy login node)
 TRANSFER_TIMEOUT = 600.0
-CONTROL_PERSIST = 60  # seconds a shared connection stays up after its last command
+MASTER_START = CONNECT_TIMEOUT + 10.0  # seconds a master may take to log in
 
 register({
     "ssh_not_installed": {
@@ -188,20 +193,20 @@ def remote_path(path: str) -> str:
 
 
 # One private folder per process for the control sockets: nobody else can connect
-# through them, and a path of ~60 characters stays under the socket path limit.
+# through them, and a path of ~45 characters stays under the socket path limit.
 _CONTROL_LOCK = threading.Lock()
 _control_dir: Path | None = None
-_opened: dict[tuple[str, str | None], ClusterProfile] = {}
+_masters: dict[str, subprocess.Popen[bytes]] = {}  # control socket -> its master ssh
+_master_locks: dict[str, threading.Lock] = {}
 
 
 def _control_path(profile: ClusterProfile) -> str:
     """The control socket of one profile's connection.
 
-    ssh's own ``%C`` names a connection by local host, host name, port and user only:
-    two profiles reaching the same server through different ssh_config files (another
-    known_hosts, another key) would share one connection, and the second would skip
-    its own host-key check. The profile's alias and ssh_config file are part of the
-    name, so each profile logs in, and is checked, by itself.
+    Named by the profile's alias and ssh_config file, not by ssh's ``%C`` (local host,
+    host name, port, user): two profiles reaching one server through different
+    ssh_config files (another known_hosts, another key) must never share a connection,
+    or the second would skip its own host-key check.
     """
     global _control_dir
     with _CONTROL_LOCK:
@@ -209,7 +214,54 @@ def _control_path(profile: ClusterProfile) -> str:
             _control_dir = Path(tempfile.mkdtemp(prefix="molforma-ssh-", dir="/tmp"
                                                  if os.path.isdir("/tmp") else None))
         tag = hashlib.sha256(f"{profile.host}\0{profile.ssh_config or ''}".encode())
-        return str(_control_dir / f"{tag.hexdigest()[:12]}-%C")
+        return str(_control_dir / tag.hexdigest()[:16])
+
+
+class _Keeper:
+    """The one thread that starts master connections.
+
+    The kernel's "end with us" signal (``PR_SET_PDEATHSIG``) fires when the *thread*
+    that started a child ends; masters are shared by many short-lived threads (an MCP
+    request, a job's follower), so they are all started from this thread, which lives
+    as long as the program.
+    """
+
+    def __init__(self) -> None:
+        self._requests: queue.Queue[tuple[list[str], Path, list[Any], threading.Event]] = \
+            queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def spawn(self, argv: list[str], log_path: Path) -> subprocess.Popen[bytes]:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._serve, name="ssh-masters",
+                                                daemon=True)
+                self._thread.start()
+        box: list[Any] = []
+        done = threading.Event()
+        self._requests.put((argv, log_path, box, done))
+        done.wait()
+        if isinstance(box[0], BaseException):
+            raise box[0]
+        return box[0]  # type: ignore[no-any-return]
+
+    def _serve(self) -> None:
+        from molforma.jobs.runner import _END_WITH_US
+
+        while True:
+            argv, log_path, box, done = self._requests.get()
+            try:
+                with log_path.open("wb") as log:
+                    box.append(subprocess.Popen(
+                        argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                        stderr=log, start_new_session=True, preexec_fn=_END_WITH_US))
+            except OSError as exc:
+                box.append(exc)
+            done.set()
+
+
+_KEEPER = _Keeper()
 
 
 class Ssh:
@@ -237,14 +289,14 @@ class Ssh:
                                    setting="remote_profile")
         return ["-F", path]
 
-    def _options(self) -> list[str]:
+    def _options(self, **changes: str) -> list[str]:
         opts = {
             "BatchMode": "yes", "StrictHostKeyChecking": "yes", "UpdateHostKeys": "no",
             "ConnectTimeout": str(CONNECT_TIMEOUT), "ServerAliveInterval": "15",
-            "ServerAliveCountMax": "3", "ControlMaster": "auto",
-            "ControlPath": _control_path(self.profile), "ControlPersist": str(CONTROL_PERSIST),
+            "ServerAliveCountMax": "3", "ControlMaster": "no",
+            "ControlPath": _control_path(self.profile),
             "ClearAllForwardings": "yes", "ForwardAgent": "no", "ForwardX11": "no",
-            "RequestTTY": "no",
+            "RequestTTY": "no", **changes,
         }
         out: list[str] = []
         for key, value in opts.items():
@@ -266,7 +318,7 @@ class Ssh:
                 ``remote_command_failed`` when ``check`` and the command exits non-zero.
         """
         cmd = self.ssh_argv(argv)
-        self._note_open()
+        self._ensure_master()
         try:
             res = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
                                  timeout=timeout, check=False)
@@ -289,7 +341,7 @@ class Ssh:
     def _scp(self, sources: list[str], target: str, timeout: float) -> None:
         cmd = [self._exe("scp"), *self._config_args(), *self._options(), "-p", "-q", "--",
                *sources, target]
-        self._note_open()
+        self._ensure_master()
         try:
             res = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
                                  timeout=timeout, check=False)
@@ -324,30 +376,69 @@ class Ssh:
                   str(local_dir) + os.sep, timeout)
 
     # -- the shared connection -----------------------------------------------------------------
-    def _note_open(self) -> None:
+    def _ensure_master(self) -> None:
+        """Start this profile's master connection unless it is up.
+
+        Its login is where an unknown host key, a refused login or an unreachable host
+        shows first: the master's own words are classified and raised.
+
+        Raises:
+            CalculationError: as :func:`classify`, ``ssh_not_installed``,
+                ``ssh_config_missing``.
+        """
+        socket_path = _control_path(self.profile)
         with _CONTROL_LOCK:
-            _opened[(self.profile.host, self.profile.ssh_config)] = self.profile
+            lock = _master_locks.setdefault(socket_path, threading.Lock())
+        with lock:
+            proc = _masters.get(socket_path)
+            if proc is not None and proc.poll() is None and os.path.exists(socket_path):
+                return
+            if proc is not None:
+                _stop(proc)
+            argv = [self._exe("ssh"), *self._config_args(),
+                    *self._options(ControlMaster="yes", ControlPersist="no"), "-N", "--",
+                    self.profile.host]
+            log_path = Path(socket_path + ".log")
+            proc = _KEEPER.spawn(argv, log_path)
+            deadline = time.monotonic() + MASTER_START
+            while not os.path.exists(socket_path):
+                if proc.poll() is not None:
+                    text = log_path.read_bytes().decode("utf-8", "replace")
+                    raise classify(self.profile, text)
+                if time.monotonic() > deadline:
+                    _stop(proc)
+                    raise classify(self.profile, "", timed_out=True)
+                time.sleep(0.02)
+            with _CONTROL_LOCK:
+                _masters[socket_path] = proc
 
     def close(self) -> None:
-        """End this host's shared connection (``ssh -O exit``), if one is up."""
-        with contextlib.suppress(CalculationError, OSError, subprocess.TimeoutExpired):
-            subprocess.run([self._exe("ssh"), *self._config_args(), *self._options(),
-                            "-O", "exit", "--", self.profile.host],
-                           stdin=subprocess.DEVNULL, capture_output=True, timeout=10,
-                           check=False)
+        """End this profile's shared connection, if one is up."""
+        socket_path = _control_path(self.profile)
+        with _CONTROL_LOCK:
+            proc = _masters.pop(socket_path, None)
+        if proc is not None:
+            _stop(proc)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def close_all() -> None:
-    """End every shared connection this process opened (at exit)."""
+    """End every shared connection this process opened (the program ends)."""
     with _CONTROL_LOCK:
-        profiles = list(_opened.values())
-        _opened.clear()
-    for profile in profiles:
-        with contextlib.suppress(Exception):
-            Ssh(profile).close()
-    with _CONTROL_LOCK:
-        if _control_dir is not None:
-            shutil.rmtree(_control_dir, ignore_errors=True)
+        procs = list(_masters.values())
+        _masters.clear()
+    for proc in procs:
+        with contextlib.suppress(OSError):
+            _stop(proc)
 
 
 atexit.register(close_all)

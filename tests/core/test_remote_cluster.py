@@ -42,6 +42,9 @@ def rig(slurm_cluster: Any) -> Iterator[SshRig]:
     try:
         yield started
     finally:
+        from molforma.jobs import ssh
+
+        ssh.close_all()  # this process's connections to the rig, before its sshd goes
         started.stop()
 
 
