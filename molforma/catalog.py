@@ -230,7 +230,8 @@ def molecules() -> list[dict[str, Any]]:
     """The bundled table of common molecules by name (solvents, ligands, reagents, amino
     acids): ``name``, ``label`` (en/ja), ``smiles`` and ``aliases`` (abbreviations such
     as DMSO and THF, Japanese names). A copy: callers may change it."""
-    return copy.deepcopy(_load("molecules"))
+    entries: list[dict[str, Any]] = copy.deepcopy(_load("molecules"))
+    return entries
 
 
 def find_molecule(name: str) -> dict[str, Any] | None:
@@ -242,7 +243,8 @@ def find_molecule(name: str) -> dict[str, Any] | None:
     want = " ".join(name.split()).casefold()
     if not want:
         return None
-    for e in _load("molecules"):
+    entries: list[dict[str, Any]] = _load("molecules")
+    for e in entries:
         if want == e["name"].casefold() or want in (a.casefold() for a in e["aliases"]):
             return copy.deepcopy(e)
     return None
