@@ -6,7 +6,9 @@ of about 40 KiB of JSON (an item over 40 KiB comes alone on its page; an item ov
 2 MiB fails); ``limit`` caps the item count. The ``log`` section pages characters
 of the output file (at most 65,536 per call) and returns them as ``text``.
 ``excitations`` (TDDFT/CIS roots), ``orbitals`` (energies and occupations per spin)
-and ``charges`` (Mulliken per atom) are empty lists when the output holds none.
+and ``charges`` (Mulliken per atom) are empty lists when the output holds none; so is
+``scan`` (a relaxed scan's points, :mod:`molforma.results.scan`), whose page also gives the
+scanned coordinate.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from molforma.errors import ResultsError
 from molforma.results.model import Results
 
 SECTIONS = ("summary", "energies", "structures", "modes", "mode_displacements", "files", "log",
-            "excitations", "orbitals", "charges")
+            "excitations", "orbitals", "charges", "scan")
 PAGE_BYTES = 40 * 1024
 MAX_ITEM_BYTES = 2 * 1024 * 1024
 MAX_LOG_CHARS = 65_536
@@ -204,6 +206,13 @@ def get_section(
                  "gap": results.summary.gap}
     elif section == "charges":
         models = results.charges
+    elif section == "scan":
+        from molforma.results.scan import scan_profile
+
+        profile = scan_profile(results) or {"coordinate": None, "atomNumbers": [], "unit": None,
+                                            "planned": 0, "points": []}
+        points = profile.pop("points")
+        return {**head, **profile, **page_items(section, points, offset, limit)}
     return {**head, **extra, **page_items(section, models, offset, limit, _dump)}
 
 

@@ -212,10 +212,10 @@ def _checked_source(policy: Policy, source: str) -> Path:
 class GetResultsInput(ToolInput):
     documentId: str = Field(description="Document id from list_documents.")
     section: Literal["summary", "energies", "structures", "modes", "mode_displacements",
-                     "files", "log", "excitations", "orbitals", "charges"] = Field(
+                     "files", "log", "excitations", "orbitals", "charges", "scan"] = Field(
         "summary", description="Which part to read. excitations: TDDFT/CIS roots (eV, nm, "
         "oscillator strength, symmetry, spin); orbitals: energies and occupations per spin; "
-        "charges: Mulliken charges per atom index.")
+        "charges: Mulliken charges per atom index; scan: a relaxed scan's energy profile.")
     offset: int = Field(0, ge=0, description="First item (log: character) of the page.")
     limit: int | None = Field(None, ge=1, description="Page size (log: at most 65,536 "
                               "characters); default: about 40 KiB of items.")
@@ -349,6 +349,31 @@ class ChargesSection(_ItemPage):
                                                   "index, the order of the output's geometry.")
 
 
+class ScanPoint(SparseOutput):
+    """One point of a relaxed scan."""
+
+    point: int = Field(description="1-based point.")
+    target: float = Field(description="Value asked for.")
+    value: float | None = Field(description="Value measured on the point's structure.")
+    energy: float | None = Field(description="Optimised energy, hartree.")
+    relativeKcal: float | None = Field(description="Above the lowest point, kcal/mol.")
+    converged: bool
+    steps: int
+    structureIndex: int | None
+
+
+class ScanSection(_ItemPage):
+    """section scan: the points of a relaxed scan (empty when the output holds none)."""
+
+    section: Literal["scan"] = Field(description="The section read.")
+    coordinate: Literal["distance", "angle", "dihedral"] | None = Field(
+        description="Scanned coordinate.")
+    atomNumbers: list[int] = Field(description="Its 1-based atoms in the output's order.")
+    unit: str | None
+    planned: int = Field(description="Points the input asked for.")
+    items: list[ScanPoint] = Field(description="Points reached.")
+
+
 class LogSection(_Section):
     """section log: characters of the output file (offset and limit count characters)."""
 
@@ -364,7 +389,7 @@ class LogSection(_Section):
 ResultsSection = Annotated[
     SummarySection | EnergiesSection | StructuresSection | ModesSection
     | ModeDisplacementsSection | FilesSection | LogSection | ExcitationsSection
-    | OrbitalsSection | ChargesSection,
+    | OrbitalsSection | ChargesSection | ScanSection,
     Field(discriminator="section")]
 
 
@@ -378,7 +403,7 @@ class GetResultsOutput(RootModel[ResultsSection]):
 def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
     """Read the loaded results in pages: summary (energies, convergence, imaginary modes),
     energies, structures, modes, mode_displacements, files, log, excitations, orbitals,
-    charges. The summary also gives charge, multiplicity, <S^2>, HOMO/LUMO/gap per spin,
+    charges, scan. The summary also gives charge, multiplicity, <S^2>, HOMO/LUMO/gap per spin,
     dipole (with its density's level), thermochemistry, dispersion energy and the
     highest-level (e.g. CCSD(T)) final energy."""
     from molforma.results import get_section
