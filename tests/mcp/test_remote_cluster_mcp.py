@@ -200,3 +200,52 @@ def test_a_remote_job_outlives_the_server_and_a_new_one_reattaches_and_fetches_i
     assert ended["record"]["progress"]["scfIteration"]  # read from the fetched output
     assert (folder / "fake_nwchem.info").is_file()  # brought home by the new server
     assert "Optimization converged" in (folder / "output.out").read_text()
+
+
+def _ssh_masters_of(pid: int) -> list[int]:
+    """The master ssh connections (``ssh … -N``) a process started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if int(stat[1]) == pid and b"-N" in argv and argv[0].endswith(b"ssh"):
+            found.append(int(entry.name))
+    return found
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return (Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z")
+    except OSError:
+        return True
+
+
+def test_the_shared_ssh_connection_ends_with_a_killed_server_and_the_job_stays(
+        spawn: Any, mcp_env: dict[str, str], tmp_path: Path, rig: SshRig,
+        slurm_cluster: Any) -> None:
+    import os
+    import signal
+
+    _setup(mcp_env, rig, nwchem_command=STAND_IN,
+           environment_lines=["export FAKE_NWCHEM_MODE=hang"])
+    rec = Recorder(spawn())
+    doc_id, rev = _remote_project(rec, tmp_path, tmp_path / "jobs")
+    started = rec.ok("calculation", {"documentId": doc_id, "expectedRevision": rev,
+                                     "action": "start"})
+    native = started["job"]["nativeId"]
+    try:
+        masters = wait_until(lambda: _ssh_masters_of(rec.server.proc.pid), 10)
+        os.kill(rec.server.proc.pid, signal.SIGKILL)
+        rec.server.proc.wait(10)
+        if rec.server.proc.stdin is not None:
+            rec.server.proc.stdin.close()
+        wait_until(lambda: all(_gone(m) for m in masters), 10)
+        # The job belongs to the cluster: it still runs there.
+        assert slurm_cluster.job_state(native) in ("PENDING", "RUNNING")
+    finally:
+        slurm_cluster.run("scancel", native, check=False)
