@@ -236,3 +236,34 @@ def test_test_connection_lists_the_remote_partitions(rig: SshRig, no_local_slurm
     assert {p["name"] for p in ok["partitions"]} == {"debug", "short"}
     bad = test_connection(ClusterProfile(**rig.profile(host=UNTRUSTED_ALIAS)))
     assert bad["reachable"] is False and bad["error"] == "ssh_host_key_unknown"
+
+
+def test_a_waiting_job_is_queued_with_the_schedulers_reason_and_files_come_home_on_demand(
+        rig: SshRig, no_local_slurm: None, tmp_path: Path, slurm_cluster: Any) -> None:
+    from tests.slurm_cluster import NODE_CPUS
+
+    _prefs(rig.profile(nwchem_command=STAND_IN,
+                       environment_lines=["export FAKE_NWCHEM_MODE=hang"]))
+    manager = JobManager()
+    big = manager.start(_water(tmp_path / "jobs", threads=NODE_CPUS))  # the whole node
+    waiting = None
+    try:
+        _wait(lambda: big.status == "running")
+        waiting = manager.start(_water(tmp_path / "jobs"))
+        rec = _wait(lambda: (r := waiting.snapshot())["queueReason"] and r, 30)
+        assert rec["status"] == "queued" and rec["schedulerState"] == "PENDING"
+        assert rec["queueReason"] == "Resources"
+        assert slurm_cluster.job_state(rec["nativeId"]) == "PENDING"
+        # While the first job runs, its files can be brought home on demand.
+        _wait(lambda: (rig.remote_folder / big.id / "fake_nwchem.info").exists())
+        assert not (big.folder / "fake_nwchem.info").exists()
+        fetched = big.fetch()
+        assert "fake_nwchem.info" in fetched and "output.out" not in fetched
+        assert (big.folder / "fake_nwchem.info").read_bytes() == (
+            rig.remote_folder / big.id / "fake_nwchem.info").read_bytes()
+    finally:
+        for job in (waiting, big):
+            if job is not None:
+                job.cancel_and_wait(20)
+        manager.stop_all()
+    assert big.status == "cancelled" and waiting is not None and waiting.status == "cancelled"
