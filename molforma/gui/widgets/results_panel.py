@@ -273,6 +273,9 @@ class ResultsPanel(Retranslatable, QWidget):
         self.plots.addTab(self.orbital_panel, "")
         self.bind_text(lambda: self.plots.setTabText(
             self.plots.indexOf(self.orbital_panel), self.tr("Orbitals")))
+        from molforma.gui.widgets.scan_view import attach_scan_view
+
+        self.scan_view = attach_scan_view(self)  # a relaxed scan's profile and points
         unique_internal_names(self.plots)
 
         right = QSplitter(Qt.Orientation.Vertical, self)
@@ -701,6 +704,9 @@ class ResultsPanel(Retranslatable, QWidget):
                 self.modes_table.setItem(row, col, item)
 
     def _fill_plots(self, res: Any) -> None:
+        from molforma.gui.widgets.scan_view import show_scan_of
+
+        show_scan_of(self.scan_view, self, res)
         if res is None:
             self._plotted = []
             self.energy_plot.set_energies([])
