@@ -43,6 +43,12 @@ def test_version(program: Path, bundle_env: dict[str, str]) -> None:
     assert proc.stdout.strip() == f"molforma {molforma.__version__}"
 
 
+def test_bundle_is_within_its_size_budget(bundle_dir: Path) -> None:
+    # The budget scripts/build_bundle.sh checks (README: Linux bundle), counted as unpacked.
+    size = sum(p.lstat().st_size for p in bundle_dir.rglob("*") if not p.is_dir())
+    assert size <= 350_000_000, f"{size / 1e6:.0f} MB"
+
+
 def test_bundle_holds_only_the_qt_it_uses(bundle_dir: Path) -> None:
     internal = bundle_dir / "_internal"
     qt_modules = sorted(p.name.split(".")[0] for p in (internal / "PySide6").glob("Qt*.so"))
