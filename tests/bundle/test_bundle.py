@@ -43,6 +43,21 @@ def test_version(program: Path, bundle_env: dict[str, str]) -> None:
     assert proc.stdout.strip() == f"molforma {molforma.__version__}"
 
 
+def test_mcp_config_names_the_bundle_program_and_the_entry_starts(
+        program: Path, bundle_env: dict[str, str], tmp_path: Path) -> None:
+    """The client entry the bundle prints starts the bundle itself, by absolute path."""
+    proc = run(program, bundle_env, "--mcp-config", "json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    entry = json.loads(proc.stdout)["mcpServers"]["molforma"]
+    assert entry["command"] == str(program.resolve()) and entry["args"] == ["--mcp"]
+    started = subprocess.run([entry["command"], *entry["args"]], env=bundle_env,
+                             input='{"jsonrpc":"2.0","id":1,"method":"server/discover",'
+                             '"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":'
+                             '"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}\n',
+                             capture_output=True, text=True, timeout=60, check=False)
+    assert '"supportedVersions"' in started.stdout, started.stderr
+
+
 def test_bundle_is_within_its_size_budget(bundle_dir: Path) -> None:
     # The budget scripts/build_bundle.sh checks (README: Linux bundle), counted as unpacked.
     size = sum(p.lstat().st_size for p in bundle_dir.rglob("*") if not p.is_dir())
