@@ -6,11 +6,15 @@ Usage (OpenGL under Xvfb, as the other screenshots; MOLFORMA_LANGUAGE picks the 
       MOLFORMA_LANGUAGE=en .venv/bin/python scripts/feature_screenshots.py orbital FILE.molden OUT.png
     ... scripts/feature_screenshots.py measurement FILE.mol2 OUT.png
     ... scripts/feature_screenshots.py vibration OUTPUT.out OUT.png
+    ... scripts/feature_screenshots.py spin FILE.molden OUT.png
+    ... scripts/feature_screenshots.py esp FILE.molden OUT.png
 
 ``orbital`` opens the MOLDEN file in the Results tab and draws its HOMO; ``measurement``
 opens a structure, keeps an angle and a distance and shows atom labels; ``vibration``
 opens a frequency output, selects its strongest real IR band with arrows and the
-HF/6-31G* scale factor (0.8953).
+HF/6-31G* scale factor (0.8953); ``spin`` and ``esp`` open an (open-shell) MOLDEN file and
+draw its spin density, or the electrostatic potential on its density surface, beside the
+energy-level diagram.
 """
 
 from __future__ import annotations
@@ -47,6 +51,22 @@ def _orbital(window: Any, source: str) -> None:
     _until(lambda: orbitals.shown is not None)
 
 
+def _density(window: Any, source: str, kind: str) -> None:
+    panel = window.panels["results"]
+    handle = panel.open_path(source)
+    _until(lambda: handle.done)
+    window.show_tab("results")
+    orbitals = panel.orbital_panel
+    panel.plots.setCurrentWidget(orbitals)
+    _until(lambda: orbitals.orbitals is not None)
+    orbitals.show_density(kind)
+    _until(lambda: orbitals.shown_kind == kind)
+    panel.view.rotate_by(0.0, -60.0)  # tilted: a planar radical's p lobe seen from the side
+    if kind == "esp":
+        panel.view.zoom_by(0.6)  # the density surface reaches well beyond the atoms
+    panel.view.update()
+
+
 def _vibration(window: Any, source: str) -> None:
     from molforma.gui.widgets.plots import MIN_REAL_FREQUENCY
 
@@ -76,7 +96,8 @@ def _measurement(window: Any, source: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """``orbital|measurement|vibration SOURCE OUT.png``: make the screenshot; 0 when saved."""
+    """``orbital|measurement|vibration|spin|esp SOURCE OUT.png``: make the screenshot; 0 when
+    saved."""
     from PySide6.QtWidgets import QApplication
 
     from molforma.gui.app import install_translators
@@ -90,7 +111,9 @@ def main(argv: list[str]) -> int:
     window = MainWindow(AppContext.create())
     window.resize(1280, 820)
     window.show()
-    make = {"orbital": _orbital, "measurement": _measurement, "vibration": _vibration}[kind]
+    make = {"orbital": _orbital, "measurement": _measurement, "vibration": _vibration,
+            "spin": lambda w, s: _density(w, s, "spin"),
+            "esp": lambda w, s: _density(w, s, "esp")}[kind]
     make(window, str(Path(source).resolve()))
     _wait(800)
     ok = window.grab().save(out, "PNG")

@@ -910,6 +910,18 @@
         <translation>密度の等値面の値（e/bohr³）。スピン密度は正と負の両方を描きます</translation>
     </message>
     <message>
+        <source>restricted</source>
+        <translation>制限</translation>
+    </message>
+    <message>
+        <source>alpha</source>
+        <translation>α スピン</translation>
+    </message>
+    <message>
+        <source>beta</source>
+        <translation>β スピン</translation>
+    </message>
+    <message>
         <source>These orbitals are a closed shell: the spin density is zero everywhere.</source>
         <translation>この軌道は閉殻です。スピン密度はどこでも 0 です。</translation>
     </message>

@@ -23,6 +23,9 @@ from molforma.gui.widgets.plots import _LazyPlot, _pg, _style
 HARTREE_EV = 27.211386245988
 WINDOW_EV = 12.0  # shown below the HOMO and above the LUMO: core levels would flatten the rest
 DEGENERATE_EV = 0.01  # levels closer than this share a row, drawn side by side
+# Within a column of width 1: the lines take the left part, the HOMO/LUMO labels the rest,
+# so a label never runs into the next column or off the plot.
+LINE_START, LINE_END, LABEL_AT = 0.06, 0.5, 0.53
 OCCUPIED_PEN = "#1f3b73"
 VIRTUAL_PEN = "#9a9a9a"
 FRONTIER_PEN = "#c0392b"
@@ -66,9 +69,9 @@ def layout_levels(orbitals: Sequence[Any], frontier: Sequence[Any]) -> list[Leve
             else:
                 groups.append([o])
         for group in groups:
-            width = 0.8 / len(group)
+            width = (LINE_END - LINE_START) / len(group)
             for k, o in enumerate(group):
-                x0 = column + 0.1 + k * width
+                x0 = column + LINE_START + k * width
                 out.append(Level(index=o.index, spin=spin, energy_ev=o.energy * HARTREE_EV,
                                  occupied=(o.occupation or 0.0) > 0.5,
                                  label=marks.get(o.index, ""), column=column,
@@ -138,7 +141,8 @@ class LevelDiagram(Retranslatable, _LazyPlot):
         plot.clear()
         plot.setLabel("left", QCoreApplication.translate("LevelDiagram", "Energy (eV)"))
         axis = plot.getAxis("bottom")
-        axis.setTicks([[(k + 0.5, self._column_name(s)) for k, s in enumerate(self.columns)]])
+        axis.setTicks([[(k + LINE_END / 2 + LINE_START / 2, self._column_name(s))
+                        for k, s in enumerate(self.columns)]])
         for lv in self.levels:
             colour = FRONTIER_PEN if lv.label else (OCCUPIED_PEN if lv.occupied
                                                     else VIRTUAL_PEN)
@@ -149,10 +153,10 @@ class LevelDiagram(Retranslatable, _LazyPlot):
             if lv.label:
                 text = pg.TextItem(f"{lv.label} {lv.energy_ev:.2f}", color=FRONTIER_PEN,
                                    anchor=(0, 0.5))
-                text.setPos(lv.x1 + 0.01, lv.energy_ev)
+                text.setPos(lv.column + LABEL_AT, lv.energy_ev)
                 plot.addItem(text)
         span = self.visible_range()
-        plot.setXRange(0, max(1, len(self.columns)) + 0.35, padding=0)
+        plot.setXRange(0, max(1, len(self.columns)), padding=0)
         if span is not None:
             plot.setYRange(span[0], span[1], padding=0.02)
 

@@ -160,8 +160,9 @@ class OrbitalPanel(Retranslatable, QWidget):
         split.setObjectName("orbitalSplitter")
         split.addWidget(self.table)
         split.addWidget(self.diagram)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        split.setSizes([1000, 1000])  # half each at first: the diagram's labels need room
         lay = QVBoxLayout(self)
         lay.addWidget(split, 1)
         lay.addLayout(row)
@@ -281,9 +282,13 @@ class OrbitalPanel(Retranslatable, QWidget):
             return
         self.orbitals = value
         self.table.setRowCount(len(value.orbitals))
+        # A file without beta orbitals is a restricted wavefunction, whatever PySCF calls it.
+        restricted = not any(o.spin == "beta" for o in value.orbitals)
+        spins = {"alpha": self.tr("restricted") if restricted else self.tr("alpha"),
+                 "beta": self.tr("beta")}
         for r, o in enumerate(value.orbitals):
-            cells = [str(o.index + 1), o.spin, f"{o.energy:.6f}", f"{o.energy * HARTREE_EV:.3f}",
-                     f"{o.occupation:g}"]
+            cells = [str(o.index + 1), spins.get(o.spin, o.spin), f"{o.energy:.6f}",
+                     f"{o.energy * HARTREE_EV:.3f}", f"{o.occupation:g}"]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
