@@ -332,8 +332,8 @@ def _results_kind(path: Any) -> str | None:
 
 class ImportDocumentInput(_EditInput):
     text: str = Field(description="File content as text; with format smiles a SMILES string "
-                      "such as 'CCO', or a common molecule's name (water, DMSO, THF, benzene, "
-                      "glycine, 水 …; info.smiles says which SMILES was used).")
+                      "such as 'CCO' or a common name (water, DMSO, 水; info.smiles: the "
+                      "SMILES used).")
     format: str = Field(description=f"Format of the text: {names_text(READABLE)}, or smiles "
                         "(a 3D structure with hydrogens, cleaned up by a force field, replacing "
                         "the atoms; settings stay; a SMILES RDKit cannot read is refused with "
