@@ -633,11 +633,16 @@ def set_nwchem(doc: Document, values: Mapping[str, Any], *, allow_protected: boo
     the name); one the table does not know is refused (``unknown_functional``). A basis
     neither the catalogue nor the library here knows is set, with a warning in
     ``info.warnings`` naming the nearest library names (it may be a custom basis).
+    ``constraints`` and ``scan`` (:mod:`molforma.nwchem.constraints`) are checked against
+    the molecule; a constraint without a value, or a scan without a start, takes the
+    coordinate's current value.
     """
     from molforma.nwchem import functionals
     from molforma.nwchem.value_grammar import validate_functional_text
 
     values = dict(values)
+    if "constraints" in values or "scan" in values:
+        values = _constraint_values(doc, values)
     functional = values.get("functional")
     if isinstance(functional, str) and functional.strip():
         entry = functionals.find_entry(functional)  # aliases may hold ω: not xc text
@@ -657,6 +662,20 @@ def set_nwchem(doc: Document, values: Mapping[str, Any], *, allow_protected: boo
             {"code": w["code"], "message": render(w["code"], w["details"]),
              "field": w["field"], "details": w["details"]} for w in warnings]}
     return out
+
+
+def _constraint_values(doc: Document, values: dict[str, Any]) -> dict[str, Any]:
+    """Constraints and a scan normalised, an omitted value or scan start taken from the
+    current geometry, and judged against the molecule and the task they would run with
+    (unknown atom ids, fixed atoms, a scan without optimize): refused with nothing changed.
+    """
+    from molforma.nwchem import constraints
+
+    atoms = atoms_of(doc.project)
+    values = constraints.fill_values(values, atoms)
+    calc = {**(doc.project.get("calculation") or {}), **values}
+    constraints.check_project({"document": {"atoms": atoms}, "calculation": calc})
+    return values
 
 
 _TABLE_FUNCTIONAL_CHECKS = ("functional_unknown", "functional_other_name",

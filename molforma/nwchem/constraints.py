@@ -406,3 +406,109 @@ def scan_point_blocks(project: Mapping[str, Any], task_line: str) -> list[str]:
         lines += zcoord_lines(project, value)
         lines += ["end", task_line]
     return lines
+
+
+# ---------------------------------------------------------------------------
+# Reading a .nw back
+
+_ZCOORD_KINDS = {"bond": "distance", "stre": "distance", "angle": "angle", "bend": "angle",
+                 "torsion": "dihedral", "tors": "dihedral"}
+
+
+def _zentry(words: list[str]) -> tuple[str, list[int], float | None, str, bool] | None:
+    kind = _ZCOORD_KINDS.get(words[0].lower())
+    if kind is None:
+        return None
+    count = ATOM_COUNTS[kind]
+    try:
+        numbers = [int(w) for w in words[1:1 + count]]
+    except ValueError:
+        return None
+    rest = words[1 + count:]
+    value = None
+    if rest:
+        try:
+            value = float(rest[0].replace("d", "e").replace("D", "e"))
+            rest = rest[1:]
+        except ValueError:
+            value = None
+    constant = any(w.lower() == "constant" for w in rest)
+    names = [w for w in rest if w.lower() != "constant"]
+    return kind, numbers, value, (names[0].lower() if names else ""), constant
+
+
+def _unwrapped(values: list[float]) -> list[float]:
+    out = values[:1]
+    for v in values[1:]:
+        step = math.remainder(v - out[-1], 360.0)
+        out.append(out[-1] + step)
+    return out
+
+
+def read_zcoord(statements: Sequence[tuple[int, str]], atoms: Sequence[Mapping[str, Any]]
+                ) -> dict[str, Any]:
+    """``constraints`` and ``scan`` of an input's statements (NWChem's reading: comments
+    gone, one statement each): the ``constant`` zcoord entries of the default geometry,
+    and the entry named ``scan`` with its values in the ``geometry adjust`` blocks after
+    it. Entries naming atoms the geometry lacks are dropped; an entry without a value
+    takes the geometry's."""
+    ids = [str(a.get("id")) for a in atoms]
+    held: list[dict[str, Any]] = []
+    scan: dict[str, Any] | None = None
+    scan_values_read: list[float] = []
+    in_geometry: str | None = None  # "main", "adjust" or "other" while inside one
+    in_zcoord = False
+    seen_main = False
+    for _lineno, stmt in statements:
+        words = stmt.split()
+        key = words[0].lower()
+        if in_zcoord:
+            if key == "end":
+                in_zcoord = False
+                continue
+            entry = _zentry(words)
+            if entry is None or not entry[4] or in_geometry == "other":
+                continue
+            kind, numbers, value, name, _ = entry
+            if any(not 1 <= n <= len(ids) for n in numbers) or len(set(numbers)) != len(numbers):
+                continue
+            names = [ids[n - 1] for n in numbers]
+            if value is None:
+                value = measure(atoms, names)
+            if name == SCAN_NAME:
+                if scan is None and in_geometry == "main":
+                    scan = {"kind": kind, "atoms": names}
+                if scan is not None and scan["atoms"] == names:
+                    scan_values_read.append(value)
+            elif in_geometry == "main":
+                held.append({"kind": kind, "atoms": names, "value": value})
+            continue
+        if in_geometry is not None:
+            if key == "zcoord":
+                in_zcoord = True
+            elif key == "end":
+                in_geometry = None
+            continue
+        if key == "geometry":
+            options = [w.lower() for w in words[1:]]
+            if "adjust" in options:
+                in_geometry = "adjust"
+            elif not seen_main:
+                in_geometry, seen_main = "main", True
+            else:
+                in_geometry = "other"
+    out: dict[str, Any] = {}
+    if held:
+        out["constraints"] = held
+    if scan is not None:
+        if scan["kind"] == "dihedral":
+            scan_values_read = _unwrapped(scan_values_read)
+        if len(scan_values_read) >= 2:
+            scan.update(start=scan_values_read[0], end=scan_values_read[-1],
+                        steps=len(scan_values_read) - 1)
+            out["scan"] = scan
+        else:
+            held.append({"kind": scan["kind"], "atoms": scan["atoms"],
+                         "value": scan_values_read[0]})
+            out["constraints"] = held
+    return out

@@ -354,6 +354,11 @@ class MoleculeTab(QWidget):
         pins.addWidget(self.pin_button)
         pins.addWidget(self.clear_pins_button)
         side_lay.addLayout(pins)
+        from molforma.gui.widgets.constraint_editor import ConstraintEditor
+
+        # Fix or scan the selected coordinate (calculation.constraints / calculation.scan).
+        self.constraint_editor = ConstraintEditor(self, side)
+        side_lay.addWidget(self.constraint_editor)
         self.measurement_list = QListWidget(side)
         self.measurement_list.setObjectName("measurementList")
         self.measurement_list.setMaximumHeight(90)
@@ -658,6 +663,8 @@ class MoleculeTab(QWidget):
         elif not ok:
             self.geometry_input.clear()
         self._geometry_for = key if ok else None
+        if hasattr(self, "constraint_editor"):
+            self.constraint_editor.update_for(shown, editable=editable)
 
     def apply_geometry_value(self, value: str | None = None) -> bool:
         """Set the distance (2 selected atoms), angle (3) or dihedral (4) to the typed value,

@@ -887,6 +887,18 @@ def set_molecule(ctx: ToolContext, args: SetMoleculeInput) -> EditSummary:
 
 
 # ---------------------------------------------------------------------------------------------
+class ConstraintValue(_Strict):
+    atoms: list[str] = Field(description="2, 3 or 4 atom ids: distance, angle, dihedral.")
+    value: float | None = Field(None, description="Å or degrees; null: the current value.")
+
+
+class ScanValue(_Strict):
+    atoms: list[str] = Field(description="2, 3 or 4 atom ids.")
+    start: float | None = Field(None, description="null: the current value.")
+    end: float
+    steps: int = Field(description="Steps; points = steps + 1 (at most 50 steps).")
+
+
 class CalculationValues(_Strict):
     task: Literal["energy", "optimize", "frequencies", "optimize+frequencies"] | None = Field(
         None, description="What to compute.")
@@ -902,6 +914,11 @@ class CalculationValues(_Strict):
         "1,000 characters, lines ending in a backslash (error forbidden_extra_input)."))
     extra_tasks: list[str] | None = Field(None, description=(
         "Protected: extra task lines; the same refusals as extra_input."))
+    constraints: list[ConstraintValue] | None = Field(None, description=(
+        "Coordinates held during optimisation; [] clears."))
+    scan: ScanValue | None = Field(None, description=(
+        "Relaxed scan of one coordinate (needs task optimize; results section scan); "
+        "null clears."))
 
 
 class SetNwchemInput(_EditInput):
@@ -910,7 +927,8 @@ class SetNwchemInput(_EditInput):
 
 @tool("set_nwchem", title="Set calculation conditions")
 def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
-    """Change the calculation conditions (task, theory, functional, basis, reference).
+    """Change the calculation conditions (task, theory, functional, basis, reference,
+    constraints, scan).
     An unknown functional is refused; info.warnings names an unknown basis's nearest
     library names. extra_input and extra_tasks are protected unless the server was started
     with --mcp-allow-execution-settings."""
@@ -919,7 +937,7 @@ def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
 
     doc = ctx.state.document(args.documentId)
     values = {k: v for k, v in args.values.model_dump(exclude_unset=True).items()
-              if v is not None or k == "reference"}
+              if v is not None or k in ("reference", "scan")}
     check_protected_change(doc.project.get("calculation", {}), values, "calculation",
                            ctx.state.policy)
     # Each value by its own grammar before the document is touched (bad_basis_name,
