@@ -8,13 +8,16 @@ Usage (OpenGL under Xvfb, as the other screenshots; MOLFORMA_LANGUAGE picks the 
     ... scripts/feature_screenshots.py vibration OUTPUT.out OUT.png
     ... scripts/feature_screenshots.py spin FILE.molden OUT.png
     ... scripts/feature_screenshots.py esp FILE.molden OUT.png
+    ... scripts/feature_screenshots.py drawing - OUT.png
 
 ``orbital`` opens the MOLDEN file in the Results tab and draws its HOMO; ``measurement``
 opens a structure, keeps an angle and a distance and shows atom labels; ``vibration``
 opens a frequency output, selects its strongest real IR band with arrows and the
 HF/6-31G* scale factor (0.8953); ``spin`` and ``esp`` open an (open-shell) MOLDEN file and
 draw its spin density, or the electrostatic potential on its density surface, beside the
-energy-level diagram.
+energy-level diagram. ``drawing`` builds ethanol with the Add-atom tool's gestures (a drag
+from empty space draws C–C, a click on a hydrogen with oxygen makes it O) and is taken
+in the middle of the next drag, with the bond being drawn and the hint under the view.
 """
 
 from __future__ import annotations
@@ -95,6 +98,46 @@ def _measurement(window: Any, source: str) -> None:
     window.show_tab("molecule")
 
 
+def _drawing(window: Any, _source: str) -> None:
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    window.show_tab("molecule")
+    tab = window.molecule_tab
+    view, canvas = tab.view, tab.view.canvas
+    _wait(300)
+    tab.set_element("C")
+    w, h = canvas.width(), canvas.height()
+    a, b = QPoint(w // 2 - 60, h // 2), QPoint(w // 2 + 40, h // 2 + 20)
+    QTest.mousePress(canvas, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
+    for k in range(1, 6):
+        QTest.mouseMove(canvas, a + (b - a) * k / 5)
+    QTest.mouseRelease(canvas, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, b)
+    view.fit()
+    _wait(200)
+    tab.set_element("O")
+    atoms = window.ctx.document.project["document"]["atoms"]
+    hydrogen = next(x["id"] for x in atoms if x["element"] == "H")
+    p = view.atom_screen_pos(hydrogen).toPoint()
+    QTest.mouseClick(canvas, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, p)
+    view.fit()
+    tab.labels_combo.setCurrentIndex(tab.labels_combo.findData("element_index"))
+    _wait(200)
+    # Hover a hydrogen (the hint says what a click would do), then start a drag from the
+    # oxygen, shown half-way.
+    tab.set_element("C")
+    atoms = window.ctx.document.project["document"]["atoms"]
+    oxygen = next(x["id"] for x in atoms if x["element"] == "O")
+    h2 = next(x["id"] for x in atoms if x["element"] == "H")
+    QTest.mouseMove(canvas, view.atom_screen_pos(h2).toPoint())
+    hint = tab.draw_hint.text()
+    start = view.atom_screen_pos(oxygen).toPoint()
+    QTest.mousePress(canvas, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    for k in range(1, 6):
+        QTest.mouseMove(canvas, start + QPoint(16 * k, -10 * k))
+    tab.draw_hint.setText(hint)
+
+
 def main(argv: list[str]) -> int:
     """``orbital|measurement|vibration|spin|esp SOURCE OUT.png``: make the screenshot; 0 when
     saved."""
@@ -113,7 +156,7 @@ def main(argv: list[str]) -> int:
     window.show()
     make = {"orbital": _orbital, "measurement": _measurement, "vibration": _vibration,
             "spin": lambda w, s: _density(w, s, "spin"),
-            "esp": lambda w, s: _density(w, s, "esp")}[kind]
+            "esp": lambda w, s: _density(w, s, "esp"), "drawing": _drawing}[kind]
     make(window, str(Path(source).resolve()))
     _wait(800)
     ok = window.grab().save(out, "PNG")
