@@ -232,6 +232,9 @@ TASKS: list[tuple[str, str, str, list[str]]] = [
     ("frequencies", "Frequencies", "振動数計算", ["freq"]),
     ("optimize+frequencies", "Optimisation + frequencies", "構造最適化＋振動数計算",
      ["optimize", "freq"]),
+    ("excited-states", "Excited states (TDDFT / CIS)", "励起状態（TDDFT・CIS）", ["tddft energy"]),
+    ("transition-state", "Transition state (saddle + frequencies)",
+     "遷移状態（鞍点探索＋振動数計算）", ["saddle", "freq"]),
 ]
 THEORIES: list[tuple[str, str, str]] = [
     ("scf", "SCF (Hartree–Fock)", "SCF（ハートリー・フォック）"),

@@ -52,7 +52,9 @@ from molforma.formats.common import (
 )
 from molforma.formats.rdkit_bridge import perceive_bonds
 from molforma.i18n import catalogue, display_language, register, render
+from molforma.nwchem.input import FREQUENCY_CONVERGENCE, FREQUENCY_GRID
 from molforma.nwchem.protected_text import find_directives, reason_text
+from molforma.nwchem.settings import FREQUENCY_TASKS
 
 FMT = "nwchem"
 BOHR = 0.529177210903
@@ -70,7 +72,7 @@ _BLOCKS = {
 }
 _OPERATIONS = {"energy": "energy", "optimize": "optimize", "opt": "optimize",
                "freq": "frequencies", "frequencies": "frequencies", "vib": "frequencies",
-               "hessian": "frequencies"}
+               "hessian": "frequencies", "saddle": "saddle"}
 _GRIDS = ("xcoarse", "coarse", "medium", "fine", "xfine")
 _DISPERSION = {"2": "d2", "3": "d3", "4": "d3bj"}
 
@@ -394,14 +396,54 @@ def _tasks(tasks: list[tuple[int, list[str]]]) -> tuple[str | None, str | None]:
     for _lineno, words in tasks:
         theory = words[1].lower() if len(words) > 1 else ""
         op = _OPERATIONS.get(words[2].lower() if len(words) > 2 else "energy")
-        if theory in ("scf", "dft", "mp2") and op:
+        if theory in ("scf", "dft", "mp2", "tddft") and op:
             found.append((theory, op))
     if not found:
         return None, None
     theory, op = found[0]
+    if theory == "tddft":
+        # The theory under the excitations is the dft block's (hfexch alone: SCF).
+        return theory, "excited-states" if op == "energy" else None
     if op == "optimize" and len(found) > 1 and found[1] == (theory, "frequencies"):
         op = "optimize+frequencies"
+    if op == "saddle":
+        op = "transition-state"  # MolForma's task always follows the saddle with freq
     return theory, op
+
+
+def _excited(body: list[tuple[int, str]], calc: dict[str, Any]) -> None:
+    """nroots, notriplet / nosinglet and cis (Tamm-Dancoff) of a ``tddft`` block."""
+    for lineno, stmt in body:
+        words = stmt.split()
+        key = words[0].lower()
+        if key == "nroots":
+            calc["excited_roots"] = _int_arg(words, 1, lineno)
+        elif key == "notriplet":
+            calc["excited_spin"] = "singlets"
+        elif key == "nosinglet":
+            calc["excited_spin"] = "triplets"
+        elif key in ("cis", "tda"):
+            calc["excited_method"] = "tda"
+        elif key == "rpa":
+            calc["excited_method"] = "tddft"
+    calc.setdefault("excited_spin", "both")  # NWChem computes both unless told otherwise
+
+
+def _solvent(body: list[tuple[int, str]], calc: dict[str, Any]) -> None:
+    """A ``cosmo`` block: its dielectric constant as a solvent of the table, else custom
+    (water, NWChem's default, when the block gives none)."""
+    from molforma.nwchem import solvents
+
+    eps = 78.4
+    for lineno, stmt in body:
+        words = stmt.split()
+        if words[0].lower() == "dielec":
+            eps = _float_arg(words, 1, lineno) or eps
+    name = solvents.solvent_for(eps)
+    if name is not None:
+        calc["solvent"] = name
+    else:
+        calc["dielectric"] = eps
 
 
 def read_nwchem(text: str) -> Structure:
@@ -481,11 +523,26 @@ def read_nwchem(text: str) -> Structure:
         ref = scf_ref
     mult = mult or 1
     calc: dict[str, Any] = {}
-    if theory:
+    if theory == "tddft":
+        # CIS / TDHF run on a dft block with 100 % exact exchange and no correlation.
+        theory = "scf" if (xc or "").replace("1.0", "").strip() == "hfexch" else "dft"
+        mult = dft_mult or scf_mult or 1
+        if task:
+            _excited(blocks.get("tddft", []), calc)
+    if theory and task:
         calc["theory"] = theory
         calc["task"] = task
-    if xc and (theory == "dft" or "dft" in blocks):
+    if xc and (theory == "dft" or "dft" in blocks) and xc.replace("1.0", "").strip() != "hfexch":
         calc["functional"] = xc
+    if "cosmo" in blocks:
+        _solvent(blocks["cosmo"], calc)
+    if theory == "dft" and task in FREQUENCY_TASKS:
+        # What a frequency step gets by default is no choice of the file's (see
+        # molforma.nwchem.input.frequency_defaults): read back as the default.
+        if adv.get("dft_grid") == FREQUENCY_GRID:
+            adv.pop("dft_grid")
+        if adv.get("dft_convergence_energy") == FREQUENCY_CONVERGENCE:
+            adv.pop("dft_convergence_energy")
     basis = _basis_name(blocks.get("basis", []))
     if basis:
         calc["basis"] = basis

@@ -30,6 +30,7 @@ from molforma.nwchem.protected_text import (
 )
 from molforma.nwchem.settings import (
     ADVANCED_PATH_KEYS,
+    FREQUENCY_TASKS,
     TASKS,
     THEORIES,
     AdvancedSettings,
@@ -37,6 +38,8 @@ from molforma.nwchem.settings import (
 )
 
 __all__ = [
+    "FREQUENCY_CONVERGENCE",
+    "FREQUENCY_GRID",
     "check_extra_input",
     "geometry_options",
     "input_errors",
@@ -80,6 +83,12 @@ _MESSAGES: dict[str, dict[str, str]] = {
             "en": "Choose a DFT functional.",
             "ja": "DFT 汎関数を選んでください。",
         },
+        "excited_states_theory": {
+            "en": "Excited states run with SCF (CIS or TDHF) or DFT (TDDFT), not with {theory}: "
+                  "choose SCF or DFT.",
+            "ja": "励起状態は SCF（CIS・TDHF）か DFT（TDDFT）で計算します。{theory} では"
+                  "計算できません。SCF か DFT を選んでください。",
+        },
         "dispersion_twice": {
             "en": "The functional {functional} brings its own dispersion ({own}), and the "
                   "advanced setting dispersion asks for {dispersion}: clear the advanced "
@@ -102,7 +111,15 @@ _TASK_OPERATIONS = {
     "optimize": ("optimize",),
     "frequencies": ("freq",),
     "optimize+frequencies": ("optimize", "freq"),
+    "excited-states": ("energy",),
+    # A saddle search, then the Hessian that shows whether one imaginary mode came out.
+    "transition-state": ("saddle", "freq"),
 }
+# What a frequency step gets unless the Advanced group says otherwise: NWChem's DFT
+# defaults (grid medium, convergence energy 1e-6) leave numerical noise of tens of cm-1
+# in low modes and in the rotations; a Hessian wants a finer grid and a tighter density.
+FREQUENCY_GRID = "fine"
+FREQUENCY_CONVERGENCE = 1e-8
 _DISPERSION = {"d2": "disp vdw 2", "d3": "disp vdw 3", "d3bj": "disp vdw 4"}
 # Basis names in NWChem's library use these characters (6-311++g(2d,2p), def2-svp, 6-31g*).
 _BASIS_RE = re.compile(r"^[A-Za-z0-9*+()_.,\-]+$")
@@ -143,7 +160,13 @@ def scf_reference(reference: str | None, multiplicity: int) -> str:
 
 
 def nwchem_task_lines(theory: str, task: str) -> list[str]:
-    """The ``task`` lines of a calculation (``optimize+frequencies`` gives two)."""
+    """The ``task`` lines of a calculation (``optimize+frequencies`` gives two).
+
+    Excited states run in NWChem's tddft module (``task tddft energy``), on a DFT
+    wavefunction: with SCF as the theory that is CIS or TDHF (``xc hfexch``).
+    """
+    if task == "excited-states":
+        return ["task tddft energy"]
     return [f"task {theory} {op}" for op in _TASK_OPERATIONS[task]]
 
 
@@ -410,9 +433,35 @@ def _scf(calc: CalculationSettings, adv: AdvancedSettings, mult: int) -> list[st
     return lines
 
 
+def frequency_defaults(calc: CalculationSettings, adv: AdvancedSettings) -> dict[str, Any]:
+    """The DFT settings a frequency step gets by default (``grid``, ``convergence``):
+    those the Advanced group leaves at null, for a DFT task with a Hessian."""
+    if calc.theory != "dft" or calc.task not in FREQUENCY_TASKS:
+        return {}
+    out: dict[str, Any] = {}
+    if adv.dft_grid is None:
+        out["grid"] = FREQUENCY_GRID
+    if adv.dft_convergence_energy is None:
+        out["convergence"] = FREQUENCY_CONVERGENCE
+    return out
+
+
 def _dft(calc: CalculationSettings, adv: AdvancedSettings, mult: int) -> list[str]:
     ref = scf_reference(calc.reference, mult)
-    lines = ["dft", f"  mult {mult}"]
+    tight = frequency_defaults(calc, adv)
+    lines = []
+    if tight:
+        # Said in the input itself, as the symmetry choice is, so it is seen before Run.
+        parts = []
+        if "grid" in tight:
+            parts.append(f"grid {tight['grid']}")
+        if "convergence" in tight:
+            parts.append(f"convergence energy {tight['convergence']:g}")
+        said = " and ".join(parts)
+        lines.append(f"# frequencies: {said} (not NWChem's medium grid and 1e-6), so numerical "
+                     "noise does not shift low modes; change dft_grid / "
+                     "dft_convergence_energy in Advanced")
+    lines += ["dft", f"  mult {mult}"]
     if ref == "rohf":
         lines.append("  rodft")
     elif ref == "uhf" or mult > 1:
@@ -421,15 +470,25 @@ def _dft(calc: CalculationSettings, adv: AdvancedSettings, mult: int) -> list[st
 
     # The functional table knows NWChem's syntax for each name: the xc line and what
     # belongs beside it (cam for range separation, disp for a -D functional).
-    lines += [f"  {x}" for x in functionals.dft_lines(calc.functional)]
-    own_disp = functionals.own_dispersion(calc.functional)
-    if adv.dft_grid:
-        lines.append(f"  grid {adv.dft_grid}")
+    own_disp = None
+    if calc.theory == "dft":
+        lines += [f"  {x}" for x in functionals.dft_lines(calc.functional)]
+        own_disp = functionals.own_dispersion(calc.functional)
+    else:
+        # Excited states of an SCF reference: the tddft module works on a DFT
+        # wavefunction, and 100 % exact exchange with no correlation is Hartree-Fock.
+        lines.append("  xc hfexch 1.0")
+    grid = adv.dft_grid or tight.get("grid")
+    if grid:
+        lines.append(f"  grid {grid}")
     if adv.dft_iterations:
         lines.append(f"  iterations {adv.dft_iterations}")
-    if adv.dft_convergence_energy:
-        lines.append(f"  convergence energy {_sci(adv.dft_convergence_energy)}")
-    if adv.dispersion and own_disp is None:
+    convergence = adv.dft_convergence_energy or tight.get("convergence")
+    if convergence:
+        lines.append(f"  convergence energy {_sci(convergence)}")
+    if adv.dispersion and calc.theory != "dft":
+        pass  # dispersion is a DFT setting (its description says so)
+    elif adv.dispersion and own_disp is None:
         lines.append(f"  {_DISPERSION[adv.dispersion]}")
     elif adv.dispersion and _DISPERSION[adv.dispersion] != own_disp:
         # Two disp lines: NWChem keeps the last one, so one of the two would be silently lost.
@@ -448,8 +507,31 @@ def _mp2(calc: CalculationSettings, adv: AdvancedSettings) -> list[str]:
     return ["mp2", "  freeze atomic", "end"]
 
 
+def _tddft(calc: CalculationSettings, mult: int) -> list[str]:
+    if calc.task != "excited-states":
+        return []
+    lines = ["tddft", f"  nroots {calc.excited_roots}"]
+    if mult == 1 and calc.excited_spin == "singlets":
+        lines.append("  notriplet")
+    elif mult == 1 and calc.excited_spin == "triplets":
+        lines.append("  nosinglet")
+    if calc.excited_method == "tda":
+        lines.append("  cis")  # NWChem's keyword for the Tamm-Dancoff approximation
+    return [*lines, "end"]
+
+
+def _cosmo(calc: CalculationSettings) -> list[str]:
+    from molforma.nwchem import solvents
+
+    eps = solvents.dielectric_of(calc.solvent, calc.dielectric)
+    if eps is None:
+        return []
+    name = calc.solvent or "custom dielectric"
+    return [f"# solvent: {name} (COSMO)", "cosmo", f"  dielec {eps:g}", "end"]
+
+
 def _driver(calc: CalculationSettings, adv: AdvancedSettings, prefix: str) -> list[str]:
-    if "optimize" not in calc.task:
+    if "optimize" not in calc.task and calc.task != "transition-state":
         return []
     lines = ["driver"]
     if adv.opt_maxiter:
@@ -513,6 +595,8 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     calc, adv = _settings(project)
     check_extra_input(calc.extra_input, calc.extra_tasks)
     _check_names(calc)
+    if calc.task == "excited-states" and calc.theory == "mp2":
+        raise ValidationError("excited_states_theory", theory="MP2")
     doc = _block(project, "document")
     mult = int(doc.get("multiplicity", 1) or 1)
     lines: list[str] = []
@@ -522,8 +606,10 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     lines += _constraints(project)
     lines += _basis(calc, adv, (str(a.get("element")) for a in doc.get("atoms", [])))
     lines += _scf(calc, adv, mult)
-    if calc.theory == "dft":
+    if calc.theory == "dft" or calc.task == "excited-states":
         lines += _dft(calc, adv, mult)
+    lines += _cosmo(calc)
+    lines += _tddft(calc, mult)
     lines += _mp2(calc, adv)
     lines += _driver(calc, adv, prefix)
     lines += _freq(adv)
@@ -603,7 +689,10 @@ def input_errors(project: Mapping[str, Any]) -> list[dict[str, Any]]:
         value = getattr(adv, key)
         if value and not _PATH_RE.match(os.path.expanduser(value)):
             problems.append(_problem(f"advanced.{key}", "bad_path", key=key, value=value))
-    if "optimize" in calc.task and atoms and all(a.get("fixed") for a in atoms):
+    if calc.task == "excited-states" and calc.theory == "mp2":
+        problems.append(_problem("calculation.task", "excited_states_theory", theory="MP2"))
+    moves = "optimize" in calc.task or calc.task == "transition-state"
+    if moves and atoms and all(a.get("fixed") for a in atoms):
         problems.append(_problem("document.atoms", "all_atoms_fixed"))
     if adv.nocenter is False and any(a.get("fixed") for a in atoms):
         problems.append(_problem("advanced.nocenter", "fixed_atoms_internal_coordinates"))

@@ -263,6 +263,19 @@ TD_STRENGTH = line(
     rf"^\s*(Dipole Oscillator Strength|Total Oscillator Strength|Oscillator Strength)\s+({FLOAT})",
     "     Dipole Oscillator Strength                    0.0143853823",
 )
+# A root's dominant one-electron transitions (|coefficient| above NWChem's print threshold);
+# unrestricted runs name the spin, full TDDFT prints X and Y components.
+TD_TRANSITION = line(
+    rf"^\s*Occ\.\s+(\d+)\s+(?:(alpha|beta)\s+)?(\S+)\s+---\s+Virt\.\s+(\d+)\s+"
+    rf"(?:(?:alpha|beta)\s+)?(\S+)\s+({FLOAT})(?:\s+([XY]))?\s*$",
+    "     Occ.    5  b2  ---  Virt.    6  a1      -1.00000",
+    "     Occ.    4 beta  a   ---  Virt.    5 beta  a    1.92332 X",
+)
+# COSMO prints gas - solution (positive when the solvent stabilises).
+COSMO_SOLVATION = line(
+    rf"^\s*\(electrostatic\) solvation energy\s*=\s*({FLOAT})",
+    " (electrostatic) solvation energy =         0.0068551369 (    4.30 kcal/mol)",
+)
 VECTOR = line(
     rf"^\s*Vector\s+(\d+)\s+Occ=\s*({FLOAT})\s+E=\s*({FLOAT})(?:\s+Symmetry=(\S+))?",
     " Vector    2  Occ=2.000000D+00  E=-1.341539D+00  Symmetry=a1",

@@ -19,6 +19,7 @@ warnings and errors NWChem printed.
 from __future__ import annotations
 
 import codecs
+import re
 import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator
@@ -578,6 +579,28 @@ def _residual_gradient_warning(st: _State) -> str | None:
             "first (task optimize+frequencies)")
 
 
+_SADDLE_TASK = re.compile(r"^\s*task\s+\S+\s+saddle\b", re.IGNORECASE | re.MULTILINE)
+
+
+def _saddle_check(st: _State, modes: list[Mode]) -> tuple[bool, str | None] | None:
+    """(one significant imaginary mode?, warning) of a saddle search whose frequencies were
+    read, else None. A transition state has exactly one; none is a minimum, two or more a
+    higher-order saddle point: neither connects reactant and product."""
+    if not modes or not _SADDLE_TASK.search(st.input_echo):
+        return None
+    imaginary = [m.frequency for m in modes if m.significant]
+    if len(imaginary) == 1:
+        return True, None
+    if not imaginary:
+        return False, ("Not a transition state: the saddle search ended at a minimum (no "
+                       "imaginary frequency below -10 cm-1); start from a geometry nearer the "
+                       "transition state")
+    listed = ", ".join(f"{f:.1f}" for f in sorted(imaginary))
+    return False, (f"Not a transition state: {len(imaginary)} imaginary frequencies ({listed} "
+                   "cm-1), a higher-order saddle point; displace the geometry along the extra "
+                   "modes and search again")
+
+
 def _on_ir(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
     cur = end
     rules = 0
@@ -727,6 +750,9 @@ def _build(st: _State) -> Results:
     residual = _residual_gradient_warning(st)
     if residual is not None:
         _add_warning_text(st, residual)
+    saddle = _saddle_check(st, modes)
+    if saddle is not None and saddle[1] is not None:
+        _add_warning_text(st, saddle[1])
     if st.errors and any(DEGENERATE_SYMMETRY in w for w in st.warning_texts):
         # Why the run failed, with the fix: NWChem's last line only says that it did.
         st.errors.append(Message(message=DEGENERATE_SYMMETRY_HINT))
@@ -748,6 +774,7 @@ def _build(st: _State) -> Results:
         modeCount=len(modes),
         imaginaryModes=sum(m.imaginary for m in modes),
         significantImaginaryModes=sum(m.significant for m in modes),
+        saddlePoint=saddle[0] if saddle is not None else None,
         warningCount=len(st.warning_texts),
         errorCount=len(st.errors),
         warnings=st.warnings,

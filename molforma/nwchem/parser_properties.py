@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from molforma.nwchem.output_patterns import (
     CC_ENERGY,
+    COSMO_SOLVATION,
     DFT_HEADER_NUMBER,
     DFT_S2,
     DFT_WAVEFUNCTION,
@@ -40,6 +41,7 @@ from molforma.nwchem.output_patterns import (
     TCE_ENERGY,
     TD_ROOT,
     TD_STRENGTH,
+    TD_TRANSITION,
     TEMPERATURE,
     THERMAL_CORRECTION,
     TOTAL_ENTROPY,
@@ -63,6 +65,7 @@ from molforma.results.model import (
     SpinChannel,
     Summary,
     Thermochemistry,
+    Transition,
     set_frontier,
 )
 
@@ -94,6 +97,7 @@ ANCHORS: tuple[tuple[str, str], ...] = (
     ("Multipole analysis of the density", "multipole"),
     ("NWChem Finite-difference Hessian", "fd_start"),
     ("Temperature                      =", "temperature"),  # the thermochemistry block
+    ("(electrostatic) solvation energy", "solvation"),  # COSMO
 )
 # Anchors searched only in windows at or after the banner of their module ("NWChem DFT
 # Module", ...): one search for " Module" stands in for a dozen searches of the text.
@@ -145,6 +149,7 @@ class ChemState:
     entropy: float | None = None
     thermo_energies: int = 0
     dispersion: float | None = None
+    solvation: float | None = None
     polarizabilities: list[Polarizability] = field(default_factory=list)
     md_steps: int = 0
     # Geometries (Angstrom) of the QMD steps as the output prints them: the frame before
@@ -244,7 +249,37 @@ def _on_td_root(st: _State, tx: OutputText, line: str, start: int, end: int) -> 
                 ex.totalOscillatorStrength = value
             else:
                 ex.oscillatorStrength = value
+    ex.transitions = _td_transitions(tx, end)
     cs.excitations.append(ex)
+
+
+MAX_TRANSITIONS = 20  # per root: NWChem prints those above its threshold, a handful
+
+
+def _td_transitions(tx: OutputText, end: int) -> list[Transition]:
+    """The "Occ. i ... Virt. a ... coefficient" lines after a root's strengths."""
+    out: list[Transition] = []
+    for ln in tx.lines_after(end, 12 + 2 * MAX_TRANSITIONS):
+        if TD_ROOT.match(ln):
+            break
+        m = TD_TRANSITION.match(ln)
+        if m is None:
+            if out and ln.strip():
+                break
+            continue
+        if len(out) < MAX_TRANSITIONS:
+            out.append(Transition(occupied=int(m.group(1)), spin=m.group(2),
+                                  occupiedSymmetry=m.group(3), virtual=int(m.group(4)),
+                                  virtualSymmetry=m.group(5), coefficient=d_float(m.group(6)),
+                                  component=m.group(7)))
+    return out
+
+
+def _on_solvation(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+    m = COSMO_SOLVATION.match(line)
+    if m:
+        # NWChem prints gas - solution; the solvation energy is solution - gas.
+        st.chem.solvation = -d_float(m.group(1))
 
 
 def _orbital_reset(st: _State) -> None:
@@ -717,6 +752,7 @@ def read_prefix(st: _State, head: str) -> None:
 
 HANDLERS = {
     "cc_energy": _on_cc_energy, "tce_energy": _on_tce_energy, "tddft_start": _on_tddft_start,
+    "solvation": _on_solvation,
     "td_root": _on_td_root, "eigenvalues": _on_eigenvalues, "mo_analysis": _on_mo_analysis,
     "vector": _on_vector, "mulliken": _on_mulliken,
     "gross_population": _on_gross_population, "atomic_spin": _on_atomic_spin,
@@ -836,6 +872,7 @@ def finish(st: _State, summary: Summary, symbols: list[str]) -> tuple[
         cs.moments = _multipole_moments(*cs.multipole) or cs.moments
     summary.moments = cs.moments
     summary.dispersionEnergy = cs.dispersion
+    summary.solvationEnergy = cs.solvation
     summary.polarizabilities = cs.polarizabilities
     summary.mdSteps = cs.md_steps
     summary.failedValues = cs.failed

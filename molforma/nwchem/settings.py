@@ -11,15 +11,23 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from molforma.nwchem import solvents
 from molforma.nwchem import value_grammar as grammar
 
-Task = Literal["energy", "optimize", "frequencies", "optimize+frequencies"]
+Task = Literal["energy", "optimize", "frequencies", "optimize+frequencies", "excited-states",
+               "transition-state"]
 Theory = Literal["scf", "dft", "mp2"]
 Reference = Literal["rhf", "rohf", "uhf"]
 Scheduler = Literal["local", "slurm"]
-TASKS: tuple[str, ...] = ("energy", "optimize", "frequencies", "optimize+frequencies")
+ExcitedSpin = Literal["singlets", "triplets", "both"]
+ExcitedMethod = Literal["tddft", "tda"]
+TASKS: tuple[str, ...] = ("energy", "optimize", "frequencies", "optimize+frequencies",
+                          "excited-states", "transition-state")
+# Tasks whose NWChem steps include a Hessian (task ... freq).
+FREQUENCY_TASKS: tuple[str, ...] = ("frequencies", "optimize+frequencies", "transition-state")
+MAX_ROOTS = 200
 THEORIES: tuple[str, ...] = ("scf", "dft", "mp2")
 
 
@@ -28,13 +36,23 @@ class CalculationSettings(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    task: Task = Field("energy", description="energy, optimize, frequencies or optimize+frequencies.")
+    task: Task = Field("energy", description="energy, optimize, frequencies, "
+                       "optimize+frequencies, excited-states (TDDFT/CIS) or transition-state "
+                       "(saddle search, then frequencies).")
     theory: Theory = Field("scf", description="scf (Hartree-Fock), dft or mp2.")
     functional: str = Field("b3lyp", description="DFT exchange-correlation functional (xc).")
     basis: str = Field("6-31g*", description="Basis set name from NWChem's library.")
     reference: Reference | None = Field(
         None, description="SCF reference; null chooses rhf for singlets and uhf otherwise."
     )
+    excited_roots: int = Field(10, ge=1, le=MAX_ROOTS, description="Excited states: roots.")
+    excited_spin: ExcitedSpin = Field(
+        "singlets", description="Excited states of a closed shell: singlets, triplets or both.")
+    excited_method: ExcitedMethod = Field(
+        "tddft", description="tddft (full linear response; TDHF with SCF) or tda "
+        "(Tamm-Dancoff; CIS with SCF).")
+    solvent: str | None = Field(None, description="COSMO solvent name; null: gas phase.")
+    dielectric: float | None = Field(None, description="COSMO custom dielectric constant.")
     extra_input: str = Field("", description="Protected: text added to the input before tasks.")
     extra_tasks: list[str] = Field(
         default_factory=list, description="Protected: extra task lines, e.g. 'scf property'."
@@ -56,6 +74,26 @@ class CalculationSettings(BaseModel):
         # route that sets a functional checks it against the table (validate_functional).
         return grammar.validate_functional_text(value)
 
+    @field_validator("solvent", mode="before")
+    @classmethod
+    def _solvent(cls, value: Any) -> str | None:
+        return solvents.validate_solvent(value)
+
+    @field_validator("dielectric", mode="before")
+    @classmethod
+    def _dielectric(cls, value: Any) -> float | None:
+        return solvents.validate_dielectric(value)
+
+    @model_validator(mode="after")
+    def _one_solvent(self) -> CalculationSettings:
+        # Two sources for one constant: the person could not tell which one ran.
+        if self.solvent is not None and self.dielectric is not None:
+            from molforma.errors import ValidationError
+
+            raise ValidationError("solvent_and_dielectric", solvent=self.solvent,
+                                  dielectric=self.dielectric)
+        return self
+
 
 class AdvancedSettings(BaseModel):
     """The advanced group of tab 2; null means NWChem's default."""
@@ -71,10 +109,10 @@ class AdvancedSettings(BaseModel):
     scf_thresh: float | None = Field(None, gt=0, le=1, description="SCF convergence threshold.")
     dft_iterations: int | None = Field(None, ge=1, le=10_000, description="DFT iteration limit.")
     dft_convergence_energy: float | None = Field(
-        None, gt=0, le=1, description="DFT energy convergence."
+        None, gt=0, le=1, description="DFT energy convergence (null: 1e-8 with frequencies)."
     )
     dft_grid: Literal["xcoarse", "coarse", "medium", "fine", "xfine"] | None = Field(
-        None, description="DFT integration grid."
+        None, description="DFT integration grid (null: fine with frequencies)."
     )
     dispersion: Literal["d2", "d3", "d3bj"] | None = Field(
         None, description="Empirical dispersion (DFT only)."

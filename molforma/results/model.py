@@ -67,6 +67,18 @@ class EnergyPoint(_Model):
     line: int | None = Field(None, description="1-based line in the output file.")
 
 
+class Transition(_Model):
+    """Occupied -> virtual vector (NWChem's numbers), spin if unrestricted, X/Y part."""
+
+    occupied: int
+    virtual: int
+    spin: str | None = None
+    occupiedSymmetry: str | None = None
+    virtualSymmetry: str | None = None
+    coefficient: float
+    component: str | None = None
+
+
 class Excitation(_Model):
     """One TDDFT/CIS excited state (root) as NWChem printed it."""
 
@@ -84,6 +96,7 @@ class Excitation(_Model):
         None, description="Dipole + quadrupole + magnetic dipole strength, where printed."
     )
     spinForbidden: bool = False
+    transitions: list[Transition] = Field(default_factory=list)
 
 
 class Orbital(_Model):
@@ -288,6 +301,9 @@ class Summary(_Model):
         None, description="Empirical dispersion correction (DFT-D), hartree."
     )
     polarizabilities: list[Polarizability] = Field(default_factory=list)
+    solvationEnergy: float | None = Field(None, description="COSMO, solution - gas, hartree.")
+    saddlePoint: bool | None = Field(
+        None, description="Saddle task: one significant imaginary mode.")
     excitationCount: int = 0
     orbitalCount: int = 0
     chargeCount: int = 0

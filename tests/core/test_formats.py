@@ -221,19 +221,19 @@ def test_every_nwchem_fixture_input_reads_with_structure_and_conditions(path: Pa
     assert s.atoms and s.bonds
     assert s.charge == 0
     # The radicals are doublets; every other fixture is a closed-shell singlet.
-    assert s.multiplicity == (2 if path.stem in ("ch3_udft", "oh_uhf", "no_b3lyp_symmetry_failed")
-                              else 1)
+    doublets = ("ch3_udft", "ch3_udft_molden", "oh_uhf", "oh_uhf_molden",
+                "no_b3lyp_symmetry_failed", "oh_b3lyp_tddft")
+    assert s.multiplicity == (2 if path.stem in doublets else 1)
     assert s.calculation is not None and s.calculation.get("basis")
     # Tasks MolForma does not set up itself (TDDFT, coupled cluster, BOMD, response)
     # bring the structure and basis; the others bring their theory and task too.
-    unmodelled = {"water_b3lyp_polar", "water_b3lyp_tddft", "water_ccsdt", "water_scf_bomd",
-                  "water_tce_ccsd"}
+    unmodelled = {"water_b3lyp_polar", "water_ccsdt", "water_scf_bomd", "water_tce_ccsd"}
     if path.stem in unmodelled:
         assert "theory" not in s.calculation and "task" not in s.calculation
     else:
         assert s.calculation["theory"] in ("scf", "dft", "mp2")
         assert s.calculation["task"] in ("energy", "optimize", "frequencies",
-                                         "optimize+frequencies")
+                                         "optimize+frequencies", "excited-states")
 
 
 def test_the_water_nwchem_input_gives_optimize_and_frequencies_at_scf() -> None:

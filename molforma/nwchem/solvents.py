@@ -1,0 +1,99 @@
+"""The solvents COSMO is offered with: name, labels, dielectric constant (no Qt).
+
+The table is ``resources/solvents.json`` (static dielectric constants at 25 °C, as
+NWChem's COSMO takes them with ``dielec``). ``calculation.solvent`` holds a name of
+this table; ``calculation.dielectric`` a custom constant instead.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from molforma.errors import ValidationError
+from molforma.i18n import register
+from molforma.paths import data_dir
+
+# A custom constant: above vacuum's 1 and below any real liquid's few hundred.
+MIN_DIELECTRIC = 1.0
+MAX_DIELECTRIC = 1000.0
+
+register({
+    "unknown_solvent": {
+        "en": "Unknown solvent '{value}' (use one of {allowed}, or a custom dielectric "
+              "constant).",
+        "ja": "不明な溶媒「{value}」です（{allowed} のいずれか、または誘電率を直接指定）。",
+    },
+    "bad_dielectric": {
+        "en": "The dielectric constant must be a number above {low:g} and at most {high:g} "
+              "(got {value}).",
+        "ja": "誘電率は {low:g} より大きく {high:g} 以下の数値にしてください（{value}）。",
+    },
+    "solvent_and_dielectric": {
+        "en": "Choose either a solvent ({solvent}) or a custom dielectric constant "
+              "({dielectric}), not both.",
+        "ja": "溶媒（{solvent}）と誘電率（{dielectric}）はどちらか一方だけを指定してください。",
+    },
+})
+
+
+@cache
+def table() -> tuple[dict[str, Any], ...]:
+    """The solvents in the order the window lists them (most polar first)."""
+    path = data_dir("resources") / "solvents.json"
+    with path.open(encoding="utf-8") as fh:
+        return tuple(json.load(fh))
+
+
+def names() -> tuple[str, ...]:
+    return tuple(str(e["name"]) for e in table())
+
+
+def entry(name: str) -> dict[str, Any] | None:
+    key = name.strip().lower()
+    return next((e for e in table() if e["name"] == key), None)
+
+
+def validate_solvent(value: Any) -> str | None:
+    """A solvent name of the table (case-insensitive), or None for the gas phase.
+
+    Raises:
+        ValidationError: ``unknown_solvent``.
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    found = entry(value) if isinstance(value, str) else None
+    if found is None:
+        raise ValidationError("unknown_solvent", value=str(value)[:60],
+                              allowed=", ".join(names()))
+    return str(found["name"])
+
+
+def validate_dielectric(value: Any) -> float | None:
+    """A custom dielectric constant (1 < eps <= 1000), or None.
+
+    Raises:
+        ValidationError: ``bad_dielectric``.
+    """
+    if value is None:
+        return None
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    if not ok or not (MIN_DIELECTRIC < float(value) <= MAX_DIELECTRIC):
+        raise ValidationError("bad_dielectric", value=str(value)[:60], low=MIN_DIELECTRIC,
+                              high=MAX_DIELECTRIC)
+    return float(value)
+
+
+def dielectric_of(solvent: str | None, dielectric: float | None) -> float | None:
+    """The constant COSMO gets: the custom one, else the solvent's, else None."""
+    if dielectric is not None:
+        return dielectric
+    found = entry(solvent) if solvent else None
+    return float(found["dielectric"]) if found else None
+
+
+def solvent_for(dielectric: float) -> str | None:
+    """The table's solvent with exactly this constant (reading an input back)."""
+    return next((str(e["name"]) for e in table()
+                 if abs(float(e["dielectric"]) - dielectric) < 1e-9), None)
