@@ -310,6 +310,7 @@ CONTROLS: tuple[Control, ...] = (
     Control("amplitudeSpin", S, "the animation amplitude"),
     Control("modeArrowsCheck", K, "the displacement arrows"),
     Control("showChargesCheck", K, "the charge labels"),
+    Control("showSpinsCheck", K, "the spin-population labels"),
     Control("trajectorySlider", Kind.SLIDER, "the shown structure"),
     Control("useStructureButton", B, "document.atoms (the shown structure)"),
     Control("resultsView", Kind.VIEW, "the results view"),
@@ -333,6 +334,8 @@ CONTROLS: tuple[Control, ...] = (
     Control("orbitalHideButton", B, "the orbital surface"),
     Control("orbitalHomoButton", B, "the orbital"),
     Control("orbitalLumoButton", B, "the orbital"),
+    Control("orbitalSpinCombo", C, "the spin HOMO/LUMO take"),
+    Control("orbitalSurfaceCombo", C, "the surface drawn (orbital, density, spin, ESP)"),
     Control("orbitalExportCubeButton", B, "a file (a file dialog)"),
     # -- History tab ----------------------------------------------------------------------------
     Control("historyScan", B, "the history table"),

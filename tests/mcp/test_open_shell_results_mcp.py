@@ -101,3 +101,52 @@ def test_a_real_mp2_job_with_properties_reports_mp2_energy_and_the_scf_dipole(
     assert s["finalEnergy"] == pytest.approx(s["energiesByKind"]["mp2"])
     assert s["finalEnergy"] < s["energiesByKind"]["scf"]
     assert s["moments"]["source"] == "property" and s["moments"]["level"] == "scf"
+
+
+# -- the Orbitals tab driven over MCP (--mcp-gui, offscreen) ----------------------------------
+
+
+def _node(server: McpProcess, name: str) -> dict[str, Any]:
+    nodes = server.ok("get_ui", {"query": name, "includeHidden": True})["nodes"]
+    (found,) = [n for n in nodes if n["objectName"] == name]
+    return found
+
+
+def _gui_with(spawn: Any, tmp_path: Path, fixture: str) -> tuple[McpProcess, Path]:
+    from tests.mcp.conftest import GUI_ENV
+
+    molden = tmp_path / fixture
+    shutil.copy(FIXTURES / fixture, molden)
+    server = spawn("--mcp-allow-dir", str(tmp_path), env=GUI_ENV, flag="--mcp-gui")
+    doc_id, rev = server.doc()
+    server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
+                                 "action": "open_file", "path": str(molden)})
+    wait_until(lambda: _node(server, "orbitalSurfaceCombo")["enabled"], 120)
+    return server, molden
+
+
+def test_the_spin_density_is_drawn_through_the_window_tools(spawn: Any, tmp_path: Path) -> None:
+    from tests.mcp.conftest import run_window_command
+
+    server, _ = _gui_with(spawn, tmp_path, "ch3_udft_molden.molden")
+    rec = run_window_command(server, "ui_set_value", {"target": "orbitalSurfaceCombo",
+                                                      "value": "Spin density (α − β)"})
+    assert rec["status"] == "done", rec
+    assert _node(server, "orbitalIsovalue")["value"] == "0.005"
+    rec = run_window_command(server, "ui_activate", {"target": "orbitalShowButton"})
+    assert rec["status"] == "done", rec
+    text = wait_until(lambda: "2S = 1" in (t := _node(server, "orbitalMessage")["text"]) and t,
+                      120)
+    assert "∫(ρα − ρβ) = 1.000" in text or "∫(ρα − ρβ) = 0.99" in text
+
+
+def test_a_closed_shells_spin_density_is_refused_with_the_reason(spawn: Any,
+                                                                 tmp_path: Path) -> None:
+    from tests.mcp.conftest import run_window_command
+
+    server, _ = _gui_with(spawn, tmp_path, "methane_b3lyp_molden.molden")
+    run_window_command(server, "ui_set_value", {"target": "orbitalSurfaceCombo",
+                                                "value": "Spin density (α − β)"})
+    rec = run_window_command(server, "ui_activate", {"target": "orbitalShowButton"})
+    assert rec["status"] == "failed", rec
+    assert "closed shell" in rec["error"]["message"]
