@@ -641,6 +641,12 @@ def set_nwchem(doc: Document, values: Mapping[str, Any], *, allow_protected: boo
     from molforma.nwchem.value_grammar import validate_functional_text
 
     values = dict(values)
+    # A solvent and a custom dielectric constant are two ways to give COSMO its one
+    # constant: choosing one clears the other (both given at once is refused).
+    if values.get("solvent") is not None and "dielectric" not in values:
+        values["dielectric"] = None
+    if values.get("dielectric") is not None and "solvent" not in values:
+        values["solvent"] = None
     if "constraints" in values or "scan" in values:
         values = _constraint_values(doc, values)
     functional = values.get("functional")

@@ -63,6 +63,14 @@ register({
         "en": "Frequencies (Hessian)",
         "ja": "振動数計算（ヘシアン）",
     },
+    "progress_excited_states": {
+        "en": "Excited states (TDDFT)",
+        "ja": "励起状態（TDDFT）",
+    },
+    "progress_roots": {
+        "en": "{n} roots found",
+        "ja": "{n} 個の励起状態を得ました",
+    },
     "progress_energy": {
         "en": "energy {energy} Eh",
         "ja": "エネルギー {energy} Eh",
@@ -196,12 +204,17 @@ def progress_note(job_or_record: Any, lang: str | None = None) -> dict[str, Any]
     displaced = prog.get("frequencyDisplacement")
     if prog.get("frequencies") is True and status == "running":
         parts.append(render("progress_frequencies", None, lang))
+    if prog.get("excitedStates") is True and status == "running":
+        parts.append(render("progress_excited_states", None, lang))
+        shown = True
+        if isinstance(prog.get("roots"), int):
+            parts.append(render("progress_roots", {"n": prog["roots"]}, lang))
     if isinstance(displaced, int) and displaced > 0:
         atoms = limits.get("atoms")
         total = atoms * _DISPLACEMENTS_PER_ATOM if isinstance(atoms, int) and atoms else "?"
         parts.append(render("progress_displacement", {"n": displaced, "total": total}, lang))
         shown = True
-    elif isinstance(iteration, int) and status == "running":
+    elif isinstance(iteration, int) and status == "running" and not prog.get("excitedStates"):
         if limits.get("kind") == "scf" and not shown:
             parts.append(render("progress_scf_iteration_of",
                                 {"iteration": iteration, "maximum": limits.get("maximum")}, lang))

@@ -35,6 +35,9 @@ from molforma.nwchem.output_patterns import (
 FREQ_DISPLACEMENT = re.compile(r"^\s*atom:\s*(\d+)\s+xyz:\s*(\d)\(([+-])\)\s+wall time:")
 # The banner NWChem prints when the frequency part of a run starts (analytic or numerical).
 FREQ_BANNER = "NWChem Nuclear Hessian and Frequency Analysis"
+# The banner of the excited-state part (task tddft energy) and one line per root found.
+TDDFT_BANNER = "NWChem TDDFT Module"
+TDDFT_ROOT = re.compile(r"^\s*Root\s+\d+\s.*\sa\.u\.\s")
 
 
 def _without_code(text: str) -> str:
@@ -58,6 +61,8 @@ class ProgressTracker:
             symmetry on (the likely cause when such a run fails).
         displacements: finite-difference frequency displacements done so far.
         frequencies: True once the frequency (Hessian) part of the run started.
+        excited_states: True once the TDDFT/CIS part of the run started.
+        roots: excited states (roots) printed so far.
         updates: how many times the progress shown changed (only grows), so a
             progress notification can carry a number that strictly increases.
     """
@@ -73,6 +78,8 @@ class ProgressTracker:
         self.degenerate_symmetry = False
         self.displacements = 0
         self.frequencies = False
+        self.excited_states = False
+        self.roots = 0
         self.updates = 0
         self.first_total: dict[str, float] = {}
         self.last_total: dict[str, float] = {}
@@ -107,6 +114,12 @@ class ProgressTracker:
             return True
         if not self.frequencies and FREQ_BANNER in line:
             self.frequencies = True
+            return True
+        if TDDFT_BANNER in line and not self.excited_states:
+            self.excited_states = True
+            return True
+        if self.excited_states and TDDFT_ROOT.match(line):
+            self.roots += 1
             return True
         if SCF_TABLE_HEADER.match(line):
             self._in_scf_table = True
@@ -164,6 +177,8 @@ class ProgressTracker:
             "energies": list(self.energies),
             "frequencyDisplacement": self.displacements or None,
             "frequencies": self.frequencies,
+            "excitedStates": self.excited_states,
+            "roots": self.roots or None,
             "updates": self.updates,
         }
 
@@ -199,7 +214,8 @@ def progress_limits(project: dict[str, Any]) -> dict[str, Any]:
     """
     calc = project.get("calculation") or {}
     adv = project.get("advanced") or {}
-    if "optimize" in str(calc.get("task", "energy")):
+    task = str(calc.get("task", "energy"))
+    if "optimize" in task or task == "transition-state":  # a saddle search steps too
         return {"kind": "optimization",
                 "maximum": _limit(adv.get("opt_maxiter"), NWCHEM_OPT_MAXITER)}
     if calc.get("theory") == "dft":

@@ -216,3 +216,47 @@ def test_the_frequency_defaults_yield_to_advanced_settings_and_skip_other_tasks(
         assert "grid" not in " ".join(block(render_input(
             make_project(WATER, task=task, theory="dft")), "dft"))
     assert "dft" not in render_input(make_project(WATER, task="frequencies")).splitlines()
+
+
+# --- progress -------------------------------------------------------------------------
+
+
+def test_the_progress_shows_the_excited_state_phase_and_the_roots_found() -> None:
+    from molforma.jobs.outcome import progress_note
+    from molforma.nwchem.progress import ProgressTracker, progress_limits
+
+    tracker = ProgressTracker()
+    for line in (NWCHEM_DATA / "water_b3lyp_tddft.out").read_text().splitlines():
+        tracker.feed(line)
+    prog = tracker.to_dict()
+    assert prog["excitedStates"] is True and prog["roots"] == 6
+    record = {"status": "running", "progress": prog, "folder": "/jobs/x"}
+    assert progress_note(record, "en")["message"].startswith(
+        "Excited states (TDDFT) · 6 roots found")
+    assert progress_note(record, "ja")["message"].startswith("励起状態（TDDFT） · 6 個")
+    # A saddle search counts optimiser steps as an optimisation does.
+    assert progress_limits({"calculation": {"task": "transition-state"}})["kind"] == \
+        "optimization"
+
+
+# --- set_nwchem -------------------------------------------------------------------------
+
+
+def test_set_nwchem_choosing_a_solvent_clears_a_custom_constant_and_back() -> None:
+    from molforma.app import ops
+    from molforma.document.document import Document
+
+    doc = Document(make_project(WATER))
+    ops.set_nwchem(doc, {"dielectric": 12.5}, preview=False)
+    ops.set_nwchem(doc, {"solvent": "water"}, preview=False)
+    calc = doc.project["calculation"]
+    assert (calc["solvent"], calc["dielectric"]) == ("water", None)
+    ops.set_nwchem(doc, {"dielectric": 3.5}, preview=False)
+    assert (calc := doc.project["calculation"])["solvent"] is None and calc["dielectric"] == 3.5
+    before = doc.project
+    with pytest.raises(ValidationError) as info:
+        ops.set_nwchem(doc, {"solvent": "seawater"}, preview=False)
+    assert info.value.code == "unknown_solvent" and doc.project == before
+    with pytest.raises(ValidationError) as info:
+        ops.set_nwchem(doc, {"solvent": "water", "dielectric": 2.0}, preview=False)
+    assert info.value.code == "solvent_and_dielectric" and doc.project == before

@@ -900,8 +900,9 @@ class ScanValue(_Strict):
 
 
 class CalculationValues(_Strict):
-    task: Literal["energy", "optimize", "frequencies", "optimize+frequencies"] | None = Field(
-        None, description="What to compute.")
+    task: Literal["energy", "optimize", "frequencies", "optimize+frequencies", "excited-states",
+                  "transition-state"] | None = Field(
+        None, description="What to compute; transition-state: saddle search, then freq.")
     theory: Literal["scf", "dft", "mp2"] | None = Field(None, description="Level of theory.")
     functional: str | None = Field(None, description="DFT functional: a get_catalog name "
                                    "(b3lyp, cam-b3lyp, ...) or an xc line of NWChem keywords.")
@@ -916,6 +917,13 @@ class CalculationValues(_Strict):
         "Protected: extra task lines; the same refusals as extra_input."))
     constraints: list[ConstraintValue] | None = Field(None, description=(
         "Coordinates held during optimisation; [] clears."))
+    excited_roots: int | None = Field(None, ge=1, le=200, description="excited-states: roots.")
+    excited_spin: Literal["singlets", "triplets", "both"] | None = None
+    excited_method: Literal["tddft", "tda"] | None = Field(
+        None, description="tda: Tamm-Dancoff (CIS with scf).")
+    solvent: str | None = Field(None, description="COSMO solvent (water, methanol, thf, ...); "
+                                "null: gas phase.")
+    dielectric: float | None = Field(None, description="COSMO custom dielectric constant.")
     scan: ScanValue | None = Field(None, description=(
         "Relaxed scan of one coordinate (needs task optimize; results section scan); "
         "null clears."))
@@ -937,7 +945,7 @@ def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
 
     doc = ctx.state.document(args.documentId)
     values = {k: v for k, v in args.values.model_dump(exclude_unset=True).items()
-              if v is not None or k in ("reference", "scan")}
+              if v is not None or k in ("reference", "scan", "solvent", "dielectric")}
     check_protected_change(doc.project.get("calculation", {}), values, "calculation",
                            ctx.state.policy)
     # Each value by its own grammar before the document is touched (bad_basis_name,
