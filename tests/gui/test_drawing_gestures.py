@@ -310,3 +310,19 @@ def test_a_drag_from_a_hydrogen_turns_it_into_the_element_and_draws_on_from_it(
     assert _formula(win) == "C3H8"  # propane: the H became C and a C was drawn from it
     _satisfied(win)
     assert doc.undo_labels[-1] == "Add atoms" and len(doc.undo_labels) == 2
+
+
+def test_hydrogen_on_hydrogen_changes_nothing_and_says_so(make_main_window: Any,
+                                                          qtbot: Any) -> None:
+    win = _methane(make_main_window)
+    tab, view, doc = win.molecule_tab, win.molecule_tab.view, win.ctx.document
+    tab.set_element("H")
+    h = _hydrogens(win)[0]
+    rev = doc.revision
+    _hover(qtbot, view, view.atom_screen_pos(h))
+    assert tab.draw_hint.text() == ""
+    click_atom(qtbot, view, h)
+    assert doc.revision == rev and "already H" in tab.message.text()
+    start = view.atom_screen_pos(h)
+    _drag(qtbot, view, start, QPointF(start.x() + 60, start.y()))
+    assert doc.revision == rev and _formula(win) == "CH4"

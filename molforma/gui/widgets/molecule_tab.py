@@ -967,6 +967,10 @@ class MoleculeTab(QWidget):
         ``toward`` at its typical bond length (a hydrogen dragged from becomes the element
         first); one undo step "Add atoms"."""
         el = self.element
+        if el == "H" and self._element_of(atom_id) == "H":
+            self.show_message(self.tr("This atom is already H: choose another element to "
+                                      "change it."), error=True)
+            return False
         adjust = self.adjust_hydrogens
         self.view.forget_hover()
         return self._run(lambda: ops.draw_from_atom(
@@ -1039,7 +1043,7 @@ class MoleculeTab(QWidget):
             if own == "H" and el != "H":
                 click = self.tr("Click: change H to %1").replace("%1", el)
             elif own == "H":
-                return drag
+                return ""  # a hydrogen stays one hydrogen
             else:
                 click = self.tr("Click: attach a %1").replace("%1", el)
             return f"{click} · {drag}"
