@@ -248,3 +248,41 @@ def test_a_closed_shell_refuses_the_spin_density_with_the_reason(results: Any,
     panel.show_density("spin")
     assert "closed shell" in panel.message.text()
     assert results.view.surfaces == [] and panel.shown_kind is None
+
+
+def test_opengl_under_xvfb_colours_the_esp_surface_vertex_by_vertex() -> None:
+    from tests.gui.helpers import run_gl_script
+
+    proc = run_gl_script(
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "import numpy as np\n"
+        "from molforma.gui.view3d import create_view\n"
+        "from molforma.gui.view3d.surfaces import POSITIVE, Surface, esp_colours\n"
+        "from molforma.results import orbitals as orb\n"
+        "from molforma.results.reader import read_results\n"
+        f"path = {str(CH3_MOLDEN)!r}\n"
+        "st = read_results(path).structures[-1]\n"
+        "atoms = [{'id': f'a{i}', 'element': s, 'x': c[0], 'y': c[1], 'z': c[2]}\n"
+        "         for i, (s, c) in enumerate(zip(st.symbols, st.coordinates))]\n"
+        "v = create_view(); v.resize(500, 400); v.show()\n"
+        "v.set_molecule(atoms, [])\n"
+        "o = orb.load_orbitals(path); g = orb.grid_around(o.coordinates, spacing=0.3)\n"
+        "m = orb.density_surface(orb.density_values(o, g), g, 0.002)\n"
+        "x = m.vertices[:, 0]\n"
+        "fake = np.where(x > np.median(x), 0.03, -0.03)  # one half blue, the other red\n"
+        "v.set_surfaces([Surface(m.vertices, m.faces, m.normals, POSITIVE,\n"
+        "                        esp_colours(fake, 0.03))])\n"
+        "v.zoom_by(0.6)\n"
+        "for _ in range(20): app.processEvents()\n"
+        "img = v.grab().toImage()\n"
+        "blue = red = 0\n"
+        "for x in range(0, img.width(), 3):\n"
+        "    for y in range(0, img.height(), 3):\n"
+        "        c = img.pixelColor(x, y)\n"
+        "        blue += c.blue() > c.red() + 30 and c.blue() > c.green() + 15\n"
+        "        red += c.red() > c.blue() + 30 and c.red() > c.green() + 20\n"
+        "print(v.renderer_name, blue, red)\n", timeout=180)
+    name, blue, red = proc.stdout.split()[-3:]
+    assert name == "opengl"
+    assert int(blue) > 100 and int(red) > 100
