@@ -326,3 +326,43 @@ def test_hydrogen_on_hydrogen_changes_nothing_and_says_so(make_main_window: Any,
     start = view.atom_screen_pos(h)
     _drag(qtbot, view, start, QPointF(start.x() + 60, start.y()))
     assert doc.revision == rev and _formula(win) == "CH4"
+
+
+_GL_SCRIPT = r'''
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from molforma.gui.context import AppContext
+from molforma.gui.main_window import MainWindow
+win = MainWindow(AppContext.create())
+win.resize(1200, 800)
+win.show()
+for _ in range(30):
+    app.processEvents()
+tab = win.molecule_tab
+canvas = tab.view.canvas
+tab.set_tool("add")
+win.activateWindow()
+canvas.setFocus()
+for _ in range(10):
+    app.processEvents()
+QTest.keyClick(canvas, Qt.Key.Key_N)
+QTest.mousePress(canvas, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                 QPoint(200, 200))
+for k in range(1, 6):
+    QTest.mouseMove(canvas, QPoint(200 + 20 * k, 200))
+QTest.mouseRelease(canvas, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                   QPoint(300, 200))
+from molforma.document.document import summary_of
+print(tab.view.renderer_name, tab.element, summary_of(win.ctx.document.project)["formula"])
+win.ctx.document.modified = False
+win.close()
+'''
+
+
+def test_the_opengl_canvas_takes_the_element_keys_and_the_drags_too() -> None:
+    from tests.gui.helpers import run_gl_script
+
+    renderer, element, formula = run_gl_script(_GL_SCRIPT).stdout.split()[-3:]
+    assert (renderer, element, formula) == ("opengl", "N", "H4N2")
