@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -340,3 +341,54 @@ def test_real_nwchem_water_scf_through_the_bundle(bundle_server: Any,
     energy = summary["summary"]["finalEnergy"]
     # Water, SCF/STO-3G at this geometry: -74.96 hartree.
     assert -75.1 < energy < -74.8, summary
+
+
+# Programs of a Python installation, left out of the system folders a test mirrors.
+PYTHON_PROGRAMS = re.compile(r"^(python|pydoc|pip|idle|2to3|pygettext|py3)")
+
+
+def system_path_without_python(folder: Path) -> str:
+    """A PATH of links to every program in /usr/bin and /usr/sbin except Python's: a
+    system with its usual tools (a batch script's shell needs them) and no Python."""
+    folder.mkdir()
+    for system in (Path("/usr/sbin"), Path("/usr/bin")):
+        for program in system.iterdir():
+            link = folder / program.name
+            if not PYTHON_PROGRAMS.match(program.name) and not link.exists():
+                link.symlink_to(program)
+    path = str(folder)
+    assert shutil.which("python3", path=path) is None
+    return path
+
+
+@pytest.mark.slurm
+@pytest.mark.nwchem
+@pytest.mark.slow
+def test_slurm_batch_job_through_the_bundle(bundle_server: Any, bundle_env: dict[str, str],
+                                            tmp_path: Path, slurm_cluster: Any) -> None:
+    """PSI/J in the bundle (its executors, batch template and launcher scripts) submits a
+    real water SCF to a SLURM cluster, follows it to the end and reads its energy."""
+    if shutil.which("nwchem") is None:
+        pytest.skip("NWChem is not installed (apt-get install nwchem; CI has it)")
+    config = Path(bundle_env["MOLFORMA_CONFIG_DIR"])
+    (config / "preferences.json").write_text(json.dumps({"scheduler": "slurm"}))
+    server = bundle_server(env={"PATH": system_path_without_python(tmp_path / "system"),
+                                **slurm_cluster.env})
+    doc_id, rev = server.water()
+    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
+                                   "preview": False, "values": {"task": "energy",
+                                                                "theory": "scf",
+                                                                "basis": "sto-3g"}})["revision"]
+    rev = server.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev,
+                                      "preview": False, "values": {
+                                          "job_root": str(tmp_path / "jobs"),
+                                          "partition": "debug", "time_limit": 600}})["revision"]
+    started = server.call("calculation", {"documentId": doc_id, "expectedRevision": rev,
+                                          "action": "start"})
+    assert started["isError"] is False, (started, server.stderr[-3000:])
+    final = wait_until(lambda: (c := server.ok("get_app_state", {})["calculation"])
+                       and c["status"] in ("finished", "failed") and c, 180, 0.5)
+    record = final["record"]
+    assert final["status"] == "finished", record
+    assert record["scheduler"] == "slurm" and record["schedulerState"] == "COMPLETED"
+    assert record["finalEnergy"] == pytest.approx(-74.963, abs=1e-2)
