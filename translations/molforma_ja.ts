@@ -181,6 +181,10 @@
         <translation>MolForma %1 — NWChem と MCP サーバーを内蔵した量子化学用の分子エディタ。</translation>
     </message>
     <message>
+        <source>Add-atom tool, typed into the 3D view: a letter chooses that element (C, N, O, H, S, P, F, I, B …); a second letter within 1 s makes a two-letter symbol (C then l: Cl, B then r: Br). F there is fluorine, not Fit to View.</source>
+        <translation>原子追加ツールで3Dビューに入力: 1文字でその元素を選択（C、N、O、H、S、P、F、I、B …）。1秒以内の2文字目で2文字の元素記号（C のあと l: Cl、B のあと r: Br）。ここでの F はフッ素で、全体表示ではありません。</translation>
+    </message>
+    <message>
         <source>Keyboard Shortcuts</source>
         <translation>キーボードショートカット</translation>
     </message>

@@ -588,6 +588,11 @@ class MainWindow(QMainWindow):
             seq = self.actions_by_id[spec.id].shortcut().toString()
             if seq:
                 lines.append(f"{seq}\t{action_title(spec).replace('&', '')}")
+        # The Add-atom tool's own keys, typed into the 3D view (molecule_tab.ELEMENT_KEY_MS).
+        lines += ["", self.tr("Add-atom tool, typed into the 3D view: a letter chooses that "
+                              "element (C, N, O, H, S, P, F, I, B …); a second letter within "
+                              "1 s makes a two-letter symbol (C then l: Cl, B then r: Br). "
+                              "F there is fluorine, not Fit to View.")]
         dialogs.info(self, self.tr("Keyboard Shortcuts"), "\n".join(lines))
 
     # -- screenshot ------------------------------------------------------------------------

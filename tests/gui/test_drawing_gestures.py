@@ -366,3 +366,14 @@ def test_the_opengl_canvas_takes_the_element_keys_and_the_drags_too() -> None:
 
     renderer, element, formula = run_gl_script(_GL_SCRIPT).stdout.split()[-3:]
     assert (renderer, element, formula) == ("opengl", "N", "H4N2")
+
+
+def test_the_keyboard_shortcuts_help_names_the_element_keys(make_main_window: Any,
+                                                            monkeypatch: Any) -> None:
+    from molforma.gui import dialogs
+
+    shown: list[str] = []
+    monkeypatch.setattr(dialogs, "info", lambda _parent, _title, text: shown.append(text))
+    win = make_main_window()
+    win.actions_by_id["molforma.help.shortcuts"].trigger()
+    assert "C then l: Cl" in shown[0] and "fluorine" in shown[0]
