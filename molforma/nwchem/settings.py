@@ -57,10 +57,32 @@ class CalculationSettings(BaseModel):
     extra_tasks: list[str] = Field(
         default_factory=list, description="Protected: extra task lines, e.g. 'scf property'."
     )
+    constraints: list[dict[str, Any]] = Field(
+        default_factory=list, description="Coordinates held during optimisation: "
+        "{kind, atoms (2-4 ids: distance, angle, dihedral), value (Å or degrees)}.")
+    scan: dict[str, Any] | None = Field(
+        None, description="Relaxed scan of one coordinate: {kind, atoms, start, end, steps}; "
+        "a constrained optimisation per point (task optimize).")
 
     # The grammar is checked here, so every way a value arrives (a tool, the window, a
     # project file, a reused job) is refused at once with the same error, not only later
     # by the input generator; the error is the project's own and passes through pydantic.
+    # Shape and ranges here (every route); the atom ids against the molecule where the
+    # molecule is known (ops.set_nwchem, the input check).
+    @field_validator("constraints", mode="before")
+    @classmethod
+    def _constraints(cls, value: Any) -> list[dict[str, Any]]:
+        from molforma.nwchem.constraints import normalize_constraints
+
+        return normalize_constraints(value)
+
+    @field_validator("scan", mode="before")
+    @classmethod
+    def _scan(cls, value: Any) -> dict[str, Any] | None:
+        from molforma.nwchem.constraints import normalize_scan
+
+        return normalize_scan(value)
+
     @field_validator("basis")
     @classmethod
     def _basis(cls, value: str) -> str:
