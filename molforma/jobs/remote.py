@@ -8,7 +8,7 @@ the profile's shared ssh connection, :mod:`molforma.jobs.ssh`) and ``sbatch
 cluster's job id) and ``remote`` (profile, host, remote folder), so a later MolForma
 follows the job again from the record alone (:func:`reattach`).
 
-Following: about once a second one ssh command (a fixed script, the values passed as
+Following: four times a second for the first 30 s, then once a second, one ssh command (a fixed script, the values passed as
 its arguments) reads the scheduler's state (``scontrol show job``, else ``sacct``),
 the exit code the batch script wrote after NWChem, and what ``output.out`` gained
 since the last look. That part is appended to the local ``output.out`` and fed to the
@@ -34,6 +34,7 @@ import math
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,8 @@ log = logging.getLogger(__name__)
 SCRIPT_NAME = "job.sbatch"
 EXIT_NAME = ".molforma-exit"  # NWChem's exit code, written by the batch script after it
 POLL_INTERVAL = 1.0  # seconds between looks at the cluster while a job lives
+QUICK_POLL = 0.25  # seconds between looks in the first QUICK_SPAN s (short jobs end then)
+QUICK_SPAN = 30.0
 MAX_BACKOFF = 30.0  # seconds between looks while the cluster cannot be reached
 CHUNK = 4 * 1024 * 1024  # most bytes of output.out brought per look
 LARGE_FILE = 64 * 1024 * 1024  # files larger than this stay on the cluster unless asked
@@ -135,6 +138,18 @@ def test_connection(profile: ClusterProfile) -> dict[str, Any]:
     parts = cluster.parse_partitions(out.stdout.decode("utf-8", "replace"))
     return {"profile": profile.name, "reachable": True,
             "partitions": [p.to_dict() for p in parts]}
+
+
+def cluster_info(profile_name: str) -> dict[str, Any]:
+    """``get_execution.cluster`` for a job going to the profile ``profile_name``: as
+    :func:`molforma.jobs.cluster.cluster_info`, asked on the remote cluster over ssh,
+    with ``profile``; an unknown profile is unreachable with its error."""
+    try:
+        profile = find_profile(profile_name)
+    except CalculationError as exc:
+        return {"scheduler": "slurm", "profile": profile_name, "reachable": False,
+                "error": exc.code, "message": exc.message(), "partitions": []}
+    return {"scheduler": "slurm", **test_connection(profile)}
 
 
 class RemotePlan:
@@ -330,11 +345,13 @@ class RemoteJob(Job):
                 sizes[name] = int(size_text)
         return sizes
 
-    def _fetch(self, everything: bool, with_output: bool) -> list[str]:
+    def _fetch(self, everything: bool, with_output: bool,
+               sizes: dict[str, int] | None = None) -> list[str]:
         with self._fetch_lock:
             wanted: list[str] = []
             kept: list[str] = []
-            for name, size in sorted(self._remote_files().items()):
+            listed = self._remote_files() if sizes is None else sizes
+            for name, size in sorted(listed.items()):
                 if name.startswith(".") or name in (INPUT_NAME, SCRIPT_NAME) \
                         or (name == OUTPUT_NAME and not with_output):
                     continue
@@ -383,6 +400,7 @@ class RemoteJob(Job):
         offset = out_path.stat().st_size
         backoff = POLL_INTERVAL
         pending = b""
+        quick_until = time.monotonic() + QUICK_SPAN
         with out_path.open("rb") as reader:
             # A re-attached job: what was copied before is read again for the progress.
             pending = self._read_lines(reader, pending)
@@ -392,6 +410,8 @@ class RemoteJob(Job):
                 try:
                     info, rc, chunk = self._look(offset)
                 except CalculationError as exc:
+                    if self._detach.is_set():
+                        return  # MolForma ends (its connection went first): nothing to say
                     # The job lives on in the cluster: say why it is not seen, try later.
                     self._update(connectionError=exc.message("en"))
                     self._wake.wait(backoff)
@@ -416,7 +436,7 @@ class RemoteJob(Job):
                     self._settle(info, rc, out_path, reader, pending)
                     return
                 self._note_state(info)
-                self._wake.wait(POLL_INTERVAL)
+                self._wake.wait(QUICK_POLL if time.monotonic() < quick_until else POLL_INTERVAL)
                 self._wake.clear()
 
     def _note_state(self, info: Mapping[str, str]) -> None:
@@ -471,9 +491,9 @@ class RemoteJob(Job):
             with contextlib.suppress(OSError), out_path.open("rb") as fh:
                 for raw in fh.read().split(b"\n"):
                     self._feed(raw)
-            self._fetch(everything=False, with_output=False)
+            self._fetch(everything=False, with_output=False, sizes=sizes)
             return True
-        self._fetch(everything=False, with_output=False)
+        self._fetch(everything=False, with_output=False, sizes=sizes)
         return False
 
 

@@ -236,6 +236,14 @@ def test_test_connection_lists_the_remote_partitions(rig: SshRig, no_local_slurm
     assert {p["name"] for p in ok["partitions"]} == {"debug", "short"}
     bad = test_connection(ClusterProfile(**rig.profile(host=UNTRUSTED_ALIAS)))
     assert bad["reachable"] is False and bad["error"] == "ssh_host_key_unknown"
+    # get_execution's cluster entry for a job going to a profile
+    from molforma.jobs.remote import cluster_info
+
+    _prefs(rig.profile())
+    info = cluster_info("rig")
+    assert info["reachable"] is True and info["profile"] == "rig"
+    assert {p["name"] for p in info["partitions"]} == {"debug", "short"}
+    assert cluster_info("nosuch")["error"] == "remote_profile_unknown"
 
 
 def test_a_waiting_job_is_queued_with_the_schedulers_reason_and_files_come_home_on_demand(
