@@ -25,7 +25,7 @@ every point (:mod:`molforma.results.scan` reads the profile back).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from molforma.errors import ValidationError
@@ -76,6 +76,12 @@ register({
         "ja": "NWChem では固定原子（デカルト座標の拘束）と、距離・角度・二面角の拘束や"
               "スキャン（内部座標）を同時に使えません。原子の固定を外すか拘束を削除して"
               "ください。",
+    },
+    "constraints_cartesian": {
+        "en": "Constraints and scans use NWChem's internal coordinates: clear the advanced "
+              "setting nocenter (Cartesian coordinates, noautoz), which would ignore them.",
+        "ja": "拘束とスキャンは NWChem の内部座標を使います。詳細設定 nocenter（デカルト座標、"
+              "noautoz）では無視されるため、空にしてください。",
     },
     "constraint_duplicate": {
         "en": "The coordinate {atoms} is constrained twice; keep one.",
@@ -278,6 +284,9 @@ def problems(project: Mapping[str, Any]) -> list[dict[str, Any]]:
     if any(a.get("fixed") for a in atoms):
         out.append({"field": "calculation.constraints", "code": "constraint_fixed_atoms",
                     "details": {}})
+    if (project.get("advanced") or {}).get("nocenter") is True:
+        out.append({"field": "advanced.nocenter", "code": "constraints_cartesian",
+                    "details": {}})
     if scan is not None:
         key = coordinate_key(scan["atoms"])
         if any(coordinate_key(c["atoms"]) == key for c in constraints):
@@ -389,10 +398,47 @@ def zcoord_lines(project: Mapping[str, Any], scan_value: float | None = None) ->
     return lines
 
 
-def scan_point_blocks(project: Mapping[str, Any], task_line: str) -> list[str]:
+def near_planar(kind: str, value: float) -> bool:
+    """A dihedral within a degree of 0 or 180: NWChem 7.0.2 cannot move it from there.
+
+    ``geometry adjust`` from a geometry whose constrained torsion is (nearly) planar fails
+    in ``geom_impose_constraints`` ("imposition of constraints did not converge", the
+    torsion driven to minus the target: ethane from 0 to 60, 30 or 15 degrees, and from
+    0.001, 0.01 and 0.1 degrees, all fail; from 0.5 degrees and more it works)."""
+    return kind == "dihedral" and abs(math.remainder(value, 180.0)) < 1.0
+
+
+def preset_project(project: Mapping[str, Any], value: float) -> dict[str, Any]:
+    """A copy of ``project`` whose scanned coordinate is ``value`` in the molecule itself,
+    moving the smaller fragment as the geometry editor does (a rigid rotation of a methyl
+    group, not one hydrogen), so NWChem's own imposition has nothing left to do. Where the
+    molecule cannot be cut so (a ring bond), the coordinates stay and NWChem imposes it."""
+    import copy
+
+    from molforma.document.chemistry import set_internal_coordinate
+    from molforma.errors import MolFormaError
+
+    out = dict(project)
+    scan = normalize_scan((project.get("calculation") or {}).get("scan"))
+    if scan is None:
+        return out
+    work = {"document": copy.deepcopy(dict(project.get("document") or {}))}
+    try:
+        set_internal_coordinate(work, list(scan["atoms"]), float(value))  # type: ignore[arg-type]
+    except (MolFormaError, KeyError, ValueError):
+        return out
+    out["document"] = work["document"]
+    return out
+
+
+def scan_point_blocks(project: Mapping[str, Any], task_line: str,
+                      geometry_block: Callable[[Mapping[str, Any], float], list[str]]
+                      ) -> list[str]:
     """After the first point's task: per further point a ``geometry adjust`` block (which
     keeps the previous point's optimised Cartesian coordinates and imposes the next value)
-    and the task again."""
+    and the task again. After a (nearly) planar dihedral NWChem cannot adjust
+    (:func:`near_planar`): that point is a whole geometry block instead
+    (``geometry_block(project, value)``), the molecule as given with the coordinate set."""
     calc = project.get("calculation") or {}
     scan = normalize_scan(calc.get("scan"))
     if scan is None:
@@ -400,11 +446,18 @@ def scan_point_blocks(project: Mapping[str, Any], task_line: str) -> list[str]:
     lines: list[str] = []
     values = scan_values(scan)
     for number, value in enumerate(values[1:], start=2):
-        lines.append(f"# scan point {number} of {len(values)}: "
-                     f"{_zvalue(scan['kind'], value)} {_INPUT_UNITS[scan['kind']]}")
-        lines.append("geometry adjust")
-        lines += zcoord_lines(project, value)
-        lines += ["end", task_line]
+        head = (f"# scan point {number} of {len(values)}: "
+                f"{_zvalue(scan['kind'], value)} {_INPUT_UNITS[scan['kind']]}")
+        if near_planar(scan["kind"], values[number - 2]):
+            lines.append(head + ", from the molecule as given (NWChem cannot turn a "
+                         "planar dihedral with geometry adjust)")
+            lines += geometry_block(preset_project(project, value), value)
+        else:
+            lines.append(head + ", from the previous point's structure")
+            lines.append("geometry adjust")
+            lines += zcoord_lines(project, value)
+            lines.append("end")
+        lines.append(task_line)
     return lines
 
 

@@ -278,7 +278,12 @@ def geometry_options(project: Mapping[str, Any], adv: AdvancedSettings) -> list[
     if fixed and adv.nocenter is False:
         raise ValidationError("fixed_atoms_internal_coordinates")
     options: list[str] = []
-    if adv.noautosym or (adv.noautosym is None and (fixed or symmetry_hazard(project))):
+    from molforma.nwchem.constraints import has_any
+
+    # With symmetry NWChem symmetrises first and a constraint that breaks the point group
+    # is silently lost (molforma.nwchem.constraints): constraints always run without it.
+    if adv.noautosym or has_any(_block(project, "calculation")) or (
+            adv.noautosym is None and (fixed or symmetry_hazard(project))):
         options.append("noautosym")
     if adv.nocenter or (adv.nocenter is None and fixed):
         options += ["noautoz", "nocenter"]
@@ -337,7 +342,10 @@ def symmetry_hazard(project: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _geometry(project: Mapping[str, Any], adv: AdvancedSettings) -> list[str]:
+def _geometry(project: Mapping[str, Any], adv: AdvancedSettings,
+              scan_value: float | None = None) -> list[str]:
+    from molforma.nwchem import constraints
+
     doc = _block(project, "document")
     charge = int(doc.get("charge", 0) or 0)
     options = ["units", "angstrom", *geometry_options(project, adv)]
@@ -369,8 +377,18 @@ def _geometry(project: Mapping[str, Any], adv: AdvancedSettings) -> list[str]:
         if mass is not None:
             line += f" mass {_num(mass, 8)}"
         lines.append(line)
+    # Distances, angles and dihedrals held (and the scanned one) as constant zcoord entries.
+    lines += constraints.zcoord_lines(project, scan_value)
     lines.append("end")
     return lines
+
+
+def _scan_geometry(adv: AdvancedSettings) -> Any:
+    """A scan point's whole geometry block (``geometry`` ... ``end``) for a project."""
+    def block(project: Mapping[str, Any], value: float) -> list[str]:
+        lines = _geometry(project, adv, value)
+        return lines[next(i for i, x in enumerate(lines) if x.startswith("geometry ")):]
+    return block
 
 
 def _constraints(project: Mapping[str, Any]) -> list[str]:
@@ -597,12 +615,20 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     _check_names(calc)
     if calc.task == "excited-states" and calc.theory == "mp2":
         raise ValidationError("excited_states_theory", theory="MP2")
+    from molforma.nwchem import constraints
+
+    constraints.check_project(project)
     doc = _block(project, "document")
     mult = int(doc.get("multiplicity", 1) or 1)
     lines: list[str] = []
     lines += _header(project, adv, prefix)
     lines += _memory(adv)
-    lines += _geometry(project, adv)
+    if calc.scan:
+        lines.append(f"# relaxed scan: point 1 of {calc.scan['steps'] + 1}, the molecule with "
+                     "the scanned coordinate set")
+        lines += _geometry(constraints.preset_project(project, calc.scan["start"]), adv)
+    else:
+        lines += _geometry(project, adv)
     lines += _constraints(project)
     lines += _basis(calc, adv, (str(a.get("element")) for a in doc.get("atoms", [])))
     lines += _scf(calc, adv, mult)
@@ -615,7 +641,12 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     lines += _freq(adv)
     lines += _property(adv)
     lines += _extra(calc)
-    lines += _tasks(calc)
+    task_lines = _tasks(calc)
+    if calc.scan:
+        # One job: each further point after the previous point's optimisation.
+        task_lines[1:1] = constraints.scan_point_blocks(project, task_lines[0],
+                                                        _scan_geometry(adv))
+    lines += task_lines
     lines += _property_task(calc, adv)
     text = "\n".join(lines) + "\n"
     check_generated_input(text)
@@ -696,6 +727,10 @@ def input_errors(project: Mapping[str, Any]) -> list[dict[str, Any]]:
         problems.append(_problem("document.atoms", "all_atoms_fixed"))
     if adv.nocenter is False and any(a.get("fixed") for a in atoms):
         problems.append(_problem("advanced.nocenter", "fixed_atoms_internal_coordinates"))
+    from molforma.nwchem import constraints
+
+    problems += [_problem(p["field"], p["code"], **p["details"])
+                 for p in constraints.problems(project)]
     try:
         check_extra_input(calc.extra_input, calc.extra_tasks)
     except ValidationError as exc:
