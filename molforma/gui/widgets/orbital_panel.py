@@ -111,11 +111,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         self.spin_combo.setObjectName("orbitalSpinCombo")
         self.spin_combo.addItem("", "alpha")
         self.spin_combo.addItem("", "beta")
-        self.bind_text(lambda: (self.spin_combo.setItemText(0, self.tr("α (alpha)")),
-                                self.spin_combo.setItemText(1, self.tr("β (beta)")),
-                                self.spin_combo.setToolTip(self.tr(
-                                    "The spin whose HOMO and LUMO the buttons draw "
-                                    "(open shells)"))))
+        self.bind_text(self._spin_texts)
         self.surface_combo = QComboBox(self)
         self.surface_combo.setObjectName("orbitalSurfaceCombo")
         for kind in SURFACE_KINDS:
@@ -169,6 +165,12 @@ class OrbitalPanel(Retranslatable, QWidget):
         lay.addLayout(row2)
         lay.addWidget(self.message)
         self._update_buttons()
+
+    def _spin_texts(self) -> None:
+        self.spin_combo.setItemText(0, self.tr("α (alpha)"))
+        self.spin_combo.setItemText(1, self.tr("β (beta)"))
+        self.spin_combo.setToolTip(self.tr(
+            "The spin whose HOMO and LUMO the buttons draw (open shells)"))
 
     def _surface_texts(self) -> None:
         names = {"orbital": self.tr("Selected orbital"), "density": self.tr("Total density"),
