@@ -10,7 +10,9 @@ break and a trailing ``\\`` joining lines. It takes:
   (angstrom, au/bohr, nm, pm), ``mass`` (kept as the mass number when it is an
   isotope mass), ``noautosym`` / ``nocenter``; z-matrix, periodic and ghost atoms
   are refused with their line;
-* ``constraints`` ``fix atom`` lists as fixed atoms;
+* ``constraints`` ``fix atom`` lists as fixed atoms; ``zcoord`` entries marked
+  ``constant`` as distance, angle and dihedral constraints, and the one named ``scan``
+  with its ``geometry adjust`` values as a relaxed scan (:mod:`molforma.nwchem.constraints`);
 * ``title``, ``charge``; the multiplicity from the ``scf`` (singlet.. / nopen) or
   ``dft`` (``mult``) block, singlet when neither says;
 * ``calculation``: task and theory from the ``task`` lines (scf, dft, mp2; an
@@ -234,7 +236,9 @@ def _geometry(header: tuple[int, str], body: list[tuple[int, str]]) -> tuple[lis
         key = parts[0].lower()
         if key in ("symmetry", "print", "noprint", "adjust"):
             continue
-        if key in ("zmatrix", "zmt", "zcoord"):
+        if key == "zcoord":
+            break  # constraints: molforma.nwchem.constraints.read_zcoord (the block ends it)
+        if key in ("zmatrix", "zmt"):
             fail("format_unsupported", FMT, lineno, reason="z-matrix geometry",
                  feature="a z-matrix geometry")
         if key in ("system", "load", "lattice_vectors"):
@@ -511,6 +515,9 @@ def read_nwchem(text: str) -> Structure:
     adv.update(options)
     for n in _fixed(blocks.get("constraints", []), len(atoms)):
         atoms[n - 1]["fixed"] = True
+    from molforma.nwchem.constraints import read_zcoord
+
+    zcoord = read_zcoord(stmts, atoms)
 
     theory, task = _tasks(tasks)
     scf_mult, scf_ref = _scf(blocks.get("scf", []), adv)
@@ -532,6 +539,7 @@ def read_nwchem(text: str) -> Structure:
     if theory and task:
         calc["theory"] = theory
         calc["task"] = task
+    calc.update(zcoord)
     if xc and (theory == "dft" or "dft" in blocks) and xc.replace("1.0", "").strip() != "hfexch":
         calc["functional"] = xc
     if "cosmo" in blocks:

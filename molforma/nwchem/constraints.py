@@ -502,8 +502,8 @@ def read_zcoord(statements: Sequence[tuple[int, str]], atoms: Sequence[Mapping[s
                 ) -> dict[str, Any]:
     """``constraints`` and ``scan`` of an input's statements (NWChem's reading: comments
     gone, one statement each): the ``constant`` zcoord entries of the default geometry,
-    and the entry named ``scan`` with its values in the ``geometry adjust`` blocks after
-    it. Entries naming atoms the geometry lacks are dropped; an entry without a value
+    and the entry named ``scan`` with its values in the ``geometry adjust`` (or whole
+    geometry) blocks after it. Entries naming atoms the geometry lacks are dropped; an entry without a value
     takes the geometry's."""
     ids = [str(a.get("id")) for a in atoms]
     held: list[dict[str, Any]] = []
@@ -520,7 +520,7 @@ def read_zcoord(statements: Sequence[tuple[int, str]], atoms: Sequence[Mapping[s
                 in_zcoord = False
                 continue
             entry = _zentry(words)
-            if entry is None or not entry[4] or in_geometry == "other":
+            if entry is None or not entry[4]:
                 continue
             kind, numbers, value, name, _ = entry
             if any(not 1 <= n <= len(ids) for n in numbers) or len(set(numbers)) != len(numbers):
@@ -535,6 +535,8 @@ def read_zcoord(statements: Sequence[tuple[int, str]], atoms: Sequence[Mapping[s
                     scan_values_read.append(value)
             elif in_geometry == "main":
                 held.append({"kind": kind, "atoms": names, "value": value})
+            # A later whole geometry block (a scan point after a planar dihedral) gives
+            # only its scan value; its other entries repeat the first block's.
             continue
         if in_geometry is not None:
             if key == "zcoord":
