@@ -115,9 +115,11 @@ _TASK_OPERATIONS = {
     # A saddle search, then the Hessian that shows whether one imaginary mode came out.
     "transition-state": ("saddle", "freq"),
 }
-# What a frequency step gets unless the Advanced group says otherwise: NWChem's DFT
-# defaults (grid medium, convergence energy 1e-6) leave numerical noise of tens of cm-1
-# in low modes and in the rotations; a Hessian wants a finer grid and a tighter density.
+# What a DFT job with frequencies gets unless the Advanced group says otherwise. NWChem
+# 7.0.2 raises the grid of its Hessian step to at least fine and the energy convergence to
+# at least 1e-7 by itself, but an optimisation before it runs on the default medium grid at
+# 1e-6: the frequencies are then taken off the stationary point of the grid they use.
+# The whole job on the fine grid, converged to 1e-8, is what an expert writes by hand.
 FREQUENCY_GRID = "fine"
 FREQUENCY_CONVERGENCE = 1e-8
 _DISPERSION = {"d2": "disp vdw 2", "d3": "disp vdw 3", "d3bj": "disp vdw 4"}
@@ -476,9 +478,9 @@ def _dft(calc: CalculationSettings, adv: AdvancedSettings, mult: int) -> list[st
         if "convergence" in tight:
             parts.append(f"convergence energy {tight['convergence']:g}")
         said = " and ".join(parts)
-        lines.append(f"# frequencies: {said} (not NWChem's medium grid and 1e-6), so numerical "
-                     "noise does not shift low modes; change dft_grid / "
-                     "dft_convergence_energy in Advanced")
+        lines.append(f"# frequencies: {said} for every step (NWChem raises only its Hessian "
+                     "to fine and 1e-7, so an optimisation before it would stop on the medium "
+                     "grid's surface); change dft_grid / dft_convergence_energy in Advanced")
     lines += ["dft", f"  mult {mult}"]
     if ref == "rohf":
         lines.append("  rodft")

@@ -211,7 +211,7 @@ def test_the_frequency_defaults_yield_to_advanced_settings_and_skip_other_tasks(
     assert not any(line.startswith("# frequencies") for line in text.splitlines())
     p["advanced"].update(dft_grid=None)
     text = render_input(p)
-    assert "# frequencies: grid fine (not NWChem" in text
+    assert "# frequencies: grid fine for every step (NWChem" in text
     for task in ("energy", "optimize", "excited-states"):
         assert "grid" not in " ".join(block(render_input(
             make_project(WATER, task=task, theory="dft")), "dft"))
