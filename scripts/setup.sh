@@ -123,7 +123,18 @@ else
 fi
 
 # 3. Virtual environment -----------------------------------------------------------
-if [[ -x .venv/bin/python ]]; then
+if [[ -x .venv/bin/python ]] && ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
+  # A .venv whose creation was interrupted has Python but no pip: made again, not kept.
+  step "virtual environment: .venv has no working pip (its creation was interrupted); making it again with $PY"
+  if ((DRY_RUN)); then
+    would "rm -rf .venv && $PY -m venv .venv"
+    done_step "would be made again"
+  else
+    rm -rf .venv
+    "$PY" -m venv .venv >&2
+    done_step "made again"
+  fi
+elif [[ -x .venv/bin/python ]]; then
   step "virtual environment: .venv"
   done_step "exists ($(.venv/bin/python -c 'import platform; print("Python", platform.python_version())'))"
 else

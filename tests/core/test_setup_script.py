@@ -146,3 +146,19 @@ def test_test_sh_and_run_sh_both_run_the_set_up_first() -> None:
         lines = (REPO / script).read_text(encoding="utf-8").splitlines()
         code = [ln for ln in lines if ln and not ln.startswith("#")]
         assert code[2] == 'bash "$ROOT/scripts/setup.sh"', script
+
+
+def test_a_venv_left_without_pip_by_an_interrupted_set_up_is_made_again(tmp_path: Path) -> None:
+    # An interrupted `python -m venv` leaves .venv/bin/python without pip; taking it for a
+    # finished .venv made every later run fail at "No module named pip".
+    root = _copy_of_the_repository(tmp_path)
+    env, _called = _no_debian_package_installed(tmp_path)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root / ".venv")],
+                   check=True, timeout=120)
+    dry = _run(root, "--dry-run", env=env)
+    assert dry.returncode == 0, dry.stderr
+    assert ".venv has no working pip" in dry.stderr
+    assert f"would run: rm -rf .venv && {sys.executable} -m venv .venv" in dry.stderr
+    steps = re.findall(r"^setup: \[(\d)/5\] (\w[^:]*):", dry.stderr, re.M)
+    assert [n for n, _ in steps] == ["1", "2", "3", "4", "5"]
+    assert (root / ".venv" / "bin" / "python").exists()  # a dry run changes nothing
