@@ -842,10 +842,6 @@
         <translation>等値面の値（bohr^-3/2）。正負の両方を描きます</translation>
     </message>
     <message>
-        <source>Save the orbital on its grid as a Gaussian cube file</source>
-        <translation>軌道を格子上の値として Gaussian cube ファイルに保存します</translation>
-    </message>
-    <message>
         <source>α (alpha)</source>
         <translation>α スピン</translation>
     </message>
@@ -860,6 +856,10 @@
     <message>
         <source>#</source>
         <translation>番号</translation>
+    </message>
+    <message>
+        <source>Save the orbital or density on its grid as a Gaussian cube file</source>
+        <translation>軌道または電子密度を格子上の値として Gaussian cube ファイルに保存します</translation>
     </message>
     <message>
         <source>Spin</source>

@@ -382,11 +382,17 @@ def esp_on_surface(orbitals: OrbitalSet, mesh: Mesh) -> np.ndarray:
     return potential_at(orbitals, np.asarray(mesh.vertices) / BOHR)
 
 
-def cube_text(orbitals: OrbitalSet, index: int, grid: Grid, values: np.ndarray) -> str:
-    """A Gaussian cube file of orbital ``index`` (the format every viewer reads)."""
-    orb = orbitals.orbitals[index]
-    lines = [f"MolForma orbital {index + 1} ({orb.spin}, E = {orb.energy:.6f} Eh, "
-             f"occ = {orb.occupation:g})", f"from {Path(orbitals.path).name}"]
+def cube_text(orbitals: OrbitalSet, index: int | str, grid: Grid, values: np.ndarray) -> str:
+    """A Gaussian cube file of orbital ``index``, or of the density ``"density"`` / ``"spin"``
+    (the format every viewer reads)."""
+    if isinstance(index, str):
+        what = "spin density (alpha - beta)" if index == "spin" else "total electron density"
+        title = f"MolForma {what}, e/bohr^3"
+    else:
+        orb = orbitals.orbitals[index]
+        title = (f"MolForma orbital {index + 1} ({orb.spin}, E = {orb.energy:.6f} Eh, "
+                 f"occ = {orb.occupation:g})")
+    lines = [title, f"from {Path(orbitals.path).name}"]
     # A negative atom count would announce orbital numbers; a plain positive count
     # with one value per point is what every reader accepts.
     lines.append(f"{len(orbitals.symbols):5d} {grid.origin[0]:12.6f} {grid.origin[1]:12.6f} "
@@ -405,7 +411,7 @@ def cube_text(orbitals: OrbitalSet, index: int, grid: Grid, values: np.ndarray) 
     return "\n".join(lines) + "\n"
 
 
-def write_cube(path: str | Path, orbitals: OrbitalSet, index: int, grid: Grid,
+def write_cube(path: str | Path, orbitals: OrbitalSet, index: int | str, grid: Grid,
                values: np.ndarray) -> None:
     """Write :func:`cube_text` to ``path`` atomically."""
     atomic_write_text(path, cube_text(orbitals, index, grid, values))

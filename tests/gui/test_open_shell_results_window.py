@@ -6,6 +6,7 @@ MP2 job labelled as such (painter renderer, offscreen)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -183,8 +184,8 @@ def _coloured_pixels(results: Any) -> tuple[int, int]:
     return blue, red
 
 
-def test_the_spin_density_of_a_radical_is_drawn_and_integrates_to_2s(results: Any,
-                                                                     qtbot: Any) -> None:
+def test_the_spin_density_of_a_radical_is_drawn_and_integrates_to_2s(
+        results: Any, qtbot: Any, tmp_path: Path) -> None:
     panel = _loaded(qtbot, results, CH3_MOLDEN)
     panel.set_surface_kind("spin")
     assert panel.isovalue.text() == "0.005"
@@ -197,6 +198,15 @@ def test_the_spin_density_of_a_radical_is_drawn_and_integrates_to_2s(results: An
     assert "2S = 1" in panel.message.text()
     blue, _red = _coloured_pixels(results)
     assert blue > 100
+    # The spin density's grid exports as a cube file that integrates to 2S as well.
+    out = panel.export_cube(str(tmp_path / "spin.cube"))
+    assert out is not None
+    from molforma.results.orbitals import read_cube
+
+    cube = read_cube(Path(out).read_text())
+    assert cube.numbers == [6, 1, 1, 1]
+    step = float(np.diag(cube.axes)[0])
+    assert float(cube.values.sum()) * step ** 3 == pytest.approx(1.0, abs=0.02)
     panel.hide_button.click()
     assert results.view.surfaces == [] and panel.shown_kind is None
 

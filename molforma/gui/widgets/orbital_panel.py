@@ -127,7 +127,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.lumo_button.setToolTip(
             self.tr("Select and draw the lowest unoccupied orbital")))
         self.bind_text(lambda: self.export_button.setToolTip(
-            self.tr("Save the orbital on its grid as a Gaussian cube file")))
+            self.tr("Save the orbital or density on its grid as a Gaussian cube file")))
         self.bind_text(lambda: self.table.setHorizontalHeaderLabels(
             [self.tr("#"), self.tr("Spin"), self.tr("Energy (Eh)"), self.tr("Energy (eV)"),
              self.tr("Occupation")]))
@@ -496,20 +496,31 @@ class OrbitalPanel(Retranslatable, QWidget):
         self._view.set_surfaces([])
         self._update_buttons()
 
+    def _exportable(self) -> int | str | None:
+        """What Export cube writes: the drawn orbital's index, "density" or "spin"."""
+        if self.shown_kind == "orbital" and self.shown is not None:
+            return self.shown
+        if self.shown_kind in ("density", "spin", "esp"):
+            return "spin" if self.shown_kind == "spin" else "density"
+        return None
+
     def export_cube(self, path: str | None = None) -> str | None:
-        """Save the drawn orbital as a Gaussian cube file (asks for the path when None)."""
-        if self.orbitals is None or self.shown is None or self._grid is None:
+        """Save the drawn orbital, or the density grid of a drawn density / spin density /
+        ESP surface, as a Gaussian cube file (asks for the path when None)."""
+        what = self._exportable()
+        if self.orbitals is None or what is None or self._grid is None:
             return None
         if not path:
             stem = Path(self.source or "orbital").stem
+            name = f"{stem}-mo{what + 1}.cube" if isinstance(what, int) else f"{stem}-{what}.cube"
             path = dialogs.get_save_path(self, self.tr("Export orbital"),
                                          [self.tr("Gaussian cube files (*.cube)")],
-                                         str(Path.home() / f"{stem}-mo{self.shown + 1}.cube"))
+                                         str(Path.home() / name))
             if not path:
                 return None
         try:
             path = self._check_path(path)
-            orb.write_cube(path, self.orbitals, self.shown, self._grid, self._values)
+            orb.write_cube(path, self.orbitals, what, self._grid, self._values)
         except (MolFormaError, OSError) as exc:
             self._status(error_text(exc))
             return None
@@ -525,7 +536,7 @@ class OrbitalPanel(Retranslatable, QWidget):
             o.spin == "beta" for o in self.orbitals.orbitals)
         self.spin_combo.setEnabled(has and unrestricted)
         self.hide_button.setEnabled(self.shown_kind is not None)
-        self.export_button.setEnabled(self.shown is not None and not self._busy)
+        self.export_button.setEnabled(self._exportable() is not None and not self._busy)
 
 
 __all__ = ["OrbitalPanel"]
