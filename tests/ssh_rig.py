@@ -37,6 +37,7 @@ from pathlib import Path
 ALIAS = "molforma-rig"
 UNTRUSTED_ALIAS = "molforma-rig-untrusted"  # same server, a known_hosts without its key
 REFUSED_ALIAS = "molforma-rig-refused"  # a port nobody listens on
+UNAUTHORIZED_ALIAS = "molforma-rig-stranger"  # a client key the server does not know
 SSHD = "/usr/sbin/sshd"
 
 
@@ -89,6 +90,7 @@ class SshRig:
         host_key = server / "ssh_host_ed25519_key"
         self._keygen(host_key)
         self._keygen(self.client_key)
+        self._keygen(client / "stranger_ed25519")
         (server / "authorized_keys").write_text(
             (self.client_key.with_suffix(".pub")).read_text())
         (server / "sshd_config").write_text("\n".join([
@@ -129,6 +131,10 @@ class SshRig:
             f"Host {UNTRUSTED_ALIAS}", f"  Port {self.port}", *common,
             f"  UserKnownHostsFile {client / 'known_hosts_empty'}", "",
             f"Host {REFUSED_ALIAS}", f"  Port {self.refused_port}", *common,
+            f"  UserKnownHostsFile {self.known_hosts}", "",
+            f"Host {UNAUTHORIZED_ALIAS}", f"  Port {self.port}", "  HostName 127.0.0.1",
+            f"  User {self.user}", f"  IdentityFile {client / 'stranger_ed25519'}",
+            "  IdentitiesOnly yes", "  GlobalKnownHostsFile /dev/null",
             f"  UserKnownHostsFile {self.known_hosts}", "",
         ]) + "\n")
 

@@ -26,7 +26,13 @@ from molforma.jobs.manager import JobManager
 from molforma.preferences import preferences_path
 from molforma.results import read_results
 from tests.core.conftest import WATER
-from tests.ssh_rig import REFUSED_ALIAS, UNTRUSTED_ALIAS, SshRig, sshd_installed
+from tests.ssh_rig import (
+    REFUSED_ALIAS,
+    UNAUTHORIZED_ALIAS,
+    UNTRUSTED_ALIAS,
+    SshRig,
+    sshd_installed,
+)
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
@@ -46,6 +52,26 @@ def rig(slurm_cluster: Any) -> Iterator[SshRig]:
 
         ssh.close_all()  # this process's connections to the rig, before its sshd goes
         started.stop()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def timed_job(rig: SshRig, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A job that never ends, submitted with a 60 s limit before the module's first test,
+    so its minute passes while the others run (the last test checks its end)."""
+    base = tmp_path_factory.mktemp("timed")
+    manager = JobManager()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MOLFORMA_CONFIG_DIR", str(base / "config"))
+        mp.delenv("SLURM_CONF", raising=False)
+        _prefs(rig.profile(nwchem_command=STAND_IN,
+                           environment_lines=["export FAKE_NWCHEM_MODE=hang"]))
+        job = manager.start(_water(base / "jobs", time_limit=60, partition="short"))
+    try:
+        yield job
+    finally:
+        if job.status not in ("finished", "failed", "cancelled", "timed_out"):
+            job.cancel_and_wait(20)
+        manager.stop_all()
 
 
 @pytest.fixture
@@ -217,6 +243,20 @@ def test_a_refused_connection_names_the_profile(
     assert not (tmp_path / "jobs").exists() or not os.listdir(tmp_path / "jobs")
 
 
+def test_a_login_the_server_refuses_is_an_authentication_failure_with_what_to_do(
+        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    _prefs(rig.profile(name="stranger", host=UNAUTHORIZED_ALIAS))
+    with pytest.raises(CalculationError) as info:
+        JobManager().start(_water(tmp_path / "jobs", profile="stranger"))
+    err = info.value
+    assert err.code == "ssh_auth"
+    assert "'stranger'" in err.message("en") and "never asks for or stores a password" \
+        in err.message("en")
+    assert "パスワード" in err.message("ja")
+    assert "stranger_ed25519" not in err.message("en")  # the key file is not named
+    assert not (tmp_path / "jobs").exists() or not os.listdir(tmp_path / "jobs")
+
+
 def test_an_unknown_partition_is_refused_with_the_remote_ones_before_anything_is_written(
         rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
     _prefs(rig.profile())
@@ -253,11 +293,12 @@ def test_a_waiting_job_is_queued_with_the_schedulers_reason_and_files_come_home_
     _prefs(rig.profile(nwchem_command=STAND_IN,
                        environment_lines=["export FAKE_NWCHEM_MODE=hang"]))
     manager = JobManager()
-    big = manager.start(_water(tmp_path / "jobs", threads=NODE_CPUS))  # the whole node
+    big = manager.start(_water(tmp_path / "jobs"))
     waiting = None
     try:
         _wait(lambda: big.status == "running")
-        waiting = manager.start(_water(tmp_path / "jobs"))
+        # the whole node: it cannot start while another job holds a CPU
+        waiting = manager.start(_water(tmp_path / "jobs", threads=NODE_CPUS))
         rec = _wait(lambda: (r := waiting.snapshot())["queueReason"] and r, 30)
         assert rec["status"] == "queued" and rec["schedulerState"] == "PENDING"
         assert rec["queueReason"] == "Resources"
@@ -275,3 +316,14 @@ def test_a_waiting_job_is_queued_with_the_schedulers_reason_and_files_come_home_
                 job.cancel_and_wait(20)
         manager.stop_all()
     assert big.status == "cancelled" and waiting is not None and waiting.status == "cancelled"
+
+
+def test_a_job_past_its_time_limit_is_timed_out_by_the_scheduler(
+        timed_job: Any, slurm_cluster: Any) -> None:
+    """Last in the module: the job submitted before the first test with a 60 s limit."""
+    assert timed_job.wait(150)
+    rec = timed_job.snapshot()
+    assert rec["status"] == "timed_out", rec
+    assert rec["schedulerState"] == "TIMEOUT" and "time limit of 60" in rec["error"]
+    assert slurm_cluster.job_state(rec["nativeId"]) == "TIMEOUT"
+    assert json.loads((timed_job.folder / "job.json").read_text())["status"] == "timed_out"
