@@ -213,6 +213,28 @@ def test_a_failure_reported_by_nwchem_is_failed_with_its_error_line(
         manager.stop_all()
 
 
+def test_nwchems_own_failure_is_failed_although_slurm_says_completed(
+        rig: SshRig, no_local_slurm: None, tmp_path: Path, slurm_cluster: Any) -> None:
+    script = tmp_path / "says_failed.sh"
+    rule = " " + "-" * 72
+    script.write_text("\n".join([
+        "echo ' argument  1 = input.nw'", f"echo '{rule}'",
+        "echo ' scf energy failed                                        0'",
+        f"echo '{rule}'", "exit 0", ""]))
+    _prefs(rig.profile(nwchem_command=f"sh {script}"))
+    manager = JobManager()
+    job = manager.start(_water(tmp_path / "jobs"))
+    try:
+        assert job.wait(60)
+        rec = job.snapshot()
+        assert rec["schedulerState"] == "COMPLETED" and rec["exitCode"] == 0
+        assert slurm_cluster.job_state(rec["nativeId"]) == "COMPLETED"
+        assert rec["status"] == "failed", rec
+        assert "scf energy failed" in (rec["error"] or "")
+    finally:
+        manager.stop_all()
+
+
 def test_an_untrusted_host_key_is_refused_with_how_to_trust_it_and_nothing_is_written(
         rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
     _prefs(rig.profile(name="untrusted", host=UNTRUSTED_ALIAS))
