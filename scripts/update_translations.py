@@ -43,6 +43,7 @@ PANEL_SOURCES = [
     "molforma/gui/widgets/plots.py", "molforma/gui/widgets/preferences_dialog.py",
     "molforma/gui/widgets/results_panel.py", "molforma/gui/widgets/uvvis_plot.py",
     "molforma/gui/widgets/panel_workers.py", "molforma/gui/widgets/level_diagram.py",
+    "molforma/gui/widgets/excitations_view.py",
 ]
 CATALOGUES = {"molforma": G1_SOURCES, "panels": PANEL_SOURCES}
 LANGUAGES = {"ja": "ja_JP", "en": "en_US"}

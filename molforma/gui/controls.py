@@ -157,6 +157,19 @@ def _grammar(name: str) -> Validator:
     return check
 
 
+def _dielectric(value: Any, _policy: Policy | None) -> None:
+    """``set_nwchem dielectric``: a number above 1 and at most 1000 (bad_dielectric)."""
+    from molforma.nwchem.solvents import validate_dielectric
+
+    text = _text(value)
+    if text:
+        try:
+            number: Any = float(text)
+        except ValueError:
+            number = text
+        validate_dielectric(number)
+
+
 def _functional(value: Any, _policy: Policy | None) -> None:
     """``set_nwchem functional``: the characters, then the functional table (an unknown
     name refused with the valid ones before the field changes)."""
@@ -262,6 +275,11 @@ CONTROLS: tuple[Control, ...] = (
     Control("referenceCombo", C, "calculation.reference"),
     Control("chargeSpin", S, "document.charge"),
     Control("multiplicitySpin", S, "document.multiplicity"),
+    Control("excitedRootsSpin", S, "calculation.excited_roots"),
+    Control("excitedSpinCombo", C, "calculation.excited_spin"),
+    Control("excitedMethodCombo", C, "calculation.excited_method"),
+    Control("solventCombo", C, "calculation.solvent"),
+    Control("dielectricEdit", L, "calculation.dielectric", _dielectric),
     Control("advancedToggle", K, "the advanced group"),
     Control("advanced_scratch_dir", L, "advanced.scratch_dir", _advanced_path("scratch_dir")),
     Control("advanced_permanent_dir", L, "advanced.permanent_dir",

@@ -44,7 +44,8 @@ from molforma.gui.widgets.panel_workers import (
     error_text,
     message_label,
 )
-from molforma.nwchem.settings import TASKS, THEORIES, AdvancedSettings
+from molforma.nwchem import solvents
+from molforma.nwchem.settings import MAX_ROOTS, TASKS, THEORIES, AdvancedSettings
 from molforma.nwchem.value_grammar import CALCULATION_VALIDATORS
 
 # Warnings shown under the form; the rest are counted (validate_document lists them all).
@@ -97,6 +98,8 @@ DEFAULT_TEXT = QT_TRANSLATE_NOOP("CalculationPanel", "(NWChem default)")
 AUTOMATIC_TIP = QT_TRANSLATE_NOOP(
     "CalculationPanel", "Partly checked: automatic (MolForma chooses what is safe for this "
     "molecule and basis set).")
+
+CUSTOM_SOLVENT = "__custom__"  # the solvent list's last item: a dielectric constant typed
 
 SYNC_PREVIEW_ATOMS = 500  # above this the preview is rendered after a short pause
 PREVIEW_DELAY_MS = 150
@@ -263,6 +266,7 @@ class CalculationPanel(Retranslatable, QWidget):
                     self._with_message("calculation.basis", self.basis_combo))
         form.addRow(self.label(lambda: self.tr("SCF reference:")),
                     self._with_message("calculation.reference", self.reference_combo))
+        self._build_task_rows(conditions, form)
         form.addRow(self.label(lambda: self.tr("Charge:")), self._with_message("document.charge",
                     self.charge_spin))
         form.addRow(self.label(lambda: self.tr("Multiplicity:")),
@@ -373,6 +377,128 @@ class CalculationPanel(Retranslatable, QWidget):
         splitter.setStretchFactor(1, 1)
         lay = QVBoxLayout(self)
         lay.addWidget(splitter)
+
+    def _build_task_rows(self, parent: QWidget, form: QFormLayout) -> None:
+        """Excited-state rows (shown for that task) and the solvent (COSMO) rows."""
+        self._form = form
+        self.excited_roots_spin = QSpinBox(parent)
+        self.excited_roots_spin.setObjectName("excitedRootsSpin")
+        self.excited_roots_spin.setRange(1, MAX_ROOTS)
+        self.excited_roots_spin.setKeyboardTracking(False)
+        self.bind_text(lambda: self.excited_roots_spin.setToolTip(self.tr(
+            "Number of excited states (roots) per spin manifold: nroots in the tddft block.")))
+        self.excited_spin_combo = QComboBox(parent)
+        self.excited_spin_combo.setObjectName("excitedSpinCombo")
+        for key in ("singlets", "triplets", "both"):
+            self.excited_spin_combo.addItem(key, key)
+        self.bind_text(lambda: [self.excited_spin_combo.setItemText(i, t) for i, t in enumerate((
+            self.tr("Singlets"), self.tr("Triplets"), self.tr("Singlets and triplets")))])
+        self.bind_text(lambda: self.excited_spin_combo.setToolTip(self.tr(
+            "Closed shells: which spin states (notriplet / nosinglet). An open shell gets "
+            "its states of any spin.")))
+        self.excited_method_combo = QComboBox(parent)
+        self.excited_method_combo.setObjectName("excitedMethodCombo")
+        for key in ("tddft", "tda"):
+            self.excited_method_combo.addItem(key, key)
+        self.bind_text(lambda: [self.excited_method_combo.setItemText(i, t) for i, t in enumerate((
+            self.tr("Full linear response (TDDFT; TDHF with SCF)"),
+            self.tr("Tamm–Dancoff (TDA; CIS with SCF)")))])
+        self.bind_text(lambda: self.excited_method_combo.setToolTip(self.tr(
+            "Tamm–Dancoff writes cis in the tddft block; with SCF as the theory the "
+            "excitations are CIS.")))
+        self.solvent_combo = QComboBox(parent)
+        self.solvent_combo.setObjectName("solventCombo")
+        self.solvent_combo.addItem("", None)
+        for entry in solvents.table():
+            self.solvent_combo.addItem(str(entry["name"]), str(entry["name"]))
+        self.solvent_combo.addItem("", CUSTOM_SOLVENT)
+        self.bind_text(self._label_solvents)
+        self.bind_text(lambda: self.solvent_combo.setToolTip(self.tr(
+            "Implicit solvent (COSMO) by its dielectric constant; the solvation energy is "
+            "shown with the results.")))
+        self.dielectric_edit = QLineEdit(parent)
+        self.dielectric_edit.setObjectName("dielectricEdit")
+        self.bind_text(lambda: self.dielectric_edit.setPlaceholderText(
+            self.tr("a number above 1, e.g. 10.5")))
+        self.bind_text(lambda: self.dielectric_edit.setToolTip(self.tr(
+            "Custom dielectric constant for COSMO (dielec).")))
+        form.addRow(self.label(lambda: self.tr("Excited states:")),
+                    self._with_message("calculation.excited_roots", self.excited_roots_spin))
+        form.addRow(self.label(lambda: self.tr("Spin states:")),
+                    self._with_message("calculation.excited_spin", self.excited_spin_combo))
+        form.addRow(self.label(lambda: self.tr("Method:")),
+                    self._with_message("calculation.excited_method", self.excited_method_combo))
+        form.addRow(self.label(lambda: self.tr("Solvent (COSMO):")),
+                    self._with_message("calculation.solvent", self.solvent_combo))
+        form.addRow(self.label(lambda: self.tr("Dielectric constant:")),
+                    self._with_message("calculation.dielectric", self.dielectric_edit))
+        self.excited_roots_spin.valueChanged.connect(
+            lambda v: self._set_calc("excited_roots", int(v)))
+        self.excited_spin_combo.currentIndexChanged.connect(
+            lambda _i: self._set_calc("excited_spin", self.excited_spin_combo.currentData()))
+        self.excited_method_combo.currentIndexChanged.connect(
+            lambda _i: self._set_calc("excited_method", self.excited_method_combo.currentData()))
+        self.solvent_combo.currentIndexChanged.connect(self._solvent_chosen)
+        self.dielectric_edit.editingFinished.connect(self._dielectric_typed)
+
+    def _label_solvents(self) -> None:
+        from molforma.gui.app import current_language
+
+        lang = current_language()
+        self.solvent_combo.setItemText(0, self.tr("None (gas phase)"))
+        for i, entry in enumerate(solvents.table(), start=1):
+            label = entry["label"].get(lang) or entry["label"]["en"]
+            self.solvent_combo.setItemText(i, f"{label} (ε {entry['dielectric']:g})")
+        self.solvent_combo.setItemText(self.solvent_combo.count() - 1,
+                                       self.tr("Custom dielectric constant"))
+
+    def _solvent_chosen(self, _index: int) -> None:
+        if self._loading:
+            return
+        value = self.solvent_combo.currentData()
+        if value == CUSTOM_SOLVENT:
+            # Nothing to run with until a constant is typed: the field opens for it.
+            self.dielectric_edit.setEnabled(True)
+            self.dielectric_edit.setFocus()
+            return
+        calc = self.ctx.document.project.get("calculation", {})
+        if value is None and calc.get("dielectric") is not None:
+            self._after_edit("calculation.solvent", apply_edit(
+                self.ctx, "set_nwchem", {"solvent": None, "dielectric": None}))
+            return
+        self._set_calc("solvent", value)
+
+    def _dielectric_typed(self) -> None:
+        if self._loading:
+            return
+        text = self.dielectric_edit.text().strip()
+        if not text:
+            if self.ctx.document.project.get("calculation", {}).get("dielectric") is not None:
+                self._set_calc("dielectric", None)
+            return
+        value = parse_c_number(text, "float")
+        try:
+            solvents.validate_dielectric(value if value is not None else text)
+        except MolFormaError as exc:
+            outcome.refused(exc)
+            self._after_edit("calculation.dielectric", exc.message())
+            return
+        self._set_calc("dielectric", value)
+
+    def _show_task_rows(self, calc: Mapping[str, Any]) -> None:
+        excited = calc.get("task") == "excited-states"
+        for widget in (self.excited_roots_spin, self.excited_spin_combo,
+                       self.excited_method_combo):
+            self._form.setRowVisible(widget.parentWidget(), excited)
+        self.excited_roots_spin.setValue(int(calc.get("excited_roots") or 10))
+        _select_data(self.excited_spin_combo, calc.get("excited_spin") or "singlets")
+        _select_data(self.excited_method_combo, calc.get("excited_method") or "tddft")
+        custom = calc.get("dielectric") is not None
+        _select_data(self.solvent_combo, CUSTOM_SOLVENT if custom else calc.get("solvent"))
+        self.dielectric_edit.setEnabled(custom)
+        text = f"{float(calc['dielectric']):g}" if custom else ""
+        if self.dielectric_edit.text() != text:
+            self.dielectric_edit.setText(text)
 
     def _make_advanced_field(self, key: str, field: Any) -> QWidget:
         kind, values = _field_kind(field.annotation)
@@ -547,6 +673,7 @@ class CalculationPanel(Retranslatable, QWidget):
                             _functional_name(str(calc.get("functional", ""))))
             _set_combo_text(self.basis_combo, str(calc.get("basis", "")))
             self.functional_combo.setEnabled(calc.get("theory") == "dft")
+            self._show_task_rows(calc)
             self.charge_spin.setValue(int(doc.get("charge", 0) or 0))
             self.multiplicity_spin.setValue(int(doc.get("multiplicity", 1) or 1))
             for key, w in self._advanced.items():

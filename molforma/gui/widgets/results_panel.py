@@ -276,6 +276,9 @@ class ResultsPanel(Retranslatable, QWidget):
         from molforma.gui.widgets.scan_view import attach_scan_view
 
         self.scan_view = attach_scan_view(self)  # a relaxed scan's profile and points
+        from molforma.gui.widgets.excitations_view import attach_excitations_view
+
+        self.excitations_table = attach_excitations_view(self)  # roots under the UV-Vis plot
         unique_internal_names(self.plots)
 
         right = QSplitter(Qt.Orientation.Vertical, self)
@@ -554,6 +557,9 @@ class ResultsPanel(Retranslatable, QWidget):
                     lines.append(f"  {name}: {v:.6f} Eh ({v * 627.5094740631:.2f} kcal/mol)")
         if s.excitationCount:
             lines.append(self.tr("Excited states: %1").replace("%1", str(s.excitationCount)))
+        from molforma.gui.widgets.excitations_view import summary_lines
+
+        lines += summary_lines(res)  # solvation energy, transition-state check
         if s.mdSteps:
             lines.append(self.tr("BOMD steps: %1").replace("%1", str(s.mdSteps)))
         return lines
@@ -707,6 +713,9 @@ class ResultsPanel(Retranslatable, QWidget):
         from molforma.gui.widgets.scan_view import show_scan_of
 
         show_scan_of(self.scan_view, self, res)
+        from molforma.gui.widgets.excitations_view import show_excitations_of
+
+        show_excitations_of(self.excitations_table, res)
         if res is None:
             self._plotted = []
             self.energy_plot.set_energies([])
