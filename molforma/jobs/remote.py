@@ -33,6 +33,7 @@ import logging
 import math
 import os
 import re
+import shlex
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -218,8 +219,6 @@ class RemotePlan:
         if ex.time_limit:
             opts.append(("time", str(max(1, math.ceil(float(ex.time_limit) / 60.0)))))
         opts += [cluster.directive_pair(d) for d in ex.batch_directives]
-        import shlex
-
         lines = ["#!/bin/bash -l"]
         lines += [f"#SBATCH --{key}={shlex.quote(value)}" for key, value in opts]
         lines.append("# Written by MolForma for its job " + name + "; NWChem's exit code "
@@ -259,23 +258,32 @@ class RemoteJob(Job):
         script = self.folder / SCRIPT_NAME
         atomic_write_text(script, plan.script(self.id))
         where = remote_path(self.remote_folder)
-        self.ssh.run(["mkdir", "-p", "--", where])
-        self.ssh.upload([self.folder / INPUT_NAME, script], self.remote_folder)
+        self.ssh.run(["mkdir", "-p", "--", remote_path(self.profile.remote_folder)])
+        # Without -p: a folder of that name made by another MolForma (another computer,
+        # the same second and formula) is refused, never written into.
+        self.ssh.run(["mkdir", "-m", "700", "--", where])
         try:
-            res = self.ssh.run(["sbatch", "--parsable", f"--chdir={where}",
-                                f"{where}/{SCRIPT_NAME}"])
-        except CalculationError as exc:
-            if exc.code != "remote_command_failed":
-                raise
-            raise CalculationError("remote_submit_refused", profile=self.profile.name,
-                                   reason=exc.data.get("reason"),
-                                   settings=["partition", "account", "qos", "nodes",
-                                             "tasksPerNode", "threads", "time_limit",
-                                             "batch_directives"]) from exc
-        native = res.stdout.decode("utf-8", "replace").strip().split(";")[0]
-        if not native.isdigit():
-            raise CalculationError("remote_submit_refused", profile=self.profile.name,
-                                   reason=f"sbatch answered {native[:80]!r}")
+            self.ssh.upload([self.folder / INPUT_NAME, script], self.remote_folder)
+            try:
+                res = self.ssh.run(["sbatch", "--parsable", f"--chdir={where}",
+                                    f"{where}/{SCRIPT_NAME}"])
+            except CalculationError as exc:
+                if exc.code != "remote_command_failed":
+                    raise
+                raise CalculationError("remote_submit_refused", profile=self.profile.name,
+                                       reason=exc.data.get("reason"),
+                                       settings=["partition", "account", "qos", "nodes",
+                                                 "tasksPerNode", "threads", "time_limit",
+                                                 "batch_directives"]) from exc
+            native = res.stdout.decode("utf-8", "replace").strip().split(";")[0]
+            if not native.isdigit():
+                raise CalculationError("remote_submit_refused", profile=self.profile.name,
+                                       reason=f"sbatch answered {native[:80]!r}")
+        except BaseException:
+            # Nothing is left on the cluster either: the folder is the one made above.
+            with contextlib.suppress(CalculationError):
+                self.ssh.run(["rm", "-rf", "--", where], check=False)
+            raise
         remote = {"profile": self.profile.name, "host": self.profile.host,
                   "folder": self.remote_folder}
         self._update(nativeId=native, remote=remote, submittedAt=_now(), notify=False)

@@ -289,6 +289,19 @@ def test_an_unknown_partition_is_refused_with_the_remote_ones_before_anything_is
     assert not (tmp_path / "jobs").exists() or not os.listdir(tmp_path / "jobs")
 
 
+def test_a_job_sbatch_refuses_leaves_no_folder_here_or_on_the_cluster(
+        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    _prefs(rig.profile())
+    before = set(os.listdir(rig.remote_folder))
+    with pytest.raises(CalculationError) as info:
+        JobManager().start(_water(tmp_path / "jobs", nodes=3))
+    assert info.value.code == "remote_submit_refused"
+    assert "'rig'" in info.value.message("en") and "nodes" in info.value.message("en")
+    assert "ノード" in info.value.message("ja") or "nodes" in info.value.message("ja")
+    assert not (tmp_path / "jobs").exists() or not os.listdir(tmp_path / "jobs")
+    assert set(os.listdir(rig.remote_folder)) == before
+
+
 def test_test_connection_lists_the_remote_partitions(rig: SshRig, no_local_slurm: None) -> None:
     from molforma.jobs.remote import test_connection
     from molforma.preferences import ClusterProfile
