@@ -23,7 +23,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("nwchem") is None, reason="NWChem is not installed"),
 ]
 
-# Staggered ethane; H3-C1-C2-H6 is 60 degrees as drawn.
+# Staggered ethane; H3-C1-C2-H6 is -60 degrees as drawn.
 ETHANE = [("C", 0.0, 0.0, 0.77), ("C", 0.0, 0.0, -0.77), ("H", 1.02, 0.0, 1.13),
           ("H", -0.51, 0.8834, 1.13), ("H", -0.51, -0.8834, 1.13),
           ("H", 0.51, 0.8834, -1.13), ("H", -1.02, 0.0, -1.13), ("H", 0.51, -0.8834, -1.13)]
