@@ -127,6 +127,7 @@ def test_the_level_diagram_shows_alpha_beside_beta_with_each_frontier_labelled(
     # The degenerate beta pair sits side by side, not on top of each other.
     pair = [lv for lv in diagram.levels if lv.spin == "beta" and lv.occupied][2:4]
     assert pair[0].x1 <= pair[1].x0
+    assert pair[0].frontier and pair[1].frontier  # both drawn as the HOMO, one labelled
     texts = [i for i in diagram._plot.getPlotItem().items
              if type(i).__name__ == "TextItem"]
     assert sorted(t.toPlainText().split()[0] for t in texts) == ["HOMO", "HOMO", "LUMO",

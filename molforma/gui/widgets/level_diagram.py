@@ -43,6 +43,7 @@ class Level:
     column: int
     x0: float
     x1: float
+    frontier: bool = False  # the HOMO or LUMO, or degenerate with it (drawn alike)
 
 
 def layout_levels(orbitals: Sequence[Any], frontier: Sequence[Any]) -> list[Level]:
@@ -70,12 +71,14 @@ def layout_levels(orbitals: Sequence[Any], frontier: Sequence[Any]) -> list[Leve
                 groups.append([o])
         for group in groups:
             width = (LINE_END - LINE_START) / len(group)
+            frontier = any(o.index in marks for o in group)
             for k, o in enumerate(group):
                 x0 = column + LINE_START + k * width
                 out.append(Level(index=o.index, spin=spin, energy_ev=o.energy * HARTREE_EV,
                                  occupied=(o.occupation or 0.0) > 0.5,
                                  label=marks.get(o.index, ""), column=column,
-                                 x0=x0 + 0.04 * width, x1=x0 + 0.96 * width))
+                                 x0=x0 + 0.04 * width, x1=x0 + 0.96 * width,
+                                 frontier=frontier))
     return out
 
 
@@ -144,8 +147,8 @@ class LevelDiagram(Retranslatable, _LazyPlot):
         axis.setTicks([[(k + LINE_END / 2 + LINE_START / 2, self._column_name(s))
                         for k, s in enumerate(self.columns)]])
         for lv in self.levels:
-            colour = FRONTIER_PEN if lv.label else (OCCUPIED_PEN if lv.occupied
-                                                    else VIRTUAL_PEN)
+            colour = FRONTIER_PEN if lv.frontier else (OCCUPIED_PEN if lv.occupied
+                                                       else VIRTUAL_PEN)
             pen = pg.mkPen(colour, width=3 if lv.occupied else 2)
             if not lv.occupied:
                 pen.setStyle(_dash())
