@@ -395,6 +395,10 @@ class Ssh:
                 return
             if proc is not None:
                 _stop(proc)
+            # A socket left by a master that died (a dropped network) would make the new
+            # master run without listening and every command wait on a dead socket.
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(socket_path)
             argv = [self._exe("ssh"), *self._config_args(),
                     *self._options(ControlMaster="yes", ControlPersist="no"), "-N", "--",
                     self.profile.host]

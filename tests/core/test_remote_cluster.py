@@ -198,6 +198,34 @@ def test_a_new_manager_reattaches_from_the_record_and_brings_the_results_home(
         second.stop_all()
 
 
+def test_a_connection_lost_while_a_job_runs_is_made_again_and_the_job_followed_to_its_end(
+        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    import signal
+
+    from molforma.jobs import ssh
+
+    _prefs(rig.profile(nwchem_command=STAND_IN,
+                       environment_lines=["export FAKE_NWCHEM_MODE=converge",
+                                          "export FAKE_NWCHEM_DELAY=0.2"]))
+    manager = JobManager()
+    job = manager.start(_water(tmp_path / "jobs"))
+    try:
+        _wait(lambda: job.status == "running")
+        masters = [p for p in ssh._masters.values() if p.poll() is None]
+        assert masters
+        for proc in masters:
+            os.kill(proc.pid, signal.SIGKILL)  # the network drops
+        assert job.wait(60)
+        rec = job.snapshot()
+        assert rec["status"] == "finished", rec
+        assert "Optimization converged" in (job.folder / "output.out").read_text()
+        assert (job.folder / "output.out").read_bytes() == (
+            rig.remote_folder / job.id / "output.out").read_bytes()
+        assert [p for p in ssh._masters.values() if p.poll() is None]  # a new login
+    finally:
+        manager.stop_all()
+
+
 def test_a_failure_reported_by_nwchem_is_failed_with_its_error_line(
         rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
     _prefs(rig.profile(nwchem_command=STAND_IN,
