@@ -201,3 +201,15 @@ def test_the_batch_script_quotes_every_value_and_runs_the_profiles_lines() -> No
     assert "module load nwchem/7.2.2\n" in text and "\nnwchem input.nw\n" in text
     # bash reads it without error (syntax only)
     assert subprocess.run(["bash", "-n"], input=text, text=True).returncode == 0
+
+
+def test_profiles_survive_a_save_of_the_other_preferences() -> None:
+    from molforma.preferences import preferences_text, save_preferences
+
+    _write_prefs({"scheduler": "slurm", "profiles": [PROFILE]})
+    prefs = load_preferences()
+    # what the Preferences dialog and the job-root memory do: change one key, save all
+    save_preferences(prefs.model_copy(update={"language": "ja", "job_root": "/tmp/jobs"}))
+    again = load_preferences()
+    assert again.profiles == prefs.profiles and again.language == "ja"
+    assert parse_preferences(preferences_text(again)) == again
