@@ -72,6 +72,78 @@
         <translation>NWChem入力（ライブプレビュー）:</translation>
     </message>
     <message>
+        <source>Number of excited states (roots) per spin manifold: nroots in the tddft block.</source>
+        <translation>スピン多重度ごとに求める励起状態（根）の数。tddft ブロックの nroots です。</translation>
+    </message>
+    <message>
+        <source>Singlets</source>
+        <translation>一重項</translation>
+    </message>
+    <message>
+        <source>Triplets</source>
+        <translation>三重項</translation>
+    </message>
+    <message>
+        <source>Singlets and triplets</source>
+        <translation>一重項と三重項</translation>
+    </message>
+    <message>
+        <source>Closed shells: which spin states (notriplet / nosinglet). An open shell gets its states of any spin.</source>
+        <translation>閉殻分子で求めるスピン状態（notriplet / nosinglet）。開殻分子ではスピンを問わず求めます。</translation>
+    </message>
+    <message>
+        <source>Full linear response (TDDFT; TDHF with SCF)</source>
+        <translation>完全な線形応答（TDDFT。SCF では TDHF）</translation>
+    </message>
+    <message>
+        <source>Tamm–Dancoff (TDA; CIS with SCF)</source>
+        <translation>Tamm–Dancoff 近似（TDA。SCF では CIS）</translation>
+    </message>
+    <message>
+        <source>Tamm–Dancoff writes cis in the tddft block; with SCF as the theory the excitations are CIS.</source>
+        <translation>Tamm–Dancoff 近似では tddft ブロックに cis と書きます。理論が SCF なら CIS 計算になります。</translation>
+    </message>
+    <message>
+        <source>Implicit solvent (COSMO) by its dielectric constant; the solvation energy is shown with the results.</source>
+        <translation>誘電率で表す連続溶媒モデル（COSMO）。溶媒和エネルギーは結果に表示されます。</translation>
+    </message>
+    <message>
+        <source>a number above 1, e.g. 10.5</source>
+        <translation>1 より大きい数（例: 10.5）</translation>
+    </message>
+    <message>
+        <source>Custom dielectric constant for COSMO (dielec).</source>
+        <translation>COSMO の誘電率を直接指定します（dielec）。</translation>
+    </message>
+    <message>
+        <source>Excited states:</source>
+        <translation>励起状態:</translation>
+    </message>
+    <message>
+        <source>Spin states:</source>
+        <translation>スピン状態:</translation>
+    </message>
+    <message>
+        <source>Method:</source>
+        <translation>計算法:</translation>
+    </message>
+    <message>
+        <source>Solvent (COSMO):</source>
+        <translation>溶媒（COSMO）:</translation>
+    </message>
+    <message>
+        <source>Dielectric constant:</source>
+        <translation>誘電率:</translation>
+    </message>
+    <message>
+        <source>None (gas phase)</source>
+        <translation>なし（気相）</translation>
+    </message>
+    <message>
+        <source>Custom dielectric constant</source>
+        <translation>誘電率を直接指定</translation>
+    </message>
+    <message>
         <source>Not applied yet</source>
         <translation>まだ適用されていません</translation>
     </message>
@@ -119,6 +191,61 @@
     <message>
         <source>No energies yet: they appear here step by step while a calculation runs or when results are opened.</source>
         <translation>まだエネルギーがありません。計算の実行中に一歩ずつ、または結果を開くと表示されます。</translation>
+    </message>
+</context>
+<context>
+    <name>ExcitationsTable</name>
+    <message>
+        <source>Excited states as NWChem printed them; the dominant transitions are occupied → virtual orbital (NWChem&apos;s vector numbers) with their coefficients.</source>
+        <translation>NWChem が出力した励起状態です。主な遷移は占有軌道 → 仮想軌道（NWChem のベクトル番号）とその係数です。</translation>
+    </message>
+    <message>
+        <source>Root</source>
+        <translation>根</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状態</translation>
+    </message>
+    <message>
+        <source>Energy (eV)</source>
+        <translation>エネルギー（eV）</translation>
+    </message>
+    <message>
+        <source>Wavelength (nm)</source>
+        <translation>波長（nm）</translation>
+    </message>
+    <message>
+        <source>Oscillator strength</source>
+        <translation>振動子強度</translation>
+    </message>
+    <message>
+        <source>Dominant transitions</source>
+        <translation>主な遷移</translation>
+    </message>
+    <message>
+        <source>singlet</source>
+        <translation>一重項</translation>
+    </message>
+    <message>
+        <source>triplet</source>
+        <translation>三重項</translation>
+    </message>
+    <message>
+        <source>spin-forbidden</source>
+        <translation>スピン禁制</translation>
+    </message>
+    <message>
+        <source>Solvation energy (COSMO, electrostatic): %1 Eh (%2 kcal/mol)</source>
+        <translation>溶媒和エネルギー（COSMO、静電）: %1 Eh（%2 kcal/mol）</translation>
+    </message>
+    <message>
+        <source>Transition state: one imaginary mode (%1 cm⁻¹)</source>
+        <translation>遷移状態: 虚振動が 1 つ（%1 cm⁻¹）</translation>
+    </message>
+    <message>
+        <source>Not a transition state: %1 imaginary modes (one expected)</source>
+        <translation>遷移状態ではありません: 虚振動が %1 個（1 個のはず）</translation>
     </message>
 </context>
 <context>

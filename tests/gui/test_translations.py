@@ -29,6 +29,9 @@ _KEEP = re.compile(r"SMILES|MolForma|NWChem|MCP|XYZ|PDB|MDL|Molfile|CCO|Enter|Ct
                    r"SCF|DFT|MPI|OMP_NUM_THREADS|CSV|km/mol|MMFF94|UFF|kcal/mol|"
                    # names that Japanese text keeps in Latin letters
                    r"Mulliken|Löwdin|HOMO|LUMO|MOLDEN|Gaussian|cube|TDDFT|UV-Vis|"
+                   # method names and the NWChem keywords a field writes
+                   r"COSMO|dielec|nroots|tddft|notriplet|nosinglet|cis|TDHF|TDA|CIS|Tamm|"
+                   r"Dancoff|"
                    r"\.molforma\.json|\.xyz|\.mol|\.sdf|\.pdb|\.nw|%\d|%n")
 
 

@@ -27,10 +27,6 @@ HARTREE_TO_KCAL = 627.5094740631
 SHOWN_TRANSITIONS = 3  # per root in the table; the tooltip lists every printed one
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ExcitationsTable", text)
-
-
 def transition_text(t: Any) -> str:
     """``5 b2 → 6 a1 (-1.000)``; ``4β a → 5β a (1.923 X)`` for an unrestricted run."""
     mark = {"alpha": "α", "beta": "β"}.get(t.spin or "", "")
@@ -60,14 +56,19 @@ class ExcitationsTable(Retranslatable, QTableWidget):
         self.setMinimumHeight(120)
         self._excitations: list[Any] = []
         self.bind_text(self._headers)
-        self.bind_text(lambda: self.setToolTip(_t(
+        self.bind_text(lambda: self.setToolTip(QCoreApplication.translate(
+            "ExcitationsTable",
             "Excited states as NWChem printed them; the dominant transitions are occupied → "
             "virtual orbital (NWChem's vector numbers) with their coefficients.")))
 
     def _headers(self) -> None:
         self.setHorizontalHeaderLabels([
-            _t("Root"), _t("State"), _t("Energy (eV)"), _t("Wavelength (nm)"),
-            _t("Oscillator strength"), _t("Dominant transitions")])
+            QCoreApplication.translate("ExcitationsTable", "Root"),
+            QCoreApplication.translate("ExcitationsTable", "State"),
+            QCoreApplication.translate("ExcitationsTable", "Energy (eV)"),
+            QCoreApplication.translate("ExcitationsTable", "Wavelength (nm)"),
+            QCoreApplication.translate("ExcitationsTable", "Oscillator strength"),
+            QCoreApplication.translate("ExcitationsTable", "Dominant transitions")])
 
     def retranslate_dynamic(self) -> None:
         """The spin words in the State column follow the language."""
@@ -77,12 +78,13 @@ class ExcitationsTable(Retranslatable, QTableWidget):
         """Show ``excitations`` (results model ``Excitation`` objects); [] empties it."""
         self._excitations = list(excitations)
         self.setRowCount(len(self._excitations))
-        spin_words = {"singlet": _t("singlet"), "triplet": _t("triplet")}
+        spin_words = {"singlet": QCoreApplication.translate("ExcitationsTable", "singlet"),
+                      "triplet": QCoreApplication.translate("ExcitationsTable", "triplet")}
         for row, ex in enumerate(self._excitations):
             state = " ".join(x for x in (spin_words.get(ex.spin or "", ex.spin or ""),
                                          ex.symmetry or "") if x)
             if ex.spinForbidden:
-                strength = _t("spin-forbidden")
+                strength = QCoreApplication.translate("ExcitationsTable", "spin-forbidden")
             elif ex.oscillatorStrength is None:
                 strength = "–"
             else:
@@ -126,14 +128,19 @@ def summary_lines(res: Any) -> list[str]:
     s = res.summary
     lines: list[str] = []
     if s.solvationEnergy is not None:
-        lines.append(_t("Solvation energy (COSMO, electrostatic): %1 Eh (%2 kcal/mol)").replace(
+        lines.append(QCoreApplication.translate(
+            "ExcitationsTable",
+            "Solvation energy (COSMO, electrostatic): %1 Eh (%2 kcal/mol)").replace(
             "%1", f"{s.solvationEnergy:.8f}").replace(
             "%2", f"{s.solvationEnergy * HARTREE_TO_KCAL:.2f}"))
     if s.saddlePoint is True:
         imaginary = [m.frequency for m in res.modes if m.significant]
-        lines.append(_t("Transition state: one imaginary mode (%1 cm⁻¹)").replace(
+        lines.append(QCoreApplication.translate(
+            "ExcitationsTable", "Transition state: one imaginary mode (%1 cm⁻¹)").replace(
             "%1", f"{imaginary[0]:.1f}" if imaginary else "?"))
     elif s.saddlePoint is False:
-        lines.append(_t("Not a transition state: %1 imaginary modes (one expected)").replace(
+        lines.append(QCoreApplication.translate(
+            "ExcitationsTable", "Not a transition state: %1 imaginary modes (one expected)"
+        ).replace(
             "%1", str(s.significantImaginaryModes)))
     return lines
