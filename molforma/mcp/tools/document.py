@@ -887,18 +887,6 @@ def set_molecule(ctx: ToolContext, args: SetMoleculeInput) -> EditSummary:
 
 
 # ---------------------------------------------------------------------------------------------
-class ConstraintValue(_Strict):
-    atoms: list[str] = Field(description="2, 3 or 4 atom ids: distance, angle, dihedral.")
-    value: float | None = Field(None, description="Å or degrees; null: the current value.")
-
-
-class ScanValue(_Strict):
-    atoms: list[str] = Field(description="2, 3 or 4 atom ids.")
-    start: float | None = Field(None, description="null: the current value.")
-    end: float
-    steps: int = Field(description="Steps; points = steps + 1 (at most 50 steps).")
-
-
 class CalculationValues(_Strict):
     task: Literal["energy", "optimize", "frequencies", "optimize+frequencies", "excited-states",
                   "transition-state"] | None = Field(
@@ -915,8 +903,8 @@ class CalculationValues(_Strict):
         "1,000 characters, lines ending in a backslash (error forbidden_extra_input)."))
     extra_tasks: list[str] | None = Field(None, description=(
         "Protected: extra task lines; the same refusals as extra_input."))
-    constraints: list[ConstraintValue] | None = Field(None, description=(
-        "Coordinates held during optimisation; [] clears."))
+    constraints: list[dict[str, Any]] | None = Field(None, description=(
+        "Held in optimisation: [{atoms: 2-4 ids, value: Å/°, null: current}]; [] clears."))
     excited_roots: int | None = Field(None, ge=1, le=200, description="excited-states: roots.")
     excited_spin: Literal["singlets", "triplets", "both"] | None = None
     excited_method: Literal["tddft", "tda"] | None = Field(
@@ -924,8 +912,8 @@ class CalculationValues(_Strict):
     solvent: str | None = Field(None, description="COSMO solvent (water, methanol, thf, ...); "
                                 "null: gas phase.")
     dielectric: float | None = Field(None, description="COSMO custom dielectric constant.")
-    scan: ScanValue | None = Field(None, description=(
-        "Relaxed scan of one coordinate (needs task optimize; results section scan); "
+    scan: dict[str, Any] | None = Field(None, description=(
+        "Relaxed scan, task optimize: {atoms, start (null: current), end, steps <= 50}; "
         "null clears."))
 
 

@@ -349,29 +349,17 @@ class ChargesSection(_ItemPage):
                                                   "index, the order of the output's geometry.")
 
 
-class ScanPoint(SparseOutput):
-    """One point of a relaxed scan."""
-
-    point: int = Field(description="1-based point.")
-    target: float = Field(description="Value asked for.")
-    value: float | None = Field(description="Value measured on the point's structure.")
-    energy: float | None = Field(description="Optimised energy, hartree.")
-    relativeKcal: float | None = Field(description="Above the lowest point, kcal/mol.")
-    converged: bool
-    steps: int
-    structureIndex: int | None
-
-
 class ScanSection(_ItemPage):
     """section scan: the points of a relaxed scan (empty when the output holds none)."""
 
     section: Literal["scan"] = Field(description="The section read.")
-    coordinate: Literal["distance", "angle", "dihedral"] | None = Field(
-        description="Scanned coordinate.")
-    atomNumbers: list[int] = Field(description="Its 1-based atoms in the output's order.")
+    coordinate: str | None
+    atomNumbers: list[int]
     unit: str | None
-    planned: int = Field(description="Points the input asked for.")
-    items: list[ScanPoint] = Field(description="Points reached.")
+    planned: int
+    items: list[dict[str, Any]] = Field(description="Points reached (of planned): point, "
+                                        "target, value, energy, relativeKcal, converged, "
+                                        "steps, structureIndex.")
 
 
 class LogSection(_Section):
