@@ -104,25 +104,32 @@ def _print_chemistry(res: Results, out: TextIO) -> None:
         flag = "  SPIN CONTAMINATED (> 10 %)" if s.spinContaminated else ""
         exp = f" (S(S+1) = {s.s2Expected:.4f})" if s.s2Expected is not None else ""
         w(f"<S^2>:         {s.s2:.4f}{exp}{flag}\n")
-    if s.homo is not None:
-        w(f"HOMO:          {s.homo:.6f} hartree ({s.homo * HARTREE_TO_EV:.3f} eV)\n")
-    if s.lumo is not None:
-        w(f"LUMO:          {s.lumo:.6f} hartree ({s.lumo * HARTREE_TO_EV:.3f} eV)\n")
-    if s.gap is not None and s.gapEv is not None:
-        w(f"Gap:           {s.gap:.6f} hartree ({s.gapEv:.3f} eV)\n")
+    # Each spin channel's HOMO, LUMO and gap together, named: never one channel's HOMO
+    # beside the other's LUMO.
+    for f in s.frontier:
+        spin = "" if f.spin == "restricted" else f" ({f.spin})"
+        if f.homo is not None:
+            w(f"{'HOMO' + spin + ':':15s}{f.homo:.6f} hartree ({f.homo * HARTREE_TO_EV:.3f} eV)\n")
+        if f.lumo is not None:
+            w(f"{'LUMO' + spin + ':':15s}{f.lumo:.6f} hartree ({f.lumo * HARTREE_TO_EV:.3f} eV)\n")
+        if f.gap is not None and f.gapEv is not None:
+            w(f"{'Gap' + spin + ':':15s}{f.gap:.6f} hartree ({f.gapEv:.3f} eV)\n")
     if s.dispersionEnergy is not None:
         w(f"Dispersion:    {s.dispersionEnergy:.8f} hartree\n")
     m = s.moments
     if m is not None and m.dipole is not None:
         x, y, z = m.dipole
         debye = f"{m.dipoleDebye:.4f} D" if m.dipoleDebye is not None else "-"
-        w(f"Dipole:        {debye}  ({x:.6f}, {y:.6f}, {z:.6f}) a.u., {m.source}\n"
+        level = f", {m.level.upper()} density" if m.level else ""
+        w(f"Dipole:        {debye}  ({x:.6f}, {y:.6f}, {z:.6f}) a.u., {m.source}{level}\n"
           f"  frame:       {m.frame}\n")
         if m.quadrupole:
             comps = " ".join(f"{k}={v:.4f}" for k, v in m.quadrupole.items())
             w(f"Quadrupole:    {comps} a.u.\n")
     for p in s.polarizabilities:
-        w(f"Polarizability (omega = {p.frequency:g} a.u.): isotropic {p.isotropic:.4f} a.u.\n")
+        level = f", {p.level.upper()} density" if p.level else ""
+        w(f"Polarizability (omega = {p.frequency:g} a.u.): isotropic {p.isotropic:.4f} a.u."
+          f"{level}\n")
     t = s.thermochemistry
     if t is not None:
         w(f"Thermochemistry at {t.temperature:.2f} K:\n")

@@ -174,3 +174,19 @@ def test_the_esp_is_mapped_on_the_density_surface_vertex_by_vertex() -> None:
     h_side = esp[np.abs(mesh.vertices[:, 2]) < 0.3]
     lobes = esp[np.abs(mesh.vertices[:, 2]) > 1.5]
     assert h_side.max() > 0 and lobes.mean() < h_side.mean()
+
+
+def test_the_results_command_prints_each_spins_frontier_and_the_dipoles_density(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from molforma.commands.results import main
+
+    assert main([str(CH3_OUT)]) == 0
+    out = capsys.readouterr().out
+    assert "HOMO (alpha):  -0.224248 hartree" in out
+    assert "LUMO (beta):   -0.047997 hartree" in out
+    assert "Gap (beta):    0.359531 hartree (9.783 eV)" in out
+    assert not [ln for ln in out.splitlines() if ln.startswith(("HOMO:", "LUMO:", "Gap:"))]
+    assert main([str(MP2_OUT)]) == 0
+    out = capsys.readouterr().out
+    assert "HOMO:          -0.497882 hartree" in out
+    assert "a.u., property, SCF density" in out
