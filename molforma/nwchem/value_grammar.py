@@ -637,9 +637,23 @@ EXECUTION_VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "batch_directives": validate_batch_directives,
     "remote_profile": validate_remote_profile,
 }
+def _solvent(value: Any) -> Any:
+    from molforma.nwchem.solvents import validate_solvent
+
+    return validate_solvent(value)  # the table's name: "Methanol" is stored as methanol
+
+
+def _dielectric(value: Any) -> Any:
+    from molforma.nwchem.solvents import validate_dielectric
+
+    return validate_dielectric(value)
+
+
 CALCULATION_VALIDATORS: dict[str, Callable[[Any], Any]] = {
     "basis": validate_basis,
     "functional": validate_functional,
+    "solvent": _solvent,
+    "dielectric": _dielectric,
 }
 MOLECULE_VALIDATORS: dict[str, Callable[[Any], Any]] = {"title": validate_title}
 
