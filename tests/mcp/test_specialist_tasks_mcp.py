@@ -55,7 +55,7 @@ def test_the_refusal_is_in_japanese_when_the_display_language_is(spawn: Any) -> 
     server.water()
     err = _set(server, {"solvent": "seawater"})["structuredContent"]
     assert err["code"] == "unknown_solvent" and "不明な溶媒「seawater」" in err["message"]
-    res = _set(server, {"task": "excited-states", "theory": "mp2"})
+    assert _set(server, {"task": "excited-states", "theory": "mp2"})["isError"] is False
     doc_id, rev = server.doc()
     start = server.call("calculation", {"documentId": doc_id, "expectedRevision": rev,
                                         "action": "start"})
