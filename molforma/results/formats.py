@@ -174,6 +174,10 @@ def _mo_headers(body: list[str], first: int, source: str) -> list[Orbital]:
                 close()
             head[name] = value.strip()
     close()
+    # Alpha before beta whatever the file's order, as PySCF's reader (and so the Orbitals
+    # tab) numbers them: index i is the same orbital in both.
+    out = [o.model_copy(update={"index": i}) for i, o in enumerate(
+        [o for o in out if o.spin == "alpha"] + [o for o in out if o.spin == "beta"])]
     if out and not any(o.spin == "beta" for o in out):
         # One channel with occupations up to 2 is a restricted wavefunction.
         out = [o.model_copy(update={"spin": "restricted"}) for o in out]

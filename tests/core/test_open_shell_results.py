@@ -190,3 +190,23 @@ def test_the_results_command_prints_each_spins_frontier_and_the_dipoles_density(
     out = capsys.readouterr().out
     assert "HOMO:          -0.497882 hartree" in out
     assert "a.u., property, SCF density" in out
+
+
+def test_an_interleaved_molden_file_numbers_its_orbitals_as_the_orbitals_tab_does(
+        tmp_path: object) -> None:
+    import re
+    from pathlib import Path
+
+    head, mo = OH_MOLDEN.read_text().split("[MO]\n")
+    blocks = [b for b in re.split(r"(?=^\s*Sym=)", mo, flags=re.M) if b.strip()]
+    alpha = [b for b in blocks if "Alpha" in b]
+    beta = [b for b in blocks if "Beta" in b]
+    mixed = [x for pair in zip(alpha, beta, strict=False) for x in pair] + alpha[len(beta):]
+    path = Path(str(tmp_path)) / "interleaved.molden"
+    path.write_text(head + "[MO]\n" + "".join(mixed))
+    res = read_results(str(path))
+    loaded = orb.load_orbitals(path)
+    assert [(o.spin, o.energy) for o in res.orbitals] == [
+        (o.spin, o.energy) for o in loaded.orbitals]
+    beta_lumo = next(f for f in res.summary.frontier if f.spin == "beta").lumoIndex
+    assert loaded.frontier("beta")[1] == beta_lumo

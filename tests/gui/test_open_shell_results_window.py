@@ -297,3 +297,13 @@ def test_opengl_under_xvfb_colours_the_esp_surface_vertex_by_vertex() -> None:
     name, blue, red = proc.stdout.split()[-3:]
     assert name == "opengl"
     assert int(blue) > 100 and int(red) > 100
+
+
+def test_a_click_on_a_level_draws_that_orbital(results: Any, qtbot: Any) -> None:
+    panel = _loaded(qtbot, results, CH3_MOLDEN)
+    beta_lumo = next(f for f in results.results.summary.frontier if f.spin == "beta")
+    panel.set_surface_kind("density")
+    panel.diagram.levelClicked.emit(beta_lumo.lumoIndex)
+    qtbot.waitUntil(lambda: panel.shown == beta_lumo.lumoIndex, timeout=60000)
+    assert panel.surface_kind == "orbital" and panel.shown_kind == "orbital"
+    assert {i.row() for i in panel.table.selectedIndexes()} == {beta_lumo.lumoIndex}
