@@ -301,9 +301,8 @@ class Summary(_Model):
         None, description="Empirical dispersion correction (DFT-D), hartree."
     )
     polarizabilities: list[Polarizability] = Field(default_factory=list)
-    solvationEnergy: float | None = Field(None, description="COSMO, solution - gas, hartree.")
-    saddlePoint: bool | None = Field(
-        None, description="Saddle task: one significant imaginary mode.")
+    solvationEnergy: float | None = Field(None, description="COSMO solution - gas, Eh.")
+    saddlePoint: bool | None = Field(None, description="Saddle task: 1 imaginary mode.")
     excitationCount: int = 0
     orbitalCount: int = 0
     chargeCount: int = 0

@@ -890,7 +890,7 @@ def set_molecule(ctx: ToolContext, args: SetMoleculeInput) -> EditSummary:
 class CalculationValues(_Strict):
     task: Literal["energy", "optimize", "frequencies", "optimize+frequencies", "excited-states",
                   "transition-state"] | None = Field(
-        None, description="What to compute; transition-state: saddle search, then freq.")
+        None, description="What to compute; transition-state: saddle then freq.")
     theory: Literal["scf", "dft", "mp2"] | None = Field(None, description="Level of theory.")
     functional: str | None = Field(None, description="DFT functional: a get_catalog name "
                                    "(b3lyp, cam-b3lyp, ...) or an xc line of NWChem keywords.")
@@ -909,9 +909,8 @@ class CalculationValues(_Strict):
     excited_spin: Literal["singlets", "triplets", "both"] | None = None
     excited_method: Literal["tddft", "tda"] | None = Field(
         None, description="tda: Tamm-Dancoff (CIS with scf).")
-    solvent: str | None = Field(None, description="COSMO solvent (water, methanol, thf, ...); "
-                                "null: gas phase.")
-    dielectric: float | None = Field(None, description="COSMO custom dielectric constant.")
+    solvent: str | None = Field(None, description="COSMO solvent (water, thf, ...); null: none.")
+    dielectric: float | None = Field(None, description="Custom COSMO dielectric.")
     scan: dict[str, Any] | None = Field(None, description=(
         "Relaxed scan, task optimize: {atoms, start (null: current), end, steps <= 50}; "
         "null clears."))
