@@ -153,7 +153,7 @@ def test_get_results_has_one_schema_branch_per_section_chosen_by_section(v: Vali
     defs = v.schemas["get_results"]["$defs"]
     mapping = defs["GetResultsOutput"]["discriminator"]["mapping"]
     assert set(mapping) == {"summary", "energies", "structures", "modes", "mode_displacements",
-                            "files", "log", "excitations", "orbitals", "charges"}
+                            "files", "log", "excitations", "orbitals", "charges", "scan"}
     for section, ref in mapping.items():
         props = defs[ref.rsplit("/", 1)[1]]["properties"]
         assert props["section"]["const"] == section

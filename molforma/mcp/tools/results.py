@@ -215,7 +215,7 @@ class GetResultsInput(ToolInput):
                      "files", "log", "excitations", "orbitals", "charges", "scan"] = Field(
         "summary", description="Which part to read. excitations: TDDFT/CIS roots (eV, nm, "
         "oscillator strength, symmetry, spin); orbitals: energies and occupations per spin; "
-        "charges: Mulliken charges per atom index; scan: a relaxed scan's energy profile.")
+        "charges: Mulliken charges per atom index; scan: relaxed scan points.")
     offset: int = Field(0, ge=0, description="First item (log: character) of the page.")
     limit: int | None = Field(None, ge=1, description="Page size (log: at most 65,536 "
                               "characters); default: about 40 KiB of items.")
@@ -353,13 +353,13 @@ class ScanSection(_ItemPage):
     """section scan: the points of a relaxed scan (empty when the output holds none)."""
 
     section: Literal["scan"] = Field(description="The section read.")
-    coordinate: str | None
-    atomNumbers: list[int]
-    unit: str | None
-    planned: int
-    items: list[dict[str, Any]] = Field(description="Points reached (of planned): point, "
-                                        "target, value, energy, relativeKcal, converged, "
-                                        "steps, structureIndex.")
+    coordinate: str | None = Field(description="distance, angle or dihedral.")
+    atomNumbers: list[int] = Field(description="1-based.")
+    unit: str | None = Field(description="Of the values.")
+    planned: int = Field(description="Points asked for.")
+    items: list[dict[str, Any]] = Field(description="Points reached: point, target, "
+                                        "value, energy, relativeKcal, converged, steps, "
+                                        "structureIndex.")
 
 
 class LogSection(_Section):
