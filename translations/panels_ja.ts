@@ -1053,6 +1053,14 @@
         <translation>この軌道は閉殻です。スピン密度はどこでも 0 です。</translation>
     </message>
     <message>
+        <source>The file gives no orbital an occupation: there is no density to draw.</source>
+        <translation>このファイルには占有数のある軌道がありません。描く電子密度がありません。</translation>
+    </message>
+    <message>
+        <source>No surface at the isovalue %1: the values stay below it everywhere; give a lower isovalue.</source>
+        <translation>等値面の値 %1 では面がありません（どこでもこの値より小さい値です）。もっと小さい値を指定してください。</translation>
+    </message>
+    <message>
         <source>Spin density: blue where alpha electrons are in excess, red where beta are; ∫(ρα − ρβ) = %1 on the grid (2S = %2).</source>
         <translation>スピン密度: 青は α 電子が多い所、赤は β 電子が多い所です。格子上の ∫(ρα − ρβ) = %1（2S = %2）。</translation>
     </message>

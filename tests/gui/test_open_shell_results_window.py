@@ -307,3 +307,29 @@ def test_a_click_on_a_level_draws_that_orbital(results: Any, qtbot: Any) -> None
     qtbot.waitUntil(lambda: panel.shown == beta_lumo.lumoIndex, timeout=60000)
     assert panel.surface_kind == "orbital" and panel.shown_kind == "orbital"
     assert {i.row() for i in panel.table.selectedIndexes()} == {beta_lumo.lumoIndex}
+
+
+def test_an_isovalue_above_every_value_says_so_instead_of_drawing_nothing(
+        results: Any, qtbot: Any) -> None:
+    panel = _loaded(qtbot, results, CH3_MOLDEN)
+    panel.set_surface_kind("spin")
+    panel.isovalue.setText("5")
+    panel.show_current()
+    qtbot.waitUntil(lambda: panel.shown_kind == "spin", timeout=60000)
+    assert results.view.surfaces == []
+    assert "No surface at the isovalue 5" in panel.message.text()
+    panel.isovalue.setText("0.005")  # a usable value draws it at once
+    panel.isovalue.editingFinished.emit()
+    assert sum(len(s.faces) for s in results.view.surfaces) > 100
+
+
+def test_a_file_without_occupations_refuses_densities_with_the_reason(
+        results: Any, qtbot: Any, tmp_path: Path) -> None:
+    import re
+
+    empty = tmp_path / "no_occupations.molden"
+    empty.write_text(re.sub(r"Occup=\s*\S+", "Occup= 0.0", METHANE.read_text()))
+    panel = _loaded(qtbot, results, empty)
+    panel.show_density("density")
+    assert "no density to draw" in panel.message.text()
+    assert results.view.surfaces == [] and panel.shown_kind is None

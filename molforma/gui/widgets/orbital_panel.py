@@ -348,6 +348,11 @@ class OrbitalPanel(Retranslatable, QWidget):
                                          "is zero everywhere."))
             outcome.refused(self.message.text())
             return
+        if orbitals.electron_count <= 0:
+            self.message.setText(self.tr("The file gives no orbital an occupation: there is "
+                                         "no density to draw."))
+            outcome.refused(self.message.text())
+            return
 
         def work() -> tuple[str, orb.Grid, Any, Any]:
             grid = orb.density_grid(orbitals.coordinates)
@@ -376,6 +381,14 @@ class OrbitalPanel(Retranslatable, QWidget):
 
     def _draw_density(self, kind: str, meshes: Any) -> None:
         self.esp_range, self.esp_values = None, None
+        first = meshes[0] if isinstance(meshes, tuple) else meshes
+        if sum(len(m.faces) for m in (meshes if kind == "spin" else (first,))) == 0:
+            self._view.set_surfaces([])
+            self.message.setText(self.tr(
+                "No surface at the isovalue %1: the values stay below it everywhere; give a "
+                "lower isovalue.").replace("%1", self.isovalue.text()))
+            self._update_buttons()
+            return
         if kind == "spin":
             self._draw(meshes)
             self.message.setText(self.tr(
