@@ -35,7 +35,7 @@ G1_SOURCES = [
     "molforma/gui/view3d/scene.py", "molforma/gui/widgets/molecule_tab.py",
     "molforma/gui/widgets/coordinate_table.py", "molforma/gui/widgets/property_panel.py",
     "molforma/gui/widgets/parts_palette.py", "molforma/gui/widgets/structure_choice.py",
-    "molforma/file_formats.py",
+    "molforma/gui/widgets/constraint_editor.py", "molforma/file_formats.py",
 ]
 PANEL_SOURCES = [
     "molforma/gui/widgets/calculation_panel.py", "molforma/gui/widgets/execution_panel.py",
@@ -43,7 +43,7 @@ PANEL_SOURCES = [
     "molforma/gui/widgets/plots.py", "molforma/gui/widgets/preferences_dialog.py",
     "molforma/gui/widgets/results_panel.py", "molforma/gui/widgets/uvvis_plot.py",
     "molforma/gui/widgets/panel_workers.py", "molforma/gui/widgets/level_diagram.py",
-    "molforma/gui/widgets/excitations_view.py",
+    "molforma/gui/widgets/excitations_view.py", "molforma/gui/widgets/scan_view.py",
 ]
 CATALOGUES = {"molforma": G1_SOURCES, "panels": PANEL_SOURCES}
 LANGUAGES = {"ja": "ja_JP", "en": "en_US"}
