@@ -445,4 +445,12 @@ def close_all() -> None:
             _stop(proc)
 
 
-atexit.register(close_all)
+def _remove_control_dir() -> None:
+    """At exit: the connections are closed, their private folder goes too."""
+    close_all()
+    with _CONTROL_LOCK:
+        if _control_dir is not None:
+            shutil.rmtree(_control_dir, ignore_errors=True)
+
+
+atexit.register(_remove_control_dir)
