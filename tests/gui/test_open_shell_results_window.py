@@ -333,3 +333,29 @@ def test_a_file_without_occupations_refuses_densities_with_the_reason(
     panel.show_density("density")
     assert "no density to draw" in panel.message.text()
     assert results.view.surfaces == [] and panel.shown_kind is None
+
+
+def test_the_open_shell_and_level_lines_follow_a_switch_to_japanese(
+        make_main_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from molforma.gui.app import set_language
+
+    monkeypatch.setenv("MOLFORMA_LANGUAGE", "en")
+    win = make_main_window()
+    panel = win.panels["results"]
+    win.show_tab("results")
+    _open(qtbot, panel, CH3_OUT)
+    set_language("ja", win.ctx)
+    try:
+        qtbot.waitUntil(lambda: "α スピン" in _summary(panel), timeout=5000)
+        text = _summary(panel)
+        assert "α スピン: HOMO -0.22425 Eh、LUMO 0.11596 Eh、ギャップ 9.258 eV" in text
+        assert "β スピン: HOMO -0.40753 Eh" in text
+        assert panel.findChild(QCheckBox, "showSpinsCheck").text() == "スピンを表示"
+        assert panel.orbital_panel.diagram._column_name("beta") == "β スピン"
+        assert panel.orbital_panel.surface_combo.itemText(2) == "スピン密度（α − β）"
+        _open(qtbot, panel, MP2_OUT)
+        text = _summary(panel)
+        assert "SCF の双極子: 2.2260 D（property）" in text
+        assert "軌道と電荷: SCF の波動関数によるもの（最終エネルギーは MP2）" in text
+    finally:
+        set_language("en", win.ctx)
