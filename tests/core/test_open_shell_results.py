@@ -61,6 +61,14 @@ def test_an_unrestricted_summary_gives_homo_lumo_and_gap_per_spin_from_nwchem_li
                                                    abs=1e-6)
 
 
+def test_a_restricted_open_shell_has_one_channel_whose_homo_is_the_singly_occupied() -> None:
+    # "Vector 5 Occ=1.000000D+00 E=-2.340867D-01", "Vector 6 Occ=0.000000D+00 E= 2.242906D-01"
+    for path in (NWCHEM_DATA / "oh_rohf_molden.out", NWCHEM_DATA / "oh_rohf_molden.molden"):
+        [f] = read_results(str(path)).summary.frontier
+        assert f.spin == "restricted"
+        assert (f.homo, f.lumo) == (pytest.approx(-0.2340867), pytest.approx(0.2242906))
+
+
 def test_a_restricted_summary_has_one_channel_and_the_same_headline() -> None:
     res = read_results(str(MP2_OUT))
     [f] = res.summary.frontier
@@ -146,6 +154,8 @@ def test_densities_and_potential_at_the_nuclei_match_nwchems_property_task() -> 
 
 @pytest.mark.parametrize(("path", "electrons", "two_s"),
                          [(CH3_MOLDEN, 9, 1), (OH_MOLDEN, 9, 1),
+                          # ROHF: one set of orbitals, the singly occupied one is alpha's
+                          (NWCHEM_DATA / "oh_rohf_molden.molden", 9, 1),
                           (NWCHEM_DATA / "methane_b3lyp_molden.molden", 10, 0)])
 def test_the_densities_integrate_to_the_electron_count_and_2s_on_their_grid(
         path: object, electrons: int, two_s: int) -> None:
