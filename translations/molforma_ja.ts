@@ -29,6 +29,81 @@
     </message>
 </context>
 <context>
+    <name>ConstraintEditor</name>
+    <message>
+        <source>Fix this coordinate</source>
+        <translation>この座標を固定</translation>
+    </message>
+    <message>
+        <source>Hold the selected distance, angle or dihedral at its current value during optimisations (an NWChem zcoord constraint)</source>
+        <translation>選択した距離・角度・二面角を、構造最適化の間いまの値に保ちます（NWChem の zcoord 拘束）</translation>
+    </message>
+    <message>
+        <source>Remove constraints</source>
+        <translation>拘束を削除</translation>
+    </message>
+    <message>
+        <source>Remove every coordinate constraint and the scan</source>
+        <translation>座標の拘束とスキャンをすべて削除します</translation>
+    </message>
+    <message>
+        <source>Scan to:</source>
+        <translation>スキャン終了値:</translation>
+    </message>
+    <message>
+        <source>The scan&apos;s end value (Å or degrees, C locale: 1.25); it starts at the current value</source>
+        <translation>スキャンの終了値（Å または度、小数点は 1.25 のように）。開始値はいまの値です</translation>
+    </message>
+    <message>
+        <source>Steps:</source>
+        <translation>ステップ数:</translation>
+    </message>
+    <message>
+        <source>Steps of the scan: it optimises steps + 1 points from the current value to the end value</source>
+        <translation>スキャンのステップ数。いまの値から終了値までの ステップ数 + 1 点を最適化します</translation>
+    </message>
+    <message>
+        <source>Scan this coordinate</source>
+        <translation>この座標をスキャン</translation>
+    </message>
+    <message>
+        <source>A relaxed scan of the selected distance, angle or dihedral: one constrained optimisation per point, each from the previous point&apos;s structure (after a planar dihedral, from the molecule as drawn); sets the task to optimize, the profile appears in Results</source>
+        <translation>選択した距離・角度・二面角の緩和スキャン。各点で拘束付き構造最適化を行い、前の点の構造から始めます（平面の二面角の後は描いた分子から）。タスクを optimize にし、エネルギー曲線は結果タブに表示されます</translation>
+    </message>
+    <message>
+        <source>Constraints and the scan the next optimisation uses</source>
+        <translation>次の構造最適化で使う拘束とスキャン</translation>
+    </message>
+    <message>
+        <source>Fixed: %1 = %2</source>
+        <translation>固定: %1 = %2</translation>
+    </message>
+    <message>
+        <source>Scan: %1 from %2 to %3 %4 in %5 steps</source>
+        <translation>スキャン: %1 を %2 から %3 %4 まで %5 ステップ</translation>
+    </message>
+    <message>
+        <source>Select 2, 3 or 4 atoms first.</source>
+        <translation>先に 2・3・4 個の原子を選択してください。</translation>
+    </message>
+    <message>
+        <source>%1 is held during optimisations</source>
+        <translation>%1 を構造最適化の間固定します</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a number (write it as 1.25).</source>
+        <translation>「%1」は数値ではありません（1.25 のように書いてください）。</translation>
+    </message>
+    <message>
+        <source>Scan of %1 set: run the calculation to optimise each point</source>
+        <translation>%1 のスキャンを設定しました。計算を実行すると各点を最適化します</translation>
+    </message>
+    <message>
+        <source>Constraints removed</source>
+        <translation>拘束を削除しました</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>2 Calculation</source>

@@ -31,7 +31,7 @@ _KEEP = re.compile(r"SMILES|MolForma|NWChem|MCP|XYZ|PDB|MDL|Molfile|CCO|Enter|Ct
                    r"Mulliken|Löwdin|HOMO|LUMO|MOLDEN|Gaussian|cube|TDDFT|UV-Vis|"
                    # method names and the NWChem keywords a field writes
                    r"COSMO|dielec|nroots|tddft|notriplet|nosinglet|cis|TDHF|TDA|CIS|Tamm|"
-                   r"Dancoff|"
+                   r"Dancoff|zcoord|optimize|"
                    r"\.molforma\.json|\.xyz|\.mol|\.sdf|\.pdb|\.nw|%\d|%n")
 
 

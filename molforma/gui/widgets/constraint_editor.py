@@ -98,8 +98,9 @@ class ConstraintEditor(Retranslatable, QWidget):
         self.scan_button.setText(self.tr("Scan this coordinate"))
         self.scan_button.setToolTip(self.tr(
             "A relaxed scan of the selected distance, angle or dihedral: one constrained "
-            "optimisation per point, each from the previous point's structure (sets the "
-            "task to optimize); the profile appears in Results"))
+            "optimisation per point, each from the previous point's structure (after a "
+            "planar dihedral, from the molecule as drawn); sets the task to optimize, the "
+            "profile appears in Results"))
         self.summary.setToolTip(self.tr("Constraints and the scan the next optimisation "
                                         "uses"))
         self.update_for(None, editable=self.fix_button.isEnabled())
