@@ -1624,6 +1624,89 @@
     </message>
 </context>
 <context>
+    <name>ScanProfileWidget</name>
+    <message>
+        <source>Distance (Å)</source>
+        <translation>距離 (Å)</translation>
+    </message>
+    <message>
+        <source>Angle (°)</source>
+        <translation>角度 (°)</translation>
+    </message>
+    <message>
+        <source>Dihedral (°)</source>
+        <translation>二面角 (°)</translation>
+    </message>
+    <message>
+        <source>Scanned coordinate</source>
+        <translation>スキャンした座標</translation>
+    </message>
+    <message>
+        <source>No scan: open the results of a relaxed scan (Molecule tab, Scan this coordinate).</source>
+        <translation>スキャンがありません。緩和スキャンの結果を開いてください（分子タブの「この座標をスキャン」）。</translation>
+    </message>
+    <message>
+        <source>Relative energy (kcal/mol)</source>
+        <translation>相対エネルギー (kcal/mol)</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSVを書き出す…</translation>
+    </message>
+    <message>
+        <source>The scan&apos;s points; choose one to show its optimised structure</source>
+        <translation>スキャンの各点。選ぶと最適化された構造を表示します</translation>
+    </message>
+    <message>
+        <source>Save the scan&apos;s points as CSV</source>
+        <translation>スキャンの各点を CSV に保存します</translation>
+    </message>
+    <message>
+        <source>Energy of each optimised point above the lowest one</source>
+        <translation>最も低い点を基準にした、最適化した各点のエネルギー</translation>
+    </message>
+    <message>
+        <source>Point</source>
+        <translation>点</translation>
+    </message>
+    <message>
+        <source>Energy (Eh)</source>
+        <translation>エネルギー (Eh)</translation>
+    </message>
+    <message>
+        <source>ΔE (kcal/mol)</source>
+        <translation>ΔE (kcal/mol)</translation>
+    </message>
+    <message>
+        <source>Converged</source>
+        <translation>収束</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>はい</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>いいえ</translation>
+    </message>
+    <message>
+        <source>Scan profile</source>
+        <translation>スキャン曲線</translation>
+    </message>
+    <message>
+        <source>Export scan profile</source>
+        <translation>スキャン曲線を書き出す</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSVファイル (*.csv)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 を保存しました</translation>
+    </message>
+</context>
+<context>
     <name>UVVisSpectrumWidget</name>
     <message>
         <source>Wavelength (nm)</source>

@@ -136,3 +136,24 @@ def test_results_plot_and_list_a_scan_and_a_point_shows_its_structure(
     lines = out.read_text().splitlines()
     assert lines[1] == "point,target,value,energy_hartree,relative_kcal_mol,converged"
     assert len(lines) == 7 and lines[4].startswith("3,60.0,")
+
+
+def test_the_scan_profile_is_worded_in_japanese(make_main_window: Any, qtbot: Any) -> None:
+    from molforma.gui.app import install_translators
+
+    win = make_main_window()
+    win.build_panels()
+    panel = win.panels["results"]
+    handle = panel.open_path(str(SCAN_OUT))
+    qtbot.waitUntil(lambda: handle.done, timeout=20000)
+    view = win.findChild(object, "scanPanel")
+    try:
+        install_translators("ja")
+        qtbot.waitUntil(lambda: panel.plots.tabText(panel.plots.indexOf(view))
+                        == "スキャン曲線", timeout=3000)
+        headers = [view.table.horizontalHeaderItem(c).text() for c in range(5)]
+        assert headers == ["点", "二面角 (°)", "エネルギー (Eh)", "ΔE (kcal/mol)", "収束"]
+        assert {r[4] for r in view.rows()} == {"はい"}
+        assert win.findChild(object, "scanCoordinateButton").text() == "この座標をスキャン"
+    finally:
+        install_translators("en")

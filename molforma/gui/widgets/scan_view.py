@@ -27,13 +27,15 @@ from molforma.gui.widgets.panel_workers import Retranslatable
 from molforma.gui.widgets.plots import _LazyPlot, _pg, _style
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ScanProfileWidget", text)
-
-
 def _axis_title(coordinate: str | None) -> str:
-    return {"distance": _t("Distance (Å)"), "angle": _t("Angle (°)"),
-            "dihedral": _t("Dihedral (°)")}.get(coordinate or "", _t("Scanned coordinate"))
+    # Literal translate calls: lupdate reads only those.
+    if coordinate == "distance":
+        return QCoreApplication.translate("ScanProfileWidget", "Distance (Å)")
+    if coordinate == "angle":
+        return QCoreApplication.translate("ScanProfileWidget", "Angle (°)")
+    if coordinate == "dihedral":
+        return QCoreApplication.translate("ScanProfileWidget", "Dihedral (°)")
+    return QCoreApplication.translate("ScanProfileWidget", "Scanned coordinate")
 
 
 class _ScanPlot(Retranslatable, _LazyPlot):
@@ -62,13 +64,15 @@ class _ScanPlot(Retranslatable, _LazyPlot):
     def draw(self, x: list[float], y: list[float], coordinate: str | None) -> None:
         """Points ``(x, y)`` joined in scan order; ``coordinate`` names the x axis."""
         self._data = (x, y, coordinate)
-        self.set_empty(not x, _t("No scan: open the results of a relaxed scan "
-                                 "(Molecule tab, Scan this coordinate)."))
+        self.set_empty(not x, QCoreApplication.translate(
+            "ScanProfileWidget", "No scan: open the results of a relaxed scan "
+            "(Molecule tab, Scan this coordinate)."))
         if self._curve is None:
             return
         plot = self.plot_widget()
         plot.setLabel("bottom", _axis_title(coordinate))
-        plot.setLabel("left", _t("Relative energy (kcal/mol)"))
+        plot.setLabel("left", QCoreApplication.translate(
+            "ScanProfileWidget", "Relative energy (kcal/mol)"))
         self._curve.setData(x, y)
 
 
@@ -172,15 +176,16 @@ def attach_scan_view(panel: Any) -> ScanProfileWidget:
     view = ScanProfileWidget(panel.plots, show_structure=panel.show_structure)
     panel.plots.addTab(view, "")
     panel.bind_text(lambda: panel.plots.setTabText(panel.plots.indexOf(view),
-                                                   _t("Scan profile")))
+        QCoreApplication.translate("ScanProfileWidget", "Scan profile")))
 
     def export(path: str | None = None) -> str | None:
         from molforma.gui import dialogs
         from molforma.gui.widgets.panel_workers import error_text
 
         if not path:
-            path = dialogs.get_save_path(view, _t("Export scan profile"),
-                                         [_t("CSV files (*.csv)")],
+            path = dialogs.get_save_path(
+                view, QCoreApplication.translate("ScanProfileWidget", "Export scan profile"),
+                [QCoreApplication.translate("ScanProfileWidget", "CSV files (*.csv)")],
                                          str(Path.home() / "scan-profile.csv"))
             if not path:
                 return None
@@ -190,7 +195,8 @@ def attach_scan_view(panel: Any) -> ScanProfileWidget:
         except Exception as exc:  # noqa: BLE001 - shown in the status line
             panel.status_label.setText(error_text(exc))
             return None
-        panel.status_label.setText(_t("Saved %1").replace("%1", path))
+        panel.status_label.setText(QCoreApplication.translate(
+            "ScanProfileWidget", "Saved %1").replace("%1", path))
         return path
 
     view.export = export  # type: ignore[attr-defined]
