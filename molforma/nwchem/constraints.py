@@ -424,7 +424,7 @@ def preset_project(project: Mapping[str, Any], value: float) -> dict[str, Any]:
         return out
     work = {"document": copy.deepcopy(dict(project.get("document") or {}))}
     try:
-        set_internal_coordinate(work, list(scan["atoms"]), float(value))  # type: ignore[arg-type]
+        set_internal_coordinate(work, list(scan["atoms"]), float(value))
     except (MolFormaError, KeyError, ValueError):
         return out
     out["document"] = work["document"]
