@@ -71,10 +71,11 @@ _BLOCKS = {
     "stepper", "nwpw", "qmmm", "md", "prepare", "raman", "selci", "rimp2", "relativistic",
     "zcoord", "bq", "charge_density", "dplot", "hessian", "pspw", "band", "smd", "xtb",
     "gradients", "fcidump", "rtdft", "ccca", "mrcc", "direct_mp2", "qmd", "neb", "string",
+    "mepgs",
 }
 _OPERATIONS = {"energy": "energy", "optimize": "optimize", "opt": "optimize",
                "freq": "frequencies", "frequencies": "frequencies", "vib": "frequencies",
-               "hessian": "frequencies", "saddle": "saddle"}
+               "hessian": "frequencies", "saddle": "saddle", "mepgs": "mepgs"}
 _GRIDS = ("xcoarse", "coarse", "medium", "fine", "xfine")
 _DISPERSION = {"2": "d2", "3": "d3", "4": "d3bj"}
 
@@ -412,6 +413,8 @@ def _tasks(tasks: list[tuple[int, list[str]]]) -> tuple[str | None, str | None]:
         op = "optimize+frequencies"
     if op == "saddle":
         op = "transition-state"  # MolForma's task always follows the saddle with freq
+    if op == "mepgs":
+        op = None  # a reaction path alone (from a saved Hessian) is not a task of MolForma
     return theory, op
 
 
@@ -539,6 +542,9 @@ def read_nwchem(text: str) -> Structure:
     if theory and task:
         calc["theory"] = theory
         calc["task"] = task
+    if task == "transition-state" and any(
+            len(w) > 2 and w[2].lower() == "mepgs" for _n, w in tasks):
+        calc["irc"] = True
     calc.update(zcoord)
     if xc and (theory == "dft" or "dft" in blocks) and xc.replace("1.0", "").strip() != "hfexch":
         calc["functional"] = xc

@@ -278,6 +278,7 @@ CONTROLS: tuple[Control, ...] = (
     Control("excitedRootsSpin", S, "calculation.excited_roots"),
     Control("excitedSpinCombo", C, "calculation.excited_spin"),
     Control("excitedMethodCombo", C, "calculation.excited_method"),
+    Control("ircCheck", K, "calculation.irc"),
     Control("solventCombo", C, "calculation.solvent"),
     Control("dielectricEdit", L, "calculation.dielectric", _dielectric),
     Control("advancedToggle", K, "the advanced group"),

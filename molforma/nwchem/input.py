@@ -172,6 +172,10 @@ def nwchem_task_lines(theory: str, task: str) -> list[str]:
     return [f"task {theory} {op}" for op in _TASK_OPERATIONS[task]]
 
 
+def _irc_task(calc: CalculationSettings) -> list[str]:
+    return [f"task {calc.theory} mepgs"] if _mepgs(calc) else []
+
+
 def _num(value: float, digits: int = 10) -> str:
     """Fixed-point text with no negative zero, so equal geometries give equal text."""
     text = f"{float(value):.{digits}f}"
@@ -540,6 +544,21 @@ def _tddft(calc: CalculationSettings, mult: int) -> list[str]:
     return [*lines, "end"]
 
 
+# Points of each half of the reaction path. NWChem 7.0.2 stops the whole job ("mepgs: could
+# not optimize") when a side needs more than maxmep points: HCN -> HNC at RHF/STO-3G takes
+# 23 forward and 27 backward at the default stride of 0.1 (mass-weighted bohr).
+IRC_POINTS = 60
+
+
+def _mepgs(calc: CalculationSettings) -> list[str]:
+    if calc.task != "transition-state" or not calc.irc:
+        return []
+    # inhess 2: the Hessian of the frequency step just before (the .hess file), so the path
+    # starts along the imaginary mode without a new Hessian; xyz writes each side's points
+    # (<prefix>.fxyz forward, <prefix>.bxyz backward) with their energies.
+    return ["mepgs", f"  maxmep {IRC_POINTS}", "  inhess 2", "  stride 0.1", "  xyz", "end"]
+
+
 def _cosmo(calc: CalculationSettings) -> list[str]:
     from molforma.nwchem import solvents
 
@@ -590,7 +609,7 @@ def _extra(calc: CalculationSettings) -> list[str]:
 
 
 def _tasks(calc: CalculationSettings) -> list[str]:
-    lines = nwchem_task_lines(calc.theory, calc.task)
+    lines = nwchem_task_lines(calc.theory, calc.task) + _irc_task(calc)
     for task in calc.extra_tasks:
         if task.strip():
             lines.append(task_statement(task))
@@ -640,6 +659,7 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     lines += _tddft(calc, mult)
     lines += _mp2(calc, adv)
     lines += _driver(calc, adv, prefix)
+    lines += _mepgs(calc)
     lines += _freq(adv)
     lines += _property(adv)
     lines += _extra(calc)

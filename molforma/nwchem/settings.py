@@ -51,6 +51,8 @@ class CalculationSettings(BaseModel):
     excited_method: ExcitedMethod = Field(
         "tddft", description="tddft (full linear response; TDHF with SCF) or tda "
         "(Tamm-Dancoff; CIS with SCF).")
+    irc: bool = Field(False, description="transition-state: then follow the reaction path "
+                      "down both sides (IRC, NWChem's mepgs).")
     solvent: str | None = Field(None, description="COSMO solvent name; null: gas phase.")
     dielectric: float | None = Field(None, description="COSMO custom dielectric constant.")
     extra_input: str = Field("", description="Protected: text added to the input before tasks.")

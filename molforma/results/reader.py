@@ -35,6 +35,7 @@ from molforma.fileio import open_for_read as _plain_open
 from molforma.nwchem.output_patterns import BANNER
 from molforma.results.formats import parse_molden, parse_xyz, parse_xyz_frames, structure_summary
 from molforma.results.frame import restore_input_frame
+from molforma.results.irc import add_path_energies, is_irc_path
 from molforma.results.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -197,7 +198,7 @@ def list_result_files(folder: str | os.PathLike[str],
             g["steps"] = int(g["steps"]) + 1  # type: ignore[call-overload]
             continue
         kind = None
-        if low.endswith(".xyz"):
+        if low.endswith(".xyz") or is_irc_path(low):
             kind = "xyz"
         elif low.endswith(_MOLDEN_EXT) or (
                 not refused and low.endswith(".input") and _is_molden(_sniff(p, guard))):
@@ -322,10 +323,14 @@ def _read_file(path: Path, source: str, cancel: threading.Event | None,
         except OSError as exc:
             raise ResultsError("results_unreadable", path=str(path),
                                reason=exc.strerror or str(exc)) from exc
-        if low.endswith(_MOLDEN_EXT) or low.endswith(".xyz") or _is_molden(head):
+        if low.endswith(_MOLDEN_EXT) or low.endswith(".xyz") or _is_molden(head) or \
+                is_irc_path(low):
             text = _read_open_text(fh, path, limits)
             check_cancel(cancel, source)
-            if low.endswith(".xyz") and not low.endswith(_MOLDEN_EXT):
+            if is_irc_path(low):
+                res = add_path_energies(parse_xyz(text, source=source, cancel=cancel,
+                                                  limits=limits), low)
+            elif low.endswith(".xyz") and not low.endswith(_MOLDEN_EXT):
                 res = parse_xyz(text, source=source, cancel=cancel, limits=limits)
             else:
                 res = parse_molden(text, source=source, cancel=cancel, limits=limits)

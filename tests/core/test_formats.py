@@ -221,7 +221,7 @@ def test_every_nwchem_fixture_input_reads_with_structure_and_conditions(path: Pa
     assert s.atoms and s.bonds
     assert s.charge == 0
     # The radicals are doublets; every other fixture is a closed-shell singlet.
-    doublets = ("ch3_udft", "ch3_udft_molden", "oh_uhf", "oh_uhf_molden",
+    doublets = ("ch3_udft", "ch3_udft_molden", "oh_uhf", "oh_uhf_molden", "oh_rohf_molden",
                 "no_b3lyp_symmetry_failed", "oh_b3lyp_tddft")
     assert s.multiplicity == (2 if path.stem in doublets else 1)
     assert s.calculation is not None and s.calculation.get("basis")
@@ -233,7 +233,8 @@ def test_every_nwchem_fixture_input_reads_with_structure_and_conditions(path: Pa
     else:
         assert s.calculation["theory"] in ("scf", "dft", "mp2")
         assert s.calculation["task"] in ("energy", "optimize", "frequencies",
-                                         "optimize+frequencies", "excited-states")
+                                         "optimize+frequencies", "excited-states",
+                                         "transition-state")
 
 
 def test_the_water_nwchem_input_gives_optimize_and_frequencies_at_scf() -> None:

@@ -260,3 +260,35 @@ def test_set_nwchem_choosing_a_solvent_clears_a_custom_constant_and_back() -> No
     with pytest.raises(ValidationError) as info:
         ops.set_nwchem(doc, {"solvent": "water", "dielectric": 2.0}, preview=False)
     assert info.value.code == "solvent_and_dielectric" and doc.project == before
+
+
+# --- point 10: the reaction path (IRC) ---------------------------------------------------
+
+HCN = [("C", 0.0, 0.0, 0.0), ("N", 1.18, 0.0, 0.0), ("H", 0.45, 1.1, 0.0)]
+
+
+def test_irc_follows_the_frequencies_with_a_mepgs_block_and_task_and_reads_back() -> None:
+    text = render_input(make_project(HCN, task="transition-state", irc=True))
+    assert tasks(text) == ["task scf saddle", "task scf freq", "task scf mepgs"]
+    assert block(text, "mepgs") == ["maxmep 60", "inhess 2", "stride 0.1", "xyz"]
+    calc = read_nwchem(text).calculation
+    assert calc is not None and (calc["task"], calc["irc"]) == ("transition-state", True)
+    # Only a transition-state task has a path to follow.
+    assert "mepgs" not in render_input(make_project(HCN, task="optimize", irc=True))
+
+
+def test_the_two_sides_of_a_reaction_path_open_with_an_energy_per_point() -> None:
+    from molforma.results.reader import list_result_files
+
+    forward = read_results(str(NWCHEM_DATA / "hcn_scf_irc.fxyz"))
+    backward = read_results(str(NWCHEM_DATA / "hcn_scf_irc.bxyz"))
+    assert (len(forward.structures), len(backward.structures)) == (23, 27)
+    for side in (forward, backward):
+        assert side.structures[0].energy == pytest.approx(-91.56485097)
+        assert [e.energy for e in side.energies] == [s.energy for s in side.structures]
+        # Downhill from the transition state on both sides.
+        assert side.energies[-1].energy < side.energies[0].energy
+    assert forward.summary.finalEnergy == pytest.approx(-91.67520747)  # HCN
+    assert backward.summary.finalEnergy == pytest.approx(-91.64443721)  # HNC
+    names = {e.name: e.kind for e in list_result_files(str(NWCHEM_DATA))}
+    assert names["hcn_scf_irc.fxyz"] == names["hcn_scf_irc.bxyz"] == "xyz"

@@ -120,3 +120,22 @@ def test_a_dft_job_with_frequencies_runs_every_step_on_the_fine_grid_at_1e8(
     assert set(_printed(chosen["_output"], r"Grid used for XC integration:\s+(\S+)")) == {
         "xfine"}
     assert "# frequencies: convergence energy 1e-08 for every step" in chosen["_output"]
+
+
+def test_the_reaction_path_from_the_hcn_transition_state_ends_at_hcn_and_hnc(
+        tmp_path: Path) -> None:
+    from molforma.results.reader import list_result_files
+
+    record = run(make_project(HCN_BENT, task="transition-state", basis="sto-3g", irc=True),
+                 tmp_path, timeout=180)
+    assert record["status"] == "finished", record["error"]
+    assert record["_output"].count("IRC Optimization converged") == 2
+    files = {e.name: e for e in list_result_files(str(record["_folder"]))}
+    forward = read_results(files["molforma.fxyz"].path)
+    backward = read_results(files["molforma.bxyz"].path)
+    ts = forward.energies[0].energy
+    assert backward.energies[0].energy == pytest.approx(ts, abs=1e-8)
+    ends = sorted([forward.energies[-1].energy, backward.energies[-1].energy])
+    # HCN (RHF/STO-3G -91.6752) lies below HNC (-91.6444); both below the barrier.
+    assert ends == [pytest.approx(-91.6752, abs=1e-3), pytest.approx(-91.6444, abs=1e-3)]
+    assert all(e < ts for e in ends)

@@ -12,7 +12,7 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("MOLFORMA_RENDERER", "painter")
 
-from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QSpinBox
 
 from tests.gui.test_panels_calculation import ctx, panel  # noqa: F401 - fixtures
 from tests.gui.test_panels_results import _open
@@ -45,10 +45,15 @@ def test_the_excited_state_rows_show_for_that_task_and_write_the_tddft_block(
     assert lines[lines.index("tddft") + 1:lines.index("tddft") + 4] == [
         "  nroots 5", "  cis", "end"]
     assert "task tddft energy" in lines
+    irc = panel.findChild(QCheckBox, "ircCheck")
+    assert not irc.isVisible()
     _choose(panel.task_combo, "transition-state")
-    assert not roots.isVisible()
+    assert not roots.isVisible() and irc.isVisible()
     assert [x for x in _preview(panel) if x.startswith("task")] == [
         "task scf saddle", "task scf freq"]
+    irc.setChecked(True)
+    assert ctx.document.project["calculation"]["irc"] is True
+    assert [x for x in _preview(panel) if x.startswith("task")][-1] == "task scf mepgs"
 
 
 def test_a_solvent_or_a_custom_constant_writes_cosmo_and_a_bad_one_is_refused_beside_it(

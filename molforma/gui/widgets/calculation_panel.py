@@ -406,6 +406,13 @@ class CalculationPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.excited_method_combo.setToolTip(self.tr(
             "Tamm–Dancoff writes cis in the tddft block; with SCF as the theory the "
             "excitations are CIS.")))
+        self.irc_check = QCheckBox(parent)
+        self.irc_check.setObjectName("ircCheck")
+        self.bind_text(lambda: self.irc_check.setText(self.tr(
+            "Follow the reaction path down both sides (IRC)")))
+        self.bind_text(lambda: self.irc_check.setToolTip(self.tr(
+            "After the frequencies, NWChem's mepgs module follows the imaginary mode forward "
+            "and backward; each side's points are opened from the job folder (.fxyz, .bxyz).")))
         self.solvent_combo = QComboBox(parent)
         self.solvent_combo.setObjectName("solventCombo")
         self.solvent_combo.addItem("", None)
@@ -428,6 +435,8 @@ class CalculationPanel(Retranslatable, QWidget):
                     self._with_message("calculation.excited_spin", self.excited_spin_combo))
         form.addRow(self.label(lambda: self.tr("Method:")),
                     self._with_message("calculation.excited_method", self.excited_method_combo))
+        form.addRow(self.label(lambda: self.tr("Reaction path:")),
+                    self._with_message("calculation.irc", self.irc_check))
         form.addRow(self.label(lambda: self.tr("Solvent (COSMO):")),
                     self._with_message("calculation.solvent", self.solvent_combo))
         form.addRow(self.label(lambda: self.tr("Dielectric constant:")),
@@ -438,6 +447,7 @@ class CalculationPanel(Retranslatable, QWidget):
             lambda _i: self._set_calc("excited_spin", self.excited_spin_combo.currentData()))
         self.excited_method_combo.currentIndexChanged.connect(
             lambda _i: self._set_calc("excited_method", self.excited_method_combo.currentData()))
+        self.irc_check.toggled.connect(lambda v: self._set_calc("irc", bool(v)))
         self.solvent_combo.currentIndexChanged.connect(self._solvent_chosen)
         self.dielectric_edit.editingFinished.connect(self._dielectric_typed)
 
@@ -490,6 +500,9 @@ class CalculationPanel(Retranslatable, QWidget):
         for widget in (self.excited_roots_spin, self.excited_spin_combo,
                        self.excited_method_combo):
             self._form.setRowVisible(widget.parentWidget(), excited)
+        self._form.setRowVisible(self.irc_check.parentWidget(),
+                                 calc.get("task") == "transition-state")
+        self.irc_check.setChecked(bool(calc.get("irc")))
         self.excited_roots_spin.setValue(int(calc.get("excited_roots") or 10))
         _select_data(self.excited_spin_combo, calc.get("excited_spin") or "singlets")
         _select_data(self.excited_method_combo, calc.get("excited_method") or "tddft")
