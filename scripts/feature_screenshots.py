@@ -9,6 +9,8 @@ Usage (OpenGL under Xvfb, as the other screenshots; MOLFORMA_LANGUAGE picks the 
     ... scripts/feature_screenshots.py spin FILE.molden OUT.png
     ... scripts/feature_screenshots.py esp FILE.molden OUT.png
     ... scripts/feature_screenshots.py drawing - OUT.png
+    ... scripts/feature_screenshots.py scan OUTPUT.out OUT.png
+    ... scripts/feature_screenshots.py scan_setup FILE.xyz OUT.png
 
 ``orbital`` opens the MOLDEN file in the Results tab and draws its HOMO; ``measurement``
 opens a structure, keeps an angle and a distance and shows atom labels; ``vibration``
@@ -18,6 +20,9 @@ draw its spin density, or the electrostatic potential on its density surface, be
 energy-level diagram. ``drawing`` builds ethanol with the Add-atom tool's gestures (a drag
 from empty space draws C–C, a click on a hydrogen with oxygen makes it O) and is taken
 in the middle of the next drag, with the bond being drawn and the hint under the view.
+``scan`` opens a relaxed scan's output and shows its energy profile and points (the
+staggered minimum chosen); ``scan_setup`` opens ethane and sets a scan of an H-C-C-H
+dihedral from the geometry editor ("Scan this coordinate").
 """
 
 from __future__ import annotations
@@ -84,6 +89,30 @@ def _vibration(window: Any, source: str) -> None:
     panel.ir.scale_combo.setCurrentIndex(panel.ir.scale_combo.findData(0.8953))
     panel.ir.set_scale_factor(0.8953)
     panel.arrows_check.setChecked(True)
+
+
+def _scan(window: Any, source: str) -> None:
+    panel = window.panels["results"]
+    handle = panel.open_path(source)
+    _until(lambda: handle.done and panel.results is not None)
+    window.show_tab("results")
+    view = panel.scan_view
+    panel.plots.setCurrentWidget(view)
+    view.table.selectRow(2)  # the staggered minimum, shown in the 3D view
+
+
+def _scan_setup(window: Any, source: str) -> None:
+    window.open_path(source)
+    tab = window.molecule_tab
+    atoms = [a["id"] for a in window.ctx.document.project["document"]["atoms"]]
+    tab.set_selection([atoms[2], atoms[0], atoms[1], atoms[5]])  # H-C-C-H of ethane
+    editor = tab.constraint_editor
+    editor.end_input.setText("120")
+    editor.steps_spin.setValue(4)
+    editor.scan_selected()
+    tab.set_selection([atoms[2], atoms[0], atoms[1], atoms[5]])
+    tab.labels_combo.setCurrentIndex(tab.labels_combo.findData("element_index"))
+    window.show_tab("molecule")
 
 
 def _measurement(window: Any, source: str) -> None:
@@ -156,7 +185,8 @@ def main(argv: list[str]) -> int:
     window.show()
     make = {"orbital": _orbital, "measurement": _measurement, "vibration": _vibration,
             "spin": lambda w, s: _density(w, s, "spin"),
-            "esp": lambda w, s: _density(w, s, "esp"), "drawing": _drawing}[kind]
+            "esp": lambda w, s: _density(w, s, "esp"), "drawing": _drawing,
+            "scan": _scan, "scan_setup": _scan_setup}[kind]
     make(window, str(Path(source).resolve()))
     _wait(800)
     ok = window.grab().save(out, "PNG")

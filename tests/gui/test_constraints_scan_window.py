@@ -124,7 +124,7 @@ def test_results_plot_and_list_a_scan_and_a_point_shows_its_structure(
     view = win.findChild(object, "scanPanel")
     assert panel.plots.currentWidget() is view
     rows = view.rows()
-    assert [r[1] for r in rows] == ["-0.000", "30.000", "60.000", "90.000", "120.000"]
+    assert [r[1] for r in rows] == ["0.000", "30.000", "60.000", "90.000", "120.000"]
     assert [r[3] for r in rows] == ["2.870", "1.391", "0.000", "1.391", "2.870"]
     assert {r[4] for r in rows} == {"yes"}
     view.table.selectRow(2)

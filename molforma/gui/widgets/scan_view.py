@@ -129,7 +129,10 @@ class ScanProfileWidget(Retranslatable, QWidget):
         self.table.setRowCount(len(points))
         for row, p in enumerate(points):
             value = p["value"] if p["value"] is not None else p["target"]
-            cells = [str(p["point"]), f"{value:.3f}",
+            shown_value = f"{value:.3f}"
+            if float(shown_value) == 0.0:
+                shown_value = f"{0.0:.3f}"  # no "-0.000" for a value a hair below zero
+            cells = [str(p["point"]), shown_value,
                      "" if p["energy"] is None else f"{p['energy']:.8f}",
                      "" if p["relativeKcal"] is None else f"{p['relativeKcal']:.3f}",
                      self.tr("yes") if p["converged"] else self.tr("no")]
