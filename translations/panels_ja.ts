@@ -104,6 +104,14 @@
         <translation>Tamm–Dancoff 近似では tddft ブロックに cis と書きます。理論が SCF なら CIS 計算になります。</translation>
     </message>
     <message>
+        <source>Follow the reaction path down both sides (IRC)</source>
+        <translation>反応経路を両側へたどる（IRC）</translation>
+    </message>
+    <message>
+        <source>After the frequencies, NWChem&apos;s mepgs module follows the imaginary mode forward and backward; each side&apos;s points are opened from the job folder (.fxyz, .bxyz).</source>
+        <translation>振動数計算のあと、NWChem の mepgs モジュールが虚振動の方向に沿って前方と後方へ経路をたどります。各側の点はジョブフォルダ（.fxyz、.bxyz）から開けます。</translation>
+    </message>
+    <message>
         <source>Implicit solvent (COSMO) by its dielectric constant; the solvation energy is shown with the results.</source>
         <translation>誘電率で表す連続溶媒モデル（COSMO）。溶媒和エネルギーは結果に表示されます。</translation>
     </message>
@@ -126,6 +134,10 @@
     <message>
         <source>Method:</source>
         <translation>計算法:</translation>
+    </message>
+    <message>
+        <source>Reaction path:</source>
+        <translation>反応経路:</translation>
     </message>
     <message>
         <source>Solvent (COSMO):</source>

@@ -30,7 +30,7 @@ _KEEP = re.compile(r"SMILES|MolForma|NWChem|MCP|XYZ|PDB|MDL|Molfile|CCO|Enter|Ct
                    # names that Japanese text keeps in Latin letters
                    r"Mulliken|Löwdin|HOMO|LUMO|MOLDEN|Gaussian|cube|TDDFT|UV-Vis|"
                    # method names and the NWChem keywords a field writes
-                   r"COSMO|dielec|nroots|tddft|notriplet|nosinglet|cis|TDHF|TDA|CIS|Tamm|"
+                   r"COSMO|dielec|nroots|tddft|notriplet|nosinglet|cis|TDHF|TDA|CIS|Tamm|IRC|"
                    r"Dancoff|zcoord|optimize|"
                    r"\.molforma\.json|\.xyz|\.mol|\.sdf|\.pdb|\.nw|%\d|%n")
 
