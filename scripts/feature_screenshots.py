@@ -11,6 +11,7 @@ Usage (OpenGL under Xvfb, as the other screenshots; MOLFORMA_LANGUAGE picks the 
     ... scripts/feature_screenshots.py drawing - OUT.png
     ... scripts/feature_screenshots.py scan OUTPUT.out OUT.png
     ... scripts/feature_screenshots.py scan_setup FILE.xyz OUT.png
+    ... scripts/feature_screenshots.py excited OUTPUT.out OUT.png
 
 ``orbital`` opens the MOLDEN file in the Results tab and draws its HOMO; ``measurement``
 opens a structure, keeps an angle and a distance and shows atom labels; ``vibration``
@@ -22,7 +23,8 @@ from empty space draws C–C, a click on a hydrogen with oxygen makes it O) and 
 in the middle of the next drag, with the bond being drawn and the hint under the view.
 ``scan`` opens a relaxed scan's output and shows its energy profile and points (the
 staggered minimum chosen); ``scan_setup`` opens ethane and sets a scan of an H-C-C-H
-dihedral from the geometry editor ("Scan this coordinate").
+dihedral from the geometry editor ("Scan this coordinate"); ``excited`` opens a TDDFT/CIS
+output and shows the UV-Vis spectrum with the table of roots under it.
 """
 
 from __future__ import annotations
@@ -167,6 +169,15 @@ def _drawing(window: Any, _source: str) -> None:
     tab.draw_hint.setText(hint)
 
 
+def _excited(window: Any, source: str) -> None:
+    panel = window.panels["results"]
+    handle = panel.open_path(source)
+    _until(lambda: handle.done and panel.results is not None)
+    window.show_tab("results")
+    panel.plots.setCurrentWidget(panel.uvvis)
+    panel.excitations_table.selectRow(0)
+
+
 def main(argv: list[str]) -> int:
     """``orbital|measurement|vibration|spin|esp SOURCE OUT.png``: make the screenshot; 0 when
     saved."""
@@ -186,7 +197,7 @@ def main(argv: list[str]) -> int:
     make = {"orbital": _orbital, "measurement": _measurement, "vibration": _vibration,
             "spin": lambda w, s: _density(w, s, "spin"),
             "esp": lambda w, s: _density(w, s, "esp"), "drawing": _drawing,
-            "scan": _scan, "scan_setup": _scan_setup}[kind]
+            "scan": _scan, "scan_setup": _scan_setup, "excited": _excited}[kind]
     make(window, str(Path(source).resolve()))
     _wait(800)
     ok = window.grab().save(out, "PNG")
