@@ -94,3 +94,19 @@ def test_an_ethane_torsion_scan_matches_separate_constrained_optimisations(
                      tmp_path / f"single{int(value)}")
         assert single["status"] == "finished", single["error"]
         assert single["finalEnergy"] == pytest.approx(e[value], abs=2e-5)
+
+
+def test_a_water_bond_scan_holds_each_distance_and_rises_away_from_the_minimum(
+        tmp_path: Path) -> None:
+    project = make_project(WATER, task="optimize", basis="sto-3g",
+                           scan={"atoms": ["a1", "a2"], "start": 0.9, "end": 1.2, "steps": 3})
+    record = run(project, tmp_path / "jobs")
+    assert record["status"] == "finished", record["error"]
+    profile = scan_profile(read_results(str(record["_folder"] / "output.out")))
+    assert profile is not None and profile["coordinate"] == "distance"
+    points = profile["points"]
+    assert [p["value"] for p in points] == pytest.approx([0.9, 1.0, 1.1, 1.2], abs=1e-4)
+    assert all(p["converged"] for p in points)
+    # SCF/STO-3G O-H is 0.987 Å: 1.0 is the lowest point, the energy rising either side.
+    e = [p["energy"] for p in points]
+    assert e[1] == min(e) and e[0] > e[1] and e[3] > e[2] > e[1]
