@@ -25,7 +25,7 @@ from molforma.history.scan import HistoryRow
 
 COLUMNS: tuple[str, ...] = (
     "date", "title", "formula", "charge", "multiplicity", "task", "theory", "functional", "basis", "status",
-    "finalEnergy", "folder", "source",
+    "finalEnergy", "folder", "source", "where",
 )
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -59,6 +59,7 @@ def rows_to_csv(rows: Iterable[HistoryRow | Mapping[str, Any]]) -> str:
             raise ValidationError("invalid_argument", detail=f"row {i}: {exc.errors()[0]['msg']}",
                                   row=i) from exc
         data = r.model_dump()
+        data["where"] = r.where_text  # one cell: local, slurm or remote:<profile>@<host>
         writer.writerow([_cell(data[c]) for c in COLUMNS])
     return buf.getvalue()
 

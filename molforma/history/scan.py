@@ -106,6 +106,22 @@ class HistoryRow(BaseModel):
     functional: str = Field("", description="DFT functional ('' for other theories).")
     charge: int | None = Field(None, description="Molecular charge (None when unknown).")
     multiplicity: int | None = Field(None, description="Spin multiplicity (None when unknown).")
+    where: Literal["local", "slurm", "remote", ""] = Field(
+        "", description="Where the job ran: here, the local SLURM, or a remote cluster over "
+        "ssh ('' without a job record).")
+    profile: str = Field("", description="The cluster profile of a remote job.")
+    host: str = Field("", description="The ssh host of that profile.")
+    connectionError: str = Field(
+        "", description="The last lost connection to the cluster, while it lasted.")
+    remoteOnly: list[str] = Field(
+        default_factory=list, description="Files left on the cluster (not copied home).")
+
+    @property
+    def where_text(self) -> str:
+        """``where`` as one word for the CSV: local, slurm or remote:<profile>@<host>."""
+        if self.where == "remote":
+            return f"remote:{self.profile}@{self.host}"
+        return self.where
 
 
 # -- small helpers ------------------------------------------------------------------------
@@ -186,6 +202,23 @@ def _number(value: Any) -> float | None:
         return None
     # json.loads accepts NaN/Infinity, which no JSON client or CSV reader should get.
     return float(value) if math.isfinite(value) else None
+
+
+_SHORT = 200  # characters of a record's text shown (the record may be anyone's)
+_REMOTE_ONLY = 100  # names of files left on the cluster shown
+
+
+def _where(record: dict[str, Any]) -> dict[str, Any]:
+    """Where a job ran, from its record: ``remote`` (profile, host), else the scheduler."""
+    remote = record.get("remote")
+    if isinstance(remote, dict) and _text(remote.get("profile")):
+        kept = record.get("remoteOnly")
+        return {"where": "remote", "profile": _text(remote.get("profile"))[:_SHORT],
+                "host": _text(remote.get("host"))[:_SHORT],
+                "connectionError": _text(record.get("connectionError"))[:_SHORT * 2],
+                "remoteOnly": [n[:_SHORT] for n in kept if isinstance(n, str)][:_REMOTE_ONLY]
+                if isinstance(kept, list) else []}
+    return {"where": "slurm" if record.get("scheduler") == "slurm" else "local"}
 
 
 def _is_job_folder(names: Iterable[str]) -> bool:
@@ -341,6 +374,7 @@ def _row(job: JobDir, names: list[str], now: float) -> tuple[float, HistoryRow]:
             functional=functional if theory == "dft" else "",
             charge=charge,
             multiplicity=multiplicity,
+            **_where(record),
         )
         return ts, row
     ts = f.files_time()

@@ -45,7 +45,7 @@ from molforma.gui.widgets.panel_workers import (
 log = logging.getLogger(__name__)
 
 COLUMNS = ("date", "title", "formula", "task", "theoryBasis", "status", "finalEnergy", "charge",
-           "multiplicity", "folder")
+           "multiplicity", "where", "folder")
 POLL_MS = 100
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -127,7 +127,7 @@ class HistoryPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.table.setHorizontalHeaderLabels([
             self.tr("Date"), self.tr("Title"), self.tr("Formula"), self.tr("Task"),
             self.tr("Theory / basis"), self.tr("Status"), self.tr("Final energy (Eh)"),
-            self.tr("Charge"), self.tr("Mult."), self.tr("Folder"),
+            self.tr("Charge"), self.tr("Mult."), self.tr("Ran on"), self.tr("Folder"),
         ]))
         self.bind_text(self._header_tips)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -186,8 +186,21 @@ class HistoryPanel(Retranslatable, QWidget):
 
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setObjectName("historySplitter")
+        # Where the selected job ran (and, for a remote one, a lost connection and the
+        # files left on the cluster), over its preview.
+        self.where_label = QLabel(self)
+        self.where_label.setObjectName("historyWhere")
+        self.where_label.setWordWrap(True)
+        self.where_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.where_label.setTextFormat(Qt.TextFormat.PlainText)  # record text, never markup
+        self.where_label.setVisible(False)
+        below = QWidget(self)
+        below_lay = QVBoxLayout(below)
+        below_lay.setContentsMargins(0, 0, 0, 0)
+        below_lay.addWidget(self.where_label)
+        below_lay.addWidget(self.preview_tabs, 1)
         splitter.addWidget(self.table)
-        splitter.addWidget(self.preview_tabs)
+        splitter.addWidget(below)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         lay = QVBoxLayout(self)
@@ -212,7 +225,9 @@ class HistoryPanel(Retranslatable, QWidget):
 
     def _header_tips(self) -> None:
         tips = {"charge": self.tr("Molecular charge of the job"),
-                "multiplicity": self.tr("Spin multiplicity (2S+1) of the job")}
+                "multiplicity": self.tr("Spin multiplicity (2S+1) of the job"),
+                "where": self.tr("Where the job ran: this computer, the local SLURM, or a "
+                                 "cluster profile and its host")}
         for key, tip in tips.items():
             item = self.table.horizontalHeaderItem(COLUMNS.index(key))
             if item is not None:
@@ -312,6 +327,7 @@ class HistoryPanel(Retranslatable, QWidget):
                 f"{float(energy):.8f}" if energy is not None else "",
                 _number_text(_row_value(row, "charge")),
                 _number_text(_row_value(row, "multiplicity")),
+                self._where_name(row),
                 str(_row_value(row, "folder") or ""),
             ]
             for col, text in enumerate(values):
@@ -319,6 +335,8 @@ class HistoryPanel(Retranslatable, QWidget):
                 item.setData(ROW_ROLE, i)
                 if col == 0 and date:
                     item.setToolTip(date)  # the exact time as recorded
+                if col == COLUMNS.index("where"):
+                    item.setToolTip(self._where_details(row))
                 if col in (COLUMNS.index("charge"), COLUMNS.index("multiplicity")) and text:
                     item.setData(Qt.ItemDataRole.EditRole, int(text))  # sorts as a number
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
@@ -332,6 +350,36 @@ class HistoryPanel(Retranslatable, QWidget):
         if selected:
             self.select_folder(selected)
         self._update_buttons()
+
+    def _where_name(self, row: Any) -> str:
+        """The "Ran on" cell: Local, Local SLURM, or the profile and its host (with a mark
+        while the connection to the cluster is lost)."""
+        where = str(_row_value(row, "where") or "")
+        if where == "remote":
+            text = self.tr("%1 (%2)").replace("%1", str(_row_value(row, "profile") or "")) \
+                .replace("%2", str(_row_value(row, "host") or ""))
+            return text + (" ⚠" if _row_value(row, "connectionError") else "")
+        return {"local": self.tr("Local"), "slurm": self.tr("Local SLURM")}.get(where, "")
+
+    def _where_details(self, row: Any) -> str:
+        """Where the job ran, in sentences: the cell's tooltip and the line over the preview."""
+        where = str(_row_value(row, "where") or "")
+        if where == "local":
+            return self.tr("Ran on this computer.")
+        if where == "slurm":
+            return self.tr("Ran on the local SLURM cluster.")
+        if where != "remote":
+            return ""
+        lines = [self.tr("Ran on the cluster profile %1 (host %2).")
+                 .replace("%1", str(_row_value(row, "profile") or ""))
+                 .replace("%2", str(_row_value(row, "host") or ""))]
+        error = str(_row_value(row, "connectionError") or "")
+        if error:
+            lines.append(self.tr("Connection error: %1").replace("%1", error))
+        kept = [str(n) for n in _row_value(row, "remoteOnly") or []]
+        if kept:
+            lines.append(self.tr("Left on the cluster: %1").replace("%1", ", ".join(kept)))
+        return "\n".join(lines)
 
     def _status_name(self, status: str) -> str:
         names = {
@@ -347,6 +395,9 @@ class HistoryPanel(Retranslatable, QWidget):
         """Status names in the table follow the new language."""
         if self.rows:
             self.set_rows(self.rows)
+        row = self.selected_row()
+        if row is not None:
+            self.where_label.setText(self._where_details(row))
 
     # -- selection ---------------------------------------------------------------------------
     def selected_row(self) -> Any | None:
@@ -391,6 +442,10 @@ class HistoryPanel(Retranslatable, QWidget):
         folder = self.selected_folder()
         self.preview_input.clear()
         self.preview_log.clear()
+        row = self.selected_row()
+        details = self._where_details(row) if row is not None else ""
+        self.where_label.setText(details)
+        self.where_label.setVisible(bool(details))
         if folder is None:
             self._preview_call.discard()
             return
