@@ -403,8 +403,9 @@ def near_planar(kind: str, value: float) -> bool:
 
     ``geometry adjust`` from a geometry whose constrained torsion is (nearly) planar fails
     in ``geom_impose_constraints`` ("imposition of constraints did not converge", the
-    torsion driven to minus the target: ethane from 0 to 60, 30 or 15 degrees, and from
-    0.001, 0.01 and 0.1 degrees, all fail; from 0.5 degrees and more it works)."""
+    torsion driven to minus the target: ethane from 0 to 60, 30 or 15 degrees, from 180
+    to 150, and from 0.001, 0.01 and 0.1 degrees, all fail; from 0.5 degrees and more it
+    works)."""
     return kind == "dihedral" and abs(math.remainder(value, 180.0)) < 1.0
 
 
