@@ -107,3 +107,26 @@ def test_a_torsion_scan_set_up_and_run_over_mcp_lists_its_profile(server: McpPro
     assert [p["value"] for p in points] == pytest.approx([0.0, 60.0, 120.0], abs=0.01)
     # Staggered lowest; each eclipsed end 2.87 kcal/mol above (SCF/STO-3G).
     assert [p["relativeKcal"] for p in points] == pytest.approx([2.87, 0.0, 2.87], abs=0.02)
+
+
+def test_the_window_tools_set_a_scan_through_the_geometry_editor(spawn: Any) -> None:
+    from tests.mcp.conftest import GUI_ENV, run_window_command
+
+    server = spawn(env=GUI_ENV, flag="--mcp-gui")
+    doc_id, _rev = ethane(server)
+    assert run_window_command(server, "ui_select", {"target": "moleculeView",
+                                                    "atomIds": HCCH})["status"] == "done"
+    assert run_window_command(server, "ui_set_value", {"target": "scanEndInput",
+                                                       "value": "120"})["status"] == "done"
+    assert run_window_command(server, "ui_set_value", {"target": "scanStepsSpin",
+                                                       "value": 3})["status"] == "done"
+    rec = run_window_command(server, "ui_activate", {"target": "scanCoordinateButton"})
+    assert rec["status"] == "done", rec
+    scan = server.project(doc_id)["calculation"]["scan"]
+    assert (scan["atoms"], scan["end"], scan["steps"]) == (HCCH, 120.0, 3)
+    # A refusal is the command's outcome, with the reason, and changes nothing.
+    before = server.project(doc_id)
+    run_window_command(server, "ui_set_value", {"target": "scanEndInput", "value": "999"})
+    rec = run_window_command(server, "ui_activate", {"target": "scanCoordinateButton"})
+    assert rec["status"] == "failed" and "is not a number in" in str(rec), rec
+    assert server.project(doc_id) == before
