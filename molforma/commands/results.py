@@ -176,6 +176,14 @@ def _print_items(page: dict[str, Any], out: TextIO) -> None:
             w(f"{it['index']:4d} {it['spin']:10s} {it['number']:5d} {it['energy']:14.6f}"
               f" {it['energyEv']:11.4f} eV  occ {occ:>5s}  {it['symmetry'] or ''}\n")
             continue
+        if sec == "scan":
+            # round first: a value a hair below zero prints as 0.0000, not -0.0000
+            value = "-" if it["value"] is None else f"{round(it['value'], 4) + 0.0:12.4f}"
+            energy = "-" if it["energy"] is None else f"{it['energy']:18.10f}"
+            rel = "-" if it["relativeKcal"] is None else f"{it['relativeKcal']:9.3f}"
+            w(f"{it['point']:4d} {it['target']:12.4f} {value:>12s} {energy:>18s} {rel:>9s}"
+              f" kcal/mol  {'converged' if it['converged'] else 'not converged'}\n")
+            continue
         if sec == "charges":
             q = "-" if it["mulliken"] is None else f"{it['mulliken']:8.4f}"
             spin = "" if it["mullikenSpin"] is None else f"  spin {it['mullikenSpin']:8.4f}"

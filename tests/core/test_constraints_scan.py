@@ -141,3 +141,15 @@ def test_a_constraint_on_a_deleted_atom_stops_the_input_with_its_reason() -> Non
     with pytest.raises(ValidationError) as info:
         render_input(p)
     assert info.value.code == "constraint_unknown_atom"
+
+
+def test_the_results_command_lists_a_scans_points(capsys: pytest.CaptureFixture[str]) -> None:
+    from molforma.commands.results import main
+    from tests.paths import NWCHEM_DATA
+
+    assert main([str(NWCHEM_DATA / "ethane_scf_torsion_scan.out"), "--section", "scan"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == 5
+    assert rows[0].split() == ["1", "0.0000", "0.0000", "-78.3016054000", "2.870", "kcal/mol",
+                               "converged"]
+    assert rows[2].split()[4] == "0.000"  # staggered, the lowest
