@@ -153,3 +153,14 @@ def test_the_results_command_lists_a_scans_points(capsys: pytest.CaptureFixture[
     assert rows[0].split() == ["1", "0.0000", "0.0000", "-78.3016054000", "2.870", "kcal/mol",
                                "converged"]
     assert rows[2].split()[4] == "0.000"  # staggered, the lowest
+
+
+def test_cartesian_coordinates_asked_for_with_constraints_are_a_problem_before_run() -> None:
+    p = make_project(WATER, task="optimize",
+                     constraints=[{"atoms": ["a2", "a1", "a3"], "value": 110.0}])
+    p["advanced"]["nocenter"] = True  # noautoz: NWChem would not hold the angle
+    assert [(x["field"], x["code"]) for x in input_errors(p)] == [
+        ("advanced.nocenter", "constraints_cartesian")]
+    with pytest.raises(ValidationError) as info:
+        render_input(p)
+    assert info.value.code == "constraints_cartesian"
