@@ -2,7 +2,8 @@
 
 In a source checkout (and an editable install) they sit beside the package, as
 SPEC.md's layout has them; an installed wheel puts them under
-``<prefix>/share/molforma/``; the Linux bundle (``scripts/build_bundle.sh``, made
+``<base>/share/molforma/`` of the scheme it was installed with (a venv's prefix,
+``~/.local`` for ``--user``, ``/usr/local`` for Debian's system pip); the Linux bundle (``scripts/build_bundle.sh``, made
 with PyInstaller) keeps them in its ``_internal/`` folder, which PyInstaller names
 in ``sys._MEIPASS``.
 """
@@ -26,7 +27,17 @@ def data_dir(name: str) -> Path:
     bundled = bundle_dir()
     if bundled is not None:
         return bundled / name
-    beside = Path(__file__).resolve().parent.parent / name
+    here = Path(__file__).resolve()
+    beside = here.parent.parent / name
     if beside.is_dir():
         return beside
-    return Path(sys.prefix) / "share" / "molforma" / name
+    # A wheel's data files go to the install base of the scheme pip used: the package
+    # sits in <base>/lib/pythonX.Y/site-packages/molforma/, so <base> is four folders up.
+    # That is sys.prefix for a venv, but ~/.local for `pip install --user` and /usr/local
+    # for Debian's system pip, neither of which sys.prefix names.
+    installed = Path(sys.prefix) / "share" / "molforma" / name
+    if len(here.parents) > 4:
+        base = here.parents[4] / "share" / "molforma" / name
+        if base.is_dir() or not installed.is_dir():
+            return base
+    return installed

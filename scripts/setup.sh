@@ -32,6 +32,7 @@ DEB_GROUPS=(
   "SLURM and munge, for the real single-node cluster the batch-job tests start (tests/slurm_cluster.py; the package scripts start no service)|slurm-wlm munge"
   "OpenSSH server, for the sshd the remote-cluster tests start in front of that cluster (tests/ssh_rig.py; the package scripts start no service)|openssh-server"
   "desktop integration tests: desktop-file-validate, xdg-mime (with the mimetype reader it uses outside a desktop session), update-mime-database, gtk-update-icon-cache, appstreamcli|desktop-file-utils xdg-utils libfile-mimeinfo-perl shared-mime-info gtk-update-icon-cache appstream"
+  "binutils, whose objdump and objcopy PyInstaller uses to build the Linux bundle the bundle tests run (scripts/build_bundle.sh)|binutils"
 )
 MIN_PYTHON="3.11"
 

@@ -10,10 +10,12 @@ found where the wheel put them.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import struct
 import subprocess
+import sys
 import zipfile
 from email.parser import Parser
 from pathlib import Path
@@ -209,3 +211,31 @@ def test_a_japanese_screenshot_renders_the_translated_window(installed: Installe
     finally:
         moved.rename(folder)
     assert japanese != untranslated
+
+
+def test_a_user_install_finds_its_translations_and_resources(installed: Installed,
+                                                             tmp_path: Path) -> None:
+    # `pip install --user` puts the wheel's data under ~/.local/share, which sys.prefix
+    # does not name: the package finds it through its own install base.
+    base_python = Path(sys.base_prefix) / "bin" / "python3"
+    user_base = tmp_path / "userbase"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env.update(PYTHONUSERBASE=str(user_base), PIP_BREAK_SYSTEM_PACKAGES="1",
+               PIP_DISABLE_PIP_VERSION_CHECK="1")
+    done = subprocess.run([str(base_python), "-m", "pip", "install", "-q", "--user",
+                           "--no-deps", "--no-index", str(installed.wheel)],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    code = ("import json, molforma.paths as p; print(json.dumps({'file': p.__file__, "
+            "'translations': str(p.data_dir('translations')), "
+            "'resources': str(p.data_dir('resources'))}))")
+    out = subprocess.run([str(base_python), "-c", code], env=env, cwd=installed.home,
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    found = json.loads(out)
+    assert Path(found["file"]).is_relative_to(user_base)
+    share = user_base / "share" / "molforma"
+    assert Path(found["translations"]) == share / "translations"
+    assert (share / "translations" / "molforma_ja.qm").is_file()
+    assert Path(found["resources"]) == share / "resources"
+    assert (share / "resources" / "functionals.json").is_file()
