@@ -301,7 +301,9 @@ CONTROLS: tuple[Control, ...] = (
     Control("environmentTable", Kind.TABLE, "execution.environment", protected=_EXEC),
     Control("environmentAdd", B, "execution.environment", protected=_EXEC),
     Control("environmentRemove", B, "execution.environment", protected=_EXEC),
-    Control("schedulerCombo", C, "execution.scheduler", protected=_EXEC),
+    # "Run on": local, the local SLURM or a cluster profile (scheduler and remote_profile).
+    Control("schedulerCombo", C, "execution.scheduler, execution.remote_profile",
+            protected=_EXEC),
     Control("accountEdit", L, "execution.account", protected=_EXEC),
     Control("batchDirectivesEdit", L, "execution.batch_directives", protected=_EXEC),
     Control("processesSpin", S, "execution.processes"),

@@ -69,6 +69,17 @@ LOG_READ_BYTES = 1 << 20  # at most this much new output is shown per poll
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Protected batch fields (SPEC.md section 7): like the launcher, MCP must not drive them.
 PROTECTED_BATCH_WIDGETS = ("schedulerCombo", "accountEdit", "batchDirectivesEdit")
+# The "Run on" choice: its data is the scheduler ("local" or "slurm"); a cluster profile's
+# item (scheduler slurm) holds the profile's name under this role.
+PROFILE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def _profiles() -> list[tuple[str, str]]:
+    """(name, host) of the person's cluster profiles, read from Preferences now: profiles
+    saved by the Preferences dialog or added to preferences.json by hand both show."""
+    from molforma.preferences import load_preferences
+
+    return [(p.name, p.host) for p in load_preferences().profiles]
 
 
 def _private_box() -> dict[str, Any]:
@@ -336,12 +347,10 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.scheduler_combo.setObjectName("schedulerCombo")
         self.scheduler_combo.addItem("", "local")
         self.scheduler_combo.addItem("", "slurm")
-
-        def names() -> None:
-            self.scheduler_combo.setItemText(0, self.tr("Local (this computer)"))
-            self.scheduler_combo.setItemText(1, self.tr("SLURM cluster (batch job)"))
-
-        self.bind_text(names)
+        # Each cluster profile of Preferences follows (rebuilt by refresh): one choice of
+        # where the job runs, here, the local SLURM, or a remote cluster over ssh.
+        self._profile_items: list[tuple[str, str | None]] = []
+        self.bind_text(self._scheduler_names)
         form.addRow(self.label(lambda: self.tr("Run on:")),
                     self._with_message("scheduler", self.scheduler_combo))
         self.batch_box = QWidget(group)
@@ -390,8 +399,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         bf.addRow(self.batch_note)
         form.addRow(self.batch_box)
 
-        self.scheduler_combo.currentIndexChanged.connect(
-            lambda _i: self._set("scheduler", self.scheduler_combo.currentData()))
+        self.scheduler_combo.currentIndexChanged.connect(lambda _i: self._choose_run_on())
         for edit, key in ((self.partition_edit, "partition"), (self.account_edit, "account"),
                           (self.qos_edit, "qos")):
             edit.editingFinished.connect(lambda e=edit, k=key: self._commit_name(k, e))
@@ -399,6 +407,51 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.tasks_spin.valueChanged.connect(lambda v: self._set("tasksPerNode", int(v)))
         self.directives_edit.editingFinished.connect(self._commit_directives)
         return group
+
+    def _scheduler_names(self) -> None:
+        combo = self.scheduler_combo
+        combo.setItemText(0, self.tr("Local (this computer)"))
+        combo.setItemText(1, self.tr("SLURM cluster (batch job)"))
+        for i, (name, host) in enumerate(self._profile_items, start=2):
+            text = (self.tr("Cluster profile %1 (%2, over ssh)").replace("%1", name)
+                    .replace("%2", host) if host is not None else
+                    self.tr("Cluster profile %1 (not in Preferences)").replace("%1", name))
+            combo.setItemText(i, text)
+        combo.setToolTip(self.tr(
+            "Where the calculation runs: on this computer, as a batch job of the SLURM "
+            "cluster here, or on a cluster profile of your Preferences, reached over ssh "
+            "(Edit → Preferences edits the profiles)."))
+
+    def _fill_profiles(self, chosen: str | None) -> None:
+        """The profile items of the "Run on" choice: the person's profiles, and the
+        document's own choice when Preferences lack it (shown as such, never hidden)."""
+        items: list[tuple[str, str | None]] = list(_profiles())
+        if chosen and chosen not in [n for n, _h in items]:
+            items.append((chosen, None))
+        if items == self._profile_items:
+            return
+        combo = self.scheduler_combo
+        blocked = combo.blockSignals(True)
+        try:
+            while combo.count() > 2:
+                combo.removeItem(2)
+            for name, _host in items:
+                combo.addItem("", "slurm")
+                combo.setItemData(combo.count() - 1, name, PROFILE_ROLE)
+            self._profile_items = items
+            self._scheduler_names()
+        finally:
+            combo.blockSignals(blocked)
+
+    def _choose_run_on(self) -> None:
+        """Local, the local SLURM or a cluster profile: a profile is a SLURM batch job
+        submitted over ssh (scheduler slurm, remote_profile its name), one undo step."""
+        if self._loading:
+            return
+        combo = self.scheduler_combo
+        profile = combo.currentData(PROFILE_ROLE)
+        self._set_many({"scheduler": combo.currentData(),
+                         "remote_profile": str(profile) if profile else None})
 
     def _commit_name(self, key: str, edit: QLineEdit) -> None:
         """A partition, account or QoS typed (or set by a window command): its grammar is
@@ -463,6 +516,24 @@ class ExecutionPanel(Retranslatable, QWidget):
             self._show_messages()
             if key == "job_root":
                 self._remember_job_root(str(value))
+
+    def _set_many(self, values: dict[str, Any]) -> None:
+        """Several settings in one edit (its reason shown beside the scheduler choice)."""
+        if self._loading:
+            return
+        ex = self.ctx.document.project.get("execution", {})
+        changed = {k: v for k, v in values.items() if ex.get(k) != v}
+        if not changed:
+            self._local_errors.pop("scheduler", None)
+            self._show_messages()
+            return
+        msg = apply_edit(self.ctx, "set_execution", changed)
+        if msg:
+            self._local_errors["scheduler"] = msg
+            self.refresh()
+        else:
+            self._local_errors.pop("scheduler", None)
+            self._show_messages()
 
     def _remember_job_root(self, value: str) -> None:
         """Keep the person's job root in Preferences as the default of new projects.
@@ -607,7 +678,14 @@ class ExecutionPanel(Retranslatable, QWidget):
                     edit.setText(text)
             self.processes_spin.setValue(int(ex.get("processes", 1) or 1))
             scheduler = str(ex.get("scheduler") or "local")
+            profile = ex.get("remote_profile") or None
+            self._fill_profiles(profile)
             index = self.scheduler_combo.findData(scheduler)
+            if profile:
+                # A chosen profile shows even beside scheduler local (a project written so):
+                # the start then says it needs slurm, and choosing it again sets both.
+                index = self.scheduler_combo.findData(profile, PROFILE_ROLE)
+                scheduler = "slurm"
             self.scheduler_combo.setCurrentIndex(max(0, index))
             for edit, key in ((self.partition_edit, "partition"), (self.account_edit, "account"),
                               (self.qos_edit, "qos")):
@@ -678,6 +756,7 @@ class ExecutionPanel(Retranslatable, QWidget):
                 "%1", "; ".join(grammar.shown(t, 400) for t in calc.get("extra_tasks") or [])
                 or none),
             self.tr("Scheduler: %1").replace("%1", value(ex.get("scheduler") or "local")),
+            *self._profile_lines(ex),
             self.tr("Account: %1").replace("%1", value(ex.get("account"))),
             self.tr("Extra batch options: %1").replace(
                 "%1", " ".join(grammar.shown(d, 400)
@@ -711,6 +790,18 @@ class ExecutionPanel(Retranslatable, QWidget):
             self.tr("Run the calculation with these settings and trust them from now on?"),
         ]
         return "\n".join(lines)
+
+    def _profile_lines(self, ex: dict[str, Any]) -> list[str]:
+        """The confirmation's cluster profile and its host (from Preferences, read now:
+        that is where the job goes)."""
+        name = ex.get("remote_profile")
+        if not name:
+            return []
+        host = dict(_profiles()).get(str(name))
+        return [self.tr("Cluster profile: %1").replace("%1", grammar.shown(name, 400)),
+                self.tr("Host (ssh): %1").replace(
+                    "%1", grammar.shown(host, 400) if host is not None
+                    else self.tr("(not in Preferences)"))]
 
     def retranslate_dynamic(self) -> None:
         """The progress line is rebuilt in the new language."""

@@ -1,40 +1,78 @@
-"""Edit → Preferences…: display language and the trusted default execution settings.
+"""Edit → Preferences…: display language, the trusted default execution settings and
+the cluster profiles (remote SLURM clusters reached over ssh).
 
 The values are written with :func:`molforma.preferences.save_preferences` to a plain
 JSON file that the headless server reads without Qt. The executable, launcher and
 environment saved here are the trusted values of ``molforma --mcp`` (SPEC.md
-section 7); MCP can neither open this dialog nor change the file.
+section 7); MCP can neither open this dialog nor change the file. The same holds for
+the cluster profiles: MCP may name one for a job, only the person writes one.
+
+Profiles: each field shows the refusal of its grammar as it is typed (the very checks of
+:func:`molforma.preferences.check_profile`, which run again at save and at every job).
+"Test connection" runs :func:`molforma.jobs.remote.test_connection` on a worker thread
+(ssh may take seconds to answer or time out; the window never waits on it). Saving
+re-reads the file first, so a profile added to ``preferences.json`` by hand while the
+dialog was open is kept.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QPlainTextEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from molforma.errors import MolFormaError
 from molforma.gui import dialogs
-from molforma.gui.widgets.panel_workers import error_text, message_label, rows_to_remove
+from molforma.gui.widgets.panel_workers import (
+    BackgroundCall,
+    error_text,
+    message_label,
+    rows_to_remove,
+)
 from molforma.i18n import LANGUAGES, display_language
-from molforma.preferences import Preferences, save_preferences
+from molforma.nwchem import value_grammar as grammar
+from molforma.preferences import (
+    ClusterProfile,
+    Preferences,
+    check_profile,
+    parse_preferences,
+    preferences_path,
+    save_preferences,
+)
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _file_preferences(fallback: Preferences) -> Preferences:
+    """The Preferences file as it is now; ``fallback`` (the window's) when it is missing
+    or refused (a refused file is never trusted, and saving replaces it)."""
+    try:
+        return parse_preferences(preferences_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return fallback
 
 
 class PreferencesDialog(QDialog):
@@ -123,12 +161,21 @@ class PreferencesDialog(QDialog):
         cancel.setObjectName("preferencesCancel")
         cancel.setText(self.tr("Cancel"))
 
+        general = QWidget(self)
+        general.setObjectName("preferencesGeneral")
+        gl = QVBoxLayout(general)
+        gl.addLayout(form)
+        gl.addWidget(trusted_note)
+        gl.addStretch(1)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("preferencesTabs")
+        self.tabs.addTab(general, self.tr("General"))
+        self.tabs.addTab(self._build_profiles(), self.tr("Cluster profiles"))
         lay = QVBoxLayout(self)
-        lay.addLayout(form)
-        lay.addWidget(trusted_note)
+        lay.addWidget(self.tabs, 1)
         lay.addWidget(self.message)
         lay.addWidget(self.buttons)
-        self.resize(560, 420)
+        self.resize(640, 560)
 
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -136,6 +183,292 @@ class PreferencesDialog(QDialog):
         self.environment_remove.clicked.connect(self._remove_rows)
         self.executable_browse.clicked.connect(lambda: self._browse(self.executable_edit))
         self.launcher_browse.clicked.connect(lambda: self._browse(self.launcher_edit))
+
+    # -- cluster profiles --------------------------------------------------------------------
+    def _build_profiles(self) -> QWidget:
+        """The profile list, the fields of the selected profile and "Test connection"."""
+        page = QWidget(self)
+        page.setObjectName("preferencesProfiles")
+        # The profiles as the file holds them now (one added by hand since the window
+        # started shows too); the names seen here tell the save which ones were removed.
+        self._profiles: list[dict[str, Any]] = [p.model_dump() for p in _file_preferences(
+            self.ctx.preferences).profiles]
+        self._initial_names = {str(p["name"]) for p in self._profiles}
+        self._loading_profile = False
+
+        self.profile_list = QListWidget(page)
+        self.profile_list.setObjectName("prefProfileList")
+        for p in self._profiles:
+            self.profile_list.addItem(str(p["name"]))
+        self.profile_add = QPushButton(self.tr("Add"), page)
+        self.profile_add.setObjectName("prefProfileAdd")
+        self.profile_remove = QPushButton(self.tr("Remove"), page)
+        self.profile_remove.setObjectName("prefProfileRemove")
+        left = QVBoxLayout()
+        left.addWidget(self.profile_list, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.profile_add)
+        buttons.addWidget(self.profile_remove)
+        left.addLayout(buttons)
+
+        self.profile_box = QGroupBox(self.tr("Profile"), page)
+        self.profile_box.setObjectName("prefProfileFields")
+        form = QFormLayout(self.profile_box)
+        self.profile_fields: dict[str, QLineEdit | QPlainTextEdit] = {}
+        self.profile_messages: dict[str, QLabel] = {}
+
+        def field(key: str, name: str, label: str, placeholder: str = "") -> None:
+            widget: QLineEdit | QPlainTextEdit
+            if key == "environment_lines":
+                widget = QPlainTextEdit(self.profile_box)
+                widget.setPlaceholderText(placeholder)
+                widget.setMaximumHeight(90)
+                widget.textChanged.connect(lambda k=key: self._profile_edited(k))
+            else:
+                widget = QLineEdit(self.profile_box)
+                widget.setPlaceholderText(placeholder)
+                widget.textEdited.connect(lambda _t, k=key: self._profile_edited(k))
+            widget.setObjectName(name)
+            msg = message_label(f"{name}Message", self.profile_box)
+            box = QWidget(self.profile_box)
+            bl = QVBoxLayout(box)
+            bl.setContentsMargins(0, 0, 0, 0)
+            bl.setSpacing(1)
+            bl.addWidget(widget)
+            bl.addWidget(msg)
+            form.addRow(label, box)
+            self.profile_fields[key] = widget
+            self.profile_messages[key] = msg
+
+        field("name", "prefProfileName", self.tr("Name:"))
+        field("host", "prefProfileHost", self.tr("SSH host (alias):"),
+              self.tr("a Host of your ssh_config, or user@host"))
+        field("ssh_config", "prefProfileSshConfig", self.tr("ssh_config file:"),
+              self.tr("(your ~/.ssh/config)"))
+        field("remote_folder", "prefProfileRemoteFolder", self.tr("Remote folder:"),
+              self.tr("e.g. /scratch/you/molforma-jobs or ~/molforma-jobs"))
+        field("partition", "prefProfilePartition", self.tr("Partition:"),
+              self.tr("(cluster default)"))
+        field("account", "prefProfileAccount", self.tr("Account:"), self.tr("(default)"))
+        field("qos", "prefProfileQos", self.tr("QoS:"), self.tr("(default)"))
+        field("environment_lines", "prefProfileEnvironment", self.tr("Environment lines:"),
+              self.tr("one per line, e.g. module load nwchem"))
+        field("nwchem_command", "prefProfileNwchem", self.tr("NWChem command:"))
+        field("launcher", "prefProfileLauncher", self.tr("MPI launcher:"))
+
+        self.profile_test = QPushButton(self.tr("Test connection"), self.profile_box)
+        self.profile_test.setObjectName("prefProfileTest")
+        self.profile_test.setToolTip(self.tr(
+            "Connect with ssh as MolForma will (never asking for a password or accepting "
+            "an unknown host key) and list the cluster's partitions with sinfo"))
+        self.profile_test_result = QLabel(self.profile_box)
+        self.profile_test_result.setObjectName("prefProfileTestResult")
+        self.profile_test_result.setWordWrap(True)
+        self.profile_test_result.setTextFormat(Qt.TextFormat.PlainText)  # ssh's words
+        self.profile_test_result.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow(self.profile_test, self.profile_test_result)
+        self._test_call = BackgroundCall(self)
+        self._test_call.done.connect(self._show_test)
+        self._test_call.failed.connect(
+            lambda exc: self._show_test_text(error_text(exc), error=True))
+
+        note = QLabel(self.tr(
+            "A profile runs the calculation as a SLURM batch job on a cluster you reach "
+            "with ssh; choose it in the Execution tab. Authentication is your own ssh "
+            "set-up (keys, agent): MolForma stores no password and never accepts an "
+            "unknown host key. MCP clients may choose a profile but never create or "
+            "change one."), page)
+        note.setObjectName("prefProfilesNote")
+        note.setWordWrap(True)
+
+        top = QHBoxLayout()
+        top.addLayout(left, 1)
+        top.addWidget(self.profile_box, 3)
+        lay = QVBoxLayout(page)
+        lay.addLayout(top, 1)
+        lay.addWidget(note)
+
+        self.profile_list.currentRowChanged.connect(self._show_profile)
+        self.profile_add.clicked.connect(self._add_profile)
+        self.profile_remove.clicked.connect(self._remove_profile)
+        self.profile_test.clicked.connect(self.test_connection)
+        if self._profiles:
+            self.profile_list.setCurrentRow(0)
+        else:
+            self._show_profile(-1)
+        return page
+
+    def _field_value(self, key: str) -> Any:
+        widget = self.profile_fields[key]
+        if isinstance(widget, QPlainTextEdit):
+            return [ln.strip() for ln in widget.toPlainText().splitlines() if ln.strip()]
+        text = widget.text().strip()
+        if key in ("ssh_config", "partition", "account", "qos"):
+            return text or None
+        return text
+
+    def _check_field(self, key: str, value: Any) -> str:
+        """The refusal of ``value`` for ``key`` ('' when it is acceptable): the grammar
+        :func:`molforma.preferences.check_profile` applies, and names used once."""
+        row = self.profile_list.currentRow()
+        name = str(self._profiles[row]["name"]) if 0 <= row < len(self._profiles) else ""
+        check: dict[str, Callable[[], Any]] = {
+            "name": lambda: grammar.validate_profile_name(value),
+            "host": lambda: grammar.validate_ssh_host(value, name),
+            "ssh_config": lambda: grammar.validate_ssh_config_path(value, name),
+            "remote_folder": lambda: grammar.validate_remote_folder(value, name),
+            "environment_lines": lambda: grammar.validate_remote_environment_lines(value, name),
+        }
+        try:
+            if key in check:
+                check[key]()
+            elif key in ("partition", "account", "qos"):
+                grammar.validate_slurm_name(key, value)
+            else:
+                grammar.validate_remote_command(key, value, name)
+        except MolFormaError as exc:
+            return error_text(exc)
+        if key == "name" and [str(p["name"]) for i, p in enumerate(self._profiles)
+                              if i != row].count(value):
+            return self.tr("Another profile is already called %1.").replace("%1", str(value))
+        return ""
+
+    def _show_field_message(self, key: str, text: str) -> None:
+        label = self.profile_messages[key]
+        label.setText(text)
+        label.setVisible(bool(text))
+
+    def _profile_edited(self, key: str) -> None:
+        """A field typed: kept in the profile, its refusal shown beside it at once."""
+        row = self.profile_list.currentRow()
+        if self._loading_profile or not 0 <= row < len(self._profiles):
+            return
+        value = self._field_value(key)
+        self._profiles[row][key] = value
+        if key == "name":
+            item = self.profile_list.item(row)
+            if item is not None:
+                item.setText(str(value))
+        self._show_field_message(key, self._check_field(key, value))
+
+    def _show_profile(self, row: int) -> None:
+        """Fill the fields with the profile of ``row`` (none: the fields are disabled)."""
+        has = 0 <= row < len(self._profiles)
+        self.profile_box.setEnabled(has)
+        self.profile_remove.setEnabled(has)
+        self._loading_profile = True
+        try:
+            for key, widget in self.profile_fields.items():
+                value = self._profiles[row].get(key) if has else None
+                if isinstance(widget, QPlainTextEdit):
+                    widget.setPlainText("\n".join(str(v) for v in value or []))
+                else:
+                    widget.setText("" if value is None else str(value))
+        finally:
+            self._loading_profile = False
+        for key in self.profile_fields:
+            self._show_field_message(key, self._check_field(
+                key, self._field_value(key)) if has else "")
+        self._test_call.discard()
+        self.profile_test.setEnabled(has)
+        self._show_test_text("")
+
+    def _add_profile(self) -> None:
+        names = {str(p["name"]) for p in self._profiles}
+        n = 1
+        while f"cluster{n}" in names:
+            n += 1
+        self._profiles.append({
+            "name": f"cluster{n}", "host": "", "ssh_config": None,
+            "remote_folder": "~/molforma-jobs", "scheduler": "slurm", "partition": None,
+            "account": None, "qos": None, "environment_lines": [],
+            "nwchem_command": "nwchem", "launcher": "mpirun"})
+        self.profile_list.addItem(f"cluster{n}")
+        self.profile_list.setCurrentRow(len(self._profiles) - 1)
+        self.profile_fields["host"].setFocus()
+
+    def _remove_profile(self) -> None:
+        row = self.profile_list.currentRow()
+        if not 0 <= row < len(self._profiles):
+            return
+        del self._profiles[row]
+        self.profile_list.takeItem(row)
+        self._show_profile(self.profile_list.currentRow())
+
+    def _checked_profile(self, data: dict[str, Any]) -> ClusterProfile:
+        """``data`` as a profile, each value by its grammar.
+
+        Raises:
+            ValueError: the sentence naming the profile and what is wrong.
+        """
+        try:
+            check_profile(ClusterProfile.model_construct(**data))
+            return ClusterProfile.model_validate(data)
+        except MolFormaError as exc:
+            raise ValueError(error_text(exc)) from None
+        except Exception as exc:  # noqa: BLE001 - pydantic's own refusal, shown
+            raise ValueError(self.tr("Cluster profile %1: %2").replace(
+                "%1", str(data.get("name"))).replace("%2", str(exc))) from None
+
+    def test_connection(self) -> None:
+        """Run ``sinfo`` on the selected profile's cluster over ssh, on a worker thread."""
+        row = self.profile_list.currentRow()
+        if not 0 <= row < len(self._profiles):
+            return
+        try:
+            profile = self._checked_profile(dict(self._profiles[row]))
+        except ValueError as exc:
+            self._show_test_text(str(exc), error=True)
+            return
+        from molforma.jobs.remote import test_connection
+
+        self.profile_test.setEnabled(False)
+        self._show_test_text(self.tr("Connecting to %1…").replace("%1", profile.host))
+        self._test_call.start(lambda: test_connection(profile))
+
+    def _show_test(self, result: Any) -> None:
+        self.profile_test.setEnabled(True)
+        if not result.get("reachable"):
+            self._show_test_text(self.tr("Not reachable: %1").replace(
+                "%1", str(result.get("message") or result.get("error") or "")), error=True)
+            return
+        names = [str(p.get("name")) + (self.tr(" (default)") if p.get("default") else "")
+                 for p in result.get("partitions") or []]
+        self._show_test_text(self.tr("Reachable. Partitions: %1").replace(
+            "%1", ", ".join(names) or self.tr("(none)")))
+
+    def _show_test_text(self, text: str, *, error: bool = False) -> None:
+        if error or not text:
+            self.profile_test.setEnabled(self.profile_box.isEnabled())
+        self.profile_test_result.setText(text)
+        self.profile_test_result.setProperty("error", error)
+        self.profile_test_result.setStyleSheet("color: #b00020;" if error else "")
+
+    def _profiles_to_save(self, fresh: Preferences) -> list[ClusterProfile]:
+        """The dialog's profiles, then those of the file the dialog never showed (added by
+        hand while it was open); a profile removed here stays removed.
+
+        Raises:
+            ValueError: a profile refused (it is selected) or a name used twice.
+        """
+        out: list[ClusterProfile] = []
+        for row, data in enumerate(self._profiles):
+            try:
+                out.append(self._checked_profile(dict(data)))
+            except ValueError:
+                self.tabs.setCurrentIndex(1)
+                self.profile_list.setCurrentRow(row)
+                raise
+        names = [p.name for p in out]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            self.tabs.setCurrentIndex(1)
+            raise ValueError(self.tr("Another profile is already called %1.")
+                             .replace("%1", twice[0]))
+        out += [p for p in fresh.profiles
+                if p.name not in self._initial_names and p.name not in names]
+        return out
 
     # -- table -------------------------------------------------------------------------------
     def _append_row(self, name: str, value: str) -> None:
@@ -190,10 +523,13 @@ class PreferencesDialog(QDialog):
             if name in env:
                 raise ValueError(self.tr("Variable given twice: %1").replace("%1", name))
             env[name] = value
-        current: Preferences = self.ctx.preferences
+        # The file as it is now, not as it was when the window started: what was added to
+        # it by hand meanwhile (a profile, say) is kept.
+        current = _file_preferences(self.ctx.preferences)
         return current.model_copy(update={
             "language": self.language_combo.currentData(),
             "executable": executable, "launcher": launcher, "environment": env,
+            "profiles": self._profiles_to_save(current),
         })
 
     def save(self) -> bool:
