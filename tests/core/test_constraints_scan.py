@@ -164,3 +164,24 @@ def test_cartesian_coordinates_asked_for_with_constraints_are_a_problem_before_r
     with pytest.raises(ValidationError) as info:
         render_input(p)
     assert info.value.code == "constraints_cartesian"
+
+
+def test_after_a_planar_dihedral_the_next_point_is_a_whole_geometry_block() -> None:
+    from molforma.nwchem.constraints import measure
+
+    p = make_project(H2O2, task="optimize", basis="sto-3g", scan={
+        "atoms": TORSION, "start": 180.0, "end": 60.0, "steps": 2})
+    p["document"]["bonds"] = [{"a": "a1", "b": "a2", "order": 1},
+                              {"a": "a1", "b": "a3", "order": 1},
+                              {"a": "a2", "b": "a4", "order": 1}]
+    text = render_input(p)
+    blocks = text.split("task scf optimize")
+    # Point 2 (120°) follows the planar 180°: NWChem 7.0.2 cannot adjust from there.
+    assert "\ngeometry adjust\n" not in blocks[1] and "geometry units angstrom" in blocks[1]
+    assert "\ngeometry adjust\n" in blocks[2]  # point 3 (60°) adjusts point 2's structure
+    # Each whole block holds the molecule with the coordinate already at its value.
+    for block, value in ((blocks[0], 180.0), (blocks[1], 120.0)):
+        lines = block.split("geometry units angstrom")[1].splitlines()[1:5]
+        atoms = [{"id": f"a{i}", **dict(zip("xyz", map(float, line.split()[1:4]), strict=True))}
+                 for i, line in enumerate(lines, start=1)]
+        assert abs(measure(atoms, TORSION)) == pytest.approx(value, abs=1e-6)
