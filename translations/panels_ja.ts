@@ -355,6 +355,18 @@
         <translation>入力一式を保存</translation>
     </message>
     <message>
+        <source>Cluster profile %1 (%2, over ssh)</source>
+        <translation>クラスタープロファイル %1（%2、ssh 経由）</translation>
+    </message>
+    <message>
+        <source>Cluster profile %1 (not in Preferences)</source>
+        <translation>クラスタープロファイル %1（環境設定にありません）</translation>
+    </message>
+    <message>
+        <source>Where the calculation runs: on this computer, as a batch job of the SLURM cluster here, or on a cluster profile of your Preferences, reached over ssh (Edit → Preferences edits the profiles).</source>
+        <translation>計算を実行する場所: このコンピューター、ここの SLURM クラスターのバッチジョブ、または ssh で接続する環境設定のクラスタープロファイル（プロファイルは 編集 → 環境設定 で編集します）。</translation>
+    </message>
+    <message>
         <source>Give a command (for example nwchem).</source>
         <translation>コマンドを指定してください（例: nwchem）。</translation>
     </message>
@@ -409,6 +421,18 @@
     <message>
         <source>Run the calculation with these settings and trust them from now on?</source>
         <translation>この設定で計算を実行し、今後この値を信頼済みとしますか？</translation>
+    </message>
+    <message>
+        <source>Cluster profile: %1</source>
+        <translation>クラスタープロファイル: %1</translation>
+    </message>
+    <message>
+        <source>Host (ssh): %1</source>
+        <translation>ホスト (ssh): %1</translation>
+    </message>
+    <message>
+        <source>(not in Preferences)</source>
+        <translation>（環境設定にありません）</translation>
     </message>
     <message>
         <source>Confirm or cancel the candidate before running.</source>
@@ -654,6 +678,10 @@
         <translation>フォルダ</translation>
     </message>
     <message>
+        <source>Ran on</source>
+        <translation>実行場所</translation>
+    </message>
+    <message>
         <source>Input</source>
         <translation>入力</translation>
     </message>
@@ -682,6 +710,10 @@
         <translation>CSVを書き出す…</translation>
     </message>
     <message>
+        <source>Where the job ran: this computer, the local SLURM, or a cluster profile and its host</source>
+        <translation>ジョブを実行した場所: このコンピューター、ローカルの SLURM、またはクラスタープロファイルとそのホスト</translation>
+    </message>
+    <message>
         <source>No job root is set.</source>
         <translation>ジョブ保存先が設定されていません。</translation>
     </message>
@@ -708,6 +740,38 @@
     <message>
         <source>Scan failed: %1</source>
         <translation>走査に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Local</source>
+        <translation>ローカル</translation>
+    </message>
+    <message>
+        <source>Local SLURM</source>
+        <translation>ローカル SLURM</translation>
+    </message>
+    <message>
+        <source>Ran on this computer.</source>
+        <translation>このコンピューターで実行しました。</translation>
+    </message>
+    <message>
+        <source>Ran on the local SLURM cluster.</source>
+        <translation>ローカルの SLURM クラスターで実行しました。</translation>
+    </message>
+    <message>
+        <source>Ran on the cluster profile %1 (host %2).</source>
+        <translation>クラスタープロファイル %1（ホスト %2）で実行しました。</translation>
+    </message>
+    <message>
+        <source>Connection error: %1</source>
+        <translation>接続エラー: %1</translation>
+    </message>
+    <message>
+        <source>Left on the cluster: %1</source>
+        <translation>クラスターに残したファイル: %1</translation>
     </message>
     <message>
         <source>queued</source>
@@ -1166,6 +1230,122 @@
     <message>
         <source>Cancel</source>
         <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>一般</translation>
+    </message>
+    <message>
+        <source>Cluster profiles</source>
+        <translation>クラスタープロファイル</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>プロファイル</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名前:</translation>
+    </message>
+    <message>
+        <source>SSH host (alias):</source>
+        <translation>SSH ホスト（別名）:</translation>
+    </message>
+    <message>
+        <source>a Host of your ssh_config, or user@host</source>
+        <translation>ssh_config の Host、または user@host</translation>
+    </message>
+    <message>
+        <source>ssh_config file:</source>
+        <translation>ssh_config ファイル:</translation>
+    </message>
+    <message>
+        <source>(your ~/.ssh/config)</source>
+        <translation>（あなたの ~/.ssh/config）</translation>
+    </message>
+    <message>
+        <source>Remote folder:</source>
+        <translation>リモートフォルダー:</translation>
+    </message>
+    <message>
+        <source>e.g. /scratch/you/molforma-jobs or ~/molforma-jobs</source>
+        <translation>例: /scratch/you/molforma-jobs または ~/molforma-jobs</translation>
+    </message>
+    <message>
+        <source>Partition:</source>
+        <translation>パーティション:</translation>
+    </message>
+    <message>
+        <source>(cluster default)</source>
+        <translation>（クラスターの既定）</translation>
+    </message>
+    <message>
+        <source>Account:</source>
+        <translation>アカウント:</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>（既定）</translation>
+    </message>
+    <message>
+        <source>QoS:</source>
+        <translation>QoS:</translation>
+    </message>
+    <message>
+        <source>Environment lines:</source>
+        <translation>環境設定行:</translation>
+    </message>
+    <message>
+        <source>one per line, e.g. module load nwchem</source>
+        <translation>1 行に 1 つ。例: module load nwchem</translation>
+    </message>
+    <message>
+        <source>NWChem command:</source>
+        <translation>NWChem コマンド:</translation>
+    </message>
+    <message>
+        <source>MPI launcher:</source>
+        <translation>MPIランチャー:</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>接続テスト</translation>
+    </message>
+    <message>
+        <source>Connect with ssh as MolForma will (never asking for a password or accepting an unknown host key) and list the cluster&apos;s partitions with sinfo</source>
+        <translation>MolForma と同じ方法で ssh 接続し（パスワードを尋ねることも未知のホスト鍵を受け入れることもありません）、sinfo でクラスターのパーティションを一覧します</translation>
+    </message>
+    <message>
+        <source>A profile runs the calculation as a SLURM batch job on a cluster you reach with ssh; choose it in the Execution tab. Authentication is your own ssh set-up (keys, agent): MolForma stores no password and never accepts an unknown host key. MCP clients may choose a profile but never create or change one.</source>
+        <translation>プロファイルは、ssh で接続するクラスターで計算を SLURM バッチジョブとして実行します。実行タブで選んでください。認証はあなた自身の ssh の設定（鍵、エージェント）で行い、MolForma はパスワードを保存せず、未知のホスト鍵を受け入れることもありません。MCP クライアントはプロファイルを選べますが、作成や変更はできません。</translation>
+    </message>
+    <message>
+        <source>Another profile is already called %1.</source>
+        <translation>%1 という名前のプロファイルはすでにあります。</translation>
+    </message>
+    <message>
+        <source>Cluster profile %1: %2</source>
+        <translation>クラスタープロファイル %1: %2</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>%1 に接続しています…</translation>
+    </message>
+    <message>
+        <source>Not reachable: %1</source>
+        <translation>接続できません: %1</translation>
+    </message>
+    <message>
+        <source> (default)</source>
+        <translation>（既定）</translation>
+    </message>
+    <message>
+        <source>Reachable. Partitions: %1</source>
+        <translation>接続できました。パーティション: %1</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（なし）</translation>
     </message>
     <message>
         <source>Choose a program</source>

@@ -118,7 +118,7 @@ def test_the_run_confirmation_lists_the_profile_and_its_host(
 
 def test_run_on_and_the_confirmation_in_japanese(
         make_main_window: Any, monkeypatch: pytest.MonkeyPatch, config: Path,
-        tmp_path: Path) -> None:
+        qtbot: Any) -> None:
     from molforma.gui.app import set_language
 
     _write_prefs(config, [_profile("hpc")])
@@ -130,7 +130,9 @@ def test_run_on_and_the_confirmation_in_japanese(
                           preview=False)
         panel = win.panels["execution"]
         combo = panel.findChild(QComboBox, "schedulerCombo")
-        assert combo.currentText() == "クラスタープロファイル hpc（hpc-login、ssh 経由）"
+        # LanguageChange is posted: the item texts follow once it is delivered.
+        qtbot.waitUntil(lambda: combo.currentText() == (
+            "クラスタープロファイル hpc（hpc-login、ssh 経由）"))
         text = panel._untrusted_text()
         assert "クラスタープロファイル: hpc" in text and "ホスト (ssh): hpc-login" in text
     finally:

@@ -32,6 +32,8 @@ _KEEP = re.compile(r"SMILES|MolForma|NWChem|MCP|XYZ|PDB|MDL|Molfile|CCO|Enter|Ct
                    # method names and the NWChem keywords a field writes
                    r"COSMO|dielec|nroots|tddft|notriplet|nosinglet|cis|TDHF|TDA|CIS|Tamm|IRC|"
                    r"Dancoff|zcoord|optimize|"
+                   # remote clusters: the tools and the scheduler keep their names
+                   r"SLURM|ssh|SSH|sinfo|"
                    r"\.molforma\.json|\.xyz|\.mol|\.sdf|\.pdb|\.nw|%\d|%n")
 
 
