@@ -719,7 +719,11 @@ def _build(st: _State) -> Results:
     for e in totals:
         if not e.displaced:
             by_kind[e.kind] = e.energy
-    final = chem.choose_final(st.energies)
+    irc = st.chem.irc_line
+    # A reaction path (mepgs) after a transition-state search ends at a minimum: the
+    # energy of the run is the transition state's, printed before the path starts.
+    final = chem.choose_final([e for e in st.energies if irc is None or (e.line or 0) < irc]
+                              or st.energies)
     level: str | None = final.kind if final is not None else None
     if level == "optimization":
         level = max(by_kind, key=lambda k: chem.LEVEL_RANK[k]) if by_kind else None

@@ -98,6 +98,7 @@ ANCHORS: tuple[tuple[str, str], ...] = (
     ("NWChem Finite-difference Hessian", "fd_start"),
     ("Temperature                      =", "temperature"),  # the thermochemistry block
     ("(electrostatic) solvation energy", "solvation"),  # COSMO
+    ("Gonzalez & Schlegel IRC Optimization", "irc_start"),  # mepgs: the reaction path
 )
 # Anchors searched only in windows at or after the banner of their module ("NWChem DFT
 # Module", ...): one search for " Module" stands in for a dozen searches of the text.
@@ -150,6 +151,7 @@ class ChemState:
     thermo_energies: int = 0
     dispersion: float | None = None
     solvation: float | None = None
+    irc_line: int | None = None  # where the reaction path (mepgs) starts
     polarizabilities: list[Polarizability] = field(default_factory=list)
     md_steps: int = 0
     # Geometries (Angstrom) of the QMD steps as the output prints them: the frame before
@@ -273,6 +275,11 @@ def _td_transitions(tx: OutputText, end: int) -> list[Transition]:
                                   virtualSymmetry=m.group(5), coefficient=d_float(m.group(6)),
                                   component=m.group(7)))
     return out
+
+
+def _on_irc_start(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+    if st.chem.irc_line is None:
+        st.chem.irc_line = tx.line_number(start)
 
 
 def _on_solvation(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
@@ -752,7 +759,7 @@ def read_prefix(st: _State, head: str) -> None:
 
 HANDLERS = {
     "cc_energy": _on_cc_energy, "tce_energy": _on_tce_energy, "tddft_start": _on_tddft_start,
-    "solvation": _on_solvation,
+    "solvation": _on_solvation, "irc_start": _on_irc_start,
     "td_root": _on_td_root, "eigenvalues": _on_eigenvalues, "mo_analysis": _on_mo_analysis,
     "vector": _on_vector, "mulliken": _on_mulliken,
     "gross_population": _on_gross_population, "atomic_spin": _on_atomic_spin,

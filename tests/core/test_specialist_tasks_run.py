@@ -139,3 +139,8 @@ def test_the_reaction_path_from_the_hcn_transition_state_ends_at_hcn_and_hnc(
     # HCN (RHF/STO-3G -91.6752) lies below HNC (-91.6444); both below the barrier.
     assert ends == [pytest.approx(-91.6752, abs=1e-3), pytest.approx(-91.6444, abs=1e-3)]
     assert all(e < ts for e in ends)
+    # The job's energy is the transition state's, not the end of the path printed last.
+    summary = read_results(str(record["_folder"] / "output.out")).summary
+    assert summary.finalEnergy == pytest.approx(ts, abs=1e-7)
+    assert record["finalEnergy"] == pytest.approx(ts, abs=1e-7)
+    assert summary.saddlePoint is True
