@@ -67,6 +67,10 @@ register({
         "en": "Excited states (TDDFT)",
         "ja": "励起状態（TDDFT）",
     },
+    "progress_reaction_path": {
+        "en": "Reaction path (IRC)",
+        "ja": "反応経路（IRC）",
+    },
     "progress_roots": {
         "en": "{n} roots found",
         "ja": "{n} 個の励起状態を得ました",
@@ -204,6 +208,8 @@ def progress_note(job_or_record: Any, lang: str | None = None) -> dict[str, Any]
     displaced = prog.get("frequencyDisplacement")
     if prog.get("frequencies") is True and status == "running":
         parts.append(render("progress_frequencies", None, lang))
+    if prog.get("reactionPath") is True and status == "running":
+        parts.append(render("progress_reaction_path", None, lang))
     if prog.get("excitedStates") is True and status == "running":
         parts.append(render("progress_excited_states", None, lang))
         shown = True

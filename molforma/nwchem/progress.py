@@ -37,6 +37,8 @@ FREQ_DISPLACEMENT = re.compile(r"^\s*atom:\s*(\d+)\s+xyz:\s*(\d)\(([+-])\)\s+wal
 FREQ_BANNER = "NWChem Nuclear Hessian and Frequency Analysis"
 # The banner of the excited-state part (task tddft energy) and one line per root found.
 TDDFT_BANNER = "NWChem TDDFT Module"
+# The reaction path (mepgs) after a transition-state search.
+IRC_BANNER = "Gonzalez & Schlegel IRC Optimization"
 TDDFT_ROOT = re.compile(r"^\s*Root\s+\d+\s.*\sa\.u\.\s")
 
 
@@ -63,6 +65,7 @@ class ProgressTracker:
         frequencies: True once the frequency (Hessian) part of the run started.
         excited_states: True once the TDDFT/CIS part of the run started.
         roots: excited states (roots) printed so far.
+        reaction_path: True once the reaction path (IRC) started.
         updates: how many times the progress shown changed (only grows), so a
             progress notification can carry a number that strictly increases.
     """
@@ -80,6 +83,7 @@ class ProgressTracker:
         self.frequencies = False
         self.excited_states = False
         self.roots = 0
+        self.reaction_path = False
         self.updates = 0
         self.first_total: dict[str, float] = {}
         self.last_total: dict[str, float] = {}
@@ -117,6 +121,9 @@ class ProgressTracker:
             return True
         if TDDFT_BANNER in line and not self.excited_states:
             self.excited_states = True
+            return True
+        if IRC_BANNER in line and not self.reaction_path:
+            self.reaction_path = True
             return True
         if self.excited_states and TDDFT_ROOT.match(line):
             self.roots += 1
@@ -179,6 +186,7 @@ class ProgressTracker:
             "frequencies": self.frequencies,
             "excitedStates": self.excited_states,
             "roots": self.roots or None,
+            "reactionPath": self.reaction_path,
             "updates": self.updates,
         }
 

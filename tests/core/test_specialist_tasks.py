@@ -234,6 +234,12 @@ def test_the_progress_shows_the_excited_state_phase_and_the_roots_found() -> Non
     assert progress_note(record, "en")["message"].startswith(
         "Excited states (TDDFT) · 6 roots found")
     assert progress_note(record, "ja")["message"].startswith("励起状態（TDDFT） · 6 個")
+    tracker = ProgressTracker()
+    for line in ("  Step       Energy", "          Gonzalez & Schlegel IRC Optimization"):
+        tracker.feed(line)
+    record = {"status": "running", "progress": tracker.to_dict(), "folder": "/jobs/x"}
+    assert progress_note(record, "en")["message"].startswith("Reaction path (IRC)")
+    assert progress_note(record, "ja")["message"].startswith("反応経路（IRC）")
     # A saddle search counts optimiser steps as an optimisation does.
     assert progress_limits({"calculation": {"task": "transition-state"}})["kind"] == \
         "optimization"
