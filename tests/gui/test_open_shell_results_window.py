@@ -359,3 +359,14 @@ def test_the_open_shell_and_level_lines_follow_a_switch_to_japanese(
         assert "軌道と電荷: SCF の波動関数によるもの（最終エネルギーは MP2）" in text
     finally:
         set_language("en", win.ctx)
+
+
+def test_the_energy_plot_of_an_mp2_job_draws_one_level_not_scf_and_mp2_as_steps(
+        results: Any, qtbot: Any) -> None:
+    _open(qtbot, results, MP2_OUT)
+    plot = results.findChild(object, "resultsEnergyPlot")
+    # SCF -76.0105, MP2 -76.1990, the property task's SCF -76.0105: only the MP2 is drawn.
+    assert plot.energies() == pytest.approx([-76.199026586480])
+    _open(qtbot, results, NWCHEM_DATA / "water_mp2_freq.out")
+    # Numerical frequencies: the displaced geometries' energies are no steps.
+    assert plot.energies() == pytest.approx([-74.998568775084])

@@ -724,7 +724,16 @@ class ResultsPanel(Retranslatable, QWidget):
             return
         self.uvvis.set_excitations([e.energyEv for e in res.excitations],
                                    [e.oscillatorStrength for e in res.excitations])
-        points = [e for e in res.energies if e.kind == "optimization"] or list(res.energies)
+        points = [e for e in res.energies if e.kind == "optimization"]
+        if not points:
+            # One curve holds one level: an MP2 job's SCF and MP2 totals (and the property
+            # task's SCF again) are not steps of one quantity. The final energy's level is
+            # drawn; displaced geometries of numerical frequencies are no steps either.
+            kinds = [e.kind for e in res.energies if not e.displaced]
+            level = res.summary.finalEnergyLevel
+            if level not in kinds:
+                level = kinds[-1] if kinds else None
+            points = [e for e in res.energies if e.kind == level and not e.displaced]
         self._plotted = points
         self.energy_plot.set_energies([e.energy for e in points])
         steps = points
