@@ -98,6 +98,21 @@ def test_a_profile_the_preferences_lack_is_shown_as_such_and_a_hand_added_one_ap
     assert combo.currentText() == "Cluster profile new (new-login, over ssh)"
 
 
+def test_a_profile_saved_in_preferences_is_offered_when_the_tab_is_shown_again(
+        qtbot: Any, ctx: Any, config: Path) -> None:
+    panel = execution_panel(qtbot, ctx)
+    combo = panel.findChild(QComboBox, "schedulerCombo")
+    combo.setCurrentIndex(3)  # lab
+    panel.hide()
+    _write_prefs(config, [_profile("campus", "campus-login"), _profile("lab", "lab-login")])
+    panel.show()
+    assert [combo.itemText(i) for i in range(2, combo.count())] == [
+        "Cluster profile campus (campus-login, over ssh)",
+        "Cluster profile lab (lab-login, over ssh)"]
+    assert combo.currentText() == "Cluster profile lab (lab-login, over ssh)"
+    assert ctx.document.project["execution"]["remote_profile"] == "lab"
+
+
 def test_the_run_confirmation_lists_the_profile_and_its_host(
         qtbot: Any, ctx: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from molforma.gui import dialogs

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -422,14 +422,15 @@ class ExecutionPanel(Retranslatable, QWidget):
             "cluster here, or on a cluster profile of your Preferences, reached over ssh "
             "(Edit → Preferences edits the profiles)."))
 
-    def _fill_profiles(self, chosen: str | None) -> None:
+    def _fill_profiles(self, chosen: str | None) -> bool:
         """The profile items of the "Run on" choice: the person's profiles, and the
-        document's own choice when Preferences lack it (shown as such, never hidden)."""
+        document's own choice when Preferences lack it (shown as such, never hidden).
+        True when they changed."""
         items: list[tuple[str, str | None]] = list(_profiles())
         if chosen and chosen not in [n for n, _h in items]:
             items.append((chosen, None))
         if items == self._profile_items:
-            return
+            return False
         combo = self.scheduler_combo
         blocked = combo.blockSignals(True)
         try:
@@ -442,6 +443,24 @@ class ExecutionPanel(Retranslatable, QWidget):
             self._scheduler_names()
         finally:
             combo.blockSignals(blocked)
+        return True
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        """Back in the window (after Preferences, or an edit of preferences.json), the
+        "Run on" choice lists the profiles as Preferences hold them now."""
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            self._sync_profiles()
+        super().changeEvent(event)
+
+    def showEvent(self, event: Any) -> None:  # Qt override
+        """Showing the tab lists the profiles as Preferences hold them now."""
+        self._sync_profiles()
+        super().showEvent(event)
+
+    def _sync_profiles(self) -> None:
+        chosen = self.ctx.document.project.get("execution", {}).get("remote_profile")
+        if self._fill_profiles(chosen or None):
+            self.refresh()  # the choice shown again among the new items
 
     def _choose_run_on(self) -> None:
         """Local, the local SLURM or a cluster profile: a profile is a SLURM batch job
