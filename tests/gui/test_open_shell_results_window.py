@@ -370,3 +370,15 @@ def test_the_energy_plot_of_an_mp2_job_draws_one_level_not_scf_and_mp2_as_steps(
     _open(qtbot, results, NWCHEM_DATA / "water_mp2_freq.out")
     # Numerical frequencies: the displaced geometries' energies are no steps.
     assert plot.energies() == pytest.approx([-74.998568775084])
+
+
+def test_homo_and_lumo_keep_the_isovalue_the_person_set_for_orbitals(results: Any,
+                                                                     qtbot: Any) -> None:
+    panel = _loaded(qtbot, results, METHANE)
+    panel.isovalue.setText("0.03")
+    panel.isovalue.editingFinished.emit()
+    panel.lumo_button.click()
+    qtbot.waitUntil(lambda: panel.shown == 5, timeout=60000)
+    assert panel.isovalue.text() == "0.03"
+    panel.set_surface_kind("density")  # another kind: its own usual value
+    assert panel.isovalue.text() == "0.002"

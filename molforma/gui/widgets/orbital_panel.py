@@ -189,11 +189,11 @@ class OrbitalPanel(Retranslatable, QWidget):
         return str(self.surface_combo.currentData() or "orbital")
 
     def set_surface_kind(self, kind: str) -> None:
-        """Choose what Show draws (the isovalue takes that kind's usual value)."""
+        """Choose what Show draws; a change of kind gives the isovalue that kind's usual
+        value (the same kind keeps the value the person set)."""
         i = self.surface_combo.findData(kind)
-        if i >= 0:
-            self.surface_combo.setCurrentIndex(i)
-            self._surface_chosen()
+        if i >= 0 and i != self.surface_combo.currentIndex():
+            self.surface_combo.setCurrentIndex(i)  # currentIndexChanged: _surface_chosen
 
     def _surface_chosen(self) -> None:
         self.isovalue.setText(f"{DEFAULT_ISOVALUES[self.surface_kind]:g}")
