@@ -354,10 +354,12 @@ class OrbitalPanel(Retranslatable, QWidget):
             outcome.refused(self.message.text())
             return
 
+        meshes_of = self._density_meshes  # the worker touches no widget, not even this one
+
         def work() -> tuple[str, orb.Grid, Any, Any]:
             grid = orb.density_grid(orbitals.coordinates)
             values = orb.density_values(orbitals, grid, "spin" if kind == "spin" else "density")
-            return kind, grid, values, self._density_meshes(orbitals, kind, values, grid, iso)
+            return kind, grid, values, meshes_of(orbitals, kind, values, grid, iso)
 
         self._in_worker(work, self._density_evaluated)
 
@@ -469,7 +471,8 @@ class OrbitalPanel(Retranslatable, QWidget):
         if not self._finish(value):
             return
         self.shown, self._grid, self._values, meshes = value
-        self.shown_kind, self.integral, self.esp_range = "orbital", None, None
+        self.shown_kind, self.integral, self.esp_range, self.esp_values = (
+            "orbital", None, None, None)
         self._draw(meshes)
 
     def _draw(self, meshes: tuple[orb.Mesh, orb.Mesh]) -> None:
