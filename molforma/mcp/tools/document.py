@@ -988,6 +988,7 @@ class ExecutionValues(_Strict):
                                      description="MPI processes per node of a batch job.")
     batch_directives: list[str] | None = Field(
         None, description="Protected: extra batch options, '--name=value' each.")
+    remote_profile: str | None = Field(None, description="Cluster profile; null: none.")
 
 
 class SetExecutionInput(_EditInput):
@@ -996,9 +997,8 @@ class SetExecutionInput(_EditInput):
 
 @tool("set_execution", title="Set execution settings", needs_interaction_when_exec_allowed=True)
 def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
-    """Change execution settings (processes, threads, job root, time limit, ...). Executable,
-    launcher and environment are protected unless the server was started with
-    --mcp-allow-execution-settings."""
+    """Change execution settings. Executable, launcher and environment are protected unless
+    started with --mcp-allow-execution-settings."""
     from molforma.jobs.policy import check_protected_change
     from molforma.nwchem.value_grammar import validate_execution_values
 
@@ -1006,12 +1006,18 @@ def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
     values = args.values.model_dump(exclude_unset=True)
     values = {k: v for k, v in values.items()
               if v is not None or k in ("reference_dir", "time_limit", "partition", "account",
-                                        "qos")}
+                                        "qos", "remote_profile")}
     check_protected_change(doc.project.get("execution", {}), values, "execution",
                            ctx.state.policy)
     # Values that reach the command line or the batch script, each by its own grammar,
     # before the document is touched (bad_slurm_name, bad_time_limit, ...).
     values = validate_execution_values(values)
+    if values.get("remote_profile"):
+        from molforma.jobs.remote import find_profile
+
+        # Only a profile the person keeps in Preferences may be named (the error lists
+        # them); MCP chooses one, it never makes or reads one.
+        find_profile(str(values["remote_profile"]))
     if "job_root" in values:
         from molforma.jobs.folders import check_job_root
 
@@ -1075,6 +1081,11 @@ def _cluster(execution: dict[str, Any]) -> dict[str, Any] | None:
     controller that does not answer may take seconds)."""
     if execution.get("scheduler") != "slurm":
         return None
+    if execution.get("remote_profile"):
+        from molforma.jobs import remote
+
+        # The profile's cluster, asked over ssh (never the local SLURM).
+        return remote.cluster_info(str(execution["remote_profile"]))
     from molforma.jobs.cluster import cluster_info
 
     return cluster_info()
