@@ -135,3 +135,12 @@ def test_a_transition_state_job_reports_its_one_imaginary_mode(server: McpProces
     assert s["saddlePoint"] is True and s["significantImaginaryModes"] == 1
     assert s["optimizationConverged"] is True
     assert not any(w["message"].startswith("Not a transition state") for w in s["warnings"])
+
+
+def test_a_transition_state_with_irc_writes_the_mepgs_block_and_task(server: McpProcess) -> None:
+    doc_id, _rev = server.water()
+    res = _set(server, {"task": "transition-state", "irc": True})
+    assert res["isError"] is False, res
+    nw = str(server.ok("export_document", {"documentId": doc_id, "format": "nwchem"}))
+    assert "task scf saddle" in nw and "task scf freq" in nw and "task scf mepgs" in nw
+    assert "maxmep 60" in nw and "inhess 2" in nw

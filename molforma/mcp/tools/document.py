@@ -890,7 +890,7 @@ def set_molecule(ctx: ToolContext, args: SetMoleculeInput) -> EditSummary:
 class CalculationValues(_Strict):
     task: Literal["energy", "optimize", "frequencies", "optimize+frequencies", "excited-states",
                   "transition-state"] | None = Field(
-        None, description="What to compute; transition-state: saddle then freq.")
+        None, description="What to compute.")
     theory: Literal["scf", "dft", "mp2"] | None = Field(None, description="Level of theory.")
     functional: str | None = Field(None, description="DFT functional: a get_catalog name "
                                    "(b3lyp, cam-b3lyp, ...) or an xc line of NWChem keywords.")
@@ -905,10 +905,11 @@ class CalculationValues(_Strict):
         "Protected: extra task lines; the same refusals as extra_input."))
     constraints: list[dict[str, Any]] | None = Field(None, description=(
         "Held in optimisation: [{atoms: 2-4 ids, value: Å/°, null: current}]; [] clears."))
-    excited_roots: int | None = Field(None, ge=1, le=200, description="excited-states: roots.")
+    excited_roots: int | None = Field(None, ge=1, le=200)
     excited_spin: Literal["singlets", "triplets", "both"] | None = None
     excited_method: Literal["tddft", "tda"] | None = Field(
         None, description="tda: Tamm-Dancoff (CIS with scf).")
+    irc: bool | None = None
     solvent: str | None = Field(None, description="COSMO solvent (water, thf, ...); null: none.")
     dielectric: float | None = Field(None, description="Custom COSMO dielectric.")
     scan: dict[str, Any] | None = Field(None, description=(
