@@ -367,6 +367,10 @@
         <translation>計算を実行する場所: このコンピューター、ここの SLURM クラスターのバッチジョブ、または ssh で接続する環境設定のクラスタープロファイル（プロファイルは 編集 → 環境設定 で編集します）。</translation>
     </message>
     <message>
+        <source>(profile: %1)</source>
+        <translation>（プロファイル: %1）</translation>
+    </message>
+    <message>
         <source>Give a command (for example nwchem).</source>
         <translation>コマンドを指定してください（例: nwchem）。</translation>
     </message>

@@ -113,6 +113,20 @@ def test_a_profile_saved_in_preferences_is_offered_when_the_tab_is_shown_again(
     assert ctx.document.project["execution"]["remote_profile"] == "lab"
 
 
+def test_the_batch_fields_say_the_chosen_profiles_defaults(
+        qtbot: Any, ctx: Any, config: Path) -> None:
+    _write_prefs(config, [_profile("hpc", partition="standard", qos="long")])
+    panel = execution_panel(qtbot, ctx)
+    combo = panel.findChild(QComboBox, "schedulerCombo")
+    partition = panel.findChild(QLineEdit, "partitionEdit")
+    combo.setCurrentIndex(1)
+    assert partition.placeholderText() == "(cluster default)"
+    combo.setCurrentIndex(2)
+    assert partition.placeholderText() == "(profile: standard)"
+    assert panel.findChild(QLineEdit, "qosEdit").placeholderText() == "(profile: long)"
+    assert panel.findChild(QLineEdit, "accountEdit").placeholderText() == "(default)"
+
+
 def test_the_run_confirmation_lists_the_profile_and_its_host(
         qtbot: Any, ctx: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from molforma.gui import dialogs

@@ -82,6 +82,13 @@ def _profiles() -> list[tuple[str, str]]:
     return [(p.name, p.host) for p in load_preferences().profiles]
 
 
+def _profile(name: str) -> Any:
+    """The person's profile ``name`` (None when Preferences lack it)."""
+    from molforma.preferences import load_preferences
+
+    return load_preferences().profile(name)
+
+
 def _private_box() -> dict[str, Any]:
     """``private=True`` when :func:`dialogs.ask` supports it.
 
@@ -359,14 +366,10 @@ class ExecutionPanel(Retranslatable, QWidget):
         bf.setContentsMargins(0, 0, 0, 0)
         self.partition_edit = QLineEdit(self.batch_box)
         self.partition_edit.setObjectName("partitionEdit")
-        self.bind_text(lambda: self.partition_edit.setPlaceholderText(
-            self.tr("(cluster default)")))
         self.account_edit = QLineEdit(self.batch_box)
         self.account_edit.setObjectName("accountEdit")
-        self.bind_text(lambda: self.account_edit.setPlaceholderText(self.tr("(default)")))
         self.qos_edit = QLineEdit(self.batch_box)
         self.qos_edit.setObjectName("qosEdit")
-        self.bind_text(lambda: self.qos_edit.setPlaceholderText(self.tr("(default)")))
         self.nodes_spin = QSpinBox(self.batch_box)
         self.nodes_spin.setObjectName("nodesSpin")
         self.nodes_spin.setRange(1, 4096)
@@ -375,6 +378,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.tasks_spin.setObjectName("tasksPerNodeSpin")
         self.tasks_spin.setRange(1, 4096)
         self.tasks_spin.setKeyboardTracking(False)
+        self.bind_text(self._batch_placeholders)
         self.directives_edit = QLineEdit(self.batch_box)
         self.directives_edit.setObjectName("batchDirectivesEdit")
         self.bind_text(lambda: self.directives_edit.setPlaceholderText(
@@ -461,6 +465,18 @@ class ExecutionPanel(Retranslatable, QWidget):
         chosen = self.ctx.document.project.get("execution", {}).get("remote_profile")
         if self._fill_profiles(chosen or None):
             self.refresh()  # the choice shown again among the new items
+
+    def _batch_placeholders(self) -> None:
+        """An empty partition, account or QoS takes the chosen profile's default, else
+        the cluster's: the placeholder says which."""
+        name = self.ctx.document.project.get("execution", {}).get("remote_profile")
+        profile = _profile(str(name)) if name else None
+        for edit, key, empty in ((self.partition_edit, "partition", self.tr("(cluster default)")),
+                                 (self.account_edit, "account", self.tr("(default)")),
+                                 (self.qos_edit, "qos", self.tr("(default)"))):
+            value = getattr(profile, key, None) if profile is not None else None
+            edit.setPlaceholderText(self.tr("(profile: %1)").replace("%1", value)
+                                    if value else empty)
 
     def _choose_run_on(self) -> None:
         """Local, the local SLURM or a cluster profile: a profile is a SLURM batch job
@@ -718,6 +734,7 @@ class ExecutionPanel(Retranslatable, QWidget):
                     "batch_directives" not in self._local_errors:
                 self.directives_edit.setText(directives)
             self._show_scheduler(scheduler)
+            self._batch_placeholders()
             self.threads_spin.setValue(int(ex.get("threads", 1) or 1))
             self.time_limit_spin.setValue(float(ex.get("time_limit") or 0.0))
             env = dict(ex.get("environment") or {})
