@@ -124,10 +124,6 @@
         <translation>COSMO の誘電率を直接指定します（dielec）。</translation>
     </message>
     <message>
-        <source>Excited states:</source>
-        <translation>励起状態:</translation>
-    </message>
-    <message>
         <source>Spin states:</source>
         <translation>スピン状態:</translation>
     </message>
@@ -180,6 +176,10 @@
     <message>
         <source>Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).</source>
         <translation>一部チェック：自動（この分子と基底関数に安全な設定を MolForma が選びます）。</translation>
+    </message>
+    <message>
+        <source>Excited states (roots):</source>
+        <translation>励起状態の数:</translation>
     </message>
     <message>
         <source>Not a whole number: %1</source>

@@ -429,7 +429,7 @@ class CalculationPanel(Retranslatable, QWidget):
             self.tr("a number above 1, e.g. 10.5")))
         self.bind_text(lambda: self.dielectric_edit.setToolTip(self.tr(
             "Custom dielectric constant for COSMO (dielec).")))
-        form.addRow(self.label(lambda: self.tr("Excited states:")),
+        form.addRow(self.label(lambda: self.tr("Excited states (roots):")),
                     self._with_message("calculation.excited_roots", self.excited_roots_spin))
         form.addRow(self.label(lambda: self.tr("Spin states:")),
                     self._with_message("calculation.excited_spin", self.excited_spin_combo))
