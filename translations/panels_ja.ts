@@ -1871,7 +1871,7 @@
     </message>
     <message>
         <source>ΔE (kcal/mol)</source>
-        <translation>ΔE (kcal/mol)</translation>
+        <translation>相対エネルギー ΔE (kcal/mol)</translation>
     </message>
     <message>
         <source>Converged</source>
