@@ -27,7 +27,7 @@ TASKS: tuple[str, ...] = ("energy", "optimize", "frequencies", "optimize+frequen
                           "excited-states", "transition-state")
 # Tasks whose NWChem steps include a Hessian (task ... freq).
 FREQUENCY_TASKS: tuple[str, ...] = ("frequencies", "optimize+frequencies", "transition-state")
-MAX_ROOTS = 200
+MAX_ROOTS = solvents.MAX_ROOTS
 THEORIES: tuple[str, ...] = ("scf", "dft", "mp2")
 
 
@@ -97,6 +97,13 @@ class CalculationSettings(BaseModel):
         # opens (its molecule is the person's); the input check refuses to run it, and every
         # route that sets a functional checks it against the table (validate_functional).
         return grammar.validate_functional_text(value)
+
+    @field_validator("excited_roots", "excited_spin", "excited_method", mode="before")
+    @classmethod
+    def _excited(cls, value: Any, info: Any) -> Any:
+        # Said in the display language with what is allowed (a project file, a window
+        # command); the field's own type check follows.
+        return solvents.validate_excited(str(info.field_name), value)
 
     @field_validator("solvent", mode="before")
     @classmethod

@@ -1,4 +1,5 @@
-"""The solvents COSMO is offered with: name, labels, dielectric constant (no Qt).
+"""The solvents COSMO is offered with (name, labels, dielectric constant) and the checks of
+the other specialist settings (excited states) (no Qt).
 
 The table is ``resources/solvents.json`` (static dielectric constants at 25 °C, as
 NWChem's COSMO takes them with ``dielec``). ``calculation.solvent`` holds a name of
@@ -29,6 +30,15 @@ register({
         "en": "The dielectric constant must be a number above {low:g} and at most {high:g} "
               "(got {value}).",
         "ja": "誘電率は {low:g} より大きく {high:g} 以下の数値にしてください（{value}）。",
+    },
+    "bad_excited_roots": {
+        "en": "The number of excited states must be a whole number from 1 to {high} (got "
+              "{value}).",
+        "ja": "励起状態の数は 1 から {high} までの整数にしてください（{value}）。",
+    },
+    "bad_excited_choice": {
+        "en": "{key} must be one of {allowed} (got {value}).",
+        "ja": "{key} は {allowed} のいずれかにしてください（{value}）。",
     },
     "solvent_and_dielectric": {
         "en": "Choose either a solvent ({solvent}) or a custom dielectric constant "
@@ -83,6 +93,29 @@ def validate_dielectric(value: Any) -> float | None:
         raise ValidationError("bad_dielectric", value=str(value)[:60], low=MIN_DIELECTRIC,
                               high=MAX_DIELECTRIC)
     return float(value)
+
+
+EXCITED_CHOICES = {"excited_spin": ("singlets", "triplets", "both"),
+                   "excited_method": ("tddft", "tda")}
+MAX_ROOTS = 200
+
+
+def validate_excited(key: str, value: Any) -> Any:
+    """An excited-state setting: roots 1..200, the spin and method choices.
+
+    Raises:
+        ValidationError: ``bad_excited_roots`` or ``bad_excited_choice``.
+    """
+    if key == "excited_roots":
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if not whole or not 1 <= value <= MAX_ROOTS:
+            raise ValidationError("bad_excited_roots", value=str(value)[:60], high=MAX_ROOTS)
+        return value
+    allowed = EXCITED_CHOICES[key]
+    if value not in allowed:
+        raise ValidationError("bad_excited_choice", key=key, value=str(value)[:60],
+                              allowed=", ".join(allowed))
+    return value
 
 
 def dielectric_of(solvent: str | None, dielectric: float | None) -> float | None:

@@ -60,10 +60,17 @@ def test_excited_states_with_mp2_are_refused_in_both_languages() -> None:
     assert [e["code"] for e in input_errors(p)] == ["excited_states_theory"]
 
 
-@pytest.mark.parametrize("values", [{"excited_roots": 0}, {"excited_roots": 201},
-                                    {"excited_spin": "quartets"}, {"excited_method": "cc2"}])
-def test_bad_excited_state_settings_are_refused(values: dict[str, Any]) -> None:
-    _refused(make_project(WATER, task="excited-states", theory="dft", **values), "bad_setting")
+@pytest.mark.parametrize(("values", "code", "ja"), [
+    ({"excited_roots": 0}, "bad_excited_roots", "励起状態の数は 1 から 200"),
+    ({"excited_roots": 201}, "bad_excited_roots", "励起状態の数は 1 から 200"),
+    ({"excited_roots": 2.5}, "bad_excited_roots", "整数"),
+    ({"excited_spin": "quartets"}, "bad_excited_choice", "singlets, triplets, both"),
+    ({"excited_method": "cc2"}, "bad_excited_choice", "tddft, tda"),
+])
+def test_bad_excited_state_settings_are_refused_in_both_languages(
+        values: dict[str, Any], code: str, ja: str) -> None:
+    err = _refused(make_project(WATER, task="excited-states", theory="dft", **values), code)
+    assert err.code == code and ja in err.message("ja")
 
 
 def test_the_nw_reader_reads_an_excited_state_input_back() -> None:
