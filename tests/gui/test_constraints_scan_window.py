@@ -152,7 +152,7 @@ def test_the_scan_profile_is_worded_in_japanese(make_main_window: Any, qtbot: An
         qtbot.waitUntil(lambda: panel.plots.tabText(panel.plots.indexOf(view))
                         == "スキャン曲線", timeout=3000)
         headers = [view.table.horizontalHeaderItem(c).text() for c in range(5)]
-        assert headers == ["点", "二面角 (°)", "エネルギー (Eh)", "ΔE (kcal/mol)", "収束"]
+        assert headers == ["点", "二面角 (°)", "エネルギー (Eh)", "相対エネルギー ΔE (kcal/mol)", "収束"]
         assert {r[4] for r in view.rows()} == {"はい"}
         assert win.findChild(object, "scanCoordinateButton").text() == "この座標をスキャン"
     finally:

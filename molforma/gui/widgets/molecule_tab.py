@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QToolButton,
     QVBoxLayout,
@@ -312,7 +314,13 @@ class MoleculeTab(QWidget):
         self.centre.addWidget(self.table)
         self.centre.setSizes([500, 250])
         body.addWidget(self.centre)
-        side = QWidget(body)
+        # The side column scrolls rather than sets the tab's minimum height: with the
+        # geometry editor and the constraint controls it is taller than an 800-pixel screen.
+        side_scroll = QScrollArea(body)
+        side_scroll.setObjectName("moleculeSideScroll")
+        side_scroll.setWidgetResizable(True)
+        side_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        side = QWidget(side_scroll)
         side_lay = QVBoxLayout(side)
         side_lay.setContentsMargins(0, 0, 0, 0)
         self.candidate_label = QLabel(side)
@@ -369,7 +377,8 @@ class MoleculeTab(QWidget):
         side_lay.addWidget(self.measurement_list)
         self.properties = PropertyPanel(self._apply_atom_properties, self._apply_molecule, side)
         side_lay.addWidget(self.properties, 1)
-        body.addWidget(side)
+        side_scroll.setWidget(side)
+        body.addWidget(side_scroll)
         body.setStretchFactor(1, 1)
         body.setSizes([0, 800, 280])
         root.addWidget(body, 1)
