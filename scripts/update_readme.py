@@ -166,6 +166,33 @@ def bundle_figures(folder: Path = RESULTS_DIR) -> str:
     return "\n".join(lines)
 
 
+def remote_figures(folder: Path = RESULTS_DIR) -> str:
+    """README's remote-cluster figures, from bench/remote_bench.py's results."""
+    path = folder / "remote_bench.json"
+    if not path.exists():
+        return "Not measured yet: run `.venv/bin/python bench/remote_bench.py`."
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    rows = {row["key"]: row for row in doc["rows"]}
+    first = next(iter(rows.values()))
+    lines = [f"| water SCF/STO-3G over ssh | {first['candidate']['label']} | "
+             f"{first['baseline']['label']} (the floor) | ratio |", "|---|---|---|---|"]
+    for key, what in (("running", "submission → running"),
+                      ("home", "submission → results at home")):
+        if key in rows:
+            r = rows[key]
+            c, b, q = r["candidate"]["seconds"], r["baseline"]["seconds"], r["ratio"]
+            lines.append(f"| {what} | **{_t(c['median'])}** ({_t(c['min'])}–{_t(c['max'])}) | "
+                         f"{_t(b['median'])} ({_t(b['min'])}–{_t(b['max'])}) | "
+                         f"{_r(q['median'])} ({_r(q['min'])}–{_r(q['max'])}) |")
+    m = doc["machine"]
+    n = first["ratio"]["n"]
+    lines += ["", f"Measured {doc['date'][:10]} on {m['cores']} cores, {n} interleaved rounds, by "
+              f"`{re.sub(r'^python ', '.venv/bin/python ', doc['command'])}` (medians, "
+              "min–max, median of the per-round ratios; the rows are also in the Performance "
+              "table)."]
+    return "\n".join(lines)
+
+
 def _replace(readme: str, name: str, body: str) -> str:
     pattern = rf"<!-- {name}:start -->.*<!-- {name}:end -->"
     if not re.search(pattern, readme, flags=re.S):
@@ -175,10 +202,12 @@ def _replace(readme: str, name: str, body: str) -> str:
 
 
 def render(readme: str) -> str:
-    """README with its generated sections (tools, window tools, formats, performance) up to date."""
+    """README with its generated sections (tools, window tools, formats, performance, bundle
+    and remote-cluster figures) up to date."""
     readme = _replace(_replace(readme, "tools", tool_table()), "performance", performance_table())
     readme = _replace(readme, "formats", format_table())
     readme = _replace(readme, "bundle", bundle_figures())
+    readme = _replace(readme, "remote-bench", remote_figures())
     return _replace(readme, "window-tools", window_tool_table())
 
 
