@@ -284,7 +284,7 @@ def geometry_options(project: Mapping[str, Any], adv: AdvancedSettings) -> list[
     if fixed and adv.nocenter is False:
         raise ValidationError("fixed_atoms_internal_coordinates")
     options: list[str] = []
-    from molforma.nwchem.constraints import has_any
+    from molforma.nwchem.constraint_values import has_any
 
     # With symmetry NWChem symmetrises first and a constraint that breaks the point group
     # is silently lost (molforma.nwchem.constraints): constraints always run without it.

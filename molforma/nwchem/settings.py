@@ -74,14 +74,14 @@ class CalculationSettings(BaseModel):
     @field_validator("constraints", mode="before")
     @classmethod
     def _constraints(cls, value: Any) -> list[dict[str, Any]]:
-        from molforma.nwchem.constraints import normalize_constraints
+        from molforma.nwchem.constraint_values import normalize_constraints
 
         return normalize_constraints(value)
 
     @field_validator("scan", mode="before")
     @classmethod
     def _scan(cls, value: Any) -> dict[str, Any] | None:
-        from molforma.nwchem.constraints import normalize_scan
+        from molforma.nwchem.constraint_values import normalize_scan
 
         return normalize_scan(value)
 

@@ -234,3 +234,20 @@ def test_a_status_message_follows_a_live_language_switch(make_main_window: Any, 
     finally:
         set_language("en", win.ctx)
     qtbot.waitUntil(lambda: win.status_label.text() == "Opened neon.xyz")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_tab_fits_a_1280_by_800_screen_in_each_language(make_main_window: Any,
+                                                              lang: str) -> None:
+    # The window's minimum size is what its widest row and tallest column force; over
+    # 1280x800 (less the title bar and a panel of the desktop) a tab is cut off.
+    win = make_main_window()
+    set_language(lang, win.ctx)
+    try:
+        for key, panel in win.panels.items():
+            hint = panel.minimumSizeHint()
+            assert hint.width() <= 1240 and hint.height() <= 640, (lang, key, hint)
+        hint = win.minimumSizeHint()
+        assert hint.width() <= 1280 and hint.height() <= 740, (lang, hint)
+    finally:
+        set_language("en", win.ctx)

@@ -26,8 +26,9 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.app import ops
+from molforma.app.actor import window_actor
 from molforma.gui.widgets.panel_workers import Retranslatable
-from molforma.nwchem.constraints import MAX_SCAN_STEPS, UNITS, coordinate_key
+from molforma.nwchem.constraint_values import MAX_SCAN_STEPS, UNITS, coordinate_key
 
 DEFAULT_STEPS = 6
 
@@ -153,8 +154,6 @@ class ConstraintEditor(Retranslatable, QWidget):
     def fix_selected(self) -> bool:
         """Hold the selected coordinate at its current value (replacing an earlier value
         of the same coordinate)."""
-        from molforma.gui.widgets.molecule_tab import _who
-
         ids = self._selection()
         if ids is None:
             return False
@@ -167,7 +166,7 @@ class ConstraintEditor(Retranslatable, QWidget):
         if scan and coordinate_key(scan.get("atoms") or []) == key:
             values["scan"] = None  # the coordinate is now held, no longer scanned
         ok = self.tab._run(lambda: ops.set_nwchem(
-            self.tab.ctx.document, values, preview=False, origin=_who()),
+            self.tab.ctx.document, values, preview=False, origin=window_actor().origin),
             self.tr("%1 is held during optimisations").replace("%1", self._name(ids)))
         self.tab._update_state()
         return bool(ok)
@@ -176,8 +175,6 @@ class ConstraintEditor(Retranslatable, QWidget):
         """Scan the selected coordinate from its current value to ``end`` (default: the
         field) in ``steps`` steps (default: the spin box)."""
         from molforma.gui.widgets.calculation_panel import parse_c_number
-        from molforma.gui.widgets.molecule_tab import _who
-
         ids = self._selection()
         if ids is None:
             return False
@@ -194,7 +191,7 @@ class ConstraintEditor(Retranslatable, QWidget):
         values = {"scan": {"atoms": ids, "end": float(number), "steps": count},
                   "constraints": held, "task": "optimize"}
         ok = self.tab._run(lambda: ops.set_nwchem(
-            self.tab.ctx.document, values, preview=False, origin=_who()),
+            self.tab.ctx.document, values, preview=False, origin=window_actor().origin),
             self.tr("Scan of %1 set: run the calculation to optimise each point")
             .replace("%1", self._name(ids)))
         self.tab._update_state()
@@ -202,10 +199,8 @@ class ConstraintEditor(Retranslatable, QWidget):
 
     def clear(self) -> bool:
         """Remove every constraint and the scan."""
-        from molforma.gui.widgets.molecule_tab import _who
-
         ok = self.tab._run(lambda: ops.set_nwchem(
             self.tab.ctx.document, {"constraints": [], "scan": None}, preview=False,
-            origin=_who()), self.tr("Constraints removed"))
+            origin=window_actor().origin), self.tr("Constraints removed"))
         self.tab._update_state()
         return bool(ok)

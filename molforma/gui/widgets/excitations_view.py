@@ -105,8 +105,12 @@ class ExcitationsTable(Retranslatable, QTableWidget):
 
     def rows(self) -> list[list[str]]:
         """The cells shown, row by row (for tests and the window tools)."""
-        return [[self.item(r, c).text() for c in range(self.columnCount())]
+        return [[_text(self.item(r, c)) for c in range(self.columnCount())]
                 for r in range(self.rowCount())]
+
+
+def _text(item: QTableWidgetItem | None) -> str:
+    return item.text() if item is not None else ""
 
 
 def attach_excitations_view(panel: Any) -> ExcitationsTable:

@@ -71,14 +71,14 @@ def layout_levels(orbitals: Sequence[Any], frontier: Sequence[Any]) -> list[Leve
                 groups.append([o])
         for group in groups:
             width = (LINE_END - LINE_START) / len(group)
-            frontier = any(o.index in marks for o in group)
+            in_frontier = any(o.index in marks for o in group)
             for k, o in enumerate(group):
                 x0 = column + LINE_START + k * width
                 out.append(Level(index=o.index, spin=spin, energy_ev=o.energy * HARTREE_EV,
                                  occupied=(o.occupation or 0.0) > 0.5,
                                  label=marks.get(o.index, ""), column=column,
                                  x0=x0 + 0.04 * width, x1=x0 + 0.96 * width,
-                                 frontier=frontier))
+                                 frontier=in_frontier))
     return out
 
 

@@ -198,6 +198,9 @@ class ResultsPanel(Retranslatable, QWidget):
         self.arrows_check.toggled.connect(self.view.set_show_arrows)
         playrow.addWidget(self.arrows_check)
         playrow.addStretch(1)
+        # Atom labels on a row of their own: beside the playback controls they made the
+        # tab wider than a 1280-pixel screen.
+        labelrow = QHBoxLayout()
         self.charges_check = QCheckBox(self)
         self.charges_check.setObjectName("showChargesCheck")
         self.bind_text(lambda: self.charges_check.setText(self.tr("Show charges")))
@@ -205,7 +208,7 @@ class ResultsPanel(Retranslatable, QWidget):
             self.tr("Label each atom with its Mulliken charge")))
         self.charges_check.toggled.connect(lambda on: self._labels_toggled(self.charges_check,
                                                                            on))
-        playrow.addWidget(self.charges_check)
+        labelrow.addWidget(self.charges_check)
         self.spins_check = QCheckBox(self)
         self.spins_check.setObjectName("showSpinsCheck")
         self.bind_text(lambda: self.spins_check.setText(self.tr("Show spins")))
@@ -213,7 +216,8 @@ class ResultsPanel(Retranslatable, QWidget):
             "Label each atom with its Mulliken spin population (alpha minus beta electrons; "
             "open shells)")))
         self.spins_check.toggled.connect(lambda on: self._labels_toggled(self.spins_check, on))
-        playrow.addWidget(self.spins_check)
+        labelrow.addWidget(self.spins_check)
+        labelrow.addStretch(1)
         self.label_overlay = AtomLabelOverlay(self.view)
         center = QWidget(self)
         cl = QVBoxLayout(center)
@@ -221,6 +225,7 @@ class ResultsPanel(Retranslatable, QWidget):
         cl.addWidget(self.view, 1)
         cl.addLayout(traj)
         cl.addLayout(playrow)
+        cl.addLayout(labelrow)
 
         self.modes_table = QTableWidget(0, 6, self)
         self.modes_table.setObjectName("modesTable")

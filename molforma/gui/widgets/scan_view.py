@@ -147,8 +147,9 @@ class ScanProfileWidget(Retranslatable, QWidget):
 
     def rows(self) -> list[list[str]]:
         """The table's texts, row by row."""
-        return [[self.table.item(r, c).text() for c in range(self.table.columnCount())]
-                for r in range(self.table.rowCount())]
+        cells = [[self.table.item(r, c) for c in range(self.table.columnCount())]
+                 for r in range(self.table.rowCount())]
+        return [[c.text() if c is not None else "" for c in row] for row in cells]
 
     def _row_chosen(self) -> None:
         rows = self.table.selectionModel().selectedRows()
