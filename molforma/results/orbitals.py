@@ -50,6 +50,10 @@ DENSITY_KINDS = ("density", "spin", "esp")
 # What installs the two packages into the environment MolForma runs from (the extra's name
 # is in pyproject.toml).
 INSTALL_ORBITALS = "pip install 'molforma[orbitals]'"
+# The Linux bundle leaves PySCF out (its size budget); its users cannot pip install into
+# it, so they are sent to the wheel, which has them.
+INSTALL_ORBITALS_BUNDLE = ("the Linux bundle has no orbital surfaces; install the wheel "
+                           "with them: pipx install 'molforma[orbitals]'")
 
 register({
     "orbitals_unavailable": {
@@ -165,8 +169,11 @@ def _molden_module() -> Any:
         except ImportError:
             missing.append("scikit-image (skimage)")
     if missing:
+        from molforma.paths import bundle_dir
+
         raise ResultsError("orbitals_unavailable", missing=", ".join(missing),
-                           install=INSTALL_ORBITALS)
+                           install=INSTALL_ORBITALS if bundle_dir() is None
+                           else INSTALL_ORBITALS_BUNDLE)
     return reader
 
 

@@ -273,6 +273,8 @@ def test_window_speaks_japanese_and_says_what_orbitals_need(bundle_server: Any,
     assert rec["status"] == "failed", rec
     assert rec["error"]["code"] == "orbitals_unavailable", rec
     assert "PySCF" in rec["error"]["message"] and "scikit-image" in rec["error"]["message"]
+    # A bundle user cannot pip install into it: the message sends them to the wheel.
+    assert "Linux bundle has no orbital surfaces" in rec["error"]["message"]
 
 
 def test_convert_and_results_commands(program: Path, bundle_env: dict[str, str],

@@ -35,3 +35,18 @@ def test_reading_orbitals_without_one_package_names_it_and_the_install_command(
 
 def test_with_both_packages_the_orbitals_read_as_before() -> None:
     assert len(load_orbitals(METHANE).orbitals) == 23
+
+
+def test_in_the_bundle_the_missing_packages_send_the_user_to_the_wheel(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    # The bundle has no PySCF and nothing can be pip-installed into it.
+    from molforma.results.orbitals import INSTALL_ORBITALS_BUNDLE
+
+    monkeypatch.setitem(sys.modules, "pyscf.tools.molden", None)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
+    with pytest.raises(ResultsError) as err:
+        load_orbitals(METHANE)
+    assert INSTALL_ORBITALS_BUNDLE in err.value.message("en")
+    assert "pip install 'molforma[orbitals]'\"" not in err.value.message("en")
+    assert err.value.to_dict("en")["details"]["install"] == INSTALL_ORBITALS_BUNDLE
