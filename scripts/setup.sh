@@ -29,7 +29,7 @@ DEB_GROUPS=(
   "Qt's X11 libraries, for the window on X11 and under Xvfb|libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-shape0 libxcb-randr0 libxcb-xkb1 libxcb-cursor0 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 libglib2.0-0"
   "OpenGL (Mesa), for the 3D view|libegl1 libgl1 libgl1-mesa-dri libglx-mesa0"
   "fonts: DejaVu for Latin text, IPA Gothic for the Japanese window|fonts-dejavu-core fonts-ipafont-gothic"
-  "SLURM and munge, for the real single-node cluster the batch-job tests start (tests/slurm_cluster.py; the package scripts start no service)|slurm-wlm munge"
+  "SLURM and munge, for the real single-node cluster the batch-job tests start (tests/slurm_cluster.py; the package scripts start no service), and its PBS/Torque command wrappers (qsub, qstat, qdel) for the pbs cluster profile tests|slurm-wlm munge slurm-wlm-torque"
   "OpenSSH server, for the sshd the remote-cluster tests start in front of that cluster (tests/ssh_rig.py; the package scripts start no service)|openssh-server"
   "desktop integration tests: desktop-file-validate, xdg-mime (with the mimetype reader it uses outside a desktop session), update-mime-database, gtk-update-icon-cache, appstreamcli|desktop-file-utils xdg-utils libfile-mimeinfo-perl shared-mime-info gtk-update-icon-cache appstream"
   "binutils, whose objdump and objcopy PyInstaller uses to build the Linux bundle the bundle tests run (scripts/build_bundle.sh)|binutils"
