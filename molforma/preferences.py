@@ -63,7 +63,9 @@ class ClusterProfile(BaseModel):
         "~/.ssh/config and /etc/ssh/ssh_config).")
     remote_folder: str = Field(
         description="Where job folders are made on the cluster (absolute, or ~/...).")
-    scheduler: Literal["slurm"] = Field("slurm", description="The cluster's scheduler.")
+    scheduler: Literal["slurm", "pbs"] = Field(
+        "slurm", description="The cluster's scheduler: slurm (sbatch, squeue, scancel) or "
+        "pbs (PBS/Torque's qsub, qstat, qdel).")
     partition: str | None = Field(None, description="Default partition (None: the cluster's).")
     account: str | None = Field(None, description="Default account.")
     qos: str | None = Field(None, description="Default quality of service.")
@@ -100,7 +102,7 @@ def check_profile(profile: ClusterProfile) -> None:
     g.validate_ssh_host(profile.host, name)
     g.validate_ssh_config_path(profile.ssh_config, name)
     g.validate_remote_folder(profile.remote_folder, name)
-    if profile.scheduler != "slurm":
+    if profile.scheduler not in ("slurm", "pbs"):
         raise ValidationError("bad_profile_name", value=g.shown(profile.scheduler),
                               setting="scheduler")
     for key in ("partition", "account", "qos"):

@@ -71,11 +71,14 @@ LIFETIME_NOTE = ("Remote batch job: it belongs to the cluster. Closing MolForma 
 
 # One look at the job, as one line for any login shell: $1 folder, $2 job id, $3 the
 # first byte of output.out not yet copied (tail -c +N counts from 1).
-_POLL = ('cd -- "$1" || exit 3; echo @@state@@; '
-         'scontrol show job -o "$2" 2>/dev/null || '
-         'sacct -n -P -X -j "$2" -o State,ExitCode,Reason 2>/dev/null; '
-         'echo @@exit@@; cat ' + EXIT_NAME + ' 2>/dev/null; echo; echo @@output@@; '
-         'tail -c +"$3" ' + OUTPUT_NAME + ' 2>/dev/null | head -c ' + str(CHUNK))
+def _poll_script(state: str) -> str:
+    return ('cd -- "$1" || exit 3; echo @@state@@; ' + state + '; '
+            'echo @@exit@@; cat ' + EXIT_NAME + ' 2>/dev/null; echo; echo @@output@@; '
+            'tail -c +"$3" ' + OUTPUT_NAME + ' 2>/dev/null | head -c ' + str(CHUNK))
+
+
+_POLL = _poll_script('scontrol show job -o "$2" 2>/dev/null || '
+                     'sacct -n -P -X -j "$2" -o State,ExitCode,Reason 2>/dev/null')
 _LIST = 'cd -- "$1" || exit 3; find . -maxdepth 1 -type f -printf "%s %f\\n"'
 
 register({
@@ -106,6 +109,62 @@ register({
 })
 
 
+# PBS/Torque's job_state letters as the SLURM states the follower judges by (an ended
+# job is C, or F on PBS Pro: NWChem's exit code and MolForma's own cancel tell the rest).
+_PBS_STATES = {"Q": "PENDING", "W": "PENDING", "H": "PENDING", "T": "PENDING",
+               "R": "RUNNING", "E": "COMPLETING", "S": "SUSPENDED", "C": "COMPLETED",
+               "F": "COMPLETED", "X": "COMPLETED"}
+_PBS_REASONS = {"H": "held", "W": "waiting for its start time", "T": "being moved"}
+
+
+def _pbs_state_fields(text: str) -> dict[str, str]:
+    """``qstat -f`` as :func:`_state_fields`' keys; {} when PBS no longer knows the job."""
+    letter = ""
+    for line in text.splitlines():
+        key, sep, value = line.strip().partition(" = ")
+        if sep and key == "job_state":
+            letter = value.strip()
+            break
+    if not letter:
+        return {}
+    return {"JobState": _PBS_STATES.get(letter, "PENDING"), "PbsState": letter,
+            "Reason": _PBS_REASONS.get(letter, "")}
+
+
+class BatchSystem:
+    """What differs between schedulers, chosen by the profile's ``scheduler``: the script's
+    name and directive lines, how it is submitted, how a job is looked at and cancelled.
+    Everything else (folders, copying, following, judging the end) is shared."""
+
+    def __init__(self, *, script_name: str, submit: Callable[[str, str], list[str]],
+                 poll: str, cancel: str,
+                 parse: Callable[[str], dict[str, str]], native_id: str) -> None:
+        self.script_name = script_name
+        self.submit = submit  # (remote folder, script name) -> the command that submits
+        self.poll = poll
+        self.cancel = cancel
+        self.parse = parse
+        self.native_id = re.compile(native_id)
+
+
+SYSTEMS: dict[str, BatchSystem] = {
+    "slurm": BatchSystem(
+        script_name=SCRIPT_NAME,
+        submit=lambda where, script: ["sbatch", "--parsable", f"--chdir={where}",
+                                      f"{where}/{script}"],
+        poll=_POLL, cancel="scancel", parse=lambda text: _state_fields(text),
+        native_id=r"\d+"),
+    # Torque's qsub prints "<number>.<server>"; the slurm-wlm-torque wrappers "<number>".
+    "pbs": BatchSystem(
+        # qsub has no folder option of its own everywhere: it is run in the job's folder.
+        script_name="job.pbs",
+        submit=lambda where, script: ["sh", "-c", 'cd -- "$1" && exec qsub "$2"', "sh",
+                                      where, script],
+        poll=_poll_script('qstat -f "$2" 2>/dev/null'), cancel="qdel",
+        parse=_pbs_state_fields, native_id=r"\d+(\.[A-Za-z0-9_\-]+)*"),
+}
+
+
 def find_profile(name: str) -> ClusterProfile:
     """The person's profile ``name`` from Preferences (read now, never from elsewhere).
 
@@ -131,11 +190,15 @@ def remote_job_folder(profile: ClusterProfile, job_id: str) -> str:
 def test_connection(profile: ClusterProfile) -> dict[str, Any]:
     """What the Preferences' "Test connection" shows: reachable, else the error; and the
     partitions ``sinfo`` lists on the cluster."""
+    # PBS has no sinfo: qstat answering is the test, and no partitions are listed.
+    argv = list(cluster.SINFO_ARGV) if profile.scheduler == "slurm" else ["qstat"]
     try:
-        out = Ssh(profile).run(list(cluster.SINFO_ARGV))
+        out = Ssh(profile).run(argv)
     except MolFormaError as exc:
         return {"profile": profile.name, "reachable": False, "error": exc.code,
                 "message": exc.message(), "partitions": []}
+    if profile.scheduler != "slurm":
+        return {"profile": profile.name, "reachable": True, "partitions": []}
     parts = cluster.parse_partitions(out.stdout.decode("utf-8", "replace"))
     return {"profile": profile.name, "reachable": True,
             "partitions": [p.to_dict() for p in parts]}
@@ -175,11 +238,25 @@ class RemotePlan:
         wanted = ex.partition or self.profile.partition or None
         for value in ex.batch_directives:
             cluster.directive_pair(value)
-        # The cluster is asked before anything is written: a wrong partition or a time
-        # limit it does not allow is refused with the names it offers.
-        out = self.ssh.run(list(cluster.SINFO_ARGV))
-        parts = cluster.parse_partitions(out.stdout.decode("utf-8", "replace"))
-        self.partition = cluster.choose_partition(parts, wanted, ex.time_limit)
+        self.system = SYSTEMS[self.profile.scheduler]
+        if self.profile.scheduler == "pbs":
+            # PBS has no QoS, and batch_directives are sbatch options: refused, never
+            # dropped, so a job never runs with less than was asked.
+            asked = {"qos": bool(self.qos), "batch_directives": bool(ex.batch_directives)}
+            for key, given in asked.items():
+                if given:
+                    raise CalculationError(
+                        "remote_submit_refused", profile=self.profile.name,
+                        reason=f"{key} is a SLURM setting; a pbs profile takes none",
+                        setting=key)
+            # qsub itself refuses a queue the server does not have.
+            self.partition = grammar.validate_slurm_name("partition", wanted) or None
+        else:
+            # The cluster is asked before anything is written: a wrong partition or a
+            # time limit it does not allow is refused with the names it offers.
+            out = self.ssh.run(list(cluster.SINFO_ARGV))
+            parts = cluster.parse_partitions(out.stdout.decode("utf-8", "replace"))
+            self.partition = cluster.choose_partition(parts, wanted, ex.time_limit)
         self.command = self._command()
 
     def _command(self) -> list[str]:
@@ -194,7 +271,8 @@ class RemotePlan:
         """What the job record adds for a remote batch job."""
         ex = self.execution
         return {
-            "scheduler": "slurm", "nativeId": None, "partition": self.partition,
+            "scheduler": "slurm", "batchSystem": self.profile.scheduler,
+            "nativeId": None, "partition": self.partition,
             "account": self.account, "qos": self.qos, "nodes": ex.nodes,
             "tasksPerNode": ex.tasksPerNode, "batchDirectives": list(ex.batch_directives),
             "processes": mpi_processes(ex), "command": list(self.command),
@@ -220,15 +298,40 @@ class RemotePlan:
             opts.append(("time", str(max(1, math.ceil(float(ex.time_limit) / 60.0)))))
         opts += [cluster.directive_pair(d) for d in ex.batch_directives]
         lines = ["#!/bin/bash -l"]
-        lines += [f"#SBATCH --{key}={shlex.quote(value)}" for key, value in opts]
+        run = shlex.join(self.command)
+        if self.profile.scheduler == "pbs":
+            lines += _pbs_header(opts)
+            # PBS may keep a job's own output until it ends: NWChem writes output.out
+            # itself, so it is followed while it runs; the job starts in $HOME on PBS.
+            run += f" > {OUTPUT_NAME} 2> error.err"
+            lines.append('cd -- "${PBS_O_WORKDIR:-.}" || exit 1')
+        else:
+            lines += [f"#SBATCH --{key}={shlex.quote(value)}" for key, value in opts]
         lines.append("# Written by MolForma for its job " + name + "; NWChem's exit code "
                      "goes to " + EXIT_NAME + ".")
         lines += grammar.validate_remote_environment_lines(
             list(self.profile.environment_lines), self.profile.name)
         lines.append(f"export OMP_NUM_THREADS={int(ex.threads)}")
-        lines.append(shlex.join(self.command))
+        lines.append(run)
         lines += ["rc=$?", f"echo \"$rc\" > {EXIT_NAME}", "exit \"$rc\"", ""]
         return "\n".join(lines)
+
+
+def _pbs_header(opts: list[tuple[str, str]]) -> list[str]:
+    """The ``#PBS`` lines for the same checked values the ``#SBATCH`` lines take."""
+    given = dict(opts)
+    lines = [f"#PBS -N {shlex.quote(given['job-name'])}", "#PBS -o scheduler.out",
+             "#PBS -e scheduler.err"]
+    if given.get("partition"):
+        lines.append(f"#PBS -q {shlex.quote(given['partition'])}")
+    if given.get("account"):
+        lines.append(f"#PBS -A {shlex.quote(given['account'])}")
+    nodes, ppn = int(given["nodes"]), int(given["ntasks-per-node"]) * int(given["cpus-per-task"])
+    lines.append(f"#PBS -l nodes={nodes}:ppn={ppn}")
+    if given.get("time"):
+        minutes = int(given["time"])
+        lines.append(f"#PBS -l walltime={minutes // 60:02d}:{minutes % 60:02d}:00")
+    return lines
 
 
 class RemoteJob(Job):
@@ -242,6 +345,7 @@ class RemoteJob(Job):
         self.profile = profile
         self.ssh = Ssh(profile)
         self.remote_folder = remote_job_folder(profile, self.id)
+        self.system = SYSTEMS[profile.scheduler]
         self._wake = threading.Event()
         self._detach = threading.Event()
         self._cancel_sent = False
@@ -255,7 +359,7 @@ class RemoteJob(Job):
             CalculationError: an ssh failure naming the profile, ``remote_submit_refused``
                 (the scheduler's words in ``reason``).
         """
-        script = self.folder / SCRIPT_NAME
+        script = self.folder / self.system.script_name
         atomic_write_text(script, plan.script(self.id))
         where = remote_path(self.remote_folder)
         self.ssh.run(["mkdir", "-p", "--", remote_path(self.profile.remote_folder)])
@@ -265,8 +369,7 @@ class RemoteJob(Job):
         try:
             self.ssh.upload([self.folder / INPUT_NAME, script], self.remote_folder)
             try:
-                res = self.ssh.run(["sbatch", "--parsable", f"--chdir={where}",
-                                    f"{where}/{SCRIPT_NAME}"])
+                res = self.ssh.run(self.system.submit(where, self.system.script_name))
             except CalculationError as exc:
                 if exc.code != "remote_command_failed":
                     raise
@@ -275,10 +378,11 @@ class RemoteJob(Job):
                                        settings=["partition", "account", "qos", "nodes",
                                                  "tasksPerNode", "threads", "time_limit",
                                                  "batch_directives"]) from exc
-            native = res.stdout.decode("utf-8", "replace").strip().split(";")[0]
-            if not native.isdigit():
+            answer = res.stdout.decode("utf-8", "replace").strip().splitlines() or [""]
+            native = answer[-1].strip().split(";")[0]
+            if not self.system.native_id.fullmatch(native):
                 raise CalculationError("remote_submit_refused", profile=self.profile.name,
-                                       reason=f"sbatch answered {native[:80]!r}")
+                                       reason=f"the scheduler answered {native[:80]!r}")
         except BaseException:
             # Nothing is left on the cluster either: the folder is the one made above.
             with contextlib.suppress(CalculationError):
@@ -314,7 +418,7 @@ class RemoteJob(Job):
                 return
             self._cancel_sent = True
         try:
-            self.ssh.run(["scancel", str(self.native_id)])
+            self.ssh.run([self.system.cancel, str(self.native_id)])
         except CalculationError as exc:
             with self._lock:
                 self._cancel_sent = False  # asked again at the next look
@@ -360,7 +464,7 @@ class RemoteJob(Job):
             kept: list[str] = []
             listed = self._remote_files() if sizes is None else sizes
             for name, size in sorted(listed.items()):
-                if name.startswith(".") or name in (INPUT_NAME, SCRIPT_NAME) \
+                if name.startswith(".") or name in (INPUT_NAME, self.system.script_name) \
                         or (name == OUTPUT_NAME and not with_output):
                     continue
                 if not _FILE_NAME.fullmatch(name):
@@ -386,7 +490,7 @@ class RemoteJob(Job):
 
     def _look(self, offset: int) -> tuple[dict[str, str], int | None, bytes]:
         """One look: the scheduler's fields, NWChem's exit code, new output bytes."""
-        res = self.ssh.run(["sh", "-c", _POLL, "sh", remote_path(self.remote_folder),
+        res = self.ssh.run(["sh", "-c", self.system.poll, "sh", remote_path(self.remote_folder),
                             str(self.native_id), str(offset + 1)], check=False)
         if res.returncode == 3:
             raise CalculationError("remote_command_failed", profile=self.profile.name,
@@ -397,7 +501,7 @@ class RemoteJob(Job):
         text = head.decode("utf-8", "replace")
         state_part, _sep2, exit_part = text.partition("@@exit@@")
         state_part = state_part.split("@@state@@", 1)[-1]
-        info = _state_fields(state_part)
+        info = self.system.parse(state_part)
         exit_text = exit_part.strip()
         rc = int(exit_text) if re.fullmatch(r"-?\d+", exit_text) else None
         return info, rc, output
@@ -547,7 +651,7 @@ def reattach(root: Path, known: set[str],
             continue
         if record.get("status") in TERMINAL or record.get("savedOnly"):
             continue
-        if not str(record.get("nativeId")).isdigit() or record.get("id") != entry.name:
+        if record.get("id") != entry.name:
             continue
         prefs = prefs or load_preferences()
         remote = record["remote"]
@@ -555,6 +659,8 @@ def reattach(root: Path, known: set[str],
         if profile is None:
             log.warning("not re-attaching %s: no profile %r", entry.path,
                         remote.get("profile"))
+            continue
+        if not SYSTEMS[profile.scheduler].native_id.fullmatch(str(record.get("nativeId"))):
             continue
         try:
             expected = remote_job_folder(profile, entry.name)
