@@ -1,5 +1,8 @@
 """Batch jobs on a remote SLURM cluster reached over the system's OpenSSH (no Qt).
 
+A profile whose scheduler is ``pbs`` takes the same path with PBS/Torque's commands
+(``qsub``, ``qstat -f``, ``qdel``): only :data:`SYSTEMS` differs between them.
+
 The job folder is made here, as for a local run (``input.nw``, project snapshot,
 ``job.json``); the job then lives in a folder of its own on the cluster,
 ``<remote_folder>/<job id>``, where the input and a batch script are copied (scp over

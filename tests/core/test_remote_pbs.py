@@ -184,3 +184,14 @@ def test_the_pbs_profile_shown_in_the_docs_is_read_as_it_is_stored() -> None:
     pbs = [parse_preferences(b).profile("torque") for b in blocks]
     found = [p for p in pbs if p is not None]
     assert found and found[0].scheduler == "pbs" and found[0].partition == "batch"
+
+
+def test_test_connection_of_a_pbs_profile_asks_qstat(rig: SshRig, no_local_slurm: None) -> None:
+    from molforma.jobs.remote import test_connection
+    from molforma.preferences import ClusterProfile
+
+    ok = test_connection(ClusterProfile.model_validate(_pbs(rig)))
+    assert ok == {"profile": "pbsrig", "reachable": True, "partitions": []}
+    gone = test_connection(ClusterProfile.model_validate(
+        _pbs(rig, host="molforma-rig-refused")))
+    assert gone["reachable"] is False and gone["error"]
