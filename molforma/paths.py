@@ -38,6 +38,6 @@ def data_dir(name: str) -> Path:
     installed = Path(sys.prefix) / "share" / "molforma" / name
     if len(here.parents) > 4:
         base = here.parents[4] / "share" / "molforma" / name
-        if base.is_dir() or not installed.is_dir():
+        if base.is_dir() and not installed.is_dir():
             return base
     return installed
