@@ -183,11 +183,25 @@ def find_profile(name: str) -> ClusterProfile:
     return profile
 
 
-def remote_job_folder(profile: ClusterProfile, job_id: str) -> str:
-    """``<remote_folder>/<job id>``, the job id checked as a file name."""
+# How many names a submission tries for its remote folder: ``<job id>``, then
+# ``<job id>-2`` ... when another MolForma (another computer, the same second and
+# formula) has the name already.
+REMOTE_NAME_TRIES = 20
+
+
+def remote_job_folder(profile: ClusterProfile, job_id: str, n: int = 1) -> str:
+    """``<remote_folder>/<job id>`` (``-<n>`` added from the second try), the job id
+    checked as a file name."""
     if not _FILE_NAME.fullmatch(job_id):
         raise CalculationError("slurm_unsafe_path", path=job_id, setting="job_root")
-    return f"{profile.remote_folder.rstrip('/')}/{job_id}"
+    name = job_id if n <= 1 else f"{job_id}-{n}"
+    return f"{profile.remote_folder.rstrip('/')}/{name}"
+
+
+def _is_job_folder(profile: ClusterProfile, job_id: str, folder: object) -> bool:
+    """Whether ``folder`` is one of the names a submission of ``job_id`` could have made."""
+    return any(folder == remote_job_folder(profile, job_id, n)
+               for n in range(1, REMOTE_NAME_TRIES + 1))
 
 
 def test_connection(profile: ClusterProfile) -> dict[str, Any]:
@@ -347,7 +361,9 @@ class RemoteJob(Job):
         super().__init__(folder, record, {}, on_change)
         self.profile = profile
         self.ssh = Ssh(profile)
-        self.remote_folder = remote_job_folder(profile, self.id)
+        # A re-attached job keeps the folder its submission made (checked by reattach).
+        made = (record.get("remote") or {}).get("folder")
+        self.remote_folder = str(made) if made else remote_job_folder(profile, self.id)
         self.system = SYSTEMS[profile.scheduler]
         self._wake = threading.Event()
         self._detach = threading.Event()
@@ -364,11 +380,8 @@ class RemoteJob(Job):
         """
         script = self.folder / self.system.script_name
         atomic_write_text(script, plan.script(self.id))
-        where = remote_path(self.remote_folder)
         self.ssh.run(["mkdir", "-p", "--", remote_path(self.profile.remote_folder)])
-        # Without -p: a folder of that name made by another MolForma (another computer,
-        # the same second and formula) is refused, never written into.
-        self.ssh.run(["mkdir", "-m", "700", "--", where])
+        where = self._make_remote_folder()
         try:
             self.ssh.upload([self.folder / INPUT_NAME, script], self.remote_folder)
             try:
@@ -394,6 +407,27 @@ class RemoteJob(Job):
         remote = {"profile": self.profile.name, "host": self.profile.host,
                   "folder": self.remote_folder}
         self._update(nativeId=native, remote=remote, submittedAt=_now(), notify=False)
+
+    def _make_remote_folder(self) -> str:
+        """Make this job's remote folder (mode 700) and return its shell path.
+
+        Without -p: a folder of that name made by another MolForma (another computer, the
+        same second and formula) is never written into; the next name is tried.
+        """
+        for n in range(1, REMOTE_NAME_TRIES + 1):
+            folder = remote_job_folder(self.profile, self.id, n)
+            try:
+                self.ssh.run(["mkdir", "-m", "700", "--", remote_path(folder)])
+            except CalculationError as exc:
+                if exc.code == "remote_command_failed" and \
+                        "File exists" in str(exc.data.get("reason")):
+                    continue
+                raise
+            self.remote_folder = folder
+            return remote_path(folder)
+        raise CalculationError("remote_submit_refused", profile=self.profile.name,
+                               reason=f"{REMOTE_NAME_TRIES} job folders named "
+                               f"{self.id} exist already", setting="remote_profile")
 
     def _start_thread(self) -> None:
         # Not in runner._ACTIVE: the exit safety net leaves cluster jobs to the cluster.
@@ -669,7 +703,8 @@ def reattach(root: Path, known: set[str],
             expected = remote_job_folder(profile, entry.name)
         except CalculationError:
             continue
-        if remote.get("folder") != expected or remote.get("host") != profile.host:
+        if not _is_job_folder(profile, entry.name, remote.get("folder")) \
+                or remote.get("host") != profile.host:
             log.warning("not re-attaching %s: its remote folder is not %s", entry.path,
                         expected)
             continue

@@ -121,8 +121,11 @@ def test_water_scf_runs_on_the_remote_cluster_and_its_results_are_read_at_home(
         assert rec["exitCode"] == 0 and rec["schedulerState"] == "COMPLETED"
         assert rec["finalEnergy"] == pytest.approx(-74.963, abs=1e-3)
         remote_folder = Path(rec["remote"]["folder"])
+        # <id>, or <id>-2 when the module's other job took the name in the same second.
+        assert rec["remote"]["folder"] in (str(rig.remote_folder / job.id),
+                                           str(rig.remote_folder / f"{job.id}-2"))
         assert rec["remote"] == {"profile": "rig", "host": "molforma-rig",
-                                 "folder": str(rig.remote_folder / job.id)}
+                                 "folder": rec["remote"]["folder"]}
         assert rec["nativeId"].isdigit() and rec["survivesExit"] is True
         # The files are home: the local folder is not the remote one and holds the output.
         assert remote_folder.is_dir() and remote_folder != job.folder
@@ -158,7 +161,7 @@ def test_cancel_runs_scancel_and_the_job_leaves_the_queue(
                                    check=False).stdout
         assert listed.strip() == ""
         # the stand-in's process on the "remote" machine is gone
-        pid_file = rig.remote_folder / job.id / "fake_nwchem.info"
+        pid_file = Path(job.snapshot()["remote"]["folder"]) / "fake_nwchem.info"
         pid = json.loads(pid_file.read_text())["pid"]
         _wait(lambda: not Path(f"/proc/{pid}").exists()
               or Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z", 10)
@@ -188,7 +191,7 @@ def test_a_new_manager_reattaches_from_the_record_and_brings_the_results_home(
         assert rec["status"] == "finished", rec
         assert rec["nativeId"] == native and rec["optimizationConverged"] is None
         text = (again.folder / "output.out").read_text()
-        assert text == (rig.remote_folder / job.id / "output.out").read_text()
+        assert text == (Path(rec["remote"]["folder"]) / "output.out").read_text()
         assert "Optimization converged" in text
         assert (again.folder / "fake_nwchem.info").is_file()  # fetched home
         # the record on disk agrees, and a third manager finds nothing left to follow
@@ -196,6 +199,42 @@ def test_a_new_manager_reattaches_from_the_record_and_brings_the_results_home(
         assert JobManager().reattach(tmp_path / "jobs") == []
     finally:
         second.stop_all()
+
+
+def test_a_job_folder_name_another_molforma_took_on_the_cluster_is_never_written_into(
+        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    # Two computers submitting water in the same second name their remote folders alike:
+    # the second takes <id>-2 (the first's folder untouched), and re-attaching follows it.
+    import datetime
+
+    _prefs(rig.profile(nwchem_command=STAND_IN,
+                       environment_lines=["export FAKE_NWCHEM_MODE=converge",
+                                          "export FAKE_NWCHEM_DELAY=0.2"]))
+    now = datetime.datetime.now()
+    taken = []
+    for dt in range(-2, 8):
+        stamp = (now + datetime.timedelta(seconds=dt)).strftime("%Y%m%d-%H%M%S")
+        folder = rig.remote_folder / f"{stamp}-H2O-energy"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "theirs.txt").write_text("another computer's job\n")
+        taken.append(folder)
+    first = JobManager()
+    job = first.start(_water(tmp_path / "jobs"))
+    assert rig.remote_folder / job.id in taken  # the name was taken indeed
+    rec = job.snapshot()
+    assert rec["remote"]["folder"] == str(rig.remote_folder / f"{job.id}-2")
+    first.stop_all()
+    second = JobManager()
+    try:
+        (again,) = second.reattach(tmp_path / "jobs")
+        assert again.wait(120)
+        assert again.snapshot()["status"] == "finished"
+        assert (again.folder / "output.out").read_text() == (
+            rig.remote_folder / f"{job.id}-2" / "output.out").read_text()
+    finally:
+        second.stop_all()
+    for folder in taken:
+        assert os.listdir(folder) == ["theirs.txt"]
 
 
 def test_a_connection_lost_while_a_job_runs_is_made_again_and_the_job_followed_to_its_end(
@@ -220,7 +259,7 @@ def test_a_connection_lost_while_a_job_runs_is_made_again_and_the_job_followed_t
         assert rec["status"] == "finished", rec
         assert "Optimization converged" in (job.folder / "output.out").read_text()
         assert (job.folder / "output.out").read_bytes() == (
-            rig.remote_folder / job.id / "output.out").read_bytes()
+            Path(job.snapshot()["remote"]["folder"]) / "output.out").read_bytes()
         assert [p for p in ssh._masters.values() if p.poll() is None]  # a new login
     finally:
         manager.stop_all()

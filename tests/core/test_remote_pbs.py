@@ -101,7 +101,7 @@ def test_water_scf_runs_through_qsub_and_its_results_are_read_at_home(
         assert rec["exitCode"] == 0 and rec["schedulerState"] == "COMPLETED"
         assert rec["batchSystem"] == "pbs" and rec["nativeId"].isdigit()
         assert rec["finalEnergy"] == pytest.approx(-74.963, abs=1e-3)
-        remote_folder = rig.remote_folder / job.id
+        remote_folder = Path(job.snapshot()["remote"]["folder"])
         assert rec["remote"]["folder"] == str(remote_folder)
         # Submitted as a PBS script: its directives, no sbatch ones.
         script = (remote_folder / "job.pbs").read_text()
@@ -138,7 +138,7 @@ def test_cancel_runs_qdel_and_slurm_no_longer_lists_the_job(
         listed = slurm_cluster.run("squeue", "-h", "-j", native, "-t", "PD,R,CG",
                                    check=False).stdout
         assert listed.strip() == ""
-        pid = json.loads((rig.remote_folder / job.id / "fake_nwchem.info").read_text())["pid"]
+        pid = json.loads((Path(job.snapshot()["remote"]["folder"]) / "fake_nwchem.info").read_text())["pid"]
         _wait(lambda: not Path(f"/proc/{pid}").exists()
               or Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z", 10)
     finally:
