@@ -129,7 +129,8 @@ class McpProcess:
     def ok(self, name: str, args: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
         """structuredContent of a successful call."""
         res = self.call(name, args, **kw)
-        assert res.get("isError") is False, res
+        # The server's own log says why an internal error happened: keep it in the report.
+        assert res.get("isError") is False, (res, self.stderr[-4000:])
         return res["structuredContent"]
 
     def err(self, name: str, args: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
