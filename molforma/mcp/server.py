@@ -97,6 +97,8 @@ _QUEUE_END = object()
 # the process is ended without it, and how long the answers already queued may take to be
 # written then (SPEC.md section 1: the process exits within a second).
 EOF_GRACE = 0.7
+# The longest a tool call waits for the warm-up's imports (seconds).
+WARM_UP_WAIT = 30.0
 EOF_FLUSH = 0.2
 # The opening answers: the warm-up starts after the first other one (tools/list, the
 # first call), whose answers need none of what it loads, so a client's next request
@@ -121,6 +123,8 @@ class Server:
         self._loop_done = threading.Event()
         self._tools: dict[str, ToolSpec] | None = None
         self._warm = False
+        # Set once the warm-up's imports are done (its batch re-attach may go on after).
+        self._imports_done = threading.Event()
         self._legacy_initialized = False
         # A legacy client that declared form elicitation is asked with requests of ours
         # (molforma.mcp.client_requests); None otherwise.
@@ -209,9 +213,14 @@ class Server:
                 _ = self.state.policy
                 _ = self.tools
                 P.preload_wire()
-                self.state.reattach_batch_jobs()
             except Exception:
                 log.exception("warm-up failed")
+            finally:
+                self._imports_done.set()
+            try:
+                self.state.reattach_batch_jobs()
+            except Exception:
+                log.exception("re-attaching batch jobs failed")
 
         threading.Thread(target=work, name="mcp-warm-up", daemon=True).start()
 
@@ -574,6 +583,12 @@ class Server:
             return self._error_result(spec, _invalid_args(exc, self.state.lang))
         ctx = ToolContext(state=self.state, request=req)
         reporter = self._progress_reporter(req)
+        if self._warm:
+            # A handler importing the same modules as the warm-up thread at the same time
+            # can meet a module the other thread has only half initialised (seen once
+            # under load as an internal error of the first add_atoms): the call waits for
+            # the warm-up's imports, which it would need anyway.
+            self._imports_done.wait(WARM_UP_WAIT)
         try:
             self._check_document_edit(spec)
             out = self._run_handler(spec, ctx, parsed, reporter)
