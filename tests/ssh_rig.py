@@ -32,7 +32,9 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ALIAS = "molforma-rig"
 UNTRUSTED_ALIAS = "molforma-rig-untrusted"  # same server, a known_hosts without its key
@@ -44,6 +46,26 @@ SSHD = "/usr/sbin/sshd"
 def sshd_installed() -> bool:
     """True when OpenSSH's server and client are installed."""
     return os.path.exists(SSHD) and all(shutil.which(n) for n in ("ssh", "scp", "ssh-keygen"))
+
+
+def started_rig(slurm_cluster: Any) -> Iterator[SshRig]:
+    """A module fixture's body: the rig in front of ``slurm_cluster`` while the module runs.
+
+    Skipped (a failure under CI, see tests/conftest.py) where sshd is not installed. At
+    the end this process's ssh connections to the rig close before its sshd stops.
+    """
+    import pytest
+
+    if not sshd_installed():
+        pytest.skip("OpenSSH's server is not installed (apt-get install openssh-server)")
+    started = SshRig(slurm_cluster.conf).start()
+    try:
+        yield started
+    finally:
+        from molforma.jobs import ssh
+
+        ssh.close_all()
+        started.stop()
 
 
 def _free_port() -> int:

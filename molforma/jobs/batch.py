@@ -153,10 +153,47 @@ def _executor(folder: Path) -> Any:
     return psij.JobExecutor.get_instance(EXECUTOR, config=config)
 
 
-class BatchJob(Job):
-    """A job run by the cluster's scheduler; followed from this process, owned by the cluster."""
+class ClusterJob(Job):
+    """A job the cluster owns and this process follows: its scheduler id and cancel.
+
+    Subclasses send the cancel (``_send_cancel``) and name their follower thread.
+    """
 
     is_batch = True
+    thread_prefix = "cluster"
+    _wake: threading.Event  # what wakes the follower early (a status, a cancel)
+
+    def _start_thread(self) -> None:
+        # Not in runner._ACTIVE: the exit safety net must leave cluster jobs to the cluster.
+        self._thread = threading.Thread(target=self._run,
+                                        name=f"{self.thread_prefix}-{self.id}", daemon=True)
+        self._thread.start()
+
+    @property
+    def native_id(self) -> str | None:
+        """The cluster's job id."""
+        with self._lock:
+            value = self._record.get("nativeId")
+        return str(value) if value is not None else None
+
+    def cancel(self) -> None:
+        """Ask the scheduler to cancel the job; the follower records the end."""
+        self._cancel.set()
+        self._send_cancel()
+        self._wake.set()
+
+    def submit(self, plan: Any) -> None:
+        """Stage and submit the job as ``plan`` (each cluster path its own plan)."""
+        raise NotImplementedError
+
+    def _send_cancel(self) -> None:
+        raise NotImplementedError
+
+
+class BatchJob(ClusterJob):
+    """A job run by the cluster's scheduler; followed from this process, owned by the cluster."""
+
+    thread_prefix = "batch"
 
     def __init__(self, folder: Path, record: dict[str, Any],
                  on_change: Callable[[Job], None] | None = None) -> None:
@@ -228,25 +265,7 @@ class BatchJob(Job):
         self._executor.attach(pjob, str(self._record["nativeId"]))
         self._pjob = pjob
 
-    def _start_thread(self) -> None:
-        # Not in runner._ACTIVE: the exit safety net must leave batch jobs to the cluster.
-        self._thread = threading.Thread(target=self._run, name=f"batch-{self.id}", daemon=True)
-        self._thread.start()
-
     # -- public --------------------------------------------------------------------------
-    @property
-    def native_id(self) -> str | None:
-        """The cluster's job id."""
-        with self._lock:
-            value = self._record.get("nativeId")
-        return str(value) if value is not None else None
-
-    def cancel(self) -> None:
-        """Cancel the batch job (scancel through PSI/J); the follower records the end."""
-        self._cancel.set()
-        self._send_cancel()
-        self._wake.set()
-
     def detach(self) -> None:
         """Stop following (this process ends); the job goes on in the cluster."""
         self._detach.set()

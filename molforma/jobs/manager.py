@@ -14,10 +14,13 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from molforma.errors import CalculationError
 from molforma.jobs.runner import Job, _Prepared
+
+if TYPE_CHECKING:
+    from molforma.jobs.batch import ClusterJob
 
 
 class JobManager:
@@ -76,19 +79,10 @@ class JobManager:
             if self._closed:
                 raise CalculationError("shutting_down")
         plan = batch.BatchPlan(prepared.execution)
-        with self._batch_lock:
-            folder, record = prepared.write(saved_only=False, extra=plan.record_fields(),
-                                            check_folder=batch.check_folder)
-            job = batch.BatchJob(folder, record, self._on_change)
-            try:
-                job.submit(plan)
-            except BaseException:
-                shutil.rmtree(folder, ignore_errors=True)
-                raise
-            with self._lock:
-                self._jobs.append(job)
-        job._start_thread()
-        return job
+        return self._submit_cluster_job(
+            prepared, plan, lambda folder, record: batch.BatchJob(folder, record,
+                                                                  self._on_change),
+            check_folder=batch.check_folder)
 
     def _submit_remote(self, prepared: _Prepared) -> Job:
         """Check the profile and the remote cluster, write the folder, stage and submit it
@@ -99,10 +93,20 @@ class JobManager:
             if self._closed:
                 raise CalculationError("shutting_down")
         plan = remote.RemotePlan(prepared.execution)
+        return self._submit_cluster_job(
+            prepared, plan, lambda folder, record: remote.RemoteJob(folder, record,
+                                                                    plan.profile,
+                                                                    self._on_change))
+
+    def _submit_cluster_job(self, prepared: _Prepared, plan: Any,
+                            make_job: Callable[[Path, dict[str, Any]], ClusterJob],
+                            **write_args: Any) -> Job:
+        """Write the job folder, make the job and submit it; a refusal leaves no folder."""
         with self._batch_lock:
-            folder, record = prepared.write(saved_only=False, extra=plan.record_fields())
+            folder, record = prepared.write(saved_only=False, extra=plan.record_fields(),
+                                            **write_args)
             try:
-                job = remote.RemoteJob(folder, record, plan.profile, self._on_change)
+                job = make_job(folder, record)
                 job.submit(plan)
             except BaseException:
                 shutil.rmtree(folder, ignore_errors=True)

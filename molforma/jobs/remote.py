@@ -47,7 +47,13 @@ from molforma.errors import CalculationError, MolFormaError
 from molforma.fileio import atomic_write_text
 from molforma.i18n import register
 from molforma.jobs import TERMINAL, cluster
-from molforma.jobs.batch import _FINAL_STATES, _read_record, judge_end, mpi_processes
+from molforma.jobs.batch import (
+    _FINAL_STATES,
+    ClusterJob,
+    _read_record,
+    judge_end,
+    mpi_processes,
+)
 from molforma.jobs.runner import INPUT_NAME, OUTPUT_NAME, RECORD_NAME, Job, _now
 from molforma.jobs.ssh import Ssh, remote_path
 from molforma.nwchem import value_grammar as grammar
@@ -351,10 +357,10 @@ def _pbs_header(opts: list[tuple[str, str]]) -> list[str]:
     return lines
 
 
-class RemoteJob(Job):
+class RemoteJob(ClusterJob):
     """A job on a remote cluster; followed over ssh from this process, owned by the cluster."""
 
-    is_batch = True
+    thread_prefix = "remote"
 
     def __init__(self, folder: Path, record: dict[str, Any], profile: ClusterProfile,
                  on_change: Callable[[Job], None] | None = None) -> None:
@@ -429,26 +435,7 @@ class RemoteJob(Job):
                                reason=f"{REMOTE_NAME_TRIES} job folders named "
                                f"{self.id} exist already", setting="remote_profile")
 
-    def _start_thread(self) -> None:
-        # Not in runner._ACTIVE: the exit safety net leaves cluster jobs to the cluster.
-        self._thread = threading.Thread(target=self._run, name=f"remote-{self.id}",
-                                        daemon=True)
-        self._thread.start()
-
     # -- public --------------------------------------------------------------------------
-    @property
-    def native_id(self) -> str | None:
-        """The cluster's job id."""
-        with self._lock:
-            value = self._record.get("nativeId")
-        return str(value) if value is not None else None
-
-    def cancel(self) -> None:
-        """``scancel`` the job on the cluster; the follower records the end."""
-        self._cancel.set()
-        self._send_cancel()
-        self._wake.set()
-
     def _send_cancel(self) -> None:
         with self._lock:
             if self._cancel_sent or self.native_id is None:

@@ -317,17 +317,7 @@ class Ssh:
             CalculationError: ssh's own failure (see the module text), or
                 ``remote_command_failed`` when ``check`` and the command exits non-zero.
         """
-        cmd = self.ssh_argv(argv)
-        self._ensure_master()
-        try:
-            res = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
-                                 timeout=timeout, check=False)
-        except subprocess.TimeoutExpired as exc:
-            raise classify(self.profile, "", timed_out=True) from exc
-        except OSError as exc:
-            raise CalculationError("ssh_failed", profile=self.profile.name,
-                                   host=self.profile.host, setting="remote_profile",
-                                   reason=exc.strerror or str(exc)) from exc
+        res = self._call(self.ssh_argv(argv), timeout)
         if res.returncode == 255:
             raise classify(self.profile, res.stderr.decode("utf-8", "replace"))
         if check and res.returncode != 0:
@@ -338,19 +328,24 @@ class Ssh:
                                    or res.stdout.decode("utf-8", "replace")))
         return res
 
-    def _scp(self, sources: list[str], target: str, timeout: float) -> None:
-        cmd = [self._exe("scp"), *self._config_args(), *self._options(), "-p", "-q", "--",
-               *sources, target]
+    def _call(self, cmd: list[str], timeout: float) -> subprocess.CompletedProcess[bytes]:
+        """Run ``cmd`` (ssh or scp) over this profile's master connection; a time-out or
+        a command that cannot start is ssh's own failure, named for the profile."""
         self._ensure_master()
         try:
-            res = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
-                                 timeout=timeout, check=False)
+            return subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
+                                  timeout=timeout, check=False)
         except subprocess.TimeoutExpired as exc:
             raise classify(self.profile, "", timed_out=True) from exc
         except OSError as exc:
             raise CalculationError("ssh_failed", profile=self.profile.name,
                                    host=self.profile.host, setting="remote_profile",
                                    reason=exc.strerror or str(exc)) from exc
+
+    def _scp(self, sources: list[str], target: str, timeout: float) -> None:
+        cmd = [self._exe("scp"), *self._config_args(), *self._options(), "-p", "-q", "--",
+               *sources, target]
+        res = self._call(cmd, timeout)
         if res.returncode != 0:
             err = res.stderr.decode("utf-8", "replace")
             failure = classify(self.profile, err)

@@ -20,7 +20,7 @@ import pytest
 
 from molforma.jobs.manager import JobManager
 from tests.paths import REPO
-from tests.ssh_rig import SshRig, sshd_installed
+from tests.ssh_rig import SshRig, started_rig
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow, pytest.mark.nwchem]
 
@@ -43,16 +43,7 @@ def _bench() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def rig(slurm_cluster: Any) -> Iterator[SshRig]:
-    if not sshd_installed():
-        pytest.skip("OpenSSH's server is not installed (apt-get install openssh-server)")
-    started = SshRig(slurm_cluster.conf).start()
-    try:
-        yield started
-    finally:
-        from molforma.jobs import ssh
-
-        ssh.close_all()
-        started.stop()
+    yield from started_rig(slurm_cluster)
 
 
 def test_the_remote_bench_paths_give_the_same_water_energy(

@@ -31,7 +31,7 @@ from tests.ssh_rig import (
     UNAUTHORIZED_ALIAS,
     UNTRUSTED_ALIAS,
     SshRig,
-    sshd_installed,
+    started_rig,
 )
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
@@ -42,16 +42,7 @@ STAND_IN = f"{sys.executable} {REPO / 'tests' / 'stand_in' / 'fake_nwchem.py'}"
 
 @pytest.fixture(scope="module")
 def rig(slurm_cluster: Any) -> Iterator[SshRig]:
-    if not sshd_installed():
-        pytest.skip("OpenSSH's server is not installed (apt-get install openssh-server)")
-    started = SshRig(slurm_cluster.conf).start()
-    try:
-        yield started
-    finally:
-        from molforma.jobs import ssh
-
-        ssh.close_all()  # this process's connections to the rig, before its sshd goes
-        started.stop()
+    yield from started_rig(slurm_cluster)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -27,7 +27,7 @@ from molforma.jobs.manager import JobManager
 from molforma.preferences import Preferences, load_preferences, parse_preferences, preferences_path
 from molforma.results import read_results
 from tests.core.conftest import WATER
-from tests.ssh_rig import SshRig, sshd_installed
+from tests.ssh_rig import SshRig, started_rig
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
@@ -38,19 +38,10 @@ DOC = REPO / "docs" / "remote-clusters.md"
 
 @pytest.fixture(scope="module")
 def rig(slurm_cluster: Any) -> Iterator[SshRig]:
-    if not sshd_installed():
-        pytest.skip("OpenSSH's server is not installed (apt-get install openssh-server)")
     if shutil.which("qsub") is None:
         pytest.skip("the PBS/Torque wrappers are not installed (apt-get install "
                     "slurm-wlm-torque)")
-    started = SshRig(slurm_cluster.conf).start()
-    try:
-        yield started
-    finally:
-        from molforma.jobs import ssh
-
-        ssh.close_all()
-        started.stop()
+    yield from started_rig(slurm_cluster)
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QListWidget, QPlainT
 from molforma.app import ops
 from tests.gui.helpers import execution_panel, water_context
 from tests.slurm_cluster import PARTITION
-from tests.ssh_rig import ALIAS, SshRig, sshd_installed
+from tests.ssh_rig import ALIAS, SshRig, started_rig
 
 FAKE_NWCHEM = Path(__file__).resolve().parents[1] / "stand_in" / "fake_nwchem.py"
 
@@ -288,16 +288,7 @@ def test_the_preferences_dialog_and_its_profile_editor_are_not_drivable_over_mcp
 # -- against the rig -----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def rig(slurm_cluster: Any) -> Iterator[SshRig]:
-    if not sshd_installed():
-        pytest.skip("OpenSSH's server is not installed (apt-get install openssh-server)")
-    started = SshRig(slurm_cluster.conf).start()
-    try:
-        yield started
-    finally:
-        from molforma.jobs import ssh
-
-        ssh.close_all()
-        started.stop()
+    yield from started_rig(slurm_cluster)
 
 
 @pytest.mark.slurm

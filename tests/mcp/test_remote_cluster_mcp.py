@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.mcp.conftest import REPO, McpProcess, wait_until
-from tests.ssh_rig import UNTRUSTED_ALIAS, SshRig, sshd_installed
+from tests.ssh_rig import UNTRUSTED_ALIAS, SshRig, started_rig
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
@@ -28,16 +28,7 @@ STAND_IN = f"{sys.executable} {REPO / 'tests' / 'stand_in' / 'fake_nwchem.py'}"
 
 @pytest.fixture(scope="module")
 def rig(slurm_cluster: Any) -> Iterator[SshRig]:
-    if not sshd_installed():
-        pytest.skip("OpenSSH's server is not installed (apt-get install openssh-server)")
-    started = SshRig(slurm_cluster.conf).start()
-    try:
-        yield started
-    finally:
-        from molforma.jobs import ssh
-
-        ssh.close_all()  # this process's connections to the rig, before its sshd goes
-        started.stop()
+    yield from started_rig(slurm_cluster)
 
 
 class Recorder:

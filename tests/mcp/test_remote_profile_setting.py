@@ -18,23 +18,14 @@ import pytest
 
 from tests.mcp.conftest import wait_until
 from tests.slurm_cluster import PARTITION
-from tests.ssh_rig import SshRig, sshd_installed
+from tests.ssh_rig import SshRig, started_rig
 
 pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
 def rig(slurm_cluster: Any) -> Iterator[SshRig]:
-    if not sshd_installed():
-        pytest.skip("OpenSSH's server is not installed (apt-get install openssh-server)")
-    started = SshRig(slurm_cluster.conf).start()
-    try:
-        yield started
-    finally:
-        from molforma.jobs import ssh
-
-        ssh.close_all()
-        started.stop()
+    yield from started_rig(slurm_cluster)
 
 
 def _preferences(mcp_env: dict[str, str], rig: SshRig) -> Path:
