@@ -10,6 +10,7 @@ collected into the results model.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -400,8 +401,10 @@ def _on_mulliken_spin(st: _State, tx: OutputText, line: str, start: int, end: in
     st.chem.mulliken_spin = spins
 
 
-def _on_gross_population(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    charges: list[tuple[str, float]] = []
+def _gross_rows(st: _State, tx: OutputText, end: int) -> list[re.Match[str]]:
+    """The rows of the property module's per-atom population table after ``end`` (the
+    gross populations and the atomic spin populations print the same rows)."""
+    rows: list[re.Match[str]] = []
     cur = end
     for _ in range(st.counter.limits.max_atoms + 3):
         nxt = tx.next_line(cur)
@@ -410,9 +413,15 @@ def _on_gross_population(st: _State, tx: OutputText, line: str, start: int, end:
         ln, cur = nxt
         m = GROSS_ROW.match(ln)
         if m:
-            charges.append((m.group(2), d_float(m.group(3)) - d_float(m.group(4))))
-        elif charges or ln.strip():
+            rows.append(m)
+        elif rows or ln.strip():
             break
+    return rows
+
+
+def _on_gross_population(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+    charges = [(m.group(2), d_float(m.group(3)) - d_float(m.group(4)))
+               for m in _gross_rows(st, tx, end)]
     if charges:
         st.chem.mulliken = charges
         st.chem.mulliken_spin = []  # the property module prints its own spin table next
@@ -422,18 +431,7 @@ def _on_gross_population(st: _State, tx: OutputText, line: str, start: int, end:
 def _on_atomic_spin(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
     """The property module's "Atomic spin population" (open shells): same rows as the
     gross populations, the last number is the atom's alpha - beta population."""
-    spins: list[float] = []
-    cur = end
-    for _ in range(st.counter.limits.max_atoms + 3):
-        nxt = tx.next_line(cur)
-        if nxt is None:
-            break
-        ln, cur = nxt
-        m = GROSS_ROW.match(ln)
-        if m:
-            spins.append(d_float(m.group(4)))
-        elif spins or ln.strip():
-            break
+    spins = [d_float(m.group(4)) for m in _gross_rows(st, tx, end)]
     if spins:
         st.chem.mulliken_spin = spins
 
