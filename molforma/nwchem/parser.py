@@ -19,7 +19,6 @@ warnings and errors NWChem printed.
 from __future__ import annotations
 
 import codecs
-import re
 import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator
@@ -27,7 +26,9 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from molforma.errors import ResultsError
+from molforma.nwchem import parser_frequencies as freq
 from molforma.nwchem import parser_properties as chem
+from molforma.nwchem import parser_summary as summ
 from molforma.nwchem.output_patterns import (
     DEGENERATE_SYMMETRY,
     DEGENERATE_SYMMETRY_HINT,
@@ -45,11 +46,11 @@ from molforma.nwchem.output_patterns import (
     TOTAL_ENERGY,
     TOTAL_TIMES,
     VERSION,
-    ZERO_POINT,
     Pattern,
     d_float,
 )
 from molforma.nwchem.output_text import NeedMoreText, OutputText
+from molforma.nwchem.parser_chem_state import ChemState
 from molforma.results.elements import symbol_from_label
 from molforma.results.formats import BOHR_TO_ANGSTROM
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
@@ -129,11 +130,14 @@ class _State:
     warnings: list[Message] = field(default_factory=list)
     warning_texts: set[str] = field(default_factory=set)
     errors: list[Message] = field(default_factory=list)
-    chem: chem.ChemState = field(default_factory=chem.ChemState)
+    chem: ChemState = field(default_factory=ChemState)
     nwchem_seen: bool = False
     input_echo: str = ""
     ascii_only: bool = True
 
+
+# The name the handler modules (parser_frequencies) type the state against.
+ParserState = _State
 
 __all__ = ["parse_nwchem_file", "parse_nwchem_output"]
 
@@ -301,7 +305,7 @@ def _parse_pieces(
         "geometry": _on_geometry, "opt_step": _on_opt_step, "energy": _on_energy,
         "opt_start": _on_opt_start,
         "opt_converged": _on_opt_converged, "opt_failed": _on_opt_failed,
-        "scf_failed": _on_scf_failed, "modes": _on_modes, "ir": _on_ir, "zpe": _on_zpe,
+        "scf_failed": _on_scf_failed, "modes": freq.on_modes, "ir": freq.on_ir, "zpe": freq.on_zpe,
         "error": _on_error, "warning": _on_warning, "completed": _on_completed,
         **chem.HANDLERS,
         "banner": lambda st, tx, line, start, end: chem.on_banner(st, tx, line, end),
@@ -470,167 +474,6 @@ def _on_scf_failed(st: _State, tx: _Text, line: str, start: int, end: int) -> No
     _add_warning(st, tx, line.strip(), start)
 
 
-def _on_modes(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
-    cur = end
-    projected = False
-    for _ in range(4):
-        nxt = tx.next_line(cur)
-        if nxt is None:
-            return
-        ln, cur = nxt
-        if "Projected Frequencies" in ln:
-            projected = True
-            break
-    if not projected:
-        # The unprojected block comes first: only its frequencies are kept, to tell
-        # whether the geometry was a stationary point (see _residual_gradient_warning).
-        st.unprojected = _unprojected_frequencies(tx, end, st)
-        return
-    freqs: list[float] = []
-    columns: list[array[float]] = []
-    while True:
-        # column numbers
-        nxt = tx.next_line(cur)
-        while nxt is not None and not nxt[0].strip():
-            cur = nxt[1]
-            nxt = tx.next_line(cur)
-        if nxt is None:
-            break
-        header = nxt[0].split()
-        if not header or not all(h.isdigit() for h in header):
-            break
-        cur = nxt[1]
-        nxt = tx.next_line(cur)
-        while nxt is not None and not nxt[0].strip():
-            cur = nxt[1]
-            nxt = tx.next_line(cur)
-        if nxt is None or not nxt[0].lstrip().startswith("P.Frequency"):
-            break
-        block_freqs = [float(v) for v in nxt[0].split()[1:]]
-        cur = nxt[1]
-        block_cols: list[list[float]] = [[] for _ in block_freqs]
-        nxt = tx.next_line(cur)
-        while nxt is not None and not nxt[0].strip():
-            cur = nxt[1]
-            nxt = tx.next_line(cur)
-        while nxt is not None:
-            parts = nxt[0].split()
-            if len(parts) != len(block_freqs) + 1 or not parts[0].isdigit():
-                break
-            for c, v in enumerate(parts[1:]):
-                block_cols[c].append(float(v))
-            cur = nxt[1]
-            nxt = tx.next_line(cur)
-        freqs.extend(block_freqs)
-        # array('d') keeps 8 bytes a number (a float object takes 24 plus its pointer)
-        columns.extend(array("d", c) for c in block_cols)
-    if freqs:
-        st.freqs = freqs
-        st.disp_columns = columns
-        st.modes_reference = len(st.structures) - 1 if st.structures else None
-        st.ir = {}
-
-
-def _unprojected_frequencies(tx: _Text, end: int, st: _State) -> list[float]:
-    """The ``Frequency`` rows of the unprojected normal-mode block after ``end``."""
-    natoms = len(st.structures[-1].symbols) if st.structures else 10_000
-    out: list[float] = []
-    cur = end
-    # The block has 3N rows per six modes; past that, or at the projected Hessian, stop.
-    for _ in range((3 * natoms // 6 + 1) * (3 * natoms + 6) + 20):
-        nxt = tx.next_line(cur)
-        if nxt is None:
-            break
-        ln, cur = nxt
-        head = ln.lstrip()
-        if head.startswith("Frequency"):
-            try:
-                out.extend(float(v) for v in head.split()[1:])
-            except ValueError:
-                break
-        elif "PROJECTED" in ln or "Projected" in ln:
-            break
-    return out
-
-
-# A translation or rotation of a true stationary point stays within a few cm-1 before
-# projection (grid noise in DFT up to ~20); far above this, the gradient was not zero.
-RESIDUAL_FREQUENCY_LIMIT = 50.0
-
-
-def _residual_gradient_warning(st: _State) -> str | None:
-    """A warning when the unprojected translations and rotations are far from zero.
-
-    Each projected vibration takes away its nearest unprojected frequency; what is left
-    are the translations and rotations, which are zero only at a stationary point.
-    """
-    if not st.freqs or not st.unprojected or len(st.unprojected) != len(st.freqs):
-        return None
-    left = list(st.unprojected)
-    for f in sorted((f for f in st.freqs if abs(f) > 1.0), key=abs, reverse=True):
-        nearest = min(range(len(left)), key=lambda i: abs(left[i] - f))
-        left.pop(nearest)
-    worst = max((abs(f) for f in left), default=0.0)
-    if worst <= RESIDUAL_FREQUENCY_LIMIT:
-        return None
-    return (f"Not a stationary point: before projection, translations and rotations reach "
-            f"{worst:.0f} cm-1 (a residual gradient), so these frequencies and the "
-            "thermochemistry are not meaningful; optimise the geometry with the same method "
-            "first (task optimize+frequencies)")
-
-
-_SADDLE_TASK = re.compile(r"^\s*task\s+\S+\s+saddle\b", re.IGNORECASE | re.MULTILINE)
-
-
-def _saddle_check(st: _State, modes: list[Mode]) -> tuple[bool, str | None] | None:
-    """(one significant imaginary mode?, warning) of a saddle search whose frequencies were
-    read, else None. A transition state has exactly one; none is a minimum, two or more a
-    higher-order saddle point: neither connects reactant and product."""
-    if not modes or not _SADDLE_TASK.search(st.input_echo):
-        return None
-    imaginary = [m.frequency for m in modes if m.significant]
-    if len(imaginary) == 1:
-        return True, None
-    if not imaginary:
-        return False, ("Not a transition state: the saddle search ended at a minimum (no "
-                       "imaginary frequency below -10 cm-1); start from a geometry nearer the "
-                       "transition state")
-    listed = ", ".join(f"{f:.1f}" for f in sorted(imaginary))
-    return False, (f"Not a transition state: {len(imaginary)} imaginary frequencies ({listed} "
-                   "cm-1), a higher-order saddle point; displace the geometry along the extra "
-                   "modes and search again")
-
-
-def _on_ir(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
-    cur = end
-    rules = 0
-    ir: dict[int, float] = {}
-    while True:
-        nxt = tx.next_line(cur)
-        if nxt is None:
-            break
-        ln, cur = nxt
-        if ln.lstrip().startswith("-----"):
-            rules += 1
-            if rules >= 2:
-                break
-            continue
-        if rules == 1:
-            parts = ln.split()
-            if len(parts) >= 7 and parts[2] == "||":
-                try:
-                    ir[int(parts[0]) - 1] = float(parts[5])
-                except ValueError:
-                    break
-    st.ir = ir
-
-
-def _on_zpe(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
-    m = ZERO_POINT.search(line)
-    if m:
-        st.zpe = _d_float(m.group(1))
-
-
 def _on_error(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
     lineno = tx.line_number(start)
     # The message sits above the rules that frame "current input line".
@@ -713,7 +556,7 @@ def _build(st: _State) -> Results:
             disp = st.disp_columns  # one flat array('d') of 3N numbers per mode
         for i, f in enumerate(st.freqs):
             modes.append(make_mode(i, f, st.ir.get(i), disp is not None))
-    totals = [e for e in st.energies if e.kind in chem.LEVEL_RANK]
+    totals = [e for e in st.energies if e.kind in summ.LEVEL_RANK]
     steps = [e for e in st.energies if e.kind == "optimization"]
     by_kind: dict[str, float] = {}
     for e in totals:
@@ -722,19 +565,19 @@ def _build(st: _State) -> Results:
     irc = st.chem.irc_line
     # A reaction path (mepgs) after a transition-state search ends at a minimum: the
     # energy of the run is the transition state's, printed before the path starts.
-    final = chem.choose_final([e for e in st.energies if irc is None or (e.line or 0) < irc]
+    final = summ.choose_final([e for e in st.energies if irc is None or (e.line or 0) < irc]
                               or st.energies)
     level: str | None = final.kind if final is not None else None
     if level == "optimization":
-        level = max(by_kind, key=lambda k: chem.LEVEL_RANK[k]) if by_kind else None
+        level = max(by_kind, key=lambda k: summ.LEVEL_RANK[k]) if by_kind else None
     final_energy = final.energy if final else None
     final_label = final.label if final else None
     for kind, line in st.chem.failed_lines.items():
         # A failed number at or above the final's level, printed after it, is the real
         # end of the run: say so rather than quote a lower level's energy.
-        rank = chem.LEVEL_RANK.get(kind, 0)
+        rank = summ.LEVEL_RANK.get(kind, 0)
         if final is None or (line > (final.line or 0)
-                             and rank >= chem.LEVEL_RANK.get(level or "scf", 0)):
+                             and rank >= summ.LEVEL_RANK.get(level or "scf", 0)):
             final_energy = None
             final_label = f"Total {kind.upper()} energy failed (printed as asterisks)"
             level = kind
@@ -751,10 +594,10 @@ def _build(st: _State) -> Results:
     elif totals:
         scf_conv = True
     atoms = st.structures[-1].symbols if st.structures else []
-    residual = _residual_gradient_warning(st)
+    residual = freq.residual_gradient_warning(st)
     if residual is not None:
         _add_warning_text(st, residual)
-    saddle = _saddle_check(st, modes)
+    saddle = freq.saddle_check(st, modes)
     if saddle is not None and saddle[1] is not None:
         _add_warning_text(st, saddle[1])
     if st.errors and any(DEGENERATE_SYMMETRY in w for w in st.warning_texts):
@@ -784,7 +627,7 @@ def _build(st: _State) -> Results:
         warnings=st.warnings,
         errors=st.errors,
     )
-    excitations, orbitals, charges = chem.finish(st, summary, atoms)
+    excitations, orbitals, charges = summ.finish(st, summary, atoms)
     res = Results(
         source=st.source, kind="nwchem", summary=summary, energies=st.energies,
         structures=st.structures, modes=modes,

@@ -1,41 +1,33 @@
 """What a chemist opens an NWChem output for, beyond energies and geometries (no Qt).
 
 Event handlers of :mod:`molforma.nwchem.parser` for coupled-cluster energies,
-TDDFT/CIS excitations, orbital energies and occupations, Mulliken charges, electric
-moments, charge/multiplicity/⟨S²⟩, thermochemistry, the dispersion correction,
-BOMD (qmd) steps, polarizabilities and numbers printed as asterisks. Each handler
-reads the few lines at and after its anchor; :func:`finish` turns what was
-collected into the results model.
+TDDFT/CIS excitations, orbital energies and occupations, charge/multiplicity/⟨S²⟩,
+thermochemistry, the dispersion correction, BOMD (qmd) steps, polarizabilities and
+numbers printed as asterisks; Mulliken charges and electric moments are read by
+:mod:`molforma.nwchem.parser_charges`. Each handler reads the few lines at and after its
+anchor; :func:`molforma.nwchem.parser_summary.finish` turns what was collected into the
+results model.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
+from molforma.nwchem import parser_charges as charges
 from molforma.nwchem.output_patterns import (
     CC_ENERGY,
     COSMO_SOLVATION,
     DFT_HEADER_NUMBER,
     DFT_S2,
     DFT_WAVEFUNCTION,
-    DIPOLE_COMPONENT,
-    DIPOLE_DEBYE,
     DISPERSION,
-    EIGENVALUE_ROW,
-    EXPANSION_POINT,
     FAILED_TOTAL,
     FILE_PREFIX,
     GRADIENT_ROW,
-    GROSS_ROW,
-    MULLIKEN_ROW,
-    MULTIPOLE_ROW,
     POLAR_FREQUENCY,
     POLAR_ROW,
     QMD_STEP,
     QMD_VALUE,
-    QUADRUPOLE_ROW,
     SCF_HEADER_NUMBER,
     SCF_S2,
     SCF_WAVEFUNCTION,
@@ -46,45 +38,25 @@ from molforma.nwchem.output_patterns import (
     TEMPERATURE,
     THERMAL_CORRECTION,
     TOTAL_ENTROPY,
-    VECTOR,
     d_float,
 )
 from molforma.nwchem.output_text import NeedMoreText, OutputText
+from molforma.nwchem.parser_chem_state import PropertyState
 from molforma.results.formats import BOHR_TO_ANGSTROM
 from molforma.results.model import (
     EV_NM,
     HARTREE_TO_EV,
-    HARTREE_TO_KCAL,
-    AtomCharge,
     EnergyKind,
     EnergyPoint,
     Excitation,
     Message,
-    Moments,
-    Orbital,
     Polarizability,
-    SpinChannel,
-    Summary,
-    Thermochemistry,
     Transition,
-    set_frontier,
 )
 
 if TYPE_CHECKING:
-    from molforma.results.limits import StructureCounter
-    from molforma.results.model import Structure
+    pass
 
-
-class _State(Protocol):
-    """What these handlers read and fill of :mod:`molforma.nwchem.parser`'s state.
-
-    A protocol rather than an import of the parser's class: the parser imports this module.
-    """
-
-    chem: ChemState
-    counter: StructureCounter
-    energies: list[EnergyPoint]
-    structures: list[Structure]
 
 # Literal anchors of this module: (text to find, event name). Every anchor costs one
 # pass over the text, so related lines share one anchor (a header is read from the
@@ -121,51 +93,9 @@ MODULE_NEEDLE = " Module"
 _BANNER_LOOKUPS = {"NWChem SCF Module": ("wavefunction    =", 6000)}
 # Rows read of one gradient block (atoms); a bigger BOMD keeps the trajectory file only.
 MAX_GRADIENT_ROWS = 10_000
-S2_TOLERANCE = 0.10  # SPEC/issue: warn when <S^2> departs from S(S+1) by more than 10 %
-LEVEL_RANK = {"scf": 0, "dft": 0, "mp2": 1, "ccsd": 2, "ccsd(t)": 3}
 
 
-@dataclass
-class ChemState:
-    """What the property handlers collected so far."""
-
-    excitations: list[Excitation] = field(default_factory=list)
-    td_last: Excitation | None = None
-    orbital_raw: list[tuple[str, str, str]] = field(default_factory=list)
-    orbital_channel: str = "restricted"
-    orbitals_stale: bool = False
-    mulliken: list[tuple[str, float]] = field(default_factory=list)
-    mulliken_spin: list[float] = field(default_factory=list)
-    charges_structure: int | None = None
-    moments: Moments | None = None
-    s2: float | None = None
-    s2_exact: float | None = None
-    charge: float | None = None
-    multiplicity: int | None = None
-    wavefunction: str | None = None
-    counts: dict[str, int] = field(default_factory=dict)
-    fd_active: bool = False
-    fd_kinds: set[str] = field(default_factory=set)
-    temperature: float | None = None
-    thermal: dict[str, float] = field(default_factory=dict)
-    entropy: float | None = None
-    thermo_energies: int = 0
-    dispersion: float | None = None
-    solvation: float | None = None
-    irc_line: int | None = None  # where the reaction path (mepgs) starts
-    polarizabilities: list[Polarizability] = field(default_factory=list)
-    md_steps: int = 0
-    # Geometries (Angstrom) of the QMD steps as the output prints them: the frame before
-    # the first step (the gradient of the start geometry), then one per step read.
-    md_frames: list[list[list[float]]] = field(default_factory=list)
-    md_last_gradient: list[list[float]] | None = None
-    multipole: tuple[list[str], int | None, str | None] | None = None
-    prefix: str | None = None
-    failed: list[Message] = field(default_factory=list)
-    failed_lines: dict[str, int] = field(default_factory=dict)
-
-
-def add_total(st: _State, tx: OutputText, kind: EnergyKind, label: str, energy: float,
+def add_total(st: PropertyState, tx: OutputText, kind: EnergyKind, label: str, energy: float,
               start: int) -> None:
     """Record one total energy; inside a finite-difference Hessian only the first of
     each kind is the reference geometry's, the others are displaced geometries."""
@@ -185,7 +115,7 @@ def add_total(st: _State, tx: OutputText, kind: EnergyKind, label: str, energy: 
     )
 
 
-def on_failed_total(st: _State, tx: OutputText, line: str, start: int) -> bool:
+def on_failed_total(st: PropertyState, tx: OutputText, line: str, start: int) -> bool:
     """A total printed as asterisks: flagged, never replaced by another energy."""
     m = FAILED_TOTAL.match(line)
     if not m:
@@ -199,7 +129,7 @@ def on_failed_total(st: _State, tx: OutputText, line: str, start: int) -> bool:
     return True
 
 
-def _on_cc_energy(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_cc_energy(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     m = CC_ENERGY.match(line)
     if not m:
         on_failed_total(st, tx, line, start)
@@ -210,7 +140,7 @@ def _on_cc_energy(st: _State, tx: OutputText, line: str, start: int, end: int) -
     add_total(st, tx, name.lower(), label, d_float(m.group(2)), start)  # type: ignore[arg-type]
 
 
-def _on_tce_energy(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_tce_energy(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     m = TCE_ENERGY.match(line)
     if not m:
         return
@@ -221,12 +151,12 @@ def _on_tce_energy(st: _State, tx: OutputText, line: str, start: int, end: int) 
     add_total(st, tx, kind, f"TCE {name} total energy", d_float(m.group(2)), start)  # type: ignore[arg-type]
 
 
-def _on_tddft_start(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_tddft_start(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     st.chem.excitations = []
     st.chem.td_last = None
 
 
-def _on_td_root(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_td_root(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     m = TD_ROOT.match(line)
     if not m:
         return
@@ -278,26 +208,26 @@ def _td_transitions(tx: OutputText, end: int) -> list[Transition]:
     return out
 
 
-def _on_irc_start(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_irc_start(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     if st.chem.irc_line is None:
         st.chem.irc_line = tx.line_number(start)
 
 
-def _on_solvation(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_solvation(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     m = COSMO_SOLVATION.match(line)
     if m:
         # NWChem prints gas - solution; the solvation energy is solution - gas.
         st.chem.solvation = -d_float(m.group(1))
 
 
-def _orbital_reset(st: _State) -> None:
+def _orbital_reset(st: PropertyState) -> None:
     cs = st.chem
     if cs.orbitals_stale:
         cs.orbital_raw = []
         cs.orbitals_stale = False
 
 
-def _on_eigenvalues(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_eigenvalues(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     text = line.strip()
     if text not in ("Final eigenvalues", "Final alpha eigenvalues", "Final beta eigenvalues"):
         return
@@ -315,7 +245,7 @@ def _on_eigenvalues(st: _State, tx: OutputText, line: str, start: int, end: int)
     st.chem.orbital_raw.append(("eig", channel, t[max(rows, end):stop]))
 
 
-def _on_mo_analysis(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_mo_analysis(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     if "Final" not in line:
         return
     _orbital_reset(st)
@@ -323,223 +253,11 @@ def _on_mo_analysis(st: _State, tx: OutputText, line: str, start: int, end: int)
                                else "restricted")
 
 
-def _on_vector(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_vector(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     st.chem.orbital_raw.append(("vec", st.chem.orbital_channel, line))
 
 
-def _orbital_tables(cs: ChemState) -> dict[str, dict[int, list[object]]]:
-    """Energies, occupations and symmetries of the last wavefunction, per spin channel."""
-    tables: dict[str, dict[int, list[object]]] = {}
-    for kind, channel, text in cs.orbital_raw:
-        table = tables.setdefault(channel, {})
-        if kind == "vec":
-            m = VECTOR.match(text)
-            if m:
-                row = table.setdefault(int(m.group(1)), [None, None, None])
-                row[0], row[1], row[2] = d_float(m.group(3)), d_float(m.group(2)), m.group(4)
-            continue
-        for ln in text.split("\n"):
-            m = EIGENVALUE_ROW.match(ln)
-            if m:
-                row = table.setdefault(int(m.group(1)), [None, None, None])
-                if row[0] is None:  # the analysis (7 digits) wins over this table (4)
-                    row[0] = d_float(m.group(2))
-    return tables
-
-
-def _table_rows(tx: OutputText, end: int, limit: int) -> list[str]:
-    """Lines of a table after its header rule (``----``), up to a blank line."""
-    out: list[str] = []
-    cur = end
-    rules = 0
-    for _ in range(limit + 20):
-        nxt = tx.next_line(cur)
-        if nxt is None:
-            break
-        ln, cur = nxt
-        s = ln.strip()
-        if rules < 2:
-            if s.startswith("---"):
-                rules += 1
-            continue
-        if not s:
-            break
-        out.append(ln)
-        if len(out) >= limit:
-            break
-    return out
-
-
-def _on_mulliken(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    text = line.strip()
-    if text == "Mulliken analysis of the spin density":
-        _on_mulliken_spin(st, tx, line, start, end)
-        return
-    if text != "Mulliken analysis of the total density":
-        return
-    charges: list[tuple[str, float]] = []
-    for ln in _table_rows(tx, end, st.counter.limits.max_atoms + 1):
-        m = MULLIKEN_ROW.match(ln)
-        if not m:
-            break
-        charges.append((m.group(2), float(m.group(3)) - d_float(m.group(4))))
-    if charges:
-        st.chem.mulliken = charges
-        st.chem.mulliken_spin = []
-        st.chem.charges_structure = len(st.structures) - 1 if st.structures else None
-
-
-def _on_mulliken_spin(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    if line.strip() != "Mulliken analysis of the spin density":
-        return
-    spins: list[float] = []
-    for ln in _table_rows(tx, end, st.counter.limits.max_atoms + 1):
-        m = MULLIKEN_ROW.match(ln)
-        if not m:
-            break
-        spins.append(d_float(m.group(4)))
-    st.chem.mulliken_spin = spins
-
-
-def _gross_rows(st: _State, tx: OutputText, end: int) -> list[re.Match[str]]:
-    """The rows of the property module's per-atom population table after ``end`` (the
-    gross populations and the atomic spin populations print the same rows)."""
-    rows: list[re.Match[str]] = []
-    cur = end
-    for _ in range(st.counter.limits.max_atoms + 3):
-        nxt = tx.next_line(cur)
-        if nxt is None:
-            break
-        ln, cur = nxt
-        m = GROSS_ROW.match(ln)
-        if m:
-            rows.append(m)
-        elif rows or ln.strip():
-            break
-    return rows
-
-
-def _on_gross_population(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    charges = [(m.group(2), d_float(m.group(3)) - d_float(m.group(4)))
-               for m in _gross_rows(st, tx, end)]
-    if charges:
-        st.chem.mulliken = charges
-        st.chem.mulliken_spin = []  # the property module prints its own spin table next
-        st.chem.charges_structure = len(st.structures) - 1 if st.structures else None
-
-
-def _on_atomic_spin(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    """The property module's "Atomic spin population" (open shells): same rows as the
-    gross populations, the last number is the atom's alpha - beta population."""
-    spins = [d_float(m.group(4)) for m in _gross_rows(st, tx, end)]
-    if spins:
-        st.chem.mulliken_spin = spins
-
-
-def _frame(st: _State) -> tuple[str, int | None]:
-    ref = len(st.structures) - 1 if st.structures else None
-    return _frame_text(ref), ref
-
-
-def _frame_text(ref: int | None) -> str:
-    where = f"structure {ref}" if ref is not None else "the input geometry"
-    return (f"NWChem's output orientation (the coordinates of {where}); it equals the "
-            "document's frame only when NWChem did not re-orient the input")
-
-
-def _on_multipole(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    # Every SCF prints one; only the last is reported, so it is parsed at the end.
-    if st.chem.moments is not None and st.chem.moments.source == "property":
-        return  # the property task's numbers are more precise; keep them
-    ref = len(st.structures) - 1 if st.structures else None
-    st.chem.multipole = (tx.lines_after(end, 24), ref, _density_level(st))
-
-
-def _density_level(st: _State) -> str | None:
-    """The level of the density a property printed now is of: the last SCF or DFT total.
-
-    NWChem's property module and its multipole analysis work on the SCF/DFT density
-    even when an MP2 or coupled-cluster energy was computed from it.
-    """
-    for e in reversed(st.energies):
-        if e.kind in ("scf", "dft") and not e.displaced:
-            return e.kind
-    return None
-
-
-def _multipole_moments(lines: list[str], ref: int | None,
-                       level: str | None) -> Moments | None:
-    dipole = [0.0, 0.0, 0.0]
-    quad: dict[str, float] = {}
-    found = False
-    names = {(2, 0, 0): "xx", (0, 2, 0): "yy", (0, 0, 2): "zz", (1, 1, 0): "xy",
-             (1, 0, 1): "xz", (0, 1, 1): "yz"}
-    for ln in lines:
-        m = MULTIPOLE_ROW.match(ln)
-        if not m:
-            continue
-        ijk = (int(m.group(2)), int(m.group(3)), int(m.group(4)))
-        value = d_float(m.group(5))
-        if m.group(1) == "1":
-            dipole[ijk.index(1)] = value
-            found = True
-        elif ijk in names:
-            quad[names[ijk]] = value
-    if not found:
-        return None
-    return Moments(
-        dipole=dipole, dipoleDebye=_norm(dipole) * 2.541746473, quadrupole=quad or None,
-        frame=_frame_text(ref), referenceStructure=ref, source="multipole analysis",
-        level=level,
-    )
-
-
-def _norm(v: list[float]) -> float:
-    return float(sum(x * x for x in v) ** 0.5)
-
-
-def _on_dipole(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    if line.strip() != "Dipole Moment":
-        return
-    origin = [0.0, 0.0, 0.0]
-    dipole: dict[str, float] = {}
-    debye = None
-    for ln in tx.lines_after(end, 20):
-        mo = EXPANSION_POINT.search(ln)
-        if mo and not dipole:
-            origin = [d_float(mo.group(i)) for i in (1, 2, 3)]
-            continue
-        md = DIPOLE_COMPONENT.match(ln)
-        if md and md.group(1) not in dipole:
-            dipole[md.group(1)] = d_float(md.group(2))
-            continue
-        mb = DIPOLE_DEBYE.match(ln)
-        if mb:
-            debye = d_float(mb.group(1))
-            break
-    if len(dipole) != 3:
-        return
-    frame, ref = _frame(st)
-    st.chem.multipole = None
-    st.chem.moments = Moments(
-        dipole=[dipole["X"], dipole["Y"], dipole["Z"]], dipoleDebye=debye, origin=origin,
-        frame=frame, referenceStructure=ref, source="property", level=_density_level(st),
-    )
-
-
-def _on_quadrupole(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
-    quad: dict[str, float] = {}
-    for ln in tx.lines_after(end, 12):
-        m = QUADRUPOLE_ROW.match(ln)
-        if m:
-            quad[m.group(1).lower()] = d_float(m.group(4))
-        elif quad:
-            break
-    if st.chem.moments is not None and quad:
-        st.chem.moments.quadrupole = quad
-
-
-def _on_s2(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_s2(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     m = DFT_S2.search(line)
     if m:
         st.chem.s2, st.chem.s2_exact = d_float(m.group(1)), d_float(m.group(2))
@@ -550,7 +268,7 @@ def _on_s2(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
         st.chem.s2_exact = None
 
 
-def _on_scf_header(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_scf_header(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     m = SCF_HEADER_NUMBER.match(line)
     if not m:
         return
@@ -562,7 +280,7 @@ def _on_scf_header(st: _State, tx: OutputText, line: str, start: int, end: int) 
     st.chem.counts[key] = int(float(m.group(2)))
 
 
-def _on_scf_wavefunction(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_scf_wavefunction(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     m = SCF_WAVEFUNCTION.match(line)
     if not m:
         return
@@ -578,14 +296,14 @@ def _on_scf_wavefunction(st: _State, tx: OutputText, line: str, start: int, end:
         st.chem.multiplicity = c.get("open shells", 0) + 1
 
 
-def _on_dft_header(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_dft_header(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     st.chem.counts = {}
     for ln in (*tx.lines_before(start, 8), line):
         _on_dft_header_line(st, ln)
         _on_dft_wavefunction(st, tx, ln, start, end)
 
 
-def _on_dft_header_line(st: _State, line: str) -> None:
+def _on_dft_header_line(st: PropertyState, line: str) -> None:
     m = DFT_HEADER_NUMBER.match(line)
     if not m:
         return
@@ -599,7 +317,7 @@ def _on_dft_header_line(st: _State, line: str) -> None:
         st.chem.counts[key.lower()] = value
 
 
-def _on_dft_wavefunction(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_dft_wavefunction(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     if "Wavefunction type:" not in line:
         return
     m = DFT_WAVEFUNCTION.search(line)
@@ -609,7 +327,7 @@ def _on_dft_wavefunction(st: _State, tx: OutputText, line: str, start: int, end:
             "RKS" if "closed" in kind else f"DFT {kind}")
 
 
-def on_banner(st: _State, tx: OutputText, line: str, end: int) -> None:
+def on_banner(st: PropertyState, tx: OutputText, line: str, end: int) -> None:
     """A module banner: the SCF header a few lines below it is read from here."""
     for banner, (needle, span) in _BANNER_LOOKUPS.items():
         if banner in line:
@@ -622,7 +340,7 @@ def on_banner(st: _State, tx: OutputText, line: str, end: int) -> None:
                 _on_scf_wavefunction(st, tx, ln, s0, e0)
 
 
-def after_total(st: _State, tx: OutputText, kind: str, end: int) -> None:
+def after_total(st: PropertyState, tx: OutputText, kind: str, end: int) -> None:
     """Lines printed right after a total energy: ⟨S²⟩ of UHF, the dispersion of DFT-D."""
     if kind == "SCF" and st.chem.wavefunction == "UHF":
         for ln in tx.lines_after(end, 10):
@@ -638,17 +356,17 @@ def after_total(st: _State, tx: OutputText, kind: str, end: int) -> None:
                 break
 
 
-def on_task_end(st: _State) -> None:
+def on_task_end(st: PropertyState) -> None:
     """The end of a task ends a finite-difference Hessian."""
     st.chem.fd_active = False
 
 
-def _on_fd_start(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_fd_start(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     st.chem.fd_active = True
     st.chem.fd_kinds = set()
 
 
-def _on_temperature(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_temperature(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     m = TEMPERATURE.match(line)
     if not m:
         return
@@ -669,13 +387,13 @@ def _on_temperature(st: _State, tx: OutputText, line: str, start: int, end: int)
             break
 
 
-def _on_dispersion(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_dispersion(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     m = DISPERSION.match(line)
     if m:
         st.chem.dispersion = d_float(m.group(1))
 
 
-def _on_qmd_gradient(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_qmd_gradient(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     coords: list[list[float]] = []
     cur = end
     for _ in range(4 + MAX_GRADIENT_ROWS):
@@ -696,7 +414,7 @@ def _on_qmd_gradient(st: _State, tx: OutputText, line: str, start: int, end: int
     st.chem.md_last_gradient = coords
 
 
-def _on_qmd_step(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_qmd_step(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     values: dict[str, float] = {}
     step = None
     for ln in tx.lines_after(end, 8):
@@ -725,7 +443,7 @@ def _on_qmd_step(st: _State, tx: OutputText, line: str, start: int, end: int) ->
     )
 
 
-def _on_polarizability(st: _State, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_polarizability(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     freq = 0.0
     rows: dict[str, list[float]] = {}
     for ln in tx.lines_after(end, 10):
@@ -741,10 +459,10 @@ def _on_polarizability(st: _State, tx: OutputText, line: str, start: int, end: i
         st.chem.polarizabilities.append(Polarizability(
             frequency=freq, tensor=tensor, isotropic=(tensor[0][0] + tensor[1][1]
                                                       + tensor[2][2]) / 3.0,
-            level=_density_level(st)))
+            level=charges.density_level(st)))
 
 
-def read_prefix(st: _State, head: str) -> None:
+def read_prefix(st: PropertyState, head: str) -> None:
     """The file prefix NWChem printed near the top (``prefix = NAME.``)."""
     pos = head.find("prefix          =")
     if pos >= 0:
@@ -759,157 +477,12 @@ HANDLERS = {
     "cc_energy": _on_cc_energy, "tce_energy": _on_tce_energy, "tddft_start": _on_tddft_start,
     "solvation": _on_solvation, "irc_start": _on_irc_start,
     "td_root": _on_td_root, "eigenvalues": _on_eigenvalues, "mo_analysis": _on_mo_analysis,
-    "vector": _on_vector, "mulliken": _on_mulliken,
-    "gross_population": _on_gross_population, "atomic_spin": _on_atomic_spin,
-    "multipole": _on_multipole,
-    "dipole": _on_dipole, "quadrupole": _on_quadrupole, "s2": _on_s2,
+    "vector": _on_vector, "mulliken": charges.on_mulliken,
+    "gross_population": charges.on_gross_population, "atomic_spin": charges.on_atomic_spin,
+    "multipole": charges.on_multipole,
+    "dipole": charges.on_dipole, "quadrupole": charges.on_quadrupole, "s2": _on_s2,
     "scf_wavefunction": _on_scf_wavefunction, "dft_header": _on_dft_header,
     "fd_start": _on_fd_start, "temperature": _on_temperature,
     "dispersion": _on_dispersion,
     "qmd_step": _on_qmd_step, "qmd_gradient": _on_qmd_gradient, "polarizability": _on_polarizability,
 }
-
-
-# --- assembling ------------------------------------------------------------------------
-
-
-def choose_final(energies: list[EnergyPoint]) -> EnergyPoint | None:
-    """The energy a chemist quotes for the run.
-
-    The latest of the last optimisation step and the last total, where totals
-    printed after the last SCF/DFT reference belong to one calculation and the
-    highest level among them wins (SCF → MP2 guess → CCSD → CCSD(T) gives CCSD(T)).
-    Displaced geometries of numerical frequencies never count; a BOMD run ends on
-    its last step. An SCF/DFT total that repeats the previous reference's energy after
-    a correlated one (the property task after an MP2 or CC task re-solves the same
-    wavefunction) starts no new calculation: the correlated energy stays the final one.
-    """
-    steps = [e for e in energies if e.kind == "optimization"]
-    md = [e for e in energies if e.kind == "md"]
-    totals = [e for e in energies if e.kind in LEVEL_RANK and not e.displaced]
-    best_total = None
-    if totals:
-        refs = _new_references(totals)
-        first = refs[-1].line or 0 if refs else 0
-        group = [e for e in totals if (e.line or 0) >= first] or totals
-        best_total = max(group, key=lambda e: (LEVEL_RANK[e.kind], e.line or 0))
-    ends = [e for e in (steps[-1] if steps else None, best_total, md[-1] if md else None) if e]
-    if not ends:
-        return None
-    return max(ends, key=lambda e: e.line or 0)
-
-
-SAME_REFERENCE_EH = 1e-7  # a re-solved SCF agrees to about 1e-10 Eh; a new one differs more
-
-
-def _new_references(totals: list[EnergyPoint]) -> list[EnergyPoint]:
-    """The SCF/DFT totals that start a calculation (re-solves of the previous one left out)."""
-    refs: list[EnergyPoint] = []
-    correlated_since = False
-    for e in totals:
-        if e.kind not in ("scf", "dft"):
-            correlated_since = correlated_since or bool(refs)
-            continue
-        prev = refs[-1] if refs else None
-        if (correlated_since and prev is not None and prev.kind == e.kind
-                and abs(prev.energy - e.energy) < SAME_REFERENCE_EH):
-            continue
-        refs.append(e)
-        correlated_since = False
-    return refs
-
-
-def _orbitals(cs: ChemState) -> list[Orbital]:
-    out: list[Orbital] = []
-    c = cs.counts
-    tables = _orbital_tables(cs)
-    channels: tuple[SpinChannel, ...] = ("restricted", "alpha", "beta")
-    for channel in channels:
-        table = tables.get(channel)
-        if not table:
-            continue
-        for n in sorted(table):
-            energy, occ, sym = table[n]
-            if not isinstance(energy, float):
-                continue
-            occupation = occ if isinstance(occ, float) else _aufbau(channel, n, c)
-            out.append(Orbital(index=len(out), number=n, spin=channel,
-                               energy=energy, energyEv=energy * HARTREE_TO_EV,
-                               occupation=occupation,
-                               symmetry=sym if isinstance(sym, str) else None))
-    return out
-
-
-def _aufbau(channel: str, n: int, c: dict[str, int]) -> float | None:
-    if channel == "restricted" and "closed shells" in c:
-        closed, opened = c["closed shells"], c.get("open shells", 0)
-        return 2.0 if n <= closed else 1.0 if n <= closed + opened else 0.0
-    key = f"{channel} electrons"
-    if key in c:
-        return 1.0 if n <= c[key] else 0.0
-    return None
-
-
-def finish(st: _State, summary: Summary, symbols: list[str]) -> tuple[
-        list[Excitation], list[Orbital], list[AtomCharge]]:
-    """Fill ``summary`` with what was collected and return the list sections."""
-    cs = st.chem
-    orbitals = _orbitals(cs)
-    set_frontier(summary, orbitals)
-    summary.charge = cs.charge
-    summary.multiplicity = cs.multiplicity
-    summary.wavefunction = cs.wavefunction
-    if cs.s2 is not None and cs.wavefunction in ("UHF", "UKS"):
-        summary.s2 = cs.s2
-        if cs.multiplicity:
-            s = (cs.multiplicity - 1) / 2.0
-            exact = s * (s + 1.0)
-            summary.s2Expected = exact
-            contaminated = (abs(cs.s2 - exact) > S2_TOLERANCE * exact if exact > 0
-                            else cs.s2 > S2_TOLERANCE)
-            summary.spinContaminated = contaminated
-            if contaminated:
-                summary.warnings.append(Message(
-                    message=f"Spin contamination: <S^2> = {cs.s2:.4f}, expected "
-                    f"S(S+1) = {exact:.4f} (more than 10 % off)"))
-                summary.warningCount += 1
-    if cs.multipole is not None and (cs.moments is None or cs.moments.source != "property"):
-        cs.moments = _multipole_moments(*cs.multipole) or cs.moments
-    summary.moments = cs.moments
-    summary.dispersionEnergy = cs.dispersion
-    summary.solvationEnergy = cs.solvation
-    summary.polarizabilities = cs.polarizabilities
-    summary.mdSteps = cs.md_steps
-    summary.failedValues = cs.failed
-    if cs.temperature is not None:
-        ref = choose_final(st.energies[:cs.thermo_energies])
-        summary.thermochemistry = _thermo(cs, summary.zeroPointEnergy,
-                                          ref.energy if ref is not None else None)
-    excitations = cs.excitations
-    charges: list[AtomCharge] = []
-    spins = cs.mulliken_spin if len(cs.mulliken_spin) == len(cs.mulliken) else []
-    for i, (label, q) in enumerate(cs.mulliken):
-        element = symbols[i] if i < len(symbols) else label
-        charges.append(AtomCharge(atom=i, element=element, mulliken=q,
-                                  mullikenSpin=spins[i] if spins else None))
-    summary.excitationCount = len(excitations)
-    summary.orbitalCount = len(orbitals)
-    summary.chargeCount = len(charges)
-    return excitations, orbitals, charges
-
-
-def _thermo(cs: ChemState, zpe: float | None, e0: float | None) -> Thermochemistry:
-    t = cs.temperature or 0.0
-    h = cs.thermal.get("enthalpy")
-    s = cs.entropy
-    g = h - t * s / 1000.0 / HARTREE_TO_KCAL if h is not None and s is not None else None
-    kcal = {k: v * HARTREE_TO_KCAL for k, v in (
-        ("zeroPointEnergy", zpe), ("thermalEnergyCorrection", cs.thermal.get("energy")),
-        ("enthalpyCorrection", h), ("gibbsCorrection", g)) if v is not None}
-    return Thermochemistry(
-        temperature=t, zeroPointEnergy=zpe, thermalEnergyCorrection=cs.thermal.get("energy"),
-        enthalpyCorrection=h, entropy=s, gibbsCorrection=g, electronicEnergy=e0,
-        enthalpy=e0 + h if e0 is not None and h is not None else None,
-        gibbsFreeEnergy=e0 + g if e0 is not None and g is not None else None,
-        kcalPerMol=kcal,
-    )
