@@ -18,7 +18,8 @@ from molforma.i18n import register
 from molforma.jobs import TERMINAL, failure_error, progress_note
 from molforma.mcp.registry import SparseOutput, ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background, current_progress
-from molforma.mcp.tools.document import _REV, DocumentInfo, doc_info
+from molforma.mcp.tools.document import doc_info
+from molforma.mcp.tools.document_models import _REV, DocumentInfo
 
 register({
     "no_calculation": {

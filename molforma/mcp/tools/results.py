@@ -21,7 +21,7 @@ from molforma.i18n import register
 from molforma.jobs import TERMINAL
 from molforma.mcp.registry import MAX_RESULT_CHARS, SparseOutput, ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
-from molforma.mcp.tools.document import _REV, EditSummary, ResourceLinkInfo
+from molforma.mcp.tools.document_models import _REV, EditSummary, ResourceLinkInfo
 from molforma.results.model import (
     AtomCharge,
     EnergyPoint,

@@ -23,7 +23,7 @@ from molforma.i18n import register, render
 from molforma.mcp.commands import CommandRecord, WindowCommand
 from molforma.mcp.registry import ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
-from molforma.mcp.tools.document import _REV
+from molforma.mcp.tools.document_models import _REV
 from molforma.mcp.ui_paging import page_list
 
 if TYPE_CHECKING:

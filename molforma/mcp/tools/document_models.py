@@ -1,0 +1,587 @@
+"""The input and output models of the document and settings tools (no Qt).
+
+:mod:`molforma.mcp.tools.document` registers the tools; their arguments and answers are
+defined here, so each schema is read in one place (SPEC.md section 9: every field has
+a description, inputs forbid unknown keys).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from molforma.file_formats import LABELS, READABLE, WRITABLE, names_text
+from molforma.mcp.registry import SparseOutput, ToolInput
+
+Vec3 = tuple[float, float, float]
+
+
+_DOC_ID = "Document id from list_documents."
+
+
+_REV = ("Revision from the last answer about this document; the call fails and changes "
+        "nothing when the document has changed since.")
+
+
+_ELEMENT = ("Element symbol, e.g. 'C', 'Cl'. Letter case and surrounding spaces are "
+            "normalised to the periodic-table spelling ('cl', 'CL' -> 'Cl'), as in structure "
+            "files; anything that is not an element is refused.")
+
+
+_PREVIEW = ("True (default): make a candidate, to be confirmed or cancelled with the history "
+            "tool; false: check and apply directly as one undo step.")
+
+
+class _Strict(ToolInput):
+    pass
+
+
+class _DocInput(_Strict):
+    documentId: str = Field(description=_DOC_ID)
+
+
+class _EditInput(_DocInput):
+    expectedRevision: str = Field(description=_REV)
+    preview: bool = Field(True, description=_PREVIEW)
+
+
+class FormulaCount(SparseOutput):
+    """Formula and atom count of a project."""
+
+    formula: str = Field(description="Hill formula, e.g. 'H2O'.")
+    atomCount: int = Field(description="Atoms, dummy atoms included.")
+
+
+class EditSummary(SparseOutput):
+    """The edit summary of SPEC.md section 2 (never the project itself)."""
+
+    revision: str = Field(description="The document's revision after the call.")
+    project: FormulaCount = Field(description="The confirmed project.")
+    candidate: FormulaCount | None = Field(description="The candidate, or null.")
+    addedIds: list[str] = Field(description="Atom ids added (at most 1,000).")
+    removedIds: list[str] = Field(description="Atom ids removed (at most 1,000).")
+    changedIds: list[str] = Field(description="Atom ids changed (at most 1,000).")
+    idsTruncated: bool = Field(description="True when a list above was cut at 1,000.")
+    # Each tool's description says what its info holds (one sentence here, not 16 copies).
+    info: dict[str, Any] | None = Field(
+        None, description="What this edit reports besides (the tool's description says); "
+        "absent otherwise.")
+    status: Literal["running"] | None = Field(
+        None, description="running: a move_atoms cleanup still going (no edit yet).")
+
+
+class ListDocumentsInput(_Strict):
+    """No arguments."""
+
+
+class DocumentInfo(SparseOutput):
+    """One open document."""
+
+    documentId: str
+    title: str
+    path: str | None
+    revision: str
+    formula: str
+    atomCount: int
+    hasCandidate: bool
+    busy: str | None = Field(None, description="Present while edits are refused because work "
+                             "runs on the document, e.g. 'geometry clean-up'.")
+
+
+class ListDocumentsOutput(BaseModel):
+    """The documents of this process."""
+
+    documents: list[DocumentInfo]
+
+
+class GetDocumentInput(_DocInput):
+    include: list[Literal["project", "candidate"]] | None = Field(
+        None, description="What to return besides the summary: ['project'], ['candidate'], "
+        "both, or [] for revision, formula, atomCount and hasCandidate only. Default: both.")
+    offset: int = Field(0, ge=0, description="First atom of the page (0-based position in "
+                        "the atom list); pass the previous answer's nextOffset to read on.")
+    limit: int | None = Field(None, ge=1, description="Atoms per page. Default: as many as "
+                              "keep the answer under the 100,000-character size hint (a small "
+                              "molecule comes whole). A page holds the bonds whose later atom "
+                              "is on it, so every atom and bond comes exactly once.")
+
+
+class ResourceLinkInfo(SparseOutput):
+    """A resource holding content too big to inline (also a resource_link content item)."""
+
+    uri: str = Field(description="Read it with resources/read.")
+    name: str = Field(description="A name for the resource.")
+    mimeType: str = Field(description="e.g. application/json, chemical/x-xyz, text/csv.")
+    description: str | None = Field(None, description="What it holds (absent when none).")
+    size: int | None = Field(None, description="Bytes, when known (absent otherwise).")
+
+
+class GetDocumentOutput(SparseOutput):
+    """Revision, summary and the requested project/candidate envelopes (one page of atoms)."""
+
+    documentId: str = Field(description="The document.")
+    revision: str = Field(description="Its revision.")
+    formula: str = Field(description="Hill formula of the confirmed project.")
+    atomCount: int = Field(description="Atoms of the confirmed project.")
+    hasCandidate: bool = Field(description="A candidate waits to be confirmed or cancelled.")
+    project: dict[str, Any] | None = Field(
+        None, description="The confirmed project envelope; for a large structure one page of "
+        "its atoms and bonds (see offset, nextOffset).")
+    candidate: dict[str, Any] | None = Field(None, description="The candidate, or null "
+                                             "(paged like project).")
+    bondCount: int | None = Field(None, description="Bonds of the whole confirmed project.")
+    candidateAtomCount: int | None = Field(None, description="Atoms of the whole candidate.")
+    offset: int | None = Field(None, description="First atom of this page.")
+    nextOffset: int | None = Field(None, description="offset of the next page; null when "
+                                   "this page reaches the last atom.")
+    complete: bool | None = Field(None, description="True when the envelopes returned are "
+                                  "whole (every atom and bond).")
+    links: list[ResourceLinkInfo] | None = Field(
+        None, description="Resources holding the whole confirmed project (project JSON, XYZ, "
+        "MOL, NWChem input) when it is paged; also sent as resource_link content items.")
+
+
+class OpenFileInput(_EditInput):
+    path: str = Field(description=f"File to load: {', '.join(LABELS[n] for n in READABLE[:-1])} "
+                      f"or {LABELS[READABLE[-1]]} ('~' expands to home).")
+    format: str | None = Field(None, description=f"Format name ({names_text(READABLE)}); "
+                               "default: from the extension.")
+    frame: int | None = Field(None, ge=0, description="0-based frame of a multi-frame XYZ "
+                              "(required for those).")
+
+
+class ImportDocumentInput(_EditInput):
+    text: str = Field(description="File content as text; with format smiles a SMILES string "
+                      "such as 'CCO' or a common name (water, DMSO, 水; info.smiles: the "
+                      "SMILES used).")
+    format: str = Field(description=f"Format of the text: {names_text(READABLE)}, or smiles "
+                        "(a 3D structure with hydrogens, cleaned up by a force field, replacing "
+                        "the atoms; settings stay; a SMILES RDKit cannot read is refused with "
+                        "smiles_invalid).")
+    frame: int | None = Field(None, ge=0, description="0-based frame of a multi-frame XYZ.")
+
+
+class ExportDocumentInput(_DocInput):
+    format: str = Field(description=f"Format of the text: {names_text(WRITABLE)} "
+                        "(nwchem: the NWChem input).")
+    which: Literal["project", "candidate"] = Field(
+        "project", description="Export the confirmed project (default) or the candidate.")
+    offset: int = Field(0, ge=0, description="First character of the text to return; pass "
+                        "the previous answer's nextOffset to read on.")
+    limit: int | None = Field(None, ge=1, description="Characters to return. Default: the "
+                              "whole text when the answer fits the 100,000-character size hint, "
+                              "else as much as fits, with links to resources holding all of it.")
+
+
+class ExportDocumentOutput(SparseOutput):
+    """The exported text (one page of it for a large structure)."""
+
+    documentId: str = Field(description="The document.")
+    revision: str = Field(description="Its revision.")
+    format: str = Field(description="The format asked for, as given.")
+    text: str = Field(description="The text, or characters offset.. of it (see nextOffset).")
+    totalChars: int | None = Field(None, description="Length of the whole text.")
+    offset: int | None = Field(None, description="First character of this page.")
+    nextOffset: int | None = Field(None, description="offset of the next page; null at the "
+                                   "end of the text.")
+    links: list[ResourceLinkInfo] | None = Field(
+        None, description="Resources holding the whole export (confirmed project only); also "
+        "sent as resource_link content items.")
+
+
+class SaveFileInput(_DocInput):
+    path: str = Field(description="Where to write the project (*.molforma.json).")
+    overwrite: bool | None = Field(
+        None, description="true replaces an existing file, false never does; omitted: the "
+        "client is asked (form elicitation) when it declares it, and only an accept whose "
+        "form holds the boolean overwrite: true replaces the file; else an existing file "
+        "fails.")
+    expectedRevision: str | None = Field(None, description=_REV)
+
+
+class SaveFileOutput(BaseModel):
+    """Where and which revision was written."""
+
+    documentId: str
+    path: str
+    revision: str
+    bytes: int
+    overwritten: bool
+
+
+class HistoryInput(_DocInput):
+    expectedRevision: str = Field(description=_REV)
+    action: Literal["undo", "redo", "confirm", "cancel"] = Field(
+        description="undo / redo a step, or confirm / cancel the candidate.")
+
+
+class NewAtom(_Strict):
+    element: str = Field(description=_ELEMENT)
+    position: Vec3 = Field(description="[x, y, z] in Angstrom.")
+    name: str | None = Field(None, description="Optional label (at most 16 characters).")
+    formalCharge: int | None = Field(None, description="Formal charge, -99..20.")
+    unpairedElectrons: int | None = Field(None, description="Unpaired electrons, 0..8.")
+    massNumber: int | None = Field(None, description="Isotope mass number.")
+    mass: float | None = Field(None, description="Arbitrary atomic mass.")
+    fixed: bool | None = Field(None, description="Fixed atoms cannot move.")
+
+
+class NewBond(_Strict):
+    a: str = Field(description="Atom id, or '#k' for the k-th atom (0-based) of this call.")
+    b: str = Field(description="Atom id, or '#k' for the k-th atom (0-based) of this call.")
+    order: Literal[1, 2, 3] = Field(1, description="Bond order.")
+
+
+class AddAtomsInput(_EditInput):
+    atoms: list[NewAtom] = Field(min_length=1, description="Atoms to add.")
+    bonds: list[NewBond] = Field(default_factory=list, description="Bonds to add.")
+
+
+class DeleteAtomsInput(_EditInput):
+    atomIds: list[str] = Field(min_length=1, description="Ids of the atoms to delete.")
+
+
+class Rotation(_Strict):
+    axis: Vec3 = Field(description="Rotation axis [x, y, z].")
+    angle: float = Field(description="Angle in degrees (right hand about the axis).")
+    center: Vec3 | None = Field(None, description="Centre; default: centroid of the atoms.")
+
+
+class MoveAtomsInput(_EditInput):
+    positions: dict[str, Vec3] | None = Field(
+        None, description="New positions {atomId: [x, y, z]} in Angstrom.")
+    atomIds: list[str] | None = Field(
+        None, description="Atoms to translate, rotate or clean up (default: all).")
+    translate: Vec3 | None = Field(None, description="Displacement [dx, dy, dz] in Angstrom.")
+    rotate: Rotation | None = Field(None, description="Rotation about an axis and a centre.")
+    cleanup: bool | None = Field(
+        None, description="true: clean up the geometry with a force field (MMFF94, else UFF), "
+        "as the window's 'Clean up geometry': atomIds move (default all), fixed atoms stay; "
+        "info gives the force field and its energy before and after (kcal/mol). A structure "
+        "already clean is refused (cleanup_no_change), never a silent success. It runs in a "
+        "child process: with the Tasks extension the call is a task (tasks/cancel stops it); "
+        "otherwise the answer waits up to 10 s, then says status running and the document "
+        "stays busy (list_documents) until the candidate appears or the clean-up failed; "
+        "history cancel stops it.")
+
+
+class AtomChange(_Strict):
+    id: str = Field(description="Atom id.")
+    element: str | None = Field(None, description="New element. " + _ELEMENT)
+    formalCharge: int | None = Field(None, description="Formal charge, -99..20.")
+    unpairedElectrons: int | None = Field(None, description="Unpaired electrons, 0..8.")
+    name: str | None = Field(None, description="Label (at most 16 characters).")
+    massNumber: int | None = Field(None, description="Isotope mass number; null clears it.")
+    mass: float | None = Field(None, description="Arbitrary mass; null clears it.")
+    fixed: bool | None = Field(None, description="Fix or free the atom.")
+
+
+class SetAtomPropertiesInput(_EditInput):
+    atoms: list[AtomChange] = Field(min_length=1, description="Per-atom changes; only the "
+                                    "given keys change.")
+
+
+class BondChange(_Strict):
+    a: str = Field(description="First atom id.")
+    b: str = Field(description="Second atom id.")
+    order: Literal[0, 1, 2, 3] = Field(description="1-3 adds or changes the bond; 0 removes it.")
+
+
+class SetBondsInput(_EditInput):
+    bonds: list[BondChange] = Field(min_length=1, description="Bonds to add, change or remove.")
+
+
+class SetInternalCoordinateInput(_EditInput):
+    atomIds: list[str] = Field(min_length=2, max_length=4, description="2 ids: distance, 3: "
+                               "angle, 4: dihedral.")
+    value: float = Field(description="Target distance in Angstrom or angle in degrees.")
+
+
+class AddHydrogensInput(_EditInput):
+    atomIds: list[str] | None = Field(None, description="Atoms to fill (default: all).")
+
+
+class PlaceFragmentInput(_EditInput):
+    fragment: str = Field(description="Fragment or ligand name or alias from get_catalog, "
+                          "e.g. 'methyl' or 'Me', 'CF3', 'OH', 'Ph', 'tBu', 'NH3'.")
+    atomId: str = Field(description="Atom whose free site receives the fragment.")
+    kind: Literal["fragment", "ligand"] | None = Field(
+        None, description="Look the name up among fragments or ligands (default: both).")
+
+
+class SetMoleculeInput(_EditInput):
+    title: str | None = Field(None, description="Molecule title.")
+    charge: int | None = Field(None, description="Total charge.")
+    multiplicity: int | None = Field(None, ge=1, le=20, description="Spin multiplicity.")
+
+
+class CalculationValues(_Strict):
+    task: Literal["energy", "optimize", "frequencies", "optimize+frequencies", "excited-states",
+                  "transition-state"] | None = Field(
+        None, description="What to compute.")
+    theory: Literal["scf", "dft", "mp2"] | None = Field(None, description="Level of theory.")
+    functional: str | None = Field(None, description="DFT functional: a get_catalog name "
+                                   "(b3lyp, cam-b3lyp, ...) or an xc line of NWChem keywords.")
+    basis: str | None = Field(None, description="Basis set, e.g. 6-31g*.")
+    reference: Literal["rhf", "rohf", "uhf"] | None = Field(
+        None, description="SCF reference; null chooses from the multiplicity.")
+    extra_input: str | None = Field(None, description=(
+        "Protected: text added to the input. Always refused, judged as NWChem reads it: "
+        "task shell/python, python blocks, include, load, 'library ... file', lines over "
+        "1,000 characters, lines ending in a backslash (error forbidden_extra_input)."))
+    extra_tasks: list[str] | None = Field(None, description=(
+        "Protected: extra task lines; the same refusals as extra_input."))
+    constraints: list[dict[str, Any]] | None = Field(None, description=(
+        "Held in optimisation: [{atoms: 2-4 ids, value: Å/°, null: current}]; [] clears."))
+    excited_roots: int | None = Field(None, ge=1, le=200)
+    excited_spin: Literal["singlets", "triplets", "both"] | None = None
+    excited_method: Literal["tddft", "tda"] | None = Field(
+        None, description="tda: Tamm-Dancoff (CIS with scf).")
+    irc: bool | None = None
+    solvent: str | None = Field(None, description="COSMO solvent (water, thf, ...); null: none.")
+    dielectric: float | None = Field(None, description="Custom COSMO dielectric.")
+    scan: dict[str, Any] | None = Field(None, description=(
+        "Relaxed scan, task optimize: {atoms, start (null: current), end, steps <= 50}; "
+        "null clears."))
+
+
+class SetNwchemInput(_EditInput):
+    values: CalculationValues = Field(description="Calculation conditions to change.")
+
+
+class SetAdvancedInput(_EditInput):
+    values: dict[str, Any] = Field(description="Advanced settings by key (see get_catalog "
+                                   "advanced_keys); null restores NWChem's default. An absolute "
+                                   "scratch_dir or permanent_dir must be an existing folder "
+                                   "(work_dir_missing); a relative one is made in each job "
+                                   "folder.")
+
+
+class ExecutionValues(_Strict):
+    executable: str | None = Field(None, description="Protected: NWChem command.")
+    launcher: str | None = Field(None, description="Protected: MPI launcher command.")
+    processes: int | None = Field(None, ge=1, le=4096, description="MPI process count.")
+    threads: int | None = Field(None, ge=1, le=1024, description="OMP_NUM_THREADS.")
+    environment: dict[str, str] | None = Field(None, description="Protected: environment.")
+    job_root: str | None = Field(None, description="Where job folders are made: a full path "
+                                 "(~ allowed); a relative one is refused (job_root_relative).")
+    reference_dir: str | None = Field(None, description="Extra folder scanned by History.")
+    time_limit: float | None = Field(None, gt=0, description="Wall-time limit in seconds "
+                                     "(a batch job's wall time; SLURM rounds up to minutes).")
+    scheduler: Literal["local", "slurm"] | None = Field(
+        None, description="Protected: local (run here) or slurm (submit to the cluster).")
+    partition: str | None = Field(None, description="SLURM partition (null: the cluster's "
+                                  "default); get_execution lists them under cluster.")
+    account: str | None = Field(None, description="Protected: SLURM account.")
+    qos: str | None = Field(None, description="SLURM quality of service (null: default).")
+    nodes: int | None = Field(None, ge=1, le=4096, description="Nodes of a batch job.")
+    tasksPerNode: int | None = Field(None, ge=1, le=4096,
+                                     description="MPI processes per node of a batch job.")
+    batch_directives: list[str] | None = Field(
+        None, description="Protected: extra batch options, '--name=value' each.")
+    remote_profile: str | None = Field(None, description="Cluster profile; null: none.")
+
+
+class SetExecutionInput(_EditInput):
+    values: ExecutionValues = Field(description="Execution settings to change.")
+
+
+class GetExecutionInput(_DocInput):
+    pass
+
+
+class GetExecutionOutput(BaseModel):
+    """Execution settings and the server's policy."""
+
+    documentId: str
+    revision: str
+    execution: dict[str, Any]
+    trusted: bool = Field(description="The document's protected values equal the trusted ones.")
+    policy: dict[str, Any] = Field(description="allowedDirectories, executionSettingsAllowed, "
+                                   "trusted values.")
+    cluster: dict[str, Any] | None = Field(
+        None, description="With scheduler slurm: reachable (else error and message), and the "
+        "partitions sinfo lists (name, default, available, maxTime in s, nodes, cpus).")
+
+
+class ValidateDocumentInput(_DocInput):
+    check: str | None = Field(None, description="Page through the entries of this one check "
+                              "code (e.g. 'close_contact'); default: every check.")
+    offset: int = Field(0, ge=0, description="First entry of each check shown (of `check` "
+                        "when given); pass the previous answer's nextOffset to read on.")
+    limit: int | None = Field(None, ge=1, description="Entries shown per check. Default: 10; "
+                              "counts gives how many each check has.")
+
+
+class CheckEntry(SparseOutput):
+    """One problem or remark found by validate_document."""
+
+    code: str = Field(description="Stable check code, e.g. 'close_contact', "
+                      "'multiplicity_parity', 'basis_missing_elements'.")
+    severity: Literal["error", "warning", "info"] = Field(
+        description="error: the run would fail or be wrong (ok is false); warning: likely a "
+        "mistake; info: worth knowing.")
+    message: str = Field(description="The check in the display language.")
+    atoms: list[str] = Field(description="Atom ids concerned (at most 100).")
+
+
+class ValidateDocumentOutput(SparseOutput):
+    """Check results (problems and warnings) of the confirmed project: per check a count
+    and the first entries."""
+
+    ok: bool = Field(description="False when any check (of all, not only those shown) is an "
+                     "error.")
+    checks: list[CheckEntry] = Field(description="The entries shown: per check code those "
+                                     "from offset on, at most limit of each.")
+    revision: str = Field(description="Revision of the document checked.")
+    counts: dict[str, int] = Field(description="Entries of each check code.")
+    more: list[str] = Field(description="Check codes with entries not shown; read them with "
+                            "check, offset and limit.")
+    nextOffset: int | None = Field(None, description="Only with check: offset of its next "
+                                   "entries; null when none are left.")
+
+
+class MeasureInput(_DocInput):
+    distances: list[tuple[str, str]] = Field(default_factory=list,
+                                             description="Pairs of atom ids.")
+    angles: list[tuple[str, str, str]] = Field(default_factory=list,
+                                               description="Triples of atom ids (degrees).")
+    dihedrals: list[tuple[str, str, str, str]] = Field(
+        default_factory=list, description="Quadruples of atom ids (degrees).")
+    which: Literal["project", "candidate"] = Field(
+        "project", description="Measure the confirmed project or the candidate.")
+    offset: int = Field(0, ge=0, description="First measurement returned, counting distances, "
+                        "then angles, then dihedrals; pass nextOffset to read on.")
+    limit: int | None = Field(None, ge=1, description="Measurements returned. Default: 300, "
+                              "which keeps the answer under the 100,000-character size hint.")
+
+
+class Measurement(SparseOutput):
+    """One measured value."""
+
+    ids: list[str] = Field(description="The atom ids as asked (2, 3 or 4).")
+    value: float = Field(description="Distance in Angstrom, angle or dihedral (-180..180) in "
+                         "degrees, rounded to 6 decimals.")
+    unit: Literal["angstrom", "degree"] = Field(description="Unit of value.")
+
+
+class MeasureOutput(SparseOutput):
+    """Measured values: one page of the distances, then angles, then dihedrals asked for."""
+
+    distances: list[Measurement] = Field(description="Distances of this page.")
+    angles: list[Measurement] = Field(description="Angles of this page.")
+    dihedrals: list[Measurement] = Field(description="Dihedrals of this page.")
+    revision: str = Field(description="Revision of the document measured.")
+    total: int = Field(description="Measurements asked for.")
+    nextOffset: int | None = Field(description="offset of the measurements not returned "
+                                   "yet; null when all are here.")
+
+
+class GetCatalogInput(_Strict):
+    kind: Literal["fragments", "ligands", "basis_sets", "functionals", "tasks", "theories",
+                  "advanced_keys"] | None = Field(None, description="One catalogue (default: all).")
+
+
+_LABEL = "Display names by language code ('en', 'ja')."
+
+
+_ALIASES = "Other names accepted for it (place_fragment takes these too)."
+
+
+class FragmentEntry(SparseOutput):
+    """A substituent place_fragment can attach (kind fragment)."""
+
+    name: str = Field(description="Name to pass to place_fragment, e.g. 'methyl'.")
+    label: dict[str, str] = Field(description=_LABEL)
+    smiles: str = Field(description="SMILES with [*] at the attachment point.")
+    formula: str = Field(description="Formula of the group.")
+    attachmentElement: str = Field(description="Element bonded to the site.")
+    aliases: list[str] = Field(description=_ALIASES)
+
+
+class LigandEntry(SparseOutput):
+    """A ligand place_fragment can coordinate to a metal (kind ligand)."""
+
+    name: str = Field(description="Name to pass to place_fragment, e.g. 'NH3'.")
+    label: dict[str, str] = Field(description=_LABEL)
+    smiles: str = Field(description="SMILES of the free ligand.")
+    aliases: list[str] = Field(description=_ALIASES)
+    formula: str = Field(description="Formula of the ligand.")
+    charge: int = Field(description="Formal charge of the ligand.")
+    donorElement: str = Field(description="Element that binds the metal.")
+
+
+class BasisSetEntry(SparseOutput):
+    """A basis set of the catalogue (set_nwchem basis)."""
+
+    name: str = Field(description="Name to pass as basis, e.g. '6-31g*'.")
+    label: dict[str, str] = Field(description=_LABEL)
+    family: str = Field(description="e.g. pople, dunning, karlsruhe.")
+    elements: list[str] = Field(description="Elements it covers.")
+    spherical: bool = Field(description="Spherical (pure) functions by definition.")
+    ecp: str | None = Field(None, description="The effective core potential it goes with "
+                            "(absent when none).")
+    ecpElements: list[str] | None = Field(None, description="Elements that get the ECP "
+                                          "(absent when no ECP).")
+
+
+class FunctionalEntry(SparseOutput):
+    """A DFT functional of the catalogue (set_nwchem functional)."""
+
+    name: str = Field(description="Name to pass as functional, e.g. 'b3lyp'.")
+    xc: str = Field(description="What NWChem's xc directive gets.")
+    lines: list[str] | None = Field(None, description="Other dft lines it needs (cam, disp).")
+    kind: str = Field(description="e.g. lda, gga, hybrid, meta-gga, range-separated.")
+    label: dict[str, str] = Field(description=_LABEL)
+    aliases: list[str] | None = Field(None, description="Other names accepted for it.")
+    nwchem: str | None = Field(None, description="First NWChem release that knows it.")
+
+
+class TaskEntry(SparseOutput):
+    """A calculation task (set_nwchem task)."""
+
+    name: str = Field(description="Name to pass as task, e.g. 'optimize+frequencies'.")
+    label: dict[str, str] = Field(description=_LABEL)
+    operations: list[str] = Field(description="NWChem task operations run in order.")
+
+
+class TheoryEntry(SparseOutput):
+    """A level of theory (set_nwchem theory)."""
+
+    name: str = Field(description="Name to pass as theory, e.g. 'dft'.")
+    label: dict[str, str] = Field(description=_LABEL)
+
+
+class AdvancedKeyEntry(SparseOutput):
+    """An advanced setting (set_advanced values)."""
+
+    key: str = Field(description="Key in set_advanced values, e.g. 'memory_mb'.")
+    label: dict[str, str] = Field(description=_LABEL)
+    type: Literal["integer", "number", "string", "boolean", "choice"] = Field(
+        description="Type of its value.")
+    nullable: bool = Field(description="null is accepted (it means automatic/unset).")
+    default: bool | int | float | str | None = Field(description="Value when not set.")
+    min: int | float | None = Field(None, description="Smallest value (absent: none).")
+    max: int | float | None = Field(None, description="Largest value (absent: none).")
+    exclusiveMin: int | float | None = Field(None, description="Values must be above this "
+                                             "(absent: no such bound).")
+    choices: list[str] | None = Field(None, description="The values of a choice (absent "
+                                      "for other types).")
+    path: bool = Field(description="The value is a path (checked against the allowed "
+                       "directories).")
+    description: dict[str, str] = Field(description="What it does, by language code.")
+
+
+class GetCatalogOutput(SparseOutput):
+    """Catalogue entries by kind: the kind asked for, or all seven."""
+
+    fragments: list[FragmentEntry] | None = Field(None, description="Substituents.")
+    ligands: list[LigandEntry] | None = Field(None, description="Ligands.")
+    basis_sets: list[BasisSetEntry] | None = Field(None, description="Basis sets.")
+    functionals: list[FunctionalEntry] | None = Field(None, description="DFT functionals.")
+    tasks: list[TaskEntry] | None = Field(None, description="Calculation tasks.")
+    theories: list[TheoryEntry] | None = Field(None, description="Levels of theory.")
+    advanced_keys: list[AdvancedKeyEntry] | None = Field(None, description="Advanced "
+                                                         "settings.")
+
