@@ -2,7 +2,7 @@
 
 Writing is :func:`molforma.nwchem.input.render_input`. The reader follows NWChem's
 own reading rules: case-insensitive keywords, ``#`` comments, ``;`` as a line
-break and a trailing ``\\`` joining lines. It takes:
+break and a trailing ``\\`` joining lines (:mod:`molforma.nwchem.lexer`). It takes:
 
 * the default geometry (unnamed or named ``geometry``; else the first): atom tags
   (``C``, ``H2``, ``Cl_a``; the element is read from the leading letters, a tag
@@ -55,6 +55,7 @@ from molforma.formats.common import (
 from molforma.formats.rdkit_bridge import perceive_bonds
 from molforma.i18n import catalogue, display_language, register, render
 from molforma.nwchem.input import FREQUENCY_CONVERGENCE, FREQUENCY_GRID
+from molforma.nwchem.lexer import BLOCK_DIRECTIVES, block_end, statements
 from molforma.nwchem.protected_text import find_directives, reason_text
 from molforma.nwchem.settings import FREQUENCY_TASKS
 
@@ -64,15 +65,6 @@ _UNITS = {"angstrom": 1.0, "angstroms": 1.0, "an": 1.0, "au": BOHR, "atomic": BO
           "bohr": BOHR, "nm": 10.0, "nanometers": 10.0, "pm": 0.01, "picometers": 0.01}
 _SPIN = {"singlet": 1, "doublet": 2, "triplet": 3, "quartet": 4, "quintet": 5, "sextet": 6,
          "septet": 7, "octet": 8}
-# Top-level directives that open a block closed by ``end``.
-_BLOCKS = {
-    "geometry", "basis", "ecp", "so", "scf", "dft", "mp2", "driver", "freq", "vib",
-    "property", "tddft", "tce", "ccsd", "mcscf", "python", "constraints", "cosmo", "esp",
-    "stepper", "nwpw", "qmmm", "md", "prepare", "raman", "selci", "rimp2", "relativistic",
-    "zcoord", "bq", "charge_density", "dplot", "hessian", "pspw", "band", "smd", "xtb",
-    "gradients", "fcidump", "rtdft", "ccca", "mrcc", "direct_mp2", "qmd", "neb", "string",
-    "mepgs",
-}
 _OPERATIONS = {"energy": "energy", "optimize": "optimize", "opt": "optimize",
                "freq": "frequencies", "frequencies": "frequencies", "vib": "frequencies",
                "hessian": "frequencies", "saddle": "saddle", "mepgs": "mepgs"}
@@ -111,51 +103,14 @@ def _refuse_directives(text: str) -> None:
             statement=first.statement)
 
 
-def _strip_comment(line: str) -> str:
-    quoted = False
-    for k, ch in enumerate(line):
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "#" and not quoted:
-            return line[:k]
-    return line
-
-
-def _statements(text: str) -> list[tuple[int, str]]:
-    """(line number, statement) pairs: comments removed, ``\\`` joined, ``;`` split."""
-    raw = text.lstrip("\ufeff").splitlines()
-    out: list[tuple[int, str]] = []
-    i = 0
-    while i < len(raw):
-        lineno = i + 1
-        line = _strip_comment(raw[i])
-        while line.rstrip().endswith("\\") and i + 1 < len(raw):
-            i += 1
-            line = line.rstrip()[:-1] + " " + _strip_comment(raw[i])
-        i += 1
-        quoted = False
-        start = 0
-        for k, ch in enumerate(line):
-            if ch == '"':
-                quoted = not quoted
-            elif ch == ";" and not quoted:
-                out.append((lineno, line[start:k]))
-                start = k + 1
-        out.append((lineno, line[start:]))
-    return [(n, s.strip()) for n, s in out if s.strip()]
-
-
 def _block(stmts: list[tuple[int, str]], i: int) -> tuple[list[tuple[int, str]], int]:
     """Statements of the block opened at ``stmts[i]`` and the index after its ``end``."""
-    body: list[tuple[int, str]] = []
-    j = i + 1
-    while j < len(stmts):
-        if stmts[j][1].split()[0].lower() == "end":
-            return body, j + 1
-        body.append(stmts[j])
-        j += 1
-    raise format_error("format_truncated", FMT, stmts[i][0],
-                       reason=f"'{stmts[i][1].split()[0]}' block has no 'end'", expected="'end'")
+    end = block_end(stmts, i)
+    if end is None:
+        raise format_error("format_truncated", FMT, stmts[i][0],
+                           reason=f"'{stmts[i][1].split()[0]}' block has no 'end'",
+                           expected="'end'")
+    return stmts[i + 1:end], end + 1
 
 
 def _unquote(text: str) -> str:
@@ -462,7 +417,7 @@ def read_nwchem(text: str) -> Structure:
             refused directive (``format_forbidden_directive``, with its line).
     """
     _refuse_directives(text.lstrip("\ufeff"))
-    stmts = _statements(text)
+    stmts = statements(text)
     title = None
     charge = None
     geometries: list[tuple[str, tuple[int, str], list[tuple[int, str]]]] = []
@@ -475,7 +430,7 @@ def read_nwchem(text: str) -> Structure:
         lineno, stmt = stmts[i]
         words = stmt.split()
         key = words[0].lower()
-        if key in _BLOCKS:
+        if key in BLOCK_DIRECTIVES:
             body, nxt = _block(stmts, i)
             if key == "geometry":
                 named = [w for w in words[1:] if w.startswith('"') or w.lower() not in (

@@ -22,6 +22,7 @@ from typing import BinaryIO
 from molforma.errors import MolFormaError
 from molforma.fileio import open_regular
 from molforma.nwchem import output_patterns as patterns
+from molforma.nwchem.lexer import statements, walk
 
 INPUT_HEAD_BYTES = 256 * 1024  # an input larger than this is read only this far
 TAIL_BYTES = 64 * 1024  # enough for the closing lines of any NWChem run
@@ -127,34 +128,12 @@ def _int_token(tok: str) -> int | None:
     return int(value) if value.is_integer() else None
 
 
-def _strip_comment(line: str) -> str:
-    # NWChem comments start with '#'; a '#' inside quotes (titles) is kept.
-    if "#" not in line:
-        return line.strip()
-    quoted = False
-    for i, ch in enumerate(line):
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "#" and not quoted:
-            return line[:i].strip()
-    return line.strip()
-
-
 def _is_number(tok: str) -> bool:
     try:
         float(tok.lower().replace("d", "e"))
     except ValueError:
         return False
     return True
-
-
-# Top-level directives that open a block closed by "end". Anything else is one line,
-# so an unknown one-line directive can never swallow the task lines after it.
-_BLOCKS = frozenset({
-    "geometry", "basis", "ecp", "so", "dft", "scf", "driver", "freq", "vib", "mp2", "property",
-    "tddft", "ccsd", "tce", "python", "nwpw", "cosmo", "hessian", "stepper", "constraints",
-    "relativistic", "esp", "bsse", "fragment", "qmmm", "md", "prepare", "rt_tddft", "raman",
-})
 
 
 def _library_name(toks: list[str]) -> str | None:
@@ -165,6 +144,25 @@ def _library_name(toks: list[str]) -> str | None:
             break
         rest.append(tok)
     return rest[-1].strip('"') if rest else None
+
+
+def _top_level(out: InputSummary, operations: list[str], toks: list[str], text: str) -> None:
+    """Charge, title, start name and tasks: the top-level statements of a summary."""
+    key = toks[0].lower()
+    if key == "charge" and len(toks) > 1:
+        out.charge = _int_token(toks[1])
+    elif key == "title" and len(toks) > 1:
+        out.title = text.split(None, 1)[1].strip().strip('"').strip()
+    elif key in ("start", "restart") and len(toks) > 1:
+        out.start = toks[1]
+    elif key == "task" and len(toks) > 1:
+        theory = toks[1].lower()
+        if theory in ("shell", "python"):
+            return
+        op = toks[2].lower() if len(toks) > 2 else "energy"
+        operations.append(_TASK_OPERATIONS.get(op, op))
+        if not out.theory:
+            out.theory = theory
 
 
 def summarize_input(text: str) -> InputSummary:
@@ -179,53 +177,29 @@ def summarize_input(text: str) -> InputSummary:
     elements: list[str] = []
     operations: list[str] = []
     basis_names: list[str] = []
-    block: str | None = None
-    sub: str | None = None  # zmatrix, its variables/constants, zcoord or system
     geometries_seen = 0
-    for raw in text.splitlines():
-        line = _strip_comment(raw)
-        if not line:
+    # The blocks and comments as NWChem reads them (molforma.nwchem.lexer); only the
+    # first geometry's atoms count, outside its zcoord/system/z-matrix parts.
+    for stmt in walk(statements(text)):
+        toks = list(stmt.words)
+        key = stmt.key
+        block = stmt.block
+        if stmt.kind == "open":
+            if len(stmt.path) == 1 and key == "geometry":
+                geometries_seen += 1
             continue
-        toks = line.split()
-        key = toks[0].lower()
+        if stmt.kind == "end":
+            continue
         if block is None:
-            if key == "charge" and len(toks) > 1:
-                out.charge = _int_token(toks[1])
-            elif key == "title" and len(toks) > 1:
-                out.title = line.split(None, 1)[1].strip().strip('"').strip()
-            elif key in ("start", "restart") and len(toks) > 1:
-                out.start = toks[1]
-            elif key == "task" and len(toks) > 1:
-                theory = toks[1].lower()
-                if theory in ("shell", "python"):
-                    continue
-                op = toks[2].lower() if len(toks) > 2 else "energy"
-                operations.append(_TASK_OPERATIONS.get(op, op))
-                if not out.theory:
-                    out.theory = theory
-            elif key in _BLOCKS:
-                block = key
-                if key == "geometry":
-                    geometries_seen += 1
-            continue
-        if key == "end":
-            if sub is not None:
-                sub = None
-            else:
-                block = None
+            _top_level(out, operations, toks, stmt.text)
             continue
         if block == "geometry" and geometries_seen == 1:
-            if sub in ("zcoord", "system", "variables", "constants"):
+            sub = stmt.path[1] if len(stmt.path) > 1 else None
+            if sub not in (None, "zmatrix", "zmt") or stmt.section:
                 continue
-            if key in ("zmatrix", "zmt"):
-                sub = "zmatrix"
-            elif key in ("zcoord", "system") or (
-                key in ("variables", "constants") and sub == "zmatrix"
-            ):
-                sub = key
-            elif key in ("symmetry", "units", "load"):
+            if key in ("symmetry", "units", "load"):
                 continue
-            elif sub == "zmatrix" or (len(toks) >= 4 and all(_is_number(t) for t in toks[1:4])):
+            if sub is not None or (len(toks) >= 4 and all(_is_number(t) for t in toks[1:4])):
                 el = element_of_tag(toks[0])
                 if el is not None:
                     elements.append(el)

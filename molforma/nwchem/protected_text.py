@@ -91,6 +91,7 @@ from typing import Any
 
 from molforma.errors import ValidationError
 from molforma.i18n import display_language, register, render
+from molforma.nwchem.lexer import join_continuations, split_statements
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -219,6 +220,8 @@ class ProtectedTextError(ValidationError):
 # ---------------------------------------------------------------------------
 # The reader model. Text is handled as bytes (one latin-1 character per byte), because
 # NWChem counts bytes: a line of 600 two-byte characters is 1,200 bytes long to it.
+# Comments, quotes, continuations and statements are cut by molforma.nwchem.lexer, the
+# rules every reader of .nw text shares; this model adds the record buffer and readings.
 
 
 def _as_bytes(text: str) -> str:
@@ -255,43 +258,12 @@ def _records(lines: list[str], glue: str = " ") -> list[tuple[int, int, str]]:
     ``glue`` takes the place of a continuation backslash: a blank, as NWChem does;
     ``""`` reads the lines glued, as a reader that drops the backslash would.
     """
-    out: list[tuple[int, int, str]] = []
-    i = 0
-    while i < len(lines):
-        first = i
-        buf = lines[i][:RECORD_BYTES]
-        i += 1
-        while i < len(lines):
-            kept = buf.rstrip(_BLANKS)
-            if not kept.endswith("\\"):
-                break
-            buf = (kept[:-1] + glue + lines[i])[:RECORD_BYTES]
-            i += 1
-        out.append((first, i, buf))
-    return out
+    return join_continuations(lines, glue=glue, limit=RECORD_BYTES, blanks=_BLANKS)
 
 
 def _split(record: str, quotes: bool, escapes: bool) -> list[str]:
     """Statements of one record in one reading of quotes and escapes (comments cut)."""
-    out: list[str] = []
-    start = 0
-    quoted = False
-    k = 0
-    while k < len(record):
-        ch = record[k]
-        if escapes and ch == "\\":
-            k += 2
-            continue
-        if quotes and ch == '"':
-            quoted = not quoted
-        elif not quoted and ch == "#":
-            break
-        elif not quoted and ch == ";":
-            out.append(record[start:k])
-            start = k + 1
-        k += 1
-    out.append(record[start:k] if k < len(record) else record[start:])
-    return out
+    return split_statements(record, quotes=quotes, escapes=escapes)
 
 
 # Every reading of quotes and escapes: a directive any of them finds counts, because
