@@ -39,6 +39,7 @@ from molforma.nwchem.constraint_values import (
     scan_values,
     word,
 )
+from molforma.nwchem.lexer import walk
 
 # The input is ASCII: units in its comments are words.
 _INPUT_UNITS: dict[str, str] = {"distance": "angstrom", "angle": "degrees", "dihedral": "degrees"}
@@ -311,48 +312,39 @@ def read_zcoord(statements: Sequence[tuple[int, str]], atoms: Sequence[Mapping[s
     scan: dict[str, Any] | None = None
     scan_values_read: list[float] = []
     in_geometry: str | None = None  # "main", "adjust" or "other" while inside one
-    in_zcoord = False
     seen_main = False
-    for _lineno, stmt in statements:
-        words = stmt.split()
-        key = words[0].lower()
-        if in_zcoord:
-            if key == "end":
-                in_zcoord = False
-                continue
-            entry = _zentry(words)
-            if entry is None or not entry[4]:
-                continue
-            kind, numbers, value, name, _ = entry
-            if any(not 1 <= n <= len(ids) for n in numbers) or len(set(numbers)) != len(numbers):
-                continue
-            names = [ids[n - 1] for n in numbers]
-            if value is None:
-                value = measure(atoms, names)
-            if name == SCAN_NAME:
-                if scan is None and in_geometry == "main":
-                    scan = {"kind": kind, "atoms": names}
-                if scan is not None and scan["atoms"] == names:
-                    scan_values_read.append(value)
-            elif in_geometry == "main":
-                held.append({"kind": kind, "atoms": names, "value": value})
-            # A later whole geometry block (a scan point after a planar dihedral) gives
-            # only its scan value; its other entries repeat the first block's.
-            continue
-        if in_geometry is not None:
-            if key == "zcoord":
-                in_zcoord = True
-            elif key == "end":
-                in_geometry = None
-            continue
-        if key == "geometry":
-            options = [w.lower() for w in words[1:]]
+    # The blocks as NWChem reads them (molforma.nwchem.lexer): a zcoord's own end
+    # closes only it.
+    for stmt in walk(statements):
+        if stmt.kind == "open" and stmt.path == ("geometry",):
+            options = [w.lower() for w in stmt.words[1:]]
             if "adjust" in options:
                 in_geometry = "adjust"
             elif not seen_main:
                 in_geometry, seen_main = "main", True
             else:
                 in_geometry = "other"
+            continue
+        if stmt.kind != "statement" or stmt.path != ("geometry", "zcoord"):
+            continue
+        entry = _zentry(list(stmt.words))
+        if entry is None or not entry[4]:
+            continue
+        kind, numbers, value, name, _ = entry
+        if any(not 1 <= n <= len(ids) for n in numbers) or len(set(numbers)) != len(numbers):
+            continue
+        names = [ids[n - 1] for n in numbers]
+        if value is None:
+            value = measure(atoms, names)
+        if name == SCAN_NAME:
+            if scan is None and in_geometry == "main":
+                scan = {"kind": kind, "atoms": names}
+            if scan is not None and scan["atoms"] == names:
+                scan_values_read.append(value)
+        elif in_geometry == "main":
+            held.append({"kind": kind, "atoms": names, "value": value})
+        # A later whole geometry block (a scan point after a planar dihedral) gives
+        # only its scan value; its other entries repeat the first block's.
     out: dict[str, Any] = {}
     if held:
         out["constraints"] = held

@@ -9,7 +9,7 @@ import pytest
 from molforma.formats import nwchem_input
 from molforma.history import nwfiles
 from molforma.history.nwfiles import summarize_input
-from molforma.nwchem import lexer, protected_text
+from molforma.nwchem import constraints, lexer, protected_text
 from molforma.nwchem.lexer import (
     block_end,
     cut_comment,
@@ -113,7 +113,7 @@ def test_keywords_ignore_case() -> None:
     assert [s.block for s in walk(stmts)] == ["geometry", "geometry", "geometry"]
 
 
-@pytest.mark.parametrize("module", [nwchem_input, protected_text, nwfiles])
+@pytest.mark.parametrize("module", [nwchem_input, protected_text, nwfiles, constraints])
 def test_every_reader_uses_the_one_lexer(module: object) -> None:
     """No reader keeps a comment or statement cutter of its own."""
     source = inspect.getsource(module)  # type: ignore[arg-type]
