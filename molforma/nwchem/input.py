@@ -13,7 +13,6 @@ problems a person should fix before running, field by field, for the window.
 
 from __future__ import annotations
 
-import math
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -23,6 +22,14 @@ from molforma.document import elements
 from molforma.document import messages as _document_messages  # noqa: F401 - shared texts
 from molforma.errors import ValidationError
 from molforma.i18n import catalogue, register, render
+from molforma.nwchem.input_geometry import (
+    fixed_atom_lines,
+    geometry_lines,
+    geometry_options,
+    scan_geometry,
+    symmetry_hazard,
+)
+from molforma.nwchem.input_geometry import project_block as _block
 from molforma.nwchem.protected_text import (
     check_extra_input,
     check_generated_input,
@@ -137,11 +144,6 @@ _TITLE_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\"\\;#]")
 # Settings and helpers
 
 
-def _block(project: Mapping[str, Any], key: str) -> dict[str, Any]:
-    value = project.get(key, {})
-    return dict(value) if isinstance(value, Mapping) else {}
-
-
 def _settings(project: Mapping[str, Any]) -> tuple[CalculationSettings, AdvancedSettings]:
     """Validated calculation and advanced settings (defaults for missing keys).
 
@@ -176,26 +178,8 @@ def _irc_task(calc: CalculationSettings) -> list[str]:
     return [f"task {calc.theory} mepgs"] if _mepgs(calc) else []
 
 
-def _num(value: float, digits: int = 10) -> str:
-    """Fixed-point text with no negative zero, so equal geometries give equal text."""
-    text = f"{float(value):.{digits}f}"
-    if float(text) == 0.0:
-        text = f"{0.0:.{digits}f}"
-    return text
-
-
 def _sci(value: float) -> str:
     return f"{float(value):.3e}"
-
-
-def _atom_mass(atom: Mapping[str, Any]) -> float | None:
-    mass = atom.get("mass")
-    if isinstance(mass, int | float) and not isinstance(mass, bool) and mass > 0:
-        return float(mass)
-    mn = atom.get("massNumber")
-    if isinstance(mn, int) and not isinstance(mn, bool):
-        return elements.isotope_mass(str(atom["element"]), mn)
-    return None
 
 
 def _check_path(key: str, value: str) -> str:
@@ -259,154 +243,6 @@ def _memory(adv: AdvancedSettings) -> list[str]:
         lines.append(f"scratch_dir {_directory('scratch_dir', adv.scratch_dir)}")
     if adv.permanent_dir:
         lines.append(f"permanent_dir {_directory('permanent_dir', adv.permanent_dir)}")
-    return lines
-
-
-def _has_fixed_atoms(project: Mapping[str, Any]) -> bool:
-    return any(a.get("fixed") for a in _block(project, "document").get("atoms") or [])
-
-
-def geometry_options(project: Mapping[str, Any], adv: AdvancedSettings) -> list[str]:
-    """The ``geometry`` line's options after ``units angstrom``.
-
-    Automatic (null) settings use symmetry and internal coordinates where that is
-    safe: not with fixed atoms, whose Cartesian constraints NWChem cannot combine
-    with internal coordinates ("cartesian constraints+internals") and which symmetry
-    could move, and no symmetry for an open shell whose shape has degenerate orbitals
-    (:func:`symmetry_hazard`). The results reader maps a re-oriented geometry back to the
-    document's frame, so symmetry never costs the overlay.
-
-    Raises:
-        ValidationError: ``fixed_atoms_internal_coordinates`` when atoms are fixed
-            and internal coordinates were asked for explicitly.
-    """
-    fixed = _has_fixed_atoms(project)
-    if fixed and adv.nocenter is False:
-        raise ValidationError("fixed_atoms_internal_coordinates")
-    options: list[str] = []
-    from molforma.nwchem.constraint_values import has_any
-
-    # With symmetry NWChem symmetrises first and a constraint that breaks the point group
-    # is silently lost (molforma.nwchem.constraints): constraints always run without it.
-    if adv.noautosym or has_any(_block(project, "calculation")) or (
-            adv.noautosym is None and (fixed or symmetry_hazard(project))):
-        options.append("noautosym")
-    if adv.nocenter or (adv.nocenter is None and fixed):
-        options += ["noautoz", "nocenter"]
-    return options
-
-
-# Relative tolerance on the principal moments of inertia: looser than NWChem's own
-# symmetry detection, so a shape NWChem would symmetrise is caught too.
-_TOP_TOLERANCE = 1e-2
-register({
-    # The shapes symmetry_hazard names: in the input's comment (English) and in
-    # validate_document's note (display language).
-    "symmetry_shape_atom": {"en": "an open-shell atom", "ja": "開殻の原子"},
-    "symmetry_shape_linear": {"en": "an open-shell linear molecule", "ja": "開殻の直線分子"},
-    "symmetry_shape_symmetric_top": {
-        "en": "an open-shell molecule with a threefold or higher axis",
-        "ja": "三回以上の回転軸をもつ開殻分子"},
-})
-
-
-def symmetry_hazard(project: Mapping[str, Any]) -> str | None:
-    """Why automatic symmetry is off for this project: ``atom``, ``linear`` or
-    ``symmetric_top`` (two equal principal moments), or None.
-
-    An open shell in such a shape can have degenerate frontier orbitals (NO's pi*,
-    an atom's p). NWChem then warns "the HOMO and LUMO are degenerate and you are
-    using symmetry" and the symmetry-adapted SCF can fail to converge: NO doublet
-    B3LYP/6-31G* in C4v climbs for 20 steps and fails, and with noautosym converges in
-    two. Without symmetry the SCF may break it and find the lower state.
-    """
-    doc = _block(project, "document")
-    if int(doc.get("multiplicity", 1) or 1) <= 1:
-        return None
-    atoms = [a for a in doc.get("atoms") or []
-             if all(isinstance(a.get(k), int | float) for k in "xyz")]
-    if not atoms:
-        return None
-    if len(atoms) == 1:
-        return "atom"
-    import numpy as np
-
-    try:
-        mass = np.array([_atom_mass(a) or elements.average_mass(str(a["element"]))
-                         for a in atoms])
-    except (KeyError, ValueError):
-        return None
-    xyz = np.array([[float(a[k]) for k in "xyz"] for a in atoms])
-    xyz -= (mass[:, None] * xyz).sum(0) / mass.sum()
-    tensor = np.einsum("i,ij,ik->jk", mass, xyz, xyz)
-    moments = np.sort(np.trace(tensor) - np.linalg.eigvalsh(tensor))
-    scale = float(moments[2]) or 1.0
-    if moments[0] < _TOP_TOLERANCE * scale and moments[2] - moments[1] < _TOP_TOLERANCE * scale:
-        return "linear"
-    if min(moments[1] - moments[0], moments[2] - moments[1]) < _TOP_TOLERANCE * scale:
-        return "symmetric_top"
-    return None
-
-
-def _geometry(project: Mapping[str, Any], adv: AdvancedSettings,
-              scan_value: float | None = None) -> list[str]:
-    from molforma.nwchem import constraints
-
-    doc = _block(project, "document")
-    charge = int(doc.get("charge", 0) or 0)
-    options = ["units", "angstrom", *geometry_options(project, adv)]
-    lines = [f"charge {charge}"]
-    hazard = symmetry_hazard(project) if adv.noautosym is None else None
-    if hazard is not None:
-        # Said in the input itself, so the person reading it before Run sees why.
-        shape = render(f"symmetry_shape_{hazard}", {}, lang="en")
-        lines.append(f"# symmetry off: {shape} can have degenerate "
-                     "frontier orbitals, which keep a symmetry-adapted SCF from converging")
-    lines.append("geometry " + " ".join(options))
-    for index, atom in enumerate(doc.get("atoms") or [], start=1):
-        element = str(atom.get("element"))
-        # The document checks these already; a hand-made dict must not inject text either.
-        if elements.normalize_symbol(element) != element:
-            raise ValidationError("bad_element", id=atom.get("id"), element=element)
-        for key in ("x", "y", "z"):
-            value = atom.get(key)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not (
-                math.isfinite(value)
-            ):
-                raise ValidationError("bad_coordinate", id=atom.get("id"), value=value)
-        mass = _atom_mass(atom)
-        # NWChem prints masses per tag, so an atom with its own mass gets its own tag
-        # (element + index): NWChem reads the element from the leading letters.
-        tag = f"{element}{index}" if mass is not None else element
-        coords = " ".join(f"{_num(atom[k]):>16}" for k in ("x", "y", "z"))
-        line = f"  {tag:<6}{coords}"
-        if mass is not None:
-            line += f" mass {_num(mass, 8)}"
-        lines.append(line)
-    # Distances, angles and dihedrals held (and the scanned one) as constant zcoord entries.
-    lines += constraints.zcoord_lines(project, scan_value)
-    lines.append("end")
-    return lines
-
-
-def _scan_geometry(adv: AdvancedSettings) -> Any:
-    """A scan point's whole geometry block (``geometry`` ... ``end``) for a project."""
-    def block(project: Mapping[str, Any], value: float) -> list[str]:
-        lines = _geometry(project, adv, value)
-        return lines[next(i for i, x in enumerate(lines) if x.startswith("geometry ")):]
-    return block
-
-
-def _constraints(project: Mapping[str, Any]) -> list[str]:
-    atoms = _block(project, "document").get("atoms") or []
-    fixed = [str(i) for i, a in enumerate(atoms, start=1) if a.get("fixed")]
-    if not fixed:
-        return []
-    lines = ["constraints"]
-    # Short lines: NWChem input lines are limited in length.
-    for start in range(0, len(fixed), 20):
-        lines.append("  fix atom " + " ".join(fixed[start:start + 20]))
-    lines.append("end")
     return lines
 
 
@@ -647,10 +483,10 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     if calc.scan:
         lines.append(f"# relaxed scan: point 1 of {calc.scan['steps'] + 1}, the molecule with "
                      "the scanned coordinate set")
-        lines += _geometry(constraints.preset_project(project, calc.scan["start"]), adv)
+        lines += geometry_lines(constraints.preset_project(project, calc.scan["start"]), adv)
     else:
-        lines += _geometry(project, adv)
-    lines += _constraints(project)
+        lines += geometry_lines(project, adv)
+    lines += fixed_atom_lines(project)
     lines += _basis(calc, adv, (str(a.get("element")) for a in doc.get("atoms", [])))
     lines += _scf(calc, adv, mult)
     if calc.theory == "dft" or calc.task == "excited-states":
@@ -667,7 +503,7 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     if calc.scan:
         # One job: each further point after the previous point's optimisation.
         task_lines[1:1] = constraints.scan_point_blocks(project, task_lines[0],
-                                                        _scan_geometry(adv))
+                                                        scan_geometry(adv))
     lines += task_lines
     lines += _property_task(calc, adv)
     text = "\n".join(lines) + "\n"
