@@ -1,11 +1,15 @@
-"""Regenerate README's generated sections: the MCP tool tables, the format table, the
-Performance table and the Linux bundle's figures.
+"""Regenerate the generated sections of the docs: the MCP tool tables, the format table,
+the Performance table and the Linux bundle's and remote cluster's figures.
 
 Run ``.venv/bin/python scripts/update_readme.py`` after changing a tool definition, the
-format table (``molforma/file_formats.py``), or after running a bench (each bench writes ``bench/results/<bench>.json``; this script
-turns every such file into rows of README's Performance table, with the date and
-the machine each figure was taken on). ``--check`` only reports whether README is
-up to date (exit 1 when not). tests/core/test_readme.py fails while they disagree.
+format table (``molforma/file_formats.py``), or after running a bench (each bench writes
+``bench/results/<bench>.json``; this script turns every such file into rows of the
+Performance table in ``docs/benchmarks.md``, with the date and the machine each figure was
+taken on). ``--check`` only reports whether the pages are up to date (exit 1 when not);
+tests/core/test_readme.py and tests/core/test_bench_harness.py fail while they disagree.
+
+Each generated section sits between ``<!-- NAME:start -->`` and ``<!-- NAME:end -->`` in
+the page :data:`PAGES` names for it. The script keeps its name (README was its first page).
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ def window_tool_table() -> str:
 
 
 def format_table() -> str:
-    """README's format table, from the one format table of molforma.file_formats."""
+    """The format table (docs/reference/files.md), from molforma.file_formats."""
     sys.path.insert(0, str(ROOT))  # the checkout's molforma, however the script is started
     from molforma.file_formats import readme_table
 
@@ -114,13 +118,13 @@ def load_results(folder: Path = RESULTS_DIR) -> list[dict[str, Any]]:
 
 
 def performance_table(folder: Path = RESULTS_DIR) -> str:
-    """README's Performance table, rendered from the benches' JSON results."""
+    """The Performance table (docs/benchmarks.md), from the benches' JSON results."""
     docs = load_results(folder)
     lines = ["| bench | what | result: median (min–max) | target | measured |",
              "|---|---|---|---|---|"]
     for doc in docs:
         lines += [_row(doc, row) for row in doc["rows"]]
-    # Benches record "python bench/x.py ...": in README, the interpreter of the set-up.
+    # Benches record "python bench/x.py ...": in the docs, the interpreter of the set-up.
     commands = "; ".join("`" + re.sub(r"^python ", ".venv/bin/python ", doc["command"]) + "`"
                          for doc in docs)
     lines += ["", f"Commands that produced these figures: {commands}."]
@@ -131,7 +135,7 @@ def performance_table(folder: Path = RESULTS_DIR) -> str:
 
 
 def bundle_figures(folder: Path = RESULTS_DIR) -> str:
-    """README's Linux bundle figures, from bench/install_bench.py's results."""
+    """The Linux bundle figures (docs/install.md), from bench/install_bench.py's results."""
     path = folder / "install_bench.json"
     if not path.exists():
         return "Not measured yet: run `.venv/bin/python bench/install_bench.py`."
@@ -167,7 +171,7 @@ def bundle_figures(folder: Path = RESULTS_DIR) -> str:
 
 
 def remote_figures(folder: Path = RESULTS_DIR) -> str:
-    """README's remote-cluster figures, from bench/remote_bench.py's results."""
+    """The remote-cluster figures (docs/clusters.md), from bench/remote_bench.py's results."""
     path = folder / "remote_bench.json"
     if not path.exists():
         return "Not measured yet: run `.venv/bin/python bench/remote_bench.py`."
@@ -193,38 +197,68 @@ def remote_figures(folder: Path = RESULTS_DIR) -> str:
     return "\n".join(lines)
 
 
-def _replace(readme: str, name: str, body: str) -> str:
-    pattern = rf"<!-- {name}:start -->.*<!-- {name}:end -->"
-    if not re.search(pattern, readme, flags=re.S):
-        raise SystemExit(f"README.md lacks the <!-- {name}:start --> / end markers")
-    return re.sub(pattern, lambda _m: f"<!-- {name}:start -->\n{body}\n<!-- {name}:end -->",
-                  readme, flags=re.S)
+# Where each generated section lives (a page of docs/, by its markers).
+PAGES: dict[str, tuple[str, ...]] = {
+    "docs/mcp.md": ("tools", "window-tools"),
+    "docs/reference/files.md": ("formats",),
+    "docs/install.md": ("bundle",),
+    "docs/clusters.md": ("remote-bench",),
+    "docs/benchmarks.md": ("performance",),
+}
 
 
-def render(readme: str) -> str:
-    """README with its generated sections (tools, window tools, formats, performance, bundle
-    and remote-cluster figures) up to date."""
-    readme = _replace(_replace(readme, "tools", tool_table()), "performance", performance_table())
-    readme = _replace(readme, "formats", format_table())
-    readme = _replace(readme, "bundle", bundle_figures())
-    readme = _replace(readme, "remote-bench", remote_figures())
-    return _replace(readme, "window-tools", window_tool_table())
+def _generators() -> dict[str, Any]:
+    return {"tools": tool_table, "window-tools": window_tool_table, "formats": format_table,
+            "bundle": bundle_figures, "remote-bench": remote_figures,
+            "performance": performance_table}
+
+
+def _pattern(name: str) -> str:
+    return rf"<!-- {name}:start -->.*<!-- {name}:end -->"
+
+
+def _replace(text: str, name: str, body: str) -> str:
+    if not re.search(_pattern(name), text, flags=re.S):
+        raise SystemExit(f"the page lacks the <!-- {name}:start --> / end markers")
+    return re.sub(_pattern(name), lambda _m: f"<!-- {name}:start -->\n{body}\n<!-- {name}:end -->",
+                  text, flags=re.S)
+
+
+def render(text: str) -> str:
+    """``text`` (a page) with every generated section it holds up to date."""
+    for name, generate in _generators().items():
+        if re.search(_pattern(name), text, flags=re.S):
+            text = _replace(text, name, generate())
+    return text
+
+
+def render_page(page: str) -> tuple[str, str]:
+    """The current and the regenerated text of one page of :data:`PAGES`."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    for name in PAGES[page]:
+        if not re.search(_pattern(name), text, flags=re.S):
+            raise SystemExit(f"{page} lacks the <!-- {name}:start --> / end markers")
+    return text, render(text)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="only say whether README is up to date")
+    ap.add_argument("--check", action="store_true", help="only say whether the pages are up to date")
     args = ap.parse_args(argv)
-    path = ROOT / "README.md"
-    readme = path.read_text(encoding="utf-8")
-    new = render(readme)
+    stale = []
+    for page in PAGES:
+        old, new = render_page(page)
+        if new == old:
+            continue
+        stale.append(page)
+        if not args.check:
+            (ROOT / page).write_text(new, encoding="utf-8")
+            sys.stdout.write(f"{page} updated\n")
     if args.check:
-        sys.stdout.write("README.md is up to date\n" if new == readme else
-                         "README.md is out of date: run .venv/bin/python scripts/update_readme.py\n")
-        return 0 if new == readme else 1
-    if new != readme:
-        path.write_text(new, encoding="utf-8")
-        sys.stdout.write("README.md updated\n")
+        sys.stdout.write("the generated sections are up to date\n" if not stale else
+                         f"out of date: {', '.join(stale)}: run .venv/bin/python "
+                         "scripts/update_readme.py\n")
+        return 1 if stale else 0
     return 0
 
 

@@ -86,7 +86,7 @@ def test_a_report_written_as_json_becomes_a_row_of_readmes_performance_table(tmp
 
 
 def test_readmes_performance_table_is_the_one_rendered_from_the_committed_bench_results() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     assert update_readme.render(readme) == readme, "run: .venv/bin/python scripts/update_readme.py"
     written = {p.stem for p in (REPO / "bench" / "results").glob("*.json")}
     # Every bench built on the harness has its results committed (and so a row in README).

@@ -1,4 +1,5 @@
-"""README's tool table is the one generated from the tool definitions."""
+"""The generated tables of the docs (tools, window tools, formats) are the ones the code gives,
+and README's Quick start is the two commands."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def _tool_table() -> str:
 
 def test_readme_tool_table_matches_the_tool_definitions() -> None:
     table = _tool_table()
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
     m = re.search(r"<!-- tools:start -->\n(.*)\n<!-- tools:end -->", readme, re.S)
     assert m, "README lacks the tools section markers"
     assert m.group(1).strip() == table, "run: .venv/bin/python scripts/update_readme.py"
@@ -44,7 +45,7 @@ def test_readme_window_tool_table_matches_the_tool_definitions() -> None:
     spec.loader.exec_module(mod)
     table = mod.window_tool_table()
     assert "offers 40 tools" in table and table.count("\n| `") == 13
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
     m = re.search(r"<!-- window-tools:start -->\n(.*)\n<!-- window-tools:end -->", readme, re.S)
     assert m, "README lacks the window tools section markers"
     assert m.group(1).strip() == table, "run: .venv/bin/python scripts/update_readme.py"
@@ -57,7 +58,7 @@ def test_readme_format_table_is_the_one_generated_from_the_format_table() -> Non
     spec.loader.exec_module(mod)
     table = mod.format_table()
     assert table.count("\n| ") == 9  # one row per format under the header and its rule
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "reference" / "files.md").read_text(encoding="utf-8")
     m = re.search(r"<!-- formats:start -->\n(.*)\n<!-- formats:end -->", readme, re.S)
     assert m, "README lacks the formats section markers"
     assert m.group(1).strip() == table, "run: .venv/bin/python scripts/update_readme.py"
