@@ -29,14 +29,13 @@ times"), ``failed`` (NWChem's error banner, ARMCI/MPI aborts) or ``unknown``.
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
 import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -44,16 +43,27 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from molforma.background import BackgroundHandle
-from molforma.errors import FileAccessError, MolFormaError
+from molforma.errors import MolFormaError
 from molforma.formula import hill_formula
 from molforma.history import nwfiles
 from molforma.history.jobdir import JobDir, read_quietly
+from molforma.history.records import (
+    JOB_RECORD,
+    PROJECT_SNAPSHOT,
+    is_job_folder,
+    read_record,
+)
+
+# Preview and reuse of one row live in molforma.history.reuse; re-exported here, where
+# callers have always found them.
+from molforma.history.reuse import final_structure as final_structure
+from molforma.history.reuse import job_folder_listing as job_folder_listing
+from molforma.history.reuse import open_job_folder as open_job_folder
+from molforma.history.reuse import preview as preview
+from molforma.history.reuse import reuse as reuse
 from molforma.i18n import register
 from molforma.jobs import STATUSES
 
-JOB_RECORD = "job.json"
-PROJECT_SNAPSHOT = "project.molforma.json"
-RECORD_LIMIT = 1024 * 1024  # a job record is a few hundred bytes; refuse anything absurd
 STALE_RUNNING_SECONDS = 6 * 3600.0
 SPEC_STATUSES = STATUSES
 EXTRA_STATUSES = ("interrupted", "saved", "unknown")
@@ -61,22 +71,9 @@ PROGRESS_EVERY = 25  # folders between two progress callbacks
 
 register(
     {
-        "history_not_job_folder": {
-            "en": "'{path}' is not a job folder (no job.json, NWChem input/output or project).",
-            "ja": "「{path}」はジョブフォルダではありません（job.json、NWChem の入出力、"
-            "プロジェクトのいずれもありません）。",
-        },
         "history_scan_cancelled": {
             "en": "The history scan was cancelled.",
             "ja": "履歴の走査を取り消しました。",
-        },
-        "history_no_final_structure": {
-            "en": "'{path}' has no computed structure to take: its output holds no geometry.",
-            "ja": "「{path}」には取り出せる計算後の構造がありません（出力に構造がありません）。",
-        },
-        "history_nothing_to_reuse": {
-            "en": "'{path}' holds neither a project snapshot nor an NWChem input to reuse.",
-            "ja": "「{path}」には再利用できるプロジェクトも NWChem 入力もありません。",
         },
     }
 )
@@ -148,28 +145,6 @@ def _parse_date(value: Any) -> float | None:
         return None
 
 
-def _record_bytes(fh: Any) -> bytes | None:
-    # Size first: read(RECORD_LIMIT + 1) would allocate 1 MiB for every record.
-    # (A record that grows meanwhile is caught by the length check below.)
-    if os.fstat(fh.fileno()).st_size > RECORD_LIMIT:
-        return None
-    raw: bytes = fh.read(RECORD_LIMIT + 1)
-    return raw
-
-
-def _read_record(folder: JobDir, name: str = JOB_RECORD) -> dict[str, Any] | None:
-    """``job.json`` (or another JSON file of the folder) as a dict; None when missing,
-    unreadable, a link, absurdly large or not JSON."""
-    raw = read_quietly(folder, name, _record_bytes, None)
-    if raw is None or len(raw) > RECORD_LIMIT:
-        return None
-    try:
-        data = json.loads(raw.decode("utf-8", errors="replace"))
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
 def _pid_alive(pid: int) -> bool | None:
     """True/False for a POSIX pid; None when it cannot be told (Windows, bad pid)."""
     if sys.platform == "win32" or pid <= 0:
@@ -219,14 +194,6 @@ def _where(record: dict[str, Any]) -> dict[str, Any]:
                 "remoteOnly": [n[:_SHORT] for n in kept if isinstance(n, str)][:_REMOTE_ONLY]
                 if isinstance(kept, list) else []}
     return {"where": "slurm" if record.get("scheduler") == "slurm" else "local"}
-
-
-def _is_job_folder(names: Iterable[str]) -> bool:
-    for n in names:
-        low = n.lower()
-        if n in (JOB_RECORD, PROJECT_SNAPSHOT) or low.endswith((".nw", ".out")):
-            return True
-    return False
 
 
 def _record_status(record: dict[str, Any], folder: JobDir, names: list[str],
@@ -315,7 +282,7 @@ def _whole_number(value: Any) -> int | None:
 
 def _snapshot_spin(folder: JobDir) -> tuple[int | None, int | None]:
     """Charge and multiplicity of a job's project snapshot ((None, None) when unreadable)."""
-    data = _read_record(folder, PROJECT_SNAPSHOT)  # same size limit and tolerance as a record
+    data = read_record(folder, PROJECT_SNAPSHOT)  # same size limit and tolerance as a record
     doc = data.get("document") if isinstance(data, dict) else None
     if not isinstance(doc, dict):
         return None, None
@@ -341,7 +308,7 @@ def _row(job: JobDir, names: list[str], now: float) -> tuple[float, HistoryRow]:
     """The row of one job folder and its sort key (a timestamp)."""
     f = _Folder(job, names)
     folder = job.path
-    record = _read_record(job) if JOB_RECORD in names else None
+    record = read_record(job) if JOB_RECORD in names else None
     title_fallback = os.path.basename(folder.rstrip(os.sep)) or folder
     charge, multiplicity = _charge_multiplicity(f, record)
     if record is not None:
@@ -416,7 +383,7 @@ def _candidates(root: str, cancel: threading.Event | None = None, guard: Any | N
         if names is None:
             return
         real_root = os.path.realpath(root)
-        if _is_job_folder(names):
+        if is_job_folder(names):
             yield top, real_root, names
         for name in sorted(names):
             _check_cancel(cancel)  # per entry: a root full of other folders stops at once too
@@ -428,7 +395,7 @@ def _candidates(root: str, cancel: threading.Event | None = None, guard: Any | N
                 continue
             with sub:
                 sub_names = sub.names()
-                if sub_names is not None and _is_job_folder(sub_names):
+                if sub_names is not None and is_job_folder(sub_names):
                     yield sub, os.path.join(real_root, name), sub_names
 
 
@@ -481,197 +448,6 @@ def scan(roots: list[str], *, cancel: threading.Event | None = None,
         on_progress(count)
     keyed.sort(key=lambda k: (k[0], k[1]), reverse=True)
     return [row for _, _, row in keyed]
-
-
-# -- one row: preview and reuse -------------------------------------------------------------
-
-
-def open_job_folder(folder: str, guard: Any | None = None) -> tuple[JobDir, list[str]]:
-    """The job folder opened (close it, or use it as a context manager) and its names.
-
-    ``guard`` (MCP's path policy) opens the folder and judges where it really is.
-
-    Raises:
-        FileAccessError: ``history_not_job_folder`` (missing, not a directory, or no job
-            files in it); the guard's refusal (``path_not_allowed``, ...).
-    """
-    path = os.path.abspath(os.path.expanduser(folder))
-    try:
-        job = JobDir(path, guard)
-    except FileAccessError as exc:
-        if exc.code in ("path_not_allowed", "path_in_config_dir", "dangling_link",
-                        "path_too_long"):
-            raise
-        raise FileAccessError("history_not_job_folder", path=folder) from None
-    except OSError:
-        raise FileAccessError("history_not_job_folder", path=folder) from None
-    names = job.names()
-    if names is None or not _is_job_folder(names):
-        job.close()
-        raise FileAccessError("history_not_job_folder", path=folder)
-    return job, names
-
-
-def job_folder_listing(folder: str, guard: Any | None = None) -> tuple[str, list[str]]:
-    """The absolute path of a job folder and its file names.
-
-    Raises:
-        FileAccessError: as :func:`open_job_folder`.
-    """
-    job, names = open_job_folder(folder, guard)
-    job.close()
-    return job.path, names
-
-
-def preview(folder: str, *, chars: int = 20_000, guard: Any | None = None) -> dict[str, Any]:
-    """The input, the end of the log and the job record of one job folder.
-
-    Only ``chars`` characters of each file are read (the start of the input, the
-    end of the log), so selecting a row with a huge output stays instant. Only the
-    folder's own files are read: a link in it shows as no file (see the module text).
-
-    Returns:
-        ``{"folder", "input", "inputFile", "inputTruncated", "log", "logFile",
-        "logTruncated", "record"}``; missing files give ``""`` / None.
-
-    Raises:
-        FileAccessError: ``history_not_job_folder``; ``guard``'s refusal.
-    """
-    job, names = open_job_folder(folder, guard)
-    with job:
-        path = job.path
-        chars = max(0, int(chars))
-        nw, out = nwfiles.pick_files(names)
-        # UTF-8 needs at most 4 bytes a character, so 4*chars bytes always hold chars
-        # characters.
-        limit = 4 * chars + 4
-        text, in_trunc = "", False
-        if nw:
-            raw = read_quietly(job, nw, lambda fh: nwfiles.read_head(fh, limit=limit), "")
-            text = raw[:chars]
-            in_trunc = len(raw) > chars or job.size(nw) > limit
-        log, log_trunc = "", False
-        if out:
-            tail = read_quietly(job, out, lambda fh: nwfiles.read_tail(fh, limit=limit),
-                                b"").decode("utf-8", errors="replace")
-            log = tail[-chars:] if chars else ""
-            log_trunc = len(tail) > chars or job.size(out) > limit
-        record = _read_record(job) if JOB_RECORD in names else None
-    return {
-        "folder": path,
-        "input": text,
-        "inputFile": os.path.join(path, nw) if nw else None,
-        "inputTruncated": in_trunc,
-        "log": log,
-        "logFile": os.path.join(path, out) if out else None,
-        "logTruncated": log_trunc,
-        "record": record,
-    }
-
-
-def _project_from_structure(structure: Any, title: str) -> dict[str, Any]:
-    """A new project holding what an NWChem input gave: molecule and conditions."""
-    from molforma.document.model import check_settings, check_structure, new_project
-    from molforma.formats import apply_structure
-
-    proj = new_project()
-    apply_structure(proj, structure, merge_advanced=True)
-    if not proj["document"].get("title"):
-        proj["document"]["title"] = title
-    check_structure(proj)
-    check_settings(proj)
-    return proj
-
-
-def final_structure(folder: str, guard: Any | None = None
-                    ) -> tuple[list[str], list[list[float]]]:
-    """Symbols and coordinates (Å) of the last structure of a job's output (the final
-    optimised one for an optimisation), read with the results reader, in the frame and
-    atom order of the job's input.
-
-    Raises:
-        FileAccessError: ``history_not_job_folder`` or ``history_no_final_structure``.
-        ResultsError: the output cannot be read (no result file, too large, ...).
-    """
-    from molforma.results.reader import read_results
-
-    job, _names = open_job_folder(folder, guard)
-    with job:
-        # Only the folder's own files: a linked output is refused, not followed.
-        res = read_results(job.path, guard=job.read_guard(guard))
-    if not res.structures:
-        raise FileAccessError("history_no_final_structure", path=folder)
-    last = res.structures[-1]
-    return list(last.symbols), [list(c) for c in last.coordinates]
-
-
-def reuse(folder: str, geometry: Literal["input", "final"] = "input", *,
-          guard: Any | None = None) -> dict[str, Any]:
-    """A project envelope to load as a new project state: molecule and conditions.
-
-    ``geometry="final"`` puts the last structure of the job's output
-    (:func:`final_structure`) in place of the input geometry: the atoms keep their ids
-    when the elements match the snapshot, as :func:`molforma.formats.computed.place_structure`
-    does.
-
-    The job's project snapshot (``project.molforma.json``) wins; without one the
-    NWChem input is read (structure, charge, multiplicity, common conditions). The
-    protected values of a reused project (executable, extra input, ...) are not
-    trusted: :func:`molforma.jobs.policy.may_start` still guards an MCP start. Only the
-    folder's own files are read: a snapshot or input that is a link is refused
-    (``history_linked_file``), never followed. ``guard`` (MCP's path policy) opens the
-    folder itself.
-
-    Raises:
-        FileAccessError: ``history_not_job_folder``, ``history_nothing_to_reuse``,
-            ``history_linked_file``, an unreadable file, or ``guard``'s refusal.
-        FormatError, ValidationError: the snapshot or the input is broken.
-    """
-    if geometry == "final":
-        from molforma.document.model import check_structure
-        from molforma.formats.computed import place_structure
-
-        symbols, coordinates = final_structure(folder, guard)
-        project = reuse(folder, "input", guard=guard)
-        place_structure(project, symbols, coordinates)
-        check_structure(project)
-        return project
-    job, names = open_job_folder(folder, guard)
-    with job:
-        return _reuse_input(job, names, folder)
-
-
-def _reuse_input(job: JobDir, names: list[str], folder: str) -> dict[str, Any]:
-    import molforma.document.model as model
-    from molforma.fileio import read_limited
-
-    if PROJECT_SNAPSHOT in names:
-        with job.open(PROJECT_SNAPSHOT) as fh:
-            text = read_limited(fh, job.join(PROJECT_SNAPSHOT)).decode("utf-8", "replace")
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            from molforma.errors import FormatError
-
-            raise FormatError(format="project", where="", reason=str(exc)) from exc
-        return model.project_from_json(data, source=PROJECT_SNAPSHOT)
-    nw, _ = nwfiles.pick_files(names)
-    if nw is None:
-        raise FileAccessError("history_nothing_to_reuse", path=folder)
-    # The formats package is heavier; load on demand.
-    from molforma.formats import read_text
-    from molforma.formats.common import Structure
-
-    with job.open(nw) as fh:
-        text = read_limited(fh, job.join(nw)).decode("utf-8", "replace")
-    structure = read_text(text, "nwchem", source=job.join(nw))
-    if isinstance(structure, dict):  # read_text gives a whole project only for projects
-        return model.project_from_json(structure, source=nw)
-    if isinstance(structure, Structure) and not structure.title:
-        structure.title = nw.split(".", 1)[0] or None  # as reading the file names it
-    record = _read_record(job) if JOB_RECORD in names else None
-    title = _text((record or {}).get("title")) or Path(nw).stem
-    return _project_from_structure(structure, title)
 
 
 # -- background scanning --------------------------------------------------------------------
