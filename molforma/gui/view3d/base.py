@@ -26,13 +26,18 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from molforma.document.arrays import runs
+from molforma.gui.view3d.columns import StructureArrays, empty_structure, structure_arrays
 from molforma.gui.view3d.scene import (
+    GRID_MIN_ATOMS,
+    MARK_SELECTED,
     Camera,
     SceneData,
-    build_scene,
+    atoms_near_ray,
     outside_view,
     pick,
     rebuild_segments,
+    scene_from_arrays,
 )
 
 _CLICK_SLOP = 4.0  # pixels a press may travel and still count as a click
@@ -43,8 +48,9 @@ class Canvas(Protocol):
 
     renderer_name: str
 
-    def scene_changed(self) -> None:
-        """Atoms or bonds changed: refresh buffers and repaint."""
+    def scene_changed(self, parts: Sequence[str] | None = None) -> None:
+        """Atoms or bonds changed: refresh buffers and repaint. ``parts`` narrows what
+        changed: ``"marks"`` (selection rings) or ``"positions"`` (a drag, a vibration)."""
 
     def update(self) -> None:
         """Schedule a repaint (camera change)."""
@@ -72,10 +78,9 @@ class MoleculeView(QWidget):
         self.setObjectName("moleculeView")
         self.camera = Camera()
         self.scene = SceneData()
-        self._atoms: list[dict[str, Any]] = []
-        self._bonds: list[dict[str, Any]] = []
-        self._cand_atoms: list[dict[str, Any]] | None = None
-        self._cand_bonds: list[dict[str, Any]] | None = None
+        # The shown structures as columns (the confirmed one and the candidate over it).
+        self._base: StructureArrays = empty_structure()
+        self._cand: StructureArrays | None = None
         self._selection: list[str] = []
         self._flagged: set[str] = set()
         self._hold_camera = False
@@ -155,23 +160,26 @@ class MoleculeView(QWidget):
         QTimer.singleShot(0, self, lambda: self._install_canvas("painter"))
 
     # -- public API ------------------------------------------------------------------------
-    def set_molecule(self, atoms: list[dict[str, Any]], bonds: list[dict[str, Any]], *,
-                     candidate_atoms: list[dict[str, Any]] | None = None,
-                     candidate_bonds: list[dict[str, Any]] | None = None,
+    def set_molecule(self, atoms: Sequence[dict[str, Any]] | StructureArrays,
+                     bonds: Sequence[dict[str, Any]], *,
+                     candidate_atoms: Sequence[dict[str, Any]] | StructureArrays | None = None,
+                     candidate_bonds: Sequence[dict[str, Any]] | None = None,
                      flagged: Sequence[str] = ()) -> None:
         """Show a molecule (and a candidate over a ghost of it); refit if it left the view.
 
-        ``flagged`` atoms are ringed red (impossible valences).
+        The structures are taken as columns (:func:`~molforma.gui.view3d.columns.structure_arrays`,
+        the one adapter from the document); ``flagged`` atoms are ringed red (impossible
+        valences).
         """
         self.stop()
         self._anim_base = self._anim_disp = None  # no mode of another structure lingers
         hold, self._hold_camera = self._hold_camera, False
         self._flagged = set(flagged)
-        self._atoms, self._bonds = list(atoms), list(bonds)
-        self._cand_atoms = None if candidate_atoms is None else list(candidate_atoms)
-        self._cand_bonds = None if candidate_bonds is None else list(candidate_bonds or [])
-        shown = {a["id"] for a in (self._cand_atoms if self._cand_atoms is not None else atoms)}
-        self._selection = [s for s in self._selection if s in shown]
+        self._base = structure_arrays(atoms, bonds)
+        self._cand = None if candidate_atoms is None else structure_arrays(
+            candidate_atoms, candidate_bonds or [])
+        shown = self._cand if self._cand is not None else self._base
+        self._selection = [s for s in self._selection if shown.row_of(s) is not None]
         self._rebuild()
         w, h = self._size()
         if not self._fitted_once and self.scene.count:
@@ -210,24 +218,48 @@ class MoleculeView(QWidget):
         return [sd.ids[i] for i in np.nonzero(inside)[0]]
 
     def bond_at(self, pos: QPointF, tolerance: float = 5.0) -> tuple[str, str] | None:
-        """The bond drawn under ``pos`` (nearest within its half width + ``tolerance``)."""
+        """The bond drawn under ``pos`` (nearest within its half width + ``tolerance``).
+
+        A large structure tests only the bonds with an atom near the line of sight (the
+        picking grid), with the same arithmetic as testing them all."""
         sd = self.scene
         if not len(sd.bond_pairs):
             return None
         w, h = self._size()
-        s = self.camera.to_screen(sd.pos, w, h)[:, :2]
-        a, b = s[sd.bond_pairs[:, 0]], s[sd.bond_pairs[:, 1]]
+        limit = 0.12 * self.camera.scale + tolerance
+        pairs = sd.bond_pairs
+        bonds = None
+        if sd.count >= GRID_MIN_ATOMS:
+            longest = sd.cache.get("longest_bond")
+            if longest is None:
+                longest = sd.cache["longest_bond"] = float(np.max(np.linalg.norm(
+                    sd.pos[pairs[:, 0]] - sd.pos[pairs[:, 1]], axis=1)))
+            near = atoms_near_ray(sd, self.camera, pos.x(), pos.y(), w, h,
+                                  limit / self.camera.scale + longest)
+            mask = np.zeros(sd.count, dtype=bool)
+            if near is not None:
+                mask[near] = True
+            bonds = np.flatnonzero(mask[pairs[:, 0]] | mask[pairs[:, 1]])
+            if len(bonds) == 0:
+                return None
+            pairs = pairs[bonds]
+        used = runs(np.sort(pairs.ravel()))[0] if bonds is not None else None
+        if used is None:
+            s = self.camera.to_screen(sd.pos, w, h)[:, :2]
+            a, b = s[pairs[:, 0]], s[pairs[:, 1]]
+        else:
+            su = self.camera.to_screen(sd.pos[used], w, h)[:, :2]
+            a, b = su[np.searchsorted(used, pairs[:, 0])], su[np.searchsorted(used, pairs[:, 1])]
         q = np.array([pos.x(), pos.y()])
         ab = b - a
         t = np.clip(np.einsum("ij,ij->i", q - a, ab) / np.maximum(
             np.einsum("ij,ij->i", ab, ab), 1e-9), 0.0, 1.0)
         d = np.linalg.norm(a + ab * t[:, None] - q, axis=1)
-        limit = 0.12 * self.camera.scale + tolerance
         k = int(np.argmin(d))
         if d[k] > limit:
             return None
-        i, j = (int(v) for v in sd.bond_pairs[k])
-        return sd.ids[i], sd.ids[j]
+        i, j = (int(v) for v in pairs[k])
+        return str(sd.ids[i]), str(sd.ids[j])
 
     def hold_camera_once(self) -> None:
         """Keep the camera at the next :meth:`set_molecule` of an unfitted view (an atom
@@ -241,8 +273,8 @@ class MoleculeView(QWidget):
         self.stop()
         atoms = [{"id": f"a{i + 1}", **a} for i, a in enumerate(atoms)]
         bonds = _distance_bonds(atoms)
-        self._atoms, self._bonds = list(atoms), bonds
-        self._cand_atoms = self._cand_bonds = None
+        self._base = structure_arrays(atoms, bonds)
+        self._cand = None
         self._selection = []
         self._flagged = set()
         self._rebuild()
@@ -294,7 +326,7 @@ class MoleculeView(QWidget):
         """Draw these :class:`~molforma.gui.view3d.surfaces.Surface` meshes (an orbital's
         lobes) over the molecule; an empty list removes them."""
         self.surfaces = list(surfaces)
-        self.canvas.scene_changed()
+        self.canvas.scene_changed(("surfaces",))
 
     def play(self) -> None:
         """Start the vibration animation set with :meth:`set_mode_animation`."""
@@ -391,11 +423,18 @@ class MoleculeView(QWidget):
 
     def set_selection(self, ids: Sequence[str]) -> None:
         """Replace the selection (ids not shown are dropped)."""
-        shown = set(self.scene.ids)
-        new = [i for i in dict.fromkeys(ids) if i in shown]
+        sd = self.scene
+        new = [i for i in dict.fromkeys(ids) if sd.index_of(i) is not None]
         if new != self._selection:
             self._selection = new
-            self._rebuild()
+            # Only the rings change: the marks are updated in place (a selection in a
+            # large structure must not rebuild and re-upload all of it).
+            sd.mark &= ~MARK_SELECTED
+            rows = np.fromiter((r for r in map(sd.index_of, new) if r is not None),
+                               dtype=np.int64)
+            rows = rows[sd.pickable[rows]]
+            sd.mark[rows] |= MARK_SELECTED
+            self.canvas.scene_changed(("marks",))
             self.selectionChanged.emit()
 
     def atom_screen_pos(self, atom_id: str) -> QPointF | None:
@@ -421,14 +460,13 @@ class MoleculeView(QWidget):
         return float(w), float(h)
 
     def _rebuild(self) -> None:
-        self.scene = build_scene(self._atoms, self._bonds, candidate_atoms=self._cand_atoms,
-                                 candidate_bonds=self._cand_bonds, selected=set(self._selection),
+        self.scene = scene_from_arrays(self._base, self._cand, selected=self._selection,
                                  style=self._style, flagged=self._flagged)
         self.canvas.scene_changed()
 
     def _positions_changed(self) -> None:
         rebuild_segments(self.scene)
-        self.canvas.scene_changed()
+        self.canvas.scene_changed(("positions",))
 
     def _anim_step(self) -> None:
         if self._anim_base is None or self._anim_disp is None:
@@ -462,11 +500,11 @@ class MoleculeView(QWidget):
                                 | Qt.KeyboardModifier.ControlModifier)):
             w, h = self._size()
             i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
-            self._draw_from = "" if i is None else self.scene.ids[i]
+            self._draw_from = "" if i is None else str(self.scene.ids[i])
         if self.move_mode and ev.button() == Qt.MouseButton.LeftButton and self._selection:
             w, h = self._size()
             i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
-            self._drag_atoms = i is not None and self.scene.ids[i] in self._selection
+            self._drag_atoms = i is not None and str(self.scene.ids[i]) in self._selection
 
     def handle_move(self, ev: QMouseEvent) -> None:
         """Rotate, pan or drag atoms; without a button pressed, report the atom hovered."""
@@ -534,7 +572,7 @@ class MoleculeView(QWidget):
         w, h = self._size()
         if was_drag and draw_from is not None and press is not None:
             j = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
-            self.drawDragged.emit(draw_from, "" if j is None else self.scene.ids[j],
+            self.drawDragged.emit(draw_from, "" if j is None else str(self.scene.ids[j]),
                                   QPointF(press), QPointF(ev.position()))
             return
         if was_drag:
@@ -544,7 +582,7 @@ class MoleculeView(QWidget):
             return
         i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
         if ev.button() == Qt.MouseButton.RightButton:
-            atom = "" if i is None else self.scene.ids[i]
+            atom = "" if i is None else str(self.scene.ids[i])
             bond = self.bond_at(ev.position()) if i is None else None
             self.contextRequested.emit(atom, bond, ev.globalPosition().toPoint())
             return
@@ -556,12 +594,12 @@ class MoleculeView(QWidget):
         elif i is None:
             self.backgroundClicked.emit(QPointF(ev.position()))
         else:
-            self.atomClicked.emit(self.scene.ids[i], ev.modifiers())
+            self.atomClicked.emit(str(self.scene.ids[i]), ev.modifiers())
 
     def _hover(self, pos: QPointF) -> None:
         w, h = self._size()
         i = pick(self.scene, self.camera, pos.x(), pos.y(), w, h)
-        atom_id = "" if i is None else self.scene.ids[i]
+        atom_id = "" if i is None else str(self.scene.ids[i])
         if atom_id != self._hovered:
             self._hovered = atom_id
             if i is None:

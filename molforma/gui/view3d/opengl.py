@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -33,7 +34,13 @@ from PySide6.QtOpenGLWidgets import QOpenGLWidget
 
 from molforma.gui.view3d import gl
 from molforma.gui.view3d.forwarding import ForwardsInput
-from molforma.gui.view3d.scene import BACKGROUND, MARK_CANDIDATE, MARK_FIXED, MARK_SELECTED
+from molforma.gui.view3d.scene import (
+    BACKGROUND,
+    BOND_RADIUS,
+    MARK_CANDIDATE,
+    MARK_FIXED,
+    MARK_SELECTED,
+)
 from molforma.gui.view3d.surfaces import SurfaceGL
 
 if TYPE_CHECKING:
@@ -173,6 +180,13 @@ void main() {
 """
 
 _MARK_BITS = (MARK_SELECTED, MARK_FIXED, MARK_CANDIDATE)  # the shader decodes these bits
+# What a change can touch: "all" (a new molecule), the marks, the positions, the surfaces.
+_PARTS = ("all", "marks", "positions", "surfaces")
+# Level of detail: with more bond lines than this, bonds thinner than
+# BOND_LOD_PIXELS on screen are not drawn (at that zoom they are hidden between balls
+# that touch, and a million of them would cost more than the atoms).
+BOND_LOD_LINES = 50_000
+BOND_LOD_PIXELS = 0.6
 
 
 _SOFTWARE_NAMES = ("llvmpipe", "softpipe", "swrast", "swiftshader", "software")
@@ -232,11 +246,15 @@ def _compile(vs: str, fs: str) -> QOpenGLShaderProgram:
 
 
 def upload(buf: QOpenGLBuffer, data: Any) -> None:
-    """Replace the contents of a vertex buffer by ``data`` as 32-bit floats."""
-    raw = np.ascontiguousarray(data, dtype=np.float32).tobytes()
+    """Replace the contents of a vertex buffer by ``data`` as 32-bit floats (the array's
+    own memory when it is float32 already: no copy of a million atoms' columns)."""
+    arr = np.ascontiguousarray(data, dtype=np.float32)
     buf.bind()
     # An empty buffer still needs a size for some drivers.
-    buf.allocate(raw or bytes(4), max(len(raw), 4))
+    if arr.nbytes == 0:
+        buf.allocate(bytes(4), 4)
+    else:
+        buf.allocate(memoryview(arr.reshape(-1)).cast("B"), arr.nbytes)
 
 
 class GLCanvas(ForwardsInput, QOpenGLWidget):
@@ -250,6 +268,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self.setFormat(default_format())
         self._ok = False
         self._dirty = True
+        self._dirty_parts: set[str] = set(_PARTS)
         self._sphere_prog: QOpenGLShaderProgram | None = None
         self._cyl_prog: QOpenGLShaderProgram | None = None
         self._sphere_vao: QOpenGLVertexArrayObject | None = None
@@ -267,8 +286,13 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
 
         self._arrows = ArrowOverlay(view, self)
 
-    def scene_changed(self) -> None:
-        """The molecule changed: re-upload instance buffers on the next frame."""
+    def scene_changed(self, parts: Sequence[str] | None = None) -> None:
+        """The molecule changed: re-upload instance buffers on the next frame (only the
+        marks, the positions or the surfaces when ``parts`` says so)."""
+        if parts is None:
+            self._dirty_parts = set(_PARTS)
+        else:
+            self._dirty_parts |= set(parts)
         self._dirty = True
         self.update()
 
@@ -306,6 +330,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self._sphere_vao = self._cyl_vao = self._surfaces = None
         self._ok = False
         self._dirty = True
+        self._dirty_parts = set(_PARTS)
         self.doneCurrent()
 
     def _gl(self) -> QOpenGLExtraFunctions:
@@ -358,18 +383,38 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self._cyl_vao.release()
 
     def _upload_scene(self) -> None:
+        """Upload what changed since the last frame: everything after a new molecule, only
+        the marks after a selection, positions and bond lines after a drag."""
         sd = self._view.scene
-        for name, data in (("a_pos", sd.pos), ("a_rad", sd.radius), ("a_col", sd.colour),
-                           ("a_mark", sd.mark), ("l_start", sd.line_start),
-                           ("l_end", sd.line_end), ("l_rad", sd.line_radius),
-                           ("l_col_a", sd.line_colour_a), ("l_col_b", sd.line_colour_b),
-                           ("l_split", sd.line_split)):
+        parts = self._dirty_parts or set(_PARTS)
+        buffers: list[tuple[str, Any]] = []
+        if "all" in parts:
+            buffers += [("a_rad", sd.radius), ("a_col", sd.colour), ("l_rad", sd.line_radius),
+                        ("l_col_a", sd.line_colour_a), ("l_col_b", sd.line_colour_b)]
+        if parts & {"all", "marks"}:
+            buffers.append(("a_mark", sd.mark))
+        if parts & {"all", "positions"}:
+            buffers += [("a_pos", sd.pos), ("l_start", sd.line_start), ("l_end", sd.line_end),
+                        ("l_split", sd.line_split)]
+        for name, data in buffers:
             upload(self._buffer(name), data)
         self._n_atoms = sd.count
         self._n_segs = len(sd.line_start)
-        if self._surfaces is not None:
+        if self._surfaces is not None and parts & {"all", "surfaces"}:
             self._surfaces.upload(list(getattr(self._view, "surfaces", [])))
+        self._dirty_parts = set()
         self._dirty = False
+
+    def _depth_range(self) -> float:
+        """Half the depth the atoms span around the camera centre (plus room for the
+        balls), computed once per positions and centre rather than every frame."""
+        sd, cam = self._view.scene, self._view.camera
+        centre = tuple(float(v) for v in cam.centre)
+        cached = sd.cache.get("depth_extent")
+        if cached is None or cached[0] != centre:
+            extent = float(np.max(np.linalg.norm(sd.pos - cam.centre, axis=1))) + 3.0
+            cached = sd.cache["depth_extent"] = (centre, extent)
+        return float(cached[1])
 
     def _set_uniforms(self, prog: QOpenGLShaderProgram, w: float, h: float,
                       depth: float) -> None:
@@ -389,6 +434,11 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         f.glUniform2f(loc("uPan"), float(cam.pan[0]), float(cam.pan[1]))
         f.glUniform2f(loc("uViewport"), w, h)
         f.glUniform1f(loc("uDepth"), depth)
+
+    def _bonds_visible(self) -> bool:
+        """Whether this frame draws the bonds (see :data:`BOND_LOD_LINES`)."""
+        return (self._n_segs <= BOND_LOD_LINES
+                or BOND_RADIUS * 2 * float(self._view.camera.scale) >= BOND_LOD_PIXELS)
 
     def resizeGL(self, w: int, h: int) -> None:
         """Qt draws a frame after every resize; while the window is first being shown and is
@@ -422,15 +472,14 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
             return
         assert self._sphere_prog is not None and self._cyl_prog is not None
         assert self._sphere_vao is not None and self._cyl_vao is not None
-        sd, cam = self._view.scene, self._view.camera
+        cam = self._view.camera
         w, h = float(self.width()), float(self.height())
-        extent = float(np.max(np.linalg.norm(sd.pos - cam.centre, axis=1))) + 3.0
-        depth = max(extent * cam.scale * 1.5, 10.0)
+        depth = max(self._depth_range() * cam.scale * 1.5, 10.0)
         f.glEnable(gl.DEPTH_TEST)
         f.glDepthFunc(gl.LESS)
         f.glEnable(gl.BLEND)
         f.glBlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
-        if self._n_segs:
+        if self._n_segs and self._bonds_visible():
             self._cyl_prog.bind()
             self._set_uniforms(self._cyl_prog, w, h, depth)
             self._cyl_vao.bind()

@@ -6,14 +6,16 @@ so tests, screenshots without a display and MCP captures use it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QGradient,
+    QImage,
     QLinearGradient,
     QPainter,
     QPaintEvent,
@@ -47,7 +49,7 @@ class PainterCanvas(ForwardsInput, QWidget):
         self._view = view
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
 
-    def scene_changed(self) -> None:
+    def scene_changed(self, _parts: Sequence[str] | None = None) -> None:
         """Nothing to upload: repaint."""
         self.update()
 
@@ -127,9 +129,30 @@ def render_scene(p: QPainter, view: RenderedView, w: float, h: float) -> None:
     draw_overlay(p, view, w, h)
 
 
+# Above this many atoms the painter draws each atom as a small dot into an image with
+# numpy (no bonds), and says so on the view: ball by ball it would take minutes for a
+# million atoms. Picking does not depend on the drawing and stays exact.
+PAINTER_FULL_ATOMS = 20_000
+
+
+def points_mode(view: RenderedView) -> bool:
+    """True when the painter draws ``view``'s atoms as dots (a large structure)."""
+    return view.scene.count > PAINTER_FULL_ATOMS
+
+
+def points_note(count: int) -> str:
+    """The line the painter writes on the view when it draws dots."""
+    text = QCoreApplication.translate(
+        "MoleculeView", "%1 atoms: drawn as dots without bonds (no OpenGL)")
+    return text.replace("%1", f"{count:,}")
+
+
 def _render_molecule(p: QPainter, view: RenderedView, w: float, h: float) -> None:
     sd, cam = view.scene, view.camera
     if sd.count == 0:
+        return
+    if points_mode(view):
+        _render_points(p, view, w, h)
         return
     p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     s = cam.to_screen(sd.pos, w, h)
@@ -183,3 +206,54 @@ def _render_molecule(p: QPainter, view: RenderedView, w: float, h: float) -> Non
             p.drawLine(QLineF(x1, y1, x2, y2))
     draw_surfaces(p, view, w, h)
     draw_arrows(p, view, w, h)
+
+
+# A dot is a small disc: its pixel offsets by radius (0: one pixel, 1: a plus, 2: a disc).
+_DOT_OFFSETS = {
+    r: [(dx, dy) for dx in range(-r, r + 1) for dy in range(-r, r + 1)
+        if dx * dx + dy * dy <= r * r + r]
+    for r in (0, 1, 2)
+}
+
+
+def _render_points(p: QPainter, view: RenderedView, w: float, h: float) -> None:
+    """Every atom as a dot in its element colour, darker with depth, nearer over farther;
+    marked atoms (selection, candidate, fixed) get their ring; a note says so."""
+    sd, cam = view.scene, view.camera
+    iw, ih = max(int(w), 1), max(int(h), 1)
+    s = cam.to_screen(sd.pos, w, h)
+    x = np.rint(s[:, 0]).astype(np.int64)
+    y = np.rint(s[:, 1]).astype(np.int64)
+    order = np.argsort(s[:, 2], kind="stable")  # far first: nearer dots are written later
+    depth = s[order, 2]
+    span = float(depth[-1] - depth[0]) or 1.0
+    cue = 0.45 + 0.55 * (depth - depth[0]) / span
+    rgb = np.clip(sd.colour[order, :3] * cue[:, None], 0.0, 1.0)
+    packed = (0xFF000000 | (np.rint(rgb[:, 0] * 255).astype(np.uint32) << 16)
+              | (np.rint(rgb[:, 1] * 255).astype(np.uint32) << 8)
+              | np.rint(rgb[:, 2] * 255).astype(np.uint32))
+    r0, g0, b0 = (round(v * 255) for v in BACKGROUND)
+    pixels = np.full(iw * ih, 0xFF000000 | (r0 << 16) | (g0 << 8) | b0, dtype=np.uint32)
+    radius = int(np.clip(np.rint(np.median(sd.radius) * cam.scale), 0, 2))
+    xo, yo = x[order], y[order]
+    for dx, dy in _DOT_OFFSETS[radius]:
+        px, py = xo + dx, yo + dy
+        inside = (px >= 0) & (px < iw) & (py >= 0) & (py < ih)
+        # Repeated pixels keep the last value written: the nearest atom's.
+        pixels[(py * iw + px)[inside]] = packed[inside]
+    img = QImage(pixels.data, iw, ih, iw * 4, QImage.Format.Format_RGB32)
+    p.drawImage(QPointF(0, 0), img)
+    marked = np.flatnonzero(sd.mark)[:5000]  # rings of the selection stay visible
+    if len(marked):
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        ring_r = max(radius + 2.5, 3.0)
+        for k in marked.tolist():
+            ring = mark_colour(int(sd.mark[k]))
+            if ring is not None:
+                p.setPen(QPen(_qcolor(ring), 1.5))
+                p.drawEllipse(QPointF(float(s[k, 0]), float(s[k, 1])), ring_r, ring_r)
+    p.setPen(QPen(QColor(235, 240, 250)))
+    p.drawText(QRectF(8, h - 26, w - 16, 20), int(Qt.AlignmentFlag.AlignLeft
+                                                 | Qt.AlignmentFlag.AlignVCenter),
+               points_note(sd.count))

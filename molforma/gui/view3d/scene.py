@@ -11,14 +11,14 @@ click picks exactly the atom that either renderer drew there.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from molforma.document import elements
-from molforma.document.coordinates import xyz_array
+from molforma.gui.view3d.columns import StructureArrays, structure_arrays
 
 # Jmol/CPK colours (0..1); unknown elements fall back to pink, as most viewers do.
 _COLOURS: dict[str, tuple[int, int, int]] = {
@@ -84,8 +84,8 @@ def mark_colour(mark: int) -> tuple[float, float, float] | None:
 class SceneData:
     """What is drawn: atoms (N) and bond cylinder segments (M), as numpy arrays."""
 
-    ids: list[str] = field(default_factory=list)
-    symbols: list[str] = field(default_factory=list)
+    ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
+    symbols: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=str))
     pos: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     colour: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     radius: np.ndarray = field(default_factory=lambda: np.zeros(0))
@@ -93,12 +93,6 @@ class SceneData:
     pickable: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     bond_pairs: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
     bond_orders: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    seg_start: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
-    seg_end: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
-    seg_radius: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    seg_colour: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
-    # The atom each half-bond belongs to (the painter draws a half just before its ball).
-    seg_atom: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     # Whole bond lines (one per line of a multiple bond), coloured half and half: OpenGL.
     line_start: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     line_end: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
@@ -106,7 +100,11 @@ class SceneData:
     line_colour_a: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     line_colour_b: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     line_split: np.ndarray = field(default_factory=lambda: np.zeros(0))  # where colour b starts
+    # Bumped whenever positions change (drag, animation): caches over ``pos`` (the
+    # picking grid, the renderers' depth range) are keyed on it.
     version: int = 0
+    _row: dict[Any, int] | None = field(default=None, repr=False)
+    cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def count(self) -> int:
@@ -114,18 +112,54 @@ class SceneData:
         return len(self.ids)
 
     def index_of(self, atom_id: str) -> int | None:
-        """Row of an atom id (first match, the candidate's atom when both are drawn)."""
-        try:
-            return self.ids.index(atom_id)
-        except ValueError:
-            return None
+        """Row of an atom id (first match, the candidate's atom when both are drawn).
+
+        A dict made at the first call (the first row of an id wins), then O(1): the
+        drag of a selection and the overlays look rows up many times per frame."""
+        if self._row is None:
+            n = len(self.ids)
+            # reversed, so that the first row of an id is the one the dict keeps
+            self._row = dict(zip(self.ids[::-1].tolist(), range(n - 1, -1, -1), strict=True))
+        return self._row.get(atom_id)
+
+    # The painter's half-bond segments (two per bond line), made when first asked for.
+    @property
+    def seg_start(self) -> np.ndarray:
+        """Half-bond starts (model Å)."""
+        return _segments(self)["start"]
+
+    @property
+    def seg_end(self) -> np.ndarray:
+        """Half-bond ends (model Å)."""
+        return _segments(self)["end"]
+
+    @property
+    def seg_radius(self) -> np.ndarray:
+        """Half-bond radii (Å)."""
+        return _segments(self)["radius"]
+
+    @property
+    def seg_colour(self) -> np.ndarray:
+        """Half-bond colours (RGBA 0..1); edits stay until the positions change."""
+        return _segments(self)["colour"]
+
+    @property
+    def seg_atom(self) -> np.ndarray:
+        """The atom each half-bond belongs to (drawn just before its ball)."""
+        return _segments(self)["atom"]
+
+    def positions_changed(self) -> None:
+        """Forget what was computed from the old positions."""
+        self.version += 1
+        self.cache.clear()
 
 
 STYLES = ("ball_and_stick", "spacefill", "sticks")
 
 
-def build_scene(atoms: Sequence[dict[str, Any]], bonds: Sequence[dict[str, Any]], *,
-                candidate_atoms: Sequence[dict[str, Any]] | None = None,
+def build_scene(atoms: Sequence[dict[str, Any]] | StructureArrays,
+                bonds: Sequence[dict[str, Any]], *,
+                candidate_atoms: Sequence[dict[str, Any]] | StructureArrays | None = None,
                 candidate_bonds: Sequence[dict[str, Any]] | None = None,
                 selected: set[str] | None = None, style: str = "ball_and_stick",
                 flagged: set[str] | None = None) -> SceneData:
@@ -135,38 +169,58 @@ def build_scene(atoms: Sequence[dict[str, Any]], bonds: Sequence[dict[str, Any]]
     green) and confirmed atoms that it removes or moves are drawn as faint ghosts.
     ``style``: ball and stick, space filling (van der Waals spheres, no bonds) or
     sticks (atoms as small as the bonds). ``flagged`` atoms (impossible valences) get
-    a red ring.
+    a red ring. The records pass through :func:`structure_arrays` once; everything
+    after that is column work.
     """
-    selected = selected or set()
-    if candidate_atoms is None:
-        solid, solid_bonds, ghosts = list(atoms), list(bonds), []
-        changed: set[str] = set()
+    base = structure_arrays(atoms, bonds)
+    cand = None if candidate_atoms is None else structure_arrays(candidate_atoms,
+                                                                 candidate_bonds or [])
+    return scene_from_arrays(base, cand, selected=selected, style=style, flagged=flagged)
+
+
+def scene_from_arrays(base: StructureArrays, cand: StructureArrays | None = None, *,
+                      selected: Iterable[str] | None = None, style: str = "ball_and_stick",
+                      flagged: Iterable[str] | None = None) -> SceneData:
+    """:func:`build_scene` of structures already held as columns."""
+    if cand is None:
+        solid = base
+        ghost_rows = np.zeros(0, dtype=np.int64)
+        changed = np.zeros(base.count, dtype=bool)
     else:
-        solid, solid_bonds = list(candidate_atoms), list(candidate_bonds or [])
-        old = {a["id"]: a for a in atoms}
-        changed = set()
-        for a in solid:
-            o = old.get(a["id"])
-            if o is None or any(abs(float(o[k]) - float(a[k])) > 1e-6 for k in "xyz") \
-                    or o["element"] != a["element"]:
-                changed.add(a["id"])
-        cand_ids = {a["id"] for a in solid}
-        ghosts = [a for a in atoms if a["id"] not in cand_ids or a["id"] in changed]
-    all_atoms = solid + ghosts
-    n_solid = len(solid)
+        solid = cand
+        to_base = np.fromiter(((-1 if r is None else r) for r in map(base.row_of, cand.ids.tolist())),
+                              dtype=np.int64, count=cand.count)
+        known = to_base >= 0
+        changed = ~known
+        if known.any():
+            kb = to_base[known]
+            moved = (np.abs(base.xyz[kb] - cand.xyz[known]) > 1e-6).any(axis=1) \
+                | (base.elements[kb] != cand.elements[known])
+            changed[np.flatnonzero(known)[moved]] = True
+        ghost = np.ones(base.count, dtype=bool)
+        ghost[to_base[known & ~changed]] = False
+        ghost_rows = np.flatnonzero(ghost)
+    n_solid = solid.count
+    n = n_solid + len(ghost_rows)
+    # One kind table for solid and ghost atoms: the candidate's, then the base's others.
+    symbols = list(solid.kind_symbols)
+    remap = np.zeros(max(len(base.kind_symbols), 1), dtype=np.int64)
+    for k, sym in enumerate(base.kind_symbols):
+        if sym not in symbols:
+            symbols.append(sym)
+        remap[k] = symbols.index(sym)
+    kind = np.concatenate([solid.kinds.astype(np.int64), remap[base.kinds[ghost_rows]]])
     sd = SceneData()
-    sd.ids = [str(a["id"]) for a in all_atoms]
-    sd.symbols = [str(a["element"]) for a in all_atoms]
-    sd.pos = xyz_array(all_atoms)
-    n = len(all_atoms)
+    sd.ids = np.concatenate([solid.ids, base.ids[ghost_rows]]) if len(ghost_rows) else solid.ids
+    table_s = np.array(symbols or [""], dtype=str)
+    sd.symbols = table_s[kind] if n else np.zeros(0, dtype=str)
+    sd.pos = np.concatenate([solid.xyz, base.xyz[ghost_rows]]) if len(ghost_rows) \
+        else solid.xyz.copy()
     # Colour and radius once per element, then spread over the atoms with numpy: no
-    # per-atom Python work for a 10,000-atom first frame.
-    kinds: dict[str, int] = {}
-    kind = np.fromiter((kinds.setdefault(sym, len(kinds)) for sym in sd.symbols),
-                       dtype=np.int64, count=n)
-    table_c = np.ones((max(len(kinds), 1), 4))
-    table_r = np.zeros(max(len(kinds), 1))
-    for sym, k in kinds.items():
+    # per-atom Python work for a large first frame.
+    table_c = np.ones((max(len(symbols), 1), 4))
+    table_r = np.zeros(max(len(symbols), 1))
+    for k, sym in enumerate(symbols):
         if style == "spacefill":
             try:
                 r = elements.vdw_radius(sym)
@@ -181,96 +235,121 @@ def build_scene(atoms: Sequence[dict[str, Any]], bonds: Sequence[dict[str, Any]]
     colour = table_c[kind] if n else np.ones((0, 4))
     radius = table_r[kind] if n else np.zeros(0)
     mark = np.zeros(n, dtype=np.int32)
-    row = {aid: i for i, aid in enumerate(sd.ids[:n_solid])}
-    for i, a in enumerate(solid):
-        if a.get("fixed"):
-            mark[i] |= MARK_FIXED
-    for ids, bit in ((changed, MARK_CANDIDATE), (selected, MARK_SELECTED),
-                     (flagged or (), MARK_VALENCE)):
-        for aid in ids:
-            at = row.get(aid)
-            if at is not None:
-                mark[at] |= bit
-    if ghosts:
+    mark[:n_solid][solid.fixed] |= MARK_FIXED
+    mark[:n_solid][changed] |= MARK_CANDIDATE  # all False without a candidate
+    for ids, bit in ((selected or (), MARK_SELECTED), (flagged or (), MARK_VALENCE)):
+        rows = solid.rows_of(ids)
+        mark[rows] |= bit
+    if len(ghost_rows):
         colour[n_solid:, :3] = colour[n_solid:, :3] * 0.5 + 0.25
         colour[n_solid:, 3] = GHOST_ALPHA
         radius[n_solid:] *= 0.9
     sd.colour, sd.radius, sd.mark = colour, radius, mark
     sd.pickable = np.zeros(n, dtype=bool)
     sd.pickable[:n_solid] = True
-    pairs, orders = [], []
-    for b in solid_bonds if style != "spacefill" else []:
-        ia, ja = row.get(b["a"]), row.get(b["b"])
-        if ia is not None and ja is not None:
-            pairs.append((ia, ja))
-            orders.append(int(b.get("order", 1)))
-    sd.bond_pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)
-    sd.bond_orders = np.array(orders, dtype=np.int64)
+    if style != "spacefill":
+        sd.bond_pairs = solid.bonds.astype(np.int64, copy=False)
+        sd.bond_orders = solid.orders.astype(np.int64)
     rebuild_segments(sd)
     return sd
 
 
-def rebuild_segments(sd: SceneData) -> None:
-    """Cylinder segments for the bonds at the current positions (two halves per line)."""
-    if len(sd.bond_pairs) == 0:
-        sd.seg_start = sd.line_start = np.zeros((0, 3))
-        sd.seg_end = sd.line_end = np.zeros((0, 3))
-        sd.seg_radius = sd.line_radius = np.zeros(0)
-        sd.seg_colour = sd.line_colour_a = sd.line_colour_b = np.zeros((0, 4))
-        sd.seg_atom = np.zeros(0, dtype=np.int64)
-        sd.line_split = np.zeros(0)
-        return
-    i, j = sd.bond_pairs[:, 0], sd.bond_pairs[:, 1]
+_SINGLE_OFFSETS = {1: (0.0,), 2: (-0.09, 0.09), 3: (-0.13, 0.0, 0.13)}
+
+
+def _bond_line_index(orders: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per drawn line: its bond, its sideways offset (Å) and its radius; a double bond is
+    two thin lines, a triple three. Orders other than 1, 2 and 3 are not drawn."""
+    if len(orders) and bool((orders == 1).all()):  # the common case of a large structure
+        m = len(orders)
+        return np.arange(m), np.zeros(m), np.full(m, BOND_RADIUS)
+    bonds, offs, rads = [], [], []
+    for order, offsets in _SINGLE_OFFSETS.items():
+        sel = np.flatnonzero(orders == order)
+        r = BOND_RADIUS if order == 1 else BOND_RADIUS * 0.55
+        for off in offsets:
+            bonds.append(sel)
+            offs.append(np.full(len(sel), off))
+            rads.append(np.full(len(sel), r))
+    return np.concatenate(bonds), np.concatenate(offs), np.concatenate(rads)
+
+
+def _bond_frames(sd: SceneData) -> dict[str, np.ndarray]:
+    """Per drawn line: its atoms, its two ends (offset sideways for multiple bonds), its
+    direction and length; the lines and the half-bond segments are both made from this."""
+    cached = sd.cache.get("bond_frames")
+    if cached is not None:
+        return cached
+    bond, off, rad = _bond_line_index(sd.bond_orders)
+    i, j = sd.bond_pairs[bond, 0], sd.bond_pairs[bond, 1]
     pa, pb = sd.pos[i], sd.pos[j]
     axis = pb - pa
     length = np.linalg.norm(axis, axis=1, keepdims=True)
     length[length == 0] = 1.0
     d = axis / length
-    # A side direction for multiple bonds: perpendicular to the bond, chosen stably.
-    ref = np.where(np.abs(d[:, 2:3]) < 0.9, np.array([[0.0, 0.0, 1.0]]), np.array([[1.0, 0.0, 0.0]]))
-    side = np.cross(d, ref)
-    side /= np.linalg.norm(side, axis=1, keepdims=True)
-    starts, ends, radii, cols, owners = [], [], [], [], []
-    l_start, l_end, l_rad, l_ca, l_cb, l_split = [], [], [], [], [], []
-    for order in (1, 2, 3):
-        sel = sd.bond_orders == order
-        if not np.any(sel):
-            continue
-        offsets = {1: (0.0,), 2: (-0.09, 0.09), 3: (-0.13, 0.0, 0.13)}[order]
-        r = BOND_RADIUS if order == 1 else BOND_RADIUS * 0.55
-        for off in offsets:
-            a0 = pa[sel] + side[sel] * off
-            b0 = pb[sel] + side[sel] * off
-            mid = (a0 + b0) / 2
-            starts += [a0, mid]
-            ends += [mid, b0]
-            radii += [np.full(len(a0), r)] * 2
-            cols += [sd.colour[i[sel]], sd.colour[j[sel]]]
-            owners += [i[sel], j[sel]]
-            # The parts of a bond inside its two balls are never seen: leave them out
-            # (kept a little inside the balls so that no gap can show).
-            ra = sd.radius[i[sel]][:, None] * 0.8
-            rb = sd.radius[j[sel]][:, None] * 0.8
-            half = length[sel] / 2
-            cut_a, cut_b = np.minimum(ra, half), np.minimum(rb, half)
-            l_start.append(a0 + d[sel] * cut_a)
-            l_end.append(b0 - d[sel] * cut_b)
-            kept = np.maximum(length[sel] - cut_a - cut_b, 1e-9)
-            l_split.append(((half - cut_a) / kept)[:, 0])
-            l_rad.append(np.full(len(a0), r))
-            l_ca.append(sd.colour[i[sel]])
-            l_cb.append(sd.colour[j[sel]])
-    sd.seg_start = np.concatenate(starts)
-    sd.seg_end = np.concatenate(ends)
-    sd.seg_radius = np.concatenate(radii)
-    sd.seg_colour = np.concatenate(cols)
-    sd.seg_atom = np.concatenate(owners).astype(np.int64)
-    sd.line_start = np.concatenate(l_start)
-    sd.line_end = np.concatenate(l_end)
-    sd.line_radius = np.concatenate(l_rad)
-    sd.line_colour_a = np.concatenate(l_ca)
-    sd.line_colour_b = np.concatenate(l_cb)
-    sd.line_split = np.concatenate(l_split)
+    if off.any():
+        # A side direction for multiple bonds: perpendicular to the bond, chosen stably.
+        ref = np.where(np.abs(d[:, 2:3]) < 0.9, np.array([[0.0, 0.0, 1.0]]),
+                       np.array([[1.0, 0.0, 0.0]]))
+        side = np.cross(d, ref)
+        side /= np.linalg.norm(side, axis=1, keepdims=True)
+        shift = side * off[:, None]
+        pa, pb = pa + shift, pb + shift
+    frames = {"i": i, "j": j, "a": pa, "b": pb, "d": d, "length": length, "radius": rad}
+    sd.cache["bond_frames"] = frames
+    return frames
+
+
+def rebuild_segments(sd: SceneData) -> None:
+    """Bond lines for the current positions (the positions changed: caches over them go).
+
+    The OpenGL lines are made here, as float32 (what the buffers take); the painter's
+    half-bond segments are made when the painter first asks (:attr:`SceneData.seg_start`),
+    so a large structure drawn with OpenGL never builds them.
+    """
+    sd.positions_changed()
+    if len(sd.bond_pairs) == 0:
+        sd.line_start = np.zeros((0, 3), dtype=np.float32)
+        sd.line_end = np.zeros((0, 3), dtype=np.float32)
+        sd.line_radius = sd.line_split = np.zeros(0, dtype=np.float32)
+        sd.line_colour_a = sd.line_colour_b = np.zeros((0, 4), dtype=np.float32)
+        return
+    f = _bond_frames(sd)
+    i, j, d, length = f["i"], f["j"], f["d"], f["length"]
+    # The parts of a bond inside its two balls are never seen: leave them out (kept a
+    # little inside the balls so that no gap can show).
+    half = length / 2
+    cut_a = np.minimum(sd.radius[i][:, None] * 0.8, half)
+    cut_b = np.minimum(sd.radius[j][:, None] * 0.8, half)
+    sd.line_start = (f["a"] + d * cut_a).astype(np.float32)
+    sd.line_end = (f["b"] - d * cut_b).astype(np.float32)
+    kept = np.maximum(length - cut_a - cut_b, 1e-9)
+    sd.line_split = ((half - cut_a) / kept)[:, 0].astype(np.float32)
+    sd.line_radius = f["radius"].astype(np.float32)
+    colour = sd.colour.astype(np.float32)
+    sd.line_colour_a = colour[i]
+    sd.line_colour_b = colour[j]
+    # The frames were only needed for the lines: the painter remakes them if it asks.
+    sd.cache.pop("bond_frames", None)
+
+
+def _segments(sd: SceneData) -> dict[str, np.ndarray]:
+    """Half-bond segments (two per line) for the painter, made once per positions."""
+    cached = sd.cache.get("segments")
+    if cached is not None:
+        return cached
+    if len(sd.bond_pairs) == 0:
+        seg = {"start": np.zeros((0, 3)), "end": np.zeros((0, 3)), "radius": np.zeros(0),
+               "colour": np.zeros((0, 4)), "atom": np.zeros(0, dtype=np.int64)}
+    else:
+        f = _bond_frames(sd)
+        mid = (f["a"] + f["b"]) / 2
+        seg = {"start": np.concatenate([f["a"], mid]), "end": np.concatenate([mid, f["b"]]),
+               "radius": np.concatenate([f["radius"], f["radius"]]),
+               "colour": np.concatenate([sd.colour[f["i"]], sd.colour[f["j"]]]),
+               "atom": np.concatenate([f["i"], f["j"]]).astype(np.int64)}
+    sd.cache["segments"] = seg
+    return seg
 
 
 def rotation(axis: Sequence[float] | np.ndarray, angle: float) -> np.ndarray:
@@ -349,18 +428,98 @@ class Camera:
         self.scale = max(0.85 * min(width, height) / (2 * extent), 0.5)
 
 
+# Below this many atoms a pick projects every atom (well under a millisecond); above it
+# a grid over the model positions narrows the atoms to those near the pick ray first.
+GRID_MIN_ATOMS = 20_000
+_ATOMS_PER_CELL = 32
+
+
+def _pick_grid(sd: SceneData) -> dict[str, Any]:
+    """A uniform grid over the pickable atoms' positions, made once per positions.
+
+    Cells are about ``_ATOMS_PER_CELL`` atoms (never smaller than a ball's diameter);
+    ``rows`` lists the atoms cell by cell, ``starts``/``counts`` index it per non-empty
+    cell and ``centres`` are those cells' centres.
+    """
+    grid = sd.cache.get("pick_grid")
+    if grid is not None:
+        return grid
+    from molforma.document.arrays import runs
+
+    rows = np.flatnonzero(sd.pickable)
+    pos = sd.pos[rows]
+    lo = pos.min(axis=0) if len(pos) else np.zeros(3)
+    span = (pos.max(axis=0) - lo) if len(pos) else np.zeros(3)
+    rmax = float(sd.radius[rows].max()) if len(rows) else 1.0
+    volume = float(np.prod(np.maximum(span, 1.0)))
+    cell = max(2.0 * rmax, (volume * _ATOMS_PER_CELL / max(len(rows), 1)) ** (1 / 3))
+    dims = np.floor(span / cell).astype(np.int64) + 1
+    ijk = np.minimum(np.floor((pos - lo) / cell).astype(np.int64), dims - 1)
+    key = (ijk[:, 0] * dims[1] + ijk[:, 1]) * dims[2] + ijk[:, 2]
+    order = np.argsort(key, kind="stable")
+    keys, starts, counts = runs(key[order])
+    cz = keys % dims[2]
+    cy = (keys // dims[2]) % dims[1]
+    cx = keys // (dims[1] * dims[2])
+    centres = lo + (np.stack([cx, cy, cz], axis=1) + 0.5) * cell
+    grid = {"rows": rows[order], "starts": starts, "counts": counts, "centres": centres,
+            "cell": cell, "rmax": rmax}
+    sd.cache["pick_grid"] = grid
+    return grid
+
+
+def atoms_near_ray(sd: SceneData, cam: Camera, x: float, y: float, width: float,
+                   height: float, reach: float) -> np.ndarray | None:
+    """Pickable atoms whose centres may lie within ``reach`` Å of the line of sight
+    through screen point (x, y), in ascending row order; a superset, never missing one.
+    None when the structure is small enough to test every atom."""
+    if sd.count < GRID_MIN_ATOMS:
+        return None
+    grid = _pick_grid(sd)
+    origin = cam.from_screen(x, y, width, height)
+    sight = cam.rot.T @ np.array([0.0, 0.0, 1.0])
+    rel = grid["centres"] - origin
+    along = rel @ sight
+    off2 = np.einsum("ij,ij->i", rel, rel) - along * along
+    limit = reach + grid["cell"] * math.sqrt(3.0) / 2
+    cells = np.flatnonzero(off2 <= limit * limit)
+    if len(cells) == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts, counts = grid["starts"][cells], grid["counts"][cells]
+    total = int(counts.sum())
+    # every row of each chosen cell: starts repeated, plus 0, 1, ... within the cell
+    first = np.repeat(starts - np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
+    members: np.ndarray = grid["rows"][first + np.arange(total)]
+    members.sort()
+    return members
+
+
 def pick(sd: SceneData, cam: Camera, x: float, y: float, width: float, height: float) -> int | None:
-    """Index of the nearest pickable atom drawn under (x, y), or None."""
+    """Index of the nearest pickable atom drawn under (x, y), or None.
+
+    An atom is under the point when the point is within its drawn radius (at least 4
+    pixels). Large structures test only the atoms near the line of sight (a grid over
+    the positions) with the same arithmetic, so the answer is the one of testing all.
+    """
     if sd.count == 0:
         return None
-    s = cam.to_screen(sd.pos, width, height)
-    r = sd.radius * cam.scale
+    near = atoms_near_ray(sd, cam, x, y, width, height,
+                          max(_pick_grid(sd)["rmax"], 4.0 / cam.scale)
+                          if sd.count >= GRID_MIN_ATOMS else 0.0)
+    if near is None:
+        idx = np.arange(sd.count)
+    elif len(near) == 0:
+        return None
+    else:
+        idx = near
+    s = cam.to_screen(sd.pos[idx], width, height)
+    r = sd.radius[idx] * cam.scale
     d2 = (s[:, 0] - x) ** 2 + (s[:, 1] - y) ** 2
-    hit = (d2 <= np.maximum(r, 4.0) ** 2) & sd.pickable
+    hit = (d2 <= np.maximum(r, 4.0) ** 2) & sd.pickable[idx]
     if not np.any(hit):
         return None
-    idx = np.nonzero(hit)[0]
-    return int(idx[np.argmax(s[idx, 2])])
+    where = np.nonzero(hit)[0]
+    return int(idx[where[np.argmax(s[where, 2])]])
 
 
 def outside_view(sd: SceneData, cam: Camera, width: float, height: float) -> bool:
