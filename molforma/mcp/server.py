@@ -21,30 +21,27 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import queue
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from molforma import __version__, lazylog
-from molforma.errors import FileAccessError, MolFormaError
 from molforma.i18n import register
 from molforma.mcp import protocol as P
+from molforma.mcp import side_methods
 from molforma.mcp.protocol import Request, RpcError
 from molforma.mcp.state import AppServices, HeadlessServices
+from molforma.mcp.tool_calls import ToolCalls
 from molforma.mcp.transport import LineEvent, StdioTransport
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from pydantic import ValidationError as PydanticValidationError
-
     from molforma.mcp.client_requests import ClientRequests, DialogElicitor
     from molforma.mcp.registry import ToolSpec
-    from molforma.mcp.tasks import Task
 
 log = lazylog.get_logger("molforma.mcp")
 
@@ -136,20 +133,22 @@ class Server:
         self._plock = threading.Lock()
         self._tool_defs: list[dict[str, Any]] | None = None
         self._tool_index: dict[str, Any] | None = None
+        self.calls = ToolCalls(state, self.tool, lambda m: self._send(m), self._after_warm_up)
+        st = state
         self.methods: dict[str, Callable[[Request], dict[str, Any]]] = {
             "initialize": self._on_initialize,
             "ping": self._on_ping,
             "server/discover": self._on_discover,
             "tools/list": self._on_tools_list,
             "tools/call": self._on_tools_call,
-            "resources/list": self._on_resources_list,
-            "resources/templates/list": self._on_templates_list,
-            "resources/read": self._on_resources_read,
-            "prompts/list": self._on_prompts_list,
-            "prompts/get": self._on_prompts_get,
-            "tasks/get": self._on_tasks_get,
-            "tasks/update": self._on_tasks_update,
-            "tasks/cancel": self._on_tasks_cancel,
+            "resources/list": lambda req: side_methods.resources_list(st, req),
+            "resources/templates/list": lambda req: side_methods.templates_list(st, req),
+            "resources/read": lambda req: side_methods.resources_read(st, req),
+            "prompts/list": lambda req: side_methods.prompts_list(st, req),
+            "prompts/get": lambda req: side_methods.prompts_get(st, req, self.mode),
+            "tasks/get": lambda req: side_methods.tasks_get(st, req),
+            "tasks/update": lambda req: side_methods.tasks_update(st, req),
+            "tasks/cancel": lambda req: side_methods.tasks_cancel(st, req),
         }
         self._exit_status: int | None = None
         self._legacy_only = frozenset({"initialize", "ping"})
@@ -551,229 +550,24 @@ class Server:
         return self._tool_defs
 
     def _on_tools_list(self, req: Request) -> dict[str, Any]:
-        _check_cursor(req.params)
+        side_methods.check_cursor(req.params)
         return {"tools": self.tool_definitions()}
 
     def _on_tools_call(self, req: Request) -> dict[str, Any]:
-        name = req.params.get("name")
-        if name == "list_documents":
-            quick = self._quick_list_documents(req)
-            if quick is not None:
-                return quick
-        spec = self.tool(name) if isinstance(name, str) else None
-        if spec is None:
-            raise RpcError(P.INVALID_PARAMS, f"Unknown tool: {name}", {"name": name})
-        args = req.params.get("arguments")
-        if args is None:
-            args = {}
-        if not isinstance(args, dict):
-            raise RpcError(P.INVALID_PARAMS, "Invalid params: arguments must be an object")
-        from pydantic import ValidationError as PydanticValidationError
+        return self.calls.call(req)
 
-        from molforma.mcp.elicitation import InputRequired
-        from molforma.mcp.registry import ToolContext
-        from molforma.mcp.tasks import Background
-
-        bad = _non_finite_at(args)
-        if bad is not None:
-            return self._error_result(spec, _non_finite_error(bad, self.state.lang))
-        try:
-            parsed = spec.input.model_validate(args)
-        except PydanticValidationError as exc:
-            return self._error_result(spec, _invalid_args(exc, self.state.lang))
-        ctx = ToolContext(state=self.state, request=req)
-        reporter = self._progress_reporter(req)
+    def _after_warm_up(self) -> None:
         if self._warm:
             # A handler importing the same modules as the warm-up thread at the same time
             # can meet a module the other thread has only half initialised (seen once
             # under load as an internal error of the first add_atoms): the call waits for
             # the warm-up's imports, which it would need anyway.
             self._imports_done.wait(WARM_UP_WAIT)
-        try:
-            self._check_document_edit(spec)
-            out = self._run_handler(spec, ctx, parsed, reporter)
-        except InputRequired as ir:
-            return ir.to_result()
-        except RpcError:
-            raise
-        except MolFormaError as err:
-            return self._error_result(spec, err.to_dict(self.state.lang))
-        except OSError as exc:
-            log.warning("tool %s: %s", spec.name, exc)
-            return self._error_result(spec, _file_error(exc).to_dict(self.state.lang))
-        except Exception:
-            log.exception("tool %s failed", spec.name)
-            return self._error_result(spec, MolFormaError(
-                "internal_error", tool=spec.name).to_dict(self.state.lang))
-        if isinstance(out, Background):
-            if req.declares_tasks:
-                from molforma.mcp.tasks import working_text
-
-                lang = self.state.lang
-                task = self.state.tasks.start(
-                    out, finish=lambda final: self.tool_result(spec, final),
-                    fail=lambda exc: self._exception_result(spec, exc), reporter=reporter,
-                    working=lambda ended: working_text(spec.title or spec.name, ended, lang))
-                wire = task.to_wire(detailed=False)
-                wire["resultType"] = "task"
-                return wire
-            if reporter is not None and out.progress is not None:
-                # The call answers at once; its progress so far goes before the answer
-                # (nothing is sent for the request after it: follow with get_app_state).
-                with contextlib.suppress(Exception):
-                    note = out.progress()
-                    if note:
-                        reporter.report(note)
-            out = out.result
-        if reporter is not None:
-            reporter.flush()
-            reporter.close()
-        return self.tool_result(spec, out)
-
-    def _progress_reporter(self, req: Request) -> Any:
-        """A reporter for the request's ``_meta.progressToken`` (both eras), or None."""
-        token = req.meta.get("progressToken")
-        if isinstance(token, bool) or not isinstance(token, str | int):
-            return None
-        from molforma.mcp.tasks import ProgressReporter
-
-        return ProgressReporter(token, self._send)
-
-    def _run_handler(self, spec: ToolSpec, ctx: Any, parsed: Any, reporter: Any) -> Any:
-        """Run the tool with ``reporter`` as :func:`~molforma.mcp.tasks.current_progress`."""
-        if reporter is None:
-            return spec.handler(ctx, parsed)
-        from molforma.mcp.tasks import reset_current_progress, set_current_progress
-
-        mark = set_current_progress(reporter)
-        try:
-            return spec.handler(ctx, parsed)
-        finally:
-            reset_current_progress(mark)
-
-    def _quick_list_documents(self, req: Request) -> dict[str, Any] | None:
-        """``list_documents`` of a fresh headless process, without pydantic or the documents.
-
-        It is the first call clients make, and its answer is then known (one empty
-        document, see ``HeadlessServices.pending_listing``); importing the tool models
-        for it would take longer than the whole start-up budget. Anything else (other
-        arguments, documents already made) returns None and takes the ordinary path, so
-        errors and later answers come from the tool itself; a test checks both give the
-        same result.
-        """
-        if req.params.get("arguments") not in (None, {}):
-            return None
-        pending = getattr(self.state, "pending_listing", None)
-        entries = pending() if pending is not None else None
-        if entries is None:
-            return None
-        structured = {"documents": entries}
-        return {"content": [{"type": "text", "text": _dumps(structured)}],
-                "structuredContent": structured, "isError": False}
-
-    def _check_document_edit(self, spec: ToolSpec) -> None:
-        """In the window, refuse a document edit while a modal dialog is open (SPEC.md 9.1)."""
-        from molforma.mcp.registry import DOCUMENT_EDIT_TOOLS
-
-        bridge = self.state.window
-        if bridge is not None and spec.name in DOCUMENT_EDIT_TOOLS:
-            bridge.check_document_edit()
 
     def tool_result(self, spec: ToolSpec, out: Any) -> dict[str, Any]:
         """A ``CallToolResult`` from a handler's output, validated against the schema."""
-        from pydantic import ValidationError as PydanticValidationError
+        return self.calls.tool_result(spec, out)
 
-        structured = out.model_dump(mode="json") if hasattr(out, "model_dump") else out
-        try:
-            spec.check_output(structured, is_error=False)
-        except PydanticValidationError:
-            log.exception("tool %s returned data outside its outputSchema", spec.name)
-            return self._error_result(spec, MolFormaError(
-                "internal_error", tool=spec.name).to_dict(self.state.lang))
-        content: list[dict[str, Any]] = [{"type": "text", "text": _dumps(structured)}]
-        # Content too big to inline travels beside the answer (SPEC.md section 9.5).
-        links = structured.get("links") if isinstance(structured, dict) else None
-        for item in links or ():
-            content.append({"type": "resource_link",
-                            **{k: v for k, v in item.items() if v is not None}})
-        # Output models may carry more content items (a screenshot's image) privately.
-        content.extend(getattr(out, "_content", None) or [])
-        return {"content": content, "structuredContent": structured, "isError": False}
-
-    def _exception_result(self, spec: ToolSpec, exc: BaseException) -> dict[str, Any]:
-        if isinstance(exc, MolFormaError):
-            return self._error_result(spec, exc.to_dict(self.state.lang))
-        if isinstance(exc, OSError):
-            return self._error_result(spec, _file_error(exc).to_dict(self.state.lang))
-        return self._error_result(spec, MolFormaError(
-            "internal_error", tool=spec.name).to_dict(self.state.lang))
-
-    def _error_result(self, spec: ToolSpec, err: dict[str, Any]) -> dict[str, Any]:
-        err = {"code": str(err.get("code")), "message": str(err.get("message")),
-               "details": _jsonable(err.get("details") or {})}
-        spec.check_output(err, is_error=True)
-        return {"content": [{"type": "text", "text": _dumps(err)}],
-                "structuredContent": err, "isError": True}
-
-    # -- resources and prompts ---------------------------------------------------------------
-    def _on_resources_list(self, req: Request) -> dict[str, Any]:
-        from molforma.mcp import resources
-
-        _check_cursor(req.params)
-        return {"resources": resources.list_resources(self.state)}
-
-    def _on_templates_list(self, req: Request) -> dict[str, Any]:
-        from molforma.mcp import resources
-
-        _check_cursor(req.params)
-        return {"resourceTemplates": resources.list_templates()}
-
-    def _on_resources_read(self, req: Request) -> dict[str, Any]:
-        from molforma.mcp import resources
-
-        uri = req.params.get("uri")
-        contents = resources.read_resource(self.state, uri, era=req.era)
-        return {"contents": contents}
-
-    def _on_prompts_list(self, req: Request) -> dict[str, Any]:
-        from molforma.mcp import prompts
-
-        _check_cursor(req.params)
-        return {"prompts": prompts.list_prompts()}
-
-    def _on_prompts_get(self, req: Request) -> dict[str, Any]:
-        from molforma.mcp import prompts
-
-        return prompts.get_prompt(req.params.get("name"), req.params.get("arguments"),
-                                  self.state.lang, self.mode)
-
-    # -- tasks -----------------------------------------------------------------------------
-    def _task_request(self, req: Request) -> Task:
-        if not req.declares_tasks:
-            raise P.tasks_capability_error()
-        return self.state.tasks.get(req.params.get("taskId"))
-
-    def _on_tasks_get(self, req: Request) -> dict[str, Any]:
-        task = self._task_request(req)
-        return task.to_wire(detailed=True, form=req.declares_form_elicitation)
-
-    def _on_tasks_update(self, req: Request) -> dict[str, Any]:
-        task = self._task_request(req)
-        answers = req.params.get("inputResponses")
-        if not isinstance(answers, dict):
-            raise RpcError(P.INVALID_PARAMS, "Invalid params: inputResponses must be an object")
-        bg = task.background
-        if bg is not None and bg.respond is not None and task.status == "working":
-            for key, answer in answers.items():
-                if isinstance(key, str) and isinstance(answer, dict):
-                    bg.respond(key, answer)
-        # Answers for unknown or already answered keys are ignored (spec 6.4).
-        return {}
-
-    def _on_tasks_cancel(self, req: Request) -> dict[str, Any]:
-        task = self._task_request(req)
-        self.state.tasks.cancel(task.task_id)
-        return {}
 
 
 def _oversize_id(text: str) -> int | str | None:
@@ -785,120 +579,6 @@ def _oversize_id(text: str) -> int | str | None:
     except ValueError:
         return None
     return rid if P.is_valid_id(rid) else None
-
-
-def _file_error(exc: OSError) -> FileAccessError:
-    """A file-system refusal no handler foresaw (ENAMETOOLONG, EACCES, ENOSPC, ...).
-
-    It concerns the user's path or disk, not a bug: the answer names the path and the
-    reason instead of ``internal_error``.
-    """
-    return FileAccessError(path=str(exc.filename or ""), reason=exc.strerror or str(exc))
-
-
-def _check_cursor(params: dict[str, Any]) -> None:
-    # One page holds everything, so no cursor of ours exists; any cursor is invalid.
-    if "cursor" in params and params["cursor"] is not None:
-        raise RpcError(P.INVALID_PARAMS, "Invalid params: unknown cursor",
-                       {"cursor": params["cursor"]})
-
-
-def _dumps(value: Any) -> str:
-    return P.dumps(value).decode("utf-8")
-
-
-def _jsonable(value: Any) -> Any:
-    try:
-        return json.loads(json.dumps(value, default=str))
-    except (TypeError, ValueError):
-        return {"repr": repr(value)}
-
-
-# Japanese wording of the argument errors a model meets most; pydantic only speaks
-# English, and the message of an isError result must follow the display language.
-_JA_ARGUMENT_ERRORS: dict[str, str] = {
-    "missing": "必須の引数がありません",
-    "extra_forbidden": "この引数は使えません",
-    "literal_error": "次のいずれかを指定してください: {expected}",
-    "enum": "次のいずれかを指定してください: {expected}",
-    "greater_than_equal": "{ge} 以上にしてください",
-    "greater_than": "{gt} より大きくしてください",
-    "less_than_equal": "{le} 以下にしてください",
-    "less_than": "{lt} より小さくしてください",
-    "string_type": "文字列を指定してください",
-    "int_type": "整数を指定してください",
-    "int_parsing": "整数を指定してください",
-    "int_from_float": "整数を指定してください",
-    "float_type": "数値を指定してください",
-    "float_parsing": "数値を指定してください",
-    "finite_number": "有限の数値を指定してください（Infinity や NaN は使えません）",
-    "bool_type": "true か false を指定してください",
-    "bool_parsing": "true か false を指定してください",
-    "list_type": "配列を指定してください",
-    "tuple_type": "配列を指定してください",
-    "dict_type": "オブジェクトを指定してください",
-    "model_type": "オブジェクトを指定してください",
-    "model_attributes_type": "オブジェクトを指定してください",
-    "too_short": "要素が少なすぎます（最小 {min_length} 個）",
-    "too_long": "要素が多すぎます（最大 {max_length} 個）",
-    "string_too_short": "短すぎます（最小 {min_length} 文字）",
-    "string_too_long": "長すぎます（最大 {max_length} 文字）",
-}
-
-
-def _argument_error_text(error: Mapping[str, Any], lang: str) -> str:
-    """One pydantic error in the display language (English: pydantic's own text)."""
-    if lang != "ja":
-        return str(error["msg"])
-    template = _JA_ARGUMENT_ERRORS.get(str(error["type"]))
-    if template is None:
-        return str(error["msg"])
-    ctx = {k: str(v).replace(" or ", ", ") for k, v in (error.get("ctx") or {}).items()}
-    try:
-        return template.format(**ctx)
-    except (KeyError, IndexError):
-        return str(error["msg"])
-
-
-def _non_finite_at(args: Any) -> list[str] | None:
-    """The location of the first Infinity or NaN anywhere in ``args``, or None.
-
-    The typed fields refuse them by themselves (``ToolInput``); this also covers
-    free-form values (``set_advanced`` values, any ``Any`` field), so no non-finite
-    number reaches a handler whatever its model says.
-    """
-    stack: list[tuple[list[str], Any]] = [([], args)]
-    while stack:
-        loc, value = stack.pop()
-        if isinstance(value, float) and not math.isfinite(value):
-            return loc
-        if isinstance(value, dict):
-            stack.extend(([*loc, str(k)], v) for k, v in value.items())
-        elif isinstance(value, list):
-            stack.extend(([*loc, str(i)], v) for i, v in enumerate(value))
-    return None
-
-
-def _non_finite_error(loc: list[str], lang: str) -> dict[str, Any]:
-    msg = "Input should be a finite number"
-    error = {"loc": loc, "msg": msg, "type": "finite_number"}
-    text = _argument_error_text(error, lang)
-    err = MolFormaError("invalid_arguments", detail=f"{'.'.join(loc)}: {text}")
-    out = err.to_dict(lang)
-    out["details"] = {"errors": [error]}
-    return out
-
-
-def _invalid_args(exc: PydanticValidationError, lang: str) -> dict[str, Any]:
-    raw = exc.errors(include_url=False)[:20]
-    errors = [{"loc": [str(p) for p in e["loc"]], "msg": e["msg"], "type": e["type"]}
-              for e in raw]
-    detail = "; ".join(f"{'.'.join(e['loc']) or '(arguments)'}: {_argument_error_text(r, lang)}"
-                       for e, r in zip(errors[:5], raw[:5], strict=True))
-    err = MolFormaError("invalid_arguments", detail=detail)
-    out = err.to_dict(lang)
-    out["details"] = {"errors": errors}
-    return out
 
 
 def serve_headless(allow_dirs: list[Path], allow_execution_settings: bool) -> int:
