@@ -193,6 +193,11 @@ class MoleculeView(QWidget):
         elif outside_view(self.scene, self.camera, w, h):
             self.fit()
 
+    def shown_structure(self) -> StructureArrays:
+        """The structure shown solid (the candidate while there is one) as columns: what
+        the coordinate table lists, without converting the document a second time."""
+        return self._cand if self._cand is not None else self._base
+
     def set_measurements(self, measurements: Sequence[Sequence[str]]) -> None:
         """Draw these distances, angles and dihedrals (2, 3 or 4 atom ids each)."""
         new = [tuple(m) for m in measurements if 2 <= len(m) <= 4]

@@ -96,6 +96,8 @@ def structure_arrays(atoms: Sequence[Mapping[str, Any]] | StructureArrays,
     """
     if isinstance(atoms, StructureArrays):
         return atoms
+    if hasattr(atoms, "xyz") and hasattr(atoms, "z") and hasattr(atoms, "id_strings"):
+        return _from_tables(atoms, bonds)
     n = len(atoms)
     if n == 0:
         return empty_structure()
@@ -124,3 +126,27 @@ def structure_arrays(atoms: Sequence[Mapping[str, Any]] | StructureArrays,
 def _row_or(row: Any, atom_id: Any) -> int:
     r = row(atom_id)
     return -1 if r is None else int(r)
+
+
+def _from_tables(atoms: Any, bonds: Any) -> StructureArrays:
+    """Columns of a document that keeps them already (``AtomTable``/``BondTable`` of
+    :mod:`molforma.document.molecule`): no record is built, the arrays are shared."""
+    z = np.asarray(atoms.z)
+    top = int(z.max()) if len(z) else 0
+    symbols = [""] + [elements.symbol_of(k) for k in range(1, top + 1)]
+    ids = np.empty(len(z), dtype=object)
+    ids[:] = atoms.id_strings
+    out = StructureArrays(ids, z.astype(np.int32), symbols, np.asarray(atoms.xyz, dtype=float),
+                          np.asarray(atoms.fixed, dtype=bool),
+                          np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.int8))
+    if bonds is not None and len(bonds):
+        if hasattr(bonds, "rows_in"):
+            ia, ib = bonds.rows_in(atoms)
+            pairs = np.stack([np.asarray(ia, np.int64), np.asarray(ib, np.int64)], axis=1)
+            orders = np.asarray(bonds.order, dtype=np.int8)
+            keep = (pairs >= 0).all(axis=1)
+            out.bonds, out.orders = pairs[keep], orders[keep]
+        else:
+            other = structure_arrays(list(atoms), list(bonds))
+            out.bonds, out.orders = other.bonds, other.orders
+    return out

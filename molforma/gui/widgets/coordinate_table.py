@@ -1,18 +1,23 @@
 """The editable coordinate table of the Molecule tab (Qt layer).
 
-A model over the shown project's atom list (the candidate, read-only, while one
-exists). Editing the element or a coordinate asks the tab to run the matching
-document operation; the model never changes atoms itself, so a refused edit
-leaves the table showing the document as it is.
+A model over the shown structure's columns (the candidate, read-only, while one
+exists): ids, element kinds, ``xyz`` and fixed flags as numpy arrays, the same
+:class:`~molforma.gui.view3d.columns.StructureArrays` the 3D view draws. The view asks
+for the rows it shows, so a million atoms cost a million rows of nothing until they
+are scrolled to. Editing the element or a coordinate asks the tab to run the matching
+document operation; the model never changes atoms itself, so a refused edit leaves
+the table showing the document as it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+from molforma.gui.view3d.columns import StructureArrays, empty_structure, structure_arrays
 
 Index = QModelIndex | QPersistentModelIndex
 _KEYS = ("id", "element", "x", "y", "z", "fixed")
@@ -24,14 +29,20 @@ class AtomTableModel(QAbstractTableModel):
     def __init__(self, on_edit: Callable[[str, str, Any], bool],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._atoms: list[dict[str, Any]] = []
+        self._columns: StructureArrays = empty_structure()
         self._editable = True
         self._on_edit = on_edit
 
-    def set_atoms(self, atoms: list[dict[str, Any]], editable: bool) -> None:
-        """Show ``atoms``; ``editable`` False while a candidate is shown."""
+    @property
+    def columns(self) -> StructureArrays:
+        """The structure shown, as columns."""
+        return self._columns
+
+    def set_atoms(self, atoms: Sequence[Mapping[str, Any]] | StructureArrays,
+                  editable: bool) -> None:
+        """Show ``atoms`` (records or columns); ``editable`` False while a candidate is shown."""
         self.beginResetModel()
-        self._atoms = atoms
+        self._columns = structure_arrays(atoms)
         self._editable = editable
         self.endResetModel()
 
@@ -41,18 +52,15 @@ class AtomTableModel(QAbstractTableModel):
 
     def atom_id(self, row: int) -> str:
         """Atom id of a row."""
-        return str(self._atoms[row]["id"])
+        return str(self._columns.ids[row])
 
     def row_of(self, atom_id: str) -> int | None:
-        """Row of an atom id."""
-        for i, a in enumerate(self._atoms):
-            if a["id"] == atom_id:
-                return i
-        return None
+        """Row of an atom id (O(1) after the first call)."""
+        return self._columns.row_of(atom_id)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
         """Number of atoms."""
-        return 0 if parent.isValid() else len(self._atoms)
+        return 0 if parent.isValid() else self._columns.count
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
         """Six columns."""
@@ -73,19 +81,22 @@ class AtomTableModel(QAbstractTableModel):
         """Cell text, edit value and check state."""
         if not index.isValid():
             return None
-        atom = self._atoms[index.row()]
+        cols, row = self._columns, index.row()
+        if not 0 <= row < cols.count:
+            return None
         key = _KEYS[index.column()]
         if key == "fixed":
             if role == Qt.ItemDataRole.CheckStateRole:
-                return Qt.CheckState.Checked if atom.get("fixed") else Qt.CheckState.Unchecked
+                return Qt.CheckState.Checked if cols.fixed[row] else Qt.CheckState.Unchecked
             return None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            val = atom.get(key)
             if key in ("x", "y", "z"):
+                val = float(cols.xyz[row, "xyz".index(key)])
                 # Text for editing too, so the editor is a line edit with full precision.
-                return f"{float(val):.5f}" if role == Qt.ItemDataRole.DisplayRole \
-                    else repr(float(val))
-            return str(val)
+                return f"{val:.5f}" if role == Qt.ItemDataRole.DisplayRole else repr(val)
+            if key == "element":
+                return cols.kind_symbols[int(cols.kinds[row])]
+            return str(cols.ids[row])
         if role == Qt.ItemDataRole.TextAlignmentRole and key in ("x", "y", "z"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
