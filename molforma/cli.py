@@ -115,10 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     if args_in and args_in[0] in SUBCOMMANDS:
         if args_in[0] == "convert":
-            from molforma.commands.convert import main as convert_main
+            from molforma.subcommands.convert import main as convert_main
 
             return convert_main(args_in[1:])
-        from molforma.commands.results import main as results_main
+        from molforma.subcommands.show_results import main as results_main
 
         return results_main(args_in[1:])
 
@@ -136,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             flag = "--install-desktop" if args.install_desktop else "--uninstall-desktop"
             sys.stderr.write(f"molforma: {flag} takes no file and no other option\n")
             return 2
-        from molforma.commands.desktop_install import main as desktop_main
+        from molforma.subcommands.desktop_install import main as desktop_main
 
         return desktop_main("install" if args.install_desktop else "uninstall")
     if args.mcp_config:
@@ -144,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr.write("molforma: --mcp-config prints a configuration; it opens no "
                              "file and renders nothing\n")
             return 2
-        from molforma.commands.mcp_config import print_config
+        from molforma.subcommands.mcp_config import print_config
 
         return print_config(args.mcp_config, gui=args.mcp_gui, allow_dirs=allow,
                             allow_execution=args.mcp_allow_execution_settings)

@@ -56,7 +56,7 @@ def _set_desktop_identity(app: QApplication) -> None:
     """
     from PySide6.QtGui import QIcon
 
-    from molforma.commands.desktop_install import APP_ID, SOURCE
+    from molforma.subcommands.desktop_entry import APP_ID, SOURCE
 
     app.setDesktopFileName(APP_ID)
     icon = QIcon()

@@ -144,7 +144,7 @@ def test_a_constraint_on_a_deleted_atom_stops_the_input_with_its_reason() -> Non
 
 
 def test_the_results_command_lists_a_scans_points(capsys: pytest.CaptureFixture[str]) -> None:
-    from molforma.commands.results import main
+    from molforma.subcommands.show_results import main
     from tests.paths import NWCHEM_DATA
 
     assert main([str(NWCHEM_DATA / "ethane_scf_torsion_scan.out"), "--section", "scan"]) == 0

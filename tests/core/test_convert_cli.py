@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from molforma.commands.convert import main as convert_main
+from molforma.subcommands.convert import main as convert_main
 from molforma.formats import WRITABLE, read_file
 from tests.paths import NWCHEM_DATA
 

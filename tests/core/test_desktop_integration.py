@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 import molforma
-from molforma.commands import desktop_install
-from molforma.commands.desktop_install import APP_ID, MIME_TYPES, SOURCE
+from molforma.subcommands import desktop_install
+from molforma.subcommands.desktop_install import APP_ID, MIME_TYPES, SOURCE
 from molforma.file_formats import FORMATS, RESULT_BY_NAME
 from tests.paths import NWCHEM_DATA, REPO
 

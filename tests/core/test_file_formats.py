@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from molforma import file_formats as ff
-from molforma.commands.convert import build_parser
+from molforma.subcommands.convert import build_parser
 from molforma.errors import FormatError
 from molforma.formats import read_text, registry
 from molforma.formats.common import FORMAT_LABELS

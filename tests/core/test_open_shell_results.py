@@ -188,7 +188,7 @@ def test_the_esp_is_mapped_on_the_density_surface_vertex_by_vertex() -> None:
 
 def test_the_results_command_prints_each_spins_frontier_and_the_dipoles_density(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from molforma.commands.results import main
+    from molforma.subcommands.show_results import main
 
     assert main([str(CH3_OUT)]) == 0
     out = capsys.readouterr().out

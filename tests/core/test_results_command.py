@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from molforma.commands.results import main
+from molforma.subcommands.show_results import main
 from molforma.results import get_section, read_results
 from tests.paths import NWCHEM_DATA
 

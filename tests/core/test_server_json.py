@@ -138,7 +138,7 @@ def test_readme_carries_the_registry_marker_and_names_the_home_address() -> None
 
 @pytest.mark.parametrize("fmt", ["claude", "codex", "json"])
 def test_readme_install_snippets_are_what_mcp_config_prints(fmt: str) -> None:
-    from molforma.commands.mcp_config import server_args, snippet
+    from molforma.subcommands.mcp_config import server_args, snippet
 
     printed = snippet(fmt, ["/home/me/.local/bin/molforma"],
                       server_args(gui=False, allow_dirs=[], allow_execution=False), gui=False)

@@ -4,7 +4,7 @@ Installs for the current user, into the XDG data folder (``$XDG_DATA_HOME``, els
 ``~/.local/share``), the files under ``molforma/desktop/``:
 
 - ``applications/io.github.molforma.MolForma.desktop``, its ``Exec`` naming this very
-  program by absolute path (the command :func:`molforma.commands.mcp_config.program_command`
+  program by absolute path (the command :func:`molforma.subcommands.mcp_config.program_command`
   decides: the bundle's executable, the installed script, or ``<python> -m molforma``);
 - ``icons/hicolor/<size>/apps/`` PNGs and ``icons/hicolor/scalable/apps/`` SVG;
 - ``mime/packages/io.github.molforma.MolForma.xml``, the file types MolForma opens;
@@ -31,35 +31,39 @@ import errno
 import json
 import os
 import shutil
-import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from molforma.i18n import register, render
-
-APP_ID = "io.github.molforma.MolForma"
-DESKTOP_FILE = f"{APP_ID}.desktop"
-# The data files shipped in the package (a wheel's package data, a bundle's copy of it).
-SOURCE = Path(__file__).resolve().parent.parent / "desktop"
-MANIFEST = Path("molforma") / "desktop-install.json"
-MIME_TYPES = (
-    "application/x-molforma+json", "chemical/x-nwchem-input", "chemical/x-nwchem-output",
-    "chemical/x-molden", "chemical/x-xyz", "chemical/x-mdl-molfile", "chemical/x-mdl-sdfile",
-    "chemical/x-mol2", "chemical/x-cml", "chemical/x-pdb", "chemical/x-gaussian-input",
+from molforma.subcommands.desktop_entry import (
+    _DESKTOP_DB,
+    _TMP_SUFFIX,
+    APP_ID,
+    DESKTOP_FILE,
+    MANIFEST,
+    MIME_TYPES,
+    SOURCE,
+    TOOL_PACKAGES,
+    DesktopError,
+    config_home,
+    data_home,
+    desktop_entry,
+    exec_line,
+    planned_files,
 )
-# The Debian package of each tool, named when a tool is missing.
-TOOL_PACKAGES = {
-    "update-mime-database": "shared-mime-info",
-    "update-desktop-database": "desktop-file-utils",
-    "gtk-update-icon-cache": "gtk-update-icon-cache",
-    "xdg-mime": "xdg-utils",
-}
-# What update-desktop-database leaves in applications/ besides the entries.
-_DESKTOP_DB = "mimeinfo.cache"
-_TMP_SUFFIX = ".molforma-tmp"
-_TOOL_TIMEOUT = 120  # seconds; update-mime-database on a large home takes a few
+from molforma.subcommands.desktop_system import (
+    defaults_in,
+    mimeapps_files,
+    remove_defaults,
+    set_defaults,
+    update_databases,
+)
+
+# Read by the tests and the window under this module's name.
+__all__ = ["APP_ID", "MIME_TYPES", "SOURCE", "TOOL_PACKAGES", "desktop_entry", "exec_line",
+           "install", "main", "planned_files", "uninstall"]
 
 register({
     "desktop_installed": {
@@ -177,95 +181,6 @@ register({
 })
 
 
-class DesktopError(Exception):
-    """A refusal with its message code and data; the command prints it and exits 2."""
-
-    def __init__(self, code: str, **data: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.data = data
-
-
-def _base(var: str, default: str) -> Path:
-    """An XDG base folder: the variable when it is an absolute path (the specification
-    ignores relative ones), else its default under the home folder."""
-    value = os.environ.get(var, "")
-    if value and os.path.isabs(value):
-        return Path(value)
-    try:
-        return Path.home() / default
-    except RuntimeError as exc:  # no HOME and no password entry
-        raise DesktopError("desktop_no_home") from exc
-
-
-def data_home() -> Path:
-    """``$XDG_DATA_HOME`` or ``~/.local/share``."""
-    return _base("XDG_DATA_HOME", ".local/share")
-
-
-def config_home() -> Path:
-    """``$XDG_CONFIG_HOME`` or ``~/.config`` (where ``xdg-mime default`` writes)."""
-    return _base("XDG_CONFIG_HOME", ".config")
-
-
-# --- the files -------------------------------------------------------------------------
-
-_EXEC_RESERVED = set(" \t\n\"'\\><~|&;$*?#()`")
-
-
-def exec_quote(arg: str) -> str:
-    """One argument of an ``Exec`` key as the Desktop Entry Specification quotes it
-    (before the general string escapes, which :func:`exec_line` applies)."""
-    arg = arg.replace("%", "%%")
-    if arg and not (set(arg) & _EXEC_RESERVED):
-        return arg
-    inner = "".join("\\" + c if c in '"`$\\' else c for c in arg)
-    return f'"{inner}"'
-
-
-def _string_escape(value: str) -> str:
-    # The specification's escapes of a string value (\\ first, so it is not doubled again).
-    return value.replace("\\", "\\\\")
-
-
-def exec_line(command: Sequence[str]) -> str:
-    """The ``Exec`` value that starts ``command`` with one file (``%f``)."""
-    return _string_escape(" ".join(exec_quote(a) for a in command)) + " %f"
-
-
-def desktop_entry(command: Sequence[str]) -> bytes:
-    """The shipped ``.desktop`` file with ``Exec`` and ``TryExec`` naming ``command``."""
-    for part in command:
-        if any(ord(c) < 32 or ord(c) == 127 for c in part):
-            raise DesktopError("desktop_bad_program_path", path=part)
-    text = (SOURCE / DESKTOP_FILE).read_text(encoding="utf-8")
-    out = []
-    for line in text.splitlines():
-        if line.startswith("Exec="):
-            out.append(f"TryExec={_string_escape(command[0])}")
-            line = f"Exec={exec_line(command)}"
-        elif line.startswith("TryExec="):
-            continue
-        out.append(line)
-    return ("\n".join(out) + "\n").encode("utf-8")
-
-
-def planned_files(command: Sequence[str]) -> dict[Path, bytes]:
-    """Each file the install writes, by its path under the data folder, with its bytes."""
-    if not (SOURCE / DESKTOP_FILE).is_file():
-        raise DesktopError("desktop_files_missing", path=SOURCE)
-    files: dict[Path, bytes] = {
-        Path("applications") / DESKTOP_FILE: desktop_entry(command),
-        Path("mime") / "packages" / f"{APP_ID}.xml": (SOURCE / f"{APP_ID}.xml").read_bytes(),
-        Path("metainfo") / f"{APP_ID}.metainfo.xml":
-            (SOURCE / f"{APP_ID}.metainfo.xml").read_bytes(),
-    }
-    icons = SOURCE / "icons"
-    for icon in sorted(icons.rglob(f"{APP_ID}.*")):
-        files[Path("icons") / icon.relative_to(icons)] = icon.read_bytes()
-    return files
-
-
 # --- writing all or nothing ---------------------------------------------------------------
 
 
@@ -361,195 +276,6 @@ def _safe_relative(name: str) -> bool:
     return bool(name) and not p.is_absolute() and ".." not in p.parts
 
 
-# --- the tools ------------------------------------------------------------------------
-
-
-def _run_tool(args: list[str], lines: list[str]) -> bool:
-    """Run a database tool; say what ran, or why it was skipped. False when it failed."""
-    tool = args[0]
-    exe = shutil.which(tool)
-    if exe is None:
-        consequence = {
-            "update-mime-database": "desktop_missing_mime",
-            "update-desktop-database": "desktop_missing_desktop_db",
-            "gtk-update-icon-cache": "desktop_missing_icons",
-            "xdg-mime": "desktop_missing_xdg_mime",
-        }[tool]
-        lines.append(render("desktop_tool_missing", {
-            "tool": tool, "package": TOOL_PACKAGES[tool], "consequence": render(consequence)}))
-        return True
-    shown = " ".join(args)
-    try:
-        res = subprocess.run([exe, *args[1:]], capture_output=True, text=True,
-                             timeout=_TOOL_TIMEOUT, stdin=subprocess.DEVNULL, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        lines.append(render("desktop_tool_failed", {"status": "-", "command": shown,
-                                                    "detail": str(exc)}))
-        return False
-    if res.returncode != 0:
-        detail = (res.stderr.strip() or res.stdout.strip()).splitlines()
-        lines.append(render("desktop_tool_failed", {
-            "status": res.returncode, "command": shown,
-            "detail": detail[0] if detail else ""}))
-        return False
-    lines.append(render("desktop_ran", {"command": shown}))
-    return True
-
-
-def _update_databases(root: Path, lines: list[str], *, installing: bool) -> bool:
-    ok = True
-    if (root / "mime").is_dir():
-        ok &= _run_tool(["update-mime-database", str(root / "mime")], lines)
-    if (root / "applications").is_dir():
-        ok &= _run_tool(["update-desktop-database", str(root / "applications")], lines)
-    hicolor = root / "icons" / "hicolor"
-    if (hicolor / "icon-theme.cache").is_file():
-        # Only an existing cache is refreshed: a stale one hides new icons, while making
-        # one where none was would be a file the uninstall could not fairly take away.
-        ok &= _run_tool(["gtk-update-icon-cache", "--force", "--ignore-theme-index",
-                         "--quiet", str(hicolor)], lines)
-    elif installing and hicolor.is_dir():
-        lines.append(render("desktop_no_icon_cache", {"dir": hicolor}))
-    return ok
-
-
-# --- mimeapps.list ----------------------------------------------------------------------
-
-_ASSOCIATION_SECTIONS = ("[Default Applications]", "[Added Associations]")
-
-
-def _mimeapps_files() -> list[Path]:
-    # Where xdg-mime and gio write the person's choices, and the older place KDE used.
-    return [config_home() / "mimeapps.list", data_home() / "applications" / "mimeapps.list"]
-
-
-def _defaults_in(path: Path) -> dict[str, str]:
-    """``type -> first desktop id`` of the ``[Default Applications]`` section."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return {}
-    out: dict[str, str] = {}
-    section = ""
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("["):
-            section = line
-        elif section == "[Default Applications]" and "=" in line:
-            key, _, value = line.partition("=")
-            first = value.split(";")[0].strip()
-            if first:
-                out.setdefault(key.strip(), first)
-    return out
-
-
-def _without_us(text: str) -> tuple[str, list[str]]:
-    """``text`` of a mimeapps.list with MolForma's desktop id taken out of its
-    association lists; the types it was the default of."""
-    out: list[str] = []
-    dropped: list[str] = []
-    section = ""
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("["):
-            section = line
-        elif section in _ASSOCIATION_SECTIONS and "=" in line:
-            key, _, value = line.partition("=")
-            apps = [a for a in value.split(";") if a.strip()]
-            kept = [a for a in apps if a.strip() != DESKTOP_FILE]
-            if len(kept) != len(apps):
-                if section == "[Default Applications]":
-                    dropped.append(key.strip())
-                if not kept:
-                    continue
-                raw = f"{key}={';'.join(kept)};"
-        out.append(raw)
-    # A section left with no entries goes too.
-    cleaned: list[str] = []
-    for i, raw in enumerate(out):
-        if raw.strip().startswith("["):
-            rest = out[i + 1:]
-            nxt = next((r for r in rest if r.strip()), "")
-            if not nxt or nxt.strip().startswith("["):
-                continue
-        cleaned.append(raw)
-    while cleaned and not cleaned[-1].strip():
-        cleaned.pop()
-    return ("\n".join(cleaned) + "\n" if cleaned else ""), dropped
-
-
-def _remove_defaults(made: Sequence[str], lines: list[str]) -> None:
-    dropped: list[str] = []
-    for path in _mimeapps_files():
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue  # none there, or not one MolForma could have written to
-        new, gone = _without_us(text)
-        dropped += [t for t in gone if t not in dropped]
-        if new == text:
-            continue
-        label = str(path)
-        if not new.strip() and _made_by_install(path, made):
-            path.unlink()
-            lines.append(render("desktop_removed", {"path": label}))
-            continue
-        tmp = path.with_name(f".{path.name}{_TMP_SUFFIX}")
-        tmp.write_text(new, encoding="utf-8")
-        os.replace(tmp, path)
-    if dropped:
-        lines.append(render("desktop_default_removed", {"types": ", ".join(dropped)}))
-
-
-def _made_by_install(path: Path, made: Sequence[str]) -> bool:
-    try:
-        rel = path.relative_to(config_home())
-    except ValueError:
-        return False
-    return f"config:{rel}" in made
-
-
-def _set_defaults(lines: list[str]) -> tuple[list[str], list[str], bool]:
-    """Make MolForma the default of its types the person gave no other default.
-    The types set, what ``xdg-mime`` made in the configuration folder for it, and
-    False when it was asked and did not do it."""
-    listing = config_home() / "mimeapps.list"
-    chosen = _defaults_in(listing)
-    wanted = []
-    for mime in MIME_TYPES:
-        app = chosen.get(mime)
-        if app and app != DESKTOP_FILE:
-            lines.append(render("desktop_default_kept", {"type": mime, "app": app}))
-        else:
-            wanted.append(mime)
-    if not wanted:
-        return [], [], True
-    home = config_home()
-    had_home, had_list = home.exists(), listing.exists()
-    if shutil.which("xdg-mime") is None:
-        _run_tool(["xdg-mime"], lines)  # says it was skipped and what that means
-        return [], [], True
-    ran = _run_tool(["xdg-mime", "default", DESKTOP_FILE, *wanted], lines)
-    made = []
-    if not had_list and listing.exists():
-        made.append("config:mimeapps.list")
-    if not had_home and home.exists():
-        made.append("config:.")
-    if not ran:
-        return [], made, False
-    # xdg-mime answers 0 even when it could not write the list (every desktop's path
-    # goes through $XDG_CONFIG_HOME/mimeapps.list), so the list itself is the proof.
-    now = _defaults_in(listing)
-    done = [m for m in wanted if now.get(m) == DESKTOP_FILE]
-    missing = [m for m in wanted if m not in done]
-    if done:
-        lines.append(render("desktop_default_set", {"types": ", ".join(done)}))
-    if missing:
-        lines.append(render("desktop_default_not_set", {"types": ", ".join(missing),
-                                                        "path": listing}))
-    return done, made, not missing
-
-
 # --- install / uninstall ----------------------------------------------------------------
 
 
@@ -565,7 +291,7 @@ def _cannot(code: str, exc: OSError, fallback: Path) -> DesktopError:
 
 def install() -> int:
     """Install for the current user; print what was written and run. Exit status."""
-    from molforma.commands.mcp_config import program_command
+    from molforma.subcommands.mcp_config import program_command
 
     _check_platform()
     root = data_home()
@@ -603,8 +329,8 @@ def install() -> int:
         staging.roll_back()
         raise
     lines.append(render("desktop_starts", {"command": " ".join(command)}))
-    ok = _update_databases(root, lines, installing=True)
-    defaults, config_made, ok_defaults = _set_defaults(lines)
+    ok = update_databases(root, lines, installing=True)
+    defaults, config_made, ok_defaults = set_defaults(lines)
     ok = ok and ok_defaults
     if defaults or config_made:
         manifest.defaults = sorted({*manifest.defaults, *defaults})
@@ -649,7 +375,7 @@ def uninstall() -> int:
     present = [root / rel for rel in targets if (root / rel).is_file()]
     has_manifest = (root / MANIFEST).is_file()
     defaults_present = any(
-        DESKTOP_FILE in _defaults_in(p).values() for p in _mimeapps_files())
+        DESKTOP_FILE in defaults_in(p).values() for p in mimeapps_files())
     if not present and not has_manifest and not defaults_present:
         sys.stdout.write(render("desktop_not_installed", {"dir": root}) + "\n")
         return 0
@@ -658,7 +384,7 @@ def uninstall() -> int:
         for path in present:
             path.unlink()
             lines.append(render("desktop_removed", {"path": path}))
-        _remove_defaults(manifest.config_made, lines)
+        remove_defaults(manifest.config_made, lines)
     except OSError as exc:
         raise _cannot("desktop_cannot_remove", exc, root) from exc
     made = set(manifest.dirs)
@@ -672,7 +398,7 @@ def uninstall() -> int:
             p.name for p in apps.iterdir()} <= {_DESKTOP_DB}:
         shutil.rmtree(apps, ignore_errors=True)
         lines.append(render("desktop_removed", {"path": apps}))
-    ok = _update_databases(root, lines, installing=False)
+    ok = update_databases(root, lines, installing=False)
     try:
         (root / MANIFEST).unlink(missing_ok=True)
     except OSError as exc:
