@@ -6,7 +6,7 @@ the run hits both sides alike. It prints median, min and max of each side and
 the median of the per-pair ratios (candidate / baseline: below 1 means the
 candidate is faster or smaller), and writes the same figures to
 ``bench/results/<bench>.json``, which ``scripts/update_readme.py`` turns into
-README's Performance table.
+the Performance table of ``docs/benchmarks.md``.
 
 A bench plugs in like this::
 
@@ -428,7 +428,7 @@ class Report:
         path.write_text(json.dumps(self.as_dict(), indent=1, ensure_ascii=False) + "\n",
                         encoding="utf-8")
         sys.stdout.write(f"\nwrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
-                         " (README: .venv/bin/python scripts/update_readme.py)\n")
+                         " (docs: .venv/bin/python scripts/update_readme.py)\n")
         return path
 
 

@@ -22,7 +22,8 @@ the per-pair ratios):
   spawning the program to the first screen capture of what the window settles on).
 
 Results go to ``bench/results/install_bench.json``; ``scripts/update_readme.py`` puts them
-into README's Performance table and its "Linux bundle" figures.
+into the Performance table (``docs/benchmarks.md``) and the "Linux bundle" figures
+(``docs/install.md``).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ Usage (the window rows need an X display; Mesa llvmpipe under Xvfb is fine)::
 Every row is measured with the shared harness (``bench/harness.py``): candidate and
 baseline alternately (A B A B ...) after a warm-up pair, medians with min/max and the
 median of the per-pair ratios (candidate / baseline), written to
-``bench/results/scale_bench.json`` for README's Performance table:
+``bench/results/scale_bench.json`` for the Performance table of ``docs/benchmarks.md``:
 
 - open XYZ (``ops.open_file``: read, perceive bonds, check, one undo step) vs RDKit reading
   the same file and perceiving its bonds (``MolFromXYZBlock`` + ``DetermineConnectivity``),
@@ -481,7 +481,7 @@ def _watch(argv: list[str], env: dict[str, str], timeout: float, empty: np.ndarr
 
 def _last_words(err: Any) -> str:
     """``: <the last line the program wrote to stderr>`` (folders named by their last part,
-    so no path of this machine reaches README), or "" when it wrote nothing."""
+    so no path of this machine reaches the docs), or "" when it wrote nothing."""
     err.seek(0)
     lines = [x for x in err.read().decode("utf-8", "replace").splitlines() if x.strip()]
     if not lines:
@@ -568,7 +568,7 @@ def main(argv: list[str] | None = None) -> int:
                     "overwrite bench/results)")
     ap.add_argument("--only", choices=ONLY, action="append",
                     help="measure only these rows while working on them (repeatable); the "
-                    "results are printed, and written only with --out, so README's figures "
+                    "results are printed, and written only with --out, so the docs' figures "
                     "stay those of a whole run")
     add_output_argument(ap)
     args = ap.parse_args(argv)
