@@ -43,6 +43,9 @@ class FileFormat:
         reads: what reading the file gives (README).
         keeps: what survives a round trip through MolForma (README).
         mime: the MIME type chemists' tools know it by (resources and resource links).
+        resource: (name, title, description) of its MCP document resource view
+            (:func:`resource_views`); None gives ``(name, "<label> file", "The confirmed
+            structure as <label>.")``.
     """
 
     name: str
@@ -57,6 +60,7 @@ class FileFormat:
     reads: str
     keeps: str
     mime: str = "text/plain"
+    resource: tuple[str, str, str] | None = None
 
     def patterns(self) -> list[str]:
         """File-dialog patterns of the extensions (``*.xyz``)."""
@@ -69,25 +73,30 @@ FORMATS: tuple[FileFormat, ...] = (
         False, "registry:write_project", 0, QT_TRANSLATE_NOOP("MainWindow", "MolForma project"),
         "MolForma project", "whole project (one undo step)",
         "everything, unknown fields of a newer MolForma included",
-        mime="application/json"),
+        mime="application/json", resource=(
+            "project", "Project JSON", "The confirmed project envelope (*.molforma.json).")),
     FileFormat(
         "xyz", "XYZ", (".xyz",), "xyz:read_xyz", True, "xyz:write_xyz", 1,
         QT_TRANSLATE_NOOP("MainWindow", "XYZ file"),
         "XYZ (multi-frame with `--frame`/`frame`, 0-based)", "structure",
         "elements, coordinates, title (bonds perceived again)",
-        mime="chemical/x-xyz"),
+        mime="chemical/x-xyz",
+        resource=("xyz", "XYZ coordinates", "The confirmed structure as XYZ.")),
     FileFormat(
         "mol", "MOL", (".mol", ".mdl"), "mdl:read_mol", False, "mol_write:write_mol", 2,
         QT_TRANSLATE_NOOP("MainWindow", "MDL Molfile"), "MOL", "structure",
         "bonds, bond orders, charges, isotopes, radicals (also of atoms without bonds), "
         "atom ids (up to 999 atoms), title",
-        mime="chemical/x-mdl-molfile"),
+        mime="chemical/x-mdl-molfile", resource=(
+            "mol", "MOL file", "The confirmed structure as a MOL file (V3000 above 999 atoms).")),
     FileFormat(
         "sdf", "SDF", (".sdf", ".sd"), "mdl:read_sdf", True, "mdl:write_sdf", 3,
         QT_TRANSLATE_NOOP("MainWindow", "SD file"), "SDF", "structure",
         "bonds, bond orders, charges, isotopes, radicals, atom names and ids, title, "
         "multiplicity",
-        mime="chemical/x-mdl-sdfile"),
+        mime="chemical/x-mdl-sdfile", resource=(
+            "sdf", "SDF file",
+            "The confirmed structure as a one-record SDF (atom ids and names as data).")),
     FileFormat(
         "mol2", "Mol2", (".mol2", ".ml2"), "mol2:read_mol2", True, None, None, None,
         "Mol2", "structure", "bonds, bond orders, atom names, formal charges from atom types",
@@ -102,12 +111,15 @@ FORMATS: tuple[FileFormat, ...] = (
         QT_TRANSLATE_NOOP("MainWindow", "PDB file"),
         "PDB (MODEL 1, altloc chosen automatically)", "structure",
         "bonds, bond orders, charges, atom names and ids, title",
-        mime="chemical/x-pdb"),
+        mime="chemical/x-pdb",
+        resource=("pdb", "PDB file", "The confirmed structure as PDB.")),
     FileFormat(
         "nwchem", "NWChem input", (".nw", ".nwi"), "nwchem_input:read_nwchem", False,
         "molforma.nwchem.input:render_input", 5, QT_TRANSLATE_NOOP("MainWindow", "NWChem input"),
         "NWChem input", "structure, charge, multiplicity, common conditions",
-        "elements, coordinates, masses, fixed atoms, title, settings (bonds perceived again)"),
+        "elements, coordinates, masses, fixed atoms, title, settings (bonds perceived again)",
+        resource=("nwchem_input", "NWChem input",
+                  "The NWChem input generated from the confirmed project.")),
     FileFormat(
         "gaussian", "Gaussian input", (".gjf", ".com", ".gau"), "gaussian:read_gaussian", False,
         None, None, None, "Gaussian input", "structure, charge, multiplicity",
@@ -146,6 +158,18 @@ RESULT_FILES: tuple[ResultFile, ...] = (
     ResultFile("xyz", "XYZ", (".xyz",)),
 )
 RESULT_BY_NAME: dict[str, ResultFile] = {r.name: r for r in RESULT_FILES}
+
+
+def resource_views() -> dict[str, tuple[str, str, str, str]]:
+    """The MCP per-document resource views: one per writable format, in :data:`WRITABLE`
+    order, as ``view -> (resource name, title, MIME type, description)``."""
+    views: dict[str, tuple[str, str, str, str]] = {}
+    for name in WRITABLE:
+        f = BY_NAME[name]
+        rname, title, description = f.resource or (
+            f.name, f"{f.label} file", f"The confirmed structure as {f.label}.")
+        views[name] = (rname, title, f.mime, description)
+    return views
 
 
 def names_text(names: Iterable[str]) -> str:

@@ -18,26 +18,15 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from molforma.file_formats import mime_of
+from molforma.file_formats import resource_views
 
 # One copy of a result: structuredContent and its JSON text together stay under 100,000.
 PAGE_CHARS = 40_000
 
-# The document views: view -> (resource name, title, MIME type, description). They are
-# the first resources of molforma.mcp.resources.VIEWS and what results link to.
-DOCUMENT_VIEWS: dict[str, tuple[str, str, str, str]] = {
-    "project": ("project", "Project JSON", mime_of("project"),
-                "The confirmed project envelope (*.molforma.json)."),
-    "xyz": ("xyz", "XYZ coordinates", mime_of("xyz"),
-            "The confirmed structure as XYZ."),
-    "mol": ("mol", "MOL file", mime_of("mol"),
-            "The confirmed structure as a MOL file (V3000 above 999 atoms)."),
-    "sdf": ("sdf", "SDF file", mime_of("sdf"),
-            "The confirmed structure as a one-record SDF (atom ids and names as data)."),
-    "pdb": ("pdb", "PDB file", mime_of("pdb"), "The confirmed structure as PDB."),
-    "nwchem": ("nwchem_input", "NWChem input", mime_of("nwchem"),
-               "The NWChem input generated from the confirmed project."),
-}
+# The document views: view -> (resource name, title, MIME type, description), one per
+# writable format of the format table. They are the first resources of
+# molforma.mcp.resources.VIEWS and what results link to.
+DOCUMENT_VIEWS: dict[str, tuple[str, str, str, str]] = resource_views()
 
 
 def json_chars(value: Any) -> int:

@@ -353,13 +353,9 @@ def _results_spectrum(state: ServerState, doc: Any) -> str:
 
 
 _READERS: dict[str, Callable[[ServerState, Any], str]] = {
-    "project": _export("project"),
-    "xyz": _export("xyz"),
-    "mol": _export("mol"),
-    "sdf": _export("sdf"),
-    "pdb": _export("pdb"),
+    # One view per writable format of the format table (molforma.file_formats).
+    **{view: _export(view) for view in DOCUMENT_VIEWS},
     "results/spectrum": _results_spectrum,
-    "nwchem": _export("nwchem"),
     "calculation/output": _calc_output,
     "results/summary": _results_summary,
     "results/log": _results_log,
