@@ -67,3 +67,16 @@ def test_no_page_states_a_count_of_tests() -> None:
     stale = [f"{p.relative_to(REPO)}: {m.group(0)}" for p in pages if p.exists()
              for m in count.finditer(p.read_text(encoding="utf-8"))]
     assert stale == []
+
+
+def test_the_links_of_readme_and_contributing_reach_files_of_the_repository() -> None:
+    # mkdocs checks the links inside docs/; these two pages sit outside it.
+    broken = []
+    for name in ("README.md", "CONTRIBUTING.md"):
+        text = (REPO / name).read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            if not (REPO / target.split("#", 1)[0]).exists():
+                broken.append(f"{name}: {target}")
+    assert broken == []
