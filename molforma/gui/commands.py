@@ -55,6 +55,7 @@ from PySide6.QtWidgets import (
     QTabWidget,
     QTextEdit,
     QTreeWidget,
+    QTreeWidgetItem,
     QWidget,
 )
 
@@ -484,13 +485,12 @@ class CommandRunner(QObject):
             i = _pick_index(index, text, [obj.item(k).text() for k in range(obj.count())])
             obj.setCurrentRow(i)
         elif isinstance(obj, QTreeWidget):
-            flat = []
-            it = obj.invisibleRootItem()
-            stack = [it.child(k) for k in range(it.childCount() - 1, -1, -1)]
-            while stack:
+            flat: list[QTreeWidgetItem] = []
+            stack = _children_last_first(obj.invisibleRootItem())
+            while stack:  # depth first, in the order the tree shows its rows
                 cur = stack.pop()
                 flat.append(cur)
-                stack.extend(cur.child(k) for k in range(cur.childCount() - 1, -1, -1))
+                stack.extend(_children_last_first(cur))
             i = _pick_index(index, text, [x.text(0) for x in flat])
             obj.setCurrentItem(flat[i])
         elif isinstance(obj, QAbstractItemView):
@@ -551,9 +551,12 @@ class CommandRunner(QObject):
         the agent triggers the action by name with ui_activate, where the table decides.
         """
         seq = QKeySequence(text)
-        if seq.count() != 1 or seq[0].key() == Qt.Key.Key_unknown:
+        if seq.count() != 1:
             raise MolFormaError("ui_bad_key", key=text)
-        combo = QKeyCombination(seq[0].keyboardModifiers() | mods, seq[0].key())
+        first: QKeyCombination = seq[0]  # type: ignore[index]  # QKeySequence has [i]; its stubs lack it
+        if first.key() == Qt.Key.Key_unknown:
+            raise MolFormaError("ui_bad_key", key=text)
+        combo = QKeyCombination(first.keyboardModifiers() | mods, first.key())
         pressed = QKeySequence(combo)
         for act in self._all_actions():
             for sc in act.shortcuts():
@@ -742,10 +745,15 @@ def _kept(obj: Any, value: Any, shown: Any) -> bool:
         if isinstance(value, int) and not isinstance(value, bool):
             return obj.currentIndex() == value
         return str(shown).casefold() == str(value).strip().casefold() or \
-            obj.currentData() == value
+            bool(obj.currentData() == value)
     if isinstance(obj, QAbstractButton):
         return bool(shown) == bool(value)
     return True
+
+
+def _children_last_first(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:
+    found = (item.child(k) for k in range(item.childCount() - 1, -1, -1))
+    return [c for c in found if c is not None]
 
 
 def _public_modal(modal: QWidget) -> bool:
@@ -839,7 +847,10 @@ def set_value(obj: Any, value: Any) -> None:
         if not obj.minimum() <= num <= obj.maximum():
             raise MolFormaError("ui_bad_value", value=value,
                                 expected=f"{obj.minimum()} … {obj.maximum()}")
-        obj.setValue(int(num) if isinstance(obj, QSpinBox) else num)
+        if isinstance(obj, QSpinBox):
+            obj.setValue(int(num))
+        else:
+            obj.setValue(num)
         obj.editingFinished.emit()
     elif isinstance(obj, QComboBox):
         labels = [obj.itemText(i) for i in range(obj.count())]
@@ -849,10 +860,11 @@ def set_value(obj: Any, value: Any) -> None:
             i = obj.findText(str(value), Qt.MatchFlag.MatchFixedString)
             if i < 0:
                 i = obj.findData(value)
-            if i < 0 and obj.isEditable() and obj.lineEdit() is not None:
+            line = obj.lineEdit() if obj.isEditable() else None
+            if i < 0 and line is not None:
                 # A name typed into an editable combo box, committed with Enter.
-                obj.lineEdit().setText(str(value))
-                obj.lineEdit().editingFinished.emit()
+                line.setText(str(value))
+                line.editingFinished.emit()
                 return
             if i < 0:
                 raise MolFormaError("ui_bad_choice", value=value, choices=labels)

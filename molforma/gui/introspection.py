@@ -130,7 +130,7 @@ class WindowIntrospection:
     # -- the tree --------------------------------------------------------------------------
     def _dialog_roots(self) -> list[QWidget]:
         """MolForma's own open dialogs that MCP may see (registered, not private)."""
-        out = []
+        out: list[QWidget] = []
         for w in QApplication.topLevelWidgets():
             if w is self.window or not w.isVisible() or not isinstance(w, QDialog):
                 continue
@@ -313,8 +313,9 @@ class WindowIntrospection:
                                "class": type(modal).__name__, "title": modal.windowTitle()}
         if entry is not None:
             out.update(entry.info.to_dict())
-            out["buttonIds"] = {label: self.id_of(ref()) for label, ref in entry.buttons.items()
-                                if _valid(ref())}
+            buttons = {label: ref() for label, ref in entry.buttons.items()}
+            out["buttonIds"] = {label: self.id_of(button) for label, button in buttons.items()
+                                if button is not None and _valid(button)}
         return out
 
     def get_ui_item(self, args: dict[str, Any]) -> dict[str, Any]:
@@ -535,10 +536,14 @@ def _details(intro: WindowIntrospection, obj: QObject, offset: int,
             here = len(flat)
             flat.append((item, parents))
             for k in range(item.childCount()):
-                walk(item.child(k), [*parents, here])
+                child = item.child(k)
+                if child is not None:  # always, for k below childCount()
+                    walk(child, [*parents, here])
 
         for i in range(obj.topLevelItemCount()):
-            walk(obj.topLevelItem(i), [])
+            top_item = obj.topLevelItem(i)
+            if top_item is not None:
+                walk(top_item, [])
 
         def tree_row(i: int) -> dict[str, Any]:
             item, parents = flat[i]

@@ -148,7 +148,7 @@ class WindowServices(BaseServices):
 
     def jobs_if_any(self) -> JobManager | None:
         """The window's job manager (made with the window's context)."""
-        return self.ctx.jobs_if_any()  # type: ignore[no-any-return]
+        return self.ctx.jobs_if_any()
 
     def start_job(self, doc_id: str, project: Mapping[str, Any]) -> Job:
         """Start the job on the window's manager; the Execution tab follows it."""
@@ -168,7 +168,7 @@ class WindowServices(BaseServices):
         """The Results tab's session when ``doc_id`` is the window's document."""
         if doc_id != self.ctx.document.id:
             return None
-        return self.ctx.results_if_any()  # type: ignore[no-any-return]
+        return self.ctx.results_if_any()
 
     def result_sessions(self) -> list[tuple[str, ResultsSession]]:
         """The window's session under the current document's id."""

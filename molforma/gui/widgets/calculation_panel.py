@@ -13,10 +13,11 @@ import math
 import re
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Any, Literal
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -39,6 +40,7 @@ from molforma.document.changes import Change
 from molforma.errors import MolFormaError
 from molforma.gui import outcome
 from molforma.gui.widgets.panel_workers import (
+    QT_TRANSLATE_NOOP,
     Retranslatable,
     apply_edit,
     error_text,
@@ -214,14 +216,14 @@ class CalculationPanel(Retranslatable, QWidget):
         self.task_combo.setObjectName("taskCombo")
         for key in TASKS:
             self.task_combo.addItem(key, key)
-        self.bind_text(lambda: [self.task_combo.setItemText(i, TASK_LABELS.get(k, k))
-                                for i, k in enumerate(TASKS)])
+        self.bind_text(lambda: _set_item_texts(self.task_combo,
+                                               [TASK_LABELS.get(k, k) for k in TASKS]))
         self.theory_combo = QComboBox(conditions)
         self.theory_combo.setObjectName("theoryCombo")
         for key in THEORIES:
             self.theory_combo.addItem(key, key)
-        self.bind_text(lambda: [self.theory_combo.setItemText(
-            i, THEORY_LABELS.get(k, k)) for i, k in enumerate(THEORIES)])
+        self.bind_text(lambda: _set_item_texts(
+            self.theory_combo, [THEORY_LABELS.get(k, k) for k in THEORIES]))
         # The functional table names each entry (item data, what the document stores) and
         # labels it (item text, in the window's language); a typed xc line is kept as typed.
         self.functional_combo = QComboBox(conditions)
@@ -230,8 +232,8 @@ class CalculationPanel(Retranslatable, QWidget):
         functional_names = catalog_names("functionals", _FALLBACK_FUNCTIONALS)
         for name in functional_names:
             self.functional_combo.addItem(name, name)
-        self.bind_text(lambda: [self.functional_combo.setItemText(
-            i, FUNCTIONAL_LABELS.get(k, k)) for i, k in enumerate(functional_names)])
+        self.bind_text(lambda: _set_item_texts(
+            self.functional_combo, [FUNCTIONAL_LABELS.get(k, k) for k in functional_names]))
         self.basis_combo = QComboBox(conditions)
         self.basis_combo.setObjectName("basisCombo")
         self.basis_combo.setEditable(True)
@@ -307,7 +309,7 @@ class CalculationPanel(Retranslatable, QWidget):
         for key, field in AdvancedSettings.model_fields.items():
             widget = self._make_advanced_field(key, field)
             self._advanced[key] = widget
-            adv_form.addRow(self.label(lambda k=key: ADVANCED_LABELS.get(k, k) + ":"),
+            adv_form.addRow(self.label(partial(_advanced_label, key)),
                             self._with_message(f"advanced.{key}", widget))
         self.advanced_group.setVisible(False)
         self.advanced_toggle.toggled.connect(self.set_advanced_expanded)
@@ -391,8 +393,8 @@ class CalculationPanel(Retranslatable, QWidget):
         self.excited_spin_combo.setObjectName("excitedSpinCombo")
         for key in ("singlets", "triplets", "both"):
             self.excited_spin_combo.addItem(key, key)
-        self.bind_text(lambda: [self.excited_spin_combo.setItemText(i, t) for i, t in enumerate((
-            self.tr("Singlets"), self.tr("Triplets"), self.tr("Singlets and triplets")))])
+        self.bind_text(lambda: _set_item_texts(self.excited_spin_combo, (
+            self.tr("Singlets"), self.tr("Triplets"), self.tr("Singlets and triplets"))))
         self.bind_text(lambda: self.excited_spin_combo.setToolTip(self.tr(
             "Closed shells: which spin states (notriplet / nosinglet). An open shell gets "
             "its states of any spin.")))
@@ -400,9 +402,9 @@ class CalculationPanel(Retranslatable, QWidget):
         self.excited_method_combo.setObjectName("excitedMethodCombo")
         for key in ("tddft", "tda"):
             self.excited_method_combo.addItem(key, key)
-        self.bind_text(lambda: [self.excited_method_combo.setItemText(i, t) for i, t in enumerate((
+        self.bind_text(lambda: _set_item_texts(self.excited_method_combo, (
             self.tr("Full linear response (TDDFT; TDHF with SCF)"),
-            self.tr("Tamm–Dancoff (TDA; CIS with SCF)")))])
+            self.tr("Tamm–Dancoff (TDA; CIS with SCF)"))))
         self.bind_text(lambda: self.excited_method_combo.setToolTip(self.tr(
             "Tamm–Dancoff writes cis in the tddft block; with SCF as the theory the "
             "excitations are CIS.")))
@@ -499,8 +501,8 @@ class CalculationPanel(Retranslatable, QWidget):
         excited = calc.get("task") == "excited-states"
         for widget in (self.excited_roots_spin, self.excited_spin_combo,
                        self.excited_method_combo):
-            self._form.setRowVisible(widget.parentWidget(), excited)
-        self._form.setRowVisible(self.irc_check.parentWidget(),
+            self._form.setRowVisible(_message_box_of(widget), excited)
+        self._form.setRowVisible(_message_box_of(self.irc_check),
                                  calc.get("task") == "transition-state")
         self.irc_check.setChecked(bool(calc.get("irc")))
         self.excited_roots_spin.setValue(int(calc.get("excited_roots") or 10))
@@ -525,7 +527,7 @@ class CalculationPanel(Retranslatable, QWidget):
             box.setTristate(True)
             box.checkStateChanged.connect(
                 lambda state, k=key: self._set_advanced(k, _tristate_value(state)))
-            self.bind_text(lambda b=box: b.setToolTip(self.tr(AUTOMATIC_TIP)))
+            self.bind_text(lambda: box.setToolTip(self.tr(AUTOMATIC_TIP)))
             w: QWidget = box
         elif kind == "bool":
             w = QCheckBox(parent)
@@ -534,7 +536,7 @@ class CalculationPanel(Retranslatable, QWidget):
             combo = QComboBox(parent)
             if nullable:
                 combo.addItem("", None)
-                self.bind_text(lambda c=combo: c.setItemText(0, self.tr(DEFAULT_TEXT)))
+                self.bind_text(lambda: combo.setItemText(0, self.tr(DEFAULT_TEXT)))
             for v in values:
                 combo.addItem(str(v), v)
             combo.currentIndexChanged.connect(
@@ -545,8 +547,8 @@ class CalculationPanel(Retranslatable, QWidget):
             # a spin box or a locale validator would clamp, drop a sign or read "1,0e-6"
             # some other way, and the person would not see the value change.
             edit = QLineEdit(parent)
-            self.bind_text(lambda e=edit: e.setPlaceholderText(self.tr(DEFAULT_TEXT)))
-            edit.editingFinished.connect(lambda e=edit, k=key, f=kind: self._commit_text(k, e, f))
+            self.bind_text(lambda: edit.setPlaceholderText(self.tr(DEFAULT_TEXT)))
+            edit.editingFinished.connect(lambda: self._commit_text(key, edit, kind))
             w = edit
         w.setObjectName(name)
         return w
@@ -793,6 +795,23 @@ class CalculationPanel(Retranslatable, QWidget):
         if self.general_message.text():
             out["general"] = self.general_message.text()
         return out
+
+
+def _set_item_texts(combo: QComboBox, texts: Iterable[str]) -> None:
+    """Label a combo's items in order (their data, what the document stores, stays)."""
+    for i, text in enumerate(texts):
+        combo.setItemText(i, text)
+
+
+def _message_box_of(widget: QWidget) -> QWidget:
+    """The form row of a field: the box :meth:`CalculationPanel._with_message` put it in."""
+    box = widget.parentWidget()
+    assert box is not None, "a form field outside its message box"
+    return box
+
+
+def _advanced_label(key: str) -> str:
+    return ADVANCED_LABELS.get(key, key) + ":"
 
 
 def _select_data(combo: QComboBox, value: Any) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QPushButton, QTableWidget, QWidget
@@ -22,6 +22,12 @@ from molforma.errors import MolFormaError
 from molforma.gui import outcome
 
 log = logging.getLogger(__name__)
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """Mark ``text`` for translation in ``context`` without translating it now (PySide6's
+    own answers ``object`` to the type checker)."""
+    return text
 
 
 def error_text(exc: BaseException) -> str:
@@ -116,19 +122,19 @@ class BackgroundCall(QObject):
         self.running = False
 
     def _on_done(self, payload: object) -> None:
-        gen, value = payload  # type: ignore[misc]
+        gen, value = cast("tuple[int, object]", payload)  # what work() emitted
         if gen != self._generation:
             return
         self.running = False
         self.done.emit(value)
 
     def _on_failed(self, payload: object) -> None:
-        gen, exc = payload  # type: ignore[misc]
+        gen, exc = cast("tuple[int, BaseException]", payload)  # what work() emitted
         if gen != self._generation:
             return
         self.running = False
         if not isinstance(exc, MolFormaError):
-            log.warning("background call failed", exc_info=exc)  # type: ignore[arg-type]
+            log.warning("background call failed", exc_info=exc)
         self.failed.emit(exc)
 
 

@@ -164,7 +164,7 @@ class PartsPalette(QWidget):
             if key == kind:
                 continue
             other.blockSignals(True)
-            other.setCurrentItem(None)
+            other.setCurrentItem(None)  # type: ignore[call-overload]  # Qt takes nullptr; the stubs lack None
             other.clearSelection()
             other.blockSignals(False)
         # A ring template is a fragment to the Place tool.

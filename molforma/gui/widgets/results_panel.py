@@ -15,9 +15,9 @@ import contextlib
 import logging
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -44,6 +44,7 @@ from molforma.file_formats import result_patterns
 from molforma.gui import dialogs
 from molforma.gui.view3d.labels import SPIN_LABEL_COLOUR, AtomLabelOverlay
 from molforma.gui.widgets.panel_workers import (
+    QT_TRANSLATE_NOOP,
     Retranslatable,
     error_text,
     unique_internal_names,
@@ -52,6 +53,9 @@ from molforma.gui.widgets.panel_workers import (
 from molforma.gui.widgets.plots import MIN_REAL_FREQUENCY, EnergyPlot, IRSpectrumWidget
 from molforma.gui.widgets.uvvis_plot import UVVisSpectrumWidget
 from molforma.i18n import register
+
+if TYPE_CHECKING:
+    from molforma.results.model import Results
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +99,7 @@ class ResultsPanel(Retranslatable, QWidget):
         super().__init__(parent)
         self.setObjectName("resultsTab")
         self.ctx = ctx
-        self.results: Any | None = None
+        self.results: Results | None = None
         self._updating = False
         self._plotted: list[Any] = []
         self._mode: int | None = None
@@ -818,7 +822,8 @@ class ResultsPanel(Retranslatable, QWidget):
         while w is not None:
             if isinstance(w, QTabWidget) and w.objectName() == "mainTabs":
                 for i in range(w.count()):
-                    if w.widget(i).objectName() == name:
+                    page = w.widget(i)
+                    if page is not None and page.objectName() == name:
                         w.setCurrentIndex(i)
                         return
             w = w.parentWidget()
@@ -903,6 +908,8 @@ class ResultsPanel(Retranslatable, QWidget):
 
     def _show_mode_label(self, index: int) -> None:
         """'Mode 7: 1635.31 cm⁻¹', with the IR tab's scale factor applied."""
+        if self.results is None:
+            return
         m = self.results.modes[index]
         self.trajectory_label.setText(self.tr("Mode %1: %2 cm⁻¹").replace(
             "%1", str(index + 1)).replace("%2", f"{m.frequency * self.ir.scale_factor:.2f}"))

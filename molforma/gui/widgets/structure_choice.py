@@ -106,9 +106,10 @@ def read_with_choices(parent: QWidget | None, path: str) -> Any | None:
         return read_pdb(text, frame, altloc=altloc)
     try:
         loaded = read_file(path, None)
-        if getattr(loaded, "frame_count", 1) > 1 and path.lower().endswith((".sdf", ".sd")):
+        frames = int(getattr(loaded, "frame_count", 1))
+        if frames > 1 and path.lower().endswith((".sdf", ".sd")):
             # An SDF gives its first record unless asked: let the person pick one.
-            dlg = StructureChoiceDialog(parent, int(loaded.frame_count), unit="record")
+            dlg = StructureChoiceDialog(parent, frames, unit="record")
             if not dialogs.run_dialog(dlg):
                 return None
             return read_file(path, None, frame=dlg.values()[0])

@@ -1,0 +1,235 @@
+"""The Molecule tab's widgets: the tool bar, the SMILES bar and the side column, made
+once when the tab is built; the tab keeps them as its attributes (Qt layer)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from molforma.gui.widgets.molecule_edits import AtomEdits
+from molforma.gui.widgets.molecule_geometry import GeometryEditor
+from molforma.gui.widgets.molecule_selection import AtomSelection
+from molforma.gui.widgets.molecule_tab_support import (
+    LABEL_MODES,
+    LAYOUTS,
+    TOOLS,
+    MoleculeTabHost,
+)
+from molforma.gui.widgets.molecule_workers import StructureWork
+from molforma.gui.widgets.property_panel import PropertyPanel
+
+
+def build_tool_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *, edits: AtomEdits,
+                   selecting: AtomSelection, geometry: GeometryEditor) -> None:
+    """The tools, element, palette, selection, labels, undo / redo and layout row."""
+    bar = QHBoxLayout()
+    tab.tool_group = QButtonGroup(parent)
+    tab.tool_group.setExclusive(True)
+    tab.tool_buttons = {}
+    for name in TOOLS:
+        b = QToolButton(parent)
+        b.setObjectName(f"tool_{name}")
+        b.setCheckable(True)
+        b.clicked.connect(lambda _c=False, n=name: tab.set_tool(n))
+        tab.tool_group.addButton(b)
+        tab.tool_buttons[name] = b
+        bar.addWidget(b)
+    tab.element_button = QToolButton(parent)
+    tab.element_button.setObjectName("elementButton")
+    tab.element_button.clicked.connect(lambda: tab.toggle_palette(True))
+    bar.addWidget(tab.element_button)
+    tab.palette_toggle = QToolButton(parent)
+    tab.palette_toggle.setObjectName("paletteToggle")
+    tab.palette_toggle.setCheckable(True)
+    tab.palette_toggle.toggled.connect(tab._palette_toggled)
+    bar.addWidget(tab.palette_toggle)
+    tab.metal_label = QLabel(parent)
+    tab.metal_combo = QComboBox(parent)
+    tab.metal_combo.setObjectName("placeMetalCombo")
+    tab.metal_button = QToolButton(parent)
+    tab.metal_button.setObjectName("placeOnMetalButton")
+    tab.metal_button.clicked.connect(lambda: edits.place_on_metal())
+    for w in (tab.metal_label, tab.metal_combo, tab.metal_button):
+        bar.addWidget(w)
+        w.setVisible(False)
+    tab.select_button = QToolButton(parent)
+    tab.select_button.setObjectName("selectMenuButton")
+    tab.select_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    tab.select_menu = QMenu(tab.select_button)
+    tab.select_menu.setObjectName("selectMenu")
+    tab.select_button.setMenu(tab.select_menu)
+    tab._select_actions = {}
+    for key, fn in (("selectAllAtomsAction", selecting.select_all),
+                    ("selectNoneAction", lambda: selecting.set_selection([])),
+                    ("invertSelectionAction", selecting.invert_selection),
+                    ("selectFragmentAction", lambda: selecting.select_fragment())):
+        act = tab.select_menu.addAction("")
+        act.setObjectName(key)
+        act.triggered.connect(lambda _c=False, f=fn: f())
+        tab._select_actions[key] = act
+    tab.select_element_menu = tab.select_menu.addMenu("")
+    tab.select_element_menu.setObjectName("selectElementMenu")
+    tab.select_element_menu.aboutToShow.connect(tab._fill_element_menu)
+    bar.addWidget(tab.select_button)
+    tab.labels_label = QLabel(parent)
+    bar.addWidget(tab.labels_label)
+    tab.labels_combo = QComboBox(parent)
+    tab.labels_combo.setObjectName("atomLabelsCombo")
+    for key in LABEL_MODES:
+        tab.labels_combo.addItem(key, key)
+    tab.labels_combo.currentIndexChanged.connect(lambda _i: geometry._update_overlay())
+    # The toolbar must fit a 1280-pixel screen: the combo need not be as wide as its
+    # longest entry (the popup list still is).
+    tab.labels_combo.setSizeAdjustPolicy(
+        QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    tab.labels_combo.setMinimumContentsLength(9)
+    bar.addWidget(tab.labels_combo)
+    bar.addSpacing(12)
+    # Undo, Redo, Confirm, Cancel and Load are the window's actions (use_actions).
+    tab.undo_button = QToolButton(parent)
+    tab.undo_button.setObjectName("undoButton")
+    tab.redo_button = QToolButton(parent)
+    tab.redo_button.setObjectName("redoButton")
+    bar.addWidget(tab.undo_button)
+    bar.addWidget(tab.redo_button)
+    bar.addStretch(1)
+    tab.layout_label = QLabel(parent)
+    bar.addWidget(tab.layout_label)
+    tab.layout_combo = QComboBox(parent)
+    tab.layout_combo.setObjectName("moleculeLayout")
+    for key in LAYOUTS:
+        tab.layout_combo.addItem(key, key)
+    tab.layout_combo.setCurrentIndex(LAYOUTS.index("both"))
+    tab.layout_combo.currentIndexChanged.connect(lambda _i: tab._apply_layout())
+    bar.addWidget(tab.layout_combo)
+    root.addLayout(bar)
+
+
+
+def build_smiles_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *,
+                     edits: AtomEdits, work: StructureWork) -> None:
+    """The SMILES, hydrogens, clean-up, progress and load row."""
+    bar2 = QHBoxLayout()
+    tab.smiles_label = QLabel(parent)
+    bar2.addWidget(tab.smiles_label)
+    tab.smiles_input = QLineEdit(parent)
+    tab.smiles_input.setObjectName("smilesInput")
+    tab.smiles_input.returnPressed.connect(lambda: work.start_smiles())
+    bar2.addWidget(tab.smiles_input, 1)
+    tab.smiles_button = QPushButton(parent)
+    tab.smiles_button.setObjectName("smilesButton")
+    tab.smiles_button.clicked.connect(lambda: work.start_smiles())
+    bar2.addWidget(tab.smiles_button)
+    tab.hydrogens_button = QPushButton(parent)
+    tab.hydrogens_button.setObjectName("addHydrogensButton")
+    tab.hydrogens_button.clicked.connect(lambda: edits.add_hydrogens())
+    bar2.addWidget(tab.hydrogens_button)
+    tab.adjust_hydrogens_check = QCheckBox(parent)
+    tab.adjust_hydrogens_check.setObjectName("adjustHydrogensCheck")
+    tab.adjust_hydrogens_check.setChecked(True)  # as in Avogadro
+    bar2.addWidget(tab.adjust_hydrogens_check)
+    tab.cleanup_button = QPushButton(parent)
+    tab.cleanup_button.setObjectName("cleanupButton")
+    tab.cleanup_button.clicked.connect(lambda: work.start_cleanup())
+    bar2.addWidget(tab.cleanup_button)
+    tab.worker_cancel = QPushButton(parent)
+    tab.worker_cancel.setObjectName("cleanupCancelButton")
+    tab.worker_cancel.clicked.connect(lambda: work.cancel_worker())
+    bar2.addWidget(tab.worker_cancel)
+    tab.progress = QProgressBar(parent)
+    tab.progress.setObjectName("cleanupProgress")
+    tab.progress.setRange(0, 100)
+    tab.progress.setMaximumWidth(120)
+    bar2.addWidget(tab.progress)
+    tab.load_button = QToolButton(parent)
+    tab.load_button.setObjectName("loadStructureButton")
+    bar2.addWidget(tab.load_button)
+    root.addLayout(bar2)
+
+
+
+def build_side_column(tab: MoleculeTabHost, body: QSplitter, *, edits: AtomEdits,
+                      selecting: AtomSelection, geometry: GeometryEditor) -> None:
+    """The candidate, measurement, geometry editor, constraints and properties column."""
+    # The side column scrolls rather than sets the tab's minimum height: with the
+    # geometry editor and the constraint controls it is taller than an 800-pixel screen.
+    side_scroll = QScrollArea(body)
+    side_scroll.setObjectName("moleculeSideScroll")
+    side_scroll.setWidgetResizable(True)
+    side_scroll.setFrameShape(QFrame.Shape.NoFrame)
+    side = QWidget(side_scroll)
+    side_lay = QVBoxLayout(side)
+    side_lay.setContentsMargins(0, 0, 0, 0)
+    tab.candidate_label = QLabel(side)
+    tab.candidate_label.setObjectName("candidateStatus")
+    tab.candidate_label.setWordWrap(True)
+    side_lay.addWidget(tab.candidate_label)
+    cand = QHBoxLayout()
+    tab.confirm_button = QToolButton(side)
+    tab.confirm_button.setObjectName("confirmButton")
+    tab.cancel_button = QToolButton(side)
+    tab.cancel_button.setObjectName("cancelButton")
+    cand.addWidget(tab.confirm_button)
+    cand.addWidget(tab.cancel_button)
+    side_lay.addLayout(cand)
+    tab.measurement = QLabel(side)
+    tab.measurement.setObjectName("measurementLabel")
+    tab.measurement.setWordWrap(True)
+    side_lay.addWidget(tab.measurement)
+    geo = QHBoxLayout()
+    tab.geometry_label = QLabel(side)
+    tab.geometry_label.setObjectName("geometryValueLabel")
+    geo.addWidget(tab.geometry_label)
+    tab.geometry_input = QLineEdit(side)
+    tab.geometry_input.setObjectName("geometryValueInput")
+    tab.geometry_input.returnPressed.connect(lambda: geometry.apply_geometry_value())
+    geo.addWidget(tab.geometry_input, 1)
+    tab.geometry_button = QPushButton(side)
+    tab.geometry_button.setObjectName("setGeometryButton")
+    tab.geometry_button.clicked.connect(lambda: geometry.apply_geometry_value())
+    geo.addWidget(tab.geometry_button)
+    side_lay.addLayout(geo)
+    pins = QHBoxLayout()
+    tab.pin_button = QPushButton(side)
+    tab.pin_button.setObjectName("keepMeasurementButton")
+    tab.pin_button.clicked.connect(lambda: geometry.keep_measurement())
+    tab.clear_pins_button = QPushButton(side)
+    tab.clear_pins_button.setObjectName("clearMeasurementsButton")
+    tab.clear_pins_button.clicked.connect(lambda: geometry.clear_measurements())
+    pins.addWidget(tab.pin_button)
+    pins.addWidget(tab.clear_pins_button)
+    side_lay.addLayout(pins)
+    from molforma.gui.widgets.constraint_editor import ConstraintEditor
+
+    # Fix or scan the selected coordinate (calculation.constraints / calculation.scan).
+    tab.constraint_editor = ConstraintEditor(tab, side)
+    side_lay.addWidget(tab.constraint_editor)
+    tab.measurement_list = QListWidget(side)
+    tab.measurement_list.setObjectName("measurementList")
+    tab.measurement_list.setMaximumHeight(90)
+    tab.measurement_list.itemDoubleClicked.connect(
+        lambda item: selecting.set_selection(
+            list(tab.pinned_measurements[tab.measurement_list.row(item)])))
+    tab._geometry_for = None
+    side_lay.addWidget(tab.measurement_list)
+    tab.properties = PropertyPanel(edits._apply_atom_properties, tab._apply_molecule, side)
+    side_lay.addWidget(tab.properties, 1)
+    side_scroll.setWidget(side)
+    body.addWidget(side_scroll)
+

@@ -1,0 +1,171 @@
+"""The Molecule tab's measurements and geometry editor: the distance, angle or dihedral of
+the selected atoms, its editor, the kept measurements and the atom labels (Qt layer)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication
+
+from molforma.app import ops
+from molforma.document.model import atoms_of
+from molforma.gui.widgets.molecule_tab_support import (
+    LABEL_MODES,
+    MoleculeTabHost,
+    _who,
+)
+
+
+class GeometryEditor:
+    """Measures the selected atoms, edits that value and keeps measurements and labels.
+
+    The state stays on the tab (``self.tab``); this class holds the behaviour only.
+    """
+
+    def __init__(self, tab: MoleculeTabHost) -> None:
+        self.tab = tab
+
+    def _measurement_text(self, shown: dict[str, Any]) -> str:
+        """Distance, angle or dihedral of 2, 3 or 4 selected atoms, in selection order."""
+        from molforma.document import geometry
+
+        ids = self.tab.view.selection()
+        if not 2 <= len(ids) <= 4:
+            return ""
+        index = {a["id"]: a for a in atoms_of(shown)}
+        if any(i not in index for i in ids):
+            return ""
+        p = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
+        names = self.measure_name(ids)
+        if len(p) == 2:
+            return QCoreApplication.translate("MoleculeTab", "Distance %1: %2 Å").replace("%1", names).replace(
+                "%2", f"{float(np.linalg.norm(p[0] - p[1])):.4f}")
+        if len(p) == 3:
+            value = geometry.angle(*p)
+            return QCoreApplication.translate("MoleculeTab", "Angle %1: %2°").replace("%1", names).replace("%2", f"{value:.2f}")
+        value = geometry.dihedral(*p)
+        return QCoreApplication.translate("MoleculeTab", "Dihedral %1: %2°").replace("%1", names).replace("%2", f"{value:.2f}")
+
+    def measure_name(self, ids: Sequence[str]) -> str:
+        """``C1–O2–H3``: element labels of atoms joined by dashes."""
+        labels = self._labels_by_id()
+        return "–".join(labels.get(i, i) for i in ids)
+
+    def _labels_by_id(self) -> dict[str, str]:
+        doc = self.tab.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        return {a["id"]: f"{a['element']}{i + 1}" for i, a in enumerate(atoms_of(shown))}
+
+    def _update_geometry_editor(self, shown: dict[str, Any], *, editable: bool) -> None:
+        from molforma.gui.view3d.overlay import measurement_value
+
+        ids = self.tab.view.selection()
+        index = {a["id"]: a for a in atoms_of(shown)}
+        ok = 2 <= len(ids) <= 4 and all(i in index for i in ids)
+        kind = {2: QCoreApplication.translate("MoleculeTab", "Distance (Å):"), 3: QCoreApplication.translate("MoleculeTab", "Angle (°):"),
+                4: QCoreApplication.translate("MoleculeTab", "Dihedral (°):")}.get(len(ids), QCoreApplication.translate("MoleculeTab", "Select 2–4 atoms"))
+        self.tab.geometry_label.setText(kind)
+        self.tab.geometry_input.setEnabled(ok and editable)
+        self.tab.geometry_button.setEnabled(ok and editable)
+        self.tab.pin_button.setEnabled(ok)
+        self.tab.clear_pins_button.setEnabled(bool(self.tab.pinned_measurements))
+        key = tuple(ids)
+        if ok and getattr(self.tab, "_geometry_for", None) != key:
+            # A new selection: offer its current value to edit.
+            pos = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
+            self.tab.geometry_input.setText(measurement_value(pos).split(" ")[0].rstrip("°"))
+        elif not ok:
+            self.tab.geometry_input.clear()
+        self.tab._geometry_for = key if ok else None
+        if hasattr(self.tab, "constraint_editor"):
+            self.tab.constraint_editor.update_for(shown, editable=editable)
+
+    def apply_geometry_value(self, value: str | None = None) -> bool:
+        """Set the distance (2 selected atoms), angle (3) or dihedral (4) to the typed value,
+        moving the smaller fragment (``set_internal_coordinate``), one undo step."""
+        from molforma.gui.widgets.calculation_panel import parse_c_number
+
+        text = (self.tab.geometry_input.text() if value is None else value).strip()
+        ids = self.tab.view.selection()
+        if not 2 <= len(ids) <= 4:
+            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Select 2, 3 or 4 atoms first."), error=True)
+            return False
+        number = parse_c_number(text, "float")
+        if number is None:
+            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "'%1' is not a number (write it as 1.25).")
+                              .replace("%1", text), error=True)
+            return False
+        ok = self.tab._run(lambda: ops.set_internal_coordinate(
+            self.tab.ctx.document, ids, float(number), preview=False, origin=_who()),
+            QCoreApplication.translate("MoleculeTab", "%1 set to %2").replace("%1", self.measure_name(ids)).replace("%2", text))
+        self.tab._geometry_for = None  # show the value reached
+        self.tab._update_state()
+        return ok
+
+    def keep_measurement(self, ids: Sequence[str] | None = None) -> bool:
+        """Keep the measurement of ``ids`` (default: the selection) in the view and the list."""
+        ids = tuple(self.tab.view.selection() if ids is None else ids)
+        if not 2 <= len(ids) <= 4:
+            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Select 2, 3 or 4 atoms first."), error=True)
+            return False
+        if ids not in self.tab.pinned_measurements:
+            self.tab.pinned_measurements.append(ids)
+        self.tab._update_state()
+        return True
+
+    def clear_measurements(self) -> None:
+        """Forget every kept measurement."""
+        self.tab.pinned_measurements = []
+        self.tab._update_state()
+
+    def measurement_rows(self) -> list[str]:
+        """The kept measurements as listed: ``C1–O2: 1.430 Å``."""
+        from molforma.gui.view3d.overlay import measurement_value
+
+        doc = self.tab.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        index = {a["id"]: a for a in atoms_of(shown)}
+        rows = []
+        for ids in self.tab.pinned_measurements:
+            pos = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
+            rows.append(f"{self.measure_name(ids)}: {measurement_value(pos)}")
+        return rows
+
+    def _update_overlay(self) -> None:
+        shown_ids = set(self.tab.view.scene.ids)
+        self.tab.pinned_measurements = [m for m in self.tab.pinned_measurements
+                                    if all(i in shown_ids for i in m)]
+        sel = tuple(self.tab.view.selection())
+        lines = list(self.tab.pinned_measurements)
+        if 2 <= len(sel) <= 4 and sel not in lines:
+            lines.append(sel)
+        self.tab.view.set_measurements(lines)
+        rows = self.measurement_rows()
+        if [self.tab.measurement_list.item(i).text()
+                for i in range(self.tab.measurement_list.count())] != rows:
+            self.tab.measurement_list.clear()
+            self.tab.measurement_list.addItems(rows)
+        self.tab.view.set_labels(self.atom_labels(str(self.tab.labels_combo.currentData())))
+
+    def atom_labels(self, mode: str) -> dict[str, str]:
+        """Texts beside atoms: ``element_index`` (C1), ``charge`` (non-zero formal charges),
+        ``name`` (atom names), ``none``."""
+        if mode == "none":
+            return {}
+        doc = self.tab.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        out: dict[str, str] = {}
+        for i, a in enumerate(atoms_of(shown)):
+            if mode == "element_index":
+                out[a["id"]] = f"{a['element']}{i + 1}"
+            elif mode == "charge" and int(a.get("formalCharge", 0) or 0):
+                out[a["id"]] = f"{int(a['formalCharge']):+d}"
+            elif mode == "name" and a.get("name"):
+                out[a["id"]] = str(a["name"])
+        return out
+
+    def set_label_mode(self, mode: str) -> None:
+        """``none``, ``element_index``, ``charge`` or ``name``."""
+        self.tab.labels_combo.setCurrentIndex(LABEL_MODES.index(mode))

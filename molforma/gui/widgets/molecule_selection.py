@@ -1,0 +1,113 @@
+"""The Molecule tab's selection: by click, box, element or fragment, mirrored in the
+coordinate table, and copied as XYZ (Qt layer)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QGuiApplication
+
+from molforma.document.model import atoms_of
+from molforma.gui.widgets.molecule_tab_support import MoleculeTabHost
+
+
+class AtomSelection:
+    """Selects atoms (click, box, element, fragment) and mirrors them in the table.
+
+    The state stays on the tab (``self.tab``); this class holds the behaviour only.
+    """
+
+    def __init__(self, tab: MoleculeTabHost) -> None:
+        self.tab = tab
+
+    def set_selection(self, ids: list[str]) -> None:
+        """Select atoms in the view and the table."""
+        self.tab.view.set_selection(ids)
+        self.tab._syncing = True
+        try:
+            self._select_rows(self.tab.view.selection())
+        finally:
+            self.tab._syncing = False
+        self.tab._update_state()
+
+    def select_all(self) -> None:
+        """Select every shown atom."""
+        self.set_selection(list(self.tab.view.scene.ids[: int(self.tab.view.scene.pickable.sum())]))
+
+    def _shown_ids(self) -> list[str]:
+        return list(self.tab.view.scene.ids[: int(self.tab.view.scene.pickable.sum())])
+
+    def invert_selection(self) -> None:
+        """Select the shown atoms that are not selected, and only those."""
+        sel = set(self.tab.view.selection())
+        self.set_selection([i for i in self._shown_ids() if i not in sel])
+
+    def select_element(self, element: str) -> None:
+        """Select every shown atom of ``element``."""
+        sd = self.tab.view.scene
+        n = int(sd.pickable.sum())
+        self.set_selection([i for i, e in zip(sd.ids[:n], sd.symbols[:n], strict=True)
+                            if e == element])
+
+    def select_fragment(self, ids: Sequence[str] | None = None) -> None:
+        """Select the whole bonded fragments of ``ids`` (default: the selection)."""
+        from molforma.document.geometry import components
+
+        doc = self.tab.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        want = set(self.tab.view.selection() if ids is None else ids)
+        out: list[str] = []
+        for comp in components(shown):
+            if want & set(comp):
+                out += comp
+        self.set_selection(out)
+
+    def _box_selected(self, ids: list[str], modifiers: Any) -> None:
+        if modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier):
+            ids = [*self.tab.view.selection(), *[i for i in ids if i not in self.tab.view.selection()]]
+        self.set_selection(ids)
+
+    def selection_xyz(self) -> str:
+        """The selected atoms (all when none is selected) as an XYZ file text."""
+        doc = self.tab.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        sel = set(self.tab.view.selection())
+        atoms = [a for a in atoms_of(shown) if not sel or a["id"] in sel]
+        title = str(shown["document"].get("title", "") or "")
+        lines = [str(len(atoms)), title.replace("\n", " ")]
+        lines += [f"{a['element']:<2} {float(a['x']):14.8f} {float(a['y']):14.8f} "
+                  f"{float(a['z']):14.8f}" for a in atoms]
+        return "\n".join(lines) + "\n"
+
+    def copy_selection_xyz(self) -> bool:
+        """Ctrl+C: copy the selected atoms (all when none is selected) as XYZ text."""
+        doc = self.tab.ctx.document
+        shown = doc.candidate if doc.candidate is not None else doc.project
+        if not atoms_of(shown):
+            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "There are no atoms to copy."), error=True)
+            return False
+        text = self.selection_xyz()
+        QGuiApplication.clipboard().setText(text)
+        count = int(text.split("\n", 1)[0])
+        self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Copied %1 atom(s) as XYZ.").replace("%1", str(count)))
+        return True
+
+    def _select_rows(self, ids: list[str]) -> None:
+        from PySide6.QtCore import QItemSelection, QItemSelectionModel
+
+        model = self.tab.table.atom_model
+        sel = QItemSelection()
+        for aid in ids:
+            r = model.row_of(aid)
+            if r is not None:
+                sel.select(model.index(r, 0), model.index(r, model.columnCount() - 1))
+        self.tab.table.selectionModel().select(
+            sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+    def _table_selection(self) -> None:
+        if self.tab._syncing:
+            return
+        self.tab.view.set_selection(self.tab.table.selected_ids())
+        self.tab._update_state()
