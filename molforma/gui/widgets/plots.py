@@ -214,13 +214,13 @@ def broadened(positions: np.ndarray, heights: np.ndarray, grid: np.ndarray, fwhm
     d = grid[:, None] - f[None, :]
     if shape == "gaussian":
         sigma = fwhm / (2.0 * math.sqrt(2.0 * math.log(2.0)))
-        out: np.ndarray = (i[None, :] * np.exp(-(d**2) / (2.0 * sigma**2))).sum(axis=1)
-        return out
+        gauss: np.ndarray = (i[None, :] * np.exp(-(d**2) / (2.0 * sigma**2))).sum(axis=1)
+        return gauss
     if shape != "lorentzian":
         raise ValueError(f"unknown line shape {shape!r}; use one of {', '.join(LINE_SHAPES)}")
     half = fwhm / 2.0
-    out = (i[None, :] * half**2 / (d**2 + half**2)).sum(axis=1)
-    return out
+    lorentz: np.ndarray = (i[None, :] * half**2 / (d**2 + half**2)).sum(axis=1)
+    return lorentz
 
 
 def lorentzian_spectrum(
