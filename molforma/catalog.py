@@ -129,6 +129,39 @@ def get_catalog(kind: str | None = None, *, geometry: bool = False) -> dict[str,
     return {kind: _entries(kind, geometry)}
 
 
+# The settings catalogues whose entries carry a label per language, and the field that
+# keys them: the one table of the words the window, get_catalog and messages use.
+LABELLED: dict[str, str] = {"tasks": "name", "theories": "name", "functionals": "name",
+                            "advanced_keys": "key"}
+
+
+def setting_labels(kind: str, lang: str | None = None) -> dict[str, str]:
+    """``{value: label}`` of a settings catalogue (tasks, theories, functionals, advanced
+    keys) in ``lang`` (default: the display language of :mod:`molforma.i18n`), English
+    where an entry has no label in that language.
+
+    Raises:
+        ValidationError: ``unknown_catalog`` for a kind without labels.
+    """
+    from molforma.i18n import display_language
+
+    if kind not in LABELLED:
+        raise ValidationError("unknown_catalog", kind=kind, known=", ".join(LABELLED))
+    lang = lang or display_language()
+    key = LABELLED[kind]
+    out: dict[str, str] = {}
+    for entry in _load(kind):
+        label = entry.get("label") or {}
+        out[str(entry[key])] = str(label.get(lang) or label.get("en") or entry[key])
+    return out
+
+
+def setting_label(kind: str, value: str, lang: str | None = None) -> str:
+    """The label of one value of a settings catalogue (:func:`setting_labels`); the value
+    itself when the catalogue does not list it."""
+    return setting_labels(kind, lang).get(value, value)
+
+
 def library_file_name(basis: str) -> str:
     """The file name NWChem's library uses for ``basis`` (``6-31g*`` → ``6-31gs``)."""
     s = basis.strip().lower()

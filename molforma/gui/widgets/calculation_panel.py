@@ -73,17 +73,15 @@ class CatalogueLabels(Mapping[str, str]):
         self._kind = kind
         self._key_field = key_field
 
-    def _labels(self) -> dict[str, dict[str, str]]:
-        from molforma.catalog import get_catalog
-
-        entries = get_catalog(self._kind)[self._kind]
-        return {str(e[self._key_field]): e["label"] for e in entries}
-
-    def __getitem__(self, key: str) -> str:
+    def _labels(self) -> dict[str, str]:
+        # The core's one table (molforma.catalog.setting_labels), in the window's language.
+        from molforma.catalog import setting_labels
         from molforma.gui.app import current_language
 
-        label = self._labels()[key]
-        return str(label.get(current_language()) or label["en"])
+        return setting_labels(self._kind, current_language())
+
+    def __getitem__(self, key: str) -> str:
+        return self._labels()[key]
 
     def __iter__(self) -> typing.Iterator[str]:
         return iter(self._labels())
