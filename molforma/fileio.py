@@ -30,7 +30,9 @@ from typing import Any, BinaryIO, Protocol
 from molforma.errors import FileAccessError, ValidationError
 from molforma.i18n import register
 
-READ_LIMIT = 8 * 1024 * 1024  # SPEC.md section 3: 8 MiB per file read
+# Per file read: a million-atom structure (an 81-byte PDB line per atom) fits; the 8 MiB
+# limit of one received MCP message is the server's own (SPEC.md 9.6).
+READ_LIMIT = 128 * 1024 * 1024
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_NOCTTY = getattr(os, "O_NOCTTY", 0)
@@ -101,6 +103,9 @@ def strict_json_dumps(value: Any, what: str = "The data", **kwargs: Any) -> str:
     Raises:
         ValidationError: ``non_finite_number`` naming where the first one sits.
     """
+    from molforma.document.molecule import jsonable  # a stored project's column tables
+
+    kwargs.setdefault("default", jsonable)
     try:
         return json.dumps(value, allow_nan=False, **kwargs)
     except ValueError:

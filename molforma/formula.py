@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 
 def hill_formula(symbols: Iterable[str]) -> str:
     """C first, H second, then alphabetical; without carbon, all alphabetical."""
-    counts = Counter(map(str, symbols))  # counted in C: 10,000 atoms in well under 1 ms
+    return hill_formula_counts(Counter(map(str, symbols)))  # counted in C
+
+
+def hill_formula_counts(counts: Mapping[str, int]) -> str:
+    """:func:`hill_formula` of counts by symbol (a column table counts its elements)."""
+    counts = {e: c for e, c in counts.items() if c}
     if not counts:
         return ""
     order: list[str] = []

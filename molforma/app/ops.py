@@ -10,6 +10,7 @@ window, "mcp" for the server); it decides trust (SPEC.md section 7).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from itertools import compress
 from operator import itemgetter
@@ -19,16 +20,18 @@ from typing import Any
 import numpy as np
 
 from molforma.document.coordinates import xyz_array
-from molforma.document.document import Document, EditResult, Origin
+from molforma.document.document import Document, EditResult, Origin, first_ids
 from molforma.document.elements import normalize_symbol
 from molforma.document.geometry import rotation_matrix
 from molforma.document.model import (
+    MAX_ATOMS,
     Project,
     atoms_of,
     bonds_of,
     check_atom_fields,
     new_atom,
 )
+from molforma.document.molecule import AtomTable
 from molforma.errors import (
     MolFormaError,
     UnknownAtomError,
@@ -129,6 +132,9 @@ def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
     """
     if not atoms:
         raise ValidationError("empty_edit", detail="no atoms given")
+    have = len(atoms_of(doc.project))
+    if have + len(atoms) > MAX_ATOMS:  # refused before a million records are copied
+        raise ValidationError("too_many_atoms", count=have + len(atoms), max=MAX_ATOMS)
 
     def fn(work: Project) -> EditResult:
         new_ids: list[str] = []
@@ -210,11 +216,12 @@ def delete_atoms(doc: Document, ids: Sequence[str], *, expected_revision: str | 
 _MOVE_BLOCK = 512
 
 
-def _move_target(moving: list[dict[str, Any]], given: Mapping[str, Vec] | None,
+def _move_target(moving: Any, given: Mapping[str, Vec] | None,
                  sel: list[str], translate: Vec | None,
                  rotate: Mapping[str, Any] | None) -> Callable[[Any, int], Any]:
     """``target(coords, first)``: the new coordinates of the atoms ``first``.. whose
-    coordinates are ``coords`` (the arguments checked here, before anything moves)."""
+    coordinates are ``coords`` (the arguments checked here, before anything moves).
+    ``moving``: the moving atoms' records, or their positions as an ``(n, 3)`` array."""
     if given is not None:
         wanted = np.array([given[i] for i in sel], dtype=float).reshape(-1, 3)
         return lambda coords, first: wanted[first:first + len(coords)]
@@ -230,7 +237,10 @@ def _move_target(moving: list[dict[str, Any]], given: Mapping[str, Vec] | None,
     except (TypeError, ValueError) as exc:
         raise ValidationError("invalid_argument", detail="angle must be a number") from exc
     c = rotate.get("center")
-    center = np.array(_vec(c, "center")) if c is not None else xyz_array(moving).mean(axis=0)
+    if c is not None:
+        center = np.array(_vec(c, "center"))
+    else:
+        center = (moving if isinstance(moving, np.ndarray) else xyz_array(moving)).mean(axis=0)
     turn = rotation_matrix(axis, angle).T
     return lambda coords, _first: (coords - center) @ turn + center
 
@@ -251,6 +261,8 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
         # The records are shared with the stored state (positions_only): moved atoms get new
         # records in a new list, the others stay the very same objects.
         atoms = atoms_of(work)
+        if isinstance(atoms, AtomTable):
+            return _move_table(work, atoms, positions, ids, translate, rotate)
         given: dict[str, Vec] | None = None
         if positions is not None:
             given = {aid: _vec(xyz, "position") for aid, xyz in positions.items()}
@@ -304,6 +316,57 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
 
     return doc.edit(fn, label="Move atoms", expected_revision=expected_revision, preview=preview,
                     origin=origin, positions_only=True)
+
+
+def _move_table(work: Project, atoms: AtomTable, positions: Mapping[str, Vec] | None,
+                ids: Sequence[str] | None, translate: Vec | None,
+                rotate: Mapping[str, Any] | None) -> EditResult:
+    """:func:`move_atoms` on a column table: one new coordinate array, every other column
+    shared with the stored state (an undo step keeps the old ``xyz`` and nothing else)."""
+    given: dict[str, Vec] | None = None
+    rows: np.ndarray | None = None
+    if positions is not None:
+        given = {aid: _vec(xyz, "position") for aid, xyz in positions.items()}
+        sel: Sequence[Any] = list(given)
+    elif ids is not None:
+        sel = list(ids)
+    else:
+        sel = []
+    if positions is not None or ids is not None:
+        if not sel:
+            raise ValidationError("empty_edit", detail="no atoms to move")
+        rows = atoms.rows_of(sel)
+        if (rows < 0).any():
+            raise UnknownAtomError(id=sel[int(np.flatnonzero(rows < 0)[0])])
+    elif not len(atoms):
+        raise ValidationError("empty_edit", detail="no atoms to move")
+    fixed = atoms.fixed if rows is None else atoms.fixed[rows]
+    if fixed.any():
+        first = int(np.flatnonzero(fixed)[0])
+        raise ValidationError("fixed_atom", id=f"a{atoms.ids[first if rows is None else rows[first]]}")
+    coords = atoms.xyz if rows is None else atoms.xyz[rows]
+    new = _move_target(coords, given, list(sel), translate, rotate)(coords, 0)
+    if not np.isfinite(new).all() or (len(new) and np.abs(new).max() > 1e5):
+        raise ValidationError("invalid_argument", detail="positions out of range")
+    whole = rows is None
+    changed_ids = first_ids(atoms) if whole else sel
+    if np.array_equal(new, coords):  # nowhere to go: the table stays as it is
+        return EditResult(changed=list(changed_ids), touched=[], coords_only=True)
+    if whole:
+        xyz = new
+    else:
+        xyz = atoms.xyz.copy()
+        xyz[rows] = new
+    work["document"]["atoms"] = atoms.with_xyz(xyz)
+    # A translation or rotation of every atom keeps every distance: no pair can come
+    # closer, so there is nothing to re-check (a million-atom move skips the grid search).
+    if rows is not None and positions is None and len(rows) >= len(atoms):
+        every = np.zeros(len(atoms), bool)
+        every[rows] = True
+        whole = bool(every.all())  # every atom named: as rigid as a move of all
+    rigid_whole = positions is None and whole
+    return EditResult(changed=list(changed_ids), touched=[] if rigid_whole else list(sel),
+                      coords_only=True)
 
 
 def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,
@@ -795,7 +858,28 @@ def export_document(doc: Document, format: str, *, which: str = "project") -> st
     from molforma.formats import write_text
 
     proj = doc.candidate if which == "candidate" and doc.candidate is not None else doc.project
-    return write_text(proj, format)
+    # Stored projects are never changed, so the text of one is the text while it is held:
+    # paging through an export (export_document offset/nextOffset) writes it once.
+    key = (id(proj), format.strip().lower())
+    if key[1] not in _CACHED_FORMATS:  # an input file may depend on more than the project
+        return write_text(proj, format)
+    with _EXPORTS_LOCK:
+        hit = _EXPORTS.get(key)
+        if hit is not None and hit[0] is proj:
+            return hit[1]
+    text = write_text(proj, format)
+    with _EXPORTS_LOCK:
+        _EXPORTS[key] = (proj, text)  # the reference keeps the id from reuse
+        while len(_EXPORTS) > _EXPORTS_KEPT:
+            _EXPORTS.pop(next(iter(_EXPORTS)))
+    return text
+
+
+# Exported texts of the last few stored projects (see export_document).
+_EXPORTS: dict[tuple[int, str], tuple[Project, str]] = {}
+_EXPORTS_KEPT = 4
+_CACHED_FORMATS = frozenset({"project", "xyz", "mol", "sdf", "pdb", "cml", "mol2"})
+_EXPORTS_LOCK = threading.Lock()
 
 
 def save_project(doc: Document, path: str, *, set_path: bool = False) -> str:

@@ -134,6 +134,25 @@ def _atom_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> Change:
     return out
 
 
+def _table_change(old: Any, new: Any) -> Change:
+    """What differs between two atom tables whose equal columns are shared."""
+    if len(old) != len(new) or new.ids is not old.ids:
+        import numpy as np
+
+        # atoms came or went: POSITIONS only when an atom that stayed moved too
+        keep = np.flatnonzero(np.isin(new.ids, old.ids))
+        rows = old.index_of(new.ids[keep])
+        moved = not np.array_equal(new.xyz[keep], old.xyz[rows])
+        return Change.ATOMS | (Change.POSITIONS if moved else Change.NONE)
+    out = Change.NONE
+    if new.xyz is not old.xyz:
+        out |= Change.POSITIONS
+    if any(n is not o for n, o in zip(new._core()[3:], old._core()[3:], strict=True)) \
+            or new.z is not old.z or new.extra is not old.extra:
+        out |= Change.ATOMS
+    return out
+
+
 def _same(a: Any, b: Any) -> bool:
     """Equal and saved alike: same types, key order and sign of zero, all the way down."""
     if a is b:
@@ -182,9 +201,21 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
     if isinstance(odoc, dict) and isinstance(ndoc, dict):
         oatoms, natoms = odoc.get("atoms"), ndoc.get("atoms")
         obonds, nbonds = odoc.get("bonds"), ndoc.get("bonds")
+        from molforma.document.molecule import AtomTable, BondTable
+
+        tables = (isinstance(oatoms, AtomTable) and isinstance(natoms, AtomTable)
+                  and isinstance(obonds, BondTable) and isinstance(nbonds, BondTable))
         if positions_only:
             if natoms is not oatoms:  # the edit put a new list only when an atom moved
                 change |= Change.POSITIONS
+        elif tables:
+            # The edit's tables share every column equal to the old ones already
+            # (Document._tabled), so a column that is not the old one has changed.
+            if natoms is not oatoms:
+                change |= (Change.ATOMS | Change.POSITIONS if whole
+                           else _table_change(oatoms, natoms))
+            if nbonds is not obonds:
+                change |= Change.BONDS
         elif whole:
             if oatoms != natoms:
                 change |= Change.ATOMS | Change.POSITIONS
@@ -202,7 +233,8 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
                 change |= _atom_change(o, n)
                 if Change.ATOMS | Change.POSITIONS in change:
                     break
-        if not (whole or positions_only) and isinstance(obonds, list) and isinstance(nbonds, list):
+        if not (whole or positions_only or tables) and isinstance(obonds, list) \
+                and isinstance(nbonds, list):
             bonds, pairs, moved = _share_records(obonds, nbonds, _BOND_KEYS)
             ndoc["bonds"] = bonds
             if moved or next(pairs, None) is not None:

@@ -12,9 +12,12 @@ every operation atomic across the MCP thread and the GUI thread. Listeners hear 
 a change (a :class:`~molforma.document.changes.Change` flag) only once the lock is
 released, so a listener that waits for another thread can never hold up an edit.
 
-Stored states share every atom, bond and block that an edit left equal
-(:func:`~molforma.document.changes.share_unchanged`): an undo step costs what the
-edit changed, not a copy of the project.
+Stored states hold their atoms and bonds as column tables
+(:mod:`molforma.document.molecule`) and share every column, table and block that an
+edit left equal (:func:`~molforma.document.changes.share_unchanged`): an undo step
+costs what the edit changed (a rigid move: one coordinate array), not a copy of the
+project. The history has a step limit and a byte budget (:data:`UNDO_BYTE_BUDGET`,
+the arrays a step does not share with the state after it); the oldest steps go first.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from molforma.document.model import (
     formula,
     new_project,
 )
+from molforma.document.molecule import AtomTable, as_table_project, table_bytes
 from molforma.document.origin import effective_origin
 from molforma.errors import BusyError, CandidateExistsError, MolFormaError, StaleRevisionError
 
@@ -48,6 +52,9 @@ Origin = Literal["user", "mcp", "launch", "system"]
 Listener = Callable[["Document", Change], None]
 IDS_CAP = 100
 HEADLESS_UNDO_LIMIT = 100
+# Bytes the undo history may keep beyond the current state (the oldest steps go first;
+# the newest step stays whatever its size): 100 moves of a million atoms fit in it.
+UNDO_BYTE_BUDGET = 3 * 1024**3
 
 # Revisions are unique in the process, so a revision never returns to an earlier value
 # even when the content does (undo), and two documents never share one.
@@ -88,6 +95,7 @@ class _Step:
     # pointing at the opened file while the document holds the previous molecule.
     path_before: str | None = None
     path_after: str | None = None
+    nbytes: int = 0  # arrays of ``before`` that ``after`` does not share
 
 
 @dataclass
@@ -154,6 +162,44 @@ def _capped(ids: Iterable[str]) -> tuple[list[str], bool]:
     return lst[:IDS_CAP], len(lst) > IDS_CAP
 
 
+def first_ids(atoms: Any, count: int = IDS_CAP + 1) -> list[str]:
+    """The first ``count`` atom ids of an atom list or table (an edit summary lists at
+    most :data:`IDS_CAP`: a million-atom open never spells a million ids)."""
+    if isinstance(atoms, AtomTable):
+        return [f"a{i}" for i in atoms.ids[:count].tolist()]
+    return [a["id"] for a in atoms[:count]]
+
+
+def _id_sets(old: Any, new: Any) -> tuple[list[str], list[str], list[str]]:
+    """Ids added, removed and changed (any field) from atom table ``old`` to ``new``."""
+    import numpy as np
+
+    if old is new:
+        return [], [], []
+    oid, nid = old.ids, new.ids
+    in_old = np.isin(nid, oid)
+    in_new = np.isin(oid, nid)
+    added = [f"a{i}" for i in nid[~in_old][:IDS_CAP + 1].tolist()]
+    removed = [f"a{i}" for i in oid[~in_new][:IDS_CAP + 1].tolist()]
+    nrows = np.flatnonzero(in_old)
+    orows = old.index_of(nid[nrows])
+    diff = np.zeros(len(nrows), bool)
+    for o, n in zip(old._core()[1:], new._core()[1:], strict=True):
+        if o is n or (o is None and n is None):
+            continue
+        if o is None or n is None:
+            diff[:] = True
+            break
+        a, b = o[orows], n[nrows]
+        d = a != b
+        diff |= d.any(axis=1) if d.ndim > 1 else d
+    if old.extra != new.extra:
+        ids = nid[nrows].tolist()
+        diff |= np.array([old.extra.get(i) != new.extra.get(i) for i in ids], bool)
+    changed = [f"a{i}" for i in nid[nrows][diff][:IDS_CAP + 1].tolist()]
+    return added, removed, changed
+
+
 def summary_of(p: Project | None) -> dict[str, Any] | None:
     """``{"formula", "atomCount"}`` of a project, or None."""
     if p is None:
@@ -174,11 +220,13 @@ class Document:
     ) -> None:
         self.id = "doc-" + secrets.token_hex(4)
         self.path = path
-        self._project: Project = project if project is not None else new_project()
+        self._project: Project = as_table_project(project if project is not None
+                                                  else new_project())
         self._cand: _Candidate | None = None
         self._undo: list[_Step] = []
         self._redo: list[_Step] = []
         self._undo_limit = undo_limit
+        self.undo_byte_budget = UNDO_BYTE_BUDGET
         self._revision = _next_revision()
         self._busy: str | None = None
         # Highest atom id number ever handed out: undo restores an older nextAtomId, but an
@@ -229,6 +277,11 @@ class Document:
     def can_redo(self) -> bool:
         """True when there is a step to redo and no candidate blocks it."""
         return bool(self._redo) and self._cand is None
+
+    @property
+    def undo_bytes(self) -> int:
+        """Bytes the undo steps keep beyond the current state (see :data:`UNDO_BYTE_BUDGET`)."""
+        return sum(s.nbytes for s in self._undo)
 
     @property
     def undo_labels(self) -> list[str]:
@@ -389,6 +442,7 @@ class Document:
             if not res.coords_only:  # a move cannot change a setting
                 check_settings(work)
             self._id_high = max(self._id_high, int(work["document"]["nextAtomId"]))
+            work = _tabled(self._project, work)
             work, change = share_unchanged(self._project, work, coords_only=res.coords_only,
                                            written=() if positions_only else
                                            [*res.changed, *(res.touched or ())],
@@ -411,9 +465,19 @@ class Document:
 
     def _push(self, label: str, origin: Origin, new: Project, change: Change, *,
               trust: bool = True) -> None:
-        self._undo.append(_Step(label, origin, self._project, new, change, self.path, self.path))
+        seen: set[int] = set()
+        table_bytes(new, seen)
+        cost = table_bytes(self._project, seen)
+        self._undo.append(_Step(label, origin, self._project, new, change, self.path, self.path,
+                                cost))
         if self._undo_limit is not None and len(self._undo) > self._undo_limit:
             del self._undo[: len(self._undo) - self._undo_limit]
+        total = self.undo_bytes
+        drop = 0
+        while total > self.undo_byte_budget and drop < len(self._undo) - 1:
+            total -= self._undo[drop].nbytes
+            drop += 1
+        del self._undo[:drop]
         self._redo.clear()
         before = self._project
         self._project = new
@@ -433,10 +497,12 @@ class Document:
              origin: Origin = "user") -> dict[str, Any]:
         """Replace the whole project (one undoable step, or a candidate)."""
         def replace(work: Project) -> EditResult:
-            old_ids = [a["id"] for a in atoms_of(work)]
+            old_ids = first_ids(atoms_of(work))
             work.clear()
-            work.update(clone_project(project))
-            new_ids = [a["id"] for a in atoms_of(work)]
+            # tables are never changed: a project of tables is taken as it is
+            tabled = isinstance(atoms_of(project), AtomTable)
+            work.update(clone_project(project, structure=not tabled))
+            new_ids = first_ids(atoms_of(work))
             return EditResult(added=new_ids, removed=old_ids)
 
         return self.edit(replace, label=label, expected_revision=expected_revision,
@@ -450,15 +516,20 @@ class Document:
             cand = self._cand
             if cand is None:
                 raise MolFormaError("no_candidate")
-            before = {a["id"] for a in atoms_of(self._project)}
-            after = {a["id"] for a in atoms_of(cand.project)}
+            old_atoms, new_atoms = atoms_of(self._project), atoms_of(cand.project)
+            if isinstance(old_atoms, AtomTable) and isinstance(new_atoms, AtomTable):
+                added, removed, _ = _id_sets(old_atoms, new_atoms)
+            else:
+                before = {a["id"] for a in old_atoms}
+                after = {a["id"] for a in new_atoms}
+                added = sorted(after - before, key=_idkey)
+                removed = sorted(before - after, key=_idkey)
             self._cand = None
             # A candidate made by MCP stays untrusted even when the person confirms it.
             self._push(cand.label or "Confirm", "mcp" if cand.origin == "mcp" else origin,
                        cand.project, cand.change, trust=cand.trust)
             self._changed(cand.change | Change.CANDIDATE | Change.HISTORY)
-            return self.summary(added=sorted(after - before, key=_idkey),
-                                removed=sorted(before - after, key=_idkey))
+            return self.summary(added=added, removed=removed)
 
     def cancel(self, *, expected_revision: str | None = None) -> dict[str, Any]:
         """Drop the candidate."""
@@ -499,6 +570,10 @@ class Document:
             return self._diff_summary(step.before, step.after)
 
     def _diff_summary(self, old: Project, new: Project) -> dict[str, Any]:
+        oa, na = atoms_of(old), atoms_of(new)
+        if isinstance(oa, AtomTable) and isinstance(na, AtomTable):
+            added, removed, changed = _id_sets(oa, na)
+            return self.summary(added=added, removed=removed, changed=changed)
         o = {a["id"]: a for a in atoms_of(old)}
         n = {a["id"]: a for a in atoms_of(new)}
         added = [k for k in n if k not in o]
@@ -545,3 +620,31 @@ def protected_values(p: Project) -> dict[str, Any]:
 
 def _idkey(aid: str) -> int:
     return int(aid[1:]) if aid[1:].isdigit() else 0
+
+
+def _tabled(old: Project, new: Project) -> Project:
+    """``new`` (an edit's copy, changed in place) with its atom and bond lists made column
+    tables that share every column equal to ``old``'s (an undo step keeps what changed)."""
+    from molforma.document.molecule import BondTable, DocumentBlock, tables_of
+
+    doc = new.get("document")
+    if not isinstance(doc, dict):
+        return new
+    atoms, bonds = doc.get("atoms"), doc.get("bonds")
+    if isinstance(atoms, AtomTable) and isinstance(bonds, BondTable):
+        if type(doc) is not DocumentBlock:
+            new["document"] = DocumentBlock(doc)  # so json.dumps writes the records
+        return new
+    tables = tables_of(atoms, bonds)
+    if tables is None:
+        return new
+    at, bt = tables
+    odoc = old.get("document") or {}
+    oat, obt = odoc.get("atoms"), odoc.get("bonds")
+    if isinstance(oat, AtomTable) and at is not atoms:
+        at = at.shared_with(oat)
+    if isinstance(obt, BondTable) and bt is not bonds:
+        bt = bt.shared_with(obt)
+    doc["atoms"], doc["bonds"] = at, bt
+    new["document"] = DocumentBlock(doc)
+    return new

@@ -1,8 +1,12 @@
 """The project envelope (SPEC.md section 2) and its checks (no Qt).
 
-At run time a project is a plain JSON-like ``dict``: that keeps unknown fields of
+At run time a project is a JSON-like ``dict`` envelope: that keeps unknown fields of
 a newer file through every edit and save without any effort, and makes undo a
-matter of keeping references to earlier, never-mutated states. The pydantic
+matter of keeping references to earlier, never-mutated states. A stored project's
+atoms and bonds are the column tables of :mod:`molforma.document.molecule`
+(``AtomTable`` / ``BondTable``, read-only sequences of atom dicts); a project built
+by hand or by a reader may hold plain lists of dicts, and every function here takes
+either. The pydantic
 models of :mod:`molforma.document.schema` are the schema: they validate what comes
 in (files, tool arguments) and describe it to clients; they load on first use.
 """
@@ -25,7 +29,7 @@ from molforma.nwchem.protected_text import check_project_calculation
 
 PROJECT_FORMAT: Final = "molforma-project"
 PROJECT_VERSION: Final = 1
-MAX_ATOMS = 10_000
+MAX_ATOMS = 1_000_000  # SPEC.md section 2; the document is array-backed
 MIN_DISTANCE = 0.1  # Angstrom: closer atoms are duplicates
 FORMAL_CHARGE_RANGE = (-99, 20)
 UNPAIRED_RANGE = (0, 8)
@@ -72,11 +76,17 @@ def clone_project(p: Project, *, structure: bool = True) -> Project:
     ``structure=False`` shares the atom and bond lists too, for an edit that only
     replaces them wholesale (loading a file, moving atoms) and never changes them.
     """
+    from molforma.document.molecule import AtomTable, BondTable
+
     out = dict(p)
     doc = dict(p.get("document", {}))
     if structure:
-        doc["atoms"] = [dict(a) for a in doc.get("atoms", [])]
-        doc["bonds"] = [dict(b) for b in doc.get("bonds", [])]
+        atoms, bonds = doc.get("atoms", []), doc.get("bonds", [])
+        # a table's rows are new dicts already: records to change, nothing stored shared
+        doc["atoms"] = (atoms.to_records() if isinstance(atoms, AtomTable)
+                        else [dict(a) for a in atoms])
+        doc["bonds"] = (bonds.to_records() if isinstance(bonds, BondTable)
+                        else [dict(b) for b in bonds])
     out["document"] = doc
     for key in ("calculation", "advanced", "execution"):
         if isinstance(p.get(key), dict):
@@ -104,13 +114,24 @@ _ELEMENT = operator.itemgetter("element")
 
 
 def formula(atoms: Iterable[Mapping[str, Any]]) -> str:
-    """Hill formula of atom dicts (see :func:`molforma.formula.hill_formula`)."""
+    """Hill formula of atom dicts or a table (see :func:`molforma.formula.hill_formula`)."""
+    from molforma.document.molecule import AtomTable
+
+    if isinstance(atoms, AtomTable):
+        from molforma.formula import hill_formula_counts
+
+        return hill_formula_counts(atoms.element_counts())
     return hill_formula(map(_ELEMENT, atoms))
 
 
 def electron_count(p: Project) -> int:
     """Electrons of the neutral atoms minus the molecular charge."""
-    total = sum(elements.atomic_number(a["element"]) for a in atoms_of(p))
+    from molforma.document.molecule import AtomTable
+
+    atoms = atoms_of(p)
+    if isinstance(atoms, AtomTable):
+        return int(atoms.z.sum(dtype="int64")) - int(p["document"].get("charge", 0))
+    total = sum(elements.atomic_number(a["element"]) for a in atoms)
     return total - int(p["document"].get("charge", 0))
 
 
@@ -243,9 +264,18 @@ def check_contacts(p: Project, touched: Iterable[str] | None = None) -> None:
     Linear in the number of atoms even when thousands share one position: the search
     stops at the first few offending pairs, which the error reports.
     """
+    from molforma.document.molecule import AtomTable
+
     atoms = p["document"]["atoms"]
+    table = atoms if isinstance(atoms, AtomTable) else None
+    query: Any
     if touched is None:
         query = None
+    elif table is not None:
+        rows = table.rows_of(set(touched))
+        query = rows[rows >= 0]
+        if not len(query):
+            return
     else:
         wanted = set(touched)
         if not wanted:
@@ -257,8 +287,8 @@ def check_contacts(p: Project, touched: Iterable[str] | None = None) -> None:
     from molforma.document.coordinates import xyz_array  # numpy only when checking
     from molforma.document.neighbours import first_pairs_closer_than
 
-    ci, cj, cd = first_pairs_closer_than(xyz_array(atoms), MIN_DISTANCE, query,
-                                         limit=_REPORTED_PAIRS)
+    xyz = table.xyz if table is not None else xyz_array(atoms)
+    ci, cj, cd = first_pairs_closer_than(xyz, MIN_DISTANCE, query, limit=_REPORTED_PAIRS)
     if len(ci):
         pairs = [[atoms[i]["id"], atoms[j]["id"], round(d, 4)]
                  for i, j, d in zip(ci.tolist(), cj.tolist(), cd.tolist(), strict=True)]
@@ -341,10 +371,25 @@ def check_structure(p: Project, touched: Iterable[str] | None = None, *,
     ``"all"`` (also the contacts); the atom limit, charge, multiplicity and
     ``nextAtomId`` are checked always.
     """
+    from molforma.document.molecule import AtomTable, BondTable
+
     doc = p["document"]
     atoms = doc["atoms"]
     if len(atoms) > MAX_ATOMS:
         raise ValidationError("too_many_atoms", count=len(atoms), max=MAX_ATOMS)
+    if isinstance(atoms, AtomTable) and isinstance(doc["bonds"], BondTable):
+        if checked in ("atoms", "all") or _table_ok(atoms, doc["bonds"], touched):
+            _check_charge_and_multiplicity(doc)
+            if checked != "all":
+                check_contacts(p, touched)
+            _check_next_id(doc, int(atoms.ids.max()) if len(atoms) else 0)
+            return
+        from molforma.document.molecule import plain_project
+
+        p = plain_project(p)  # some rule is broken: the record checks name it
+        doc = p["document"]
+        atoms = doc["atoms"]
+        checked = ""
     if checked in ("atoms", "all"):
         _check_charge_and_multiplicity(doc)
         if checked != "all":
@@ -363,6 +408,52 @@ def check_structure(p: Project, touched: Iterable[str] | None = None, *,
     check_atoms_fields(to_check)
     check_contacts(p, None if query is None else [atoms[i]["id"] for i in query])
     _check_next_id(doc, max((int(aid[1:]) for aid in index), default=0))
+
+
+def _table_ok(atoms: Any, bonds: Any, touched: Iterable[str] | None) -> bool:
+    """Whether the atoms (those ``touched``, or all) and every bond of column tables keep
+    the rules of :func:`check_atom_fields` and the bond rules, all columns at once. Where
+    not, the record checks run to name the first offender."""
+    import numpy as np
+
+    from molforma.document.arrays import has_repeats
+
+    if len(atoms) and (atoms.ids.min() < 1 or has_repeats(atoms.ids)):
+        return False
+    if len(bonds):
+        ia, ib = bonds.rows_in(atoms)
+        if (ia < 0).any() or (ib < 0).any() or (ia == ib).any():
+            return False
+        lo, hi = np.minimum(ia, ib), np.maximum(ia, ib)
+        if has_repeats(lo * len(atoms) + hi):
+            return False
+        if ((bonds.order < 1) | (bonds.order > 3)).any():
+            return False
+    rows: Any = slice(None)
+    if touched is not None:
+        rows = atoms.rows_of(set(touched))
+        rows = rows[rows >= 0]
+    xyz = atoms.xyz[rows]
+    if not (np.isfinite(xyz).all() and (np.abs(xyz) <= 1e5).all()):
+        return False
+    ch, ue = atoms.charge[rows], atoms.unpaired[rows]
+    if len(ch) and (ch.min() < FORMAL_CHARGE_RANGE[0] or ch.max() > FORMAL_CHARGE_RANGE[1]
+                    or ue.max() > UNPAIRED_RANGE[1]):
+        return False
+    if atoms.names is not None:
+        names = atoms.names[rows].tolist()
+        if names and (max(map(len, names)) > MAX_NAME or _CONTROL.search("".join(names))):
+            return False
+    special = np.flatnonzero((atoms.mass_number[rows] != 0) | ~np.isnan(atoms.mass[rows]))
+    if len(special):
+        recs = atoms.to_records()
+        picked = np.arange(len(atoms))[rows][special]
+        try:
+            for i in picked.tolist():
+                check_atom_fields(recs[i])
+        except ValidationError:
+            return False
+    return True
 
 
 def _check_charge_and_multiplicity(doc: dict[str, Any]) -> None:
@@ -467,8 +558,14 @@ def first_free_id(doc: Mapping[str, Any], ids: list[str] | None = None) -> int:
     """The number of the first atom id a structure loaded into ``doc`` (a project's
     document block) gets: past ``nextAtomId`` and past every id in use (``ids``, the
     atoms' ids when given), as ids are never reused in a document."""
+    from molforma.document.molecule import AtomTable
+
+    atoms = doc.get("atoms", [])
+    if ids is None and isinstance(atoms, AtomTable):
+        top = int(atoms.ids.max()) if len(atoms) else 0
+        return max(int(doc.get("nextAtomId", 1) or 1), top + 1)
     if ids is None:
-        ids = [a["id"] for a in doc.get("atoms", [])]
+        ids = [a["id"] for a in atoms]
     start = int(doc.get("nextAtomId", 1) or 1)
     numbers = [i[1:] for i in ids]
     try:

@@ -154,14 +154,24 @@ def test_isotopes_come_from_the_real_table(water_doc: Document) -> None:
     ops.set_atom_properties(water_doc, [{"id": "a3", "mass": 2.5}], preview=False)
 
 
-def test_more_than_ten_thousand_atoms_are_refused() -> None:
-    doc = Document()
-    atoms = [{"element": "He", "position": [i * 1.0, 0, 0]} for i in range(10_000)]
-    ops.add_atoms(doc, atoms, preview=False)
+def test_more_than_a_million_atoms_are_refused() -> None:
+    import numpy as np
+
+    from molforma.document.model import new_project
+    from molforma.document.molecule import AtomTable, BondTable
+
+    n = 1_000_000
+    grid = np.indices((100, 100, 100)).reshape(3, -1).T * 1.0
+    project = new_project()
+    project["document"]["atoms"] = AtomTable.from_columns(np.arange(1, n + 1), ["He"] * n, grid)
+    project["document"]["bonds"] = BondTable.empty()
+    project["document"]["nextAtomId"] = n + 1
+    doc = Document(project)
     with pytest.raises(ValidationError) as err:
-        ops.add_atoms(doc, [{"element": "He", "position": [0, 5, 0]}])
+        ops.add_atoms(doc, [{"element": "He", "position": [0, 0, 150]}])
     assert err.value.code == "too_many_atoms"
-    assert len(doc.project["document"]["atoms"]) == 10_000
+    assert "1000001" in err.value.message("en") and "1000000" in err.value.message("en")
+    assert len(doc.project["document"]["atoms"]) == n and doc.candidate is None
 
 
 def test_move_translate_and_rotate(water_doc: Document) -> None:

@@ -209,20 +209,20 @@ def test_a_frame_is_refused_for_a_single_structure_format() -> None:
     assert info.value.data["kind"] == "format_frame_range"
 
 
-def test_a_file_over_8_mib_is_refused_with_a_clear_error(tmp_path: Path) -> None:
+def test_a_file_over_the_read_limit_is_refused_with_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "big.xyz"
     comment = "x" * (READ_LIMIT + 10)
     path.write_text(f"1\n{comment}\nH 0 0 0\n")
     with pytest.raises(FileAccessError) as info:
         read_file(path)
     assert info.value.code == "file_too_large"
-    assert info.value.data["limit"] == 8 * 1024 * 1024
+    assert info.value.data["limit"] == READ_LIMIT == 128 * 1024 * 1024
     assert str(path) in info.value.message("en")
     with pytest.raises(FileAccessError):
         read_text(path.read_text(), "xyz")
 
 
-def test_a_file_just_under_8_mib_is_read(tmp_path: Path) -> None:
+def test_a_file_just_at_the_read_limit_is_read(tmp_path: Path) -> None:
     path = tmp_path / "big.xyz"
     head = "1\n"
     tail = "\nH 0 0 0\n"

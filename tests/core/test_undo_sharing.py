@@ -79,8 +79,11 @@ def test_undo_steps_share_the_atoms_an_edit_left_alone(water_doc: Document) -> N
     ops.move_atoms(water_doc, positions={"a2": [0.0, 0.9, -0.5]}, preview=False)
     after = water_doc.project
     old, new = before["document"]["atoms"], after["document"]["atoms"]
-    assert new[0] is old[0] and new[2] is old[2]
-    assert new[1] is not old[1] and old[1]["y"] == 0.7572  # the earlier state is untouched
+    # Columns: the move made a new coordinate array and shares every other column.
+    assert new.xyz is not old.xyz and new.ids is old.ids and new.z is old.z
+    assert new.charge is old.charge and new.fixed is old.fixed
+    assert new[0] == old[0] and new[2] == old[2]
+    assert new[1] != old[1] and old[1]["y"] == 0.7572  # the earlier state is untouched
     assert after["document"]["bonds"] is before["document"]["bonds"]
     assert after["calculation"] is before["calculation"]
 
@@ -188,8 +191,9 @@ def test_a_move_keeps_the_unmoved_records_and_the_bond_list_themselves() -> None
     ops.move_atoms(doc, ids=["a2"], translate=[0.1, 0, 0], preview=False)
     after = doc.project["document"]
     assert after["bonds"] is before["bonds"]
-    assert after["atoms"][0] is before["atoms"][0] and after["atoms"][2] is before["atoms"][2]
-    assert after["atoms"][1] is not before["atoms"][1]
+    assert after["atoms"].ids is before["atoms"].ids and after["atoms"].z is before["atoms"].z
+    assert after["atoms"][0] == before["atoms"][0] and after["atoms"][2] == before["atoms"][2]
+    assert after["atoms"][1] != before["atoms"][1]
     assert after["atoms"][1]["x"] == pytest.approx(1.06)
     assert before["atoms"][1]["x"] == 0.96  # the stored state before the move is untouched
     assert list(after["atoms"][1]) == list(before["atoms"][1])  # key order kept

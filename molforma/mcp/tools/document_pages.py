@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from molforma.mcp import paging
+from molforma.mcp import paging, table_pages
 
 VALIDATE_DEFAULT_LIMIT = 10
 MEASURE_DEFAULT_LIMIT = 300
@@ -34,9 +34,10 @@ def envelope_pages(doc: Any, include: Sequence[str], offset: int,
         if env is None:
             out[key] = None
             continue
-        page, nxt = paging.page_envelope(env, offset, limit, budget)
+        # a stored project holds column tables: only the page's records are built
+        page, nxt, complete = table_pages.page_envelope(env, offset, limit, budget)
         out[key] = page
-        if page.get("document") is not env.get("document"):
+        if not complete:
             whole = False
             # the candidate gets the same atom window as the project
             limit = limit or max(1, len(page["document"]["atoms"]))
