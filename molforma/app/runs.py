@@ -44,7 +44,7 @@ def check_folders(project: Mapping[str, Any], policy: Policy | None, actor: Acto
     """
     if policy is None or not actor.is_mcp:
         return
-    from molforma.jobs.runner import job_root
+    from molforma.jobs.job_setup import job_root
     from molforma.nwchem.settings import ExecutionSettings
 
     execution = ExecutionSettings.model_validate(project.get("execution", {}))
@@ -67,7 +67,7 @@ def check_inputs(project: Mapping[str, Any]) -> None:
     Raises:
         CalculationError: ``input_invalid`` with ``problems`` (each with a ``message``).
     """
-    import molforma.jobs.runner  # noqa: F401 - registers the text of input_invalid
+    import molforma.jobs.job_setup  # noqa: F401 - registers the text of input_invalid
     from molforma.errors import CalculationError
     from molforma.jobs.folders import folder_problems
     from molforma.nwchem.input import input_errors

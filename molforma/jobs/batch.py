@@ -36,14 +36,14 @@ from typing import Any
 
 from molforma.errors import CalculationError
 from molforma.jobs import TERMINAL, cluster
-from molforma.jobs.runner import (
+from molforma.jobs.job_setup import (
     OUTPUT_NAME,
     RECORD_NAME,
-    Job,
     _now,
     build_command,
     build_environment,
 )
+from molforma.jobs.runner import Job
 from molforma.nwchem import value_grammar as grammar
 from molforma.nwchem.settings import ExecutionSettings
 

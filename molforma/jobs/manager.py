@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from molforma.errors import CalculationError
-from molforma.jobs.runner import Job, _Prepared
+from molforma.jobs.job_setup import _Prepared
+from molforma.jobs.runner import Job
 
 if TYPE_CHECKING:
     from molforma.jobs.batch import ClusterJob

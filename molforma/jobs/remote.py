@@ -54,7 +54,8 @@ from molforma.jobs.batch import (
     judge_end,
     mpi_processes,
 )
-from molforma.jobs.runner import INPUT_NAME, OUTPUT_NAME, RECORD_NAME, Job, _now
+from molforma.jobs.job_setup import INPUT_NAME, OUTPUT_NAME, RECORD_NAME, _now
+from molforma.jobs.runner import Job
 from molforma.jobs.ssh import Ssh, remote_path
 from molforma.nwchem import value_grammar as grammar
 from molforma.nwchem.progress import ProgressTracker

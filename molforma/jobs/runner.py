@@ -1,6 +1,6 @@
-"""NWChem jobs: job folders, running, live progress, cancel and time limit (no Qt).
+"""NWChem jobs: running, live progress, cancel and time limit (no Qt).
 
-A job folder (SPEC.md section 5) holds ``input.nw``, the project snapshot
+A job folder (SPEC.md section 5; made by :mod:`molforma.jobs.job_setup`) holds ``input.nw``, the project snapshot
 ``project.molforma.json``, the job record ``job.json`` and, once run,
 ``output.out`` (NWChem's stdout, written straight to the file so it survives us)
 and ``error.err``. The child runs in its own session, so cancelling, a time
@@ -21,74 +21,61 @@ from __future__ import annotations
 import atexit
 import contextlib
 import copy
-import ctypes
-import datetime as _dt
 import logging
 import os
-import shlex
-import shutil
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from molforma.document.model import formula
-from molforma.errors import CalculationError, FileAccessError, MolFormaError
-from molforma.fileio import (
-    atomic_write_text,
-    finite_or_none,
-    read_text_limited,
-    strict_json_dumps,
-)
+from molforma.errors import MolFormaError
+from molforma.fileio import atomic_write_text, read_text_limited
 from molforma.i18n import register
-from molforma.jobs import STATUSES as STATUSES  # read as runner.STATUSES too
-from molforma.jobs import TERMINAL as TERMINAL  # the end states, read as runner.TERMINAL too
-from molforma.nwchem.input import input_errors, render_input
+from molforma.jobs import STATUSES, TERMINAL
+from molforma.jobs.job_setup import (
+    ERROR_NAME,
+    INPUT_NAME,
+    OUTPUT_NAME,
+    RECORD_NAME,
+    SNAPSHOT_NAME,
+    _check_runnable,
+    _dump,
+    _now,
+    _Prepared,
+    _task_slug,
+    build_command,
+    build_environment,
+    job_root,
+)
+from molforma.jobs.processes import _END_WITH_US, _exited, _process_table
 from molforma.nwchem.output_patterns import DEGENERATE_SYMMETRY_HINT
 from molforma.nwchem.progress import ProgressTracker
-from molforma.nwchem.settings import CalculationSettings, ExecutionSettings
 from molforma.results.limits import MAX_FILE_BYTES
+
+# The job folder's names and the command a job runs are read from this module too (the
+# tests, the window): they are defined in molforma.jobs.job_setup.
+__all__ = ["ERROR_NAME", "INPUT_NAME", "OUTPUT_NAME", "RECORD_NAME", "SNAPSHOT_NAME", "STATUSES",
+           "TERMINAL", "Job", "_Prepared", "_check_runnable", "_now", "_task_slug",
+           "build_command", "build_environment", "job_root", "stop_running_jobs"]
 
 log = logging.getLogger(__name__)
 
-INPUT_NAME = "input.nw"
-OUTPUT_NAME = "output.out"
-ERROR_NAME = "error.err"
-RECORD_NAME = "job.json"
-SNAPSHOT_NAME = "project.molforma.json"
-PREFIX = "molforma"
-JOB_FORMAT = "molforma-job"
-JOB_VERSION = 1
 KILL_GRACE = 3.0  # seconds between SIGTERM and SIGKILL
 POLL_INTERVAL = 0.1
 RECORD_WRITE_INTERVAL = 2.0
 FAMILY_SCAN_INTERVAL = 0.5  # how often the job's descendants are looked up
 # The longest a cancel waits: the grace period, then SIGKILL until everything ended.
 CANCEL_WAIT = KILL_GRACE + 12.0
-_TASK_SLUGS = {"optimize+frequencies": "optfreq"}
 
 register(
     {
-        "input_invalid": {
-            "en": "The calculation cannot run yet: {summary}",
-            "ja": "まだ計算を実行できません: {summary}",
-        },
         "job_running": {
             "en": "A calculation is already running in {folder}. Stop it or wait for it to end.",
             "ja": "計算がすでに {folder} で実行中です。停止するか終了を待ってください。",
-        },
-        "bad_command": {
-            "en": "The {setting} command '{value}' cannot be used: {reason}",
-            "ja": "{setting} のコマンド「{value}」は使えません: {reason}",
-        },
-        "bad_environment": {
-            "en": "Environment variable '{name}' is not valid.",
-            "ja": "環境変数「{name}」は不正です。",
         },
         "shutting_down": {
             "en": "MolForma is closing; no new calculation can start.",
@@ -96,186 +83,6 @@ register(
         },
     }
 )
-
-
-def _now() -> str:
-    """The current time as an ISO 8601 UTC string."""
-    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def _settings(project: Mapping[str, Any]) -> tuple[CalculationSettings, ExecutionSettings]:
-    from pydantic import ValidationError as PydanticError
-
-    try:
-        calc = CalculationSettings.model_validate(dict(project.get("calculation") or {}))
-        execution = ExecutionSettings.model_validate(dict(project.get("execution") or {}))
-    except PydanticError as exc:
-        err = exc.errors(include_url=False)[0]
-        raise CalculationError(
-            "bad_setting", block="calculation/execution",
-            key=".".join(str(x) for x in err["loc"]), reason=err["msg"],
-        ) from exc
-    return calc, execution
-
-
-def _split(setting: str, value: str) -> list[str]:
-    try:
-        argv = shlex.split(value)
-    except ValueError as exc:
-        raise CalculationError("bad_command", setting=setting, value=value, reason=str(exc)) from exc
-    if not argv:
-        raise CalculationError("bad_command", setting=setting, value=value, reason="empty")
-    argv[0] = os.path.expanduser(argv[0])
-    return argv
-
-
-def build_command(execution: ExecutionSettings, input_name: str = INPUT_NAME) -> list[str]:
-    """The argv of a job: the executable alone for 1 process, else launcher -np N ….
-
-    Raises:
-        CalculationError: ``bad_command`` for an empty or unparsable command string.
-    """
-    exe = _split("executable", execution.executable)
-    if execution.processes <= 1:
-        return [*exe, input_name]
-    launcher = _split("launcher", execution.launcher)
-    # No ARMCI_PROGRESS_THREAD by default: it helps only where MPI offers
-    # MPI_THREAD_MULTIPLE, and Debian's NWChem 7.0.2 answers it with "progress thread
-    # disabled" on every rank. A person who has such a build sets it in the
-    # environment table (Open MPI's mpirun passes the environment on to the ranks).
-    return [*launcher, "-np", str(execution.processes), *exe, input_name]
-
-
-def build_environment(execution: ExecutionSettings) -> dict[str, str]:
-    """The child's environment: ours, OMP_NUM_THREADS, Open MPI's root switches, then the user's.
-
-    Raises:
-        CalculationError: ``bad_environment`` for a name or value the OS cannot take.
-    """
-    env = dict(os.environ)
-    env["OMP_NUM_THREADS"] = str(execution.threads)
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        # Open MPI refuses to start as root without these (or --allow-run-as-root).
-        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    for name, value in execution.environment.items():
-        if not name or "=" in name or "\0" in name or "\0" in str(value):
-            raise CalculationError("bad_environment", name=name)
-        env[name] = str(value)
-    return env
-
-
-def job_root(execution: ExecutionSettings) -> Path:
-    """The job root with ``~`` expanded (not created)."""
-    return Path(os.path.expanduser(execution.job_root))
-
-
-def _task_slug(task: str) -> str:
-    return _TASK_SLUGS.get(task, task)
-
-
-def _make_folder(root: Path, formula_text: str, task: str) -> Path:
-    """Create ``<root>/<YYYYmmdd-HHMMSS>-<formula>-<task>/``, unique with a -2, -3 … suffix."""
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise FileAccessError(path=str(root), reason=exc.strerror or str(exc)) from exc
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    base = f"{stamp}-{formula_text or 'empty'}-{_task_slug(task)}"
-    for n in range(1, 1000):
-        folder = root / (base if n == 1 else f"{base}-{n}")
-        try:
-            folder.mkdir()
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise FileAccessError(path=str(folder), reason=exc.strerror or str(exc)) from exc
-        return folder
-    raise FileAccessError(path=str(root / base), reason="no free folder name")
-
-
-def _check_runnable(project: Mapping[str, Any]) -> None:
-    from molforma.jobs.folders import folder_problems
-
-    problems = input_errors(project) + folder_problems(project)
-    if problems:
-        summary = "; ".join(p["message"] for p in problems)
-        raise CalculationError("input_invalid", summary=summary, problems=problems)
-
-
-class _Prepared:
-    """Everything a job needs, computed before any file is written."""
-
-    def __init__(self, project: Mapping[str, Any]) -> None:
-        _check_runnable(project)
-        self.calc, self.execution = _settings(project)
-        self.project = copy.deepcopy(dict(project))
-        self.input_text = render_input(self.project, prefix=PREFIX)
-        self.command = build_command(self.execution)
-        self.env = build_environment(self.execution)
-        doc = self.project.get("document") or {}
-        self.formula = formula(doc.get("atoms") or [])
-        self.title = str(doc.get("title") or "") or self.formula
-        self.charge = int(doc.get("charge", 0) or 0)
-        self.multiplicity = int(doc.get("multiplicity", 1) or 1)
-
-    def write(self, *, saved_only: bool, extra: Mapping[str, Any] | None = None,
-              check_folder: Callable[[Path], None] | None = None) -> tuple[Path, dict[str, Any]]:
-        """Make the folder and write input, snapshot and record; no half-written folder.
-
-        ``extra`` adds record fields (a batch job's); ``check_folder`` may refuse the
-        folder made, which is then removed.
-        """
-        folder = _make_folder(job_root(self.execution), self.formula, self.calc.task)
-        record = {
-            "format": JOB_FORMAT, "version": JOB_VERSION, "id": folder.name,
-            "title": self.title, "formula": self.formula,
-            "charge": self.charge, "multiplicity": self.multiplicity, "task": self.calc.task,
-            "theory": self.calc.theory, "basis": self.calc.basis,
-            "functional": self.calc.functional if self.calc.theory == "dft" else None,
-            "status": "queued", "createdAt": _now(), "startedAt": None, "finishedAt": None,
-            "exitCode": None, "command": list(self.command),
-            "processes": self.execution.processes, "threads": self.execution.threads,
-            "timeLimit": self.execution.time_limit, "scfConverged": None,
-            "optimizationConverged": None, "finalEnergy": None,
-            "progress": ProgressTracker().to_dict(), "error": None, "savedOnly": saved_only,
-            "scheduler": self.execution.scheduler,
-            **(extra or {}),
-        }
-        try:
-            if check_folder is not None:
-                check_folder(folder)
-            if not saved_only:
-                self._make_work_dirs(folder)
-            atomic_write_text(folder / INPUT_NAME, self.input_text)
-            atomic_write_text(folder / SNAPSHOT_NAME, strict_json_dumps(
-                self.project, "The project", indent=2, ensure_ascii=False))
-            atomic_write_text(folder / RECORD_NAME, _dump(record))
-        except MolFormaError:
-            shutil.rmtree(folder, ignore_errors=True)
-            raise
-        return folder, record
-
-
-    def _make_work_dirs(self, folder: Path) -> None:
-        """Create the scratch and permanent directories: NWChem stops when they are missing."""
-        advanced = self.project.get("advanced") or {}
-        for key in ("scratch_dir", "permanent_dir"):
-            value = advanced.get(key)
-            if not isinstance(value, str) or not value:
-                continue
-            path = folder / os.path.expanduser(value)  # a relative path is inside the job
-            try:
-                path.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise FileAccessError(path=str(path), reason=exc.strerror or str(exc)) from exc
-
-
-def _dump(record: Mapping[str, Any]) -> str:
-    # A record is written while a job runs: a NaN energy that NWChem printed must not
-    # stop the job's bookkeeping, so it is written as null (JSON has no NaN).
-    return strict_json_dumps(finite_or_none(record), "The job record", indent=2,
-                             ensure_ascii=False) + "\n"
 
 
 class Job:
@@ -617,64 +424,6 @@ def _stderr_error(path: Path) -> str | None:
         if "ARMCI Error" in line:
             return line.split("ARMCI Error:", 1)[-1].strip().lstrip("0:").strip() or None
     return None
-
-
-def _exited(pid: int) -> bool:
-    """True once the child ``pid`` has ended; it is left unreaped (a zombie)."""
-    try:
-        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-    except ChildProcessError:
-        return True
-    return info is not None and info.si_pid == pid
-
-
-def _end_with_us_hook() -> Callable[[], None] | None:
-    """A ``preexec_fn`` that makes the job's leader get SIGTERM when MolForma dies.
-
-    SIGKILL of MolForma (or a crash) runs none of our clean-up; Linux then sends
-    the leader (NWChem, or mpirun, which passes it to every rank) SIGTERM, so no
-    calculation keeps running unwatched and History shows the job ``interrupted``.
-    The signal comes when the thread that started the child ends: the job's own
-    thread, which lives until the job has ended. Resolved here, in the parent, so
-    the child only makes one C call between fork and exec.
-    """
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
-                      ctypes.c_ulong]
-    prctl.restype = ctypes.c_int
-    pr_set_pdeathsig = 1
-    sigterm = int(signal.SIGTERM)
-
-    def hook() -> None:
-        prctl(pr_set_pdeathsig, sigterm, 0, 0, 0)
-
-    return hook
-
-
-_END_WITH_US = _end_with_us_hook()
-
-
-def _process_table() -> dict[int, tuple[str, int, int, str]]:
-    """Every process as pid -> (state, ppid, session, start time), read from /proc (Linux)."""
-    table: dict[int, tuple[str, int, int, str]] = {}
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return table
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            # After the command name: state, ppid, pgrp, session, ..., starttime (22nd).
-            table[int(entry.name)] = (fields[0], int(fields[1]), int(fields[3]), fields[19])
-        except (OSError, IndexError, ValueError):
-            continue
-    return table
 
 
 # A safety net for an exit that forgot stop_all(): jobs never outlive the program.

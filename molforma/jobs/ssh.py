@@ -247,7 +247,7 @@ class _Keeper:
         return box[0]  # type: ignore[no-any-return]
 
     def _serve(self) -> None:
-        from molforma.jobs.runner import _END_WITH_US
+        from molforma.jobs.processes import _END_WITH_US
 
         while True:
             argv, log_path, box, done = self._requests.get()

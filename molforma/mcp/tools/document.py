@@ -484,7 +484,7 @@ def set_advanced(ctx: ToolContext, args: SetAdvancedInput) -> EditSummary:
     """Change advanced settings by key (memory, scratch directory, iterations, grid, ...).
     Absolute paths must lie in the allowed directories."""
     from molforma.app import ops
-    from molforma.jobs.runner import job_root
+    from molforma.jobs.job_setup import job_root
     from molforma.nwchem.settings import ExecutionSettings
 
     doc = ctx.state.document(args.documentId)
@@ -581,10 +581,9 @@ def _cluster(execution: dict[str, Any]) -> dict[str, Any] | None:
 @tool("validate_document", title="Validate document", read_only=True, idempotent=True)
 def validate_document(ctx: ToolContext, args: ValidateDocumentInput) -> ValidateDocumentOutput:
     """Check the document before running: charge/multiplicity parity, close contacts,
-    elements missing from the basis, unconnected fragments, and a job root or path setting
-    the start would refuse (relative, or outside the allowed directories, with the value to
-    set). Gives per check a count and the
-    first entries (check, offset, limit page through the rest)."""
+    elements missing from the basis, unconnected fragments, a job root or path the start
+    would refuse (relative or outside the allowed directories; the value to set). Per check
+    a count and the first entries (check, offset, limit page on)."""
     from molforma.app import ops
 
     doc = ctx.state.document(args.documentId)
