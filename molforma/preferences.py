@@ -4,7 +4,7 @@ They live in ``MOLFORMA_CONFIG_DIR`` (default: the platform's user config
 directory) so that the headless server and the tests can read and isolate them.
 The executable, launcher and environment saved here are the *trusted* values of
 headless mode (SPEC.md section 7). MCP can never change them: no MCP write lands
-in the configuration directory (:meth:`molforma.jobs.policy.Policy.check_path`), and
+in the configuration directory (:meth:`molforma.app.policy.Policy.check_path`), and
 the reader below accepts only its own format.
 
 The format: a JSON object with ``"format": "molforma-preferences"``, ``"version": 1``

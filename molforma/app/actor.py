@@ -21,7 +21,7 @@ from molforma.document.origin import mcp_acting
 
 if TYPE_CHECKING:
     from molforma.document.document import Origin
-    from molforma.jobs.policy import Policy
+    from molforma.app.policy import Policy
 
 
 class Actor(enum.Enum):

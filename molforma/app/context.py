@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from molforma.document.document import Document
-    from molforma.jobs.policy import Policy
+    from molforma.app.policy import Policy
     from molforma.preferences import Preferences
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from molforma.document.document import Document, EditResult
     from molforma.document.model import Project
     from molforma.formats.common import Structure
-    from molforma.jobs.policy import Policy
+    from molforma.app.policy import Policy
     from molforma.preferences import Preferences
 
 Reader = Callable[[str], Any]  # path -> project dict, Structure, or None (the person cancelled)

@@ -19,7 +19,7 @@ from molforma.app.actor import Actor, check_path
 if TYPE_CHECKING:
     from molforma.app.context import AppState
     from molforma.document.document import Origin
-    from molforma.jobs.policy import ReadGuard
+    from molforma.app.policy import ReadGuard
 
 
 def _guard(app: AppState, actor: Actor) -> ReadGuard | None:

@@ -44,7 +44,7 @@ from molforma.formats.computed import (
 )
 from molforma.formats.computed import checked_vector as _vec
 from molforma.i18n import register
-from molforma.jobs.policy import Policy, check_protected_change
+from molforma.app.policy import Policy, check_protected_change
 from molforma.nwchem.protected_text import check_extra_input
 from molforma.nwchem.settings import (
     PROTECTED_CALCULATION_KEYS,

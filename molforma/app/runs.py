@@ -20,7 +20,7 @@ from molforma.i18n import register
 if TYPE_CHECKING:
     from molforma.app.actor import Actor
     from molforma.document.document import Document
-    from molforma.jobs.policy import Policy
+    from molforma.app.policy import Policy
 
 register({
     "job_root_not_allowed": {
@@ -101,7 +101,7 @@ def check_run(project: Mapping[str, Any], trusted: Mapping[str, Any], *,
     """
     from molforma.app.actor import Actor
     from molforma.document.document import protected_values
-    from molforma.jobs.policy import Policy, may_start
+    from molforma.app.policy import Policy, may_start
 
     values = protected_values(dict(project))
     if action == "start" and actor.is_mcp:

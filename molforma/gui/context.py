@@ -88,7 +88,7 @@ class AppContext:
     document: Document
     preferences: Preferences
     events: AppEvents
-    policy: Any | None = None  # molforma.jobs.policy.Policy in MCP mode
+    policy: Any | None = None  # molforma.app.policy.Policy in MCP mode
     mcp_mode: bool = False
     data_dir: Path | None = None
     _jobs: Any | None = field(default=None, repr=False)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from molforma.errors import MolFormaError
 
 if TYPE_CHECKING:
-    from molforma.jobs.policy import Policy
+    from molforma.app.policy import Policy
 
 
 class Kind(enum.Enum):

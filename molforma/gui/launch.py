@@ -97,7 +97,7 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
     _quiet_offscreen_warning()
     policy = None
     if mcp:
-        from molforma.jobs.policy import Policy
+        from molforma.app.policy import Policy
 
         # Made before the document, whose job root defaults inside the allowed directories.
         policy = Policy(allow_dirs=tuple(allow_dirs or ()),
@@ -118,7 +118,7 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
     # A plain start shows the Molecule tab first; the other tabs follow its first frame.
     window = MainWindow(ctx, defer_panels=not screenshot and not results_source)
     if results_source:
-        handle = window.panels["results"].open_path(results_source)
+        handle = window.panels.results().open_path(results_source)
         if screenshot and handle is not None:
             handle.wait(120)
         if not screenshot:

@@ -39,7 +39,7 @@ def build_services(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
     from molforma.gui.commands import CommandRunner
     from molforma.gui.introspection import WindowIntrospection
     from molforma.gui.services import WindowBridgeImpl, WindowServices
-    from molforma.jobs.policy import Policy
+    from molforma.app.policy import Policy
 
     policy = ctx.policy
     if policy is None:

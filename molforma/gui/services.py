@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from molforma.gui.dispatcher import GuiDispatcher
     from molforma.gui.introspection import WindowIntrospection
     from molforma.jobs.manager import JobManager
-    from molforma.jobs.policy import Policy
+    from molforma.app.policy import Policy
     from molforma.jobs.runner import Job
     from molforma.mcp.bridge import DialogInfo, WindowReader
     from molforma.results.session import ResultsSession

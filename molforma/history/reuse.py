@@ -173,7 +173,7 @@ def reuse(folder: str, geometry: Literal["input", "final"] = "input", *,
     The job's project snapshot (``project.molforma.json``) wins; without one the
     NWChem input is read (structure, charge, multiplicity, common conditions). The
     protected values of a reused project (executable, extra input, ...) are not
-    trusted: :func:`molforma.jobs.policy.may_start` still guards an MCP start. Only the
+    trusted: :func:`molforma.app.policy.may_start` still guards an MCP start. Only the
     folder's own files are read: a snapshot or input that is a link is refused
     (``history_linked_file``), never followed. ``guard`` (MCP's path policy) opens the
     folder itself.

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
     from molforma.document.document import Document
     from molforma.jobs.manager import JobManager
-    from molforma.jobs.policy import Policy
+    from molforma.app.policy import Policy
     from molforma.jobs.runner import Job
     from molforma.mcp.bridge import WindowBridge
     from molforma.mcp.elicitation import StateSigner
@@ -183,7 +183,7 @@ class BaseServices:
     def policy(self) -> Policy:
         """The launch policy (allowed directories, execution settings)."""
         if self._policy is None:
-            from molforma.jobs.policy import Policy
+            from molforma.app.policy import Policy
 
             with self.lock:
                 if self._policy is None:
@@ -332,7 +332,7 @@ class HeadlessServices(BaseServices):
         from molforma.app.files import default_job_root
         from molforma.document.document import Document
         from molforma.document.model import new_project
-        from molforma.jobs.policy import headless_trusted
+        from molforma.app.policy import headless_trusted
         from molforma.preferences import load_preferences
 
         trusted = headless_trusted()

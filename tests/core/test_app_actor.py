@@ -16,7 +16,7 @@ from molforma.app.actor import Actor, window_actor
 from molforma.document.document import Document, protected_values
 from molforma.document.origin import acting_for_mcp
 from molforma.errors import CalculationError, CandidateExistsError, FileAccessError
-from molforma.jobs.policy import Policy
+from molforma.app.policy import Policy
 from molforma.preferences import Preferences
 from tests.core.conftest import WATER
 

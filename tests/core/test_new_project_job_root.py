@@ -9,7 +9,7 @@ from pathlib import Path
 from molforma.app.actor import Actor
 from molforma.app.files import default_job_root, new_project
 from molforma.document.document import Document
-from molforma.jobs.policy import Policy
+from molforma.app.policy import Policy
 from molforma.preferences import Preferences
 
 

@@ -10,7 +10,7 @@ import pytest
 from molforma.document.document import protected_values
 from molforma.document.model import new_project
 from molforma.errors import CalculationError, FileAccessError, ProtectedSettingError
-from molforma.jobs.policy import (
+from molforma.app.policy import (
     Policy,
     check_protected_change,
     headless_trusted,

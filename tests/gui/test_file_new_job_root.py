@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from molforma.jobs.policy import Policy
+from molforma.app.policy import Policy
 
 
 def test_file_new_with_allowed_dirs_puts_the_job_root_inside(make_main_window: Any,

@@ -465,7 +465,7 @@ def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
     library names. extra_input and extra_tasks are protected unless the server was started
     with --mcp-allow-execution-settings."""
     from molforma.app import ops
-    from molforma.jobs.policy import check_protected_change
+    from molforma.app.policy import check_protected_change
     from molforma.nwchem.value_grammar import validate_calculation_values
 
     doc = ctx.state.document(args.documentId)
@@ -502,7 +502,7 @@ def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
     """Change execution settings. Executable, launcher and environment are protected unless
     started with --mcp-allow-execution-settings."""
     from molforma.app import ops
-    from molforma.jobs.policy import check_protected_change
+    from molforma.app.policy import check_protected_change
     from molforma.nwchem.value_grammar import validate_execution_values
 
     doc = ctx.state.document(args.documentId)

@@ -35,7 +35,7 @@ from molforma.results.model import (
 )
 
 if TYPE_CHECKING:
-    from molforma.jobs.policy import Policy
+    from molforma.app.policy import Policy
     from molforma.results.model import Results
 
 register({

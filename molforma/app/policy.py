@@ -1,7 +1,10 @@
-"""Server-side safety rules for MCP: allowed directories and protected settings (no Qt).
+"""Server-side safety rules for MCP: allowed directories and protected settings (no Qt;
+application layer).
 
 SPEC.md section 7. Only launch options build a :class:`Policy`; nothing an MCP
-client sends can change it. The MCP server, the callers of the job runner and the
+client sends can change it. It is the safety policy of the MCP actors, so it lives
+beside :mod:`molforma.app.actor`, which decides when it applies (never to the person's
+own clicks); the job runner below knows nothing of it. The MCP server, the callers of the job runner and the
 window all ask the same policy: :meth:`Policy.check_path` for every path that MCP
 makes MolForma read or write, :func:`check_protected_change` for ``set_execution``
 and ``set_nwchem``, and :func:`may_start` before a calculation that MCP starts.
