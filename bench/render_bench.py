@@ -13,10 +13,21 @@ finished its first paint with the whole window around it; the baseline child
 shows a bare PySide6 ``QMainWindow`` measured the same way. Both are timed from
 process start, with the child's peak RSS at that moment.
 
+Large structures (``--large``): rotation of 100,000 atoms with OpenGL (frames per
+second, draw only, as above); picking at 100,000 atoms (the grid over the positions
+against testing every atom, the same answer checked); and the first frame of a
+100,000 and a 1,000,000-atom water box XYZ opened as ``molforma FILE`` against
+Avogadro 2 (Debian's ``avogadro`` 1.97, ``avogadro2 FILE``) on the same file, one
+after the other per round. Both first frames are seen the same way from outside: the
+bench grabs the Xvfb screen every 0.1 s and stops the clock when oxygen-red pixels
+show the molecule (time from process start; a program that shows nothing within the
+time-out is reported with what it showed).
+
 OpenGL needs an X server; without a display the script re-runs itself under
 ``xvfb-run`` (Mesa llvmpipe, i.e. software rendering):
 
     .venv/bin/python bench/render_bench.py [--sizes 100 1000] [--starts 5]
+    .venv/bin/python bench/render_bench.py --sizes --starts 0 --large [--open-sizes 100000 1000000]
 """
 
 from __future__ import annotations
@@ -185,6 +196,200 @@ def first_frame(code: str, env: dict[str, str], *args: str) -> Sample:
     return Sample(elapsed, int(line.split()[1]) * 1024)
 
 
+def lattice_columns(n: int) -> Any:
+    """:func:`lattice` as columns (no records: a million atoms in a fraction of a second)."""
+    import numpy as np
+
+    from molforma.gui.view3d.columns import StructureArrays
+
+    side = round(n ** (1 / 3)) + 1
+    idx = np.arange(n)
+    ijk = np.stack([idx // (side * side), (idx // side) % side, idx % side], axis=1)
+    kinds = ((ijk.sum(axis=1)) % 6).astype(np.int32)
+    ids = np.empty(n, dtype=object)
+    ids[:] = [f"a{i + 1}" for i in range(n)]
+    pairs = []
+    for step, same in ((1, ijk[:-1, 2] + 1 < side), (side, ijk[:, 1] + 1 < side),
+                       (side * side, ijk[:, 0] + 1 < side)):
+        a = idx[: n - step][same[: n - step]]
+        pairs.append(np.stack([a, a + step], axis=1))
+    bonds = np.concatenate(pairs).astype(np.int64)
+    return StructureArrays(ids, kinds, ["C", "C", "C", "N", "O", "H"],
+                           ijk * 1.5, np.zeros(n, dtype=bool), bonds,
+                           np.ones(len(bonds), dtype=np.int8))
+
+
+def rotation_fps(report: Report, n: int, rounds: int) -> None:
+    """Frames per second of turning ``n`` atoms with OpenGL (draw + glFinish)."""
+    from harness import Side
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from molforma.gui.view3d.base import MoleculeView
+
+    app = QApplication.instance()
+    view = MoleculeView("opengl")
+    view.resize(WIDTH, HEIGHT)
+    view.show()
+    QTest.qWaitForWindowExposed(view)
+    view.set_molecule(lattice_columns(n), [])
+    view.fit()
+    for _ in range(5):
+        app.processEvents()
+    if view.renderer_name != "opengl":
+        print("rotation: no OpenGL here")
+        view.close()
+        return
+    side = Side()
+    for _ in range(rounds):
+        side.seconds.append(bench_opengl_draw(view, 20) / 1000)
+    view.close()
+    fps = 1 / side.time.median
+    report.add_single(f"rotation_{n}", f"OpenGL rotation, {n:,} atoms (seconds per frame)",
+                      side, label="OpenGL draw + glFinish", target="≥ 30 fps",
+                      met=fps >= 30, note=f"{fps:.0f} fps median "
+                      f"({1 / side.time.max:.0f}–{1 / side.time.min:.0f})")
+
+
+def picking(report: Report, n: int, repeat: int) -> None:
+    """One pick at a random point: the grid against projecting every atom."""
+    import numpy as np
+
+    from molforma.gui.view3d.base import MoleculeView
+    from molforma.gui.view3d.scene import pick
+
+    view = MoleculeView("painter")
+    view.resize(WIDTH, HEIGHT)
+    view.set_molecule(lattice_columns(n), [])
+    view.rotate_by(20, 10)
+    sd, cam = view.scene, view.camera
+    rng = np.random.default_rng(1)
+    pts = rng.uniform([0, 0], [WIDTH, HEIGHT], size=(repeat + 2, 2)).tolist()
+    state = {"i": 0, "j": 0}
+    answers: dict[int, Any] = {}
+
+    def grid() -> None:
+        x, y = pts[state["i"]]
+        answers[state["i"]] = pick(sd, cam, x, y, WIDTH, HEIGHT)
+        state["i"] += 1
+
+    def brute() -> None:
+        x, y = pts[state["j"]]
+        s = cam.to_screen(sd.pos, WIDTH, HEIGHT)
+        r = sd.radius * cam.scale
+        d2 = (s[:, 0] - x) ** 2 + (s[:, 1] - y) ** 2
+        hit = (d2 <= np.maximum(r, 4.0) ** 2) & sd.pickable
+        got = None
+        if hit.any():
+            idx = np.nonzero(hit)[0]
+            got = int(idx[np.argmax(s[idx, 2])])
+        if got != answers.get(state["j"], got):
+            raise RuntimeError("the grid picked another atom than testing every atom")
+        state["j"] += 1
+
+    pick(sd, cam, 1.0, 1.0, WIDTH, HEIGHT)  # the grid is made once per positions
+    c = compare(grid, brute, repeat=repeat, warmup=1)
+    report.add(f"pick_{n}", f"pick one atom under the pointer, {n:,} atoms", c,
+               candidate="grid over positions", baseline="project and test every atom",
+               note="same atom picked at every point")
+
+
+_RED_MIN = 2000  # oxygen-red pixels that mean "the molecule is on the screen"
+
+
+def _red_pixels(app: Any) -> int:
+    """Oxygen-red pixels on the whole Xvfb screen (both programs draw O in CPK red)."""
+    import numpy as np
+    from PySide6.QtGui import QImage
+
+    img = app.primaryScreen().grabWindow(0).toImage().convertToFormat(
+        QImage.Format.Format_RGB32)
+    buf = np.frombuffer(img.constBits(), dtype=np.uint8).reshape(img.height(),
+                                                                   img.bytesPerLine())
+    px = buf[:, : img.width() * 4].reshape(img.height(), img.width(), 4)
+    b, g, r = px[..., 0].astype(int), px[..., 1].astype(int), px[..., 2].astype(int)
+    return int(((r > 150) & (g < 90) & (b < 90)).sum())
+
+
+def first_frame_seen(app: Any, argv: list[str], env: dict[str, str], timeout: float) -> Sample:
+    """Seconds from spawning ``argv`` until the screen shows oxygen-red pixels."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                            start_new_session=True)
+    try:
+        while True:
+            elapsed = time.perf_counter() - t0
+            if _red_pixels(app) >= _RED_MIN:
+                return Sample(elapsed)
+            if proc.poll() is not None:
+                err = (proc.stderr.read() if proc.stderr else b"").decode(errors="replace")
+                raise RuntimeError(f"{argv[0]} ended (exit {proc.returncode}) after "
+                                   f"{elapsed:.1f} s without drawing: {err[-300:]}")
+            if elapsed > timeout:
+                raise RuntimeError(f"{argv[0]} showed no molecule within {timeout:.0f} s")
+            time.sleep(0.1)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, 15)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+                proc.wait()
+        if proc.stderr:
+            proc.stderr.close()
+        time.sleep(0.5)  # the window is gone before the next start is watched
+
+
+def open_first_frames(report: Report, sizes: list[int], rounds: int, timeout: float) -> None:
+    """``molforma FILE`` against ``avogadro2 FILE``: first frame showing the molecule."""
+    from PySide6.QtWidgets import QApplication
+
+    sys.path.insert(0, str(ROOT))
+    from tests.mcp.test_large_documents import water_box
+
+    app = QApplication.instance()
+    avogadro = shutil.which("avogadro2")
+    molforma = str(ROOT / ".venv" / "bin" / "molforma")
+    if not os.path.exists(molforma):
+        molforma = shutil.which("molforma") or "molforma"
+    with tempfile.TemporaryDirectory(prefix="molforma-open-bench-") as tmp:
+        env = dict(os.environ, MOLFORMA_CONFIG_DIR=tmp, MOLFORMA_LANGUAGE="en", HOME=tmp,
+                   MOLFORMA_RENDERER="opengl", QT_QPA_PLATFORM="xcb")
+        for n in sizes:
+            path = os.path.join(tmp, f"water_{n}.xyz")
+            with open(path, "w") as fh:
+                fh.write(water_box(n))
+            what = f"open {n:,}-atom water box XYZ → first frame showing it (Xvfb, llvmpipe)"
+            ours = lambda p=path: first_frame_seen(app, [molforma, p], env, timeout)  # noqa: E731
+            if avogadro is None:
+                report.add_single(f"open_frame_{n}", what, measure(ours, repeat=rounds, warmup=0),
+                                  label="MolForma", note="avogadro2 is not installed")
+                continue
+            theirs = lambda p=path: first_frame_seen(app, [avogadro, p], env,  # noqa: E731
+                                                     timeout)
+            try:
+                c = compare(ours, theirs, repeat=rounds, warmup=0)
+            except RuntimeError as exc:
+                # One side failed: time the other alone and say what the failing one did.
+                print(f"open_frame_{n}: {exc}")
+                side, label, other = None, "", ""
+                for fn, name in ((ours, "MolForma"), (theirs, "Avogadro 2 (1.97)")):
+                    try:
+                        side, label = measure(fn, repeat=rounds, warmup=0), name
+                    except RuntimeError as exc2:
+                        other = f"{name}: {exc2}"
+                if side is None:
+                    print(f"open_frame_{n}: neither side drew: {exc}")
+                    continue
+                report.add_single(f"open_frame_{n}", what, side, label=label,
+                                  note=f"the other side failed: {other or exc}")
+                continue
+            report.add(f"open_frame_{n}", what, c, candidate="MolForma (molforma FILE)",
+                       baseline="Avogadro 2 1.97 (avogadro2 FILE)",
+                       target="MolForma ≤ Avogadro", met=c.ratio.median <= 1.0)
+
+
 def startup(report: Report, starts: int) -> None:
     """Window start-up to the first complete frame vs a bare Qt window."""
     molecule = str(ROOT / "tests" / "data" / "formats" / "ethanol.mol2")
@@ -208,6 +413,12 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
     parser.add_argument("--starts", type=int, default=5, help="window start-ups per side")
+    parser.add_argument("--large", action="store_true",
+                        help="also rotation at 100,000 atoms, picking, and opening large "
+                        "files against Avogadro 2")
+    parser.add_argument("--open-sizes", type=int, nargs="*", default=[100_000, 1_000_000])
+    parser.add_argument("--open-rounds", type=int, default=2)
+    parser.add_argument("--open-timeout", type=float, default=600.0)
     add_output_argument(parser)
     args = parser.parse_args(argv)
     if not os.environ.get("DISPLAY") and os.environ.get("MOLFORMA_BENCH_CHILD") != "1":
@@ -283,7 +494,14 @@ def main(argv: list[str] | None = None) -> int:
         else:
             report.add_single(f"frame_{n}", what, measure(painter_frame(pview), repeat=frames),
                               label="QPainter (no OpenGL here)")
-    startup(report, args.starts)
+    if args.large:
+        picking(report, 100_000, 50)
+        if gl_ok:
+            rotation_fps(report, 100_000, 5)
+        if gl_ok and args.open_sizes:
+            open_first_frames(report, args.open_sizes, args.open_rounds, args.open_timeout)
+    if args.starts:
+        startup(report, args.starts)
     report.write(args.out)
     return 0
 

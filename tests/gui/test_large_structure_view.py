@@ -183,3 +183,40 @@ def test_the_adapter_reads_records_into_the_same_columns() -> None:
     assert cols.fixed.tolist() == [True, False, False]
     assert cols.bonds.tolist() == [[0, 1], [0, 2]] and cols.orders.tolist() == [1, 2]
     assert cols.xyz[2].tolist() == [0.0, -0.75, -0.4]
+
+
+def test_opengl_draws_100000_atoms_as_sprites_where_picking_finds_them() -> None:
+    from tests.gui.helpers import run_gl_script
+
+    proc = run_gl_script(
+        "import numpy as np\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from tests.gui.test_large_structure_view import lattice\n"
+        "from molforma.gui.view3d import create_view\n"
+        "from molforma.gui.view3d.scene import pick\n"
+        "v = create_view(); v.resize(640, 480); v.show()\n"
+        "v.set_molecule(lattice(100_000), []); v.rotate_by(23.0, -17.0); v.zoom_by(2.0)\n"
+        "for _ in range(20): app.processEvents()\n"
+        "img = v.grab().toImage()\n"
+        "sd, cam = v.scene, v.camera\n"
+        "s = cam.to_screen(sd.pos, 640.0, 480.0)\n"
+        "ok = bad = 0\n"
+        "for x in range(40, 600, 7):\n"
+        "    for y in range(40, 440, 5):\n"
+        "        i = pick(sd, cam, x, y, 640.0, 480.0)\n"
+        "        if i is None: continue\n"
+        "        if (s[i, 0] - x) ** 2 + (s[i, 1] - y) ** 2 > (0.7 * sd.radius[i] * cam.scale) ** 2:\n"
+        "            continue\n"
+        "        c = img.pixelColor(x, y)\n"
+        "        want = sd.colour[i, :3] * 255\n"
+        "        hue = np.argmax(want) if want.max() - want.min() > 60 else -1\n"
+        "        got = np.array([c.red(), c.green(), c.blue()])\n"
+        "        good = hue < 0 or int(np.argmax(got)) == hue\n"
+        "        ok += good; bad += not good\n"
+        "print(v.renderer_name, v.canvas._sprites(), ok, bad)\n",
+        timeout=300)
+    name, sprites, ok, bad = proc.stdout.split()[-4:]
+    assert name == "opengl" and sprites == "True"
+    # the atom picked at a point well inside a ball is the one drawn there
+    assert int(ok) > 200 and int(bad) <= int(ok) // 100  # (ties in depth aside)

@@ -122,6 +122,38 @@ void main() {
 }
 """
 
+# Point sprites for many small balls: one vertex per atom instead of an instanced quad
+# (a software rasteriser sets up one point where a quad is two triangles), shaded and
+# depth-corrected like the quads from gl_PointCoord.
+_POINT_VS = "#version 330 core\n" + _COMMON + """
+layout(location = 1) in vec3 centre;
+layout(location = 2) in float radius;
+layout(location = 3) in vec4 colour;
+layout(location = 4) in float mark;
+out vec4 vColour;
+out float vMark;
+out vec3 vCentre;
+out float vRadius;
+out float vExtent;
+void main() {
+    vec3 c = toView(centre);
+    float r = radius * uScale;
+    float EXTENT = mark > 0.5 ? 1.35 : 1.0;
+    vColour = colour;
+    vMark = mark;
+    vCentre = c;
+    vRadius = r;
+    vExtent = EXTENT;
+    gl_PointSize = 2.0 * EXTENT * max(r, 1.5);
+    gl_Position = toClip(c);
+}
+"""
+
+_POINT_FS = _SPHERE_FS.replace("in vec2 vCorner;\n", "in float vExtent;\n").replace(
+    "void main() {\n",
+    "void main() {\n    vec2 vCorner = vec2(gl_PointCoord.x * 2.0 - 1.0,"
+    " 1.0 - gl_PointCoord.y * 2.0) * vExtent;\n", 1)
+
 _CYL_VS = "#version 330 core\n" + _COMMON + """
 layout(location = 0) in vec2 corner;    // x: 0..1 along the bond, y: -1..1 across it
 layout(location = 1) in vec3 pStart;
@@ -186,7 +218,11 @@ _PARTS = ("all", "marks", "positions", "surfaces")
 # BOND_LOD_PIXELS on screen are not drawn (at that zoom they are hidden between balls
 # that touch, and a million of them would cost more than the atoms).
 BOND_LOD_LINES = 50_000
-BOND_LOD_PIXELS = 0.6
+BOND_LOD_PIXELS = 1.5
+# With this many atoms, balls no wider than SPRITE_MAX_PIXELS on screen are drawn as
+# point sprites (one vertex each) instead of instanced quads.
+SPRITE_MIN_ATOMS = 20_000
+SPRITE_MAX_PIXELS = 60.0
 
 
 _SOFTWARE_NAMES = ("llvmpipe", "softpipe", "swrast", "swiftshader", "software")
@@ -270,6 +306,8 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self._dirty = True
         self._dirty_parts: set[str] = set(_PARTS)
         self._sphere_prog: QOpenGLShaderProgram | None = None
+        self._point_prog: QOpenGLShaderProgram | None = None
+        self._point_vao: QOpenGLVertexArrayObject | None = None
         self._cyl_prog: QOpenGLShaderProgram | None = None
         self._sphere_vao: QOpenGLVertexArrayObject | None = None
         self._cyl_vao: QOpenGLVertexArrayObject | None = None
@@ -303,6 +341,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
             ctx = self.context()
             self._f = ctx.extraFunctions()
             self._sphere_prog = _compile(_SPHERE_VS, _SPHERE_FS)
+            self._point_prog = _compile(_POINT_VS, _POINT_FS)
             self._cyl_prog = _compile(_CYL_VS, _CYL_FS)
             self._build_vaos()
             self._surfaces = SurfaceGL(self._f, _compile, _COMMON)
@@ -321,13 +360,13 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
             self._surfaces.free()
         for buf in self._buffers.values():
             buf.destroy()
-        for vao in (self._sphere_vao, self._cyl_vao):
+        for vao in (self._sphere_vao, self._cyl_vao, self._point_vao):
             if vao is not None:
                 vao.destroy()
         self._buffers.clear()
         self._uniforms.clear()
-        self._sphere_prog = self._cyl_prog = None
-        self._sphere_vao = self._cyl_vao = self._surfaces = None
+        self._sphere_prog = self._cyl_prog = self._point_prog = None
+        self._sphere_vao = self._cyl_vao = self._point_vao = self._surfaces = None
         self._ok = False
         self._dirty = True
         self._dirty_parts = set(_PARTS)
@@ -373,6 +412,13 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
                                                 ("a_mark", 1, 1))):
             self._attrib(sp, loc, buf, size, div)
         self._sphere_vao.release()
+        pp = self._point_prog
+        assert pp is not None
+        self._point_vao = self._vao()
+        for loc, (buf, size) in enumerate((("a_pos", 3), ("a_rad", 1), ("a_col", 4),
+                                           ("a_mark", 1)), start=1):
+            self._attrib(pp, loc, buf, size, 0)
+        self._point_vao.release()
         self._cyl_vao = self._vao()
         upload(self._buffer("strip"), [[0, -1], [1, -1], [0, 1], [1, 1]])
         for loc, (buf, size, div) in enumerate((("strip", 2, 0), ("l_start", 3, 1),
@@ -435,6 +481,16 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         f.glUniform2f(loc("uViewport"), w, h)
         f.glUniform1f(loc("uDepth"), depth)
 
+    def _sprites(self) -> bool:
+        """Whether this frame draws the balls as point sprites (see :data:`SPRITE_MIN_ATOMS`)."""
+        if self._n_atoms < SPRITE_MIN_ATOMS:
+            return False
+        sd = self._view.scene
+        rmax = sd.cache.get("radius_max")
+        if rmax is None:
+            rmax = sd.cache["radius_max"] = float(sd.radius.max()) if sd.count else 0.0
+        return 2.7 * rmax * float(self._view.camera.scale) <= SPRITE_MAX_PIXELS
+
     def _bonds_visible(self) -> bool:
         """Whether this frame draws the bonds (see :data:`BOND_LOD_LINES`)."""
         return (self._n_segs <= BOND_LOD_LINES
@@ -485,12 +541,21 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
             self._cyl_vao.bind()
             f.glDrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, self._n_segs)
             self._cyl_vao.release()
-        self._sphere_prog.bind()
-        self._set_uniforms(self._sphere_prog, w, h, depth)
-        self._sphere_vao.bind()
-        f.glDrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, self._n_atoms)
-        self._sphere_vao.release()
-        self._sphere_prog.release()
+        if self._sprites() and self._point_prog is not None and self._point_vao is not None:
+            f.glEnable(gl.PROGRAM_POINT_SIZE)
+            self._point_prog.bind()
+            self._set_uniforms(self._point_prog, w, h, depth)
+            self._point_vao.bind()
+            f.glDrawArrays(gl.POINTS, 0, self._n_atoms)
+            self._point_vao.release()
+            self._point_prog.release()
+        else:
+            self._sphere_prog.bind()
+            self._set_uniforms(self._sphere_prog, w, h, depth)
+            self._sphere_vao.bind()
+            f.glDrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, self._n_atoms)
+            self._sphere_vao.release()
+            self._sphere_prog.release()
         if self._surfaces is not None:
             self._surfaces.draw(lambda prog: self._set_uniforms(prog, w, h, depth))
         wanted = self._arrows.wanted()
