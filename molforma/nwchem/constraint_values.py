@@ -101,6 +101,7 @@ register({
 
 
 def word(code: str) -> str:
+    """The word a message code names, in the display language."""
     from molforma.i18n import render
 
     return render(code, {})
@@ -114,6 +115,7 @@ def _number(value: Any) -> float | None:
 
 
 def atom_ids(value: Any, what: str) -> list[str]:
+    """The 2-4 atom ids of a constraint entry, checked (``what`` names the entry in errors)."""
     if not isinstance(value, list | tuple) or not 2 <= len(value) <= 4 \
             or not all(isinstance(a, str) and 0 < len(a) <= 32 for a in value) \
             or len(set(value)) != len(value):

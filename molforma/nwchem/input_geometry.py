@@ -27,6 +27,7 @@ __all__ = [
 
 
 def project_block(project: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """A copy of one block of a project envelope (``document``, ``calculation``...), empty if absent."""
     value = project.get(key, {})
     return dict(value) if isinstance(value, Mapping) else {}
 
@@ -136,7 +137,9 @@ def symmetry_hazard(project: Mapping[str, Any]) -> str | None:
 
 
 def geometry_lines(project: Mapping[str, Any], adv: AdvancedSettings,
-              scan_value: float | None = None) -> list[str]:
+                   scan_value: float | None = None) -> list[str]:
+    """The ``charge`` line and the ``geometry`` block (with the zcoord constraints; the
+    scanned coordinate set to ``scan_value`` when given)."""
     from molforma.nwchem import constraints
 
     doc = project_block(project, "document")
@@ -185,6 +188,7 @@ def scan_geometry(adv: AdvancedSettings) -> Any:
 
 
 def fixed_atom_lines(project: Mapping[str, Any]) -> list[str]:
+    """The ``constraints`` block fixing the project's fixed atoms (none: no block)."""
     atoms = project_block(project, "document").get("atoms") or []
     fixed = [str(i) for i, a in enumerate(atoms, start=1) if a.get("fixed")]
     if not fixed:

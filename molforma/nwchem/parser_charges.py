@@ -51,6 +51,7 @@ def _table_rows(tx: OutputText, end: int, limit: int) -> list[str]:
 
 
 def on_mulliken(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
+    """Mulliken charges of the total density (the spin density goes to :func:`on_mulliken_spin`)."""
     text = line.strip()
     if text == "Mulliken analysis of the spin density":
         on_mulliken_spin(st, tx, line, start, end)
@@ -70,6 +71,7 @@ def on_mulliken(st: PropertyState, tx: OutputText, line: str, start: int, end: i
 
 
 def on_mulliken_spin(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
+    """Mulliken spin populations of the spin density, one per atom."""
     if line.strip() != "Mulliken analysis of the spin density":
         return
     spins: list[float] = []
@@ -100,6 +102,7 @@ def _gross_rows(st: PropertyState, tx: OutputText, end: int) -> list[re.Match[st
 
 
 def on_gross_population(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
+    """The property module's gross populations as the atoms' charges."""
     charges = [(m.group(2), d_float(m.group(3)) - d_float(m.group(4)))
                for m in _gross_rows(st, tx, end)]
     if charges:
@@ -128,6 +131,7 @@ def _frame_text(ref: int | None) -> str:
 
 
 def on_multipole(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
+    """Keep the multipole analysis's lines; :func:`multipole_moments` reads the last at the end."""
     # Every SCF prints one; only the last is reported, so it is parsed at the end.
     if st.chem.moments is not None and st.chem.moments.source == "property":
         return  # the property task's numbers are more precise; keep them
@@ -149,6 +153,7 @@ def density_level(st: PropertyState) -> str | None:
 
 def multipole_moments(lines: list[str], ref: int | None,
                        level: str | None) -> Moments | None:
+    """Dipole and quadrupole of a multipole analysis's lines; None without a dipole."""
     dipole = [0.0, 0.0, 0.0]
     quad: dict[str, float] = {}
     found = False
@@ -179,6 +184,7 @@ def _norm(v: list[float]) -> float:
 
 
 def on_dipole(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
+    """The property module's dipole moment (a.u. and Debye) and its expansion point."""
     if line.strip() != "Dipole Moment":
         return
     origin = [0.0, 0.0, 0.0]
@@ -208,6 +214,7 @@ def on_dipole(st: PropertyState, tx: OutputText, line: str, start: int, end: int
 
 
 def on_quadrupole(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
+    """The property module's quadrupole moments, added to its dipole's moments."""
     quad: dict[str, float] = {}
     for ln in tx.lines_after(end, 12):
         m = QUADRUPOLE_ROW.match(ln)

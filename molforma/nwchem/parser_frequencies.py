@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 
 def on_modes(st: ParserState, tx: OutputText, line: str, start: int, end: int) -> None:
+    """The projected normal modes (frequencies and displacement columns); an unprojected block gives only its frequencies."""
     cur = end
     projected = False
     for _ in range(4):
@@ -151,6 +152,7 @@ def saddle_check(st: ParserState, modes: list[Mode]) -> tuple[bool, str | None] 
 
 
 def on_ir(st: ParserState, tx: OutputText, line: str, start: int, end: int) -> None:
+    """The projected IR intensities (km/mol) of the modes, by mode index."""
     cur = end
     rules = 0
     ir: dict[int, float] = {}
@@ -175,6 +177,7 @@ def on_ir(st: ParserState, tx: OutputText, line: str, start: int, end: int) -> N
 
 
 def on_zpe(st: ParserState, tx: OutputText, line: str, start: int, end: int) -> None:
+    """The zero-point correction to the energy (hartree)."""
     m = ZERO_POINT.search(line)
     if m:
         st.zpe = d_float(m.group(1))

@@ -57,10 +57,12 @@ def table() -> tuple[dict[str, Any], ...]:
 
 
 def names() -> tuple[str, ...]:
+    """The solvent names of the table, in its order."""
     return tuple(str(e["name"]) for e in table())
 
 
 def entry(name: str) -> dict[str, Any] | None:
+    """The table's entry of a solvent name (any case), None if unknown."""
     key = name.strip().lower()
     return next((e for e in table() if e["name"] == key), None)
 

@@ -16,6 +16,7 @@ IRC_EXTENSIONS: tuple[str, ...] = (".fxyz", ".bxyz")
 
 
 def is_irc_path(name: str) -> bool:
+    """Whether ``name`` is a reaction-path file of NWChem (``.fxyz``, ``.bxyz``)."""
     return name.lower().endswith(IRC_EXTENSIONS)
 
 
