@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import re
 import typing
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +37,8 @@ from pydantic import (
     TypeAdapter,
     model_serializer,
 )
+
+from molforma.mcp.schema import SCHEMA_MIME, SCHEMA_URI, compact_schema, thin_output_schema
 
 if TYPE_CHECKING:
     from molforma.mcp.bridge import WindowBridge
@@ -148,7 +149,7 @@ class ToolSpec:
 
     def output_schema(self) -> dict[str, Any]:
         """JSON Schema of ``structuredContent``: the output model or the error object."""
-        return _output_schema(self.output)
+        return _output_schema(self.output, self.name)
 
     def definition(self, *, allow_execution_settings: bool = False) -> dict[str, Any]:
         """The ``Tool`` object of ``tools/list``."""
@@ -163,8 +164,8 @@ class ToolSpec:
             "description": self.description,
             "inputSchema": self.input_schema(),
             "outputSchema": self.output_schema(),
+            # The tool's title is above (both eras have Tool.title); annotations carry hints.
             "annotations": {
-                "title": self.title,
                 "readOnlyHint": self.read_only,
                 "destructiveHint": self.destructive,
                 "idempotentHint": self.idempotent,
@@ -190,7 +191,7 @@ class ToolSpec:
 TOOLS: dict[str, ToolSpec] = {}
 
 _ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
-_SCHEMAS: dict[tuple[str, Any], dict[str, Any]] = {}
+_SCHEMAS: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
 def _adapter(tp: Any) -> TypeAdapter[Any]:
@@ -210,229 +211,46 @@ def _input_schema(model: type[BaseModel]) -> dict[str, Any]:
     return _SCHEMAS[key]
 
 
-def _output_schema(model: type[BaseModel]) -> dict[str, Any]:
-    key = ("out", model)
+def full_output_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The output schema with every nested record typed and described (a resource)."""
+    key = ("full", model)
     if key not in _SCHEMAS:
         schema = compact_schema(_adapter(model | ToolErrorObject).json_schema(), output=True)
         # The 2025-11-25 schema wants an object root; anyOf of two objects is one.
-        schema = {"type": "object", **schema}
-        _SCHEMAS[key] = schema
+        _SCHEMAS[key] = {"type": "object", **schema}
     return _SCHEMAS[key]
 
 
-# -- compaction ----------------------------------------------------------------------------------
-# Keywords whose value is a map of names to subschemas, one subschema, or a list of them.
-_SCHEMA_MAPS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
-_SCHEMA_ONE = frozenset({"items", "additionalProperties", "not", "if", "then", "else",
-                         "contains", "propertyNames", "unevaluatedItems",
-                         "unevaluatedProperties"})
-_SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
-# Keywords that constrain only values of their own type, so "A or null" keeps its meaning
-# when A's type and null become one type list.
-_TYPE_SPECIFIC = frozenset({
-    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
-    "maxLength", "pattern", "format", "items", "prefixItems", "minItems", "maxItems",
-    "uniqueItems", "properties", "additionalProperties", "required", "minProperties",
-    "maxProperties"})
-_NULL = {"type": "null"}
-_PLAIN_NAME = re.compile(r"^[a-z][A-Za-z0-9_]*$")
+def _output_schema(model: type[BaseModel], name: str) -> dict[str, Any]:
+    key = ("out", model, name)
+    if key not in _SCHEMAS:
+        shared, elsewhere = _shared_description(model, name)
+        _SCHEMAS[key] = thin_output_schema(full_output_schema(model), name, shared=shared,
+                                           shared_elsewhere=elsewhere)
+    return _SCHEMAS[key]
 
 
-def compact_schema(schema: dict[str, Any], *, output: bool) -> dict[str, Any]:
-    """``schema`` without what only repeats or restates; it admits exactly the same values.
+# An output model this many tools return is a shared record: described once (below).
+SHARED_OUTPUT_TOOLS = 3
 
-    Drops pydantic's ``title`` keywords (a property named ``title`` stays), ``default``
-    values of output schemas and ``null`` defaults of input schemas (absent from
-    ``required`` says the same), ``additionalProperties: true`` (the default) and, in
-    output schemas, the models' docstrings (each field keeps its description). ``A | None``
-    of plain typed schemas becomes a type list (an enum gains ``null``). Then a property
-    schema repeated within this schema is defined once in ``$defs`` (:func:`_share`), and
-    a model used once is written where it is used (:func:`_inline_single_use`).
+
+def _shared_description(model: type[BaseModel], name: str) -> tuple[str | None, bool]:
+    """The description of ``model`` in tool ``name``'s schema, and whether it is a reference.
+
+    (None, False) for a model of its own. A shared record (the edit summary, the window
+    command) is described once per tool list: its docstring, which names its fields, goes
+    to the first tool returning it that exists in every mode the others do (its home); the
+    others say what it is (the docstring up to its colon) and which schema describes it.
     """
-    out = _strip(schema, output)
-    if output:
-        for name, sub in (out.get("$defs") or {}).items():
-            if isinstance(sub, dict) and "properties" in sub:
-                out["$defs"][name] = {k: v for k, v in sub.items() if k != "description"}
-    return _inline_single_use(_share(out))
-
-
-def _strip(node: Any, output: bool) -> Any:
-    if isinstance(node, list):
-        return [_strip(x, output) for x in node]
-    if not isinstance(node, dict):
-        return node
-    out: dict[str, Any] = {}
-    for k, v in node.items():
-        if k == "title" or (k == "default" and (output or v is None)):
-            continue
-        if k in _SCHEMA_MAPS and isinstance(v, dict):
-            out[k] = {name: _strip(sub, output) for name, sub in v.items()}
-        elif k in _SCHEMA_ONE or k in _SCHEMA_LISTS:
-            out[k] = _strip(v, output)
-        else:
-            out[k] = v
-    if out.get("additionalProperties") is True:
-        del out["additionalProperties"]
-    alts = out.get("anyOf")
-    if isinstance(alts, list):
-        one = _one_of_types(alts)
-        if one is not None and not set(one) & (set(out) - {"anyOf"}):
-            del out["anyOf"]
-            out = {**one, **out}
-    return out
-
-
-def _one_of_types(alts: list[Any]) -> dict[str, Any] | None:
-    """One schema admitting what ``anyOf: alts`` admits, or None when there is none simple."""
-    if len(alts) == 2 and _NULL in alts:
-        [other] = [a for a in alts if a != _NULL]
-        if isinstance(other, dict) and set(other) - {"type"} == {"enum"}:
-            return {"enum": [*other["enum"], None]}
-        if isinstance(other, dict) and set(other) - {"type"} == {"const"}:
-            return {"enum": [other["const"], None]}
-    if len(alts) < 2:
-        return None
-    types: list[str] = []
-    merged: dict[str, Any] = {}
-    for a in alts:
-        if not isinstance(a, dict) or not isinstance(a.get("type"), str) or a["type"] in types:
-            return None
-        rest = {k: v for k, v in a.items() if k != "type"}
-        if not set(rest) <= _TYPE_SPECIFIC or set(rest) & set(merged):
-            return None
-        types.append(a["type"])
-        merged.update(rest)
-    return {"type": types, **merged}
-
-
-def _inline_single_use(schema: dict[str, Any]) -> dict[str, Any]:
-    """Write each ``$defs`` entry referenced exactly once where it is referenced.
-
-    A name and a ``$ref`` cost more than they give for a model used once (the error object,
-    most nested models). Kept: the tool's own model (the first branch of the root
-    ``anyOf``, which names what the tool returns), entries a discriminator maps to,
-    entries that refer to themselves, and any whose reference carries a key of its own
-    that the entry has too.
-    """
-    defs = schema.get("$defs")
-    if not isinstance(defs, dict):
-        return schema
-    uses: Counter[str] = Counter()
-    clashes: set[str] = set()
-
-    def count(node: Any) -> None:
-        if isinstance(node, list):
-            for x in node:
-                count(x)
-        elif isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                name = ref[len("#/$defs/"):]
-                uses[name] += 1
-                if (set(node) - {"$ref"}) & set(defs.get(name) or {}):
-                    clashes.add(name)
-            mapping = node.get("mapping")
-            if isinstance(mapping, dict):
-                for target in mapping.values():
-                    if isinstance(target, str) and target.startswith("#/$defs/"):
-                        clashes.add(target[len("#/$defs/"):])
-            for v in node.values():
-                count(v)
-
-    count(schema)
-    root = schema.get("anyOf") or []
-    if root and isinstance(root[0], dict) and isinstance(root[0].get("$ref"), str):
-        clashes.add(root[0]["$ref"].rsplit("/", 1)[1])
-    inline = {name for name, body in defs.items()
-              if uses[name] == 1 and name not in clashes and isinstance(body, dict)
-              and f'"#/$defs/{name}"' not in _key(body)}
-    if not inline:
-        return schema
-
-    def swap(node: Any) -> Any:
-        if isinstance(node, list):
-            return [swap(x) for x in node]
-        if not isinstance(node, dict):
-            return node
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.rsplit("/", 1)[1] in inline:
-            rest = {k: v for k, v in node.items() if k != "$ref"}
-            return swap({**defs[ref.rsplit("/", 1)[1]], **rest})
-        return {k: (v if k == "$defs" else swap(v)) for k, v in node.items()}
-
-    out: dict[str, Any] = swap(schema)
-    kept = {name: swap(body) for name, body in defs.items() if name not in inline}
-    if kept:
-        out["$defs"] = kept
-    else:
-        out.pop("$defs", None)
-    return out
-
-
-def _key(schema: Any) -> str:
-    return json.dumps(schema, sort_keys=True, separators=(",", ":"))
-
-
-def _share(schema: dict[str, Any]) -> dict[str, Any]:
-    """Define a property schema repeated within ``schema`` once, under ``$defs``.
-
-    Only where it makes the schema shorter. A shared field is named after the property
-    (lower case first, as fields are; models are capitalised), so ``$defs/offset`` is the
-    ``offset`` of every section that has one.
-    """
-    counts: Counter[str] = Counter()
-    names: dict[str, str] = {}
-
-    def count(node: Any) -> None:
-        if isinstance(node, list):
-            for x in node:
-                count(x)
-        elif isinstance(node, dict):
-            for k, v in node.items():
-                if k == "properties" and isinstance(v, dict):
-                    for name, sub in v.items():
-                        key = _key(sub)
-                        counts[key] += 1
-                        names.setdefault(key, name)
-                count(v)
-
-    count(schema)
-    defs = schema.get("$defs") or {}
-    shared: dict[str, str] = {}
-    for key, n in counts.items():
-        # A name goes into a JSON pointer as it is: only plain identifiers are shared.
-        if n < 2 or not _PLAIN_NAME.match(names[key]):
-            continue
-        base = names[key]
-        name, i = base, 2
-        while name in defs or name in shared.values():
-            name, i = f"{base}{i}", i + 1
-        ref = len(_key({"$ref": f"#/$defs/{name}"}))
-        if (n - 1) * len(key) > n * ref + len(name) + 4:
-            shared[key] = name
-    if not shared:
-        return schema
-
-    def swap(node: Any) -> Any:
-        if isinstance(node, list):
-            return [swap(x) for x in node]
-        if not isinstance(node, dict):
-            return node
-        out: dict[str, Any] = {}
-        for k, v in node.items():
-            if k == "properties" and isinstance(v, dict):
-                out[k] = {name: ({"$ref": f"#/$defs/{shared[_key(sub)]}"}
-                                 if _key(sub) in shared else swap(sub))
-                          for name, sub in v.items()}
-            else:
-                out[k] = swap(v)
-        return out
-
-    out: dict[str, Any] = swap(schema)
-    out["$defs"] = {**out.get("$defs", {}),
-                    **{name: swap(json.loads(key)) for key, name in shared.items()}}
-    return out
+    users = [t for t in load_tools().values() if t.output is model]
+    if len(users) < SHARED_OUTPUT_TOOLS:
+        return None, False
+    modes = frozenset().union(*(t.modes for t in users))
+    home = next((t for t in users if t.modes >= modes), users[0]).name
+    doc = " ".join((model.__doc__ or "").split())
+    if name == home or ":" not in doc:
+        return doc, False
+    return f"{doc.split(':', 1)[0]}, as {home}'s outputSchema describes it.", True
 
 
 def tool(
@@ -550,6 +368,26 @@ def load_tools() -> dict[str, ToolSpec]:
     for module in TOOL_MODULES:
         load_module(module)
     return TOOLS
+
+
+def output_schema_resource(mode: str, uri: str) -> list[dict[str, Any]] | None:
+    """The ``contents`` of a tool's full output schema resource (:data:`SCHEMA_URI`).
+
+    None when ``uri`` is not such a resource or names no tool of ``mode``. The full schema
+    types and describes every nested record that ``tools/list`` gives as an open object.
+    """
+    m = _SCHEMA_URI.match(uri)
+    if m is None:
+        return None
+    spec = {t.name: t for t in tools_for(mode)}.get(m["name"])  # type: ignore[arg-type]
+    if spec is None:
+        return None
+    text = json.dumps(full_output_schema(spec.output), ensure_ascii=False)
+    return [{"uri": uri, "mimeType": SCHEMA_MIME, "text": text}]
+
+
+_SCHEMA_URI = re.compile("^" + re.escape(SCHEMA_URI).replace(
+    re.escape("{name}"), "(?P<name>[A-Za-z0-9_.-]{1,64})") + "$")
 
 
 def tools_for(mode: Mode) -> list[ToolSpec]:

@@ -125,11 +125,13 @@ def _clip(text: str) -> str:
 
 
 def list_templates() -> list[dict[str, Any]]:
-    """The ``resourceTemplates`` of every per-document view."""
+    """The ``resourceTemplates`` of every per-document view and of the tool output schemas."""
+    from molforma.mcp.schema import SCHEMA_TEMPLATE
+
     both = {**VIEWS, **INDEXED}
-    return [{"uriTemplate": f"molforma://documents/{{documentId}}/{view}", "name": name,
-             "title": title, "mimeType": mime, "description": desc}
-            for view, (name, title, mime, desc) in both.items()]
+    return [*({"uriTemplate": f"molforma://documents/{{documentId}}/{view}", "name": name,
+               "title": title, "mimeType": mime, "description": desc}
+              for view, (name, title, mime, desc) in both.items()), dict(SCHEMA_TEMPLATE)]
 
 
 def list_resources(state: ServerState) -> list[dict[str, Any]]:
@@ -174,6 +176,14 @@ def read_resource(state: ServerState, uri: Any, *, era: str = "modern") -> list[
     if uri == APP_STATE_URI:
         return [{"uri": uri, "mimeType": "application/json",
                  "text": _clip(json.dumps(_app_state(state), ensure_ascii=False))}]
+    if uri.startswith("molforma://tools/"):
+        # A tool's full output schema (tools/list sends a thin one; molforma.mcp.schema).
+        from molforma.mcp.registry import output_schema_resource
+
+        schema = output_schema_resource(state.mode, uri)
+        if schema is None:
+            raise _not_found(uri, era)
+        return schema
     indexed = _INDEXED_URI.match(uri)
     if indexed is not None:
         if indexed["doc"] not in state.documents:

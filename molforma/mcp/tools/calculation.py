@@ -31,14 +31,13 @@ register({
 
 
 class CalculationInput(ToolInput):
-    documentId: str = Field(description="Document id from list_documents.")
+    documentId: str = Field(description="Id from list_documents.")
     expectedRevision: str = Field(description=_REV)
     action: Literal["start", "cancel", "save_inputs"] = Field(
-        description="start: write a job folder and run NWChem in the background (with "
-        "execution scheduler slurm: submit it to the cluster); cancel: stop the running "
-        "calculation (answers once its processes are gone and its record says cancelled, so "
-        "a start may follow at once; a batch job is cancelled in the cluster); save_inputs: "
-        "write the job folder without running.")
+        description="start: write a job folder and run NWChem in the background (scheduler "
+        "slurm: submit it to the cluster); cancel: stop the running calculation (answers once "
+        "it is gone and recorded cancelled; a batch job is cancelled in the cluster); "
+        "save_inputs: write the job folder without running.")
 
 
 class CalculationOutput(BaseModel):
@@ -97,11 +96,10 @@ def _job_output(doc_id: str, action: str, job: Any, app: dict[str, Any] | None =
 def calculation(ctx: ToolContext, args: CalculationInput,
                 ) -> CalculationOutput | Background[CalculationOutput]:
     """Start the NWChem calculation of the confirmed project in the background, cancel it,
-    or save its input set. Follow a started calculation with the task (Tasks extension) or
-    get_app_state; read results with get_results once it ended. A run NWChem failed (or
-    its time limit stopped) ends its task with an isError result (calculation_failed /
-    calculation_timed_out) carrying NWChem's error line. With a progressToken the task
-    sends notifications/progress (SCF iteration, optimisation step, energy)."""
+    or save its input set. Follow a run with its task or get_app_state, then get_results. A
+    failed or timed-out run ends its task with an isError result (calculation_failed,
+    calculation_timed_out) holding NWChem's error line. With a progressToken the task sends
+    notifications/progress (SCF iteration, optimisation step, energy)."""
     from molforma.app.actor import Actor
     from molforma.app.runs import check_run
 
@@ -200,11 +198,9 @@ class GetAppStateOutput(SparseOutput):
     calculation: CalculationState | None = Field(description="The current or latest "
                                                  "calculation; null before any.")
     results: dict[str, dict[str, Any]] = Field(
-        description="Per document id: the results source, kind, counts and the load "
-        "running or last failed; in the window (--mcp-gui) also playingMode (the vibration "
-        "mode the Results tab animates, 0-based, or null) and shownStructure (the "
-        "trajectory structure it shows, 0-based, or null while a mode is shown or none "
-        "is loaded).")
+        description="Per document id: results source, kind, counts, the load running or "
+        "last failed; --mcp-gui: also playingMode (the mode the Results tab animates) and "
+        "shownStructure (the structure it shows), 0-based or null.")
     workers: list[dict[str, Any]] = Field(
         description="Work running in the background: kind (calculation, results_load, and "
         "in the window history_scan, cleanup, smiles), documentId, status.")

@@ -17,20 +17,18 @@ from molforma.mcp.registry import SparseOutput, ToolInput
 Vec3 = tuple[float, float, float]
 
 
-_DOC_ID = "Document id from list_documents."
+_DOC_ID = "Id from list_documents."
 
 
-_REV = ("Revision from the last answer about this document; the call fails and changes "
-        "nothing when the document has changed since.")
+_REV = "From the last answer; a stale one fails, changing nothing."
 
 
-_ELEMENT = ("Element symbol, e.g. 'C', 'Cl'. Letter case and surrounding spaces are "
-            "normalised to the periodic-table spelling ('cl', 'CL' -> 'Cl'), as in structure "
-            "files; anything that is not an element is refused.")
+_ELEMENT = ("Element symbol, e.g. 'C', 'Cl'; case and spaces are normalised ('cl', 'CL' -> "
+            "'Cl'); anything else is refused.")
 
 
-_PREVIEW = ("True (default): make a candidate, to be confirmed or cancelled with the history "
-            "tool; false: check and apply directly as one undo step.")
+_PREVIEW = ("true (default): make a candidate (history confirm/cancel); false: apply as one "
+            "undo step.")
 
 
 class _Strict(ToolInput):
@@ -54,7 +52,10 @@ class FormulaCount(SparseOutput):
 
 
 class EditSummary(SparseOutput):
-    """The edit summary of SPEC.md section 2 (never the project itself)."""
+    """The edit summary: revision (after the call), project and candidate (formula, atomCount;
+    candidate null when none), addedIds, removedIds, changedIds (at most 1,000 each;
+    idsTruncated when cut), info (what the tool's description says it reports), status
+    running (a move_atoms clean-up still going, no edit yet)."""
 
     revision: str = Field(description="The document's revision after the call.")
     project: FormulaCount = Field(description="The confirmed project.")
@@ -78,13 +79,13 @@ class ListDocumentsInput(_Strict):
 class DocumentInfo(SparseOutput):
     """One open document."""
 
-    documentId: str
-    title: str
-    path: str | None
-    revision: str
-    formula: str
-    atomCount: int
-    hasCandidate: bool
+    documentId: str = Field(description="Its id.")
+    title: str = Field(description="Its title.")
+    path: str | None = Field(description="Its file; null before it is saved.")
+    revision: str = Field(description="Its revision.")
+    formula: str = Field(description="Hill formula of the confirmed project.")
+    atomCount: int = Field(description="Atoms of the confirmed project.")
+    hasCandidate: bool = Field(description="A candidate waits to be confirmed or cancelled.")
     busy: str | None = Field(None, description="Present while edits are refused because work "
                              "runs on the document, e.g. 'geometry clean-up'.")
 
@@ -92,19 +93,20 @@ class DocumentInfo(SparseOutput):
 class ListDocumentsOutput(BaseModel):
     """The documents of this process."""
 
-    documents: list[DocumentInfo]
+    documents: list[DocumentInfo] = Field(
+        description="The open documents: documentId, title, path, revision, formula, "
+        "atomCount, hasCandidate, busy (while work runs on it).")
 
 
 class GetDocumentInput(_DocInput):
     include: list[Literal["project", "candidate"]] | None = Field(
-        None, description="What to return besides the summary: ['project'], ['candidate'], "
-        "both, or [] for revision, formula, atomCount and hasCandidate only. Default: both.")
-    offset: int = Field(0, ge=0, description="First atom of the page (0-based position in "
-                        "the atom list); pass the previous answer's nextOffset to read on.")
-    limit: int | None = Field(None, ge=1, description="Atoms per page. Default: as many as "
-                              "keep the answer under the 100,000-character size hint (a small "
-                              "molecule comes whole). A page holds the bonds whose later atom "
-                              "is on it, so every atom and bond comes exactly once.")
+        None, description="Besides the summary: ['project'], ['candidate'], both (default) "
+        "or [] (the summary only).")
+    offset: int = Field(0, ge=0, description="First atom of the page (0-based); pass the "
+                        "last answer's nextOffset to read on.")
+    limit: int | None = Field(None, ge=1, description="Atoms per page; default: what fits "
+                              "the 100,000-character hint. Each bond comes once, on its later "
+                              "atom's page.")
 
 
 class ResourceLinkInfo(SparseOutput):
@@ -126,8 +128,8 @@ class GetDocumentOutput(SparseOutput):
     atomCount: int = Field(description="Atoms of the confirmed project.")
     hasCandidate: bool = Field(description="A candidate waits to be confirmed or cancelled.")
     project: dict[str, Any] | None = Field(
-        None, description="The confirmed project envelope; for a large structure one page of "
-        "its atoms and bonds (see offset, nextOffset).")
+        None, description="The confirmed project envelope (a large one: a page of its atoms "
+        "and bonds).")
     candidate: dict[str, Any] | None = Field(None, description="The candidate, or null "
                                              "(paged like project).")
     bondCount: int | None = Field(None, description="Bonds of the whole confirmed project.")
@@ -138,8 +140,8 @@ class GetDocumentOutput(SparseOutput):
     complete: bool | None = Field(None, description="True when the envelopes returned are "
                                   "whole (every atom and bond).")
     links: list[ResourceLinkInfo] | None = Field(
-        None, description="Resources holding the whole confirmed project (project JSON, XYZ, "
-        "MOL, NWChem input) when it is paged; also sent as resource_link content items.")
+        None, description="When paged: resources holding the whole project (JSON, XYZ, MOL, "
+        "NWChem input), also as resource_link items.")
 
 
 class OpenFileInput(_EditInput):
@@ -156,9 +158,8 @@ class ImportDocumentInput(_EditInput):
                       "such as 'CCO' or a common name (water, DMSO, 水; info.smiles: the "
                       "SMILES used).")
     format: str = Field(description=f"Format of the text: {names_text(READABLE)}, or smiles "
-                        "(a 3D structure with hydrogens, cleaned up by a force field, replacing "
-                        "the atoms; settings stay; a SMILES RDKit cannot read is refused with "
-                        "smiles_invalid).")
+                        "(a force-field cleaned 3D structure with hydrogens replacing the atoms; "
+                        "settings stay; unreadable: smiles_invalid).")
     frame: int | None = Field(None, ge=0, description="0-based frame of a multi-frame XYZ.")
 
 
@@ -167,11 +168,10 @@ class ExportDocumentInput(_DocInput):
                         "(nwchem: the NWChem input).")
     which: Literal["project", "candidate"] = Field(
         "project", description="Export the confirmed project (default) or the candidate.")
-    offset: int = Field(0, ge=0, description="First character of the text to return; pass "
-                        "the previous answer's nextOffset to read on.")
-    limit: int | None = Field(None, ge=1, description="Characters to return. Default: the "
-                              "whole text when the answer fits the 100,000-character size hint, "
-                              "else as much as fits, with links to resources holding all of it.")
+    offset: int = Field(0, ge=0, description="First character to return; pass the last "
+                        "answer's nextOffset to read on.")
+    limit: int | None = Field(None, ge=1, description="Characters to return; default: what "
+                              "fits the 100,000-character hint, with links to the whole.")
 
 
 class ExportDocumentOutput(SparseOutput):
@@ -186,28 +186,27 @@ class ExportDocumentOutput(SparseOutput):
     nextOffset: int | None = Field(None, description="offset of the next page; null at the "
                                    "end of the text.")
     links: list[ResourceLinkInfo] | None = Field(
-        None, description="Resources holding the whole export (confirmed project only); also "
-        "sent as resource_link content items.")
+        None, description="Resources holding the whole export (confirmed project only), also "
+        "as resource_link items.")
 
 
 class SaveFileInput(_DocInput):
     path: str = Field(description="Where to write the project (*.molforma.json).")
     overwrite: bool | None = Field(
-        None, description="true replaces an existing file, false never does; omitted: the "
-        "client is asked (form elicitation) when it declares it, and only an accept whose "
-        "form holds the boolean overwrite: true replaces the file; else an existing file "
-        "fails.")
+        None, description="true replaces an existing file, false never does; omitted: a "
+        "client that declares form elicitation is asked, and only overwrite: true in the "
+        "accepted form replaces it; else an existing file fails.")
     expectedRevision: str | None = Field(None, description=_REV)
 
 
 class SaveFileOutput(BaseModel):
     """Where and which revision was written."""
 
-    documentId: str
-    path: str
-    revision: str
-    bytes: int
-    overwritten: bool
+    documentId: str = Field(description="The document.")
+    path: str = Field(description="The file written.")
+    revision: str = Field(description="The revision written.")
+    bytes: int = Field(description="Bytes written.")
+    overwritten: bool = Field(description="An existing file was replaced.")
 
 
 class HistoryInput(_DocInput):
@@ -256,14 +255,12 @@ class MoveAtomsInput(_EditInput):
     translate: Vec3 | None = Field(None, description="Displacement [dx, dy, dz] in Angstrom.")
     rotate: Rotation | None = Field(None, description="Rotation about an axis and a centre.")
     cleanup: bool | None = Field(
-        None, description="true: clean up the geometry with a force field (MMFF94, else UFF), "
-        "as the window's 'Clean up geometry': atomIds move (default all), fixed atoms stay; "
-        "info gives the force field and its energy before and after (kcal/mol). A structure "
-        "already clean is refused (cleanup_no_change), never a silent success. It runs in a "
-        "child process: with the Tasks extension the call is a task (tasks/cancel stops it); "
-        "otherwise the answer waits up to 10 s, then says status running and the document "
-        "stays busy (list_documents) until the candidate appears or the clean-up failed; "
-        "history cancel stops it.")
+        None, description="true: force-field clean-up (MMFF94, else UFF) as the window's "
+        "'Clean up geometry': atomIds move (default all), fixed atoms stay; info: the force "
+        "field, energy before and after (kcal/mol). Already clean: refused "
+        "(cleanup_no_change). With Tasks the call is a task (tasks/cancel stops it); else it "
+        "waits up to 10 s, then answers status running and the document stays busy until the "
+        "candidate appears or the clean-up fails; history cancel stops it.")
 
 
 class AtomChange(_Strict):
@@ -327,18 +324,19 @@ class CalculationValues(_Strict):
     reference: Literal["rhf", "rohf", "uhf"] | None = Field(
         None, description="SCF reference; null chooses from the multiplicity.")
     extra_input: str | None = Field(None, description=(
-        "Protected: text added to the input. Always refused, judged as NWChem reads it: "
-        "task shell/python, python blocks, include, load, 'library ... file', lines over "
-        "1,000 characters, lines ending in a backslash (error forbidden_extra_input)."))
+        "Protected: text added to the input. Refused as NWChem reads it "
+        "(forbidden_extra_input): task shell/python, python blocks, include, load, "
+        "'library ... file', lines over 1,000 characters or ending in a backslash."))
     extra_tasks: list[str] | None = Field(None, description=(
         "Protected: extra task lines; the same refusals as extra_input."))
     constraints: list[dict[str, Any]] | None = Field(None, description=(
         "Held in optimisation: [{atoms: 2-4 ids, value: Å/°, null: current}]; [] clears."))
-    excited_roots: int | None = Field(None, ge=1, le=200)
-    excited_spin: Literal["singlets", "triplets", "both"] | None = None
+    excited_roots: int | None = Field(None, ge=1, le=200, description="Excited states to find.")
+    excited_spin: Literal["singlets", "triplets", "both"] | None = Field(
+        None, description="Spin of the excited states.")
     excited_method: Literal["tddft", "tda"] | None = Field(
         None, description="tda: Tamm-Dancoff (CIS with scf).")
-    irc: bool | None = None
+    irc: bool | None = Field(None, description="transition-state: then the reaction path.")
     solvent: str | None = Field(None, description="COSMO solvent (water, thf, ...); null: none.")
     dielectric: float | None = Field(None, description="Custom COSMO dielectric.")
     scan: dict[str, Any] | None = Field(None, description=(
@@ -351,11 +349,10 @@ class SetNwchemInput(_EditInput):
 
 
 class SetAdvancedInput(_EditInput):
-    values: dict[str, Any] = Field(description="Advanced settings by key (see get_catalog "
-                                   "advanced_keys); null restores NWChem's default. An absolute "
-                                   "scratch_dir or permanent_dir must be an existing folder "
-                                   "(work_dir_missing); a relative one is made in each job "
-                                   "folder.")
+    values: dict[str, Any] = Field(description="Advanced settings by key (get_catalog "
+                                   "advanced_keys); null: NWChem's default. An absolute "
+                                   "scratch_dir or permanent_dir must exist (work_dir_missing); "
+                                   "a relative one is made in each job folder.")
 
 
 class ExecutionValues(_Strict):
@@ -365,14 +362,14 @@ class ExecutionValues(_Strict):
     threads: int | None = Field(None, ge=1, le=1024, description="OMP_NUM_THREADS.")
     environment: dict[str, str] | None = Field(None, description="Protected: environment.")
     job_root: str | None = Field(None, description="Where job folders are made: a full path "
-                                 "(~ allowed); a relative one is refused (job_root_relative).")
+                                 "(~ allowed); relative: refused (job_root_relative).")
     reference_dir: str | None = Field(None, description="Extra folder scanned by History.")
     time_limit: float | None = Field(None, gt=0, description="Wall-time limit in seconds "
-                                     "(a batch job's wall time; SLURM rounds up to minutes).")
+                                     "(SLURM rounds up to minutes).")
     scheduler: Literal["local", "slurm"] | None = Field(
         None, description="Protected: local (run here) or slurm (submit to the cluster).")
-    partition: str | None = Field(None, description="SLURM partition (null: the cluster's "
-                                  "default); get_execution lists them under cluster.")
+    partition: str | None = Field(None, description="SLURM partition (null: the default; "
+                                  "get_execution lists them).")
     account: str | None = Field(None, description="Protected: SLURM account.")
     qos: str | None = Field(None, description="SLURM quality of service (null: default).")
     nodes: int | None = Field(None, ge=1, le=4096, description="Nodes of a batch job.")
@@ -394,9 +391,9 @@ class GetExecutionInput(_DocInput):
 class GetExecutionOutput(BaseModel):
     """Execution settings and the server's policy."""
 
-    documentId: str
-    revision: str
-    execution: dict[str, Any]
+    documentId: str = Field(description="The document.")
+    revision: str = Field(description="Its revision.")
+    execution: dict[str, Any] = Field(description="The settings (set_execution's values).")
     trusted: bool = Field(description="The document's protected values equal the trusted ones.")
     policy: dict[str, Any] = Field(description="allowedDirectories, executionSettingsAllowed, "
                                    "trusted values.")
@@ -432,8 +429,9 @@ class ValidateDocumentOutput(SparseOutput):
 
     ok: bool = Field(description="False when any check (of all, not only those shown) is an "
                      "error.")
-    checks: list[CheckEntry] = Field(description="The entries shown: per check code those "
-                                     "from offset on, at most limit of each.")
+    checks: list[CheckEntry] = Field(description="Entries (code, severity: error, warning "
+                                     "or info, message, atoms), per code from offset on, at "
+                                     "most limit of each.")
     revision: str = Field(description="Revision of the document checked.")
     counts: dict[str, int] = Field(description="Entries of each check code.")
     more: list[str] = Field(description="Check codes with entries not shown; read them with "
@@ -469,7 +467,8 @@ class Measurement(SparseOutput):
 class MeasureOutput(SparseOutput):
     """Measured values: one page of the distances, then angles, then dihedrals asked for."""
 
-    distances: list[Measurement] = Field(description="Distances of this page.")
+    distances: list[Measurement] = Field(description="Distances of this page: ids, value, "
+                                         "unit.")
     angles: list[Measurement] = Field(description="Angles of this page.")
     dihedrals: list[Measurement] = Field(description="Dihedrals of this page.")
     revision: str = Field(description="Revision of the document measured.")

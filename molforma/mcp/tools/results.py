@@ -69,25 +69,23 @@ WINDOW_ACTIONS = frozenset({"play_mode", "stop", "show_structure"})
 
 
 class ResultsActionInput(ToolInput):
-    documentId: str = Field(description="Document id from list_documents.")
+    documentId: str = Field(description="Id from list_documents.")
     expectedRevision: str = Field(description=_REV)
     action: Literal["open_file", "open_directory", "reload", "play_mode", "stop",
                     "show_structure", "use_structure"] = Field(
         description="open_file / open_directory / reload load results in the background; "
-        "play_mode (index: mode, amplitude), stop and show_structure (index: structure) act on the "
-        "window's Results tab (--mcp-gui) and answer when the window has done it; "
-        "use_structure (both modes) makes a structure of the loaded results the document's "
-        "geometry (index: structure, default the shown one in the window, else the last = an "
-        "optimisation's final geometry), as a candidate unless preview is false; atoms keep "
-        "their ids when count and elements match. Its edit summary is under edit.")
+        "play_mode (index: mode, amplitude), stop and show_structure (index: structure) act on "
+        "the window's Results tab (--mcp-gui) and answer once done; use_structure makes a "
+        "structure of the loaded results (index; default the shown one, else the last: an "
+        "optimisation's final geometry) the document's geometry, its edit summary under edit; "
+        "atoms keep their ids when count and elements match.")
     path: str | None = Field(None, description="File (output.out, MOLDEN, XYZ) or folder to "
                              "open; not used by reload.")
     index: int | None = Field(None, ge=0, description="Mode or structure index (0-based): "
                               "play_mode, show_structure, use_structure.")
     amplitude: float | None = Field(None, gt=0, description="Window only: play amplitude.")
-    preview: bool = Field(True, description="use_structure only: true (default) makes a "
-                          "candidate to confirm or cancel with the history tool; false applies "
-                          "it as one undo step.")
+    preview: bool = Field(True, description="use_structure: true (default) makes a candidate "
+                          "(history confirm/cancel); false applies it as one undo step.")
 
 
 class ResultsActionOutput(BaseModel):
@@ -210,7 +208,7 @@ def _checked_source(policy: Policy, source: str) -> Path:
 
 
 class GetResultsInput(ToolInput):
-    documentId: str = Field(description="Document id from list_documents.")
+    documentId: str = Field(description="Id from list_documents.")
     section: Literal["summary", "energies", "structures", "modes", "mode_displacements",
                      "files", "log", "excitations", "orbitals", "charges", "scan"] = Field(
         "summary", description="Which part to read. excitations: TDDFT/CIS roots (eV, nm, "
@@ -222,10 +220,9 @@ class GetResultsInput(ToolInput):
     mode: int | None = Field(None, ge=0, description="Mode index for mode_displacements.")
 
 
-_LINKS = ("Resources beside the answer (also resource_link content items): an item too big "
-          "to inline (a structure as XYZ, any item as JSON), the spectrum as CSV (modes), the "
-          "mode as XYZ with displacement vectors (mode_displacements). Absent when there are "
-          "none.")
+_LINKS = ("Resources beside the answer (also resource_link items): an item too big to "
+          "inline (structure XYZ, any item JSON), the spectrum CSV (modes), the mode XYZ with "
+          "displacements; absent if none.")
 
 
 class OmittedItem(SparseOutput):
@@ -262,7 +259,7 @@ class _Section(SparseOutput):
 
 class _ItemPage(_Section):
     offset: int = Field(description="First item of this page.")
-    limit: int | None = Field(description="Items per page asked for or chosen to fit the "
+    limit: int | None = Field(description="Page size asked for or chosen to fit the "
                               "size hint; null: pages of about 40 KiB.")
     nextOffset: int | None = Field(description="offset of the next page; null on the last.")
     total: int = Field(description="Items in the whole section.")
@@ -272,7 +269,9 @@ class SummarySection(_ItemPage):
     """section summary: one item, the summary (also as the summary field)."""
 
     section: Literal["summary"] = Field(description="The section read.")
-    summary: Summary = Field(description="The summary (each field says what it holds).")
+    summary: Summary = Field(description="The summary: final energy and level, energies by "
+                             "kind, charge, multiplicity, <S^2>, frontier orbitals, dipole, "
+                             "thermochemistry, convergence, section counts, warnings, errors.")
     items: list[Summary | OmittedItem] = Field(description="The summary, once.")
 
 
@@ -389,11 +388,10 @@ class GetResultsOutput(RootModel[ResultsSection]):
 @tool("get_results", title="Get results", read_only=True, idempotent=True,
       max_result_chars=MAX_RESULT_CHARS)
 def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
-    """Read the loaded results in pages: summary (energies, convergence, imaginary modes),
-    energies, structures, modes, mode_displacements, files, log, excitations, orbitals,
-    charges, scan. The summary also gives charge, multiplicity, <S^2>, HOMO/LUMO/gap per spin,
-    dipole (with its density's level), thermochemistry, dispersion energy and the
-    highest-level (e.g. CCSD(T)) final energy."""
+    """Read the loaded results in pages: summary (final energy of the highest level, e.g.
+    CCSD(T); convergence, imaginary modes, charge, multiplicity, <S^2>, HOMO/LUMO/gap per
+    spin, dipole, thermochemistry), energies, structures, modes, mode_displacements, files,
+    log, excitations, orbitals, charges, scan."""
     from molforma.results import get_section
 
     ctx.state.document(args.documentId)

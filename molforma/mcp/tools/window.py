@@ -202,12 +202,14 @@ register({
 })
 
 _GUI: tuple[Literal["gui"]] = ("gui",)
-_DOC = "Document id from list_documents (the window's document)."
-_TARGET = "A ui-N id from get_ui or a unique objectName (e.g. 'processesSpin')."
+_DOC = "Id from list_documents (the window's document)."
+_TARGET = "A ui-N id from get_ui or a unique objectName."
 
 
 class WindowCommandOutput(BaseModel):
-    """A window command record: queued, running, done or failed (with the reason)."""
+    """A window command: commandId (for get_ui_command), tool, status (queued, running, done;
+    failed: refused or no effect, error says why), createdAt, startedAt, finishedAt, result
+    (what the window reported), dialogs it opened, app (a task's get_app_state part)."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -358,14 +360,14 @@ class GetUiOutput(BaseModel):
     nodes: list[dict[str, Any]] = Field(description="id, objectName, class, text, value, "
                                         "enabled, visible, tab, blocked, and drivable: the "
                                         "ui_* tools that may drive it (empty: read only).")
-    total: int
-    nextOffset: int | None
+    total: int = Field(description="Nodes in all pages.")
+    nextOffset: int | None = Field(description="offset of the next page; null on the last.")
     activeModal: dict[str, Any] | None = Field(description="The open dialog: title, text, "
                                                "buttons with their ids.")
     blocked: list[dict[str, Any]] | None = Field(
         None, description="With includeBlocked: the person-only controls, with the reason.")
-    currentTab: str | None
-    dialogs: list[dict[str, Any]]
+    currentTab: str | None = Field(description="The main tab shown.")
+    dialogs: list[dict[str, Any]] = Field(description="Message boxes and file dialogs open.")
 
 
 @tool("get_ui", title="Get UI", modes=_GUI, read_only=True, idempotent=True)
@@ -397,8 +399,8 @@ class GetUiItemOutput(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    id: str
-    objectName: str
+    id: str = Field(description="Its ui-N id.")
+    objectName: str = Field(description="Its objectName.")
 
 
 @tool("get_ui_item", title="Get UI item", modes=_GUI, read_only=True, idempotent=True)
@@ -436,11 +438,11 @@ class CaptureScreenshotOutput(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    width: int
-    height: int
-    bytes: int
-    mimeType: str = "image/png"
-    path: str | None = None
+    width: int = Field(description="Pixels.")
+    height: int = Field(description="Pixels.")
+    bytes: int = Field(description="Size of the PNG.")
+    mimeType: str = Field("image/png", description="image/png.")
+    path: str | None = Field(None, description="Where it was saved, when asked.")
     _content: list[dict[str, Any]] = PrivateAttr(default_factory=list)
 
 
