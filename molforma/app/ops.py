@@ -10,15 +10,21 @@ window, "mcp" for the server); it decides trust (SPEC.md section 7).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from itertools import compress
 from operator import itemgetter
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from molforma.app.document_checks import get_catalog, measure, validate_document
+from molforma.app.document_files import export_document, import_document, open_file, save_project
+from molforma.app.document_settings import (
+    get_execution,
+    set_advanced,
+    set_execution,
+    set_nwchem,
+)
 from molforma.document.coordinates import xyz_array
 from molforma.document.document import Document, EditResult, Origin, first_ids
 from molforma.document.elements import normalize_symbol
@@ -33,7 +39,6 @@ from molforma.document.model import (
 )
 from molforma.document.molecule import AtomTable
 from molforma.errors import (
-    MolFormaError,
     UnknownAtomError,
     ValidationError,
 )
@@ -44,29 +49,8 @@ from molforma.formats.computed import (
 )
 from molforma.formats.computed import checked_vector as _vec
 from molforma.i18n import register
-from molforma.app.policy import Policy, check_protected_change
-from molforma.nwchem.protected_text import check_extra_input
-from molforma.nwchem.settings import (
-    PROTECTED_CALCULATION_KEYS,
-    PROTECTED_EXECUTION_KEYS,
-    AdvancedSettings,
-    CalculationSettings,
-    ExecutionSettings,
-)
 
 register({
-    "symmetry_off_open_shell": {
-        "en": "Symmetry is off for this run (noautosym): {shape} can have degenerate frontier "
-              "orbitals, which keep a symmetry-adapted SCF from converging. Set Advanced "
-              "noautosym to false to use symmetry anyway.",
-        "ja": "この計算では対称性を使いません（noautosym）。{shape}はフロンティア軌道が縮退"
-              "しやすく、対称性を使うと SCF が収束しないことがあります。それでも対称性を使う"
-              "には Advanced の noautosym を false にしてください。",
-    },
-    "job_root_suggestion": {
-        "en": "For example: set_execution with job_root '{path}'.",
-        "ja": "例: set_execution で job_root を「{path}」にしてください。",
-    },
     # Same text as the Results tab's (molforma.gui.widgets.results_panel), for both modes.
     "results_bad_structure": {
         "en": "No structure {index}: the results hold {count} structures (0-based).",
@@ -659,319 +643,11 @@ def set_molecule(doc: Document, *, title: str | None = None, charge: int | None 
                     preview=preview, origin=origin)
 
 
-def _settings_edit(doc: Document, block: str, model: type, values: Mapping[str, Any],
-                   protected: Sequence[str], allow_protected: bool, label: str,
-                   expected_revision: str | None, preview: bool, origin: Origin) -> dict[str, Any]:
-    known = set(model.model_fields)  # type: ignore[attr-defined]
-    if not values:
-        raise ValidationError("empty_edit", detail=f"no {block} values given")
-    for k in values:
-        if k not in known:
-            raise ValidationError("unknown_setting", block=block, key=k,
-                                  known=", ".join(sorted(known)))
-
-    def fn(work: Project) -> EditResult:
-        current = work[block]
-        if protected:
-            check_protected_change(current, values, block,
-                                   Policy(allow_execution_settings=allow_protected))
-        if "extra_input" in values or "extra_tasks" in values:
-            check_extra_input(
-                str(values.get("extra_input", current.get("extra_input", ""))),
-                list(values.get("extra_tasks", current.get("extra_tasks", []))),
-            )
-        current.update(values)
-        return EditResult(structure=False)
-
-    return doc.edit(fn, label=label, expected_revision=expected_revision, preview=preview,
-                    origin=origin)
-
-
-def set_nwchem(doc: Document, values: Mapping[str, Any], *, allow_protected: bool = True,
-               expected_revision: str | None = None, preview: bool = True,
-               origin: Origin = "user") -> dict[str, Any]:
-    """Change calculation conditions; extra input/tasks only when ``allow_protected``.
-
-    A functional is stored by its table name (an alias or an equal ``xc`` line becomes
-    the name); one the table does not know is refused (``unknown_functional``). A basis
-    neither the catalogue nor the library here knows is set, with a warning in
-    ``info.warnings`` naming the nearest library names (it may be a custom basis).
-    ``constraints`` and ``scan`` (:mod:`molforma.nwchem.constraints`) are checked against
-    the molecule; a constraint without a value, or a scan without a start, takes the
-    coordinate's current value.
-    """
-    from molforma.nwchem import functionals
-    from molforma.nwchem.value_grammar import validate_functional_text
-
-    values = dict(values)
-    # A solvent and a custom dielectric constant are two ways to give COSMO its one
-    # constant: choosing one clears the other (both given at once is refused).
-    if values.get("solvent") is not None and "dielectric" not in values:
-        values["dielectric"] = None
-    if values.get("dielectric") is not None and "solvent" not in values:
-        values["solvent"] = None
-    if "constraints" in values or "scan" in values:
-        values = _constraint_values(doc, values)
-    functional = values.get("functional")
-    if isinstance(functional, str) and functional.strip():
-        entry = functionals.find_entry(functional)  # aliases may hold ω: not xc text
-        values["functional"] = str(entry["name"]) if entry is not None else \
-            functionals.canonical(validate_functional_text(functional))
-    out = _settings_edit(doc, "calculation", CalculationSettings, values,
-                         PROTECTED_CALCULATION_KEYS, allow_protected, "Set calculation",
-                         expected_revision, preview, origin)
-    calc = {**(doc.candidate if preview and doc.candidate is not None else doc.project)
-            .get("calculation", {})}
-    warnings = [w for w in functionals.calculation_warnings(calc)
-                if w["field"].split(".")[1] in values]
-    if warnings:
-        from molforma.i18n import render
-
-        out["info"] = {**out.get("info", {}), "warnings": [
-            {"code": w["code"], "message": render(w["code"], w["details"]),
-             "field": w["field"], "details": w["details"]} for w in warnings]}
-    return out
-
-
-def _constraint_values(doc: Document, values: dict[str, Any]) -> dict[str, Any]:
-    """Constraints and a scan normalised, an omitted value or scan start taken from the
-    current geometry, and judged against the molecule and the task they would run with
-    (unknown atom ids, fixed atoms, a scan without optimize): refused with nothing changed.
-    """
-    from molforma.nwchem import constraints
-
-    atoms = atoms_of(doc.project)
-    values = constraints.fill_values(values, atoms)
-    calc = {**(doc.project.get("calculation") or {}), **values}
-    constraints.check_project({"document": {"atoms": atoms}, "calculation": calc})
-    return values
-
-
-_TABLE_FUNCTIONAL_CHECKS = ("functional_unknown", "functional_other_name",
-                            "functional_with_dispersion")
-
-
-def _setting_checks(project: Project, out: dict[str, Any]) -> dict[str, Any]:
-    """The functional judged by the functional table (an unknown one is an error, as the
-    run would refuse it; an alias is fine) and an unknown basis with its nearest library
-    names, in place of the structure checker's name-only remarks."""
-    from molforma.errors import ValidationError
-    from molforma.i18n import render
-    from molforma.nwchem import functionals
-
-    calc = project.get("calculation") or {}
-    checks = [c for c in out.get("checks", []) if c["code"] != "basis_unknown"]
-    if calc.get("theory") == "dft" and str(calc.get("functional", "")).strip():
-        try:
-            functionals.check(str(calc["functional"]))
-        except ValidationError as exc:
-            # The checker's advice for "b3lyp-d3bj" or "pbe" is the more precise sentence.
-            if not any(c["code"] in _TABLE_FUNCTIONAL_CHECKS[1:] for c in checks):
-                checks = [c for c in checks if c["code"] not in _TABLE_FUNCTIONAL_CHECKS]
-                checks.append({"code": exc.code, "severity": "error",
-                               "message": exc.message(), "atoms": []})
-        else:
-            checks = [c for c in checks if c["code"] not in _TABLE_FUNCTIONAL_CHECKS]
-    for w in functionals.calculation_warnings(calc):
-        checks.append({"code": w["code"], "severity": "warning",
-                       "message": render(w["code"], w["details"]), "atoms": []})
-    return {**out, "ok": not any(c["severity"] == "error" for c in checks), "checks": checks}
-
-
-def set_advanced(doc: Document, values: Mapping[str, Any], *,
-                 expected_revision: str | None = None, preview: bool = True,
-                 origin: Origin = "user") -> dict[str, Any]:
-    """Change advanced settings by key (null restores NWChem's default); an absolute
-    scratch or permanent directory that does not exist is refused."""
-    from molforma.jobs.folders import check_work_dirs
-
-    check_work_dirs(values)
-    return _settings_edit(doc, "advanced", AdvancedSettings, values, (), True,
-                          "Set advanced settings", expected_revision, preview, origin)
-
-
-def set_execution(doc: Document, values: Mapping[str, Any], *, allow_protected: bool = True,
-                  expected_revision: str | None = None, preview: bool = True,
-                  origin: Origin = "user") -> dict[str, Any]:
-    """Change execution settings; executable, launcher, environment only when allowed.
-    An empty or relative job root is refused."""
-    if "job_root" in values:
-        from molforma.jobs.folders import check_job_root
-
-        check_job_root(values["job_root"])
-    return _settings_edit(doc, "execution", ExecutionSettings, values,
-                          PROTECTED_EXECUTION_KEYS, allow_protected, "Set execution",
-                          expected_revision, preview, origin)
-
-
-def get_execution(doc: Document) -> dict[str, Any]:
-    """The execution block of the confirmed project."""
-    return dict(doc.project["execution"])
-
-
-# ---------------------------------------------------------------------------------------------
-# Files
-
-
-def _load_loaded(doc: Document, loaded: Any, label: str, expected_revision: str | None,
-                 preview: bool, origin: Origin) -> dict[str, Any]:
-    if isinstance(loaded, dict):
-        return doc.load(loaded, label=label, expected_revision=expected_revision,
-                        preview=preview, origin=origin)
-    from molforma.formats import apply_structure
-
-    # ``loaded`` was read for this edit alone: its atoms become the document's, uncopied
-    return doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True, owned=True),
-                    label=label, expected_revision=expected_revision, preview=preview,
-                    origin=origin, replaces_structure=True)
-
-
-def open_file(doc: Document, path: str, *, format: str | None = None, frame: int | None = None,
-              expected_revision: str | None = None, preview: bool = True,
-              origin: Origin = "user") -> dict[str, Any]:
-    """Load a project (whole, one undo step) or a structure file (atoms and bonds only)."""
-    from molforma.formats import read_file
-
-    doc.check_revision(expected_revision, allow_candidate=False)  # before reading a large file
-    # numbered as the document will number them (a later edit makes loading rename them)
-    loaded = read_file(str(path), format, frame=frame,
-                       first_id=doc.first_free_id())
-    out = _load_loaded(doc, loaded, f"Open {Path(path).name}", expected_revision, preview, origin)
-    if isinstance(loaded, dict) and not preview and origin != "mcp":
-        doc.mark_saved(str(path))
-    return out
-
-
-def import_document(doc: Document, text: str, format: str, *, frame: int | None = None,
-                    expected_revision: str | None = None, preview: bool = True,
-                    origin: Origin = "user") -> dict[str, Any]:
-    """Like :func:`open_file`, from a string in ``format``."""
-    from molforma.formats import read_text
-
-    loaded = read_text(text, format, frame=frame,
-                       first_id=doc.first_free_id())
-    return _load_loaded(doc, loaded, f"Import {format}", expected_revision, preview, origin)
-
-
-def export_document(doc: Document, format: str, *, which: str = "project") -> str:
-    """The confirmed project (or the candidate) as text in ``format``."""
-    from molforma.formats import write_text
-
-    proj = doc.candidate if which == "candidate" and doc.candidate is not None else doc.project
-    # Stored projects are never changed, so the text of one is the text while it is held:
-    # paging through an export (export_document offset/nextOffset) writes it once.
-    key = (id(proj), format.strip().lower())
-    if key[1] not in _CACHED_FORMATS:  # an input file may depend on more than the project
-        return write_text(proj, format)
-    with _EXPORTS_LOCK:
-        hit = _EXPORTS.get(key)
-        if hit is not None and hit[0] is proj:
-            return hit[1]
-    text = write_text(proj, format)
-    with _EXPORTS_LOCK:
-        _EXPORTS[key] = (proj, text)  # the reference keeps the id from reuse
-        while len(_EXPORTS) > _EXPORTS_KEPT:
-            _EXPORTS.pop(next(iter(_EXPORTS)))
-    return text
-
-
-# Exported texts of the last few stored projects (see export_document).
-_EXPORTS: dict[tuple[int, str], tuple[Project, str]] = {}
-_EXPORTS_KEPT = 4
-_CACHED_FORMATS = frozenset({"project", "xyz", "mol", "sdf", "pdb", "cml", "mol2"})
-_EXPORTS_LOCK = threading.Lock()
-
-
-def save_project(doc: Document, path: str, *, set_path: bool = False) -> str:
-    """Write the confirmed project to ``path`` atomically; refused while a candidate exists."""
-    from molforma.fileio import atomic_write_text, strict_json_dumps
-
-    with doc.lock:
-        if doc.candidate is not None:
-            raise MolFormaError("save_with_candidate")
-        text = strict_json_dumps(doc.project, "The project", ensure_ascii=False, indent=1) + "\n"
-        rev = doc.revision
-    atomic_write_text(path, text)
-    if set_path:
-        doc.mark_saved(str(path))
-    return rev
-
-
-# ---------------------------------------------------------------------------------------------
-# Read-only helpers
-
-
-def validate_document(doc: Document, policy: Policy | None = None) -> dict[str, Any]:
-    """Checks before running (parity, contacts, basis coverage, fragments, input problems);
-    with ``policy`` (MCP) also the folders a start would refuse: a job root or an advanced
-    path outside the allowed directories, with the setting to change."""
-    from molforma.catalog import basis_elements
-    from molforma.document import chemistry
-    from molforma.jobs.folders import folder_problems
-
-    out = _setting_checks(doc.project, chemistry.validate(doc.project, basis_elements))
-    symmetry = _symmetry_choice(doc.project)
-    if symmetry is not None:
-        out = {**out, "checks": [*out.get("checks", []), symmetry]}
-    folders = [{"code": p["code"], "severity": "error", "message": p["message"], "atoms": []}
-               for p in folder_problems(doc.project)]
-    if policy is not None and not folders:
-        folders = _policy_problems(doc.project, policy)
-    if folders:
-        out = {**out, "ok": False, "checks": [*out.get("checks", []), *folders]}
-    return out
-
-
-def _symmetry_choice(project: Project) -> dict[str, Any] | None:
-    """An ``info`` check saying that automatic symmetry is off, and why, when the input
-    writer chose so (molforma.nwchem.input.symmetry_hazard)."""
-    from molforma.i18n import render
-    from molforma.nwchem.input import symmetry_hazard
-
-    if (project.get("advanced") or {}).get("noautosym") is not None:
-        return None
-    hazard = symmetry_hazard(project)
-    if hazard is None:
-        return None
-    return {"code": "symmetry_off_open_shell", "severity": "info", "atoms": [],
-            "message": render("symmetry_off_open_shell",
-                              {"shape": render(f"symmetry_shape_{hazard}", {})})}
-
-
-def _policy_problems(project: Project, policy: Policy) -> list[dict[str, Any]]:
-    """What ``calculation start`` would refuse about the folders, as validate entries."""
-    from molforma.app.actor import Actor
-    from molforma.app.runs import check_folders
-    from molforma.errors import FileAccessError
-    from molforma.i18n import render
-
-    try:
-        check_folders(project, policy, Actor.MCP_TOOL)
-    except FileAccessError as exc:
-        message = exc.message()
-        if exc.code == "job_root_not_allowed" and policy.allow_dirs:
-            from molforma.app.files import ALLOWED_JOB_ROOT_NAME
-
-            message += " " + render("job_root_suggestion", {
-                "path": str(policy.allow_dirs[0] / ALLOWED_JOB_ROOT_NAME)})
-        return [{"code": exc.code, "severity": "error", "message": message, "atoms": []}]
-    except (MolFormaError, ValueError):
-        return []  # a broken execution block: the start names it
-    return []
-
-
-def measure(doc: Document, *, distances: Sequence[Sequence[str]] = (),
-            angles: Sequence[Sequence[str]] = (), dihedrals: Sequence[Sequence[str]] = (),
-            which: str = "project") -> dict[str, Any]:
-    """Distances (Å), angles and dihedrals (degrees) between atoms given by id."""
-    from molforma.document import chemistry
-
-    proj = doc.candidate if which == "candidate" and doc.candidate is not None else doc.project
-    return chemistry.measure(proj, distances=distances, angles=angles, dihedrals=dihedrals)
-
-
-def get_catalog(kind: str | None = None) -> dict[str, Any]:
-    """Fragments, ligands, basis sets, functionals, tasks and advanced keys."""
-    from molforma.catalog import get_catalog as _get
-
-    return _get(kind)
+# The settings, files and read-only operations are defined beside this module and are
+# entry points of their tools here too.
+__all__ = ["ATOM_PROPS", "add_atoms", "add_bonded_atom", "add_hydrogens", "change_element",
+           "delete_atoms", "draw_from_atom", "export_document", "get_catalog", "get_execution",
+           "history", "import_document", "measure", "move_atoms", "open_file",
+           "place_fragment", "save_project", "set_advanced", "set_atom_properties", "set_bonds",
+           "set_execution", "set_internal_coordinate", "set_molecule", "set_nwchem",
+           "use_results_structure", "use_structure", "validate_document"]

@@ -1,0 +1,146 @@
+"""Calculation, advanced and execution settings of a document (no Qt; application layer).
+
+Each setter checks the keys against its settings model and hands one edit to
+:meth:`Document.edit` (a candidate or one undo step). The protected values (the
+executable, launcher, environment, extra input and extra tasks) change only when the
+caller allows it, and extra input is judged as NWChem reads it (SPEC.md section 7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from molforma.app.policy import Policy, check_protected_change
+from molforma.document.document import Document, EditResult, Origin
+from molforma.document.model import Project, atoms_of
+from molforma.errors import ValidationError
+from molforma.nwchem.protected_text import check_extra_input
+from molforma.nwchem.settings import (
+    PROTECTED_CALCULATION_KEYS,
+    PROTECTED_EXECUTION_KEYS,
+    AdvancedSettings,
+    CalculationSettings,
+    ExecutionSettings,
+)
+
+
+def _settings_edit(doc: Document, block: str, model: type, values: Mapping[str, Any],
+                   protected: Sequence[str], allow_protected: bool, label: str,
+                   expected_revision: str | None, preview: bool, origin: Origin) -> dict[str, Any]:
+    known = set(model.model_fields)  # type: ignore[attr-defined]
+    if not values:
+        raise ValidationError("empty_edit", detail=f"no {block} values given")
+    for k in values:
+        if k not in known:
+            raise ValidationError("unknown_setting", block=block, key=k,
+                                  known=", ".join(sorted(known)))
+
+    def fn(work: Project) -> EditResult:
+        current = work[block]
+        if protected:
+            check_protected_change(current, values, block,
+                                   Policy(allow_execution_settings=allow_protected))
+        if "extra_input" in values or "extra_tasks" in values:
+            check_extra_input(
+                str(values.get("extra_input", current.get("extra_input", ""))),
+                list(values.get("extra_tasks", current.get("extra_tasks", []))),
+            )
+        current.update(values)
+        return EditResult(structure=False)
+
+    return doc.edit(fn, label=label, expected_revision=expected_revision, preview=preview,
+                    origin=origin)
+
+
+def set_nwchem(doc: Document, values: Mapping[str, Any], *, allow_protected: bool = True,
+               expected_revision: str | None = None, preview: bool = True,
+               origin: Origin = "user") -> dict[str, Any]:
+    """Change calculation conditions; extra input/tasks only when ``allow_protected``.
+
+    A functional is stored by its table name (an alias or an equal ``xc`` line becomes
+    the name); one the table does not know is refused (``unknown_functional``). A basis
+    neither the catalogue nor the library here knows is set, with a warning in
+    ``info.warnings`` naming the nearest library names (it may be a custom basis).
+    ``constraints`` and ``scan`` (:mod:`molforma.nwchem.constraints`) are checked against
+    the molecule; a constraint without a value, or a scan without a start, takes the
+    coordinate's current value.
+    """
+    from molforma.nwchem import functionals
+    from molforma.nwchem.value_grammar import validate_functional_text
+
+    values = dict(values)
+    # A solvent and a custom dielectric constant are two ways to give COSMO its one
+    # constant: choosing one clears the other (both given at once is refused).
+    if values.get("solvent") is not None and "dielectric" not in values:
+        values["dielectric"] = None
+    if values.get("dielectric") is not None and "solvent" not in values:
+        values["solvent"] = None
+    if "constraints" in values or "scan" in values:
+        values = _constraint_values(doc, values)
+    functional = values.get("functional")
+    if isinstance(functional, str) and functional.strip():
+        entry = functionals.find_entry(functional)  # aliases may hold ω: not xc text
+        values["functional"] = str(entry["name"]) if entry is not None else \
+            functionals.canonical(validate_functional_text(functional))
+    out = _settings_edit(doc, "calculation", CalculationSettings, values,
+                         PROTECTED_CALCULATION_KEYS, allow_protected, "Set calculation",
+                         expected_revision, preview, origin)
+    calc = {**(doc.candidate if preview and doc.candidate is not None else doc.project)
+            .get("calculation", {})}
+    warnings = [w for w in functionals.calculation_warnings(calc)
+                if w["field"].split(".")[1] in values]
+    if warnings:
+        from molforma.i18n import render
+
+        out["info"] = {**out.get("info", {}), "warnings": [
+            {"code": w["code"], "message": render(w["code"], w["details"]),
+             "field": w["field"], "details": w["details"]} for w in warnings]}
+    return out
+
+
+def _constraint_values(doc: Document, values: dict[str, Any]) -> dict[str, Any]:
+    """Constraints and a scan normalised, an omitted value or scan start taken from the
+    current geometry, and judged against the molecule and the task they would run with
+    (unknown atom ids, fixed atoms, a scan without optimize): refused with nothing changed.
+    """
+    from molforma.nwchem import constraints
+
+    atoms = atoms_of(doc.project)
+    values = constraints.fill_values(values, atoms)
+    calc = {**(doc.project.get("calculation") or {}), **values}
+    constraints.check_project({"document": {"atoms": atoms}, "calculation": calc})
+    return values
+
+
+def set_advanced(doc: Document, values: Mapping[str, Any], *,
+                 expected_revision: str | None = None, preview: bool = True,
+                 origin: Origin = "user") -> dict[str, Any]:
+    """Change advanced settings by key (null restores NWChem's default); an absolute
+    scratch or permanent directory that does not exist is refused."""
+    from molforma.jobs.folders import check_work_dirs
+
+    check_work_dirs(values)
+    return _settings_edit(doc, "advanced", AdvancedSettings, values, (), True,
+                          "Set advanced settings", expected_revision, preview, origin)
+
+
+def set_execution(doc: Document, values: Mapping[str, Any], *, allow_protected: bool = True,
+                  expected_revision: str | None = None, preview: bool = True,
+                  origin: Origin = "user") -> dict[str, Any]:
+    """Change execution settings; executable, launcher, environment only when allowed.
+    An empty or relative job root is refused."""
+    if "job_root" in values:
+        from molforma.jobs.folders import check_job_root
+
+        check_job_root(values["job_root"])
+    return _settings_edit(doc, "execution", ExecutionSettings, values,
+                          PROTECTED_EXECUTION_KEYS, allow_protected, "Set execution",
+                          expected_revision, preview, origin)
+
+
+def get_execution(doc: Document) -> dict[str, Any]:
+    """The execution block of the confirmed project."""
+    return dict(doc.project["execution"])
+
+
