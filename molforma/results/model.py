@@ -40,7 +40,7 @@ class _Model(BaseModel):
 class EnergyPoint(_Model):
     """One energy printed by the program: an SCF/DFT/MP2 total or an optimisation step."""
 
-    index: int  # 0-based position in the energies list
+    index: int = Field(description="0-based position in the energies list.")
     kind: EnergyKind = Field(
         description="A level's total, an optimization ('@') step or an md (BOMD) step."
     )
@@ -49,11 +49,11 @@ class EnergyPoint(_Model):
     optimization: int | None = Field(None, description="0-based optimisation run (steps only).")
     step: int | None = Field(None, description="Optimisation step number as printed.")
     structureIndex: int | None = Field(None, description="Structure of this step, if known.")
-    deltaE: float | None = None
-    gmax: float | None = None
-    grms: float | None = None
-    xrms: float | None = None
-    xmax: float | None = None
+    deltaE: float | None = Field(None, description="Energy change of the step, hartree.")
+    gmax: float | None = Field(None, description="Largest gradient component (a.u.).")
+    grms: float | None = Field(None, description="RMS gradient (a.u.).")
+    xrms: float | None = Field(None, description="RMS step (a.u.).")
+    xmax: float | None = Field(None, description="Largest step component (a.u.).")
     criteriaMet: int | None = Field(
         None, description="Convergence criteria 'ok' at this step (of 4)."
     )
@@ -70,19 +70,19 @@ class EnergyPoint(_Model):
 class Transition(_Model):
     """Occupied -> virtual vector (NWChem's numbers), spin if unrestricted, X/Y part."""
 
-    occupied: int
-    virtual: int
-    spin: str | None = None
-    occupiedSymmetry: str | None = None
-    virtualSymmetry: str | None = None
-    coefficient: float
-    component: str | None = None
+    occupied: int = Field(description="Occupied orbital number as printed.")
+    virtual: int = Field(description="Virtual orbital number as printed.")
+    spin: str | None = Field(None, description="alpha or beta (unrestricted only).")
+    occupiedSymmetry: str | None = Field(None, description="Symmetry of the occupied orbital.")
+    virtualSymmetry: str | None = Field(None, description="Symmetry of the virtual orbital.")
+    coefficient: float = Field(description="Its coefficient in the excitation vector.")
+    component: str | None = Field(None, description="X or Y part (TDDFT), where printed.")
 
 
 class Excitation(_Model):
     """One TDDFT/CIS excited state (root) as NWChem printed it."""
 
-    index: int  # 0-based position in the excitations list
+    index: int = Field(description="0-based position in the excitations list.")
     root: int = Field(description="Root number as printed (per spin manifold).")
     spin: str | None = Field(None, description="'singlet', 'triplet', or None (unrestricted).")
     symmetry: str | None = Field(None, description="Irreducible representation of the state.")
@@ -95,32 +95,33 @@ class Excitation(_Model):
     totalOscillatorStrength: float | None = Field(
         None, description="Dipole + quadrupole + magnetic dipole strength, where printed."
     )
-    spinForbidden: bool = False
-    transitions: list[Transition] = Field(default_factory=list)
+    spinForbidden: bool = Field(False, description="A spin-forbidden root (e.g. a triplet).")
+    transitions: list[Transition] = Field(
+        default_factory=list, description="Its dominant occupied -> virtual transitions.")
 
 
 class Orbital(_Model):
     """One molecular orbital of the last wavefunction printed."""
 
-    index: int  # 0-based position in the orbitals list
+    index: int = Field(description="0-based position in the orbitals list.")
     number: int = Field(description="NWChem's 1-based vector number within its spin.")
-    spin: SpinChannel
+    spin: SpinChannel = Field(description="restricted, alpha or beta.")
     energy: float = Field(description="Orbital energy, hartree.")
-    energyEv: float
+    energyEv: float = Field(description="Orbital energy, eV.")
     occupation: float | None = Field(None, description="Occupation (2, 1 or 0 typically).")
-    symmetry: str | None = None
+    symmetry: str | None = Field(None, description="Irreducible representation, if printed.")
 
 
 class Frontier(_Model):
     """HOMO, LUMO and gap of one spin channel, never mixed with the other channel's."""
 
-    spin: SpinChannel
+    spin: SpinChannel = Field(description="restricted, alpha or beta.")
     homo: float | None = Field(None, description="Highest occupied orbital energy, hartree.")
     lumo: float | None = Field(None, description="Lowest unoccupied orbital energy, hartree.")
     gap: float | None = Field(None, description="LUMO - HOMO, hartree.")
     gapEv: float | None = Field(None, description="LUMO - HOMO, eV.")
-    homoIndex: int | None = None
-    lumoIndex: int | None = None
+    homoIndex: int | None = Field(None, description="The HOMO's index in the orbitals list.")
+    lumoIndex: int | None = Field(None, description="The LUMO's index in the orbitals list.")
 
 
 def frontier_of(orbitals: Sequence[Orbital]) -> list[Frontier]:
@@ -163,7 +164,7 @@ class AtomCharge(_Model):
     """Population-analysis charges of one atom (0-based atom index of the structures)."""
 
     atom: int = Field(description="0-based atom index, the order of the output's geometry.")
-    element: str
+    element: str = Field(description="Element symbol.")
     mulliken: float | None = Field(None, description="Mulliken charge, e.")
     lowdin: float | None = Field(None, description="Löwdin charge, e (where printed).")
     mullikenSpin: float | None = Field(None, description="Mulliken spin population (open shell).")
@@ -185,7 +186,8 @@ class Moments(_Model):
     frame: str = Field(
         description="The frame of the vector: NWChem's orientation of referenceStructure."
     )
-    referenceStructure: int | None = None
+    referenceStructure: int | None = Field(None, description="The structure (index) the "
+                                           "frame belongs to, when known.")
     source: str = Field(description="'property' (property task) or 'multipole analysis'.")
     level: str | None = Field(None, description="Density used: scf or dft (also after MP2/CC).")
 
@@ -215,41 +217,41 @@ class Polarizability(_Model):
     """A linear-response polarizability tensor (a.u.)."""
 
     frequency: float = Field(description="Frequency, a.u. (0 = static).")
-    tensor: list[list[float]]
-    isotropic: float
+    tensor: list[list[float]] = Field(description="3x3 tensor, a.u.")
+    isotropic: float = Field(description="Isotropic polarizability (trace / 3), a.u.")
     level: str | None = Field(None, description="Density used: scf or dft (also after MP2/CC).")
 
 
 class Structure(_Model):
     """One geometry: an input orientation, an optimisation step, a frame or the final one."""
 
-    index: int
+    index: int = Field(description="0-based position in the structures list.")
     label: str = Field(description="'input', 'step N', 'final', 'frame N', 'reference', ...")
-    step: int | None = None
+    step: int | None = Field(None, description="Optimisation step number, when one.")
     energy: float | None = Field(None, description="Energy in hartree, when known.")
-    comment: str | None = None
-    symbols: list[str]
+    comment: str | None = Field(None, description="The XYZ comment line, when one.")
+    symbols: list[str] = Field(description="Element symbols, one per atom.")
     coordinates: list[list[float]] = Field(description="Cartesian coordinates in Angstrom.")
 
 
 class Mode(_Model):
     """One vibrational mode (0-based index, projected frequency)."""
 
-    index: int
+    index: int = Field(description="0-based mode index.")
     frequency: float = Field(description="Frequency in cm-1; negative means imaginary.")
     irIntensity: float | None = Field(None, description="IR intensity in km/mol.")
     imaginary: bool = Field(description="frequency < 0")
     significant: bool = Field(description="frequency < -10 cm-1")
-    hasDisplacements: bool
+    hasDisplacements: bool = Field(description="Its displacement vectors were read.")
 
 
 class FileEntry(_Model):
     """A result file of a folder (animation step files are grouped into one entry per mode)."""
 
-    index: int
-    name: str
+    index: int = Field(description="0-based position in the files list.")
+    name: str = Field(description="File name (an animation: its group name).")
     path: str = Field(description="Path to pass to open_file (for an animation: its group key).")
-    kind: FileKind
+    kind: FileKind = Field(description="nwchem-output, molden, xyz or vibration-animation.")
     size: int = Field(description="Bytes (for an animation: all its step files).")
     mode: int | None = Field(None, description="NWChem mode number of an animation (1-based).")
     steps: int | None = Field(None, description="Number of step files of an animation.")
@@ -258,7 +260,7 @@ class FileEntry(_Model):
 class Message(_Model):
     """A warning or an error NWChem printed."""
 
-    message: str
+    message: str = Field(description="The text NWChem printed.")
     line: int | None = Field(None, description="1-based line in the output file.")
     inputLine: str | None = Field(None, description="The input line NWChem was running.")
 
@@ -266,9 +268,9 @@ class Message(_Model):
 class Summary(_Model):
     """Headline of a result: energies, convergence and counts."""
 
-    program: str | None = None
+    program: str | None = Field(None, description="The program that wrote it, e.g. NWChem.")
     finalEnergy: float | None = Field(None, description="Last energy, hartree.")
-    finalEnergyLabel: str | None = None
+    finalEnergyLabel: str | None = Field(None, description="What the program called it.")
     finalEnergyLevel: str | None = Field(
         None, description="Level of finalEnergy: scf, dft, mp2, ccsd, ccsd(t) or md."
     )
@@ -296,16 +298,18 @@ class Summary(_Model):
         default_factory=list,
         description="Per spin; homo/lumo/gap above are alpha's for open shells.")
     moments: Moments | None = Field(None, description="Dipole (and quadrupole) where printed.")
-    thermochemistry: Thermochemistry | None = None
+    thermochemistry: Thermochemistry | None = Field(
+        None, description="Zero-point, thermal, enthalpy and Gibbs corrections, entropy.")
     dispersionEnergy: float | None = Field(
         None, description="Empirical dispersion correction (DFT-D), hartree."
     )
-    polarizabilities: list[Polarizability] = Field(default_factory=list)
+    polarizabilities: list[Polarizability] = Field(
+        default_factory=list, description="Polarizability tensors, where computed.")
     solvationEnergy: float | None = Field(None, description="COSMO solution - gas, Eh.")
     saddlePoint: bool | None = Field(None, description="Saddle task: 1 imaginary mode.")
-    excitationCount: int = 0
-    orbitalCount: int = 0
-    chargeCount: int = 0
+    excitationCount: int = Field(0, description="Excited states read.")
+    orbitalCount: int = Field(0, description="Orbitals read.")
+    chargeCount: int = Field(0, description="Atoms with population charges read.")
     mdSteps: int = Field(0, description="BOMD (qmd) steps read.")
     zeroPointEnergy: float | None = Field(None, description="Zero-point correction, hartree.")
     scfConverged: bool | None = Field(
@@ -314,25 +318,25 @@ class Summary(_Model):
     optimizationConverged: bool | None = Field(
         None, description="'Optimization converged' printed; null: no optimisation."
     )
-    optimizationSteps: int = 0
+    optimizationSteps: int = Field(0, description="Optimisation steps read.")
     completed: bool | None = Field(
         None, description="NWChem reached its final 'Total times' line."
     )
-    atomCount: int = 0
-    formula: str | None = None
-    energyCount: int = 0
-    structureCount: int = 0
-    modeCount: int = 0
-    imaginaryModes: int = 0
-    significantImaginaryModes: int = 0
-    fileCount: int = 0
+    atomCount: int = Field(0, description="Atoms of the structures.")
+    formula: str | None = Field(None, description="Hill formula of the structures.")
+    energyCount: int = Field(0, description="Energies read.")
+    structureCount: int = Field(0, description="Structures read.")
+    modeCount: int = Field(0, description="Vibrational modes read.")
+    imaginaryModes: int = Field(0, description="Modes with a negative frequency.")
+    significantImaginaryModes: int = Field(0, description="Modes below -10 cm-1.")
+    fileCount: int = Field(0, description="Result files of a folder.")
     animationMode: int | None = Field(
         None, description="NWChem mode number (1-based) of a vibration animation."
     )
-    warningCount: int = 0
-    errorCount: int = 0
+    warningCount: int = Field(0, description="Warnings NWChem printed.")
+    errorCount: int = Field(0, description="Errors NWChem printed.")
     warnings: list[Message] = Field(default_factory=list, description="At most the first 100.")
-    errors: list[Message] = Field(default_factory=list)
+    errors: list[Message] = Field(default_factory=list, description="The errors NWChem printed.")
 
 
 class Results(_Model):

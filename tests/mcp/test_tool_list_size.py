@@ -156,6 +156,8 @@ def test_the_full_output_schema_is_a_resource_and_answers_validate_against_both(
         assert item["mimeType"] == "application/schema+json"
         full[name] = json.loads(item["text"])
         jsonschema.Draft202012Validator.check_schema(full[name])
+        # Every field of every nested record is typed and described there.
+        assert _undescribed(full[name]) == [], name
         # The full schema types and describes what the thin one opens: longer, never less
         # described.
         assert _size(full[name]) >= _size(thin[name]), name
