@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 from molforma.document.origin import mcp_acting
 
 if TYPE_CHECKING:
-    from molforma.document.document import Origin
     from molforma.app.policy import Policy
+    from molforma.document.document import Origin
 
 
 class Actor(enum.Enum):

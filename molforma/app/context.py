@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from molforma.document.document import Document
     from molforma.app.policy import Policy
+    from molforma.document.document import Document
     from molforma.preferences import Preferences
 
 

@@ -22,10 +22,10 @@ from molforma.app.actor import Actor, check_path
 
 if TYPE_CHECKING:
     from molforma.app.context import AppState
+    from molforma.app.policy import Policy
     from molforma.document.document import Document, EditResult
     from molforma.document.model import Project
     from molforma.formats.common import Structure
-    from molforma.app.policy import Policy
     from molforma.preferences import Preferences
 
 Reader = Callable[[str], Any]  # path -> project dict, Structure, or None (the person cancelled)

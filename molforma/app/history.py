@@ -18,8 +18,8 @@ from molforma.app.actor import Actor, check_path
 
 if TYPE_CHECKING:
     from molforma.app.context import AppState
-    from molforma.document.document import Origin
     from molforma.app.policy import ReadGuard
+    from molforma.document.document import Origin
 
 
 def _guard(app: AppState, actor: Actor) -> ReadGuard | None:

@@ -19,8 +19,8 @@ from molforma.i18n import register
 
 if TYPE_CHECKING:
     from molforma.app.actor import Actor
-    from molforma.document.document import Document
     from molforma.app.policy import Policy
+    from molforma.document.document import Document
 
 register({
     "job_root_not_allowed": {
@@ -100,8 +100,8 @@ def check_run(project: Mapping[str, Any], trusted: Mapping[str, Any], *,
         FileAccessError: a folder outside the allowed directories (MCP only).
     """
     from molforma.app.actor import Actor
-    from molforma.document.document import protected_values
     from molforma.app.policy import Policy, may_start
+    from molforma.document.document import protected_values
 
     values = protected_values(dict(project))
     if action == "start" and actor.is_mcp:
