@@ -2,7 +2,7 @@
 
 Loads, scans and other long work share the same three verbs: ``cancel`` asks
 the work to stop at its next check, ``wait`` blocks until it ends, ``done``
-says whether it has. The work itself polls :attr:`cancel_event`.
+says whether it has. The work itself polls the handle's ``_cancel`` event.
 """
 
 from __future__ import annotations
@@ -16,11 +16,6 @@ class BackgroundHandle:
     def __init__(self) -> None:
         self._cancel = threading.Event()
         self._done = threading.Event()
-
-    @property
-    def cancel_event(self) -> threading.Event:
-        """Set when cancellation was asked for; the work polls it."""
-        return self._cancel
 
     @property
     def done(self) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -436,10 +436,6 @@ class Policy:
         finally:
             os.close(fd)
         return resolved
-
-    def check_paths(self, paths: Iterable[str], **kwargs: bool) -> list[Path]:
-        """:meth:`check_path` for several paths; all are checked before any is returned."""
-        return [self.check_path(p, **kwargs) for p in paths]
 
     def check_advanced_paths(self, advanced: Mapping[str, Any],
                              job_root: str | os.PathLike[str] | None = None) -> None:

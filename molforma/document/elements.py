@@ -105,8 +105,3 @@ def default_valence(symbol: str) -> int:
     """Default valence used to fill open valences with hydrogen (-1 when none)."""
     return DEFAULT_VALENCE[atomic_number(symbol)]
 
-
-@lru_cache(maxsize=256)
-def valence_list(symbol: str) -> tuple[int, ...]:
-    """Allowed valences (RDKit's list; -1 means any)."""
-    return tuple(int(v) for v in _table().GetValenceList(atomic_number(symbol)))

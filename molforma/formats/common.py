@@ -172,15 +172,6 @@ def to_int(text: str, fmt: str, line: int | None, what: str = "integer") -> int:
         fail("format_bad_number", fmt, line, reason=f"'{t}' is not an {what}", value=t, what=what)
 
 
-def element_of(symbol: str, fmt: str, line: int | None) -> str:
-    """A valid element symbol (case fixed) or a line-numbered error."""
-    el = elements.normalize_symbol(symbol)
-    if el is None:
-        fail("format_unknown_element", fmt, line, reason=f"unknown element '{symbol}'",
-             symbol=symbol)
-    return el
-
-
 def element_from_label(label: str, fmt: str, line: int | None) -> str:
     """Element of an atom label such as ``C12``, ``Cl_a``, ``HW`` or ``6`` (atomic number).
 

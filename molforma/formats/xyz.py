@@ -159,11 +159,6 @@ def _atom_line(line: str, lineno: int, index: int) -> dict[str, Any]:
     return make_atom(index, el, x, y, z)
 
 
-def count_frames(text: str) -> int:
-    """Number of frames of an XYZ text (the file is checked)."""
-    return len(_frames(numbered_lines(text), keep=lambda _k: False)[0])
-
-
 def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True,
              first_id: int = 1) -> Structure:
     """One frame of an XYZ text; bonds perceived unless ``perceive`` is False.

@@ -323,11 +323,6 @@ class HeadlessServices(BaseServices):
                  "revision": _FIRST_REVISION, "formula": "", "atomCount": 0,
                  "hasCandidate": False}]
 
-    def new_document(self) -> Document:
-        """A new empty document starting with the trusted (Preferences) execution values."""
-        _ = self.documents  # the initial document comes first (its revision is the first)
-        return self._make_document()
-
     def _make_document(self, doc_id: str | None = None) -> Document:
         from molforma.app.files import default_job_root
         from molforma.document.document import Document

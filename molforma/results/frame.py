@@ -14,14 +14,10 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from molforma.nwchem.output_patterns import ECHO_END, ECHO_START
 from molforma.results import rigid
 from molforma.results.model import Results
-
-if TYPE_CHECKING:
-    import numpy as np
 
 _ECHO_START = ECHO_START
 _ECHO_END = ECHO_END
@@ -32,17 +28,6 @@ _UNITS = {"angstrom": 1.0, "angstroms": 1.0, "an": 1.0, "au": _BOHR, "atomic": _
 # off is not the same geometry and is left alone.
 _MAX_FIT_RMSD = 0.05
 _SAME = 1e-6
-
-
-def echoed_geometry(text: str) -> np.ndarray | None:
-    """Coordinates (Å, input order) of the first geometry block in the echoed input deck.
-
-    None when the output has no echo, the block is not Cartesian, or it is unreadable.
-    """
-    import numpy as np
-
-    coords = _echoed_coordinates(text)
-    return np.array(coords) if coords else None
 
 
 def _echoed_coordinates(text: str) -> list[list[float]] | None:

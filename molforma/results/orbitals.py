@@ -21,7 +21,6 @@ import importlib
 import io
 import math
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -474,10 +473,3 @@ def norm_on_grid(values: np.ndarray, grid: Grid) -> float:
     """∫|ψ|² over the grid (about 1 for a normalised orbital on a large, fine grid)."""
     return float(np.sum(values * values) * grid.volume_element)
 
-
-def summarize(orbitals: OrbitalSet, window: Sequence[int] | None = None) -> list[dict[str, Any]]:
-    """Plain records of the orbitals (all, or the indices in ``window``)."""
-    picked = orbitals.orbitals if window is None else [orbitals.orbitals[i] for i in window]
-    return [{"index": o.index, "energy": o.energy, "energyEv": o.energy * 27.211386245988,
-             "occupation": o.occupation, "spin": o.spin, "symmetry": o.symmetry}
-            for o in picked]
