@@ -97,15 +97,22 @@ def current_guard() -> FileGuard | None:
     return getattr(_scope, "guard", None)
 
 
+def _jsonable(value: Any) -> Any:
+    """``json.dumps``'s ``default``: a value that knows its JSON records (a stored
+    project's column tables) written as them."""
+    to_records = getattr(value, "to_records", None)
+    if callable(to_records):
+        return to_records()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def strict_json_dumps(value: Any, what: str = "The data", **kwargs: Any) -> str:
     """``json.dumps`` that never writes ``NaN``/``Infinity`` (not JSON; other readers fail).
 
     Raises:
         ValidationError: ``non_finite_number`` naming where the first one sits.
     """
-    from molforma.document.molecule import jsonable  # a stored project's column tables
-
-    kwargs.setdefault("default", jsonable)
+    kwargs.setdefault("default", _jsonable)
     try:
         return json.dumps(value, allow_nan=False, **kwargs)
     except ValueError:

@@ -37,7 +37,7 @@ from molforma.document.model import (
     check_atom_fields,
     new_atom,
 )
-from molforma.document.molecule import AtomTable
+from molforma.document.tabletypes import is_atom_table
 from molforma.errors import (
     UnknownAtomError,
     ValidationError,
@@ -245,7 +245,7 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
         # The records are shared with the stored state (positions_only): moved atoms get new
         # records in a new list, the others stay the very same objects.
         atoms = atoms_of(work)
-        if isinstance(atoms, AtomTable):
+        if is_atom_table(atoms):
             return _move_table(work, atoms, positions, ids, translate, rotate)
         given: dict[str, Vec] | None = None
         if positions is not None:
@@ -302,7 +302,7 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
                     origin=origin, positions_only=True)
 
 
-def _move_table(work: Project, atoms: AtomTable, positions: Mapping[str, Vec] | None,
+def _move_table(work: Project, atoms: Any, positions: Mapping[str, Vec] | None,
                 ids: Sequence[str] | None, translate: Vec | None,
                 rotate: Mapping[str, Any] | None) -> EditResult:
     """:func:`move_atoms` on a column table: one new coordinate array, every other column

@@ -201,10 +201,10 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
     if isinstance(odoc, dict) and isinstance(ndoc, dict):
         oatoms, natoms = odoc.get("atoms"), ndoc.get("atoms")
         obonds, nbonds = odoc.get("bonds"), ndoc.get("bonds")
-        from molforma.document.molecule import AtomTable, BondTable
+        from molforma.document.tabletypes import is_atom_table, is_bond_table
 
-        tables = (isinstance(oatoms, AtomTable) and isinstance(natoms, AtomTable)
-                  and isinstance(obonds, BondTable) and isinstance(nbonds, BondTable))
+        tables = (is_atom_table(oatoms) and is_atom_table(natoms)
+                  and is_bond_table(obonds) and is_bond_table(nbonds))
         if positions_only:
             if natoms is not oatoms:  # the edit put a new list only when an atom moved
                 change |= Change.POSITIONS

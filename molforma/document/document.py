@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import logging
 import secrets
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -42,7 +43,6 @@ from molforma.document.model import (
     formula,
     new_project,
 )
-from molforma.document.molecule import AtomTable, as_table_project, table_bytes
 from molforma.document.origin import effective_origin
 from molforma.errors import BusyError, CandidateExistsError, MolFormaError, StaleRevisionError
 
@@ -162,10 +162,27 @@ def _capped(ids: Iterable[str]) -> tuple[list[str], bool]:
     return lst[:IDS_CAP], len(lst) > IDS_CAP
 
 
+def _is_table(atoms: Any) -> bool:
+    """Whether ``atoms`` is a column table (numpy and the tables load with the first
+    structure, not when the server starts)."""
+    mod = sys.modules.get("molforma.document.molecule")
+    return mod is not None and isinstance(atoms, mod.AtomTable)
+
+
+def _as_table_project(project: Project) -> Project:
+    doc = project.get("document")
+    if isinstance(doc, dict) and not doc.get("atoms") and not doc.get("bonds") \
+            and "molforma.document.molecule" not in sys.modules:
+        return project  # an empty molecule: lists until the first structure comes
+    from molforma.document.molecule import as_table_project
+
+    return as_table_project(project)
+
+
 def first_ids(atoms: Any, count: int = IDS_CAP + 1) -> list[str]:
     """The first ``count`` atom ids of an atom list or table (an edit summary lists at
     most :data:`IDS_CAP`: a million-atom open never spells a million ids)."""
-    if isinstance(atoms, AtomTable):
+    if _is_table(atoms):
         return [f"a{i}" for i in atoms.ids[:count].tolist()]
     return [a["id"] for a in atoms[:count]]
 
@@ -220,8 +237,8 @@ class Document:
     ) -> None:
         self.id = "doc-" + secrets.token_hex(4)
         self.path = path
-        self._project: Project = as_table_project(project if project is not None
-                                                  else new_project())
+        self._project: Project = _as_table_project(project if project is not None
+                                                   else new_project())
         self._cand: _Candidate | None = None
         self._undo: list[_Step] = []
         self._redo: list[_Step] = []
@@ -465,9 +482,13 @@ class Document:
 
     def _push(self, label: str, origin: Origin, new: Project, change: Change, *,
               trust: bool = True) -> None:
-        seen: set[int] = set()
-        table_bytes(new, seen)
-        cost = table_bytes(self._project, seen)
+        cost = 0
+        if "molforma.document.molecule" in sys.modules:
+            from molforma.document.molecule import table_bytes
+
+            seen: set[int] = set()
+            table_bytes(new, seen)
+            cost = table_bytes(self._project, seen)
         self._undo.append(_Step(label, origin, self._project, new, change, self.path, self.path,
                                 cost))
         if self._undo_limit is not None and len(self._undo) > self._undo_limit:
@@ -500,7 +521,7 @@ class Document:
             old_ids = first_ids(atoms_of(work))
             work.clear()
             # tables are never changed: a project of tables is taken as it is
-            tabled = isinstance(atoms_of(project), AtomTable)
+            tabled = _is_table(atoms_of(project))
             work.update(clone_project(project, structure=not tabled))
             new_ids = first_ids(atoms_of(work))
             return EditResult(added=new_ids, removed=old_ids)
@@ -517,7 +538,7 @@ class Document:
             if cand is None:
                 raise MolFormaError("no_candidate")
             old_atoms, new_atoms = atoms_of(self._project), atoms_of(cand.project)
-            if isinstance(old_atoms, AtomTable) and isinstance(new_atoms, AtomTable):
+            if _is_table(old_atoms) and _is_table(new_atoms):
                 added, removed, _ = _id_sets(old_atoms, new_atoms)
             else:
                 before = {a["id"] for a in old_atoms}
@@ -571,7 +592,7 @@ class Document:
 
     def _diff_summary(self, old: Project, new: Project) -> dict[str, Any]:
         oa, na = atoms_of(old), atoms_of(new)
-        if isinstance(oa, AtomTable) and isinstance(na, AtomTable):
+        if _is_table(oa) and _is_table(na):
             added, removed, changed = _id_sets(oa, na)
             return self.summary(added=added, removed=removed, changed=changed)
         o = {a["id"]: a for a in atoms_of(old)}
@@ -625,7 +646,11 @@ def _idkey(aid: str) -> int:
 def _tabled(old: Project, new: Project) -> Project:
     """``new`` (an edit's copy, changed in place) with its atom and bond lists made column
     tables that share every column equal to ``old``'s (an undo step keeps what changed)."""
-    from molforma.document.molecule import BondTable, DocumentBlock, tables_of
+    doc = new.get("document")
+    if isinstance(doc, dict) and not doc.get("atoms") and not doc.get("bonds") \
+            and "molforma.document.molecule" not in sys.modules:
+        return new  # still no structure: nothing to hold in columns
+    from molforma.document.molecule import AtomTable, BondTable, DocumentBlock, tables_of
 
     doc = new.get("document")
     if not isinstance(doc, dict):

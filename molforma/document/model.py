@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from molforma.document import elements
 from molforma.document import messages as _messages  # noqa: F401  (registers error texts)
+from molforma.document.tabletypes import is_atom_table, is_bond_table
 from molforma.errors import FormatError, ValidationError
 from molforma.formula import hill_formula
 from molforma.nwchem.protected_text import check_project_calculation
@@ -76,16 +77,14 @@ def clone_project(p: Project, *, structure: bool = True) -> Project:
     ``structure=False`` shares the atom and bond lists too, for an edit that only
     replaces them wholesale (loading a file, moving atoms) and never changes them.
     """
-    from molforma.document.molecule import AtomTable, BondTable
-
     out = dict(p)
     doc = dict(p.get("document", {}))
     if structure:
         atoms, bonds = doc.get("atoms", []), doc.get("bonds", [])
         # a table's rows are new dicts already: records to change, nothing stored shared
-        doc["atoms"] = (atoms.to_records() if isinstance(atoms, AtomTable)
+        doc["atoms"] = (atoms.to_records() if is_atom_table(atoms)
                         else [dict(a) for a in atoms])
-        doc["bonds"] = (bonds.to_records() if isinstance(bonds, BondTable)
+        doc["bonds"] = (bonds.to_records() if is_bond_table(bonds)
                         else [dict(b) for b in bonds])
     out["document"] = doc
     for key in ("calculation", "advanced", "execution"):
@@ -115,9 +114,7 @@ _ELEMENT = operator.itemgetter("element")
 
 def formula(atoms: Iterable[Mapping[str, Any]]) -> str:
     """Hill formula of atom dicts or a table (see :func:`molforma.formula.hill_formula`)."""
-    from molforma.document.molecule import AtomTable
-
-    if isinstance(atoms, AtomTable):
+    if is_atom_table(atoms):
         from molforma.formula import hill_formula_counts
 
         return hill_formula_counts(atoms.element_counts())
@@ -126,10 +123,8 @@ def formula(atoms: Iterable[Mapping[str, Any]]) -> str:
 
 def electron_count(p: Project) -> int:
     """Electrons of the neutral atoms minus the molecular charge."""
-    from molforma.document.molecule import AtomTable
-
     atoms = atoms_of(p)
-    if isinstance(atoms, AtomTable):
+    if is_atom_table(atoms):
         return int(atoms.z.sum(dtype="int64")) - int(p["document"].get("charge", 0))
     total = sum(elements.atomic_number(a["element"]) for a in atoms)
     return total - int(p["document"].get("charge", 0))
@@ -264,10 +259,8 @@ def check_contacts(p: Project, touched: Iterable[str] | None = None) -> None:
     Linear in the number of atoms even when thousands share one position: the search
     stops at the first few offending pairs, which the error reports.
     """
-    from molforma.document.molecule import AtomTable
-
     atoms = p["document"]["atoms"]
-    table = atoms if isinstance(atoms, AtomTable) else None
+    table = atoms if is_atom_table(atoms) else None
     query: Any
     if touched is None:
         query = None
@@ -371,13 +364,11 @@ def check_structure(p: Project, touched: Iterable[str] | None = None, *,
     ``"all"`` (also the contacts); the atom limit, charge, multiplicity and
     ``nextAtomId`` are checked always.
     """
-    from molforma.document.molecule import AtomTable, BondTable
-
     doc = p["document"]
     atoms = doc["atoms"]
     if len(atoms) > MAX_ATOMS:
         raise ValidationError("too_many_atoms", count=len(atoms), max=MAX_ATOMS)
-    if isinstance(atoms, AtomTable) and isinstance(doc["bonds"], BondTable):
+    if is_atom_table(atoms) and is_bond_table(doc["bonds"]):
         if checked in ("atoms", "all") or _table_ok(atoms, doc["bonds"], touched):
             _check_charge_and_multiplicity(doc)
             if checked != "all":
@@ -558,10 +549,8 @@ def first_free_id(doc: Mapping[str, Any], ids: list[str] | None = None) -> int:
     """The number of the first atom id a structure loaded into ``doc`` (a project's
     document block) gets: past ``nextAtomId`` and past every id in use (``ids``, the
     atoms' ids when given), as ids are never reused in a document."""
-    from molforma.document.molecule import AtomTable
-
     atoms = doc.get("atoms", [])
-    if ids is None and isinstance(atoms, AtomTable):
+    if ids is None and is_atom_table(atoms):
         top = int(atoms.ids.max()) if len(atoms) else 0
         return max(int(doc.get("nextAtomId", 1) or 1), top + 1)
     if ids is None:

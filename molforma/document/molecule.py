@@ -383,6 +383,19 @@ class AtomTable(Sequence[dict[str, Any]]):
                 for i, more in extra.items()) if m}
         return self._replace(xyz=xyz, extra=extra)
 
+    def with_ids(self, ids: np.ndarray) -> AtomTable:
+        """The same atoms under other ids (a structure numbered into a document)."""
+        ids = np.asarray(ids, dtype=np.int64)
+        if ids.shape != self.ids.shape:
+            raise ValueError("ids of another length")
+        extra = self.extra
+        if extra:
+            new_of = dict(zip(self.ids.tolist(), ids.tolist(), strict=True))
+            extra = {new_of[i]: m for i, m in extra.items()}
+        out = self._replace(ids=ids, extra=extra)
+        out._index = None
+        return out
+
     def take(self, rows: np.ndarray) -> AtomTable:
         """The atoms at ``rows`` (in that order)."""
         rows = np.asarray(rows, dtype=np.int64)

@@ -20,8 +20,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from molforma.document.document import EditResult
+from molforma.document.document import EditResult, first_ids
 from molforma.document.model import Project, first_free_id, new_atom, project_from_json
+from molforma.document.tabletypes import is_atom_table
 from molforma.errors import FileAccessError
 from molforma.file_formats import BY_NAME, EXTENSIONS, READABLE, WRITABLE, names_text
 from molforma.fileio import READ_LIMIT, atomic_write_text, read_text_limited
@@ -221,6 +222,10 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     """
     doc = work["document"]
     checked: Literal["", "atoms", "all"] = s.info.get("checked", "")
+    if is_atom_table(s.atoms):  # a large structure read into columns
+        old = first_ids(doc.get("atoms", []))
+        return _finish(work, s, *_renumbered(s, first_free_id(doc)), old, merge_advanced,
+                       checked)
     old_ids = [a["id"] for a in doc.get("atoms", [])]
     if s.info.get("perceived") and s.charge is None and int(doc.get("charge", 0) or 0):
         # Bond orders perceived as neutral are wrong for an ion: redo them with its charge.
@@ -270,8 +275,26 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     return _finish(work, s, atoms, bonds, start, old_ids, merge_advanced, checked)
 
 
-def _finish(work: Project, s: Structure, atoms: list[dict[str, Any]],
-            bonds: list[dict[str, Any]], start: int, old_ids: list[str], merge_advanced: bool,
+def _renumbered(s: Structure, start: int) -> tuple[Any, Any, int]:
+    """Atoms and bonds of a column structure with the ids a<start>.. (the tables
+    themselves when the reader numbered them so), and ``start``."""
+    import numpy as np
+
+    from molforma.document.molecule import BondTable
+
+    atoms: Any = s.atoms
+    bonds: Any = s.bonds
+    if (len(atoms) and int(atoms.ids[0]) != start) or not np.array_equal(
+            atoms.ids, np.arange(start, start + len(atoms))):
+        new_ids = np.arange(start, start + len(atoms), dtype=np.int64)
+        ra, rb = bonds.rows_in(atoms)
+        bonds = BondTable(new_ids[ra], new_ids[rb], bonds.order, bonds.extra)
+        atoms = atoms.with_ids(new_ids)
+    return atoms, bonds, start
+
+
+def _finish(work: Project, s: Structure, atoms: Any, bonds: Any, start: int,
+            old_ids: list[str], merge_advanced: bool,
             checked: Literal["", "atoms", "all"]) -> EditResult:
     """The second half of :func:`apply_structure`: the molecule's values and settings."""
     doc = work["document"]
@@ -293,5 +316,7 @@ def _finish(work: Project, s: Structure, atoms: list[dict[str, Any]],
     if merge_advanced and s.advanced:
         work["advanced"] = {**dict(work.get("advanced") or {}), **s.advanced}
     # The reader's checks hold for the renumbered copy: ids a<start>.. are new and distinct.
-    return EditResult(added=[a["id"] for a in atoms], removed=old_ids, checked=checked)
+    # The summary lists at most 100 ids: a million-atom open spells only those.
+    info = {"warnings": s.info["warnings"]} if s.info.get("warnings") else {}
+    return EditResult(added=first_ids(atoms), removed=old_ids, checked=checked, info=info)
 

@@ -32,6 +32,7 @@ from molforma.formats.common import (
 )
 from molforma.formats.connectivity import (
     ORDER_PERCEPTION_LIMIT,
+    bonded_pairs,
     saturated_bonds,
     single_bonds,
 )
@@ -179,12 +180,6 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True,
     xs: list[float]
     ys: list[float]
     zs: list[float]
-    if isinstance(coords, _Columns):
-        xs, ys, zs = coords.lists
-        coords = coords.array
-    else:
-        xs, ys, zs = (np.asarray(coords)[:, k].tolist() for k in range(3))
-    atoms = plain_atoms(els, xs, ys, zs, first=first_id)
     comment = lines[start + 1].strip()
     charge = multiplicity = None
     for key, value in _KEYVAL.findall(comment):
@@ -192,6 +187,16 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True,
             charge = int(value)
         else:
             multiplicity = int(value)
+    if len(els) > ORDER_PERCEPTION_LIMIT:
+        array = coords.array if isinstance(coords, _Columns) else np.asarray(coords, float)
+        return _large(els, array, comment, charge, multiplicity, len(frames), perceive,
+                      first_id)
+    if isinstance(coords, _Columns):
+        xs, ys, zs = coords.lists
+        coords = coords.array
+    else:
+        xs, ys, zs = (np.asarray(coords)[:, k].tolist() for k in range(3))
+    atoms = plain_atoms(els, xs, ys, zs, first=first_id)
     seen: dict[str, float] = {}
     if not perceive:
         bonds = []
@@ -217,12 +222,53 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True,
                      multiplicity=multiplicity, frame_count=len(frames), info=info)
 
 
+def _large(els: list[str], xyz: Any, comment: str, charge: int | None,
+           multiplicity: int | None, frame_count: int, perceive: bool,
+           first_id: int) -> Structure:
+    """A structure of more than ORDER_PERCEPTION_LIMIT atoms as column tables: bonds from
+    the distance sweep, their orders fragment by fragment (molforma.formats.fragments);
+    no atom record is made."""
+    from molforma.document.molecule import AtomTable, BondTable
+    from molforma.formats.fragments import fragment_orders
+
+    n = len(els)
+    ids = np.arange(first_id, first_id + n, dtype=np.int64)
+    seen: dict[str, float] = {}
+    info: dict[str, Any] = {"perceived": perceive and charge is None, "first_id": first_id}
+    if perceive:
+        pa, pb = bonded_pairs(xyz, els, seen)
+        atoms = AtomTable.from_columns(ids, els, xyz)
+        found = fragment_orders(atoms.z, xyz, pa, pb, charge)
+        if found.charges.any():
+            atoms = AtomTable(ids, atoms.z, atoms.xyz, charge=found.charges)
+        bonds = BondTable(ids[pa], ids[pb], found.orders)
+        warnings = found.warnings()
+        if warnings:
+            info["warnings"] = warnings
+    else:
+        atoms, bonds = AtomTable.from_columns(ids, els, xyz), BondTable.empty()
+    if "closest" in seen:
+        # As for small files: every atom and bond was made by the document's rules, and the
+        # sweep saw every pair closer than 0.45 Å.
+        info["checked"] = "all" if seen["closest"] >= MIN_DISTANCE else "atoms"
+    return Structure(atoms=atoms, bonds=bonds, title=comment or None,  # type: ignore[arg-type]
+                     charge=charge, multiplicity=multiplicity, frame_count=frame_count,
+                     info=info)
+
+
 def write_xyz(project: Mapping[str, Any]) -> str:
     """The project's atoms as a single-frame XYZ text (title on the comment line)."""
+    from molforma.document.molecule import AtomTable
+
     doc = project["document"]
     atoms = doc.get("atoms", [])
     title = " ".join(str(doc.get("title") or "").split())
     lines = [str(len(atoms)), title]
+    if isinstance(atoms, AtomTable):  # straight from the columns: no atom record is made
+        xs, ys, zs = atoms.xyz.T.tolist()
+        lines += [f"{e:<3}{x:16.8f}{y:16.8f}{z:16.8f}"
+                  for e, x, y, z in zip(atoms.symbols.tolist(), xs, ys, zs, strict=True)]
+        return "\n".join(lines) + "\n"
     for a in atoms:
         lines.append(f"{a['element']:<3}{a['x']:16.8f}{a['y']:16.8f}{a['z']:16.8f}")
     return "\n".join(lines) + "\n"

@@ -138,13 +138,15 @@ def test_an_output_format_that_cannot_be_written_exits_1(tmp_path: Path) -> None
     assert not out.exists()
 
 
-def test_an_input_over_8_mib_is_refused(tmp_path: Path) -> None:
+def test_an_input_over_the_read_limit_is_refused(tmp_path: Path) -> None:
+    from molforma.fileio import READ_LIMIT
+
     src = tmp_path / "big.xyz"
-    src.write_text("1\n" + "x" * (8 * 1024 * 1024) + "\nH 0 0 0\n")
+    src.write_text("1\n" + "x" * READ_LIMIT + "\nH 0 0 0\n")
     out = tmp_path / "out.xyz"
     res = run(src, "-o", out, cwd=tmp_path)
     assert res.returncode == 1
-    assert "8388608" in res.stderr
+    assert str(READ_LIMIT) in res.stderr
     assert not out.exists()
 
 

@@ -1,0 +1,75 @@
+"""Large structures open with their chemistry: bond orders per fragment, said when missing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from molforma.app import ops
+from molforma.document.document import Document
+from molforma.document.molecule import AtomTable, BondTable
+
+
+def benzene_box(n_mol: int, spacing: float = 7.0) -> str:
+    """An XYZ of n_mol benzene molecules on a cubic grid (12 atoms each)."""
+    ang = np.arange(6) * np.pi / 3
+    ring = np.stack([np.cos(ang), np.sin(ang), np.zeros(6)], 1)
+    side = int(np.ceil(n_mol ** (1 / 3)))
+    grid = np.indices((side, side, side)).reshape(3, -1).T[:n_mol] * spacing
+    rows = []
+    for g in grid:
+        rows += [("C", p) for p in 1.39 * ring + g] + [("H", p) for p in 2.47 * ring + g]
+    return f"{len(rows)}\nbenzene box\n" + "".join(
+        f"{e} {x:.6f} {y:.6f} {z:.6f}\n" for e, (x, y, z) in rows)
+
+
+def graphene(cells: int) -> str:
+    """One carbon sheet (a single fragment of 2 * cells**2 unsaturated atoms)."""
+    a1, a2 = np.array([2.46, 0.0, 0.0]), np.array([1.23, 2.1304, 0.0])
+    pts = [i * a1 + j * a2 + d for i in range(cells) for j in range(cells)
+           for d in (np.zeros(3), np.array([1.23, 0.7101, 0.0]))]
+    return f"{len(pts)}\nsheet\n" + "".join(f"C {x:.5f} {y:.5f} {z:.5f}\n" for x, y, z in pts)
+
+
+def _open(tmp_path: Path, name: str, text: str) -> tuple[Document, dict]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    doc = Document()
+    return doc, ops.open_file(doc, str(path), preview=False)
+
+
+def test_a_ten_thousand_atom_benzene_box_opens_with_its_aromatic_rings(tmp_path: Path) -> None:
+    doc, out = _open(tmp_path, "box.xyz", benzene_box(834))
+    atoms = doc.project["document"]["atoms"]
+    bonds = doc.project["document"]["bonds"]
+    assert isinstance(atoms, AtomTable) and isinstance(bonds, BondTable)
+    assert len(atoms) == 10_008 and out["project"]["atomCount"] == 10_008
+    # Kekulé form: every ring has three double bonds, every C-H stays single
+    assert int((bonds.order == 2).sum()) == 3 * 834
+    assert int((bonds.order == 1).sum()) == 9 * 834
+    assert "warnings" not in (out.get("info") or {})
+
+
+def test_a_fragment_too_large_for_orders_is_named_in_the_open_warnings(tmp_path: Path) -> None:
+    doc, out = _open(tmp_path, "sheet.xyz", graphene(24))  # 1,152 carbons, one fragment
+    (warning,) = out["info"]["warnings"]
+    assert warning["code"] == "bond_orders_not_perceived"
+    assert warning["details"] == {"count": 1, "atoms": 1152, "kind": "too_large",
+                                  "limit": 1000}
+    assert "1,000" in warning["message"] and "1152" in warning["message"]
+    assert set(doc.project["document"]["bonds"].order.tolist()) == {1}
+
+
+def test_a_fragment_rdkit_cannot_resolve_is_named_and_keeps_single_bonds(
+        tmp_path: Path) -> None:
+    text = benzene_box(90)  # 1,080 atoms, then a methyl radical far away
+    lines = text.splitlines()
+    lines[0] = str(int(lines[0]) + 4)
+    lines += ["C 500 500 500", "H 501.09 500 500", "H 499.455 500.944 500",
+              "H 499.455 499.056 500"]
+    doc, out = _open(tmp_path, "mixed.xyz", "\n".join(lines) + "\n")
+    (warning,) = out["info"]["warnings"]
+    assert warning["details"]["kind"] == "unresolved" and warning["details"]["atoms"] == 4
+    bonds = doc.project["document"]["bonds"]
+    assert int((bonds.order == 2).sum()) == 3 * 90  # the benzenes still have theirs
