@@ -31,6 +31,7 @@ G1_SOURCES = [
     "molforma/gui/actions.py", "molforma/gui/app.py", "molforma/gui/context.py",
     "molforma/gui/dialogs.py", "molforma/gui/launch.py", "molforma/gui/main_window.py",
     "molforma/gui/workers.py", "molforma/gui/view3d/__init__.py", "molforma/gui/view3d/base.py",
+    "molforma/gui/window_files.py", "molforma/gui/window_panels.py",
     "molforma/gui/view3d/painter.py", "molforma/gui/view3d/opengl.py",
     "molforma/gui/view3d/scene.py", "molforma/gui/widgets/molecule_tab.py",
     "molforma/gui/widgets/molecule_tab_support.py", "molforma/gui/widgets/molecule_texts.py",

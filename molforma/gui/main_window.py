@@ -26,9 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma import file_formats
 from molforma.app import files
-from molforma.app.actor import check_path, window_actor
 from molforma.app.files import opens_as_results
 from molforma.document.changes import Change
 from molforma.document.origin import mcp_acting
@@ -38,43 +36,23 @@ from molforma.gui.actions import (
     ACTIONS,
     ACTIONS_BY_ID,
     MENUS,
-    QT_TRANSLATE_NOOP,
     action_title,
     build_qaction,
 )
 from molforma.gui.context import WINDOW_UNDO_LIMIT, AppContext
 from molforma.gui.dispatcher import GuiDispatcher
 from molforma.gui.widgets.molecule_tab import MoleculeTab
+from molforma.gui.window_panels import PANELS, WindowPanels, missing_text, tr_main
 
 if TYPE_CHECKING:
     from molforma.document.model import Project
     from molforma.formats.common import Structure
+from molforma.gui.window_files import WindowFiles
 
 log = logging.getLogger(__name__)
 
-PROJECT_SUFFIX = ".molforma.json"
 TAB_NAMES = ("molecule", "calculation", "execution", "results", "history")
 
-# (key, module, class, translatable title)
-_PANELS: list[tuple[str, str, str, str]] = [
-    ("calculation", "molforma.gui.widgets.calculation_panel", "CalculationPanel",
-     QT_TRANSLATE_NOOP("MainWindow", "2 Calculation")),
-    ("execution", "molforma.gui.widgets.execution_panel", "ExecutionPanel",
-     QT_TRANSLATE_NOOP("MainWindow", "3 Execution")),
-    ("results", "molforma.gui.widgets.results_panel", "ResultsPanel",
-     QT_TRANSLATE_NOOP("MainWindow", "Results")),
-    ("history", "molforma.gui.widgets.history_panel", "HistoryPanel",
-     QT_TRANSLATE_NOOP("MainWindow", "History")),
-]
-
-# File → Open's filters; Export…'s come from the same table (molforma.file_formats).
-OPEN_FILTER_PATTERNS = file_formats.open_patterns()
-RESULT_FILTER_PATTERNS = file_formats.result_patterns()
-
-
-def _tr_ctx(text: str) -> str:
-    """Translate a string marked with QT_TRANSLATE_NOOP("MainWindow", ...)."""
-    return QApplication.translate("MainWindow", text)
 
 
 def load_launch_file(ctx: AppContext, path: str, loaded: Project | Structure | None = None,
@@ -101,6 +79,7 @@ class MainWindow(QMainWindow):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None, *,
                  defer_panels: bool = False) -> None:
         super().__init__(parent)
+        self.file_commands = WindowFiles(self, self)
         self.ctx = ctx
         self.setObjectName("mainWindow")
         self.mcp_bridge = GuiDispatcher(self)
@@ -118,19 +97,12 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.molecule_tab = MoleculeTab(ctx, self)
         self.tabs.addTab(self.molecule_tab, "")
-        self.panels: dict[str, QWidget] = _Panels(self)
+        self.panels = WindowPanels(ctx, self.tabs, self, self.build_panels)
         self.panels["molecule"] = self.molecule_tab
         # The window opens with the Molecule tab: with ``defer_panels`` the other tabs
         # hold empty pages until the first frame is on screen (or until anything asks
         # for a panel), so the person sees the molecule without waiting for them.
-        self._pending_panels: list[str] = []
-        for key, module, cls_name, _title in _PANELS:
-            if defer_panels:
-                self._pending_panels.append(key)
-                self.tabs.addTab(QWidget(self.tabs), "")
-            else:
-                self.panels[key] = self._make_panel(key, module, cls_name)
-                self.tabs.addTab(self.panels[key], "")
+        self.panels.add_tabs(defer=defer_panels)
         self.tabs.currentChanged.connect(self._tab_changed)
         self._build_menus()
         self.molecule_tab.use_actions(self.actions_by_id)
@@ -153,7 +125,8 @@ class MainWindow(QMainWindow):
     # -- panels built after the first frame ------------------------------------------------
     def event(self, ev: QEvent) -> bool:
         """After the first paint, build the deferred panels once the frame is out."""
-        if (ev.type() == QEvent.Type.Paint and getattr(self, "_pending_panels", None)
+        panels = getattr(self, "panels", None)  # a paint may come before __init__ made it
+        if (ev.type() == QEvent.Type.Paint and panels is not None and panels.pending
                 and not self._build_queued):
             self._build_queued = True
             # A zero timer runs after this paint has been flushed to the screen.
@@ -169,43 +142,11 @@ class MainWindow(QMainWindow):
     def build_panels(self) -> None:
         """Build the panels still pending (no-op when all are built)."""
         self.molecule_tab.build_deferred()
-        if not self._pending_panels:
-            return
-        pending, self._pending_panels = self._pending_panels, []
-        current = self.tabs.currentIndex()
-        blocked = self.tabs.blockSignals(True)
-        try:
-            for i, (key, module, cls_name, title) in enumerate(_PANELS, start=1):
-                if key not in pending:
-                    continue
-                panel = self._make_panel(key, module, cls_name)
-                self.panels[key] = panel
-                page = self.tabs.widget(i)
-                self.tabs.removeTab(i)
-                self.tabs.insertTab(i, panel, _tr_ctx(title))
-                page.deleteLater()
-                if isinstance(panel, QLabel) and panel.property("placeholder"):
-                    panel.setText(self.tr("This part of MolForma is not available in this build."))
-            self.tabs.setCurrentIndex(current)
-        finally:
-            self.tabs.blockSignals(blocked)
+        self.panels.build_pending()
 
     def _tab_changed(self, index: int) -> None:
-        if self._pending_panels and index > 0:
+        if self.panels.pending and index > 0:
             self.build_panels()
-
-    # -- construction ----------------------------------------------------------------------
-    def _make_panel(self, key: str, module: str, cls_name: str) -> QWidget:
-        try:
-            cls_ = getattr(importlib.import_module(module), cls_name)
-        except (ImportError, AttributeError) as exc:
-            log.info("panel %s not available: %s", key, exc)
-            placeholder = QLabel(self)
-            placeholder.setObjectName(f"{key}Tab")
-            placeholder.setProperty("placeholder", True)
-            placeholder.setWordWrap(True)
-            return placeholder
-        return cls_(self.ctx, self)
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -229,56 +170,8 @@ class MainWindow(QMainWindow):
             if spec.id == "molforma.file.open":
                 self.recent_menu = QMenu(self)
                 self.recent_menu.setObjectName("menu_recent")
-                self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+                self.recent_menu.aboutToShow.connect(self.file_commands._fill_recent_menu)
                 menu.addMenu(self.recent_menu)
-        self._fill_recent_menu()
-
-    def _fill_recent_menu(self) -> None:
-        """One action per recent file (objectName ``molforma.file.recent.N``) and Clear."""
-        from molforma.recent_files import load_recent
-
-        self.recent_menu.clear()
-        paths = load_recent()
-        for n, path in enumerate(paths):
-            act = self.recent_menu.addAction(f"&{(n + 1) % 10} {Path(path).name}")
-            act.setObjectName(f"molforma.file.recent.{n}")
-            act.setToolTip(path)
-            act.setStatusTip(path)
-            act.triggered.connect(lambda _c=False, p=path: self.open_recent(p))
-        if paths:
-            self.recent_menu.addSeparator()
-        clear = self.recent_menu.addAction(self.tr("Clear Recent Files"))
-        clear.setObjectName("molforma.file.recent.clear")
-        clear.setEnabled(bool(paths))
-        clear.triggered.connect(self._clear_recent)
-        self.recent_menu.setEnabled(bool(paths))
-
-    def open_recent(self, path: str) -> bool:
-        """Open a file of the recent list (it may have gone since)."""
-        if not Path(path).exists():
-            self.report_error(self.tr("Cannot open file"),
-                              self.tr("%1 no longer exists.").replace("%1", path))
-            return False
-        if opens_as_results(path) or self._confirm_discard():
-            return self.open_path(path)
-        return False
-
-    def _remember(self, path: str) -> None:
-        from molforma.recent_files import add_recent
-
-        try:
-            add_recent(path)
-        except OSError as exc:  # a read-only configuration folder must not stop an open
-            log.warning("recent files not saved: %s", exc)
-        self._fill_recent_menu()
-
-    def _clear_recent(self) -> None:
-        from molforma.recent_files import clear_recent
-
-        try:
-            clear_recent()
-        except OSError as exc:
-            log.warning("recent files not cleared: %s", exc)
         self._fill_recent_menu()
 
     def retranslate(self) -> None:
@@ -291,11 +184,11 @@ class MainWindow(QMainWindow):
             self.actions_by_id[spec.id].setText(action_title(spec))
         self.update_actions()  # "Undo Add atoms" in the new language
         self.tabs.setTabText(0, self.tr("1 Molecule"))
-        for i, (_key, _m, _c, title) in enumerate(_PANELS, start=1):
-            self.tabs.setTabText(i, _tr_ctx(title))
+        for i, (_key, _m, _c, title) in enumerate(PANELS, start=1):
+            self.tabs.setTabText(i, tr_main(title))
             w = self.tabs.widget(i)
             if isinstance(w, QLabel) and w.property("placeholder"):
-                w.setText(self.tr("This part of MolForma is not available in this build."))
+                w.setText(missing_text())
         self._update_title()
         self._update_summary()  # "3 atoms" in the status bar follows the language too
         source = getattr(self, "_status_source", None)
@@ -403,159 +296,6 @@ class MainWindow(QMainWindow):
         if name != "molecule":
             self.build_panels()
         self.tabs.setCurrentIndex(TAB_NAMES.index(name))
-
-    def _confirm_discard(self) -> bool:
-        """True when there is nothing unsaved, or the person saved or chose to discard."""
-        doc = self.ctx.document
-        if self.ctx.mcp_mode or not (doc.modified or doc.candidate is not None):
-            return True
-        save, discard, cancel = self.tr("Save"), self.tr("Discard"), self.tr("Cancel")
-        answer = dialogs.ask(self, self.tr("Unsaved changes"),
-                             self.tr("The project has unsaved changes. Save them first?"),
-                             [save, discard, cancel], default=save, escape=cancel)
-        if answer == discard:
-            if doc.candidate is not None and not doc.busy:
-                doc.cancel()  # discarding includes the proposed candidate
-            return True
-        if answer == save:
-            if doc.candidate is not None:
-                dialogs.error(self, self.tr("Unsaved changes"),
-                              self.tr("Confirm or cancel the candidate before saving."))
-                return False
-            return self.file_save()
-        return False
-
-    def file_new(self) -> None:
-        """Start an empty project (the old one stays in the undo history)."""
-        if not self._confirm_discard():
-            return
-        files.new_project(self.ctx, actor=window_actor())
-        self.source_name = None
-        self._document_changed(Change.ALL)
-
-    def _open_filters(self) -> list[str]:
-        return [self.tr("Molecules and projects") + f" ({OPEN_FILTER_PATTERNS})",
-                self.tr("Calculation results") + f" ({RESULT_FILTER_PATTERNS})",
-                self.tr("All files") + " (*)"]
-
-    def file_open(self) -> None:
-        """Open a project or structure file (one undoable step), or results in their tab."""
-        path = dialogs.get_open_path(self, self.tr("Open"), self._open_filters())
-        if path and (opens_as_results(path) or self._confirm_discard()):
-            self.open_path(path)
-
-    def open_path(self, path: str) -> bool:
-        """Load ``path``: a project replaces everything (one undo step), a structure file
-        replaces atoms and bonds (asking for the frame, model or record when the file has
-        several); an NWChem output, a MOLDEN file or a job folder opens in the Results tab
-        and leaves the document alone."""
-        from molforma.gui.widgets.structure_choice import read_with_choices
-
-        try:
-            opened = files.open_path(self.ctx, path, actor=window_actor(),
-                                     read=lambda p: read_with_choices(self, p))
-        except MolFormaError as exc:
-            self.report_error(self.tr("Cannot open file"), exc)
-            return False
-        if opened is None:
-            return False
-        if opened.kind == "results":
-            return self.open_results(path)
-        self.source_name = opened.source_name
-        self._remember(path)
-        self._document_changed(Change.ALL)
-        self.show_status(lambda: self.tr("Opened %1").replace("%1", Path(path).name))
-        return True
-
-    def open_results(self, path: str) -> bool:
-        """Show an output, MOLDEN file or job folder in the Results tab (as Results → Open)."""
-        panel = self.panels["results"]
-        try:
-            panel.open_path(path)
-        except MolFormaError as exc:
-            self.report_error(self.tr("Cannot open file"), exc)
-            return False
-        self.show_tab("results")
-        self._remember(path)
-        self.show_status(lambda: self.tr("Opening %1 in Results").replace("%1", Path(path).name))
-        return True
-
-    def file_save(self) -> bool:
-        """Save to the project's own file (Save As… when it has none)."""
-        doc = self.ctx.document
-        if not doc.path or not str(doc.path).endswith(PROJECT_SUFFIX):
-            return self.file_save_as()
-        return self._save_to(str(doc.path))
-
-    def file_save_as(self) -> bool:
-        """Ask for a project file name and save."""
-        doc = self.ctx.document
-        suggested = Path(doc.path).name if doc.path else (doc.title or "molecule") + PROJECT_SUFFIX
-        path = dialogs.get_save_path(self, self.tr("Save Project As"),
-                                     [self.tr("MolForma project") + " (*.molforma.json)"],
-                                     suggested)
-        if not path:
-            return False
-        if not path.endswith(PROJECT_SUFFIX):
-            path = str(Path(path).with_suffix("")) + PROJECT_SUFFIX if path.endswith(".json") \
-                else path + PROJECT_SUFFIX
-        return self._save_to(path)
-
-    def _save_to(self, path: str) -> bool:
-        from molforma.app import ops
-
-        try:
-            check_path(self.ctx.policy, path, window_actor(), for_write=True)
-            # Check and write as one step for MCP (a folder swapped after the check);
-            # the recent-files list is written after, outside (the configuration dir).
-            with files.judged_files(self.ctx, window_actor()):
-                ops.save_project(self.ctx.document, path, set_path=True)
-        except MolFormaError as exc:
-            self.report_error(self.tr("Cannot save"), exc)
-            return False
-        except OSError as exc:
-            self.report_error(self.tr("Cannot save"), str(exc))
-            return False
-        self._remember(path)
-        self._document_changed(Change.NONE)  # the title's modified mark
-        self.show_status(lambda: self.tr("Saved %1").replace("%1", Path(path).name))
-        return True
-
-    def file_export(self) -> None:
-        """Write the confirmed project in another format."""
-        from molforma.app import ops
-        from molforma.fileio import atomic_write_text
-
-        # Labels are marked with QT_TRANSLATE_NOOP("MainWindow", ...) in the format table.
-        filters = [f"{_tr_ctx(f.dialog_label or f.label)} (*{f.extensions[0]})"
-                   for f in file_formats.export_formats()]
-        base = (self.ctx.document.title or "molecule").replace("/", "_")
-        path = dialogs.get_save_path(self, self.tr("Export"), filters, base + ".xyz")
-        if not path:
-            return
-        try:
-            # The dialog checked it when MCP accepted it; checked again where it is used.
-            path = check_path(self.ctx.policy, path, window_actor(), for_write=True)
-        except MolFormaError as exc:
-            self.report_error(self.tr("Export"), exc)
-            return
-        fmt = file_formats.export_format_of(path)
-        if fmt is None:
-            endings = ", ".join(f.extensions[0] for f in file_formats.export_formats())
-            dialogs.error(self, self.tr("Export"),
-                          self.tr("Choose a file name ending in one of: %1.").replace("%1", endings))
-            return
-        try:
-            text = ops.export_document(self.ctx.document, fmt)
-            with files.judged_files(self.ctx, window_actor()):
-                atomic_write_text(path, text)
-        except MolFormaError as exc:
-            self.report_error(self.tr("Export"), exc)
-            return
-        except OSError as exc:
-            self.report_error(self.tr("Export"), str(exc))
-            return
-        self.show_status(lambda: self.tr("Exported %1").replace("%1", Path(path).name))
 
     def open_preferences(self) -> None:
         """Edit → Preferences…"""
@@ -701,20 +441,33 @@ class MainWindow(QMainWindow):
         self.ctx.close()
         ev.accept()
 
+    # -- what the collaborators do, under the names the window and its tests use
+    def _fill_recent_menu(self) -> None:
+        self.file_commands._fill_recent_menu()
 
-class _Panels(dict):  # type: ignore[type-arg]
-    """The window's panels by key; ``panels[key]`` of one still pending builds the
-    panels (``get`` answers None for it instead, for pollers that must not build)."""
+    def _confirm_discard(self) -> bool:
+        return self.file_commands._confirm_discard()
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__()
-        self._window = window
+    def file_new(self) -> None:
+        self.file_commands.file_new()
 
-    def __missing__(self, key: str) -> QWidget:
-        if key in self._window._pending_panels:
-            self._window.build_panels()
-            return dict.__getitem__(self, key)  # type: ignore[no-any-return]
-        raise KeyError(key)
+    def file_open(self) -> None:
+        self.file_commands.file_open()
+
+    def open_path(self, path: str) -> bool:
+        return self.file_commands.open_path(path)
+
+    def open_results(self, path: str) -> bool:
+        return self.file_commands.open_results(path)
+
+    def file_save(self) -> bool:
+        return self.file_commands.file_save()
+
+    def file_save_as(self) -> bool:
+        return self.file_commands.file_save_as()
+
+    def file_export(self) -> None:
+        self.file_commands.file_export()
 
 
 def wait_exposed(widget: QWidget, timeout: float = 10.0) -> bool:

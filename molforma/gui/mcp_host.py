@@ -36,10 +36,10 @@ log = logging.getLogger("molforma.mcp")
 def build_services(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
                    allow_execution_settings: bool) -> WindowServices:
     """The window's MCP services: policy, introspection, command runner, dialogs."""
+    from molforma.app.policy import Policy
     from molforma.gui.commands import CommandRunner
     from molforma.gui.introspection import WindowIntrospection
     from molforma.gui.services import WindowBridgeImpl, WindowServices
-    from molforma.app.policy import Policy
 
     policy = ctx.policy
     if policy is None:

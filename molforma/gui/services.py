@@ -18,13 +18,13 @@ from molforma.mcp.commands import CommandRecord, CommandStore, WindowCommand
 from molforma.mcp.state import BaseServices
 
 if TYPE_CHECKING:
+    from molforma.app.policy import Policy
     from molforma.document.document import Document
     from molforma.gui.commands import CommandRunner
     from molforma.gui.context import AppContext
     from molforma.gui.dispatcher import GuiDispatcher
     from molforma.gui.introspection import WindowIntrospection
     from molforma.jobs.manager import JobManager
-    from molforma.app.policy import Policy
     from molforma.jobs.runner import Job
     from molforma.mcp.bridge import DialogInfo, WindowReader
     from molforma.results.session import ResultsSession

@@ -214,7 +214,7 @@ class MoleculeTab(QWidget):
         self.tool_buttons["select"].setChecked(True)
         ctx.events.documentChanged.connect(self._document_changed)
         ctx.events.languageChanged.connect(self.retranslate)
-        self.texts.retranslate()
+        self.retranslate()
         self._apply_layout()
         self.refresh()
 
@@ -223,14 +223,14 @@ class MoleculeTab(QWidget):
     def changeEvent(self, ev: QEvent) -> None:
         """Retranslate on a language change."""
         if ev.type() == QEvent.Type.LanguageChange:
-            self.texts.retranslate()
+            self.retranslate()
         super().changeEvent(ev)
 
     def keyPressEvent(self, ev: Any) -> None:
         """Escape drops a half-made bond and the selection."""
         if ev.key() == Qt.Key.Key_Escape:
             self._bond_first = None
-            self.selecting.set_selection([])
+            self.set_selection([])
             self.show_message("")
             ev.accept()
             return
@@ -457,7 +457,7 @@ class MoleculeTab(QWidget):
                             (self.cancel_button, "molforma.edit.cancel"),
                             (self.load_button, "molforma.file.load_structure")):
             button.setDefaultAction(actions[key])
-        self.texts.retranslate()
+        self.retranslate()
 
     # -- view clicks -----------------------------------------------------------------------
 
@@ -525,40 +525,57 @@ class MoleculeTab(QWidget):
     # -- what the collaborators do, under the names the window and its tests use
     def retranslate(self) -> None:
         self.texts.retranslate()
+
     def measure_name(self, ids: Sequence[str]) -> str:
         return self.geometry_editor.measure_name(ids)
+
     def apply_geometry_value(self, value: str | None = None) -> bool:
         return self.geometry_editor.apply_geometry_value(value)
+
     def keep_measurement(self, ids: Sequence[str] | None = None) -> bool:
         return self.geometry_editor.keep_measurement(ids)
+
     def add_atom_at(self, xyz: tuple[float, float, float]) -> bool:
         return self.edits.add_atom_at(xyz)
+
     def set_selection(self, ids: list[str]) -> None:
         self.selecting.set_selection(ids)
+
     def select_all(self) -> None:
         self.selecting.select_all()
+
     def copy_selection_xyz(self) -> bool:
         return self.selecting.copy_selection_xyz()
+
     def add_hydrogens(self) -> bool:
         return self.edits.add_hydrogens()
+
     def delete_selection(self) -> None:
         self.edits.delete_selection()
+
     def load_structure_file(self, path: str | None = None) -> bool:
         return self.edits.load_structure_file(path)
+
     def start_smiles(self, smiles: str | None = None) -> bool:
         return self.work.start_smiles(smiles)
+
     def start_cleanup(self) -> bool:
         return self.work.start_cleanup()
+
     @property
     def worker(self) -> Worker | CleanupProcess | None:
         return self.work.worker
+
     @property
     def worker_running(self) -> bool:
         return self.work.worker_running
+
     def worker_state(self) -> dict[str, Any]:
         return self.work.worker_state()
+
     def cancel_worker(self) -> None:
         self.work.cancel_worker()
+
     def worker_end(self, worker: Any) -> tuple[str, MolFormaError | None] | None:
         return self.work.worker_end(worker)
 
