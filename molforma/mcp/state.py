@@ -28,9 +28,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
+    from molforma.app.policy import Policy
     from molforma.document.document import Document
     from molforma.jobs.manager import JobManager
-    from molforma.app.policy import Policy
     from molforma.jobs.runner import Job
     from molforma.mcp.bridge import WindowBridge
     from molforma.mcp.elicitation import StateSigner
@@ -325,9 +325,9 @@ class HeadlessServices(BaseServices):
 
     def _make_document(self, doc_id: str | None = None) -> Document:
         from molforma.app.files import default_job_root
+        from molforma.app.policy import headless_trusted
         from molforma.document.document import Document
         from molforma.document.model import new_project
-        from molforma.app.policy import headless_trusted
         from molforma.preferences import load_preferences
 
         trusted = headless_trusted()

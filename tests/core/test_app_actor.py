@@ -13,10 +13,10 @@ import pytest
 
 from molforma.app import building, files, runs
 from molforma.app.actor import Actor, window_actor
+from molforma.app.policy import Policy
 from molforma.document.document import Document, protected_values
 from molforma.document.origin import acting_for_mcp
 from molforma.errors import CalculationError, CandidateExistsError, FileAccessError
-from molforma.app.policy import Policy
 from molforma.preferences import Preferences
 from tests.core.conftest import WATER
 

@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
+from molforma.app.policy import Policy
 from molforma.errors import FileAccessError
 from molforma.fileio import atomic_write_text, read_text_limited
-from molforma.app.policy import Policy
 from molforma.mcp.server import Server
 from molforma.mcp.state import HeadlessServices
 from molforma.results.reader import read_results

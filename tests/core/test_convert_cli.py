@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from molforma.subcommands.convert import main as convert_main
 from molforma.formats import WRITABLE, read_file
+from molforma.subcommands.convert import main as convert_main
 from tests.paths import NWCHEM_DATA
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats"

@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 
 import molforma
+from molforma.file_formats import FORMATS, RESULT_BY_NAME
 from molforma.subcommands import desktop_install
 from molforma.subcommands.desktop_install import APP_ID, MIME_TYPES, SOURCE
-from molforma.file_formats import FORMATS, RESULT_BY_NAME
 from tests.paths import NWCHEM_DATA, REPO
 
 SCRIPT = Path(sys.executable).with_name("molforma")  # the installed console script

@@ -9,11 +9,11 @@ import sys
 import pytest
 
 from molforma import file_formats as ff
-from molforma.subcommands.convert import build_parser
 from molforma.errors import FormatError
 from molforma.formats import read_text, registry
 from molforma.formats.common import FORMAT_LABELS
 from molforma.formats.registry import check_format, format_from_path
+from molforma.subcommands.convert import build_parser
 from tests.paths import DATA, REPO
 
 

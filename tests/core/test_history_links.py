@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from molforma.app.policy import Policy
 from molforma.errors import FileAccessError
 from molforma.history import export_csv
 from molforma.history.scan import final_structure, preview, reuse, scan
-from molforma.app.policy import Policy
 from tests.paths import NWCHEM_DATA
 
 MARKER = "HISTORY-OUTSIDE-MARKER-52e1"

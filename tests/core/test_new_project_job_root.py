@@ -8,8 +8,8 @@ from pathlib import Path
 
 from molforma.app.actor import Actor
 from molforma.app.files import default_job_root, new_project
-from molforma.document.document import Document
 from molforma.app.policy import Policy
+from molforma.document.document import Document
 from molforma.preferences import Preferences
 
 

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from molforma.document.document import protected_values
-from molforma.document.model import new_project
-from molforma.errors import CalculationError, FileAccessError, ProtectedSettingError
 from molforma.app.policy import (
     Policy,
     check_protected_change,
     headless_trusted,
     may_start,
 )
+from molforma.document.document import protected_values
+from molforma.document.model import new_project
+from molforma.errors import CalculationError, FileAccessError, ProtectedSettingError
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from molforma.subcommands.show_results import main
 from molforma.results import get_section, read_results
+from molforma.subcommands.show_results import main
 from tests.paths import NWCHEM_DATA
 
 FIXTURES = NWCHEM_DATA

@@ -34,9 +34,9 @@ REFUSALS = {"ui_not_drivable", "blocked_execution_setting", "blocked_extra_input
 
 
 def _runner(win: Any) -> Any:
+    from molforma.app.policy import Policy
     from molforma.gui.commands import CommandRunner
     from molforma.gui.introspection import WindowIntrospection
-    from molforma.app.policy import Policy
 
     intro = WindowIntrospection(win)
     return CommandRunner(win, intro, win.mcp_bridge, Policy())

@@ -18,9 +18,9 @@ CUSTOM = "hfexch 0.2 becke88 0.8 lyp"  # an xc line NWChem reads, in no table en
 
 
 def _runner(win: Any) -> Any:
+    from molforma.app.policy import Policy
     from molforma.gui.commands import CommandRunner
     from molforma.gui.introspection import WindowIntrospection
-    from molforma.app.policy import Policy
 
     return CommandRunner(win, WindowIntrospection(win), win.mcp_bridge, Policy())
 

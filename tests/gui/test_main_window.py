@@ -329,8 +329,8 @@ def test_typing_f_in_a_text_field_types_it_instead_of_fitting_the_view(make_main
 def test_the_window_carries_the_desktop_entrys_id_and_icon(make_main_window: Any) -> None:
     # GNOME and KDE match a window to its menu entry (and icon) by the desktop file name;
     # without it the task switcher shows "python3".
-    from molforma.subcommands.desktop_install import APP_ID
     from molforma.gui.app import create_application
+    from molforma.subcommands.desktop_install import APP_ID
 
     app = create_application()  # what the launcher calls (it reuses the test's instance)
     win = make_main_window()

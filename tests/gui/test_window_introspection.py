@@ -13,9 +13,9 @@ from molforma.mcp.commands import WindowCommand
 
 
 def _runner(win: Any) -> Any:
+    from molforma.app.policy import Policy
     from molforma.gui.commands import CommandRunner
     from molforma.gui.introspection import WindowIntrospection
-    from molforma.app.policy import Policy
 
     intro = WindowIntrospection(win)
     return CommandRunner(win, intro, win.mcp_bridge, Policy())
