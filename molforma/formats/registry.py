@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from molforma.document.document import EditResult, first_ids
 from molforma.document.model import Project, first_free_id, new_atom, project_from_json
@@ -27,6 +27,12 @@ from molforma.errors import FileAccessError
 from molforma.file_formats import BY_NAME, EXTENSIONS, READABLE, WRITABLE, names_text
 from molforma.fileio import READ_LIMIT, atomic_write_text, read_text_limited
 from molforma.formats.common import Structure, fail, format_error
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (start-up time): molforma.lazy
+    np = lazy_import("numpy")
 
 __all__ = [
     "EXTENSIONS",
@@ -278,8 +284,6 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
 def _renumbered(s: Structure, start: int) -> tuple[Any, Any, int]:
     """Atoms and bonds of a column structure with the ids a<start>.. (the tables
     themselves when the reader numbered them so), and ``start``."""
-    import numpy as np
-
     from molforma.document.molecule import BondTable
 
     atoms: Any = s.atoms

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from molforma.errors import ValidationError
+from molforma.lazy import lazy_import
 from molforma.nwchem.constraint_values import (
     ATOM_COUNTS,
     ZCOORD_WORDS,
@@ -40,6 +41,14 @@ from molforma.nwchem.constraint_values import (
     word,
 )
 from molforma.nwchem.lexer import walk
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from molforma.document import geometry
+else:  # imported on first use (start-up time): molforma.lazy
+    np = lazy_import("numpy")
+    geometry = lazy_import("molforma.document.geometry")
 
 # The input is ASCII: units in its comments are words.
 _INPUT_UNITS: dict[str, str] = {"distance": "angstrom", "angle": "degrees", "dihedral": "degrees"}
@@ -102,10 +111,6 @@ def problems(project: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def measure(atoms: Sequence[Mapping[str, Any]], ids: Sequence[str]) -> float:
     """The current distance (Å), angle or dihedral (degrees) of ``ids`` in ``atoms``."""
-    import numpy as np
-
-    from molforma.document import geometry
-
     index = {a["id"]: a for a in atoms}
     p = [np.array([float(index[i][k]) for k in "xyz"]) for i in ids]
     if len(p) == 2:

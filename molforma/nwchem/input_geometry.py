@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from molforma.document import elements
 from molforma.errors import ValidationError
 from molforma.i18n import register, render
+from molforma.lazy import lazy_import
 from molforma.nwchem.settings import AdvancedSettings
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (start-up time): molforma.lazy
+    np = lazy_import("numpy")
 
 __all__ = [
     "fixed_atom_lines",
@@ -117,8 +123,6 @@ def symmetry_hazard(project: Mapping[str, Any]) -> str | None:
         return None
     if len(atoms) == 1:
         return "atom"
-    import numpy as np
-
     try:
         mass = np.array([_atom_mass(a) or elements.average_mass(str(a["element"]))
                          for a in atoms])

@@ -135,10 +135,6 @@ class _State:
     input_echo: str = ""
     ascii_only: bool = True
 
-
-# The name the handler modules (parser_frequencies) type the state against.
-ParserState = _State
-
 __all__ = ["parse_nwchem_file", "parse_nwchem_output"]
 
 # The output is read in windows: events are taken from the first WINDOW characters

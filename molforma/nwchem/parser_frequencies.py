@@ -9,14 +9,33 @@ from __future__ import annotations
 
 import re
 from array import array
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from molforma.nwchem.output_patterns import ZERO_POINT, d_float
 from molforma.nwchem.output_text import OutputText
 
 if TYPE_CHECKING:
-    from molforma.nwchem.parser import ParserState
-    from molforma.results.model import Mode
+    from molforma.results.model import Mode, Structure
+
+
+class ParserState(Protocol):
+    """What these handlers read and fill of :mod:`molforma.nwchem.parser`'s state.
+
+    A protocol rather than an import of the parser's class: the parser imports this module.
+    """
+
+    freqs: list[float]
+    unprojected: list[float]
+    disp_columns: list[array[float]]
+    modes_reference: int | None
+    ir: dict[int, float]
+    zpe: float | None
+    input_echo: str
+
+    @property
+    def structures(self) -> Sequence[Structure]:
+        """The geometries read so far."""
 
 
 def on_modes(st: ParserState, tx: OutputText, line: str, start: int, end: int) -> None:

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 import threading
+from typing import TYPE_CHECKING
 
 from molforma.errors import ResultsError
+from molforma.lazy import lazy_import
 from molforma.results.elements import symbol_from_label
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
 from molforma.results.model import (
@@ -30,6 +32,11 @@ from molforma.results.model import (
     make_mode,
     set_frontier,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (start-up time): molforma.lazy
+    np = lazy_import("numpy")  # only results with normal modes use it
 
 BOHR_TO_ANGSTROM = 0.529177210903  # CODATA 2018
 _ENERGY_IN_COMMENT = re.compile(r"(?i)\benergy\b\s*[=:]?\s*([-+]?\d+\.\d+(?:[eE][-+]?\d+)?)")
@@ -316,8 +323,6 @@ def parse_molden(
         ok = (len(vibrations) == len(freqs) and natoms > 0
               and all(len(v) == natoms for v in vibrations))
         if ok:
-            import numpy as np  # only for results with normal modes
-
             disp = np.asarray(vibrations, dtype=float)
         if ints and len(ints) != len(freqs):
             ints = []

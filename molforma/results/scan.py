@@ -13,9 +13,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from molforma.lazy import lazy_import
 from molforma.results.model import Results
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from molforma.document import geometry
+else:  # imported on first use (start-up time): molforma.lazy
+    np = lazy_import("numpy")
+    geometry = lazy_import("molforma.document.geometry")
 
 HARTREE_KCAL = 627.509474
 _SCAN_LINE = re.compile(
@@ -40,10 +49,6 @@ def scan_targets(echo: str) -> tuple[str, list[int], list[float]] | None:
 
 
 def _measure(coordinates: Sequence[Sequence[float]], atoms: Sequence[int]) -> float | None:
-    import numpy as np
-
-    from molforma.document import geometry
-
     if any(not 1 <= a <= len(coordinates) for a in atoms):
         return None
     p = [np.array(coordinates[a - 1], float) for a in atoms]

@@ -1,0 +1,103 @@
+"""The lazy-import helper (molforma.lazy) and the deferred imports declared with it."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from molforma.lazy import lazy_import
+
+PACKAGE = Path(__file__).resolve().parents[2] / "molforma"
+# Imports that cost start-up time; in these packages they are declared with lazy_import.
+HEAVY = ("numpy", "scipy", "rdkit")
+LAZY_PACKAGES = ("nwchem", "history", "results", "formats", "catalog.py")
+
+
+@pytest.fixture
+def probe_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    (tmp_path / "lazy_probe_mod.py").write_text(
+        "import sys\nsys.lazy_probe_imports = getattr(sys, 'lazy_probe_imports', 0) + 1\n"
+        "VALUE = 42\n\ndef double(x):\n    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "lazy_probe_imports", 0, raising=False)
+    yield "lazy_probe_mod"
+    sys.modules.pop("lazy_probe_mod", None)
+
+
+def test_the_module_is_imported_at_the_first_attribute_read(probe_module: str) -> None:
+    mod = lazy_import(probe_module)
+    assert sys.lazy_probe_imports == 0  # type: ignore[attr-defined]
+    assert probe_module not in sys.modules
+    assert mod.VALUE == 42 and mod.double(4) == 8
+    assert sys.lazy_probe_imports == 1  # type: ignore[attr-defined]
+    assert mod.VALUE == 42
+    assert sys.lazy_probe_imports == 1  # type: ignore[attr-defined]
+
+
+def test_an_imported_module_is_given_as_it_is() -> None:
+    import json
+
+    assert lazy_import("json") is json
+
+
+def test_threads_reading_at_once_import_once(probe_module: str) -> None:
+    mod = lazy_import(probe_module)
+    start = threading.Barrier(8)
+    seen: list[int] = []
+
+    def read() -> None:
+        start.wait()
+        seen.append(mod.VALUE)
+
+    threads = [threading.Thread(target=read) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == [42] * 8
+    assert sys.lazy_probe_imports == 1  # type: ignore[attr-defined]
+
+
+def test_a_missing_module_fails_at_its_first_use() -> None:
+    mod = lazy_import("molforma_no_such_module")
+    with pytest.raises(ModuleNotFoundError):
+        _ = mod.anything
+
+
+def test_the_deferred_imports_stay_deferred() -> None:
+    """Importing the NWChem input writer and the results readers loads no numpy."""
+    code = ("import sys\n"
+            "import molforma.nwchem.input, molforma.nwchem.constraints\n"
+            "import molforma.results.formats, molforma.results.scan\n"
+            "assert 'numpy' not in sys.modules, 'numpy imported at start-up'\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr
+
+
+def _function_level_heavy_imports(path: Path) -> list[str]:
+    found = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(func):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.name}:{node.lineno} {n}" for n in names
+                      if n.split(".")[0] in HEAVY]
+    return found
+
+
+def test_heavy_imports_of_these_packages_are_declared_at_the_top() -> None:
+    paths = [p for name in LAZY_PACKAGES for p in
+             ([PACKAGE / name] if name.endswith(".py") else (PACKAGE / name).rglob("*.py"))]
+    # fragments.py is the document model's new module (another change of this round).
+    offenders = [hit for p in paths if p.name != "fragments.py"
+                 for hit in _function_level_heavy_imports(p)]
+    assert offenders == []
