@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from molforma.errors import ValidationError
-from molforma.i18n import register
+from molforma.i18n import display_language, register
 from molforma.paths import data_dir
 
 RESOURCES = data_dir("resources")
@@ -143,8 +143,6 @@ def setting_labels(kind: str, lang: str | None = None) -> dict[str, str]:
     Raises:
         ValidationError: ``unknown_catalog`` for a kind without labels.
     """
-    from molforma.i18n import display_language
-
     if kind not in LABELLED:
         raise ValidationError("unknown_catalog", kind=kind, known=", ".join(LABELLED))
     lang = lang or display_language()
