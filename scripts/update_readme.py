@@ -29,17 +29,21 @@ SCHEMA = 1
 
 def tool_table() -> str:
     """The table part of the generated tool documentation."""
-    spec = importlib.util.spec_from_file_location("gen_tool_docs", ROOT / "scripts" / "gen_tool_docs.py")
+    spec = importlib.util.spec_from_file_location(
+        "gen_tool_docs", ROOT / "scripts" / "gen_tool_docs.py"
+    )
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     text = mod.render()
-    return text[text.index("`molforma --mcp` offers"):text.index(mod.WINDOW_HEADING)].strip()
+    return text[text.index("`molforma --mcp` offers") : text.index(mod.WINDOW_HEADING)].strip()
 
 
 def window_tool_table() -> str:
     """The generated table of the window tools."""
-    spec = importlib.util.spec_from_file_location("gen_tool_docs", ROOT / "scripts" / "gen_tool_docs.py")
+    spec = importlib.util.spec_from_file_location(
+        "gen_tool_docs", ROOT / "scripts" / "gen_tool_docs.py"
+    )
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -92,8 +96,10 @@ def _row(doc: dict[str, Any], row: dict[str, Any]) -> str:
     result = _side(row["candidate"])
     if row["kind"] in ("comparison", "bytes"):
         r = row["ratio"]
-        result += (f"<br>{_side(row['baseline'])}<br>ratio **{_r(r['median'])}** "
-                   f"({_r(r['min'])}–{_r(r['max'])}, {r['n']} pair{'s' if r['n'] != 1 else ''})")
+        result += (
+            f"<br>{_side(row['baseline'])}<br>ratio **{_r(r['median'])}** "
+            f"({_r(r['min'])}–{_r(r['max'])}, {r['n']} pair{'s' if r['n'] != 1 else ''})"
+        )
         if row.get("rss_ratio"):
             result += f", memory ratio {_r(row['rss_ratio']['median'])}"
     if row.get("note"):
@@ -101,8 +107,10 @@ def _row(doc: dict[str, Any], row: dict[str, Any]) -> str:
     target = row.get("target") or "—"
     if row.get("met") is not None:
         target += " ✓" if row["met"] else " ✗ not met"
-    return (f"| `{doc['bench']}.py` | {_cell(row['what'])} | {_cell(result)} | "
-            f"{_cell(target)} | {measured} |")
+    return (
+        f"| `{doc['bench']}.py` | {_cell(row['what'])} | {_cell(result)} | "
+        f"{_cell(target)} | {measured} |"
+    )
 
 
 def load_results(folder: Path = RESULTS_DIR) -> list[dict[str, Any]]:
@@ -111,8 +119,10 @@ def load_results(folder: Path = RESULTS_DIR) -> list[dict[str, Any]]:
     for path in sorted(folder.glob("*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
         if doc.get("schema") != SCHEMA:
-            raise SystemExit(f"{path.relative_to(ROOT)}: schema {doc.get('schema')!r}, "
-                             f"this script reads {SCHEMA}")
+            raise SystemExit(
+                f"{path.relative_to(ROOT)}: schema {doc.get('schema')!r}, "
+                f"this script reads {SCHEMA}"
+            )
         docs.append(doc)
     return docs
 
@@ -120,13 +130,16 @@ def load_results(folder: Path = RESULTS_DIR) -> list[dict[str, Any]]:
 def performance_table(folder: Path = RESULTS_DIR) -> str:
     """The Performance table (docs/benchmarks.md), from the benches' JSON results."""
     docs = load_results(folder)
-    lines = ["| bench | what | result: median (min–max) | target | measured |",
-             "|---|---|---|---|---|"]
+    lines = [
+        "| bench | what | result: median (min–max) | target | measured |",
+        "|---|---|---|---|---|",
+    ]
     for doc in docs:
         lines += [_row(doc, row) for row in doc["rows"]]
     # Benches record "python bench/x.py ...": in the docs, the interpreter of the set-up.
-    commands = "; ".join("`" + re.sub(r"^python ", ".venv/bin/python ", doc["command"]) + "`"
-                         for doc in docs)
+    commands = "; ".join(
+        "`" + re.sub(r"^python ", ".venv/bin/python ", doc["command"]) + "`" for doc in docs
+    )
     lines += ["", f"Commands that produced these figures: {commands}."]
     notes = [n for doc in docs for n in doc.get("notes", [])]
     if notes:
@@ -144,29 +157,41 @@ def bundle_figures(folder: Path = RESULTS_DIR) -> str:
     lines = ["| what | measured |", "|---|---|"]
     if "download" in rows:
         r = rows["download"]
-        lines.append(f"| download: bundle `.tar.gz` / wheel (no dependencies) | "
-                     f"{_b(r['candidate']['bytes']['median'])} / "
-                     f"{_b(r['baseline']['bytes']['median'])} |")
+        lines.append(
+            f"| download: bundle `.tar.gz` / wheel (no dependencies) | "
+            f"{_b(r['candidate']['bytes']['median'])} / "
+            f"{_b(r['baseline']['bytes']['median'])} |"
+        )
     if "bundle_size" in rows:
         r = rows["bundle_size"]
-        lines.append(f"| bundle unpacked (budget {_b(r['baseline']['bytes']['median'])}) | "
-                     f"{_b(r['candidate']['bytes']['median'])} |")
+        lines.append(
+            f"| bundle unpacked (budget {_b(r['baseline']['bytes']['median'])}) | "
+            f"{_b(r['candidate']['bytes']['median'])} |"
+        )
     if "bundle_build" in rows:
-        lines.append(f"| `scripts/build_bundle.sh`, whole build | "
-                     f"{_t(rows['bundle_build']['candidate']['seconds']['median'])} |")
-    for key, what in (("start_discover", "start of `molforma --mcp` → first `server/discover` "
-                       "answer"), ("first_frame", "window start → first complete frame "
-                                   "(OpenGL, Xvfb)")):
+        lines.append(
+            f"| `scripts/build_bundle.sh`, whole build | "
+            f"{_t(rows['bundle_build']['candidate']['seconds']['median'])} |"
+        )
+    for key, what in (
+        ("start_discover", "start of `molforma --mcp` → first `server/discover` answer"),
+        ("first_frame", "window start → first complete frame (OpenGL, Xvfb)"),
+    ):
         if key in rows:
             r = rows[key]
             c, b, q = r["candidate"]["seconds"], r["baseline"]["seconds"], r["ratio"]
-            lines.append(f"| {what}: bundle / `.venv/bin/molforma` | **{_t(c['median'])}** "
-                         f"({_t(c['min'])}–{_t(c['max'])}) / {_t(b['median'])} "
-                         f"({_t(b['min'])}–{_t(b['max'])}), ratio {_r(q['median'])} |")
+            lines.append(
+                f"| {what}: bundle / `.venv/bin/molforma` | **{_t(c['median'])}** "
+                f"({_t(c['min'])}–{_t(c['max'])}) / {_t(b['median'])} "
+                f"({_t(b['min'])}–{_t(b['max'])}), ratio {_r(q['median'])} |"
+            )
     m = doc["machine"]
-    lines += ["", f"Measured {doc['date'][:10]} on {m['cores']} cores by "
-              f"`{re.sub(r'^python ', '.venv/bin/python ', doc['command'])}` (medians, "
-              "min–max; the rows are also in the Performance table)."]
+    lines += [
+        "",
+        f"Measured {doc['date'][:10]} on {m['cores']} cores by "
+        f"`{re.sub(r'^python ', '.venv/bin/python ', doc['command'])}` (medians, "
+        "min–max; the rows are also in the Performance table).",
+    ]
     return "\n".join(lines)
 
 
@@ -178,22 +203,32 @@ def remote_figures(folder: Path = RESULTS_DIR) -> str:
     doc = json.loads(path.read_text(encoding="utf-8"))
     rows = {row["key"]: row for row in doc["rows"]}
     first = next(iter(rows.values()))
-    lines = [f"| water SCF/STO-3G over ssh | {first['candidate']['label']} | "
-             f"{first['baseline']['label']} (the floor) | ratio |", "|---|---|---|---|"]
-    for key, what in (("running", "submission → running"),
-                      ("home", "submission → results at home")):
+    lines = [
+        f"| water SCF/STO-3G over ssh | {first['candidate']['label']} | "
+        f"{first['baseline']['label']} (the floor) | ratio |",
+        "|---|---|---|---|",
+    ]
+    for key, what in (
+        ("running", "submission → running"),
+        ("home", "submission → results at home"),
+    ):
         if key in rows:
             r = rows[key]
             c, b, q = r["candidate"]["seconds"], r["baseline"]["seconds"], r["ratio"]
-            lines.append(f"| {what} | **{_t(c['median'])}** ({_t(c['min'])}–{_t(c['max'])}) | "
-                         f"{_t(b['median'])} ({_t(b['min'])}–{_t(b['max'])}) | "
-                         f"{_r(q['median'])} ({_r(q['min'])}–{_r(q['max'])}) |")
+            lines.append(
+                f"| {what} | **{_t(c['median'])}** ({_t(c['min'])}–{_t(c['max'])}) | "
+                f"{_t(b['median'])} ({_t(b['min'])}–{_t(b['max'])}) | "
+                f"{_r(q['median'])} ({_r(q['min'])}–{_r(q['max'])}) |"
+            )
     m = doc["machine"]
     n = first["ratio"]["n"]
-    lines += ["", f"Measured {doc['date'][:10]} on {m['cores']} cores, {n} interleaved rounds, by "
-              f"`{re.sub(r'^python ', '.venv/bin/python ', doc['command'])}` (medians, "
-              "min–max, median of the per-round ratios; the rows are also in the Performance "
-              "table)."]
+    lines += [
+        "",
+        f"Measured {doc['date'][:10]} on {m['cores']} cores, {n} interleaved rounds, by "
+        f"`{re.sub(r'^python ', '.venv/bin/python ', doc['command'])}` (medians, "
+        "min–max, median of the per-round ratios; the rows are also in the Performance "
+        "table).",
+    ]
     return "\n".join(lines)
 
 
@@ -208,9 +243,14 @@ PAGES: dict[str, tuple[str, ...]] = {
 
 
 def _generators() -> dict[str, Any]:
-    return {"tools": tool_table, "window-tools": window_tool_table, "formats": format_table,
-            "bundle": bundle_figures, "remote-bench": remote_figures,
-            "performance": performance_table}
+    return {
+        "tools": tool_table,
+        "window-tools": window_tool_table,
+        "formats": format_table,
+        "bundle": bundle_figures,
+        "remote-bench": remote_figures,
+        "performance": performance_table,
+    }
 
 
 def _pattern(name: str) -> str:
@@ -220,8 +260,12 @@ def _pattern(name: str) -> str:
 def _replace(text: str, name: str, body: str) -> str:
     if not re.search(_pattern(name), text, flags=re.S):
         raise SystemExit(f"the page lacks the <!-- {name}:start --> / end markers")
-    return re.sub(_pattern(name), lambda _m: f"<!-- {name}:start -->\n{body}\n<!-- {name}:end -->",
-                  text, flags=re.S)
+    return re.sub(
+        _pattern(name),
+        lambda _m: f"<!-- {name}:start -->\n{body}\n<!-- {name}:end -->",
+        text,
+        flags=re.S,
+    )
 
 
 def render(text: str) -> str:
@@ -243,7 +287,9 @@ def render_page(page: str) -> tuple[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="only say whether the pages are up to date")
+    ap.add_argument(
+        "--check", action="store_true", help="only say whether the pages are up to date"
+    )
     args = ap.parse_args(argv)
     stale = []
     for page in PAGES:
@@ -255,9 +301,11 @@ def main(argv: list[str] | None = None) -> int:
             (ROOT / page).write_text(new, encoding="utf-8")
             sys.stdout.write(f"{page} updated\n")
     if args.check:
-        sys.stdout.write("the generated sections are up to date\n" if not stale else
-                         f"out of date: {', '.join(stale)}: run .venv/bin/python "
-                         "scripts/update_readme.py\n")
+        sys.stdout.write(
+            "the generated sections are up to date\n"
+            if not stale
+            else f"out of date: {', '.join(stale)}: run .venv/bin/python scripts/update_readme.py\n"
+        )
         return 1 if stale else 0
     return 0
 

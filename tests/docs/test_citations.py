@@ -16,8 +16,11 @@ PAGE = re.compile(r"docs/([\w/-]+\.md)(?:, ([^,;:.()\n\"`]+))?")
 
 
 def _headings(page: Path) -> list[str]:
-    return [line.lstrip("#").strip() for line in page.read_text(encoding="utf-8").splitlines()
-            if re.match(r"#{1,6} ", line)]
+    return [
+        line.lstrip("#").strip()
+        for line in page.read_text(encoding="utf-8").splitlines()
+        if re.match(r"#{1,6} ", line)
+    ]
 
 
 def _citations() -> list[tuple[str, str, str]]:
@@ -43,8 +46,10 @@ def _bad(citations: list[tuple[str, str, str]]) -> list[str]:
         def known(part: str, heads: list[str] = heads) -> bool:
             # The section may run on into the sentence ("..., Atoms spells them"), in words
             # that are not another section's (no capital letter).
-            return any(part == h or (part.startswith(h + " ") and
-                                     part[len(h):] == part[len(h):].lower()) for h in heads)
+            return any(
+                part == h or (part.startswith(h + " ") and part[len(h) :] == part[len(h) :].lower())
+                for h in heads
+            )
 
         if not sections.strip() or known(sections.strip()):
             continue
@@ -61,10 +66,15 @@ def test_every_cited_docs_page_and_section_exists() -> None:
 
 
 def test_a_citation_of_a_missing_section_or_page_is_caught() -> None:
-    wrong = [("x.py", "reference/mcp.md", "Erors"), ("x.py", "reference/nope.md", ""),
-             ("x.py", "reference/safety.md", "Allowed directories and Trusted value")]
-    right = [("x.py", "reference/mcp.md", "Errors"),
-             ("x.py", "reference/cli.md", "stdio in the MCP modes requires"),
-             ("x.py", "reference/safety.md", "Allowed directories and Trusted values"),
-             ("x.py", "reference/window.md", "Paging and indices")]
+    wrong = [
+        ("x.py", "reference/mcp.md", "Erors"),
+        ("x.py", "reference/nope.md", ""),
+        ("x.py", "reference/safety.md", "Allowed directories and Trusted value"),
+    ]
+    right = [
+        ("x.py", "reference/mcp.md", "Errors"),
+        ("x.py", "reference/cli.md", "stdio in the MCP modes requires"),
+        ("x.py", "reference/safety.md", "Allowed directories and Trusted values"),
+        ("x.py", "reference/window.md", "Paging and indices"),
+    ]
     assert len(_bad(wrong)) == 3 and _bad(right) == []

@@ -21,9 +21,14 @@ README_LIMIT = 12 * 1024
 
 def _build(root: Path, site: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
-                           str(site)], cwd=root, env=env, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_the_site_builds_strictly_with_no_warning(tmp_path: Path) -> None:
@@ -31,8 +36,13 @@ def test_the_site_builds_strictly_with_no_warning(tmp_path: Path) -> None:
     out = done.stdout + done.stderr
     assert done.returncode == 0, out[-4000:]
     assert "WARNING" not in out, out[-4000:]
-    for page in ("index.html", "reference/mcp/index.html", "benchmarks/index.html",
-                 "tools/index.html", "security/index.html"):
+    for page in (
+        "index.html",
+        "reference/mcp/index.html",
+        "benchmarks/index.html",
+        "tools/index.html",
+        "security/index.html",
+    ):
         assert (tmp_path / "site" / page).is_file(), page
 
 
@@ -64,8 +74,12 @@ def test_no_page_states_a_count_of_tests() -> None:
     # A typed test count goes stale with the next test; the suite's own report is the truth.
     count = re.compile(r"\b\d[\d,]*\s+(?:tests|test cases)\b")
     pages = [REPO / "README.md", REPO / "CONTRIBUTING.md", *(REPO / "docs").rglob("*.md")]
-    stale = [f"{p.relative_to(REPO)}: {m.group(0)}" for p in pages if p.exists()
-             for m in count.finditer(p.read_text(encoding="utf-8"))]
+    stale = [
+        f"{p.relative_to(REPO)}: {m.group(0)}"
+        for p in pages
+        if p.exists()
+        for m in count.finditer(p.read_text(encoding="utf-8"))
+    ]
     assert stale == []
 
 
