@@ -1,7 +1,10 @@
-"""The Molecule tab's widgets: the tool bar, the SMILES bar and the side column, made
-once when the tab is built; the tab keeps them as its attributes (Qt layer)."""
+"""The Molecule tab's widgets: the tool bar, the SMILES bar, the side column and the message
+row, made once when the tab is built and kept as the tab's attributes; the 3D view's
+signals wired to the tab's parts (Qt layer)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -22,6 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.gui.widgets.molecule_clicks import ViewClicks
+from molforma.gui.widgets.molecule_context_menu import MoleculeContextMenu
 from molforma.gui.widgets.molecule_edits import AtomEdits
 from molforma.gui.widgets.molecule_geometry import GeometryEditor
 from molforma.gui.widgets.molecule_selection import AtomSelection
@@ -33,6 +38,9 @@ from molforma.gui.widgets.molecule_tab_support import (
 )
 from molforma.gui.widgets.molecule_workers import StructureWork
 from molforma.gui.widgets.property_panel import PropertyPanel
+
+if TYPE_CHECKING:
+    from molforma.gui.view3d.base import MoleculeView
 
 
 def build_tool_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *, edits: AtomEdits,
@@ -233,3 +241,36 @@ def build_side_column(tab: MoleculeTabHost, body: QSplitter, *, edits: AtomEdits
     side_scroll.setWidget(side)
     body.addWidget(side_scroll)
 
+
+def build_message_row(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout) -> None:
+    """The line under the view (what happened, or why an edit was refused) and the hint
+    of the Add-atom tool."""
+    tab.message = QLabel(parent)
+    tab.message.setObjectName("moleculeMessage")
+    tab.message.setWordWrap(True)
+    # Two lines, always: a message that wraps must not resize (and repaint) the view.
+    tab.message.setFixedHeight(tab.message.fontMetrics().lineSpacing() * 2 + 4)
+    bottom = QHBoxLayout()
+    bottom.addWidget(tab.message, 1)
+    # What a click or drag of the Add-atom tool would do where the pointer is.
+    tab.draw_hint = QLabel(parent)
+    tab.draw_hint.setObjectName("drawHint")
+    tab.draw_hint.setStyleSheet("color: #4a8a4a;")
+    bottom.addWidget(tab.draw_hint)
+    root.addLayout(bottom)
+
+
+def wire_view(view: MoleculeView, clicks: ViewClicks, selecting: AtomSelection,
+              menus: MoleculeContextMenu) -> None:
+    """Send the 3D view's clicks, drags, keys and right clicks to the tab's parts."""
+    view.atomClicked.connect(clicks._atom_clicked)
+    view.boxSelected.connect(selecting._box_selected)
+    view.contextRequested.connect(menus._context_requested)
+    view.band_select = True
+    view.backgroundClicked.connect(clicks._background_clicked)
+    view.atomsDragged.connect(clicks._atoms_dragged)
+    view.drawDragged.connect(clicks._draw_dragged)
+    view.bondClicked.connect(clicks._bond_clicked)
+    view.pointerHovered.connect(clicks._pointer_hovered)
+    view.key_handler = clicks._view_key
+    view.wants_key = clicks._wants_key

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
     QComboBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -43,9 +42,11 @@ from molforma.gui.context import AppContext
 from molforma.gui.view3d import create_view
 from molforma.gui.widgets.coordinate_table import CoordinateTable
 from molforma.gui.widgets.molecule_build import (
+    build_message_row,
     build_side_column,
     build_smiles_bar,
     build_tool_bar,
+    wire_view,
 )
 from molforma.gui.widgets.molecule_clicks import ViewClicks
 from molforma.gui.widgets.molecule_context_menu import MoleculeContextMenu
@@ -117,6 +118,8 @@ class MoleculeTab(QWidget):
     measurement_list: QListWidget
     properties: PropertyPanel
     _geometry_for: tuple[str, ...] | None
+    message: QLabel
+    draw_hint: QLabel
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -175,17 +178,7 @@ class MoleculeTab(QWidget):
         self.centre = QSplitter(Qt.Orientation.Vertical, body)
         self.centre.setObjectName("viewTableSplitter")
         self.view = create_view(self.centre)
-        self.view.atomClicked.connect(self.clicks._atom_clicked)
-        self.view.boxSelected.connect(self.selecting._box_selected)
-        self.view.contextRequested.connect(self.menus._context_requested)
-        self.view.band_select = True
-        self.view.backgroundClicked.connect(self.clicks._background_clicked)
-        self.view.atomsDragged.connect(self.clicks._atoms_dragged)
-        self.view.drawDragged.connect(self.clicks._draw_dragged)
-        self.view.bondClicked.connect(self.clicks._bond_clicked)
-        self.view.pointerHovered.connect(self.clicks._pointer_hovered)
-        self.view.key_handler = self.clicks._view_key
-        self.view.wants_key = self.clicks._wants_key
+        wire_view(self.view, self.clicks, self.selecting, self.menus)
         self.centre.addWidget(self.view)
         self.table = CoordinateTable(self.edits._table_edit, self.centre)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self.selecting._table_selection())
@@ -197,19 +190,7 @@ class MoleculeTab(QWidget):
         body.setStretchFactor(1, 1)
         body.setSizes([0, 800, 280])
         root.addWidget(body, 1)
-        self.message = QLabel(self)
-        self.message.setObjectName("moleculeMessage")
-        self.message.setWordWrap(True)
-        # Two lines, always: a message that wraps must not resize (and repaint) the view.
-        self.message.setFixedHeight(self.message.fontMetrics().lineSpacing() * 2 + 4)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.message, 1)
-        # What a click or drag of the Add-atom tool would do where the pointer is.
-        self.draw_hint = QLabel(self)
-        self.draw_hint.setObjectName("drawHint")
-        self.draw_hint.setStyleSheet("color: #4a8a4a;")
-        bottom.addWidget(self.draw_hint)
-        root.addLayout(bottom)
+        build_message_row(self, self, root)
 
         self.tool_buttons["select"].setChecked(True)
         ctx.events.documentChanged.connect(self._document_changed)

@@ -161,6 +161,7 @@ class MoleculeTabHost(Protocol):
     pin_button: QPushButton
     clear_pins_button: QPushButton
     measurement_list: QListWidget
+    message: QLabel
     draw_hint: QLabel
     # Gestures, placement and workers in progress.
     _bond_first: str | None
