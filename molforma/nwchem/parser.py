@@ -53,6 +53,7 @@ from molforma.nwchem.output_text import NeedMoreText, OutputText
 from molforma.nwchem.parser_chem_state import ChemState
 from molforma.results.elements import symbol_from_label
 from molforma.results.formats import BOHR_TO_ANGSTROM
+from molforma.results.frames import FrameStore
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
 from molforma.results.model import (
     EnergyKind,
@@ -110,7 +111,9 @@ class _State:
     source: str
     counter: StructureCounter
     energies: list[EnergyPoint] = field(default_factory=list)
-    structures: list[Structure] = field(default_factory=list)
+    # Geometries as coordinate arrays, made into models when asked for: an output
+    # with tens of thousands of steps loads in bounded memory.
+    structures: FrameStore = field(default_factory=FrameStore)
     opt_run: int = -1
     opt_last_step: int | None = None
     opt_steps_in_run: int = 0
@@ -296,7 +299,7 @@ def _read_head(st: _State, buf: str) -> None:
 def _parse_pieces(
     pieces: Iterable[str], source: str, cancel: threading.Event | None, limits: Limits
 ) -> Results:
-    st = _State(source=source, counter=StructureCounter(limits, source))
+    st = _State(source=source, counter=StructureCounter(limits.for_output(), source))
     handlers: dict[str, Callable[[_State, OutputText, str, int, int], None]] = {
         "geometry": _on_geometry, "opt_step": _on_opt_step, "energy": _on_energy,
         "opt_start": _on_opt_start,

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -26,7 +27,10 @@ class PropertyState(Protocol):
     chem: ChemState
     counter: StructureCounter
     energies: list[EnergyPoint]
-    structures: list[Structure]
+
+    @property
+    def structures(self) -> Sequence[Structure]:
+        """The geometries read so far (the parser keeps them in a FrameStore)."""
 
 
 @dataclass

@@ -95,10 +95,13 @@ def restore_input_frame(res: Results, text: str) -> bool:
                          for a, b in zip(p, q, strict=True)) / len(target))
     if rmsd > _MAX_FIT_RMSD:
         return False
-    for structure in res.structures:
+    structures = res.structures
+    for k, structure in enumerate(structures):
         if len(structure.coordinates) != len(first):
             continue  # not this molecule (cannot happen in one NWChem run)
         structure.coordinates = rigid.apply(structure.coordinates, r, cm, ct)
+        if not isinstance(structures, list):  # a FrameStore made this model: store it back
+            structures[k] = structure
     disp = res._displacements
     if disp is not None:
         rows = disp.tolist() if hasattr(disp, "tolist") else [list(d) for d in disp]

@@ -17,6 +17,10 @@ MAX_FILE_BYTES = 128 * 1024 * 1024
 MAX_ATOMS = 2_000
 MAX_STRUCTURES = 2_000
 MAX_TRAJECTORY_ATOMS = 200_000
+# An NWChem output keeps its geometries in a FrameStore (24 bytes an atom), so by
+# default it has no structure cap: the 128 MiB file limit bounds its frames (at most
+# about 1.5 million atom lines, 36 MB of coordinates).
+UNCAPPED = 10**12
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,17 @@ class Limits:
     max_atoms: int = MAX_ATOMS
     max_structures: int = MAX_STRUCTURES
     max_trajectory_atoms: int = MAX_TRAJECTORY_ATOMS
+
+
+    def for_output(self) -> Limits:
+        """The limits an NWChem output is read with: the SPEC's structure and trajectory
+        caps are lifted (the output's frames are kept compactly and the file size bounds
+        them); limits set to something else than the defaults stay."""
+        return Limits(
+            self.max_file_bytes, self.max_atoms,
+            UNCAPPED if self.max_structures == MAX_STRUCTURES else self.max_structures,
+            UNCAPPED if self.max_trajectory_atoms == MAX_TRAJECTORY_ATOMS
+            else self.max_trajectory_atoms)
 
 
 DEFAULT_LIMITS = Limits()

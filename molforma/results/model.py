@@ -13,9 +13,17 @@ time through :meth:`Results.displacements`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PrivateAttr,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
+)
 
 from molforma.formula import hill_formula
 
@@ -339,6 +347,17 @@ class Summary(_Model):
     errors: list[Message] = Field(default_factory=list, description="The errors NWChem printed.")
 
 
+def _keep_frame_store(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    from molforma.results.frames import FrameStore  # it builds Structure models
+
+    return value if isinstance(value, FrameStore) else handler(value)
+
+
+def _frames_as_list(value: Any) -> list[Structure]:
+    # a FrameStore is dumped as the list of structures it stands for
+    return value if isinstance(value, list) else list(value)
+
+
 class Results(_Model):
     """Everything read from one result source."""
 
@@ -346,7 +365,11 @@ class Results(_Model):
     kind: ResultsKind
     summary: Summary
     energies: list[EnergyPoint] = Field(default_factory=list)
-    structures: list[Structure] = Field(default_factory=list)
+    # A reader may hand a FrameStore (frames kept as coordinate arrays, made into models
+    # when asked for): it is kept as it is, not copied into a list of models.
+    structures: Annotated[list[Structure], WrapValidator(_keep_frame_store),
+                          PlainSerializer(_frames_as_list, return_type=list[Structure])] = Field(
+        default_factory=list)
     modes: list[Mode] = Field(default_factory=list)
     modeReferenceStructure: int | None = Field(
         None, description="Index of the structure the mode displacements refer to."
