@@ -205,6 +205,10 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
 
         tables = (is_atom_table(oatoms) and is_atom_table(natoms)
                   and is_bond_table(obonds) and is_bond_table(nbonds))
+        mixed = not tables and not positions_only and (
+            is_atom_table(oatoms) or is_atom_table(natoms)) and all(
+            isinstance(v, list) or is_atom_table(v) or is_bond_table(v)
+            for v in (oatoms, natoms, obonds, nbonds))
         if positions_only:
             if natoms is not oatoms:  # the edit put a new list only when an atom moved
                 change |= Change.POSITIONS
@@ -215,6 +219,13 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
                 change |= (Change.ATOMS | Change.POSITIONS if whole
                            else _table_change(oatoms, natoms))
             if nbonds is not obonds:
+                change |= Change.BONDS
+        elif mixed:
+            # records became column tables (the first structure of a document): compared
+            # as lists, cheaply when their lengths differ
+            if not (len(oatoms) == len(natoms) and oatoms == natoms):
+                change |= Change.ATOMS | Change.POSITIONS
+            if not (len(obonds) == len(nbonds) and obonds == nbonds):
                 change |= Change.BONDS
         elif whole:
             if oatoms != natoms:
@@ -233,7 +244,7 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
                 change |= _atom_change(o, n)
                 if Change.ATOMS | Change.POSITIONS in change:
                     break
-        if not (whole or positions_only or tables) and isinstance(obonds, list) \
+        if not (whole or positions_only or tables or mixed) and isinstance(obonds, list) \
                 and isinstance(nbonds, list):
             bonds, pairs, moved = _share_records(obonds, nbonds, _BOND_KEYS)
             ndoc["bonds"] = bonds

@@ -425,6 +425,7 @@ class Document:
         replaces_structure: bool = False,
         load: bool = False,
         positions_only: bool = False,
+        tables: bool = False,
     ) -> dict[str, Any]:
         """Run edit ``fn`` on a copy; make it the candidate or apply it as one undo step.
 
@@ -438,6 +439,9 @@ class Document:
         records and the bond list it gets are the stored state's own (never to be changed).
         Nothing is copied or paired for it and the formula is kept: a move of 10,000 atoms
         pays for the moved atoms only.
+        ``tables``: ``fn`` works on the stored column tables (atoms and bonds) and puts new
+        tables in their place, never changing them (:mod:`molforma.document.table_edits`):
+        no atom record is made for it.
 
         Raises:
             StaleRevisionError, CandidateExistsError, BusyError, ValidationError: and
@@ -447,7 +451,11 @@ class Document:
         with self.lock:
             self._check(expected_revision)
             work = clone_project(self._project,
-                                 structure=not (replaces_structure or positions_only))
+                                 structure=not (replaces_structure or positions_only or tables))
+            if tables and not _is_table(atoms_of(work)):
+                from molforma.document.molecule import as_table_project
+
+                work = as_table_project(work)  # a molecule still held as records
             wdoc = work["document"]
             wdoc["nextAtomId"] = max(int(wdoc.get("nextAtomId", 1)), self._id_high)
             res = fn(work)

@@ -304,9 +304,10 @@ class AtomTable(Sequence[dict[str, Any]]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, AtomTable):
-            return self is other or self.to_records() == other.to_records()
+            return self is other or (len(self) == len(other)
+                                     and self.to_records() == other.to_records())
         if isinstance(other, list):
-            return self.to_records() == other
+            return len(self) == len(other) and self.to_records() == other
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
@@ -570,9 +571,10 @@ class BondTable(Sequence[dict[str, Any]]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, BondTable):
-            return self is other or self.to_records() == other.to_records()
+            return self is other or (len(self) == len(other)
+                                     and self.to_records() == other.to_records())
         if isinstance(other, list):
-            return self.to_records() == other
+            return len(self) == len(other) and self.to_records() == other
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]

@@ -189,3 +189,42 @@ def test_an_edit_that_breaks_a_rule_in_a_table_names_the_same_atom_as_before() -
         ops.set_atom_properties(doc, [{"id": "a5", "formalCharge": 50}], preview=False)
     assert err.value.code == "formal_charge_range"
     assert not doc.can_undo
+
+
+def test_table_edits_copy_only_the_columns_they_write_and_undo_exactly() -> None:
+    from molforma.document import table_edits
+
+    doc = Document(_big_project(3_000))
+    before = json.dumps(doc.project)
+    old = doc.project["document"]["atoms"]
+    doc.edit(lambda w: table_edits.set_atom_properties(w, [{"id": "a5", "formalCharge": 1},
+                                                           {"id": "a6", "name": "HX"}]),
+             label="Set atom properties", preview=False, tables=True)
+    new = doc.project["document"]["atoms"]
+    assert new.charge is not old.charge and new.names is not None
+    assert new.xyz is old.xyz and new.ids is old.ids and new.z is old.z
+    assert new[4]["formalCharge"] == 1 and new[5]["name"] == "HX" and new[6] == old[6]
+    doc.edit(lambda w: table_edits.delete_atoms(w, ["a1"]), label="Delete atoms",
+             preview=False, tables=True)
+    assert len(doc.project["document"]["atoms"]) == 2_999
+    assert len(doc.project["document"]["bonds"]) == 2_000 - 2
+    for _ in range(2):
+        doc.undo()
+    assert json.dumps(doc.project) == before
+    with pytest.raises(ValidationError) as err:
+        doc.edit(lambda w: table_edits.set_atom_properties(w, [{"id": "a5", "unpairedElectrons": 9}]),
+                 label="Set atom properties", preview=False, tables=True)
+    assert err.value.code == "unpaired_range"
+
+
+def test_the_first_structure_of_an_empty_document_is_told_to_listeners() -> None:
+    from molforma.document.changes import Change
+
+    doc = Document()
+    heard: list[Change] = []
+    doc.subscribe(lambda _d, change: heard.append(change))
+    ops.add_atoms(doc, [{"element": "O", "position": [0, 0, 0]},
+                        {"element": "H", "position": [0.96, 0, 0]}], [{"a": "#0", "b": "#1"}],
+                  preview=False)
+    assert isinstance(doc.project["document"]["atoms"], AtomTable)
+    assert Change.ATOMS | Change.POSITIONS | Change.BONDS in heard[-1]

@@ -1,0 +1,123 @@
+"""Edits made on the column tables themselves (no Qt): no atom record is copied.
+
+Each function is an edit function for :meth:`Document.edit` with ``tables=True``: it
+gets the project copy holding the stored tables (never to be changed), builds new
+tables that share every column it does not write, puts them into the copy and reports
+what it changed. A property change of one atom in a million copies the one column it
+writes (a byte per atom for a charge); a deletion copies each column once. They check
+what they are given as the record edits do and raise the same errors, in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from molforma.document.document import EditResult
+from molforma.document.elements import normalize_symbol
+from molforma.document.model import Project, check_atom_fields
+from molforma.document.molecule import AtomTable, BondTable
+from molforma.errors import UnknownAtomError, ValidationError
+
+ATOM_PROPS = ("element", "name", "formalCharge", "unpairedElectrons", "massNumber", "mass",
+              "fixed")
+
+
+def _tables(work: Project) -> tuple[AtomTable, BondTable]:
+    doc = work["document"]
+    atoms, bonds = doc["atoms"], doc["bonds"]
+    assert isinstance(atoms, AtomTable) and isinstance(bonds, BondTable)
+    return atoms, bonds
+
+
+def _rows(atoms: AtomTable, ids: Sequence[Any]) -> np.ndarray:
+    rows = atoms.rows_of(ids)
+    if (rows < 0).any():
+        raise UnknownAtomError(id=ids[int(np.flatnonzero(rows < 0)[0])])
+    return rows
+
+
+def delete_atoms(work: Project, ids: Sequence[Any]) -> EditResult:
+    """Delete the atoms ``ids`` and their bonds (``ops.delete_atoms`` without hydrogens)."""
+    atoms, bonds = _tables(work)
+    wanted = list(dict.fromkeys(ids))
+    rows = _rows(atoms, wanted)
+    gone = atoms.ids[rows]
+    keep = ~(np.isin(bonds.a, gone) | np.isin(bonds.b, gone))
+    doc = work["document"]
+    doc["atoms"] = atoms.delete(rows)
+    if not keep.all():
+        doc["bonds"] = bonds.take(np.flatnonzero(keep))
+    return EditResult(removed=[str(i) for i in wanted], touched=[])
+
+
+def set_atom_properties(work: Project, changes: Sequence[Mapping[str, Any]]) -> EditResult:
+    """Change element, name, formal charge, unpaired electrons, mass number, mass or fixed
+    of atoms by id (``ops.set_atom_properties`` without hydrogens): each change is checked
+    on the atom's record as the record edit checks it, then written into the columns."""
+    atoms, _bonds = _tables(work)
+    records: dict[int, dict[str, Any]] = {}
+    changed: list[str] = []
+    for ch in changes:
+        aid = ch.get("id")
+        row = int(_rows(atoms, [aid])[0]) if isinstance(aid, str) else -1
+        if row < 0:
+            raise UnknownAtomError(id=aid)
+        unknown = set(ch) - set(ATOM_PROPS) - {"id"}
+        if unknown:
+            raise ValidationError("invalid_argument",
+                                  detail=f"unknown atom keys {sorted(unknown)}")
+        atom = records.get(row) or atoms[row]
+        for k in ATOM_PROPS:
+            if k in ch:
+                val = ch[k]
+                if k == "element":
+                    val = normalize_symbol(str(val)) or val
+                    if val != atom["element"]:
+                        atom["massNumber"] = ch.get("massNumber")
+                atom[k] = val
+        check_atom_fields(atom)
+        records[row] = atom
+        changed.append(str(aid))
+    if records:
+        work["document"]["atoms"] = _written(atoms, records)
+    return EditResult(changed=changed, touched=[])
+
+
+def _written(atoms: AtomTable, records: Mapping[int, Mapping[str, Any]]) -> AtomTable:
+    """``atoms`` with the rows ``records`` (checked atom dicts) written in: only the
+    columns some record changes are copied."""
+    rows = np.fromiter(records, dtype=np.int64, count=len(records))
+    recs = list(records.values())
+    new = AtomTable.from_records(recs)  # the records' values in column form
+    cols: dict[str, Any] = {}
+    for name in ("z", "charge", "unpaired", "fixed", "mass_number", "mass"):
+        old = getattr(atoms, name)
+        val = getattr(new, name)
+        if not np.array_equal(old[rows], val, equal_nan=name == "mass"):
+            col = old.copy()
+            col[rows] = val
+            cols[name] = col
+    names = [r.get("name", "") for r in recs]
+    current = [""] * len(rows) if atoms.names is None else atoms.names[rows].tolist()
+    if names != current:
+        col = (np.full(len(atoms), "", dtype=object) if atoms.names is None
+               else atoms.names.copy())
+        col[rows] = names
+        cols["names"] = col if any(col.tolist()) else None
+    extra = atoms.extra
+    for aid in atoms.ids[rows].tolist():
+        more = new.extra.get(aid)
+        if extra.get(aid) != more:
+            extra = dict(extra)
+            if more:
+                extra[aid] = more
+            else:
+                extra.pop(aid, None)
+    if extra is not atoms.extra:
+        cols["extra"] = extra
+    if not cols:
+        return atoms
+    return atoms._replace(**cols)
