@@ -223,9 +223,13 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
         elif mixed:
             # records became column tables (the first structure of a document): compared
             # as lists, cheaply when their lengths differ
-            if not (len(oatoms) == len(natoms) and oatoms == natoms):
-                change |= Change.ATOMS | Change.POSITIONS
-            if not (len(obonds) == len(nbonds) and obonds == nbonds):
+            oa: Any = oatoms
+            ob: Any = obonds
+            na: Any = natoms
+            nb: Any = nbonds
+            if not (len(oa) == len(na) and oa == na):
+                change |= Change.ATOMS  # as for records that came or went
+            if not (len(ob) == len(nb) and ob == nb):
                 change |= Change.BONDS
         elif whole:
             if oatoms != natoms:
