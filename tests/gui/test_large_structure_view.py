@@ -220,3 +220,21 @@ def test_opengl_draws_100000_atoms_as_sprites_where_picking_finds_them() -> None
     assert name == "opengl" and sprites == "True"
     # the atom picked at a point well inside a ball is the one drawn there
     assert int(ok) > 200 and int(bad) <= int(ok) // 100  # (ties in depth aside)
+
+
+def test_the_adapter_shares_the_columns_of_a_document_kept_as_tables() -> None:
+    from molforma.document.molecule import AtomTable, BondTable
+
+    atoms = AtomTable.from_records([
+        {"id": "a1", "element": "O", "x": 0.0, "y": 0.0, "z": 0.0, "fixed": True},
+        {"id": "a2", "element": "H", "x": 0.0, "y": 0.9, "z": 0.0},
+        {"id": "a5", "element": "Fe", "x": 2.0, "y": 0.0, "z": 0.0}])
+    bonds = BondTable.from_records([{"a": "a1", "b": "a2", "order": 1},
+                                    {"a": "a1", "b": "a5", "order": 2}])
+    cols = structure_arrays(atoms, bonds)
+    assert cols.xyz is atoms.xyz or np.shares_memory(cols.xyz, atoms.xyz)  # no copy
+    assert cols.elements.tolist() == ["O", "H", "Fe"]
+    assert sorted(cols.kind_symbols) == ["Fe", "H", "O"]  # only the elements present
+    assert cols.ids.tolist() == ["a1", "a2", "a5"] and cols.row_of("a5") == 2
+    assert cols.bonds.tolist() == [[0, 1], [0, 2]] and cols.orders.tolist() == [1, 2]
+    assert cols.fixed.tolist() == [True, False, False]

@@ -131,12 +131,15 @@ def _row_or(row: Any, atom_id: Any) -> int:
 def _from_tables(atoms: Any, bonds: Any) -> StructureArrays:
     """Columns of a document that keeps them already (``AtomTable``/``BondTable`` of
     :mod:`molforma.document.molecule`): no record is built, the arrays are shared."""
-    z = np.asarray(atoms.z)
-    top = int(z.max()) if len(z) else 0
-    symbols = [""] + [elements.symbol_of(k) for k in range(1, top + 1)]
+    z = np.asarray(atoms.z, dtype=np.int64)
+    # one kind per element present (colours and radii are looked up per kind)
+    present = np.flatnonzero(np.bincount(z)) if len(z) else np.zeros(0, dtype=np.int64)
+    lookup = np.zeros(int(present[-1]) + 1 if len(present) else 1, dtype=np.int32)
+    lookup[present] = np.arange(len(present), dtype=np.int32)
+    symbols = [elements.symbol_of(int(k)) if k else "X" for k in present.tolist()]
     ids = np.empty(len(z), dtype=object)
     ids[:] = atoms.id_strings
-    out = StructureArrays(ids, z.astype(np.int32), symbols, np.asarray(atoms.xyz, dtype=float),
+    out = StructureArrays(ids, lookup[z], symbols, np.asarray(atoms.xyz, dtype=float),
                           np.asarray(atoms.fixed, dtype=bool),
                           np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.int8))
     if bonds is not None and len(bonds):
