@@ -8,6 +8,7 @@ functions are tested without a window.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -29,3 +30,27 @@ class AppState(Protocol):
     @property
     def jobs(self) -> Any:
         """The job manager (``molforma.jobs.runner.JobManager``) or None."""
+
+
+class DocumentState(Protocol):
+    """What opening a file needs: the document acted on and the launch policy (or None).
+
+    :class:`AppState` (the window) has these; an MCP tool acting on one of its
+    documents uses :class:`OneDocument`.
+    """
+
+    @property
+    def document(self) -> Document:
+        """The document acted on."""
+
+    @property
+    def policy(self) -> Policy | None:
+        """The MCP policy; None in the plain window (nothing is checked)."""
+
+
+@dataclass(frozen=True)
+class OneDocument:
+    """One document and the policy, for an application function told to act on it."""
+
+    document: Document
+    policy: Policy | None = None

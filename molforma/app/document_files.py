@@ -1,6 +1,9 @@
 """A document from and to files and texts: open, import, export, save (no Qt; application
 layer).
 
+:func:`open_file` is the one open of the window (a click, a drop, a window command of
+MCP) and of the ``open_file`` tool.
+
 A project file replaces everything (one undo step); a structure file replaces atoms
 and bonds and keeps every setting. Loaded atoms are numbered as the document will
 number them, so loading never renames them later.
@@ -9,12 +12,169 @@ number them, so loading never renames them later.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
+from molforma.app.actor import Actor
+from molforma.app.context import OneDocument
 from molforma.document.document import Document, Origin
 from molforma.document.model import Project
-from molforma.errors import MolFormaError
+from molforma.errors import FileAccessError, MolFormaError
+from molforma.i18n import register
+
+if TYPE_CHECKING:
+    from molforma.app.context import DocumentState
+
+register({
+    "not_a_file": {
+        "en": "'{path}' is not a regular file.",
+        "ja": "「{path}」は通常のファイルではありません。",
+    },
+    "open_file_folder": {
+        "en": "'{path}' is a folder. open_file loads one structure or project file; to read "
+              "calculation results from a folder use results_action with action "
+              "open_directory.",
+        "ja": "「{path}」はフォルダーです。open_file は構造ファイルかプロジェクトファイルを1つ"
+              "読み込みます。フォルダーの計算結果を読むには results_action の open_directory "
+              "を使ってください。",
+    },
+    "open_file_results": {
+        "en": "'{path}' is a {kind} file: calculation results, not a structure file. Read it "
+              "with results_action (action open_file) and get_results; to edit a structure "
+              "from it, take one from get_results section structures (the last is the final "
+              "geometry) and load it with import_document (format xyz).",
+        "ja": "「{path}」は{kind}ファイル（計算結果）で、構造ファイルではありません。"
+              "results_action（action open_file）と get_results で読んでください。その構造を"
+              "編集するには、get_results の structures セクション（最後が最終構造）から取り出し、"
+              "import_document（format xyz）で読み込んでください。",
+    },
+})
+
+
+Reader = Callable[[str], Any]  # path -> project dict, Structure, or None (the person cancelled)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """What :func:`open_file` did: ``kind`` is ``project``, ``structure`` or ``results``
+    (the file belongs in the Results tab: nothing was loaded); ``edit`` is the edit
+    summary of a load."""
+
+    kind: Literal["project", "structure", "results"]
+    path: str
+    edit: dict[str, Any] | None = None
+    # For results: "folder", "nwchem-output" or "molden" (molforma.results.reader).
+    results_kind: str | None = None
+
+    @property
+    def source_name(self) -> str | None:
+        """The file name a structure file gives the window title (a project has its own)."""
+        return Path(self.path).name if self.kind == "structure" else None
+
+
+def opens_as_results(path: str) -> bool:
+    """Whether ``path`` belongs in the Results tab: a folder (a job folder), an NWChem
+    output or a MOLDEN file, recognised by content."""
+    return results_kind(path) is not None
+
+
+def results_kind(path: str) -> str | None:
+    """``folder``, ``nwchem-output`` or ``molden`` when ``path`` belongs in the Results
+    tab (recognised by content), else None."""
+    from molforma.results.reader import result_file_kind
+
+    target = Path(path).expanduser()
+    return "folder" if target.is_dir() else result_file_kind(target)
+
+
+def open_file(app: DocumentState, path: str, *, actor: Actor, preview: bool,
+              expected_revision: str | None = None, format: str | None = None,
+              frame: int | None = None, read: Reader | None = None) -> Opened | None:
+    """Open ``path`` into ``app``'s document: the one open of the window and of MCP.
+
+    A folder, an NWChem output or a MOLDEN file is not loaded: the answer says it
+    belongs in Results (the window opens it there; the ``open_file`` tool refuses it
+    with the way to read it). A project replaces everything and a structure file
+    replaces atoms and bonds and keeps every setting, as a candidate (``preview``) or
+    one undo step; loaded atoms get the document's next ids. Neither makes its
+    protected values (executable, launcher, environment, extra input) trusted
+    (SPEC.md section 7). A load the window applies makes a project the document's file
+    (a structure file is not); an MCP tool call never changes the window's file name.
+
+    When MCP acts the path is checked against the allowed directories and the file is
+    read through the policy, so the file read is the file judged even if a folder on its
+    path is swapped for a link after the check. ``read`` replaces the plain reader (the
+    window's asks for the frame or model; None from it means the person cancelled, and
+    None is returned).
+
+    Raises:
+        FileAccessError: outside the allowed directories, or not a regular file (MCP).
+        StaleRevisionError, CandidateExistsError, BusyError: before the file is read.
+        MolFormaError: the file cannot be read or breaks a document rule (the document
+            is unchanged).
+    """
+    from molforma.fileio import guarded_files
+
+    policy = app.policy if actor.is_mcp else None
+    target = path  # what is read: the checked path when MCP acts
+    if policy is not None:
+        checked = policy.check_path(path, must_exist=actor is Actor.MCP_TOOL)
+        if checked.exists() and not checked.is_dir() and not checked.is_file():
+            raise FileAccessError("not_a_file", path=path)
+        target = str(checked)
+    doc = app.document
+    with guarded_files(policy.read_guard() if policy is not None else None):
+        kind = results_kind(target)
+        if kind is not None:
+            return Opened("results", path, results_kind=kind)
+        doc.check_revision(expected_revision, allow_candidate=False)  # before a large read
+        loaded = read(target) if read is not None else _read(doc, target, format, frame)
+    if loaded is None:
+        return None
+    label = f"Open {Path(path).name}"
+    if isinstance(loaded, dict):
+        edit = doc.load(loaded, label=label, expected_revision=expected_revision,
+                        preview=preview, origin=actor.origin)
+    else:
+        from molforma.formats import apply_structure
+
+        # ``loaded`` was read for this edit alone: its atoms become the document's, uncopied
+        edit = doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True,
+                                                     owned=True),
+                        label=label, expected_revision=expected_revision, preview=preview,
+                        origin=actor.origin, trust=False, replaces_structure=True)
+    if not preview and actor is not Actor.MCP_TOOL:
+        if isinstance(loaded, dict):
+            doc.mark_saved(str(Path(path).resolve()))
+        else:
+            doc.path = None  # a structure file is not the project's own file
+    return Opened("project" if isinstance(loaded, dict) else "structure", path, edit)
+
+
+def _read(doc: Document, path: str, format: str | None, frame: int | None) -> Any:
+    from molforma.formats import read_file
+
+    # numbered as the document will number them (a later edit makes loading rename them)
+    return read_file(str(path), format, frame=frame, first_id=doc.first_free_id())
+
+
+def refuse_results(opened: Opened) -> None:
+    """Refuse a results file or folder where a structure was asked for (the ``open_file``
+    tool and :func:`molforma.app.ops.open_file`), saying how to read it instead.
+
+    Raises:
+        FileAccessError: ``open_file_folder`` for a folder.
+        FormatError: ``open_file_results`` naming the kind of results file.
+    """
+    from molforma.errors import FormatError
+
+    if opened.results_kind == "folder":
+        raise FileAccessError("open_file_folder", path=opened.path)
+    kind = {"nwchem-output": "NWChem output", "molden": "MOLDEN"}.get(
+        opened.results_kind or "", "results")
+    raise FormatError("open_file_results", path=opened.path, kind=kind)
 
 
 def _load_loaded(doc: Document, loaded: Any, label: str, expected_revision: str | None,
@@ -30,20 +190,20 @@ def _load_loaded(doc: Document, loaded: Any, label: str, expected_revision: str 
                     origin=origin, replaces_structure=True)
 
 
-def open_file(doc: Document, path: str, *, format: str | None = None, frame: int | None = None,
-              expected_revision: str | None = None, preview: bool = True,
-              origin: Origin = "user") -> dict[str, Any]:
-    """Load a project (whole, one undo step) or a structure file (atoms and bonds only)."""
-    from molforma.formats import read_file
-
-    doc.check_revision(expected_revision, allow_candidate=False)  # before reading a large file
-    # numbered as the document will number them (a later edit makes loading rename them)
-    loaded = read_file(str(path), format, frame=frame,
-                       first_id=doc.first_free_id())
-    out = _load_loaded(doc, loaded, f"Open {Path(path).name}", expected_revision, preview, origin)
-    if isinstance(loaded, dict) and not preview and origin != "mcp":
-        doc.mark_saved(str(path))
-    return out
+def open_file_into(doc: Document, path: str, *, format: str | None = None,
+                   frame: int | None = None, expected_revision: str | None = None,
+                   preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+    """:func:`open_file` on ``doc`` alone (no policy), told the origin instead of the actor
+    (``"mcp"``: as the ``open_file`` tool): the edit summary; a results file or a folder is
+    refused as the tool refuses it."""
+    actor = Actor.MCP_TOOL if origin == "mcp" else Actor.PERSON
+    opened = open_file(OneDocument(doc), path, actor=actor, preview=preview,
+                       expected_revision=expected_revision, format=format, frame=frame)
+    assert opened is not None  # only a reader of the window's returns None
+    if opened.edit is None:
+        refuse_results(opened)
+    assert opened.edit is not None
+    return opened.edit
 
 
 def import_document(doc: Document, text: str, format: str, *, frame: int | None = None,

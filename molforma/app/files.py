@@ -13,12 +13,15 @@ person's own opens are not limited.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
+from molforma.app import document_files
 from molforma.app.actor import Actor, check_path
+from molforma.app.document_files import Opened as Opened
+from molforma.app.document_files import Reader as Reader
+from molforma.app.document_files import opens_as_results as opens_as_results
 
 if TYPE_CHECKING:
     from molforma.app.context import AppState
@@ -27,30 +30,6 @@ if TYPE_CHECKING:
     from molforma.document.model import Project
     from molforma.formats.common import Structure
     from molforma.preferences import Preferences
-
-Reader = Callable[[str], Any]  # path -> project dict, Structure, or None (the person cancelled)
-
-
-@dataclass(frozen=True)
-class Opened:
-    """What :func:`open_path` did: ``kind`` is ``project``, ``structure`` or ``results``."""
-
-    kind: Literal["project", "structure", "results"]
-    path: str
-
-    @property
-    def source_name(self) -> str | None:
-        """The file name a structure file gives the window title (a project has its own)."""
-        return Path(self.path).name if self.kind == "structure" else None
-
-
-def opens_as_results(path: str) -> bool:
-    """Whether ``path`` belongs in the Results tab: a folder (a job folder), an NWChem
-    output or a MOLDEN file, recognised by content."""
-    from molforma.results.reader import result_file_kind
-
-    target = Path(path).expanduser()
-    return target.is_dir() or result_file_kind(target) is not None
 
 
 @contextlib.contextmanager
@@ -74,43 +53,20 @@ def _read_file(path: str) -> Any:
 
 
 def open_path(app: AppState, path: str, *, actor: Actor,
-              read: Reader = _read_file) -> Opened | None:
-    """Load ``path`` into the current document, or say it opens in Results.
+              read: Reader | None = None) -> Opened | None:
+    """The window's Open (a click, a drop, a recent file, a window command of MCP):
+    :func:`molforma.app.document_files.open_file` applied at once (not a candidate).
 
-    A project replaces everything (one undo step) and becomes the document's file; a
-    structure file replaces atoms and bonds and keeps every setting. ``read`` reads the
-    file (the window passes one that asks for the frame or model); None from it means
-    the person cancelled, and None is returned. The trusted values stay as they were.
+    Returns:
+        What was opened (``results``: it belongs in the Results tab), or None when
+        ``read`` says the person cancelled.
 
     Raises:
         FileAccessError: ``path_not_allowed`` and the like, when MCP acts.
         MolFormaError: the file cannot be read or breaks a document rule (the document
             is unchanged).
     """
-    check_path(app.policy, path, actor)
-    with judged_files(app, actor):
-        if opens_as_results(path):
-            return Opened("results", path)
-        loaded = read(path)
-    if loaded is None:
-        return None
-    doc = app.document
-    trusted = dict(doc.trusted)
-    label = f"Open {Path(path).name}"
-    if isinstance(loaded, dict):
-        doc.load(loaded, label=label, preview=False, origin=actor.origin)
-        doc.mark_saved(str(Path(path).resolve()))
-    else:
-        from molforma.formats import apply_structure
-
-        # ``loaded`` was read for this edit alone: its atoms become the document's, uncopied
-        doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True, owned=True),
-                 label=label, preview=False, origin=actor.origin, trust=False,
-                 replaces_structure=True)
-        doc.path = None  # a structure file is not the project's own file
-    # A loaded file's protected values are not the person's own (SPEC.md section 7).
-    doc.trusted = trusted
-    return Opened("project" if isinstance(loaded, dict) else "structure", path)
+    return document_files.open_file(app, path, actor=actor, preview=False, read=read)
 
 
 def read_launch_file(path: str) -> Project | Structure:

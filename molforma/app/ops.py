@@ -18,7 +18,10 @@ from typing import Any
 import numpy as np
 
 from molforma.app.document_checks import get_catalog, measure, validate_document
-from molforma.app.document_files import export_document, import_document, open_file, save_project
+from molforma.app.document_files import export_document, import_document, save_project
+from molforma.app.document_files import (  # the document-level form of the one open
+    open_file_into as open_file,
+)
 from molforma.app.document_settings import (
     get_execution,
     set_advanced,

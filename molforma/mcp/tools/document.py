@@ -88,24 +88,6 @@ register({
         "en": "'{path}' is not a regular file.",
         "ja": "「{path}」は通常のファイルではありません。",
     },
-    "open_file_folder": {
-        "en": "'{path}' is a folder. open_file loads one structure or project file; to read "
-              "calculation results from a folder use results_action with action "
-              "open_directory.",
-        "ja": "「{path}」はフォルダーです。open_file は構造ファイルかプロジェクトファイルを1つ"
-              "読み込みます。フォルダーの計算結果を読むには results_action の open_directory "
-              "を使ってください。",
-    },
-    "open_file_results": {
-        "en": "'{path}' is a {kind} file: calculation results, not a structure file. Read it "
-              "with results_action (action open_file) and get_results; to edit a structure "
-              "from it, take one from get_results section structures (the last is the final "
-              "geometry) and load it with import_document (format xyz).",
-        "ja": "「{path}」は{kind}ファイル（計算結果）で、構造ファイルではありません。"
-              "results_action（action open_file）と get_results で読んでください。その構造を"
-              "編集するには、get_results の structures セクション（最後が最終構造）から取り出し、"
-              "import_document（format xyz）で読み込んでください。",
-    },
     "cleanup_with_move": {
         "en": "move_atoms cleanup cannot be combined with positions, translate or rotate: "
               "send it alone (atomIds may name the atoms to clean up).",
@@ -179,38 +161,21 @@ def get_document(ctx: ToolContext, args: GetDocumentInput) -> GetDocumentOutput:
 def open_file(ctx: ToolContext, args: OpenFileInput) -> EditSummary:
     """Load a file into the document: a project replaces everything (one undo step); a
     structure file replaces atoms and bonds and keeps the settings."""
-    from molforma.app import ops
-    from molforma.errors import FormatError
-    from molforma.fileio import guarded_files
+    from molforma.app import document_files
+    from molforma.app.actor import Actor
+    from molforma.app.context import OneDocument
 
     doc = ctx.state.document(args.documentId)
-    policy = ctx.state.policy
-    path = policy.check_path(args.path, must_exist=True)
-    if path.is_dir():
-        raise FileAccessError("open_file_folder", path=args.path)
-    if not path.is_file():
-        raise FileAccessError("not_a_file", path=args.path)
-    try:
-        # The reader opens through the policy: the file read is the file judged, even
-        # if a folder on the path is swapped for a link after the check above.
-        with guarded_files(policy):
-            return _summary(ops.open_file(doc, str(path), format=args.format,
-                                             frame=args.frame, **_edit_args(args)))
-    except FormatError as exc:
-        # NWChem outputs and MOLDEN files are results; say where they open instead of
-        # only listing the structure formats.
-        with guarded_files(policy):
-            kind = _results_kind(path) if exc.data.get("kind") == "format_unknown" else None
-        if kind is None:
-            raise
-        raise FormatError("open_file_results", path=args.path, kind=kind) from exc
-
-
-def _results_kind(path: Any) -> str | None:
-    from molforma.results.reader import result_file_kind
-
-    return {"nwchem-output": "NWChem output", "molden": "MOLDEN"}.get(
-        result_file_kind(path) or "")
+    # The window's open too: the path is checked and the file read through the policy.
+    opened = document_files.open_file(
+        OneDocument(doc, ctx.state.policy), args.path, actor=Actor.MCP_TOOL,
+        preview=args.preview, expected_revision=args.expectedRevision, format=args.format,
+        frame=args.frame)
+    assert opened is not None  # only a reader of the window's returns None
+    if opened.edit is None:
+        # NWChem outputs, MOLDEN files and job folders are results: say where they open.
+        document_files.refuse_results(opened)
+    return _summary(opened.edit or {})
 
 
 SMILES_FORMAT = "smiles"
