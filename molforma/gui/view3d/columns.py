@@ -137,9 +137,7 @@ def _from_tables(atoms: Any, bonds: Any) -> StructureArrays:
     lookup = np.zeros(int(present[-1]) + 1 if len(present) else 1, dtype=np.int32)
     lookup[present] = np.arange(len(present), dtype=np.int32)
     symbols = [elements.symbol_of(int(k)) if k else "X" for k in present.tolist()]
-    ids = np.empty(len(z), dtype=object)
-    ids[:] = atoms.id_strings
-    out = StructureArrays(ids, lookup[z], symbols, np.asarray(atoms.xyz, dtype=float),
+    out = StructureArrays(_id_strings(atoms), lookup[z], symbols, np.asarray(atoms.xyz, dtype=float),
                           np.asarray(atoms.fixed, dtype=bool),
                           np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.int8))
     if bonds is not None and len(bonds):
@@ -153,3 +151,18 @@ def _from_tables(atoms: Any, bonds: Any) -> StructureArrays:
             other = structure_arrays(list(atoms), list(bonds))
             out.bonds, out.orders = other.bonds, other.orders
     return out
+
+
+# The id strings of the last id column seen: the view and the table convert the same
+# table, and an edit that keeps the atoms (a move) keeps the same read-only column.
+_ID_CACHE: list[tuple[np.ndarray, np.ndarray]] = []
+
+
+def _id_strings(atoms: Any) -> np.ndarray:
+    column = atoms.ids
+    if _ID_CACHE and _ID_CACHE[0][0] is column:
+        return _ID_CACHE[0][1]
+    ids = np.empty(len(column), dtype=object)
+    ids[:] = atoms.id_strings
+    _ID_CACHE[:] = [(column, ids)]
+    return ids
