@@ -25,8 +25,6 @@ ALLOWED_OVER_LIMIT = {
     # The panels still to split (the Molecule tab, main window and command runner are).
     "gui/widgets/calculation_panel.py",
     "gui/widgets/calculation_panel.py::CalculationPanel",
-    "gui/widgets/execution_panel.py",
-    "gui/widgets/execution_panel.py::ExecutionPanel",
     "gui/widgets/history_panel.py::HistoryPanel",
     "gui/widgets/results_panel.py",
     "gui/widgets/results_panel.py::ResultsPanel",
