@@ -250,7 +250,7 @@ def _shared_description(model: type[BaseModel], name: str) -> tuple[str | None, 
     doc = " ".join((model.__doc__ or "").split())
     if name == home or ":" not in doc:
         return doc, False
-    return f"{doc.split(':', 1)[0]}, as {home}'s outputSchema describes it.", True
+    return f"{doc.split(':', 1)[0]} (see {home}'s outputSchema).", True
 
 
 def tool(

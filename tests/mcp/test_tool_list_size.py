@@ -128,12 +128,12 @@ def test_a_record_many_tools_return_is_described_once_by_a_tool_of_the_same_list
         schema = t["outputSchema"]
         top = schema["anyOf"][0]["$ref"].rsplit("/", 1)[1]
         words = schema["$defs"][top].get("description", "")
-        if "outputSchema describes it" in words:
-            home = words.split(", as ", 1)[1].split("'s outputSchema", 1)[0]
+        if "'s outputSchema)" in words:
+            home = words.split("(see ", 1)[1].split("'s outputSchema", 1)[0]
             homes.setdefault(top, set()).add(home)
             assert home in tools, (name, home)
             home_def = tools[home]["outputSchema"]["$defs"][top]
-            assert "outputSchema describes it" not in home_def["description"]
+            assert "'s outputSchema)" not in home_def["description"]
             assert home_def["required"], home
     assert set(homes) >= {"EditSummary"}
     assert all(len(h) == 1 for h in homes.values()), homes

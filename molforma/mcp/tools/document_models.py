@@ -27,8 +27,7 @@ _ELEMENT = ("Element symbol, e.g. 'C', 'Cl'; case and spaces are normalised ('cl
             "'Cl'); anything else is refused.")
 
 
-_PREVIEW = ("true (default): make a candidate (history confirm/cancel); false: apply as one "
-            "undo step.")
+_PREVIEW = "true (default): a candidate for history confirm/cancel; false: apply now."
 
 
 class _Strict(ToolInput):
