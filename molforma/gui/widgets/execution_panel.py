@@ -119,7 +119,28 @@ class ExecutionPanel(Retranslatable, QWidget):
         host = QWidget(self)
         host.setObjectName("executionForm")
         outer = QVBoxLayout(host)
+        outer.addWidget(self._build_program(host))
+        outer.addWidget(self._build_scheduler(host))
+        outer.addWidget(self._build_resources(host))
+        outer.addWidget(self._build_folders(host))
+        self._build_job_status(host, outer)
+        scroll = QScrollArea(self)
+        scroll.setObjectName("executionScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(host)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.setObjectName("executionSplitter")
+        splitter.addWidget(scroll)
+        splitter.addWidget(self._build_output())
+        splitter.setStretchFactor(1, 1)
+        lay = QVBoxLayout(self)
+        lay.addWidget(splitter)
+        self.settings.wire()
+        self.run_button.clicked.connect(self.run)
+        self.stop_button.clicked.connect(self.stop)
+        self.save_input_button.clicked.connect(self.save_input_set)
 
+    def _build_program(self, host: QWidget) -> QGroupBox:
         program = self._group(lambda: self.tr("Program"), "programGroup", host)
         pf = QFormLayout(program)
         self.executable_edit = QLineEdit(program)
@@ -152,9 +173,9 @@ class ExecutionPanel(Retranslatable, QWidget):
         eb.addStretch(1)
         pf.addRow(self.label(lambda: self.tr("Environment:")),
                   self._with_message("environment", self.environment_table, env_buttons))
-        outer.addWidget(program)
-        outer.addWidget(self._build_scheduler(host))
+        return program
 
+    def _build_resources(self, host: QWidget) -> QGroupBox:
         resources = self._group(lambda: self.tr("Resources"), "resourcesGroup", host)
         rf = QFormLayout(resources)
         self.processes_spin = QSpinBox(resources)
@@ -180,8 +201,9 @@ class ExecutionPanel(Retranslatable, QWidget):
                   self._with_message("threads", self.threads_spin))
         rf.addRow(self.label(lambda: self.tr("Time limit:")), self._with_message("time_limit",
                   self.time_limit_spin))
-        outer.addWidget(resources)
+        return resources
 
+    def _build_folders(self, host: QWidget) -> QGroupBox:
         folders = self._group(lambda: self.tr("Folders"), "foldersGroup", host)
         ff = QFormLayout(folders)
         self.job_root_edit = QLineEdit(folders)
@@ -197,8 +219,10 @@ class ExecutionPanel(Retranslatable, QWidget):
         ff.addRow(self.label(lambda: self.tr("Reference directory:")),
                   self._with_message("reference_dir", self.reference_dir_edit,
                                      self.reference_dir_browse))
-        outer.addWidget(folders)
+        return folders
 
+    def _build_job_status(self, host: QWidget, outer: QVBoxLayout) -> None:
+        """Run, Stop, Save input set, the status line and the progress."""
         actions = QHBoxLayout()
         self.run_button = self.button(lambda: self.tr("Run"), "runButton", host)
         self.stop_button = self.button(lambda: self.tr("Stop"), "stopButton", host)
@@ -231,11 +255,8 @@ class ExecutionPanel(Retranslatable, QWidget):
         outer.addLayout(progress_row)
         outer.addStretch(1)
 
-        scroll = QScrollArea(self)
-        scroll.setObjectName("executionScroll")
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(host)
-
+    def _build_output(self) -> QSplitter:
+        """The live log and the energy plot."""
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.setObjectName("executionOutputSplitter")
         log_box = QWidget(right)
@@ -261,36 +282,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         right.addWidget(self.energy_plot)
         right.setStretchFactor(0, 3)
         right.setStretchFactor(1, 2)
-
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        splitter.setObjectName("executionSplitter")
-        splitter.addWidget(scroll)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(1, 1)
-        lay = QVBoxLayout(self)
-        lay.addWidget(splitter)
-
-        self.executable_edit.editingFinished.connect(
-            lambda: self.settings._commit_command("executable", self.executable_edit))
-        self.launcher_edit.editingFinished.connect(
-            lambda: self.settings._commit_command("launcher", self.launcher_edit))
-        self.executable_browse.clicked.connect(lambda: self.settings._browse_program("executable"))
-        self.launcher_browse.clicked.connect(lambda: self.settings._browse_program("launcher"))
-        self.environment_table.itemChanged.connect(self.settings._environment_edited)
-        self.environment_add.clicked.connect(self.settings.add_environment_row)
-        self.environment_remove.clicked.connect(self.settings.remove_environment_rows)
-        self.processes_spin.valueChanged.connect(lambda v: self.settings._set("processes", int(v)))
-        self.threads_spin.valueChanged.connect(lambda v: self.settings._set("threads", int(v)))
-        self.time_limit_spin.valueChanged.connect(
-            lambda v: self.settings._set("time_limit", float(v) if v > 0 else None))
-        self.job_root_edit.editingFinished.connect(self.settings._commit_job_root)
-        self.reference_dir_edit.editingFinished.connect(
-            lambda: self.settings._set("reference_dir", self.reference_dir_edit.text().strip() or None))
-        self.job_root_browse.clicked.connect(lambda: self.settings._browse_dir("job_root"))
-        self.reference_dir_browse.clicked.connect(lambda: self.settings._browse_dir("reference_dir"))
-        self.run_button.clicked.connect(self.run)
-        self.stop_button.clicked.connect(self.stop)
-        self.save_input_button.clicked.connect(self.save_input_set)
+        return right
 
     def _build_scheduler(self, host: QWidget) -> QGroupBox:
         """Local run or SLURM batch job, with the batch fields shown only for SLURM."""

@@ -44,6 +44,28 @@ class ExecutionSettings:
         self.panel = panel
         self.parent = parent  # the Qt parent of the dialogs and loads it starts
 
+    def wire(self) -> None:
+        """Connect the settings fields of the tab to their edits."""
+        p = self.panel
+        p.executable_edit.editingFinished.connect(
+            lambda: self._commit_command("executable", p.executable_edit))
+        p.launcher_edit.editingFinished.connect(
+            lambda: self._commit_command("launcher", p.launcher_edit))
+        p.executable_browse.clicked.connect(lambda: self._browse_program("executable"))
+        p.launcher_browse.clicked.connect(lambda: self._browse_program("launcher"))
+        p.environment_table.itemChanged.connect(self._environment_edited)
+        p.environment_add.clicked.connect(self.add_environment_row)
+        p.environment_remove.clicked.connect(self.remove_environment_rows)
+        p.processes_spin.valueChanged.connect(lambda v: self._set("processes", int(v)))
+        p.threads_spin.valueChanged.connect(lambda v: self._set("threads", int(v)))
+        p.time_limit_spin.valueChanged.connect(
+            lambda v: self._set("time_limit", float(v) if v > 0 else None))
+        p.job_root_edit.editingFinished.connect(self._commit_job_root)
+        p.reference_dir_edit.editingFinished.connect(
+            lambda: self._set("reference_dir", p.reference_dir_edit.text().strip() or None))
+        p.job_root_browse.clicked.connect(lambda: self._browse_dir("job_root"))
+        p.reference_dir_browse.clicked.connect(lambda: self._browse_dir("reference_dir"))
+
     def _scheduler_names(self) -> None:
         combo = self.panel.scheduler_combo
         combo.setItemText(0, QCoreApplication.translate("ExecutionPanel", "Local (this computer)"))

@@ -27,11 +27,14 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QTimer, SignalInstance
     from PySide6.QtWidgets import (
         QComboBox,
+    QDoubleSpinBox,
         QFormLayout,
         QLabel,
         QLineEdit,
         QPlainTextEdit,
         QProgressBar,
+    QPushButton,
+    QSpinBox,
         QTableWidget,
         QWidget,
     )
@@ -116,6 +119,15 @@ class ExecutionPanelHost(Protocol):
     energy_plot: EnergyPlot
     environment_table: QTableWidget
     executable_edit: QLineEdit
+    executable_browse: QPushButton
+    launcher_browse: QPushButton
+    environment_add: QPushButton
+    environment_remove: QPushButton
+    processes_spin: QSpinBox
+    threads_spin: QSpinBox
+    time_limit_spin: QDoubleSpinBox
+    job_root_browse: QPushButton
+    reference_dir_browse: QPushButton
     job_root_edit: QLineEdit
     launcher_edit: QLineEdit
     log_view: QPlainTextEdit
