@@ -33,7 +33,9 @@ def register(catalog: Mapping[str, Mapping[str, str]]) -> None:
 
 def catalogue() -> dict[str, dict[str, str]]:
     """A copy of every registered message (used by tests to check completeness)."""
-    return {k: dict(v) for k, v in _MESSAGES.items()}
+    # One C-level copy of the items: a module registering its messages on the warm-up
+    # thread while a tool call imports another must not break this iteration.
+    return {k: dict(v) for k, v in list(_MESSAGES.items())}
 
 
 # Where the Preferences language comes from. molforma.preferences sits above this module

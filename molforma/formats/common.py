@@ -80,7 +80,8 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{format} に書き出せません: {reason}",
     },
 }
-register({code: text for code, text in _MESSAGES.items() if code not in catalogue()})
+_KNOWN = catalogue()  # once: a comprehension calling it per code races with registrations
+register({code: text for code, text in _MESSAGES.items() if code not in _KNOWN})
 
 
 @dataclass
