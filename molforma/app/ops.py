@@ -195,6 +195,13 @@ def delete_atoms(doc: Document, ids: Sequence[str], *, expected_revision: str | 
         res = EditResult(removed=wanted, touched=[])
         return _adjusted(work, res, around) if adjust_hydrogens else res
 
+    if not adjust_hydrogens and is_atom_table(atoms_of(doc.project)):
+        from molforma.document import table_edits
+
+        # on the columns: a deletion from a million atoms copies each column once
+        return doc.edit(lambda work: table_edits.delete_atoms(work, ids), label="Delete atoms",
+                        expected_revision=expected_revision, preview=preview, origin=origin,
+                        tables=True)
     return doc.edit(fn, label="Delete atoms", expected_revision=expected_revision,
                     preview=preview, origin=origin)
 
@@ -396,6 +403,13 @@ def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,
                    if {"element", "formalCharge", "unpairedElectrons"} & set(ch)]
         return _adjusted(work, res, valence)
 
+    if not adjust_hydrogens and is_atom_table(atoms_of(doc.project)):
+        from molforma.document import table_edits
+
+        # on the columns: only the columns a change writes are copied
+        return doc.edit(lambda work: table_edits.set_atom_properties(work, changes),
+                        label="Set atom properties", expected_revision=expected_revision,
+                        preview=preview, origin=origin, tables=True)
     return doc.edit(fn, label="Set atom properties", expected_revision=expected_revision,
                     preview=preview, origin=origin)
 

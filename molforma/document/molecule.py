@@ -44,6 +44,8 @@ Columns of :class:`AtomTable`:
 from __future__ import annotations
 
 import itertools
+import operator
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, overload
@@ -61,6 +63,7 @@ _BOND_STANDARD = frozenset(BOND_KEYS)
 _SYMBOL_OF = np.array(["", *(elements.symbol_of(z) for z in range(1, elements.MAX_Z + 1))],
                       dtype=object)
 _Z_OF = {s: z for z, s in enumerate(_SYMBOL_OF.tolist()) if s}
+_BOND_KEYS = operator.itemgetter(*BOND_KEYS)
 # Rows built at once while iterating: a few thousand dicts live at a time, never a million.
 _CHUNK = 4096
 
@@ -96,6 +99,46 @@ class Residues:
     def arrays(self) -> list[np.ndarray]:
         """Every column (for byte accounting)."""
         return [getattr(self, f) for f in self.__dataclass_fields__]
+
+
+_ALL_KEYS = operator.itemgetter(*ATOM_KEYS)
+_IDS = re.compile(r"(?:a[1-9][0-9]*\n)*")
+
+
+def _plain_columns(records: Sequence[Mapping[str, Any]]) -> AtomTable | None:
+    """:meth:`AtomTable.from_records` for the usual records (the eleven standard keys and
+    nothing else, floats for coordinates, no mass): column by column, in C; None for
+    anything else (the record-by-record path decides)."""
+    try:
+        if set(map(len, records)) != {11}:
+            return None
+        cols = list(zip(*map(_ALL_KEYS, records), strict=True))
+    except (KeyError, TypeError):
+        return None
+    ids, syms, xs, ys, zs, names, fcs, ues, mns, ms, fixed = cols
+    joined = "\n".join(ids) + "\n" if set(map(type, ids)) == {str} else ""
+    if not _IDS.fullmatch(joined) or joined.count("\n") != len(ids):
+        return None
+    if set(map(type, xs)) | set(map(type, ys)) | set(map(type, zs)) != {float}:
+        return None
+    if set(map(type, fcs)) | set(map(type, ues)) != {int} or set(map(type, fixed)) != {bool}:
+        return None
+    if set(mns) != {None} or set(ms) != {None} or set(map(type, names)) != {str}:
+        return None
+    try:
+        z = np.fromiter(map(_Z_OF.__getitem__, syms), np.uint8, count=len(syms))
+    except KeyError:
+        return None
+    charge = np.array(fcs, dtype=np.int64)
+    unpaired = np.array(ues, dtype=np.int64)
+    if charge.min() < -128 or charge.max() > 127 or unpaired.min() < 0 or unpaired.max() > 255:
+        return None
+    id_numbers = np.fromiter(map(int, [i[1:] for i in ids]), np.int64, count=len(ids))
+    xyz = np.empty((len(ids), 3))
+    xyz[:, 0], xyz[:, 1], xyz[:, 2] = xs, ys, zs
+    return AtomTable(id_numbers, z, xyz, charge=charge, unpaired=unpaired,
+                     fixed=np.array(fixed, dtype=bool),
+                     names=np.array(names, dtype=object) if any(names) else None)
 
 
 class AtomTable(Sequence[dict[str, Any]]):
@@ -184,6 +227,9 @@ class AtomTable(Sequence[dict[str, Any]]):
         n = len(records)
         if n == 0:
             return cls.empty()
+        fast = _plain_columns(records)
+        if fast is not None:
+            return fast
         try:
             ids = np.fromiter(map(_int_id, (r["id"] for r in records)), np.int64, count=n)
             z = np.fromiter(map(_Z_OF.__getitem__, (r["element"] for r in records)), np.uint8,
@@ -510,6 +556,17 @@ class BondTable(Sequence[dict[str, Any]]):
         if not records:
             return cls.empty()
         n = len(records)
+        try:
+            if set(map(len, records)) == {3}:  # the usual bonds: a, b, order and no more
+                ca, cb, co = zip(*map(_BOND_KEYS, records), strict=True)
+                joined = "\n".join(ca) + "\n" + "\n".join(cb) + "\n"
+                if (set(map(type, co)) == {int} and set(co) <= {1, 2, 3}
+                        and _IDS.fullmatch(joined) and joined.count("\n") == 2 * n):
+                    return cls(np.array([i[1:] for i in ca]).astype(np.int64),
+                               np.array([i[1:] for i in cb]).astype(np.int64),
+                               np.array(co, dtype=np.int8))
+        except (KeyError, TypeError):
+            pass
         try:
             a = np.fromiter((_int_id(r["a"]) for r in records), np.int64, count=n)
             b = np.fromiter((_int_id(r["b"]) for r in records), np.int64, count=n)

@@ -385,6 +385,20 @@ def _atom_name(atom: Mapping[str, Any], counter: dict[str, int]) -> str:
     return f"{name:<4}"
 
 
+def _hybrid36(n: int) -> str:
+    """A serial number in five columns: decimal up to 99,999, then hybrid-36 (``A0000`` is
+    100,000), as PDB readers of large structures (RDKit, PyMOL, cctbx) read it."""
+    if n <= 99999:
+        return f"{n:>5}"
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    v = n - 100000 + 10 * 36**4
+    out = ""
+    while v:
+        v, r = divmod(v, 36)
+        out = digits[r] + out
+    return out
+
+
 def _fmt_charge(q: int) -> str:
     if not q:
         return "  "
@@ -407,7 +421,7 @@ def write_pdb(project: Mapping[str, Any]) -> str:
         n = numbers[k - 1] if keep_ids else k
         serial[a["id"]] = n
         lines.append(
-            f"HETATM{n:>5} {_atom_name(a, counter)} MOL A   1    "
+            f"HETATM{_hybrid36(n)} {_atom_name(a, counter)} MOL A   1    "
             f"{a['x']:8.3f}{a['y']:8.3f}{a['z']:8.3f}{1.0:6.2f}{0.0:6.2f}          "
             f"{str(a['element']).upper():>2}{_fmt_charge(int(a.get('formalCharge', 0) or 0))}"
         )
@@ -420,6 +434,7 @@ def write_pdb(project: Mapping[str, Any]) -> str:
     for i in sorted(partners):
         others = partners[i]
         for k in range(0, len(others), 4):
-            lines.append(f"CONECT{i:>5}" + "".join(f"{o:>5}" for o in others[k:k + 4]))
+            lines.append(f"CONECT{_hybrid36(i)}"
+                         + "".join(_hybrid36(o) for o in others[k:k + 4]))
     lines.append("END")
     return "\n".join(lines) + "\n"

@@ -73,3 +73,23 @@ def test_a_fragment_rdkit_cannot_resolve_is_named_and_keeps_single_bonds(
     assert warning["details"]["kind"] == "unresolved" and warning["details"]["atoms"] == 4
     bonds = doc.project["document"]["bonds"]
     assert int((bonds.order == 2).sum()) == 3 * 90  # the benzenes still have theirs
+
+
+def test_a_pdb_export_past_99999_atoms_keeps_its_columns_and_reads_back(tmp_path: Path) -> None:
+    from molforma.document.model import new_project
+    from molforma.formats import read_text, write_text
+
+    n = 100_002
+    grid = np.indices((47, 47, 47)).reshape(3, -1).T[:n] * 1.5
+    p = new_project()
+    p["document"]["atoms"] = AtomTable.from_columns(np.arange(1, n + 1), ["Ar"] * n, grid)
+    p["document"]["bonds"] = BondTable.empty()
+    p["document"]["nextAtomId"] = n + 1
+    text = write_text(p, "pdb")
+    lines = text.splitlines()
+    assert lines[99_998][:11] == "HETATM99999" and lines[99_999][:11] == "HETATMA0000"
+    assert {len(line) for line in lines[:-1]} == {len(lines[0])}  # no column shifted
+    back = read_text(text, "pdb")
+    assert len(back.atoms) == n
+    assert np.allclose(np.array([[a["x"], a["y"], a["z"]] for a in back.atoms[-3:]]),
+                       grid[-3:], atol=1e-3)
