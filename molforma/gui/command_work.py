@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from molforma.errors import MolFormaError
-from molforma.mcp.commands import CommandRecord, CommandStore, StartedWork
+from molforma.mcp.window_commands import CommandRecord, CommandStore, StartedWork
 
 if TYPE_CHECKING:
     from molforma.gui.dispatcher import GuiDispatcher

@@ -1,6 +1,6 @@
 """The runner of queued window commands, on the Qt event loop (Qt layer).
 
-:class:`CommandRunner` drains :class:`~molforma.mcp.commands.CommandStore` from the
+:class:`CommandRunner` drains :class:`~molforma.mcp.window_commands.CommandStore` from the
 top-level event loop: a queued signal wakes it when a command arrives, and a
 100 ms timer picks up what had to wait. Inside a modal dialog's nested loop it
 runs only commands aimed at that dialog (its buttons, its fields, the file
@@ -18,7 +18,6 @@ record and watched until it ends.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QPointF, Qt, QThread, QTimer, Signal, Slot
@@ -33,7 +32,24 @@ from molforma.gui.ui_tool_commands import UiToolCommands
 from molforma.gui.widget_input import send_key as send_key  # tests import it here
 from molforma.gui.widget_input import set_value
 from molforma.gui.window_tool_commands import WindowToolCommands
-from molforma.mcp.commands import CommandRecord, CommandStore
+from molforma.mcp.tools.results import ResultsActionInput
+from molforma.mcp.tools.window import (
+    ChemistryInput,
+    HistoryActionInput,
+    UiActivateInput,
+    UiEditCellInput,
+    UiFileDialogInput,
+    UiInputInput,
+    UiSelectInput,
+    UiSetValueInput,
+    ViewInput,
+)
+from molforma.mcp.window_commands import (
+    AnswerDialogInput,
+    CommandRecord,
+    CommandStore,
+    CommandTable,
+)
 
 if TYPE_CHECKING:
     from molforma.gui.dispatcher import GuiDispatcher
@@ -73,19 +89,19 @@ class CommandRunner(QObject):
         self._timer.setInterval(100)
         self._timer.timeout.connect(self._tick)
         self._timer.start()
-        self.handlers: dict[str, Callable[[CommandRecord], Result]] = {
-            "ui_activate": self.ui.ui_activate,
-            "ui_set_value": self.ui.ui_set_value,
-            "ui_edit_cell": self.ui.ui_edit_cell,
-            "ui_select": self.ui.ui_select,
-            "ui_input": self.ui.ui_input,
-            "ui_file_dialog": self.ui.ui_file_dialog,
-            "answer_dialog": self.ui.answer_dialog,
-            "chemistry": self.tools.chemistry,
-            "history_action": self.tools.history_action,
-            "view": self.tools.view,
-            "results_action": self.tools.results_action,
-        }
+        # Each tool with the input model its commands carry and the handler that reads it.
+        self.table: CommandTable[Result] = CommandTable()
+        self.table.add("ui_activate", UiActivateInput, self.ui.ui_activate)
+        self.table.add("ui_set_value", UiSetValueInput, self.ui.ui_set_value)
+        self.table.add("ui_edit_cell", UiEditCellInput, self.ui.ui_edit_cell)
+        self.table.add("ui_select", UiSelectInput, self.ui.ui_select)
+        self.table.add("ui_input", UiInputInput, self.ui.ui_input)
+        self.table.add("ui_file_dialog", UiFileDialogInput, self.ui.ui_file_dialog)
+        self.table.add("answer_dialog", AnswerDialogInput, self.ui.answer_dialog)
+        self.table.add("chemistry", ChemistryInput, self.tools.chemistry)
+        self.table.add("history_action", HistoryActionInput, self.tools.history_action)
+        self.table.add("view", ViewInput, self.tools.view)
+        self.table.add("results_action", ResultsActionInput, self.tools.results_action)
 
     def _tick(self) -> None:
         self.work.poll()
@@ -163,7 +179,7 @@ class CommandRunner(QObject):
         dialogs.registry.command_id = rec.id
         try:
             with acting_for_mcp(), outcome.collecting() as refusals:
-                result, work = self.handlers[cmd.tool](rec)
+                result, work = self.table.dispatch(rec)
         except MolFormaError as exc:
             self.store.fail(rec, exc)
             return

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from molforma.mcp.commands import CommandRecord, CommandStore, WindowCommand
 from molforma.mcp.state import BaseServices
+from molforma.mcp.window_commands import CommandRecord, CommandStore, WindowCommand
 
 if TYPE_CHECKING:
     from molforma.app.policy import Policy

@@ -34,11 +34,20 @@ from molforma.gui import controls, dialogs, outcome
 from molforma.gui.command_work import Result
 from molforma.gui.controls import Control
 from molforma.gui.introspection import mol_view, tab_page, widget_value
-from molforma.mcp.commands import CommandRecord
+from molforma.mcp.window_commands import CommandRecord
 
 if TYPE_CHECKING:
     from molforma.gui.introspection import WindowIntrospection
     from molforma.gui.main_window import MainWindow
+    from molforma.mcp.tools.window import (
+        UiActivateInput,
+        UiEditCellInput,
+        UiFileDialogInput,
+        UiInputInput,
+        UiSelectInput,
+        UiSetValueInput,
+    )
+    from molforma.mcp.window_commands import AnswerDialogInput
 
 from molforma.gui.widget_input import (
     children_last_first,
@@ -72,7 +81,7 @@ class UiToolCommands:
     def _node(self, obj: Any) -> dict[str, Any]:
         return self.intro.node(obj)
 
-    def ui_activate(self, rec: CommandRecord) -> Result:
+    def ui_activate(self, rec: CommandRecord, a: UiActivateInput) -> Result:
         obj = self._target(rec)
         node = self._node(obj)  # before: a button of a closing dialog is gone afterwards
         page = tab_page(obj)
@@ -88,9 +97,9 @@ class UiToolCommands:
                                 accepted="buttons, menu actions (molforma.*)")
         return {"target": node}, None
 
-    def ui_set_value(self, rec: CommandRecord) -> Result:
+    def ui_set_value(self, rec: CommandRecord, a: UiSetValueInput) -> Result:
         obj, row = self._declared(rec)
-        value = rec.command.args.get("value")
+        value = a.value
         # The setting's own check (the one its MCP tool makes), before the field changes:
         # the window never stores what set_execution / set_advanced would refuse.
         controls.validate(row, value, self.policy)
@@ -103,10 +112,9 @@ class UiToolCommands:
                                           value=value, shown=shown))
         return {"target": self._node(obj), "value": shown}, None
 
-    def ui_edit_cell(self, rec: CommandRecord) -> Result:
+    def ui_edit_cell(self, rec: CommandRecord, a: UiEditCellInput) -> Result:
         obj = self._target(rec)
-        a = rec.command.args
-        row, col, value = int(a["row"]), int(a["column"]), a.get("value")
+        row, col, value = int(a.row), int(a.column), a.value
         if not isinstance(obj, QTableView):
             raise MolFormaError("ui_wrong_kind", target=self.intro.id_of(obj),
                                 kind=type(obj).__name__, accepted="tables")
@@ -132,10 +140,9 @@ class UiToolCommands:
         return {"target": self._node(obj), "row": row, "column": col,
                 "shown": "" if shown is None else str(shown)}, None
 
-    def ui_select(self, rec: CommandRecord) -> Result:
+    def ui_select(self, rec: CommandRecord, a: UiSelectInput) -> Result:
         obj = self._target(rec)
-        a = rec.command.args
-        index, text, rows, atoms = a.get("index"), a.get("text"), a.get("rows"), a.get("atomIds")
+        index, text, rows, atoms = a.index, a.text, a.rows, a.atomIds
         view = mol_view(obj)
         if view is not None:
             ids = [str(x) for x in (atoms or [])]
@@ -188,13 +195,12 @@ class UiToolCommands:
                                 accepted="tabs, tables, lists, trees, combo boxes, 3D views")
         return {"target": self._node(obj)}, None
 
-    def ui_input(self, rec: CommandRecord) -> Result:
+    def ui_input(self, rec: CommandRecord, a: UiInputInput) -> Result:
         obj = self._target(rec)
         if not isinstance(obj, QWidget):
             raise MolFormaError("ui_wrong_kind", target=self.intro.id_of(obj),
                                 kind=type(obj).__name__, accepted="widgets")
-        a = rec.command.args
-        kind = str(a.get("kind") or "click")
+        kind = str(a.kind or "click")
         view = mol_view(obj)
         widget = obj
         if view is not None:
@@ -202,15 +208,15 @@ class UiToolCommands:
         elif isinstance(obj, QAbstractItemView):
             widget = obj.viewport()  # item rectangles are viewport coordinates
         mods = Qt.KeyboardModifier.NoModifier
-        for m in a.get("modifiers") or []:
+        for m in a.modifiers or []:
             mods |= {"shift": Qt.KeyboardModifier.ShiftModifier,
                      "ctrl": Qt.KeyboardModifier.ControlModifier,
                      "alt": Qt.KeyboardModifier.AltModifier}[m]
         if kind == "key":
-            combo = self._key(str(a.get("key") or ""), mods)
+            combo = self._key(str(a.key or ""), mods)
             send_key(widget, combo)
             return {"target": self._node(obj), "key": QKeySequence(combo).toString()}, None
-        pt = widget_point(a.get("x"), a.get("y"), widget)
+        pt = widget_point(a.x, a.y, widget)
         button = Qt.MouseButton.RightButton if kind == "right_click" else Qt.MouseButton.LeftButton
         if kind == "double_click":
             QTest.mouseDClick(widget, button, mods, pt)
@@ -259,14 +265,13 @@ class UiToolCommands:
             raise MolFormaError("ui_no_file_dialog")
         return dlg, str(info.extra.get("mode", "open"))
 
-    def ui_file_dialog(self, rec: CommandRecord) -> Result:
-        a = rec.command.args
-        dlg, mode = self._open_file_dialog(a.get("dialogId"))
-        action = str(a.get("action") or "accept")
-        if a.get("directory"):
-            folder = self.policy.check_path(str(a["directory"]), must_exist=True)
+    def ui_file_dialog(self, rec: CommandRecord, a: UiFileDialogInput) -> Result:
+        dlg, mode = self._open_file_dialog(a.dialogId)
+        action = str(a.action or "accept")
+        if a.directory:
+            folder = self.policy.check_path(str(a.directory), must_exist=True)
             dlg.setDirectory(str(folder))
-        name = a.get("fileName")
+        name = a.fileName
         if action == "cancel":
             dlg.reject()
             return {"dialog": "cancelled"}, None
@@ -280,7 +285,7 @@ class UiToolCommands:
         checked = self.policy.check_path(str(target), for_write=mode == "save",
                                          must_exist=mode != "save")
         if mode == "save" and Path(checked).exists():
-            if a.get("overwrite") is not True:
+            if a.overwrite is not True:
                 raise MolFormaError("ui_file_exists", path=str(checked))
             # Qt's own "replace?" box is the person's: with overwrite the agent has
             # answered already, so the dialog does not ask.
@@ -297,8 +302,7 @@ class UiToolCommands:
         return {"dialog": "accepted" if dlg.result() == 1 else "open", "path": str(checked)}, \
             None
 
-    def answer_dialog(self, rec: CommandRecord) -> Result:
-        a = rec.command.args
-        if not dialogs.registry.press(str(a["dialogId"]), a.get("button")):
-            raise MolFormaError("ui_dialog_gone", dialogId=a["dialogId"])
-        return {"dialogId": a["dialogId"], "button": a.get("button")}, None
+    def answer_dialog(self, rec: CommandRecord, a: AnswerDialogInput) -> Result:
+        if not dialogs.registry.press(str(a.dialogId), a.button):
+            raise MolFormaError("ui_dialog_gone", dialogId=a.dialogId)
+        return {"dialogId": a.dialogId, "button": a.button}, None

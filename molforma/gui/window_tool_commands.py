@@ -1,5 +1,5 @@
 """The window commands of the chemistry, history, view and results tools, run on the
-GUI thread (Qt layer)."""
+GUI thread (Qt layer); each handler reads the checked input model of its tool."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Any
 from molforma.errors import MolFormaError
 from molforma.gui import outcome
 from molforma.gui.command_work import CommandWork, Result
-from molforma.mcp.commands import CommandRecord
+from molforma.mcp.window_commands import CommandRecord
 
 if TYPE_CHECKING:
     from molforma.gui.main_window import MainWindow
+    from molforma.mcp.tools.results import ResultsActionInput
+    from molforma.mcp.tools.window import ChemistryInput, HistoryActionInput, ViewInput
 
 
 log = logging.getLogger("molforma.mcp")
@@ -27,29 +29,27 @@ class WindowToolCommands:
         self.policy = policy
         self.work = work
 
-    def chemistry(self, rec: CommandRecord) -> Result:
-        a = rec.command.args
+    def chemistry(self, rec: CommandRecord, a: ChemistryInput) -> Result:
         tab = self.window.molecule_tab
-        action = a["action"]
+        action = a.action
         if action == "cancel":
             running = tab.worker_running
             tab.cancel_worker()
             return {"cancelled": running}, None
         if action == "smiles":
-            tab.smiles_input.setText(str(a.get("smiles") or ""))
-            ok = tab.start_smiles(str(a.get("smiles") or ""))
+            tab.smiles_input.setText(str(a.smiles or ""))
+            ok = tab.start_smiles(str(a.smiles or ""))
         else:
             ok = tab.start_cleanup()
         if not ok:
             raise outcome.first() or MolFormaError("window_refused", message=tab.message.text())
         return {"started": tab.worker_state()}, self.work.worker_work()
 
-    def history_action(self, rec: CommandRecord) -> Result:
-        a = rec.command.args
+    def history_action(self, rec: CommandRecord, a: HistoryActionInput) -> Result:
         panel = self.window.panels.history()
         if panel is None:
             raise MolFormaError("window_refused", message="History tab missing")
-        action = a["action"]
+        action = a.action
         if action == "scan":
             before = panel.scan_handle
             panel.scan()
@@ -58,13 +58,13 @@ class WindowToolCommands:
                                                        message=panel.status_label.text())
             return {"scanning": True}, self.work.scan_work()
         if action == "select":
-            index = a.get("index")
+            index = a.index
             if index is None or not 0 <= int(index) < panel.table.rowCount():
                 raise MolFormaError("ui_bad_index", index=index, count=panel.table.rowCount())
             panel.select_index(int(index))
             return {"selected": panel.selected_folder()}, None
         if action == "export_csv":
-            path = a.get("path")
+            path = a.path
             if not path:
                 raise MolFormaError("path_required", action=action)
             checked = str(self.policy.check_path(str(path), for_write=True))
@@ -85,44 +85,42 @@ class WindowToolCommands:
                                                    message=panel.status_label.text())
         return {"folder": folder, "done": ok}, None
 
-    def view(self, rec: CommandRecord) -> Result:
-        a = rec.command.args
-        which = a.get("view") or "molecule"
+    def view(self, rec: CommandRecord, a: ViewInput) -> Result:
+        which = a.view or "molecule"
         view = self.window.molecule_tab.view if which == "molecule" else \
             self.window.panels.results().view
-        action = a["action"]
+        action = a.action
         if action == "fit":
             view.fit()
         elif action == "reset":
             view.reset_view()
         elif action == "rotate":
-            view.rotate_by(float(a.get("dx") or 0.0), float(a.get("dy") or 0.0))
+            view.rotate_by(float(a.dx or 0.0), float(a.dy or 0.0))
         elif action == "zoom":
-            view.zoom_by(float(a.get("factor") or 1.0))
+            view.zoom_by(float(a.factor or 1.0))
         elif action == "style":
-            view.set_style(str(a.get("style")))
+            view.set_style(str(a.style))
         return {"view": which, "style": view.style}, None
 
-    def results_action(self, rec: CommandRecord) -> Result:
-        a = rec.command.args
+    def results_action(self, rec: CommandRecord, a: ResultsActionInput) -> Result:
         panel = self.window.panels.results()
         panel.catch_up()
-        action = a["action"]
+        action = a.action
         if action == "use_structure":  # "Use this structure": the shown one unless index
             from molforma.app.ops import use_results_structure
 
-            index = a.get("index")
+            index = a.index
             edit = use_results_structure(
                 self.window.ctx.document, panel.results,
                 panel.trajectory_slider.value() if index is None else int(index),
-                preview=bool(a.get("preview", True)), origin="mcp")
+                preview=bool(a.preview), origin="mcp")
             self.window.show_tab("molecule")
             return {"edit": edit}, None
         if action == "stop":
             panel.stop()
         elif action == "play_mode":
-            panel.play_mode(int(a.get("index") or 0), a.get("amplitude"))
+            panel.play_mode(int(a.index or 0), a.amplitude)
         else:
-            panel.show_structure(int(a.get("index") or 0))
+            panel.show_structure(int(a.index or 0))
         self.window.show_tab("results")
         return {"playing": bool(panel.playing)}, None

@@ -5,7 +5,7 @@ window through :meth:`WindowBridge.read`, which runs a function on the GUI threa
 with the window's :class:`WindowReader` and waits for its answer (reads also run
 while a modal dialog is open, so ``get_ui`` can show it), and they change the
 window through :meth:`WindowBridge.submit`, which queues a
-:class:`~molforma.mcp.commands.WindowCommand` and returns its record at once.
+:class:`~molforma.mcp.window_commands.WindowCommand` and returns its record at once.
 The window implements both in ``molforma.gui.services`` and ``molforma.gui.commands``.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from molforma.mcp.commands import CommandRecord, CommandStore, WindowCommand
+from molforma.mcp.window_commands import CommandRecord, CommandStore, WindowCommand
 
 T = TypeVar("T")
 

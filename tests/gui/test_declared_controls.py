@@ -26,7 +26,7 @@ from molforma.gui.dialogs import get_open_path as real_get_open_path
 from molforma.gui.dialogs import get_save_path as real_get_save_path
 from molforma.gui.dialogs import info as real_info
 from molforma.gui.dialogs import run_dialog as real_run_dialog
-from molforma.mcp.commands import WindowCommand
+from molforma.mcp.window_commands import WindowCommand
 
 TOOLS = ("ui_activate", "ui_set_value", "ui_edit_cell", "ui_select", "ui_input")
 REFUSALS = {"ui_not_drivable", "blocked_execution_setting", "blocked_extra_input",

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QLabel
 
 from molforma.app import ops
 from molforma.catalog import get_catalog
-from molforma.mcp.commands import WindowCommand
+from molforma.mcp.window_commands import WindowCommand
 from tests.gui.helpers import type_into
 
 CUSTOM = "hfexch 0.2 becke88 0.8 lyp"  # an xc line NWChem reads, in no table entry

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from molforma.gui import dialogs
 from molforma.gui.dialogs import ask as real_ask  # taken before the tests patch dialogs
-from molforma.mcp.commands import WindowCommand
+from molforma.mcp.window_commands import WindowCommand
 
 
 def _runner(win: Any) -> Any:

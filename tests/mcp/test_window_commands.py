@@ -7,8 +7,8 @@ import threading
 import pytest
 
 from molforma.errors import MolFormaError
-from molforma.mcp.commands import MAX_PENDING, MAX_RECORDS, CommandStore, WindowCommand
 from molforma.mcp.ui_paging import MAX_ITEM_BYTES, PAGE_BYTES, item_size, page, page_list
+from molforma.mcp.window_commands import MAX_PENDING, MAX_RECORDS, CommandStore, WindowCommand
 
 
 def _cmd() -> WindowCommand:

@@ -175,7 +175,7 @@ WINDOW_ACTION_TIMEOUT_S = 15.0
 def _window_action(ctx: ToolContext, doc_id: str, args: ResultsActionInput,
                    ) -> ResultsActionOutput:
     """play_mode / stop / show_structure on the window's Results tab (waits for the window)."""
-    from molforma.mcp.commands import WindowCommand
+    from molforma.mcp.window_commands import WindowCommand
 
     bridge = ctx.bridge
     if bridge is None:
@@ -183,9 +183,7 @@ def _window_action(ctx: ToolContext, doc_id: str, args: ResultsActionInput,
     edits = args.action == "use_structure"
     rec = bridge.submit(WindowCommand(
         tool="results_action", document_id=doc_id, expected_revision=args.expectedRevision,
-        args={"action": args.action, "index": args.index, "amplitude": args.amplitude,
-              "preview": args.preview},
-        edits_document=edits, allow_candidate=not edits))
+        input=args, edits_document=edits, allow_candidate=not edits))
     bridge.commands.wait(rec, WINDOW_ACTION_TIMEOUT_S)
     if rec.error is not None:
         raise rec.error

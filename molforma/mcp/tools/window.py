@@ -3,7 +3,7 @@
 Reads (``get_ui``, ``get_ui_item``, ``capture_screenshot``) run on the GUI thread
 through ``ctx.bridge.read`` and answer at once, also while a dialog is open.
 Window-changing tools take ``documentId`` and ``expectedRevision``, queue a
-:class:`~molforma.mcp.commands.WindowCommand` and answer with its ``queued``
+:class:`~molforma.mcp.window_commands.WindowCommand` and answer with its ``queued``
 record (``get_ui_command`` follows it); with the Tasks extension declared they
 answer with a task that ends with the same record and, for work the command
 started, the matching ``get_app_state`` part under ``app`` (SPEC.md 9.1, 9.3).
@@ -20,11 +20,11 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from molforma.errors import MolFormaError
 from molforma.i18n import register, render
-from molforma.mcp.commands import CommandRecord, WindowCommand
 from molforma.mcp.registry import ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
 from molforma.mcp.tools.document_models import _REV
 from molforma.mcp.ui_paging import page_list
+from molforma.mcp.window_commands import CommandRecord, WindowCommand
 
 if TYPE_CHECKING:
     from molforma.mcp.bridge import WindowBridge
@@ -272,10 +272,10 @@ def submit(ctx: ToolContext, tool_name: str, args: BaseModel, *,
             from molforma.errors import StaleRevisionError
 
             raise StaleRevisionError(expected=expected_revision, actual=doc.revision)
-    data = args.model_dump(mode="json", exclude={"documentId", "expectedRevision"})
     lang = ctx.lang
     store = bridge.commands
-    rec = store.add(WindowCommand(tool=tool_name, args=data, document_id=document_id,
+    # The command carries the validated model itself: the window's handler reads it.
+    rec = store.add(WindowCommand(tool=tool_name, input=args, document_id=document_id,
                                   expected_revision=expected_revision,
                                   edits_document=edits_document), wake=False)
     queued = _record_out(rec, lang)  # the answer says "queued": taken before the runner wakes

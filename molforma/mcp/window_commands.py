@@ -1,7 +1,7 @@
-"""Window commands queued for the Qt event loop: ids, states, limits (no Qt).
+"""Window commands queued for the Qt event loop: ids, states, limits, handlers (no Qt).
 
-A window-changing tool turns its arguments into a :class:`WindowCommand` and hands
-it to :meth:`CommandStore.add`, which answers at once with a ``queued`` record. The
+A window-changing tool puts its validated input model into a :class:`WindowCommand`
+and hands it to :meth:`CommandStore.add`, which answers at once with a ``queued`` record. The
 window's runner (``molforma.gui.commands``) takes records in order, re-checks the
 document revision and the candidate just before running one, and moves it to
 ``running`` and then ``done`` (the GUI call returned) or ``failed`` with the reason
@@ -10,6 +10,11 @@ last :data:`MAX_RECORDS` records are kept for ``get_ui_command``.
 
 Work a command started (a clean-up, a calculation, a results load, a history scan)
 is attached to its record as a :class:`StartedWork`, which a task follows to its end.
+
+The runner finds each command's handler in a :class:`CommandTable`: the tool name maps
+to the input model the command carries and to a handler typed for that model (MCP SDK
+``lowlevel/server.py``: a method, its params model, its handler), so a handler reads
+fields of a checked model, never keys of a dict.
 """
 
 from __future__ import annotations
@@ -21,7 +26,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ValidationError as PydanticValidationError
 
 from molforma.errors import MolFormaError
 from molforma.i18n import register
@@ -50,6 +58,14 @@ register({
               "have run. Read it with get_ui_command {commandId} before retrying.",
         "ja": "ウィンドウが {seconds} 秒以内に操作を終えませんでした。既に実行された可能性が"
               "あります。再送する前に get_ui_command {commandId} で確認してください。",
+    },
+    "unknown_window_command": {
+        "en": "The window has no command {tool}.",
+        "ja": "ウィンドウには操作 {tool} がありません。",
+    },
+    "bad_window_command": {
+        "en": "The window command {tool} has invalid arguments: {detail}",
+        "ja": "ウィンドウ操作 {tool} の引数が不正です: {detail}",
     },
     "command_timeout_not_run": {
         "en": "The window did not start the command within {seconds} s (a dialog may be "
@@ -93,13 +109,20 @@ class StartedWork:
     progress: Callable[[], dict[str, Any] | None] | None = None
 
 
+# The fields of a window tool's input that the command carries as its own envelope.
+ENVELOPE = frozenset({"documentId", "expectedRevision"})
+
+
 @dataclass
 class WindowCommand:
     """What a window tool asks the window to do.
 
     Attributes:
-        tool: The tool name (the runner's handler table is keyed by it).
-        args: The validated arguments as plain data.
+        tool: The tool name (the runner's :class:`CommandTable` is keyed by it).
+        input: The tool's validated input model (what the handler reads), or None for
+            a command queued with ``args`` alone (the window's own dialog answers).
+        args: The arguments as plain data: ``input`` dumped when it is given (for the
+            command's record); else what the table validates into the tool's model.
         document_id: Document whose revision is re-checked before running.
         expected_revision: The revision the caller saw.
         edits_document: A change to the document: refused behind a modal dialog.
@@ -107,11 +130,24 @@ class WindowCommand:
     """
 
     tool: str
-    args: dict[str, Any]
+    args: dict[str, Any] = field(default_factory=dict)
     document_id: str | None = None
     expected_revision: str | None = None
     edits_document: bool = False
     allow_candidate: bool = True
+    input: BaseModel | None = None
+
+    def __post_init__(self) -> None:
+        if self.input is not None and not self.args:
+            self.args = self.input.model_dump(mode="json", exclude=set(ENVELOPE))
+
+
+class AnswerDialogInput(BaseModel):
+    """A press in an open dialog, queued by the window's dialog service (not a tool)."""
+
+    model_config = ConfigDict(extra="forbid")
+    dialogId: str = Field(description="The dialog's id.")
+    button: str | None = Field(None, description="The button; null: Escape.")
 
 
 @dataclass
@@ -273,3 +309,86 @@ class CommandStore:
             raise MolFormaError("command_timeout", seconds=timeout, commandId=rec.id,
                                 status=rec.status, ran=True)
         return rec
+
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+ResultT = TypeVar("ResultT")
+
+
+@dataclass(frozen=True)
+class CommandHandler(Generic[ModelT, ResultT]):
+    """One entry of a :class:`CommandTable`: the input model and the handler typed for it."""
+
+    model: type[ModelT]
+    run: Callable[[CommandRecord, ModelT], ResultT]
+
+
+class CommandTable(Generic[ResultT]):
+    """The window commands a runner knows: tool name -> (input model, handler).
+
+    :meth:`add` ties a handler to the model it reads, so mypy checks the pair;
+    :meth:`dispatch` gives the handler the model the command carries, or validates the
+    command's ``args`` into it (a command queued with plain data), so every handler
+    runs on a checked model.
+    """
+
+    def __init__(self) -> None:
+        self._entries: dict[str, CommandHandler[Any, ResultT]] = {}
+
+    def add(self, tool: str, model: type[ModelT],
+            run: Callable[[CommandRecord, ModelT], ResultT]) -> None:
+        """Register ``run`` for ``tool``, whose commands carry a ``model``.
+
+        Raises:
+            ValueError: ``tool`` is registered already.
+        """
+        if tool in self._entries:
+            raise ValueError(f"window command {tool!r} registered twice")
+        self._entries[tool] = CommandHandler(model, run)
+
+    def __contains__(self, tool: object) -> bool:
+        return tool in self._entries
+
+    def tools(self) -> list[str]:
+        """The registered tool names."""
+        return list(self._entries)
+
+    def model_of(self, rec: CommandRecord) -> BaseModel:
+        """The checked input model of ``rec``'s command.
+
+        Raises:
+            MolFormaError: ``unknown_window_command``, or ``bad_window_command`` when
+                plain ``args`` do not fit the tool's model.
+        """
+        cmd = rec.command
+        entry = self._entries.get(cmd.tool)
+        if entry is None:
+            raise MolFormaError("unknown_window_command", tool=cmd.tool)
+        if isinstance(cmd.input, entry.model):
+            given: BaseModel = cmd.input
+            return given
+        data = dict(cmd.args)
+        fields = entry.model.model_fields
+        # A command queued with plain data names its document in the envelope only.
+        if "documentId" in fields:
+            data.setdefault("documentId", cmd.document_id or "")
+        if "expectedRevision" in fields:
+            data.setdefault("expectedRevision", cmd.expected_revision or "")
+        try:
+            checked: BaseModel = entry.model.model_validate(data)
+        except PydanticValidationError as exc:
+            detail = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+                               for e in exc.errors(include_url=False)[:5])
+            raise MolFormaError("bad_window_command", tool=cmd.tool, detail=detail) from exc
+        return checked
+
+    def dispatch(self, rec: CommandRecord) -> ResultT:
+        """Run ``rec``'s handler on its checked input model.
+
+        Raises:
+            MolFormaError: as :meth:`model_of`, or what the handler raises.
+        """
+        entry = self._entries.get(rec.command.tool)
+        model = self.model_of(rec)
+        assert entry is not None  # model_of refused an unknown tool
+        return entry.run(rec, model)
