@@ -25,6 +25,7 @@ import numpy as np
 
 from molforma.document.elements import normalize_symbol
 from molforma.errors import FormatError
+from molforma.formats import pdb_residues
 from molforma.formats.byte_fields import NINE, POINT, ZERO, decimal_runs
 from molforma.formats.common import (
     Structure,
@@ -311,7 +312,8 @@ def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None,
     if not models:
         fail("format_no_atoms", FMT, None, reason="no ATOM or HETATM record")
     chosen = pick_frame(FMT, len(models), frame, required=False)
-    records = _choose_altlocs(_parsed(lines, models[chosen]), altloc)
+    parsed = _parsed(lines, models[chosen])
+    records = _choose_altlocs(parsed, altloc)
     serial_list = records.serial
     numbers = _serial_numbers(serial_list)
     atoms = plain_atoms(records.element, records.x, records.y, records.z,
@@ -322,12 +324,15 @@ def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None,
                              strict=True):
         atom["name"] = name
         atom["formalCharge"] = q
+    # residue, chain, altloc, B-factor and occupancy as the atoms' optional fields
+    pdb_residues.add_residue_fields(atoms, records.lines, records.occupancy)
     unique = len(set(serial_list)) == len(serial_list)
     conect = read_conect(lines, [i for i, rec in enumerate(names) if rec == "CONECT"],
                          serial_list if unique else None, numbers, len(atoms))
     has_charges = any(records.charge)
     charge = sum(records.charge) if has_charges else None
     bonds: list[dict[str, Any]] = []
+    warnings: list[dict[str, Any]] = []  # fragments whose orders were not perceived
     named = conect.named
     if not named.all():
         unnamed = np.flatnonzero(~named)
@@ -347,6 +352,12 @@ def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None,
     # within 1e5, a printable name of at most 16 characters, a charge of one digit) with
     # distinct ids, and every bond joins two atoms once with order 1-3.
     info: dict[str, Any] = {"models": len(models), "altlocs": labels, "checked": "atoms"}
+    if len(parsed.rows) > len(records.rows):  # the alternatives not read are named
+        warnings.append(pdb_residues.altloc_warning(
+            len(parsed.rows) - len(records.rows),
+            sorted({a["altloc"] for a in atoms if "altloc" in a})))
+    if warnings:
+        info["warnings"] = warnings
     if numbers is None:
         info["first_id"] = first_id
     return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=charge,
@@ -420,9 +431,13 @@ def write_pdb(project: Mapping[str, Any]) -> str:
     for k, a in enumerate(atoms, start=1):
         n = numbers[k - 1] if keep_ids else k
         serial[a["id"]] = n
+        residue = pdb_residues.residue_columns(a)  # the fields a PDB file gave the atom
+        record = "HETATM" if residue is None else pdb_residues.record_name(a)
+        occupancy = pdb_residues.number_field(a, "occupancy", 1.0)
+        b_factor = pdb_residues.number_field(a, "bFactor", 0.0)
         lines.append(
-            f"HETATM{_hybrid36(n)} {_atom_name(a, counter)} MOL A   1    "
-            f"{a['x']:8.3f}{a['y']:8.3f}{a['z']:8.3f}{1.0:6.2f}{0.0:6.2f}          "
+            f"{record}{_hybrid36(n)} {_atom_name(a, counter)}{residue or ' MOL A   1 '}   "
+            f"{a['x']:8.3f}{a['y']:8.3f}{a['z']:8.3f}{occupancy:6.2f}{b_factor:6.2f}          "
             f"{str(a['element']).upper():>2}{_fmt_charge(int(a.get('formalCharge', 0) or 0))}"
         )
     partners: dict[int, list[int]] = defaultdict(list)
