@@ -49,6 +49,9 @@ PANEL_SOURCES = [
     "molforma/gui/widgets/history_panel.py", "molforma/gui/widgets/orbital_panel.py",
     "molforma/gui/widgets/plots.py", "molforma/gui/widgets/preferences_dialog.py",
     "molforma/gui/widgets/results_panel.py", "molforma/gui/widgets/uvvis_plot.py",
+    "molforma/gui/widgets/results_support.py", "molforma/gui/widgets/results_loading.py",
+    "molforma/gui/widgets/results_summary.py", "molforma/gui/widgets/results_tables.py",
+    "molforma/gui/widgets/results_player.py",
     "molforma/gui/widgets/panel_workers.py", "molforma/gui/widgets/level_diagram.py",
     "molforma/gui/widgets/excitations_view.py", "molforma/gui/widgets/scan_view.py",
 ]

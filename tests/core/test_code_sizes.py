@@ -26,8 +26,6 @@ ALLOWED_OVER_LIMIT = {
     "gui/widgets/calculation_panel.py",
     "gui/widgets/calculation_panel.py::CalculationPanel",
     "gui/widgets/history_panel.py::HistoryPanel",
-    "gui/widgets/results_panel.py",
-    "gui/widgets/results_panel.py::ResultsPanel",
 }
 
 
