@@ -2,8 +2,12 @@
 MCP and an MCP tool all run.
 
 It sits above ``formats``, ``nwchem``, ``jobs``, ``results`` and ``history`` and below
-``mcp`` and ``gui`` (it imports neither). :mod:`molforma.app.ops` holds one entry
-point per document tool; the other modules hold the window's own decisions (open a
-path with the trust rules, new project, SMILES, fragment placement, history reuse,
-may this calculation run), each told who acts (:mod:`molforma.app.actor`).
+``mcp`` and ``gui`` (it imports neither). :mod:`molforma.app.ops` names one entry point
+per document tool (atoms and bonds there; settings in ``document_settings``, files in
+``document_files`` with the one open of the window and MCP, checks in
+``document_checks``); the other modules hold the window's own decisions (``files``:
+open, new project, load structure; ``smiles``; ``place_clicks``; ``job_reuse``: a past
+job back into the editor; ``runs``: may this calculation run), each told who acts
+(:mod:`molforma.app.actor`) and, for MCP, judged by the safety policy beside it
+(:mod:`molforma.app.policy`). ``app_state`` says what they act on.
 """

@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from molforma.app.actor import Actor
-from molforma.app.context import OneDocument
+from molforma.app.app_state import OneDocument
 from molforma.document.document import Document, Origin
 from molforma.document.model import Project
 from molforma.errors import FileAccessError, MolFormaError
 from molforma.i18n import register
 
 if TYPE_CHECKING:
-    from molforma.app.context import DocumentState
+    from molforma.app.app_state import DocumentState
 
 register({
     "not_a_file": {

@@ -24,7 +24,7 @@ from molforma.app.document_files import Reader as Reader
 from molforma.app.document_files import opens_as_results as opens_as_results
 
 if TYPE_CHECKING:
-    from molforma.app.context import AppState
+    from molforma.app.app_state import AppState
     from molforma.app.policy import Policy
     from molforma.document.document import Document, EditResult
     from molforma.document.model import Project

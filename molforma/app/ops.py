@@ -86,12 +86,13 @@ def _next_id(work: Project) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# History
+# Undo, redo, confirm, cancel
 
 
-def history(doc: Document, action: str, *, expected_revision: str | None = None,
-            origin: Origin = "user") -> dict[str, Any]:
-    """``undo``, ``redo``, ``confirm`` or ``cancel``."""
+def history_step(doc: Document, action: str, *, expected_revision: str | None = None,
+                 origin: Origin = "user") -> dict[str, Any]:
+    """One step of the undo history or of the candidate: ``undo``, ``redo``, ``confirm`` or
+    ``cancel`` (the ``history`` tool; not History, the past calculations)."""
     if action == "undo":
         return doc.undo(expected_revision=expected_revision)
     if action == "redo":
@@ -660,11 +661,38 @@ def set_molecule(doc: Document, *, title: str | None = None, charge: int | None 
                     preview=preview, origin=origin)
 
 
+# The tool's own name for history_step (tests and scripts call it so).
+history = history_step
+
 # The settings, files and read-only operations are defined beside this module and are
 # entry points of their tools here too.
-__all__ = ["ATOM_PROPS", "add_atoms", "add_bonded_atom", "add_hydrogens", "change_element",
-           "delete_atoms", "draw_from_atom", "export_document", "get_catalog", "get_execution",
-           "history", "import_document", "measure", "move_atoms", "open_file",
-           "place_fragment", "save_project", "set_advanced", "set_atom_properties", "set_bonds",
-           "set_execution", "set_internal_coordinate", "set_molecule", "set_nwchem",
-           "use_results_structure", "use_structure", "validate_document"]
+__all__ = [
+    "ATOM_PROPS",
+    "add_atoms",
+    "add_bonded_atom",
+    "add_hydrogens",
+    "change_element",
+    "delete_atoms",
+    "draw_from_atom",
+    "export_document",
+    "get_catalog",
+    "get_execution",
+    "history",
+    "history_step",
+    "import_document",
+    "measure",
+    "move_atoms",
+    "open_file",
+    "place_fragment",
+    "save_project",
+    "set_advanced",
+    "set_atom_properties",
+    "set_bonds",
+    "set_execution",
+    "set_internal_coordinate",
+    "set_molecule",
+    "set_nwchem",
+    "use_results_structure",
+    "use_structure",
+    "validate_document",
+]

@@ -19,15 +19,15 @@ TERMINAL: frozenset[str] = frozenset(STATUSES[2:])
 
 def failure_error(job_or_record: Any) -> MolFormaError | None:
     """The error a failed or timed-out run is (NWChem's error line in its message);
-    None when it runs, finished or was cancelled. See :mod:`molforma.jobs.outcome`."""
-    from molforma.jobs.outcome import failure_error as _failure_error
+    None when it runs, finished or was cancelled. See :mod:`molforma.jobs.run_outcome`."""
+    from molforma.jobs.run_outcome import failure_error as _failure_error
 
     return _failure_error(job_or_record)
 
 
 def progress_note(job_or_record: Any, lang: str | None = None) -> dict[str, Any]:
     """``{"progress", "message"[, "total"]}`` of a job for ``notifications/progress``.
-    See :mod:`molforma.jobs.outcome`."""
-    from molforma.jobs.outcome import progress_note as _progress_note
+    See :mod:`molforma.jobs.run_outcome`."""
+    from molforma.jobs.run_outcome import progress_note as _progress_note
 
     return _progress_note(job_or_record, lang)

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from molforma.app import building, files, runs
+from molforma.app import files, runs
+from molforma.app import place_clicks as building
 from molforma.app.actor import Actor, window_actor
 from molforma.app.policy import Policy
 from molforma.document.document import Document, protected_values

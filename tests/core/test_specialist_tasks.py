@@ -229,7 +229,7 @@ def test_the_frequency_defaults_yield_to_advanced_settings_and_skip_other_tasks(
 
 
 def test_the_progress_shows_the_excited_state_phase_and_the_roots_found() -> None:
-    from molforma.jobs.outcome import progress_note
+    from molforma.jobs.run_outcome import progress_note
     from molforma.nwchem.progress import ProgressTracker, progress_limits
 
     tracker = ProgressTracker()

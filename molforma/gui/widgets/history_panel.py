@@ -492,7 +492,7 @@ class HistoryPanel(Retranslatable, QWidget):
         if folder is None:
             return False
         from molforma.app.actor import window_actor
-        from molforma.app.history import reuse_job
+        from molforma.app.job_reuse import reuse_job
 
         geometry = str(self.reuse_geometry_combo.currentData() or "input")
         try:
@@ -513,7 +513,7 @@ class HistoryPanel(Retranslatable, QWidget):
         if folder is None:
             return False
         from molforma.app.actor import window_actor
-        from molforma.app.history import use_final_structure
+        from molforma.app.job_reuse import use_final_structure
 
         try:
             use_final_structure(self.ctx, folder, actor=window_actor())

@@ -50,14 +50,14 @@ class AtomEdits:
         hybridisation puts its next bond (one undo step, "Add atoms"); with "Adjust
         hydrogens" on it takes the place of one of the parent's hydrogens and both atoms
         get the hydrogens their valences leave open."""
-        from molforma.app.building import add_bonded_atom
+        from molforma.app.place_clicks import add_bonded_atom_to_confirmed
 
         el = element or self.tab.element
         # A lone parent: to the right on screen, where the person is likely to look.
         hint = (self.tab.view.camera.rot.T @ np.array([1.0, 0.0, 0.0])).tolist()
         adjust = self.tab.adjust_hydrogens
         added: list[Any] = []
-        ok = self.tab._run(lambda: added.append(add_bonded_atom(
+        ok = self.tab._run(lambda: added.append(add_bonded_atom_to_confirmed(
             self.tab.ctx.document, atom_id, el, actor=window_actor(), adjust_hydrogens=adjust,
             hint=hint)))
         return ok and added[0] is not None
@@ -101,7 +101,11 @@ class AtomEdits:
             return False
         kind, name = part
         doc = self.tab.ctx.document
-        from molforma.app.building import Placed, confirm_placement, place_fragment
+        from molforma.app.place_clicks import (
+            Placed,
+            confirm_placement,
+            confirm_then_propose_placement,
+        )
         from molforma.errors import CandidateExistsError
 
         if site == self.tab._placement_site and self.tab._placement_revision is not None \
@@ -119,8 +123,9 @@ class AtomEdits:
 
         def place() -> None:
             try:
-                placed.append(place_fragment(doc, name, site, kind=kind, actor=window_actor(),
-                                             previous=self.tab._placement_revision))
+                placed.append(confirm_then_propose_placement(
+                    doc, name, site, kind=kind, actor=window_actor(),
+                    previous=self.tab._placement_revision))
             except CandidateExistsError:
                 refused.append(True)
 

@@ -163,7 +163,7 @@ def open_file(ctx: ToolContext, args: OpenFileInput) -> EditSummary:
     structure file replaces atoms and bonds and keeps the settings."""
     from molforma.app import document_files
     from molforma.app.actor import Actor
-    from molforma.app.context import OneDocument
+    from molforma.app.app_state import OneDocument
 
     doc = ctx.state.document(args.documentId)
     # The window's open too: the path is checked and the file read through the policy.
@@ -290,8 +290,8 @@ def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
         child.wait(CLEANUP_WAIT_S)
         with doc.lock:
             return _summary(doc.summary())
-    return _summary(ops.history(doc, args.action, expected_revision=args.expectedRevision,
-                                   origin="mcp"))
+    return _summary(ops.history_step(doc, args.action,
+                                     expected_revision=args.expectedRevision, origin="mcp"))
 
 
 @tool("add_atoms", title="Add atoms")

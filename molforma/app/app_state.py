@@ -1,4 +1,4 @@
-"""What the application layer acts on (no Qt).
+"""What the application layer acts on: the application state (no Qt).
 
 :class:`AppState` is the part of the window's context (``molforma.gui.context.
 AppContext``) that the application functions need: the current document, the
@@ -9,11 +9,12 @@ functions are tested without a window.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from molforma.app.policy import Policy
     from molforma.document.document import Document
+    from molforma.jobs.manager import JobManager
     from molforma.preferences import Preferences
 
 
@@ -28,8 +29,8 @@ class AppState(Protocol):
         """Make ``document`` the current one (the launch file)."""
 
     @property
-    def jobs(self) -> Any:
-        """The job manager (``molforma.jobs.runner.JobManager``) or None."""
+    def jobs(self) -> JobManager | None:
+        """The job manager, or None before the first calculation made one."""
 
 
 class DocumentState(Protocol):

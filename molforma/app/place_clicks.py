@@ -1,4 +1,11 @@
-"""The Molecule tab's building clicks as application functions (no Qt; application layer).
+"""The Molecule tab's Place and Add-atom clicks as application functions (no Qt;
+application layer).
+
+They differ from the document tools of the same subject (:func:`molforma.app.ops.
+place_fragment`, :func:`molforma.app.ops.add_bonded_atom`) in what a click means, and
+are named for it: a Place click first confirms the placement its actor proposed just
+before (:func:`confirm_then_propose_placement`), and an Add-atom click adds nothing on an
+atom of a candidate (:func:`add_bonded_atom_to_confirmed`).
 
 The Place tool proposes a fragment or ligand as a candidate, and its next click
 confirms that placement before proposing the next one, but only the placement the
@@ -30,8 +37,8 @@ class Placed:
     before: Project
 
 
-def place_fragment(doc: Document, name: str, site: str, *, kind: str, actor: Actor,
-                   previous: str | None) -> Placed | None:
+def confirm_then_propose_placement(doc: Document, name: str, site: str, *, kind: str,
+                                   actor: Actor, previous: str | None) -> Placed | None:
     """Propose library part ``name`` on atom ``site`` as a candidate, first confirming
     the placement candidate ``actor`` made at revision ``previous`` (if it is still the
     document's state).
@@ -70,9 +77,10 @@ def confirm_placement(doc: Document, *, actor: Actor, previous: str) -> dict[str
     return doc.confirm(expected_revision=previous, origin=actor.origin)
 
 
-def add_bonded_atom(doc: Document, parent: str, element: str, *, actor: Actor,
-                    adjust_hydrogens: bool, hint: Sequence[float] | None = None,
-                    ) -> dict[str, Any] | None:
+def add_bonded_atom_to_confirmed(doc: Document, parent: str, element: str, *,
+                                 actor: Actor, adjust_hydrogens: bool,
+                                 hint: Sequence[float] | None = None,
+                                 ) -> dict[str, Any] | None:
     """Add an atom of ``element`` bonded to ``parent`` where its hybridisation puts the
     next bond (one undo step, see :func:`molforma.app.ops.add_bonded_atom`).
 
@@ -88,3 +96,8 @@ def add_bonded_atom(doc: Document, parent: str, element: str, *, actor: Actor,
         return None
     return ops.add_bonded_atom(doc, parent, element, adjust_hydrogens=adjust_hydrogens,
                                hint=hint, preview=False, origin=actor.origin)
+
+
+# The names these clicks had before they were named for what they do (older callers).
+place_fragment = confirm_then_propose_placement
+add_bonded_atom = add_bonded_atom_to_confirmed

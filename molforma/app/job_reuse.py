@@ -17,7 +17,7 @@ from molforma.app import ops
 from molforma.app.actor import Actor, check_path
 
 if TYPE_CHECKING:
-    from molforma.app.context import AppState
+    from molforma.app.app_state import AppState
     from molforma.app.policy import ReadGuard
     from molforma.document.document import Origin
 
