@@ -16,15 +16,21 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from molforma.document.changes import Change
 from molforma.document.document import Document
 from molforma.preferences import Preferences, load_preferences
+
+if TYPE_CHECKING:
+    from molforma.app.policy import Policy
+    from molforma.jobs.manager import JobManager
+    from molforma.results.session import ResultsSession
 
 log = logging.getLogger(__name__)
 
@@ -88,16 +94,16 @@ class AppContext:
     document: Document
     preferences: Preferences
     events: AppEvents
-    policy: Any | None = None  # molforma.app.policy.Policy in MCP mode
+    policy: Policy | None = None  # the launch policy in MCP mode
     mcp_mode: bool = False
     data_dir: Path | None = None
-    _jobs: Any | None = field(default=None, repr=False)
-    _results: Any | None = field(default=None, repr=False)
-    _unsubscribe: Any | None = field(default=None, repr=False)
+    _jobs: JobManager | None = field(default=None, repr=False)
+    _results: ResultsSession | None = field(default=None, repr=False)
+    _unsubscribe: Callable[[], None] | None = field(default=None, repr=False)
 
     @classmethod
     def create(cls, document: Document | None = None, *, data_dir: Path | None = None,
-               mcp_mode: bool = False, policy: Any | None = None) -> AppContext:
+               mcp_mode: bool = False, policy: Policy | None = None) -> AppContext:
         """A context around ``document`` (a new one with a bounded undo history if None)."""
         prefs = load_preferences()
         if document is None:
@@ -122,7 +128,7 @@ class AppContext:
         self.events.candidateChanged.emit()
 
     @property
-    def jobs(self) -> Any:
+    def jobs(self) -> JobManager | None:
         """The job manager (``molforma.jobs.manager.JobManager``), or None if not available."""
         if self._jobs is None:
             cls_ = _optional_class("molforma.jobs.manager", "JobManager")
@@ -134,7 +140,7 @@ class AppContext:
         return self._jobs
 
     @jobs.setter
-    def jobs(self, value: Any) -> None:
+    def jobs(self, value: JobManager | None) -> None:
         self._jobs = value
 
     def reattach_batch_jobs(self, root: str | None = None) -> threading.Thread | None:
@@ -161,7 +167,7 @@ class AppContext:
         return thread
 
     @property
-    def results(self) -> Any:
+    def results(self) -> ResultsSession | None:
         """The results session (``molforma.results.ResultsSession``), or None if not available."""
         if self._results is None:
             cls_ = _optional_class("molforma.results", "ResultsSession")
@@ -173,14 +179,14 @@ class AppContext:
         return self._results
 
     @results.setter
-    def results(self, value: Any) -> None:
+    def results(self, value: ResultsSession | None) -> None:
         self._results = value
 
-    def jobs_if_any(self) -> Any | None:
+    def jobs_if_any(self) -> JobManager | None:
         """The job manager when something made it already (reading never creates one)."""
         return self._jobs
 
-    def results_if_any(self) -> Any | None:
+    def results_if_any(self) -> ResultsSession | None:
         """The results session when something made it already."""
         return self._results
 

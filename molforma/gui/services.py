@@ -144,7 +144,7 @@ class WindowServices(BaseServices):
         jobs = self.ctx.jobs
         if jobs is None:  # pragma: no cover - the jobs module is part of every build
             raise RuntimeError("the job manager is not available")
-        return jobs  # type: ignore[no-any-return]
+        return jobs
 
     def jobs_if_any(self) -> JobManager | None:
         """The window's job manager (made with the window's context)."""
@@ -162,7 +162,7 @@ class WindowServices(BaseServices):
         sess = self.ctx.results
         if sess is None:  # pragma: no cover - the results module is part of every build
             raise RuntimeError("the results session is not available")
-        return sess  # type: ignore[no-any-return]
+        return sess
 
     def results_if_any(self, doc_id: str) -> ResultsSession | None:
         """The Results tab's session when ``doc_id`` is the window's document."""
