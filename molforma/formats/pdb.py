@@ -339,7 +339,7 @@ def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None,
         xyz = np.array([records.x, records.y, records.z]).T
         # perception sets the formal charges of these very atoms when it finds orders
         bonds += perceive_bonds([atoms[k] for k in unnamed.tolist()], charge,
-                                orders=not conect.lo, xyz=xyz[unnamed])
+                                orders=not conect.lo, xyz=xyz[unnamed], warnings=warnings)
         if conect.lo:
             # Bonds between CONECT atoms and the rest (a ligand bound to a residue).
             bonds += _cross_bonds(atoms, records.element, xyz, named, charge)

@@ -161,6 +161,7 @@ def measured_radius(symbol: str) -> float:
 def perceive_bonds(
     atoms: list[dict[str, Any]], charge: int | None = None, *, orders: bool = True,
     xyz: Any = None, seen: dict[str, float] | None = None,
+    warnings: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Bonds of atoms that have only coordinates (XYZ, NWChem, Gaussian, bare PDB).
 
@@ -176,14 +177,42 @@ def perceive_bonds(
     if len(atoms) < 2:
         return []
     if len(atoms) > ORDER_PERCEPTION_LIMIT:
-        # Orders are not perceived at this size, and reading RDKit's bonds back one call at
-        # a time costs more than finding them: the same rule in numpy serves.
-        return single_bonds(atoms, xyz, seen)
+        # Reading RDKit's bonds of the whole back one call at a time costs more than finding
+        # them: the same rule in numpy serves, and orders come fragment by fragment
+        # (``warnings`` receives the fragments left single).
+        return _large_bonds(atoms, charge, orders, xyz, seen, warnings)
     if orders:
         saturated = saturated_bonds(atoms, charge, xyz)
         if saturated is not None:
             return saturated  # what RDKit would assign, without asking it
     return rdkit_bonds(atoms, charge, orders=orders)
+
+
+def _large_bonds(atoms: list[dict[str, Any]], charge: int | None, orders: bool, xyz: Any,
+                 seen: dict[str, float] | None,
+                 warnings: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """:func:`perceive_bonds` of a large structure: the distance sweep's bonds, with orders
+    and formal charges per connected fragment (:mod:`molforma.formats.fragments`)."""
+    import numpy as np
+
+    from molforma.formats.connectivity import bonded_pairs
+    from molforma.formats.fragments import fragment_orders
+
+    if not orders:
+        return single_bonds(atoms, xyz, seen)
+    if xyz is None:
+        xyz = xyz_array(atoms)
+    symbols = [str(a["element"]) for a in atoms]
+    pa, pb = bonded_pairs(xyz, symbols, seen)
+    z = np.array([elements.atomic_number(s) for s in symbols], dtype=np.uint8)
+    found = fragment_orders(z, np.asarray(xyz, dtype=float), pa, pb, charge)
+    for k in np.flatnonzero(found.charges).tolist():
+        atoms[k]["formalCharge"] = int(found.charges[k])
+    if warnings is not None:
+        warnings += found.warnings()
+    ids = [a["id"] for a in atoms]
+    return [{"a": ids[i], "b": ids[j], "order": o}
+            for i, j, o in zip(pa.tolist(), pb.tolist(), found.orders.tolist(), strict=True)]
 
 
 def rdkit_bonds(atoms: list[dict[str, Any]], charge: int | None = None, *,

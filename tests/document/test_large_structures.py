@@ -93,3 +93,44 @@ def test_a_pdb_export_past_99999_atoms_keeps_its_columns_and_reads_back(tmp_path
     assert len(back.atoms) == n
     assert np.allclose(np.array([[a["x"], a["y"], a["z"]] for a in back.atoms[-3:]]),
                        grid[-3:], atol=1e-3)
+
+
+def _peptide_box(n_atoms: int) -> str:
+    """A PDB of copies of one embedded 12-residue peptide (hydrogens with residue names),
+    ATOM records only, no CONECT: a protein file as deposited, generated here."""
+    from rdkit import Chem
+    from rdkit.Chem import AllChem
+
+    mol = Chem.AddHs(Chem.MolFromSequence("MKTAYIAKQRQI"), addResidueInfo=True)
+    params = AllChem.ETKDGv3()
+    params.randomSeed = 7
+    params.useRandomCoords = True
+    assert AllChem.EmbedMolecule(mol, params) == 0
+    block = [line for line in Chem.MolToPDBBlock(mol, flavor=2).splitlines()
+             if line.startswith(("ATOM", "HETATM"))]
+    xyz = np.array([[float(x[30:38]), float(x[38:46]), float(x[46:54])] for x in block])
+    span = xyz.max(0) - xyz.min(0) + 4.0
+    copies = max(1, n_atoms // len(block))
+    out, serial = [], 0
+    for c in range(copies):
+        shift = np.array([c % 3, (c // 3) % 3, c // 9]) * span - xyz.min(0)
+        for line, p in zip(block, xyz + shift, strict=True):
+            serial += 1
+            out.append(f"{line[:6]}{serial:>5}{line[11:21]}{'ABCDEFGHIJ'[c % 10]}{line[22:30]}"
+                       f"{p[0]:8.3f}{p[1]:8.3f}{p[2]:8.3f}{line[54:]}")
+        out.append("TER")
+    return "\n".join([*out, "END"]) + "\n"
+
+
+def test_a_protein_pdb_over_a_thousand_atoms_gets_its_bond_orders(tmp_path: Path) -> None:
+    text = _peptide_box(1_400)
+    doc, out = _open(tmp_path, "peptides.pdb", text)
+    atoms = doc.project["document"]["atoms"]
+    bonds = doc.project["document"]["bonds"]
+    copies = len(atoms) // (len(atoms) // max(1, text.count("TER")))
+    assert len(atoms) > 1_000 and copies >= 2
+    # per chain: 12 backbone C=O, the tyrosine ring's three, arginine's C=N and the C=O
+    # of its two glutamines
+    doubles = int((bonds.order == 2).sum())
+    assert doubles == copies * (12 + 3 + 1 + 2)
+    assert "warnings" not in (out.get("info") or {})
