@@ -44,6 +44,8 @@ G1_SOURCES = [
 ]
 PANEL_SOURCES = [
     "molforma/gui/widgets/calculation_panel.py", "molforma/gui/widgets/execution_panel.py",
+    "molforma/gui/widgets/calculation_support.py", "molforma/gui/widgets/calculation_edits.py",
+    "molforma/gui/widgets/calculation_preview.py",
     "molforma/gui/widgets/execution_settings.py", "molforma/gui/widgets/execution_run.py",
     "molforma/gui/widgets/execution_status.py",
     "molforma/gui/widgets/history_panel.py", "molforma/gui/widgets/orbital_panel.py",

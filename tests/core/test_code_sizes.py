@@ -23,8 +23,6 @@ ALLOWED_OVER_LIMIT = {
     # The 3D view, converted for very large structures at the same time.
     "gui/view3d/base.py::MoleculeView",
     # The panels still to split (the Molecule tab, main window and command runner are).
-    "gui/widgets/calculation_panel.py",
-    "gui/widgets/calculation_panel.py::CalculationPanel",
     "gui/widgets/history_panel.py::HistoryPanel",
 }
 

@@ -9,13 +9,10 @@ the document, so what is shown is always what the document holds. Problems found
 from __future__ import annotations
 
 import logging
-import math
-import re
-import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QShowEvent
@@ -37,135 +34,44 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.document.changes import Change
-from molforma.errors import MolFormaError
-from molforma.gui import outcome
+from molforma.gui.widgets.calculation_edits import CalculationEdits
+from molforma.gui.widgets.calculation_preview import InputPreview
+from molforma.gui.widgets.calculation_support import (
+    _FALLBACK_BASIS,
+    _FALLBACK_FUNCTIONALS,
+    AUTOMATIC_TIP,
+    CUSTOM_SOLVENT,
+    DEFAULT_TEXT,
+    FUNCTIONAL_LABELS,
+    MAX_WARNINGS,
+    PREVIEW_DELAY_MS,
+    SHOWN_BESIDE_FIELDS,
+    SYNC_PREVIEW_ATOMS,
+    TASK_LABELS,
+    THEORY_LABELS,
+    _advanced_label,
+    _field_kind,
+    _functional_name,
+    _item_value,
+    _message_box_of,
+    _select_data,
+    _set_combo_text,
+    _set_item_texts,
+    _show_value,
+    _tristate_value,
+    _typed_value,
+    catalog_names,
+    parse_c_number,
+)
 from molforma.gui.widgets.panel_workers import (
-    QT_TRANSLATE_NOOP,
     Retranslatable,
-    apply_edit,
-    error_text,
     message_label,
 )
 from molforma.nwchem import solvents
 from molforma.nwchem.settings import MAX_ROOTS, TASKS, THEORIES, AdvancedSettings
-from molforma.nwchem.value_grammar import CALCULATION_VALIDATORS
 
-# Warnings shown under the form; the rest are counted (validate_document lists them all).
-MAX_WARNINGS = 4
-# Warnings the form already shows beside their own field (basis, functional).
-SHOWN_BESIDE_FIELDS = frozenset({"basis_not_in_library", "functional_needs_nwchem"})
 log = logging.getLogger(__name__)
 
-
-class CatalogueLabels(Mapping[str, str]):
-    """The labels of one settings catalogue in the window's language, by key.
-
-    Tasks, theories and advanced settings are named by one table per language: the
-    catalogue under ``resources/`` (``molforma.catalog``), which ``get_catalog`` and the
-    messages use too, so the window, the catalogue and an agent say the same words
-    ("Optimisation + frequencies" everywhere; the API keeps its values such as
-    ``optimize+frequencies``). Qt's translator is not asked for these words: a second
-    copy in ``translations/`` could drift from the catalogue. Read at each lookup, so a
-    language switch relabels the combos and rows.
-    """
-
-    def __init__(self, kind: str, key_field: str = "name") -> None:
-        self._kind = kind
-        self._key_field = key_field
-
-    def _labels(self) -> dict[str, str]:
-        # The core's one table (molforma.catalog.setting_labels), in the window's language.
-        from molforma.catalog import setting_labels
-        from molforma.gui.app import current_language
-
-        return setting_labels(self._kind, current_language())
-
-    def __getitem__(self, key: str) -> str:
-        return self._labels()[key]
-
-    def __iter__(self) -> typing.Iterator[str]:
-        return iter(self._labels())
-
-    def __len__(self) -> int:
-        return len(self._labels())
-
-
-TASK_LABELS = CatalogueLabels("tasks")
-FUNCTIONAL_LABELS = CatalogueLabels("functionals")
-THEORY_LABELS = CatalogueLabels("theories")
-ADVANCED_LABELS = CatalogueLabels("advanced_keys", "key")
-DEFAULT_TEXT = QT_TRANSLATE_NOOP("CalculationPanel", "(NWChem default)")
-AUTOMATIC_TIP = QT_TRANSLATE_NOOP(
-    "CalculationPanel", "Partly checked: automatic (MolForma chooses what is safe for this "
-    "molecule and basis set).")
-
-CUSTOM_SOLVENT = "__custom__"  # the solvent list's last item: a dielectric constant typed
-
-SYNC_PREVIEW_ATOMS = 500  # above this the preview is rendered after a short pause
-PREVIEW_DELAY_MS = 150
-
-_FALLBACK_BASIS = ["sto-3g", "3-21g", "6-31g", "6-31g*", "6-31g**", "6-311g**",
-                   "cc-pvdz", "cc-pvtz", "aug-cc-pvdz", "def2-svp", "def2-tzvp"]
-_FALLBACK_FUNCTIONALS = ["b3lyp", "pbe0", "pbe96", "blyp", "m06-2x", "b3lyp-d3", "tpss"]
-
-
-def catalog_names(kind: str, fallback: list[str]) -> list[str]:
-    """Names from ``molforma.catalog.get_catalog(kind)``, or ``fallback`` if unavailable."""
-    try:
-        from molforma.catalog import get_catalog
-
-        data: Any = get_catalog(kind)
-    except Exception as exc:  # noqa: BLE001 - the catalogue is optional for the window
-        log.debug("catalog %s unavailable: %s", kind, exc)
-        return list(fallback)
-    if isinstance(data, dict):
-        data = data.get(kind, data.get("items", data.get("names", list(data.values()))))
-    names: list[str] = []
-    for item in data if isinstance(data, list) else []:
-        if isinstance(item, str):
-            names.append(item)
-        elif isinstance(item, dict):
-            name = item.get("name") or item.get("id") or item.get("key")
-            if isinstance(name, str):
-                names.append(name)
-    return names or list(fallback)
-
-
-def _field_kind(annotation: Any) -> tuple[str, tuple[Any, ...]]:
-    """('literal', values) | ('bool', ()) | ('int', ()) | ('float', ()) | ('str', ())."""
-    args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    origin = typing.get_origin(annotation)
-    base = annotation
-    if origin in (typing.Union, types.UnionType) and args:
-        base = args[0]
-    if typing.get_origin(base) is Literal:
-        return "literal", typing.get_args(base)
-    if base is bool:
-        return "bool", ()
-    if base is int:
-        return "int", ()
-    if base is float:
-        return "float", ()
-    return "str", ()
-
-
-_C_INT = re.compile(r"[+-]?[0-9]+")
-_C_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-
-
-def parse_c_number(text: str, kind: str) -> int | float | None:
-    """``text`` as an int or a finite float written in the C locale, else None.
-
-    No thousands separators, no decimal comma, no "inf"/"nan": whatever is not read
-    exactly is refused rather than guessed.
-    """
-    pattern = _C_INT if kind == "int" else _C_FLOAT
-    if not pattern.fullmatch(text):
-        return None
-    if kind == "int":
-        return int(text)
-    value = float(text)
-    return value if math.isfinite(value) else None
 
 
 class CalculationPanel(Retranslatable, QWidget):
@@ -173,6 +79,9 @@ class CalculationPanel(Retranslatable, QWidget):
 
     def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # The tab's parts (the widgets and the state stay here).
+        self.edits = CalculationEdits(self)
+        self.preview = InputPreview(self)
         self.setObjectName("calculationTab")
         self.ctx = ctx
         self._loading = False
@@ -182,7 +91,7 @@ class CalculationPanel(Retranslatable, QWidget):
         self._preview_timer = QTimer(self)
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(PREVIEW_DELAY_MS)
-        self._preview_timer.timeout.connect(self._deferred_preview)
+        self._preview_timer.timeout.connect(self.preview._deferred_preview)
         self._preview_stale = False  # positions moved while the tab was not shown
         self._build()
         ctx.events.documentChanged.connect(self._document_changed)
@@ -274,25 +183,25 @@ class CalculationPanel(Retranslatable, QWidget):
         outer.addWidget(conditions)
 
         self.task_combo.currentIndexChanged.connect(
-            lambda _i: self._set_calc("task", self.task_combo.currentData()))
+            lambda _i: self.edits._set_calc("task", self.task_combo.currentData()))
         self.theory_combo.currentIndexChanged.connect(
-            lambda _i: self._set_calc("theory", self.theory_combo.currentData()))
+            lambda _i: self.edits._set_calc("theory", self.theory_combo.currentData()))
         self.reference_combo.currentIndexChanged.connect(
-            lambda _i: self._set_calc("reference", self.reference_combo.currentData()))
+            lambda _i: self.edits._set_calc("reference", self.reference_combo.currentData()))
         for combo, key in ((self.functional_combo, "functional"), (self.basis_combo, "basis")):
             # activated as well as currentIndexChanged: choosing the item that is already
             # current (after a typed value the index did not follow) changes no index but
             # must still set the document to it.
             combo.currentIndexChanged.connect(
-                lambda i, c=combo, k=key: self._set_calc(k, _item_value(c, i)))
-            combo.activated.connect(lambda i, c=combo, k=key: self._set_calc(k, _item_value(c, i)))
+                lambda i, c=combo, k=key: self.edits._set_calc(k, _item_value(c, i)))
+            combo.activated.connect(lambda i, c=combo, k=key: self.edits._set_calc(k, _item_value(c, i)))
             edit = combo.lineEdit()
             if edit is not None:
                 edit.editingFinished.connect(
-                    lambda c=combo, k=key: self._set_calc(k, _typed_value(c)))
-        self.charge_spin.valueChanged.connect(lambda v: self._set_molecule("charge", v))
+                    lambda c=combo, k=key: self.edits._set_calc(k, _typed_value(c)))
+        self.charge_spin.valueChanged.connect(lambda v: self.edits._set_molecule("charge", v))
         self.multiplicity_spin.valueChanged.connect(
-            lambda v: self._set_molecule("multiplicity", v))
+            lambda v: self.edits._set_molecule("multiplicity", v))
 
         # Advanced settings: collapsed by default, one field per AdvancedSettings key.
         self.advanced_toggle = QToolButton(form_host)
@@ -344,7 +253,7 @@ class CalculationPanel(Retranslatable, QWidget):
         row.addWidget(self.extra_state, 1)
         ex_lay.addLayout(row)
         ex_lay.addWidget(self._with_message("calculation.extra_input", QWidget(extra)))
-        self.apply_extra_button.clicked.connect(self.apply_extra_input)
+        self.apply_extra_button.clicked.connect(self.edits.apply_extra_input)
         self.extra_input_edit.textChanged.connect(self._update_extra_state)
         self.extra_tasks_edit.textChanged.connect(self._update_extra_state)
         outer.addWidget(extra)
@@ -419,7 +328,7 @@ class CalculationPanel(Retranslatable, QWidget):
         for entry in solvents.table():
             self.solvent_combo.addItem(str(entry["name"]), str(entry["name"]))
         self.solvent_combo.addItem("", CUSTOM_SOLVENT)
-        self.bind_text(self._label_solvents)
+        self.bind_text(self.edits._label_solvents)
         self.bind_text(lambda: self.solvent_combo.setToolTip(self.tr(
             "Implicit solvent (COSMO) by its dielectric constant; the solvation energy is "
             "shown with the results.")))
@@ -442,58 +351,14 @@ class CalculationPanel(Retranslatable, QWidget):
         form.addRow(self.label(lambda: self.tr("Dielectric constant:")),
                     self._with_message("calculation.dielectric", self.dielectric_edit))
         self.excited_roots_spin.valueChanged.connect(
-            lambda v: self._set_calc("excited_roots", int(v)))
+            lambda v: self.edits._set_calc("excited_roots", int(v)))
         self.excited_spin_combo.currentIndexChanged.connect(
-            lambda _i: self._set_calc("excited_spin", self.excited_spin_combo.currentData()))
+            lambda _i: self.edits._set_calc("excited_spin", self.excited_spin_combo.currentData()))
         self.excited_method_combo.currentIndexChanged.connect(
-            lambda _i: self._set_calc("excited_method", self.excited_method_combo.currentData()))
-        self.irc_check.toggled.connect(lambda v: self._set_calc("irc", bool(v)))
-        self.solvent_combo.currentIndexChanged.connect(self._solvent_chosen)
-        self.dielectric_edit.editingFinished.connect(self._dielectric_typed)
-
-    def _label_solvents(self) -> None:
-        from molforma.gui.app import current_language
-
-        lang = current_language()
-        self.solvent_combo.setItemText(0, self.tr("None (gas phase)"))
-        for i, entry in enumerate(solvents.table(), start=1):
-            label = entry["label"].get(lang) or entry["label"]["en"]
-            self.solvent_combo.setItemText(i, f"{label} (ε {entry['dielectric']:g})")
-        self.solvent_combo.setItemText(self.solvent_combo.count() - 1,
-                                       self.tr("Custom dielectric constant"))
-
-    def _solvent_chosen(self, _index: int) -> None:
-        if self._loading:
-            return
-        value = self.solvent_combo.currentData()
-        if value == CUSTOM_SOLVENT:
-            # Nothing to run with until a constant is typed: the field opens for it.
-            self.dielectric_edit.setEnabled(True)
-            self.dielectric_edit.setFocus()
-            return
-        calc = self.ctx.document.project.get("calculation", {})
-        if value is None and calc.get("dielectric") is not None:
-            self._after_edit("calculation.solvent", apply_edit(
-                self.ctx, "set_nwchem", {"solvent": None, "dielectric": None}))
-            return
-        self._set_calc("solvent", value)
-
-    def _dielectric_typed(self) -> None:
-        if self._loading:
-            return
-        text = self.dielectric_edit.text().strip()
-        if not text:
-            if self.ctx.document.project.get("calculation", {}).get("dielectric") is not None:
-                self._set_calc("dielectric", None)
-            return
-        value = parse_c_number(text, "float")
-        try:
-            solvents.validate_dielectric(value if value is not None else text)
-        except MolFormaError as exc:
-            outcome.refused(exc)
-            self._after_edit("calculation.dielectric", exc.message())
-            return
-        self._set_calc("dielectric", value)
+            lambda _i: self.edits._set_calc("excited_method", self.excited_method_combo.currentData()))
+        self.irc_check.toggled.connect(lambda v: self.edits._set_calc("irc", bool(v)))
+        self.solvent_combo.currentIndexChanged.connect(self.edits._solvent_chosen)
+        self.dielectric_edit.editingFinished.connect(self.edits._dielectric_typed)
 
     def _show_task_rows(self, calc: Mapping[str, Any]) -> None:
         excited = calc.get("task") == "excited-states"
@@ -524,12 +389,12 @@ class CalculationPanel(Retranslatable, QWidget):
             box = QCheckBox(parent)
             box.setTristate(True)
             box.checkStateChanged.connect(
-                lambda state, k=key: self._set_advanced(k, _tristate_value(state)))
+                lambda state, k=key: self.edits._set_advanced(k, _tristate_value(state)))
             self.bind_text(lambda: box.setToolTip(self.tr(AUTOMATIC_TIP)))
             w: QWidget = box
         elif kind == "bool":
             w = QCheckBox(parent)
-            w.toggled.connect(lambda v, k=key: self._set_advanced(k, bool(v)))
+            w.toggled.connect(lambda v, k=key: self.edits._set_advanced(k, bool(v)))
         elif kind == "literal":
             combo = QComboBox(parent)
             if nullable:
@@ -538,7 +403,7 @@ class CalculationPanel(Retranslatable, QWidget):
             for v in values:
                 combo.addItem(str(v), v)
             combo.currentIndexChanged.connect(
-                lambda _i, c=combo, k=key: self._set_advanced(k, c.currentData()))
+                lambda _i, c=combo, k=key: self.edits._set_advanced(k, c.currentData()))
             w = combo
         else:
             # Numbers are typed into plain line edits and parsed strictly in the C locale:
@@ -546,88 +411,12 @@ class CalculationPanel(Retranslatable, QWidget):
             # some other way, and the person would not see the value change.
             edit = QLineEdit(parent)
             self.bind_text(lambda: edit.setPlaceholderText(self.tr(DEFAULT_TEXT)))
-            edit.editingFinished.connect(lambda: self._commit_text(key, edit, kind))
+            edit.editingFinished.connect(lambda: self.edits._commit_text(key, edit, kind))
             w = edit
         w.setObjectName(name)
         return w
 
     # -- edits -----------------------------------------------------------------------------
-    def _report(self, key: str, message: str | None) -> None:
-        if message:
-            self._local_errors[key] = message
-        else:
-            self._local_errors.pop(key, None)
-
-    def _after_edit(self, key: str, message: str | None) -> None:
-        self._report(key, message)
-        if message:
-            # Refused: show the document's value again beside the reason.
-            self.refresh()
-
-    def _set_calc(self, key: str, value: Any) -> None:
-        if self._loading or (value is None and key in ("functional", "basis")):
-            return
-        if self.ctx.document.project.get("calculation", {}).get(key) == value:
-            return
-        check = CALCULATION_VALIDATORS.get(key)
-        if check is not None:
-            # The basis and functional grammar (value_grammar), the same the tools and a
-            # project file are judged by: refused here with its reason, nothing stored.
-            try:
-                check(value)
-            except MolFormaError as exc:
-                outcome.refused(exc)  # a window command that typed it fails with this
-                self._after_edit(f"calculation.{key}", exc.message())
-                return
-        self._after_edit(f"calculation.{key}", apply_edit(self.ctx, "set_nwchem", {key: value}))
-
-    def _set_molecule(self, key: str, value: int) -> None:
-        if self._loading:
-            return
-        if self.ctx.document.project["document"].get(key) == value:
-            return
-        self._after_edit(f"document.{key}",
-                         apply_edit(self.ctx, "set_molecule", **{key: int(value)}))
-
-    def _set_advanced(self, key: str, value: Any) -> None:
-        if self._loading:
-            return
-        if self.ctx.document.project.get("advanced", {}).get(key) == value:
-            return
-        self._after_edit(f"advanced.{key}", apply_edit(self.ctx, "set_advanced", {key: value}))
-
-    def _commit_text(self, key: str, edit: QLineEdit, kind: str) -> None:
-        if self._loading:
-            return
-        text = edit.text().strip()
-        value: Any = text or None
-        if kind in ("int", "float") and text:
-            value = parse_c_number(text, kind)
-            if value is None:
-                msg = (self.tr("Not a whole number: %1") if kind == "int" else
-                       self.tr("Not a number: %1 (write it like 1e-6 or 0.001, with a point)"))
-                self._after_edit(f"advanced.{key}", msg.replace("%1", text))
-                return
-        self._set_advanced(key, value)
-
-    def apply_extra_input(self) -> None:
-        """Apply the extra-input and extra-task editors to the document (one undo step)."""
-        text = self.extra_input_edit.toPlainText()
-        tasks = [t.strip() for t in self.extra_tasks_edit.toPlainText().splitlines() if t.strip()]
-        msg = apply_edit(self.ctx, "set_nwchem", {"extra_input": text, "extra_tasks": tasks})
-        self._report("calculation.extra_input", msg)
-        self.refresh(keep_extra=bool(msg))
-
-    def set_advanced_expanded(self, expanded: bool) -> None:
-        """Open or close the advanced group."""
-        self.advanced_toggle.setChecked(expanded)
-        self.advanced_toggle.setArrowType(Qt.ArrowType.DownArrow if expanded
-                                          else Qt.ArrowType.RightArrow)
-        self.advanced_group.setVisible(expanded)
-
-    def advanced_field(self, key: str) -> QWidget:
-        """The widget editing advanced key ``key`` (objectName ``advanced_<key>``)."""
-        return self._advanced[key]
 
     # -- refresh from the document ---------------------------------------------------------
     def _extra_from_doc(self) -> tuple[str, list[str]]:
@@ -654,7 +443,7 @@ class CalculationPanel(Retranslatable, QWidget):
             # of the preview, which is rendered when the tab is in view.
             self._preview_stale = True
             if self.isVisible():
-                self._schedule_preview(self.ctx.document.project)
+                self.preview._schedule_preview(self.ctx.document.project)
             return
         self.refresh()
 
@@ -662,14 +451,14 @@ class CalculationPanel(Retranslatable, QWidget):
         """Render a preview that positions made stale while the tab was hidden."""
         super().showEvent(ev)
         if self._preview_stale:
-            self._schedule_preview(self.ctx.document.project)
+            self.preview._schedule_preview(self.ctx.document.project)
 
     def catch_up(self) -> None:
         """Render a preview a drag made stale while the tab was hidden: an agent reading
         the window (get_ui, get_ui_item) sees what the person would see on opening it."""
         if self._preview_stale:
             self._preview_timer.stop()
-            self._refresh_preview_and_messages(self.ctx.document.project, read_now=True)
+            self.preview._refresh_preview_and_messages(self.ctx.document.project, read_now=True)
 
     def refresh(self, *_args: Any, keep_extra: bool = False) -> None:
         """Reload every field, the messages and the preview from the confirmed project."""
@@ -700,69 +489,7 @@ class CalculationPanel(Retranslatable, QWidget):
         finally:
             self._loading = False
         self._update_extra_state()
-        self._schedule_preview(project)
-
-    def _schedule_preview(self, project: dict[str, Any]) -> None:
-        atoms = project.get("document", {}).get("atoms") or []
-        if len(atoms) <= SYNC_PREVIEW_ATOMS:
-            self._preview_timer.stop()
-            self._refresh_preview_and_messages(project)
-        else:
-            # Large molecules: a burst of edits renders the input once.
-            self._preview_timer.start()
-
-    def _deferred_preview(self) -> None:
-        self._refresh_preview_and_messages(self.ctx.document.project)
-
-    def _refresh_preview_and_messages(self, project: dict[str, Any], *,
-                                      read_now: bool = False) -> None:
-        self._preview_stale = False
-        problems: list[dict[str, Any]] = []
-        try:
-            from molforma.nwchem.input import input_errors, render_input
-        except ImportError:
-            self.input_preview.setPlainText(self.tr("The NWChem input generator is not available."))
-            render_input = None  # type: ignore[assignment]
-        else:
-            try:
-                problems = input_errors(project)
-            except Exception as exc:  # a checker bug must not break the tab
-                log.warning("input_errors failed", exc_info=exc)
-            try:
-                text = render_input(project)
-            except Exception as exc:  # noqa: BLE001 - shown in the preview instead
-                text = self.tr("The input cannot be generated:") + "\n" + error_text(exc)
-            if self.input_preview.toPlainText() != text:
-                self.input_preview.setPlainText(text)
-        by_field: dict[str, list[str]] = {}
-        general: list[str] = []
-        for p in problems:
-            field = str(p.get("field", ""))
-            message = str(p.get("message") or p.get("code"))
-            target = field if field in self._messages else (
-                "calculation.extra_input" if field == "calculation.extra_tasks" else None)
-            if target is None:
-                general.append(message)
-            else:
-                by_field.setdefault(target, []).append(message)
-        for key, message in self._local_errors.items():
-            by_field.setdefault(key, []).insert(0, message)
-        for warning in _setting_warnings(project):
-            # Not refusals (a basis may come from a file of the person's own): said beside
-            # the field at once, before Run.
-            by_field.setdefault(warning[0], []).append(warning[1])
-        if read_now or self.isVisible():
-            general.extend(self._validation_warnings())
-        else:
-            # Checked when the tab is shown or read (catch_up): the valence check loads
-            # RDKit, which a window start with this tab hidden must not wait for.
-            self._preview_stale = True
-        for key, label in self._messages.items():
-            texts = by_field.get(key, [])
-            label.setText("\n".join(texts))
-            label.setVisible(bool(texts))
-        self.general_message.setText("\n".join(general))
-        self.general_message.setVisible(bool(general))
+        self.preview._schedule_preview(project)
 
     def _validation_warnings(self) -> list[str]:
         """validate_document's warnings (radicals that disagree with the multiplicity, close
@@ -794,103 +521,14 @@ class CalculationPanel(Retranslatable, QWidget):
             out["general"] = self.general_message.text()
         return out
 
+    # -- what the collaborators do, under the names the window and its tests use
+    def set_advanced_expanded(self, expanded: bool) -> None:
+        self.edits.set_advanced_expanded(expanded)
 
-def _set_item_texts(combo: QComboBox, texts: Iterable[str]) -> None:
-    """Label a combo's items in order (their data, what the document stores, stays)."""
-    for i, text in enumerate(texts):
-        combo.setItemText(i, text)
-
-
-def _message_box_of(widget: QWidget) -> QWidget:
-    """The form row of a field: the box :meth:`CalculationPanel._with_message` put it in."""
-    box = widget.parentWidget()
-    assert box is not None, "a form field outside its message box"
-    return box
+    def advanced_field(self, key: str) -> QWidget:
+        return self.edits.advanced_field(key)
 
 
-def _advanced_label(key: str) -> str:
-    return ADVANCED_LABELS.get(key, key) + ":"
-
-
-def _select_data(combo: QComboBox, value: Any) -> None:
-    idx = combo.findData(value)
-    if idx < 0 and value is not None:
-        combo.addItem(str(value), value)
-        idx = combo.count() - 1
-    combo.setCurrentIndex(max(idx, 0))
-
-
-def _set_combo_text(combo: QComboBox, text: str, key: str | None = None) -> None:
-    """Show the document's value: its list item (by ``key``, the item data, else by text)
-    as the current index, or no current item and the text as typed. An index left on an
-    item while another value shows would make choosing that item change nothing."""
-    idx = combo.findData(key) if key is not None else -1
-    if idx < 0:
-        idx = combo.findText(text, Qt.MatchFlag.MatchFixedString)
-    if idx >= 0:
-        if combo.currentIndex() != idx:
-            combo.setCurrentIndex(idx)
-        combo.setEditText(combo.itemText(idx))
-    else:
-        combo.setCurrentIndex(-1)
-        combo.setEditText(text)
-
-
-def _item_value(combo: QComboBox, index: int) -> str | None:
-    """The value of list item ``index``: its data (a functional's table name) or its text;
-    None for no item (the index is cleared while a typed value shows)."""
-    if index < 0:
-        return None
-    data = combo.itemData(index)
-    return str(data) if isinstance(data, str) else combo.itemText(index).strip()
-
-
-def _typed_value(combo: QComboBox) -> str:
-    """What the person typed: an item's label stands for the item, anything else as is."""
-    text = combo.currentText().strip()
-    idx = combo.findText(text, Qt.MatchFlag.MatchFixedString)
-    return _item_value(combo, idx) or text if idx >= 0 else text
-
-
-def _functional_name(value: str) -> str | None:
-    """The table name ``value`` stands for (an alias, an equal xc line), or None."""
-    from molforma.nwchem import functionals
-
-    try:
-        entry = functionals.check(value)
-    except MolFormaError:
-        return None
-    return str(entry["name"]) if entry is not None else None
-
-
-def _setting_warnings(project: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(field, message) of the calculation warnings: an unknown basis with the nearest
-    library names, a functional that needs a newer NWChem."""
-    from molforma.i18n import render
-    from molforma.nwchem.functionals import calculation_warnings
-
-    return [(w["field"], render(w["code"], w["details"]))
-            for w in calculation_warnings(project.get("calculation") or {})]
-
-
-def _tristate_value(state: Qt.CheckState) -> bool | None:
-    if state == Qt.CheckState.PartiallyChecked:
-        return None
-    return state == Qt.CheckState.Checked
-
-
-def _show_value(widget: QWidget, value: Any) -> None:
-    if isinstance(widget, QCheckBox) and widget.isTristate():
-        widget.setCheckState(Qt.CheckState.PartiallyChecked if value is None else (
-            Qt.CheckState.Checked if value else Qt.CheckState.Unchecked))
-    elif isinstance(widget, QCheckBox):
-        widget.setChecked(bool(value))
-    elif isinstance(widget, QComboBox):
-        _select_data(widget, value)
-    elif isinstance(widget, QLineEdit):
-        text = "" if value is None else (repr(value) if isinstance(value, float) else str(value))
-        if widget.text() != text:
-            widget.setText(text)
-
-
-__all__: list[str] = ["CalculationPanel", "catalog_names"]
+# The labels, limits and parsing other modules and tests import from here.
+__all__: list[str] = ["SYNC_PREVIEW_ATOMS", "TASK_LABELS", "CalculationPanel", "catalog_names",
+                      "parse_c_number"]

@@ -1,0 +1,160 @@
+"""The Calculation tab's edits: a field's value checked and stored as one undo step,
+or its reason shown beside it; the solvent choice, extra input and advanced settings
+(Qt layer)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QLineEdit,
+    QWidget,
+)
+
+from molforma.errors import MolFormaError
+from molforma.gui import outcome
+from molforma.gui.widgets.calculation_support import (
+    CUSTOM_SOLVENT,
+    CalculationPanelHost,
+    parse_c_number,
+)
+from molforma.gui.widgets.panel_workers import (
+    apply_edit,
+)
+from molforma.nwchem import solvents
+from molforma.nwchem.value_grammar import CALCULATION_VALIDATORS
+
+log = logging.getLogger(__name__)
+
+
+class CalculationEdits:
+    """Checks and stores the tab's field edits, or shows why one was refused.
+
+    The widgets and the state stay on the tab (``self.panel``).
+    """
+
+    def __init__(self, panel: CalculationPanelHost) -> None:
+        self.panel = panel
+
+    def _label_solvents(self) -> None:
+        from molforma.gui.app import current_language
+
+        lang = current_language()
+        self.panel.solvent_combo.setItemText(0, QCoreApplication.translate("CalculationPanel", "None (gas phase)"))
+        for i, entry in enumerate(solvents.table(), start=1):
+            label = entry["label"].get(lang) or entry["label"]["en"]
+            self.panel.solvent_combo.setItemText(i, f"{label} (ε {entry['dielectric']:g})")
+        self.panel.solvent_combo.setItemText(self.panel.solvent_combo.count() - 1,
+                                       QCoreApplication.translate("CalculationPanel", "Custom dielectric constant"))
+
+    def _solvent_chosen(self, _index: int) -> None:
+        if self.panel._loading:
+            return
+        value = self.panel.solvent_combo.currentData()
+        if value == CUSTOM_SOLVENT:
+            # Nothing to run with until a constant is typed: the field opens for it.
+            self.panel.dielectric_edit.setEnabled(True)
+            self.panel.dielectric_edit.setFocus()
+            return
+        calc = self.panel.ctx.document.project.get("calculation", {})
+        if value is None and calc.get("dielectric") is not None:
+            self._after_edit("calculation.solvent", apply_edit(
+                self.panel.ctx, "set_nwchem", {"solvent": None, "dielectric": None}))
+            return
+        self._set_calc("solvent", value)
+
+    def _dielectric_typed(self) -> None:
+        if self.panel._loading:
+            return
+        text = self.panel.dielectric_edit.text().strip()
+        if not text:
+            if self.panel.ctx.document.project.get("calculation", {}).get("dielectric") is not None:
+                self._set_calc("dielectric", None)
+            return
+        value = parse_c_number(text, "float")
+        try:
+            solvents.validate_dielectric(value if value is not None else text)
+        except MolFormaError as exc:
+            outcome.refused(exc)
+            self._after_edit("calculation.dielectric", exc.message())
+            return
+        self._set_calc("dielectric", value)
+
+    def _report(self, key: str, message: str | None) -> None:
+        if message:
+            self.panel._local_errors[key] = message
+        else:
+            self.panel._local_errors.pop(key, None)
+
+    def _after_edit(self, key: str, message: str | None) -> None:
+        self._report(key, message)
+        if message:
+            # Refused: show the document's value again beside the reason.
+            self.panel.refresh()
+
+    def _set_calc(self, key: str, value: Any) -> None:
+        if self.panel._loading or (value is None and key in ("functional", "basis")):
+            return
+        if self.panel.ctx.document.project.get("calculation", {}).get(key) == value:
+            return
+        check = CALCULATION_VALIDATORS.get(key)
+        if check is not None:
+            # The basis and functional grammar (value_grammar), the same the tools and a
+            # project file are judged by: refused here with its reason, nothing stored.
+            try:
+                check(value)
+            except MolFormaError as exc:
+                outcome.refused(exc)  # a window command that typed it fails with this
+                self._after_edit(f"calculation.{key}", exc.message())
+                return
+        self._after_edit(f"calculation.{key}", apply_edit(self.panel.ctx, "set_nwchem", {key: value}))
+
+    def _set_molecule(self, key: str, value: int) -> None:
+        if self.panel._loading:
+            return
+        if self.panel.ctx.document.project["document"].get(key) == value:
+            return
+        self._after_edit(f"document.{key}",
+                         apply_edit(self.panel.ctx, "set_molecule", **{key: int(value)}))
+
+    def _set_advanced(self, key: str, value: Any) -> None:
+        if self.panel._loading:
+            return
+        if self.panel.ctx.document.project.get("advanced", {}).get(key) == value:
+            return
+        self._after_edit(f"advanced.{key}", apply_edit(self.panel.ctx, "set_advanced", {key: value}))
+
+    def _commit_text(self, key: str, edit: QLineEdit, kind: str) -> None:
+        if self.panel._loading:
+            return
+        text = edit.text().strip()
+        value: Any = text or None
+        if kind in ("int", "float") and text:
+            value = parse_c_number(text, kind)
+            if value is None:
+                msg = (QCoreApplication.translate("CalculationPanel", "Not a whole number: %1") if kind == "int" else
+                       QCoreApplication.translate("CalculationPanel", "Not a number: %1 (write it like 1e-6 or 0.001, with a point)"))
+                self._after_edit(f"advanced.{key}", msg.replace("%1", text))
+                return
+        self._set_advanced(key, value)
+
+    def apply_extra_input(self) -> None:
+        """Apply the extra-input and extra-task editors to the document (one undo step)."""
+        text = self.panel.extra_input_edit.toPlainText()
+        tasks = [t.strip() for t in self.panel.extra_tasks_edit.toPlainText().splitlines() if t.strip()]
+        msg = apply_edit(self.panel.ctx, "set_nwchem", {"extra_input": text, "extra_tasks": tasks})
+        self._report("calculation.extra_input", msg)
+        self.panel.refresh(keep_extra=bool(msg))
+
+    def set_advanced_expanded(self, expanded: bool) -> None:
+        """Open or close the advanced group."""
+        self.panel.advanced_toggle.setChecked(expanded)
+        self.panel.advanced_toggle.setArrowType(Qt.ArrowType.DownArrow if expanded
+                                          else Qt.ArrowType.RightArrow)
+        self.panel.advanced_group.setVisible(expanded)
+
+    def advanced_field(self, key: str) -> QWidget:
+        """The widget editing advanced key ``key`` (objectName ``advanced_<key>``)."""
+        return self.panel._advanced[key]

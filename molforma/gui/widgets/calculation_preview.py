@@ -1,0 +1,93 @@
+"""The Calculation tab's input preview and messages: the NWChem input the project makes,
+rendered at once or after a short pause for a large molecule, and the problems found
+(Qt layer)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from molforma.gui.widgets.calculation_support import (
+    SYNC_PREVIEW_ATOMS,
+    CalculationPanelHost,
+    _setting_warnings,
+)
+from molforma.gui.widgets.panel_workers import (
+    error_text,
+)
+
+log = logging.getLogger(__name__)
+
+
+class InputPreview:
+    """Renders the input preview and the tab's messages from the project.
+
+    The widgets and the state stay on the tab (``self.panel``).
+    """
+
+    def __init__(self, panel: CalculationPanelHost) -> None:
+        self.panel = panel
+
+    def _schedule_preview(self, project: dict[str, Any]) -> None:
+        atoms = project.get("document", {}).get("atoms") or []
+        if len(atoms) <= SYNC_PREVIEW_ATOMS:
+            self.panel._preview_timer.stop()
+            self._refresh_preview_and_messages(project)
+        else:
+            # Large molecules: a burst of edits renders the input once.
+            self.panel._preview_timer.start()
+
+    def _deferred_preview(self) -> None:
+        self._refresh_preview_and_messages(self.panel.ctx.document.project)
+
+    def _refresh_preview_and_messages(self, project: dict[str, Any], *,
+                                      read_now: bool = False) -> None:
+        self.panel._preview_stale = False
+        problems: list[dict[str, Any]] = []
+        try:
+            from molforma.nwchem.input import input_errors, render_input
+        except ImportError:
+            self.panel.input_preview.setPlainText(QCoreApplication.translate("CalculationPanel", "The NWChem input generator is not available."))
+            render_input = None  # type: ignore[assignment]
+        else:
+            try:
+                problems = input_errors(project)
+            except Exception as exc:  # a checker bug must not break the tab
+                log.warning("input_errors failed", exc_info=exc)
+            try:
+                text = render_input(project)
+            except Exception as exc:  # noqa: BLE001 - shown in the preview instead
+                text = QCoreApplication.translate("CalculationPanel", "The input cannot be generated:") + "\n" + error_text(exc)
+            if self.panel.input_preview.toPlainText() != text:
+                self.panel.input_preview.setPlainText(text)
+        by_field: dict[str, list[str]] = {}
+        general: list[str] = []
+        for p in problems:
+            field = str(p.get("field", ""))
+            message = str(p.get("message") or p.get("code"))
+            target = field if field in self.panel._messages else (
+                "calculation.extra_input" if field == "calculation.extra_tasks" else None)
+            if target is None:
+                general.append(message)
+            else:
+                by_field.setdefault(target, []).append(message)
+        for key, message in self.panel._local_errors.items():
+            by_field.setdefault(key, []).insert(0, message)
+        for warning in _setting_warnings(project):
+            # Not refusals (a basis may come from a file of the person's own): said beside
+            # the field at once, before Run.
+            by_field.setdefault(warning[0], []).append(warning[1])
+        if read_now or self.panel.isVisible():
+            general.extend(self.panel._validation_warnings())
+        else:
+            # Checked when the tab is shown or read (catch_up): the valence check loads
+            # RDKit, which a window start with this tab hidden must not wait for.
+            self.panel._preview_stale = True
+        for key, label in self.panel._messages.items():
+            texts = by_field.get(key, [])
+            label.setText("\n".join(texts))
+            label.setVisible(bool(texts))
+        self.panel.general_message.setText("\n".join(general))
+        self.panel.general_message.setVisible(bool(general))
