@@ -54,7 +54,7 @@ def draw_overlay(p: QPainter, view: RenderedView, w: float, h: float) -> None:
         font = QFont(p.font())
         font.setPointSizeF(max(font.pointSizeF(), 9.0))
         p.setFont(font)
-        if sd.count:
+        if sd.count and (view.measurements or view.labels):
             screen = cam.to_screen(sd.pos, w, h)
             _draw_measurements(p, view, screen)
             _draw_labels(p, view, screen)
@@ -101,8 +101,10 @@ def _draw_labels(p: QPainter, view: RenderedView, screen: np.ndarray) -> None:
     if not labels:
         return
     sd = view.scene
-    for r, aid in enumerate(sd.ids):
-        text = labels.get(aid)
+    # the labelled atoms only (a few among many), each drawn at its shown row
+    rows = sorted(r for r in map(sd.index_of, labels) if r is not None)
+    for r in rows:
+        text = labels.get(str(sd.ids[r]))
         if not text or not sd.pickable[r]:
             continue
         rad = float(sd.radius[r] * view.camera.scale)
