@@ -285,7 +285,11 @@ def first_pairs_closer_than(xyz: Any, cutoff: float, query: Any = None,
     # rounding never puts two points closer than the cutoff two cells apart
     side = float(cutoff) * 1.0001
     i, j = _shared_half_cells(xyz, side, is_query)
-    if not len(i):
+    if not len(i) and is_query is None:
+        # no half cell holds two points, so a cell holds at most eight: the grid search of
+        # every pair is linear here, and several times quicker than measuring by chunks
+        i, j, _ = close_pairs(xyz, side)
+    elif not len(i):
         i, j = _measured_pairs(xyz, side, cutoff, is_query, limit)
     d = distances(xyz, i, j)
     keep = d < cutoff
