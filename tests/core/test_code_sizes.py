@@ -22,8 +22,6 @@ ALLOWED_OVER_LIMIT = {
     "document/molecule.py",
     # The 3D view, converted for very large structures at the same time.
     "gui/view3d/base.py::MoleculeView",
-    # The panels still to split (the Molecule tab, main window and command runner are).
-    "gui/widgets/history_panel.py::HistoryPanel",
 }
 
 

@@ -11,8 +11,6 @@ is checked against the allowed directories first.
 from __future__ import annotations
 
 import logging
-import os
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
@@ -33,13 +31,15 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.errors import MolFormaError
-from molforma.gui import dialogs, outcome
+from molforma.gui import outcome
+from molforma.gui.widgets.history_actions import HistoryActions
+from molforma.gui.widgets.history_support import _mcp_guard, _row_value, check_path
 from molforma.gui.widgets.panel_workers import (
     BackgroundCall,
     Retranslatable,
     error_text,
+    reports_errors,
     unique_internal_names,
-    watch_load,
 )
 
 log = logging.getLogger(__name__)
@@ -55,28 +55,12 @@ def open_url(url: QUrl) -> bool:
     return QDesktopServices.openUrl(url)
 
 
-def check_path(ctx: Any, path: str, *, for_write: bool = False) -> str:
-    """``path`` checked against the MCP allowed directories while MCP drives the window
-    (the person's own clicks are not limited, :func:`molforma.app.actor.check_path`)."""
-    from molforma.app.actor import check_path as checked
-    from molforma.app.actor import window_actor
-
-    return checked(getattr(ctx, "policy", None), path, window_actor(), for_write=for_write)
+def _refuse_reason(panel: HistoryPanel, exc: BaseException) -> None:
+    panel._refuse(exc)
 
 
-def _mcp_guard(ctx: Any) -> Any | None:
-    """The policy's guard while MCP drives the window: History then opens each folder
-    through it, judged where it really is (a check alone can be raced)."""
-    from molforma.app.actor import window_actor
-
-    policy = getattr(ctx, "policy", None)
-    return policy.read_guard() if policy is not None and window_actor().is_mcp else None
-
-
-def _row_value(row: Any, key: str) -> Any:
-    if isinstance(row, dict):
-        return row.get(key)
-    return getattr(row, key, None)
+def _instead_of_preview(panel: HistoryPanel, exc: BaseException) -> None:
+    panel.preview_input.setPlainText(error_text(exc))
 
 
 class HistoryPanel(Retranslatable, QWidget):
@@ -88,6 +72,7 @@ class HistoryPanel(Retranslatable, QWidget):
         super().__init__(parent)
         self.setObjectName("historyTab")
         self.ctx = ctx
+        self.job_actions = HistoryActions(self, self)  # what the buttons do to the selected job
         self.rows: list[Any] = []
         self.scan_handle: Any | None = None
         self._scanned_once = False
@@ -256,11 +241,10 @@ class HistoryPanel(Retranslatable, QWidget):
         self._scanned_once = True
         roots = self.roots()
         checked: list[str] = []
-        for r in roots:
-            try:
-                checked.append(check_path(self.ctx, r))
-            except Exception as exc:  # noqa: BLE001 - a refused root is reported, others scan
-                self._refuse(exc)
+        for r in roots:  # a refused root is reported, the others scan
+            root = self._checked(r)
+            if root is not None:
+                checked.append(root)
         if not checked:
             if not roots:
                 self._refuse(self.tr("No job root is set."))
@@ -449,10 +433,8 @@ class HistoryPanel(Retranslatable, QWidget):
         if folder is None:
             self._preview_call.discard()
             return
-        try:
-            checked = check_path(self.ctx, folder)
-        except Exception as exc:  # noqa: BLE001 - shown instead of the preview
-            self.preview_input.setPlainText(error_text(exc))
+        checked = self._checked_for_preview(folder)
+        if checked is None:
             return
         from molforma.history.scan import preview
 
@@ -478,92 +460,17 @@ class HistoryPanel(Retranslatable, QWidget):
     # -- actions -----------------------------------------------------------------------------
     def _checked_selection(self) -> str | None:
         folder = self.selected_folder()
-        if folder is None:
-            return None
-        try:
-            return check_path(self.ctx, folder)
-        except Exception as exc:  # noqa: BLE001 - the refusal is shown
-            self._refuse(exc)
-            return None
+        return None if folder is None else self._checked(folder)
 
-    def reuse_selected(self) -> bool:
-        """Load the selected job's molecule and conditions (one undo step, not trusted)."""
-        folder = self._checked_selection()
-        if folder is None:
-            return False
-        from molforma.app.actor import window_actor
-        from molforma.app.job_reuse import reuse_job
+    @reports_errors(_refuse_reason, returns=None)
+    def _checked(self, path: str) -> str:
+        """``path`` as :func:`check_path` judges it; a refusal is shown (None then)."""
+        return check_path(self.ctx, path)
 
-        geometry = str(self.reuse_geometry_combo.currentData() or "input")
-        try:
-            reuse_job(self.ctx, folder, geometry="final" if geometry == "final" else "input",
-                      actor=window_actor())
-        except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
-            self._refuse(self.tr("Cannot reuse: %1").replace("%1", error_text(exc)))
-            return False
-        text = (self.tr("Loaded the molecule (final geometry) and conditions of %1")
-                if geometry == "final" else self.tr("Loaded the molecule and conditions of %1"))
-        self.status_label.setText(text.replace("%1", folder))
-        return True
-
-    def use_final_structure(self) -> bool:
-        """Put the selected job's final structure into the editor as a candidate (the
-        conditions stay as they are); atoms keep their ids when the elements match."""
-        folder = self._checked_selection()
-        if folder is None:
-            return False
-        from molforma.app.actor import window_actor
-        from molforma.app.job_reuse import use_final_structure
-
-        try:
-            use_final_structure(self.ctx, folder, actor=window_actor())
-        except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
-            self._refuse(self.tr("Cannot use the structure: %1").replace(
-                "%1", error_text(exc)))
-            return False
-        self.status_label.setText(self.tr(
-            "The final structure of %1 is a candidate in the Molecule tab: confirm or cancel "
-            "it there.").replace("%1", folder))
-        return True
-
-    def open_selected_in_results(self) -> bool:
-        """Load the selected job folder into the Results tab and show that tab."""
-        folder = self._checked_selection()
-        if folder is None:
-            return False
-        results = self.ctx.results
-        if results is None:
-            self._refuse(self.tr("The results viewer is not available."))
-            return False
-        # In MCP mode every results load is judged file by file, as the Results tab's own
-        # are: what it loads, get_results can read.
-        policy = getattr(self.ctx, "policy", None)
-        guard = {} if policy is None else {"guard": policy.read_guard()}
-        try:
-            handle = results.open_directory(folder, **guard)
-        except Exception as exc:  # noqa: BLE001 - shown
-            self._refuse(exc)
-            return False
-
-        def done(ok: bool, err: Any = None) -> None:
-            self.ctx.events.resultsChanged.emit()
-            if not ok and err is not None:
-                self._refuse(err)
-
-        watch_load(self, handle, done)
-        self._show_results_tab()
-        return True
-
-    def _show_results_tab(self) -> None:
-        w: QWidget | None = self.parentWidget()
-        while w is not None:
-            if isinstance(w, QTabWidget) and w.objectName() == "mainTabs":
-                for i in range(w.count()):
-                    tab = w.widget(i)
-                    if tab is not None and tab.objectName() == "resultsTab":
-                        w.setCurrentIndex(i)
-                        return
-            w = w.parentWidget()
+    @reports_errors(_instead_of_preview, returns=None)
+    def _checked_for_preview(self, folder: str) -> str:
+        """``folder`` checked, or None with the refusal shown instead of the preview."""
+        return check_path(self.ctx, folder)
 
     def open_selected_folder(self) -> bool:
         """Open the selected job folder in the desktop's file manager."""
@@ -575,52 +482,21 @@ class HistoryPanel(Retranslatable, QWidget):
             self._refuse(self.tr("Could not open %1").replace("%1", folder))
         return bool(ok)
 
-    def trash_selected(self) -> bool:
-        """Move the selected job folder to the trash after asking."""
-        folder = self._checked_selection()
-        if folder is None:
-            return False
-        yes, no = self.tr("Move to trash"), self.tr("Cancel")
-        answer = dialogs.ask(self, self.tr("Move to trash"),
-                             self.tr("Move this job folder to the trash?\n%1").replace(
-                                 "%1", folder), [yes, no], default=no, escape=no)
-        if answer != yes:
-            return False
-        from molforma.history import move_to_trash
+    # -- the actions (HistoryActions), under the names the window and its tests use
+    def reuse_selected(self) -> bool:
+        return self.job_actions.reuse_selected()
 
-        try:
-            move_to_trash(folder, guard=_mcp_guard(self.ctx))
-        except Exception as exc:  # noqa: BLE001 - shown, nothing was moved
-            self._refuse(self.tr("Cannot move to trash: %1").replace(
-                "%1", error_text(exc)))
-            return False
-        self.status_label.setText(self.tr("Moved to trash: %1").replace("%1", folder))
-        self.rows = [r for r in self.rows if str(_row_value(r, "folder")) != folder
-                     and os.path.realpath(str(_row_value(r, "folder"))) != folder]
-        self.set_rows(self.rows)
-        self._selection_changed()
-        return True
+    def use_final_structure(self) -> bool:
+        return self.job_actions.use_final_structure()
+
+    def open_selected_in_results(self) -> bool:
+        return self.job_actions.open_selected_in_results()
+
+    def trash_selected(self) -> bool:
+        return self.job_actions.trash_selected()
 
     def export_csv(self, path: str | None = None) -> str | None:
-        """Write the table as CSV to ``path`` (asked for when None); returns the path."""
-        if path is None:
-            path = dialogs.get_save_path(self, self.tr("Export history as CSV"),
-                                         [self.tr("CSV files (*.csv)")],
-                                         str(Path.home() / "molforma-history.csv"))
-            if not path:
-                return None
-        try:
-            path = check_path(self.ctx, path, for_write=True)
-            from molforma.history import export_csv
-
-            export_csv(self.rows, path, guard=_mcp_guard(self.ctx))
-        except Exception as exc:  # noqa: BLE001 - shown, no file written
-            self._refuse(self.tr("Cannot export: %1").replace("%1", error_text(exc)))
-            return None
-        self.status_label.setText(self.tr("Exported %1 rows to %2").replace(
-            "%1", str(len(self.rows))).replace("%2", path))
-        return path
-
+        return self.job_actions.export_csv(path)
 
 def _number_text(value: Any) -> str:
     """A whole number as a cell text ('' when unknown)."""

@@ -10,12 +10,13 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QPushButton, QTableWidget, QWidget
 
 from molforma.errors import MolFormaError
@@ -35,6 +36,43 @@ def error_text(exc: BaseException) -> str:
     if isinstance(exc, MolFormaError):
         return exc.message()
     return f"{type(exc).__name__}: {exc}"
+
+
+S = TypeVar("S")
+P = ParamSpec("P")
+R = TypeVar("R")
+D = TypeVar("D")
+
+
+def failure_text(context: str, template: str | None, exc: BaseException) -> str:
+    """``template`` (marked with QT_TRANSLATE_NOOP in ``context``, ``%1`` for the reason)
+    in the display language with the reason of ``exc``; the reason alone without one."""
+    reason = error_text(exc)
+    if template is None:
+        return reason
+    return QCoreApplication.translate(context, template).replace("%1", reason)
+
+
+def reports_errors(show: Callable[[S, BaseException], object], *,
+                   returns: D) -> Callable[[Callable[Concatenate[S, P], R]],
+                                           Callable[Concatenate[S, P], R | D]]:
+    """The one error report of the panels' slots: a failure of the decorated method is
+    shown by ``show(self, exc)`` (a status line, a refusal beside a field, the preview)
+    and the method answers ``returns``; nothing reaches Qt's event loop as a traceback.
+
+    The method holds what may fail and nothing else, so what follows a success stays in
+    its caller (the decorated part is the ``try`` body the panels used to copy).
+    """
+    def decorate(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R | D]:
+        @functools.wraps(fn)
+        def slot(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R | D:
+            try:
+                return fn(self, *args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - every failure is shown, none raised
+                show(self, exc)
+                return returns
+        return slot
+    return decorate
 
 
 def apply_edit(ctx: Any, op: str, *args: Any, **kwargs: Any) -> str | None:
