@@ -77,10 +77,10 @@ layout(location = 2) in float radius;
 layout(location = 3) in vec4 colour;
 layout(location = 4) in float mark;
 out vec2 vCorner;
-out vec4 vColour;
-out float vMark;
-out vec3 vCentre;
-out float vRadius;
+flat out vec4 vColour;  // flat: constant over an atom's quad
+flat out float vMark;
+flat out vec3 vCentre;
+flat out float vRadius;
 void main() {
     vec3 c = toView(centre);
     float r = radius * uScale;
@@ -97,10 +97,10 @@ void main() {
 
 _SPHERE_FS = "#version 330 core\n" + _COMMON + """
 in vec2 vCorner;
-in vec4 vColour;
-in float vMark;
-in vec3 vCentre;
-in float vRadius;
+flat in vec4 vColour;
+flat in float vMark;
+flat in vec3 vCentre;
+flat in float vRadius;
 out vec4 fragColour;
 void main() {
     float r2 = dot(vCorner, vCorner);
@@ -130,11 +130,11 @@ layout(location = 1) in vec3 centre;
 layout(location = 2) in float radius;
 layout(location = 3) in vec4 colour;
 layout(location = 4) in float mark;
-out vec4 vColour;
-out float vMark;
-out vec3 vCentre;
-out float vRadius;
-out float vExtent;
+flat out vec4 vColour;  // flat: constant over a point, nothing to interpolate
+flat out float vMark;
+flat out vec3 vCentre;
+flat out float vRadius;
+flat out float vExtent;
 void main() {
     vec3 c = toView(centre);
     float r = radius * uScale;
@@ -149,7 +149,7 @@ void main() {
 }
 """
 
-_POINT_FS = _SPHERE_FS.replace("in vec2 vCorner;\n", "in float vExtent;\n").replace(
+_POINT_FS = _SPHERE_FS.replace("in vec2 vCorner;\n", "flat in float vExtent;\n").replace(
     "void main() {\n",
     "void main() {\n    vec2 vCorner = vec2(gl_PointCoord.x * 2.0 - 1.0,"
     " 1.0 - gl_PointCoord.y * 2.0) * vExtent;\n", 1)
