@@ -58,21 +58,6 @@ class GuiDispatcher(QObject):
             fut.cancel()  # if it has not started, it never will
             raise
 
-    def check_document_edit(self) -> None:
-        """Refuse a document edit while a modal dialog is open (checked on the GUI thread).
-
-        Raises:
-            MolFormaError: ``modal_dialog_open`` naming the dialog; ``busy`` when the
-                GUI thread did not answer within 10 s (nothing was changed).
-        """
-        from molforma.errors import BusyError
-        from molforma.gui.modal_guard import refuse_edits_behind_modal
-
-        try:
-            self.call(refuse_edits_behind_modal, timeout=10.0)
-        except TimeoutError as exc:
-            raise BusyError(detail="the window is not responding") from exc
-
     def _prepare(self) -> None:
         if self.prepare is not None:
             self.prepare()

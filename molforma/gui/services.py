@@ -12,8 +12,10 @@ A calculation MCP starts goes ``policy.may_start`` (in the tool) → ``ctx.jobs.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from molforma.mcp.bridge import ModalFlag
 from molforma.mcp.state import BaseServices
 from molforma.mcp.window_commands import CommandRecord, CommandStore, WindowCommand
 
@@ -62,6 +64,12 @@ class WindowBridgeImpl:
         self._reader = reader
         self._runner = runner
         self.commands: CommandStore = runner.store
+        # Made on the GUI thread with the window: the modal dialogs, kept as they show.
+        from molforma.gui.modal_guard import ModalWatcher
+
+        self.modal = ModalFlag()
+        window = runner.window
+        self._modal_watcher = ModalWatcher(self.modal, lambda: window.ctx.document, runner)
 
     def read(self, fn: Callable[[WindowReader], T], timeout: float = 15.0) -> T:
         """Run ``fn(reader)`` on the GUI thread (also inside a modal dialog's loop)."""
@@ -91,9 +99,11 @@ class WindowBridgeImpl:
         """Clean-up and history-scan workers (thread-safe flags kept by the runner)."""
         return self._runner.workers_snapshot()
 
-    def check_document_edit(self) -> None:
-        """The MCP document tools are refused while a modal dialog is open."""
-        self._dispatcher.check_document_edit()
+    def document_edit(self, document: Document, *,
+                      hold: bool = True) -> AbstractContextManager[None]:
+        """One MCP document edit: under the document's lock, refused while a modal dialog
+        is open (the flag the GUI thread keeps; no call to the GUI thread)."""
+        return self.modal.edit(document, hold=hold)
 
     def results_view(self) -> dict[str, Any]:
         """What the Results tab shows: ``playingMode`` and ``shownStructure`` (get_app_state).

@@ -53,7 +53,7 @@ MAX_RESULT_CHARS = 100_000
 
 
 # The tools that change a document. In the window they are refused while a modal
-# dialog is open (SPEC.md 9.1) through the window bridge's check_document_edit().
+# dialog is open (SPEC.md 9.1) through the window bridge's document_edit().
 DOCUMENT_EDIT_TOOLS: frozenset[str] = frozenset({
     "open_file", "import_document", "history", "add_atoms", "delete_atoms", "move_atoms",
     "set_atom_properties", "set_bonds", "set_internal_coordinate", "add_hydrogens",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from molforma import lazylog
@@ -90,8 +91,8 @@ class ToolCalls:
         reporter = self.progress_reporter(req)
         self.before_handler()
         try:
-            self.check_document_edit(spec)
-            out = run_handler(spec, ctx, parsed, reporter)
+            with self.document_edit(spec, parsed):
+                out = run_handler(spec, ctx, parsed, reporter)
         except InputRequired as ir:
             return ir.to_result()
         except RpcError:
@@ -159,13 +160,16 @@ class ToolCalls:
         return {"content": [{"type": "text", "text": dumps_text(structured)}],
                 "structuredContent": structured, "isError": False}
 
-    def check_document_edit(self, spec: ToolSpec) -> None:
-        """In the window, refuse a document edit while a modal dialog is open (SPEC.md 9.1)."""
+    def document_edit(self, spec: ToolSpec, parsed: Any) -> AbstractContextManager[None]:
+        """In the window, a document edit runs under the document's lock, refused while a
+        modal dialog is open (SPEC.md 9.1): one check-and-edit, no call to the GUI thread."""
         from molforma.mcp.registry import DOCUMENT_EDIT_TOOLS
 
         bridge = self.state.window
-        if bridge is not None and spec.name in DOCUMENT_EDIT_TOOLS:
-            bridge.check_document_edit()
+        if bridge is None or spec.name not in DOCUMENT_EDIT_TOOLS:
+            return contextlib.nullcontext()
+        return bridge.document_edit(self.state.document(parsed.documentId),
+                                    hold=not _slow_before_edit(spec.name, parsed))
 
     def tool_result(self, spec: ToolSpec, out: Any) -> dict[str, Any]:
         """A ``CallToolResult`` from a handler's output, validated against the schema."""
@@ -218,3 +222,15 @@ def run_handler(spec: ToolSpec, ctx: Any, parsed: Any,
         return spec.handler(ctx, parsed)
     finally:
         reset_current_progress(mark)
+
+
+def _slow_before_edit(tool: str, parsed: Any) -> bool:
+    """Whether a document edit call does long work before its edit, or waits for a worker
+    whose own edit needs the document's lock (a clean-up, cancelling one, reading a large
+    file, building from SMILES): the window must not wait for the lock meanwhile, so the
+    dialog check is made under the lock without holding it for the call."""
+    if tool in ("open_file", "import_document"):
+        return True
+    if tool == "move_atoms":
+        return bool(getattr(parsed, "cleanup", False))
+    return tool == "history" and getattr(parsed, "action", None) == "cancel"
