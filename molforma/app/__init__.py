@@ -10,4 +10,11 @@ open, new project, load structure; ``smiles``; ``place_clicks``; ``job_reuse``: 
 job back into the editor; ``runs``: may this calculation run), each told who acts
 (:mod:`molforma.app.actor`) and, for MCP, judged by the safety policy beside it
 (:mod:`molforma.app.policy`). ``app_state`` says what they act on.
+
+The calling convention: a use case takes the application state, its own arguments, and
+the keywords ``actor``, ``expected_revision`` and ``preview`` (``files.open_path``,
+``document_files.open_file``, ``files.new_project``, ``files.load_structure``,
+``job_reuse.reuse_job``, ``job_reuse.use_final_structure``); the per-tool document
+operations of ``ops`` take the document and the origin an actor gives
+(``actor.origin``).
 """

@@ -147,20 +147,24 @@ def fresh_project(prefs: Preferences, policy: Policy | None = None) -> Project:
                        **extra)
 
 
-def new_project(app: AppState, *, actor: Actor) -> dict[str, Any]:
+def new_project(app: AppState, *, actor: Actor, expected_revision: str | None = None,
+                preview: bool = False) -> dict[str, Any]:
     """Start an empty project in the current document (the old one stays in the undo
-    history); the trusted values stay the person's."""
+    history); the trusted values stay the person's. As a candidate (``preview``) the
+    document keeps its file until the candidate is confirmed."""
     doc = app.document
     trusted = dict(doc.trusted)
     out = doc.load(fresh_project(app.preferences, app.policy), label="New project",
-                   preview=False, origin=actor.origin)
+                   expected_revision=expected_revision, preview=preview, origin=actor.origin)
     doc.trusted = trusted
-    doc.path = None
-    doc.mark_saved(None)
+    if not preview:
+        doc.path = None
+        doc.mark_saved(None)
     return out
 
 
 def load_structure(app: AppState, path: str, *, actor: Actor,
+                   expected_revision: str | None = None, preview: bool = False,
                    read: Reader = _read_file) -> dict[str, Any] | None:
     """Replace atoms and bonds from a structure or project file, keeping every setting
     (one undo step, "Load structure"); from a project file only its molecule (atoms,
@@ -192,8 +196,9 @@ def load_structure(app: AppState, path: str, *, actor: Actor,
                 d[k] = src.get(k, d.get(k))
             return EditResult(added=[a["id"] for a in d["atoms"]], removed=old)
 
-        return doc.edit(take, label="Load structure", preview=False, origin=actor.origin)
+        return doc.edit(take, label="Load structure", expected_revision=expected_revision,
+                        preview=preview, origin=actor.origin)
     from molforma.formats import apply_structure
 
     return doc.edit(lambda work: apply_structure(work, loaded), label="Load structure",
-                    preview=False, origin=actor.origin)
+                    expected_revision=expected_revision, preview=preview, origin=actor.origin)
