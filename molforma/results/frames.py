@@ -135,13 +135,3 @@ class FrameStore(Sequence[Structure]):
 
     def __repr__(self) -> str:
         return f"FrameStore({len(self)} structures)"
-
-    def atoms_kept(self) -> int:
-        """Coordinates held, in atoms (what the store's memory grows with)."""
-        return sum(len(c) for c in self._coords) // 3 + (
-            len(self._tail.symbols) if self._tail is not None else 0)
-
-
-def frame_store(structures: Sequence[Structure]) -> FrameStore:
-    """``structures`` as a :class:`FrameStore` (itself when it is one already)."""
-    return structures if isinstance(structures, FrameStore) else FrameStore(structures)
