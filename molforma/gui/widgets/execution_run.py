@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -20,12 +21,23 @@ from molforma.gui.widgets.execution_support import (
     job_status,
 )
 from molforma.gui.widgets.panel_workers import (
+    QT_TRANSLATE_NOOP,
     error_text,
+    failure_text,
+    reports_errors,
 )
 from molforma.jobs import TERMINAL
 from molforma.nwchem import value_grammar as grammar
 
 log = logging.getLogger(__name__)
+
+
+
+def _status_error(template: str) -> Callable[[JobControl, BaseException], None]:
+    """Show a failure in the status line: ``template`` with the reason, as an error."""
+    def show(control: JobControl, exc: BaseException) -> None:
+        control.panel._set_status(failure_text("ExecutionPanel", template, exc), error=True)
+    return show
 
 
 class JobControl:
@@ -184,11 +196,8 @@ class JobControl:
         if jobs is None:
             self.panel._set_status(QCoreApplication.translate("ExecutionPanel", "Running calculations is not available."), error=True)
             return
-        try:
-            job = jobs.start(project)
-        except Exception as exc:  # noqa: BLE001 - any start failure is shown, not raised
-            self.panel._set_status(QCoreApplication.translate("ExecutionPanel", "Could not start: %1").replace("%1", error_text(exc)),
-                             error=True)
+        job = self._start(jobs, project)
+        if job is None:
             return
         self.follow(job)
         self.panel.ctx.events.jobChanged.emit(job)
@@ -212,11 +221,7 @@ class JobControl:
         """Cancel the running job."""
         if self.panel.job is None:
             return
-        try:
-            self.panel.job.cancel()
-        except Exception as exc:  # noqa: BLE001 - shown, the poll will show the status
-            self.panel._set_status(QCoreApplication.translate("ExecutionPanel", "Could not stop: %1").replace("%1", error_text(exc)),
-                             error=True)
+        self._cancel(self.panel.job)  # a failure is shown; the poll shows the status
         self.panel.poll()
 
     def save_input_set(self) -> None:
@@ -234,11 +239,23 @@ class JobControl:
         if jobs is None:
             self.panel._set_status(QCoreApplication.translate("ExecutionPanel", "Running calculations is not available."), error=True)
             return
-        try:
-            path = jobs.save_input_set(doc.project)
-        except Exception as exc:  # noqa: BLE001 - shown next to the buttons
-            self.panel._set_status(QCoreApplication.translate("ExecutionPanel", "Could not save the input set: %1").replace(
-                "%1", error_text(exc)), error=True)
+        path = self._save(jobs, doc.project)
+        if path is None:
             return
         self.panel.last_input_set = str(path)
         self.panel._set_status(QCoreApplication.translate("ExecutionPanel", "Input set saved in %1").replace("%1", str(path)))
+
+    @reports_errors(_status_error(QT_TRANSLATE_NOOP("ExecutionPanel", "Could not start: %1")),
+                    returns=None)
+    def _start(self, jobs: Any, project: dict[str, Any]) -> Any:
+        return jobs.start(project)
+
+    @reports_errors(_status_error(QT_TRANSLATE_NOOP("ExecutionPanel", "Could not stop: %1")),
+                    returns=None)
+    def _cancel(self, job: Any) -> None:
+        job.cancel()
+
+    @reports_errors(_status_error(QT_TRANSLATE_NOOP(
+        "ExecutionPanel", "Could not save the input set: %1")), returns=None)
+    def _save(self, jobs: Any, project: dict[str, Any]) -> Any:
+        return jobs.save_input_set(project)

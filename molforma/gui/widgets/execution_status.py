@@ -21,10 +21,17 @@ from molforma.gui.widgets.execution_support import (
 )
 from molforma.gui.widgets.panel_workers import (
     error_text,
+    reports_errors,
 )
 from molforma.jobs import TERMINAL
 
 log = logging.getLogger(__name__)
+
+
+
+def _why_no_results(view: JobStatusView, exc: BaseException) -> None:
+    """The job ended anyway: its status line says why no results follow."""
+    view.panel._set_status(view.panel.status_label.text() + "\n" + error_text(exc))
 
 
 class JobStatusView:
@@ -176,9 +183,11 @@ class JobStatusView:
             return
         from molforma.gui.widgets.panel_workers import watch_load
 
-        try:
-            handle = results.open_directory(directory)
-        except Exception as exc:  # noqa: BLE001 - the job ended anyway; say why no results
-            self.panel._set_status(self.panel.status_label.text() + "\n" + error_text(exc))
+        handle = self._open_results(results, directory)
+        if handle is None:
             return
         watch_load(self.parent, handle, lambda _ok, _err: self.panel.ctx.events.resultsChanged.emit())
+
+    @reports_errors(_why_no_results, returns=None)
+    def _open_results(self, results: Any, directory: str) -> Any:
+        return results.open_directory(directory)

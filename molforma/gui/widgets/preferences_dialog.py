@@ -47,9 +47,12 @@ from PySide6.QtWidgets import (
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.widgets.panel_workers import (
+    QT_TRANSLATE_NOOP,
     BackgroundCall,
     error_text,
+    failure_text,
     message_label,
+    reports_errors,
     rows_to_remove,
 )
 from molforma.i18n import LANGUAGES, display_language
@@ -73,6 +76,12 @@ def _file_preferences(fallback: Preferences) -> Preferences:
         return parse_preferences(preferences_path().read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return fallback
+
+
+def _cannot_save(dialog: PreferencesDialog, exc: BaseException) -> None:
+    dialog._show_message(failure_text(
+        "PreferencesDialog", QT_TRANSLATE_NOOP("PreferencesDialog", "Cannot save the preferences: %1"),
+        exc))
 
 
 class PreferencesDialog(QDialog):
@@ -539,15 +548,17 @@ class PreferencesDialog(QDialog):
         except ValueError as exc:
             self._show_message(str(exc))
             return False
-        try:
-            save_preferences(prefs)
-        except Exception as exc:  # noqa: BLE001 - a write failure is shown, nothing changes
-            self._show_message(self.tr("Cannot save the preferences: %1").replace(
-                "%1", error_text(exc)))
+        if not self._write(prefs):
             return False
         self.ctx.preferences = prefs
         if prefs.language != self._initial_language:
             self._apply_language()
+        return True
+
+    @reports_errors(_cannot_save, returns=False)
+    def _write(self, prefs: Preferences) -> bool:
+        """Write ``prefs``; a failure is shown and nothing changes."""
+        save_preferences(prefs)
         return True
 
     def _apply_language(self) -> None:

@@ -15,6 +15,7 @@ from molforma.errors import ResultsError
 from molforma.gui import dialogs
 from molforma.gui.widgets.panel_workers import (
     error_text,
+    reports_errors,
     watch_load,
 )
 
@@ -32,6 +33,11 @@ from molforma.gui.widgets.results_support import (
 )
 
 log = logging.getLogger(__name__)
+
+
+
+def _in_status_line(loading: ResultsLoading, exc: BaseException) -> None:
+    loading.panel.status_label.setText(error_text(exc))
 
 
 class ResultsLoading:
@@ -75,10 +81,8 @@ class ResultsLoading:
 
     def reload(self) -> Any | None:
         """Re-read the current source (for an animation: its step files again)."""
-        try:
-            handle = self._session().reload(**self._guard())
-        except Exception as exc:  # noqa: BLE001 - shown in the status line
-            self.panel.status_label.setText(error_text(exc))
+        handle = self._reloaded()
+        if handle is None:
             return None
         self._follow(handle)
         return handle
@@ -111,11 +115,13 @@ class ResultsLoading:
         if path:
             self._open_reporting(path, directory=True)
 
+    @reports_errors(_in_status_line, returns=None)
+    def _reloaded(self) -> Any:
+        return self._session().reload(**self._guard())
+
+    @reports_errors(_in_status_line, returns=None)
     def _open_reporting(self, path: str, *, directory: bool | None = None) -> None:
-        try:
-            self.open_path(path, directory=directory)
-        except Exception as exc:  # noqa: BLE001 - shown in the status line
-            self.panel.status_label.setText(error_text(exc))
+        self.open_path(path, directory=directory)
 
     def _file_chosen(self, item: QTreeWidgetItem | None, _prev: Any = None) -> None:
         if self.panel._updating or item is None:

@@ -41,6 +41,7 @@ from molforma.gui.view3d.labels import AtomLabelOverlay
 from molforma.gui.widgets.panel_workers import (
     Retranslatable,
     error_text,
+    reports_errors,
     unique_internal_names,
 )
 from molforma.gui.widgets.plots import EnergyPlot, IRSpectrumWidget
@@ -60,6 +61,10 @@ from molforma.gui.widgets.results_support import (
 from molforma.gui.widgets.results_tables import ResultsTables
 
 log = logging.getLogger(__name__)
+
+
+def _in_status_line(panel: ResultsPanel, exc: BaseException) -> None:
+    panel.status_label.setText(error_text(exc))
 
 
 class ResultsPanel(Retranslatable, QWidget):
@@ -383,17 +388,19 @@ class ResultsPanel(Retranslatable, QWidget):
             path = dialogs.get_save_path(self, title, [filt], str(Path.home() / f"{name}.{kind}"))
             if not path:
                 return None
-        try:
-            path = self._check(path)
-            if kind == "png":
-                plot.write_png(path)
-            else:
-                plot.write_csv(path)
-        except Exception as exc:  # noqa: BLE001 - shown in the status line
-            self.status_label.setText(error_text(exc))
-            return None
-        self.status_label.setText(self.tr("Saved %1").replace("%1", path))
-        return path
+        written = self._write(path, kind, plot)
+        if written is not None:
+            self.status_label.setText(self.tr("Saved %1").replace("%1", written))
+        return written
+
+    @reports_errors(_in_status_line, returns=None)
+    def _write(self, path: str, kind: str, plot: Any) -> str:
+        checked = self._check(path)
+        if kind == "png":
+            plot.write_png(checked)
+        else:
+            plot.write_csv(checked)
+        return checked
 
     # -- what the collaborators do, under the names the window and its tests use
     def _check(self, path: str) -> str:

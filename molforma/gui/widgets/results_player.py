@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import (
     QTabWidget,
@@ -15,7 +15,10 @@ from PySide6.QtWidgets import (
 from molforma.app.actor import window_actor
 from molforma.errors import ResultsError
 from molforma.gui.widgets.panel_workers import (
+    QT_TRANSLATE_NOOP,
     error_text,
+    failure_text,
+    reports_errors,
 )
 
 if TYPE_CHECKING:
@@ -30,6 +33,17 @@ from molforma.gui.widgets.results_support import (
 )
 
 log = logging.getLogger(__name__)
+
+
+
+def _in_status_line(player: StructurePlayer, exc: BaseException) -> None:
+    player.panel.status_label.setText(error_text(exc))
+
+
+def _cannot_use(player: StructurePlayer, exc: BaseException) -> None:
+    """The document is unchanged: the status line says why."""
+    player.panel.status_label.setText(failure_text(
+        "ResultsPanel", QT_TRANSLATE_NOOP("ResultsPanel", "Cannot use the structure: %1"), exc))
 
 
 class StructurePlayer:
@@ -76,13 +90,7 @@ class StructurePlayer:
         from molforma.app import ops
 
         st = res.structures[index]
-        try:
-            ops.use_structure(self.panel.ctx.document, st.symbols, st.coordinates,
-                              label="Use computed structure", preview=True,
-                              origin=window_actor().origin)
-        except Exception as exc:  # noqa: BLE001 - shown, the document is unchanged
-            self.panel.status_label.setText(QCoreApplication.translate("ResultsPanel", "Cannot use the structure: %1").replace(
-                "%1", error_text(exc)))
+        if not self._use(ops, st):
             return False
         self.panel.status_label.setText(QCoreApplication.translate("ResultsPanel",
             "Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.")
@@ -220,16 +228,14 @@ class StructurePlayer:
                 return row
         return index
 
+    @reports_errors(_in_status_line, returns=None)
     def _play_clicked(self) -> None:
         idx = self._selected_mode()
-        try:
-            if idx is not None:
-                self.play_mode(idx)
-            elif self._can_play_frames():
-                self.panel._frame_timer.start()
-                self.panel._update_buttons()
-        except Exception as exc:  # noqa: BLE001 - shown in the status line
-            self.panel.status_label.setText(error_text(exc))
+        if idx is not None:
+            self.play_mode(idx)
+        elif self._can_play_frames():
+            self.panel._frame_timer.start()
+            self.panel._update_buttons()
 
     def _can_play_frames(self) -> bool:
         res = self.panel.results
@@ -276,3 +282,10 @@ class StructurePlayer:
     def playing(self) -> bool:
         """True while a mode or the trajectory is animated."""
         return bool(self.panel.view.playing) or self.panel._frame_timer.isActive()
+
+    @reports_errors(_cannot_use, returns=False)
+    def _use(self, ops: Any, st: Any) -> bool:
+        ops.use_structure(self.panel.ctx.document, st.symbols, st.coordinates,
+                          label="Use computed structure", preview=True,
+                          origin=window_actor().origin)
+        return True

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.fileio import atomic_write_text
-from molforma.gui.widgets.panel_workers import Retranslatable
+from molforma.gui.widgets.panel_workers import Retranslatable, reports_errors
 from molforma.gui.widgets.plots import _LazyPlot, _pg, _style
 
 
@@ -174,6 +174,20 @@ class ScanProfileWidget(Retranslatable, QWidget):
         atomic_write_text(path, "\n".join(lines) + "\n")
 
 
+def _in_status_line(panel: Any, exc: BaseException) -> None:
+    from molforma.gui.widgets.panel_workers import error_text
+
+    panel.status_label.setText(error_text(exc))
+
+
+@reports_errors(_in_status_line, returns=None)
+def _write_csv(panel: Any, view: ScanProfileWidget, path: str) -> str:
+    """Write the profile to ``path`` as the Results panel checks it; the checked path."""
+    checked: str = panel._check(path)
+    view.write_csv(checked)
+    return checked
+
+
 def attach_scan_view(panel: Any) -> ScanProfileWidget:
     """Add the scan tab to the Results panel's plot tabs (``panel.plots``), wired to its
     structure view, its path check and its status line; shown first when a scan is read."""
@@ -184,7 +198,6 @@ def attach_scan_view(panel: Any) -> ScanProfileWidget:
 
     def export(path: str | None = None) -> str | None:
         from molforma.gui import dialogs
-        from molforma.gui.widgets.panel_workers import error_text
 
         if not path:
             path = dialogs.get_save_path(
@@ -193,15 +206,11 @@ def attach_scan_view(panel: Any) -> ScanProfileWidget:
                                          str(Path.home() / "scan-profile.csv"))
             if not path:
                 return None
-        try:
-            path = panel._check(path)
-            view.write_csv(path)
-        except Exception as exc:  # noqa: BLE001 - shown in the status line
-            panel.status_label.setText(error_text(exc))
-            return None
-        panel.status_label.setText(QCoreApplication.translate(
-            "ScanProfileWidget", "Saved %1").replace("%1", path))
-        return path
+        written = _write_csv(panel, view, path)
+        if written is not None:
+            panel.status_label.setText(QCoreApplication.translate(
+                "ScanProfileWidget", "Saved %1").replace("%1", written))
+        return written
 
     view.export = export  # type: ignore[attr-defined]
     view.export_csv.clicked.connect(lambda: export())
