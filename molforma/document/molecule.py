@@ -455,6 +455,24 @@ class AtomTable(Sequence[dict[str, Any]]):
                          extra={i: m for i, m in self.extra.items() if i in keep},
                          residues=None if self.residues is None else self.residues.take(rows))
 
+    def concat(self, other: AtomTable) -> AtomTable:
+        """These atoms, then ``other``'s (ids must stay distinct; the caller checks)."""
+        if not len(other):
+            return self
+        names = None
+        if self.names is not None or other.names is not None:
+            names = np.concatenate([
+                t.names if t.names is not None else np.full(len(t), "", dtype=object)
+                for t in (self, other)])
+        return AtomTable(np.concatenate([self.ids, other.ids]), np.concatenate([self.z, other.z]),
+                         np.concatenate([self.xyz, other.xyz]),
+                         charge=np.concatenate([self.charge, other.charge]),
+                         unpaired=np.concatenate([self.unpaired, other.unpaired]),
+                         fixed=np.concatenate([self.fixed, other.fixed]),
+                         mass_number=np.concatenate([self.mass_number, other.mass_number]),
+                         mass=np.concatenate([self.mass, other.mass]), names=names,
+                         extra={**self.extra, **other.extra} if other.extra else self.extra)
+
     def delete(self, rows: np.ndarray) -> AtomTable:
         """Without the atoms at ``rows`` (the rest keep their order)."""
         keep = np.ones(len(self), bool)
@@ -668,6 +686,15 @@ class BondTable(Sequence[dict[str, Any]]):
             where = {int(r): k for k, r in enumerate(rows.tolist())}
             extra = {where[i]: m for i, m in self.extra.items() if i in where}
         return BondTable(self.a[rows], self.b[rows], self.order[rows], extra)
+
+    def concat(self, other: BondTable) -> BondTable:
+        """These bonds, then ``other``'s."""
+        if not len(other):
+            return self
+        extra = dict(self.extra)
+        extra.update({len(self) + k: m for k, m in other.extra.items()})
+        return BondTable(np.concatenate([self.a, other.a]), np.concatenate([self.b, other.b]),
+                         np.concatenate([self.order, other.order]), extra)
 
     def shared_with(self, old: BondTable) -> BondTable:
         """This table, or ``old`` when they hold the same bonds in the same order."""

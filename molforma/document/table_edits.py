@@ -121,3 +121,41 @@ def _written(atoms: AtomTable, records: Mapping[int, Mapping[str, Any]]) -> Atom
     if not cols:
         return atoms
     return atoms._replace(**cols)
+
+
+def add_atoms(work: Project, records: Sequence[dict[str, Any]],
+              bonds: Sequence[Mapping[str, Any]]) -> EditResult:
+    """Append atoms (checked atom dicts, ids given here from ``nextAtomId``) and bonds whose
+    ends are existing ids or ``"#k"`` (the k-th new atom), as ``ops.add_atoms`` does
+    without hydrogens: the old columns are copied once into the longer ones."""
+    atoms, old_bonds = _tables(work)
+    doc = work["document"]
+    start = int(doc["nextAtomId"])
+    new_ids = [f"a{start + k}" for k in range(len(records))]
+    for rec, aid in zip(records, new_ids, strict=True):
+        rec["id"] = aid
+    doc["nextAtomId"] = start + len(records)
+
+    def ref(r: Any) -> str:
+        if isinstance(r, str) and r.startswith("#"):
+            try:
+                return new_ids[int(r[1:])]
+            except (ValueError, IndexError) as exc:
+                raise ValidationError("bad_new_atom_ref", ref=r,
+                                      last=len(new_ids) - 1) from exc
+        if not isinstance(r, str) or atoms.rows_of([r])[0] < 0:
+            raise UnknownAtomError(id=r)
+        return r
+
+    made = []
+    for b in bonds:
+        a1, a2, order = ref(b.get("a")), ref(b.get("b")), b.get("order", 1)
+        if a1 == a2:
+            raise ValidationError("bond_self", a=a1)
+        if isinstance(order, bool) or order not in (1, 2, 3):
+            raise ValidationError("bad_bond_order", a=a1, b=a2, order=order)
+        made.append({"a": a1, "b": a2, "order": order})
+    doc["atoms"] = atoms.concat(AtomTable.from_records(records))
+    if made:
+        doc["bonds"] = old_bonds.concat(BondTable.from_records(made))
+    return EditResult(added=new_ids, touched=new_ids)

@@ -13,7 +13,7 @@ from molforma.app import ops
 from molforma.document.document import Document
 from molforma.document.model import new_atom, new_project, project_from_json
 from molforma.document.molecule import AtomTable, BondTable, DocumentBlock, plain_project
-from molforma.errors import ValidationError
+from molforma.errors import MolFormaError, ValidationError
 from molforma.mcp import paging, table_pages
 
 
@@ -228,3 +228,32 @@ def test_the_first_structure_of_an_empty_document_is_told_to_listeners() -> None
                   preview=False)
     assert isinstance(doc.project["document"]["atoms"], AtomTable)
     assert Change.ATOMS | Change.BONDS in heard[-1]
+
+
+def test_adding_atoms_to_a_large_document_works_on_the_columns_and_checks_as_before() -> None:
+    doc = Document(_big_project(30_000))
+    old = doc.project["document"]["atoms"]
+    out = ops.add_atoms(doc, [{"element": "N", "position": [-5, -5, -5]},
+                              {"element": "H", "position": [-5, -5, -4]}],
+                        [{"a": "#0", "b": "#1"}, {"a": "a1", "b": "#0", "order": 2}],
+                        preview=False)
+    assert out["addedIds"] == ["a30001", "a30002"]
+    new = doc.project["document"]["atoms"]
+    assert len(new) == 30_002 and new[-2]["element"] == "N" and new[0] == old[0]
+    assert doc.project["document"]["bonds"][-1] == {"a": "a1", "b": "a30001", "order": 2}
+    rev = doc.revision
+    for atoms, bonds, code in (
+            ([{"element": "Xx", "position": [9, 9, 9]}], [], "bad_element"),
+            ([{"element": "C", "position": [0, 0, 0]}], [], "atoms_too_close"),
+            ([{"element": "C", "position": [-9, -9, -9]}], [{"a": "#0", "b": "a99999"}],
+             "unknown_atom"),
+            ([{"element": "C", "position": [-9, -9, -9]}], [{"a": "#0", "b": "#3"}],
+             "bad_new_atom_ref"),
+            ([{"element": "C", "position": [-9, -9, -9]}], [{"a": "#0", "b": "a1", "order": 4}],
+             "bad_bond_order"),
+            ([{"element": "C", "position": [-9, -9, -9]}], [{"a": "a1", "b": "a2"}],
+             "duplicate_bond")):
+        with pytest.raises(MolFormaError) as err:
+            ops.add_atoms(doc, atoms, bonds, preview=False)
+        assert err.value.code == code
+    assert doc.revision == rev and len(doc.project["document"]["atoms"]) == 30_002
