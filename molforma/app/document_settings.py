@@ -1,4 +1,5 @@
-"""Calculation, advanced and execution settings of a document (no Qt; application layer).
+"""The molecule's title, charge and multiplicity and the calculation, advanced and
+execution settings of a document (no Qt; application layer).
 
 Each setter checks the keys against its settings model and hands one edit to
 :meth:`Document.edit` (a candidate or one undo step). The protected values (the
@@ -23,6 +24,33 @@ from molforma.nwchem.settings import (
     CalculationSettings,
     ExecutionSettings,
 )
+
+
+def set_molecule(doc: Document, *, title: str | None = None, charge: int | None = None,
+                 multiplicity: int | None = None, expected_revision: str | None = None,
+                 preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+    """Set the molecule's title, charge and multiplicity."""
+    if title is None and charge is None and multiplicity is None:
+        raise ValidationError("empty_edit", detail="give title, charge or multiplicity")
+    if title is not None and (not isinstance(title, str) or len(title) > 200):
+        raise ValidationError("invalid_argument", detail="title must be text of at most 200 characters")
+    if title is not None:
+        from molforma.nwchem.value_grammar import validate_title
+
+        validate_title(title)  # the person's field and every tool: one check
+
+    def fn(work: Project) -> EditResult:
+        d = work["document"]
+        if title is not None:
+            d["title"] = title
+        if charge is not None:
+            d["charge"] = charge
+        if multiplicity is not None:
+            d["multiplicity"] = multiplicity
+        return EditResult(structure=True, touched=[])
+
+    return doc.edit(fn, label="Set molecule", expected_revision=expected_revision,
+                    preview=preview, origin=origin)
 
 
 def _settings_edit(doc: Document, block: str, model: type, values: Mapping[str, Any],

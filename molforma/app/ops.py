@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from molforma.app.computed_structures import use_results_structure, use_structure
 from molforma.app.document_checks import get_catalog, measure, validate_document
 from molforma.app.document_files import export_document, import_document, save_project
 from molforma.app.document_files import (  # the document-level form of the one open
@@ -26,6 +27,7 @@ from molforma.app.document_settings import (
     get_execution,
     set_advanced,
     set_execution,
+    set_molecule,
     set_nwchem,
 )
 from molforma.document.coordinates import xyz_array
@@ -47,19 +49,8 @@ from molforma.errors import (
 )
 from molforma.formats.computed import (
     Vec,
-    place_structure,
-    structure_arguments,
 )
 from molforma.formats.computed import checked_vector as _vec
-from molforma.i18n import register
-
-register({
-    # Same text as the Results tab's (molforma.gui.widgets.results_panel), for both modes.
-    "results_bad_structure": {
-        "en": "No structure {index}: the results hold {count} structures (0-based).",
-        "ja": "構造 {index} はありません。結果の構造は {count} 個です（0始まり）。",
-    },
-})
 
 ATOM_PROPS = ("element", "name", "formalCharge", "unpairedElectrons", "massNumber", "mass", "fixed")
 
@@ -124,14 +115,6 @@ def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
     if have + len(atoms) > MAX_ATOMS:  # refused before a million records are copied
         raise ValidationError("too_many_atoms", count=have + len(atoms), max=MAX_ATOMS)
 
-    if not adjust_hydrogens and is_atom_table(atoms_of(doc.project)):
-        from molforma.document import table_edits
-
-        # on the columns: the old columns are copied once into longer ones, no record made
-        return doc.edit(lambda work: table_edits.add_atoms(work, _new_records(atoms), bonds),
-                        label="Add atoms", expected_revision=expected_revision,
-                        preview=preview, origin=origin, tables=True)
-
     def fn(work: Project) -> EditResult:
         new_ids: list[str] = []
         lst = atoms_of(work)
@@ -172,25 +155,6 @@ def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
 
     return doc.edit(fn, label="Add atoms", expected_revision=expected_revision, preview=preview,
                     origin=origin)
-
-
-def _new_records(atoms: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The atom dicts of add_atoms' arguments, each checked under its place in the call
-    (``#k``: a refused atom never had an id)."""
-    out = []
-    for k, spec in enumerate(atoms):
-        pos = spec.get("position")
-        xyz = _vec(pos if pos is not None else (spec.get("x"), spec.get("y"), spec.get("z")),
-                   "position")
-        props = {key: spec[key] for key in ATOM_PROPS if key in spec and key != "element"}
-        unknown = set(spec) - set(ATOM_PROPS) - {"position", "x", "y", "z"}
-        if unknown:
-            raise ValidationError("invalid_argument", detail=f"unknown atom keys {sorted(unknown)}")
-        el = normalize_symbol(str(spec.get("element", ""))) or str(spec.get("element", ""))
-        atom = new_atom(f"#{k}", el, *xyz, **props)
-        check_atom_fields(atom)
-        out.append(atom)
-    return out
 
 
 def delete_atoms(doc: Document, ids: Sequence[str], *, expected_revision: str | None = None,
@@ -478,51 +442,6 @@ def set_bonds(doc: Document, bonds: Sequence[Mapping[str, Any]], *,
                     origin=origin)
 
 
-def use_structure(doc: Document, symbols: Sequence[str], coordinates: Sequence[Vec], *,
-                  label: str = "Use computed structure", expected_revision: str | None = None,
-                  preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
-    """Put a computed geometry (a results structure) into the editor, as a candidate by
-    default.
-
-    When the atom count and the elements (in order) match the document, the atoms keep
-    their ids, bonds and properties and only move (fixed atoms stay where they are, as
-    the optimiser kept them); otherwise the geometry replaces the molecule with new ids
-    and perceived bonds, keeping the title, charge, multiplicity and all settings.
-    """
-    syms, xyz = structure_arguments(symbols, coordinates)  # refused before any edit
-    return doc.edit(lambda work: place_structure(work, syms, xyz), label=label,
-                    expected_revision=expected_revision, preview=preview, origin=origin)
-
-
-def use_results_structure(doc: Document, results: Any, index: int | None = None, *,
-                          expected_revision: str | None = None, preview: bool = True,
-                          origin: Origin = "user") -> dict[str, Any]:
-    """Put structure ``index`` of loaded results (default: the last, an optimisation's
-    final geometry) into the editor through :func:`use_structure`: the Results tab's "Use
-    this structure" and ``results_action`` ``use_structure`` in both modes.
-
-    Raises:
-        ResultsError: ``results_none_loaded`` (no results), ``results_bad_structure``.
-        MolFormaError: as :func:`use_structure` (stale revision, candidate, busy, ...).
-    """
-    from molforma.errors import ResultsError
-
-    if results is None:
-        raise ResultsError("results_none_loaded")
-    structures = list(results.structures or ())
-    if index is None:
-        index = len(structures) - 1
-    if not 0 <= index < len(structures):
-        raise ResultsError("results_bad_structure", index=index, count=len(structures))
-    st = structures[index]
-    out = use_structure(doc, st.symbols, st.coordinates, label="Use computed structure",
-                        expected_revision=expected_revision, preview=preview, origin=origin)
-    out["info"] = {**(out.get("info") or {}), "structureIndex": index,
-                   "structureLabel": st.label, "source": results.source,
-                   **({"energy": st.energy} if st.energy is not None else {})}
-    return out
-
-
 def add_bonded_atom(doc: Document, parent: str, element: str, *,
                     adjust_hydrogens: bool = True, hint: Vec | None = None,
                     toward: Vec | None = None,
@@ -654,37 +573,6 @@ def place_fragment(doc: Document, name: str, site: str, *, kind: str | None = No
         return chemistry.place_fragment(work, name, site, kind=kind)  # type: ignore[arg-type]
 
     return doc.edit(fn, label=f"Place {name}", expected_revision=expected_revision,
-                    preview=preview, origin=origin)
-
-
-# ---------------------------------------------------------------------------------------------
-# Molecule and settings
-
-
-def set_molecule(doc: Document, *, title: str | None = None, charge: int | None = None,
-                 multiplicity: int | None = None, expected_revision: str | None = None,
-                 preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
-    """Set the molecule's title, charge and multiplicity."""
-    if title is None and charge is None and multiplicity is None:
-        raise ValidationError("empty_edit", detail="give title, charge or multiplicity")
-    if title is not None and (not isinstance(title, str) or len(title) > 200):
-        raise ValidationError("invalid_argument", detail="title must be text of at most 200 characters")
-    if title is not None:
-        from molforma.nwchem.value_grammar import validate_title
-
-        validate_title(title)  # the person's field and every tool: one check
-
-    def fn(work: Project) -> EditResult:
-        d = work["document"]
-        if title is not None:
-            d["title"] = title
-        if charge is not None:
-            d["charge"] = charge
-        if multiplicity is not None:
-            d["multiplicity"] = multiplicity
-        return EditResult(structure=True, touched=[])
-
-    return doc.edit(fn, label="Set molecule", expected_revision=expected_revision,
                     preview=preview, origin=origin)
 
 
