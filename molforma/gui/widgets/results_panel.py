@@ -107,8 +107,36 @@ class ResultsPanel(Retranslatable, QWidget):
 
     # -- construction ----------------------------------------------------------------------
     def _build(self) -> None:
-        from molforma.gui.view3d import create_view
+        top = self._build_top_row()
+        left = self._build_files()
+        center = self._build_centre()
+        right = QSplitter(Qt.Orientation.Vertical, self)
+        right.setObjectName("resultsRightSplitter")
+        right.addWidget(self._build_modes())
+        right.addWidget(self._build_plots())
 
+        main = QSplitter(Qt.Orientation.Horizontal, self)
+        main.setObjectName("resultsSplitter")
+        main.addWidget(left)
+        main.addWidget(center)
+        main.addWidget(right)
+        main.setStretchFactor(0, 1)
+        main.setStretchFactor(1, 2)
+        main.setStretchFactor(2, 2)
+        main.setSizes([280, 420, 480])
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(main, 1)
+
+        self.open_file_button.clicked.connect(self.loading._ask_open_file)
+        self.open_folder_button.clicked.connect(self.loading._ask_open_folder)
+        self.reload_button.clicked.connect(self.reload)
+        self.play_button.clicked.connect(self.player._play_clicked)
+        self.stop_button.clicked.connect(self.stop)
+        self._update_buttons()
+
+    def _build_top_row(self) -> QHBoxLayout:
+        """Open file, Open folder, Reload and the status line."""
         self.open_file_button = self.button(lambda: self.tr("Open file…"), "resultsOpenFile")
         self.open_folder_button = self.button(lambda: self.tr("Open folder…"),
                                                "resultsOpenFolder")
@@ -121,7 +149,10 @@ class ResultsPanel(Retranslatable, QWidget):
         top.addWidget(self.open_folder_button)
         top.addWidget(self.reload_button)
         top.addWidget(self.status_label, 1)
+        return top
 
+    def _build_files(self) -> QSplitter:
+        """The files of the run and the summary text."""
         self.file_list = QTreeWidget(self)
         self.file_list.setObjectName("resultsFileList")
         self.bind_text(lambda: self.file_list.setHeaderLabels([self.tr("File"), self.tr("Kind")]))
@@ -135,6 +166,11 @@ class ResultsPanel(Retranslatable, QWidget):
         left.setObjectName("resultsLeftSplitter")
         left.addWidget(self.file_list)
         left.addWidget(self.summary)
+        return left
+
+    def _build_centre(self) -> QWidget:
+        """The 3D view, the structure slider, playback and the atom-label choices."""
+        from molforma.gui.view3d import create_view
 
         self.view = create_view(self)
         self.view.setObjectName("resultsView")
@@ -184,6 +220,19 @@ class ResultsPanel(Retranslatable, QWidget):
         self.arrows_check.toggled.connect(self.view.set_show_arrows)
         playrow.addWidget(self.arrows_check)
         playrow.addStretch(1)
+        labelrow = self._build_label_row()
+        self.label_overlay = AtomLabelOverlay(self.view)
+        center = QWidget(self)
+        cl = QVBoxLayout(center)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addWidget(self.view, 1)
+        cl.addLayout(traj)
+        cl.addLayout(playrow)
+        cl.addLayout(labelrow)
+        return center
+
+    def _build_label_row(self) -> QHBoxLayout:
+        """Show charges / Show spins: atom labels of the shown structure."""
         # Atom labels on a row of their own: beside the playback controls they made the
         # tab wider than a 1280-pixel screen.
         labelrow = QHBoxLayout()
@@ -204,15 +253,10 @@ class ResultsPanel(Retranslatable, QWidget):
         self.spins_check.toggled.connect(lambda on: self.tables._labels_toggled(self.spins_check, on))
         labelrow.addWidget(self.spins_check)
         labelrow.addStretch(1)
-        self.label_overlay = AtomLabelOverlay(self.view)
-        center = QWidget(self)
-        cl = QVBoxLayout(center)
-        cl.setContentsMargins(0, 0, 0, 0)
-        cl.addWidget(self.view, 1)
-        cl.addLayout(traj)
-        cl.addLayout(playrow)
-        cl.addLayout(labelrow)
+        return labelrow
 
+    def _build_modes(self) -> QTableWidget:
+        """The table of normal modes."""
         self.modes_table = QTableWidget(0, 6, self)
         self.modes_table.setObjectName("modesTable")
         self.bind_text(lambda: self.modes_table.setHorizontalHeaderLabels([
@@ -227,7 +271,10 @@ class ResultsPanel(Retranslatable, QWidget):
             QHeaderView.ResizeMode.ResizeToContents)
         self.modes_table.itemSelectionChanged.connect(self.player._mode_selected)
         self.modes_table.itemDoubleClicked.connect(lambda _item: self.player._play_clicked())
+        return self.modes_table
 
+    def _build_plots(self) -> QTabWidget:
+        """The energy, IR, UV-Vis, orbital-energy, orbital, scan and excitation tabs."""
         self.plots = QTabWidget(self)
         self.plots.setObjectName("resultsPlotTabs")
         self.energy_plot = EnergyPlot(self.plots, object_name="resultsEnergyPlot")
@@ -271,31 +318,7 @@ class ResultsPanel(Retranslatable, QWidget):
 
         self.excitations_table = attach_excitations_view(self)  # roots under the UV-Vis plot
         unique_internal_names(self.plots)
-
-        right = QSplitter(Qt.Orientation.Vertical, self)
-        right.setObjectName("resultsRightSplitter")
-        right.addWidget(self.modes_table)
-        right.addWidget(self.plots)
-
-        main = QSplitter(Qt.Orientation.Horizontal, self)
-        main.setObjectName("resultsSplitter")
-        main.addWidget(left)
-        main.addWidget(center)
-        main.addWidget(right)
-        main.setStretchFactor(0, 1)
-        main.setStretchFactor(1, 2)
-        main.setStretchFactor(2, 2)
-        main.setSizes([280, 420, 480])
-        lay = QVBoxLayout(self)
-        lay.addLayout(top)
-        lay.addWidget(main, 1)
-
-        self.open_file_button.clicked.connect(self.loading._ask_open_file)
-        self.open_folder_button.clicked.connect(self.loading._ask_open_folder)
-        self.reload_button.clicked.connect(self.reload)
-        self.play_button.clicked.connect(self.player._play_clicked)
-        self.stop_button.clicked.connect(self.stop)
-        self._update_buttons()
+        return self.plots
 
     # -- loading -----------------------------------------------------------------------------
 
