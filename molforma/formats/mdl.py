@@ -37,6 +37,7 @@ from molforma.formats.common import (
     to_float,
     to_int,
 )
+from molforma.formats.connectivity import ORDER_PERCEPTION_LIMIT
 from molforma.formats.mdl_fast import RAD_OF_UNPAIRED, V2000_LIMIT, mol_title
 from molforma.formats.rdkit_bridge import document_from_mol, mol_from_document, quiet
 
@@ -111,6 +112,47 @@ def _check_v2000(lines: list[str], start: int, fmt: str) -> tuple[int, dict[int,
         row += 1
     raise format_error("format_truncated", fmt, row + 1, reason="no 'M  END' line",
                        expected="'M  END'")
+
+
+def _large(table: mdl_fast.Table, first_id: int, title: str) -> Structure:
+    """A plain connection table of many atoms as column tables (see _read_plain)."""
+    import numpy as np
+
+    from molforma.document.model import FORMAL_CHARGE_RANGE
+    from molforma.document.molecule import AtomTable, BondTable
+
+    n = len(table.symbols)
+    ids = np.arange(first_id, first_id + n, dtype=np.int64)
+    xyz = np.array(table.xyz, dtype=float).T
+    charge = np.zeros(n, dtype=np.int64)
+    for k, q in table.charges.items():
+        charge[k] = q
+    unpaired = np.zeros(n, dtype=np.int64)
+    for k, r in table.radicals.items():
+        unpaired[k] = r
+    mass_number = np.zeros(n, dtype=np.int64)
+    for k, m in table.isotopes.items():
+        mass_number[k] = m
+    low, high = FORMAL_CHARGE_RANGE
+    plain = not table.isotopes and bool(((charge >= low) & (charge <= high)).all())
+    if not plain or (mass_number > 65535).any() or (charge < -128).any() \
+            or (charge > 127).any():
+        # out of the columns' range: records, so the document check names the atom
+        atoms, bonds, _ = mdl_fast.document_atoms(table, first_id)
+        return Structure(atoms=atoms, bonds=bonds, title=title or None,
+                         charge=sum(table.charges.values()), info={"first_id": first_id})
+    atoms = AtomTable.from_columns(ids, table.symbols, xyz, charge=charge,
+                                   unpaired=unpaired, mass_number=mass_number)
+    if table.bonds:
+        pairs = np.array(table.bonds, dtype=np.int64).reshape(-1, 3)
+        bonds = BondTable(ids[pairs[:, 0]], ids[pairs[:, 1]], pairs[:, 2])
+    else:
+        bonds = BondTable.empty()
+    unpaired_total = sum(table.radicals.values())
+    return Structure(atoms=atoms, bonds=bonds,  # type: ignore[arg-type]
+                     title=title or None, charge=sum(table.charges.values()),
+                     multiplicity=unpaired_total + 1 if unpaired_total else None,
+                     info={"checked": "atoms", "first_id": first_id})
 
 
 def _mfi(line: str, lineno: int, fmt: str, natoms: int) -> dict[int, str]:
@@ -240,6 +282,9 @@ def _read_plain(lines: list[str], fmt: str, first_id: int = 1) -> Structure | No
         for row in range(counts_at, end):
             if lines[row].startswith("M  MFI"):
                 id_map.update(_mfi(lines[row], row + 1, fmt, natoms))
+    if natoms > ORDER_PERCEPTION_LIMIT and not id_map:
+        # a large structure goes straight into column tables: no atom record is made
+        return _large(table, first_id, lines[0].strip() if lines else "")
     atoms, bonds, plain = mdl_fast.document_atoms(table, first_id)
     numbered = first_id
     if id_map:

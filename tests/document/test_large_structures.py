@@ -134,3 +134,25 @@ def test_a_protein_pdb_over_a_thousand_atoms_gets_its_bond_orders(tmp_path: Path
     doubles = int((bonds.order == 2).sum())
     assert doubles == copies * (12 + 3 + 1 + 2)
     assert "warnings" not in (out.get("info") or {})
+
+
+def test_a_large_mol_file_opens_into_columns_with_its_charges_and_bonds(tmp_path: Path) -> None:
+    from molforma.formats import read_text, write_text
+
+    text = benzene_box(100)  # 1,200 atoms
+    doc, _ = _open(tmp_path, "box.xyz", text)
+    ops.set_atom_properties(doc, [{"id": "a7", "formalCharge": 1},
+                                  {"id": "a8", "unpairedElectrons": 1}], preview=False)
+    mol = write_text(doc.project, "mol")
+    s = read_text(mol, "mol")
+    assert isinstance(s.atoms, AtomTable) and isinstance(s.bonds, BondTable)
+    again, _ = _open(tmp_path, "box.mol", mol)
+    a, b = doc.project["document"]["atoms"], again.project["document"]["atoms"]
+    assert a.symbols.tolist() == b.symbols.tolist()
+    assert np.allclose(a.xyz, b.xyz, atol=1e-4)
+    assert b[6]["formalCharge"] == 1 and b[7]["unpairedElectrons"] == 1
+    bonds_a = doc.project["document"]["bonds"]
+    bonds_b = again.project["document"]["bonds"]
+    first = int(again.project["document"]["atoms"].ids[0])
+    assert sorted(zip(bonds_a.order.tolist(), (bonds_a.a - 1).tolist(), strict=True)) == sorted(
+        zip(bonds_b.order.tolist(), (bonds_b.a - first).tolist(), strict=True))
