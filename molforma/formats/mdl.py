@@ -141,15 +141,14 @@ def _large(table: mdl_fast.Table, first_id: int, title: str) -> Structure:
         atoms, bonds, _ = mdl_fast.document_atoms(table, first_id)
         return Structure(atoms=atoms, bonds=bonds, title=title or None,
                          charge=sum(table.charges.values()), info={"first_id": first_id})
-    atoms = AtomTable.from_columns(ids, table.symbols, xyz, charge=charge,
-                                   unpaired=unpaired, mass_number=mass_number)
+    columns: Any = AtomTable.from_columns(ids, table.symbols, xyz, charge=charge,
+                                          unpaired=unpaired, mass_number=mass_number)
+    links: Any = BondTable.empty()
     if table.bonds:
         pairs = np.array(table.bonds, dtype=np.int64).reshape(-1, 3)
-        bonds = BondTable(ids[pairs[:, 0]], ids[pairs[:, 1]], pairs[:, 2])
-    else:
-        bonds = BondTable.empty()
+        links = BondTable(ids[pairs[:, 0]], ids[pairs[:, 1]], pairs[:, 2])
     unpaired_total = sum(table.radicals.values())
-    return Structure(atoms=atoms, bonds=bonds,  # type: ignore[arg-type]
+    return Structure(atoms=columns, bonds=links,
                      title=title or None, charge=sum(table.charges.values()),
                      multiplicity=unpaired_total + 1 if unpaired_total else None,
                      info={"checked": "atoms", "first_id": first_id})
