@@ -18,6 +18,8 @@ from molforma.gui import outcome
 from molforma.gui.widgets.calculation_support import (
     CUSTOM_SOLVENT,
     CalculationPanelHost,
+    _item_value,
+    _typed_value,
     parse_c_number,
 )
 from molforma.gui.widgets.panel_workers import (
@@ -81,6 +83,30 @@ class CalculationEdits:
             self._after_edit("calculation.dielectric", exc.message())
             return
         self._set_calc("dielectric", value)
+
+    def wire_conditions(self) -> None:
+        """Connect the conditions' fields to their edits."""
+        p = self.panel
+        p.task_combo.currentIndexChanged.connect(
+            lambda _i: self._set_calc("task", p.task_combo.currentData()))
+        p.theory_combo.currentIndexChanged.connect(
+            lambda _i: self._set_calc("theory", p.theory_combo.currentData()))
+        p.reference_combo.currentIndexChanged.connect(
+            lambda _i: self._set_calc("reference", p.reference_combo.currentData()))
+        for combo, key in ((p.functional_combo, "functional"), (p.basis_combo, "basis")):
+            # activated as well as currentIndexChanged: choosing the item that is already
+            # current (after a typed value the index did not follow) changes no index but
+            # must still set the document to it.
+            combo.currentIndexChanged.connect(
+                lambda i, c=combo, k=key: self._set_calc(k, _item_value(c, i)))
+            combo.activated.connect(lambda i, c=combo, k=key: self._set_calc(k, _item_value(c, i)))
+            edit = combo.lineEdit()
+            if edit is not None:
+                edit.editingFinished.connect(
+                    lambda c=combo, k=key: self._set_calc(k, _typed_value(c)))
+        p.charge_spin.valueChanged.connect(lambda v: self._set_molecule("charge", v))
+        p.multiplicity_spin.valueChanged.connect(
+            lambda v: self._set_molecule("multiplicity", v))
 
     def _report(self, key: str, message: str | None) -> None:
         if message:

@@ -52,14 +52,12 @@ from molforma.gui.widgets.calculation_support import (
     _advanced_label,
     _field_kind,
     _functional_name,
-    _item_value,
     _message_box_of,
     _select_data,
     _set_combo_text,
     _set_item_texts,
     _show_value,
     _tristate_value,
-    _typed_value,
     catalog_names,
     parse_c_number,
 )
@@ -113,7 +111,29 @@ class CalculationPanel(Retranslatable, QWidget):
         form_host = QWidget(self)
         form_host.setObjectName("calculationForm")
         outer = QVBoxLayout(form_host)
+        outer.addWidget(self._build_conditions(form_host))
+        self._build_advanced(form_host, outer)
+        outer.addWidget(self._build_extra(form_host))
+        self.general_message = message_label("calculationMessages", form_host)
+        outer.addWidget(self.general_message)
+        outer.addStretch(1)
 
+        scroll = QScrollArea(self)
+        scroll.setObjectName("calculationScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(form_host)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.setObjectName("calculationSplitter")
+        splitter.addWidget(scroll)
+        splitter.addWidget(self._build_preview())
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        lay = QVBoxLayout(self)
+        lay.addWidget(splitter)
+
+    def _build_conditions(self, form_host: QWidget) -> QGroupBox:
+        """Task, theory, functional, basis, reference, the task's own rows, charge and
+        multiplicity."""
         conditions = QGroupBox(form_host)
         self.bind_text(lambda: conditions.setTitle(self.tr("Conditions")))
         conditions.setObjectName("conditionsGroup")
@@ -180,30 +200,12 @@ class CalculationPanel(Retranslatable, QWidget):
                     self.charge_spin))
         form.addRow(self.label(lambda: self.tr("Multiplicity:")),
                     self._with_message("document.multiplicity", self.multiplicity_spin))
-        outer.addWidget(conditions)
 
-        self.task_combo.currentIndexChanged.connect(
-            lambda _i: self.edits._set_calc("task", self.task_combo.currentData()))
-        self.theory_combo.currentIndexChanged.connect(
-            lambda _i: self.edits._set_calc("theory", self.theory_combo.currentData()))
-        self.reference_combo.currentIndexChanged.connect(
-            lambda _i: self.edits._set_calc("reference", self.reference_combo.currentData()))
-        for combo, key in ((self.functional_combo, "functional"), (self.basis_combo, "basis")):
-            # activated as well as currentIndexChanged: choosing the item that is already
-            # current (after a typed value the index did not follow) changes no index but
-            # must still set the document to it.
-            combo.currentIndexChanged.connect(
-                lambda i, c=combo, k=key: self.edits._set_calc(k, _item_value(c, i)))
-            combo.activated.connect(lambda i, c=combo, k=key: self.edits._set_calc(k, _item_value(c, i)))
-            edit = combo.lineEdit()
-            if edit is not None:
-                edit.editingFinished.connect(
-                    lambda c=combo, k=key: self.edits._set_calc(k, _typed_value(c)))
-        self.charge_spin.valueChanged.connect(lambda v: self.edits._set_molecule("charge", v))
-        self.multiplicity_spin.valueChanged.connect(
-            lambda v: self.edits._set_molecule("multiplicity", v))
+        self.edits.wire_conditions()
+        return conditions
 
-        # Advanced settings: collapsed by default, one field per AdvancedSettings key.
+    def _build_advanced(self, form_host: QWidget, outer: QVBoxLayout) -> None:
+        """Advanced settings: collapsed by default, one field per AdvancedSettings key."""
         self.advanced_toggle = QToolButton(form_host)
         self.advanced_toggle.setObjectName("advancedToggle")
         self.bind_text(lambda: self.advanced_toggle.setText(self.tr("Advanced settings")))
@@ -223,6 +225,8 @@ class CalculationPanel(Retranslatable, QWidget):
         outer.addWidget(self.advanced_toggle)
         outer.addWidget(self.advanced_group)
 
+    def _build_extra(self, form_host: QWidget) -> QGroupBox:
+        """Extra input and extra tasks, applied with their own button."""
         extra = QGroupBox(form_host)
         self.bind_text(lambda: extra.setTitle(
             self.tr("Extra input (added to the input before the tasks)")))
@@ -256,17 +260,10 @@ class CalculationPanel(Retranslatable, QWidget):
         self.apply_extra_button.clicked.connect(self.edits.apply_extra_input)
         self.extra_input_edit.textChanged.connect(self._update_extra_state)
         self.extra_tasks_edit.textChanged.connect(self._update_extra_state)
-        outer.addWidget(extra)
+        return extra
 
-        self.general_message = message_label("calculationMessages", form_host)
-        outer.addWidget(self.general_message)
-        outer.addStretch(1)
-
-        scroll = QScrollArea(self)
-        scroll.setObjectName("calculationScroll")
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(form_host)
-
+    def _build_preview(self) -> QWidget:
+        """The live preview of the NWChem input."""
         preview_host = QWidget(self)
         pv = QVBoxLayout(preview_host)
         pv.setContentsMargins(0, 0, 0, 0)
@@ -274,18 +271,10 @@ class CalculationPanel(Retranslatable, QWidget):
         self.input_preview = QPlainTextEdit(preview_host)
         self.input_preview.setObjectName("inputPreview")
         self.input_preview.setReadOnly(True)
-        self.input_preview.setFont(mono)
+        self.input_preview.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.input_preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         pv.addWidget(self.input_preview, 1)
-
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        splitter.setObjectName("calculationSplitter")
-        splitter.addWidget(scroll)
-        splitter.addWidget(preview_host)
-        splitter.setStretchFactor(0, 1)
-        splitter.setStretchFactor(1, 1)
-        lay = QVBoxLayout(self)
-        lay.addWidget(splitter)
+        return preview_host
 
     def _build_task_rows(self, parent: QWidget, form: QFormLayout) -> None:
         """Excited-state rows (shown for that task) and the solvent (COSMO) rows."""

@@ -26,7 +26,7 @@ from molforma.gui.widgets.panel_workers import (
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QGroupBox, QLabel, QPlainTextEdit, QToolButton
+    from PySide6.QtWidgets import QGroupBox, QLabel, QPlainTextEdit, QSpinBox, QToolButton
 
 log = logging.getLogger(__name__)
 
@@ -259,6 +259,13 @@ class CalculationPanelHost(Protocol):
     # Widgets (CalculationPanel._build).
     advanced_group: QGroupBox
     advanced_toggle: QToolButton
+    task_combo: QComboBox
+    theory_combo: QComboBox
+    reference_combo: QComboBox
+    functional_combo: QComboBox
+    basis_combo: QComboBox
+    charge_spin: QSpinBox
+    multiplicity_spin: QSpinBox
     dielectric_edit: QLineEdit
     extra_input_edit: QPlainTextEdit
     extra_tasks_edit: QPlainTextEdit
