@@ -3,6 +3,8 @@
 - :func:`apply_edit` runs one document operation the way the window does it (applied
   directly as one undo step, with the origin of who acts) and turns a failure into a
   message.
+- :func:`reports_errors` is the one error report of the panels' slots: a failure of the
+  decorated method is shown the panel's way and the slot answers its fallback.
 - :class:`BackgroundCall` runs a slow function (a history scan, a file preview) in a
   Python thread and delivers its result or its exception on the GUI thread, so no
   widget is ever touched from the worker.
