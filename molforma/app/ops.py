@@ -115,6 +115,14 @@ def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
     if have + len(atoms) > MAX_ATOMS:  # refused before a million records are copied
         raise ValidationError("too_many_atoms", count=have + len(atoms), max=MAX_ATOMS)
 
+    if not adjust_hydrogens and is_atom_table(atoms_of(doc.project)):
+        from molforma.document import table_edits
+
+        # on the columns: the old columns are copied once into longer ones, no record made
+        return doc.edit(lambda work: table_edits.add_atoms(work, _new_records(atoms), bonds),
+                        label="Add atoms", expected_revision=expected_revision,
+                        preview=preview, origin=origin, tables=True)
+
     def fn(work: Project) -> EditResult:
         new_ids: list[str] = []
         lst = atoms_of(work)
@@ -155,6 +163,25 @@ def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
 
     return doc.edit(fn, label="Add atoms", expected_revision=expected_revision, preview=preview,
                     origin=origin)
+
+
+def _new_records(atoms: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The atom dicts of add_atoms' arguments, each checked under its place in the call
+    (``#k``: a refused atom never had an id)."""
+    out = []
+    for k, spec in enumerate(atoms):
+        pos = spec.get("position")
+        xyz = _vec(pos if pos is not None else (spec.get("x"), spec.get("y"), spec.get("z")),
+                   "position")
+        props = {key: spec[key] for key in ATOM_PROPS if key in spec and key != "element"}
+        unknown = set(spec) - set(ATOM_PROPS) - {"position", "x", "y", "z"}
+        if unknown:
+            raise ValidationError("invalid_argument", detail=f"unknown atom keys {sorted(unknown)}")
+        el = normalize_symbol(str(spec.get("element", ""))) or str(spec.get("element", ""))
+        atom = new_atom(f"#{k}", el, *xyz, **props)
+        check_atom_fields(atom)
+        out.append(atom)
+    return out
 
 
 def delete_atoms(doc: Document, ids: Sequence[str], *, expected_revision: str | None = None,
