@@ -9,9 +9,17 @@ starts; :mod:`molforma.mcp.paging` holds the envelope and text pages they build 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from molforma.mcp import paging, table_pages
+from molforma.lazy import lazy_import
+from molforma.mcp import paging
+
+if TYPE_CHECKING:
+    from molforma.mcp import table_pages
+else:
+    # numpy and the column tables only when a page is cut: get_app_state's first call
+    # loads this module (through the document tools) and needs neither.
+    table_pages = lazy_import("molforma.mcp.table_pages")
 
 VALIDATE_DEFAULT_LIMIT = 10
 MEASURE_DEFAULT_LIMIT = 300
