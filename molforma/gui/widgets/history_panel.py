@@ -99,14 +99,38 @@ class HistoryPanel(Retranslatable, QWidget):
 
     # -- construction ----------------------------------------------------------------------
     def _build(self) -> None:
+        top = QHBoxLayout()
         self.scan_button = self.button(lambda: self.tr("Scan"), "historyScan")
         self.status_label = QLabel(self)
         self.status_label.setObjectName("historyStatus")
         self.status_label.setWordWrap(True)
-        top = QHBoxLayout()
         top.addWidget(self.scan_button)
         top.addWidget(self.status_label, 1)
+        self._build_table()
+        self._build_preview_tabs()
+        actions = self._build_actions()  # made in this order: the focus follows it
 
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.setObjectName("historySplitter")
+        splitter.addWidget(self.table)
+        splitter.addWidget(self._build_where_and_preview())
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(splitter, 1)
+        lay.addLayout(actions)
+
+        self.scan_button.clicked.connect(self.scan)
+        self.reuse_button.clicked.connect(self.reuse_selected)
+        self.use_final_button.clicked.connect(self.use_final_structure)
+        self.open_results_button.clicked.connect(self.open_selected_in_results)
+        self.open_folder_button.clicked.connect(self.open_selected_folder)
+        self.trash_button.clicked.connect(self.trash_selected)
+        self.export_button.clicked.connect(lambda: self.export_csv())
+
+    def _build_table(self) -> None:
+        """The table of past jobs, newest first."""
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("historyTable")
         self.bind_text(lambda: self.table.setHorizontalHeaderLabels([
@@ -126,6 +150,8 @@ class HistoryPanel(Retranslatable, QWidget):
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.table.itemDoubleClicked.connect(lambda _item: self.open_selected_in_results())
 
+    def _build_preview_tabs(self) -> None:
+        """The preview of the selected job's input and log."""
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.preview_tabs = QTabWidget(self)
         self.preview_tabs.setObjectName("historyPreviewTabs")
@@ -143,6 +169,25 @@ class HistoryPanel(Retranslatable, QWidget):
         self.bind_text(lambda: self.preview_tabs.setTabText(1, self.tr("Log (end)")))
         unique_internal_names(self.preview_tabs)
 
+    def _build_where_and_preview(self) -> QWidget:
+        """Where the selected job ran, over the preview of its input and log."""
+        # Where the selected job ran (and, for a remote one, a lost connection and the
+        # files left on the cluster), over its preview.
+        self.where_label = QLabel(self)
+        self.where_label.setObjectName("historyWhere")
+        self.where_label.setWordWrap(True)
+        self.where_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.where_label.setTextFormat(Qt.TextFormat.PlainText)  # record text, never markup
+        self.where_label.setVisible(False)
+        below = QWidget(self)
+        below_lay = QVBoxLayout(below)
+        below_lay.setContentsMargins(0, 0, 0, 0)
+        below_lay.addWidget(self.where_label)
+        below_lay.addWidget(self.preview_tabs, 1)
+        return below
+
+    def _build_actions(self) -> QHBoxLayout:
+        """The buttons of the actions on the selected job, and Export CSV."""
         self.reuse_button = self.button(lambda: self.tr("Reuse molecule and conditions"),
                                          "historyReuse")
         self.reuse_geometry_combo = QComboBox(self)
@@ -168,38 +213,7 @@ class HistoryPanel(Retranslatable, QWidget):
             actions.addWidget(b)
         actions.addStretch(1)
         actions.addWidget(self.export_button)
-
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
-        splitter.setObjectName("historySplitter")
-        # Where the selected job ran (and, for a remote one, a lost connection and the
-        # files left on the cluster), over its preview.
-        self.where_label = QLabel(self)
-        self.where_label.setObjectName("historyWhere")
-        self.where_label.setWordWrap(True)
-        self.where_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.where_label.setTextFormat(Qt.TextFormat.PlainText)  # record text, never markup
-        self.where_label.setVisible(False)
-        below = QWidget(self)
-        below_lay = QVBoxLayout(below)
-        below_lay.setContentsMargins(0, 0, 0, 0)
-        below_lay.addWidget(self.where_label)
-        below_lay.addWidget(self.preview_tabs, 1)
-        splitter.addWidget(self.table)
-        splitter.addWidget(below)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        lay = QVBoxLayout(self)
-        lay.addLayout(top)
-        lay.addWidget(splitter, 1)
-        lay.addLayout(actions)
-
-        self.scan_button.clicked.connect(self.scan)
-        self.reuse_button.clicked.connect(self.reuse_selected)
-        self.use_final_button.clicked.connect(self.use_final_structure)
-        self.open_results_button.clicked.connect(self.open_selected_in_results)
-        self.open_folder_button.clicked.connect(self.open_selected_folder)
-        self.trash_button.clicked.connect(self.trash_selected)
-        self.export_button.clicked.connect(lambda: self.export_csv())
+        return actions
 
     def _reuse_geometry_texts(self) -> None:
         combo = self.reuse_geometry_combo
