@@ -6,18 +6,20 @@ the configuration directory) limit what MCP makes MolForma read or write, not th
 person's own clicks; and what MCP edits, directly or by driving the window, is
 recorded with the MCP origin and never becomes trusted.
 
-Window code does not pass an actor around: :func:`window_actor` reads it from
-:func:`molforma.document.origin.acting_for_mcp`, which the command runner of
-``--mcp-gui`` sets while a queued window command runs.
+Window code does not pass an actor around: :func:`window_actor` says who acts at the
+window now, the person or MCP while the command runner of ``--mcp-gui`` runs a queued
+window command (:func:`acting_for_mcp`). That state is the window's (set and read on
+the GUI thread only); the document model knows nothing of it and records the origin it
+is told, which window code takes from the actor (``window_actor().origin``).
 """
 
 from __future__ import annotations
 
 import enum
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
-
-from molforma.document.origin import mcp_acting
 
 if TYPE_CHECKING:
     from molforma.app.policy import Policy
@@ -40,6 +42,30 @@ class Actor(enum.Enum):
     def origin(self) -> Origin:
         """The origin recorded on the edits it makes (``"user"`` or ``"mcp"``)."""
         return "mcp" if self.is_mcp else "user"
+
+
+class _WindowActing:
+    """Whether the window acts for MCP now (GUI thread only: the command runner, and a
+    worker's result that lands later keeping the actor of its start)."""
+
+    mcp = False
+
+
+@contextmanager
+def acting_for_mcp(active: bool = True) -> Iterator[None]:
+    """Run the window code inside as MCP's (a queued window command), or as the
+    person's (``active=False``); the actor before is restored after."""
+    before = _WindowActing.mcp
+    _WindowActing.mcp = active
+    try:
+        yield
+    finally:
+        _WindowActing.mcp = before
+
+
+def mcp_acting() -> bool:
+    """True inside :func:`acting_for_mcp`: a window command of MCP runs."""
+    return _WindowActing.mcp
 
 
 def window_actor() -> Actor:

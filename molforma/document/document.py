@@ -43,7 +43,6 @@ from molforma.document.model import (
     formula,
     new_project,
 )
-from molforma.document.origin import effective_origin
 from molforma.errors import BusyError, CandidateExistsError, MolFormaError, StaleRevisionError
 
 log = logging.getLogger(__name__)
@@ -447,7 +446,6 @@ class Document:
             StaleRevisionError, CandidateExistsError, BusyError, ValidationError: and
             nothing changed.
         """
-        origin = effective_origin(origin)  # type: ignore[assignment]
         with self.lock:
             self._check(expected_revision)
             work = clone_project(self._project,
@@ -539,7 +537,6 @@ class Document:
 
     def confirm(self, *, expected_revision: str | None = None, origin: Origin = "user") -> dict[str, Any]:
         """Make the candidate the confirmed project, as one undo step."""
-        origin = effective_origin(origin)  # type: ignore[assignment]
         with self.lock:
             self._check(expected_revision, allow_candidate=True)
             cand = self._cand

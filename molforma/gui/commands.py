@@ -8,7 +8,7 @@ dialog, an answer to the box) and refuses the others, so nothing edits the
 document behind a dialog. A private dialog (the Run confirmation) refuses all.
 
 Before a command runs, the document id and revision it names are checked again.
-It then runs with the MCP origin (:func:`molforma.document.origin.acting_for_mcp`),
+It then runs with the MCP origin (:func:`molforma.app.actor.acting_for_mcp`),
 so its edits are MCP's and never become trusted, and its record ends ``done``
 when the GUI call returned or ``failed`` with the reason. Work the command
 started (clean-up, calculation, results load, history scan) is attached to the
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QPointF, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtWidgets import QApplication, QWidget
 
-from molforma.document.origin import acting_for_mcp
+from molforma.app.actor import acting_for_mcp
 from molforma.errors import MolFormaError, StaleRevisionError
 from molforma.gui import dialogs, outcome
 from molforma.gui.command_work import CommandWork, Result

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.app import files
+from molforma.app.actor import mcp_acting
 from molforma.app.files import opens_as_results
 from molforma.document.changes import Change
-from molforma.document.origin import mcp_acting
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs, outcome
 from molforma.gui.actions import (

@@ -13,10 +13,9 @@ import pytest
 
 from molforma.app import files, runs
 from molforma.app import place_clicks as building
-from molforma.app.actor import Actor, window_actor
+from molforma.app.actor import Actor, acting_for_mcp, window_actor
 from molforma.app.policy import Policy
 from molforma.document.document import Document, protected_values
-from molforma.document.origin import acting_for_mcp
 from molforma.errors import CalculationError, CandidateExistsError, FileAccessError
 from molforma.preferences import Preferences
 from tests.core.conftest import WATER
@@ -232,3 +231,19 @@ def test_may_it_run_lists_the_input_problems_for_every_actor(tmp_path: Path) -> 
         assert info.value.code == "input_invalid"
         assert info.value.data["problems"] and all(p["message"]
                                                    for p in info.value.data["problems"])
+
+
+def test_the_document_records_the_origin_it_is_told_and_window_code_takes_it_from_the_actor(
+        ) -> None:
+    from molforma.app import ops
+
+    doc = Document()
+    atom = [{"element": "He", "position": [0.0, 0.0, 0.0]}]
+    with acting_for_mcp():  # a window command of MCP runs
+        ops.add_atoms(doc, atom, preview=False, origin=window_actor().origin)
+        assert doc._undo[-1].origin == "mcp"
+        # The document model holds no actor state of its own: it records what it is told.
+        ops.add_atoms(doc, [{**atom[0], "position": [3.0, 0.0, 0.0]}], preview=False,
+                      origin="user")
+        assert doc._undo[-1].origin == "user"
+    assert window_actor() is Actor.PERSON

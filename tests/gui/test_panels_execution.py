@@ -206,8 +206,8 @@ def test_real_nwchem_water_sto3g_energy_runs_and_shows_results(
 
 def test_in_mcp_mode_a_job_root_inside_the_configuration_directory_is_refused_to_mcp(
         panel: Any, ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    from molforma.app.actor import acting_for_mcp
     from molforma.app.policy import Policy
-    from molforma.document.origin import acting_for_mcp
 
     ctx.policy = Policy()  # --mcp-gui with no --mcp-allow-dir: only the config rule applies
     _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "config" / "jobs"))
@@ -227,8 +227,8 @@ def test_in_mcp_mode_a_job_root_inside_the_configuration_directory_is_refused_to
 
 def test_allowed_directories_refuse_a_job_root_outside_them_to_mcp_not_to_the_person(
         panel: Any, ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    from molforma.app.actor import acting_for_mcp
     from molforma.app.policy import Policy
-    from molforma.document.origin import acting_for_mcp
 
     (tmp_path / "allowed").mkdir()
     ctx.policy = Policy(allow_dirs=(str(tmp_path / "allowed"),))

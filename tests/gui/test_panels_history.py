@@ -246,8 +246,8 @@ def test_export_csv_writes_every_row(panel: Any, jobs: dict[str, Path], qtbot: A
 
 def test_allowed_directories_refuse_a_folder_outside_to_mcp_but_not_to_the_person(
         panel: Any, ctx: Any, jobs: dict[str, Path], qtbot: Any, tmp_path: Path) -> None:
+    from molforma.app.actor import acting_for_mcp
     from molforma.app.policy import Policy
-    from molforma.document.origin import acting_for_mcp
 
     panel.show()
     _scan(qtbot, panel)

@@ -11,9 +11,9 @@ from typing import Any
 from PySide6.QtGui import QAction
 
 from molforma.app import ops
+from molforma.app.actor import acting_for_mcp
 from molforma.app.policy import Policy
 from molforma.document.document import Document
-from molforma.document.origin import acting_for_mcp
 from tests.gui.helpers import WATER
 
 XYZ = "3\nwater\nO 0 0 0.1173\nH 0 0.7572 -0.4692\nH 0 -0.7572 -0.4692\n"
