@@ -50,7 +50,6 @@ class InputPreview:
             from molforma.nwchem.input import input_errors, render_input
         except ImportError:
             self.panel.input_preview.setPlainText(QCoreApplication.translate("CalculationPanel", "The NWChem input generator is not available."))
-            render_input = None  # type: ignore[assignment]
         else:
             try:
                 problems = input_errors(project)

@@ -213,6 +213,11 @@ class Retranslatable:
     before the Qt class in the bases.
     """
 
+    def _widget(self) -> QWidget:
+        """The panel itself as the widget it is (the Qt class after the mixin)."""
+        assert isinstance(self, QWidget), "Retranslatable comes before a Qt widget class"
+        return self
+
     def bind_text(self, fn: Callable[[], Any]) -> None:
         """Run ``fn`` now and again after every language change."""
         binders: list[Callable[[], Any]] = self.__dict__.setdefault("_text_binders", [])
@@ -221,14 +226,14 @@ class Retranslatable:
 
     def label(self, text: Callable[[], str], parent: QWidget | None = None) -> QLabel:
         """A QLabel whose text is ``text()``, kept translated."""
-        lab = QLabel(parent if parent is not None else self)  # type: ignore[arg-type]
+        lab = QLabel(parent if parent is not None else self._widget())
         self.bind_text(lambda: lab.setText(text()))
         return lab
 
     def button(self, text: Callable[[], str], name: str,
                parent: QWidget | None = None) -> QPushButton:
         """A QPushButton named ``name`` whose text is ``text()``, kept translated."""
-        b = QPushButton(parent if parent is not None else self)  # type: ignore[arg-type]
+        b = QPushButton(parent if parent is not None else self._widget())
         b.setObjectName(name)
         self.bind_text(lambda: b.setText(text()))
         return b
@@ -246,7 +251,7 @@ class Retranslatable:
         """React to LanguageChange by retranslating."""
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
-        super().changeEvent(event)  # type: ignore[misc]
+        super().changeEvent(event)  # type: ignore[misc]  # the Qt class after the mixin has it
 
 
 def message_label(name: str, parent: QWidget) -> QLabel:

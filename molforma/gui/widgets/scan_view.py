@@ -79,6 +79,10 @@ class _ScanPlot(Retranslatable, _LazyPlot):
 class ScanProfileWidget(Retranslatable, QWidget):
     """A relaxed scan: the profile plot above the table of points."""
 
+    # Write the profile as CSV (asked for when None); set by attach_scan_view, which knows
+    # the Results panel's path check and status line.
+    export: Callable[[str | None], str | None]
+
     def __init__(self, parent: QWidget | None = None,
                  show_structure: Callable[[int], None] | None = None) -> None:
         super().__init__(parent)
@@ -212,7 +216,7 @@ def attach_scan_view(panel: Any) -> ScanProfileWidget:
                 "ScanProfileWidget", "Saved %1").replace("%1", written))
         return written
 
-    view.export = export  # type: ignore[attr-defined]
+    view.export = export
     view.export_csv.clicked.connect(lambda: export())
     return view
 
