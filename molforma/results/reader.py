@@ -403,8 +403,9 @@ def _trajectory_frames(res: Results, path: Path, cancel: threading.Event | None,
         return None
     try:
         text = read_text_file(traj, limits, guard)  # the guard judges this file too
+        # the run's own trajectory: read with the output's limits (no structure cap)
         return parse_xyz_frames(text, source=str(traj),
-                                counter=StructureCounter(limits, str(traj)),
+                                counter=StructureCounter(limits.for_output(), str(traj)),
                                 cancel=cancel, first_index=len(res.structures))
     except MolFormaError as exc:
         # An unreadable or refused trajectory leaves the output's own frames.

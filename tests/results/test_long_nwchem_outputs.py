@@ -146,3 +146,43 @@ def test_a_frame_store_behaves_as_the_list_of_its_structures() -> None:
     assert store[3] == moved
     with pytest.raises(IndexError):
         store[7]
+
+
+BOMD = REPO / "tests" / "data" / "nwchem" / "water_scf_bomd.out"
+
+
+def _long_bomd(folder: Path, steps: int) -> None:
+    """A real BOMD output with its 'QMD Run Information' block repeated ``steps`` times
+    (the last real block's tail after it), and NWChem's trajectory beside it with
+    ``steps + 1`` frames, as the qmd module writes them."""
+    lines = BOMD.read_text().splitlines(keepends=True)
+    first = next(i for i, ln in enumerate(lines) if "QMD Run Information" in ln)
+    last = max(i for i, ln in enumerate(lines) if "QMD Run Information" in ln)
+    end = next(i for i in range(last, len(lines)) if lines[i].strip() == "" and i > last + 3)
+    with (folder / "water_scf_bomd.out").open("w") as out:
+        out.writelines(lines[:first])
+        for s in range(1, steps + 1):
+            out.write(
+                "            QMD Run Information\n            -------------------\n"
+                f"  Time elapsed (fs) :                     {0.241888 * s:.6f}\n"
+                f"  Kin. energy (a.u.):   {s:6d}            0.001514\n"
+                f"  Pot. energy (a.u.):   {s:6d}          -74.963091\n"
+                f"  Tot. energy (a.u.):   {s:6d}          -74.961577\n"
+                f"  Target temp. (K)  :   {s:6d}              300.00\n"
+                f"  Current temp. (K) :   {s:6d}              318.74\n\n\n")
+        out.writelines(lines[end:])
+    frame = BOMD.with_suffix(".xyz").read_text().splitlines(keepends=True)[:5]
+    with (folder / "water_scf_bomd.xyz").open("w") as traj:
+        for s in range(steps + 1):
+            traj.write(frame[0])
+            traj.write(f"    {s:6d}      -74.9621689268   0.0   0.0   0.0\n")
+            traj.writelines(frame[2:5])
+
+
+def test_a_bomd_run_of_2500_steps_keeps_every_frame_of_its_trajectory(tmp_path: Path) -> None:
+    _long_bomd(tmp_path, 2_500)
+    res = read_results(str(tmp_path / "water_scf_bomd.out"))
+    md = [s for s in res.structures if s.label.startswith("md step")]
+    # the trajectory beside the output was refused past 2,000 frames before
+    assert len(md) == 2_500
+    assert md[-1].step == 2_500 and md[-1].symbols == ["O", "H", "H"]
