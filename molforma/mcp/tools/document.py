@@ -16,6 +16,7 @@ from molforma.errors import (
     FileAccessError,
     MolFormaError,
     StaleRevisionError,
+    ValidationError,
 )
 from molforma.i18n import register
 from molforma.mcp import elicitation as E
@@ -83,6 +84,12 @@ register({
               "(no reply within {minutes} minutes, an error, or the connection ended).",
         "ja": "「{path}」は上書きされませんでした（確認への回答がありませんでした: "
               "{minutes} 分以内に応答がない、エラー、または接続の終了）。",
+    },
+    "delete_atoms_one_of": {
+        "en": "Give delete_atoms either atomIds (atoms to delete) or keep (a QM region to "
+              "keep), not both and not neither.",
+        "ja": "delete_atoms には atomIds（削除する原子）か keep（残す QM 領域）のどちらか"
+              "一方を指定してください。",
     },
     "not_a_file": {
         "en": "'{path}' is not a regular file.",
@@ -318,11 +325,21 @@ def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
 
 @tool("delete_atoms", title="Delete atoms", destructive=True)
 def delete_atoms(ctx: ToolContext, args: DeleteAtomsInput) -> EditSummary:
-    """Delete atoms by id, with their bonds."""
+    """Delete atoms by id, with their bonds; or keep only a QM region (keep)."""
     from molforma.app import ops
 
     doc = ctx.state.document(args.documentId)
-    return _summary(ops.delete_atoms(doc, args.atomIds, **_edit_args(args)))
+    if (args.atomIds is None) == (args.keep is None):
+        raise ValidationError("delete_atoms_one_of")
+    if args.keep is not None:
+        from molforma.app.qm_region import extract_qm_region
+
+        k = args.keep
+        return _summary(extract_qm_region(
+            doc, atom_ids=k.atomIds, residue_names=k.residues, residue_numbers=k.numbers,
+            chains=k.chains, within=k.within, whole_residues=k.wholeResidues,
+            fix_caps=k.fixCaps, **_edit_args(args)))
+    return _summary(ops.delete_atoms(doc, args.atomIds or [], **_edit_args(args)))
 
 
 @tool("move_atoms", title="Move atoms")

@@ -128,7 +128,8 @@ class GetDocumentOutput(SparseOutput):
     hasCandidate: bool = Field(description="A candidate waits to be confirmed or cancelled.")
     project: dict[str, Any] | None = Field(
         None, description="The confirmed project envelope (a large one: a page of its atoms "
-        "and bonds).")
+        "and bonds). Atoms from PDB also have residueName, residueNumber, chain, "
+        "insertionCode, altloc, bFactor, occupancy.")
     candidate: dict[str, Any] | None = Field(None, description="The candidate, or null "
                                              "(paged like project).")
     bondCount: int | None = Field(None, description="Bonds of the whole confirmed project.")
@@ -236,8 +237,21 @@ class AddAtomsInput(_EditInput):
     bonds: list[NewBond] = Field(default_factory=list, description="Bonds to add.")
 
 
+class QmRegion(_Strict):
+    residues: list[str] = Field(default_factory=list, description="Core residue names.")
+    numbers: list[int] = Field(default_factory=list, description="Core residue numbers.")
+    chains: list[str] = Field(default_factory=list, description="Core chains.")
+    atomIds: list[str] = Field(default_factory=list, description="Core atoms.")
+    within: float = Field(0.0, ge=0, le=50, description="Also atoms this near the core, Å.")
+    wholeResidues: bool = Field(True, description="Grow to whole residues.")
+    fixCaps: bool = Field(False, description="Fix the H caps.")
+
+
 class DeleteAtomsInput(_EditInput):
-    atomIds: list[str] = Field(min_length=1, description="Ids of the atoms to delete.")
+    atomIds: list[str] | None = Field(None, min_length=1,
+                                      description="Ids of the atoms to delete.")
+    keep: QmRegion | None = Field(None, description="Instead: keep only this QM region, "
+                                  "cut bonds capped with H, charge set from residues.")
 
 
 class Rotation(_Strict):

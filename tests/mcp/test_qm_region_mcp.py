@@ -1,0 +1,73 @@
+"""A QM region over MCP in a few calls, through the real ``molforma --mcp``.
+
+import_document (a protein–ligand PDB made by RDKit) -> delete_atoms with ``keep``
+(ligand by residue name, within 4 Å, whole residues, caps fixed) -> export_document
+nwchem: the capped region with its charge as an NWChem input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tests.protein_ligand import formal_charges, protein_ligand_pdb
+
+
+def _atoms(server: Any, doc_id: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Every atom of the project (get_document pages) and the document block."""
+    atoms: list[dict[str, Any]] = []
+    offset: int | None = 0
+    while offset is not None:
+        out = server.ok("get_document", {"documentId": doc_id, "include": ["project"],
+                                         "offset": offset})
+        atoms += out["project"]["document"]["atoms"]
+        offset = out.get("nextOffset")
+    return atoms, out["project"]["document"]
+
+
+def _open(server: Any) -> tuple[str, str]:
+    doc_id, rev = server.doc()
+    out = server.ok("import_document", {"documentId": doc_id, "expectedRevision": rev,
+                                        "text": protein_ligand_pdb(), "format": "pdb",
+                                        "preview": False})
+    return doc_id, out["revision"]
+
+
+def test_qm_region_in_three_calls(server: Any) -> None:
+    doc_id, rev = _open(server)
+    before, _ = _atoms(server, doc_id)
+    lig = [a for a in before if a.get("residueName") == "LIG"]
+    assert len(lig) == 7 and {a["chain"] for a in lig} == {"B"}
+    assert all("bFactor" in a and "occupancy" in a for a in before)
+    out = server.ok("delete_atoms", {
+        "documentId": doc_id, "expectedRevision": rev, "preview": False,
+        "keep": {"residues": ["LIG"], "within": 4.0, "fixCaps": True}})
+    info = out["info"]
+    assert out["project"]["atomCount"] == info["atomCount"] < len(before)
+    region, doc = _atoms(server, doc_id)
+    caps = [a for a in region if a["id"] in set(info["caps"])]
+    assert caps and all(a["element"] == "H" and a["fixed"] for a in caps)
+    kept = {a["id"] for a in region} - set(info["caps"])
+    ids = [a["id"] for a in before]
+    mask = np.isin(ids, sorted(kept))
+    assert doc["charge"] == info["charge"] == int(np.array(formal_charges())[mask].sum())
+    text = server.ok("export_document", {"documentId": doc_id, "format": "nwchem"})["text"]
+    assert f"charge {info['charge']}" in text
+    geometry = text.split("geometry", 1)[1].split("end", 1)[0].splitlines()[1:]
+    assert len(geometry) == info["atomCount"]
+    assert "fix atom" in text  # the fixed caps are constrained in the input
+
+
+def test_keep_refusals_change_nothing(server: Any) -> None:
+    doc_id, rev = _open(server)
+    both = server.call("delete_atoms", {"documentId": doc_id, "expectedRevision": rev,
+                                        "atomIds": ["a1"], "keep": {"residues": ["LIG"]}})
+    assert both["isError"] and both["structuredContent"]["code"] == "delete_atoms_one_of"
+    empty = server.call("delete_atoms", {"documentId": doc_id, "expectedRevision": rev,
+                                         "keep": {"residues": ["HOH"], "within": 5}})
+    assert empty["isError"] and empty["structuredContent"]["code"] == "qm_region_empty"
+    far = server.call("delete_atoms", {"documentId": doc_id, "expectedRevision": rev,
+                                       "keep": {"residues": ["LIG"], "within": 500}})
+    assert far["isError"] and far["structuredContent"]["code"] == "invalid_arguments"
+    assert server.doc()[1] == rev
