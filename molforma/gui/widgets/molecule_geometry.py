@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication
 
 from molforma.app import ops
 from molforma.document.model import atoms_of
+from molforma.gui.widgets.molecule_lookup import labels_of, positions_of
 from molforma.gui.widgets.molecule_tab_support import (
     LABEL_MODES,
     MoleculeTabHost,
@@ -34,10 +35,9 @@ class GeometryEditor:
         ids = self.tab.view.selection()
         if not 2 <= len(ids) <= 4:
             return ""
-        index = {a["id"]: a for a in atoms_of(shown)}
-        if any(i not in index for i in ids):
+        p = positions_of(shown, ids)
+        if p is None:
             return ""
-        p = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
         names = self.measure_name(ids)
         if len(p) == 2:
             return QCoreApplication.translate("MoleculeTab", "Distance %1: %2 Å").replace("%1", names).replace(
@@ -50,20 +50,17 @@ class GeometryEditor:
 
     def measure_name(self, ids: Sequence[str]) -> str:
         """``C1–O2–H3``: element labels of atoms joined by dashes."""
-        labels = self._labels_by_id()
-        return "–".join(labels.get(i, i) for i in ids)
-
-    def _labels_by_id(self) -> dict[str, str]:
         doc = self.tab.ctx.document
         shown = doc.candidate if doc.candidate is not None else doc.project
-        return {a["id"]: f"{a['element']}{i + 1}" for i, a in enumerate(atoms_of(shown))}
+        labels = labels_of(shown, list(ids))  # these atoms' rows only, from the id column
+        return "–".join(labels.get(i, i) for i in ids)
 
     def _update_geometry_editor(self, shown: dict[str, Any], *, editable: bool) -> None:
         from molforma.gui.view3d.overlay import measurement_value
 
         ids = self.tab.view.selection()
-        index = {a["id"]: a for a in atoms_of(shown)}
-        ok = 2 <= len(ids) <= 4 and all(i in index for i in ids)
+        pos = positions_of(shown, ids) if 2 <= len(ids) <= 4 else None
+        ok = pos is not None
         kind = {2: QCoreApplication.translate("MoleculeTab", "Distance (Å):"), 3: QCoreApplication.translate("MoleculeTab", "Angle (°):"),
                 4: QCoreApplication.translate("MoleculeTab", "Dihedral (°):")}.get(len(ids), QCoreApplication.translate("MoleculeTab", "Select 2–4 atoms"))
         self.tab.geometry_label.setText(kind)
@@ -72,9 +69,8 @@ class GeometryEditor:
         self.tab.pin_button.setEnabled(ok)
         self.tab.clear_pins_button.setEnabled(bool(self.tab.pinned_measurements))
         key = tuple(ids)
-        if ok and getattr(self.tab, "_geometry_for", None) != key:
+        if pos is not None and getattr(self.tab, "_geometry_for", None) != key:
             # A new selection: offer its current value to edit.
-            pos = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
             self.tab.geometry_input.setText(measurement_value(pos).split(" ")[0].rstrip("°"))
         elif not ok:
             self.tab.geometry_input.clear()
@@ -126,17 +122,18 @@ class GeometryEditor:
 
         doc = self.tab.ctx.document
         shown = doc.candidate if doc.candidate is not None else doc.project
-        index = {a["id"]: a for a in atoms_of(shown)}
         rows = []
         for ids in self.tab.pinned_measurements:
-            pos = [np.array([index[i]["x"], index[i]["y"], index[i]["z"]], float) for i in ids]
+            pos = positions_of(shown, ids)
+            if pos is None:
+                continue
             rows.append(f"{self.measure_name(ids)}: {measurement_value(pos)}")
         return rows
 
     def _update_overlay(self) -> None:
-        shown_ids = set(self.tab.view.scene.ids)
+        scene = self.tab.view.scene
         self.tab.pinned_measurements = [m for m in self.tab.pinned_measurements
-                                    if all(i in shown_ids for i in m)]
+                                        if all(scene.index_of(i) is not None for i in m)]
         sel = tuple(self.tab.view.selection())
         lines = list(self.tab.pinned_measurements)
         if 2 <= len(sel) <= 4 and sel not in lines:

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.app import ops
-from molforma.document.building import valence_problem_ids
 from molforma.document.changes import Change
 from molforma.document.model import atoms_of, bonds_of
 from molforma.errors import MolFormaError
@@ -52,6 +51,7 @@ from molforma.gui.widgets.molecule_clicks import ViewClicks
 from molforma.gui.widgets.molecule_context_menu import MoleculeContextMenu
 from molforma.gui.widgets.molecule_edits import AtomEdits
 from molforma.gui.widgets.molecule_geometry import GeometryEditor
+from molforma.gui.widgets.molecule_lookup import labels_of, records_of, valence_problem_ids
 from molforma.gui.widgets.molecule_selection import AtomSelection
 from molforma.gui.widgets.molecule_tab_support import (
     HISTORY_BUTTON_WIDTH,
@@ -268,7 +268,9 @@ class MoleculeTab(QWidget):
             flagged=self.valence_problems)
         self._syncing = True
         try:
-            self.table.atom_model.set_atoms(atoms_of(shown), editable=cand is None and not doc.busy)
+            # The columns the view made already: the table shares them (no second copy).
+            self.table.atom_model.set_atoms(self.view.shown_structure(),
+                                            editable=cand is None and not doc.busy)
             self.selecting._select_rows(self.view.selection())
         finally:
             self._syncing = False
@@ -290,8 +292,9 @@ class MoleculeTab(QWidget):
             _label(button, button.fontMetrics().elidedText(
                 text, Qt.TextElideMode.ElideRight, HISTORY_BUTTON_WIDTH), text + keys)
         self.smiles_button.setEnabled(not busy and cand is None)
-        self.cleanup_button.setEnabled(not busy and cand is None and bool(atoms_of(doc.project)))
-        self.hydrogens_button.setEnabled(not busy and cand is None and bool(atoms_of(doc.project)))
+        self.cleanup_button.setEnabled(not busy and cand is None and len(atoms_of(doc.project)) > 0)
+        self.hydrogens_button.setEnabled(not busy and cand is None
+                                         and len(atoms_of(doc.project)) > 0)
         self.worker_cancel.setEnabled(busy)
         self.progress.setVisible(busy)
         if cand is not None:
@@ -303,9 +306,9 @@ class MoleculeTab(QWidget):
             self.candidate_label.setText(self.tr("Working… edits are refused until it ends."))
         else:
             self.candidate_label.setText(self.tr("No candidate."))
-        sel = set(self.view.selection())
         shown = cand if cand is not None else doc.project
-        atoms = [a for a in atoms_of(shown) if a["id"] in sel]
+        # The selected atoms' records only (looked up by id in the columns), not every atom's.
+        atoms = records_of(shown, self.view.selection())
         self.measurement.setText(self.geometry_editor._measurement_text(shown))
         self.geometry_editor._update_geometry_editor(shown, editable=cand is None and not busy)
         self.geometry_editor._update_overlay()
@@ -419,10 +422,7 @@ class MoleculeTab(QWidget):
         """``C1``, ``O2``: element and 1-based position in the atom list (the table row)."""
         doc = self.ctx.document
         shown = doc.candidate if doc.candidate is not None else doc.project
-        for i, a in enumerate(atoms_of(shown)):
-            if a["id"] == atom_id:
-                return f"{a['element']}{i + 1}"
-        return atom_id
+        return labels_of(shown, [atom_id]).get(atom_id, atom_id)
 
     def run_edit(self, fn: Callable[[], Any]) -> bool:
         """Run an edit of the window's actions (Undo, Confirm, ...) like the tab's own:

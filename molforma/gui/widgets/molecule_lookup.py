@@ -1,0 +1,134 @@
+"""Looking atoms of the shown structure up by id through its columns (Qt-free).
+
+The Molecule tab asks about a few atoms after every click (the selection's records, the
+positions of a measurement, the ``C1``-style labels): at 1,000,000 atoms building every
+atom's record or an id → record dict for that costs seconds. Here a look-up costs what
+is asked: the rows of the ids come from the id column (``AtomTable.rows_of``, a
+``searchsorted``), and only those rows' values are read. A document still held as lists
+of records (an old project, a small structure) is read record by record, as before.
+
+:func:`valence_problem_ids` is the document's check, with its cheap first pass done on
+the columns: the atoms that are plainly fine are settled with numpy, and only the rest
+(with their neighbours) go to the same RDKit check, so the answer is the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from molforma.document.molecule import AtomTable, BondTable
+
+# How many records count calls of :func:`records_of` built (tests check that a change of
+# the selection builds the selected atoms' records only, never the whole document's).
+built_records = [0]
+
+
+def _atoms(shown: Mapping[str, Any]) -> Any:
+    return shown["document"]["atoms"]
+
+
+def rows_of(shown: Mapping[str, Any], ids: Sequence[str]) -> np.ndarray:
+    """Rows of ``ids`` in the shown structure (-1 for an id that is not there)."""
+    atoms = _atoms(shown)
+    if isinstance(atoms, AtomTable):
+        return atoms.rows_of(ids)
+    want = {i: k for k, i in enumerate(ids)}
+    out = np.full(len(ids), -1, dtype=np.int64)
+    for row, a in enumerate(atoms):
+        k = want.get(a.get("id"))
+        if k is not None and out[k] < 0:
+            out[k] = row
+    return out
+
+
+def positions_of(shown: Mapping[str, Any], ids: Sequence[str]) -> list[np.ndarray] | None:
+    """Positions of ``ids`` (in that order), or None when one of them is not shown."""
+    rows = rows_of(shown, ids)
+    if (rows < 0).any():
+        return None
+    atoms = _atoms(shown)
+    if isinstance(atoms, AtomTable):
+        return [np.array(atoms.xyz[r], dtype=float) for r in rows.tolist()]
+    return [np.array([atoms[r]["x"], atoms[r]["y"], atoms[r]["z"]], dtype=float)
+            for r in rows.tolist()]
+
+
+def labels_of(shown: Mapping[str, Any], ids: Sequence[str]) -> dict[str, str]:
+    """``C1``-style labels (element and 1-based row, the table's row) of the ids shown."""
+    rows = rows_of(shown, ids)
+    atoms = _atoms(shown)
+    out: dict[str, str] = {}
+    for aid, r in zip(ids, rows.tolist(), strict=True):
+        if r >= 0:
+            element = atoms.symbols[r] if isinstance(atoms, AtomTable) else atoms[r]["element"]
+            out[aid] = f"{element}{r + 1}"
+    return out
+
+
+def records_of(shown: Mapping[str, Any], ids: Sequence[str]) -> list[dict[str, Any]]:
+    """The records of the ids shown, in document order (the ids not shown are left out)."""
+    if not ids:
+        return []
+    rows = rows_of(shown, ids)
+    rows = np.unique(rows[rows >= 0])
+    built_records[0] += len(rows)
+    atoms = _atoms(shown)
+    if isinstance(atoms, AtomTable):
+        return atoms.take(rows).to_records()
+    return [atoms[r] for r in rows.tolist()]
+
+
+def valence_problem_ids(shown: Mapping[str, Any]) -> list[str]:
+    """:func:`molforma.document.building.valence_problem_ids` with its first pass over
+    the columns (the same answer; the document's own function reads records)."""
+    from molforma.document import building
+
+    atoms, bonds = _atoms(shown), shown["document"]["bonds"]
+    if not isinstance(atoms, AtomTable) or not isinstance(bonds, BondTable):
+        return building.valence_problem_ids(shown)  # type: ignore[arg-type]
+    if not len(atoms):
+        return []
+    from molforma.document.chemistry import is_metal
+    from molforma.document.elements import DEFAULT_VALENCE, symbol_of
+
+    z = np.asarray(atoms.z, dtype=np.int64)
+    present = np.flatnonzero(np.bincount(z)).tolist()
+    metal_z = np.zeros(int(max(present)) + 1, dtype=bool)
+    default_z = np.full(len(metal_z), -1, dtype=np.int64)
+    for k in present:
+        if k and is_metal(symbol_of(k)):
+            metal_z[k] = True
+        elif k:
+            default_z[k] = DEFAULT_VALENCE[k]
+    metal = metal_z[z]
+    # Bonds count between two atoms present that are no metals (as the records' check).
+    ia, ib = bonds.rows_in(atoms)
+    ok = (ia >= 0) & (ib >= 0)
+    ok[ok] &= ~metal[ia[ok]] & ~metal[ib[ok]]
+    ia, ib = ia[ok], ib[ok]
+    weight = np.asarray(bonds.order, dtype=np.int64)[ok]
+    total = np.bincount(ia, weights=weight, minlength=len(atoms)) \
+        + np.bincount(ib, weights=weight, minlength=len(atoms))
+    default = default_z[z]
+    suspicious = ~metal & ((atoms.charge != 0) | (atoms.unpaired != 0)
+                           | ((default >= 0) & (total > default)))
+    if not suspicious.any():
+        return []
+    # The suspicious atoms and their neighbours go to the document's own check.
+    keep = suspicious.copy()
+    near = suspicious[ia] | suspicious[ib]
+    keep[ia[near]] = True
+    keep[ib[near]] = True
+    rows = np.flatnonzero(keep)
+    sub_atoms = atoms.take(rows)
+    both = np.zeros(len(atoms), dtype=bool)
+    both[rows] = True
+    all_a, all_b = bonds.rows_in(atoms)
+    inside = (all_a >= 0) & (all_b >= 0)
+    inside[inside] &= both[all_a[inside]] & both[all_b[inside]]
+    sub = {"document": {"atoms": sub_atoms.to_records(),
+                        "bonds": bonds.records_at(np.flatnonzero(inside))}}
+    return building.valence_problem_ids(sub)  # type: ignore[arg-type]
