@@ -55,7 +55,9 @@ def use_results_structure(doc: Document, results: Any, index: int | None = None,
 
     if results is None:
         raise ResultsError("results_none_loaded")
-    structures = list(results.structures or ())
+    # A sequence indexed directly: a frame store of 10,000 frames builds the one asked
+    # for, not every frame as a model (as a list of it would).
+    structures = results.structures if results.structures is not None else ()
     if index is None:
         index = len(structures) - 1
     if not 0 <= index < len(structures):
