@@ -16,6 +16,7 @@ from molforma.document.model import atoms_of, bonds_of
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.widgets.molecule_geometry import GeometryEditor
+from molforma.gui.widgets.molecule_lookup import labels_of, metal_ids
 from molforma.gui.widgets.molecule_selection import AtomSelection
 from molforma.gui.widgets.molecule_tab_support import (
     STRUCTURE_FILTER,
@@ -166,9 +167,9 @@ class AtomEdits:
         return bool(site) and self.place_on(str(site))
 
     def _fill_metal_combo(self) -> None:
-        shown = self.tab.ctx.document.project
-        metals = building.metal_ids(shown)
-        labels = self.geometry_editor._labels_by_id()
+        doc = self.tab.ctx.document
+        metals = metal_ids(doc.project)  # from the element column, not every atom's record
+        labels = labels_of(doc.candidate if doc.candidate is not None else doc.project, metals)
         keep = self.tab.metal_combo.currentData()
         self.tab.metal_combo.blockSignals(True)
         self.tab.metal_combo.clear()

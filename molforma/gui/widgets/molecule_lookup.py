@@ -132,3 +132,24 @@ def valence_problem_ids(shown: Mapping[str, Any]) -> list[str]:
     sub = {"document": {"atoms": sub_atoms.to_records(),
                         "bonds": bonds.records_at(np.flatnonzero(inside))}}
     return building.valence_problem_ids(sub)  # type: ignore[arg-type]
+
+
+def metal_ids(shown: Mapping[str, Any]) -> list[str]:
+    """Ids of the metal atoms in document order (:func:`molforma.document.building.metal_ids`
+    over the element column: one test per element present, not per atom)."""
+    from molforma.document import building
+
+    atoms = _atoms(shown)
+    if not isinstance(atoms, AtomTable):
+        return building.metal_ids(shown)  # type: ignore[arg-type]
+    from molforma.document.chemistry import is_metal
+    from molforma.document.elements import symbol_of
+
+    z = np.asarray(atoms.z, dtype=np.int64)
+    if not len(z):
+        return []
+    metal_z = np.zeros(int(z.max()) + 1, dtype=bool)
+    for k in np.flatnonzero(np.bincount(z)).tolist():
+        metal_z[k] = bool(k) and is_metal(symbol_of(k))
+    rows = np.flatnonzero(metal_z[z])
+    return [f"a{i}" for i in atoms.ids[rows].tolist()]
