@@ -131,7 +131,7 @@ def valence_problem_ids(shown: Mapping[str, Any]) -> list[str]:
     inside[inside] &= both[all_a[inside]] & both[all_b[inside]]
     sub = {"document": {"atoms": sub_atoms.to_records(),
                         "bonds": bonds.records_at(np.flatnonzero(inside))}}
-    return building.valence_problem_ids(sub)  # type: ignore[arg-type]
+    return building.valence_problem_ids(sub)
 
 
 def metal_ids(shown: Mapping[str, Any]) -> list[str]:
