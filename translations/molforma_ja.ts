@@ -894,6 +894,101 @@
         <source>Place the chosen fragment or ligand on this metal</source>
         <translation>選んだフラグメントか配位子をこの金属に置きます</translation>
     </message>
+    <message>
+        <source>Whole residues of the selection</source>
+        <translation>選択範囲の残基全体</translation>
+    </message>
+    <message>
+        <source>Select every atom of the residues (PDB) the selected atoms belong to</source>
+        <translation>選択した原子が属する残基（PDB）の原子をすべて選択します</translation>
+    </message>
+    <message>
+        <source>Whole chains of the selection</source>
+        <translation>選択範囲の鎖全体</translation>
+    </message>
+    <message>
+        <source>Select every atom of the chains (PDB) the selected atoms belong to</source>
+        <translation>選択した原子が属する鎖（PDB）の原子をすべて選択します</translation>
+    </message>
+    <message>
+        <source>Within the radius of the selection</source>
+        <translation>選択範囲から半径以内</translation>
+    </message>
+    <message>
+        <source>Add every atom within the radius of a selected atom (whole residues when checked)</source>
+        <translation>選択した原子から半径以内の原子をすべて加えます（チェック時は残基全体）</translation>
+    </message>
+    <message>
+        <source>Extract QM region</source>
+        <translation>QM 領域を切り出す</translation>
+    </message>
+    <message>
+        <source>Keep only the selected atoms, cap each cut bond with a hydrogen, set the charge from the residues, then open the Calculation tab</source>
+        <translation>選択した原子だけを残し、切れた結合を水素でキャップし、残基から電荷を設定して、計算タブを開きます</translation>
+    </message>
+    <message>
+        <source>Residues and QM region</source>
+        <translation>残基と QM 領域</translation>
+    </message>
+    <message>
+        <source>Residues</source>
+        <translation>残基</translation>
+    </message>
+    <message>
+        <source>Chains</source>
+        <translation>鎖</translation>
+    </message>
+    <message>
+        <source>Select within</source>
+        <translation>半径内を選択</translation>
+    </message>
+    <message>
+        <source>Radius:</source>
+        <translation>半径:</translation>
+    </message>
+    <message>
+        <source>Distance for &apos;Within the radius of the selection&apos;</source>
+        <translation>「選択範囲から半径以内」の距離</translation>
+    </message>
+    <message>
+        <source>Whole residues</source>
+        <translation>残基全体</translation>
+    </message>
+    <message>
+        <source>Grow the atoms found within the radius to whole residues</source>
+        <translation>半径以内に見つかった原子を残基全体に広げます</translation>
+    </message>
+    <message>
+        <source>Fix caps</source>
+        <translation>キャップを固定</translation>
+    </message>
+    <message>
+        <source>Fix the capping hydrogens of an extracted QM region (they do not move in an optimisation)</source>
+        <translation>切り出した QM 領域のキャップ水素を固定します（最適化で動きません）</translation>
+    </message>
+    <message>
+        <source>%1 atom(s) selected.</source>
+        <translation>%1 個の原子を選択しました。</translation>
+    </message>
+    <message>
+        <source>These atoms have no residues (residues come from PDB files).</source>
+        <translation>これらの原子には残基がありません（残基は PDB ファイルから読み込まれます）。</translation>
+    </message>
+    <message>
+        <source>Select atoms first.</source>
+        <translation>先に原子を選択してください。</translation>
+    </message>
+    <message>
+        <source>QM region: %1 atoms, %2 cap hydrogen(s), charge %3.</source>
+        <translation>QM 領域: 原子 %1 個、キャップ水素 %2 個、電荷 %3。</translation>
+    </message>
+</context>
+<context>
+    <name>MoleculeView</name>
+    <message>
+        <source>%1 atoms: drawn as dots without bonds (no OpenGL)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>PartsPalette</name>

@@ -94,6 +94,11 @@ def build_tool_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *, 
     tab.select_element_menu = tab.select_menu.addMenu("")
     tab.select_element_menu.setObjectName("selectElementMenu")
     tab.select_element_menu.aboutToShow.connect(tab._fill_element_menu)
+    # residues, chains, "within R Å" and the QM-region cut (PDB structures)
+    from molforma.gui.widgets.residue_selection import ResidueSelection
+
+    tab.residue_selection = ResidueSelection(tab, selecting)
+    tab.residue_selection.install(tab.select_menu)
     bar.addWidget(tab.select_button)
     tab.labels_label = QLabel(parent)
     bar.addWidget(tab.labels_label)
@@ -236,6 +241,7 @@ def build_side_column(tab: MoleculeTabHost, body: QSplitter, *, edits: AtomEdits
             list(tab.pinned_measurements[tab.measurement_list.row(item)])))
     tab._geometry_for = None
     side_lay.addWidget(tab.measurement_list)
+    side_lay.addWidget(tab.residue_selection.panel(side))  # residues and the QM region
     tab.properties = PropertyPanel(edits._apply_atom_properties, tab._apply_molecule, side)
     side_lay.addWidget(tab.properties, 1)
     side_scroll.setWidget(side)

@@ -136,6 +136,7 @@ class MoleculeTabHost(Protocol):
     select_menu: QMenu
     _select_actions: dict[str, QAction]
     select_element_menu: QMenu
+    residue_selection: Any  # residue_selection.ResidueSelection
     labels_label: QLabel
     labels_combo: QComboBox
     undo_button: QToolButton

@@ -65,6 +65,7 @@ class MoleculeTabTexts:
         for key, act in self.tab._select_actions.items():
             act.setText(texts[key])
         self.tab.select_element_menu.setTitle(QCoreApplication.translate("MoleculeTab", "By element"))
+        self.tab.residue_selection.retranslate()
         self.tab.labels_label.setText(QCoreApplication.translate("MoleculeTab", "Labels:"))
         for i, text in enumerate((QCoreApplication.translate("MoleculeTab", "None"), QCoreApplication.translate("MoleculeTab", "Element and number"),
                                   QCoreApplication.translate("MoleculeTab", "Formal charge"), QCoreApplication.translate("MoleculeTab", "Atom name"))):
