@@ -41,6 +41,10 @@ from molforma.gui.view3d.scene import (
 )
 
 _CLICK_SLOP = 4.0  # pixels a press may travel and still count as a click
+# Interactive level of detail: while a mouse drag or the wheel turns, pans or zooms the
+# camera, a renderer may draw a cheaper picture of a large structure (see
+# GLCanvas.paintGL); the full one is drawn this long after the last such move.
+SETTLE_MS = 180
 
 
 class Canvas(Protocol):
@@ -106,6 +110,13 @@ class MoleculeView(QWidget):
         self._drag_total = np.zeros(3)
         self._hovered = ""
         self._camera_touched = False  # the person zoomed or panned since the last fit
+        # True while the camera is moved by a drag or the wheel (level of detail): the
+        # full picture follows SETTLE_MS after the last move or at the drag's end.
+        self.moving = False
+        self._settle_timer = QTimer(self)
+        self._settle_timer.setSingleShot(True)
+        self._settle_timer.setInterval(SETTLE_MS)
+        self._settle_timer.timeout.connect(self._settled)
         self.surfaces: list[Any] = []  # view3d.surfaces.Surface meshes drawn over the atoms
         # Vibration animation
         self._anim_base: np.ndarray | None = None
@@ -544,14 +555,28 @@ class MoleculeView(QWidget):
         elif self.draw_mode and buttons & Qt.MouseButton.MiddleButton:
             # The left button draws in the Add-atom tool; the middle one turns the molecule.
             self.camera.rotate(dx, dy)
-            self.canvas.update()
+            self.camera_moving()
         elif buttons & (Qt.MouseButton.RightButton | Qt.MouseButton.MiddleButton) or (
                 ev.modifiers() & Qt.KeyboardModifier.ShiftModifier):
             self.camera.pan += np.array([dx, -dy])
             self._camera_touched = True
-            self.canvas.update()
+            self.camera_moving()
         elif buttons & Qt.MouseButton.LeftButton:
             self.camera.rotate(dx, dy)
+            self.camera_moving()
+
+    def camera_moving(self) -> None:
+        """The person moves the camera (a drag or the wheel): draw the next frames at the
+        renderer's interactive level of detail until the motion settles."""
+        self.moving = True
+        self._settle_timer.start()
+        self.canvas.update()
+
+    def _settled(self) -> None:
+        """The motion ended: draw the full picture again."""
+        self._settle_timer.stop()
+        if self.moving:
+            self.moving = False
             self.canvas.update()
 
     def handle_release(self, ev: QMouseEvent) -> None:
@@ -568,6 +593,7 @@ class MoleculeView(QWidget):
         self._press = None
         self._dragging = False
         self._drag_atoms = False
+        self._settled()  # a drag of the camera ended: the full picture at once
         if band is not None and self.rubber_band is not None:
             rect, self.rubber_band = self.rubber_band, None
             self.canvas.update()
@@ -644,6 +670,7 @@ class MoleculeView(QWidget):
         steps = ev.angleDelta().y() / 120.0
         if steps:
             self.zoom_by(1.15 ** steps)
+            self.camera_moving()
 
 
 def principal_rotation(pos: np.ndarray) -> np.ndarray:

@@ -154,6 +154,35 @@ _POINT_FS = _SPHERE_FS.replace("in vec2 vCorner;\n", "flat in float vExtent;\n")
     "void main() {\n    vec2 vCorner = vec2(gl_PointCoord.x * 2.0 - 1.0,"
     " 1.0 - gl_PointCoord.y * 2.0) * vExtent;\n", 1)
 
+# The interactive level of detail (while the camera is dragged): flat round points, the
+# colour darkened towards the rim, no per-fragment sphere depth (so the rasteriser's early
+# depth test does its work) and no rings: a fraction of the full sprite's work per pixel.
+_FAST_VS = "#version 330 core\n" + _COMMON + """
+layout(location = 1) in vec3 centre;
+layout(location = 2) in float radius;
+layout(location = 3) in vec4 colour;
+layout(location = 4) in float mark;
+flat out vec4 vColour;
+void main() {
+    vec3 c = toView(centre);
+    // Marked atoms (selected, fixed, candidate) keep a tint of their ring colour.
+    vColour = mark > 0.5 ? vec4(mix(colour.rgb, vec3(1.0, 0.85, 0.0), 0.5), colour.a) : colour;
+    gl_PointSize = 2.0 * max(0.8 * radius * uScale, 1.0);
+    gl_Position = toClip(c);
+}
+"""
+
+_FAST_FS = "#version 330 core\n" + """
+flat in vec4 vColour;
+out vec4 fragColour;
+void main() {
+    vec2 p = gl_PointCoord * 2.0 - 1.0;
+    float r2 = dot(p, p);
+    if (r2 > 1.0) discard;
+    fragColour = vec4(vColour.rgb * (1.0 - 0.4 * r2), 1.0);
+}
+"""
+
 _CYL_VS = "#version 330 core\n" + _COMMON + """
 layout(location = 0) in vec2 corner;    // x: 0..1 along the bond, y: -1..1 across it
 layout(location = 1) in vec3 pStart;
@@ -223,6 +252,28 @@ BOND_LOD_PIXELS = 1.5
 # point sprites (one vertex each) instead of instanced quads.
 SPRITE_MIN_ATOMS = 20_000
 SPRITE_MAX_PIXELS = 60.0
+# A point is clipped by its centre: a sprite whose centre has left the frame would vanish
+# whole while part of its ball is still on screen. The point passes draw into a viewport
+# this many pixels larger on every side (a guard band; what falls outside the framebuffer
+# is dropped), so edge balls stay until they are fully out.
+SPRITE_GUARD_PIXELS = 48
+# While the camera is dragged (MoleculeView.moving), structures of this many atoms are
+# drawn at the interactive level of detail (_FAST_VS/_FAST_FS, no bonds); the full picture
+# follows when the drag ends. Picking never depends on the drawing (it uses the grid).
+LOD_MIN_ATOMS = 20_000
+# A software rasteriser pays per point even at one pixel (100,000 points: ~35 ms on two
+# loaded cores), so the drag draws at most about this many: every k-th atom, read from the
+# same buffers with a k-fold stride. k is a prime other than 3 (a water is three rows, a
+# stride of 3 would show the oxygens only) so small repeating units are not sampled in step.
+LOD_MAX_POINTS = 50_000
+_LOD_STRIDES = (1, 2, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71,
+                73, 79, 83, 89, 97)
+
+
+def lod_stride(n_atoms: int) -> int:
+    """The row stride of the interactive level of detail for ``n_atoms`` atoms."""
+    need = -(-n_atoms // LOD_MAX_POINTS)
+    return next((k for k in _LOD_STRIDES if k >= need), _LOD_STRIDES[-1])
 
 
 _SOFTWARE_NAMES = ("llvmpipe", "softpipe", "swrast", "swiftshader", "software")
@@ -308,6 +359,10 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self._sphere_prog: QOpenGLShaderProgram | None = None
         self._point_prog: QOpenGLShaderProgram | None = None
         self._point_vao: QOpenGLVertexArrayObject | None = None
+        self._fast_prog: QOpenGLShaderProgram | None = None
+        self._fast_vao: QOpenGLVertexArrayObject | None = None
+        self._fast_stride = 0  # the row stride self._fast_vao reads with
+        self.lod_frames = 0  # frames drawn at the interactive level of detail (benchmarks)
         self._cyl_prog: QOpenGLShaderProgram | None = None
         self._sphere_vao: QOpenGLVertexArrayObject | None = None
         self._cyl_vao: QOpenGLVertexArrayObject | None = None
@@ -342,6 +397,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
             self._f = ctx.extraFunctions()
             self._sphere_prog = _compile(_SPHERE_VS, _SPHERE_FS)
             self._point_prog = _compile(_POINT_VS, _POINT_FS)
+            self._fast_prog = _compile(_FAST_VS, _FAST_FS)
             self._cyl_prog = _compile(_CYL_VS, _CYL_FS)
             self._build_vaos()
             self._surfaces = SurfaceGL(self._f, _compile, _COMMON)
@@ -360,13 +416,14 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
             self._surfaces.free()
         for buf in self._buffers.values():
             buf.destroy()
-        for vao in (self._sphere_vao, self._cyl_vao, self._point_vao):
+        for vao in (self._sphere_vao, self._cyl_vao, self._point_vao, self._fast_vao):
             if vao is not None:
                 vao.destroy()
         self._buffers.clear()
         self._uniforms.clear()
-        self._sphere_prog = self._cyl_prog = self._point_prog = None
+        self._sphere_prog = self._cyl_prog = self._point_prog = self._fast_prog = None
         self._sphere_vao = self._cyl_vao = self._point_vao = self._surfaces = None
+        self._fast_vao = None
         self._ok = False
         self._dirty = True
         self._dirty_parts = set(_PARTS)
@@ -419,6 +476,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
                                            ("a_mark", 1)), start=1):
             self._attrib(pp, loc, buf, size, 0)
         self._point_vao.release()
+        self._fast_vao, self._fast_stride = None, 0  # made for its stride when first drawn
         self._cyl_vao = self._vao()
         upload(self._buffer("strip"), [[0, -1], [1, -1], [0, 1], [1, 1]])
         for loc, (buf, size, div) in enumerate((("strip", 2, 0), ("l_start", 3, 1),
@@ -427,6 +485,26 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
                                                 ("l_split", 1, 1))):
             self._attrib(cp, loc, buf, size, div)
         self._cyl_vao.release()
+
+    def _fast_vao_for(self, stride: int) -> QOpenGLVertexArrayObject:
+        """The level-of-detail points' vertex arrays, reading every ``stride``-th atom of
+        the atom buffers (no copy of them)."""
+        if self._fast_vao is not None and self._fast_stride == stride:
+            return self._fast_vao
+        if self._fast_vao is not None:
+            self._fast_vao.destroy()
+        fp = self._fast_prog
+        assert fp is not None
+        vao = self._vao()
+        for loc, (buf, size) in enumerate((("a_pos", 3), ("a_rad", 1), ("a_col", 4),
+                                           ("a_mark", 1)), start=1):
+            self._buffer(buf).bind()
+            fp.enableAttributeArray(loc)
+            fp.setAttributeBuffer(loc, gl.FLOAT, 0, size, 4 * size * stride)
+            self._gl().glVertexAttribDivisor(loc, 0)
+        vao.release()
+        self._fast_vao, self._fast_stride = vao, stride
+        return vao
 
     def _upload_scene(self) -> None:
         """Upload what changed since the last frame: everything after a new molecule, only
@@ -491,6 +569,30 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
             rmax = sd.cache["radius_max"] = float(sd.radius.max()) if sd.count else 0.0
         return 2.7 * rmax * float(self._view.camera.scale) <= SPRITE_MAX_PIXELS
 
+    def _interactive(self) -> bool:
+        """Whether this frame is drawn at the interactive level of detail (a large
+        structure while the camera is dragged; see :data:`LOD_MIN_ATOMS`)."""
+        return bool(getattr(self._view, "moving", False)) and self._n_atoms >= LOD_MIN_ATOMS
+
+    def _draw_points(self, prog: QOpenGLShaderProgram, vao: QOpenGLVertexArrayObject,
+                     w: float, h: float, depth: float, stride: int = 1) -> None:
+        """All atoms as point sprites of ``prog``, in a viewport with a guard band
+        (:data:`SPRITE_GUARD_PIXELS`) so that balls at the frame's edge are not clipped by
+        their centre; the camera mapping to pixels is the same."""
+        f = self._gl()
+        m = SPRITE_GUARD_PIXELS
+        dpr = float(self.devicePixelRatioF())
+        fw, fh, md = round(w * dpr), round(h * dpr), round(m * dpr)
+        f.glEnable(gl.PROGRAM_POINT_SIZE)
+        f.glViewport(-md, -md, fw + 2 * md, fh + 2 * md)
+        prog.bind()
+        self._set_uniforms(prog, w + 2 * m, h + 2 * m, depth)
+        vao.bind()
+        f.glDrawArrays(gl.POINTS, 0, (self._n_atoms - 1) // stride + 1)
+        vao.release()
+        prog.release()
+        f.glViewport(0, 0, fw, fh)
+
     def _bonds_visible(self) -> bool:
         """Whether this frame draws the bonds (see :data:`BOND_LOD_LINES`)."""
         return (self._n_segs <= BOND_LOD_LINES
@@ -535,20 +637,23 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         f.glDepthFunc(gl.LESS)
         f.glEnable(gl.BLEND)
         f.glBlendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA)
-        if self._n_segs and self._bonds_visible():
+        fast = self._interactive()
+        if fast:
+            self.lod_frames += 1
+        if self._n_segs and self._bonds_visible() and not fast:
             self._cyl_prog.bind()
             self._set_uniforms(self._cyl_prog, w, h, depth)
             self._cyl_vao.bind()
             f.glDrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, self._n_segs)
             self._cyl_vao.release()
-        if self._sprites() and self._point_prog is not None and self._point_vao is not None:
-            f.glEnable(gl.PROGRAM_POINT_SIZE)
-            self._point_prog.bind()
-            self._set_uniforms(self._point_prog, w, h, depth)
-            self._point_vao.bind()
-            f.glDrawArrays(gl.POINTS, 0, self._n_atoms)
-            self._point_vao.release()
-            self._point_prog.release()
+        sprites = self._sprites()
+        if fast and sprites and self._fast_prog is not None:
+            stride = lod_stride(self._n_atoms)
+            f.glDisable(gl.BLEND)  # opaque flat points: no read of the frame per pixel
+            self._draw_points(self._fast_prog, self._fast_vao_for(stride), w, h, depth, stride)
+            f.glEnable(gl.BLEND)
+        elif sprites and self._point_prog is not None and self._point_vao is not None:
+            self._draw_points(self._point_prog, self._point_vao, w, h, depth)
         else:
             self._sphere_prog.bind()
             self._set_uniforms(self._sphere_prog, w, h, depth)
