@@ -58,6 +58,13 @@ class AtomTableModel(QAbstractTableModel):
         """Row of an atom id (O(1) after the first call)."""
         return self._columns.row_of(atom_id)
 
+    def row_label(self, row: int) -> str:
+        """``C5``: element and 1-based row, the label measurements and atom labels show."""
+        cols = self._columns
+        if not 0 <= row < cols.count:
+            return str(row + 1)
+        return f"{cols.kind_symbols[int(cols.kinds[row])]}{row + 1}"
+
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
         """Number of atoms."""
         return 0 if parent.isValid() else self._columns.count
@@ -69,10 +76,20 @@ class AtomTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Translated column titles."""
+        if orientation == Qt.Orientation.Vertical:
+            # The row's label, as measurements, atom labels and messages name the atom
+            # (element and row number: C5); the ID column keeps the stable id tools use.
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.row_label(section)
+            if role == Qt.ItemDataRole.ToolTipRole and 0 <= section < self._columns.count:
+                return self.tr("%1, atom id %2").replace("%1", self.row_label(section)).replace(
+                    "%2", self.atom_id(section))
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole and section == 0:
+            return self.tr("The atom's stable id (what files and MCP tools name); the row "
+                           "header is the label measurements use")
         if role != Qt.ItemDataRole.DisplayRole:
             return None
-        if orientation == Qt.Orientation.Vertical:
-            return str(section + 1)
         titles = (self.tr("ID"), self.tr("Element"), self.tr("X (Å)"), self.tr("Y (Å)"),
                   self.tr("Z (Å)"), self.tr("Fixed"))
         return titles[section]
@@ -97,6 +114,9 @@ class AtomTableModel(QAbstractTableModel):
             if key == "element":
                 return cols.kind_symbols[int(cols.kinds[row])]
             return str(cols.ids[row])
+        if role == Qt.ItemDataRole.ToolTipRole and key == "id":
+            return self.tr("%1, atom id %2").replace("%1", self.row_label(row)).replace(
+                "%2", str(cols.ids[row]))
         if role == Qt.ItemDataRole.TextAlignmentRole and key in ("x", "y", "z"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
