@@ -273,7 +273,7 @@ def rotation_fps(report: Report, n: int, rounds: int) -> None:
                       "(seconds per frame)", drag, label="OpenGL draw + glFinish during the drag",
                       target="≥ 30 fps", met=fps >= 30, note=f"{fps:.0f} fps median "
                       f"({1 / drag.time.max:.0f}–{1 / drag.time.min:.0f}); {lod} of "
-                      f"{20 * rounds} frames at the interactive level of detail (flat points, "
+                      f"{(20 + 3) * rounds} drag frames (3 warm-up each) at the interactive level of detail (flat points, "
                       "no bonds; the full picture when the drag ends)")
     sfps = 1 / still.time.median
     report.add_single(f"full_frame_{n}", f"OpenGL full picture (after the drag), {n:,} atoms "

@@ -1,0 +1,69 @@
+"""The 3D view's interactive level of detail: a drag or the wheel marks the view as
+moving (the OpenGL canvas then draws a cheaper picture of a large structure), the end of
+the drag or a short pause brings the full picture back, and picking stays exact while
+moving (it uses the grid over the positions, never the drawing)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent, QWheelEvent
+
+from molforma.gui.view3d.base import SETTLE_MS, MoleculeView
+from molforma.gui.view3d.opengl import LOD_MAX_POINTS, lod_stride
+from molforma.gui.view3d.scene import pick
+from tests.gui.test_large_structure_view import _brute_force, lattice
+
+LEFT, NONE = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
+
+
+def _mouse(kind: QEvent.Type, x: float, button: Qt.MouseButton, buttons: Any) -> QMouseEvent:
+    at = QPointF(x, 200.0)
+    return QMouseEvent(kind, at, at, button, buttons, Qt.KeyboardModifier.NoModifier)
+
+
+def test_a_drag_moves_the_view_at_low_detail_and_its_end_restores_the_full_picture(
+        qtbot: Any) -> None:
+    v = MoleculeView("painter")
+    qtbot.addWidget(v)
+    v.resize(600, 400)
+    v.set_molecule(lattice(30_000), [])
+    rot = np.array(v.camera.rot)
+    assert not v.moving
+    v.handle_press(_mouse(QEvent.Type.MouseButtonPress, 100, LEFT, LEFT))
+    for x in (110, 130, 160):
+        v.handle_move(_mouse(QEvent.Type.MouseMove, x, NONE, LEFT))
+        assert v.moving  # drawn at the interactive level of detail
+    assert not np.allclose(rot, v.camera.rot)  # the drag turned the molecule
+    # Picking while moving is the exact answer (the grid, not the drawing).
+    w, h = v._size()
+    for x, y in ((300.0, 200.0), (280.0, 190.0), (50.0, 50.0)):
+        assert pick(v.scene, v.camera, x, y, w, h) == _brute_force(v, x, y)
+    v.handle_release(_mouse(QEvent.Type.MouseButtonRelease, 160, LEFT, NONE))
+    assert not v.moving  # the full picture as soon as the drag ends
+
+
+def test_the_wheel_moves_the_view_until_a_short_pause(qtbot: Any) -> None:
+    v = MoleculeView("painter")
+    qtbot.addWidget(v)
+    v.resize(600, 400)
+    v.set_molecule(lattice(1000), [])
+    scale = v.camera.scale
+    wheel = QWheelEvent(QPointF(300, 200), QPointF(300, 200), QPoint(0, 0), QPoint(0, 120),
+                        NONE, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+                        False)
+    v.handle_wheel(wheel)
+    assert v.camera.scale > scale
+    assert v.moving
+    qtbot.waitUntil(lambda: not v.moving, timeout=SETTLE_MS * 20)
+
+
+def test_the_drag_draws_at_most_about_lod_max_points_with_a_stride_not_in_step_with_waters(
+        ) -> None:
+    assert lod_stride(10_000) == 1
+    for n in (100_000, 250_000, 1_000_000, 3_000_000):
+        k = lod_stride(n)
+        assert k % 3 != 0  # a water box keeps its hydrogens and oxygens alike
+        assert (n - 1) // k + 1 <= LOD_MAX_POINTS * 1.01 or k == 97
