@@ -41,7 +41,7 @@ G1_SOURCES = [
     "molforma/gui/widgets/coordinate_table.py", "molforma/gui/widgets/property_panel.py",
     "molforma/gui/widgets/parts_palette.py", "molforma/gui/widgets/structure_choice.py",
     "molforma/gui/widgets/constraint_editor.py", "molforma/file_formats.py",
-    "molforma/gui/widgets/residue_selection.py",
+    "molforma/gui/widgets/residue_selection.py", "molforma/gui/widgets/sdf_record_chooser.py",
 ]
 PANEL_SOURCES = [
     "molforma/gui/widgets/calculation_panel.py", "molforma/gui/widgets/execution_panel.py",

@@ -4,6 +4,14 @@
 <context>
     <name>AtomTableModel</name>
     <message>
+        <source>%1, atom id %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The atom&apos;s stable id (what files and MCP tools name); the row header is the label measurements use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>ID</source>
         <translation>ID</translation>
     </message>
@@ -1163,6 +1171,30 @@
     <message>
         <source>Record (of %1):</source>
         <translation>レコード（全 %1 件中）:</translation>
+    </message>
+    <message>
+        <source>(no title)</source>
+        <translation>（タイトルなし）</translation>
+    </message>
+    <message>
+        <source>%1. %2 — %3, %4 atoms</source>
+        <translation>%1. %2 — %3、原子 %4 個</translation>
+    </message>
+    <message>
+        <source>The records of the file: title, formula and atom count; choose the one to read</source>
+        <translation>ファイル内のレコード（タイトル、組成式、原子数）。読み込むものを選んでください</translation>
+    </message>
+    <message>
+        <source>SD field</source>
+        <translation>SD フィールド</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>値</translation>
+    </message>
+    <message>
+        <source>The SD data fields of the chosen record</source>
+        <translation>選んだレコードの SD データフィールド</translation>
     </message>
 </context>
 <context>

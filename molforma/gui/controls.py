@@ -387,6 +387,7 @@ CONTROLS: tuple[Control, ...] = (
     Control("messageBoxButton*", B, "the answer to MolForma's question", dialog="messageBox"),
     Control("structureFrame", S, "the model or frame to read", dialog="structureChoiceDialog"),
     Control("structureAltloc", C, "the alternate location", dialog="structureChoiceDialog"),
+    Control("sdfRecordList", Kind.LIST, "the SDF record to read", dialog="structureChoiceDialog"),
     Control("structureChoiceOk", B, "reads the structure", dialog="structureChoiceDialog"),
     Control("structureChoiceCancel", B, "reads nothing", dialog="structureChoiceDialog"),
 )

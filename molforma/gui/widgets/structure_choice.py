@@ -28,7 +28,8 @@ class StructureChoiceDialog(QDialog):
     """Frame/model number (1-based on screen) and, for PDB, the alternate location."""
 
     def __init__(self, parent: QWidget | None, count: int, altlocs: list[str] | None = None,
-                 *, pdb: bool = False, unit: str | None = None) -> None:
+                 *, pdb: bool = False, unit: str | None = None,
+                 records: list[dict[str, Any]] | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("structureChoiceDialog")
         self._unit = unit or ("model" if pdb else "frame")
@@ -38,6 +39,12 @@ class StructureChoiceDialog(QDialog):
         self.frame.setObjectName("structureFrame")
         self.frame.setRange(1, max(count, 1))
         form.addRow(self.frame_label, self.frame)
+        self.records_panel = None
+        if records:  # an SDF's records by title, formula, atom count, with their SD data
+            from molforma.gui.widgets.sdf_record_chooser import SdfRecordPanel
+
+            self.records_panel = SdfRecordPanel(self, records, self.frame)
+            form.addRow(self.records_panel)
         self.altloc_label = QLabel(self)
         self.altloc = QComboBox(self)
         self.altloc.setObjectName("structureAltloc")
@@ -67,6 +74,8 @@ class StructureChoiceDialog(QDialog):
         self.frame_label.setText(label.replace("%1", str(self._count)))
         self.altloc_label.setText(self.tr("Alternate location:"))
         self.altloc.setItemText(0, self.tr("highest occupancy"))
+        if getattr(self, "records_panel", None) is not None:
+            self.records_panel.retranslate()
 
     def changeEvent(self, ev: QEvent) -> None:
         """Retranslate on a language change."""
@@ -109,7 +118,10 @@ def read_with_choices(parent: QWidget | None, path: str) -> Any | None:
         frames = int(getattr(loaded, "frame_count", 1))
         if frames > 1 and path.lower().endswith((".sdf", ".sd")):
             # An SDF gives its first record unless asked: let the person pick one.
-            dlg = StructureChoiceDialog(parent, frames, unit="record")
+            from molforma.formats.sdf_records import sdf_records
+
+            dlg = StructureChoiceDialog(parent, frames, unit="record",
+                                        records=sdf_records(read_text_limited(path)))
             if not dialogs.run_dialog(dlg):
                 return None
             return read_file(path, None, frame=dlg.values()[0])
