@@ -995,7 +995,7 @@
     <name>MoleculeView</name>
     <message>
         <source>%1 atoms: drawn as dots without bonds (no OpenGL)</source>
-        <translation type="unfinished"></translation>
+        <translation>原子 %1 個：OpenGL がないため、結合なしの点で表示しています</translation>
     </message>
 </context>
 <context>
