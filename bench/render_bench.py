@@ -480,7 +480,8 @@ def main(argv: list[str] | None = None) -> int:
         renderer = GL.glGetString(GL.GL_RENDERER).decode()
         ctx.doneCurrent()
     report = Report("render_bench", "python bench/render_bench.py "
-                    f"--sizes {' '.join(map(str, args.sizes))} --starts {args.starts}",
+                    f"--sizes {' '.join(map(str, args.sizes))} --starts {args.starts}"
+                    + (" --large" if args.large else ""),
                     notes=[f"render_bench: {app.platformName()}, OpenGL "
                            f"{renderer if gl_ok else 'not available'}, {WIDTH}×{HEIGHT} pixels"])
     print(f"platform {app.platformName()}, OpenGL: {renderer if gl_ok else 'not available'}, "
