@@ -12,6 +12,7 @@ Usage (OpenGL under Xvfb, as the other screenshots; MOLFORMA_LANGUAGE picks the 
     ... scripts/feature_screenshots.py scan OUTPUT.out OUT.png
     ... scripts/feature_screenshots.py scan_setup FILE.xyz OUT.png
     ... scripts/feature_screenshots.py excited OUTPUT.out OUT.png
+    ... scripts/feature_screenshots.py qm_region PROTEIN_LIGAND.pdb OUT.png
 
 ``orbital`` opens the MOLDEN file in the Results tab and draws its HOMO; ``measurement``
 opens a structure, keeps an angle and a distance and shows atom labels; ``vibration``
@@ -24,7 +25,10 @@ in the middle of the next drag, with the bond being drawn and the hint under the
 ``scan`` opens a relaxed scan's output and shows its energy profile and points (the
 staggered minimum chosen); ``scan_setup`` opens ethane and sets a scan of an H-C-C-H
 dihedral from the geometry editor ("Scan this coordinate"); ``excited`` opens a TDDFT/CIS
-output and shows the UV-Vis spectrum with the table of roots under it.
+output and shows the UV-Vis spectrum with the table of roots under it. ``qm_region``
+opens a protein–ligand PDB (``python tests/protein_ligand.py > complex.pdb``), selects the
+ligand (LIG) and everything within 6 Å of it (whole residues) with the "Residues and QM
+region" group, extracts the capped region and shows it with its link hydrogens selected.
 """
 
 from __future__ import annotations
@@ -169,6 +173,31 @@ def _drawing(window: Any, _source: str) -> None:
     tab.draw_hint.setText(hint)
 
 
+def _qm_region(window: Any, source: str) -> None:
+    from PySide6.QtWidgets import QScrollArea
+
+    window.open_path(source)
+    window.show_tab("molecule")
+    tab = window.molecule_tab
+    part = tab.residue_selection
+    atoms = window.ctx.document.project["document"]["atoms"]
+    before = {a["id"] for a in atoms}
+    part.selecting.set_selection([a["id"] for a in atoms if a.get("residueName") == "LIG"])
+    part.radius.setValue(6.0)
+    part.fix_caps.setChecked(True)
+    part.select_within()
+    part.extract_region()
+    window.show_tab("molecule")
+    tab.view.fit()
+    caps = [a["id"] for a in window.ctx.document.project["document"]["atoms"]
+            if a["id"] not in before]
+    part.selecting.set_selection(caps)  # the link hydrogens, highlighted
+    tab.labels_combo.setCurrentIndex(tab.labels_combo.findData("element_index"))
+    side = window.findChild(QScrollArea, "moleculeSideScroll")
+    if side is not None:
+        side.ensureWidgetVisible(part.box)
+
+
 def _excited(window: Any, source: str) -> None:
     panel = window.panels["results"]
     handle = panel.open_path(source)
@@ -197,7 +226,8 @@ def main(argv: list[str]) -> int:
     make = {"orbital": _orbital, "measurement": _measurement, "vibration": _vibration,
             "spin": lambda w, s: _density(w, s, "spin"),
             "esp": lambda w, s: _density(w, s, "esp"), "drawing": _drawing,
-            "scan": _scan, "scan_setup": _scan_setup, "excited": _excited}[kind]
+            "scan": _scan, "scan_setup": _scan_setup, "excited": _excited,
+            "qm_region": _qm_region}[kind]
     make(window, str(Path(source).resolve()))
     _wait(800)
     ok = window.grab().save(out, "PNG")

@@ -1385,5 +1385,9 @@
         <source>Confirm</source>
         <translation>確定</translation>
     </message>
+    <message>
+        <source>Extract QM region</source>
+        <translation>QM 領域の切り出し</translation>
+    </message>
 </context>
 </TS>

@@ -67,6 +67,7 @@ STEP_NAMES = (
     QT_TRANSLATE_NOOP("steps", "Set molecule"),
     QT_TRANSLATE_NOOP("steps", "Load project"),
     QT_TRANSLATE_NOOP("steps", "Confirm"),
+    QT_TRANSLATE_NOOP("steps", "Extract QM region"),
 )
 
 
