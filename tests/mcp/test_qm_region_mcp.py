@@ -71,3 +71,26 @@ def test_keep_refusals_change_nothing(server: Any) -> None:
                                        "keep": {"residues": ["LIG"], "within": 500}})
     assert far["isError"] and far["structuredContent"]["code"] == "invalid_arguments"
     assert server.doc()[1] == rev
+
+
+def test_qm_region_through_the_window_tools(spawn: Any) -> None:
+    """--mcp-gui: the residue group's declared controls driven by ui_* tools."""
+    from tests.mcp.conftest import GUI_ENV, run_window_command
+
+    server = spawn(env=GUI_ENV, flag="--mcp-gui")
+    doc_id, _rev = _open(server)
+    before, _ = _atoms(server, doc_id)
+    ligand = [a["id"] for a in before if a.get("residueName") == "LIG"]
+    for tool, args in (("ui_select", {"target": "moleculeView", "atomIds": ligand[:1]}),
+                       ("ui_activate", {"target": "selectResiduesButton"}),
+                       ("ui_set_value", {"target": "selectWithinRadiusSpin", "value": 4.0}),
+                       ("ui_activate", {"target": "selectWithinButton"}),
+                       ("ui_activate", {"target": "extractQmRegionButton"})):
+        rec = run_window_command(server, tool, args)
+        assert rec["status"] == "done", (tool, rec)
+    region, doc = _atoms(server, doc_id)
+    assert set(ligand) < {a["id"] for a in region} and len(region) < len(before)
+    caps = [a for a in region if a.get("name") == "HL"]
+    kept = {a["id"] for a in region} - {a["id"] for a in caps}
+    mask = np.isin([a["id"] for a in before], sorted(kept))
+    assert caps and doc["charge"] == int(np.array(formal_charges())[mask].sum())
