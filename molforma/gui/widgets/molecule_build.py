@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QSize
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -107,11 +108,9 @@ def build_tool_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *, 
     for key in LABEL_MODES:
         tab.labels_combo.addItem(key, key)
     tab.labels_combo.currentIndexChanged.connect(lambda _i: geometry._update_overlay())
-    # The toolbar must fit a 1280-pixel screen: the combo need not be as wide as its
-    # longest entry (the popup list still is).
-    tab.labels_combo.setSizeAdjustPolicy(
-        QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    tab.labels_combo.setMinimumContentsLength(9)
+    # As wide as its longest entry: a shorter combo showed "Element and nu" (the toolbar
+    # still fits 1280 pixels in both languages, see test_layout_geometry).
+    tab.labels_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
     bar.addWidget(tab.labels_combo)
     bar.addSpacing(12)
     # Undo, Redo, Confirm, Cancel and Load are the window's actions (use_actions).
@@ -177,12 +176,27 @@ def build_smiles_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *
 
 
 
+class SideScroll(QScrollArea):
+    """A column that scrolls down, never sideways: at least as wide as its content's
+    minimum plus the vertical scroll bar (else the bar covered the right edge and a
+    horizontal one appeared)."""
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        hint = super().minimumSizeHint()
+        content = self.widget()
+        if content is None:
+            return hint
+        need = (content.minimumSizeHint().width() + 2 * self.frameWidth()
+                + self.verticalScrollBar().sizeHint().width())
+        return QSize(max(hint.width(), need), hint.height())
+
+
 def build_side_column(tab: MoleculeTabHost, body: QSplitter, *, edits: AtomEdits,
                       selecting: AtomSelection, geometry: GeometryEditor) -> None:
     """The candidate, measurement, geometry editor, constraints and properties column."""
     # The side column scrolls rather than sets the tab's minimum height: with the
     # geometry editor and the constraint controls it is taller than an 800-pixel screen.
-    side_scroll = QScrollArea(body)
+    side_scroll = SideScroll(body)
     side_scroll.setObjectName("moleculeSideScroll")
     side_scroll.setWidgetResizable(True)
     side_scroll.setFrameShape(QFrame.Shape.NoFrame)

@@ -285,12 +285,15 @@ class MoleculeTab(QWidget):
         # Undo, Redo, Confirm, Cancel and Load are enabled by their actions (the window's
         # update_actions); the tab only words the buttons.
         undo_text, redo_text = history_texts(doc)
-        # Step names can be long ("Undo Open 2-methylpropan-1-ol.mol2"): the buttons show
-        # them shortened so the toolbar keeps its width, the tooltips in full.
-        for button, text, keys in ((self.undo_button, undo_text, " (Ctrl+Z)"),
-                                   (self.redo_button, redo_text, " (Ctrl+Y, Ctrl+Shift+Z)")):
-            _label(button, button.fontMetrics().elidedText(
-                text, Qt.TextElideMode.ElideRight, HISTORY_BUTTON_WIDTH), text + keys)
+        # Step names can be long ("Undo Open 2-methylpropan-1-ol.mol2"): a name that does
+        # not fit the button's width leaves the button a plain "Undo" (a cut "Undo Set
+        # intern…" read as a clipped label), the tooltip and the Edit menu name it in full.
+        plain = history_texts(None)
+        for button, text, keys, short in (
+                (self.undo_button, undo_text, " (Ctrl+Z)", plain[0]),
+                (self.redo_button, redo_text, " (Ctrl+Y, Ctrl+Shift+Z)", plain[1])):
+            fits = button.fontMetrics().horizontalAdvance(text) <= HISTORY_BUTTON_WIDTH
+            _label(button, text if fits else short, text + keys)
         self.smiles_button.setEnabled(not busy and cand is None)
         self.cleanup_button.setEnabled(not busy and cand is None and len(atoms_of(doc.project)) > 0)
         self.hydrogens_button.setEnabled(not busy and cand is None

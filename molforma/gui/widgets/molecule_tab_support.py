@@ -81,6 +81,8 @@ def history_texts(doc: Any) -> tuple[str, str]:
     "Undo" / "Redo" when there is none."""
     undo = QCoreApplication.translate("MoleculeTab", "Undo")
     redo = QCoreApplication.translate("MoleculeTab", "Redo")
+    if doc is None:  # the plain words
+        return undo, redo
     labels = doc.undo_labels
     redo_labels = doc.redo_labels
     if labels and doc.can_undo:

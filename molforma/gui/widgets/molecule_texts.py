@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QScrollArea, QStyle
 
 from molforma.gui.widgets.molecule_tab_support import (
     MoleculeTabHost,
@@ -56,6 +57,11 @@ class MoleculeTabTexts:
         self.tab.palette_toggle.setToolTip(QCoreApplication.translate("MoleculeTab", "Show or hide the periodic table, fragments "
                                                "and ligands (F9)"))
         self.tab.select_button.setText(QCoreApplication.translate("MoleculeTab", "Selection"))
+        # Its menu arrow is drawn in the button's corner, which the tool button's own size
+        # leaves out: without the room the arrow sat on the text ("選択範囲" under it).
+        button = self.tab.select_button
+        button.setMinimumWidth(button.sizeHint().width() + button.style().pixelMetric(
+            QStyle.PixelMetric.PM_MenuButtonIndicator, None, button))
         self.tab.select_button.setToolTip(QCoreApplication.translate("MoleculeTab", "Select all, none, the inverse, whole "
                                               "fragments or every atom of an element"))
         texts = {"selectAllAtomsAction": QCoreApplication.translate("MoleculeTab", "All atoms"),
@@ -120,6 +126,9 @@ class MoleculeTabTexts:
         _label(self.tab.cancel_button, QCoreApplication.translate("MoleculeTab", "Cancel"),
                QCoreApplication.translate("MoleculeTab", "Drop the candidate; nothing changes"))
         self.tab.table.atom_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, 5)
+        side = self.tab.findChild(QScrollArea, "moleculeSideScroll")
+        if side is not None:
+            side.updateGeometry()  # its minimum follows the new texts' widths
         self.tab.properties.retranslate()
         if self.tab._palette is not None:
             self.tab._palette.retranslate()
