@@ -17,16 +17,14 @@ window and MCP run, on a fresh document:
    (``app.qm_region.extract_qm_region``, one undo step);
 3. generate the NWChem input of the region (``app.document_files.export_document``).
 
-Repeats alternate the order of nothing else (one candidate): stages are timed within each
-repeat and reported as medians with min/max, with the region's atom count, caps and
-charge, to ``bench/results/qm_region_bench.json``.
+Stages are timed within each repeat (the three stages interleaved, repeat after repeat)
+and reported as medians with min/max through ``bench/harness.py``, with the region's
+atom count, caps and charge, to ``bench/results/qm_region_bench.json``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import statistics
 import sys
 import tempfile
 import time
@@ -38,6 +36,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from harness import Report, Side, add_output_argument  # noqa: E402
 
 from molforma.app import document_files  # noqa: E402
 from molforma.app.actor import Actor  # noqa: E402
@@ -138,7 +139,7 @@ def main() -> None:
     ap.add_argument("--atoms", type=int, default=50_000)
     ap.add_argument("--radius", type=float, default=6.0)
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    add_output_argument(ap)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "protein.pdb"
@@ -147,20 +148,22 @@ def main() -> None:
                     if ln.startswith(("ATOM", "HETATM")))
         run_once(path, args.radius)  # warm-up (imports, RDKit)
         runs = [run_once(path, args.radius) for _ in range(args.repeat)]
-    stages = {}
-    for key in ("open", "extract", "input", "total"):
-        values = [r[key] for r in runs]
-        stages[key] = {"median": statistics.median(values), "min": min(values),
-                       "max": max(values)}
-    result = {"bench": "qm_region_bench", "protein_atoms": count, "radius": args.radius,
-              "repeat": args.repeat, "seconds": stages, "region_atoms": runs[0]["atoms"],
-              "caps": runs[0]["caps"], "charge": runs[0]["charge"]}
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "qm_region_bench.json").write_text(json.dumps(result, indent=1) + "\n")
-    for key, s in stages.items():
-        print(f"{key:8s} median {s['median']:.3f} s (min {s['min']:.3f}, max {s['max']:.3f})")
-    print(f"protein {count} atoms -> region {result['region_atoms']} atoms "
-          f"({result['caps']} caps, charge {result['charge']})")
+    first = runs[0]
+    region = (f"region {first['atoms']} atoms ({first['caps']} link H, charge "
+              f"{first['charge']})")
+    report = Report("qm_region_bench",
+                    f"python bench/qm_region_bench.py --atoms {args.atoms} "
+                    f"--radius {args.radius:g} --repeat {args.repeat}")
+    for key, what in (
+            ("open", f"QM region: open a {count:,}-atom protein PDB"),
+            ("extract", f"QM region: ligand + within {args.radius:g} Å (whole residues), "
+                        "extract, cap, charge"),
+            ("input", "QM region: NWChem input of the region"),
+            ("total", "QM region: open → runnable NWChem input")):
+        side = Side(seconds=[r[key] for r in runs])
+        report.add_single(key, what, side, label="MolForma",
+                          note=region if key == "total" else "")
+    report.write(args.out)
 
 
 if __name__ == "__main__":
