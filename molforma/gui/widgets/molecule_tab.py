@@ -90,6 +90,7 @@ class MoleculeTab(QWidget):
     select_menu: QMenu
     _select_actions: dict[str, QAction]
     select_element_menu: QMenu
+    residue_selection: Any  # residue_selection.ResidueSelection (residues, QM region)
     labels_label: QLabel
     labels_combo: QComboBox
     undo_button: QToolButton

@@ -74,8 +74,9 @@ class StructureChoiceDialog(QDialog):
         self.frame_label.setText(label.replace("%1", str(self._count)))
         self.altloc_label.setText(self.tr("Alternate location:"))
         self.altloc.setItemText(0, self.tr("highest occupancy"))
-        if getattr(self, "records_panel", None) is not None:
-            self.records_panel.retranslate()
+        panel = getattr(self, "records_panel", None)  # None until built, or not an SDF
+        if panel is not None:
+            panel.retranslate()
 
     def changeEvent(self, ev: QEvent) -> None:
         """Retranslate on a language change."""
