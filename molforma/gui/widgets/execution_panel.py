@@ -239,6 +239,9 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.progress_label = QLabel(host)
         self.progress_label.setObjectName("progressLabel")
+        # "Status: running · SCF iteration 12 · energy -76.02676 Eh" wraps rather than
+        # widens the form past the tab (Browse buttons and the bar were cut off).
+        self.progress_label.setWordWrap(True)
         self.progress_bar = QProgressBar(host)
         self.progress_bar.setObjectName("jobProgressBar")
         self.progress_bar.setRange(0, 1)
@@ -249,10 +252,10 @@ class ExecutionPanel(Retranslatable, QWidget):
             "the advanced settings (else NWChem's default)")))
         self._progress_limits: dict[str, Any] = {"kind": "scf", "maximum": 30}
         outer.addWidget(self.status_label)
-        progress_row = QHBoxLayout()
-        progress_row.addWidget(self.progress_label, 1)
-        progress_row.addWidget(self.progress_bar)
-        outer.addLayout(progress_row)
+        # The bar on a row of its own, as wide as the form: beside the progress line it
+        # was squeezed until its "SCF cycle 2 of 30" no longer fitted.
+        outer.addWidget(self.progress_label)
+        outer.addWidget(self.progress_bar)
         outer.addStretch(1)
 
     def _build_output(self) -> QSplitter:

@@ -120,10 +120,13 @@ class ResultsPanel(Retranslatable, QWidget):
         main.addWidget(left)
         main.addWidget(center)
         main.addWidget(right)
-        main.setStretchFactor(0, 1)
-        main.setStretchFactor(1, 2)
-        main.setStretchFactor(2, 2)
-        main.setSizes([280, 420, 480])
+        # The files and summary column keeps room for its text (at 1280 pixels it was
+        # ~100 px, the summary wrapping word by word and the file names only "…").
+        main.setStretchFactor(0, 2)
+        main.setStretchFactor(1, 3)
+        main.setStretchFactor(2, 3)
+        main.setCollapsible(0, False)
+        main.setSizes([340, 420, 480])
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(main, 1)
@@ -156,12 +159,22 @@ class ResultsPanel(Retranslatable, QWidget):
         self.file_list = QTreeWidget(self)
         self.file_list.setObjectName("resultsFileList")
         self.bind_text(lambda: self.file_list.setHeaderLabels([self.tr("File"), self.tr("Kind")]))
-        self.file_list.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # Names shortened in the middle keep what tells files apart (the start and the
+        # ending: "methane_b3…autosym.out"); the tooltip holds the full path.
+        self.file_list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = self.file_list.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.file_list.currentItemChanged.connect(self.loading._file_chosen)
         self.summary = QPlainTextEdit(self)
         self.summary.setObjectName("resultsSummary")
         self.summary.setReadOnly(True)
         self.summary.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        # Room for a summary line of 38 characters beside the scroll bar.
+        self.summary.setMinimumWidth(self.summary.fontMetrics().averageCharWidth() * 38
+                                     + self.summary.verticalScrollBar().sizeHint().width()
+                                     + 2 * self.summary.frameWidth() + 4)
         left = QSplitter(Qt.Orientation.Vertical, self)
         left.setObjectName("resultsLeftSplitter")
         left.addWidget(self.file_list)

@@ -56,6 +56,8 @@ class ResultsSummary:
                 item = QTreeWidgetItem(self.panel.file_list,
                                        [entry.name, kind_names.get(entry.kind, entry.kind)])
             item.setData(0, PATH_ROLE, entry.path)
+            # The whole path: the name may be shortened in the middle to fit the column.
+            item.setToolTip(0, str(entry.path))
             if entry.path in current_paths:
                 self.panel.file_list.setCurrentItem(item)
         if groups is not None:
