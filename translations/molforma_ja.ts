@@ -5,11 +5,11 @@
     <name>AtomTableModel</name>
     <message>
         <source>%1, atom id %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1、原子ID %2</translation>
     </message>
     <message>
         <source>The atom&apos;s stable id (what files and MCP tools name); the row header is the label measurements use</source>
-        <translation type="unfinished"></translation>
+        <translation>原子の固定ID(ファイルと MCP ツールが使う名前)。行見出しは測定が使うラベルです</translation>
     </message>
     <message>
         <source>ID</source>

@@ -78,3 +78,18 @@ def test_measurement_values_are_not_drawn_over_atom_labels(make_main_window: Any
             assert not any(v.intersects(lab) for lab in labels), (zoom, v, labels)
         for i, v in enumerate(values):
             assert not any(v.intersects(o) for o in values[i + 1:]), (zoom, values)
+
+
+def test_the_label_and_id_tooltip_is_japanese_in_japanese(make_main_window: Any) -> None:
+    from molforma.gui.app import set_language
+
+    win = _window(make_main_window)
+    model = win.molecule_tab.table.atom_model
+    set_language("ja", win.ctx)
+    try:
+        row = model.row_of("a5")
+        assert model.data(model.index(row, 0), Qt.ItemDataRole.ToolTipRole) == "O3、原子ID a5"
+        assert "行見出し" in model.headerData(0, Qt.Orientation.Horizontal,
+                                             Qt.ItemDataRole.ToolTipRole)
+    finally:
+        set_language("en", win.ctx)
