@@ -367,8 +367,12 @@ def read_sdf(text: str, frame: int | None = None) -> Structure:
     if mult is None:
         mult = radical_multiplicity(atoms)
     title = mol.GetProp("_Name").strip() if mol.HasProp("_Name") else ""
+    # the record's SD data fields (MolForma's own ones aside) stay with the molecule
+    data = {k: str(mol.GetProp(k)) for k in mol.GetPropNames()
+            if k != _MULT_PROP and not k.startswith("atom.")}
     return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=_total_charge(atoms),
-                     multiplicity=mult, frame_count=len(records))
+                     multiplicity=mult, frame_count=len(records),
+                     info={"sdData": data} if data else {})
 
 
 def _mol_of(project: Mapping[str, Any]) -> tuple[Chem.Mol, list[dict[str, Any]]]:
@@ -448,6 +452,11 @@ def write_sdf(project: Mapping[str, Any]) -> str:
     if any(a.get("name") for a in atoms):
         Chem.CreateAtomStringPropertyList(mol, _NAME_PROP, missingValueMarker=_MISSING)
     mol.SetProp(_MULT_PROP, str(int(project["document"].get("multiplicity", 1) or 1)))
+    data = project["document"].get("sdData")
+    if isinstance(data, Mapping):  # the SD data fields the molecule was read with
+        for key, value in data.items():
+            if str(key) and str(key) != _MULT_PROP:
+                mol.SetProp(str(key), str(value))
     out = io.StringIO()
     with quiet():
         writer = Chem.SDWriter(out)

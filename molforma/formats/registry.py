@@ -307,6 +307,11 @@ def _finish(work: Project, s: Structure, atoms: Any, bonds: Any, start: int,
     doc["nextAtomId"] = start + len(atoms)
     # A structure replaces the molecule, so it never keeps the old molecule's title.
     doc["title"] = s.title if s.title is not None else ""
+    # An SDF record's data fields belong to that molecule: a new structure drops the old.
+    if s.info.get("sdData"):
+        doc["sdData"] = dict(s.info["sdData"])
+    else:
+        doc.pop("sdData", None)
     if s.charge is not None:
         doc["charge"] = int(s.charge)
     if s.multiplicity is not None:
