@@ -1,7 +1,7 @@
 """Structures of a result kept compactly and made into models when asked for (no Qt).
 
 A long optimisation or trajectory prints thousands of geometries; as pydantic
-:class:`~molforma.results.model.Structure` models with lists of Python floats each
+:class:`~molforma.results.structure.Structure` models with lists of Python floats each
 atom costs about 200 bytes. :class:`FrameStore` keeps each frame's coordinates as one
 ``array('d')`` (24 bytes an atom), shares the element list between frames of the same
 composition, and builds a ``Structure`` only for the frame asked for, so memory grows
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from typing import overload
 
-from molforma.results.model import Structure
+from molforma.results.structure import Structure
 
 
 class FrameStore(Sequence[Structure]):

@@ -16,8 +16,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     PlainSerializer,
     PrivateAttr,
@@ -26,6 +24,9 @@ from pydantic import (
 )
 
 from molforma.formula import hill_formula
+from molforma.results.frames import FrameStore
+from molforma.results.structure import ResultsBaseModel as _Model
+from molforma.results.structure import Structure as Structure
 
 if TYPE_CHECKING:  # numpy is imported only by code that makes displacement arrays
     import numpy as np
@@ -39,10 +40,6 @@ HARTREE_TO_EV = 27.211386245988  # CODATA 2018
 HARTREE_TO_KCAL = 627.5094740631
 EV_NM = 1239.84198  # hc in eV nm
 SIGNIFICANT_IMAGINARY_CM1 = -10.0  # SPEC.md section 6: "significant" = frequency < -10 cm-1
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class EnergyPoint(_Model):
@@ -230,18 +227,6 @@ class Polarizability(_Model):
     level: str | None = Field(None, description="Density used: scf or dft (also after MP2/CC).")
 
 
-class Structure(_Model):
-    """One geometry: an input orientation, an optimisation step, a frame or the final one."""
-
-    index: int = Field(description="0-based position in the structures list.")
-    label: str = Field(description="'input', 'step N', 'final', 'frame N', 'reference', ...")
-    step: int | None = Field(None, description="Optimisation step number, when one.")
-    energy: float | None = Field(None, description="Energy in hartree, when known.")
-    comment: str | None = Field(None, description="The XYZ comment line, when one.")
-    symbols: list[str] = Field(description="Element symbols, one per atom.")
-    coordinates: list[list[float]] = Field(description="Cartesian coordinates in Angstrom.")
-
-
 class Mode(_Model):
     """One vibrational mode (0-based index, projected frequency)."""
 
@@ -348,8 +333,6 @@ class Summary(_Model):
 
 
 def _keep_frame_store(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    from molforma.results.frames import FrameStore  # it builds Structure models
-
     return value if isinstance(value, FrameStore) else handler(value)
 
 
