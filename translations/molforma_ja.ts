@@ -763,6 +763,22 @@
         <translation>この元素の原子をすべて選択</translation>
     </message>
     <message>
+        <source>Select residue %1</source>
+        <translation>残基 %1 を選択</translation>
+    </message>
+    <message>
+        <source>Select every atom of this atom&apos;s residue</source>
+        <translation>この原子の残基の原子をすべて選択します</translation>
+    </message>
+    <message>
+        <source>Select chain %1</source>
+        <translation>鎖 %1 を選択</translation>
+    </message>
+    <message>
+        <source>Select every atom of this atom&apos;s chain</source>
+        <translation>この原子の鎖の原子をすべて選択します</translation>
+    </message>
+    <message>
         <source>Single bond</source>
         <translation>単結合</translation>
     </message>

@@ -95,3 +95,22 @@ def test_residue_entries_refuse_atoms_without_residues(make_main_window: Any) ->
     assert tab.residue_selection.select_residues() is False
     assert "residues" in tab.message.text()
     assert win.ctx.document.revision == rev
+
+
+def test_context_menu_selects_the_atom_residue_and_chain(make_main_window: Any) -> None:
+    win = make_main_window()
+    doc = win.ctx.document
+    import_document(doc, protein_ligand_pdb(), "pdb", preview=False)
+    tab = win.molecule_tab
+    atoms = atoms_of(doc.project)
+    cols = residue_columns(atoms)
+    lig = [f"a{i}" for i in atoms.ids[cols.name == "LIG"].tolist()]
+    tab.residue_selection.selecting.set_selection(lig[:1])
+    menu = tab.menus.build_context_menu(lig[0], None)
+    act = menu.findChild(QAction, "ctxSelectResidue")
+    assert act is not None and "LIG 101" in act.text() and act.toolTip()
+    act.trigger()
+    assert set(tab.view.selection()) == set(lig)
+    menu = tab.menus.build_context_menu(lig[0], None)
+    menu.findChild(QAction, "ctxSelectChain").trigger()
+    assert set(tab.view.selection()) == {f"a{i}" for i in atoms.ids[cols.chain == "B"].tolist()}

@@ -100,6 +100,19 @@ class MoleculeContextMenu:
             el = str(atom.get("element", ""))
             add("ctxSelectElement", QCoreApplication.translate("MoleculeTab", "Select all %1").replace("%1", el),
                 QCoreApplication.translate("MoleculeTab", "Select every atom of this element"), lambda: self.selecting.select_element(el))
+            if atom.get("residueName"):  # an atom read from PDB: its residue and chain
+                add("ctxSelectResidue",
+                    QCoreApplication.translate("MoleculeTab", "Select residue %1")
+                    .replace("%1", f"{atom['residueName']} {atom.get('residueNumber', '')}"),
+                    QCoreApplication.translate("MoleculeTab", "Select every atom of this "
+                                               "atom's residue"),
+                    lambda: self.tab.residue_selection.select_residues())
+                add("ctxSelectChain",
+                    QCoreApplication.translate("MoleculeTab", "Select chain %1")
+                    .replace("%1", str(atom.get("chain") or "-")),
+                    QCoreApplication.translate("MoleculeTab", "Select every atom of this "
+                                               "atom's chain"),
+                    lambda: self.tab.residue_selection.select_chains())
         elif bond is not None:
             a, b = bond
             order = next((int(x.get("order", 1)) for x in bonds_of(doc.project)
