@@ -121,3 +121,21 @@ def test_the_column_valence_check_gives_the_documents_answer() -> None:
     fine = as_table_project(_project(atoms[-3:], bonds[-2:]))
     assert molecule_lookup.valence_problem_ids(fine) == []
     assert np.array_equal(molecule_lookup.rows_of(tables, ["a3", "a99"]), [2, -1])
+
+
+def test_selecting_all_200000_atoms_selects_one_range_of_table_rows(
+        make_main_window: Any, qtbot: Any, box_file: Path) -> None:
+    win = _big_window(make_main_window, qtbot, box_file)
+    tab = win.molecule_tab
+    tab.select_all()
+    ranges = tab.table.selectionModel().selection()
+    assert len(ranges) == 1
+    assert (ranges[0].top(), ranges[0].bottom()) == (0, N - 1)
+    assert len(tab.view.selection()) == N
+
+
+def test_rows_become_runs_of_consecutive_rows() -> None:
+    from molforma.gui.widgets.molecule_selection import row_runs
+
+    assert row_runs([]) == []
+    assert row_runs([5, 3, 4, 9, 10, 0]) == [(0, 0), (3, 5), (9, 10)]

@@ -58,12 +58,16 @@ def positions_of(shown: Mapping[str, Any], ids: Sequence[str]) -> list[np.ndarra
 
 def labels_of(shown: Mapping[str, Any], ids: Sequence[str]) -> dict[str, str]:
     """``C1``-style labels (element and 1-based row, the table's row) of the ids shown."""
+    from molforma.document.elements import symbol_of
+
     rows = rows_of(shown, ids)
     atoms = _atoms(shown)
+    table = isinstance(atoms, AtomTable)
     out: dict[str, str] = {}
     for aid, r in zip(ids, rows.tolist(), strict=True):
         if r >= 0:
-            element = atoms.symbols[r] if isinstance(atoms, AtomTable) else atoms[r]["element"]
+            # the element of that row only (the symbols column would be built whole)
+            element = symbol_of(int(atoms.z[r])) if table else atoms[r]["element"]
             out[aid] = f"{element}{r + 1}"
     return out
 

@@ -6,11 +6,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QGuiApplication
 
 from molforma.document.model import atoms_of
 from molforma.gui.widgets.molecule_tab_support import MoleculeTabHost
+
+
+def row_runs(rows: Sequence[int]) -> list[tuple[int, int]]:
+    """``rows`` as sorted runs of consecutive rows, ``(first, last)`` inclusive."""
+    if not len(rows):
+        return []
+    r = np.unique(np.asarray(rows, dtype=np.int64))
+    breaks = np.flatnonzero(np.diff(r) != 1)
+    starts = np.concatenate([[0], breaks + 1])
+    stops = np.concatenate([breaks, [len(r) - 1]])
+    return list(zip(r[starts].tolist(), r[stops].tolist(), strict=True))
 
 
 class AtomSelection:
@@ -99,10 +111,16 @@ class AtomSelection:
 
         model = self.tab.table.atom_model
         sel = QItemSelection()
-        for aid in ids:
-            r = model.row_of(aid)
-            if r is not None:
-                sel.select(model.index(r, 0), model.index(r, model.columnCount() - 1))
+        if not ids:
+            self.tab.table.selectionModel().select(
+                sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            return
+        rows = [r for r in map(model.row_of, ids) if r is not None]
+        # One range per run of consecutive rows: selecting all of 1,000,000 atoms is one
+        # range, not a million.
+        last = model.columnCount() - 1
+        for start, stop in row_runs(rows):
+            sel.select(model.index(start, 0), model.index(stop, last))
         self.tab.table.selectionModel().select(
             sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
 
