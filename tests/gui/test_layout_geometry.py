@@ -301,3 +301,34 @@ def test_the_execution_tab_fits_1280_by_800_while_a_job_runs(
                             ("cancelled", "finished", "failed"), timeout=15000)
         set_language("en", win.ctx)
 
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_named_undo_and_redo_keep_the_molecule_tab_inside_1280_pixels(
+        make_main_window: Any, qtbot: Any, lang: str) -> None:
+    # "Undo Add atoms" and "Redo Add atoms" beside the tools made the tab 1,339 px wide.
+    win = make_main_window()
+    win.resize(*SIZE)
+    set_language(lang, win.ctx)
+    try:
+        doc = win.ctx.document
+        ops.add_atoms(doc, WATER[:1], preview=False)
+        ops.add_atoms(doc, WATER[1:], preview=False)
+        doc.undo()
+        tab = win.molecule_tab
+        tab._update_state()
+        _settle(qtbot)
+        assert tab.undo_button.text() not in history_plain() and \
+            tab.redo_button.text() not in history_plain()
+        assert win.minimumSizeHint().width() <= SIZE[0]
+        assert (win.width(), win.height()) == SIZE
+        problems = _problems(win, tab)
+        assert problems == [], "\n".join(problems)
+    finally:
+        set_language("en", win.ctx)
+
+
+def history_plain() -> tuple[str, str]:
+    from molforma.gui.widgets.molecule_tab_support import history_texts
+
+    return history_texts(None)

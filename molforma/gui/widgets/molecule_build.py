@@ -112,14 +112,13 @@ def build_tool_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *, 
     # still fits 1280 pixels in both languages, see test_layout_geometry).
     tab.labels_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
     bar.addWidget(tab.labels_combo)
-    bar.addSpacing(12)
-    # Undo, Redo, Confirm, Cancel and Load are the window's actions (use_actions).
+    # Undo, Redo, Confirm, Cancel and Load are the window's actions (use_actions). Undo
+    # and Redo sit on the SMILES row, whose field gives way to their step names: on this
+    # row "Undo Add atoms" and "Redo Add atoms" made the tab 1,339 pixels wide.
     tab.undo_button = QToolButton(parent)
     tab.undo_button.setObjectName("undoButton")
     tab.redo_button = QToolButton(parent)
     tab.redo_button.setObjectName("redoButton")
-    bar.addWidget(tab.undo_button)
-    bar.addWidget(tab.redo_button)
     bar.addStretch(1)
     tab.layout_label = QLabel(parent)
     bar.addWidget(tab.layout_label)
@@ -138,6 +137,9 @@ def build_smiles_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *
                      edits: AtomEdits, work: StructureWork) -> None:
     """The SMILES, hydrogens, clean-up, progress and load row."""
     bar2 = QHBoxLayout()
+    bar2.addWidget(tab.undo_button)  # made with the tool bar
+    bar2.addWidget(tab.redo_button)
+    bar2.addSpacing(12)
     tab.smiles_label = QLabel(parent)
     bar2.addWidget(tab.smiles_label)
     tab.smiles_input = QLineEdit(parent)

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from molforma.gui.workers import CleanupProcess, Worker
 
 TOOLS = ("select", "add", "bond", "erase", "move", "place")
-HISTORY_BUTTON_WIDTH = 110  # pixels of text on the Undo / Redo buttons
+HISTORY_BUTTON_WIDTH = 200  # pixels of text on the Undo / Redo buttons (the SMILES row)
 LAYOUTS = ("view", "both", "table")
 LABEL_MODES = ("none", "element_index", "charge", "name")
 MENU_ELEMENTS = ("H", "C", "N", "O", "F", "P", "S", "Cl", "Br", "I")

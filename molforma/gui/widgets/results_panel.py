@@ -231,9 +231,11 @@ class ResultsPanel(Retranslatable, QWidget):
             "Show the displacement of each atom in the selected mode as an arrow, still or "
             "while the mode plays")))
         self.arrows_check.toggled.connect(self.view.set_show_arrows)
-        playrow.addWidget(self.arrows_check)
         playrow.addStretch(1)
         labelrow = self._build_label_row()
+        # Arrows join the atom labels' row: on the playback row they made the centre
+        # column (and the tab) wider than the window's default 1200 pixels.
+        labelrow.insertWidget(0, self.arrows_check)
         self.label_overlay = AtomLabelOverlay(self.view)
         center = QWidget(self)
         cl = QVBoxLayout(center)
