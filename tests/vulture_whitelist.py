@@ -26,10 +26,3 @@ WINDOW_UNDER_SPLIT = (
     _.set_label_mode,  # molforma/gui/widgets/molecule_geometry.py
     _.set_layout_mode,  # molforma/gui/widgets/molecule_tab.py
 )
-
-# The column tables of the document model, being written in this round (issue 28's
-# document-model change): used once it lands.
-DOCUMENT_MODEL_IN_PROGRESS = (
-    _.delete,  # molforma/document/molecule.py
-    _.tables_loaded,  # molforma/document/tabletypes.py
-)

@@ -25,7 +25,6 @@ from __future__ import annotations
 import itertools
 import logging
 import secrets
-import sys
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -43,6 +42,7 @@ from molforma.document.model import (
     formula,
     new_project,
 )
+from molforma.document.tabletypes import is_atom_table, tables_loaded
 from molforma.errors import BusyError, CandidateExistsError, MolFormaError, StaleRevisionError
 
 log = logging.getLogger(__name__)
@@ -161,17 +161,10 @@ def _capped(ids: Iterable[str]) -> tuple[list[str], bool]:
     return lst[:IDS_CAP], len(lst) > IDS_CAP
 
 
-def _is_table(atoms: Any) -> bool:
-    """Whether ``atoms`` is a column table (numpy and the tables load with the first
-    structure, not when the server starts)."""
-    mod = sys.modules.get("molforma.document.molecule")
-    return mod is not None and isinstance(atoms, mod.AtomTable)
-
-
 def _as_table_project(project: Project) -> Project:
     doc = project.get("document")
     if isinstance(doc, dict) and not doc.get("atoms") and not doc.get("bonds") \
-            and "molforma.document.molecule" not in sys.modules:
+            and not tables_loaded():
         return project  # an empty molecule: lists until the first structure comes
     from molforma.document.molecule import as_table_project
 
@@ -181,7 +174,7 @@ def _as_table_project(project: Project) -> Project:
 def first_ids(atoms: Any, count: int = IDS_CAP + 1) -> list[str]:
     """The first ``count`` atom ids of an atom list or table (an edit summary lists at
     most :data:`IDS_CAP`: a million-atom open never spells a million ids)."""
-    if _is_table(atoms):
+    if is_atom_table(atoms):
         return [f"a{i}" for i in atoms.ids[:count].tolist()]
     return [a["id"] for a in atoms[:count]]
 
@@ -450,7 +443,7 @@ class Document:
             self._check(expected_revision)
             work = clone_project(self._project,
                                  structure=not (replaces_structure or positions_only or tables))
-            if tables and not _is_table(atoms_of(work)):
+            if tables and not is_atom_table(atoms_of(work)):
                 from molforma.document.molecule import as_table_project
 
                 work = as_table_project(work)  # a molecule still held as records
@@ -489,7 +482,7 @@ class Document:
     def _push(self, label: str, origin: Origin, new: Project, change: Change, *,
               trust: bool = True) -> None:
         cost = 0
-        if "molforma.document.molecule" in sys.modules:
+        if tables_loaded():
             from molforma.document.molecule import table_bytes
 
             seen: set[int] = set()
@@ -527,7 +520,7 @@ class Document:
             old_ids = first_ids(atoms_of(work))
             work.clear()
             # tables are never changed: a project of tables is taken as it is
-            tabled = _is_table(atoms_of(project))
+            tabled = is_atom_table(atoms_of(project))
             work.update(clone_project(project, structure=not tabled))
             new_ids = first_ids(atoms_of(work))
             return EditResult(added=new_ids, removed=old_ids)
@@ -543,7 +536,7 @@ class Document:
             if cand is None:
                 raise MolFormaError("no_candidate")
             old_atoms, new_atoms = atoms_of(self._project), atoms_of(cand.project)
-            if _is_table(old_atoms) and _is_table(new_atoms):
+            if is_atom_table(old_atoms) and is_atom_table(new_atoms):
                 added, removed, _ = _id_sets(old_atoms, new_atoms)
             else:
                 before = {a["id"] for a in old_atoms}
@@ -597,7 +590,7 @@ class Document:
 
     def _diff_summary(self, old: Project, new: Project) -> dict[str, Any]:
         oa, na = atoms_of(old), atoms_of(new)
-        if _is_table(oa) and _is_table(na):
+        if is_atom_table(oa) and is_atom_table(na):
             added, removed, changed = _id_sets(oa, na)
             return self.summary(added=added, removed=removed, changed=changed)
         o = {a["id"]: a for a in atoms_of(old)}
@@ -653,7 +646,7 @@ def _tabled(old: Project, new: Project) -> Project:
     tables that share every column equal to ``old``'s (an undo step keeps what changed)."""
     doc = new.get("document")
     if isinstance(doc, dict) and not doc.get("atoms") and not doc.get("bonds") \
-            and "molforma.document.molecule" not in sys.modules:
+            and not tables_loaded():
         return new  # still no structure: nothing to hold in columns
     from molforma.document.molecule import AtomTable, BondTable, DocumentBlock, tables_of
 

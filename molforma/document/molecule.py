@@ -34,11 +34,6 @@ Columns of :class:`AtomTable`:
     the fields of an atom the columns do not hold (unknown keys of a newer file, kept
     through every edit), and a standard value written as another JSON type than its
     column's (``"z": 1`` stays ``1``, not ``1.0``), both sparse.
-``residues`` :class:`Residues` or None
-    PDB residue columns (name, number, chain, insertion code, altloc, B-factor,
-    occupancy) for structures read from PDB; None otherwise. They are not part of the
-    project JSON (SPEC.md keeps it as it is) and travel with the structure until an
-    edit that adds or removes atoms.
 """
 
 from __future__ import annotations
@@ -47,7 +42,6 @@ import itertools
 import operator
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final, overload
 
 import numpy as np
@@ -78,27 +72,6 @@ def _int_id(aid: Any) -> int:
             or aid[1] == "0":
         raise ValueError(f"not an atom id: {aid!r}")
     return int(aid[1:])
-
-
-@dataclass(frozen=True, eq=False)
-class Residues:
-    """Residue columns of a structure read from PDB (one entry per atom)."""
-
-    name: np.ndarray  # object (str)
-    number: np.ndarray  # int32
-    chain: np.ndarray  # object (str)
-    insertion: np.ndarray  # object (str)
-    altloc: np.ndarray  # object (str)
-    b_factor: np.ndarray  # float32
-    occupancy: np.ndarray  # float32
-
-    def take(self, rows: np.ndarray) -> Residues:
-        """The residues of ``rows``."""
-        return Residues(*(_frozen(getattr(self, f)[rows]) for f in self.__dataclass_fields__))
-
-    def arrays(self) -> list[np.ndarray]:
-        """Every column (for byte accounting)."""
-        return [getattr(self, f) for f in self.__dataclass_fields__]
 
 
 _ALL_KEYS = operator.itemgetter(*ATOM_KEYS)
@@ -150,7 +123,7 @@ class AtomTable(Sequence[dict[str, Any]]):
     """
 
     __slots__ = ("_index", "charge", "extra", "fixed", "ids", "mass", "mass_number", "names",
-                 "residues", "unpaired", "xyz", "z")
+                 "unpaired", "xyz", "z")
 
     ids: np.ndarray
     z: np.ndarray
@@ -162,14 +135,12 @@ class AtomTable(Sequence[dict[str, Any]]):
     mass: np.ndarray
     names: np.ndarray | None
     extra: Mapping[int, Mapping[str, Any]]
-    residues: Residues | None
 
     def __init__(self, ids: np.ndarray, z: np.ndarray, xyz: np.ndarray, *,
                  charge: np.ndarray | None = None, unpaired: np.ndarray | None = None,
                  fixed: np.ndarray | None = None, mass_number: np.ndarray | None = None,
                  mass: np.ndarray | None = None, names: np.ndarray | None = None,
-                 extra: Mapping[int, Mapping[str, Any]] | None = None,
-                 residues: Residues | None = None) -> None:
+                 extra: Mapping[int, Mapping[str, Any]] | None = None) -> None:
         n = len(ids)
         self.ids = _frozen(np.asarray(ids, dtype=np.int64))
         self.z = _frozen(np.asarray(z, dtype=np.uint8))
@@ -186,7 +157,6 @@ class AtomTable(Sequence[dict[str, Any]]):
                             else np.asarray(mass, dtype=np.float64))
         self.names = None if names is None else _frozen(np.asarray(names, dtype=object))
         self.extra = extra if extra is not None else {}
-        self.residues = residues
         self._index: np.ndarray | None = None
         for col in (self.z, self.charge, self.unpaired, self.fixed, self.mass_number,
                     self.mass):
@@ -398,8 +368,6 @@ class AtomTable(Sequence[dict[str, Any]]):
                 self.mass_number, self.mass]
         if self.names is not None:
             cols.append(self.names)
-        if self.residues is not None:
-            cols += self.residues.arrays()
         return cols
 
     # -- deriving ----------------------------------------------------------------------
@@ -407,7 +375,7 @@ class AtomTable(Sequence[dict[str, Any]]):
         fields: dict[str, Any] = {"charge": self.charge, "unpaired": self.unpaired,
                                   "fixed": self.fixed,
                   "mass_number": self.mass_number, "mass": self.mass, "names": self.names,
-                  "extra": self.extra, "residues": self.residues}
+                  "extra": self.extra}
         ids = cols.pop("ids", self.ids)
         z = cols.pop("z", self.z)
         xyz = cols.pop("xyz", self.xyz)
@@ -452,8 +420,7 @@ class AtomTable(Sequence[dict[str, Any]]):
                          unpaired=self.unpaired[rows], fixed=self.fixed[rows],
                          mass_number=self.mass_number[rows], mass=self.mass[rows],
                          names=None if self.names is None else self.names[rows],
-                         extra={i: m for i, m in self.extra.items() if i in keep},
-                         residues=None if self.residues is None else self.residues.take(rows))
+                         extra={i: m for i, m in self.extra.items() if i in keep})
 
     def concat(self, other: AtomTable) -> AtomTable:
         """These atoms, then ``other``'s (ids must stay distinct; the caller checks)."""
@@ -487,7 +454,7 @@ class AtomTable(Sequence[dict[str, Any]]):
         """
         if len(old) != len(self):
             return self
-        if self.extra == old.extra and self.residues is old.residues and all(
+        if self.extra == old.extra and all(
                 _same_column(a, b) for a, b in zip(self._core(), old._core(), strict=True)):
             return old
         cols = {name: (o if _same_column(s, o) else s)
@@ -496,7 +463,7 @@ class AtomTable(Sequence[dict[str, Any]]):
         out = AtomTable(cols["ids"], cols["z"], cols["xyz"], charge=cols["charge"],
                         unpaired=cols["unpaired"], fixed=cols["fixed"],
                         mass_number=cols["mass_number"], mass=cols["mass"],
-                        names=cols["names"], extra=extra, residues=self.residues)
+                        names=cols["names"], extra=extra)
         if out.ids is old.ids:
             out._index = old._index
         return out

@@ -28,12 +28,6 @@ def is_bond_table(value: Any) -> TypeGuard[BondTable]:
     return mod is not None and isinstance(value, mod.BondTable)
 
 
-def is_table(value: Any) -> TypeGuard[AtomTable | BondTable]:
-    """True for either table."""
-    mod = sys.modules.get(_MODULE)
-    return mod is not None and isinstance(value, mod.AtomTable | mod.BondTable)
-
-
 def tables_loaded() -> bool:
     """Whether any table can exist yet."""
     return _MODULE in sys.modules
