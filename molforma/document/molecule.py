@@ -14,6 +14,9 @@ rows of that slice are built) and ``json``-ready :meth:`to_records` keep working
 code that reads records, while writing into such a dict changes nothing stored. Code
 that edits goes through the table methods or hands :func:`tables_of` a list of records.
 
+:class:`BondTable` lives in :mod:`molforma.document.bond_table` (re-exported here); the
+pieces both tables use (read-only columns, ids) in :mod:`molforma.document.columns`.
+
 Columns of :class:`AtomTable`:
 
 ``ids`` int64
@@ -40,42 +43,26 @@ from __future__ import annotations
 
 import itertools
 import operator
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, overload
 
 import numpy as np
 
 from molforma.document import elements
+from molforma.document.bond_table import BOND_KEYS as BOND_KEYS
+from molforma.document.bond_table import BondTable as BondTable
+from molforma.document.columns import CHUNK, IDS, frozen, int_id, same_column
 
 ATOM_KEYS: Final = ("id", "element", "x", "y", "z", "name", "formalCharge",
                     "unpairedElectrons", "massNumber", "mass", "fixed")
-BOND_KEYS: Final = ("a", "b", "order")
 _STANDARD = frozenset(ATOM_KEYS)
-_BOND_STANDARD = frozenset(BOND_KEYS)
 # Symbols by atomic number (index 0 unused) as one array: a column of symbols is a take.
 _SYMBOL_OF = np.array(["", *(elements.symbol_of(z) for z in range(1, elements.MAX_Z + 1))],
                       dtype=object)
 _Z_OF = {s: z for z, s in enumerate(_SYMBOL_OF.tolist()) if s}
-_BOND_KEYS = operator.itemgetter(*BOND_KEYS)
-# Rows built at once while iterating: a few thousand dicts live at a time, never a million.
-_CHUNK = 4096
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
-
-
-def _int_id(aid: Any) -> int:
-    if not isinstance(aid, str) or len(aid) < 2 or aid[0] != "a" or not aid[1:].isdigit() \
-            or aid[1] == "0":
-        raise ValueError(f"not an atom id: {aid!r}")
-    return int(aid[1:])
 
 
 _ALL_KEYS = operator.itemgetter(*ATOM_KEYS)
-_IDS = re.compile(r"(?:a[1-9][0-9]*\n)*")
 
 
 def _plain_columns(records: Sequence[Mapping[str, Any]]) -> AtomTable | None:
@@ -90,7 +77,7 @@ def _plain_columns(records: Sequence[Mapping[str, Any]]) -> AtomTable | None:
         return None
     ids, syms, xs, ys, zs, names, fcs, ues, mns, ms, fixed = cols
     joined = "\n".join(ids) + "\n" if set(map(type, ids)) == {str} else ""
-    if not _IDS.fullmatch(joined) or joined.count("\n") != len(ids):
+    if not IDS.fullmatch(joined) or joined.count("\n") != len(ids):
         return None
     if set(map(type, xs)) | set(map(type, ys)) | set(map(type, zs)) != {float}:
         return None
@@ -142,20 +129,20 @@ class AtomTable(Sequence[dict[str, Any]]):
                  mass: np.ndarray | None = None, names: np.ndarray | None = None,
                  extra: Mapping[int, Mapping[str, Any]] | None = None) -> None:
         n = len(ids)
-        self.ids = _frozen(np.asarray(ids, dtype=np.int64))
-        self.z = _frozen(np.asarray(z, dtype=np.uint8))
+        self.ids = frozen(np.asarray(ids, dtype=np.int64))
+        self.z = frozen(np.asarray(z, dtype=np.uint8))
         xyz = np.asarray(xyz, dtype=np.float64)
-        self.xyz = _frozen(xyz if xyz.shape == (n, 3) else xyz.reshape(n, 3))
-        self.charge = _frozen(np.zeros(n, np.int8) if charge is None
+        self.xyz = frozen(xyz if xyz.shape == (n, 3) else xyz.reshape(n, 3))
+        self.charge = frozen(np.zeros(n, np.int8) if charge is None
                               else np.asarray(charge, dtype=np.int8))
-        self.unpaired = _frozen(np.zeros(n, np.uint8) if unpaired is None
+        self.unpaired = frozen(np.zeros(n, np.uint8) if unpaired is None
                                 else np.asarray(unpaired, dtype=np.uint8))
-        self.fixed = _frozen(np.zeros(n, bool) if fixed is None else np.asarray(fixed, bool))
-        self.mass_number = _frozen(np.zeros(n, np.uint16) if mass_number is None
+        self.fixed = frozen(np.zeros(n, bool) if fixed is None else np.asarray(fixed, bool))
+        self.mass_number = frozen(np.zeros(n, np.uint16) if mass_number is None
                                    else np.asarray(mass_number, dtype=np.uint16))
-        self.mass = _frozen(np.full(n, np.nan) if mass is None
+        self.mass = frozen(np.full(n, np.nan) if mass is None
                             else np.asarray(mass, dtype=np.float64))
-        self.names = None if names is None else _frozen(np.asarray(names, dtype=object))
+        self.names = None if names is None else frozen(np.asarray(names, dtype=object))
         self.extra = extra if extra is not None else {}
         self._index: np.ndarray | None = None
         for col in (self.z, self.charge, self.unpaired, self.fixed, self.mass_number,
@@ -201,7 +188,7 @@ class AtomTable(Sequence[dict[str, Any]]):
         if fast is not None:
             return fast
         try:
-            ids = np.fromiter(map(_int_id, (r["id"] for r in records)), np.int64, count=n)
+            ids = np.fromiter(map(int_id, (r["id"] for r in records)), np.int64, count=n)
             z = np.fromiter(map(_Z_OF.__getitem__, (r["element"] for r in records)), np.uint8,
                             count=n)
             xyz = np.fromiter(itertools.chain.from_iterable(
@@ -315,8 +302,8 @@ class AtomTable(Sequence[dict[str, Any]]):
         return self.to_records(j, j + 1)[0]
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        for lo in range(0, len(self), _CHUNK):
-            yield from self.to_records(lo, lo + _CHUNK)
+        for lo in range(0, len(self), CHUNK):
+            yield from self.to_records(lo, lo + CHUNK)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, AtomTable):
@@ -357,7 +344,7 @@ class AtomTable(Sequence[dict[str, Any]]):
         nums = []
         for aid in ids:
             try:
-                nums.append(_int_id(aid))
+                nums.append(int_id(aid))
             except ValueError:
                 nums.append(-1)
         return self.index_of(np.array(nums, dtype=np.int64))
@@ -455,9 +442,9 @@ class AtomTable(Sequence[dict[str, Any]]):
         if len(old) != len(self):
             return self
         if self.extra == old.extra and all(
-                _same_column(a, b) for a, b in zip(self._core(), old._core(), strict=True)):
+                same_column(a, b) for a, b in zip(self._core(), old._core(), strict=True)):
             return old
-        cols = {name: (o if _same_column(s, o) else s)
+        cols = {name: (o if same_column(s, o) else s)
                 for name, s, o in zip(_CORE_NAMES, self._core(), old._core(), strict=True)}
         extra = old.extra if self.extra == old.extra else self.extra
         out = AtomTable(cols["ids"], cols["z"], cols["xyz"], charge=cols["charge"],
@@ -474,201 +461,6 @@ class AtomTable(Sequence[dict[str, Any]]):
 
 
 _CORE_NAMES = ("ids", "z", "xyz", "charge", "unpaired", "fixed", "mass_number", "mass", "names")
-
-
-def _same_column(a: np.ndarray | None, b: np.ndarray | None) -> bool:
-    if a is b:
-        return True
-    if a is None or b is None or a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    if a.dtype == np.float64:
-        # equal and saved alike: the same bits (-0.0 is not 0.0, NaN is NaN)
-        return bool(np.array_equal(a.view(np.int64), b.view(np.int64)))
-    return bool(np.array_equal(a, b))
-
-
-class BondTable(Sequence[dict[str, Any]]):
-    """Bonds as columns: the id numbers of both ends and the order (1, 2, 3).
-
-    Ends are atom ids, not rows, so deleting atoms never renumbers a bond; rows come
-    from :meth:`rows_in`. ``extra`` holds unknown fields by bond position.
-    """
-
-    __slots__ = ("_later", "_rows", "a", "b", "extra", "order")
-
-    a: np.ndarray
-    b: np.ndarray
-    order: np.ndarray
-    extra: Mapping[int, Mapping[str, Any]]
-
-    def __init__(self, a: np.ndarray, b: np.ndarray, order: np.ndarray | None = None,
-                 extra: Mapping[int, Mapping[str, Any]] | None = None) -> None:
-        self.a = _frozen(np.asarray(a, dtype=np.int64))
-        self.b = _frozen(np.asarray(b, dtype=np.int64))
-        self.order = _frozen(np.ones(len(self.a), np.int8) if order is None
-                             else np.asarray(order, dtype=np.int8))
-        if not len(self.a) == len(self.b) == len(self.order):
-            raise ValueError("columns of different lengths")
-        self.extra = extra if extra is not None else {}
-        self._rows: tuple[AtomTable, np.ndarray, np.ndarray] | None = None
-        self._later: tuple[AtomTable, np.ndarray, np.ndarray] | None = None
-
-    def by_later_row(self, atoms: AtomTable) -> tuple[np.ndarray, np.ndarray]:
-        """Bond positions sorted by the row of their later atom in ``atoms`` (stable), and
-        those rows: the bonds of atoms ``i``..``j`` are one ``searchsorted`` away (a page of
-        a document costs a page). Kept for the last table asked."""
-        cached = self._later
-        if cached is not None and cached[0] is atoms:
-            return cached[1], cached[2]
-        ia, ib = self.rows_in(atoms)
-        later = np.maximum(ia, ib)
-        order = np.argsort(later, kind="stable")
-        self._later = (atoms, order, later[order])
-        return order, later[order]
-
-    @classmethod
-    def empty(cls) -> BondTable:
-        """No bonds."""
-        return cls(np.zeros(0, np.int64), np.zeros(0, np.int64))
-
-    @classmethod
-    def from_records(cls, records: Sequence[Mapping[str, Any]]) -> BondTable:
-        """Bonds from ``{"a", "b", "order"}`` dicts (already checked).
-
-        Raises:
-            ValueError: a record the columns cannot hold.
-        """
-        if not records:
-            return cls.empty()
-        n = len(records)
-        try:
-            if set(map(len, records)) == {3}:  # the usual bonds: a, b, order and no more
-                ca, cb, co = zip(*map(_BOND_KEYS, records), strict=True)
-                joined = "\n".join(ca) + "\n" + "\n".join(cb) + "\n"
-                if (set(map(type, co)) == {int} and set(co) <= {1, 2, 3}
-                        and _IDS.fullmatch(joined) and joined.count("\n") == 2 * n):
-                    return cls(np.array([i[1:] for i in ca]).astype(np.int64),
-                               np.array([i[1:] for i in cb]).astype(np.int64),
-                               np.array(co, dtype=np.int8))
-        except (KeyError, TypeError):
-            pass
-        try:
-            a = np.fromiter((_int_id(r["a"]) for r in records), np.int64, count=n)
-            b = np.fromiter((_int_id(r["b"]) for r in records), np.int64, count=n)
-            orders = [r.get("order", 1) for r in records]
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"a bond record the columns cannot hold: {exc}") from exc
-        if set(map(type, orders)) - {int} or not set(orders) <= {1, 2, 3}:
-            raise ValueError("a bond order other than 1, 2 or 3")
-        extra = {i: {k: v for k, v in r.items() if k not in _BOND_STANDARD}
-                 for i, r in enumerate(records) if len(r) != 3 or r.keys() != _BOND_STANDARD}
-        return cls(a, b, np.array(orders, dtype=np.int8), {i: m for i, m in extra.items() if m})
-
-    def __len__(self) -> int:
-        return len(self.a)
-
-    def to_records(self, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
-        """Bond dicts ``start``..``stop`` (new dicts)."""
-        sl = slice(start, stop)
-        out = [{"a": f"a{i}", "b": f"a{j}", "order": o}
-               for i, j, o in zip(self.a[sl].tolist(), self.b[sl].tolist(),
-                                  self.order[sl].tolist(), strict=True)]
-        if self.extra:
-            first = range(len(self))[sl].start if out else 0
-            for k, rec in enumerate(out):
-                more = self.extra.get(first + k)
-                if more:
-                    rec.update(more)
-        return out
-
-    def records_at(self, rows: Sequence[int] | np.ndarray) -> list[dict[str, Any]]:
-        """Bond dicts of the bonds at ``rows`` (in that order)."""
-        rows = np.asarray(rows, dtype=np.int64)
-        out = [{"a": f"a{i}", "b": f"a{j}", "order": o}
-               for i, j, o in zip(self.a[rows].tolist(), self.b[rows].tolist(),
-                                  self.order[rows].tolist(), strict=True)]
-        if self.extra:
-            for r, rec in zip(rows.tolist(), out, strict=True):
-                more = self.extra.get(r)
-                if more:
-                    rec.update(more)
-        return out
-
-    @overload
-    def __getitem__(self, i: int) -> dict[str, Any]: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
-    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
-        if isinstance(i, slice):
-            start, stop, step = i.indices(len(self))
-            return self.to_records()[i] if step != 1 else self.to_records(start, stop)
-        j = int(i) + (len(self) if int(i) < 0 else 0)
-        if not 0 <= j < len(self):
-            raise IndexError("bond index out of range")
-        return self.to_records(j, j + 1)[0]
-
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        for lo in range(0, len(self), _CHUNK):
-            yield from self.to_records(lo, lo + _CHUNK)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, BondTable):
-            return self is other or (len(self) == len(other)
-                                     and self.to_records() == other.to_records())
-        if isinstance(other, list):
-            return len(self) == len(other) and self.to_records() == other
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __copy__(self) -> list[dict[str, Any]]:
-        return self.to_records()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> list[dict[str, Any]]:
-        import copy
-
-        return copy.deepcopy(self.to_records(), memo)
-
-    def __repr__(self) -> str:
-        return f"BondTable({len(self)} bonds)"
-
-    def rows_in(self, atoms: AtomTable) -> tuple[np.ndarray, np.ndarray]:
-        """Rows in ``atoms`` of both ends of every bond (kept for the last table asked)."""
-        cached = self._rows
-        if cached is not None and cached[0] is atoms:
-            return cached[1], cached[2]
-        ia, ib = atoms.index_of(self.a), atoms.index_of(self.b)
-        self._rows = (atoms, ia, ib)
-        return ia, ib
-
-    def arrays(self) -> list[np.ndarray]:
-        """Every column (what an undo step may keep)."""
-        return [self.a, self.b, self.order]
-
-    def take(self, rows: np.ndarray) -> BondTable:
-        """The bonds at ``rows``."""
-        rows = np.asarray(rows, dtype=np.int64)
-        extra = {}
-        if self.extra:
-            where = {int(r): k for k, r in enumerate(rows.tolist())}
-            extra = {where[i]: m for i, m in self.extra.items() if i in where}
-        return BondTable(self.a[rows], self.b[rows], self.order[rows], extra)
-
-    def concat(self, other: BondTable) -> BondTable:
-        """These bonds, then ``other``'s."""
-        if not len(other):
-            return self
-        extra = dict(self.extra)
-        extra.update({len(self) + k: m for k, m in other.extra.items()})
-        return BondTable(np.concatenate([self.a, other.a]), np.concatenate([self.b, other.b]),
-                         np.concatenate([self.order, other.order]), extra)
-
-    def shared_with(self, old: BondTable) -> BondTable:
-        """This table, or ``old`` when they hold the same bonds in the same order."""
-        if len(self) == len(old) and self.extra == old.extra and all(
-                _same_column(s, o) for s, o in zip(self.arrays(), old.arrays(), strict=True)):
-            return old
-        return self
 
 
 class DocumentBlock(dict[str, Any]):
@@ -720,13 +512,6 @@ def as_table_project(project: dict[str, Any]) -> dict[str, Any]:
     out = dict(project)
     out["document"] = DocumentBlock({**doc, "atoms": tables[0], "bonds": tables[1]})
     return out
-
-
-def jsonable(value: Any) -> Any:
-    """``json.dumps``'s ``default``: tables become their records."""
-    if isinstance(value, AtomTable | BondTable):
-        return value.to_records()
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def plain_project(project: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """Whether a value is one of the column tables, without importing numpy (no Qt).
 
-:mod:`molforma.document.molecule` imports numpy, which the MCP server does not load at
-start-up; nothing can be a table before that module is loaded, so these checks ask
-``sys.modules`` first and import nothing.
+:mod:`molforma.document.molecule` and :mod:`molforma.document.bond_table` import numpy,
+which the MCP server does not load at start-up; nothing can be a table before those
+modules are loaded, so these checks ask ``sys.modules`` first and import nothing.
 """
 
 from __future__ import annotations
@@ -11,9 +11,11 @@ import sys
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 if TYPE_CHECKING:
-    from molforma.document.molecule import AtomTable, BondTable
+    from molforma.document.bond_table import BondTable
+    from molforma.document.molecule import AtomTable
 
 _MODULE = "molforma.document.molecule"
+_BONDS = "molforma.document.bond_table"
 
 
 def is_atom_table(value: Any) -> TypeGuard[AtomTable]:
@@ -23,11 +25,11 @@ def is_atom_table(value: Any) -> TypeGuard[AtomTable]:
 
 
 def is_bond_table(value: Any) -> TypeGuard[BondTable]:
-    """True for a :class:`~molforma.document.molecule.BondTable`."""
-    mod = sys.modules.get(_MODULE)
+    """True for a :class:`~molforma.document.bond_table.BondTable`."""
+    mod = sys.modules.get(_BONDS)
     return mod is not None and isinstance(value, mod.BondTable)
 
 
 def tables_loaded() -> bool:
     """Whether any table can exist yet."""
-    return _MODULE in sys.modules
+    return _MODULE in sys.modules or _BONDS in sys.modules

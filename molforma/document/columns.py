@@ -1,0 +1,49 @@
+"""What the atom and the bond tables share: read-only columns and ids (no Qt).
+
+:mod:`molforma.document.molecule` (atoms) and :mod:`molforma.document.bond_table`
+(bonds) both freeze their arrays, read ids as JSON spells them and compare columns
+bit for bit; the pieces live here so that neither table module imports the other's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+# Rows built at once while iterating: a few thousand dicts live at a time, never a million.
+CHUNK = 4096
+# Ids as JSON spells them, one a line ("a17\n"): a whole column checked by one match.
+IDS = re.compile(r"(?:a[1-9][0-9]*\n)*")
+
+
+def frozen(a: np.ndarray) -> np.ndarray:
+    """``a``, made read-only (a table's columns are shared between snapshots)."""
+    a.flags.writeable = False
+    return a
+
+
+def int_id(aid: Any) -> int:
+    """The number of an atom id (``"a17"`` is 17).
+
+    Raises:
+        ValueError: not an atom id.
+    """
+    if not isinstance(aid, str) or len(aid) < 2 or aid[0] != "a" or not aid[1:].isdigit() \
+            or aid[1] == "0":
+        raise ValueError(f"not an atom id: {aid!r}")
+    return int(aid[1:])
+
+
+def same_column(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    """Whether two columns hold the same values, saved alike (so one can stand for the
+    other in an undo step)."""
+    if a is b:
+        return True
+    if a is None or b is None or a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype == np.float64:
+        # equal and saved alike: the same bits (-0.0 is not 0.0, NaN is NaN)
+        return bool(np.array_equal(a.view(np.int64), b.view(np.int64)))
+    return bool(np.array_equal(a, b))
