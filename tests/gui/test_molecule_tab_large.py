@@ -139,3 +139,26 @@ def test_rows_become_runs_of_consecutive_rows() -> None:
 
     assert row_runs([]) == []
     assert row_runs([5, 3, 4, 9, 10, 0]) == [(0, 0), (3, 5), (9, 10)]
+
+
+def test_charge_and_name_labels_among_200000_atoms_build_no_record(
+        make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]) -> None:
+    win = _big_window(make_main_window, qtbot, box_file)
+    tab = win.molecule_tab
+    record_count[0] = 0
+    assert tab.geometry_editor.atom_labels("charge") == {}
+    assert tab.geometry_editor.atom_labels("name") == {}
+    assert record_count[0] == 0
+
+
+def test_column_labels_are_the_records_labels() -> None:
+    atoms = [{"id": "a1", "element": "N", "formalCharge": 1}, {"id": "a2", "element": "H"},
+             {"id": "a5", "element": "O", "formalCharge": -1}]
+    plain = _project(atoms, [{"a": "a1", "b": "a2", "order": 1}])
+    plain["document"]["atoms"][1]["name"] = "HN"
+    tables = as_table_project(plain)
+    assert molecule_lookup.column_labels(tables, "charge") == {"a1": "+1", "a5": "-1"}
+    assert molecule_lookup.column_labels(tables, "name") == {"a2": "HN"}
+    assert molecule_lookup.column_labels(tables, "element_index") == {
+        "a1": "N1", "a2": "H2", "a5": "O3"}
+    assert molecule_lookup.column_labels(plain, "charge") is None  # records: the old path

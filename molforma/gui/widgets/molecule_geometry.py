@@ -11,7 +11,7 @@ from PySide6.QtCore import QCoreApplication
 
 from molforma.app import ops
 from molforma.document.model import atoms_of
-from molforma.gui.widgets.molecule_lookup import labels_of, positions_of
+from molforma.gui.widgets.molecule_lookup import column_labels, labels_of, positions_of
 from molforma.gui.widgets.molecule_tab_support import (
     LABEL_MODES,
     MoleculeTabHost,
@@ -153,6 +153,9 @@ class GeometryEditor:
             return {}
         doc = self.tab.ctx.document
         shown = doc.candidate if doc.candidate is not None else doc.project
+        columns = column_labels(shown, mode)
+        if columns is not None:
+            return columns
         out: dict[str, str] = {}
         for i, a in enumerate(atoms_of(shown)):
             if mode == "element_index":

@@ -157,3 +157,26 @@ def metal_ids(shown: Mapping[str, Any]) -> list[str]:
         metal_z[k] = bool(k) and is_metal(symbol_of(k))
     rows = np.flatnonzero(metal_z[z])
     return [f"a{i}" for i in atoms.ids[rows].tolist()]
+
+
+def column_labels(shown: Mapping[str, Any], mode: str) -> dict[str, str] | None:
+    """The view's atom labels of ``mode`` read from the columns (None when the atoms are
+    records): ``charge`` and ``name`` visit the charged and named rows only."""
+    atoms = _atoms(shown)
+    if not isinstance(atoms, AtomTable):
+        return None
+    if mode == "charge":
+        rows = np.flatnonzero(atoms.charge)
+        return {f"a{i}": f"{int(c):+d}" for i, c in zip(atoms.ids[rows].tolist(),
+                                                        atoms.charge[rows].tolist(), strict=True)}
+    if mode == "name":
+        if atoms.names is None:
+            return {}
+        rows = np.flatnonzero(atoms.names.astype(bool))
+        return {f"a{i}": str(nm) for i, nm in zip(atoms.ids[rows].tolist(),
+                                                  atoms.names[rows].tolist(), strict=True)}
+    if mode == "element_index":
+        syms = atoms.symbols.tolist()
+        return {f"a{i}": f"{s}{k}" for k, (i, s) in enumerate(zip(atoms.ids.tolist(), syms,
+                                                                 strict=True), start=1)}
+    return None
