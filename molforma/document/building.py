@@ -23,21 +23,21 @@ from typing import Any
 
 import numpy as np
 
-from molforma.document.chemistry import (
-    _add_h_to,
+from molforma.document.chemistry import _add_h_to
+from molforma.document.document import EditResult
+from molforma.document.geometry import free_directions, unit
+from molforma.document.model import Project, check_atom_fields, new_atom
+from molforma.document.valence import (
     _bond_orders,
     _clash_score,
     _Environment,
     _steric_number,
     _twist_reference,
-    _valence_problems,
     bond_length,
     is_metal,
     missing_hydrogens,
 )
-from molforma.document.document import EditResult
-from molforma.document.geometry import free_directions, unit
-from molforma.document.model import Project, check_atom_fields, new_atom
+from molforma.document.validation import _valence_problems
 from molforma.errors import UnknownAtomError
 
 AtomDict = dict[str, Any]
@@ -344,8 +344,6 @@ def placement_problems(before: Project, after: Project, site: str,
     ligand's N makes an N–N chain); ``valence``: atoms whose valence became impossible
     with the placement (they were fine before).
     """
-    from molforma.document.chemistry import is_metal
-
     out: dict[str, list[str]] = {}
     element = next((a["element"] for a in before["document"]["atoms"] if a["id"] == site), None)
     if kind == "ligand" and element is not None and not is_metal(str(element)):
@@ -359,6 +357,4 @@ def placement_problems(before: Project, after: Project, site: str,
 
 def metal_ids(project: Project) -> list[str]:
     """Ids of the metal atoms, in document order (places a ligand can go)."""
-    from molforma.document.chemistry import is_metal
-
     return [a["id"] for a in project["document"]["atoms"] if is_metal(str(a["element"]))]

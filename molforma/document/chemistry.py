@@ -1,19 +1,22 @@
-"""Chemistry edits and checks on a project: internal coordinates, hydrogens, fragments,
-measurements, pre-run validation (no Qt).
+"""Chemistry edits on a project: internal coordinates, hydrogens, fragments, and
+measurements (no Qt).
 
 Edit functions take ``work``, a private copy of the project envelope made by
 :func:`molforma.document.model.clone_project`, change it in place and return an
 :class:`~molforma.document.document.EditResult`. They raise before changing anything
 they cannot finish, and :meth:`Document.edit` throws the copy away on any error, so a
 failed edit never leaves a trace. Fixed atoms never move.
+
+The valence model they build on is :mod:`molforma.document.valence`; the checks before a
+run are :mod:`molforma.document.validation`. :func:`validate`, :func:`bond_length`,
+:func:`is_metal` and :func:`missing_hydrogens` are importable from here as well.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -26,7 +29,6 @@ from molforma.document.geometry import (
     adjacency,
     align_vectors,
     angle,
-    components,
     dihedral,
     dihedral_defined,
     distance,
@@ -37,11 +39,27 @@ from molforma.document.geometry import (
     unit,
 )
 from molforma.document.model import Project, new_atom
-from molforma.errors import MolFormaError, UnknownAtomError, ValidationError
-from molforma.i18n import catalogue, register, render
-
-AtomDict = dict[str, Any]
-BasisCatalog = Callable[[str], "set[str] | None"] | Mapping[str, Any] | None
+from molforma.document.valence import (
+    AtomDict,
+    _atoms,
+    _bond_orders,
+    _clash_score,
+    _Environment,
+    _get,
+    _idnum,
+    _index,
+    _next_id,
+    _set_xyz,
+    _steric_number,
+    _twist_reference,
+    _xyz,
+)
+from molforma.document.valence import bond_length as bond_length
+from molforma.document.valence import is_metal as is_metal
+from molforma.document.valence import missing_hydrogens as missing_hydrogens
+from molforma.document.validation import validate as validate
+from molforma.errors import MolFormaError, ValidationError
+from molforma.i18n import catalogue, register
 
 _MESSAGES: dict[str, dict[str, str]] = {
     # -- edits --------------------------------------------------------------------------------
@@ -76,119 +94,9 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "en": "A {kind} needs {expected} different atom ids; got {ids}.",
         "ja": "{kind}には異なる原子IDが {expected} 個必要です（指定: {ids}）。",
     },
-    # -- validation checks -------------------------------------------------------------------
-    "unpaired_mismatch": {
-        "en": "The atoms carry {unpaired} unpaired electrons but multiplicity {multiplicity} "
-              "means {expected}.",
-        "ja": "原子の不対電子の合計は {unpaired} ですが、スピン多重度 {multiplicity} では "
-              "{expected} 個です。",
-    },
-    "duplicate_positions": {
-        "en": "Atoms {a} and {b} are {distance} Å apart: duplicate positions.",
-        "ja": "原子 {a} と {b} の距離が {distance} Å です。座標が重複しています。",
-    },
-    "close_contact": {
-        "en": "Atoms {a} and {b} are only {distance} Å apart (less than half the sum of "
-              "their covalent radii, {limit} Å).",
-        "ja": "原子 {a} と {b} の距離が {distance} Å しかありません（共有結合半径の和の半分 "
-              "{limit} Å 未満）。",
-    },
-    "basis_missing_elements": {
-        "en": "The basis set {basis} has no functions for {missing}.",
-        "ja": "基底関数 {basis} には {missing} の関数がありません。",
-    },
-    "basis_unknown": {
-        "en": "The basis set {basis} is not in the catalogue or NWChem's library here; "
-              "NWChem may not find it.",
-        "ja": "基底関数 {basis} はカタログにもこの環境の NWChem ライブラリにもありません。"
-              "NWChem が見つけられない可能性があります。",
-    },
-    "basis_other_name": {
-        "en": "NWChem's library has no basis set named {basis}; it calls it {name}. Set the "
-              "basis to {name}, or the calculation will stop.",
-        "ja": "NWChem のライブラリに {basis} という名前の基底関数はなく、{name} という名前で"
-              "入っています。基底関数を {name} にしてください（このままでは計算が止まります）。",
-    },
-    "basis_needs_ecp": {
-        "en": "{basis} uses an effective core potential for {elements}; the input must "
-              "include the ECP ({ecp}).",
-        "ja": "{basis} では {elements} に有効内殻ポテンシャルを使います。入力に ECP（{ecp}）が"
-              "必要です。",
-    },
-    "disconnected_fragments": {
-        "en": "The molecule is in {count} separate pieces with no bonds between them.",
-        "ja": "分子は {count} 個の互いに結合していない部分に分かれています。",
-    },
-    "fixed_atoms_frequencies": {
-        "en": "Fixed atoms: {count}. A frequency calculation is only meaningful at a fully "
-              "optimised structure.",
-        "ja": "{count} 個の原子が固定されています。振動数計算は完全に最適化した構造でのみ"
-              "意味があります。",
-    },
-    "frequencies_need_optimized_geometry": {
-        "en": "Frequencies are only meaningful at a geometry optimised with the same method "
-              "({method}). Unless this geometry was, choose the task optimize+frequencies.",
-        "ja": "振動数は同じ方法（{method}）で最適化した構造でのみ意味があります。そうでなければ"
-              "タスクに optimize+frequencies を選んでください。",
-    },
-    "open_valences": {
-        "en": "Open valences on {count} atom(s), {total} hydrogen(s) missing; add hydrogens "
-              "unless the radicals are intended.",
-        "ja": "{count} 個の原子に空いた原子価があります（水素 {total} 個分）。意図したラジカル"
-              "でなければ水素を付加してください。",
-    },
-    "valence_exceeded": {
-        "en": "Atom {id} ({element}) has more bonds than its valence allows.",
-        "ja": "原子 {id}（{element}）の結合が原子価を超えています。",
-    },
-    "long_bond": {
-        "en": "The bond {a}-{b} is {distance} Å long, far longer than usual ({usual} Å).",
-        "ja": "結合 {a}-{b} の長さが {distance} Å で、通常（{usual} Å）よりかなり長いです。",
-    },
-    "functional_with_dispersion": {
-        "en": "'{functional}' is a functional plus a dispersion correction, which NWChem takes "
-              "separately: set the functional to {base} and the advanced setting dispersion "
-              "to {dispersion} (set_advanced).",
-        "ja": "「{functional}」は汎関数と分散力補正の組み合わせで、NWChem では別々に指定します。"
-              "汎関数を {base} にし、詳細設定 dispersion を {dispersion} にしてください"
-              "（set_advanced）。",
-    },
-    "functional_other_name": {
-        "en": "NWChem's xc does not know '{functional}' by that name; the catalogue calls it "
-              "{name}. Set the functional to {name}.",
-        "ja": "NWChem の xc は「{functional}」という名前を知りません。カタログでは {name} です。"
-              "汎関数を {name} にしてください。",
-    },
-    "functional_unknown": {
-        "en": "The functional '{functional}' is not in the catalogue; check that NWChem's xc "
-              "accepts it.",
-        "ja": "汎関数「{functional}」はカタログにありません。NWChem の xc で使えるか確認して"
-              "ください。",
-    },
 }
 # Codes shared with the input generator keep one meaning; only missing ones are added.
 register({code: text for code, text in _MESSAGES.items() if code not in catalogue()})
-
-# Metals bond through coordination, not through a valence count.
-_METAL_Z: frozenset[int] = frozenset(
-    (3, 4, 11, 12, 13, 19, 20, 31, 37, 38, 49, 50, 55, 56, 81, 82, 83, 84, 87, 88,
-     *range(21, 31), *range(39, 49), *range(57, 81), *range(89, 113))
-)
-
-# Typical bond lengths (Å) for pairs and orders; others come from covalent radii.
-_BOND_TABLE: dict[tuple[str, str], dict[int, float]] = {
-    ("C", "H"): {1: 1.09}, ("H", "N"): {1: 1.01}, ("H", "O"): {1: 0.96},
-    ("H", "S"): {1: 1.34}, ("H", "P"): {1: 1.42}, ("H", "Si"): {1: 1.48},
-    ("B", "H"): {1: 1.19}, ("F", "H"): {1: 0.92}, ("Cl", "H"): {1: 1.27},
-    ("Br", "H"): {1: 1.41}, ("H", "I"): {1: 1.61}, ("H", "H"): {1: 0.74},
-    ("C", "C"): {1: 1.54, 2: 1.34, 3: 1.20}, ("C", "N"): {1: 1.47, 2: 1.28, 3: 1.16},
-    ("C", "O"): {1: 1.43, 2: 1.21, 3: 1.13}, ("N", "N"): {1: 1.45, 2: 1.25, 3: 1.10},
-    ("N", "O"): {1: 1.40, 2: 1.21}, ("O", "O"): {1: 1.48, 2: 1.21},
-    ("C", "S"): {1: 1.82, 2: 1.60}, ("C", "F"): {1: 1.35}, ("C", "Cl"): {1: 1.77},
-    ("Br", "C"): {1: 1.94}, ("C", "I"): {1: 2.14}, ("C", "P"): {1: 1.84},
-    ("C", "Si"): {1: 1.87}, ("O", "S"): {1: 1.58, 2: 1.43}, ("O", "P"): {1: 1.60, 2: 1.48},
-    ("O", "Si"): {1: 1.64},
-}
 
 _FRAGMENT_TWIST_STEP = 10.0  # degrees between trial orientations about a new bond
 # A crowded site may bend the new bond a little off the ideal direction; each degree of
@@ -198,74 +106,6 @@ _TILT_PENALTY = 0.004
 _CLASH_FACTOR = 0.8  # pairs closer than this share of their van der Waals sum overlap
 _SOFT_WEIGHT = 0.01  # weight of the 1/d⁶ tie-breaker between clash-free orientations
 _CONJUGATION_WEIGHT = 0.05  # weight of the coplanarity preference of adjacent π systems
-
-
-def is_metal(symbol: str) -> bool:
-    """True for elements that bond by coordination (alkali, alkaline earth, d and f blocks…)."""
-    return elements.atomic_number(symbol) in _METAL_Z
-
-
-def bond_length(e1: str, e2: str, order: int = 1, unsaturated_ends: int = 0) -> float:
-    """Typical bond length in Å: a table for common pairs, else the covalent radii sum.
-
-    ``unsaturated_ends`` (0-2) counts ends of a single bond that also carry a double or
-    triple bond; each shortens a tabulated single bond by 0.03 Å (C(sp3)–C(sp2) 1.51 Å,
-    C(sp2)–C(sp2) 1.48 Å).
-    """
-    key = (e1, e2) if e1 <= e2 else (e2, e1)
-    row = _BOND_TABLE.get(key)
-    if row and order in row:
-        if order == 1 and "H" not in key:
-            return row[1] - 0.03 * max(0, min(2, unsaturated_ends))
-        return row[order]
-    single = elements.covalent_radius(e1) + elements.covalent_radius(e2)
-    return single * {1: 1.0, 2: 0.87, 3: 0.78}.get(order, 1.0)
-
-
-# ---------------------------------------------------------------------------------------------
-# Small helpers over the project dicts
-
-
-def _atoms(p: Project) -> list[AtomDict]:
-    atoms: list[AtomDict] = p["document"]["atoms"]
-    return atoms
-
-
-def _index(p: Project) -> dict[str, AtomDict]:
-    return {a["id"]: a for a in _atoms(p)}
-
-
-def _xyz(a: Mapping[str, Any]) -> np.ndarray:
-    return np.array([float(a["x"]), float(a["y"]), float(a["z"])])
-
-
-def _set_xyz(a: AtomDict, v: np.ndarray) -> None:
-    if a.get("fixed"):
-        raise ValidationError("fixed_atom", id=a["id"])
-    a["x"], a["y"], a["z"] = (float(c) for c in v)
-
-
-def _get(index: Mapping[str, AtomDict], aid: str) -> AtomDict:
-    atom = index.get(aid)
-    if atom is None:
-        raise UnknownAtomError(id=aid)
-    return atom
-
-
-def _next_id(work: Project) -> str:
-    doc = work["document"]
-    n = int(doc.get("nextAtomId", 1))
-    doc["nextAtomId"] = n + 1
-    return f"a{n}"
-
-
-def _bond_orders(p: Project) -> dict[str, list[tuple[str, int]]]:
-    out: dict[str, list[tuple[str, int]]] = {a["id"]: [] for a in _atoms(p)}
-    for b in p["document"]["bonds"]:
-        if b["a"] in out and b["b"] in out:
-            out[b["a"]].append((b["b"], int(b.get("order", 1))))
-            out[b["b"]].append((b["a"], int(b.get("order", 1))))
-    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -311,10 +151,6 @@ def _choose_side(
         raise ValidationError("fixed_atom", id=blocked)
     # min() keeps the first of equal sizes: the side of the last id wins ties.
     return min(usable, key=lambda c: len(c[0]))
-
-
-def _idnum(aid: str) -> int:
-    return int(aid[1:]) if aid[1:].isdigit() else 0
 
 
 def set_internal_coordinate(work: Project, ids: list[str], value: float) -> EditResult:
@@ -414,152 +250,6 @@ def set_internal_coordinate(work: Project, ids: list[str], value: float) -> Edit
     return EditResult(changed=moved, touched=moved, coords_only=True,
                       info={"coordinate": kind, "from": round(current, 6),
                             "to": round(target, 6), "moved": len(moved)})
-
-
-# ---------------------------------------------------------------------------------------------
-# Valence model (RDKit)
-
-
-def _rdkit_atom(a: dict[str, Any], *, no_implicit: bool) -> Any:
-    """An RDKit atom with the element, formal charge and radicals of document atom ``a``."""
-    from rdkit import Chem
-
-    at = Chem.Atom(elements.atomic_number(a["element"]))
-    at.SetFormalCharge(int(a.get("formalCharge", 0) or 0))
-    at.SetNumRadicalElectrons(int(a.get("unpairedElectrons", 0) or 0))
-    at.SetNoImplicit(no_implicit)
-    return at
-
-
-def _rdkit_implicit_h(p: Project, *, with_metal_bonds: bool) -> list[int]:
-    """RDKit's implicit hydrogen count of every atom (bond orders, charges, radicals)."""
-    from rdkit import Chem
-
-    atoms = _atoms(p)
-    pos = {a["id"]: i for i, a in enumerate(atoms)}
-    rw = Chem.RWMol()
-    for a in atoms:
-        rw.AddAtom(_rdkit_atom(a, no_implicit=False))
-    types = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE}
-    for b in p["document"]["bonds"]:
-        i, j = pos[b["a"]], pos[b["b"]]
-        if not with_metal_bonds and (is_metal(atoms[i]["element"]) or
-                                     is_metal(atoms[j]["element"])):
-            continue
-        rw.AddBond(i, j, types.get(int(b.get("order", 1)), Chem.BondType.SINGLE))
-    mol = rw.GetMol()
-    mol.UpdatePropertyCache(strict=False)
-    return [mol.GetAtomWithIdx(i).GetNumImplicitHs() for i in range(len(atoms))]
-
-
-def missing_hydrogens(p: Project) -> dict[str, int]:
-    """Hydrogens each atom needs to fill its valence (metals and H atoms need none).
-
-    A bond to a metal may be covalent (M–CH3) or dative (M←PPh3); the smaller
-    count of the two readings is taken, so neither gets a spurious hydrogen.
-    """
-    atoms = _atoms(p)
-    if not atoms:
-        return {}
-    with_m = _rdkit_implicit_h(p, with_metal_bonds=True)
-    without_m = _rdkit_implicit_h(p, with_metal_bonds=False)
-    out = {}
-    for a, n1, n2 in zip(atoms, with_m, without_m, strict=True):
-        if a["element"] == "H" or is_metal(a["element"]):
-            continue
-        n = min(n1, n2)
-        if n > 0:
-            out[a["id"]] = n
-    return out
-
-
-def _steric_number(atom: Mapping[str, Any], orders: Sequence[tuple[str, int]],
-                   index: Mapping[str, AtomDict], adding: int,
-                   all_orders: Mapping[str, Sequence[tuple[str, int]]]) -> int:
-    """VSEPR domains (σ bonds + lone pairs) once ``adding`` single bonds are made."""
-    from rdkit import Chem
-
-    sym = atom["element"]
-    sigma = len(orders) + adding
-    if is_metal(sym):
-        return max(sigma, 6)
-    valence_e = Chem.GetPeriodicTable().GetNOuterElecs(elements.atomic_number(sym))
-    bonding = sum(o for nb, o in orders if not is_metal(index[nb]["element"])) + adding
-    lone_e = valence_e - int(atom.get("formalCharge", 0) or 0) - bonding \
-        - int(atom.get("unpairedElectrons", 0) or 0)
-    lone_pairs = max(0, lone_e // 2)
-    if sym == "H":
-        return max(sigma, 1)
-    # A lone pair next to a π bond joins it (amide, aniline nitrogen): planar centre.
-    if (sym == "N" and lone_pairs == 1 and sigma == 3
-            and all(o == 1 for _nb, o in orders)
-            and any(any(o2 > 1 for _x, o2 in all_orders.get(nb, ())) for nb, _o in orders)):
-        lone_pairs = 0
-    return min(sigma + lone_pairs, max(sigma, 8))
-
-
-def _twist_reference(center: AtomDict, neighbour: AtomDict,
-                     orders: Mapping[str, Sequence[tuple[str, int]]],
-                     index: Mapping[str, AtomDict]) -> np.ndarray | None:
-    """Direction from ``neighbour`` to one of its other neighbours (fixes staggering/planes)."""
-    others = [index[n] for n, _o in orders.get(neighbour["id"], ()) if n != center["id"]]
-    if not others:
-        return None
-    # The heaviest substituent first: it is the one that should be anti.
-    others.sort(key=lambda a: (-elements.atomic_number(a["element"]), _idnum(a["id"])))
-    away: np.ndarray = _xyz(others[0]) - _xyz(neighbour)
-    return away
-
-
-def _clash_score(points: np.ndarray, elems: Sequence[str], env_xyz: np.ndarray,
-                 env_elems: Sequence[str]) -> float:
-    """Soft overlap penalty of ``points`` against the environment atoms."""
-    if len(env_xyz) == 0 or len(points) == 0:
-        return 0.0
-    r1 = np.array([elements.vdw_radius(e) for e in elems])
-    r2 = np.array([elements.vdw_radius(e) for e in env_elems])
-    d = np.linalg.norm(points[:, None, :] - env_xyz[None, :, :], axis=2)
-    limit = 0.75 * (r1[:, None] + r2[None, :])
-    over = np.clip(limit - d, 0.0, None)
-    return float(np.sum(over * over))
-
-
-class _Environment:
-    """Positions and elements of the atoms of a project, for repeated neighbourhood queries.
-
-    Built once per edit and extended as atoms are added, so filling the hydrogens of a
-    large molecule stays linear per query instead of rebuilding lists each time.
-    """
-
-    def __init__(self, work: Project) -> None:
-        atoms = _atoms(work)
-        self.ids: list[str] = [a["id"] for a in atoms]
-        self.elems: list[str] = [a["element"] for a in atoms]
-        self._xyz = xyz_array(atoms)
-        self._n = len(atoms)
-
-    def add(self, aid: str, element: str, xyz: np.ndarray) -> None:
-        if self._n == len(self._xyz):
-            grow = np.zeros((max(16, self._n), 3))
-            self._xyz = np.vstack([self._xyz, grow])
-        self._xyz[self._n] = xyz
-        self.ids.append(aid)
-        self.elems.append(element)
-        self._n += 1
-
-    def near(self, around: np.ndarray, radius: float,
-             exclude: set[str]) -> tuple[np.ndarray, list[str]]:
-        xyz, elems, _ids = self.near_ids(around, radius, exclude)
-        return xyz, elems
-
-    def near_ids(self, around: np.ndarray, radius: float,
-                 exclude: set[str]) -> tuple[np.ndarray, list[str], list[str]]:
-        """Positions, elements and ids of the atoms within ``radius`` of ``around``."""
-        xyz = self._xyz[: self._n]
-        hits = np.nonzero(np.linalg.norm(xyz - around, axis=1) <= radius)[0]
-        keep = [int(i) for i in hits if self.ids[int(i)] not in exclude]
-        return (xyz[keep].reshape(-1, 3), [self.elems[i] for i in keep],
-                [self.ids[i] for i in keep])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -888,245 +578,3 @@ def measure(project: Project, *, distances: Sequence[Sequence[str]] = (),
     return out
 
 
-# ---------------------------------------------------------------------------------------------
-# Validation before a run
-
-
-def _check(code: str, severity: str, atoms: Iterable[str] = (), **data: Any) -> dict[str, Any]:
-    ids = list(atoms)
-    return {"code": code, "severity": severity, "message": render(code, data),
-            "atoms": ids[:100]}
-
-
-def _basis_lookup(basis_catalog: BasisCatalog, basis: str) -> tuple[set[str] | None, dict[str, Any] | None]:
-    """Elements covered by ``basis`` and its catalogue entry, from any catalogue form."""
-    from molforma.catalog import basis_elements, basis_entry
-
-    entry = basis_entry(basis)
-    if callable(basis_catalog):
-        return basis_catalog(basis), entry
-    if isinstance(basis_catalog, Mapping):
-        from molforma.catalog import library_file_name
-
-        entries = basis_catalog.get("basis_sets", basis_catalog)
-        items = entries if isinstance(entries, list) else [
-            {"name": k, **(v if isinstance(v, Mapping) else {"elements": v})}
-            for k, v in entries.items()]
-        for e in items:
-            if library_file_name(str(e.get("name", ""))) == library_file_name(basis):
-                return set(e.get("elements", ())), dict(e)
-        return None, entry
-    return basis_elements(basis), entry
-
-
-def _basis_other_name(basis_catalog: BasisCatalog, basis: str) -> str | None:
-    """The name NWChem knows for a basis written in another common notation, or None.
-
-    ``6-31G(d)`` / ``6-31G(d,p)`` are ``6-31G*`` / ``6-31G**`` in NWChem's library, and
-    the LANL sets live there with an ``_ecp`` suffix (``lanl2dz`` → ``lanl2dz_ecp``).
-    NWChem stops on the name as written, so the check that uses this is an error.
-    """
-    text = basis.strip()
-    tries: list[str] = []
-    star = re.sub(r"\(d,\s*p\)$", "**", text, flags=re.I)
-    star = re.sub(r"\(d\)$", "*", star, flags=re.I)
-    if star != text:
-        tries.append(star)
-    if not text.lower().endswith("_ecp"):
-        tries.append(text + "_ecp")
-    for name in tries:
-        covered, _ = _basis_lookup(basis_catalog, name)
-        if covered is not None:
-            return name
-    return None
-
-
-# Pairs reported by validate's geometry checks: atoms packed far denser than matter have
-# millions of close pairs, and listing them all would stall the check (and its answer).
-MAX_CONTACTS = 1000
-
-
-def _contacts(xyz: Any, radii: Any) -> list[tuple[int, int, float, float]]:
-    """``(i, j, d, limit)`` of pairs closer than half their radii sum (or than 0.1 Å),
-    in (i, j) order, at most :data:`MAX_CONTACTS`; linear in the number of atoms."""
-    from molforma.document.neighbours import CrowdedError, close_pairs, first_pairs_closer_than
-
-    n = len(xyz)
-    cutoff = max(0.1, float(radii.max()))
-    try:
-        i, j, d = close_pairs(xyz, cutoff, max_candidates=1000 * n + 10_000)
-    except CrowdedError:
-        # Piled up: the first pairs found tell the story.
-        i, j, d = first_pairs_closer_than(xyz, cutoff, limit=4 * MAX_CONTACTS)
-    limit = 0.5 * (radii[i] + radii[j])
-    keep = (d < 0.1) | (d < limit)
-    i, j, d, limit = i[keep], j[keep], d[keep], limit[keep]
-    rank = np.lexsort((j, i))[:MAX_CONTACTS]
-    return list(zip(i[rank].tolist(), j[rank].tolist(), d[rank].tolist(),
-                    limit[rank].tolist(), strict=True))
-
-
-def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, Any]:
-    """Checks before running: ``{"ok": bool, "checks": [{code, severity, message, atoms}]}``.
-
-    ``basis_catalog`` tells which elements a basis covers: a function such as
-    :func:`molforma.catalog.basis_elements`, a ``get_catalog("basis_sets")`` result,
-    or None for the built-in catalogue. ``ok`` is false when any check is an error.
-    Messages are in the display language.
-    """
-    doc = project["document"]
-    atoms = doc.get("atoms") or []
-    calc = project.get("calculation") or {}
-    checks: list[dict[str, Any]] = []
-    if not atoms:
-        checks.append(_check("empty_molecule", "error"))
-        return {"ok": False, "checks": checks}
-    ids = [a["id"] for a in atoms]
-    charge = int(doc.get("charge", 0))
-    mult = int(doc.get("multiplicity", 1))
-
-    # Electrons and spin.
-    electrons = sum(elements.atomic_number(a["element"]) for a in atoms) - charge
-    if electrons < 1:
-        checks.append(_check("too_few_electrons", "error", electrons=electrons))
-    elif (electrons - (mult - 1)) % 2 != 0 or mult - 1 > electrons:
-        checks.append(_check("multiplicity_parity", "error", electrons=electrons,
-                             multiplicity=mult))
-    unpaired = sum(int(a.get("unpairedElectrons", 0) or 0) for a in atoms)
-    if unpaired and unpaired != mult - 1:
-        checks.append(_check("unpaired_mismatch", "warning",
-                             [a["id"] for a in atoms if a.get("unpairedElectrons")],
-                             unpaired=unpaired, multiplicity=mult, expected=mult - 1))
-    reference = calc.get("reference")
-    if reference == "rhf" and mult != 1:
-        checks.append(_check("reference_multiplicity", "error", multiplicity=mult))
-
-    # Geometry.
-    xyz = xyz_array(atoms)
-    radii = [elements.covalent_radius(a["element"]) for a in atoms]
-    for i, j, d, limit in _contacts(xyz, np.asarray(radii, dtype=float)):
-        if d < 0.1:
-            checks.append(_check("duplicate_positions", "error", [ids[i], ids[j]],
-                                 a=ids[i], b=ids[j], distance=round(d, 3)))
-        else:
-            checks.append(_check("close_contact", "warning", [ids[i], ids[j]], a=ids[i],
-                                 b=ids[j], distance=round(d, 3), limit=round(limit, 3)))
-    pos = {a["id"]: k for k, a in enumerate(atoms)}
-    for b in doc.get("bonds") or []:
-        ia, ja = pos.get(b["a"]), pos.get(b["b"])
-        if ia is None or ja is None:
-            continue
-        usual = bond_length(atoms[ia]["element"], atoms[ja]["element"], int(b.get("order", 1)))
-        d = float(np.linalg.norm(xyz[ia] - xyz[ja]))
-        if d > 1.6 * usual + 0.3:
-            checks.append(_check("long_bond", "warning", [ids[ia], ids[ja]], a=ids[ia],
-                                 b=ids[ja], distance=round(d, 3), usual=round(usual, 2)))
-    comps = components(project)
-    if len(comps) > 1:
-        checks.append(_check("disconnected_fragments", "warning",
-                             [c[0] for c in comps], count=len(comps)))
-
-    # Valences.
-    missing = missing_hydrogens(project)
-    if missing:
-        checks.append(_check("open_valences", "info", list(missing), count=len(missing),
-                             total=sum(missing.values())))
-    checks += _valence_problems(project)
-
-    # Basis set and functional.
-    basis = str(calc.get("basis", "") or "")
-    if basis.strip():
-        covered, entry = _basis_lookup(basis_catalog, basis)
-        present = sorted({a["element"] for a in atoms}, key=elements.atomic_number)
-        if covered is None:
-            other = _basis_other_name(basis_catalog, basis)
-            if other is not None:
-                checks.append(_check("basis_other_name", "error", basis=basis, name=other))
-            else:
-                checks.append(_check("basis_unknown", "warning", basis=basis))
-        else:
-            lacking = [e for e in present if e not in covered]
-            if lacking:
-                checks.append(_check("basis_missing_elements", "error",
-                                     [a["id"] for a in atoms if a["element"] in lacking],
-                                     basis=basis, missing=", ".join(lacking)))
-        if entry and entry.get("ecp"):
-            ecp_el = [e for e in present if e in set(entry.get("ecpElements", ()))]
-            if ecp_el:
-                checks.append(_check("basis_needs_ecp", "info",
-                                     [a["id"] for a in atoms if a["element"] in ecp_el],
-                                     basis=basis, elements=", ".join(ecp_el),
-                                     ecp=entry["ecp"]))
-    if calc.get("theory") == "dft":
-        functional = " ".join(str(calc.get("functional", "")).split())
-        if functional and not _known_functional(functional):
-            disp = re.fullmatch(r"(.+?)[-_](d2|d3|d3bj)", functional, flags=re.I)
-            if disp and _known_functional(disp.group(1)):
-                checks.append(_check("functional_with_dispersion", "error",
-                                     functional=functional, base=disp.group(1).lower(),
-                                     dispersion=disp.group(2).lower()))
-            elif functional.lower() in _FUNCTIONAL_OTHER_NAMES:
-                checks.append(_check("functional_other_name", "error", functional=functional,
-                                     name=_FUNCTIONAL_OTHER_NAMES[functional.lower()]))
-            else:
-                checks.append(_check("functional_unknown", "info", functional=functional))
-
-    # Fixed atoms and the task.
-    task = str(calc.get("task", "energy"))
-    fixed = [a["id"] for a in atoms if a.get("fixed")]
-    if "optimize" in task and len(fixed) == len(atoms):
-        checks.append(_check("all_atoms_fixed", "error", fixed))
-    elif "freq" in task and fixed:
-        checks.append(_check("fixed_atoms_frequencies", "warning", fixed, count=len(fixed)))
-    if task == "frequencies":
-        # Nothing records where a geometry came from, so a bare frequency job always gets
-        # the reminder; optimize+frequencies optimises with the same method first.
-        checks.append(_check("frequencies_need_optimized_geometry", "warning",
-                             method=_method_text(calc)))
-    if fixed and (project.get("advanced") or {}).get("nocenter") is False:
-        checks.append(_check("fixed_atoms_internal_coordinates", "error", fixed))
-    ok = not any(c["severity"] == "error" for c in checks)
-    return {"ok": ok, "checks": checks}
-
-
-def _method_text(calc: Mapping[str, Any]) -> str:
-    theory = str(calc.get("theory", "scf"))
-    level = str(calc.get("functional", "b3lyp")) if theory == "dft" else theory
-    return f"{level}/{calc.get('basis', '6-31g*')}"
-
-
-# Common names NWChem's xc does not take, and the catalogue name it means.
-_FUNCTIONAL_OTHER_NAMES = {"pbe": "pbe96", "lda": "svwn5", "svwn": "svwn5", "b-lyp": "blyp",
-                           "bp": "bp86", "b-p86": "bp86"}
-
-
-def _known_functional(functional: str) -> bool:
-    from molforma.catalog import get_catalog
-
-    low = functional.lower()
-    return any(low in (f["name"].lower(), f["xc"].lower())
-               for f in get_catalog("functionals")["functionals"])
-
-
-def _valence_problems(p: Project) -> list[dict[str, Any]]:
-    """Main-group atoms with more bonds than any valence RDKit allows."""
-    from rdkit import Chem
-
-    atoms = _atoms(p)
-    keep = [a for a in atoms if not is_metal(a["element"])]
-    pos = {a["id"]: i for i, a in enumerate(keep)}
-    rw = Chem.RWMol()
-    for a in keep:
-        rw.AddAtom(_rdkit_atom(a, no_implicit=True))
-    types = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE}
-    for b in p["document"]["bonds"]:
-        if b["a"] in pos and b["b"] in pos:
-            rw.AddBond(pos[b["a"]], pos[b["b"]], types.get(int(b.get("order", 1)), Chem.BondType.SINGLE))
-    mol = rw.GetMol()
-    out = []
-    for prob in Chem.DetectChemistryProblems(mol):
-        if prob.GetType() == "AtomValenceException":
-            a = keep[prob.GetAtomIdx()]
-            out.append(_check("valence_exceeded", "warning", [a["id"]], id=a["id"],
-                              element=a["element"]))
-    return out
