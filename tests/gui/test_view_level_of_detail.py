@@ -67,3 +67,44 @@ def test_the_drag_draws_at_most_about_lod_max_points_with_a_stride_not_in_step_w
         k = lod_stride(n)
         assert k % 3 != 0  # a water box keeps its hydrogens and oxygens alike
         assert (n - 1) // k + 1 <= LOD_MAX_POINTS * 1.01 or k == 97
+
+
+_GL_DRAG = r'''
+from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from molforma.gui.view3d.base import MoleculeView
+from tests.gui.test_large_structure_view import lattice
+view = MoleculeView("opengl")
+view.resize(600, 400)
+view.show()
+for _ in range(20):
+    app.processEvents()
+view.set_molecule(lattice(30_000), [])
+canvas = view.canvas
+LEFT, NONE = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
+def mouse(kind, x, button, buttons):
+    at = QPointF(x, 200.0)
+    return QMouseEvent(kind, at, at, button, buttons, Qt.KeyboardModifier.NoModifier)
+canvas.grabFramebuffer()
+still = canvas.lod_frames
+view.handle_press(mouse(QEvent.Type.MouseButtonPress, 100, LEFT, LEFT))
+for x in (110, 130, 150, 170):
+    view.handle_move(mouse(QEvent.Type.MouseMove, x, NONE, LEFT))
+    canvas.grabFramebuffer()  # a frame drawn during the drag
+during = canvas.lod_frames - still
+view.handle_release(mouse(QEvent.Type.MouseButtonRelease, 170, LEFT, NONE))
+frames = canvas.frames
+canvas.grabFramebuffer()  # the frame after the drag
+after = canvas.lod_frames - still - during
+print(view.renderer_name, still, during, after, canvas.frames - frames)
+'''
+
+
+def test_opengl_draws_the_drag_at_low_detail_and_the_frame_after_it_in_full() -> None:
+    from tests.gui.helpers import run_gl_script
+
+    out = run_gl_script(_GL_DRAG).stdout.split()[-5:]
+    # no low-detail frame at rest, four during the drag, none after it (one full frame)
+    assert out == ["opengl", "0", "4", "0", "1"]
