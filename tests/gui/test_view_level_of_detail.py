@@ -1,7 +1,8 @@
 """The 3D view's interactive level of detail: a drag or the wheel marks the view as
 moving (the OpenGL canvas then draws a cheaper picture of a large structure), the end of
 the drag or a short pause brings the full picture back, and picking stays exact while
-moving (it uses the grid over the positions, never the drawing)."""
+moving (it uses the grid over the positions, never the drawing). And the point sprites'
+guard band: a ball whose centre just left the frame still shows its part on screen."""
 
 from __future__ import annotations
 
@@ -108,3 +109,46 @@ def test_opengl_draws_the_drag_at_low_detail_and_the_frame_after_it_in_full() ->
     out = run_gl_script(_GL_DRAG).stdout.split()[-5:]
     # no low-detail frame at rest, four during the drag, none after it (one full frame)
     assert out == ["opengl", "0", "4", "0", "1"]
+
+
+_GL_EDGE = r'''
+import numpy as np
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+import sys
+import molforma.gui.view3d.opengl as og
+og.SPRITE_GUARD_PIXELS = int(sys.argv[1]) if len(sys.argv) > 1 else og.SPRITE_GUARD_PIXELS
+from molforma.gui.view3d.base import MoleculeView
+from molforma.gui.view3d.columns import StructureArrays
+from molforma.gui.view3d.scene import BACKGROUND
+n = 25_000
+rng = np.random.default_rng(3)
+xyz = rng.uniform(-3, 3, size=(n, 3)) - np.array([0.0, 0.0, 25.0])
+xyz[0] = (0.0, 0.0, 30.0)  # the atom put at the frame's edge, in front of the others
+ids = np.empty(n, dtype=object); ids[:] = [f"a{i + 1}" for i in range(n)]
+view = MoleculeView("opengl"); view.resize(600, 400); view.show()
+for _ in range(20): app.processEvents()
+view.set_molecule(StructureArrays(ids, np.zeros(n, np.int32), ["O"], xyz, np.zeros(n, bool),
+                                  np.zeros((0, 2), np.int64), np.zeros(0, np.int8)), [])
+canvas = view.canvas
+img = canvas.grabFramebuffer()
+w, h = canvas.width(), canvas.height()
+sd, cam = view.scene, view.camera
+cam.scale = 10.0 / float(sd.radius[0])  # a ball 10 px in radius
+s = cam.to_screen(sd.pos[:1], w, h)[0]
+for _ in range(3):  # its centre 4 px right of the frame, half-way down (pan is linear)
+    cam.pan = cam.pan + np.array([w + 4.0 - s[0], s[1] - h / 2])
+    s = cam.to_screen(sd.pos[:1], w, h)[0]
+img = canvas.grabFramebuffer()
+c = img.pixelColor(w - 1, int(round(s[1])))
+bg = tuple(round(255 * v) for v in BACKGROUND)
+print(canvas._sprites(), round(float(s[0]) - w, 1), round(float(s[1])), (c.red(), c.green(), c.blue()) != bg)
+'''
+
+
+def test_a_sprite_whose_centre_just_left_the_frame_still_draws_its_part_on_screen() -> None:
+    from tests.gui.helpers import run_gl_script
+
+    # Without the guard band (0 pixels) the ball vanishes whole; with it, its left part shows.
+    assert run_gl_script(_GL_EDGE, "0").stdout.split()[-4:] == ["True", "4.0", "200", "False"]
+    assert run_gl_script(_GL_EDGE).stdout.split()[-4:] == ["True", "4.0", "200", "True"]
