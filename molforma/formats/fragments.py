@@ -22,6 +22,10 @@ from molforma.i18n import register, render
 # Atoms of one fragment up to which its orders are asked of RDKit (order assignment grows
 # fast with the size of a fragment; a protein chain is thousands of atoms).
 FRAGMENT_LIMIT = 1000
+# Steps of RDKit's search for orders before it gives up (about 30 us each): a molecule of
+# known charge needs a handful; one whose charge the file does not give (a bare PDB
+# peptide read as neutral) can search for hours, and an open must not hang on it.
+ORDER_SEARCH_STEPS = 10_000
 
 register({
     "bond_orders_not_perceived": {
@@ -76,6 +80,13 @@ class FragmentOrders:
                                           {**details, "reason": text}, lang),
                         "details": details})
         return out
+
+
+def unresolved_warnings(atoms: int, lang: str | None = None) -> list[dict[str, Any]]:
+    """The warning of one fragment of ``atoms`` atoms whose orders RDKit did not find."""
+    empty = np.zeros(0, dtype=np.int64)
+    return FragmentOrders(orders=empty, charges=empty, fragments=1,
+                          unresolved=[atoms]).warnings(lang)
 
 
 def components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -175,7 +186,8 @@ def _ask_rdkit(z: np.ndarray, xyz: np.ndarray, a: np.ndarray, b: np.ndarray,
     mol.AddConformer(conf, assignId=True)
     with quiet():
         try:
-            rdDetermineBonds.DetermineBondOrders(mol, charge=charge)
+            rdDetermineBonds.DetermineBondOrders(mol, charge=charge,
+                                                 maxIterations=ORDER_SEARCH_STEPS)
             Chem.Kekulize(mol, clearAromaticFlags=True)
         except Exception:  # noqa: BLE001 - RDKit raises several kinds; single bonds stay
             return None

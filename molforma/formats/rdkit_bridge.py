@@ -185,7 +185,7 @@ def perceive_bonds(
         saturated = saturated_bonds(atoms, charge, xyz)
         if saturated is not None:
             return saturated  # what RDKit would assign, without asking it
-    return rdkit_bonds(atoms, charge, orders=orders)
+    return rdkit_bonds(atoms, charge, orders=orders, warnings=warnings)
 
 
 def _large_bonds(atoms: list[dict[str, Any]], charge: int | None, orders: bool, xyz: Any,
@@ -216,9 +216,16 @@ def _large_bonds(atoms: list[dict[str, Any]], charge: int | None, orders: bool, 
 
 
 def rdkit_bonds(atoms: list[dict[str, Any]], charge: int | None = None, *,
-                orders: bool = True) -> list[dict[str, Any]]:
+                orders: bool = True,
+                warnings: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """RDKit's own part of :func:`perceive_bonds` (connectivity, then orders and formal
-    charges), for a reader that has found :func:`saturated_bonds` does not apply."""
+    charges), for a reader that has found :func:`saturated_bonds` does not apply.
+
+    The search for orders is bounded (:data:`~molforma.formats.fragments.ORDER_SEARCH_STEPS`):
+    past it the bonds stay single and ``warnings`` receives ``bond_orders_not_perceived``.
+    """
+    from molforma.formats.fragments import ORDER_SEARCH_STEPS, unresolved_warnings
+
     if len(atoms) < 2:
         return []
     if crowded(xyz_array(atoms), [a["element"] for a in atoms]):
@@ -235,14 +242,18 @@ def rdkit_bonds(atoms: list[dict[str, Any]], charge: int | None = None, *,
         connected = Chem.Mol(mol)
         if orders and mol.GetNumBonds():
             try:
-                rdDetermineBonds.DetermineBondOrders(mol, charge=int(charge or 0))
+                rdDetermineBonds.DetermineBondOrders(mol, charge=int(charge or 0),
+                                                     maxIterations=ORDER_SEARCH_STEPS)
                 # DetermineBondOrders marks aromatic rings; the document wants Kekulé form.
                 Chem.Kekulize(mol, clearAromaticFlags=True)
                 connected = Chem.Mol(mol)
                 for i, a in enumerate(atoms):
                     a["formalCharge"] = int(connected.GetAtomWithIdx(i).GetFormalCharge())
-            except Exception:  # noqa: BLE001 - ValueError for a wrong charge and more
-                pass  # keep the single bonds found above
+            except Exception as exc:  # noqa: BLE001 - ValueError for a wrong charge and more
+                # keep the single bonds found above; a search cut short is said, since
+                # the person would otherwise take them for the molecule's real orders
+                if warnings is not None and "Max Iterations" in str(exc):
+                    warnings += unresolved_warnings(len(atoms))
     bonds = []
     # indexing RDKit's bond sequence walks it from the start each time: use indices
     for k in range(connected.GetNumBonds()):

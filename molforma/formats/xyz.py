@@ -198,6 +198,7 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True,
         xs, ys, zs = (np.asarray(coords)[:, k].tolist() for k in range(3))
     atoms = plain_atoms(els, xs, ys, zs, first=first_id)
     seen: dict[str, float] = {}
+    warnings: list[dict[str, Any]] = []  # orders RDKit's bounded search did not find
     if not perceive:
         bonds = []
     elif len(atoms) > ORDER_PERCEPTION_LIMIT:
@@ -208,10 +209,12 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True,
         if found is None:
             from molforma.formats.rdkit_bridge import rdkit_bonds
 
-            found = rdkit_bonds(atoms, charge)
+            found = rdkit_bonds(atoms, charge, warnings=warnings)
         bonds = found
     # Without a charge in the file, loading re-perceives with the project's charge.
     info: dict[str, Any] = {"perceived": perceive and charge is None, "first_id": first_id}
+    if warnings:
+        info["warnings"] = warnings
     if "closest" in seen:
         # Every atom was made here by the document's rules (a known element, a finite
         # coordinate within 1e5, default properties, ids from a<first_id> on) and every bond by the
