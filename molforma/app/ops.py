@@ -433,11 +433,14 @@ def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,
                    if {"element", "formalCharge", "unpairedElectrons"} & set(ch)]
         return _adjusted(work, res, valence)
 
-    if not adjust_hydrogens and is_atom_table(atoms_of(doc.project)):
+    if is_atom_table(atoms_of(doc.project)):
         from molforma.document import table_edits
 
-        # on the columns: only the columns a change writes are copied
-        return doc.edit(lambda work: table_edits.set_atom_properties(work, changes),
+        # on the columns: only the columns a change writes are copied, and hydrogens are
+        # redone on the records around the changed atoms only
+        edit = (table_edits.set_atom_properties_adjusting if adjust_hydrogens
+                else table_edits.set_atom_properties)
+        return doc.edit(lambda work: edit(work, changes),
                         label="Set atom properties", expected_revision=expected_revision,
                         preview=preview, origin=origin, tables=True)
     return doc.edit(fn, label="Set atom properties", expected_revision=expected_revision,

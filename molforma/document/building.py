@@ -18,7 +18,7 @@ them as document operations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -248,9 +248,12 @@ def adjust_hydrogens(work: Project, ids: Iterable[str]) -> EditResult:
     return EditResult(added=added, removed=sorted(gone, key=_idnum), touched=added)
 
 
-def merge_adjusted(work: Project, res: EditResult, ids: Iterable[str]) -> EditResult:
-    """``res`` followed by :func:`adjust_hydrogens` of ``ids``, as one result."""
-    extra = adjust_hydrogens(work, [i for i in ids if i not in set(res.removed)])
+def merge_adjusted(work: Project, res: EditResult, ids: Iterable[str], *,
+                   adjust: Callable[[Project, list[str]], EditResult] | None = None
+                   ) -> EditResult:
+    """``res`` followed by :func:`adjust_hydrogens` of ``ids`` (or ``adjust``, the same on
+    the column tables), as one result."""
+    extra = (adjust or adjust_hydrogens)(work, [i for i in ids if i not in set(res.removed)])
     gone = set(extra.removed)
     new_in_edit = set(res.added)
     touched = None if res.touched is None else \

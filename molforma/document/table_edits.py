@@ -21,6 +21,11 @@ from molforma.document.model import Project, check_atom_fields
 from molforma.document.molecule import AtomTable, BondTable
 from molforma.errors import UnknownAtomError, ValidationError
 
+# Å around the atoms whose hydrogens are redone that a placement may look at (a hydrogen's
+# bond length plus the 4 Å its clash score looks around, with room to spare).
+_PLACEMENT_REACH = 8.0
+_VALENCE_KEYS = frozenset({"element", "formalCharge", "unpairedElectrons"})
+
 ATOM_PROPS = ("element", "name", "formalCharge", "unpairedElectrons", "massNumber", "mass",
               "fixed")
 
@@ -159,3 +164,69 @@ def add_atoms(work: Project, records: Sequence[dict[str, Any]],
     if made:
         doc["bonds"] = old_bonds.concat(BondTable.from_records(made))
     return EditResult(added=new_ids, touched=new_ids)
+
+
+def set_atom_properties_adjusting(work: Project,
+                                  changes: Sequence[Mapping[str, Any]]) -> EditResult:
+    """:func:`set_atom_properties`, then the hydrogens of the atoms whose element, charge or
+    unpaired electrons changed redone (``ops.set_atom_properties`` with hydrogens)."""
+    from molforma.document import building
+
+    res = set_atom_properties(work, changes)
+    valence = [str(ch["id"]) for ch in changes if _VALENCE_KEYS & set(ch)]
+    return building.merge_adjusted(work, res, valence, adjust=adjust_hydrogens)
+
+
+def adjust_hydrogens(work: Project, ids: Sequence[str]) -> EditResult:
+    """:func:`molforma.document.building.adjust_hydrogens` on the columns.
+
+    The record edit runs on a small project of records: the atoms ``ids``, their
+    neighbours and their neighbours' neighbours (all a valence count, a VSEPR domain or a
+    staggering reference reads) and every atom within :data:`_PLACEMENT_REACH` of them
+    (what a new hydrogen's clash score looks at), in document order. The hydrogens it
+    removed and added are then taken out of and appended to the tables, as the record
+    edit does to the lists, so the result is the same project.
+    """
+    from molforma.document import building
+
+    atoms, bonds = _tables(work)
+    doc = work["document"]
+    rows = atoms.rows_of(list(dict.fromkeys(ids)))
+    rows = rows[rows >= 0]
+    if not len(rows):
+        return EditResult(added=[], removed=[], touched=[])
+    ia, ib = bonds.rows_in(atoms)
+    near = np.zeros(len(atoms), dtype=bool)
+    near[rows] = True
+    for _shell in range(2):
+        hit = near[ia] | near[ib]
+        near[ia[hit]] = True
+        near[ib[hit]] = True
+    lo = atoms.xyz[rows].min(axis=0) - _PLACEMENT_REACH
+    hi = atoms.xyz[rows].max(axis=0) + _PLACEMENT_REACH
+    near |= ((atoms.xyz >= lo) & (atoms.xyz <= hi)).all(axis=1)
+    inside = near[ia] & near[ib]
+    sub: Project = {"document": {
+        "atoms": atoms.take(np.flatnonzero(near)).to_records(),
+        "bonds": bonds.records_at(np.flatnonzero(inside)),
+        "nextAtomId": doc["nextAtomId"]}}
+    res = building.adjust_hydrogens(sub, list(ids))
+    if not res.added and not res.removed:
+        return res
+    if res.removed:
+        gone = atoms.rows_of(res.removed)
+        gone_ids = atoms.ids[gone]
+        keep = ~(np.isin(bonds.a, gone_ids) | np.isin(bonds.b, gone_ids))
+        atoms = atoms.delete(gone)
+        if not keep.all():
+            bonds = bonds.take(np.flatnonzero(keep))
+    if res.added:
+        new = set(res.added)
+        sdoc = sub["document"]
+        atoms = atoms.concat(AtomTable.from_records(
+            [a for a in sdoc["atoms"] if a["id"] in new]))
+        bonds = bonds.concat(BondTable.from_records(
+            [b for b in sdoc["bonds"] if b["a"] in new or b["b"] in new]))
+        doc["nextAtomId"] = sdoc["nextAtomId"]
+    doc["atoms"], doc["bonds"] = atoms, bonds
+    return res
