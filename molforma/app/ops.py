@@ -599,6 +599,13 @@ def add_hydrogens(doc: Document, ids: Sequence[str] | None = None, *,
             _need(_index(work), ids)
         return chemistry.add_hydrogens(work, list(ids) if ids is not None else None)
 
+    if ids is not None and is_atom_table(atoms_of(doc.project)):
+        from molforma.document import table_edits
+
+        # on the columns: the hydrogens of a selection are placed from its neighbourhood
+        return doc.edit(lambda work: table_edits.add_hydrogens(work, list(ids)),
+                        label="Add hydrogens", expected_revision=expected_revision,
+                        preview=preview, origin=origin, tables=True)
     return doc.edit(fn, label="Add hydrogens", expected_revision=expected_revision,
                     preview=preview, origin=origin)
 

@@ -10,7 +10,7 @@ what they are given as the record edits do and raise the same errors, in the sam
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -178,23 +178,40 @@ def set_atom_properties_adjusting(work: Project,
 
 
 def adjust_hydrogens(work: Project, ids: Sequence[str]) -> EditResult:
-    """:func:`molforma.document.building.adjust_hydrogens` on the columns.
-
-    The record edit runs on a small project of records: the atoms ``ids``, their
-    neighbours and their neighbours' neighbours (all a valence count, a VSEPR domain or a
-    staggering reference reads) and every atom within :data:`_PLACEMENT_REACH` of them
-    (what a new hydrogen's clash score looks at), in document order. The hydrogens it
-    removed and added are then taken out of and appended to the tables, as the record
-    edit does to the lists, so the result is the same project.
-    """
+    """:func:`molforma.document.building.adjust_hydrogens` on the columns (see
+    :func:`_around`)."""
     from molforma.document import building
 
+    return _around(work, ids, lambda sub: building.adjust_hydrogens(sub, list(ids)))
+
+
+def add_hydrogens(work: Project, ids: Sequence[str]) -> EditResult:
+    """:func:`molforma.document.chemistry.add_hydrogens` of the atoms ``ids`` on the
+    columns (see :func:`_around`); unknown ids raise as the record edit does."""
+    from molforma.document import chemistry
+
+    atoms, _bonds = _tables(work)
+    _rows(atoms, list(ids))
+    return _around(work, ids, lambda sub: chemistry.add_hydrogens(sub, list(ids)))
+
+
+def _around(work: Project, ids: Sequence[str],
+            edit: Callable[[Project], EditResult]) -> EditResult:
+    """A hydrogen edit of the atoms ``ids`` run as a record edit on their neighbourhood.
+
+    ``edit`` runs on a small project of records: the atoms ``ids``, their neighbours and
+    their neighbours' neighbours (all a valence count, a VSEPR domain or a staggering
+    reference reads) and every atom within :data:`_PLACEMENT_REACH` of them (what a new
+    hydrogen's clash score looks at), in document order. The atoms it removed and added
+    (with their bonds) are then taken out of and appended to the tables, as the record
+    edit does to the lists, so the result is the same project.
+    """
     atoms, bonds = _tables(work)
     doc = work["document"]
     rows = atoms.rows_of(list(dict.fromkeys(ids)))
     rows = rows[rows >= 0]
-    if not len(rows):
-        return EditResult(added=[], removed=[], touched=[])
+    if not len(rows):  # nothing to do, said as the record edit says it
+        return edit({"document": {"atoms": [], "bonds": [], "nextAtomId": doc["nextAtomId"]}})
     ia, ib = bonds.rows_in(atoms)
     near = np.zeros(len(atoms), dtype=bool)
     near[rows] = True
@@ -210,7 +227,7 @@ def adjust_hydrogens(work: Project, ids: Sequence[str]) -> EditResult:
         "atoms": atoms.take(np.flatnonzero(near)).to_records(),
         "bonds": bonds.records_at(np.flatnonzero(inside)),
         "nextAtomId": doc["nextAtomId"]}}
-    res = building.adjust_hydrogens(sub, list(ids))
+    res = edit(sub)
     if not res.added and not res.removed:
         return res
     if res.removed:

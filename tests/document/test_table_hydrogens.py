@@ -114,3 +114,64 @@ def test_an_element_change_with_hydrogens_builds_no_record_of_the_whole_structur
     assert [a["element"] for a in atoms_of(doc.project)[:3]] == ["N", "C", "O"]
     # the neighbourhood of the changed atom only, never the 9,009 atoms
     assert max(built) < 200, built
+
+
+def _stripped(waters: int) -> Document:
+    """Ethanol with its CH3 and OH hydrogens deleted (open valences), in water."""
+    doc = _doc(waters)
+    ops.delete_atoms(doc, ["a4", "a5", "a6", "a9"], preview=False)
+    return doc
+
+
+SELECTIONS = [["a1"], ["a3"], ["a1", "a2", "a3"], ["a2"], []]
+
+
+@pytest.mark.parametrize("ids", SELECTIONS)
+def test_hydrogens_of_a_selection_on_the_columns_make_the_record_edits_project(
+        ids: list[str]) -> None:
+    from molforma.document import chemistry
+
+    doc = _stripped(200)
+    work = json.loads(json.dumps(plain_project(doc.project)))
+    res = chemistry.add_hydrogens(work, list(ids))
+    before = _dump(doc)
+    out = ops.add_hydrogens(doc, ids, preview=False)
+    got = plain_project(doc.project)["document"]
+    assert got["atoms"] == work["document"]["atoms"]
+    assert got["bonds"] == work["document"]["bonds"]
+    assert got["nextAtomId"] == work["document"]["nextAtomId"]
+    assert out.get("addedIds", []) == res.added
+    if res.added:
+        after = _dump(doc)
+        doc.undo()
+        assert _dump(doc) == before
+        doc.redo()
+        assert _dump(doc) == after
+
+
+def test_hydrogens_of_a_selection_build_no_record_of_the_whole_structure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = _stripped(3000)
+    built: list[int] = []
+    real = AtomTable.to_records
+
+    def counted(self: AtomTable, start: int = 0, stop: int | None = None) -> list[Any]:
+        out = real(self, start, stop)
+        built.append(len(out))
+        return out
+
+    monkeypatch.setattr(AtomTable, "to_records", counted)
+    out = ops.add_hydrogens(doc, ["a1", "a3"], preview=False)
+    monkeypatch.undo()
+    assert len(out["addedIds"]) == 4  # CH3 and OH again
+    assert max(built) < 200, built
+
+
+def test_hydrogens_of_an_unknown_atom_are_refused_and_nothing_changes() -> None:
+    from molforma.errors import UnknownAtomError
+
+    doc = _stripped(20)
+    before, revision = _dump(doc), doc.revision
+    with pytest.raises(UnknownAtomError):
+        ops.add_hydrogens(doc, ["a1", "a999"], preview=False)
+    assert _dump(doc) == before and doc.revision == revision
