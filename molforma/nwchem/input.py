@@ -23,6 +23,7 @@ from molforma.document import messages as _document_messages  # noqa: F401 - sha
 from molforma.errors import ValidationError
 from molforma.i18n import catalogue, register, render
 from molforma.nwchem.input_geometry import (
+    element_set,
     fixed_atom_lines,
     geometry_lines,
     geometry_options,
@@ -456,10 +457,13 @@ def _tasks(calc: CalculationSettings) -> list[str]:
 # Public functions
 
 
-def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str:
+def render_input(project: Mapping[str, Any], *, prefix: str = "molforma",
+                 geometry_rows: int | None = None) -> str:
     """The complete NWChem input for ``project`` (a project envelope dict).
 
     Pure: no files are read or written. The same project gives the same text.
+    ``geometry_rows`` cuts the geometry block to its first atom lines (the window's
+    preview of a large structure); jobs and exports leave it None.
 
     Raises:
         ValidationError: a bad setting, a basis/functional/path NWChem cannot read
@@ -483,11 +487,12 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma") -> str
     if calc.scan:
         lines.append(f"# relaxed scan: point 1 of {calc.scan['steps'] + 1}, the molecule with "
                      "the scanned coordinate set")
-        lines += geometry_lines(constraints.preset_project(project, calc.scan["start"]), adv)
+        lines += geometry_lines(constraints.preset_project(project, calc.scan["start"]), adv,
+                                rows=geometry_rows)
     else:
-        lines += geometry_lines(project, adv)
+        lines += geometry_lines(project, adv, rows=geometry_rows)
     lines += fixed_atom_lines(project)
-    lines += _basis(calc, adv, (str(a.get("element")) for a in doc.get("atoms", [])))
+    lines += _basis(calc, adv, element_set(doc.get("atoms") or []))
     lines += _scf(calc, adv, mult)
     if calc.theory == "dft" or calc.task == "excited-states":
         lines += _dft(calc, adv, mult)
@@ -581,9 +586,10 @@ def input_errors(project: Mapping[str, Any]) -> list[dict[str, Any]]:
     if calc.task == "excited-states" and calc.theory == "mp2":
         problems.append(_problem("calculation.task", "excited_states_theory", theory="MP2"))
     moves = "optimize" in calc.task or calc.task == "transition-state"
-    if moves and atoms and all(a.get("fixed") for a in atoms):
+    fixed = _fixed_flags(atoms)
+    if moves and atoms and all(fixed):
         problems.append(_problem("document.atoms", "all_atoms_fixed"))
-    if adv.nocenter is False and any(a.get("fixed") for a in atoms):
+    if adv.nocenter is False and any(fixed):
         problems.append(_problem("advanced.nocenter", "fixed_atoms_internal_coordinates"))
     from molforma.nwchem import constraints
 
@@ -617,7 +623,23 @@ def _functional_problems(calc: CalculationSettings, adv: AdvancedSettings
     return []
 
 
+def _fixed_flags(atoms: Any) -> Any:
+    """Each atom's fixed flag (a column table's own column: no record per atom)."""
+    from molforma.document.molecule import AtomTable
+
+    if isinstance(atoms, AtomTable):
+        return atoms.fixed.tolist()
+    return [bool(a.get("fixed")) for a in atoms]
+
+
 def _electrons(atoms: Iterable[Mapping[str, Any]], charge: int) -> int | None:
+    from molforma.document.molecule import AtomTable
+
+    if isinstance(atoms, AtomTable):
+        # Atomic numbers are the table's own column.
+        if len(atoms) and not bool(atoms.z.all()):
+            return None
+        return int(atoms.z.sum(dtype="int64")) - charge
     total = 0
     for atom in atoms:
         symbol = elements.normalize_symbol(str(atom.get("element", "")))

@@ -23,6 +23,7 @@ else:  # imported on first use (start-up time): molforma.lazy
     np = lazy_import("numpy")
 
 __all__ = [
+    "element_set",
     "fixed_atom_lines",
     "geometry_lines",
     "geometry_options",
@@ -56,8 +57,27 @@ def _atom_mass(atom: Mapping[str, Any]) -> float | None:
     return None
 
 
+def _table(atoms: Any) -> Any:
+    """The atoms' column table when the document holds one (no record is built), else None."""
+    from molforma.document.molecule import AtomTable
+
+    return atoms if isinstance(atoms, AtomTable) else None
+
+
 def _has_fixed_atoms(project: Mapping[str, Any]) -> bool:
-    return any(a.get("fixed") for a in project_block(project, "document").get("atoms") or [])
+    atoms = project_block(project, "document").get("atoms") or []
+    table = _table(atoms)
+    if table is not None:
+        return bool(table.fixed.any())
+    return any(a.get("fixed") for a in atoms)
+
+
+def element_set(atoms: Any) -> list[str]:
+    """The elements of ``atoms`` once each, in first-seen order (columns: numpy, no record)."""
+    table = _table(atoms)
+    if table is not None:
+        return list(table.element_counts())
+    return list(dict.fromkeys(str(a.get("element")) for a in atoms))
 
 
 def geometry_options(project: Mapping[str, Any], adv: AdvancedSettings) -> list[str]:
@@ -117,6 +137,14 @@ def symmetry_hazard(project: Mapping[str, Any]) -> str | None:
     doc = project_block(project, "document")
     if int(doc.get("multiplicity", 1) or 1) <= 1:
         return None
+    table = _table(doc.get("atoms"))
+    if table is not None and len(table) > 1:
+        # Columns: the same moments without a record per atom (a large open-shell structure).
+        try:
+            masses = _column_masses(table)
+        except (KeyError, ValueError):
+            return None
+        return _shape(masses, np.array(table.xyz, dtype=float))
     atoms = [a for a in doc.get("atoms") or []
              if all(isinstance(a.get(k), int | float) for k in "xyz")]
     if not atoms:
@@ -129,6 +157,23 @@ def symmetry_hazard(project: Mapping[str, Any]) -> str | None:
     except (KeyError, ValueError):
         return None
     xyz = np.array([[float(a[k]) for k in "xyz"] for a in atoms])
+    return _shape(mass, xyz)
+
+
+def _column_masses(table: Any) -> Any:
+    """Each row's mass: its own, its isotope's, else the element's average."""
+    out = np.empty(len(table))
+    for z in np.unique(table.z).tolist():
+        symbol = str(table.symbols[np.argmax(table.z == z)])
+        out[table.z == z] = elements.average_mass(symbol)
+    own = np.isfinite(table.mass) & (table.mass > 0)
+    for row in np.nonzero(~own & (table.mass_number > 0))[0].tolist():
+        out[row] = elements.isotope_mass(str(table.symbols[row]), int(table.mass_number[row]))
+    out[own] = table.mass[own]
+    return out
+
+
+def _shape(mass: Any, xyz: Any) -> str | None:
     xyz -= (mass[:, None] * xyz).sum(0) / mass.sum()
     tensor = np.einsum("i,ij,ik->jk", mass, xyz, xyz)
     moments = np.sort(np.trace(tensor) - np.linalg.eigvalsh(tensor))
@@ -141,9 +186,13 @@ def symmetry_hazard(project: Mapping[str, Any]) -> str | None:
 
 
 def geometry_lines(project: Mapping[str, Any], adv: AdvancedSettings,
-                   scan_value: float | None = None) -> list[str]:
+                   scan_value: float | None = None, rows: int | None = None) -> list[str]:
     """The ``charge`` line and the ``geometry`` block (with the zcoord constraints; the
-    scanned coordinate set to ``scan_value`` when given)."""
+    scanned coordinate set to ``scan_value`` when given).
+
+    ``rows`` writes only the first atom lines (a preview of a large structure: the
+    window shows the input without writing a line, or a record, per atom); the job and
+    the export leave it None and write every atom."""
     from molforma.nwchem import constraints
 
     doc = project_block(project, "document")
@@ -157,7 +206,10 @@ def geometry_lines(project: Mapping[str, Any], adv: AdvancedSettings,
         lines.append(f"# symmetry off: {shape} can have degenerate "
                      "frontier orbitals, which keep a symmetry-adapted SCF from converging")
     lines.append("geometry " + " ".join(options))
-    for index, atom in enumerate(doc.get("atoms") or [], start=1):
+    atoms = doc.get("atoms") or []
+    if rows is not None:
+        atoms = atoms[:max(0, rows)]  # a column table builds only these records
+    for index, atom in enumerate(atoms, start=1):
         element = str(atom.get("element"))
         # The document checks these already; a hand-made dict must not inject text either.
         if elements.normalize_symbol(element) != element:
@@ -194,7 +246,11 @@ def scan_geometry(adv: AdvancedSettings) -> Any:
 def fixed_atom_lines(project: Mapping[str, Any]) -> list[str]:
     """The ``constraints`` block fixing the project's fixed atoms (none: no block)."""
     atoms = project_block(project, "document").get("atoms") or []
-    fixed = [str(i) for i, a in enumerate(atoms, start=1) if a.get("fixed")]
+    table = _table(atoms)
+    if table is not None:
+        fixed = [str(i + 1) for i in np.nonzero(table.fixed)[0].tolist()]
+    else:
+        fixed = [str(i) for i, a in enumerate(atoms, start=1) if a.get("fixed")]
     if not fixed:
         return []
     lines = ["constraints"]

@@ -20,6 +20,29 @@ from molforma.gui.widgets.panel_workers import (
 
 log = logging.getLogger(__name__)
 
+# Above this many atoms the preview shows the first PREVIEW_ROWS atom lines and a note:
+# a million-line text took 21 s to render and lay out on the window's thread. The job
+# and the export write every atom (render_input without geometry_rows).
+PREVIEW_FULL_ATOMS = 5000
+PREVIEW_ROWS = 20
+
+
+def preview_text(project: dict[str, Any]) -> str:
+    """The input as the preview shows it: whole, or with a large geometry cut short."""
+    from molforma.nwchem.input import render_input
+
+    atoms = project.get("document", {}).get("atoms") or []
+    if len(atoms) <= PREVIEW_FULL_ATOMS:
+        return render_input(project)
+    lines = render_input(project, geometry_rows=PREVIEW_ROWS).split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("geometry "))
+    note = QCoreApplication.translate(
+        "CalculationPanel",
+        "  # … {count} more atoms (the full input is written when the job runs or on export)",
+    ).replace("{count}", f"{len(atoms) - PREVIEW_ROWS:,}")
+    lines.insert(start + 1 + PREVIEW_ROWS, note)
+    return "\n".join(lines)
+
 
 class InputPreview:
     """Renders the input preview and the tab's messages from the project.
@@ -47,7 +70,7 @@ class InputPreview:
         self.panel._preview_stale = False
         problems: list[dict[str, Any]] = []
         try:
-            from molforma.nwchem.input import input_errors, render_input
+            from molforma.nwchem.input import input_errors
         except ImportError:
             self.panel.input_preview.setPlainText(QCoreApplication.translate("CalculationPanel", "The NWChem input generator is not available."))
         else:
@@ -56,7 +79,7 @@ class InputPreview:
             except Exception as exc:  # a checker bug must not break the tab
                 log.warning("input_errors failed", exc_info=exc)
             try:
-                text = render_input(project)
+                text = preview_text(project)
             except Exception as exc:  # noqa: BLE001 - shown in the preview instead
                 text = QCoreApplication.translate("CalculationPanel", "The input cannot be generated:") + "\n" + error_text(exc)
             if self.panel.input_preview.toPlainText() != text:
