@@ -51,7 +51,7 @@ from molforma.gui.widgets.molecule_clicks import ViewClicks
 from molforma.gui.widgets.molecule_context_menu import MoleculeContextMenu
 from molforma.gui.widgets.molecule_edits import AtomEdits
 from molforma.gui.widgets.molecule_geometry import GeometryEditor
-from molforma.gui.widgets.molecule_lookup import labels_of, records_of, valence_problem_ids
+from molforma.gui.widgets.molecule_lookup import labels_of, valence_problem_ids
 from molforma.gui.widgets.molecule_selection import AtomSelection
 from molforma.gui.widgets.molecule_tab_support import (
     HISTORY_BUTTON_WIDTH,
@@ -311,12 +311,13 @@ class MoleculeTab(QWidget):
         else:
             self.candidate_label.setText(self.tr("No candidate."))
         shown = cand if cand is not None else doc.project
-        # The selected atoms' records only (looked up by id in the columns), not every atom's.
-        atoms = records_of(shown, self.view.selection())
         self.measurement.setText(self.geometry_editor._measurement_text(shown))
         self.geometry_editor._update_geometry_editor(shown, editable=cand is None and not busy)
         self.geometry_editor._update_overlay()
-        self.properties.show_atoms(atoms, shown["document"], editable=cand is None and not busy)
+        # The selected atoms' records only (looked up by id in the columns), not every
+        # atom's; a large selection is summarised from the columns.
+        self.properties.show_selection(shown, self.view.selection(),
+                                       editable=cand is None and not busy)
 
     # -- measurements and the geometry editor ---------------------------------------------
 

@@ -8,9 +8,10 @@ check decides; a refused change is reported in ``propertyError`` and changes not
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -26,6 +27,42 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.document.model import FORMAL_CHARGE_RANGE, MAX_NAME, UNPAIRED_RANGE
+from molforma.document.molecule import AtomTable
+from molforma.formula import hill_formula_counts
+
+# Above this many selected atoms the panel summarises the selection from the columns
+# (count, formula, charge sum) and builds the first atom's record only: "select all"
+# at 1,000,000 atoms built a million records on the window's thread.
+SUMMARY_ATOMS = 1000
+
+
+def selection_summary(shown: Mapping[str, Any], ids: Sequence[str]) -> dict[str, Any] | None:
+    """The selected atoms' count, element counts (document order), formal charge sum and
+    fixed flags read from a column table, with the first selected atom's record; None when
+    the structure is not a column table or nothing of the selection is shown."""
+    from molforma.gui.widgets.molecule_lookup import rows_of
+
+    atoms = shown["document"]["atoms"]
+    if not isinstance(atoms, AtomTable):
+        return None
+    rows = rows_of(shown, ids)
+    rows = np.unique(rows[rows >= 0])
+    if not len(rows):
+        return None
+    z = atoms.z[rows]
+    first_seen = np.unique(z, return_index=True)
+    order = np.argsort(first_seen[1])
+    counts = np.bincount(z)
+    symbols = atoms.symbols
+    elements = {}
+    for k in order.tolist():
+        zz = int(first_seen[0][k])
+        elements[str(symbols[rows[first_seen[1][k]]])] = int(counts[zz])
+    fixed = atoms.fixed[rows]
+    return {"ids": atoms.ids[rows], "count": len(rows), "elements": elements,
+            "charge": int(atoms.charge[rows].sum(dtype=np.int64)),
+            "fixed": {bool(fixed.any()), bool(fixed.all())},
+            "first": atoms.take(rows[:1]).to_records()[0]}
 
 
 class PropertyPanel(QWidget):
@@ -75,6 +112,10 @@ class PropertyPanel(QWidget):
                           strict=True):
             form.addRow(lbl, w)
         form.addRow(self.apply_button)
+        self.summary = QLabel(self.atom_box)
+        self.summary.setObjectName("propSelectionSummary")
+        self.summary.setWordWrap(True)
+        form.addRow(self.summary)
         lay.addWidget(self.atom_box)
 
         self.mol_box = QGroupBox(self)
@@ -145,15 +186,48 @@ class PropertyPanel(QWidget):
             self.retranslate()
         super().changeEvent(ev)
 
+    def show_selection(self, shown: dict[str, Any], ids: Sequence[str], editable: bool) -> None:
+        """Show the selected atoms: their records, or for a large selection of a column
+        table a summary read from the columns (count, formula, charge sum)."""
+        from molforma.gui.widgets.molecule_lookup import records_of
+
+        summary = selection_summary(shown, ids) if len(ids) > SUMMARY_ATOMS else None
+        if summary is None:
+            self.show_atoms(records_of(shown, ids), shown["document"], editable)
+        else:
+            self.show_atoms([summary["first"]], shown["document"], editable, summary=summary)
+
     def show_atoms(self, atoms: list[dict[str, Any]], document: dict[str, Any],
-                   editable: bool) -> None:
-        """Show the first selected atom's values (the fields apply to all selected atoms)."""
-        self._ids = [str(a["id"]) for a in atoms]
+                   editable: bool, *, summary: dict[str, Any] | None = None) -> None:
+        """Show the first selected atom's values (the fields apply to all selected atoms).
+
+        ``summary`` (:func:`selection_summary`) stands for a large selection: ``atoms`` is
+        then its first atom only."""
+        if summary is not None:
+            self._ids = [f"a{i}" for i in summary["ids"].tolist()]
+            count, element_counts = int(summary["count"]), dict(summary["elements"])
+            fixed = set(summary["fixed"])
+            charge_sum = int(summary["charge"])
+        else:
+            self._ids = [str(a["id"]) for a in atoms]
+            count = len(atoms)
+            element_counts = {}
+            for x in atoms:
+                key = str(x.get("element", ""))
+                element_counts[key] = element_counts.get(key, 0) + 1
+            fixed = {bool(x.get("fixed")) for x in atoms}
+            charge_sum = sum(int(x.get("formalCharge", 0) or 0) for x in atoms)
         a = atoms[0] if atoms else None
         self.atom_box.setEnabled(editable and a is not None)
-        self.name.setEnabled(len(atoms) == 1)
+        self.name.setEnabled(count == 1)
+        if count > 1:
+            self.summary.setText(self.tr("%1 atoms, %2, formal charge sum %3")
+                                 .replace("%1", f"{count:,}")
+                                 .replace("%2", hill_formula_counts(element_counts))
+                                 .replace("%3", f"{charge_sum:+d}" if charge_sum else "0"))
+        self.summary.setVisible(count > 1)
         if a is not None:
-            elements = list(dict.fromkeys(str(x.get("element", "")) for x in atoms))
+            elements = list(element_counts)
             if len(elements) > 1:
                 # A mixed selection shows that it is mixed, not its first atom's element;
                 # the field stays empty, so Apply changes no element unless one is typed.
@@ -168,15 +242,14 @@ class PropertyPanel(QWidget):
             self.name.setText(str(a.get("name", "") or ""))
             self.mass_number.setValue(int(a.get("massNumber") or 0))
             self.mass.setValue(float(a.get("mass") or 0.0))
-            fixed = {bool(x.get("fixed")) for x in atoms}
             # Mixed fixed flags show as a partly checked box; a click makes it two-state.
             self.fixed.setTristate(len(fixed) > 1)
             self.fixed.setCheckState(Qt.CheckState.PartiallyChecked if len(fixed) > 1 else
                                      Qt.CheckState.Checked if fixed == {True} else
                                      Qt.CheckState.Unchecked)
-            title = self.tr("Selected atom") if len(atoms) == 1 else \
-                self.tr("%n selected atoms", "", len(atoms))
-            self.atom_box.setTitle(f"{title}: {a['id']}" if len(atoms) == 1 else title)
+            title = self.tr("Selected atom") if count == 1 else \
+                self.tr("%n selected atoms", "", count)
+            self.atom_box.setTitle(f"{title}: {a['id']}" if count == 1 else title)
         else:
             self.atom_box.setTitle(self.tr("Selected atom"))
             self.element.setPlaceholderText("")
