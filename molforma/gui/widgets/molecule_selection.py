@@ -3,7 +3,7 @@ coordinate table, and copied as XYZ (Qt layer)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -23,6 +23,51 @@ def row_runs(rows: Sequence[int]) -> list[tuple[int, int]]:
     starts = np.concatenate([[0], breaks + 1])
     stops = np.concatenate([breaks, [len(r) - 1]])
     return list(zip(r[starts].tolist(), r[stops].tolist(), strict=True))
+
+
+def fragment_ids(shown: Mapping[str, Any], ids: Sequence[str]) -> list[str] | None:
+    """The ids of the bonded fragments holding ``ids``, read from the column tables
+    (connected components on the bond rows), in the record path's order: largest fragment
+    first, then by first atom, atoms in document order. None for a record document."""
+    from molforma.document.molecule import AtomTable, BondTable
+    from molforma.formats.fragments import components
+    from molforma.gui.widgets.molecule_lookup import rows_of
+
+    atoms, bonds = shown["document"]["atoms"], shown["document"]["bonds"]
+    if not isinstance(atoms, AtomTable) or not isinstance(bonds, BondTable):
+        return None
+    ia, ib = bonds.rows_in(atoms)
+    ok = (ia >= 0) & (ib >= 0)
+    lab = components(len(atoms), ia[ok], ib[ok])
+    picked = rows_of(shown, list(ids))
+    picked = picked[picked >= 0]
+    if not len(picked):
+        return []
+    rows = np.flatnonzero(np.isin(lab, np.unique(lab[picked])))
+    sizes = np.bincount(lab, minlength=len(atoms))[lab[rows]]
+    rows = rows[np.lexsort((rows, lab[rows], -sizes))]
+    return [f"a{i}" for i in atoms.ids[rows].tolist()]
+
+
+def xyz_text(shown: Mapping[str, Any], ids: Sequence[str], title: str) -> str | None:
+    """The atoms ``ids`` (all when empty) as XYZ text formatted from the columns, in
+    document order; None for a record document."""
+    from molforma.document.molecule import AtomTable
+    from molforma.gui.widgets.molecule_lookup import rows_of
+
+    atoms = shown["document"]["atoms"]
+    if not isinstance(atoms, AtomTable):
+        return None
+    if ids:
+        rows = rows_of(shown, list(ids))
+        rows = np.unique(rows[rows >= 0])
+        symbols, xyz = atoms.symbols[rows], atoms.xyz[rows]
+    else:
+        symbols, xyz = atoms.symbols, atoms.xyz
+    lines = [str(len(symbols)), title.replace("\n", " ")]
+    lines += ["%-2s %14.8f %14.8f %14.8f" % row  # noqa: UP031 - one format for a million rows
+              for row in zip(symbols.tolist(), *xyz.T.tolist(), strict=True)]
+    return "\n".join(lines) + "\n"
 
 
 class AtomSelection:
@@ -69,7 +114,12 @@ class AtomSelection:
 
         doc = self.tab.ctx.document
         shown = doc.candidate if doc.candidate is not None else doc.project
-        want = set(self.tab.view.selection() if ids is None else ids)
+        chosen = self.tab.view.selection() if ids is None else ids
+        columns = fragment_ids(shown, chosen)
+        if columns is not None:
+            self.set_selection(columns)
+            return
+        want = set(chosen)
         out: list[str] = []
         for comp in components(shown):
             if want & set(comp):
@@ -85,9 +135,12 @@ class AtomSelection:
         """The selected atoms (all when none is selected) as an XYZ file text."""
         doc = self.tab.ctx.document
         shown = doc.candidate if doc.candidate is not None else doc.project
+        title = str(shown["document"].get("title", "") or "")
+        columns = xyz_text(shown, self.tab.view.selection(), title)
+        if columns is not None:
+            return columns
         sel = set(self.tab.view.selection())
         atoms = [a for a in atoms_of(shown) if not sel or a["id"] in sel]
-        title = str(shown["document"].get("title", "") or "")
         lines = [str(len(atoms)), title.replace("\n", " ")]
         lines += [f"{a['element']:<2} {float(a['x']):14.8f} {float(a['y']):14.8f} "
                   f"{float(a['z']):14.8f}" for a in atoms]
