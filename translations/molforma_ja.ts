@@ -1152,6 +1152,10 @@
         <translation>タイトル・電荷・多重度を適用</translation>
     </message>
     <message>
+        <source>%1 atoms, %2, formal charge sum %3</source>
+        <translation>%1 原子、%2、形式電荷の合計 %3</translation>
+    </message>
+    <message>
         <source>%1 (mixed)</source>
         <translation>%1（混在）</translation>
     </message>

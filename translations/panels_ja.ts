@@ -156,6 +156,10 @@
         <translation>まだ適用されていません</translation>
     </message>
     <message>
+        <source>  # … {count} more atoms (the full input is written when the job runs or on export)</source>
+        <translation>  # … ほか {count} 原子（完全な入力はジョブの実行時またはエクスポート時に書き出されます）</translation>
+    </message>
+    <message>
         <source>The NWChem input generator is not available.</source>
         <translation>NWChem入力の生成機能を利用できません。</translation>
     </message>
