@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 from molforma.gui.widget_input import (
     children_last_first,
     pick_index,
+    send_drag,
     send_key,
     set_value,
     value_kept,
@@ -217,6 +218,10 @@ class UiToolCommands:
             send_key(widget, combo)
             return {"target": self._node(obj), "key": QKeySequence(combo).toString()}, None
         pt = widget_point(a.x, a.y, widget)
+        if kind == "drag":
+            end = widget_point(a.x2, a.y2, widget)
+            send_drag(widget, pt, end, mods)
+            return {"target": self._node(obj), "x": pt.x(), "y": pt.y(), "kind": kind}, None
         button = Qt.MouseButton.RightButton if kind == "right_click" else Qt.MouseButton.LeftButton
         if kind == "double_click":
             QTest.mouseDClick(widget, button, mods, pt)

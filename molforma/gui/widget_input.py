@@ -7,12 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import (
+    QCoreApplication,
     QEvent,
     QKeyCombination,
     QPoint,
+    QPointF,
     Qt,
 )
-from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtGui import QKeyEvent, QKeySequence, QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSlider,
@@ -79,6 +81,28 @@ def send_key(widget: QWidget, combo: QKeyCombination) -> None:
             if ev.isAccepted() or w.isWindow():
                 break
             w = w.parentWidget()
+
+
+DRAG_STEPS = 8  # moves between press and release: a drag, not a click, to the view
+
+
+def send_drag(widget: QWidget, start: QPoint, end: QPoint,
+              mods: Qt.KeyboardModifier) -> None:
+    """A left-button drag on ``widget`` from ``start`` to ``end``: press, moves with the
+    button held, release (a person's drag: the 3D view's Add-atom tool draws a bond)."""
+    left = Qt.MouseButton.LeftButton
+    none = Qt.MouseButton.NoButton
+
+    def send(kind: QEvent.Type, at: QPointF, button: Qt.MouseButton,
+             held: Qt.MouseButton) -> None:
+        glob = QPointF(widget.mapToGlobal(at.toPoint()))
+        QCoreApplication.sendEvent(widget, QMouseEvent(kind, at, glob, button, held, mods))
+
+    a, b = QPointF(start), QPointF(end)
+    send(QEvent.Type.MouseButtonPress, a, left, left)
+    for step in range(1, DRAG_STEPS + 1):
+        send(QEvent.Type.MouseMove, a + (b - a) * (step / DRAG_STEPS), none, left)
+    send(QEvent.Type.MouseButtonRelease, b, left, none)
 
 
 def widget_point(x: Any, y: Any, widget: QWidget) -> QPoint:

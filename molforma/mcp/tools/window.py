@@ -538,10 +538,12 @@ def ui_select(ctx: ToolContext, args: UiSelectInput,
 class UiInputInput(_Cmd):
     target: str = Field(description=_TARGET + " Coordinates are the widget's own (for a "
                         "table/list: its viewport, as get_ui_item's rectangles).")
-    kind: Literal["click", "double_click", "right_click", "key"] = Field(
-        "click", description="Mouse click at (x, y) or a key press.")
+    kind: Literal["click", "double_click", "right_click", "key", "drag"] = Field(
+        "click", description="Mouse click at (x, y), a key press, or a left drag to (x2, y2).")
     x: float | None = Field(None, ge=-100_000, le=100_000, description="x in widget pixels.")
     y: float | None = Field(None, ge=-100_000, le=100_000, description="y in widget pixels.")
+    x2: float | None = Field(None, ge=-100_000, le=100_000, description="Drag end x.")
+    y2: float | None = Field(None, ge=-100_000, le=100_000, description="Drag end y.")
     key: str | None = Field(None, max_length=64, description="Key for kind 'key' (Return, "
                             "Escape, Up, a letter); a key that is the shortcut of an action "
                             "is refused (ui_key_is_shortcut): use ui_activate on the action.")
@@ -552,7 +554,7 @@ class UiInputInput(_Cmd):
 @tool("ui_input", title="Mouse and key input", modes=_GUI, destructive=True)
 def ui_input(ctx: ToolContext, args: UiInputInput,
              ) -> WindowCommandOutput | Background[WindowCommandOutput]:
-    """Click or press a key at coordinates of a widget (list items, the 3D view: take
+    """Click, drag or press a key at coordinates of a widget (list items, the 3D view: take
     positions from get_ui_item), queued onto the window."""
     return submit(ctx, "ui_input", args, document_id=args.documentId,
                   expected_revision=args.expectedRevision)
