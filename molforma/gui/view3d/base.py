@@ -26,25 +26,20 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from molforma.document.arrays import runs
+from molforma.gui.view3d.animation import ModeAnimation
 from molforma.gui.view3d.columns import StructureArrays, empty_structure, structure_arrays
+from molforma.gui.view3d.gestures import SETTLE_MS, CameraMotion, PointerGestures
+from molforma.gui.view3d.picking import atoms_in_rect, bond_at
 from molforma.gui.view3d.scene import (
-    GRID_MIN_ATOMS,
     MARK_SELECTED,
     Camera,
     SceneData,
-    atoms_near_ray,
     outside_view,
-    pick,
     rebuild_segments,
     scene_from_arrays,
 )
 
-_CLICK_SLOP = 4.0  # pixels a press may travel and still count as a click
-# Interactive level of detail: while a mouse drag or the wheel turns, pans or zooms the
-# camera, a renderer may draw a cheaper picture of a large structure (see
-# GLCanvas.paintGL); the full one is drawn this long after the last such move.
-SETTLE_MS = 180
+__all__ = ["SETTLE_MS", "Canvas", "MoleculeView", "principal_rotation"]
 
 
 class Canvas(Protocol):
@@ -89,7 +84,6 @@ class MoleculeView(QWidget):
         self._flagged: set[str] = set()
         self._hold_camera = False
         self.band_select = False  # Select tool: a left drag from the background draws a box
-        self._band_start: QPointF | None = None
         self.rubber_band: QRectF | None = None
         self.measurements: list[tuple[str, ...]] = []  # dashed lines with values
         self.labels: dict[str, str] = {}  # atom id -> text drawn beside the atom
@@ -98,37 +92,20 @@ class MoleculeView(QWidget):
         self.move_mode = False
         self.draw_mode = False  # the Add-atom tool: drags draw bonds, bonds are clickable
         self.draw_line: tuple[QPointF, QPointF] | None = None  # the bond being drawn
-        self._draw_from: str | None = None  # atom a draw drag started on ("" empty space)
         # Keys typed into the canvas: the handler returns True when it used the key;
         # wants_key says beforehand (a key it claims beats an application shortcut).
         self.key_handler: Callable[[QKeyEvent], bool] | None = None
         self.wants_key: Callable[[QKeyEvent], bool] | None = None
-        self._press: QPointF | None = None
-        self._last: QPointF | None = None
-        self._dragging = False
-        self._drag_atoms = False
-        self._drag_total = np.zeros(3)
-        self._hovered = ""
-        self._camera_touched = False  # the person zoomed or panned since the last fit
-        # True while the camera is moved by a drag or the wheel (level of detail): the
-        # full picture follows SETTLE_MS after the last move or at the drag's end.
-        self.moving = False
-        self._settle_timer = QTimer(self)
-        self._settle_timer.setSingleShot(True)
-        self._settle_timer.setInterval(SETTLE_MS)
-        self._settle_timer.timeout.connect(self._settled)
+        self.camera_touched = False  # the person zoomed or panned since the last fit
         self.surfaces: list[Any] = []  # view3d.surfaces.Surface meshes drawn over the atoms
-        # Vibration animation
-        self._anim_base: np.ndarray | None = None
-        self._anim_disp: np.ndarray | None = None
-        self._anim_amp = 0.0
-        self._anim_phase = 0.0
         self.show_arrows = False  # displacement arrows of the mode set for animation
-        self._anim_timer = QTimer(self)
-        self._anim_timer.setInterval(40)
-        self._anim_timer.timeout.connect(self._anim_step)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
+        # Collaborators: the vibration animation, the level-of-detail clock of a moving
+        # camera, and the mouse gestures (one press at a time).
+        self.animation = ModeAnimation(self, self)
+        self.motion = CameraMotion(self, lambda: self.canvas.update())
+        self.gestures = PointerGestures(self)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
         self.canvas: Any = None
         self._install_canvas(renderer)
         self.setMinimumSize(200, 200)
@@ -136,15 +113,15 @@ class MoleculeView(QWidget):
     # -- renderer --------------------------------------------------------------------------
     def _install_canvas(self, renderer: str) -> None:
         if self.canvas is not None:
-            self.layout().removeWidget(self.canvas)
+            self._layout.removeWidget(self.canvas)
             self.canvas.deleteLater()
         gl_canvas = None
         if renderer == "opengl":
             try:
                 from molforma.gui.view3d.opengl import GLCanvas
             except ImportError:  # no QtOpenGL: the painter still shows the molecule
-                GLCanvas = None
-            if GLCanvas is not None:
+                pass
+            else:
                 gl_canvas = GLCanvas(self)
         if gl_canvas is not None:
             self.canvas = gl_canvas
@@ -158,7 +135,7 @@ class MoleculeView(QWidget):
         self.canvas.setObjectName(view_name.removesuffix("View") + "Canvas")
         self.canvas.setMouseTracking(True)
         self.canvas.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # Ctrl+C and Delete reach it
-        self.layout().addWidget(self.canvas)
+        self._layout.addWidget(self.canvas)
         self.canvas.scene_changed()
 
     @property
@@ -183,7 +160,7 @@ class MoleculeView(QWidget):
         valences).
         """
         self.stop()
-        self._anim_base = self._anim_disp = None  # no mode of another structure lingers
+        self.animation.clear()  # no mode of another structure lingers
         hold, self._hold_camera = self._hold_camera, False
         self._flagged = set(flagged)
         self._base = structure_arrays(atoms, bonds)
@@ -224,58 +201,11 @@ class MoleculeView(QWidget):
 
     def atoms_in_rect(self, rect: QRectF) -> list[str]:
         """Shown atoms whose centres are drawn inside ``rect`` (widget pixels)."""
-        sd = self.scene
-        if not sd.count:
-            return []
-        w, h = self._size()
-        s = self.camera.to_screen(sd.pos, w, h)
-        inside = ((s[:, 0] >= rect.left()) & (s[:, 0] <= rect.right())
-                  & (s[:, 1] >= rect.top()) & (s[:, 1] <= rect.bottom()) & sd.pickable)
-        return [sd.ids[i] for i in np.nonzero(inside)[0]]
+        return atoms_in_rect(self.scene, self.camera, rect, *self._size())
 
     def bond_at(self, pos: QPointF, tolerance: float = 5.0) -> tuple[str, str] | None:
-        """The bond drawn under ``pos`` (nearest within its half width + ``tolerance``).
-
-        A large structure tests only the bonds with an atom near the line of sight (the
-        picking grid), with the same arithmetic as testing them all."""
-        sd = self.scene
-        if not len(sd.bond_pairs):
-            return None
-        w, h = self._size()
-        limit = 0.12 * self.camera.scale + tolerance
-        pairs = sd.bond_pairs
-        bonds = None
-        if sd.count >= GRID_MIN_ATOMS:
-            longest = sd.cache.get("longest_bond")
-            if longest is None:
-                longest = sd.cache["longest_bond"] = float(np.max(np.linalg.norm(
-                    sd.pos[pairs[:, 0]] - sd.pos[pairs[:, 1]], axis=1)))
-            near = atoms_near_ray(sd, self.camera, pos.x(), pos.y(), w, h,
-                                  limit / self.camera.scale + longest)
-            mask = np.zeros(sd.count, dtype=bool)
-            if near is not None:
-                mask[near] = True
-            bonds = np.flatnonzero(mask[pairs[:, 0]] | mask[pairs[:, 1]])
-            if len(bonds) == 0:
-                return None
-            pairs = pairs[bonds]
-        used = runs(np.sort(pairs.ravel()))[0] if bonds is not None else None
-        if used is None:
-            s = self.camera.to_screen(sd.pos, w, h)[:, :2]
-            a, b = s[pairs[:, 0]], s[pairs[:, 1]]
-        else:
-            su = self.camera.to_screen(sd.pos[used], w, h)[:, :2]
-            a, b = su[np.searchsorted(used, pairs[:, 0])], su[np.searchsorted(used, pairs[:, 1])]
-        q = np.array([pos.x(), pos.y()])
-        ab = b - a
-        t = np.clip(np.einsum("ij,ij->i", q - a, ab) / np.maximum(
-            np.einsum("ij,ij->i", ab, ab), 1e-9), 0.0, 1.0)
-        d = np.linalg.norm(a + ab * t[:, None] - q, axis=1)
-        k = int(np.argmin(d))
-        if d[k] > limit:
-            return None
-        i, j = (int(v) for v in pairs[k])
-        return str(sd.ids[i]), str(sd.ids[j])
+        """The bond drawn under ``pos`` (nearest within its half width + ``tolerance``)."""
+        return bond_at(self.scene, self.camera, pos, *self._size(), tolerance)
 
     def hold_camera_once(self) -> None:
         """Keep the camera at the next :meth:`set_molecule` of an unfitted view (an atom
@@ -294,9 +224,7 @@ class MoleculeView(QWidget):
         self._selection = []
         self._flagged = set()
         self._rebuild()
-        self._anim_base = self.scene.pos.copy()
-        self._anim_disp = None if displacement is None else np.asarray(displacement, float)
-        self._anim_amp = float(amplitude)
+        self.animation.set(self.scene.pos.copy(), displacement, amplitude)
         self.reset_view()
 
     def set_show_arrows(self, on: bool) -> None:
@@ -305,38 +233,13 @@ class MoleculeView(QWidget):
         on = bool(on)
         if on != self.show_arrows:
             self.show_arrows = on
-            if self._anim_disp is not None:
+            if self.animation.disp is not None:
                 self.fit()
             self.canvas.update()
 
     def displacement_arrows(self) -> tuple[np.ndarray, np.ndarray]:
         """``(starts, vectors)`` in model Å of the arrows drawn now (empty when none)."""
-        from molforma.gui.view3d.arrows import arrow_vectors
-
-        disp = self._anim_disp
-        if not self.show_arrows or disp is None or len(disp) != self.scene.count:
-            return np.zeros((0, 3)), np.zeros((0, 3))
-        return arrow_vectors(self.scene.pos, disp, self._anim_amp)
-
-    def _fit_points(self) -> tuple[np.ndarray, np.ndarray]:
-        """What a fit must keep in view: the atoms, and for a mode set for animation both
-        turning points of every atom (and the arrow tips when shown), so a playing mode
-        never leaves the view."""
-        pos, radius = self.scene.pos, self.scene.radius
-        base, disp = self._anim_base, self._anim_disp
-        if base is None or disp is None or len(base) != len(disp) or len(base) != len(pos):
-            return pos, radius
-        swing = disp * self._anim_amp
-        points = [base, base + swing, base - swing]
-        radii = [radius, radius, radius]
-        if self.show_arrows:
-            from molforma.gui.view3d.arrows import arrow_vectors
-
-            for sign in (1.0, -1.0):
-                starts, vectors = arrow_vectors(base + sign * swing, disp, self._anim_amp)
-                points.append(starts + vectors)
-                radii.append(np.full(len(starts), 0.3))
-        return np.concatenate(points), np.concatenate(radii)
+        return self.animation.arrows(self.show_arrows)
 
     def set_surfaces(self, surfaces: Sequence[Any]) -> None:
         """Draw these :class:`~molforma.gui.view3d.surfaces.Surface` meshes (an orbital's
@@ -346,34 +249,27 @@ class MoleculeView(QWidget):
 
     def play(self) -> None:
         """Start the vibration animation set with :meth:`set_mode_animation`."""
-        if self._anim_base is not None and self._anim_disp is not None \
-                and len(self._anim_disp) == len(self._anim_base):
-            self._anim_phase = 0.0
-            self._anim_timer.start()
+        self.animation.play()
 
     def stop(self) -> None:
         """Stop the animation and show the reference structure."""
-        if self._anim_timer.isActive():
-            self._anim_timer.stop()
-            if self._anim_base is not None and len(self._anim_base) == self.scene.count:
-                self.scene.pos = self._anim_base.copy()
-                self._positions_changed()
+        self.animation.stop()
 
     @property
     def playing(self) -> bool:
         """True while the animation runs."""
-        return self._anim_timer.isActive()
+        return self.animation.playing
 
     def fit(self) -> None:
         """Centre and scale the molecule to the view."""
         self._fit_camera()
         self._fitted_once = True
-        self._camera_touched = False
+        self.camera_touched = False
         self.canvas.update()
 
     def _fit_camera(self) -> None:
         w, h = self._size()
-        pos, radius = self._fit_points()
+        pos, radius = self.animation.fit_points(self.show_arrows)
         self.camera.fit(pos, radius, w, h)
         self._fit_size = (w, h)
 
@@ -381,7 +277,7 @@ class MoleculeView(QWidget):
 
     def _fit_is_stale(self) -> bool:
         """A fitted molecule (no zoom or pan since) fitted for another canvas size."""
-        return (self._fitted_once and not self._camera_touched and bool(self.scene.count)
+        return (self._fitted_once and not self.camera_touched and bool(self.scene.count)
                 and self._size() != self._fit_size)
 
     def resizeEvent(self, ev: Any) -> None:
@@ -414,12 +310,14 @@ class MoleculeView(QWidget):
 
     def zoom_by(self, factor: float) -> None:
         """Zoom in (factor > 1) or out."""
-        self._camera_touched = True
+        self.camera_touched = True
         self.camera.scale = float(np.clip(self.camera.scale * factor, 0.2, 5000.0))
         self.canvas.update()
 
+    # The public name ``style`` (tests, the window) shadows QWidget.style(), which nothing
+    # calls on this widget from Python; Qt's C++ side does not see the property.
     @property
-    def style(self) -> str:
+    def style(self) -> str:  # type: ignore[override]
         """``ball_and_stick``, ``spacefill`` or ``sticks``."""
         return self._style
 
@@ -480,182 +378,41 @@ class MoleculeView(QWidget):
                                  style=self._style, flagged=self._flagged)
         self.canvas.scene_changed()
 
-    def _positions_changed(self) -> None:
+    def positions_changed(self) -> None:
+        """Positions moved in place (a drag, a vibration frame): bonds follow, redraw."""
         rebuild_segments(self.scene)
         self.canvas.scene_changed(("positions",))
 
-    def _anim_step(self) -> None:
-        if self._anim_base is None or self._anim_disp is None:
-            return
-        self._anim_phase += 2 * math.pi / 25
-        self.scene.pos = self._anim_base + self._anim_disp * (self._anim_amp
-                                                              * math.sin(self._anim_phase))
-        self._positions_changed()
-
-    # -- mouse (called by the canvas) ------------------------------------------------------
+    # -- mouse and keys (called by the canvas; the gestures read them) ----------------------
     def handle_press(self, ev: QMouseEvent) -> None:
         """Start a click, a rotation, a pan or an atom drag."""
-        self._press = ev.position()
-        self._last = ev.position()
-        self._dragging = False
-        self._drag_total = np.zeros(3)
-        self._drag_atoms = False
-        self._band_start = None
-        mods = ev.modifiers()
-        # Select tool: a drag from the background draws a box (Shift keeps panning);
-        # Ctrl + drag draws one in every tool.
-        boxing = (self.band_select and not mods & Qt.KeyboardModifier.ShiftModifier) \
-            or bool(mods & Qt.KeyboardModifier.ControlModifier)
-        if boxing and ev.button() == Qt.MouseButton.LeftButton:
-            w, h = self._size()
-            if pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h) is None:
-                self._band_start = ev.position()
-        self._draw_from = None
-        if (self.draw_mode and self._band_start is None and ev.button() == Qt.MouseButton.LeftButton
-                and not mods & (Qt.KeyboardModifier.ShiftModifier
-                                | Qt.KeyboardModifier.ControlModifier)):
-            w, h = self._size()
-            i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
-            self._draw_from = "" if i is None else str(self.scene.ids[i])
-        if self.move_mode and ev.button() == Qt.MouseButton.LeftButton and self._selection:
-            w, h = self._size()
-            i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
-            self._drag_atoms = i is not None and str(self.scene.ids[i]) in self._selection
+        self.gestures.press_at(ev)
 
     def handle_move(self, ev: QMouseEvent) -> None:
         """Rotate, pan or drag atoms; without a button pressed, report the atom hovered."""
-        if self._press is None or self._last is None:
-            self._hover(ev.position())
-            return
-        p = ev.position()
-        if not self._dragging and (abs(p.x() - self._press.x()) + abs(p.y() - self._press.y())
-                                   > _CLICK_SLOP):
-            self._dragging = True
-        if not self._dragging:
-            return
-        dx, dy = p.x() - self._last.x(), p.y() - self._last.y()
-        self._last = p
-        buttons = ev.buttons()
-        if self._draw_from is not None:
-            start = self.atom_screen_pos(self._draw_from) if self._draw_from else None
-            self.draw_line = (start if start is not None else QPointF(self._press), QPointF(p))
-            self.canvas.update()
-        elif self._band_start is not None:
-            from molforma.gui.view3d.overlay import band_rect
+        self.gestures.move_to(ev)
 
-            self.rubber_band = band_rect(self._band_start, p)
-            self.canvas.update()
-        elif self._drag_atoms:
-            delta = self.camera.screen_delta_to_model(dx, dy)
-            self._drag_total += delta
-            sel = [self.scene.index_of(s) for s in self._selection]
-            idx = [i for i in sel if i is not None]
-            self.scene.pos[idx] += delta
-            self._positions_changed()
-        elif self.draw_mode and buttons & Qt.MouseButton.MiddleButton:
-            # The left button draws in the Add-atom tool; the middle one turns the molecule.
-            self.camera.rotate(dx, dy)
-            self.camera_moving()
-        elif buttons & (Qt.MouseButton.RightButton | Qt.MouseButton.MiddleButton) or (
-                ev.modifiers() & Qt.KeyboardModifier.ShiftModifier):
-            self.camera.pan += np.array([dx, -dy])
-            self._camera_touched = True
-            self.camera_moving()
-        elif buttons & Qt.MouseButton.LeftButton:
-            self.camera.rotate(dx, dy)
-            self.camera_moving()
+    def handle_release(self, ev: QMouseEvent) -> None:
+        """Finish: a click picks, an atom drag reports its displacement."""
+        self.gestures.release_at(ev)
 
     def camera_moving(self) -> None:
         """The person moves the camera (a drag or the wheel): draw the next frames at the
         renderer's interactive level of detail until the motion settles."""
-        self.moving = True
-        self._settle_timer.start()
-        self.canvas.update()
+        self.motion.moved()
 
-    def _settled(self) -> None:
-        """The motion ended: draw the full picture again."""
-        self._settle_timer.stop()
-        if self.moving:
-            self.moving = False
-            self.canvas.update()
-
-    def handle_release(self, ev: QMouseEvent) -> None:
-        """Finish: a click picks, an atom drag reports its displacement."""
-        if self._press is None:
-            return
-        was_drag, drag_atoms = self._dragging, self._drag_atoms
-        band, self._band_start = self._band_start, None
-        draw_from, self._draw_from = self._draw_from, None
-        if self.draw_line is not None:
-            self.draw_line = None
-            self.canvas.update()
-        press = self._press
-        self._press = None
-        self._dragging = False
-        self._drag_atoms = False
-        self._settled()  # a drag of the camera ended: the full picture at once
-        if band is not None and self.rubber_band is not None:
-            rect, self.rubber_band = self.rubber_band, None
-            self.canvas.update()
-            if was_drag:
-                self.boxSelected.emit(self.atoms_in_rect(rect), ev.modifiers())
-                return
-        w, h = self._size()
-        if was_drag and draw_from is not None and press is not None:
-            j = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
-            self.drawDragged.emit(draw_from, "" if j is None else str(self.scene.ids[j]),
-                                  QPointF(press), QPointF(ev.position()))
-            return
-        if was_drag:
-            if drag_atoms and np.linalg.norm(self._drag_total) > 0:
-                total = tuple(float(v) for v in self._drag_total)
-                self.atomsDragged.emit(list(self._selection), total)
-            return
-        i = pick(self.scene, self.camera, ev.position().x(), ev.position().y(), w, h)
-        if ev.button() == Qt.MouseButton.RightButton:
-            atom = "" if i is None else str(self.scene.ids[i])
-            bond = self.bond_at(ev.position()) if i is None else None
-            self.contextRequested.emit(atom, bond, ev.globalPosition().toPoint())
-            return
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return
-        bond = self.bond_at(ev.position()) if i is None and self.draw_mode else None
-        if bond is not None:
-            self.bondClicked.emit(bond[0], bond[1], ev.modifiers())
-        elif i is None:
-            self.backgroundClicked.emit(QPointF(ev.position()))
-        else:
-            self.atomClicked.emit(str(self.scene.ids[i]), ev.modifiers())
-
-    def _hover(self, pos: QPointF) -> None:
-        w, h = self._size()
-        i = pick(self.scene, self.camera, pos.x(), pos.y(), w, h)
-        atom_id = "" if i is None else str(self.scene.ids[i])
-        if atom_id != self._hovered:
-            self._hovered = atom_id
-            if i is None:
-                self.canvas.setToolTip("")
-            else:
-                x, y, z = (float(v) for v in self.scene.pos[i])
-                self.canvas.setToolTip(f"{atom_id}  {self.scene.symbols[i]}  "
-                                       f"({x:.3f}, {y:.3f}, {z:.3f}) Å")
-            self.atomHovered.emit(atom_id)
-        if self.draw_mode:
-            bond = self.bond_at(pos) if i is None else None
-            if (atom_id, bond) != (self._hover_state or ("", None)):
-                self._hover_state = (atom_id, bond)
-                self.pointerHovered.emit(atom_id, bond)
-
-    _hover_state: tuple[str, tuple[str, str] | None] | None = None
+    @property
+    def moving(self) -> bool:
+        """True while the camera is moved by a drag or the wheel (level of detail)."""
+        return self.motion.moving
 
     def hover_state(self) -> tuple[str, tuple[str, str] | None] | None:
         """The atom and bond last reported under the pointer (draw mode), or None."""
-        return self._hover_state
+        return self.gestures.hover_state
 
     def forget_hover(self) -> None:
         """Report the pointer again at its next move (the tool or the molecule changed)."""
-        self._hover_state = None
-        self._hovered = ""
+        self.gestures.forget_hover()
 
     def handle_key(self, ev: QKeyEvent) -> bool:
         """A key typed into the canvas: True when the key handler used it."""
@@ -677,23 +434,25 @@ def principal_rotation(pos: np.ndarray) -> np.ndarray:
     """A rotation putting the largest spread along screen x and the smallest along the view
     axis, tilted a little so that flat and linear molecules still look three-dimensional."""
     if len(pos) < 2:
-        return _rot_y(math.radians(-25)) @ _rot_x(math.radians(20))
+        tilt: np.ndarray = _rot_y(math.radians(-25)) @ _rot_x(math.radians(20))
+        return tilt
     centred = pos - pos.mean(axis=0)
     _vals, vecs = np.linalg.eigh(centred.T @ centred)
     axes = vecs[:, ::-1].T  # rows: largest, middle, smallest spread
     if np.linalg.det(axes) < 0:
         axes[2] = -axes[2]
-    return _rot_y(math.radians(-15)) @ _rot_x(math.radians(12)) @ axes
+    turned: np.ndarray = _rot_y(math.radians(-15)) @ _rot_x(math.radians(12)) @ axes
+    return turned
 
 
 def _rot_x(a: float) -> np.ndarray:
     c, s = math.cos(a), math.sin(a)
-    return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+    return np.array([[1, 0, 0], [0, c, -s], [0, s, c]], dtype=float)
 
 
 def _rot_y(a: float) -> np.ndarray:
     c, s = math.cos(a), math.sin(a)
-    return np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
+    return np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]], dtype=float)
 
 
 def _distance_bonds(atoms: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -710,4 +469,5 @@ def _distance_bonds(atoms: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     d = np.linalg.norm(xyz[:, None, :] - xyz[None, :, :], axis=2)
     lim = (rad[:, None] + rad[None, :]) * 1.2
     ii, jj = np.nonzero(np.triu((d < lim) & (d > 0.1), 1))
-    return [{"a": atoms[i]["id"], "b": atoms[j]["id"], "order": 1} for i, j in zip(ii, jj, strict=True)]
+    return [{"a": atoms[int(i)]["id"], "b": atoms[int(j)]["id"], "order": 1}
+            for i, j in zip(ii, jj, strict=True)]

@@ -56,10 +56,13 @@ class AtomLabelOverlay(QWidget):
         """The colour the labels are drawn in."""
         return QColor(self._colour)
 
+    def _cover_view(self) -> None:
+        self.setGeometry(self._view.rect())
+
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
         """Follow the view's size and repaint after the canvas paints."""
         if obj is self._view and event.type() == QEvent.Type.Resize:
-            self.setGeometry(self._view.rect())
+            self._cover_view()
         elif event.type() == QEvent.Type.Paint and self._labels and obj is not self:
             self.update()
         return False

@@ -341,7 +341,8 @@ def upload(buf: QOpenGLBuffer, data: Any) -> None:
     if arr.nbytes == 0:
         buf.allocate(bytes(4), 4)
     else:
-        buf.allocate(memoryview(arr.reshape(-1)).cast("B"), arr.nbytes)
+        # PySide6's stub names only ``bytes``; any buffer is taken (no copy of a large array).
+        buf.allocate(arr.reshape(-1).data.cast("B"), arr.nbytes)  # type: ignore[call-overload]
 
 
 class GLCanvas(ForwardsInput, QOpenGLWidget):
@@ -567,7 +568,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         rmax = sd.cache.get("radius_max")
         if rmax is None:
             rmax = sd.cache["radius_max"] = float(sd.radius.max()) if sd.count else 0.0
-        return 2.7 * rmax * float(self._view.camera.scale) <= SPRITE_MAX_PIXELS
+        return 2.7 * float(rmax) * float(self._view.camera.scale) <= SPRITE_MAX_PIXELS
 
     def _interactive(self) -> bool:
         """Whether this frame is drawn at the interactive level of detail (a large

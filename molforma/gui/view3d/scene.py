@@ -277,7 +277,7 @@ def _bond_line_index(orders: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
 def _bond_frames(sd: SceneData) -> dict[str, np.ndarray]:
     """Per drawn line: its atoms, its two ends (offset sideways for multiple bonds), its
     direction and length; the lines and the half-bond segments are both made from this."""
-    cached = sd.cache.get("bond_frames")
+    cached: dict[str, np.ndarray] | None = sd.cache.get("bond_frames")
     if cached is not None:
         return cached
     bond, off, rad = _bond_line_index(sd.bond_orders)
@@ -335,7 +335,7 @@ def rebuild_segments(sd: SceneData) -> None:
 
 def _segments(sd: SceneData) -> dict[str, np.ndarray]:
     """Half-bond segments (two per line) for the painter, made once per positions."""
-    cached = sd.cache.get("segments")
+    cached: dict[str, np.ndarray] | None = sd.cache.get("segments")
     if cached is not None:
         return cached
     if len(sd.bond_pairs) == 0:
@@ -382,7 +382,7 @@ class Camera:
 
     def view_coords(self, pos: np.ndarray) -> np.ndarray:
         """Positions in view space (pixels, y up, +z towards the viewer)."""
-        v = (pos - self.centre) @ self.rot.T * self.scale
+        v: np.ndarray = (pos - self.centre) @ self.rot.T * self.scale
         v[:, 0] += self.pan[0]
         v[:, 1] += self.pan[1]
         return v
@@ -398,7 +398,8 @@ class Camera:
                     depth: float = 0.0) -> np.ndarray:
         """The model point under screen point (x, y) at view depth ``depth`` (pixels)."""
         v = np.array([x - width / 2 - self.pan[0], (height / 2 - y) - self.pan[1], depth])
-        return self.rot.T @ (v / self.scale) + self.centre
+        point: np.ndarray = self.rot.T @ (v / self.scale) + self.centre
+        return point
 
     def screen_delta_to_model(self, dx: float, dy: float) -> np.ndarray:
         """A screen displacement (pixels, y down) as a model displacement in the view plane."""
@@ -441,7 +442,7 @@ def _pick_grid(sd: SceneData) -> dict[str, Any]:
     ``rows`` lists the atoms cell by cell, ``starts``/``counts`` index it per non-empty
     cell and ``centres`` are those cells' centres.
     """
-    grid = sd.cache.get("pick_grid")
+    grid: dict[str, Any] | None = sd.cache.get("pick_grid")
     if grid is not None:
         return grid
     from molforma.document.arrays import runs

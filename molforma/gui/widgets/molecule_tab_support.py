@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -112,6 +112,9 @@ def _label(button: QToolButton, text: str, tip: str) -> None:
     act.setToolTip(tip)
 
 
+_Child = TypeVar("_Child", bound=QObject)
+
+
 class MoleculeTabHost(Protocol):
     """What the tab's parts (:mod:`molecule_clicks`, :mod:`molecule_edits`, ...) use of the
     tab: its widgets, its state and a few of its methods. A protocol rather than an import
@@ -202,3 +205,6 @@ class MoleculeTabHost(Protocol):
     def _on_step(self, done: int, maximum: int, energy: float) -> None: ...
     def _on_progress(self, percent: int, stage: str) -> None: ...
     def _worker_finished(self) -> None: ...
+    # QObject's, for a child the tab does not keep as an attribute (the side column's scroll).
+    def findChild(self, type: type[_Child], /, name: str = ...,
+                  options: Qt.FindChildOption = ...) -> _Child | None: ...
