@@ -4,7 +4,8 @@ Everything that lists formats is made from :data:`FORMATS` (and :data:`RESULT_FI
 for calculation results): the registry's readable and writable names and extension
 map, the message labels, ``molforma convert``'s choices, the format descriptions of
 the ``open_file`` / ``import_document`` / ``export_document`` tools, the window's
-file-dialog filters and README's format table (``scripts/update_readme.py``).
+file-dialog filters and the format table of ``docs/reference/files.md``
+(``scripts/update_readme.py``).
 
 This module is plain data, imported without any reader: the window builds its
 dialog filters from it at start-up, and the registry imports a reader module only
@@ -39,9 +40,9 @@ class FileFormat:
         writer: ``module:function`` writing a project mapping as text; None when read only.
         write_rank: place in the writable list (messages, ``--format`` choices).
         dialog_label: the window's Export… filter label (translated in MainWindow).
-        readme_name: README's format cell.
-        reads: what reading the file gives (README).
-        keeps: what survives a round trip through MolForma (README).
+        readme_name: the format cell of the docs' format table.
+        reads: what reading the file gives (the docs' format table).
+        keeps: what survives a round trip through MolForma (the docs' format table).
         mime: the MIME type chemists' tools know it by (resources and resource links).
         resource: (name, title, description) of its MCP document resource view
             (:func:`resource_views`); None gives ``(name, "<label> file", "The confirmed
@@ -210,7 +211,7 @@ def result_patterns(names: Iterable[str] = ("nwchem-output", "molden")) -> str:
 
 
 def readme_table() -> str:
-    """README's format table (``scripts/update_readme.py`` writes it)."""
+    """The format table of docs/reference/files.md (``scripts/update_readme.py`` writes it)."""
     lines = ["| format | extensions | read gives | write | what it keeps |", "|---|---|---|---|---|"]
     for f in FORMATS:
         exts = ", ".join(f"`{e}`" for e in f.extensions)

@@ -1,7 +1,7 @@
 """Small file helpers shared by every layer (no Qt): bounded reads, atomic writes.
 
-Every open here is made so that the file checked is the file used (SPEC.md section
-7): a read opens once, without blocking (a named pipe with no writer would hang the
+Every open here is made so that the file checked is the file used
+(docs/reference/safety.md, Allowed directories): a read opens once, without blocking (a named pipe with no writer would hang the
 reader for ever), and refuses what is not a regular file; a write goes to a temporary
 file made and renamed through the descriptor of its folder, so a folder swapped for a
 link between a check and the write cannot send the data elsewhere, and a crash leaves
@@ -31,7 +31,7 @@ from molforma.errors import FileAccessError, ValidationError
 from molforma.i18n import register
 
 # Per file read: a million-atom structure (an 81-byte PDB line per atom) fits; the 8 MiB
-# limit of one received MCP message is the server's own (SPEC.md 9.6).
+# limit of one received MCP message is the server's own (docs/reference/mcp.md, Limits).
 READ_LIMIT = 128 * 1024 * 1024
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)

@@ -2,8 +2,8 @@
 
 Importing :mod:`logging` (with :mod:`traceback`, :mod:`textwrap` and their regular
 expressions) was a large part of what ``molforma --mcp`` imported before its first
-answer, which logs nothing (clients time ``server/discover`` out early, SPEC.md
-section 9). The modules on that path take their logger from :func:`get_logger`, and
+answer, which logs nothing (clients time ``server/discover`` out early,
+docs/reference/mcp.md, Protocol eras). The modules on that path take their logger from :func:`get_logger`, and
 ``serve_headless`` sets up stderr with :func:`basic_config`, applied when logging is
 first used (or at once when it is loaded already).
 """

@@ -1,7 +1,7 @@
 """Where MolForma's data folders are: ``resources/`` and ``translations/`` (no Qt).
 
 In a source checkout (and an editable install) they sit beside the package, as
-SPEC.md's layout has them; an installed wheel puts them under
+the repository's layout has them (docs/reference/index.md, Stack); an installed wheel puts them under
 ``<base>/share/molforma/`` of the scheme it was installed with (a venv's prefix,
 ``~/.local`` for ``--user``, ``/usr/local`` for Debian's system pip); the Linux bundle (``scripts/build_bundle.sh``, made
 with PyInstaller) keeps them in its ``_internal/`` folder, which PyInstaller names

@@ -3,7 +3,7 @@
 They live in ``MOLFORMA_CONFIG_DIR`` (default: the platform's user config
 directory) so that the headless server and the tests can read and isolate them.
 The executable, launcher and environment saved here are the *trusted* values of
-headless mode (SPEC.md section 7). MCP can never change them: no MCP write lands
+headless mode (docs/reference/safety.md, Trusted values). MCP can never change them: no MCP write lands
 in the configuration directory (:meth:`molforma.app.policy.Policy.check_path`), and
 the reader below accepts only its own format.
 

@@ -1,7 +1,7 @@
 """Who acts: the person, an MCP tool, or a window command driven through MCP (no Qt).
 
 Every function of the application layer is told its :class:`Actor`. Two rules of
-SPEC.md section 7 hang on it: the allowed directories (``--mcp-allow-dir``, and never
+docs/reference/safety.md hang on it: the allowed directories (``--mcp-allow-dir``, and never
 the configuration directory) limit what MCP makes MolForma read or write, not the
 person's own clicks; and what MCP edits, directly or by driving the window, is
 recorded with the MCP origin and never becomes trusted.

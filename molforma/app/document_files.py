@@ -100,7 +100,7 @@ def open_file(app: DocumentState, path: str, *, actor: Actor, preview: bool,
     replaces atoms and bonds and keeps every setting, as a candidate (``preview``) or
     one undo step; loaded atoms get the document's next ids. Neither makes its
     protected values (executable, launcher, environment, extra input) trusted
-    (SPEC.md section 7). A load the window applies makes a project the document's file
+    (docs/reference/safety.md, Trusted values). A load the window applies makes a project the document's file
     (a structure file is not); an MCP tool call never changes the window's file name.
 
     When MCP acts the path is checked against the allowed directories and the file is

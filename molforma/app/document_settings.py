@@ -4,7 +4,7 @@ execution settings of a document (no Qt; application layer).
 Each setter checks the keys against its settings model and hands one edit to
 :meth:`Document.edit` (a candidate or one undo step). The protected values (the
 executable, launcher, environment, extra input and extra tasks) change only when the
-caller allows it, and extra input is judged as NWChem reads it (SPEC.md section 7).
+caller allows it, and extra input is judged as NWChem reads it (docs/reference/safety.md, Protected text).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Opening files and starting projects, with the trust rules (no Qt; application layer).
 
-SPEC.md sections 3 and 7: a project file replaces everything (one undo step), a
+docs/reference/files.md, What a load replaces, and docs/reference/safety.md, Trusted values: a project file replaces everything (one undo step), a
 structure file replaces atoms and bonds; neither makes its protected values
 (executable, launcher, environment, extra input) trusted. Only the file given at
 launch is trusted, as the person named it themselves. A path MCP makes the window

@@ -1,6 +1,6 @@
 """Taking a past job back into the editor (no Qt; application layer).
 
-SPEC.md section 7: a reused job's executable, launcher, environment and extra input
+docs/reference/safety.md, Trusted values: a reused job's executable, launcher, environment and extra input
 are not the person's own choice, so reusing never makes them trusted and a Run asks
 before using them. A folder MCP makes the window read must lie in the allowed
 directories; the person's own choice is not limited. Whoever acts, History reads only

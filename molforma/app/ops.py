@@ -5,7 +5,7 @@ Each edit operation checks its arguments, builds a small edit function and hands
 it to :meth:`Document.edit`, which runs it on a private copy, checks the result
 and makes it the candidate (``preview=True``) or applies it as one undo step.
 A failure anywhere changes nothing. ``origin`` says who asked ("user" for the
-window, "mcp" for the server); it decides trust (SPEC.md section 7).
+window, "mcp" for the server); it decides trust (docs/reference/safety.md, Trusted values).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ atom of a candidate (:func:`add_bonded_atom_to_confirmed`).
 The Place tool proposes a fragment or ligand as a candidate, and its next click
 confirms that placement before proposing the next one, but only the placement the
 same actor made just before: a person's click never confirms what MCP proposed,
-and a window command driven by MCP never confirms the person's (SPEC.md section 2).
+and a window command driven by MCP never confirms the person's (docs/reference/document.md, Candidates).
 """
 
 from __future__ import annotations

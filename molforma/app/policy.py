@@ -1,7 +1,7 @@
 """Server-side safety rules for MCP: allowed directories and protected settings (no Qt;
 application layer).
 
-SPEC.md section 7. Only launch options build a :class:`Policy`; nothing an MCP
+docs/reference/safety.md. Only launch options build a :class:`Policy`; nothing an MCP
 client sends can change it. It is the safety policy of the MCP actors, so it lives
 beside :mod:`molforma.app.actor`, which decides when it applies (never to the person's
 own clicks); the job runner below knows nothing of it. The MCP server, the callers of the job runner and the
@@ -306,7 +306,7 @@ class Policy:
         config = _in_config_dir(resolved)
         if config is not None:
             # The Preferences there decide what headless mode trusts: no MCP read or
-            # write may touch them, whatever the allowed directories (SPEC.md 7).
+            # write may touch them, whatever the allowed directories (docs/reference/safety.md, Allowed directories).
             raise FileAccessError("path_in_config_dir", path=shown, config_dir=str(config))
         if must_exist and not resolved.exists():
             raise FileAccessError("path_not_found", path=shown)

@@ -1,7 +1,7 @@
 """May this calculation run? One answer for the Run button and the ``calculation`` tool
 (no Qt; application layer).
 
-SPEC.md section 7: a calculation MCP starts (a tool call, or a Run pressed by a window
+docs/reference/safety.md, Trusted values: a calculation MCP starts (a tool call, or a Run pressed by a window
 command) runs only with the protected values the person trusts, unless
 ``--mcp-allow-execution-settings``, and writes its job folder and advanced paths only
 inside the allowed directories, never in the configuration directory. The person's

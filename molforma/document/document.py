@@ -239,10 +239,10 @@ class Document:
         self._revision = _next_revision()
         self._busy: str | None = None
         # Highest atom id number ever handed out: undo restores an older nextAtomId, but an
-        # id that named an atom once is never given to another one (SPEC.md section 2).
+        # id that named an atom once is never given to another one (docs/reference/document.md, Atom ids).
         self._id_high = int(self._project["document"].get("nextAtomId", 1))
         self.modified = False
-        # Values of protected settings last set by the person (SPEC.md section 7).
+        # Values of protected settings last set by the person (docs/reference/safety.md, Trusted values).
         self.trusted: dict[str, Any] = protected_values(self._project)
         self.lock = DocumentLock(self._deliver)
         self._listeners: list[Listener] = []
@@ -338,7 +338,7 @@ class Document:
 
     def summary(self, *, added: Iterable[str] = (), removed: Iterable[str] = (),
                 changed: Iterable[str] = ()) -> dict[str, Any]:
-        """The edit summary of SPEC.md section 2."""
+        """The edit summary of docs/reference/document.md, The edit summary."""
         a, ta = _capped(added)
         r, tr = _capped(removed)
         c, tc = _capped(changed)
@@ -622,7 +622,7 @@ class Document:
 
 def protected_values(p: Project) -> dict[str, Any]:
     """Executable, launcher, environment, scheduler, account, batch directives, extra input
-    and extra tasks of a project (the values SPEC.md section 7 protects)."""
+    and extra tasks of a project (the protected values of docs/reference/safety.md, Protected settings)."""
     ex = p.get("execution", {})
     calc = p.get("calculation", {})
     return {

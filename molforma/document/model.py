@@ -1,4 +1,4 @@
-"""The project envelope (SPEC.md section 2) and its checks (no Qt).
+"""The project envelope (docs/reference/project-file.md, The envelope) and its checks (no Qt).
 
 At run time a project is a JSON-like ``dict`` envelope: that keeps unknown fields of
 a newer file through every edit and save without any effort, and makes undo a
@@ -30,7 +30,7 @@ from molforma.nwchem.protected_text import check_project_calculation
 
 PROJECT_FORMAT: Final = "molforma-project"
 PROJECT_VERSION: Final = 1
-MAX_ATOMS = 1_000_000  # SPEC.md section 2; the document is array-backed
+MAX_ATOMS = 1_000_000  # docs/reference/document.md, Atom ids; the document is array-backed
 MIN_DISTANCE = 0.1  # Angstrom: closer atoms are duplicates
 FORMAL_CHARGE_RANGE = (-99, 20)
 UNPAIRED_RANGE = (0, 8)
@@ -59,7 +59,7 @@ def _default_project() -> Project:
 
 
 def new_atom(atom_id: str, element: str, x: float, y: float, z: float, **props: Any) -> AtomDict:
-    """An atom dict with every standard key in SPEC order."""
+    """An atom dict with every standard key in the order of docs/reference/project-file.md."""
     atom: AtomDict = {
         "id": atom_id, "element": element, "x": float(x), "y": float(y), "z": float(z),
         "name": "", "formalCharge": 0, "unpairedElectrons": 0, "massNumber": None,
@@ -135,7 +135,7 @@ def electron_count(p: Project) -> int:
 
 
 def check_atom_fields(atom: Mapping[str, Any]) -> None:
-    """Check one atom's element, properties and coordinates against SPEC.md section 2."""
+    """Check one atom's element, properties and coordinates against docs/reference/document.md, Validation."""
     aid = atom.get("id")
     el = atom.get("element")
     if not isinstance(el, str) or elements.normalize_symbol(el) != el:

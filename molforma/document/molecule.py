@@ -7,7 +7,7 @@ An edit builds a new table that *shares* every column it did not touch: a move
 replaces ``xyz`` only (:meth:`AtomTable.with_xyz`), so an undo step of a rigid move
 costs one coordinate array, not copies of atom records.
 
-The JSON of SPEC.md section 2 is produced from the columns at the edge. Both tables
+The JSON of docs/reference/project-file.md, Atoms is produced from the columns at the edge. Both tables
 are also read-only sequences of plain dicts (each row is built when asked for, a fresh
 ``dict`` every time): ``atoms[i]["x"]``, ``for a in atoms``, ``atoms[a:b]`` (only the
 rows of that slice are built) and ``json``-ready :meth:`to_records` keep working for
@@ -104,7 +104,7 @@ def _plain_columns(records: Sequence[Mapping[str, Any]]) -> AtomTable | None:
 class AtomTable(Sequence[dict[str, Any]]):
     """Atoms of a structure as read-only columns; a read-only sequence of atom dicts.
 
-    Build one with :meth:`from_records` (atom dicts as SPEC.md section 2 spells them)
+    Build one with :meth:`from_records` (atom dicts as docs/reference/project-file.md, Atoms spells them)
     or :meth:`from_columns`; derive others with :meth:`with_xyz`, :meth:`take`,
     :meth:`delete` and :meth:`shared_with`. Instances are never changed.
     """
@@ -176,7 +176,7 @@ class AtomTable(Sequence[dict[str, Any]]):
 
     @classmethod
     def from_records(cls, records: Sequence[Mapping[str, Any]]) -> AtomTable:
-        """A table from atom dicts of SPEC.md section 2 (already checked by its rules).
+        """A table from atom dicts of docs/reference/project-file.md, Atoms (already checked by its rules).
 
         Raises:
             ValueError: a record the columns cannot hold (a bad id, element or type).
@@ -257,7 +257,7 @@ class AtomTable(Sequence[dict[str, Any]]):
         return [f"a{i}" for i in self.ids.tolist()]
 
     def to_records(self, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
-        """Atom dicts ``start``..``stop`` (plain, new dicts: the JSON of SPEC.md section 2)."""
+        """Atom dicts ``start``..``stop`` (plain, new dicts: the JSON of docs/reference/project-file.md, Atoms)."""
         sl = slice(start, stop)
         ids = self.ids[sl].tolist()
         if not ids:
@@ -465,7 +465,7 @@ _CORE_NAMES = ("ids", "z", "xyz", "charge", "unpaired", "fixed", "mass_number", 
 
 class DocumentBlock(dict[str, Any]):
     """A project's ``document`` block holding column tables, which JSON encoders see as
-    the lists of records SPEC.md section 2 defines.
+    the lists of records docs/reference/project-file.md, The envelope defines.
 
     ``json.dumps`` (with or without ``indent`` / ``sort_keys``) asks a dict subclass for
     its ``items()``: here a table comes out as its records, so ``json.dumps(project)``

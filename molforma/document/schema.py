@@ -1,4 +1,4 @@
-"""The project envelope as pydantic models: the schema of SPEC.md section 2 (no Qt).
+"""The project envelope as pydantic models: the schema of docs/reference/project-file.md, The envelope (no Qt).
 
 Projects are plain dicts at run time (:mod:`molforma.document.model`); these models
 give the defaults of a new project and validate the settings blocks. They import

@@ -10,7 +10,7 @@ atomic numbers and ONIOM layer columns (ignored). With ``geom=connectivity`` the
 connectivity section gives the bonds (order 1.5 is aromatic, kekulized); else
 they are perceived with RDKit using the charge. Z-matrix input,
 ``geom=check`` and a second job (``--Link1--``) beyond the first are not read.
-The route's method and basis are not taken (SPEC.md section 3).
+The route's method and basis are not taken (docs/reference/files.md, What a load replaces).
 """
 
 from __future__ import annotations

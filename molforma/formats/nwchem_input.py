@@ -21,7 +21,7 @@ break and a trailing ``\\`` joining lines (:mod:`molforma.nwchem.lexer`). It tak
 * ``advanced`` (memory, directories, movecs, SCF/DFT iterations and convergence,
   grid, dispersion, optimiser iterations, ``freq animate``, print level) — given
   in :attr:`Structure.advanced` for callers that want it; loading a ``.nw`` keeps
-  the project's advanced settings and extra input (SPEC.md section 3).
+  the project's advanced settings and extra input (docs/reference/files.md, What a load replaces).
 
 Bonds are perceived with RDKit using the charge.
 

@@ -2,8 +2,8 @@
 
 A PDB atom belongs to a residue (name, number, insertion code) of a chain, has an
 alternate-location label, a B-factor and an occupancy. The reader keeps them as the
-atom's optional project fields (SPEC.md section 2 keeps unknown atom fields through every
-edit and save), so they survive a save and are written back by the PDB writer:
+atom's optional project fields (unknown atom fields are kept through every edit and save:
+docs/reference/project-file.md, What a round trip keeps), so they survive a save and are written back by the PDB writer:
 
 ``residueName`` (str, columns 18-20), ``residueNumber`` (int, 23-26), ``chain`` (str,
 22), ``insertionCode`` (str, 27; only when not blank), ``altloc`` (str, 17; only when

@@ -219,7 +219,7 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     charge, gets its bond orders perceived again with the project's charge. The
     calculation keys a ``.nw`` file gives (task, theory, functional, basis,
     reference) are merged. Advanced settings, extra input, execution settings and
-    unknown fields are kept, as SPEC.md section 3 says for ``.nw`` files;
+    unknown fields are kept, as docs/reference/files.md, What a load replaces says for ``.nw`` files;
     ``merge_advanced`` also merges the advanced keys read from the file.
 
     ``owned``: the caller read ``s`` for this edit alone and drops it afterwards, so its

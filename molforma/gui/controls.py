@@ -1,6 +1,6 @@
 """The window's drivable controls: the one table of what an MCP client may drive (Qt layer).
 
-The window tools are closed by default (SPEC.md section 11): a ``ui_*`` command may drive
+The window tools are closed by default (docs/reference/window.md, Declared controls): a ``ui_*`` command may drive
 only a control declared here — by objectName (or a prefix pattern such as ``element_*``),
 its kind (which tools apply), the setting it edits and the validator that setting's MCP
 tool uses. Anything else the window shows — labels, splitters, Qt's own boxes, the
@@ -8,7 +8,7 @@ insides of a ``QFileDialog``, the Preferences dialog, widgets Qt adds in a later
 is readable through ``get_ui`` but refuses every ``ui_*`` action with
 ``ui_not_drivable``. A blocklist cannot keep up with Qt; an allowlist can.
 
-``protected`` rows are the person's alone (SPEC.md section 7): listed under ``blocked``
+``protected`` rows are the person's alone (docs/reference/safety.md, Protected settings): listed under ``blocked``
 with their reason and refused, unless MolForma was started with
 ``--mcp-allow-execution-settings``.
 

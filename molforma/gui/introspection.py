@@ -7,7 +7,7 @@ and grabs widgets as PNG. Ids keep the object; an id whose widget was deleted, o
 whose dialog closed, is *expired* (a clear error rather than "not found").
 
 What may be driven is declared in :mod:`molforma.gui.controls` (an allowlist); every
-node says which tools drive it (``drivable``), protected controls (SPEC.md section 7)
+node says which tools drive it (``drivable``), protected controls (docs/reference/safety.md, Protected settings)
 are listed under ``blocked`` with their reason, and everything else refuses every
 ``ui_*`` action. Widgets of private dialogs (the Run confirmation, Preferences, Qt's
 own boxes) are never listed; of a file dialog only the dialog itself is (its folder

@@ -144,7 +144,7 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
     stop_calculations(ctx)
     if mcp:
         # The MCP client is gone: end now. Tearing down Qt and the interpreter can take
-        # seconds here, and SPEC.md section 1 allows one; there is nothing to save.
+        # seconds here, and docs/reference/cli.md, stdio in the MCP modes allows one; there is nothing to save.
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(status)

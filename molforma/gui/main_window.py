@@ -384,7 +384,7 @@ class MainWindow(QMainWindow):
 
         self._clientClosed.emit()
         # Whatever the GUI thread is doing (a modal dialog, a long paint), the process
-        # ends within a second, as SPEC.md section 1 requires.
+        # ends within a second, as docs/reference/cli.md, stdio in the MCP modes requires.
         timer = threading.Timer(0.9, lambda: os._exit(0))
         timer.daemon = True
         timer.start()
@@ -437,7 +437,7 @@ class MainWindow(QMainWindow):
         self.molecule_tab.shutdown()
         from molforma.gui.exit_on_signal import stop_calculations
 
-        stop_calculations(self.ctx)  # local jobs end with the window (SPEC.md section 5)
+        stop_calculations(self.ctx)  # local jobs end with the window (docs/reference/jobs.md, Local jobs stop with the program)
         self.ctx.close()
         ev.accept()
 

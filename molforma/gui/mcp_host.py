@@ -8,7 +8,7 @@ A change made by a client shows in the window (``AppEvents`` relays document
 changes made on the MCP thread to the GUI thread).
 
 When stdin closes the server stops running calculations and loads and the window
-quits within a second, with no save dialog and no autosave (SPEC.md section 1), even
+quits within a second, with no save dialog and no autosave (docs/reference/cli.md, stdio in the MCP modes), even
 while a request is still being served: the server's reader thread notices the end of
 stdin and, when the request has not finished shortly after, quits the window itself.
 """
@@ -73,7 +73,7 @@ def start_mcp_host(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
 
 
 # With a request still being served, the GUI thread may be the one busy (a window command):
-# the process then ends this soon, inside the second SPEC.md section 1 allows.
+# the process then ends this soon, inside the second docs/reference/cli.md, stdio in the MCP modes allows.
 _BUSY_EXIT_SECONDS = 0.25
 
 

@@ -1,6 +1,6 @@
 """MCP document edits are refused while a modal dialog of the window is open (Qt layer).
 
-SPEC.md section 9.1: actions inside an open modal dialog are accepted, document
+docs/reference/window.md, Commands: actions inside an open modal dialog are accepted, document
 edits behind it are refused. A person answering a dialog (the "untrusted settings"
 confirmation, a save question) must see the document they are answering about,
 not one an agent changes underneath.

@@ -2,7 +2,7 @@
 
 Panels show a refusal where the person looks — under the 3D view, beside a field, in a
 status line, in a box. An MCP window command must carry the same outcome in its record
-(SPEC.md 9.1: never ``done`` when the window refused), so every place that shows a
+(docs/reference/window.md, Commands: never ``done`` when the window refused), so every place that shows a
 refusal also hands it to :func:`refused`. While the command runner runs a command it
 collects them with :func:`collecting`; outside a command nothing is kept.
 

@@ -1,6 +1,6 @@
 """Which of the window's calculations are still running, split by who owns them (Qt layer).
 
-Closing the window asks first while a calculation runs (SPEC.md section 5): a
+Closing the window asks first while a calculation runs (docs/reference/cli.md, Stopping MolForma stops its calculations): a
 *local* job is a child process of MolForma and ends with it, a *batch* job belongs
 to the cluster and goes on running. :func:`is_batch_job` is the one place that
 tells them apart, so a new scheduler only has to be recognised here.

@@ -8,7 +8,7 @@ pipe), so History never follows one: every file is opened relative to the folder
 descriptor with ``O_NOFOLLOW`` and without blocking, and only a regular file is read.
 The folder itself is opened through the caller's guard when one is given (MCP's
 path policy, :class:`~molforma.app.policy.ReadGuard`), so a folder swapped for a link
-after the caller's check is judged where it really is (SPEC.md section 7).
+after the caller's check is judged where it really is (docs/reference/safety.md, Allowed directories).
 """
 
 from __future__ import annotations

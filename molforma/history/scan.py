@@ -12,7 +12,7 @@ read only when it is the folder's own regular file, never through a link
 outside the folder, whoever asks, since what the window shows an MCP client can read.
 
 Status column. A folder with ``job.json`` shows the record's status, one of the
-SPEC values ``queued``, ``running``, ``finished``, ``failed``, ``cancelled``,
+documented values (docs/reference/jobs.md, States) ``queued``, ``running``, ``finished``, ``failed``, ``cancelled``,
 ``timed_out``, with three additions made here:
 
 * ``interrupted``: the record says ``queued``/``running`` but the job is dead: its
@@ -95,7 +95,7 @@ class HistoryRow(BaseModel):
     task: str = Field(description="energy, optimize, frequencies, optimize+frequencies, ...")
     theory: str = Field(description="scf, dft, mp2, ...")
     basis: str = Field(description="Basis set name(s).")
-    status: str = Field(description="SPEC job status, or interrupted / saved / unknown.")
+    status: str = Field(description="Job status (docs/reference/jobs.md), or interrupted / saved / unknown.")
     finalEnergy: float | None = Field(description="Last total energy in hartree, if any.")
     source: Literal["job", "reference"] = Field(
         description="'job' for a folder with a MolForma job record, else 'reference'."

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from molforma.errors import MolFormaError
 
-# SPEC.md's job states in their documented order; the last four end a job.
+# The job states of docs/reference/jobs.md (States), in their documented order; the last four end a job.
 STATUSES: tuple[str, ...] = ("queued", "running", "finished", "failed", "cancelled", "timed_out")
 TERMINAL: frozenset[str] = frozenset(STATUSES[2:])
 

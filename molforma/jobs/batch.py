@@ -272,7 +272,7 @@ class BatchJob(ClusterJob):
         self._wake.set()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
-            thread.join(0.5)  # exit must stay quick (SPEC: within a second of EOF)
+            thread.join(0.5)  # exit must stay quick (docs/reference/cli.md: within a second of EOF)
         if thread is None or not thread.is_alive():
             with self._lock:
                 # PSI/J's queue-polling thread ends once its executor is no longer used.

@@ -3,7 +3,7 @@
 Everything a job needs is computed first (:class:`_Prepared`: the input text, the argv,
 the environment, the record); only then is the folder ``<job root>/<YYYYmmdd-HHMMSS>-
 <formula>-<task>/`` made and filled, and a refusal removes it, so no half-written folder
-is left (SPEC.md section 5). :mod:`molforma.jobs.runner` runs what this prepared;
+is left (docs/reference/jobs.md, Job folders). :mod:`molforma.jobs.runner` runs what this prepared;
 :mod:`molforma.jobs.batch` and :mod:`molforma.jobs.remote` submit it.
 """
 

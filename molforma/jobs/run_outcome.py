@@ -4,7 +4,7 @@ Two readings of a job (a :class:`~molforma.jobs.runner.Job` or its record as a d
 shared by the MCP tools and the window, so both modes tell the same thing:
 
 - :func:`failure_error`: the error a failed or timed-out run is, carrying NWChem's
-  own error line; None when the run finished or was cancelled (SPEC.md section 5).
+  own error line; None when the run finished or was cancelled (docs/reference/jobs.md, States).
 - :func:`progress_note`: the progress shown while it runs (SCF iteration, optimisation
   step of the maximum, frequency displacement, energy) as ``{"progress", "total",
   "message"}`` for ``notifications/progress`` and a task's ``statusMessage``.

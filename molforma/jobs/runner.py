@@ -1,6 +1,6 @@
 """NWChem jobs: running, live progress, cancel and time limit (no Qt).
 
-A job folder (SPEC.md section 5; made by :mod:`molforma.jobs.job_setup`) holds ``input.nw``, the project snapshot
+A job folder (docs/reference/jobs.md, Job folders; made by :mod:`molforma.jobs.job_setup`) holds ``input.nw``, the project snapshot
 ``project.molforma.json``, the job record ``job.json`` and, once run,
 ``output.out`` (NWChem's stdout, written straight to the file so it survives us)
 and ``error.err``. The child runs in its own session, so cancelling, a time

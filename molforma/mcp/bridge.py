@@ -10,7 +10,7 @@ The window implements both in ``molforma.gui.services`` and ``molforma.gui.comma
 
 :class:`ModalFlag` is the window's open modal dialog as the GUI thread keeps it: a
 document edit of MCP checks it and edits under the document's lock, in one step
-(SPEC.md section 9.1), with no call to the GUI thread.
+(docs/reference/window.md, Commands), with no call to the GUI thread.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The 2026-07-28 era asks through ``input_required`` results (MRTR,
 :mod:`molforma.mcp.elicitation`); a legacy connection cannot, so when its client
 declared form elicitation in ``initialize`` the server sends the question as a
 JSON-RPC request of its own and waits for the answer on the same stdio connection
-(SPEC.md section 9.2). Claude Code and Codex speak that era on stdio by default.
+(docs/reference/mcp.md, Elicitation). Claude Code and Codex speak that era on stdio by default.
 
 Threads: the request is written by the thread that asks (the dispatcher for
 ``save_file``, a short-lived thread per window dialog); the transport's reader hands
@@ -187,7 +187,7 @@ def done_serving(token: contextvars.Token[ClientRequests | None]) -> None:
 def dialog_question(d: DialogInfo) -> dict[str, Any]:
     """``elicitation/create`` params for a message box: its text and a ``choice`` of buttons.
 
-    The same question a task's ``input_required`` carries (SPEC.md section 9.3).
+    The same question a task's ``input_required`` carries (docs/reference/mcp.md, Tasks).
     """
     return {"mode": "form", "message": f"{d.title}\n\n{d.text}" if d.title else d.text,
             "requestedSchema": {"type": "object", "properties": {"choice": {

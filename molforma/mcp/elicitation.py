@@ -1,6 +1,6 @@
 """Form elicitation over MRTR for ``save_file`` onto an existing file (no Qt).
 
-SPEC.md section 9.2: the server answers ``resultType: "input_required"`` with one
+docs/reference/mcp.md, Elicitation: the server answers ``resultType: "input_required"`` with one
 form question and a ``requestState`` signed with a per-process HMAC key. The state
 names the document, the resolved path and the document revision, and expires after
 10 minutes. On the retry a state that fails verification is a JSON-RPC error; a

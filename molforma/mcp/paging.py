@@ -1,6 +1,6 @@
 """Results an agent can hold: pages of a document and links to what is too big (no Qt).
 
-SPEC.md section 9.5: no tool result passes the 100,000-character size hint with
+docs/reference/mcp.md, Size of results: no tool result passes the 100,000-character size hint with
 default arguments. A result is sent twice (``structuredContent`` and its JSON text),
 so one copy gets :data:`PAGE_CHARS`. What does not fit travels beside the answer as
 ``resource_link`` content items (:func:`link`), listed in the result's ``links``

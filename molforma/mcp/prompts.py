@@ -1,4 +1,4 @@
-"""MCP prompts (SPEC.md section 9.4; no Qt).
+"""MCP prompts (docs/reference/mcp.md, Prompts; no Qt).
 
 Each prompt returns one user message with its arguments filled in; prompts change
 nothing. Arguments are strings and keep their definition order, because Claude

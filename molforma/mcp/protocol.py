@@ -1,7 +1,7 @@
 """JSON-RPC and MCP protocol constants, era detection and message helpers (no Qt).
 
-The server speaks two revisions on one stdio process (SPEC.md section 9,
-``spec/mcp-protocol.md``): 2026-07-28, where every request carries its version and
+The server speaks two revisions on one stdio process (docs/reference/mcp.md,
+Protocol eras): 2026-07-28, where every request carries its version and
 client capabilities in ``params._meta``, and 2025-11-25, reached only through a real
 ``initialize``. This module decides which era a message belongs to and builds the
 envelopes; it never touches documents.
@@ -195,7 +195,7 @@ def classify(params: dict[str, Any], method: str, legacy_session: bool) -> tuple
     if isinstance(meta, dict) and PROTOCOL_VERSION_KEY in meta:
         version = meta[PROTOCOL_VERSION_KEY]
         if version != MODERN_VERSION:
-            # The legacy era is reached only through initialize (SPEC.md section 9).
+            # The legacy era is reached only through initialize (docs/reference/mcp.md, Errors).
             raise RpcError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version",
                            {"supported": list(SUPPORTED_VERSIONS), "requested": version})
         caps = meta.get(CLIENT_CAPABILITIES_KEY)

@@ -6,7 +6,7 @@ name, refuses duplicates and records the annotations. ``tools/list``, the
 dispatcher, the tests and ``docs/tools.md`` are all generated from :data:`TOOLS`.
 
 Every output schema admits the common error object (:class:`ToolErrorObject`),
-because clients validate ``structuredContent`` of error results too (SPEC.md 9).
+because clients validate ``structuredContent`` of error results too (docs/reference/mcp.md, Errors).
 
 Schemas come from the models and are then compacted (:func:`compact_schema`), since
 ``tools/list`` is context every agent pays for on every session: pydantic's
@@ -53,7 +53,7 @@ MAX_RESULT_CHARS = 100_000
 
 
 # The tools that change a document. In the window they are refused while a modal
-# dialog is open (SPEC.md 9.1) through the window bridge's document_edit().
+# dialog is open (docs/reference/window.md, Commands) through the window bridge's document_edit().
 DOCUMENT_EDIT_TOOLS: frozenset[str] = frozenset({
     "open_file", "import_document", "history", "add_atoms", "delete_atoms", "move_atoms",
     "set_atom_properties", "set_bonds", "set_internal_coordinate", "add_hydrogens",
@@ -77,7 +77,7 @@ class SparseOutput(BaseModel):
 
     Only the fields given when the model was built are sent: a key a section or a mode
     does not have stays absent rather than becoming ``null``, so an answer keeps the
-    shape SPEC.md section 9 gives it. Unknown keys are refused, so a value the
+    shape docs/reference/mcp.md, Tools gives it. Unknown keys are refused, so a value the
     underlying code adds without a declared field fails in the tests instead of
     silently leaving the ``outputSchema``.
     """
@@ -333,7 +333,7 @@ def build_index() -> dict[str, Any]:
     equals what the models give. The server answers ``tools/list`` from the file (read by
     ``molforma.mcp.tool_index``, which needs no pydantic) and
     imports only the module of the tool called, so the first answers do not wait for
-    every tool's models (SPEC.md section 9: clients time out early).
+    every tool's models (docs/reference/mcp.md, Protocol eras: clients time out early).
     """
     tools = []
     for t in tools_for("headless"):

@@ -1,4 +1,4 @@
-"""MCP resources: app state and per-document views (SPEC.md sections 9.4, 9.5; no Qt).
+"""MCP resources: app state and per-document views (docs/reference/mcp.md, Resources and Size of results; no Qt).
 
 Reads return the current content; there are no subscriptions. Log-like text
 resources (calculation output, results log, app state) are cut to their last
@@ -11,7 +11,7 @@ A resource with nothing to show (no calculation yet, no results loaded, results
 without modes or log, a document without atoms) answers with a JSON-RPC error whose
 message says what to do first, never with a sentence under a chemical, CSV or JSON
 MIME type: a client that parses the body by its MIME type would read that sentence
-as a molecule or a table (SPEC.md section 9.4).
+as a molecule or a table (docs/reference/mcp.md, Resources).
 """
 
 from __future__ import annotations

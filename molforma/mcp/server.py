@@ -1,7 +1,7 @@
 """The MCP server: method table, era handling, tool dispatch (no Qt).
 
 ``serve_headless`` is what ``molforma --mcp`` runs. One :class:`Server` handles
-both protocol eras on one stdio process (SPEC.md section 9): a request whose
+both protocol eras on one stdio process (docs/reference/mcp.md, Protocol eras): a request whose
 ``_meta`` names the protocol version is served statelessly as 2026-07-28; a real
 ``initialize`` starts the 2025-11-25 era for requests without that key.
 
@@ -92,7 +92,7 @@ ServerState = HeadlessServices
 _QUEUE_END = object()
 # After stdin closes, how long the dispatcher may take to reach the end of its queue before
 # the process is ended without it, and how long the answers already queued may take to be
-# written then (SPEC.md section 1: the process exits within a second).
+# written then (docs/reference/cli.md, stdio in the MCP modes: the process exits within a second).
 EOF_GRACE = 0.7
 # The longest a tool call waits for the warm-up's imports (seconds).
 WARM_UP_WAIT = 30.0
@@ -462,7 +462,7 @@ class Server:
 
     def _asking(self, asking: ClientRequests, handler: Callable[[Request], dict[str, Any]],
                 req: Request) -> dict[str, Any]:
-        """Run a legacy tool call that may ask the client (SPEC.md 9.2).
+        """Run a legacy tool call that may ask the client (docs/reference/mcp.md, Elicitation).
 
         Its handler finds the channel with ``client_requests.current()``; a window
         command it queued has the message boxes it opens asked of the client.
@@ -511,7 +511,7 @@ class Server:
         self._legacy_initialized = True
         el = p["capabilities"].get("elicitation")
         if isinstance(el, dict) and (not el or isinstance(el.get("form"), dict)):
-            # Form elicitation declared: questions go out as elicitation/create (SPEC.md 9.2).
+            # Form elicitation declared: questions go out as elicitation/create (docs/reference/mcp.md, Elicitation).
             from molforma.mcp.client_requests import ClientRequests
 
             self._client = ClientRequests(lambda m: self._send(m))

@@ -306,7 +306,7 @@ class HeadlessServices(BaseServices):
         """The list_documents entries while the initial document is not made yet, or None.
 
         Making it imports the document model and pydantic, far more than the first tool
-        result may cost (SPEC.md section 9). An empty new document's entry is known
+        result may cost (docs/reference/mcp.md, Size of results). An empty new document's entry is known
         without it, as long as it will be the first Document of the process: its
         revision is then the document module's first. That holds while the document
         module is not loaded, and while the initial document is being made when the

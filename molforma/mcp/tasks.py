@@ -5,7 +5,7 @@ load) returns :class:`Background`. When the ``tools/call`` request declares the
 extension the server turns it into a task (``resultType: "task"``) that stays
 ``working`` until the work ends and then holds the final tool result; otherwise the
 call answers at once with ``Background.result`` and progress shows in
-``get_app_state`` (SPEC.md section 9.3). The last 128 tasks are kept.
+``get_app_state`` (docs/reference/mcp.md, Tasks). The last 128 tasks are kept.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """One ``tools/call``: arguments checked, the handler run, its answer made a result (no Qt).
 
-SPEC.md section 9 and STYLE.md section 6: invalid arguments and a
+docs/reference/mcp.md, Errors: invalid arguments and a
 :class:`~molforma.errors.MolFormaError` are an ``isError`` result in the display
 language, never a JSON-RPC error; an unknown tool is a JSON-RPC error. A handler that
 returns :class:`~molforma.mcp.tasks.Background` work becomes a task when the client
@@ -162,7 +162,7 @@ class ToolCalls:
 
     def document_edit(self, spec: ToolSpec, parsed: Any) -> AbstractContextManager[None]:
         """In the window, a document edit runs under the document's lock, refused while a
-        modal dialog is open (SPEC.md 9.1): one check-and-edit, no call to the GUI thread."""
+        modal dialog is open (docs/reference/window.md, Commands): one check-and-edit, no call to the GUI thread."""
         from molforma.mcp.registry import DOCUMENT_EDIT_TOOLS
 
         bridge = self.state.window
@@ -183,7 +183,7 @@ class ToolCalls:
             return self.error_result(spec, MolFormaError(
                 "internal_error", tool=spec.name).to_dict(self.state.lang))
         content: list[dict[str, Any]] = [{"type": "text", "text": dumps_text(structured)}]
-        # Content too big to inline travels beside the answer (SPEC.md section 9.5).
+        # Content too big to inline travels beside the answer (docs/reference/mcp.md, Size of results).
         links = structured.get("links") if isinstance(structured, dict) else None
         for item in links or ():
             content.append({"type": "resource_link",

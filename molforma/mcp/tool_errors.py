@@ -2,7 +2,7 @@
 unforeseen file-system refusals, non-finite numbers (no Qt).
 
 pydantic only speaks English, and the message of an ``isError`` result must follow the
-display language (SPEC.md section 9), so the argument errors a model meets most have
+display language (docs/reference/mcp.md, Errors), so the argument errors a model meets most have
 their Japanese wording here.
 """
 

@@ -4,7 +4,7 @@ The index holds every headless tool's ``tools/list`` entry and the module defini
 ``scripts/gen_tool_index.py`` writes it from the models (``registry.build_index``) and a
 test checks it is fresh. The server answers ``tools/list`` from it and imports a tool's
 module on that tool's first call, so the first answers wait for neither pydantic nor
-the tool modules (SPEC.md section 9: clients time ``server/discover`` out early).
+the tool modules (docs/reference/mcp.md, Protocol eras: clients time ``server/discover`` out early).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ The reader splits raw bytes on ``\\n`` before decoding, so a UTF-8 character spl
 across two reads is reassembled; a line over 8 MiB is dropped up to its newline and
 reported (the connection survives). The writer runs on its own thread; when more
 than 32 MiB of output waits because the client stopped reading, the client is
-disconnected (SPEC.md section 9.5).
+disconnected (docs/reference/mcp.md, Limits).
 """
 
 from __future__ import annotations

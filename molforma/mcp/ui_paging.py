@@ -1,12 +1,12 @@
 """Pages of list-like window data by size: get_ui nodes, table rows, atoms (no Qt).
 
-SPEC.md section 9.1: lists, table rows and result rows come in pages with
+docs/reference/window.md, Paging and indices: lists, table rows and result rows come in pages with
 ``offset`` / ``limit`` / ``nextOffset``; an item over the page budget comes alone on
-its page; an item over 2 MiB fails. The budget is 32 KiB of compact JSON, not SPEC's
+its page; an item over 2 MiB fails. The budget is 32 KiB of compact JSON, not the earlier
 "about 40 KiB": a tool result carries the page twice (structured content and its text
 copy, with JSON's spaces), and 40 KiB pages made get_ui (``includeHidden``) and the
 coordinate table of a 10,000-atom window ~101,000 characters, past the 100,000-character
-size hint of SPEC.md section 9.5.
+size hint of docs/reference/mcp.md, Size of results.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ and hands it to :meth:`CommandStore.add`, which answers at once with a ``queued`
 window's runner (``molforma.gui.commands``) takes records in order, re-checks the
 document revision and the candidate just before running one, and moves it to
 ``running`` and then ``done`` (the GUI call returned) or ``failed`` with the reason
-(SPEC.md section 9.1). At most :data:`MAX_PENDING` commands wait or run at once; the
+(docs/reference/window.md, Commands). At most :data:`MAX_PENDING` commands wait or run at once; the
 last :data:`MAX_RECORDS` records are kept for ``get_ui_command``.
 
 Work a command started (a clean-up, a calculation, a results load, a history scan)

@@ -27,7 +27,7 @@ from molforma.results.model import (
 if TYPE_CHECKING:
     from molforma.nwchem.parser_chem_state import ChemState, PropertyState
 
-S2_TOLERANCE = 0.10  # SPEC/issue: warn when <S^2> departs from S(S+1) by more than 10 %
+S2_TOLERANCE = 0.10  # docs/features.md (results reader table): warn when <S^2> departs from S(S+1) by more than 10 %
 LEVEL_RANK = {"scf": 0, "dft": 0, "mp2": 1, "ccsd": 2, "ccsd(t)": 3}
 
 

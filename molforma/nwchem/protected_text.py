@@ -1,6 +1,6 @@
 """Protected NWChem text judged as NWChem's own input reader will see it (no Qt, no I/O).
 
-Extra input and extra tasks (SPEC.md sections 4 and 7) are copied into
+Extra input and extra tasks (docs/reference/calculation.md and docs/reference/safety.md, Protected text) are copied into
 ``input.nw``; a few NWChem directives there would let whoever wrote the text run
 a program or read files of their choice, so they are refused whatever the launch
 flags say. A filter that looks at the text line by line is not enough: NWChem
@@ -19,7 +19,7 @@ and looked for the canary):
   directive ``ta^Ksk``, ``task`` + FF + ``shell`` the unknown ``task^Lshell``. ``task \\`` + blanks + ``JUNK`` starting at column
   1,025, followed by a ``shell "touch canary"`` line, creates the canary; with
   ``JUNK`` at column 1,024 it does not (the record then ends in ``K``).
-  (SPEC.md and the issue say 1,023; the measured buffer keeps 1,024 bytes.)
+  (An earlier reading said 1,023; the measured buffer keeps 1,024 bytes.)
 * After the cut, a record whose last character other than space, tab or CR is
   ``\\`` continues: the backslash becomes a blank and the next line is read into
   the rest of the same 1,024-byte buffer (``tas\\`` + ``k shell`` reads

@@ -1,9 +1,9 @@
 """Calculation, advanced and execution settings of a project (no Qt).
 
 These pydantic models are the single definition of the ``calculation``,
-``advanced`` and ``execution`` blocks of the project envelope (SPEC.md section 4).
+``advanced`` and ``execution`` blocks of the project envelope (docs/reference/calculation.md).
 They allow unknown keys, because a project written by a newer MolForma must
-survive an edit and a save by this one. Keys follow SPEC.md: snake_case in these
+survive an edit and a save by this one. Keys follow docs/reference/project-file.md: snake_case in these
 blocks (``extra_input``), camelCase in the ``document`` block.
 """
 
@@ -204,7 +204,7 @@ class ExecutionSettings(BaseModel):
     reference_dir: str | None = Field(None, description="Extra folder scanned by History.")
     time_limit: float | None = Field(
         None, gt=0, description="Wall-time limit in seconds (at most 366 days).")
-    # Batch runs (SPEC.md section 5). Threads become CPUs per task, the time limit the
+    # Batch runs (docs/reference/jobs.md, Batch jobs). Threads become CPUs per task, the time limit the
     # job's wall time; nodes x tasksPerNode MPI processes replace ``processes``.
     scheduler: Scheduler = Field(
         "local", description="Protected: local (run here) or slurm (submit to the cluster).")

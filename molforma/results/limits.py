@@ -1,4 +1,4 @@
-"""Results limits of SPEC.md section 6 and the error codes of the results readers (no Qt).
+"""Results limits (docs/reference/results.md, Limits) and the error codes of the results readers (no Qt).
 
 Every reader checks the same limits while it reads, so an oversize file fails
 early with a :class:`~molforma.errors.ResultsError` whose code says which limit
@@ -25,7 +25,7 @@ UNCAPPED = 10**12
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits a reader enforces; the defaults are the SPEC's."""
+    """The limits a reader enforces; the defaults are those of docs/reference/results.md."""
 
     max_file_bytes: int = MAX_FILE_BYTES
     max_atoms: int = MAX_ATOMS
@@ -34,7 +34,7 @@ class Limits:
 
 
     def for_output(self) -> Limits:
-        """The limits an NWChem output is read with: the SPEC's structure and trajectory
+        """The limits an NWChem output is read with: the documented structure and trajectory
         caps are lifted (the output's frames are kept compactly and the file size bounds
         them); limits set to something else than the defaults stay."""
         return Limits(

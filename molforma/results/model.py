@@ -39,7 +39,7 @@ SpinChannel = Literal["restricted", "alpha", "beta"]
 HARTREE_TO_EV = 27.211386245988  # CODATA 2018
 HARTREE_TO_KCAL = 627.5094740631
 EV_NM = 1239.84198  # hc in eV nm
-SIGNIFICANT_IMAGINARY_CM1 = -10.0  # SPEC.md section 6: "significant" = frequency < -10 cm-1
+SIGNIFICANT_IMAGINARY_CM1 = -10.0  # docs/reference/results.md, Sections: "significant" = frequency < -10 cm-1
 
 
 class EnergyPoint(_Model):

@@ -12,7 +12,7 @@ picks up added or removed steps).
 A *guard* (``Callable[[Path], Path]``, e.g. the MCP path policy) may be given: it is
 asked about every file the loader opens, after links are resolved, and returns the
 path to open or raises. An allowed folder can thus not serve a linked file from
-elsewhere (SPEC.md section 7). A guard that also has ``open_for_read(path)`` (the
+elsewhere (docs/reference/safety.md, Allowed directories). A guard that also has ``open_for_read(path)`` (the
 policy's :class:`~molforma.app.policy.ReadGuard`) opens each file itself and judges
 where the open file really is, so a folder swapped for a link after the check cannot
 serve another file; ``open_directory(path)`` likewise lists a folder through a judged

@@ -7,7 +7,7 @@ thread; the job itself runs in the job manager's own threads.
 
 Pressing Run while the executable, launcher, environment, scheduler, account, batch
 options or extra input differ from the trusted values shows them in a confirmation
-box (SPEC.md section 7); "Yes" makes them trusted. With the SLURM scheduler the
+box (docs/reference/safety.md, Trusted values); "Yes" makes them trusted. With the SLURM scheduler the
 batch fields appear and Run submits the job to the cluster.
 """
 

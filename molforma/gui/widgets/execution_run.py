@@ -166,7 +166,7 @@ class JobControl:
                             actor=window_actor())
         except MolFormaError as exc:
             if exc.code == "untrusted_execution":
-                # SPEC.md section 7: only the person confirms untrusted settings; a Run
+                # docs/reference/safety.md, Trusted values: only the person confirms untrusted settings; a Run
                 # pressed through MCP never shows (or waits on) the confirmation.
                 self.panel._set_status(QCoreApplication.translate("ExecutionPanel", "Not started: these execution settings were not "
                                          "chosen in this window, and only you can confirm "

@@ -215,7 +215,7 @@ class ExecutionSettings:
         """Keep the person's job root in Preferences as the default of new projects.
 
         Not in MCP mode: there the window may be driven by the client, and MCP never
-        changes Preferences (SPEC.md section 7).
+        changes Preferences (docs/reference/safety.md, Trusted values).
         """
         if self.panel.ctx.mcp_mode or self.panel.ctx.preferences.job_root == value:
             return

@@ -15,7 +15,7 @@ POLL_MS = 250
 LOG_MAX_LINES = 20_000  # lines the log view keeps; the full output stays in the job folder
 LOG_READ_BYTES = 1 << 20  # at most this much new output is shown per poll
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-# Protected batch fields (SPEC.md section 7): like the launcher, MCP must not drive them.
+# Protected batch fields (docs/reference/safety.md, Protected settings): like the launcher, MCP must not drive them.
 PROTECTED_BATCH_WIDGETS = ("schedulerCombo", "accountEdit", "batchDirectivesEdit")
 # The "Run on" choice: its data is the scheduler ("local" or "slurm"); a cluster profile's
 # item (scheduler slurm) holds the profile's name under this role.
@@ -61,7 +61,7 @@ def _profile(name: str) -> Any:
 def _private_box() -> dict[str, Any]:
     """``private=True`` when :func:`dialogs.ask` supports it.
 
-    SPEC.md section 7: MCP can neither read nor press the trust confirmation, so
+    docs/reference/safety.md, Trusted values: MCP can neither read nor press the trust confirmation, so
     the box is marked private for the window's MCP introspection.
     """
     try:

@@ -3,8 +3,8 @@ the cluster profiles (remote SLURM clusters reached over ssh).
 
 The values are written with :func:`molforma.preferences.save_preferences` to a plain
 JSON file that the headless server reads without Qt. The executable, launcher and
-environment saved here are the trusted values of ``molforma --mcp`` (SPEC.md
-section 7); MCP can neither open this dialog nor change the file. The same holds for
+environment saved here are the trusted values of ``molforma --mcp``
+(docs/reference/safety.md, Trusted values); MCP can neither open this dialog nor change the file. The same holds for
 the cluster profiles: MCP may name one for a job, only the person writes one.
 
 Profiles: each field shows the refusal of its grammar as it is typed (the very checks of

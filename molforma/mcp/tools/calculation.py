@@ -4,7 +4,7 @@
 protected values, allowed job root and advanced paths) and starts NWChem in the
 background through the job manager; the call returns at once. With the Tasks
 extension declared the call becomes a task that stays ``working`` until the job
-ends (SPEC.md sections 5, 7, 9.3).
+ends (docs/reference/jobs.md, docs/reference/safety.md, Trusted values, and docs/reference/mcp.md, Tasks).
 """
 
 from __future__ import annotations

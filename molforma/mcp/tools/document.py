@@ -3,7 +3,7 @@
 Each tool is one input model and one output model (:mod:`molforma.mcp.tools.
 document_models`) and one handler here calling :mod:`molforma.app.ops` as MCP. Paths
 pass the allowed-directory policy and protected settings the launch policy before the
-document is touched, so a refused call changes nothing (SPEC.md sections 2, 7, 9).
+document is touched, so a refused call changes nothing (docs/reference/document.md, Validation, docs/reference/safety.md and docs/reference/mcp.md, Errors).
 """
 
 from __future__ import annotations
@@ -264,7 +264,7 @@ def save_file(ctx: ToolContext, args: SaveFileInput) -> SaveFileOutput:
     if exists and args.overwrite is False:
         raise FileAccessError("file_exists", path=args.path)
     if exists and args.overwrite is True and E.DECLINES.stands(doc.id, str(path), rev):
-        # The person said no to this file and nothing changed since (SPEC.md 9.2).
+        # The person said no to this file and nothing changed since (docs/reference/mcp.md, Elicitation).
         raise MolFormaError("overwrite_declined", path=args.path, standing=True)
     if exists and args.overwrite is None:
         ask_overwrite(ctx, doc.id, str(path), rev, args.path)
@@ -275,7 +275,7 @@ def save_file(ctx: ToolContext, args: SaveFileInput) -> SaveFileOutput:
                 + "\n").encode("utf-8")
         written_rev = doc.revision
     # Written through the folder's judged descriptor: a folder swapped for a link after
-    # the check above cannot take the project elsewhere (SPEC.md section 7).
+    # the check above cannot take the project elsewhere (docs/reference/safety.md, Allowed directories).
     written = state.policy.write_atomic(args.path, data)
     return SaveFileOutput(documentId=doc.id, path=str(written), revision=written_rev,
                           bytes=len(data), overwritten=exists)

@@ -1,7 +1,7 @@
 """The input and output models of the document and settings tools (no Qt).
 
 :mod:`molforma.mcp.tools.document` registers the tools; their arguments and answers are
-defined here, so each schema is read in one place (SPEC.md section 9: every field has
+defined here, so each schema is read in one place (docs/reference/mcp.md, Tools: every field has
 a description, inputs forbid unknown keys).
 """
 

@@ -1,6 +1,6 @@
 """Pages of what the document tools return: envelopes, checks, measurements (no Qt).
 
-SPEC.md section 9.5: with default arguments no answer passes the size hint. These
+docs/reference/mcp.md, Size of results: with default arguments no answer passes the size hint. These
 functions cut the whole answer of ``get_document``, ``validate_document`` and
 ``measure`` to the page asked for (``offset``, ``limit``) and say where the next one
 starts; :mod:`molforma.mcp.paging` holds the envelope and text pages they build on.

@@ -1,6 +1,6 @@
 """Asking the person before ``save_file`` replaces a file (no Qt).
 
-SPEC.md section 9.2: with ``overwrite`` omitted the client is asked, by an
+docs/reference/mcp.md, Elicitation: with ``overwrite`` omitted the client is asked, by an
 ``input_required`` round trip (2026-07-28) or an ``elicitation/create`` request
 (2025-11-25 with elicitation declared); a decline is remembered for the path until
 the document changes.

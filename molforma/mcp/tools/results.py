@@ -2,7 +2,7 @@
 
 Results are loaded in the background by the document's ``ResultsSession``; a failed
 or cancelled load keeps the previous results. Loads never change the edited document
-(SPEC.md section 6); ``use_structure`` is the one action that does, as the Results
+(docs/reference/results.md); ``use_structure`` is the one action that does, as the Results
 tab's "Use this structure" does, through the same application function. The
 play/stop/show actions belong to the window and fail headless.
 """
@@ -437,7 +437,7 @@ def _fitted_page(cur: Results, args: GetResultsInput,
     """The page asked for; without ``limit``, shrunk until it fits the size hint.
 
     Works for every section, whatever its items: a page of items is cut to fewer items, a
-    ``log`` page to fewer characters (the SPEC's 65,536 per call would not fit twice).
+    ``log`` page to fewer characters (the documented 65,536 per call would not fit twice).
     """
     from molforma.mcp.paging import PAGE_CHARS, json_chars
 

@@ -6,7 +6,7 @@ Window-changing tools take ``documentId`` and ``expectedRevision``, queue a
 :class:`~molforma.mcp.window_commands.WindowCommand` and answer with its ``queued``
 record (``get_ui_command`` follows it); with the Tasks extension declared they
 answer with a task that ends with the same record and, for work the command
-started, the matching ``get_app_state`` part under ``app`` (SPEC.md 9.1, 9.3).
+started, the matching ``get_app_state`` part under ``app`` (docs/reference/window.md, Commands, and docs/reference/mcp.md, Tasks).
 A message box opened by a task's command becomes ``input_required`` when the
 request declares form elicitation.
 """
