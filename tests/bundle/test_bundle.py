@@ -60,7 +60,7 @@ def test_mcp_config_names_the_bundle_program_and_the_entry_starts(
 
 
 def test_bundle_is_within_its_size_budget(bundle_dir: Path) -> None:
-    # The budget scripts/build_bundle.sh checks (README: Linux bundle), counted as unpacked.
+    # The budget scripts/build_bundle.sh checks (docs/install.md: Linux bundle), counted as unpacked.
     size = sum(p.lstat().st_size for p in bundle_dir.rglob("*") if not p.is_dir())
     assert size <= 350_000_000, f"{size / 1e6:.0f} MB"
 

@@ -1,6 +1,6 @@
 """The application layer knows who acts: allowed directories limit MCP (its tools and the
 window commands it drives), not the person; MCP's edits are recorded as MCP's and never
-become trusted (SPEC.md section 7)."""
+become trusted (docs/reference/safety.md, Allowed directories and Trusted values)."""
 
 from __future__ import annotations
 

@@ -89,7 +89,7 @@ def test_readmes_performance_table_is_the_one_rendered_from_the_committed_bench_
     readme = (REPO / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     assert update_readme.render(readme) == readme, "run: .venv/bin/python scripts/update_readme.py"
     written = {p.stem for p in (REPO / "bench" / "results").glob("*.json")}
-    # Every bench built on the harness has its results committed (and so a row in README).
+    # Every bench built on the harness has its results committed (and so a row in docs/benchmarks.md).
     benches = {p.stem for p in (REPO / "bench").glob("*_bench.py")
                if re.search(r"^from harness import|^import harness", p.read_text(encoding="utf-8"),
                             re.M)}

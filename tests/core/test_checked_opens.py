@@ -1,6 +1,6 @@
 """The file checked is the file used: no window between the path check and the open.
 
-SPEC.md section 7: every path MCP makes MolForma read or write must lie inside an
+docs/reference/safety.md, Allowed directories: every path MCP makes MolForma read or write must lie inside an
 allowed directory. Checking a path and then opening it by name leaves a window in
 which a folder on the path can be swapped for a link to elsewhere. These tests play
 the worst adversary deterministically: the folder is real while any check runs and a

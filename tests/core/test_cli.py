@@ -1,4 +1,4 @@
-"""The command line of SPEC.md section 1: --version, --help and option checks."""
+"""The command line of docs/reference/cli.md: --version, --help and option checks."""
 
 from __future__ import annotations
 

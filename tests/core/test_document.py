@@ -1,4 +1,4 @@
-"""Candidates, revisions, undo/redo, stale revisions and the rules of SPEC.md section 2."""
+"""Candidates, revisions, undo/redo, stale revisions and the rules of docs/reference/document.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reading and writing structure and project files (SPEC.md section 3)."""
+"""Reading and writing structure and project files (docs/reference/files.md)."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@
 What the History table and preview show, an MCP client can read from the window, and
 Reuse loads what it reads into the document. A job folder whose ``input.nw``,
 project snapshot, job record or output is a link to a file elsewhere (outside the
-allowed directories) must therefore show and load nothing of that file (SPEC.md
-section 7). A named pipe in a job folder must not hang the scan or the preview.
+allowed directories) must therefore show and load nothing of that file
+(docs/reference/safety.md, Allowed directories). A named pipe in a job folder must not hang the scan or the preview.
 """
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ def test_optimisation_that_never_converges_is_finished_but_not_converged(tmp_pat
     """Status says how the program ended; the convergence flags say what it achieved.
 
     A program that exits 0 without "Optimization converged" is ``finished`` with
-    ``optimizationConverged: false`` and a note in ``error`` (SPEC.md section 5: exit
+    ``optimizationConverged: false`` and a note in ``error`` (docs/reference/jobs.md, States: exit
     code 0 proves nothing). The real NWChem exits 255 when the optimiser runs out of
     steps, which makes such a run ``failed`` as well.
     """

@@ -105,7 +105,7 @@ def test_the_window_and_the_open_file_tool_run_one_open_and_make_the_same_docume
         json.loads(json.dumps(mcp_doc.project["document"]))
     assert window_doc.project["calculation"] == mcp_doc.project["calculation"]
     assert [a["id"] for a in window_doc.project["document"]["atoms"]] == ["a1", "a2", "a3"]
-    # Neither route makes a file's protected values trusted (SPEC.md section 7).
+    # Neither route makes a file's protected values trusted (docs/reference/safety.md, Trusted values).
     assert window_doc.trusted == trusted
     if kind == "project":
         assert protected_values(window_doc.project) != window_doc.trusted

@@ -1,4 +1,4 @@
-"""Protected text is judged as NWChem's reader reads it (SPEC.md sections 4 and 7).
+"""Protected text is judged as NWChem's reader reads it (docs/reference/calculation.md and docs/reference/safety.md, Protected text).
 
 The threat cases run the real ``nwchem`` first, with no MolForma in between, to
 show that NWChem does run the shell (the canary appears) and that the model of

@@ -1,6 +1,6 @@
 """bench/remote_bench.py's two paths do the same work: the same water SCF energy.
 
-How fast they are is the bench's business (bench/remote_bench.py, figures in README);
+How fast they are is the bench's business (bench/remote_bench.py, figures in docs/benchmarks.md);
 nothing here is timed. This runs one job each way through the bench's own functions on
 the real sshd in front of the real single-node SLURM, so a bench whose baseline no longer
 submits, or whose candidate no longer comes home, fails here.

@@ -2,7 +2,7 @@
 
 The checks look at whole columns at once; these tests break one value of a
 10,000-atom project at a time and expect the same error, naming the same atom or
-bond, as the atom-by-atom rule of SPEC.md section 2.
+bond, as the atom-by-atom rule of docs/reference/document.md, Validation.
 """
 
 from __future__ import annotations

@@ -239,7 +239,7 @@ def test_allowed_directories_refuse_a_job_root_outside_them_to_mcp_not_to_the_pe
     assert panel.job is None
     assert not (tmp_path / "jobs").exists()
     assert str(tmp_path / "jobs") in panel.findChild(object, "jobStatusLabel").text()
-    # The person's own Save is not limited by --mcp-allow-dir (SPEC.md section 7).
+    # The person's own Save is not limited by --mcp-allow-dir (docs/reference/safety.md, Allowed directories).
     qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
     assert Path(panel.last_input_set).parent == tmp_path / "jobs"
     _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "allowed" / "jobs"))

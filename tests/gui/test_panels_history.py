@@ -259,7 +259,7 @@ def test_allowed_directories_refuse_a_folder_outside_to_mcp_but_not_to_the_perso
         assert not panel.reuse_selected()
     assert ctx.document.revision == before
     assert panel.findChild(object, "historyStatus").text()
-    # The person's own click is not limited by --mcp-allow-dir (SPEC.md section 7).
+    # The person's own click is not limited by --mcp-allow-dir (docs/reference/safety.md, Allowed directories).
     assert panel.reuse_selected()
     assert ctx.document.revision != before
     assert ctx.document.undo_labels[-1] == "Reuse job"

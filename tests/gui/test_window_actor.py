@@ -1,6 +1,6 @@
 """Who acts in the window: a window command driven by MCP is held to the allowed
 directories and its edits are MCP's, the person's own clicks are not limited
-(SPEC.md section 7)."""
+(docs/reference/safety.md, Allowed directories and Trusted values)."""
 
 from __future__ import annotations
 

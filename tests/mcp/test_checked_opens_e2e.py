@@ -1,6 +1,6 @@
 """Through the real ``molforma --mcp``: links planted on a path and named pipes.
 
-SPEC.md section 7. A folder on the path that is a link to outside the allowed
+docs/reference/safety.md, Allowed directories. A folder on the path that is a link to outside the allowed
 directory is refused for save_file, open_file and results loads: an outside canary
 file is neither read nor changed and nothing is created outside. A named pipe given
 to a results load or to open_file ends at once with a clear error (it used to leave

@@ -1,6 +1,6 @@
 """MCP can never write the Preferences, and the Preferences reader trusts only its own format.
 
-SPEC.md section 7: whatever ``--mcp-allow-dir`` says, nothing MCP asks for is written
+docs/reference/safety.md, Allowed directories: whatever ``--mcp-allow-dir`` says, nothing MCP asks for is written
 inside the configuration directory, and a file there that is not a Preferences file
 (a project carrying a top-level ``executable``, say) is refused and trusted in nothing.
 """

@@ -1,4 +1,4 @@
-"""save_file onto an existing file: form elicitation through input_required (SPEC.md 9.2)."""
+"""save_file onto an existing file: form elicitation through input_required (docs/reference/mcp.md, Elicitation)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """stdin closing while a slow request is served stops NWChem and ends the process at once.
 
-A SLURM batch job belongs to the cluster: it keeps running (SPEC.md section 11).
+A SLURM batch job belongs to the cluster: it keeps running (docs/reference/jobs.md, Batch jobs).
 
-SPEC.md section 1: when stdin closes, the process exits within a second (window mode
+docs/reference/cli.md, stdio in the MCP modes: when stdin closes, the process exits within a second (window mode
 included), stopping running calculations. The reader thread sees the end of stdin
 even while the dispatcher is inside a long request; it used to queue the end behind
 that request (and every request queued after it), so the stand-in NWChem kept running
@@ -98,7 +98,7 @@ def test_eof_during_a_slow_request_stops_nwchem_and_exits_within_two_seconds(
             with contextlib.suppress(OSError):
                 os.kill(p, signal.SIGKILL)
     assert rc == 0, server.stderr
-    assert elapsed < 2.0, server.stderr  # SPEC: one second; the margin is for a busy machine
+    assert elapsed < 2.0, server.stderr  # docs/reference/cli.md: one second; the margin is for a busy machine
     assert gone == pids
     assert "Traceback" not in server.stderr
 

@@ -3,7 +3,7 @@
 A job folder under the allowed job root whose ``input.nw``, project snapshot and job
 record are links to files outside the allowed directory holding a marker: the
 History table, the row preview (read back with ``get_ui_item``) and Reuse through
-``history_action`` show and load nothing of them (SPEC.md section 7).
+``history_action`` show and load nothing of them (docs/reference/safety.md, Allowed directories).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A 10,000-atom document over the real ``molforma --mcp``: every result fits the size hint.
 
-SPEC.md section 9.5: with default arguments no tool result passes 100,000 characters;
+docs/reference/mcp.md, Size of results: with default arguments no tool result passes 100,000 characters;
 get_document pages atoms and bonds; what is too big travels as ``resource_link`` items
 to resources that ``resources/read`` serves whole.
 """

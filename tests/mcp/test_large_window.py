@@ -1,5 +1,5 @@
 """A 10,000-atom file in ``molforma --mcp-gui`` (offscreen): the 13 window tools answer
-within the 100,000-character size hint with their default arguments (SPEC.md §9.5),
+within the 100,000-character size hint with their default arguments (docs/reference/mcp.md, Size of results),
 like the shared tools do headless (tests/mcp/test_large_documents.py)."""
 
 from __future__ import annotations

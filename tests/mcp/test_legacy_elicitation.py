@@ -1,5 +1,5 @@
 """2025-11-25 connections whose client declared elicitation are asked with
-``elicitation/create`` (SPEC.md section 9.2): ``save_file`` onto an existing file and
+``elicitation/create`` (docs/reference/mcp.md, Elicitation): ``save_file`` onto an existing file and
 the message boxes of the window's commands. Raw JSON-RPC lines against the real
 ``molforma --mcp`` / ``--mcp-gui``; the official SDK client in test_sdk_interop.py.
 """

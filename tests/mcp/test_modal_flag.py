@@ -1,5 +1,5 @@
 """The window's modal dialogs as a flag the GUI thread keeps: an MCP edit checks it and
-edits under the document's lock, in one step (SPEC.md section 9.1), with no call to the
+edits under the document's lock, in one step (docs/reference/window.md, Commands), with no call to the
 GUI thread."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Non-finite numbers, oversized path names and strict JSON (SPEC.md sections 3 and 9).
+"""Non-finite numbers, oversized path names and strict JSON (docs/reference/files.md, Limits, and docs/reference/mcp.md, Errors).
 
 ``Infinity`` and ``NaN`` are accepted by Python's JSON reader, so a client can send
 them; every numeric argument of every tool refuses them as an argument error, a

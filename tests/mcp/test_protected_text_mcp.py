@@ -1,4 +1,4 @@
-"""Refused NWChem directives through the real ``molforma`` executable (SPEC.md section 7).
+"""Refused NWChem directives through the real ``molforma`` executable (docs/reference/safety.md, Protected text).
 
 Even with ``--mcp-allow-execution-settings`` (which lets a client change the
 protected text at all), text that NWChem would read as ``task shell`` or

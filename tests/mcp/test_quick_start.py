@@ -1,4 +1,4 @@
-"""The first answers of ``molforma --mcp`` import only what they need (SPEC.md section 9).
+"""The first answers of ``molforma --mcp`` import only what they need (docs/reference/mcp.md).
 
 Clients time ``server/discover`` out early and the first tool call should come quickly,
 so ``tools/list`` is answered from a generated index, the first ``list_documents`` from

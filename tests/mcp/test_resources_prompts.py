@@ -1,4 +1,4 @@
-"""Resources and prompts of ``molforma --mcp`` (SPEC.md section 9.4)."""
+"""Resources and prompts of ``molforma --mcp`` (docs/reference/mcp.md, Resources and Prompts)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Results loading stays inside the allowed directories file by file (SPEC.md section 7).
+"""Results loading stays inside the allowed directories file by file (docs/reference/safety.md, Allowed directories).
 
 An allowed folder may hold links to files elsewhere: ``output.out``, a MOLDEN file or
 the step files of a vibration animation. The loader checks every file it opens (after

@@ -1,4 +1,4 @@
-"""Safety rules through MCP (SPEC.md section 7): allowed directories and protected settings."""
+"""Safety rules through MCP (docs/reference/safety.md): allowed directories and protected settings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Task bookkeeping of the Tasks extension, in process (SPEC.md 9.3)."""
+"""Task bookkeeping of the Tasks extension, in process (docs/reference/mcp.md, Tasks)."""
 
 from __future__ import annotations
 
