@@ -1,4 +1,4 @@
-"""An NWChem output with more structures than the SPEC's 2,000 loads: its geometries
+"""An NWChem output with more structures than the documented 2,000 (docs/reference/results.md, Limits) loads: its geometries
 are kept as coordinate arrays (FrameStore) and made into models when asked for, so
 memory stays bounded, and ``get_results`` pages through them."""
 
