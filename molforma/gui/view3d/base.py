@@ -1,8 +1,9 @@
 """The 3D molecule view: one widget, two interchangeable renderers (Qt layer).
 
-:class:`MoleculeView` owns the scene, the camera, the selection, mouse handling,
-picking and the vibration animation; a *canvas* child (QPainter or OpenGL) only
-draws what the view holds. Mouse: left drag rotates, right or middle drag (or
+:class:`MoleculeView` owns the scene, the camera and the selection; its collaborators
+hold the rest: the mouse gestures and the level-of-detail clock (:mod:`.gestures`),
+picking of rubber bands and bonds (:mod:`.picking`) and the vibration animation
+(:mod:`.animation`). A *canvas* child (QPainter or OpenGL) only draws what the view holds. Mouse: left drag rotates, right or middle drag (or
 Shift + left drag) pans, the wheel zooms, a click picks an atom (``atomClicked``)
 or the background (``backgroundClicked``). In move mode a left drag that starts
 on a selected atom moves the selection instead (``atomsDragged``).
