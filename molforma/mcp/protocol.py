@@ -183,7 +183,7 @@ def error_response(req_id: RequestId | None, err: RpcError) -> dict[str, Any]:
 
 
 def classify(params: dict[str, Any], method: str, legacy_session: bool) -> tuple[Era, str, dict[str, Any]]:
-    """Decide the era of a request (``spec/mcp-protocol.md`` section 1.8).
+    """Decide the era of a request (docs/reference/mcp.md, Protocol eras).
 
     Returns ``(era, version, client_capabilities)``.
 
