@@ -8,6 +8,7 @@ citation in molforma/, tests/, scripts/ and bench/ and checks the page and each 
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 from tests.paths import REPO
@@ -78,3 +79,49 @@ def test_a_citation_of_a_missing_section_or_page_is_caught() -> None:
         ("x.py", "reference/window.md", "Paging and indices"),
     ]
     assert len(_bad(wrong)) == 3 and _bad(right) == []
+
+
+# The contract's pages live in docs/; a file kept outside the repository is no reference.
+OUTSIDE_NAMES = re.compile(r"\b(?:SPEC|STYLE)\.md\b|spec/mcp-protocol\.md|\bseeds/\d")
+# Names that path on purpose, as an example of what its own check must catch.
+EXAMPLES = {"tests/core/test_self_contained.py", "tests/docs/test_citations.py"}
+
+
+def test_the_pattern_catches_the_names_of_files_outside_the_repository() -> None:
+    caught = ["(SPEC.md section 7)", "see STYLE.md section 6", "``spec/mcp-protocol.md``"]
+    fine = ["docs/reference/safety.md, Trusted values", "a SPEC_TOOLS table", "specs.md"]
+    assert [s for s in caught if not OUTSIDE_NAMES.search(s)] == []
+    assert [s for s in fine if OUTSIDE_NAMES.search(s)] == []
+
+
+def test_no_project_file_cites_a_file_kept_outside_the_repository() -> None:
+    tracked = subprocess.run(
+        [
+            "git",
+            "ls-files",
+            "molforma",
+            "tests",
+            "scripts",
+            "bench",
+            "docs",
+            "README.md",
+            "CONTRIBUTING.md",
+            "pyproject.toml",
+            "mkdocs.yml",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    offenders = []
+    for name in tracked:
+        path = REPO / name
+        if name in EXAMPLES or path.suffix in {".png", ".qm", ".molden"} or not path.is_file():
+            continue
+        for n, line in enumerate(
+            path.read_text(encoding="utf-8", errors="replace").splitlines(), 1
+        ):
+            if OUTSIDE_NAMES.search(line):
+                offenders.append(f"{name}:{n}")
+    assert offenders == []
