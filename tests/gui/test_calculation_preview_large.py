@@ -83,3 +83,39 @@ def test_the_column_paths_write_what_the_records_write(fixed: bool) -> None:
     tables = as_table_project(plain)
     assert render_input(tables) == render_input(plain)
     assert input_errors(tables) == input_errors(plain)
+
+
+def test_the_structure_checks_of_a_large_structure_run_off_the_window_thread(
+        make_main_window: Any, qtbot: Any, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from molforma.app import ops
+    from molforma.gui.main_window import load_launch_file
+    from molforma.gui.widgets.calculation_preview import PREVIEW_FULL_ATOMS
+    from tests.mcp.test_large_documents import water_box
+
+    n = PREVIEW_FULL_ATOMS + 1002
+    text = water_box(n - 2)
+    # Two helium atoms 0.5 Å apart, far from the box: a close-contact warning.
+    lines = text.split("\n")
+    lines[0] = str(n)
+    path = tmp_path / "box.xyz"
+    path.write_text("\n".join(lines).rstrip("\n") + "\nHe 500.0 500.0 500.0\nHe 500.5 500.0 500.0\n")
+    threads: list[str] = []
+    original = ops.validate_document
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(ops, "validate_document", recording)
+    win = make_main_window()
+    load_launch_file(win.ctx, str(path))
+    win.show_tab("calculation")
+    preview = win.findChild(object, "inputPreview")
+    qtbot.waitUntil(lambda: "more atoms" in preview.toPlainText(), timeout=20000)
+    general = win.findChild(object, "calculationMessages")
+    qtbot.waitUntil(lambda: "Warning:" in general.text(), timeout=60000)
+    assert threads and all(t != threading.main_thread().name for t in threads), threads
+

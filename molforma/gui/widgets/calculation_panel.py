@@ -491,6 +491,10 @@ class CalculationPanel(Retranslatable, QWidget):
         except Exception as exc:  # a checker bug must not break the tab
             log.warning("validate_document failed", exc_info=exc)
             return []
+        return self._warning_texts(checks)
+
+    def _warning_texts(self, checks: list[dict[str, Any]]) -> list[str]:
+        """The warnings among validate_document's checks, as the tab words them."""
         warnings = [str(c["message"]) for c in checks if c.get("severity") == "warning"
                     and c.get("code") not in SHOWN_BESIDE_FIELDS]
         shown = [self.tr("Warning: %1").replace("%1", w) for w in warnings[:MAX_WARNINGS]]
