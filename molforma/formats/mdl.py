@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rdkit import Chem
 
@@ -40,6 +40,12 @@ from molforma.formats.common import (
 from molforma.formats.connectivity import ORDER_PERCEPTION_LIMIT
 from molforma.formats.mdl_fast import RAD_OF_UNPAIRED, V2000_LIMIT, mol_title
 from molforma.formats.rdkit_bridge import document_from_mol, mol_from_document, quiet
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (start-up time): molforma.lazy
+    np = lazy_import("numpy")
 
 _ID_PROP = "molforma_id"
 _NAME_PROP = "molforma_name"
@@ -116,8 +122,6 @@ def _check_v2000(lines: list[str], start: int, fmt: str) -> tuple[int, dict[int,
 
 def _large(table: mdl_fast.Table, first_id: int, title: str) -> Structure:
     """A plain connection table of many atoms as column tables (see _read_plain)."""
-    import numpy as np
-
     from molforma.document.model import FORMAL_CHARGE_RANGE
     from molforma.document.molecule import AtomTable, BondTable
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rdkit import Chem
 from rdkit.Chem import rdDetermineBonds
@@ -28,6 +28,12 @@ from molforma.formats.connectivity import (  # noqa: F401 - connectivity is this
     saturated_bonds,
     single_bonds,
 )
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (start-up time): molforma.lazy
+    np = lazy_import("numpy")
 
 _ORDER_OF: dict[Any, int] = {
     Chem.BondType.SINGLE: 1, Chem.BondType.DOUBLE: 2, Chem.BondType.TRIPLE: 3,
@@ -193,8 +199,6 @@ def _large_bonds(atoms: list[dict[str, Any]], charge: int | None, orders: bool, 
                  warnings: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
     """:func:`perceive_bonds` of a large structure: the distance sweep's bonds, with orders
     and formal charges per connected fragment (:mod:`molforma.formats.fragments`)."""
-    import numpy as np
-
     from molforma.formats.connectivity import bonded_pairs
     from molforma.formats.fragments import fragment_orders
 
