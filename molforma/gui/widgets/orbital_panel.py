@@ -19,12 +19,10 @@ asking for an orbital — by hand or by an MCP window command — gets that sent
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -39,9 +37,11 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.errors import MolFormaError
-from molforma.gui import dialogs, outcome
-from molforma.gui.view3d.surfaces import NEGATIVE, POSITIVE, Surface, esp_colours
+from molforma.gui import outcome
 from molforma.gui.widgets.level_diagram import LevelDiagram
+from molforma.gui.widgets.orbital_density import density_drawing, density_meshes, orbital_surfaces
+from molforma.gui.widgets.orbital_export import export_cube
+from molforma.gui.widgets.orbital_worker import Relay, start_worker
 from molforma.gui.widgets.panel_workers import Retranslatable, error_text
 from molforma.results import orbitals as orb
 
@@ -49,13 +49,6 @@ HARTREE_EV = 27.211386245988
 SURFACE_KINDS = ("orbital", "density", "spin", "esp")
 DEFAULT_ISOVALUES = {"orbital": orb.DEFAULT_ISOVALUE, "density": orb.DENSITY_ISOVALUE,
                      "spin": orb.SPIN_ISOVALUE, "esp": orb.DENSITY_ISOVALUE}
-ESP_LIMIT_PERCENTILE = 98.0  # the colour scale ends where 2 % of the vertices lie beyond
-
-
-class _Relay(QObject):
-    """Carries a worker's result to the GUI thread (queued across threads)."""
-
-    done = Signal(object, object)  # (callback, result or exception)
 
 
 class OrbitalPanel(Retranslatable, QWidget):
@@ -74,7 +67,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         self._status = status
         # No parent: a worker may report after this panel is gone, and emitting from a
         # deleted object is an error. A receiver that is gone simply gets nothing.
-        self._relay = _Relay()
+        self._relay = Relay()
         self._relay.done.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
         self.orbitals: orb.OrbitalSet | None = None
         self.source: str | None = None
@@ -239,17 +232,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         self._busy = True
         self._update_buttons()
 
-        relay = self._relay  # the worker keeps the relay alive, whatever happens to self
-
-        def run() -> None:
-            try:
-                value: Any = work()
-            # ImportError too: a broken optional package must end the work, not the panel.
-            except (MolFormaError, OSError, ValueError, MemoryError, ImportError) as exc:
-                value = exc
-            relay.done.emit(then, value)
-
-        threading.Thread(target=run, name="orbitals", daemon=True).start()
+        start_worker(self._relay, work, then)
 
     def _deliver(self, then: Callable[[Any], None], value: Any) -> None:
         then(value)
@@ -358,7 +341,7 @@ class OrbitalPanel(Retranslatable, QWidget):
             outcome.refused(self.message.text())
             return
 
-        meshes_of = self._density_meshes  # the worker touches no widget, not even this one
+        meshes_of = density_meshes  # the worker touches no widget
 
         def work() -> tuple[str, orb.Grid, Any, Any]:
             grid = orb.density_grid(orbitals.coordinates)
@@ -366,16 +349,6 @@ class OrbitalPanel(Retranslatable, QWidget):
             return kind, grid, values, meshes_of(orbitals, kind, values, grid, iso)
 
         self._in_worker(work, self._density_evaluated)
-
-    @staticmethod
-    def _density_meshes(orbitals: orb.OrbitalSet, kind: str, values: Any, grid: orb.Grid,
-                        iso: float) -> Any:
-        if kind == "spin":
-            return orb.isosurfaces(values, grid, iso)
-        mesh = orb.density_surface(values, grid, iso)
-        if kind == "esp":
-            return mesh, orb.esp_on_surface(orbitals, mesh)
-        return mesh
 
     def _density_evaluated(self, value: Any) -> None:
         if not self._finish(value):
@@ -386,56 +359,12 @@ class OrbitalPanel(Retranslatable, QWidget):
         self._draw_density(kind, meshes)
 
     def _draw_density(self, kind: str, meshes: Any) -> None:
-        self.esp_range, self.esp_values = None, None
-        first = meshes[0] if isinstance(meshes, tuple) else meshes
-        if sum(len(m.faces) for m in (meshes if kind == "spin" else (first,))) == 0:
-            self._view.set_surfaces([])
-            self.message.setText(self.tr(
-                "No surface at the isovalue %1: the values stay below it everywhere; give a "
-                "lower isovalue.").replace("%1", self.isovalue.text()))
-            self._update_buttons()
-            return
-        if kind == "spin":
-            self._draw(meshes)
-            self.message.setText(self.tr(
-                "Spin density: blue where alpha electrons are in excess, red where beta are; "
-                "∫(ρα − ρβ) = %1 on the grid (2S = %2).").replace(
-                    "%1", f"{self.integral:.3f}").replace("%2", self._two_s()))
-            return
-        if kind == "esp":
-            mesh, esp = meshes
-            self.esp_values = esp
-            import numpy as np
-
-            limit = float(np.percentile(np.abs(esp), ESP_LIMIT_PERCENTILE)) if len(esp) else 0.0
-            self.esp_range = (float(esp.min()), float(esp.max())) if len(esp) else (0.0, 0.0)
-            self._view.set_surfaces([Surface(mesh.vertices, mesh.faces, mesh.normals,
-                                             POSITIVE, esp_colours(esp, limit))])
-            self.message.setText(self.tr(
-                "Electrostatic potential on the %1 e/bohr³ density surface: %2 to %3 "
-                "hartree/e (red negative, blue positive; the colours end at ±%4).").replace(
-                    "%1", self.isovalue.text()).replace(
-                    "%2", f"{self.esp_range[0]:+.4f}").replace(
-                    "%3", f"{self.esp_range[1]:+.4f}").replace("%4", f"{limit:.4f}"))
-        else:
-            mesh = meshes
-            self._view.set_surfaces([Surface(mesh.vertices, mesh.faces, mesh.normals,
-                                             (0.55, 0.55, 0.62, 0.55))])
-            self.message.setText(self.tr(
-                "Total density: ∫ρ = %1 electrons on the grid (the orbitals hold %2).").replace(
-                    "%1", f"{self.integral:.3f}").replace(
-                    "%2", f"{self.orbitals.electron_count:g}" if self.orbitals else "?"))
+        drawing = density_drawing(kind, meshes, self.integral, self.isovalue.text(),
+                                  self.orbitals)
+        self.esp_range, self.esp_values = drawing.esp_range, drawing.esp_values
+        self._view.set_surfaces(drawing.surfaces)
+        self.message.setText(drawing.message)
         self._update_buttons()
-
-    def _two_s(self) -> str:
-        if self.orbitals is None:
-            return "?"
-        alpha = sum(o.occupation for o in self.orbitals.orbitals if o.spin != "beta")
-        beta = sum(o.occupation for o in self.orbitals.orbitals if o.spin == "beta")
-        if not any(o.spin == "beta" for o in self.orbitals.orbitals):
-            alpha = sum(min(o.occupation, 1.0) for o in self.orbitals.orbitals)
-            beta = sum(max(o.occupation - 1.0, 0.0) for o in self.orbitals.orbitals)
-        return f"{alpha - beta:g}"
 
     def show_selected(self) -> None:
         """Draw the orbital of the selected row."""
@@ -480,9 +409,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         self._draw(meshes)
 
     def _draw(self, meshes: tuple[orb.Mesh, orb.Mesh]) -> None:
-        plus, minus = meshes
-        self._view.set_surfaces([Surface(m.vertices, m.faces, m.normals, rgba)
-                                 for m, rgba in ((plus, POSITIVE), (minus, NEGATIVE))])
+        self._view.set_surfaces(orbital_surfaces(meshes))
         self._update_buttons()
 
     def _isovalue(self) -> float | None:
@@ -506,8 +433,8 @@ class OrbitalPanel(Retranslatable, QWidget):
         elif kind == "esp":
             self.show_density("esp")  # the potential is evaluated at the new vertices
         elif self.orbitals is not None:
-            self._draw_density(kind, self._density_meshes(self.orbitals, kind, self._values,
-                                                          self._grid, iso))
+            self._draw_density(kind, density_meshes(self.orbitals, kind, self._values,
+                                                     self._grid, iso))
 
     def hide(self) -> None:
         """Remove the drawn orbital or density from the view."""
@@ -527,25 +454,8 @@ class OrbitalPanel(Retranslatable, QWidget):
     def export_cube(self, path: str | None = None) -> str | None:
         """Save the drawn orbital, or the density grid of a drawn density / spin density /
         ESP surface, as a Gaussian cube file (asks for the path when None)."""
-        what = self._exportable()
-        if self.orbitals is None or what is None or self._grid is None:
-            return None
-        if not path:
-            stem = Path(self.source or "orbital").stem
-            name = f"{stem}-mo{what + 1}.cube" if isinstance(what, int) else f"{stem}-{what}.cube"
-            path = dialogs.get_save_path(self, self.tr("Export orbital"),
-                                         [self.tr("Gaussian cube files (*.cube)")],
-                                         str(Path.home() / name))
-            if not path:
-                return None
-        try:
-            path = self._check_path(path)
-            orb.write_cube(path, self.orbitals, what, self._grid, self._values)
-        except (MolFormaError, OSError) as exc:
-            self._status(error_text(exc))
-            return None
-        self._status(self.tr("Saved %1").replace("%1", path))
-        return path
+        return export_cube(self, self.source, self.orbitals, self._exportable(), self._grid,
+                           self._values, self._check_path, self._status, path)
 
     def _update_buttons(self) -> None:
         has = (self.orbitals is not None or self._unavailable is not None) and not self._busy

@@ -18,8 +18,6 @@ dialog was open is kept.
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -44,7 +42,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.widgets.panel_workers import (
     QT_TRANSLATE_NOOP,
@@ -55,18 +52,22 @@ from molforma.gui.widgets.panel_workers import (
     reports_errors,
     rows_to_remove,
 )
+from molforma.gui.widgets.preferences_fields import (
+    checked_profile,
+    environment_of,
+    field_refusal,
+    field_value,
+    name_taken_text,
+    test_result_text,
+)
 from molforma.i18n import LANGUAGES, display_language
-from molforma.nwchem import value_grammar as grammar
 from molforma.preferences import (
     ClusterProfile,
     Preferences,
-    check_profile,
     parse_preferences,
     preferences_path,
     save_preferences,
 )
-
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _file_preferences(fallback: Preferences) -> Preferences:
@@ -308,40 +309,12 @@ class PreferencesDialog(QDialog):
             self._show_profile(-1)
         return page
 
-    def _field_value(self, key: str) -> Any:
-        widget = self.profile_fields[key]
-        if isinstance(widget, QPlainTextEdit):
-            return [ln.strip() for ln in widget.toPlainText().splitlines() if ln.strip()]
-        text = widget.text().strip()
-        if key in ("ssh_config", "partition", "account", "qos"):
-            return text or None
-        return text
-
     def _check_field(self, key: str, value: Any) -> str:
-        """The refusal of ``value`` for ``key`` ('' when it is acceptable): the grammar
-        :func:`molforma.preferences.check_profile` applies, and names used once."""
+        """The refusal of ``value`` for ``key`` ('' when it is acceptable)."""
         row = self.profile_list.currentRow()
         name = str(self._profiles[row]["name"]) if 0 <= row < len(self._profiles) else ""
-        check: dict[str, Callable[[], Any]] = {
-            "name": lambda: grammar.validate_profile_name(value),
-            "host": lambda: grammar.validate_ssh_host(value, name),
-            "ssh_config": lambda: grammar.validate_ssh_config_path(value, name),
-            "remote_folder": lambda: grammar.validate_remote_folder(value, name),
-            "environment_lines": lambda: grammar.validate_remote_environment_lines(value, name),
-        }
-        try:
-            if key in check:
-                check[key]()
-            elif key in ("partition", "account", "qos"):
-                grammar.validate_slurm_name(key, value)
-            else:
-                grammar.validate_remote_command(key, value, name)
-        except MolFormaError as exc:
-            return error_text(exc)
-        if key == "name" and [str(p["name"]) for i, p in enumerate(self._profiles)
-                              if i != row].count(value):
-            return self.tr("Another profile is already called %1.").replace("%1", str(value))
-        return ""
+        others = [str(p["name"]) for i, p in enumerate(self._profiles) if i != row]
+        return field_refusal(key, value, name, others)
 
     def _show_field_message(self, key: str, text: str) -> None:
         label = self.profile_messages[key]
@@ -353,7 +326,7 @@ class PreferencesDialog(QDialog):
         row = self.profile_list.currentRow()
         if self._loading_profile or not 0 <= row < len(self._profiles):
             return
-        value = self._field_value(key)
+        value = field_value(self.profile_fields[key], key)
         self._profiles[row][key] = value
         if key == "name":
             item = self.profile_list.item(row)
@@ -378,7 +351,7 @@ class PreferencesDialog(QDialog):
             self._loading_profile = False
         for key in self.profile_fields:
             self._show_field_message(key, self._check_field(
-                key, self._field_value(key)) if has else "")
+                key, field_value(self.profile_fields[key], key)) if has else "")
         self._test_call.discard()
         self.profile_test.setEnabled(has)
         self._show_test_text("")
@@ -405,28 +378,13 @@ class PreferencesDialog(QDialog):
         self.profile_list.takeItem(row)
         self._show_profile(self.profile_list.currentRow())
 
-    def _checked_profile(self, data: dict[str, Any]) -> ClusterProfile:
-        """``data`` as a profile, each value by its grammar.
-
-        Raises:
-            ValueError: the sentence naming the profile and what is wrong.
-        """
-        try:
-            check_profile(ClusterProfile.model_construct(**data))
-            return ClusterProfile.model_validate(data)
-        except MolFormaError as exc:
-            raise ValueError(error_text(exc)) from None
-        except Exception as exc:  # noqa: BLE001 - pydantic's own refusal, shown
-            raise ValueError(self.tr("Cluster profile %1: %2").replace(
-                "%1", str(data.get("name"))).replace("%2", str(exc))) from None
-
     def test_connection(self) -> None:
         """Run ``sinfo`` on the selected profile's cluster over ssh, on a worker thread."""
         row = self.profile_list.currentRow()
         if not 0 <= row < len(self._profiles):
             return
         try:
-            profile = self._checked_profile(dict(self._profiles[row]))
+            profile = checked_profile(dict(self._profiles[row]))
         except ValueError as exc:
             self._show_test_text(str(exc), error=True)
             return
@@ -438,14 +396,8 @@ class PreferencesDialog(QDialog):
 
     def _show_test(self, result: Any) -> None:
         self.profile_test.setEnabled(True)
-        if not result.get("reachable"):
-            self._show_test_text(self.tr("Not reachable: %1").replace(
-                "%1", str(result.get("message") or result.get("error") or "")), error=True)
-            return
-        names = [str(p.get("name")) + (self.tr(" (default)") if p.get("default") else "")
-                 for p in result.get("partitions") or []]
-        self._show_test_text(self.tr("Reachable. Partitions: %1").replace(
-            "%1", ", ".join(names) or self.tr("(none)")))
+        text, error = test_result_text(result)
+        self._show_test_text(text, error=error)
 
     def _show_test_text(self, text: str, *, error: bool = False) -> None:
         if error or not text:
@@ -464,7 +416,7 @@ class PreferencesDialog(QDialog):
         out: list[ClusterProfile] = []
         for row, data in enumerate(self._profiles):
             try:
-                out.append(self._checked_profile(dict(data)))
+                out.append(checked_profile(dict(data)))
             except ValueError:
                 self.tabs.setCurrentIndex(1)
                 self.profile_list.setCurrentRow(row)
@@ -473,8 +425,7 @@ class PreferencesDialog(QDialog):
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             self.tabs.setCurrentIndex(1)
-            raise ValueError(self.tr("Another profile is already called %1.")
-                             .replace("%1", twice[0]))
+            raise ValueError(name_taken_text(twice[0]))
         out += [p for p in fresh.profiles
                 if p.name not in self._initial_names and p.name not in names]
         return out
@@ -495,8 +446,7 @@ class PreferencesDialog(QDialog):
             self.environment_table.editItem(item)
 
     def _remove_rows(self) -> None:
-        rows = rows_to_remove(self.environment_table)
-        for r in rows:
+        for r in rows_to_remove(self.environment_table):
             self.environment_table.removeRow(r)
 
     def _browse(self, edit: QLineEdit) -> None:
@@ -517,21 +467,7 @@ class PreferencesDialog(QDialog):
             raise ValueError(self.tr("Give the NWChem executable (for example nwchem)."))
         if not launcher:
             raise ValueError(self.tr("Give the MPI launcher (for example mpirun)."))
-        env: dict[str, str] = {}
-        for row in range(self.environment_table.rowCount()):
-            n_item = self.environment_table.item(row, 0)
-            v_item = self.environment_table.item(row, 1)
-            name = n_item.text().strip() if n_item else ""
-            value = v_item.text() if v_item else ""
-            if not name:
-                if value:
-                    raise ValueError(self.tr("A variable has a value but no name."))
-                continue
-            if not _ENV_NAME.match(name):
-                raise ValueError(self.tr("Not a valid variable name: %1").replace("%1", name))
-            if name in env:
-                raise ValueError(self.tr("Variable given twice: %1").replace("%1", name))
-            env[name] = value
+        env = environment_of(self.environment_table)
         # The file as it is now, not as it was when the window started: what was added to
         # it by hand meanwhile (a profile, say) is kept.
         current = _file_preferences(self.ctx.preferences)
