@@ -25,12 +25,14 @@ from __future__ import annotations
 import itertools
 import logging
 import secrets
-import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from molforma.document.changes import Change, share_unchanged
+from molforma.document.edit_ids import _capped, _id_sets
+from molforma.document.edit_ids import first_ids as first_ids  # the tools import it here
+from molforma.document.locking import DocumentLock
 from molforma.document.model import (
     Project,
     atoms_of,
@@ -49,7 +51,6 @@ log = logging.getLogger(__name__)
 
 Origin = Literal["user", "mcp", "launch", "system"]
 Listener = Callable[["Document", Change], None]
-IDS_CAP = 100
 HEADLESS_UNDO_LIMIT = 100
 # Bytes the undo history may keep beyond the current state (the oldest steps go first;
 # the newest step stays whatever its size): 100 moves of a million atoms fit in it.
@@ -106,61 +107,6 @@ class _Candidate:
     change: Change  # what confirming it changes in the project
 
 
-class DocumentLock:
-    """The document's re-entrant lock; change notices wait until its outermost release.
-
-    Callers may hold it around several operations (``with doc.lock: ...``); the
-    changes made meanwhile are told to listeners once, in order, after the last
-    release, by the thread that made them, with the lock free.
-    """
-
-    def __init__(self, deliver: Callable[[list[Change]], None]) -> None:
-        self._lock = threading.RLock()
-        self._depth = 0  # changed only by the thread that holds the lock
-        self._pending: list[Change] = []
-        self._deliver = deliver
-
-    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
-        """Take the lock (re-entrant), like :meth:`threading.RLock.acquire`."""
-        if not self._lock.acquire(blocking, timeout):
-            return False
-        self._depth += 1
-        return True
-
-    def release(self) -> None:
-        """Give the lock back; the outermost release then delivers the queued notices."""
-        self._depth -= 1
-        if self._depth or not self._pending:
-            self._lock.release()
-            return
-        pending, self._pending = self._pending, []
-        self._lock.release()
-        self._deliver(pending)
-
-    def queue(self, change: Change) -> None:
-        """Remember a notice for the outermost release (call with the lock held)."""
-        self._pending.append(change)
-
-    def __enter__(self) -> DocumentLock:
-        self.acquire()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.release()
-
-
-def _capped(ids: Iterable[str]) -> tuple[list[str], bool]:
-    # Stops after the first IDS_CAP + 1 distinct ids: a 10,000-atom move lists 100.
-    seen: dict[str, None] = {}
-    for i in ids:
-        if i not in seen:
-            seen[i] = None
-            if len(seen) > IDS_CAP:
-                break
-    lst = list(seen)
-    return lst[:IDS_CAP], len(lst) > IDS_CAP
-
-
 def _as_table_project(project: Project) -> Project:
     doc = project.get("document")
     if isinstance(doc, dict) and not doc.get("atoms") and not doc.get("bonds") \
@@ -169,44 +115,6 @@ def _as_table_project(project: Project) -> Project:
     from molforma.document.molecule import as_table_project
 
     return as_table_project(project)
-
-
-def first_ids(atoms: Any, count: int = IDS_CAP + 1) -> list[str]:
-    """The first ``count`` atom ids of an atom list or table (an edit summary lists at
-    most :data:`IDS_CAP`: a million-atom open never spells a million ids)."""
-    if is_atom_table(atoms):
-        return [f"a{i}" for i in atoms.ids[:count].tolist()]
-    return [a["id"] for a in atoms[:count]]
-
-
-def _id_sets(old: Any, new: Any) -> tuple[list[str], list[str], list[str]]:
-    """Ids added, removed and changed (any field) from atom table ``old`` to ``new``."""
-    import numpy as np
-
-    if old is new:
-        return [], [], []
-    oid, nid = old.ids, new.ids
-    in_old = np.isin(nid, oid)
-    in_new = np.isin(oid, nid)
-    added = [f"a{i}" for i in nid[~in_old][:IDS_CAP + 1].tolist()]
-    removed = [f"a{i}" for i in oid[~in_new][:IDS_CAP + 1].tolist()]
-    nrows = np.flatnonzero(in_old)
-    orows = old.index_of(nid[nrows])
-    diff = np.zeros(len(nrows), bool)
-    for o, n in zip(old._core()[1:], new._core()[1:], strict=True):
-        if o is n or (o is None and n is None):
-            continue
-        if o is None or n is None:
-            diff[:] = True
-            break
-        a, b = o[orows], n[nrows]
-        d = a != b
-        diff |= d.any(axis=1) if d.ndim > 1 else d
-    if old.extra != new.extra:
-        ids = nid[nrows].tolist()
-        diff |= np.array([old.extra.get(i) != new.extra.get(i) for i in ids], bool)
-    changed = [f"a{i}" for i in nid[nrows][diff][:IDS_CAP + 1].tolist()]
-    return added, removed, changed
 
 
 def summary_of(p: Project | None) -> dict[str, Any] | None:
