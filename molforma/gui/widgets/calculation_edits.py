@@ -5,10 +5,14 @@ or its reason shown beside it; the solvent choice, extra input and advanced sett
 from __future__ import annotations
 
 import logging
+import typing
+from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
     QLineEdit,
     QWidget,
 )
@@ -16,9 +20,15 @@ from PySide6.QtWidgets import (
 from molforma.errors import MolFormaError
 from molforma.gui import outcome
 from molforma.gui.widgets.calculation_support import (
+    AUTOMATIC_TIP,
     CUSTOM_SOLVENT,
+    DEFAULT_TEXT,
     CalculationPanelHost,
+    _field_kind,
     _item_value,
+    _message_box_of,
+    _select_data,
+    _tristate_value,
     _typed_value,
     parse_c_number,
 )
@@ -184,3 +194,63 @@ class CalculationEdits:
     def advanced_field(self, key: str) -> QWidget:
         """The widget editing advanced key ``key`` (objectName ``advanced_<key>``)."""
         return self.panel._advanced[key]
+
+    def make_advanced_field(self, parent: QWidget, key: str, field: Any) -> QWidget:
+        """The widget of advanced setting ``key`` (its pydantic ``field``), wired to store
+        each edit."""
+        kind, values = _field_kind(field.annotation)
+        nullable = type(None) in typing.get_args(field.annotation)
+        name = f"advanced_{key}"
+        if kind == "bool" and nullable:
+            # Partly checked stands for null: MolForma chooses (symmetry unless atoms are
+            # fixed, spherical functions where the basis set was defined so, ...).
+            box = QCheckBox(parent)
+            box.setTristate(True)
+            box.checkStateChanged.connect(
+                lambda state, k=key: self._set_advanced(k, _tristate_value(state)))
+            self.panel.bind_text(lambda: box.setToolTip(
+                QCoreApplication.translate("CalculationPanel", AUTOMATIC_TIP)))
+            w: QWidget = box
+        elif kind == "bool":
+            w = QCheckBox(parent)
+            w.toggled.connect(lambda v, k=key: self._set_advanced(k, bool(v)))
+        elif kind == "literal":
+            combo = QComboBox(parent)
+            if nullable:
+                combo.addItem("", None)
+                self.panel.bind_text(lambda: combo.setItemText(
+                    0, QCoreApplication.translate("CalculationPanel", DEFAULT_TEXT)))
+            for v in values:
+                combo.addItem(str(v), v)
+            combo.currentIndexChanged.connect(
+                lambda _i, c=combo, k=key: self._set_advanced(k, c.currentData()))
+            w = combo
+        else:
+            # Numbers are typed into plain line edits and parsed strictly in the C locale:
+            # a spin box or a locale validator would clamp, drop a sign or read "1,0e-6"
+            # some other way, and the person would not see the value change.
+            edit = QLineEdit(parent)
+            self.panel.bind_text(lambda: edit.setPlaceholderText(
+                QCoreApplication.translate("CalculationPanel", DEFAULT_TEXT)))
+            edit.editingFinished.connect(lambda: self._commit_text(key, edit, kind))
+            w = edit
+        w.setObjectName(name)
+        return w
+
+    def show_task_rows(self, calc: Mapping[str, Any]) -> None:
+        """The excited-state and IRC rows shown for their task, the solvent rows filled."""
+        p = self.panel
+        excited = calc.get("task") == "excited-states"
+        for widget in (p.excited_roots_spin, p.excited_spin_combo, p.excited_method_combo):
+            p._form.setRowVisible(_message_box_of(widget), excited)
+        p._form.setRowVisible(_message_box_of(p.irc_check), calc.get("task") == "transition-state")
+        p.irc_check.setChecked(bool(calc.get("irc")))
+        p.excited_roots_spin.setValue(int(calc.get("excited_roots") or 10))
+        _select_data(p.excited_spin_combo, calc.get("excited_spin") or "singlets")
+        _select_data(p.excited_method_combo, calc.get("excited_method") or "tddft")
+        custom = calc.get("dielectric") is not None
+        _select_data(p.solvent_combo, CUSTOM_SOLVENT if custom else calc.get("solvent"))
+        p.dielectric_edit.setEnabled(custom)
+        text = f"{float(calc['dielectric']):g}" if custom else ""
+        if p.dielectric_edit.text() != text:
+            p.dielectric_edit.setText(text)

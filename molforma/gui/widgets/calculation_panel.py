@@ -9,8 +9,6 @@ the document, so what is shown is always what the document holds. Problems found
 from __future__ import annotations
 
 import logging
-import typing
-from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -39,9 +37,7 @@ from molforma.gui.widgets.calculation_preview import InputPreview
 from molforma.gui.widgets.calculation_support import (
     _FALLBACK_BASIS,
     _FALLBACK_FUNCTIONALS,
-    AUTOMATIC_TIP,
     CUSTOM_SOLVENT,
-    DEFAULT_TEXT,
     FUNCTIONAL_LABELS,
     MAX_WARNINGS,
     PREVIEW_DELAY_MS,
@@ -50,15 +46,13 @@ from molforma.gui.widgets.calculation_support import (
     TASK_LABELS,
     THEORY_LABELS,
     _advanced_label,
-    _field_kind,
     _functional_name,
-    _message_box_of,
     _select_data,
     _set_combo_text,
     _set_item_texts,
     _show_value,
-    _tristate_value,
     catalog_names,
+    extra_of,
     parse_c_number,
 )
 from molforma.gui.widgets.panel_workers import (
@@ -216,7 +210,7 @@ class CalculationPanel(Retranslatable, QWidget):
         self.advanced_group.setObjectName("advancedGroup")
         adv_form = QFormLayout(self.advanced_group)
         for key, field in AdvancedSettings.model_fields.items():
-            widget = self._make_advanced_field(key, field)
+            widget = self.edits.make_advanced_field(self, key, field)
             self._advanced[key] = widget
             adv_form.addRow(self.label(partial(_advanced_label, key)),
                             self._with_message(f"advanced.{key}", widget))
@@ -349,71 +343,9 @@ class CalculationPanel(Retranslatable, QWidget):
         self.solvent_combo.currentIndexChanged.connect(self.edits._solvent_chosen)
         self.dielectric_edit.editingFinished.connect(self.edits._dielectric_typed)
 
-    def _show_task_rows(self, calc: Mapping[str, Any]) -> None:
-        excited = calc.get("task") == "excited-states"
-        for widget in (self.excited_roots_spin, self.excited_spin_combo,
-                       self.excited_method_combo):
-            self._form.setRowVisible(_message_box_of(widget), excited)
-        self._form.setRowVisible(_message_box_of(self.irc_check),
-                                 calc.get("task") == "transition-state")
-        self.irc_check.setChecked(bool(calc.get("irc")))
-        self.excited_roots_spin.setValue(int(calc.get("excited_roots") or 10))
-        _select_data(self.excited_spin_combo, calc.get("excited_spin") or "singlets")
-        _select_data(self.excited_method_combo, calc.get("excited_method") or "tddft")
-        custom = calc.get("dielectric") is not None
-        _select_data(self.solvent_combo, CUSTOM_SOLVENT if custom else calc.get("solvent"))
-        self.dielectric_edit.setEnabled(custom)
-        text = f"{float(calc['dielectric']):g}" if custom else ""
-        if self.dielectric_edit.text() != text:
-            self.dielectric_edit.setText(text)
-
-    def _make_advanced_field(self, key: str, field: Any) -> QWidget:
-        kind, values = _field_kind(field.annotation)
-        nullable = type(None) in typing.get_args(field.annotation)
-        parent = self
-        name = f"advanced_{key}"
-        if kind == "bool" and nullable:
-            # Partly checked stands for null: MolForma chooses (symmetry unless atoms are
-            # fixed, spherical functions where the basis set was defined so, ...).
-            box = QCheckBox(parent)
-            box.setTristate(True)
-            box.checkStateChanged.connect(
-                lambda state, k=key: self.edits._set_advanced(k, _tristate_value(state)))
-            self.bind_text(lambda: box.setToolTip(self.tr(AUTOMATIC_TIP)))
-            w: QWidget = box
-        elif kind == "bool":
-            w = QCheckBox(parent)
-            w.toggled.connect(lambda v, k=key: self.edits._set_advanced(k, bool(v)))
-        elif kind == "literal":
-            combo = QComboBox(parent)
-            if nullable:
-                combo.addItem("", None)
-                self.bind_text(lambda: combo.setItemText(0, self.tr(DEFAULT_TEXT)))
-            for v in values:
-                combo.addItem(str(v), v)
-            combo.currentIndexChanged.connect(
-                lambda _i, c=combo, k=key: self.edits._set_advanced(k, c.currentData()))
-            w = combo
-        else:
-            # Numbers are typed into plain line edits and parsed strictly in the C locale:
-            # a spin box or a locale validator would clamp, drop a sign or read "1,0e-6"
-            # some other way, and the person would not see the value change.
-            edit = QLineEdit(parent)
-            self.bind_text(lambda: edit.setPlaceholderText(self.tr(DEFAULT_TEXT)))
-            edit.editingFinished.connect(lambda: self.edits._commit_text(key, edit, kind))
-            w = edit
-        w.setObjectName(name)
-        return w
-
-    # -- edits -----------------------------------------------------------------------------
-
     # -- refresh from the document ---------------------------------------------------------
-    def _extra_from_doc(self) -> tuple[str, list[str]]:
-        calc = self.ctx.document.project.get("calculation", {})
-        return str(calc.get("extra_input", "") or ""), list(calc.get("extra_tasks") or [])
-
     def _update_extra_state(self) -> None:
-        text, tasks = self._extra_from_doc()
+        text, tasks = extra_of(self.ctx.document.project)
         typed = [t.strip() for t in self.extra_tasks_edit.toPlainText().splitlines() if t.strip()]
         dirty = self.extra_input_edit.toPlainText() != text or typed != tasks
         self.extra_state.setText(self.tr("Not applied yet") if dirty else "")
@@ -464,13 +396,13 @@ class CalculationPanel(Retranslatable, QWidget):
                             _functional_name(str(calc.get("functional", ""))))
             _set_combo_text(self.basis_combo, str(calc.get("basis", "")))
             self.functional_combo.setEnabled(calc.get("theory") == "dft")
-            self._show_task_rows(calc)
+            self.edits.show_task_rows(calc)
             self.charge_spin.setValue(int(doc.get("charge", 0) or 0))
             self.multiplicity_spin.setValue(int(doc.get("multiplicity", 1) or 1))
             for key, w in self._advanced.items():
                 _show_value(w, adv.get(key, AdvancedSettings.model_fields[key].default))
             if not keep_extra:
-                text, tasks = self._extra_from_doc()
+                text, tasks = extra_of(self.ctx.document.project)
                 if self.extra_input_edit.toPlainText() != text:
                     self.extra_input_edit.setPlainText(text)
                 if self.extra_tasks_edit.toPlainText() != "\n".join(tasks):

@@ -8,7 +8,7 @@ import math
 import re
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from PySide6.QtCore import Qt
@@ -26,7 +26,14 @@ from molforma.gui.widgets.panel_workers import (
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QGroupBox, QLabel, QPlainTextEdit, QSpinBox, QToolButton
+    from PySide6.QtWidgets import (
+        QFormLayout,
+        QGroupBox,
+        QLabel,
+        QPlainTextEdit,
+        QSpinBox,
+        QToolButton,
+    )
 
 log = logging.getLogger(__name__)
 
@@ -244,6 +251,12 @@ def _show_value(widget: QWidget, value: Any) -> None:
             widget.setText(text)
 
 
+def extra_of(project: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """The extra input text and the extra tasks the project holds."""
+    calc = project.get("calculation", {})
+    return str(calc.get("extra_input", "") or ""), list(calc.get("extra_tasks") or [])
+
+
 class CalculationPanelHost(Protocol):
     """What the Calculation tab's parts (edits, preview) use of the tab: its widgets, its
     state and a few of its methods. A protocol rather than an import of
@@ -267,6 +280,11 @@ class CalculationPanelHost(Protocol):
     charge_spin: QSpinBox
     multiplicity_spin: QSpinBox
     dielectric_edit: QLineEdit
+    excited_roots_spin: QSpinBox
+    excited_spin_combo: QComboBox
+    excited_method_combo: QComboBox
+    irc_check: QCheckBox
+    _form: QFormLayout
     extra_input_edit: QPlainTextEdit
     extra_tasks_edit: QPlainTextEdit
     general_message: QLabel
@@ -274,6 +292,7 @@ class CalculationPanelHost(Protocol):
     solvent_combo: QComboBox
 
     def isVisible(self) -> bool: ...
+    def bind_text(self, fn: Callable[[], Any]) -> None: ...
     def _validation_warnings(self) -> list[str]: ...
 
     def _warning_texts(self, checks: list[dict[str, Any]]) -> list[str]: ...
