@@ -51,6 +51,8 @@ PANEL_SOURCES = [
     "molforma/gui/widgets/execution_status.py",
     "molforma/gui/widgets/history_panel.py", "molforma/gui/widgets/orbital_panel.py",
     "molforma/gui/widgets/history_actions.py",
+    "molforma/gui/widgets/history_texts.py", "molforma/gui/widgets/orbital_density.py",
+    "molforma/gui/widgets/orbital_export.py", "molforma/gui/widgets/preferences_fields.py",
     "molforma/gui/widgets/plots.py", "molforma/gui/widgets/preferences_dialog.py",
     "molforma/gui/widgets/results_panel.py", "molforma/gui/widgets/uvvis_plot.py",
     "molforma/gui/widgets/results_support.py", "molforma/gui/widgets/results_loading.py",

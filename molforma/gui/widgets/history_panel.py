@@ -34,6 +34,7 @@ from molforma.errors import MolFormaError
 from molforma.gui import outcome
 from molforma.gui.widgets.history_actions import HistoryActions
 from molforma.gui.widgets.history_support import _mcp_guard, _row_value, check_path
+from molforma.gui.widgets.history_texts import status_name, where_details, where_name
 from molforma.gui.widgets.panel_workers import (
     BackgroundCall,
     Retranslatable,
@@ -321,11 +322,11 @@ class HistoryPanel(Retranslatable, QWidget):
                 str(_row_value(row, "formula") or ""),
                 _task_name(str(_row_value(row, "task") or "")),
                 f"{theory} / {basis}" if basis else theory,
-                self._status_name(str(_row_value(row, "status") or "")),
+                status_name(str(_row_value(row, "status") or "")),
                 f"{float(energy):.8f}" if energy is not None else "",
                 _number_text(_row_value(row, "charge")),
                 _number_text(_row_value(row, "multiplicity")),
-                self._where_name(row),
+                where_name(row),
                 str(_row_value(row, "folder") or ""),
             ]
             for col, text in enumerate(values):
@@ -334,7 +335,7 @@ class HistoryPanel(Retranslatable, QWidget):
                 if col == 0 and date:
                     item.setToolTip(date)  # the exact time as recorded
                 if col == COLUMNS.index("where"):
-                    item.setToolTip(self._where_details(row))
+                    item.setToolTip(where_details(row))
                 if col in (COLUMNS.index("charge"), COLUMNS.index("multiplicity")) and text:
                     item.setData(Qt.ItemDataRole.EditRole, int(text))  # sorts as a number
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
@@ -349,53 +350,13 @@ class HistoryPanel(Retranslatable, QWidget):
             self.select_folder(selected)
         self._update_buttons()
 
-    def _where_name(self, row: Any) -> str:
-        """The "Ran on" cell: Local, Local SLURM, or the profile and its host (with a mark
-        while the connection to the cluster is lost)."""
-        where = str(_row_value(row, "where") or "")
-        if where == "remote":
-            text = self.tr("%1 (%2)").replace("%1", str(_row_value(row, "profile") or "")) \
-                .replace("%2", str(_row_value(row, "host") or ""))
-            return text + (" ⚠" if _row_value(row, "connectionError") else "")
-        return {"local": self.tr("Local"), "slurm": self.tr("Local SLURM")}.get(where, "")
-
-    def _where_details(self, row: Any) -> str:
-        """Where the job ran, in sentences: the cell's tooltip and the line over the preview."""
-        where = str(_row_value(row, "where") or "")
-        if where == "local":
-            return self.tr("Ran on this computer.")
-        if where == "slurm":
-            return self.tr("Ran on the local SLURM cluster.")
-        if where != "remote":
-            return ""
-        lines = [self.tr("Ran on the cluster profile %1 (host %2).")
-                 .replace("%1", str(_row_value(row, "profile") or ""))
-                 .replace("%2", str(_row_value(row, "host") or ""))]
-        error = str(_row_value(row, "connectionError") or "")
-        if error:
-            lines.append(self.tr("Connection error: %1").replace("%1", error))
-        kept = [str(n) for n in _row_value(row, "remoteOnly") or []]
-        if kept:
-            lines.append(self.tr("Left on the cluster: %1").replace("%1", ", ".join(kept)))
-        return "\n".join(lines)
-
-    def _status_name(self, status: str) -> str:
-        names = {
-            "queued": self.tr("queued"), "running": self.tr("running"),
-            "finished": self.tr("finished"), "failed": self.tr("failed"),
-            "cancelled": self.tr("cancelled"), "timed_out": self.tr("timed out"),
-            "interrupted": self.tr("interrupted"), "saved": self.tr("saved (not run)"),
-            "unknown": self.tr("unknown"),
-        }
-        return names.get(status, status)
-
     def retranslate_dynamic(self) -> None:
         """Status names in the table follow the new language."""
         if self.rows:
             self.set_rows(self.rows)
         row = self.selected_row()
         if row is not None:
-            self.where_label.setText(self._where_details(row))
+            self.where_label.setText(where_details(row))
 
     # -- selection ---------------------------------------------------------------------------
     def selected_row(self) -> Any | None:
@@ -441,7 +402,7 @@ class HistoryPanel(Retranslatable, QWidget):
         self.preview_input.clear()
         self.preview_log.clear()
         row = self.selected_row()
-        details = self._where_details(row) if row is not None else ""
+        details = where_details(row) if row is not None else ""
         self.where_label.setText(details)
         self.where_label.setVisible(bool(details))
         if folder is None:
