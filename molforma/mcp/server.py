@@ -32,6 +32,7 @@ from molforma import __version__, lazylog
 from molforma.i18n import register
 from molforma.mcp import protocol as P
 from molforma.mcp import side_methods
+from molforma.mcp.client_channel import ClientChannel
 from molforma.mcp.protocol import Request, RpcError
 from molforma.mcp.state import AppServices, HeadlessServices
 from molforma.mcp.tool_calls import ToolCalls
@@ -40,7 +41,6 @@ from molforma.mcp.transport import LineEvent, StdioTransport
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from molforma.mcp.client_requests import ClientRequests, DialogElicitor
     from molforma.mcp.registry import ToolSpec
 
 log = lazylog.get_logger("molforma.mcp")
@@ -123,10 +123,8 @@ class Server:
         # Set once the warm-up's imports are done (its batch re-attach may go on after).
         self._imports_done = threading.Event()
         self._legacy_initialized = False
-        # A legacy client that declared form elicitation is asked with requests of ours
-        # (molforma.mcp.client_requests); None otherwise.
-        self._client: ClientRequests | None = None
-        self._dialog_asker: DialogElicitor | None = None
+        # A legacy client that declared form elicitation is asked with requests of ours.
+        self._channel = ClientChannel(lambda m: self._send(m), state)
         self._queue: queue.Queue[Any] = queue.Queue()
         self._pending: set[Any] = set()
         self._cancelled: set[Any] = set()
@@ -247,7 +245,7 @@ class Server:
                 "notifications/cancelled"):
             self._on_cancelled(msg.get("params"))
             return
-        if self._client is not None and isinstance(msg, dict) and self._on_client_message(msg):
+        if isinstance(msg, dict) and self._channel.take(msg):
             return
         if isinstance(msg, dict) and P.is_valid_id(msg.get("id")) and "method" in msg:
             with self._plock:
@@ -264,28 +262,7 @@ class Server:
             # Only requests still queued or running; a finished one is ignored.
             if rid in self._pending:
                 self._cancelled.add(rid)
-        if self._client is not None:
-            self._client.abort_origin(rid)  # a call waiting for a person's answer stops
-
-    def _on_client_message(self, msg: dict[str, Any]) -> bool:
-        """Reader thread, legacy connection asking the client: True when ``msg`` was taken.
-
-        A response to one of our questions wakes the call waiting for it (an unknown id
-        goes on and is ignored like any response). While a call waits for a person, the
-        dispatcher is busy, so a ``ping`` is answered here.
-        """
-        client = self._client
-        if client is None:
-            return False
-        if "method" not in msg and ("result" in msg or "error" in msg):
-            return client.on_response(msg)
-        params = msg.get("params")
-        meta = params.get("_meta") if isinstance(params, dict) else None
-        if (msg.get("method") == "ping" and P.is_valid_id(msg.get("id")) and client.waiting()
-                and not (isinstance(meta, dict) and P.PROTOCOL_VERSION_KEY in meta)):
-            self._send(P.response(msg["id"], {}))
-            return True
-        return False
+        self._channel.abort_origin(rid)  # a call waiting for a person's answer stops
 
     def _on_eof(self) -> None:
         """stdin closed (reader thread): stop the calculations now and end within a second.
@@ -298,8 +275,7 @@ class Server:
         Requests that came before EOF are answered while the grace lasts.
         """
         self._queue.put(_QUEUE_END)
-        if self._client is not None:
-            self._client.close()  # a call waiting for a person's answer ends now
+        self._channel.close()  # a call waiting for a person's answer ends now
         if self._exit_status is not None:
             return  # an exit signal is ending the process already
         try:
@@ -358,8 +334,7 @@ class Server:
         from molforma.exit_signals import exit_status
 
         self._exit_status = exit_status(signum)
-        if self._client is not None:
-            self._client.close()  # a call waiting for a person's answer ends now
+        self._channel.close()  # a call waiting for a person's answer ends now
         self.state.shutdown()
         self._queue.put(_QUEUE_END)
 
@@ -448,40 +423,7 @@ class Server:
             # for the wire models to import (start-up time).
             return handler(req)
         P.validate_params(req)
-        asking = self._client_for(req)
-        if asking is None:
-            return handler(req)
-        return self._asking(asking, handler, req)
-
-    def _client_for(self, req: Request) -> ClientRequests | None:
-        """The channel a legacy tool call may ask the person through, or None."""
-        if (req.era != "legacy" or req.method != "tools/call" or self._client is None
-                or self._client.closed):
-            return None
-        return self._client
-
-    def _asking(self, asking: ClientRequests, handler: Callable[[Request], dict[str, Any]],
-                req: Request) -> dict[str, Any]:
-        """Run a legacy tool call that may ask the client (docs/reference/mcp.md, Elicitation).
-
-        Its handler finds the channel with ``client_requests.current()``; a window
-        command it queued has the message boxes it opens asked of the client.
-        """
-        from molforma.mcp import client_requests
-
-        token = client_requests.serving(asking)
-        try:
-            result = handler(req)
-        finally:
-            client_requests.done_serving(token)
-        structured = result.get("structuredContent")
-        command_id = structured.get("commandId") if isinstance(structured, dict) else None
-        bridge = self.state.window
-        if isinstance(command_id, str) and bridge is not None and not result.get("isError"):
-            if self._dialog_asker is None:
-                self._dialog_asker = client_requests.DialogElicitor(asking, bridge)
-            self._dialog_asker.track(command_id)
-        return result
+        return self._channel.serve(handler, req)
 
     def _finish(self, req: Request, result: dict[str, Any]) -> dict[str, Any]:
         if req.era != "modern":
@@ -512,9 +454,7 @@ class Server:
         el = p["capabilities"].get("elicitation")
         if isinstance(el, dict) and (not el or isinstance(el.get("form"), dict)):
             # Form elicitation declared: questions go out as elicitation/create (docs/reference/mcp.md, Elicitation).
-            from molforma.mcp.client_requests import ClientRequests
-
-            self._client = ClientRequests(lambda m: self._send(m))
+            self._channel.open()
         return {
             "protocolVersion": P.LEGACY_VERSION,
             "capabilities": {"tools": {"listChanged": False}, "resources": {}, "prompts": {}},
