@@ -4,9 +4,10 @@ signals wired to the tab's parts (Qt layer)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -26,6 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.gui.view3d import create_view
+from molforma.gui.widgets.coordinate_table import CoordinateTable
 from molforma.gui.widgets.molecule_clicks import ViewClicks
 from molforma.gui.widgets.molecule_context_menu import MoleculeContextMenu
 from molforma.gui.widgets.molecule_edits import AtomEdits
@@ -280,6 +283,29 @@ def build_message_row(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout) 
     tab.draw_hint.setStyleSheet("color: #4a8a4a;")
     bottom.addWidget(tab.draw_hint)
     root.addLayout(bottom)
+
+
+def build_body(parent: QWidget, *, clicks: ViewClicks, selecting: AtomSelection,
+               menus: MoleculeContextMenu, table_edit: Callable[[str, str, Any], bool],
+               ) -> tuple[QSplitter, QSplitter, MoleculeView, CoordinateTable]:
+    """The tab's body splitter with the (hidden) palette pane and the 3D view above the
+    coordinate table; the side column is added by :func:`build_side_column`."""
+    body = QSplitter(Qt.Orientation.Horizontal, parent)
+    body.setObjectName("moleculeSplitter")
+    pane = QWidget(body)
+    pane.hide()
+    body.addWidget(pane)
+    centre = QSplitter(Qt.Orientation.Vertical, body)
+    centre.setObjectName("viewTableSplitter")
+    view = create_view(centre)
+    wire_view(view, clicks, selecting, menus)
+    centre.addWidget(view)
+    table = CoordinateTable(table_edit, centre)
+    table.selectionModel().selectionChanged.connect(lambda *_: selecting._table_selection())
+    centre.addWidget(table)
+    centre.setSizes([500, 250])
+    body.addWidget(centre)
+    return body, centre, view, table
 
 
 def wire_view(view: MoleculeView, clicks: ViewClicks, selecting: AtomSelection,

@@ -38,14 +38,12 @@ from molforma.document.model import atoms_of, bonds_of
 from molforma.errors import MolFormaError
 from molforma.gui import outcome
 from molforma.gui.context import AppContext
-from molforma.gui.view3d import create_view
-from molforma.gui.widgets.coordinate_table import CoordinateTable
 from molforma.gui.widgets.molecule_build import (
+    build_body,
     build_message_row,
     build_side_column,
     build_smiles_bar,
     build_tool_bar,
-    wire_view,
 )
 from molforma.gui.widgets.molecule_clicks import ViewClicks
 from molforma.gui.widgets.molecule_context_menu import MoleculeContextMenu
@@ -54,13 +52,10 @@ from molforma.gui.widgets.molecule_geometry import GeometryEditor
 from molforma.gui.widgets.molecule_lookup import labels_of, valence_problem_ids
 from molforma.gui.widgets.molecule_selection import AtomSelection
 from molforma.gui.widgets.molecule_tab_support import (
-    HISTORY_BUTTON_WIDTH,
     LAYOUTS,
     MESSAGE_MS,
     TOOLS,
-    _label,
     _who,
-    history_texts,
 )
 from molforma.gui.widgets.molecule_tab_support import step_name as step_name  # tests import it here
 from molforma.gui.widgets.molecule_texts import MoleculeTabTexts
@@ -166,26 +161,14 @@ class MoleculeTab(QWidget):
                        geometry=self.geometry_editor)
         # SMILES, clean-up, load
         build_smiles_bar(self, self, root, edits=self.edits, work=self.work)
-        # Body: palette | view + table | properties
-        body = QSplitter(Qt.Orientation.Horizontal, self)
-        body.setObjectName("moleculeSplitter")
-        self._body = body
-        # The palette starts hidden: its pane holds an empty page until the palette is built
-        # (right after the first frame, see build_deferred, or when anything uses it).
+        # Body: palette | view + table | properties. The palette starts hidden: its pane
+        # holds an empty page until the palette is built (right after the first frame, see
+        # build_deferred, or when anything uses it).
         self._palette: PartsPalette | None = None
-        pane = QWidget(body)
-        pane.hide()
-        body.addWidget(pane)
-        self.centre = QSplitter(Qt.Orientation.Vertical, body)
-        self.centre.setObjectName("viewTableSplitter")
-        self.view = create_view(self.centre)
-        wire_view(self.view, self.clicks, self.selecting, self.menus)
-        self.centre.addWidget(self.view)
-        self.table = CoordinateTable(self.edits._table_edit, self.centre)
-        self.table.selectionModel().selectionChanged.connect(lambda *_: self.selecting._table_selection())
-        self.centre.addWidget(self.table)
-        self.centre.setSizes([500, 250])
-        body.addWidget(self.centre)
+        body, self.centre, self.view, self.table = build_body(
+            self, clicks=self.clicks, selecting=self.selecting, menus=self.menus,
+            table_edit=self.edits._table_edit)
+        self._body = body
         build_side_column(self, body, edits=self.edits, selecting=self.selecting,
                           geometry=self.geometry_editor)
         body.setStretchFactor(1, 1)
@@ -283,33 +266,13 @@ class MoleculeTab(QWidget):
         doc = self.ctx.document
         busy = bool(doc.busy) or self._worker is not None
         cand = doc.candidate
-        # Undo, Redo, Confirm, Cancel and Load are enabled by their actions (the window's
-        # update_actions); the tab only words the buttons.
-        undo_text, redo_text = history_texts(doc)
-        # Step names can be long ("Undo Open 2-methylpropan-1-ol.mol2"): a name that does
-        # not fit the button's width leaves the button a plain "Undo" (a cut "Undo Set
-        # intern…" read as a clipped label), the tooltip and the Edit menu name it in full.
-        plain = history_texts(None)
-        for button, text, keys, short in (
-                (self.undo_button, undo_text, " (Ctrl+Z)", plain[0]),
-                (self.redo_button, redo_text, " (Ctrl+Y, Ctrl+Shift+Z)", plain[1])):
-            fits = button.fontMetrics().horizontalAdvance(text) <= HISTORY_BUTTON_WIDTH
-            _label(button, text if fits else short, text + keys)
+        self.texts.word_state(doc, busy)
         self.smiles_button.setEnabled(not busy and cand is None)
         self.cleanup_button.setEnabled(not busy and cand is None and len(atoms_of(doc.project)) > 0)
         self.hydrogens_button.setEnabled(not busy and cand is None
                                          and len(atoms_of(doc.project)) > 0)
         self.worker_cancel.setEnabled(busy)
         self.progress.setVisible(busy)
-        if cand is not None:
-            who = self.tr("made by MCP") if doc.candidate_origin == "mcp" else self.tr("yours")
-            self.candidate_label.setText(
-                self.tr("Candidate (%1): confirm or cancel it. Other edits wait until then.")
-                .replace("%1", who))
-        elif busy:
-            self.candidate_label.setText(self.tr("Working… edits are refused until it ends."))
-        else:
-            self.candidate_label.setText(self.tr("No candidate."))
         shown = cand if cand is not None else doc.project
         self.measurement.setText(self.geometry_editor._measurement_text(shown))
         self.geometry_editor._update_geometry_editor(shown, editable=cand is None and not busy)
@@ -318,8 +281,6 @@ class MoleculeTab(QWidget):
         # atom's; a large selection is summarised from the columns.
         self.properties.show_selection(shown, self.view.selection(),
                                        editable=cand is None and not busy)
-
-    # -- measurements and the geometry editor ---------------------------------------------
 
     # -- tools -----------------------------------------------------------------------------
     @property
@@ -445,12 +406,6 @@ class MoleculeTab(QWidget):
             button.setDefaultAction(actions[key])
         self.retranslate()
 
-    # -- view clicks -----------------------------------------------------------------------
-
-    # -- the Add-atom tool's gestures (Avogadro's Draw tool) --------------------------------
-
-    # -- tool actions (also callable from code and tests) ----------------------------------
-
     # -- selection -------------------------------------------------------------------------
 
     def _fill_element_menu(self) -> None:
@@ -461,8 +416,6 @@ class MoleculeTab(QWidget):
             act.setObjectName(f"selectElement_{el}")
             act.triggered.connect(lambda _c=False, e=el: self.selecting.select_element(e))
         self.select_element_menu.setEnabled(bool(present))
-
-    # -- context menu ----------------------------------------------------------------------
 
     # -- table and property edits ----------------------------------------------------------
 
@@ -476,8 +429,6 @@ class MoleculeTab(QWidget):
         except MolFormaError as exc:
             return exc.message()
         return None
-
-    # -- files -----------------------------------------------------------------------------
 
     # -- workers ---------------------------------------------------------------------------
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QScrollArea, QStyle
 
 from molforma.gui.widgets.molecule_tab_support import (
+    HISTORY_BUTTON_WIDTH,
     MoleculeTabHost,
     _label,
+    history_texts,
 )
 
 
@@ -133,3 +137,29 @@ class MoleculeTabTexts:
         if self.tab._palette is not None:
             self.tab._palette.retranslate()
         self.tab._update_state()
+
+    def word_state(self, doc: Any, busy: bool) -> None:
+        """The Undo / Redo buttons named by their steps and the candidate line, for the
+        document ``doc`` (``busy``: a job or worker runs)."""
+        cand = doc.candidate
+        # Undo, Redo, Confirm, Cancel and Load are enabled by their actions (the window's
+        # update_actions); the tab only words the buttons.
+        undo_text, redo_text = history_texts(doc)
+        # Step names can be long ("Undo Open 2-methylpropan-1-ol.mol2"): a name that does
+        # not fit the button's width leaves the button a plain "Undo" (a cut "Undo Set
+        # intern…" read as a clipped label), the tooltip and the Edit menu name it in full.
+        plain = history_texts(None)
+        for button, text, keys, short in (
+                (self.tab.undo_button, undo_text, " (Ctrl+Z)", plain[0]),
+                (self.tab.redo_button, redo_text, " (Ctrl+Y, Ctrl+Shift+Z)", plain[1])):
+            fits = button.fontMetrics().horizontalAdvance(text) <= HISTORY_BUTTON_WIDTH
+            _label(button, text if fits else short, text + keys)
+        if cand is not None:
+            who = QCoreApplication.translate("MoleculeTab", "made by MCP") if doc.candidate_origin == "mcp" else QCoreApplication.translate("MoleculeTab", "yours")
+            self.tab.candidate_label.setText(
+                QCoreApplication.translate("MoleculeTab", "Candidate (%1): confirm or cancel it. Other edits wait until then.")
+                .replace("%1", who))
+        elif busy:
+            self.tab.candidate_label.setText(QCoreApplication.translate("MoleculeTab", "Working… edits are refused until it ends."))
+        else:
+            self.tab.candidate_label.setText(QCoreApplication.translate("MoleculeTab", "No candidate."))
