@@ -155,10 +155,23 @@ class Wire:
     ``(direction, bytes)`` with direction ``">"`` (sent) or ``"<"`` (received).
     """
 
-    def __init__(self, argv: Sequence[str], env: dict[str, str], cwd: Path,
-                 *, modern_meta: dict[str, Any] | None = None, keep: bool = False) -> None:
-        self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=env, cwd=cwd)
+    def __init__(
+        self,
+        argv: Sequence[str],
+        env: dict[str, str],
+        cwd: Path,
+        *,
+        modern_meta: dict[str, Any] | None = None,
+        keep: bool = False,
+    ) -> None:
+        self.proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=cwd,
+        )
         self.meta = modern_meta
         self.trips = 0
         self.sent = 0
@@ -168,8 +181,10 @@ class Wire:
         self._ids = itertools.count(1)
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._err: list[bytes] = []
-        self._threads = [threading.Thread(target=self._read, daemon=True),
-                         threading.Thread(target=self._read_err, daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._read, daemon=True),
+            threading.Thread(target=self._read_err, daemon=True),
+        ]
         for t in self._threads:
             t.start()
 
@@ -203,15 +218,20 @@ class Wire:
         msg: dict[str, Any] = json.loads(line)
         return msg
 
-    def request(self, method: str, params: dict[str, Any] | None = None,
-                timeout: float = 120.0) -> dict[str, Any]:
+    def request(
+        self, method: str, params: dict[str, Any] | None = None, timeout: float = 120.0
+    ) -> dict[str, Any]:
         """Send one request and return its response envelope (one round trip)."""
         rid = next(self._ids)
         p = dict(params or {})
         if self.meta is not None:
             p["_meta"] = {**self.meta, **p.get("_meta", {})}
-        self._write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": p},
-                               ensure_ascii=False).encode("utf-8") + b"\n")
+        self._write(
+            json.dumps(
+                {"jsonrpc": "2.0", "id": rid, "method": method, "params": p}, ensure_ascii=False
+            ).encode("utf-8")
+            + b"\n"
+        )
         self.trips += 1
         end = time.monotonic() + timeout
         while True:
@@ -402,34 +422,49 @@ def chemist_task(agent: Agent, workdir: Path) -> None:
     with agent.step("set_nwchem"):
         agent.ok("set_nwchem", agent.edit_args(values=NWCHEM_VALUES, preview=False))
     with agent.step("calculation") as rec:
-        first = agent.result("tools/call", {"name": "calculation", "arguments": agent.edit_args(
-            action="start")})
+        first = agent.result(
+            "tools/call", {"name": "calculation", "arguments": agent.edit_args(action="start")}
+        )
         if first.get("resultType") != "task":
             raise BenchError(f"calculation start is not a task: {first}")
         res = agent.follow(first)
         sc = res.get("structuredContent") or {}
         job = sc.get("jobDirectory")
-        rec.note = (f"{sc.get('status')}{' (isError)' if res.get('isError') else ''}, "
-                    "polled with tasks/get")
+        rec.note = (
+            f"{sc.get('status')}{' (isError)' if res.get('isError') else ''}, polled with tasks/get"
+        )
     with agent.step("results") as rec:
         res = agent.call("get_results", {"documentId": agent.doc_id, "section": "summary"})
         code = (res.get("structuredContent") or {}).get("code")
-        if res.get("isError") and code in ("results_not_opened_yet", "results_none_loaded") \
-                and job:
+        if res.get("isError") and code in ("results_not_opened_yet", "results_none_loaded") and job:
             agent.call("results_action", agent.edit_args(action="open_directory", path=job))
             res = agent.call("get_results", {"documentId": agent.doc_id, "section": "summary"})
             rec.note = f"{code}: results_action open_directory first"
         summary = (res.get("structuredContent") or {}).get("summary") or {}
         if res.get("isError"):
-            rec.note = ", ".join(filter(None, [rec.note, "get_results refused: "
-                                               f"{(res.get('structuredContent') or {}).get('code')}"]))
+            rec.note = ", ".join(
+                filter(
+                    None,
+                    [
+                        rec.note,
+                        f"get_results refused: {(res.get('structuredContent') or {}).get('code')}",
+                    ],
+                )
+            )
         elif "finalEnergy" in summary:
             rec.note = ", ".join(filter(None, [rec.note, f"final energy {summary['finalEnergy']}"]))
     with agent.step("use_structure") as rec:
         use_structure(agent, rec)
     with agent.step("save"):
-        agent.ok("save_file", {"documentId": agent.doc_id, "expectedRevision": agent.rev,
-                               "path": str(workdir / "aspirin.molforma.json"), "overwrite": False})
+        agent.ok(
+            "save_file",
+            {
+                "documentId": agent.doc_id,
+                "expectedRevision": agent.rev,
+                "path": str(workdir / "aspirin.molforma.json"),
+                "overwrite": False,
+            },
+        )
     with agent.step("export") as rec:
         text = agent.ok("export_document", {"documentId": agent.doc_id, "format": "xyz"})["text"]
         if not text.startswith("21\n"):
@@ -454,16 +489,25 @@ def use_structure(agent: Agent, rec: StepRecord) -> None:
     sc = res.get("structuredContent") or {}
     items = sc.get("items") or []
     if res.get("isError") or not items:
-        rec.note = ("no use_structure: get_results structures, " +
-                    (f"refused: {sc.get('code')}" if res.get("isError") else "none in the results"))
+        rec.note = "no use_structure: get_results structures, " + (
+            f"refused: {sc.get('code')}" if res.get("isError") else "none in the results"
+        )
         return
     last = items[-1]
     if last.get("atoms") is None and sc.get("total", len(items)) > len(items):
-        res = agent.call("get_results", {"documentId": agent.doc_id, "section": "structures",
-                                         "offset": sc["total"] - 1, "limit": 1})
+        res = agent.call(
+            "get_results",
+            {
+                "documentId": agent.doc_id,
+                "section": "structures",
+                "offset": sc["total"] - 1,
+                "limit": 1,
+            },
+        )
         last = (res.get("structuredContent") or {}).get("items", [last])[-1]
-    atoms = agent.ok("get_document", {"documentId": agent.doc_id,
-                                      "include": ["project"]})["project"]["document"]["atoms"]
+    atoms = agent.ok("get_document", {"documentId": agent.doc_id, "include": ["project"]})[
+        "project"
+    ]["document"]["atoms"]
     coords = last.get("coordinates") or [a.get("position") for a in last.get("atoms", [])]
     if len(coords) != len(atoms):
         raise BenchError(f"structure of {len(coords)} atoms for a document of {len(atoms)}")
@@ -487,21 +531,31 @@ def server_env(rev: Revision, config: Path, *, gui: bool = False) -> dict[str, s
     front = config / "nwchem_front.py"
     front.write_text(FRONT, encoding="utf-8")
     (config / "preferences.json").write_text(
-        json.dumps({"executable": f"{sys.executable} {front}"}), encoding="utf-8")
+        json.dumps({"executable": f"{sys.executable} {front}"}), encoding="utf-8"
+    )
     home = config.parent / "home"
     home.mkdir(exist_ok=True)
-    env = dict(os.environ, MOLFORMA_CONFIG_DIR=str(config), MOLFORMA_LANGUAGE="en",
-               HOME=str(home), PYTHONPATH=str(rev.source), FAKE_NWCHEM_MODE="converge",
-               FAKE_NWCHEM_DELAY="0.05", AGENT_BENCH_STAND_IN=str(STAND_IN))
+    env = dict(
+        os.environ,
+        MOLFORMA_CONFIG_DIR=str(config),
+        MOLFORMA_LANGUAGE="en",
+        HOME=str(home),
+        PYTHONPATH=str(rev.source),
+        FAKE_NWCHEM_MODE="converge",
+        FAKE_NWCHEM_DELAY="0.05",
+        AGENT_BENCH_STAND_IN=str(STAND_IN),
+    )
     if gui:
         env.update(QT_QPA_PLATFORM="offscreen", MOLFORMA_RENDERER="painter")
     return env
 
 
 def modern_meta() -> dict[str, Any]:
-    return {"io.modelcontextprotocol/protocolVersion": MODERN,
-            "io.modelcontextprotocol/clientCapabilities": {"extensions": {TASKS: {}}},
-            "io.modelcontextprotocol/clientInfo": {"name": "agent-task-bench", "version": "1"}}
+    return {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {TASKS: {}}},
+        "io.modelcontextprotocol/clientInfo": {"name": "agent-task-bench", "version": "1"},
+    }
 
 
 def spawn(rev: Revision, folder: Path, *, flag: str = "--mcp", keep: bool = False) -> Wire:
@@ -509,8 +563,9 @@ def spawn(rev: Revision, folder: Path, *, flag: str = "--mcp", keep: bool = Fals
     env = server_env(rev, folder / "config", gui=flag == "--mcp-gui")
     work = folder / "work"
     work.mkdir(exist_ok=True)
-    return Wire([sys.executable, "-m", "molforma", flag], env, work, modern_meta=modern_meta(),
-                keep=keep)
+    return Wire(
+        [sys.executable, "-m", "molforma", flag], env, work, modern_meta=modern_meta(), keep=keep
+    )
 
 
 def run_task(rev: Revision) -> list[StepRecord]:
@@ -543,9 +598,14 @@ def gui_tools_list_bytes(rev: Revision) -> int:
 def imported_from(rev: Revision) -> Path:
     """The folder ``import molforma`` finds with ``rev``'s environment (checked, not assumed)."""
     with tempfile.TemporaryDirectory() as d:
-        out = subprocess.run([sys.executable, "-c", "import molforma; print(molforma.__file__)"],
-                             env=server_env(rev, Path(d) / "config"), cwd=d, check=True,
-                             capture_output=True, text=True).stdout.strip()
+        out = subprocess.run(
+            [sys.executable, "-c", "import molforma; print(molforma.__file__)"],
+            env=server_env(rev, Path(d) / "config"),
+            cwd=d,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
     return Path(out).resolve().parent.parent
 
 
@@ -554,16 +614,23 @@ def worktree(rev: str) -> Iterator[Path]:
     """``rev`` checked out with ``git worktree add`` in a temporary folder, removed at the end."""
     tmp = Path(tempfile.mkdtemp(prefix="molforma-baseline-"))
     path = tmp / "tree"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), rev],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), rev],
+        check=True,
+        capture_output=True,
+    )
     try:
         yield path
     finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)],
-                       check=False, capture_output=True)
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)],
+            check=False,
+            capture_output=True,
+        )
         shutil.rmtree(tmp, ignore_errors=True)
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], check=False,
-                       capture_output=True)
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "prune"], check=False, capture_output=True
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -582,16 +649,26 @@ def step_table(runs: list[list[StepRecord]]) -> list[dict[str, Any]]:
     for i, (key, words) in enumerate(STEPS):
         recs = [run[i] for run in runs]
         assert all(r.key == key for r in recs)
-        out.append({"key": key, "step": words, "skipped": recs[0].skipped,
-                    "note": recs[0].note,
-                    **{name: asdict(Stats.of([float(getattr(r, name)) for r in recs]))
-                       for name in ("trips", "received", "sent", "seconds")}})
+        out.append(
+            {
+                "key": key,
+                "step": words,
+                "skipped": recs[0].skipped,
+                "note": recs[0].note,
+                **{
+                    name: asdict(Stats.of([float(getattr(r, name)) for r in recs]))
+                    for name in ("trips", "received", "sent", "seconds")
+                },
+            }
+        )
     return out
 
 
 def totals(runs: list[list[StepRecord]]) -> dict[str, list[float]]:
-    return {name: [float(sum(getattr(s, name) for s in run)) for run in runs]
-            for name in ("trips", "received", "sent", "seconds")}
+    return {
+        name: [float(sum(getattr(s, name) for s in run)) for run in runs]
+        for name in ("trips", "received", "sent", "seconds")
+    }
 
 
 def describe(rev: str, commit: str, dirty: bool) -> str:
@@ -599,8 +676,9 @@ def describe(rev: str, commit: str, dirty: bool) -> str:
 
 
 def git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(ROOT), *args], check=True, capture_output=True,
-                          text=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(ROOT), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -615,16 +693,23 @@ def main(argv: list[str] | None = None) -> int:
     base_commit = git("rev-parse", "--short", args.baseline)
     cand_label = f"now ({head}{' + working tree' if dirty else ''})"
     base_label = f"before ({base_commit})"
-    command = "python bench/agent_task_bench.py" + (
-        f" --repeat {args.repeat}" if args.repeat != 5 else "") + (
-        f" --baseline {args.baseline}" if args.baseline != BASELINE else "")
-    report = Report("agent_task_bench", command, notes=[
-        "agent_task_bench: a chemist's task over `molforma --mcp` with raw JSON-RPC lines "
-        "(aspirin, B3LYP/6-31G* optimisation, results, optimised structure, save, export); "
-        "round trips count request/response pairs, polls included; bytes are the JSON lines "
-        "in both directions. NWChem is the tests' stand-in (tests/stand_in/fake_nwchem.py, "
-        "after a few lines giving NWChem's banner and the input geometry, so its results "
-        "can be read), so the calculation's own run is not what is measured."])
+    command = (
+        "python bench/agent_task_bench.py"
+        + (f" --repeat {args.repeat}" if args.repeat != 5 else "")
+        + (f" --baseline {args.baseline}" if args.baseline != BASELINE else "")
+    )
+    report = Report(
+        "agent_task_bench",
+        command,
+        notes=[
+            "agent_task_bench: a chemist's task over `molforma --mcp` with raw JSON-RPC lines "
+            "(aspirin, B3LYP/6-31G* optimisation, results, optimised structure, save, export); "
+            "round trips count request/response pairs, polls included; bytes are the JSON lines "
+            "in both directions. NWChem is the tests' stand-in (tests/stand_in/fake_nwchem.py, "
+            "after a few lines giving NWChem's banner and the input geometry, so its results "
+            "can be read), so the calculation's own run is not what is measured."
+        ],
+    )
     with worktree(args.baseline) as tree:
         cand, base = Revision(cand_label, ROOT), Revision(base_label, tree)
         for rev in (cand, base):
@@ -636,9 +721,11 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(1 + args.repeat):  # the first pair warms the page cache and is dropped
             for side, rev in (("cand", cand), ("base", base)):
                 steps = run_task(rev)
-                sys.stdout.write(f"run {i} {rev.label}: {sum(s.trips for s in steps)} round "
-                                 f"trips, {fmt_bytes(sum(s.received + s.sent for s in steps))}, "
-                                 f"{fmt_seconds(sum(s.seconds for s in steps))}\n")
+                sys.stdout.write(
+                    f"run {i} {rev.label}: {sum(s.trips for s in steps)} round "
+                    f"trips, {fmt_bytes(sum(s.received + s.sent for s in steps))}, "
+                    f"{fmt_seconds(sum(s.seconds for s in steps))}\n"
+                )
                 sys.stdout.flush()
                 if i:
                     runs[side].append(steps)
@@ -650,12 +737,19 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def write_rows(report: Report, runs: dict[str, list[list[StepRecord]]],
-               gui: dict[str, list[int]], cand_label: str, base_label: str) -> None:
+def write_rows(
+    report: Report,
+    runs: dict[str, list[list[StepRecord]]],
+    gui: dict[str, list[int]],
+    cand_label: str,
+    base_label: str,
+) -> None:
     """The rows: per step, the whole task (bytes, then time), tools/list of --mcp-gui."""
     table = {side: step_table(runs[side]) for side in ("cand", "base")}
-    sys.stdout.write(f"\n{'step':40s} {'round trips':>16s} {'received':>20s} {'sent':>16s} "
-                     f"{'wall: median (min–max)':>24s}\n")
+    sys.stdout.write(
+        f"\n{'step':40s} {'round trips':>16s} {'received':>20s} {'sent':>16s} "
+        f"{'wall: median (min–max)':>24s}\n"
+    )
     for c, b in zip(table["cand"], table["base"], strict=True):
         for label, s in (("before", b), ("now", c)):
             sys.stdout.write(
@@ -663,7 +757,8 @@ def write_rows(report: Report, runs: dict[str, list[list[StepRecord]]],
                 f"{_span([s['trips']['min'], s['trips']['median'], s['trips']['max']], _int):>9s} "
                 f"{fmt_bytes(s['received']['median']):>20s} {fmt_bytes(s['sent']['median']):>16s} "
                 f"{_span([s['seconds'][k] for k in ('min', 'median', 'max')], fmt_seconds):>24s}"
-                f"  {s['note']}\n")
+                f"  {s['note']}\n"
+            )
     varying = []
     for side, steps in table.items():
         for st in steps:
@@ -671,10 +766,16 @@ def write_rows(report: Report, runs: dict[str, list[list[StepRecord]]],
             lo, hi = (sum(st[n][m] for n in ("received", "sent")) for m in ("min", "max"))
             if t["min"] != t["max"] or lo != hi:
                 who = "now" if side == "cand" else "before"
-                varying.append(f"{st['step']} ({who}): " + (
-                    f"{t['min']:.0f}–{t['max']:.0f} round trips, " if t["min"] != t["max"]
-                    else "") + f"{fmt_bytes(lo)}–{fmt_bytes(hi)}" + (
-                    f" ({hi - lo:.0f} B)" if hi - lo < 100 else ""))
+                varying.append(
+                    f"{st['step']} ({who}): "
+                    + (
+                        f"{t['min']:.0f}–{t['max']:.0f} round trips, "
+                        if t["min"] != t["max"]
+                        else ""
+                    )
+                    + f"{fmt_bytes(lo)}–{fmt_bytes(hi)}"
+                    + (f" ({hi - lo:.0f} B)" if hi - lo < 100 else "")
+                )
     deterministic = not varying
     for c, b in zip(table["cand"], table["base"], strict=True):
         if c["skipped"] or b["skipped"]:
@@ -683,61 +784,104 @@ def write_rows(report: Report, runs: dict[str, list[list[StepRecord]]],
         bb = [r.received + r.sent for run in runs["base"] for r in run if r.key == c["key"]]
         tool_list = c["key"] == "tools_list"
         row = report.add_bytes(
-            f"step_{c['key']}", f"agent task, {c['step']}: bytes on the wire", cb, bb,
-            candidate=cand_label, baseline=base_label,
-            target="≤ 60 kB" if tool_list else "", met=c["received"]["median"] <= 60_000
-            if tool_list else None, note=step_note(c, b))
+            f"step_{c['key']}",
+            f"agent task, {c['step']}: bytes on the wire",
+            cb,
+            bb,
+            candidate=cand_label,
+            baseline=base_label,
+            target="≤ 60 kB" if tool_list else "",
+            met=c["received"]["median"] <= 60_000 if tool_list else None,
+            note=step_note(c, b),
+        )
         row["steps"] = {"candidate": c, "baseline": b}
     tc, tb = totals(runs["cand"]), totals(runs["base"])
-    tl = {side: [float(r.received) for run in runs[side] for r in run if r.key == "tools_list"]
-          for side in ("cand", "base")}
-    share = {side: statistics.median(tl[side]) / statistics.median(
-        [x + y for x, y in zip(tot["received"], tot["sent"], strict=True)])
-        for side, tot in (("cand", tc), ("base", tb))}
+    tl = {
+        side: [float(r.received) for run in runs[side] for r in run if r.key == "tools_list"]
+        for side in ("cand", "base")
+    }
+    share = {
+        side: statistics.median(tl[side])
+        / statistics.median([x + y for x, y in zip(tot["received"], tot["sent"], strict=True)])
+        for side, tot in (("cand", tc), ("base", tb))
+    }
     skipped = "; ".join(
-        f"{c['step']}: {c['note']}" if c["skipped"] and b["skipped"] and c["note"] == b["note"]
-        else "; ".join(f"{c['step']}, {who}: " + (s["note"] if s["skipped"] else (
-            f"{s['trips']['median']:.0f} round trips, "
-            f"{fmt_bytes(s['received']['median'] + s['sent']['median'])}, {s['note']}"))
-            for who, s in (("before", b), ("now", c)))
-        for c, b in zip(table["cand"], table["base"], strict=True) if c["skipped"] or b["skipped"])
-    note = (f"round trips {_span(tb['trips'], _int)} → {_span(tc['trips'], _int)}; received "
-            f"{fmt_bytes(statistics.median(tb['received']))} → "
-            f"{fmt_bytes(statistics.median(tc['received']))}, sent "
-            f"{fmt_bytes(statistics.median(tb['sent']))} → "
-            f"{fmt_bytes(statistics.median(tc['sent']))}; tools/list "
-            f"{share['base']:.0%} → {share['cand']:.0%} of the bytes"
-            + (f"; {skipped}" if skipped else "")
-            + ("; round trips and bytes were the same in every run (deterministic; only the "
-               "number of tasks/get polls could vary with the machine's speed)" if deterministic
-               else "; round trips and bytes were the same in every run (deterministic) "
-               "except in " + ", ".join(dict.fromkeys(v.split(" (")[0] for v in varying))
-               + " (tasks/get polls follow how long the work runs; answers carry times; "
-               "ranges in the JSON)"))
+        f"{c['step']}: {c['note']}"
+        if c["skipped"] and b["skipped"] and c["note"] == b["note"]
+        else "; ".join(
+            f"{c['step']}, {who}: "
+            + (
+                s["note"]
+                if s["skipped"]
+                else (
+                    f"{s['trips']['median']:.0f} round trips, "
+                    f"{fmt_bytes(s['received']['median'] + s['sent']['median'])}, {s['note']}"
+                )
+            )
+            for who, s in (("before", b), ("now", c))
+        )
+        for c, b in zip(table["cand"], table["base"], strict=True)
+        if c["skipped"] or b["skipped"]
+    )
+    note = (
+        f"round trips {_span(tb['trips'], _int)} → {_span(tc['trips'], _int)}; received "
+        f"{fmt_bytes(statistics.median(tb['received']))} → "
+        f"{fmt_bytes(statistics.median(tc['received']))}, sent "
+        f"{fmt_bytes(statistics.median(tb['sent']))} → "
+        f"{fmt_bytes(statistics.median(tc['sent']))}; tools/list "
+        f"{share['base']:.0%} → {share['cand']:.0%} of the bytes"
+        + (f"; {skipped}" if skipped else "")
+        + (
+            "; round trips and bytes were the same in every run (deterministic; only the "
+            "number of tasks/get polls could vary with the machine's speed)"
+            if deterministic
+            else "; round trips and bytes were the same in every run (deterministic) "
+            "except in "
+            + ", ".join(dict.fromkeys(v.split(" (")[0] for v in varying))
+            + " (tasks/get polls follow how long the work runs; answers carry times; "
+            "ranges in the JSON)"
+        )
+    )
     row = report.add_bytes(
-        "task_bytes", "agent task over `molforma --mcp`, all 12 steps: bytes on the wire "
-        "(received + sent)",
+        "task_bytes",
+        "agent task over `molforma --mcp`, all 12 steps: bytes on the wire (received + sent)",
         [int(x + y) for x, y in zip(tc["received"], tc["sent"], strict=True)],
         [int(x + y) for x, y in zip(tb["received"], tb["sent"], strict=True)],
-        candidate=cand_label, baseline=base_label, note=note)
+        candidate=cand_label,
+        baseline=base_label,
+        note=note,
+    )
     row["steps"] = table
-    row["totals"] = {"candidate": {k: asdict(Stats.of(v)) for k, v in tc.items()},
-                     "baseline": {k: asdict(Stats.of(v)) for k, v in tb.items()}}
+    row["totals"] = {
+        "candidate": {k: asdict(Stats.of(v)) for k, v in tc.items()},
+        "baseline": {k: asdict(Stats.of(v)) for k, v in tb.items()},
+    }
     row["deterministic"] = deterministic
     row["varying"] = varying
-    report.add("task_time", "agent task over `molforma --mcp`, all 12 steps: wall time",
-               Comparison(Side(seconds=tc["seconds"]), Side(seconds=tb["seconds"])),
-               candidate=cand_label, baseline=base_label,
-               note="includes the stand-in NWChem run (~1.5 s), the 0.5 s poll interval and, "
-               "where a version offers it, the clean-up's force-field child process")
-    report.add_bytes("gui_tools_list", "tools/list of `molforma --mcp-gui` (offscreen): bytes "
-                     "received", gui["cand"], gui["base"], candidate=cand_label,
-                     baseline=base_label, target="≤ 80 kB",
-                     met=statistics.median(gui["cand"]) <= 80_000)
+    report.add(
+        "task_time",
+        "agent task over `molforma --mcp`, all 12 steps: wall time",
+        Comparison(Side(seconds=tc["seconds"]), Side(seconds=tb["seconds"])),
+        candidate=cand_label,
+        baseline=base_label,
+        note="includes the stand-in NWChem run (~1.5 s), the 0.5 s poll interval and, "
+        "where a version offers it, the clean-up's force-field child process",
+    )
+    report.add_bytes(
+        "gui_tools_list",
+        "tools/list of `molforma --mcp-gui` (offscreen): bytes received",
+        gui["cand"],
+        gui["base"],
+        candidate=cand_label,
+        baseline=base_label,
+        target="≤ 80 kB",
+        met=statistics.median(gui["cand"]) <= 80_000,
+    )
 
 
 def step_note(c: dict[str, Any], b: dict[str, Any]) -> str:
     """Round trips, received/sent bytes and wall time of one step, before → now."""
+
     def trips(s: dict[str, Any]) -> str:
         t = s["trips"]
         return _span([t["min"], t["median"], t["max"]], _int)
@@ -745,9 +889,11 @@ def step_note(c: dict[str, Any], b: dict[str, Any]) -> str:
     def wall(s: dict[str, Any]) -> str:
         return fmt_seconds(s["seconds"]["median"])
 
-    text = (f"round trips {trips(b)} → {trips(c)}; received {fmt_bytes(b['received']['median'])}"
-            f" → {fmt_bytes(c['received']['median'])}, sent {fmt_bytes(b['sent']['median'])} → "
-            f"{fmt_bytes(c['sent']['median'])}; wall {wall(b)} → {wall(c)}")
+    text = (
+        f"round trips {trips(b)} → {trips(c)}; received {fmt_bytes(b['received']['median'])}"
+        f" → {fmt_bytes(c['received']['median'])}, sent {fmt_bytes(b['sent']['median'])} → "
+        f"{fmt_bytes(c['sent']['median'])}; wall {wall(b)} → {wall(c)}"
+    )
     notes = [f"before: {b['note']}" if b["note"] else "", f"now: {c['note']}" if c["note"] else ""]
     if b["note"] == c["note"]:
         notes = [b["note"]]

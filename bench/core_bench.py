@@ -53,11 +53,13 @@ def xyz_text(n: int) -> str:
     """``n`` atoms of C, H, O, N on a jittered 1.6 Å grid, as XYZ."""
     rng = np.random.default_rng(1)
     side = int(np.ceil(n ** (1 / 3)))
-    grid = np.array([(i, j, k) for i in range(side) for j in range(side) for k in range(side)][:n],
-                    dtype=float) * 1.6 + rng.uniform(-0.2, 0.2, (n, 3))
+    grid = np.array(
+        [(i, j, k) for i in range(side) for j in range(side) for k in range(side)][:n], dtype=float
+    ) * 1.6 + rng.uniform(-0.2, 0.2, (n, 3))
     els = ["C", "H", "O", "N"]
-    return f"{n}\nbench\n" + "".join(f"{els[i % 4]} {x:.6f} {y:.6f} {z:.6f}\n"
-                                     for i, (x, y, z) in enumerate(grid))
+    return f"{n}\nbench\n" + "".join(
+        f"{els[i % 4]} {x:.6f} {y:.6f} {z:.6f}\n" for i, (x, y, z) in enumerate(grid)
+    )
 
 
 def build(n: int = 10_000) -> Document:
@@ -78,13 +80,15 @@ path = {path!r}
 """
 _CHILD_DOCUMENT = "doc = Document()\nops.open_file(doc, path, preview=False)\n"
 _CHILD_PLAIN = "with open(path, encoding='utf-8') as fh:\n    project = json.load(fh)\n"
-_CHILD_HISTORY = (_CHILD_DOCUMENT
-                  + "for i in range(100):\n"
-                  "    ops.move_atoms(doc, translate=[0.001 * (i % 3 - 1) + 0.0001, 0, 0],"
-                  " preview=False)\n")
-_CHILD_COPIES = (_CHILD_PLAIN
-                 + "atoms = project['document']['atoms']\n"
-                 "history = [[dict(a, x=a['x'] + 0.001 * i) for a in atoms] for i in range(100)]\n")
+_CHILD_HISTORY = (
+    _CHILD_DOCUMENT + "for i in range(100):\n"
+    "    ops.move_atoms(doc, translate=[0.001 * (i % 3 - 1) + 0.0001, 0, 0],"
+    " preview=False)\n"
+)
+_CHILD_COPIES = (
+    _CHILD_PLAIN + "atoms = project['document']['atoms']\n"
+    "history = [[dict(a, x=a['x'] + 0.001 * i) for a in atoms] for i in range(100)]\n"
+)
 
 
 def retained(fn: Callable[[], object]) -> int:
@@ -115,23 +119,32 @@ def main(argv: list[str] | None = None) -> int:
     add_output_argument(ap)
     args = ap.parse_args(argv)
     n = args.atoms
-    report = Report("core_bench", f"python bench/core_bench.py --repeat {args.repeat}",
-                    notes=[f"core_bench: {n:,} atoms; ratios below 1 mean MolForma is "
-                           "cheaper than the baseline."])
+    report = Report(
+        "core_bench",
+        f"python bench/core_bench.py --repeat {args.repeat}",
+        notes=[
+            f"core_bench: {n:,} atoms; ratios below 1 mean MolForma is cheaper than the baseline."
+        ],
+    )
     doc = build(n)
     steps = iter(range(10**9))
 
     def move() -> None:
-        ops.move_atoms(doc, translate=[0.001 * (next(steps) % 3 - 1) + 0.0001, 0, 0],
-                       preview=False)
+        ops.move_atoms(doc, translate=[0.001 * (next(steps) % 3 - 1) + 0.0001, 0, 0], preview=False)
 
     def move_plain() -> list[dict[str, Any]]:
         return [dict(a, x=a["x"] + 0.0001) for a in doc.project["document"]["atoms"]]
 
     c = compare(move, move_plain, repeat=args.repeat)
-    report.add("move", f"move all {n:,} atoms (one undo step)", c, candidate="ops.move_atoms",
-               baseline="list of moved atom dicts", target=f"ratio ≤ {TARGET:g}",
-               met=c.ratio.median <= TARGET)
+    report.add(
+        "move",
+        f"move all {n:,} atoms (one undo step)",
+        c,
+        candidate="ops.move_atoms",
+        baseline="list of moved atom dicts",
+        target=f"ratio ≤ {TARGET:g}",
+        met=c.ratio.median <= TARGET,
+    )
 
     def undo_redo() -> None:
         ops.history(doc, "undo")
@@ -142,9 +155,15 @@ def main(argv: list[str] | None = None) -> int:
         ops.move_atoms(doc, translate=[0.0001, 0, 0], preview=False)
 
     c = compare(undo_redo, move_back_and_forth, repeat=args.repeat)
-    report.add("undo", "undo + redo of a move of all atoms", c,
-               candidate="ops.history undo + redo", baseline="the move made back and forth",
-               target="ratio ≤ 1", met=c.ratio.median <= 1)
+    report.add(
+        "undo",
+        "undo + redo of a move of all atoms",
+        c,
+        candidate="ops.history undo + redo",
+        baseline="the move made back and forth",
+        target="ratio ≤ 1",
+        met=c.ratio.median <= 1,
+    )
 
     kept: list[object] = []
 
@@ -163,9 +182,15 @@ def main(argv: list[str] | None = None) -> int:
 
     a, b = compare_bytes(one_atom_step, full_copy, repeat=args.repeat)
     report.add_bytes(
-        "undo_step_move", f"memory an undo step keeps: one-atom move on {n:,} atoms", a, b,
-        candidate="one-atom move (tracemalloc, retained)", baseline="one full project copy",
-        target=f"ratio ≤ {STEP_TARGET:g}", met=max(a) <= STEP_TARGET * min(b))
+        "undo_step_move",
+        f"memory an undo step keeps: one-atom move on {n:,} atoms",
+        a,
+        b,
+        candidate="one-atom move (tracemalloc, retained)",
+        baseline="one full project copy",
+        target=f"ratio ≤ {STEP_TARGET:g}",
+        met=max(a) <= STEP_TARGET * min(b),
+    )
     bases = iter(["sto-3g", "6-31g*"] * 10**6)
 
     def settings_step() -> int:
@@ -174,51 +199,90 @@ def main(argv: list[str] | None = None) -> int:
 
     a, b = compare_bytes(settings_step, full_copy, repeat=args.repeat)
     report.add_bytes(
-        "undo_step_settings", f"memory an undo step keeps: basis set change on {n:,} atoms",
-        a, b, candidate="set_nwchem basis (tracemalloc, retained)",
-        baseline="one full project copy", target=f"ratio ≤ {SETTINGS_TARGET:g} (no atom data)",
-        met=max(a) <= SETTINGS_TARGET * min(b))
+        "undo_step_settings",
+        f"memory an undo step keeps: basis set change on {n:,} atoms",
+        a,
+        b,
+        candidate="set_nwchem basis (tracemalloc, retained)",
+        baseline="one full project copy",
+        target=f"ratio ≤ {SETTINGS_TARGET:g} (no atom data)",
+        met=max(a) <= SETTINGS_TARGET * min(b),
+    )
 
     from molforma.formats import write_text
 
     def xyz_plain() -> str:
         atoms = doc.project["document"]["atoms"]
-        return (f"{len(atoms)}\n{doc.project['document']['title']}\n"
-                + "".join(f"{a['element']:<2s} {a['x']:15.8f} {a['y']:15.8f} {a['z']:15.8f}\n"
-                          for a in atoms))
+        return f"{len(atoms)}\n{doc.project['document']['title']}\n" + "".join(
+            f"{a['element']:<2s} {a['x']:15.8f} {a['y']:15.8f} {a['z']:15.8f}\n" for a in atoms
+        )
 
     c = compare(lambda: write_text(doc.project, "xyz"), xyz_plain, repeat=args.repeat)
-    report.add("xyz", "XYZ export", c, candidate="write_text(project, 'xyz')",
-               baseline="f-string join of the lines", target=f"ratio ≤ {TARGET:g}",
-               met=c.ratio.median <= TARGET)
+    report.add(
+        "xyz",
+        "XYZ export",
+        c,
+        candidate="write_text(project, 'xyz')",
+        baseline="f-string join of the lines",
+        target=f"ratio ≤ {TARGET:g}",
+        met=c.ratio.median <= TARGET,
+    )
 
     from molforma.nwchem.input import render_input
 
     def geometry_plain() -> str:
         atoms = doc.project["document"]["atoms"]
-        return ("geometry units angstrom\n"
-                + "".join(f"  {a['element']:<4s}{a['x']:18.10f}{a['y']:17.10f}{a['z']:17.10f}\n"
-                          for a in atoms) + "end\n")
+        return (
+            "geometry units angstrom\n"
+            + "".join(
+                f"  {a['element']:<4s}{a['x']:18.10f}{a['y']:17.10f}{a['z']:17.10f}\n"
+                for a in atoms
+            )
+            + "end\n"
+        )
 
     c = compare(lambda: render_input(doc.project), geometry_plain, repeat=args.repeat)
-    report.add("nwchem_input", "NWChem input generation", c, candidate="render_input(project)",
-               baseline="f-string join of the geometry block", target=f"ratio ≤ {TARGET:g}",
-               met=c.ratio.median <= TARGET)
+    report.add(
+        "nwchem_input",
+        "NWChem input generation",
+        c,
+        candidate="render_input(project)",
+        baseline="f-string join of the geometry block",
+        target=f"ratio ≤ {TARGET:g}",
+        met=c.ratio.median <= TARGET,
+    )
 
     with tempfile.TemporaryDirectory(prefix="molforma-core-bench-") as tmp:
         path = Path(tmp) / "big.molforma.json"
         path.write_text(json.dumps(doc.project), encoding="utf-8")
-        c = compare(lambda: _child(_CHILD_DOCUMENT, path), lambda: _child(_CHILD_PLAIN, path),
-                    repeat=args.memory_repeat, warmup=0)
-        report.add("memory_document", f"peak memory of a {n:,}-atom project opened "
-                   "(child process, same imports)", c, candidate="ops.open_file into a Document",
-                   baseline="json.load of the same file",
-                   note="times are whole child processes (imports + open)")
-        c = compare(lambda: _child(_CHILD_HISTORY, path), lambda: _child(_CHILD_COPIES, path),
-                    repeat=args.memory_repeat, warmup=0)
-        report.add("memory_history", f"peak memory after 100 undoable moves of {n:,} atoms", c,
-                   candidate="Document + 100 undo steps", baseline="100 copies of the atom list",
-                   note="times are whole child processes (imports + open + 100 moves)")
+        c = compare(
+            lambda: _child(_CHILD_DOCUMENT, path),
+            lambda: _child(_CHILD_PLAIN, path),
+            repeat=args.memory_repeat,
+            warmup=0,
+        )
+        report.add(
+            "memory_document",
+            f"peak memory of a {n:,}-atom project opened (child process, same imports)",
+            c,
+            candidate="ops.open_file into a Document",
+            baseline="json.load of the same file",
+            note="times are whole child processes (imports + open)",
+        )
+        c = compare(
+            lambda: _child(_CHILD_HISTORY, path),
+            lambda: _child(_CHILD_COPIES, path),
+            repeat=args.memory_repeat,
+            warmup=0,
+        )
+        report.add(
+            "memory_history",
+            f"peak memory after 100 undoable moves of {n:,} atoms",
+            c,
+            candidate="Document + 100 undo steps",
+            baseline="100 copies of the atom list",
+            note="times are whole child processes (imports + open + 100 moves)",
+        )
     report.write(args.out)
     return 0
 

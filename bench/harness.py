@@ -101,8 +101,10 @@ class Comparison:
     @property
     def ratios(self) -> list[float]:
         """Candidate / baseline time of each pair."""
-        return [a / b if b > 0 else float("inf")
-                for a, b in zip(self.candidate.seconds, self.baseline.seconds, strict=True)]
+        return [
+            a / b if b > 0 else float("inf")
+            for a, b in zip(self.candidate.seconds, self.baseline.seconds, strict=True)
+        ]
 
     @property
     def ratio(self) -> Stats:
@@ -114,8 +116,9 @@ class Comparison:
         """Per-pair peak-RSS ratios candidate / baseline, when both sides measured memory."""
         if not self.candidate.rss or not self.baseline.rss:
             return None
-        return Stats.of([a / b for a, b in zip(self.candidate.rss, self.baseline.rss,
-                                               strict=True) if b > 0])
+        return Stats.of(
+            [a / b for a, b in zip(self.candidate.rss, self.baseline.rss, strict=True) if b > 0]
+        )
 
 
 def _measure(fn: Callable[[], object]) -> Sample:
@@ -125,8 +128,13 @@ def _measure(fn: Callable[[], object]) -> Sample:
     return out if isinstance(out, Sample) else Sample(elapsed)
 
 
-def compare(candidate: Callable[[], object], baseline: Callable[[], object], *, repeat: int = 5,
-            warmup: int = 1) -> Comparison:
+def compare(
+    candidate: Callable[[], object],
+    baseline: Callable[[], object],
+    *,
+    repeat: int = 5,
+    warmup: int = 1,
+) -> Comparison:
     """Run ``candidate`` and ``baseline`` alternately (A B A B ...) ``repeat`` times each.
 
     Args:
@@ -166,8 +174,9 @@ def measure(fn: Callable[[], object], *, repeat: int = 5, warmup: int = 1) -> Si
     return side
 
 
-def compare_bytes(candidate: Callable[[], int], baseline: Callable[[], int], *,
-                  repeat: int = 5) -> tuple[list[int], list[int]]:
+def compare_bytes(
+    candidate: Callable[[], int], baseline: Callable[[], int], *, repeat: int = 5
+) -> tuple[list[int], list[int]]:
     """Sizes in bytes that ``candidate`` and ``baseline`` report, measured alternately.
 
     For memory that a piece of work keeps (e.g. measured with ``tracemalloc``); give
@@ -183,9 +192,15 @@ def compare_bytes(candidate: Callable[[], int], baseline: Callable[[], int], *,
     return a, b
 
 
-def run_child(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
-              stdin: bytes | None = None, cwd: str | Path | None = None,
-              check: bool = True, poll: float = 0.005) -> Sample:
+def run_child(
+    argv: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    stdin: bytes | None = None,
+    cwd: str | Path | None = None,
+    check: bool = True,
+    poll: float = 0.005,
+) -> Sample:
     """Run a child process to its end: wall time and its peak RSS, sampled from /proc.
 
     The peak is the child's VmHWM read every ``poll`` seconds while it runs (the last
@@ -195,10 +210,14 @@ def run_child(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
     code, :func:`python_child` has the child report its exact peak itself.
     """
     t0 = time.perf_counter()
-    proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE if stdin is not None else
-                            subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env=dict(env) if env is not None else None,
-                            cwd=cwd)
+    proc = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=dict(env) if env is not None else None,
+        cwd=cwd,
+    )
     if stdin is not None:
         assert proc.stdin is not None
         proc.stdin.write(stdin)
@@ -231,17 +250,24 @@ def python_child(code: str, *, env: Mapping[str, str] | None = None) -> Sample:
     """
     child_env = dict(env if env is not None else os.environ)
     child_env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(ROOT), child_env.get("PYTHONPATH", "")) if p)
+        p for p in (str(ROOT), child_env.get("PYTHONPATH", "")) if p
+    )
     with tempfile.TemporaryDirectory(prefix="molforma-bench-") as tmp:
         report = Path(tmp) / "peak"
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-c", _REPORT_PEAK.format(path=str(report)) + code],
-                              env=child_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              check=False)
+        proc = subprocess.run(
+            [sys.executable, "-c", _REPORT_PEAK.format(path=str(report)) + code],
+            env=child_env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
         elapsed = time.perf_counter() - t0
         if proc.returncode != 0:
-            raise RuntimeError(f"bench child exited {proc.returncode}: "
-                               f"{proc.stderr.decode(errors='replace')[-600:]}")
+            raise RuntimeError(
+                f"bench child exited {proc.returncode}: "
+                f"{proc.stderr.decode(errors='replace')[-600:]}"
+            )
         try:
             rss = int(report.read_text()) * 1024
         except (OSError, ValueError):
@@ -274,8 +300,13 @@ def machine() -> dict[str, Any]:
         load = [round(x, 2) for x in os.getloadavg()]
     except OSError:
         load = []
-    return {"cores": os.cpu_count() or 0, "cpu": cpu, "load_average": load,
-            "python": platform.python_version(), "system": f"{platform.system()} {platform.release()}"}
+    return {
+        "cores": os.cpu_count() or 0,
+        "cpu": cpu,
+        "load_average": load,
+        "python": platform.python_version(),
+        "system": f"{platform.system()} {platform.release()}",
+    }
 
 
 def _stats_dict(s: Stats | None) -> dict[str, float] | None:
@@ -335,49 +366,106 @@ class Report:
         self.started = datetime.now(UTC)
         self.machine = machine()
 
-    def add(self, key: str, what: str, cmp: Comparison, *, candidate: str, baseline: str,
-            target: str = "", met: bool | None = None, note: str = "") -> dict[str, Any]:
+    def add(
+        self,
+        key: str,
+        what: str,
+        cmp: Comparison,
+        *,
+        candidate: str,
+        baseline: str,
+        target: str = "",
+        met: bool | None = None,
+        note: str = "",
+    ) -> dict[str, Any]:
         """Record (and print) one candidate/baseline comparison."""
         row: dict[str, Any] = {
-            "key": key, "what": what, "kind": "comparison", "target": target, "met": met,
+            "key": key,
+            "what": what,
+            "kind": "comparison",
+            "target": target,
+            "met": met,
             "note": note,
-            "candidate": {"label": candidate, "seconds": _stats_dict(cmp.candidate.time),
-                          "peak_rss": _stats_dict(cmp.candidate.peak_rss)},
-            "baseline": {"label": baseline, "seconds": _stats_dict(cmp.baseline.time),
-                         "peak_rss": _stats_dict(cmp.baseline.peak_rss)},
-            "ratio": _stats_dict(cmp.ratio), "rss_ratio": _stats_dict(cmp.rss_ratio),
+            "candidate": {
+                "label": candidate,
+                "seconds": _stats_dict(cmp.candidate.time),
+                "peak_rss": _stats_dict(cmp.candidate.peak_rss),
+            },
+            "baseline": {
+                "label": baseline,
+                "seconds": _stats_dict(cmp.baseline.time),
+                "peak_rss": _stats_dict(cmp.baseline.peak_rss),
+            },
+            "ratio": _stats_dict(cmp.ratio),
+            "rss_ratio": _stats_dict(cmp.rss_ratio),
         }
         self.rows.append(row)
         self._print(row)
         return row
 
-    def add_bytes(self, key: str, what: str, candidate_bytes: Sequence[int],
-                  baseline_bytes: Sequence[int], *, candidate: str, baseline: str,
-                  target: str = "", met: bool | None = None, note: str = "") -> dict[str, Any]:
+    def add_bytes(
+        self,
+        key: str,
+        what: str,
+        candidate_bytes: Sequence[int],
+        baseline_bytes: Sequence[int],
+        *,
+        candidate: str,
+        baseline: str,
+        target: str = "",
+        met: bool | None = None,
+        note: str = "",
+    ) -> dict[str, Any]:
         """Record (and print) sizes in bytes of both sides (from :func:`compare_bytes`)."""
-        ratios = [a / b if b > 0 else float("inf")
-                  for a, b in zip(candidate_bytes, baseline_bytes, strict=True)]
+        ratios = [
+            a / b if b > 0 else float("inf")
+            for a, b in zip(candidate_bytes, baseline_bytes, strict=True)
+        ]
         row: dict[str, Any] = {
-            "key": key, "what": what, "kind": "bytes", "target": target, "met": met,
+            "key": key,
+            "what": what,
+            "kind": "bytes",
+            "target": target,
+            "met": met,
             "note": note,
-            "candidate": {"label": candidate,
-                          "bytes": _stats_dict(Stats.of([float(x) for x in candidate_bytes]))},
-            "baseline": {"label": baseline,
-                         "bytes": _stats_dict(Stats.of([float(x) for x in baseline_bytes]))},
+            "candidate": {
+                "label": candidate,
+                "bytes": _stats_dict(Stats.of([float(x) for x in candidate_bytes])),
+            },
+            "baseline": {
+                "label": baseline,
+                "bytes": _stats_dict(Stats.of([float(x) for x in baseline_bytes])),
+            },
             "ratio": _stats_dict(Stats.of(ratios)),
         }
         self.rows.append(row)
         self._print(row)
         return row
 
-    def add_single(self, key: str, what: str, side: Side, *, label: str, target: str = "",
-                   met: bool | None = None, note: str = "") -> dict[str, Any]:
+    def add_single(
+        self,
+        key: str,
+        what: str,
+        side: Side,
+        *,
+        label: str,
+        target: str = "",
+        met: bool | None = None,
+        note: str = "",
+    ) -> dict[str, Any]:
         """Record (and print) a figure with no baseline (a latency, a frame rate)."""
         row: dict[str, Any] = {
-            "key": key, "what": what, "kind": "single", "target": target, "met": met,
+            "key": key,
+            "what": what,
+            "kind": "single",
+            "target": target,
+            "met": met,
             "note": note,
-            "candidate": {"label": label, "seconds": _stats_dict(side.time),
-                          "peak_rss": _stats_dict(side.peak_rss)},
+            "candidate": {
+                "label": label,
+                "seconds": _stats_dict(side.time),
+                "peak_rss": _stats_dict(side.peak_rss),
+            },
         }
         self.rows.append(row)
         self._print(row)
@@ -402,8 +490,10 @@ class Report:
             out.write(line + "\n")
         if row["kind"] in ("comparison", "bytes"):
             r = Stats(**row["ratio"])
-            line = (f"  ratio candidate/baseline, median of pairs: {fmt_ratio(r.median)} "
-                    f"({fmt_ratio(r.min)}–{fmt_ratio(r.max)})")
+            line = (
+                f"  ratio candidate/baseline, median of pairs: {fmt_ratio(r.median)} "
+                f"({fmt_ratio(r.min)}–{fmt_ratio(r.max)})"
+            )
             if row.get("rss_ratio"):
                 line += f"; peak RSS ratio {fmt_ratio(row['rss_ratio']['median'])}"
             out.write(line + "\n")
@@ -416,23 +506,33 @@ class Report:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON document :meth:`write` stores."""
-        return {"schema": SCHEMA, "bench": self.bench, "command": self.command,
-                "date": self.started.strftime("%Y-%m-%d %H:%M UTC"), "machine": self.machine,
-                "notes": self.notes, "rows": self.rows}
+        return {
+            "schema": SCHEMA,
+            "bench": self.bench,
+            "command": self.command,
+            "date": self.started.strftime("%Y-%m-%d %H:%M UTC"),
+            "machine": self.machine,
+            "notes": self.notes,
+            "rows": self.rows,
+        }
 
     def write(self, directory: Path | None = None) -> Path:
         """Write ``<directory>/<bench>.json`` (default bench/results) and say where."""
         folder = directory if directory is not None else RESULTS_DIR
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.bench}.json"
-        path.write_text(json.dumps(self.as_dict(), indent=1, ensure_ascii=False) + "\n",
-                        encoding="utf-8")
-        sys.stdout.write(f"\nwrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
-                         " (docs: .venv/bin/python scripts/update_readme.py)\n")
+        path.write_text(
+            json.dumps(self.as_dict(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        sys.stdout.write(
+            f"\nwrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
+            " (docs: .venv/bin/python scripts/update_readme.py)\n"
+        )
         return path
 
 
 def add_output_argument(parser: Any) -> None:
     """The ``--out DIR`` option every bench takes (default bench/results)."""
-    parser.add_argument("--out", type=Path, default=None,
-                        help="folder for the JSON results (default bench/results)")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="folder for the JSON results (default bench/results)"
+    )

@@ -40,10 +40,14 @@ end
 task scf optimize
 task scf freq
 """
-FILLER = "   iter       energy          gnorm     gmax       time\n" \
-         "     1      -75.9876543210  1.23D-01  4.56D-02      0.1\n"
-ENDING = "         Total SCF energy =    -76.010746508431\n" \
-         " Total times  cpu:        0.9s     wall:        1.0s\n"
+FILLER = (
+    "   iter       energy          gnorm     gmax       time\n"
+    "     1      -75.9876543210  1.23D-01  4.56D-02      0.1\n"
+)
+ENDING = (
+    "         Total SCF energy =    -76.010746508431\n"
+    " Total times  cpu:        0.9s     wall:        1.0s\n"
+)
 
 
 def build(root: Path, n: int) -> dict[str, int]:
@@ -55,15 +59,31 @@ def build(root: Path, n: int) -> dict[str, int]:
         folder.mkdir()
         if i % 5 < 3:  # job runner folders
             record = {
-                "format": "molforma-job", "version": 1, "id": f"j{i}", "title": f"water {i}",
-                "formula": "H2O", "task": "optimize+frequencies", "theory": "scf",
-                "basis": "6-31g*", "functional": "", "charge": 0, "multiplicity": 1,
+                "format": "molforma-job",
+                "version": 1,
+                "id": f"j{i}",
+                "title": f"water {i}",
+                "formula": "H2O",
+                "task": "optimize+frequencies",
+                "theory": "scf",
+                "basis": "6-31g*",
+                "functional": "",
+                "charge": 0,
+                "multiplicity": 1,
                 "status": "finished",
                 "createdAt": f"2026-11-{1 + i % 28:02d}T10:{i % 60:02d}:00+00:00",
-                "startedAt": None, "finishedAt": None, "exitCode": 0,
-                "command": ["nwchem", "input.nw"], "processes": 1, "threads": 1,
-                "timeLimit": None, "scfConverged": True, "optimizationConverged": True,
-                "finalEnergy": -76.010746508431, "progress": None, "error": None,
+                "startedAt": None,
+                "finishedAt": None,
+                "exitCode": 0,
+                "command": ["nwchem", "input.nw"],
+                "processes": 1,
+                "threads": 1,
+                "timeLimit": None,
+                "scfConverged": True,
+                "optimizationConverged": True,
+                "finalEnergy": -76.010746508431,
+                "progress": None,
+                "error": None,
                 "savedOnly": False,
             }
             if i % 50 == 0:
@@ -143,21 +163,32 @@ def main(argv: list[str] | None = None) -> int:
         assert len(rows) == n, len(rows)
         assert baseline(root) == counts["job"] + counts["job_no_energy"]
         c = compare(lambda: scan([str(root)]), lambda: baseline(root), repeat=args.repeat)
-        report.add("scan", f"scan of {n:,} job folders ({size_mb:.0f} MB), warm cache", c,
-                   candidate="history scan (a row per folder)",
-                   baseline="scandir + json.loads of every job.json",
-                   target="ratio ≤ 10, scan < 1 s",
-                   met=c.ratio.median <= 10 and c.candidate.time.median < 1,
-                   note="rows for plain NWChem folders also read the input head and output tail")
+        report.add(
+            "scan",
+            f"scan of {n:,} job folders ({size_mb:.0f} MB), warm cache",
+            c,
+            candidate="history scan (a row per folder)",
+            baseline="scandir + json.loads of every job.json",
+            target="ratio ≤ 10, scan < 1 s",
+            met=c.ratio.median <= 10 and c.candidate.time.median < 1,
+            note="rows for plain NWChem folders also read the input head and output tail",
+        )
         latency = measure(lambda: cancel_latency(root), repeat=max(3, args.repeat // 3), warmup=0)
-        report.add_single("cancel", "cancel of a background scan: cancel() to stopped", latency,
-                          label="HistoryScanner cancel", target="< 50 ms",
-                          met=latency.time.median < 0.05)
+        report.add_single(
+            "cancel",
+            "cancel of a background scan: cancel() to stopped",
+            latency,
+            label="HistoryScanner cancel",
+            target="< 50 ms",
+            met=latency.time.median < 0.05,
+        )
         statuses: dict[str, int] = {}
         for r in rows:
             statuses[r.status] = statuses.get(r.status, 0) + 1
-        print(f"statuses: {statuses}; rows with an energy: "
-              f"{sum(r.finalEnergy is not None for r in rows)}")
+        print(
+            f"statuses: {statuses}; rows with an energy: "
+            f"{sum(r.finalEnergy is not None for r in rows)}"
+        )
     report.write(args.out)
     return 0
 

@@ -54,9 +54,11 @@ import molforma
 BUDGET = 350_000_000
 VENV_PROGRAM = ROOT / ".venv" / "bin" / "molforma"
 TARBALL = ROOT / "dist" / f"molforma-{molforma.__version__}-linux-x86_64.tar.gz"
-DISCOVER = (b'{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{'
-            b'"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
-            b'"io.modelcontextprotocol/clientCapabilities":{}}}}\n')
+DISCOVER = (
+    b'{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{'
+    b'"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+    b'"io.modelcontextprotocol/clientCapabilities":{}}}}\n'
+)
 WATER_XYZ = "3\nwater\nO 0.0 0.0 0.1173\nH 0.0 0.7572 -0.4692\nH 0.0 -0.7572 -0.4692\n"
 
 
@@ -73,17 +75,29 @@ def build_bundle() -> float:
 
 
 # Not part of what a user builds from (a stale build/ would leak into the wheel).
-NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "__pycache__",
-                                    "*.egg-info", ".pytest_cache", ".mypy_cache", ".ruff_cache",
-                                    ".hypothesis")
+NOT_SOURCE = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "__pycache__",
+    "*.egg-info",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".hypothesis",
+)
 
 
 def wheel_bytes(tmp: Path) -> int:
     """Size of the wheel ``pip wheel . --no-deps`` makes from a clean copy of the checkout."""
     source, out = tmp / "source", tmp / "wheel"
     shutil.copytree(ROOT, source, ignore=NOT_SOURCE)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "-q", "-w", str(out)],
-                   cwd=source, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "-q", "-w", str(out)],
+        cwd=source,
+        check=True,
+    )
     (wheel,) = out.glob("molforma-*.whl")
     return wheel.stat().st_size
 
@@ -94,8 +108,13 @@ def user_env(tmp: Path) -> dict[str, str]:
     bin_dir.mkdir(exist_ok=True)
     config = tmp / "config"
     config.mkdir(exist_ok=True)
-    env = {"PATH": str(bin_dir), "HOME": str(tmp), "LANG": "C.UTF-8",
-           "MOLFORMA_CONFIG_DIR": str(config), "MOLFORMA_LANGUAGE": "en"}
+    env = {
+        "PATH": str(bin_dir),
+        "HOME": str(tmp),
+        "LANG": "C.UTF-8",
+        "MOLFORMA_CONFIG_DIR": str(config),
+        "MOLFORMA_LANGUAGE": "en",
+    }
     for name in ("DISPLAY", "XAUTHORITY"):
         if os.environ.get(name):
             env[name] = os.environ[name]
@@ -105,8 +124,13 @@ def user_env(tmp: Path) -> dict[str, str]:
 def first_discover(program: Path, env: dict[str, str]) -> Sample:
     """Seconds from spawning ``program --mcp`` to its answer to ``server/discover``."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen([str(program), "--mcp"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(
+        [str(program), "--mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(DISCOVER)
     proc.stdin.flush()
@@ -121,15 +145,15 @@ def first_discover(program: Path, env: dict[str, str]) -> Sample:
     return Sample(elapsed, rss)
 
 
-def window_rows(report: Report, bundle: Path, env: dict[str, str], tmp: Path,
-                frames: int) -> None:
+def window_rows(report: Report, bundle: Path, env: dict[str, str], tmp: Path, frames: int) -> None:
     """First complete frame of the window: the bundle vs the venv's program."""
     if not os.environ.get("DISPLAY"):
         report.notes.append("install_bench: window rows left out: no X display")
         return
     if shutil.which("xwd") is None:
-        report.notes.append("install_bench: window rows left out: xwd missing "
-                            "(apt-get install -y x11-apps)")
+        report.notes.append(
+            "install_bench: window rows left out: xwd missing (apt-get install -y x11-apps)"
+        )
         return
     sys.path.insert(0, str(ROOT / "bench"))
     from scale_bench import first_frame
@@ -138,18 +162,27 @@ def window_rows(report: Report, bundle: Path, env: dict[str, str], tmp: Path,
     water.write_text(WATER_XYZ)
     what = "window start → first complete frame, water (OpenGL, Xvfb)"
     try:
-        c = compare(lambda: first_frame([str(bundle / "molforma"), str(water)], env),
-                    lambda: first_frame([str(VENV_PROGRAM), str(water)], env),
-                    repeat=frames, warmup=1)
+        c = compare(
+            lambda: first_frame([str(bundle / "molforma"), str(water)], env),
+            lambda: first_frame([str(VENV_PROGRAM), str(water)], env),
+            repeat=frames,
+            warmup=1,
+        )
     except RuntimeError as exc:
         # A program failing to draw must not lose the rows measured before it.
         report.notes.append(f"install_bench: {what}: not measured: {exc}")
         return
-    report.add("first_frame", what, c,
-               candidate="bundle molforma/molforma", baseline=".venv/bin/molforma",
-               target="ratio ≤ 1.2", met=c.ratio.median <= 1.2,
-               note="first capture of the screen the window settles on (unchanged for 2 s "
-               "after it), as scale_bench times it; peak RSS is each program's then")
+    report.add(
+        "first_frame",
+        what,
+        c,
+        candidate="bundle molforma/molforma",
+        baseline=".venv/bin/molforma",
+        target="ratio ≤ 1.2",
+        met=c.ratio.median <= 1.2,
+        note="first capture of the screen the window settles on (unchanged for 2 s "
+        "after it), as scale_bench times it; peak RSS is each program's then",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -157,32 +190,55 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7, help="start-up pairs (server/discover)")
     ap.add_argument("--frames", type=int, default=5, help="window start-up pairs")
-    ap.add_argument("--bundle", type=Path, default=None,
-                    help="an unpacked bundle (the folder holding molforma) instead of building")
+    ap.add_argument(
+        "--bundle",
+        type=Path,
+        default=None,
+        help="an unpacked bundle (the folder holding molforma) instead of building",
+    )
     add_output_argument(ap)
     args = ap.parse_args(argv)
     if not os.environ.get("DISPLAY") and os.environ.get("MOLFORMA_BENCH_CHILD") != "1":
         xvfb = shutil.which("xvfb-run")
         if xvfb:
             env = dict(os.environ, MOLFORMA_BENCH_CHILD="1")
-            return subprocess.call([xvfb, "-a", "-s", "-screen 0 1600x1200x24", sys.executable,
-                                    __file__, *sys.argv[1:]], env=env)
+            return subprocess.call(
+                [
+                    xvfb,
+                    "-a",
+                    "-s",
+                    "-screen 0 1600x1200x24",
+                    sys.executable,
+                    __file__,
+                    *sys.argv[1:],
+                ],
+                env=env,
+            )
     if not VENV_PROGRAM.exists():
         raise SystemExit(".venv/bin/molforma is missing: run scripts/setup.sh first")
     command = f"python bench/install_bench.py --repeat {args.repeat} --frames {args.frames}"
-    report = Report("install_bench", command, notes=[
-        "install_bench: the bundle is scripts/build_bundle.sh's (PyInstaller one-folder, "
-        "without the orbitals extra); both programs start with no Python on PATH and an "
-        "empty configuration; window rows under xvfb-run -a -s \"-screen 0 1600x1200x24\" "
-        "with OpenGL (Mesa llvmpipe)."])
+    report = Report(
+        "install_bench",
+        command,
+        notes=[
+            "install_bench: the bundle is scripts/build_bundle.sh's (PyInstaller one-folder, "
+            "without the orbitals extra); both programs start with no Python on PATH and an "
+            'empty configuration; window rows under xvfb-run -a -s "-screen 0 1600x1200x24" '
+            "with OpenGL (Mesa llvmpipe)."
+        ],
+    )
     with tempfile.TemporaryDirectory(prefix="molforma-install-") as d:
         tmp = Path(d)
         if args.bundle is None:
             seconds = build_bundle()
-            report.add_single("bundle_build", "scripts/build_bundle.sh: PyInstaller, trim, "
-                              "check, pack (whole script)", Side(seconds=[seconds]),
-                              label="build_bundle.sh", target="≤ 8 min (its tests run in "
-                              "the test suite)", met=seconds <= 480)
+            report.add_single(
+                "bundle_build",
+                "scripts/build_bundle.sh: PyInstaller, trim, check, pack (whole script)",
+                Side(seconds=[seconds]),
+                label="build_bundle.sh",
+                target="≤ 8 min (its tests run in the test suite)",
+                met=seconds <= 480,
+            )
             with tarfile.open(TARBALL) as tar:
                 tar.extractall(tmp / "unpacked", filter="tar")
             bundle = tmp / "unpacked" / "molforma"
@@ -194,21 +250,42 @@ def main(argv: list[str] | None = None) -> int:
                 packed = TARBALL.stat().st_size
         wheel = wheel_bytes(tmp)
         if packed:
-            report.add_bytes("download", "download size: the bundle's tar.gz beside the wheel "
-                             "(no dependencies)", [packed], [wheel],
-                             candidate="molforma-…-linux-x86_64.tar.gz",
-                             baseline="molforma-…-py3-none-any.whl")
+            report.add_bytes(
+                "download",
+                "download size: the bundle's tar.gz beside the wheel (no dependencies)",
+                [packed],
+                [wheel],
+                candidate="molforma-…-linux-x86_64.tar.gz",
+                baseline="molforma-…-py3-none-any.whl",
+            )
         unpacked = tree_bytes(bundle)
-        report.add_bytes("bundle_size", "the bundle unpacked beside its budget", [unpacked],
-                         [BUDGET], candidate="molforma/ unpacked", baseline="budget 350 MB",
-                         target="≤ 350 MB", met=unpacked <= BUDGET)
+        report.add_bytes(
+            "bundle_size",
+            "the bundle unpacked beside its budget",
+            [unpacked],
+            [BUDGET],
+            candidate="molforma/ unpacked",
+            baseline="budget 350 MB",
+            target="≤ 350 MB",
+            met=unpacked <= BUDGET,
+        )
         env = user_env(tmp)
-        c = compare(lambda: first_discover(bundle / "molforma", env),
-                    lambda: first_discover(VENV_PROGRAM, env), repeat=args.repeat, warmup=1)
-        report.add("start_discover", "start of molforma --mcp → first server/discover answer",
-                   c, candidate="bundle molforma/molforma", baseline=".venv/bin/molforma",
-                   target="ratio ≤ 1.5", met=c.ratio.median <= 1.5,
-                   note="peak RSS when the answer arrived")
+        c = compare(
+            lambda: first_discover(bundle / "molforma", env),
+            lambda: first_discover(VENV_PROGRAM, env),
+            repeat=args.repeat,
+            warmup=1,
+        )
+        report.add(
+            "start_discover",
+            "start of molforma --mcp → first server/discover answer",
+            c,
+            candidate="bundle molforma/molforma",
+            baseline=".venv/bin/molforma",
+            target="ratio ≤ 1.5",
+            met=c.ratio.median <= 1.5,
+            note="peak RSS when the answer arrived",
+        )
         window_rows(report, bundle, env, tmp, args.frames)
     report.write(args.out)
     return 0

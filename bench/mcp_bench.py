@@ -30,8 +30,10 @@ from typing import Any
 
 from harness import Report, Sample, add_output_argument, compare, peak_rss_of_pid
 
-MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-               "io.modelcontextprotocol/clientCapabilities": {}}
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
 
 SDK_SERVER = '''
 import json, sys
@@ -64,8 +66,9 @@ class Peer:
 
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         self.t0 = time.perf_counter()
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env=env)
+        self.proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+        )
         self.n = 0
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -120,8 +123,14 @@ def start_ours(env: dict[str, str]) -> Peer:
 def start_sdk(env: dict[str, str], script: Path, *extra: str) -> Peer:
     """The SDK server started and initialised (2025-11-25 handshake)."""
     p = Peer([sys.executable, str(script), *extra], env)
-    init = p.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                    "clientInfo": {"name": "bench", "version": "1"}})
+    init = p.request(
+        "initialize",
+        {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "bench", "version": "1"},
+        },
+    )
     assert "result" in init, init
     p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     return p
@@ -132,7 +141,8 @@ def big_xyz(n: int) -> str:
     side = 22
     return f"{n}\nbig\n" + "".join(
         f"C {i % side * 1.6:.3f} {i // side % side * 1.6:.3f} {i // (side * side) * 1.6:.3f}\n"
-        for i in range(n))
+        for i in range(n)
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,8 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--atoms", type=int, default=10_000)
     add_output_argument(ap)
     args = ap.parse_args(argv)
-    report = Report("mcp_bench", f"python bench/mcp_bench.py --calls {args.calls} "
-                    f"--big-calls {args.big_calls} --starts {args.starts}")
+    report = Report(
+        "mcp_bench",
+        f"python bench/mcp_bench.py --calls {args.calls} "
+        f"--big-calls {args.big_calls} --starts {args.starts}",
+    )
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         env = dict(os.environ, MOLFORMA_CONFIG_DIR=str(tmp), MOLFORMA_LANGUAGE="en")
@@ -170,33 +183,54 @@ def main(argv: list[str] | None = None) -> int:
 
         c = compare(first_ours, first_sdk, repeat=args.starts)
         med = sorted(discover)[len(discover) // 2]
-        report.add("startup", "process start → first tool result", c,
-                   candidate="molforma list_documents", baseline="SDK MCPServer trivial tool",
-                   target="ratio ≤ 1; discover < 600 ms",
-                   met=c.ratio.median <= 1 and med < 0.6,
-                   note=f"molforma answers server/discover after {med * 1e3:.0f} ms (median); "
-                   "RDKit and the tools load after that answer")
+        report.add(
+            "startup",
+            "process start → first tool result",
+            c,
+            candidate="molforma list_documents",
+            baseline="SDK MCPServer trivial tool",
+            target="ratio ≤ 1; discover < 600 ms",
+            met=c.ratio.median <= 1 and med < 0.6,
+            note=f"molforma answers server/discover after {med * 1e3:.0f} ms (median); "
+            "RDKit and the tools load after that answer",
+        )
 
         ours = start_ours(env)
         sdk = start_sdk(env, sdk_file)
         for _ in range(20):
             ours.call("list_documents", {}, modern=True)
             sdk.call("ping_tool", {"x": 1}, modern=False)
-        c = compare(lambda: ours.call("list_documents", {}, modern=True),
-                    lambda: sdk.call("ping_tool", {"x": 1}, modern=False),
-                    repeat=args.calls, warmup=0)
-        report.add("cheap_call", "cheap tool call round trip", c,
-                   candidate="molforma list_documents", baseline="SDK MCPServer trivial tool",
-                   target="ratio ≤ 1", met=c.ratio.median <= 1)
+        c = compare(
+            lambda: ours.call("list_documents", {}, modern=True),
+            lambda: sdk.call("ping_tool", {"x": 1}, modern=False),
+            repeat=args.calls,
+            warmup=0,
+        )
+        report.add(
+            "cheap_call",
+            "cheap tool call round trip",
+            c,
+            candidate="molforma list_documents",
+            baseline="SDK MCPServer trivial tool",
+            target="ratio ≤ 1",
+            met=c.ratio.median <= 1,
+        )
         sdk.close()
 
         doc = ours.call("list_documents", {}, modern=True)["structuredContent"]["documents"][0]
         n = args.atoms
         t = time.perf_counter()
-        imp = ours.call("import_document", {"documentId": doc["documentId"],
-                                            "expectedRevision": doc["revision"],
-                                            "format": "xyz", "text": big_xyz(n),
-                                            "preview": False}, modern=True)
+        imp = ours.call(
+            "import_document",
+            {
+                "documentId": doc["documentId"],
+                "expectedRevision": doc["revision"],
+                "format": "xyz",
+                "text": big_xyz(n),
+                "preview": False,
+            },
+            modern=True,
+        )
         import_s = time.perf_counter() - t
         assert imp["structuredContent"]["project"]["atomCount"] == n
         # every atom at once (a caller asking for more than the size hint): the whole
@@ -222,11 +256,17 @@ def main(argv: list[str] | None = None) -> int:
             return Sample(elapsed, sdk.peak_rss)
 
         c = compare(ours_big, sdk_big, repeat=args.big_calls)
-        report.add("get_document", f"get_document of {n:,} atoms over stdio", c,
-                   candidate="molforma get_document", baseline="SDK tool returning the same dict",
-                   target="ratio ≤ 1", met=c.ratio.median <= 1,
-                   note=f"peak RSS is each server's after holding the project; "
-                   f"the XYZ import took {import_s:.1f} s")
+        report.add(
+            "get_document",
+            f"get_document of {n:,} atoms over stdio",
+            c,
+            candidate="molforma get_document",
+            baseline="SDK tool returning the same dict",
+            target="ratio ≤ 1",
+            met=c.ratio.median <= 1,
+            note=f"peak RSS is each server's after holding the project; "
+            f"the XYZ import took {import_s:.1f} s",
+        )
         sdk.close()
         ours.close()
     report.write(args.out)

@@ -87,10 +87,12 @@ def protein_pdb(atoms: int) -> str:
             serial += 1
             x, y, z = np.array([float(ln[30:38]), float(ln[38:46]), float(ln[46:54])]) + shift
             number = int(ln[22:26]) + offset
-            out.append(f"{ln[:6]}{serial:>5}{ln[11:21]}{chain}{number:>4}{ln[26:30]}"
-                       f"{x:8.3f}{y:8.3f}{z:8.3f}{ln[54:]}")
+            out.append(
+                f"{ln[:6]}{serial:>5}{ln[11:21]}{chain}{number:>4}{ln[26:30]}"
+                f"{x:8.3f}{y:8.3f}{z:8.3f}{ln[54:]}"
+            )
         for ln in conect:
-            nums = [int(ln[i:i + 5]) for i in range(6, len(ln.rstrip()), 5)]
+            nums = [int(ln[i : i + 5]) for i in range(6, len(ln.rstrip()), 5)]
             if nums[0] <= n_pep:
                 bonds.append("CONECT" + "".join(f"{v + base:>5}" for v in nums))
     # the ligand in the middle of the box, in a gap between copies (>= 2.5 Å from them)
@@ -103,16 +105,18 @@ def protein_pdb(atoms: int) -> str:
         spot = middle + rng.normal(scale=4.0, size=3)
         if np.min(np.linalg.norm(every[:, None] - (lig + spot)[None], axis=2)) >= 2.5:
             break
-    ligand_shift = spot - np.array([[float(ln[30:38]), float(ln[38:46]), float(ln[46:54])]
-                                    for ln in ligand]).mean(axis=0)
+    ligand_shift = spot - np.array(
+        [[float(ln[30:38]), float(ln[38:46]), float(ln[46:54])] for ln in ligand]
+    ).mean(axis=0)
     base = serial
     for ln in ligand:
         serial += 1
         x, y, z = np.array([float(ln[30:38]), float(ln[38:46]), float(ln[46:54])]) + ligand_shift
-        out.append(f"{ln[:6]}{serial:>5}{ln[11:21]}Z9999{ln[26:30]}"
-                   f"{x:8.3f}{y:8.3f}{z:8.3f}{ln[54:]}")
+        out.append(
+            f"{ln[:6]}{serial:>5}{ln[11:21]}Z9999{ln[26:30]}{x:8.3f}{y:8.3f}{z:8.3f}{ln[54:]}"
+        )
     for ln in conect:
-        nums = [int(ln[i:i + 5]) for i in range(6, len(ln.rstrip()), 5)]
+        nums = [int(ln[i : i + 5]) for i in range(6, len(ln.rstrip()), 5)]
         if nums[0] > n_pep:
             bonds.append("CONECT" + "".join(f"{v - n_pep + base:>5}" for v in nums))
     return "\n".join([*out, *bonds, "END"]) + "\n"
@@ -123,15 +127,20 @@ def run_once(path: Path, radius: float) -> dict[str, Any]:
     t0 = time.perf_counter()
     document_files.open_file(app, str(path), actor=Actor.PERSON, preview=False)
     t1 = time.perf_counter()
-    out = extract_qm_region(app.document, residue_names=["LIG"], within=radius,
-                            preview=False)
+    out = extract_qm_region(app.document, residue_names=["LIG"], within=radius, preview=False)
     t2 = time.perf_counter()
     text = document_files.export_document(app.document, "nwchem")
     t3 = time.perf_counter()
     assert "task" in text and f"charge {out['info']['charge']}" in text
-    return {"open": t1 - t0, "extract": t2 - t1, "input": t3 - t2, "total": t3 - t0,
-            "atoms": out["info"]["atomCount"], "caps": len(out["info"]["caps"]),
-            "charge": out["info"]["charge"]}
+    return {
+        "open": t1 - t0,
+        "extract": t2 - t1,
+        "input": t3 - t2,
+        "total": t3 - t0,
+        "atoms": out["info"]["atomCount"],
+        "caps": len(out["info"]["caps"]),
+        "charge": out["info"]["charge"],
+    }
 
 
 def main() -> None:
@@ -144,25 +153,27 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "protein.pdb"
         path.write_text(protein_pdb(args.atoms))
-        count = sum(1 for ln in path.read_text().splitlines()
-                    if ln.startswith(("ATOM", "HETATM")))
+        count = sum(1 for ln in path.read_text().splitlines() if ln.startswith(("ATOM", "HETATM")))
         run_once(path, args.radius)  # warm-up (imports, RDKit)
         runs = [run_once(path, args.radius) for _ in range(args.repeat)]
     first = runs[0]
-    region = (f"region {first['atoms']} atoms ({first['caps']} link H, charge "
-              f"{first['charge']})")
-    report = Report("qm_region_bench",
-                    f"python bench/qm_region_bench.py --atoms {args.atoms} "
-                    f"--radius {args.radius:g} --repeat {args.repeat}")
+    region = f"region {first['atoms']} atoms ({first['caps']} link H, charge {first['charge']})"
+    report = Report(
+        "qm_region_bench",
+        f"python bench/qm_region_bench.py --atoms {args.atoms} "
+        f"--radius {args.radius:g} --repeat {args.repeat}",
+    )
     for key, what in (
-            ("open", f"QM region: open a {count:,}-atom protein PDB"),
-            ("extract", f"QM region: ligand + within {args.radius:g} Å (whole residues), "
-                        "extract, cap, charge"),
-            ("input", "QM region: NWChem input of the region"),
-            ("total", "QM region: open → runnable NWChem input")):
+        ("open", f"QM region: open a {count:,}-atom protein PDB"),
+        (
+            "extract",
+            f"QM region: ligand + within {args.radius:g} Å (whole residues), extract, cap, charge",
+        ),
+        ("input", "QM region: NWChem input of the region"),
+        ("total", "QM region: open → runnable NWChem input"),
+    ):
         side = Side(seconds=[r[key] for r in runs])
-        report.add_single(key, what, side, label="MolForma",
-                          note=region if key == "total" else "")
+        report.add_single(key, what, side, label="MolForma", note=region if key == "total" else "")
     report.write(args.out)
 
 

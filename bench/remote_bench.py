@@ -60,16 +60,31 @@ from tests.ssh_rig import ALIAS, SshRig  # noqa: E402
 WATCH = 0.2  # seconds between the baseline's squeue looks
 PROFILE = "rig"
 # SLURM's states after which a job never runs again (those of molforma.jobs.batch).
-FINAL = frozenset({"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY",
-                   "BOOT_FAIL", "DEADLINE", "PREEMPTED", "SPECIAL_EXIT", "REVOKED"})
+FINAL = frozenset(
+    {
+        "COMPLETED",
+        "FAILED",
+        "CANCELLED",
+        "TIMEOUT",
+        "NODE_FAIL",
+        "OUT_OF_MEMORY",
+        "BOOT_FAIL",
+        "DEADLINE",
+        "PREEMPTED",
+        "SPECIAL_EXIT",
+        "REVOKED",
+    }
+)
 ATOMS = [
     {"id": "a1", "element": "O", "x": 0.0, "y": 0.0, "z": 0.1173},
     {"id": "a2", "element": "H", "x": 0.0, "y": 0.7572, "z": -0.4692},
     {"id": "a3", "element": "H", "x": 0.0, "y": -0.7572, "z": -0.4692},
 ]
-BARE_SCRIPT = ("#!/bin/bash\n#SBATCH --partition=debug\n#SBATCH --ntasks=1\n"
-               "#SBATCH --cpus-per-task=1\n#SBATCH --output=output.out\n"
-               "#SBATCH --error=error.err\nexport OMP_NUM_THREADS=1\nnwchem input.nw\n")
+BARE_SCRIPT = (
+    "#!/bin/bash\n#SBATCH --partition=debug\n#SBATCH --ntasks=1\n"
+    "#SBATCH --cpus-per-task=1\n#SBATCH --output=output.out\n"
+    "#SBATCH --error=error.err\nexport OMP_NUM_THREADS=1\nnwchem input.nw\n"
+)
 _ENERGY = re.compile(r"Total SCF energy\s*=\s*(-?\d+\.\d+)")
 
 
@@ -77,7 +92,8 @@ def write_preferences(config_dir: Path, profile: dict[str, Any]) -> None:
     """Preferences holding the one cluster profile, where MolForma reads them."""
     config_dir.mkdir(parents=True, exist_ok=True)
     (config_dir / "preferences.json").write_text(
-        json.dumps({"scheduler": "slurm", "profiles": [profile]}))
+        json.dumps({"scheduler": "slurm", "profiles": [profile]})
+    )
 
 
 def project(jobs: Path) -> dict[str, Any]:
@@ -120,12 +136,17 @@ def baseline(rig: SshRig, folder: Path, remote: str, input_text: str) -> tuple[f
     cfg = ["-F", str(rig.ssh_config), "-o", "BatchMode=yes"]
 
     def ssh(*argv: str) -> str:
-        return subprocess.run(["ssh", *cfg, ALIAS, *argv], capture_output=True, text=True,
-                              check=True, timeout=60, stdin=subprocess.DEVNULL).stdout
+        return subprocess.run(
+            ["ssh", *cfg, ALIAS, *argv],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        ).stdout
 
     def scp(*argv: str) -> None:
-        subprocess.run(["scp", "-q", *cfg, *argv], check=True, timeout=60,
-                       stdin=subprocess.DEVNULL)
+        subprocess.run(["scp", "-q", *cfg, *argv], check=True, timeout=60, stdin=subprocess.DEVNULL)
 
     t0 = time.perf_counter()
     ssh("mkdir", "-p", remote)
@@ -184,13 +205,17 @@ def main(argv: list[str] | None = None) -> int:
                 text = (folder / "input.nw").read_text()
                 baseline(rig, base / "bare" / "warm", f"{bare_root}/warm", text)
                 for i in range(args.repeat):
+
                     def cand() -> tuple[float, float, float]:
                         return candidate(manager, proj)[:3]
 
                     def bare(i: int = i) -> tuple[float, float, float]:
                         return baseline(rig, base / "bare" / f"r{i}", f"{bare_root}/r{i}", text)
 
-                    pair = [("cand", cand_run, cand_home, cand), ("bare", base_run, base_home, bare)]
+                    pair = [
+                        ("cand", cand_run, cand_home, cand),
+                        ("bare", base_run, base_home, bare),
+                    ]
                     if i % 2:
                         pair.reverse()  # neither side always goes first
                     got: dict[str, float] = {}
@@ -211,23 +236,44 @@ def main(argv: list[str] | None = None) -> int:
         if rig is not None:
             rig.stop()
         cluster.stop()
-    left = [p for p in [*cluster.pids.values(), *([rig.proc.pid] if rig and rig.proc else [])]
-            if _alive(p)]
+    left = [
+        p
+        for p in [*cluster.pids.values(), *([rig.proc.pid] if rig and rig.proc else [])]
+        if _alive(p)
+    ]
     if left:
         raise SystemExit(f"processes left behind: {left}")
-    report = Report("remote_bench", f"python bench/remote_bench.py --repeat {args.repeat}", notes=[
-        "remote_bench: water SCF/STO-3G, real NWChem, on the single-node test cluster behind a "
-        "real sshd on 127.0.0.1 (tests/ssh_rig.py); both sides reach SLURM only over ssh. "
-        "Baseline: each command a fresh ssh login, squeue every 0.2 s, only output.out "
-        f"fetched; both sides gave E = {energies[0][0]:.6f} Eh in every round."])
+    report = Report(
+        "remote_bench",
+        f"python bench/remote_bench.py --repeat {args.repeat}",
+        notes=[
+            "remote_bench: water SCF/STO-3G, real NWChem, on the single-node test cluster behind a "
+            "real sshd on 127.0.0.1 (tests/ssh_rig.py); both sides reach SLURM only over ssh. "
+            "Baseline: each command a fresh ssh login, squeue every 0.2 s, only output.out "
+            f"fetched; both sides gave E = {energies[0][0]:.6f} Eh in every round."
+        ],
+    )
     to_run = Comparison(cand_run, base_run)
     to_home = Comparison(cand_home, base_home)
-    common = {"candidate": "MolForma, cluster profile (one ssh link)",
-              "baseline": "bare ssh, scp, sbatch, squeue", "target": "ratio ≤ 1.5"}
-    report.add("running", "Remote SLURM job over ssh: submission → running", to_run,
-               met=to_run.ratio.median <= 1.5, **common)
-    report.add("home", "Remote SLURM job over ssh: submission → results at home", to_home,
-               met=to_home.ratio.median <= 1.5, **common)
+    common = {
+        "candidate": "MolForma, cluster profile (one ssh link)",
+        "baseline": "bare ssh, scp, sbatch, squeue",
+        "target": "ratio ≤ 1.5",
+    }
+    report.add(
+        "running",
+        "Remote SLURM job over ssh: submission → running",
+        to_run,
+        met=to_run.ratio.median <= 1.5,
+        **common,
+    )
+    report.add(
+        "home",
+        "Remote SLURM job over ssh: submission → results at home",
+        to_home,
+        met=to_home.ratio.median <= 1.5,
+        **common,
+    )
     report.write(args.out)
     return 0 if max(to_run.ratio.median, to_home.ratio.median) <= 1.5 else 1
 

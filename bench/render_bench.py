@@ -60,8 +60,16 @@ def lattice(n: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                     break
                 aid = f"a{len(atoms) + 1}"
                 index[(i, j, k)] = aid
-                atoms.append({"id": aid, "element": elements[(i + j + k) % len(elements)],
-                              "x": 1.5 * i, "y": 1.5 * j, "z": 1.5 * k, "fixed": False})
+                atoms.append(
+                    {
+                        "id": aid,
+                        "element": elements[(i + j + k) % len(elements)],
+                        "x": 1.5 * i,
+                        "y": 1.5 * j,
+                        "z": 1.5 * k,
+                        "fixed": False,
+                    }
+                )
     bonds = []
     for (i, j, k), aid in index.items():
         for d in ((1, 0, 0), (0, 1, 0), (0, 0, 1)):
@@ -129,6 +137,7 @@ def bench_opengl_draw(view: Any, frames: int, drag: bool = False) -> float:
         view.handle_press(mouse(QEvent.Type.MouseButtonPress, left, left))
     canvas.makeCurrent()
     try:
+
         def frame() -> None:
             if drag:
                 state["x"] += 6.0
@@ -173,7 +182,9 @@ class _FirstFrame(QObject):
             QTimer.singleShot(0, _report)
         return False
 """
-_WINDOW_CHILD = _FIRST_FRAME_HOOK + """
+_WINDOW_CHILD = (
+    _FIRST_FRAME_HOOK
+    + """
 from molforma.gui import app as gui_app
 from molforma.gui.launch import launch_window
 _create = gui_app.create_application
@@ -187,7 +198,10 @@ def _create_with_hook(argv=None):
 gui_app.create_application = _create_with_hook
 sys.exit(launch_window(sys.argv[1], False, None, False, None, None))
 """
-_BARE_CHILD = _FIRST_FRAME_HOOK + """
+)
+_BARE_CHILD = (
+    _FIRST_FRAME_HOOK
+    + """
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 app = QApplication([])
 hook = _FirstFrame('bare')
@@ -200,13 +214,18 @@ w.resize(1200, 800)
 w.show()
 sys.exit(app.exec())
 """
+)
 
 
 def first_frame(code: str, env: dict[str, str], *args: str) -> Sample:
     """Seconds from spawning ``python -c code`` to its ``frame`` line, and its peak RSS."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline().decode()
     elapsed = time.perf_counter() - t0
@@ -230,14 +249,23 @@ def lattice_columns(n: int) -> Any:
     ids = np.empty(n, dtype=object)
     ids[:] = [f"a{i + 1}" for i in range(n)]
     pairs = []
-    for step, same in ((1, ijk[:-1, 2] + 1 < side), (side, ijk[:, 1] + 1 < side),
-                       (side * side, ijk[:, 0] + 1 < side)):
+    for step, same in (
+        (1, ijk[:-1, 2] + 1 < side),
+        (side, ijk[:, 1] + 1 < side),
+        (side * side, ijk[:, 0] + 1 < side),
+    ):
         a = idx[: n - step][same[: n - step]]
         pairs.append(np.stack([a, a + step], axis=1))
     bonds = np.concatenate(pairs).astype(np.int64)
-    return StructureArrays(ids, kinds, ["C", "C", "C", "N", "O", "H"],
-                           ijk * 1.5, np.zeros(n, dtype=bool), bonds,
-                           np.ones(len(bonds), dtype=np.int8))
+    return StructureArrays(
+        ids,
+        kinds,
+        ["C", "C", "C", "N", "O", "H"],
+        ijk * 1.5,
+        np.zeros(n, dtype=bool),
+        bonds,
+        np.ones(len(bonds), dtype=np.int8),
+    )
 
 
 def rotation_fps(report: Report, n: int, rounds: int) -> None:
@@ -269,17 +297,26 @@ def rotation_fps(report: Report, n: int, rounds: int) -> None:
     lod = getattr(view.canvas, "lod_frames", 0) - lod_before
     view.close()
     fps = 1 / drag.time.median
-    report.add_single(f"rotation_{n}", f"OpenGL rotation by a mouse drag, {n:,} atoms "
-                      "(seconds per frame)", drag, label="OpenGL draw + glFinish during the drag",
-                      target="≥ 30 fps", met=fps >= 30, note=f"{fps:.0f} fps median "
-                      f"({1 / drag.time.max:.0f}–{1 / drag.time.min:.0f}); {lod} of "
-                      f"{(20 + 3) * rounds} drag frames (3 warm-up each) at the interactive level of detail (flat points, "
-                      "no bonds; the full picture when the drag ends)")
+    report.add_single(
+        f"rotation_{n}",
+        f"OpenGL rotation by a mouse drag, {n:,} atoms (seconds per frame)",
+        drag,
+        label="OpenGL draw + glFinish during the drag",
+        target="≥ 30 fps",
+        met=fps >= 30,
+        note=f"{fps:.0f} fps median "
+        f"({1 / drag.time.max:.0f}–{1 / drag.time.min:.0f}); {lod} of "
+        f"{(20 + 3) * rounds} drag frames (3 warm-up each) at the interactive level of detail (flat points, "
+        "no bonds; the full picture when the drag ends)",
+    )
     sfps = 1 / still.time.median
-    report.add_single(f"full_frame_{n}", f"OpenGL full picture (after the drag), {n:,} atoms "
-                      "(seconds per frame)", still, label="OpenGL draw + glFinish",
-                      note=f"{sfps:.0f} fps median "
-                      f"({1 / still.time.max:.0f}–{1 / still.time.min:.0f})")
+    report.add_single(
+        f"full_frame_{n}",
+        f"OpenGL full picture (after the drag), {n:,} atoms (seconds per frame)",
+        still,
+        label="OpenGL draw + glFinish",
+        note=f"{sfps:.0f} fps median ({1 / still.time.max:.0f}–{1 / still.time.min:.0f})",
+    )
 
 
 def picking(report: Report, n: int, repeat: int) -> None:
@@ -320,9 +357,14 @@ def picking(report: Report, n: int, repeat: int) -> None:
 
     pick(sd, cam, 1.0, 1.0, WIDTH, HEIGHT)  # the grid is made once per positions
     c = compare(grid, brute, repeat=repeat, warmup=1)
-    report.add(f"pick_{n}", f"pick one atom under the pointer, {n:,} atoms", c,
-               candidate="grid over positions", baseline="project and test every atom",
-               note="same atom picked at every point")
+    report.add(
+        f"pick_{n}",
+        f"pick one atom under the pointer, {n:,} atoms",
+        c,
+        candidate="grid over positions",
+        baseline="project and test every atom",
+        note="same atom picked at every point",
+    )
 
 
 _RED_MIN = 2000  # oxygen-red pixels that mean "the molecule is on the screen"
@@ -333,10 +375,8 @@ def _red_pixels(app: Any) -> int:
     import numpy as np
     from PySide6.QtGui import QImage
 
-    img = app.primaryScreen().grabWindow(0).toImage().convertToFormat(
-        QImage.Format.Format_RGB32)
-    buf = np.frombuffer(img.constBits(), dtype=np.uint8).reshape(img.height(),
-                                                                   img.bytesPerLine())
+    img = app.primaryScreen().grabWindow(0).toImage().convertToFormat(QImage.Format.Format_RGB32)
+    buf = np.frombuffer(img.constBits(), dtype=np.uint8).reshape(img.height(), img.bytesPerLine())
     px = buf[:, : img.width() * 4].reshape(img.height(), img.width(), 4)
     b, g, r = px[..., 0].astype(int), px[..., 1].astype(int), px[..., 2].astype(int)
     return int(((r > 150) & (g < 90) & (b < 90)).sum())
@@ -345,8 +385,9 @@ def _red_pixels(app: Any) -> int:
 def first_frame_seen(app: Any, argv: list[str], env: dict[str, str], timeout: float) -> Sample:
     """Seconds from spawning ``argv`` until the screen shows oxygen-red pixels."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, start_new_session=True
+    )
     try:
         while True:
             elapsed = time.perf_counter() - t0
@@ -354,8 +395,10 @@ def first_frame_seen(app: Any, argv: list[str], env: dict[str, str], timeout: fl
                 return Sample(elapsed)
             if proc.poll() is not None:
                 err = (proc.stderr.read() if proc.stderr else b"").decode(errors="replace")
-                raise RuntimeError(f"{argv[0]} ended (exit {proc.returncode}) after "
-                                   f"{elapsed:.1f} s without drawing: {err[-300:]}")
+                raise RuntimeError(
+                    f"{argv[0]} ended (exit {proc.returncode}) after "
+                    f"{elapsed:.1f} s without drawing: {err[-300:]}"
+                )
             if elapsed > timeout:
                 raise RuntimeError(f"{argv[0]} showed no molecule within {timeout:.0f} s")
             time.sleep(0.1)
@@ -385,8 +428,14 @@ def open_first_frames(report: Report, sizes: list[int], rounds: int, timeout: fl
     if not os.path.exists(molforma):
         molforma = shutil.which("molforma") or "molforma"
     with tempfile.TemporaryDirectory(prefix="molforma-open-bench-") as tmp:
-        env = dict(os.environ, MOLFORMA_CONFIG_DIR=tmp, MOLFORMA_LANGUAGE="en", HOME=tmp,
-                   MOLFORMA_RENDERER="opengl", QT_QPA_PLATFORM="xcb")
+        env = dict(
+            os.environ,
+            MOLFORMA_CONFIG_DIR=tmp,
+            MOLFORMA_LANGUAGE="en",
+            HOME=tmp,
+            MOLFORMA_RENDERER="opengl",
+            QT_QPA_PLATFORM="xcb",
+        )
         for n in sizes:
             path = os.path.join(tmp, f"water_{n}.xyz")
             with open(path, "w") as fh:
@@ -394,11 +443,15 @@ def open_first_frames(report: Report, sizes: list[int], rounds: int, timeout: fl
             what = f"open {n:,}-atom water box XYZ → first frame showing it (Xvfb, llvmpipe)"
             ours = lambda p=path: first_frame_seen(app, [molforma, p], env, timeout)  # noqa: E731
             if avogadro is None:
-                report.add_single(f"open_frame_{n}", what, measure(ours, repeat=rounds, warmup=0),
-                                  label="MolForma", note="avogadro2 is not installed")
+                report.add_single(
+                    f"open_frame_{n}",
+                    what,
+                    measure(ours, repeat=rounds, warmup=0),
+                    label="MolForma",
+                    note="avogadro2 is not installed",
+                )
                 continue
-            theirs = lambda p=path: first_frame_seen(app, [avogadro, p], env,  # noqa: E731
-                                                     timeout)
+            theirs = lambda p=path: first_frame_seen(app, [avogadro, p], env, timeout)  # noqa: E731
             try:
                 c = compare(ours, theirs, repeat=rounds, warmup=0)
             except RuntimeError as exc:
@@ -413,40 +466,69 @@ def open_first_frames(report: Report, sizes: list[int], rounds: int, timeout: fl
                 if side is None:
                     print(f"open_frame_{n}: neither side drew: {exc}")
                     continue
-                report.add_single(f"open_frame_{n}", what, side, label=label,
-                                  note=f"the other side failed: {other or exc}")
+                report.add_single(
+                    f"open_frame_{n}",
+                    what,
+                    side,
+                    label=label,
+                    note=f"the other side failed: {other or exc}",
+                )
                 continue
-            report.add(f"open_frame_{n}", what, c, candidate="MolForma (molforma FILE)",
-                       baseline="Avogadro 2 1.97 (avogadro2 FILE)",
-                       target="MolForma ≤ Avogadro", met=c.ratio.median <= 1.0)
+            report.add(
+                f"open_frame_{n}",
+                what,
+                c,
+                candidate="MolForma (molforma FILE)",
+                baseline="Avogadro 2 1.97 (avogadro2 FILE)",
+                target="MolForma ≤ Avogadro",
+                met=c.ratio.median <= 1.0,
+            )
 
 
 def startup(report: Report, starts: int) -> None:
     """Window start-up to the first complete frame vs a bare Qt window."""
     molecule = str(ROOT / "tests" / "data" / "formats" / "ethanol.mol2")
     with tempfile.TemporaryDirectory(prefix="molforma-render-bench-") as tmp:
-        env = dict(os.environ, MOLFORMA_CONFIG_DIR=tmp, MOLFORMA_LANGUAGE="en",
-                   PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get(
-                       "PYTHONPATH", "")) if p))
+        env = dict(
+            os.environ,
+            MOLFORMA_CONFIG_DIR=tmp,
+            MOLFORMA_LANGUAGE="en",
+            PYTHONPATH=os.pathsep.join(
+                p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p
+            ),
+        )
         renderer = env.get("MOLFORMA_RENDERER") or (
-            "opengl" if env.get("QT_QPA_PLATFORM", "xcb") == "xcb" else "painter")
-        c = compare(lambda: first_frame(_WINDOW_CHILD, env, molecule),
-                    lambda: first_frame(_BARE_CHILD, env), repeat=starts, warmup=1)
-    report.add("startup", f"window start-up → first complete frame ({renderer}, "
-               f"{env.get('QT_QPA_PLATFORM', 'xcb')})", c, candidate="MolForma window, ethanol",
-               baseline="bare PySide6 QMainWindow", target="MolForma < 3 s",
-               met=c.candidate.time.median < 3)
+            "opengl" if env.get("QT_QPA_PLATFORM", "xcb") == "xcb" else "painter"
+        )
+        c = compare(
+            lambda: first_frame(_WINDOW_CHILD, env, molecule),
+            lambda: first_frame(_BARE_CHILD, env),
+            repeat=starts,
+            warmup=1,
+        )
+    report.add(
+        "startup",
+        f"window start-up → first complete frame ({renderer}, {env.get('QT_QPA_PLATFORM', 'xcb')})",
+        c,
+        candidate="MolForma window, ethanol",
+        baseline="bare PySide6 QMainWindow",
+        target="MolForma < 3 s",
+        met=c.candidate.time.median < 3,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print a table."""
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
     parser.add_argument("--starts", type=int, default=5, help="window start-ups per side")
-    parser.add_argument("--large", action="store_true",
-                        help="also rotation at 100,000 atoms, picking, and opening large "
-                        "files against Avogadro 2")
+    parser.add_argument(
+        "--large",
+        action="store_true",
+        help="also rotation at 100,000 atoms, picking, and opening large files against Avogadro 2",
+    )
     parser.add_argument("--open-sizes", type=int, nargs="*", default=[100_000, 1_000_000])
     parser.add_argument("--open-rounds", type=int, default=2)
     parser.add_argument("--open-timeout", type=float, default=600.0)
@@ -456,8 +538,18 @@ def main(argv: list[str] | None = None) -> int:
         xvfb = shutil.which("xvfb-run")
         if xvfb:
             env = dict(os.environ, MOLFORMA_BENCH_CHILD="1", QT_QPA_PLATFORM="xcb")
-            return subprocess.call([xvfb, "-a", "-s", "-screen 0 1280x1024x24", sys.executable,
-                                    __file__, *sys.argv[1:]], env=env)
+            return subprocess.call(
+                [
+                    xvfb,
+                    "-a",
+                    "-s",
+                    "-screen 0 1280x1024x24",
+                    sys.executable,
+                    __file__,
+                    *sys.argv[1:],
+                ],
+                env=env,
+            )
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtGui import QOpenGLContext
     from PySide6.QtWidgets import QApplication
@@ -479,13 +571,20 @@ def main(argv: list[str] | None = None) -> int:
 
         renderer = GL.glGetString(GL.GL_RENDERER).decode()
         ctx.doneCurrent()
-    report = Report("render_bench", "python bench/render_bench.py "
-                    f"--sizes {' '.join(map(str, args.sizes))} --starts {args.starts}"
-                    + (" --large" if args.large else ""),
-                    notes=[f"render_bench: {app.platformName()}, OpenGL "
-                           f"{renderer if gl_ok else 'not available'}, {WIDTH}×{HEIGHT} pixels"])
-    print(f"platform {app.platformName()}, OpenGL: {renderer if gl_ok else 'not available'}, "
-          f"{WIDTH}x{HEIGHT} pixels")
+    report = Report(
+        "render_bench",
+        "python bench/render_bench.py "
+        f"--sizes {' '.join(map(str, args.sizes))} --starts {args.starts}"
+        + (" --large" if args.large else ""),
+        notes=[
+            f"render_bench: {app.platformName()}, OpenGL "
+            f"{renderer if gl_ok else 'not available'}, {WIDTH}×{HEIGHT} pixels"
+        ],
+    )
+    print(
+        f"platform {app.platformName()}, OpenGL: {renderer if gl_ok else 'not available'}, "
+        f"{WIDTH}x{HEIGHT} pixels"
+    )
     from PySide6.QtTest import QTest
 
     for n in args.sizes:
@@ -519,13 +618,24 @@ def main(argv: list[str] | None = None) -> int:
                 target, met = "OpenGL ≥ 10× faster", c.ratio.median <= 0.1
             elif n == 2000:
                 target, met = "interactive (draw < 50 ms)", draw_ms < 50
-            report.add(f"frame_{n}", what, c, candidate="OpenGL (with read-back)",
-                       baseline="QPainter", target=target, met=met,
-                       note=f"OpenGL draw only {draw_ms:.1f} ms ({1000 / draw_ms:.0f} fps)")
+            report.add(
+                f"frame_{n}",
+                what,
+                c,
+                candidate="OpenGL (with read-back)",
+                baseline="QPainter",
+                target=target,
+                met=met,
+                note=f"OpenGL draw only {draw_ms:.1f} ms ({1000 / draw_ms:.0f} fps)",
+            )
             gview.close()
         else:
-            report.add_single(f"frame_{n}", what, measure(painter_frame(pview), repeat=frames),
-                              label="QPainter (no OpenGL here)")
+            report.add_single(
+                f"frame_{n}",
+                what,
+                measure(painter_frame(pview), repeat=frames),
+                label="QPainter (no OpenGL here)",
+            )
     if args.large:
         picking(report, 100_000, 50)
         if gl_ok:

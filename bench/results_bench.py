@@ -120,12 +120,19 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import cclib
 
-    command = (f"python bench/results_bench.py --repeat {args.repeat} --process-repeat "
-               f"{args.process_repeat}" + (" --skip-big" if args.skip_big else
-                                           f" --big-repeat {args.big_repeat}"))
-    report = Report("results_bench", command, notes=[
-        f"results_bench: cclib {cclib.__version__}; read + parse from disk; ratio ours/cclib "
-        "(below 1: ours faster)."])
+    command = (
+        f"python bench/results_bench.py --repeat {args.repeat} --process-repeat "
+        f"{args.process_repeat}"
+        + (" --skip-big" if args.skip_big else f" --big-repeat {args.big_repeat}")
+    )
+    report = Report(
+        "results_bench",
+        command,
+        notes=[
+            f"results_bench: cclib {cclib.__version__}; read + parse from disk; ratio ours/cclib "
+            "(below 1: ours faster)."
+        ],
+    )
     target = f"ratio ≤ {1 / TARGET:g}"
     ratios: list[float] = []
     memory_met = True
@@ -134,30 +141,51 @@ def main(argv: list[str] | None = None) -> int:
         note = _cclib_error(path)
         what = f"{path.name} ({size / 1e3:.0f} kB), in-process"
         if note:
-            report.add_single(f"inprocess_{path.stem}", what,
-                              measure(lambda p=path: _ours(p), repeat=args.repeat),
-                              label="ours", note=note)
+            report.add_single(
+                f"inprocess_{path.stem}",
+                what,
+                measure(lambda p=path: _ours(p), repeat=args.repeat),
+                label="ours",
+                note=note,
+            )
             continue
         c = compare(lambda p=path: _ours(p), lambda p=path: _cclib(p), repeat=args.repeat)
         ratios.append(c.ratio.median)
-        report.add(f"inprocess_{path.stem}", what, c, candidate="ours", baseline="cclib",
-                   target=target, met=c.ratio.median <= 1 / TARGET)
+        report.add(
+            f"inprocess_{path.stem}",
+            what,
+            c,
+            candidate="ours",
+            baseline="cclib",
+            target=target,
+            met=c.ratio.median <= 1 / TARGET,
+        )
     for path in FILES:
         if _cclib_error(path):
             continue
-        c = compare(lambda p=path: _child(_CHILD_OURS, p), lambda p=path: _child(_CHILD_CCLIB, p),
-                    repeat=args.process_repeat)
-        report.add(f"process_{path.stem}", f"{path.name}, whole process (python start, imports, "
-                   "parse)", c, candidate="ours", baseline="cclib",
-                   note="start-up and imports dominate here; the target is for parsing")
+        c = compare(
+            lambda p=path: _child(_CHILD_OURS, p),
+            lambda p=path: _child(_CHILD_CCLIB, p),
+            repeat=args.process_repeat,
+        )
+        report.add(
+            f"process_{path.stem}",
+            f"{path.name}, whole process (python start, imports, parse)",
+            c,
+            candidate="ours",
+            baseline="cclib",
+            note="start-up and imports dominate here; the target is for parsing",
+        )
     if not args.skip_big:
         with tempfile.TemporaryDirectory() as tmp:
             mixed = Path(tmp) / "mixed.out"
             mixed.write_bytes(FILES[0].read_bytes() + FILES[1].read_bytes())
             res = _ours(mixed)
-            print(f"\nwater+NH3 concatenated ({mixed.stat().st_size} bytes): ours reads "
-                  f"{len(res.structures)} structures; "  # type: ignore[attr-defined]
-                  f"{_cclib_error(mixed) or 'cclib reads it'}")
+            print(
+                f"\nwater+NH3 concatenated ({mixed.stat().st_size} bytes): ours reads "
+                f"{len(res.structures)} structures; "  # type: ignore[attr-defined]
+                f"{_cclib_error(mixed) or 'cclib reads it'}"
+            )
             unit = FILES[0].read_bytes()
             for size_mb in BIG_SIZES_MB:
                 copies = max(1, round(size_mb * 1024 * 1024 / len(unit)))
@@ -167,27 +195,53 @@ def main(argv: list[str] | None = None) -> int:
                         fh.write(unit)
                 size = big.stat().st_size
                 repeat = args.big_repeat if size_mb >= 100 else args.process_repeat
-                c = compare(lambda b=big: _child(_CHILD_OURS, b, unlimited=True),
-                            lambda b=big: _child(_CHILD_CCLIB, b), repeat=repeat, warmup=0)
-                what = (f"{FILES[0].name} × {copies} = {size / 1e6:.0f} MB, whole process "
-                        "(start, imports, streamed read)")
+                c = compare(
+                    lambda b=big: _child(_CHILD_OURS, b, unlimited=True),
+                    lambda b=big: _child(_CHILD_CCLIB, b),
+                    repeat=repeat,
+                    warmup=0,
+                )
+                what = (
+                    f"{FILES[0].name} × {copies} = {size / 1e6:.0f} MB, whole process "
+                    "(start, imports, streamed read)"
+                )
                 if size_mb == 10:
                     ratios.append(c.ratio.median)
-                    report.add("process_10mb", what, c, candidate="ours (limits lifted)",
-                               baseline="cclib", target=target, met=c.ratio.median <= 1 / TARGET)
+                    report.add(
+                        "process_10mb",
+                        what,
+                        c,
+                        candidate="ours (limits lifted)",
+                        baseline="cclib",
+                        target=target,
+                        met=c.ratio.median <= 1 / TARGET,
+                    )
                 elif size_mb >= 100:
                     rss = c.rss_ratio
                     memory_met = rss is not None and rss.median <= 1.0
-                    report.add("process_big", what, c, candidate="ours (limits lifted)",
-                               baseline="cclib", target="peak RSS ≤ cclib's",
-                               met=memory_met)
+                    report.add(
+                        "process_big",
+                        what,
+                        c,
+                        candidate="ours (limits lifted)",
+                        baseline="cclib",
+                        target="peak RSS ≤ cclib's",
+                        met=memory_met,
+                    )
                 else:
-                    report.add(f"process_{size_mb}mb", what, c, candidate="ours (limits lifted)",
-                               baseline="cclib")
+                    report.add(
+                        f"process_{size_mb}mb",
+                        what,
+                        c,
+                        candidate="ours (limits lifted)",
+                        baseline="cclib",
+                    )
                 big.unlink()
     met = bool(ratios) and max(ratios) <= 1 / TARGET
-    print(f"\ntarget >= {TARGET:.0f}x faster than cclib (10 MB whole process included): "
-          f"{'met' if met else 'NOT met'}")
+    print(
+        f"\ntarget >= {TARGET:.0f}x faster than cclib (10 MB whole process included): "
+        f"{'met' if met else 'NOT met'}"
+    )
     if not args.skip_big:
         print(f"target peak memory <= cclib's on 100 MB: {'met' if memory_met else 'NOT met'}")
     report.write(args.out)

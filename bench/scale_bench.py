@@ -85,9 +85,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 SIZES = (100, 1_000, 10_000)
 BIG = SIZES[-1]
-META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"}}
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"},
+}
 SIZE_HINT = 100_000
 RDKIT_CONVERT = """import sys
 from rdkit import Chem
@@ -114,17 +116,23 @@ def water_box(n: int, seed: int = 1) -> str:
     rng = np.random.default_rng(seed)
     m = n // 3
     side = int(np.ceil(m ** (1 / 3)))
-    grid = np.array([(i, j, k) for i in range(side) for j in range(side)
-                     for k in range(side)][:m], float) * 3.1
+    grid = (
+        np.array(
+            [(i, j, k) for i in range(side) for j in range(side) for k in range(side)][:m], float
+        )
+        * 3.1
+    )
     grid += rng.uniform(-0.2, 0.2, grid.shape)
     rows: list[tuple[str, Any]] = []
     for p in grid:
-        rows += [("O", p), ("H", p + np.array([0.9572, 0, 0])),
-                 ("H", p + np.array([-0.24, 0.927, 0]))]
+        rows += [
+            ("O", p),
+            ("H", p + np.array([0.9572, 0, 0])),
+            ("H", p + np.array([-0.24, 0.927, 0])),
+        ]
     while len(rows) < n:
         rows.append(("He", grid[-1] + np.array([0.0, 0.0, 3.1 * (n - len(rows))])))
-    return f"{n}\nwater box\n" + "".join(f"{e} {x:.6f} {y:.6f} {z:.6f}\n"
-                                         for e, (x, y, z) in rows)
+    return f"{n}\nwater box\n" + "".join(f"{e} {x:.6f} {y:.6f} {z:.6f}\n" for e, (x, y, z) in rows)
 
 
 def _n(n: int) -> str:
@@ -138,9 +146,11 @@ def _ratio_target(limit: float, ratio: float) -> tuple[str, bool]:
 # -- in-process rows -----------------------------------------------------------------------
 
 
-_NEW_DOCUMENT = ("each open goes into a new document, dropped afterwards as RDKit's molecule "
-                 "is (opened into one document again and again, every earlier structure "
-                 "stays as an undo step)")
+_NEW_DOCUMENT = (
+    "each open goes into a new document, dropped afterwards as RDKit's molecule "
+    "is (opened into one document again and again, every earlier structure "
+    "stays as an undo step)"
+)
 
 
 def _open_new(path: Path) -> Any:
@@ -158,8 +168,9 @@ def _mover(doc: Any) -> Callable[[], object]:
     from molforma.app import ops
 
     steps = iter(range(10**9))
-    return lambda: ops.move_atoms(doc, translate=[0.001 * (next(steps) % 3 - 1) + 1e-4, 0, 0],
-                                  preview=False)
+    return lambda: ops.move_atoms(
+        doc, translate=[0.001 * (next(steps) % 3 - 1) + 1e-4, 0, 0], preview=False
+    )
 
 
 def _get_document(doc: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
@@ -171,10 +182,18 @@ def _get_document(doc: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
     server = Server(state)
 
     def call(args: dict[str, Any]) -> dict[str, Any]:
-        res = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                             "params": {"name": "get_document",
-                                        "arguments": {"documentId": doc.id, **args},
-                                        "_meta": META}})
+        res = server.handle(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {
+                    "name": "get_document",
+                    "arguments": {"documentId": doc.id, **args},
+                    "_meta": META,
+                },
+            }
+        )
         return json.loads(json.dumps(res))
 
     return call
@@ -203,58 +222,95 @@ def core_rows(report: Report, tmp: Path, repeat: int, *, open_only: bool = False
 
         c = compare(lambda p=path: _open_new(p), rdkit_read, repeat=repeat)
         target, met = _ratio_target(2, c.ratio.median) if n == BIG else ("", None)
-        report.add(f"open_xyz_{n}", f"open XYZ of {_n(n)} atoms (read + bonds)", c,
-                   candidate="ops.open_file (check, undo step)",
-                   baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
-                   target=target, met=met, note=_NEW_DOCUMENT)
+        report.add(
+            f"open_xyz_{n}",
+            f"open XYZ of {_n(n)} atoms (read + bonds)",
+            c,
+            candidate="ops.open_file (check, undo step)",
+            baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
+            target=target,
+            met=met,
+            note=_NEW_DOCUMENT,
+        )
         doc = docs[n] = _open_new(path)
         if open_only:
             continue
-        report.add_single(f"move_all_{n}", f"move all {_n(n)} atoms (one undo step)",
-                          measure(_mover(doc), repeat=repeat), label="ops.move_atoms")
+        report.add_single(
+            f"move_all_{n}",
+            f"move all {_n(n)} atoms (one undo step)",
+            measure(_mover(doc), repeat=repeat),
+            label="ops.move_atoms",
+        )
         call = _get_document(doc)
         chars = len(json.dumps(call({})))
-        report.add_single(f"get_document_page_{n}",
-                          f"get_document, default arguments, {_n(n)} atoms",
-                          measure(lambda c=call: c({}), repeat=repeat),
-                          label="get_document (server dispatch + JSON)",
-                          target=f"answer < {SIZE_HINT:,} characters", met=chars < SIZE_HINT,
-                          note=f"answer {chars:,} characters")
+        report.add_single(
+            f"get_document_page_{n}",
+            f"get_document, default arguments, {_n(n)} atoms",
+            measure(lambda c=call: c({}), repeat=repeat),
+            label="get_document (server dispatch + JSON)",
+            target=f"answer < {SIZE_HINT:,} characters",
+            met=chars < SIZE_HINT,
+            note=f"answer {chars:,} characters",
+        )
         empty_calls[n] = lambda c=call: c({"include": []})
         mol = rdkit_read()
-        report.add(f"export_xyz_{n}", f"export XYZ of {_n(n)} atoms",
-                   compare(lambda d=doc: ops.export_document(d, "xyz"),
-                           lambda m=mol: Chem.MolToXYZBlock(m), repeat=repeat),
-                   candidate="ops.export_document", baseline="RDKit MolToXYZBlock",
-                   note="issue 14 sets no target for export")
+        report.add(
+            f"export_xyz_{n}",
+            f"export XYZ of {_n(n)} atoms",
+            compare(
+                lambda d=doc: ops.export_document(d, "xyz"),
+                lambda m=mol: Chem.MolToXYZBlock(m),
+                repeat=repeat,
+            ),
+            candidate="ops.export_document",
+            baseline="RDKit MolToXYZBlock",
+            note="issue 14 sets no target for export",
+        )
     for n in SIZES[1:] if not open_only else ():
         c = compare(empty_calls[n], empty_calls[SIZES[0]], repeat=repeat)
-        report.add(f"get_document_empty_{n}", f"get_document include: [] at {_n(n)} vs "
-                   f"{_n(SIZES[0])} atoms", c, candidate=f"{_n(n)} atoms",
-                   baseline=f"{_n(SIZES[0])} atoms", target="O(1): ratio ≤ 1.5 (noise)",
-                   met=c.ratio.median <= 1.5)
+        report.add(
+            f"get_document_empty_{n}",
+            f"get_document include: [] at {_n(n)} vs {_n(SIZES[0])} atoms",
+            c,
+            candidate=f"{_n(n)} atoms",
+            baseline=f"{_n(SIZES[0])} atoms",
+            target="O(1): ratio ≤ 1.5 (noise)",
+            met=c.ratio.median <= 1.5,
+        )
     small = SIZES[1]
     if not open_only:
         tens = _mover(docs[small])
-        c = compare(_mover(docs[BIG]), lambda: [tens() for _ in range(BIG // small)],
-                    repeat=repeat)
-        report.add("move_growth", f"move growth: all {_n(BIG)} atoms once vs {_n(small)} "
-                   f"atoms {BIG // small} times", c, candidate=f"one move of {_n(BIG)}",
-                   baseline=f"{BIG // small} moves of {_n(small)}",
-                   target="linear: ratio ≤ 1.1 (10× the atoms in ≤ 11× the time)",
-                   met=c.ratio.median <= 1.1)
+        c = compare(_mover(docs[BIG]), lambda: [tens() for _ in range(BIG // small)], repeat=repeat)
+        report.add(
+            "move_growth",
+            f"move growth: all {_n(BIG)} atoms once vs {_n(small)} atoms {BIG // small} times",
+            c,
+            candidate=f"one move of {_n(BIG)}",
+            baseline=f"{BIG // small} moves of {_n(small)}",
+            target="linear: ratio ≤ 1.1 (10× the atoms in ≤ 11× the time)",
+            met=c.ratio.median <= 1.1,
+        )
     doc = docs[BIG]
-    for fmt, reader in (("mol", lambda p: Chem.MolFromMolFile(str(p), removeHs=False)),
-                        ("pdb", lambda p: Chem.MolFromPDBFile(str(p), removeHs=False))):
+    for fmt, reader in (
+        ("mol", lambda p: Chem.MolFromMolFile(str(p), removeHs=False)),
+        ("pdb", lambda p: Chem.MolFromPDBFile(str(p), removeHs=False)),
+    ):
         fpath = tmp / f"box{BIG}.{fmt}"
         fpath.write_text(ops.export_document(doc, fmt))
-        c = compare(lambda p=fpath: _open_new(p), lambda p=fpath, r=reader: r(p),
-                    repeat=max(3, repeat // 2))
+        c = compare(
+            lambda p=fpath: _open_new(p), lambda p=fpath, r=reader: r(p), repeat=max(3, repeat // 2)
+        )
         target, met = _ratio_target(2, c.ratio.median)
-        report.add(f"open_{fmt}_{BIG}", f"open {fmt.upper()} of {_n(BIG)} atoms", c,
-                   candidate="ops.open_file",
-                   baseline=f"RDKit MolFrom{'PDB' if fmt == 'pdb' else 'Mol'}File", target=target,
-                   met=met, note=_NEW_DOCUMENT)
+        report.add(
+            f"open_{fmt}_{BIG}",
+            f"open {fmt.upper()} of {_n(BIG)} atoms",
+            c,
+            candidate="ops.open_file",
+            baseline=f"RDKit MolFrom{'PDB' if fmt == 'pdb' else 'Mol'}File",
+            target=target,
+            met=met,
+            note=_NEW_DOCUMENT,
+        )
 
 
 # -- 100,000 and 1,000,000 atoms: the array-backed document (issue 23) -----------------------
@@ -275,7 +331,8 @@ def benzene_box(n_mol: int, spacing: float = 7.0) -> str:
     xyz = np.concatenate([carbons, hydrogens], axis=1).reshape(-1, 3)
     els = np.tile(["C"] * 6 + ["H"] * 6, n_mol)
     return f"{len(xyz)}\nbenzene box\n" + "".join(
-        f"{e} {x:.6f} {y:.6f} {z:.6f}\n" for e, (x, y, z) in zip(els, xyz, strict=True))
+        f"{e} {x:.6f} {y:.6f} {z:.6f}\n" for e, (x, y, z) in zip(els, xyz, strict=True)
+    )
 
 
 def protein_pdb(n_atoms: int) -> str:
@@ -291,8 +348,11 @@ def protein_pdb(n_atoms: int) -> str:
     params.useRandomCoords = True
     if AllChem.EmbedMolecule(mol, params) != 0:
         raise RuntimeError("RDKit could not embed the bench peptide")
-    block = [x for x in Chem.MolToPDBBlock(mol, flavor=2).splitlines()
-             if x.startswith(("ATOM", "HETATM"))]
+    block = [
+        x
+        for x in Chem.MolToPDBBlock(mol, flavor=2).splitlines()
+        if x.startswith(("ATOM", "HETATM"))
+    ]
     xyz = np.array([[float(x[30:38]), float(x[38:46]), float(x[46:54])] for x in block])
     span = xyz.max(0) - xyz.min(0) + 4.0
     copies = max(1, min(n_atoms, 99_999) // len(block))
@@ -303,8 +363,10 @@ def protein_pdb(n_atoms: int) -> str:
         shift = np.array([c % side, (c // side) % side, c // side // side]) * span - xyz.min(0)
         for line, (x, y, z) in zip(block, (xyz + shift).tolist(), strict=True):
             serial += 1
-            out.append(f"{line[:6]}{serial:>5}{line[11:21]}{chains[c % len(chains)]}"
-                       f"{line[22:30]}{x:8.3f}{y:8.3f}{z:8.3f}{line[54:]}")
+            out.append(
+                f"{line[:6]}{serial:>5}{line[11:21]}{chains[c % len(chains)]}"
+                f"{line[22:30]}{x:8.3f}{y:8.3f}{z:8.3f}{line[54:]}"
+            )
         out.append("TER")
     out.append("END")
     return "\n".join(out) + "\n"
@@ -346,10 +408,18 @@ def _export_call(doc: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
     server = Server(state)
 
     def call(args: dict[str, Any]) -> dict[str, Any]:
-        res = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                             "params": {"name": "export_document",
-                                        "arguments": {"documentId": doc.id, **args},
-                                        "_meta": META}})
+        res = server.handle(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {
+                    "name": "export_document",
+                    "arguments": {"documentId": doc.id, **args},
+                    "_meta": META,
+                },
+            }
+        )
         return json.loads(json.dumps(res))["result"]["structuredContent"]
 
     return call
@@ -384,76 +454,135 @@ def large_rows(report: Report, tmp: Path, repeat: int) -> None:
 
     c = compare(lambda: _open_new(paths[big]), lambda: rdkit_connect(paths[big]), repeat=few)
     target, met = _ratio_target(2, c.ratio.median)
-    report.add(f"open_xyz_{big}", f"open XYZ water box of {_n(big)} atoms (read + bonds)", c,
-               candidate="ops.open_file (columns, check, undo step)",
-               baseline="RDKit MolFromXYZBlock + DetermineConnectivity", target=target,
-               met=met, note="water needs no bond orders (every atom saturated); "
-               + _NEW_DOCUMENT)
-    c = compare(lambda: _open_new(paths[huge]),
-                lambda: Chem.MolFromXYZBlock(paths[huge].read_text()), repeat=2, warmup=0)
-    report.add(f"open_xyz_{huge}", f"open XYZ water box of {_n(huge)} atoms", c,
-               candidate="ops.open_file (read, bonds, check, undo step)",
-               baseline="RDKit MolFromXYZBlock (reading only)",
-               note="the baseline does less: RDKit's DetermineConnectivity on a million atoms "
-               "takes minutes (217 s measured once on this machine), so only its reading is "
-               "timed")
+    report.add(
+        f"open_xyz_{big}",
+        f"open XYZ water box of {_n(big)} atoms (read + bonds)",
+        c,
+        candidate="ops.open_file (columns, check, undo step)",
+        baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
+        target=target,
+        met=met,
+        note="water needs no bond orders (every atom saturated); " + _NEW_DOCUMENT,
+    )
+    c = compare(
+        lambda: _open_new(paths[huge]),
+        lambda: Chem.MolFromXYZBlock(paths[huge].read_text()),
+        repeat=2,
+        warmup=0,
+    )
+    report.add(
+        f"open_xyz_{huge}",
+        f"open XYZ water box of {_n(huge)} atoms",
+        c,
+        candidate="ops.open_file (read, bonds, check, undo step)",
+        baseline="RDKit MolFromXYZBlock (reading only)",
+        note="the baseline does less: RDKit's DetermineConnectivity on a million atoms "
+        "takes minutes (217 s measured once on this machine), so only its reading is "
+        "timed",
+    )
     for mols, floor, label, what in (
-            (834, lambda p: _rdkit_bonds(p), "RDKit MolFromXYZBlock + DetermineBonds "
-             "(connectivity and orders)", ""),
-            (8_334, rdkit_connect, "RDKit MolFromXYZBlock + DetermineConnectivity",
-             "the baseline does less: RDKit's own orders (DetermineBonds) for the whole box "
-             "take minutes at this size, so its connectivity alone is the floor; MolForma "
-             "also perceives every ring's orders")):
+        (
+            834,
+            lambda p: _rdkit_bonds(p),
+            "RDKit MolFromXYZBlock + DetermineBonds (connectivity and orders)",
+            "",
+        ),
+        (
+            8_334,
+            rdkit_connect,
+            "RDKit MolFromXYZBlock + DetermineConnectivity",
+            "the baseline does less: RDKit's own orders (DetermineBonds) for the whole box "
+            "take minutes at this size, so its connectivity alone is the floor; MolForma "
+            "also perceives every ring's orders",
+        ),
+    ):
         path = tmp / f"benzene{mols}.xyz"
         path.write_text(benzene_box(mols))
         n = 12 * mols
         c = compare(lambda p=path: _open_new(p), lambda p=path, f=floor: f(p), repeat=few)
         target, met = _ratio_target(2, c.ratio.median)
-        report.add(f"open_xyz_benzene_{n}", f"open XYZ benzene box of {_n(n)} atoms (bonds "
-                   "and aromatic orders)", c, candidate="ops.open_file (orders per fragment)",
-                   baseline=label, target=target, met=met,
-                   note="; ".join(x for x in (what, "every ring opens with three double "
-                                              "bonds (Kekulé)") if x))
+        report.add(
+            f"open_xyz_benzene_{n}",
+            f"open XYZ benzene box of {_n(n)} atoms (bonds and aromatic orders)",
+            c,
+            candidate="ops.open_file (orders per fragment)",
+            baseline=label,
+            target=target,
+            met=met,
+            note="; ".join(
+                x for x in (what, "every ring opens with three double bonds (Kekulé)") if x
+            ),
+        )
     doc = _open_new(paths[big])
     for fmt, reader, name in (
-            ("mol", lambda p: Chem.MolFromMolFile(str(p), removeHs=False), "MolFromMolFile"),):
+        ("mol", lambda p: Chem.MolFromMolFile(str(p), removeHs=False), "MolFromMolFile"),
+    ):
         fpath = tmp / f"water{big}.{fmt}"
         fpath.write_text(ops_export(doc, fmt))
         c = compare(lambda p=fpath: _open_new(p), lambda p=fpath, r=reader: r(p), repeat=few)
         target, met = _ratio_target(2, c.ratio.median)
-        report.add(f"open_{fmt}_{big}", f"open MOL (V3000) of {_n(big)} atoms", c,
-                   candidate="ops.open_file", baseline=f"RDKit {name}", target=target, met=met,
-                   note=_NEW_DOCUMENT)
+        report.add(
+            f"open_{fmt}_{big}",
+            f"open MOL (V3000) of {_n(big)} atoms",
+            c,
+            candidate="ops.open_file",
+            baseline=f"RDKit {name}",
+            target=target,
+            met=met,
+            note=_NEW_DOCUMENT,
+        )
     ppath = tmp / "peptides.pdb"
     ppath.write_text(protein_pdb(big))
     natoms = sum(1 for x in ppath.read_text().splitlines() if x.startswith("ATOM"))
-    c = compare(lambda: _open_new(ppath),
-                lambda: Chem.MolFromPDBFile(str(ppath), removeHs=False), repeat=few)
+    c = compare(
+        lambda: _open_new(ppath),
+        lambda: Chem.MolFromPDBFile(str(ppath), removeHs=False),
+        repeat=few,
+    )
     target, met = _ratio_target(2, c.ratio.median)
-    report.add(f"open_pdb_protein_{big}", f"open a protein PDB of {_n(natoms)} atoms (peptide "
-               "chains with hydrogens, no CONECT)", c,
-               candidate="ops.open_file (bonds, orders per chain)",
-               baseline="RDKit MolFromPDBFile (bonds, residue-template orders)", target=target,
-               met=met, note="generated by the bench (copies of an embedded 12-residue "
-               "peptide); under 99,999 atoms, the serial numbers RDKit's reader takes")
+    report.add(
+        f"open_pdb_protein_{big}",
+        f"open a protein PDB of {_n(natoms)} atoms (peptide chains with hydrogens, no CONECT)",
+        c,
+        candidate="ops.open_file (bonds, orders per chain)",
+        baseline="RDKit MolFromPDBFile (bonds, residue-template orders)",
+        target=target,
+        met=met,
+        note="generated by the bench (copies of an embedded 12-residue "
+        "peptide); under 99,999 atoms, the serial numbers RDKit's reader takes",
+    )
     _large_edit_rows(report, doc, _open_new(paths[huge]), repeat)
     _large_page_rows(report, doc, tmp, repeat)
     env = _env(tmp)
     for n in LARGE:
         script = tmp / f"rdkit_convert{n}.py"
         script.write_text(RDKIT_CONVERT if n == big else RDKIT_CONVERT_READ_ONLY)
-        c = compare(lambda p=paths[n]: run_child([*_molforma(), "convert", str(p), "-o",
-                                                  str(tmp / "o.mol")], env=env),
-                    lambda p=paths[n], s=script: run_child([sys.executable, str(s), str(p),
-                                                            str(tmp / "r.mol")], env=env),
-                    repeat=few if n == big else 1, warmup=1 if n == big else 0)
+        c = compare(
+            lambda p=paths[n]: run_child(
+                [*_molforma(), "convert", str(p), "-o", str(tmp / "o.mol")], env=env
+            ),
+            lambda p=paths[n], s=script: run_child(
+                [sys.executable, str(s), str(p), str(tmp / "r.mol")], env=env
+            ),
+            repeat=few if n == big else 1,
+            warmup=1 if n == big else 0,
+        )
         target, met = _ratio_target(2, c.ratio.median) if n == big else ("", None)
-        report.add(f"convert_xyz_mol_{n}", f"molforma convert of {_n(n)} atoms XYZ → MOL, "
-                   "whole process", c, candidate="molforma convert",
-                   baseline="minimal RDKit script (read, bonds, write)" if n == big else
-                   "minimal RDKit script (read, write; no bonds)", target=target, met=met,
-                   note="" if n == big else "the baseline does less: RDKit's connectivity "
-                   "of a million atoms takes minutes, so it only reads and writes")
+        report.add(
+            f"convert_xyz_mol_{n}",
+            f"molforma convert of {_n(n)} atoms XYZ → MOL, whole process",
+            c,
+            candidate="molforma convert",
+            baseline="minimal RDKit script (read, bonds, write)"
+            if n == big
+            else "minimal RDKit script (read, write; no bonds)",
+            target=target,
+            met=met,
+            note=""
+            if n == big
+            else "the baseline does less: RDKit's connectivity "
+            "of a million atoms takes minutes, so it only reads and writes",
+        )
 
 
 RDKIT_CONVERT_READ_ONLY = """import sys
@@ -486,39 +615,58 @@ def _large_edit_rows(report: Report, doc: Any, huge_doc: Any, repeat: int) -> No
     for n, d in ((big, doc), (huge, huge_doc)):
         c = compare(_mover(d), _numpy_translate(d), repeat=repeat)
         target, met = _ratio_target(20, c.ratio.median) if n == big else ("", None)
-        report.add(f"move_all_{n}_vs_numpy", f"move all {_n(n)} atoms (one undo step) vs "
-                   "numpy translating the same coordinates", c,
-                   candidate="ops.move_atoms (checks, new xyz column, undo step, summary)",
-                   baseline="numpy xyz + step", target=target, met=met)
+        report.add(
+            f"move_all_{n}_vs_numpy",
+            f"move all {_n(n)} atoms (one undo step) vs numpy translating the same coordinates",
+            c,
+            candidate="ops.move_atoms (checks, new xyz column, undo step, summary)",
+            baseline="numpy xyz + step",
+            target=target,
+            met=met,
+        )
     tens = _mover(doc)
-    c = compare(_mover(huge_doc), lambda: [tens() for _ in range(huge // big)],
-                repeat=max(3, repeat // 2))
+    c = compare(
+        _mover(huge_doc), lambda: [tens() for _ in range(huge // big)], repeat=max(3, repeat // 2)
+    )
     floor_small, floor_big = _numpy_translate(doc), _numpy_translate(huge_doc)
-    f = compare(floor_big, lambda: [floor_small() for _ in range(huge // big)],
-                repeat=max(3, repeat // 2))
-    report.add("move_growth_large", f"move growth: all {_n(huge)} atoms once vs {_n(big)} "
-               f"atoms {huge // big} times", c, candidate=f"one move of {_n(huge)}",
-               baseline=f"{huge // big} moves of {_n(big)}",
-               target="≤ 1.2 (10× the atoms in ≤ 12× the time)", met=c.ratio.median <= 1.2,
-               note=f"the floor grows too: numpy's own translate of {_n(huge)} atoms takes "
-               f"{f.ratio.median:.2f}× ten of {_n(big)} on this machine (24 MB of "
-               "coordinates leave the caches; see the next row)")
-    report.add("move_growth_numpy", f"numpy translate growth: {_n(huge)} atoms once vs "
-               f"{_n(big)} atoms {huge // big} times (the floor of the row above)", f,
-               candidate=f"numpy xyz + step, {_n(huge)}",
-               baseline=f"{huge // big} × numpy xyz + step, {_n(big)}",
-               note="memory bandwidth, not MolForma: the same growth any code on these "
-               "arrays meets")
+    f = compare(
+        floor_big, lambda: [floor_small() for _ in range(huge // big)], repeat=max(3, repeat // 2)
+    )
+    report.add(
+        "move_growth_large",
+        f"move growth: all {_n(huge)} atoms once vs {_n(big)} atoms {huge // big} times",
+        c,
+        candidate=f"one move of {_n(huge)}",
+        baseline=f"{huge // big} moves of {_n(big)}",
+        target="≤ 1.2 (10× the atoms in ≤ 12× the time)",
+        met=c.ratio.median <= 1.2,
+        note=f"the floor grows too: numpy's own translate of {_n(huge)} atoms takes "
+        f"{f.ratio.median:.2f}× ten of {_n(big)} on this machine (24 MB of "
+        "coordinates leave the caches; see the next row)",
+    )
+    report.add(
+        "move_growth_numpy",
+        f"numpy translate growth: {_n(huge)} atoms once vs "
+        f"{_n(big)} atoms {huge // big} times (the floor of the row above)",
+        f,
+        candidate=f"numpy xyz + step, {_n(huge)}",
+        baseline=f"{huge // big} × numpy xyz + step, {_n(big)}",
+        note="memory bandwidth, not MolForma: the same growth any code on these arrays meets",
+    )
     for n, d in ((big, doc), (huge, huge_doc)):
         coords = d.project["document"]["atoms"].xyz.nbytes
-        kept, floor = compare_bytes(lambda d=d: _retained_move(d), lambda c=coords: c,
-                                    repeat=3)
+        kept, floor = compare_bytes(lambda d=d: _retained_move(d), lambda c=coords: c, repeat=3)
         ratios = [k / f for k, f in zip(kept, floor, strict=True)]
-        report.add_bytes(f"undo_bytes_move_{n}", f"memory one rigid move's undo step keeps, "
-                         f"{_n(n)} atoms", kept, floor,
-                         candidate="ops.move_atoms, retained (tracemalloc)",
-                         baseline="the coordinates' bytes (24 × atoms)",
-                         target="ratio ≤ 2", met=sorted(ratios)[len(ratios) // 2] <= 2)
+        report.add_bytes(
+            f"undo_bytes_move_{n}",
+            f"memory one rigid move's undo step keeps, {_n(n)} atoms",
+            kept,
+            floor,
+            candidate="ops.move_atoms, retained (tracemalloc)",
+            baseline="the coordinates' bytes (24 × atoms)",
+            target="ratio ≤ 2",
+            met=sorted(ratios)[len(ratios) // 2] <= 2,
+        )
 
 
 def _large_page_rows(report: Report, doc: Any, tmp: Path, repeat: int) -> None:
@@ -529,13 +677,18 @@ def _large_page_rows(report: Report, doc: Any, tmp: Path, repeat: int) -> None:
     small_path.write_text(water_box(999))
     small = _open_new(small_path)
     page = {"offset": 300}
-    c = compare(lambda: _get_document(doc)(page), lambda: _get_document(small)(page),
-                repeat=repeat)
-    report.add(f"get_document_page_{big}_vs_1000", f"get_document page (offset 300, default "
-               f"size) at {_n(big)} atoms vs the same page at 999 atoms", c,
-               candidate=f"{_n(big)} atoms", baseline="999 atoms",
-               target="O(page): ratio ≤ 3", met=c.ratio.median <= 3,
-               note="each call through the server's dispatch and JSON, as a client gets it")
+    c = compare(lambda: _get_document(doc)(page), lambda: _get_document(small)(page), repeat=repeat)
+    report.add(
+        f"get_document_page_{big}_vs_1000",
+        f"get_document page (offset 300, default "
+        f"size) at {_n(big)} atoms vs the same page at 999 atoms",
+        c,
+        candidate=f"{_n(big)} atoms",
+        baseline="999 atoms",
+        target="O(page): ratio ≤ 3",
+        met=c.ratio.median <= 3,
+        note="each call through the server's dispatch and JSON, as a client gets it",
+    )
     call = _export_call(doc)
 
     def paged() -> int:
@@ -553,12 +706,17 @@ def _large_page_rows(report: Report, doc: Any, tmp: Path, repeat: int) -> None:
 
     pages = paged()
     c = compare(paged, whole, repeat=max(3, repeat // 2))
-    report.add(f"export_paging_{big}", f"export XYZ of {_n(big)} atoms: every page "
-               f"({pages} calls) vs one call", c, candidate=f"{pages} export_document pages",
-               baseline="one export_document call with the whole text",
-               target="ratio ≤ 3", met=c.ratio.median <= 3,
-               note="the text of a stored project is written once and paged from then on; "
-               "each side starts with no text kept")
+    report.add(
+        f"export_paging_{big}",
+        f"export XYZ of {_n(big)} atoms: every page ({pages} calls) vs one call",
+        c,
+        candidate=f"{pages} export_document pages",
+        baseline="one export_document call with the whole text",
+        target="ratio ≤ 3",
+        met=c.ratio.median <= 3,
+        note="the text of a stored project is written once and paged from then on; "
+        "each side starts with no text kept",
+    )
 
 
 # -- processes -----------------------------------------------------------------------------
@@ -572,8 +730,12 @@ def _molforma() -> list[str]:
 def _env(tmp: Path) -> dict[str, str]:
     cfg = tmp / "config"
     cfg.mkdir(exist_ok=True)
-    env = dict(os.environ, MOLFORMA_CONFIG_DIR=str(cfg), MOLFORMA_LANGUAGE="en",
-               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(
+        os.environ,
+        MOLFORMA_CONFIG_DIR=str(cfg),
+        MOLFORMA_LANGUAGE="en",
+        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    )
     # An installed MolForma, like RDKit in site-packages, starts from its bytecode cache;
     # without one every start would compile MolForma's modules again.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -593,26 +755,40 @@ def process_rows(report: Report, tmp: Path, repeat: int, *, convert_only: bool =
     env = _env(tmp)
     script = tmp / "rdkit_convert.py"
     script.write_text(RDKIT_CONVERT)
-    c = compare(lambda: run_child([*_molforma(), "convert", str(src), "-o", str(tmp / "o.mol")],
-                                  env=env),
-                lambda: run_child([sys.executable, str(script), str(src), str(tmp / "r.mol")],
-                                  env=env), repeat=repeat)
+    c = compare(
+        lambda: run_child([*_molforma(), "convert", str(src), "-o", str(tmp / "o.mol")], env=env),
+        lambda: run_child([sys.executable, str(script), str(src), str(tmp / "r.mol")], env=env),
+        repeat=repeat,
+    )
     target, met = _ratio_target(2, c.ratio.median)
-    report.add(f"convert_xyz_mol_{BIG}", f"molforma convert of {_n(BIG)} atoms XYZ → MOL, "
-               "whole process", c, candidate="molforma convert",
-               baseline="minimal RDKit script (read, bonds, write)", target=target, met=met,
-               note="peak RSS sampled from /proc while each process runs")
+    report.add(
+        f"convert_xyz_mol_{BIG}",
+        f"molforma convert of {_n(BIG)} atoms XYZ → MOL, whole process",
+        c,
+        candidate="molforma convert",
+        baseline="minimal RDKit script (read, bonds, write)",
+        target=target,
+        met=met,
+        note="peak RSS sampled from /proc while each process runs",
+    )
 
 
 def _open_process_row(report: Report, src: Path, repeat: int) -> None:
     env = _env(src.parent)
-    c = compare(lambda: python_child(OPEN_OURS.format(path=str(src)), env=env),
-                lambda: python_child(OPEN_RDKIT.format(path=str(src)), env=env), repeat=repeat)
-    report.add(f"open_xyz_{BIG}_process", f"open XYZ of {_n(BIG)} atoms, whole child process "
-               "with peak memory", c, candidate="ops.open_file into a Document",
-               baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
-               note="times include python start and imports; the 2× target is for the open "
-               "itself (row above)")
+    c = compare(
+        lambda: python_child(OPEN_OURS.format(path=str(src)), env=env),
+        lambda: python_child(OPEN_RDKIT.format(path=str(src)), env=env),
+        repeat=repeat,
+    )
+    report.add(
+        f"open_xyz_{BIG}_process",
+        f"open XYZ of {_n(BIG)} atoms, whole child process with peak memory",
+        c,
+        candidate="ops.open_file into a Document",
+        baseline="RDKit MolFromXYZBlock + DetermineConnectivity",
+        note="times include python start and imports; the 2× target is for the open "
+        "itself (row above)",
+    )
 
 
 def _start_env(tmp: Path, compiled: bool) -> dict[str, str]:
@@ -635,14 +811,23 @@ def _first_answers(env: dict[str, str], second: str, discover: list[float]) -> S
     """Start ``molforma --mcp``, ask ``server/discover`` then ``second`` (``list_documents``
     or ``tools/list``); the time to the second answer, the first one's added to ``discover``."""
     t0 = time.perf_counter()
-    p = subprocess.Popen([*_molforma(), "--mcp"], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    p = subprocess.Popen(
+        [*_molforma(), "--mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     assert p.stdin is not None and p.stdout is not None
 
     def ask(rid: int, method: str, params: dict[str, Any]) -> None:
         assert p.stdin is not None and p.stdout is not None
-        p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
-                                  "params": {**params, "_meta": META}}).encode() + b"\n")
+        p.stdin.write(
+            json.dumps(
+                {"jsonrpc": "2.0", "id": rid, "method": method, "params": {**params, "_meta": META}}
+            ).encode()
+            + b"\n"
+        )
         p.stdin.flush()
         while True:
             line = p.stdout.readline()
@@ -675,35 +860,57 @@ def start_rows(report: Report, tmp: Path, repeat: int) -> None:
     bytecode. The rows without any bytecode show what a copy nobody set up pays at its
     first start; they carry no target.
     """
-    for compiled, suffix, how in ((True, "", "bytecode cached, as installed"),
-                                  (False, "_source", "every module compiled from source")):
+    for compiled, suffix, how in (
+        (True, "", "bytecode cached, as installed"),
+        (False, "_source", "every module compiled from source"),
+    ):
         env = _start_env(tmp, compiled)
         floor = lambda e=env: python_child("pass", env=e)  # noqa: E731
-        uncached = [] if compiled else ["no bytecode anywhere (set-up compiles it): the first "
-                                        "start of a copy never set up"]
+        uncached = (
+            []
+            if compiled
+            else [
+                "no bytecode anywhere (set-up compiles it): the first start of a copy never set up"
+            ]
+        )
 
         def goal(limit: str, ok: bool, c: bool = compiled) -> dict[str, Any]:
             return {"target": limit, "met": ok} if c else {}
 
         discover: list[float] = []
-        c = compare(lambda e=env, d=discover: _first_answers(e, "list_documents", d), floor,
-                    repeat=repeat)
-        report.add(f"start_first_tool{suffix}", "start of molforma --mcp → first tool result "
-                   f"(list_documents), {how}", c, candidate="molforma --mcp",
-                   baseline="bare python -c pass",
-                   note="; ".join(["the baseline is the floor: an interpreter starting and "
-                                   "exiting", *uncached]),
-                   **goal("≤ 150 ms", c.candidate.time.median <= 0.150))
+        c = compare(
+            lambda e=env, d=discover: _first_answers(e, "list_documents", d), floor, repeat=repeat
+        )
+        report.add(
+            f"start_first_tool{suffix}",
+            f"start of molforma --mcp → first tool result (list_documents), {how}",
+            c,
+            candidate="molforma --mcp",
+            baseline="bare python -c pass",
+            note="; ".join(
+                ["the baseline is the floor: an interpreter starting and exiting", *uncached]
+            ),
+            **goal("≤ 150 ms", c.candidate.time.median <= 0.150),
+        )
         side = Side(seconds=discover[-repeat:])
-        report.add_single(f"start_discover{suffix}", "start of molforma --mcp → first "
-                          f"server/discover answer, {how}", side,
-                          label="molforma --mcp (same processes)", note="; ".join(uncached),
-                          **goal("< 100 ms", side.time.median < 0.100))
+        report.add_single(
+            f"start_discover{suffix}",
+            f"start of molforma --mcp → first server/discover answer, {how}",
+            side,
+            label="molforma --mcp (same processes)",
+            note="; ".join(uncached),
+            **goal("< 100 ms", side.time.median < 0.100),
+        )
         c = compare(lambda e=env: _first_answers(e, "tools/list", []), floor, repeat=repeat)
-        report.add(f"start_tools_list{suffix}", "start of molforma --mcp → server/discover, "
-                   f"then tools/list answered, {how}", c, candidate="molforma --mcp",
-                   baseline="bare python -c pass", note="; ".join(uncached),
-                   **goal("≤ 150 ms", c.candidate.time.median <= 0.150))
+        report.add(
+            f"start_tools_list{suffix}",
+            f"start of molforma --mcp → server/discover, then tools/list answered, {how}",
+            c,
+            candidate="molforma --mcp",
+            baseline="bare python -c pass",
+            note="; ".join(uncached),
+            **goal("≤ 150 ms", c.candidate.time.median <= 0.150),
+        )
 
 
 def cancel_row(report: Report, tmp: Path, repeat: int) -> None:
@@ -715,9 +922,14 @@ def cancel_row(report: Report, tmp: Path, repeat: int) -> None:
     root.mkdir()
     build(root, 600)
     side = measure(lambda: cancel_latency(root), repeat=repeat)
-    report.add_single("history_cancel", "history scan of 600 folders: cancel() to stopped",
-                      side, label="HistoryScanner cancel", target="< 1 ms every time (max)",
-                      met=side.time.max < 0.001)
+    report.add_single(
+        "history_cancel",
+        "history scan of 600 folders: cancel() to stopped",
+        side,
+        label="HistoryScanner cancel",
+        target="< 1 ms every time (max)",
+        met=side.time.max < 0.001,
+    )
 
 
 # -- window first frame ----------------------------------------------------------------------
@@ -726,8 +938,9 @@ def cancel_row(report: Report, tmp: Path, repeat: int) -> None:
 def _capture() -> np.ndarray | None:
     """The X screen as raw bytes (xwd), or None when it cannot be captured."""
     try:
-        raw = subprocess.run(["xwd", "-root", "-silent"], capture_output=True, check=True,
-                             timeout=10).stdout
+        raw = subprocess.run(
+            ["xwd", "-root", "-silent"], capture_output=True, check=True, timeout=10
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return None
     return np.frombuffer(raw, dtype=np.uint8) if raw else None
@@ -764,8 +977,9 @@ def first_frame(argv: list[str], env: dict[str, str], timeout: float = 120.0) ->
         return _watch(argv, env, timeout, empty, err)
 
 
-def _watch(argv: list[str], env: dict[str, str], timeout: float, empty: np.ndarray,
-           err: Any) -> Sample:
+def _watch(
+    argv: list[str], env: dict[str, str], timeout: float, empty: np.ndarray, err: Any
+) -> Sample:
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=err)
     screen, since = empty, 0.0  # the screen as last changed, and the time of that capture
@@ -774,8 +988,10 @@ def _watch(argv: list[str], env: dict[str, str], timeout: float, empty: np.ndarr
             shot = _capture()
             now = time.perf_counter()
             if proc.poll() is not None:
-                raise RuntimeError(f"{Path(argv[0]).name} ended (exit {proc.returncode}) "
-                                   f"before drawing{_last_words(err)}")
+                raise RuntimeError(
+                    f"{Path(argv[0]).name} ended (exit {proc.returncode}) "
+                    f"before drawing{_last_words(err)}"
+                )
             if shot is None:
                 continue
             if _changed(shot, screen) >= _SAME:
@@ -806,12 +1022,15 @@ def _last_words(err: Any) -> str:
 def window_rows(report: Report, tmp: Path, repeat: int) -> None:
     """First complete frame of the window vs Avogadro 2 on the same files."""
     if not os.environ.get("DISPLAY"):
-        report.notes.append("scale_bench: window rows left out: no X display (run under "
-                            "xvfb-run -a -s '-screen 0 1600x1200x24')")
+        report.notes.append(
+            "scale_bench: window rows left out: no X display (run under "
+            "xvfb-run -a -s '-screen 0 1600x1200x24')"
+        )
         return
     if shutil.which("xwd") is None:
-        report.notes.append("scale_bench: window rows left out: xwd missing "
-                            "(apt-get install -y x11-apps)")
+        report.notes.append(
+            "scale_bench: window rows left out: xwd missing (apt-get install -y x11-apps)"
+        )
         return
     avogadro = shutil.which("avogadro2")
     env = _env(tmp)
@@ -825,23 +1044,35 @@ def window_rows(report: Report, tmp: Path, repeat: int) -> None:
         what = f"window start → first complete frame, {_n(n)} atoms (OpenGL, Xvfb)"
         ours = lambda p=path: first_frame([*_molforma(), str(p)], env)  # noqa: E731
         if avogadro is None:
-            report.add_single(f"first_frame_{n}", what, measure(ours, repeat=repeat, warmup=0),
-                              label="MolForma window", target="≤ Avogadro 2's",
-                              note="Avogadro 2 not measured: avogadro2 is missing "
-                              "(apt-get install -y avogadro)")
+            report.add_single(
+                f"first_frame_{n}",
+                what,
+                measure(ours, repeat=repeat, warmup=0),
+                label="MolForma window",
+                target="≤ Avogadro 2's",
+                note="Avogadro 2 not measured: avogadro2 is missing (apt-get install -y avogadro)",
+            )
             continue
         try:
-            c = compare(ours, lambda p=path: first_frame([avogadro, str(p)], env),
-                        repeat=repeat, warmup=1)
+            c = compare(
+                ours, lambda p=path: first_frame([avogadro, str(p)], env), repeat=repeat, warmup=1
+            )
         except RuntimeError as exc:
             # One program failing to draw must not lose the rows measured before it.
             report.notes.append(f"scale_bench: {what}: not measured: {exc}")
             continue
         target, met = _ratio_target(1, c.ratio.median)
-        report.add(f"first_frame_{n}", what, c, candidate="MolForma window",
-                   baseline="Avogadro 2 (Debian)", target=target, met=met,
-                   note="first capture of the screen each program settles on (unchanged for 2 s "
-                   "after it); peak RSS is each program's then")
+        report.add(
+            f"first_frame_{n}",
+            what,
+            c,
+            candidate="MolForma window",
+            baseline="Avogadro 2 (Debian)",
+            target=target,
+            met=met,
+            note="first capture of the screen each program settles on (unchanged for 2 s "
+            "after it); peak RSS is each program's then",
+        )
 
 
 ONLY = ("open", "convert", "start", "cancel", "large")
@@ -850,8 +1081,10 @@ ONLY = ("open", "convert", "start", "cancel", "large")
 def _only(rows: set[str], args: argparse.Namespace) -> int:
     """Some rows only: printed, written to ``--out`` when given, merged into the stored
     results with ``--merge`` (bench/results only then)."""
-    report = Report("scale_bench", "python bench/scale_bench.py " + " ".join(
-        f"--only {r}" for r in sorted(rows)))
+    report = Report(
+        "scale_bench",
+        "python bench/scale_bench.py " + " ".join(f"--only {r}" for r in sorted(rows)),
+    )
     with tempfile.TemporaryDirectory(prefix="molforma-scale-") as d:
         tmp = Path(d)
         if "open" in rows:
@@ -875,37 +1108,61 @@ def main(argv: list[str] | None = None) -> int:
     """Run the bench, print it and write bench/results/scale_bench.json."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7, help="in-process pairs per row")
-    ap.add_argument("--process-repeat", type=int, default=3,
-                    help="pairs of whole processes (open, convert, start-up, cancel)")
+    ap.add_argument(
+        "--process-repeat",
+        type=int,
+        default=3,
+        help="pairs of whole processes (open, convert, start-up, cancel)",
+    )
     ap.add_argument("--window-repeat", type=int, default=3, help="window pairs per size")
     ap.add_argument("--skip-window", action="store_true", help="leave out the window rows")
-    ap.add_argument("--window-only", action="store_true",
-                    help="only the window rows (first frame vs Avogadro 2)")
-    ap.add_argument("--only-start", action="store_true",
-                    help="only the start-up rows of molforma --mcp (with --out, not to "
-                    "overwrite bench/results)")
-    ap.add_argument("--only", choices=ONLY, action="append",
-                    help="measure only these rows while working on them (repeatable); the "
-                    "results are printed, and written only with --out, so the docs' figures "
-                    "stay those of a whole run")
-    ap.add_argument("--merge", action="store_true",
-                    help="with --only: merge the rows measured into the stored results "
-                    "(bench/results, or --out), each row noting when it was measured")
+    ap.add_argument(
+        "--window-only",
+        action="store_true",
+        help="only the window rows (first frame vs Avogadro 2)",
+    )
+    ap.add_argument(
+        "--only-start",
+        action="store_true",
+        help="only the start-up rows of molforma --mcp (with --out, not to "
+        "overwrite bench/results)",
+    )
+    ap.add_argument(
+        "--only",
+        choices=ONLY,
+        action="append",
+        help="measure only these rows while working on them (repeatable); the "
+        "results are printed, and written only with --out, so the docs' figures "
+        "stay those of a whole run",
+    )
+    ap.add_argument(
+        "--merge",
+        action="store_true",
+        help="with --only: merge the rows measured into the stored results "
+        "(bench/results, or --out), each row noting when it was measured",
+    )
     add_output_argument(ap)
     args = ap.parse_args(argv)
     if args.only:
         return _only(set(args.only), args)
-    command = (f"python bench/scale_bench.py --repeat {args.repeat} --process-repeat "
-               f"{args.process_repeat} " + ("--skip-window" if args.skip_window else
-                                            f"--window-repeat {args.window_repeat}"))
+    command = (
+        f"python bench/scale_bench.py --repeat {args.repeat} --process-repeat "
+        f"{args.process_repeat} "
+        + ("--skip-window" if args.skip_window else f"--window-repeat {args.window_repeat}")
+    )
     if args.window_only:
         command = f"python bench/scale_bench.py --window-only --window-repeat {args.window_repeat}"
     import rdkit
 
-    report = Report("scale_bench", command, notes=[
-        f"scale_bench: water boxes of 100 / 1,000 / 10,000 atoms; RDKit {rdkit.__version__}; "
-        "ratio MolForma / baseline (below 1: MolForma faster); window rows run under "
-        "xvfb-run -a -s \"-screen 0 1600x1200x24\" with OpenGL (Mesa llvmpipe)."])
+    report = Report(
+        "scale_bench",
+        command,
+        notes=[
+            f"scale_bench: water boxes of 100 / 1,000 / 10,000 atoms; RDKit {rdkit.__version__}; "
+            "ratio MolForma / baseline (below 1: MolForma faster); window rows run under "
+            'xvfb-run -a -s "-screen 0 1600x1200x24" with OpenGL (Mesa llvmpipe).'
+        ],
+    )
     with tempfile.TemporaryDirectory(prefix="molforma-scale-") as d:
         tmp = Path(d)
         if args.only_start:
@@ -946,9 +1203,12 @@ def _merge_rows(report: Report, out: Path | None) -> None:
     fresh = report.as_dict()
     load = fresh["machine"].get("load_average") or []
     when = f"measured {fresh['date']}" + (f", load {load[0]:.1f}" if load else "")
-    rows = {r["key"]: dict(r, note="; ".join(x for x in (r.get("note"), when + f" ("
-                                                          f"{report.command})") if x))
-            for r in fresh["rows"]}
+    rows = {
+        r["key"]: dict(
+            r, note="; ".join(x for x in (r.get("note"), when + f" ({report.command})") if x)
+        )
+        for r in fresh["rows"]
+    }
     kept = [rows.pop(r["key"], r) for r in doc["rows"]]
     doc["rows"] = kept + list(rows.values())
     doc["notes"] += [n for n in fresh.get("notes", []) if n not in doc["notes"]]
@@ -980,10 +1240,14 @@ def _merge_window_rows(report: Report, out: Path | None) -> None:
     doc["rows"] = [r for r in doc["rows"] if not r["key"].startswith("first_frame_")] + rows
     # a window row measured now replaces the old run's word that it could not be measured
     measured = {r["what"] for r in rows}
-    doc["notes"] = [n for n in doc.get("notes", [])
-                    if not any(n.startswith(f"scale_bench: {w}: not measured") for w in measured)]
-    doc["notes"] += [n for n in fresh.get("notes", []) if n not in doc["notes"]
-                     and "not measured" in n]
+    doc["notes"] = [
+        n
+        for n in doc.get("notes", [])
+        if not any(n.startswith(f"scale_bench: {w}: not measured") for w in measured)
+    ]
+    doc["notes"] += [
+        n for n in fresh.get("notes", []) if n not in doc["notes"] and "not measured" in n
+    ]
     path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"\nwindow rows merged into {path}")
 

@@ -74,11 +74,21 @@ def baseline(cluster: SlurmCluster, folder: Path, input_text: str) -> tuple[floa
         "#!/bin/bash\n"
         f"#SBATCH --chdir={folder}\n#SBATCH --partition=debug\n#SBATCH --ntasks=1\n"
         "#SBATCH --cpus-per-task=1\n#SBATCH -o /dev/null\n#SBATCH -e /dev/null\n"
-        "export OMP_NUM_THREADS=1\nnwchem input.nw > output.out 2> error.err\n")
+        "export OMP_NUM_THREADS=1\nnwchem input.nw > output.out 2> error.err\n"
+    )
     env = {**os.environ, **cluster.env}
     t0 = time.perf_counter()
-    job_id = subprocess.run(["sbatch", "--parsable", str(script)], capture_output=True,
-                            text=True, check=True, env=env).stdout.strip().split(";")[0]
+    job_id = (
+        subprocess.run(
+            ["sbatch", "--parsable", str(script)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
+        )
+        .stdout.strip()
+        .split(";")[0]
+    )
     running = None
     while True:
         state = cluster.job_state(job_id)
@@ -113,8 +123,10 @@ def main(argv: list[str] | None = None) -> int:
             candidate(manager, proj)
             baseline(cluster, base / "warm", text)
             for i in range(args.repeat):
-                pair = [(cand_run, cand_fin, lambda: candidate(manager, proj)),
-                        (base_run, base_fin, lambda i=i: baseline(cluster, base / f"b{i}", text))]
+                pair = [
+                    (cand_run, cand_fin, lambda: candidate(manager, proj)),
+                    (base_run, base_fin, lambda i=i: baseline(cluster, base / f"b{i}", text)),
+                ]
                 if i % 2:
                     pair.reverse()  # neither side always goes first
                 for run_side, fin_side, fn in pair:
@@ -123,17 +135,35 @@ def main(argv: list[str] | None = None) -> int:
                     fin_side.seconds.append(fin)
     finally:
         cluster.stop()
-    report = Report("slurm_bench", f"python bench/slurm_bench.py --repeat {args.repeat}", notes=[
-        "slurm_bench: water SCF/STO-3G, real NWChem, on the single-node test cluster "
-        "(tests/slurm_cluster.py); baseline watcher polls scontrol every 0.1 s."])
+    report = Report(
+        "slurm_bench",
+        f"python bench/slurm_bench.py --repeat {args.repeat}",
+        notes=[
+            "slurm_bench: water SCF/STO-3G, real NWChem, on the single-node test cluster "
+            "(tests/slurm_cluster.py); baseline watcher polls scontrol every 0.1 s."
+        ],
+    )
     to_run = Comparison(cand_run, base_run)
     to_fin = Comparison(cand_fin, base_fin)
-    common = {"candidate": "MolForma (checks, folder, PSI/J, following)",
-              "baseline": "bare sbatch + scontrol watcher", "target": "ratio ≤ 1.5"}
-    report.add("running", "SLURM batch job: submission → running", to_run,
-               met=to_run.ratio.median <= 1.5, **common)
-    report.add("finished", "SLURM batch job: submission → finished", to_fin,
-               met=to_fin.ratio.median <= 1.5, **common)
+    common = {
+        "candidate": "MolForma (checks, folder, PSI/J, following)",
+        "baseline": "bare sbatch + scontrol watcher",
+        "target": "ratio ≤ 1.5",
+    }
+    report.add(
+        "running",
+        "SLURM batch job: submission → running",
+        to_run,
+        met=to_run.ratio.median <= 1.5,
+        **common,
+    )
+    report.add(
+        "finished",
+        "SLURM batch job: submission → finished",
+        to_fin,
+        met=to_fin.ratio.median <= 1.5,
+        **common,
+    )
     report.write(args.out)
     return 0 if max(to_run.ratio.median, to_fin.ratio.median) <= 1.5 else 1
 

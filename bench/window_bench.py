@@ -27,9 +27,11 @@ from typing import Any
 from harness import Report, Sample, add_output_argument, compare
 
 ROOT = Path(__file__).resolve().parents[1]
-META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"}}
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"},
+}
 
 
 class Client:
@@ -39,8 +41,12 @@ class Client:
 
     def call(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
         rid = next(self.ids)
-        msg = {"jsonrpc": "2.0", "id": rid, "method": "tools/call",
-               "params": {"name": name, "arguments": args, "_meta": META}}
+        msg = {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": args, "_meta": META},
+        }
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
         self.proc.stdin.flush()
@@ -59,14 +65,29 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=30)
     add_output_argument(p)
     args = p.parse_args()
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MOLFORMA_RENDERER="painter",
-               MOLFORMA_LANGUAGE="en", PYTHONPATH=str(ROOT))
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        MOLFORMA_RENDERER="painter",
+        MOLFORMA_LANGUAGE="en",
+        PYTHONPATH=str(ROOT),
+    )
     with tempfile.TemporaryDirectory() as cfg:
         env["MOLFORMA_CONFIG_DIR"] = cfg
-        proc = subprocess.Popen([sys.executable, "-m", "molforma", "--mcp-gui",
-                                 str(ROOT / "tests/data/nwchem/water_opt-000.xyz")],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, env=env, cwd=cfg)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "molforma",
+                "--mcp-gui",
+                str(ROOT / "tests/data/nwchem/water_opt-000.xyz"),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            cwd=cfg,
+        )
         c = Client(proc)
         doc = c.call("list_documents", {})["documents"][0]["documentId"]
         state = {"i": 0}
@@ -81,9 +102,15 @@ def main() -> int:
             """Queue-to-done of the record, as the window's runner stamped it."""
             rev = c.call("get_document", {"documentId": doc, "include": []})["revision"]
             state["i"] += 1
-            rec = c.call("ui_set_value", {"documentId": doc, "expectedRevision": rev,
-                                          "target": "processesSpin",
-                                          "value": 1 + state["i"] % 4})
+            rec = c.call(
+                "ui_set_value",
+                {
+                    "documentId": doc,
+                    "expectedRevision": rev,
+                    "target": "processesSpin",
+                    "value": 1 + state["i"] % 4,
+                },
+            )
             while rec["status"] not in ("done", "failed"):
                 rec = c.call("get_ui_command", {"commandId": rec["commandId"]})
             assert rec["status"] == "done", rec
@@ -93,14 +120,30 @@ def main() -> int:
         ui = compare(get_ui, get_document, repeat=args.rounds, warmup=1)
         proc.stdin.close()  # type: ignore[union-attr]
         proc.wait(10)
-    report = Report("window_bench", f"python bench/window_bench.py --rounds {args.rounds}",
-                    notes=["window_bench: --mcp-gui offscreen (painter), idle water window; "
-                           "record times have millisecond resolution."])
-    report.add("trivial_command", "queue-to-done of a trivial ui_set_value (processesSpin)",
-               cmd, candidate="ui_set_value queued → done", baseline="get_document round trip",
-               target="median ≤ 20 ms", met=cmd.candidate.time.median <= 0.020)
-    report.add("get_ui", "get_ui of the whole window (includeHidden)", ui,
-               candidate="get_ui round trip", baseline="get_document round trip")
+    report = Report(
+        "window_bench",
+        f"python bench/window_bench.py --rounds {args.rounds}",
+        notes=[
+            "window_bench: --mcp-gui offscreen (painter), idle water window; "
+            "record times have millisecond resolution."
+        ],
+    )
+    report.add(
+        "trivial_command",
+        "queue-to-done of a trivial ui_set_value (processesSpin)",
+        cmd,
+        candidate="ui_set_value queued → done",
+        baseline="get_document round trip",
+        target="median ≤ 20 ms",
+        met=cmd.candidate.time.median <= 0.020,
+    )
+    report.add(
+        "get_ui",
+        "get_ui of the whole window (includeHidden)",
+        ui,
+        candidate="get_ui round trip",
+        baseline="get_document round trip",
+    )
     report.write(args.out)
     return 0
 

@@ -21,11 +21,19 @@ from molforma.paths import data_dir
 
 RESOURCES = data_dir("resources")
 KINDS: tuple[str, ...] = (
-    "fragments", "ligands", "basis_sets", "functionals", "tasks", "theories", "advanced_keys",
+    "fragments",
+    "ligands",
+    "basis_sets",
+    "functionals",
+    "tasks",
+    "theories",
+    "advanced_keys",
 )
 # Where NWChem's basis library is looked for when a basis is not in the catalogue.
-NWCHEM_LIBRARY_DIRS: tuple[str, ...] = ("/usr/share/nwchem/libraries",
-                                        "/usr/local/share/nwchem/libraries")
+NWCHEM_LIBRARY_DIRS: tuple[str, ...] = (
+    "/usr/share/nwchem/libraries",
+    "/usr/local/share/nwchem/libraries",
+)
 
 register(
     {
@@ -81,9 +89,22 @@ FRAGMENT_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 # The fragments the parts palette lists as ring templates (3- to 8-rings and aromatic
 # rings), placed like every fragment; benzene and pyridine rings are phenyl and pyridyl.
 RING_TEMPLATES: tuple[str, ...] = (
-    "cyclopropyl", "cyclobutyl", "cyclopentyl", "cyclohexyl", "cycloheptyl", "cyclooctyl",
-    "phenyl", "2-pyridyl", "3-pyridyl", "4-pyridyl", "2-furyl", "2-thienyl", "2-pyrrolyl",
-    "1-pyrrolyl", "1-naphthyl", "2-naphthyl",
+    "cyclopropyl",
+    "cyclobutyl",
+    "cyclopentyl",
+    "cyclohexyl",
+    "cycloheptyl",
+    "cyclooctyl",
+    "phenyl",
+    "2-pyridyl",
+    "3-pyridyl",
+    "4-pyridyl",
+    "2-furyl",
+    "2-thienyl",
+    "2-pyrrolyl",
+    "1-pyrrolyl",
+    "1-naphthyl",
+    "2-naphthyl",
 )
 
 
@@ -131,8 +152,12 @@ def get_catalog(kind: str | None = None, *, geometry: bool = False) -> dict[str,
 
 # The settings catalogues whose entries carry a label per language, and the field that
 # keys them: the one table of the words the window, get_catalog and messages use.
-LABELLED: dict[str, str] = {"tasks": "name", "theories": "name", "functionals": "name",
-                            "advanced_keys": "key"}
+LABELLED: dict[str, str] = {
+    "tasks": "name",
+    "theories": "name",
+    "functionals": "name",
+    "advanced_keys": "key",
+}
 
 
 def setting_labels(kind: str, lang: str | None = None) -> dict[str, str]:
@@ -203,8 +228,20 @@ def basis_entry(basis: str) -> dict[str, Any] | None:
 
 # Families outside the catalogue named by their usual prefixes: correlation-consistent
 # (cc-, aug-cc-, d-aug-cc-), Ahlrichs def2/def and Jensen's pc sets are all pure-function sets.
-_SPHERICAL_PREFIXES = ("cc-", "aug-cc-", "d-aug-cc-", "t-aug-cc-", "jun-cc-", "may-cc-",
-                       "def2-", "def-", "pc-", "aug-pc-", "pcseg-", "aug-pcseg-")
+_SPHERICAL_PREFIXES = (
+    "cc-",
+    "aug-cc-",
+    "d-aug-cc-",
+    "t-aug-cc-",
+    "jun-cc-",
+    "may-cc-",
+    "def2-",
+    "def-",
+    "pc-",
+    "aug-pc-",
+    "pcseg-",
+    "aug-pcseg-",
+)
 
 
 def basis_is_spherical(basis: str) -> bool:
@@ -250,8 +287,11 @@ def find_library_entry(name: str, kind: str | None = None) -> tuple[str, dict[st
                 return k[:-1], copy.deepcopy(e)
     low = name.lower()
     for k, entries in tables:
-        hits = [e for e in entries
-                if e["name"].lower() == low or low in (a.lower() for a in e.get("aliases", ()))]
+        hits = [
+            e
+            for e in entries
+            if e["name"].lower() == low or low in (a.lower() for a in e.get("aliases", ()))
+        ]
         if len(hits) == 1:
             return k[:-1], copy.deepcopy(hits[0])
     return None

@@ -40,28 +40,52 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", nargs="?", help="project, structure or NWChem input file to open")
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--mcp", action="store_true",
-                      help="serve MCP on stdin/stdout headless (no window, no display needed)")
-    mode.add_argument("--mcp-gui", action="store_true",
-                      help="open a new window driven by the MCP client on stdin/stdout")
-    mode.add_argument("--install-desktop", action="store_true",
-                      help="add MolForma to this user's application menu with its icon and "
-                           "file types ($XDG_DATA_HOME or ~/.local/share) and make it the "
-                           "default application of those types")
-    mode.add_argument("--uninstall-desktop", action="store_true",
-                      help="remove what --install-desktop wrote")
-    p.add_argument("--mcp-allow-dir", action="append", default=[], metavar="DIR",
-                   help="MCP may read and write only under DIR (repeatable)")
-    p.add_argument("--mcp-allow-execution-settings", action="store_true",
-                   help="MCP may change executable, launcher, environment and extra input")
-    p.add_argument("--screenshot", metavar="OUT.png",
-                   help="render the window to a PNG file and exit")
+    mode.add_argument(
+        "--mcp",
+        action="store_true",
+        help="serve MCP on stdin/stdout headless (no window, no display needed)",
+    )
+    mode.add_argument(
+        "--mcp-gui",
+        action="store_true",
+        help="open a new window driven by the MCP client on stdin/stdout",
+    )
+    mode.add_argument(
+        "--install-desktop",
+        action="store_true",
+        help="add MolForma to this user's application menu with its icon and "
+        "file types ($XDG_DATA_HOME or ~/.local/share) and make it the "
+        "default application of those types",
+    )
+    mode.add_argument(
+        "--uninstall-desktop", action="store_true", help="remove what --install-desktop wrote"
+    )
+    p.add_argument(
+        "--mcp-allow-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="MCP may read and write only under DIR (repeatable)",
+    )
+    p.add_argument(
+        "--mcp-allow-execution-settings",
+        action="store_true",
+        help="MCP may change executable, launcher, environment and extra input",
+    )
+    p.add_argument(
+        "--screenshot", metavar="OUT.png", help="render the window to a PNG file and exit"
+    )
     p.add_argument("--tab", choices=TABS, help="tab to show with --screenshot")
-    p.add_argument("--mcp-config", nargs="?", const="json", metavar="FORMAT",
-                   choices=("claude", "codex", "json"),
-                   help="print the MCP client entry for this program (claude, codex or json "
-                        "'mcpServers'; default json) with its absolute path and the --mcp-gui "
-                        "/ --mcp-allow-dir / --mcp-allow-execution-settings given beside it")
+    p.add_argument(
+        "--mcp-config",
+        nargs="?",
+        const="json",
+        metavar="FORMAT",
+        choices=("claude", "codex", "json"),
+        help="print the MCP client entry for this program (claude, codex or json "
+        "'mcpServers'; default json) with its absolute path and the --mcp-gui "
+        "/ --mcp-allow-dir / --mcp-allow-execution-settings given beside it",
+    )
     p.add_argument("--version", action="version", version=f"molforma {__version__}")
     return p
 
@@ -105,9 +129,18 @@ def _plain_mcp_args(args_in: Sequence[str]) -> SimpleNamespace | None:
             dirs.append(arg.partition("=")[2])
         else:
             return None
-    return SimpleNamespace(file=None, mcp=True, mcp_gui=False, mcp_allow_dir=dirs,
-                           mcp_allow_execution_settings=allow_exec, screenshot=None, tab=None,
-                           mcp_config=None, install_desktop=False, uninstall_desktop=False)
+    return SimpleNamespace(
+        file=None,
+        mcp=True,
+        mcp_gui=False,
+        mcp_allow_dir=dirs,
+        mcp_allow_execution_settings=allow_exec,
+        screenshot=None,
+        tab=None,
+        mcp_config=None,
+        install_desktop=False,
+        uninstall_desktop=False,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,8 +164,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if allow is None:
         return 2
     if args.install_desktop or args.uninstall_desktop:
-        if (args.file or args.screenshot or args.tab or args.mcp_config or args.mcp_allow_dir
-                or args.mcp_allow_execution_settings):
+        if (
+            args.file
+            or args.screenshot
+            or args.tab
+            or args.mcp_config
+            or args.mcp_allow_dir
+            or args.mcp_allow_execution_settings
+        ):
             flag = "--install-desktop" if args.install_desktop else "--uninstall-desktop"
             sys.stderr.write(f"molforma: {flag} takes no file and no other option\n")
             return 2
@@ -141,28 +180,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         return desktop_main("install" if args.install_desktop else "uninstall")
     if args.mcp_config:
         if args.file or args.screenshot:
-            sys.stderr.write("molforma: --mcp-config prints a configuration; it opens no "
-                             "file and renders nothing\n")
+            sys.stderr.write(
+                "molforma: --mcp-config prints a configuration; it opens no "
+                "file and renders nothing\n"
+            )
             return 2
         from molforma.subcommands.mcp_config import print_config
 
-        return print_config(args.mcp_config, gui=args.mcp_gui, allow_dirs=allow,
-                            allow_execution=args.mcp_allow_execution_settings)
+        return print_config(
+            args.mcp_config,
+            gui=args.mcp_gui,
+            allow_dirs=allow,
+            allow_execution=args.mcp_allow_execution_settings,
+        )
     if args.mcp:
         if args.file:
             sys.stderr.write("molforma: --mcp starts with an empty document; FILE is not taken\n")
             return 2
         from molforma.mcp.server import serve_headless
 
-        return serve_headless(allow_dirs=allow,
-                              allow_execution_settings=args.mcp_allow_execution_settings)
+        return serve_headless(
+            allow_dirs=allow, allow_execution_settings=args.mcp_allow_execution_settings
+        )
     if args.tab and not args.screenshot:
         sys.stderr.write("molforma: --tab goes with --screenshot\n")
         return 2
     from molforma.gui.launch import launch_window
 
     return launch_window(
-        file=args.file, mcp=args.mcp_gui, allow_dirs=allow,
+        file=args.file,
+        mcp=args.mcp_gui,
+        allow_dirs=allow,
         allow_execution_settings=args.mcp_allow_execution_settings,
-        screenshot=args.screenshot, tab=args.tab,
+        screenshot=args.screenshot,
+        tab=args.tab,
     )

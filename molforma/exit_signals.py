@@ -73,8 +73,9 @@ def install() -> bool:
         os.close(write_fd)
         return False
     signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
-    threading.Thread(target=_watch, args=(read_fd, frozenset(caught)),
-                     name="exit-signals", daemon=True).start()
+    threading.Thread(
+        target=_watch, args=(read_fd, frozenset(caught)), name="exit-signals", daemon=True
+    ).start()
     _installed = True
     return True
 

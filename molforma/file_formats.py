@@ -70,68 +70,156 @@ class FileFormat:
 
 FORMATS: tuple[FileFormat, ...] = (
     FileFormat(
-        "project", "MolForma project", (".molforma.json", ".json"), "registry:read_project",
-        False, "registry:write_project", 0, QT_TRANSLATE_NOOP("MainWindow", "MolForma project"),
-        "MolForma project", "whole project (one undo step)",
+        "project",
+        "MolForma project",
+        (".molforma.json", ".json"),
+        "registry:read_project",
+        False,
+        "registry:write_project",
+        0,
+        QT_TRANSLATE_NOOP("MainWindow", "MolForma project"),
+        "MolForma project",
+        "whole project (one undo step)",
         "everything, unknown fields of a newer MolForma included",
-        mime="application/json", resource=(
-            "project", "Project JSON", "The confirmed project envelope (*.molforma.json).")),
+        mime="application/json",
+        resource=("project", "Project JSON", "The confirmed project envelope (*.molforma.json)."),
+    ),
     FileFormat(
-        "xyz", "XYZ", (".xyz",), "xyz:read_xyz", True, "xyz:write_xyz", 1,
+        "xyz",
+        "XYZ",
+        (".xyz",),
+        "xyz:read_xyz",
+        True,
+        "xyz:write_xyz",
+        1,
         QT_TRANSLATE_NOOP("MainWindow", "XYZ file"),
-        "XYZ (multi-frame with `--frame`/`frame`, 0-based)", "structure",
+        "XYZ (multi-frame with `--frame`/`frame`, 0-based)",
+        "structure",
         "elements, coordinates, title (bonds perceived again)",
         mime="chemical/x-xyz",
-        resource=("xyz", "XYZ coordinates", "The confirmed structure as XYZ.")),
+        resource=("xyz", "XYZ coordinates", "The confirmed structure as XYZ."),
+    ),
     FileFormat(
-        "mol", "MOL", (".mol", ".mdl"), "mdl:read_mol", False, "mol_write:write_mol", 2,
-        QT_TRANSLATE_NOOP("MainWindow", "MDL Molfile"), "MOL", "structure",
+        "mol",
+        "MOL",
+        (".mol", ".mdl"),
+        "mdl:read_mol",
+        False,
+        "mol_write:write_mol",
+        2,
+        QT_TRANSLATE_NOOP("MainWindow", "MDL Molfile"),
+        "MOL",
+        "structure",
         "bonds, bond orders, charges, isotopes, radicals (also of atoms without bonds), "
         "atom ids (up to 999 atoms), title",
-        mime="chemical/x-mdl-molfile", resource=(
-            "mol", "MOL file", "The confirmed structure as a MOL file (V3000 above 999 atoms).")),
+        mime="chemical/x-mdl-molfile",
+        resource=(
+            "mol",
+            "MOL file",
+            "The confirmed structure as a MOL file (V3000 above 999 atoms).",
+        ),
+    ),
     FileFormat(
-        "sdf", "SDF", (".sdf", ".sd"), "mdl:read_sdf", True, "mdl:write_sdf", 3,
-        QT_TRANSLATE_NOOP("MainWindow", "SD file"), "SDF", "structure",
-        "bonds, bond orders, charges, isotopes, radicals, atom names and ids, title, "
-        "multiplicity",
-        mime="chemical/x-mdl-sdfile", resource=(
-            "sdf", "SDF file",
-            "The confirmed structure as a one-record SDF (atom ids and names as data).")),
+        "sdf",
+        "SDF",
+        (".sdf", ".sd"),
+        "mdl:read_sdf",
+        True,
+        "mdl:write_sdf",
+        3,
+        QT_TRANSLATE_NOOP("MainWindow", "SD file"),
+        "SDF",
+        "structure",
+        "bonds, bond orders, charges, isotopes, radicals, atom names and ids, title, multiplicity",
+        mime="chemical/x-mdl-sdfile",
+        resource=(
+            "sdf",
+            "SDF file",
+            "The confirmed structure as a one-record SDF (atom ids and names as data).",
+        ),
+    ),
     FileFormat(
-        "mol2", "Mol2", (".mol2", ".ml2"), "mol2:read_mol2", True, None, None, None,
-        "Mol2", "structure", "bonds, bond orders, atom names, formal charges from atom types",
-        mime="chemical/x-mol2"),
+        "mol2",
+        "Mol2",
+        (".mol2", ".ml2"),
+        "mol2:read_mol2",
+        True,
+        None,
+        None,
+        None,
+        "Mol2",
+        "structure",
+        "bonds, bond orders, atom names, formal charges from atom types",
+        mime="chemical/x-mol2",
+    ),
     FileFormat(
-        "cml", "CML", (".cml",), "cml:read_cml", True, "cml:write_cml", 6,
-        QT_TRANSLATE_NOOP("MainWindow", "CML file"), "CML", "structure",
+        "cml",
+        "CML",
+        (".cml",),
+        "cml:read_cml",
+        True,
+        "cml:write_cml",
+        6,
+        QT_TRANSLATE_NOOP("MainWindow", "CML file"),
+        "CML",
+        "structure",
         "bonds, bond orders, charges, isotopes, atom names and ids, title",
-        mime="chemical/x-cml"),
+        mime="chemical/x-cml",
+    ),
     FileFormat(
-        "pdb", "PDB", (".pdb", ".ent"), "pdb:read_pdb", True, "pdb:write_pdb", 4,
+        "pdb",
+        "PDB",
+        (".pdb", ".ent"),
+        "pdb:read_pdb",
+        True,
+        "pdb:write_pdb",
+        4,
         QT_TRANSLATE_NOOP("MainWindow", "PDB file"),
-        "PDB (MODEL 1, altloc chosen automatically)", "structure",
+        "PDB (MODEL 1, altloc chosen automatically)",
+        "structure",
         "bonds, bond orders, charges, atom names and ids, title",
         mime="chemical/x-pdb",
-        resource=("pdb", "PDB file", "The confirmed structure as PDB.")),
+        resource=("pdb", "PDB file", "The confirmed structure as PDB."),
+    ),
     FileFormat(
-        "nwchem", "NWChem input", (".nw", ".nwi"), "nwchem_input:read_nwchem", False,
-        "molforma.nwchem.input:render_input", 5, QT_TRANSLATE_NOOP("MainWindow", "NWChem input"),
-        "NWChem input", "structure, charge, multiplicity, common conditions",
+        "nwchem",
+        "NWChem input",
+        (".nw", ".nwi"),
+        "nwchem_input:read_nwchem",
+        False,
+        "molforma.nwchem.input:render_input",
+        5,
+        QT_TRANSLATE_NOOP("MainWindow", "NWChem input"),
+        "NWChem input",
+        "structure, charge, multiplicity, common conditions",
         "elements, coordinates, masses, fixed atoms, title, settings (bonds perceived again)",
-        resource=("nwchem_input", "NWChem input",
-                  "The NWChem input generated from the confirmed project.")),
+        resource=(
+            "nwchem_input",
+            "NWChem input",
+            "The NWChem input generated from the confirmed project.",
+        ),
+    ),
     FileFormat(
-        "gaussian", "Gaussian input", (".gjf", ".com", ".gau"), "gaussian:read_gaussian", False,
-        None, None, None, "Gaussian input", "structure, charge, multiplicity",
+        "gaussian",
+        "Gaussian input",
+        (".gjf", ".com", ".gau"),
+        "gaussian:read_gaussian",
+        False,
+        None,
+        None,
+        None,
+        "Gaussian input",
+        "structure, charge, multiplicity",
         "charge, multiplicity, title, bonds of the connectivity section (else perceived), "
-        "fixed atoms from freeze codes (`-1`)"),
+        "fixed atoms from freeze codes (`-1`)",
+    ),
 )
 
 BY_NAME: dict[str, FileFormat] = {f.name: f for f in FORMATS}
 READABLE: tuple[str, ...] = tuple(f.name for f in FORMATS)
 WRITABLE: tuple[str, ...] = tuple(
-    f.name for f in sorted((f for f in FORMATS if f.writer), key=lambda f: f.write_rank or 0))
+    f.name for f in sorted((f for f in FORMATS if f.writer), key=lambda f: f.write_rank or 0)
+)
 EXTENSIONS: dict[str, str] = {ext: f.name for f in FORMATS for ext in f.extensions}
 LABELS: dict[str, str] = {f.name: f.label for f in FORMATS}
 
@@ -153,8 +241,9 @@ class ResultFile:
 # NWChem outputs and MOLDEN files are also recognised by content; these endings are
 # what the reader looks at in a folder and what the window's file dialogs offer.
 RESULT_FILES: tuple[ResultFile, ...] = (
-    ResultFile("nwchem-output", "NWChem output",
-               (".out", ".nwout", ".nwo", ".log", ".output", ".txt")),
+    ResultFile(
+        "nwchem-output", "NWChem output", (".out", ".nwout", ".nwo", ".log", ".output", ".txt")
+    ),
     ResultFile("molden", "MOLDEN", (".molden", ".mold", ".molf", ".molden.input")),
     ResultFile("xyz", "XYZ", (".xyz",)),
 )
@@ -168,7 +257,10 @@ def resource_views() -> dict[str, tuple[str, str, str, str]]:
     for name in WRITABLE:
         f = BY_NAME[name]
         rname, title, description = f.resource or (
-            f.name, f"{f.label} file", f"The confirmed structure as {f.label}.")
+            f.name,
+            f"{f.label} file",
+            f"The confirmed structure as {f.label}.",
+        )
         views[name] = (rname, title, f.mime, description)
     return views
 
@@ -212,13 +304,21 @@ def result_patterns(names: Iterable[str] = ("nwchem-output", "molden")) -> str:
 
 def readme_table() -> str:
     """The format table of docs/reference/files.md (``scripts/update_readme.py`` writes it)."""
-    lines = ["| format | extensions | read gives | write | what it keeps |", "|---|---|---|---|---|"]
+    lines = [
+        "| format | extensions | read gives | write | what it keeps |",
+        "|---|---|---|---|---|",
+    ]
     for f in FORMATS:
         exts = ", ".join(f"`{e}`" for e in f.extensions)
-        lines.append(f"| {f.readme_name} | {exts} | {f.reads} | "
-                     f"{'yes' if f.writer else '—'} | {f.keeps} |")
-    results = "; ".join(f"{r.label} " + ", ".join(f"`{e}`" for e in r.extensions)
-                        for r in RESULT_FILES)
-    lines += ["", f"Calculation results open in the Results tab: {results} (NWChem outputs "
-                  "and MOLDEN files are recognised by their content too)."]
+        lines.append(
+            f"| {f.readme_name} | {exts} | {f.reads} | {'yes' if f.writer else '—'} | {f.keeps} |"
+        )
+    results = "; ".join(
+        f"{r.label} " + ", ".join(f"`{e}`" for e in r.extensions) for r in RESULT_FILES
+    )
+    lines += [
+        "",
+        f"Calculation results open in the Results tab: {results} (NWChem outputs "
+        "and MOLDEN files are recognised by their content too).",
+    ]
     return "\n".join(lines)

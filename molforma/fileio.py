@@ -45,20 +45,22 @@ _O_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 DIR_FD_SUPPORTED = {os.open, os.mkdir, os.rename, os.unlink, os.stat} <= os.supports_dir_fd
 _DIR_FD = DIR_FD_SUPPORTED
 
-register({
-    "non_finite_number": {
-        "en": "{what} holds a number that is not finite (Infinity or NaN) at {where}; "
-              "JSON files of MolForma hold only finite numbers. Nothing was written.",
-        "ja": "{what}の {where} に有限でない数値（Infinity または NaN）があります。MolFormaの"
-              "JSONファイルには有限の数値しか書きません。何も書き込んでいません。",
-    },
-    "not_regular_file": {
-        "en": "'{path}' is not a regular file (it is a named pipe, a device or a socket); "
-              "MolForma reads only regular files. Nothing was read.",
-        "ja": "「{path}」は通常のファイルではありません（名前付きパイプ、デバイス、ソケットの"
-              "いずれかです）。MolFormaは通常のファイルだけを読みます。何も読んでいません。",
-    },
-})
+register(
+    {
+        "non_finite_number": {
+            "en": "{what} holds a number that is not finite (Infinity or NaN) at {where}; "
+            "JSON files of MolForma hold only finite numbers. Nothing was written.",
+            "ja": "{what}の {where} に有限でない数値（Infinity または NaN）があります。MolFormaの"
+            "JSONファイルには有限の数値しか書きません。何も書き込んでいません。",
+        },
+        "not_regular_file": {
+            "en": "'{path}' is not a regular file (it is a named pipe, a device or a socket); "
+            "MolForma reads only regular files. Nothing was read.",
+            "ja": "「{path}」は通常のファイルではありません（名前付きパイプ、デバイス、ソケットの"
+            "いずれかです）。MolFormaは通常のファイルだけを読みます。何も読んでいません。",
+        },
+    }
+)
 
 
 class FileGuard(Protocol):
@@ -116,8 +118,9 @@ def strict_json_dumps(value: Any, what: str = "The data", **kwargs: Any) -> str:
     try:
         return json.dumps(value, allow_nan=False, **kwargs)
     except ValueError:
-        raise ValidationError("non_finite_number", what=what,
-                              where=_first_non_finite(value) or "?") from None
+        raise ValidationError(
+            "non_finite_number", what=what, where=_first_non_finite(value) or "?"
+        ) from None
 
 
 def _first_non_finite(value: Any) -> str | None:
@@ -171,8 +174,13 @@ def _os_error(shown: str, exc: OSError) -> FileAccessError:
 # -- reading ---------------------------------------------------------------------------------
 
 
-def open_regular(path: str | os.PathLike[str], *, dir_fd: int | None = None,
-                 shown: str | None = None, follow: bool = True) -> BinaryIO:
+def open_regular(
+    path: str | os.PathLike[str],
+    *,
+    dir_fd: int | None = None,
+    shown: str | None = None,
+    follow: bool = True,
+) -> BinaryIO:
     """Open a regular file for binary reading, never blocking on the open.
 
     The open uses ``O_NONBLOCK``, so a named pipe with no writer (or a device) cannot
@@ -216,8 +224,13 @@ def open_regular(path: str | os.PathLike[str], *, dir_fd: int | None = None,
     return fh
 
 
-def open_directory(path: str | os.PathLike[str], *, dir_fd: int | None = None,
-                   shown: str | None = None, follow: bool = True) -> int:
+def open_directory(
+    path: str | os.PathLike[str],
+    *,
+    dir_fd: int | None = None,
+    shown: str | None = None,
+    follow: bool = True,
+) -> int:
     """A descriptor of the folder ``path`` (close it with ``os.close``).
 
     Raises:
@@ -309,8 +322,7 @@ def _default_mode() -> int:
     return 0o666 & ~mask
 
 
-def make_directories(path: Path, shown: str,
-                     verify: Callable[[int], object] | None = None) -> int:
+def make_directories(path: Path, shown: str, verify: Callable[[int], object] | None = None) -> int:
     """A descriptor of folder ``path``, made (with its missing parents) if needed.
 
     ``verify(fd)`` (which raises to refuse) is asked about the nearest existing folder
@@ -346,8 +358,9 @@ def make_directories(path: Path, shown: str,
     return fd
 
 
-def write_atomic_at(dir_fd: int, name: str, data: bytes, shown: str,
-                    folder: Path | None = None) -> None:
+def write_atomic_at(
+    dir_fd: int, name: str, data: bytes, shown: str, folder: Path | None = None
+) -> None:
     """Write ``data`` as ``name`` in the open folder ``dir_fd``, atomically.
 
     The temporary file is made with ``O_EXCL | O_NOFOLLOW`` and renamed over ``name``

@@ -170,7 +170,10 @@ register(
             "en": "Cannot read {format}{where}: {reason}",
             "ja": "{format} を読み込めません{where}: {reason}",
         },
-        "file_error": {"en": "File error: {path}: {reason}", "ja": "ファイルエラー: {path}: {reason}"},
+        "file_error": {
+            "en": "File error: {path}: {reason}",
+            "ja": "ファイルエラー: {path}: {reason}",
+        },
         "protected_setting": {
             "en": "'{setting}' is protected: MCP may not change it. Start MolForma with "
             "--mcp-allow-execution-settings, or change it in the window.",

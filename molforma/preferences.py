@@ -30,16 +30,18 @@ from molforma.i18n import register, render
 PREFERENCES_FORMAT = "molforma-preferences"
 PREFERENCES_VERSION = 1
 
-register({
-    "preferences_refused": {
-        "en": "molforma: the Preferences file '{path}' was refused ({reason}); the default "
-              "settings are used and nothing in that file is trusted. Save the Preferences "
-              "again from the window to replace it.",
-        "ja": "molforma: 環境設定ファイル「{path}」を読み込みませんでした（{reason}）。"
-              "既定の設定を使い、このファイルの内容は一切信頼しません。ウィンドウの環境設定から"
-              "保存し直すと置き換わります。",
-    },
-})
+register(
+    {
+        "preferences_refused": {
+            "en": "molforma: the Preferences file '{path}' was refused ({reason}); the default "
+            "settings are used and nothing in that file is trusted. Save the Preferences "
+            "again from the window to replace it.",
+            "ja": "molforma: 環境設定ファイル「{path}」を読み込みませんでした（{reason}）。"
+            "既定の設定を使い、このファイルの内容は一切信頼しません。ウィンドウの環境設定から"
+            "保存し直すと置き換わります。",
+        },
+    }
+)
 
 
 class ClusterProfile(BaseModel):
@@ -59,18 +61,24 @@ class ClusterProfile(BaseModel):
     name: str = Field(description="What the Execution tab and remote_profile call it.")
     host: str = Field(description="Host alias of the ssh_config (or user@host).")
     ssh_config: str | None = Field(
-        None, description="ssh_config file given to ssh with -F (None: the account's "
-        "~/.ssh/config and /etc/ssh/ssh_config).")
+        None,
+        description="ssh_config file given to ssh with -F (None: the account's "
+        "~/.ssh/config and /etc/ssh/ssh_config).",
+    )
     remote_folder: str = Field(
-        description="Where job folders are made on the cluster (absolute, or ~/...).")
+        description="Where job folders are made on the cluster (absolute, or ~/...)."
+    )
     scheduler: Literal["slurm", "pbs"] = Field(
-        "slurm", description="The cluster's scheduler: slurm (sbatch, squeue, scancel) or "
-        "pbs (PBS/Torque's qsub, qstat, qdel).")
+        "slurm",
+        description="The cluster's scheduler: slurm (sbatch, squeue, scancel) or "
+        "pbs (PBS/Torque's qsub, qstat, qdel).",
+    )
     partition: str | None = Field(None, description="Default partition (None: the cluster's).")
     account: str | None = Field(None, description="Default account.")
     qos: str | None = Field(None, description="Default quality of service.")
     environment_lines: list[str] = Field(
-        default_factory=list, description="Lines run before NWChem (module load nwchem).")
+        default_factory=list, description="Lines run before NWChem (module load nwchem)."
+    )
     nwchem_command: str = Field("nwchem", description="NWChem on the cluster.")
     launcher: str = Field("mpirun", description="MPI launcher on the cluster (2+ ranks).")
 
@@ -103,8 +111,9 @@ def check_profile(profile: ClusterProfile) -> None:
     g.validate_ssh_config_path(profile.ssh_config, name)
     g.validate_remote_folder(profile.remote_folder, name)
     if profile.scheduler not in ("slurm", "pbs"):
-        raise ValidationError("bad_profile_name", value=g.shown(profile.scheduler),
-                              setting="scheduler")
+        raise ValidationError(
+            "bad_profile_name", value=g.shown(profile.scheduler), setting="scheduler"
+        )
     for key in ("partition", "account", "qos"):
         g.validate_slurm_name(key, getattr(profile, key))
     g.validate_remote_environment_lines(profile.environment_lines, name)
@@ -122,16 +131,22 @@ class Preferences(BaseModel):
     launcher: str = Field("mpirun", description="Default MPI launcher command (trusted).")
     environment: dict[str, str] = Field(default_factory=dict, description="Trusted extra env.")
     job_root: str | None = Field(
-        None, description="The job root the person last set in the window: the default job "
-        "root of new projects (None: ~/molforma-jobs).")
+        None,
+        description="The job root the person last set in the window: the default job "
+        "root of new projects (None: ~/molforma-jobs).",
+    )
     scheduler: Literal["local", "slurm"] = Field(
-        "local", description="Default scheduler of new documents (trusted).")
+        "local", description="Default scheduler of new documents (trusted)."
+    )
     account: str | None = Field(None, description="Default SLURM account (trusted).")
     batch_directives: list[str] = Field(
-        default_factory=list, description="Default extra batch options (trusted).")
+        default_factory=list, description="Default extra batch options (trusted)."
+    )
     profiles: list[ClusterProfile] = Field(
-        default_factory=list, description="Remote clusters reached over ssh (the person's; "
-        "MCP may choose one for a job, never edit one).")
+        default_factory=list,
+        description="Remote clusters reached over ssh (the person's; "
+        "MCP may choose one for a job, never edit one).",
+    )
 
     @field_validator("profiles", mode="after")
     @classmethod
@@ -146,8 +161,9 @@ class Preferences(BaseModel):
         """The profile called ``name``, or None."""
         return next((p for p in self.profiles if p.name == name), None)
 
-    @field_validator("executable", "launcher", "environment", "account", "batch_directives",
-                     mode="after")
+    @field_validator(
+        "executable", "launcher", "environment", "account", "batch_directives", mode="after"
+    )
     @classmethod
     def _grammar(cls, value: Any, info: Any) -> Any:
         """The same grammar as the execution settings these become: a trusted value that
@@ -155,11 +171,13 @@ class Preferences(BaseModel):
         from molforma.errors import MolFormaError
         from molforma.nwchem import value_grammar
 
-        check = {"executable": value_grammar.validate_executable,
-                 "launcher": value_grammar.validate_launcher,
-                 "environment": value_grammar.validate_environment,
-                 "account": value_grammar.validate_account,
-                 "batch_directives": value_grammar.validate_batch_directives}[info.field_name]
+        check = {
+            "executable": value_grammar.validate_executable,
+            "launcher": value_grammar.validate_launcher,
+            "environment": value_grammar.validate_environment,
+            "account": value_grammar.validate_account,
+            "batch_directives": value_grammar.validate_batch_directives,
+        }[info.field_name]
         try:
             check(value)
         except MolFormaError as exc:
@@ -240,8 +258,9 @@ def _report(path: Path, reason: str) -> None:
         lang = "ja" if os.environ.get("LANG", "").lower().startswith("ja") else "en"
     # Straight to stderr, not through logging: the window and the tests may have no
     # handler configured, and a refused trust file must never go unreported.
-    sys.stderr.write(render("preferences_refused", {"path": str(path), "reason": reason},
-                            lang) + "\n")
+    sys.stderr.write(
+        render("preferences_refused", {"path": str(path), "reason": reason}, lang) + "\n"
+    )
     sys.stderr.flush()
 
 

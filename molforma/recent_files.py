@@ -39,8 +39,10 @@ def load_recent() -> list[str]:
 
 def _save(paths: list[str]) -> None:
     recent_path().parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(recent_path(), json.dumps({"format": _FORMAT, "version": 1,
-                                                 "paths": paths[:MAX_RECENT]}, indent=1) + "\n")
+    atomic_write_text(
+        recent_path(),
+        json.dumps({"format": _FORMAT, "version": 1, "paths": paths[:MAX_RECENT]}, indent=1) + "\n",
+    )
 
 
 def add_recent(path: str) -> list[str]:

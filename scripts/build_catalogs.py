@@ -50,17 +50,19 @@ FRAGMENTS: list[tuple[str, str, str, str]] = [
     ("carbonyl", "Carbonyl, formyl (–CHO)", "カルボニル基・ホルミル基（–CHO）", "[*]C=O"),
     ("acetyl", "Acetyl (–COCH3)", "アセチル基（–COCH3）", "[*]C(C)=O"),
     ("carboxyl", "Carboxyl (–COOH)", "カルボキシ基（–COOH）", "[*]C(=O)O"),
-    ("methoxycarbonyl", "Methyl ester (–COOCH3)", "メトキシカルボニル基（–COOCH3）",
-     "[*]C(=O)OC"),
+    ("methoxycarbonyl", "Methyl ester (–COOCH3)", "メトキシカルボニル基（–COOCH3）", "[*]C(=O)OC"),
     ("carbamoyl", "Amide, carbamoyl (–CONH2)", "カルバモイル基（–CONH2）", "[*]C(N)=O"),
     ("nitro", "Nitro (–NO2)", "ニトロ基（–NO2）", "[*][N+](=O)[O-]"),
     ("cyano", "Cyano (–C≡N)", "シアノ基（–C≡N）", "[*]C#N"),
-    ("trifluoromethyl", "Trifluoromethyl (–CF3)", "トリフルオロメチル基（–CF3）",
-     "[*]C(F)(F)F"),
+    ("trifluoromethyl", "Trifluoromethyl (–CF3)", "トリフルオロメチル基（–CF3）", "[*]C(F)(F)F"),
     ("thiol", "Thiol, sulfanyl (–SH)", "スルファニル基・チオール（–SH）", "[*]S"),
     ("methylthio", "Methylthio (–SCH3)", "メチルチオ基（–SCH3）", "[*]SC"),
-    ("trimethylsilyl", "Trimethylsilyl (–Si(CH3)3)", "トリメチルシリル基（–Si(CH3)3）",
-     "[*][Si](C)(C)C"),
+    (
+        "trimethylsilyl",
+        "Trimethylsilyl (–Si(CH3)3)",
+        "トリメチルシリル基（–Si(CH3)3）",
+        "[*][Si](C)(C)C",
+    ),
     ("fluoro", "Fluoro (–F)", "フルオロ基（–F）", "[*]F"),
     ("chloro", "Chloro (–Cl)", "クロロ基（–Cl）", "[*]Cl"),
     ("bromo", "Bromo (–Br)", "ブロモ基（–Br）", "[*]Br"),
@@ -78,10 +80,8 @@ FRAGMENTS: list[tuple[str, str, str, str]] = [
     ("2-thienyl", "2-Thienyl (thiophene ring)", "2-チエニル基（チオフェン環）", "[*]c1cccs1"),
     ("2-pyrrolyl", "2-Pyrrolyl (pyrrole ring)", "2-ピロリル基（ピロール環）", "[*]c1ccc[nH]1"),
     ("1-pyrrolyl", "1-Pyrrolyl (N-bound pyrrole)", "1-ピロリル基（N結合ピロール）", "[*]n1cccc1"),
-    ("1-naphthyl", "1-Naphthyl (naphthalene)", "1-ナフチル基（ナフタレン）",
-     "[*]c1cccc2ccccc12"),
-    ("2-naphthyl", "2-Naphthyl (naphthalene)", "2-ナフチル基（ナフタレン）",
-     "[*]c1ccc2ccccc2c1"),
+    ("1-naphthyl", "1-Naphthyl (naphthalene)", "1-ナフチル基（ナフタレン）", "[*]c1cccc2ccccc12"),
+    ("2-naphthyl", "2-Naphthyl (naphthalene)", "2-ナフチル基（ナフタレン）", "[*]c1ccc2ccccc2c1"),
 ]
 
 # name, English label, Japanese label, SMILES, donor atom index, aliases
@@ -94,22 +94,64 @@ LIGANDS: list[tuple[str, str, str, str, int, list[str]]] = [
     ("I-", "Iodido (I⁻)", "ヨージド（I⁻）", "[I-]", 0, ["iodide", "iodido"]),
     ("F-", "Fluorido (F⁻)", "フルオリド（F⁻）", "[F-]", 0, ["fluoride", "fluorido"]),
     ("H-", "Hydrido (H⁻)", "ヒドリド（H⁻）", "[H-]", 0, ["hydride", "hydrido"]),
-    ("CN-", "Cyanido (CN⁻, C-bound)", "シアニド（CN⁻、C配位）", "[C-]#N", 0,
-     ["cyanide", "cyanido"]),
+    (
+        "CN-",
+        "Cyanido (CN⁻, C-bound)",
+        "シアニド（CN⁻、C配位）",
+        "[C-]#N",
+        0,
+        ["cyanide", "cyanido"],
+    ),
     ("OH-", "Hydroxido (OH⁻)", "ヒドロキシド（OH⁻）", "[OH-]", 0, ["hydroxide", "hydroxido"]),
-    ("MeCN", "Acetonitrile (NCCH3)", "アセトニトリル（NCCH3）", "N#CC", 0,
-     ["acetonitrile", "NCMe"]),
-    ("NMe3", "Trimethylamine (NMe3)", "トリメチルアミン（NMe3）", "N(C)(C)C", 0,
-     ["trimethylamine"]),
-    ("PMe3", "Trimethylphosphine (PMe3)", "トリメチルホスフィン（PMe3）", "P(C)(C)C", 0,
-     ["trimethylphosphine"]),
-    ("PPh3", "Triphenylphosphine (PPh3)", "トリフェニルホスフィン（PPh3）",
-     "P(c1ccccc1)(c1ccccc1)c1ccccc1", 0, ["triphenylphosphine"]),
+    (
+        "MeCN",
+        "Acetonitrile (NCCH3)",
+        "アセトニトリル（NCCH3）",
+        "N#CC",
+        0,
+        ["acetonitrile", "NCMe"],
+    ),
+    (
+        "NMe3",
+        "Trimethylamine (NMe3)",
+        "トリメチルアミン（NMe3）",
+        "N(C)(C)C",
+        0,
+        ["trimethylamine"],
+    ),
+    (
+        "PMe3",
+        "Trimethylphosphine (PMe3)",
+        "トリメチルホスフィン（PMe3）",
+        "P(C)(C)C",
+        0,
+        ["trimethylphosphine"],
+    ),
+    (
+        "PPh3",
+        "Triphenylphosphine (PPh3)",
+        "トリフェニルホスフィン（PPh3）",
+        "P(c1ccccc1)(c1ccccc1)c1ccccc1",
+        0,
+        ["triphenylphosphine"],
+    ),
     ("pyridine", "Pyridine (py)", "ピリジン（py）", "n1ccccc1", 0, ["py"]),
-    ("THF", "Tetrahydrofuran (THF)", "テトラヒドロフラン（THF）", "O1CCCC1", 0,
-     ["tetrahydrofuran"]),
-    ("SMe2", "Dimethyl sulfide (SMe2)", "ジメチルスルフィド（SMe2）", "S(C)C", 0,
-     ["dimethylsulfide"]),
+    (
+        "THF",
+        "Tetrahydrofuran (THF)",
+        "テトラヒドロフラン（THF）",
+        "O1CCCC1",
+        0,
+        ["tetrahydrofuran"],
+    ),
+    (
+        "SMe2",
+        "Dimethyl sulfide (SMe2)",
+        "ジメチルスルフィド（SMe2）",
+        "S(C)C",
+        0,
+        ["dimethylsulfide"],
+    ),
 ]
 
 # name as written after `* library`, label, family
@@ -143,8 +185,12 @@ BASIS_SETS: list[tuple[str, str, str]] = [
 SPHERICAL_FAMILIES = ("dunning", "karlsruhe")
 # Basis sets whose heavy elements need an ECP block: basis name -> ECP library name.
 BASIS_ECP: dict[str, str] = {
-    "def2-svp": "def2-ecp", "def2-svpd": "def2-ecp", "def2-tzvp": "def2-ecp",
-    "def2-tzvpp": "def2-ecp", "def2-qzvp": "def2-ecp", "lanl2dz_ecp": "lanl2dz_ecp",
+    "def2-svp": "def2-ecp",
+    "def2-svpd": "def2-ecp",
+    "def2-tzvp": "def2-ecp",
+    "def2-tzvpp": "def2-ecp",
+    "def2-qzvp": "def2-ecp",
+    "lanl2dz_ecp": "lanl2dz_ecp",
 }
 
 # catalogue name, xc line, kind, English label, Japanese label
@@ -156,63 +202,189 @@ BASIS_ECP: dict[str, str] = {
 # (name, xc, extra dft lines, kind, label en, label ja, aliases, first NWChem release)
 _FUNCTIONAL_ROWS: list[tuple[str, str, list[str], str, str, str, list[str], str | None]] = [
     ("b3lyp", "b3lyp", [], "hybrid", "B3LYP (hybrid GGA)", "B3LYP（混成GGA）", [], None),
-    ("b3lyp-d3", "b3lyp", ["disp vdw 3"], "hybrid", "B3LYP-D3 (hybrid GGA + D3 dispersion)",
-     "B3LYP-D3（混成GGA＋D3分散力補正）", ["b3lyp-d3zero", "b3lyp+d3"], None),
-    ("pbe0", "pbe0", [], "hybrid", "PBE0 (hybrid GGA)", "PBE0（混成GGA）",
-     ["pbe1pbe", "pbeh"], None),
-    ("pbe0-d3", "pbe0", ["disp vdw 3"], "hybrid", "PBE0-D3 (hybrid GGA + D3 dispersion)",
-     "PBE0-D3（混成GGA＋D3分散力補正）", ["pbe0+d3"], None),
+    (
+        "b3lyp-d3",
+        "b3lyp",
+        ["disp vdw 3"],
+        "hybrid",
+        "B3LYP-D3 (hybrid GGA + D3 dispersion)",
+        "B3LYP-D3（混成GGA＋D3分散力補正）",
+        ["b3lyp-d3zero", "b3lyp+d3"],
+        None,
+    ),
+    (
+        "pbe0",
+        "pbe0",
+        [],
+        "hybrid",
+        "PBE0 (hybrid GGA)",
+        "PBE0（混成GGA）",
+        ["pbe1pbe", "pbeh"],
+        None,
+    ),
+    (
+        "pbe0-d3",
+        "pbe0",
+        ["disp vdw 3"],
+        "hybrid",
+        "PBE0-D3 (hybrid GGA + D3 dispersion)",
+        "PBE0-D3（混成GGA＋D3分散力補正）",
+        ["pbe0+d3"],
+        None,
+    ),
     ("b3pw91", "b3pw91", [], "hybrid", "B3PW91 (hybrid GGA)", "B3PW91（混成GGA）", [], None),
     ("b3p86", "b3p86", [], "hybrid", "B3P86 (hybrid GGA)", "B3P86（混成GGA）", [], None),
-    ("bhlyp", "bhlyp", [], "hybrid", "BHandHLYP (50% HF exchange)", "BHandHLYP（HF交換50%）",
-     ["bhandhlyp"], None),
+    (
+        "bhlyp",
+        "bhlyp",
+        [],
+        "hybrid",
+        "BHandHLYP (50% HF exchange)",
+        "BHandHLYP（HF交換50%）",
+        ["bhandhlyp"],
+        None,
+    ),
     ("pbe96", "xpbe96 cpbe96", [], "gga", "PBE (GGA)", "PBE（GGA）", ["pbe"], None),
     ("revpbe", "revpbe cpbe96", [], "gga", "revPBE (GGA)", "revPBE（GGA）", [], None),
     ("blyp", "becke88 lyp", [], "gga", "BLYP (GGA)", "BLYP（GGA）", ["b-lyp"], None),
     ("bp86", "becke88 perdew86", [], "gga", "BP86 (GGA)", "BP86（GGA）", ["b-p86", "bp"], None),
-    ("b97-d", "becke97-d", ["disp vdw 2"], "gga", "B97-D (GGA + D2 dispersion)",
-     "B97-D（GGA＋D2分散力補正）", ["b97d", "becke97-d"], None),
+    (
+        "b97-d",
+        "becke97-d",
+        ["disp vdw 2"],
+        "gga",
+        "B97-D (GGA + D2 dispersion)",
+        "B97-D（GGA＋D2分散力補正）",
+        ["b97d", "becke97-d"],
+        None,
+    ),
     ("hcth407", "hcth407", [], "gga", "HCTH/407 (GGA)", "HCTH/407（GGA）", [], None),
     ("svwn5", "slater vwn_5", [], "lda", "SVWN5 (LDA)", "SVWN5（LDA）", ["lda", "svwn"], None),
     ("tpss", "xtpss03 ctpss03", [], "meta-gga", "TPSS (meta-GGA)", "TPSS（メタGGA）", [], None),
-    ("tpssh", "xctpssh", [], "hybrid", "TPSSh (hybrid meta-GGA)", "TPSSh（混成メタGGA）", [],
-     None),
+    ("tpssh", "xctpssh", [], "hybrid", "TPSSh (hybrid meta-GGA)", "TPSSh（混成メタGGA）", [], None),
     ("scan", "scan", [], "meta-gga", "SCAN (meta-GGA)", "SCAN（メタGGA）", [], None),
     ("m06-l", "m06-l", [], "meta-gga", "M06-L (meta-GGA)", "M06-L（メタGGA）", ["m06l"], None),
     ("m06", "m06", [], "hybrid", "M06 (hybrid meta-GGA)", "M06（混成メタGGA）", [], None),
-    ("m06-2x", "m06-2x", [], "hybrid", "M06-2X (hybrid meta-GGA)", "M06-2X（混成メタGGA）",
-     ["m062x"], None),
-    ("m06-2x-d3", "m06-2x", ["disp vdw 3"], "hybrid",
-     "M06-2X-D3 (hybrid meta-GGA + D3 dispersion)", "M06-2X-D3（混成メタGGA＋D3分散力補正）",
-     ["m062x-d3"], None),
-    ("m05-2x", "m05-2x", [], "hybrid", "M05-2X (hybrid meta-GGA)", "M05-2X（混成メタGGA）",
-     ["m052x"], None),
-    ("m11", "m11", [], "range-separated", "M11 (range-separated hybrid meta-GGA)",
-     "M11（長距離補正混成メタGGA）", [], None),
-    ("cam-b3lyp", "xcamb88 1.00 lyp 0.81 vwn_5 0.19 hfexch 1.00",
-     ["cam 0.33 cam_alpha 0.19 cam_beta 0.46"], "range-separated",
-     "CAM-B3LYP (range-separated hybrid)", "CAM-B3LYP（長距離補正混成）",
-     ["camb3lyp", "cam_b3lyp"], None),
-    ("lc-wpbe", "xwpbe 1.00 cpbe96 1.00 hfexch 1.00", ["cam 0.4 cam_alpha 0.0 cam_beta 1.0"],
-     "range-separated", "LC-ωPBE (range-separated hybrid)", "LC-ωPBE（長距離補正混成）",
-     ["lc-ωpbe", "lcwpbe"], None),
-    ("lc-wpbeh", "xwpbe 0.80 cpbe96 1.00 hfexch 1.00", ["cam 0.2 cam_alpha 0.20 cam_beta 0.80"],
-     "range-separated", "LRC-ωPBEh (range-separated hybrid)", "LRC-ωPBEh（長距離補正混成）",
-     ["lrc-wpbeh", "lrc-ωpbeh", "lc-ωpbeh"], None),
-    ("lc-blyp", "xcamb88 1.00 lyp 1.00 hfexch 1.00", ["cam 0.33 cam_alpha 0.0 cam_beta 1.0"],
-     "range-separated", "LC-BLYP (range-separated hybrid)", "LC-BLYP（長距離補正混成）",
-     ["lcblyp"], None),
-    ("cam-pbe0", "xcampbe96 1.00 cpbe96 1.00 hfexch 1.00",
-     ["cam 0.30 cam_alpha 0.25 cam_beta 0.75"], "range-separated",
-     "CAM-PBE0 (range-separated hybrid)", "CAM-PBE0（長距離補正混成）", ["lc-pbe0"], None),
-    ("hse06", "xpbe96 1.00 xcampbe96 -0.25 cpbe96 1.00 srhfexch 0.25",
-     ["cam 0.11 cam_alpha 0.0 cam_beta 1.0"], "range-separated",
-     "HSE06 (screened hybrid)", "HSE06（遮蔽混成）", ["hse"], None),
-    ("wb97x", "wb97x", [], "range-separated", "ωB97X (range-separated hybrid; NWChem 7.2+)",
-     "ωB97X（長距離補正混成、NWChem 7.2 以降）", ["ωb97x"], "7.2.0"),
-    ("wb97x-d3", "wb97x-d3", [], "range-separated",
-     "ωB97X-D3 (range-separated hybrid + D3; NWChem 7.2+)",
-     "ωB97X-D3（長距離補正混成＋D3、NWChem 7.2 以降）", ["ωb97x-d3"], "7.2.0"),
+    (
+        "m06-2x",
+        "m06-2x",
+        [],
+        "hybrid",
+        "M06-2X (hybrid meta-GGA)",
+        "M06-2X（混成メタGGA）",
+        ["m062x"],
+        None,
+    ),
+    (
+        "m06-2x-d3",
+        "m06-2x",
+        ["disp vdw 3"],
+        "hybrid",
+        "M06-2X-D3 (hybrid meta-GGA + D3 dispersion)",
+        "M06-2X-D3（混成メタGGA＋D3分散力補正）",
+        ["m062x-d3"],
+        None,
+    ),
+    (
+        "m05-2x",
+        "m05-2x",
+        [],
+        "hybrid",
+        "M05-2X (hybrid meta-GGA)",
+        "M05-2X（混成メタGGA）",
+        ["m052x"],
+        None,
+    ),
+    (
+        "m11",
+        "m11",
+        [],
+        "range-separated",
+        "M11 (range-separated hybrid meta-GGA)",
+        "M11（長距離補正混成メタGGA）",
+        [],
+        None,
+    ),
+    (
+        "cam-b3lyp",
+        "xcamb88 1.00 lyp 0.81 vwn_5 0.19 hfexch 1.00",
+        ["cam 0.33 cam_alpha 0.19 cam_beta 0.46"],
+        "range-separated",
+        "CAM-B3LYP (range-separated hybrid)",
+        "CAM-B3LYP（長距離補正混成）",
+        ["camb3lyp", "cam_b3lyp"],
+        None,
+    ),
+    (
+        "lc-wpbe",
+        "xwpbe 1.00 cpbe96 1.00 hfexch 1.00",
+        ["cam 0.4 cam_alpha 0.0 cam_beta 1.0"],
+        "range-separated",
+        "LC-ωPBE (range-separated hybrid)",
+        "LC-ωPBE（長距離補正混成）",
+        ["lc-ωpbe", "lcwpbe"],
+        None,
+    ),
+    (
+        "lc-wpbeh",
+        "xwpbe 0.80 cpbe96 1.00 hfexch 1.00",
+        ["cam 0.2 cam_alpha 0.20 cam_beta 0.80"],
+        "range-separated",
+        "LRC-ωPBEh (range-separated hybrid)",
+        "LRC-ωPBEh（長距離補正混成）",
+        ["lrc-wpbeh", "lrc-ωpbeh", "lc-ωpbeh"],
+        None,
+    ),
+    (
+        "lc-blyp",
+        "xcamb88 1.00 lyp 1.00 hfexch 1.00",
+        ["cam 0.33 cam_alpha 0.0 cam_beta 1.0"],
+        "range-separated",
+        "LC-BLYP (range-separated hybrid)",
+        "LC-BLYP（長距離補正混成）",
+        ["lcblyp"],
+        None,
+    ),
+    (
+        "cam-pbe0",
+        "xcampbe96 1.00 cpbe96 1.00 hfexch 1.00",
+        ["cam 0.30 cam_alpha 0.25 cam_beta 0.75"],
+        "range-separated",
+        "CAM-PBE0 (range-separated hybrid)",
+        "CAM-PBE0（長距離補正混成）",
+        ["lc-pbe0"],
+        None,
+    ),
+    (
+        "hse06",
+        "xpbe96 1.00 xcampbe96 -0.25 cpbe96 1.00 srhfexch 0.25",
+        ["cam 0.11 cam_alpha 0.0 cam_beta 1.0"],
+        "range-separated",
+        "HSE06 (screened hybrid)",
+        "HSE06（遮蔽混成）",
+        ["hse"],
+        None,
+    ),
+    (
+        "wb97x",
+        "wb97x",
+        [],
+        "range-separated",
+        "ωB97X (range-separated hybrid; NWChem 7.2+)",
+        "ωB97X（長距離補正混成、NWChem 7.2 以降）",
+        ["ωb97x"],
+        "7.2.0",
+    ),
+    (
+        "wb97x-d3",
+        "wb97x-d3",
+        [],
+        "range-separated",
+        "ωB97X-D3 (range-separated hybrid + D3; NWChem 7.2+)",
+        "ωB97X-D3（長距離補正混成＋D3、NWChem 7.2 以降）",
+        ["ωb97x-d3"],
+        "7.2.0",
+    ),
 ]
 FUNCTIONALS: list[dict[str, Any]] = []
 for _n, _xc, _lines, _kind, _en, _ja, _aliases, _since in _FUNCTIONAL_ROWS:
@@ -230,11 +402,19 @@ TASKS: list[tuple[str, str, str, list[str]]] = [
     ("energy", "Energy (single point)", "エネルギー（一点計算）", ["energy"]),
     ("optimize", "Geometry optimisation", "構造最適化", ["optimize"]),
     ("frequencies", "Frequencies", "振動数計算", ["freq"]),
-    ("optimize+frequencies", "Optimisation + frequencies", "構造最適化＋振動数計算",
-     ["optimize", "freq"]),
+    (
+        "optimize+frequencies",
+        "Optimisation + frequencies",
+        "構造最適化＋振動数計算",
+        ["optimize", "freq"],
+    ),
     ("excited-states", "Excited states (TDDFT / CIS)", "励起状態（TDDFT・CIS）", ["tddft energy"]),
-    ("transition-state", "Transition state (saddle + frequencies)",
-     "遷移状態（鞍点探索＋振動数計算）", ["saddle", "freq"]),
+    (
+        "transition-state",
+        "Transition state (saddle + frequencies)",
+        "遷移状態（鞍点探索＋振動数計算）",
+        ["saddle", "freq"],
+    ),
 ]
 THEORIES: list[tuple[str, str, str]] = [
     ("scf", "SCF (Hartree–Fock)", "SCF（ハートリー・フォック）"),
@@ -245,42 +425,81 @@ THEORIES: list[tuple[str, str, str]] = [
 # key -> (English label, Japanese label, Japanese description)
 ADVANCED_LABELS: dict[str, tuple[str, str, str]] = {
     "memory_mb": ("Memory (MB)", "メモリ（MB）", "NWChemが使う全メモリー（MB）。"),
-    "scratch_dir": ("Scratch directory", "スクラッチディレクトリ",
-                    "scratch_dir 指示（絶対パス）。一時ファイルの置き場所です。"),
-    "permanent_dir": ("Permanent directory", "永続ディレクトリ",
-                      "permanent_dir 指示（絶対パス）。残すファイルの置き場所です。"),
-    "input_movecs": ("Input MO vectors", "初期MOベクトル（入力）",
-                     "初期分子軌道（vectors input）のファイル。"),
-    "output_movecs": ("Output MO vectors", "MOベクトルの出力先",
-                      "分子軌道の出力先（vectors output）。"),
+    "scratch_dir": (
+        "Scratch directory",
+        "スクラッチディレクトリ",
+        "scratch_dir 指示（絶対パス）。一時ファイルの置き場所です。",
+    ),
+    "permanent_dir": (
+        "Permanent directory",
+        "永続ディレクトリ",
+        "permanent_dir 指示（絶対パス）。残すファイルの置き場所です。",
+    ),
+    "input_movecs": (
+        "Input MO vectors",
+        "初期MOベクトル（入力）",
+        "初期分子軌道（vectors input）のファイル。",
+    ),
+    "output_movecs": (
+        "Output MO vectors",
+        "MOベクトルの出力先",
+        "分子軌道の出力先（vectors output）。",
+    ),
     "scf_maxiter": ("SCF max iterations", "SCF最大反復回数", "SCFの反復回数の上限。"),
     "scf_thresh": ("SCF convergence threshold", "SCF収束しきい値", "SCFの収束しきい値。"),
     "dft_iterations": ("DFT max iterations", "DFT最大反復回数", "DFTの反復回数の上限。"),
-    "dft_convergence_energy": ("DFT energy convergence", "DFTエネルギー収束条件",
-                               "DFTのエネルギー収束条件。"),
+    "dft_convergence_energy": (
+        "DFT energy convergence",
+        "DFTエネルギー収束条件",
+        "DFTのエネルギー収束条件。",
+    ),
     "dft_grid": ("DFT grid", "DFT積分グリッド", "DFTの数値積分グリッド。"),
     "dispersion": ("Dispersion correction", "分散力補正", "経験的分散力補正（DFTのみ）。"),
-    "noautosym": ("No automatic symmetry", "対称性を自動で使わない",
-                  "geometry noautosym。対称性を検出しません。未設定なら自動：固定原子がなければ"
-                  "対称性を使い、結果は文書の座標系に戻します。"),
-    "nocenter": ("Keep my frame (no centring)", "座標系を保持（中心移動なし）",
-                 "geometry nocenter noautoz。入力の座標系とデカルト座標をそのまま使います。"
-                 "未設定なら自動：固定原子がなければ内部座標を使います。"),
-    "basis_spherical": ("Spherical basis functions", "球面調和基底関数",
-                        "basis spherical。未設定なら基底関数の定義どおり（cc-pVXZ・def2 は球面、"
-                        "Pople 系はデカルト）。"),
-    "mp2_frozen_core": ("MP2 frozen core", "MP2 で内殻を凍結",
-                        "mp2 の freeze atomic。オフにすると全電子を相関させます。"),
-    "opt_maxiter": ("Optimiser max steps", "最適化の最大ステップ数", "構造最適化のステップ数の上限。"),
-    "freq_animate": ("Write mode animation files", "振動アニメーションファイルを出力",
-                     "freq の animate。モードごとのアニメーションXYZを書き出します。"),
+    "noautosym": (
+        "No automatic symmetry",
+        "対称性を自動で使わない",
+        "geometry noautosym。対称性を検出しません。未設定なら自動：固定原子がなければ"
+        "対称性を使い、結果は文書の座標系に戻します。",
+    ),
+    "nocenter": (
+        "Keep my frame (no centring)",
+        "座標系を保持（中心移動なし）",
+        "geometry nocenter noautoz。入力の座標系とデカルト座標をそのまま使います。"
+        "未設定なら自動：固定原子がなければ内部座標を使います。",
+    ),
+    "basis_spherical": (
+        "Spherical basis functions",
+        "球面調和基底関数",
+        "basis spherical。未設定なら基底関数の定義どおり（cc-pVXZ・def2 は球面、"
+        "Pople 系はデカルト）。",
+    ),
+    "mp2_frozen_core": (
+        "MP2 frozen core",
+        "MP2 で内殻を凍結",
+        "mp2 の freeze atomic。オフにすると全電子を相関させます。",
+    ),
+    "opt_maxiter": (
+        "Optimiser max steps",
+        "最適化の最大ステップ数",
+        "構造最適化のステップ数の上限。",
+    ),
+    "freq_animate": (
+        "Write mode animation files",
+        "振動アニメーションファイルを出力",
+        "freq の animate。モードごとのアニメーションXYZを書き出します。",
+    ),
     "print_level": ("Print level", "出力レベル", "全体の出力レベル。"),
-    "properties": ("Dipole, quadrupole, Mulliken charges", "双極子・四極子・Mulliken電荷",
-                   "property タスクで双極子・四極子モーメントとMulliken電荷を出力します"
-                   "（MP2ではSCFレベル）。"),
-    "molden_file": ("Write a MOLDEN file (orbitals)", "MOLDEN ファイルを出力（分子軌道）",
-                    "分子軌道を MOLDEN ファイル（ジョブフォルダの <接頭辞>.molden）に書き出します。"
-                    "結果タブの分子軌道表示で開けます。"),
+    "properties": (
+        "Dipole, quadrupole, Mulliken charges",
+        "双極子・四極子・Mulliken電荷",
+        "property タスクで双極子・四極子モーメントとMulliken電荷を出力します（MP2ではSCFレベル）。",
+    ),
+    "molden_file": (
+        "Write a MOLDEN file (orbitals)",
+        "MOLDEN ファイルを出力（分子軌道）",
+        "分子軌道を MOLDEN ファイル（ジョブフォルダの <接頭辞>.molden）に書き出します。"
+        "結果タブの分子軌道表示で開けます。",
+    ),
 }
 
 
@@ -318,14 +537,16 @@ def _record(mol: Any, keep: list[int], attach: int, stand_in: int) -> dict[str, 
     for old in keep:
         a = mol.GetAtomWithIdx(old)
         x, y, z = (round(float(c), 4) for c in pos[old] - origin)
-        atoms.append({"element": a.GetSymbol(), "x": x, "y": y, "z": z,
-                      "formalCharge": a.GetFormalCharge()})
+        atoms.append(
+            {"element": a.GetSymbol(), "x": x, "y": y, "z": z, "formalCharge": a.GetFormalCharge()}
+        )
     bonds = []
     for b in mol.GetBonds():
         i, j = b.GetBeginAtomIdx(), b.GetEndAtomIdx()
         if i in new_index and j in new_index:
-            order = {Chem.BondType.SINGLE: 1, Chem.BondType.DOUBLE: 2,
-                     Chem.BondType.TRIPLE: 3}[b.GetBondType()]
+            order = {Chem.BondType.SINGLE: 1, Chem.BondType.DOUBLE: 2, Chem.BondType.TRIPLE: 3}[
+                b.GetBondType()
+            ]
             bonds.append([new_index[i], new_index[j], order])
     dummy = [round(float(c), 4) for c in pos[stand_in] - origin]
     return {"attachment": new_index[attach], "atoms": atoms, "bonds": bonds, "dummy": dummy}
@@ -348,8 +569,7 @@ def build_fragment(smiles: str) -> dict[str, Any]:
     Chem.SanitizeMol(m)
     m = Chem.AddHs(m)
     method = _relax(m)
-    cap_h = {n.GetIdx() for n in m.GetAtomWithIdx(stand_in).GetNeighbors()
-             if n.GetAtomicNum() == 1}
+    cap_h = {n.GetIdx() for n in m.GetAtomWithIdx(stand_in).GetNeighbors() if n.GetAtomicNum() == 1}
     keep = [i for i in range(m.GetNumAtoms()) if i != stand_in and i not in cap_h]
     rec = _record(m, keep, attach, stand_in)
     rec["method"] = method
@@ -391,9 +611,16 @@ def fragments() -> list[dict[str, Any]]:
     out = []
     for name, en, ja, smiles in FRAGMENTS:
         rec = build_fragment(smiles)
-        out.append({"name": name, "label": {"en": en, "ja": ja}, "smiles": smiles,
-                    "formula": _formula(rec["atoms"]),
-                    "attachmentElement": rec["atoms"][rec["attachment"]]["element"], **rec})
+        out.append(
+            {
+                "name": name,
+                "label": {"en": en, "ja": ja},
+                "smiles": smiles,
+                "formula": _formula(rec["atoms"]),
+                "attachmentElement": rec["atoms"][rec["attachment"]]["element"],
+                **rec,
+            }
+        )
     return out
 
 
@@ -403,9 +630,18 @@ def ligands() -> list[dict[str, Any]]:
     for name, en, ja, smiles, donor, aliases in LIGANDS:
         rec = build_ligand(smiles, donor)
         charge = sum(a["formalCharge"] for a in rec["atoms"])
-        out.append({"name": name, "label": {"en": en, "ja": ja}, "smiles": smiles,
-                    "aliases": aliases, "formula": _formula(rec["atoms"]), "charge": charge,
-                    "donorElement": rec["atoms"][rec["attachment"]]["element"], **rec})
+        out.append(
+            {
+                "name": name,
+                "label": {"en": en, "ja": ja},
+                "smiles": smiles,
+                "aliases": aliases,
+                "formula": _formula(rec["atoms"]),
+                "charge": charge,
+                "donorElement": rec["atoms"][rec["attachment"]]["element"],
+                **rec,
+            }
+        )
     return out
 
 
@@ -434,9 +670,13 @@ def basis_sets(library: Path) -> list[dict[str, Any]]:
             label, ja = f"{label} (minimal)", f"{label}（最小基底）"
         # NWChem's library files tag every set SPHERICAL but the basis block decides;
         # Dunning's and Ahlrichs' sets were defined with pure functions, Pople's with 6d.
-        rec: dict[str, Any] = {"name": name, "label": {"en": label, "ja": ja},
-                               "family": family, "elements": elements,
-                               "spherical": family in SPHERICAL_FAMILIES}
+        rec: dict[str, Any] = {
+            "name": name,
+            "label": {"en": label, "ja": ja},
+            "family": family,
+            "elements": elements,
+            "spherical": family in SPHERICAL_FAMILIES,
+        }
         ecp = BASIS_ECP.get(name)
         if ecp is not None:
             text = (library / library_file_name(ecp)).read_text(errors="replace")
@@ -457,8 +697,9 @@ def functionals() -> list[dict[str, Any]]:
 
 def tasks() -> list[dict[str, Any]]:
     """Task records with the NWChem operations they run."""
-    return [{"name": n, "label": {"en": en, "ja": ja}, "operations": ops}
-            for n, en, ja, ops in TASKS]
+    return [
+        {"name": n, "label": {"en": en, "ja": ja}, "operations": ops} for n, en, ja, ops in TASKS
+    ]
 
 
 def theories() -> list[dict[str, Any]]:
@@ -493,13 +734,22 @@ def advanced_keys() -> list[dict[str, Any]]:
             raise KeyError(f"advanced key {key!r} has no label in ADVANCED_LABELS")
         en, ja, desc_ja = ADVANCED_LABELS[key]
         typ, nullable, choices = _type_of(field.annotation)
-        rec: dict[str, Any] = {"key": key, "label": {"en": en, "ja": ja}, "type": typ,
-                               "nullable": nullable, "default": field.default}
+        rec: dict[str, Any] = {
+            "key": key,
+            "label": {"en": en, "ja": ja},
+            "type": typ,
+            "nullable": nullable,
+            "default": field.default,
+        }
         if choices is not None:
             rec["choices"] = choices
         for meta in field.metadata:
-            for attr, name in (("ge", "min"), ("gt", "exclusiveMin"), ("le", "max"),
-                               ("lt", "exclusiveMax")):
+            for attr, name in (
+                ("ge", "min"),
+                ("gt", "exclusiveMin"),
+                ("le", "max"),
+                ("lt", "exclusiveMax"),
+            ):
                 if getattr(meta, attr, None) is not None:
                     rec[name] = getattr(meta, attr)
         rec["path"] = key in ADVANCED_PATH_KEYS
@@ -515,10 +765,13 @@ def _dumps(data: list[dict[str, Any]]) -> str:
         head = {k: v for k, v in entry.items() if k not in ("atoms", "bonds")}
         parts = [json.dumps(head, ensure_ascii=False, separators=(", ", ": "))[:-1]]
         if "atoms" in entry:
-            atoms = ",\n  ".join(json.dumps(a, ensure_ascii=False, separators=(",", ":"))
-                                 for a in entry["atoms"])
-            parts.append(f', "atoms": [\n  {atoms}],\n "bonds": '
-                         + json.dumps(entry["bonds"], separators=(",", ":")))
+            atoms = ",\n  ".join(
+                json.dumps(a, ensure_ascii=False, separators=(",", ":")) for a in entry["atoms"]
+            )
+            parts.append(
+                f', "atoms": [\n  {atoms}],\n "bonds": '
+                + json.dumps(entry["bonds"], separators=(",", ":"))
+            )
         lines.append("".join(parts) + "}")
     return "[\n" + ",\n".join(lines) + "\n]\n"
 
@@ -539,9 +792,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", default=None)
     args = ap.parse_args(argv)
     builders = {
-        "fragments": fragments, "ligands": ligands,
-        "basis_sets": lambda: basis_sets(args.library), "functionals": functionals,
-        "tasks": tasks, "theories": theories, "advanced_keys": advanced_keys,
+        "fragments": fragments,
+        "ligands": ligands,
+        "basis_sets": lambda: basis_sets(args.library),
+        "functionals": functionals,
+        "tasks": tasks,
+        "theories": theories,
+        "advanced_keys": advanced_keys,
     }
     RESOURCES.mkdir(exist_ok=True)
     for name in args.only or builders:

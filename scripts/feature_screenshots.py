@@ -125,9 +125,10 @@ def _measurement(window: Any, source: str) -> None:
     window.open_path(source)
     tab = window.molecule_tab
     ids = [a["id"] for a in window.ctx.document.project["document"]["atoms"]]
-    heavy = [a["id"] for a in window.ctx.document.project["document"]["atoms"]
-             if a["element"] != "H"]
-    tab.keep_measurement(heavy[:3])           # an angle along the heavy-atom chain
+    heavy = [
+        a["id"] for a in window.ctx.document.project["document"]["atoms"] if a["element"] != "H"
+    ]
+    tab.keep_measurement(heavy[:3])  # an angle along the heavy-atom chain
     tab.keep_measurement([heavy[0], ids[-1]])  # a distance to the last hydrogen
     tab.labels_combo.setCurrentIndex(tab.labels_combo.findData("element_index"))
     window.show_tab("molecule")
@@ -189,8 +190,9 @@ def _qm_region(window: Any, source: str) -> None:
     part.extract_region()
     window.show_tab("molecule")
     tab.view.fit()
-    caps = [a["id"] for a in window.ctx.document.project["document"]["atoms"]
-            if a["id"] not in before]
+    caps = [
+        a["id"] for a in window.ctx.document.project["document"]["atoms"] if a["id"] not in before
+    ]
     part.selecting.set_selection(caps)  # the link hydrogens, highlighted
     tab.labels_combo.setCurrentIndex(tab.labels_combo.findData("element_index"))
     side = window.findChild(QScrollArea, "moleculeSideScroll")
@@ -223,11 +225,18 @@ def main(argv: list[str]) -> int:
     window = MainWindow(AppContext.create())
     window.resize(1280, 820)
     window.show()
-    make = {"orbital": _orbital, "measurement": _measurement, "vibration": _vibration,
-            "spin": lambda w, s: _density(w, s, "spin"),
-            "esp": lambda w, s: _density(w, s, "esp"), "drawing": _drawing,
-            "scan": _scan, "scan_setup": _scan_setup, "excited": _excited,
-            "qm_region": _qm_region}[kind]
+    make = {
+        "orbital": _orbital,
+        "measurement": _measurement,
+        "vibration": _vibration,
+        "spin": lambda w, s: _density(w, s, "spin"),
+        "esp": lambda w, s: _density(w, s, "esp"),
+        "drawing": _drawing,
+        "scan": _scan,
+        "scan_setup": _scan_setup,
+        "excited": _excited,
+        "qm_region": _qm_region,
+    }[kind]
     make(window, str(Path(source).resolve()))
     _wait(800)
     ok = window.grab().save(out, "PNG")

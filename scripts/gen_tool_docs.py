@@ -59,7 +59,7 @@ def render() -> str:
     lines += [
         "",
         "¹ With `--mcp-allow-execution-settings` these tools carry "
-        "`_meta[\"anthropic/requiresUserInteraction\"]: true`.",
+        '`_meta["anthropic/requiresUserInteraction"]: true`.',
         "",
         WINDOW_HEADING,
         "",
@@ -76,8 +76,7 @@ def _rows(tools: list[Any]) -> list[str]:
     out = []
     for t in tools:
         desc = t.description.replace("|", "\\|")
-        out.append(f"| `{t.name}` | {t.title} | {_args(t.input_schema())} | {_hints(t)} | "
-                   f"{desc} |")
+        out.append(f"| `{t.name}` | {t.title} | {_args(t.input_schema())} | {_hints(t)} | {desc} |")
     return out
 
 
@@ -110,8 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         current = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
         if current != text:
-            print("docs/tools.md is out of date: run python scripts/gen_tool_docs.py",
-                  file=sys.stderr)
+            print(
+                "docs/tools.md is out of date: run python scripts/gen_tool_docs.py", file=sys.stderr
+            )
             return 1
         return 0
     OUT.parent.mkdir(parents=True, exist_ok=True)

@@ -55,8 +55,9 @@ class Artefact:
 
 def _run(script: str, *args: str) -> int:
     """Run ``scripts/<script>`` with this interpreter; its exit status."""
-    return subprocess.run([sys.executable, str(SCRIPTS / script), *args], cwd=ROOT,
-                          check=False).returncode
+    return subprocess.run(
+        [sys.executable, str(SCRIPTS / script), *args], cwd=ROOT, check=False
+    ).returncode
 
 
 def _checked_script(name: str, writes: str, script: str) -> Artefact:
@@ -72,15 +73,24 @@ def _catalogues_check() -> int:
     sys.path.insert(0, str(SCRIPTS))
     import build_catalogs
 
-    builders = {"functionals": build_catalogs.functionals, "tasks": build_catalogs.tasks,
-                "theories": build_catalogs.theories,
-                "advanced_keys": build_catalogs.advanced_keys}
-    stale = [name for name, build in builders.items()
-             if (ROOT / "resources" / f"{name}.json").read_text(encoding="utf-8")
-             != build_catalogs._dumps(build())]
+    builders = {
+        "functionals": build_catalogs.functionals,
+        "tasks": build_catalogs.tasks,
+        "theories": build_catalogs.theories,
+        "advanced_keys": build_catalogs.advanced_keys,
+    }
+    stale = [
+        name
+        for name, build in builders.items()
+        if (ROOT / "resources" / f"{name}.json").read_text(encoding="utf-8")
+        != build_catalogs._dumps(build())
+    ]
     for name in stale:
-        print(f"resources/{name}.json is out of date: run python scripts/generate.py "
-              "--only catalogues", file=sys.stderr)
+        print(
+            f"resources/{name}.json is out of date: run python scripts/generate.py "
+            "--only catalogues",
+            file=sys.stderr,
+        )
     return 1 if stale else 0
 
 
@@ -99,24 +109,34 @@ def _translations_check() -> int:
             shutil.copy2(ts, work / ts.name)
         update_translations.update_sources(work)
         update_translations.compile_all(work)
-        stale = sorted(p.name for p in work.iterdir()
-                       if not (committed / p.name).is_file()
-                       or (committed / p.name).read_bytes() != p.read_bytes())
+        stale = sorted(
+            p.name
+            for p in work.iterdir()
+            if not (committed / p.name).is_file()
+            or (committed / p.name).read_bytes() != p.read_bytes()
+        )
     for name in stale:
-        print(f"translations/{name} is out of date: run python scripts/generate.py "
-              "--only translations", file=sys.stderr)
+        print(
+            f"translations/{name} is out of date: run python scripts/generate.py "
+            "--only translations",
+            file=sys.stderr,
+        )
     return 1 if stale else 0
 
 
 ARTEFACTS: tuple[Artefact, ...] = (
     _checked_script("tool-index", "molforma/mcp/tool_index.json", "gen_tool_index.py"),
     _checked_script("tool-docs", "docs/tools.md", "gen_tool_docs.py"),
-    _checked_script("docs-tables", "README.md and docs/ generated sections",
-                    "update_readme.py"),
-    Artefact("catalogues", "resources/{" + ",".join(LABEL_CATALOGUES) + "}.json",
-             _catalogues_generate, _catalogues_check),
-    Artefact("translations", "translations/*.ts and *.qm", _translations_generate,
-             _translations_check),
+    _checked_script("docs-tables", "README.md and docs/ generated sections", "update_readme.py"),
+    Artefact(
+        "catalogues",
+        "resources/{" + ",".join(LABEL_CATALOGUES) + "}.json",
+        _catalogues_generate,
+        _catalogues_check,
+    ),
+    Artefact(
+        "translations", "translations/*.ts and *.qm", _translations_generate, _translations_check
+    ),
 )
 BY_NAME = {a.name: a for a in ARTEFACTS}
 
@@ -124,11 +144,19 @@ BY_NAME = {a.name: a for a in ARTEFACTS}
 def main(argv: list[str] | None = None) -> int:
     """Write (or with ``--check`` compare) the artefacts; 1 when any check failed."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true",
-                    help="write nothing; exit 1 when a committed artefact is stale")
+    ap.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 when a committed artefact is stale",
+    )
     ap.add_argument("--list", action="store_true", help="list the artefacts and exit")
-    ap.add_argument("--only", nargs="+", choices=sorted(BY_NAME), metavar="NAME",
-                    help="only these artefacts (default: all)")
+    ap.add_argument(
+        "--only",
+        nargs="+",
+        choices=sorted(BY_NAME),
+        metavar="NAME",
+        help="only these artefacts (default: all)",
+    )
     args = ap.parse_args(argv)
     if args.list:
         for a in ARTEFACTS:

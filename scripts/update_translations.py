@@ -28,38 +28,67 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = ROOT / "translations"
 G1_SOURCES = [
-    "molforma/gui/actions.py", "molforma/gui/app.py", "molforma/gui/context.py",
-    "molforma/gui/dialogs.py", "molforma/gui/launch.py", "molforma/gui/main_window.py",
-    "molforma/gui/workers.py", "molforma/gui/view3d/__init__.py", "molforma/gui/view3d/base.py",
-    "molforma/gui/window_files.py", "molforma/gui/window_panels.py",
-    "molforma/gui/view3d/painter.py", "molforma/gui/view3d/opengl.py",
-    "molforma/gui/view3d/scene.py", "molforma/gui/widgets/molecule_tab.py",
-    "molforma/gui/widgets/molecule_tab_support.py", "molforma/gui/widgets/molecule_texts.py",
-    "molforma/gui/widgets/molecule_geometry.py", "molforma/gui/widgets/molecule_clicks.py",
-    "molforma/gui/widgets/molecule_edits.py", "molforma/gui/widgets/molecule_selection.py",
-    "molforma/gui/widgets/molecule_context_menu.py", "molforma/gui/widgets/molecule_workers.py",
-    "molforma/gui/widgets/coordinate_table.py", "molforma/gui/widgets/property_panel.py",
-    "molforma/gui/widgets/parts_palette.py", "molforma/gui/widgets/structure_choice.py",
-    "molforma/gui/widgets/constraint_editor.py", "molforma/file_formats.py",
-    "molforma/gui/widgets/residue_selection.py", "molforma/gui/widgets/sdf_record_chooser.py",
+    "molforma/gui/actions.py",
+    "molforma/gui/app.py",
+    "molforma/gui/context.py",
+    "molforma/gui/dialogs.py",
+    "molforma/gui/launch.py",
+    "molforma/gui/main_window.py",
+    "molforma/gui/workers.py",
+    "molforma/gui/view3d/__init__.py",
+    "molforma/gui/view3d/base.py",
+    "molforma/gui/window_files.py",
+    "molforma/gui/window_panels.py",
+    "molforma/gui/view3d/painter.py",
+    "molforma/gui/view3d/opengl.py",
+    "molforma/gui/view3d/scene.py",
+    "molforma/gui/widgets/molecule_tab.py",
+    "molforma/gui/widgets/molecule_tab_support.py",
+    "molforma/gui/widgets/molecule_texts.py",
+    "molforma/gui/widgets/molecule_geometry.py",
+    "molforma/gui/widgets/molecule_clicks.py",
+    "molforma/gui/widgets/molecule_edits.py",
+    "molforma/gui/widgets/molecule_selection.py",
+    "molforma/gui/widgets/molecule_context_menu.py",
+    "molforma/gui/widgets/molecule_workers.py",
+    "molforma/gui/widgets/coordinate_table.py",
+    "molforma/gui/widgets/property_panel.py",
+    "molforma/gui/widgets/parts_palette.py",
+    "molforma/gui/widgets/structure_choice.py",
+    "molforma/gui/widgets/constraint_editor.py",
+    "molforma/file_formats.py",
+    "molforma/gui/widgets/residue_selection.py",
+    "molforma/gui/widgets/sdf_record_chooser.py",
 ]
 PANEL_SOURCES = [
-    "molforma/gui/widgets/calculation_panel.py", "molforma/gui/widgets/execution_panel.py",
-    "molforma/gui/widgets/calculation_support.py", "molforma/gui/widgets/calculation_edits.py",
+    "molforma/gui/widgets/calculation_panel.py",
+    "molforma/gui/widgets/execution_panel.py",
+    "molforma/gui/widgets/calculation_support.py",
+    "molforma/gui/widgets/calculation_edits.py",
     "molforma/gui/widgets/calculation_preview.py",
-    "molforma/gui/widgets/execution_settings.py", "molforma/gui/widgets/execution_run.py",
+    "molforma/gui/widgets/execution_settings.py",
+    "molforma/gui/widgets/execution_run.py",
     "molforma/gui/widgets/execution_status.py",
-    "molforma/gui/widgets/history_panel.py", "molforma/gui/widgets/orbital_panel.py",
+    "molforma/gui/widgets/history_panel.py",
+    "molforma/gui/widgets/orbital_panel.py",
     "molforma/gui/widgets/history_actions.py",
-    "molforma/gui/widgets/history_texts.py", "molforma/gui/widgets/orbital_density.py",
-    "molforma/gui/widgets/orbital_export.py", "molforma/gui/widgets/preferences_fields.py",
-    "molforma/gui/widgets/plots.py", "molforma/gui/widgets/preferences_dialog.py",
-    "molforma/gui/widgets/results_panel.py", "molforma/gui/widgets/uvvis_plot.py",
-    "molforma/gui/widgets/results_support.py", "molforma/gui/widgets/results_loading.py",
-    "molforma/gui/widgets/results_summary.py", "molforma/gui/widgets/results_tables.py",
+    "molforma/gui/widgets/history_texts.py",
+    "molforma/gui/widgets/orbital_density.py",
+    "molforma/gui/widgets/orbital_export.py",
+    "molforma/gui/widgets/preferences_fields.py",
+    "molforma/gui/widgets/plots.py",
+    "molforma/gui/widgets/preferences_dialog.py",
+    "molforma/gui/widgets/results_panel.py",
+    "molforma/gui/widgets/uvvis_plot.py",
+    "molforma/gui/widgets/results_support.py",
+    "molforma/gui/widgets/results_loading.py",
+    "molforma/gui/widgets/results_summary.py",
+    "molforma/gui/widgets/results_tables.py",
     "molforma/gui/widgets/results_player.py",
-    "molforma/gui/widgets/panel_workers.py", "molforma/gui/widgets/level_diagram.py",
-    "molforma/gui/widgets/excitations_view.py", "molforma/gui/widgets/scan_view.py",
+    "molforma/gui/widgets/panel_workers.py",
+    "molforma/gui/widgets/level_diagram.py",
+    "molforma/gui/widgets/excitations_view.py",
+    "molforma/gui/widgets/scan_view.py",
 ]
 CATALOGUES = {"molforma": G1_SOURCES, "panels": PANEL_SOURCES}
 LANGUAGES = {"ja": "ja_JP", "en": "en_US"}
@@ -69,7 +98,9 @@ def _tool(name: str) -> str:
     local = Path(sys.executable).parent / name
     found = str(local) if local.exists() else shutil.which(name)
     if not found:
-        raise SystemExit(f"{name} not found: install PySide6-Essentials (it ships the Linguist tools)")
+        raise SystemExit(
+            f"{name} not found: install PySide6-Essentials (it ships the Linguist tools)"
+        )
     return found
 
 
@@ -81,9 +112,22 @@ def update_sources(ts_dir: Path = TRANSLATIONS) -> None:
         files = [str(ROOT / s) for s in sources]
         for lang, locale in LANGUAGES.items():
             plural = ["-pluralonly"] if lang == "en" else []
-            subprocess.run([lupdate, "-silent", "-locations", "none", "-no-obsolete", *plural,
-                            "-target-language", locale, *files,
-                            "-ts", str(ts_dir / f"{name}_{lang}.ts")], check=True)
+            subprocess.run(
+                [
+                    lupdate,
+                    "-silent",
+                    "-locations",
+                    "none",
+                    "-no-obsolete",
+                    *plural,
+                    "-target-language",
+                    locale,
+                    *files,
+                    "-ts",
+                    str(ts_dir / f"{name}_{lang}.ts"),
+                ],
+                check=True,
+            )
 
 
 def compile_all(ts_dir: Path = TRANSLATIONS) -> list[Path]:

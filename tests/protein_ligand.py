@@ -30,8 +30,11 @@ def protein_ligand_mol() -> Any:
         number = info.GetResidueNumber()
         # the charged states of a protein in water: NH3+ and COO- termini, LYS and
         # HIS (doubly protonated) +1, ASP and GLU -1; ARG stays as RDKit builds it
-        charge = {("LYS", "NZ"): 1, ("ASP", "OD2"): -1, ("GLU", "OE2"): -1,
-                  }.get(key, 0)
+        charge = {
+            ("LYS", "NZ"): 1,
+            ("ASP", "OD2"): -1,
+            ("GLU", "OE2"): -1,
+        }.get(key, 0)
         if key[0] == "HIS" and key[1] in ("ND1", "NE2") and atom.GetTotalNumHs() == 0:
             charge = 1  # the ring N without H takes one
         if number == 1 and key[1] == "N":
@@ -52,8 +55,13 @@ def protein_ligand_mol() -> Any:
     lig = Chem.AddHs(Chem.MolFromSmiles("CC(=O)[O-]"))
     AllChem.EmbedMolecule(lig, randomSeed=7)
     for k, atom in enumerate(lig.GetAtoms(), start=1):
-        info = Chem.AtomPDBResidueInfo(f" {atom.GetSymbol()}{k:<2}"[:4], residueName="LIG",
-                                       residueNumber=101, chainId="B", isHeteroAtom=True)
+        info = Chem.AtomPDBResidueInfo(
+            f" {atom.GetSymbol()}{k:<2}"[:4],
+            residueName="LIG",
+            residueNumber=101,
+            chainId="B",
+            isHeteroAtom=True,
+        )
         atom.SetMonomerInfo(info)
     p = pep.GetConformer().GetPositions()
     q = lig.GetConformer().GetPositions()

@@ -126,8 +126,14 @@ class SlurmCluster:
 
     def _spawn(self, name: str, argv: list[str]) -> None:
         log = (self.root / "log" / f"{name}.console").open("wb")
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                start_new_session=True, env={**os.environ, **self.env})
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+            env={**os.environ, **self.env},
+        )
         log.close()
         self._procs.append(proc)
         self.pids[name] = proc.pid
@@ -147,12 +153,18 @@ class SlurmCluster:
     def _start(self, timeout: float) -> None:
         self._write_files()
         munge_dir = self.root / "munge"
-        self._spawn("munged", [
-            _which("munged"), "-F", f"--key-file={munge_dir / 'munge.key'}",
-            f"--socket={self.munge_socket}", f"--pid-file={munge_dir / 'munged.pid'}",
-            f"--log-file={self.root / 'log' / 'munged.log'}",
-            f"--seed-file={munge_dir / 'munge.seed'}",
-        ])
+        self._spawn(
+            "munged",
+            [
+                _which("munged"),
+                "-F",
+                f"--key-file={munge_dir / 'munge.key'}",
+                f"--socket={self.munge_socket}",
+                f"--pid-file={munge_dir / 'munged.pid'}",
+                f"--log-file={self.root / 'log' / 'munged.log'}",
+                f"--seed-file={munge_dir / 'munge.seed'}",
+            ],
+        )
         self._wait(lambda: self.munge_socket.exists(), timeout, "munged")
         self._spawn("slurmctld", [_which("slurmctld"), "-D", "-f", str(self.conf)])
         self._spawn("slurmd", [_which("slurmd"), "-D", "-f", str(self.conf)])
@@ -175,8 +187,14 @@ class SlurmCluster:
     # -- use -------------------------------------------------------------------------------
     def run(self, *argv: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         """Run a SLURM client command against this cluster."""
-        return subprocess.run(list(argv), capture_output=True, text=True, check=check,
-                              env={**os.environ, **self.env}, timeout=30)
+        return subprocess.run(
+            list(argv),
+            capture_output=True,
+            text=True,
+            check=check,
+            env={**os.environ, **self.env},
+            timeout=30,
+        )
 
     def job_state(self, job_id: str) -> str:
         """``JobState`` of a job as ``scontrol show job`` gives it."""
@@ -189,8 +207,10 @@ class SlurmCluster:
     def unreachable_conf(self) -> Path:
         """A configuration like this one whose controller port nobody listens on."""
         text = self.conf.read_text()
-        lines = [f"SlurmctldPort={_free_port()}" if ln.startswith("SlurmctldPort=") else ln
-                 for ln in text.splitlines()]
+        lines = [
+            f"SlurmctldPort={_free_port()}" if ln.startswith("SlurmctldPort=") else ln
+            for ln in text.splitlines()
+        ]
         # Clients give up after MessageTimeout (10 s by default); keep the test short.
         path = self.root / "unreachable.conf"
         path.write_text("\n".join([*lines, "MessageTimeout=1"]) + "\n")
@@ -230,8 +250,9 @@ class SlurmCluster:
 
 def _node_line(host: str) -> str:
     """The node line from ``slurmd -C`` with the CPU count raised for the tests."""
-    out = subprocess.run([_which("slurmd"), "-C"], capture_output=True, text=True,
-                         check=True).stdout.splitlines()[0]
+    out = subprocess.run(
+        [_which("slurmd"), "-C"], capture_output=True, text=True, check=True
+    ).stdout.splitlines()[0]
     fields = [f for f in out.split() if f.split("=", 1)[0] in ("NodeName", "RealMemory")]
     fields += [f"CPUs={NODE_CPUS}", "State=UNKNOWN"]
     return " ".join(fields)

@@ -98,8 +98,12 @@ class SshRig:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def _keygen(self, path: Path) -> None:
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "molforma-rig",
-                        "-f", str(path)], check=True, capture_output=True, timeout=30)
+        subprocess.run(
+            ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "molforma-rig", "-f", str(path)],
+            check=True,
+            capture_output=True,
+            timeout=30,
+        )
 
     def _write_files(self) -> None:
         import pwd
@@ -113,30 +117,34 @@ class SshRig:
         self._keygen(host_key)
         self._keygen(self.client_key)
         self._keygen(client / "stranger_ed25519")
-        (server / "authorized_keys").write_text(
-            (self.client_key.with_suffix(".pub")).read_text())
-        (server / "sshd_config").write_text("\n".join([
-            f"Port {self.port}",
-            "ListenAddress 127.0.0.1",
-            f"HostKey {host_key}",
-            f"PidFile {server / 'sshd.pid'}",
-            f"AuthorizedKeysFile {server / 'authorized_keys'}",
-            "PermitRootLogin prohibit-password",
-            "PubkeyAuthentication yes",
-            "PasswordAuthentication no",
-            "KbdInteractiveAuthentication no",
-            "UsePAM no",
-            "StrictModes no",
-            "PermitUserEnvironment no",
-            "X11Forwarding no",
-            "AllowTcpForwarding no",
-            "MaxStartups 50",
-            "MaxSessions 50",
-            # The login node's side of the cluster's configuration (see the module text).
-            f"SetEnv SLURM_CONF={self.slurm_conf}",
-            "Subsystem sftp internal-sftp",
-            "LogLevel VERBOSE",
-        ]) + "\n")
+        (server / "authorized_keys").write_text((self.client_key.with_suffix(".pub")).read_text())
+        (server / "sshd_config").write_text(
+            "\n".join(
+                [
+                    f"Port {self.port}",
+                    "ListenAddress 127.0.0.1",
+                    f"HostKey {host_key}",
+                    f"PidFile {server / 'sshd.pid'}",
+                    f"AuthorizedKeysFile {server / 'authorized_keys'}",
+                    "PermitRootLogin prohibit-password",
+                    "PubkeyAuthentication yes",
+                    "PasswordAuthentication no",
+                    "KbdInteractiveAuthentication no",
+                    "UsePAM no",
+                    "StrictModes no",
+                    "PermitUserEnvironment no",
+                    "X11Forwarding no",
+                    "AllowTcpForwarding no",
+                    "MaxStartups 50",
+                    "MaxSessions 50",
+                    # The login node's side of the cluster's configuration (see the module text).
+                    f"SetEnv SLURM_CONF={self.slurm_conf}",
+                    "Subsystem sftp internal-sftp",
+                    "LogLevel VERBOSE",
+                ]
+            )
+            + "\n"
+        )
         host_pub = (host_key.with_suffix(".pub")).read_text().split()
         self.known_hosts.write_text(f"[127.0.0.1]:{self.port} {host_pub[0]} {host_pub[1]}\n")
         (client / "known_hosts_empty").write_text("")
@@ -147,18 +155,37 @@ class SshRig:
             "  IdentitiesOnly yes",
             "  GlobalKnownHostsFile /dev/null",
         ]
-        self.ssh_config.write_text("\n".join([
-            f"Host {ALIAS}", f"  Port {self.port}", *common,
-            f"  UserKnownHostsFile {self.known_hosts}", "",
-            f"Host {UNTRUSTED_ALIAS}", f"  Port {self.port}", *common,
-            f"  UserKnownHostsFile {client / 'known_hosts_empty'}", "",
-            f"Host {REFUSED_ALIAS}", f"  Port {self.refused_port}", *common,
-            f"  UserKnownHostsFile {self.known_hosts}", "",
-            f"Host {UNAUTHORIZED_ALIAS}", f"  Port {self.port}", "  HostName 127.0.0.1",
-            f"  User {self.user}", f"  IdentityFile {client / 'stranger_ed25519'}",
-            "  IdentitiesOnly yes", "  GlobalKnownHostsFile /dev/null",
-            f"  UserKnownHostsFile {self.known_hosts}", "",
-        ]) + "\n")
+        self.ssh_config.write_text(
+            "\n".join(
+                [
+                    f"Host {ALIAS}",
+                    f"  Port {self.port}",
+                    *common,
+                    f"  UserKnownHostsFile {self.known_hosts}",
+                    "",
+                    f"Host {UNTRUSTED_ALIAS}",
+                    f"  Port {self.port}",
+                    *common,
+                    f"  UserKnownHostsFile {client / 'known_hosts_empty'}",
+                    "",
+                    f"Host {REFUSED_ALIAS}",
+                    f"  Port {self.refused_port}",
+                    *common,
+                    f"  UserKnownHostsFile {self.known_hosts}",
+                    "",
+                    f"Host {UNAUTHORIZED_ALIAS}",
+                    f"  Port {self.port}",
+                    "  HostName 127.0.0.1",
+                    f"  User {self.user}",
+                    f"  IdentityFile {client / 'stranger_ed25519'}",
+                    "  IdentitiesOnly yes",
+                    "  GlobalKnownHostsFile /dev/null",
+                    f"  UserKnownHostsFile {self.known_hosts}",
+                    "",
+                ]
+            )
+            + "\n"
+        )
 
     def start(self, timeout: float = 20.0) -> SshRig:
         """Write the keys and configurations, start sshd, wait until a login works."""
@@ -176,7 +203,11 @@ class SshRig:
         log = (self.root / "server" / "sshd.log").open("wb")
         self.proc = subprocess.Popen(
             [SSHD, "-D", "-e", "-f", str(self.root / "server" / "sshd_config")],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+        )
         log.close()
         deadline = time.monotonic() + timeout
         while True:
@@ -188,20 +219,32 @@ class SshRig:
             time.sleep(0.1)
 
     # -- use ----------------------------------------------------------------------------------
-    def ssh(self, *command: str, check: bool = True,
-            alias: str = ALIAS) -> subprocess.CompletedProcess[str]:
+    def ssh(
+        self, *command: str, check: bool = True, alias: str = ALIAS
+    ) -> subprocess.CompletedProcess[str]:
         """Run a command on the rig the way a person would (no shared connection)."""
         return subprocess.run(
             ["ssh", "-F", str(self.ssh_config), "-o", "BatchMode=yes", alias, *command],
-            capture_output=True, text=True, check=check, timeout=60,
-            stdin=subprocess.DEVNULL)
+            capture_output=True,
+            text=True,
+            check=check,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
 
     def profile(self, name: str = "rig", **changes: object) -> dict[str, object]:
         """A cluster profile for this rig, as it is stored in preferences.json."""
-        return {"name": name, "host": ALIAS, "ssh_config": str(self.ssh_config),
-                "remote_folder": str(self.remote_folder), "scheduler": "slurm",
-                "partition": "debug", "environment_lines": [], "nwchem_command": "nwchem",
-                **changes}
+        return {
+            "name": name,
+            "host": ALIAS,
+            "ssh_config": str(self.ssh_config),
+            "remote_folder": str(self.remote_folder),
+            "scheduler": "slurm",
+            "partition": "debug",
+            "environment_lines": [],
+            "nwchem_command": "nwchem",
+            **changes,
+        }
 
     def logs(self) -> str:
         with contextlib.suppress(OSError):
@@ -211,8 +254,10 @@ class SshRig:
     def secrets(self) -> list[str]:
         """Texts no MCP reply may hold: the client key's body and its path."""
         body = self.client_key.read_text().splitlines()
-        return [str(self.client_key), *[ln for ln in body if len(ln) > 20
-                                        and not ln.startswith("-----")]]
+        return [
+            str(self.client_key),
+            *[ln for ln in body if len(ln) > 20 and not ln.startswith("-----")],
+        ]
 
     # -- tear-down ----------------------------------------------------------------------------
     def stop(self) -> None:

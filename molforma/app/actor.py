@@ -73,8 +73,14 @@ def window_actor() -> Actor:
     return Actor.MCP_WINDOW if mcp_acting() else Actor.PERSON
 
 
-def check_path(policy: Policy | None, path: str | os.PathLike[str], actor: Actor, *,
-               for_write: bool = False, must_exist: bool = False) -> str:
+def check_path(
+    policy: Policy | None,
+    path: str | os.PathLike[str],
+    actor: Actor,
+    *,
+    for_write: bool = False,
+    must_exist: bool = False,
+) -> str:
     """``path`` checked against the allowed directories when MCP acts.
 
     The person's own clicks are never limited; without a policy (the plain window)

@@ -29,11 +29,18 @@ def _need(index: Mapping[str, Any], ids: Sequence[Any]) -> None:
             raise UnknownAtomError(id=i)
 
 
-def add_bonded_atom(doc: Document, parent: str, element: str, *,
-                    adjust_hydrogens: bool = True, hint: Vec | None = None,
-                    toward: Vec | None = None,
-                    expected_revision: str | None = None, preview: bool = True,
-                    origin: Origin = "user") -> dict[str, Any]:
+def add_bonded_atom(
+    doc: Document,
+    parent: str,
+    element: str,
+    *,
+    adjust_hydrogens: bool = True,
+    hint: Vec | None = None,
+    toward: Vec | None = None,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Add an atom of ``element`` bonded to ``parent`` where the parent's hybridisation puts
     its next bond (see :mod:`molforma.document.building`); ``hint`` is the direction for a
     parent without neighbours. With ``adjust_hydrogens`` the new atom replaces one of the
@@ -48,16 +55,25 @@ def add_bonded_atom(doc: Document, parent: str, element: str, *,
 
     def fn(work: Project) -> EditResult:
         _need(_index(work), [parent])
-        return building.add_bonded_atom(work, parent, el, adjust=adjust_hydrogens,
-                                        hint=direction, toward=drawn)
+        return building.add_bonded_atom(
+            work, parent, el, adjust=adjust_hydrogens, hint=direction, toward=drawn
+        )
 
-    return doc.edit(fn, label="Add atoms", expected_revision=expected_revision, preview=preview,
-                    origin=origin)
+    return doc.edit(
+        fn, label="Add atoms", expected_revision=expected_revision, preview=preview, origin=origin
+    )
 
 
-def change_element(doc: Document, atom: str, element: str, *, adjust_hydrogens: bool = True,
-                   expected_revision: str | None = None, preview: bool = True,
-                   origin: Origin = "user") -> dict[str, Any]:
+def change_element(
+    doc: Document,
+    atom: str,
+    element: str,
+    *,
+    adjust_hydrogens: bool = True,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Turn ``atom`` into ``element`` as one undo step "Change element" (the Add-atom tool
     on a hydrogen): a terminal atom moves to the new element's bond length, and with
     ``adjust_hydrogens`` it and its neighbour get the hydrogens their valences leave open
@@ -70,13 +86,26 @@ def change_element(doc: Document, atom: str, element: str, *, adjust_hydrogens: 
         _need(_index(work), [atom])
         return building.change_element(work, atom, el, adjust=adjust_hydrogens)
 
-    return doc.edit(fn, label="Change element", expected_revision=expected_revision,
-                    preview=preview, origin=origin)
+    return doc.edit(
+        fn,
+        label="Change element",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+    )
 
 
-def draw_from_atom(doc: Document, start: str, element: str, toward: Vec, *,
-                   adjust_hydrogens: bool = True, expected_revision: str | None = None,
-                   preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+def draw_from_atom(
+    doc: Document,
+    start: str,
+    element: str,
+    toward: Vec,
+    *,
+    adjust_hydrogens: bool = True,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """A drag of the Add-atom tool from atom ``start`` in direction ``toward``: a new atom of
     ``element`` bonded to it that way, one undo step "Add atoms". As in Avogadro's Draw
     tool, a hydrogen the drag starts on first becomes ``element`` (methane's H dragged
@@ -95,8 +124,9 @@ def draw_from_atom(doc: Document, start: str, element: str, toward: Vec, *,
         res = building.add_bonded_atom(work, start, el, adjust=adjust_hydrogens, toward=drawn)
         return res if first is None else _combined(first, res)
 
-    return doc.edit(fn, label="Add atoms", expected_revision=expected_revision, preview=preview,
-                    origin=origin)
+    return doc.edit(
+        fn, label="Add atoms", expected_revision=expected_revision, preview=preview, origin=origin
+    )
 
 
 def _combined(first: EditResult, second: EditResult) -> EditResult:
@@ -104,12 +134,17 @@ def _combined(first: EditResult, second: EditResult) -> EditResult:
     gone = set(second.removed)
     made = set(first.added)
     removed = first.removed + [i for i in second.removed if i not in made]
-    touched = None if first.touched is None or second.touched is None else \
-        list(dict.fromkeys(i for i in first.touched + second.touched if i not in gone))
+    touched = (
+        None
+        if first.touched is None or second.touched is None
+        else list(dict.fromkeys(i for i in first.touched + second.touched if i not in gone))
+    )
     return EditResult(
-        added=[i for i in first.added if i not in gone] + second.added, removed=removed,
+        added=[i for i in first.added if i not in gone] + second.added,
+        removed=removed,
         changed=list(dict.fromkeys(i for i in first.changed + second.changed if i not in gone)),
-        touched=touched)
+        touched=touched,
+    )
 
 
 def _adjusted(work: Project, res: EditResult, ids: Sequence[str]) -> EditResult:
@@ -118,9 +153,15 @@ def _adjusted(work: Project, res: EditResult, ids: Sequence[str]) -> EditResult:
     return building.merge_adjusted(work, res, ids)
 
 
-def set_internal_coordinate(doc: Document, ids: Sequence[str], value: float, *,
-                            expected_revision: str | None = None, preview: bool = True,
-                            origin: Origin = "user") -> dict[str, Any]:
+def set_internal_coordinate(
+    doc: Document,
+    ids: Sequence[str],
+    value: float,
+    *,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Set a distance (2 ids), angle (3) or dihedral (4), moving the smaller fragment."""
     from molforma.document import chemistry
 
@@ -130,13 +171,23 @@ def set_internal_coordinate(doc: Document, ids: Sequence[str], value: float, *,
 
     if len(ids) not in (2, 3, 4) or len(set(ids)) != len(ids):
         raise ValidationError("invalid_argument", detail="give 2, 3 or 4 different atom ids")
-    return doc.edit(fn, label="Set internal coordinate", expected_revision=expected_revision,
-                    preview=preview, origin=origin)
+    return doc.edit(
+        fn,
+        label="Set internal coordinate",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+    )
 
 
-def add_hydrogens(doc: Document, ids: Sequence[str] | None = None, *,
-                  expected_revision: str | None = None, preview: bool = True,
-                  origin: Origin = "user") -> dict[str, Any]:
+def add_hydrogens(
+    doc: Document,
+    ids: Sequence[str] | None = None,
+    *,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Fill open valences with hydrogen (all atoms or the given ones)."""
     from molforma.document import chemistry
 
@@ -149,16 +200,33 @@ def add_hydrogens(doc: Document, ids: Sequence[str] | None = None, *,
         from molforma.document import table_edits
 
         # on the columns: the hydrogens of a selection are placed from its neighbourhood
-        return doc.edit(lambda work: table_edits.add_hydrogens(work, list(ids)),
-                        label="Add hydrogens", expected_revision=expected_revision,
-                        preview=preview, origin=origin, tables=True)
-    return doc.edit(fn, label="Add hydrogens", expected_revision=expected_revision,
-                    preview=preview, origin=origin)
+        return doc.edit(
+            lambda work: table_edits.add_hydrogens(work, list(ids)),
+            label="Add hydrogens",
+            expected_revision=expected_revision,
+            preview=preview,
+            origin=origin,
+            tables=True,
+        )
+    return doc.edit(
+        fn,
+        label="Add hydrogens",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+    )
 
 
-def place_fragment(doc: Document, name: str, site: str, *, kind: str | None = None,
-                   expected_revision: str | None = None, preview: bool = True,
-                   origin: Origin = "user") -> dict[str, Any]:
+def place_fragment(
+    doc: Document,
+    name: str,
+    site: str,
+    *,
+    kind: str | None = None,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Put a library fragment or ligand on a free site of atom ``site``."""
     from molforma.document import chemistry
 
@@ -166,5 +234,10 @@ def place_fragment(doc: Document, name: str, site: str, *, kind: str | None = No
         _need(_index(work), [site])
         return chemistry.place_fragment(work, name, site, kind=kind)  # type: ignore[arg-type]
 
-    return doc.edit(fn, label=f"Place {name}", expected_revision=expected_revision,
-                    preview=preview, origin=origin)
+    return doc.edit(
+        fn,
+        label=f"Place {name}",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+    )

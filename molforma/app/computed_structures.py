@@ -15,18 +15,27 @@ from molforma.document.document import Document, Origin
 from molforma.formats.computed import Vec, place_structure, structure_arguments
 from molforma.i18n import register
 
-register({
-    # Same text as the Results tab's (molforma.gui.widgets.results_panel), for both modes.
-    "results_bad_structure": {
-        "en": "No structure {index}: the results hold {count} structures (0-based).",
-        "ja": "構造 {index} はありません。結果の構造は {count} 個です（0始まり）。",
-    },
-})
+register(
+    {
+        # Same text as the Results tab's (molforma.gui.widgets.results_panel), for both modes.
+        "results_bad_structure": {
+            "en": "No structure {index}: the results hold {count} structures (0-based).",
+            "ja": "構造 {index} はありません。結果の構造は {count} 個です（0始まり）。",
+        },
+    }
+)
 
 
-def use_structure(doc: Document, symbols: Sequence[str], coordinates: Sequence[Vec], *,
-                  label: str = "Use computed structure", expected_revision: str | None = None,
-                  preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+def use_structure(
+    doc: Document,
+    symbols: Sequence[str],
+    coordinates: Sequence[Vec],
+    *,
+    label: str = "Use computed structure",
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Put a computed geometry (a results structure) into the editor, as a candidate by
     default.
 
@@ -36,13 +45,24 @@ def use_structure(doc: Document, symbols: Sequence[str], coordinates: Sequence[V
     and perceived bonds, keeping the title, charge, multiplicity and all settings.
     """
     syms, xyz = structure_arguments(symbols, coordinates)  # refused before any edit
-    return doc.edit(lambda work: place_structure(work, syms, xyz), label=label,
-                    expected_revision=expected_revision, preview=preview, origin=origin)
+    return doc.edit(
+        lambda work: place_structure(work, syms, xyz),
+        label=label,
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+    )
 
 
-def use_results_structure(doc: Document, results: Any, index: int | None = None, *,
-                          expected_revision: str | None = None, preview: bool = True,
-                          origin: Origin = "user") -> dict[str, Any]:
+def use_results_structure(
+    doc: Document,
+    results: Any,
+    index: int | None = None,
+    *,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Put structure ``index`` of loaded results (default: the last, an optimisation's
     final geometry) into the editor through :func:`use_structure`: the Results tab's "Use
     this structure" and ``results_action`` ``use_structure`` in both modes.
@@ -63,9 +83,20 @@ def use_results_structure(doc: Document, results: Any, index: int | None = None,
     if not 0 <= index < len(structures):
         raise ResultsError("results_bad_structure", index=index, count=len(structures))
     st = structures[index]
-    out = use_structure(doc, st.symbols, st.coordinates, label="Use computed structure",
-                        expected_revision=expected_revision, preview=preview, origin=origin)
-    out["info"] = {**(out.get("info") or {}), "structureIndex": index,
-                   "structureLabel": st.label, "source": results.source,
-                   **({"energy": st.energy} if st.energy is not None else {})}
+    out = use_structure(
+        doc,
+        st.symbols,
+        st.coordinates,
+        label="Use computed structure",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+    )
+    out["info"] = {
+        **(out.get("info") or {}),
+        "structureIndex": index,
+        "structureLabel": st.label,
+        "source": results.source,
+        **({"energy": st.energy} if st.energy is not None else {}),
+    }
     return out

@@ -16,24 +16,29 @@ from molforma.document.model import Project
 from molforma.errors import MolFormaError, ValidationError
 from molforma.i18n import register
 
-register({
-    "symmetry_off_open_shell": {
-        "en": "Symmetry is off for this run (noautosym): {shape} can have degenerate frontier "
-              "orbitals, which keep a symmetry-adapted SCF from converging. Set Advanced "
-              "noautosym to false to use symmetry anyway.",
-        "ja": "この計算では対称性を使いません（noautosym）。{shape}はフロンティア軌道が縮退"
-              "しやすく、対称性を使うと SCF が収束しないことがあります。それでも対称性を使う"
-              "には Advanced の noautosym を false にしてください。",
-    },
-    "job_root_suggestion": {
-        "en": "For example: set_execution with job_root '{path}'.",
-        "ja": "例: set_execution で job_root を「{path}」にしてください。",
-    },
-})
+register(
+    {
+        "symmetry_off_open_shell": {
+            "en": "Symmetry is off for this run (noautosym): {shape} can have degenerate frontier "
+            "orbitals, which keep a symmetry-adapted SCF from converging. Set Advanced "
+            "noautosym to false to use symmetry anyway.",
+            "ja": "この計算では対称性を使いません（noautosym）。{shape}はフロンティア軌道が縮退"
+            "しやすく、対称性を使うと SCF が収束しないことがあります。それでも対称性を使う"
+            "には Advanced の noautosym を false にしてください。",
+        },
+        "job_root_suggestion": {
+            "en": "For example: set_execution with job_root '{path}'.",
+            "ja": "例: set_execution で job_root を「{path}」にしてください。",
+        },
+    }
+)
 
 
-_TABLE_FUNCTIONAL_CHECKS = ("functional_unknown", "functional_other_name",
-                            "functional_with_dispersion")
+_TABLE_FUNCTIONAL_CHECKS = (
+    "functional_unknown",
+    "functional_other_name",
+    "functional_with_dispersion",
+)
 
 
 def _setting_checks(project: Project, out: dict[str, Any]) -> dict[str, Any]:
@@ -52,13 +57,20 @@ def _setting_checks(project: Project, out: dict[str, Any]) -> dict[str, Any]:
             # The checker's advice for "b3lyp-d3bj" or "pbe" is the more precise sentence.
             if not any(c["code"] in _TABLE_FUNCTIONAL_CHECKS[1:] for c in checks):
                 checks = [c for c in checks if c["code"] not in _TABLE_FUNCTIONAL_CHECKS]
-                checks.append({"code": exc.code, "severity": "error",
-                               "message": exc.message(), "atoms": []})
+                checks.append(
+                    {"code": exc.code, "severity": "error", "message": exc.message(), "atoms": []}
+                )
         else:
             checks = [c for c in checks if c["code"] not in _TABLE_FUNCTIONAL_CHECKS]
     for w in functionals.calculation_warnings(calc):
-        checks.append({"code": w["code"], "severity": "warning",
-                       "message": render(w["code"], w["details"]), "atoms": []})
+        checks.append(
+            {
+                "code": w["code"],
+                "severity": "warning",
+                "message": render(w["code"], w["details"]),
+                "atoms": [],
+            }
+        )
     return {**out, "ok": not any(c["severity"] == "error" for c in checks), "checks": checks}
 
 
@@ -74,8 +86,10 @@ def validate_document(doc: Document, policy: Policy | None = None) -> dict[str, 
     symmetry = _symmetry_choice(doc.project)
     if symmetry is not None:
         out = {**out, "checks": [*out.get("checks", []), symmetry]}
-    folders = [{"code": p["code"], "severity": "error", "message": p["message"], "atoms": []}
-               for p in folder_problems(doc.project)]
+    folders = [
+        {"code": p["code"], "severity": "error", "message": p["message"], "atoms": []}
+        for p in folder_problems(doc.project)
+    ]
     if policy is not None and not folders:
         folders = _policy_problems(doc.project, policy)
     if folders:
@@ -94,9 +108,14 @@ def _symmetry_choice(project: Project) -> dict[str, Any] | None:
     hazard = symmetry_hazard(project)
     if hazard is None:
         return None
-    return {"code": "symmetry_off_open_shell", "severity": "info", "atoms": [],
-            "message": render("symmetry_off_open_shell",
-                              {"shape": render(f"symmetry_shape_{hazard}", {})})}
+    return {
+        "code": "symmetry_off_open_shell",
+        "severity": "info",
+        "atoms": [],
+        "message": render(
+            "symmetry_off_open_shell", {"shape": render(f"symmetry_shape_{hazard}", {})}
+        ),
+    }
 
 
 def _policy_problems(project: Project, policy: Policy) -> list[dict[str, Any]]:
@@ -113,17 +132,23 @@ def _policy_problems(project: Project, policy: Policy) -> list[dict[str, Any]]:
         if exc.code == "job_root_not_allowed" and policy.allow_dirs:
             from molforma.app.files import ALLOWED_JOB_ROOT_NAME
 
-            message += " " + render("job_root_suggestion", {
-                "path": str(policy.allow_dirs[0] / ALLOWED_JOB_ROOT_NAME)})
+            message += " " + render(
+                "job_root_suggestion", {"path": str(policy.allow_dirs[0] / ALLOWED_JOB_ROOT_NAME)}
+            )
         return [{"code": exc.code, "severity": "error", "message": message, "atoms": []}]
     except (MolFormaError, ValueError):
         return []  # a broken execution block: the start names it
     return []
 
 
-def measure(doc: Document, *, distances: Sequence[Sequence[str]] = (),
-            angles: Sequence[Sequence[str]] = (), dihedrals: Sequence[Sequence[str]] = (),
-            which: str = "project") -> dict[str, Any]:
+def measure(
+    doc: Document,
+    *,
+    distances: Sequence[Sequence[str]] = (),
+    angles: Sequence[Sequence[str]] = (),
+    dihedrals: Sequence[Sequence[str]] = (),
+    which: str = "project",
+) -> dict[str, Any]:
     """Distances (Å), angles and dihedrals (degrees) between atoms given by id."""
     from molforma.document import chemistry
 

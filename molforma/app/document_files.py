@@ -27,30 +27,32 @@ from molforma.i18n import register
 if TYPE_CHECKING:
     from molforma.app.app_state import DocumentState
 
-register({
-    "not_a_file": {
-        "en": "'{path}' is not a regular file.",
-        "ja": "「{path}」は通常のファイルではありません。",
-    },
-    "open_file_folder": {
-        "en": "'{path}' is a folder. open_file loads one structure or project file; to read "
-              "calculation results from a folder use results_action with action "
-              "open_directory.",
-        "ja": "「{path}」はフォルダーです。open_file は構造ファイルかプロジェクトファイルを1つ"
-              "読み込みます。フォルダーの計算結果を読むには results_action の open_directory "
-              "を使ってください。",
-    },
-    "open_file_results": {
-        "en": "'{path}' is a {kind} file: calculation results, not a structure file. Read it "
-              "with results_action (action open_file) and get_results; to edit a structure "
-              "from it, take one from get_results section structures (the last is the final "
-              "geometry) and load it with import_document (format xyz).",
-        "ja": "「{path}」は{kind}ファイル（計算結果）で、構造ファイルではありません。"
-              "results_action（action open_file）と get_results で読んでください。その構造を"
-              "編集するには、get_results の structures セクション（最後が最終構造）から取り出し、"
-              "import_document（format xyz）で読み込んでください。",
-    },
-})
+register(
+    {
+        "not_a_file": {
+            "en": "'{path}' is not a regular file.",
+            "ja": "「{path}」は通常のファイルではありません。",
+        },
+        "open_file_folder": {
+            "en": "'{path}' is a folder. open_file loads one structure or project file; to read "
+            "calculation results from a folder use results_action with action "
+            "open_directory.",
+            "ja": "「{path}」はフォルダーです。open_file は構造ファイルかプロジェクトファイルを1つ"
+            "読み込みます。フォルダーの計算結果を読むには results_action の open_directory "
+            "を使ってください。",
+        },
+        "open_file_results": {
+            "en": "'{path}' is a {kind} file: calculation results, not a structure file. Read it "
+            "with results_action (action open_file) and get_results; to edit a structure "
+            "from it, take one from get_results section structures (the last is the final "
+            "geometry) and load it with import_document (format xyz).",
+            "ja": "「{path}」は{kind}ファイル（計算結果）で、構造ファイルではありません。"
+            "results_action（action open_file）と get_results で読んでください。その構造を"
+            "編集するには、get_results の structures セクション（最後が最終構造）から取り出し、"
+            "import_document（format xyz）で読み込んでください。",
+        },
+    }
+)
 
 
 Reader = Callable[[str], Any]  # path -> project dict, Structure, or None (the person cancelled)
@@ -89,9 +91,17 @@ def results_kind(path: str) -> str | None:
     return "folder" if target.is_dir() else result_file_kind(target)
 
 
-def open_file(app: DocumentState, path: str, *, actor: Actor, preview: bool,
-              expected_revision: str | None = None, format: str | None = None,
-              frame: int | None = None, read: Reader | None = None) -> Opened | None:
+def open_file(
+    app: DocumentState,
+    path: str,
+    *,
+    actor: Actor,
+    preview: bool,
+    expected_revision: str | None = None,
+    format: str | None = None,
+    frame: int | None = None,
+    read: Reader | None = None,
+) -> Opened | None:
     """Open ``path`` into ``app``'s document: the one open of the window and of MCP.
 
     A folder, an NWChem output or a MOLDEN file is not loaded: the answer says it
@@ -135,16 +145,26 @@ def open_file(app: DocumentState, path: str, *, actor: Actor, preview: bool,
         return None
     label = f"Open {Path(path).name}"
     if isinstance(loaded, dict):
-        edit = doc.load(loaded, label=label, expected_revision=expected_revision,
-                        preview=preview, origin=actor.origin)
+        edit = doc.load(
+            loaded,
+            label=label,
+            expected_revision=expected_revision,
+            preview=preview,
+            origin=actor.origin,
+        )
     else:
         from molforma.formats import apply_structure
 
         # ``loaded`` was read for this edit alone: its atoms become the document's, uncopied
-        edit = doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True,
-                                                     owned=True),
-                        label=label, expected_revision=expected_revision, preview=preview,
-                        origin=actor.origin, trust=False, replaces_structure=True)
+        edit = doc.edit(
+            lambda work: apply_structure(work, loaded, merge_advanced=True, owned=True),
+            label=label,
+            expected_revision=expected_revision,
+            preview=preview,
+            origin=actor.origin,
+            trust=False,
+            replaces_structure=True,
+        )
     if not preview and actor is not Actor.MCP_TOOL:
         if isinstance(loaded, dict):
             doc.mark_saved(str(Path(path).resolve()))
@@ -173,32 +193,59 @@ def refuse_results(opened: Opened) -> None:
     if opened.results_kind == "folder":
         raise FileAccessError("open_file_folder", path=opened.path)
     kind = {"nwchem-output": "NWChem output", "molden": "MOLDEN"}.get(
-        opened.results_kind or "", "results")
+        opened.results_kind or "", "results"
+    )
     raise FormatError("open_file_results", path=opened.path, kind=kind)
 
 
-def _load_loaded(doc: Document, loaded: Any, label: str, expected_revision: str | None,
-                 preview: bool, origin: Origin) -> dict[str, Any]:
+def _load_loaded(
+    doc: Document,
+    loaded: Any,
+    label: str,
+    expected_revision: str | None,
+    preview: bool,
+    origin: Origin,
+) -> dict[str, Any]:
     if isinstance(loaded, dict):
-        return doc.load(loaded, label=label, expected_revision=expected_revision,
-                        preview=preview, origin=origin)
+        return doc.load(
+            loaded, label=label, expected_revision=expected_revision, preview=preview, origin=origin
+        )
     from molforma.formats import apply_structure
 
     # ``loaded`` was read for this edit alone: its atoms become the document's, uncopied
-    return doc.edit(lambda work: apply_structure(work, loaded, merge_advanced=True, owned=True),
-                    label=label, expected_revision=expected_revision, preview=preview,
-                    origin=origin, replaces_structure=True)
+    return doc.edit(
+        lambda work: apply_structure(work, loaded, merge_advanced=True, owned=True),
+        label=label,
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+        replaces_structure=True,
+    )
 
 
-def open_file_into(doc: Document, path: str, *, format: str | None = None,
-                   frame: int | None = None, expected_revision: str | None = None,
-                   preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+def open_file_into(
+    doc: Document,
+    path: str,
+    *,
+    format: str | None = None,
+    frame: int | None = None,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """:func:`open_file` on ``doc`` alone (no policy), told the origin instead of the actor
     (``"mcp"``: as the ``open_file`` tool): the edit summary; a results file or a folder is
     refused as the tool refuses it."""
     actor = Actor.MCP_TOOL if origin == "mcp" else Actor.PERSON
-    opened = open_file(OneDocument(doc), path, actor=actor, preview=preview,
-                       expected_revision=expected_revision, format=format, frame=frame)
+    opened = open_file(
+        OneDocument(doc),
+        path,
+        actor=actor,
+        preview=preview,
+        expected_revision=expected_revision,
+        format=format,
+        frame=frame,
+    )
     assert opened is not None  # only a reader of the window's returns None
     if opened.edit is None:
         refuse_results(opened)
@@ -206,14 +253,20 @@ def open_file_into(doc: Document, path: str, *, format: str | None = None,
     return opened.edit
 
 
-def import_document(doc: Document, text: str, format: str, *, frame: int | None = None,
-                    expected_revision: str | None = None, preview: bool = True,
-                    origin: Origin = "user") -> dict[str, Any]:
+def import_document(
+    doc: Document,
+    text: str,
+    format: str,
+    *,
+    frame: int | None = None,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Like :func:`open_file`, from a string in ``format``."""
     from molforma.formats import read_text
 
-    loaded = read_text(text, format, frame=frame,
-                       first_id=doc.first_free_id())
+    loaded = read_text(text, format, frame=frame, first_id=doc.first_free_id())
     return _load_loaded(doc, loaded, f"Import {format}", expected_revision, preview, origin)
 
 
@@ -259,5 +312,3 @@ def save_project(doc: Document, path: str, *, set_path: bool = False) -> str:
     if set_path:
         doc.mark_saved(str(path))
     return rev
-
-

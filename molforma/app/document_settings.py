@@ -26,14 +26,23 @@ from molforma.nwchem.settings import (
 )
 
 
-def set_molecule(doc: Document, *, title: str | None = None, charge: int | None = None,
-                 multiplicity: int | None = None, expected_revision: str | None = None,
-                 preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+def set_molecule(
+    doc: Document,
+    *,
+    title: str | None = None,
+    charge: int | None = None,
+    multiplicity: int | None = None,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Set the molecule's title, charge and multiplicity."""
     if title is None and charge is None and multiplicity is None:
         raise ValidationError("empty_edit", detail="give title, charge or multiplicity")
     if title is not None and (not isinstance(title, str) or len(title) > 200):
-        raise ValidationError("invalid_argument", detail="title must be text of at most 200 characters")
+        raise ValidationError(
+            "invalid_argument", detail="title must be text of at most 200 characters"
+        )
     if title is not None:
         from molforma.nwchem.value_grammar import validate_title
 
@@ -49,26 +58,42 @@ def set_molecule(doc: Document, *, title: str | None = None, charge: int | None 
             d["multiplicity"] = multiplicity
         return EditResult(structure=True, touched=[])
 
-    return doc.edit(fn, label="Set molecule", expected_revision=expected_revision,
-                    preview=preview, origin=origin)
+    return doc.edit(
+        fn,
+        label="Set molecule",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+    )
 
 
-def _settings_edit(doc: Document, block: str, model: type, values: Mapping[str, Any],
-                   protected: Sequence[str], allow_protected: bool, label: str,
-                   expected_revision: str | None, preview: bool, origin: Origin) -> dict[str, Any]:
+def _settings_edit(
+    doc: Document,
+    block: str,
+    model: type,
+    values: Mapping[str, Any],
+    protected: Sequence[str],
+    allow_protected: bool,
+    label: str,
+    expected_revision: str | None,
+    preview: bool,
+    origin: Origin,
+) -> dict[str, Any]:
     known = set(model.model_fields)  # type: ignore[attr-defined]
     if not values:
         raise ValidationError("empty_edit", detail=f"no {block} values given")
     for k in values:
         if k not in known:
-            raise ValidationError("unknown_setting", block=block, key=k,
-                                  known=", ".join(sorted(known)))
+            raise ValidationError(
+                "unknown_setting", block=block, key=k, known=", ".join(sorted(known))
+            )
 
     def fn(work: Project) -> EditResult:
         current = work[block]
         if protected:
-            check_protected_change(current, values, block,
-                                   Policy(allow_execution_settings=allow_protected))
+            check_protected_change(
+                current, values, block, Policy(allow_execution_settings=allow_protected)
+            )
         if "extra_input" in values or "extra_tasks" in values:
             check_extra_input(
                 str(values.get("extra_input", current.get("extra_input", ""))),
@@ -77,13 +102,20 @@ def _settings_edit(doc: Document, block: str, model: type, values: Mapping[str, 
         current.update(values)
         return EditResult(structure=False)
 
-    return doc.edit(fn, label=label, expected_revision=expected_revision, preview=preview,
-                    origin=origin)
+    return doc.edit(
+        fn, label=label, expected_revision=expected_revision, preview=preview, origin=origin
+    )
 
 
-def set_nwchem(doc: Document, values: Mapping[str, Any], *, allow_protected: bool = True,
-               expected_revision: str | None = None, preview: bool = True,
-               origin: Origin = "user") -> dict[str, Any]:
+def set_nwchem(
+    doc: Document,
+    values: Mapping[str, Any],
+    *,
+    allow_protected: bool = True,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Change calculation conditions; extra input/tasks only when ``allow_protected``.
 
     A functional is stored by its table name (an alias or an equal ``xc`` line becomes
@@ -109,21 +141,46 @@ def set_nwchem(doc: Document, values: Mapping[str, Any], *, allow_protected: boo
     functional = values.get("functional")
     if isinstance(functional, str) and functional.strip():
         entry = functionals.find_entry(functional)  # aliases may hold ω: not xc text
-        values["functional"] = str(entry["name"]) if entry is not None else \
-            functionals.canonical(validate_functional_text(functional))
-    out = _settings_edit(doc, "calculation", CalculationSettings, values,
-                         PROTECTED_CALCULATION_KEYS, allow_protected, "Set calculation",
-                         expected_revision, preview, origin)
-    calc = {**(doc.candidate if preview and doc.candidate is not None else doc.project)
-            .get("calculation", {})}
-    warnings = [w for w in functionals.calculation_warnings(calc)
-                if w["field"].split(".")[1] in values]
+        values["functional"] = (
+            str(entry["name"])
+            if entry is not None
+            else functionals.canonical(validate_functional_text(functional))
+        )
+    out = _settings_edit(
+        doc,
+        "calculation",
+        CalculationSettings,
+        values,
+        PROTECTED_CALCULATION_KEYS,
+        allow_protected,
+        "Set calculation",
+        expected_revision,
+        preview,
+        origin,
+    )
+    calc = {
+        **(doc.candidate if preview and doc.candidate is not None else doc.project).get(
+            "calculation", {}
+        )
+    }
+    warnings = [
+        w for w in functionals.calculation_warnings(calc) if w["field"].split(".")[1] in values
+    ]
     if warnings:
         from molforma.i18n import render
 
-        out["info"] = {**out.get("info", {}), "warnings": [
-            {"code": w["code"], "message": render(w["code"], w["details"]),
-             "field": w["field"], "details": w["details"]} for w in warnings]}
+        out["info"] = {
+            **out.get("info", {}),
+            "warnings": [
+                {
+                    "code": w["code"],
+                    "message": render(w["code"], w["details"]),
+                    "field": w["field"],
+                    "details": w["details"],
+                }
+                for w in warnings
+            ],
+        }
     return out
 
 
@@ -141,34 +198,62 @@ def _constraint_values(doc: Document, values: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def set_advanced(doc: Document, values: Mapping[str, Any], *,
-                 expected_revision: str | None = None, preview: bool = True,
-                 origin: Origin = "user") -> dict[str, Any]:
+def set_advanced(
+    doc: Document,
+    values: Mapping[str, Any],
+    *,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Change advanced settings by key (null restores NWChem's default); an absolute
     scratch or permanent directory that does not exist is refused."""
     from molforma.jobs.folders import check_work_dirs
 
     check_work_dirs(values)
-    return _settings_edit(doc, "advanced", AdvancedSettings, values, (), True,
-                          "Set advanced settings", expected_revision, preview, origin)
+    return _settings_edit(
+        doc,
+        "advanced",
+        AdvancedSettings,
+        values,
+        (),
+        True,
+        "Set advanced settings",
+        expected_revision,
+        preview,
+        origin,
+    )
 
 
-def set_execution(doc: Document, values: Mapping[str, Any], *, allow_protected: bool = True,
-                  expected_revision: str | None = None, preview: bool = True,
-                  origin: Origin = "user") -> dict[str, Any]:
+def set_execution(
+    doc: Document,
+    values: Mapping[str, Any],
+    *,
+    allow_protected: bool = True,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Change execution settings; executable, launcher, environment only when allowed.
     An empty or relative job root is refused."""
     if "job_root" in values:
         from molforma.jobs.folders import check_job_root
 
         check_job_root(values["job_root"])
-    return _settings_edit(doc, "execution", ExecutionSettings, values,
-                          PROTECTED_EXECUTION_KEYS, allow_protected, "Set execution",
-                          expected_revision, preview, origin)
+    return _settings_edit(
+        doc,
+        "execution",
+        ExecutionSettings,
+        values,
+        PROTECTED_EXECUTION_KEYS,
+        allow_protected,
+        "Set execution",
+        expected_revision,
+        preview,
+        origin,
+    )
 
 
 def get_execution(doc: Document) -> dict[str, Any]:
     """The execution block of the confirmed project."""
     return dict(doc.project["execution"])
-
-

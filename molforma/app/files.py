@@ -52,8 +52,9 @@ def _read_file(path: str) -> Any:
     return read_file(path, None)
 
 
-def open_path(app: AppState, path: str, *, actor: Actor,
-              read: Reader | None = None) -> Opened | None:
+def open_path(
+    app: AppState, path: str, *, actor: Actor, read: Reader | None = None
+) -> Opened | None:
     """The window's Open (a click, a drop, a recent file, a window command of MCP):
     :func:`molforma.app.document_files.open_file` applied at once (not a candidate).
 
@@ -81,8 +82,9 @@ def read_launch_file(path: str) -> Project | Structure:
     return read_file(str(path), None)
 
 
-def launch_document(app: AppState, path: str, *, undo_limit: int | None,
-                    loaded: Project | Structure | None = None) -> Document:
+def launch_document(
+    app: AppState, path: str, *, undo_limit: int | None, loaded: Project | Structure | None = None
+) -> Document:
     """Make the file given on the command line the document (not an undo step).
 
     Its protected values become trusted: the person named the file at launch.
@@ -141,21 +143,32 @@ def fresh_project(prefs: Preferences, policy: Policy | None = None) -> Project:
 
     root = default_job_root(prefs.job_root, policy)
     extra = {"job_root": root} if root else {}
-    return new_project(executable=prefs.executable, launcher=prefs.launcher,
-                       environment=dict(prefs.environment), scheduler=prefs.scheduler,
-                       account=prefs.account, batch_directives=list(prefs.batch_directives),
-                       **extra)
+    return new_project(
+        executable=prefs.executable,
+        launcher=prefs.launcher,
+        environment=dict(prefs.environment),
+        scheduler=prefs.scheduler,
+        account=prefs.account,
+        batch_directives=list(prefs.batch_directives),
+        **extra,
+    )
 
 
-def new_project(app: AppState, *, actor: Actor, expected_revision: str | None = None,
-                preview: bool = False) -> dict[str, Any]:
+def new_project(
+    app: AppState, *, actor: Actor, expected_revision: str | None = None, preview: bool = False
+) -> dict[str, Any]:
     """Start an empty project in the current document (the old one stays in the undo
     history); the trusted values stay the person's. As a candidate (``preview``) the
     document keeps its file until the candidate is confirmed."""
     doc = app.document
     trusted = dict(doc.trusted)
-    out = doc.load(fresh_project(app.preferences, app.policy), label="New project",
-                   expected_revision=expected_revision, preview=preview, origin=actor.origin)
+    out = doc.load(
+        fresh_project(app.preferences, app.policy),
+        label="New project",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=actor.origin,
+    )
     doc.trusted = trusted
     if not preview:
         doc.path = None
@@ -163,9 +176,15 @@ def new_project(app: AppState, *, actor: Actor, expected_revision: str | None = 
     return out
 
 
-def load_structure(app: AppState, path: str, *, actor: Actor,
-                   expected_revision: str | None = None, preview: bool = False,
-                   read: Reader = _read_file) -> dict[str, Any] | None:
+def load_structure(
+    app: AppState,
+    path: str,
+    *,
+    actor: Actor,
+    expected_revision: str | None = None,
+    preview: bool = False,
+    read: Reader = _read_file,
+) -> dict[str, Any] | None:
     """Replace atoms and bonds from a structure or project file, keeping every setting
     (one undo step, "Load structure"); from a project file only its molecule (atoms,
     bonds, charge, multiplicity) is taken. None when ``read`` says the person cancelled.
@@ -196,9 +215,19 @@ def load_structure(app: AppState, path: str, *, actor: Actor,
                 d[k] = src.get(k, d.get(k))
             return EditResult(added=[a["id"] for a in d["atoms"]], removed=old)
 
-        return doc.edit(take, label="Load structure", expected_revision=expected_revision,
-                        preview=preview, origin=actor.origin)
+        return doc.edit(
+            take,
+            label="Load structure",
+            expected_revision=expected_revision,
+            preview=preview,
+            origin=actor.origin,
+        )
     from molforma.formats import apply_structure
 
-    return doc.edit(lambda work: apply_structure(work, loaded), label="Load structure",
-                    expected_revision=expected_revision, preview=preview, origin=actor.origin)
+    return doc.edit(
+        lambda work: apply_structure(work, loaded),
+        label="Load structure",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=actor.origin,
+    )

@@ -28,9 +28,15 @@ def _guard(app: AppState, actor: Actor) -> ReadGuard | None:
     return policy.read_guard() if policy is not None and actor.is_mcp else None
 
 
-def reuse_job(app: AppState, folder: str, *, geometry: Literal["input", "final"],
-              actor: Actor, expected_revision: str | None = None,
-              preview: bool = False) -> dict[str, Any]:
+def reuse_job(
+    app: AppState,
+    folder: str,
+    *,
+    geometry: Literal["input", "final"],
+    actor: Actor,
+    expected_revision: str | None = None,
+    preview: bool = False,
+) -> dict[str, Any]:
     """Load the molecule and conditions of job ``folder`` (one undo step "Reuse job");
     ``geometry="final"`` takes the last structure of its output instead of the input.
 
@@ -44,13 +50,23 @@ def reuse_job(app: AppState, folder: str, *, geometry: Literal["input", "final"]
     project = reuse(checked, geometry, guard=_guard(app, actor))
     # "system" for the person: recorded as not their own values; MCP's stays MCP's.
     origin: Origin = "mcp" if actor.is_mcp else "system"
-    return app.document.load(project, label="Reuse job", expected_revision=expected_revision,
-                             preview=preview, origin=origin)
+    return app.document.load(
+        project,
+        label="Reuse job",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+    )
 
 
-def use_final_structure(app: AppState, folder: str, *, actor: Actor,
-                        expected_revision: str | None = None,
-                        preview: bool = True) -> dict[str, Any]:
+def use_final_structure(
+    app: AppState,
+    folder: str,
+    *,
+    actor: Actor,
+    expected_revision: str | None = None,
+    preview: bool = True,
+) -> dict[str, Any]:
     """Propose the final structure of job ``folder`` as a candidate (the conditions stay);
     atoms keep their ids when the elements match.
 
@@ -62,6 +78,12 @@ def use_final_structure(app: AppState, folder: str, *, actor: Actor,
 
     checked = check_path(app.policy, folder, actor, must_exist=True)
     symbols, coordinates = final_structure(checked, _guard(app, actor))
-    return ops.use_structure(app.document, symbols, coordinates, label="Use final structure",
-                             expected_revision=expected_revision, preview=preview,
-                             origin=actor.origin)
+    return ops.use_structure(
+        app.document,
+        symbols,
+        coordinates,
+        label="Use final structure",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=actor.origin,
+    )

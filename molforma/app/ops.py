@@ -80,8 +80,9 @@ def _next_id(work: Project) -> str:
 # Undo, redo, confirm, cancel
 
 
-def history_step(doc: Document, action: str, *, expected_revision: str | None = None,
-                 origin: Origin = "user") -> dict[str, Any]:
+def history_step(
+    doc: Document, action: str, *, expected_revision: str | None = None, origin: Origin = "user"
+) -> dict[str, Any]:
     """One step of the undo history or of the candidate: ``undo``, ``redo``, ``confirm`` or
     ``cancel`` (the ``history`` tool; not History, the past calculations)."""
     if action == "undo":
@@ -99,10 +100,16 @@ def history_step(doc: Document, action: str, *, expected_revision: str | None = 
 # Atoms and bonds
 
 
-def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
-              bonds: Sequence[Mapping[str, Any]] = (), *, expected_revision: str | None = None,
-              preview: bool = True, origin: Origin = "user",
-              adjust_hydrogens: bool = False) -> dict[str, Any]:
+def add_atoms(
+    doc: Document,
+    atoms: Sequence[Mapping[str, Any]],
+    bonds: Sequence[Mapping[str, Any]] = (),
+    *,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+    adjust_hydrogens: bool = False,
+) -> dict[str, Any]:
     """Add atoms (element + position + optional properties) and bonds.
 
     A bond end is an existing atom id or ``"#k"``, the k-th atom of this call (0-based).
@@ -119,21 +126,30 @@ def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
         from molforma.document import table_edits
 
         # on the columns: the old columns are copied once into longer ones, no record made
-        return doc.edit(lambda work: table_edits.add_atoms(work, _new_records(atoms), bonds),
-                        label="Add atoms", expected_revision=expected_revision,
-                        preview=preview, origin=origin, tables=True)
+        return doc.edit(
+            lambda work: table_edits.add_atoms(work, _new_records(atoms), bonds),
+            label="Add atoms",
+            expected_revision=expected_revision,
+            preview=preview,
+            origin=origin,
+            tables=True,
+        )
 
     def fn(work: Project) -> EditResult:
         new_ids: list[str] = []
         lst = atoms_of(work)
         for spec in atoms:
             pos = spec.get("position")
-            xyz = _vec(pos if pos is not None else (spec.get("x"), spec.get("y"), spec.get("z")),
-                       "position")
+            xyz = _vec(
+                pos if pos is not None else (spec.get("x"), spec.get("y"), spec.get("z")),
+                "position",
+            )
             props = {k: spec[k] for k in ATOM_PROPS if k in spec and k != "element"}
             unknown = set(spec) - set(ATOM_PROPS) - {"position", "x", "y", "z"}
             if unknown:
-                raise ValidationError("invalid_argument", detail=f"unknown atom keys {sorted(unknown)}")
+                raise ValidationError(
+                    "invalid_argument", detail=f"unknown atom keys {sorted(unknown)}"
+                )
             el = normalize_symbol(str(spec.get("element", ""))) or str(spec.get("element", ""))
             # checked under its place in the call: a refused atom never had an id
             atom = new_atom(f"#{len(new_ids)}", el, *xyz, **props)
@@ -155,14 +171,16 @@ def add_atoms(doc: Document, atoms: Sequence[Mapping[str, Any]],
 
         partners: list[str] = []
         for b in bonds:
-            bonds_of(work).append({"a": ref(b.get("a")), "b": ref(b.get("b")),
-                                   "order": b.get("order", 1)})
+            bonds_of(work).append(
+                {"a": ref(b.get("a")), "b": ref(b.get("b")), "order": b.get("order", 1)}
+            )
             partners += [bonds_of(work)[-1]["a"], bonds_of(work)[-1]["b"]]
         res = EditResult(added=new_ids, touched=new_ids)
         return _adjusted(work, res, new_ids + partners) if adjust_hydrogens else res
 
-    return doc.edit(fn, label="Add atoms", expected_revision=expected_revision, preview=preview,
-                    origin=origin)
+    return doc.edit(
+        fn, label="Add atoms", expected_revision=expected_revision, preview=preview, origin=origin
+    )
 
 
 def _new_records(atoms: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -171,8 +189,9 @@ def _new_records(atoms: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for k, spec in enumerate(atoms):
         pos = spec.get("position")
-        xyz = _vec(pos if pos is not None else (spec.get("x"), spec.get("y"), spec.get("z")),
-                   "position")
+        xyz = _vec(
+            pos if pos is not None else (spec.get("x"), spec.get("y"), spec.get("z")), "position"
+        )
         props = {key: spec[key] for key in ATOM_PROPS if key in spec and key != "element"}
         unknown = set(spec) - set(ATOM_PROPS) - {"position", "x", "y", "z"}
         if unknown:
@@ -184,9 +203,15 @@ def _new_records(atoms: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def delete_atoms(doc: Document, ids: Sequence[str], *, expected_revision: str | None = None,
-                 preview: bool = True, origin: Origin = "user",
-                 adjust_hydrogens: bool = False) -> dict[str, Any]:
+def delete_atoms(
+    doc: Document,
+    ids: Sequence[str],
+    *,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+    adjust_hydrogens: bool = False,
+) -> dict[str, Any]:
     """Delete atoms by id, with their bonds.
 
     ``adjust_hydrogens`` also deletes the terminal hydrogens of deleted heavy atoms and
@@ -218,26 +243,40 @@ def delete_atoms(doc: Document, ids: Sequence[str], *, expected_revision: str | 
         from molforma.document import table_edits
 
         # on the columns: a deletion from a million atoms copies each column once
-        return doc.edit(lambda work: table_edits.delete_atoms(work, ids), label="Delete atoms",
-                        expected_revision=expected_revision, preview=preview, origin=origin,
-                        tables=True)
-    return doc.edit(fn, label="Delete atoms", expected_revision=expected_revision,
-                    preview=preview, origin=origin)
+        return doc.edit(
+            lambda work: table_edits.delete_atoms(work, ids),
+            label="Delete atoms",
+            expected_revision=expected_revision,
+            preview=preview,
+            origin=origin,
+            tables=True,
+        )
+    return doc.edit(
+        fn,
+        label="Delete atoms",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+    )
 
 
 # Atoms moved per block (see move_atoms): about what a core's cache holds of their records.
 _MOVE_BLOCK = 512
 
 
-def _move_target(moving: Any, given: Mapping[str, Vec] | None,
-                 sel: list[str], translate: Vec | None,
-                 rotate: Mapping[str, Any] | None) -> Callable[[Any, int], Any]:
+def _move_target(
+    moving: Any,
+    given: Mapping[str, Vec] | None,
+    sel: list[str],
+    translate: Vec | None,
+    rotate: Mapping[str, Any] | None,
+) -> Callable[[Any, int], Any]:
     """``target(coords, first)``: the new coordinates of the atoms ``first``.. whose
     coordinates are ``coords`` (the arguments checked here, before anything moves).
     ``moving``: the moving atoms' records, or their positions as an ``(n, 3)`` array."""
     if given is not None:
         wanted = np.array([given[i] for i in sel], dtype=float).reshape(-1, 3)
-        return lambda coords, first: wanted[first:first + len(coords)]
+        return lambda coords, first: wanted[first : first + len(coords)]
     if translate is not None:
         step = np.array(_vec(translate, "translate"))
         return lambda coords, _first: coords + step
@@ -258,10 +297,17 @@ def _move_target(moving: Any, given: Mapping[str, Vec] | None,
     return lambda coords, _first: (coords - center) @ turn + center
 
 
-def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
-               ids: Sequence[str] | None = None, translate: Vec | None = None,
-               rotate: Mapping[str, Any] | None = None, expected_revision: str | None = None,
-               preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+def move_atoms(
+    doc: Document,
+    *,
+    positions: Mapping[str, Vec] | None = None,
+    ids: Sequence[str] | None = None,
+    translate: Vec | None = None,
+    rotate: Mapping[str, Any] | None = None,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Set positions (``{id: [x,y,z]}``), or translate / rotate ``ids`` (default: all atoms).
 
     ``rotate`` is ``{"axis": [x,y,z], "angle": degrees, "center": [x,y,z] | null}``;
@@ -298,7 +344,7 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
         # Block by block, so the records just read for their coordinates are still in the
         # cache when they are copied: a move of 10,000 atoms costs what ten of 1,000 do.
         for lo in range(0, len(moving), _MOVE_BLOCK):
-            part = moving[lo:lo + _MOVE_BLOCK]
+            part = moving[lo : lo + _MOVE_BLOCK]
             coords = xyz_array(part)
             new = target(coords, lo)
             if not np.isfinite(new).all() or np.abs(new).max() > 1e5:
@@ -327,13 +373,24 @@ def move_atoms(doc: Document, *, positions: Mapping[str, Vec] | None = None,
         rigid_whole = positions is None and (whole or len(atoms) == len(set(sel)))
         return EditResult(changed=sel, touched=[] if rigid_whole else sel, coords_only=True)
 
-    return doc.edit(fn, label="Move atoms", expected_revision=expected_revision, preview=preview,
-                    origin=origin, positions_only=True)
+    return doc.edit(
+        fn,
+        label="Move atoms",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+        positions_only=True,
+    )
 
 
-def _move_table(work: Project, atoms: Any, positions: Mapping[str, Vec] | None,
-                ids: Sequence[str] | None, translate: Vec | None,
-                rotate: Mapping[str, Any] | None) -> EditResult:
+def _move_table(
+    work: Project,
+    atoms: Any,
+    positions: Mapping[str, Vec] | None,
+    ids: Sequence[str] | None,
+    translate: Vec | None,
+    rotate: Mapping[str, Any] | None,
+) -> EditResult:
     """:func:`move_atoms` on a column table: one new coordinate array, every other column
     shared with the stored state (an undo step keeps the old ``xyz`` and nothing else)."""
     given: dict[str, Vec] | None = None
@@ -356,7 +413,9 @@ def _move_table(work: Project, atoms: Any, positions: Mapping[str, Vec] | None,
     fixed = atoms.fixed if rows is None else atoms.fixed[rows]
     if fixed.any():
         first = int(np.flatnonzero(fixed)[0])
-        raise ValidationError("fixed_atom", id=f"a{atoms.ids[first if rows is None else rows[first]]}")
+        raise ValidationError(
+            "fixed_atom", id=f"a{atoms.ids[first if rows is None else rows[first]]}"
+        )
     coords = atoms.xyz if rows is None else atoms.xyz[rows]
     new = _move_target(coords, given, list(sel), translate, rotate)(coords, 0)
     # Two reads of the new positions and no temporary array: NaN and infinity show in the
@@ -370,8 +429,11 @@ def _move_table(work: Project, atoms: Any, positions: Mapping[str, Vec] | None,
         # a step of at least 1e-9 Å moves every coordinate below 1e5 Å (its spacing there
         # is 1.5e-11): only a smaller step needs the comparison
         step = np.abs(np.asarray(_vec(translate, "translate")))
-        moved = bool((step >= 1e-9).any()) if not ((step > 0) & (step < 1e-9)).any() \
+        moved = (
+            bool((step >= 1e-9).any())
+            if not ((step > 0) & (step < 1e-9)).any()
             else not np.array_equal(new, coords)
+        )
     else:
         moved = not np.array_equal(new, coords)
     if not moved:  # nowhere to go: the table stays as it is
@@ -389,14 +451,20 @@ def _move_table(work: Project, atoms: Any, positions: Mapping[str, Vec] | None,
         every[rows] = True
         whole = bool(every.all())  # every atom named: as rigid as a move of all
     rigid_whole = positions is None and whole
-    return EditResult(changed=list(changed_ids), touched=[] if rigid_whole else list(sel),
-                      coords_only=True)
+    return EditResult(
+        changed=list(changed_ids), touched=[] if rigid_whole else list(sel), coords_only=True
+    )
 
 
-def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,
-                        expected_revision: str | None = None, preview: bool = True,
-                        origin: Origin = "user",
-                        adjust_hydrogens: bool = False) -> dict[str, Any]:
+def set_atom_properties(
+    doc: Document,
+    changes: Sequence[Mapping[str, Any]],
+    *,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+    adjust_hydrogens: bool = False,
+) -> dict[str, Any]:
     """Change element, formal charge, unpaired electrons, name, mass number, mass, fixed.
 
     ``adjust_hydrogens`` re-fills the hydrogens of atoms whose element, charge or
@@ -414,7 +482,9 @@ def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,
                 raise UnknownAtomError(id=aid)
             unknown = set(ch) - set(ATOM_PROPS) - {"id"}
             if unknown:
-                raise ValidationError("invalid_argument", detail=f"unknown atom keys {sorted(unknown)}")
+                raise ValidationError(
+                    "invalid_argument", detail=f"unknown atom keys {sorted(unknown)}"
+                )
             atom = index[aid]
             for k in ATOM_PROPS:
                 if k in ch:
@@ -429,8 +499,11 @@ def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,
         res = EditResult(changed=changed, touched=[])
         if not adjust_hydrogens:
             return res
-        valence = [str(ch["id"]) for ch in changes
-                   if {"element", "formalCharge", "unpairedElectrons"} & set(ch)]
+        valence = [
+            str(ch["id"])
+            for ch in changes
+            if {"element", "formalCharge", "unpairedElectrons"} & set(ch)
+        ]
         return _adjusted(work, res, valence)
 
     if is_atom_table(atoms_of(doc.project)):
@@ -438,18 +511,37 @@ def set_atom_properties(doc: Document, changes: Sequence[Mapping[str, Any]], *,
 
         # on the columns: only the columns a change writes are copied, and hydrogens are
         # redone on the records around the changed atoms only
-        edit = (table_edits.set_atom_properties_adjusting if adjust_hydrogens
-                else table_edits.set_atom_properties)
-        return doc.edit(lambda work: edit(work, changes),
-                        label="Set atom properties", expected_revision=expected_revision,
-                        preview=preview, origin=origin, tables=True)
-    return doc.edit(fn, label="Set atom properties", expected_revision=expected_revision,
-                    preview=preview, origin=origin)
+        edit = (
+            table_edits.set_atom_properties_adjusting
+            if adjust_hydrogens
+            else table_edits.set_atom_properties
+        )
+        return doc.edit(
+            lambda work: edit(work, changes),
+            label="Set atom properties",
+            expected_revision=expected_revision,
+            preview=preview,
+            origin=origin,
+            tables=True,
+        )
+    return doc.edit(
+        fn,
+        label="Set atom properties",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+    )
 
 
-def set_bonds(doc: Document, bonds: Sequence[Mapping[str, Any]], *,
-              expected_revision: str | None = None, preview: bool = True,
-              origin: Origin = "user", adjust_hydrogens: bool = False) -> dict[str, Any]:
+def set_bonds(
+    doc: Document,
+    bonds: Sequence[Mapping[str, Any]],
+    *,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+    adjust_hydrogens: bool = False,
+) -> dict[str, Any]:
     """Add, change or remove bonds: ``{"a", "b", "order"}``; order 0 removes the bond.
 
     ``adjust_hydrogens`` then re-fills the hydrogens of both ends.
@@ -479,8 +571,9 @@ def set_bonds(doc: Document, bonds: Sequence[Mapping[str, Any]], *,
         res = EditResult(changed=changed, touched=[])
         return _adjusted(work, res, changed) if adjust_hydrogens else res
 
-    return doc.edit(fn, label="Set bonds", expected_revision=expected_revision, preview=preview,
-                    origin=origin)
+    return doc.edit(
+        fn, label="Set bonds", expected_revision=expected_revision, preview=preview, origin=origin
+    )
 
 
 # The tool's own name for history_step (tests and scripts call it so).

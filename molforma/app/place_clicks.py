@@ -37,8 +37,9 @@ class Placed:
     before: Project
 
 
-def confirm_then_propose_placement(doc: Document, name: str, site: str, *, kind: str,
-                                   actor: Actor, previous: str | None) -> Placed | None:
+def confirm_then_propose_placement(
+    doc: Document, name: str, site: str, *, kind: str, actor: Actor, previous: str | None
+) -> Placed | None:
     """Propose library part ``name`` on atom ``site`` as a candidate, first confirming
     the placement candidate ``actor`` made at revision ``previous`` (if it is still the
     document's state).
@@ -52,8 +53,11 @@ def confirm_then_propose_placement(doc: Document, name: str, site: str, *, kind:
         MolFormaError: the placement is impossible (no free site, unknown part, ...).
     """
     if doc.candidate is not None:
-        mine = (doc.candidate_origin == actor.origin and previous is not None
-                and doc.revision == previous)
+        mine = (
+            doc.candidate_origin == actor.origin
+            and previous is not None
+            and doc.revision == previous
+        )
         if not mine:
             raise CandidateExistsError()
         doc.confirm(expected_revision=previous, origin=actor.origin)
@@ -71,16 +75,20 @@ def confirm_placement(doc: Document, *, actor: Actor, previous: str) -> dict[str
     Raises:
         CandidateExistsError: the candidate is someone else's or was edited since.
     """
-    if doc.candidate is None or doc.candidate_origin != actor.origin \
-            or doc.revision != previous:
+    if doc.candidate is None or doc.candidate_origin != actor.origin or doc.revision != previous:
         raise CandidateExistsError()
     return doc.confirm(expected_revision=previous, origin=actor.origin)
 
 
-def add_bonded_atom_to_confirmed(doc: Document, parent: str, element: str, *,
-                                 actor: Actor, adjust_hydrogens: bool,
-                                 hint: Sequence[float] | None = None,
-                                 ) -> dict[str, Any] | None:
+def add_bonded_atom_to_confirmed(
+    doc: Document,
+    parent: str,
+    element: str,
+    *,
+    actor: Actor,
+    adjust_hydrogens: bool,
+    hint: Sequence[float] | None = None,
+) -> dict[str, Any] | None:
     """Add an atom of ``element`` bonded to ``parent`` where its hybridisation puts the
     next bond (one undo step, see :func:`molforma.app.ops.add_bonded_atom`).
 
@@ -94,8 +102,15 @@ def add_bonded_atom_to_confirmed(doc: Document, parent: str, element: str, *,
     """
     if parent not in {a["id"] for a in atoms_of(doc.project)}:
         return None
-    return ops.add_bonded_atom(doc, parent, element, adjust_hydrogens=adjust_hydrogens,
-                               hint=hint, preview=False, origin=actor.origin)
+    return ops.add_bonded_atom(
+        doc,
+        parent,
+        element,
+        adjust_hydrogens=adjust_hydrogens,
+        hint=hint,
+        preview=False,
+        origin=actor.origin,
+    )
 
 
 # The names these clicks had before they were named for what they do (older callers).

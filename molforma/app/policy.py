@@ -127,8 +127,12 @@ def check_name_lengths(path: str | os.PathLike[str], shown: str | None = None) -
     encoded = os.fsencode(text)
     parts = re.split(rb"[/\\]", encoded) if os.name == "nt" else encoded.split(b"/")
     if len(encoded) > MAX_PATH_BYTES or any(len(p) > MAX_NAME_BYTES for p in parts):
-        raise FileAccessError("path_too_long", path=shown if shown is not None else text,
-                              max=MAX_NAME_BYTES, max_path=MAX_PATH_BYTES)
+        raise FileAccessError(
+            "path_too_long",
+            path=shown if shown is not None else text,
+            max=MAX_NAME_BYTES,
+            max_path=MAX_PATH_BYTES,
+        )
 
 
 def _config_dirs() -> list[Path]:
@@ -258,8 +262,9 @@ class Policy:
     def _inside(self, p: Path) -> bool:
         return any(p == d or p.is_relative_to(d) for d in self.allow_dirs)
 
-    def check_path(self, path: str | os.PathLike[str], *, must_exist: bool = False,
-                   for_write: bool = False) -> Path:
+    def check_path(
+        self, path: str | os.PathLike[str], *, must_exist: bool = False, for_write: bool = False
+    ) -> Path:
         """Check one path MCP wants MolForma to read or write and return it resolved.
 
         ``~`` expands to the home directory and symlinks are followed; ``..`` is applied
@@ -290,8 +295,9 @@ class Policy:
             raise FileAccessError("path_not_found", path=shown)
         if "\x00" in shown:
             # The OS calls below would raise ValueError; give the caller a clear refusal.
-            raise FileAccessError(path=shown.replace("\x00", "\\0"),
-                                  reason="the path contains a NUL character")
+            raise FileAccessError(
+                path=shown.replace("\x00", "\\0"), reason="the path contains a NUL character"
+            )
         check_name_lengths(shown)
         expanded = _expand(path)
         check_name_lengths(expanded, shown)
@@ -356,8 +362,9 @@ class Policy:
         else:
             real_path = Path(real)
         if self.restricted and not self._inside(real_path):
-            raise FileAccessError("path_not_allowed", path=shown,
-                                  allowed=[str(d) for d in self.allow_dirs])
+            raise FileAccessError(
+                "path_not_allowed", path=shown, allowed=[str(d) for d in self.allow_dirs]
+            )
         config = _in_config_dir(real_path)
         if config is not None:
             raise FileAccessError("path_in_config_dir", path=shown, config_dir=str(config))
@@ -426,8 +433,9 @@ class Policy:
             # No folder descriptors (Windows): the checked path, still written atomically.
             write_file_atomically(resolved, data)
             return resolved
-        fd = make_directories(folder, shown,
-                              verify=lambda dfd: self.verify_open(dfd, shown, folder))
+        fd = make_directories(
+            folder, shown, verify=lambda dfd: self.verify_open(dfd, shown, folder)
+        )
         try:
             # The folders made after the check hang below the judged one (O_NOFOLLOW);
             # judge the last one too, as cheap insurance.
@@ -437,8 +445,9 @@ class Policy:
             os.close(fd)
         return resolved
 
-    def check_advanced_paths(self, advanced: Mapping[str, Any],
-                             job_root: str | os.PathLike[str] | None = None) -> None:
+    def check_advanced_paths(
+        self, advanced: Mapping[str, Any], job_root: str | os.PathLike[str] | None = None
+    ) -> None:
         """Check the path-valued advanced settings (scratch/permanent dir, movecs files).
 
         Absolute (and ``~``) paths must lie inside an allowed directory and never in the
@@ -461,8 +470,8 @@ class Policy:
             elif ".." in Path(text).parts:
                 if self.restricted:
                     raise FileAccessError(
-                        "path_not_allowed", path=text,
-                        allowed=[str(d) for d in self.allow_dirs])
+                        "path_not_allowed", path=text, allowed=[str(d) for d in self.allow_dirs]
+                    )
                 if job_root is not None:
                     # A job folder is one level below the job root; its name does not matter.
                     where = os.path.normpath(_expand(job_root) / "job" / text)
@@ -503,8 +512,9 @@ class ReadGuard:
         return self.policy.write_atomic(path, data)
 
 
-def check_protected_change(current: Mapping[str, Any], new_values: Mapping[str, Any],
-                           block: str, policy: Policy) -> None:
+def check_protected_change(
+    current: Mapping[str, Any], new_values: Mapping[str, Any], block: str, policy: Policy
+) -> None:
     """Refuse an MCP change of a protected setting unless the launch option allows it.
 
     Args:
@@ -534,12 +544,14 @@ def check_protected_change(current: Mapping[str, Any], new_values: Mapping[str, 
 
 def differences(doc_protected: Mapping[str, Any], trusted: Mapping[str, Any]) -> list[str]:
     """The protected keys whose document value differs from the trusted one."""
-    return [k for k in PROTECTED_KEYS
-            if not _same_protected(k, doc_protected.get(k), trusted.get(k))]
+    return [
+        k for k in PROTECTED_KEYS if not _same_protected(k, doc_protected.get(k), trusted.get(k))
+    ]
 
 
-def may_start(doc_protected: Mapping[str, Any], trusted: Mapping[str, Any], policy: Policy,
-              origin: str) -> None:
+def may_start(
+    doc_protected: Mapping[str, Any], trusted: Mapping[str, Any], policy: Policy, origin: str
+) -> None:
     """Refuse a calculation started through MCP with untrusted protected values.
 
     A loaded project or a reused history entry may carry another executable or extra

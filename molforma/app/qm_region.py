@@ -20,32 +20,44 @@ from molforma.document.model import Project
 from molforma.errors import UnknownAtomError, ValidationError
 from molforma.i18n import register
 
-register({
-    "qm_region_empty": {
-        "en": "The QM region is empty: no atom matches the selection given (atom ids, "
-              "residue names, numbers, chains). Nothing was changed.",
-        "ja": "QM 領域が空です。指定した選択（原子 ID、残基名、残基番号、鎖）に合う原子が"
-              "ありません。何も変更していません。",
-    },
-    "qm_region_no_selection": {
-        "en": "Name the region's core: atom ids or residue names, numbers or chains.",
-        "ja": "領域の中心を指定してください（原子 ID、または残基名・残基番号・鎖）。",
-    },
-    "qm_region_radius": {
-        "en": "The radius must be between 0 and 50 Å (got {radius}).",
-        "ja": "半径は 0〜50 Å で指定してください（指定値: {radius}）。",
-    },
-})
+register(
+    {
+        "qm_region_empty": {
+            "en": "The QM region is empty: no atom matches the selection given (atom ids, "
+            "residue names, numbers, chains). Nothing was changed.",
+            "ja": "QM 領域が空です。指定した選択（原子 ID、残基名、残基番号、鎖）に合う原子が"
+            "ありません。何も変更していません。",
+        },
+        "qm_region_no_selection": {
+            "en": "Name the region's core: atom ids or residue names, numbers or chains.",
+            "ja": "領域の中心を指定してください（原子 ID、または残基名・残基番号・鎖）。",
+        },
+        "qm_region_radius": {
+            "en": "The radius must be between 0 and 50 Å (got {radius}).",
+            "ja": "半径は 0〜50 Å で指定してください（指定値: {radius}）。",
+        },
+    }
+)
 
 MAX_RADIUS = 50.0
 
 
-def extract_qm_region(doc: Document, *, atom_ids: Sequence[str] = (),
-                      residue_names: Sequence[str] = (), residue_numbers: Sequence[int] = (),
-                      chains: Sequence[str] = (), within: float = 0.0,
-                      whole_residues: bool = True, cap: bool = True, fix_caps: bool = False,
-                      set_charge: bool = True, expected_revision: str | None = None,
-                      preview: bool = True, origin: Origin = "user") -> dict[str, Any]:
+def extract_qm_region(
+    doc: Document,
+    *,
+    atom_ids: Sequence[str] = (),
+    residue_names: Sequence[str] = (),
+    residue_numbers: Sequence[int] = (),
+    chains: Sequence[str] = (),
+    within: float = 0.0,
+    whole_residues: bool = True,
+    cap: bool = True,
+    fix_caps: bool = False,
+    set_charge: bool = True,
+    expected_revision: str | None = None,
+    preview: bool = True,
+    origin: Origin = "user",
+) -> dict[str, Any]:
     """Make the QM region the document's structure (see the module docstring).
 
     The edit summary's ``info`` holds ``atomCount``, ``caps`` (ids of the link hydrogens),
@@ -73,14 +85,21 @@ def extract_qm_region(doc: Document, *, atom_ids: Sequence[str] = (),
             rows = atoms.rows_of(list(atom_ids))
             if (rows < 0).any():
                 raise UnknownAtomError(id=list(atom_ids)[int(np.flatnonzero(rows < 0)[0])])
-        mask = region_mask(atoms, atom_ids=atom_ids, names=residue_names,
-                           numbers=residue_numbers, chains=chains, radius=radius,
-                           whole=whole_residues)
+        mask = region_mask(
+            atoms,
+            atom_ids=atom_ids,
+            names=residue_names,
+            numbers=residue_numbers,
+            chains=chains,
+            radius=radius,
+            whole=whole_residues,
+        )
         if not mask.any():
             raise ValidationError("qm_region_empty")
         next_id = int(d.get("nextAtomId", 1))
-        region = cut_region(atoms, bonds, mask, next_id, cap=cap, fix_caps=fix_caps,
-                            set_charge=set_charge)
+        region = cut_region(
+            atoms, bonds, mask, next_id, cap=cap, fix_caps=fix_caps, set_charge=set_charge
+        )
         d["atoms"] = region.atoms
         d["bonds"] = region.bonds
         d["nextAtomId"] = next_id + len(region.cap_ids)
@@ -90,8 +109,13 @@ def extract_qm_region(doc: Document, *, atom_ids: Sequence[str] = (),
             info["charge"] = region.charge
             info["charges"] = region.charges
         removed = [f"a{i}" for i in atoms.ids[~mask].tolist()]
-        return EditResult(added=region.cap_ids, removed=removed, touched=region.cap_ids,
-                          info=info)
+        return EditResult(added=region.cap_ids, removed=removed, touched=region.cap_ids, info=info)
 
-    return doc.edit(fn, label="Extract QM region", expected_revision=expected_revision,
-                    preview=preview, origin=origin, tables=True)
+    return doc.edit(
+        fn,
+        label="Extract QM region",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=origin,
+        tables=True,
+    )

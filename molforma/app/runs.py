@@ -22,16 +22,18 @@ if TYPE_CHECKING:
     from molforma.app.policy import Policy
     from molforma.document.document import Document
 
-register({
-    "job_root_not_allowed": {
-        "en": "The job root '{path}' (execution setting job_root, where job folders are "
-              "written) is outside the directories MCP may use ({allowed}). Set job_root "
-              "with set_execution to a folder inside one of them.",
-        "ja": "ジョブルート「{path}」（実行設定 job_root、ジョブフォルダーの作成先）はMCPが"
-              "使えるディレクトリ（{allowed}）の外にあります。set_execution で job_root を"
-              "その中のフォルダーに設定してください。",
-    },
-})
+register(
+    {
+        "job_root_not_allowed": {
+            "en": "The job root '{path}' (execution setting job_root, where job folders are "
+            "written) is outside the directories MCP may use ({allowed}). Set job_root "
+            "with set_execution to a folder inside one of them.",
+            "ja": "ジョブルート「{path}」（実行設定 job_root、ジョブフォルダーの作成先）はMCPが"
+            "使えるディレクトリ（{allowed}）の外にあります。set_execution で job_root を"
+            "その中のフォルダーに設定してください。",
+        },
+    }
+)
 
 
 def check_folders(project: Mapping[str, Any], policy: Policy | None, actor: Actor) -> None:
@@ -55,8 +57,12 @@ def check_folders(project: Mapping[str, Any], policy: Policy | None, actor: Acto
         if exc.code != "path_not_allowed":
             raise
         # The path came from a setting, not from this call: name the setting to change.
-        raise FileAccessError("job_root_not_allowed", path=root, setting="job_root",
-                              allowed=[str(d) for d in policy.allow_dirs]) from exc
+        raise FileAccessError(
+            "job_root_not_allowed",
+            path=root,
+            setting="job_root",
+            allowed=[str(d) for d in policy.allow_dirs],
+        ) from exc
     policy.check_advanced_paths(project.get("advanced", {}), job_root=root)
 
 
@@ -78,9 +84,14 @@ def check_inputs(project: Mapping[str, Any]) -> None:
         raise CalculationError("input_invalid", summary=summary, problems=problems)
 
 
-def check_run(project: Mapping[str, Any], trusted: Mapping[str, Any], *,
-              policy: Policy | None, actor: Actor,
-              action: Literal["start", "save_inputs"] = "start") -> bool:
+def check_run(
+    project: Mapping[str, Any],
+    trusted: Mapping[str, Any],
+    *,
+    policy: Policy | None,
+    actor: Actor,
+    action: Literal["start", "save_inputs"] = "start",
+) -> bool:
     """Whether ``project`` may start (or have its input set saved) for ``actor``.
 
     Args:

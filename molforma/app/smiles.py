@@ -19,14 +19,22 @@ if TYPE_CHECKING:
     from molforma.document.document import Document, EditResult
     from molforma.document.model import Project
 
-register({
-    "smiles_invalid": {"en": "Cannot read the SMILES '{smiles}'.",
-                       "ja": "SMILES「{smiles}」を読み取れません。"},
-    "smiles_embed_failed": {"en": "Could not make 3D coordinates for '{smiles}'.",
-                            "ja": "「{smiles}」の3D座標を生成できませんでした。"},
-    "smiles_too_large": {"en": "The SMILES gives {count} atoms; at most {max} are allowed.",
-                         "ja": "SMILES から {count} 原子になります。上限は {max} です。"},
-})
+register(
+    {
+        "smiles_invalid": {
+            "en": "Cannot read the SMILES '{smiles}'.",
+            "ja": "SMILES「{smiles}」を読み取れません。",
+        },
+        "smiles_embed_failed": {
+            "en": "Could not make 3D coordinates for '{smiles}'.",
+            "ja": "「{smiles}」の3D座標を生成できませんでした。",
+        },
+        "smiles_too_large": {
+            "en": "The SMILES gives {count} atoms; at most {max} are allowed.",
+            "ja": "SMILES から {count} 原子になります。上限は {max} です。",
+        },
+    }
+)
 
 Atoms = list[dict[str, Any]]
 
@@ -75,9 +83,13 @@ def check_smiles(smiles: str) -> str | None:
     return name
 
 
-def smiles_to_structure(smiles: str, *, cancelled: CancelFn = lambda: False,
-                        progress: ProgressFn = lambda _p, _m: None,
-                        max_atoms: int = 10_000) -> tuple[Atoms, Atoms]:
+def smiles_to_structure(
+    smiles: str,
+    *,
+    cancelled: CancelFn = lambda: False,
+    progress: ProgressFn = lambda _p, _m: None,
+    max_atoms: int = 10_000,
+) -> tuple[Atoms, Atoms]:
     """Atoms (ids a1..) and bonds of a 3D structure with hydrogens for ``smiles`` (or a
     name of the table of common molecules, :func:`resolve_smiles`).
 
@@ -116,9 +128,15 @@ def smiles_to_structure(smiles: str, *, cancelled: CancelFn = lambda: False,
     return document_from_mol(mol)
 
 
-def replace_structure(doc: Document, atoms: Atoms, bonds: Atoms, *,
-                      actor: Actor, expected_revision: str | None = None,
-                      preview: bool = True) -> dict[str, Any]:
+def replace_structure(
+    doc: Document,
+    atoms: Atoms,
+    bonds: Atoms,
+    *,
+    actor: Actor,
+    expected_revision: str | None = None,
+    preview: bool = True,
+) -> dict[str, Any]:
     """Make a candidate (with ``preview`` False: one undo step) whose molecule is
     ``atoms``/``bonds`` with fresh ids; the charge is the sum of the formal charges and the
     multiplicity follows the radical electrons (high spin: ``[CH3]`` a doublet, ``[O][O]``
@@ -138,12 +156,18 @@ def replace_structure(doc: Document, atoms: Atoms, bonds: Atoms, *,
         start = int(d.get("nextAtomId", 1))
         mapping = {a["id"]: f"a{start + i}" for i, a in enumerate(atoms)}
         d["atoms"] = [dict(a, id=mapping[a["id"]]) for a in atoms]
-        d["bonds"] = [{"a": mapping[b["a"]], "b": mapping[b["b"]], "order": b.get("order", 1)}
-                      for b in bonds]
+        d["bonds"] = [
+            {"a": mapping[b["a"]], "b": mapping[b["b"]], "order": b.get("order", 1)} for b in bonds
+        ]
         d["nextAtomId"] = start + len(atoms)
         d["charge"] = sum(int(a.get("formalCharge", 0)) for a in atoms)
         d["multiplicity"] = radical_multiplicity(atoms) or 1
         return EditResult(added=list(mapping.values()), removed=old)
 
-    return doc.edit(fn, label="Structure from SMILES", expected_revision=expected_revision,
-                    preview=preview, origin=actor.origin)
+    return doc.edit(
+        fn,
+        label="Structure from SMILES",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=actor.origin,
+    )

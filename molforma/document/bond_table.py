@@ -44,12 +44,18 @@ class BondTable(Sequence[dict[str, Any]]):
     order: np.ndarray
     extra: Mapping[int, Mapping[str, Any]]
 
-    def __init__(self, a: np.ndarray, b: np.ndarray, order: np.ndarray | None = None,
-                 extra: Mapping[int, Mapping[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        a: np.ndarray,
+        b: np.ndarray,
+        order: np.ndarray | None = None,
+        extra: Mapping[int, Mapping[str, Any]] | None = None,
+    ) -> None:
         self.a = frozen(np.asarray(a, dtype=np.int64))
         self.b = frozen(np.asarray(b, dtype=np.int64))
-        self.order = frozen(np.ones(len(self.a), np.int8) if order is None
-                             else np.asarray(order, dtype=np.int8))
+        self.order = frozen(
+            np.ones(len(self.a), np.int8) if order is None else np.asarray(order, dtype=np.int8)
+        )
         if not len(self.a) == len(self.b) == len(self.order):
             raise ValueError("columns of different lengths")
         self.extra = extra if extra is not None else {}
@@ -88,11 +94,17 @@ class BondTable(Sequence[dict[str, Any]]):
             if set(map(len, records)) == {3}:  # the usual bonds: a, b, order and no more
                 ca, cb, co = zip(*map(_BOND_KEYS, records), strict=True)
                 joined = "\n".join(ca) + "\n" + "\n".join(cb) + "\n"
-                if (set(map(type, co)) == {int} and set(co) <= {1, 2, 3}
-                        and IDS.fullmatch(joined) and joined.count("\n") == 2 * n):
-                    return cls(np.array([i[1:] for i in ca]).astype(np.int64),
-                               np.array([i[1:] for i in cb]).astype(np.int64),
-                               np.array(co, dtype=np.int8))
+                if (
+                    set(map(type, co)) == {int}
+                    and set(co) <= {1, 2, 3}
+                    and IDS.fullmatch(joined)
+                    and joined.count("\n") == 2 * n
+                ):
+                    return cls(
+                        np.array([i[1:] for i in ca]).astype(np.int64),
+                        np.array([i[1:] for i in cb]).astype(np.int64),
+                        np.array(co, dtype=np.int8),
+                    )
         except (KeyError, TypeError):
             pass
         try:
@@ -103,8 +115,11 @@ class BondTable(Sequence[dict[str, Any]]):
             raise ValueError(f"a bond record the columns cannot hold: {exc}") from exc
         if set(map(type, orders)) - {int} or not set(orders) <= {1, 2, 3}:
             raise ValueError("a bond order other than 1, 2 or 3")
-        extra = {i: {k: v for k, v in r.items() if k not in _BOND_STANDARD}
-                 for i, r in enumerate(records) if len(r) != 3 or r.keys() != _BOND_STANDARD}
+        extra = {
+            i: {k: v for k, v in r.items() if k not in _BOND_STANDARD}
+            for i, r in enumerate(records)
+            if len(r) != 3 or r.keys() != _BOND_STANDARD
+        }
         return cls(a, b, np.array(orders, dtype=np.int8), {i: m for i, m in extra.items() if m})
 
     def __len__(self) -> int:
@@ -113,9 +128,12 @@ class BondTable(Sequence[dict[str, Any]]):
     def to_records(self, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         """Bond dicts ``start``..``stop`` (new dicts)."""
         sl = slice(start, stop)
-        out = [{"a": f"a{i}", "b": f"a{j}", "order": o}
-               for i, j, o in zip(self.a[sl].tolist(), self.b[sl].tolist(),
-                                  self.order[sl].tolist(), strict=True)]
+        out = [
+            {"a": f"a{i}", "b": f"a{j}", "order": o}
+            for i, j, o in zip(
+                self.a[sl].tolist(), self.b[sl].tolist(), self.order[sl].tolist(), strict=True
+            )
+        ]
         if self.extra:
             first = range(len(self))[sl].start if out else 0
             for k, rec in enumerate(out):
@@ -127,9 +145,12 @@ class BondTable(Sequence[dict[str, Any]]):
     def records_at(self, rows: Sequence[int] | np.ndarray) -> list[dict[str, Any]]:
         """Bond dicts of the bonds at ``rows`` (in that order)."""
         rows = np.asarray(rows, dtype=np.int64)
-        out = [{"a": f"a{i}", "b": f"a{j}", "order": o}
-               for i, j, o in zip(self.a[rows].tolist(), self.b[rows].tolist(),
-                                  self.order[rows].tolist(), strict=True)]
+        out = [
+            {"a": f"a{i}", "b": f"a{j}", "order": o}
+            for i, j, o in zip(
+                self.a[rows].tolist(), self.b[rows].tolist(), self.order[rows].tolist(), strict=True
+            )
+        ]
         if self.extra:
             for r, rec in zip(rows.tolist(), out, strict=True):
                 more = self.extra.get(r)
@@ -156,8 +177,9 @@ class BondTable(Sequence[dict[str, Any]]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, BondTable):
-            return self is other or (len(self) == len(other)
-                                     and self.to_records() == other.to_records())
+            return self is other or (
+                len(self) == len(other) and self.to_records() == other.to_records()
+            )
         if isinstance(other, list):
             return len(self) == len(other) and self.to_records() == other
         return NotImplemented
@@ -203,12 +225,19 @@ class BondTable(Sequence[dict[str, Any]]):
             return self
         extra = dict(self.extra)
         extra.update({len(self) + k: m for k, m in other.extra.items()})
-        return BondTable(np.concatenate([self.a, other.a]), np.concatenate([self.b, other.b]),
-                         np.concatenate([self.order, other.order]), extra)
+        return BondTable(
+            np.concatenate([self.a, other.a]),
+            np.concatenate([self.b, other.b]),
+            np.concatenate([self.order, other.order]),
+            extra,
+        )
 
     def shared_with(self, old: BondTable) -> BondTable:
         """This table, or ``old`` when they hold the same bonds in the same order."""
-        if len(self) == len(old) and self.extra == old.extra and all(
-                same_column(s, o) for s, o in zip(self.arrays(), old.arrays(), strict=True)):
+        if (
+            len(self) == len(old)
+            and self.extra == old.extra
+            and all(same_column(s, o) for s, o in zip(self.arrays(), old.arrays(), strict=True))
+        ):
             return old
         return self

@@ -51,14 +51,19 @@ def _xyz(a: AtomDict) -> np.ndarray:
     return np.array([float(a["x"]), float(a["y"]), float(a["z"])])
 
 
-def _terminal_hydrogens(index: dict[str, AtomDict], orders: dict[str, list[tuple[str, int]]],
-                        aid: str) -> list[str]:
-    return [n for n, _o in orders.get(aid, ()) if index[n]["element"] == "H"
-            and len(orders.get(n, ())) == 1]
+def _terminal_hydrogens(
+    index: dict[str, AtomDict], orders: dict[str, list[tuple[str, int]]], aid: str
+) -> list[str]:
+    return [
+        n
+        for n, _o in orders.get(aid, ())
+        if index[n]["element"] == "H" and len(orders.get(n, ())) == 1
+    ]
 
 
-def _local_missing(work: Project, ids: Iterable[str],
-                   without: set[str] | frozenset[str] = frozenset()) -> dict[str, int]:
+def _local_missing(
+    work: Project, ids: Iterable[str], without: set[str] | frozenset[str] = frozenset()
+) -> dict[str, int]:
     """:func:`missing_hydrogens` of ``ids`` only, from a sub-project of them and their
     neighbours (an atom's open valence depends only on its own bonds), leaving out the
     atoms ``without``: linear in the neighbourhood, not in the molecule."""
@@ -71,14 +76,19 @@ def _local_missing(work: Project, ids: Iterable[str],
         if b["b"] in want:
             keep.add(b["a"])
     keep -= set(without)
-    sub = {"document": {"atoms": [a for a in work["document"]["atoms"] if a["id"] in keep],
-                        "bonds": [b for b in bonds if b["a"] in keep and b["b"] in keep]}}
+    sub = {
+        "document": {
+            "atoms": [a for a in work["document"]["atoms"] if a["id"] in keep],
+            "bonds": [b for b in bonds if b["a"] in keep and b["b"] in keep],
+        }
+    }
     need = missing_hydrogens(sub)
     return {i: n for i, n in need.items() if i in want}
 
 
-def bonded_direction(work: Project, parent_id: str, element: str, *,
-                     hint: Sequence[float] | None = None) -> np.ndarray:
+def bonded_direction(
+    work: Project, parent_id: str, element: str, *, hint: Sequence[float] | None = None
+) -> np.ndarray:
     """Unit vector from atom ``parent_id`` to a new single-bonded atom of ``element``.
 
     ``hint`` is used for a parent without neighbours (the window passes "to the
@@ -94,8 +104,11 @@ def bonded_direction(work: Project, parent_id: str, element: str, *,
     orders = _bond_orders(work)
     mine = orders[parent_id]
     centre = _xyz(parent)
-    existing = [unit(_xyz(index[n]) - centre) for n, _o in mine
-                if np.linalg.norm(_xyz(index[n]) - centre) > 1e-6]
+    existing = [
+        unit(_xyz(index[n]) - centre)
+        for n, _o in mine
+        if np.linalg.norm(_xyz(index[n]) - centre) > 1e-6
+    ]
     if not existing and hint is not None and np.linalg.norm(np.asarray(hint, float)) > 1e-9:
         return unit(np.asarray(hint, float))
     # The hydrogens the parent will still need once this bond exists count as domains:
@@ -120,9 +133,15 @@ def bonded_direction(work: Project, parent_id: str, element: str, *,
     return unit(best)
 
 
-def add_bonded_atom(work: Project, parent_id: str, element: str, *, adjust: bool = True,
-                    hint: Sequence[float] | None = None,
-                    toward: Sequence[float] | None = None) -> EditResult:
+def add_bonded_atom(
+    work: Project,
+    parent_id: str,
+    element: str,
+    *,
+    adjust: bool = True,
+    hint: Sequence[float] | None = None,
+    toward: Sequence[float] | None = None,
+) -> EditResult:
     """Add an atom of ``element`` single-bonded to ``parent_id`` at the typical bond length.
 
     With ``adjust``, a heavy atom takes the place of one of the parent's terminal
@@ -144,8 +163,7 @@ def add_bonded_atom(work: Project, parent_id: str, element: str, *, adjust: bool
         drawn = unit(np.asarray(toward, float))
     if adjust and element != "H":
         orders = _bond_orders(work)
-        hs = [h for h in _terminal_hydrogens(index, orders, parent_id)
-              if not index[h].get("fixed")]
+        hs = [h for h in _terminal_hydrogens(index, orders, parent_id) if not index[h].get("fixed")]
         if hs:
             if drawn is not None:
                 h = max(hs, key=lambda i: float(unit(_xyz(index[i]) - centre) @ drawn))
@@ -173,8 +191,7 @@ def add_bonded_atom(work: Project, parent_id: str, element: str, *, adjust: bool
     return res
 
 
-def change_element(work: Project, atom_id: str, element: str, *,
-                   adjust: bool = True) -> EditResult:
+def change_element(work: Project, atom_id: str, element: str, *, adjust: bool = True) -> EditResult:
     """Turn atom ``atom_id`` into ``element`` (the Add-atom tool clicked on a hydrogen,
     as in Avogadro: a methane H clicked with carbon gives ethane).
 
@@ -225,8 +242,11 @@ def adjust_hydrogens(work: Project, ids: Iterable[str]) -> EditResult:
     """
     index = _index(work)
     orders = _bond_orders(work)
-    heavy = [i for i in dict.fromkeys(ids) if i in index and index[i]["element"] != "H"
-             and not is_metal(index[i]["element"])]
+    heavy = [
+        i
+        for i in dict.fromkeys(ids)
+        if i in index and index[i]["element"] != "H" and not is_metal(index[i]["element"])
+    ]
     strip = {aid: _terminal_hydrogens(index, orders, aid) for aid in heavy}
     heavy = [aid for aid in heavy if not any(index[h].get("fixed") for h in strip[aid])]
     if not heavy:
@@ -248,21 +268,30 @@ def adjust_hydrogens(work: Project, ids: Iterable[str]) -> EditResult:
     return EditResult(added=added, removed=sorted(gone, key=_idnum), touched=added)
 
 
-def merge_adjusted(work: Project, res: EditResult, ids: Iterable[str], *,
-                   adjust: Callable[[Project, list[str]], EditResult] | None = None
-                   ) -> EditResult:
+def merge_adjusted(
+    work: Project,
+    res: EditResult,
+    ids: Iterable[str],
+    *,
+    adjust: Callable[[Project, list[str]], EditResult] | None = None,
+) -> EditResult:
     """``res`` followed by :func:`adjust_hydrogens` of ``ids`` (or ``adjust``, the same on
     the column tables), as one result."""
     extra = (adjust or adjust_hydrogens)(work, [i for i in ids if i not in set(res.removed)])
     gone = set(extra.removed)
     new_in_edit = set(res.added)
-    touched = None if res.touched is None else \
-        [i for i in res.touched if i not in gone] + extra.added
+    touched = (
+        None if res.touched is None else [i for i in res.touched if i not in gone] + extra.added
+    )
     return EditResult(
         added=[i for i in res.added if i not in gone] + extra.added,
         removed=res.removed + [i for i in extra.removed if i not in new_in_edit],
         changed=[i for i in res.changed if i not in gone],
-        touched=touched, structure=True, coords_only=False, info=res.info)
+        touched=touched,
+        structure=True,
+        coords_only=False,
+        info=res.info,
+    )
 
 
 def neighbours(work: Project, ids: Iterable[str]) -> list[str]:
@@ -307,8 +336,7 @@ def valence_problem_ids(project: Project) -> list[str]:
     default = {el: elements.default_valence(el) for el in symbols - metals}
     # Bonds count between two known non-metal atoms only.
     counted = {a["id"] for a in atoms if a["element"] not in metals}
-    bonds = [b for b in project["document"]["bonds"]
-             if b["a"] in counted and b["b"] in counted]
+    bonds = [b for b in project["document"]["bonds"] if b["a"] in counted and b["b"] in counted]
     total: dict[str, int] = {}
     for b in bonds:
         order = int(b.get("order", 1))
@@ -319,8 +347,11 @@ def valence_problem_ids(project: Project) -> list[str]:
         el = a["element"]
         if el in metals:
             continue
-        if (a.get("formalCharge") or a.get("unpairedElectrons")
-                or (default[el] >= 0 and total.get(a["id"], 0) > default[el])):
+        if (
+            a.get("formalCharge")
+            or a.get("unpairedElectrons")
+            or (default[el] >= 0 and total.get(a["id"], 0) > default[el])
+        ):
             suspicious.append(a["id"])
     if not suspicious:
         return []
@@ -329,9 +360,12 @@ def valence_problem_ids(project: Project) -> list[str]:
     for b in bonds:
         if b["a"] in flagged or b["b"] in flagged:
             keep.update((b["a"], b["b"]))
-    sub = {"document": {"atoms": [a for a in atoms if a["id"] in keep],
-                        "bonds": [b for b in project["document"]["bonds"]
-                                  if b["a"] in keep and b["b"] in keep]}}
+    sub = {
+        "document": {
+            "atoms": [a for a in atoms if a["id"] in keep],
+            "bonds": [b for b in project["document"]["bonds"] if b["a"] in keep and b["b"] in keep],
+        }
+    }
     return [str(i) for p in _valence_problems(sub) for i in p["atoms"] if i in flagged]
 
 
@@ -339,8 +373,9 @@ def _idnum(aid: str) -> int:
     return int(aid[1:]) if aid[1:].isdigit() else 0
 
 
-def placement_problems(before: Project, after: Project, site: str,
-                       kind: str | None) -> dict[str, list[str]]:
+def placement_problems(
+    before: Project, after: Project, site: str, kind: str | None
+) -> dict[str, list[str]]:
     """What a fragment or ligand placed on ``site`` got wrong, for a warning.
 
     ``not_a_metal``: a ligand put on an atom that is not a metal (an NH3 on another

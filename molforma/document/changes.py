@@ -77,8 +77,12 @@ def _keys(records: list[Any], keys: tuple[Callable[[Any], Any], ...]) -> list[li
         return [list(map(safe, records))]
 
 
-def _share_records(old: list[Any], new: list[Any], keys: tuple[Callable[[Any], Any], ...],
-                   written: frozenset[Hashable] = frozenset()) -> tuple[list[Any], Pairs, bool]:
+def _share_records(
+    old: list[Any],
+    new: list[Any],
+    keys: tuple[Callable[[Any], Any], ...],
+    written: frozenset[Hashable] = frozenset(),
+) -> tuple[list[Any], Pairs, bool]:
     """``new`` with its records equal to ``old`` ones replaced by them.
 
     Records whose (first) key is in ``written`` stay as the edit wrote them even when
@@ -100,8 +104,9 @@ def _share_records(old: list[Any], new: list[Any], keys: tuple[Callable[[Any], A
         if _keys([old[i] for i in diff], keys) == dkeys:  # the same records in the same order
             share = same
             if written and not written <= set(dkeys[0]):  # an equal record was written
-                share = [s and k not in written
-                         for s, k in zip(same, _keys(new, keys)[0], strict=True)]
+                share = [
+                    s and k not in written for s, k in zip(same, _keys(new, keys)[0], strict=True)
+                ]
             if all(share):
                 return old, iter(()), False
             out = [o if s else n for o, n, s in zip(old, new, share, strict=True)]
@@ -129,7 +134,8 @@ def _atom_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> Change:
     if any(old.get(k) != new.get(k) for k in _XYZ):
         out |= Change.POSITIONS
     if old.keys() != new.keys() or any(
-            k not in _XYZ and old[k] is not new[k] and old[k] != new[k] for k in old):
+        k not in _XYZ and old[k] is not new[k] and old[k] != new[k] for k in old
+    ):
         out |= Change.ATOMS
     return out
 
@@ -147,8 +153,11 @@ def _table_change(old: Any, new: Any) -> Change:
     out = Change.NONE
     if new.xyz is not old.xyz:
         out |= Change.POSITIONS
-    if any(n is not o for n, o in zip(new._core()[3:], old._core()[3:], strict=True)) \
-            or new.z is not old.z or new.extra is not old.extra:
+    if (
+        any(n is not o for n, o in zip(new._core()[3:], old._core()[3:], strict=True))
+        or new.z is not old.z
+        or new.extra is not old.extra
+    ):
         out |= Change.ATOMS
     return out
 
@@ -179,9 +188,15 @@ def _shared_block(old: Any, new: Any) -> tuple[Any, bool]:
     return new, old != new
 
 
-def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
-                    written: Iterable[str] = (), whole: bool = False,
-                    positions_only: bool = False) -> tuple[Project, Change]:
+def share_unchanged(
+    old: Project,
+    new: Project,
+    *,
+    coords_only: bool = False,
+    written: Iterable[str] = (),
+    whole: bool = False,
+    positions_only: bool = False,
+) -> tuple[Project, Change]:
     """``new`` sharing every part equal to ``old``, and the content :class:`Change` between them.
 
     ``new`` must be a fresh copy (it is changed in place and returned, or ``old`` is
@@ -203,12 +218,21 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
         obonds, nbonds = odoc.get("bonds"), ndoc.get("bonds")
         from molforma.document.tabletypes import is_atom_table, is_bond_table
 
-        tables = (is_atom_table(oatoms) and is_atom_table(natoms)
-                  and is_bond_table(obonds) and is_bond_table(nbonds))
-        mixed = not tables and not positions_only and (
-            is_atom_table(oatoms) or is_atom_table(natoms)) and all(
-            isinstance(v, list) or is_atom_table(v) or is_bond_table(v)
-            for v in (oatoms, natoms, obonds, nbonds))
+        tables = (
+            is_atom_table(oatoms)
+            and is_atom_table(natoms)
+            and is_bond_table(obonds)
+            and is_bond_table(nbonds)
+        )
+        mixed = (
+            not tables
+            and not positions_only
+            and (is_atom_table(oatoms) or is_atom_table(natoms))
+            and all(
+                isinstance(v, list) or is_atom_table(v) or is_bond_table(v)
+                for v in (oatoms, natoms, obonds, nbonds)
+            )
+        )
         if positions_only:
             if natoms is not oatoms:  # the edit put a new list only when an atom moved
                 change |= Change.POSITIONS
@@ -216,8 +240,9 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
             # The edit's tables share every column equal to the old ones already
             # (Document._tabled), so a column that is not the old one has changed.
             if natoms is not oatoms:
-                change |= (Change.ATOMS | Change.POSITIONS if whole
-                           else _table_change(oatoms, natoms))
+                change |= (
+                    Change.ATOMS | Change.POSITIONS if whole else _table_change(oatoms, natoms)
+                )
             if nbonds is not obonds:
                 change |= Change.BONDS
         elif mixed:
@@ -248,14 +273,20 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
                 change |= _atom_change(o, n)
                 if Change.ATOMS | Change.POSITIONS in change:
                     break
-        if not (whole or positions_only or tables or mixed) and isinstance(obonds, list) \
-                and isinstance(nbonds, list):
+        if (
+            not (whole or positions_only or tables or mixed)
+            and isinstance(obonds, list)
+            and isinstance(nbonds, list)
+        ):
             bonds, pairs, moved = _share_records(obonds, nbonds, _BOND_KEYS)
             ndoc["bonds"] = bonds
             if moved or next(pairs, None) is not None:
                 change |= Change.BONDS
-        if any(odoc.get(k) != ndoc.get(k) for k in (odoc.keys() | ndoc.keys())
-               if k not in _QUIET_DOCUMENT_KEYS):
+        if any(
+            odoc.get(k) != ndoc.get(k)
+            for k in (odoc.keys() | ndoc.keys())
+            if k not in _QUIET_DOCUMENT_KEYS
+        ):
             change |= Change.MOLECULE
         if ndoc.get("atoms") is odoc.get("atoms") and ndoc.get("bonds") is odoc.get("bonds"):
             new["document"], _ = _shared_block(odoc, ndoc)
@@ -270,7 +301,11 @@ def share_unchanged(old: Project, new: Project, *, coords_only: bool = False,
         new[key], differs = _shared_block(old[key], new[key])
         if differs:
             change |= Change.SETTINGS
-    if change == Change.NONE and new.get("document") is old.get("document") and all(
-            new[k] is old[k] for k in new) and list(new) == list(old):
+    if (
+        change == Change.NONE
+        and new.get("document") is old.get("document")
+        and all(new[k] is old[k] for k in new)
+        and list(new) == list(old)
+    ):
         return old, change
     return new, change

@@ -70,7 +70,7 @@ _MESSAGES: dict[str, dict[str, str]] = {
     "bad_internal_ids": {
         "en": "Give 2 (distance), 3 (angle) or 4 (dihedral) different atom ids; got {ids}.",
         "ja": "異なる原子IDを 2 個（距離）、3 個（角度）、4 個（二面角）のいずれかで指定してください"
-              "（指定: {ids}）。",
+        "（指定: {ids}）。",
     },
     "undefined_dihedral": {
         "en": "The dihedral {ids} is undefined: three of its atoms lie on a straight line.",
@@ -85,10 +85,9 @@ _MESSAGES: dict[str, dict[str, str]] = {
         "ja": "kind は 'fragment' か 'ligand' です（「{kind}」は不可）。",
     },
     "no_free_site": {
-        "en": "Atom {id} ({element}) has no free site: no hydrogen to replace and no open "
-              "valence.",
+        "en": "Atom {id} ({element}) has no free site: no hydrogen to replace and no open valence.",
         "ja": "原子 {id}（{element}）には空きサイトがありません。置き換える水素も空いた原子価も"
-              "ありません。",
+        "ありません。",
     },
     "bad_measure_ids": {
         "en": "A {kind} needs {expected} different atom ids; got {ids}.",
@@ -117,15 +116,18 @@ _MAX_COORD = 1e5  # Å, the document's coordinate limit
 
 def _check_value(kind: str, value: float) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValidationError("bad_internal_value", coordinate=kind, value=value,
-                              rule="a finite number is required")
+        raise ValidationError(
+            "bad_internal_value", coordinate=kind, value=value, rule="a finite number is required"
+        )
     v = float(value)
     if kind == "distance" and not 0.1 < v <= 1000.0:
-        raise ValidationError("bad_internal_value", coordinate=kind, value=value,
-                              rule="0.1 Å < distance ≤ 1000 Å")
+        raise ValidationError(
+            "bad_internal_value", coordinate=kind, value=value, rule="0.1 Å < distance ≤ 1000 Å"
+        )
     if kind == "angle" and not 0.0 < v < 180.0:
-        raise ValidationError("bad_internal_value", coordinate=kind, value=value,
-                              rule="0° < angle < 180°")
+        raise ValidationError(
+            "bad_internal_value", coordinate=kind, value=value, rule="0° < angle < 180°"
+        )
     if kind == "dihedral":
         v = (v + 180.0) % 360.0 - 180.0
         if v == -180.0:
@@ -247,9 +249,17 @@ def set_internal_coordinate(work: Project, ids: list[str], value: float) -> Edit
         _set_xyz(atom, new)
         moved.append(aid)
     # Only positions changed, and they were checked here: the document checks contacts.
-    return EditResult(changed=moved, touched=moved, coords_only=True,
-                      info={"coordinate": kind, "from": round(current, 6),
-                            "to": round(target, 6), "moved": len(moved)})
+    return EditResult(
+        changed=moved,
+        touched=moved,
+        coords_only=True,
+        info={
+            "coordinate": kind,
+            "from": round(current, 6),
+            "to": round(target, 6),
+            "moved": len(moved),
+        },
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -295,9 +305,14 @@ def add_hydrogens(work: Project, ids: list[str] | None = None) -> EditResult:
     return EditResult(added=added, touched=added, info={"hydrogens": len(added)})
 
 
-def _add_h_to(work: Project, index: dict[str, AtomDict],
-              orders: dict[str, list[tuple[str, int]]], env: _Environment, atom: AtomDict,
-              count: int) -> list[str]:
+def _add_h_to(
+    work: Project,
+    index: dict[str, AtomDict],
+    orders: dict[str, list[tuple[str, int]]],
+    env: _Environment,
+    atom: AtomDict,
+    count: int,
+) -> list[str]:
     center = _xyz(atom)
     my = orders[atom["id"]]
     nbs = [index[n] for n, _o in my]
@@ -342,9 +357,12 @@ def _add_h_to(work: Project, index: dict[str, AtomDict],
 # Fragments and ligands
 
 
-def _site_candidates(work: Project, index: dict[str, AtomDict],
-                     orders: dict[str, list[tuple[str, int]]],
-                     site: AtomDict) -> list[tuple[np.ndarray, str | None]]:
+def _site_candidates(
+    work: Project,
+    index: dict[str, AtomDict],
+    orders: dict[str, list[tuple[str, int]]],
+    site: AtomDict,
+) -> list[tuple[np.ndarray, str | None]]:
     """(unit direction from the site, id of the hydrogen it replaces or None)."""
     center = _xyz(site)
     my = orders[site["id"]]
@@ -391,9 +409,12 @@ def _fragment_plane_normal(entry: Mapping[str, Any], frag: np.ndarray) -> np.nda
     return unit(n) if np.linalg.norm(n) > 1e-6 else None
 
 
-def _site_plane_normal(index: Mapping[str, AtomDict],
-                       orders: Mapping[str, Sequence[tuple[str, int]]], site: AtomDict,
-                       replaced: str | None) -> np.ndarray | None:
+def _site_plane_normal(
+    index: Mapping[str, AtomDict],
+    orders: Mapping[str, Sequence[tuple[str, int]]],
+    site: AtomDict,
+    replaced: str | None,
+) -> np.ndarray | None:
     """Normal of the plane of the site's remaining neighbours (needs two of them)."""
     c = _xyz(site)
     nbs = [_xyz(index[n]) - c for n, _o in orders[site["id"]] if n != replaced]
@@ -420,19 +441,20 @@ def _find_entry(name: str, kind: str | None) -> tuple[str, dict[str, Any]]:
     if kind not in (None, "fragment", "ligand"):
         raise ValidationError("bad_fragment_kind", kind=kind)
     if not isinstance(name, str) or not name:
-        raise ValidationError("unknown_fragment", name=name, kind=kind or "fragment",
-                              known="")
+        raise ValidationError("unknown_fragment", name=name, kind=kind or "fragment", known="")
     found = find_library_entry(name, kind)
     if found is None:
         kinds = ("fragments", "ligands") if kind is None else (f"{kind}s",)
         known = [e["name"] for k in kinds for e in get_catalog(k)[k]]
-        raise ValidationError("unknown_fragment", name=name, kind=kind or "fragment/ligand",
-                              known=", ".join(known))
+        raise ValidationError(
+            "unknown_fragment", name=name, kind=kind or "fragment/ligand", known=", ".join(known)
+        )
     return found
 
 
-def place_fragment(work: Project, name: str, site: str, *,
-                   kind: Literal["fragment", "ligand"] | None = None) -> EditResult:
+def place_fragment(
+    work: Project, name: str, site: str, *, kind: Literal["fragment", "ligand"] | None = None
+) -> EditResult:
     """Bond a library fragment or ligand to a free site of atom ``site``.
 
     A hydrogen on the site is replaced (on a metal only when its six octahedral
@@ -469,13 +491,15 @@ def place_fragment(work: Project, name: str, site: str, *,
     felems = [a["element"] for a in entry["atoms"]]
     to_site = unit(np.asarray(entry["dummy"], dtype=float) - frag[attach])
     unsaturated = int(any(o > 1 for _n, o in orders[site])) + int(
-        any(o > 1 and attach in (i, j) for i, j, o in entry["bonds"]))
+        any(o > 1 and attach in (i, j) for i, j, o in entry["bonds"])
+    )
     length = bond_length(site_atom["element"], felems[attach], 1, unsaturated)
     center = _xyz(site_atom)
     extent = float(np.max(np.linalg.norm(frag, axis=1))) if len(frag) else 0.0
     steps = round(360.0 / _FRAGMENT_TWIST_STEP) if len(frag) > 1 else 1
-    twists = np.stack([rotation_matrix([0.0, 0.0, 1.0], k * _FRAGMENT_TWIST_STEP)
-                       for k in range(steps)])
+    twists = np.stack(
+        [rotation_matrix([0.0, 0.0, 1.0], k * _FRAGMENT_TWIST_STEP) for k in range(steps)]
+    )
     frad = np.array([elements.vdw_radius(e) for e in felems])
     site_rad = elements.vdw_radius(site_atom["element"])
     frag_normal = _fragment_plane_normal(entry, frag)
@@ -525,33 +549,47 @@ def place_fragment(work: Project, name: str, site: str, *,
     removed: list[str] = []
     if h_id is not None:
         work["document"]["atoms"] = [a for a in _atoms(work) if a["id"] != h_id]
-        work["document"]["bonds"] = [b for b in work["document"]["bonds"]
-                                     if h_id not in (b["a"], b["b"])]
+        work["document"]["bonds"] = [
+            b for b in work["document"]["bonds"] if h_id not in (b["a"], b["b"])
+        ]
         removed.append(h_id)
     new_ids: list[str] = []
     for fa, xyz in zip(entry["atoms"], pts, strict=True):
         aid = _next_id(work)
-        _atoms(work).append(new_atom(aid, fa["element"], *xyz,
-                                     formalCharge=int(fa.get("formalCharge", 0))))
+        _atoms(work).append(
+            new_atom(aid, fa["element"], *xyz, formalCharge=int(fa.get("formalCharge", 0)))
+        )
         new_ids.append(aid)
     bonds = work["document"]["bonds"]
     for i, j, order in entry["bonds"]:
         bonds.append({"a": new_ids[i], "b": new_ids[j], "order": int(order)})
     bonds.append({"a": site, "b": new_ids[attach], "order": 1})
     charge = sum(int(a.get("formalCharge", 0)) for a in entry["atoms"])
-    return EditResult(added=new_ids, removed=removed, touched=new_ids,
-                      info={"kind": found_kind, "name": entry["name"],
-                            "attachment": new_ids[attach], "replaced": h_id,
-                            "chargeChange": charge})
+    return EditResult(
+        added=new_ids,
+        removed=removed,
+        touched=new_ids,
+        info={
+            "kind": found_kind,
+            "name": entry["name"],
+            "attachment": new_ids[attach],
+            "replaced": h_id,
+            "chargeChange": charge,
+        },
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Measurements
 
 
-def measure(project: Project, *, distances: Sequence[Sequence[str]] = (),
-            angles: Sequence[Sequence[str]] = (),
-            dihedrals: Sequence[Sequence[str]] = ()) -> dict[str, Any]:
+def measure(
+    project: Project,
+    *,
+    distances: Sequence[Sequence[str]] = (),
+    angles: Sequence[Sequence[str]] = (),
+    dihedrals: Sequence[Sequence[str]] = (),
+) -> dict[str, Any]:
     """Distances (Å), angles and dihedrals (degrees, -180..180) between atoms given by id.
 
     Returns ``{"distances": [{"ids", "value", "unit"}], "angles": [...], "dihedrals": [...]}``.
@@ -569,12 +607,14 @@ def measure(project: Project, *, distances: Sequence[Sequence[str]] = (),
         for g in groups:
             ids = [str(i) for i in g] if isinstance(g, list | tuple) else []
             if len(ids) != n or len(set(ids)) != n:
-                raise ValidationError("bad_measure_ids", kind=key[:-1], expected=n,
-                                      ids=list(g) if isinstance(g, list | tuple) else g)
+                raise ValidationError(
+                    "bad_measure_ids",
+                    kind=key[:-1],
+                    expected=n,
+                    ids=list(g) if isinstance(g, list | tuple) else g,
+                )
             pts = [_xyz(_get(index, i)) for i in ids]
             if n == 4 and not dihedral_defined(pts[0], pts[1], pts[2], pts[3], tol_deg=0.01):
                 raise ValidationError("undefined_dihedral", ids=ids)
             out[key].append({"ids": ids, "value": round(float(fn(*pts)), 6), "unit": unit_name})
     return out
-
-

@@ -25,31 +25,44 @@ from molforma.i18n import register
 if TYPE_CHECKING:
     import subprocess
 
-register({
-    "cleanup_no_atoms": {"en": "There are no atoms to clean up.",
-                         "ja": "整形する原子がありません。"},
-    "cleanup_no_forcefield": {
-        "en": "No force field (MMFF94 or UFF) has parameters for this structure.",
-        "ja": "この構造にはパラメータのある力場（MMFF94 / UFF）がありません。"},
-    "cleanup_failed": {"en": "The geometry clean-up failed: {detail}",
-                       "ja": "構造の整形に失敗しました: {detail}"},
-    "cancelled": {"en": "Cancelled.", "ja": "キャンセルしました。"},
-    "cleanup_progress": {
-        "en": "Cleaning up the geometry: {done} of at most {maximum} iterations, energy "
-              "{energy:.2f} kcal/mol",
-        "ja": "構造を整形中: 最大 {maximum} 回中 {done} 回、エネルギー {energy:.2f} kcal/mol"},
-    "cleanup_ended": {"en": "Geometry clean-up {status} after {done} iterations, energy "
-                            "{energy:.2f} kcal/mol",
-                      "ja": "構造の整形は {done} 回で終了しました（{status}）。エネルギー "
-                            "{energy:.2f} kcal/mol"},
-    "cleanup_starting": {"en": "Cleaning up the geometry: setting up the force field…",
-                         "ja": "構造を整形中: 力場を準備しています…"},
-    "cleanup_no_change": {
-        "en": "Nothing to change: the geometry is already clean (the {forceField} force field "
-              "moves no atom by more than {tolerance} Å). Nothing was changed.",
-        "ja": "変更するものがありません。構造はすでに整っています（{forceField} 力場で "
-              "{tolerance} Å を超えて動く原子はありません）。何も変更していません。"},
-})
+register(
+    {
+        "cleanup_no_atoms": {
+            "en": "There are no atoms to clean up.",
+            "ja": "整形する原子がありません。",
+        },
+        "cleanup_no_forcefield": {
+            "en": "No force field (MMFF94 or UFF) has parameters for this structure.",
+            "ja": "この構造にはパラメータのある力場（MMFF94 / UFF）がありません。",
+        },
+        "cleanup_failed": {
+            "en": "The geometry clean-up failed: {detail}",
+            "ja": "構造の整形に失敗しました: {detail}",
+        },
+        "cancelled": {"en": "Cancelled.", "ja": "キャンセルしました。"},
+        "cleanup_progress": {
+            "en": "Cleaning up the geometry: {done} of at most {maximum} iterations, energy "
+            "{energy:.2f} kcal/mol",
+            "ja": "構造を整形中: 最大 {maximum} 回中 {done} 回、エネルギー {energy:.2f} kcal/mol",
+        },
+        "cleanup_ended": {
+            "en": "Geometry clean-up {status} after {done} iterations, energy "
+            "{energy:.2f} kcal/mol",
+            "ja": "構造の整形は {done} 回で終了しました（{status}）。エネルギー "
+            "{energy:.2f} kcal/mol",
+        },
+        "cleanup_starting": {
+            "en": "Cleaning up the geometry: setting up the force field…",
+            "ja": "構造を整形中: 力場を準備しています…",
+        },
+        "cleanup_no_change": {
+            "en": "Nothing to change: the geometry is already clean (the {forceField} force field "
+            "moves no atom by more than {tolerance} Å). Nothing was changed.",
+            "ja": "変更するものがありません。構造はすでに整っています（{forceField} 力場で "
+            "{tolerance} Å を超えて動く原子はありません）。何も変更していません。",
+        },
+    }
+)
 
 ProgressFn = Callable[[int, str], None]
 CancelFn = Callable[[], bool]
@@ -77,10 +90,17 @@ def chunk_size(atom_count: int) -> int:
     return 40
 
 
-def minimise(mol: Any, *, cancelled: CancelFn = lambda: False,
-             progress: ProgressFn = lambda _p, _m: None, fixed: Sequence[int] = (),
-             max_iterations: int = CLEANUP_MAX_ITERATIONS, per_round: int = 40,
-             step: StepFn | None = None, start_percent: int = 50) -> str:
+def minimise(
+    mol: Any,
+    *,
+    cancelled: CancelFn = lambda: False,
+    progress: ProgressFn = lambda _p, _m: None,
+    fixed: Sequence[int] = (),
+    max_iterations: int = CLEANUP_MAX_ITERATIONS,
+    per_round: int = 40,
+    step: StepFn | None = None,
+    start_percent: int = 50,
+) -> str:
     """MMFF94 (UFF as fallback) in chunks of ``per_round`` iterations, in place; returns
     the force field used (``MMFF94`` or ``UFF``).
 
@@ -127,12 +147,16 @@ def minimise(mol: Any, *, cancelled: CancelFn = lambda: False,
     return name
 
 
-def cleanup_positions(atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str, Any]], *,
-                      cancelled: CancelFn = lambda: False,
-                      progress: ProgressFn = lambda _p, _m: None,
-                      step: StepFn | None = None,
-                      max_iterations: int = CLEANUP_MAX_ITERATIONS,
-                      report: dict[str, Any] | None = None) -> dict[str, list[float]]:
+def cleanup_positions(
+    atoms: Sequence[Mapping[str, Any]],
+    bonds: Sequence[Mapping[str, Any]],
+    *,
+    cancelled: CancelFn = lambda: False,
+    progress: ProgressFn = lambda _p, _m: None,
+    step: StepFn | None = None,
+    max_iterations: int = CLEANUP_MAX_ITERATIONS,
+    report: dict[str, Any] | None = None,
+) -> dict[str, list[float]]:
     """New positions of the movable atoms after a force-field clean-up.
 
     Fixed atoms stay where they are. Only atoms that moved are returned. ``report``, when
@@ -156,9 +180,16 @@ def cleanup_positions(atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mappin
             Chem.GetSymmSSSR(mol)
     progress(5, "forcefield")
     fixed = [i for i, a in enumerate(atoms) if a.get("fixed")]
-    used = minimise(mol, cancelled=cancelled, progress=progress, fixed=fixed,
-                    max_iterations=max_iterations, per_round=chunk_size(len(atoms)), step=step,
-                    start_percent=10)
+    used = minimise(
+        mol,
+        cancelled=cancelled,
+        progress=progress,
+        fixed=fixed,
+        max_iterations=max_iterations,
+        per_round=chunk_size(len(atoms)),
+        step=step,
+        start_percent=10,
+    )
     if report is not None:
         report["forceField"] = used
     conf = mol.GetConformer()
@@ -173,15 +204,30 @@ def cleanup_positions(atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mappin
     return out
 
 
-def request_text(atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str, Any]],
-                 max_iterations: int = CLEANUP_MAX_ITERATIONS) -> bytes:
+def request_text(
+    atoms: Sequence[Mapping[str, Any]],
+    bonds: Sequence[Mapping[str, Any]],
+    max_iterations: int = CLEANUP_MAX_ITERATIONS,
+) -> bytes:
     """The child's stdin: only what the force field needs."""
-    keep = ("id", "element", "x", "y", "z", "formalCharge", "unpairedElectrons", "massNumber",
-            "fixed")
-    return json.dumps({"atoms": [{k: a.get(k) for k in keep} for a in atoms],
-                       "bonds": [{"a": b["a"], "b": b["b"], "order": b.get("order", 1)}
-                                 for b in bonds],
-                       "maxIterations": int(max_iterations)}).encode()
+    keep = (
+        "id",
+        "element",
+        "x",
+        "y",
+        "z",
+        "formalCharge",
+        "unpairedElectrons",
+        "massNumber",
+        "fixed",
+    )
+    return json.dumps(
+        {
+            "atoms": [{k: a.get(k) for k in keep} for a in atoms],
+            "bonds": [{"a": b["a"], "b": b["b"], "order": b.get("order", 1)} for b in bonds],
+            "maxIterations": int(max_iterations),
+        }
+    ).encode()
 
 
 class CleanupChild:
@@ -200,9 +246,14 @@ class CleanupChild:
         last_step: iterations done, maximum and energy of the last chunk, or None.
     """
 
-    def __init__(self, atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str, Any]],
-                 *, on_end: Callable[[CleanupChild], None] | None = None,
-                 max_iterations: int = CLEANUP_MAX_ITERATIONS) -> None:
+    def __init__(
+        self,
+        atoms: Sequence[Mapping[str, Any]],
+        bonds: Sequence[Mapping[str, Any]],
+        *,
+        on_end: Callable[[CleanupChild], None] | None = None,
+        max_iterations: int = CLEANUP_MAX_ITERATIONS,
+    ) -> None:
         import threading
 
         self.status = "running"
@@ -220,8 +271,9 @@ class CleanupChild:
         # The child is started by the thread that follows it: the kernel kills the child
         # when the thread that started it ends (PR_SET_PDEATHSIG), and this one lives as
         # long as the child does, whatever thread asked for the clean-up.
-        self._thread = threading.Thread(target=self._follow, args=(request,),
-                                        name="cleanup-child", daemon=True)
+        self._thread = threading.Thread(
+            target=self._follow, args=(request,), name="cleanup-child", daemon=True
+        )
         self._thread.start()
 
     def cancel(self) -> None:
@@ -242,12 +294,20 @@ class CleanupChild:
             return {"message": render("cleanup_starting", {}, lang), "progress": 0}
         done, maximum, energy = step
         if self.done:  # ended: the count is complete, whatever the maximum was
-            return {"message": render("cleanup_ended", {"status": self.status, "done": done,
-                                                        "energy": energy}, lang),
-                    "progress": done, "total": done}
-        return {"message": render("cleanup_progress", {"done": done, "maximum": maximum,
-                                                       "energy": energy}, lang),
-                "progress": done, "total": maximum}
+            return {
+                "message": render(
+                    "cleanup_ended", {"status": self.status, "done": done, "energy": energy}, lang
+                ),
+                "progress": done,
+                "total": done,
+            }
+        return {
+            "message": render(
+                "cleanup_progress", {"done": done, "maximum": maximum, "energy": energy}, lang
+            ),
+            "progress": done,
+            "total": maximum,
+        }
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the child ended and ``on_end`` ran; True when it has."""
@@ -266,8 +326,10 @@ class CleanupChild:
                 if not self._cancelled.is_set():
                     self._proc = subprocess.Popen(
                         [sys.executable, "-m", "molforma.document.cleanup"],
-                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                        stderr=subprocess.DEVNULL)
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        stderr=subprocess.DEVNULL,
+                    )
             if self._proc is not None:
                 self._talk(self._proc, request)
         except Exception as exc:  # noqa: BLE001 - the end must be reported whatever happened
@@ -304,15 +366,19 @@ class CleanupChild:
                 continue
             kind = msg.get("type")
             if kind == "progress":
-                self.last_step = (int(msg["iterations"]), int(msg["maxIterations"]),
-                                  float(msg["energy"]))
+                self.last_step = (
+                    int(msg["iterations"]),
+                    int(msg["maxIterations"]),
+                    float(msg["energy"]),
+                )
             elif kind == "result":
                 self.positions = dict(msg["positions"])
                 self.report = {k: v for k, v in msg.items() if k not in ("type", "positions")}
                 self._result = True
             elif kind == "error":
-                self.error = MolFormaError(str(msg.get("code", "cleanup_failed")),
-                                           **dict(msg.get("data") or {}))
+                self.error = MolFormaError(
+                    str(msg.get("code", "cleanup_failed")), **dict(msg.get("data") or {})
+                )
 
 
 def _emit(obj: Mapping[str, Any]) -> None:
@@ -360,17 +426,22 @@ def main() -> int:
     def step(done: int, maximum: int, energy: float) -> None:
         energies.append(energy)
         report["iterations"] = done
-        _emit({"type": "progress", "iterations": done, "maxIterations": maximum,
-               "energy": energy})
+        _emit({"type": "progress", "iterations": done, "maxIterations": maximum, "energy": energy})
 
     def stage(percent: int, name: str) -> None:
         if name != "optimise":  # iterations are reported by step()
             _emit({"type": "stage", "stage": name, "percent": percent})
 
     try:
-        positions = cleanup_positions(atoms, bonds, step=step, progress=stage,
-                                      cancelled=orphaned, max_iterations=max_its,
-                                      report=report)
+        positions = cleanup_positions(
+            atoms,
+            bonds,
+            step=step,
+            progress=stage,
+            cancelled=orphaned,
+            max_iterations=max_its,
+            report=report,
+        )
     except MolFormaError as exc:
         _emit({"type": "error", "code": exc.code, "data": exc.data})
         return 1

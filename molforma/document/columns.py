@@ -30,8 +30,13 @@ def int_id(aid: Any) -> int:
     Raises:
         ValueError: not an atom id.
     """
-    if not isinstance(aid, str) or len(aid) < 2 or aid[0] != "a" or not aid[1:].isdigit() \
-            or aid[1] == "0":
+    if (
+        not isinstance(aid, str)
+        or len(aid) < 2
+        or aid[0] != "a"
+        or not aid[1:].isdigit()
+        or aid[1] == "0"
+    ):
         raise ValueError(f"not an atom id: {aid!r}")
     return int(aid[1:])
 

@@ -21,9 +21,9 @@ def xyz_array(atoms: Sequence[Mapping[str, Any]]) -> np.ndarray:
     if not atoms:
         return np.zeros((0, 3))
     try:
-        flat = np.fromiter(chain.from_iterable(map(_XYZ, atoms)), dtype=float,
-                           count=3 * len(atoms))
+        flat = np.fromiter(chain.from_iterable(map(_XYZ, atoms)), dtype=float, count=3 * len(atoms))
     except (TypeError, ValueError):  # a coordinate given as text
-        return np.array([[float(a["x"]), float(a["y"]), float(a["z"])] for a in atoms],
-                        dtype=float).reshape(-1, 3)
+        return np.array(
+            [[float(a["x"]), float(a["y"]), float(a["z"])] for a in atoms], dtype=float
+        ).reshape(-1, 3)
     return flat.reshape(-1, 3)

@@ -109,8 +109,12 @@ class _Candidate:
 
 def _as_table_project(project: Project) -> Project:
     doc = project.get("document")
-    if isinstance(doc, dict) and not doc.get("atoms") and not doc.get("bonds") \
-            and not tables_loaded():
+    if (
+        isinstance(doc, dict)
+        and not doc.get("atoms")
+        and not doc.get("bonds")
+        and not tables_loaded()
+    ):
         return project  # an empty molecule: lists until the first structure comes
     from molforma.document.molecule import as_table_project
 
@@ -137,8 +141,9 @@ class Document:
     ) -> None:
         self.id = "doc-" + secrets.token_hex(4)
         self.path = path
-        self._project: Project = _as_table_project(project if project is not None
-                                                   else new_project())
+        self._project: Project = _as_table_project(
+            project if project is not None else new_project()
+        )
         self._cand: _Candidate | None = None
         self._undo: list[_Step] = []
         self._redo: list[_Step] = []
@@ -244,8 +249,9 @@ class Document:
             assert value is not None
             self._remember_summary(new, value)
 
-    def summary(self, *, added: Iterable[str] = (), removed: Iterable[str] = (),
-                changed: Iterable[str] = ()) -> dict[str, Any]:
+    def summary(
+        self, *, added: Iterable[str] = (), removed: Iterable[str] = (), changed: Iterable[str] = ()
+    ) -> dict[str, Any]:
         """The edit summary of docs/reference/document.md, The edit summary."""
         a, ta = _capped(added)
         r, tr = _capped(removed)
@@ -254,7 +260,9 @@ class Document:
             "revision": self._revision,
             "project": self.stored_summary(self._project),
             "candidate": self.stored_summary(self.candidate),
-            "addedIds": a, "removedIds": r, "changedIds": c,
+            "addedIds": a,
+            "removedIds": r,
+            "changedIds": c,
             "idsTruncated": ta or tr or tc,
         }
 
@@ -295,7 +303,9 @@ class Document:
         """Why edits are refused right now, or None."""
         return self._busy
 
-    def check_revision(self, expected_revision: str | None, *, allow_candidate: bool = True) -> None:
+    def check_revision(
+        self, expected_revision: str | None, *, allow_candidate: bool = True
+    ) -> None:
         """Raise what an edit would raise now (stale revision, busy, candidate) without editing.
 
         Callers that do slow work before an edit (reading a large file, starting a
@@ -349,8 +359,9 @@ class Document:
         """
         with self.lock:
             self._check(expected_revision)
-            work = clone_project(self._project,
-                                 structure=not (replaces_structure or positions_only or tables))
+            work = clone_project(
+                self._project, structure=not (replaces_structure or positions_only or tables)
+            )
             if tables and not is_atom_table(atoms_of(work)):
                 from molforma.document.molecule import as_table_project
 
@@ -367,11 +378,14 @@ class Document:
                 check_settings(work)
             self._id_high = max(self._id_high, int(work["document"]["nextAtomId"]))
             work = _tabled(self._project, work)
-            work, change = share_unchanged(self._project, work, coords_only=res.coords_only,
-                                           written=() if positions_only else
-                                           [*res.changed, *(res.touched or ())],
-                                           whole=replaces_structure,
-                                           positions_only=positions_only)
+            work, change = share_unchanged(
+                self._project,
+                work,
+                coords_only=res.coords_only,
+                written=() if positions_only else [*res.changed, *(res.touched or ())],
+                whole=replaces_structure,
+                positions_only=positions_only,
+            )
             if load:
                 change |= Change.LOAD
             if positions_only:
@@ -387,8 +401,9 @@ class Document:
                 out["info"] = res.info
             return out
 
-    def _push(self, label: str, origin: Origin, new: Project, change: Change, *,
-              trust: bool = True) -> None:
+    def _push(
+        self, label: str, origin: Origin, new: Project, change: Change, *, trust: bool = True
+    ) -> None:
         cost = 0
         if tables_loaded():
             from molforma.document.molecule import table_bytes
@@ -396,8 +411,9 @@ class Document:
             seen: set[int] = set()
             table_bytes(new, seen)
             cost = table_bytes(self._project, seen)
-        self._undo.append(_Step(label, origin, self._project, new, change, self.path, self.path,
-                                cost))
+        self._undo.append(
+            _Step(label, origin, self._project, new, change, self.path, self.path, cost)
+        )
         if self._undo_limit is not None and len(self._undo) > self._undo_limit:
             del self._undo[: len(self._undo) - self._undo_limit]
         total = self.undo_bytes
@@ -417,13 +433,19 @@ class Document:
             # an MCP-driven window command put there stays untrusted through the person's
             # next unrelated edit (adding an atom), until they set it or answer Run → Yes.
             old, now = protected_values(before), protected_values(new)
-            self.trusted = {k: now[k] if now[k] != old[k] else self.trusted.get(k)
-                            for k in now}
+            self.trusted = {k: now[k] if now[k] != old[k] else self.trusted.get(k) for k in now}
 
-    def load(self, project: Project, *, label: str = "Load project",
-             expected_revision: str | None = None, preview: bool = False,
-             origin: Origin = "user") -> dict[str, Any]:
+    def load(
+        self,
+        project: Project,
+        *,
+        label: str = "Load project",
+        expected_revision: str | None = None,
+        preview: bool = False,
+        origin: Origin = "user",
+    ) -> dict[str, Any]:
         """Replace the whole project (one undoable step, or a candidate)."""
+
         def replace(work: Project) -> EditResult:
             old_ids = first_ids(atoms_of(work))
             work.clear()
@@ -433,10 +455,19 @@ class Document:
             new_ids = first_ids(atoms_of(work))
             return EditResult(added=new_ids, removed=old_ids)
 
-        return self.edit(replace, label=label, expected_revision=expected_revision,
-                         preview=preview, origin=origin, trust=origin == "launch", load=True)
+        return self.edit(
+            replace,
+            label=label,
+            expected_revision=expected_revision,
+            preview=preview,
+            origin=origin,
+            trust=origin == "launch",
+            load=True,
+        )
 
-    def confirm(self, *, expected_revision: str | None = None, origin: Origin = "user") -> dict[str, Any]:
+    def confirm(
+        self, *, expected_revision: str | None = None, origin: Origin = "user"
+    ) -> dict[str, Any]:
         """Make the candidate the confirmed project, as one undo step."""
         with self.lock:
             self._check(expected_revision, allow_candidate=True)
@@ -453,8 +484,13 @@ class Document:
                 removed = sorted(before - after, key=_idkey)
             self._cand = None
             # A candidate made by MCP stays untrusted even when the person confirms it.
-            self._push(cand.label or "Confirm", "mcp" if cand.origin == "mcp" else origin,
-                       cand.project, cand.change, trust=cand.trust)
+            self._push(
+                cand.label or "Confirm",
+                "mcp" if cand.origin == "mcp" else origin,
+                cand.project,
+                cand.change,
+                trust=cand.trust,
+            )
             self._changed(cand.change | Change.CANDIDATE | Change.HISTORY)
             return self.summary(added=added, removed=removed)
 
@@ -553,8 +589,12 @@ def _tabled(old: Project, new: Project) -> Project:
     """``new`` (an edit's copy, changed in place) with its atom and bond lists made column
     tables that share every column equal to ``old``'s (an undo step keeps what changed)."""
     doc = new.get("document")
-    if isinstance(doc, dict) and not doc.get("atoms") and not doc.get("bonds") \
-            and not tables_loaded():
+    if (
+        isinstance(doc, dict)
+        and not doc.get("atoms")
+        and not doc.get("bonds")
+        and not tables_loaded()
+    ):
         return new  # still no structure: nothing to hold in columns
     from molforma.document.molecule import AtomTable, BondTable, DocumentBlock, tables_of
 

@@ -40,8 +40,8 @@ def _id_sets(old: Any, new: Any) -> tuple[list[str], list[str], list[str]]:
     oid, nid = old.ids, new.ids
     in_old = np.isin(nid, oid)
     in_new = np.isin(oid, nid)
-    added = [f"a{i}" for i in nid[~in_old][:IDS_CAP + 1].tolist()]
-    removed = [f"a{i}" for i in oid[~in_new][:IDS_CAP + 1].tolist()]
+    added = [f"a{i}" for i in nid[~in_old][: IDS_CAP + 1].tolist()]
+    removed = [f"a{i}" for i in oid[~in_new][: IDS_CAP + 1].tolist()]
     nrows = np.flatnonzero(in_old)
     orows = old.index_of(nid[nrows])
     diff = np.zeros(len(nrows), bool)
@@ -57,5 +57,5 @@ def _id_sets(old: Any, new: Any) -> tuple[list[str], list[str], list[str]]:
     if old.extra != new.extra:
         ids = nid[nrows].tolist()
         diff |= np.array([old.extra.get(i) != new.extra.get(i) for i in ids], bool)
-    changed = [f"a{i}" for i in nid[nrows][diff][:IDS_CAP + 1].tolist()]
+    changed = [f"a{i}" for i in nid[nrows][diff][: IDS_CAP + 1].tolist()]
     return added, removed, changed

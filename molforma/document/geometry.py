@@ -23,15 +23,15 @@ register(
     {
         "in_ring": {
             "en": "Atoms {a} and {b} are part of a ring: cutting that bond does not split the "
-                  "molecule, so one side cannot be moved alone.",
+            "molecule, so one side cannot be moved alone.",
             "ja": "原子 {a} と {b} は環の一部です。この結合を切っても分子が二つに分かれないため、"
-                  "片側だけを動かせません。",
+            "片側だけを動かせません。",
         },
         "not_separable": {
             "en": "Atoms {a} and {b} are connected through other atoms without a direct bond, "
-                  "so there is no part that can be moved alone.",
+            "so there is no part that can be moved alone.",
             "ja": "原子 {a} と {b} は直接の結合なしに他の原子を介してつながっているため、"
-                  "単独で動かせる部分がありません。",
+            "単独で動かせる部分がありません。",
         },
     }
 )
@@ -217,20 +217,30 @@ def ideal_polyhedron(n: int) -> np.ndarray:
     if n == 2:
         return np.array([[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]])
     if n == 3:
-        return np.array([[1.0, 0.0, 0.0], [-0.5, math.sqrt(3) / 2, 0.0],
-                         [-0.5, -math.sqrt(3) / 2, 0.0]])
+        return np.array(
+            [[1.0, 0.0, 0.0], [-0.5, math.sqrt(3) / 2, 0.0], [-0.5, -math.sqrt(3) / 2, 0.0]]
+        )
     if n == 4:
         s = 1 / math.sqrt(3)
         return np.array([[s, s, s], [s, -s, -s], [-s, s, -s], [-s, -s, s]])
     if n == 5:
-        return np.array([[0.0, 0.0, 1.0], [0.0, 0.0, -1.0], [1.0, 0.0, 0.0],
-                         [-0.5, math.sqrt(3) / 2, 0.0], [-0.5, -math.sqrt(3) / 2, 0.0]])
+        return np.array(
+            [
+                [0.0, 0.0, 1.0],
+                [0.0, 0.0, -1.0],
+                [1.0, 0.0, 0.0],
+                [-0.5, math.sqrt(3) / 2, 0.0],
+                [-0.5, -math.sqrt(3) / 2, 0.0],
+            ]
+        )
     if n == 6:
-        return np.array([[1.0, 0, 0], [-1.0, 0, 0], [0, 1.0, 0], [0, -1.0, 0], [0, 0, 1.0],
-                         [0, 0, -1.0]])
+        return np.array(
+            [[1.0, 0, 0], [-1.0, 0, 0], [0, 1.0, 0], [0, -1.0, 0], [0, 0, 1.0], [0, 0, -1.0]]
+        )
     if n == 7:  # pentagonal bipyramid
-        ring = [[math.cos(2 * math.pi * k / 5), math.sin(2 * math.pi * k / 5), 0.0]
-                for k in range(5)]
+        ring = [
+            [math.cos(2 * math.pi * k / 5), math.sin(2 * math.pi * k / 5), 0.0] for k in range(5)
+        ]
         return np.array([[0.0, 0.0, 1.0], [0.0, 0.0, -1.0], *ring])
     if n == 8:  # square antiprism
         pts = []
@@ -248,7 +258,7 @@ def fibonacci_sphere(n: int) -> np.ndarray:
     """``n`` nearly evenly spread unit vectors."""
     i = np.arange(n) + 0.5
     phi = np.arccos(1 - 2 * i / n)
-    theta = math.pi * (1 + 5 ** 0.5) * i
+    theta = math.pi * (1 + 5**0.5) * i
     return np.stack([np.cos(theta) * np.sin(phi), np.sin(theta) * np.sin(phi), np.cos(phi)], 1)
 
 
@@ -363,8 +373,10 @@ def _analytic(ex: list[np.ndarray], steric: int, ref: np.ndarray | None) -> list
             b = unit(-s)
             n = unit(n)
             half = math.radians(_TET / 2)
-            return [unit(b * math.cos(half) + n * math.sin(half)),
-                    unit(b * math.cos(half) - n * math.sin(half))]
+            return [
+                unit(b * math.cos(half) + n * math.sin(half)),
+                unit(b * math.cos(half) - n * math.sin(half)),
+            ]
         s = ex[0] + ex[1] + ex[2]
         if np.linalg.norm(s) < 1e-2:  # planar: go perpendicular to the plane
             n = np.cross(ex[1] - ex[0], ex[2] - ex[0])

@@ -61,9 +61,17 @@ def _default_project() -> Project:
 def new_atom(atom_id: str, element: str, x: float, y: float, z: float, **props: Any) -> AtomDict:
     """An atom dict with every standard key in the order of docs/reference/project-file.md."""
     atom: AtomDict = {
-        "id": atom_id, "element": element, "x": float(x), "y": float(y), "z": float(z),
-        "name": "", "formalCharge": 0, "unpairedElectrons": 0, "massNumber": None,
-        "mass": None, "fixed": False,
+        "id": atom_id,
+        "element": element,
+        "x": float(x),
+        "y": float(y),
+        "z": float(z),
+        "name": "",
+        "formalCharge": 0,
+        "unpairedElectrons": 0,
+        "massNumber": None,
+        "mass": None,
+        "fixed": False,
     }
     atom.update(props)
     return atom
@@ -82,10 +90,8 @@ def clone_project(p: Project, *, structure: bool = True) -> Project:
     if structure:
         atoms, bonds = doc.get("atoms", []), doc.get("bonds", [])
         # a table's rows are new dicts already: records to change, nothing stored shared
-        doc["atoms"] = (atoms.to_records() if is_atom_table(atoms)
-                        else [dict(a) for a in atoms])
-        doc["bonds"] = (bonds.to_records() if is_bond_table(bonds)
-                        else [dict(b) for b in bonds])
+        doc["atoms"] = atoms.to_records() if is_atom_table(atoms) else [dict(a) for a in atoms]
+        doc["bonds"] = bonds.to_records() if is_bond_table(bonds) else [dict(b) for b in bonds]
     out["document"] = doc
     for key in ("calculation", "advanced", "execution"):
         if isinstance(p.get(key), dict):
@@ -147,13 +153,17 @@ def check_atom_fields(atom: Mapping[str, Any]) -> None:
         if abs(v) > 1e5:
             raise ValidationError("bad_coordinate", id=aid, value=v)
     fc = atom.get("formalCharge", 0)
-    if isinstance(fc, bool) or not isinstance(fc, int) or not (
-        FORMAL_CHARGE_RANGE[0] <= fc <= FORMAL_CHARGE_RANGE[1]
+    if (
+        isinstance(fc, bool)
+        or not isinstance(fc, int)
+        or not (FORMAL_CHARGE_RANGE[0] <= fc <= FORMAL_CHARGE_RANGE[1])
     ):
         raise ValidationError("formal_charge_range", id=aid, value=fc)
     ue = atom.get("unpairedElectrons", 0)
-    if isinstance(ue, bool) or not isinstance(ue, int) or not (
-        UNPAIRED_RANGE[0] <= ue <= UNPAIRED_RANGE[1]
+    if (
+        isinstance(ue, bool)
+        or not isinstance(ue, int)
+        or not (UNPAIRED_RANGE[0] <= ue <= UNPAIRED_RANGE[1])
     ):
         raise ValidationError("unpaired_range", id=aid, value=ue)
     name = atom.get("name", "")
@@ -166,8 +176,10 @@ def check_atom_fields(atom: Mapping[str, Any]) -> None:
         raise ValidationError("unknown_isotope", id=aid, element=el, massNumber=mn)
     mass = atom.get("mass")
     if mass is not None and (
-        isinstance(mass, bool) or not isinstance(mass, int | float)
-        or not math.isfinite(mass) or not (0 < mass < 1000)
+        isinstance(mass, bool)
+        or not isinstance(mass, int | float)
+        or not math.isfinite(mass)
+        or not (0 < mass < 1000)
     ):
         raise ValidationError("bad_mass", id=aid, mass=mass)
     if not isinstance(atom.get("fixed", False), bool):
@@ -283,11 +295,14 @@ def check_contacts(p: Project, touched: Iterable[str] | None = None) -> None:
     xyz = table.xyz if table is not None else xyz_array(atoms)
     ci, cj, cd = first_pairs_closer_than(xyz, MIN_DISTANCE, query, limit=_REPORTED_PAIRS)
     if len(ci):
-        pairs = [[atoms[i]["id"], atoms[j]["id"], round(d, 4)]
-                 for i, j, d in zip(ci.tolist(), cj.tolist(), cd.tolist(), strict=True)]
+        pairs = [
+            [atoms[i]["id"], atoms[j]["id"], round(d, 4)]
+            for i, j, d in zip(ci.tolist(), cj.tolist(), cd.tolist(), strict=True)
+        ]
         a, b, d = pairs[0]
-        raise ValidationError("atoms_too_close", a=a, b=b, distance=d, min=MIN_DISTANCE,
-                              pairs=pairs)
+        raise ValidationError(
+            "atoms_too_close", a=a, b=b, distance=d, min=MIN_DISTANCE, pairs=pairs
+        )
 
 
 _IDS = re.compile(r"(?:a[1-9][0-9]*\n)*")
@@ -335,8 +350,12 @@ def _check_bonds(bonds: list[dict[str, Any]], index: dict[str, int]) -> None:
         ok = False
     else:
         lo, hi = np.minimum(ia, ib), np.maximum(ia, ib)
-        ok = (set(map(type, orders)) <= {int} and set(orders) <= {1, 2, 3}
-              and not (lo == hi).any() and not has_repeats(lo * len(index) + hi))
+        ok = (
+            set(map(type, orders)) <= {int}
+            and set(orders) <= {1, 2, 3}
+            and not (lo == hi).any()
+            and not has_repeats(lo * len(index) + hi)
+        )
     if ok:
         return
     seen: set[tuple[str, str]] = set()
@@ -354,8 +373,7 @@ def _check_bonds(bonds: list[dict[str, Any]], index: dict[str, int]) -> None:
             raise ValidationError("bad_bond_order", a=a1, b=a2, order=b.get("order"))
 
 
-def check_structure(p: Project, touched: Iterable[str] | None = None, *,
-                    checked: str = "") -> None:
+def check_structure(p: Project, touched: Iterable[str] | None = None, *, checked: str = "") -> None:
     """Check atoms, ids, bonds, the atom limit and close contacts of ``p``.
 
     ``touched`` limits the distance check to atoms that an edit added or moved.
@@ -428,8 +446,11 @@ def _table_ok(atoms: Any, bonds: Any, touched: Iterable[str] | None) -> bool:
     if not (np.isfinite(xyz).all() and (np.abs(xyz) <= 1e5).all()):
         return False
     ch, ue = atoms.charge[rows], atoms.unpaired[rows]
-    if len(ch) and (ch.min() < FORMAL_CHARGE_RANGE[0] or ch.max() > FORMAL_CHARGE_RANGE[1]
-                    or ue.max() > UNPAIRED_RANGE[1]):
+    if len(ch) and (
+        ch.min() < FORMAL_CHARGE_RANGE[0]
+        or ch.max() > FORMAL_CHARGE_RANGE[1]
+        or ue.max() > UNPAIRED_RANGE[1]
+    ):
         return False
     if atoms.names is not None:
         names = atoms.names[rows].tolist()
@@ -481,7 +502,9 @@ def settings_block(p: Mapping[str, Any], key: str) -> Any:
     except PydanticError as exc:
         err = exc.errors(include_url=False)[0]
         raise ValidationError(
-            "bad_setting", block=key, key=".".join(str(x) for x in err["loc"]),
+            "bad_setting",
+            block=key,
+            key=".".join(str(x) for x in err["loc"]),
             reason=err["msg"],
         ) from exc
 
@@ -502,7 +525,9 @@ def project_from_json(data: Any, source: str = "project") -> Project:
     if not isinstance(data, dict) or data.get("format") != PROJECT_FORMAT:
         raise FormatError(format="project", where="", reason=f"{source} is not a molforma-project")
     if data.get("version", 1) != PROJECT_VERSION:
-        raise FormatError(format="project", where="", reason=f"unsupported version {data.get('version')}")
+        raise FormatError(
+            format="project", where="", reason=f"unsupported version {data.get('version')}"
+        )
     base = new_project()
     out = dict(data)
     for key in ("calculation", "advanced", "execution"):
@@ -533,9 +558,17 @@ def project_from_json(data: Any, source: str = "project") -> Project:
     newdoc["atoms"] = atoms
     newdoc["bonds"] = bonds
     if "nextAtomId" not in doc:
-        newdoc["nextAtomId"] = max((int(a["id"][1:]) for a in atoms
-                                    if isinstance(a["id"], str) and ATOM_ID.match(a["id"])),
-                                   default=0) + 1
+        newdoc["nextAtomId"] = (
+            max(
+                (
+                    int(a["id"][1:])
+                    for a in atoms
+                    if isinstance(a["id"], str) and ATOM_ID.match(a["id"])
+                ),
+                default=0,
+            )
+            + 1
+        )
     out["document"] = newdoc
     check_structure(out)
     check_settings(out)

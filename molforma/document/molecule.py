@@ -53,12 +53,24 @@ from molforma.document.bond_table import BOND_KEYS as BOND_KEYS
 from molforma.document.bond_table import BondTable as BondTable
 from molforma.document.columns import CHUNK, IDS, frozen, int_id, same_column
 
-ATOM_KEYS: Final = ("id", "element", "x", "y", "z", "name", "formalCharge",
-                    "unpairedElectrons", "massNumber", "mass", "fixed")
+ATOM_KEYS: Final = (
+    "id",
+    "element",
+    "x",
+    "y",
+    "z",
+    "name",
+    "formalCharge",
+    "unpairedElectrons",
+    "massNumber",
+    "mass",
+    "fixed",
+)
 _STANDARD = frozenset(ATOM_KEYS)
 # Symbols by atomic number (index 0 unused) as one array: a column of symbols is a take.
-_SYMBOL_OF = np.array(["", *(elements.symbol_of(z) for z in range(1, elements.MAX_Z + 1))],
-                      dtype=object)
+_SYMBOL_OF = np.array(
+    ["", *(elements.symbol_of(z) for z in range(1, elements.MAX_Z + 1))], dtype=object
+)
 _Z_OF = {s: z for z, s in enumerate(_SYMBOL_OF.tolist()) if s}
 
 
@@ -96,9 +108,15 @@ def _plain_columns(records: Sequence[Mapping[str, Any]]) -> AtomTable | None:
     id_numbers = np.fromiter(map(int, [i[1:] for i in ids]), np.int64, count=len(ids))
     xyz = np.empty((len(ids), 3))
     xyz[:, 0], xyz[:, 1], xyz[:, 2] = xs, ys, zs
-    return AtomTable(id_numbers, z, xyz, charge=charge, unpaired=unpaired,
-                     fixed=np.array(fixed, dtype=bool),
-                     names=np.array(names, dtype=object) if any(names) else None)
+    return AtomTable(
+        id_numbers,
+        z,
+        xyz,
+        charge=charge,
+        unpaired=unpaired,
+        fixed=np.array(fixed, dtype=bool),
+        names=np.array(names, dtype=object) if any(names) else None,
+    )
 
 
 class AtomTable(Sequence[dict[str, Any]]):
@@ -109,8 +127,19 @@ class AtomTable(Sequence[dict[str, Any]]):
     :meth:`delete` and :meth:`shared_with`. Instances are never changed.
     """
 
-    __slots__ = ("_index", "charge", "extra", "fixed", "ids", "mass", "mass_number", "names",
-                 "unpaired", "xyz", "z")
+    __slots__ = (
+        "_index",
+        "charge",
+        "extra",
+        "fixed",
+        "ids",
+        "mass",
+        "mass_number",
+        "names",
+        "unpaired",
+        "xyz",
+        "z",
+    )
 
     ids: np.ndarray
     z: np.ndarray
@@ -123,30 +152,44 @@ class AtomTable(Sequence[dict[str, Any]]):
     names: np.ndarray | None
     extra: Mapping[int, Mapping[str, Any]]
 
-    def __init__(self, ids: np.ndarray, z: np.ndarray, xyz: np.ndarray, *,
-                 charge: np.ndarray | None = None, unpaired: np.ndarray | None = None,
-                 fixed: np.ndarray | None = None, mass_number: np.ndarray | None = None,
-                 mass: np.ndarray | None = None, names: np.ndarray | None = None,
-                 extra: Mapping[int, Mapping[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        ids: np.ndarray,
+        z: np.ndarray,
+        xyz: np.ndarray,
+        *,
+        charge: np.ndarray | None = None,
+        unpaired: np.ndarray | None = None,
+        fixed: np.ndarray | None = None,
+        mass_number: np.ndarray | None = None,
+        mass: np.ndarray | None = None,
+        names: np.ndarray | None = None,
+        extra: Mapping[int, Mapping[str, Any]] | None = None,
+    ) -> None:
         n = len(ids)
         self.ids = frozen(np.asarray(ids, dtype=np.int64))
         self.z = frozen(np.asarray(z, dtype=np.uint8))
         xyz = np.asarray(xyz, dtype=np.float64)
         self.xyz = frozen(xyz if xyz.shape == (n, 3) else xyz.reshape(n, 3))
-        self.charge = frozen(np.zeros(n, np.int8) if charge is None
-                              else np.asarray(charge, dtype=np.int8))
-        self.unpaired = frozen(np.zeros(n, np.uint8) if unpaired is None
-                                else np.asarray(unpaired, dtype=np.uint8))
+        self.charge = frozen(
+            np.zeros(n, np.int8) if charge is None else np.asarray(charge, dtype=np.int8)
+        )
+        self.unpaired = frozen(
+            np.zeros(n, np.uint8) if unpaired is None else np.asarray(unpaired, dtype=np.uint8)
+        )
         self.fixed = frozen(np.zeros(n, bool) if fixed is None else np.asarray(fixed, bool))
-        self.mass_number = frozen(np.zeros(n, np.uint16) if mass_number is None
-                                   else np.asarray(mass_number, dtype=np.uint16))
-        self.mass = frozen(np.full(n, np.nan) if mass is None
-                            else np.asarray(mass, dtype=np.float64))
+        self.mass_number = frozen(
+            np.zeros(n, np.uint16)
+            if mass_number is None
+            else np.asarray(mass_number, dtype=np.uint16)
+        )
+        self.mass = frozen(
+            np.full(n, np.nan) if mass is None else np.asarray(mass, dtype=np.float64)
+        )
         self.names = None if names is None else frozen(np.asarray(names, dtype=object))
         self.extra = extra if extra is not None else {}
         self._index: np.ndarray | None = None
-        for col in (self.z, self.charge, self.unpaired, self.fixed, self.mass_number,
-                    self.mass):
+        for col in (self.z, self.charge, self.unpaired, self.fixed, self.mass_number, self.mass):
             if len(col) != n:
                 raise ValueError("columns of different lengths")
         if self.names is not None and len(self.names) != n:
@@ -159,8 +202,13 @@ class AtomTable(Sequence[dict[str, Any]]):
         return cls(np.zeros(0, np.int64), np.zeros(0, np.uint8), np.zeros((0, 3)))
 
     @classmethod
-    def from_columns(cls, ids: Iterable[int] | np.ndarray, symbols: Sequence[str] | np.ndarray,
-                     xyz: np.ndarray, **columns: Any) -> AtomTable:
+    def from_columns(
+        cls,
+        ids: Iterable[int] | np.ndarray,
+        symbols: Sequence[str] | np.ndarray,
+        xyz: np.ndarray,
+        **columns: Any,
+    ) -> AtomTable:
         """A table from id numbers, element symbols and positions (other columns by name).
 
         Raises:
@@ -168,8 +216,7 @@ class AtomTable(Sequence[dict[str, Any]]):
         """
         syms = np.asarray(symbols, dtype=object)
         try:
-            z = np.fromiter(map(_Z_OF.__getitem__, syms.tolist()), dtype=np.uint8,
-                            count=len(syms))
+            z = np.fromiter(map(_Z_OF.__getitem__, syms.tolist()), dtype=np.uint8, count=len(syms))
         except KeyError as exc:
             raise ValueError(f"not an element: {exc}") from exc
         return cls(np.asarray(ids, dtype=np.int64), z, xyz, **columns)
@@ -189,10 +236,14 @@ class AtomTable(Sequence[dict[str, Any]]):
             return fast
         try:
             ids = np.fromiter(map(int_id, (r["id"] for r in records)), np.int64, count=n)
-            z = np.fromiter(map(_Z_OF.__getitem__, (r["element"] for r in records)), np.uint8,
-                            count=n)
-            xyz = np.fromiter(itertools.chain.from_iterable(
-                (r["x"], r["y"], r["z"]) for r in records), np.float64, count=3 * n)
+            z = np.fromiter(
+                map(_Z_OF.__getitem__, (r["element"] for r in records)), np.uint8, count=n
+            )
+            xyz = np.fromiter(
+                itertools.chain.from_iterable((r["x"], r["y"], r["z"]) for r in records),
+                np.float64,
+                count=3 * n,
+            )
             charge = np.array([r.get("formalCharge", 0) for r in records], dtype=np.int64)
             unpaired = np.array([r.get("unpairedElectrons", 0) for r in records], np.int64)
             fixed_list = [r.get("fixed", False) for r in records]
@@ -203,8 +254,7 @@ class AtomTable(Sequence[dict[str, Any]]):
             raise ValueError(f"an atom record the columns cannot hold: {exc}") from exc
         if set(map(type, fixed_list)) - {bool}:
             raise ValueError("fixed must be true or false")
-        if charge.min() < -128 or charge.max() > 127 or unpaired.min() < 0 \
-                or unpaired.max() > 255:
+        if charge.min() < -128 or charge.max() > 127 or unpaired.min() < 0 or unpaired.max() > 255:
             raise ValueError("a formal charge or unpaired count out of range")
         if set(map(type, name_list)) - {str}:
             raise ValueError("a name that is not text")
@@ -216,11 +266,16 @@ class AtomTable(Sequence[dict[str, Any]]):
         extra: dict[int, dict[str, Any]] = {}
         # Fields the columns do not hold, and values of another JSON type than the column's
         # (an int coordinate is saved as the int it was written as).
-        odd = [i for i, r in enumerate(records)
-               if len(r) != 11 or r.keys() != _STANDARD
-               or type(r["x"]) is not float or type(r["y"]) is not float
-               or type(r["z"]) is not float or not (r["mass"] is None
-                                                    or type(r["mass"]) is float)]
+        odd = [
+            i
+            for i, r in enumerate(records)
+            if len(r) != 11
+            or r.keys() != _STANDARD
+            or type(r["x"]) is not float
+            or type(r["y"]) is not float
+            or type(r["z"]) is not float
+            or not (r["mass"] is None or type(r["mass"]) is float)
+        ]
         for i in odd:
             r = records[i]
             more = {k: v for k, v in r.items() if k not in _STANDARD}
@@ -232,9 +287,18 @@ class AtomTable(Sequence[dict[str, Any]]):
                     more[k] = v
             if more:
                 extra[int(ids[i])] = more
-        return cls(ids, z, xyz, charge=charge, unpaired=unpaired,
-                   fixed=np.array(fixed_list, dtype=bool), mass_number=mass_number, mass=mass,
-                   names=names, extra=extra)
+        return cls(
+            ids,
+            z,
+            xyz,
+            charge=charge,
+            unpaired=unpaired,
+            fixed=np.array(fixed_list, dtype=bool),
+            mass_number=mass_number,
+            mass=mass,
+            names=names,
+            extra=extra,
+        )
 
     # -- reading -----------------------------------------------------------------------
     def __len__(self) -> int:
@@ -270,11 +334,24 @@ class AtomTable(Sequence[dict[str, Any]]):
         mns = [None if v == 0 else v for v in self.mass_number[sl].tolist()]
         ms = [None if v != v else v for v in self.mass[sl].tolist()]
         fx = self.fixed[sl].tolist()
-        out = [{"id": f"a{i}", "element": s, "x": x, "y": y, "z": z, "name": nm,
-                "formalCharge": fc, "unpairedElectrons": ue, "massNumber": mn, "mass": m,
-                "fixed": f}
-               for i, s, x, y, z, nm, fc, ue, mn, m, f
-               in zip(ids, syms, xs, ys, zs, names, fcs, ues, mns, ms, fx, strict=False)]
+        out = [
+            {
+                "id": f"a{i}",
+                "element": s,
+                "x": x,
+                "y": y,
+                "z": z,
+                "name": nm,
+                "formalCharge": fc,
+                "unpairedElectrons": ue,
+                "massNumber": mn,
+                "mass": m,
+                "fixed": f,
+            }
+            for i, s, x, y, z, nm, fc, ue, mn, m, f in zip(
+                ids, syms, xs, ys, zs, names, fcs, ues, mns, ms, fx, strict=False
+            )
+        ]
         if self.extra:
             extra = self.extra
             for i, rec in zip(ids, out, strict=True):
@@ -307,8 +384,9 @@ class AtomTable(Sequence[dict[str, Any]]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, AtomTable):
-            return self is other or (len(self) == len(other)
-                                     and self.to_records() == other.to_records())
+            return self is other or (
+                len(self) == len(other) and self.to_records() == other.to_records()
+            )
         if isinstance(other, list):
             return len(self) == len(other) and self.to_records() == other
         return NotImplemented
@@ -351,18 +429,31 @@ class AtomTable(Sequence[dict[str, Any]]):
 
     def arrays(self) -> list[np.ndarray]:
         """Every column (what an undo step may keep)."""
-        cols = [self.ids, self.z, self.xyz, self.charge, self.unpaired, self.fixed,
-                self.mass_number, self.mass]
+        cols = [
+            self.ids,
+            self.z,
+            self.xyz,
+            self.charge,
+            self.unpaired,
+            self.fixed,
+            self.mass_number,
+            self.mass,
+        ]
         if self.names is not None:
             cols.append(self.names)
         return cols
 
     # -- deriving ----------------------------------------------------------------------
     def _replace(self, **cols: Any) -> AtomTable:
-        fields: dict[str, Any] = {"charge": self.charge, "unpaired": self.unpaired,
-                                  "fixed": self.fixed,
-                  "mass_number": self.mass_number, "mass": self.mass, "names": self.names,
-                  "extra": self.extra}
+        fields: dict[str, Any] = {
+            "charge": self.charge,
+            "unpaired": self.unpaired,
+            "fixed": self.fixed,
+            "mass_number": self.mass_number,
+            "mass": self.mass,
+            "names": self.names,
+            "extra": self.extra,
+        }
         ids = cols.pop("ids", self.ids)
         z = cols.pop("z", self.z)
         xyz = cols.pop("xyz", self.xyz)
@@ -380,9 +471,14 @@ class AtomTable(Sequence[dict[str, Any]]):
         extra = self.extra
         if extra and any(k in ("x", "y", "z") for more in extra.values() for k in more):
             # a moved atom's position is the float it was moved to
-            extra = {i: m for i, m in (
-                (i, {k: v for k, v in more.items() if k not in ("x", "y", "z")})
-                for i, more in extra.items()) if m}
+            extra = {
+                i: m
+                for i, m in (
+                    (i, {k: v for k, v in more.items() if k not in ("x", "y", "z")})
+                    for i, more in extra.items()
+                )
+                if m
+            }
         return self._replace(xyz=xyz, extra=extra)
 
     def with_ids(self, ids: np.ndarray) -> AtomTable:
@@ -403,11 +499,18 @@ class AtomTable(Sequence[dict[str, Any]]):
         rows = np.asarray(rows, dtype=np.int64)
         ids = self.ids[rows]
         keep = set(ids.tolist()) if self.extra else set()
-        return AtomTable(ids, self.z[rows], self.xyz[rows], charge=self.charge[rows],
-                         unpaired=self.unpaired[rows], fixed=self.fixed[rows],
-                         mass_number=self.mass_number[rows], mass=self.mass[rows],
-                         names=None if self.names is None else self.names[rows],
-                         extra={i: m for i, m in self.extra.items() if i in keep})
+        return AtomTable(
+            ids,
+            self.z[rows],
+            self.xyz[rows],
+            charge=self.charge[rows],
+            unpaired=self.unpaired[rows],
+            fixed=self.fixed[rows],
+            mass_number=self.mass_number[rows],
+            mass=self.mass[rows],
+            names=None if self.names is None else self.names[rows],
+            extra={i: m for i, m in self.extra.items() if i in keep},
+        )
 
     def concat(self, other: AtomTable) -> AtomTable:
         """These atoms, then ``other``'s (ids must stay distinct; the caller checks)."""
@@ -415,17 +518,24 @@ class AtomTable(Sequence[dict[str, Any]]):
             return self
         names = None
         if self.names is not None or other.names is not None:
-            names = np.concatenate([
-                t.names if t.names is not None else np.full(len(t), "", dtype=object)
-                for t in (self, other)])
-        return AtomTable(np.concatenate([self.ids, other.ids]), np.concatenate([self.z, other.z]),
-                         np.concatenate([self.xyz, other.xyz]),
-                         charge=np.concatenate([self.charge, other.charge]),
-                         unpaired=np.concatenate([self.unpaired, other.unpaired]),
-                         fixed=np.concatenate([self.fixed, other.fixed]),
-                         mass_number=np.concatenate([self.mass_number, other.mass_number]),
-                         mass=np.concatenate([self.mass, other.mass]), names=names,
-                         extra={**self.extra, **other.extra} if other.extra else self.extra)
+            names = np.concatenate(
+                [
+                    t.names if t.names is not None else np.full(len(t), "", dtype=object)
+                    for t in (self, other)
+                ]
+            )
+        return AtomTable(
+            np.concatenate([self.ids, other.ids]),
+            np.concatenate([self.z, other.z]),
+            np.concatenate([self.xyz, other.xyz]),
+            charge=np.concatenate([self.charge, other.charge]),
+            unpaired=np.concatenate([self.unpaired, other.unpaired]),
+            fixed=np.concatenate([self.fixed, other.fixed]),
+            mass_number=np.concatenate([self.mass_number, other.mass_number]),
+            mass=np.concatenate([self.mass, other.mass]),
+            names=names,
+            extra={**self.extra, **other.extra} if other.extra else self.extra,
+        )
 
     def delete(self, rows: np.ndarray) -> AtomTable:
         """Without the atoms at ``rows`` (the rest keep their order)."""
@@ -442,22 +552,42 @@ class AtomTable(Sequence[dict[str, Any]]):
         if len(old) != len(self):
             return self
         if self.extra == old.extra and all(
-                same_column(a, b) for a, b in zip(self._core(), old._core(), strict=True)):
+            same_column(a, b) for a, b in zip(self._core(), old._core(), strict=True)
+        ):
             return old
-        cols = {name: (o if same_column(s, o) else s)
-                for name, s, o in zip(_CORE_NAMES, self._core(), old._core(), strict=True)}
+        cols = {
+            name: (o if same_column(s, o) else s)
+            for name, s, o in zip(_CORE_NAMES, self._core(), old._core(), strict=True)
+        }
         extra = old.extra if self.extra == old.extra else self.extra
-        out = AtomTable(cols["ids"], cols["z"], cols["xyz"], charge=cols["charge"],
-                        unpaired=cols["unpaired"], fixed=cols["fixed"],
-                        mass_number=cols["mass_number"], mass=cols["mass"],
-                        names=cols["names"], extra=extra)
+        out = AtomTable(
+            cols["ids"],
+            cols["z"],
+            cols["xyz"],
+            charge=cols["charge"],
+            unpaired=cols["unpaired"],
+            fixed=cols["fixed"],
+            mass_number=cols["mass_number"],
+            mass=cols["mass"],
+            names=cols["names"],
+            extra=extra,
+        )
         if out.ids is old.ids:
             out._index = old._index
         return out
 
     def _core(self) -> tuple[Any, ...]:
-        return (self.ids, self.z, self.xyz, self.charge, self.unpaired, self.fixed,
-                self.mass_number, self.mass, self.names)
+        return (
+            self.ids,
+            self.z,
+            self.xyz,
+            self.charge,
+            self.unpaired,
+            self.fixed,
+            self.mass_number,
+            self.mass,
+            self.names,
+        )
 
 
 _CORE_NAMES = ("ids", "z", "xyz", "charge", "unpaired", "fixed", "mass_number", "mass", "names")
@@ -477,8 +607,10 @@ class DocumentBlock(dict[str, Any]):
 
     def items(self) -> Any:
         """Key, value pairs with tables as lists of records (the JSON view)."""
-        return [(k, v.to_records() if isinstance(v, AtomTable | BondTable) else v)
-                for k, v in dict.items(self)]
+        return [
+            (k, v.to_records() if isinstance(v, AtomTable | BondTable) else v)
+            for k, v in dict.items(self)
+        ]
 
 
 def tables_of(atoms: Any, bonds: Any) -> tuple[AtomTable, BondTable] | None:
@@ -519,8 +651,10 @@ def plain_project(project: Mapping[str, Any]) -> dict[str, Any]:
     doc = project.get("document")
     out = dict(project)
     if isinstance(doc, dict):
-        out["document"] = {k: (v.to_records() if isinstance(v, AtomTable | BondTable) else v)
-                           for k, v in dict.items(doc)}
+        out["document"] = {
+            k: (v.to_records() if isinstance(v, AtomTable | BondTable) else v)
+            for k, v in dict.items(doc)
+        }
     return out
 
 

@@ -20,8 +20,13 @@ import numpy as np
 from molforma.document.arrays import runs
 
 # Half of the 26 neighbour offsets (each neighbouring pair of cells is visited once).
-_HALF_SHELL = [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)
-               if (dx, dy, dz) > (0, 0, 0)]
+_HALF_SHELL = [
+    (dx, dy, dz)
+    for dx in (-1, 0, 1)
+    for dy in (-1, 0, 1)
+    for dz in (-1, 0, 1)
+    if (dx, dy, dz) > (0, 0, 0)
+]
 # A dense grid may hold this many cells per point (plus a constant) before the side grows.
 _CELLS_PER_POINT = 8
 # Candidate pairs per point beyond which a grown cell is too coarse: use the sparse search.
@@ -53,12 +58,12 @@ def _keys(cells: Any, span: Any) -> Any:
 
 def _offsets(shell: list[tuple[int, int, int]], span: Any) -> Any:
     """The key steps to the neighbouring cells of ``shell``."""
-    return np.array([(dx * span[1] + dy) * span[2] + dz for dx, dy, dz in shell],
-                    dtype=np.int64)
+    return np.array([(dx * span[1] + dy) * span[2] + dz for dx, dy, dz in shell], dtype=np.int64)
 
 
-def _dense(xyz: Any, cells: Any, span: Any, ncells: int,
-           cutoff: float) -> tuple[Any, Any, Any] | None:
+def _dense(
+    xyz: Any, cells: Any, span: Any, ncells: int, cutoff: float
+) -> tuple[Any, Any, Any] | None:
     """Close pairs from a dense grid, one neighbour offset at a time.
 
     Each offset's candidates are measured and filtered at once, so no array larger than
@@ -126,8 +131,7 @@ def _sparse(xyz: Any, side: float, max_candidates: int | None = None) -> tuple[A
     return np.minimum(i, j), np.maximum(i, j)
 
 
-def close_pairs(xyz: Any, cutoff: float,
-                max_candidates: int | None = None) -> tuple[Any, Any, Any]:
+def close_pairs(xyz: Any, cutoff: float, max_candidates: int | None = None) -> tuple[Any, Any, Any]:
     """``(i, j, d)`` of every pair of points with distance ``d <= cutoff``, ``i < j``.
 
     Each pair appears once, in no particular order. Points piled far closer than atoms
@@ -257,8 +261,9 @@ def _shared_half_cells(xyz: Any, side: float, is_query: Any) -> tuple[Any, Any]:
     return i, j
 
 
-def first_pairs_closer_than(xyz: Any, cutoff: float, query: Any = None,
-                            limit: int = 8) -> tuple[Any, Any, Any]:
+def first_pairs_closer_than(
+    xyz: Any, cutoff: float, query: Any = None, limit: int = 8
+) -> tuple[Any, Any, Any]:
     """``(i, j, d)``, ``i < j``, of at most ``limit`` pairs closer than ``cutoff``, in time
     linear in the number of points whatever they are (no pair at all: empty arrays).
 
@@ -298,8 +303,9 @@ def first_pairs_closer_than(xyz: Any, cutoff: float, query: Any = None,
     return a[rank], b[rank], d[rank]
 
 
-def _measured_pairs(xyz: Any, side: float, cutoff: float, is_query: Any,
-                    limit: int) -> tuple[Any, Any]:
+def _measured_pairs(
+    xyz: Any, side: float, cutoff: float, is_query: Any, limit: int
+) -> tuple[Any, Any]:
     """Pairs closer than ``cutoff`` around the query points, ``limit`` or a few more."""
     keys, span = _cell_keys(xyz, side)
     order = np.argsort(keys, kind="stable")

@@ -27,25 +27,93 @@ from molforma.document import elements
 from molforma.document.molecule import AtomTable, BondTable
 from molforma.document.residues import ResidueColumns, residue_columns
 
-LINK_LENGTH: Final = {"C": 1.09, "N": 1.01, "O": 0.96, "S": 1.34, "P": 1.42, "Si": 1.48,
-                      "B": 1.19, "Se": 1.46}
+LINK_LENGTH: Final = {
+    "C": 1.09,
+    "N": 1.01,
+    "O": 0.96,
+    "S": 1.34,
+    "P": 1.42,
+    "Si": 1.48,
+    "B": 1.19,
+    "Se": 1.46,
+}
 _H = 1
 # Usual charges of single-atom ions written without a formal charge.
-ION_CHARGE: Final = {"NA": 1, "K": 1, "LI": 1, "MG": 2, "CA": 2, "ZN": 2, "MN": 2, "FE": 2,
-                     "CO": 2, "NI": 2, "CU": 2, "CD": 2, "CL": -1, "BR": -1, "IOD": -1,
-                     "F": -1}
-AMINO_ACIDS: Final = frozenset((
-    "ALA", "ARG", "ASN", "ASP", "CYS", "GLN", "GLU", "GLY", "HIS", "ILE", "LEU", "LYS",
-    "MET", "PHE", "PRO", "SER", "THR", "TRP", "TYR", "VAL", "HID", "HIE", "HIP", "HSD",
-    "HSE", "HSP", "ASH", "GLH", "LYN", "CYX", "CYM", "SEC"))
+ION_CHARGE: Final = {
+    "NA": 1,
+    "K": 1,
+    "LI": 1,
+    "MG": 2,
+    "CA": 2,
+    "ZN": 2,
+    "MN": 2,
+    "FE": 2,
+    "CO": 2,
+    "NI": 2,
+    "CU": 2,
+    "CD": 2,
+    "CL": -1,
+    "BR": -1,
+    "IOD": -1,
+    "F": -1,
+}
+AMINO_ACIDS: Final = frozenset(
+    (
+        "ALA",
+        "ARG",
+        "ASN",
+        "ASP",
+        "CYS",
+        "GLN",
+        "GLU",
+        "GLY",
+        "HIS",
+        "ILE",
+        "LEU",
+        "LYS",
+        "MET",
+        "PHE",
+        "PRO",
+        "SER",
+        "THR",
+        "TRP",
+        "TYR",
+        "VAL",
+        "HID",
+        "HIE",
+        "HIP",
+        "HSD",
+        "HSE",
+        "HSP",
+        "ASH",
+        "GLH",
+        "LYN",
+        "CYX",
+        "CYM",
+        "SEC",
+    )
+)
 # Charge of a residue named by its protonation state (no hydrogens needed to tell).
-_NAMED: Final = {"HIP": 1, "HSP": 1, "HID": 0, "HIE": 0, "HSD": 0, "HSE": 0, "ASH": 0,
-                 "GLH": 0, "LYN": 0, "CYM": -1, "CYX": 0}
+_NAMED: Final = {
+    "HIP": 1,
+    "HSP": 1,
+    "HID": 0,
+    "HIE": 0,
+    "HSD": 0,
+    "HSE": 0,
+    "ASH": 0,
+    "GLH": 0,
+    "LYN": 0,
+    "CYM": -1,
+    "CYX": 0,
+}
 # Side-chain groups: (atoms of the group, charge without hydrogens, neutral hydrogens).
 # With hydrogens present the charge is (hydrogens on the group) - (neutral hydrogens).
 _GROUPS: Final = {
-    "ASP": (("OD1", "OD2"), -1, 1), "GLU": (("OE1", "OE2"), -1, 1),
-    "LYS": (("NZ",), 1, 2), "ARG": (("NE", "NH1", "NH2"), 1, 4),
+    "ASP": (("OD1", "OD2"), -1, 1),
+    "GLU": (("OE1", "OE2"), -1, 1),
+    "LYS": (("NZ",), 1, 2),
+    "ARG": (("NE", "NH1", "NH2"), 1, 4),
     "HIS": (("ND1", "NE2"), 0, 1),
 }
 
@@ -69,7 +137,7 @@ def h_counts(atoms: AtomTable, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Hydrogens bonded to each atom row."""
     is_h = atoms.z == _H
     n = len(atoms)
-    return (np.bincount(a[is_h[b]], minlength=n) + np.bincount(b[is_h[a]], minlength=n))
+    return np.bincount(a[is_h[b]], minlength=n) + np.bincount(b[is_h[a]], minlength=n)
 
 
 def link_length(symbol: str) -> float:
@@ -79,24 +147,25 @@ def link_length(symbol: str) -> float:
     return elements.covalent_radius(symbol) + elements.covalent_radius("H")
 
 
-def region_charge(atoms: AtomTable, a: np.ndarray, b: np.ndarray, keep: np.ndarray,
-                  columns: ResidueColumns | None) -> tuple[int, list[dict[str, Any]]]:
+def region_charge(
+    atoms: AtomTable, a: np.ndarray, b: np.ndarray, keep: np.ndarray, columns: ResidueColumns | None
+) -> tuple[int, list[dict[str, Any]]]:
     """The total charge of the atoms ``keep`` (mask) and the charged residues' share."""
     charges = atoms.charge.astype(np.int64)
     if columns is None:
         total = int(charges[keep].sum())
         return total, []
     hcount = h_counts(atoms, a, b)
-    heavy = np.bincount(a[atoms.z[b] != _H], minlength=len(atoms)) + \
-        np.bincount(b[atoms.z[a] != _H], minlength=len(atoms))
+    heavy = np.bincount(a[atoms.z[b] != _H], minlength=len(atoms)) + np.bincount(
+        b[atoms.z[a] != _H], minlength=len(atoms)
+    )
     # an N bonded to a C of another residue is in a peptide bond (not a terminus)
     res = columns.index
     peptide = np.zeros(len(atoms), bool)
     cross = res[a] != res[b]
     peptide[a[cross]] = True
     peptide[b[cross]] = True
-    atom_names = (atoms.names if atoms.names is not None
-                  else np.full(len(atoms), "", dtype=object))
+    atom_names = atoms.names if atoms.names is not None else np.full(len(atoms), "", dtype=object)
     total = 0
     out: list[dict[str, Any]] = []
     loose = (res < 0) & keep
@@ -110,8 +179,9 @@ def region_charge(atoms: AtomTable, a: np.ndarray, b: np.ndarray, keep: np.ndarr
         has_h = bool((atoms.z[rows] == _H).any())
         q = 0
         if name in AMINO_ACIDS:
-            group = _GROUPS.get("HIS" if name in ("HID", "HIE", "HIP", "HSD", "HSE", "HSP")
-                                else name)
+            group = _GROUPS.get(
+                "HIS" if name in ("HID", "HIE", "HIP", "HSD", "HSE", "HSP") else name
+            )
             if group is not None and kept_names & set(group[0]):
                 atoms_of = [by_name[g] for g in group[0] if g in by_name]
                 if name in _NAMED and not has_h:
@@ -141,8 +211,16 @@ def region_charge(atoms: AtomTable, a: np.ndarray, b: np.ndarray, keep: np.ndarr
     return total, out
 
 
-def cut_region(atoms: AtomTable, bonds: BondTable, keep: np.ndarray, next_id: int, *,
-               cap: bool = True, fix_caps: bool = False, set_charge: bool = True) -> Region:
+def cut_region(
+    atoms: AtomTable,
+    bonds: BondTable,
+    keep: np.ndarray,
+    next_id: int,
+    *,
+    cap: bool = True,
+    fix_caps: bool = False,
+    set_charge: bool = True,
+) -> Region:
     """The atoms ``keep`` (a mask over the rows) with their bonds, each cut bond capped
     with a hydrogen numbered from ``next_id`` on; the region's charge when asked."""
     a, b = _rows(atoms, bonds)
@@ -168,11 +246,22 @@ def cut_region(atoms: AtomTable, bonds: BondTable, keep: np.ndarray, next_id: in
             cap_ids = [f"a{i}" for i in ids.tolist()]
             records = region.to_records()
             parent = {int(i): k for k, i in enumerate(region.ids.tolist())}
-            for cid, p, (x, y, z) in zip(cap_ids, atoms.ids[inside].tolist(), xyz.tolist(),
-                                         strict=True):
-                rec = {"id": cid, "element": "H", "x": x, "y": y, "z": z, "name": "HL",
-                       "formalCharge": 0, "unpairedElectrons": 0, "massNumber": None,
-                       "mass": None, "fixed": bool(fix_caps)}
+            for cid, p, (x, y, z) in zip(
+                cap_ids, atoms.ids[inside].tolist(), xyz.tolist(), strict=True
+            ):
+                rec = {
+                    "id": cid,
+                    "element": "H",
+                    "x": x,
+                    "y": y,
+                    "z": z,
+                    "name": "HL",
+                    "formalCharge": 0,
+                    "unpairedElectrons": 0,
+                    "massNumber": None,
+                    "mass": None,
+                    "fixed": bool(fix_caps),
+                }
                 # the cap belongs to its atom's residue (written back into it in a PDB)
                 src = records[parent[int(p)]]
                 for key in ("residueName", "residueNumber", "chain", "insertionCode"):
@@ -181,18 +270,29 @@ def cut_region(atoms: AtomTable, bonds: BondTable, keep: np.ndarray, next_id: in
                 records.append(rec)
             region = AtomTable.from_records(records)
             cap_bonds = BondTable.from_records(
-                [{"a": f"a{p}", "b": cid, "order": 1}
-                 for p, cid in zip(atoms.ids[inside].tolist(), cap_ids, strict=True)])
-            region_bonds = BondTable(np.concatenate([region_bonds.a, cap_bonds.a]),
-                                     np.concatenate([region_bonds.b, cap_bonds.b]),
-                                     np.concatenate([region_bonds.order, cap_bonds.order]))
+                [
+                    {"a": f"a{p}", "b": cid, "order": 1}
+                    for p, cid in zip(atoms.ids[inside].tolist(), cap_ids, strict=True)
+                ]
+            )
+            region_bonds = BondTable(
+                np.concatenate([region_bonds.a, cap_bonds.a]),
+                np.concatenate([region_bonds.b, cap_bonds.b]),
+                np.concatenate([region_bonds.order, cap_bonds.order]),
+            )
     return Region(region, region_bonds, cap_ids, charge, charges)
 
 
-def region_mask(atoms: AtomTable, *, atom_ids: Sequence[str] = (),
-                names: Sequence[str] = (), numbers: Sequence[int] = (),
-                chains: Sequence[str] = (), radius: float = 0.0,
-                whole: bool = True) -> np.ndarray:
+def region_mask(
+    atoms: AtomTable,
+    *,
+    atom_ids: Sequence[str] = (),
+    names: Sequence[str] = (),
+    numbers: Sequence[int] = (),
+    chains: Sequence[str] = (),
+    radius: float = 0.0,
+    whole: bool = True,
+) -> np.ndarray:
     """The mask of a region: the atoms named (by id, and/or by residue name, number and
     chain) and, with ``radius``, all within ``radius`` Å of them (grown to whole
     residues when ``whole``)."""

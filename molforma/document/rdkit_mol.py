@@ -40,8 +40,9 @@ def mol_from_document(
     # RDKit's XYZ reader makes the atoms and the conformer in C++; per-atom Python calls
     # are left for what an XYZ line cannot say (no implicit Hs, charges, isotopes, radicals).
     n = len(atoms)
-    block = "".join(f"{a['element']} {float(a['x'])!r} {float(a['y'])!r} {float(a['z'])!r}\n"
-                    for a in atoms)
+    block = "".join(
+        f"{a['element']} {float(a['x'])!r} {float(a['y'])!r} {float(a['z'])!r}\n" for a in atoms
+    )
     with quiet():
         base = Chem.MolFromXYZBlock(f"{n}\n\n{block}") if n else None
     rw = Chem.RWMol(base) if base is not None else _atoms_one_by_one(atoms)
@@ -57,8 +58,9 @@ def mol_from_document(
             atom.SetNumRadicalElectrons(int(a["unpairedElectrons"]))
         index[str(a["id"])] = i
     for b in bonds:
-        rw.AddBond(index[b["a"]], index[b["b"]], _TYPE_OF.get(int(b.get("order", 1)),
-                                                              Chem.BondType.SINGLE))
+        rw.AddBond(
+            index[b["a"]], index[b["b"]], _TYPE_OF.get(int(b.get("order", 1)), Chem.BondType.SINGLE)
+        )
     mol = rw.GetMol()
     mol.UpdatePropertyCache(strict=False)
     return mol

@@ -44,8 +44,11 @@ class ResidueColumns:
 
     def label(self, row: int) -> str:
         """``ASP A 52A``: the residue of atom ``row`` as people write it."""
-        return f"{self.name[row]} {self.chain[row]} {self.number[row]}{self.insertion[row]}" \
-            .replace("  ", " ").strip()
+        return (
+            f"{self.name[row]} {self.chain[row]} {self.number[row]}{self.insertion[row]}".replace(
+                "  ", " "
+            ).strip()
+        )
 
 
 def residue_columns(atoms: Any) -> ResidueColumns | None:
@@ -63,28 +66,43 @@ def residue_columns(atoms: Any) -> ResidueColumns | None:
             records: Iterable[Any] = (extra.get(i) or {} for i in atoms.ids.tolist())
         else:
             records = atoms
-        fields = [(r.get("residueName"), r.get("residueNumber"), r.get("chain"),
-                   r.get("insertionCode")) for r in records]
+        fields = [
+            (r.get("residueName"), r.get("residueNumber"), r.get("chain"), r.get("insertionCode"))
+            for r in records
+        ]
         if not any(f[0] is not None for f in fields):
             return None
         n = len(fields)
-        name = np.array([str(f[0] or "") for f in fields], dtype=object) if n else \
-            np.zeros(0, object)
-        number = np.array([f[1] if isinstance(f[1], int) and not isinstance(f[1], bool)
-                           else 0 for f in fields], dtype=np.int64)
+        name = (
+            np.array([str(f[0] or "") for f in fields], dtype=object) if n else np.zeros(0, object)
+        )
+        number = np.array(
+            [f[1] if isinstance(f[1], int) and not isinstance(f[1], bool) else 0 for f in fields],
+            dtype=np.int64,
+        )
         chain = np.array([str(f[2] or "") for f in fields], dtype=object)
         insertion = np.array([str(f[3] or "") for f in fields], dtype=object)
     keys: dict[tuple[Any, ...], int] = {}
     index = np.fromiter(
-        (keys.setdefault(k, len(keys)) if k[0] else -1
-         for k in zip(name.tolist(), number.tolist(), chain.tolist(), insertion.tolist(),
-                      strict=True)),
-        dtype=np.int64, count=len(name))
+        (
+            keys.setdefault(k, len(keys)) if k[0] else -1
+            for k in zip(
+                name.tolist(), number.tolist(), chain.tolist(), insertion.tolist(), strict=True
+            )
+        ),
+        dtype=np.int64,
+        count=len(name),
+    )
     return ResidueColumns(name, number, chain, insertion, index)
 
 
-def select_residues(columns: ResidueColumns, *, names: Iterable[str] = (),
-                    numbers: Iterable[int] = (), chains: Iterable[str] = ()) -> np.ndarray:
+def select_residues(
+    columns: ResidueColumns,
+    *,
+    names: Iterable[str] = (),
+    numbers: Iterable[int] = (),
+    chains: Iterable[str] = (),
+) -> np.ndarray:
     """Mask of the atoms whose residue has one of ``names`` (any case) and one of
     ``numbers`` and is in one of ``chains``; a criterion not given takes every residue."""
     mask = columns.index >= 0
@@ -123,7 +141,7 @@ def within(xyz: Any, seeds: np.ndarray, radius: float) -> np.ndarray:
     offsets = _offsets(_WHOLE_SHELL, span)
     r2 = float(radius) ** 2
     for start in range(0, len(seed_rows), _SEED_BLOCK):
-        block = seed_rows[start:start + _SEED_BLOCK]
+        block = seed_rows[start : start + _SEED_BLOCK]
         wanted = (keys[block][:, None] + offsets[None, :]).ravel()
         lo = np.searchsorted(skeys, wanted, side="left")
         hi = np.searchsorted(skeys, wanted, side="right")

@@ -74,6 +74,7 @@ class ProjectModel(BaseModel):
 
 
 SETTINGS_MODELS: dict[str, type[BaseModel]] = {
-    "calculation": CalculationSettings, "advanced": AdvancedSettings,
+    "calculation": CalculationSettings,
+    "advanced": AdvancedSettings,
     "execution": ExecutionSettings,
 }

@@ -26,8 +26,7 @@ from molforma.errors import UnknownAtomError, ValidationError
 _PLACEMENT_REACH = 8.0
 _VALENCE_KEYS = frozenset({"element", "formalCharge", "unpairedElectrons"})
 
-ATOM_PROPS = ("element", "name", "formalCharge", "unpairedElectrons", "massNumber", "mass",
-              "fixed")
+ATOM_PROPS = ("element", "name", "formalCharge", "unpairedElectrons", "massNumber", "mass", "fixed")
 
 
 def _tables(work: Project) -> tuple[AtomTable, BondTable]:
@@ -72,8 +71,7 @@ def set_atom_properties(work: Project, changes: Sequence[Mapping[str, Any]]) -> 
             raise UnknownAtomError(id=aid)
         unknown = set(ch) - set(ATOM_PROPS) - {"id"}
         if unknown:
-            raise ValidationError("invalid_argument",
-                                  detail=f"unknown atom keys {sorted(unknown)}")
+            raise ValidationError("invalid_argument", detail=f"unknown atom keys {sorted(unknown)}")
         atom = records.get(row) or atoms[row]
         for k in ATOM_PROPS:
             if k in ch:
@@ -108,8 +106,7 @@ def _written(atoms: AtomTable, records: Mapping[int, Mapping[str, Any]]) -> Atom
     names = [r.get("name", "") for r in recs]
     current = [""] * len(rows) if atoms.names is None else atoms.names[rows].tolist()
     if names != current:
-        col = (np.full(len(atoms), "", dtype=object) if atoms.names is None
-               else atoms.names.copy())
+        col = np.full(len(atoms), "", dtype=object) if atoms.names is None else atoms.names.copy()
         col[rows] = names
         cols["names"] = col if any(col.tolist()) else None
     extra = atoms.extra
@@ -128,8 +125,9 @@ def _written(atoms: AtomTable, records: Mapping[int, Mapping[str, Any]]) -> Atom
     return atoms._replace(**cols)
 
 
-def add_atoms(work: Project, records: Sequence[dict[str, Any]],
-              bonds: Sequence[Mapping[str, Any]]) -> EditResult:
+def add_atoms(
+    work: Project, records: Sequence[dict[str, Any]], bonds: Sequence[Mapping[str, Any]]
+) -> EditResult:
     """Append atoms (checked atom dicts, ids given here from ``nextAtomId``) and bonds whose
     ends are existing ids or ``"#k"`` (the k-th new atom), as ``ops.add_atoms`` does
     without hydrogens: the old columns are copied once into the longer ones."""
@@ -146,8 +144,7 @@ def add_atoms(work: Project, records: Sequence[dict[str, Any]],
             try:
                 return new_ids[int(r[1:])]
             except (ValueError, IndexError) as exc:
-                raise ValidationError("bad_new_atom_ref", ref=r,
-                                      last=len(new_ids) - 1) from exc
+                raise ValidationError("bad_new_atom_ref", ref=r, last=len(new_ids) - 1) from exc
         if not isinstance(r, str) or atoms.rows_of([r])[0] < 0:
             raise UnknownAtomError(id=r)
         return r
@@ -166,8 +163,9 @@ def add_atoms(work: Project, records: Sequence[dict[str, Any]],
     return EditResult(added=new_ids, touched=new_ids)
 
 
-def set_atom_properties_adjusting(work: Project,
-                                  changes: Sequence[Mapping[str, Any]]) -> EditResult:
+def set_atom_properties_adjusting(
+    work: Project, changes: Sequence[Mapping[str, Any]]
+) -> EditResult:
     """:func:`set_atom_properties`, then the hydrogens of the atoms whose element, charge or
     unpaired electrons changed redone (``ops.set_atom_properties`` with hydrogens)."""
     from molforma.document import building
@@ -195,8 +193,7 @@ def add_hydrogens(work: Project, ids: Sequence[str]) -> EditResult:
     return _around(work, ids, lambda sub: chemistry.add_hydrogens(sub, list(ids)))
 
 
-def _around(work: Project, ids: Sequence[str],
-            edit: Callable[[Project], EditResult]) -> EditResult:
+def _around(work: Project, ids: Sequence[str], edit: Callable[[Project], EditResult]) -> EditResult:
     """A hydrogen edit of the atoms ``ids`` run as a record edit on their neighbourhood.
 
     ``edit`` runs on a small project of records: the atoms ``ids``, their neighbours and
@@ -223,10 +220,13 @@ def _around(work: Project, ids: Sequence[str],
     hi = atoms.xyz[rows].max(axis=0) + _PLACEMENT_REACH
     near |= ((atoms.xyz >= lo) & (atoms.xyz <= hi)).all(axis=1)
     inside = near[ia] & near[ib]
-    sub: Project = {"document": {
-        "atoms": atoms.take(np.flatnonzero(near)).to_records(),
-        "bonds": bonds.records_at(np.flatnonzero(inside)),
-        "nextAtomId": doc["nextAtomId"]}}
+    sub: Project = {
+        "document": {
+            "atoms": atoms.take(np.flatnonzero(near)).to_records(),
+            "bonds": bonds.records_at(np.flatnonzero(inside)),
+            "nextAtomId": doc["nextAtomId"],
+        }
+    }
     res = edit(sub)
     if not res.added and not res.removed:
         return res
@@ -240,10 +240,10 @@ def _around(work: Project, ids: Sequence[str],
     if res.added:
         new = set(res.added)
         sdoc = sub["document"]
-        atoms = atoms.concat(AtomTable.from_records(
-            [a for a in sdoc["atoms"] if a["id"] in new]))
-        bonds = bonds.concat(BondTable.from_records(
-            [b for b in sdoc["bonds"] if b["a"] in new or b["b"] in new]))
+        atoms = atoms.concat(AtomTable.from_records([a for a in sdoc["atoms"] if a["id"] in new]))
+        bonds = bonds.concat(
+            BondTable.from_records([b for b in sdoc["bonds"] if b["a"] in new or b["b"] in new])
+        )
         doc["nextAtomId"] = sdoc["nextAtomId"]
     doc["atoms"], doc["bonds"] = atoms, bonds
     return res

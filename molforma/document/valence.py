@@ -24,22 +24,63 @@ AtomDict = dict[str, Any]
 
 # Metals bond through coordination, not through a valence count.
 _METAL_Z: frozenset[int] = frozenset(
-    (3, 4, 11, 12, 13, 19, 20, 31, 37, 38, 49, 50, 55, 56, 81, 82, 83, 84, 87, 88,
-     *range(21, 31), *range(39, 49), *range(57, 81), *range(89, 113))
+    (
+        3,
+        4,
+        11,
+        12,
+        13,
+        19,
+        20,
+        31,
+        37,
+        38,
+        49,
+        50,
+        55,
+        56,
+        81,
+        82,
+        83,
+        84,
+        87,
+        88,
+        *range(21, 31),
+        *range(39, 49),
+        *range(57, 81),
+        *range(89, 113),
+    )
 )
 
 # Typical bond lengths (Å) for pairs and orders; others come from covalent radii.
 _BOND_TABLE: dict[tuple[str, str], dict[int, float]] = {
-    ("C", "H"): {1: 1.09}, ("H", "N"): {1: 1.01}, ("H", "O"): {1: 0.96},
-    ("H", "S"): {1: 1.34}, ("H", "P"): {1: 1.42}, ("H", "Si"): {1: 1.48},
-    ("B", "H"): {1: 1.19}, ("F", "H"): {1: 0.92}, ("Cl", "H"): {1: 1.27},
-    ("Br", "H"): {1: 1.41}, ("H", "I"): {1: 1.61}, ("H", "H"): {1: 0.74},
-    ("C", "C"): {1: 1.54, 2: 1.34, 3: 1.20}, ("C", "N"): {1: 1.47, 2: 1.28, 3: 1.16},
-    ("C", "O"): {1: 1.43, 2: 1.21, 3: 1.13}, ("N", "N"): {1: 1.45, 2: 1.25, 3: 1.10},
-    ("N", "O"): {1: 1.40, 2: 1.21}, ("O", "O"): {1: 1.48, 2: 1.21},
-    ("C", "S"): {1: 1.82, 2: 1.60}, ("C", "F"): {1: 1.35}, ("C", "Cl"): {1: 1.77},
-    ("Br", "C"): {1: 1.94}, ("C", "I"): {1: 2.14}, ("C", "P"): {1: 1.84},
-    ("C", "Si"): {1: 1.87}, ("O", "S"): {1: 1.58, 2: 1.43}, ("O", "P"): {1: 1.60, 2: 1.48},
+    ("C", "H"): {1: 1.09},
+    ("H", "N"): {1: 1.01},
+    ("H", "O"): {1: 0.96},
+    ("H", "S"): {1: 1.34},
+    ("H", "P"): {1: 1.42},
+    ("H", "Si"): {1: 1.48},
+    ("B", "H"): {1: 1.19},
+    ("F", "H"): {1: 0.92},
+    ("Cl", "H"): {1: 1.27},
+    ("Br", "H"): {1: 1.41},
+    ("H", "I"): {1: 1.61},
+    ("H", "H"): {1: 0.74},
+    ("C", "C"): {1: 1.54, 2: 1.34, 3: 1.20},
+    ("C", "N"): {1: 1.47, 2: 1.28, 3: 1.16},
+    ("C", "O"): {1: 1.43, 2: 1.21, 3: 1.13},
+    ("N", "N"): {1: 1.45, 2: 1.25, 3: 1.10},
+    ("N", "O"): {1: 1.40, 2: 1.21},
+    ("O", "O"): {1: 1.48, 2: 1.21},
+    ("C", "S"): {1: 1.82, 2: 1.60},
+    ("C", "F"): {1: 1.35},
+    ("C", "Cl"): {1: 1.77},
+    ("Br", "C"): {1: 1.94},
+    ("C", "I"): {1: 2.14},
+    ("C", "P"): {1: 1.84},
+    ("C", "Si"): {1: 1.87},
+    ("O", "S"): {1: 1.58, 2: 1.43},
+    ("O", "P"): {1: 1.60, 2: 1.48},
     ("O", "Si"): {1: 1.64},
 }
 
@@ -143,8 +184,9 @@ def _rdkit_implicit_h(p: Project, *, with_metal_bonds: bool) -> list[int]:
     types = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE}
     for b in p["document"]["bonds"]:
         i, j = pos[b["a"]], pos[b["b"]]
-        if not with_metal_bonds and (is_metal(atoms[i]["element"]) or
-                                     is_metal(atoms[j]["element"])):
+        if not with_metal_bonds and (
+            is_metal(atoms[i]["element"]) or is_metal(atoms[j]["element"])
+        ):
             continue
         rw.AddBond(i, j, types.get(int(b.get("order", 1)), Chem.BondType.SINGLE))
     mol = rw.GetMol()
@@ -173,9 +215,13 @@ def missing_hydrogens(p: Project) -> dict[str, int]:
     return out
 
 
-def _steric_number(atom: Mapping[str, Any], orders: Sequence[tuple[str, int]],
-                   index: Mapping[str, AtomDict], adding: int,
-                   all_orders: Mapping[str, Sequence[tuple[str, int]]]) -> int:
+def _steric_number(
+    atom: Mapping[str, Any],
+    orders: Sequence[tuple[str, int]],
+    index: Mapping[str, AtomDict],
+    adding: int,
+    all_orders: Mapping[str, Sequence[tuple[str, int]]],
+) -> int:
     """VSEPR domains (σ bonds + lone pairs) once ``adding`` single bonds are made."""
     from rdkit import Chem
 
@@ -185,22 +231,33 @@ def _steric_number(atom: Mapping[str, Any], orders: Sequence[tuple[str, int]],
         return max(sigma, 6)
     valence_e = Chem.GetPeriodicTable().GetNOuterElecs(elements.atomic_number(sym))
     bonding = sum(o for nb, o in orders if not is_metal(index[nb]["element"])) + adding
-    lone_e = valence_e - int(atom.get("formalCharge", 0) or 0) - bonding \
+    lone_e = (
+        valence_e
+        - int(atom.get("formalCharge", 0) or 0)
+        - bonding
         - int(atom.get("unpairedElectrons", 0) or 0)
+    )
     lone_pairs = max(0, lone_e // 2)
     if sym == "H":
         return max(sigma, 1)
     # A lone pair next to a π bond joins it (amide, aniline nitrogen): planar centre.
-    if (sym == "N" and lone_pairs == 1 and sigma == 3
-            and all(o == 1 for _nb, o in orders)
-            and any(any(o2 > 1 for _x, o2 in all_orders.get(nb, ())) for nb, _o in orders)):
+    if (
+        sym == "N"
+        and lone_pairs == 1
+        and sigma == 3
+        and all(o == 1 for _nb, o in orders)
+        and any(any(o2 > 1 for _x, o2 in all_orders.get(nb, ())) for nb, _o in orders)
+    ):
         lone_pairs = 0
     return min(sigma + lone_pairs, max(sigma, 8))
 
 
-def _twist_reference(center: AtomDict, neighbour: AtomDict,
-                     orders: Mapping[str, Sequence[tuple[str, int]]],
-                     index: Mapping[str, AtomDict]) -> np.ndarray | None:
+def _twist_reference(
+    center: AtomDict,
+    neighbour: AtomDict,
+    orders: Mapping[str, Sequence[tuple[str, int]]],
+    index: Mapping[str, AtomDict],
+) -> np.ndarray | None:
     """Direction from ``neighbour`` to one of its other neighbours (fixes staggering/planes)."""
     others = [index[n] for n, _o in orders.get(neighbour["id"], ()) if n != center["id"]]
     if not others:
@@ -211,8 +268,9 @@ def _twist_reference(center: AtomDict, neighbour: AtomDict,
     return away
 
 
-def _clash_score(points: np.ndarray, elems: Sequence[str], env_xyz: np.ndarray,
-                 env_elems: Sequence[str]) -> float:
+def _clash_score(
+    points: np.ndarray, elems: Sequence[str], env_xyz: np.ndarray, env_elems: Sequence[str]
+) -> float:
     """Soft overlap penalty of ``points`` against the environment atoms."""
     if len(env_xyz) == 0 or len(points) == 0:
         return 0.0
@@ -247,16 +305,21 @@ class _Environment:
         self.elems.append(element)
         self._n += 1
 
-    def near(self, around: np.ndarray, radius: float,
-             exclude: set[str]) -> tuple[np.ndarray, list[str]]:
+    def near(
+        self, around: np.ndarray, radius: float, exclude: set[str]
+    ) -> tuple[np.ndarray, list[str]]:
         xyz, elems, _ids = self.near_ids(around, radius, exclude)
         return xyz, elems
 
-    def near_ids(self, around: np.ndarray, radius: float,
-                 exclude: set[str]) -> tuple[np.ndarray, list[str], list[str]]:
+    def near_ids(
+        self, around: np.ndarray, radius: float, exclude: set[str]
+    ) -> tuple[np.ndarray, list[str], list[str]]:
         """Positions, elements and ids of the atoms within ``radius`` of ``around``."""
         xyz = self._xyz[: self._n]
         hits = np.nonzero(np.linalg.norm(xyz - around, axis=1) <= radius)[0]
         keep = [int(i) for i in hits if self.ids[int(i)] not in exclude]
-        return (xyz[keep].reshape(-1, 3), [self.elems[i] for i in keep],
-                [self.ids[i] for i in keep])
+        return (
+            xyz[keep].reshape(-1, 3),
+            [self.elems[i] for i in keep],
+            [self.ids[i] for i in keep],
+        )

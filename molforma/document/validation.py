@@ -33,9 +33,9 @@ _MESSAGES: dict[str, dict[str, str]] = {
     # -- validation checks -------------------------------------------------------------------
     "unpaired_mismatch": {
         "en": "The atoms carry {unpaired} unpaired electrons but multiplicity {multiplicity} "
-              "means {expected}.",
+        "means {expected}.",
         "ja": "原子の不対電子の合計は {unpaired} ですが、スピン多重度 {multiplicity} では "
-              "{expected} 個です。",
+        "{expected} 個です。",
     },
     "duplicate_positions": {
         "en": "Atoms {a} and {b} are {distance} Å apart: duplicate positions.",
@@ -43,9 +43,9 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     "close_contact": {
         "en": "Atoms {a} and {b} are only {distance} Å apart (less than half the sum of "
-              "their covalent radii, {limit} Å).",
+        "their covalent radii, {limit} Å).",
         "ja": "原子 {a} と {b} の距離が {distance} Å しかありません（共有結合半径の和の半分 "
-              "{limit} Å 未満）。",
+        "{limit} Å 未満）。",
     },
     "basis_missing_elements": {
         "en": "The basis set {basis} has no functions for {missing}.",
@@ -53,21 +53,21 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     "basis_unknown": {
         "en": "The basis set {basis} is not in the catalogue or NWChem's library here; "
-              "NWChem may not find it.",
+        "NWChem may not find it.",
         "ja": "基底関数 {basis} はカタログにもこの環境の NWChem ライブラリにもありません。"
-              "NWChem が見つけられない可能性があります。",
+        "NWChem が見つけられない可能性があります。",
     },
     "basis_other_name": {
         "en": "NWChem's library has no basis set named {basis}; it calls it {name}. Set the "
-              "basis to {name}, or the calculation will stop.",
+        "basis to {name}, or the calculation will stop.",
         "ja": "NWChem のライブラリに {basis} という名前の基底関数はなく、{name} という名前で"
-              "入っています。基底関数を {name} にしてください（このままでは計算が止まります）。",
+        "入っています。基底関数を {name} にしてください（このままでは計算が止まります）。",
     },
     "basis_needs_ecp": {
         "en": "{basis} uses an effective core potential for {elements}; the input must "
-              "include the ECP ({ecp}).",
+        "include the ECP ({ecp}).",
         "ja": "{basis} では {elements} に有効内殻ポテンシャルを使います。入力に ECP（{ecp}）が"
-              "必要です。",
+        "必要です。",
     },
     "disconnected_fragments": {
         "en": "The molecule is in {count} separate pieces with no bonds between them.",
@@ -75,21 +75,21 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     "fixed_atoms_frequencies": {
         "en": "Fixed atoms: {count}. A frequency calculation is only meaningful at a fully "
-              "optimised structure.",
+        "optimised structure.",
         "ja": "{count} 個の原子が固定されています。振動数計算は完全に最適化した構造でのみ"
-              "意味があります。",
+        "意味があります。",
     },
     "frequencies_need_optimized_geometry": {
         "en": "Frequencies are only meaningful at a geometry optimised with the same method "
-              "({method}). Unless this geometry was, choose the task optimize+frequencies.",
+        "({method}). Unless this geometry was, choose the task optimize+frequencies.",
         "ja": "振動数は同じ方法（{method}）で最適化した構造でのみ意味があります。そうでなければ"
-              "タスクに optimize+frequencies を選んでください。",
+        "タスクに optimize+frequencies を選んでください。",
     },
     "open_valences": {
         "en": "Open valences on {count} atom(s), {total} hydrogen(s) missing; add hydrogens "
-              "unless the radicals are intended.",
+        "unless the radicals are intended.",
         "ja": "{count} 個の原子に空いた原子価があります（水素 {total} 個分）。意図したラジカル"
-              "でなければ水素を付加してください。",
+        "でなければ水素を付加してください。",
     },
     "valence_exceeded": {
         "en": "Atom {id} ({element}) has more bonds than its valence allows.",
@@ -101,23 +101,23 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     "functional_with_dispersion": {
         "en": "'{functional}' is a functional plus a dispersion correction, which NWChem takes "
-              "separately: set the functional to {base} and the advanced setting dispersion "
-              "to {dispersion} (set_advanced).",
+        "separately: set the functional to {base} and the advanced setting dispersion "
+        "to {dispersion} (set_advanced).",
         "ja": "「{functional}」は汎関数と分散力補正の組み合わせで、NWChem では別々に指定します。"
-              "汎関数を {base} にし、詳細設定 dispersion を {dispersion} にしてください"
-              "（set_advanced）。",
+        "汎関数を {base} にし、詳細設定 dispersion を {dispersion} にしてください"
+        "（set_advanced）。",
     },
     "functional_other_name": {
         "en": "NWChem's xc does not know '{functional}' by that name; the catalogue calls it "
-              "{name}. Set the functional to {name}.",
+        "{name}. Set the functional to {name}.",
         "ja": "NWChem の xc は「{functional}」という名前を知りません。カタログでは {name} です。"
-              "汎関数を {name} にしてください。",
+        "汎関数を {name} にしてください。",
     },
     "functional_unknown": {
         "en": "The functional '{functional}' is not in the catalogue; check that NWChem's xc "
-              "accepts it.",
+        "accepts it.",
         "ja": "汎関数「{functional}」はカタログにありません。NWChem の xc で使えるか確認して"
-              "ください。",
+        "ください。",
     },
 }
 # Codes shared with the input generator keep one meaning; only missing ones are added.
@@ -126,11 +126,12 @@ register({code: text for code, text in _MESSAGES.items() if code not in catalogu
 
 def _check(code: str, severity: str, atoms: Iterable[str] = (), **data: Any) -> dict[str, Any]:
     ids = list(atoms)
-    return {"code": code, "severity": severity, "message": render(code, data),
-            "atoms": ids[:100]}
+    return {"code": code, "severity": severity, "message": render(code, data), "atoms": ids[:100]}
 
 
-def _basis_lookup(basis_catalog: BasisCatalog, basis: str) -> tuple[set[str] | None, dict[str, Any] | None]:
+def _basis_lookup(
+    basis_catalog: BasisCatalog, basis: str
+) -> tuple[set[str] | None, dict[str, Any] | None]:
     """Elements covered by ``basis`` and its catalogue entry, from any catalogue form."""
     from molforma.catalog import basis_elements, basis_entry
 
@@ -141,9 +142,14 @@ def _basis_lookup(basis_catalog: BasisCatalog, basis: str) -> tuple[set[str] | N
         from molforma.catalog import library_file_name
 
         entries = basis_catalog.get("basis_sets", basis_catalog)
-        items = entries if isinstance(entries, list) else [
-            {"name": k, **(v if isinstance(v, Mapping) else {"elements": v})}
-            for k, v in entries.items()]
+        items = (
+            entries
+            if isinstance(entries, list)
+            else [
+                {"name": k, **(v if isinstance(v, Mapping) else {"elements": v})}
+                for k, v in entries.items()
+            ]
+        )
         for e in items:
             if library_file_name(str(e.get("name", ""))) == library_file_name(basis):
                 return set(e.get("elements", ())), dict(e)
@@ -194,8 +200,9 @@ def _contacts(xyz: Any, radii: Any) -> list[tuple[int, int, float, float]]:
     keep = (d < 0.1) | (d < limit)
     i, j, d, limit = i[keep], j[keep], d[keep], limit[keep]
     rank = np.lexsort((j, i))[:MAX_CONTACTS]
-    return list(zip(i[rank].tolist(), j[rank].tolist(), d[rank].tolist(),
-                    limit[rank].tolist(), strict=True))
+    return list(
+        zip(i[rank].tolist(), j[rank].tolist(), d[rank].tolist(), limit[rank].tolist(), strict=True)
+    )
 
 
 def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, Any]:
@@ -222,13 +229,21 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
     if electrons < 1:
         checks.append(_check("too_few_electrons", "error", electrons=electrons))
     elif (electrons - (mult - 1)) % 2 != 0 or mult - 1 > electrons:
-        checks.append(_check("multiplicity_parity", "error", electrons=electrons,
-                             multiplicity=mult))
+        checks.append(
+            _check("multiplicity_parity", "error", electrons=electrons, multiplicity=mult)
+        )
     unpaired = sum(int(a.get("unpairedElectrons", 0) or 0) for a in atoms)
     if unpaired and unpaired != mult - 1:
-        checks.append(_check("unpaired_mismatch", "warning",
-                             [a["id"] for a in atoms if a.get("unpairedElectrons")],
-                             unpaired=unpaired, multiplicity=mult, expected=mult - 1))
+        checks.append(
+            _check(
+                "unpaired_mismatch",
+                "warning",
+                [a["id"] for a in atoms if a.get("unpairedElectrons")],
+                unpaired=unpaired,
+                multiplicity=mult,
+                expected=mult - 1,
+            )
+        )
     reference = calc.get("reference")
     if reference == "rhf" and mult != 1:
         checks.append(_check("reference_multiplicity", "error", multiplicity=mult))
@@ -238,11 +253,28 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
     radii = [elements.covalent_radius(a["element"]) for a in atoms]
     for i, j, d, limit in _contacts(xyz, np.asarray(radii, dtype=float)):
         if d < 0.1:
-            checks.append(_check("duplicate_positions", "error", [ids[i], ids[j]],
-                                 a=ids[i], b=ids[j], distance=round(d, 3)))
+            checks.append(
+                _check(
+                    "duplicate_positions",
+                    "error",
+                    [ids[i], ids[j]],
+                    a=ids[i],
+                    b=ids[j],
+                    distance=round(d, 3),
+                )
+            )
         else:
-            checks.append(_check("close_contact", "warning", [ids[i], ids[j]], a=ids[i],
-                                 b=ids[j], distance=round(d, 3), limit=round(limit, 3)))
+            checks.append(
+                _check(
+                    "close_contact",
+                    "warning",
+                    [ids[i], ids[j]],
+                    a=ids[i],
+                    b=ids[j],
+                    distance=round(d, 3),
+                    limit=round(limit, 3),
+                )
+            )
     pos = {a["id"]: k for k, a in enumerate(atoms)}
     for b in doc.get("bonds") or []:
         ia, ja = pos.get(b["a"]), pos.get(b["b"])
@@ -251,18 +283,35 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
         usual = bond_length(atoms[ia]["element"], atoms[ja]["element"], int(b.get("order", 1)))
         d = float(np.linalg.norm(xyz[ia] - xyz[ja]))
         if d > 1.6 * usual + 0.3:
-            checks.append(_check("long_bond", "warning", [ids[ia], ids[ja]], a=ids[ia],
-                                 b=ids[ja], distance=round(d, 3), usual=round(usual, 2)))
+            checks.append(
+                _check(
+                    "long_bond",
+                    "warning",
+                    [ids[ia], ids[ja]],
+                    a=ids[ia],
+                    b=ids[ja],
+                    distance=round(d, 3),
+                    usual=round(usual, 2),
+                )
+            )
     comps = components(project)
     if len(comps) > 1:
-        checks.append(_check("disconnected_fragments", "warning",
-                             [c[0] for c in comps], count=len(comps)))
+        checks.append(
+            _check("disconnected_fragments", "warning", [c[0] for c in comps], count=len(comps))
+        )
 
     # Valences.
     missing = missing_hydrogens(project)
     if missing:
-        checks.append(_check("open_valences", "info", list(missing), count=len(missing),
-                             total=sum(missing.values())))
+        checks.append(
+            _check(
+                "open_valences",
+                "info",
+                list(missing),
+                count=len(missing),
+                total=sum(missing.values()),
+            )
+        )
     checks += _valence_problems(project)
 
     # Basis set and functional.
@@ -279,27 +328,51 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
         else:
             lacking = [e for e in present if e not in covered]
             if lacking:
-                checks.append(_check("basis_missing_elements", "error",
-                                     [a["id"] for a in atoms if a["element"] in lacking],
-                                     basis=basis, missing=", ".join(lacking)))
+                checks.append(
+                    _check(
+                        "basis_missing_elements",
+                        "error",
+                        [a["id"] for a in atoms if a["element"] in lacking],
+                        basis=basis,
+                        missing=", ".join(lacking),
+                    )
+                )
         if entry and entry.get("ecp"):
             ecp_el = [e for e in present if e in set(entry.get("ecpElements", ()))]
             if ecp_el:
-                checks.append(_check("basis_needs_ecp", "info",
-                                     [a["id"] for a in atoms if a["element"] in ecp_el],
-                                     basis=basis, elements=", ".join(ecp_el),
-                                     ecp=entry["ecp"]))
+                checks.append(
+                    _check(
+                        "basis_needs_ecp",
+                        "info",
+                        [a["id"] for a in atoms if a["element"] in ecp_el],
+                        basis=basis,
+                        elements=", ".join(ecp_el),
+                        ecp=entry["ecp"],
+                    )
+                )
     if calc.get("theory") == "dft":
         functional = " ".join(str(calc.get("functional", "")).split())
         if functional and not _known_functional(functional):
             disp = re.fullmatch(r"(.+?)[-_](d2|d3|d3bj)", functional, flags=re.I)
             if disp and _known_functional(disp.group(1)):
-                checks.append(_check("functional_with_dispersion", "error",
-                                     functional=functional, base=disp.group(1).lower(),
-                                     dispersion=disp.group(2).lower()))
+                checks.append(
+                    _check(
+                        "functional_with_dispersion",
+                        "error",
+                        functional=functional,
+                        base=disp.group(1).lower(),
+                        dispersion=disp.group(2).lower(),
+                    )
+                )
             elif functional.lower() in _FUNCTIONAL_OTHER_NAMES:
-                checks.append(_check("functional_other_name", "error", functional=functional,
-                                     name=_FUNCTIONAL_OTHER_NAMES[functional.lower()]))
+                checks.append(
+                    _check(
+                        "functional_other_name",
+                        "error",
+                        functional=functional,
+                        name=_FUNCTIONAL_OTHER_NAMES[functional.lower()],
+                    )
+                )
             else:
                 checks.append(_check("functional_unknown", "info", functional=functional))
 
@@ -313,8 +386,9 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
     if task == "frequencies":
         # Nothing records where a geometry came from, so a bare frequency job always gets
         # the reminder; optimize+frequencies optimises with the same method first.
-        checks.append(_check("frequencies_need_optimized_geometry", "warning",
-                             method=_method_text(calc)))
+        checks.append(
+            _check("frequencies_need_optimized_geometry", "warning", method=_method_text(calc))
+        )
     if fixed and (project.get("advanced") or {}).get("nocenter") is False:
         checks.append(_check("fixed_atoms_internal_coordinates", "error", fixed))
     ok = not any(c["severity"] == "error" for c in checks)
@@ -328,16 +402,24 @@ def _method_text(calc: Mapping[str, Any]) -> str:
 
 
 # Common names NWChem's xc does not take, and the catalogue name it means.
-_FUNCTIONAL_OTHER_NAMES = {"pbe": "pbe96", "lda": "svwn5", "svwn": "svwn5", "b-lyp": "blyp",
-                           "bp": "bp86", "b-p86": "bp86"}
+_FUNCTIONAL_OTHER_NAMES = {
+    "pbe": "pbe96",
+    "lda": "svwn5",
+    "svwn": "svwn5",
+    "b-lyp": "blyp",
+    "bp": "bp86",
+    "b-p86": "bp86",
+}
 
 
 def _known_functional(functional: str) -> bool:
     from molforma.catalog import get_catalog
 
     low = functional.lower()
-    return any(low in (f["name"].lower(), f["xc"].lower())
-               for f in get_catalog("functionals")["functionals"])
+    return any(
+        low in (f["name"].lower(), f["xc"].lower())
+        for f in get_catalog("functionals")["functionals"]
+    )
 
 
 def _valence_problems(p: Project) -> list[dict[str, Any]]:
@@ -353,12 +435,15 @@ def _valence_problems(p: Project) -> list[dict[str, Any]]:
     types = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE}
     for b in p["document"]["bonds"]:
         if b["a"] in pos and b["b"] in pos:
-            rw.AddBond(pos[b["a"]], pos[b["b"]], types.get(int(b.get("order", 1)), Chem.BondType.SINGLE))
+            rw.AddBond(
+                pos[b["a"]], pos[b["b"]], types.get(int(b.get("order", 1)), Chem.BondType.SINGLE)
+            )
     mol = rw.GetMol()
     out = []
     for prob in Chem.DetectChemistryProblems(mol):
         if prob.GetType() == "AtomValenceException":
             a = keep[prob.GetAtomIdx()]
-            out.append(_check("valence_exceeded", "warning", [a["id"]], id=a["id"],
-                              element=a["element"]))
+            out.append(
+                _check("valence_exceeded", "warning", [a["id"]], id=a["id"], element=a["element"])
+            )
     return out

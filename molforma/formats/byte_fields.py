@@ -34,8 +34,9 @@ def decimal_runs(chars: Any) -> tuple[Any, Any, Any] | None:
         if k:
             starts += begins
         # a minus only in front of the run, followed by a digit
-        if (minus[k] & ~begins).any() or (k + 1 < col.shape[0]
-                                           and (minus[k] & ~digit[k + 1]).any()):
+        if (minus[k] & ~begins).any() or (
+            k + 1 < col.shape[0] and (minus[k] & ~digit[k + 1]).any()
+        ):
             return None
         # Horner's rule over the columns, skipping the blanks (the digits are one run)
         value = np.where(digit[k], value * 10 + (col[k].astype(np.int64) - ZERO), value)

@@ -35,8 +35,20 @@ from molforma.formats.rdkit_bridge import bonds_with_aromatic, perceive_bonds
 
 FMT = "cml"
 MAX_DEPTH = 256  # XML elements nested deeper are refused
-_ORDERS = {"1": 1, "2": 2, "3": 3, "s": 1, "d": 2, "t": 3, "a": 4, "1.5": 4, "single": 1,
-           "double": 2, "triple": 3, "aromatic": 4}
+_ORDERS = {
+    "1": 1,
+    "2": 2,
+    "3": 3,
+    "s": 1,
+    "d": 2,
+    "t": 3,
+    "a": 4,
+    "1.5": 4,
+    "single": 1,
+    "double": 2,
+    "triple": 3,
+    "aromatic": 4,
+}
 
 
 class _Node:
@@ -70,8 +82,9 @@ def _parse_xml(text: str) -> _Node:
             # CML nests a few levels (cml > molecule > atomArray > atom > label); tens
             # of thousands would only exhaust the stack of every walk over the tree.
             raise ValueError(f"elements nested more than {MAX_DEPTH} deep")
-        node = _Node(_local(name), {_local(k): v for k, v in attrs.items()},
-                     parser.CurrentLineNumber)
+        node = _Node(
+            _local(name), {_local(k): v for k, v in attrs.items()}, parser.CurrentLineNumber
+        )
         stack[-1].children.append(node)
         stack.append(node)
 
@@ -128,8 +141,11 @@ def _raw_atoms(mol: _Node) -> list[tuple[dict[str, str], int]]:
         columns = {k: v.split() for k, v in arr.attrs.items() if k != "atomID"}
         for key, values in columns.items():
             if len(values) != len(ids):
-                syntax(FMT, arr.line, f"atomArray attribute {key} has {len(values)} values "
-                       f"for {len(ids)} atoms")
+                syntax(
+                    FMT,
+                    arr.line,
+                    f"atomArray attribute {key} has {len(values)} values for {len(ids)} atoms",
+                )
         for k, aid in enumerate(ids):
             attrs = {key: values[k] for key, values in columns.items()}
             attrs["id"] = aid
@@ -171,8 +187,7 @@ def _atom(attrs: dict[str, str], line: int, index: int) -> dict[str, Any]:
     if "formalCharge" in attrs:
         props["formalCharge"] = to_int(attrs["formalCharge"], FMT, line, "formal charge")
     if "isotopeNumber" in attrs:
-        props["massNumber"] = round(to_float(attrs["isotopeNumber"], FMT, line,
-                                             "isotope number"))
+        props["massNumber"] = round(to_float(attrs["isotopeNumber"], FMT, line, "isotope number"))
     if "spinMultiplicity" in attrs:
         spin = to_int(attrs["spinMultiplicity"], FMT, line, "spin multiplicity")
         props["unpairedElectrons"] = max(0, min(spin - 1, 8))
@@ -225,8 +240,14 @@ def read_cml(text: str, frame: int | None = None) -> Structure:
     if not title:
         names = mol.find("name")
         title = names[0].text.strip() if names else None
-    return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=charge,
-                     multiplicity=mult, frame_count=len(mols))
+    return Structure(
+        atoms=atoms,
+        bonds=bonds,
+        title=title or None,
+        charge=charge,
+        multiplicity=mult,
+        frame_count=len(mols),
+    )
 
 
 def _num(v: float) -> str:
@@ -242,14 +263,23 @@ def write_cml(project: Mapping[str, Any]) -> str:
 
     doc = project["document"]
     title = " ".join(str(doc.get("title") or "").split())
-    head = (f'  <molecule id="m1" title={quoteattr(title)} '
-            f'formalCharge="{int(doc.get("charge", 0) or 0)}" '
-            f'spinMultiplicity="{int(doc.get("multiplicity", 1) or 1)}">')
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
-             '<cml xmlns="http://www.xml-cml.org/schema">', head, "    <atomArray>"]
+    head = (
+        f'  <molecule id="m1" title={quoteattr(title)} '
+        f'formalCharge="{int(doc.get("charge", 0) or 0)}" '
+        f'spinMultiplicity="{int(doc.get("multiplicity", 1) or 1)}">'
+    )
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<cml xmlns="http://www.xml-cml.org/schema">',
+        head,
+        "    <atomArray>",
+    ]
     for a in doc.get("atoms", []):
-        parts = [f"id={quoteattr(str(a['id']))}", f"elementType={quoteattr(str(a['element']))}",
-                 f'x3="{_num(a["x"])}" y3="{_num(a["y"])}" z3="{_num(a["z"])}"']
+        parts = [
+            f"id={quoteattr(str(a['id']))}",
+            f"elementType={quoteattr(str(a['element']))}",
+            f'x3="{_num(a["x"])}" y3="{_num(a["y"])}" z3="{_num(a["z"])}"',
+        ]
         if a.get("formalCharge"):
             parts.append(f'formalCharge="{int(a["formalCharge"])}"')
         if a.get("massNumber"):
@@ -265,7 +295,9 @@ def write_cml(project: Mapping[str, Any]) -> str:
         lines.append("    <bondArray>")
         for b in bonds:
             refs = f"{b['a']} {b['b']}"
-            lines.append(f'      <bond atomRefs2={quoteattr(refs)} order="{int(b.get("order", 1))}"/>')
+            lines.append(
+                f'      <bond atomRefs2={quoteattr(refs)} order="{int(b.get("order", 1))}"/>'
+            )
         lines.append("    </bondArray>")
     lines += ["  </molecule>", "</cml>"]
     return "\n".join(lines) + "\n"

@@ -124,12 +124,18 @@ class FileFormatError(FormatError):
         return render(str(kind) if kind else self.code, self.data, lang)
 
 
-def format_error(kind: str, fmt: str, line: int | None = None, reason: str = "",
-                 **data: Any) -> FormatError:
+def format_error(
+    kind: str, fmt: str, line: int | None = None, reason: str = "", **data: Any
+) -> FormatError:
     """A ``format_error`` of ``kind`` for ``fmt`` at ``line`` (1-based), to be raised."""
     return FileFormatError(
-        "format_error", kind=kind, format=FORMAT_LABELS.get(fmt, fmt), where=where(line),
-        line=line, reason=reason or kind, **data,
+        "format_error",
+        kind=kind,
+        format=FORMAT_LABELS.get(fmt, fmt),
+        where=where(line),
+        line=line,
+        reason=reason or kind,
+        **data,
     )
 
 
@@ -206,8 +212,14 @@ def clean_name(name: str) -> str:
     return text[:MAX_NAME]
 
 
-def plain_atoms(symbols: list[str], xs: list[float], ys: list[float], zs: list[float],
-                ids: list[str] | None = None, first: int = 1) -> list[dict[str, Any]]:
+def plain_atoms(
+    symbols: list[str],
+    xs: list[float],
+    ys: list[float],
+    zs: list[float],
+    ids: list[str] | None = None,
+    first: int = 1,
+) -> list[dict[str, Any]]:
     """Document atoms of default properties from columns, ids ``a<first>``.. unless given.
 
     Copies of one template in new_atom's key order: far cheaper per atom than a literal,
@@ -228,7 +240,9 @@ def plain_atoms(symbols: list[str], xs: list[float], ys: list[float], zs: list[f
     return atoms
 
 
-def make_atom(index: int, element: str, x: float, y: float, z: float, **props: Any) -> dict[str, Any]:
+def make_atom(
+    index: int, element: str, x: float, y: float, z: float, **props: Any
+) -> dict[str, Any]:
     """A document atom ``a<index>`` (1-based index)."""
     return new_atom(f"a{index}", element, x, y, z, **props)
 
@@ -244,10 +258,23 @@ def pick_frame(fmt: str, count: int, frame: int | None, *, required: bool) -> in
     """The 0-based frame to read: ``frame`` checked, or 0 when a choice is not required."""
     if frame is None:
         if required and count > 1:
-            fail("format_frame_required", fmt, None, reason=f"{count} frames; pass frame",
-                 count=count, last=count - 1)
+            fail(
+                "format_frame_required",
+                fmt,
+                None,
+                reason=f"{count} frames; pass frame",
+                count=count,
+                last=count - 1,
+            )
         return 0
     if isinstance(frame, bool) or not isinstance(frame, int) or not 0 <= frame < count:
-        fail("format_frame_range", fmt, None, reason=f"frame {frame} of {count}",
-             frame=frame, count=count, last=count - 1)
+        fail(
+            "format_frame_range",
+            fmt,
+            None,
+            reason=f"frame {frame} of {count}",
+            frame=frame,
+            count=count,
+            last=count - 1,
+        )
     return frame

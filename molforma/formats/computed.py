@@ -50,8 +50,9 @@ def set_position(atom: dict[str, Any], xyz: Vec) -> None:
     atom["z"] = float(z)
 
 
-def structure_arguments(symbols: Sequence[str],
-                        coordinates: Sequence[Vec]) -> tuple[list[str], list[Vec]]:
+def structure_arguments(
+    symbols: Sequence[str], coordinates: Sequence[Vec]
+) -> tuple[list[str], list[Vec]]:
     """Checked element symbols and positions of a computed structure.
 
     Raises:
@@ -65,13 +66,15 @@ def structure_arguments(symbols: Sequence[str],
         syms.append(sym)
     xyz: list[Vec] = [checked_vector(c, "coordinates") for c in coordinates]
     if not syms or len(syms) != len(xyz):
-        raise ValidationError("invalid_argument",
-                              detail="a structure needs one position per element")
+        raise ValidationError(
+            "invalid_argument", detail="a structure needs one position per element"
+        )
     return syms, xyz
 
 
-def place_structure(work: Project, symbols: Sequence[str],
-                    coordinates: Sequence[Vec]) -> EditResult:
+def place_structure(
+    work: Project, symbols: Sequence[str], coordinates: Sequence[Vec]
+) -> EditResult:
     """Put a computed geometry into the project copy ``work``.
 
     Raises:
@@ -90,8 +93,9 @@ def place_structure(work: Project, symbols: Sequence[str],
     from molforma.formats.rdkit_bridge import perceive_bonds
     from molforma.formats.registry import apply_structure
 
-    fresh = [new_atom(f"s{k + 1}", e, *pos)
-             for k, (e, pos) in enumerate(zip(syms, xyz, strict=True))]
+    fresh = [
+        new_atom(f"s{k + 1}", e, *pos) for k, (e, pos) in enumerate(zip(syms, xyz, strict=True))
+    ]
     bonds = perceive_bonds(fresh, int(work["document"].get("charge", 0) or 0))
     title = str(work["document"].get("title") or "")
     return apply_structure(work, Structure(atoms=fresh, bonds=bonds, title=title))

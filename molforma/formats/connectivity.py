@@ -40,7 +40,8 @@ CONNECT_MIN = 0.4  # Å: closer atoms are not bonded
 # RDKit's radii by atomic number, as its connect-the-dots rule uses them: the covalent
 # radii, but francium is capped at 2.5 Å there, not the periodic table's 2.6 Å.
 _RADII: tuple[float, ...] = tuple(
-    2.5 if z == 87 else r for z, r in enumerate(elements.COVALENT_RADII[1:], start=1))
+    2.5 if z == 87 else r for z, r in enumerate(elements.COVALENT_RADII[1:], start=1)
+)
 RADII: dict[str, float] = {s: _RADII[elements.atomic_number(s) - 1] for s in elements.SYMBOLS}
 
 
@@ -75,8 +76,9 @@ def _one_bond_per_hydrogen(a: Any, b: Any, d: Any, hydrogen: Any) -> Any:
     return np.concatenate([heavy, with_h[np.asarray(kept, dtype=np.int64)]])
 
 
-def bonded_pairs(xyz: Any, symbols: Sequence[str],
-                 seen: dict[str, float] | None = None) -> tuple[Any, Any]:
+def bonded_pairs(
+    xyz: Any, symbols: Sequence[str], seen: dict[str, float] | None = None
+) -> tuple[Any, Any]:
     """Index arrays ``(i, j)`` of the bonds of :func:`connectivity_of`, in its order
     (``seen`` as there)."""
     xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
@@ -90,8 +92,11 @@ def bonded_pairs(xyz: Any, symbols: Sequence[str],
     radii = np.array([RADII[s] for s in kinds])[species]
     empty = np.zeros(0, dtype=np.int64)
     try:
-        a, b, d = close_pairs(xyz, 2 * float(radii.max()) + CONNECT_TOLERANCE,
-                              max_candidates=_CANDIDATES_PER_ATOM * n + 10_000)
+        a, b, d = close_pairs(
+            xyz,
+            2 * float(radii.max()) + CONNECT_TOLERANCE,
+            max_candidates=_CANDIDATES_PER_ATOM * n + 10_000,
+        )
     except CrowdedError:
         # Thousands of atoms on one spot, or packed tens of times denser than any matter:
         # their candidate bonds would be millions of pairs, so none are perceived (and
@@ -156,8 +161,9 @@ def cross_pairs(xyz: Any, symbols: Sequence[str], side: Any) -> tuple[Any, Any]:
     return a[cross], b[cross]
 
 
-def connectivity_of(xyz: Any, symbols: Sequence[str],
-                    seen: dict[str, float] | None = None) -> list[tuple[int, int]]:
+def connectivity_of(
+    xyz: Any, symbols: Sequence[str], seen: dict[str, float] | None = None
+) -> list[tuple[int, int]]:
     """Bonded index pairs ``(i, j)``, ``i < j``, sorted, of coordinates ``xyz`` (n x 3).
 
     ``symbols`` are valid element symbols, one per row of ``xyz``. ``seen`` (when given)
@@ -180,8 +186,9 @@ def connectivity(atoms: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
     return connectivity_of(xyz_array(atoms), _symbols(atoms))
 
 
-def single_bonds(atoms: Sequence[Mapping[str, Any]], xyz: Any = None,
-                 seen: dict[str, float] | None = None) -> list[dict[str, Any]]:
+def single_bonds(
+    atoms: Sequence[Mapping[str, Any]], xyz: Any = None, seen: dict[str, float] | None = None
+) -> list[dict[str, Any]]:
     """Document bonds (order 1) of atom dicts; ``xyz`` spares building the coordinates again.
 
     ``seen`` as for :func:`connectivity_of`.
@@ -192,8 +199,10 @@ def single_bonds(atoms: Sequence[Mapping[str, Any]], xyz: Any = None,
     ids = list(map(_ID, atoms))
     # Straight from the index arrays: a list of pair tuples would be thousands of objects
     # the cyclic garbage collector has to look at (and promote) while they live.
-    return [{"a": ids[i], "b": ids[j], "order": 1}
-            for i, j in zip(pa.tolist(), pb.tolist(), strict=True)]
+    return [
+        {"a": ids[i], "b": ids[j], "order": 1}
+        for i, j in zip(pa.tolist(), pb.tolist(), strict=True)
+    ]
 
 
 # The neutral valence of the elements whose atoms RDKit's bond-order assignment
@@ -202,13 +211,29 @@ def single_bonds(atoms: Sequence[Mapping[str, Any]], xyz: Any = None,
 # Noble gases have valence 0 (RDKit's table lacks helium, and its assignment then fails,
 # which keeps the same single bonds). Sulfur, phosphorus, boron and the metals are left
 # out: RDKit tries them at other valences or charges.
-_SATURATED_AT = {"H": 1, "C": 4, "N": 3, "O": 2, "F": 1, "Cl": 1, "Br": 1, "I": 1,
-                 "He": 0, "Ne": 0, "Ar": 0, "Kr": 0, "Xe": 0}
+_SATURATED_AT = {
+    "H": 1,
+    "C": 4,
+    "N": 3,
+    "O": 2,
+    "F": 1,
+    "Cl": 1,
+    "Br": 1,
+    "I": 1,
+    "He": 0,
+    "Ne": 0,
+    "Ar": 0,
+    "Kr": 0,
+    "Xe": 0,
+}
 
 
-def saturated_bonds(atoms: Sequence[dict[str, Any]], charge: int | None = None,
-                    xyz: Any = None, seen: dict[str, float] | None = None,
-                    ) -> list[dict[str, Any]] | None:
+def saturated_bonds(
+    atoms: Sequence[dict[str, Any]],
+    charge: int | None = None,
+    xyz: Any = None,
+    seen: dict[str, float] | None = None,
+) -> list[dict[str, Any]] | None:
     """The bonds RDKit's perception gives a neutral structure whose atoms are all
     saturated by single bonds (water, alkanes, alcohols, amines, ethers, halides): the
     sweep's bonds, order 1, with every formal charge set to 0 in place, as RDKit sets them.
@@ -222,8 +247,9 @@ def saturated_bonds(atoms: Sequence[dict[str, Any]], charge: int | None = None,
         return None
     symbols = _symbols(atoms)
     try:
-        wanted = np.fromiter(map(_SATURATED_AT.__getitem__, symbols), dtype=np.int64,
-                             count=len(symbols))
+        wanted = np.fromiter(
+            map(_SATURATED_AT.__getitem__, symbols), dtype=np.int64, count=len(symbols)
+        )
     except KeyError:
         return None
     if xyz is None:
@@ -240,5 +266,7 @@ def saturated_bonds(atoms: Sequence[dict[str, Any]], charge: int | None = None,
     ids = list(map(_ID, atoms))
     # RDKit's order: the later atom first, bonds by it, then by the earlier atom downwards
     rank = np.lexsort((-pa, pb))
-    return [{"a": ids[j], "b": ids[i], "order": 1}
-            for i, j in zip(pa[rank].tolist(), pb[rank].tolist(), strict=True)]
+    return [
+        {"a": ids[j], "b": ids[i], "order": 1}
+        for i, j in zip(pa[rank].tolist(), pb[rank].tolist(), strict=True)
+    ]

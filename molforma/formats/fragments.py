@@ -27,27 +27,42 @@ FRAGMENT_LIMIT = 1000
 # peptide read as neutral) can search for hours, and an open must not hang on it.
 ORDER_SEARCH_STEPS = 10_000
 
-register({
-    "bond_orders_not_perceived": {
-        "en": "Bond orders were not perceived for {count} fragment(s) ({atoms} atoms): "
-              "{reason}. Their bonds stay single.",
-        "ja": "{count} 個のフラグメント（原子 {atoms} 個）の結合次数は判定していません"
-              "（{reason}）。結合は単結合のままです。",
-    },
-    "bond_orders_too_large": {
-        "en": "a fragment has more than {limit} atoms",
-        "ja": "{limit} 原子を超えるフラグメントです",
-    },
-    "bond_orders_unresolved": {
-        "en": "RDKit could not assign them",
-        "ja": "RDKit で割り当てられませんでした",
-    },
-})
+register(
+    {
+        "bond_orders_not_perceived": {
+            "en": "Bond orders were not perceived for {count} fragment(s) ({atoms} atoms): "
+            "{reason}. Their bonds stay single.",
+            "ja": "{count} 個のフラグメント（原子 {atoms} 個）の結合次数は判定していません"
+            "（{reason}）。結合は単結合のままです。",
+        },
+        "bond_orders_too_large": {
+            "en": "a fragment has more than {limit} atoms",
+            "ja": "{limit} 原子を超えるフラグメントです",
+        },
+        "bond_orders_unresolved": {
+            "en": "RDKit could not assign them",
+            "ja": "RDKit で割り当てられませんでした",
+        },
+    }
+)
 
 # Neutral valence of the elements a fragment of only single bonds can be saturated with
 # (RDKit's first guess for them; see connectivity.saturated_bonds).
-_SATURATED_AT = {"H": 1, "C": 4, "N": 3, "O": 2, "F": 1, "Cl": 1, "Br": 1, "I": 1,
-                 "He": 0, "Ne": 0, "Ar": 0, "Kr": 0, "Xe": 0}
+_SATURATED_AT = {
+    "H": 1,
+    "C": 4,
+    "N": 3,
+    "O": 2,
+    "F": 1,
+    "Cl": 1,
+    "Br": 1,
+    "I": 1,
+    "He": 0,
+    "Ne": 0,
+    "Ar": 0,
+    "Kr": 0,
+    "Xe": 0,
+}
 _SATURATED_BY_Z = np.full(elements.MAX_Z + 1, -1, dtype=np.int64)
 for _sym, _val in _SATURATED_AT.items():
     _SATURATED_BY_Z[elements.atomic_number(_sym)] = _val
@@ -68,25 +83,37 @@ class FragmentOrders:
     def warnings(self, lang: str | None = None) -> list[dict[str, Any]]:
         """The open result's warnings (code, message, details) for fragments left single."""
         out = []
-        for kind, sizes, reason in (("too_large", self.too_large, "bond_orders_too_large"),
-                                    ("unresolved", self.unresolved, "bond_orders_unresolved")):
+        for kind, sizes, reason in (
+            ("too_large", self.too_large, "bond_orders_too_large"),
+            ("unresolved", self.unresolved, "bond_orders_unresolved"),
+        ):
             if not sizes:
                 continue
-            details = {"count": len(sizes), "atoms": int(sum(sizes)), "kind": kind,
-                       "limit": FRAGMENT_LIMIT}
+            details = {
+                "count": len(sizes),
+                "atoms": int(sum(sizes)),
+                "kind": kind,
+                "limit": FRAGMENT_LIMIT,
+            }
             text = render(reason, {"limit": f"{FRAGMENT_LIMIT:,}"}, lang)
-            out.append({"code": "bond_orders_not_perceived",
-                        "message": render("bond_orders_not_perceived",
-                                          {**details, "reason": text}, lang),
-                        "details": details})
+            out.append(
+                {
+                    "code": "bond_orders_not_perceived",
+                    "message": render(
+                        "bond_orders_not_perceived", {**details, "reason": text}, lang
+                    ),
+                    "details": details,
+                }
+            )
         return out
 
 
 def unresolved_warnings(atoms: int, lang: str | None = None) -> list[dict[str, Any]]:
     """The warning of one fragment of ``atoms`` atoms whose orders RDKit did not find."""
     empty = np.zeros(0, dtype=np.int64)
-    return FragmentOrders(orders=empty, charges=empty, fragments=1,
-                          unresolved=[atoms]).warnings(lang)
+    return FragmentOrders(orders=empty, charges=empty, fragments=1, unresolved=[atoms]).warnings(
+        lang
+    )
 
 
 def components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -109,8 +136,9 @@ def components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
             lab = nxt
 
 
-def fragment_orders(z: np.ndarray, xyz: np.ndarray, a: np.ndarray, b: np.ndarray,
-                    charge: int | None = None) -> FragmentOrders:
+def fragment_orders(
+    z: np.ndarray, xyz: np.ndarray, a: np.ndarray, b: np.ndarray, charge: int | None = None
+) -> FragmentOrders:
     """Bond orders (aligned with the pairs ``(a, b)``) and formal charges of atoms with
     atomic numbers ``z`` at ``xyz``, fragment by fragment.
 
@@ -148,12 +176,13 @@ def fragment_orders(z: np.ndarray, xyz: np.ndarray, a: np.ndarray, b: np.ndarray
     one = len(needy) == 1
     known: dict[bytes, tuple[np.ndarray, np.ndarray] | None] = {}
     for f in needy.tolist():
-        atoms = atom_order[starts[f]:starts[f + 1]]
-        bonds = bond_order[bstarts[f]:bstarts[f + 1]]
+        atoms = atom_order[starts[f] : starts[f + 1]]
+        bonds = bond_order[bstarts[f] : bstarts[f + 1]]
         key = zz[atoms].tobytes() + la[bonds].tobytes() + lb[bonds].tobytes()
         if key not in known:
-            known[key] = _ask_rdkit(zz[atoms], xyz[atoms], la[bonds], lb[bonds],
-                                    int(charge or 0) if one else 0)
+            known[key] = _ask_rdkit(
+                zz[atoms], xyz[atoms], la[bonds], lb[bonds], int(charge or 0) if one else 0
+            )
             out.asked += 1
         got = known[key]
         if got is None:
@@ -164,8 +193,9 @@ def fragment_orders(z: np.ndarray, xyz: np.ndarray, a: np.ndarray, b: np.ndarray
     return out
 
 
-def _ask_rdkit(z: np.ndarray, xyz: np.ndarray, a: np.ndarray, b: np.ndarray,
-               charge: int) -> tuple[np.ndarray, np.ndarray] | None:
+def _ask_rdkit(
+    z: np.ndarray, xyz: np.ndarray, a: np.ndarray, b: np.ndarray, charge: int
+) -> tuple[np.ndarray, np.ndarray] | None:
     """Orders of the bonds ``(a, b)`` and formal charges of one fragment, or None."""
     from rdkit import Chem
     from rdkit.Chem import rdDetermineBonds
@@ -186,8 +216,9 @@ def _ask_rdkit(z: np.ndarray, xyz: np.ndarray, a: np.ndarray, b: np.ndarray,
     mol.AddConformer(conf, assignId=True)
     with quiet():
         try:
-            rdDetermineBonds.DetermineBondOrders(mol, charge=charge,
-                                                 maxIterations=ORDER_SEARCH_STEPS)
+            rdDetermineBonds.DetermineBondOrders(
+                mol, charge=charge, maxIterations=ORDER_SEARCH_STEPS
+            )
             Chem.Kekulize(mol, clearAromaticFlags=True)
         except Exception:  # noqa: BLE001 - RDKit raises several kinds; single bonds stay
             return None

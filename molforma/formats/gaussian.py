@@ -49,7 +49,7 @@ def _atom(line: str, lineno: int, index: int) -> dict[str, Any]:
         for item in m.group(1).split(","):
             key, _, value = item.partition("=")
             params[key.strip().lower()] = value.strip()
-        line = line[:m.start()] + line[m.end():]
+        line = line[: m.start()] + line[m.end() :]
     parts = line.replace(",", " ").split()
     if not parts:
         syntax(FMT, lineno, "empty atom line")
@@ -102,7 +102,8 @@ def _looks_zmatrix(parts: list[str], numeric: list[str]) -> bool:
         return False
     refs, values = rest[0::2], rest[1::2]
     return all(r.isdigit() and int(r) >= 1 for r in refs) and all(
-        is_number(v) or v.lstrip("-")[:1].isalpha() for v in values)
+        is_number(v) or v.lstrip("-")[:1].isalpha() for v in values
+    )
 
 
 def read_gaussian(text: str) -> Structure:
@@ -113,8 +114,9 @@ def read_gaussian(text: str) -> Structure:
             line, a bad atom line, Z-matrix input.
     """
     lines = numbered_lines(text)
-    cut = next((k for k, line in enumerate(lines) if line.strip().lower() == "--link1--"),
-               len(lines))
+    cut = next(
+        (k for k, line in enumerate(lines) if line.strip().lower() == "--link1--"), len(lines)
+    )
     lines = lines[:cut]
     i = 0
     n = len(lines)
@@ -128,20 +130,35 @@ def read_gaussian(text: str) -> Structure:
         i += 1
     route_text = " ".join(route).lower()
     if re.search(r"geom\s*=\s*\(?[^ ]*(allcheck|check)", route_text):
-        fail("format_unsupported", FMT, 1, reason="geom=check",
-             feature="geometry from a checkpoint file (geom=check)")
+        fail(
+            "format_unsupported",
+            FMT,
+            1,
+            reason="geom=check",
+            feature="geometry from a checkpoint file (geom=check)",
+        )
     i += 1
     title_lines = []
     while i < n and not _blank(lines[i]):
         title_lines.append(lines[i].strip())
         i += 1
     if i >= n:
-        fail("format_truncated", FMT, n + 1, reason="no charge/multiplicity line",
-             expected="the title section, a blank line and the charge/multiplicity line")
+        fail(
+            "format_truncated",
+            FMT,
+            n + 1,
+            reason="no charge/multiplicity line",
+            expected="the title section, a blank line and the charge/multiplicity line",
+        )
     i += 1
     if i >= n or _blank(lines[i]):
-        fail("format_truncated", FMT, i + 1, reason="no charge/multiplicity line",
-             expected="the charge/multiplicity line")
+        fail(
+            "format_truncated",
+            FMT,
+            i + 1,
+            reason="no charge/multiplicity line",
+            expected="the charge/multiplicity line",
+        )
     cm = lines[i].replace(",", " ").split()
     if len(cm) < 2:
         syntax(FMT, i + 1, "the charge/multiplicity line needs two numbers")
@@ -161,11 +178,18 @@ def read_gaussian(text: str) -> Structure:
         bonds = _connectivity(lines, i + 1, atoms)
     else:
         bonds = perceive_bonds(atoms, charge)
-    return Structure(atoms=atoms, bonds=bonds, title=" ".join(title_lines) or None,
-                     charge=charge, multiplicity=mult)
+    return Structure(
+        atoms=atoms,
+        bonds=bonds,
+        title=" ".join(title_lines) or None,
+        charge=charge,
+        multiplicity=mult,
+    )
 
 
-def _connectivity(lines: list[str], start: int, atoms: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _connectivity(
+    lines: list[str], start: int, atoms: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     triples: list[tuple[int, int, int]] = []
     i = start
     while i < len(lines) and not _blank(lines[i]):

@@ -60,18 +60,33 @@ def _symbol_ok(symbol: str, fmt: str, lineno: int) -> None:
         return
     if normalize_symbol(symbol) != symbol:
         if symbol in ("R", "R#", "A", "Q", "*", "L", "LP", "X", "M"):
-            fail("format_unsupported", fmt, lineno, reason=f"query atom '{symbol}'",
-                 feature=f"the query or pseudo atom '{symbol}'")
-        fail("format_unknown_element", fmt, lineno, reason=f"unknown element '{symbol}'",
-             symbol=symbol)
+            fail(
+                "format_unsupported",
+                fmt,
+                lineno,
+                reason=f"query atom '{symbol}'",
+                feature=f"the query or pseudo atom '{symbol}'",
+            )
+        fail(
+            "format_unknown_element",
+            fmt,
+            lineno,
+            reason=f"unknown element '{symbol}'",
+            symbol=symbol,
+        )
 
 
 def _check_v2000(lines: list[str], start: int, fmt: str) -> tuple[int, dict[int, str]]:
     """Check a V2000 block beginning at ``lines[start]``; returns (index of M  END, ids)."""
     counts_at = start + 3
     if counts_at >= len(lines):
-        fail("format_truncated", fmt, len(lines) + 1, reason="counts line missing",
-             expected="the header and counts line")
+        fail(
+            "format_truncated",
+            fmt,
+            len(lines) + 1,
+            reason="counts line missing",
+            expected="the header and counts line",
+        )
     counts = lines[counts_at]
     if "V3000" in counts:
         return _check_v3000(lines, counts_at, fmt)
@@ -83,8 +98,14 @@ def _check_v2000(lines: list[str], start: int, fmt: str) -> tuple[int, dict[int,
     for k in range(natoms):
         lineno = row + k + 1
         if row + k >= len(lines) or lines[row + k].startswith("M  "):
-            fail("format_atom_count", fmt, lineno, reason="fewer atom lines than announced",
-                 expected=natoms, found=k)
+            fail(
+                "format_atom_count",
+                fmt,
+                lineno,
+                reason="fewer atom lines than announced",
+                expected=natoms,
+                found=k,
+            )
         line = lines[row + k]
         if len(line.rstrip()) < 32:
             syntax(fmt, lineno, "an atom line needs x, y, z and the element in columns 1-34")
@@ -95,8 +116,13 @@ def _check_v2000(lines: list[str], start: int, fmt: str) -> tuple[int, dict[int,
     for k in range(nbonds):
         lineno = row + k + 1
         if row + k >= len(lines) or lines[row + k].startswith("M  "):
-            fail("format_truncated", fmt, lineno, reason="bond lines missing",
-                 expected=f"{nbonds} bond lines")
+            fail(
+                "format_truncated",
+                fmt,
+                lineno,
+                reason="bond lines missing",
+                expected=f"{nbonds} bond lines",
+            )
         line = lines[row + k]
         a1 = to_int(line[0:3], fmt, lineno, "atom number")
         a2 = to_int(line[3:6], fmt, lineno, "atom number")
@@ -116,8 +142,9 @@ def _check_v2000(lines: list[str], start: int, fmt: str) -> tuple[int, dict[int,
         if line.startswith("M  MFI"):
             ids.update(_mfi(line, row + 1, fmt, natoms))
         row += 1
-    raise format_error("format_truncated", fmt, row + 1, reason="no 'M  END' line",
-                       expected="'M  END'")
+    raise format_error(
+        "format_truncated", fmt, row + 1, reason="no 'M  END' line", expected="'M  END'"
+    )
 
 
 def _large(table: mdl_fast.Table, first_id: int, title: str) -> Structure:
@@ -139,23 +166,32 @@ def _large(table: mdl_fast.Table, first_id: int, title: str) -> Structure:
         mass_number[k] = m
     low, high = FORMAL_CHARGE_RANGE
     plain = not table.isotopes and bool(((charge >= low) & (charge <= high)).all())
-    if not plain or (mass_number > 65535).any() or (charge < -128).any() \
-            or (charge > 127).any():
+    if not plain or (mass_number > 65535).any() or (charge < -128).any() or (charge > 127).any():
         # out of the columns' range: records, so the document check names the atom
         atoms, bonds, _ = mdl_fast.document_atoms(table, first_id)
-        return Structure(atoms=atoms, bonds=bonds, title=title or None,
-                         charge=sum(table.charges.values()), info={"first_id": first_id})
-    columns: Any = AtomTable.from_columns(ids, table.symbols, xyz, charge=charge,
-                                          unpaired=unpaired, mass_number=mass_number)
+        return Structure(
+            atoms=atoms,
+            bonds=bonds,
+            title=title or None,
+            charge=sum(table.charges.values()),
+            info={"first_id": first_id},
+        )
+    columns: Any = AtomTable.from_columns(
+        ids, table.symbols, xyz, charge=charge, unpaired=unpaired, mass_number=mass_number
+    )
     links: Any = BondTable.empty()
     if table.bonds:
         pairs = np.array(table.bonds, dtype=np.int64).reshape(-1, 3)
         links = BondTable(ids[pairs[:, 0]], ids[pairs[:, 1]], pairs[:, 2])
     unpaired_total = sum(table.radicals.values())
-    return Structure(atoms=columns, bonds=links,
-                     title=title or None, charge=sum(table.charges.values()),
-                     multiplicity=unpaired_total + 1 if unpaired_total else None,
-                     info={"checked": "atoms", "first_id": first_id})
+    return Structure(
+        atoms=columns,
+        bonds=links,
+        title=title or None,
+        charge=sum(table.charges.values()),
+        multiplicity=unpaired_total + 1 if unpaired_total else None,
+        info={"checked": "atoms", "first_id": first_id},
+    )
 
 
 def _mfi(line: str, lineno: int, fmt: str, natoms: int) -> dict[int, str]:
@@ -221,8 +257,9 @@ def _check_v3000(lines: list[str], counts_at: int, fmt: str) -> tuple[int, dict[
                     if not 1 <= a <= max(natoms, 1):
                         syntax(fmt, lineno, f"bond to atom {a}: no such atom")
         row += 1
-    raise format_error("format_truncated", fmt, row + 1, reason="no 'M  END' line",
-                       expected="'M  END'")
+    raise format_error(
+        "format_truncated", fmt, row + 1, reason="no 'M  END' line", expected="'M  END'"
+    )
 
 
 def _total_charge(atoms: list[dict[str, Any]]) -> int:
@@ -258,8 +295,13 @@ def read_mol(text: str, fmt: str = "mol", *, first_id: int = 1) -> Structure:
             ids = None
     atoms, bonds = document_from_mol(mol, ids=ids)
     title = lines[0].strip() if lines else ""
-    return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=_total_charge(atoms),
-                     multiplicity=radical_multiplicity(atoms))
+    return Structure(
+        atoms=atoms,
+        bonds=bonds,
+        title=title or None,
+        charge=_total_charge(atoms),
+        multiplicity=radical_multiplicity(atoms),
+    )
 
 
 def _read_plain(lines: list[str], fmt: str, first_id: int = 1) -> Structure | None:
@@ -306,9 +348,14 @@ def _read_plain(lines: list[str], fmt: str, first_id: int = 1) -> Structure | No
     if numbered:
         info["first_id"] = numbered
     unpaired = sum(table.radicals.values())
-    return Structure(atoms=atoms, bonds=bonds, title=title or None,
-                     charge=sum(table.charges.values()),
-                     multiplicity=unpaired + 1 if unpaired else None, info=info)
+    return Structure(
+        atoms=atoms,
+        bonds=bonds,
+        title=title or None,
+        charge=sum(table.charges.values()),
+        multiplicity=unpaired + 1 if unpaired else None,
+        info=info,
+    )
 
 
 def radical_multiplicity(atoms: list[dict[str, Any]]) -> int | None:
@@ -359,8 +406,7 @@ def read_sdf(text: str, frame: int | None = None) -> Structure:
     # atoms by index: RDKit's GetAtoms() sequence wrapper is slow on large molecules
     every = [mol.GetAtomWithIdx(i) for i in range(n)]
     ids = [a.GetProp(_ID_PROP) if a.HasProp(_ID_PROP) else "" for a in every]
-    names = [clean_name(a.GetProp(_NAME_PROP)) if a.HasProp(_NAME_PROP) else ""
-             for a in every]
+    names = [clean_name(a.GetProp(_NAME_PROP)) if a.HasProp(_NAME_PROP) else "" for a in every]
     atoms, bonds = document_from_mol(mol, ids=ids if _ids_ok(ids, n) else None, names=names)
     mult = None
     if mol.HasProp(_MULT_PROP):
@@ -372,19 +418,31 @@ def read_sdf(text: str, frame: int | None = None) -> Structure:
         mult = radical_multiplicity(atoms)
     title = mol.GetProp("_Name").strip() if mol.HasProp("_Name") else ""
     # the record's SD data fields (MolForma's own ones aside) stay with the molecule
-    data = {k: str(mol.GetProp(k)) for k in mol.GetPropNames()
-            if k != _MULT_PROP and not k.startswith("atom.")}
-    return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=_total_charge(atoms),
-                     multiplicity=mult, frame_count=len(records),
-                     info={"sdData": data} if data else {})
+    data = {
+        k: str(mol.GetProp(k))
+        for k in mol.GetPropNames()
+        if k != _MULT_PROP and not k.startswith("atom.")
+    }
+    return Structure(
+        atoms=atoms,
+        bonds=bonds,
+        title=title or None,
+        charge=_total_charge(atoms),
+        multiplicity=mult,
+        frame_count=len(records),
+        info={"sdData": data} if data else {},
+    )
 
 
 def _mol_of(project: Mapping[str, Any]) -> tuple[Chem.Mol, list[dict[str, Any]]]:
     doc = project["document"]
     atoms = list(doc.get("atoms", []))
     mol = mol_from_document(atoms, doc.get("bonds", []))
-    off_table = [k for k, at in enumerate(mol.GetAtoms())
-                 if not 0 <= at.GetAtomicNum() - at.GetFormalCharge() < len(DEFAULT_VALENCE)]
+    off_table = [
+        k
+        for k, at in enumerate(mol.GetAtoms())
+        if not 0 <= at.GetAtomicNum() - at.GetFormalCharge() < len(DEFAULT_VALENCE)
+    ]
     if off_table:
         # RDKit's writer looks up the default valence of (atomic number - charge) and
         # fails for H2+ or C10+; such an atom gets no stated valence, as in v3000_text.
@@ -402,9 +460,12 @@ def _with_lone_radicals(block: str, atoms: list[dict[str, Any]], mol: Chem.Mol) 
     RDKit writes an atom's radical only when it has a bond, so a lone H or O atom would
     come back closed-shell; 2 is a doublet, 3 a triplet.
     """
-    lone = [(k + 1, RAD_OF_UNPAIRED[n]) for k, a in enumerate(atoms)
-            if (n := int(a.get("unpairedElectrons") or 0)) in RAD_OF_UNPAIRED
-            and mol.GetAtomWithIdx(k).GetDegree() == 0]
+    lone = [
+        (k + 1, RAD_OF_UNPAIRED[n])
+        for k, a in enumerate(atoms)
+        if (n := int(a.get("unpairedElectrons") or 0)) in RAD_OF_UNPAIRED
+        and mol.GetAtomWithIdx(k).GetDegree() == 0
+    ]
     if not lone:
         return block
     if " V3000\n" in block:
@@ -414,8 +475,10 @@ def _with_lone_radicals(block: str, atoms: list[dict[str, Any]], mol: Chem.Mol) 
             head, sep, tail = rows[first + k - 1].partition(" VAL=")
             rows[first + k - 1] = f"{head} RAD={r}{sep}{tail}"
         return "\n".join(rows)
-    lines = [f"M  RAD{len(chunk):>3}" + "".join(f" {k:>3} {r:>3}" for k, r in chunk)
-             for chunk in (lone[i:i + 8] for i in range(0, len(lone), 8))]
+    lines = [
+        f"M  RAD{len(chunk):>3}" + "".join(f" {k:>3} {r:>3}" for k, r in chunk)
+        for chunk in (lone[i : i + 8] for i in range(0, len(lone), 8))
+    ]
     head, sep, tail = block.rpartition("M  END")
     return head + "\n".join(lines) + "\n" + sep + tail
 
@@ -429,15 +492,16 @@ def write_mol_rdkit(project: Mapping[str, Any]) -> str:
     ``M  MFI`` (:func:`molforma.formats.mol_write.write_mol` decides when)."""
     mol, atoms = _mol_of(project)
     with quiet():
-        block = Chem.MolToMolBlock(mol, kekulize=False, includeStereo=False,
-                                   forceV3000=len(atoms) > V2000_LIMIT)
+        block = Chem.MolToMolBlock(
+            mol, kekulize=False, includeStereo=False, forceV3000=len(atoms) > V2000_LIMIT
+        )
     block = _with_lone_radicals(block, atoms, mol)
     if _trivial_ids(atoms) or len(atoms) > V2000_LIMIT:
         return block
     extra = []
     entries = [f"{i:>4} {a['id']}" for i, a in enumerate(atoms, start=1)]
     for k in range(0, len(entries), 8):
-        chunk = entries[k:k + 8]
+        chunk = entries[k : k + 8]
         extra.append(f"M  MFI{len(chunk):>3}" + "".join(f" {e}" for e in chunk))
     head, sep, tail = block.rpartition("M  END")
     return head + "\n".join(extra) + "\n" + sep + tail
@@ -446,8 +510,7 @@ def write_mol_rdkit(project: Mapping[str, Any]) -> str:
 def write_sdf(project: Mapping[str, Any]) -> str:
     """The project as a one-record SDF with ids, names and multiplicity as data fields."""
     mol, atoms = _mol_of(project)
-    for at, a in zip((mol.GetAtomWithIdx(i) for i in range(mol.GetNumAtoms())), atoms,
-                     strict=True):
+    for at, a in zip((mol.GetAtomWithIdx(i) for i in range(mol.GetNumAtoms())), atoms, strict=True):
         at.SetProp(_ID_PROP, str(a["id"]))
         name = "_".join(str(a.get("name") or "").split())
         if name:

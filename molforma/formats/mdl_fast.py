@@ -42,8 +42,9 @@ class Table:
 
     __slots__ = ("bonds", "charges", "isotopes", "radicals", "symbols", "xyz")
 
-    def __init__(self, symbols: list[str], xyz: list[list[float]],
-                 bonds: list[tuple[int, int, int]]) -> None:
+    def __init__(
+        self, symbols: list[str], xyz: list[list[float]], bonds: list[tuple[int, int, int]]
+    ) -> None:
         self.symbols = symbols
         self.xyz = xyz  # three columns: x, y, z
         self.bonds = bonds
@@ -68,16 +69,21 @@ def _bonds_ok(bonds: list[tuple[int, int, int]], natoms: int) -> bool:
     first = np.fromiter(map(itemgetter(0), bonds), dtype=np.int64, count=len(bonds))
     second = np.fromiter(map(itemgetter(1), bonds), dtype=np.int64, count=len(bonds))
     lo, hi = np.minimum(first, second), np.maximum(first, second)
-    return bool(lo.min() >= 0 and hi.max() < natoms and (lo != hi).all()
-                and not has_repeats(lo * natoms + hi))
+    return bool(
+        lo.min() >= 0
+        and hi.max() < natoms
+        and (lo != hi).all()
+        and not has_repeats(lo * natoms + hi)
+    )
 
 
 def _numbered(parts: list[list[str]], width: int) -> bool:
     """Every row has at least ``width`` words and its third word is its number, 1, 2, ..."""
     if not parts:
         return True
-    return (min(map(len, parts)) >= width
-            and list(map(itemgetter(2), parts)) == list(map(str, range(1, len(parts) + 1))))
+    return min(map(len, parts)) >= width and list(map(itemgetter(2), parts)) == list(
+        map(str, range(1, len(parts) + 1))
+    )
 
 
 def _column(parts: list[list[str]], k: int) -> list[str]:
@@ -87,8 +93,8 @@ def _column(parts: list[list[str]], k: int) -> list[str]:
 def v2000(lines: list[str], counts_at: int, natoms: int, nbonds: int) -> tuple[Table, int] | None:
     """The table of a V2000 block and the index of its ``M  END`` line, or None."""
     first = counts_at + 1
-    rows = lines[first:first + natoms]
-    brows = lines[first + natoms:first + natoms + nbonds]
+    rows = lines[first : first + natoms]
+    brows = lines[first + natoms : first + natoms + nbonds]
     if len(rows) != natoms or len(brows) != nbonds:
         return None
     try:
@@ -120,8 +126,7 @@ def v2000(lines: list[str], counts_at: int, natoms: int, nbonds: int) -> tuple[T
             return None
         if len(values) != 2 * count:
             return None
-        target = {"M  CHG": table.charges, "M  ISO": table.isotopes,
-                  "M  RAD": table.radicals}[key]
+        target = {"M  CHG": table.charges, "M  ISO": table.isotopes, "M  RAD": table.radicals}[key]
         for k in range(count):
             atom, value = values[2 * k] - 1, values[2 * k + 1]
             if not 0 <= atom < natoms or (key == "M  RAD" and value not in _RADICALS):
@@ -133,7 +138,7 @@ def v2000(lines: list[str], counts_at: int, natoms: int, nbonds: int) -> tuple[T
 def v3000(lines: list[str], counts_at: int) -> tuple[Table, int] | None:
     """The table of a V3000 block and the index of its ``M  END`` line, or None."""
     row = counts_at + 1
-    if lines[row:row + 2] and not lines[row].startswith("M  V30 BEGIN CTAB"):
+    if lines[row : row + 2] and not lines[row].startswith("M  V30 BEGIN CTAB"):
         return None
     counts = lines[row + 1].split() if row + 1 < len(lines) else []
     if counts[:3] != ["M", "V30", "COUNTS"] or len(counts) < 5:
@@ -143,23 +148,23 @@ def v3000(lines: list[str], counts_at: int) -> tuple[Table, int] | None:
     except ValueError:
         return None
     row += 2
-    if lines[row:row + 1] != ["M  V30 BEGIN ATOM"]:
+    if lines[row : row + 1] != ["M  V30 BEGIN ATOM"]:
         return None
-    arows = lines[row + 1:row + 1 + natoms]
+    arows = lines[row + 1 : row + 1 + natoms]
     row += 1 + natoms
-    if len(arows) != natoms or lines[row:row + 1] != ["M  V30 END ATOM"]:
+    if len(arows) != natoms or lines[row : row + 1] != ["M  V30 END ATOM"]:
         return None
     row += 1
     brows: list[str] = []
-    if lines[row:row + 1] == ["M  V30 BEGIN BOND"]:
-        brows = lines[row + 1:row + 1 + nbonds]
+    if lines[row : row + 1] == ["M  V30 BEGIN BOND"]:
+        brows = lines[row + 1 : row + 1 + nbonds]
         row += 1 + nbonds
-        if len(brows) != nbonds or lines[row:row + 1] != ["M  V30 END BOND"]:
+        if len(brows) != nbonds or lines[row : row + 1] != ["M  V30 END BOND"]:
             return None
         row += 1
     elif nbonds:
         return None
-    if lines[row:row + 2] != ["M  V30 END CTAB", "M  END"]:
+    if lines[row : row + 2] != ["M  V30 END CTAB", "M  END"]:
         return None
     if _CONTINUED.search("\n".join(arows) + "\n" + "\n".join(brows) + "\n"):
         return None  # continued lines: the line checker joins them
@@ -170,8 +175,14 @@ def v3000(lines: list[str], counts_at: int) -> tuple[Table, int] | None:
     try:
         columns = [list(map(float, _column(parts, c))) for c in (4, 5, 6)]
         orders = list(map(_ORDERS.__getitem__, _column(bparts, 3)))
-        bonds = list(zip(map(_PREVIOUS, map(int, _column(bparts, 4))),
-                         map(_PREVIOUS, map(int, _column(bparts, 5))), orders, strict=True))
+        bonds = list(
+            zip(
+                map(_PREVIOUS, map(int, _column(bparts, 4))),
+                map(_PREVIOUS, map(int, _column(bparts, 5))),
+                orders,
+                strict=True,
+            )
+        )
     except (ValueError, KeyError):
         return None
     symbols = _column(parts, 3)
@@ -214,8 +225,9 @@ def _known_props(words: list[str], allowed: set[str]) -> bool:
     return _props(words, allowed) is not None
 
 
-def document_atoms(table: Table, first_id: int = 1
-                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool]:
+def document_atoms(
+    table: Table, first_id: int = 1
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool]:
     """Document atoms ``a<first_id>``.. and bonds of ``table``, and whether all fields are
     plain.
 
@@ -267,8 +279,7 @@ def writes_valence(z: int, charge: int, unpaired: int, valence: int) -> bool:
     return valence != DEFAULT_VALENCE[effective]
 
 
-def v3000_text(title: str, atoms: list[dict[str, Any]],
-               bonds: list[dict[str, Any]]) -> str | None:
+def v3000_text(title: str, atoms: list[dict[str, Any]], bonds: list[dict[str, Any]]) -> str | None:
     """A V3000 MOL block of document atoms and bonds, line for line as RDKit writes it
     (``MolToMolBlock(kekulize=False, includeStereo=False, forceV3000=True)``) apart from
     the program name on the second line and one thing RDKit leaves out: the ``RAD=`` of
@@ -290,11 +301,13 @@ def v3000_text(title: str, atoms: list[dict[str, Any]],
         bond_lines.append(f"M  V30 {k} {order} {i + 1} {j + 1}\n")
     if valence and max(valence) >= 15:
         return None
-    out = [f"{title}\n  MolForma          3D\n\n",
-           "  0  0  0  0  0  0  0  0  0  0999 V3000\n",
-           "M  V30 BEGIN CTAB\n",
-           f"M  V30 COUNTS {len(atoms)} {len(bonds)} 0 0 0\n",
-           "M  V30 BEGIN ATOM\n"]
+    out = [
+        f"{title}\n  MolForma          3D\n\n",
+        "  0  0  0  0  0  0  0  0  0  0999 V3000\n",
+        "M  V30 BEGIN CTAB\n",
+        f"M  V30 COUNTS {len(atoms)} {len(bonds)} 0 0 0\n",
+        "M  V30 BEGIN ATOM\n",
+    ]
     atomic_number = elements.atomic_number
     for k, a in enumerate(atoms):
         el = str(a["element"])
@@ -303,8 +316,7 @@ def v3000_text(title: str, atoms: list[dict[str, Any]],
         m = int(a.get("massNumber") or 0)
         if r not in V3000_RADICALS:
             return None
-        line = (f"M  V30 {k + 1} {el} {float(a['x']):.6f} {float(a['y']):.6f} "
-                f"{float(a['z']):.6f} 0")
+        line = f"M  V30 {k + 1} {el} {float(a['x']):.6f} {float(a['y']):.6f} {float(a['z']):.6f} 0"
         if q:
             line += f" CHG={q}"
         if m:

@@ -40,12 +40,18 @@ def _molecules(lines: list[str]) -> list[int]:
     return [i for i, line in enumerate(lines) if line.strip().upper() == "@<TRIPOS>MOLECULE"]
 
 
-def _parse(lines: list[str], start: int, stop: int) -> tuple[str, list[dict[str, Any]],
-                                                             list[tuple[int, int, int]]]:
+def _parse(
+    lines: list[str], start: int, stop: int
+) -> tuple[str, list[dict[str, Any]], list[tuple[int, int, int]]]:
     """Title, atoms (a1..) and bonds (index pairs, order; 4 = aromatic) of one molecule."""
     if start + 2 >= stop:
-        fail("format_truncated", FMT, stop + 1, reason="MOLECULE section too short",
-             expected="name and counts lines")
+        fail(
+            "format_truncated",
+            FMT,
+            stop + 1,
+            reason="MOLECULE section too short",
+            expected="name and counts lines",
+        )
     title = lines[start + 1].strip()
     counts = lines[start + 2].split()
     if not counts:
@@ -58,15 +64,26 @@ def _parse(lines: list[str], start: int, stop: int) -> tuple[str, list[dict[str,
         if s.startswith("@<TRIPOS>"):
             sections.setdefault(s[9:], i)
     if "ATOM" not in sections:
-        fail("format_truncated", FMT, stop + 1, reason="no @<TRIPOS>ATOM section",
-             expected="an @<TRIPOS>ATOM section")
+        fail(
+            "format_truncated",
+            FMT,
+            stop + 1,
+            reason="no @<TRIPOS>ATOM section",
+            expected="an @<TRIPOS>ATOM section",
+        )
     atoms: list[dict[str, Any]] = []
     serials: dict[int, int] = {}
     i = sections["ATOM"] + 1
     while len(atoms) < natoms:
         if i >= stop or lines[i].strip().startswith("@<TRIPOS>"):
-            fail("format_atom_count", FMT, i + 1, reason="fewer atom lines than announced",
-                 expected=natoms, found=len(atoms))
+            fail(
+                "format_atom_count",
+                FMT,
+                i + 1,
+                reason="fewer atom lines than announced",
+                expected=natoms,
+                found=len(atoms),
+            )
         parts = lines[i].split()
         if not parts:
             i += 1
@@ -82,13 +99,23 @@ def _parse(lines: list[str], start: int, stop: int) -> tuple[str, list[dict[str,
     bonds: list[tuple[int, int, int]] = []
     if nbonds:
         if "BOND" not in sections:
-            fail("format_truncated", FMT, stop + 1, reason="no @<TRIPOS>BOND section",
-                 expected="an @<TRIPOS>BOND section")
+            fail(
+                "format_truncated",
+                FMT,
+                stop + 1,
+                reason="no @<TRIPOS>BOND section",
+                expected="an @<TRIPOS>BOND section",
+            )
         i = sections["BOND"] + 1
         while len(bonds) < nbonds:
             if i >= stop or lines[i].strip().startswith("@<TRIPOS>"):
-                fail("format_truncated", FMT, i + 1, reason="fewer bond lines than announced",
-                     expected=f"{nbonds} bond lines")
+                fail(
+                    "format_truncated",
+                    FMT,
+                    i + 1,
+                    reason="fewer bond lines than announced",
+                    expected=f"{nbonds} bond lines",
+                )
             parts = lines[i].split()
             if not parts:
                 i += 1
@@ -124,7 +151,7 @@ def read_mol2(text: str, frame: int | None = None) -> Structure:
     parsed = [_parse(lines, s, e) for s, e in zip(starts, bounds, strict=True)]
     chosen = pick_frame(FMT, len(starts), frame, required=False)
     title, atoms, raw_bonds = parsed[chosen]
-    block = "\n".join(lines[starts[chosen]:bounds[chosen]]) + "\n"
+    block = "\n".join(lines[starts[chosen] : bounds[chosen]]) + "\n"
     mol = None
     with quiet():
         for sanitize in (True, False):
@@ -135,11 +162,21 @@ def read_mol2(text: str, frame: int | None = None) -> Structure:
         names = [a["name"] for a in atoms]
         new_atoms, bonds = document_from_mol(mol, names=names)
         # RDKit's coordinates and elements come from the same columns; keep ours for names.
-        atoms = [new_atom(a["id"], a["element"], a["x"], a["y"], a["z"], name=a["name"],
-                          formalCharge=n["formalCharge"]) for a, n in zip(atoms, new_atoms,
-                                                                          strict=True)]
+        atoms = [
+            new_atom(
+                a["id"],
+                a["element"],
+                a["x"],
+                a["y"],
+                a["z"],
+                name=a["name"],
+                formalCharge=n["formalCharge"],
+            )
+            for a, n in zip(atoms, new_atoms, strict=True)
+        ]
     else:
         bonds = bonds_with_aromatic(atoms, raw_bonds)
     charge = sum(a["formalCharge"] for a in atoms)
-    return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=charge,
-                     frame_count=len(starts))
+    return Structure(
+        atoms=atoms, bonds=bonds, title=title or None, charge=charge, frame_count=len(starts)
+    )

@@ -61,13 +61,39 @@ from molforma.nwchem.settings import FREQUENCY_TASKS
 
 FMT = "nwchem"
 BOHR = 0.529177210903
-_UNITS = {"angstrom": 1.0, "angstroms": 1.0, "an": 1.0, "au": BOHR, "atomic": BOHR,
-          "bohr": BOHR, "nm": 10.0, "nanometers": 10.0, "pm": 0.01, "picometers": 0.01}
-_SPIN = {"singlet": 1, "doublet": 2, "triplet": 3, "quartet": 4, "quintet": 5, "sextet": 6,
-         "septet": 7, "octet": 8}
-_OPERATIONS = {"energy": "energy", "optimize": "optimize", "opt": "optimize",
-               "freq": "frequencies", "frequencies": "frequencies", "vib": "frequencies",
-               "hessian": "frequencies", "saddle": "saddle", "mepgs": "mepgs"}
+_UNITS = {
+    "angstrom": 1.0,
+    "angstroms": 1.0,
+    "an": 1.0,
+    "au": BOHR,
+    "atomic": BOHR,
+    "bohr": BOHR,
+    "nm": 10.0,
+    "nanometers": 10.0,
+    "pm": 0.01,
+    "picometers": 0.01,
+}
+_SPIN = {
+    "singlet": 1,
+    "doublet": 2,
+    "triplet": 3,
+    "quartet": 4,
+    "quintet": 5,
+    "sextet": 6,
+    "septet": 7,
+    "octet": 8,
+}
+_OPERATIONS = {
+    "energy": "energy",
+    "optimize": "optimize",
+    "opt": "optimize",
+    "freq": "frequencies",
+    "frequencies": "frequencies",
+    "vib": "frequencies",
+    "hessian": "frequencies",
+    "saddle": "saddle",
+    "mepgs": "mepgs",
+}
 _GRIDS = ("xcoarse", "coarse", "medium", "fine", "xfine")
 _DISPERSION = {"2": "d2", "3": "d3", "4": "d3bj"}
 
@@ -98,19 +124,28 @@ def _refuse_directives(text: str) -> None:
     if found:
         first = found[0]
         raise ForbiddenDirectiveError(
-            "format_error", kind="format_forbidden_directive", format=FORMAT_LABELS[FMT],
-            where=where(first.lineno), line=first.lineno, reason=first.reason,
-            statement=first.statement)
+            "format_error",
+            kind="format_forbidden_directive",
+            format=FORMAT_LABELS[FMT],
+            where=where(first.lineno),
+            line=first.lineno,
+            reason=first.reason,
+            statement=first.statement,
+        )
 
 
 def _block(stmts: list[tuple[int, str]], i: int) -> tuple[list[tuple[int, str]], int]:
     """Statements of the block opened at ``stmts[i]`` and the index after its ``end``."""
     end = block_end(stmts, i)
     if end is None:
-        raise format_error("format_truncated", FMT, stmts[i][0],
-                           reason=f"'{stmts[i][1].split()[0]}' block has no 'end'",
-                           expected="'end'")
-    return stmts[i + 1:end], end + 1
+        raise format_error(
+            "format_truncated",
+            FMT,
+            stmts[i][0],
+            reason=f"'{stmts[i][1].split()[0]}' block has no 'end'",
+            expected="'end'",
+        )
+    return stmts[i + 1 : end], end + 1
 
 
 def _unquote(text: str) -> str:
@@ -126,8 +161,16 @@ def _memory_mb(words: list[str], lineno: int) -> int | None:
     Raises:
         FormatError: ``format_bad_number`` for an infinite or NaN amount (``inf mb``).
     """
-    units = {"b": 1 / 2**20, "kb": 1 / 1024, "mb": 1.0, "gb": 1024.0, "w": 8 / 2**20,
-             "kw": 8 / 1024, "mw": 8.0, "gw": 8192.0}
+    units = {
+        "b": 1 / 2**20,
+        "kb": 1 / 1024,
+        "mb": 1.0,
+        "gb": 1024.0,
+        "w": 8 / 2**20,
+        "kw": 8 / 1024,
+        "mw": 8.0,
+        "gw": 8192.0,
+    }
     amounts: dict[str, float] = {}
     key = "total"
     k = 1
@@ -143,8 +186,14 @@ def _memory_mb(words: list[str], lineno: int) -> int | None:
             k += 1
             continue
         if not math.isfinite(value):
-            fail("format_bad_number", FMT, lineno, reason=f"'{w}' is not a memory amount",
-                 value=w, what="memory amount")
+            fail(
+                "format_bad_number",
+                FMT,
+                lineno,
+                reason=f"'{w}' is not a memory amount",
+                value=w,
+                what="memory amount",
+            )
         unit = words[k + 1].lower() if k + 1 < len(words) else "w"
         factor = units.get(unit)
         if factor is None:
@@ -172,7 +221,9 @@ def _mass_props(element: str, mass: float) -> dict[str, Any]:
     return {"mass": mass}
 
 
-def _geometry(header: tuple[int, str], body: list[tuple[int, str]]) -> tuple[list[dict[str, Any]], dict[str, bool]]:
+def _geometry(
+    header: tuple[int, str], body: list[tuple[int, str]]
+) -> tuple[list[dict[str, Any]], dict[str, bool]]:
     words = header[1].split()
     opts = [w.lower() for w in words[1:]]
     scale = 1.0
@@ -195,14 +246,29 @@ def _geometry(header: tuple[int, str], body: list[tuple[int, str]]) -> tuple[lis
         if key == "zcoord":
             break  # constraints: molforma.nwchem.constraints.read_zcoord (the block ends it)
         if key in ("zmatrix", "zmt"):
-            fail("format_unsupported", FMT, lineno, reason="z-matrix geometry",
-                 feature="a z-matrix geometry")
+            fail(
+                "format_unsupported",
+                FMT,
+                lineno,
+                reason="z-matrix geometry",
+                feature="a z-matrix geometry",
+            )
         if key in ("system", "load", "lattice_vectors"):
-            fail("format_unsupported", FMT, lineno, reason=f"geometry '{key}'",
-                 feature=f"'{key}' in a geometry")
+            fail(
+                "format_unsupported",
+                FMT,
+                lineno,
+                reason=f"geometry '{key}'",
+                feature=f"'{key}' in a geometry",
+            )
         if key.startswith("bq") or key == "x":
-            fail("format_unsupported", FMT, lineno, reason="ghost or dummy atom",
-                 feature="a ghost or dummy atom")
+            fail(
+                "format_unsupported",
+                FMT,
+                lineno,
+                reason="ghost or dummy atom",
+                feature="a ghost or dummy atom",
+            )
         if len(parts) < 4:
             syntax(FMT, lineno, "an atom line needs a tag and three coordinates")
         el = element_from_label(parts[0], FMT, lineno)
@@ -286,8 +352,9 @@ def _scf(body: list[tuple[int, str]], adv: dict[str, Any]) -> tuple[int | None, 
     return mult, ref
 
 
-def _dft(body: list[tuple[int, str]], adv: dict[str, Any]) -> tuple[int | None, str | None,
-                                                                    str | None]:
+def _dft(
+    body: list[tuple[int, str]], adv: dict[str, Any]
+) -> tuple[int | None, str | None, str | None]:
     mult = ref = xc = None
     cam: list[str] = []
     for lineno, stmt in body:
@@ -433,10 +500,35 @@ def read_nwchem(text: str) -> Structure:
         if key in BLOCK_DIRECTIVES:
             body, nxt = _block(stmts, i)
             if key == "geometry":
-                named = [w for w in words[1:] if w.startswith('"') or w.lower() not in (
-                    "units", "noautosym", "noautoz", "nocenter", "autosym", "autoz", "center",
-                    "print", "noprint", "bqbq", "angstrom", "angstroms", "au", "atomic", "bohr",
-                    "nm", "pm", "nanometers", "picometers", "an", "xyz")]
+                named = [
+                    w
+                    for w in words[1:]
+                    if w.startswith('"')
+                    or w.lower()
+                    not in (
+                        "units",
+                        "noautosym",
+                        "noautoz",
+                        "nocenter",
+                        "autosym",
+                        "autoz",
+                        "center",
+                        "print",
+                        "noprint",
+                        "bqbq",
+                        "angstrom",
+                        "angstroms",
+                        "au",
+                        "atomic",
+                        "bohr",
+                        "nm",
+                        "pm",
+                        "nanometers",
+                        "picometers",
+                        "an",
+                        "xyz",
+                    )
+                ]
                 name = _unquote(named[0]).lower() if named and not is_number(named[0]) else ""
                 geometries.append((name, stmts[i], body))
             else:
@@ -446,7 +538,7 @@ def read_nwchem(text: str) -> Structure:
             i = nxt
             continue
         if key == "title":
-            title = _unquote(stmt[len(words[0]):]) or None
+            title = _unquote(stmt[len(words[0]) :]) or None
         elif key == "charge":
             value = _float_arg(words, 1, lineno)
             if value is None or value != int(value):
@@ -460,8 +552,11 @@ def read_nwchem(text: str) -> Structure:
                 adv["memory_mb"] = mb
         elif key in ("scratch_dir", "permanent_dir") and len(words) > 1:
             adv[key] = words[1]
-        elif key == "print" and len(words) > 1 and words[1].lower() in (
-                "none", "low", "medium", "high", "debug"):
+        elif (
+            key == "print"
+            and len(words) > 1
+            and words[1].lower() in ("none", "low", "medium", "high", "debug")
+        ):
             adv["print_level"] = words[1].lower()
         i += 1
     if not geometries:
@@ -498,7 +593,8 @@ def read_nwchem(text: str) -> Structure:
         calc["theory"] = theory
         calc["task"] = task
     if task == "transition-state" and any(
-            len(w) > 2 and w[2].lower() == "mepgs" for _n, w in tasks):
+        len(w) > 2 and w[2].lower() == "mepgs" for _n, w in tasks
+    ):
         calc["irc"] = True
     calc.update(zcoord)
     if xc and (theory == "dft" or "dft" in blocks) and xc.replace("1.0", "").strip() != "hfexch":
@@ -528,11 +624,19 @@ def read_nwchem(text: str) -> Structure:
     if theory == "mp2":
         # NWChem's own default (no freeze directive) correlates every electron.
         adv["mp2_frozen_core"] = any(
-            s.split()[0].lower() == "freeze" for _n, s in blocks.get("mp2", []))
+            s.split()[0].lower() == "freeze" for _n, s in blocks.get("mp2", [])
+        )
     freq_body = blocks.get("freq", []) + blocks.get("vib", [])
     if any(s.split()[0].lower() == "animate" for _n, s in freq_body):
         adv["freq_animate"] = True
     adv = {k: v for k, v in adv.items() if v is not None}
     bonds = perceive_bonds(atoms, charge)
-    return Structure(atoms=atoms, bonds=bonds, title=title, charge=charge if charge is not None
-                     else 0, multiplicity=mult, calculation=calc or None, advanced=adv or None)
+    return Structure(
+        atoms=atoms,
+        bonds=bonds,
+        title=title,
+        charge=charge if charge is not None else 0,
+        multiplicity=mult,
+        calculation=calc or None,
+        advanced=adv or None,
+    )

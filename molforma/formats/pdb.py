@@ -80,14 +80,24 @@ def _element(line: str, lineno: int) -> str:
     if field:
         el = normalize_symbol(field)
         if el is None:
-            fail("format_unknown_element", FMT, lineno, reason=f"unknown element '{field}'",
-                 symbol=field)
+            fail(
+                "format_unknown_element",
+                FMT,
+                lineno,
+                reason=f"unknown element '{field}'",
+                symbol=field,
+            )
         return el
     name = line[12:16]
     letters = "".join(ch for ch in name if ch.isalpha())
     if not letters:
-        fail("format_unknown_element", FMT, lineno, reason="no element and no atom name",
-             symbol=name.strip())
+        fail(
+            "format_unknown_element",
+            FMT,
+            lineno,
+            reason="no element and no atom name",
+            symbol=name.strip(),
+        )
     # Column 13 holds the first letter of a two-letter element (FE, CL); else column 14.
     if name[:1].isalpha() and line[:6].strip().upper() == "HETATM":
         two = normalize_symbol(letters[:2])
@@ -95,8 +105,13 @@ def _element(line: str, lineno: int) -> str:
             return two
     one = normalize_symbol(letters[0])
     if one is None:
-        fail("format_unknown_element", FMT, lineno, reason=f"unknown element in '{name}'",
-             symbol=name.strip())
+        fail(
+            "format_unknown_element",
+            FMT,
+            lineno,
+            reason=f"unknown element in '{name}'",
+            symbol=name.strip(),
+        )
     return one
 
 
@@ -116,12 +131,21 @@ def _charge(line: str, lineno: int) -> int:
 class _Records:
     """The fields of the ATOM/HETATM records of one model, a list per field."""
 
-    __slots__ = ("charge", "element", "lines", "name", "occupancy", "rows", "serial", "x", "y",
-                 "z")
+    __slots__ = ("charge", "element", "lines", "name", "occupancy", "rows", "serial", "x", "y", "z")
 
-    def __init__(self, rows: list[int], lines: list[str], serial: list[str], name: list[str],
-                 x: list[float], y: list[float], z: list[float], occupancy: list[float],
-                 element: list[str], charge: list[int]) -> None:
+    def __init__(
+        self,
+        rows: list[int],
+        lines: list[str],
+        serial: list[str],
+        name: list[str],
+        x: list[float],
+        y: list[float],
+        z: list[float],
+        occupancy: list[float],
+        element: list[str],
+        charge: list[int],
+    ) -> None:
         self.rows, self.lines, self.serial, self.name = rows, lines, serial, name
         self.x, self.y, self.z, self.occupancy = x, y, z, occupancy
         self.element, self.charge = element, charge
@@ -131,10 +155,18 @@ class _Records:
 
     def take(self, kept: list[int]) -> _Records:
         """The records at the indices ``kept``, in that order."""
-        return _Records(_at(self.rows, kept), _at(self.lines, kept), _at(self.serial, kept),
-                        _at(self.name, kept), _at(self.x, kept), _at(self.y, kept),
-                        _at(self.z, kept), _at(self.occupancy, kept), _at(self.element, kept),
-                        _at(self.charge, kept))
+        return _Records(
+            _at(self.rows, kept),
+            _at(self.lines, kept),
+            _at(self.serial, kept),
+            _at(self.name, kept),
+            _at(self.x, kept),
+            _at(self.y, kept),
+            _at(self.z, kept),
+            _at(self.occupancy, kept),
+            _at(self.element, kept),
+            _at(self.charge, kept),
+        )
 
 
 def _at(column: list[_T], kept: list[int]) -> list[_T]:
@@ -185,8 +217,18 @@ def _parsed_columns(lines: list[str], rows: list[int]) -> _Records | None:
         charges = _by_field(recs, rows, [r[78:80] for r in recs], _charge)
     except FormatError:
         return None  # the record reader names the first line with an error, as it reads
-    return _Records(rows, recs, [r[6:11].strip() for r in recs],
-                    [r[12:16].strip() for r in recs], xs, ys, zs, occ, els, charges)
+    return _Records(
+        rows,
+        recs,
+        [r[6:11].strip() for r in recs],
+        [r[12:16].strip() for r in recs],
+        xs,
+        ys,
+        zs,
+        occ,
+        els,
+        charges,
+    )
 
 
 def _three_decimals(chars: Any) -> Any:
@@ -199,8 +241,10 @@ def _three_decimals(chars: Any) -> Any:
     if not len(chars) or not (chars[:, 4] == POINT).all():
         return None
     units, decimals = chars[:, 3], chars[:, 5:].astype(np.int64) - ZERO
-    if not ((units >= ZERO) & (units <= NINE)).all() or not (
-            (decimals >= 0) & (decimals <= 9)).all():
+    if (
+        not ((units >= ZERO) & (units <= NINE)).all()
+        or not ((decimals >= 0) & (decimals <= 9)).all()
+    ):
         return None  # no units digit right before the point, or not three decimals
     found = decimal_runs(chars[:, :4])
     if found is None:
@@ -233,9 +277,22 @@ def _parsed_lines(lines: list[str], rows: list[int]) -> _Records:
         x, y, z = (to_float(line[a:b], FMT, lineno) for a, b in ((30, 38), (38, 46), (46, 54)))
         occ_text = line[54:60].strip()
         occupancy = to_float(occ_text, FMT, lineno, "occupancy") if occ_text else 1.0
-        for column, value in zip(columns, (
-                i, line, line[6:11].strip(), line[12:16].strip(), x, y, z, occupancy,
-                _element(line, lineno), _charge(line, lineno)), strict=True):
+        for column, value in zip(
+            columns,
+            (
+                i,
+                line,
+                line[6:11].strip(),
+                line[12:16].strip(),
+                x,
+                y,
+                z,
+                occupancy,
+                _element(line, lineno),
+                _charge(line, lineno),
+            ),
+            strict=True,
+        ):
             column.append(value)
     return _Records(*columns)
 
@@ -296,8 +353,9 @@ def _serial_numbers(serials: list[str]) -> list[int] | None:
     return numbers
 
 
-def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None,
-             first_id: int = 1) -> Structure:
+def read_pdb(
+    text: str, frame: int | None = None, *, altloc: str | None = None, first_id: int = 1
+) -> Structure:
     """One model of a PDB text (see the module docstring for the choices made).
 
     Atoms are ``a<serial>`` or, when the serial numbers cannot be ids, ``a<first_id>``..
@@ -316,19 +374,30 @@ def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None,
     records = _choose_altlocs(parsed, altloc)
     serial_list = records.serial
     numbers = _serial_numbers(serial_list)
-    atoms = plain_atoms(records.element, records.x, records.y, records.z,
-                        [f"a{k}" for k in numbers] if numbers is not None else None,
-                        first_id)
+    atoms = plain_atoms(
+        records.element,
+        records.x,
+        records.y,
+        records.z,
+        [f"a{k}" for k in numbers] if numbers is not None else None,
+        first_id,
+    )
     cleaned = {name: clean_name(name) for name in set(records.name)}
-    for atom, name, q in zip(atoms, map(cleaned.__getitem__, records.name), records.charge,
-                             strict=True):
+    for atom, name, q in zip(
+        atoms, map(cleaned.__getitem__, records.name), records.charge, strict=True
+    ):
         atom["name"] = name
         atom["formalCharge"] = q
     # residue, chain, altloc, B-factor and occupancy as the atoms' optional fields
     pdb_residues.add_residue_fields(atoms, records.lines, records.occupancy)
     unique = len(set(serial_list)) == len(serial_list)
-    conect = read_conect(lines, [i for i, rec in enumerate(names) if rec == "CONECT"],
-                         serial_list if unique else None, numbers, len(atoms))
+    conect = read_conect(
+        lines,
+        [i for i, rec in enumerate(names) if rec == "CONECT"],
+        serial_list if unique else None,
+        numbers,
+        len(atoms),
+    )
     has_charges = any(records.charge)
     charge = sum(records.charge) if has_charges else None
     bonds: list[dict[str, Any]] = []
@@ -338,14 +407,21 @@ def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None,
         unnamed = np.flatnonzero(~named)
         xyz = np.array([records.x, records.y, records.z]).T
         # perception sets the formal charges of these very atoms when it finds orders
-        bonds += perceive_bonds([atoms[k] for k in unnamed.tolist()], charge,
-                                orders=not conect.lo, xyz=xyz[unnamed], warnings=warnings)
+        bonds += perceive_bonds(
+            [atoms[k] for k in unnamed.tolist()],
+            charge,
+            orders=not conect.lo,
+            xyz=xyz[unnamed],
+            warnings=warnings,
+        )
         if conect.lo:
             # Bonds between CONECT atoms and the rest (a ligand bound to a residue).
             bonds += _cross_bonds(atoms, records.element, xyz, named, charge)
     ids = [a["id"] for a in atoms]
-    bonds += [{"a": ids[a], "b": ids[b], "order": order}
-              for a, b, order in zip(conect.lo, conect.hi, conect.order, strict=True)]
+    bonds += [
+        {"a": ids[a], "b": ids[b], "order": order}
+        for a, b, order in zip(conect.lo, conect.hi, conect.order, strict=True)
+    ]
     title = _text_of(lines, names, "TITLE") or _text_of(lines, names, "COMPND")
     labels = sorted({lines[i][16:17].strip() for m in models for i in m} - {""})
     # Every atom was built by the document's rules (a known element, a finite coordinate
@@ -353,35 +429,51 @@ def read_pdb(text: str, frame: int | None = None, *, altloc: str | None = None,
     # distinct ids, and every bond joins two atoms once with order 1-3.
     info: dict[str, Any] = {"models": len(models), "altlocs": labels, "checked": "atoms"}
     if len(parsed.rows) > len(records.rows):  # the alternatives not read are named
-        warnings.append(pdb_residues.altloc_warning(
-            len(parsed.rows) - len(records.rows),
-            sorted({a["altloc"] for a in atoms if "altloc" in a})))
+        warnings.append(
+            pdb_residues.altloc_warning(
+                len(parsed.rows) - len(records.rows),
+                sorted({a["altloc"] for a in atoms if "altloc" in a}),
+            )
+        )
     if warnings:
         info["warnings"] = warnings
     if numbers is None:
         info["first_id"] = first_id
-    return Structure(atoms=atoms, bonds=bonds, title=title or None, charge=charge,
-                     frame_count=len(models), info=info)
+    return Structure(
+        atoms=atoms,
+        bonds=bonds,
+        title=title or None,
+        charge=charge,
+        frame_count=len(models),
+        info=info,
+    )
 
 
 def _text_of(lines: list[str], names: list[str], record: str) -> str:
     """The text of every ``record`` line (columns 11-80), joined by spaces."""
     if record not in names:  # one scan in C; most files have no COMPND
         return ""
-    return " ".join(line[10:].strip() for line, rec in zip(lines, names, strict=True)
-                    if rec == record).strip()
+    return " ".join(
+        line[10:].strip() for line, rec in zip(lines, names, strict=True) if rec == record
+    ).strip()
 
 
-def _cross_bonds(atoms: list[dict[str, Any]], symbols: list[str], xyz: Any, named: Any,
-                 charge: int | None) -> list[dict[str, Any]]:
+def _cross_bonds(
+    atoms: list[dict[str, Any]], symbols: list[str], xyz: Any, named: Any, charge: int | None
+) -> list[dict[str, Any]]:
     """The perceived bonds of all atoms that join a CONECT atom to an atom of none."""
     if len(atoms) > ORDER_PERCEPTION_LIMIT:
         a, b = cross_pairs(xyz, symbols, named)
-        return [{"a": atoms[i]["id"], "b": atoms[j]["id"], "order": 1}
-                for i, j in zip(a.tolist(), b.tolist(), strict=True)]
+        return [
+            {"a": atoms[i]["id"], "b": atoms[j]["id"], "order": 1}
+            for i, j in zip(a.tolist(), b.tolist(), strict=True)
+        ]
     index = {a["id"]: k for k, a in enumerate(atoms)}
-    return [b for b in perceive_bonds(atoms, charge, orders=False)
-            if named[index[b["a"]]] != named[index[b["b"]]]]
+    return [
+        b
+        for b in perceive_bonds(atoms, charge, orders=False)
+        if named[index[b["a"]]] != named[index[b["b"]]]
+    ]
 
 
 def _atom_name(atom: Mapping[str, Any], counter: dict[str, int]) -> str:
@@ -449,7 +541,6 @@ def write_pdb(project: Mapping[str, Any]) -> str:
     for i in sorted(partners):
         others = partners[i]
         for k in range(0, len(others), 4):
-            lines.append(f"CONECT{_hybrid36(i)}"
-                         + "".join(_hybrid36(o) for o in others[k:k + 4]))
+            lines.append(f"CONECT{_hybrid36(i)}" + "".join(_hybrid36(o) for o in others[k : k + 4]))
     lines.append("END")
     return "\n".join(lines) + "\n"

@@ -37,8 +37,9 @@ class Conect:
         self.lo, self.hi, self.order, self.named = lo, hi, order, named
 
 
-def read_conect(lines: list[str], rows: list[int], serials: list[str] | None,
-                numbers: Any, n: int) -> Conect:
+def read_conect(
+    lines: list[str], rows: list[int], serials: list[str] | None, numbers: Any, n: int
+) -> Conect:
     """The CONECT records ``lines[rows]`` between ``n`` atoms.
 
     ``serials`` are the atoms' serial numbers as written (None when they repeat: then no
@@ -60,8 +61,9 @@ def _pairs(a: Any, b: Any, n: int, named: Any) -> Conect:
     side_keys, _, side_counts = runs(keys)
     pair_keys, starts, _ = runs(side_keys // 2)
     most = np.maximum.reduceat(side_counts, starts) if len(starts) else side_counts
-    return Conect((pair_keys // n).tolist(), (pair_keys % n).tolist(),
-                  np.minimum(most, 3).tolist(), named)
+    return Conect(
+        (pair_keys // n).tolist(), (pair_keys % n).tolist(), np.minimum(most, 3).tolist(), named
+    )
 
 
 def _columns(lines: list[str], rows: list[int], numbers: Any, n: int) -> Conect | None:
@@ -101,7 +103,7 @@ def _records(lines: list[str], rows: list[int], serials: list[str] | None, n: in
     for i in rows:
         line = lines[i]
         # columns 7-31: up to five serial numbers; those past the line's end are blank
-        fields = [line[s:s + 5].strip() for s in _FIELDS]
+        fields = [line[s : s + 5].strip() for s in _FIELDS]
         if not fields[0]:
             syntax(FMT, i + 1, "a CONECT record needs an atom serial number")
         for f in fields:
@@ -117,5 +119,4 @@ def _records(lines: list[str], rows: list[int], serials: list[str] | None, n: in
                 named[b] = True
                 a_list.append(a)
                 b_list.append(b)
-    return _pairs(np.asarray(a_list, dtype=np.int64), np.asarray(b_list, dtype=np.int64), n,
-                  named)
+    return _pairs(np.asarray(a_list, dtype=np.int64), np.asarray(b_list, dtype=np.int64), n, named)

@@ -17,25 +17,76 @@ from typing import Any, Final
 
 from molforma.i18n import register, render
 
-RESIDUE_KEYS: Final = ("residueName", "residueNumber", "chain", "insertionCode", "altloc",
-                       "bFactor", "occupancy")
+RESIDUE_KEYS: Final = (
+    "residueName",
+    "residueNumber",
+    "chain",
+    "insertionCode",
+    "altloc",
+    "bFactor",
+    "occupancy",
+)
 
 # Residues written as ATOM records (amino acids with their common protonation names, and
 # nucleotides); any other residue is a HETATM record.
-POLYMER: Final = frozenset((
-    "ALA", "ARG", "ASN", "ASP", "CYS", "GLN", "GLU", "GLY", "HIS", "ILE", "LEU", "LYS",
-    "MET", "PHE", "PRO", "SER", "THR", "TRP", "TYR", "VAL", "HID", "HIE", "HIP", "HSD",
-    "HSE", "HSP", "ASH", "GLH", "LYN", "CYX", "CYM", "SEC", "PYL",
-    "A", "C", "G", "U", "I", "DA", "DC", "DG", "DT", "DI"))
+POLYMER: Final = frozenset(
+    (
+        "ALA",
+        "ARG",
+        "ASN",
+        "ASP",
+        "CYS",
+        "GLN",
+        "GLU",
+        "GLY",
+        "HIS",
+        "ILE",
+        "LEU",
+        "LYS",
+        "MET",
+        "PHE",
+        "PRO",
+        "SER",
+        "THR",
+        "TRP",
+        "TYR",
+        "VAL",
+        "HID",
+        "HIE",
+        "HIP",
+        "HSD",
+        "HSE",
+        "HSP",
+        "ASH",
+        "GLH",
+        "LYN",
+        "CYX",
+        "CYM",
+        "SEC",
+        "PYL",
+        "A",
+        "C",
+        "G",
+        "U",
+        "I",
+        "DA",
+        "DC",
+        "DG",
+        "DT",
+        "DI",
+    )
+)
 
-register({
-    "pdb_altlocs_dropped": {
-        "en": "{count} alternate-location record(s) were not kept (one location per atom "
-              "is read: label {kept}).",
-        "ja": "別位置（altloc）のレコード {count} 件は読み込んでいません（原子ごとに 1 つの"
-              "位置を読みます: ラベル {kept}）。",
-    },
-})
+register(
+    {
+        "pdb_altlocs_dropped": {
+            "en": "{count} alternate-location record(s) were not kept (one location per atom "
+            "is read: label {kept}).",
+            "ja": "別位置（altloc）のレコード {count} 件は読み込んでいません（原子ごとに 1 つの"
+            "位置を読みます: ラベル {kept}）。",
+        },
+    }
+)
 
 _DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -72,8 +123,9 @@ def encode_number(n: int) -> str:
     return out
 
 
-def add_residue_fields(atoms: list[dict[str, Any]], lines: list[str],
-                       occupancy: list[float]) -> None:
+def add_residue_fields(
+    atoms: list[dict[str, Any]], lines: list[str], occupancy: list[float]
+) -> None:
     """Write the residue fields of each atom's record line into its dict (in place)."""
     names = {f: f.strip() for f in {line[17:20] for line in lines}}
     numbers = {f: decode_number(f) for f in {line[22:26] for line in lines}}
@@ -98,14 +150,16 @@ def add_residue_fields(atoms: list[dict[str, Any]], lines: list[str],
         atom["occupancy"] = occ
 
 
-def altloc_warning(dropped: int, kept: list[str],
-                   lang: str | None = None) -> dict[str, Any]:
+def altloc_warning(dropped: int, kept: list[str], lang: str | None = None) -> dict[str, Any]:
     """The open result's warning that ``dropped`` alternate-location records were left."""
     details = {"count": dropped, "kept": kept}
-    return {"code": "pdb_altlocs_dropped",
-            "message": render("pdb_altlocs_dropped",
-                              {"count": dropped, "kept": ", ".join(kept) or "-"}, lang),
-            "details": details}
+    return {
+        "code": "pdb_altlocs_dropped",
+        "message": render(
+            "pdb_altlocs_dropped", {"count": dropped, "kept": ", ".join(kept) or "-"}, lang
+        ),
+        "details": details,
+    }
 
 
 def residue_columns(atom: Mapping[str, Any]) -> str | None:

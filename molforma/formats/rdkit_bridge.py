@@ -36,17 +36,22 @@ else:  # imported on first use (start-up time): molforma.lazy
     np = lazy_import("numpy")
 
 _ORDER_OF: dict[Any, int] = {
-    Chem.BondType.SINGLE: 1, Chem.BondType.DOUBLE: 2, Chem.BondType.TRIPLE: 3,
-    Chem.BondType.QUADRUPLE: 3, Chem.BondType.DATIVE: 1, Chem.BondType.DATIVEONE: 1,
-    Chem.BondType.ONEANDAHALF: 1, Chem.BondType.AROMATIC: 1, Chem.BondType.UNSPECIFIED: 1,
+    Chem.BondType.SINGLE: 1,
+    Chem.BondType.DOUBLE: 2,
+    Chem.BondType.TRIPLE: 3,
+    Chem.BondType.QUADRUPLE: 3,
+    Chem.BondType.DATIVE: 1,
+    Chem.BondType.DATIVEONE: 1,
+    Chem.BondType.ONEANDAHALF: 1,
+    Chem.BondType.AROMATIC: 1,
+    Chem.BondType.UNSPECIFIED: 1,
 }
 
 
 def kekulized(mol: Chem.Mol) -> Chem.Mol:
     """``mol`` with aromatic bonds written as alternating single/double bonds when possible."""
     aromatic = Chem.BondType.AROMATIC
-    if not any(mol.GetBondWithIdx(k).GetBondType() == aromatic
-               for k in range(mol.GetNumBonds())):
+    if not any(mol.GetBondWithIdx(k).GetBondType() == aromatic for k in range(mol.GetNumBonds())):
         return mol
     work = Chem.Mol(mol)
     with quiet():
@@ -80,8 +85,12 @@ def bonds_with_aromatic(
         at.SetNoImplicit(True)
         at.SetFormalCharge(int(a.get("formalCharge", 0) or 0))
         rw.AddAtom(at)
-    types = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE,
-             4: Chem.BondType.AROMATIC}
+    types = {
+        1: Chem.BondType.SINGLE,
+        2: Chem.BondType.DOUBLE,
+        3: Chem.BondType.TRIPLE,
+        4: Chem.BondType.AROMATIC,
+    }
     for i, j, order in bonds:
         if i == j or rw.GetBondBetweenAtoms(i, j) is not None:
             continue
@@ -91,8 +100,14 @@ def bonds_with_aromatic(
             rw.GetAtomWithIdx(i).SetIsAromatic(True)
             rw.GetAtomWithIdx(j).SetIsAromatic(True)
     mol = kekulized(rw.GetMol())
-    return [{"a": atoms[b.GetBeginAtomIdx()]["id"], "b": atoms[b.GetEndAtomIdx()]["id"],
-             "order": _ORDER_OF.get(b.GetBondType(), 1)} for b in mol.GetBonds()]
+    return [
+        {
+            "a": atoms[b.GetBeginAtomIdx()]["id"],
+            "b": atoms[b.GetEndAtomIdx()]["id"],
+            "order": _ORDER_OF.get(b.GetBondType(), 1),
+        }
+        for b in mol.GetBonds()
+    ]
 
 
 def document_from_mol(
@@ -109,8 +124,11 @@ def document_from_mol(
     n = mol.GetNumAtoms()
     # One call for all positions, and atoms/bonds by index: RDKit's Python sequence
     # wrappers cost more per item than the molecule itself (10,000 atoms: seconds).
-    pos = (mol.GetConformer().GetPositions().tolist() if mol.GetNumConformers()
-           else [[0.0, 0.0, 0.0]] * n)
+    pos = (
+        mol.GetConformer().GetPositions().tolist()
+        if mol.GetNumConformers()
+        else [[0.0, 0.0, 0.0]] * n
+    )
     atoms: list[dict[str, Any]] = []
     for i in range(n):
         at = mol.GetAtomWithIdx(i)
@@ -153,8 +171,11 @@ def measured_radius(symbol: str) -> float:
     lo, hi = 0.05, 12.0
     for _ in range(32):
         mid = (lo + hi) / 2
-        mol = Chem.RWMol(mol_from_document(
-            [make_atom(1, symbol, 0.0, 0.0, 0.0), make_atom(2, symbol, mid, 0.0, 0.0)], []))
+        mol = Chem.RWMol(
+            mol_from_document(
+                [make_atom(1, symbol, 0.0, 0.0, 0.0), make_atom(2, symbol, mid, 0.0, 0.0)], []
+            )
+        )
         with quiet():
             rdDetermineBonds.DetermineConnectivity(mol, useHueckel=False)
         if mol.GetNumBonds():
@@ -165,8 +186,12 @@ def measured_radius(symbol: str) -> float:
 
 
 def perceive_bonds(
-    atoms: list[dict[str, Any]], charge: int | None = None, *, orders: bool = True,
-    xyz: Any = None, seen: dict[str, float] | None = None,
+    atoms: list[dict[str, Any]],
+    charge: int | None = None,
+    *,
+    orders: bool = True,
+    xyz: Any = None,
+    seen: dict[str, float] | None = None,
     warnings: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Bonds of atoms that have only coordinates (XYZ, NWChem, Gaussian, bare PDB).
@@ -194,9 +219,14 @@ def perceive_bonds(
     return rdkit_bonds(atoms, charge, orders=orders, warnings=warnings)
 
 
-def _large_bonds(atoms: list[dict[str, Any]], charge: int | None, orders: bool, xyz: Any,
-                 seen: dict[str, float] | None,
-                 warnings: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+def _large_bonds(
+    atoms: list[dict[str, Any]],
+    charge: int | None,
+    orders: bool,
+    xyz: Any,
+    seen: dict[str, float] | None,
+    warnings: list[dict[str, Any]] | None,
+) -> list[dict[str, Any]]:
     """:func:`perceive_bonds` of a large structure: the distance sweep's bonds, with orders
     and formal charges per connected fragment (:mod:`molforma.formats.fragments`)."""
     from molforma.formats.connectivity import bonded_pairs
@@ -215,13 +245,19 @@ def _large_bonds(atoms: list[dict[str, Any]], charge: int | None, orders: bool, 
     if warnings is not None:
         warnings += found.warnings()
     ids = [a["id"] for a in atoms]
-    return [{"a": ids[i], "b": ids[j], "order": o}
-            for i, j, o in zip(pa.tolist(), pb.tolist(), found.orders.tolist(), strict=True)]
+    return [
+        {"a": ids[i], "b": ids[j], "order": o}
+        for i, j, o in zip(pa.tolist(), pb.tolist(), found.orders.tolist(), strict=True)
+    ]
 
 
-def rdkit_bonds(atoms: list[dict[str, Any]], charge: int | None = None, *,
-                orders: bool = True,
-                warnings: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+def rdkit_bonds(
+    atoms: list[dict[str, Any]],
+    charge: int | None = None,
+    *,
+    orders: bool = True,
+    warnings: list[dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
     """RDKit's own part of :func:`perceive_bonds` (connectivity, then orders and formal
     charges), for a reader that has found :func:`saturated_bonds` does not apply.
 
@@ -246,8 +282,9 @@ def rdkit_bonds(atoms: list[dict[str, Any]], charge: int | None = None, *,
         connected = Chem.Mol(mol)
         if orders and mol.GetNumBonds():
             try:
-                rdDetermineBonds.DetermineBondOrders(mol, charge=int(charge or 0),
-                                                     maxIterations=ORDER_SEARCH_STEPS)
+                rdDetermineBonds.DetermineBondOrders(
+                    mol, charge=int(charge or 0), maxIterations=ORDER_SEARCH_STEPS
+                )
                 # DetermineBondOrders marks aromatic rings; the document wants Kekulé form.
                 Chem.Kekulize(mol, clearAromaticFlags=True)
                 connected = Chem.Mol(mol)
@@ -263,6 +300,7 @@ def rdkit_bonds(atoms: list[dict[str, Any]], charge: int | None = None, *,
     for k in range(connected.GetNumBonds()):
         b = connected.GetBondWithIdx(k)
         i, j = b.GetBeginAtomIdx(), b.GetEndAtomIdx()
-        bonds.append({"a": atoms[i]["id"], "b": atoms[j]["id"],
-                      "order": _ORDER_OF.get(b.GetBondType(), 1)})
+        bonds.append(
+            {"a": atoms[i]["id"], "b": atoms[j]["id"], "order": _ORDER_OF.get(b.GetBondType(), 1)}
+        )
     return bonds

@@ -65,8 +65,15 @@ def _function(ref: str) -> Callable[..., Any]:
 def _single(s: Structure, fmt: str, frame: int | None) -> Structure:
     """A one-structure format accepts ``frame`` 0 (or None) only."""
     if frame not in (None, 0):
-        fail("format_frame_range", fmt, None, reason=f"frame {frame} of 1", frame=frame,
-             count=1, last=0)
+        fail(
+            "format_frame_range",
+            fmt,
+            None,
+            reason=f"frame {frame} of 1",
+            frame=frame,
+            count=1,
+            last=0,
+        )
     return s
 
 
@@ -80,8 +87,14 @@ def check_format(fmt: str, *, write: bool = False) -> str:
     allowed = WRITABLE if write else READABLE
     if key not in allowed:
         kind = "format_not_writable" if write else "format_not_readable"
-        fail(kind, str(fmt), None, reason=f"unsupported format {fmt!r}",
-             readable=names_text(READABLE), writable=names_text(WRITABLE))
+        fail(
+            kind,
+            str(fmt),
+            None,
+            reason=f"unsupported format {fmt!r}",
+            readable=names_text(READABLE),
+            writable=names_text(WRITABLE),
+        )
     return key
 
 
@@ -95,9 +108,15 @@ def format_from_path(path: str | os.PathLike[str]) -> str:
     for ext in sorted(EXTENSIONS, key=len, reverse=True):
         if name.endswith(ext) and len(name) > len(ext):
             return EXTENSIONS[ext]
-    raise format_error("format_unknown", "?", None,
-                       reason=f"unknown extension of {Path(path).name}", path=str(path),
-                       readable=names_text(READABLE), writable=names_text(WRITABLE))
+    raise format_error(
+        "format_unknown",
+        "?",
+        None,
+        reason=f"unknown extension of {Path(path).name}",
+        path=str(path),
+        readable=names_text(READABLE),
+        writable=names_text(WRITABLE),
+    )
 
 
 def read_project(text: str, source: str) -> Project:
@@ -118,7 +137,11 @@ def read_project(text: str, source: str) -> Project:
 
 
 def read_text(
-    text: str, fmt: str, *, frame: int | None = None, source: str = "<string>",
+    text: str,
+    fmt: str,
+    *,
+    frame: int | None = None,
+    source: str = "<string>",
     first_id: int = 1,
 ) -> Structure | Project:
     """Read ``text`` in format ``fmt``: a Structure, or a whole project dict for ``project``.
@@ -145,8 +168,9 @@ def read_text(
 _NUMBERING = frozenset({"xyz", "mol", "pdb"})
 
 
-def _parse(text: str, key: str, frame: int | None, source: str,
-           first_id: int = 1) -> Structure | Project:
+def _parse(
+    text: str, key: str, frame: int | None, source: str, first_id: int = 1
+) -> Structure | Project:
     fmt = BY_NAME[key]
     read = _function(fmt.reader)
     if key == "project":
@@ -158,7 +182,10 @@ def _parse(text: str, key: str, frame: int | None, source: str,
 
 
 def read_file(
-    path: str | os.PathLike[str], fmt: str | None = None, *, frame: int | None = None,
+    path: str | os.PathLike[str],
+    fmt: str | None = None,
+    *,
+    frame: int | None = None,
     first_id: int = 1,
 ) -> Structure | Project:
     """Read the file at ``path`` (at most 8 MiB); ``fmt`` defaults to its extension;
@@ -198,8 +225,9 @@ def write_project(project: Mapping[str, Any]) -> str:
     return strict_json_dumps(project, "The project", ensure_ascii=False, indent=1) + "\n"
 
 
-def write_file(project: Mapping[str, Any], path: str | os.PathLike[str],
-               fmt: str | None = None) -> None:
+def write_file(
+    project: Mapping[str, Any], path: str | os.PathLike[str], fmt: str | None = None
+) -> None:
     """Write the project to ``path`` in ``fmt`` (default: by extension), atomically.
 
     The text is made first, so a failing conversion leaves no file; the file is
@@ -209,8 +237,9 @@ def write_file(project: Mapping[str, Any], path: str | os.PathLike[str],
     atomic_write_text(path, write_text(project, key))
 
 
-def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False,
-                    owned: bool = False) -> EditResult:
+def apply_structure(
+    work: Project, s: Structure, *, merge_advanced: bool = False, owned: bool = False
+) -> EditResult:
     """Replace the atoms and bonds of the project copy ``work`` with those of ``s``.
 
     Atoms get new ids from ``nextAtomId`` in file order (ids are never reused in a
@@ -230,8 +259,7 @@ def apply_structure(work: Project, s: Structure, *, merge_advanced: bool = False
     checked: Literal["", "atoms", "all"] = s.info.get("checked", "")
     if is_atom_table(s.atoms):  # a large structure read into columns
         old = first_ids(doc.get("atoms", []))
-        return _finish(work, s, *_renumbered(s, first_free_id(doc)), old, merge_advanced,
-                       checked)
+        return _finish(work, s, *_renumbered(s, first_free_id(doc)), old, merge_advanced, checked)
     old_ids = [a["id"] for a in doc.get("atoms", [])]
     if s.info.get("perceived") and s.charge is None and int(doc.get("charge", 0) or 0):
         # Bond orders perceived as neutral are wrong for an ion: redo them with its charge.
@@ -289,7 +317,8 @@ def _renumbered(s: Structure, start: int) -> tuple[Any, Any, int]:
     atoms: Any = s.atoms
     bonds: Any = s.bonds
     if (len(atoms) and int(atoms.ids[0]) != start) or not np.array_equal(
-            atoms.ids, np.arange(start, start + len(atoms))):
+        atoms.ids, np.arange(start, start + len(atoms))
+    ):
         new_ids = np.arange(start, start + len(atoms), dtype=np.int64)
         ra, rb = bonds.rows_in(atoms)
         bonds = BondTable(new_ids[ra], new_ids[rb], bonds.order, bonds.extra)
@@ -297,9 +326,16 @@ def _renumbered(s: Structure, start: int) -> tuple[Any, Any, int]:
     return atoms, bonds, start
 
 
-def _finish(work: Project, s: Structure, atoms: Any, bonds: Any, start: int,
-            old_ids: list[str], merge_advanced: bool,
-            checked: Literal["", "atoms", "all"]) -> EditResult:
+def _finish(
+    work: Project,
+    s: Structure,
+    atoms: Any,
+    bonds: Any,
+    start: int,
+    old_ids: list[str],
+    merge_advanced: bool,
+    checked: Literal["", "atoms", "all"],
+) -> EditResult:
     """The second half of :func:`apply_structure`: the molecule's values and settings."""
     doc = work["document"]
     doc["atoms"] = atoms
@@ -328,4 +364,3 @@ def _finish(work: Project, s: Structure, atoms: Any, bonds: Any, start: int,
     # The summary lists at most 100 ids: a million-atom open spells only those.
     info = {"warnings": s.info["warnings"]} if s.info.get("warnings") else {}
     return EditResult(added=first_ids(atoms), removed=old_ids, checked=checked, info=info)
-

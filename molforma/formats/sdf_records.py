@@ -30,7 +30,7 @@ def _elements(lines: list[str], start: int, end: int) -> list[str]:
     if "V3000" in counts.upper():
         out: list[str] = []
         inside = False
-        for line in lines[start + 4:end]:
+        for line in lines[start + 4 : end]:
             if line.startswith("M  V30 BEGIN ATOM"):
                 inside = True
             elif line.startswith("M  V30 END ATOM"):
@@ -75,6 +75,12 @@ def sdf_records(text: str) -> list[dict[str, Any]]:
     out = []
     for start, end in _records(lines):
         symbols = [s for s in (normalize_symbol(e) for e in _elements(lines, start, end)) if s]
-        out.append({"title": lines[start].strip(), "formula": hill_formula(symbols),
-                    "atomCount": len(symbols), "data": _data(lines, start, end)})
+        out.append(
+            {
+                "title": lines[start].strip(),
+                "formula": hill_formula(symbols),
+                "atomCount": len(symbols),
+                "data": _data(lines, start, end),
+            }
+        )
     return out

@@ -60,14 +60,31 @@ def _frames(
         if len(head) != 1 or not head[0].lstrip("+").isdigit():
             if frames and len(head) >= 4:
                 _prev_start, prev_count = frames[-1]
-                fail("format_atom_count", FMT, i + 1, reason="more atom lines than announced",
-                     expected=prev_count, found=f"{prev_count}+")
-            fail("format_bad_number", FMT, i + 1, reason="atom count expected",
-                 value=lines[i].strip()[:40], what="atom count")
+                fail(
+                    "format_atom_count",
+                    FMT,
+                    i + 1,
+                    reason="more atom lines than announced",
+                    expected=prev_count,
+                    found=f"{prev_count}+",
+                )
+            fail(
+                "format_bad_number",
+                FMT,
+                i + 1,
+                reason="atom count expected",
+                value=lines[i].strip()[:40],
+                what="atom count",
+            )
         count = int(head[0])
         if i + 1 >= n:
-            fail("format_truncated", FMT, i + 2, reason="comment line missing",
-                 expected="a comment line")
+            fail(
+                "format_truncated",
+                FMT,
+                i + 2,
+                reason="comment line missing",
+                expected="a comment line",
+            )
         block = _block(lines, i, count)
         if keep is None or keep(len(frames)):
             blocks.append(block)
@@ -84,7 +101,7 @@ def _block(lines: list[str], start: int, count: int) -> tuple[list[str], Any]:
     an unknown label, a huge number) goes through the line-by-line reader, which names
     the line of the error.
     """
-    rows = lines[start + 2:start + 2 + count]
+    rows = lines[start + 2 : start + 2 + count]
     if len(rows) == count and count:
         fast = _plain_rows(rows)
         if fast is not None:
@@ -94,8 +111,14 @@ def _block(lines: list[str], start: int, count: int) -> tuple[list[str], Any]:
     for k in range(count):
         row = start + 2 + k
         if row >= len(lines) or not lines[row].strip():
-            fail("format_atom_count", FMT, row + 1, reason="fewer atom lines than announced",
-                 expected=count, found=k)
+            fail(
+                "format_atom_count",
+                FMT,
+                row + 1,
+                reason="fewer atom lines than announced",
+                expected=count,
+                found=k,
+            )
         atom = _atom_line(lines[row], row + 1, k + 1)
         els.append(atom["element"])
         coords.append((atom["x"], atom["y"], atom["z"]))
@@ -160,8 +183,9 @@ def _atom_line(line: str, lineno: int, index: int) -> dict[str, Any]:
     return make_atom(index, el, x, y, z)
 
 
-def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True,
-             first_id: int = 1) -> Structure:
+def read_xyz(
+    text: str, frame: int | None = None, *, perceive: bool = True, first_id: int = 1
+) -> Structure:
     """One frame of an XYZ text; bonds perceived unless ``perceive`` is False.
 
     Atoms are numbered ``a<first_id>``, ``a<first_id + 1>``, ... (see ``info["first_id"]``).
@@ -189,8 +213,7 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True,
             multiplicity = int(value)
     if len(els) > ORDER_PERCEPTION_LIMIT:
         array = coords.array if isinstance(coords, _Columns) else np.asarray(coords, float)
-        return _large(els, array, comment, charge, multiplicity, len(frames), perceive,
-                      first_id)
+        return _large(els, array, comment, charge, multiplicity, len(frames), perceive, first_id)
     if isinstance(coords, _Columns):
         xs, ys, zs = coords.lists
         coords = coords.array
@@ -221,13 +244,27 @@ def read_xyz(text: str, frame: int | None = None, *, perceive: bool = True,
         # sweep (distinct pairs, order 1): loading need not check them again. The sweep
         # also saw every pair of atoms closer than 0.45 Å.
         info["checked"] = "all" if seen["closest"] >= MIN_DISTANCE else "atoms"
-    return Structure(atoms=atoms, bonds=bonds, title=comment or None, charge=charge,
-                     multiplicity=multiplicity, frame_count=len(frames), info=info)
+    return Structure(
+        atoms=atoms,
+        bonds=bonds,
+        title=comment or None,
+        charge=charge,
+        multiplicity=multiplicity,
+        frame_count=len(frames),
+        info=info,
+    )
 
 
-def _large(els: list[str], xyz: Any, comment: str, charge: int | None,
-           multiplicity: int | None, frame_count: int, perceive: bool,
-           first_id: int) -> Structure:
+def _large(
+    els: list[str],
+    xyz: Any,
+    comment: str,
+    charge: int | None,
+    multiplicity: int | None,
+    frame_count: int,
+    perceive: bool,
+    first_id: int,
+) -> Structure:
     """A structure of more than ORDER_PERCEPTION_LIMIT atoms as column tables: bonds from
     the distance sweep, their orders fragment by fragment (molforma.formats.fragments);
     no atom record is made."""
@@ -254,9 +291,15 @@ def _large(els: list[str], xyz: Any, comment: str, charge: int | None,
         # As for small files: every atom and bond was made by the document's rules, and the
         # sweep saw every pair closer than 0.45 Å.
         info["checked"] = "all" if seen["closest"] >= MIN_DISTANCE else "atoms"
-    return Structure(atoms=atoms, bonds=bonds, title=comment or None,  # type: ignore[arg-type]
-                     charge=charge, multiplicity=multiplicity, frame_count=frame_count,
-                     info=info)
+    return Structure(
+        atoms=atoms,  # type: ignore[arg-type]
+        bonds=bonds,  # type: ignore[arg-type]
+        title=comment or None,
+        charge=charge,
+        multiplicity=multiplicity,
+        frame_count=frame_count,
+        info=info,
+    )
 
 
 def write_xyz(project: Mapping[str, Any]) -> str:
@@ -269,8 +312,10 @@ def write_xyz(project: Mapping[str, Any]) -> str:
     lines = [str(len(atoms)), title]
     if isinstance(atoms, AtomTable):  # straight from the columns: no atom record is made
         xs, ys, zs = atoms.xyz.T.tolist()
-        lines += [f"{e:<3}{x:16.8f}{y:16.8f}{z:16.8f}"
-                  for e, x, y, z in zip(atoms.symbols.tolist(), xs, ys, zs, strict=True)]
+        lines += [
+            f"{e:<3}{x:16.8f}{y:16.8f}{z:16.8f}"
+            for e, x, y, z in zip(atoms.symbols.tolist(), xs, ys, zs, strict=True)
+        ]
         return "\n".join(lines) + "\n"
     for a in atoms:
         lines.append(f"{a['element']:<3}{a['x']:16.8f}{a['y']:16.8f}{a['z']:16.8f}")

@@ -77,8 +77,9 @@ def install_translators(lang: str) -> list[str]:
     loaded: list[str] = []
     if lang not in LANGUAGES:
         lang = "en"
-    QLocale.setDefault(QLocale(QLocale.Language.Japanese if lang == "ja"
-                               else QLocale.Language.English))
+    QLocale.setDefault(
+        QLocale(QLocale.Language.Japanese if lang == "ja" else QLocale.Language.English)
+    )
     files = sorted(translations_dir().glob(f"*_{lang}.qm"))
     for qm in files:
         tr = QTranslator(app)
@@ -103,8 +104,15 @@ def install_translators(lang: str) -> list[str]:
 # Families that hold Latin letters, digits and Japanese in one design. Without one,
 # Japanese text mixes the Latin font's digits with the CJK font's punctuation, and a
 # number such as 0.021152 reads like 0,021152.
-_JAPANESE_FONTS = ("IPAPGothic", "IPAGothic", "Noto Sans CJK JP", "Noto Sans JP",
-                   "Hiragino Sans", "Yu Gothic UI", "Meiryo")
+_JAPANESE_FONTS = (
+    "IPAPGothic",
+    "IPAGothic",
+    "Noto Sans CJK JP",
+    "Noto Sans JP",
+    "Hiragino Sans",
+    "Yu Gothic UI",
+    "Meiryo",
+)
 _default_font: list[QFont] = []
 
 

@@ -25,8 +25,7 @@ log = logging.getLogger("molforma.mcp")
 class CommandWork:
     """The work window commands started, watched from the GUI thread's 100 ms tick."""
 
-    def __init__(self, window: MainWindow, dispatcher: GuiDispatcher,
-                 store: CommandStore) -> None:
+    def __init__(self, window: MainWindow, dispatcher: GuiDispatcher, store: CommandStore) -> None:
         self.window = window
         self.dispatcher = dispatcher
         self.store = store
@@ -41,11 +40,17 @@ class CommandWork:
         tab = self.window.molecule_tab
         if tab.worker_running:
             st = tab.worker_state()
-            entry = {"kind": "cleanup" if st["kind"] == "cleanup" else "smiles",
-                     "status": "running", "progress": st["progress"]}
+            entry = {
+                "kind": "cleanup" if st["kind"] == "cleanup" else "smiles",
+                "status": "running",
+                "progress": st["progress"],
+            }
             if "iterations" in st:
-                entry.update(iterations=st["iterations"], maxIterations=st["maxIterations"],
-                             energy=st["energy"])
+                entry.update(
+                    iterations=st["iterations"],
+                    maxIterations=st["maxIterations"],
+                    energy=st["energy"],
+                )
             workers.append(entry)
         hist = self.window.panels.history()
         if hist is not None and hist.scanning:
@@ -74,14 +79,18 @@ class CommandWork:
                     if (done, ev) in self._watched:
                         self._watched.remove((done, ev))
 
-
     def workers_snapshot(self) -> list[dict[str, Any]]:
         """Window workers as of the last tick (safe from any thread)."""
         with self._wlock:
             return [dict(w) for w in self._workers]
 
-    def watch(self, kind: str, done: Callable[[], bool], cancel: Callable[[], None],
-               status: Callable[[], str]) -> StartedWork:
+    def watch(
+        self,
+        kind: str,
+        done: Callable[[], bool],
+        cancel: Callable[[], None],
+        status: Callable[[], str],
+    ) -> StartedWork:
         """Work whose end is seen on the GUI thread (``done`` polled every tick)."""
         ev = threading.Event()
         with self._wlock:
@@ -95,8 +104,7 @@ class CommandWork:
 
         return StartedWork(kind=kind, wait=wait, cancel=cancel_any_thread, status=status)
 
-    def settle_later(self, rec: CommandRecord, result: dict[str, Any],
-                      work: StartedWork) -> None:
+    def settle_later(self, rec: CommandRecord, result: dict[str, Any], work: StartedWork) -> None:
         """A SMILES build or clean-up is the command's point: its record stays running
         until the work ends, then says what the work did (a candidate made: done; nothing
         to change or a refusal: failed with the window's message)."""
@@ -124,10 +132,12 @@ class CommandWork:
         jobs = ctx.jobs_if_any()
         sess = ctx.results_if_any()
         hist = self.window.panels.history()
-        return {"job": jobs.current() if jobs is not None else None,
-                "load": sess.loading if sess is not None else None,
-                "worker": self.window.molecule_tab.worker,
-                "scan": hist.scan_handle if hist is not None else None}
+        return {
+            "job": jobs.current() if jobs is not None else None,
+            "load": sess.loading if sess is not None else None,
+            "worker": self.window.molecule_tab.worker,
+            "scan": hist.scan_handle if hist is not None else None,
+        }
 
     def started(self, before: dict[str, Any]) -> StartedWork | None:
         after = self.state()
@@ -137,14 +147,19 @@ class CommandWork:
 
             # A failed run is the task's error (NWChem's own line); its progress is the
             # job's, read from the record (no Qt), a few times a second.
-            return StartedWork("calculation", wait=job.wait, cancel=job.cancel,
-                               status=lambda: str(job.status),
-                               error=lambda: failure_error(job),
-                               progress=lambda: progress_note(job))
+            return StartedWork(
+                "calculation",
+                wait=job.wait,
+                cancel=job.cancel,
+                status=lambda: str(job.status),
+                error=lambda: failure_error(job),
+                progress=lambda: progress_note(job),
+            )
         load = after["load"]
         if load is not None and load is not before["load"]:
-            return StartedWork("results_load", wait=load.wait, cancel=load.cancel,
-                               status=lambda: str(load.status))
+            return StartedWork(
+                "results_load", wait=load.wait, cancel=load.cancel, status=lambda: str(load.status)
+            )
         if after["worker"] is not None and after["worker"] is not before["worker"]:
             return self.worker_work()
         if after["scan"] is not None and after["scan"] is not before["scan"]:
@@ -168,7 +183,8 @@ class CommandWork:
                 return "running"
             end = tab.worker_end(worker)
             return {"failed": "failed", "unchanged": "unchanged"}.get(
-                end[0] if end else "", "finished")
+                end[0] if end else "", "finished"
+            )
 
         def progress() -> dict[str, Any] | None:
             # From the snapshot the GUI thread takes each tick: no Qt from this thread.
@@ -182,8 +198,7 @@ class CommandWork:
                     text += f" · energy {now['energy']:.4f} kcal/mol"
             return {"message": text, "progress": now["progress"]}  # the end note adds total
 
-        work = self.watch(kind, done=lambda: tab.worker is not worker, cancel=cancel,
-                           status=status)
+        work = self.watch(kind, done=lambda: tab.worker is not worker, cancel=cancel, status=status)
         work.error = lambda: (tab.worker_end(worker) or ("", None))[1]
         work.progress = progress
         return work
@@ -200,6 +215,9 @@ class CommandWork:
                 stop()
 
         # Over once the tab has shown the rows, not when the scanning thread alone ended.
-        return self.watch("history_scan", done=lambda: hist.scan_handle is not handle
-                           or not hist.scanning, cancel=cancel,
-                           status=lambda: str(handle.status) if handle.done else "running")
+        return self.watch(
+            "history_scan",
+            done=lambda: hist.scan_handle is not handle or not hist.scanning,
+            cancel=cancel,
+            status=lambda: str(handle.status) if handle.done else "running",
+        )

@@ -58,8 +58,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("molforma.mcp")
 
-TARGET_TOOLS = frozenset({"ui_activate", "ui_set_value", "ui_edit_cell", "ui_select",
-                          "ui_input"})
+TARGET_TOOLS = frozenset({"ui_activate", "ui_set_value", "ui_edit_cell", "ui_select", "ui_input"})
 MODAL_TOOLS = frozenset({"ui_file_dialog", "answer_dialog"})
 # Work whose end is the command's own result (seconds, in the window's worker).
 SETTLED_BY_WORK = frozenset({"cleanup", "smiles"})
@@ -70,8 +69,9 @@ class CommandRunner(QObject):
 
     _wake = Signal()
 
-    def __init__(self, window: MainWindow, intro: WindowIntrospection,
-                 dispatcher: GuiDispatcher, policy: Any) -> None:
+    def __init__(
+        self, window: MainWindow, intro: WindowIntrospection, dispatcher: GuiDispatcher, policy: Any
+    ) -> None:
         super().__init__(window)
         self.setObjectName("mcpCommandRunner")
         self.window = window
@@ -218,14 +218,14 @@ class CommandRunner(QObject):
     # -- chemistry, history, view, results -----------------------------------------------------
 
 
-
-
-
 def _public_modal(modal: QWidget) -> bool:
     """True for a MolForma dialog MCP may answer (registered and not private)."""
     did = modal.property("molformaDialogId")
-    return (not modal.property("molformaPrivate") and isinstance(did, str)
-            and dialogs.registry.find(did) is not None)
+    return (
+        not modal.property("molformaPrivate")
+        and isinstance(did, str)
+        and dialogs.registry.find(did) is not None
+    )
 
 
 __all__ = ["CommandRunner", "QPointF", "set_value"]

@@ -102,8 +102,14 @@ class AppContext:
     _unsubscribe: Callable[[], None] | None = field(default=None, repr=False)
 
     @classmethod
-    def create(cls, document: Document | None = None, *, data_dir: Path | None = None,
-               mcp_mode: bool = False, policy: Policy | None = None) -> AppContext:
+    def create(
+        cls,
+        document: Document | None = None,
+        *,
+        data_dir: Path | None = None,
+        mcp_mode: bool = False,
+        policy: Policy | None = None,
+    ) -> AppContext:
         """A context around ``document`` (a new one with a bounded undo history if None)."""
         prefs = load_preferences()
         if document is None:
@@ -113,8 +119,14 @@ class AppContext:
             document = Document(fresh_project(prefs, policy), undo_limit=WINDOW_UNDO_LIMIT)
         doc = document
         events = AppEvents()
-        ctx = cls(document=doc, preferences=prefs, events=events,
-                  policy=policy, mcp_mode=mcp_mode, data_dir=data_dir)
+        ctx = cls(
+            document=doc,
+            preferences=prefs,
+            events=events,
+            policy=policy,
+            mcp_mode=mcp_mode,
+            data_dir=data_dir,
+        )
         ctx._unsubscribe = doc.subscribe(events.document_listener)
         return ctx
 

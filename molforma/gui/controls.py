@@ -276,8 +276,7 @@ CONTROLS: tuple[Control, ...] = (
     # -- Calculation tab ------------------------------------------------------------------------
     Control("taskCombo", C, "calculation.task"),
     Control("theoryCombo", C, "calculation.theory"),
-    Control("functionalCombo", C, "calculation.functional", _functional,
-            stored=_functional_stored),
+    Control("functionalCombo", C, "calculation.functional", _functional, stored=_functional_stored),
     Control("basisCombo", C, "calculation.basis", _grammar("basis")),
     Control("referenceCombo", C, "calculation.reference"),
     Control("chargeSpin", S, "document.charge"),
@@ -290,12 +289,9 @@ CONTROLS: tuple[Control, ...] = (
     Control("dielectricEdit", L, "calculation.dielectric", _dielectric),
     Control("advancedToggle", K, "the advanced group"),
     Control("advanced_scratch_dir", L, "advanced.scratch_dir", _advanced_path("scratch_dir")),
-    Control("advanced_permanent_dir", L, "advanced.permanent_dir",
-            _advanced_path("permanent_dir")),
-    Control("advanced_input_movecs", L, "advanced.input_movecs",
-            _advanced_path("input_movecs")),
-    Control("advanced_output_movecs", L, "advanced.output_movecs",
-            _advanced_path("output_movecs")),
+    Control("advanced_permanent_dir", L, "advanced.permanent_dir", _advanced_path("permanent_dir")),
+    Control("advanced_input_movecs", L, "advanced.input_movecs", _advanced_path("input_movecs")),
+    Control("advanced_output_movecs", L, "advanced.output_movecs", _advanced_path("output_movecs")),
     Control("advanced_*", Kind.FIELD, "advanced.<key>"),  # after the path rows: first match wins
     Control("extraInputEdit", Kind.TEXT, "calculation.extra_input", protected=_EXTRA),
     Control("extraTasksEdit", Kind.TEXT, "calculation.extra_tasks", protected=_EXTRA),
@@ -309,8 +305,7 @@ CONTROLS: tuple[Control, ...] = (
     Control("environmentAdd", B, "execution.environment", protected=_EXEC),
     Control("environmentRemove", B, "execution.environment", protected=_EXEC),
     # "Run on": local, the local SLURM or a cluster profile (scheduler and remote_profile).
-    Control("schedulerCombo", C, "execution.scheduler, execution.remote_profile",
-            protected=_EXEC),
+    Control("schedulerCombo", C, "execution.scheduler, execution.remote_profile", protected=_EXEC),
     Control("accountEdit", L, "execution.account", protected=_EXEC),
     Control("batchDirectivesEdit", L, "execution.batch_directives", protected=_EXEC),
     Control("processesSpin", S, "execution.processes"),
@@ -423,8 +418,9 @@ def check_tool(row: Control | None, tool: str, target: str) -> None:
     if row is None:
         raise MolFormaError("ui_not_drivable", target=target)
     if tool not in row.tools:
-        raise MolFormaError("ui_wrong_tool", target=target, tool=tool, kind=row.kind.value,
-                            tools=sorted(row.tools))
+        raise MolFormaError(
+            "ui_wrong_tool", target=target, tool=tool, kind=row.kind.value, tools=sorted(row.tools)
+        )
 
 
 def validate(row: Control, value: Any, policy: Policy | None) -> None:
@@ -433,5 +429,4 @@ def validate(row: Control, value: Any, policy: Policy | None) -> None:
         row.validate(value, policy)
 
 
-__all__ = ["CONTROLS", "TOOLS_BY_KIND", "Control", "Kind", "check_tool", "control_for",
-           "validate"]
+__all__ = ["CONTROLS", "TOOLS_BY_KIND", "Control", "Kind", "check_tool", "control_for", "validate"]

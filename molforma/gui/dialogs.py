@@ -44,17 +44,34 @@ class DialogRegistry:
         self.command_id: str | None = None  # the window command running now, if any
         self.on_open: list[object] = []
 
-    def register(self, widget: QWidget, kind: str, title: str, text: str,
-                 buttons: dict[str, QAbstractButton] | None = None,
-                 escape: str | None = None, private: bool = False,
-                 extra: dict[str, str] | None = None) -> OpenDialog:
+    def register(
+        self,
+        widget: QWidget,
+        kind: str,
+        title: str,
+        text: str,
+        buttons: dict[str, QAbstractButton] | None = None,
+        escape: str | None = None,
+        private: bool = False,
+        extra: dict[str, str] | None = None,
+    ) -> OpenDialog:
         """Record ``widget`` as open (call :meth:`unregister` when it closes)."""
-        info = DialogInfo(id=f"dialog-{next(self._ids)}", kind=kind, title=title, text=text,
-                          buttons=tuple((buttons or {}).keys()), escape=escape,
-                          command_id=None if private else self.command_id,
-                          extra=dict(extra or {}))
-        entry = OpenDialog(info=info, private=private, widget=weakref.ref(widget),
-                           buttons={k: weakref.ref(b) for k, b in (buttons or {}).items()})
+        info = DialogInfo(
+            id=f"dialog-{next(self._ids)}",
+            kind=kind,
+            title=title,
+            text=text,
+            buttons=tuple((buttons or {}).keys()),
+            escape=escape,
+            command_id=None if private else self.command_id,
+            extra=dict(extra or {}),
+        )
+        entry = OpenDialog(
+            info=info,
+            private=private,
+            widget=weakref.ref(widget),
+            buttons={k: weakref.ref(b) for k, b in (buttons or {}).items()},
+        )
         widget.setProperty("molformaDialogId", info.id)
         widget.setProperty("molformaPrivate", private)
         with self._lock:
@@ -103,9 +120,16 @@ class DialogRegistry:
 registry = DialogRegistry()
 
 
-def ask(parent: QWidget | None, title: str, text: str, buttons: Sequence[str],
-        default: str | None = None, escape: str | None = None, *,
-        private: bool = False) -> str:
+def ask(
+    parent: QWidget | None,
+    title: str,
+    text: str,
+    buttons: Sequence[str],
+    default: str | None = None,
+    escape: str | None = None,
+    *,
+    private: bool = False,
+) -> str:
     """Ask a question with the given button texts; return the text of the pressed button.
 
     Closing the box with Escape (or the window's close button) returns ``escape``,
@@ -165,8 +189,9 @@ def error(parent: QWidget | None, title: str, text: str) -> None:
     _message(parent, title, text, QMessageBox.Icon.Critical)
 
 
-def _file_dialog(parent: QWidget | None, caption: str, filters: Sequence[str] | str,
-                 mode: QFileDialog.AcceptMode) -> QFileDialog:
+def _file_dialog(
+    parent: QWidget | None, caption: str, filters: Sequence[str] | str, mode: QFileDialog.AcceptMode
+) -> QFileDialog:
     dlg = QFileDialog(parent, caption)
     dlg.setObjectName("fileDialog")
     dlg.setOption(QFileDialog.Option.DontUseNativeDialog, True)
@@ -177,19 +202,21 @@ def _file_dialog(parent: QWidget | None, caption: str, filters: Sequence[str] | 
     return dlg
 
 
-def get_open_path(parent: QWidget | None, caption: str,
-                  filters: Sequence[str] | str) -> str | None:
+def get_open_path(parent: QWidget | None, caption: str, filters: Sequence[str] | str) -> str | None:
     """Ask for an existing file to open; None when cancelled."""
     dlg = _file_dialog(parent, caption, filters, QFileDialog.AcceptMode.AcceptOpen)
     dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
-    if _exec_file_dialog(dlg, caption) != QFileDialog.DialogCode.Accepted \
-            or not dlg.selectedFiles():
+    if (
+        _exec_file_dialog(dlg, caption) != QFileDialog.DialogCode.Accepted
+        or not dlg.selectedFiles()
+    ):
         return None
     return dlg.selectedFiles()[0]
 
 
-def get_save_path(parent: QWidget | None, caption: str, filters: Sequence[str] | str,
-                  suggested: str = "") -> str | None:
+def get_save_path(
+    parent: QWidget | None, caption: str, filters: Sequence[str] | str, suggested: str = ""
+) -> str | None:
     """Ask for a file name to write; None when cancelled.
 
     The dialog asks before replacing an existing file (Qt's own confirmation). A name
@@ -201,8 +228,10 @@ def get_save_path(parent: QWidget | None, caption: str, filters: Sequence[str] |
     known = {sx for f in flist if (sx := filter_suffix(f))}
     if suggested:
         dlg.selectFile(suggested)
-    if _exec_file_dialog(dlg, caption) != QFileDialog.DialogCode.Accepted \
-            or not dlg.selectedFiles():
+    if (
+        _exec_file_dialog(dlg, caption) != QFileDialog.DialogCode.Accepted
+        or not dlg.selectedFiles()
+    ):
         return None
     path = dlg.selectedFiles()[0]
     wanted = filter_suffix(dlg.selectedNameFilter())
@@ -213,8 +242,11 @@ def get_save_path(parent: QWidget | None, caption: str, filters: Sequence[str] |
 
 def filter_suffix(name_filter: str) -> str | None:
     """The extension (``.nw``, ``.molforma.json``) of a filter's first pattern, if concrete."""
-    inner = name_filter[name_filter.rfind("(") + 1:name_filter.rfind(")")] \
-        if "(" in name_filter else name_filter
+    inner = (
+        name_filter[name_filter.rfind("(") + 1 : name_filter.rfind(")")]
+        if "(" in name_filter
+        else name_filter
+    )
     first = inner.split()[0] if inner.split() else ""
     if first.startswith("*.") and "*" not in first[1:] and "?" not in first:
         return first[1:]
@@ -228,16 +260,21 @@ def get_directory(parent: QWidget | None, caption: str, start: str = "") -> str 
     dlg.setOption(QFileDialog.Option.DontUseNativeDialog, True)
     dlg.setFileMode(QFileDialog.FileMode.Directory)
     dlg.setOption(QFileDialog.Option.ShowDirsOnly, True)
-    if _exec_file_dialog(dlg, caption) != QFileDialog.DialogCode.Accepted \
-            or not dlg.selectedFiles():
+    if (
+        _exec_file_dialog(dlg, caption) != QFileDialog.DialogCode.Accepted
+        or not dlg.selectedFiles()
+    ):
         return None
     return dlg.selectedFiles()[0]
 
 
 def _exec_file_dialog(dlg: QFileDialog, caption: str) -> int:
     """Run a file dialog registered as open (``ui_file_dialog`` drives it)."""
-    mode = "directory" if dlg.fileMode() == QFileDialog.FileMode.Directory else (
-        "save" if dlg.acceptMode() == QFileDialog.AcceptMode.AcceptSave else "open")
+    mode = (
+        "directory"
+        if dlg.fileMode() == QFileDialog.FileMode.Directory
+        else ("save" if dlg.acceptMode() == QFileDialog.AcceptMode.AcceptSave else "open")
+    )
     entry = registry.register(dlg, "file", caption, "", None, None, extra={"mode": mode})
     try:
         return int(dlg.exec())
@@ -250,8 +287,9 @@ def run_dialog(dialog: QDialog, *, private: bool = False) -> int:
 
     ``private=True`` (Preferences) keeps it and all it opens out of MCP's reach.
     """
-    entry = registry.register(dialog, "dialog", dialog.windowTitle(), "", None, None,
-                              private=private)
+    entry = registry.register(
+        dialog, "dialog", dialog.windowTitle(), "", None, None, private=private
+    )
     try:
         return int(dialog.exec())
     finally:

@@ -90,9 +90,20 @@ KIND_CLASSES: dict[Kind, tuple[type, ...]] = {
     Kind.PAGE: (QWidget,),  # checked by tab_page
 }
 
-_INTERACTIVE = (QAbstractButton, QLineEdit, QAbstractSpinBox, QComboBox, QAbstractItemView,
-                QAbstractSlider, QTabWidget, QPlainTextEdit, QTextEdit, QLabel, QTabBar,
-                QProgressBar)
+_INTERACTIVE = (
+    QAbstractButton,
+    QLineEdit,
+    QAbstractSpinBox,
+    QComboBox,
+    QAbstractItemView,
+    QAbstractSlider,
+    QTabWidget,
+    QPlainTextEdit,
+    QTextEdit,
+    QLabel,
+    QTabBar,
+    QProgressBar,
+)
 
 
 def _valid(obj: Any) -> bool:
@@ -228,12 +239,20 @@ class WindowIntrospection:
         row, reason = self.standing(obj)
         return [] if row is None or reason is not None else sorted(row.tools)
 
-    def node(self, obj: QObject, dialog: str | None = None, *, full: bool = False,
-             ) -> dict[str, Any]:
+    def node(
+        self,
+        obj: QObject,
+        dialog: str | None = None,
+        *,
+        full: bool = False,
+    ) -> dict[str, Any]:
         """The plain description of one widget or action."""
-        out: dict[str, Any] = {"id": self.id_of(obj), "objectName": obj.objectName(),
-                               "class": type(obj).__name__,
-                               "qtClass": obj.metaObject().className()}
+        out: dict[str, Any] = {
+            "id": self.id_of(obj),
+            "objectName": obj.objectName(),
+            "class": type(obj).__name__,
+            "qtClass": obj.metaObject().className(),
+        }
         text = _text(obj)
         if text is not None:
             out["text"] = text if full or len(text) <= SHORT_TEXT else text[:SHORT_TEXT] + "…"
@@ -280,19 +299,26 @@ class WindowIntrospection:
             by_name.setdefault(obj.objectName(), []).append(obj)
         for obj, did in self.objects(include_hidden=include_hidden):
             n = self.node(obj, did)
-            if query and not any(query in str(n.get(k, "")).lower()
-                                 for k in ("text", "class", "objectName", "qtClass")):
+            if query and not any(
+                query in str(n.get(k, "")).lower()
+                for k in ("text", "class", "objectName", "qtClass")
+            ):
                 continue
             nodes.append(n)
         blocked = []
         for name, code in self._blocked_names().items():
             found = by_name.get(name, [])
-            blocked.append({"objectName": name, "reason": code,
-                            "ids": [self.id_of(o) for o in found]})
+            blocked.append(
+                {"objectName": name, "reason": code, "ids": [self.id_of(o) for o in found]}
+            )
         tabs = getattr(self.window, "tabs", None)
         current = TAB_NAMES[tabs.currentIndex()] if isinstance(tabs, QTabWidget) else None
-        return {"nodes": nodes, "activeModal": self.active_modal(), "blocked": blocked,
-                "currentTab": current}
+        return {
+            "nodes": nodes,
+            "activeModal": self.active_modal(),
+            "blocked": blocked,
+            "currentTab": current,
+        }
 
     def _blocked_names(self) -> dict[str, str]:
         """The person-only controls by name (listed whether or not they exist now)."""
@@ -308,13 +334,20 @@ class WindowIntrospection:
         if modal is None or did is None:
             return None  # none, or the person's own (private dialogs, Qt's boxes)
         entry = dialogs.registry.find(did)
-        out: dict[str, Any] = {"id": self.id_of(modal), "objectName": modal.objectName(),
-                               "class": type(modal).__name__, "title": modal.windowTitle()}
+        out: dict[str, Any] = {
+            "id": self.id_of(modal),
+            "objectName": modal.objectName(),
+            "class": type(modal).__name__,
+            "title": modal.windowTitle(),
+        }
         if entry is not None:
             out.update(entry.info.to_dict())
             buttons = {label: ref() for label, ref in entry.buttons.items()}
-            out["buttonIds"] = {label: self.id_of(button) for label, button in buttons.items()
-                                if button is not None and _valid(button)}
+            out["buttonIds"] = {
+                label: self.id_of(button)
+                for label, button in buttons.items()
+                if button is not None and _valid(button)
+            }
         return out
 
     def get_ui_item(self, args: dict[str, Any]) -> dict[str, Any]:
@@ -325,8 +358,11 @@ class WindowIntrospection:
         out = self.node(obj, did if isinstance(did, str) else None, full=True)
         if isinstance(obj, QWidget):
             g = obj.geometry()
-            top = obj.mapTo(obj.window(), obj.rect().topLeft()) if obj.window() is not obj \
+            top = (
+                obj.mapTo(obj.window(), obj.rect().topLeft())
+                if obj.window() is not obj
                 else g.topLeft()
+            )
             out["rect"] = {"x": top.x(), "y": top.y(), "width": g.width(), "height": g.height()}
             if obj.toolTip():
                 out["toolTip"] = obj.toolTip()
@@ -339,8 +375,10 @@ class WindowIntrospection:
     def app_part(self) -> dict[str, Any]:
         """Current tab and active modal (window part of get_app_state)."""
         tabs = getattr(self.window, "tabs", None)
-        return {"currentTab": TAB_NAMES[tabs.currentIndex()] if tabs is not None else None,
-                "activeModal": self.active_modal()}
+        return {
+            "currentTab": TAB_NAMES[tabs.currentIndex()] if tabs is not None else None,
+            "activeModal": self.active_modal(),
+        }
 
     # -- targets ---------------------------------------------------------------------------
     def _named(self, name: str) -> list[QObject]:
@@ -367,8 +405,7 @@ class WindowIntrospection:
             similar = difflib.get_close_matches(target, names, n=5, cutoff=0.5)
             raise MolFormaError("ui_not_found", target=target, similar=similar)
         if len(found) > 1:
-            raise MolFormaError("ui_ambiguous", target=target,
-                                ids=[self.id_of(o) for o in found])
+            raise MolFormaError("ui_ambiguous", target=target, ids=[self.id_of(o) for o in found])
         return found[0]
 
     def check_drivable(self, obj: QObject, tool: str) -> Control:
@@ -419,7 +456,9 @@ class WindowIntrospection:
         if obj is self.window:
             self._paint_modal(pix)
         if pix.width() > MAX_SCREENSHOT_WIDTH:
-            pix = pix.scaledToWidth(MAX_SCREENSHOT_WIDTH, Qt.TransformationMode.SmoothTransformation)
+            pix = pix.scaledToWidth(
+                MAX_SCREENSHOT_WIDTH, Qt.TransformationMode.SmoothTransformation
+            )
         data = QByteArray()
         buf = QBuffer(data)
         buf.open(QIODevice.OpenModeFlag.WriteOnly)

@@ -23,7 +23,7 @@ NO_DISPLAY_MESSAGE = (
     "molforma ...;\n"
     "  - for an MCP server without any window, use: molforma --mcp\n"
     "  - Codex starts MCP servers with a clean environment: pass the display on with\n"
-    "    env_vars = [\"DISPLAY\", \"WAYLAND_DISPLAY\", \"XAUTHORITY\"] under\n"
+    '    env_vars = ["DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY"] under\n'
     "    [mcp_servers.molforma] in ~/.codex/config.toml.\n"
 )
 
@@ -55,9 +55,14 @@ def is_results_source(path: str) -> bool:
     return p.is_dir() or p.suffix.lower() in RESULT_SUFFIXES
 
 
-def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None,
-                  allow_execution_settings: bool, screenshot: str | None,
-                  tab: str | None) -> int:
+def launch_window(
+    file: str | None,
+    mcp: bool,
+    allow_dirs: Sequence[Path] | None,
+    allow_execution_settings: bool,
+    screenshot: str | None,
+    tab: str | None,
+) -> int:
     """Run the window (``molforma [FILE]``, ``--mcp-gui``, ``--screenshot``); exit status."""
     if not has_display():
         if screenshot and not mcp:
@@ -100,8 +105,9 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
         from molforma.app.policy import Policy
 
         # Made before the document, whose job root defaults inside the allowed directories.
-        policy = Policy(allow_dirs=tuple(allow_dirs or ()),
-                        allow_execution_settings=allow_execution_settings)
+        policy = Policy(
+            allow_dirs=tuple(allow_dirs or ()), allow_execution_settings=allow_execution_settings
+        )
     ctx = AppContext.create(mcp_mode=mcp, policy=policy)
     if file and failure is None:
         try:
@@ -137,8 +143,9 @@ def launch_window(file: str | None, mcp: bool, allow_dirs: Sequence[Path] | None
     if load_error is not None:
         from PySide6.QtCore import QCoreApplication
 
-        window.report_error_later(QCoreApplication.translate("MainWindow", "Cannot open file"),
-                                  load_error)
+        window.report_error_later(
+            QCoreApplication.translate("MainWindow", "Cannot open file"), load_error
+        )
     status = int(app.exec())
     # However the loop ended (Quit, a signal, the MCP client leaving), no job outlives it.
     stop_calculations(ctx)
@@ -166,9 +173,16 @@ def _import_core_first(with_formats: bool) -> None:
     # numpy and the document core; the building rules; the preferences, the settings and
     # the project envelope (pydantic); the application layer and the MCP commands the
     # window's own commands share; the readers.
-    names = ["molforma.document.document", "molforma.document.building", "molforma.preferences",
-             "molforma.document.schema", "molforma.app.ops", "molforma.app.files",
-             "molforma.mcp.bridge", "molforma.recent_files"]
+    names = [
+        "molforma.document.document",
+        "molforma.document.building",
+        "molforma.preferences",
+        "molforma.document.schema",
+        "molforma.app.ops",
+        "molforma.app.files",
+        "molforma.mcp.bridge",
+        "molforma.recent_files",
+    ]
     if with_formats:
         names.append("molforma.formats")
     # numpy's OpenBLAS starts a worker thread per extra core, which busy-waits for work

@@ -54,9 +54,11 @@ log = logging.getLogger(__name__)
 TAB_NAMES = ("molecule", "calculation", "execution", "results", "history")
 
 
-
-def load_launch_file(ctx: AppContext, path: str, loaded: Project | Structure | None = None,
-                     ) -> None:
+def load_launch_file(
+    ctx: AppContext,
+    path: str,
+    loaded: Project | Structure | None = None,
+) -> None:
     """Load the file given on the command line as the document (not an undo step); its
     protected values become trusted (:func:`molforma.app.files.launch_document`).
     ``loaded``: the file as :func:`molforma.app.files.read_launch_file` read it already.
@@ -76,8 +78,9 @@ class MainWindow(QMainWindow):
 
     _clientClosed = Signal()
 
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None, *,
-                 defer_panels: bool = False) -> None:
+    def __init__(
+        self, ctx: AppContext, parent: QWidget | None = None, *, defer_panels: bool = False
+    ) -> None:
         super().__init__(parent)
         self.file_commands = WindowFiles(self, self)
         self.ctx = ctx
@@ -126,8 +129,12 @@ class MainWindow(QMainWindow):
     def event(self, ev: QEvent) -> bool:
         """After the first paint, build the deferred panels once the frame is out."""
         panels = getattr(self, "panels", None)  # a paint may come before __init__ made it
-        if (ev.type() == QEvent.Type.Paint and panels is not None and panels.pending
-                and not self._build_queued):
+        if (
+            ev.type() == QEvent.Type.Paint
+            and panels is not None
+            and panels.pending
+            and not self._build_queued
+        ):
             self._build_queued = True
             # A zero timer runs after this paint has been flushed to the screen.
             QTimer.singleShot(0, self, self._after_first_frame)
@@ -160,10 +167,15 @@ class MainWindow(QMainWindow):
             act = build_qaction(spec, self, self)
             self.actions_by_id[spec.id] = act
             menu = self.menus[spec.menu]
-            if spec.id in ("molforma.file.quit", "molforma.edit.preferences",
-                           "molforma.edit.confirm", "molforma.edit.delete",
-                           "molforma.view.tab_molecule", "molforma.file.load_structure",
-                           "molforma.view.style_ball_and_stick"):
+            if spec.id in (
+                "molforma.file.quit",
+                "molforma.edit.preferences",
+                "molforma.edit.confirm",
+                "molforma.edit.delete",
+                "molforma.view.tab_molecule",
+                "molforma.file.load_structure",
+                "molforma.view.style_ball_and_stick",
+            ):
                 menu.addSeparator()
             menu.addAction(act)
             self.addAction(act)  # shortcuts work whichever tab has the focus
@@ -216,8 +228,11 @@ class MainWindow(QMainWindow):
         doc = self.ctx.document
         proj = summary_of(doc.project) or {}
         count = int(proj.get("atomCount", 0))
-        text = self.tr("%1 — %n atom(s)", "", count).replace(
-            "%1", proj.get("formula") or "—") if count else self.tr("No atoms yet")
+        text = (
+            self.tr("%1 — %n atom(s)", "", count).replace("%1", proj.get("formula") or "—")
+            if count
+            else self.tr("No atoms yet")
+        )
         if doc.candidate is not None:
             cand = summary_of(doc.candidate) or {}
             text += "  →  " + self.tr("candidate %1").replace("%1", cand.get("formula") or "—")
@@ -231,8 +246,10 @@ class MainWindow(QMainWindow):
         from molforma.gui.widgets.molecule_tab import step_name
 
         doc = self.ctx.document
-        for key, labels, can in (("undo", doc.undo_labels, doc.can_undo),
-                                 ("redo", doc.redo_labels, doc.can_redo)):
+        for key, labels, can in (
+            ("undo", doc.undo_labels, doc.can_undo),
+            ("redo", doc.redo_labels, doc.can_redo),
+        ):
             spec = ACTIONS_BY_ID[f"molforma.edit.{key}"]
             text = action_title(spec)
             if labels and can:
@@ -257,8 +274,9 @@ class MainWindow(QMainWindow):
         self.status_label.setText(message() if callable(message) else message)
         if timeout_ms:
             # The label is the timer's context: no call once the window is gone.
-            QTimer.singleShot(timeout_ms, self.status_label,
-                              lambda m=message: self._clear_status(m))
+            QTimer.singleShot(
+                timeout_ms, self.status_label, lambda m=message: self._clear_status(m)
+            )
 
     def _clear_status(self, message: str | Callable[[], str] | None = None) -> None:
         if message is None or self._status_source is message:
@@ -302,8 +320,11 @@ class MainWindow(QMainWindow):
         try:
             mod = importlib.import_module("molforma.gui.widgets.preferences_dialog")
         except ImportError:
-            dialogs.info(self, self.tr("Preferences"),
-                         self.tr("This part of MolForma is not available in this build."))
+            dialogs.info(
+                self,
+                self.tr("Preferences"),
+                self.tr("This part of MolForma is not available in this build."),
+            )
             return
         if mcp_acting():
             # Preferences decide what every later run trusts: the person's alone (the
@@ -317,9 +338,14 @@ class MainWindow(QMainWindow):
         """Help → About."""
         from molforma import __version__
 
-        dialogs.info(self, self.tr("About MolForma"),
-                     self.tr("MolForma %1 — molecular editor for quantum chemistry with "
-                             "NWChem and a built-in MCP server.").replace("%1", __version__))
+        dialogs.info(
+            self,
+            self.tr("About MolForma"),
+            self.tr(
+                "MolForma %1 — molecular editor for quantum chemistry with "
+                "NWChem and a built-in MCP server."
+            ).replace("%1", __version__),
+        )
 
     def show_shortcuts(self) -> None:
         """Help → Keyboard Shortcuts: the action table as text."""
@@ -329,10 +355,15 @@ class MainWindow(QMainWindow):
             if seq:
                 lines.append(f"{seq}\t{action_title(spec).replace('&', '')}")
         # The Add-atom tool's own keys, typed into the 3D view (molecule_tab.ELEMENT_KEY_MS).
-        lines += ["", self.tr("Add-atom tool, typed into the 3D view: a letter chooses that "
-                              "element (C, N, O, H, S, P, F, I, B …); a second letter within "
-                              "1 s makes a two-letter symbol (C then l: Cl, B then r: Br). "
-                              "F there is fluorine, not Fit to View.")]
+        lines += [
+            "",
+            self.tr(
+                "Add-atom tool, typed into the 3D view: a letter chooses that "
+                "element (C, N, O, H, S, P, F, I, B …); a second letter within "
+                "1 s makes a two-letter symbol (C then l: Cl, B then r: Br). "
+                "F there is fluorine, not Fit to View."
+            ),
+        ]
         dialogs.info(self, self.tr("Keyboard Shortcuts"), "\n".join(lines))
 
     # -- screenshot ------------------------------------------------------------------------
@@ -412,20 +443,32 @@ class MainWindow(QMainWindow):
             return True
         lines: list[str] = []
         if local:
-            lines.append(self.tr("%n calculation(s) still running here will be stopped "
-                                 "(recorded as cancelled):", "", len(local)))
+            lines.append(
+                self.tr(
+                    "%n calculation(s) still running here will be stopped (recorded as cancelled):",
+                    "",
+                    len(local),
+                )
+            )
             lines += [f"  {job_folder(j)}" for j in local]
         if batch:
             if lines:
                 lines.append("")
-            lines.append(self.tr("%n batch job(s) on the cluster keep running; a later "
-                                 "MolForma finds them again in History:", "", len(batch)))
+            lines.append(
+                self.tr(
+                    "%n batch job(s) on the cluster keep running; a later "
+                    "MolForma finds them again in History:",
+                    "",
+                    len(batch),
+                )
+            )
             lines += [f"  {job_folder(j)}" for j in batch]
         stop = self.tr("Stop and quit") if local else self.tr("Quit")
         cancel = self.tr("Cancel")
         title = self.tr("Calculation running")
-        answer = dialogs.ask(self, title, "\n".join(lines), [stop, cancel], default=cancel,
-                             escape=cancel)
+        answer = dialogs.ask(
+            self, title, "\n".join(lines), [stop, cancel], default=cancel, escape=cancel
+        )
         return answer == stop
 
     def closeEvent(self, ev: QCloseEvent) -> None:
@@ -437,7 +480,9 @@ class MainWindow(QMainWindow):
         self.molecule_tab.shutdown()
         from molforma.gui.exit_on_signal import stop_calculations
 
-        stop_calculations(self.ctx)  # local jobs end with the window (docs/reference/jobs.md, Local jobs stop with the program)
+        stop_calculations(
+            self.ctx
+        )  # local jobs end with the window (docs/reference/jobs.md, Local jobs stop with the program)
         self.ctx.close()
         ev.accept()
 

@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("molforma.mcp")
 
 
-def build_services(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
-                   allow_execution_settings: bool) -> WindowServices:
+def build_services(
+    ctx: AppContext, window: MainWindow, allow_dirs: list[Path], allow_execution_settings: bool
+) -> WindowServices:
     """The window's MCP services: policy, introspection, command runner, dialogs."""
     from molforma.app.policy import Policy
     from molforma.gui.commands import CommandRunner
@@ -43,20 +44,25 @@ def build_services(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
 
     policy = ctx.policy
     if policy is None:
-        policy = ctx.policy = Policy(allow_dirs=tuple(allow_dirs),
-                                     allow_execution_settings=allow_execution_settings)
+        policy = ctx.policy = Policy(
+            allow_dirs=tuple(allow_dirs), allow_execution_settings=allow_execution_settings
+        )
     intro = WindowIntrospection(window, allow_execution_settings=allow_execution_settings)
     runner = CommandRunner(window, intro, window.mcp_bridge, policy)
     return WindowServices(ctx, policy, WindowBridgeImpl(window.mcp_bridge, intro, runner))
 
 
-def start_mcp_host(ctx: AppContext, window: MainWindow, allow_dirs: list[Path],
-                   allow_execution_settings: bool) -> Server:
+def start_mcp_host(
+    ctx: AppContext, window: MainWindow, allow_dirs: list[Path], allow_execution_settings: bool
+) -> Server:
     """Serve MCP for ``window`` on a daemon thread; returns the server."""
     # stdin closed while a request was still being served (a long command, a large file):
     # the server has stopped the calculations; the window quits without waiting for it.
-    server = Server(build_services(ctx, window, allow_dirs, allow_execution_settings),
-                    mode="gui", on_busy_eof=lambda: _client_closed(window, soon=True))
+    server = Server(
+        build_services(ctx, window, allow_dirs, allow_execution_settings),
+        mode="gui",
+        on_busy_eof=lambda: _client_closed(window, soon=True),
+    )
     window.mcp_server = server
     transport = StdioTransport()
 

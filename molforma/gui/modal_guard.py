@@ -58,8 +58,9 @@ class ModalWatcher(QObject):
     progress has ended, and no MCP edit begins behind it.
     """
 
-    def __init__(self, flag: ModalFlag, document: Callable[[], Document],
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self, flag: ModalFlag, document: Callable[[], Document], parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self.flag = flag
         self._document = document
@@ -74,8 +75,11 @@ class ModalWatcher(QObject):
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         """Follow Show and Hide of modal windows; never consumes the event."""
         kind = event.type()
-        if kind in (QEvent.Type.Show, QEvent.Type.Hide) and isinstance(obj, QWidget) \
-                and obj.isWindow():
+        if (
+            kind in (QEvent.Type.Show, QEvent.Type.Hide)
+            and isinstance(obj, QWidget)
+            and obj.isWindow()
+        ):
             if kind == QEvent.Type.Show and obj.isModal():
                 self._shown(obj)
             elif kind == QEvent.Type.Hide:

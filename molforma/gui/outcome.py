@@ -36,8 +36,11 @@ def refused(reason: MolFormaError | str) -> None:
     """The window showed the person a refusal (kept only while a command runs)."""
     if not _open or not reason:
         return
-    err = reason if isinstance(reason, MolFormaError) else MolFormaError(
-        "window_refused", message=str(reason))
+    err = (
+        reason
+        if isinstance(reason, MolFormaError)
+        else MolFormaError("window_refused", message=str(reason))
+    )
     _open[-1].append(err)
 
 

@@ -15,6 +15,7 @@ from molforma.jobs import TERMINAL
 
 log = logging.getLogger(__name__)
 
+
 def job_snapshot(job: Any) -> dict[str, Any]:
     """``job.snapshot()`` as a dict (empty when the job cannot say)."""
     try:

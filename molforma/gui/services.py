@@ -58,8 +58,9 @@ def results_view_of(panel: Any) -> dict[str, Any]:
 class WindowBridgeImpl:
     """:class:`molforma.mcp.bridge.WindowBridge` over the window's runner and dialogs."""
 
-    def __init__(self, dispatcher: GuiDispatcher, reader: WindowIntrospection,
-                 runner: CommandRunner) -> None:
+    def __init__(
+        self, dispatcher: GuiDispatcher, reader: WindowIntrospection, runner: CommandRunner
+    ) -> None:
         self._dispatcher = dispatcher
         self._reader = reader
         self._runner = runner
@@ -91,16 +92,18 @@ class WindowBridgeImpl:
 
         if dialogs.registry.find(dialog_id) is None:
             return False
-        self.commands.add(WindowCommand(tool="answer_dialog",
-                                        args={"dialogId": dialog_id, "button": button}))
+        self.commands.add(
+            WindowCommand(tool="answer_dialog", args={"dialogId": dialog_id, "button": button})
+        )
         return True
 
     def workers(self) -> list[dict[str, Any]]:
         """Clean-up and history-scan workers (thread-safe flags kept by the runner)."""
         return self._runner.workers_snapshot()
 
-    def document_edit(self, document: Document, *,
-                      hold: bool = True) -> AbstractContextManager[None]:
+    def document_edit(
+        self, document: Document, *, hold: bool = True
+    ) -> AbstractContextManager[None]:
         """One MCP document edit: under the document's lock, refused while a modal dialog
         is open (the flag the GUI thread keeps; no call to the GUI thread)."""
         return self.modal.edit(document, hold=hold)
@@ -111,6 +114,7 @@ class WindowBridgeImpl:
         Read on the GUI thread; ``{}`` when the window cannot answer in time (a busy
         event loop), so the app state never waits long for it.
         """
+
         def read() -> dict[str, Any]:
             window = getattr(self._runner, "window", None)
             panels = getattr(window, "panels", None)
@@ -127,8 +131,13 @@ class WindowBridgeImpl:
 class WindowServices(BaseServices):
     """The services of the window mode, typed on the window's context."""
 
-    def __init__(self, ctx: AppContext, policy: Policy, bridge: WindowBridgeImpl | None = None,
-                 lang: str | None = None) -> None:
+    def __init__(
+        self,
+        ctx: AppContext,
+        policy: Policy,
+        bridge: WindowBridgeImpl | None = None,
+        lang: str | None = None,
+    ) -> None:
         super().__init__(policy, mode="gui", lang=lang)
         self.ctx = ctx
         self._bridge = bridge

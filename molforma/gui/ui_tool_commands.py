@@ -94,8 +94,12 @@ class UiToolCommands:
         elif isinstance(obj, QAbstractButton):
             obj.click()
         else:
-            raise MolFormaError("ui_wrong_kind", target=node["id"], kind=node["class"],
-                                accepted="buttons, menu actions (molforma.*)")
+            raise MolFormaError(
+                "ui_wrong_kind",
+                target=node["id"],
+                kind=node["class"],
+                accepted="buttons, menu actions (molforma.*)",
+            )
         return {"target": node}, None
 
     def ui_set_value(self, rec: CommandRecord, a: UiSetValueInput) -> Result:
@@ -109,23 +113,36 @@ class UiToolCommands:
         if not value_kept(obj, row.stored(value) if row.stored is not None else value, shown):
             # A field that quietly went back to the stored value: a refusal, never "done".
             # (A panel that showed its reason has already put it in the record.)
-            outcome.refused(MolFormaError("ui_value_not_kept", target=obj.objectName(),
-                                          value=value, shown=shown))
+            outcome.refused(
+                MolFormaError(
+                    "ui_value_not_kept", target=obj.objectName(), value=value, shown=shown
+                )
+            )
         return {"target": self._node(obj), "value": shown}, None
 
     def ui_edit_cell(self, rec: CommandRecord, a: UiEditCellInput) -> Result:
         obj = self._target(rec)
         row, col, value = int(a.row), int(a.column), a.value
         if not isinstance(obj, QTableView):
-            raise MolFormaError("ui_wrong_kind", target=self.intro.id_of(obj),
-                                kind=type(obj).__name__, accepted="tables")
+            raise MolFormaError(
+                "ui_wrong_kind",
+                target=self.intro.id_of(obj),
+                kind=type(obj).__name__,
+                accepted="tables",
+            )
         model = obj.model()
         if not (0 <= row < model.rowCount() and 0 <= col < model.columnCount()):
-            raise MolFormaError("ui_bad_cell", row=row, column=col, rows=model.rowCount(),
-                                columns=model.columnCount())
+            raise MolFormaError(
+                "ui_bad_cell",
+                row=row,
+                column=col,
+                rows=model.rowCount(),
+                columns=model.columnCount(),
+            )
         idx = model.index(row, col)
         if not model.flags(idx) & Qt.ItemFlag.ItemIsEditable and not (
-                model.flags(idx) & Qt.ItemFlag.ItemIsUserCheckable):
+            model.flags(idx) & Qt.ItemFlag.ItemIsUserCheckable
+        ):
             raise MolFormaError("ui_cell_read_only", row=row, column=col)
         if model.flags(idx) & Qt.ItemFlag.ItemIsUserCheckable and isinstance(value, bool):
             state = Qt.CheckState.Checked if value else Qt.CheckState.Unchecked
@@ -138,8 +155,12 @@ class UiToolCommands:
         else:
             model.setData(idx, "" if value is None else str(value), Qt.ItemDataRole.EditRole)
         shown = model.data(model.index(row, col), Qt.ItemDataRole.DisplayRole)
-        return {"target": self._node(obj), "row": row, "column": col,
-                "shown": "" if shown is None else str(shown)}, None
+        return {
+            "target": self._node(obj),
+            "row": row,
+            "column": col,
+            "shown": "" if shown is None else str(shown),
+        }, None
 
     def ui_select(self, rec: CommandRecord, a: UiSelectInput) -> Result:
         obj = self._target(rec)
@@ -158,8 +179,9 @@ class UiToolCommands:
                 view.set_selection(ids)
             return {"target": self._node(obj), "selection": list(view.selection())}, None
         if isinstance(obj, QTabWidget):
-            i = pick_index(index, text, [obj.tabText(k).replace("&", "")
-                                          for k in range(obj.count())])
+            i = pick_index(
+                index, text, [obj.tabText(k).replace("&", "") for k in range(obj.count())]
+            )
             obj.setCurrentIndex(i)
         elif isinstance(obj, QComboBox):
             set_value(obj, text if text is not None else index)
@@ -177,8 +199,10 @@ class UiToolCommands:
             obj.setCurrentItem(flat[i])
         elif isinstance(obj, QAbstractItemView):
             model = obj.model()
-            wanted = [int(r) for r in (rows if rows is not None else
-                                       ([index] if index is not None else []))]
+            wanted = [
+                int(r)
+                for r in (rows if rows is not None else ([index] if index is not None else []))
+            ]
             bad = [r for r in wanted if not 0 <= r < model.rowCount()]
             if bad or not wanted:
                 raise MolFormaError("ui_bad_index", index=bad or wanted, count=model.rowCount())
@@ -188,19 +212,27 @@ class UiToolCommands:
                 obj.setSelectionMode(QAbstractItemView.SelectionMode.MultiSelection)
             for r in wanted:
                 obj.selectRow(r) if isinstance(obj, QTableView) else obj.setCurrentIndex(
-                    model.index(r, 0))
+                    model.index(r, 0)
+                )
             obj.setSelectionMode(mode)
         else:
-            raise MolFormaError("ui_wrong_kind", target=self.intro.id_of(obj),
-                                kind=type(obj).__name__,
-                                accepted="tabs, tables, lists, trees, combo boxes, 3D views")
+            raise MolFormaError(
+                "ui_wrong_kind",
+                target=self.intro.id_of(obj),
+                kind=type(obj).__name__,
+                accepted="tabs, tables, lists, trees, combo boxes, 3D views",
+            )
         return {"target": self._node(obj)}, None
 
     def ui_input(self, rec: CommandRecord, a: UiInputInput) -> Result:
         obj = self._target(rec)
         if not isinstance(obj, QWidget):
-            raise MolFormaError("ui_wrong_kind", target=self.intro.id_of(obj),
-                                kind=type(obj).__name__, accepted="widgets")
+            raise MolFormaError(
+                "ui_wrong_kind",
+                target=self.intro.id_of(obj),
+                kind=type(obj).__name__,
+                accepted="widgets",
+            )
         kind = str(a.kind or "click")
         view = mol_view(obj)
         widget = obj
@@ -210,9 +242,11 @@ class UiToolCommands:
             widget = obj.viewport()  # item rectangles are viewport coordinates
         mods = Qt.KeyboardModifier.NoModifier
         for m in a.modifiers or []:
-            mods |= {"shift": Qt.KeyboardModifier.ShiftModifier,
-                     "ctrl": Qt.KeyboardModifier.ControlModifier,
-                     "alt": Qt.KeyboardModifier.AltModifier}[m]
+            mods |= {
+                "shift": Qt.KeyboardModifier.ShiftModifier,
+                "ctrl": Qt.KeyboardModifier.ControlModifier,
+                "alt": Qt.KeyboardModifier.AltModifier,
+            }[m]
         if kind == "key":
             combo = self._key(str(a.key or ""), mods)
             send_key(widget, combo)
@@ -245,9 +279,15 @@ class UiToolCommands:
         pressed = QKeySequence(combo)
         for act in self._all_actions():
             for sc in act.shortcuts():
-                if not sc.isEmpty() and sc.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch:
-                    raise MolFormaError("ui_key_is_shortcut", key=pressed.toString(),
-                                        action=act.objectName() or act.text().replace("&", ""))
+                if (
+                    not sc.isEmpty()
+                    and sc.matches(pressed) == QKeySequence.SequenceMatch.ExactMatch
+                ):
+                    raise MolFormaError(
+                        "ui_key_is_shortcut",
+                        key=pressed.toString(),
+                        action=act.objectName() or act.text().replace("&", ""),
+                    )
         return combo
 
     def _all_actions(self) -> list[QAction]:
@@ -287,8 +327,9 @@ class UiToolCommands:
                 raise MolFormaError("ui_file_name_required")
             p = Path(str(name)).expanduser()
             target = p if p.is_absolute() else Path(dlg.directory().absolutePath()) / p
-        checked = self.policy.check_path(str(target), for_write=mode == "save",
-                                         must_exist=mode != "save")
+        checked = self.policy.check_path(
+            str(target), for_write=mode == "save", must_exist=mode != "save"
+        )
         if mode == "save" and Path(checked).exists():
             if a.overwrite is not True:
                 raise MolFormaError("ui_file_exists", path=str(checked))
@@ -304,8 +345,7 @@ class UiToolCommands:
         else:
             dlg.selectFile(str(checked))
         dlg.accept()
-        return {"dialog": "accepted" if dlg.result() == 1 else "open", "path": str(checked)}, \
-            None
+        return {"dialog": "accepted" if dlg.result() == 1 else "open", "path": str(checked)}, None
 
     def answer_dialog(self, rec: CommandRecord, a: AnswerDialogInput) -> Result:
         if not dialogs.registry.press(str(a.dialogId), a.button):

@@ -45,8 +45,9 @@ def value_kept(obj: Any, value: Any, shown: Any) -> bool:
     if isinstance(obj, QComboBox):
         if isinstance(value, int) and not isinstance(value, bool):
             return obj.currentIndex() == value
-        return str(shown).casefold() == str(value).strip().casefold() or \
-            bool(obj.currentData() == value)
+        return str(shown).casefold() == str(value).strip().casefold() or bool(
+            obj.currentData() == value
+        )
     if isinstance(obj, QAbstractButton):
         return bool(shown) == bool(value)
     return True
@@ -66,11 +67,18 @@ def send_key(widget: QWidget, combo: QKeyCombination) -> None:
     whatever widget was named. No application shortcut can fire this way.
     """
     key, mods = combo.key(), combo.keyboardModifiers()
-    text = QKeySequence(key).toString() if mods in (Qt.KeyboardModifier.NoModifier,
-                                                    Qt.KeyboardModifier.ShiftModifier) else ""
+    text = (
+        QKeySequence(key).toString()
+        if mods in (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier)
+        else ""
+    )
     if len(text) != 1:
-        text = {Qt.Key.Key_Return: "\r", Qt.Key.Key_Enter: "\r", Qt.Key.Key_Tab: "\t",
-                Qt.Key.Key_Space: " "}.get(key, "")
+        text = {
+            Qt.Key.Key_Return: "\r",
+            Qt.Key.Key_Enter: "\r",
+            Qt.Key.Key_Tab: "\t",
+            Qt.Key.Key_Space: " ",
+        }.get(key, "")
     elif mods == Qt.KeyboardModifier.NoModifier:
         text = text.lower()
     for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
@@ -86,15 +94,13 @@ def send_key(widget: QWidget, combo: QKeyCombination) -> None:
 DRAG_STEPS = 8  # moves between press and release: a drag, not a click, to the view
 
 
-def send_drag(widget: QWidget, start: QPoint, end: QPoint,
-              mods: Qt.KeyboardModifier) -> None:
+def send_drag(widget: QWidget, start: QPoint, end: QPoint, mods: Qt.KeyboardModifier) -> None:
     """A left-button drag on ``widget`` from ``start`` to ``end``: press, moves with the
     button held, release (a person's drag: the 3D view's Add-atom tool draws a bond)."""
     left = Qt.MouseButton.LeftButton
     none = Qt.MouseButton.NoButton
 
-    def send(kind: QEvent.Type, at: QPointF, button: Qt.MouseButton,
-             held: Qt.MouseButton) -> None:
+    def send(kind: QEvent.Type, at: QPointF, button: Qt.MouseButton, held: Qt.MouseButton) -> None:
         glob = QPointF(widget.mapToGlobal(at.toPoint()))
         QCoreApplication.sendEvent(widget, QMouseEvent(kind, at, glob, button, held, mods))
 
@@ -110,15 +116,14 @@ def widget_point(x: Any, y: Any, widget: QWidget) -> QPoint:
     try:
         fx, fy = float(x), float(y)
     except (TypeError, ValueError):
-        raise MolFormaError("ui_bad_point", x=x, y=y, width=widget.width(),
-                            height=widget.height()) from None
+        raise MolFormaError(
+            "ui_bad_point", x=x, y=y, width=widget.width(), height=widget.height()
+        ) from None
     if not (abs(fx) <= MAX_COORDINATE and abs(fy) <= MAX_COORDINATE):  # also NaN
-        raise MolFormaError("ui_bad_point", x=x, y=y, width=widget.width(),
-                            height=widget.height())
+        raise MolFormaError("ui_bad_point", x=x, y=y, width=widget.width(), height=widget.height())
     pt = QPoint(round(fx), round(fy))
     if not widget.rect().contains(pt):
-        raise MolFormaError("ui_bad_point", x=x, y=y, width=widget.width(),
-                            height=widget.height())
+        raise MolFormaError("ui_bad_point", x=x, y=y, width=widget.width(), height=widget.height())
     return pt
 
 
@@ -156,8 +161,9 @@ def set_value(obj: Any, value: Any) -> None:
         except ValueError:
             raise MolFormaError("ui_bad_value", value=value, expected="a number") from None
         if not obj.minimum() <= num <= obj.maximum():
-            raise MolFormaError("ui_bad_value", value=value,
-                                expected=f"{obj.minimum()} … {obj.maximum()}")
+            raise MolFormaError(
+                "ui_bad_value", value=value, expected=f"{obj.minimum()} … {obj.maximum()}"
+            )
         if isinstance(obj, QSpinBox):
             obj.setValue(int(num))
         else:
@@ -195,20 +201,27 @@ def set_value(obj: Any, value: Any) -> None:
         if isinstance(value, bool) or not isinstance(value, int):
             raise MolFormaError("ui_bad_value", value=value, expected="an integer")
         if not obj.minimum() <= value <= obj.maximum():
-            raise MolFormaError("ui_bad_value", value=value,
-                                expected=f"{obj.minimum()} … {obj.maximum()}")
+            raise MolFormaError(
+                "ui_bad_value", value=value, expected=f"{obj.minimum()} … {obj.maximum()}"
+            )
         obj.setValue(value)
         obj.sliderReleased.emit()
     elif isinstance(obj, QTabWidget):
-        obj.setCurrentIndex(pick_index(value if isinstance(value, int) else None,
-                                        value if isinstance(value, str) else None,
-                                        [obj.tabText(i).replace("&", "")
-                                         for i in range(obj.count())]))
+        obj.setCurrentIndex(
+            pick_index(
+                value if isinstance(value, int) else None,
+                value if isinstance(value, str) else None,
+                [obj.tabText(i).replace("&", "") for i in range(obj.count())],
+            )
+        )
     else:
-        raise MolFormaError("ui_wrong_kind", target=getattr(obj, "objectName", lambda: "")(),
-                            kind=type(obj).__name__,
-                            accepted="line edits, spin boxes, combo boxes, check boxes, "
-                                     "text editors, sliders, tabs")
+        raise MolFormaError(
+            "ui_wrong_kind",
+            target=getattr(obj, "objectName", lambda: "")(),
+            kind=type(obj).__name__,
+            accepted="line edits, spin boxes, combo boxes, check boxes, "
+            "text editors, sliders, tabs",
+        )
 
 
 def children_last_first(item: QTreeWidgetItem) -> list[QTreeWidgetItem]:

@@ -73,7 +73,9 @@ class WindowFiles:
             act.triggered.connect(lambda _c=False, p=path: self.open_recent(p))
         if paths:
             self.window.recent_menu.addSeparator()
-        clear = self.window.recent_menu.addAction(QCoreApplication.translate("MainWindow", "Clear Recent Files"))
+        clear = self.window.recent_menu.addAction(
+            QCoreApplication.translate("MainWindow", "Clear Recent Files")
+        )
         clear.setObjectName("molforma.file.recent.clear")
         clear.setEnabled(bool(paths))
         clear.triggered.connect(self._clear_recent)
@@ -82,8 +84,12 @@ class WindowFiles:
     def open_recent(self, path: str) -> bool:
         """Open a file of the recent list (it may have gone since)."""
         if not Path(path).exists():
-            self.window.report_error(QCoreApplication.translate("MainWindow", "Cannot open file"),
-                              QCoreApplication.translate("MainWindow", "%1 no longer exists.").replace("%1", path))
+            self.window.report_error(
+                QCoreApplication.translate("MainWindow", "Cannot open file"),
+                QCoreApplication.translate("MainWindow", "%1 no longer exists.").replace(
+                    "%1", path
+                ),
+            )
             return False
         if opens_as_results(path) or self.window._confirm_discard():
             return self.open_path(path)
@@ -112,18 +118,34 @@ class WindowFiles:
         doc = self.window.ctx.document
         if self.window.ctx.mcp_mode or not (doc.modified or doc.candidate is not None):
             return True
-        save, discard, cancel = QCoreApplication.translate("MainWindow", "Save"), QCoreApplication.translate("MainWindow", "Discard"), QCoreApplication.translate("MainWindow", "Cancel")
-        answer = dialogs.ask(self.parent, QCoreApplication.translate("MainWindow", "Unsaved changes"),
-                             QCoreApplication.translate("MainWindow", "The project has unsaved changes. Save them first?"),
-                             [save, discard, cancel], default=save, escape=cancel)
+        save, discard, cancel = (
+            QCoreApplication.translate("MainWindow", "Save"),
+            QCoreApplication.translate("MainWindow", "Discard"),
+            QCoreApplication.translate("MainWindow", "Cancel"),
+        )
+        answer = dialogs.ask(
+            self.parent,
+            QCoreApplication.translate("MainWindow", "Unsaved changes"),
+            QCoreApplication.translate(
+                "MainWindow", "The project has unsaved changes. Save them first?"
+            ),
+            [save, discard, cancel],
+            default=save,
+            escape=cancel,
+        )
         if answer == discard:
             if doc.candidate is not None and not doc.busy:
                 doc.cancel()  # discarding includes the proposed candidate
             return True
         if answer == save:
             if doc.candidate is not None:
-                dialogs.error(self.parent, QCoreApplication.translate("MainWindow", "Unsaved changes"),
-                              QCoreApplication.translate("MainWindow", "Confirm or cancel the candidate before saving."))
+                dialogs.error(
+                    self.parent,
+                    QCoreApplication.translate("MainWindow", "Unsaved changes"),
+                    QCoreApplication.translate(
+                        "MainWindow", "Confirm or cancel the candidate before saving."
+                    ),
+                )
                 return False
             return self.file_save()
         return False
@@ -137,13 +159,19 @@ class WindowFiles:
         self.window._document_changed(Change.ALL)
 
     def _open_filters(self) -> list[str]:
-        return [QCoreApplication.translate("MainWindow", "Molecules and projects") + f" ({OPEN_FILTER_PATTERNS})",
-                QCoreApplication.translate("MainWindow", "Calculation results") + f" ({RESULT_FILTER_PATTERNS})",
-                QCoreApplication.translate("MainWindow", "All files") + " (*)"]
+        return [
+            QCoreApplication.translate("MainWindow", "Molecules and projects")
+            + f" ({OPEN_FILTER_PATTERNS})",
+            QCoreApplication.translate("MainWindow", "Calculation results")
+            + f" ({RESULT_FILTER_PATTERNS})",
+            QCoreApplication.translate("MainWindow", "All files") + " (*)",
+        ]
 
     def file_open(self) -> None:
         """Open a project or structure file (one undoable step), or results in their tab."""
-        path = dialogs.get_open_path(self.parent, QCoreApplication.translate("MainWindow", "Open"), self._open_filters())
+        path = dialogs.get_open_path(
+            self.parent, QCoreApplication.translate("MainWindow", "Open"), self._open_filters()
+        )
         if path and (opens_as_results(path) or self.window._confirm_discard()):
             self.open_path(path)
 
@@ -155,10 +183,16 @@ class WindowFiles:
         from molforma.gui.widgets.structure_choice import read_with_choices
 
         try:
-            opened = files.open_path(self.window.ctx, path, actor=window_actor(),
-                                     read=lambda p: read_with_choices(self.parent, p))
+            opened = files.open_path(
+                self.window.ctx,
+                path,
+                actor=window_actor(),
+                read=lambda p: read_with_choices(self.parent, p),
+            )
         except MolFormaError as exc:
-            self.window.report_error(QCoreApplication.translate("MainWindow", "Cannot open file"), exc)
+            self.window.report_error(
+                QCoreApplication.translate("MainWindow", "Cannot open file"), exc
+            )
             return False
         if opened is None:
             return False
@@ -167,7 +201,11 @@ class WindowFiles:
         self.window.source_name = opened.source_name
         self._remember(path)
         self.window._document_changed(Change.ALL)
-        self.window.show_status(lambda: QCoreApplication.translate("MainWindow", "Opened %1").replace("%1", Path(path).name))
+        self.window.show_status(
+            lambda: QCoreApplication.translate("MainWindow", "Opened %1").replace(
+                "%1", Path(path).name
+            )
+        )
         return True
 
     def open_results(self, path: str) -> bool:
@@ -175,11 +213,17 @@ class WindowFiles:
         try:
             self.window.panels.results().open_path(path)
         except MolFormaError as exc:
-            self.window.report_error(QCoreApplication.translate("MainWindow", "Cannot open file"), exc)
+            self.window.report_error(
+                QCoreApplication.translate("MainWindow", "Cannot open file"), exc
+            )
             return False
         self.window.show_tab("results")
         self._remember(path)
-        self.window.show_status(lambda: QCoreApplication.translate("MainWindow", "Opening %1 in Results").replace("%1", Path(path).name))
+        self.window.show_status(
+            lambda: QCoreApplication.translate("MainWindow", "Opening %1 in Results").replace(
+                "%1", Path(path).name
+            )
+        )
         return True
 
     def file_save(self) -> bool:
@@ -193,14 +237,20 @@ class WindowFiles:
         """Ask for a project file name and save."""
         doc = self.window.ctx.document
         suggested = Path(doc.path).name if doc.path else (doc.title or "molecule") + PROJECT_SUFFIX
-        path = dialogs.get_save_path(self.parent, QCoreApplication.translate("MainWindow", "Save Project As"),
-                                     [QCoreApplication.translate("MainWindow", "MolForma project") + " (*.molforma.json)"],
-                                     suggested)
+        path = dialogs.get_save_path(
+            self.parent,
+            QCoreApplication.translate("MainWindow", "Save Project As"),
+            [QCoreApplication.translate("MainWindow", "MolForma project") + " (*.molforma.json)"],
+            suggested,
+        )
         if not path:
             return False
         if not path.endswith(PROJECT_SUFFIX):
-            path = str(Path(path).with_suffix("")) + PROJECT_SUFFIX if path.endswith(".json") \
+            path = (
+                str(Path(path).with_suffix("")) + PROJECT_SUFFIX
+                if path.endswith(".json")
                 else path + PROJECT_SUFFIX
+            )
         return self._save_to(path)
 
     def _save_to(self, path: str) -> bool:
@@ -216,11 +266,17 @@ class WindowFiles:
             self.window.report_error(QCoreApplication.translate("MainWindow", "Cannot save"), exc)
             return False
         except OSError as exc:
-            self.window.report_error(QCoreApplication.translate("MainWindow", "Cannot save"), str(exc))
+            self.window.report_error(
+                QCoreApplication.translate("MainWindow", "Cannot save"), str(exc)
+            )
             return False
         self._remember(path)
         self.window._document_changed(Change.NONE)  # the title's modified mark
-        self.window.show_status(lambda: QCoreApplication.translate("MainWindow", "Saved %1").replace("%1", Path(path).name))
+        self.window.show_status(
+            lambda: QCoreApplication.translate("MainWindow", "Saved %1").replace(
+                "%1", Path(path).name
+            )
+        )
         return True
 
     def file_export(self) -> None:
@@ -229,10 +285,14 @@ class WindowFiles:
         from molforma.fileio import atomic_write_text
 
         # Labels are marked with QT_TRANSLATE_NOOP("MainWindow", ...) in the format table.
-        filters = [f"{tr_main(f.dialog_label or f.label)} (*{f.extensions[0]})"
-                   for f in file_formats.export_formats()]
+        filters = [
+            f"{tr_main(f.dialog_label or f.label)} (*{f.extensions[0]})"
+            for f in file_formats.export_formats()
+        ]
         base = (self.window.ctx.document.title or "molecule").replace("/", "_")
-        path = dialogs.get_save_path(self.parent, QCoreApplication.translate("MainWindow", "Export"), filters, base + ".xyz")
+        path = dialogs.get_save_path(
+            self.parent, QCoreApplication.translate("MainWindow", "Export"), filters, base + ".xyz"
+        )
         if not path:
             return
         try:
@@ -244,8 +304,13 @@ class WindowFiles:
         fmt = file_formats.export_format_of(path)
         if fmt is None:
             endings = ", ".join(f.extensions[0] for f in file_formats.export_formats())
-            dialogs.error(self.parent, QCoreApplication.translate("MainWindow", "Export"),
-                          QCoreApplication.translate("MainWindow", "Choose a file name ending in one of: %1.").replace("%1", endings))
+            dialogs.error(
+                self.parent,
+                QCoreApplication.translate("MainWindow", "Export"),
+                QCoreApplication.translate(
+                    "MainWindow", "Choose a file name ending in one of: %1."
+                ).replace("%1", endings),
+            )
             return
         try:
             text = ops.export_document(self.window.ctx.document, fmt)
@@ -257,4 +322,8 @@ class WindowFiles:
         except OSError as exc:
             self.window.report_error(QCoreApplication.translate("MainWindow", "Export"), str(exc))
             return
-        self.window.show_status(lambda: QCoreApplication.translate("MainWindow", "Exported %1").replace("%1", Path(path).name))
+        self.window.show_status(
+            lambda: QCoreApplication.translate("MainWindow", "Exported %1").replace(
+                "%1", Path(path).name
+            )
+        )

@@ -27,14 +27,30 @@ log = logging.getLogger(__name__)
 
 # (key, module, class, translatable title)
 PANELS: list[tuple[str, str, str, str]] = [
-    ("calculation", "molforma.gui.widgets.calculation_panel", "CalculationPanel",
-     QT_TRANSLATE_NOOP("MainWindow", "2 Calculation")),
-    ("execution", "molforma.gui.widgets.execution_panel", "ExecutionPanel",
-     QT_TRANSLATE_NOOP("MainWindow", "3 Execution")),
-    ("results", "molforma.gui.widgets.results_panel", "ResultsPanel",
-     QT_TRANSLATE_NOOP("MainWindow", "Results")),
-    ("history", "molforma.gui.widgets.history_panel", "HistoryPanel",
-     QT_TRANSLATE_NOOP("MainWindow", "History")),
+    (
+        "calculation",
+        "molforma.gui.widgets.calculation_panel",
+        "CalculationPanel",
+        QT_TRANSLATE_NOOP("MainWindow", "2 Calculation"),
+    ),
+    (
+        "execution",
+        "molforma.gui.widgets.execution_panel",
+        "ExecutionPanel",
+        QT_TRANSLATE_NOOP("MainWindow", "3 Execution"),
+    ),
+    (
+        "results",
+        "molforma.gui.widgets.results_panel",
+        "ResultsPanel",
+        QT_TRANSLATE_NOOP("MainWindow", "Results"),
+    ),
+    (
+        "history",
+        "molforma.gui.widgets.history_panel",
+        "HistoryPanel",
+        QT_TRANSLATE_NOOP("MainWindow", "History"),
+    ),
 ]
 
 
@@ -45,16 +61,18 @@ def tr_main(text: str) -> str:
 
 def missing_text() -> str:
     """What a placeholder tab says (its module is not in this build)."""
-    return QApplication.translate("MainWindow",
-                                  "This part of MolForma is not available in this build.")
+    return QApplication.translate(
+        "MainWindow", "This part of MolForma is not available in this build."
+    )
 
 
 class WindowPanels(dict[str, QWidget]):
     """The window's panels by key; ``panels[key]`` of one still pending builds the
     panels (``get`` answers None for it instead, for pollers that must not build)."""
 
-    def __init__(self, ctx: AppContext, tabs: QTabWidget, parent: QWidget,
-                 build_all: Callable[[], None]) -> None:
+    def __init__(
+        self, ctx: AppContext, tabs: QTabWidget, parent: QWidget, build_all: Callable[[], None]
+    ) -> None:
         super().__init__()
         self._ctx = ctx
         self._tabs = tabs

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("molforma.mcp")
 
 
-
 class WindowToolCommands:
     """Runs the ``chemistry``, ``history_action``, ``view`` and ``results_action`` commands."""
 
@@ -54,8 +53,9 @@ class WindowToolCommands:
             before = panel.scan_handle
             panel.scan()
             if panel.scan_handle is None or panel.scan_handle is before:
-                raise outcome.first() or MolFormaError("window_refused",
-                                                       message=panel.status_label.text())
+                raise outcome.first() or MolFormaError(
+                    "window_refused", message=panel.status_label.text()
+                )
             return {"scanning": True}, self.work.scan_work()
         if action == "select":
             index = a.index
@@ -70,25 +70,34 @@ class WindowToolCommands:
             checked = str(self.policy.check_path(str(path), for_write=True))
             out = panel.export_csv(checked)
             if out is None:
-                raise outcome.first() or MolFormaError("window_refused",
-                                                       message=panel.status_label.text())
+                raise outcome.first() or MolFormaError(
+                    "window_refused", message=panel.status_label.text()
+                )
             return {"path": out, "rows": len(panel.rows)}, None
         folder = panel.selected_folder()
         if folder is None:
             raise MolFormaError("history_nothing_selected")
         self.policy.check_path(folder, must_exist=True)
-        fn = {"reuse": panel.reuse_selected, "open_results": panel.open_selected_in_results,
-              "open_folder": panel.open_selected_folder, "trash": panel.trash_selected}[action]
+        fn = {
+            "reuse": panel.reuse_selected,
+            "open_results": panel.open_selected_in_results,
+            "open_folder": panel.open_selected_folder,
+            "trash": panel.trash_selected,
+        }[action]
         ok = bool(fn())
         if not ok and action != "trash":
-            raise outcome.first() or MolFormaError("window_refused",
-                                                   message=panel.status_label.text())
+            raise outcome.first() or MolFormaError(
+                "window_refused", message=panel.status_label.text()
+            )
         return {"folder": folder, "done": ok}, None
 
     def view(self, rec: CommandRecord, a: ViewInput) -> Result:
         which = a.view or "molecule"
-        view = self.window.molecule_tab.view if which == "molecule" else \
-            self.window.panels.results().view
+        view = (
+            self.window.molecule_tab.view
+            if which == "molecule"
+            else self.window.panels.results().view
+        )
         action = a.action
         if action == "fit":
             view.fit()
@@ -111,9 +120,12 @@ class WindowToolCommands:
 
             index = a.index
             edit = use_results_structure(
-                self.window.ctx.document, panel.results,
+                self.window.ctx.document,
+                panel.results,
                 panel.trajectory_slider.value() if index is None else int(index),
-                preview=bool(a.preview), origin="mcp")
+                preview=bool(a.preview),
+                origin="mcp",
+            )
             self.window.show_tab("molecule")
             return {"edit": edit}, None
         if action == "stop":

@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Cancelled", "CleanupProcess", "Worker"]
 
+
 class _Thread(QThread):
     def __init__(self, target: Callable[[], None]) -> None:
         super().__init__()
@@ -82,8 +83,10 @@ class Worker(QObject):
 
     def _run(self) -> None:
         try:
-            self._result = self._fn(cancelled=self._cancel.is_set,
-                                    progress=lambda p, m: self.progress.emit(int(p), str(m)))
+            self._result = self._fn(
+                cancelled=self._cancel.is_set,
+                progress=lambda p, m: self.progress.emit(int(p), str(m)),
+            )
         except Exception as exc:  # noqa: BLE001 - forwarded to the GUI thread
             self._error = exc
 
@@ -115,8 +118,12 @@ class CleanupProcess(QObject):
     cancelledSignal = Signal()
     finished = Signal()
 
-    def __init__(self, atoms: Sequence[Mapping[str, Any]], bonds: Sequence[Mapping[str, Any]],
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        atoms: Sequence[Mapping[str, Any]],
+        bonds: Sequence[Mapping[str, Any]],
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("cleanupWorker")
         self._request = request_text(atoms, bonds)
@@ -181,13 +188,15 @@ class CleanupProcess(QObject):
         elif kind == "result":
             self._result = dict(msg["positions"])
         elif kind == "error":
-            self._error = MolFormaError(str(msg.get("code", "cleanup_failed")),
-                                        **dict(msg.get("data") or {}))
+            self._error = MolFormaError(
+                str(msg.get("code", "cleanup_failed")), **dict(msg.get("data") or {})
+            )
 
     def _process_error(self, error: QProcess.ProcessError) -> None:
         if error == QProcess.ProcessError.FailedToStart:
-            self._error = MolFormaError("cleanup_failed", detail=self._proc.errorString()
-                                        if self._proc is not None else "")
+            self._error = MolFormaError(
+                "cleanup_failed", detail=self._proc.errorString() if self._proc is not None else ""
+            )
             self._done()
 
     def _done(self, *_args: Any) -> None:
@@ -203,8 +212,11 @@ class CleanupProcess(QObject):
         elif self._result is not None:
             self.succeeded.emit(self._result)
         else:
-            tail = bytes(self._proc.readAllStandardError().data()).decode(errors="replace") \
-                if self._proc is not None else ""
+            tail = (
+                bytes(self._proc.readAllStandardError().data()).decode(errors="replace")
+                if self._proc is not None
+                else ""
+            )
             last = tail.strip().splitlines()[-1:] or ["no result"]
             self.failed.emit(MolFormaError("cleanup_failed", detail=last[0]))
         self.finished.emit()

@@ -24,8 +24,20 @@ from molforma.fileio import atomic_write_text
 from molforma.history.scan import HistoryRow
 
 COLUMNS: tuple[str, ...] = (
-    "date", "title", "formula", "charge", "multiplicity", "task", "theory", "functional", "basis", "status",
-    "finalEnergy", "folder", "source", "where",
+    "date",
+    "title",
+    "formula",
+    "charge",
+    "multiplicity",
+    "task",
+    "theory",
+    "functional",
+    "basis",
+    "status",
+    "finalEnergy",
+    "folder",
+    "source",
+    "where",
 )
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -56,16 +68,18 @@ def rows_to_csv(rows: Iterable[HistoryRow | Mapping[str, Any]]) -> str:
         try:
             r = row if isinstance(row, HistoryRow) else HistoryRow.model_validate(row)
         except PydanticError as exc:
-            raise ValidationError("invalid_argument", detail=f"row {i}: {exc.errors()[0]['msg']}",
-                                  row=i) from exc
+            raise ValidationError(
+                "invalid_argument", detail=f"row {i}: {exc.errors()[0]['msg']}", row=i
+            ) from exc
         data = r.model_dump()
         data["where"] = r.where_text  # one cell: local, slurm or remote:<profile>@<host>
         writer.writerow([_cell(data[c]) for c in COLUMNS])
     return buf.getvalue()
 
 
-def export_csv(rows: Iterable[HistoryRow | Mapping[str, Any]], path: str, *,
-               guard: Any | None = None) -> None:
+def export_csv(
+    rows: Iterable[HistoryRow | Mapping[str, Any]], path: str, *, guard: Any | None = None
+) -> None:
     """Write ``rows`` to ``path`` as UTF-8 CSV with a header row, atomically.
 
     ``guard`` (MCP's path policy, ``write_atomic``) writes it through the judged folder.

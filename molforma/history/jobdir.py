@@ -24,14 +24,16 @@ from molforma.errors import FileAccessError, MolFormaError
 from molforma.fileio import open_directory, open_regular
 from molforma.i18n import register
 
-register({
-    "history_linked_file": {
-        "en": "'{path}' is a symbolic link. History reads only a job folder's own files and "
-              "never follows a link out of it; nothing was read.",
-        "ja": "「{path}」はシンボリックリンクです。履歴はジョブフォルダ自身のファイルだけを読み、"
-              "リンクはたどりません。何も読んでいません。",
-    },
-})
+register(
+    {
+        "history_linked_file": {
+            "en": "'{path}' is a symbolic link. History reads only a job folder's own files and "
+            "never follows a link out of it; nothing was read.",
+            "ja": "「{path}」はシンボリックリンクです。履歴はジョブフォルダ自身のファイルだけを読み、"
+            "リンクはたどりません。何も読んでいません。",
+        },
+    }
+)
 
 
 class JobDir:
@@ -40,14 +42,14 @@ class JobDir:
     Use it as a context manager; it closes its descriptor on exit.
     """
 
-    def __init__(self, folder: str | os.PathLike[str], guard: Any | None = None, *,
-                 _fd: int | None = None) -> None:
+    def __init__(
+        self, folder: str | os.PathLike[str], guard: Any | None = None, *, _fd: int | None = None
+    ) -> None:
         self.path = os.fspath(folder)
         if _fd is not None:
             self.fd = _fd
             return
-        open_dir: Callable[[str], tuple[int, Path]] | None = getattr(
-            guard, "open_directory", None)
+        open_dir: Callable[[str], tuple[int, Path]] | None = getattr(guard, "open_directory", None)
         if open_dir is not None:
             self.fd, _real = open_dir(self.path)
         else:
@@ -69,8 +71,12 @@ class JobDir:
     def __enter__(self) -> JobDir:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.close()
 
     def join(self, name: str) -> str:
@@ -173,8 +179,7 @@ class FolderGuard:
         return os.dup(self._dir.fd), Path(self._dir.path)
 
 
-def read_quietly(folder: JobDir, name: str, reader: Callable[[BinaryIO], Any],
-                 default: Any) -> Any:
+def read_quietly(folder: JobDir, name: str, reader: Callable[[BinaryIO], Any], default: Any) -> Any:
     """``reader(file)`` of the folder's own file ``name``; ``default`` when it cannot be
     read (missing, a link, not a regular file): a row or a preview shows what it can."""
     try:

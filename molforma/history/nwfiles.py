@@ -51,8 +51,10 @@ STATUS_TAIL_BYTES = 8 * 1024
 # times faster than a multi-byte needle.
 _ENERGY_PATTERNS: tuple[tuple[bytes, tuple[patterns.Pattern, ...]], ...] = (
     (_anchor(patterns.OPT_STEP_ENERGY), (patterns.OPT_STEP_ENERGY,)),
-    (_anchor(patterns.TOTAL_ENERGY),
-     (patterns.TOTAL_ENERGY, patterns.CC_ENERGY, patterns.OTHER_TOTAL_ENERGY)),
+    (
+        _anchor(patterns.TOTAL_ENERGY),
+        (patterns.TOTAL_ENERGY, patterns.CC_ENERGY, patterns.OTHER_TOTAL_ENERGY),
+    ),
 )
 
 
@@ -116,8 +118,16 @@ class InputSummary:
 
 
 # SCF's spin keywords (``scf; triplet; end``) as multiplicities.
-_SPIN_WORDS = {"singlet": 1, "doublet": 2, "triplet": 3, "quartet": 4, "quintet": 5,
-               "sextet": 6, "septet": 7, "octet": 8}
+_SPIN_WORDS = {
+    "singlet": 1,
+    "doublet": 2,
+    "triplet": 3,
+    "quartet": 4,
+    "quintet": 5,
+    "sextet": 6,
+    "septet": 7,
+    "octet": 8,
+}
 
 
 def _int_token(tok: str) -> int | None:
@@ -328,8 +338,12 @@ def last_energy_in(data: bytes) -> float | None:
     return hit[1] if hit else None
 
 
-def last_energy(path: str | os.PathLike[str] | BinaryIO, *, scan_limit: int = ENERGY_SCAN_LIMIT,
-                tail: bytes | None = None) -> float | None:
+def last_energy(
+    path: str | os.PathLike[str] | BinaryIO,
+    *,
+    scan_limit: int = ENERGY_SCAN_LIMIT,
+    tail: bytes | None = None,
+) -> float | None:
     """The energy of the last ``@`` step line or ``Total ... energy`` line of an output.
 
     The file is read backwards in blocks (growing from 64 KiB to 4 MiB) and the

@@ -55,8 +55,7 @@ def open_job_folder(folder: str, guard: Any | None = None) -> tuple[JobDir, list
     try:
         job = JobDir(path, guard)
     except FileAccessError as exc:
-        if exc.code in ("path_not_allowed", "path_in_config_dir", "dangling_link",
-                        "path_too_long"):
+        if exc.code in ("path_not_allowed", "path_in_config_dir", "dangling_link", "path_too_long"):
             raise
         raise FileAccessError("history_not_job_folder", path=folder) from None
     except OSError:
@@ -108,8 +107,9 @@ def preview(folder: str, *, chars: int = 20_000, guard: Any | None = None) -> di
             in_trunc = len(raw) > chars or job.size(nw) > limit
         log, log_trunc = "", False
         if out:
-            tail = read_quietly(job, out, lambda fh: nwfiles.read_tail(fh, limit=limit),
-                                b"").decode("utf-8", errors="replace")
+            tail = read_quietly(
+                job, out, lambda fh: nwfiles.read_tail(fh, limit=limit), b""
+            ).decode("utf-8", errors="replace")
             log = tail[-chars:] if chars else ""
             log_trunc = len(tail) > chars or job.size(out) > limit
         record = read_record(job) if JOB_RECORD in names else None
@@ -139,8 +139,7 @@ def _project_from_structure(structure: Any, title: str) -> dict[str, Any]:
     return proj
 
 
-def final_structure(folder: str, guard: Any | None = None
-                    ) -> tuple[list[str], list[list[float]]]:
+def final_structure(folder: str, guard: Any | None = None) -> tuple[list[str], list[list[float]]]:
     """Symbols and coordinates (Å) of the last structure of a job's output (the final
     optimised one for an optimisation), read with the results reader, in the frame and
     atom order of the job's input.
@@ -161,8 +160,9 @@ def final_structure(folder: str, guard: Any | None = None
     return list(last.symbols), [list(c) for c in last.coordinates]
 
 
-def reuse(folder: str, geometry: Literal["input", "final"] = "input", *,
-          guard: Any | None = None) -> dict[str, Any]:
+def reuse(
+    folder: str, geometry: Literal["input", "final"] = "input", *, guard: Any | None = None
+) -> dict[str, Any]:
     """A project envelope to load as a new project state: molecule and conditions.
 
     ``geometry="final"`` puts the last structure of the job's output

@@ -95,7 +95,9 @@ class HistoryRow(BaseModel):
     task: str = Field(description="energy, optimize, frequencies, optimize+frequencies, ...")
     theory: str = Field(description="scf, dft, mp2, ...")
     basis: str = Field(description="Basis set name(s).")
-    status: str = Field(description="Job status (docs/reference/jobs.md), or interrupted / saved / unknown.")
+    status: str = Field(
+        description="Job status (docs/reference/jobs.md), or interrupted / saved / unknown."
+    )
     finalEnergy: float | None = Field(description="Last total energy in hartree, if any.")
     source: Literal["job", "reference"] = Field(
         description="'job' for a folder with a MolForma job record, else 'reference'."
@@ -104,14 +106,18 @@ class HistoryRow(BaseModel):
     charge: int | None = Field(None, description="Molecular charge (None when unknown).")
     multiplicity: int | None = Field(None, description="Spin multiplicity (None when unknown).")
     where: Literal["local", "slurm", "remote", ""] = Field(
-        "", description="Where the job ran: here, the local SLURM, or a remote cluster over "
-        "ssh ('' without a job record).")
+        "",
+        description="Where the job ran: here, the local SLURM, or a remote cluster over "
+        "ssh ('' without a job record).",
+    )
     profile: str = Field("", description="The cluster profile of a remote job.")
     host: str = Field("", description="The ssh host of that profile.")
     connectionError: str = Field(
-        "", description="The last lost connection to the cluster, while it lasted.")
+        "", description="The last lost connection to the cluster, while it lasted."
+    )
     remoteOnly: list[str] = Field(
-        default_factory=list, description="Files left on the cluster (not copied home).")
+        default_factory=list, description="Files left on the cluster (not copied home)."
+    )
 
     @property
     def where_text(self) -> str:
@@ -188,16 +194,19 @@ def _where(record: dict[str, Any]) -> dict[str, Any]:
     remote = record.get("remote")
     if isinstance(remote, dict) and _text(remote.get("profile")):
         kept = record.get("remoteOnly")
-        return {"where": "remote", "profile": _text(remote.get("profile"))[:_SHORT],
-                "host": _text(remote.get("host"))[:_SHORT],
-                "connectionError": _text(record.get("connectionError"))[:_SHORT * 2],
-                "remoteOnly": [n[:_SHORT] for n in kept if isinstance(n, str)][:_REMOTE_ONLY]
-                if isinstance(kept, list) else []}
+        return {
+            "where": "remote",
+            "profile": _text(remote.get("profile"))[:_SHORT],
+            "host": _text(remote.get("host"))[:_SHORT],
+            "connectionError": _text(record.get("connectionError"))[: _SHORT * 2],
+            "remoteOnly": [n[:_SHORT] for n in kept if isinstance(n, str)][:_REMOTE_ONLY]
+            if isinstance(kept, list)
+            else [],
+        }
     return {"where": "slurm" if record.get("scheduler") == "slurm" else "local"}
 
 
-def _record_status(record: dict[str, Any], folder: JobDir, names: list[str],
-                   now: float) -> str:
+def _record_status(record: dict[str, Any], folder: JobDir, names: list[str], now: float) -> str:
     status = _text(record.get("status")).lower()
     if record.get("savedOnly") is True and status in ("", "queued", "saved"):
         return "saved"
@@ -216,8 +225,11 @@ def _record_status(record: dict[str, Any], folder: JobDir, names: list[str],
         alive = _pid_alive(pid)
         if alive is not None:
             return status if alive else "interrupted"
-    touched = [t for t in (folder.mtime(n) for n in names
-                           if n in (JOB_RECORD, "output.out")) if t is not None]
+    touched = [
+        t
+        for t in (folder.mtime(n) for n in names if n in (JOB_RECORD, "output.out"))
+        if t is not None
+    ]
     if touched and now - max(touched) > STALE_RUNNING_SECONDS:
         return "interrupted"
     return status
@@ -247,8 +259,9 @@ class _Folder:
     @property
     def tail(self) -> bytes:
         if self._tail is None:
-            self._tail = read_quietly(self.dir, self.out, nwfiles.read_tail, b"") \
-                if self.out else b""
+            self._tail = (
+                read_quietly(self.dir, self.out, nwfiles.read_tail, b"") if self.out else b""
+            )
         return self._tail
 
     def energy(self) -> float | None:
@@ -257,15 +270,18 @@ class _Folder:
         if len(self.tail) < nwfiles.TAIL_BYTES:  # the tail is the whole output
             return nwfiles.last_energy_in(self.tail)
         tail = self.tail
-        return read_quietly(self.dir, self.out,  # type: ignore[no-any-return]
-                            lambda fh: nwfiles.last_energy(fh, tail=tail), None)
+        return read_quietly(  # type: ignore[no-any-return]
+            self.dir,
+            self.out,
+            lambda fh: nwfiles.last_energy(fh, tail=tail),
+            None,
+        )
 
     def formula(self) -> str:
         return hill_formula(self.summary.elements)
 
     def files_time(self) -> float:
-        times = [t for t in (self.dir.mtime(n) for n in (self.out, self.nw) if n)
-                 if t is not None]
+        times = [t for t in (self.dir.mtime(n) for n in (self.out, self.nw) if n) if t is not None]
         if not times:
             with contextlib.suppress(OSError):
                 times = [os.fstat(self.dir.fd).st_mtime]
@@ -289,8 +305,9 @@ def _snapshot_spin(folder: JobDir) -> tuple[int | None, int | None]:
     return _whole_number(doc.get("charge", 0)), _whole_number(doc.get("multiplicity", 1))
 
 
-def _charge_multiplicity(f: _Folder, record: dict[str, Any] | None) -> tuple[int | None,
-                                                                            int | None]:
+def _charge_multiplicity(
+    f: _Folder, record: dict[str, Any] | None
+) -> tuple[int | None, int | None]:
     """From the job record; else the project snapshot (records written before they held
     them); else the NWChem input."""
     if record is not None and "charge" in record and "multiplicity" in record:
@@ -365,8 +382,9 @@ def _row(job: JobDir, names: list[str], now: float) -> tuple[float, HistoryRow]:
     return ts, row
 
 
-def _candidates(root: str, cancel: threading.Event | None = None, guard: Any | None = None
-                ) -> Iterator[tuple[JobDir, str, list[str]]]:
+def _candidates(
+    root: str, cancel: threading.Event | None = None, guard: Any | None = None
+) -> Iterator[tuple[JobDir, str, list[str]]]:
     """The root (when it is a job folder) and its job sub-folders, each open.
 
     Yields ``(folder, real_path, names)``; a yielded folder is closed when the next one
@@ -404,9 +422,13 @@ def _check_cancel(cancel: threading.Event | None) -> None:
         raise ScanCancelledError()
 
 
-def scan(roots: list[str], *, cancel: threading.Event | None = None,
-         on_progress: Callable[[int], None] | None = None,
-         guard: Any | None = None) -> list[HistoryRow]:
+def scan(
+    roots: list[str],
+    *,
+    cancel: threading.Event | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    guard: Any | None = None,
+) -> list[HistoryRow]:
     """Rows for the job folders under ``roots``, newest first.
 
     Each root counts itself (when it is a job folder) and its direct sub-folders.
@@ -458,9 +480,12 @@ ScanStatus = Literal["running", "finished", "cancelled", "failed"]
 class ScanHandle(BackgroundHandle):
     """One background scan: its status, progress, rows or error; cancellable."""
 
-    def __init__(self, roots: list[str],
-                 on_done: Callable[[ScanHandle], None] | None = None,
-                 guard: Any | None = None) -> None:
+    def __init__(
+        self,
+        roots: list[str],
+        on_done: Callable[[ScanHandle], None] | None = None,
+        guard: Any | None = None,
+    ) -> None:
         self.roots = list(roots)
         self.guard = guard
         self.status: ScanStatus = "running"
@@ -470,8 +495,7 @@ class ScanHandle(BackgroundHandle):
         super().__init__()
         self._on_done = on_done
         self._state_lock = threading.Lock()
-        self._thread = threading.Thread(target=self._run, name="molforma-history-scan",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._run, name="molforma-history-scan", daemon=True)
 
     def _set_progress(self, n: int) -> None:
         self.progress = n
@@ -488,8 +512,12 @@ class ScanHandle(BackgroundHandle):
                 self.status = "cancelled"
                 self._done.set()
 
-    def _end(self, status: ScanStatus, rows: list[HistoryRow] | None = None,
-             error: MolFormaError | None = None) -> None:
+    def _end(
+        self,
+        status: ScanStatus,
+        rows: list[HistoryRow] | None = None,
+        error: MolFormaError | None = None,
+    ) -> None:
         with self._state_lock:
             if self._done.is_set():
                 return  # cancelled meanwhile: what the worker found is dropped
@@ -500,8 +528,9 @@ class ScanHandle(BackgroundHandle):
 
     def _run(self) -> None:
         try:
-            rows = scan(self.roots, cancel=self._cancel, on_progress=self._set_progress,
-                        guard=self.guard)
+            rows = scan(
+                self.roots, cancel=self._cancel, on_progress=self._set_progress, guard=self.guard
+            )
         except ScanCancelledError:
             self._end("cancelled")
         except MolFormaError as exc:
@@ -518,8 +547,12 @@ class ScanHandle(BackgroundHandle):
 
     def to_dict(self) -> dict[str, Any]:
         """Status, progress and row count (what ``get_app_state`` shows)."""
-        out: dict[str, Any] = {"status": self.status, "progress": self.progress,
-                               "rowCount": len(self.rows), "roots": list(self.roots)}
+        out: dict[str, Any] = {
+            "status": self.status,
+            "progress": self.progress,
+            "rowCount": len(self.rows),
+            "roots": list(self.roots),
+        }
         if self.error is not None:
             out["error"] = self.error.to_dict()
         return out
@@ -537,9 +570,12 @@ class HistoryScanner:
         """The latest scan, running or ended."""
         return self._current
 
-    def start(self, roots: list[str],
-              on_done: Callable[[ScanHandle], None] | None = None,
-              guard: Any | None = None) -> ScanHandle:
+    def start(
+        self,
+        roots: list[str],
+        on_done: Callable[[ScanHandle], None] | None = None,
+        guard: Any | None = None,
+    ) -> ScanHandle:
         """Start scanning ``roots``; ``on_done(handle)`` runs on the worker thread at the end.
 
         ``guard`` opens each root (see :func:`scan`).

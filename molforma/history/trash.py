@@ -104,8 +104,9 @@ def move_to_trash(folder: str, *, guard: Any | None = None) -> str:
         info.mkdir(parents=True, exist_ok=True, mode=0o700)
         name, info_path = _claim_name(files, info, src.name or "folder", _info_text(src))
     except OSError as exc:
-        raise FileAccessError("history_trash_failed", path=folder,
-                              reason=exc.strerror or str(exc)) from exc
+        raise FileAccessError(
+            "history_trash_failed", path=folder, reason=exc.strerror or str(exc)
+        ) from exc
     dest = files / name
     try:
         os.rename(src, dest)
@@ -113,8 +114,9 @@ def move_to_trash(folder: str, *, guard: Any | None = None) -> str:
         if exc.errno != errno.EXDEV:
             with contextlib.suppress(OSError):
                 os.unlink(info_path)
-            raise FileAccessError("history_trash_failed", path=folder,
-                                  reason=exc.strerror or str(exc)) from exc
+            raise FileAccessError(
+                "history_trash_failed", path=folder, reason=exc.strerror or str(exc)
+            ) from exc
         _copy_then_remove(src, dest, info_path, folder)
     return str(dest)
 
@@ -131,5 +133,6 @@ def _copy_then_remove(src: Path, dest: Path, info_path: Path, shown: str) -> Non
     try:
         shutil.rmtree(src)
     except OSError as exc:
-        raise FileAccessError("history_trash_partial", path=shown, trashed=str(dest),
-                              reason=exc.strerror or str(exc)) from exc
+        raise FileAccessError(
+            "history_trash_partial", path=shown, trashed=str(dest), reason=exc.strerror or str(exc)
+        ) from exc

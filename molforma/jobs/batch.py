@@ -51,21 +51,42 @@ log = logging.getLogger(__name__)
 
 PSIJ_DIR = ".psij"
 # The settings a refused submission may be about (named in its message).
-BATCH_SETTINGS = ("partition", "account", "qos", "nodes", "tasksPerNode", "threads",
-                  "time_limit", "batch_directives")
+BATCH_SETTINGS = (
+    "partition",
+    "account",
+    "qos",
+    "nodes",
+    "tasksPerNode",
+    "threads",
+    "time_limit",
+    "batch_directives",
+)
 EXECUTOR = "slurm"
 QUEUE_POLL_INTERVAL = 1  # seconds; PSI/J's default of 30 makes a 3 s job look like a 30 s one
 WATCH_INTERVAL = 0.1  # how often the output, the exit-code file and a queued job's reason are read
 REASON_INTERVAL = 1.0
 FINAL_POLL_SLOW = 2.0  # after this many seconds of waiting for the final state, ask less often
 FINAL_POLL_INTERVAL = 1.0
-LIFETIME_NOTE = ("Batch job: it belongs to the cluster. Closing MolForma does not cancel it; "
-                 "a later MolForma re-attaches to it from this record.")
+LIFETIME_NOTE = (
+    "Batch job: it belongs to the cluster. Closing MolForma does not cancel it; "
+    "a later MolForma re-attaches to it from this record."
+)
 # Scheduler states that end a job (scontrol's JobState).
-_FINAL_STATES = frozenset({
-    "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL",
-    "DEADLINE", "PREEMPTED", "SPECIAL_EXIT", "REVOKED",
-})
+_FINAL_STATES = frozenset(
+    {
+        "COMPLETED",
+        "FAILED",
+        "CANCELLED",
+        "TIMEOUT",
+        "NODE_FAIL",
+        "OUT_OF_MEMORY",
+        "BOOT_FAIL",
+        "DEADLINE",
+        "PREEMPTED",
+        "SPECIAL_EXIT",
+        "REVOKED",
+    }
+)
 
 
 def _psij() -> Any:
@@ -116,7 +137,8 @@ class BatchPlan:
         _psij()
         self.execution = execution
         self.partition = cluster.check_settings(
-            execution.partition or None, execution.time_limit, list(execution.batch_directives))
+            execution.partition or None, execution.time_limit, list(execution.batch_directives)
+        )
         self.command = batch_command(execution)
         self.env = batch_environment(execution)
         self.directives = [cluster.directive_pair(d) for d in execution.batch_directives]
@@ -125,11 +147,19 @@ class BatchPlan:
         """What the job record adds for a batch job."""
         ex = self.execution
         return {
-            "scheduler": "slurm", "nativeId": None, "partition": self.partition,
-            "account": ex.account or None, "qos": ex.qos or None, "nodes": ex.nodes,
-            "tasksPerNode": ex.tasksPerNode, "batchDirectives": list(ex.batch_directives),
-            "processes": mpi_processes(ex), "command": list(self.command),
-            "queueReason": None, "schedulerState": None, "survivesExit": True,
+            "scheduler": "slurm",
+            "nativeId": None,
+            "partition": self.partition,
+            "account": ex.account or None,
+            "qos": ex.qos or None,
+            "nodes": ex.nodes,
+            "tasksPerNode": ex.tasksPerNode,
+            "batchDirectives": list(ex.batch_directives),
+            "processes": mpi_processes(ex),
+            "command": list(self.command),
+            "queueReason": None,
+            "schedulerState": None,
+            "survivesExit": True,
             "note": LIFETIME_NOTE,
         }
 
@@ -147,9 +177,12 @@ def check_folder(folder: Path) -> None:
 
 def _executor(folder: Path) -> Any:
     psij, config_cls = _psij()
-    config = config_cls(work_directory=folder / PSIJ_DIR,
-                        queue_polling_interval=QUEUE_POLL_INTERVAL,
-                        initial_queue_polling_delay=0, keep_files=True)
+    config = config_cls(
+        work_directory=folder / PSIJ_DIR,
+        queue_polling_interval=QUEUE_POLL_INTERVAL,
+        initial_queue_polling_delay=0,
+        keep_files=True,
+    )
     return psij.JobExecutor.get_instance(EXECUTOR, config=config)
 
 
@@ -165,8 +198,9 @@ class ClusterJob(Job):
 
     def _start_thread(self) -> None:
         # Not in runner._ACTIVE: the exit safety net must leave cluster jobs to the cluster.
-        self._thread = threading.Thread(target=self._run,
-                                        name=f"{self.thread_prefix}-{self.id}", daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, name=f"{self.thread_prefix}-{self.id}", daemon=True
+        )
         self._thread.start()
 
     @property
@@ -195,8 +229,9 @@ class BatchJob(ClusterJob):
 
     thread_prefix = "batch"
 
-    def __init__(self, folder: Path, record: dict[str, Any],
-                 on_change: Callable[[Job], None] | None = None) -> None:
+    def __init__(
+        self, folder: Path, record: dict[str, Any], on_change: Callable[[Job], None] | None = None
+    ) -> None:
         super().__init__(folder, record, {}, on_change)
         self._wake = threading.Event()
         self._detach = threading.Event()
@@ -228,19 +263,27 @@ class BatchJob(ClusterJob):
         for key, value in (grammar.directive_parts(d) for d in ex.batch_directives):
             custom[f"slurm.{key}"] = value
         attributes = psij.JobAttributes(
-            queue_name=plan.partition, account=ex.account or None,
-            custom_attributes=custom or None)
+            queue_name=plan.partition, account=ex.account or None, custom_attributes=custom or None
+        )
         # No time limit: the partition's default wall time, not PSI/J's own 10 minutes.
-        attributes.duration = (_dt.timedelta(seconds=float(ex.time_limit))
-                               if ex.time_limit else None)
+        attributes.duration = _dt.timedelta(seconds=float(ex.time_limit)) if ex.time_limit else None
         resources = psij.ResourceSpecV1(
-            node_count=ex.nodes, processes_per_node=ex.tasksPerNode,
-            cpu_cores_per_process=ex.threads)
+            node_count=ex.nodes,
+            processes_per_node=ex.tasksPerNode,
+            cpu_cores_per_process=ex.threads,
+        )
         spec = psij.JobSpec(
-            executable=plan.command[0], arguments=plan.command[1:], directory=self.folder,
-            name=name, inherit_environment=True,
-            environment=dict(plan.env), stdout_path=self.folder / OUTPUT_NAME,
-            stderr_path=self.folder / "error.err", resources=resources, attributes=attributes)
+            executable=plan.command[0],
+            arguments=plan.command[1:],
+            directory=self.folder,
+            name=name,
+            inherit_environment=True,
+            environment=dict(plan.env),
+            stdout_path=self.folder / OUTPUT_NAME,
+            stderr_path=self.folder / "error.err",
+            resources=resources,
+            attributes=attributes,
+        )
         cluster.which("sbatch")
         self._executor = _executor(self.folder)
         pjob = psij.Job(spec)
@@ -248,11 +291,15 @@ class BatchJob(ClusterJob):
         try:
             self._executor.submit(pjob)
         except psij.SubmitException as exc:
-            raise CalculationError("slurm_submit_refused", settings=list(BATCH_SETTINGS),
-                                   reason=_short(str(exc))) from exc
+            raise CalculationError(
+                "slurm_submit_refused", settings=list(BATCH_SETTINGS), reason=_short(str(exc))
+            ) from exc
         except OSError as exc:
-            raise CalculationError("slurm_submit_refused", settings=list(BATCH_SETTINGS),
-                                   reason=exc.strerror or str(exc)) from exc
+            raise CalculationError(
+                "slurm_submit_refused",
+                settings=list(BATCH_SETTINGS),
+                reason=exc.strerror or str(exc),
+            ) from exc
         self._pjob = pjob
         self._update(nativeId=str(pjob.native_id), notify=False)
 
@@ -344,8 +391,12 @@ class BatchJob(ClusterJob):
                         next_final = now + FINAL_POLL_INTERVAL
                     continue
                 if (state.name == "ACTIVE" or reader is not None) and self.status == "queued":
-                    self._update(status="running", startedAt=_now(), queueReason=None,
-                                 schedulerState="RUNNING")
+                    self._update(
+                        status="running",
+                        startedAt=_now(),
+                        queueReason=None,
+                        schedulerState="RUNNING",
+                    )
                 elif self.status == "queued" and time.monotonic() >= next_reason:
                     next_reason = time.monotonic() + REASON_INTERVAL
                     self._note_reason()
@@ -383,8 +434,9 @@ class BatchJob(ClusterJob):
         reason = info.get("Reason")
         reason = None if reason in (None, "None", "(null)") else reason
         if info.get("JobState") == "RUNNING":
-            self._update(status="running", startedAt=_now(), queueReason=None,
-                         schedulerState="RUNNING")
+            self._update(
+                status="running", startedAt=_now(), queueReason=None, schedulerState="RUNNING"
+            )
         elif reason != self._record.get("queueReason"):
             self._update(queueReason=reason, schedulerState=info.get("JobState"))
 
@@ -397,23 +449,31 @@ class BatchJob(ClusterJob):
         if rc is None and status_obj.exit_code is not None:
             rc = int(status_obj.exit_code)
         status = judge_end(
-            sched=sched, rc=rc, nwchem_error=self._tracker.error, message=message,
-            cancelled=self._cancel.is_set() or status_obj.state.name == "CANCELED")
+            sched=sched,
+            rc=rc,
+            nwchem_error=self._tracker.error,
+            message=message,
+            cancelled=self._cancel.is_set() or status_obj.state.name == "CANCELED",
+        )
         error = None
         if status == "failed" and rc is None:
             error = self._tracker.error or (
-                f"the scheduler ended the job ({sched or message or 'no exit code'})")
+                f"the scheduler ended the job ({sched or message or 'no exit code'})"
+            )
         if status == "timed_out":
-            error = f"time limit of {self._record.get('timeLimit')} s reached (the scheduler " \
-                    "ended the job)"
+            error = (
+                f"time limit of {self._record.get('timeLimit')} s reached (the scheduler "
+                "ended the job)"
+            )
         with self._lock:
             self._record["schedulerState"] = sched or None
             self._record["queueReason"] = None
         self._finish(status, rc, error=error)
 
 
-def judge_end(*, sched: str, rc: int | None, nwchem_error: str | None, cancelled: bool,
-              message: str = "") -> str:
+def judge_end(
+    *, sched: str, rc: int | None, nwchem_error: str | None, cancelled: bool, message: str = ""
+) -> str:
     """A batch job's end status from the scheduler's final state and NWChem's own word.
 
     Shared by local (PSI/J) and remote (ssh) SLURM jobs: ``sched`` is the scheduler's
@@ -443,8 +503,9 @@ def _short(text: str) -> str:
     return " ".join(picked)[:500] or "no reason given"
 
 
-def reattach(root: Path, known: set[str],
-             on_change: Callable[[Job], None] | None = None) -> list[BatchJob]:
+def reattach(
+    root: Path, known: set[str], on_change: Callable[[Job], None] | None = None
+) -> list[BatchJob]:
     """Follow again the batch jobs under ``root`` whose records say queued or running.
 
     Folders whose id is in ``known`` are skipped (already followed by this process).
@@ -482,5 +543,4 @@ def _read_record(path: Path) -> dict[str, Any] | None:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, Mapping) and data.get("format") == "molforma-job" \
-        else None  # type: ignore[return-value]
+    return data if isinstance(data, Mapping) and data.get("format") == "molforma-job" else None  # type: ignore[return-value]

@@ -23,65 +23,67 @@ from molforma.nwchem import value_grammar as grammar
 
 COMMAND_TIMEOUT = 20.0  # seconds; a controller that does not answer by then is unreachable
 
-register({
-    "slurm_not_installed": {
-        "en": "SLURM is not installed on this computer ('{command}' was not found). Install "
-              "SLURM's client commands (sbatch, squeue, sinfo, scontrol, scancel) or set the "
-              "execution setting scheduler to local.",
-        "ja": "このコンピューターにはSLURMがインストールされていません（「{command}」が見つかり"
-              "ません）。SLURMのクライアントコマンド（sbatch、squeue、sinfo、scontrol、scancel）を"
-              "インストールするか、実行設定 scheduler を local にしてください。",
-    },
-    "slurm_unreachable": {
-        "en": "The SLURM cluster does not answer: {reason}. Check that its controller is "
-              "running and SLURM_CONF points to its configuration, or set the execution "
-              "setting scheduler to local.",
-        "ja": "SLURMクラスターが応答しません: {reason}。コントローラーが動いていて SLURM_CONF が"
-              "その設定ファイルを指しているか確認するか、実行設定 scheduler を local にしてください。",
-    },
-    "slurm_unknown_partition": {
-        "en": "The cluster has no partition '{partition}' (it offers: {partitions}). Change "
-              "the execution setting partition.",
-        "ja": "クラスターにパーティション「{partition}」はありません（利用可能: {partitions}）。"
-              "実行設定 partition を変更してください。",
-    },
-    "slurm_time_limit_too_long": {
-        "en": "The time limit of {limit} s is longer than partition '{partition}' allows "
-              "({maximum} s). Lower the execution setting time_limit or choose another "
-              "partition.",
-        "ja": "制限時間 {limit} 秒はパーティション「{partition}」の上限（{maximum} 秒）を"
-              "超えています。実行設定 time_limit を短くするか、別のパーティションを選んでください。",
-    },
-    "slurm_submit_refused": {
-        "en": "The cluster refused the job: {reason}. Check the execution settings partition, "
-              "account, qos, nodes, tasksPerNode, threads, time_limit and batch_directives.",
-        "ja": "クラスターがジョブを受け付けませんでした: {reason}。実行設定 partition、account、"
-              "qos、nodes、tasksPerNode、threads、time_limit、batch_directives を確認してください。",
-    },
-    "slurm_bad_directive": {
-        "en": "The batch directive '{value}' is not of the form --name=value with a name of "
-              "lowercase letters, digits and '-' and a value of letters, digits and "
-              "_ @ % + = : , . / - only. Change the execution setting batch_directives.",
-        "ja": "バッチ指定「{value}」が --name=value の形（name は小文字英字・数字・'-'、value は"
-              "英数字と _ @ % + = : , . / - だけ）ではありません。実行設定 batch_directives を"
-              "変更してください。",
-    },
-    "slurm_unsafe_path": {
-        "en": "The job folder '{path}' holds characters a batch script cannot carry "
-              "(spaces, quotes or other shell characters). Choose another execution setting "
-              "job_root.",
-        "ja": "ジョブフォルダー「{path}」にはバッチスクリプトで扱えない文字（空白、引用符などの"
-              "シェル文字）が含まれています。実行設定 job_root を変更してください。",
-    },
-    "psij_missing": {
-        "en": "Batch jobs need the Python package psij-python, which is not installed. "
-              "Install it (pip install psij-python) or set the execution setting scheduler "
-              "to local.",
-        "ja": "バッチジョブには Python パッケージ psij-python が必要ですが、インストールされて"
-              "いません。インストールする（pip install psij-python）か、実行設定 scheduler を "
-              "local にしてください。",
-    },
-})
+register(
+    {
+        "slurm_not_installed": {
+            "en": "SLURM is not installed on this computer ('{command}' was not found). Install "
+            "SLURM's client commands (sbatch, squeue, sinfo, scontrol, scancel) or set the "
+            "execution setting scheduler to local.",
+            "ja": "このコンピューターにはSLURMがインストールされていません（「{command}」が見つかり"
+            "ません）。SLURMのクライアントコマンド（sbatch、squeue、sinfo、scontrol、scancel）を"
+            "インストールするか、実行設定 scheduler を local にしてください。",
+        },
+        "slurm_unreachable": {
+            "en": "The SLURM cluster does not answer: {reason}. Check that its controller is "
+            "running and SLURM_CONF points to its configuration, or set the execution "
+            "setting scheduler to local.",
+            "ja": "SLURMクラスターが応答しません: {reason}。コントローラーが動いていて SLURM_CONF が"
+            "その設定ファイルを指しているか確認するか、実行設定 scheduler を local にしてください。",
+        },
+        "slurm_unknown_partition": {
+            "en": "The cluster has no partition '{partition}' (it offers: {partitions}). Change "
+            "the execution setting partition.",
+            "ja": "クラスターにパーティション「{partition}」はありません（利用可能: {partitions}）。"
+            "実行設定 partition を変更してください。",
+        },
+        "slurm_time_limit_too_long": {
+            "en": "The time limit of {limit} s is longer than partition '{partition}' allows "
+            "({maximum} s). Lower the execution setting time_limit or choose another "
+            "partition.",
+            "ja": "制限時間 {limit} 秒はパーティション「{partition}」の上限（{maximum} 秒）を"
+            "超えています。実行設定 time_limit を短くするか、別のパーティションを選んでください。",
+        },
+        "slurm_submit_refused": {
+            "en": "The cluster refused the job: {reason}. Check the execution settings partition, "
+            "account, qos, nodes, tasksPerNode, threads, time_limit and batch_directives.",
+            "ja": "クラスターがジョブを受け付けませんでした: {reason}。実行設定 partition、account、"
+            "qos、nodes、tasksPerNode、threads、time_limit、batch_directives を確認してください。",
+        },
+        "slurm_bad_directive": {
+            "en": "The batch directive '{value}' is not of the form --name=value with a name of "
+            "lowercase letters, digits and '-' and a value of letters, digits and "
+            "_ @ % + = : , . / - only. Change the execution setting batch_directives.",
+            "ja": "バッチ指定「{value}」が --name=value の形（name は小文字英字・数字・'-'、value は"
+            "英数字と _ @ % + = : , . / - だけ）ではありません。実行設定 batch_directives を"
+            "変更してください。",
+        },
+        "slurm_unsafe_path": {
+            "en": "The job folder '{path}' holds characters a batch script cannot carry "
+            "(spaces, quotes or other shell characters). Choose another execution setting "
+            "job_root.",
+            "ja": "ジョブフォルダー「{path}」にはバッチスクリプトで扱えない文字（空白、引用符などの"
+            "シェル文字）が含まれています。実行設定 job_root を変更してください。",
+        },
+        "psij_missing": {
+            "en": "Batch jobs need the Python package psij-python, which is not installed. "
+            "Install it (pip install psij-python) or set the execution setting scheduler "
+            "to local.",
+            "ja": "バッチジョブには Python パッケージ psij-python が必要ですが、インストールされて"
+            "いません。インストールする（pip install psij-python）か、実行設定 scheduler を "
+            "local にしてください。",
+        },
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -97,8 +99,14 @@ class Partition:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``get_execution.cluster.partitions`` entry."""
-        return {"name": self.name, "default": self.default, "available": self.available,
-                "maxTime": self.max_time, "nodes": self.nodes, "cpus": self.cpus}
+        return {
+            "name": self.name,
+            "default": self.default,
+            "available": self.available,
+            "maxTime": self.max_time,
+            "nodes": self.nodes,
+            "cpus": self.cpus,
+        }
 
 
 def _path() -> str:
@@ -127,15 +135,23 @@ def run(*argv: str) -> str:
     """
     exe = which(argv[0])
     try:
-        res = subprocess.run([exe, *argv[1:]], capture_output=True, text=True,
-                             timeout=COMMAND_TIMEOUT, stdin=subprocess.DEVNULL)
+        res = subprocess.run(
+            [exe, *argv[1:]],
+            capture_output=True,
+            text=True,
+            timeout=COMMAND_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
     except subprocess.TimeoutExpired as exc:
-        raise CalculationError("slurm_unreachable", setting="scheduler",
-                               reason=f"{argv[0]} gave no answer in {COMMAND_TIMEOUT:.0f} s",
-                               ) from exc
+        raise CalculationError(
+            "slurm_unreachable",
+            setting="scheduler",
+            reason=f"{argv[0]} gave no answer in {COMMAND_TIMEOUT:.0f} s",
+        ) from exc
     except OSError as exc:
-        raise CalculationError("slurm_unreachable", setting="scheduler",
-                               reason=exc.strerror or str(exc)) from exc
+        raise CalculationError(
+            "slurm_unreachable", setting="scheduler", reason=exc.strerror or str(exc)
+        ) from exc
     if res.returncode != 0:
         reason = _first_line(res.stderr or res.stdout) or f"{argv[0]} exit code {res.returncode}"
         raise CalculationError("slurm_unreachable", setting="scheduler", reason=reason)
@@ -199,10 +215,17 @@ def parse_partitions(out: str) -> list[Partition]:
         except ValueError:
             limit = None
         cpus = cols[4].split("/")[-1]  # allocated/idle/other/total
-        found.setdefault(name, Partition(
-            name=name, default=default, available=cols[1] == "up", max_time=limit,
-            nodes=int(cols[3]) if cols[3].isdigit() else 0,
-            cpus=int(cpus) if cpus.isdigit() else 0))
+        found.setdefault(
+            name,
+            Partition(
+                name=name,
+                default=default,
+                available=cols[1] == "up",
+                max_time=limit,
+                nodes=int(cols[3]) if cols[3].isdigit() else 0,
+                cpus=int(cpus) if cpus.isdigit() else 0,
+            ),
+        )
     return list(found.values())
 
 
@@ -211,14 +234,19 @@ def cluster_info() -> dict[str, Any]:
     try:
         parts = partitions()
     except CalculationError as exc:
-        return {"scheduler": "slurm", "reachable": False, "error": exc.code,
-                "message": exc.message(), "partitions": []}
-    return {"scheduler": "slurm", "reachable": True,
-            "partitions": [p.to_dict() for p in parts]}
+        return {
+            "scheduler": "slurm",
+            "reachable": False,
+            "error": exc.code,
+            "message": exc.message(),
+            "partitions": [],
+        }
+    return {"scheduler": "slurm", "reachable": True, "partitions": [p.to_dict() for p in parts]}
 
 
-def check_settings(partition: str | None, time_limit: float | None,
-                   directives: list[str]) -> str | None:
+def check_settings(
+    partition: str | None, time_limit: float | None, directives: list[str]
+) -> str | None:
     """Check a batch job's settings against the cluster before anything is written.
 
     Returns:
@@ -239,8 +267,9 @@ def check_settings(partition: str | None, time_limit: float | None,
     return choose_partition(partitions(), partition, time_limit)
 
 
-def choose_partition(parts: list[Partition], partition: str | None,
-                     time_limit: float | None) -> str | None:
+def choose_partition(
+    parts: list[Partition], partition: str | None, time_limit: float | None
+) -> str | None:
     """The partition a job will use among ``parts`` (the named one or the default),
     checked against the time limit; shared by local and remote clusters.
 
@@ -251,15 +280,26 @@ def choose_partition(parts: list[Partition], partition: str | None,
         chosen = next((p for p in parts if p.name == partition), None)
         if chosen is None:
             raise CalculationError(
-                "slurm_unknown_partition", partition=partition, setting="partition",
-                partitions=", ".join(p.name for p in parts) or "-")
+                "slurm_unknown_partition",
+                partition=partition,
+                setting="partition",
+                partitions=", ".join(p.name for p in parts) or "-",
+            )
     else:
         chosen = next((p for p in parts if p.default), None)
-    if chosen is not None and time_limit and chosen.max_time is not None \
-            and math.ceil(time_limit / 60.0) * 60.0 > chosen.max_time:
-        raise CalculationError("slurm_time_limit_too_long", limit=f"{time_limit:g}",
-                               maximum=f"{chosen.max_time:g}", partition=chosen.name,
-                               setting="time_limit")
+    if (
+        chosen is not None
+        and time_limit
+        and chosen.max_time is not None
+        and math.ceil(time_limit / 60.0) * 60.0 > chosen.max_time
+    ):
+        raise CalculationError(
+            "slurm_time_limit_too_long",
+            limit=f"{time_limit:g}",
+            maximum=f"{chosen.max_time:g}",
+            partition=chosen.name,
+            setting="time_limit",
+        )
     return chosen.name if chosen is not None else None
 
 

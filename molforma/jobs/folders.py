@@ -23,29 +23,31 @@ from molforma.i18n import register, render
 
 WORK_DIR_KEYS: tuple[str, ...] = ("scratch_dir", "permanent_dir")
 
-register({
-    "job_root_relative": {
-        "en": "The job root '{path}' is a relative path: give a full path (for example "
-              "~/molforma-jobs or /home/me/jobs), so the jobs do not land wherever MolForma "
-              "was started.",
-        "ja": "ジョブルート「{path}」は相対パスです。MolForma を起動した場所にジョブが"
-              "作られないよう、完全なパス（例: ~/molforma-jobs や /home/me/jobs）を指定してください。",
-    },
-    "job_root_empty": {
-        "en": "The job root is empty: give the folder where job folders are made.",
-        "ja": "ジョブルートが空です。ジョブフォルダを作るフォルダを指定してください。",
-    },
-    "work_dir_missing": {
-        "en": "The {key} folder '{path}' does not exist: create it first, or give a relative "
-              "name to have it made inside each job folder.",
-        "ja": "{key} のフォルダ「{path}」が存在しません。先に作成するか、相対名を指定して"
-              "各ジョブフォルダの中に作らせてください。",
-    },
-    "work_dir_not_folder": {
-        "en": "The {key} path '{path}' is not a folder.",
-        "ja": "{key} のパス「{path}」はフォルダではありません。",
-    },
-})
+register(
+    {
+        "job_root_relative": {
+            "en": "The job root '{path}' is a relative path: give a full path (for example "
+            "~/molforma-jobs or /home/me/jobs), so the jobs do not land wherever MolForma "
+            "was started.",
+            "ja": "ジョブルート「{path}」は相対パスです。MolForma を起動した場所にジョブが"
+            "作られないよう、完全なパス（例: ~/molforma-jobs や /home/me/jobs）を指定してください。",
+        },
+        "job_root_empty": {
+            "en": "The job root is empty: give the folder where job folders are made.",
+            "ja": "ジョブルートが空です。ジョブフォルダを作るフォルダを指定してください。",
+        },
+        "work_dir_missing": {
+            "en": "The {key} folder '{path}' does not exist: create it first, or give a relative "
+            "name to have it made inside each job folder.",
+            "ja": "{key} のフォルダ「{path}」が存在しません。先に作成するか、相対名を指定して"
+            "各ジョブフォルダの中に作らせてください。",
+        },
+        "work_dir_not_folder": {
+            "en": "The {key} path '{path}' is not a folder.",
+            "ja": "{key} のパス「{path}」はフォルダではありません。",
+        },
+    }
+)
 
 
 def check_job_root(value: Any) -> None:
@@ -107,9 +109,18 @@ def folder_problems(project: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _as_problem(field: str, exc: ValidationError) -> dict[str, Any]:
-    return {"field": field, "code": exc.code, "message": render(exc.code, dict(exc.data)),
-            "details": dict(exc.data)}
+    return {
+        "field": field,
+        "code": exc.code,
+        "message": render(exc.code, dict(exc.data)),
+        "details": dict(exc.data),
+    }
 
 
-__all__ = ["WORK_DIR_KEYS", "check_job_root", "check_work_dirs", "folder_problems",
-           "work_dir_problem"]
+__all__ = [
+    "WORK_DIR_KEYS",
+    "check_job_root",
+    "check_work_dirs",
+    "folder_problems",
+    "work_dir_problem",
+]

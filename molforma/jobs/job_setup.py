@@ -69,8 +69,10 @@ def _settings(project: Mapping[str, Any]) -> tuple[CalculationSettings, Executio
     except PydanticError as exc:
         err = exc.errors(include_url=False)[0]
         raise CalculationError(
-            "bad_setting", block="calculation/execution",
-            key=".".join(str(x) for x in err["loc"]), reason=err["msg"],
+            "bad_setting",
+            block="calculation/execution",
+            key=".".join(str(x) for x in err["loc"]),
+            reason=err["msg"],
         ) from exc
     return calc, execution
 
@@ -79,7 +81,9 @@ def _split(setting: str, value: str) -> list[str]:
     try:
         argv = shlex.split(value)
     except ValueError as exc:
-        raise CalculationError("bad_command", setting=setting, value=value, reason=str(exc)) from exc
+        raise CalculationError(
+            "bad_command", setting=setting, value=value, reason=str(exc)
+        ) from exc
     if not argv:
         raise CalculationError("bad_command", setting=setting, value=value, reason="empty")
     argv[0] = os.path.expanduser(argv[0])
@@ -176,8 +180,13 @@ class _Prepared:
         self.charge = int(doc.get("charge", 0) or 0)
         self.multiplicity = int(doc.get("multiplicity", 1) or 1)
 
-    def write(self, *, saved_only: bool, extra: Mapping[str, Any] | None = None,
-              check_folder: Callable[[Path], None] | None = None) -> tuple[Path, dict[str, Any]]:
+    def write(
+        self,
+        *,
+        saved_only: bool,
+        extra: Mapping[str, Any] | None = None,
+        check_folder: Callable[[Path], None] | None = None,
+    ) -> tuple[Path, dict[str, Any]]:
         """Make the folder and write input, snapshot and record; no half-written folder.
 
         ``extra`` adds record fields (a batch job's); ``check_folder`` may refuse the
@@ -185,17 +194,32 @@ class _Prepared:
         """
         folder = _make_folder(job_root(self.execution), self.formula, self.calc.task)
         record = {
-            "format": JOB_FORMAT, "version": JOB_VERSION, "id": folder.name,
-            "title": self.title, "formula": self.formula,
-            "charge": self.charge, "multiplicity": self.multiplicity, "task": self.calc.task,
-            "theory": self.calc.theory, "basis": self.calc.basis,
+            "format": JOB_FORMAT,
+            "version": JOB_VERSION,
+            "id": folder.name,
+            "title": self.title,
+            "formula": self.formula,
+            "charge": self.charge,
+            "multiplicity": self.multiplicity,
+            "task": self.calc.task,
+            "theory": self.calc.theory,
+            "basis": self.calc.basis,
             "functional": self.calc.functional if self.calc.theory == "dft" else None,
-            "status": "queued", "createdAt": _now(), "startedAt": None, "finishedAt": None,
-            "exitCode": None, "command": list(self.command),
-            "processes": self.execution.processes, "threads": self.execution.threads,
-            "timeLimit": self.execution.time_limit, "scfConverged": None,
-            "optimizationConverged": None, "finalEnergy": None,
-            "progress": ProgressTracker().to_dict(), "error": None, "savedOnly": saved_only,
+            "status": "queued",
+            "createdAt": _now(),
+            "startedAt": None,
+            "finishedAt": None,
+            "exitCode": None,
+            "command": list(self.command),
+            "processes": self.execution.processes,
+            "threads": self.execution.threads,
+            "timeLimit": self.execution.time_limit,
+            "scfConverged": None,
+            "optimizationConverged": None,
+            "finalEnergy": None,
+            "progress": ProgressTracker().to_dict(),
+            "error": None,
+            "savedOnly": saved_only,
             "scheduler": self.execution.scheduler,
             **(extra or {}),
         }
@@ -205,14 +229,15 @@ class _Prepared:
             if not saved_only:
                 self._make_work_dirs(folder)
             atomic_write_text(folder / INPUT_NAME, self.input_text)
-            atomic_write_text(folder / SNAPSHOT_NAME, strict_json_dumps(
-                self.project, "The project", indent=2, ensure_ascii=False))
+            atomic_write_text(
+                folder / SNAPSHOT_NAME,
+                strict_json_dumps(self.project, "The project", indent=2, ensure_ascii=False),
+            )
             atomic_write_text(folder / RECORD_NAME, _dump(record))
         except MolFormaError:
             shutil.rmtree(folder, ignore_errors=True)
             raise
         return folder, record
-
 
     def _make_work_dirs(self, folder: Path) -> None:
         """Create the scratch and permanent directories: NWChem stops when they are missing."""
@@ -231,5 +256,7 @@ class _Prepared:
 def _dump(record: Mapping[str, Any]) -> str:
     # A record is written while a job runs: a NaN energy that NWChem printed must not
     # stop the job's bookkeeping, so it is written as null (JSON has no NaN).
-    return strict_json_dumps(finite_or_none(record), "The job record", indent=2,
-                             ensure_ascii=False) + "\n"
+    return (
+        strict_json_dumps(finite_or_none(record), "The job record", indent=2, ensure_ascii=False)
+        + "\n"
+    )

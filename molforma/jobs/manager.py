@@ -81,9 +81,11 @@ class JobManager:
                 raise CalculationError("shutting_down")
         plan = batch.BatchPlan(prepared.execution)
         return self._submit_cluster_job(
-            prepared, plan, lambda folder, record: batch.BatchJob(folder, record,
-                                                                  self._on_change),
-            check_folder=batch.check_folder)
+            prepared,
+            plan,
+            lambda folder, record: batch.BatchJob(folder, record, self._on_change),
+            check_folder=batch.check_folder,
+        )
 
     def _submit_remote(self, prepared: _Prepared) -> Job:
         """Check the profile and the remote cluster, write the folder, stage and submit it
@@ -95,17 +97,23 @@ class JobManager:
                 raise CalculationError("shutting_down")
         plan = remote.RemotePlan(prepared.execution)
         return self._submit_cluster_job(
-            prepared, plan, lambda folder, record: remote.RemoteJob(folder, record,
-                                                                    plan.profile,
-                                                                    self._on_change))
+            prepared,
+            plan,
+            lambda folder, record: remote.RemoteJob(folder, record, plan.profile, self._on_change),
+        )
 
-    def _submit_cluster_job(self, prepared: _Prepared, plan: Any,
-                            make_job: Callable[[Path, dict[str, Any]], ClusterJob],
-                            **write_args: Any) -> Job:
+    def _submit_cluster_job(
+        self,
+        prepared: _Prepared,
+        plan: Any,
+        make_job: Callable[[Path, dict[str, Any]], ClusterJob],
+        **write_args: Any,
+    ) -> Job:
         """Write the job folder, make the job and submit it; a refusal leaves no folder."""
         with self._batch_lock:
-            folder, record = prepared.write(saved_only=False, extra=plan.record_fields(),
-                                            **write_args)
+            folder, record = prepared.write(
+                saved_only=False, extra=plan.record_fields(), **write_args
+            )
             try:
                 job = make_job(folder, record)
                 job.submit(plan)
@@ -193,4 +201,3 @@ class JobManager:
             if not job._done.is_set():
                 return job
         return None
-

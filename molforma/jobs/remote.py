@@ -65,8 +65,15 @@ from molforma.preferences import ClusterProfile, load_preferences
 
 # The plan, the profile look-up and the connection test live in remote_plan; they are
 # named here too, where the job manager, the tools and the Preferences dialog find them.
-__all__ = ["RemoteJob", "RemotePlan", "cluster_info", "find_profile", "reattach",
-           "remote_job_folder", "test_connection"]
+__all__ = [
+    "RemoteJob",
+    "RemotePlan",
+    "cluster_info",
+    "find_profile",
+    "reattach",
+    "remote_job_folder",
+    "test_connection",
+]
 
 log = logging.getLogger(__name__)
 
@@ -85,8 +92,13 @@ class RemoteJob(ClusterJob):
 
     thread_prefix = "remote"
 
-    def __init__(self, folder: Path, record: dict[str, Any], profile: ClusterProfile,
-                 on_change: Callable[[Job], None] | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        record: dict[str, Any],
+        profile: ClusterProfile,
+        on_change: Callable[[Job], None] | None = None,
+    ) -> None:
         super().__init__(folder, record, {}, on_change)
         self.profile = profile
         self.ssh = Ssh(profile)
@@ -118,23 +130,39 @@ class RemoteJob(ClusterJob):
             except CalculationError as exc:
                 if exc.code != "remote_command_failed":
                     raise
-                raise CalculationError("remote_submit_refused", profile=self.profile.name,
-                                       reason=exc.data.get("reason"),
-                                       settings=["partition", "account", "qos", "nodes",
-                                                 "tasksPerNode", "threads", "time_limit",
-                                                 "batch_directives"]) from exc
+                raise CalculationError(
+                    "remote_submit_refused",
+                    profile=self.profile.name,
+                    reason=exc.data.get("reason"),
+                    settings=[
+                        "partition",
+                        "account",
+                        "qos",
+                        "nodes",
+                        "tasksPerNode",
+                        "threads",
+                        "time_limit",
+                        "batch_directives",
+                    ],
+                ) from exc
             answer = res.stdout.decode("utf-8", "replace").strip().splitlines() or [""]
             native = answer[-1].strip().split(";")[0]
             if not self.system.native_id.fullmatch(native):
-                raise CalculationError("remote_submit_refused", profile=self.profile.name,
-                                       reason=f"the scheduler answered {native[:80]!r}")
+                raise CalculationError(
+                    "remote_submit_refused",
+                    profile=self.profile.name,
+                    reason=f"the scheduler answered {native[:80]!r}",
+                )
         except BaseException:
             # Nothing is left on the cluster either: the folder is the one made above.
             with contextlib.suppress(CalculationError):
                 self.ssh.run(["rm", "-rf", "--", where], check=False)
             raise
-        remote = {"profile": self.profile.name, "host": self.profile.host,
-                  "folder": self.remote_folder}
+        remote = {
+            "profile": self.profile.name,
+            "host": self.profile.host,
+            "folder": self.remote_folder,
+        }
         self._update(nativeId=native, remote=remote, submittedAt=_now(), notify=False)
 
     def _make_remote_folder(self) -> str:
@@ -148,15 +176,19 @@ class RemoteJob(ClusterJob):
             try:
                 self.ssh.run(["mkdir", "-m", "700", "--", remote_path(folder)])
             except CalculationError as exc:
-                if exc.code == "remote_command_failed" and \
-                        "File exists" in str(exc.data.get("reason")):
+                if exc.code == "remote_command_failed" and "File exists" in str(
+                    exc.data.get("reason")
+                ):
                     continue
                 raise
             self.remote_folder = folder
             return remote_path(folder)
-        raise CalculationError("remote_submit_refused", profile=self.profile.name,
-                               reason=f"{REMOTE_NAME_TRIES} job folders named "
-                               f"{self.id} exist already", setting="remote_profile")
+        raise CalculationError(
+            "remote_submit_refused",
+            profile=self.profile.name,
+            reason=f"{REMOTE_NAME_TRIES} job folders named {self.id} exist already",
+            setting="remote_profile",
+        )
 
     # -- public --------------------------------------------------------------------------
     def _send_cancel(self) -> None:
@@ -204,15 +236,19 @@ class RemoteJob(ClusterJob):
                 sizes[name] = int(size_text)
         return sizes
 
-    def _fetch(self, everything: bool, with_output: bool,
-               sizes: dict[str, int] | None = None) -> list[str]:
+    def _fetch(
+        self, everything: bool, with_output: bool, sizes: dict[str, int] | None = None
+    ) -> list[str]:
         with self._fetch_lock:
             wanted: list[str] = []
             kept: list[str] = []
             listed = self._remote_files() if sizes is None else sizes
             for name, size in sorted(listed.items()):
-                if name.startswith(".") or name in (INPUT_NAME, self.system.script_name) \
-                        or (name == OUTPUT_NAME and not with_output):
+                if (
+                    name.startswith(".")
+                    or name in (INPUT_NAME, self.system.script_name)
+                    or (name == OUTPUT_NAME and not with_output)
+                ):
                     continue
                 if not _FILE_NAME.fullmatch(name):
                     kept.append(name[:120])  # never named to scp: kept there, listed
@@ -237,13 +273,28 @@ class RemoteJob(ClusterJob):
 
     def _look(self, offset: int) -> tuple[dict[str, str], int | None, bytes]:
         """One look: the scheduler's fields, NWChem's exit code, new output bytes."""
-        res = self.ssh.run(["sh", "-c", self.system.poll, "sh", remote_path(self.remote_folder),
-                            str(self.native_id), str(offset + 1)], check=False)
+        res = self.ssh.run(
+            [
+                "sh",
+                "-c",
+                self.system.poll,
+                "sh",
+                remote_path(self.remote_folder),
+                str(self.native_id),
+                str(offset + 1),
+            ],
+            check=False,
+        )
         if res.returncode == 3:
-            raise CalculationError("remote_command_failed", profile=self.profile.name,
-                                   host=self.profile.host, command="cd", exitCode=3,
-                                   reason=f"the job folder {self.remote_folder} is missing",
-                                   setting="remote_profile")
+            raise CalculationError(
+                "remote_command_failed",
+                profile=self.profile.name,
+                host=self.profile.host,
+                command="cd",
+                exitCode=3,
+                reason=f"the job folder {self.remote_folder} is missing",
+                setting="remote_profile",
+            )
         head, _sep, output = res.stdout.partition(b"@@output@@\n")
         text = head.decode("utf-8", "replace")
         state_part, _sep2, exit_part = text.partition("@@exit@@")
@@ -282,8 +333,12 @@ class RemoteJob(ClusterJob):
                     self._update(connectionError=None, notify=False)
                 if chunk:
                     if self.status == "queued":  # NWChem writes: it runs
-                        self._update(status="running", startedAt=_now(), queueReason=None,
-                                     schedulerState="RUNNING")
+                        self._update(
+                            status="running",
+                            startedAt=_now(),
+                            queueReason=None,
+                            schedulerState="RUNNING",
+                        )
                     with out_path.open("ab") as out:
                         out.write(chunk)
                     offset += len(chunk)
@@ -303,15 +358,22 @@ class RemoteJob(ClusterJob):
         reason = info.get("Reason")
         reason = None if reason in (None, "", "None", "(null)") else reason
         if state == "RUNNING" and self.status == "queued":
-            self._update(status="running", startedAt=_now(), queueReason=None,
-                         schedulerState="RUNNING")
-        elif state and self.status == "queued" and (
+            self._update(
+                status="running", startedAt=_now(), queueReason=None, schedulerState="RUNNING"
+            )
+        elif (
+            state
+            and self.status == "queued"
+            and (
                 reason != self._record.get("queueReason")
-                or state != self._record.get("schedulerState")):
+                or state != self._record.get("schedulerState")
+            )
+        ):
             self._update(queueReason=reason, schedulerState=state)
 
-    def _settle(self, info: dict[str, str], rc: int | None, out_path: Path, reader: Any,
-                pending: bytes) -> None:
+    def _settle(
+        self, info: dict[str, str], rc: int | None, out_path: Path, reader: Any, pending: bytes
+    ) -> None:
         """The job has ended: bring the files home, read the last output, judge the end."""
         error_note: str | None = None
         replaced = False
@@ -324,14 +386,17 @@ class RemoteJob(ClusterJob):
             if pending:
                 self._feed(pending)
         sched = info.get("JobState", "")
-        status = judge_end(sched=sched, rc=rc, nwchem_error=self._tracker.error,
-                           cancelled=self._cancel.is_set())
+        status = judge_end(
+            sched=sched, rc=rc, nwchem_error=self._tracker.error, cancelled=self._cancel.is_set()
+        )
         error = None
         if status == "failed" and rc is None:
             error = self._tracker.error or f"the scheduler ended the job ({sched or '?'})"
         if status == "timed_out":
-            error = (f"time limit of {self._record.get('timeLimit')} s reached (the "
-                     "scheduler ended the job)")
+            error = (
+                f"time limit of {self._record.get('timeLimit')} s reached (the "
+                "scheduler ended the job)"
+            )
         with self._lock:
             self._record["schedulerState"] = sched or None
             self._record["queueReason"] = None
@@ -344,8 +409,7 @@ class RemoteJob(ClusterJob):
         differs in size from the cluster's (then the progress is read afresh)."""
         sizes = self._remote_files()
         if sizes.get(OUTPUT_NAME, -1) != out_path.stat().st_size:
-            self.ssh.download([f"{remote_path(self.remote_folder)}/{OUTPUT_NAME}"],
-                              self.folder)
+            self.ssh.download([f"{remote_path(self.remote_folder)}/{OUTPUT_NAME}"], self.folder)
             self._tracker = ProgressTracker()
             with contextlib.suppress(OSError), out_path.open("rb") as fh:
                 for raw in fh.read().split(b"\n"):
@@ -356,8 +420,9 @@ class RemoteJob(ClusterJob):
         return False
 
 
-def reattach(root: Path, known: set[str],
-             on_change: Callable[[Job], None] | None = None) -> list[RemoteJob]:
+def reattach(
+    root: Path, known: set[str], on_change: Callable[[Job], None] | None = None
+) -> list[RemoteJob]:
     """Follow again the remote jobs under ``root`` whose records say queued or running.
 
     The profile is the person's, read from Preferences by the name in the record; a
@@ -374,8 +439,12 @@ def reattach(root: Path, known: set[str],
         if entry.name in known or not entry.is_dir(follow_symlinks=False):
             continue
         record = _read_record(Path(entry.path) / RECORD_NAME)
-        if record is None or not isinstance(record.get("remote"), Mapping) \
-                or record.get("scheduler") != "slurm" or not record.get("nativeId"):
+        if (
+            record is None
+            or not isinstance(record.get("remote"), Mapping)
+            or record.get("scheduler") != "slurm"
+            or not record.get("nativeId")
+        ):
             continue
         if record.get("status") in TERMINAL or record.get("savedOnly"):
             continue
@@ -385,8 +454,7 @@ def reattach(root: Path, known: set[str],
         remote = record["remote"]
         profile = prefs.profile(str(remote.get("profile")))
         if profile is None:
-            log.warning("not re-attaching %s: no profile %r", entry.path,
-                        remote.get("profile"))
+            log.warning("not re-attaching %s: no profile %r", entry.path, remote.get("profile"))
             continue
         if not SYSTEMS[profile.scheduler].native_id.fullmatch(str(record.get("nativeId"))):
             continue
@@ -394,10 +462,11 @@ def reattach(root: Path, known: set[str],
             expected = remote_job_folder(profile, entry.name)
         except CalculationError:
             continue
-        if not _is_job_folder(profile, entry.name, remote.get("folder")) \
-                or remote.get("host") != profile.host:
-            log.warning("not re-attaching %s: its remote folder is not %s", entry.path,
-                        expected)
+        if (
+            not _is_job_folder(profile, entry.name, remote.get("folder"))
+            or remote.get("host") != profile.host
+        ):
+            log.warning("not re-attaching %s: its remote folder is not %s", entry.path, expected)
             continue
         found.append(RemoteJob(Path(entry.path), dict(record), profile, on_change))
     return found

@@ -29,54 +29,72 @@ SCRIPT_NAME = "job.sbatch"
 EXIT_NAME = ".molforma-exit"  # NWChem's exit code, written by the batch script after it
 CHUNK = 4 * 1024 * 1024  # most bytes of output.out brought per look
 _FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+\-]{0,254}")
-LIFETIME_NOTE = ("Remote batch job: it belongs to the cluster. Closing MolForma does not "
-                 "cancel it; a later MolForma re-attaches to it from this record and "
-                 "copies its results home.")
+LIFETIME_NOTE = (
+    "Remote batch job: it belongs to the cluster. Closing MolForma does not "
+    "cancel it; a later MolForma re-attaches to it from this record and "
+    "copies its results home."
+)
+
 
 # One look at the job, as one line for any login shell: $1 folder, $2 job id, $3 the
 # first byte of output.out not yet copied (tail -c +N counts from 1).
 def _poll_script(state: str) -> str:
-    return ('cd -- "$1" || exit 3; echo @@state@@; ' + state + '; '
-            'echo @@exit@@; cat ' + EXIT_NAME + ' 2>/dev/null; echo; echo @@output@@; '
-            'tail -c +"$3" ' + OUTPUT_NAME + ' 2>/dev/null | head -c ' + str(CHUNK))
+    return (
+        'cd -- "$1" || exit 3; echo @@state@@; ' + state + "; "
+        "echo @@exit@@; cat " + EXIT_NAME + " 2>/dev/null; echo; echo @@output@@; "
+        'tail -c +"$3" ' + OUTPUT_NAME + " 2>/dev/null | head -c " + str(CHUNK)
+    )
 
 
-_POLL = _poll_script('scontrol show job -o "$2" 2>/dev/null || '
-                     'sacct -n -P -X -j "$2" -o State,ExitCode,Reason 2>/dev/null')
+_POLL = _poll_script(
+    'scontrol show job -o "$2" 2>/dev/null || '
+    'sacct -n -P -X -j "$2" -o State,ExitCode,Reason 2>/dev/null'
+)
 
-register({
-    "remote_profile_unknown": {
-        "en": "There is no cluster profile '{profile}' in Preferences (profiles: {profiles}). "
-              "Choose one of them in the execution setting remote_profile, or ask the person "
-              "to add it in Preferences.",
-        "ja": "環境設定にクラスタープロファイル「{profile}」はありません（プロファイル: "
-              "{profiles}）。実行設定 remote_profile でそのいずれかを選ぶか、環境設定への"
-              "追加を利用者に依頼してください。",
-    },
-    "remote_needs_slurm": {
-        "en": "The cluster profile '{profile}' is chosen but the execution setting scheduler "
-              "is '{scheduler}'. A remote job is a batch job: set scheduler to slurm, or "
-              "clear remote_profile to run here.",
-        "ja": "クラスタープロファイル「{profile}」が選ばれていますが、実行設定 scheduler は"
-              "「{scheduler}」です。リモートジョブはバッチジョブです。scheduler を slurm に"
-              "するか、ここで実行するなら remote_profile を空にしてください。",
-    },
-    "remote_submit_refused": {
-        "en": "Cluster profile '{profile}': the cluster refused the job: {reason}. Check the "
-              "execution settings partition, account, qos, nodes, tasksPerNode, threads, "
-              "time_limit and batch_directives.",
-        "ja": "クラスタープロファイル「{profile}」: クラスターがジョブを受け付けませんでした: "
-              "{reason}。実行設定 partition、account、qos、nodes、tasksPerNode、threads、"
-              "time_limit、batch_directives を確認してください。",
-    },
-})
+register(
+    {
+        "remote_profile_unknown": {
+            "en": "There is no cluster profile '{profile}' in Preferences (profiles: {profiles}). "
+            "Choose one of them in the execution setting remote_profile, or ask the person "
+            "to add it in Preferences.",
+            "ja": "環境設定にクラスタープロファイル「{profile}」はありません（プロファイル: "
+            "{profiles}）。実行設定 remote_profile でそのいずれかを選ぶか、環境設定への"
+            "追加を利用者に依頼してください。",
+        },
+        "remote_needs_slurm": {
+            "en": "The cluster profile '{profile}' is chosen but the execution setting scheduler "
+            "is '{scheduler}'. A remote job is a batch job: set scheduler to slurm, or "
+            "clear remote_profile to run here.",
+            "ja": "クラスタープロファイル「{profile}」が選ばれていますが、実行設定 scheduler は"
+            "「{scheduler}」です。リモートジョブはバッチジョブです。scheduler を slurm に"
+            "するか、ここで実行するなら remote_profile を空にしてください。",
+        },
+        "remote_submit_refused": {
+            "en": "Cluster profile '{profile}': the cluster refused the job: {reason}. Check the "
+            "execution settings partition, account, qos, nodes, tasksPerNode, threads, "
+            "time_limit and batch_directives.",
+            "ja": "クラスタープロファイル「{profile}」: クラスターがジョブを受け付けませんでした: "
+            "{reason}。実行設定 partition、account、qos、nodes、tasksPerNode、threads、"
+            "time_limit、batch_directives を確認してください。",
+        },
+    }
+)
 
 
 # PBS/Torque's job_state letters as the SLURM states the follower judges by (an ended
 # job is C, or F on PBS Pro: NWChem's exit code and MolForma's own cancel tell the rest).
-_PBS_STATES = {"Q": "PENDING", "W": "PENDING", "H": "PENDING", "T": "PENDING",
-               "R": "RUNNING", "E": "COMPLETING", "S": "SUSPENDED", "C": "COMPLETED",
-               "F": "COMPLETED", "X": "COMPLETED"}
+_PBS_STATES = {
+    "Q": "PENDING",
+    "W": "PENDING",
+    "H": "PENDING",
+    "T": "PENDING",
+    "R": "RUNNING",
+    "E": "COMPLETING",
+    "S": "SUSPENDED",
+    "C": "COMPLETED",
+    "F": "COMPLETED",
+    "X": "COMPLETED",
+}
 _PBS_REASONS = {"H": "held", "W": "waiting for its start time", "T": "being moved"}
 
 
@@ -90,8 +108,11 @@ def _pbs_state_fields(text: str) -> dict[str, str]:
             break
     if not letter:
         return {}
-    return {"JobState": _PBS_STATES.get(letter, "PENDING"), "PbsState": letter,
-            "Reason": _PBS_REASONS.get(letter, "")}
+    return {
+        "JobState": _PBS_STATES.get(letter, "PENDING"),
+        "PbsState": letter,
+        "Reason": _PBS_REASONS.get(letter, ""),
+    }
 
 
 class BatchSystem:
@@ -99,9 +120,16 @@ class BatchSystem:
     name and directive lines, how it is submitted, how a job is looked at and cancelled.
     Everything else (folders, copying, following, judging the end) is shared."""
 
-    def __init__(self, *, script_name: str, submit: Callable[[str, str], list[str]],
-                 poll: str, cancel: str,
-                 parse: Callable[[str], dict[str, str]], native_id: str) -> None:
+    def __init__(
+        self,
+        *,
+        script_name: str,
+        submit: Callable[[str, str], list[str]],
+        poll: str,
+        cancel: str,
+        parse: Callable[[str], dict[str, str]],
+        native_id: str,
+    ) -> None:
         self.script_name = script_name
         self.submit = submit  # (remote folder, script name) -> the command that submits
         self.poll = poll
@@ -113,18 +141,34 @@ class BatchSystem:
 SYSTEMS: dict[str, BatchSystem] = {
     "slurm": BatchSystem(
         script_name=SCRIPT_NAME,
-        submit=lambda where, script: ["sbatch", "--parsable", f"--chdir={where}",
-                                      f"{where}/{script}"],
-        poll=_POLL, cancel="scancel", parse=lambda text: _state_fields(text),
-        native_id=r"\d+"),
+        submit=lambda where, script: [
+            "sbatch",
+            "--parsable",
+            f"--chdir={where}",
+            f"{where}/{script}",
+        ],
+        poll=_POLL,
+        cancel="scancel",
+        parse=lambda text: _state_fields(text),
+        native_id=r"\d+",
+    ),
     # Torque's qsub prints "<number>.<server>"; the slurm-wlm-torque wrappers "<number>".
     "pbs": BatchSystem(
         # qsub has no folder option of its own everywhere: it is run in the job's folder.
         script_name="job.pbs",
-        submit=lambda where, script: ["sh", "-c", 'cd -- "$1" && exec qsub "$2"', "sh",
-                                      where, script],
-        poll=_poll_script('qstat -f "$2" 2>/dev/null'), cancel="qdel",
-        parse=_pbs_state_fields, native_id=r"\d+(\.[A-Za-z0-9_\-]+)*"),
+        submit=lambda where, script: [
+            "sh",
+            "-c",
+            'cd -- "$1" && exec qsub "$2"',
+            "sh",
+            where,
+            script,
+        ],
+        poll=_poll_script('qstat -f "$2" 2>/dev/null'),
+        cancel="qdel",
+        parse=_pbs_state_fields,
+        native_id=r"\d+(\.[A-Za-z0-9_\-]+)*",
+    ),
 }
 
 
@@ -137,9 +181,12 @@ def find_profile(name: str) -> ClusterProfile:
     prefs = load_preferences()
     profile = prefs.profile(name)
     if profile is None:
-        raise CalculationError("remote_profile_unknown", profile=name,
-                               profiles=", ".join(p.name for p in prefs.profiles) or "-",
-                               setting="remote_profile")
+        raise CalculationError(
+            "remote_profile_unknown",
+            profile=name,
+            profiles=", ".join(p.name for p in prefs.profiles) or "-",
+            setting="remote_profile",
+        )
     return profile
 
 
@@ -160,8 +207,9 @@ def remote_job_folder(profile: ClusterProfile, job_id: str, n: int = 1) -> str:
 
 def _is_job_folder(profile: ClusterProfile, job_id: str, folder: object) -> bool:
     """Whether ``folder`` is one of the names a submission of ``job_id`` could have made."""
-    return any(folder == remote_job_folder(profile, job_id, n)
-               for n in range(1, REMOTE_NAME_TRIES + 1))
+    return any(
+        folder == remote_job_folder(profile, job_id, n) for n in range(1, REMOTE_NAME_TRIES + 1)
+    )
 
 
 def test_connection(profile: ClusterProfile) -> dict[str, Any]:
@@ -172,13 +220,17 @@ def test_connection(profile: ClusterProfile) -> dict[str, Any]:
     try:
         out = Ssh(profile).run(argv)
     except MolFormaError as exc:
-        return {"profile": profile.name, "reachable": False, "error": exc.code,
-                "message": exc.message(), "partitions": []}
+        return {
+            "profile": profile.name,
+            "reachable": False,
+            "error": exc.code,
+            "message": exc.message(),
+            "partitions": [],
+        }
     if profile.scheduler != "slurm":
         return {"profile": profile.name, "reachable": True, "partitions": []}
     parts = cluster.parse_partitions(out.stdout.decode("utf-8", "replace"))
-    return {"profile": profile.name, "reachable": True,
-            "partitions": [p.to_dict() for p in parts]}
+    return {"profile": profile.name, "reachable": True, "partitions": [p.to_dict() for p in parts]}
 
 
 def cluster_info(profile_name: str) -> dict[str, Any]:
@@ -188,8 +240,14 @@ def cluster_info(profile_name: str) -> dict[str, Any]:
     try:
         profile = find_profile(profile_name)
     except CalculationError as exc:
-        return {"scheduler": "slurm", "profile": profile_name, "reachable": False,
-                "error": exc.code, "message": exc.message(), "partitions": []}
+        return {
+            "scheduler": "slurm",
+            "profile": profile_name,
+            "reachable": False,
+            "error": exc.code,
+            "message": exc.message(),
+            "partitions": [],
+        }
     return {"scheduler": "slurm", **test_connection(profile)}
 
 
@@ -203,8 +261,12 @@ class RemotePlan:
         check_batch_values(execution)
         name = str(execution.remote_profile or "")
         if execution.scheduler != "slurm":
-            raise CalculationError("remote_needs_slurm", profile=name,
-                                   scheduler=execution.scheduler, setting="scheduler")
+            raise CalculationError(
+                "remote_needs_slurm",
+                profile=name,
+                scheduler=execution.scheduler,
+                setting="scheduler",
+            )
         self.profile = find_profile(name)
         check_profile(self.profile)
         self.execution = execution
@@ -223,9 +285,11 @@ class RemotePlan:
             for key, given in asked.items():
                 if given:
                     raise CalculationError(
-                        "remote_submit_refused", profile=self.profile.name,
+                        "remote_submit_refused",
+                        profile=self.profile.name,
                         reason=f"{key} is a SLURM setting; a pbs profile takes none",
-                        setting=key)
+                        setting=key,
+                    )
             # qsub itself refuses a queue the server does not have.
             self.partition = grammar.validate_slurm_name("partition", wanted) or None
         else:
@@ -248,15 +312,23 @@ class RemotePlan:
         """What the job record adds for a remote batch job."""
         ex = self.execution
         return {
-            "scheduler": "slurm", "batchSystem": self.profile.scheduler,
-            "nativeId": None, "partition": self.partition,
-            "account": self.account, "qos": self.qos, "nodes": ex.nodes,
-            "tasksPerNode": ex.tasksPerNode, "batchDirectives": list(ex.batch_directives),
-            "processes": mpi_processes(ex), "command": list(self.command),
-            "queueReason": None, "schedulerState": None, "survivesExit": True,
-            "remote": {"profile": self.profile.name, "host": self.profile.host,
-                       "folder": None},
-            "remoteOnly": [], "note": LIFETIME_NOTE,
+            "scheduler": "slurm",
+            "batchSystem": self.profile.scheduler,
+            "nativeId": None,
+            "partition": self.partition,
+            "account": self.account,
+            "qos": self.qos,
+            "nodes": ex.nodes,
+            "tasksPerNode": ex.tasksPerNode,
+            "batchDirectives": list(ex.batch_directives),
+            "processes": mpi_processes(ex),
+            "command": list(self.command),
+            "queueReason": None,
+            "schedulerState": None,
+            "survivesExit": True,
+            "remote": {"profile": self.profile.name, "host": self.profile.host, "folder": None},
+            "remoteOnly": [],
+            "note": LIFETIME_NOTE,
         }
 
     def script(self, job_id: str) -> str:
@@ -264,11 +336,18 @@ class RemotePlan:
         ex = self.execution
         name = grammar.validate_job_name(f"molforma-{job_id}"[:64])
         opts: list[tuple[str, str]] = [
-            ("job-name", name), ("output", OUTPUT_NAME), ("error", "error.err"),
-            ("nodes", str(ex.nodes)), ("ntasks-per-node", str(ex.tasksPerNode)),
-            ("cpus-per-task", str(ex.threads))]
-        for key, value in (("partition", self.partition), ("account", self.account),
-                           ("qos", self.qos)):
+            ("job-name", name),
+            ("output", OUTPUT_NAME),
+            ("error", "error.err"),
+            ("nodes", str(ex.nodes)),
+            ("ntasks-per-node", str(ex.tasksPerNode)),
+            ("cpus-per-task", str(ex.threads)),
+        ]
+        for key, value in (
+            ("partition", self.partition),
+            ("account", self.account),
+            ("qos", self.qos),
+        ):
             if value:
                 opts.append((key, str(grammar.validate_slurm_name(key, value))))
         if ex.time_limit:
@@ -284,21 +363,27 @@ class RemotePlan:
             lines.append('cd -- "${PBS_O_WORKDIR:-.}" || exit 1')
         else:
             lines += [f"#SBATCH --{key}={shlex.quote(value)}" for key, value in opts]
-        lines.append("# Written by MolForma for its job " + name + "; NWChem's exit code "
-                     "goes to " + EXIT_NAME + ".")
+        lines.append(
+            "# Written by MolForma for its job " + name + "; NWChem's exit code "
+            "goes to " + EXIT_NAME + "."
+        )
         lines += grammar.validate_remote_environment_lines(
-            list(self.profile.environment_lines), self.profile.name)
+            list(self.profile.environment_lines), self.profile.name
+        )
         lines.append(f"export OMP_NUM_THREADS={int(ex.threads)}")
         lines.append(run)
-        lines += ["rc=$?", f"echo \"$rc\" > {EXIT_NAME}", "exit \"$rc\"", ""]
+        lines += ["rc=$?", f'echo "$rc" > {EXIT_NAME}', 'exit "$rc"', ""]
         return "\n".join(lines)
 
 
 def _pbs_header(opts: list[tuple[str, str]]) -> list[str]:
     """The ``#PBS`` lines for the same checked values the ``#SBATCH`` lines take."""
     given = dict(opts)
-    lines = [f"#PBS -N {shlex.quote(given['job-name'])}", "#PBS -o scheduler.out",
-             "#PBS -e scheduler.err"]
+    lines = [
+        f"#PBS -N {shlex.quote(given['job-name'])}",
+        "#PBS -o scheduler.out",
+        "#PBS -e scheduler.err",
+    ]
     if given.get("partition"):
         lines.append(f"#PBS -q {shlex.quote(given['partition'])}")
     if given.get("account"):
@@ -326,5 +411,8 @@ def _state_fields(text: str) -> dict[str, str]:
         return info
     cols = text.splitlines()[0].split("|")
     state = cols[0].split()[0] if cols and cols[0].split() else ""
-    return {"JobState": state, "ExitCode": cols[1] if len(cols) > 1 else "",
-            "Reason": cols[2] if len(cols) > 2 else ""}
+    return {
+        "JobState": state,
+        "ExitCode": cols[1] if len(cols) > 1 else "",
+        "Reason": cols[2] if len(cols) > 2 else "",
+    }

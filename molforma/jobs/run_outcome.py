@@ -21,69 +21,71 @@ from typing import Any
 from molforma.errors import CalculationError
 from molforma.i18n import register, render
 
-register({
-    "calculation_failed": {
-        "en": "The calculation failed (exit code {exitCode}): {reason}. NWChem's output is in "
-              "{output}; fix the cause (the settings, the structure or the basis) and start "
-              "it again.",
-        "ja": "計算が失敗しました（終了コード {exitCode}）: {reason}。NWChem の出力は {output} "
-              "にあります。原因（設定、構造、基底関数）を直してから再度開始してください。",
-    },
-    "calculation_timed_out": {
-        "en": "The calculation was stopped at its time limit ({reason}). NWChem's output so far "
-              "is in {output}; raise the time limit or make the calculation smaller.",
-        "ja": "計算は制限時間で停止されました（{reason}）。それまでの NWChem の出力は {output} "
-              "にあります。制限時間を延ばすか、計算を小さくしてください。",
-    },
-    "progress_queued": {
-        "en": "Calculation queued in {folder}",
-        "ja": "計算は待機中です（{folder}）",
-    },
-    "progress_started": {
-        "en": "Calculation running in {folder}",
-        "ja": "計算を実行中です（{folder}）",
-    },
-    "progress_opt_step": {
-        "en": "Optimisation step {step} of at most {maximum}",
-        "ja": "構造最適化ステップ {step}（最大 {maximum}）",
-    },
-    "progress_scf_iteration": {
-        "en": "SCF iteration {iteration}",
-        "ja": "SCF 反復 {iteration}",
-    },
-    "progress_scf_iteration_of": {
-        "en": "SCF iteration {iteration} of at most {maximum}",
-        "ja": "SCF 反復 {iteration}（最大 {maximum}）",
-    },
-    "progress_displacement": {
-        "en": "frequency displacement {n} of {total}",
-        "ja": "振動数計算の変位 {n}/{total}",
-    },
-    "progress_frequencies": {
-        "en": "Frequencies (Hessian)",
-        "ja": "振動数計算（ヘシアン）",
-    },
-    "progress_excited_states": {
-        "en": "Excited states (TDDFT)",
-        "ja": "励起状態（TDDFT）",
-    },
-    "progress_reaction_path": {
-        "en": "Reaction path (IRC)",
-        "ja": "反応経路（IRC）",
-    },
-    "progress_roots": {
-        "en": "{n} roots found",
-        "ja": "{n} 個の励起状態を得ました",
-    },
-    "progress_energy": {
-        "en": "energy {energy} Eh",
-        "ja": "エネルギー {energy} Eh",
-    },
-    "progress_ended": {
-        "en": "Calculation {status}",
-        "ja": "計算終了: {status}",
-    },
-})
+register(
+    {
+        "calculation_failed": {
+            "en": "The calculation failed (exit code {exitCode}): {reason}. NWChem's output is in "
+            "{output}; fix the cause (the settings, the structure or the basis) and start "
+            "it again.",
+            "ja": "計算が失敗しました（終了コード {exitCode}）: {reason}。NWChem の出力は {output} "
+            "にあります。原因（設定、構造、基底関数）を直してから再度開始してください。",
+        },
+        "calculation_timed_out": {
+            "en": "The calculation was stopped at its time limit ({reason}). NWChem's output so far "
+            "is in {output}; raise the time limit or make the calculation smaller.",
+            "ja": "計算は制限時間で停止されました（{reason}）。それまでの NWChem の出力は {output} "
+            "にあります。制限時間を延ばすか、計算を小さくしてください。",
+        },
+        "progress_queued": {
+            "en": "Calculation queued in {folder}",
+            "ja": "計算は待機中です（{folder}）",
+        },
+        "progress_started": {
+            "en": "Calculation running in {folder}",
+            "ja": "計算を実行中です（{folder}）",
+        },
+        "progress_opt_step": {
+            "en": "Optimisation step {step} of at most {maximum}",
+            "ja": "構造最適化ステップ {step}（最大 {maximum}）",
+        },
+        "progress_scf_iteration": {
+            "en": "SCF iteration {iteration}",
+            "ja": "SCF 反復 {iteration}",
+        },
+        "progress_scf_iteration_of": {
+            "en": "SCF iteration {iteration} of at most {maximum}",
+            "ja": "SCF 反復 {iteration}（最大 {maximum}）",
+        },
+        "progress_displacement": {
+            "en": "frequency displacement {n} of {total}",
+            "ja": "振動数計算の変位 {n}/{total}",
+        },
+        "progress_frequencies": {
+            "en": "Frequencies (Hessian)",
+            "ja": "振動数計算（ヘシアン）",
+        },
+        "progress_excited_states": {
+            "en": "Excited states (TDDFT)",
+            "ja": "励起状態（TDDFT）",
+        },
+        "progress_reaction_path": {
+            "en": "Reaction path (IRC)",
+            "ja": "反応経路（IRC）",
+        },
+        "progress_roots": {
+            "en": "{n} roots found",
+            "ja": "{n} 個の励起状態を得ました",
+        },
+        "progress_energy": {
+            "en": "energy {energy} Eh",
+            "ja": "エネルギー {energy} Eh",
+        },
+        "progress_ended": {
+            "en": "Calculation {status}",
+            "ja": "計算終了: {status}",
+        },
+    }
+)
 
 # NWChem's numerical Hessian displaces each Cartesian coordinate both ways.
 _DISPLACEMENTS_PER_ATOM = 6
@@ -130,10 +132,15 @@ def failure_error(job_or_record: Any) -> CalculationError | None:
         reason = f"exit code {rc}" if rc is not None else str(status)
     code = "calculation_failed" if status == "failed" else "calculation_timed_out"
     return CalculationError(
-        code, status=status, jobDirectory=str(folder) if folder is not None else None,
-        exitCode=rc, reason=reason, output=output,
+        code,
+        status=status,
+        jobDirectory=str(folder) if folder is not None else None,
+        exitCode=rc,
+        reason=reason,
+        output=output,
         scfConverged=record.get("scfConverged"),
-        optimizationConverged=record.get("optimizationConverged"))
+        optimizationConverged=record.get("optimizationConverged"),
+    )
 
 
 def _limits(job_or_record: Any, record: Mapping[str, Any]) -> dict[str, Any]:
@@ -159,8 +166,11 @@ def _limits(job_or_record: Any, record: Mapping[str, Any]) -> dict[str, Any]:
         project = {"calculation": {"task": record.get("task"), "theory": record.get("theory")}}
     with contextlib.suppress(TypeError, AttributeError):
         limits.update(progress_limits(project))
-    atoms = ((project.get("document") or {}).get("atoms")
-             if isinstance(project.get("document"), dict) else None)
+    atoms = (
+        (project.get("document") or {}).get("atoms")
+        if isinstance(project.get("document"), dict)
+        else None
+    )
     limits["atoms"] = len(atoms) if isinstance(atoms, list) else None
     if not isinstance(job_or_record, Mapping):
         with contextlib.suppress(AttributeError):
@@ -202,8 +212,9 @@ def progress_note(job_or_record: Any, lang: str | None = None) -> dict[str, Any]
     shown = False
     if isinstance(step, int) and limits.get("kind") == "optimization":
         # NWChem numbers its steps from 0 ("@ 0" is the starting geometry).
-        parts.append(render("progress_opt_step", {"step": step + 1,
-                                                  "maximum": limits.get("maximum")}, lang))
+        parts.append(
+            render("progress_opt_step", {"step": step + 1, "maximum": limits.get("maximum")}, lang)
+        )
         shown = True
     displaced = prog.get("frequencyDisplacement")
     if prog.get("frequencies") is True and status == "running":
@@ -222,8 +233,13 @@ def progress_note(job_or_record: Any, lang: str | None = None) -> dict[str, Any]
         shown = True
     elif isinstance(iteration, int) and status == "running" and not prog.get("excitedStates"):
         if limits.get("kind") == "scf" and not shown:
-            parts.append(render("progress_scf_iteration_of",
-                                {"iteration": iteration, "maximum": limits.get("maximum")}, lang))
+            parts.append(
+                render(
+                    "progress_scf_iteration_of",
+                    {"iteration": iteration, "maximum": limits.get("maximum")},
+                    lang,
+                )
+            )
         else:
             parts.append(render("progress_scf_iteration", {"iteration": iteration}, lang))
         shown = True

@@ -58,9 +58,24 @@ from molforma.results.limits import MAX_FILE_BYTES
 
 # The job folder's names and the command a job runs are read from this module too (the
 # tests, the window): they are defined in molforma.jobs.job_setup.
-__all__ = ["ERROR_NAME", "INPUT_NAME", "OUTPUT_NAME", "RECORD_NAME", "SNAPSHOT_NAME", "STATUSES",
-           "TERMINAL", "Job", "_Prepared", "_check_runnable", "_now", "_task_slug",
-           "build_command", "build_environment", "job_root", "stop_running_jobs"]
+__all__ = [
+    "ERROR_NAME",
+    "INPUT_NAME",
+    "OUTPUT_NAME",
+    "RECORD_NAME",
+    "SNAPSHOT_NAME",
+    "STATUSES",
+    "TERMINAL",
+    "Job",
+    "_Prepared",
+    "_check_runnable",
+    "_now",
+    "_task_slug",
+    "build_command",
+    "build_environment",
+    "job_root",
+    "stop_running_jobs",
+]
 
 log = logging.getLogger(__name__)
 
@@ -264,9 +279,14 @@ class Job:
                 try:
                     with out_path.open("wb") as out, err_path.open("wb") as err:
                         self._proc = subprocess.Popen(
-                            self._record["command"], cwd=self.folder, env=self._env,
-                            stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                            start_new_session=True, preexec_fn=_END_WITH_US,
+                            self._record["command"],
+                            cwd=self.folder,
+                            env=self._env,
+                            stdin=subprocess.DEVNULL,
+                            stdout=out,
+                            stderr=err,
+                            start_new_session=True,
+                            preexec_fn=_END_WITH_US,
                         )
                 except OSError as exc:
                     start_error = f"cannot start: {exc.strerror or exc}"
@@ -371,10 +391,14 @@ class Job:
             error = self._error_text(status, rc, opt)
         self._update(
             notify=False,
-            status=status, exitCode=rc, finishedAt=_now(),
-            scfConverged=t.scf_converged, optimizationConverged=opt,
+            status=status,
+            exitCode=rc,
+            finishedAt=_now(),
+            scfConverged=t.scf_converged,
+            optimizationConverged=opt,
             finalEnergy=self._final_energy(),
-            progress=t.to_dict(), error=error,
+            progress=t.to_dict(),
+            error=error,
         )
         # Ended before listeners hear of it, so one may start the next job at once.
         self._done.set()

@@ -28,14 +28,16 @@ from molforma.mcp.window_commands import CommandRecord, CommandStore, WindowComm
 if TYPE_CHECKING:
     from molforma.document.document import Document
 
-register({
-    "modal_dialog_open": {
-        "en": "The window has a dialog open ('{title}'), so document edits are refused "
-              "until it is closed. Answer or close the dialog first, then try again.",
-        "ja": "ウィンドウでダイアログ（「{title}」）が開いているため、閉じるまで文書の編集は"
-              "できません。先にダイアログに応答するか閉じてから、もう一度実行してください。",
-    },
-})
+register(
+    {
+        "modal_dialog_open": {
+            "en": "The window has a dialog open ('{title}'), so document edits are refused "
+            "until it is closed. Answer or close the dialog first, then try again.",
+            "ja": "ウィンドウでダイアログ（「{title}」）が開いているため、閉じるまで文書の編集は"
+            "できません。先にダイアログに応答するか閉じてから、もう一度実行してください。",
+        },
+    }
+)
 
 T = TypeVar("T")
 
@@ -65,9 +67,16 @@ class DialogInfo:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for ``get_ui`` and ``get_app_state``."""
-        return {"dialogId": self.id, "kind": self.kind, "title": self.title, "text": self.text,
-                "buttons": list(self.buttons), "escapeButton": self.escape,
-                "commandId": self.command_id, **self.extra}
+        return {
+            "dialogId": self.id,
+            "kind": self.kind,
+            "title": self.title,
+            "text": self.text,
+            "buttons": list(self.buttons),
+            "escapeButton": self.escape,
+            "commandId": self.command_id,
+            **self.extra,
+        }
 
 
 class WindowReader(Protocol):
@@ -115,8 +124,9 @@ class WindowBridge(Protocol):
         """Window workers running now (clean-up, history scan), as plain data."""
         ...
 
-    def document_edit(self, document: Document, *,
-                      hold: bool = True) -> AbstractContextManager[None]:
+    def document_edit(
+        self, document: Document, *, hold: bool = True
+    ) -> AbstractContextManager[None]:
         """Hold ``document``'s lock for one MCP edit, refused (``modal_dialog_open``) while
         a modal dialog is open: the check and the edit are one step. ``hold=False``:
         the check alone (a call that waits for work which edits from another thread)."""

@@ -62,22 +62,24 @@ class ClientChannel:
             return client.on_response(msg)
         params = msg.get("params")
         meta = params.get("_meta") if isinstance(params, dict) else None
-        if (msg.get("method") == "ping" and P.is_valid_id(msg.get("id")) and client.waiting()
-                and not (isinstance(meta, dict) and P.PROTOCOL_VERSION_KEY in meta)):
+        if (
+            msg.get("method") == "ping"
+            and P.is_valid_id(msg.get("id"))
+            and client.waiting()
+            and not (isinstance(meta, dict) and P.PROTOCOL_VERSION_KEY in meta)
+        ):
             self._send(P.response(msg["id"], {}))
             return True
         return False
 
-    def serve(self, handler: Callable[[Request], dict[str, Any]],
-              req: Request) -> dict[str, Any]:
+    def serve(self, handler: Callable[[Request], dict[str, Any]], req: Request) -> dict[str, Any]:
         """Run ``handler`` on ``req``; a legacy tool call on an open channel may ask the client.
 
         Its handler finds the channel with ``client_requests.current()``; a window
         command it queued has the message boxes it opens asked of the client.
         """
         asking = self._client
-        if (req.era != "legacy" or req.method != "tools/call" or asking is None
-                or asking.closed):
+        if req.era != "legacy" or req.method != "tools/call" or asking is None or asking.closed:
             return handler(req)
         from molforma.mcp import client_requests
 

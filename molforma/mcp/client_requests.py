@@ -104,12 +104,23 @@ class ClientRequests:
         if p.answered:
             return p.result
         if not closed:
-            self._send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                        "params": {"requestId": rid, "reason": "no longer needed"}})
+            self._send(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/cancelled",
+                    "params": {"requestId": rid, "reason": "no longer needed"},
+                }
+            )
         return None
 
-    def ask(self, method: str, params: dict[str, Any], *, origin: Any = None,
-            timeout: float = ANSWER_TIMEOUT_S) -> dict[str, Any] | None:
+    def ask(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        origin: Any = None,
+        timeout: float = ANSWER_TIMEOUT_S,
+    ) -> dict[str, Any] | None:
         """Send a request and wait for its result (see :meth:`wait`)."""
         rid = self.begin(method, params, origin)
         return None if rid is None else self.wait(rid, timeout)
@@ -166,7 +177,8 @@ def elicit_result(result: dict[str, Any] | None) -> dict[str, Any] | None:
 # The channel of the legacy connection whose request the current thread serves; set by
 # the server around a tool handler (None: the request cannot be asked about).
 _current: contextvars.ContextVar[ClientRequests | None] = contextvars.ContextVar(
-    "molforma_client_requests", default=None)
+    "molforma_client_requests", default=None
+)
 
 
 def current() -> ClientRequests | None:
@@ -189,10 +201,17 @@ def dialog_question(d: DialogInfo) -> dict[str, Any]:
 
     The same question a task's ``input_required`` carries (docs/reference/mcp.md, Tasks).
     """
-    return {"mode": "form", "message": f"{d.title}\n\n{d.text}" if d.title else d.text,
-            "requestedSchema": {"type": "object", "properties": {"choice": {
-                "type": "string", "title": d.title or "Choice", "enum": list(d.buttons)}},
-                "required": ["choice"]}}
+    return {
+        "mode": "form",
+        "message": f"{d.title}\n\n{d.text}" if d.title else d.text,
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "choice": {"type": "string", "title": d.title or "Choice", "enum": list(d.buttons)}
+            },
+            "required": ["choice"],
+        },
+    }
 
 
 def is_askable(d: DialogInfo) -> bool:
@@ -226,8 +245,9 @@ class DialogElicitor:
         with self._lock:
             self._commands.add(command_id)
             if self._thread is None:
-                self._thread = threading.Thread(target=self._watch, name="mcp-dialog-elicitor",
-                                                daemon=True)
+                self._thread = threading.Thread(
+                    target=self._watch, name="mcp-dialog-elicitor", daemon=True
+                )
                 self._thread.start()
 
     def _watch(self) -> None:
@@ -245,13 +265,17 @@ class DialogElicitor:
             for dialog_id, rid in list(self._asked.items()):
                 if dialog_id not in open_now and rid is not None:
                     self._channel.abort(rid)
-            new = [d for d in open_now.values() if is_askable(d) and d.id not in self._asked
-                   and d.command_id in self._commands]
+            new = [
+                d
+                for d in open_now.values()
+                if is_askable(d) and d.id not in self._asked and d.command_id in self._commands
+            ]
             for d in new:
                 self._asked[d.id] = None
         for d in new:
-            threading.Thread(target=self._ask, args=(d,), name="mcp-dialog-question",
-                             daemon=True).start()
+            threading.Thread(
+                target=self._ask, args=(d,), name="mcp-dialog-question", daemon=True
+            ).start()
 
     def _ask(self, d: DialogInfo) -> None:
         rid = self._channel.begin(ELICIT, dialog_question(d))

@@ -108,8 +108,14 @@ def overwrite_question(path: str, lang: str) -> dict[str, Any]:
                 "message": message,
                 "requestedSchema": {
                     "type": "object",
-                    "properties": {OVERWRITE_KEY: {"type": "boolean", "title": title,
-                                                   "description": desc, "default": True}},
+                    "properties": {
+                        OVERWRITE_KEY: {
+                            "type": "boolean",
+                            "title": title,
+                            "description": desc,
+                            "default": True,
+                        }
+                    },
                     "required": [OVERWRITE_KEY],
                 },
             },

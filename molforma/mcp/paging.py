@@ -34,8 +34,9 @@ def json_chars(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
-def link(uri: str, name: str, mime: str, description: str = "",
-         size: int | None = None) -> dict[str, Any]:
+def link(
+    uri: str, name: str, mime: str, description: str = "", size: int | None = None
+) -> dict[str, Any]:
     """One entry of a result's ``links`` (sent as a ``resource_link`` content item too)."""
     out: dict[str, Any] = {"uri": uri, "name": name, "mimeType": mime}
     if description:
@@ -45,15 +46,24 @@ def link(uri: str, name: str, mime: str, description: str = "",
     return out
 
 
-def document_links(doc_id: str, views: Iterable[str] = ("project", "xyz", "mol",
-                                                         "nwchem")) -> list[dict[str, Any]]:
+def document_links(
+    doc_id: str, views: Iterable[str] = ("project", "xyz", "mol", "nwchem")
+) -> list[dict[str, Any]]:
     """Links to the full confirmed project of ``doc_id`` in the given views."""
-    return [link(f"molforma://documents/{doc_id}/{view}", f"{doc_id}_{view}",
-                 DOCUMENT_VIEWS[view][2], DOCUMENT_VIEWS[view][3]) for view in views]
+    return [
+        link(
+            f"molforma://documents/{doc_id}/{view}",
+            f"{doc_id}_{view}",
+            DOCUMENT_VIEWS[view][2],
+            DOCUMENT_VIEWS[view][3],
+        )
+        for view in views
+    ]
 
 
-def page_envelope(project: Mapping[str, Any], offset: int, limit: int | None,
-                  budget: int = PAGE_CHARS) -> tuple[dict[str, Any], int | None]:
+def page_envelope(
+    project: Mapping[str, Any], offset: int, limit: int | None, budget: int = PAGE_CHARS
+) -> tuple[dict[str, Any], int | None]:
     """The envelope ``project`` cut to one page of atoms (and their bonds), and nextOffset.
 
     Without ``limit`` the page holds as many atoms as fit in ``budget`` characters
@@ -92,8 +102,7 @@ def page_envelope(project: Mapping[str, Any], offset: int, limit: int | None,
     return out, (i if i < n else None)
 
 
-def text_page(text: str, offset: int, limit: int | None,
-              budget: int = 2 * PAGE_CHARS) -> str:
+def text_page(text: str, offset: int, limit: int | None, budget: int = 2 * PAGE_CHARS) -> str:
     """Characters ``offset``.. of ``text``: ``limit`` of them, or as many as fit ``budget``.
 
     A text travels escaped once in ``structuredContent`` and twice in the JSON text
@@ -101,13 +110,13 @@ def text_page(text: str, offset: int, limit: int | None,
     on both copies.
     """
     if limit is not None:
-        return text[offset:offset + limit]
+        return text[offset : offset + limit]
     n = min(len(text) - offset, budget)
     while n > 1000:
-        page = text[offset:offset + n]
+        page = text[offset : offset + n]
         once = json.dumps(page, ensure_ascii=False)
         cost = len(once) + len(json.dumps(once, ensure_ascii=False))
         if cost <= budget:
             return page
         n = n * budget // cost * 95 // 100
-    return text[offset:offset + max(n, 1)]
+    return text[offset : offset + max(n, 1)]

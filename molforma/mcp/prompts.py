@@ -40,7 +40,8 @@ class PromptSpec:
 
 PROMPTS: tuple[PromptSpec, ...] = (
     PromptSpec(
-        "review_candidate", "Review the candidate",
+        "review_candidate",
+        "Review the candidate",
         "Look at the pending candidate of a document and recommend confirming or cancelling.",
         (Arg("documentId", "Document id (default: the first document)."),),
         "Review the candidate of MolForma document {documentId}. Call get_document with "
@@ -50,12 +51,15 @@ PROMPTS: tuple[PromptSpec, ...] = (
         "unless I ask.",
     ),
     PromptSpec(
-        "geometry_optimization", "Geometry optimisation",
+        "geometry_optimization",
+        "Geometry optimisation",
         "Set up and run a geometry optimization (optionally followed by frequencies).",
-        (Arg("method", "Theory or functional, e.g. scf, b3lyp, mp2.", required=True),
-         Arg("basis", "Basis set, e.g. 6-31g*.", required=True),
-         Arg("frequencies", "yes or no: add a frequency calculation (default no)."),
-         Arg("documentId", "Document id (default: the first document).")),
+        (
+            Arg("method", "Theory or functional, e.g. scf, b3lyp, mp2.", required=True),
+            Arg("basis", "Basis set, e.g. 6-31g*.", required=True),
+            Arg("frequencies", "yes or no: add a frequency calculation (default no)."),
+            Arg("documentId", "Document id (default: the first document)."),
+        ),
         "Optimize the geometry of MolForma document {documentId} with {method}/{basis}"
         "{freq_text}. Steps: set_nwchem with values {values} (preview false); "
         "validate_document and fix any error it reports; calculation start; follow the task "
@@ -64,18 +68,24 @@ PROMPTS: tuple[PromptSpec, ...] = (
         "summary (final energy, convergence, imaginary modes).",
     ),
     PromptSpec(
-        "vibrational_analysis", "Vibrational analysis",
+        "vibrational_analysis",
+        "Vibrational analysis",
         "Interpret the vibrational modes of the loaded results.",
-        (Arg("documentId", "Document id (default: the first document)."),
-         Arg("threshold", "Imaginary-frequency magnitude in cm-1 to treat as significant "
-             "(default 10).")),
+        (
+            Arg("documentId", "Document id (default: the first document)."),
+            Arg(
+                "threshold",
+                "Imaginary-frequency magnitude in cm-1 to treat as significant (default 10).",
+            ),
+        ),
         "Analyse the vibrational modes of the results loaded for MolForma document "
         "{documentId}. Read get_results sections summary and modes; list the significant "
         "imaginary modes (below -{threshold} cm-1), the strongest IR bands, and say whether "
         "the structure is a minimum. Use mode_displacements to describe any imaginary mode.",
     ),
     PromptSpec(
-        "troubleshoot_calculation", "Troubleshoot a calculation",
+        "troubleshoot_calculation",
+        "Troubleshoot a calculation",
         "Find out why the last calculation failed or did not converge and propose a fix.",
         (Arg("documentId", "Document id (default: the first document)."),),
         "The last NWChem calculation of MolForma document {documentId} failed or did not "
@@ -85,10 +95,13 @@ PROMPTS: tuple[PromptSpec, ...] = (
         "applying them until I agree.",
     ),
     PromptSpec(
-        "build_molecule", "Build a molecule",
+        "build_molecule",
+        "Build a molecule",
         "Build a molecule from a name or description as a candidate.",
-        (Arg("molecule", "Name, formula or description of the molecule.", required=True),
-         Arg("documentId", "Document id (default: the first document).")),
+        (
+            Arg("molecule", "Name, formula or description of the molecule.", required=True),
+            Arg("documentId", "Document id (default: the first document)."),
+        ),
         "Build {molecule} in MolForma document {documentId}: if it has a SMILES string, use "
         "import_document with format smiles (a 3D candidate with hydrogens); otherwise use "
         "add_atoms (with bonds), place_fragment and add_hydrogens as needed. Keep it as a "
@@ -128,14 +141,23 @@ def _nwchem_values(method: str, basis: str, frequencies: bool) -> dict[str, str]
 
 def list_prompts() -> list[dict[str, Any]]:
     """The ``prompts`` array, arguments in definition order."""
-    return [{"name": p.name, "title": p.title, "description": p.description,
-             "arguments": [{"name": a.name, "description": a.description,
-                            "required": a.required} for a in p.args]}
-            for p in PROMPTS]
+    return [
+        {
+            "name": p.name,
+            "title": p.title,
+            "description": p.description,
+            "arguments": [
+                {"name": a.name, "description": a.description, "required": a.required}
+                for a in p.args
+            ],
+        }
+        for p in PROMPTS
+    ]
 
 
-def get_prompt(name: Any, arguments: Any, lang: str = "en",
-               mode: str = "headless") -> dict[str, Any]:
+def get_prompt(
+    name: Any, arguments: Any, lang: str = "en", mode: str = "headless"
+) -> dict[str, Any]:
     """The ``prompts/get`` result (the window's wording under ``--mcp-gui``).
 
     Raises:
@@ -152,32 +174,42 @@ def get_prompt(name: Any, arguments: Any, lang: str = "en",
     known = {a.name for a in spec.args}
     for key, value in arguments.items():
         if key not in known:
-            raise RpcError(INVALID_PARAMS, f"Unknown argument {key!r} for prompt {name}",
-                           {"argument": key})
+            raise RpcError(
+                INVALID_PARAMS, f"Unknown argument {key!r} for prompt {name}", {"argument": key}
+            )
         if not isinstance(value, str):
-            raise RpcError(INVALID_PARAMS, f"Argument {key!r} must be a string",
-                           {"argument": key})
+            raise RpcError(INVALID_PARAMS, f"Argument {key!r} must be a string", {"argument": key})
     for a in spec.args:
         if a.required and not arguments.get(a.name, "").strip():
-            raise RpcError(INVALID_PARAMS, f"Missing required argument {a.name!r}",
-                           {"argument": a.name})
+            raise RpcError(
+                INVALID_PARAMS, f"Missing required argument {a.name!r}", {"argument": a.name}
+            )
     values = {a.name: arguments.get(a.name, "").strip() for a in spec.args}
     if not values.get("documentId"):
         values["documentId"] = "(the first document in list_documents)"
     if spec.name == "geometry_optimization":
         freq = values.get("frequencies", "").lower()
         if freq not in ("", "yes", "no"):
-            raise RpcError(INVALID_PARAMS, "Argument 'frequencies' must be 'yes' or 'no'",
-                           {"argument": "frequencies"})
-        values["freq_text"] = " followed by a frequency calculation (task " \
-            "optimize+frequencies)" if freq == "yes" else " (task optimize)"
-        values["values"] = json.dumps(_nwchem_values(values["method"], values["basis"],
-                                                     freq == "yes"))
+            raise RpcError(
+                INVALID_PARAMS,
+                "Argument 'frequencies' must be 'yes' or 'no'",
+                {"argument": "frequencies"},
+            )
+        values["freq_text"] = (
+            " followed by a frequency calculation (task optimize+frequencies)"
+            if freq == "yes"
+            else " (task optimize)"
+        )
+        values["values"] = json.dumps(
+            _nwchem_values(values["method"], values["basis"], freq == "yes")
+        )
     if spec.name == "vibrational_analysis" and not values.get("threshold"):
         values["threshold"] = "10"
     template = spec.window_template if mode == "gui" and spec.window_template else spec.template
     text = template.format(**values)
     if lang == "ja":
         text += "\n\n(Answer in Japanese.)"
-    return {"description": spec.description,
-            "messages": [{"role": "user", "content": {"type": "text", "text": text}}]}
+    return {
+        "description": spec.description,
+        "messages": [{"role": "user", "content": {"type": "text", "text": text}}],
+    }

@@ -45,15 +45,29 @@ MISSING_REQUIRED_CLIENT_CAPABILITY = -32021
 UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 # Methods that the modern revision removed; a modern request naming them gets -32601.
-REMOVED_IN_MODERN = frozenset({
-    "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe",
-    "tasks/result", "tasks/list", "notifications/initialized",
-})
+REMOVED_IN_MODERN = frozenset(
+    {
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "tasks/result",
+        "tasks/list",
+        "notifications/initialized",
+    }
+)
 # The six results that carry caching hints on 2026-07-28.
-CACHEABLE_METHODS = frozenset({
-    "server/discover", "tools/list", "prompts/list", "resources/list",
-    "resources/templates/list", "resources/read",
-})
+CACHEABLE_METHODS = frozenset(
+    {
+        "server/discover",
+        "tools/list",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+    }
+)
 TASK_METHODS = frozenset({"tasks/get", "tasks/update", "tasks/cancel"})
 
 Era = Literal["modern", "legacy"]
@@ -79,9 +93,11 @@ class RpcError(Exception):
 
 def missing_capability(required: dict[str, Any], what: str) -> RpcError:
     """-32021 naming the capability the request should have declared."""
-    return RpcError(MISSING_REQUIRED_CLIENT_CAPABILITY,
-                    f"Missing required client capability: {what}",
-                    {"requiredCapabilities": required})
+    return RpcError(
+        MISSING_REQUIRED_CLIENT_CAPABILITY,
+        f"Missing required client capability: {what}",
+        {"requiredCapabilities": required},
+    )
 
 
 def tasks_capability_error() -> RpcError:
@@ -98,8 +114,15 @@ class Request:
 
     __slots__ = ("capabilities", "era", "id", "method", "params", "version")
 
-    def __init__(self, id: RequestId, method: str, params: dict[str, Any], era: Era,
-                 version: str, capabilities: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        id: RequestId,
+        method: str,
+        params: dict[str, Any],
+        era: Era,
+        version: str,
+        capabilities: dict[str, Any] | None = None,
+    ) -> None:
         self.id = id
         self.method = method
         self.params = params
@@ -108,8 +131,10 @@ class Request:
         self.capabilities: dict[str, Any] = capabilities if capabilities is not None else {}
 
     def __repr__(self) -> str:
-        return (f"Request(id={self.id!r}, method={self.method!r}, era={self.era!r}, "
-                f"version={self.version!r})")
+        return (
+            f"Request(id={self.id!r}, method={self.method!r}, era={self.era!r}, "
+            f"version={self.version!r})"
+        )
 
     @property
     def meta(self) -> dict[str, Any]:
@@ -159,8 +184,7 @@ def dumps(value: Any) -> bytes:
         except (ValueError, TypeError):
             pass  # e.g. a lone surrogate echoed from the client: the escaping encoder copes
     # ASCII escapes keep any string (lone surrogates included) valid on the wire.
-    return json.dumps(value, ensure_ascii=True, separators=(",", ":"),
-                      default=str).encode("ascii")
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"), default=str).encode("ascii")
 
 
 def is_valid_id(value: Any) -> bool:
@@ -182,7 +206,9 @@ def error_response(req_id: RequestId | None, err: RpcError) -> dict[str, Any]:
     return msg
 
 
-def classify(params: dict[str, Any], method: str, legacy_session: bool) -> tuple[Era, str, dict[str, Any]]:
+def classify(
+    params: dict[str, Any], method: str, legacy_session: bool
+) -> tuple[Era, str, dict[str, Any]]:
     """Decide the era of a request (docs/reference/mcp.md, Protocol eras).
 
     Returns ``(era, version, client_capabilities)``.
@@ -196,29 +222,41 @@ def classify(params: dict[str, Any], method: str, legacy_session: bool) -> tuple
         version = meta[PROTOCOL_VERSION_KEY]
         if version != MODERN_VERSION:
             # The legacy era is reached only through initialize (docs/reference/mcp.md, Errors).
-            raise RpcError(UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version",
-                           {"supported": list(SUPPORTED_VERSIONS), "requested": version})
+            raise RpcError(
+                UNSUPPORTED_PROTOCOL_VERSION,
+                "Unsupported protocol version",
+                {"supported": list(SUPPORTED_VERSIONS), "requested": version},
+            )
         caps = meta.get(CLIENT_CAPABILITIES_KEY)
         if not isinstance(caps, dict):
-            raise RpcError(INVALID_PARAMS,
-                           f"Invalid params: _meta[{CLIENT_CAPABILITIES_KEY!r}] must be an object")
+            raise RpcError(
+                INVALID_PARAMS,
+                f"Invalid params: _meta[{CLIENT_CAPABILITIES_KEY!r}] must be an object",
+            )
         if method in REMOVED_IN_MODERN:
-            raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method} (not part of "
-                           f"MCP {MODERN_VERSION})", {"supported": list(SUPPORTED_VERSIONS)})
+            raise RpcError(
+                METHOD_NOT_FOUND,
+                f"Method not found: {method} (not part of MCP {MODERN_VERSION})",
+                {"supported": list(SUPPORTED_VERSIONS)},
+            )
         level = meta.get(LOG_LEVEL_KEY)
         if level is not None and level not in _LOG_LEVELS:
             raise RpcError(INVALID_PARAMS, f"Invalid params: unknown log level {level!r}")
         return "modern", MODERN_VERSION, caps
     if method == "initialize" or legacy_session:
         return "legacy", LEGACY_VERSION, {}
-    raise RpcError(INVALID_PARAMS, "Invalid params: params._meta must carry "
-                   f"{PROTOCOL_VERSION_KEY!r} and {CLIENT_CAPABILITIES_KEY!r} "
-                   f"(MCP {MODERN_VERSION}), or start a {LEGACY_VERSION} session with initialize",
-                   {"supported": list(SUPPORTED_VERSIONS)})
+    raise RpcError(
+        INVALID_PARAMS,
+        "Invalid params: params._meta must carry "
+        f"{PROTOCOL_VERSION_KEY!r} and {CLIENT_CAPABILITIES_KEY!r} "
+        f"(MCP {MODERN_VERSION}), or start a {LEGACY_VERSION} session with initialize",
+        {"supported": list(SUPPORTED_VERSIONS)},
+    )
 
 
-_LOG_LEVELS = frozenset({"debug", "info", "notice", "warning", "error", "critical", "alert",
-                         "emergency"})
+_LOG_LEVELS = frozenset(
+    {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+)
 
 # --- the mcp-types wire models, loaded in the background ---------------------------------
 _wire_lock = threading.Lock()
@@ -238,8 +276,7 @@ def preload_wire() -> None:
     global _wire_thread
     with _wire_lock:
         if _wire_thread is None:
-            _wire_thread = threading.Thread(target=_load_wire, name="mcp-types-import",
-                                            daemon=True)
+            _wire_thread = threading.Thread(target=_load_wire, name="mcp-types-import", daemon=True)
             _wire_thread.start()
 
 
@@ -268,10 +305,16 @@ _PLAIN_PARAMS: dict[str, dict[str, tuple[type, ...]]] = {
     "prompts/get": {"name": (str,), "arguments": (dict, type(None))},
 }
 _REQUIRED_PARAMS = {"tools/call": "name", "resources/read": "uri", "prompts/get": "name"}
-_META_KEYS = frozenset({PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY,
-                        "io.modelcontextprotocol/clientInfo", "progressToken"})
-_PLAIN_CAPABILITIES = frozenset({"elicitation", "sampling", "roots", "experimental",
-                                 "extensions"})
+_META_KEYS = frozenset(
+    {
+        PROTOCOL_VERSION_KEY,
+        CLIENT_CAPABILITIES_KEY,
+        LOG_LEVEL_KEY,
+        "io.modelcontextprotocol/clientInfo",
+        "progressToken",
+    }
+)
+_PLAIN_CAPABILITIES = frozenset({"elicitation", "sampling", "roots", "experimental", "extensions"})
 
 
 def _plainly_valid(req: Request) -> bool:
@@ -289,8 +332,11 @@ def _plainly_valid(req: Request) -> bool:
         return False
     if not all(isinstance(p[k], fields[k]) for k in fields if k in p):
         return False
-    if req.method == "prompts/get" and isinstance(p.get("arguments"), dict) and not all(
-            isinstance(v, str) for v in p["arguments"].values()):
+    if (
+        req.method == "prompts/get"
+        and isinstance(p.get("arguments"), dict)
+        and not all(isinstance(v, str) for v in p["arguments"].values())
+    ):
         return False
     meta = p.get("_meta")
     if meta is None:
@@ -301,9 +347,11 @@ def _plainly_valid(req: Request) -> bool:
     if token is not None and (isinstance(token, bool) or not isinstance(token, str | int)):
         return False
     info = meta.get("io.modelcontextprotocol/clientInfo")
-    if info is not None and not (isinstance(info, dict) and set(info) <= {"name", "version"}
-                                 and all(isinstance(info.get(k), str)
-                                         for k in ("name", "version"))):
+    if info is not None and not (
+        isinstance(info, dict)
+        and set(info) <= {"name", "version"}
+        and all(isinstance(info.get(k), str) for k in ("name", "version"))
+    ):
         return False
     if req.era == "legacy":
         return set(meta) <= {"progressToken"}
@@ -311,10 +359,12 @@ def _plainly_valid(req: Request) -> bool:
     if not isinstance(caps, dict) or set(caps) - _PLAIN_CAPABILITIES:
         return False
     # each capability an object of objects (or null), as the wire schema has them
-    return all(v is None or (isinstance(v, dict) and all(isinstance(x, dict) or x is None
-                                                         for x in v.values()))
-               for k, v in caps.items() if k != "roots") and (
-        caps.get("roots") is None or isinstance(caps["roots"], dict))
+    return all(
+        v is None
+        or (isinstance(v, dict) and all(isinstance(x, dict) or x is None for x in v.values()))
+        for k, v in caps.items()
+        if k != "roots"
+    ) and (caps.get("roots") is None or isinstance(caps["roots"], dict))
 
 
 def validate_params(req: Request) -> None:

@@ -54,11 +54,25 @@ MAX_RESULT_CHARS = 100_000
 
 # The tools that change a document. In the window they are refused while a modal
 # dialog is open (docs/reference/window.md, Commands) through the window bridge's document_edit().
-DOCUMENT_EDIT_TOOLS: frozenset[str] = frozenset({
-    "open_file", "import_document", "history", "add_atoms", "delete_atoms", "move_atoms",
-    "set_atom_properties", "set_bonds", "set_internal_coordinate", "add_hydrogens",
-    "place_fragment", "set_molecule", "set_nwchem", "set_advanced", "set_execution",
-})
+DOCUMENT_EDIT_TOOLS: frozenset[str] = frozenset(
+    {
+        "open_file",
+        "import_document",
+        "history",
+        "add_atoms",
+        "delete_atoms",
+        "move_atoms",
+        "set_atom_properties",
+        "set_bonds",
+        "set_internal_coordinate",
+        "add_hydrogens",
+        "place_fragment",
+        "set_molecule",
+        "set_nwchem",
+        "set_advanced",
+        "set_execution",
+    }
+)
 
 
 class ToolInput(BaseModel):
@@ -225,8 +239,9 @@ def _output_schema(model: type[BaseModel], name: str) -> dict[str, Any]:
     key = ("out", model, name)
     if key not in _SCHEMAS:
         shared, elsewhere = _shared_description(model, name)
-        _SCHEMAS[key] = thin_output_schema(full_output_schema(model), name, shared=shared,
-                                           shared_elsewhere=elsewhere)
+        _SCHEMAS[key] = thin_output_schema(
+            full_output_schema(model), name, shared=shared, shared_elsewhere=elsewhere
+        )
     return _SCHEMAS[key]
 
 
@@ -284,8 +299,10 @@ def tool(
         if not (isinstance(inp, type) and issubclass(inp, BaseModel)):
             raise ValueError(f"tool {name}: args must be annotated with a pydantic model")
         if out is None:
-            raise ValueError(f"tool {name}: return must be annotated with a pydantic model "
-                             "(or Model | Background[Model])")
+            raise ValueError(
+                f"tool {name}: return must be annotated with a pydantic model "
+                "(or Model | Background[Model])"
+            )
         if inp.model_config.get("extra") != "forbid":
             raise ValueError(f"tool {name}: input model must forbid extra fields")
         for fname, finfo in inp.model_fields.items():
@@ -295,9 +312,17 @@ def tool(
         if not doc:
             raise ValueError(f"tool {name}: handler needs a docstring (the description)")
         TOOLS[name] = ToolSpec(
-            name=name, title=title, description=" ".join(doc.split()), input=inp, output=out,
-            handler=fn, read_only=read_only, destructive=destructive, idempotent=idempotent,
-            open_world=open_world, modes=frozenset(modes),
+            name=name,
+            title=title,
+            description=" ".join(doc.split()),
+            input=inp,
+            output=out,
+            handler=fn,
+            read_only=read_only,
+            destructive=destructive,
+            idempotent=idempotent,
+            open_world=open_world,
+            modes=frozenset(modes),
             max_result_chars=max_result_chars,
             needs_interaction_when_exec_allowed=needs_interaction_when_exec_allowed,
         )
@@ -337,9 +362,13 @@ def build_index() -> dict[str, Any]:
     """
     tools = []
     for t in tools_for("headless"):
-        tools.append({"module": t.handler.__module__,
-                      "needsInteractionWhenExecAllowed": t.needs_interaction_when_exec_allowed,
-                      "definition": t.definition(allow_execution_settings=False)})
+        tools.append(
+            {
+                "module": t.handler.__module__,
+                "needsInteractionWhenExecAllowed": t.needs_interaction_when_exec_allowed,
+                "definition": t.definition(allow_execution_settings=False),
+            }
+        )
     return {"generatedBy": "scripts/gen_tool_index.py", "tools": tools}
 
 
@@ -386,8 +415,9 @@ def output_schema_resource(mode: str, uri: str) -> list[dict[str, Any]] | None:
     return [{"uri": uri, "mimeType": SCHEMA_MIME, "text": text}]
 
 
-_SCHEMA_URI = re.compile("^" + re.escape(SCHEMA_URI).replace(
-    re.escape("{name}"), "(?P<name>[A-Za-z0-9_.-]{1,64})") + "$")
+_SCHEMA_URI = re.compile(
+    "^" + re.escape(SCHEMA_URI).replace(re.escape("{name}"), "(?P<name>[A-Za-z0-9_.-]{1,64})") + "$"
+)
 
 
 def tools_for(mode: Mode) -> list[ToolSpec]:

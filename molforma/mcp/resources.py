@@ -34,70 +34,85 @@ if TYPE_CHECKING:
 MAX_TEXT = 100_000
 APP_STATE_URI = "molforma://app/state"
 _DOC_URI = re.compile(r"^molforma://documents/(?P<doc>[A-Za-z0-9_-]+)/(?P<view>[a-z/]+)$")
-_INDEXED_URI = re.compile(r"^molforma://documents/(?P<doc>[A-Za-z0-9_-]+)/results/"
-                          r"(?P<view>structures|modes|items/(?P<section>[a-z_]+))/"
-                          r"(?P<index>0|[1-9][0-9]{0,8})$")
+_INDEXED_URI = re.compile(
+    r"^molforma://documents/(?P<doc>[A-Za-z0-9_-]+)/results/"
+    r"(?P<view>structures|modes|items/(?P<section>[a-z_]+))/"
+    r"(?P<index>0|[1-9][0-9]{0,8})$"
+)
 LEGACY_NOT_FOUND = -32002
 
-register({
-    "resource_no_calculation": {
-        "en": "Nothing to show yet: no calculation of this document has started. Start one "
-              "with the calculation tool (action start), then read this resource again.",
-        "ja": "まだ表示するものがありません。この文書の計算は始まっていません。calculation "
-              "ツール（action start）で計算を始めてから、このリソースを読み直してください。",
-    },
-    "resource_no_results": {
-        "en": "Nothing to show yet: no results are loaded for this document. Load them with "
-              "results_action (action open_file or open_directory) first.",
-        "ja": "まだ表示するものがありません。この文書には結果が読み込まれていません。先に "
-              "results_action（action open_file か open_directory）で読み込んでください。",
-    },
-    "resource_no_modes": {
-        "en": "Nothing to show: the loaded results ({source}) hold no vibrational modes. Load "
-              "the output of a frequency calculation with results_action first.",
-        "ja": "表示するものがありません。読み込まれた結果（{source}）には基準振動がありません。"
-              "先に results_action で振動数計算の出力を読み込んでください。",
-    },
-    "resource_no_displacements": {
-        "en": "Nothing to show: mode {mode} of the loaded results ({source}) has no "
-              "displacement vectors (get_results section modes gives its frequency). Load a "
-              "file that prints them (the frequency output or its MOLDEN file) with "
-              "results_action first.",
-        "ja": "表示するものがありません。読み込まれた結果（{source}）のモード {mode} には変位"
-              "ベクトルがありません（振動数は get_results の section modes で読めます）。"
-              "変位ベクトルを含むファイル（振動数計算の出力か MOLDEN ファイル）を先に "
-              "results_action で読み込んでください。",
-    },
-    "resource_no_log": {
-        "en": "Nothing to show: the loaded results ({source}) have no log text. Load the "
-              "calculation's output file (output.out) with results_action open_file to read "
-              "its log.",
-        "ja": "表示するものがありません。読み込まれた結果（{source}）にはログがありません。"
-              "ログを読むには results_action open_file で計算の出力ファイル（output.out）を"
-              "読み込んでください。",
-    },
-    "resource_no_atoms": {
-        "en": "Nothing to show yet: the document has no confirmed atoms. Add some first "
-              "(add_atoms, import_document or open_file, then confirm the candidate with the "
-              "history tool).",
-        "ja": "まだ表示するものがありません。文書に確定した原子がありません。先に原子を加えて"
-              "ください（add_atoms、import_document か open_file のあと、history ツールで"
-              "候補を確定）。",
-    },
-})
+register(
+    {
+        "resource_no_calculation": {
+            "en": "Nothing to show yet: no calculation of this document has started. Start one "
+            "with the calculation tool (action start), then read this resource again.",
+            "ja": "まだ表示するものがありません。この文書の計算は始まっていません。calculation "
+            "ツール（action start）で計算を始めてから、このリソースを読み直してください。",
+        },
+        "resource_no_results": {
+            "en": "Nothing to show yet: no results are loaded for this document. Load them with "
+            "results_action (action open_file or open_directory) first.",
+            "ja": "まだ表示するものがありません。この文書には結果が読み込まれていません。先に "
+            "results_action（action open_file か open_directory）で読み込んでください。",
+        },
+        "resource_no_modes": {
+            "en": "Nothing to show: the loaded results ({source}) hold no vibrational modes. Load "
+            "the output of a frequency calculation with results_action first.",
+            "ja": "表示するものがありません。読み込まれた結果（{source}）には基準振動がありません。"
+            "先に results_action で振動数計算の出力を読み込んでください。",
+        },
+        "resource_no_displacements": {
+            "en": "Nothing to show: mode {mode} of the loaded results ({source}) has no "
+            "displacement vectors (get_results section modes gives its frequency). Load a "
+            "file that prints them (the frequency output or its MOLDEN file) with "
+            "results_action first.",
+            "ja": "表示するものがありません。読み込まれた結果（{source}）のモード {mode} には変位"
+            "ベクトルがありません（振動数は get_results の section modes で読めます）。"
+            "変位ベクトルを含むファイル（振動数計算の出力か MOLDEN ファイル）を先に "
+            "results_action で読み込んでください。",
+        },
+        "resource_no_log": {
+            "en": "Nothing to show: the loaded results ({source}) have no log text. Load the "
+            "calculation's output file (output.out) with results_action open_file to read "
+            "its log.",
+            "ja": "表示するものがありません。読み込まれた結果（{source}）にはログがありません。"
+            "ログを読むには results_action open_file で計算の出力ファイル（output.out）を"
+            "読み込んでください。",
+        },
+        "resource_no_atoms": {
+            "en": "Nothing to show yet: the document has no confirmed atoms. Add some first "
+            "(add_atoms, import_document or open_file, then confirm the candidate with the "
+            "history tool).",
+            "ja": "まだ表示するものがありません。文書に確定した原子がありません。先に原子を加えて"
+            "ください（add_atoms、import_document か open_file のあと、history ツールで"
+            "候補を確定）。",
+        },
+    }
+)
 
 # view -> (name, title, mimeType, description)
 VIEWS: dict[str, tuple[str, str, str, str]] = {
     **DOCUMENT_VIEWS,
-    "calculation/output": ("calculation_output", "Calculation output", "text/plain",
-                           "output.out of the document's latest calculation."),
-    "results/summary": ("results_summary", "Results summary", "application/json",
-                        "Summary of the loaded results."),
-    "results/log": ("results_log", "Results log", "text/plain",
-                    "Log text of the loaded results."),
-    "results/spectrum": ("results_spectrum", "IR spectrum", "text/csv",
-                         "Normal modes of the loaded results as CSV: mode, frequency (cm-1; "
-                         "negative = imaginary), IR intensity (km/mol)."),
+    "calculation/output": (
+        "calculation_output",
+        "Calculation output",
+        "text/plain",
+        "output.out of the document's latest calculation.",
+    ),
+    "results/summary": (
+        "results_summary",
+        "Results summary",
+        "application/json",
+        "Summary of the loaded results.",
+    ),
+    "results/log": ("results_log", "Results log", "text/plain", "Log text of the loaded results."),
+    "results/spectrum": (
+        "results_spectrum",
+        "IR spectrum",
+        "text/csv",
+        "Normal modes of the loaded results as CSV: mode, frequency (cm-1; "
+        "negative = imaginary), IR intensity (km/mol).",
+    ),
 }
 # Views that are cut to their last 100,000 characters (logs); the others are whole.
 CLIPPED = frozenset({"calculation/output", "results/log"})
@@ -105,23 +120,34 @@ CLIPPED = frozenset({"calculation/output", "results/log"})
 # Templates with an index (a trajectory frame, a mode, one item of any results section).
 INDEXED: dict[str, tuple[str, str, str, str]] = {
     "results/structures/{index}": (
-        "results_structure", "Results structure", mime_of("xyz"),
-        "Structure {index} (0-based) of the loaded results (trajectory frame) as XYZ."),
+        "results_structure",
+        "Results structure",
+        mime_of("xyz"),
+        "Structure {index} (0-based) of the loaded results (trajectory frame) as XYZ.",
+    ),
     "results/modes/{index}": (
-        "results_mode", "Normal mode", mime_of("xyz"),
+        "results_mode",
+        "Normal mode",
+        mime_of("xyz"),
         "Mode {index} (0-based) as XYZ of the reference structure with the displacement "
-        "vector of each atom in columns 5-7 (as Jmol and Molden read it)."),
+        "vector of each atom in columns 5-7 (as Jmol and Molden read it).",
+    ),
     "results/items/{section}/{index}": (
-        "results_item", "Results item", "application/json",
-        "Item {index} (0-based) of a get_results section, whole, as JSON."),
+        "results_item",
+        "Results item",
+        "application/json",
+        "Item {index} (0-based) of a get_results section, whole, as JSON.",
+    ),
 }
 
 
 def _clip(text: str) -> str:
     if len(text) <= MAX_TEXT or text.startswith("[MolForma: showing the last"):
         return text
-    return (f"[MolForma: showing the last {MAX_TEXT:,} of {len(text):,} characters]\n"
-            + text[-MAX_TEXT:])
+    return (
+        f"[MolForma: showing the last {MAX_TEXT:,} of {len(text):,} characters]\n"
+        + text[-MAX_TEXT:]
+    )
 
 
 def list_templates() -> list[dict[str, Any]]:
@@ -129,23 +155,43 @@ def list_templates() -> list[dict[str, Any]]:
     from molforma.mcp.schema import SCHEMA_TEMPLATE
 
     both = {**VIEWS, **INDEXED}
-    return [*({"uriTemplate": f"molforma://documents/{{documentId}}/{view}", "name": name,
-               "title": title, "mimeType": mime, "description": desc}
-              for view, (name, title, mime, desc) in both.items()), dict(SCHEMA_TEMPLATE)]
+    return [
+        *(
+            {
+                "uriTemplate": f"molforma://documents/{{documentId}}/{view}",
+                "name": name,
+                "title": title,
+                "mimeType": mime,
+                "description": desc,
+            }
+            for view, (name, title, mime, desc) in both.items()
+        ),
+        dict(SCHEMA_TEMPLATE),
+    ]
 
 
 def list_resources(state: ServerState) -> list[dict[str, Any]]:
     """The app state plus each view of each open document."""
-    out: list[dict[str, Any]] = [{
-        "uri": APP_STATE_URI, "name": "app_state", "title": "Application state",
-        "mimeType": "application/json",
-        "description": "Documents, calculation, results and workers (as get_app_state).",
-    }]
+    out: list[dict[str, Any]] = [
+        {
+            "uri": APP_STATE_URI,
+            "name": "app_state",
+            "title": "Application state",
+            "mimeType": "application/json",
+            "description": "Documents, calculation, results and workers (as get_app_state).",
+        }
+    ]
     for doc_id in list(state.documents):
         for view, (name, title, mime, desc) in VIEWS.items():
-            out.append({"uri": f"molforma://documents/{doc_id}/{view}",
-                        "name": f"{doc_id}_{name}", "title": f"{title} ({doc_id})",
-                        "mimeType": mime, "description": desc})
+            out.append(
+                {
+                    "uri": f"molforma://documents/{doc_id}/{view}",
+                    "name": f"{doc_id}_{name}",
+                    "title": f"{title} ({doc_id})",
+                    "mimeType": mime,
+                    "description": desc,
+                }
+            )
     return out
 
 
@@ -174,8 +220,13 @@ def read_resource(state: ServerState, uri: Any, *, era: str = "modern") -> list[
     if not isinstance(uri, str):
         raise RpcError(INVALID_PARAMS, "Invalid params: uri must be a string")
     if uri == APP_STATE_URI:
-        return [{"uri": uri, "mimeType": "application/json",
-                 "text": _clip(json.dumps(_app_state(state), ensure_ascii=False))}]
+        return [
+            {
+                "uri": uri,
+                "mimeType": "application/json",
+                "text": _clip(json.dumps(_app_state(state), ensure_ascii=False)),
+            }
+        ]
     if uri.startswith("molforma://tools/"):
         # A tool's full output schema (tools/list sends a thin one; molforma.mcp.schema).
         from molforma.mcp.registry import output_schema_resource
@@ -215,8 +266,7 @@ def _source(results: Any) -> str:
     return str(getattr(results, "source", "") or "")
 
 
-def _read_indexed(state: ServerState, m: re.Match[str], uri: str,
-                  era: str) -> list[dict[str, Any]]:
+def _read_indexed(state: ServerState, m: re.Match[str], uri: str, era: str) -> list[dict[str, Any]]:
     """A results structure or mode as XYZ, or one item of a section as JSON."""
     from molforma.results import get_section
 
@@ -226,8 +276,13 @@ def _read_indexed(state: ServerState, m: re.Match[str], uri: str,
         if m["view"] == "structures":
             if index >= len(cur.structures):
                 raise _not_found(uri, era)
-            return [{"uri": uri, "mimeType": mime_of("xyz"),
-                     "text": structure_xyz(cur.structures[index])}]
+            return [
+                {
+                    "uri": uri,
+                    "mimeType": mime_of("xyz"),
+                    "text": structure_xyz(cur.structures[index]),
+                }
+            ]
         if m["view"] == "modes":
             if not cur.modes:
                 raise MolFormaError("resource_no_modes", source=_source(cur))
@@ -237,10 +292,14 @@ def _read_indexed(state: ServerState, m: re.Match[str], uri: str,
             ref = cur.reference_structure()
             if vecs is None or ref is None or len(vecs) != len(ref.symbols):
                 # The mode exists, but these results carry no vectors to draw it with.
-                raise MolFormaError("resource_no_displacements", mode=index,
-                                    source=_source(cur))
-            return [{"uri": uri, "mimeType": mime_of("xyz"),
-                     "text": mode_xyz(ref, vecs, cur.modes[index])}]
+                raise MolFormaError("resource_no_displacements", mode=index, source=_source(cur))
+            return [
+                {
+                    "uri": uri,
+                    "mimeType": mime_of("xyz"),
+                    "text": mode_xyz(ref, vecs, cur.modes[index]),
+                }
+            ]
         page = get_section(cur, m["section"], offset=index, limit=1)
     except MolFormaError as exc:
         if exc.code in ("results_unknown_section", "results_mode_required"):
@@ -249,25 +308,33 @@ def _read_indexed(state: ServerState, m: re.Match[str], uri: str,
     items = page.get("items") or []
     if not items:
         raise _not_found(uri, era)
-    return [{"uri": uri, "mimeType": "application/json",
-             "text": json.dumps(items[0], ensure_ascii=False)}]
+    return [
+        {
+            "uri": uri,
+            "mimeType": "application/json",
+            "text": json.dumps(items[0], ensure_ascii=False),
+        }
+    ]
 
 
 def structure_xyz(st: Any) -> str:
     """One results structure as XYZ (energy in hartree on the comment line when known)."""
     comment = st.label + (f" energy={st.energy!r}" if st.energy is not None else "")
     lines = [str(len(st.symbols)), " ".join(comment.split())]
-    lines += [f"{el:<3}{x:16.8f}{y:16.8f}{z:16.8f}"
-              for el, (x, y, z) in zip(st.symbols, st.coordinates, strict=True)]
+    lines += [
+        f"{el:<3}{x:16.8f}{y:16.8f}{z:16.8f}"
+        for el, (x, y, z) in zip(st.symbols, st.coordinates, strict=True)
+    ]
     return "\n".join(lines) + "\n"
 
 
 def mode_xyz(ref: Any, vecs: list[list[float]], mode: Any) -> str:
     """A normal mode as XYZ: reference position and displacement vector of each atom."""
     lines = [str(len(ref.symbols)), f"mode {mode.index} frequency={mode.frequency!r} cm-1"]
-    lines += [f"{el:<3}{x:16.8f}{y:16.8f}{z:16.8f}{dx:12.6f}{dy:12.6f}{dz:12.6f}"
-              for el, (x, y, z), (dx, dy, dz) in zip(ref.symbols, ref.coordinates, vecs,
-                                                     strict=True)]
+    lines += [
+        f"{el:<3}{x:16.8f}{y:16.8f}{z:16.8f}{dx:12.6f}{dy:12.6f}{dz:12.6f}"
+        for el, (x, y, z), (dx, dy, dz) in zip(ref.symbols, ref.coordinates, vecs, strict=True)
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -285,8 +352,10 @@ def _app_state(state: ServerState) -> dict[str, Any]:
     from molforma.mcp.registry import ToolContext
     from molforma.mcp.tools.calculation import app_state
 
-    ctx = ToolContext(state=state, request=Request(id=0, method="resources/read", params={},
-                                                   era="modern", version=""))
+    ctx = ToolContext(
+        state=state,
+        request=Request(id=0, method="resources/read", params={}, era="modern", version=""),
+    )
     return app_state(ctx)
 
 
@@ -319,8 +388,10 @@ def _calc_output(state: ServerState, doc: Any) -> str:
         raise MolFormaError("resource_no_calculation")
     text = str(job.output_tail(MAX_TEXT + 1))
     if len(text) > MAX_TEXT:
-        text = (f"[MolForma: showing the last {MAX_TEXT:,} characters of "
-                f"{job.folder / 'output.out'}]\n" + text[-MAX_TEXT:])
+        text = (
+            f"[MolForma: showing the last {MAX_TEXT:,} characters of "
+            f"{job.folder / 'output.out'}]\n" + text[-MAX_TEXT:]
+        )
     return text
 
 
@@ -351,7 +422,7 @@ def _results_log(state: ServerState, doc: Any) -> str:
         offset += len(text)
     text = "".join(parts)
     if start > 0:
-        text = (f"[MolForma: showing the last {MAX_TEXT:,} of {total:,} characters]\n" + text)
+        text = f"[MolForma: showing the last {MAX_TEXT:,} of {total:,} characters]\n" + text
     return text
 
 

@@ -26,17 +26,46 @@ from typing import Any
 # -- compaction ----------------------------------------------------------------------------------
 # Keywords whose value is a map of names to subschemas, one subschema, or a list of them.
 _SCHEMA_MAPS = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
-_SCHEMA_ONE = frozenset({"items", "additionalProperties", "not", "if", "then", "else",
-                         "contains", "propertyNames", "unevaluatedItems",
-                         "unevaluatedProperties"})
+_SCHEMA_ONE = frozenset(
+    {
+        "items",
+        "additionalProperties",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+    }
+)
 _SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
 # Keywords that constrain only values of their own type, so "A or null" keeps its meaning
 # when A's type and null become one type list.
-_TYPE_SPECIFIC = frozenset({
-    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
-    "maxLength", "pattern", "format", "items", "prefixItems", "minItems", "maxItems",
-    "uniqueItems", "properties", "additionalProperties", "required", "minProperties",
-    "maxProperties"})
+_TYPE_SPECIFIC = frozenset(
+    {
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "items",
+        "prefixItems",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "properties",
+        "additionalProperties",
+        "required",
+        "minProperties",
+        "maxProperties",
+    }
+)
 _NULL = {"type": "null"}
 _PLAIN_NAME = re.compile(r"^[a-z][A-Za-z0-9_]*$")
 
@@ -104,8 +133,11 @@ def _plain(node: dict[str, Any]) -> dict[str, Any]:
     with that length (a coordinate triple).
     """
     kind = node.get("type")
-    values = node["enum"] if isinstance(node.get("enum"), list) else (
-        [node["const"]] if "const" in node else None)
+    values = (
+        node["enum"]
+        if isinstance(node.get("enum"), list)
+        else ([node["const"]] if "const" in node else None)
+    )
     if values is not None and kind is not None:
         kinds = set(kind) if isinstance(kind, list) else {kind}
         if "number" in kinds:
@@ -113,9 +145,13 @@ def _plain(node: dict[str, Any]) -> dict[str, Any]:
         if all(_json_type(v) in kinds for v in values):
             node = {k: v for k, v in node.items() if k != "type"}
     prefix = node.get("prefixItems")
-    if (isinstance(prefix, list) and prefix and "items" not in node
-            and all(p == prefix[0] for p in prefix)
-            and node.get("minItems") == node.get("maxItems") == len(prefix)):
+    if (
+        isinstance(prefix, list)
+        and prefix
+        and "items" not in node
+        and all(p == prefix[0] for p in prefix)
+        and node.get("minItems") == node.get("maxItems") == len(prefix)
+    ):
         node = {k: v for k, v in node.items() if k != "prefixItems"}
         node["items"] = prefix[0]
     return node
@@ -166,7 +202,7 @@ def _inline_single_use(schema: dict[str, Any]) -> dict[str, Any]:
         elif isinstance(node, dict):
             ref = node.get("$ref")
             if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                name = ref[len("#/$defs/"):]
+                name = ref[len("#/$defs/") :]
                 uses[name] += 1
                 if (set(node) - {"$ref"}) & set(defs.get(name) or {}):
                     clashes.add(name)
@@ -174,7 +210,7 @@ def _inline_single_use(schema: dict[str, Any]) -> dict[str, Any]:
             if isinstance(mapping, dict):
                 for target in mapping.values():
                     if isinstance(target, str) and target.startswith("#/$defs/"):
-                        clashes.add(target[len("#/$defs/"):])
+                        clashes.add(target[len("#/$defs/") :])
             for v in node.values():
                 count(v)
 
@@ -182,9 +218,14 @@ def _inline_single_use(schema: dict[str, Any]) -> dict[str, Any]:
     root = schema.get("anyOf") or []
     if root and isinstance(root[0], dict) and isinstance(root[0].get("$ref"), str):
         clashes.add(root[0]["$ref"].rsplit("/", 1)[1])
-    inline = {name for name, body in defs.items()
-              if uses[name] == 1 and name not in clashes and isinstance(body, dict)
-              and f'"#/$defs/{name}"' not in _key(body)}
+    inline = {
+        name
+        for name, body in defs.items()
+        if uses[name] == 1
+        and name not in clashes
+        and isinstance(body, dict)
+        and f'"#/$defs/{name}"' not in _key(body)
+    }
     if not inline:
         return schema
 
@@ -260,18 +301,24 @@ def _share(schema: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for k, v in node.items():
             if k == "properties" and isinstance(v, dict):
-                out[k] = {name: ({"$ref": f"#/$defs/{shared[_key(sub)]}"}
-                                 if _key(sub) in shared else swap(sub))
-                          for name, sub in v.items()}
+                out[k] = {
+                    name: (
+                        {"$ref": f"#/$defs/{shared[_key(sub)]}"}
+                        if _key(sub) in shared
+                        else swap(sub)
+                    )
+                    for name, sub in v.items()
+                }
             else:
                 out[k] = swap(v)
         return out
 
     out: dict[str, Any] = swap(schema)
-    out["$defs"] = {**out.get("$defs", {}),
-                    **{name: swap(json.loads(key)) for key, name in shared.items()}}
+    out["$defs"] = {
+        **out.get("$defs", {}),
+        **{name: swap(json.loads(key)) for key, name in shared.items()},
+    }
     return out
-
 
 
 # -- thin output schemas -------------------------------------------------------------------------
@@ -279,10 +326,12 @@ SCHEMA_URI = "molforma://tools/{name}/output-schema"
 SCHEMA_MIME = "application/schema+json"
 # The resource template of the full output schemas (resources/templates/list).
 SCHEMA_TEMPLATE: dict[str, str] = {
-    "uriTemplate": SCHEMA_URI, "name": "tool_output_schema", "title": "Tool output schema",
+    "uriTemplate": SCHEMA_URI,
+    "name": "tool_output_schema",
+    "title": "Tool output schema",
     "mimeType": SCHEMA_MIME,
     "description": "A tool's output schema in full: every nested record typed and described "
-                   "(tools/list gives nested records as open objects).",
+    "(tools/list gives nested records as open objects).",
 }
 # The error branch of every thin output schema. ToolErrorObject is the same in every tool
 # and the docs describe it ({code, message, details}); the full schema keeps its fields.
@@ -291,8 +340,9 @@ ERROR_BRANCH: dict[str, Any] = {"required": ["code", "message"]}
 _OPEN_KEEP = ("type", "description")
 
 
-def thin_output_schema(schema: dict[str, Any], name: str, *, shared: str | None = None,
-                       shared_elsewhere: bool = False) -> dict[str, Any]:
+def thin_output_schema(
+    schema: dict[str, Any], name: str, *, shared: str | None = None, shared_elsewhere: bool = False
+) -> dict[str, Any]:
     """``schema`` (compacted) with every record below the top-level fields an open object.
 
     The top level is the tool's own model (the first branch of the root ``anyOf``) and,
@@ -318,8 +368,10 @@ def thin_output_schema(schema: dict[str, Any], name: str, *, shared: str | None 
     top = _def_name(root[0].get("$ref")) if root and isinstance(root[0], dict) else None
     if top is None or top not in defs:
         return out
-    tops = [top, *(_def_name(v.get("$ref")) for v in defs[top].get("oneOf") or []
-                   if isinstance(v, dict))]
+    tops = [
+        top,
+        *(_def_name(v.get("$ref")) for v in defs[top].get("oneOf") or [] if isinstance(v, dict)),
+    ]
     found: list[bool] = []
     if shared is not None:
         body = defs[top]
@@ -346,7 +398,7 @@ def thin_output_schema(schema: dict[str, Any], name: str, *, shared: str | None 
 
 def _def_name(ref: Any) -> str | None:
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        return ref[len("#/$defs/"):]
+        return ref[len("#/$defs/") :]
     return None
 
 
@@ -367,8 +419,10 @@ def _open(node: Any, defs: dict[str, Any], found: list[bool]) -> Any:
         return {"type": "object", **{k: v for k, v in node.items() if k != "$ref"}}
     if _is_record(node):
         found.append(True)
-        return {"type": node.get("type", "object"),
-                **{k: node[k] for k in _OPEN_KEEP if k in node and k != "type"}}
+        return {
+            "type": node.get("type", "object"),
+            **{k: node[k] for k in _OPEN_KEEP if k in node and k != "type"},
+        }
     out = dict(node)
     for k in ("items", "additionalProperties"):
         if isinstance(out.get(k), dict):

@@ -69,20 +69,22 @@ WINDOW_INSTRUCTIONS = INSTRUCTIONS + (
     "confirmation, Preferences) are not shown to you: ask the person."
 )
 
-register({
-    "unknown_document": {
-        "en": "No document with id {documentId}. Call list_documents for the ids.",
-        "ja": "ID {documentId} の文書はありません。list_documents でIDを確認してください。",
-    },
-    "internal_error": {
-        "en": "Internal error in {tool}; the document was not changed.",
-        "ja": "{tool} で内部エラーが発生しました。文書は変更されていません。",
-    },
-    "invalid_arguments": {
-        "en": "Invalid arguments: {detail}",
-        "ja": "引数が不正です: {detail}",
-    },
-})
+register(
+    {
+        "unknown_document": {
+            "en": "No document with id {documentId}. Call list_documents for the ids.",
+            "ja": "ID {documentId} の文書はありません。list_documents でIDを確認してください。",
+        },
+        "internal_error": {
+            "en": "Internal error in {tool}; the document was not changed.",
+            "ja": "{tool} で内部エラーが発生しました。文書は変更されていません。",
+        },
+        "invalid_arguments": {
+            "en": "Invalid arguments: {detail}",
+            "ja": "引数が不正です: {detail}",
+        },
+    }
+)
 
 
 # The headless services under their former name (window mode has its own, see state.py).
@@ -100,16 +102,20 @@ EOF_FLUSH = 0.2
 # The opening answers: the warm-up starts after the first other one (tools/list, the
 # first call), whose answers need none of what it loads, so a client's next request
 # (after its model read the tools) finds the tools loaded.
-_BEFORE_WARM_UP = frozenset({"initialize", "server/discover", "ping",
-                             "notifications/initialized"})
+_BEFORE_WARM_UP = frozenset({"initialize", "server/discover", "ping", "notifications/initialized"})
 
 
 class Server:
     """Dispatcher of one stdio connection (both eras)."""
 
-    def __init__(self, state: AppServices, *, mode: str = "headless",
-                 send: Callable[[dict[str, Any]], bool] | None = None,
-                 on_busy_eof: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        state: AppServices,
+        *,
+        mode: str = "headless",
+        send: Callable[[dict[str, Any]], bool] | None = None,
+        on_busy_eof: Callable[[], None] | None = None,
+    ) -> None:
         self.state = state
         self.mode = mode
         self._send = send or (lambda _m: True)
@@ -150,8 +156,9 @@ class Server:
         }
         self._exit_status: int | None = None
         self._legacy_only = frozenset({"initialize", "ping"})
-        self._modern_only = frozenset({"server/discover", "tasks/get", "tasks/update",
-                                       "tasks/cancel"})
+        self._modern_only = frozenset(
+            {"server/discover", "tasks/get", "tasks/update", "tasks/cancel"}
+        )
 
     @property
     def tools(self) -> dict[str, ToolSpec]:
@@ -178,8 +185,11 @@ class Server:
         if self._tools is not None:
             return self._tools.get(name)
         index = self._index()
-        entry = next((e for e in index["tools"] if e["definition"]["name"] == name),
-                     None) if index else None
+        entry = (
+            next((e for e in index["tools"] if e["definition"]["name"] == name), None)
+            if index
+            else None
+        )
         if entry is None:
             return self.tools.get(name)
         from molforma.mcp.registry import load_module
@@ -229,20 +239,30 @@ class Server:
             return
         if ev.kind == "oversize":
             # The answer carries the message's id when its first bytes name it.
-            self._send(P.error_response(_oversize_id(ev.text), RpcError(
-                P.INVALID_REQUEST, "Invalid Request: message larger than 8 MiB was dropped")))
+            self._send(
+                P.error_response(
+                    _oversize_id(ev.text),
+                    RpcError(
+                        P.INVALID_REQUEST, "Invalid Request: message larger than 8 MiB was dropped"
+                    ),
+                )
+            )
             return
         if ev.kind == "bad_utf8":
-            self._send(P.error_response(None, RpcError(P.PARSE_ERROR,
-                                                       "Parse error: invalid UTF-8")))
+            self._send(
+                P.error_response(None, RpcError(P.PARSE_ERROR, "Parse error: invalid UTF-8"))
+            )
             return
         try:
             msg = json.loads(ev.text)
         except (ValueError, RecursionError):
             self._send(P.error_response(None, RpcError(P.PARSE_ERROR, "Parse error")))
             return
-        if isinstance(msg, dict) and "id" not in msg and msg.get("method") == (
-                "notifications/cancelled"):
+        if (
+            isinstance(msg, dict)
+            and "id" not in msg
+            and msg.get("method") == ("notifications/cancelled")
+        ):
             self._on_cancelled(msg.get("params"))
             return
         if isinstance(msg, dict) and self._channel.take(msg):
@@ -347,8 +367,9 @@ class Server:
             out = None if skip else self.handle(msg)
         except Exception:  # a bug here must never end the connection
             log.exception("dispatch failed")
-            out = P.error_response(rid if tracked else None,
-                                   RpcError(P.INTERNAL_ERROR, "Internal error"))
+            out = P.error_response(
+                rid if tracked else None, RpcError(P.INTERNAL_ERROR, "Internal error")
+            )
         with self._plock:
             if tracked:
                 self._pending.discard(rid)
@@ -366,21 +387,22 @@ class Server:
     def handle(self, msg: Any) -> dict[str, Any] | None:
         """Answer one decoded JSON-RPC message (None for notifications and responses)."""
         if isinstance(msg, list):
-            return P.error_response(None, RpcError(P.INVALID_REQUEST,
-                                                   "Invalid Request: batches are not supported"))
+            return P.error_response(
+                None, RpcError(P.INVALID_REQUEST, "Invalid Request: batches are not supported")
+            )
         if not isinstance(msg, dict):
             return P.error_response(None, RpcError(P.INVALID_REQUEST, "Invalid Request"))
         rid = msg.get("id")
         has_id = "id" in msg
         if has_id and not P.is_valid_id(rid):
-            return P.error_response(None, RpcError(P.INVALID_REQUEST,
-                                                   "Invalid Request: bad id"))
+            return P.error_response(None, RpcError(P.INVALID_REQUEST, "Invalid Request: bad id"))
         method = msg.get("method")
         if msg.get("jsonrpc") != "2.0" or not isinstance(method, str):
             if "method" not in msg and ("result" in msg or "error" in msg) and has_id:
                 return None  # a response from the client: we send no requests, ignore it
-            return P.error_response(rid if has_id else None,
-                                    RpcError(P.INVALID_REQUEST, "Invalid Request"))
+            return P.error_response(
+                rid if has_id else None, RpcError(P.INVALID_REQUEST, "Invalid Request")
+            )
         if not has_id:
             self._on_notification(method, msg.get("params"))
             return None
@@ -388,14 +410,16 @@ class Server:
         if params is None:
             params = {}
         if not isinstance(params, dict):
-            return P.error_response(rid, RpcError(P.INVALID_PARAMS,
-                                                  "Invalid params: params must be an object"))
+            return P.error_response(
+                rid, RpcError(P.INVALID_PARAMS, "Invalid params: params must be an object")
+            )
         # A request here has a valid id (checked above): an int or a string.
         rid = cast("int | str", rid)
         try:
             era, version, caps = P.classify(params, method, self._legacy_initialized)
-            req = Request(id=rid, method=method, params=params, era=era, version=version,
-                          capabilities=caps)
+            req = Request(
+                id=rid, method=method, params=params, era=era, version=version, capabilities=caps
+            )
             result = self._dispatch(req)
         except RpcError as err:
             return P.error_response(rid, err)
@@ -414,8 +438,10 @@ class Server:
         if handler is None:
             raise RpcError(P.METHOD_NOT_FOUND, f"Method not found: {req.method}")
         if req.era == "legacy" and req.method in self._modern_only:
-            raise RpcError(P.METHOD_NOT_FOUND, f"Method not found: {req.method} "
-                           f"(not part of MCP {P.LEGACY_VERSION})")
+            raise RpcError(
+                P.METHOD_NOT_FOUND,
+                f"Method not found: {req.method} (not part of MCP {P.LEGACY_VERSION})",
+            )
         if req.method == "ping" and req.era == "legacy":
             return {}
         if req.method in ("initialize", "server/discover"):
@@ -445,11 +471,18 @@ class Server:
         # should not wait for their import either.
         p = req.params
         info = p.get("clientInfo")
-        if not (isinstance(p.get("protocolVersion"), str) and isinstance(p.get("capabilities"), dict)
-                and isinstance(info, dict) and isinstance(info.get("name"), str)
-                and isinstance(info.get("version"), str)):
-            raise RpcError(P.INVALID_PARAMS, "Invalid params: initialize needs protocolVersion, "
-                           "capabilities and clientInfo {name, version}")
+        if not (
+            isinstance(p.get("protocolVersion"), str)
+            and isinstance(p.get("capabilities"), dict)
+            and isinstance(info, dict)
+            and isinstance(info.get("name"), str)
+            and isinstance(info.get("version"), str)
+        ):
+            raise RpcError(
+                P.INVALID_PARAMS,
+                "Invalid params: initialize needs protocolVersion, "
+                "capabilities and clientInfo {name, version}",
+            )
         self._legacy_initialized = True
         el = p["capabilities"].get("elicitation")
         if isinstance(el, dict) and (not el or isinstance(el.get("form"), dict)):
@@ -468,8 +501,12 @@ class Server:
     def _on_discover(self, req: Request) -> dict[str, Any]:
         return {
             "supportedVersions": list(P.SUPPORTED_VERSIONS),
-            "capabilities": {"tools": {}, "resources": {}, "prompts": {},
-                             "extensions": {P.TASKS_EXTENSION: {}}},
+            "capabilities": {
+                "tools": {},
+                "resources": {},
+                "prompts": {},
+                "extensions": {P.TASKS_EXTENSION: {}},
+            },
             "instructions": WINDOW_INSTRUCTIONS if self.mode == "gui" else INSTRUCTIONS,
         }
 
@@ -482,11 +519,13 @@ class Server:
             if index is not None:
                 from molforma.mcp.tool_index import index_definition
 
-                self._tool_defs = [index_definition(e, allow_execution_settings=allow)
-                                   for e in index["tools"]]
+                self._tool_defs = [
+                    index_definition(e, allow_execution_settings=allow) for e in index["tools"]
+                ]
             else:
-                self._tool_defs = [t.definition(allow_execution_settings=allow)
-                                   for t in self.tools.values()]
+                self._tool_defs = [
+                    t.definition(allow_execution_settings=allow) for t in self.tools.values()
+                ]
         return self._tool_defs
 
     def _on_tools_list(self, req: Request) -> dict[str, Any]:
@@ -509,7 +548,6 @@ class Server:
         return self.calls.tool_result(spec, out)
 
 
-
 def _oversize_id(text: str) -> int | str | None:
     """The id :func:`molforma.mcp.transport.peek_id` found (JSON text), or None."""
     if not text:
@@ -524,13 +562,15 @@ def _oversize_id(text: str) -> int | str | None:
 def serve_headless(allow_dirs: list[Path], allow_execution_settings: bool) -> int:
     """``molforma --mcp``: serve MCP on stdin/stdout with one empty document."""
     # Applied when something is first logged: the first answers do not import logging.
-    lazylog.basic_config(stream=sys.stderr, level="WARNING",
-                         format="molforma: %(levelname)s %(message)s")
+    lazylog.basic_config(
+        stream=sys.stderr, level="WARNING", format="molforma: %(levelname)s %(message)s"
+    )
     from molforma import exit_signals
 
     transport = StdioTransport()
-    state = HeadlessServices(allow_dirs=tuple(allow_dirs),
-                             allow_execution_settings=allow_execution_settings)
+    state = HeadlessServices(
+        allow_dirs=tuple(allow_dirs), allow_execution_settings=allow_execution_settings
+    )
     server = Server(state, mode="headless")
     exit_signals.set_handler(server.stop_for_signal)
     return server.run(transport)

@@ -24,8 +24,9 @@ def check_cursor(params: dict[str, Any]) -> None:
         RpcError: ``INVALID_PARAMS`` naming the cursor.
     """
     if "cursor" in params and params["cursor"] is not None:
-        raise RpcError(P.INVALID_PARAMS, "Invalid params: unknown cursor",
-                       {"cursor": params["cursor"]})
+        raise RpcError(
+            P.INVALID_PARAMS, "Invalid params: unknown cursor", {"cursor": params["cursor"]}
+        )
 
 
 def resources_list(state: AppServices, req: Request) -> dict[str, Any]:
@@ -64,8 +65,7 @@ def prompts_get(state: AppServices, req: Request, mode: str) -> dict[str, Any]:
     """``prompts/get`` (the prompts of ``mode``)."""
     from molforma.mcp import prompts
 
-    return prompts.get_prompt(req.params.get("name"), req.params.get("arguments"),
-                              state.lang, mode)
+    return prompts.get_prompt(req.params.get("name"), req.params.get("arguments"), state.lang, mode)
 
 
 def _task(state: AppServices, req: Request) -> Task:

@@ -120,8 +120,12 @@ class AppServices(Protocol):
         """Follow again batch jobs left queued or running (after start-up)."""
         ...
 
-    def results_after_job(self, doc_id: str, job: Job, timeout: float = 2.0,
-                          ) -> dict[str, Any] | None:
+    def results_after_job(
+        self,
+        doc_id: str,
+        job: Job,
+        timeout: float = 2.0,
+    ) -> dict[str, Any] | None:
         """Where the results of the ended ``job`` load (a calculation's final answer)."""
         ...
 
@@ -133,9 +137,15 @@ class AppServices(Protocol):
 class BaseServices:
     """The parts both modes share: tasks, signer, policy, language, latest job and load."""
 
-    def __init__(self, policy: Policy | None = None, *, allow_dirs: tuple[Path, ...] = (),
-                 allow_execution_settings: bool = False, mode: str = "headless",
-                 lang: str | None = None) -> None:
+    def __init__(
+        self,
+        policy: Policy | None = None,
+        *,
+        allow_dirs: tuple[Path, ...] = (),
+        allow_execution_settings: bool = False,
+        mode: str = "headless",
+        lang: str | None = None,
+    ) -> None:
         # The policy (and its pydantic imports) is built on first use unless given.
         self._policy = policy
         self._policy_args = (tuple(allow_dirs), bool(allow_execution_settings))
@@ -222,8 +232,12 @@ class BaseServices:
     def reattach_batch_jobs(self, root: str | None = None) -> None:
         """Nothing here: headless re-attaches its own; the window re-attaches on start."""
 
-    def results_after_job(self, doc_id: str, job: Job, timeout: float = 2.0,
-                          ) -> dict[str, Any] | None:
+    def results_after_job(
+        self,
+        doc_id: str,
+        job: Job,
+        timeout: float = 2.0,
+    ) -> dict[str, Any] | None:
         """The results state of ``doc_id`` once the load that follows ``job`` began (for
         a calculation's final answer: where its results load), or None without results.
         The window loads them from its Execution tab; here nothing is waited for."""
@@ -244,8 +258,11 @@ class BaseServices:
         if jobs is not None:
             jobs.close()
         for t in self._tasks.all() if self._tasks is not None else ():
-            if t.status == "working" and t.background is not None \
-                    and not t.background.survives_exit:
+            if (
+                t.status == "working"
+                and t.background is not None
+                and not t.background.survives_exit
+            ):
                 try:
                     t.background.cancel()
                 except Exception:
@@ -264,12 +281,23 @@ class BaseServices:
 class HeadlessServices(BaseServices):
     """``molforma --mcp``: documents, a job manager and results sessions of its own."""
 
-    def __init__(self, policy: Policy | None = None, *, allow_dirs: tuple[Path, ...] = (),
-                 allow_execution_settings: bool = False, mode: str = "headless",
-                 lang: str | None = None, initial_document: bool = True) -> None:
-        super().__init__(policy, allow_dirs=allow_dirs,
-                         allow_execution_settings=allow_execution_settings, mode=mode,
-                         lang=lang)
+    def __init__(
+        self,
+        policy: Policy | None = None,
+        *,
+        allow_dirs: tuple[Path, ...] = (),
+        allow_execution_settings: bool = False,
+        mode: str = "headless",
+        lang: str | None = None,
+        initial_document: bool = True,
+    ) -> None:
+        super().__init__(
+            policy,
+            allow_dirs=allow_dirs,
+            allow_execution_settings=allow_execution_settings,
+            mode=mode,
+            lang=lang,
+        )
         self._documents: dict[str, Document] = {}
         # Headless starts with one empty document; it is made on first use so that the
         # first answer does not wait for the chemistry imports. Its id is drawn now, so
@@ -296,9 +324,12 @@ class HeadlessServices(BaseServices):
                     self._initial_first = "molforma.document.document" not in sys.modules
                     doc = self._make_document(doc_id=self._initial_id)
                     if self._initial_first and doc.revision != _FIRST_REVISION:
-                        log.error("the initial document has revision %s, not %s as "
-                                  "list_documents may have said", doc.revision,
-                                  _FIRST_REVISION)
+                        log.error(
+                            "the initial document has revision %s, not %s as "
+                            "list_documents may have said",
+                            doc.revision,
+                            _FIRST_REVISION,
+                        )
                     self._initial_pending = False
         return self._documents
 
@@ -316,12 +347,19 @@ class HeadlessServices(BaseServices):
         if not self._initial_pending:
             return None
         first = self._initial_first
-        if not (first if first is not None
-                else "molforma.document.document" not in sys.modules):
+        if not (first if first is not None else "molforma.document.document" not in sys.modules):
             return None
-        return [{"documentId": self._initial_id, "title": "", "path": None,
-                 "revision": _FIRST_REVISION, "formula": "", "atomCount": 0,
-                 "hasCandidate": False}]
+        return [
+            {
+                "documentId": self._initial_id,
+                "title": "",
+                "path": None,
+                "revision": _FIRST_REVISION,
+                "formula": "",
+                "atomCount": 0,
+                "hasCandidate": False,
+            }
+        ]
 
     def _make_document(self, doc_id: str | None = None) -> Document:
         from molforma.app.files import default_job_root
@@ -334,14 +372,20 @@ class HeadlessServices(BaseServices):
         # The job root the person last set in the window is where their new projects go;
         # with --mcp-allow-dir, inside the first allowed directory when it is outside them.
         restricted = self._policy is not None or bool(self._policy_args[0])
-        job_root = default_job_root(load_preferences().job_root,
-                                    self.policy if restricted else None)
-        doc = Document(new_project(executable=trusted["executable"],
-                                   launcher=trusted["launcher"],
-                                   environment=dict(trusted["environment"]),
-                                   scheduler=trusted["scheduler"], account=trusted["account"],
-                                   batch_directives=list(trusted["batch_directives"]),
-                                   **({"job_root": job_root} if job_root else {})))
+        job_root = default_job_root(
+            load_preferences().job_root, self.policy if restricted else None
+        )
+        doc = Document(
+            new_project(
+                executable=trusted["executable"],
+                launcher=trusted["launcher"],
+                environment=dict(trusted["environment"]),
+                scheduler=trusted["scheduler"],
+                account=trusted["account"],
+                batch_directives=list(trusted["batch_directives"]),
+                **({"job_root": job_root} if job_root else {}),
+            )
+        )
         doc.trusted = trusted
         if doc_id is not None:
             doc.id = doc_id
@@ -387,16 +431,21 @@ class HeadlessServices(BaseServices):
         try:
             if str(job.status) == "cancelled" or not (job.folder / OUTPUT_NAME).is_file():
                 return  # a stopped run's partial output is not the results anyone asked for
-            handle = self.results(doc_id).open_directory(str(job.folder),
-                                                         guard=self.policy.read_guard())
+            handle = self.results(doc_id).open_directory(
+                str(job.folder), guard=self.policy.read_guard()
+            )
             self.last_load[doc_id] = handle
         except Exception:
             log.exception("loading the results of job %s", job.id)
         finally:
             began.set()
 
-    def results_after_job(self, doc_id: str, job: Job, timeout: float = 2.0,
-                          ) -> dict[str, Any] | None:
+    def results_after_job(
+        self,
+        doc_id: str,
+        job: Job,
+        timeout: float = 2.0,
+    ) -> dict[str, Any] | None:
         """The results state of ``doc_id`` once the load that follows the ended ``job``
         began (waits up to ``timeout`` s for it), or None when no results exist."""
         with self.lock:
@@ -427,9 +476,12 @@ class HeadlessServices(BaseServices):
             if root is not None:
                 roots = [root]
             else:
-                roots = sorted({str(d.project.get("execution", {}).get("job_root")
-                                    or "~/molforma-jobs")
-                                for d in list(self.documents.values())})
+                roots = sorted(
+                    {
+                        str(d.project.get("execution", {}).get("job_root") or "~/molforma-jobs")
+                        for d in list(self.documents.values())
+                    }
+                )
             for r in roots:
                 self.jobs.reattach(r)
         except Exception:

@@ -23,8 +23,9 @@ _CHUNK = 128
 _MIN_ATOM_CHARS = 100
 
 
-def page_envelope(project: Mapping[str, Any], offset: int, limit: int | None,
-                  budget: int = paging.PAGE_CHARS) -> tuple[dict[str, Any], int | None, bool]:
+def page_envelope(
+    project: Mapping[str, Any], offset: int, limit: int | None, budget: int = paging.PAGE_CHARS
+) -> tuple[dict[str, Any], int | None, bool]:
     """The envelope cut to one page of atoms and their bonds, nextOffset, and whether the
     page is the whole envelope (then it is the project as plain JSON-ready dicts)."""
     doc = project.get("document") or {}
@@ -33,15 +34,19 @@ def page_envelope(project: Mapping[str, Any], offset: int, limit: int | None,
         page, nxt = paging.page_envelope(project, offset, limit, budget)
         return page, nxt, page.get("document") is doc
     n = len(atoms)
-    whole = ((offset == 0 and limit is None and n * _MIN_ATOM_CHARS <= budget
-              and paging.json_chars(plain_project(project)) <= budget)
-             or (offset == 0 and limit is not None and limit >= n))
+    whole = (
+        offset == 0
+        and limit is None
+        and n * _MIN_ATOM_CHARS <= budget
+        and paging.json_chars(plain_project(project)) <= budget
+    ) or (offset == 0 and limit is not None and limit >= n)
     if whole:
         return plain_project(project), None, True
     order, later = bonds.by_later_row(atoms)
     rest = {k: v for k, v in dict.items(doc) if k not in ("atoms", "bonds")}
-    used = paging.json_chars({k: v for k, v in project.items() if k != "document"}) \
-        + paging.json_chars(rest)
+    used = paging.json_chars(
+        {k: v for k, v in project.items() if k != "document"}
+    ) + paging.json_chars(rest)
     page_atoms: list[Any] = []
     page_bonds: list[Any] = []
     i = offset
@@ -55,9 +60,12 @@ def page_envelope(project: Mapping[str, Any], offset: int, limit: int | None,
         chunk_bonds = bonds.records_at(order[lo:hi])
         starts = np.searchsorted(later[lo:hi], np.arange(i, stop + 1)).tolist()
         for k, rec in enumerate(recs):
-            mine = chunk_bonds[starts[k]:starts[k + 1]]
-            cost = paging.json_chars(rec) + sum(paging.json_chars(b) for b in mine) \
+            mine = chunk_bonds[starts[k] : starts[k + 1]]
+            cost = (
+                paging.json_chars(rec)
+                + sum(paging.json_chars(b) for b in mine)
                 + 2 * (1 + len(mine))
+            )
             if limit is None and page_atoms and used + cost > budget:
                 full = True
                 break

@@ -34,16 +34,18 @@ TaskStatus = Literal["working", "input_required", "completed", "failed", "cancel
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
 OutputT = TypeVar("OutputT")
 
-register({
-    "progress_working": {
-        "en": "{title}: working",
-        "ja": "{title}: 実行中",
-    },
-    "progress_work_ended": {
-        "en": "{title}: ended",
-        "ja": "{title}: 終了",
-    },
-})
+register(
+    {
+        "progress_working": {
+            "en": "{title}: working",
+            "ja": "{title}: 実行中",
+        },
+        "progress_work_ended": {
+            "en": "{title}: ended",
+            "ja": "{title}: 終了",
+        },
+    }
+)
 
 
 def working_text(title: str, ended: bool, lang: str | None = None) -> str:
@@ -144,7 +146,7 @@ class ProgressReporter:
         if not isinstance(value, int | float) or isinstance(value, bool):
             value = (self._last_progress or 0) + 1
         total = note.get("total")
-        if (self._last_progress is not None and value <= self._last_progress):
+        if self._last_progress is not None and value <= self._last_progress:
             if message == self._last_message and total is None:
                 return  # nothing new to say
             value = round(self._last_progress + 0.01, 6)
@@ -163,7 +165,8 @@ class ProgressReporter:
 
 
 _CURRENT: contextvars.ContextVar[ProgressReporter | None] = contextvars.ContextVar(
-    "molforma_progress", default=None)
+    "molforma_progress", default=None
+)
 
 
 def current_progress() -> ProgressReporter | None:
@@ -205,9 +208,14 @@ class Task:
     cancel_requested: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def set_status(self, status: TaskStatus, *, message: str | None = None,
-                   result: dict[str, Any] | None = None,
-                   error: dict[str, Any] | None = None) -> bool:
+    def set_status(
+        self,
+        status: TaskStatus,
+        *,
+        message: str | None = None,
+        result: dict[str, Any] | None = None,
+        error: dict[str, Any] | None = None,
+    ) -> bool:
         """Move to ``status`` unless already terminal; True when it moved."""
         with self.lock:
             if self.status in TERMINAL:
@@ -236,16 +244,22 @@ class Task:
                 log.exception("reading the questions of task %s", self.task_id)
         with self.lock:
             out: dict[str, Any] = {
-                "taskId": self.task_id, "status": self.status,
-                "createdAt": self.created_at, "lastUpdatedAt": self.last_updated_at,
-                "ttlMs": None, "pollIntervalMs": POLL_INTERVAL_MS,
+                "taskId": self.task_id,
+                "status": self.status,
+                "createdAt": self.created_at,
+                "lastUpdatedAt": self.last_updated_at,
+                "ttlMs": None,
+                "pollIntervalMs": POLL_INTERVAL_MS,
             }
             if self.status == "working" and asks:
                 out["status"] = "input_required"
                 out["inputRequests"] = asks
             working = self.status == "working"
-            message = self.status_message or (note if working else None) or (
-                self.progress_message if working else None)
+            message = (
+                self.status_message
+                or (note if working else None)
+                or (self.progress_message if working else None)
+            )
             if message:
                 out["statusMessage"] = message
             if detailed and self.status == "completed" and self.result is not None:
@@ -263,10 +277,14 @@ class TaskStore:
         self._limit = limit
         self._lock = threading.Lock()
 
-    def start(self, bg: Background[Any], finish: Callable[[Any], dict[str, Any]],
-              fail: Callable[[BaseException], dict[str, Any]],
-              reporter: ProgressReporter | None = None,
-              working: Callable[[bool], str] | None = None) -> Task:
+    def start(
+        self,
+        bg: Background[Any],
+        finish: Callable[[Any], dict[str, Any]],
+        fail: Callable[[BaseException], dict[str, Any]],
+        reporter: ProgressReporter | None = None,
+        working: Callable[[bool], str] | None = None,
+    ) -> Task:
         """Create a task for ``bg`` and a watcher thread that completes it.
 
         ``finish`` turns the final tool output into the ``CallToolResult`` dict;

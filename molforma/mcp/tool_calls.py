@@ -47,9 +47,13 @@ class ToolCalls:
             its warm-up's imports).
     """
 
-    def __init__(self, state: AppServices, find_tool: Callable[[str], ToolSpec | None],
-                 send: Callable[[dict[str, Any]], Any],
-                 before_handler: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        state: AppServices,
+        find_tool: Callable[[str], ToolSpec | None],
+        send: Callable[[dict[str, Any]], Any],
+        before_handler: Callable[[], None],
+    ) -> None:
         self.state = state
         self.find_tool = find_tool
         self.send = send
@@ -104,17 +108,21 @@ class ToolCalls:
             return self.error_result(spec, file_error(exc).to_dict(self.state.lang))
         except Exception:
             log.exception("tool %s failed", spec.name)
-            return self.error_result(spec, MolFormaError(
-                "internal_error", tool=spec.name).to_dict(self.state.lang))
+            return self.error_result(
+                spec, MolFormaError("internal_error", tool=spec.name).to_dict(self.state.lang)
+            )
         if isinstance(out, Background):
             if req.declares_tasks:
                 from molforma.mcp.tasks import working_text
 
                 lang = self.state.lang
                 task = self.state.tasks.start(
-                    out, finish=lambda final: self.tool_result(spec, final),
-                    fail=lambda exc: self.exception_result(spec, exc), reporter=reporter,
-                    working=lambda ended: working_text(spec.title or spec.name, ended, lang))
+                    out,
+                    finish=lambda final: self.tool_result(spec, final),
+                    fail=lambda exc: self.exception_result(spec, exc),
+                    reporter=reporter,
+                    working=lambda ended: working_text(spec.title or spec.name, ended, lang),
+                )
                 wire = task.to_wire(detailed=False)
                 wire["resultType"] = "task"
                 return wire
@@ -157,8 +165,11 @@ class ToolCalls:
         if entries is None:
             return None
         structured = {"documents": entries}
-        return {"content": [{"type": "text", "text": dumps_text(structured)}],
-                "structuredContent": structured, "isError": False}
+        return {
+            "content": [{"type": "text", "text": dumps_text(structured)}],
+            "structuredContent": structured,
+            "isError": False,
+        }
 
     def document_edit(self, spec: ToolSpec, parsed: Any) -> AbstractContextManager[None]:
         """In the window, a document edit runs under the document's lock, refused while a
@@ -168,8 +179,9 @@ class ToolCalls:
         bridge = self.state.window
         if bridge is None or spec.name not in DOCUMENT_EDIT_TOOLS:
             return contextlib.nullcontext()
-        return bridge.document_edit(self.state.document(parsed.documentId),
-                                    hold=not _slow_before_edit(spec.name, parsed))
+        return bridge.document_edit(
+            self.state.document(parsed.documentId), hold=not _slow_before_edit(spec.name, parsed)
+        )
 
     def tool_result(self, spec: ToolSpec, out: Any) -> dict[str, Any]:
         """A ``CallToolResult`` from a handler's output, validated against the schema."""
@@ -180,14 +192,16 @@ class ToolCalls:
             spec.check_output(structured, is_error=False)
         except PydanticValidationError:
             log.exception("tool %s returned data outside its outputSchema", spec.name)
-            return self.error_result(spec, MolFormaError(
-                "internal_error", tool=spec.name).to_dict(self.state.lang))
+            return self.error_result(
+                spec, MolFormaError("internal_error", tool=spec.name).to_dict(self.state.lang)
+            )
         content: list[dict[str, Any]] = [{"type": "text", "text": dumps_text(structured)}]
         # Content too big to inline travels beside the answer (docs/reference/mcp.md, Size of results).
         links = structured.get("links") if isinstance(structured, dict) else None
         for item in links or ():
-            content.append({"type": "resource_link",
-                            **{k: v for k, v in item.items() if v is not None}})
+            content.append(
+                {"type": "resource_link", **{k: v for k, v in item.items() if v is not None}}
+            )
         # Output models may carry more content items (a screenshot's image) privately.
         content.extend(getattr(out, "_content", None) or [])
         return {"content": content, "structuredContent": structured, "isError": False}
@@ -198,20 +212,26 @@ class ToolCalls:
             return self.error_result(spec, exc.to_dict(self.state.lang))
         if isinstance(exc, OSError):
             return self.error_result(spec, file_error(exc).to_dict(self.state.lang))
-        return self.error_result(spec, MolFormaError(
-            "internal_error", tool=spec.name).to_dict(self.state.lang))
+        return self.error_result(
+            spec, MolFormaError("internal_error", tool=spec.name).to_dict(self.state.lang)
+        )
 
     def error_result(self, spec: ToolSpec, err: dict[str, Any]) -> dict[str, Any]:
         """An ``isError`` result holding ``err`` (code, message, details)."""
-        err = {"code": str(err.get("code")), "message": str(err.get("message")),
-               "details": jsonable(err.get("details") or {})}
+        err = {
+            "code": str(err.get("code")),
+            "message": str(err.get("message")),
+            "details": jsonable(err.get("details") or {}),
+        }
         spec.check_output(err, is_error=True)
-        return {"content": [{"type": "text", "text": dumps_text(err)}],
-                "structuredContent": err, "isError": True}
+        return {
+            "content": [{"type": "text", "text": dumps_text(err)}],
+            "structuredContent": err,
+            "isError": True,
+        }
 
 
-def run_handler(spec: ToolSpec, ctx: Any, parsed: Any,
-                reporter: ProgressReporter | None) -> Any:
+def run_handler(spec: ToolSpec, ctx: Any, parsed: Any, reporter: ProgressReporter | None) -> Any:
     """Run the tool with ``reporter`` as :func:`~molforma.mcp.tasks.current_progress`."""
     if reporter is None:
         return spec.handler(ctx, parsed)

@@ -121,10 +121,11 @@ def non_finite_error(loc: list[str], lang: str) -> dict[str, Any]:
 def invalid_args(exc: PydanticValidationError, lang: str) -> dict[str, Any]:
     """The ``invalid_arguments`` error of the first argument errors pydantic found."""
     raw = exc.errors(include_url=False)[:20]
-    errors = [{"loc": [str(p) for p in e["loc"]], "msg": e["msg"], "type": e["type"]}
-              for e in raw]
-    detail = "; ".join(f"{'.'.join(e['loc']) or '(arguments)'}: {argument_error_text(r, lang)}"
-                       for e, r in zip(errors[:5], raw[:5], strict=True))
+    errors = [{"loc": [str(p) for p in e["loc"]], "msg": e["msg"], "type": e["type"]} for e in raw]
+    detail = "; ".join(
+        f"{'.'.join(e['loc']) or '(arguments)'}: {argument_error_text(r, lang)}"
+        for e, r in zip(errors[:5], raw[:5], strict=True)
+    )
     err = MolFormaError("invalid_arguments", detail=detail)
     out = err.to_dict(lang)
     out["details"] = {"errors": errors}

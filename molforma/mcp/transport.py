@@ -75,7 +75,7 @@ def peek_id(head: bytes) -> str:
                 end += 2 if head[end] == ord("\\") else 1
             if end >= n:
                 return ""
-            if depth == 1 and head[k:end + 1] == b'"id"':
+            if depth == 1 and head[k : end + 1] == b'"id"':
                 m = _ID_VALUE.match(head, end + 1)
                 if m:
                     return m.group(1).decode("utf-8", "replace")
@@ -159,8 +159,9 @@ class StdioTransport:
         sys.stdout = sys.stderr
         self._writer = threading.Thread(target=self._write_loop, name="mcp-writer", daemon=True)
         self._writer.start()
-        self._reader = threading.Thread(target=self._read_loop, args=(on_event,),
-                                        name="mcp-reader", daemon=True)
+        self._reader = threading.Thread(
+            target=self._read_loop, args=(on_event,), name="mcp-reader", daemon=True
+        )
         self._reader.start()
 
     # -- reading ---------------------------------------------------------------------------
@@ -203,8 +204,10 @@ class StdioTransport:
         except Exception:  # the connection must outlive one unencodable answer
             log.exception("cannot encode an answer")
             rid = message.get("id")
-            err: dict[str, Any] = {"jsonrpc": "2.0", "error": {"code": -32603,
-                                                               "message": "Internal error"}}
+            err: dict[str, Any] = {
+                "jsonrpc": "2.0",
+                "error": {"code": -32603, "message": "Internal error"},
+            }
             if isinstance(rid, str | int) and not isinstance(rid, bool):
                 err["id"] = rid
             data = dumps(err) + b"\n"
@@ -212,8 +215,7 @@ class StdioTransport:
             if self._closed:
                 return False
             if self._backlog + len(data) > MAX_BACKLOG and self._backlog > 0:
-                log.error("client stopped reading (%d bytes waiting); disconnecting",
-                          self._backlog)
+                log.error("client stopped reading (%d bytes waiting); disconnecting", self._backlog)
                 self._closed = True
                 self.overflowed = True
                 self._out.clear()

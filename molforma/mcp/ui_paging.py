@@ -21,24 +21,32 @@ from molforma.i18n import register
 PAGE_BYTES = 32 * 1024
 MAX_ITEM_BYTES = 2 * 1024 * 1024
 
-register({
-    "ui_item_too_large": {
-        "en": "Item {index} is {size} bytes, over the {limit}-byte limit of one item; read "
-              "a smaller part (get_ui_item of one widget, or a narrower query).",
-        "ja": "項目 {index} は {size} バイトで、1項目の上限 {limit} バイトを超えています。"
-              "より小さい単位で読んでください（1つのウィジェットの get_ui_item や絞った query）。",
-    },
-})
+register(
+    {
+        "ui_item_too_large": {
+            "en": "Item {index} is {size} bytes, over the {limit}-byte limit of one item; read "
+            "a smaller part (get_ui_item of one widget, or a narrower query).",
+            "ja": "項目 {index} は {size} バイトで、1項目の上限 {limit} バイトを超えています。"
+            "より小さい単位で読んでください（1つのウィジェットの get_ui_item や絞った query）。",
+        },
+    }
+)
 
 
 def item_size(item: Any) -> int:
     """Bytes of ``item`` as compact UTF-8 JSON (what the page budget counts)."""
-    return len(json.dumps(item, ensure_ascii=False, separators=(",", ":"),
-                          default=str).encode("utf-8"))
+    return len(
+        json.dumps(item, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
+    )
 
 
-def page(count: int, get: Callable[[int], Any], offset: int = 0, limit: int | None = None,
-         budget: int = PAGE_BYTES) -> tuple[list[Any], int | None]:
+def page(
+    count: int,
+    get: Callable[[int], Any],
+    offset: int = 0,
+    limit: int | None = None,
+    budget: int = PAGE_BYTES,
+) -> tuple[list[Any], int | None]:
     """Items ``offset``… up to ``limit`` items and about ``budget`` bytes; and nextOffset.
 
     ``get(i)`` builds item ``i`` only when it is needed, so a page of a 10,000-row
@@ -65,7 +73,8 @@ def page(count: int, get: Callable[[int], Any], offset: int = 0, limit: int | No
     return out, (i if i < count else None)
 
 
-def page_list(items: Sequence[Any], offset: int = 0, limit: int | None = None,
-              budget: int = PAGE_BYTES) -> tuple[list[Any], int | None]:
+def page_list(
+    items: Sequence[Any], offset: int = 0, limit: int | None = None, budget: int = PAGE_BYTES
+) -> tuple[list[Any], int | None]:
     """:func:`page` over a list already built."""
     return page(len(items), items.__getitem__, offset, limit, budget)

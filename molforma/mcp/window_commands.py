@@ -38,42 +38,44 @@ MAX_PENDING = 16
 MAX_RECORDS = 128
 CommandStatus = Literal["queued", "running", "done", "failed"]
 
-register({
-    "gui_queue_full": {
-        "en": "{pending} window commands are already waiting (at most {limit}); wait for "
-              "them with get_ui_command before sending more.",
-        "ja": "ウィンドウ操作が既に {pending} 件待っています（最大 {limit} 件）。get_ui_command "
-              "で終わりを確かめてから送ってください。",
-    },
-    "unknown_command": {
-        "en": "No window command {commandId} (only the last {limit} are kept).",
-        "ja": "ウィンドウ操作 {commandId} はありません（最新の {limit} 件だけ保持します）。",
-    },
-    "command_dropped": {
-        "en": "The window command was cancelled before it ran; nothing changed.",
-        "ja": "ウィンドウ操作は実行前に取り消されました。何も変わっていません。",
-    },
-    "command_timeout": {
-        "en": "The window did not finish the command within {seconds} s; it may already "
-              "have run. Read it with get_ui_command {commandId} before retrying.",
-        "ja": "ウィンドウが {seconds} 秒以内に操作を終えませんでした。既に実行された可能性が"
-              "あります。再送する前に get_ui_command {commandId} で確認してください。",
-    },
-    "unknown_window_command": {
-        "en": "The window has no command {tool}.",
-        "ja": "ウィンドウには操作 {tool} がありません。",
-    },
-    "bad_window_command": {
-        "en": "The window command {tool} has invalid arguments: {detail}",
-        "ja": "ウィンドウ操作 {tool} の引数が不正です: {detail}",
-    },
-    "command_timeout_not_run": {
-        "en": "The window did not start the command within {seconds} s (a dialog may be "
-              "open); it was withdrawn and did not run.",
-        "ja": "ウィンドウが {seconds} 秒以内に操作を始めませんでした（ダイアログが開いている"
-              "可能性があります）。操作は取り下げられ、実行されていません。",
-    },
-})
+register(
+    {
+        "gui_queue_full": {
+            "en": "{pending} window commands are already waiting (at most {limit}); wait for "
+            "them with get_ui_command before sending more.",
+            "ja": "ウィンドウ操作が既に {pending} 件待っています（最大 {limit} 件）。get_ui_command "
+            "で終わりを確かめてから送ってください。",
+        },
+        "unknown_command": {
+            "en": "No window command {commandId} (only the last {limit} are kept).",
+            "ja": "ウィンドウ操作 {commandId} はありません（最新の {limit} 件だけ保持します）。",
+        },
+        "command_dropped": {
+            "en": "The window command was cancelled before it ran; nothing changed.",
+            "ja": "ウィンドウ操作は実行前に取り消されました。何も変わっていません。",
+        },
+        "command_timeout": {
+            "en": "The window did not finish the command within {seconds} s; it may already "
+            "have run. Read it with get_ui_command {commandId} before retrying.",
+            "ja": "ウィンドウが {seconds} 秒以内に操作を終えませんでした。既に実行された可能性が"
+            "あります。再送する前に get_ui_command {commandId} で確認してください。",
+        },
+        "unknown_window_command": {
+            "en": "The window has no command {tool}.",
+            "ja": "ウィンドウには操作 {tool} がありません。",
+        },
+        "bad_window_command": {
+            "en": "The window command {tool} has invalid arguments: {detail}",
+            "ja": "ウィンドウ操作 {tool} の引数が不正です: {detail}",
+        },
+        "command_timeout_not_run": {
+            "en": "The window did not start the command within {seconds} s (a dialog may be "
+            "open); it was withdrawn and did not run.",
+            "ja": "ウィンドウが {seconds} 秒以内に操作を始めませんでした（ダイアログが開いている"
+            "可能性があります）。操作は取り下げられ、実行されていません。",
+        },
+    }
+)
 
 
 def _now() -> str:
@@ -176,8 +178,11 @@ class CommandRecord:
     def to_dict(self, lang: str | None = None) -> dict[str, Any]:
         """The public record (``get_ui_command``)."""
         out: dict[str, Any] = {
-            "commandId": self.id, "tool": self.command.tool, "status": self.status,
-            "createdAt": self.created_at, "startedAt": self.started_at,
+            "commandId": self.id,
+            "tool": self.command.tool,
+            "status": self.status,
+            "createdAt": self.created_at,
+            "startedAt": self.started_at,
             "finishedAt": self.finished_at,
             "result": dict(self.result),
             "error": self.error.to_dict(lang) if self.error is not None else None,
@@ -197,8 +202,12 @@ class CommandRecord:
 class CommandStore:
     """The queue and the kept records of window commands (thread-safe)."""
 
-    def __init__(self, max_pending: int = MAX_PENDING, max_records: int = MAX_RECORDS,
-                 on_add: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        max_pending: int = MAX_PENDING,
+        max_records: int = MAX_RECORDS,
+        on_add: Callable[[], None] | None = None,
+    ) -> None:
         self._records: OrderedDict[str, CommandRecord] = OrderedDict()
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
@@ -264,8 +273,12 @@ class CommandStore:
             rec.started_at = _now()
             return True
 
-    def finish(self, rec: CommandRecord, result: dict[str, Any] | None = None,
-               work: StartedWork | None = None) -> None:
+    def finish(
+        self,
+        rec: CommandRecord,
+        result: dict[str, Any] | None = None,
+        work: StartedWork | None = None,
+    ) -> None:
         """Mark ``rec`` done with the GUI call's result."""
         with self._lock:
             if rec.terminal:
@@ -304,10 +317,12 @@ class CommandStore:
         """
         if not rec.ended.wait(timeout):
             if self.drop(rec):
-                raise MolFormaError("command_timeout_not_run", seconds=timeout,
-                                    commandId=rec.id, ran=False)
-            raise MolFormaError("command_timeout", seconds=timeout, commandId=rec.id,
-                                status=rec.status, ran=True)
+                raise MolFormaError(
+                    "command_timeout_not_run", seconds=timeout, commandId=rec.id, ran=False
+                )
+            raise MolFormaError(
+                "command_timeout", seconds=timeout, commandId=rec.id, status=rec.status, ran=True
+            )
         return rec
 
 
@@ -335,8 +350,9 @@ class CommandTable(Generic[ResultT]):
     def __init__(self) -> None:
         self._entries: dict[str, CommandHandler[Any, ResultT]] = {}
 
-    def add(self, tool: str, model: type[ModelT],
-            run: Callable[[CommandRecord, ModelT], ResultT]) -> None:
+    def add(
+        self, tool: str, model: type[ModelT], run: Callable[[CommandRecord, ModelT], ResultT]
+    ) -> None:
         """Register ``run`` for ``tool``, whose commands carry a ``model``.
 
         Raises:
@@ -377,8 +393,10 @@ class CommandTable(Generic[ResultT]):
         try:
             checked: BaseModel = entry.model.model_validate(data)
         except PydanticValidationError as exc:
-            detail = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
-                               for e in exc.errors(include_url=False)[:5])
+            detail = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+                for e in exc.errors(include_url=False)[:5]
+            )
             raise MolFormaError("bad_window_command", tool=cmd.tool, detail=detail) from exc
         return checked
 

@@ -24,80 +24,85 @@ UNITS: dict[str, str] = {"distance": "Å", "angle": "°", "dihedral": "°"}
 # other; a bend of 0 or 180 degrees has no direction NWChem can vary (a linear angle needs
 # its own pair of coordinates); a dihedral is taken modulo 360 and written in (-180, 180].
 RANGES: dict[str, tuple[float, float]] = {
-    "distance": (0.3, 20.0), "angle": (1.0, 179.0), "dihedral": (-360.0, 360.0)}
+    "distance": (0.3, 20.0),
+    "angle": (1.0, 179.0),
+    "dihedral": (-360.0, 360.0),
+}
 MAX_CONSTRAINTS = 50
 MAX_SCAN_STEPS = 50
 
-register({
-    "constraint_bad_atoms": {
-        "en": "A {what} needs 2, 3 or 4 different atom ids (distance, angle, dihedral); "
-              "got {atoms}.",
-        "ja": "{what}には異なる原子 ID が 2、3、4 個必要です（距離・角度・二面角）。"
-              "指定: {atoms}",
-    },
-    "constraint_kind_mismatch": {
-        "en": "A {kind} takes {count} atoms; got {given}.",
-        "ja": "{kind} には原子が {count} 個必要です（指定は {given} 個）。",
-    },
-    "constraint_bad_value": {
-        "en": "{name} {value} is not a number in {low}…{high} {unit}.",
-        "ja": "{name} の値 {value} は {low}…{high} {unit} の数値ではありません。",
-    },
-    "constraint_bad_entry": {
-        "en": "A {what} is an object with {keys}; got {value}.",
-        "ja": "{what}は {keys} をもつオブジェクトです（指定: {value}）。",
-    },
-    "constraint_unknown_atom": {
-        "en": "The {what} on {atoms} names atom {id}, which the molecule does not have.",
-        "ja": "{atoms} の{what}が参照する原子 {id} は分子にありません。",
-    },
-    "constraint_fixed_atoms": {
-        "en": "NWChem cannot combine fixed atoms (Cartesian constraints) with distance, angle "
-              "or dihedral constraints or a scan (internal coordinates): unfix the atoms or "
-              "remove the constraints.",
-        "ja": "NWChem では固定原子（デカルト座標の拘束）と、距離・角度・二面角の拘束や"
-              "スキャン（内部座標）を同時に使えません。原子の固定を外すか拘束を削除して"
-              "ください。",
-    },
-    "constraints_cartesian": {
-        "en": "Constraints and scans use NWChem's internal coordinates: clear the advanced "
-              "setting nocenter (Cartesian coordinates, noautoz), which would ignore them.",
-        "ja": "拘束とスキャンは NWChem の内部座標を使います。詳細設定 nocenter（デカルト座標、"
-              "noautoz）では無視されるため、空にしてください。",
-    },
-    "constraint_duplicate": {
-        "en": "The coordinate {atoms} is constrained twice; keep one.",
-        "ja": "座標 {atoms} が二重に拘束されています。一つにしてください。",
-    },
-    "too_many_constraints": {
-        "en": "At most {limit} constraints; got {count}.",
-        "ja": "拘束は最大 {limit} 個です（指定は {count} 個）。",
-    },
-    "scan_bad_steps": {
-        "en": "A scan takes 1 to {limit} steps (whole number); got {value}.",
-        "ja": "スキャンのステップ数は 1～{limit} の整数です（指定: {value}）。",
-    },
-    "scan_no_span": {
-        "en": "The scan's start and end are the same ({value}); choose an end value.",
-        "ja": "スキャンの開始値と終了値が同じです（{value}）。終了値を選んでください。",
-    },
-    "scan_span_too_wide": {
-        "en": "A dihedral scan spans at most 360° (from {start}° to {end}°).",
-        "ja": "二面角のスキャン範囲は 360° までです（{start}° から {end}°）。",
-    },
-    "scan_needs_optimize": {
-        "en": "A relaxed scan is a series of constrained optimisations: set the task to "
-              "optimize (now {task}).",
-        "ja": "緩和スキャンは拘束付き構造最適化の連続です。タスクを optimize にしてください"
-              "（現在は {task}）。",
-    },
-    "scan_also_constrained": {
-        "en": "The scanned coordinate {atoms} is also among the constraints; remove it there.",
-        "ja": "スキャンする座標 {atoms} が拘束にも含まれています。拘束から外してください。",
-    },
-    "constraint_word": {"en": "constraint", "ja": "拘束"},
-    "scan_word": {"en": "scan", "ja": "スキャン"},
-})
+register(
+    {
+        "constraint_bad_atoms": {
+            "en": "A {what} needs 2, 3 or 4 different atom ids (distance, angle, dihedral); "
+            "got {atoms}.",
+            "ja": "{what}には異なる原子 ID が 2、3、4 個必要です（距離・角度・二面角）。"
+            "指定: {atoms}",
+        },
+        "constraint_kind_mismatch": {
+            "en": "A {kind} takes {count} atoms; got {given}.",
+            "ja": "{kind} には原子が {count} 個必要です（指定は {given} 個）。",
+        },
+        "constraint_bad_value": {
+            "en": "{name} {value} is not a number in {low}…{high} {unit}.",
+            "ja": "{name} の値 {value} は {low}…{high} {unit} の数値ではありません。",
+        },
+        "constraint_bad_entry": {
+            "en": "A {what} is an object with {keys}; got {value}.",
+            "ja": "{what}は {keys} をもつオブジェクトです（指定: {value}）。",
+        },
+        "constraint_unknown_atom": {
+            "en": "The {what} on {atoms} names atom {id}, which the molecule does not have.",
+            "ja": "{atoms} の{what}が参照する原子 {id} は分子にありません。",
+        },
+        "constraint_fixed_atoms": {
+            "en": "NWChem cannot combine fixed atoms (Cartesian constraints) with distance, angle "
+            "or dihedral constraints or a scan (internal coordinates): unfix the atoms or "
+            "remove the constraints.",
+            "ja": "NWChem では固定原子（デカルト座標の拘束）と、距離・角度・二面角の拘束や"
+            "スキャン（内部座標）を同時に使えません。原子の固定を外すか拘束を削除して"
+            "ください。",
+        },
+        "constraints_cartesian": {
+            "en": "Constraints and scans use NWChem's internal coordinates: clear the advanced "
+            "setting nocenter (Cartesian coordinates, noautoz), which would ignore them.",
+            "ja": "拘束とスキャンは NWChem の内部座標を使います。詳細設定 nocenter（デカルト座標、"
+            "noautoz）では無視されるため、空にしてください。",
+        },
+        "constraint_duplicate": {
+            "en": "The coordinate {atoms} is constrained twice; keep one.",
+            "ja": "座標 {atoms} が二重に拘束されています。一つにしてください。",
+        },
+        "too_many_constraints": {
+            "en": "At most {limit} constraints; got {count}.",
+            "ja": "拘束は最大 {limit} 個です（指定は {count} 個）。",
+        },
+        "scan_bad_steps": {
+            "en": "A scan takes 1 to {limit} steps (whole number); got {value}.",
+            "ja": "スキャンのステップ数は 1～{limit} の整数です（指定: {value}）。",
+        },
+        "scan_no_span": {
+            "en": "The scan's start and end are the same ({value}); choose an end value.",
+            "ja": "スキャンの開始値と終了値が同じです（{value}）。終了値を選んでください。",
+        },
+        "scan_span_too_wide": {
+            "en": "A dihedral scan spans at most 360° (from {start}° to {end}°).",
+            "ja": "二面角のスキャン範囲は 360° までです（{start}° から {end}°）。",
+        },
+        "scan_needs_optimize": {
+            "en": "A relaxed scan is a series of constrained optimisations: set the task to "
+            "optimize (now {task}).",
+            "ja": "緩和スキャンは拘束付き構造最適化の連続です。タスクを optimize にしてください"
+            "（現在は {task}）。",
+        },
+        "scan_also_constrained": {
+            "en": "The scanned coordinate {atoms} is also among the constraints; remove it there.",
+            "ja": "スキャンする座標 {atoms} が拘束にも含まれています。拘束から外してください。",
+        },
+        "constraint_word": {"en": "constraint", "ja": "拘束"},
+        "scan_word": {"en": "scan", "ja": "スキャン"},
+    }
+)
 
 
 def word(code: str) -> str:
@@ -116,11 +121,19 @@ def _number(value: Any) -> float | None:
 
 def atom_ids(value: Any, what: str) -> list[str]:
     """The 2-4 atom ids of a constraint entry, checked (``what`` names the entry in errors)."""
-    if not isinstance(value, list | tuple) or not 2 <= len(value) <= 4 \
-            or not all(isinstance(a, str) and 0 < len(a) <= 32 for a in value) \
-            or len(set(value)) != len(value):
-        raise ValidationError("constraint_bad_atoms", what=word(what), atoms=_shown(value),
-                              block="calculation", key=what)
+    if (
+        not isinstance(value, list | tuple)
+        or not 2 <= len(value) <= 4
+        or not all(isinstance(a, str) and 0 < len(a) <= 32 for a in value)
+        or len(set(value)) != len(value)
+    ):
+        raise ValidationError(
+            "constraint_bad_atoms",
+            what=word(what),
+            atoms=_shown(value),
+            block="calculation",
+            key=what,
+        )
     return [str(a) for a in value]
 
 
@@ -134,10 +147,10 @@ def _kind(entry: Mapping[str, Any], atoms: list[str]) -> str:
     given = entry.get("kind")
     if given is not None and given != kind:
         if given in ATOM_COUNTS:
-            raise ValidationError("constraint_kind_mismatch", kind=given,
-                                  count=ATOM_COUNTS[given], given=len(atoms))
-        raise ValidationError("constraint_bad_entry", what=given, keys="kind",
-                              value=_shown(given))
+            raise ValidationError(
+                "constraint_kind_mismatch", kind=given, count=ATOM_COUNTS[given], given=len(atoms)
+            )
+        raise ValidationError("constraint_bad_entry", what=given, keys="kind", value=_shown(given))
     return kind
 
 
@@ -150,15 +163,25 @@ def check_value(kind: str, value: Any, name: str | None = None) -> float:
     low, high = RANGES[kind]
     number = _number(value)
     if number is None or not low <= number <= high:
-        raise ValidationError("constraint_bad_value", name=name or kind, value=_shown(value),
-                              low=low, high=high, unit=UNITS[kind])
+        raise ValidationError(
+            "constraint_bad_value",
+            name=name or kind,
+            value=_shown(value),
+            low=low,
+            high=high,
+            unit=UNITS[kind],
+        )
     return number
 
 
 def _entry(value: Any, what: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
     if not isinstance(value, Mapping) or not set(value) <= {"kind", "atoms", *keys}:
-        raise ValidationError("constraint_bad_entry", what=word(what),
-                              keys=", ".join(("atoms", *keys)), value=_shown(value))
+        raise ValidationError(
+            "constraint_bad_entry",
+            what=word(what),
+            keys=", ".join(("atoms", *keys)),
+            value=_shown(value),
+        )
     return value
 
 
@@ -179,8 +202,12 @@ def normalize_constraints(value: Any) -> list[dict[str, Any]]:
     if value is None:
         return []
     if not isinstance(value, list | tuple):
-        raise ValidationError("constraint_bad_entry", what=word("constraint_word"),
-                              keys="atoms, value", value=_shown(value))
+        raise ValidationError(
+            "constraint_bad_entry",
+            what=word("constraint_word"),
+            keys="atoms, value",
+            value=_shown(value),
+        )
     if len(value) > MAX_CONSTRAINTS:
         raise ValidationError("too_many_constraints", limit=MAX_CONSTRAINTS, count=len(value))
     out = [normalize_constraint(v) for v in value]

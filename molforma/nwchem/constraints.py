@@ -88,24 +88,42 @@ def problems(project: Mapping[str, Any]) -> list[dict[str, Any]]:
     for field, what, entry in entries:
         missing = [i for i in entry["atoms"] if i not in ids]
         if missing:
-            out.append({"field": field, "code": "constraint_unknown_atom",
-                        "details": {"what": word(what), "atoms": "-".join(entry["atoms"]),
-                                    "id": missing[0]}})
+            out.append(
+                {
+                    "field": field,
+                    "code": "constraint_unknown_atom",
+                    "details": {
+                        "what": word(what),
+                        "atoms": "-".join(entry["atoms"]),
+                        "id": missing[0],
+                    },
+                }
+            )
     if any(a.get("fixed") for a in atoms):
-        out.append({"field": "calculation.constraints", "code": "constraint_fixed_atoms",
-                    "details": {}})
+        out.append(
+            {"field": "calculation.constraints", "code": "constraint_fixed_atoms", "details": {}}
+        )
     if (project.get("advanced") or {}).get("nocenter") is True:
-        out.append({"field": "advanced.nocenter", "code": "constraints_cartesian",
-                    "details": {}})
+        out.append({"field": "advanced.nocenter", "code": "constraints_cartesian", "details": {}})
     if scan is not None:
         key = coordinate_key(scan["atoms"])
         if any(coordinate_key(c["atoms"]) == key for c in constraints):
-            out.append({"field": "calculation.scan", "code": "scan_also_constrained",
-                        "details": {"atoms": "-".join(scan["atoms"])}})
+            out.append(
+                {
+                    "field": "calculation.scan",
+                    "code": "scan_also_constrained",
+                    "details": {"atoms": "-".join(scan["atoms"])},
+                }
+            )
         task = calc.get("task", "energy")
         if task != "optimize":
-            out.append({"field": "calculation.task", "code": "scan_needs_optimize",
-                        "details": {"task": task}})
+            out.append(
+                {
+                    "field": "calculation.task",
+                    "code": "scan_needs_optimize",
+                    "details": {"task": task},
+                }
+            )
     return out
 
 
@@ -120,8 +138,7 @@ def measure(atoms: Sequence[Mapping[str, Any]], ids: Sequence[str]) -> float:
     return float(geometry.dihedral(*p))
 
 
-def fill_values(values: Mapping[str, Any], atoms: Sequence[Mapping[str, Any]]
-                ) -> dict[str, Any]:
+def fill_values(values: Mapping[str, Any], atoms: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """``values`` of a set with each omitted constraint value and scan start taken from
     the current geometry (what "hold this as it is" means), normalised.
 
@@ -136,8 +153,9 @@ def fill_values(values: Mapping[str, Any], atoms: Sequence[Mapping[str, Any]]
         names = atom_ids(raw, what)
         for i in names:
             if i not in ids:
-                raise ValidationError("constraint_unknown_atom", what=word(what),
-                                      atoms="-".join(names), id=i)
+                raise ValidationError(
+                    "constraint_unknown_atom", what=word(what), atoms="-".join(names), id=i
+                )
 
     if "constraints" in out and out["constraints"] is not None:
         raw = out["constraints"]
@@ -238,9 +256,11 @@ def preset_project(project: Mapping[str, Any], value: float) -> dict[str, Any]:
     return out
 
 
-def scan_point_blocks(project: Mapping[str, Any], task_line: str,
-                      geometry_block: Callable[[Mapping[str, Any], float], list[str]]
-                      ) -> list[str]:
+def scan_point_blocks(
+    project: Mapping[str, Any],
+    task_line: str,
+    geometry_block: Callable[[Mapping[str, Any], float], list[str]],
+) -> list[str]:
     """After the first point's task: per further point a ``geometry adjust`` block (which
     keeps the previous point's optimised Cartesian coordinates and imposes the next value)
     and the task again. After a (nearly) planar dihedral NWChem cannot adjust
@@ -253,11 +273,15 @@ def scan_point_blocks(project: Mapping[str, Any], task_line: str,
     lines: list[str] = []
     values = scan_values(scan)
     for number, value in enumerate(values[1:], start=2):
-        head = (f"# scan point {number} of {len(values)}: "
-                f"{_zvalue(scan['kind'], value)} {_INPUT_UNITS[scan['kind']]}")
+        head = (
+            f"# scan point {number} of {len(values)}: "
+            f"{_zvalue(scan['kind'], value)} {_INPUT_UNITS[scan['kind']]}"
+        )
         if near_planar(scan["kind"], values[number - 2]):
-            lines.append(head + ", from the molecule as given (NWChem cannot turn a "
-                         "planar dihedral with geometry adjust)")
+            lines.append(
+                head + ", from the molecule as given (NWChem cannot turn a "
+                "planar dihedral with geometry adjust)"
+            )
             lines += geometry_block(preset_project(project, value), value)
         else:
             lines.append(head + ", from the previous point's structure")
@@ -271,8 +295,14 @@ def scan_point_blocks(project: Mapping[str, Any], task_line: str,
 # ---------------------------------------------------------------------------
 # Reading a .nw back
 
-_ZCOORD_KINDS = {"bond": "distance", "stre": "distance", "angle": "angle", "bend": "angle",
-                 "torsion": "dihedral", "tors": "dihedral"}
+_ZCOORD_KINDS = {
+    "bond": "distance",
+    "stre": "distance",
+    "angle": "angle",
+    "bend": "angle",
+    "torsion": "dihedral",
+    "tors": "dihedral",
+}
 
 
 def _zentry(words: list[str]) -> tuple[str, list[int], float | None, str, bool] | None:
@@ -281,10 +311,10 @@ def _zentry(words: list[str]) -> tuple[str, list[int], float | None, str, bool] 
         return None
     count = ATOM_COUNTS[kind]
     try:
-        numbers = [int(w) for w in words[1:1 + count]]
+        numbers = [int(w) for w in words[1 : 1 + count]]
     except ValueError:
         return None
-    rest = words[1 + count:]
+    rest = words[1 + count :]
     value = None
     if rest:
         try:
@@ -305,8 +335,9 @@ def _unwrapped(values: list[float]) -> list[float]:
     return out
 
 
-def read_zcoord(statements: Sequence[tuple[int, str]], atoms: Sequence[Mapping[str, Any]]
-                ) -> dict[str, Any]:
+def read_zcoord(
+    statements: Sequence[tuple[int, str]], atoms: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
     """``constraints`` and ``scan`` of an input's statements (NWChem's reading: comments
     gone, one statement each): the ``constant`` zcoord entries of the default geometry,
     and the entry named ``scan`` with its values in the ``geometry adjust`` (or whole
@@ -357,11 +388,13 @@ def read_zcoord(statements: Sequence[tuple[int, str]], atoms: Sequence[Mapping[s
         if scan["kind"] == "dihedral":
             scan_values_read = _unwrapped(scan_values_read)
         if len(scan_values_read) >= 2:
-            scan.update(start=scan_values_read[0], end=scan_values_read[-1],
-                        steps=len(scan_values_read) - 1)
+            scan.update(
+                start=scan_values_read[0], end=scan_values_read[-1], steps=len(scan_values_read) - 1
+            )
             out["scan"] = scan
         else:
-            held.append({"kind": scan["kind"], "atoms": scan["atoms"],
-                         "value": scan_values_read[0]})
+            held.append(
+                {"kind": scan["kind"], "atoms": scan["atoms"], "value": scan_values_read[0]}
+            )
             out["constraints"] = held
     return out

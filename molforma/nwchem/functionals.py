@@ -31,34 +31,184 @@ from molforma.errors import ValidationError
 
 # NWChem 7.0.2's xc keywords (the ``dirs`` table of xc_inp.F), lower case.
 _XC_702 = (
-    "acm", "b3lyp", "beckehandh", "hfexch", "becke88", "lyp", "perdew81", "perdew86", "perdew91",
-    "pw91lda", "slater", "vwn_1", "vwn_2", "vwn_3", "vwn_4", "vwn_5", "vwn_1_rpa", "hcth",
-    "becke97", "becke97-1", "cpbe96", "xpbe96", "gill96", "xperdew91", "xhcth", "xbecke97",
-    "xbecke97-1", "chcth", "cbecke97", "cbecke97-1", "hcth120", "hcth147", "becke98", "pbe0",
-    "becke97gga1", "hcth407", "hcthp14", "optx", "optc", "becke97-2", "mpw91", "ft97", "xft97",
-    "cft97", "xpkzb99", "mpw1k", "cpkzb99", "hcth407p", "xtpss03", "ctpss03", "xctpssh",
-    "becke97-3", "op", "bop", "pbeop", "rpbe", "revpbe", "bc95", "mpw1b95", "mpwb1k", "b1b95",
-    "bb1k", "pw6b95", "pwb6k", "m05", "m05-2x", "xpw6b95", "cpw6b95", "xpwb6k", "cpwb6k", "xm05",
-    "cm05", "xm05-2x", "cm05-2x", "vs98", "xvs98", "cvs98", "m06-l", "xm06-l", "cm06-l", "m06-hf",
-    "xm06-hf", "cm06-hf", "m06", "revm06", "revm06-l", "xm06", "cm06", "m06-2x", "xm06-2x",
-    "cm06-2x", "m08-hx", "xm08-hx", "cm08-hx", "m08-so", "xm08-so", "cm08-so", "m11", "xm11",
-    "cm11", "m11-l", "xm11-l", "cm11-l", "sogga", "xsogga", "csogga", "sogga11", "xsogga11",
-    "csogga11", "sogga11-x", "xsogga11-x", "csogga11-x", "n12", "xn12", "cn12", "cn12-sx",
-    "xbnl07", "becke97-d", "xcamb88", "xcampbe96", "mp2", "b2plyp", "xcamlsd", "xwpbe", "ssb-d",
-    "kt1", "kt2", "bhlyp", "b3p86", "b3pw91", "pbe96", "dldf", "srhfexch", "hse03", "s12g", "s12h",
-    "cam-s12g", "cam-s12h", "becke86b", "xperdew86", "xmvs15", "cvpbe09", "mvs", "hle16", "scan",
-    "scanl", "scan0", "lb94", "rscan", "xncap", "ncap",
+    "acm",
+    "b3lyp",
+    "beckehandh",
+    "hfexch",
+    "becke88",
+    "lyp",
+    "perdew81",
+    "perdew86",
+    "perdew91",
+    "pw91lda",
+    "slater",
+    "vwn_1",
+    "vwn_2",
+    "vwn_3",
+    "vwn_4",
+    "vwn_5",
+    "vwn_1_rpa",
+    "hcth",
+    "becke97",
+    "becke97-1",
+    "cpbe96",
+    "xpbe96",
+    "gill96",
+    "xperdew91",
+    "xhcth",
+    "xbecke97",
+    "xbecke97-1",
+    "chcth",
+    "cbecke97",
+    "cbecke97-1",
+    "hcth120",
+    "hcth147",
+    "becke98",
+    "pbe0",
+    "becke97gga1",
+    "hcth407",
+    "hcthp14",
+    "optx",
+    "optc",
+    "becke97-2",
+    "mpw91",
+    "ft97",
+    "xft97",
+    "cft97",
+    "xpkzb99",
+    "mpw1k",
+    "cpkzb99",
+    "hcth407p",
+    "xtpss03",
+    "ctpss03",
+    "xctpssh",
+    "becke97-3",
+    "op",
+    "bop",
+    "pbeop",
+    "rpbe",
+    "revpbe",
+    "bc95",
+    "mpw1b95",
+    "mpwb1k",
+    "b1b95",
+    "bb1k",
+    "pw6b95",
+    "pwb6k",
+    "m05",
+    "m05-2x",
+    "xpw6b95",
+    "cpw6b95",
+    "xpwb6k",
+    "cpwb6k",
+    "xm05",
+    "cm05",
+    "xm05-2x",
+    "cm05-2x",
+    "vs98",
+    "xvs98",
+    "cvs98",
+    "m06-l",
+    "xm06-l",
+    "cm06-l",
+    "m06-hf",
+    "xm06-hf",
+    "cm06-hf",
+    "m06",
+    "revm06",
+    "revm06-l",
+    "xm06",
+    "cm06",
+    "m06-2x",
+    "xm06-2x",
+    "cm06-2x",
+    "m08-hx",
+    "xm08-hx",
+    "cm08-hx",
+    "m08-so",
+    "xm08-so",
+    "cm08-so",
+    "m11",
+    "xm11",
+    "cm11",
+    "m11-l",
+    "xm11-l",
+    "cm11-l",
+    "sogga",
+    "xsogga",
+    "csogga",
+    "sogga11",
+    "xsogga11",
+    "csogga11",
+    "sogga11-x",
+    "xsogga11-x",
+    "csogga11-x",
+    "n12",
+    "xn12",
+    "cn12",
+    "cn12-sx",
+    "xbnl07",
+    "becke97-d",
+    "xcamb88",
+    "xcampbe96",
+    "mp2",
+    "b2plyp",
+    "xcamlsd",
+    "xwpbe",
+    "ssb-d",
+    "kt1",
+    "kt2",
+    "bhlyp",
+    "b3p86",
+    "b3pw91",
+    "pbe96",
+    "dldf",
+    "srhfexch",
+    "hse03",
+    "s12g",
+    "s12h",
+    "cam-s12g",
+    "cam-s12h",
+    "becke86b",
+    "xperdew86",
+    "xmvs15",
+    "cvpbe09",
+    "mvs",
+    "hle16",
+    "scan",
+    "scanl",
+    "scan0",
+    "lb94",
+    "rscan",
+    "xncap",
+    "ncap",
 )
 # Added in NWChem 7.2.0 (7.0.x stops on them with "xc_input: invalid format").
 _XC_720 = (
-    "revm11", "mn12-l", "mn12-sx", "m06-sx", "mn15-l", "mn15", "n12-sx", "r2scan", "r2scanl",
-    "xscan", "cscan", "hcth147@tz2p", "wb97", "wb97x", "wb97x-d3", "xr2scan", "cr2scan", "r2scan0",
+    "revm11",
+    "mn12-l",
+    "mn12-sx",
+    "m06-sx",
+    "mn15-l",
+    "mn15",
+    "n12-sx",
+    "r2scan",
+    "r2scanl",
+    "xscan",
+    "cscan",
+    "hcth147@tz2p",
+    "wb97",
+    "wb97x",
+    "wb97x-d3",
+    "xr2scan",
+    "cr2scan",
+    "r2scan0",
 )
-XC_KEYWORDS: dict[str, str | None] = {**dict.fromkeys(_XC_702),
-                                      **dict.fromkeys(_XC_720, "7.2.0")}
+XC_KEYWORDS: dict[str, str | None] = {**dict.fromkeys(_XC_702), **dict.fromkeys(_XC_720, "7.2.0")}
 # Attenuated (range-separated) exchange: meaningful only with the cam line beside it.
-RANGE_SEPARATED_KEYWORDS = frozenset({"xcamb88", "xcampbe96", "xcamlsd", "xwpbe", "xbnl07",
-                                      "srhfexch"})
+RANGE_SEPARATED_KEYWORDS = frozenset(
+    {"xcamb88", "xcampbe96", "xcamlsd", "xwpbe", "xbnl07", "srhfexch"}
+)
 # Keywords that need a block of their own besides the dft block (b2plyp: mp2 + dftmp2).
 _OTHER_BLOCK_KEYWORDS = frozenset({"mp2", "b2plyp"})
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eEdD][+-]?\d+)?")
@@ -121,8 +271,7 @@ def _terms_key(terms: Iterable[tuple[str, str, float]]) -> tuple[tuple[str, str,
 
 def _line_key(line: str) -> tuple[str, ...]:
     words = _key(line).split()
-    return tuple(f"{float(w.replace('d', 'e')):.6g}" if _NUMBER.fullmatch(w) else w
-                 for w in words)
+    return tuple(f"{float(w.replace('d', 'e')):.6g}" if _NUMBER.fullmatch(w) else w for w in words)
 
 
 def entry_for_xc(xc: str, lines: Iterable[str] = ()) -> dict[str, Any] | None:
@@ -138,8 +287,11 @@ def entry_for_xc(xc: str, lines: Iterable[str] = ()) -> dict[str, Any] | None:
     given = sorted(_line_key(x) for x in lines if _key(x))
     for entry in _entries():
         got = parse_xc(entry["xc"])
-        if got is not None and _terms_key(got) == want and \
-                sorted(_line_key(x) for x in entry.get("lines", ())) == given:
+        if (
+            got is not None
+            and _terms_key(got) == want
+            and sorted(_line_key(x) for x in entry.get("lines", ())) == given
+        ):
             return dict(entry)
     return None
 
@@ -154,8 +306,12 @@ def _range_separated_xc(xc: str) -> dict[str, Any] | None:
     for entry in _entries():
         got = parse_xc(entry["xc"])
         lines = entry.get("lines", ())
-        if got is not None and _terms_key(got) == want and lines and \
-                all(x.lower().startswith("cam ") for x in lines):
+        if (
+            got is not None
+            and _terms_key(got) == want
+            and lines
+            and all(x.lower().startswith("cam ") for x in lines)
+        ):
             return dict(entry)
     return None
 
@@ -177,20 +333,31 @@ def _refuse_unknown(value: str) -> ValidationError:
     base = find_entry(disp.group(1)) if disp else None
     if disp and base is not None and not base.get("lines"):
         # b3lyp-d3bj, pbe0-d2: the functional plus the advanced dispersion setting.
-        return ValidationError("functional_dispersion_separate", value=value,
-                               base=base["name"],
-                               dispersion=_DISPERSION_KEYS[disp.group(2).lower()],
-                               valid=valid, setting="functional", block="calculation",
-                               key="functional")
+        return ValidationError(
+            "functional_dispersion_separate",
+            value=value,
+            base=base["name"],
+            dispersion=_DISPERSION_KEYS[disp.group(2).lower()],
+            valid=valid,
+            setting="functional",
+            block="calculation",
+            key="functional",
+        )
     pool = valid + [a for e in _entries() for a in e.get("aliases", ())]
     close = []
     for hit in nearest(value, pool, n=8):
         entry = find_entry(hit)
         if entry is not None and entry["name"] not in close:
             close.append(entry["name"])
-    return ValidationError("unknown_functional", value=value, nearest=", ".join(close[:4]) or "-",
-                           valid=valid, setting="functional", block="calculation",
-                           key="functional")
+    return ValidationError(
+        "unknown_functional",
+        value=value,
+        nearest=", ".join(close[:4]) or "-",
+        valid=valid,
+        setting="functional",
+        block="calculation",
+        key="functional",
+    )
 
 
 def check(value: str) -> dict[str, Any] | None:
@@ -211,13 +378,21 @@ def check(value: str) -> dict[str, Any] | None:
         raise _refuse_unknown(" ".join(str(value).split()))
     attenuated = sorted({k for k, _p, _w in terms if k in RANGE_SEPARATED_KEYWORDS})
     if attenuated:
-        rs = [e["name"] for e in _entries() if any(x.lower().startswith("cam ")
-                                                    for x in e.get("lines", ()))]
-        raise ValidationError("functional_needs_range_separation",
-                              value=" ".join(str(value).split()),
-                              keyword=", ".join(attenuated), names=", ".join(rs),
-                              valid=names(), setting="functional", block="calculation",
-                              key="functional")
+        rs = [
+            e["name"]
+            for e in _entries()
+            if any(x.lower().startswith("cam ") for x in e.get("lines", ()))
+        ]
+        raise ValidationError(
+            "functional_needs_range_separation",
+            value=" ".join(str(value).split()),
+            keyword=", ".join(attenuated),
+            names=", ".join(rs),
+            valid=names(),
+            setting="functional",
+            block="calculation",
+            key="functional",
+        )
     return None
 
 
@@ -291,8 +466,10 @@ def basis_nearest(basis: str, n: int = 5) -> list[str]:
 
     # Compared as the library's file names (6-31g* is the file 6-31gs), shown as the
     # catalogue spells them when it lists them.
-    shown = {library_file_name(str(e["name"])): str(e["name"])
-             for e in get_catalog("basis_sets")["basis_sets"]}
+    shown = {
+        library_file_name(str(e["name"])): str(e["name"])
+        for e in get_catalog("basis_sets")["basis_sets"]
+    }
     for fname in _library_names():
         shown.setdefault(fname, fname)
     hits = difflib.get_close_matches(library_file_name(basis), list(shown), n=n, cutoff=0.5)
@@ -313,20 +490,41 @@ def calculation_warnings(calc: Mapping[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     basis = str(calc.get("basis", "") or "").strip()
     if basis and not basis_known(basis):
-        out.append({"field": "calculation.basis", "code": "basis_not_in_library",
-                    "details": {"basis": basis,
-                                "nearest": ", ".join(basis_nearest(basis)) or "-"}})
+        out.append(
+            {
+                "field": "calculation.basis",
+                "code": "basis_not_in_library",
+                "details": {"basis": basis, "nearest": ", ".join(basis_nearest(basis)) or "-"},
+            }
+        )
     if calc.get("theory") == "dft":
         functional = str(calc.get("functional", "") or "")
         version = needs_nwchem(functional)
         if version:
-            out.append({"field": "calculation.functional", "code": "functional_needs_nwchem",
-                        "details": {"functional": functional, "version": version}})
+            out.append(
+                {
+                    "field": "calculation.functional",
+                    "code": "functional_needs_nwchem",
+                    "details": {"functional": functional, "version": version},
+                }
+            )
     return out
 
 
 __all__ = [
-    "RANGE_SEPARATED_KEYWORDS", "XC_KEYWORDS", "basis_known", "basis_nearest",
-    "calculation_warnings", "canonical", "check", "dft_lines", "entry_for_xc", "find_entry",
-    "names", "nearest", "needs_nwchem", "own_dispersion", "parse_xc",
+    "RANGE_SEPARATED_KEYWORDS",
+    "XC_KEYWORDS",
+    "basis_known",
+    "basis_nearest",
+    "calculation_warnings",
+    "canonical",
+    "check",
+    "dft_lines",
+    "entry_for_xc",
+    "find_entry",
+    "names",
+    "nearest",
+    "needs_nwchem",
+    "own_dispersion",
+    "parse_xc",
 ]

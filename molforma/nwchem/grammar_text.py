@@ -21,10 +21,9 @@ def shown(value: Any, limit: int = 80) -> str:
     """``value`` as text with its control characters written out (``\\n``, ``\\u0000``), so a
     message or a confirmation shows exactly what was given and a line break cannot hide
     the rest; cut at ``limit`` characters."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
-                                                           default=str)
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     out = CONTROL.sub(lambda m: json.dumps(m.group(0))[1:-1], text)
-    return out if len(out) <= limit else out[:limit - 1] + "…"
+    return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
 def where(setting: str) -> dict[str, str]:

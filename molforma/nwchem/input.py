@@ -58,61 +58,67 @@ __all__ = [
 ]
 
 _MESSAGES: dict[str, dict[str, str]] = {
-        "bad_basis_name": {
-            "en": "Basis set name '{value}' contains characters NWChem cannot read.",
-            "ja": "基底関数名「{value}」に NWChem が読めない文字が含まれています。",
-        },
-        "bad_functional": {
-            "en": "Functional '{value}' contains characters NWChem cannot read.",
-            "ja": "汎関数「{value}」に NWChem が読めない文字が含まれています。",
-        },
-        "bad_path": {
-            "en": "Path '{value}' for {key} must not contain spaces, quotes, ';', '#' or '\\'.",
-            "ja": "{key} のパス「{value}」に空白・引用符・';'・'#'・'\\' は使えません。",
-        },
-        "bad_prefix": {
-            "en": "File prefix '{value}' may only use letters, digits, '.', '_' and '-'.",
-            "ja": "ファイル接頭辞「{value}」には英数字と '.'、'_'、'-' だけが使えます。",
-        },
-        "unknown_theory": {
-            "en": "Unknown theory '{value}' (use one of {allowed}).",
-            "ja": "不明な理論「{value}」です（{allowed} のいずれか）。",
-        },
-        "unknown_task": {
-            "en": "Unknown task '{value}' (use one of {allowed}).",
-            "ja": "不明なタスク「{value}」です（{allowed} のいずれか）。",
-        },
-        "mp2_reference": {
-            "en": "MP2 in NWChem works with RHF or UHF references, not {reference}.",
-            "ja": "NWChem の MP2 は RHF か UHF の参照でのみ使えます（{reference} は不可）。",
-        },
-        "empty_basis": {"en": "Choose a basis set.", "ja": "基底関数を選んでください。"},
-        "empty_functional": {
-            "en": "Choose a DFT functional.",
-            "ja": "DFT 汎関数を選んでください。",
-        },
-        "excited_states_theory": {
-            "en": "Excited states run with SCF (CIS or TDHF) or DFT (TDDFT), not with {theory}: "
-                  "choose SCF or DFT.",
-            "ja": "励起状態は SCF（CIS・TDHF）か DFT（TDDFT）で計算します。{theory} では"
-                  "計算できません。SCF か DFT を選んでください。",
-        },
-        "dispersion_twice": {
-            "en": "The functional {functional} brings its own dispersion ({own}), and the "
-                  "advanced setting dispersion asks for {dispersion}: clear the advanced "
-                  "setting or choose the functional without -D.",
-            "ja": "汎関数 {functional} には分散力補正（{own}）が含まれていますが、詳細設定 "
-                  "dispersion は {dispersion} です。詳細設定を空にするか、-D のない汎関数を"
-                  "選んでください。",
-        },
+    "bad_basis_name": {
+        "en": "Basis set name '{value}' contains characters NWChem cannot read.",
+        "ja": "基底関数名「{value}」に NWChem が読めない文字が含まれています。",
+    },
+    "bad_functional": {
+        "en": "Functional '{value}' contains characters NWChem cannot read.",
+        "ja": "汎関数「{value}」に NWChem が読めない文字が含まれています。",
+    },
+    "bad_path": {
+        "en": "Path '{value}' for {key} must not contain spaces, quotes, ';', '#' or '\\'.",
+        "ja": "{key} のパス「{value}」に空白・引用符・';'・'#'・'\\' は使えません。",
+    },
+    "bad_prefix": {
+        "en": "File prefix '{value}' may only use letters, digits, '.', '_' and '-'.",
+        "ja": "ファイル接頭辞「{value}」には英数字と '.'、'_'、'-' だけが使えます。",
+    },
+    "unknown_theory": {
+        "en": "Unknown theory '{value}' (use one of {allowed}).",
+        "ja": "不明な理論「{value}」です（{allowed} のいずれか）。",
+    },
+    "unknown_task": {
+        "en": "Unknown task '{value}' (use one of {allowed}).",
+        "ja": "不明なタスク「{value}」です（{allowed} のいずれか）。",
+    },
+    "mp2_reference": {
+        "en": "MP2 in NWChem works with RHF or UHF references, not {reference}.",
+        "ja": "NWChem の MP2 は RHF か UHF の参照でのみ使えます（{reference} は不可）。",
+    },
+    "empty_basis": {"en": "Choose a basis set.", "ja": "基底関数を選んでください。"},
+    "empty_functional": {
+        "en": "Choose a DFT functional.",
+        "ja": "DFT 汎関数を選んでください。",
+    },
+    "excited_states_theory": {
+        "en": "Excited states run with SCF (CIS or TDHF) or DFT (TDDFT), not with {theory}: "
+        "choose SCF or DFT.",
+        "ja": "励起状態は SCF（CIS・TDHF）か DFT（TDDFT）で計算します。{theory} では"
+        "計算できません。SCF か DFT を選んでください。",
+    },
+    "dispersion_twice": {
+        "en": "The functional {functional} brings its own dispersion ({own}), and the "
+        "advanced setting dispersion asks for {dispersion}: clear the advanced "
+        "setting or choose the functional without -D.",
+        "ja": "汎関数 {functional} には分散力補正（{own}）が含まれていますが、詳細設定 "
+        "dispersion は {dispersion} です。詳細設定を空にするか、-D のない汎関数を"
+        "選んでください。",
+    },
 }
 # Generic codes (empty_molecule, bad_path, ...) may also be registered by other modules
 # with the same meaning; only the missing ones are added so the import order never matters.
 register({code: text for code, text in _MESSAGES.items() if code not in catalogue()})
 
 _SPIN_NAMES = {
-    1: "singlet", 2: "doublet", 3: "triplet", 4: "quartet",
-    5: "quintet", 6: "sextet", 7: "septet", 8: "octet",
+    1: "singlet",
+    2: "doublet",
+    3: "triplet",
+    4: "quartet",
+    5: "quintet",
+    6: "sextet",
+    7: "septet",
+    8: "octet",
 }
 _TASK_OPERATIONS = {
     "energy": ("energy",),
@@ -247,8 +253,7 @@ def _memory(adv: AdvancedSettings) -> list[str]:
     return lines
 
 
-def _basis(calc: CalculationSettings, adv: AdvancedSettings,
-           elements: Iterable[str]) -> list[str]:
+def _basis(calc: CalculationSettings, adv: AdvancedSettings, elements: Iterable[str]) -> list[str]:
     from molforma.catalog import basis_entry, basis_is_spherical
 
     # NWChem's basis block is Cartesian unless told otherwise; cc-pVDZ water run
@@ -319,9 +324,11 @@ def _dft(calc: CalculationSettings, adv: AdvancedSettings, mult: int) -> list[st
         if "convergence" in tight:
             parts.append(f"convergence energy {tight['convergence']:g}")
         said = " and ".join(parts)
-        lines.append(f"# frequencies: {said} for every step (NWChem raises only its Hessian "
-                     "to fine and 1e-7, so an optimisation before it would stop on the medium "
-                     "grid's surface); change dft_grid / dft_convergence_energy in Advanced")
+        lines.append(
+            f"# frequencies: {said} for every step (NWChem raises only its Hessian "
+            "to fine and 1e-7, so an optimisation before it would stop on the medium "
+            "grid's surface); change dft_grid / dft_convergence_energy in Advanced"
+        )
     lines += ["dft", f"  mult {mult}"]
     if ref == "rohf":
         lines.append("  rodft")
@@ -353,8 +360,9 @@ def _dft(calc: CalculationSettings, adv: AdvancedSettings, mult: int) -> list[st
         lines.append(f"  {_DISPERSION[adv.dispersion]}")
     elif adv.dispersion and _DISPERSION[adv.dispersion] != own_disp:
         # Two disp lines: NWChem keeps the last one, so one of the two would be silently lost.
-        raise ValidationError("dispersion_twice", functional=calc.functional,
-                              own=own_disp, dispersion=adv.dispersion)
+        raise ValidationError(
+            "dispersion_twice", functional=calc.functional, own=own_disp, dispersion=adv.dispersion
+        )
     lines += _vectors(adv)
     lines.append("end")
     return lines
@@ -457,8 +465,9 @@ def _tasks(calc: CalculationSettings) -> list[str]:
 # Public functions
 
 
-def render_input(project: Mapping[str, Any], *, prefix: str = "molforma",
-                 geometry_rows: int | None = None) -> str:
+def render_input(
+    project: Mapping[str, Any], *, prefix: str = "molforma", geometry_rows: int | None = None
+) -> str:
     """The complete NWChem input for ``project`` (a project envelope dict).
 
     Pure: no files are read or written. The same project gives the same text.
@@ -485,10 +494,13 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma",
     lines += _header(project, adv, prefix)
     lines += _memory(adv)
     if calc.scan:
-        lines.append(f"# relaxed scan: point 1 of {calc.scan['steps'] + 1}, the molecule with "
-                     "the scanned coordinate set")
-        lines += geometry_lines(constraints.preset_project(project, calc.scan["start"]), adv,
-                                rows=geometry_rows)
+        lines.append(
+            f"# relaxed scan: point 1 of {calc.scan['steps'] + 1}, the molecule with "
+            "the scanned coordinate set"
+        )
+        lines += geometry_lines(
+            constraints.preset_project(project, calc.scan["start"]), adv, rows=geometry_rows
+        )
     else:
         lines += geometry_lines(project, adv, rows=geometry_rows)
     lines += fixed_atom_lines(project)
@@ -507,8 +519,7 @@ def render_input(project: Mapping[str, Any], *, prefix: str = "molforma",
     task_lines = _tasks(calc)
     if calc.scan:
         # One job: each further point after the previous point's optimisation.
-        task_lines[1:1] = constraints.scan_point_blocks(project, task_lines[0],
-                                                        scan_geometry(adv))
+        task_lines[1:1] = constraints.scan_point_blocks(project, task_lines[0], scan_geometry(adv))
     lines += task_lines
     lines += _property_task(calc, adv)
     text = "\n".join(lines) + "\n"
@@ -533,11 +544,15 @@ def input_errors(project: Mapping[str, Any]) -> list[dict[str, Any]]:
     theory = calc_raw.get("theory", "scf")
     task = calc_raw.get("task", "energy")
     if theory not in THEORIES:
-        problems.append(_problem("calculation.theory", "unknown_theory", value=theory,
-                                 allowed=", ".join(THEORIES)))
+        problems.append(
+            _problem(
+                "calculation.theory", "unknown_theory", value=theory, allowed=", ".join(THEORIES)
+            )
+        )
     if task not in TASKS:
-        problems.append(_problem("calculation.task", "unknown_task", value=task,
-                                 allowed=", ".join(TASKS)))
+        problems.append(
+            _problem("calculation.task", "unknown_task", value=task, allowed=", ".join(TASKS))
+        )
     if problems:
         return problems
     try:
@@ -555,16 +570,24 @@ def input_errors(project: Mapping[str, Any]) -> list[dict[str, Any]]:
         electrons = _electrons(atoms, charge)
         if electrons is not None:
             if electrons < 1:
-                problems.append(_problem("document.charge", "too_few_electrons",
-                                         electrons=electrons))
+                problems.append(
+                    _problem("document.charge", "too_few_electrons", electrons=electrons)
+                )
             elif (electrons - (mult - 1)) % 2 != 0 or mult - 1 > electrons:
-                problems.append(_problem("document.multiplicity", "multiplicity_parity",
-                                         electrons=electrons, multiplicity=mult))
+                problems.append(
+                    _problem(
+                        "document.multiplicity",
+                        "multiplicity_parity",
+                        electrons=electrons,
+                        multiplicity=mult,
+                    )
+                )
     if isinstance(mult, int):
         ref = scf_reference(calc.reference, mult)
         if ref == "rhf" and mult != 1:
-            problems.append(_problem("calculation.reference", "reference_multiplicity",
-                                     multiplicity=mult))
+            problems.append(
+                _problem("calculation.reference", "reference_multiplicity", multiplicity=mult)
+            )
         if calc.theory == "mp2" and ref == "rohf":
             problems.append(_problem("calculation.reference", "mp2_reference", reference=ref))
     if not calc.basis.strip():
@@ -575,8 +598,9 @@ def input_errors(project: Mapping[str, Any]) -> list[dict[str, Any]]:
         if not calc.functional.strip():
             problems.append(_problem("calculation.functional", "empty_functional"))
         elif not _FUNCTIONAL_RE.match(calc.functional.strip()):
-            problems.append(_problem("calculation.functional", "bad_functional",
-                                     value=calc.functional))
+            problems.append(
+                _problem("calculation.functional", "bad_functional", value=calc.functional)
+            )
         else:
             problems += _functional_problems(calc, adv)
     for key in ADVANCED_PATH_KEYS:
@@ -593,20 +617,21 @@ def input_errors(project: Mapping[str, Any]) -> list[dict[str, Any]]:
         problems.append(_problem("advanced.nocenter", "fixed_atoms_internal_coordinates"))
     from molforma.nwchem import constraints
 
-    problems += [_problem(p["field"], p["code"], **p["details"])
-                 for p in constraints.problems(project)]
+    problems += [
+        _problem(p["field"], p["code"], **p["details"]) for p in constraints.problems(project)
+    ]
     try:
         check_extra_input(calc.extra_input, calc.extra_tasks)
     except ValidationError as exc:
         tasks_field = exc.code == "bad_extra_task" or exc.data.get("source") == "extra_tasks"
         field = "calculation.extra_tasks" if tasks_field else "calculation.extra_input"
-        problems.append({"field": field, "code": exc.code, "message": exc.message(),
-                         "details": dict(exc.data)})
+        problems.append(
+            {"field": field, "code": exc.code, "message": exc.message(), "details": dict(exc.data)}
+        )
     return problems
 
 
-def _functional_problems(calc: CalculationSettings, adv: AdvancedSettings
-                         ) -> list[dict[str, Any]]:
+def _functional_problems(calc: CalculationSettings, adv: AdvancedSettings) -> list[dict[str, Any]]:
     """A functional the table does not know (a project file, a reused job: a set is refused
     at once) and a dispersion asked for twice."""
     from molforma.nwchem import functionals
@@ -614,12 +639,25 @@ def _functional_problems(calc: CalculationSettings, adv: AdvancedSettings
     try:
         functionals.check(calc.functional)
     except ValidationError as exc:
-        return [{"field": "calculation.functional", "code": exc.code, "message": exc.message(),
-                 "details": dict(exc.data)}]
+        return [
+            {
+                "field": "calculation.functional",
+                "code": exc.code,
+                "message": exc.message(),
+                "details": dict(exc.data),
+            }
+        ]
     own = functionals.own_dispersion(calc.functional)
     if adv.dispersion and own is not None and _DISPERSION[adv.dispersion] != own:
-        return [_problem("advanced.dispersion", "dispersion_twice",
-                         functional=calc.functional, own=own, dispersion=adv.dispersion)]
+        return [
+            _problem(
+                "advanced.dispersion",
+                "dispersion_twice",
+                functional=calc.functional,
+                own=own,
+                dispersion=adv.dispersion,
+            )
+        ]
     return []
 
 

@@ -102,8 +102,11 @@ def geometry_options(project: Mapping[str, Any], adv: AdvancedSettings) -> list[
 
     # With symmetry NWChem symmetrises first and a constraint that breaks the point group
     # is silently lost (molforma.nwchem.constraints): constraints always run without it.
-    if adv.noautosym or has_any(project_block(project, "calculation")) or (
-            adv.noautosym is None and (fixed or symmetry_hazard(project))):
+    if (
+        adv.noautosym
+        or has_any(project_block(project, "calculation"))
+        or (adv.noautosym is None and (fixed or symmetry_hazard(project)))
+    ):
         options.append("noautosym")
     if adv.nocenter or (adv.nocenter is None and fixed):
         options += ["noautoz", "nocenter"]
@@ -113,15 +116,18 @@ def geometry_options(project: Mapping[str, Any], adv: AdvancedSettings) -> list[
 # Relative tolerance on the principal moments of inertia: looser than NWChem's own
 # symmetry detection, so a shape NWChem would symmetrise is caught too.
 _TOP_TOLERANCE = 1e-2
-register({
-    # The shapes symmetry_hazard names: in the input's comment (English) and in
-    # validate_document's note (display language).
-    "symmetry_shape_atom": {"en": "an open-shell atom", "ja": "開殻の原子"},
-    "symmetry_shape_linear": {"en": "an open-shell linear molecule", "ja": "開殻の直線分子"},
-    "symmetry_shape_symmetric_top": {
-        "en": "an open-shell molecule with a threefold or higher axis",
-        "ja": "三回以上の回転軸をもつ開殻分子"},
-})
+register(
+    {
+        # The shapes symmetry_hazard names: in the input's comment (English) and in
+        # validate_document's note (display language).
+        "symmetry_shape_atom": {"en": "an open-shell atom", "ja": "開殻の原子"},
+        "symmetry_shape_linear": {"en": "an open-shell linear molecule", "ja": "開殻の直線分子"},
+        "symmetry_shape_symmetric_top": {
+            "en": "an open-shell molecule with a threefold or higher axis",
+            "ja": "三回以上の回転軸をもつ開殻分子",
+        },
+    }
+)
 
 
 def symmetry_hazard(project: Mapping[str, Any]) -> str | None:
@@ -145,15 +151,15 @@ def symmetry_hazard(project: Mapping[str, Any]) -> str | None:
         except (KeyError, ValueError):
             return None
         return _shape(masses, np.array(table.xyz, dtype=float))
-    atoms = [a for a in doc.get("atoms") or []
-             if all(isinstance(a.get(k), int | float) for k in "xyz")]
+    atoms = [
+        a for a in doc.get("atoms") or [] if all(isinstance(a.get(k), int | float) for k in "xyz")
+    ]
     if not atoms:
         return None
     if len(atoms) == 1:
         return "atom"
     try:
-        mass = np.array([_atom_mass(a) or elements.average_mass(str(a["element"]))
-                         for a in atoms])
+        mass = np.array([_atom_mass(a) or elements.average_mass(str(a["element"])) for a in atoms])
     except (KeyError, ValueError):
         return None
     xyz = np.array([[float(a[k]) for k in "xyz"] for a in atoms])
@@ -185,8 +191,12 @@ def _shape(mass: Any, xyz: Any) -> str | None:
     return None
 
 
-def geometry_lines(project: Mapping[str, Any], adv: AdvancedSettings,
-                   scan_value: float | None = None, rows: int | None = None) -> list[str]:
+def geometry_lines(
+    project: Mapping[str, Any],
+    adv: AdvancedSettings,
+    scan_value: float | None = None,
+    rows: int | None = None,
+) -> list[str]:
     """The ``charge`` line and the ``geometry`` block (with the zcoord constraints; the
     scanned coordinate set to ``scan_value`` when given).
 
@@ -203,12 +213,14 @@ def geometry_lines(project: Mapping[str, Any], adv: AdvancedSettings,
     if hazard is not None:
         # Said in the input itself, so the person reading it before Run sees why.
         shape = render(f"symmetry_shape_{hazard}", {}, lang="en")
-        lines.append(f"# symmetry off: {shape} can have degenerate "
-                     "frontier orbitals, which keep a symmetry-adapted SCF from converging")
+        lines.append(
+            f"# symmetry off: {shape} can have degenerate "
+            "frontier orbitals, which keep a symmetry-adapted SCF from converging"
+        )
     lines.append("geometry " + " ".join(options))
     atoms = doc.get("atoms") or []
     if rows is not None:
-        atoms = atoms[:max(0, rows)]  # a column table builds only these records
+        atoms = atoms[: max(0, rows)]  # a column table builds only these records
     for index, atom in enumerate(atoms, start=1):
         element = str(atom.get("element"))
         # The document checks these already; a hand-made dict must not inject text either.
@@ -216,8 +228,10 @@ def geometry_lines(project: Mapping[str, Any], adv: AdvancedSettings,
             raise ValidationError("bad_element", id=atom.get("id"), element=element)
         for key in ("x", "y", "z"):
             value = atom.get(key)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not (
-                math.isfinite(value)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not (math.isfinite(value))
             ):
                 raise ValidationError("bad_coordinate", id=atom.get("id"), value=value)
         mass = _atom_mass(atom)
@@ -237,9 +251,11 @@ def geometry_lines(project: Mapping[str, Any], adv: AdvancedSettings,
 
 def scan_geometry(adv: AdvancedSettings) -> Any:
     """A scan point's whole geometry block (``geometry`` ... ``end``) for a project."""
+
     def block(project: Mapping[str, Any], value: float) -> list[str]:
         lines = geometry_lines(project, adv, value)
-        return lines[next(i for i, x in enumerate(lines) if x.startswith("geometry ")):]
+        return lines[next(i for i, x in enumerate(lines) if x.startswith("geometry ")) :]
+
     return block
 
 
@@ -256,6 +272,6 @@ def fixed_atom_lines(project: Mapping[str, Any]) -> list[str]:
     lines = ["constraints"]
     # Short lines: NWChem input lines are limited in length.
     for start in range(0, len(fixed), 20):
-        lines.append("  fix atom " + " ".join(fixed[start:start + 20]))
+        lines.append("  fix atom " + " ".join(fixed[start : start + 20]))
     lines.append("end")
     return lines

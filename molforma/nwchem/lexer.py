@@ -42,14 +42,60 @@ __all__ = [
 ]
 
 # Top-level directives that open a block closed by ``end``.
-BLOCK_DIRECTIVES = frozenset({
-    "geometry", "basis", "ecp", "so", "scf", "dft", "mp2", "driver", "freq", "vib",
-    "property", "tddft", "tce", "ccsd", "mcscf", "python", "constraints", "cosmo", "esp",
-    "stepper", "nwpw", "qmmm", "md", "prepare", "raman", "selci", "rimp2", "relativistic",
-    "zcoord", "bq", "charge_density", "dplot", "hessian", "pspw", "band", "smd", "xtb",
-    "gradients", "fcidump", "rtdft", "ccca", "mrcc", "direct_mp2", "qmd", "neb", "string",
-    "mepgs", "bsse", "fragment", "rt_tddft",
-})
+BLOCK_DIRECTIVES = frozenset(
+    {
+        "geometry",
+        "basis",
+        "ecp",
+        "so",
+        "scf",
+        "dft",
+        "mp2",
+        "driver",
+        "freq",
+        "vib",
+        "property",
+        "tddft",
+        "tce",
+        "ccsd",
+        "mcscf",
+        "python",
+        "constraints",
+        "cosmo",
+        "esp",
+        "stepper",
+        "nwpw",
+        "qmmm",
+        "md",
+        "prepare",
+        "raman",
+        "selci",
+        "rimp2",
+        "relativistic",
+        "zcoord",
+        "bq",
+        "charge_density",
+        "dplot",
+        "hessian",
+        "pspw",
+        "band",
+        "smd",
+        "xtb",
+        "gradients",
+        "fcidump",
+        "rtdft",
+        "ccca",
+        "mrcc",
+        "direct_mp2",
+        "qmd",
+        "neb",
+        "string",
+        "mepgs",
+        "bsse",
+        "fragment",
+        "rt_tddft",
+    }
+)
 _SPECIAL = re.compile(r'["#;\\]')
 
 # Blocks inside a block, each closed by its own ``end``.
@@ -76,8 +122,14 @@ def cut_comment(line: str, *, quotes: bool = True, escapes: bool = False) -> str
     return split_statements(line, quotes=quotes, escapes=escapes, semicolons=False)[0]
 
 
-def split_statements(record: str, *, quotes: bool = True, escapes: bool = False,
-                     comments: bool = True, semicolons: bool = True) -> list[str]:
+def split_statements(
+    record: str,
+    *,
+    quotes: bool = True,
+    escapes: bool = False,
+    comments: bool = True,
+    semicolons: bool = True,
+) -> list[str]:
     """The statements of one record (joined line): cut at its comment, split at ``;``.
 
     ``quotes`` and ``escapes`` as in :func:`cut_comment`; ``comments=False`` for a
@@ -114,8 +166,9 @@ def split_statements(record: str, *, quotes: bool = True, escapes: bool = False,
     return out
 
 
-def join_continuations(lines: Sequence[str], *, glue: str = " ", limit: int | None = None,
-                       blanks: str | None = None) -> list[tuple[int, int, str]]:
+def join_continuations(
+    lines: Sequence[str], *, glue: str = " ", limit: int | None = None, blanks: str | None = None
+) -> list[tuple[int, int, str]]:
     """(first line index, index after the last line, joined text) of ``lines``.
 
     A line whose last character other than ``blanks`` (default: any whitespace) is

@@ -38,8 +38,15 @@ class Pattern:
         unseen: why no output in the tests shows this line ("" when one does).
     """
 
-    def __init__(self, regex: str, examples: tuple[str, ...], *, flags: int = 0,
-                 anchor: str | None = None, unseen: str = "") -> None:
+    def __init__(
+        self,
+        regex: str,
+        examples: tuple[str, ...],
+        *,
+        flags: int = 0,
+        anchor: str | None = None,
+        unseen: str = "",
+    ) -> None:
         self.pattern = regex
         self.flags = flags
         self.examples = examples
@@ -86,8 +93,9 @@ class Pattern:
 _ALL: list[Pattern] = []
 
 
-def line(regex: str, *examples: str, flags: int = 0, anchor: str | None = None,
-         unseen: str = "") -> Pattern:
+def line(
+    regex: str, *examples: str, flags: int = 0, anchor: str | None = None, unseen: str = ""
+) -> Pattern:
     """A :class:`Pattern` with the real lines it must match (registered for the tests)."""
     pat = Pattern(regex, examples, flags=flags, anchor=anchor, unseen=unseen)
     _ALL.append(pat)
@@ -228,8 +236,12 @@ FATAL_ERROR = line(
 # Substrings that mark a failed run in the closing lines of an output (the banner, its
 # hints) or of the launcher's messages (ARMCI/MPI aborts, which go to stderr).
 FAILED_MARKERS: tuple[str, ...] = (
-    "For further details see manual section", "There is an error", "ARMCI Error",
-    "MPI_ABORT was invoked", CURRENT_INPUT_LINE, "Calculation failed to converge",
+    "For further details see manual section",
+    "There is an error",
+    "ARMCI Error",
+    "MPI_ABORT was invoked",
+    CURRENT_INPUT_LINE,
+    "Calculation failed to converge",
 )
 
 # --- the head of the output -----------------------------------------------------------
@@ -346,7 +358,8 @@ THERMAL_CORRECTION = line(
     " Thermal correction to Enthalpy   =   16.781 kcal/mol  (  0.026742 au)",
 )
 TOTAL_ENTROPY = line(
-    rf"^\s*Total Entropy\s*=\s*({FLOAT})\s*cal/mol-K", " Total Entropy                    =   44.967 cal/mol-K"
+    rf"^\s*Total Entropy\s*=\s*({FLOAT})\s*cal/mol-K",
+    " Total Entropy                    =   44.967 cal/mol-K",
 )
 QMD_VALUE = line(
     rf"^\s*(Time elapsed|Kin\. energy|Pot\. energy|Tot\. energy|Current temp\.)[^:]*:\s*"
@@ -359,10 +372,13 @@ QMD_VALUE = line(
 DEGENERATE_SYMMETRY = "the HOMO and LUMO are degenerate and you are using symmetry"
 DEGENERATE_SYMMETRY_HINT = (
     "NWChem warned that the HOMO and LUMO were degenerate with symmetry on, which keeps an "
-    "open-shell SCF from converging: run again with symmetry off (Advanced: noautosym)")
+    "open-shell SCF from converging: run again with symmetry off (Advanced: noautosym)"
+)
 # A row of an "... ENERGY GRADIENTS" block: index, tag, x y z (bohr), gradient x y z.
 GRADIENT_ROW = line(
     rf"^\s*\d+\s+\S+\s+({FLOAT})\s+({FLOAT})\s+({FLOAT})\s+{FLOAT}\s+{FLOAT}\s+{FLOAT}\s*$",
     "   1 O      -0.000000   0.000065   0.222201    0.000000   0.000894  -0.060786",
 )
-QMD_STEP = line(r"^\s*Kin\. energy[^:]*:\s*(\d+)\s", "  Kin. energy (a.u.):        1            0.001514")
+QMD_STEP = line(
+    r"^\s*Kin\. energy[^:]*:\s*(\d+)\s", "  Kin. energy (a.u.):        1            0.001514"
+)

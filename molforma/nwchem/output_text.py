@@ -60,7 +60,7 @@ class OutputText:
             return None
         t = self.text
         s = t.rfind("\n", 0, start - 1) + 1
-        return t[s:start - 1], s
+        return t[s : start - 1], s
 
     def lines_before(self, start: int, count: int) -> list[str]:
         """Up to ``count`` lines before the line that starts at ``start``, in file order."""

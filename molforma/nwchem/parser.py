@@ -138,6 +138,7 @@ class _State:
     input_echo: str = ""
     ascii_only: bool = True
 
+
 __all__ = ["parse_nwchem_file", "parse_nwchem_output"]
 
 # The output is read in windows: events are taken from the first WINDOW characters
@@ -159,7 +160,7 @@ def _find_events(text: str, stop: int, gates: set[str]) -> list[tuple[int, str]]
     pos = find(chem.MODULE_NEEDLE, 0, stop)
     while pos >= 0:
         line_end = find("\n", pos)
-        line = text[text.rfind("\n", 0, pos) + 1:line_end if line_end >= 0 else len(text)]
+        line = text[text.rfind("\n", 0, pos) + 1 : line_end if line_end >= 0 else len(text)]
         gates.update(g for g in chem.MODULE_GATES if g in line)
         events.append((pos, "banner"))
         pos = find(chem.MODULE_NEEDLE, pos + 1, stop)
@@ -187,7 +188,7 @@ def parse_nwchem_output(
         ResultsError: ``results_unknown_format`` when the text is no NWChem output, a
             limit code when it is too large, ``results_cancelled`` when ``cancel`` is set.
     """
-    pieces = (text[i:i + WINDOW] for i in range(0, max(len(text), 1), WINDOW))
+    pieces = (text[i : i + WINDOW] for i in range(0, max(len(text), 1), WINDOW))
     return _parse_pieces(pieces, source, cancel, limits)
 
 
@@ -215,8 +216,9 @@ def parse_nwchem_file(
     except IsADirectoryError:
         raise ResultsError("results_unreadable", path=path, reason="is a folder") from None
     except OSError as exc:
-        raise ResultsError("results_unreadable", path=path,
-                           reason=exc.strerror or str(exc)) from exc
+        raise ResultsError(
+            "results_unreadable", path=path, reason=exc.strerror or str(exc)
+        ) from exc
     with fh:
         return parse_nwchem_stream(fh, path, source=src, cancel=cancel, limits=limits)
 
@@ -235,8 +237,9 @@ def parse_nwchem_stream(
     MCP's path policy); ``path`` names it in errors and becomes ``logPath``.
     """
     flags = {"ascii": True}
-    res = _parse_pieces(_decoded(fh, path, limits, flags), path if source is None else source,
-                        cancel, limits)
+    res = _parse_pieces(
+        _decoded(fh, path, limits, flags), path if source is None else source, cancel, limits
+    )
     res.logPath = path
     res._log_ascii = flags["ascii"]
     return res
@@ -250,8 +253,9 @@ def _decoded(fh: object, path: str, limits: Limits, flags: dict[str, bool]) -> I
         try:
             raw = fh.read(_READ_BYTES)  # type: ignore[attr-defined]
         except OSError as exc:
-            raise ResultsError("results_unreadable", path=path,
-                               reason=exc.strerror or str(exc)) from exc
+            raise ResultsError(
+                "results_unreadable", path=path, reason=exc.strerror or str(exc)
+            ) from exc
         if first:
             if b"\0" in raw[:_SNIFF_BYTES]:
                 raise ResultsError("results_unknown_format", path=path)
@@ -263,8 +267,9 @@ def _decoded(fh: object, path: str, limits: Limits, flags: dict[str, bool]) -> I
             return
         total += len(raw)
         if total > limits.max_file_bytes:
-            raise ResultsError("results_file_too_large", path=path, size=total,
-                               limit=limits.max_file_bytes)
+            raise ResultsError(
+                "results_file_too_large", path=path, size=total, limit=limits.max_file_bytes
+            )
         if flags["ascii"] and not raw.isascii():
             flags["ascii"] = False
         yield decoder.decode(raw)
@@ -293,7 +298,7 @@ def _read_head(st: _State, buf: str) -> None:
     echo = buf.find(_ECHO_START)
     if echo >= 0:
         stop = buf.find(_ECHO_END, buf.find("\n", echo) + 1)
-        st.input_echo = buf[echo:stop if stop >= 0 else len(buf)] + "\n" + "=" * 40 + "\n"
+        st.input_echo = buf[echo : stop if stop >= 0 else len(buf)] + "\n" + "=" * 40 + "\n"
 
 
 def _parse_pieces(
@@ -301,11 +306,19 @@ def _parse_pieces(
 ) -> Results:
     st = _State(source=source, counter=StructureCounter(limits.for_output(), source))
     handlers: dict[str, Callable[[_State, OutputText, str, int, int], None]] = {
-        "geometry": _on_geometry, "opt_step": _on_opt_step, "energy": _on_energy,
+        "geometry": _on_geometry,
+        "opt_step": _on_opt_step,
+        "energy": _on_energy,
         "opt_start": _on_opt_start,
-        "opt_converged": _on_opt_converged, "opt_failed": _on_opt_failed,
-        "scf_failed": _on_scf_failed, "modes": freq.on_modes, "ir": freq.on_ir, "zpe": freq.on_zpe,
-        "error": _on_error, "warning": _on_warning, "completed": _on_completed,
+        "opt_converged": _on_opt_converged,
+        "opt_failed": _on_opt_failed,
+        "scf_failed": _on_scf_failed,
+        "modes": freq.on_modes,
+        "ir": freq.on_ir,
+        "zpe": freq.on_zpe,
+        "error": _on_error,
+        "warning": _on_warning,
+        "completed": _on_completed,
         **chem.HANDLERS,
         "banner": lambda st, tx, line, start, end: chem.on_banner(st, tx, line, end),
     }
@@ -435,10 +448,19 @@ def _on_opt_step(st: _State, tx: _Text, rule: str, rule_start: int, rule_end: in
         st.first_unclaimed = len(st.structures)
     st.energies.append(
         EnergyPoint(
-            index=len(st.energies), kind="optimization", label=f"Optimization step {step}",
-            energy=energy, optimization=st.opt_run, step=step, structureIndex=sidx,
-            deltaE=_d_float(m.group(3)), gmax=_d_float(m.group(4)), grms=_d_float(m.group(5)),
-            xrms=_d_float(m.group(6)), xmax=_d_float(m.group(7)), criteriaMet=met,
+            index=len(st.energies),
+            kind="optimization",
+            label=f"Optimization step {step}",
+            energy=energy,
+            optimization=st.opt_run,
+            step=step,
+            structureIndex=sidx,
+            deltaE=_d_float(m.group(3)),
+            gmax=_d_float(m.group(4)),
+            grms=_d_float(m.group(5)),
+            xrms=_d_float(m.group(6)),
+            xmax=_d_float(m.group(7)),
+            criteriaMet=met,
             line=tx.line_number(start),
         )
     )
@@ -452,8 +474,9 @@ def _on_energy(st: _State, tx: _Text, line: str, start: int, end: int) -> None:
         else:
             chem.on_failed_total(st, tx, line, start)
         return
-    chem.add_total(st, tx, _ENERGY_KIND[m.group(1)], f"Total {m.group(1)} energy",
-                   _d_float(m.group(2)), start)
+    chem.add_total(
+        st, tx, _ENERGY_KIND[m.group(1)], f"Total {m.group(1)} energy", _d_float(m.group(2)), start
+    )
     chem.after_total(st, tx, m.group(1), end)
 
 
@@ -564,8 +587,9 @@ def _build(st: _State) -> Results:
     irc = st.chem.irc_line
     # A reaction path (mepgs) after a transition-state search ends at a minimum: the
     # energy of the run is the transition state's, printed before the path starts.
-    final = summ.choose_final([e for e in st.energies if irc is None or (e.line or 0) < irc]
-                              or st.energies)
+    final = summ.choose_final(
+        [e for e in st.energies if irc is None or (e.line or 0) < irc] or st.energies
+    )
     level: str | None = final.kind if final is not None else None
     if level == "optimization":
         level = max(by_kind, key=lambda k: summ.LEVEL_RANK[k]) if by_kind else None
@@ -575,8 +599,9 @@ def _build(st: _State) -> Results:
         # A failed number at or above the final's level, printed after it, is the real
         # end of the run: say so rather than quote a lower level's energy.
         rank = summ.LEVEL_RANK.get(kind, 0)
-        if final is None or (line > (final.line or 0)
-                             and rank >= summ.LEVEL_RANK.get(level or "scf", 0)):
+        if final is None or (
+            line > (final.line or 0) and rank >= summ.LEVEL_RANK.get(level or "scf", 0)
+        ):
             final_energy = None
             final_label = f"Total {kind.upper()} energy failed (printed as asterisks)"
             level = kind
@@ -628,10 +653,16 @@ def _build(st: _State) -> Results:
     )
     excitations, orbitals, charges = summ.finish(st, summary, atoms)
     res = Results(
-        source=st.source, kind="nwchem", summary=summary, energies=st.energies,
-        structures=st.structures, modes=modes,
+        source=st.source,
+        kind="nwchem",
+        summary=summary,
+        energies=st.energies,
+        structures=st.structures,
+        modes=modes,
         modeReferenceStructure=st.modes_reference if modes else None,
-        excitations=excitations, orbitals=orbitals, charges=charges,
+        excitations=excitations,
+        orbitals=orbitals,
+        charges=charges,
     )
     res.set_displacements(disp)
     res._nwchem_prefix = st.chem.prefix

@@ -103,8 +103,9 @@ def _gross_rows(st: PropertyState, tx: OutputText, end: int) -> list[re.Match[st
 
 def on_gross_population(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     """The property module's gross populations as the atoms' charges."""
-    charges = [(m.group(2), d_float(m.group(3)) - d_float(m.group(4)))
-               for m in _gross_rows(st, tx, end)]
+    charges = [
+        (m.group(2), d_float(m.group(3)) - d_float(m.group(4))) for m in _gross_rows(st, tx, end)
+    ]
     if charges:
         st.chem.mulliken = charges
         st.chem.mulliken_spin = []  # the property module prints its own spin table next
@@ -126,8 +127,10 @@ def _frame(st: PropertyState) -> tuple[str, int | None]:
 
 def _frame_text(ref: int | None) -> str:
     where = f"structure {ref}" if ref is not None else "the input geometry"
-    return (f"NWChem's output orientation (the coordinates of {where}); it equals the "
-            "document's frame only when NWChem did not re-orient the input")
+    return (
+        f"NWChem's output orientation (the coordinates of {where}); it equals the "
+        "document's frame only when NWChem did not re-orient the input"
+    )
 
 
 def on_multipole(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
@@ -151,14 +154,19 @@ def density_level(st: PropertyState) -> str | None:
     return None
 
 
-def multipole_moments(lines: list[str], ref: int | None,
-                       level: str | None) -> Moments | None:
+def multipole_moments(lines: list[str], ref: int | None, level: str | None) -> Moments | None:
     """Dipole and quadrupole of a multipole analysis's lines; None without a dipole."""
     dipole = [0.0, 0.0, 0.0]
     quad: dict[str, float] = {}
     found = False
-    names = {(2, 0, 0): "xx", (0, 2, 0): "yy", (0, 0, 2): "zz", (1, 1, 0): "xy",
-             (1, 0, 1): "xz", (0, 1, 1): "yz"}
+    names = {
+        (2, 0, 0): "xx",
+        (0, 2, 0): "yy",
+        (0, 0, 2): "zz",
+        (1, 1, 0): "xy",
+        (1, 0, 1): "xz",
+        (0, 1, 1): "yz",
+    }
     for ln in lines:
         m = MULTIPOLE_ROW.match(ln)
         if not m:
@@ -173,8 +181,12 @@ def multipole_moments(lines: list[str], ref: int | None,
     if not found:
         return None
     return Moments(
-        dipole=dipole, dipoleDebye=_norm(dipole) * 2.541746473, quadrupole=quad or None,
-        frame=_frame_text(ref), referenceStructure=ref, source="multipole analysis",
+        dipole=dipole,
+        dipoleDebye=_norm(dipole) * 2.541746473,
+        quadrupole=quad or None,
+        frame=_frame_text(ref),
+        referenceStructure=ref,
+        source="multipole analysis",
         level=level,
     )
 
@@ -208,8 +220,13 @@ def on_dipole(st: PropertyState, tx: OutputText, line: str, start: int, end: int
     frame, ref = _frame(st)
     st.chem.multipole = None
     st.chem.moments = Moments(
-        dipole=[dipole["X"], dipole["Y"], dipole["Z"]], dipoleDebye=debye, origin=origin,
-        frame=frame, referenceStructure=ref, source="property", level=density_level(st),
+        dipole=[dipole["X"], dipole["Y"], dipole["Z"]],
+        dipoleDebye=debye,
+        origin=origin,
+        frame=frame,
+        referenceStructure=ref,
+        source="property",
+        level=density_level(st),
     )
 
 

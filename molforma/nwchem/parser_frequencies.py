@@ -142,10 +142,12 @@ def residual_gradient_warning(st: ParserState) -> str | None:
     worst = max((abs(f) for f in left), default=0.0)
     if worst <= RESIDUAL_FREQUENCY_LIMIT:
         return None
-    return (f"Not a stationary point: before projection, translations and rotations reach "
-            f"{worst:.0f} cm-1 (a residual gradient), so these frequencies and the "
-            "thermochemistry are not meaningful; optimise the geometry with the same method "
-            "first (task optimize+frequencies)")
+    return (
+        f"Not a stationary point: before projection, translations and rotations reach "
+        f"{worst:.0f} cm-1 (a residual gradient), so these frequencies and the "
+        "thermochemistry are not meaningful; optimise the geometry with the same method "
+        "first (task optimize+frequencies)"
+    )
 
 
 _SADDLE_TASK = re.compile(r"^\s*task\s+\S+\s+saddle\b", re.IGNORECASE | re.MULTILINE)
@@ -161,13 +163,17 @@ def saddle_check(st: ParserState, modes: list[Mode]) -> tuple[bool, str | None] 
     if len(imaginary) == 1:
         return True, None
     if not imaginary:
-        return False, ("Not a transition state: the saddle search ended at a minimum (no "
-                       "imaginary frequency below -10 cm-1); start from a geometry nearer the "
-                       "transition state")
+        return False, (
+            "Not a transition state: the saddle search ended at a minimum (no "
+            "imaginary frequency below -10 cm-1); start from a geometry nearer the "
+            "transition state"
+        )
     listed = ", ".join(f"{f:.1f}" for f in sorted(imaginary))
-    return False, (f"Not a transition state: {len(imaginary)} imaginary frequencies ({listed} "
-                   "cm-1), a higher-order saddle point; displace the geometry along the extra "
-                   "modes and search again")
+    return False, (
+        f"Not a transition state: {len(imaginary)} imaginary frequencies ({listed} "
+        "cm-1), a higher-order saddle point; displace the geometry along the extra "
+        "modes and search again"
+    )
 
 
 def on_ir(st: ParserState, tx: OutputText, line: str, start: int, end: int) -> None:

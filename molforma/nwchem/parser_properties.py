@@ -82,11 +82,13 @@ MODULE_GATES: dict[str, tuple[tuple[str, str], ...]] = {
     # A BOMD step's geometry is the one its gradient block prints (bohr), just before
     # the step's "QMD Run Information".
     "QMD Module": (("QMD Run Information", "qmd_step"), ("ENERGY GRADIENTS", "qmd_gradient")),
-    "Property Module": (("Dipole Moment", "dipole"),
-                        ("Quadrupole moments in atomic units", "quadrupole"),
-                        ("Total      gross population on atoms", "gross_population"),
-                        ("----- Atomic spin population -----", "atomic_spin"),
-                        ("Linear Response polarizability / au", "polarizability")),
+    "Property Module": (
+        ("Dipole Moment", "dipole"),
+        ("Quadrupole moments in atomic units", "quadrupole"),
+        ("Total      gross population on atoms", "gross_population"),
+        ("----- Atomic spin population -----", "atomic_spin"),
+        ("Linear Response polarizability / au", "polarizability"),
+    ),
 }
 MODULE_NEEDLE = " Module"
 # Read near their module's banner instead of searched through the whole text.
@@ -95,8 +97,9 @@ _BANNER_LOOKUPS = {"NWChem SCF Module": ("wavefunction    =", 6000)}
 MAX_GRADIENT_ROWS = 10_000
 
 
-def add_total(st: PropertyState, tx: OutputText, kind: EnergyKind, label: str, energy: float,
-              start: int) -> None:
+def add_total(
+    st: PropertyState, tx: OutputText, kind: EnergyKind, label: str, energy: float, start: int
+) -> None:
     """Record one total energy; inside a finite-difference Hessian only the first of
     each kind is the reference geometry's, the others are displaced geometries."""
     cs = st.chem
@@ -110,8 +113,14 @@ def add_total(st: PropertyState, tx: OutputText, kind: EnergyKind, label: str, e
     if kind in ("scf", "dft") and not displaced:
         cs.orbitals_stale = True
     st.energies.append(
-        EnergyPoint(index=len(st.energies), kind=kind, label=label, energy=energy,
-                    line=tx.line_number(start), displaced=displaced)
+        EnergyPoint(
+            index=len(st.energies),
+            kind=kind,
+            label=label,
+            energy=energy,
+            line=tx.line_number(start),
+            displaced=displaced,
+        )
     )
 
 
@@ -123,9 +132,13 @@ def on_failed_total(st: PropertyState, tx: OutputText, line: str, start: int) ->
     lineno = tx.line_number(start)
     kind = m.group(1).lower()
     st.chem.failed_lines[kind] = lineno
-    st.chem.failed.append(Message(message=f"Total {m.group(1)} energy printed as asterisks "
-                                          "(the calculation failed to produce a number)",
-                                  line=lineno))
+    st.chem.failed.append(
+        Message(
+            message=f"Total {m.group(1)} energy printed as asterisks "
+            "(the calculation failed to produce a number)",
+            line=lineno,
+        )
+    )
     return True
 
 
@@ -135,8 +148,9 @@ def _on_cc_energy(st: PropertyState, tx: OutputText, line: str, start: int, end:
         on_failed_total(st, tx, line, start)
         return
     name = m.group(1)
-    label = ("MP2 energy (coupled-cluster initial guess)" if name == "MP2"
-             else f"Total {name} energy")
+    label = (
+        "MP2 energy (coupled-cluster initial guess)" if name == "MP2" else f"Total {name} energy"
+    )
     add_total(st, tx, name.lower(), label, d_float(m.group(2)), start)  # type: ignore[arg-type]
 
 
@@ -164,8 +178,12 @@ def _on_td_root(st: PropertyState, tx: OutputText, line: str, start: int, end: i
     energy = d_float(m.group(4))
     ev = energy * HARTREE_TO_EV
     ex = Excitation(
-        index=len(cs.excitations), root=int(m.group(1)), spin=m.group(2),
-        symmetry=m.group(3), energy=energy, energyEv=ev,
+        index=len(cs.excitations),
+        root=int(m.group(1)),
+        spin=m.group(2),
+        symmetry=m.group(3),
+        energy=energy,
+        energyEv=ev,
         wavelengthNm=EV_NM / ev if ev > 0 else None,
     )
     for ln in tx.lines_after(end, 10):
@@ -201,10 +219,17 @@ def _td_transitions(tx: OutputText, end: int) -> list[Transition]:
                 break
             continue
         if len(out) < MAX_TRANSITIONS:
-            out.append(Transition(occupied=int(m.group(1)), spin=m.group(2),
-                                  occupiedSymmetry=m.group(3), virtual=int(m.group(4)),
-                                  virtualSymmetry=m.group(5), coefficient=d_float(m.group(6)),
-                                  component=m.group(7)))
+            out.append(
+                Transition(
+                    occupied=int(m.group(1)),
+                    spin=m.group(2),
+                    occupiedSymmetry=m.group(3),
+                    virtual=int(m.group(4)),
+                    virtualSymmetry=m.group(5),
+                    coefficient=d_float(m.group(6)),
+                    component=m.group(7),
+                )
+            )
     return out
 
 
@@ -242,15 +267,16 @@ def _on_eigenvalues(st: PropertyState, tx: OutputText, line: str, start: int, en
         stop = len(t)
     _orbital_reset(st)
     channel = "alpha" if "alpha" in text else "beta" if "beta" in text else "restricted"
-    st.chem.orbital_raw.append(("eig", channel, t[max(rows, end):stop]))
+    st.chem.orbital_raw.append(("eig", channel, t[max(rows, end) : stop]))
 
 
 def _on_mo_analysis(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
     if "Final" not in line:
         return
     _orbital_reset(st)
-    st.chem.orbital_channel = ("alpha" if "Alpha" in line else "beta" if "Beta" in line
-                               else "restricted")
+    st.chem.orbital_channel = (
+        "alpha" if "Alpha" in line else "beta" if "Beta" in line else "restricted"
+    )
 
 
 def _on_vector(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
@@ -280,7 +306,9 @@ def _on_scf_header(st: PropertyState, tx: OutputText, line: str, start: int, end
     st.chem.counts[key] = int(float(m.group(2)))
 
 
-def _on_scf_wavefunction(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_scf_wavefunction(
+    st: PropertyState, tx: OutputText, line: str, start: int, end: int
+) -> None:
     m = SCF_WAVEFUNCTION.match(line)
     if not m:
         return
@@ -317,14 +345,17 @@ def _on_dft_header_line(st: PropertyState, line: str) -> None:
         st.chem.counts[key.lower()] = value
 
 
-def _on_dft_wavefunction(st: PropertyState, tx: OutputText, line: str, start: int, end: int) -> None:
+def _on_dft_wavefunction(
+    st: PropertyState, tx: OutputText, line: str, start: int, end: int
+) -> None:
     if "Wavefunction type:" not in line:
         return
     m = DFT_WAVEFUNCTION.search(line)
     if m:
         kind = m.group(1).strip()
-        st.chem.wavefunction = "UKS" if "spin polarized" in kind else (
-            "RKS" if "closed" in kind else f"DFT {kind}")
+        st.chem.wavefunction = (
+            "UKS" if "spin polarized" in kind else ("RKS" if "closed" in kind else f"DFT {kind}")
+        )
 
 
 def on_banner(st: PropertyState, tx: OutputText, line: str, end: int) -> None:
@@ -434,10 +465,15 @@ def _on_qmd_step(st: PropertyState, tx: OutputText, line: str, start: int, end: 
         st.chem.md_frames.append(last)
     st.energies.append(
         EnergyPoint(
-            index=len(st.energies), kind="md", label=f"MD step {step or st.chem.md_steps}",
-            energy=values["Tot. energy"], step=step or st.chem.md_steps,
-            time=values.get("Time elapsed"), temperature=values.get("Current temp."),
-            kineticEnergy=values.get("Kin. energy"), potentialEnergy=values.get("Pot. energy"),
+            index=len(st.energies),
+            kind="md",
+            label=f"MD step {step or st.chem.md_steps}",
+            energy=values["Tot. energy"],
+            step=step or st.chem.md_steps,
+            time=values.get("Time elapsed"),
+            temperature=values.get("Current temp."),
+            kineticEnergy=values.get("Kin. energy"),
+            potentialEnergy=values.get("Pot. energy"),
             line=tx.line_number(start),
         )
     )
@@ -456,10 +492,14 @@ def _on_polarizability(st: PropertyState, tx: OutputText, line: str, start: int,
             rows[m.group(1)] = [d_float(m.group(i)) for i in (2, 3, 4)]
     if len(rows) == 3:
         tensor = [rows["X"], rows["Y"], rows["Z"]]
-        st.chem.polarizabilities.append(Polarizability(
-            frequency=freq, tensor=tensor, isotropic=(tensor[0][0] + tensor[1][1]
-                                                      + tensor[2][2]) / 3.0,
-            level=charges.density_level(st)))
+        st.chem.polarizabilities.append(
+            Polarizability(
+                frequency=freq,
+                tensor=tensor,
+                isotropic=(tensor[0][0] + tensor[1][1] + tensor[2][2]) / 3.0,
+                level=charges.density_level(st),
+            )
+        )
 
 
 def read_prefix(st: PropertyState, head: str) -> None:
@@ -468,21 +508,34 @@ def read_prefix(st: PropertyState, head: str) -> None:
     if pos >= 0:
         end = head.find("\n", pos)
         start = head.rfind("\n", 0, pos) + 1
-        m = FILE_PREFIX.match(head[start:end if end >= 0 else len(head)])
+        m = FILE_PREFIX.match(head[start : end if end >= 0 else len(head)])
         if m:
             st.chem.prefix = m.group(1)
 
 
 HANDLERS = {
-    "cc_energy": _on_cc_energy, "tce_energy": _on_tce_energy, "tddft_start": _on_tddft_start,
-    "solvation": _on_solvation, "irc_start": _on_irc_start,
-    "td_root": _on_td_root, "eigenvalues": _on_eigenvalues, "mo_analysis": _on_mo_analysis,
-    "vector": _on_vector, "mulliken": charges.on_mulliken,
-    "gross_population": charges.on_gross_population, "atomic_spin": charges.on_atomic_spin,
+    "cc_energy": _on_cc_energy,
+    "tce_energy": _on_tce_energy,
+    "tddft_start": _on_tddft_start,
+    "solvation": _on_solvation,
+    "irc_start": _on_irc_start,
+    "td_root": _on_td_root,
+    "eigenvalues": _on_eigenvalues,
+    "mo_analysis": _on_mo_analysis,
+    "vector": _on_vector,
+    "mulliken": charges.on_mulliken,
+    "gross_population": charges.on_gross_population,
+    "atomic_spin": charges.on_atomic_spin,
     "multipole": charges.on_multipole,
-    "dipole": charges.on_dipole, "quadrupole": charges.on_quadrupole, "s2": _on_s2,
-    "scf_wavefunction": _on_scf_wavefunction, "dft_header": _on_dft_header,
-    "fd_start": _on_fd_start, "temperature": _on_temperature,
+    "dipole": charges.on_dipole,
+    "quadrupole": charges.on_quadrupole,
+    "s2": _on_s2,
+    "scf_wavefunction": _on_scf_wavefunction,
+    "dft_header": _on_dft_header,
+    "fd_start": _on_fd_start,
+    "temperature": _on_temperature,
     "dispersion": _on_dispersion,
-    "qmd_step": _on_qmd_step, "qmd_gradient": _on_qmd_gradient, "polarizability": _on_polarizability,
+    "qmd_step": _on_qmd_step,
+    "qmd_gradient": _on_qmd_gradient,
+    "polarizability": _on_polarizability,
 }

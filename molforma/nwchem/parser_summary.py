@@ -89,8 +89,12 @@ def _new_references(totals: list[EnergyPoint]) -> list[EnergyPoint]:
             correlated_since = correlated_since or bool(refs)
             continue
         prev = refs[-1] if refs else None
-        if (correlated_since and prev is not None and prev.kind == e.kind
-                and abs(prev.energy - e.energy) < SAME_REFERENCE_EH):
+        if (
+            correlated_since
+            and prev is not None
+            and prev.kind == e.kind
+            and abs(prev.energy - e.energy) < SAME_REFERENCE_EH
+        ):
             continue
         refs.append(e)
         correlated_since = False
@@ -111,10 +115,17 @@ def _orbitals(cs: ChemState) -> list[Orbital]:
             if not isinstance(energy, float):
                 continue
             occupation = occ if isinstance(occ, float) else _aufbau(channel, n, c)
-            out.append(Orbital(index=len(out), number=n, spin=channel,
-                               energy=energy, energyEv=energy * HARTREE_TO_EV,
-                               occupation=occupation,
-                               symmetry=sym if isinstance(sym, str) else None))
+            out.append(
+                Orbital(
+                    index=len(out),
+                    number=n,
+                    spin=channel,
+                    energy=energy,
+                    energyEv=energy * HARTREE_TO_EV,
+                    occupation=occupation,
+                    symmetry=sym if isinstance(sym, str) else None,
+                )
+            )
     return out
 
 
@@ -128,8 +139,9 @@ def _aufbau(channel: str, n: int, c: dict[str, int]) -> float | None:
     return None
 
 
-def finish(st: PropertyState, summary: Summary, symbols: list[str]) -> tuple[
-        list[Excitation], list[Orbital], list[AtomCharge]]:
+def finish(
+    st: PropertyState, summary: Summary, symbols: list[str]
+) -> tuple[list[Excitation], list[Orbital], list[AtomCharge]]:
     """Fill ``summary`` with what was collected and return the list sections."""
     cs = st.chem
     orbitals = _orbitals(cs)
@@ -143,13 +155,17 @@ def finish(st: PropertyState, summary: Summary, symbols: list[str]) -> tuple[
             s = (cs.multiplicity - 1) / 2.0
             exact = s * (s + 1.0)
             summary.s2Expected = exact
-            contaminated = (abs(cs.s2 - exact) > S2_TOLERANCE * exact if exact > 0
-                            else cs.s2 > S2_TOLERANCE)
+            contaminated = (
+                abs(cs.s2 - exact) > S2_TOLERANCE * exact if exact > 0 else cs.s2 > S2_TOLERANCE
+            )
             summary.spinContaminated = contaminated
             if contaminated:
-                summary.warnings.append(Message(
-                    message=f"Spin contamination: <S^2> = {cs.s2:.4f}, expected "
-                    f"S(S+1) = {exact:.4f} (more than 10 % off)"))
+                summary.warnings.append(
+                    Message(
+                        message=f"Spin contamination: <S^2> = {cs.s2:.4f}, expected "
+                        f"S(S+1) = {exact:.4f} (more than 10 % off)"
+                    )
+                )
                 summary.warningCount += 1
     if cs.multipole is not None and (cs.moments is None or cs.moments.source != "property"):
         cs.moments = multipole_moments(*cs.multipole) or cs.moments
@@ -160,16 +176,20 @@ def finish(st: PropertyState, summary: Summary, symbols: list[str]) -> tuple[
     summary.mdSteps = cs.md_steps
     summary.failedValues = cs.failed
     if cs.temperature is not None:
-        ref = choose_final(st.energies[:cs.thermo_energies])
-        summary.thermochemistry = _thermo(cs, summary.zeroPointEnergy,
-                                          ref.energy if ref is not None else None)
+        ref = choose_final(st.energies[: cs.thermo_energies])
+        summary.thermochemistry = _thermo(
+            cs, summary.zeroPointEnergy, ref.energy if ref is not None else None
+        )
     excitations = cs.excitations
     charges: list[AtomCharge] = []
     spins = cs.mulliken_spin if len(cs.mulliken_spin) == len(cs.mulliken) else []
     for i, (label, q) in enumerate(cs.mulliken):
         element = symbols[i] if i < len(symbols) else label
-        charges.append(AtomCharge(atom=i, element=element, mulliken=q,
-                                  mullikenSpin=spins[i] if spins else None))
+        charges.append(
+            AtomCharge(
+                atom=i, element=element, mulliken=q, mullikenSpin=spins[i] if spins else None
+            )
+        )
     summary.excitationCount = len(excitations)
     summary.orbitalCount = len(orbitals)
     summary.chargeCount = len(charges)
@@ -181,12 +201,24 @@ def _thermo(cs: ChemState, zpe: float | None, e0: float | None) -> Thermochemist
     h = cs.thermal.get("enthalpy")
     s = cs.entropy
     g = h - t * s / 1000.0 / HARTREE_TO_KCAL if h is not None and s is not None else None
-    kcal = {k: v * HARTREE_TO_KCAL for k, v in (
-        ("zeroPointEnergy", zpe), ("thermalEnergyCorrection", cs.thermal.get("energy")),
-        ("enthalpyCorrection", h), ("gibbsCorrection", g)) if v is not None}
+    kcal = {
+        k: v * HARTREE_TO_KCAL
+        for k, v in (
+            ("zeroPointEnergy", zpe),
+            ("thermalEnergyCorrection", cs.thermal.get("energy")),
+            ("enthalpyCorrection", h),
+            ("gibbsCorrection", g),
+        )
+        if v is not None
+    }
     return Thermochemistry(
-        temperature=t, zeroPointEnergy=zpe, thermalEnergyCorrection=cs.thermal.get("energy"),
-        enthalpyCorrection=h, entropy=s, gibbsCorrection=g, electronicEnergy=e0,
+        temperature=t,
+        zeroPointEnergy=zpe,
+        thermalEnergyCorrection=cs.thermal.get("energy"),
+        enthalpyCorrection=h,
+        entropy=s,
+        gibbsCorrection=g,
+        electronicEnergy=e0,
         enthalpy=e0 + h if e0 is not None and h is not None else None,
         gibbsFreeEnergy=e0 + g if e0 is not None and g is not None else None,
         kcalPerMol=kcal,

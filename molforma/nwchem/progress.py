@@ -224,8 +224,10 @@ def progress_limits(project: dict[str, Any]) -> dict[str, Any]:
     adv = project.get("advanced") or {}
     task = str(calc.get("task", "energy"))
     if "optimize" in task or task == "transition-state":  # a saddle search steps too
-        return {"kind": "optimization",
-                "maximum": _limit(adv.get("opt_maxiter"), NWCHEM_OPT_MAXITER)}
+        return {
+            "kind": "optimization",
+            "maximum": _limit(adv.get("opt_maxiter"), NWCHEM_OPT_MAXITER),
+        }
     if calc.get("theory") == "dft":
         return {"kind": "scf", "maximum": _limit(adv.get("dft_iterations"), NWCHEM_DFT_MAXITER)}
     return {"kind": "scf", "maximum": _limit(adv.get("scf_maxiter"), NWCHEM_SCF_MAXITER)}

@@ -128,8 +128,10 @@ _MESSAGES: dict[str, dict[str, str]] = {
     },
     "protected_what_extra_input": {"en": "extra input", "ja": "追加入力"},
     "protected_what_extra_tasks": {"en": "extra task", "ja": "追加タスク"},
-    "protected_what_generated_input": {"en": "generated NWChem input",
-                                       "ja": "生成した NWChem 入力"},
+    "protected_what_generated_input": {
+        "en": "generated NWChem input",
+        "ja": "生成した NWChem 入力",
+    },
     "protected_reason_task_shell": {
         "en": "'task shell' runs a shell command",
         "ja": "'task shell' はシェルコマンドを実行します",
@@ -299,8 +301,11 @@ def _candidate_records(text: str, glue: str = " ") -> list[tuple[int, str]]:
     wanted = set(hits)
     # Glued, a record joined from several lines may spell a keyword no line holds whole
     # (``inc\`` + ``lude``): every such record is looked at then.
-    return [(first + 1, record) for first, end, record in _records(data.split("\n"), glue)
-            if first in wanted or (glue != " " and end - first > 1)]
+    return [
+        (first + 1, record)
+        for first, end, record in _records(data.split("\n"), glue)
+        if first in wanted or (glue != " " and end - first > 1)
+    ]
 
 
 def nwchem_statements(text: str) -> list[tuple[int, str]]:
@@ -351,7 +356,7 @@ def _verdict(words: list[str]) -> str | None:
         return "include"
     if head == "load":
         return "load"
-    if "library" in words and "file" in words[words.index("library") + 1:]:
+    if "library" in words and "file" in words[words.index("library") + 1 :]:
         return "library_file"
     return None
 
@@ -383,8 +388,9 @@ def find_directives(text: str) -> list[Finding]:
                     out.append(Finding(reason, lineno, _short(stmt)))
                     break
     lines = {f.lineno for f in found}
-    split = [Finding("split_directive", f.lineno, f.statement) for f in glued
-             if f.lineno not in lines]
+    split = [
+        Finding("split_directive", f.lineno, f.statement) for f in glued if f.lineno not in lines
+    ]
     return found + split + _python_only_breaks(text)
 
 
@@ -417,12 +423,18 @@ def protected_findings(text: str) -> list[Finding]:
     found: list[Finding] = []
     lines = text.replace("\r\n", "\n").split("\n")
     # The common case (short lines, no backslash, no control character) in one pass.
-    if "\\" not in text and not _BAD_CHARACTER.search(text.replace("\r\n", "\n")) and (
-            max(map(len, lines)) * 4 <= MAX_LINE_BYTES):
+    if (
+        "\\" not in text
+        and not _BAD_CHARACTER.search(text.replace("\r\n", "\n"))
+        and (max(map(len, lines)) * 4 <= MAX_LINE_BYTES)
+    ):
         lines = []
     for index, line in enumerate(lines, start=1):
-        if len(line) * 4 <= MAX_LINE_BYTES and "\\" not in line and (
-                not _BAD_CHARACTER.search(line)):
+        if (
+            len(line) * 4 <= MAX_LINE_BYTES
+            and "\\" not in line
+            and (not _BAD_CHARACTER.search(line))
+        ):
             continue  # decided without encoding the line
         shown = _short(_as_bytes(line))
         if _BAD_CHARACTER.search(line):
@@ -446,8 +458,13 @@ def task_statement(task: str) -> str:
 
 
 def _raise(finding: Finding, field: str) -> None:
-    raise ProtectedTextError("forbidden_extra_input", reason=finding.reason,
-                             lineno=finding.lineno, line=finding.statement, source=field)
+    raise ProtectedTextError(
+        "forbidden_extra_input",
+        reason=finding.reason,
+        lineno=finding.lineno,
+        line=finding.statement,
+        source=field,
+    )
 
 
 def check_extra_input(text: str, tasks: Iterable[Any]) -> None:
@@ -465,8 +482,9 @@ def check_extra_input(text: str, tasks: Iterable[Any]) -> None:
         if "\n" in task or "\r" in task:
             raise ValidationError("bad_extra_task", task=task[:80])
     if not isinstance(text, str):
-        raise ValidationError("bad_setting", block="calculation", key="extra_input",
-                              reason="not text")
+        raise ValidationError(
+            "bad_setting", block="calculation", key="extra_input", reason="not text"
+        )
     for finding in protected_findings(text):
         _raise(finding, "extra_input")
     for index, task in enumerate(task_list, start=1):

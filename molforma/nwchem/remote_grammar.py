@@ -32,60 +32,62 @@ _SAFE_WORD = re.compile(r"[A-Za-z0-9_@%+=:,./\-]+")
 # An environment line's word: safe characters and $NAME / ${NAME} references (PATH=$HOME/bin:$PATH),
 # never $( ), backquotes, globs, redirections or separators.
 _ENV_WORD = re.compile(
-    r"(?:[A-Za-z0-9_@%+=:,./\-]|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\})+")
+    r"(?:[A-Za-z0-9_@%+=:,./\-]|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\})+"
+)
 # What an environment line may start with: loading software, nothing else.
-ENV_LINE_COMMANDS: tuple[str, ...] = ("module", "ml", "source", ".", "export", "spack",
-                                      "conda")
+ENV_LINE_COMMANDS: tuple[str, ...] = ("module", "ml", "source", ".", "export", "spack", "conda")
 
-register({
-    "bad_profile_name": {
-        "en": "The cluster profile name '{value}' cannot be used: a name is a letter or digit "
-              "followed by letters, digits, '.', '_' or '-' (at most 64 characters).",
-        "ja": "クラスタープロファイル名「{value}」は使えません。名前は英字か数字で始まり、"
-              "英数字と '.'、'_'、'-' だけ（64 文字まで）にしてください。",
-    },
-    "bad_ssh_host": {
-        "en": "The SSH host '{value}' of cluster profile '{profile}' cannot be used: give a "
-              "Host alias of your ssh_config (or user@host) of letters, digits, '.', '_' and "
-              "'-', not starting with '-'.",
-        "ja": "クラスタープロファイル「{profile}」の SSH ホスト「{value}」は使えません。"
-              "ssh_config の Host 別名（または user@host）を英数字と '.'、'_'、'-' で、"
-              "'-' で始めずに指定してください。",
-    },
-    "bad_ssh_config_path": {
-        "en": "The ssh_config file '{value}' of cluster profile '{profile}' cannot be used: "
-              "give an absolute path (or ~/...) without line breaks or other control "
-              "characters.",
-        "ja": "クラスタープロファイル「{profile}」の ssh_config ファイル「{value}」は使えません。"
-              "改行などの制御文字を含まない絶対パス（または ~/...）を指定してください。",
-    },
-    "bad_remote_folder": {
-        "en": "The remote work folder '{value}' of cluster profile '{profile}' cannot be used: "
-              "give an absolute path or one under the home folder (~/...) of letters, "
-              "digits and _ @ % + = : , . / - only, with no '..' and not starting with '-'.",
-        "ja": "クラスタープロファイル「{profile}」のリモート作業フォルダー「{value}」は使えません。"
-              "英数字と _ @ % + = : , . / - だけから成る絶対パスまたはホーム以下のパス"
-              "（~/...）を、'..' を含めず '-' で始めずに指定してください。",
-    },
-    "bad_remote_environment_line": {
-        "en": "The environment line '{value}' of cluster profile '{profile}' cannot be used: "
-              "a line starts with {commands} and its words hold only letters, digits, "
-              "_ @ % + = : , . / - and $NAME or ${{NAME}} (no ;, |, &, quotes, $( ) or "
-              "backquotes); at most {maximum} lines.",
-        "ja": "クラスタープロファイル「{profile}」の環境設定行「{value}」は使えません。行は "
-              "{commands} のいずれかで始め、各語は英数字と _ @ % + = : , . / - 、$NAME または "
-              "${{NAME}} だけ（;、|、&、引用符、$( )、バッククォートは不可）にしてください。"
-              "{maximum} 行までです。",
-    },
-    "bad_remote_command": {
-        "en": "The {setting} '{value}' of cluster profile '{profile}' cannot be used: give "
-              "words of letters, digits and _ @ % + = : , . / - separated by spaces (for "
-              "example /opt/nwchem/bin/nwchem).",
-        "ja": "クラスタープロファイル「{profile}」の {setting}「{value}」は使えません。英数字と "
-              "_ @ % + = : , . / - から成る語を空白で区切って指定してください"
-              "（例: /opt/nwchem/bin/nwchem）。",
-    },
-})
+register(
+    {
+        "bad_profile_name": {
+            "en": "The cluster profile name '{value}' cannot be used: a name is a letter or digit "
+            "followed by letters, digits, '.', '_' or '-' (at most 64 characters).",
+            "ja": "クラスタープロファイル名「{value}」は使えません。名前は英字か数字で始まり、"
+            "英数字と '.'、'_'、'-' だけ（64 文字まで）にしてください。",
+        },
+        "bad_ssh_host": {
+            "en": "The SSH host '{value}' of cluster profile '{profile}' cannot be used: give a "
+            "Host alias of your ssh_config (or user@host) of letters, digits, '.', '_' and "
+            "'-', not starting with '-'.",
+            "ja": "クラスタープロファイル「{profile}」の SSH ホスト「{value}」は使えません。"
+            "ssh_config の Host 別名（または user@host）を英数字と '.'、'_'、'-' で、"
+            "'-' で始めずに指定してください。",
+        },
+        "bad_ssh_config_path": {
+            "en": "The ssh_config file '{value}' of cluster profile '{profile}' cannot be used: "
+            "give an absolute path (or ~/...) without line breaks or other control "
+            "characters.",
+            "ja": "クラスタープロファイル「{profile}」の ssh_config ファイル「{value}」は使えません。"
+            "改行などの制御文字を含まない絶対パス（または ~/...）を指定してください。",
+        },
+        "bad_remote_folder": {
+            "en": "The remote work folder '{value}' of cluster profile '{profile}' cannot be used: "
+            "give an absolute path or one under the home folder (~/...) of letters, "
+            "digits and _ @ % + = : , . / - only, with no '..' and not starting with '-'.",
+            "ja": "クラスタープロファイル「{profile}」のリモート作業フォルダー「{value}」は使えません。"
+            "英数字と _ @ % + = : , . / - だけから成る絶対パスまたはホーム以下のパス"
+            "（~/...）を、'..' を含めず '-' で始めずに指定してください。",
+        },
+        "bad_remote_environment_line": {
+            "en": "The environment line '{value}' of cluster profile '{profile}' cannot be used: "
+            "a line starts with {commands} and its words hold only letters, digits, "
+            "_ @ % + = : , . / - and $NAME or ${{NAME}} (no ;, |, &, quotes, $( ) or "
+            "backquotes); at most {maximum} lines.",
+            "ja": "クラスタープロファイル「{profile}」の環境設定行「{value}」は使えません。行は "
+            "{commands} のいずれかで始め、各語は英数字と _ @ % + = : , . / - 、$NAME または "
+            "${{NAME}} だけ（;、|、&、引用符、$( )、バッククォートは不可）にしてください。"
+            "{maximum} 行までです。",
+        },
+        "bad_remote_command": {
+            "en": "The {setting} '{value}' of cluster profile '{profile}' cannot be used: give "
+            "words of letters, digits and _ @ % + = : , . / - separated by spaces (for "
+            "example /opt/nwchem/bin/nwchem).",
+            "ja": "クラスタープロファイル「{profile}」の {setting}「{value}」は使えません。英数字と "
+            "_ @ % + = : , . / - から成る語を空白で区切って指定してください"
+            "（例: /opt/nwchem/bin/nwchem）。",
+        },
+    }
+)
 
 
 def validate_profile_name(value: Any, setting: str = "name") -> str:
@@ -109,8 +111,7 @@ def validate_remote_profile(value: Any) -> str | None:
 def validate_ssh_host(value: Any, profile: str = "") -> str:
     """The ssh destination of a profile: a Host alias or ``user@host`` (``bad_ssh_host``)."""
     if not isinstance(value, str) or not _SSH_HOST.fullmatch(value):
-        raise ValidationError("bad_ssh_host", value=shown(value), profile=profile,
-                              setting="host")
+        raise ValidationError("bad_ssh_host", value=shown(value), profile=profile, setting="host")
     return value
 
 
@@ -122,10 +123,16 @@ def validate_ssh_config_path(value: Any, profile: str = "") -> str | None:
     """
     if value is None:
         return None
-    if not isinstance(value, str) or not value or len(value.encode()) > 4095 \
-            or _CONTROL.search(value) or not (value.startswith("/") or value.startswith("~/")):
-        raise ValidationError("bad_ssh_config_path", value=shown(value), profile=profile,
-                              setting="ssh_config")
+    if (
+        not isinstance(value, str)
+        or not value
+        or len(value.encode()) > 4095
+        or _CONTROL.search(value)
+        or not (value.startswith("/") or value.startswith("~/"))
+    ):
+        raise ValidationError(
+            "bad_ssh_config_path", value=shown(value), profile=profile, setting="ssh_config"
+        )
     return value
 
 
@@ -136,18 +143,29 @@ def validate_remote_folder(value: Any, profile: str = "") -> str:
         ValidationError: ``bad_remote_folder``.
     """
     text = value[2:] if isinstance(value, str) and value.startswith("~/") else value
-    if not isinstance(text, str) or not text or len(text) > MAX_REMOTE_PATH \
-            or not _SAFE_WORD.fullmatch(text) or text.startswith("-") \
-            or ".." in text.split("/"):
-        raise ValidationError("bad_remote_folder", value=shown(value), profile=profile,
-                              setting="remote_folder")
+    if (
+        not isinstance(text, str)
+        or not text
+        or len(text) > MAX_REMOTE_PATH
+        or not _SAFE_WORD.fullmatch(text)
+        or text.startswith("-")
+        or ".." in text.split("/")
+    ):
+        raise ValidationError(
+            "bad_remote_folder", value=shown(value), profile=profile, setting="remote_folder"
+        )
     return str(value)
 
 
 def _bad_env_line(value: Any, profile: str) -> ValidationError:
-    return ValidationError("bad_remote_environment_line", value=shown(value), profile=profile,
-                           setting="environment_lines", maximum=MAX_ENV_LINES,
-                           commands=", ".join(ENV_LINE_COMMANDS))
+    return ValidationError(
+        "bad_remote_environment_line",
+        value=shown(value),
+        profile=profile,
+        setting="environment_lines",
+        maximum=MAX_ENV_LINES,
+        commands=", ".join(ENV_LINE_COMMANDS),
+    )
 
 
 def validate_remote_environment_line(value: Any, profile: str = "") -> str:
@@ -160,11 +178,13 @@ def validate_remote_environment_line(value: Any, profile: str = "") -> str:
         raise _bad_env_line(value, profile)
     words = value.split(" ")
     words = [w for w in words if w]
-    if not words or words[0] not in ENV_LINE_COMMANDS \
-            or not all(_ENV_WORD.fullmatch(w) for w in words[1:]):
+    if (
+        not words
+        or words[0] not in ENV_LINE_COMMANDS
+        or not all(_ENV_WORD.fullmatch(w) for w in words[1:])
+    ):
         raise _bad_env_line(value, profile)
-    if words[0] == "export" and not all(
-            _ENV_NAME.fullmatch(w.split("=", 1)[0]) for w in words[1:]):
+    if words[0] == "export" and not all(_ENV_NAME.fullmatch(w.split("=", 1)[0]) for w in words[1:]):
         raise _bad_env_line(value, profile)
     if len(words) == 1 and words[0] in ("source", ".", "export"):
         raise _bad_env_line(value, profile)
@@ -185,8 +205,14 @@ def validate_remote_command(setting: str, value: Any, profile: str = "") -> str:
         ValidationError: ``bad_remote_command``.
     """
     words = [w for w in value.split(" ") if w] if isinstance(value, str) else []
-    if not isinstance(value, str) or len(value) > MAX_REMOTE_PATH or not words \
-            or not all(_SAFE_WORD.fullmatch(w) for w in words) or words[0].startswith("-"):
-        raise ValidationError("bad_remote_command", value=shown(value), profile=profile,
-                              **_where(setting))
+    if (
+        not isinstance(value, str)
+        or len(value) > MAX_REMOTE_PATH
+        or not words
+        or not all(_SAFE_WORD.fullmatch(w) for w in words)
+        or words[0].startswith("-")
+    ):
+        raise ValidationError(
+            "bad_remote_command", value=shown(value), profile=profile, **_where(setting)
+        )
     return value

@@ -16,15 +16,27 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from molforma.nwchem import solvents
 from molforma.nwchem import value_grammar as grammar
 
-Task = Literal["energy", "optimize", "frequencies", "optimize+frequencies", "excited-states",
-               "transition-state"]
+Task = Literal[
+    "energy",
+    "optimize",
+    "frequencies",
+    "optimize+frequencies",
+    "excited-states",
+    "transition-state",
+]
 Theory = Literal["scf", "dft", "mp2"]
 Reference = Literal["rhf", "rohf", "uhf"]
 Scheduler = Literal["local", "slurm"]
 ExcitedSpin = Literal["singlets", "triplets", "both"]
 ExcitedMethod = Literal["tddft", "tda"]
-TASKS: tuple[str, ...] = ("energy", "optimize", "frequencies", "optimize+frequencies",
-                          "excited-states", "transition-state")
+TASKS: tuple[str, ...] = (
+    "energy",
+    "optimize",
+    "frequencies",
+    "optimize+frequencies",
+    "excited-states",
+    "transition-state",
+)
 # Tasks whose NWChem steps include a Hessian (task ... freq).
 FREQUENCY_TASKS: tuple[str, ...] = ("frequencies", "optimize+frequencies", "transition-state")
 MAX_ROOTS = solvents.MAX_ROOTS
@@ -36,9 +48,12 @@ class CalculationSettings(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    task: Task = Field("energy", description="energy, optimize, frequencies, "
-                       "optimize+frequencies, excited-states (TDDFT/CIS) or transition-state "
-                       "(saddle search, then frequencies).")
+    task: Task = Field(
+        "energy",
+        description="energy, optimize, frequencies, "
+        "optimize+frequencies, excited-states (TDDFT/CIS) or transition-state "
+        "(saddle search, then frequencies).",
+    )
     theory: Theory = Field("scf", description="scf (Hartree-Fock), dft or mp2.")
     functional: str = Field("b3lyp", description="DFT exchange-correlation functional (xc).")
     basis: str = Field("6-31g*", description="Basis set name from NWChem's library.")
@@ -47,12 +62,18 @@ class CalculationSettings(BaseModel):
     )
     excited_roots: int = Field(10, ge=1, le=MAX_ROOTS, description="Excited states: roots.")
     excited_spin: ExcitedSpin = Field(
-        "singlets", description="Excited states of a closed shell: singlets, triplets or both.")
+        "singlets", description="Excited states of a closed shell: singlets, triplets or both."
+    )
     excited_method: ExcitedMethod = Field(
-        "tddft", description="tddft (full linear response; TDHF with SCF) or tda "
-        "(Tamm-Dancoff; CIS with SCF).")
-    irc: bool = Field(False, description="transition-state: then follow the reaction path "
-                      "down both sides (IRC, NWChem's mepgs).")
+        "tddft",
+        description="tddft (full linear response; TDHF with SCF) or tda "
+        "(Tamm-Dancoff; CIS with SCF).",
+    )
+    irc: bool = Field(
+        False,
+        description="transition-state: then follow the reaction path "
+        "down both sides (IRC, NWChem's mepgs).",
+    )
     solvent: str | None = Field(None, description="COSMO solvent name; null: gas phase.")
     dielectric: float | None = Field(None, description="COSMO custom dielectric constant.")
     extra_input: str = Field("", description="Protected: text added to the input before tasks.")
@@ -60,11 +81,15 @@ class CalculationSettings(BaseModel):
         default_factory=list, description="Protected: extra task lines, e.g. 'scf property'."
     )
     constraints: list[dict[str, Any]] = Field(
-        default_factory=list, description="Coordinates held during optimisation: "
-        "{kind, atoms (2-4 ids: distance, angle, dihedral), value (Å or degrees)}.")
+        default_factory=list,
+        description="Coordinates held during optimisation: "
+        "{kind, atoms (2-4 ids: distance, angle, dihedral), value (Å or degrees)}.",
+    )
     scan: dict[str, Any] | None = Field(
-        None, description="Relaxed scan of one coordinate: {kind, atoms, start, end, steps}; "
-        "a constrained optimisation per point (task optimize).")
+        None,
+        description="Relaxed scan of one coordinate: {kind, atoms, start, end, steps}; "
+        "a constrained optimisation per point (task optimize).",
+    )
 
     # The grammar is checked here, so every way a value arrives (a tool, the window, a
     # project file, a reused job) is refused at once with the same error, not only later
@@ -121,8 +146,9 @@ class CalculationSettings(BaseModel):
         if self.solvent is not None and self.dielectric is not None:
             from molforma.errors import ValidationError
 
-            raise ValidationError("solvent_and_dielectric", solvent=self.solvent,
-                                  dielectric=self.dielectric)
+            raise ValidationError(
+                "solvent_and_dielectric", solvent=self.solvent, dielectric=self.dielectric
+            )
         return self
 
 
@@ -165,7 +191,8 @@ class AdvancedSettings(BaseModel):
         "set was defined (cc-pVXZ, def2-* spherical; Pople sets Cartesian).",
     )
     mp2_frozen_core: bool = Field(
-        True, description="MP2 with frozen core orbitals (mp2; freeze atomic); false "
+        True,
+        description="MP2 with frozen core orbitals (mp2; freeze atomic); false "
         "correlates all electrons.",
     )
     opt_maxiter: int | None = Field(None, ge=1, le=10_000, description="Optimiser step limit.")
@@ -174,18 +201,25 @@ class AdvancedSettings(BaseModel):
         None, description="Global print level."
     )
     properties: bool = Field(
-        False, description="Dipole and quadrupole moments and Mulliken charges: a "
+        False,
+        description="Dipole and quadrupole moments and Mulliken charges: a "
         "'property; dipole; quadrupole; mulliken; end' block and a 'task <theory> "
-        "property' after the tasks (SCF level for MP2)."
+        "property' after the tasks (SCF level for MP2).",
     )
     molden_file: bool = Field(
-        False, description="Write the molecular orbitals to a MOLDEN file (<prefix>.molden in "
+        False,
+        description="Write the molecular orbitals to a MOLDEN file (<prefix>.molden in "
         "the job folder, opened in the Results tab's Orbitals view): 'moldenfile' in the "
-        "property block and a 'task <theory> property' after the tasks (SCF level for MP2)."
+        "property block and a 'task <theory> property' after the tasks (SCF level for MP2).",
     )
 
 
-ADVANCED_PATH_KEYS: tuple[str, ...] = ("scratch_dir", "permanent_dir", "input_movecs", "output_movecs")
+ADVANCED_PATH_KEYS: tuple[str, ...] = (
+    "scratch_dir",
+    "permanent_dir",
+    "input_movecs",
+    "output_movecs",
+)
 
 
 class ExecutionSettings(BaseModel):
@@ -203,11 +237,13 @@ class ExecutionSettings(BaseModel):
     job_root: str = Field("~/molforma-jobs", description="Where job folders are made.")
     reference_dir: str | None = Field(None, description="Extra folder scanned by History.")
     time_limit: float | None = Field(
-        None, gt=0, description="Wall-time limit in seconds (at most 366 days).")
+        None, gt=0, description="Wall-time limit in seconds (at most 366 days)."
+    )
     # Batch runs (docs/reference/jobs.md, Batch jobs). Threads become CPUs per task, the time limit the
     # job's wall time; nodes x tasksPerNode MPI processes replace ``processes``.
     scheduler: Scheduler = Field(
-        "local", description="Protected: local (run here) or slurm (submit to the cluster).")
+        "local", description="Protected: local (run here) or slurm (submit to the cluster)."
+    )
     partition: str | None = Field(None, description="SLURM partition; null: the cluster's default.")
     account: str | None = Field(None, description="Protected: SLURM account charged for the job.")
     qos: str | None = Field(None, description="SLURM quality of service; null: the default.")
@@ -216,14 +252,17 @@ class ExecutionSettings(BaseModel):
     batch_directives: list[str] = Field(
         default_factory=list,
         description="Protected: extra batch options, one '--name=value' per entry "
-        "(e.g. '--mem=4G').")
+        "(e.g. '--mem=4G').",
+    )
     # A remote cluster (molforma.jobs.remote): the name of one of the person's cluster
     # profiles in Preferences. Choosing one is not protected (the profile itself is: only
     # Preferences hold it, and MCP can neither write nor read them); with scheduler slurm
     # the job is submitted there over ssh instead of to a local SLURM.
     remote_profile: str | None = Field(
-        None, description="Cluster profile (Preferences) a batch job is submitted to over "
-        "ssh; null: the local SLURM.")
+        None,
+        description="Cluster profile (Preferences) a batch job is submitted to over "
+        "ssh; null: the local SLURM.",
+    )
 
     # Each value below reaches NWChem's command line or the batch script PSI/J writes:
     # checked by its grammar here (every route that sets it) and again at submission
@@ -265,6 +304,12 @@ class ExecutionSettings(BaseModel):
 
 
 PROTECTED_EXECUTION_KEYS: tuple[str, ...] = (
-    "executable", "launcher", "environment", "scheduler", "account", "batch_directives")
+    "executable",
+    "launcher",
+    "environment",
+    "scheduler",
+    "account",
+    "batch_directives",
+)
 SCHEDULERS: tuple[str, ...] = ("local", "slurm")
 PROTECTED_CALCULATION_KEYS: tuple[str, ...] = ("extra_input", "extra_tasks")

@@ -20,32 +20,34 @@ from molforma.paths import data_dir
 MIN_DIELECTRIC = 1.0
 MAX_DIELECTRIC = 1000.0
 
-register({
-    "unknown_solvent": {
-        "en": "Unknown solvent '{value}' (use one of {allowed}, or a custom dielectric "
-              "constant).",
-        "ja": "不明な溶媒「{value}」です（{allowed} のいずれか、または誘電率を直接指定）。",
-    },
-    "bad_dielectric": {
-        "en": "The dielectric constant must be a number above {low:g} and at most {high:g} "
-              "(got {value}).",
-        "ja": "誘電率は {low:g} より大きく {high:g} 以下の数値にしてください（{value}）。",
-    },
-    "bad_excited_roots": {
-        "en": "The number of excited states must be a whole number from 1 to {high} (got "
-              "{value}).",
-        "ja": "励起状態の数は 1 から {high} までの整数にしてください（{value}）。",
-    },
-    "bad_excited_choice": {
-        "en": "{key} must be one of {allowed} (got {value}).",
-        "ja": "{key} は {allowed} のいずれかにしてください（{value}）。",
-    },
-    "solvent_and_dielectric": {
-        "en": "Choose either a solvent ({solvent}) or a custom dielectric constant "
-              "({dielectric}), not both.",
-        "ja": "溶媒（{solvent}）と誘電率（{dielectric}）はどちらか一方だけを指定してください。",
-    },
-})
+register(
+    {
+        "unknown_solvent": {
+            "en": "Unknown solvent '{value}' (use one of {allowed}, or a custom dielectric "
+            "constant).",
+            "ja": "不明な溶媒「{value}」です（{allowed} のいずれか、または誘電率を直接指定）。",
+        },
+        "bad_dielectric": {
+            "en": "The dielectric constant must be a number above {low:g} and at most {high:g} "
+            "(got {value}).",
+            "ja": "誘電率は {low:g} より大きく {high:g} 以下の数値にしてください（{value}）。",
+        },
+        "bad_excited_roots": {
+            "en": "The number of excited states must be a whole number from 1 to {high} (got "
+            "{value}).",
+            "ja": "励起状態の数は 1 から {high} までの整数にしてください（{value}）。",
+        },
+        "bad_excited_choice": {
+            "en": "{key} must be one of {allowed} (got {value}).",
+            "ja": "{key} は {allowed} のいずれかにしてください（{value}）。",
+        },
+        "solvent_and_dielectric": {
+            "en": "Choose either a solvent ({solvent}) or a custom dielectric constant "
+            "({dielectric}), not both.",
+            "ja": "溶媒（{solvent}）と誘電率（{dielectric}）はどちらか一方だけを指定してください。",
+        },
+    }
+)
 
 
 @cache
@@ -77,8 +79,7 @@ def validate_solvent(value: Any) -> str | None:
         return None
     found = entry(value) if isinstance(value, str) else None
     if found is None:
-        raise ValidationError("unknown_solvent", value=str(value)[:60],
-                              allowed=", ".join(names()))
+        raise ValidationError("unknown_solvent", value=str(value)[:60], allowed=", ".join(names()))
     return str(found["name"])
 
 
@@ -92,13 +93,16 @@ def validate_dielectric(value: Any) -> float | None:
         return None
     ok = isinstance(value, int | float) and not isinstance(value, bool)
     if not ok or not (MIN_DIELECTRIC < float(value) <= MAX_DIELECTRIC):
-        raise ValidationError("bad_dielectric", value=str(value)[:60], low=MIN_DIELECTRIC,
-                              high=MAX_DIELECTRIC)
+        raise ValidationError(
+            "bad_dielectric", value=str(value)[:60], low=MIN_DIELECTRIC, high=MAX_DIELECTRIC
+        )
     return float(value)
 
 
-EXCITED_CHOICES = {"excited_spin": ("singlets", "triplets", "both"),
-                   "excited_method": ("tddft", "tda")}
+EXCITED_CHOICES = {
+    "excited_spin": ("singlets", "triplets", "both"),
+    "excited_method": ("tddft", "tda"),
+}
 MAX_ROOTS = 200
 
 
@@ -115,8 +119,9 @@ def validate_excited(key: str, value: Any) -> Any:
         return value
     allowed = EXCITED_CHOICES[key]
     if value not in allowed:
-        raise ValidationError("bad_excited_choice", key=key, value=str(value)[:60],
-                              allowed=", ".join(allowed))
+        raise ValidationError(
+            "bad_excited_choice", key=key, value=str(value)[:60], allowed=", ".join(allowed)
+        )
     return value
 
 
@@ -130,5 +135,6 @@ def dielectric_of(solvent: str | None, dielectric: float | None) -> float | None
 
 def solvent_for(dielectric: float) -> str | None:
     """The table's solvent with exactly this constant (reading an input back)."""
-    return next((str(e["name"]) for e in table()
-                 if abs(float(e["dielectric"]) - dielectric) < 1e-9), None)
+    return next(
+        (str(e["name"]) for e in table() if abs(float(e["dielectric"]) - dielectric) < 1e-9), None
+    )

@@ -90,9 +90,14 @@ def parse_xyz_frames(
         m = _ENERGY_IN_COMMENT.search(comment)
         idx = first_index + len(out)
         out.append(
-            Structure(index=idx, label=f"{label_prefix} {len(out)}", comment=comment or None,
-                      energy=float(m.group(1)) if m else None, symbols=symbols,
-                      coordinates=coords)
+            Structure(
+                index=idx,
+                label=f"{label_prefix} {len(out)}",
+                comment=comment or None,
+                energy=float(m.group(1)) if m else None,
+                symbols=symbols,
+                coordinates=coords,
+            )
         )
         i += 2 + natoms
         if len(out) % 64 == 0:
@@ -103,7 +108,10 @@ def parse_xyz_frames(
 
 
 def parse_xyz(
-    text: str, *, source: str, cancel: threading.Event | None = None,
+    text: str,
+    *,
+    source: str,
+    cancel: threading.Event | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> Results:
     """An XYZ file (one or many frames) as :class:`Results` of kind ``xyz``.
@@ -111,12 +119,12 @@ def parse_xyz(
     Raises:
         ResultsError: a malformed file or a limit passed.
     """
-    frames = parse_xyz_frames(text, source=source, counter=StructureCounter(limits, source),
-                              cancel=cancel)
+    frames = parse_xyz_frames(
+        text, source=source, counter=StructureCounter(limits, source), cancel=cancel
+    )
     if len(frames) == 1:
         frames[0].label = "structure"
-    return Results(source=source, kind="xyz", summary=structure_summary(frames),
-                   structures=frames)
+    return Results(source=source, kind="xyz", summary=structure_summary(frames), structures=frames)
 
 
 def structure_summary(structures: list[Structure], modes: list[Mode] | None = None) -> Summary:
@@ -127,8 +135,10 @@ def structure_summary(structures: list[Structure], modes: list[Mode] | None = No
     return Summary(
         finalEnergy=energies[-1] if energies else None,
         finalEnergyLabel="structure energy" if energies else None,
-        atomCount=len(last), formula=formula_of(last) if last else None,
-        structureCount=len(structures), modeCount=len(modes),
+        atomCount=len(last),
+        formula=formula_of(last) if last else None,
+        structureCount=len(structures),
+        modeCount=len(modes),
         imaginaryModes=sum(m.imaginary for m in modes),
         significantImaginaryModes=sum(m.significant for m in modes),
     )
@@ -141,8 +151,8 @@ def _sections(text: str, source: str) -> list[tuple[str, str, int, list[str]]]:
     for no, raw in enumerate(text.splitlines(), start=1):
         s = raw.strip()
         if s.startswith("[") and "]" in s:
-            name = s[1:s.index("]")].strip().upper()
-            cur = (name, s[s.index("]") + 1:].strip(), no, [])
+            name = s[1 : s.index("]")].strip().upper()
+            cur = (name, s[s.index("]") + 1 :].strip(), no, [])
             out.append(cur)
         elif cur is not None:
             cur[3].append(raw)
@@ -168,9 +178,17 @@ def _mo_headers(body: list[str], first: int, source: str) -> list[Orbital]:
             raise _bad(source, first, "an [MO] header number is not a number") from None
         spin = "beta" if head.get("spin", "").lower().startswith("beta") else "alpha"
         counts[spin] = counts.get(spin, 0) + 1
-        out.append(Orbital(index=len(out), number=counts[spin], spin=spin,
-                           energy=energy, energyEv=energy * HARTREE_TO_EV, occupation=occ,
-                           symmetry=head.get("sym") or None))
+        out.append(
+            Orbital(
+                index=len(out),
+                number=counts[spin],
+                spin=spin,
+                energy=energy,
+                energyEv=energy * HARTREE_TO_EV,
+                occupation=occ,
+                symmetry=head.get("sym") or None,
+            )
+        )
         head.clear()
 
     for ln in body:
@@ -183,8 +201,12 @@ def _mo_headers(body: list[str], first: int, source: str) -> list[Orbital]:
     close()
     # Alpha before beta whatever the file's order, as PySCF's reader (and so the Orbitals
     # tab) numbers them: index i is the same orbital in both.
-    out = [o.model_copy(update={"index": i}) for i, o in enumerate(
-        [o for o in out if o.spin == "alpha"] + [o for o in out if o.spin == "beta"])]
+    out = [
+        o.model_copy(update={"index": i})
+        for i, o in enumerate(
+            [o for o in out if o.spin == "alpha"] + [o for o in out if o.spin == "beta"]
+        )
+    ]
     if out and not any(o.spin == "beta" for o in out):
         # One channel with occupations up to 2 is a restricted wavefunction.
         out = [o.model_copy(update={"spin": "restricted"}) for o in out]
@@ -203,8 +225,9 @@ def _floats(body: list[str], first: int, source: str) -> list[float]:
     return vals
 
 
-def _atoms_block(body: list[str], first: int, source: str, scale: float,
-                 coord_col: int) -> tuple[list[str], list[list[float]]]:
+def _atoms_block(
+    body: list[str], first: int, source: str, scale: float, coord_col: int
+) -> tuple[list[str], list[list[float]]]:
     symbols: list[str] = []
     coords: list[list[float]] = []
     for k, ln in enumerate(body):
@@ -212,7 +235,7 @@ def _atoms_block(body: list[str], first: int, source: str, scale: float,
         if not parts:
             continue
         try:
-            xyz = [float(v) * scale for v in parts[coord_col:coord_col + 3]]
+            xyz = [float(v) * scale for v in parts[coord_col : coord_col + 3]]
         except ValueError:
             raise _bad(source, first + 1 + k, "expected coordinates") from None
         if len(xyz) != 3:
@@ -229,7 +252,10 @@ def _atoms_block(body: list[str], first: int, source: str, scale: float,
 
 
 def parse_molden(
-    text: str, *, source: str, cancel: threading.Event | None = None,
+    text: str,
+    *,
+    source: str,
+    cancel: threading.Event | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> Results:
     """A MOLDEN file as :class:`Results` of kind ``molden``.
@@ -253,8 +279,9 @@ def parse_molden(
             scale = BOHR_TO_ANGSTROM if unit.startswith("AU") or unit.startswith("BOHR") else 1.0
             syms, xyz = _atoms_block(body, first, source, scale, 3)
             counter.add(len(syms))
-            structures.append(Structure(index=len(structures), label="atoms", symbols=syms,
-                                        coordinates=xyz))
+            structures.append(
+                Structure(index=len(structures), label="atoms", symbols=syms, coordinates=xyz)
+            )
         elif name == "FREQ":
             freqs = _floats(body, first, source)
         elif name == "INT":
@@ -293,8 +320,12 @@ def parse_molden(
                     geoconv.append(float(s.split()[0]))
         elif name == "GEOMETRIES":
             frames = parse_xyz_frames(
-                "\n".join(body), source=source, counter=counter, cancel=cancel,
-                first_index=len(structures), label_prefix="step",
+                "\n".join(body),
+                source=source,
+                counter=counter,
+                cancel=cancel,
+                first_index=len(structures),
+                label_prefix="step",
             )
             for k, fr in enumerate(frames):
                 fr.step = k
@@ -306,8 +337,17 @@ def parse_molden(
         if k < len(geo):
             geo[k].energy = e
             sidx = geo[k].index
-        energies.append(EnergyPoint(index=k, kind="optimization", label=f"Optimization step {k}",
-                                    energy=e, optimization=0, step=k, structureIndex=sidx))
+        energies.append(
+            EnergyPoint(
+                index=k,
+                kind="optimization",
+                label=f"Optimization step {k}",
+                energy=e,
+                optimization=0,
+                step=k,
+                structureIndex=sidx,
+            )
+        )
     ref_index = None
     modes: list[Mode] = []
     disp = None
@@ -315,13 +355,19 @@ def parse_molden(
         if fr_coord is not None:
             counter.add(len(fr_coord[0]))
             ref_index = len(structures)
-            structures.append(Structure(index=ref_index, label="reference",
-                                        symbols=fr_coord[0], coordinates=fr_coord[1]))
+            structures.append(
+                Structure(
+                    index=ref_index, label="reference", symbols=fr_coord[0], coordinates=fr_coord[1]
+                )
+            )
         elif structures:
             ref_index = len(structures) - 1
         natoms = len(structures[ref_index].symbols) if ref_index is not None else 0
-        ok = (len(vibrations) == len(freqs) and natoms > 0
-              and all(len(v) == natoms for v in vibrations))
+        ok = (
+            len(vibrations) == len(freqs)
+            and natoms > 0
+            and all(len(v) == natoms for v in vibrations)
+        )
         if ok:
             disp = np.asarray(vibrations, dtype=float)
         if ints and len(ints) != len(freqs):
@@ -338,8 +384,15 @@ def parse_molden(
         summary.finalEnergy, summary.finalEnergyLabel = energies[-1].energy, energies[-1].label
     summary.orbitalCount = len(orbitals)
     set_frontier(summary, orbitals)
-    res = Results(source=source, kind="molden", summary=summary, structures=structures,
-                  energies=energies, orbitals=orbitals,
-                  modes=modes, modeReferenceStructure=ref_index if modes else None)
+    res = Results(
+        source=source,
+        kind="molden",
+        summary=summary,
+        structures=structures,
+        energies=energies,
+        orbitals=orbitals,
+        modes=modes,
+        modeReferenceStructure=ref_index if modes else None,
+    )
     res.set_displacements(disp)
     return res

@@ -22,8 +22,18 @@ from molforma.results.model import Results
 _ECHO_START = ECHO_START
 _ECHO_END = ECHO_END
 _BOHR = 0.52917721092
-_UNITS = {"angstrom": 1.0, "angstroms": 1.0, "an": 1.0, "au": _BOHR, "atomic": _BOHR,
-          "bohr": _BOHR, "nm": 10.0, "nanometers": 10.0, "pm": 0.01, "picometers": 0.01}
+_UNITS = {
+    "angstrom": 1.0,
+    "angstroms": 1.0,
+    "an": 1.0,
+    "au": _BOHR,
+    "atomic": _BOHR,
+    "bohr": _BOHR,
+    "nm": 10.0,
+    "nanometers": 10.0,
+    "pm": 0.01,
+    "picometers": 0.01,
+}
 # autosym symmetrises within NWChem's default tolerance (1e-2 bohr); anything further
 # off is not the same geometry and is left alone.
 _MAX_FIT_RMSD = 0.05
@@ -36,7 +46,7 @@ def _echoed_coordinates(text: str) -> list[list[float]] | None:
         return None
     start = text.find("\n", start) + 1
     end_match = _ECHO_END.search(text, start)
-    deck = text[start:end_match.start() if end_match else len(text)]
+    deck = text[start : end_match.start() if end_match else len(text)]
     lines = iter(deck.splitlines())
     for line in lines:
         words = line.split()
@@ -63,8 +73,9 @@ def _coordinates(lines: Iterator[str], scale: float) -> list[list[float]] | None
         if head in ("symmetry", "print", "noprint", "adjust"):
             continue
         try:
-            coords.append([float(w.replace("d", "e").replace("D", "e")) * scale
-                           for w in words[1:4]])
+            coords.append(
+                [float(w.replace("d", "e").replace("D", "e")) * scale for w in words[1:4]]
+            )
         except ValueError:
             return None  # a z-matrix or a load directive: no Cartesian reference
         if len(coords[-1]) != 3:
@@ -91,8 +102,14 @@ def restore_input_frame(res: Results, text: str) -> bool:
         return False
     r, cm, ct = rigid.fit(first, target)
     moved = rigid.apply(first, r, cm, ct)
-    rmsd = math.sqrt(sum((a - b) ** 2 for p, q in zip(moved, target, strict=True)
-                         for a, b in zip(p, q, strict=True)) / len(target))
+    rmsd = math.sqrt(
+        sum(
+            (a - b) ** 2
+            for p, q in zip(moved, target, strict=True)
+            for a, b in zip(p, q, strict=True)
+        )
+        / len(target)
+    )
     if rmsd > _MAX_FIT_RMSD:
         return False
     structures = res.structures
@@ -108,8 +125,11 @@ def restore_input_frame(res: Results, text: str) -> bool:
         natoms = len(first)
         turned: list[array[float]] = []
         for row in rows:
-            vecs = row if row and isinstance(row[0], list) else [
-                row[i:i + 3] for i in range(0, len(row) - 2, 3)]
+            vecs = (
+                row
+                if row and isinstance(row[0], list)
+                else [row[i : i + 3] for i in range(0, len(row) - 2, 3)]
+            )
             if len(vecs) != natoms:
                 turned = []
                 break
@@ -133,20 +153,30 @@ def _rotate_moments(res: Results, r: rigid.Matrix, cm: list[float], ct: list[flo
         if all(k in q for row in keys for k in row):
             t = [[q[k] for k in row] for row in keys]
             # rᵀ t r: the tensor seen in the frame where vectors are x @ r
-            tr = [[sum(t[i][k] * r[k][j] for k in range(3)) for j in range(3)]
-                  for i in range(3)]
-            t2 = [[round(sum(r[k][i] * tr[k][j] for k in range(3)), 10) + 0.0
-                   for j in range(3)] for i in range(3)]
-            names = {"xx": (0, 0), "yy": (1, 1), "zz": (2, 2), "xy": (0, 1), "xz": (0, 2),
-                     "yz": (1, 2)}
+            tr = [[sum(t[i][k] * r[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+            t2 = [
+                [round(sum(r[k][i] * tr[k][j] for k in range(3)), 10) + 0.0 for j in range(3)]
+                for i in range(3)
+            ]
+            names = {
+                "xx": (0, 0),
+                "yy": (1, 1),
+                "zz": (2, 2),
+                "xy": (0, 1),
+                "xz": (0, 2),
+                "yz": (1, 2),
+            }
             m.quadrupole = {k: t2[i][j] for k, (i, j) in names.items()}
     origin = [v * _BOHR for v in m.origin]
     m.origin = [round(v / _BOHR, 10) + 0.0 for v in rigid.apply([origin], r, cm, ct)[0]]
-    m.frame = ("the input's frame: NWChem re-oriented the molecule and MolForma mapped the "
-               "moments back together with the structures")
+    m.frame = (
+        "the input's frame: NWChem re-oriented the molecule and MolForma mapped the "
+        "moments back together with the structures"
+    )
 
 
 def _same(a: list[list[float]], b: list[list[float]]) -> bool:
     return len(a) == len(b) and all(
         len(p) == len(q) and all(abs(x - y) <= _SAME for x, y in zip(p, q, strict=True))
-        for p, q in zip(a, b, strict=True))
+        for p, q in zip(a, b, strict=True)
+    )

@@ -25,8 +25,18 @@ from molforma.results.structure import Structure
 class FrameStore(Sequence[Structure]):
     """A read-mostly sequence of structures; :meth:`append` adds one at the end."""
 
-    __slots__ = ("_comments", "_coords", "_energies", "_indices", "_kinds", "_labels",
-                 "_steps", "_symbol_ids", "_symbols", "_tail")
+    __slots__ = (
+        "_comments",
+        "_coords",
+        "_energies",
+        "_indices",
+        "_kinds",
+        "_labels",
+        "_steps",
+        "_symbol_ids",
+        "_symbols",
+        "_tail",
+    )
 
     def __init__(self, structures: Iterable[Structure] = ()) -> None:
         self._coords: list[array[float]] = []
@@ -99,9 +109,14 @@ class FrameStore(Sequence[Structure]):
         coords = [[flat[k], flat[k + 1], flat[k + 2]] for k in range(0, len(flat) - 2, 3)]
         # model_construct: the values were validated when the frame was read
         return Structure.model_construct(
-            index=self._indices[i], label=self._labels[i], step=self._steps[i],
-            energy=self._energies[i], comment=self._comments[i],
-            symbols=list(self._symbols[self._kinds[i]]), coordinates=coords)
+            index=self._indices[i],
+            label=self._labels[i],
+            step=self._steps[i],
+            energy=self._energies[i],
+            comment=self._comments[i],
+            symbols=list(self._symbols[self._kinds[i]]),
+            coordinates=coords,
+        )
 
     @overload
     def __getitem__(self, i: int) -> Structure: ...
@@ -127,8 +142,7 @@ class FrameStore(Sequence[Structure]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, str):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other,
-                                                                           strict=True))
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]

@@ -31,9 +31,17 @@ def add_path_energies(res: Results, name: str) -> Results:
             continue
         frame.energy = value
         frame.label = f"IRC {side} {k}"
-        energies.append(EnergyPoint(
-            index=len(energies), kind="optimization", label=f"IRC {side} point {k}",
-            energy=value, optimization=0, step=k, structureIndex=frame.index))
+        energies.append(
+            EnergyPoint(
+                index=len(energies),
+                kind="optimization",
+                label=f"IRC {side} point {k}",
+                energy=value,
+                optimization=0,
+                step=k,
+                structureIndex=frame.index,
+            )
+        )
     res.energies = energies
     if energies:
         res.summary.finalEnergy = energies[-1].energy

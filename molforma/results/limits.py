@@ -32,16 +32,18 @@ class Limits:
     max_structures: int = MAX_STRUCTURES
     max_trajectory_atoms: int = MAX_TRAJECTORY_ATOMS
 
-
     def for_output(self) -> Limits:
         """The limits an NWChem output is read with: the documented structure and trajectory
         caps are lifted (the output's frames are kept compactly and the file size bounds
         them); limits set to something else than the defaults stay."""
         return Limits(
-            self.max_file_bytes, self.max_atoms,
+            self.max_file_bytes,
+            self.max_atoms,
             UNCAPPED if self.max_structures == MAX_STRUCTURES else self.max_structures,
-            UNCAPPED if self.max_trajectory_atoms == MAX_TRAJECTORY_ATOMS
-            else self.max_trajectory_atoms)
+            UNCAPPED
+            if self.max_trajectory_atoms == MAX_TRAJECTORY_ATOMS
+            else self.max_trajectory_atoms,
+        )
 
 
 DEFAULT_LIMITS = Limits()
@@ -77,7 +79,8 @@ class StructureCounter:
             )
         if self.atoms > lim.max_trajectory_atoms:
             raise ResultsError(
-                "results_trajectory_too_large", path=self.source,
+                "results_trajectory_too_large",
+                path=self.source,
                 limit=lim.max_trajectory_atoms,
             )
 

@@ -39,7 +39,9 @@ SpinChannel = Literal["restricted", "alpha", "beta"]
 HARTREE_TO_EV = 27.211386245988  # CODATA 2018
 HARTREE_TO_KCAL = 627.5094740631
 EV_NM = 1239.84198  # hc in eV nm
-SIGNIFICANT_IMAGINARY_CM1 = -10.0  # docs/reference/results.md, Sections: "significant" = frequency < -10 cm-1
+SIGNIFICANT_IMAGINARY_CM1 = (
+    -10.0
+)  # docs/reference/results.md, Sections: "significant" = frequency < -10 cm-1
 
 
 class EnergyPoint(_Model):
@@ -102,7 +104,8 @@ class Excitation(_Model):
     )
     spinForbidden: bool = Field(False, description="A spin-forbidden root (e.g. a triplet).")
     transitions: list[Transition] = Field(
-        default_factory=list, description="Its dominant occupied -> virtual transitions.")
+        default_factory=list, description="Its dominant occupied -> virtual transitions."
+    )
 
 
 class Orbital(_Model):
@@ -146,11 +149,17 @@ def frontier_of(orbitals: Sequence[Orbital]) -> list[Frontier]:
         homo = max(occ, key=lambda o: o.energy) if occ else None
         lumo = min(virt, key=lambda o: o.energy) if virt else None
         gap = lumo.energy - homo.energy if homo is not None and lumo is not None else None
-        out.append(Frontier(
-            spin=spin,
-            homo=homo.energy if homo else None, lumo=lumo.energy if lumo else None,
-            gap=gap, gapEv=gap * HARTREE_TO_EV if gap is not None else None,
-            homoIndex=homo.index if homo else None, lumoIndex=lumo.index if lumo else None))
+        out.append(
+            Frontier(
+                spin=spin,
+                homo=homo.energy if homo else None,
+                lumo=lumo.energy if lumo else None,
+                gap=gap,
+                gapEv=gap * HARTREE_TO_EV if gap is not None else None,
+                homoIndex=homo.index if homo else None,
+                lumoIndex=lumo.index if lumo else None,
+            )
+        )
     return out
 
 
@@ -181,8 +190,9 @@ class Moments(_Model):
     dipole: list[float] | None = Field(None, description="Dipole vector x, y, z in e·bohr (a.u.).")
     dipoleDebye: float | None = Field(None, description="Dipole magnitude, Debye.")
     quadrupole: dict[str, float] | None = Field(
-        None, description="xx, yy, zz, xy, xz, yz in a.u.: traceless (property task) or raw "
-        "second moments (multipole analysis)."
+        None,
+        description="xx, yy, zz, xy, xz, yz in a.u.: traceless (property task) or raw "
+        "second moments (multipole analysis).",
     )
     origin: list[float] = Field(
         default_factory=lambda: [0.0, 0.0, 0.0],
@@ -191,8 +201,9 @@ class Moments(_Model):
     frame: str = Field(
         description="The frame of the vector: NWChem's orientation of referenceStructure."
     )
-    referenceStructure: int | None = Field(None, description="The structure (index) the "
-                                           "frame belongs to, when known.")
+    referenceStructure: int | None = Field(
+        None, description="The structure (index) the frame belongs to, when known."
+    )
     source: str = Field(description="'property' (property task) or 'multipole analysis'.")
     level: str | None = Field(None, description="Density used: scf or dft (also after MP2/CC).")
 
@@ -280,24 +291,25 @@ class Summary(_Model):
     wavefunction: str | None = Field(None, description="RHF, ROHF, UHF, closed/open-shell DFT.")
     s2: float | None = Field(None, description="<S^2> of an unrestricted wavefunction.")
     s2Expected: float | None = Field(None, description="S(S+1) for the multiplicity.")
-    spinContaminated: bool | None = Field(
-        None, description="<S^2> more than 10 % off S(S+1)."
-    )
+    spinContaminated: bool | None = Field(None, description="<S^2> more than 10 % off S(S+1).")
     homo: float | None = Field(None, description="Highest occupied orbital energy, hartree.")
     lumo: float | None = Field(None, description="Lowest unoccupied orbital energy, hartree.")
     gap: float | None = Field(None, description="LUMO - HOMO, hartree.")
     gapEv: float | None = Field(None, description="LUMO - HOMO, eV.")
     frontier: list[Frontier] = Field(
         default_factory=list,
-        description="Per spin; homo/lumo/gap above are alpha's for open shells.")
+        description="Per spin; homo/lumo/gap above are alpha's for open shells.",
+    )
     moments: Moments | None = Field(None, description="Dipole (and quadrupole) where printed.")
     thermochemistry: Thermochemistry | None = Field(
-        None, description="Zero-point, thermal, enthalpy and Gibbs corrections, entropy.")
+        None, description="Zero-point, thermal, enthalpy and Gibbs corrections, entropy."
+    )
     dispersionEnergy: float | None = Field(
         None, description="Empirical dispersion correction (DFT-D), hartree."
     )
     polarizabilities: list[Polarizability] = Field(
-        default_factory=list, description="Polarizability tensors, where computed.")
+        default_factory=list, description="Polarizability tensors, where computed."
+    )
     solvationEnergy: float | None = Field(None, description="COSMO solution - gas, Eh.")
     saddlePoint: bool | None = Field(None, description="Saddle task: 1 imaginary mode.")
     excitationCount: int = Field(0, description="Excited states read.")
@@ -312,9 +324,7 @@ class Summary(_Model):
         None, description="'Optimization converged' printed; null: no optimisation."
     )
     optimizationSteps: int = Field(0, description="Optimisation steps read.")
-    completed: bool | None = Field(
-        None, description="NWChem reached its final 'Total times' line."
-    )
+    completed: bool | None = Field(None, description="NWChem reached its final 'Total times' line.")
     atomCount: int = Field(0, description="Atoms of the structures.")
     formula: str | None = Field(None, description="Hill formula of the structures.")
     energyCount: int = Field(0, description="Energies read.")
@@ -350,9 +360,11 @@ class Results(_Model):
     energies: list[EnergyPoint] = Field(default_factory=list)
     # A reader may hand a FrameStore (frames kept as coordinate arrays, made into models
     # when asked for): it is kept as it is, not copied into a list of models.
-    structures: Annotated[list[Structure], WrapValidator(_keep_frame_store),
-                          PlainSerializer(_frames_as_list, return_type=list[Structure])] = Field(
-        default_factory=list)
+    structures: Annotated[
+        list[Structure],
+        WrapValidator(_keep_frame_store),
+        PlainSerializer(_frames_as_list, return_type=list[Structure]),
+    ] = Field(default_factory=list)
     modes: list[Mode] = Field(default_factory=list)
     modeReferenceStructure: int | None = Field(
         None, description="Index of the structure the mode displacements refer to."
@@ -393,8 +405,9 @@ class Results(_Model):
         row = arr[mode]
         if getattr(row, "ndim", 1) == 2:
             return [[float(v) for v in r] for r in row]
-        return [[float(row[i]), float(row[i + 1]), float(row[i + 2])]
-                for i in range(0, len(row) - 2, 3)]
+        return [
+            [float(row[i]), float(row[i + 1]), float(row[i + 2])] for i in range(0, len(row) - 2, 3)
+        ]
 
     def reference_structure(self) -> Structure | None:
         """The structure the normal modes were computed at."""

@@ -51,33 +51,37 @@ DENSITY_KINDS = ("density", "spin", "esp")
 INSTALL_ORBITALS = "pip install 'molforma[orbitals]'"
 # The Linux bundle leaves PySCF out (its size budget); its users cannot pip install into
 # it, so they are sent to the wheel, which has them.
-INSTALL_ORBITALS_BUNDLE = ("the Linux bundle has no orbital surfaces; install the wheel "
-                           "with them: pipx install 'molforma[orbitals]'")
+INSTALL_ORBITALS_BUNDLE = (
+    "the Linux bundle has no orbital surfaces; install the wheel "
+    "with them: pipx install 'molforma[orbitals]'"
+)
 
-register({
-    "orbitals_unavailable": {
-        "en": "Orbital surfaces need PySCF and scikit-image, and {missing} is not installed. "
-              "Install the orbitals extra: {install}",
-        "ja": "軌道の表示には PySCF と scikit-image が必要ですが、{missing} がインストールされて"
-              "いません。orbitals の追加パッケージをインストールしてください: {install}",
-    },
-    "orbitals_unreadable": {
-        "en": "{path} has no molecular orbitals MolForma can read: {reason}",
-        "ja": "{path} に読める分子軌道がありません: {reason}",
-    },
-    "orbital_index": {
-        "en": "Orbital {index} does not exist (0 to {last}).",
-        "ja": "軌道 {index} はありません（0〜{last}）。",
-    },
-    "orbital_grid_too_large": {
-        "en": "The grid would have {points} points (limit {limit}); use a coarser spacing.",
-        "ja": "格子点が {points} 個になります（上限 {limit}）。間隔を粗くしてください。",
-    },
-    "cube_unreadable": {
-        "en": "{path} is not a Gaussian cube file: {reason}",
-        "ja": "{path} は Gaussian cube ファイルではありません: {reason}",
-    },
-})
+register(
+    {
+        "orbitals_unavailable": {
+            "en": "Orbital surfaces need PySCF and scikit-image, and {missing} is not installed. "
+            "Install the orbitals extra: {install}",
+            "ja": "軌道の表示には PySCF と scikit-image が必要ですが、{missing} がインストールされて"
+            "いません。orbitals の追加パッケージをインストールしてください: {install}",
+        },
+        "orbitals_unreadable": {
+            "en": "{path} has no molecular orbitals MolForma can read: {reason}",
+            "ja": "{path} に読める分子軌道がありません: {reason}",
+        },
+        "orbital_index": {
+            "en": "Orbital {index} does not exist (0 to {last}).",
+            "ja": "軌道 {index} はありません（0〜{last}）。",
+        },
+        "orbital_grid_too_large": {
+            "en": "The grid would have {points} points (limit {limit}); use a coarser spacing.",
+            "ja": "格子点が {points} 個になります（上限 {limit}）。間隔を粗くしてください。",
+        },
+        "cube_unreadable": {
+            "en": "{path} is not a Gaussian cube file: {reason}",
+            "ja": "{path} は Gaussian cube ファイルではありません: {reason}",
+        },
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,8 @@ class OrbitalSet:
     def open_shell(self) -> bool:
         """True when alpha and beta densities differ (beta orbitals, or single occupations)."""
         return any(o.spin == "beta" for o in self.orbitals) or any(
-            0.5 < o.occupation < 1.5 for o in self.orbitals)
+            0.5 < o.occupation < 1.5 for o in self.orbitals
+        )
 
     @property
     def electron_count(self) -> float:
@@ -141,7 +146,7 @@ class Grid:
     @property
     def volume_element(self) -> float:
         """bohr³ per grid point."""
-        return self.step ** 3
+        return self.step**3
 
 
 _import_lock = threading.Lock()
@@ -170,9 +175,11 @@ def _molden_module() -> Any:
     if missing:
         from molforma.paths import bundle_dir
 
-        raise ResultsError("orbitals_unavailable", missing=", ".join(missing),
-                           install=INSTALL_ORBITALS if bundle_dir() is None
-                           else INSTALL_ORBITALS_BUNDLE)
+        raise ResultsError(
+            "orbitals_unavailable",
+            missing=", ".join(missing),
+            install=INSTALL_ORBITALS if bundle_dir() is None else INSTALL_ORBITALS_BUNDLE,
+        )
     return reader
 
 
@@ -194,24 +201,31 @@ def load_orbitals(path: str | Path) -> OrbitalSet:
     try:
         columns, orbitals = _split(energies, coeffs, occs, irreps, spins)
     except (IndexError, ValueError) as exc:  # a file with atoms but no usable [MO]
-        raise ResultsError("orbitals_unreadable", path=str(path), reason="no [MO] section"
-                           ) from exc
+        raise ResultsError("orbitals_unreadable", path=str(path), reason="no [MO] section") from exc
     if not orbitals:
         raise ResultsError("orbitals_unreadable", path=str(path), reason="no [MO] section")
     symbols = [normalize_symbol(s) or s for s in mol.elements]
-    return OrbitalSet(path=str(path), orbitals=orbitals, symbols=symbols,
-                      coordinates=np.asarray(mol.atom_coords(), dtype=float), _mol=mol,
-                      _coefficients=columns)
+    return OrbitalSet(
+        path=str(path),
+        orbitals=orbitals,
+        symbols=symbols,
+        coordinates=np.asarray(mol.atom_coords(), dtype=float),
+        _mol=mol,
+        _coefficients=columns,
+    )
 
 
-def _split(energies: Any, coeffs: Any, occs: Any, irreps: Any,
-           spins: Any) -> tuple[list[np.ndarray], list[Orbital]]:
+def _split(
+    energies: Any, coeffs: Any, occs: Any, irreps: Any, spins: Any
+) -> tuple[list[np.ndarray], list[Orbital]]:
     """Per-orbital coefficient columns and records, restricted and unrestricted alike."""
     spin_of: list[str] = []
     if isinstance(coeffs, tuple | list) or np.ndim(coeffs) == 3:  # (alpha, beta) blocks
         blocks = [("alpha", 0), ("beta", 1)]
-        sets = [(name, np.asarray(energies[k]), np.asarray(coeffs[k]), np.asarray(occs[k]))
-                for name, k in blocks]
+        sets = [
+            (name, np.asarray(energies[k]), np.asarray(coeffs[k]), np.asarray(occs[k]))
+            for name, k in blocks
+        ]
     else:
         labels = [str(s).lower() for s in (spins or [])]
         spin_of = [("beta" if lab.startswith("beta") else "alpha") for lab in labels]
@@ -223,14 +237,22 @@ def _split(energies: Any, coeffs: Any, occs: Any, irreps: Any,
         for k in range(c.shape[1]):
             spin = name or (spin_of[k] if k < len(spin_of) else "alpha")
             sym = str(syms[len(orbitals)]) if len(orbitals) < len(syms) else ""
-            orbitals.append(Orbital(index=len(orbitals), energy=float(e[k]),
-                                    occupation=float(o[k]), spin=spin, symmetry=sym.strip()))
+            orbitals.append(
+                Orbital(
+                    index=len(orbitals),
+                    energy=float(e[k]),
+                    occupation=float(o[k]),
+                    spin=spin,
+                    symmetry=sym.strip(),
+                )
+            )
             columns.append(np.ascontiguousarray(c[:, k]))
     return columns, orbitals
 
 
-def grid_around(coordinates: np.ndarray, spacing: float = DEFAULT_SPACING,
-                margin: float = DEFAULT_MARGIN) -> Grid:
+def grid_around(
+    coordinates: np.ndarray, spacing: float = DEFAULT_SPACING, margin: float = DEFAULT_MARGIN
+) -> Grid:
     """A cubic-step box around the nuclei (bohr), ``margin`` beyond the outermost.
 
     Raises:
@@ -245,8 +267,9 @@ def grid_around(coordinates: np.ndarray, spacing: float = DEFAULT_SPACING,
     return Grid(origin=lo, step=float(spacing), shape=(shape[0], shape[1], shape[2]))
 
 
-def orbital_values(orbitals: OrbitalSet, index: int, grid: Grid,
-                   chunk: int = 100_000) -> np.ndarray:
+def orbital_values(
+    orbitals: OrbitalSet, index: int, grid: Grid, chunk: int = 100_000
+) -> np.ndarray:
     """ψ of orbital ``index`` on ``grid``, shape ``grid.shape`` (bohr^-3/2).
 
     Raises:
@@ -259,8 +282,8 @@ def orbital_values(orbitals: OrbitalSet, index: int, grid: Grid,
     out = np.empty(len(points))
     # Chunks bound the memory of the basis-function matrix (points x functions).
     for start in range(0, len(points), chunk):
-        ao = orbitals._mol.eval_gto("GTOval", points[start:start + chunk])
-        out[start:start + chunk] = ao @ coeff
+        ao = orbitals._mol.eval_gto("GTOval", points[start : start + chunk])
+        out[start : start + chunk] = ao @ coeff
     return out.reshape(grid.shape)
 
 
@@ -285,16 +308,17 @@ def density_matrices(orbitals: OrbitalSet) -> tuple[np.ndarray, np.ndarray]:
     return da, db
 
 
-def density_at(orbitals: OrbitalSet, points: np.ndarray, kind: str = "density",
-               chunk: int = 100_000) -> np.ndarray:
+def density_at(
+    orbitals: OrbitalSet, points: np.ndarray, kind: str = "density", chunk: int = 100_000
+) -> np.ndarray:
     """The total (``"density"``) or spin (``"spin"``: alpha - beta) density at ``points``
     (bohr, shape (N, 3)), in e/bohr³."""
     da, db = density_matrices(orbitals)
     dm = da - db if kind == "spin" else da + db
     out = np.empty(len(points))
     for start in range(0, len(points), chunk):
-        ao = orbitals._mol.eval_gto("GTOval", points[start:start + chunk])
-        out[start:start + chunk] = np.einsum("pi,pi->p", ao @ dm, ao)
+        ao = orbitals._mol.eval_gto("GTOval", points[start : start + chunk])
+        out[start : start + chunk] = np.einsum("pi,pi->p", ao @ dm, ao)
     return out
 
 
@@ -341,10 +365,10 @@ def potential_at(orbitals: OrbitalSet, points: np.ndarray) -> np.ndarray:
     chunk = max(1, 4_000_000 // max(nao * nao, 1))
     electronic = np.empty(len(points))
     for start in range(0, len(points), chunk):
-        fake = gto.fakemol_for_charges(points[start:start + chunk])
+        fake = gto.fakemol_for_charges(points[start : start + chunk])
         fake.cart = mol.cart  # PySCF refuses a Cartesian basis beside spherical charges
         ints = df.incore.aux_e2(mol, fake)
-        electronic[start:start + chunk] = np.einsum("ijp,ij->p", ints, dm)
+        electronic[start : start + chunk] = np.einsum("ijp,ij->p", ints, dm)
     return np.asarray(nuclear - electronic, dtype=float)
 
 
@@ -357,8 +381,9 @@ class Mesh:
     normals: np.ndarray
 
 
-def isosurfaces(values: np.ndarray, grid: Grid, isovalue: float,
-                step: int = 1) -> tuple[Mesh, Mesh]:
+def isosurfaces(
+    values: np.ndarray, grid: Grid, isovalue: float, step: int = 1
+) -> tuple[Mesh, Mesh]:
     """The +isovalue and −isovalue surfaces (the two lobes' colours), in Å; ``step`` > 1
     meshes every step-th grid point (fewer triangles for a smooth surface)."""
     from skimage.measure import marching_cubes
@@ -370,8 +395,9 @@ def isosurfaces(values: np.ndarray, grid: Grid, isovalue: float,
         if field_.max() <= level:
             meshes.append(Mesh(np.zeros((0, 3)), np.zeros((0, 3), dtype=int), np.zeros((0, 3))))
             continue
-        verts, faces, normals, _v = marching_cubes(field_, level=level,
-                                                   spacing=(grid.step,) * 3, step_size=step)
+        verts, faces, normals, _v = marching_cubes(
+            field_, level=level, spacing=(grid.step,) * 3, step_size=step
+        )
         # marching_cubes' normals point down the gradient, i.e. out of the lobe.
         meshes.append(Mesh((verts + grid.origin) * BOHR, faces.astype(int), normals))
     return meshes[0], meshes[1]
@@ -383,8 +409,9 @@ def isosurfaces(values: np.ndarray, grid: Grid, isovalue: float,
 SURFACE_STEP = 2
 
 
-def density_surface(values: np.ndarray, grid: Grid, isovalue: float,
-                    step: int = SURFACE_STEP) -> Mesh:
+def density_surface(
+    values: np.ndarray, grid: Grid, isovalue: float, step: int = SURFACE_STEP
+) -> Mesh:
     """The surface where the density equals ``isovalue`` (Å), normals pointing outwards."""
     plus, _minus = isosurfaces(values, grid, isovalue, step)
     return plus
@@ -405,13 +432,17 @@ def cube_text(orbitals: OrbitalSet, index: int | str, grid: Grid, values: np.nda
         title = f"MolForma {what}, e/bohr^3"
     else:
         orb = orbitals.orbitals[index]
-        title = (f"MolForma orbital {index + 1} ({orb.spin}, E = {orb.energy:.6f} Eh, "
-                 f"occ = {orb.occupation:g})")
+        title = (
+            f"MolForma orbital {index + 1} ({orb.spin}, E = {orb.energy:.6f} Eh, "
+            f"occ = {orb.occupation:g})"
+        )
     lines = [title, f"from {Path(orbitals.path).name}"]
     # A negative atom count would announce orbital numbers; a plain positive count
     # with one value per point is what every reader accepts.
-    lines.append(f"{len(orbitals.symbols):5d} {grid.origin[0]:12.6f} {grid.origin[1]:12.6f} "
-                 f"{grid.origin[2]:12.6f}")
+    lines.append(
+        f"{len(orbitals.symbols):5d} {grid.origin[0]:12.6f} {grid.origin[1]:12.6f} "
+        f"{grid.origin[2]:12.6f}"
+    )
     for k in range(3):
         step = [0.0, 0.0, 0.0]
         step[k] = grid.step
@@ -422,12 +453,13 @@ def cube_text(orbitals: OrbitalSet, index: int | str, grid: Grid, values: np.nda
     flat = values.reshape(grid.shape[0] * grid.shape[1], grid.shape[2])
     for row in flat:
         for start in range(0, len(row), 6):
-            lines.append(" ".join(f"{v:13.5e}" for v in row[start:start + 6]))
+            lines.append(" ".join(f"{v:13.5e}" for v in row[start : start + 6]))
     return "\n".join(lines) + "\n"
 
 
-def write_cube(path: str | Path, orbitals: OrbitalSet, index: int | str, grid: Grid,
-               values: np.ndarray) -> None:
+def write_cube(
+    path: str | Path, orbitals: OrbitalSet, index: int | str, grid: Grid, values: np.ndarray
+) -> None:
     """Write :func:`cube_text` to ``path`` atomically."""
     atomic_write_text(path, cube_text(orbitals, index, grid, values))
 
@@ -462,7 +494,7 @@ def read_cube(text: str, path: str = "cube") -> Cube:
         atoms = [lines[6 + i].split() for i in range(abs(natoms))]
         numbers = [int(a[0]) for a in atoms]
         coordinates = np.array([[float(v) for v in a[2:5]] for a in atoms])
-        data = np.array(" ".join(lines[6 + abs(natoms):]).split(), dtype=float)
+        data = np.array(" ".join(lines[6 + abs(natoms) :]).split(), dtype=float)
         values = data.reshape(counts[0], counts[1], counts[2])
     except (IndexError, ValueError) as exc:
         raise ResultsError("cube_unreadable", path=path, reason=str(exc)) from exc
@@ -472,4 +504,3 @@ def read_cube(text: str, path: str = "cube") -> Cube:
 def norm_on_grid(values: np.ndarray, grid: Grid) -> float:
     """∫|ψ|² over the grid (about 1 for a normalised orbital on a large, fine grid)."""
     return float(np.sum(values * values) * grid.volume_element)
-

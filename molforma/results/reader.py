@@ -82,8 +82,11 @@ def _open(path: Path, guard: Guard | None) -> BinaryIO:
         cause = exc.__cause__
         if isinstance(cause, FileNotFoundError):
             raise ResultsError("results_not_found", path=str(path)) from None
-        reason = "is a folder" if exc.data.get("reason") == "is a directory" else \
-            str(exc.data.get("reason") or exc)
+        reason = (
+            "is a folder"
+            if exc.data.get("reason") == "is a directory"
+            else str(exc.data.get("reason") or exc)
+        )
         raise ResultsError("results_unreadable", path=str(path), reason=reason) from exc
 
 
@@ -102,9 +105,7 @@ def _sniff(path: Path, guard: Guard | None = None) -> bytes:
 
 
 def _is_nwchem_output(head: bytes) -> bool:
-    return _BANNER in head or (
-        b"NWChem" in head and b"Output coordinates" in head
-    )
+    return _BANNER in head or (b"NWChem" in head and b"Output coordinates" in head)
 
 
 def _is_molden(head: bytes) -> bool:
@@ -132,8 +133,11 @@ def _refused_by(guard: Guard | None, path: Path, is_link: bool) -> bool:
     return False
 
 
-def _listed(items: Iterator[os.DirEntry[str]] | Iterator[os.DirEntry[bytes]], base: Path,
-            guard: Guard | None) -> list[tuple[str, int, bool]]:
+def _listed(
+    items: Iterator[os.DirEntry[str]] | Iterator[os.DirEntry[bytes]],
+    base: Path,
+    guard: Guard | None,
+) -> list[tuple[str, int, bool]]:
     """(name, size, refused by the guard) of each file entry of a folder listing."""
     out: list[tuple[str, int, bool]] = []
     for it in items:
@@ -151,8 +155,9 @@ def _listed(items: Iterator[os.DirEntry[str]] | Iterator[os.DirEntry[bytes]], ba
     return out
 
 
-def list_result_files(folder: str | os.PathLike[str],
-                      guard: Guard | None = None) -> list[FileEntry]:
+def list_result_files(
+    folder: str | os.PathLike[str], guard: Guard | None = None
+) -> list[FileEntry]:
     """The result files of ``folder`` in the order used to pick the first one.
 
     ``output.out`` first, then other NWChem outputs, MOLDEN files, then XYZ files and
@@ -183,8 +188,9 @@ def list_result_files(folder: str | os.PathLike[str],
     except FileNotFoundError:
         raise ResultsError("results_not_found", path=str(folder)) from None
     except OSError as exc:
-        raise ResultsError("results_unreadable", path=str(folder),
-                           reason=exc.strerror or str(exc)) from exc
+        raise ResultsError(
+            "results_unreadable", path=str(folder), reason=exc.strerror or str(exc)
+        ) from exc
     entries: list[tuple[int, int, list[object], dict[str, object]]] = []
     groups: dict[tuple[str, int], dict[str, object]] = {}
     for name, size, refused in listed:
@@ -201,23 +207,41 @@ def list_result_files(folder: str | os.PathLike[str],
         if low.endswith(".xyz") or is_irc_path(low):
             kind = "xyz"
         elif low.endswith(_MOLDEN_EXT) or (
-                not refused and low.endswith(".input") and _is_molden(_sniff(p, guard))):
+            not refused and low.endswith(".input") and _is_molden(_sniff(p, guard))
+        ):
             kind = "molden"
         elif (name == PREFERRED_OUTPUT and refused) or (
-                not refused and low.endswith(_OUTPUT_EXT)
-                and _is_nwchem_output(_sniff(p, guard))):
+            not refused and low.endswith(_OUTPUT_EXT) and _is_nwchem_output(_sniff(p, guard))
+        ):
             kind = "nwchem-output"
         if kind is None:
             continue
         first = 0 if name == PREFERRED_OUTPUT else 1
-        entries.append((first, _KIND_ORDER[kind], _natural_key(name),
-                        {"name": name, "path": str(p), "kind": kind, "size": size}))
+        entries.append(
+            (
+                first,
+                _KIND_ORDER[kind],
+                _natural_key(name),
+                {"name": name, "path": str(p), "kind": kind, "size": size},
+            )
+        )
     for (stem, mode), g in groups.items():
         key_name = f"{stem}.m-{g['digits']}.s-*.xyz"
-        entries.append((1, _KIND_ORDER["vibration-animation"], _natural_key(key_name), {
-            "name": key_name, "path": str(base / key_name), "kind": "vibration-animation",
-            "size": g["size"], "mode": mode, "steps": g["steps"],
-        }))
+        entries.append(
+            (
+                1,
+                _KIND_ORDER["vibration-animation"],
+                _natural_key(key_name),
+                {
+                    "name": key_name,
+                    "path": str(base / key_name),
+                    "kind": "vibration-animation",
+                    "size": g["size"],
+                    "mode": mode,
+                    "steps": g["steps"],
+                },
+            )
+        )
     entries.sort(key=lambda e: (e[0], e[1], e[2]))
     return [FileEntry(index=i, **e[3]) for i, e in enumerate(entries)]
 
@@ -244,15 +268,15 @@ def animation_steps(path: str | os.PathLike[str]) -> tuple[int, str, list[Path]]
     except FileNotFoundError:
         raise ResultsError("results_not_found", path=str(p.parent)) from None
     except OSError as exc:
-        raise ResultsError("results_unreadable", path=str(p.parent),
-                           reason=exc.strerror or str(exc)) from exc
+        raise ResultsError(
+            "results_unreadable", path=str(p.parent), reason=exc.strerror or str(exc)
+        ) from exc
     found.sort()
     key = str(p.parent / f"{stem}.m-{digits}.s-*.xyz")
     return mode, key, [f for _, f in found]
 
 
-def read_text_file(path: Path, limits: Limits = DEFAULT_LIMITS,
-                   guard: Guard | None = None) -> str:
+def read_text_file(path: Path, limits: Limits = DEFAULT_LIMITS, guard: Guard | None = None) -> str:
     """Read a whole result file (at most 128 MiB), decoding bad bytes as U+FFFD.
 
     Raises:
@@ -269,37 +293,49 @@ def _read_open_text(fh: BinaryIO, path: Path, limits: Limits) -> str:
     try:
         size = os.fstat(fh.fileno()).st_size
         if size > limits.max_file_bytes:
-            raise ResultsError("results_file_too_large", path=str(path), size=size,
-                               limit=limits.max_file_bytes)
+            raise ResultsError(
+                "results_file_too_large", path=str(path), size=size, limit=limits.max_file_bytes
+            )
         # Ask for what fstat saw (plus one byte to notice growth past the limit),
         # never for the limit itself: read(n) allocates n bytes up front.
         raw = fh.read(min(size, limits.max_file_bytes) + 1)
     except OSError as exc:
-        raise ResultsError("results_unreadable", path=str(path),
-                           reason=exc.strerror or str(exc)) from exc
+        raise ResultsError(
+            "results_unreadable", path=str(path), reason=exc.strerror or str(exc)
+        ) from exc
     if len(raw) > limits.max_file_bytes:
-        raise ResultsError("results_file_too_large", path=str(path), size=len(raw),
-                           limit=limits.max_file_bytes)
+        raise ResultsError(
+            "results_file_too_large", path=str(path), size=len(raw), limit=limits.max_file_bytes
+        )
     if b"\0" in raw[:_SNIFF_BYTES]:
         raise ResultsError("results_unknown_format", path=str(path))
     return raw.decode("utf-8", errors="replace")
 
 
-def _read_animation(source: str, cancel: threading.Event | None, limits: Limits,
-                    guard: Guard | None) -> Results:
+def _read_animation(
+    source: str, cancel: threading.Event | None, limits: Limits, guard: Guard | None
+) -> Results:
     found = animation_steps(source)
     assert found is not None
     mode, key, files = found
     if not files:
-        raise ResultsError("results_no_animation_steps", mode=mode,
-                           pattern=Path(key).name, folder=str(Path(key).parent))
+        raise ResultsError(
+            "results_no_animation_steps",
+            mode=mode,
+            pattern=Path(key).name,
+            folder=str(Path(key).parent),
+        )
     counter = StructureCounter(limits, key)
     structures: list[Structure] = []
     for n, f in enumerate(files):
         check_cancel(cancel, source)
-        frames = parse_xyz_frames(read_text_file(f, limits, guard), source=str(f),
-                                  counter=counter,
-                                  first_index=len(structures), label_prefix="step")
+        frames = parse_xyz_frames(
+            read_text_file(f, limits, guard),
+            source=str(f),
+            counter=counter,
+            first_index=len(structures),
+            label_prefix="step",
+        )
         for fr in frames:
             fr.label = f"step {n + 1}"
             fr.step = n + 1
@@ -307,12 +343,14 @@ def _read_animation(source: str, cancel: threading.Event | None, limits: Limits,
         structures.extend(frames)
     summary = structure_summary(structures)
     summary.animationMode = mode
-    return Results(source=source, kind="animation", summary=summary, structures=structures,
-                   resolvedPath=key)
+    return Results(
+        source=source, kind="animation", summary=summary, structures=structures, resolvedPath=key
+    )
 
 
-def _read_file(path: Path, source: str, cancel: threading.Event | None,
-               limits: Limits, guard: Guard | None) -> Results:
+def _read_file(
+    path: Path, source: str, cancel: threading.Event | None, limits: Limits, guard: Guard | None
+) -> Results:
     low = path.name.lower()
     # Opened once: the file sniffed, sized and parsed is the file the guard judged.
     with _open(path, guard) as fh:
@@ -321,15 +359,21 @@ def _read_file(path: Path, source: str, cancel: threading.Event | None,
             head = fh.read(_SNIFF_BYTES)
             fh.seek(0)
         except OSError as exc:
-            raise ResultsError("results_unreadable", path=str(path),
-                               reason=exc.strerror or str(exc)) from exc
-        if low.endswith(_MOLDEN_EXT) or low.endswith(".xyz") or _is_molden(head) or \
-                is_irc_path(low):
+            raise ResultsError(
+                "results_unreadable", path=str(path), reason=exc.strerror or str(exc)
+            ) from exc
+        if (
+            low.endswith(_MOLDEN_EXT)
+            or low.endswith(".xyz")
+            or _is_molden(head)
+            or is_irc_path(low)
+        ):
             text = _read_open_text(fh, path, limits)
             check_cancel(cancel, source)
             if is_irc_path(low):
-                res = add_path_energies(parse_xyz(text, source=source, cancel=cancel,
-                                                  limits=limits), low)
+                res = add_path_energies(
+                    parse_xyz(text, source=source, cancel=cancel, limits=limits), low
+                )
             elif low.endswith(".xyz") and not low.endswith(_MOLDEN_EXT):
                 res = parse_xyz(text, source=source, cancel=cancel, limits=limits)
             else:
@@ -340,8 +384,7 @@ def _read_file(path: Path, source: str, cancel: threading.Event | None,
 
             _check_size(fh, path, limits)
             # Read as a stream: a 100 MB output is never held whole in memory.
-            res = parse_nwchem_stream(fh, str(path), source=source, cancel=cancel,
-                                      limits=limits)
+            res = parse_nwchem_stream(fh, str(path), source=source, cancel=cancel, limits=limits)
             _attach_md_trajectory(res, path, cancel, limits, guard)
             restore_input_frame(res, res._input_echo)
     res.resolvedPath = str(path)
@@ -352,15 +395,22 @@ def _check_size(fh: BinaryIO, path: Path, limits: Limits) -> None:
     try:
         size = os.fstat(fh.fileno()).st_size
     except OSError as exc:
-        raise ResultsError("results_unreadable", path=str(path),
-                           reason=exc.strerror or str(exc)) from exc
+        raise ResultsError(
+            "results_unreadable", path=str(path), reason=exc.strerror or str(exc)
+        ) from exc
     if size > limits.max_file_bytes:
-        raise ResultsError("results_file_too_large", path=str(path), size=size,
-                           limit=limits.max_file_bytes)
+        raise ResultsError(
+            "results_file_too_large", path=str(path), size=size, limit=limits.max_file_bytes
+        )
 
 
-def _attach_md_trajectory(res: Results, path: Path, cancel: threading.Event | None,
-                          limits: Limits, guard: Guard | None = None) -> None:
+def _attach_md_trajectory(
+    res: Results,
+    path: Path,
+    cancel: threading.Event | None,
+    limits: Limits,
+    guard: Guard | None = None,
+) -> None:
     """Frames of a BOMD run: NWChem's ``<prefix>.xyz`` beside the output, else the
     geometries the output itself prints (each step's gradient block).
 
@@ -374,14 +424,19 @@ def _attach_md_trajectory(res: Results, path: Path, cancel: threading.Event | No
         return
     symbols = res.structures[0].symbols
     frames = _trajectory_frames(res, path, cancel, limits, guard)
-    if frames is None or len(frames) != len(steps) + 1 or any(
-            f.symbols != symbols for f in frames):
+    if frames is None or len(frames) != len(steps) + 1 or any(f.symbols != symbols for f in frames):
         printed = res._md_output_frames
         if len(printed) != len(steps) + 1 or any(len(c) != len(symbols) for c in printed):
             return
-        frames = [Structure(index=len(res.structures) + n, label=f"frame {n}",
-                            symbols=list(symbols), coordinates=coords)
-                  for n, coords in enumerate(printed)]
+        frames = [
+            Structure(
+                index=len(res.structures) + n,
+                label=f"frame {n}",
+                symbols=list(symbols),
+                coordinates=coords,
+            )
+            for n, coords in enumerate(printed)
+        ]
     for n, fr in enumerate(frames[1:]):
         step = steps[n]
         fr.label, fr.step, fr.energy = f"md step {step.step}", step.step, step.energy
@@ -392,8 +447,9 @@ def _attach_md_trajectory(res: Results, path: Path, cancel: threading.Event | No
     res.summary.structureCount = len(res.structures)
 
 
-def _trajectory_frames(res: Results, path: Path, cancel: threading.Event | None,
-                       limits: Limits, guard: Guard | None) -> list[Structure] | None:
+def _trajectory_frames(
+    res: Results, path: Path, cancel: threading.Event | None, limits: Limits, guard: Guard | None
+) -> list[Structure] | None:
     """The frames of ``<prefix>.xyz`` beside the output, or None when there is none."""
     prefix = res._nwchem_prefix
     if not prefix or "/" in prefix:
@@ -404,9 +460,13 @@ def _trajectory_frames(res: Results, path: Path, cancel: threading.Event | None,
     try:
         text = read_text_file(traj, limits, guard)  # the guard judges this file too
         # the run's own trajectory: read with the output's limits (no structure cap)
-        return parse_xyz_frames(text, source=str(traj),
-                                counter=StructureCounter(limits.for_output(), str(traj)),
-                                cancel=cancel, first_index=len(res.structures))
+        return parse_xyz_frames(
+            text,
+            source=str(traj),
+            counter=StructureCounter(limits.for_output(), str(traj)),
+            cancel=cancel,
+            first_index=len(res.structures),
+        )
     except MolFormaError as exc:
         # An unreadable or refused trajectory leaves the output's own frames.
         if exc.code == "results_cancelled":

@@ -74,12 +74,18 @@ def _perpendicular(a: Sequence[float]) -> list[float]:
     return u
 
 
-def fit(mobile: Sequence[Sequence[float]], target: Sequence[Sequence[float]]
-        ) -> tuple[Matrix, list[float], list[float]]:
+def fit(
+    mobile: Sequence[Sequence[float]], target: Sequence[Sequence[float]]
+) -> tuple[Matrix, list[float], list[float]]:
     """(r, cm, ct) with ``(mobile - cm) @ r + ct ≈ target`` in the least-squares sense."""
     cm, ct = _centroid(mobile), _centroid(target)
-    h = [[sum((p[i] - cm[i]) * (q[j] - ct[j]) for p, q in zip(mobile, target, strict=True))
-          for j in range(3)] for i in range(3)]
+    h = [
+        [
+            sum((p[i] - cm[i]) * (q[j] - ct[j]) for p, q in zip(mobile, target, strict=True))
+            for j in range(3)
+        ]
+        for i in range(3)
+    ]
     values, vecs = _jacobi(_matmul(_transpose(h), h))
     order = sorted(range(3), key=lambda k: -values[k])
     scale = max(values[order[0]], 0.0)
@@ -100,19 +106,26 @@ def fit(mobile: Sequence[Sequence[float]], target: Sequence[Sequence[float]]
         v_cols[2] = _cross(v_cols[0], v_cols[1])
         u_cols.append(_cross(u_cols[0], u_cols[1]))
     # r = U Vᵀ = Σ u_k v_kᵀ, so that row vectors map as (x - cm) @ r + ct.
-    r = [[sum(u_cols[k][i] * v_cols[k][j] for k in range(3)) for j in range(3)]
-         for i in range(3)]
+    r = [[sum(u_cols[k][i] * v_cols[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
     return r, cm, ct
 
 
-def apply(points: Sequence[Sequence[float]], r: Matrix, cm: Sequence[float] | None = None,
-          ct: Sequence[float] | None = None) -> list[list[float]]:
+def apply(
+    points: Sequence[Sequence[float]],
+    r: Matrix,
+    cm: Sequence[float] | None = None,
+    ct: Sequence[float] | None = None,
+) -> list[list[float]]:
     """``(points - cm) @ r + ct`` rounded to 10 decimals (no -0.0)."""
     cm = cm or (0.0, 0.0, 0.0)
     ct = ct or (0.0, 0.0, 0.0)
     out: list[list[float]] = []
     for p in points:
         d = (p[0] - cm[0], p[1] - cm[1], p[2] - cm[2])
-        out.append([round(d[0] * r[0][j] + d[1] * r[1][j] + d[2] * r[2][j] + ct[j], 10) + 0.0
-                    for j in range(3)])
+        out.append(
+            [
+                round(d[0] * r[0][j] + d[1] * r[1][j] + d[2] * r[2][j] + ct[j], 10) + 0.0
+                for j in range(3)
+            ]
+        )
     return out

@@ -29,7 +29,9 @@ else:  # imported on first use (start-up time): molforma.lazy
 HARTREE_KCAL = 627.509474
 _SCAN_LINE = re.compile(
     r"^\s*(bond|angle|torsion)\s+((?:\d+\s+){2,4})(-?\d+(?:\.\d*)?(?:[eEdD][-+]?\d+)?)"
-    r"\s+scan\s+constant\s*$", re.I | re.M)
+    r"\s+scan\s+constant\s*$",
+    re.I | re.M,
+)
 _KINDS = {"bond": "distance", "angle": "angle", "torsion": "dihedral"}
 _UNITS = {"distance": "angstrom", "angle": "degree", "dihedral": "degree"}
 
@@ -79,26 +81,42 @@ def scan_profile(results: Results) -> dict[str, Any] | None:
             runs.setdefault(e.optimization, []).append(e)
     order = sorted(runs)
     points: list[dict[str, Any]] = []
-    for n, run in enumerate(order[:len(targets)]):
+    for n, run in enumerate(order[: len(targets)]):
         steps = runs[run]
         last = steps[-1]
         sidx = last.structureIndex
         nxt = runs[order[n + 1]][0].structureIndex if n + 1 < len(order) else None
         converged = any(
-            s.label == "final" and (sidx is None or s.index > sidx)
-            and (nxt is None or s.index < nxt) for s in results.structures)
+            s.label == "final"
+            and (sidx is None or s.index > sidx)
+            and (nxt is None or s.index < nxt)
+            for s in results.structures
+        )
         value = None
         if sidx is not None and 0 <= sidx < len(results.structures):
             value = _measure(results.structures[sidx].coordinates, atoms)
-        points.append({"point": n + 1, "target": targets[n],
-                       "value": round(value, 6) if value is not None else None,
-                       "energy": last.energy, "relativeKcal": None, "converged": converged,
-                       "steps": len(steps), "structureIndex": sidx})
+        points.append(
+            {
+                "point": n + 1,
+                "target": targets[n],
+                "value": round(value, 6) if value is not None else None,
+                "energy": last.energy,
+                "relativeKcal": None,
+                "converged": converged,
+                "steps": len(steps),
+                "structureIndex": sidx,
+            }
+        )
     energies = [p["energy"] for p in points if p["energy"] is not None]
     if energies:
         low = min(energies)
         for p in points:
             if p["energy"] is not None:
                 p["relativeKcal"] = round((p["energy"] - low) * HARTREE_KCAL, 4)
-    return {"coordinate": kind, "atomNumbers": atoms, "unit": _UNITS[kind], "planned": len(targets),
-            "points": points}
+    return {
+        "coordinate": kind,
+        "atomNumbers": atoms,
+        "unit": _UNITS[kind],
+        "planned": len(targets),
+        "points": points,
+    }

@@ -25,8 +25,19 @@ from pydantic import BaseModel
 from molforma.errors import ResultsError
 from molforma.results.model import Results
 
-SECTIONS = ("summary", "energies", "structures", "modes", "mode_displacements", "files", "log",
-            "excitations", "orbitals", "charges", "scan")
+SECTIONS = (
+    "summary",
+    "energies",
+    "structures",
+    "modes",
+    "mode_displacements",
+    "files",
+    "log",
+    "excitations",
+    "orbitals",
+    "charges",
+    "scan",
+)
 PAGE_BYTES = 40 * 1024
 MAX_ITEM_BYTES = 2 * 1024 * 1024
 MAX_LOG_CHARS = 65_536
@@ -39,8 +50,7 @@ def _json_size(item: Any) -> int:
 def _check_paging(offset: int, limit: int | None) -> None:
     if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
         raise ResultsError("results_bad_paging", detail=f"offset must be >= 0 (got {offset!r})")
-    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
-                              or limit < 1):
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
         raise ResultsError("results_bad_paging", detail=f"limit must be >= 1 (got {limit!r})")
 
 
@@ -66,8 +76,9 @@ def page_items(
         value = dump(items[i]) if dump is not None else items[i]
         size = _json_size(value) + 1
         if size > MAX_ITEM_BYTES:
-            raise ResultsError("results_item_too_large", section=section, index=i, size=size,
-                               limit=MAX_ITEM_BYTES)
+            raise ResultsError(
+                "results_item_too_large", section=section, index=i, size=size, limit=MAX_ITEM_BYTES
+            )
         if out and used + size > PAGE_BYTES:
             break
         out.append(value)
@@ -96,8 +107,12 @@ def _mode_items(results: Results, mode: int | None) -> tuple[dict[str, Any], lis
     if vecs is None or ref is None or len(vecs) != len(ref.symbols):
         raise ResultsError("results_no_displacements", mode=mode)
     items = [
-        {"atom": i, "element": ref.symbols[i], "position": ref.coordinates[i],
-         "displacement": vecs[i]}
+        {
+            "atom": i,
+            "element": ref.symbols[i],
+            "position": ref.coordinates[i],
+            "displacement": vecs[i],
+        }
         for i in range(len(vecs))
     ]
     extra = {"mode": results.modes[mode].model_dump(), "referenceStructure": ref.index}
@@ -119,12 +134,14 @@ def _open_log(path: str, guard: Any | None) -> BinaryIO:
     except FileAccessError as exc:
         if exc.code != "file_error":
             raise
-        raise ResultsError("results_unreadable", path=path,
-                           reason=str(exc.data.get("reason") or exc)) from exc
+        raise ResultsError(
+            "results_unreadable", path=path, reason=str(exc.data.get("reason") or exc)
+        ) from exc
 
 
-def read_log(path: str, offset: int, limit: int | None, ascii_only: bool,
-             guard: Any | None = None) -> tuple[str, int]:
+def read_log(
+    path: str, offset: int, limit: int | None, ascii_only: bool, guard: Any | None = None
+) -> tuple[str, int]:
     """Characters ``offset``..``offset+limit`` of ``path`` and its length in characters.
 
     ``guard`` (the one the results were loaded with) judges the file again.
@@ -144,10 +161,11 @@ def read_log(path: str, offset: int, limit: int | None, ascii_only: bool,
             # Text mode as before: universal newlines, so offsets count "\n" once.
             with io.TextIOWrapper(fh, encoding="utf-8", errors="replace") as tf:
                 text = tf.read()
-        return text[offset:offset + limit], len(text)
+        return text[offset : offset + limit], len(text)
     except OSError as exc:
-        raise ResultsError("results_unreadable", path=path,
-                           reason=exc.strerror or str(exc)) from exc
+        raise ResultsError(
+            "results_unreadable", path=path, reason=exc.strerror or str(exc)
+        ) from exc
 
 
 def get_section(
@@ -166,20 +184,26 @@ def get_section(
             ``results_item_too_large``, ``results_unreadable`` (log).
     """
     if section not in SECTIONS:
-        raise ResultsError("results_unknown_section", section=section,
-                           sections=", ".join(SECTIONS))
+        raise ResultsError("results_unknown_section", section=section, sections=", ".join(SECTIONS))
     _check_paging(offset, limit)
     head = _head(results, section)
     if section == "log":
         if results.logPath is None:
             text, total = "", 0
         else:
-            text, total = read_log(results.logPath, offset, limit, results._log_ascii,
-                                   results._file_guard)
+            text, total = read_log(
+                results.logPath, offset, limit, results._log_ascii, results._file_guard
+            )
         end = offset + len(text)
-        return {**head, "logPath": results.logPath, "text": text, "offset": offset,
-                "limit": min(limit or MAX_LOG_CHARS, MAX_LOG_CHARS),
-                "nextOffset": end if end < total else None, "total": total}
+        return {
+            **head,
+            "logPath": results.logPath,
+            "text": text,
+            "offset": offset,
+            "limit": min(limit or MAX_LOG_CHARS, MAX_LOG_CHARS),
+            "nextOffset": end if end < total else None,
+            "total": total,
+        }
     extra: dict[str, Any] = {}
     models: Sequence[BaseModel] = ()
     if section == "summary":
@@ -202,15 +226,23 @@ def get_section(
         models = results.excitations
     elif section == "orbitals":
         models = results.orbitals
-        extra = {"homo": results.summary.homo, "lumo": results.summary.lumo,
-                 "gap": results.summary.gap}
+        extra = {
+            "homo": results.summary.homo,
+            "lumo": results.summary.lumo,
+            "gap": results.summary.gap,
+        }
     elif section == "charges":
         models = results.charges
     elif section == "scan":
         from molforma.results.scan import scan_profile
 
-        profile = scan_profile(results) or {"coordinate": None, "atomNumbers": [], "unit": None,
-                                            "planned": 0, "points": []}
+        profile = scan_profile(results) or {
+            "coordinate": None,
+            "atomNumbers": [],
+            "unit": None,
+            "planned": 0,
+            "points": [],
+        }
         points = profile.pop("points")
         return {**head, **profile, **page_items(section, points, offset, limit)}
     return {**head, **extra, **page_items(section, models, offset, limit, _dump)}

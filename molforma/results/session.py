@@ -51,8 +51,12 @@ class LoadHandle(BackgroundHandle):
 
     def to_dict(self) -> dict[str, Any]:
         """Status record for ``get_app_state``."""
-        return {"path": self.path, "action": self.action, "status": self._status,
-                "error": self.error}
+        return {
+            "path": self.path,
+            "action": self.action,
+            "status": self._status,
+            "error": self.error,
+        }
 
     def _finish(self, status: LoadStatus, error: MolFormaError | None) -> None:
         self._status = status
@@ -96,8 +100,7 @@ class ResultsSession:
         """
         return self._start(str(path), "open_file", guard)
 
-    def open_directory(self, path: str, *,
-                       guard: Callable[..., Any] | None = None) -> LoadHandle:
+    def open_directory(self, path: str, *, guard: Callable[..., Any] | None = None) -> LoadHandle:
         """Start loading a folder: ``output.out`` first, else its first result file."""
         return self._start(str(path), "open_directory", guard)
 
@@ -122,10 +125,16 @@ class ResultsSession:
         counts = None
         if cur is not None:
             s = cur.summary
-            counts = {"energies": s.energyCount, "structures": s.structureCount,
-                      "modes": s.modeCount, "imaginaryModes": s.imaginaryModes,
-                      "significantImaginaryModes": s.significantImaginaryModes,
-                      "files": s.fileCount, "warnings": s.warningCount, "errors": s.errorCount}
+            counts = {
+                "energies": s.energyCount,
+                "structures": s.structureCount,
+                "modes": s.modeCount,
+                "imaginaryModes": s.imaginaryModes,
+                "significantImaginaryModes": s.significantImaginaryModes,
+                "files": s.fileCount,
+                "warnings": s.warningCount,
+                "errors": s.errorCount,
+            }
         return {
             "source": cur.source if cur is not None else None,
             "kind": cur.kind if cur is not None else None,
@@ -134,8 +143,7 @@ class ResultsSession:
             "counts": counts,
         }
 
-    def _start(self, path: str, action: str,
-               guard: Callable[..., Any] | None = None) -> LoadHandle:
+    def _start(self, path: str, action: str, guard: Callable[..., Any] | None = None) -> LoadHandle:
         handle = LoadHandle(path, action, guard)
         with self._lock:
             old = self._loading
@@ -143,8 +151,9 @@ class ResultsSession:
                 old.cancel()
             self._loading = handle
             self._last = handle
-        t = threading.Thread(target=self._run, args=(handle,), name=f"results-load:{path}",
-                             daemon=True)
+        t = threading.Thread(
+            target=self._run, args=(handle,), name=f"results-load:{path}", daemon=True
+        )
         handle._thread = t
         t.start()
         return handle
@@ -158,13 +167,13 @@ class ResultsSession:
             status: LoadStatus = "cancelled" if exc.code == "results_cancelled" else "failed"
             handle._finish(status, exc)
         except Exception as exc:  # noqa: BLE001 - a worker thread must always report its end
-            handle._finish("failed", ResultsError("results_load_failed", path=handle.path,
-                                                  detail=str(exc)))
+            handle._finish(
+                "failed", ResultsError("results_load_failed", path=handle.path, detail=str(exc))
+            )
         else:
             with self._lock:
                 if handle._cancel.is_set():
-                    handle._finish("cancelled", ResultsError("results_cancelled",
-                                                             path=handle.path))
+                    handle._finish("cancelled", ResultsError("results_cancelled", path=handle.path))
                 else:
                     self._current = res
                     handle.result = res

@@ -54,8 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def convert(input_path: str, output_path: str, fmt: str | None = None,
-            frame: int | None = None) -> None:
+def convert(
+    input_path: str, output_path: str, fmt: str | None = None, frame: int | None = None
+) -> None:
     """Convert ``input_path`` to ``output_path``; raises MolFormaError on failure."""
     # Checked before reading, so a wrong output name fails fast.
     out_fmt = check_format(fmt or format_from_path(output_path), write=True)
@@ -83,8 +84,16 @@ _PROJECT_FORMATS = frozenset({"project", "nwchem"})
 
 def _bare_project() -> dict[str, Any]:
     """The document block of a new project, for writing a structure format."""
-    return {"document": {"title": "", "charge": 0, "multiplicity": 1, "atoms": [], "bonds": [],
-                         "nextAtomId": 1}}
+    return {
+        "document": {
+            "title": "",
+            "charge": 0,
+            "multiplicity": 1,
+            "atoms": [],
+            "bonds": [],
+            "nextAtomId": 1,
+        }
+    }
 
 
 def main(argv: Sequence[str]) -> int:

@@ -18,9 +18,17 @@ DESKTOP_FILE = f"{APP_ID}.desktop"
 SOURCE = Path(__file__).resolve().parent.parent / "desktop"
 MANIFEST = Path("molforma") / "desktop-install.json"
 MIME_TYPES = (
-    "application/x-molforma+json", "chemical/x-nwchem-input", "chemical/x-nwchem-output",
-    "chemical/x-molden", "chemical/x-xyz", "chemical/x-mdl-molfile", "chemical/x-mdl-sdfile",
-    "chemical/x-mol2", "chemical/x-cml", "chemical/x-pdb", "chemical/x-gaussian-input",
+    "application/x-molforma+json",
+    "chemical/x-nwchem-input",
+    "chemical/x-nwchem-output",
+    "chemical/x-molden",
+    "chemical/x-xyz",
+    "chemical/x-mdl-molfile",
+    "chemical/x-mdl-sdfile",
+    "chemical/x-mol2",
+    "chemical/x-cml",
+    "chemical/x-pdb",
+    "chemical/x-gaussian-input",
 )
 # The Debian package of each tool, named when a tool is missing.
 TOOL_PACKAGES = {
@@ -113,8 +121,9 @@ def planned_files(command: Sequence[str]) -> dict[Path, bytes]:
     files: dict[Path, bytes] = {
         Path("applications") / DESKTOP_FILE: desktop_entry(command),
         Path("mime") / "packages" / f"{APP_ID}.xml": (SOURCE / f"{APP_ID}.xml").read_bytes(),
-        Path("metainfo") / f"{APP_ID}.metainfo.xml":
-            (SOURCE / f"{APP_ID}.metainfo.xml").read_bytes(),
+        Path("metainfo") / f"{APP_ID}.metainfo.xml": (
+            SOURCE / f"{APP_ID}.metainfo.xml"
+        ).read_bytes(),
     }
     icons = SOURCE / "icons"
     for icon in sorted(icons.rglob(f"{APP_ID}.*")):

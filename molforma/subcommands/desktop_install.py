@@ -62,123 +62,135 @@ from molforma.subcommands.desktop_system import (
 )
 
 # Read by the tests and the window under this module's name.
-__all__ = ["APP_ID", "MIME_TYPES", "SOURCE", "TOOL_PACKAGES", "desktop_entry", "exec_line",
-           "install", "main", "planned_files", "uninstall"]
+__all__ = [
+    "APP_ID",
+    "MIME_TYPES",
+    "SOURCE",
+    "TOOL_PACKAGES",
+    "desktop_entry",
+    "exec_line",
+    "install",
+    "main",
+    "planned_files",
+    "uninstall",
+]
 
-register({
-    "desktop_installed": {
-        "en": "Installed MolForma's desktop integration for this user in {dir}:",
-        "ja": "MolForma のデスクトップ統合をこのユーザー向けに {dir} へインストールしました:",
-    },
-    "desktop_uninstalled": {
-        "en": "Removed MolForma's desktop integration from {dir}:",
-        "ja": "MolForma のデスクトップ統合を {dir} から削除しました:",
-    },
-    "desktop_not_installed": {
-        "en": "MolForma's desktop integration is not installed in {dir}; nothing to remove.",
-        "ja": "MolForma のデスクトップ統合は {dir} にインストールされていません。"
-              "削除するものはありません。",
-    },
-    "desktop_wrote": {"en": "  wrote {path}", "ja": "  書き込み: {path}"},
-    "desktop_unchanged": {"en": "  unchanged {path}", "ja": "  変更なし: {path}"},
-    "desktop_removed": {"en": "  removed {path}", "ja": "  削除: {path}"},
-    "desktop_starts": {
-        "en": "  the menu entry starts: {command}",
-        "ja": "  メニュー項目が起動するコマンド: {command}",
-    },
-    "desktop_ran": {"en": "  ran: {command}", "ja": "  実行: {command}"},
-    "desktop_tool_failed": {
-        "en": "  failed (exit status {status}): {command}: {detail}",
-        "ja": "  失敗しました（終了コード {status}）: {command}: {detail}",
-    },
-    "desktop_tool_missing": {
-        "en": "  skipped {tool}: not found on PATH (Debian package {package}); {consequence}",
-        "ja": "  {tool} は PATH に見つからないため省略しました（Debian パッケージ {package}）。"
-              "{consequence}",
-    },
-    "desktop_no_icon_cache": {
-        "en": "  skipped gtk-update-icon-cache: {dir} has no icon cache to keep up to date",
-        "ja": "  gtk-update-icon-cache は省略しました: {dir} には更新すべきアイコンキャッシュが"
-              "ありません",
-    },
-    "desktop_missing_mime": {
-        "en": "the file types are known only after it runs",
-        "ja": "実行されるまでファイルの種類は認識されません。",
-    },
-    "desktop_missing_desktop_db": {
-        "en": "some desktops list MolForma under \"Open With\" only after it runs",
-        "ja": "実行されるまで「プログラムから開く」に MolForma が表示されないデスクトップがあります。",
-    },
-    "desktop_missing_icons": {
-        "en": "the icon cache may show the icon late",
-        "ja": "アイコンの表示が遅れることがあります。",
-    },
-    "desktop_missing_xdg_mime": {
-        "en": "MolForma was not made the default application of its file types",
-        "ja": "MolForma はファイルの種類の既定のアプリケーションに設定されていません。",
-    },
-    "desktop_default_set": {
-        "en": "  MolForma now opens by default: {types}",
-        "ja": "  既定で MolForma が開くファイルの種類: {types}",
-    },
-    "desktop_default_not_set": {
-        "en": "  xdg-mime did not make MolForma the default application of {types}: "
-              "{path} was not changed (can it be written?)",
-        "ja": "  xdg-mime は {types} の既定のアプリケーションを MolForma にできませんでした: "
-              "{path} は変更されていません（書き込めますか？）",
-    },
-    "desktop_manifest_failed": {
-        "en": "  could not update {path} ({reason}); --uninstall-desktop still finds "
-              "MolForma's files by their names",
-        "ja": "  {path} を更新できませんでした（{reason}）。--uninstall-desktop は MolForma の"
-              "ファイルを名前で見つけます",
-    },
-    "desktop_default_kept": {
-        "en": "  kept your default application for {type}: {app}",
-        "ja": "  {type} の既定のアプリケーションはそのままにしました: {app}",
-    },
-    "desktop_default_removed": {
-        "en": "  MolForma is no longer the default application of: {types}",
-        "ja": "  次の種類の既定のアプリケーションから MolForma を外しました: {types}",
-    },
-    "desktop_undo": {
-        "en": "Undo with: molforma --uninstall-desktop",
-        "ja": "元に戻すには: molforma --uninstall-desktop",
-    },
-    "desktop_cannot_write": {
-        "en": "Cannot install the desktop integration: {path} cannot be written ({reason}). "
-              "Nothing was installed. Make the folder writable, or set XDG_DATA_HOME to one "
-              "you can write.",
-        "ja": "デスクトップ統合をインストールできません: {path} に書き込めません（{reason}）。"
-              "何もインストールしていません。フォルダーを書き込み可能にするか、"
-              "XDG_DATA_HOME に書き込めるフォルダーを指定してください。",
-    },
-    "desktop_cannot_remove": {
-        "en": "Cannot remove {path} ({reason}); the desktop integration is still installed. "
-              "Make the folder writable and run molforma --uninstall-desktop again.",
-        "ja": "{path} を削除できません（{reason}）。デスクトップ統合は残っています。"
-              "フォルダーを書き込み可能にして molforma --uninstall-desktop を再実行してください。",
-    },
-    "desktop_no_home": {
-        "en": "Cannot find the home folder: set HOME (or XDG_DATA_HOME).",
-        "ja": "ホームフォルダーが見つかりません。HOME（または XDG_DATA_HOME）を設定してください。",
-    },
-    "desktop_bad_program_path": {
-        "en": "Cannot name this program in a menu entry: its path {path} holds a control "
-              "character.",
-        "ja": "このプログラムをメニュー項目に登録できません: パス {path} に制御文字が含まれています。",
-    },
-    "desktop_files_missing": {
-        "en": "This installation of MolForma lacks its desktop files ({path}).",
-        "ja": "この MolForma のインストールにはデスクトップ用のファイル（{path}）がありません。",
-    },
-    "desktop_not_freedesktop": {
-        "en": "--install-desktop and --uninstall-desktop are for Linux and other desktops that "
-              "follow freedesktop.org (this is {platform}).",
-        "ja": "--install-desktop と --uninstall-desktop は Linux など freedesktop.org に従う"
-              "デスクトップ向けです（この環境は {platform}）。",
-    },
-})
+register(
+    {
+        "desktop_installed": {
+            "en": "Installed MolForma's desktop integration for this user in {dir}:",
+            "ja": "MolForma のデスクトップ統合をこのユーザー向けに {dir} へインストールしました:",
+        },
+        "desktop_uninstalled": {
+            "en": "Removed MolForma's desktop integration from {dir}:",
+            "ja": "MolForma のデスクトップ統合を {dir} から削除しました:",
+        },
+        "desktop_not_installed": {
+            "en": "MolForma's desktop integration is not installed in {dir}; nothing to remove.",
+            "ja": "MolForma のデスクトップ統合は {dir} にインストールされていません。"
+            "削除するものはありません。",
+        },
+        "desktop_wrote": {"en": "  wrote {path}", "ja": "  書き込み: {path}"},
+        "desktop_unchanged": {"en": "  unchanged {path}", "ja": "  変更なし: {path}"},
+        "desktop_removed": {"en": "  removed {path}", "ja": "  削除: {path}"},
+        "desktop_starts": {
+            "en": "  the menu entry starts: {command}",
+            "ja": "  メニュー項目が起動するコマンド: {command}",
+        },
+        "desktop_ran": {"en": "  ran: {command}", "ja": "  実行: {command}"},
+        "desktop_tool_failed": {
+            "en": "  failed (exit status {status}): {command}: {detail}",
+            "ja": "  失敗しました（終了コード {status}）: {command}: {detail}",
+        },
+        "desktop_tool_missing": {
+            "en": "  skipped {tool}: not found on PATH (Debian package {package}); {consequence}",
+            "ja": "  {tool} は PATH に見つからないため省略しました（Debian パッケージ {package}）。"
+            "{consequence}",
+        },
+        "desktop_no_icon_cache": {
+            "en": "  skipped gtk-update-icon-cache: {dir} has no icon cache to keep up to date",
+            "ja": "  gtk-update-icon-cache は省略しました: {dir} には更新すべきアイコンキャッシュが"
+            "ありません",
+        },
+        "desktop_missing_mime": {
+            "en": "the file types are known only after it runs",
+            "ja": "実行されるまでファイルの種類は認識されません。",
+        },
+        "desktop_missing_desktop_db": {
+            "en": 'some desktops list MolForma under "Open With" only after it runs',
+            "ja": "実行されるまで「プログラムから開く」に MolForma が表示されないデスクトップがあります。",
+        },
+        "desktop_missing_icons": {
+            "en": "the icon cache may show the icon late",
+            "ja": "アイコンの表示が遅れることがあります。",
+        },
+        "desktop_missing_xdg_mime": {
+            "en": "MolForma was not made the default application of its file types",
+            "ja": "MolForma はファイルの種類の既定のアプリケーションに設定されていません。",
+        },
+        "desktop_default_set": {
+            "en": "  MolForma now opens by default: {types}",
+            "ja": "  既定で MolForma が開くファイルの種類: {types}",
+        },
+        "desktop_default_not_set": {
+            "en": "  xdg-mime did not make MolForma the default application of {types}: "
+            "{path} was not changed (can it be written?)",
+            "ja": "  xdg-mime は {types} の既定のアプリケーションを MolForma にできませんでした: "
+            "{path} は変更されていません（書き込めますか？）",
+        },
+        "desktop_manifest_failed": {
+            "en": "  could not update {path} ({reason}); --uninstall-desktop still finds "
+            "MolForma's files by their names",
+            "ja": "  {path} を更新できませんでした（{reason}）。--uninstall-desktop は MolForma の"
+            "ファイルを名前で見つけます",
+        },
+        "desktop_default_kept": {
+            "en": "  kept your default application for {type}: {app}",
+            "ja": "  {type} の既定のアプリケーションはそのままにしました: {app}",
+        },
+        "desktop_default_removed": {
+            "en": "  MolForma is no longer the default application of: {types}",
+            "ja": "  次の種類の既定のアプリケーションから MolForma を外しました: {types}",
+        },
+        "desktop_undo": {
+            "en": "Undo with: molforma --uninstall-desktop",
+            "ja": "元に戻すには: molforma --uninstall-desktop",
+        },
+        "desktop_cannot_write": {
+            "en": "Cannot install the desktop integration: {path} cannot be written ({reason}). "
+            "Nothing was installed. Make the folder writable, or set XDG_DATA_HOME to one "
+            "you can write.",
+            "ja": "デスクトップ統合をインストールできません: {path} に書き込めません（{reason}）。"
+            "何もインストールしていません。フォルダーを書き込み可能にするか、"
+            "XDG_DATA_HOME に書き込めるフォルダーを指定してください。",
+        },
+        "desktop_cannot_remove": {
+            "en": "Cannot remove {path} ({reason}); the desktop integration is still installed. "
+            "Make the folder writable and run molforma --uninstall-desktop again.",
+            "ja": "{path} を削除できません（{reason}）。デスクトップ統合は残っています。"
+            "フォルダーを書き込み可能にして molforma --uninstall-desktop を再実行してください。",
+        },
+        "desktop_no_home": {
+            "en": "Cannot find the home folder: set HOME (or XDG_DATA_HOME).",
+            "ja": "ホームフォルダーが見つかりません。HOME（または XDG_DATA_HOME）を設定してください。",
+        },
+        "desktop_bad_program_path": {
+            "en": "Cannot name this program in a menu entry: its path {path} holds a control "
+            "character.",
+            "ja": "このプログラムをメニュー項目に登録できません: パス {path} に制御文字が含まれています。",
+        },
+        "desktop_files_missing": {
+            "en": "This installation of MolForma lacks its desktop files ({path}).",
+            "ja": "この MolForma のインストールにはデスクトップ用のファイル（{path}）がありません。",
+        },
+        "desktop_not_freedesktop": {
+            "en": "--install-desktop and --uninstall-desktop are for Linux and other desktops that "
+            "follow freedesktop.org (this is {platform}).",
+            "ja": "--install-desktop と --uninstall-desktop は Linux など freedesktop.org に従う"
+            "デスクトップ向けです（この環境は {platform}）。",
+        },
+    }
+)
 
 
 # --- writing all or nothing ---------------------------------------------------------------
@@ -256,14 +268,23 @@ class Manifest:
                 return []
             return [s for s in items if isinstance(s, str) and _safe_relative(s)]
 
-        return cls(files=names("files"), dirs=names("dirs"),
-                   levels_made=_small_count(raw.get("levels_made")),
-                   defaults=names("defaults"), config_made=names("config_made"))
+        return cls(
+            files=names("files"),
+            dirs=names("dirs"),
+            levels_made=_small_count(raw.get("levels_made")),
+            defaults=names("defaults"),
+            config_made=names("config_made"),
+        )
 
     def to_bytes(self) -> bytes:
-        data = {"app": APP_ID, "files": self.files, "dirs": self.dirs,
-                "levels_made": self.levels_made, "defaults": self.defaults,
-                "config_made": self.config_made}
+        data = {
+            "app": APP_ID,
+            "files": self.files,
+            "dirs": self.dirs,
+            "levels_made": self.levels_made,
+            "defaults": self.defaults,
+            "config_made": self.config_made,
+        }
         return (json.dumps(data, indent=2) + "\n").encode("utf-8")
 
 
@@ -316,10 +337,13 @@ def install() -> int:
         inside = {str(d.relative_to(root)) for d in staging.made_dirs if root in d.parents}
         # The data folder itself and those above it that did not exist (~/.local, ...).
         above = sum(1 for d in staging.made_dirs if d == root or d in root.parents)
-        manifest = Manifest(files=sorted(str(rel) for rel in files),
-                            dirs=sorted({*old.dirs, *inside}),
-                            levels_made=max(old.levels_made, above),
-                            defaults=old.defaults, config_made=old.config_made)
+        manifest = Manifest(
+            files=sorted(str(rel) for rel in files),
+            dirs=sorted({*old.dirs, *inside}),
+            levels_made=max(old.levels_made, above),
+            defaults=old.defaults,
+            config_made=old.config_made,
+        )
         staging.stage(root / MANIFEST, manifest.to_bytes())
         staging.commit()
     except OSError as exc:
@@ -339,8 +363,12 @@ def install() -> int:
             _write_atomically(root / MANIFEST, manifest.to_bytes())
         except OSError as exc:
             # The files are in place by now, so this is said beside them, not as a refusal.
-            lines.append(render("desktop_manifest_failed", {
-                "path": root / MANIFEST, "reason": exc.strerror or str(exc)}))
+            lines.append(
+                render(
+                    "desktop_manifest_failed",
+                    {"path": root / MANIFEST, "reason": exc.strerror or str(exc)},
+                )
+            )
             ok = False
     lines.append(render("desktop_undo"))
     sys.stdout.write("\n".join(lines) + "\n")
@@ -374,8 +402,7 @@ def uninstall() -> int:
     targets = sorted({*listed, *_known_files()})
     present = [root / rel for rel in targets if (root / rel).is_file()]
     has_manifest = (root / MANIFEST).is_file()
-    defaults_present = any(
-        DESKTOP_FILE in defaults_in(p).values() for p in mimeapps_files())
+    defaults_present = any(DESKTOP_FILE in defaults_in(p).values() for p in mimeapps_files())
     if not present and not has_manifest and not defaults_present:
         sys.stdout.write(render("desktop_not_installed", {"dir": root}) + "\n")
         return 0
@@ -394,8 +421,11 @@ def uninstall() -> int:
         shutil.rmtree(mime, ignore_errors=True)
         lines.append(render("desktop_removed", {"path": mime}))
     apps = root / "applications"
-    if "applications" in made and apps.is_dir() and {
-            p.name for p in apps.iterdir()} <= {_DESKTOP_DB}:
+    if (
+        "applications" in made
+        and apps.is_dir()
+        and {p.name for p in apps.iterdir()} <= {_DESKTOP_DB}
+    ):
         shutil.rmtree(apps, ignore_errors=True)
         lines.append(render("desktop_removed", {"path": apps}))
     ok = update_databases(root, lines, installing=False)
@@ -406,7 +436,7 @@ def uninstall() -> int:
     made.add(str(MANIFEST.parent))
     for rel in sorted(made, key=lambda s: len(Path(s).parts), reverse=True):
         _remove_empty(root / rel)
-    for folder in [root, *root.parents][:manifest.levels_made]:
+    for folder in [root, *root.parents][: manifest.levels_made]:
         _remove_empty(folder)
     if "config:." in manifest.config_made:
         _remove_empty(config_home())
@@ -429,5 +459,17 @@ def main(action: str) -> int:
         return 2
 
 
-__all__ = ["APP_ID", "MIME_TYPES", "SOURCE", "Manifest", "config_home", "data_home",
-           "desktop_entry", "exec_line", "install", "main", "planned_files", "uninstall"]
+__all__ = [
+    "APP_ID",
+    "MIME_TYPES",
+    "SOURCE",
+    "Manifest",
+    "config_home",
+    "data_home",
+    "desktop_entry",
+    "exec_line",
+    "install",
+    "main",
+    "planned_files",
+    "uninstall",
+]

@@ -38,22 +38,36 @@ def run_tool(args: list[str], lines: list[str]) -> bool:
             "gtk-update-icon-cache": "desktop_missing_icons",
             "xdg-mime": "desktop_missing_xdg_mime",
         }[tool]
-        lines.append(render("desktop_tool_missing", {
-            "tool": tool, "package": TOOL_PACKAGES[tool], "consequence": render(consequence)}))
+        lines.append(
+            render(
+                "desktop_tool_missing",
+                {"tool": tool, "package": TOOL_PACKAGES[tool], "consequence": render(consequence)},
+            )
+        )
         return True
     shown = " ".join(args)
     try:
-        res = subprocess.run([exe, *args[1:]], capture_output=True, text=True,
-                             timeout=_TOOL_TIMEOUT, stdin=subprocess.DEVNULL, check=False)
+        res = subprocess.run(
+            [exe, *args[1:]],
+            capture_output=True,
+            text=True,
+            timeout=_TOOL_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
-        lines.append(render("desktop_tool_failed", {"status": "-", "command": shown,
-                                                    "detail": str(exc)}))
+        lines.append(
+            render("desktop_tool_failed", {"status": "-", "command": shown, "detail": str(exc)})
+        )
         return False
     if res.returncode != 0:
         detail = (res.stderr.strip() or res.stdout.strip()).splitlines()
-        lines.append(render("desktop_tool_failed", {
-            "status": res.returncode, "command": shown,
-            "detail": detail[0] if detail else ""}))
+        lines.append(
+            render(
+                "desktop_tool_failed",
+                {"status": res.returncode, "command": shown, "detail": detail[0] if detail else ""},
+            )
+        )
         return False
     lines.append(render("desktop_ran", {"command": shown}))
     return True
@@ -69,8 +83,10 @@ def update_databases(root: Path, lines: list[str], *, installing: bool) -> bool:
     if (hicolor / "icon-theme.cache").is_file():
         # Only an existing cache is refreshed: a stale one hides new icons, while making
         # one where none was would be a file the uninstall could not fairly take away.
-        ok &= run_tool(["gtk-update-icon-cache", "--force", "--ignore-theme-index",
-                         "--quiet", str(hicolor)], lines)
+        ok &= run_tool(
+            ["gtk-update-icon-cache", "--force", "--ignore-theme-index", "--quiet", str(hicolor)],
+            lines,
+        )
     elif installing and hicolor.is_dir():
         lines.append(render("desktop_no_icon_cache", {"dir": hicolor}))
     return ok
@@ -131,7 +147,7 @@ def _without_us(text: str) -> tuple[str, list[str]]:
     cleaned: list[str] = []
     for i, raw in enumerate(out):
         if raw.strip().startswith("["):
-            rest = out[i + 1:]
+            rest = out[i + 1 :]
             nxt = next((r for r in rest if r.strip()), "")
             if not nxt or nxt.strip().startswith("["):
                 continue
@@ -208,6 +224,7 @@ def set_defaults(lines: list[str]) -> tuple[list[str], list[str], bool]:
     if done:
         lines.append(render("desktop_default_set", {"types": ", ".join(done)}))
     if missing:
-        lines.append(render("desktop_default_not_set", {"types": ", ".join(missing),
-                                                        "path": listing}))
+        lines.append(
+            render("desktop_default_not_set", {"types": ", ".join(missing), "path": listing})
+        )
     return done, made, not missing

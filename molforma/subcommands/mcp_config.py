@@ -56,18 +56,21 @@ def snippet(fmt: str, command: list[str], args: list[str], *, gui: bool) -> str:
 
         return f"claude mcp add {name} -- {shlex.join([exe, *full])}\n"
     if fmt == "codex":
-        lines = [f"[mcp_servers.{name}]", f"command = {json.dumps(exe)}",
-                 f"args = [{', '.join(json.dumps(a) for a in full)}]"]
+        lines = [
+            f"[mcp_servers.{name}]",
+            f"command = {json.dumps(exe)}",
+            f"args = [{', '.join(json.dumps(a) for a in full)}]",
+        ]
         if gui:
             # The window needs the desktop session, which Codex does not pass by default.
-            lines.append('env_vars = ["DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", '
-                         '"XDG_RUNTIME_DIR"]')
+            lines.append(
+                'env_vars = ["DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "XDG_RUNTIME_DIR"]'
+            )
         return "\n".join(lines) + "\n"
     return json.dumps({"mcpServers": {name: {"command": exe, "args": full}}}, indent=2) + "\n"
 
 
-def print_config(fmt: str, *, gui: bool, allow_dirs: Sequence[Path],
-                 allow_execution: bool) -> int:
+def print_config(fmt: str, *, gui: bool, allow_dirs: Sequence[Path], allow_execution: bool) -> int:
     """Write the snippet to stdout; 0."""
     args = server_args(gui=gui, allow_dirs=allow_dirs, allow_execution=allow_execution)
     sys.stdout.write(snippet(fmt, program_command(), args, gui=gui))

@@ -42,8 +42,14 @@ def bundle_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if not (folder / "molforma").is_file():
             pytest.fail(f"MOLFORMA_BUNDLE_DIR={given} holds no molforma program")
         return folder
-    build = subprocess.run(["bash", str(REPO / "scripts" / "build_bundle.sh")], cwd=REPO,
-                           capture_output=True, text=True, timeout=1500, check=False)
+    build = subprocess.run(
+        ["bash", str(REPO / "scripts" / "build_bundle.sh")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=1500,
+        check=False,
+    )
     if build.returncode != 0:
         pytest.fail("scripts/build_bundle.sh failed:\n" + build.stderr[-4000:])
     tarball = REPO / "dist" / f"molforma-{molforma.__version__}-linux-x86_64.tar.gz"
@@ -78,9 +84,14 @@ def bundle_env(tmp_path: Path) -> dict[str, str]:
     config = tmp_path / "config"
     home.mkdir()
     config.mkdir()
-    env = {"PATH": str(bin_dir), "HOME": str(home), "LANG": "C.UTF-8",
-           "MOLFORMA_CONFIG_DIR": str(config), "MOLFORMA_LANGUAGE": "en",
-           "TMPDIR": str(tmp_path)}
+    env = {
+        "PATH": str(bin_dir),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "MOLFORMA_CONFIG_DIR": str(config),
+        "MOLFORMA_LANGUAGE": "en",
+        "TMPDIR": str(tmp_path),
+    }
     for name in ("python3", "python", "python3.11"):
         assert shutil.which(name, path=env["PATH"]) is None, name
     return env
@@ -89,25 +100,32 @@ def bundle_env(tmp_path: Path) -> dict[str, str]:
 class BundleMcp(McpProcess):
     """``molforma --mcp`` of the bundle, spoken to with the MCP tests' helpers."""
 
-    def __init__(self, program: Path, args: list[str], env: dict[str, str], cwd: Path,
-                 flag: str = "--mcp") -> None:
+    def __init__(
+        self, program: Path, args: list[str], env: dict[str, str], cwd: Path, flag: str = "--mcp"
+    ) -> None:
         # McpProcess starts ``python -m molforma``; this one starts the bundle's program
         # and keeps the same readers, so every helper of tests/mcp works on it.
-        self.proc = subprocess.Popen([str(program), flag, *args], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                                     cwd=cwd)
+        self.proc = subprocess.Popen(
+            [str(program), flag, *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=cwd,
+        )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.stderr_chunks: list[bytes] = []
         self._ids = itertools.count(1)
-        self._threads = [threading.Thread(target=self._read, daemon=True),
-                         threading.Thread(target=self._read_err, daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._read, daemon=True),
+            threading.Thread(target=self._read_err, daemon=True),
+        ]
         for t in self._threads:
             t.start()
 
 
 @pytest.fixture
-def bundle_server(program: Path, bundle_env: dict[str, str],
-                  tmp_path: Path) -> Iterator[Any]:
+def bundle_server(program: Path, bundle_env: dict[str, str], tmp_path: Path) -> Iterator[Any]:
     """Factory: ``bundle_server(*args, env=..., flag=...)`` starts the bundle's MCP server
     (``--mcp``, or ``--mcp-gui`` for the window); all are closed at the end."""
     procs: list[BundleMcp] = []

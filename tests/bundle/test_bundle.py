@@ -27,10 +27,18 @@ TASK_CAPS = {"extensions": {TASKS: {}}}
 WATER_XYZ = "3\nwater\nO 0.0 0.0 0.1173\nH 0.0 0.7572 -0.4692\nH 0.0 -0.7572 -0.4692\n"
 
 
-def run(program: Path, env: dict[str, str], *args: str, timeout: float = 120,
-        cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(program), *args], env=env, capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd, check=False)
+def run(
+    program: Path, env: dict[str, str], *args: str, timeout: float = 120, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(program), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
+        check=False,
+    )
 
 
 def test_the_environment_has_no_python(bundle_env: dict[str, str]) -> None:
@@ -45,17 +53,24 @@ def test_version(program: Path, bundle_env: dict[str, str]) -> None:
 
 
 def test_mcp_config_names_the_bundle_program_and_the_entry_starts(
-        program: Path, bundle_env: dict[str, str], tmp_path: Path) -> None:
+    program: Path, bundle_env: dict[str, str], tmp_path: Path
+) -> None:
     """The client entry the bundle prints starts the bundle itself, by absolute path."""
     proc = run(program, bundle_env, "--mcp-config", "json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     entry = json.loads(proc.stdout)["mcpServers"]["molforma"]
     assert entry["command"] == str(program.resolve()) and entry["args"] == ["--mcp"]
-    started = subprocess.run([entry["command"], *entry["args"]], env=bundle_env,
-                             input='{"jsonrpc":"2.0","id":1,"method":"server/discover",'
-                             '"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":'
-                             '"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}\n',
-                             capture_output=True, text=True, timeout=60, check=False)
+    started = subprocess.run(
+        [entry["command"], *entry["args"]],
+        env=bundle_env,
+        input='{"jsonrpc":"2.0","id":1,"method":"server/discover",'
+        '"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":'
+        '"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}\n',
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert '"supportedVersions"' in started.stdout, started.stderr
 
 
@@ -68,13 +83,18 @@ def test_bundle_is_within_its_size_budget(bundle_dir: Path) -> None:
 def test_bundle_holds_only_the_qt_it_uses(bundle_dir: Path) -> None:
     internal = bundle_dir / "_internal"
     qt_modules = sorted(p.name.split(".")[0] for p in (internal / "PySide6").glob("Qt*.so"))
-    assert qt_modules == ["QtCore", "QtGui", "QtOpenGL", "QtOpenGLWidgets", "QtTest",
-                          "QtWidgets"]
-    platforms = sorted(p.name for p in (internal / "PySide6" / "Qt" / "plugins" / "platforms")
-                       .iterdir())
+    assert qt_modules == ["QtCore", "QtGui", "QtOpenGL", "QtOpenGLWidgets", "QtTest", "QtWidgets"]
+    platforms = sorted(
+        p.name for p in (internal / "PySide6" / "Qt" / "plugins" / "platforms").iterdir()
+    )
     assert platforms == ["libqoffscreen.so", "libqxcb.so"]
-    for unwanted in ("libQt6WebEngineCore.so.6", "libQt6Quick.so.6", "libQt6Qml.so.6",
-                     "libQt6Multimedia.so.6", "libQt63DCore.so.6"):
+    for unwanted in (
+        "libQt6WebEngineCore.so.6",
+        "libQt6Quick.so.6",
+        "libQt6Qml.so.6",
+        "libQt6Multimedia.so.6",
+        "libQt63DCore.so.6",
+    ):
         assert not (internal / unwanted).exists(), unwanted
     # MolForma's data, where molforma.paths looks in the bundle.
     assert sorted(p.name for p in (internal / "translations").glob("*.qm"))
@@ -104,8 +124,16 @@ def test_mcp_answers_discover_and_lists_every_headless_tool(bundle_server: Any) 
 def _smiles(server: Any, smiles: str) -> tuple[str, str]:
     """RDKit in the bundle: a SMILES becomes the document's confirmed 3D structure."""
     doc_id, rev = server.doc()
-    made = server.ok("import_document", {"documentId": doc_id, "expectedRevision": rev,
-                                         "text": smiles, "format": "smiles", "preview": False})
+    made = server.ok(
+        "import_document",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "text": smiles,
+            "format": "smiles",
+            "preview": False,
+        },
+    )
     return doc_id, made["revision"]
 
 
@@ -115,7 +143,16 @@ def test_mcp_builds_and_exports_a_molecule(bundle_server: Any) -> None:
     mol = server.ok("export_document", {"documentId": doc_id, "format": "mol"})["text"]
     assert "V2000" in mol or "V3000" in mol
     assert sorted(a["element"] for a in server.project(doc_id)["document"]["atoms"]) == [
-        "C", "C", "H", "H", "H", "H", "H", "H", "O"]
+        "C",
+        "C",
+        "H",
+        "H",
+        "H",
+        "H",
+        "H",
+        "H",
+        "O",
+    ]
 
 
 def test_cleanup_child_runs_from_the_bundle(bundle_server: Any) -> None:
@@ -124,17 +161,28 @@ def test_cleanup_child_runs_from_the_bundle(bundle_server: Any) -> None:
     doc_id, rev = _smiles(server, "CCO")
     atoms = server.project(doc_id)["document"]["atoms"]
     oxygen = next(a for a in atoms if a["element"] == "O")
-    moved = server.ok("move_atoms", {"documentId": doc_id, "expectedRevision": rev,
-                                     "atomIds": [oxygen["id"]], "translate": [0.8, 0.0, 0.0],
-                                     "preview": False})
-    sc = server.ok("move_atoms", {"documentId": doc_id, "expectedRevision": moved["revision"],
-                                  "cleanup": True}, timeout=120)
+    moved = server.ok(
+        "move_atoms",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "atomIds": [oxygen["id"]],
+            "translate": [0.8, 0.0, 0.0],
+            "preview": False,
+        },
+    )
+    sc = server.ok(
+        "move_atoms",
+        {"documentId": doc_id, "expectedRevision": moved["revision"], "cleanup": True},
+        timeout=120,
+    )
     info = sc["info"]["cleanup"]
     assert info["energyAfter"] < info["energyBefore"] - 10, info
 
 
-def _screenshot(program: Path, env: dict[str, str], tmp_path: Path,
-                **extra: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+def _screenshot(
+    program: Path, env: dict[str, str], tmp_path: Path, **extra: str
+) -> tuple[subprocess.CompletedProcess[str], Path]:
     src = tmp_path / "water.xyz"
     src.write_text(WATER_XYZ)
     out = tmp_path / "shot.png"
@@ -158,8 +206,9 @@ def _assert_drawn(png: Path) -> None:
     assert reds > 50, reds
 
 
-def test_screenshot_renders_offscreen(program: Path, bundle_env: dict[str, str],
-                                      tmp_path: Path, qapp: Any) -> None:
+def test_screenshot_renders_offscreen(
+    program: Path, bundle_env: dict[str, str], tmp_path: Path, qapp: Any
+) -> None:
     # MOLFORMA_RENDERER unset: the view picks its renderer (QPainter, as offscreen has no GL).
     _, out = _screenshot(program, bundle_env, tmp_path, QT_QPA_PLATFORM="offscreen")
     _assert_drawn(out)
@@ -172,9 +221,12 @@ def xvfb_display(tmp_path: Path) -> Iterator[str]:
     if xvfb is None:
         pytest.skip("Xvfb is not installed (apt-get install xvfb; CI has it)")
     read, write = os.pipe()
-    proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1280x1024x24",
-                             "-nolisten", "tcp"], pass_fds=(write,),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [xvfb, "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     try:
         with os.fdopen(read) as f:
@@ -186,51 +238,69 @@ def xvfb_display(tmp_path: Path) -> Iterator[str]:
         proc.wait(10)
 
 
-def test_window_draws_with_opengl_on_x11(program: Path, bundle_env: dict[str, str],
-                                         tmp_path: Path, xvfb_display: str, qapp: Any) -> None:
+def test_window_draws_with_opengl_on_x11(
+    program: Path, bundle_env: dict[str, str], tmp_path: Path, xvfb_display: str, qapp: Any
+) -> None:
     """The bundle's xcb platform and GL integration with the system's OpenGL (Mesa)."""
     # The dynamic loader names every library it starts: Mesa's GLX driver shows that the
     # view drew through OpenGL.
-    proc, out = _screenshot(program, bundle_env, tmp_path, DISPLAY=xvfb_display,
-                            QT_QPA_PLATFORM="xcb", LD_DEBUG="files")
+    proc, out = _screenshot(
+        program, bundle_env, tmp_path, DISPLAY=xvfb_display, QT_QPA_PLATFORM="xcb", LD_DEBUG="files"
+    )
     assert "no usable OpenGL context" not in proc.stderr
     assert "libGLX_mesa.so" in proc.stderr
     _assert_drawn(out)
 
 
 def test_window_falls_back_to_qpainter_without_a_gl_context(
-        program: Path, bundle_env: dict[str, str], tmp_path: Path, xvfb_display: str,
-        qapp: Any) -> None:
+    program: Path, bundle_env: dict[str, str], tmp_path: Path, xvfb_display: str, qapp: Any
+) -> None:
     """An X display on which Qt can make no OpenGL context: the view draws with QPainter."""
-    proc, out = _screenshot(program, bundle_env, tmp_path, DISPLAY=xvfb_display,
-                            QT_QPA_PLATFORM="xcb", QT_XCB_GL_INTEGRATION="none",
-                            LD_DEBUG="files")
+    proc, out = _screenshot(
+        program,
+        bundle_env,
+        tmp_path,
+        DISPLAY=xvfb_display,
+        QT_QPA_PLATFORM="xcb",
+        QT_XCB_GL_INTEGRATION="none",
+        LD_DEBUG="files",
+    )
     assert "no usable OpenGL context; using the QPainter renderer" in proc.stderr
     assert "libGLX_mesa.so" not in proc.stderr
     _assert_drawn(out)
 
 
-def test_results_tab_draws_its_plots(program: Path, bundle_env: dict[str, str],
-                                     tmp_path: Path, qapp: Any) -> None:
+def test_results_tab_draws_its_plots(
+    program: Path, bundle_env: dict[str, str], tmp_path: Path, qapp: Any
+) -> None:
     """An NWChem output opens in the Results tab, whose energy plot is pyqtgraph's."""
     from PySide6.QtGui import QImage
 
     out = tmp_path / "results.png"
-    proc = run(program, {**bundle_env, "QT_QPA_PLATFORM": "offscreen"},
-               str(DATA / "nwchem" / "methane_b3lyp_molden.out"), "--screenshot", str(out),
-               timeout=180)
+    proc = run(
+        program,
+        {**bundle_env, "QT_QPA_PLATFORM": "offscreen"},
+        str(DATA / "nwchem" / "methane_b3lyp_molden.out"),
+        "--screenshot",
+        str(out),
+        timeout=180,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     image = QImage(str(out))
     assert not image.isNull() and image.width() >= 400
     assert "Traceback" not in proc.stderr, proc.stderr
 
 
-def test_install_desktop_names_the_bundle_program(program: Path, bundle_env: dict[str, str],
-                                                  tmp_path: Path) -> None:
+def test_install_desktop_names_the_bundle_program(
+    program: Path, bundle_env: dict[str, str], tmp_path: Path
+) -> None:
     """The menu entry the bundle installs starts the bundle, by absolute path."""
     data = tmp_path / "xdg-data"
-    env = {**bundle_env, "XDG_DATA_HOME": str(data),
-           "XDG_CONFIG_HOME": str(tmp_path / "xdg-config")}
+    env = {
+        **bundle_env,
+        "XDG_DATA_HOME": str(data),
+        "XDG_CONFIG_HOME": str(tmp_path / "xdg-config"),
+    }
     proc = run(program, env, "--install-desktop")
     assert proc.returncode in (0, 1), proc.stderr  # 1: a database tool is not on this PATH
     entry = next((data / "applications").glob("*.desktop")).read_text()
@@ -248,18 +318,25 @@ def _node(server: Any, name: str) -> dict[str, Any]:
     return found
 
 
-def test_window_speaks_japanese_and_says_what_orbitals_need(bundle_server: Any,
-                                                            tmp_path: Path) -> None:
+def test_window_speaks_japanese_and_says_what_orbitals_need(
+    bundle_server: Any, tmp_path: Path
+) -> None:
     """The window's catalogues (.qm) are found in the bundle; the orbital surfaces' PySCF
     and scikit-image are not in it, and asking for an orbital says so instead of failing."""
     molden = tmp_path / "methane.molden"
     shutil.copy(DATA / "nwchem" / "methane_b3lyp_molden.molden", molden)
-    server = bundle_server("--mcp-allow-dir", str(tmp_path), flag="--mcp-gui",
-                           env={"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_LANGUAGE": "ja"})
+    server = bundle_server(
+        "--mcp-allow-dir",
+        str(tmp_path),
+        flag="--mcp-gui",
+        env={"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_LANGUAGE": "ja"},
+    )
     assert _node(server, "undoButton")["text"] == "元に戻す"
     doc_id, rev = server.doc()
-    server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                 "action": "open_file", "path": str(molden)})
+    server.ok(
+        "results_action",
+        {"documentId": doc_id, "expectedRevision": rev, "action": "open_file", "path": str(molden)},
+    )
 
     def loaded() -> bool:
         res = server.ok("get_app_state", {"documentId": doc_id})["results"].get(doc_id) or {}
@@ -277,23 +354,26 @@ def test_window_speaks_japanese_and_says_what_orbitals_need(bundle_server: Any,
     assert "Linux bundle has no orbital surfaces" in rec["error"]["message"]
 
 
-def test_convert_and_results_commands(program: Path, bundle_env: dict[str, str],
-                                      tmp_path: Path) -> None:
+def test_convert_and_results_commands(
+    program: Path, bundle_env: dict[str, str], tmp_path: Path
+) -> None:
     src = tmp_path / "water.xyz"
     src.write_text(WATER_XYZ)
     proc = run(program, bundle_env, "convert", str(src), "-o", str(tmp_path / "water.pdb"))
     assert proc.returncode == 0, proc.stderr
-    assert "HETATM" in (tmp_path / "water.pdb").read_text() or "ATOM" in (
-        tmp_path / "water.pdb").read_text()
+    assert (
+        "HETATM" in (tmp_path / "water.pdb").read_text()
+        or "ATOM" in (tmp_path / "water.pdb").read_text()
+    )
     output = DATA / "nwchem" / "methane_b3lyp_molden.out"
     proc = run(program, bundle_env, "results", str(output), "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)
 
 
-def test_programs_it_starts_get_the_callers_environment(bundle_server: Any,
-                                                         bundle_env: dict[str, str],
-                                                         tmp_path: Path) -> None:
+def test_programs_it_starts_get_the_callers_environment(
+    bundle_server: Any, bundle_env: dict[str, str], tmp_path: Path
+) -> None:
     """NWChem must load the system's libraries, not the bundle's: the program started for
     a calculation sees no LD_LIBRARY_PATH into the bundle and none of PyInstaller's marks."""
     stand_in = tmp_path / "nwchem-env"
@@ -303,8 +383,9 @@ def test_programs_it_starts_get_the_callers_environment(bundle_server: Any,
     (config / "preferences.json").write_text(json.dumps({"executable": str(stand_in)}))
     server = bundle_server()
     doc_id, rev = server.water()
-    sc = server.ok("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                   "action": "start"})
+    sc = server.ok(
+        "calculation", {"documentId": doc_id, "expectedRevision": rev, "action": "start"}
+    )
     written = Path(sc["jobDirectory"]) / "environment.txt"
     wait_until(lambda: written.is_file() and written.read_text(), 60)
     seen = dict(line.split("=", 1) for line in written.read_text().splitlines() if "=" in line)
@@ -315,18 +396,27 @@ def test_programs_it_starts_get_the_callers_environment(bundle_server: Any,
 
 @pytest.mark.nwchem
 @pytest.mark.slow
-def test_real_nwchem_water_scf_through_the_bundle(bundle_server: Any,
-                                                   bundle_env: dict[str, str]) -> None:
+def test_real_nwchem_water_scf_through_the_bundle(
+    bundle_server: Any, bundle_env: dict[str, str]
+) -> None:
     if shutil.which("nwchem", path=bundle_env["PATH"]) is None:
         pytest.skip("NWChem is not installed (apt-get install nwchem; CI has it)")
     server = bundle_server()
     doc_id, rev = server.water()
-    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                   "preview": False, "values": {"task": "energy",
-                                                                "theory": "scf",
-                                                                "basis": "sto-3g"}})["revision"]
-    res = server.call("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                      "action": "start"}, caps=TASK_CAPS)
+    rev = server.ok(
+        "set_nwchem",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"task": "energy", "theory": "scf", "basis": "sto-3g"},
+        },
+    )["revision"]
+    res = server.call(
+        "calculation",
+        {"documentId": doc_id, "expectedRevision": rev, "action": "start"},
+        caps=TASK_CAPS,
+    )
     assert res["resultType"] == "task", res
 
     def ended() -> dict[str, Any] | None:
@@ -366,30 +456,50 @@ def system_path_without_python(folder: Path) -> str:
 @pytest.mark.slurm
 @pytest.mark.nwchem
 @pytest.mark.slow
-def test_slurm_batch_job_through_the_bundle(bundle_server: Any, bundle_env: dict[str, str],
-                                            tmp_path: Path, slurm_cluster: Any) -> None:
+def test_slurm_batch_job_through_the_bundle(
+    bundle_server: Any, bundle_env: dict[str, str], tmp_path: Path, slurm_cluster: Any
+) -> None:
     """PSI/J in the bundle (its executors, batch template and launcher scripts) submits a
     real water SCF to a SLURM cluster, follows it to the end and reads its energy."""
     if shutil.which("nwchem") is None:
         pytest.skip("NWChem is not installed (apt-get install nwchem; CI has it)")
     config = Path(bundle_env["MOLFORMA_CONFIG_DIR"])
     (config / "preferences.json").write_text(json.dumps({"scheduler": "slurm"}))
-    server = bundle_server(env={"PATH": system_path_without_python(tmp_path / "system"),
-                                **slurm_cluster.env})
+    server = bundle_server(
+        env={"PATH": system_path_without_python(tmp_path / "system"), **slurm_cluster.env}
+    )
     doc_id, rev = server.water()
-    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                   "preview": False, "values": {"task": "energy",
-                                                                "theory": "scf",
-                                                                "basis": "sto-3g"}})["revision"]
-    rev = server.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev,
-                                      "preview": False, "values": {
-                                          "job_root": str(tmp_path / "jobs"),
-                                          "partition": "debug", "time_limit": 600}})["revision"]
-    started = server.call("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                          "action": "start"})
+    rev = server.ok(
+        "set_nwchem",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"task": "energy", "theory": "scf", "basis": "sto-3g"},
+        },
+    )["revision"]
+    rev = server.ok(
+        "set_execution",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"job_root": str(tmp_path / "jobs"), "partition": "debug", "time_limit": 600},
+        },
+    )["revision"]
+    started = server.call(
+        "calculation", {"documentId": doc_id, "expectedRevision": rev, "action": "start"}
+    )
     assert started["isError"] is False, (started, server.stderr[-3000:])
-    final = wait_until(lambda: (c := server.ok("get_app_state", {})["calculation"])
-                       and c["status"] in ("finished", "failed") and c, 180, 0.5)
+    final = wait_until(
+        lambda: (
+            (c := server.ok("get_app_state", {})["calculation"])
+            and c["status"] in ("finished", "failed")
+            and c
+        ),
+        180,
+        0.5,
+    )
     record = final["record"]
     assert final["status"] == "finished", record
     assert record["scheduler"] == "slurm" and record["schedulerState"] == "COMPLETED"

@@ -12,7 +12,9 @@ FIXTURES = NWCHEM_DATA
 
 
 @pytest.fixture(autouse=True)
-def _isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_config(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
     monkeypatch.setenv("MOLFORMA_LANGUAGE", "en")
 

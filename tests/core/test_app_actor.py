@@ -56,7 +56,8 @@ def test_the_window_actor_is_the_person_unless_a_window_command_of_mcp_runs() ->
 
 
 def test_an_mcp_driven_open_outside_the_allowed_directories_is_refused_the_persons_is_not(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     (tmp_path / "allowed").mkdir()
     outside = tmp_path / "water.xyz"
     outside.write_text(XYZ, encoding="utf-8")
@@ -74,7 +75,8 @@ def test_an_mcp_driven_open_outside_the_allowed_directories_is_refused_the_perso
 
 
 def test_a_project_opened_by_an_mcp_window_command_is_recorded_as_mcp_and_not_trusted(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     path = _project_file(tmp_path / "other.molforma.json", "/opt/other/nwchem")
     app = _App(policy=Policy())
     trusted = dict(app.document.trusted)
@@ -99,7 +101,8 @@ def test_the_launch_file_is_trusted_because_the_person_named_it(tmp_path: Path) 
 
 
 def test_a_new_project_keeps_the_trusted_values_and_takes_the_persons_job_root(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     app = _App(preferences=Preferences(job_root=str(tmp_path / "jobs")))
     from molforma.app import ops
 
@@ -130,12 +133,17 @@ def test_a_structure_loaded_from_a_project_file_takes_only_its_molecule(tmp_path
 
 
 def test_may_it_run_refuses_mcp_with_untrusted_values_and_asks_the_person(
-        water_doc: Document, tmp_path: Path) -> None:
+    water_doc: Document, tmp_path: Path
+) -> None:
     doc = water_doc
     from molforma.app import ops
 
-    ops.set_execution(doc, {"executable": "/opt/other/nwchem", "job_root": str(tmp_path)},
-                      preview=False, origin="mcp")
+    ops.set_execution(
+        doc,
+        {"executable": "/opt/other/nwchem", "job_root": str(tmp_path)},
+        preview=False,
+        origin="mcp",
+    )
     project, trusted = doc.project, doc.trusted
     policy = Policy()
     for actor in (Actor.MCP_TOOL, Actor.MCP_WINDOW):
@@ -143,8 +151,10 @@ def test_may_it_run_refuses_mcp_with_untrusted_values_and_asks_the_person(
             runs.check_run(project, trusted, policy=policy, actor=actor)
         assert info.value.code == "untrusted_execution"
     assert runs.check_run(project, trusted, policy=policy, actor=Actor.PERSON) is True
-    assert runs.check_run(project, trusted, policy=policy, actor=Actor.MCP_TOOL,
-                          action="save_inputs") is False
+    assert (
+        runs.check_run(project, trusted, policy=policy, actor=Actor.MCP_TOOL, action="save_inputs")
+        is False
+    )
     # --mcp-allow-execution-settings lifts the rule for the tool, never for a window
     # command (the confirmation it would need is the person's alone).
     lifted = Policy(allow_execution_settings=True)
@@ -155,8 +165,7 @@ def test_may_it_run_refuses_mcp_with_untrusted_values_and_asks_the_person(
     assert runs.check_run(project, same, policy=policy, actor=Actor.PERSON) is False
 
 
-def test_may_it_run_limits_the_job_root_for_mcp_only(water_doc: Document,
-                                                    tmp_path: Path) -> None:
+def test_may_it_run_limits_the_job_root_for_mcp_only(water_doc: Document, tmp_path: Path) -> None:
     (tmp_path / "allowed").mkdir()
     doc = water_doc
     from molforma.app import ops
@@ -172,43 +181,49 @@ def test_may_it_run_limits_the_job_root_for_mcp_only(water_doc: Document,
 
 
 def test_a_placement_click_confirms_only_the_same_actors_previous_placement(
-        water_doc: Document) -> None:
+    water_doc: Document,
+) -> None:
     doc = water_doc
-    placed = building.place_fragment(doc, "methyl", "a2", kind="fragment",
-                                     actor=Actor.PERSON, previous=None)
+    placed = building.place_fragment(
+        doc, "methyl", "a2", kind="fragment", actor=Actor.PERSON, previous=None
+    )
     assert placed is not None and doc.candidate is not None
     assert doc.candidate_origin == "user"
     first = doc.candidate
     # An MCP window command does not confirm the person's placement, and vice versa.
     with pytest.raises(CandidateExistsError):
-        building.place_fragment(doc, "methyl", "a3", kind="fragment", actor=Actor.MCP_WINDOW,
-                                previous=placed.revision)
-    again = building.place_fragment(doc, "methyl", "a3", kind="fragment", actor=Actor.PERSON,
-                                    previous=placed.revision)
+        building.place_fragment(
+            doc, "methyl", "a3", kind="fragment", actor=Actor.MCP_WINDOW, previous=placed.revision
+        )
+    again = building.place_fragment(
+        doc, "methyl", "a3", kind="fragment", actor=Actor.PERSON, previous=placed.revision
+    )
     assert again is not None and doc.undo_labels[-1] == "Place methyl"
     # The second placement went onto the first one, confirmed.
     assert again.before["document"]["atoms"] == first["document"]["atoms"]
     doc.cancel()
-    mcp = building.place_fragment(doc, "methyl", "a3", kind="fragment", actor=Actor.MCP_WINDOW,
-                                  previous=None)
+    mcp = building.place_fragment(
+        doc, "methyl", "a3", kind="fragment", actor=Actor.MCP_WINDOW, previous=None
+    )
     assert mcp is not None and doc.candidate_origin == "mcp"
     with pytest.raises(CandidateExistsError):
-        building.place_fragment(doc, "methyl", "a1", kind="fragment", actor=Actor.PERSON,
-                                previous=mcp.revision)
+        building.place_fragment(
+            doc, "methyl", "a1", kind="fragment", actor=Actor.PERSON, previous=mcp.revision
+        )
 
 
 def test_an_atom_bonded_to_a_candidate_only_atom_is_not_added(water_doc: Document) -> None:
     doc = water_doc
-    assert building.add_bonded_atom(doc, "a99", "C", actor=Actor.PERSON,
-                                    adjust_hydrogens=False) is None
-    out = building.add_bonded_atom(doc, "a1", "C", actor=Actor.MCP_WINDOW,
-                                   adjust_hydrogens=False)
+    assert (
+        building.add_bonded_atom(doc, "a99", "C", actor=Actor.PERSON, adjust_hydrogens=False)
+        is None
+    )
+    out = building.add_bonded_atom(doc, "a1", "C", actor=Actor.MCP_WINDOW, adjust_hydrogens=False)
     assert out is not None and len(doc.project["document"]["atoms"]) == 4
     assert doc._undo[-1].origin == "mcp"
 
 
-def test_a_smiles_structure_becomes_a_candidate_with_the_actors_origin(
-        water_doc: Document) -> None:
+def test_a_smiles_structure_becomes_a_candidate_with_the_actors_origin(water_doc: Document) -> None:
     from molforma.app.smiles import replace_structure, smiles_to_structure
 
     atoms, bonds = smiles_to_structure("CO")
@@ -229,12 +244,14 @@ def test_may_it_run_lists_the_input_problems_for_every_actor(tmp_path: Path) -> 
         with pytest.raises(CalculationError) as info:
             runs.check_run(doc.project, doc.trusted, policy=Policy(), actor=actor)
         assert info.value.code == "input_invalid"
-        assert info.value.data["problems"] and all(p["message"]
-                                                   for p in info.value.data["problems"])
+        assert info.value.data["problems"] and all(
+            p["message"] for p in info.value.data["problems"]
+        )
 
 
-def test_the_document_records_the_origin_it_is_told_and_window_code_takes_it_from_the_actor(
-        ) -> None:
+def test_the_document_records_the_origin_it_is_told_and_window_code_takes_it_from_the_actor() -> (
+    None
+):
     from molforma.app import ops
 
     doc = Document()
@@ -243,7 +260,6 @@ def test_the_document_records_the_origin_it_is_told_and_window_code_takes_it_fro
         ops.add_atoms(doc, atom, preview=False, origin=window_actor().origin)
         assert doc._undo[-1].origin == "mcp"
         # The document model holds no actor state of its own: it records what it is told.
-        ops.add_atoms(doc, [{**atom[0], "position": [3.0, 0.0, 0.0]}], preview=False,
-                      origin="user")
+        ops.add_atoms(doc, [{**atom[0], "position": [3.0, 0.0, 0.0]}], preview=False, origin="user")
         assert doc._undo[-1].origin == "user"
     assert window_actor() is Actor.PERSON

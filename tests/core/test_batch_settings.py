@@ -12,11 +12,20 @@ from molforma.jobs import batch, cluster
 from molforma.nwchem.settings import PROTECTED_EXECUTION_KEYS, ExecutionSettings
 
 
-@pytest.mark.parametrize(("text", "seconds"), [
-    ("30:00", 1800.0), ("1:00", 60.0), ("2-03:04:05", 2 * 86400 + 3 * 3600 + 4 * 60 + 5.0),
-    ("1-00:00:00", 86400.0), ("10", 600.0), ("01:02:03", 3723.0),
-    ("infinite", None), ("UNLIMITED", None), ("NONE", None),
-])
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("30:00", 1800.0),
+        ("1:00", 60.0),
+        ("2-03:04:05", 2 * 86400 + 3 * 3600 + 4 * 60 + 5.0),
+        ("1-00:00:00", 86400.0),
+        ("10", 600.0),
+        ("01:02:03", 3723.0),
+        ("infinite", None),
+        ("UNLIMITED", None),
+        ("NONE", None),
+    ],
+)
 def test_slurm_time_strings_become_seconds(text: str, seconds: float | None) -> None:
     assert cluster.parse_duration(text) == seconds
 
@@ -55,14 +64,30 @@ def test_a_job_folder_with_shell_characters_is_refused_for_batch_jobs(tmp_path: 
     assert info.value.code == "slurm_unsafe_path" and info.value.data["setting"] == "job_root"
 
 
-@pytest.mark.parametrize("code", [
-    "slurm_not_installed", "slurm_unreachable", "slurm_unknown_partition",
-    "slurm_time_limit_too_long", "slurm_submit_refused", "slurm_bad_directive",
-    "slurm_unsafe_path", "psij_missing",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "slurm_not_installed",
+        "slurm_unreachable",
+        "slurm_unknown_partition",
+        "slurm_time_limit_too_long",
+        "slurm_submit_refused",
+        "slurm_bad_directive",
+        "slurm_unsafe_path",
+        "psij_missing",
+    ],
+)
 def test_every_cluster_message_exists_in_english_and_japanese(code: str) -> None:
-    data = {"command": "sbatch", "reason": "r", "partition": "p", "partitions": "a, b",
-            "limit": "7200", "maximum": "3600", "value": "v", "path": "/x"}
+    data = {
+        "command": "sbatch",
+        "reason": "r",
+        "partition": "p",
+        "partitions": "a, b",
+        "limit": "7200",
+        "maximum": "3600",
+        "value": "v",
+        "path": "/x",
+    }
     en = render(code, data, "en")
     ja = render(code, data, "ja")
     assert en != ja and "{" not in en and "{" not in ja
@@ -70,7 +95,8 @@ def test_every_cluster_message_exists_in_english_and_japanese(code: str) -> None
 
 
 def test_without_slurm_on_path_the_message_names_the_scheduler_setting(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(CalculationError) as info:
         cluster.check_settings(None, None, [])

@@ -21,8 +21,13 @@ print(json.dumps({"warnings": s.info.get("warnings", []), "orders": sorted({b["o
 
 def _read_in_child(path: Path) -> dict:
     # A child process, so a search that never ends fails this test instead of hanging it.
-    out = subprocess.run([sys.executable, "-c", _READ, str(path)], capture_output=True,
-                         text=True, timeout=120, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _READ, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     result: dict = json.loads(out.stdout)
     return result
 
@@ -30,8 +35,12 @@ def _read_in_child(path: Path) -> dict:
 def test_a_bare_peptide_pdb_opens_with_single_bonds_and_a_warning(tmp_path: Path) -> None:
     # The peptide's charged groups without a charge column: read as neutral, RDKit's order
     # search has no solution and tried every combination (more than five minutes).
-    bare = "\n".join(line for line in protein_ligand_pdb().splitlines()
-                     if not line.startswith("CONECT")) + "\n"
+    bare = (
+        "\n".join(
+            line for line in protein_ligand_pdb().splitlines() if not line.startswith("CONECT")
+        )
+        + "\n"
+    )
     path = tmp_path / "peptide.pdb"
     path.write_text(bare)
     got = _read_in_child(path)

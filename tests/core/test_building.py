@@ -25,8 +25,11 @@ def _formula(doc: Document) -> str:
 
 
 def _neighbours(doc: Document, aid: str) -> list[str]:
-    return [b["b"] if b["a"] == aid else b["a"] for b in bonds_of(doc.project)
-            if aid in (b["a"], b["b"])]
+    return [
+        b["b"] if b["a"] == aid else b["a"]
+        for b in bonds_of(doc.project)
+        if aid in (b["a"], b["b"])
+    ]
 
 
 def _element(doc: Document, aid: str) -> str:
@@ -35,14 +38,21 @@ def _element(doc: Document, aid: str) -> str:
 
 def _chain(doc: Document, order: int) -> None:
     """Two carbons with a bond of ``order`` and no hydrogens."""
-    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]},
-                        {"element": "C", "position": [{1: 1.54, 2: 1.34, 3: 1.20}[order], 0, 0]}],
-                  [{"a": "#0", "b": "#1", "order": order}], preview=False)
+    ops.add_atoms(
+        doc,
+        [
+            {"element": "C", "position": [0, 0, 0]},
+            {"element": "C", "position": [{1: 1.54, 2: 1.34, 3: 1.20}[order], 0, 0]},
+        ],
+        [{"a": "#0", "b": "#1", "order": order}],
+        preview=False,
+    )
 
 
 @pytest.mark.parametrize(("order", "expected"), [(1, 109.47), (2, 120.0), (3, 180.0)])
-def test_an_atom_bonded_to_a_carbon_sits_at_its_hybridisation_angle(order: int,
-                                                                    expected: float) -> None:
+def test_an_atom_bonded_to_a_carbon_sits_at_its_hybridisation_angle(
+    order: int, expected: float
+) -> None:
     doc = Document()
     _chain(doc, order)
     out = ops.add_bonded_atom(doc, "a2", "O", adjust_hydrogens=False, preview=False)
@@ -67,8 +77,9 @@ def test_a_chain_built_atom_by_atom_zig_zags_instead_of_running_straight() -> No
 
 def test_with_adjust_hydrogens_clicking_methane_gives_ethane_and_then_ethanol() -> None:
     doc = Document()
-    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]}], preview=False,
-                  adjust_hydrogens=True)
+    ops.add_atoms(
+        doc, [{"element": "C", "position": [0, 0, 0]}], preview=False, adjust_hydrogens=True
+    )
     assert _formula(doc) == "CH4"
     out = ops.add_bonded_atom(doc, "a1", "C", preview=False)
     c2 = out["addedIds"][0]
@@ -104,8 +115,9 @@ def test_raising_a_bond_order_re_places_the_hydrogens_of_both_ends() -> None:
 
 def test_erasing_a_heavy_atom_takes_its_hydrogens_and_fills_the_neighbour() -> None:
     doc = Document()
-    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]}], preview=False,
-                  adjust_hydrogens=True)
+    ops.add_atoms(
+        doc, [{"element": "C", "position": [0, 0, 0]}], preview=False, adjust_hydrogens=True
+    )
     out = ops.add_bonded_atom(doc, "a1", "O", preview=False)
     o = out["addedIds"][0]
     assert _formula(doc) == "CH4O"
@@ -119,14 +131,15 @@ def test_erasing_a_heavy_atom_takes_its_hydrogens_and_fills_the_neighbour() -> N
 
 def test_changing_an_element_adjusts_its_hydrogens_and_keeps_unchanged_ones() -> None:
     doc = Document()
-    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]}], preview=False,
-                  adjust_hydrogens=True)
-    ops.set_atom_properties(doc, [{"id": "a1", "element": "N"}], preview=False,
-                            adjust_hydrogens=True)
+    ops.add_atoms(
+        doc, [{"element": "C", "position": [0, 0, 0]}], preview=False, adjust_hydrogens=True
+    )
+    ops.set_atom_properties(
+        doc, [{"id": "a1", "element": "N"}], preview=False, adjust_hydrogens=True
+    )
     assert _formula(doc) == "H3N"
     kept = sorted(a["id"] for a in atoms_of(doc.project))
-    ops.set_atom_properties(doc, [{"id": "a1", "name": "N1"}], preview=False,
-                            adjust_hydrogens=True)
+    ops.set_atom_properties(doc, [{"id": "a1", "name": "N1"}], preview=False, adjust_hydrogens=True)
     assert sorted(a["id"] for a in atoms_of(doc.project)) == kept
 
 
@@ -139,8 +152,9 @@ def test_without_adjust_hydrogens_the_tools_change_only_what_they_name() -> None
 
 def test_five_bonded_carbon_is_listed_as_a_valence_problem() -> None:
     doc = Document()
-    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]}], preview=False,
-                  adjust_hydrogens=True)
+    ops.add_atoms(
+        doc, [{"element": "C", "position": [0, 0, 0]}], preview=False, adjust_hydrogens=True
+    )
     assert valence_problem_ids(doc.project) == []
     ops.add_bonded_atom(doc, "a1", "F", adjust_hydrogens=False, preview=False)
     assert valence_problem_ids(doc.project) == ["a1"]
@@ -157,5 +171,3 @@ def test_a_bonded_atom_to_an_unknown_parent_is_refused_and_changes_nothing() -> 
         ops.add_bonded_atom(doc, "a9", "C", preview=False)
     assert err.value.code == "unknown_atom"
     assert doc.revision == rev
-
-

@@ -28,8 +28,9 @@ LIBRARY = Path("/usr/share/nwchem/libraries")
 
 
 def _build_script() -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location("build_catalogs",
-                                                  ROOT / "scripts" / "build_catalogs.py")
+    spec = importlib.util.spec_from_file_location(
+        "build_catalogs", ROOT / "scripts" / "build_catalogs.py"
+    )
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -74,8 +75,17 @@ def test_the_library_has_the_promised_fragments_and_ligands() -> None:
     frags = {e["name"] for e in catalog.get_catalog("fragments")["fragments"]}
     ligs = {e["name"] for e in catalog.get_catalog("ligands")["ligands"]}
     assert len(frags) >= 15 and len(ligs) >= 8
-    assert {"methyl", "ethyl", "phenyl", "hydroxyl", "amino", "carbonyl", "carboxyl",
-            "nitro", "cyano"} <= frags
+    assert {
+        "methyl",
+        "ethyl",
+        "phenyl",
+        "hydroxyl",
+        "amino",
+        "carbonyl",
+        "carboxyl",
+        "nitro",
+        "cyano",
+    } <= frags
     assert {"NH3", "H2O", "CO", "Cl-", "PPh3", "pyridine", "CN-"} <= ligs
 
 
@@ -83,8 +93,9 @@ def _entries(kind: str) -> list[dict[str, Any]]:
     return catalog.get_catalog(kind, geometry=True)[kind]
 
 
-@pytest.mark.parametrize("entry", _entries("fragments") + _entries("ligands"),
-                         ids=lambda e: e["name"])
+@pytest.mark.parametrize(
+    "entry", _entries("fragments") + _entries("ligands"), ids=lambda e: e["name"]
+)
 def test_each_library_part_has_a_sane_3d_structure(entry: dict[str, Any]) -> None:
     atoms = entry["atoms"]
     xyz = np.array([[a["x"], a["y"], a["z"]] for a in atoms])
@@ -108,11 +119,11 @@ def test_each_library_part_has_a_sane_3d_structure(entry: dict[str, Any]) -> Non
     mol = Chem.MolFromSmiles(entry["smiles"])
     heavy = Counter(a.GetSymbol() for a in mol.GetAtoms() if a.GetAtomicNum() > 1)
     assert heavy == Counter(a["element"] for a in atoms if a["element"] != "H")
-    assert sum(a.GetFormalCharge() for a in mol.GetAtoms()) == sum(
-        a["formalCharge"] for a in atoms)
+    assert sum(a.GetFormalCharge() for a in mol.GetAtoms()) == sum(a["formalCharge"] for a in atoms)
     # Complete valences: every hydrogen the SMILES implies is present.
     hs = sum(a.GetTotalNumHs() for a in mol.GetAtoms()) + sum(
-        1 for a in mol.GetAtoms() if a.GetAtomicNum() == 1)
+        1 for a in mol.GetAtoms() if a.GetAtomicNum() == 1
+    )
     assert Counter(a["element"] for a in atoms)["H"] == hs
 
 
@@ -129,9 +140,22 @@ def test_ligand_donor_lone_pairs_point_away_from_the_ligand() -> None:
 
 def test_basis_sets_cover_the_common_names_with_their_elements() -> None:
     names = [e["name"] for e in catalog.get_catalog("basis_sets")["basis_sets"]]
-    for name in ("sto-3g", "3-21g", "6-31g", "6-31g*", "6-31g**", "6-31+g*", "6-311g**",
-                 "cc-pvdz", "cc-pvtz", "aug-cc-pvdz", "def2-svp", "def2-tzvp", "def2-tzvpp",
-                 "lanl2dz_ecp"):
+    for name in (
+        "sto-3g",
+        "3-21g",
+        "6-31g",
+        "6-31g*",
+        "6-31g**",
+        "6-31+g*",
+        "6-311g**",
+        "cc-pvdz",
+        "cc-pvtz",
+        "aug-cc-pvdz",
+        "def2-svp",
+        "def2-tzvp",
+        "def2-tzvpp",
+        "lanl2dz_ecp",
+    ):
         assert name in names
     assert CalculationSettings().basis in names
     first_row = {"H", "C", "N", "O", "F"}
@@ -164,7 +188,8 @@ def test_basis_catalogue_matches_nwchem_library_files() -> None:
         assert set(entry["elements"]) == catalog.parse_library_elements(text), entry["name"]
     # A basis outside the catalogue is answered from the library files.
     assert catalog.basis_elements("pcseg-1") == catalog.parse_library_elements(
-        (LIBRARY / "pcseg-1").read_text(errors="replace"))
+        (LIBRARY / "pcseg-1").read_text(errors="replace")
+    )
 
 
 def test_parse_library_elements_reads_basis_headers() -> None:
@@ -219,10 +244,17 @@ def test_advanced_keys_match_the_pydantic_model_exactly() -> None:
             assert k["type"] == "choice"
         else:
             json_type = next(t for t in types_ if t != "null")
-            assert {"integer": "integer", "number": "number", "string": "string",
-                    "boolean": "boolean"}[json_type] == k["type"]
-        for name, json_name in (("min", "minimum"), ("max", "maximum"),
-                                ("exclusiveMin", "exclusiveMinimum")):
+            assert {
+                "integer": "integer",
+                "number": "number",
+                "string": "string",
+                "boolean": "boolean",
+            }[json_type] == k["type"]
+        for name, json_name in (
+            ("min", "minimum"),
+            ("max", "maximum"),
+            ("exclusiveMin", "exclusiveMinimum"),
+        ):
             bound = next((v[json_name] for v in variants if json_name in v), None)
             assert k.get(name) == bound, (key, name)
 
@@ -240,8 +272,12 @@ def test_every_advanced_value_from_the_catalogue_is_accepted_by_the_model() -> N
 
 def test_committed_settings_catalogues_are_what_the_build_script_writes() -> None:
     build = _build_script()
-    for kind, fn in (("functionals", build.functionals), ("tasks", build.tasks),
-                     ("theories", build.theories), ("advanced_keys", build.advanced_keys)):
+    for kind, fn in (
+        ("functionals", build.functionals),
+        ("tasks", build.tasks),
+        ("theories", build.theories),
+        ("advanced_keys", build.advanced_keys),
+    ):
         assert json.loads(json.dumps(fn())) == catalog.get_catalog(kind)[kind], kind
     if LIBRARY.is_dir():
         assert build.basis_sets(LIBRARY) == catalog.get_catalog("basis_sets")["basis_sets"]
@@ -257,26 +293,33 @@ def test_the_build_script_embeds_a_fragment_from_smiles() -> None:
     others = [i for i in range(len(xyz)) if rec["atoms"][i]["element"] == "O"]
     vecs = [xyz[i] - xyz[c] for i in others] + [np.asarray(rec["dummy"])]
     normal = np.cross(vecs[0], vecs[1])
-    assert abs(float(np.dot(normal / np.linalg.norm(normal),
-                            vecs[2] / np.linalg.norm(vecs[2])))) < 0.1
+    assert (
+        abs(float(np.dot(normal / np.linalg.norm(normal), vecs[2] / np.linalg.norm(vecs[2])))) < 0.1
+    )
     lig = build.build_ligand("N", 0)
     assert formula(lig["atoms"]) == "H3N" and lig["atoms"][0]["formalCharge"] == 0
 
 
 def test_the_build_script_runs_as_a_program() -> None:
-    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_catalogs.py"),
-                          "--help"], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "build_catalogs.py"), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0 and "--only" in out.stdout
 
 
-def _run_nwchem(workdir: Path, body: str, geometry: str = " H 0 0 0\n H 0 0 0.74\n"
-                ) -> tuple[int, str]:
+def _run_nwchem(
+    workdir: Path, body: str, geometry: str = " H 0 0 0\n H 0 0 0.74\n"
+) -> tuple[int, str]:
     workdir.mkdir()
     (workdir / "t.nw").write_text(
-        "start t\ngeometry units angstrom noautosym nocenter noautoz\n" + geometry + "end\n"
-        + body)
-    proc = subprocess.run(["nwchem", "t.nw"], cwd=workdir, capture_output=True, text=True,
-                          timeout=300)
+        "start t\ngeometry units angstrom noautosym nocenter noautoz\n" + geometry + "end\n" + body
+    )
+    proc = subprocess.run(
+        ["nwchem", "t.nw"], cwd=workdir, capture_output=True, text=True, timeout=300
+    )
     return proc.returncode, proc.stdout
 
 
@@ -287,11 +330,13 @@ def _run_nwchem(workdir: Path, body: str, geometry: str = " H 0 0 0\n H 0 0 0.74
 @pytest.mark.nwchem
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("nwchem") is None, reason="NWChem is not installed")
-@pytest.mark.parametrize("entry", catalog.get_catalog("basis_sets")["basis_sets"],
-                         ids=lambda e: e["name"])
+@pytest.mark.parametrize(
+    "entry", catalog.get_catalog("basis_sets")["basis_sets"], ids=lambda e: e["name"]
+)
 def test_nwchem_finds_every_catalogue_basis_set(entry: dict[str, Any], tmp_path: Path) -> None:
-    rc, out = _run_nwchem(tmp_path / "run", f"basis\n * library {entry['name']}\nend\n"
-                                            "task scf energy\n")
+    rc, out = _run_nwchem(
+        tmp_path / "run", f"basis\n * library {entry['name']}\nend\ntask scf energy\n"
+    )
     assert rc == 0, out[-2000:]
     assert "Total SCF energy" in out
 
@@ -300,15 +345,17 @@ def test_nwchem_finds_every_catalogue_basis_set(entry: dict[str, Any], tmp_path:
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("nwchem") is None, reason="NWChem is not installed")
 @pytest.mark.parametrize("name", ["def2-svp", "lanl2dz_ecp"])
-def test_ecp_basis_sets_run_with_their_ecp_on_the_ecp_elements_only(name: str,
-                                                                    tmp_path: Path) -> None:
+def test_ecp_basis_sets_run_with_their_ecp_on_the_ecp_elements_only(
+    name: str, tmp_path: Path
+) -> None:
     entry = catalog.basis_entry(name)
     assert entry is not None and "I" in entry["ecpElements"] and "H" not in entry["ecpElements"]
     # NWChem fails ("failed to locate ecp h_...") when `* library` asks an ECP for H,
     # so the ECP block names the elements that have one.
-    rc, out = _run_nwchem(tmp_path / "run", f"basis\n * library {name}\nend\n"
-                                            f"ecp\n I library {entry['ecp']}\nend\n"
-                                            "task scf energy\n",
-                          geometry=" H 0 0 0\n I 0 0 1.61\n")
+    rc, out = _run_nwchem(
+        tmp_path / "run",
+        f"basis\n * library {name}\nend\necp\n I library {entry['ecp']}\nend\ntask scf energy\n",
+        geometry=" H 0 0 0\n I 0 0 1.61\n",
+    )
     assert rc == 0, out[-2000:]
     assert "Total SCF energy" in out

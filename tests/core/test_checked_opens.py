@@ -32,11 +32,12 @@ from tests.paths import NWCHEM_DATA
 
 MARKER = "OUTSIDE-MARKER-7f3a"
 INSIDE_XYZ = "1\ninside helium\nHe 0.0 0.0 0.0\n"
-OUTSIDE_XYZ = (f"3\n{MARKER}\nO 0.0 0.0 0.1173\nH 0.0 0.7572 -0.4692\n"
-               "H 0.0 -0.7572 -0.4692\n")
-META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": "pytest", "version": "1"}}
+OUTSIDE_XYZ = f"3\n{MARKER}\nO 0.0 0.0 0.1173\nH 0.0 0.7572 -0.4692\nH 0.0 -0.7572 -0.4692\n"
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "pytest", "version": "1"},
+}
 
 
 class Box:
@@ -102,8 +103,12 @@ def _server(box: Box) -> Server:
 
 
 def _call(server: Server, name: str, args: dict[str, Any]) -> dict[str, Any]:
-    msg = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-           "params": {"name": name, "arguments": args, "_meta": META}}
+    msg = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": args, "_meta": META},
+    }
     out = server.handle(msg)
     assert out is not None and "result" in out, out
     return out["result"]  # type: ignore[no-any-return]
@@ -119,26 +124,30 @@ def _doc(server: Server) -> tuple[str, str]:
 
 
 def test_save_file_writes_nothing_outside_when_a_folder_is_swapped_after_the_check(
-        racing: Box) -> None:
+    racing: Box,
+) -> None:
     server = _server(racing)
     doc_id, _ = _doc(server)
     before = racing.outside_listing()
-    res = _call(server, "save_file", {"documentId": doc_id,
-                                      "path": str(racing.sub / "p.molforma.json")})
+    res = _call(
+        server, "save_file", {"documentId": doc_id, "path": str(racing.sub / "p.molforma.json")}
+    )
     assert res["isError"] is True, res
     assert res["structuredContent"]["code"] == "path_not_allowed"
     assert racing.swaps >= 1  # the swap did happen between check and use
     assert racing.outside_listing() == before  # nothing made or changed outside
 
 
-def test_save_file_does_not_replace_an_outside_file_through_a_swapped_folder(
-        racing: Box) -> None:
+def test_save_file_does_not_replace_an_outside_file_through_a_swapped_folder(racing: Box) -> None:
     (racing.outside / "p.molforma.json").write_text("precious\n", encoding="utf-8")
     (racing.sub / "p.molforma.json").write_text("{}\n", encoding="utf-8")
     server = _server(racing)
     doc_id, _ = _doc(server)
-    res = _call(server, "save_file", {"documentId": doc_id, "overwrite": True,
-                                      "path": str(racing.sub / "p.molforma.json")})
+    res = _call(
+        server,
+        "save_file",
+        {"documentId": doc_id, "overwrite": True, "path": str(racing.sub / "p.molforma.json")},
+    )
     assert res["isError"] is True, res
     assert racing.outside_listing() == {"p.molforma.json": b"precious\n"}
 
@@ -153,15 +162,19 @@ def test_write_atomic_refuses_to_make_folders_below_a_swapped_folder(racing: Box
 
 
 def test_without_allowed_directories_a_swapped_folder_never_leads_into_the_config_dir(
-        racing: Box, monkeypatch: pytest.MonkeyPatch) -> None:
+    racing: Box, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The "outside" folder is the configuration directory here: unrestricted, but never there.
     monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(racing.outside))
     (racing.outside / "preferences.json").write_text('{"executable": "nwchem"}\n')
     before = racing.outside_listing()
     server = Server(HeadlessServices())
     doc_id, _ = _doc(server)
-    res = _call(server, "save_file", {"documentId": doc_id, "overwrite": True,
-                                      "path": str(racing.sub / "preferences.json")})
+    res = _call(
+        server,
+        "save_file",
+        {"documentId": doc_id, "overwrite": True, "path": str(racing.sub / "preferences.json")},
+    )
     assert res["isError"] is True, res
     assert res["structuredContent"]["code"] == "path_in_config_dir"
     assert racing.outside_listing() == before
@@ -171,8 +184,11 @@ def test_save_file_without_a_race_writes_atomically_through_a_link_inside(box: B
     (box.allowed / "alias").symlink_to(box.sub, target_is_directory=True)
     server = _server(box)
     doc_id, _ = _doc(server)
-    out = _call(server, "save_file", {"documentId": doc_id,
-                                      "path": str(box.allowed / "alias" / "p.molforma.json")})
+    out = _call(
+        server,
+        "save_file",
+        {"documentId": doc_id, "path": str(box.allowed / "alias" / "p.molforma.json")},
+    )
     assert out["isError"] is False, out
     written = box.sub / "p.molforma.json"
     assert out["structuredContent"]["path"] == str(written.resolve())
@@ -184,15 +200,22 @@ def test_save_file_without_a_race_writes_atomically_through_a_link_inside(box: B
 # -- open_file ---------------------------------------------------------------------------------
 
 
-def test_open_file_does_not_read_an_outside_file_through_a_swapped_folder(
-        racing: Box) -> None:
+def test_open_file_does_not_read_an_outside_file_through_a_swapped_folder(racing: Box) -> None:
     racing.unswap()
     (racing.sub / "m.xyz").write_text(INSIDE_XYZ, encoding="utf-8")
     (racing.outside / "m.xyz").write_text(OUTSIDE_XYZ, encoding="utf-8")
     server = _server(racing)
     doc_id, rev = _doc(server)
-    res = _call(server, "open_file", {"documentId": doc_id, "expectedRevision": rev,
-                                      "path": str(racing.sub / "m.xyz"), "preview": False})
+    res = _call(
+        server,
+        "open_file",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "path": str(racing.sub / "m.xyz"),
+            "preview": False,
+        },
+    )
     assert res["isError"] is True, res
     assert res["structuredContent"]["code"] == "path_not_allowed"
     assert racing.swaps >= 1
@@ -201,8 +224,7 @@ def test_open_file_does_not_read_an_outside_file_through_a_swapped_folder(
     assert project["structuredContent"]["project"]["document"]["atoms"] == []
 
 
-def test_read_text_limited_inside_guarded_files_reads_only_the_judged_file(
-        racing: Box) -> None:
+def test_read_text_limited_inside_guarded_files_reads_only_the_judged_file(racing: Box) -> None:
     from molforma.fileio import guarded_files
 
     racing.unswap()
@@ -228,18 +250,21 @@ def _wait_load(server: Server, doc_id: str) -> dict[str, Any]:
     raise AssertionError("the load did not end")
 
 
-@pytest.mark.parametrize("action,name", [("open_file", "out.xyz"),
-                                         ("open_directory", None)])
+@pytest.mark.parametrize("action,name", [("open_file", "out.xyz"), ("open_directory", None)])
 def test_a_results_load_does_not_read_an_outside_file_through_a_swapped_folder(
-        racing: Box, action: str, name: str | None) -> None:
+    racing: Box, action: str, name: str | None
+) -> None:
     racing.unswap()
     (racing.sub / "out.xyz").write_text(INSIDE_XYZ, encoding="utf-8")
     (racing.outside / "out.xyz").write_text(OUTSIDE_XYZ, encoding="utf-8")
     server = _server(racing)
     doc_id, rev = _doc(server)
     path = racing.sub / name if name else racing.sub
-    res = _call(server, "results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                           "action": action, "path": str(path)})
+    res = _call(
+        server,
+        "results_action",
+        {"documentId": doc_id, "expectedRevision": rev, "action": action, "path": str(path)},
+    )
     assert res["isError"] is False, res
     state = _wait_load(server, doc_id)
     assert state["lastLoad"]["status"] == "failed", state
@@ -260,7 +285,8 @@ def test_read_results_with_the_guard_reads_the_judged_output_only(racing: Box) -
 
 
 def test_the_log_section_reads_no_outside_file_through_a_swapped_folder(
-        box: Box, monkeypatch: pytest.MonkeyPatch) -> None:
+    box: Box, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.results import get_section
 
     shutil.copy(NWCHEM_DATA / "water_scf_optfreq.out", box.sub / "output.out")
@@ -314,10 +340,12 @@ def test_a_named_pipe_is_refused_at_once_by_every_reader(box: Box) -> None:
     errors: list[str] = []
 
     def read_all() -> None:
-        for read in (lambda: read_text_limited(fifo),
-                     lambda: policy.open_for_read(fifo),
-                     lambda: read_results(fifo),
-                     lambda: read_results(fifo, guard=policy.read_guard())):
+        for read in (
+            lambda: read_text_limited(fifo),
+            lambda: policy.open_for_read(fifo),
+            lambda: read_results(fifo),
+            lambda: read_results(fifo, guard=policy.read_guard()),
+        ):
             try:
                 read()
             except FileAccessError as exc:
@@ -365,7 +393,8 @@ class _App:
 
 
 def test_a_window_open_driven_by_mcp_reads_no_outside_file_through_a_swapped_folder(
-        racing: Box) -> None:
+    racing: Box,
+) -> None:
     from molforma.app.actor import Actor
     from molforma.app.files import load_structure, open_path
 

@@ -44,8 +44,11 @@ def xyz(p: dict[str, Any], aid: str) -> np.ndarray:
 
 
 def neighbours(p: dict[str, Any], aid: str) -> list[str]:
-    return [b["b"] if b["a"] == aid else b["a"] for b in p["document"]["bonds"]
-            if aid in (b["a"], b["b"])]
+    return [
+        b["b"] if b["a"] == aid else b["a"]
+        for b in p["document"]["bonds"]
+        if aid in (b["a"], b["b"])
+    ]
 
 
 def hydrogens_of(p: dict[str, Any], aid: str) -> list[str]:
@@ -54,7 +57,9 @@ def hydrogens_of(p: dict[str, Any], aid: str) -> list[str]:
 
 def bond_angles(p: dict[str, Any], center: str) -> list[float]:
     c = xyz(p, center)
-    return [angle(xyz(p, a), c, xyz(p, b)) for a, b in itertools.combinations(neighbours(p, center), 2)]
+    return [
+        angle(xyz(p, a), c, xyz(p, b)) for a, b in itertools.combinations(neighbours(p, center), 2)
+    ]
 
 
 def hill(p: dict[str, Any]) -> str:
@@ -90,16 +95,25 @@ def methane() -> dict[str, Any]:
 
 
 def benzene() -> dict[str, Any]:
-    ring = [("C", (1.39 * math.cos(k * math.pi / 3), 1.39 * math.sin(k * math.pi / 3), 0.0))
-            for k in range(6)]
+    ring = [
+        ("C", (1.39 * math.cos(k * math.pi / 3), 1.39 * math.sin(k * math.pi / 3), 0.0))
+        for k in range(6)
+    ]
     p = project(ring, [(k + 1, (k + 1) % 6 + 1, 2 if k % 2 == 0 else 1) for k in range(6)])
     ch.add_hydrogens(p)
     return p
 
 
 def butane() -> dict[str, Any]:
-    p = project([("C", (0.0, 0.0, 0.0)), ("C", (1.54, 0.0, 0.0)), ("C", (2.05, 1.45, 0.0)),
-                 ("C", (3.59, 1.45, 0.0))], [(1, 2, 1), (2, 3, 1), (3, 4, 1)])
+    p = project(
+        [
+            ("C", (0.0, 0.0, 0.0)),
+            ("C", (1.54, 0.0, 0.0)),
+            ("C", (2.05, 1.45, 0.0)),
+            ("C", (3.59, 1.45, 0.0)),
+        ],
+        [(1, 2, 1), (2, 3, 1), (3, 4, 1)],
+    )
     ch.add_hydrogens(p)
     return p
 
@@ -120,8 +134,12 @@ def butane() -> dict[str, Any]:
     ],
 )
 def test_add_hydrogens_fills_valences_with_vsepr_geometry(
-        atoms: Atoms, bonds: list[tuple[int, int, int]], expected_formula: str,
-        ch_length: float, bond_angle: float) -> None:
+    atoms: Atoms,
+    bonds: list[tuple[int, int, int]],
+    expected_formula: str,
+    ch_length: float,
+    bond_angle: float,
+) -> None:
     p = project(atoms, bonds)
     res = ch.add_hydrogens(p)
     check_structure(p)
@@ -129,8 +147,7 @@ def test_add_hydrogens_fills_valences_with_vsepr_geometry(
     assert sorted(res.added) == sorted(res.touched)
     for h in hydrogens_of(p, "a1"):
         assert distance(xyz(p, "a1"), xyz(p, h)) == pytest.approx(ch_length, abs=0.005)
-    assert bond_angles(p, "a1") == pytest.approx([bond_angle] * len(bond_angles(p, "a1")),
-                                                 abs=0.1)
+    assert bond_angles(p, "a1") == pytest.approx([bond_angle] * len(bond_angles(p, "a1")), abs=0.1)
 
 
 def test_ethylene_gets_a_planar_structure() -> None:
@@ -147,8 +164,10 @@ def test_ethane_hydrogens_are_staggered() -> None:
     p = project([("C", (0, 0, 0)), ("C", (1.54, 0, 0))], [(1, 2, 1)])
     ch.add_hydrogens(p)
     ref = hydrogens_of(p, "a1")[0]
-    twists = sorted(abs(dihedral(xyz(p, ref), xyz(p, "a1"), xyz(p, "a2"), xyz(p, h)))
-                    for h in hydrogens_of(p, "a2"))
+    twists = sorted(
+        abs(dihedral(xyz(p, ref), xyz(p, "a1"), xyz(p, "a2"), xyz(p, h)))
+        for h in hydrogens_of(p, "a2")
+    )
     assert twists == pytest.approx([60.0, 60.0, 180.0], abs=0.01)
 
 
@@ -165,16 +184,17 @@ def test_benzene_ring_gets_six_in_plane_hydrogens() -> None:
 @pytest.mark.parametrize(
     ("element", "props", "expected_formula", "planar"),
     [
-        ("C", {"unpairedElectrons": 1}, "CH3", True),   # methyl radical
-        ("C", {"formalCharge": 1}, "CH3", True),        # methyl cation
-        ("C", {"formalCharge": -1}, "CH3", False),      # methyl anion (pyramidal)
-        ("N", {"formalCharge": 1}, "H4N", False),       # ammonium
-        ("O", {"formalCharge": -1}, "HO", False),       # hydroxide
-        ("B", {}, "BH3", True),                          # borane
+        ("C", {"unpairedElectrons": 1}, "CH3", True),  # methyl radical
+        ("C", {"formalCharge": 1}, "CH3", True),  # methyl cation
+        ("C", {"formalCharge": -1}, "CH3", False),  # methyl anion (pyramidal)
+        ("N", {"formalCharge": 1}, "H4N", False),  # ammonium
+        ("O", {"formalCharge": -1}, "HO", False),  # hydroxide
+        ("B", {}, "BH3", True),  # borane
     ],
 )
 def test_charges_and_radicals_change_the_hydrogen_count_and_shape(
-        element: str, props: dict[str, int], expected_formula: str, planar: bool) -> None:
+    element: str, props: dict[str, int], expected_formula: str, planar: bool
+) -> None:
     p = project([(element, (0, 0, 0))], a1=props)
     ch.add_hydrogens(p)
     assert hill(p) == expected_formula
@@ -206,8 +226,7 @@ def test_only_the_given_atoms_get_hydrogens_and_new_ids_are_never_reused() -> No
 
 
 def test_add_hydrogens_never_moves_fixed_atoms_and_rejects_unknown_ids() -> None:
-    p = project([("C", (0.1, 0.2, 0.3)), ("C", (1.64, 0.2, 0.3))], [(1, 2, 1)],
-                a1={"fixed": True})
+    p = project([("C", (0.1, 0.2, 0.3)), ("C", (1.64, 0.2, 0.3))], [(1, 2, 1)], a1={"fixed": True})
     before = (atom(p, "a1")["x"], atom(p, "a1")["y"], atom(p, "a1")["z"])
     ch.add_hydrogens(p)
     assert (atom(p, "a1")["x"], atom(p, "a1")["y"], atom(p, "a1")["z"]) == before
@@ -228,8 +247,9 @@ def test_ligands_bound_to_a_metal_get_no_spurious_hydrogens() -> None:
 
 def test_an_amide_nitrogen_gets_planar_hydrogens() -> None:
     # formamide skeleton H-C(=O)-N
-    p = project([("C", (0, 0, 0)), ("O", (-0.6, 1.05, 0)), ("N", (1.35, 0, 0))],
-                [(1, 2, 2), (1, 3, 1)])
+    p = project(
+        [("C", (0, 0, 0)), ("O", (-0.6, 1.05, 0)), ("N", (1.35, 0, 0))], [(1, 2, 2), (1, 3, 1)]
+    )
     ch.add_hydrogens(p)
     assert hill(p) == "CH3NO"
     assert sum(bond_angles(p, "a3")) == pytest.approx(360.0, abs=0.1)
@@ -312,8 +332,10 @@ def test_water_angle_moves_one_hydrogen() -> None:
 
 
 def test_unbonded_molecules_move_as_a_whole() -> None:
-    p = project([("O", (0, 0, 0)), ("H", (0.96, 0, 0)), ("N", (3.5, 0, 0)), ("H", (4.5, 0, 0))],
-                [(1, 2, 1), (3, 4, 1)])
+    p = project(
+        [("O", (0, 0, 0)), ("H", (0.96, 0, 0)), ("N", (3.5, 0, 0)), ("H", (4.5, 0, 0))],
+        [(1, 2, 1), (3, 4, 1)],
+    )
     res = ch.set_internal_coordinate(p, ["a2", "a3"], 2.0)
     assert sorted(res.changed) == ["a3", "a4"]
     assert distance(xyz(p, "a2"), xyz(p, "a3")) == pytest.approx(2.0)
@@ -343,8 +365,9 @@ def test_ring_bonds_cannot_be_stretched() -> None:
         (["a1", "a2", "a3", "a4", "a5"], 1.0, "bad_internal_ids"),
     ],
 )
-def test_bad_internal_coordinate_requests_are_refused(ids: list[str], value: float,
-                                                      code: str) -> None:
+def test_bad_internal_coordinate_requests_are_refused(
+    ids: list[str], value: float, code: str
+) -> None:
     p = butane()
     before = copy.deepcopy(p)
     with pytest.raises(ValidationError) as exc:
@@ -356,8 +379,10 @@ def test_bad_internal_coordinate_requests_are_refused(ids: list[str], value: flo
 def test_unknown_ids_and_undefined_dihedrals_are_refused() -> None:
     with pytest.raises(UnknownAtomError):
         ch.set_internal_coordinate(butane(), ["a1", "a99"], 1.5)
-    line = project([("C", (0, 0, 0)), ("C", (1.2, 0, 0)), ("C", (2.4, 0, 0)),
-                    ("C", (3.6, 1, 0))], [(1, 2, 1), (2, 3, 1), (3, 4, 1)])
+    line = project(
+        [("C", (0, 0, 0)), ("C", (1.2, 0, 0)), ("C", (2.4, 0, 0)), ("C", (3.6, 1, 0))],
+        [(1, 2, 1), (2, 3, 1), (3, 4, 1)],
+    )
     with pytest.raises(ValidationError) as exc:
         ch.set_internal_coordinate(line, ["a1", "a2", "a3", "a4"], 30.0)
     assert exc.value.code == "undefined_dihedral"
@@ -394,8 +419,9 @@ def test_methyl_on_a_benzene_hydrogen_gives_toluene() -> None:
 
 @pytest.mark.parametrize("name", [e["name"] for e in get_catalog("fragments")["fragments"]])
 def test_every_fragment_fits_on_methane_without_clashes(name: str) -> None:
-    entry = next(e for e in get_catalog("fragments", geometry=True)["fragments"]
-                 if e["name"] == name)
+    entry = next(
+        e for e in get_catalog("fragments", geometry=True)["fragments"] if e["name"] == name
+    )
     p = methane()
     res = ch.place_fragment(p, name, "a1")
     check_structure(p, res.touched)
@@ -407,22 +433,24 @@ def test_every_fragment_fits_on_methane_without_clashes(name: str) -> None:
     attach = res.info["attachment"]
     unsaturated = int(any(o > 1 and entry["attachment"] in (i, j) for i, j, o in entry["bonds"]))
     assert distance(xyz(p, "a1"), xyz(p, attach)) == pytest.approx(
-        ch.bond_length("C", atom(p, attach)["element"], 1, unsaturated), abs=1e-6)
+        ch.bond_length("C", atom(p, attach)["element"], 1, unsaturated), abs=1e-6
+    )
     # Tetrahedral carbon stays tetrahedral.
     assert bond_angles(p, "a1") == pytest.approx([109.47] * 6, abs=0.1)
     # The fragment's own geometry is kept: every internal bond has its catalogue length.
     for i, j, _order in entry["bonds"]:
-        d_cat = distance([entry["atoms"][i][k] for k in "xyz"],
-                         [entry["atoms"][j][k] for k in "xyz"])
-        assert distance(xyz(p, res.added[i]), xyz(p, res.added[j])) == pytest.approx(d_cat,
-                                                                                   abs=1e-6)
+        d_cat = distance(
+            [entry["atoms"][i][k] for k in "xyz"], [entry["atoms"][j][k] for k in "xyz"]
+        )
+        assert distance(xyz(p, res.added[i]), xyz(p, res.added[j])) == pytest.approx(
+            d_cat, abs=1e-6
+        )
     assert ch.add_hydrogens(p).added == []  # nothing left open
 
 
 @pytest.mark.parametrize("name", [e["name"] for e in get_catalog("ligands")["ligands"]])
 def test_every_ligand_binds_to_a_metal_through_its_donor_without_clashes(name: str) -> None:
-    entry = next(e for e in get_catalog("ligands", geometry=True)["ligands"]
-                 if e["name"] == name)
+    entry = next(e for e in get_catalog("ligands", geometry=True)["ligands"] if e["name"] == name)
     alone = project([("Fe", (0, 0, 0))])
     ch.place_fragment(alone, name, "a1", kind="ligand")
     assert close_contacts(alone) == []
@@ -437,7 +465,8 @@ def test_every_ligand_binds_to_a_metal_through_its_donor_without_clashes(name: s
     assert atom(p, donor)["element"] == entry["donorElement"]
     assert "a1" in neighbours(p, donor)
     assert distance(xyz(p, "a1"), xyz(p, donor)) == pytest.approx(
-        covalent_radius("Fe") + covalent_radius(entry["donorElement"]), abs=1e-6)
+        covalent_radius("Fe") + covalent_radius(entry["donorElement"]), abs=1e-6
+    )
     assert res.info["chargeChange"] == entry["charge"]
     assert sum(atom(p, i)["formalCharge"] for i in res.added) == entry["charge"]
     assert close_contacts(p) == []
@@ -507,8 +536,11 @@ def test_placing_on_an_atom_without_a_hydrogen_uses_a_free_valence() -> None:
 def test_a_methyl_on_a_methyl_is_staggered() -> None:
     p = methane()
     c = ch.place_fragment(p, "methyl", "a1").info["attachment"]
-    twists = sorted(abs(dihedral(xyz(p, h1), xyz(p, "a1"), xyz(p, c), xyz(p, h2)))
-                    for h1 in hydrogens_of(p, "a1") for h2 in hydrogens_of(p, c))
+    twists = sorted(
+        abs(dihedral(xyz(p, h1), xyz(p, "a1"), xyz(p, c), xyz(p, h2)))
+        for h1 in hydrogens_of(p, "a1")
+        for h2 in hydrogens_of(p, c)
+    )
     assert twists == pytest.approx([60.0] * 6 + [180.0] * 3, abs=5.0)
 
 
@@ -543,12 +575,24 @@ def test_fixed_hydrogens_are_not_replaced() -> None:
         assert h in [a["id"] for a in p["document"]["atoms"]]
 
 
-@pytest.mark.parametrize(("written", "name"), [
-    ("Me", "methyl"), ("CH3", "methyl"), ("OH", "hydroxyl"), ("Ph", "phenyl"),
-    ("tBu", "tert-butyl"), ("CF3", "trifluoromethyl"), ("NO2", "nitro"), ("COOH", "carboxyl"),
-    ("CN", "cyano"), ("cl", "chloro")])
-def test_substituent_abbreviations_place_the_fragment_they_stand_for(written: str,
-                                                                      name: str) -> None:
+@pytest.mark.parametrize(
+    ("written", "name"),
+    [
+        ("Me", "methyl"),
+        ("CH3", "methyl"),
+        ("OH", "hydroxyl"),
+        ("Ph", "phenyl"),
+        ("tBu", "tert-butyl"),
+        ("CF3", "trifluoromethyl"),
+        ("NO2", "nitro"),
+        ("COOH", "carboxyl"),
+        ("CN", "cyano"),
+        ("cl", "chloro"),
+    ],
+)
+def test_substituent_abbreviations_place_the_fragment_they_stand_for(
+    written: str, name: str
+) -> None:
     p = methane()
     res = ch.place_fragment(p, written, "a2")
     assert res.info == {**res.info, "kind": "fragment", "name": name}
@@ -570,9 +614,11 @@ def test_names_aliases_and_kinds_are_looked_up_exactly() -> None:
     assert ch.place_fragment(p, "carbonyl", "a1").info["name"] == "carbonyl"
     assert ch.place_fragment(p, "ammine", "a1").info["name"] == "NH3"
     before = copy.deepcopy(p)
-    for name, kind, code in (("no-such-group", None, "unknown_fragment"),
-                             ("NH3", "fragment", "unknown_fragment"),
-                             ("methyl", "residue", "bad_fragment_kind")):
+    for name, kind, code in (
+        ("no-such-group", None, "unknown_fragment"),
+        ("NH3", "fragment", "unknown_fragment"),
+        ("methyl", "residue", "bad_fragment_kind"),
+    ):
         with pytest.raises(ValidationError) as exc:
             ch.place_fragment(p, name, "a1", kind=kind)  # type: ignore[arg-type]
         assert exc.value.code == code
@@ -586,21 +632,26 @@ def test_names_aliases_and_kinds_are_looked_up_exactly() -> None:
 
 
 def test_measure_reports_distances_angles_and_dihedrals_with_ids() -> None:
-    p = project([("H", (1, 0, 0)), ("O", (0, 0, 0)), ("O", (0, 0, 1.5)),
-                 ("H", (0, 1, 1.5))])
-    out = ch.measure(p, distances=[["a2", "a3"]], angles=[["a1", "a2", "a3"]],
-                     dihedrals=[["a1", "a2", "a3", "a4"]])
+    p = project([("H", (1, 0, 0)), ("O", (0, 0, 0)), ("O", (0, 0, 1.5)), ("H", (0, 1, 1.5))])
+    out = ch.measure(
+        p,
+        distances=[["a2", "a3"]],
+        angles=[["a1", "a2", "a3"]],
+        dihedrals=[["a1", "a2", "a3", "a4"]],
+    )
     assert out["distances"] == [{"ids": ["a2", "a3"], "value": 1.5, "unit": "angstrom"}]
     assert out["angles"] == [{"ids": ["a1", "a2", "a3"], "value": 90.0, "unit": "degree"}]
-    assert out["dihedrals"] == [{"ids": ["a1", "a2", "a3", "a4"], "value": 90.0,
-                                 "unit": "degree"}]
+    assert out["dihedrals"] == [{"ids": ["a1", "a2", "a3", "a4"], "value": 90.0, "unit": "degree"}]
     assert ch.measure(p) == {"distances": [], "angles": [], "dihedrals": []}
 
 
 def test_measure_refuses_wrong_groups_and_unknown_atoms() -> None:
     p = butane()
-    for kwargs in ({"distances": [["a1"]]}, {"angles": [["a1", "a2"]]},
-                   {"dihedrals": [["a1", "a2", "a3", "a3"]]}):
+    for kwargs in (
+        {"distances": [["a1"]]},
+        {"angles": [["a1", "a2"]]},
+        {"dihedrals": [["a1", "a2", "a3", "a3"]]},
+    ):
         with pytest.raises(ValidationError) as exc:
             ch.measure(p, **kwargs)
         assert exc.value.code == "bad_measure_ids"
@@ -617,8 +668,10 @@ def codes(result: dict[str, Any]) -> dict[str, str]:
 
 
 def water() -> dict[str, Any]:
-    return project([("O", (0, 0, 0.1173)), ("H", (0, 0.7572, -0.4692)),
-                    ("H", (0, -0.7572, -0.4692))], [(1, 2, 1), (1, 3, 1)])
+    return project(
+        [("O", (0, 0, 0.1173)), ("H", (0, 0.7572, -0.4692)), ("H", (0, -0.7572, -0.4692))],
+        [(1, 2, 1), (1, 3, 1)],
+    )
 
 
 def test_a_good_molecule_passes_validation() -> None:
@@ -652,9 +705,14 @@ def test_validation_catches_each_problem() -> None:
     assert codes(ch.validate(p, None))["disconnected_fragments"] == "warning"
     p = project([("O", (0, 0, 0))])
     assert codes(ch.validate(p, None))["open_valences"] == "info"
-    p = project([("C", (0, 0, 0))] + [("H", (1.09 * v[0], 1.09 * v[1], 1.09 * v[2]))
-                                       for v in np.eye(3).tolist() + (-np.eye(3)).tolist()[:2]],
-                [(1, k, 1) for k in range(2, 7)])
+    p = project(
+        [("C", (0, 0, 0))]
+        + [
+            ("H", (1.09 * v[0], 1.09 * v[1], 1.09 * v[2]))
+            for v in np.eye(3).tolist() + (-np.eye(3)).tolist()[:2]
+        ],
+        [(1, k, 1) for k in range(2, 7)],
+    )
     assert codes(ch.validate(p, None))["valence_exceeded"] == "warning"
     p = water()
     atom(p, "a2").update(y=3.0)
@@ -687,11 +745,13 @@ def test_elements_missing_from_the_basis_are_errors() -> None:
     assert codes(ch.validate(p, None))["basis_unknown"] == "warning"
 
 
-@pytest.mark.parametrize(("written", "name"), [("6-31G(d)", "6-31G*"),
-                                              ("6-311++G(d,p)", "6-311++G**"),
-                                              ("lanl2dz", "lanl2dz_ecp")])
+@pytest.mark.parametrize(
+    ("written", "name"),
+    [("6-31G(d)", "6-31G*"), ("6-311++G(d,p)", "6-311++G**"), ("lanl2dz", "lanl2dz_ecp")],
+)
 def test_a_basis_in_another_common_notation_is_named_as_nwchem_knows_it(
-        written: str, name: str) -> None:
+    written: str, name: str
+) -> None:
     p = water()
     p["calculation"]["basis"] = written
     res = ch.validate(p, None)
@@ -713,8 +773,7 @@ def test_functional_names_nwchem_refuses_get_the_setting_to_use_instead() -> Non
     assert "b3lyp" in check["message"] and "d3bj" in check["message"]
     assert "dispersion" in check["message"]
     p["calculation"]["functional"] = "pbe"
-    check = next(c for c in ch.validate(p, None)["checks"]
-                 if c["code"] == "functional_other_name")
+    check = next(c for c in ch.validate(p, None)["checks"] if c["code"] == "functional_other_name")
     assert "pbe96" in check["message"] and check["severity"] == "error"
     p["calculation"]["functional"] = "no-such-xc"
     assert codes(ch.validate(p, None))["functional_unknown"] == "info"
@@ -744,8 +803,10 @@ def test_unknown_functionals_and_unpaired_electrons_are_reported() -> None:
     assert codes(ch.validate(p, None)) == {"functional_unknown": "info"}
     p = project([("C", (0, 0, 0))], a1={"unpairedElectrons": 1})
     ch.add_hydrogens(p)
-    assert codes(ch.validate(p, None)) == {"unpaired_mismatch": "warning",
-                                           "multiplicity_parity": "error"}
+    assert codes(ch.validate(p, None)) == {
+        "unpaired_mismatch": "warning",
+        "multiplicity_parity": "error",
+    }
     p["document"]["multiplicity"] = 2
     assert ch.validate(p, None) == {"ok": True, "checks": []}
 
@@ -780,17 +841,23 @@ def test_edits_run_through_the_document_and_failures_leave_it_untouched() -> Non
     with pytest.raises(ValidationError):
         doc.edit(both_fixed, label="Set dihedral", preview=False)
     assert doc.revision == rev and doc.project == project_before
-    summary = doc.edit(lambda w: ch.place_fragment(w, "hydroxyl", "a1"), label="Place",
-                       preview=False)
+    summary = doc.edit(
+        lambda w: ch.place_fragment(w, "hydroxyl", "a1"), label="Place", preview=False
+    )
     assert summary["project"]["formula"] == "C4H10O"
     assert len(summary["addedIds"]) == 2 and len(summary["removedIds"]) == 1
-    summary = doc.edit(lambda w: ch.set_internal_coordinate(w, ["a1", "a2", "a3", "a4"], 65.0),
-                       label="Set dihedral", preview=True)
+    summary = doc.edit(
+        lambda w: ch.set_internal_coordinate(w, ["a1", "a2", "a3", "a4"], 65.0),
+        label="Set dihedral",
+        preview=True,
+    )
     assert summary["candidate"]["formula"] == "C4H10O"
     assert ch.measure(doc.candidate, dihedrals=[["a1", "a2", "a3", "a4"]])["dihedrals"][0][
-        "value"] == pytest.approx(65.0)
+        "value"
+    ] == pytest.approx(65.0)
     assert ch.measure(doc.project, dihedrals=[["a1", "a2", "a3", "a4"]])["dihedrals"][0][
-        "value"] == pytest.approx(180.0)
+        "value"
+    ] == pytest.approx(180.0)
     doc.cancel()
     doc.undo()
     assert doc.project == project_before
@@ -803,16 +870,22 @@ _BUTANE = butane()
 
 
 @settings(max_examples=60, deadline=None)
-@given(kind=st.sampled_from(["distance", "angle", "dihedral"]),
-       value=st.floats(min_value=-720, max_value=720, allow_nan=False),
-       fixed=st.sets(st.sampled_from([f"a{k}" for k in range(1, 15)]), max_size=3))
+@given(
+    kind=st.sampled_from(["distance", "angle", "dihedral"]),
+    value=st.floats(min_value=-720, max_value=720, allow_nan=False),
+    fixed=st.sets(st.sampled_from([f"a{k}" for k in range(1, 15)]), max_size=3),
+)
 def test_internal_coordinates_reach_their_value_and_never_move_fixed_atoms(
-        kind: str, value: float, fixed: set[str]) -> None:
+    kind: str, value: float, fixed: set[str]
+) -> None:
     p = copy.deepcopy(_BUTANE)
     for aid in fixed:
         atom(p, aid)["fixed"] = True
-    ids = {"distance": ["a2", "a3"], "angle": ["a1", "a2", "a3"],
-           "dihedral": ["a1", "a2", "a3", "a4"]}[kind]
+    ids = {
+        "distance": ["a2", "a3"],
+        "angle": ["a1", "a2", "a3"],
+        "dihedral": ["a1", "a2", "a3", "a4"],
+    }[kind]
     if kind == "distance":
         value = 0.5 + abs(value) / 100
     elif kind == "angle":
@@ -825,10 +898,14 @@ def test_internal_coordinates_reach_their_value_and_never_move_fixed_atoms(
         assert p == before
         return
     got = {"distance": distance, "angle": angle, "dihedral": dihedral}[kind](
-        *(xyz(p, i) for i in ids))
+        *(xyz(p, i) for i in ids)
+    )
     want = (value + 180) % 360 - 180 if kind == "dihedral" else value
-    assert math.isclose((got - want + 180) % 360 - 180, 0, abs_tol=1e-6) if kind == "dihedral" \
+    assert (
+        math.isclose((got - want + 180) % 360 - 180, 0, abs_tol=1e-6)
+        if kind == "dihedral"
         else got == pytest.approx(want, abs=1e-6)
+    )
     for a, b in zip(before["document"]["atoms"], p["document"]["atoms"], strict=True):
         if a["fixed"] or a["id"] not in res.changed:
             assert a == b
@@ -838,4 +915,5 @@ def test_internal_coordinates_reach_their_value_and_never_move_fixed_atoms(
         if kind == "distance" and pair == set(ids):
             continue
         assert distance(xyz(p, bond["a"]), xyz(p, bond["b"])) == pytest.approx(
-            distance(xyz(before, bond["a"]), xyz(before, bond["b"])), abs=1e-9)
+            distance(xyz(before, bond["a"]), xyz(before, bond["b"])), abs=1e-9
+        )

@@ -13,8 +13,14 @@ from molforma import __version__
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "molforma", *args], capture_output=True,
-                          text=True, timeout=60, env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "molforma", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_version_prints_the_package_version() -> None:
@@ -26,8 +32,15 @@ def test_version_prints_the_package_version() -> None:
 def test_help_lists_the_modes_and_the_script_commands() -> None:
     res = run("--help")
     assert res.returncode == 0
-    for word in ("--mcp", "--mcp-gui", "--mcp-allow-dir", "--mcp-allow-execution-settings",
-                 "--screenshot", "molforma convert", "molforma results"):
+    for word in (
+        "--mcp",
+        "--mcp-gui",
+        "--mcp-allow-dir",
+        "--mcp-allow-execution-settings",
+        "--screenshot",
+        "molforma convert",
+        "molforma results",
+    ):
         assert word in res.stdout
 
 
@@ -51,12 +64,15 @@ def test_tab_without_screenshot_is_a_usage_error() -> None:
     assert "--screenshot" in res.stderr
 
 
-@pytest.mark.parametrize("args", [
-    ["--mcp"],
-    ["--mcp", "--mcp-allow-dir", "/tmp", "--mcp-allow-execution-settings"],
-    ["--mcp-allow-dir=/tmp", "--mcp", "--mcp-allow-dir", "/work", "--mcp"],
-    ["--mcp", "--mcp-allow-dir="],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--mcp"],
+        ["--mcp", "--mcp-allow-dir", "/tmp", "--mcp-allow-execution-settings"],
+        ["--mcp-allow-dir=/tmp", "--mcp", "--mcp-allow-dir", "/work", "--mcp"],
+        ["--mcp", "--mcp-allow-dir="],
+    ],
+)
 def test_a_plain_mcp_launch_is_read_as_argparse_reads_it(args: list[str]) -> None:
     from molforma.cli import _plain_mcp_args, build_parser
 
@@ -65,10 +81,18 @@ def test_a_plain_mcp_launch_is_read_as_argparse_reads_it(args: list[str]) -> Non
     assert vars(quick) == vars(build_parser().parse_args(args))
 
 
-@pytest.mark.parametrize("args", [
-    ["--mcp", "--mcp-allow-d", "/tmp"], ["--mcp", "water.xyz"], ["--mcp", "--mcp-allow-dir"],
-    ["--mcp", "--mcp-allow-dir", "--mcp"], ["--mcp-gui"], ["--mcp", "--mcp-gui"], [],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--mcp", "--mcp-allow-d", "/tmp"],
+        ["--mcp", "water.xyz"],
+        ["--mcp", "--mcp-allow-dir"],
+        ["--mcp", "--mcp-allow-dir", "--mcp"],
+        ["--mcp-gui"],
+        ["--mcp", "--mcp-gui"],
+        [],
+    ],
+)
 def test_any_other_command_line_is_left_to_argparse(args: list[str]) -> None:
     from molforma.cli import _plain_mcp_args
 

@@ -41,7 +41,8 @@ def test_no_module_over_700_lines_and_no_class_over_500() -> None:
     over = {k: v for k, v in _sizes().items() if k not in ALLOWED_OVER_LIMIT}
     assert over == {}, (
         f"over {MAX_MODULE_LINES} lines a module, {MAX_CLASS_LINES} a class "
-        f"(split along its seams): {over}")
+        f"(split along its seams): {over}"
+    )
 
 
 def test_the_allow_list_only_names_what_is_still_too_big() -> None:

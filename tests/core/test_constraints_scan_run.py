@@ -24,11 +24,25 @@ pytestmark = [
 ]
 
 # Staggered ethane; H3-C1-C2-H6 is -60 degrees as drawn.
-ETHANE = [("C", 0.0, 0.0, 0.77), ("C", 0.0, 0.0, -0.77), ("H", 1.02, 0.0, 1.13),
-          ("H", -0.51, 0.8834, 1.13), ("H", -0.51, -0.8834, 1.13),
-          ("H", 0.51, 0.8834, -1.13), ("H", -1.02, 0.0, -1.13), ("H", 0.51, -0.8834, -1.13)]
-ETHANE_BONDS = [("a1", "a2"), ("a1", "a3"), ("a1", "a4"), ("a1", "a5"), ("a2", "a6"),
-                ("a2", "a7"), ("a2", "a8")]
+ETHANE = [
+    ("C", 0.0, 0.0, 0.77),
+    ("C", 0.0, 0.0, -0.77),
+    ("H", 1.02, 0.0, 1.13),
+    ("H", -0.51, 0.8834, 1.13),
+    ("H", -0.51, -0.8834, 1.13),
+    ("H", 0.51, 0.8834, -1.13),
+    ("H", -1.02, 0.0, -1.13),
+    ("H", 0.51, -0.8834, -1.13),
+]
+ETHANE_BONDS = [
+    ("a1", "a2"),
+    ("a1", "a3"),
+    ("a1", "a4"),
+    ("a1", "a5"),
+    ("a2", "a6"),
+    ("a2", "a7"),
+    ("a2", "a8"),
+]
 HCCH = ["a3", "a1", "a2", "a6"]
 KCAL = 627.509474
 
@@ -46,8 +60,15 @@ def final_xyz(record: dict[str, Any]) -> list[np.ndarray]:
 
 
 def test_an_angle_and_a_distance_are_held_in_the_optimised_water(tmp_path: Path) -> None:
-    project = make_project(WATER, task="optimize", basis="sto-3g", constraints=[
-        {"atoms": ["a2", "a1", "a3"], "value": 120.0}, {"atoms": ["a1", "a2"], "value": 1.1}])
+    project = make_project(
+        WATER,
+        task="optimize",
+        basis="sto-3g",
+        constraints=[
+            {"atoms": ["a2", "a1", "a3"], "value": 120.0},
+            {"atoms": ["a1", "a2"], "value": 1.1},
+        ],
+    )
     record = run(project, tmp_path / "jobs")
     assert record["status"] == "finished", record["error"]
     o, h1, h2 = final_xyz(record)
@@ -60,10 +81,12 @@ def test_an_angle_and_a_distance_are_held_in_the_optimised_water(tmp_path: Path)
     assert re.search(r"\d+\*Stretch\s+c2\s+1\s+2\s+1\.10000", record["_output"])
 
 
-def test_an_ethane_torsion_scan_matches_separate_constrained_optimisations(
-        tmp_path: Path) -> None:
-    record = run(ethane(scan={"atoms": HCCH, "start": 0.0, "end": 120.0, "steps": 4}),
-                 tmp_path / "scan", timeout=150)
+def test_an_ethane_torsion_scan_matches_separate_constrained_optimisations(tmp_path: Path) -> None:
+    record = run(
+        ethane(scan={"atoms": HCCH, "start": 0.0, "end": 120.0, "steps": 4}),
+        tmp_path / "scan",
+        timeout=150,
+    )
     assert record["status"] == "finished", record["error"]
     output = record["_output"]
     # The point after the planar (eclipsed) start is a whole geometry block; the others
@@ -90,16 +113,22 @@ def test_an_ethane_torsion_scan_matches_separate_constrained_optimisations(
     assert (e[30.0] - e[90.0]) * KCAL == pytest.approx(0.0, abs=0.05)
     # Separate constrained optimisations at 0 and 60 degrees give the same energies.
     for value in (0.0, 60.0):
-        single = run(ethane(constraints=[{"atoms": HCCH, "value": value}]),
-                     tmp_path / f"single{int(value)}")
+        single = run(
+            ethane(constraints=[{"atoms": HCCH, "value": value}]), tmp_path / f"single{int(value)}"
+        )
         assert single["status"] == "finished", single["error"]
         assert single["finalEnergy"] == pytest.approx(e[value], abs=2e-5)
 
 
 def test_a_water_bond_scan_holds_each_distance_and_rises_away_from_the_minimum(
-        tmp_path: Path) -> None:
-    project = make_project(WATER, task="optimize", basis="sto-3g",
-                           scan={"atoms": ["a1", "a2"], "start": 0.9, "end": 1.2, "steps": 3})
+    tmp_path: Path,
+) -> None:
+    project = make_project(
+        WATER,
+        task="optimize",
+        basis="sto-3g",
+        scan={"atoms": ["a1", "a2"], "start": 0.9, "end": 1.2, "steps": 3},
+    )
     record = run(project, tmp_path / "jobs")
     assert record["status"] == "finished", record["error"]
     profile = scan_profile(read_results(str(record["_folder"] / "output.out")))

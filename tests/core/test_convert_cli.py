@@ -27,14 +27,28 @@ SAMPLES = {
     "nwchem": NWCHEM / "water_scf_optfreq.nw",
     "gaussian": DATA / "acetate.gjf",
 }
-EXT = {"project": ".molforma.json", "xyz": ".xyz", "mol": ".mol", "sdf": ".sdf", "pdb": ".pdb",
-       "nwchem": ".nw", "cml": ".cml"}
+EXT = {
+    "project": ".molforma.json",
+    "xyz": ".xyz",
+    "mol": ".mol",
+    "sdf": ".sdf",
+    "pdb": ".pdb",
+    "nwchem": ".nw",
+    "cml": ".cml",
+}
 
 
 def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "MOLFORMA_LANGUAGE": "en"}
-    return subprocess.run([*COMMAND, "convert", *map(str, args)], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [*COMMAND, "convert", *map(str, args)],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize("src", sorted(SAMPLES))
@@ -89,8 +103,9 @@ def test_a_structure_becomes_an_nwchem_input_with_its_charge(tmp_path: Path) -> 
 
 def test_format_option_overrides_the_output_extension(tmp_path: Path) -> None:
     out = tmp_path / "water.txt"
-    res = run(DATA / "water_three_frames.xyz", "-o", out, "--format", "mol", "--frame", "2",
-              cwd=tmp_path)
+    res = run(
+        DATA / "water_three_frames.xyz", "-o", out, "--format", "mol", "--frame", "2", cwd=tmp_path
+    )
     assert res.returncode == 0, res.stderr
     assert "V2000" in out.read_text()
 
@@ -150,13 +165,16 @@ def test_an_input_over_the_read_limit_is_refused(tmp_path: Path) -> None:
     assert not out.exists()
 
 
-@pytest.mark.parametrize("args", [
-    [],
-    ["in.xyz"],
-    ["in.xyz", "-o", "out.xyz", "--format", "gaussian"],
-    ["in.xyz", "-o", "out.xyz", "--frame", "one"],
-    ["in.xyz", "-o", "in.xyz"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["in.xyz"],
+        ["in.xyz", "-o", "out.xyz", "--format", "gaussian"],
+        ["in.xyz", "-o", "out.xyz", "--frame", "one"],
+        ["in.xyz", "-o", "in.xyz"],
+    ],
+)
 def test_bad_usage_exits_2(args: list[str], tmp_path: Path) -> None:
     (tmp_path / "in.xyz").write_text("1\n\nH 0 0 0\n")
     res = run(*args, cwd=tmp_path)
@@ -167,8 +185,13 @@ def test_bad_usage_exits_2(args: list[str], tmp_path: Path) -> None:
 
 def test_messages_follow_the_display_language(tmp_path: Path) -> None:
     env = {**os.environ, "MOLFORMA_LANGUAGE": "ja"}
-    res = subprocess.run([*COMMAND, "convert", str(DATA / "water_three_frames.xyz"), "-o",
-                          str(tmp_path / "o.xyz")], env=env, capture_output=True, text=True,
-                         timeout=120, check=False)
+    res = subprocess.run(
+        [*COMMAND, "convert", str(DATA / "water_three_frames.xyz"), "-o", str(tmp_path / "o.xyz")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert res.returncode == 1
     assert "フレーム" in res.stderr

@@ -36,8 +36,12 @@ def dead_code() -> list[str]:
     found = []
     for line in out.stdout.splitlines():
         m = _LINE.match(line)
-        if (m and m["kind"] in _KINDS and m["path"].startswith("molforma/")
-                and m["name"] not in named):
+        if (
+            m
+            and m["kind"] in _KINDS
+            and m["path"].startswith("molforma/")
+            and m["name"] not in named
+        ):
             found.append(line)
     return found
 
@@ -52,8 +56,13 @@ def test_the_check_finds_an_uncalled_function(tmp_path: Path) -> None:
     probe.parent.mkdir()
     probe.write_text('def never_called() -> int:\n    """Nobody calls this."""\n    return 1\n')
     exe = Path(sys.executable).parent / "vulture"
-    out = subprocess.run([str(exe), "molforma", "--min-confidence", "60"], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [str(exe), "molforma", "--min-confidence", "60"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "unused function 'never_called'" in out.stdout
 
 

@@ -33,8 +33,15 @@ SCRIPT = Path(sys.executable).with_name("molforma")  # the installed console scr
 DESKTOP = f"{APP_ID}.desktop"
 SIZES = (16, 32, 48, 64, 128, 256)
 MIME_NS = "{http://www.freedesktop.org/standards/shared-mime-info}"
-TOOLS = ("desktop-file-validate", "appstreamcli", "xdg-mime", "update-mime-database",
-         "update-desktop-database", "mimetype", "gtk-update-icon-cache")
+TOOLS = (
+    "desktop-file-validate",
+    "appstreamcli",
+    "xdg-mime",
+    "update-mime-database",
+    "update-desktop-database",
+    "mimetype",
+    "gtk-update-icon-cache",
+)
 WATER_XYZ = "3\nwater\nO 0.0 0.0 0.1173\nH 0.0 0.7572 -0.4692\nH 0.0 -0.7572 -0.4692\n"
 
 
@@ -67,13 +74,26 @@ class Home:
         }
 
     def molforma(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, timeout=120,
-                              env=self.env, cwd=self.root, stdin=subprocess.DEVNULL)
+        return subprocess.run(
+            [str(SCRIPT), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=self.env,
+            cwd=self.root,
+            stdin=subprocess.DEVNULL,
+        )
 
     def run(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([tool(args[0]), *args[1:]], capture_output=True, text=True,
-                              timeout=60, env=self.env, cwd=self.root,
-                              stdin=subprocess.DEVNULL)
+        return subprocess.run(
+            [tool(args[0]), *args[1:]],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=self.env,
+            cwd=self.root,
+            stdin=subprocess.DEVNULL,
+        )
 
     def query_default(self, mime: str) -> str:
         res = self.run("xdg-mime", "query", "default", mime)
@@ -86,8 +106,10 @@ class Home:
 
     def tree(self) -> dict[str, bytes | None]:
         """Every path under the home with its bytes (None for a folder)."""
-        return {str(p.relative_to(self.root)): None if p.is_dir() else p.read_bytes()
-                for p in sorted(self.root.rglob("*"))}
+        return {
+            str(p.relative_to(self.root)): None if p.is_dir() else p.read_bytes()
+            for p in sorted(self.root.rglob("*"))
+        }
 
 
 @pytest.fixture
@@ -211,15 +233,18 @@ def test_an_existing_icon_cache_is_kept_up_to_date(home: Home) -> None:
     hicolor = home.data / "icons" / "hicolor"
     other = hicolor / "48x48" / "apps"  # another program's icon, and a cache of it
     other.mkdir(parents=True)
-    shutil.copy(SOURCE / "icons" / "hicolor" / "48x48" / "apps" / f"{APP_ID}.png",
-                other / "viewer.png")
+    shutil.copy(
+        SOURCE / "icons" / "hicolor" / "48x48" / "apps" / f"{APP_ID}.png", other / "viewer.png"
+    )
     made = home.run("gtk-update-icon-cache", "--ignore-theme-index", str(hicolor))
     assert made.returncode == 0, made.stderr
     cache = hicolor / "icon-theme.cache"
     assert APP_ID.encode() not in cache.read_bytes()
     res = home.molforma("--install-desktop")
     assert res.returncode == 0, res.stderr
-    assert f"ran: gtk-update-icon-cache --force --ignore-theme-index --quiet {hicolor}" in res.stdout
+    assert (
+        f"ran: gtk-update-icon-cache --force --ignore-theme-index --quiet {hicolor}" in res.stdout
+    )
     assert APP_ID.encode() in cache.read_bytes()
     res = home.molforma("--uninstall-desktop")
     assert res.returncode == 0, res.stderr
@@ -228,7 +253,8 @@ def test_an_existing_icon_cache_is_kept_up_to_date(home: Home) -> None:
 
 
 def test_without_the_desktop_tools_the_files_are_installed_and_each_skip_is_said(
-        home: Home, tmp_path: Path) -> None:
+    home: Home, tmp_path: Path
+) -> None:
     empty = tmp_path / "empty-bin"
     empty.mkdir()
     home.env["PATH"] = str(empty)  # the script names its Python by absolute path
@@ -272,18 +298,21 @@ def test_uninstall_keeps_everything_that_was_there_before(home: Home) -> None:
     apps.mkdir(parents=True)
     (apps / "viewer.desktop").write_text(
         "[Desktop Entry]\nType=Application\nName=Viewer\nExec=true %f\n"
-        "MimeType=chemical/x-pdb;text/x-viewer;\n")
+        "MimeType=chemical/x-pdb;text/x-viewer;\n"
+    )
     packages = home.data / "mime" / "packages"
     packages.mkdir(parents=True)
     (packages / "viewer.xml").write_text(
         '<?xml version="1.0"?>\n<mime-info xmlns="http://www.freedesktop.org/standards/'
         'shared-mime-info">\n  <mime-type type="text/x-viewer"><comment>Viewer file</comment>'
-        '<glob pattern="*.viewer"/></mime-type>\n</mime-info>\n')
+        '<glob pattern="*.viewer"/></mime-type>\n</mime-info>\n'
+    )
     assert home.run("update-mime-database", str(home.data / "mime")).returncode == 0
     home.config.mkdir(parents=True)
     mimeapps = home.config / "mimeapps.list"
-    original = ("[Default Applications]\nchemical/x-pdb=viewer.desktop\n"
-                "text/x-viewer=viewer.desktop\n")
+    original = (
+        "[Default Applications]\nchemical/x-pdb=viewer.desktop\ntext/x-viewer=viewer.desktop\n"
+    )
     mimeapps.write_text(original)
     system_default = home.query_default("chemical/x-xyz")
     assert home.molforma("--install-desktop").returncode == 0
@@ -343,7 +372,8 @@ class _ReadOnly:
 
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_a_data_folder_that_cannot_be_written_is_a_clear_error_and_nothing_is_written(
-        tmp_path: Path, language: str) -> None:
+    tmp_path: Path, language: str
+) -> None:
     home = Home(tmp_path / "home", language)
     home.data.mkdir(parents=True)
     before = home.tree()
@@ -365,8 +395,9 @@ def test_a_default_that_could_not_be_recorded_is_not_reported_as_set(home: Home)
     assert res.returncode == 1, res.stdout
     assert "Traceback" not in res.stderr
     assert "now opens by default" not in res.stdout
-    assert ("xdg-mime did not make MolForma the default application of "
-            "application/x-molforma+json") in res.stdout
+    assert (
+        "xdg-mime did not make MolForma the default application of application/x-molforma+json"
+    ) in res.stdout
     assert str(home.config / "mimeapps.list") in res.stdout
     assert installed(home, "applications", DESKTOP).is_file()  # the rest is in place
     assert home.molforma("--uninstall-desktop").returncode == 0
@@ -396,10 +427,15 @@ def test_uninstall_that_cannot_remove_says_so(home: Home) -> None:
     assert not (apps / DESKTOP).exists()
 
 
-@pytest.mark.parametrize("args", [("--install-desktop", "water.xyz"),
-                                  ("--install-desktop", "--uninstall-desktop"),
-                                  ("--uninstall-desktop", "--mcp"),
-                                  ("--install-desktop", "--mcp-config", "json")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--install-desktop", "water.xyz"),
+        ("--install-desktop", "--uninstall-desktop"),
+        ("--uninstall-desktop", "--mcp"),
+        ("--install-desktop", "--mcp-config", "json"),
+    ],
+)
 def test_the_flags_take_no_file_and_no_other_mode(home: Home, args: tuple[str, ...]) -> None:
     res = home.molforma(*args)
     assert res.returncode == 2 and "Traceback" not in res.stderr and res.stderr.strip()
@@ -411,8 +447,10 @@ def test_the_flags_take_no_file_and_no_other_mode(home: Home, args: tuple[str, .
 
 def _mime_package() -> dict[str, list[str]]:
     root = ET.parse(SOURCE / f"{APP_ID}.xml").getroot()
-    return {t.get("type", ""): [g.get("pattern", "") for g in t.iter(f"{MIME_NS}glob")]
-            for t in root.iter(f"{MIME_NS}mime-type")}
+    return {
+        t.get("type", ""): [g.get("pattern", "") for g in t.iter(f"{MIME_NS}glob")]
+        for t in root.iter(f"{MIME_NS}mime-type")
+    }
 
 
 def test_the_metainfo_release_is_this_version() -> None:
@@ -447,18 +485,26 @@ def test_every_ending_molforma_opens_has_its_type() -> None:
 
 
 def test_the_shipped_files_pass_the_validators(tmp_path: Path) -> None:
-    res = subprocess.run([tool("desktop-file-validate"), str(SOURCE / DESKTOP)],
-                         capture_output=True, text=True, timeout=60)
+    res = subprocess.run(
+        [tool("desktop-file-validate"), str(SOURCE / DESKTOP)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert res.returncode == 0 and "error" not in res.stdout.lower(), res.stdout
-    res = subprocess.run([tool("appstreamcli"), "validate", "--no-net",
-                          str(SOURCE / f"{APP_ID}.metainfo.xml")],
-                         capture_output=True, text=True, timeout=60)
+    res = subprocess.run(
+        [tool("appstreamcli"), "validate", "--no-net", str(SOURCE / f"{APP_ID}.metainfo.xml")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert res.returncode == 0, res.stdout + res.stderr
     mime = tmp_path / "mime"
     (mime / "packages").mkdir(parents=True)
     shutil.copy(SOURCE / f"{APP_ID}.xml", mime / "packages")
-    res = subprocess.run([tool("update-mime-database"), str(mime)], capture_output=True,
-                         text=True, timeout=60)
+    res = subprocess.run(
+        [tool("update-mime-database"), str(mime)], capture_output=True, text=True, timeout=60
+    )
     assert res.returncode == 0, res.stderr
     assert (mime / "chemical" / "x-xyz.xml").is_file()
 
@@ -479,20 +525,27 @@ def test_the_wheel_carries_the_desktop_files() -> None:
     assert globs and '"desktop/**/*"' in globs.group(1)
 
 
-@pytest.mark.parametrize(("command", "expected"), [
-    (["/usr/bin/molforma"], "/usr/bin/molforma %f"),
-    (["/opt/My Apps/molforma"], '"/opt/My Apps/molforma" %f'),
-    (["/home/a/py$3/bin/python", "-m", "molforma"],
-     '"/home/a/py\\\\$3/bin/python" -m molforma %f'),
-    (["/data/100%/molforma"], "/data/100%%/molforma %f"),
-])
-def test_exec_quotes_a_path_as_the_specification_asks(tmp_path: Path, command: list[str],
-                                                      expected: str) -> None:
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        (["/usr/bin/molforma"], "/usr/bin/molforma %f"),
+        (["/opt/My Apps/molforma"], '"/opt/My Apps/molforma" %f'),
+        (
+            ["/home/a/py$3/bin/python", "-m", "molforma"],
+            '"/home/a/py\\\\$3/bin/python" -m molforma %f',
+        ),
+        (["/data/100%/molforma"], "/data/100%%/molforma %f"),
+    ],
+)
+def test_exec_quotes_a_path_as_the_specification_asks(
+    tmp_path: Path, command: list[str], expected: str
+) -> None:
     assert desktop_install.exec_line(command) == expected
     entry = tmp_path / DESKTOP
     entry.write_bytes(desktop_install.desktop_entry(command))
-    res = subprocess.run([tool("desktop-file-validate"), str(entry)], capture_output=True,
-                         text=True, timeout=60)
+    res = subprocess.run(
+        [tool("desktop-file-validate"), str(entry)], capture_output=True, text=True, timeout=60
+    )
     assert res.returncode == 0 and "error" not in res.stdout.lower(), res.stdout
 
 
@@ -501,15 +554,27 @@ def test_the_set_up_installs_the_tools_these_tests_run() -> None:
     line = next(ln for ln in setup.splitlines() if ln.strip().startswith('"desktop integration'))
     packages = line.rstrip().rstrip('"').split("|")[1].split()
     # Debian's package of each tool (dpkg -S): the tests fail when one is missing.
-    for package in ("desktop-file-utils", "xdg-utils", "libfile-mimeinfo-perl",
-                    "shared-mime-info", "gtk-update-icon-cache", "appstream"):
+    for package in (
+        "desktop-file-utils",
+        "xdg-utils",
+        "libfile-mimeinfo-perl",
+        "shared-mime-info",
+        "gtk-update-icon-cache",
+        "appstream",
+    ):
         assert package in packages
 
 
 def test_run_as_a_module_the_menu_entry_starts_this_python_with_the_module(home: Home) -> None:
-    res = subprocess.run([sys.executable, "-m", "molforma", "--install-desktop"],
-                         capture_output=True, text=True, timeout=120, env=home.env,
-                         cwd=home.root, stdin=subprocess.DEVNULL)
+    res = subprocess.run(
+        [sys.executable, "-m", "molforma", "--install-desktop"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=home.env,
+        cwd=home.root,
+        stdin=subprocess.DEVNULL,
+    )
     assert res.returncode == 0, res.stderr
     words = shlex.split(entry_of(installed(home, "applications", DESKTOP))["Exec"])
     assert words == [str(Path(sys.executable).absolute()), "-m", "molforma", "%f"]
@@ -536,14 +601,16 @@ def test_the_metainfo_points_at_the_project_and_at_screenshots_that_exist() -> N
     assert links["bugtracker"] == urls["Issues"]
     images = [i.text or "" for i in root.iter("image")]
     assert images
-    prefix = urls["Source"].replace("https://github.com/",
-                                    "https://raw.githubusercontent.com/") + "/main/"
+    prefix = (
+        urls["Source"].replace("https://github.com/", "https://raw.githubusercontent.com/")
+        + "/main/"
+    )
     for image in images:
-        assert image.startswith(prefix) and (REPO / image[len(prefix):]).is_file(), image
+        assert image.startswith(prefix) and (REPO / image[len(prefix) :]).is_file(), image
 
 
 def test_readme_names_every_file_type() -> None:
     readme = (REPO / "docs" / "install.md").read_text()
-    section = readme[readme.index("### Desktop integration"):]
+    section = readme[readme.index("### Desktop integration") :]
     for mime in MIME_TYPES:
         assert f"`{mime}`" in section

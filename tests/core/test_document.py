@@ -114,10 +114,22 @@ def test_undo_history_is_bounded_in_headless_use() -> None:
     [
         (lambda d: ops.move_atoms(d, positions={"a1": [0, 0, 0.0]}, preview=False), None),
         (lambda d: ops.delete_atoms(d, ["a99"]), "unknown_atom"),
-        (lambda d: ops.add_atoms(d, [{"element": "C", "position": [0, 0, 0.15]}]), "atoms_too_close"),
-        (lambda d: ops.set_atom_properties(d, [{"id": "a1", "formalCharge": 21}]), "formal_charge_range"),
-        (lambda d: ops.set_atom_properties(d, [{"id": "a1", "formalCharge": -100}]), "formal_charge_range"),
-        (lambda d: ops.set_atom_properties(d, [{"id": "a1", "unpairedElectrons": 9}]), "unpaired_range"),
+        (
+            lambda d: ops.add_atoms(d, [{"element": "C", "position": [0, 0, 0.15]}]),
+            "atoms_too_close",
+        ),
+        (
+            lambda d: ops.set_atom_properties(d, [{"id": "a1", "formalCharge": 21}]),
+            "formal_charge_range",
+        ),
+        (
+            lambda d: ops.set_atom_properties(d, [{"id": "a1", "formalCharge": -100}]),
+            "formal_charge_range",
+        ),
+        (
+            lambda d: ops.set_atom_properties(d, [{"id": "a1", "unpairedElectrons": 9}]),
+            "unpaired_range",
+        ),
         (lambda d: ops.set_atom_properties(d, [{"id": "a1", "name": "x" * 17}]), "bad_atom_name"),
         (lambda d: ops.set_atom_properties(d, [{"id": "a1", "name": "bad\x07"}]), "bad_atom_name"),
         (lambda d: ops.set_atom_properties(d, [{"id": "a1", "massNumber": 99}]), "unknown_isotope"),
@@ -125,7 +137,10 @@ def test_undo_history_is_bounded_in_headless_use() -> None:
         (lambda d: ops.set_bonds(d, [{"a": "a2", "b": "a3", "order": 4}]), "bad_bond_order"),
         (lambda d: ops.set_bonds(d, [{"a": "a2", "b": "a3", "order": 0}]), "no_bond"),
         (lambda d: ops.set_molecule(d, multiplicity=0), "bad_multiplicity"),
-        (lambda d: ops.add_atoms(d, [{"element": "C", "position": [float("nan"), 0, 0]}]), "invalid_argument"),
+        (
+            lambda d: ops.add_atoms(d, [{"element": "C", "position": [float("nan"), 0, 0]}]),
+            "invalid_argument",
+        ),
         (lambda d: ops.set_nwchem(d, {"theory": "ccsd(t)x"}), "bad_setting"),
         (lambda d: ops.set_nwchem(d, {"bogus": 1}), "unknown_setting"),
         (lambda d: ops.set_execution(d, {"processes": 0}), "bad_setting"),
@@ -145,8 +160,9 @@ def test_every_rule_violation_fails_and_changes_nothing(water_doc: Document, cal
 
 
 def test_isotopes_come_from_the_real_table(water_doc: Document) -> None:
-    ops.set_atom_properties(water_doc, [{"id": "a2", "massNumber": 2}, {"id": "a1", "massNumber": 18}],
-                            preview=False)
+    ops.set_atom_properties(
+        water_doc, [{"id": "a2", "massNumber": 2}, {"id": "a1", "massNumber": 18}], preview=False
+    )
     atoms = {a["id"]: a for a in water_doc.project["document"]["atoms"]}
     assert atoms["a2"]["massNumber"] == 2 and atoms["a1"]["massNumber"] == 18
     with pytest.raises(ValidationError):
@@ -178,8 +194,12 @@ def test_move_translate_and_rotate(water_doc: Document) -> None:
     ops.move_atoms(water_doc, translate=[1, 2, 3], preview=False)
     o = water_doc.project["document"]["atoms"][0]
     assert (o["x"], o["y"], o["z"]) == pytest.approx((1, 2, 3.1173))
-    ops.move_atoms(water_doc, ids=["a2"], rotate={"axis": [0, 0, 1], "angle": 90,
-                                                   "center": [1, 2, 0]}, preview=False)
+    ops.move_atoms(
+        water_doc,
+        ids=["a2"],
+        rotate={"axis": [0, 0, 1], "angle": 90, "center": [1, 2, 0]},
+        preview=False,
+    )
     h = water_doc.project["document"]["atoms"][1]
     assert (h["x"], h["y"], h["z"]) == pytest.approx((1 - 0.7572, 2, -0.4692 + 3))
 
@@ -217,8 +237,9 @@ def test_protected_settings_are_refused_unless_allowed(water_doc: Document) -> N
         ops.set_nwchem(water_doc, {"extra_input": "print high"}, allow_protected=False)
     assert snapshot(water_doc) == snap
     # the same value is not a change, and unprotected keys may change
-    ops.set_execution(water_doc, {"executable": "nwchem", "processes": 2}, allow_protected=False,
-                      preview=False)
+    ops.set_execution(
+        water_doc, {"executable": "nwchem", "processes": 2}, allow_protected=False, preview=False
+    )
     assert water_doc.project["execution"]["processes"] == 2
 
 
@@ -285,8 +306,10 @@ def test_undoing_an_open_restores_the_file_name_so_save_cannot_overwrite_it(tmp_
 
 def test_a_refused_new_atom_is_named_by_its_place_in_the_call(water_doc: Document) -> None:
     with pytest.raises(ValidationError) as err:
-        ops.add_atoms(water_doc, [{"element": "He", "position": [5, 0, 0]},
-                                  {"element": "Qq", "position": [7, 0, 0]}])
+        ops.add_atoms(
+            water_doc,
+            [{"element": "He", "position": [5, 0, 0]}, {"element": "Qq", "position": [7, 0, 0]}],
+        )
     assert err.value.data["id"] == "#1"
     out = ops.add_atoms(water_doc, [{"element": "He", "position": [5, 0, 0]}])
     assert out["addedIds"] == ["a4"]

@@ -31,7 +31,8 @@ class Heard:
 
 
 def test_a_listener_that_takes_the_lock_from_another_thread_cannot_deadlock_an_edit(
-        water_doc: Document) -> None:
+    water_doc: Document,
+) -> None:
     got_lock: list[bool] = []
 
     def listener(doc: Document, _change: Change) -> None:
@@ -62,14 +63,18 @@ def test_a_listener_that_takes_the_lock_from_another_thread_cannot_deadlock_an_e
 
 
 def test_changes_made_inside_an_outer_lock_are_told_only_after_it_is_released(
-        water_doc: Document) -> None:
+    water_doc: Document,
+) -> None:
     heard = Heard(water_doc)
     free_when_told: list[bool] = []
 
     def probe(doc: Document, _change: Change) -> None:
         result: list[bool] = []
-        t = threading.Thread(target=lambda: result.append(doc.lock.acquire(timeout=2)) or (
-            result[0] and doc.lock.release()))
+        t = threading.Thread(
+            target=lambda: (
+                result.append(doc.lock.acquire(timeout=2)) or (result[0] and doc.lock.release())
+            )
+        )
         t.start()
         t.join(timeout=5)
         free_when_told.append(bool(result and result[0]))
@@ -90,36 +95,64 @@ def _move(doc: Document, preview: bool = False) -> Any:
 
 CASES: list[tuple[str, Callable[[Document], Any], Change]] = [
     ("move", _move, Change.POSITIONS | H),
-    ("translate", lambda d: ops.move_atoms(d, translate=[1, 0, 0], preview=False),
-     Change.POSITIONS | H),
-    ("basis", lambda d: ops.set_nwchem(d, {"basis": "sto-3g"}, preview=False),
-     Change.SETTINGS | H),
-    ("advanced", lambda d: ops.set_advanced(d, {"scf_maxiter": 50}, preview=False),
-     Change.SETTINGS | H),
-    ("execution", lambda d: ops.set_execution(d, {"processes": 2}, preview=False),
-     Change.SETTINGS | H),
+    (
+        "translate",
+        lambda d: ops.move_atoms(d, translate=[1, 0, 0], preview=False),
+        Change.POSITIONS | H,
+    ),
+    ("basis", lambda d: ops.set_nwchem(d, {"basis": "sto-3g"}, preview=False), Change.SETTINGS | H),
+    (
+        "advanced",
+        lambda d: ops.set_advanced(d, {"scf_maxiter": 50}, preview=False),
+        Change.SETTINGS | H,
+    ),
+    (
+        "execution",
+        lambda d: ops.set_execution(d, {"processes": 2}, preview=False),
+        Change.SETTINGS | H,
+    ),
     ("same basis", lambda d: ops.set_nwchem(d, {"basis": "6-31g*"}, preview=False), H),
-    ("charge", lambda d: ops.set_molecule(d, charge=1, multiplicity=2, preview=False),
-     Change.MOLECULE | H),
+    (
+        "charge",
+        lambda d: ops.set_molecule(d, charge=1, multiplicity=2, preview=False),
+        Change.MOLECULE | H,
+    ),
     ("title", lambda d: ops.set_molecule(d, title="water", preview=False), Change.MOLECULE | H),
-    ("atom property", lambda d: ops.set_atom_properties(
-        d, [{"id": "a1", "formalCharge": -1}], preview=False), Change.ATOMS | H),
-    ("bond order", lambda d: ops.set_bonds(d, [{"a": "a1", "b": "a2", "order": 2}],
-                                           preview=False), Change.BONDS | H),
-    ("add an atom", lambda d: ops.add_atoms(d, [{"element": "H", "position": [0, 0, 1.2]}],
-                                            preview=False), Change.ATOMS | H),
-    ("add a bonded atom", lambda d: ops.add_atoms(
-        d, [{"element": "H", "position": [0, 0, 1.2]}], [{"a": "a1", "b": "#0"}],
-        preview=False), Change.ATOMS | Change.BONDS | H),
-    ("delete an atom", lambda d: ops.delete_atoms(d, ["a3"], preview=False),
-     Change.ATOMS | Change.BONDS | H),
+    (
+        "atom property",
+        lambda d: ops.set_atom_properties(d, [{"id": "a1", "formalCharge": -1}], preview=False),
+        Change.ATOMS | H,
+    ),
+    (
+        "bond order",
+        lambda d: ops.set_bonds(d, [{"a": "a1", "b": "a2", "order": 2}], preview=False),
+        Change.BONDS | H,
+    ),
+    (
+        "add an atom",
+        lambda d: ops.add_atoms(d, [{"element": "H", "position": [0, 0, 1.2]}], preview=False),
+        Change.ATOMS | H,
+    ),
+    (
+        "add a bonded atom",
+        lambda d: ops.add_atoms(
+            d, [{"element": "H", "position": [0, 0, 1.2]}], [{"a": "a1", "b": "#0"}], preview=False
+        ),
+        Change.ATOMS | Change.BONDS | H,
+    ),
+    (
+        "delete an atom",
+        lambda d: ops.delete_atoms(d, ["a3"], preview=False),
+        Change.ATOMS | Change.BONDS | H,
+    ),
     ("candidate", lambda d: _move(d, preview=True), Change.CANDIDATE),
 ]
 
 
 @pytest.mark.parametrize(("name", "call", "expected"), CASES, ids=[c[0] for c in CASES])
 def test_each_kind_of_edit_names_exactly_what_it_changed(
-        water_doc: Document, name: str, call: Callable[[Document], Any], expected: Change) -> None:
+    water_doc: Document, name: str, call: Callable[[Document], Any], expected: Change
+) -> None:
     heard = Heard(water_doc)
     call(water_doc)
     assert heard.changes == [expected]
@@ -127,7 +160,8 @@ def test_each_kind_of_edit_names_exactly_what_it_changed(
 
 @pytest.mark.parametrize(("name", "call", "expected"), CASES[:-1], ids=[c[0] for c in CASES[:-1]])
 def test_undo_and_redo_name_what_the_step_changed(
-        water_doc: Document, name: str, call: Callable[[Document], Any], expected: Change) -> None:
+    water_doc: Document, name: str, call: Callable[[Document], Any], expected: Change
+) -> None:
     call(water_doc)
     heard = Heard(water_doc)
     water_doc.undo()
@@ -136,14 +170,19 @@ def test_undo_and_redo_name_what_the_step_changed(
 
 
 def test_a_candidate_tells_its_content_when_confirmed_and_nothing_when_cancelled(
-        water_doc: Document) -> None:
+    water_doc: Document,
+) -> None:
     heard = Heard(water_doc)
     _move(water_doc, preview=True)
     water_doc.confirm()
     ops.set_nwchem(water_doc, {"basis": "sto-3g"})
     water_doc.cancel()
-    assert heard.changes == [Change.CANDIDATE, Change.POSITIONS | Change.CANDIDATE | H,
-                             Change.CANDIDATE, Change.CANDIDATE]
+    assert heard.changes == [
+        Change.CANDIDATE,
+        Change.POSITIONS | Change.CANDIDATE | H,
+        Change.CANDIDATE,
+        Change.CANDIDATE,
+    ]
 
 
 def test_loading_a_project_says_load_and_what_differs(water_doc: Document) -> None:
@@ -173,7 +212,8 @@ def test_a_refused_edit_tells_nothing(water_doc: Document) -> None:
 
 
 def test_a_failing_listener_is_logged_and_neither_hides_the_edit_nor_the_others(
-        water_doc: Document, caplog: pytest.LogCaptureFixture) -> None:
+    water_doc: Document, caplog: pytest.LogCaptureFixture
+) -> None:
     def broken(_doc: Document, _change: Change) -> None:
         raise RuntimeError("listener bug")
 
@@ -187,7 +227,8 @@ def test_a_failing_listener_is_logged_and_neither_hides_the_edit_nor_the_others(
 
 
 def test_opening_a_file_replaces_the_structure_wholesale_and_says_atoms_and_bonds(
-        water_doc: Document, tmp_path: Any) -> None:
+    water_doc: Document, tmp_path: Any
+) -> None:
     path = tmp_path / "co2.xyz"
     path.write_text("3\nCO2\nC 0 0 0\nO 0 0 1.16\nO 0 0 -1.16\n", encoding="utf-8")
     before = water_doc.project["document"]["atoms"]

@@ -18,9 +18,13 @@ atom_id = st.sampled_from([f"a{i}" for i in range(1, 9)])
 element = st.sampled_from(["H", "C", "N", "O", "Xx", "Cl"])
 
 edits = st.one_of(
-    st.builds(lambda e, x, y, z, p: ("add", e, (x, y, z), p), element, coord, coord, coord, st.booleans()),
+    st.builds(
+        lambda e, x, y, z, p: ("add", e, (x, y, z), p), element, coord, coord, coord, st.booleans()
+    ),
     st.builds(lambda i, p: ("delete", i, p), atom_id, st.booleans()),
-    st.builds(lambda i, x, y, z, p: ("move", i, (x, y, z), p), atom_id, coord, coord, coord, st.booleans()),
+    st.builds(
+        lambda i, x, y, z, p: ("move", i, (x, y, z), p), atom_id, coord, coord, coord, st.booleans()
+    ),
     st.builds(lambda dx, p: ("translate", dx, p), coord, st.booleans()),
     st.builds(lambda i, q, p: ("charge", i, q, p), atom_id, st.integers(-120, 30), st.booleans()),
     st.builds(lambda i, f: ("fix", i, f), atom_id, st.booleans()),

@@ -84,8 +84,17 @@ def test_the_dialog_patterns_offer_every_extension_the_reader_takes() -> None:
     assert sorted(structure) == sorted(opened)
     assert structure[-2:] == ["*.molforma.json", "*.json"]  # projects after the structures
     assert ff.result_patterns().split() == [
-        "*.out", "*.nwout", "*.nwo", "*.log", "*.output", "*.txt",
-        "*.molden", "*.mold", "*.molf", "*.molden.input"]
+        "*.out",
+        "*.nwout",
+        "*.nwo",
+        "*.log",
+        "*.output",
+        "*.txt",
+        "*.molden",
+        "*.mold",
+        "*.molf",
+        "*.molden.input",
+    ]
 
 
 def test_export_offers_every_writable_format_with_the_project_last() -> None:
@@ -100,11 +109,14 @@ def test_export_offers_every_writable_format_with_the_project_last() -> None:
 
 
 def test_the_format_table_module_loads_no_reader_and_no_qt() -> None:
-    code = ("import sys, molforma.file_formats\n"
-            "bad = [m for m in sys.modules if m.startswith(('molforma.formats', 'PySide6', 'rdkit'))]\n"
-            "print(bad)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=REPO)
+    code = (
+        "import sys, molforma.file_formats\n"
+        "bad = [m for m in sys.modules if m.startswith(('molforma.formats', 'PySide6', 'rdkit'))]\n"
+        "print(bad)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    )
     assert out.stdout.strip() == "[]"
 
 

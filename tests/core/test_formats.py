@@ -63,10 +63,22 @@ def acetate_project() -> dict[str, Any]:
         if i == 4:
             props["fixed"] = True
         atoms.append(new_atom(aid, at.GetSymbol(), pos.x, pos.y, pos.z, **props))
-    bonds = [{"a": ids[b.GetBeginAtomIdx()], "b": ids[b.GetEndAtomIdx()],
-              "order": int(b.GetBondTypeAsDouble())} for b in mol.GetBonds()]
-    proj["document"].update(title="acetate anion", charge=-1, multiplicity=1, atoms=atoms,
-                            bonds=bonds, nextAtomId=3 * len(atoms) + 2)
+    bonds = [
+        {
+            "a": ids[b.GetBeginAtomIdx()],
+            "b": ids[b.GetEndAtomIdx()],
+            "order": int(b.GetBondTypeAsDouble()),
+        }
+        for b in mol.GetBonds()
+    ]
+    proj["document"].update(
+        title="acetate anion",
+        charge=-1,
+        multiplicity=1,
+        atoms=atoms,
+        bonds=bonds,
+        nextAtomId=3 * len(atoms) + 2,
+    )
     check_structure(proj)
     return proj
 
@@ -127,16 +139,26 @@ def test_a_written_structure_loads_into_a_document_that_passes_every_check(fmt: 
 
 
 def test_readable_and_writable_lists_match_the_spec() -> None:
-    assert READABLE == ("project", "xyz", "mol", "sdf", "mol2", "cml", "pdb", "nwchem",
-                        "gaussian")
+    assert READABLE == ("project", "xyz", "mol", "sdf", "mol2", "cml", "pdb", "nwchem", "gaussian")
     assert WRITABLE == ("project", "xyz", "mol", "sdf", "pdb", "nwchem", "cml")
 
 
-@pytest.mark.parametrize(("name", "fmt"), [
-    ("water.molforma.json", "project"), ("x.XYZ", "xyz"), ("a.mol", "mol"), ("b.sdf", "sdf"),
-    ("c.mol2", "mol2"), ("d.cml", "cml"), ("e.pdb", "pdb"), ("job.nw", "nwchem"),
-    ("g.gjf", "gaussian"), ("g.com", "gaussian"), ("/tmp/dir.with.dots/f.ent", "pdb"),
-])
+@pytest.mark.parametrize(
+    ("name", "fmt"),
+    [
+        ("water.molforma.json", "project"),
+        ("x.XYZ", "xyz"),
+        ("a.mol", "mol"),
+        ("b.sdf", "sdf"),
+        ("c.mol2", "mol2"),
+        ("d.cml", "cml"),
+        ("e.pdb", "pdb"),
+        ("job.nw", "nwchem"),
+        ("g.gjf", "gaussian"),
+        ("g.com", "gaussian"),
+        ("/tmp/dir.with.dots/f.ent", "pdb"),
+    ],
+)
 def test_the_format_comes_from_the_extension(name: str, fmt: str) -> None:
     assert format_from_path(name) == fmt
 
@@ -221,8 +243,15 @@ def test_every_nwchem_fixture_input_reads_with_structure_and_conditions(path: Pa
     assert s.atoms and s.bonds
     assert s.charge == 0
     # The radicals are doublets; every other fixture is a closed-shell singlet.
-    doublets = ("ch3_udft", "ch3_udft_molden", "oh_uhf", "oh_uhf_molden", "oh_rohf_molden",
-                "no_b3lyp_symmetry_failed", "oh_b3lyp_tddft")
+    doublets = (
+        "ch3_udft",
+        "ch3_udft_molden",
+        "oh_uhf",
+        "oh_uhf_molden",
+        "oh_rohf_molden",
+        "no_b3lyp_symmetry_failed",
+        "oh_b3lyp_tddft",
+    )
     assert s.multiplicity == (2 if path.stem in doublets else 1)
     assert s.calculation is not None and s.calculation.get("basis")
     # Tasks MolForma does not set up itself (TDDFT, coupled cluster, BOMD, response)
@@ -232,9 +261,14 @@ def test_every_nwchem_fixture_input_reads_with_structure_and_conditions(path: Pa
         assert "theory" not in s.calculation and "task" not in s.calculation
     else:
         assert s.calculation["theory"] in ("scf", "dft", "mp2")
-        assert s.calculation["task"] in ("energy", "optimize", "frequencies",
-                                         "optimize+frequencies", "excited-states",
-                                         "transition-state")
+        assert s.calculation["task"] in (
+            "energy",
+            "optimize",
+            "frequencies",
+            "optimize+frequencies",
+            "excited-states",
+            "transition-state",
+        )
 
 
 def test_the_water_nwchem_input_gives_optimize_and_frequencies_at_scf() -> None:
@@ -243,7 +277,10 @@ def test_the_water_nwchem_input_gives_optimize_and_frequencies_at_scf() -> None:
     assert s.calculation == {"theory": "scf", "task": "optimize+frequencies", "basis": "6-31g*"}
     assert s.title == "Water SCF/6-31G* geometry optimisation and frequencies"
     assert [(a["element"], a["y"], a["z"]) for a in s.atoms] == [
-        ("O", 0.0, 0.1173), ("H", 0.7572, -0.4692), ("H", -0.7572, -0.4692)]
+        ("O", 0.0, 0.1173),
+        ("H", 0.7572, -0.4692),
+        ("H", -0.7572, -0.4692),
+    ]
     assert s.advanced is not None
     assert s.advanced["memory_mb"] == 500
     assert s.advanced["opt_maxiter"] == 50
@@ -252,8 +289,12 @@ def test_the_water_nwchem_input_gives_optimize_and_frequencies_at_scf() -> None:
 def test_the_methane_nwchem_input_gives_dft_b3lyp() -> None:
     s = read_file(NWCHEM / "methane_b3lyp_molden.nw")
     assert isinstance(s, Structure)
-    assert s.calculation == {"theory": "dft", "task": "energy", "functional": "b3lyp",
-                             "basis": "6-31g*"}
+    assert s.calculation == {
+        "theory": "dft",
+        "task": "energy",
+        "functional": "b3lyp",
+        "basis": "6-31g*",
+    }
     assert s.advanced is not None and s.advanced["noautosym"] is True
 
 
@@ -287,8 +328,12 @@ task dft optimize   # comment
     assert s.atoms[1]["massNumber"] == 2
     assert s.atoms[1]["name"] == "H_a"
     assert [a["fixed"] for a in s.atoms] == [True, False]
-    assert s.calculation == {"theory": "dft", "task": "optimize", "functional": "pbe0",
-                             "basis": "cc-pvdz"}
+    assert s.calculation == {
+        "theory": "dft",
+        "task": "optimize",
+        "functional": "pbe0",
+        "basis": "cc-pvdz",
+    }
     assert s.advanced is not None
     assert s.advanced["dft_grid"] == "fine"
     assert s.advanced["dispersion"] == "d3"
@@ -296,13 +341,23 @@ task dft optimize   # comment
 
 def test_generated_nwchem_input_reads_back_with_its_conditions() -> None:
     proj = acetate_project()
-    proj["calculation"].update(task="optimize+frequencies", theory="dft", functional="pbe0",
-                               basis="def2-svp", reference="rohf")
+    proj["calculation"].update(
+        task="optimize+frequencies",
+        theory="dft",
+        functional="pbe0",
+        basis="def2-svp",
+        reference="rohf",
+    )
     proj["advanced"].update(memory_mb=800, dft_grid="xfine", freq_animate=True)
     s = read_text(write_text(proj, "nwchem"), "nwchem")
     assert isinstance(s, Structure)
-    assert s.calculation == {"theory": "dft", "task": "optimize+frequencies",
-                             "functional": "pbe0", "basis": "def2-svp", "reference": "rohf"}
+    assert s.calculation == {
+        "theory": "dft",
+        "task": "optimize+frequencies",
+        "functional": "pbe0",
+        "basis": "def2-svp",
+        "reference": "rohf",
+    }
     assert s.charge == -1
     assert s.advanced is not None
     assert s.advanced["memory_mb"] == 800
@@ -430,8 +485,11 @@ def test_pdb_conect_records_give_bond_orders_and_charge_columns_formal_charges()
     )
     s = read_text(text, "pdb")
     assert isinstance(s, Structure)
-    assert pairs(s.bonds, s.atoms) == {frozenset((0, 1)): 1, frozenset((1, 2)): 2,
-                                       frozenset((1, 3)): 1}
+    assert pairs(s.bonds, s.atoms) == {
+        frozenset((0, 1)): 1,
+        frozenset((1, 2)): 2,
+        frozenset((1, 3)): 1,
+    }
     assert [a["formalCharge"] for a in s.atoms] == [0, 0, 0, -1]
     assert s.charge == -1
 
@@ -469,8 +527,11 @@ formaldehyde
 """
     s = read_text(text, "gaussian")
     assert isinstance(s, Structure)
-    assert pairs(s.bonds, s.atoms) == {frozenset((0, 1)): 2, frozenset((0, 2)): 1,
-                                       frozenset((0, 3)): 1}
+    assert pairs(s.bonds, s.atoms) == {
+        frozenset((0, 1)): 2,
+        frozenset((0, 2)): 1,
+        frozenset((0, 3)): 1,
+    }
 
 
 def test_cml_written_by_rdkit_reads_with_charges_and_orders() -> None:
@@ -575,7 +636,8 @@ def test_applying_a_structure_renumbers_ids_and_keeps_settings_and_unknown_field
     assert (doc["charge"], doc["multiplicity"]) == (0, 1)
     assert doc["title"] == "Water SCF/6-31G* geometry optimisation and frequencies"
     assert {b["a"] for b in doc["bonds"]} | {b["b"] for b in doc["bonds"]} <= {
-        a["id"] for a in doc["atoms"]}
+        a["id"] for a in doc["atoms"]
+    }
     assert work["calculation"]["task"] == "optimize+frequencies"
     assert work["calculation"]["theory"] == "scf"
     assert work["calculation"]["extra_input"] == "print low"
@@ -637,9 +699,11 @@ def test_cml_escapes_titles_and_names() -> None:
 
 
 def test_cml_refuses_entity_declarations() -> None:
-    text = ('<?xml version="1.0"?>\n<!DOCTYPE m [<!ENTITY x "xxxxxxxx">]>\n'
-            '<molecule><atomArray><atom id="a1" elementType="H" x3="&x;" y3="0" z3="0"/>'
-            "</atomArray></molecule>\n")
+    text = (
+        '<?xml version="1.0"?>\n<!DOCTYPE m [<!ENTITY x "xxxxxxxx">]>\n'
+        '<molecule><atomArray><atom id="a1" elementType="H" x3="&x;" y3="0" z3="0"/>'
+        "</atomArray></molecule>\n"
+    )
     with pytest.raises(FormatError) as info:
         read_text(text, "cml")
     assert info.value.data["line"] == 2

@@ -30,17 +30,29 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
 def acetate_project() -> dict:
     """Acetate anion (charge -1, a formal charge on one oxygen), bonds with orders."""
     proj = new_project()
-    coords = [("C", -1.42, 0.0, 0.0), ("C", 0.12, 0.0, 0.0), ("O", 0.69, 1.13, 0.0),
-              ("O", 0.66, -1.14, 0.0), ("H", -1.80, 1.03, 0.0), ("H", -1.79, -0.51, -0.89),
-              ("H", -1.79, -0.50, 0.89)]
-    atoms = [new_atom(f"a{k}", el, x, y, z, formalCharge=-1 if k == 4 else 0)
-             for k, (el, x, y, z) in enumerate(coords, start=1)]
-    bonds = [{"a": "a1", "b": "a2", "order": 1}, {"a": "a2", "b": "a3", "order": 2},
-             {"a": "a2", "b": "a4", "order": 1}] + [
-        {"a": "a1", "b": f"a{k}", "order": 1} for k in (5, 6, 7)]
-    proj["document"].update(title="acetate anion", charge=-1, atoms=atoms, bonds=bonds,
-                            nextAtomId=8)
+    coords = [
+        ("C", -1.42, 0.0, 0.0),
+        ("C", 0.12, 0.0, 0.0),
+        ("O", 0.69, 1.13, 0.0),
+        ("O", 0.66, -1.14, 0.0),
+        ("H", -1.80, 1.03, 0.0),
+        ("H", -1.79, -0.51, -0.89),
+        ("H", -1.79, -0.50, 0.89),
+    ]
+    atoms = [
+        new_atom(f"a{k}", el, x, y, z, formalCharge=-1 if k == 4 else 0)
+        for k, (el, x, y, z) in enumerate(coords, start=1)
+    ]
+    bonds = [
+        {"a": "a1", "b": "a2", "order": 1},
+        {"a": "a2", "b": "a3", "order": 2},
+        {"a": "a2", "b": "a4", "order": 1},
+    ] + [{"a": "a1", "b": f"a{k}", "order": 1} for k in (5, 6, 7)]
+    proj["document"].update(
+        title="acetate anion", charge=-1, atoms=atoms, bonds=bonds, nextAtomId=8
+    )
     return proj
+
 
 MOL = """acetaldehyde
   MolForma
@@ -101,49 +113,90 @@ BROKEN = [
     ("xyz", "2\nwater\nO 0 0 0\nH 0 0 1\nH 0 1 0\n", 5, "format_atom_count"),
     ("xyz", "three\nwater\n", 1, "format_bad_number"),
     ("xyz", XYZ.replace("H 0.0 0.7572 -0.4692", "H 0.0 0.7572"), 4, "format_syntax"),
-    ("mol", _replace_line(MOL, 6, _line(MOL, 6).replace("1.5000", "1.5x00")), 6,
-     "format_bad_number"),
-    ("mol", _replace_line(MOL, 7, _line(MOL, 7).replace(" O ", " Zz")), 7,
-     "format_unknown_element"),
+    (
+        "mol",
+        _replace_line(MOL, 6, _line(MOL, 6).replace("1.5000", "1.5x00")),
+        6,
+        "format_bad_number",
+    ),
+    (
+        "mol",
+        _replace_line(MOL, 7, _line(MOL, 7).replace(" O ", " Zz")),
+        7,
+        "format_unknown_element",
+    ),
     ("mol", MOL.replace("  2  3  2  0", "  2  9  2  0"), 9, "format_syntax"),
     ("mol", MOL.replace("M  END\n", ""), 10, "format_truncated"),
     ("mol", MOL.replace("  3  2  0  0", "  5  2  0  0"), 8, "format_syntax"),
-    ("mol", MOL.replace("  3  2  0  0", "  5  0  0  0").replace("  1  2  1  0\n  2  3  2  0\n",
-                                                              ""), 8, "format_atom_count"),
-    ("sdf", MOL + "$$$$\n" + _replace_line(MOL, 7, _line(MOL, 7).replace("2.2000", "2.2y00")),
-     18, "format_bad_number"),
+    (
+        "mol",
+        MOL.replace("  3  2  0  0", "  5  0  0  0").replace("  1  2  1  0\n  2  3  2  0\n", ""),
+        8,
+        "format_atom_count",
+    ),
+    (
+        "sdf",
+        MOL + "$$$$\n" + _replace_line(MOL, 7, _line(MOL, 7).replace("2.2000", "2.2y00")),
+        18,
+        "format_bad_number",
+    ),
     ("mol2", MOL2.replace("1.2060    1.3260", "1.2060    1.3z60"), 11, "format_bad_number"),
     ("mol2", MOL2.replace(" 9 8 1 0 0", " 12 8 1 0 0"), 18, "format_atom_count"),
-    ("mol2", MOL2.replace("     8     3     9    1", "     8     3    19    1"), 26,
-     "format_syntax"),
+    (
+        "mol2",
+        MOL2.replace("     8     3     9    1", "     8     3    19    1"),
+        26,
+        "format_syntax",
+    ),
     ("cml", CML.replace('z3="0.1173"/>', 'z3="0.1173">'), 7, "format_syntax"),
-    ("cml", CML.replace('elementType="H" x3="0.0" y3="0.7572"', 'elementType="Jq" x3="0.0" '
-                        'y3="0.7572"'), 5, "format_unknown_element"),
+    (
+        "cml",
+        CML.replace(
+            'elementType="H" x3="0.0" y3="0.7572"', 'elementType="Jq" x3="0.0" y3="0.7572"'
+        ),
+        5,
+        "format_unknown_element",
+    ),
     ("cml", CML.replace('y3="-0.7572"', 'y3="minus"'), 6, "format_bad_number"),
     ("cml", CML.replace('atomRefs2="a1 a3"', 'atomRefs2="a1 a9"'), 10, "format_syntax"),
     ("pdb", PDB.replace("-0.757   0.000", "-0.7x7   0.000", 1), 6, "format_bad_number"),
-    ("pdb", PDB.replace("10.00           O", "10.00          QQ", 1), 6,
-     "format_unknown_element"),
+    ("pdb", PDB.replace("10.00           O", "10.00          QQ", 1), 6, "format_unknown_element"),
     ("nwchem", NW.replace("0.7572 -0.4692", "0.7572 abc"), 4, "format_bad_number"),
     ("nwchem", NW.replace("  O 0.0", "  Qx 0.0"), 3, "format_unknown_element"),
-    ("nwchem", NW.replace("end\nbasis", "basis").replace("6-31g*\nend", "6-31g*"), 2,
-     "format_truncated"),
+    (
+        "nwchem",
+        NW.replace("end\nbasis", "basis").replace("6-31g*\nend", "6-31g*"),
+        2,
+        "format_truncated",
+    ),
     ("nwchem", NW.replace("  O 0.0 0.0 0.1173", "  zmatrix"), 3, "format_unsupported"),
-    ("nwchem", NW.replace("geometry units angstrom", "geometry units parsec"), 2,
-     "format_syntax"),
+    ("nwchem", NW.replace("geometry units angstrom", "geometry units parsec"), 2, "format_syntax"),
     ("gaussian", GJF.replace("-1 1\n", "-1 x\n"), 8, "format_bad_number"),
-    ("gaussian", GJF.replace("0.11860000   -0.00630000", "0.11860000   -0.0q630000"), 10,
-     "format_syntax"),
-    ("gaussian", "# HF/STO-3G\n\nwater\n\n0 1\nO\nH 1 0.96\nH 1 0.96 2 104.5\n\n", 6,
-     "format_unsupported"),
+    (
+        "gaussian",
+        GJF.replace("0.11860000   -0.00630000", "0.11860000   -0.0q630000"),
+        10,
+        "format_syntax",
+    ),
+    (
+        "gaussian",
+        "# HF/STO-3G\n\nwater\n\n0 1\nO\nH 1 0.96\nH 1 0.96 2 104.5\n\n",
+        6,
+        "format_unsupported",
+    ),
     ("gaussian", "# HF/STO-3G\n\nwater\n", 4, "format_truncated"),
-    ("project", '{"format": "molforma-project",\n "version": 1,\n "document": {,}}', 3,
-     "format_syntax"),
+    (
+        "project",
+        '{"format": "molforma-project",\n "version": 1,\n "document": {,}}',
+        3,
+        "format_syntax",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("fmt", "text", "line", "code"), BROKEN,
-                         ids=[f"{b[0]}-{b[3]}-line{b[2]}" for b in BROKEN])
+@pytest.mark.parametrize(
+    ("fmt", "text", "line", "code"), BROKEN, ids=[f"{b[0]}-{b[3]}-line{b[2]}" for b in BROKEN]
+)
 def test_a_broken_file_fails_with_an_error_naming_its_line(
     fmt: str, text: str, line: int, code: str
 ) -> None:
@@ -159,11 +212,14 @@ def test_a_broken_file_fails_with_an_error_naming_its_line(
 
 
 @pytest.mark.parametrize("depth", [257, 50_000])
-def test_xml_nested_deeper_than_cml_ever_goes_is_a_format_error_naming_its_line(
-        depth: int) -> None:
+def test_xml_nested_deeper_than_cml_ever_goes_is_a_format_error_naming_its_line(depth: int) -> None:
     atom = '<atom id="a1" elementType="O" x3="0" y3="0" z3="0"/>'
-    text = (f"<cml>\n<molecule><atomArray>{atom}</atomArray></molecule>\n"
-            + "<g>" * depth + "</g>" * depth + "</cml>\n")
+    text = (
+        f"<cml>\n<molecule><atomArray>{atom}</atomArray></molecule>\n"
+        + "<g>" * depth
+        + "</g>" * depth
+        + "</cml>\n"
+    )
     with pytest.raises(FormatError) as info:
         read_text(text, "cml")
     assert info.value.data["kind"] == "format_syntax"
@@ -174,12 +230,18 @@ def test_xml_nested_deeper_than_cml_ever_goes_is_a_format_error_naming_its_line(
 def test_xml_nested_up_to_256_deep_is_read_and_one_deeper_is_refused() -> None:
     atom = '<atom id="a1" elementType="O" x3="0" y3="0" z3="0"/>'
     wrap = 254  # with cml, molecule and atomArray: 257 levels
-    text = ("<g>" * wrap + f"<cml><molecule><atomArray>{atom}</atomArray></molecule></cml>"
-            + "</g>" * wrap)
+    text = (
+        "<g>" * wrap
+        + f"<cml><molecule><atomArray>{atom}</atomArray></molecule></cml>"
+        + "</g>" * wrap
+    )
     with pytest.raises(FormatError, match="nested"):
         read_text(text, "cml")
-    text = ("<g>" * 250 + f"<cml><molecule><atomArray>{atom}</atomArray></molecule></cml>"
-            + "</g>" * 250)
+    text = (
+        "<g>" * 250
+        + f"<cml><molecule><atomArray>{atom}</atomArray></molecule></cml>"
+        + "</g>" * 250
+    )
     s = read_text(text, "cml")
     assert [a["element"] for a in s.atoms] == ["O"]
 
@@ -267,20 +329,36 @@ def test_nwchem_export_contains_the_geometry_lines() -> None:
     text = write_text(acetate_project(), "nwchem")
     assert "geometry units angstrom" in text
     assert "charge -1" in text
-    assert sum(1 for line in text.splitlines() if line.strip().startswith(("C", "O", "H"))
-               and len(line.split()) >= 4) >= 7
+    assert (
+        sum(
+            1
+            for line in text.splitlines()
+            if line.strip().startswith(("C", "O", "H")) and len(line.split()) >= 4
+        )
+        >= 7
+    )
 
 
 FUZZ_SAMPLES = {
-    "xyz": XYZ, "mol": MOL, "sdf": MOL + "$$$$\n" + MOL, "mol2": MOL2, "cml": CML, "pdb": PDB,
-    "nwchem": NW, "gaussian": GJF,
+    "xyz": XYZ,
+    "mol": MOL,
+    "sdf": MOL + "$$$$\n" + MOL,
+    "mol2": MOL2,
+    "cml": CML,
+    "pdb": PDB,
+    "nwchem": NW,
+    "gaussian": GJF,
 }
 _PIECES = [*" \n\t0123456789.-+eEaxyzHCONQ#;\"'<>/=@$&:,()*\\", "\nend\n", "\n\n"]
 
 
 @pytest.mark.parametrize("fmt", sorted(FUZZ_SAMPLES))
-@settings(max_examples=60, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_a_damaged_file_gives_a_clean_error_or_a_structure_that_loads(
     fmt: str, data: st.DataObject
@@ -289,7 +367,7 @@ def test_a_damaged_file_gives_a_clean_error_or_a_structure_that_loads(
     for _ in range(data.draw(st.integers(1, 5))):
         i = data.draw(st.integers(0, len(text)))
         if data.draw(st.booleans()) and text:
-            text = text[:i] + text[i + 1:]
+            text = text[:i] + text[i + 1 :]
         else:
             text = text[:i] + data.draw(st.sampled_from(_PIECES)) + text[i:]
     try:

@@ -21,23 +21,30 @@ from molforma.nwchem import functionals
 from molforma.nwchem.input import input_errors, render_input
 from tests.core.test_nwchem_input import block, water
 
-GEOMETRY = ("geometry\n O 0 0 0.1173\n H 0 0.7572 -0.4692\n H 0 -0.7572 -0.4692\nend\n"
-            "basis\n * library sto-3g\nend\n")
+GEOMETRY = (
+    "geometry\n O 0 0 0.1173\n H 0 0.7572 -0.4692\n H 0 -0.7572 -0.4692\nend\n"
+    "basis\n * library sto-3g\nend\n"
+)
 
 
 def _nw(dft: str) -> str:
     return GEOMETRY + f"dft\n{dft}\nend\ntask dft energy\n"
 
 
-@pytest.mark.parametrize(("dft", "name"), [
-    (" xc xcamb88 1.00 lyp 0.81 vwn_5 0.19 hfexch 1.00\n cam 0.33 cam_alpha 0.19 cam_beta 0.46",
-     "cam-b3lyp"),
-    (" XC xwpbe 1.0 cpbe96 1.0 HFexch 1.0\n cam 0.40 cam_alpha 0.0 cam_beta 1.00", "lc-wpbe"),
-    (" xc xpbe96 cpbe96", "pbe96"),
-    (" xc cpbe96 xpbe96 1.0", "pbe96"),
-    (" xc xtpss03 ctpss03", "tpss"),
-    (" xc b3lyp", "b3lyp"),
-])
+@pytest.mark.parametrize(
+    ("dft", "name"),
+    [
+        (
+            " xc xcamb88 1.00 lyp 0.81 vwn_5 0.19 hfexch 1.00\n cam 0.33 cam_alpha 0.19 cam_beta 0.46",
+            "cam-b3lyp",
+        ),
+        (" XC xwpbe 1.0 cpbe96 1.0 HFexch 1.0\n cam 0.40 cam_alpha 0.0 cam_beta 1.00", "lc-wpbe"),
+        (" xc xpbe96 cpbe96", "pbe96"),
+        (" xc cpbe96 xpbe96 1.0", "pbe96"),
+        (" xc xtpss03 ctpss03", "tpss"),
+        (" xc b3lyp", "b3lyp"),
+    ],
+)
 def test_an_xc_line_nwchem_accepts_maps_back_to_its_table_entry(dft: str, name: str) -> None:
     assert read_nwchem(_nw(dft)).calculation["functional"] == name
 
@@ -73,10 +80,14 @@ def _refused_by_name(doc: Document, code: str, value: str) -> None:
 
 
 def test_a_nw_file_with_range_separation_the_table_lacks_opens_and_is_refused_by_name(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     # LC-wPBE with omega 0.3 (NWChem's QA) is not the table's 0.4: never silently 0.4.
-    doc = _open(tmp_path, "lc.nw", _nw(" xc xwpbe 1.00 cpbe96 1.0 hfexch 1.00\n"
-                                        " cam 0.3 cam_alpha 0.00 cam_beta 1.00"))
+    doc = _open(
+        tmp_path,
+        "lc.nw",
+        _nw(" xc xwpbe 1.00 cpbe96 1.0 hfexch 1.00\n cam 0.3 cam_alpha 0.00 cam_beta 1.00"),
+    )
     functional = doc.project["calculation"]["functional"]
     assert functional == "xwpbe 1.00 cpbe96 1.0 hfexch 1.00 cam 0.3 cam_alpha 0.00 cam_beta 1.00"
     assert len(doc.project["document"]["atoms"]) == 3  # the molecule is the person's
@@ -93,9 +104,13 @@ def _project_file(tmp_path: Path, functional: str) -> str:
 
 
 def test_a_saved_project_holding_a_table_name_opens_and_writes_the_same_input(
-        tmp_path: Path) -> None:
-    for name, xc in (("tpss", "xc xtpss03 ctpss03"), ("pbe96", "xc xpbe96 cpbe96"),
-                     ("b3lyp", "xc b3lyp")):
+    tmp_path: Path,
+) -> None:
+    for name, xc in (
+        ("tpss", "xc xtpss03 ctpss03"),
+        ("pbe96", "xc xpbe96 cpbe96"),
+        ("b3lyp", "xc b3lyp"),
+    ):
         doc = _open(tmp_path, f"{name}.molforma.json", _project_file(tmp_path, name))
         assert doc.project["calculation"]["functional"] == name
         assert input_errors(doc.project) == []
@@ -103,7 +118,8 @@ def test_a_saved_project_holding_a_table_name_opens_and_writes_the_same_input(
 
 
 def test_a_saved_project_with_an_unknown_functional_opens_with_the_reason_and_no_input(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     doc = _open(tmp_path, "old.molforma.json", _project_file(tmp_path, "wb97x-d"))
     assert doc.project["calculation"]["functional"] == "wb97x-d"
     _refused_by_name(doc, "unknown_functional", "wb97x-d")
@@ -112,8 +128,7 @@ def test_a_saved_project_with_an_unknown_functional_opens_with_the_reason_and_no
     assert [p for p in input_errors(doc.project) if p["field"].startswith("calculation")] == []
 
 
-def test_set_nwchem_refuses_an_unknown_functional_with_the_valid_names_in_both_languages(
-        ) -> None:
+def test_set_nwchem_refuses_an_unknown_functional_with_the_valid_names_in_both_languages() -> None:
     doc = Document(water(theory="dft"))
     before = (doc.revision, dict(doc.project["calculation"]))
     with pytest.raises(ValidationError) as info:
@@ -126,11 +141,16 @@ def test_set_nwchem_refuses_an_unknown_functional_with_the_valid_names_in_both_l
     assert "汎関数「b3lyp-d4」" in ja and "b3lyp-d3" in ja
 
 
-@pytest.mark.parametrize(("typed", "stored"), [
-    ("CAM-B3LYP", "cam-b3lyp"), ("ωB97X-D3", "wb97x-d3"), ("pbe", "pbe96"),
-    ("xcamb88 1.00 lyp 0.81 vwn_5 0.19 hfexch 1.00", "cam-b3lyp"),
-    ("m06-hf", "m06-hf"),
-])
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("CAM-B3LYP", "cam-b3lyp"),
+        ("ωB97X-D3", "wb97x-d3"),
+        ("pbe", "pbe96"),
+        ("xcamb88 1.00 lyp 0.81 vwn_5 0.19 hfexch 1.00", "cam-b3lyp"),
+        ("m06-hf", "m06-hf"),
+    ],
+)
 def test_set_nwchem_stores_a_functional_by_its_table_name(typed: str, stored: str) -> None:
     doc = Document(water(theory="dft"))
     ops.set_nwchem(doc, {"functional": typed}, preview=False)
@@ -156,8 +176,9 @@ def test_a_functional_newer_than_nwchem_7_0_is_accepted_with_a_warning() -> None
     assert "xc wb97x-d3" in block(render_input(doc.project), "dft")
 
 
-def test_a_functional_with_a_dispersion_the_list_lacks_is_told_to_use_the_advanced_setting(
-        ) -> None:
+def test_a_functional_with_a_dispersion_the_list_lacks_is_told_to_use_the_advanced_setting() -> (
+    None
+):
     doc = Document(water(theory="dft"))
     with pytest.raises(ValidationError) as info:
         ops.set_nwchem(doc, {"functional": "B3LYP-D3BJ"}, preview=False)

@@ -39,8 +39,14 @@ def _version(text: str) -> tuple[int, ...]:
 def _run(folder: Path, text: str) -> tuple[int, str]:
     folder.mkdir(parents=True)
     (folder / "molforma.nw").write_text(text)
-    done = subprocess.run(["nwchem", "molforma.nw"], cwd=folder, capture_output=True,
-                          text=True, timeout=300, check=False)
+    done = subprocess.run(
+        ["nwchem", "molforma.nw"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     return done.returncode, done.stdout + done.stderr
 
 
@@ -55,24 +61,25 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, int, 
         inputs[entry["name"]] = render_input(project)
     # Two at a time: each run is about a second; the machine's cores are shared.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        done = dict(zip(inputs, pool.map(lambda kv: _run(root / kv[0], kv[1]),
-                                          inputs.items()), strict=True))
+        done = dict(
+            zip(inputs, pool.map(lambda kv: _run(root / kv[0], kv[1]), inputs.items()), strict=True)
+        )
     return {name: (inputs[name], *done[name]) for name in inputs}
 
 
 def _installed(runs: dict[str, tuple[str, int, str]]) -> tuple[int, ...]:
     out = runs["b3lyp"][2]
-    m = re.search(r"Northwest Computational Chemistry Package \(NWChem\) (\d+\.\d+(?:\.\d+)?)",
-                  out)
+    m = re.search(r"Northwest Computational Chemistry Package \(NWChem\) (\d+\.\d+(?:\.\d+)?)", out)
     assert m, "NWChem printed no version"
     return _version(m.group(1))
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e["name"])
 def test_nwchem_runs_every_table_functional_as_molforma_writes_it(
-        entry: dict[str, Any], runs: dict[str, tuple[str, int, str]]) -> None:
+    entry: dict[str, Any], runs: dict[str, tuple[str, int, str]]
+) -> None:
     text, rc, out = runs[entry["name"]]
-    dft = text[text.index("\ndft\n"):text.index("\nend\n", text.index("\ndft\n"))]
+    dft = text[text.index("\ndft\n") : text.index("\nend\n", text.index("\ndft\n"))]
     assert f"  xc {entry['xc']}\n" in dft + "\n"
     for line in entry.get("lines", ()):
         assert f"  {line}" in dft.splitlines()
@@ -88,7 +95,7 @@ def test_nwchem_runs_every_table_functional_as_molforma_writes_it(
     if cam is not None:
         words = cam.split()
         omega, alpha, beta = (float(words[i]) for i in (1, 3, 5))
-        block = out[out.index("Range-Separation Parameters"):][:400]
+        block = out[out.index("Range-Separation Parameters") :][:400]
         assert float(re.search(r"Alpha\s+:\s+(\S+)", block)[1]) == pytest.approx(alpha)
         assert float(re.search(r"Beta\s+:\s+(\S+)", block)[1]) == pytest.approx(beta)
         assert float(re.search(r"Gamma\s+:\s+(\S+)", block)[1]) == pytest.approx(omega)
@@ -98,7 +105,8 @@ def test_nwchem_runs_every_table_functional_as_molforma_writes_it(
 
 
 def test_a_hand_written_xc_without_its_cam_line_is_why_range_separation_is_refused(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """The fact behind functional_needs_range_separation: NWChem runs attenuated B88
     without a cam line and prints an energy nowhere near CAM-B3LYP's."""
     good = water(theory="dft", functional="cam-b3lyp", basis="sto-3g")

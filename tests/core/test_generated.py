@@ -26,8 +26,13 @@ def _generate_module() -> ModuleType:
 
 
 def test_every_committed_generated_artefact_is_up_to_date() -> None:
-    out = subprocess.run([sys.executable, str(SCRIPT), "--check"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
 
 
@@ -39,8 +44,9 @@ def test_every_generator_script_with_a_check_is_run_by_the_entry() -> None:
     assert '"update_translations.py"' in entry and '"build_catalogs.py"' in entry
 
 
-def test_the_check_fails_on_a_stale_artefact(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_check_fails_on_a_stale_artefact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     gen = _generate_module()
     (tmp_path / "resources").mkdir()
     for name in gen.LABEL_CATALOGUES:
@@ -48,14 +54,21 @@ def test_the_check_fails_on_a_stale_artefact(tmp_path: Path,
     monkeypatch.setattr(gen, "ROOT", tmp_path)
     assert gen._catalogues_check() == 0
     tasks = tmp_path / "resources" / "tasks.json"
-    tasks.write_text(re.sub("Geometry optimisation", "Geometry optimization",
-                            tasks.read_text(encoding="utf-8")), encoding="utf-8")
+    tasks.write_text(
+        re.sub("Geometry optimisation", "Geometry optimization", tasks.read_text(encoding="utf-8")),
+        encoding="utf-8",
+    )
     assert gen._catalogues_check() == 1
 
 
 def test_the_entry_lists_its_artefacts() -> None:
-    out = subprocess.run([sys.executable, str(SCRIPT), "--list"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--list"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0
     names = [line.split()[0] for line in out.stdout.splitlines()]
     assert names == ["tool-index", "tool-docs", "docs-tables", "catalogues", "translations"]

@@ -14,8 +14,9 @@ from molforma.document.model import new_atom, new_project
 from molforma.errors import UnknownAtomError, ValidationError
 
 
-def _project(atoms: list[tuple[str, tuple[float, float, float]]],
-             bonds: list[tuple[int, int]]) -> dict[str, Any]:
+def _project(
+    atoms: list[tuple[str, tuple[float, float, float]]], bonds: list[tuple[int, int]]
+) -> dict[str, Any]:
     p = new_project()
     p["document"]["atoms"] = [new_atom(f"a{i + 1}", e, *xyz) for i, (e, xyz) in enumerate(atoms)]
     p["document"]["bonds"] = [{"a": f"a{i}", "b": f"a{j}", "order": 1} for i, j in bonds]
@@ -61,9 +62,16 @@ def test_rotation_about_a_zero_axis_is_refused() -> None:
 
 
 def _butane() -> dict[str, Any]:
-    return _project([("C", (0, 0, 0)), ("C", (1.5, 0, 0)), ("C", (2, 1.4, 0)),
-                     ("C", (3.5, 1.4, 0)), ("H", (-0.5, -0.9, 0))],
-                    [(1, 2), (2, 3), (3, 4), (1, 5)])
+    return _project(
+        [
+            ("C", (0, 0, 0)),
+            ("C", (1.5, 0, 0)),
+            ("C", (2, 1.4, 0)),
+            ("C", (3.5, 1.4, 0)),
+            ("H", (-0.5, -0.9, 0)),
+        ],
+        [(1, 2), (2, 3), (3, 4), (1, 5)],
+    )
 
 
 def test_fragments_split_gives_both_sides_of_a_chain_bond() -> None:
@@ -73,16 +81,26 @@ def test_fragments_split_gives_both_sides_of_a_chain_bond() -> None:
 
 
 def test_fragments_split_of_a_ring_bond_is_refused() -> None:
-    ring = _project([("C", (math.cos(k * math.pi / 3), math.sin(k * math.pi / 3), 0))
-                     for k in range(6)], [(k + 1, (k + 1) % 6 + 1) for k in range(6)])
+    ring = _project(
+        [("C", (math.cos(k * math.pi / 3), math.sin(k * math.pi / 3), 0)) for k in range(6)],
+        [(k + 1, (k + 1) % 6 + 1) for k in range(6)],
+    )
     with pytest.raises(ValidationError) as exc:
         g.fragments_split(ring, "a1", "a2")
     assert exc.value.code == "in_ring"
 
 
 def test_unbonded_atoms_split_into_their_connected_components() -> None:
-    p = _project([("O", (0, 0, 0)), ("H", (0.96, 0, 0)), ("N", (4, 0, 0)), ("H", (5, 0, 0)),
-                  ("Ar", (9, 9, 9))], [(1, 2), (3, 4)])
+    p = _project(
+        [
+            ("O", (0, 0, 0)),
+            ("H", (0.96, 0, 0)),
+            ("N", (4, 0, 0)),
+            ("H", (5, 0, 0)),
+            ("Ar", (9, 9, 9)),
+        ],
+        [(1, 2), (3, 4)],
+    )
     side_a, side_b = g.fragments_split(p, "a2", "a3")
     assert side_a == {"a1", "a2"}
     assert side_b == {"a3", "a4"}

@@ -19,22 +19,34 @@ BIN = Path(sys.executable).parent
 
 # hook id -> (its command, the test of this suite that runs the same command)
 HOOKS: dict[str, tuple[str, str]] = {
-    "ruff-format": (".venv/bin/ruff format --check",
-                    "tests/core/test_habits.py::test_ruff_format_leaves_every_file_as_it_is"),
+    "ruff-format": (
+        ".venv/bin/ruff format --check",
+        "tests/core/test_habits.py::test_ruff_format_leaves_every_file_as_it_is",
+    ),
     "ruff-check": (".venv/bin/ruff check", "tests/core/test_habits.py::test_ruff_check_passes"),
-    "import-contracts": (".venv/bin/lint-imports --no-cache",
-                         "tests/core/test_layering.py::test_import_contracts_of_pyproject_hold"),
-    "mypy": (".venv/bin/mypy", "tests/core/test_layering.py::test_mypy_passes_strict_outside_the_window"),
-    "dead-code": (".venv/bin/python tests/core/test_dead_code.py",
-                  "tests/core/test_dead_code.py::test_no_uncalled_code_in_molforma"),
-    "generated": (".venv/bin/python scripts/generate.py --check",
-                  "tests/core/test_generated.py::test_every_committed_generated_artefact_is_up_to_date"),
+    "import-contracts": (
+        ".venv/bin/lint-imports --no-cache",
+        "tests/core/test_layering.py::test_import_contracts_of_pyproject_hold",
+    ),
+    "mypy": (
+        ".venv/bin/mypy",
+        "tests/core/test_layering.py::test_mypy_passes_strict_outside_the_window",
+    ),
+    "dead-code": (
+        ".venv/bin/python tests/core/test_dead_code.py",
+        "tests/core/test_dead_code.py::test_no_uncalled_code_in_molforma",
+    ),
+    "generated": (
+        ".venv/bin/python scripts/generate.py --check",
+        "tests/core/test_generated.py::test_every_committed_generated_artefact_is_up_to_date",
+    ),
 }
 
 
 def _ruff(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(BIN / "ruff"), *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+    return subprocess.run(
+        [str(BIN / "ruff"), *args], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
 
 
 def test_pre_commit_runs_the_checks_of_the_suite() -> None:

@@ -41,8 +41,10 @@ def water_project() -> dict[str, Any]:
         new_atom("a2", "H", 0.0, 0.7572, -0.4692),
         new_atom("a4", "H", 0.0, -0.7572, -0.4692, fixed=True),
     ]
-    proj["document"]["bonds"] = [{"a": "a1", "b": "a2", "order": 1},
-                                 {"a": "a1", "b": "a4", "order": 1}]
+    proj["document"]["bonds"] = [
+        {"a": "a1", "b": "a2", "order": 1},
+        {"a": "a1", "b": "a4", "order": 1},
+    ]
     proj["document"]["nextAtomId"] = 5
     proj["calculation"]["theory"] = "dft"
     proj["futureField"] = {"kept": True}
@@ -62,11 +64,15 @@ def make_folder(root: Path, name: str, files: dict[str, str]) -> Path:
 
 def test_reuse_prefers_the_project_snapshot(tmp_path: Path) -> None:
     snap = water_project()
-    folder = make_folder(tmp_path, "job", {
-        "project.molforma.json": json.dumps(snap),
-        "input.nw": "geometry\n C 0 0 0\nend\ntask scf\n",
-        "job.json": json.dumps({"format": "molforma-job", "status": "finished"}),
-    })
+    folder = make_folder(
+        tmp_path,
+        "job",
+        {
+            "project.molforma.json": json.dumps(snap),
+            "input.nw": "geometry\n C 0 0 0\nend\ntask scf\n",
+            "job.json": json.dumps({"format": "molforma-job", "status": "finished"}),
+        },
+    )
     proj = reuse(str(folder))
     assert proj["document"]["atoms"] == snap["document"]["atoms"]
     assert proj["document"]["nextAtomId"] == 5
@@ -113,8 +119,9 @@ def test_reuse_without_input_or_snapshot_is_refused(tmp_path: Path) -> None:
 
 
 def test_move_to_trash_moves_the_folder_and_writes_trash_info(tmp_path: Path, trash: Path) -> None:
-    folder = make_folder(tmp_path / "jobs", "20261101-H2O-energy",
-                         {"input.nw": "task scf\n", "output.out": "log\n"})
+    folder = make_folder(
+        tmp_path / "jobs", "20261101-H2O-energy", {"input.nw": "task scf\n", "output.out": "log\n"}
+    )
     trashed = Path(move_to_trash(str(folder)))
     assert not folder.exists()
     assert trashed == trash / "files" / "20261101-H2O-energy"
@@ -231,13 +238,31 @@ def test_a_failed_cross_device_copy_keeps_the_original(
 
 def sample_rows() -> list[HistoryRow]:
     return [
-        HistoryRow(folder="/jobs/a", date="2026-11-01T10:00:00+09:00", title="水, \"quoted\"",
-                   formula="H2O", task="optimize", theory="dft", basis="6-31g*",
-                   status="finished", finalEnergy=-76.41973792616123, source="job",
-                   functional="b3lyp"),
-        HistoryRow(folder="/ref/b", date="2026-10-01T09:00:00+09:00", title="=HYPERLINK(1)",
-                   formula="CH4", task="energy", theory="scf", basis="sto-3g",
-                   status="unknown", finalEnergy=None, source="reference"),
+        HistoryRow(
+            folder="/jobs/a",
+            date="2026-11-01T10:00:00+09:00",
+            title='水, "quoted"',
+            formula="H2O",
+            task="optimize",
+            theory="dft",
+            basis="6-31g*",
+            status="finished",
+            finalEnergy=-76.41973792616123,
+            source="job",
+            functional="b3lyp",
+        ),
+        HistoryRow(
+            folder="/ref/b",
+            date="2026-10-01T09:00:00+09:00",
+            title="=HYPERLINK(1)",
+            formula="CH4",
+            task="energy",
+            theory="scf",
+            basis="sto-3g",
+            status="unknown",
+            finalEnergy=None,
+            source="reference",
+        ),
     ]
 
 
@@ -258,11 +283,12 @@ def test_export_csv_writes_a_header_and_one_line_per_row(tmp_path: Path) -> None
     assert len(table) == 3
 
 
-def test_export_csv_writes_numbers_as_numbers_a_negative_charge_included(
-        tmp_path: Path) -> None:
+def test_export_csv_writes_numbers_as_numbers_a_negative_charge_included(tmp_path: Path) -> None:
     # Hydroxide: charge -1 was written "'-1", which a spreadsheet reads as text.
-    rows = [r.model_copy(update={"charge": -1, "multiplicity": 1, "title": "-OH anion"})
-            for r in sample_rows()[:1]]
+    rows = [
+        r.model_copy(update={"charge": -1, "multiplicity": 1, "title": "-OH anion"})
+        for r in sample_rows()[:1]
+    ]
     table = list(csv.DictReader(io.StringIO(rows_to_csv(rows))))
     assert table[0]["charge"] == "-1" and int(table[0]["charge"]) == -1
     assert table[0]["multiplicity"] == "1"

@@ -45,8 +45,9 @@ def linked_job(tmp_path: Path) -> Path:
     (outside / "input.nw").write_text(INPUT, encoding="utf-8")
     project = {"format": "molforma-project", "document": {"title": MARKER}}
     (outside / "project.molforma.json").write_text(json.dumps(project), encoding="utf-8")
-    (outside / "job.json").write_text(json.dumps({"title": MARKER, "status": "finished"}),
-                                      encoding="utf-8")
+    (outside / "job.json").write_text(
+        json.dumps({"title": MARKER, "status": "finished"}), encoding="utf-8"
+    )
     out = (NWCHEM_DATA / "water_scf_optfreq.out").read_text(encoding="utf-8")
     (outside / "output.out").write_text(out + MARKER + "\n", encoding="utf-8")
     job = tmp_path / "root" / "job"
@@ -98,14 +99,14 @@ def test_own_files_are_still_read_and_reused(tmp_path: Path) -> None:
     assert len(project["document"]["atoms"]) == 3
 
 
-def test_with_the_policy_guard_a_job_folder_outside_is_refused(linked_job: Path,
-                                                               tmp_path: Path) -> None:
+def test_with_the_policy_guard_a_job_folder_outside_is_refused(
+    linked_job: Path, tmp_path: Path
+) -> None:
     policy = Policy(allow_dirs=(tmp_path / "root",))
     alias = tmp_path / "root" / "alias"
     alias.symlink_to(tmp_path / "outside", target_is_directory=True)
     guard = policy.read_guard()
-    for call in (lambda: preview(str(alias), guard=guard),
-                 lambda: reuse(str(alias), guard=guard)):
+    for call in (lambda: preview(str(alias), guard=guard), lambda: reuse(str(alias), guard=guard)):
         with pytest.raises(FileAccessError) as exc:
             call()
         assert exc.value.code == "path_not_allowed"
@@ -118,8 +119,7 @@ def test_with_the_policy_guard_a_job_folder_outside_is_refused(linked_job: Path,
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
-def test_a_named_pipe_in_a_job_folder_does_not_hang_the_scan_or_the_preview(
-        tmp_path: Path) -> None:
+def test_a_named_pipe_in_a_job_folder_does_not_hang_the_scan_or_the_preview(tmp_path: Path) -> None:
     job = tmp_path / "root" / "job"
     job.mkdir(parents=True)
     for name in ("input.nw", "output.out", "job.json"):

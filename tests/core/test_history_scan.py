@@ -33,13 +33,30 @@ def make_job(root: Path, name: str, **record: Any) -> Path:
     folder = root / name
     folder.mkdir(parents=True)
     base: dict[str, Any] = {
-        "format": "molforma-job", "version": 1, "id": name, "title": name, "formula": "H2O",
-        "task": "energy", "theory": "scf", "basis": "6-31g*", "functional": "b3lyp",
-        "status": "finished", "createdAt": "2026-11-01T10:00:00+00:00",
-        "startedAt": "2026-11-01T10:00:01+00:00", "finishedAt": "2026-11-01T10:01:00+00:00",
-        "exitCode": 0, "command": ["nwchem", "input.nw"], "processes": 1, "threads": 1,
-        "timeLimit": None, "scfConverged": True, "optimizationConverged": None,
-        "finalEnergy": -76.0107465, "progress": None, "error": None, "savedOnly": False,
+        "format": "molforma-job",
+        "version": 1,
+        "id": name,
+        "title": name,
+        "formula": "H2O",
+        "task": "energy",
+        "theory": "scf",
+        "basis": "6-31g*",
+        "functional": "b3lyp",
+        "status": "finished",
+        "createdAt": "2026-11-01T10:00:00+00:00",
+        "startedAt": "2026-11-01T10:00:01+00:00",
+        "finishedAt": "2026-11-01T10:01:00+00:00",
+        "exitCode": 0,
+        "command": ["nwchem", "input.nw"],
+        "processes": 1,
+        "threads": 1,
+        "timeLimit": None,
+        "scfConverged": True,
+        "optimizationConverged": None,
+        "finalEnergy": -76.0107465,
+        "progress": None,
+        "error": None,
+        "savedOnly": False,
     }
     base.update(record)
     (folder / "job.json").write_text(json.dumps(base), encoding="utf-8")
@@ -65,7 +82,13 @@ def test_job_record_fields_become_the_row(tmp_path: Path) -> None:
     (row,) = scan([str(tmp_path)])
     assert row.folder == str(tmp_path / "20261101-H2O-energy")
     assert (row.title, row.formula, row.task, row.theory, row.basis, row.status) == (
-        "Water", "H2O", "energy", "scf", "6-31g*", "finished")
+        "Water",
+        "H2O",
+        "energy",
+        "scf",
+        "6-31g*",
+        "finished",
+    )
     assert row.finalEnergy == pytest.approx(-76.0107465)
     assert row.source == "job"
     assert row.functional == ""  # only DFT rows carry a functional
@@ -79,7 +102,11 @@ def test_real_nwchem_run_folder_without_record_is_a_reference_row(tmp_path: Path
     assert row.source == "reference"
     assert row.title == "Water SCF/6-31G* geometry optimisation and frequencies"
     assert (row.formula, row.task, row.theory, row.basis) == (
-        "H2O", "optimize+frequencies", "scf", "6-31g*")
+        "H2O",
+        "optimize+frequencies",
+        "scf",
+        "6-31g*",
+    )
     assert row.status == "finished"
     # The last energy line of the file: the SCF of the frequency task.
     assert row.finalEnergy == pytest.approx(-76.010746508431, abs=1e-12)
@@ -96,7 +123,10 @@ def test_failed_and_unfinished_outputs_are_recognised(tmp_path: Path) -> None:
     assert rows["noconv"].status == "failed"
     assert rows["dft"].status == "finished"
     assert (rows["dft"].theory, rows["dft"].functional, rows["dft"].formula) == (
-        "dft", "b3lyp", "CH4")
+        "dft",
+        "b3lyp",
+        "CH4",
+    )
     assert rows["dft"].finalEnergy == pytest.approx(-40.518350345, abs=1e-9)
     assert rows["input_only"].status == "unknown"
     assert rows["input_only"].task == "frequencies"
@@ -217,28 +247,49 @@ def test_saved_input_sets_and_unknown_statuses(tmp_path: Path) -> None:
 
 
 def test_missing_record_fields_are_filled_from_the_input_and_output(tmp_path: Path) -> None:
-    folder = make_job(tmp_path, "sparse", title="", formula="", task="", theory="", basis="",
-                      finalEnergy=None, functional="")
+    folder = make_job(
+        tmp_path,
+        "sparse",
+        title="",
+        formula="",
+        task="",
+        theory="",
+        basis="",
+        finalEnergy=None,
+        functional="",
+    )
     shutil.copy(FIXTURES / "methane_b3lyp_molden.nw", folder / "input.nw")
     shutil.copy(FIXTURES / "methane_b3lyp_molden.out", folder / "output.out")
     (row,) = scan([str(tmp_path)])
     assert row.title.startswith("Methane B3LYP/6-31G*")
     assert (row.formula, row.task, row.theory, row.functional, row.basis) == (
-        "CH4", "energy", "dft", "b3lyp", "6-31g*")
+        "CH4",
+        "energy",
+        "dft",
+        "b3lyp",
+        "6-31g*",
+    )
     assert row.finalEnergy == pytest.approx(-40.518350345, abs=1e-9)
 
 
 def test_odd_record_values_do_not_break_the_row(tmp_path: Path) -> None:
-    folder = make_job(tmp_path, "odd", title=42, createdAt="yesterday", startedAt=None,
-                      finishedAt=7, finalEnergy=None)
-    text = (folder / "job.json").read_text().replace('"finalEnergy": null',
-                                                       '"finalEnergy": NaN')
+    folder = make_job(
+        tmp_path,
+        "odd",
+        title=42,
+        createdAt="yesterday",
+        startedAt=None,
+        finishedAt=7,
+        finalEnergy=None,
+    )
+    text = (folder / "job.json").read_text().replace('"finalEnergy": null', '"finalEnergy": NaN')
     (folder / "job.json").write_text(text)
     (row,) = scan([str(tmp_path)])
     assert row.title == "odd"
     assert row.finalEnergy is None
     assert datetime.fromisoformat(row.date).timestamp() == pytest.approx(
-        (folder / "job.json").stat().st_mtime, abs=1)
+        (folder / "job.json").stat().st_mtime, abs=1
+    )
 
 
 def test_an_unreadable_record_falls_back_to_the_files(tmp_path: Path) -> None:
@@ -409,8 +460,10 @@ def test_a_huge_output_is_never_read_whole(tmp_path: Path) -> None:
     assert row.finalEnergy is None
     assert row.status == "unknown"
     with out.open("ab") as fh:
-        fh.write(b"\n         Total SCF energy =    -76.010746508431\n"
-                 b" Total times  cpu:        0.9s     wall:        1.0s\n")
+        fh.write(
+            b"\n         Total SCF energy =    -76.010746508431\n"
+            b" Total times  cpu:        0.9s     wall:        1.0s\n"
+        )
     (row,) = scan([str(tmp_path)])
     assert row.status == "finished"
     assert row.finalEnergy == pytest.approx(-76.010746508431)
@@ -449,16 +502,29 @@ def test_input_summary_reads_tags_zmatrix_comments_and_tasks() -> None:
     assert s.elements == ("Ca", "C", "Cl")
     assert (s.task, s.theory, s.functional) == ("optimize+frequencies", "dft", "pbe0")
     assert s.basis == "cc-pvdz, def2-svp"
-    zmat = summarize_input("geometry\n zmatrix\n O\n H 1 0.96\n H 1 0.96 2 104.5\n variables\n"
-                           " r 0.96\n end\nend\ntask mp2 energy\n")
+    zmat = summarize_input(
+        "geometry\n zmatrix\n O\n H 1 0.96\n H 1 0.96 2 104.5\n variables\n"
+        " r 0.96\n end\nend\ntask mp2 energy\n"
+    )
     assert zmat.elements == ("O", "H", "H")
     assert (zmat.task, zmat.theory) == ("energy", "mp2")
 
 
-@pytest.mark.parametrize(("tag", "element"), [
-    ("O", "O"), ("h2", "H"), ("Co", "Co"), ("CO1", "Co"), ("C12", "C"), ("bq", None),
-    ("bqC", None), ("x", None), ("Hx", "H"), ("1H", None),
-])
+@pytest.mark.parametrize(
+    ("tag", "element"),
+    [
+        ("O", "O"),
+        ("h2", "H"),
+        ("Co", "Co"),
+        ("CO1", "Co"),
+        ("C12", "C"),
+        ("bq", None),
+        ("bqC", None),
+        ("x", None),
+        ("Hx", "H"),
+        ("1H", None),
+    ],
+)
 def test_element_of_tag_follows_nwchem(tag: str, element: str | None) -> None:
     assert element_of_tag(tag) == element
 

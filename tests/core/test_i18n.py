@@ -62,7 +62,8 @@ def test_rendering_japanese_loads_no_qt() -> None:
         "assert not [m for m in sys.modules if m.startswith('PySide6')]\n"
     )
     env = {**os.environ, "MOLFORMA_LANGUAGE": "ja", "QT_QPA_PLATFORM": ""}
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                         timeout=60)
+    res = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    )
     assert res.returncode == 0, res.stderr
     assert "座標が重複しています" in res.stdout

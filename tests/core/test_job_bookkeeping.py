@@ -51,7 +51,8 @@ def test_absolute_and_home_job_roots_are_accepted(value: str) -> None:
 
 
 def test_set_execution_refuses_a_relative_or_empty_job_root_and_changes_nothing(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     doc = water_doc(tmp_path)
     before = doc.revision
     for value, code in (("jobs", "job_root_relative"), ("  ", "job_root_empty")):
@@ -79,13 +80,15 @@ def test_set_advanced_refuses_a_missing_absolute_scratch_folder_naming_it(tmp_pa
     assert doc.revision == before
     # An existing folder, or a relative name (made inside each job folder), is fine.
     (tmp_path / "scr").mkdir()
-    ops.set_advanced(doc, {"scratch_dir": str(tmp_path / "scr"), "permanent_dir": "perm"},
-                     preview=False)
+    ops.set_advanced(
+        doc, {"scratch_dir": str(tmp_path / "scr"), "permanent_dir": "perm"}, preview=False
+    )
     assert doc.project["advanced"]["scratch_dir"] == str(tmp_path / "scr")
 
 
 def test_a_start_with_a_scratch_folder_gone_is_refused_with_the_path_and_writes_nothing(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     doc = water_doc(tmp_path)
     scratch = tmp_path / "scr"
     scratch.mkdir()
@@ -121,7 +124,9 @@ def test_progress_limits_come_from_the_advanced_settings_else_nwchem_defaults() 
     assert progress_limits(project("energy", "dft", dft_iterations=45))["maximum"] == 45
     assert progress_limits(project("optimize")) == {"kind": "optimization", "maximum": 20}
     assert progress_limits(project("optimize+frequencies", opt_maxiter=7)) == {
-        "kind": "optimization", "maximum": 7}
+        "kind": "optimization",
+        "maximum": 7,
+    }
 
 
 def test_the_job_record_and_history_row_carry_charge_and_multiplicity(tmp_path: Path) -> None:
@@ -150,7 +155,8 @@ def test_a_plain_nwchem_folder_reads_charge_and_spin_from_its_input(tmp_path: Pa
     run.mkdir(parents=True)
     (run / "cation.nw").write_text(
         "start cation\ncharge 1\ngeometry\n O 0 0 0\n H 0 0.76 -0.47\n H 0 -0.76 -0.47\nend\n"
-        "basis\n * library sto-3g\nend\nscf\n  doublet\n  uhf\nend\ntask scf energy\n")
+        "basis\n * library sto-3g\nend\nscf\n  doublet\n  uhf\nend\ntask scf energy\n"
+    )
     (row,) = scan([str(tmp_path / "ref")])
     assert (row.charge, row.multiplicity) == (1, 2)
     dft = summarize_input("charge -2\ndft\n  mult 3\n  xc b3lyp\nend\ntask dft energy\n")

@@ -11,12 +11,25 @@ from molforma.jobs import failure_error, progress_note
 
 
 def _record(status: str, **extra: Any) -> dict[str, Any]:
-    return {"status": status, "exitCode": extra.pop("exitCode", None), "error": None,
-            "task": "optimize", "theory": "scf", "scfConverged": None,
-            "optimizationConverged": None,
-            "progress": {"scfIteration": None, "optimizationStep": None, "energy": None,
-                         "energies": [], "frequencyDisplacement": None,
-                         "frequencies": False, "updates": 0}, **extra}
+    return {
+        "status": status,
+        "exitCode": extra.pop("exitCode", None),
+        "error": None,
+        "task": "optimize",
+        "theory": "scf",
+        "scfConverged": None,
+        "optimizationConverged": None,
+        "progress": {
+            "scfIteration": None,
+            "optimizationStep": None,
+            "energy": None,
+            "energies": [],
+            "frequencyDisplacement": None,
+            "frequencies": False,
+            "updates": 0,
+        },
+        **extra,
+    }
 
 
 @pytest.mark.parametrize("status", ["queued", "running", "finished", "cancelled"])
@@ -25,8 +38,9 @@ def test_only_failed_and_timed_out_runs_are_errors(status: str) -> None:
 
 
 def test_a_failed_run_names_nwchems_line_folder_and_exit_code(tmp_path: Path) -> None:
-    rec = _record("failed", exitCode=255, error="scf_gradient: scf energy failed",
-                  jobDirectory=str(tmp_path))
+    rec = _record(
+        "failed", exitCode=255, error="scf_gradient: scf energy failed", jobDirectory=str(tmp_path)
+    )
     err = failure_error(rec)
     assert err is not None and err.code == "calculation_failed"
     out = err.to_dict("en")
@@ -51,12 +65,12 @@ def test_a_timed_out_run_is_its_own_error() -> None:
 
 def test_progress_note_names_step_of_maximum_iteration_and_energy() -> None:
     rec = _record("running")
-    rec["progress"].update(scfIteration=5, optimizationStep=2, energy=-76.0123456,
-                           updates=17)
+    rec["progress"].update(scfIteration=5, optimizationStep=2, energy=-76.0123456, updates=17)
     note = progress_note(rec, "en")
     assert note["progress"] == 17 and "total" not in note
-    assert note["message"] == ("Optimisation step 3 of at most 20 · SCF iteration 5 · "
-                               "energy -76.012346 Eh")
+    assert note["message"] == (
+        "Optimisation step 3 of at most 20 · SCF iteration 5 · energy -76.012346 Eh"
+    )
     ja = progress_note(rec, "ja")["message"]
     assert "構造最適化ステップ 3（最大 20）" in ja and "SCF 反復 5" in ja
 

@@ -24,11 +24,33 @@ STAND_IN = Path(__file__).resolve().parents[1] / "stand_in"
 FAKE_NWCHEM = STAND_IN / "fake_nwchem.py"
 FAKE_LAUNCHER = STAND_IN / "fake_launcher.py"
 RECORD_KEYS = {
-    "format", "version", "id", "title", "formula", "charge", "multiplicity", "task", "theory",
-    "basis", "functional",
-    "status", "createdAt", "startedAt", "finishedAt", "exitCode", "command", "processes",
-    "threads", "timeLimit", "scfConverged", "optimizationConverged", "finalEnergy", "progress",
-    "error", "savedOnly", "scheduler",
+    "format",
+    "version",
+    "id",
+    "title",
+    "formula",
+    "charge",
+    "multiplicity",
+    "task",
+    "theory",
+    "basis",
+    "functional",
+    "status",
+    "createdAt",
+    "startedAt",
+    "finishedAt",
+    "exitCode",
+    "command",
+    "processes",
+    "threads",
+    "timeLimit",
+    "scfConverged",
+    "optimizationConverged",
+    "finalEnergy",
+    "progress",
+    "error",
+    "savedOnly",
+    "scheduler",
 }
 RAN_KEYS = RECORD_KEYS | {"pid", "host"}  # a job that started also says where it ran
 ISO_UTC = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -39,7 +61,11 @@ def _command(script: Path) -> str:
 
 
 def stand_in_project(
-    root: Path, mode: str = "converge", *, task: str = "optimize", delay: float = 0.02,
+    root: Path,
+    mode: str = "converge",
+    *,
+    task: str = "optimize",
+    delay: float = 0.02,
     **execution: Any,
 ) -> dict[str, Any]:
     """Water whose executable is the stand-in NWChem running in ``mode``."""
@@ -99,11 +125,17 @@ def test_build_command_runs_the_executable_alone_for_one_process() -> None:
 
 def test_build_command_uses_the_shell_split_launcher_for_several_processes() -> None:
     ex = ExecutionSettings(
-        executable="'/opt/nw chem/bin/nwchem'", launcher="mpirun --allow-run-as-root",
+        executable="'/opt/nw chem/bin/nwchem'",
+        launcher="mpirun --allow-run-as-root",
         processes=4,
     )
     assert build_command(ex) == [
-        "mpirun", "--allow-run-as-root", "-np", "4", "/opt/nw chem/bin/nwchem", "input.nw",
+        "mpirun",
+        "--allow-run-as-root",
+        "-np",
+        "4",
+        "/opt/nw chem/bin/nwchem",
+        "input.nw",
     ]
 
 
@@ -176,7 +208,9 @@ def test_job_root_expands_the_home_directory(
 def test_save_input_set_writes_the_folder_without_running(tmp_path: Path) -> None:
     folder = JobManager().save_input_set(stand_in_project(tmp_path, task="energy"))
     assert sorted(p.name for p in folder.iterdir()) == [
-        "input.nw", "job.json", "project.molforma.json"
+        "input.nw",
+        "job.json",
+        "project.molforma.json",
     ]
     record = json.loads((folder / "job.json").read_text())
     assert set(record) == RECORD_KEYS
@@ -339,7 +373,12 @@ def test_several_processes_run_through_the_launcher_with_np_and_no_progress_thre
     assert job.status == "finished"
     argv = json.loads(log.read_text())
     assert argv[1:] == [
-        "--allow-run-as-root", "-np", "2", sys.executable, str(FAKE_NWCHEM), "input.nw",
+        "--allow-run-as-root",
+        "-np",
+        "2",
+        sys.executable,
+        str(FAKE_NWCHEM),
+        "input.nw",
     ]
     assert job.snapshot()["command"][:2] == [sys.executable, str(FAKE_LAUNCHER)]
     info = json.loads((job.folder / "fake_nwchem.info").read_text())
@@ -411,7 +450,11 @@ def test_program_exit_without_stop_all_still_ends_running_jobs(tmp_path: Path) -
     )
     repo = Path(__file__).resolve().parents[2]
     done = subprocess.run(
-        [sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, timeout=60,
+        [sys.executable, "-c", script],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=60,
         env={**os.environ, "PYTHONPATH": str(repo)},
     )
     assert done.returncode == 0, done.stderr

@@ -26,10 +26,14 @@ pytestmark = [
 ]
 
 ETHANOL = [
-    ("C", -0.0012, -0.0030, 0.0016), ("C", 1.5143, 0.0058, -0.0122),
-    ("O", 1.9738, 1.3464, 0.0024), ("H", -0.3777, -1.0364, 0.0021),
-    ("H", -0.3878, 0.5009, -0.8902), ("H", -0.3715, 0.5001, 0.9014),
-    ("H", 1.8869, -0.5042, -0.9034), ("H", 1.8968, -0.4977, 0.8799),
+    ("C", -0.0012, -0.0030, 0.0016),
+    ("C", 1.5143, 0.0058, -0.0122),
+    ("O", 1.9738, 1.3464, 0.0024),
+    ("H", -0.3777, -1.0364, 0.0021),
+    ("H", -0.3878, 0.5009, -0.8902),
+    ("H", -0.3715, 0.5001, 0.9014),
+    ("H", 1.8869, -0.5042, -0.9034),
+    ("H", 1.8968, -0.4977, 0.8799),
     ("H", 2.9404, 1.3426, 0.0025),
 ]
 
@@ -82,8 +86,11 @@ CASES: dict[str, dict[str, Any]] = {
     "radical doublet uhf": {"atoms": OH, "multiplicity": 2},
     "radical doublet dft odft": {"atoms": OH, "multiplicity": 2, "theory": "dft"},
     "mp2 energy": {"atoms": WATER, "theory": "mp2"},
-    "dft closed shell with options": {"atoms": WATER, "theory": "dft", "advanced": {
-        "dft_grid": "coarse", "dispersion": "d3", "dft_iterations": 60}},
+    "dft closed shell with options": {
+        "atoms": WATER,
+        "theory": "dft",
+        "advanced": {"dft_grid": "coarse", "dispersion": "d3", "dft_iterations": 60},
+    },
 }
 
 
@@ -92,11 +99,15 @@ def test_generated_inputs_run_without_input_errors(name: str, tmp_path: Path) ->
     case = dict(CASES[name])
     advanced = case.pop("advanced", {})
     atoms = case.pop("atoms")
-    project = make_project(atoms, basis="sto-3g", task="energy", **{
-        k: case[k] for k in ("charge", "multiplicity") if k in case
-    })
-    project["calculation"].update({k: v for k, v in case.items()
-                                   if k not in ("charge", "multiplicity")})
+    project = make_project(
+        atoms,
+        basis="sto-3g",
+        task="energy",
+        **{k: case[k] for k in ("charge", "multiplicity") if k in case},
+    )
+    project["calculation"].update(
+        {k: v for k, v in case.items() if k not in ("charge", "multiplicity")}
+    )
     project["advanced"].update(advanced)
     record = run(project, tmp_path)
     assert record["status"] == "finished", record["error"]
@@ -109,8 +120,9 @@ def test_generated_inputs_run_without_input_errors(name: str, tmp_path: Path) ->
 
 def test_cation_is_higher_in_energy_and_mp2_lower_than_scf(tmp_path: Path) -> None:
     neutral = run(make_project(WATER, basis="sto-3g"), tmp_path)["finalEnergy"]
-    cation = run(make_project(WATER, basis="sto-3g", charge=1, multiplicity=2),
-                 tmp_path)["finalEnergy"]
+    cation = run(make_project(WATER, basis="sto-3g", charge=1, multiplicity=2), tmp_path)[
+        "finalEnergy"
+    ]
     mp2 = run(make_project(WATER, basis="sto-3g", theory="mp2"), tmp_path)["finalEnergy"]
     assert cation > neutral
     assert mp2 < neutral
@@ -198,7 +210,10 @@ def test_frequency_animation_memory_and_work_directories_reach_the_real_run(
     scratch = tmp_path / "scratch" / "deep"
     scratch.mkdir(parents=True)  # an absolute scratch folder must exist (it is never made)
     project["advanced"].update(
-        freq_animate=True, memory_mb=300, scratch_dir=str(scratch), permanent_dir="perm",
+        freq_animate=True,
+        memory_mb=300,
+        scratch_dir=str(scratch),
+        permanent_dir="perm",
         print_level="low",
     )
     record = run(project, tmp_path / "jobs")
@@ -227,8 +242,13 @@ def test_two_processes_run_through_mpirun_and_finish(tmp_path: Path) -> None:
 def test_an_ecp_basis_set_and_a_catalogue_functional_name_run_for_real(tmp_path: Path) -> None:
     from molforma.nwchem.input import render_input
 
-    hi = make_project([("H", 0.0, 0.0, 0.0), ("I", 0.0, 0.0, 1.61)], theory="dft",
-                      functional="tpss", basis="def2-svp", task="energy")
+    hi = make_project(
+        [("H", 0.0, 0.0, 0.0), ("I", 0.0, 0.0, 1.61)],
+        theory="dft",
+        functional="tpss",
+        basis="def2-svp",
+        task="energy",
+    )
     text = render_input(hi)
     assert "ecp\n  I library def2-ecp\nend" in text
     assert "H library def2-ecp" not in text

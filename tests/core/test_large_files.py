@@ -29,8 +29,13 @@ N = 10_000
 def _water_box(n: int = N, seed: int = 3) -> str:
     rng = np.random.default_rng(seed)
     side = int(np.ceil((n // 3) ** (1 / 3)))
-    grid = np.array([(i, j, k) for i in range(side) for j in range(side)
-                     for k in range(side)][: n // 3], float) * 3.1
+    grid = (
+        np.array(
+            [(i, j, k) for i in range(side) for j in range(side) for k in range(side)][: n // 3],
+            float,
+        )
+        * 3.1
+    )
     grid += rng.uniform(-0.2, 0.2, grid.shape)
     h1, h2, up = np.array([0.9572, 0, 0]), np.array([-0.24, 0.927, 0]), np.array([0, 0, 3.1])
     rows = []
@@ -43,8 +48,10 @@ def _water_box(n: int = N, seed: int = 3) -> str:
 
 def _bond_set(bonds: list[dict], atoms: list[dict]) -> set[tuple[int, int, int]]:
     index = {a["id"]: i for i, a in enumerate(atoms)}
-    return {(min(index[b["a"]], index[b["b"]]), max(index[b["a"]], index[b["b"]]), b["order"])
-            for b in bonds}
+    return {
+        (min(index[b["a"]], index[b["b"]]), max(index[b["a"]], index[b["b"]]), b["order"])
+        for b in bonds
+    }
 
 
 def _rdkit_bonds(mol: Chem.Mol) -> set[tuple[int, int, int]]:
@@ -77,19 +84,30 @@ def _as_rdkit_would_read(text: str, monkeypatch: pytest.MonkeyPatch) -> object:
 
 def _mol_fixtures() -> dict[str, str]:
     proj = new_project()
-    atoms = [new_atom("a1", "C", 0.0, 0.0, 0.0, formalCharge=-1),
-             new_atom("a2", "O", 1.2, 0.0, 0.0, massNumber=18),
-             new_atom("a3", "C", -1.5, 0.1, 0.3, unpairedElectrons=1),
-             new_atom("a4", "N", 3.0, 1.0, 1.0, unpairedElectrons=2, formalCharge=1),
-             new_atom("a5", "H", -2.0, 1.0, 0.0)]
-    bonds = [{"a": "a1", "b": "a2", "order": 2}, {"a": "a1", "b": "a3", "order": 1},
-             {"a": "a2", "b": "a4", "order": 3}, {"a": "a3", "b": "a5", "order": 1}]
+    atoms = [
+        new_atom("a1", "C", 0.0, 0.0, 0.0, formalCharge=-1),
+        new_atom("a2", "O", 1.2, 0.0, 0.0, massNumber=18),
+        new_atom("a3", "C", -1.5, 0.1, 0.3, unpairedElectrons=1),
+        new_atom("a4", "N", 3.0, 1.0, 1.0, unpairedElectrons=2, formalCharge=1),
+        new_atom("a5", "H", -2.0, 1.0, 0.0),
+    ]
+    bonds = [
+        {"a": "a1", "b": "a2", "order": 2},
+        {"a": "a1", "b": "a3", "order": 1},
+        {"a": "a2", "b": "a4", "order": 3},
+        {"a": "a3", "b": "a5", "order": 1},
+    ]
     proj["document"].update(title="mixed", atoms=atoms, bonds=bonds, nextAtomId=6)
     renamed = new_project()
     renamed["document"].update(
-        title="ids", atoms=[dict(a, id=f"a{10 + k}") for k, a in enumerate(atoms)],
-        bonds=[{"a": f"a{9 + int(b['a'][1:])}", "b": f"a{9 + int(b['b'][1:])}",
-                "order": b["order"]} for b in bonds], nextAtomId=20)
+        title="ids",
+        atoms=[dict(a, id=f"a{10 + k}") for k, a in enumerate(atoms)],
+        bonds=[
+            {"a": f"a{9 + int(b['a'][1:])}", "b": f"a{9 + int(b['b'][1:])}", "order": b["order"]}
+            for b in bonds
+        ],
+        nextAtomId=20,
+    )
     box = new_project()
     s = read_text(_water_box(), "xyz")
     box["document"].update(atoms=s.atoms, bonds=s.bonds, nextAtomId=N + 1)
@@ -114,10 +132,10 @@ def test_a_plain_mol_is_read_without_rdkit_as_rdkit_reads_it(
     ref = _as_rdkit_would_read(text, monkeypatch)
     keys = ("id", "element", "x", "y", "z", "formalCharge", "unpairedElectrons", "massNumber")
     assert [{k: a[k] for k in keys} for a in ours.atoms] == [
-        {k: a[k] for k in keys} for a in ref.atoms]
+        {k: a[k] for k in keys} for a in ref.atoms
+    ]
     assert _bond_set(ours.bonds, ours.atoms) == _bond_set(ref.bonds, ref.atoms)
-    assert (ours.title, ours.charge, ours.multiplicity) == (ref.title, ref.charge,
-                                                            ref.multiplicity)
+    assert (ours.title, ours.charge, ours.multiplicity) == (ref.title, ref.charge, ref.multiplicity)
 
 
 def test_an_aromatic_or_query_mol_goes_through_rdkit(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -126,10 +144,13 @@ def test_an_aromatic_or_query_mol_goes_through_rdkit(monkeypatch: pytest.MonkeyP
     read_text(text, "mol")  # still read, by the RDKit path
 
 
-@pytest.mark.parametrize(("change", "code"), [
-    (lambda t: t.replace("M  END", "M  CHG  1   1  50\nM  END"), "formal_charge_range"),
-    (lambda t: t.replace("M  END", "M  ISO  1   1 999\nM  END"), "unknown_isotope"),
-])
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        (lambda t: t.replace("M  END", "M  CHG  1   1  50\nM  END"), "formal_charge_range"),
+        (lambda t: t.replace("M  END", "M  ISO  1   1 999\nM  END"), "unknown_isotope"),
+    ],
+)
 def test_a_plain_mol_with_a_value_the_document_refuses_is_refused_on_open(
     change: object, code: str, tmp_path: Path
 ) -> None:

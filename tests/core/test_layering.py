@@ -53,8 +53,9 @@ def _run_tool(name: str, *args: str) -> subprocess.CompletedProcess[str]:
     exe = BIN / name
     assert exe.exists(), f"{exe} is missing: scripts/setup.sh installs it with the test extras"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([str(exe), *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=900)
+    return subprocess.run(
+        [str(exe), *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+    )
 
 
 def test_import_contracts_of_pyproject_hold() -> None:

@@ -22,7 +22,8 @@ LAZY_PACKAGES = ("nwchem", "history", "results", "formats", "catalog.py")
 def probe_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     (tmp_path / "lazy_probe_mod.py").write_text(
         "import sys\nsys.lazy_probe_imports = getattr(sys, 'lazy_probe_imports', 0) + 1\n"
-        "VALUE = 42\n\ndef double(x):\n    return 2 * x\n")
+        "VALUE = 42\n\ndef double(x):\n    return 2 * x\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(sys, "lazy_probe_imports", 0, raising=False)
     yield "lazy_probe_mod"
@@ -71,12 +72,13 @@ def test_a_missing_module_fails_at_its_first_use() -> None:
 
 def test_the_deferred_imports_stay_deferred() -> None:
     """Importing the NWChem input writer and the results readers loads no numpy."""
-    code = ("import sys\n"
-            "import molforma.nwchem.input, molforma.nwchem.constraints\n"
-            "import molforma.results.formats, molforma.results.scan\n"
-            "assert 'numpy' not in sys.modules, 'numpy imported at start-up'\n")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
+    code = (
+        "import sys\n"
+        "import molforma.nwchem.input, molforma.nwchem.constraints\n"
+        "import molforma.results.formats, molforma.results.scan\n"
+        "assert 'numpy' not in sys.modules, 'numpy imported at start-up'\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
 
 
@@ -87,17 +89,25 @@ def _function_level_heavy_imports(path: Path) -> list[str]:
         if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         for node in ast.walk(func):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            found += [f"{path.name}:{node.lineno} {n}" for n in names
-                      if n.split(".")[0] in HEAVY]
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            found += [f"{path.name}:{node.lineno} {n}" for n in names if n.split(".")[0] in HEAVY]
     return found
 
 
 def test_heavy_imports_of_these_packages_are_declared_at_the_top() -> None:
-    paths = [p for name in LAZY_PACKAGES for p in
-             ([PACKAGE / name] if name.endswith(".py") else (PACKAGE / name).rglob("*.py"))]
+    paths = [
+        p
+        for name in LAZY_PACKAGES
+        for p in ([PACKAGE / name] if name.endswith(".py") else (PACKAGE / name).rglob("*.py"))
+    ]
     # fragments.py is the document model's new module (another change of this round).
-    offenders = [hit for p in paths if p.name != "fragments.py"
-                 for hit in _function_level_heavy_imports(p)]
+    offenders = [
+        hit for p in paths if p.name != "fragments.py" for hit in _function_level_heavy_imports(p)
+    ]
     assert offenders == []

@@ -7,7 +7,7 @@ import sys
 
 from tests.paths import REPO
 
-CODE = r'''
+CODE = r"""
 import sys
 from molforma import lazylog
 log = lazylog.get_logger("molforma.test")
@@ -16,11 +16,17 @@ print("logging" in sys.modules)
 log.info("not shown")
 log.warning("shown %s", 1)
 print("logging" in sys.modules, log.getEffectiveLevel())
-'''
+"""
 
 
 def test_a_lazy_logger_imports_logging_at_its_first_message_with_the_recorded_set_up() -> None:
-    run = subprocess.run([sys.executable, "-c", CODE], capture_output=True, text=True,
-                         cwd=REPO, check=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-c", CODE],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+        timeout=60,
+    )
     assert run.stdout.split() == ["False", "True", "30"]
     assert run.stderr == "molforma: WARNING shown 1\n"

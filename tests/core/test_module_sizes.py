@@ -13,8 +13,9 @@ CHECKED = ("nwchem", "history", "results", "formats")
 
 
 def _modules() -> list[Path]:
-    return sorted([p for name in CHECKED for p in (PACKAGE / name).rglob("*.py")]
-                  + [PACKAGE / "catalog.py"])
+    return sorted(
+        [p for name in CHECKED for p in (PACKAGE / name).rglob("*.py")] + [PACKAGE / "catalog.py"]
+    )
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))

@@ -19,8 +19,30 @@ from molforma.document.model import new_atom, new_project
 from molforma.formats.mdl import _mol_of
 from molforma.formats.mdl_fast import v3000_text
 
-ELEMENTS = ["H", "C", "N", "O", "F", "P", "S", "Cl", "Br", "I", "B", "He", "Fe", "Na", "Zn",
-            "Cu", "Pt", "Se", "Si", "U", "Xe", "Li"]
+ELEMENTS = [
+    "H",
+    "C",
+    "N",
+    "O",
+    "F",
+    "P",
+    "S",
+    "Cl",
+    "Br",
+    "I",
+    "B",
+    "He",
+    "Fe",
+    "Na",
+    "Zn",
+    "Cu",
+    "Pt",
+    "Se",
+    "Si",
+    "U",
+    "Xe",
+    "Li",
+]
 
 
 def test_default_valences_are_rdkits() -> None:
@@ -33,8 +55,13 @@ def _random_project(seed: int, orders: tuple[int, ...] = (1, 1, 1, 3)) -> dict[s
     n = 1000 + rng.randint(0, 40)
     atoms = []
     for i in range(1, n + 1):
-        a = new_atom(f"a{i}", rng.choice(ELEMENTS), rng.uniform(-500, 500), rng.uniform(-1, 1),
-                     rng.choice([0.0, -0.0, 1e-7, -1e-7, 99999.9999]))
+        a = new_atom(
+            f"a{i}",
+            rng.choice(ELEMENTS),
+            rng.uniform(-500, 500),
+            rng.uniform(-1, 1),
+            rng.choice([0.0, -0.0, 1e-7, -1e-7, 99999.9999]),
+        )
         if rng.random() < 0.1:
             a["formalCharge"] = rng.choice([-4, -3, -2, -1, 1, 2, 3, 4, -99, 20, -60])
         if rng.random() < 0.05:
@@ -58,16 +85,18 @@ def test_v3000_text_is_rdkits_text(seed: int) -> None:
     project = _random_project(seed)
     doc = project["document"]
     mol, atoms = _mol_of(project)
-    ref = Chem.MolToMolBlock(mol, kekulize=False, includeStereo=False,
-                             forceV3000=True).splitlines()
+    ref = Chem.MolToMolBlock(mol, kekulize=False, includeStereo=False, forceV3000=True).splitlines()
     text = v3000_text("box " + str(seed), atoms, doc["bonds"])
     if text is None:  # a valence of 15 or more: left to RDKit
         assert max(a.GetDegree() for a in mol.GetAtoms()) >= 5
         return
     ours = text.splitlines()
     assert ours[1] == "  MolForma          3D" and ref[1] == "     RDKit          3D"
-    lone = {k for k, a in enumerate(atoms)
-            if a["unpairedElectrons"] and mol.GetAtomWithIdx(k).GetDegree() == 0}
+    lone = {
+        k
+        for k, a in enumerate(atoms)
+        if a["unpairedElectrons"] and mol.GetAtomWithIdx(k).GetDegree() == 0
+    }
     assert lone, "the sample should hold radical atoms without bonds"
     for k, (r, o) in enumerate(zip(ref[2:], ours[2:], strict=True)):
         atom = k - 5  # atom lines start after the header, counts and CTAB lines
@@ -92,8 +121,9 @@ def test_charges_off_the_periodic_table_are_written(tmp_path: Path) -> None:
     # RDKit's writer fails on the default valence of atomic number minus charge (H2+, C10+)
     for n in (1, 1200):
         doc = Document()
-        ops.import_document(doc, f"{n}\nx\n" + "".join(f"C {1.5 * i} 0 0\n" for i in range(n)),
-                            "xyz", preview=False)
+        ops.import_document(
+            doc, f"{n}\nx\n" + "".join(f"C {1.5 * i} 0 0\n" for i in range(n)), "xyz", preview=False
+        )
         first = doc.project["document"]["atoms"][0]["id"]
         ops.set_atom_properties(doc, [{"id": first, "formalCharge": 10}], preview=False)
         for fmt in ("mol", "sdf"):
@@ -107,8 +137,12 @@ def test_charges_off_the_periodic_table_are_written(tmp_path: Path) -> None:
 @pytest.mark.parametrize("fmt", ["mol", "sdf"])
 def test_a_lone_radical_atom_keeps_its_unpaired_electrons(n: int, fmt: str) -> None:
     doc = Document()
-    ops.import_document(doc, f"{n}\nx\n" + "".join(f"He {3.0 * i} 0 0\n" for i in range(n - 1))
-                        + "H 0 0 -5\n", "xyz", preview=False)
+    ops.import_document(
+        doc,
+        f"{n}\nx\n" + "".join(f"He {3.0 * i} 0 0\n" for i in range(n - 1)) + "H 0 0 -5\n",
+        "xyz",
+        preview=False,
+    )
     h = doc.project["document"]["atoms"][-1]["id"]
     ops.set_atom_properties(doc, [{"id": h, "unpairedElectrons": 1}], preview=False)
     back = Document()
@@ -121,13 +155,16 @@ def test_a_lone_radical_atom_keeps_its_unpaired_electrons(n: int, fmt: str) -> N
 
 def test_a_large_mol_is_written_without_rdkit(tmp_path: Path) -> None:
     src = tmp_path / "box.xyz"
-    src.write_text("2000\nbox\n" + "".join(f"He {3.0 * (i % 40)} {3.0 * (i // 40)} 0\n"
-                                          for i in range(2000)))
-    code = ("import sys; from molforma.formats import read_file, write_file; "
-            "from molforma.formats.registry import apply_structure; "
-            "from molforma.document.model import new_project; p = new_project(); "
-            f"apply_structure(p, read_file({str(src)!r})); "
-            f"write_file(p, {str(tmp_path / 'box.mol')!r}); print('rdkit' in sys.modules)")
+    src.write_text(
+        "2000\nbox\n" + "".join(f"He {3.0 * (i % 40)} {3.0 * (i // 40)} 0\n" for i in range(2000))
+    )
+    code = (
+        "import sys; from molforma.formats import read_file, write_file; "
+        "from molforma.formats.registry import apply_structure; "
+        "from molforma.document.model import new_project; p = new_project(); "
+        f"apply_structure(p, read_file({str(src)!r})); "
+        f"write_file(p, {str(tmp_path / 'box.mol')!r}); print('rdkit' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"

@@ -18,14 +18,38 @@ ENTRIES = catalog.molecules()
 
 def test_the_table_covers_common_solvents_ligands_and_reagents_in_both_languages() -> None:
     names = {e["name"] for e in ENTRIES}
-    assert {"water", "methanol", "ethanol", "acetone", "acetonitrile", "dimethyl sulfoxide",
-            "N,N-dimethylformamide", "tetrahydrofuran", "dichloromethane", "chloroform",
-            "benzene", "toluene", "pyridine", "acetic acid", "formaldehyde", "ammonia",
-            "glycine", "alanine", "imidazole", "phenol", "aniline"} <= names
+    assert {
+        "water",
+        "methanol",
+        "ethanol",
+        "acetone",
+        "acetonitrile",
+        "dimethyl sulfoxide",
+        "N,N-dimethylformamide",
+        "tetrahydrofuran",
+        "dichloromethane",
+        "chloroform",
+        "benzene",
+        "toluene",
+        "pyridine",
+        "acetic acid",
+        "formaldehyde",
+        "ammonia",
+        "glycine",
+        "alanine",
+        "imidazole",
+        "phenol",
+        "aniline",
+    } <= names
     for e in ENTRIES:
         assert e["label"]["en"] and e["label"]["ja"], e["name"]
-    for ja, name in (("水", "water"), ("ベンゼン", "benzene"), ("酢酸", "acetic acid"),
-                     ("ジクロロメタン", "dichloromethane"), ("グリシン", "glycine")):
+    for ja, name in (
+        ("水", "water"),
+        ("ベンゼン", "benzene"),
+        ("酢酸", "acetic acid"),
+        ("ジクロロメタン", "dichloromethane"),
+        ("グリシン", "glycine"),
+    ):
         found = catalog.find_molecule(ja)
         assert found is not None and found["name"] == name
 

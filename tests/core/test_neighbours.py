@@ -17,12 +17,15 @@ def _brute(xyz: np.ndarray, cutoff: float) -> set[tuple[int, int]]:
     return set(zip(i.tolist(), j.tolist(), strict=True))
 
 
-@pytest.mark.parametrize(("n", "box", "cutoff"), [
-    (2, 1.0, 1.5),  # one cell
-    (400, 12.0, 1.8),  # dense grid, a few pairs per point
-    (300, 6.0, 2.5),  # crowded: many candidates per point
-    (200, 5000.0, 3.0),  # spread far apart: the grid grows
-])
+@pytest.mark.parametrize(
+    ("n", "box", "cutoff"),
+    [
+        (2, 1.0, 1.5),  # one cell
+        (400, 12.0, 1.8),  # dense grid, a few pairs per point
+        (300, 6.0, 2.5),  # crowded: many candidates per point
+        (200, 5000.0, 3.0),  # spread far apart: the grid grows
+    ],
+)
 def test_close_pairs_are_exactly_the_brute_force_pairs(n: int, box: float, cutoff: float) -> None:
     rng = np.random.default_rng(n)
     xyz = rng.uniform(0, box, (n, 3))
@@ -37,7 +40,8 @@ def test_close_pairs_are_exactly_the_brute_force_pairs(n: int, box: float, cutof
 
 
 def test_the_sparse_search_finds_the_same_pairs_as_the_dense_one(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     rng = np.random.default_rng(7)
     xyz = rng.uniform(0, 9.0, (500, 3))
     monkeypatch.setattr(neighbours, "_CANDIDATES_PER_POINT", 0)  # the dense grid gives up
@@ -67,11 +71,19 @@ def _water_box(n: int, jitter: float, seed: int) -> tuple[np.ndarray, list[str]]
     return xyz, els
 
 
-@pytest.mark.parametrize(("jitter", "fraction"), [
-    (0.0, 0.01), (0.0, 0.6), (0.1, 0.03), (0.1, 0.97), (1.3, 0.1),  # 1.3 Å: H-H contacts
-])
+@pytest.mark.parametrize(
+    ("jitter", "fraction"),
+    [
+        (0.0, 0.01),
+        (0.0, 0.6),
+        (0.1, 0.03),
+        (0.1, 0.97),
+        (1.3, 0.1),  # 1.3 Å: H-H contacts
+    ],
+)
 def test_cross_pairs_are_the_whole_structures_bonds_across_the_two_sets(
-        jitter: float, fraction: float) -> None:
+    jitter: float, fraction: float
+) -> None:
     xyz, els = _water_box(3000, jitter, seed=int(fraction * 100))
     side = np.random.default_rng(1).random(len(els)) < fraction
     a, b = connectivity.bonded_pairs(xyz, els)
@@ -87,14 +99,18 @@ def _brute_below(xyz: np.ndarray, cutoff: float) -> set[tuple[int, int]]:
     return set(zip(i.tolist(), j.tolist(), strict=True))
 
 
-@pytest.mark.parametrize(("n", "box", "cutoff", "dups"), [
-    (300, 10.0, 0.1, 0),  # no close pair
-    (300, 10.0, 0.1, 3),  # a few duplicates among spread points
-    (400, 2.0, 0.3, 0),  # dense: many points per cell, some closer than the cutoff
-    (200, 5000.0, 0.1, 2),  # spread far apart
-])
+@pytest.mark.parametrize(
+    ("n", "box", "cutoff", "dups"),
+    [
+        (300, 10.0, 0.1, 0),  # no close pair
+        (300, 10.0, 0.1, 3),  # a few duplicates among spread points
+        (400, 2.0, 0.3, 0),  # dense: many points per cell, some closer than the cutoff
+        (200, 5000.0, 0.1, 2),  # spread far apart
+    ],
+)
 def test_first_close_pairs_are_real_close_pairs_and_found_whenever_one_exists(
-        n: int, box: float, cutoff: float, dups: int) -> None:
+    n: int, box: float, cutoff: float, dups: int
+) -> None:
     rng = np.random.default_rng(n + dups)
     xyz = rng.uniform(0, box, (n, 3))
     for k in range(dups):
@@ -155,8 +171,10 @@ def test_atoms_packed_denser_than_matter_get_no_bonds_at_once(n: int) -> None:
     seen: dict[str, float] = {}
     a, _ = connectivity.bonded_pairs(xyz, ["C"] * n, seen)
     assert len(a) == 0 and seen["crowded"] and connectivity.crowded(xyz, ["C"] * n)
-    atoms = [{"id": f"a{k + 1}", "element": "C", "x": x, "y": y, "z": z}
-             for k, (x, y, z) in enumerate(xyz.tolist())]
+    atoms = [
+        {"id": f"a{k + 1}", "element": "C", "x": x, "y": y, "z": z}
+        for k, (x, y, z) in enumerate(xyz.tolist())
+    ]
     assert perceive_bonds(atoms, 0) == []  # RDKit is not asked about them
     assert time.perf_counter() - t0 < 10.0  # seconds at most; RDKit alone took minutes
 

@@ -37,8 +37,9 @@ def test_a_saved_job_root_inside_the_allowed_dirs_is_kept(tmp_path: Path):
     (tmp_path / "a").mkdir()
     policy = Policy(allow_dirs=(tmp_path / "a",))
     assert default_job_root(str(inside), policy) == str(inside)
-    assert default_job_root(str(tmp_path / "elsewhere"), policy) == \
-        str((tmp_path / "a").resolve() / "molforma-jobs")
+    assert default_job_root(str(tmp_path / "elsewhere"), policy) == str(
+        (tmp_path / "a").resolve() / "molforma-jobs"
+    )
 
 
 def test_without_allowed_dirs_the_default_stays(tmp_path: Path):

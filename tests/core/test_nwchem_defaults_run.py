@@ -23,8 +23,9 @@ pytestmark = [
 ]
 
 # NO doublet B3LYP/6-31G* optimisation that failed with symmetry on (tests/data/nwchem).
-FIXTURES_NO_SYMMETRY = (Path(__file__).resolve().parents[1] / "data" / "nwchem"
-                        / "no_b3lyp_symmetry_failed.out")
+FIXTURES_NO_SYMMETRY = (
+    Path(__file__).resolve().parents[1] / "data" / "nwchem" / "no_b3lyp_symmetry_failed.out"
+)
 WATER_XYZ = "\n".join(f"  {el} {x} {y} {z}" for el, x, y, z in WATER)
 
 
@@ -34,9 +35,11 @@ def reference_run(tmp_path: Path, name: str, basis_header: str, body: str) -> st
     folder.mkdir()
     (folder / "ref.nw").write_text(
         f"start ref\ngeometry units angstrom noautosym noautoz nocenter\n{WATER_XYZ}\nend\n"
-        f"{basis_header}\n  * library cc-pvdz\nend\n{body}")
-    done = subprocess.run(["nwchem", "ref.nw"], cwd=folder, capture_output=True, text=True,
-                          timeout=120, check=False)
+        f"{basis_header}\n  * library cc-pvdz\nend\n{body}"
+    )
+    done = subprocess.run(
+        ["nwchem", "ref.nw"], cwd=folder, capture_output=True, text=True, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 
@@ -51,10 +54,12 @@ def test_cc_pvdz_water_runs_spherical_and_matches_nwchems_spherical_reference(
 ) -> None:
     record = run(make_project(WATER, basis="cc-pvdz"), tmp_path / "jobs")
     assert record["status"] == "finished", record["error"]
-    spherical = last_energy(reference_run(tmp_path, "sph", "basis spherical",
-                                          "task scf energy\n"), "Total SCF energy")
-    cartesian = last_energy(reference_run(tmp_path, "cart", "basis", "task scf energy\n"),
-                            "Total SCF energy")
+    spherical = last_energy(
+        reference_run(tmp_path, "sph", "basis spherical", "task scf energy\n"), "Total SCF energy"
+    )
+    cartesian = last_energy(
+        reference_run(tmp_path, "cart", "basis", "task scf energy\n"), "Total SCF energy"
+    )
     assert record["finalEnergy"] == pytest.approx(spherical, abs=1e-7)
     # The Cartesian run differs by a few tenths of a millihartree: the default matters.
     assert abs(cartesian - spherical) > 1e-4
@@ -68,8 +73,9 @@ def test_mp2_freezes_the_oxygen_core_and_matches_the_frozen_core_reference(
 ) -> None:
     record = run(make_project(WATER, theory="mp2", basis="cc-pvdz"), tmp_path / "jobs")
     assert record["status"] == "finished", record["error"]
-    frozen = reference_run(tmp_path, "fc", "basis spherical",
-                           "mp2\n  freeze atomic\nend\ntask mp2 energy\n")
+    frozen = reference_run(
+        tmp_path, "fc", "basis spherical", "mp2\n  freeze atomic\nend\ntask mp2 energy\n"
+    )
     full = reference_run(tmp_path, "ae", "basis spherical", "task mp2 energy\n")
     e_frozen = last_energy(frozen, "Total MP2 energy")
     e_full = last_energy(full, "Total MP2 energy")
@@ -106,8 +112,10 @@ def test_symmetric_benzene_runs_with_symmetry_and_its_geometry_maps_back(tmp_pat
 
 
 def test_an_optimisation_with_symmetry_overlays_the_document(tmp_path: Path) -> None:
-    atoms = [(el, *map(float, p)) for (el, *_r), p in zip(
-        WATER, _rotated(np.array([a[1:] for a in WATER])), strict=True)]
+    atoms = [
+        (el, *map(float, p))
+        for (el, *_r), p in zip(WATER, _rotated(np.array([a[1:] for a in WATER])), strict=True)
+    ]
     record = run(make_project(atoms, basis="sto-3g", task="optimize+frequencies"), tmp_path)
     assert record["status"] == "finished", record["error"]
     assert "C2V symmetry detected" in record["_output"]
@@ -144,8 +152,10 @@ def test_a_calculation_set_to_write_a_molden_file_gives_orbitals_to_draw(tmp_pat
     assert record["status"] == "finished", record["error"]
     molden = record["_folder"] / "molforma.molden"
     assert molden.is_file()
-    assert any(e.kind == "molden" and Path(e.path).name == "molforma.molden"
-               for e in list_result_files(record["_folder"]))
+    assert any(
+        e.kind == "molden" and Path(e.path).name == "molforma.molden"
+        for e in list_result_files(record["_folder"])
+    )
     orbitals = load_orbitals(molden)
     assert len(orbitals.orbitals) == 7  # water/STO-3G
     assert orbitals.frontier() == (4, 5)
@@ -162,8 +172,14 @@ def test_a_linear_radical_runs_without_symmetry_by_default_and_converges(
     # NO doublet B3LYP/6-31G*: with symmetry (C4v) NWChem warns that the HOMO and LUMO are
     # degenerate, the energy climbs and the optimisation fails; the default turns symmetry
     # off, says so in the input, and the run converges.
-    project = make_project(NO_RADICAL, multiplicity=2, theory="dft", functional="b3lyp",
-                           basis="6-31g*", task="optimize+frequencies")
+    project = make_project(
+        NO_RADICAL,
+        multiplicity=2,
+        theory="dft",
+        functional="b3lyp",
+        basis="6-31g*",
+        task="optimize+frequencies",
+    )
     record = run(project, tmp_path / "jobs", timeout=300)
     assert record["status"] == "finished", record["error"]
     assert record["optimizationConverged"] is True
@@ -182,8 +198,14 @@ def test_a_linear_radical_runs_without_symmetry_by_default_and_converges(
 def test_a_run_that_fails_on_degenerate_orbitals_under_symmetry_says_why_and_how_to_fix_it(
     tmp_path: Path,
 ) -> None:
-    project = make_project(NO_RADICAL, multiplicity=2, theory="dft", functional="b3lyp",
-                           basis="6-31g*", task="optimize")
+    project = make_project(
+        NO_RADICAL,
+        multiplicity=2,
+        theory="dft",
+        functional="b3lyp",
+        basis="6-31g*",
+        task="optimize",
+    )
     project["advanced"]["noautosym"] = False  # symmetry asked for explicitly
     record = run(project, tmp_path / "jobs", timeout=300)
     assert record["status"] == "failed"

@@ -14,7 +14,10 @@ from molforma.nwchem.input import check_extra_input, input_errors, render_input
 
 
 def make_project(
-    atoms: list[tuple[str, float, float, float]], *, charge: int = 0, multiplicity: int = 1,
+    atoms: list[tuple[str, float, float, float]],
+    *,
+    charge: int = 0,
+    multiplicity: int = 1,
     **calculation: Any,
 ) -> dict[str, Any]:
     """A project with ``atoms`` (element, x, y, z) and calculation settings."""
@@ -43,7 +46,7 @@ def block(text: str, name: str) -> list[str]:
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.split()[:1] == [name])
     end = next(i for i in range(start + 1, len(lines)) if lines[i].strip() == "end")
-    return [line.strip() for line in lines[start + 1:end]]
+    return [line.strip() for line in lines[start + 1 : end]]
 
 
 def tasks(text: str) -> list[str]:
@@ -74,7 +77,12 @@ def test_closed_shell_energy_input_has_every_block_in_order() -> None:
     # No fixed atoms: symmetry and internal coordinates are used (the reader maps the
     # re-oriented results back to the document's frame).
     assert "geometry units angstrom" in lines
-    assert block(text, "geometry")[0].split() == ["O", "0.0000000000", "0.0000000000", "0.1173000000"]
+    assert block(text, "geometry")[0].split() == [
+        "O",
+        "0.0000000000",
+        "0.0000000000",
+        "0.1173000000",
+    ]
     assert block(text, "basis") == ["* library sto-3g"]
     assert block(text, "scf") == ["rhf", "singlet"]
     assert "dft" not in lines
@@ -142,14 +150,23 @@ def test_closed_shell_dft_has_mult_1_and_no_odft() -> None:
 def test_dft_and_scf_advanced_settings_reach_their_blocks() -> None:
     p = water(theory="dft", functional="xpbe96 cpbe96")
     p["advanced"].update(
-        dft_grid="fine", dft_iterations=80, dft_convergence_energy=1e-7, dispersion="d3bj",
-        scf_maxiter=70, scf_thresh=1e-8, input_movecs="/tmp/in.movecs",
+        dft_grid="fine",
+        dft_iterations=80,
+        dft_convergence_energy=1e-7,
+        dispersion="d3bj",
+        scf_maxiter=70,
+        scf_thresh=1e-8,
+        input_movecs="/tmp/in.movecs",
         output_movecs="out.movecs",
     )
     text = render_input(p)
     assert block(text, "dft") == [
-        "mult 1", "xc xpbe96 cpbe96", "grid fine", "iterations 80",
-        "convergence energy 1.000e-07", "disp vdw 4",
+        "mult 1",
+        "xc xpbe96 cpbe96",
+        "grid fine",
+        "iterations 80",
+        "convergence energy 1.000e-07",
+        "disp vdw 4",
         "vectors input /tmp/in.movecs output out.movecs",
     ]
     assert block(text, "scf") == ["rhf", "singlet", "maxiter 70", "thresh 1.000e-08"]
@@ -158,12 +175,21 @@ def test_dft_and_scf_advanced_settings_reach_their_blocks() -> None:
 def test_memory_directories_print_level_and_geometry_options_follow_advanced_settings() -> None:
     p = water()
     p["advanced"].update(
-        memory_mb=512, scratch_dir="/tmp/scr", permanent_dir="/tmp/perm", print_level="low",
-        noautosym=False, nocenter=False,
+        memory_mb=512,
+        scratch_dir="/tmp/scr",
+        permanent_dir="/tmp/perm",
+        print_level="low",
+        noautosym=False,
+        nocenter=False,
     )
     lines = render_input(p).splitlines()
-    for expected in ("memory total 512 mb", "scratch_dir /tmp/scr", "permanent_dir /tmp/perm",
-                     "print low", "geometry units angstrom"):
+    for expected in (
+        "memory total 512 mb",
+        "scratch_dir /tmp/scr",
+        "permanent_dir /tmp/perm",
+        "print low",
+        "geometry units angstrom",
+    ):
         assert expected in lines
 
 
@@ -196,7 +222,9 @@ def test_frequency_animation_adds_the_freq_block() -> None:
 
 
 def test_extra_input_and_extra_tasks_come_before_and_after_the_main_tasks() -> None:
-    p = water(extra_input="property\n  dipole\nend", extra_tasks=["scf property", "task dft energy"])
+    p = water(
+        extra_input="property\n  dipole\nend", extra_tasks=["scf property", "task dft energy"]
+    )
     lines = render_input(p).splitlines()
     assert lines.index("property") < lines.index("task scf energy")
     assert tasks("\n".join(lines)) == ["task scf energy", "task scf property", "task dft energy"]
@@ -241,7 +269,7 @@ def test_extra_task_with_a_line_break_is_refused() -> None:
 
 
 def test_harmless_extra_input_mentioning_shells_of_orbitals_is_accepted() -> None:
-    check_extra_input("dft\n  print \"final vectors analysis\"\nend\n# open shells are fine", [])
+    check_extra_input('dft\n  print "final vectors analysis"\nend\n# open shells are fine', [])
     check_extra_input("", ["scf property", "dft energy"])
 
 

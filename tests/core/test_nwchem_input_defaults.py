@@ -29,8 +29,9 @@ def basis_line(text: str) -> str:
     return next(line for line in text.splitlines() if line.split()[:1] == ["basis"])
 
 
-@pytest.mark.parametrize("basis", ["cc-pvdz", "aug-cc-pvtz", "def2-svp", "def2-tzvp",
-                                   "cc-pcvdz", "pcseg-1"])
+@pytest.mark.parametrize(
+    "basis", ["cc-pvdz", "aug-cc-pvtz", "def2-svp", "def2-tzvp", "cc-pcvdz", "pcseg-1"]
+)
 def test_basis_sets_defined_with_pure_functions_run_spherical(basis: str) -> None:
     assert basis_line(render_input(make_project(WATER, basis=basis))) == "basis spherical"
 
@@ -61,7 +62,8 @@ def test_mp2_freezes_the_core_by_default_and_can_correlate_every_electron() -> N
 def test_symmetry_and_internal_coordinates_are_used_without_fixed_atoms() -> None:
     for task in ("energy", "optimize", "frequencies", "optimize+frequencies"):
         assert geometry_line(render_input(make_project(WATER, task=task))) == (
-            "geometry units angstrom")
+            "geometry units angstrom"
+        )
 
 
 def test_fixed_atoms_turn_symmetry_off_and_keep_cartesian_coordinates() -> None:
@@ -87,7 +89,8 @@ def test_fixed_atoms_with_internal_coordinates_asked_for_are_refused_before_runn
     assert err.value.code == "fixed_atoms_internal_coordinates"
     problems = input_errors(p)
     assert [(x["field"], x["code"]) for x in problems] == [
-        ("advanced.nocenter", "fixed_atoms_internal_coordinates")]
+        ("advanced.nocenter", "fixed_atoms_internal_coordinates")
+    ]
     assert "Cartesian" in problems[0]["message"]
 
 
@@ -108,7 +111,8 @@ task mp2 energy
     assert structure.advanced["mp2_frozen_core"] is False  # NWChem's default: all electrons
     assert "noautosym" not in structure.advanced  # absent option: automatic
     frozen = text.replace("basis cartesian", "basis spherical").replace(
-        "task mp2", "mp2\n  freeze atomic\nend\ntask mp2")
+        "task mp2", "mp2\n  freeze atomic\nend\ntask mp2"
+    )
     structure = read_nwchem(frozen)
     assert structure.advanced["basis_spherical"] is True
     assert structure.advanced["mp2_frozen_core"] is True
@@ -126,9 +130,20 @@ def test_several_mpi_processes_do_not_ask_for_the_armci_progress_thread() -> Non
 
 def test_a_mol_radical_sets_the_multiplicity_so_the_input_is_a_uhf_doublet(tmp_path: Path) -> None:
     out = tmp_path / "ch3.nw"
-    done = subprocess.run([sys.executable, "-m", "molforma", "convert",
-                           str(DATA / "formats" / "methyl_radical.mol"), "-o", str(out)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "molforma",
+            "convert",
+            str(DATA / "formats" / "methyl_radical.mol"),
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     text = out.read_text()
     assert block(text, "scf") == ["uhf", "doublet"]
@@ -143,15 +158,13 @@ def structure_without_radical() -> str:
 
 
 def test_validate_reminds_that_frequencies_need_a_geometry_optimised_with_that_method() -> None:
-    p = make_project(WATER, task="frequencies", theory="dft", functional="b3lyp",
-                     basis="6-31g*")
+    p = make_project(WATER, task="frequencies", theory="dft", functional="b3lyp", basis="6-31g*")
     found = [c for c in validate(p)["checks"] if c["code"] == "frequencies_need_optimized_geometry"]
     assert len(found) == 1
     assert found[0]["severity"] == "warning"
     assert "b3lyp/6-31g*" in found[0]["message"]
     both = make_project(WATER, task="optimize+frequencies")
-    assert all(c["code"] != "frequencies_need_optimized_geometry"
-               for c in validate(both)["checks"])
+    assert all(c["code"] != "frequencies_need_optimized_geometry" for c in validate(both)["checks"])
 
 
 def test_validate_refuses_fixed_atoms_with_internal_coordinates_asked_for() -> None:
@@ -160,8 +173,9 @@ def test_validate_refuses_fixed_atoms_with_internal_coordinates_asked_for() -> N
     p["advanced"]["nocenter"] = False
     report = validate(p)
     assert report["ok"] is False
-    assert [c["atoms"] for c in report["checks"]
-            if c["code"] == "fixed_atoms_internal_coordinates"] == [["a1"]]
+    assert [
+        c["atoms"] for c in report["checks"] if c["code"] == "fixed_atoms_internal_coordinates"
+    ] == [["a1"]]
 
 
 def test_the_molden_option_writes_a_moldenfile_property_task() -> None:

@@ -40,7 +40,7 @@ def test_escaped_characters_are_text_when_escapes_count() -> None:
 
 
 def test_semicolons_split_statements_outside_quotes() -> None:
-    assert split_statements('scf; triplet; end') == ["scf", " triplet", " end"]
+    assert split_statements("scf; triplet; end") == ["scf", " triplet", " end"]
     assert split_statements('title "a;b" ; charge 0') == ['title "a;b" ', " charge 0"]
     assert split_statements("a;b # c;d") == ["a", "b "]
     assert split_statements("a;b # c;d", comments=False) == ["a", "b # c", "d"]
@@ -48,7 +48,9 @@ def test_semicolons_split_statements_outside_quotes() -> None:
 
 def test_continuation_joins_lines_with_a_blank() -> None:
     assert join_continuations(["task \\", "scf energy", "end"]) == [
-        (0, 2, "task  scf energy"), (2, 3, "end")]
+        (0, 2, "task  scf energy"),
+        (2, 3, "end"),
+    ]
     # The backslash is read as the glue (NWChem: a blank); blanks after it do not matter.
     assert join_continuations(["tas\\  ", "k"], glue="") == [(0, 2, "task")]
     # The record buffer cuts each line and the joined text.
@@ -59,25 +61,30 @@ def test_continuation_joins_lines_with_a_blank() -> None:
 
 
 def test_statements_read_comments_continuations_and_semicolons() -> None:
-    text = ("\ufefftitle \"a # b\"  # comment\n"
-            "geometry units angstrom \\\n"
-            "  noautosym\n"
-            "  O 0 0 0 ; H 0 0 1\n"
-            "end\n"
-            "\n"
-            "TASK scf energy\n")
+    text = (
+        '\ufefftitle "a # b"  # comment\n'
+        "geometry units angstrom \\\n"
+        "  noautosym\n"
+        "  O 0 0 0 ; H 0 0 1\n"
+        "end\n"
+        "\n"
+        "TASK scf energy\n"
+    )
     assert statements(text) == [
         (1, 'title "a # b"'),
         (2, "geometry units angstrom    noautosym"),
-        (4, "O 0 0 0"), (4, "H 0 0 1"),
+        (4, "O 0 0 0"),
+        (4, "H 0 0 1"),
         (5, "end"),
         (7, "TASK scf energy"),
     ]
 
 
 def test_end_closes_the_nested_block_first() -> None:
-    stmts = statements("geometry\n O 0 0 0\n ZCOORD\n  bond 1 2 constant\n END\n"
-                       " H 0 0 1\nend\nscf\n triplet\nend\nend\ntask scf\n")
+    stmts = statements(
+        "geometry\n O 0 0 0\n ZCOORD\n  bond 1 2 constant\n END\n"
+        " H 0 0 1\nend\nscf\n triplet\nend\nend\ntask scf\n"
+    )
     walked = [(s.kind, s.path, s.key) for s in walk(stmts)]
     assert walked == [
         ("open", ("geometry",), "geometry"),
@@ -124,15 +131,17 @@ def test_every_reader_uses_the_one_lexer(module: object) -> None:
 
 
 def test_the_three_readers_agree_on_a_hash_in_quotes_and_a_nested_end() -> None:
-    text = ('title "water #2; a test"\n'
-            "geometry units angstrom\n"
-            " O 0 0 0\n"
-            " zcoord\n  bond 1 2 0.96 oh constant\n end\n"
-            " H 0 0 0.96\n H 0.93 0 -0.24\n"
-            "end\n"
-            "basis; * library 6-31g ; end\n"
-            "scf; triplet; end   # a comment; task shell \"touch x\"\n"
-            "task scf energy\n")
+    text = (
+        'title "water #2; a test"\n'
+        "geometry units angstrom\n"
+        " O 0 0 0\n"
+        " zcoord\n  bond 1 2 0.96 oh constant\n end\n"
+        " H 0 0 0.96\n H 0.93 0 -0.24\n"
+        "end\n"
+        "basis; * library 6-31g ; end\n"
+        'scf; triplet; end   # a comment; task shell "touch x"\n'
+        "task scf energy\n"
+    )
     assert find_directives(text) == []
     summary = summarize_input(text)
     assert summary.title == "water #2; a test"

@@ -24,9 +24,11 @@ from molforma.preferences import Preferences
 from tests.core.conftest import WATER
 from tests.paths import NWCHEM_DATA
 
-META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": {"name": "pytest", "version": "1"}}
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "pytest", "version": "1"},
+}
 XYZ = "3\nwater\nO 0 0 0.1173\nH 0 0.7572 -0.4692\nH 0 -0.7572 -0.4692\n"
 
 
@@ -44,8 +46,12 @@ class _App:
 
 
 def _tool(server: Server, name: str, args: dict[str, Any]) -> dict[str, Any]:
-    msg = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-           "params": {"name": name, "arguments": args, "_meta": META}}
+    msg = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": args, "_meta": META},
+    }
     out = server.handle(msg)
     assert out is not None and "result" in out, out
     return out["result"]  # type: ignore[no-any-return]
@@ -53,9 +59,16 @@ def _tool(server: Server, name: str, args: dict[str, Any]) -> dict[str, Any]:
 
 def _mcp_open(server: Server, path: Path) -> tuple[dict[str, Any], Document]:
     listed = _tool(server, "list_documents", {})["structuredContent"]["documents"][0]
-    res = _tool(server, "open_file", {"documentId": listed["documentId"],
-                                      "expectedRevision": listed["revision"],
-                                      "path": str(path), "preview": False})
+    res = _tool(
+        server,
+        "open_file",
+        {
+            "documentId": listed["documentId"],
+            "expectedRevision": listed["revision"],
+            "path": str(path),
+            "preview": False,
+        },
+    )
     return res, server.state.document(listed["documentId"])
 
 
@@ -84,7 +97,8 @@ def _project_file(path: Path) -> Path:
 
 @pytest.mark.parametrize("kind", ["structure", "project"])
 def test_the_window_and_the_open_file_tool_run_one_open_and_make_the_same_document(
-        tmp_path: Path, calls: list[Actor], kind: str) -> None:
+    tmp_path: Path, calls: list[Actor], kind: str
+) -> None:
     if kind == "structure":
         path = tmp_path / "water.xyz"
         path.write_text(XYZ)
@@ -101,8 +115,9 @@ def test_the_window_and_the_open_file_tool_run_one_open_and_make_the_same_docume
     assert res["isError"] is False, res
     window_doc = app.document
     # The same atoms with the same ids, bonds, title, charge and conditions.
-    assert json.loads(json.dumps(window_doc.project["document"])) == \
-        json.loads(json.dumps(mcp_doc.project["document"]))
+    assert json.loads(json.dumps(window_doc.project["document"])) == json.loads(
+        json.dumps(mcp_doc.project["document"])
+    )
     assert window_doc.project["calculation"] == mcp_doc.project["calculation"]
     assert [a["id"] for a in window_doc.project["document"]["atoms"]] == ["a1", "a2", "a3"]
     # Neither route makes a file's protected values trusted (docs/reference/safety.md, Trusted values).
@@ -115,7 +130,8 @@ def test_the_window_and_the_open_file_tool_run_one_open_and_make_the_same_docume
 
 
 def test_a_results_file_is_recognised_by_the_one_open_for_both_routes(
-        tmp_path: Path, calls: list[Actor]) -> None:
+    tmp_path: Path, calls: list[Actor]
+) -> None:
     out = tmp_path / "water.out"
     out.write_bytes((NWCHEM_DATA / "water_scf_optfreq.out").read_bytes())
     app = _App()

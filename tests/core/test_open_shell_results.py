@@ -57,8 +57,7 @@ def test_an_unrestricted_summary_gives_homo_lumo_and_gap_per_spin_from_nwchem_li
     for k, spin in enumerate(("alpha", "beta")):
         h = data.homos[k]
         assert by_spin[spin].homo == pytest.approx(data.moenergies[k][h] / HARTREE_EV, abs=1e-6)
-        assert by_spin[spin].lumo == pytest.approx(data.moenergies[k][h + 1] / HARTREE_EV,
-                                                   abs=1e-6)
+        assert by_spin[spin].lumo == pytest.approx(data.moenergies[k][h + 1] / HARTREE_EV, abs=1e-6)
 
 
 def test_a_restricted_open_shell_has_one_channel_whose_homo_is_the_singly_occupied() -> None:
@@ -100,7 +99,9 @@ def test_an_mp2_final_energy_stays_final_after_the_property_task_resolves_the_sc
     assert s.finalEnergy == pytest.approx(-76.199026586480)
     assert s.energiesByKind["scf"] == pytest.approx(-76.010504991042)
     data = _cclib(MP2_OUT)
-    assert s.finalEnergy == pytest.approx(data.mpenergies[-1][-1] / HARTREE_EV, abs=1e-5)  # cclib: older eV
+    assert s.finalEnergy == pytest.approx(
+        data.mpenergies[-1][-1] / HARTREE_EV, abs=1e-5
+    )  # cclib: older eV
 
 
 def test_the_property_dipole_after_mp2_is_the_scf_densitys_and_says_so() -> None:
@@ -145,20 +146,29 @@ def test_densities_and_potential_at_the_nuclei_match_nwchems_property_task() -> 
     nuclei = o.coordinates
     # "Total electron density" / "Total spin density" / "Total Potential(a.u.)" rows.
     assert orb.density_at(o, nuclei, "density") == pytest.approx(
-        [117.617647, 0.417854, 0.417855, 0.417855], abs=2e-6)
+        [117.617647, 0.417854, 0.417855, 0.417855], abs=2e-6
+    )
     assert orb.density_at(o, nuclei, "spin") == pytest.approx(
-        [0.109531, -0.015835, -0.015835, -0.015835], abs=2e-6)
+        [0.109531, -0.015835, -0.015835, -0.015835], abs=2e-6
+    )
     assert orb.potential_at(o, nuclei) == pytest.approx(
-        [-14.742437, -1.108356, -1.108357, -1.108357], abs=2e-6)
+        [-14.742437, -1.108356, -1.108357, -1.108357], abs=2e-6
+    )
 
 
-@pytest.mark.parametrize(("path", "electrons", "two_s"),
-                         [(CH3_MOLDEN, 9, 1), (OH_MOLDEN, 9, 1),
-                          # ROHF: one set of orbitals, the singly occupied one is alpha's
-                          (NWCHEM_DATA / "oh_rohf_molden.molden", 9, 1),
-                          (NWCHEM_DATA / "methane_b3lyp_molden.molden", 10, 0)])
+@pytest.mark.parametrize(
+    ("path", "electrons", "two_s"),
+    [
+        (CH3_MOLDEN, 9, 1),
+        (OH_MOLDEN, 9, 1),
+        # ROHF: one set of orbitals, the singly occupied one is alpha's
+        (NWCHEM_DATA / "oh_rohf_molden.molden", 9, 1),
+        (NWCHEM_DATA / "methane_b3lyp_molden.molden", 10, 0),
+    ],
+)
 def test_the_densities_integrate_to_the_electron_count_and_2s_on_their_grid(
-        path: object, electrons: int, two_s: int) -> None:
+    path: object, electrons: int, two_s: int
+) -> None:
     o = orb.load_orbitals(path)
     grid = orb.density_grid(o.coordinates)
     total = orb.integrate(orb.density_values(o, grid, "density"), grid)
@@ -187,7 +197,8 @@ def test_the_esp_is_mapped_on_the_density_surface_vertex_by_vertex() -> None:
 
 
 def test_the_results_command_prints_each_spins_frontier_and_the_dipoles_density(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from molforma.subcommands.show_results import main
 
     assert main([str(CH3_OUT)]) == 0
@@ -203,7 +214,8 @@ def test_the_results_command_prints_each_spins_frontier_and_the_dipoles_density(
 
 
 def test_an_interleaved_molden_file_numbers_its_orbitals_as_the_orbitals_tab_does(
-        tmp_path: object) -> None:
+    tmp_path: object,
+) -> None:
     import re
     from pathlib import Path
 
@@ -211,12 +223,13 @@ def test_an_interleaved_molden_file_numbers_its_orbitals_as_the_orbitals_tab_doe
     blocks = [b for b in re.split(r"(?=^\s*Sym=)", mo, flags=re.M) if b.strip()]
     alpha = [b for b in blocks if "Alpha" in b]
     beta = [b for b in blocks if "Beta" in b]
-    mixed = [x for pair in zip(alpha, beta, strict=False) for x in pair] + alpha[len(beta):]
+    mixed = [x for pair in zip(alpha, beta, strict=False) for x in pair] + alpha[len(beta) :]
     path = Path(str(tmp_path)) / "interleaved.molden"
     path.write_text(head + "[MO]\n" + "".join(mixed))
     res = read_results(str(path))
     loaded = orb.load_orbitals(path)
     assert [(o.spin, o.energy) for o in res.orbitals] == [
-        (o.spin, o.energy) for o in loaded.orbitals]
+        (o.spin, o.energy) for o in loaded.orbitals
+    ]
     beta_lumo = next(f for f in res.summary.frontier if f.spin == "beta").lumoIndex
     assert loaded.frontier("beta")[1] == beta_lumo

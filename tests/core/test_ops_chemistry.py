@@ -13,8 +13,12 @@ from molforma.errors import MolFormaError
 
 def test_add_hydrogens_to_a_carbon_skeleton_gives_ethane(tmp_path) -> None:
     doc = Document()
-    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]}, {"element": "C", "position": [1.54, 0, 0]}],
-                  [{"a": "#0", "b": "#1"}], preview=False)
+    ops.add_atoms(
+        doc,
+        [{"element": "C", "position": [0, 0, 0]}, {"element": "C", "position": [1.54, 0, 0]}],
+        [{"a": "#0", "b": "#1"}],
+        preview=False,
+    )
     out = ops.add_hydrogens(doc)
     assert out["candidate"] == {"formula": "C2H6", "atomCount": 8}
     assert len(out["addedIds"]) == 6
@@ -29,13 +33,18 @@ def test_place_fragment_on_a_hydrogen_site_replaces_it(water_doc: Document) -> N
     assert ops.validate_document(water_doc)["ok"] is True
 
 
-def test_setting_a_distance_moves_the_smaller_fragment_and_respects_fixed_atoms(water_doc: Document) -> None:
+def test_setting_a_distance_moves_the_smaller_fragment_and_respects_fixed_atoms(
+    water_doc: Document,
+) -> None:
     ops.set_internal_coordinate(water_doc, ["a1", "a2"], 1.2, preview=False)
-    assert ops.measure(water_doc, distances=[["a1", "a2"]])["distances"][0]["value"] == pytest.approx(1.2)
+    assert ops.measure(water_doc, distances=[["a1", "a2"]])["distances"][0][
+        "value"
+    ] == pytest.approx(1.2)
     o = water_doc.project["document"]["atoms"][0]
     assert (o["x"], o["y"], o["z"]) == (0.0, 0.0, 0.1173)
-    ops.set_atom_properties(water_doc, [{"id": "a2", "fixed": True}, {"id": "a1", "fixed": True}],
-                            preview=False)
+    ops.set_atom_properties(
+        water_doc, [{"id": "a2", "fixed": True}, {"id": "a1", "fixed": True}], preview=False
+    )
     before = json.dumps(water_doc.project)
     with pytest.raises(MolFormaError) as err:
         ops.set_internal_coordinate(water_doc, ["a1", "a2"], 1.0)

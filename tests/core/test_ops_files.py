@@ -18,11 +18,15 @@ def state(doc: Document) -> tuple[str, str, str]:
     return json.dumps(doc.project), json.dumps(doc.candidate), doc.revision
 
 
-def test_opening_a_structure_replaces_atoms_and_keeps_settings(water_doc: Document, tmp_path: Path) -> None:
+def test_opening_a_structure_replaces_atoms_and_keeps_settings(
+    water_doc: Document, tmp_path: Path
+) -> None:
     ops.set_nwchem(water_doc, {"basis": "cc-pvdz", "theory": "dft"}, preview=False)
     ops.set_execution(water_doc, {"processes": 2}, preview=False)
     xyz = tmp_path / "nh3.xyz"
-    xyz.write_text("4\nammonia\nN 0 0 0.1\nH 0 0.94 -0.25\nH 0.81 -0.47 -0.25\nH -0.81 -0.47 -0.25\n")
+    xyz.write_text(
+        "4\nammonia\nN 0 0 0.1\nH 0 0.94 -0.25\nH 0.81 -0.47 -0.25\nH -0.81 -0.47 -0.25\n"
+    )
     out = ops.open_file(water_doc, str(xyz), preview=False)
     assert out["project"] == {"formula": "H3N", "atomCount": 4}
     assert out["removedIds"] == ["a1", "a2", "a3"]
@@ -61,11 +65,14 @@ def test_opening_the_real_nwchem_input_takes_structure_and_conditions(tmp_path: 
     assert p["calculation"]["basis"].lower() == "6-31g*"
 
 
-@pytest.mark.parametrize("bad", [
-    "3\nwater\nO 0 0 0\nH 0 0.76 x\nH 0 -0.76 0.5\n",
-    "2\nwater\nO 0 0 0\n",
-    "2\nwater\nQq 0 0 0\nH 0 0 1\n",
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "3\nwater\nO 0 0 0\nH 0 0.76 x\nH 0 -0.76 0.5\n",
+        "2\nwater\nO 0 0 0\n",
+        "2\nwater\nQq 0 0 0\nH 0 0 1\n",
+    ],
+)
 def test_a_broken_file_changes_nothing(water_doc: Document, tmp_path: Path, bad: str) -> None:
     path = tmp_path / "bad.xyz"
     path.write_text(bad)
@@ -113,14 +120,16 @@ def test_a_file_over_the_read_limit_is_refused(water_doc: Document, tmp_path: Pa
 
 
 def _grid_xyz(side: int) -> str:
-    pts = [(i * 1.5, j * 1.5, k * 1.5) for i in range(side) for j in range(side)
-           for k in range(side)]
+    pts = [
+        (i * 1.5, j * 1.5, k * 1.5) for i in range(side) for j in range(side) for k in range(side)
+    ]
     return f"{len(pts)}\ngrid\n" + "".join(f"C {x} {y} {z}\n" for x, y, z in pts)
 
 
 @pytest.mark.parametrize("fmt", ["xyz", "mol"])
 def test_a_large_file_opened_into_a_used_document_gets_the_next_ids(
-        fmt: str, tmp_path: Path) -> None:
+    fmt: str, tmp_path: Path
+) -> None:
     doc = Document()
     src = tmp_path / "grid.xyz"
     src.write_text(_grid_xyz(11))  # 1,331 atoms: the readers' own fast paths
@@ -146,8 +155,12 @@ def test_a_structure_numbered_for_another_start_is_renumbered(tmp_path: Path) ->
     s = read_text(_grid_xyz(11), "xyz", first_id=500)  # read while the document was larger
     assert isinstance(s, Structure) and s.atoms[0]["id"] == "a500"
     doc = Document()
-    doc.edit(lambda w: apply_structure(w, s, owned=True), label="Open", preview=False,
-             replaces_structure=True)
+    doc.edit(
+        lambda w: apply_structure(w, s, owned=True),
+        label="Open",
+        preview=False,
+        replaces_structure=True,
+    )
     d = doc.project["document"]
     assert [a["id"] for a in d["atoms"]] == [f"a{k}" for k in range(1, 1332)]
     ids = {a["id"] for a in d["atoms"]}

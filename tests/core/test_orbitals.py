@@ -71,7 +71,8 @@ def test_the_cube_file_round_trips(methane: object, tmp_path: Path) -> None:
 
 
 def test_a_missing_orbital_and_a_file_without_orbitals_are_clear_errors(
-        methane: object, tmp_path: Path) -> None:
+    methane: object, tmp_path: Path
+) -> None:
     grid = grid_around(methane.coordinates, spacing=0.5)  # type: ignore[attr-defined]
     with pytest.raises(ResultsError) as err:
         orbital_values(methane, 99, grid)  # type: ignore[arg-type]

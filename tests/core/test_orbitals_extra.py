@@ -13,12 +13,16 @@ from tests.paths import NWCHEM_DATA
 METHANE = NWCHEM_DATA / "methane_b3lyp_molden.molden"
 
 
-@pytest.mark.parametrize(("hidden", "named", "not_named"), [
-    ("pyscf.tools.molden", "PySCF (pyscf)", "scikit-image (skimage)"),
-    ("skimage.measure", "scikit-image (skimage)", "PySCF (pyscf)"),
-])
+@pytest.mark.parametrize(
+    ("hidden", "named", "not_named"),
+    [
+        ("pyscf.tools.molden", "PySCF (pyscf)", "scikit-image (skimage)"),
+        ("skimage.measure", "scikit-image (skimage)", "PySCF (pyscf)"),
+    ],
+)
 def test_reading_orbitals_without_one_package_names_it_and_the_install_command(
-        monkeypatch: pytest.MonkeyPatch, hidden: str, named: str, not_named: str) -> None:
+    monkeypatch: pytest.MonkeyPatch, hidden: str, named: str, not_named: str
+) -> None:
     # None in sys.modules makes the import fail as for a package that is not installed.
     monkeypatch.setitem(sys.modules, hidden, None)
     with pytest.raises(ResultsError) as err:
@@ -38,7 +42,8 @@ def test_with_both_packages_the_orbitals_read_as_before() -> None:
 
 
 def test_in_the_bundle_the_missing_packages_send_the_user_to_the_wheel(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
     # The bundle has no PySCF and nothing can be pip-installed into it.
     from molforma.results.orbitals import INSTALL_ORBITALS_BUNDLE
 

@@ -65,8 +65,11 @@ def test_each_failure_marker_is_in_a_real_output_line_that_gives_a_failed_status
 
 @pytest.mark.parametrize(
     ("name", "example"),
-    [(n, ex) for n in ("OPT_STEP_ENERGY", "OPT_STEP", "TOTAL_ENERGY", "CC_ENERGY", "OTHER_TOTAL_ENERGY")
-     for ex in TABLE[n].examples],
+    [
+        (n, ex)
+        for n in ("OPT_STEP_ENERGY", "OPT_STEP", "TOTAL_ENERGY", "CC_ENERGY", "OTHER_TOTAL_ENERGY")
+        for ex in TABLE[n].examples
+    ],
 )
 def test_the_history_reads_the_energy_of_each_energy_line(name: str, example: str) -> None:
     value = op.d_float(TABLE[name].match(example).group(2))  # type: ignore[union-attr]

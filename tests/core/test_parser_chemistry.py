@@ -100,8 +100,7 @@ def test_orbital_energies_occupations_and_homo_lumo_match_cclib_for_a_closed_she
     homo = cc.homos[0]
     assert s.homo * HARTREE_TO_EV == pytest.approx(cc.moenergies[0][homo], abs=EV_TOL)
     assert s.lumo * HARTREE_TO_EV == pytest.approx(cc.moenergies[0][homo + 1], abs=EV_TOL)
-    assert s.gapEv == pytest.approx(cc.moenergies[0][homo + 1] - cc.moenergies[0][homo],
-                                    abs=EV_TOL)
+    assert s.gapEv == pytest.approx(cc.moenergies[0][homo + 1] - cc.moenergies[0][homo], abs=EV_TOL)
 
 
 def test_an_unrestricted_radical_gives_orbitals_per_spin_s2_charge_and_multiplicity() -> None:
@@ -142,7 +141,9 @@ def test_an_open_shell_dft_radical_reports_s2_against_the_exact_value() -> None:
     cc = _cclib("ch3_udft")
     assert cc.mult == s.multiplicity
     assert [len(x) for x in cc.moenergies] == [
-        sum(o.spin == "alpha" for o in res.orbitals), sum(o.spin == "beta" for o in res.orbitals)]
+        sum(o.spin == "alpha" for o in res.orbitals),
+        sum(o.spin == "beta" for o in res.orbitals),
+    ]
 
 
 def test_spin_contamination_over_ten_percent_is_a_warning() -> None:
@@ -173,8 +174,7 @@ def test_thermochemistry_of_a_frequency_run_in_hartree_and_kcal_per_mol() -> Non
     # cclib's enthalpy is the last SCF energy plus the enthalpy correction.
     assert t.enthalpy == pytest.approx(cc.enthalpy, abs=E_TOL)
     assert t.entropy / 1000.0 / 627.5094740631 == pytest.approx(cc.entropy, rel=1e-6)
-    assert t.gibbsFreeEnergy == pytest.approx(cc.enthalpy - cc.temperature * cc.entropy,
-                                              abs=E_TOL)
+    assert t.gibbsFreeEnergy == pytest.approx(cc.enthalpy - cc.temperature * cc.entropy, abs=E_TOL)
     assert t.kcalPerMol["enthalpyCorrection"] == pytest.approx(16.781, abs=2e-3)
 
 
@@ -192,8 +192,9 @@ def test_an_mp2_frequency_run_reports_the_reference_geometry_energy() -> None:
     assert t is not None and t.electronicEnergy == pytest.approx(s.finalEnergy)
     # cclib adds the correction to the last SCF energy of a displaced geometry (and not
     # to MP2), so only the correction itself can be compared.
-    assert t.enthalpyCorrection == pytest.approx(cc.enthalpy - _ev_to_eh(cc.scfenergies[-1]),
-                                                 abs=E_TOL)
+    assert t.enthalpyCorrection == pytest.approx(
+        cc.enthalpy - _ev_to_eh(cc.scfenergies[-1]), abs=E_TOL
+    )
 
 
 def test_an_energy_printed_as_asterisks_is_flagged_not_replaced_by_the_scf_energy() -> None:
@@ -259,7 +260,8 @@ def test_a_bomd_run_gives_every_frame_with_time_energy_and_temperature() -> None
 
 
 def test_the_stream_reader_and_the_text_reader_agree_across_window_borders(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import molforma.nwchem.parser as parser
 
     path = NWCHEM_DATA / "water_scf_optfreq.out"
@@ -271,8 +273,7 @@ def test_the_stream_reader_and_the_text_reader_agree_across_window_borders(
     small = parse_nwchem_file(str(path))
     assert small.model_dump() == whole.model_dump()
     assert small.summary.optimizationSteps == 4 and len(small.structures) == 6
-    assert [small.displacements(m) for m in range(9)] == [whole.displacements(m)
-                                                          for m in range(9)]
+    assert [small.displacements(m) for m in range(9)] == [whole.displacements(m) for m in range(9)]
     assert small._input_echo == whole._input_echo and "geometry" in small._input_echo
 
 
@@ -281,8 +282,9 @@ def _water_project(**advanced: Any) -> dict[str, Any]:
 
     p = new_project()
     atoms = [("O", 0.0, 0.0, 0.1173), ("H", 0.0, 0.7572, -0.4692), ("H", 0.0, -0.7572, -0.4692)]
-    p["document"]["atoms"] = [new_atom(f"a{i}", el, x, y, z)
-                              for i, (el, x, y, z) in enumerate(atoms, start=1)]
+    p["document"]["atoms"] = [
+        new_atom(f"a{i}", el, x, y, z) for i, (el, x, y, z) in enumerate(atoms, start=1)
+    ]
     p["document"]["nextAtomId"] = 4
     p["calculation"].update(theory="scf", basis="6-31g*", task="energy")
     p["advanced"].update(advanced)
@@ -315,7 +317,9 @@ def test_the_property_task_dipole_matches_cclib_and_names_its_frame() -> None:
     debye = [v * 2.541746473 for v in m.dipole]
     assert debye == pytest.approx(list(cc.moments[1]), abs=1e-4)
     assert m.quadrupole is not None
-    assert m.quadrupole["xx"] + m.quadrupole["yy"] + m.quadrupole["zz"] == pytest.approx(0, abs=1e-6)
+    assert m.quadrupole["xx"] + m.quadrupole["yy"] + m.quadrupole["zz"] == pytest.approx(
+        0, abs=1e-6
+    )
     assert m.referenceStructure == 0
     # NWChem turned the H atoms from the input's y axis onto x and printed XX 1.8371652934,
     # YY -1.6156387723; mapped back into the document's frame the two swap.
@@ -326,7 +330,8 @@ def test_the_property_task_dipole_matches_cclib_and_names_its_frame() -> None:
     assert h1 == pytest.approx([0.0, 0.7572, -0.4692], abs=1e-6)
     # The property task's Mulliken analysis (5 decimals) gives the charges.
     assert [round(q.mulliken or 0, 3) for q in res.charges] == pytest.approx(
-        [round(q, 3) for q in cc.atomcharges["mulliken"]], abs=Q_TOL)
+        [round(q, 3) for q in cc.atomcharges["mulliken"]], abs=Q_TOL
+    )
 
 
 def test_the_pure_python_rigid_fit_matches_a_numpy_kabsch_fit() -> None:
@@ -354,12 +359,15 @@ def test_reading_an_output_imports_no_numpy() -> None:
     import subprocess
     import sys
 
-    code = ("import sys\nfrom molforma.results.reader import read_results\n"
-            f"r = read_results({str(NWCHEM_DATA / 'water_scf_optfreq.out')!r})\n"
-            "assert r.structures[0].coordinates[1][1] != 0.0  # mapped back to the input\n"
-            "print('numpy' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, timeout=120)
+    code = (
+        "import sys\nfrom molforma.results.reader import read_results\n"
+        f"r = read_results({str(NWCHEM_DATA / 'water_scf_optfreq.out')!r})\n"
+        "assert r.structures[0].coordinates[1][1] != 0.0  # mapped back to the input\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
     assert out.stdout.strip() == "False"
 
 
@@ -381,7 +389,8 @@ def test_a_guard_that_refuses_the_bomd_trajectory_keeps_the_steps_without_frames
 
 
 def test_a_bomd_output_without_its_trajectory_file_gives_every_frame_from_its_own_text(
-        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import shutil
 
     import molforma.nwchem.parser as parser
@@ -403,11 +412,13 @@ def test_a_bomd_output_without_its_trajectory_file_gives_every_frame_from_its_ow
             assert a == pytest.approx(b, abs=1e-6)
 
 
-@pytest.mark.parametrize(("name", "worst"), [("nh3_planar_scf_freq", 405),
-                                             ("water_mp2_freq", 1127),
-                                             ("water_scf_optfreq", None)])
+@pytest.mark.parametrize(
+    ("name", "worst"),
+    [("nh3_planar_scf_freq", 405), ("water_mp2_freq", 1127), ("water_scf_optfreq", None)],
+)
 def test_frequencies_at_a_geometry_that_is_not_stationary_are_flagged(
-        name: str, worst: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    name: str, worst: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The unprojected translations and rotations are zero only where the gradient is:
     # planar NH3 with unoptimised bonds and MP2 water at an SCF-like geometry reach
     # hundreds of cm-1; the optimised water stays within 2.3 cm-1.

@@ -51,7 +51,12 @@ def test_water_optimisation_steps_energies_and_convergence_are_read() -> None:
 def test_water_geometries_come_from_every_output_coordinates_block() -> None:
     res = _parse("water_scf_optfreq.out")
     assert [st.label for st in res.structures] == [
-        "input", "step 0", "step 1", "step 2", "step 3", "final"
+        "input",
+        "step 0",
+        "step 1",
+        "step 2",
+        "step 3",
+        "final",
     ]
     assert res.structures[0].symbols == ["O", "H", "H"]
     assert res.structures[0].coordinates[1] == pytest.approx([-0.7572, 0.0, -0.4692])
@@ -169,7 +174,8 @@ def test_a_structure_over_the_atom_limit_fails_clearly() -> None:
         "\n Output coordinates in angstroms (scale by  1.889725989 to convert to a.u.)\n\n"
         "  No.       Tag          Charge          X              Y              Z\n"
         " ---- ---------------- ---------- -------------- -------------- --------------\n"
-        + rows + "\n"
+        + rows
+        + "\n"
     )
     with pytest.raises(ResultsError) as err:
         parse_nwchem_output(head + block)
@@ -223,8 +229,12 @@ def _hartree(ev: float) -> float:
 
 @pytest.mark.parametrize(
     "name",
-    ["water_scf_optfreq.out", "nh3_planar_scf_freq.out", "methane_b3lyp_molden.out",
-     "scf_not_converged.out"],
+    [
+        "water_scf_optfreq.out",
+        "nh3_planar_scf_freq.out",
+        "methane_b3lyp_molden.out",
+        "scf_not_converged.out",
+    ],
 )
 def test_energies_agree_with_cclib(name: str) -> None:
     ours = _parse(name)
@@ -264,8 +274,11 @@ def test_the_unconverged_scf_agrees_with_cclib_success_flag() -> None:
 def test_outputs_cclib_cannot_read_are_still_read_by_us() -> None:
     # cclib 1.8.1 fails on Td methane (IndexError), on the aborted bad-basis run
     # (AttributeError) and on the MP2 optimisation stopped by maxiter (AssertionError).
-    for path in (FIXTURES / "methane_b3lyp_td_autosym.out", FIXTURES / "bad_basis.out",
-                 DATA / "water_mp2_opt_maxiter.out"):
+    for path in (
+        FIXTURES / "methane_b3lyp_td_autosym.out",
+        FIXTURES / "bad_basis.out",
+        DATA / "water_mp2_opt_maxiter.out",
+    ):
         with pytest.raises((IndexError, AttributeError, AssertionError)):
             cclib.io.ccread(str(path))
         res = parse_nwchem_output(path.read_text(), source=str(path))
@@ -279,8 +292,10 @@ def test_warnings_nwchem_printed_are_listed_once_with_their_line() -> None:
     lines.insert(500, " Warning: grid too coarse")
     res = parse_nwchem_output("\n".join(lines))
     msgs = [(w.message, w.line) for w in res.summary.warnings]
-    assert msgs == [("!! WARNING: linear dependence in the basis", 301),
-                    ("Warning: grid too coarse", 401)]
+    assert msgs == [
+        ("!! WARNING: linear dependence in the basis", 301),
+        ("Warning: grid too coarse", 401),
+    ]
     assert res.summary.warningCount == 2
 
 

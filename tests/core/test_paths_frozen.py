@@ -16,8 +16,7 @@ def test_checkout_data_beside_the_package() -> None:
     assert paths.data_dir("translations") == REPO / "translations"
 
 
-def test_frozen_program_reads_its_bundle(monkeypatch: pytest.MonkeyPatch,
-                                         tmp_path: Path) -> None:
+def test_frozen_program_reads_its_bundle(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
     assert paths.bundle_dir() == tmp_path

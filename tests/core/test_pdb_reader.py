@@ -25,9 +25,11 @@ def _record(rng: random.Random, serial: int, k: int) -> str:
     if rng.random() < 0.02:
         column = "XX"  # an unknown element: which error comes first is the reader's order
     x, y, z = (rng.uniform(-3, 3) for _ in range(3))
-    line = (f"{rng.choice(['HETATM', 'ATOM  '])}{serial:>5} {name:<4}{alt}MOL A{k // 3:>4}    "
-            f"{x:8.3f}{y:8.3f}{z:8.3f}{rng.choice([1.0, 0.5, 0.3]):6.2f}{0.0:6.2f}          "
-            f"{column:>2}{charge}")
+    line = (
+        f"{rng.choice(['HETATM', 'ATOM  '])}{serial:>5} {name:<4}{alt}MOL A{k // 3:>4}    "
+        f"{x:8.3f}{y:8.3f}{z:8.3f}{rng.choice([1.0, 0.5, 0.3]):6.2f}{0.0:6.2f}          "
+        f"{column:>2}{charge}"
+    )
     if rng.random() < 0.05:
         line = line[:60]  # no element or charge columns
     return line.lower() if rng.random() < 0.02 else line
@@ -83,10 +85,13 @@ def _read(text: str, **kw: Any) -> tuple[Any, ...]:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_random_files_read_alike_by_columns_and_by_records(
-        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rng = random.Random(seed)
-    cases = [(_pdb(rng), {"frame": rng.choice([None, 1]),
-                          "altloc": rng.choice([None, None, "A", "B"])}) for _ in range(150)]
+    cases = [
+        (_pdb(rng), {"frame": rng.choice([None, 1]), "altloc": rng.choice([None, None, "A", "B"])})
+        for _ in range(150)
+    ]
     fast = [_read(text, **kw) for text, kw in cases]
     monkeypatch.setattr(pdb, "_parsed_columns", lambda lines, rows: None)
     monkeypatch.setattr(pdb_conect, "_columns", lambda lines, rows, numbers, n: None)
@@ -99,14 +104,20 @@ def test_random_files_read_alike_by_columns_and_by_records(
 
 
 def test_a_pair_listed_twice_from_one_end_is_a_double_bond_by_either_reader(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    atoms = "".join(f"HETATM{k:>5}  C{k}  MOL A   1    {1.3 * k:8.3f}   0.000   0.000  1.00"
-                    f"  0.00           C\n" for k in range(1, 5))
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    atoms = "".join(
+        f"HETATM{k:>5}  C{k}  MOL A   1    {1.3 * k:8.3f}   0.000   0.000  1.00  0.00           C\n"
+        for k in range(1, 5)
+    )
     text = atoms + "CONECT    1    2    2\nCONECT    2    3    3    3\nCONECT    3    4\n"
     for _ in range(2):
         s = pdb.read_pdb(text)
         assert [(b["a"], b["b"], b["order"]) for b in s.bonds] == [
-            ("a1", "a2", 2), ("a2", "a3", 3), ("a3", "a4", 1)]
+            ("a1", "a2", 2),
+            ("a2", "a3", 3),
+            ("a3", "a4", 1),
+        ]
         monkeypatch.setattr(pdb_conect, "_columns", lambda lines, rows, numbers, n: None)
 
 
@@ -118,13 +129,19 @@ def _water_pdb(waters: int, conect_every: int) -> str:
     for k in range(waters):
         ox, oy, oz = (k % side) * 3.1, (k // side % side) * 3.1, (k // side // side) * 3.1
         o = 3 * k + 1
-        for serial, (el, x, y) in enumerate([("O", ox, oy), ("H", ox + 0.957, oy),
-                                             ("H", ox - 0.24, oy + 0.927)], start=o):
-            atoms.append(f"HETATM{serial:>5}  {el}{serial % 100:<2} HOH A   1    {x:8.3f}"
-                         f"{y:8.3f}{oz:8.3f}  1.00  0.00           {el}")
+        for serial, (el, x, y) in enumerate(
+            [("O", ox, oy), ("H", ox + 0.957, oy), ("H", ox - 0.24, oy + 0.927)], start=o
+        ):
+            atoms.append(
+                f"HETATM{serial:>5}  {el}{serial % 100:<2} HOH A   1    {x:8.3f}"
+                f"{y:8.3f}{oz:8.3f}  1.00  0.00           {el}"
+            )
         if k % conect_every:
-            conect += [f"CONECT{o:>5}{o + 1:>5}{o + 2:>5}", f"CONECT{o + 1:>5}{o:>5}",
-                       f"CONECT{o + 2:>5}{o:>5}"]
+            conect += [
+                f"CONECT{o:>5}{o + 1:>5}{o + 2:>5}",
+                f"CONECT{o + 1:>5}{o:>5}",
+                f"CONECT{o + 2:>5}{o:>5}",
+            ]
         else:
             conect.append(f"CONECT{o:>5}")
     return "\n".join(atoms + conect) + "\nEND\n"
@@ -135,8 +152,7 @@ def test_a_large_complex_keeps_the_bonds_of_atoms_without_conect(conect_every: i
     text = _water_pdb(700, conect_every)  # 2,100 atoms: the numpy perception
     s = pdb.read_pdb(text)
     bonds = {frozenset((b["a"], b["b"])) for b in s.bonds}
-    expected = {frozenset((f"a{3 * k + 1}", f"a{3 * k + h}")) for k in range(700)
-                for h in (2, 3)}
+    expected = {frozenset((f"a{3 * k + 1}", f"a{3 * k + h}")) for k in range(700) for h in (2, 3)}
     assert bonds == expected and len(s.bonds) == len(expected)
 
 
@@ -164,18 +180,34 @@ def test_coordinates_read_by_columns_are_the_floats_of_their_text() -> None:
     fields += [f"{rng.randint(-999, 9999)}.{rng.randint(0, 999):03d}".rjust(8) for _ in range(99)]
     while len(fields) % 3:
         fields.append("   1.000")
-    recs = ["HETATM    1  C   MOL A   1    " + "".join(fields[k:k + 3]) for k in
-            range(0, len(fields), 3)]
+    recs = [
+        "HETATM    1  C   MOL A   1    " + "".join(fields[k : k + 3])
+        for k in range(0, len(fields), 3)
+    ]
     got = pdb._coordinates(recs)
     want = tuple([float(r[a:b]) for r in recs] for a, b in ((30, 38), (38, 46), (46, 54)))
     assert [list(map(repr, c)) for c in got] == [list(map(repr, c)) for c in want]  # -0.0 too
     assert any(repr(x) == "-0.0" for x in got[0] + got[1] + got[2])
 
 
-@pytest.mark.parametrize("field", [
-    "   1.50 ", "  1.5000", "   .500 ", "  -.500 ", " 1-2.000", "  --1.00", "1 2.000 ",
-    "   1e3  ", "   nan  ", " 1.0e+02", "   1,500", "  +1.000", "- 1.000 ",
-])
+@pytest.mark.parametrize(
+    "field",
+    [
+        "   1.50 ",
+        "  1.5000",
+        "   .500 ",
+        "  -.500 ",
+        " 1-2.000",
+        "  --1.00",
+        "1 2.000 ",
+        "   1e3  ",
+        "   nan  ",
+        " 1.0e+02",
+        "   1,500",
+        "  +1.000",
+        "- 1.000 ",
+    ],
+)
 def test_coordinates_written_otherwise_are_read_by_float_or_refused(field: str) -> None:
     rec = "HETATM    1  C   MOL A   1    " + field + "   0.000   0.000"
     chars = np.frombuffer(rec[30:54].encode(), dtype=np.uint8).reshape(-1, 8)
@@ -192,8 +224,10 @@ def test_coordinates_written_otherwise_are_read_by_float_or_refused(field: str) 
 
 
 def test_digits_int_refuses_are_neither_serial_numbers_nor_charges() -> None:
-    rec = ("HETATM    ²  C1  MOL A   1       0.000   0.000   0.000  1.00  0.00           C\n"
-           "HETATM    2  C2  MOL A   1       1.500   0.000   0.000  1.00  0.00           C\n")
+    rec = (
+        "HETATM    ²  C1  MOL A   1       0.000   0.000   0.000  1.00  0.00           C\n"
+        "HETATM    2  C2  MOL A   1       1.500   0.000   0.000  1.00  0.00           C\n"
+    )
     s = pdb.read_pdb(rec)
     assert [a["id"] for a in s.atoms] == ["a1", "a2"]  # "²" is no number: ids from 1
     with pytest.raises(FormatError) as err:

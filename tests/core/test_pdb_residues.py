@@ -28,8 +28,17 @@ HETATM   14  O1  LIG B 101      26.200  25.000  25.000  1.00 41.00           O
 END
 """
 
-FIELDS = ("residueName", "residueNumber", "chain", "insertionCode", "altloc", "bFactor",
-          "occupancy", "element", "name")
+FIELDS = (
+    "residueName",
+    "residueNumber",
+    "chain",
+    "insertionCode",
+    "altloc",
+    "bFactor",
+    "occupancy",
+    "element",
+    "name",
+)
 
 
 def _fields(atoms: list[dict]) -> list[tuple]:
@@ -41,9 +50,14 @@ def test_residue_fields_read() -> None:
     by_name = {(a["residueNumber"], a["name"]): a for a in s.atoms}
     assert len(s.atoms) == 12  # the B alternatives are not read
     ser_cb = by_name[(52, "CB")]
-    assert (ser_cb["residueName"], ser_cb["chain"], ser_cb["insertionCode"],
-            ser_cb["altloc"], ser_cb["occupancy"], ser_cb["bFactor"]) == (
-        "SER", "A", "A", "A", 0.6, 17.0)
+    assert (
+        ser_cb["residueName"],
+        ser_cb["chain"],
+        ser_cb["insertionCode"],
+        ser_cb["altloc"],
+        ser_cb["occupancy"],
+        ser_cb["bFactor"],
+    ) == ("SER", "A", "A", "A", 0.6, 17.0)
     assert by_name[(7, "CA")]["chain"] == "B" and by_name[(7, "CA")]["bFactor"] == 31.0
     assert "insertionCode" not in by_name[(51, "N")] and "altloc" not in by_name[(51, "N")]
     assert by_name[(101, "O1")]["residueName"] == "LIG"

@@ -208,8 +208,12 @@ def test_error_messages_exist_in_english_and_japanese(box: dict[str, Path]) -> N
 def test_advanced_absolute_paths_must_be_inside(box: dict[str, Path]) -> None:
     policy = Policy(allow_dirs=(box["allowed"],))
     policy.check_advanced_paths(
-        {"scratch_dir": str(box["allowed"] / "scratch"), "input_movecs": "water.movecs",
-         "permanent_dir": None, "memory_mb": 500}
+        {
+            "scratch_dir": str(box["allowed"] / "scratch"),
+            "input_movecs": "water.movecs",
+            "permanent_dir": None,
+            "memory_mb": 500,
+        }
     )
     with pytest.raises(FileAccessError) as info:
         policy.check_advanced_paths({"output_movecs": str(box["outside"] / "out.movecs")})
@@ -232,8 +236,10 @@ def test_to_dict_reports_directories_flag_and_trusted_values(box: dict[str, Path
 def test_same_protected_value_is_accepted() -> None:
     current = new_project()["execution"]
     check_protected_change(
-        current, {"executable": "nwchem", "launcher": "mpirun", "environment": {},
-                  "processes": 4}, "execution", Policy()
+        current,
+        {"executable": "nwchem", "launcher": "mpirun", "environment": {}, "processes": 4},
+        "execution",
+        Policy(),
     )
 
 
@@ -258,8 +264,9 @@ def test_different_protected_value_is_refused(block: str, key: str, value: objec
 
 def test_unprotected_settings_change_freely() -> None:
     current = new_project()["execution"]
-    check_protected_change(current, {"processes": 8, "job_root": "/x", "threads": 2},
-                           "execution", Policy())
+    check_protected_change(
+        current, {"processes": 8, "job_root": "/x", "threads": 2}, "execution", Policy()
+    )
     calc = new_project()["calculation"]
     check_protected_change(calc, {"theory": "dft", "basis": "cc-pvdz"}, "nwchem", Policy())
 
@@ -301,9 +308,16 @@ def test_headless_trusted_values_come_from_preferences(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(tmp_path))
-    assert headless_trusted() == {"executable": "nwchem", "launcher": "mpirun",
-                                  "environment": {}, "scheduler": "local", "account": None,
-                                  "batch_directives": [], "extra_input": "", "extra_tasks": []}
+    assert headless_trusted() == {
+        "executable": "nwchem",
+        "launcher": "mpirun",
+        "environment": {},
+        "scheduler": "local",
+        "account": None,
+        "batch_directives": [],
+        "extra_input": "",
+        "extra_tasks": [],
+    }
     (tmp_path / "preferences.json").write_text(
         json.dumps({"executable": "/usr/local/bin/nwchem", "environment": {"A": "1"}}),
         encoding="utf-8",
@@ -332,34 +346,44 @@ def test_scheduler_account_and_batch_directives_from_preferences_are_trusted_and
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(tmp_path))
-    (tmp_path / "preferences.json").write_text(json.dumps(
-        {"scheduler": "slurm", "account": "chem", "batch_directives": ["--mem=4G"]}))
+    (tmp_path / "preferences.json").write_text(
+        json.dumps({"scheduler": "slurm", "account": "chem", "batch_directives": ["--mem=4G"]})
+    )
     got = headless_trusted()
     proj = new_project(scheduler="slurm", account="chem", batch_directives=["--mem=4G"])
     may_start(protected_values(proj), got, Policy(), "mcp")
-    for change in ({"scheduler": "local"}, {"account": "other"},
-                   {"batch_directives": ["--mem=4G", "--exclusive=user"]}):
+    for change in (
+        {"scheduler": "local"},
+        {"account": "other"},
+        {"batch_directives": ["--mem=4G", "--exclusive=user"]},
+    ):
         other = new_project(**{**proj["execution"], **change})
         with pytest.raises(CalculationError) as info:
             may_start(protected_values(other), got, Policy(), "mcp")
         assert info.value.data["differences"] == list(change)
     # Partition, QoS, nodes and tasks are free to change.
-    free = new_project(**{**proj["execution"], "partition": "long", "qos": "high",
-                          "nodes": 2, "tasksPerNode": 4})
+    free = new_project(
+        **{**proj["execution"], "partition": "long", "qos": "high", "nodes": 2, "tasksPerNode": 4}
+    )
     may_start(protected_values(free), got, Policy(), "mcp")
 
 
 def test_the_configuration_directory_is_refused_whatever_the_allowed_directories(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     cfg = tmp_path / "cfg"
     cfg.mkdir()
     (tmp_path / "sibling").mkdir()
     (tmp_path / "link").symlink_to(cfg)
     monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(cfg))
     for policy in (Policy(), Policy(allow_dirs=(str(tmp_path),))):
-        for path in (cfg, cfg / "preferences.json", cfg / "new" / "x.json",
-                     tmp_path / "link" / "preferences.json",
-                     tmp_path / "sibling" / ".." / "cfg" / "preferences.json"):
+        for path in (
+            cfg,
+            cfg / "preferences.json",
+            cfg / "new" / "x.json",
+            tmp_path / "link" / "preferences.json",
+            tmp_path / "sibling" / ".." / "cfg" / "preferences.json",
+        ):
             for kwargs in ({"for_write": True}, {}):
                 with pytest.raises(FileAccessError) as err:
                     policy.check_path(path, **kwargs)
@@ -367,8 +391,9 @@ def test_the_configuration_directory_is_refused_whatever_the_allowed_directories
         # A name that only starts like the configuration directory is not inside it.
         assert policy.check_path(tmp_path / "cfg2" / "x.json", for_write=True)
         with pytest.raises(FileAccessError) as err:
-            policy.check_advanced_paths({"output_movecs": "../../cfg/preferences.json"},
-                                        job_root=tmp_path / "jobs")
+            policy.check_advanced_paths(
+                {"output_movecs": "../../cfg/preferences.json"}, job_root=tmp_path / "jobs"
+            )
         assert err.value.code in ("path_in_config_dir", "path_not_allowed")
         with pytest.raises(FileAccessError) as err:
             policy.check_advanced_paths({"permanent_dir": str(cfg)})

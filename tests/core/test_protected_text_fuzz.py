@@ -23,10 +23,31 @@ from molforma.nwchem.protected_text import check_extra_input, find_directives
 
 KINDS = {"task_shell", "task_python", "python", "include"}
 PIECES = [
-    'task shell "touch canary"', "task scf energy", "task  Shell", "task dft python",
-    "python", "python noprint", "include other.nw", "scf", "end", "maxiter 3", "print low",
-    "set tolguess 1e-7", "shell", "task", "tas", "k shell", "inc", "lude other.nw", "pyth",
-    "on", "# comment", "# task shell", "dft", "xc b3lyp", "JUNK",
+    'task shell "touch canary"',
+    "task scf energy",
+    "task  Shell",
+    "task dft python",
+    "python",
+    "python noprint",
+    "include other.nw",
+    "scf",
+    "end",
+    "maxiter 3",
+    "print low",
+    "set tolguess 1e-7",
+    "shell",
+    "task",
+    "tas",
+    "k shell",
+    "inc",
+    "lude other.nw",
+    "pyth",
+    "on",
+    "# comment",
+    "# task shell",
+    "dft",
+    "xc b3lyp",
+    "JUNK",
 ]
 SEPARATORS = [" ", "\t", "  ", ";", " ; ", "\t;\t", " # ", "#"]
 ENDINGS = ["", "", "", "\\", " \\", "\\ ", "\\\t", "\\\r", " \\  "]
@@ -74,8 +95,7 @@ def needs_refusal(text: str) -> bool:
 def lines(draw: st.DrawFn) -> str:
     parts = draw(st.lists(st.sampled_from(PIECES), min_size=1, max_size=4))
     upper = draw(st.lists(st.booleans(), min_size=len(parts), max_size=len(parts)))
-    seps = draw(st.lists(st.sampled_from(SEPARATORS), min_size=len(parts),
-                         max_size=len(parts)))
+    seps = draw(st.lists(st.sampled_from(SEPARATORS), min_size=len(parts), max_size=len(parts)))
     text = draw(st.sampled_from(["", " ", "\t", "   "]))
     for part, up, sep in zip(parts, upper, seps, strict=True):
         text += (part.upper() if up else part) + sep
@@ -93,8 +113,9 @@ def texts(draw: st.DrawFn) -> str:
     return newline.join(body)
 
 
-@settings(max_examples=300, derandomize=True, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(texts())
 def test_the_check_agrees_with_a_model_of_nwchems_reader(text: str) -> None:
     expected = model_findings(text)
@@ -115,8 +136,12 @@ def test_the_fuzzed_texts_reach_both_verdicts_and_every_kind() -> None:
     seen_kinds: set[str] = set()
     verdicts: set[bool] = set()
 
-    @settings(max_examples=300, derandomize=True, deadline=None,
-              suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=300,
+        derandomize=True,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
     @given(texts())
     def collect(text: str) -> None:
         found = model_findings(text)
@@ -128,11 +153,14 @@ def test_the_fuzzed_texts_reach_both_verdicts_and_every_kind() -> None:
     assert verdicts == {True, False}
 
 
-@pytest.mark.parametrize("text", [
-    "task \\" + " " * 1018 + "JUNK\nshell x",
-    "task \\\n" + " " * 994 + "\\" + " " * 24 + "JUNK\nshell x",
-    "TAS\\\nK shell",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "task \\" + " " * 1018 + "JUNK\nshell x",
+        "task \\\n" + " " * 994 + "\\" + " " * 24 + "JUNK\nshell x",
+        "TAS\\\nK shell",
+    ],
+)
 def test_the_test_model_itself_follows_the_measured_cases(text: str) -> None:
     # 1 and 2: NWChem ran the shell (see test_protected_text); 3: it read "tas k shell".
     assert model_findings(text) == ({(1, "task_shell")} if "TAS" not in text else set())

@@ -11,7 +11,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _tool_table() -> str:
-    spec = importlib.util.spec_from_file_location("update_readme", ROOT / "scripts" / "update_readme.py")
+    spec = importlib.util.spec_from_file_location(
+        "update_readme", ROOT / "scripts" / "update_readme.py"
+    )
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -39,7 +41,9 @@ def test_readme_quick_start_has_exactly_two_commands() -> None:
 
 
 def test_readme_window_tool_table_matches_the_tool_definitions() -> None:
-    spec = importlib.util.spec_from_file_location("update_readme", ROOT / "scripts" / "update_readme.py")
+    spec = importlib.util.spec_from_file_location(
+        "update_readme", ROOT / "scripts" / "update_readme.py"
+    )
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -52,7 +56,9 @@ def test_readme_window_tool_table_matches_the_tool_definitions() -> None:
 
 
 def test_readme_format_table_is_the_one_generated_from_the_format_table() -> None:
-    spec = importlib.util.spec_from_file_location("update_readme", ROOT / "scripts" / "update_readme.py")
+    spec = importlib.util.spec_from_file_location(
+        "update_readme", ROOT / "scripts" / "update_readme.py"
+    )
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -33,8 +33,9 @@ def _bench() -> ModuleType:
         harness = importlib.util.module_from_spec(spec)
         sys.modules["harness"] = harness  # dataclasses look their module up
         spec.loader.exec_module(harness)
-    spec = importlib.util.spec_from_file_location("remote_bench", REPO / "bench" /
-                                                  "remote_bench.py")
+    spec = importlib.util.spec_from_file_location(
+        "remote_bench", REPO / "bench" / "remote_bench.py"
+    )
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -47,7 +48,8 @@ def rig(slurm_cluster: Any) -> Iterator[SshRig]:
 
 
 def test_the_remote_bench_paths_give_the_same_water_energy(
-        rig: SshRig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rig: SshRig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if shutil.which("nwchem") is None:
         pytest.skip("NWChem is not installed")
     bench = _bench()
@@ -60,8 +62,9 @@ def test_the_remote_bench_paths_give_the_same_water_energy(
     finally:
         manager.stop_all()
     text = (folder / "input.nw").read_text()
-    _, _, bare = bench.baseline(rig, tmp_path / "bare",
-                                str(rig.remote_folder.parent / "bare"), text)
+    _, _, bare = bench.baseline(
+        rig, tmp_path / "bare", str(rig.remote_folder.parent / "bare"), text
+    )
     assert ours == pytest.approx(-74.963, abs=1e-3)
     assert bare == pytest.approx(ours, abs=1e-6)
     assert (tmp_path / "bare" / "output.out").is_file()

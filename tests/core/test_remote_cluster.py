@@ -54,8 +54,9 @@ def timed_job(rig: SshRig, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("MOLFORMA_CONFIG_DIR", str(base / "config"))
         mp.delenv("SLURM_CONF", raising=False)
-        _prefs(rig.profile(nwchem_command=STAND_IN,
-                           environment_lines=["export FAKE_NWCHEM_MODE=hang"]))
+        _prefs(
+            rig.profile(nwchem_command=STAND_IN, environment_lines=["export FAKE_NWCHEM_MODE=hang"])
+        )
         job = manager.start(_water(base / "jobs", time_limit=60, partition="short"))
     try:
         yield job
@@ -82,8 +83,9 @@ def _water(root: Path, profile: str = "rig", **execution: Any) -> dict[str, Any]
     add_atoms(doc, WATER, [{"a": "#0", "b": "#1"}, {"a": "#0", "b": "#2"}], preview=False)
     project = doc.project
     project["calculation"].update(task="energy", theory="scf", basis="sto-3g")
-    project["execution"].update(scheduler="slurm", remote_profile=profile, job_root=str(root),
-                                **execution)
+    project["execution"].update(
+        scheduler="slurm", remote_profile=profile, job_root=str(root), **execution
+    )
     return project
 
 
@@ -97,13 +99,15 @@ def _wait(cond: Any, timeout: float = 60.0) -> Any:
 
 @pytest.mark.nwchem
 def test_water_scf_runs_on_the_remote_cluster_and_its_results_are_read_at_home(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path
+) -> None:
     if shutil.which("nwchem") is None:
         pytest.skip("NWChem is not installed")
     _prefs(rig.profile())
     seen: list[tuple[str, Any]] = []
-    manager = JobManager(on_change=lambda j: seen.append(
-        (j.status, j.snapshot()["progress"].get("scfIteration"))))
+    manager = JobManager(
+        on_change=lambda j: seen.append((j.status, j.snapshot()["progress"].get("scfIteration")))
+    )
     job = manager.start(_water(tmp_path / "jobs"))
     try:
         assert job.wait(120)
@@ -113,10 +117,15 @@ def test_water_scf_runs_on_the_remote_cluster_and_its_results_are_read_at_home(
         assert rec["finalEnergy"] == pytest.approx(-74.963, abs=1e-3)
         remote_folder = Path(rec["remote"]["folder"])
         # <id>, or <id>-2 when the module's other job took the name in the same second.
-        assert rec["remote"]["folder"] in (str(rig.remote_folder / job.id),
-                                           str(rig.remote_folder / f"{job.id}-2"))
-        assert rec["remote"] == {"profile": "rig", "host": "molforma-rig",
-                                 "folder": rec["remote"]["folder"]}
+        assert rec["remote"]["folder"] in (
+            str(rig.remote_folder / job.id),
+            str(rig.remote_folder / f"{job.id}-2"),
+        )
+        assert rec["remote"] == {
+            "profile": "rig",
+            "host": "molforma-rig",
+            "folder": rec["remote"]["folder"],
+        }
         assert rec["nativeId"].isdigit() and rec["survivesExit"] is True
         # The files are home: the local folder is not the remote one and holds the output.
         assert remote_folder.is_dir() and remote_folder != job.folder
@@ -135,9 +144,9 @@ def test_water_scf_runs_on_the_remote_cluster_and_its_results_are_read_at_home(
 
 
 def test_cancel_runs_scancel_and_the_job_leaves_the_queue(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path, slurm_cluster: Any) -> None:
-    _prefs(rig.profile(nwchem_command=STAND_IN,
-                       environment_lines=["export FAKE_NWCHEM_MODE=hang"]))
+    rig: SshRig, no_local_slurm: None, tmp_path: Path, slurm_cluster: Any
+) -> None:
+    _prefs(rig.profile(nwchem_command=STAND_IN, environment_lines=["export FAKE_NWCHEM_MODE=hang"]))
     manager = JobManager()
     job = manager.start(_water(tmp_path / "jobs"))
     try:
@@ -148,23 +157,33 @@ def test_cancel_runs_scancel_and_the_job_leaves_the_queue(
         assert job.cancel_and_wait(20)
         assert job.status == "cancelled"
         assert slurm_cluster.job_state(native) == "CANCELLED"
-        listed = slurm_cluster.run("squeue", "-h", "-j", native, "-t", "PD,R,CG",
-                                   check=False).stdout
+        listed = slurm_cluster.run(
+            "squeue", "-h", "-j", native, "-t", "PD,R,CG", check=False
+        ).stdout
         assert listed.strip() == ""
         # the stand-in's process on the "remote" machine is gone
         pid_file = Path(job.snapshot()["remote"]["folder"]) / "fake_nwchem.info"
         pid = json.loads(pid_file.read_text())["pid"]
-        _wait(lambda: not Path(f"/proc/{pid}").exists()
-              or Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z", 10)
+        _wait(
+            lambda: (
+                not Path(f"/proc/{pid}").exists()
+                or Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z"
+            ),
+            10,
+        )
     finally:
         manager.stop_all()
 
 
 def test_a_new_manager_reattaches_from_the_record_and_brings_the_results_home(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path, slurm_cluster: Any) -> None:
-    _prefs(rig.profile(nwchem_command=STAND_IN,
-                       environment_lines=["export FAKE_NWCHEM_MODE=converge",
-                                          "export FAKE_NWCHEM_DELAY=0.2"]))
+    rig: SshRig, no_local_slurm: None, tmp_path: Path, slurm_cluster: Any
+) -> None:
+    _prefs(
+        rig.profile(
+            nwchem_command=STAND_IN,
+            environment_lines=["export FAKE_NWCHEM_MODE=converge", "export FAKE_NWCHEM_DELAY=0.2"],
+        )
+    )
     first = JobManager()
     job = first.start(_water(tmp_path / "jobs"))
     native = job.snapshot()["nativeId"]
@@ -193,14 +212,18 @@ def test_a_new_manager_reattaches_from_the_record_and_brings_the_results_home(
 
 
 def test_a_job_folder_name_another_molforma_took_on_the_cluster_is_never_written_into(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path
+) -> None:
     # Two computers submitting water in the same second name their remote folders alike:
     # the second takes <id>-2 (the first's folder untouched), and re-attaching follows it.
     import datetime
 
-    _prefs(rig.profile(nwchem_command=STAND_IN,
-                       environment_lines=["export FAKE_NWCHEM_MODE=converge",
-                                          "export FAKE_NWCHEM_DELAY=0.2"]))
+    _prefs(
+        rig.profile(
+            nwchem_command=STAND_IN,
+            environment_lines=["export FAKE_NWCHEM_MODE=converge", "export FAKE_NWCHEM_DELAY=0.2"],
+        )
+    )
     now = datetime.datetime.now()
     taken = []
     for dt in range(-2, 8):
@@ -221,7 +244,8 @@ def test_a_job_folder_name_another_molforma_took_on_the_cluster_is_never_written
         assert again.wait(120)
         assert again.snapshot()["status"] == "finished"
         assert (again.folder / "output.out").read_text() == (
-            rig.remote_folder / f"{job.id}-2" / "output.out").read_text()
+            rig.remote_folder / f"{job.id}-2" / "output.out"
+        ).read_text()
     finally:
         second.stop_all()
     for folder in taken:
@@ -229,14 +253,18 @@ def test_a_job_folder_name_another_molforma_took_on_the_cluster_is_never_written
 
 
 def test_a_connection_lost_while_a_job_runs_is_made_again_and_the_job_followed_to_its_end(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path
+) -> None:
     import signal
 
     from molforma.jobs import ssh
 
-    _prefs(rig.profile(nwchem_command=STAND_IN,
-                       environment_lines=["export FAKE_NWCHEM_MODE=converge",
-                                          "export FAKE_NWCHEM_DELAY=0.2"]))
+    _prefs(
+        rig.profile(
+            nwchem_command=STAND_IN,
+            environment_lines=["export FAKE_NWCHEM_MODE=converge", "export FAKE_NWCHEM_DELAY=0.2"],
+        )
+    )
     manager = JobManager()
     job = manager.start(_water(tmp_path / "jobs"))
     try:
@@ -250,16 +278,19 @@ def test_a_connection_lost_while_a_job_runs_is_made_again_and_the_job_followed_t
         assert rec["status"] == "finished", rec
         assert "Optimization converged" in (job.folder / "output.out").read_text()
         assert (job.folder / "output.out").read_bytes() == (
-            Path(job.snapshot()["remote"]["folder"]) / "output.out").read_bytes()
+            Path(job.snapshot()["remote"]["folder"]) / "output.out"
+        ).read_bytes()
         assert [p for p in ssh._masters.values() if p.poll() is None]  # a new login
     finally:
         manager.stop_all()
 
 
 def test_a_failure_reported_by_nwchem_is_failed_with_its_error_line(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
-    _prefs(rig.profile(nwchem_command=STAND_IN,
-                       environment_lines=["export FAKE_NWCHEM_MODE=crash"]))
+    rig: SshRig, no_local_slurm: None, tmp_path: Path
+) -> None:
+    _prefs(
+        rig.profile(nwchem_command=STAND_IN, environment_lines=["export FAKE_NWCHEM_MODE=crash"])
+    )
     manager = JobManager()
     job = manager.start(_water(tmp_path / "jobs"))
     try:
@@ -272,13 +303,22 @@ def test_a_failure_reported_by_nwchem_is_failed_with_its_error_line(
 
 
 def test_nwchems_own_failure_is_failed_although_slurm_says_completed(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path, slurm_cluster: Any) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path, slurm_cluster: Any
+) -> None:
     script = tmp_path / "says_failed.sh"
     rule = " " + "-" * 72
-    script.write_text("\n".join([
-        "echo ' argument  1 = input.nw'", f"echo '{rule}'",
-        "echo ' scf energy failed                                        0'",
-        f"echo '{rule}'", "exit 0", ""]))
+    script.write_text(
+        "\n".join(
+            [
+                "echo ' argument  1 = input.nw'",
+                f"echo '{rule}'",
+                "echo ' scf energy failed                                        0'",
+                f"echo '{rule}'",
+                "exit 0",
+                "",
+            ]
+        )
+    )
     _prefs(rig.profile(nwchem_command=f"sh {script}"))
     manager = JobManager()
     job = manager.start(_water(tmp_path / "jobs"))
@@ -294,7 +334,8 @@ def test_nwchems_own_failure_is_failed_although_slurm_says_completed(
 
 
 def test_an_untrusted_host_key_is_refused_with_how_to_trust_it_and_nothing_is_written(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path
+) -> None:
     _prefs(rig.profile(name="untrusted", host=UNTRUSTED_ALIAS))
     empty = rig.root / "client" / "known_hosts_empty"
     before = set(os.listdir(rig.remote_folder)) if rig.remote_folder.exists() else set()
@@ -314,7 +355,8 @@ def test_an_untrusted_host_key_is_refused_with_how_to_trust_it_and_nothing_is_wr
 
 
 def test_a_refused_connection_names_the_profile(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path
+) -> None:
     _prefs(rig.profile(name="down", host=REFUSED_ALIAS))
     with pytest.raises(CalculationError) as info:
         JobManager().start(_water(tmp_path / "jobs", profile="down"))
@@ -324,21 +366,24 @@ def test_a_refused_connection_names_the_profile(
 
 
 def test_a_login_the_server_refuses_is_an_authentication_failure_with_what_to_do(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path
+) -> None:
     _prefs(rig.profile(name="stranger", host=UNAUTHORIZED_ALIAS))
     with pytest.raises(CalculationError) as info:
         JobManager().start(_water(tmp_path / "jobs", profile="stranger"))
     err = info.value
     assert err.code == "ssh_auth"
-    assert "'stranger'" in err.message("en") and "never asks for or stores a password" \
-        in err.message("en")
+    assert "'stranger'" in err.message(
+        "en"
+    ) and "never asks for or stores a password" in err.message("en")
     assert "パスワード" in err.message("ja")
     assert "stranger_ed25519" not in err.message("en")  # the key file is not named
     assert not (tmp_path / "jobs").exists() or not os.listdir(tmp_path / "jobs")
 
 
 def test_an_unknown_partition_is_refused_with_the_remote_ones_before_anything_is_written(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path
+) -> None:
     _prefs(rig.profile())
     with pytest.raises(CalculationError) as info:
         JobManager().start(_water(tmp_path / "jobs", partition="nosuch"))
@@ -348,7 +393,8 @@ def test_an_unknown_partition_is_refused_with_the_remote_ones_before_anything_is
 
 
 def test_a_job_sbatch_refuses_leaves_no_folder_here_or_on_the_cluster(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path
+) -> None:
     _prefs(rig.profile())
     before = set(os.listdir(rig.remote_folder))
     with pytest.raises(CalculationError) as info:
@@ -380,11 +426,11 @@ def test_test_connection_lists_the_remote_partitions(rig: SshRig, no_local_slurm
 
 
 def test_a_waiting_job_is_queued_with_the_schedulers_reason_and_files_come_home_on_demand(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path, slurm_cluster: Any) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path, slurm_cluster: Any
+) -> None:
     from tests.slurm_cluster import NODE_CPUS
 
-    _prefs(rig.profile(nwchem_command=STAND_IN,
-                       environment_lines=["export FAKE_NWCHEM_MODE=hang"]))
+    _prefs(rig.profile(nwchem_command=STAND_IN, environment_lines=["export FAKE_NWCHEM_MODE=hang"]))
     manager = JobManager()
     big = manager.start(_water(tmp_path / "jobs"))
     waiting = None
@@ -402,7 +448,8 @@ def test_a_waiting_job_is_queued_with_the_schedulers_reason_and_files_come_home_
         fetched = big.fetch()
         assert "fake_nwchem.info" in fetched and "output.out" not in fetched
         assert (big.folder / "fake_nwchem.info").read_bytes() == (
-            rig.remote_folder / big.id / "fake_nwchem.info").read_bytes()
+            rig.remote_folder / big.id / "fake_nwchem.info"
+        ).read_bytes()
     finally:
         for job in (waiting, big):
             if job is not None:
@@ -412,7 +459,8 @@ def test_a_waiting_job_is_queued_with_the_schedulers_reason_and_files_come_home_
 
 
 def test_a_job_past_its_time_limit_is_timed_out_by_the_scheduler(
-        timed_job: Any, slurm_cluster: Any) -> None:
+    timed_job: Any, slurm_cluster: Any
+) -> None:
     """Last in the module: the job submitted before the first test with a 60 s limit."""
     assert timed_job.wait(150)
     rec = timed_job.snapshot()

@@ -39,8 +39,7 @@ DOC = REPO / "docs" / "remote-clusters.md"
 @pytest.fixture(scope="module")
 def rig(slurm_cluster: Any) -> Iterator[SshRig]:
     if shutil.which("qsub") is None:
-        pytest.skip("the PBS/Torque wrappers are not installed (apt-get install "
-                    "slurm-wlm-torque)")
+        pytest.skip("the PBS/Torque wrappers are not installed (apt-get install slurm-wlm-torque)")
     yield from started_rig(slurm_cluster)
 
 
@@ -64,8 +63,9 @@ def _water(root: Path, **execution: Any) -> dict[str, Any]:
     add_atoms(doc, WATER, [{"a": "#0", "b": "#1"}, {"a": "#0", "b": "#2"}], preview=False)
     project = doc.project
     project["calculation"].update(task="energy", theory="scf", basis="sto-3g")
-    project["execution"].update(scheduler="slurm", remote_profile="pbsrig",
-                                job_root=str(root), **execution)
+    project["execution"].update(
+        scheduler="slurm", remote_profile="pbsrig", job_root=str(root), **execution
+    )
     return project
 
 
@@ -79,7 +79,8 @@ def _wait(cond: Any, timeout: float = 60.0) -> Any:
 
 @pytest.mark.nwchem
 def test_water_scf_runs_through_qsub_and_its_results_are_read_at_home(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path
+) -> None:
     if shutil.which("nwchem") is None:
         pytest.skip("NWChem is not installed")
     _prefs(_pbs(rig, account="chem"))
@@ -97,13 +98,19 @@ def test_water_scf_runs_through_qsub_and_its_results_are_read_at_home(
         # Submitted as a PBS script: its directives, no sbatch ones.
         script = (remote_folder / "job.pbs").read_text()
         assert "#SBATCH" not in script
-        for line in ("#PBS -q debug", "#PBS -A chem", "#PBS -l walltime=00:10:00",
-                     "#PBS -l nodes=1:ppn=1", "#PBS -o scheduler.out"):
+        for line in (
+            "#PBS -q debug",
+            "#PBS -A chem",
+            "#PBS -l walltime=00:10:00",
+            "#PBS -l nodes=1:ppn=1",
+            "#PBS -o scheduler.out",
+        ):
             assert line in script.splitlines(), script
         assert re.search(r"^#PBS -N molforma-", script, re.M)
         # Fetched home: the same output, the vectors, read as any local result.
-        assert (job.folder / "output.out").read_bytes() \
-            == (remote_folder / "output.out").read_bytes()
+        assert (job.folder / "output.out").read_bytes() == (
+            remote_folder / "output.out"
+        ).read_bytes()
         assert (job.folder / "molforma.movecs").is_file()
         results = read_results(job.folder)
         assert results.summary.finalEnergy == pytest.approx(rec["finalEnergy"], abs=1e-8)
@@ -113,9 +120,9 @@ def test_water_scf_runs_through_qsub_and_its_results_are_read_at_home(
 
 
 def test_cancel_runs_qdel_and_slurm_no_longer_lists_the_job(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path, slurm_cluster: Any) -> None:
-    _prefs(_pbs(rig, nwchem_command=STAND_IN,
-                environment_lines=["export FAKE_NWCHEM_MODE=hang"]))
+    rig: SshRig, no_local_slurm: None, tmp_path: Path, slurm_cluster: Any
+) -> None:
+    _prefs(_pbs(rig, nwchem_command=STAND_IN, environment_lines=["export FAKE_NWCHEM_MODE=hang"]))
     manager = JobManager()
     job = manager.start(_water(tmp_path / "jobs"))
     try:
@@ -126,22 +133,33 @@ def test_cancel_runs_qdel_and_slurm_no_longer_lists_the_job(
         assert job.cancel_and_wait(20)
         assert job.status == "cancelled"
         assert slurm_cluster.job_state(native) == "CANCELLED"
-        listed = slurm_cluster.run("squeue", "-h", "-j", native, "-t", "PD,R,CG",
-                                   check=False).stdout
+        listed = slurm_cluster.run(
+            "squeue", "-h", "-j", native, "-t", "PD,R,CG", check=False
+        ).stdout
         assert listed.strip() == ""
-        pid = json.loads((Path(job.snapshot()["remote"]["folder"]) / "fake_nwchem.info").read_text())["pid"]
-        _wait(lambda: not Path(f"/proc/{pid}").exists()
-              or Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z", 10)
+        pid = json.loads(
+            (Path(job.snapshot()["remote"]["folder"]) / "fake_nwchem.info").read_text()
+        )["pid"]
+        _wait(
+            lambda: (
+                not Path(f"/proc/{pid}").exists()
+                or Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z"
+            ),
+            10,
+        )
     finally:
         if job.status not in ("finished", "failed", "cancelled", "timed_out"):
             job.cancel_and_wait(20)
         manager.stop_all()
 
 
-@pytest.mark.parametrize("queue", ["debug;touch {canary}", "debug$(touch {canary})",
-                                   "debug`touch {canary}`", "debug -W x"])
+@pytest.mark.parametrize(
+    "queue",
+    ["debug;touch {canary}", "debug$(touch {canary})", "debug`touch {canary}`", "debug -W x"],
+)
 def test_a_queue_with_shell_characters_is_refused_and_runs_nothing(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path, queue: str) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path, queue: str
+) -> None:
     canary = tmp_path / "canary"
     value = queue.format(canary=canary)
     before = set(rig.remote_folder.iterdir()) if rig.remote_folder.exists() else set()
@@ -160,7 +178,8 @@ def test_a_queue_with_shell_characters_is_refused_and_runs_nothing(
 
 
 def test_a_pbs_profile_refuses_slurm_only_settings_before_anything_is_written(
-        rig: SshRig, no_local_slurm: None, tmp_path: Path) -> None:
+    rig: SshRig, no_local_slurm: None, tmp_path: Path
+) -> None:
     _prefs(_pbs(rig))
     for extra in ({"qos": "high"}, {"batch_directives": ["--mem=1G"]}):
         with pytest.raises(MolFormaError) as info:
@@ -183,6 +202,5 @@ def test_test_connection_of_a_pbs_profile_asks_qstat(rig: SshRig, no_local_slurm
 
     ok = test_connection(ClusterProfile.model_validate(_pbs(rig)))
     assert ok == {"profile": "pbsrig", "reachable": True, "partitions": []}
-    gone = test_connection(ClusterProfile.model_validate(
-        _pbs(rig, host="molforma-rig-refused")))
+    gone = test_connection(ClusterProfile.model_validate(_pbs(rig, host="molforma-rig-refused")))
     assert gone["reachable"] is False and gone["error"]

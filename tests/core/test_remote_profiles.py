@@ -29,8 +29,11 @@ REPO = Path(__file__).resolve().parents[2]
 DOC = REPO / "docs" / "remote-clusters.md"
 
 PROFILE: dict[str, Any] = {
-    "name": "hpc", "host": "hpc-login", "remote_folder": "/scratch/ada/molforma-jobs",
-    "environment_lines": ["module load nwchem/7.2.2"], "nwchem_command": "nwchem",
+    "name": "hpc",
+    "host": "hpc-login",
+    "remote_folder": "/scratch/ada/molforma-jobs",
+    "environment_lines": ["module load nwchem/7.2.2"],
+    "nwchem_command": "nwchem",
 }
 
 
@@ -51,30 +54,37 @@ def test_the_profile_shown_in_the_docs_is_read_as_it_is_stored() -> None:
     assert hpc.ssh_config == "/home/ada/.ssh/config"
 
 
-@pytest.mark.parametrize(("key", "value", "code_words"), [
-    ("nwchem_command", "nwchem; touch {canary}", "nwchem_command"),
-    ("nwchem_command", "nwchem $(touch {canary})", "nwchem_command"),
-    ("launcher", "mpirun`touch {canary}`", "launcher"),
-    ("environment_lines", ["module load nwchem && touch {canary}"], "environment line"),
-    ("environment_lines", ["export A=$(touch {canary})"], "environment line"),
-    ("environment_lines", ["touch {canary}"], "environment line"),
-    ("environment_lines", ["module load x\ntouch {canary}"], "environment line"),
-    ("remote_folder", "/tmp/x;touch {canary}", "remote work folder"),
-    ("remote_folder", "/tmp/../etc", "remote work folder"),
-    ("host", "-oProxyCommand=touch {canary}", "SSH host"),
-    ("host", "host name", "SSH host"),
-    ("ssh_config", "relative/ssh_config", "ssh_config"),
-    ("partition", "debug;touch", "partition"),
-    ("name", "a b", "profile name"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "code_words"),
+    [
+        ("nwchem_command", "nwchem; touch {canary}", "nwchem_command"),
+        ("nwchem_command", "nwchem $(touch {canary})", "nwchem_command"),
+        ("launcher", "mpirun`touch {canary}`", "launcher"),
+        ("environment_lines", ["module load nwchem && touch {canary}"], "environment line"),
+        ("environment_lines", ["export A=$(touch {canary})"], "environment line"),
+        ("environment_lines", ["touch {canary}"], "environment line"),
+        ("environment_lines", ["module load x\ntouch {canary}"], "environment line"),
+        ("remote_folder", "/tmp/x;touch {canary}", "remote work folder"),
+        ("remote_folder", "/tmp/../etc", "remote work folder"),
+        ("host", "-oProxyCommand=touch {canary}", "SSH host"),
+        ("host", "host name", "SSH host"),
+        ("ssh_config", "relative/ssh_config", "ssh_config"),
+        ("partition", "debug;touch", "partition"),
+        ("name", "a b", "profile name"),
+    ],
+)
 def test_a_profile_value_with_shell_characters_refuses_the_whole_file(
-        key: str, value: Any, code_words: str, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    key: str, value: Any, code_words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     canary = tmp_path / "canary"
-    value = [v.format(canary=canary) for v in value] if isinstance(value, list) \
+    value = (
+        [v.format(canary=canary) for v in value]
+        if isinstance(value, list)
         else value.format(canary=canary)
-    path = _write_prefs({"scheduler": "slurm", "executable": "nwchem",
-                         "profiles": [{**PROFILE, key: value}]})
+    )
+    path = _write_prefs(
+        {"scheduler": "slurm", "executable": "nwchem", "profiles": [{**PROFILE, key: value}]}
+    )
     prefs = load_preferences()
     assert prefs == Preferences()  # nothing of the file is trusted, no profile exists
     err = capsys.readouterr().err
@@ -95,13 +105,14 @@ def test_two_profiles_of_one_name_are_refused() -> None:
 def test_a_profile_forced_past_validation_runs_no_ssh_command(tmp_path: Path) -> None:
     canary = tmp_path / "canary"
     forced = ClusterProfile.model_construct(
-        **{**ClusterProfile(**PROFILE).model_dump(),
-           "nwchem_command": f"nwchem; touch {canary}"})
+        **{**ClusterProfile(**PROFILE).model_dump(), "nwchem_command": f"nwchem; touch {canary}"}
+    )
     with pytest.raises(ValidationError) as info:
         ssh.Ssh(forced)
     assert info.value.code == "bad_remote_command"
     forced = ClusterProfile.model_construct(
-        **{**ClusterProfile(**PROFILE).model_dump(), "host": f"-oProxyCommand=touch {canary}"})
+        **{**ClusterProfile(**PROFILE).model_dump(), "host": f"-oProxyCommand=touch {canary}"}
+    )
     with pytest.raises(ValidationError) as info:
         ssh.Ssh(forced)
     assert info.value.code == "bad_ssh_host"
@@ -134,17 +145,25 @@ def test_a_remote_profile_with_the_local_scheduler_is_refused_before_any_connect
 
 # ssh's own words (OpenSSH 9.2) for each failure, and what the person is told.
 FAILURES = [
-    ("ssh: Could not resolve hostname nosuch.invalid: Name or service not known",
-     "ssh_dns"),
+    ("ssh: Could not resolve hostname nosuch.invalid: Name or service not known", "ssh_dns"),
     ("ssh: connect to host 127.0.0.1 port 1: Connection refused", "ssh_refused"),
     ("ssh: connect to host 10.255.255.1 port 22: Connection timed out", "ssh_timeout"),
     ("root@127.0.0.1: Permission denied (publickey).", "ssh_auth"),
-    ("No ED25519 host key is known for [127.0.0.1]:2222 and you have requested strict "
-     "checking.\r\nHost key verification failed.", "ssh_host_key_unknown"),
-    ("@@@@@@@\r\n@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\r\n"
-     "Host key verification failed.", "ssh_host_key_changed"),
-    ("Load key \"/home/ada/.ssh/id_ed25519\": bad permissions\r\n"
-     "kex_exchange_identification: read: Connection reset by peer", "ssh_failed"),
+    (
+        "No ED25519 host key is known for [127.0.0.1]:2222 and you have requested strict "
+        "checking.\r\nHost key verification failed.",
+        "ssh_host_key_unknown",
+    ),
+    (
+        "@@@@@@@\r\n@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\r\n"
+        "Host key verification failed.",
+        "ssh_host_key_changed",
+    ),
+    (
+        'Load key "/home/ada/.ssh/id_ed25519": bad permissions\r\n'
+        "kex_exchange_identification: read: Connection reset by peer",
+        "ssh_failed",
+    ),
 ]
 
 
@@ -164,19 +183,34 @@ def test_each_ssh_failure_names_the_profile_and_what_failed(stderr: str, code: s
 
 
 def test_a_record_naming_a_profile_not_in_preferences_or_another_folder_is_not_followed(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     _write_prefs({"scheduler": "slurm", "profiles": [PROFILE]})
     root = tmp_path / "jobs"
-    base = {"format": "molforma-job", "version": 1, "status": "running", "scheduler": "slurm",
-            "nativeId": "7"}
+    base = {
+        "format": "molforma-job",
+        "version": 1,
+        "status": "running",
+        "scheduler": "slurm",
+        "nativeId": "7",
+    }
     cases = {
-        "j-missing": {"profile": "nosuch", "host": "hpc-login",
-                      "folder": "/scratch/ada/molforma-jobs/j-missing"},
+        "j-missing": {
+            "profile": "nosuch",
+            "host": "hpc-login",
+            "folder": "/scratch/ada/molforma-jobs/j-missing",
+        },
         "j-elsewhere": {"profile": "hpc", "host": "hpc-login", "folder": "/etc"},
-        "j-otherhost": {"profile": "hpc", "host": "evil",
-                        "folder": "/scratch/ada/molforma-jobs/j-otherhost"},
-        "j-good": {"profile": "hpc", "host": "hpc-login",
-                   "folder": "/scratch/ada/molforma-jobs/j-good"},
+        "j-otherhost": {
+            "profile": "hpc",
+            "host": "evil",
+            "folder": "/scratch/ada/molforma-jobs/j-otherhost",
+        },
+        "j-good": {
+            "profile": "hpc",
+            "host": "hpc-login",
+            "folder": "/scratch/ada/molforma-jobs/j-good",
+        },
     }
     for name, where in cases.items():
         (root / name).mkdir(parents=True)
@@ -190,8 +224,13 @@ def test_the_batch_script_quotes_every_value_and_runs_the_profiles_lines() -> No
     profile = ClusterProfile(**{**PROFILE, "partition": "standard"})
     plan = remote.RemotePlan.__new__(remote.RemotePlan)
     plan.profile = profile
-    plan.execution = ExecutionSettings(scheduler="slurm", remote_profile="hpc", threads=2,
-                                       time_limit=90, batch_directives=["--mem=4G"])
+    plan.execution = ExecutionSettings(
+        scheduler="slurm",
+        remote_profile="hpc",
+        threads=2,
+        time_limit=90,
+        batch_directives=["--mem=4G"],
+    )
     plan.partition, plan.account, plan.qos = "standard", None, None
     plan.command = plan._command()
     text = plan.script("20261204-120000-H2O-energy")

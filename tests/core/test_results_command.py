@@ -89,9 +89,18 @@ def test_bad_arguments_exit_with_status_2() -> None:
 
 def test_the_installed_command_prints_the_summary() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "molforma", "results", str(FIXTURES / "water_scf_optfreq.out"),
-         "--json"],
-        capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "-m",
+            "molforma",
+            "results",
+            str(FIXTURES / "water_scf_optfreq.out"),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     page = json.loads(proc.stdout)

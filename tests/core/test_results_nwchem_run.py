@@ -55,8 +55,14 @@ def _run(folder: Path, text: str) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "input.nw").write_text(text)
     with (folder / "output.out").open("w") as out:
-        proc = subprocess.run([exe, "input.nw"], cwd=folder, stdout=out,
-                              stderr=subprocess.DEVNULL, timeout=300, check=False)
+        proc = subprocess.run(
+            [exe, "input.nw"],
+            cwd=folder,
+            stdout=out,
+            stderr=subprocess.DEVNULL,
+            timeout=300,
+            check=False,
+        )
     return proc.returncode
 
 

@@ -77,7 +77,9 @@ def test_handwritten_molden_reads_modes_flags_ir_and_converts_bohr(tmp_path: Pat
     assert [m.frequency for m in res.modes] == [-123.45, 1650.0, 3800.5]
     assert [m.irIntensity for m in res.modes] == [12.5, 80.25, 20.0]
     assert [(m.imaginary, m.significant) for m in res.modes] == [
-        (True, True), (False, False), (False, False)
+        (True, True),
+        (False, False),
+        (False, False),
     ]
     assert res.summary.imaginaryModes == 1
     ref = res.reference_structure()
@@ -259,8 +261,9 @@ def test_xyz_limits_on_atoms_structures_and_trajectory_atoms(tmp_path: Path) -> 
     assert len(read_results(str(traj)).structures) == 100
 
 
-def test_source_is_the_path_as_given_even_when_relative(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_source_is_the_path_as_given_even_when_relative(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shutil.copy(FIXTURES / "water_opt-000.xyz", tmp_path / "w.xyz")
     monkeypatch.chdir(tmp_path)
     res = read_results("w.xyz")
@@ -281,7 +284,8 @@ def test_a_zero_frequency_printed_with_a_minus_sign_has_no_sign_in_the_json() ->
 
 
 def test_result_file_kind_recognises_outputs_and_molden_files_by_their_content(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     from molforma.results.reader import result_file_kind
 
     assert result_file_kind(FIXTURES / "water_scf_optfreq.out") == "nwchem-output"

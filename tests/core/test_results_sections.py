@@ -26,9 +26,15 @@ def water() -> Results:
 
 
 def _structures(n: int, atoms: int) -> Results:
-    sts = [Structure(index=i, label=f"frame {i}", symbols=["C"] * atoms,
-                     coordinates=[[1.123456789, 2.123456789, 3.123456789]] * atoms)
-           for i in range(n)]
+    sts = [
+        Structure(
+            index=i,
+            label=f"frame {i}",
+            symbols=["C"] * atoms,
+            coordinates=[[1.123456789, 2.123456789, 3.123456789]] * atoms,
+        )
+        for i in range(n)
+    ]
     return Results(source="x.xyz", kind="xyz", summary=Summary(structureCount=n), structures=sts)
 
 

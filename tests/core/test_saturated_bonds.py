@@ -21,22 +21,47 @@ from molforma.formats import rdkit_bridge, read_text
 from molforma.formats.connectivity import saturated_bonds
 
 SATURATED = {
-    "water": "O", "methane": "C", "ethane": "CC", "neopentane": "CC(C)(C)C",
-    "cyclohexane": "C1CCCCC1", "adamantane": "C1C2CC3CC1CC(C2)C3", "ethanol": "CCO",
-    "glycerol": "OCC(O)CO", "dimethyl ether": "COC", "1,4-dioxane": "C1COCCO1",
-    "ammonia": "N", "trimethylamine": "CN(C)C", "morpholine": "C1COCCN1",
-    "hydrazine": "NN", "hydroxylamine": "NO", "hydrogen peroxide": "OO",
-    "hydrogen fluoride": "F", "chloroform": "ClC(Cl)Cl", "dibromomethane": "BrCBr",
-    "iodomethane": "CI", "tetrafluoromethane": "FC(F)(F)F",
-    "water and ammonia": "O.N", "methanol and argon": "CO.[Ar]", "neon": "[Ne]",
+    "water": "O",
+    "methane": "C",
+    "ethane": "CC",
+    "neopentane": "CC(C)(C)C",
+    "cyclohexane": "C1CCCCC1",
+    "adamantane": "C1C2CC3CC1CC(C2)C3",
+    "ethanol": "CCO",
+    "glycerol": "OCC(O)CO",
+    "dimethyl ether": "COC",
+    "1,4-dioxane": "C1COCCO1",
+    "ammonia": "N",
+    "trimethylamine": "CN(C)C",
+    "morpholine": "C1COCCN1",
+    "hydrazine": "NN",
+    "hydroxylamine": "NO",
+    "hydrogen peroxide": "OO",
+    "hydrogen fluoride": "F",
+    "chloroform": "ClC(Cl)Cl",
+    "dibromomethane": "BrCBr",
+    "iodomethane": "CI",
+    "tetrafluoromethane": "FC(F)(F)F",
+    "water and ammonia": "O.N",
+    "methanol and argon": "CO.[Ar]",
+    "neon": "[Ne]",
     "krypton and xenon near ethane": "CC.[Kr].[Xe]",
 }
 
 DECLINED = {
-    "ethene": "C=C", "benzene": "c1ccccc1", "acetone": "CC(C)=O", "acetonitrile": "CC#N",
-    "carbon dioxide": "O=C=O", "formic acid": "OC=O", "dimethyl sulfide": "CSC",
-    "dimethyl sulfoxide": "CS(C)=O", "phosphine": "P", "borane complex": "B",
-    "methyl radical": "[CH3]", "silane": "[SiH4]", "sodium chloride": "[Na+].[Cl-]",
+    "ethene": "C=C",
+    "benzene": "c1ccccc1",
+    "acetone": "CC(C)=O",
+    "acetonitrile": "CC#N",
+    "carbon dioxide": "O=C=O",
+    "formic acid": "OC=O",
+    "dimethyl sulfide": "CSC",
+    "dimethyl sulfoxide": "CS(C)=O",
+    "phosphine": "P",
+    "borane complex": "B",
+    "methyl radical": "[CH3]",
+    "silane": "[SiH4]",
+    "sodium chloride": "[Na+].[Cl-]",
 }
 
 CHARGED = {"ammonium": ("[NH4+]", 1), "hydroxide": ("[OH-]", -1)}
@@ -52,13 +77,22 @@ def _atoms(smiles: str, seed: int) -> list[dict[str, Any]]:
         pos = [(0.0, 0.0, 0.0)]
     # separate fragments so that their atoms do not bond across
     frag_of = {i: k for k, frag in enumerate(Chem.GetMolFrags(mol)) for i in frag}
-    return [new_atom(f"a{i + 1}", a.GetSymbol(), float(pos[i][0]) + 6.0 * frag_of[i],
-                     float(pos[i][1]), float(pos[i][2]))
-            for i, a in enumerate(mol.GetAtoms())]
+    return [
+        new_atom(
+            f"a{i + 1}",
+            a.GetSymbol(),
+            float(pos[i][0]) + 6.0 * frag_of[i],
+            float(pos[i][1]),
+            float(pos[i][2]),
+        )
+        for i, a in enumerate(mol.GetAtoms())
+    ]
 
 
-def _rdkit_answer(atoms: list[dict[str, Any]], charge: int,
-                  ) -> tuple[list[dict[str, Any]], list[int]]:
+def _rdkit_answer(
+    atoms: list[dict[str, Any]],
+    charge: int,
+) -> tuple[list[dict[str, Any]], list[int]]:
     """Bonds and formal charges from RDKit's own path of perceive_bonds."""
     copies = [dict(a) for a in atoms]
     bonds = rdkit_bridge.rdkit_bonds(copies, charge)
@@ -124,14 +158,20 @@ def test_a_water_box_is_read_with_rdkits_bonds_without_loading_rdkit() -> None:
         x = 3.1 * (k % 4)
         y = 3.1 * (k // 4 % 4)
         z = 3.1 * (k // 16)
-        lines += [f"O {x:.4f} {y:.4f} {z:.4f}", f"H {x + 0.9572:.4f} {y:.4f} {z:.4f}",
-                  f"H {x - 0.24:.4f} {y + 0.927:.4f} {z:.4f}"]
+        lines += [
+            f"O {x:.4f} {y:.4f} {z:.4f}",
+            f"H {x + 0.9572:.4f} {y:.4f} {z:.4f}",
+            f"H {x - 0.24:.4f} {y + 0.927:.4f} {z:.4f}",
+        ]
     text = f"{len(lines) + 1}\nwater box\n" + "\n".join(lines) + "\nHe 20 20 20\n"
-    code = ("import sys\nfrom molforma.formats import read_text\n"
-            f"s = read_text({text!r}, 'xyz')\n"
-            "print(len(s.bonds), s.info.get('checked'), 'rdkit' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.split()
+    code = (
+        "import sys\nfrom molforma.formats import read_text\n"
+        f"s = read_text({text!r}, 'xyz')\n"
+        "print(len(s.bonds), s.info.get('checked'), 'rdkit' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
     assert out == ["66", "all", "False"]
     s = read_text(text, "xyz")
     mol = Chem.MolFromXYZBlock(text)

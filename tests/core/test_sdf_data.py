@@ -37,6 +37,10 @@ def test_sd_data_kept_written_back_and_dropped() -> None:
     again = Document()
     import_document(again, text, "sdf", preview=False)
     assert again.project["document"]["sdData"] == {"KIND": "arene", "CAS": "71-43-2"}
-    import_document(doc, "3\nwater\nO 0 0 0.1173\nH 0 0.7572 -0.4692\nH 0 -0.7572 -0.4692\n",
-                    "xyz", preview=False)
+    import_document(
+        doc,
+        "3\nwater\nO 0 0 0.1173\nH 0 0.7572 -0.4692\nH 0 -0.7572 -0.4692\n",
+        "xyz",
+        preview=False,
+    )
     assert "sdData" not in doc.project["document"]

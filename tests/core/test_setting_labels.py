@@ -50,8 +50,7 @@ def test_no_qt_catalogue_holds_a_second_copy_of_the_labels() -> None:
     """The window takes these words from the table, so no .ts file translates them."""
     sources = set()
     for ts in (ROOT / "translations").glob("*.ts"):
-        sources |= set(re.findall(r"<source>(.*?)</source>", ts.read_text(encoding="utf-8"),
-                                  re.S))
+        sources |= set(re.findall(r"<source>(.*?)</source>", ts.read_text(encoding="utf-8"), re.S))
     for kind in ("tasks", "theories"):
         for label in setting_labels(kind, "en").values():
             assert label not in sources, label

@@ -46,24 +46,35 @@ def _fake_bin(tmp: Path, tools: dict[str, str]) -> Path:
 
 
 def _run(root: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["/bin/bash", str(root / "scripts" / "setup.sh"), *args], env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        ["/bin/bash", str(root / "scripts" / "setup.sh"), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def _no_debian_package_installed(tmp: Path) -> tuple[dict[str, str], Path]:
     """dpkg-query says nothing is installed; apt-get and pip leave a mark when called."""
     called = tmp / "called"
-    bin_dir = _fake_bin(tmp, {"dpkg-query": "exit 1",
-                              "apt-get": f"echo apt-get >> {called}",
-                              "sudo": f"echo sudo >> {called}"})
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-               PYTHON=sys.executable)
+    bin_dir = _fake_bin(
+        tmp,
+        {
+            "dpkg-query": "exit 1",
+            "apt-get": f"echo apt-get >> {called}",
+            "sudo": f"echo sudo >> {called}",
+        },
+    )
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}", PYTHON=sys.executable)
     env.pop("MOLFORMA_SETUP_DRY_RUN", None)
     return env, called
 
 
 def test_a_dry_run_lists_python_debian_packages_with_reasons_venv_and_python_packages(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     root = _copy_of_the_repository(tmp_path)
     env, called = _no_debian_package_installed(tmp_path)
     before = _tree(root)
@@ -71,16 +82,24 @@ def test_a_dry_run_lists_python_debian_packages_with_reasons_venv_and_python_pac
     assert res.returncode == 0, res.stderr
     out = res.stderr
     steps = re.findall(r"^setup: \[(\d)/5\] (\w[^:]*):", out, re.M)
-    assert steps == [("1", "Python"), ("2", "Debian packages"), ("3", "virtual environment"),
-                     ("4", "Python packages"), ("5", "bytecode")]
+    assert steps == [
+        ("1", "Python"),
+        ("2", "Debian packages"),
+        ("3", "virtual environment"),
+        ("4", "Python packages"),
+        ("5", "bytecode"),
+    ]
     assert re.search(r"is Python 3\.(1[1-9]|[2-9]\d)\.\d+", out)
     for reason, package in GROUPS.items():
         line = next((ln for ln in out.splitlines() if reason in ln), "")
         assert package in line, f"no line gives the reason for {package}: {reason}"
     assert "would run: apt-get update && apt-get install -y python3-venv nwchem" in out
     assert "would run: " + sys.executable + " -m venv .venv" in out
-    assert re.search(r"would run: \.venv/bin/python -m pip install --progress-bar (on|off) "
-                     r"--config-settings editable_mode=compat -e \.\[test\]", out)
+    assert re.search(
+        r"would run: \.venv/bin/python -m pip install --progress-bar (on|off) "
+        r"--config-settings editable_mode=compat -e \.\[test\]",
+        out,
+    )
     assert "PySide6-Essentials" in out and "rdkit" in out and "cclib" in out
     # Every step says how long it took.
     assert len(re.findall(r"\(\d+\.\d s\)$", out, re.M)) == 5
@@ -99,7 +118,8 @@ def test_the_environment_variable_makes_the_same_dry_run(tmp_path: Path) -> None
 
 
 def test_an_old_python_is_refused_first_with_what_is_needed_and_the_python_override(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     root = _copy_of_the_repository(tmp_path)
     env, called = _no_debian_package_installed(tmp_path)
     old = _fake_bin(tmp_path, {"python3.9": "echo 3.9.18; exit 1"}) / "python3.9"
@@ -153,8 +173,11 @@ def test_a_venv_left_without_pip_by_an_interrupted_set_up_is_made_again(tmp_path
     # finished .venv made every later run fail at "No module named pip".
     root = _copy_of_the_repository(tmp_path)
     env, _called = _no_debian_package_installed(tmp_path)
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root / ".venv")],
-                   check=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(root / ".venv")],
+        check=True,
+        timeout=120,
+    )
     dry = _run(root, "--dry-run", env=env)
     assert dry.returncode == 0, dry.stderr
     assert ".venv has no working pip" in dry.stderr

@@ -28,21 +28,27 @@ def _refused(project: dict[str, Any], code: str) -> ValidationError:
 
 
 def test_excited_states_write_a_tddft_block_and_task_with_roots_spin_and_method() -> None:
-    text = render_input(make_project(WATER, task="excited-states", theory="dft",
-                                     excited_roots=4, excited_method="tda"))
+    text = render_input(
+        make_project(
+            WATER, task="excited-states", theory="dft", excited_roots=4, excited_method="tda"
+        )
+    )
     assert block(text, "tddft") == ["nroots 4", "notriplet", "cis"]
     assert tasks(text) == ["task tddft energy"]
-    text = render_input(make_project(WATER, task="excited-states", theory="dft",
-                                     excited_spin="triplets"))
+    text = render_input(
+        make_project(WATER, task="excited-states", theory="dft", excited_spin="triplets")
+    )
     assert block(text, "tddft") == ["nroots 10", "nosinglet"]
-    text = render_input(make_project(WATER, task="excited-states", theory="dft",
-                                     excited_spin="both"))
+    text = render_input(
+        make_project(WATER, task="excited-states", theory="dft", excited_spin="both")
+    )
     assert block(text, "tddft") == ["nroots 10"]
 
 
 def test_excited_states_of_an_scf_reference_are_cis_on_a_hartree_fock_dft_block() -> None:
-    text = render_input(make_project(WATER, task="excited-states", theory="scf",
-                                     excited_method="tda"))
+    text = render_input(
+        make_project(WATER, task="excited-states", theory="scf", excited_method="tda")
+    )
     assert "xc hfexch 1.0" in block(text, "dft")
     assert block(text, "tddft")[-1] == "cis"
 
@@ -60,34 +66,55 @@ def test_excited_states_with_mp2_are_refused_in_both_languages() -> None:
     assert [e["code"] for e in input_errors(p)] == ["excited_states_theory"]
 
 
-@pytest.mark.parametrize(("values", "code", "ja"), [
-    ({"excited_roots": 0}, "bad_excited_roots", "励起状態の数は 1 から 200"),
-    ({"excited_roots": 201}, "bad_excited_roots", "励起状態の数は 1 から 200"),
-    ({"excited_roots": 2.5}, "bad_excited_roots", "整数"),
-    ({"excited_spin": "quartets"}, "bad_excited_choice", "singlets, triplets, both"),
-    ({"excited_method": "cc2"}, "bad_excited_choice", "tddft, tda"),
-])
+@pytest.mark.parametrize(
+    ("values", "code", "ja"),
+    [
+        ({"excited_roots": 0}, "bad_excited_roots", "励起状態の数は 1 から 200"),
+        ({"excited_roots": 201}, "bad_excited_roots", "励起状態の数は 1 から 200"),
+        ({"excited_roots": 2.5}, "bad_excited_roots", "整数"),
+        ({"excited_spin": "quartets"}, "bad_excited_choice", "singlets, triplets, both"),
+        ({"excited_method": "cc2"}, "bad_excited_choice", "tddft, tda"),
+    ],
+)
 def test_bad_excited_state_settings_are_refused_in_both_languages(
-        values: dict[str, Any], code: str, ja: str) -> None:
+    values: dict[str, Any], code: str, ja: str
+) -> None:
     err = _refused(make_project(WATER, task="excited-states", theory="dft", **values), code)
     assert err.code == code and ja in err.message("ja")
 
 
 def test_the_nw_reader_reads_an_excited_state_input_back() -> None:
-    for calc in ({"task": "excited-states", "theory": "dft", "basis": "sto-3g",
-                  "excited_roots": 4, "excited_method": "tda", "excited_spin": "singlets"},
-                 {"task": "excited-states", "theory": "scf", "basis": "sto-3g",
-                  "excited_roots": 3, "excited_spin": "both", "excited_method": "tddft"}):
+    for calc in (
+        {
+            "task": "excited-states",
+            "theory": "dft",
+            "basis": "sto-3g",
+            "excited_roots": 4,
+            "excited_method": "tda",
+            "excited_spin": "singlets",
+        },
+        {
+            "task": "excited-states",
+            "theory": "scf",
+            "basis": "sto-3g",
+            "excited_roots": 3,
+            "excited_spin": "both",
+            "excited_method": "tddft",
+        },
+    ):
         read = read_nwchem(render_input(make_project(WATER, **calc))).calculation or {}
-        assert {k: read.get(k, "tddft" if k == "excited_method" else None)
-                for k in calc} == calc
+        assert {k: read.get(k, "tddft" if k == "excited_method" else None) for k in calc} == calc
 
 
 def test_the_hand_written_tddft_fixture_reads_as_excited_states_with_both_spins() -> None:
     calc = read_nwchem((NWCHEM_DATA / "water_b3lyp_tddft.nw").read_text()).calculation
     assert calc is not None
     assert (calc["task"], calc["theory"], calc["excited_roots"], calc["excited_spin"]) == (
-        "excited-states", "dft", 3, "both")
+        "excited-states",
+        "dft",
+        3,
+        "both",
+    )
 
 
 def test_roots_and_dominant_transitions_agree_with_cclib() -> None:
@@ -102,7 +129,8 @@ def test_roots_and_dominant_transitions_agree_with_cclib() -> None:
     assert len(data.etsecs) == 3
     for ex, secs in zip(roots, data.etsecs, strict=False):
         assert [(t.occupied - 1, t.virtual - 1, t.coefficient) for t in ex.transitions] == [
-            (o[0], v[0], c) for o, v, c in secs]
+            (o[0], v[0], c) for o, v, c in secs
+        ]
 
 
 def test_tamm_dancoff_transitions_are_read_where_cclib_stops() -> None:
@@ -112,13 +140,23 @@ def test_tamm_dancoff_transitions_are_read_where_cclib_stops() -> None:
         cclib.io.ccread(str(path))
     roots = read_results(str(path)).excitations
     assert [(r.root, r.spin, r.symmetry) for r in roots] == [
-        (1, "singlet", "b2"), (2, "singlet", "a2"), (3, "singlet", "a1"), (4, "singlet", "b1")]
+        (1, "singlet", "b2"),
+        (2, "singlet", "a2"),
+        (3, "singlet", "a1"),
+        (4, "singlet", "b1"),
+    ]
     assert roots[0].energyEv == pytest.approx(11.7137, abs=1e-4)
     assert roots[0].wavelengthNm == pytest.approx(1239.84193 / 11.7137, rel=1e-4)
     assert roots[0].oscillatorStrength == pytest.approx(0.0025870806)
     t = roots[0].transitions[0]
-    assert (t.occupied, t.occupiedSymmetry, t.virtual, t.virtualSymmetry, t.coefficient,
-            t.component) == (5, "b2", 6, "a1", -1.0, None)
+    assert (
+        t.occupied,
+        t.occupiedSymmetry,
+        t.virtual,
+        t.virtualSymmetry,
+        t.coefficient,
+        t.component,
+    ) == (5, "b2", 6, "a1", -1.0, None)
     assert [t.coefficient for t in roots[2].transitions] == [0.06353, 0.22171, 0.97304]
 
 
@@ -126,7 +164,9 @@ def test_unrestricted_transitions_name_their_spin_and_component() -> None:
     roots = read_results(str(NWCHEM_DATA / "oh_b3lyp_tddft.out")).excitations
     first = roots[0].transitions
     assert [(t.spin, t.occupied, t.virtual, t.coefficient, t.component) for t in first] == [
-        ("beta", 4, 5, 1.92332, "X"), ("beta", 4, 5, 1.64292, "Y")]
+        ("beta", 4, 5, 1.92332, "X"),
+        ("beta", 4, 5, 1.64292, "Y"),
+    ]
     assert {t.spin for t in roots[2].transitions} == {"alpha", "beta"}
 
 
@@ -141,14 +181,18 @@ def test_a_solvent_writes_cosmo_with_its_dielectric_constant_and_says_which() ->
     assert "cosmo" not in render_input(make_project(WATER)).splitlines()
 
 
-@pytest.mark.parametrize(("values", "code", "ja"), [
-    ({"solvent": "seawater"}, "unknown_solvent", "不明な溶媒"),
-    ({"dielectric": 1.0}, "bad_dielectric", "誘電率"),
-    ({"dielectric": 5000}, "bad_dielectric", "誘電率"),
-    ({"solvent": "water", "dielectric": 3.0}, "solvent_and_dielectric", "どちらか一方"),
-])
+@pytest.mark.parametrize(
+    ("values", "code", "ja"),
+    [
+        ({"solvent": "seawater"}, "unknown_solvent", "不明な溶媒"),
+        ({"dielectric": 1.0}, "bad_dielectric", "誘電率"),
+        ({"dielectric": 5000}, "bad_dielectric", "誘電率"),
+        ({"solvent": "water", "dielectric": 3.0}, "solvent_and_dielectric", "どちらか一方"),
+    ],
+)
 def test_bad_solvent_settings_are_refused_in_both_languages(
-        values: dict[str, Any], code: str, ja: str) -> None:
+    values: dict[str, Any], code: str, ja: str
+) -> None:
     err = _refused(make_project(WATER, **values), code)
     assert err.code == code and ja in err.message("ja")
     if code == "unknown_solvent":
@@ -156,8 +200,10 @@ def test_bad_solvent_settings_are_refused_in_both_languages(
 
 
 def test_the_nw_reader_reads_a_solvent_or_a_custom_constant_back() -> None:
-    assert read_nwchem(render_input(make_project(WATER, solvent="thf"))).calculation[
-        "solvent"] == "thf"  # type: ignore[index]
+    assert (
+        read_nwchem(render_input(make_project(WATER, solvent="thf"))).calculation["solvent"]
+        == "thf"
+    )  # type: ignore[index]
     calc = read_nwchem(render_input(make_project(WATER, dielectric=12.5))).calculation
     assert calc is not None and calc["dielectric"] == 12.5 and "solvent" not in calc
 
@@ -167,8 +213,7 @@ def test_the_solvation_energy_is_read_as_solution_minus_gas() -> None:
     # NWChem prints gas - solution = 0.0068551369; gas -74.9630231288, sol -74.9698782656.
     assert summary.solvationEnergy == pytest.approx(-0.0068551369)
     assert summary.solvationEnergy == pytest.approx(-74.9698782656 + 74.9630231288, abs=1e-9)
-    assert read_results(str(NWCHEM_DATA / "water_scf_optfreq.out")).summary \
-        .solvationEnergy is None
+    assert read_results(str(NWCHEM_DATA / "water_scf_optfreq.out")).summary.solvationEnergy is None
 
 
 # --- point 10: transition states --------------------------------------------------------
@@ -185,8 +230,9 @@ def test_a_transition_state_task_searches_a_saddle_then_computes_frequencies() -
 def test_a_saddle_search_that_ends_at_a_minimum_is_not_called_a_transition_state() -> None:
     summary = read_results(str(NWCHEM_DATA / "water_saddle_from_minimum.out")).summary
     assert summary.saddlePoint is False and summary.significantImaginaryModes == 0
-    assert summary.warnings[0].message.startswith("Not a transition state: the saddle search "
-                                                  "ended at a minimum")
+    assert summary.warnings[0].message.startswith(
+        "Not a transition state: the saddle search ended at a minimum"
+    )
 
 
 def test_frequencies_without_a_saddle_search_are_not_judged_as_one() -> None:
@@ -220,8 +266,9 @@ def test_the_frequency_defaults_yield_to_advanced_settings_and_skip_other_tasks(
     text = render_input(p)
     assert "# frequencies: grid fine for every step (NWChem" in text
     for task in ("energy", "optimize", "excited-states"):
-        assert "grid" not in " ".join(block(render_input(
-            make_project(WATER, task=task, theory="dft")), "dft"))
+        assert "grid" not in " ".join(
+            block(render_input(make_project(WATER, task=task, theory="dft")), "dft")
+        )
     assert "dft" not in render_input(make_project(WATER, task="frequencies")).splitlines()
 
 
@@ -239,7 +286,8 @@ def test_the_progress_shows_the_excited_state_phase_and_the_roots_found() -> Non
     assert prog["excitedStates"] is True and prog["roots"] == 6
     record = {"status": "running", "progress": prog, "folder": "/jobs/x"}
     assert progress_note(record, "en")["message"].startswith(
-        "Excited states (TDDFT) · 6 roots found")
+        "Excited states (TDDFT) · 6 roots found"
+    )
     assert progress_note(record, "ja")["message"].startswith("励起状態（TDDFT） · 6 個")
     tracker = ProgressTracker()
     for line in ("  Step       Energy", "          Gonzalez & Schlegel IRC Optimization"):
@@ -248,8 +296,7 @@ def test_the_progress_shows_the_excited_state_phase_and_the_roots_found() -> Non
     assert progress_note(record, "en")["message"].startswith("Reaction path (IRC)")
     assert progress_note(record, "ja")["message"].startswith("反応経路（IRC）")
     # A saddle search counts optimiser steps as an optimisation does.
-    assert progress_limits({"calculation": {"task": "transition-state"}})["kind"] == \
-        "optimization"
+    assert progress_limits({"calculation": {"task": "transition-state"}})["kind"] == "optimization"
 
 
 # --- set_nwchem -------------------------------------------------------------------------

@@ -21,8 +21,16 @@ N = 10_000
 def _big() -> dict[str, Any]:
     proj = new_project()
     side = 22
-    atoms = [new_atom(f"a{k + 1}", "C" if k % 2 else "H", 1.5 * (k % side),
-                      1.5 * ((k // side) % side), 1.5 * (k // side // side)) for k in range(N)]
+    atoms = [
+        new_atom(
+            f"a{k + 1}",
+            "C" if k % 2 else "H",
+            1.5 * (k % side),
+            1.5 * ((k // side) % side),
+            1.5 * (k // side // side),
+        )
+        for k in range(N)
+    ]
     bonds = [{"a": f"a{k}", "b": f"a{k + 1}", "order": 1} for k in range(1, N, 2)]
     proj["document"].update(atoms=atoms, bonds=bonds, nextAtomId=N + 1)
     return proj
@@ -31,18 +39,21 @@ def _big() -> dict[str, Any]:
 def _atom(k: int, **change: Any) -> Callable[[dict[str, Any]], None]:
     def apply(p: dict[str, Any]) -> None:
         p["document"]["atoms"][k].update(change)
+
     return apply
 
 
 def _bond(k: int, **change: Any) -> Callable[[dict[str, Any]], None]:
     def apply(p: dict[str, Any]) -> None:
         p["document"]["bonds"][k].update(change)
+
     return apply
 
 
 def _extra_bond(a: str, b: str) -> Callable[[dict[str, Any]], None]:
     def apply(p: dict[str, Any]) -> None:
         p["document"]["bonds"].append({"a": a, "b": b, "order": 1})
+
     return apply
 
 
@@ -51,8 +62,7 @@ BREAKS: list[tuple[str, Callable[[dict[str, Any]], None], str, dict[str, Any]]] 
     ("an id holding a line end", _atom(7000, id="a7001\na9"), "bad_atom_id", {}),
     ("an id that is not text", _atom(7000, id=7001), "bad_atom_id", {"id": 7001}),
     ("a repeated id", _atom(7000, id="a5"), "duplicate_atom_id", {"id": "a5"}),
-    ("a bond to a missing atom", _bond(3000, b="a99999"), "bond_unknown_atom",
-     {"b": "a99999"}),
+    ("a bond to a missing atom", _bond(3000, b="a99999"), "bond_unknown_atom", {"b": "a99999"}),
     ("a bond of an atom to itself", _bond(3000, b="a6001"), "bond_self", {"a": "a6001"}),
     ("a repeated bond, reversed", _extra_bond("a6002", "a6001"), "duplicate_bond", {}),
     ("a bond order 4", _bond(3000, order=4), "bad_bond_order", {"order": 4}),
@@ -63,8 +73,7 @@ BREAKS: list[tuple[str, Callable[[dict[str, Any]], None], str, dict[str, Any]]] 
     ("a coordinate True", _atom(8000, z=True), "bad_coordinate", {}),
     ("an infinite coordinate", _atom(8000, x=float("inf")), "bad_coordinate", {}),
     ("a coordinate beyond 1e5", _atom(8000, x=1e6), "bad_coordinate", {}),
-    ("a formal charge of 21", _atom(9000, formalCharge=21), "formal_charge_range",
-     {"id": "a9001"}),
+    ("a formal charge of 21", _atom(9000, formalCharge=21), "formal_charge_range", {"id": "a9001"}),
     ("a formal charge True", _atom(9000, formalCharge=True), "formal_charge_range", {}),
     ("nine unpaired electrons", _atom(9000, unpairedElectrons=9), "unpaired_range", {}),
     ("a name of 17 characters", _atom(9000, name="x" * 17), "bad_atom_name", {}),

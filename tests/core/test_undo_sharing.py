@@ -23,10 +23,12 @@ ATOMS = 10_000
 def _xyz(n: int) -> str:
     rng = np.random.default_rng(3)
     side = int(np.ceil(n ** (1 / 3)))
-    grid = np.array([(i, j, k) for i in range(side) for j in range(side)
-                     for k in range(side)][:n], dtype=float) * 1.6 + rng.uniform(-0.2, 0.2, (n, 3))
-    return f"{n}\nbig\n" + "".join(f"{'CHON'[i % 4]} {x:.6f} {y:.6f} {z:.6f}\n"
-                                   for i, (x, y, z) in enumerate(grid))
+    grid = np.array(
+        [(i, j, k) for i in range(side) for j in range(side) for k in range(side)][:n], dtype=float
+    ) * 1.6 + rng.uniform(-0.2, 0.2, (n, 3))
+    return f"{n}\nbig\n" + "".join(
+        f"{'CHON'[i % 4]} {x:.6f} {y:.6f} {z:.6f}\n" for i, (x, y, z) in enumerate(grid)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -51,20 +53,23 @@ def _retained(fn: Callable[[], object]) -> int:
 
 
 def test_an_undo_step_of_a_one_atom_move_keeps_at_most_5_percent_of_a_project_copy(
-        big_project: dict[str, Any]) -> None:
+    big_project: dict[str, Any],
+) -> None:
     doc = Document(clone_project(big_project))
     full_copy: list[Any] = []
     full = _retained(lambda: full_copy.append(clone_project(doc.project)))
     full_copy.clear()
-    step = _retained(lambda: ops.move_atoms(doc, positions={"a17": [500.0, 0.0, 0.0]},
-                                            preview=False))
+    step = _retained(
+        lambda: ops.move_atoms(doc, positions={"a17": [500.0, 0.0, 0.0]}, preview=False)
+    )
     assert doc.undo_labels == ["Move atoms"]
     assert full > 4_000_000  # the copy each step used to keep
     assert step <= 0.05 * full, f"one step kept {step} bytes of a {full}-byte project"
 
 
-def test_a_settings_edit_keeps_no_atom_data(big_project: dict[str, Any],
-                                            water_doc: Document) -> None:
+def test_a_settings_edit_keeps_no_atom_data(
+    big_project: dict[str, Any], water_doc: Document
+) -> None:
     # The process's first settings edit loads the basis-set catalogue once (about 0.5 MB,
     # kept by the catalogue for the process's life, not by any document); whether an
     # earlier test did so depends on the order tests run in. The same edit on a
@@ -96,18 +101,31 @@ def test_undo_steps_share_the_atoms_an_edit_left_alone(water_doc: Document) -> N
 
 
 UNKNOWN_PROJECT: dict[str, Any] = {
-    "format": "molforma-project", "version": 1,
+    "format": "molforma-project",
+    "version": 1,
     "fromTheFuture": {"nested": [1, 2.5, {"deep": None}], "flag": True},
     "document": {
-        "title": "water", "charge": 0, "multiplicity": 1, "crystal": {"cell": [1.0, 2.0, 3.0]},
+        "title": "water",
+        "charge": 0,
+        "multiplicity": 1,
+        "crystal": {"cell": [1.0, 2.0, 3.0]},
         "atoms": [
-            {"id": "a1", "element": "O", "x": 0.0, "y": 0.0, "z": 0.1173, "color": "#ff0000",
-             "extra": {"tags": ["donor"]}},
+            {
+                "id": "a1",
+                "element": "O",
+                "x": 0.0,
+                "y": 0.0,
+                "z": 0.1173,
+                "color": "#ff0000",
+                "extra": {"tags": ["donor"]},
+            },
             {"id": "a2", "element": "H", "x": 0.0, "y": 0.7572, "z": -0.4692, "note": "one"},
             {"id": "a3", "element": "H", "x": 0.0, "y": -0.7572, "z": -0.4692},
         ],
-        "bonds": [{"a": "a1", "b": "a2", "order": 1},
-                  {"a": "a1", "b": "a3", "order": 1, "style": "dashed"}],
+        "bonds": [
+            {"a": "a1", "b": "a2", "order": 1},
+            {"a": "a1", "b": "a3", "order": 1, "style": "dashed"},
+        ],
         "nextAtomId": 4,
     },
     "calculation": {"basis": "6-31g*", "futureKnob": [3, 4]},
@@ -121,24 +139,34 @@ def _saved(doc: Document, path: Path) -> bytes:
 
 
 EDITS: list[tuple[str, Callable[[Document], Any]]] = [
-    ("move one atom", lambda d: ops.move_atoms(d, positions={"a2": [0.1, 0.8, -0.5]},
-                                               preview=False)),
-    ("move it again", lambda d: ops.move_atoms(d, positions={"a2": [0.2, 0.8, -0.5]},
-                                               preview=False)),
+    (
+        "move one atom",
+        lambda d: ops.move_atoms(d, positions={"a2": [0.1, 0.8, -0.5]}, preview=False),
+    ),
+    (
+        "move it again",
+        lambda d: ops.move_atoms(d, positions={"a2": [0.2, 0.8, -0.5]}, preview=False),
+    ),
     ("translate all", lambda d: ops.move_atoms(d, translate=[0.5, 0, 0], preview=False)),
     ("basis", lambda d: ops.set_nwchem(d, {"basis": "sto-3g"}, preview=False)),
-    ("environment", lambda d: ops.set_execution(d, {"environment": {"OMP": "1"}},
-                                                preview=False)),
+    ("environment", lambda d: ops.set_execution(d, {"environment": {"OMP": "1"}}, preview=False)),
     ("charge", lambda d: ops.set_molecule(d, charge=1, multiplicity=2, preview=False)),
-    ("atom property", lambda d: ops.set_atom_properties(d, [{"id": "a2", "name": "Hx"}],
-                                                        preview=False)),
-    ("bond order", lambda d: ops.set_bonds(d, [{"a": "a1", "b": "a3", "order": 2}],
-                                           preview=False)),
-    ("add an atom", lambda d: ops.add_atoms(d, [{"element": "H", "position": [0, 0, 1.3]}],
-                                            [{"a": "a1", "b": "#0"}], preview=False)),
+    (
+        "atom property",
+        lambda d: ops.set_atom_properties(d, [{"id": "a2", "name": "Hx"}], preview=False),
+    ),
+    ("bond order", lambda d: ops.set_bonds(d, [{"a": "a1", "b": "a3", "order": 2}], preview=False)),
+    (
+        "add an atom",
+        lambda d: ops.add_atoms(
+            d, [{"element": "H", "position": [0, 0, 1.3]}], [{"a": "a1", "b": "#0"}], preview=False
+        ),
+    ),
     ("delete an atom", lambda d: ops.delete_atoms(d, ["a2"], preview=False)),
-    ("candidate confirmed", lambda d: (ops.move_atoms(d, positions={"a3": [0, -0.9, -0.4]}),
-                                       d.confirm())),
+    (
+        "candidate confirmed",
+        lambda d: (ops.move_atoms(d, positions={"a3": [0, -0.9, -0.4]}), d.confirm()),
+    ),
 ]
 
 
@@ -148,7 +176,8 @@ def unknown_doc() -> Iterator[Document]:
 
 
 def test_undo_and_redo_restore_every_saved_byte_and_keep_unknown_fields(
-        unknown_doc: Document, tmp_path: Path) -> None:
+    unknown_doc: Document, tmp_path: Path
+) -> None:
     path = tmp_path / "p.molforma.json"
     saved = [_saved(unknown_doc, path)]
     for _name, edit in EDITS:
@@ -172,7 +201,8 @@ def test_undo_and_redo_restore_every_saved_byte_and_keep_unknown_fields(
 
 
 def test_an_edit_that_writes_an_equal_number_of_another_type_is_kept_as_written(
-        water_doc: Document) -> None:
+    water_doc: Document,
+) -> None:
     ops.move_atoms(water_doc, positions={"a1": [0.0, 0.0, 1.0]}, preview=False)
 
     def to_int(work: dict[str, Any]) -> Any:
@@ -187,8 +217,7 @@ def test_an_edit_that_writes_an_equal_number_of_another_type_is_kept_as_written(
 
 def _water() -> Document:
     doc = Document()
-    ops.import_document(doc, "3\nw\nO 0 0 0\nH 0.96 0 0\nH -0.24 0.93 0\n", "xyz",
-                        preview=False)
+    ops.import_document(doc, "3\nw\nO 0 0 0\nH 0.96 0 0\nH -0.24 0.93 0\n", "xyz", preview=False)
     return doc
 
 
@@ -226,15 +255,19 @@ def test_a_refused_move_changes_nothing() -> None:
     doc = _water()
     ops.set_atom_properties(doc, [{"id": "a3", "fixed": True}], preview=False)
     saved, revision = json.dumps(doc.project), doc.revision
-    for call in (lambda: ops.move_atoms(doc, translate=[1, 0, 0], preview=False),
-                 lambda: ops.move_atoms(doc, positions={"a3": [5, 5, 5]}, preview=False),
-                 lambda: ops.move_atoms(doc, positions={"a2": [0, 0, 0.01]}, preview=False),
-                 lambda: ops.move_atoms(doc, ids=["a1", "a9"], translate=[1, 0, 0],
-                                        preview=False)):
+    for call in (
+        lambda: ops.move_atoms(doc, translate=[1, 0, 0], preview=False),
+        lambda: ops.move_atoms(doc, positions={"a3": [5, 5, 5]}, preview=False),
+        lambda: ops.move_atoms(doc, positions={"a2": [0, 0, 0.01]}, preview=False),
+        lambda: ops.move_atoms(doc, ids=["a1", "a9"], translate=[1, 0, 0], preview=False),
+    ):
         with pytest.raises(Exception) as info:
             call()
-        assert getattr(info.value, "code", None) in {"fixed_atom", "atoms_too_close",
-                                                     "unknown_atom"}
+        assert getattr(info.value, "code", None) in {
+            "fixed_atom",
+            "atoms_too_close",
+            "unknown_atom",
+        }
     assert json.dumps(doc.project) == saved and doc.revision == revision
 
 

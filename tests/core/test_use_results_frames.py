@@ -37,8 +37,9 @@ class CountingFrames(Sequence[Structure]):
         if not 0 <= i < self.n:
             raise IndexError(i)
         self.built.append(i)
-        return Structure(index=i, label=f"frame {i}", symbols=["O", "H", "H"],
-                         coordinates=WATER_XYZ)
+        return Structure(
+            index=i, label=f"frame {i}", symbols=["O", "H", "H"], coordinates=WATER_XYZ
+        )
 
     def __iter__(self) -> Iterator[Structure]:
         for k in range(self.n):

@@ -53,8 +53,9 @@ def test_a_fixed_atom_stays_where_it_is() -> None:
     doc = water_doc()
     first = doc.project["document"]["atoms"][0]["id"]
     ops.set_atom_properties(doc, [{"id": first, "fixed": True}], preview=False)
-    ops.use_structure(doc, ["O", "H", "H"], [[1, 1, 1], [0, 0.76, -0.47], [0, -0.76, -0.47]],
-                      preview=False)
+    ops.use_structure(
+        doc, ["O", "H", "H"], [[1, 1, 1], [0, 0.76, -0.47], [0, -0.76, -0.47]], preview=False
+    )
     atom = doc.project["document"]["atoms"][0]
     assert (atom["x"], atom["y"], atom["z"]) == (0.0, 0.0, 0.0)
 
@@ -100,7 +101,8 @@ def test_history_reuses_the_final_geometry_of_a_real_optimisation(tmp_path: Path
     assert xyz(as_input) == pytest.approx(start)
     assert xyz(as_final) == pytest.approx(np.array(coords))
     assert [a["id"] for a in as_final["document"]["atoms"]] == [
-        a["id"] for a in as_input["document"]["atoms"]]
+        a["id"] for a in as_input["document"]["atoms"]
+    ]
     assert as_final["calculation"] == as_input["calculation"]
 
 

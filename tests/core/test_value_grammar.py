@@ -63,9 +63,15 @@ GOOD_EXECUTION = {
     "qos": ["normal", "high", "debug_1"],
     "account": ["chem", "proj-42"],
     "time_limit": [None, 0.5, 60, 600.0, 366 * 86400],
-    "batch_directives": [[], ["--mem=4G", "--constraint=cpu"], ["--begin=now+600"],
-                         ["--exclusive=user"], ["--uid=0"], ["#SBATCH --constraint=cpu"],
-                         ["--gres=gpu:a100:2", "--mail-user=me@example.org"]],
+    "batch_directives": [
+        [],
+        ["--mem=4G", "--constraint=cpu"],
+        ["--begin=now+600"],
+        ["--exclusive=user"],
+        ["--uid=0"],
+        ["#SBATCH --constraint=cpu"],
+        ["--gres=gpu:a100:2", "--mail-user=me@example.org"],
+    ],
     "environment": [{}, {"OMP_STACKSIZE": "64M", "A_1": "x y\nz"}],
 }
 
@@ -76,7 +82,8 @@ def _ids(cases: list[tuple[str, Any, str]]) -> list[str]:
 
 @pytest.mark.parametrize(("key", "value", "code"), BAD_EXECUTION, ids=_ids(BAD_EXECUTION))
 def test_a_hostile_execution_value_is_refused_by_its_validator_and_by_the_settings_model(
-        key: str, value: Any, code: str) -> None:
+    key: str, value: Any, code: str
+) -> None:
     with pytest.raises(ValidationError) as info:
         grammar.EXECUTION_VALIDATORS[key](value)
     assert info.value.code == code
@@ -89,7 +96,8 @@ def test_a_hostile_execution_value_is_refused_by_its_validator_and_by_the_settin
 
 @pytest.mark.parametrize(("key", "value", "code"), BAD_CALCULATION, ids=_ids(BAD_CALCULATION))
 def test_a_hostile_basis_or_functional_is_refused_by_its_validator_and_the_model(
-        key: str, value: Any, code: str) -> None:
+    key: str, value: Any, code: str
+) -> None:
     with pytest.raises(ValidationError) as info:
         grammar.CALCULATION_VALIDATORS[key](value)
     assert info.value.code == code
@@ -113,9 +121,15 @@ def test_every_catalogue_basis_and_functional_and_common_xc_lines_are_accepted()
     for entry in get_catalog("functionals")["functionals"]:
         assert grammar.validate_functional(entry["name"]) == entry["name"]
         assert grammar.validate_functional(entry["xc"]) == entry["xc"]
-    for xc in ("xpbe96 cpbe96", "hfexch 0.2 becke88 0.8 lyp", "slater vwn_5", "m06-2x",
-               "xpbe96   cpbe96",
-               "B3LYP", ""):
+    for xc in (
+        "xpbe96 cpbe96",
+        "hfexch 0.2 becke88 0.8 lyp",
+        "slater vwn_5",
+        "m06-2x",
+        "xpbe96   cpbe96",
+        "B3LYP",
+        "",
+    ):
         assert grammar.validate_functional(xc) == xc
     for basis in ("6-311++g(2d,2p)", "lanl2dz_ecp", "def2-tzvp", "no-such-basis", ""):
         assert grammar.validate_basis(basis) == basis
@@ -129,8 +143,9 @@ def test_a_title_with_control_characters_is_refused_and_an_ordinary_one_kept() -
         assert info.value.code == "bad_title"
 
 
-def test_every_batch_grammar_is_left_as_it_is_by_shlex_quote_so_no_value_ends_a_line_or_quote(
-        ) -> None:
+def test_every_batch_grammar_is_left_as_it_is_by_shlex_quote_so_no_value_ends_a_line_or_quote() -> (
+    None
+):
     # PSI/J writes #SBATCH --name="<shlex.quote(value)>": a value shlex.quote leaves alone
     # holds no quote, space or line break, so it can neither end the quote nor the line.
     allowed_name = set(string.ascii_letters + string.digits + "_.-")
@@ -155,37 +170,56 @@ def test_psij_writes_accepted_values_verbatim_on_one_line_each(tmp_path: Path) -
     from psij.executors.batch.slurm import SlurmExecutorConfig
 
     executor = JobExecutor.get_instance(
-        "slurm", config=SlurmExecutorConfig(work_directory=tmp_path / ".psij"))
-    ex = ExecutionSettings.model_validate({
-        "partition": "debug", "qos": "normal-1", "account": "chem",
-        "batch_directives": ["--mem=4G", "--begin=now+600"]})
-    custom = {"slurm.qos": ex.qos, **{f"slurm.{k}": v for k, v in
-                                      (grammar.directive_parts(d) for d in ex.batch_directives)}}
-    spec = JobSpec(executable="nwchem", arguments=["input.nw"], directory=tmp_path,
-                   name=grammar.validate_job_name("molforma-20261204-193000-H2O-optfreq"),
-                   resources=ResourceSpecV1(node_count=1, processes_per_node=1),
-                   attributes=JobAttributes(queue_name=ex.partition, account=ex.account,
-                                            custom_attributes=custom))
+        "slurm", config=SlurmExecutorConfig(work_directory=tmp_path / ".psij")
+    )
+    ex = ExecutionSettings.model_validate(
+        {
+            "partition": "debug",
+            "qos": "normal-1",
+            "account": "chem",
+            "batch_directives": ["--mem=4G", "--begin=now+600"],
+        }
+    )
+    custom = {
+        "slurm.qos": ex.qos,
+        **{f"slurm.{k}": v for k, v in (grammar.directive_parts(d) for d in ex.batch_directives)},
+    }
+    spec = JobSpec(
+        executable="nwchem",
+        arguments=["input.nw"],
+        directory=tmp_path,
+        name=grammar.validate_job_name("molforma-20261204-193000-H2O-optfreq"),
+        resources=ResourceSpecV1(node_count=1, processes_per_node=1),
+        attributes=JobAttributes(
+            queue_name=ex.partition, account=ex.account, custom_attributes=custom
+        ),
+    )
     job = Job(spec)
     out = tmp_path / "script.sh"
     with out.open("w") as f:
         executor.generate_submit_script(job, executor._create_script_context(job), f)
     lines = out.read_text().splitlines()
-    for expected in ('#SBATCH --partition="debug"', '#SBATCH --qos="normal-1"',
-                     '#SBATCH --account="chem"', '#SBATCH --mem="4G"',
-                     '#SBATCH --begin="now+600"'):
+    for expected in (
+        '#SBATCH --partition="debug"',
+        '#SBATCH --qos="normal-1"',
+        '#SBATCH --account="chem"',
+        '#SBATCH --mem="4G"',
+        '#SBATCH --begin="now+600"',
+    ):
         assert expected in lines, "\n".join(lines)
     # Every #SBATCH line is whole: one option, its value between one pair of quotes.
     for line in lines:
         if line.startswith("#SBATCH"):
-            assert re.fullmatch(r'#SBATCH (--[a-z-]+(="[^"\s]*"|=[\w:-]+)?|-[eo] /dev/null)',
-                                line), line
+            assert re.fullmatch(
+                r'#SBATCH (--[a-z-]+(="[^"\s]*"|=[\w:-]+)?|-[eo] /dev/null)', line
+            ), line
 
 
 # -- every route refuses, and nothing changes -----------------------------------------------
 @pytest.mark.parametrize(("key", "value", "code"), BAD_EXECUTION, ids=_ids(BAD_EXECUTION))
 def test_the_window_and_tool_edit_path_refuses_and_leaves_the_document_unchanged(
-        water_doc: Document, key: str, value: Any, code: str) -> None:
+    water_doc: Document, key: str, value: Any, code: str
+) -> None:
     before = (water_doc.revision, json.dumps(water_doc.project, default=str))
     with pytest.raises(ValidationError) as info:
         ops.set_execution(water_doc, {key: value}, preview=False, origin="user")
@@ -198,7 +232,8 @@ def test_the_window_and_tool_edit_path_refuses_and_leaves_the_document_unchanged
 
 @pytest.mark.parametrize(("key", "value", "code"), BAD_CALCULATION, ids=_ids(BAD_CALCULATION))
 def test_a_hostile_basis_or_functional_is_refused_when_set_not_only_by_the_generator(
-        water_doc: Document, key: str, value: Any, code: str) -> None:
+    water_doc: Document, key: str, value: Any, code: str
+) -> None:
     rev = water_doc.revision
     with pytest.raises(ValidationError) as info:
         ops.set_nwchem(water_doc, {key: value, "theory": "dft"}, preview=False)
@@ -208,7 +243,8 @@ def test_a_hostile_basis_or_functional_is_refused_when_set_not_only_by_the_gener
 
 @pytest.mark.parametrize("value", [NEWLINE_QOS, OPTION_QOS])
 def test_a_project_file_or_a_reused_job_carrying_a_hostile_qos_is_refused(
-        tmp_path: Path, value: str) -> None:
+    tmp_path: Path, value: str
+) -> None:
     data = new_project()
     data["execution"].update(scheduler="slurm", qos=value)
     with pytest.raises(ValidationError) as info:
@@ -236,17 +272,24 @@ def test_the_input_generator_still_refuses_what_a_bypassed_model_would_carry() -
 
 # -- submission: checked again, before anything is written --------------------------------
 FORCED = [
-    {"qos": NEWLINE_QOS}, {"qos": OPTION_QOS}, {"partition": "debug\ntouch /tmp/PWNED"},
-    {"account": 'a" --chdir=/tmp --comment="b'}, {"time_limit": 1e300},
-    {"batch_directives": ["--mem=4G\ntouch /tmp/PWNED"]}, {"batch_directives": ["--chdir=/"]},
-    {"nodes": 0}, {"tasksPerNode": 10**9}, {"threads": True},
+    {"qos": NEWLINE_QOS},
+    {"qos": OPTION_QOS},
+    {"partition": "debug\ntouch /tmp/PWNED"},
+    {"account": 'a" --chdir=/tmp --comment="b'},
+    {"time_limit": 1e300},
+    {"batch_directives": ["--mem=4G\ntouch /tmp/PWNED"]},
+    {"batch_directives": ["--chdir=/"]},
+    {"nodes": 0},
+    {"tasksPerNode": 10**9},
+    {"threads": True},
     {"environment": {"X\ntouch /tmp/PWNED": "1"}},
 ]
 
 
 @pytest.mark.parametrize("forced", FORCED, ids=lambda f: grammar.shown(f, 40))
 def test_a_batch_plan_refuses_values_forced_past_the_model_before_asking_the_cluster(
-        forced: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    forced: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     asked: list[str] = []
     monkeypatch.setattr(batch.cluster, "run", lambda *argv: asked.append(argv[0]) or "")
     execution = ExecutionSettings.model_construct(scheduler="slurm", **forced)
@@ -257,7 +300,8 @@ def test_a_batch_plan_refuses_values_forced_past_the_model_before_asking_the_clu
 
 @pytest.mark.parametrize("forced", FORCED[:6], ids=lambda f: grammar.shown(f, 40))
 def test_a_batch_job_refuses_a_plan_with_values_forced_past_it_and_writes_no_script(
-        tmp_path: Path, forced: dict[str, Any]) -> None:
+    tmp_path: Path, forced: dict[str, Any]
+) -> None:
     folder = tmp_path / "20261204-193000-H2O-energy"
     folder.mkdir()
     plan = object.__new__(batch.BatchPlan)
@@ -282,15 +326,31 @@ def test_a_job_name_outside_the_grammar_is_refused() -> None:
 
 
 # -- messages -----------------------------------------------------------------------------------
-CODES = ["bad_slurm_name", "bad_count_setting", "bad_time_limit", "bad_batch_directive",
-         "reserved_batch_directive", "bad_job_name", "bad_environment_variable",
-         "bad_command_text", "bad_basis_name", "bad_functional", "bad_title"]
+CODES = [
+    "bad_slurm_name",
+    "bad_count_setting",
+    "bad_time_limit",
+    "bad_batch_directive",
+    "reserved_batch_directive",
+    "bad_job_name",
+    "bad_environment_variable",
+    "bad_command_text",
+    "bad_basis_name",
+    "bad_functional",
+    "bad_title",
+]
 
 
 @pytest.mark.parametrize("code", CODES)
 def test_every_refusal_has_an_english_and_a_japanese_sentence(code: str) -> None:
-    data = {"setting": "qos", "value": "v", "maximum": "9", "minimum": "1", "days": 366,
-            "name": "chdir"}
+    data = {
+        "setting": "qos",
+        "value": "v",
+        "maximum": "9",
+        "minimum": "1",
+        "days": 366,
+        "name": "chdir",
+    }
     en, ja = render(code, data, "en"), render(code, data, "ja")
     assert en != ja and "{" not in en and "{" not in ja
     assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", ja)

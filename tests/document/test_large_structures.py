@@ -21,14 +21,19 @@ def benzene_box(n_mol: int, spacing: float = 7.0) -> str:
     for g in grid:
         rows += [("C", p) for p in 1.39 * ring + g] + [("H", p) for p in 2.47 * ring + g]
     return f"{len(rows)}\nbenzene box\n" + "".join(
-        f"{e} {x:.6f} {y:.6f} {z:.6f}\n" for e, (x, y, z) in rows)
+        f"{e} {x:.6f} {y:.6f} {z:.6f}\n" for e, (x, y, z) in rows
+    )
 
 
 def graphene(cells: int) -> str:
     """One carbon sheet (a single fragment of 2 * cells**2 unsaturated atoms)."""
     a1, a2 = np.array([2.46, 0.0, 0.0]), np.array([1.23, 2.1304, 0.0])
-    pts = [i * a1 + j * a2 + d for i in range(cells) for j in range(cells)
-           for d in (np.zeros(3), np.array([1.23, 0.7101, 0.0]))]
+    pts = [
+        i * a1 + j * a2 + d
+        for i in range(cells)
+        for j in range(cells)
+        for d in (np.zeros(3), np.array([1.23, 0.7101, 0.0]))
+    ]
     return f"{len(pts)}\nsheet\n" + "".join(f"C {x:.5f} {y:.5f} {z:.5f}\n" for x, y, z in pts)
 
 
@@ -55,19 +60,16 @@ def test_a_fragment_too_large_for_orders_is_named_in_the_open_warnings(tmp_path:
     doc, out = _open(tmp_path, "sheet.xyz", graphene(24))  # 1,152 carbons, one fragment
     (warning,) = out["info"]["warnings"]
     assert warning["code"] == "bond_orders_not_perceived"
-    assert warning["details"] == {"count": 1, "atoms": 1152, "kind": "too_large",
-                                  "limit": 1000}
+    assert warning["details"] == {"count": 1, "atoms": 1152, "kind": "too_large", "limit": 1000}
     assert "1,000" in warning["message"] and "1152" in warning["message"]
     assert set(doc.project["document"]["bonds"].order.tolist()) == {1}
 
 
-def test_a_fragment_rdkit_cannot_resolve_is_named_and_keeps_single_bonds(
-        tmp_path: Path) -> None:
+def test_a_fragment_rdkit_cannot_resolve_is_named_and_keeps_single_bonds(tmp_path: Path) -> None:
     text = benzene_box(90)  # 1,080 atoms, then a methyl radical far away
     lines = text.splitlines()
     lines[0] = str(int(lines[0]) + 4)
-    lines += ["C 500 500 500", "H 501.09 500 500", "H 499.455 500.944 500",
-              "H 499.455 499.056 500"]
+    lines += ["C 500 500 500", "H 501.09 500 500", "H 499.455 500.944 500", "H 499.455 499.056 500"]
     doc, out = _open(tmp_path, "mixed.xyz", "\n".join(lines) + "\n")
     (warning,) = out["info"]["warnings"]
     assert warning["details"]["kind"] == "unresolved" and warning["details"]["atoms"] == 4
@@ -91,8 +93,9 @@ def test_a_pdb_export_past_99999_atoms_keeps_its_columns_and_reads_back(tmp_path
     assert {len(line) for line in lines[:-1]} == {len(lines[0])}  # no column shifted
     back = read_text(text, "pdb")
     assert len(back.atoms) == n
-    assert np.allclose(np.array([[a["x"], a["y"], a["z"]] for a in back.atoms[-3:]]),
-                       grid[-3:], atol=1e-3)
+    assert np.allclose(
+        np.array([[a["x"], a["y"], a["z"]] for a in back.atoms[-3:]]), grid[-3:], atol=1e-3
+    )
 
 
 def _peptide_box(n_atoms: int) -> str:
@@ -106,8 +109,11 @@ def _peptide_box(n_atoms: int) -> str:
     params.randomSeed = 7
     params.useRandomCoords = True
     assert AllChem.EmbedMolecule(mol, params) == 0
-    block = [line for line in Chem.MolToPDBBlock(mol, flavor=2).splitlines()
-             if line.startswith(("ATOM", "HETATM"))]
+    block = [
+        line
+        for line in Chem.MolToPDBBlock(mol, flavor=2).splitlines()
+        if line.startswith(("ATOM", "HETATM"))
+    ]
     xyz = np.array([[float(x[30:38]), float(x[38:46]), float(x[46:54])] for x in block])
     span = xyz.max(0) - xyz.min(0) + 4.0
     copies = max(1, n_atoms // len(block))
@@ -116,8 +122,10 @@ def _peptide_box(n_atoms: int) -> str:
         shift = np.array([c % 3, (c // 3) % 3, c // 9]) * span - xyz.min(0)
         for line, p in zip(block, xyz + shift, strict=True):
             serial += 1
-            out.append(f"{line[:6]}{serial:>5}{line[11:21]}{'ABCDEFGHIJ'[c % 10]}{line[22:30]}"
-                       f"{p[0]:8.3f}{p[1]:8.3f}{p[2]:8.3f}{line[54:]}")
+            out.append(
+                f"{line[:6]}{serial:>5}{line[11:21]}{'ABCDEFGHIJ'[c % 10]}{line[22:30]}"
+                f"{p[0]:8.3f}{p[1]:8.3f}{p[2]:8.3f}{line[54:]}"
+            )
         out.append("TER")
     return "\n".join([*out, "END"]) + "\n"
 
@@ -141,8 +149,9 @@ def test_a_large_mol_file_opens_into_columns_with_its_charges_and_bonds(tmp_path
 
     text = benzene_box(100)  # 1,200 atoms
     doc, _ = _open(tmp_path, "box.xyz", text)
-    ops.set_atom_properties(doc, [{"id": "a7", "formalCharge": 1},
-                                  {"id": "a8", "unpairedElectrons": 1}], preview=False)
+    ops.set_atom_properties(
+        doc, [{"id": "a7", "formalCharge": 1}, {"id": "a8", "unpairedElectrons": 1}], preview=False
+    )
     mol = write_text(doc.project, "mol")
     s = read_text(mol, "mol")
     assert isinstance(s.atoms, AtomTable) and isinstance(s.bonds, BondTable)
@@ -155,4 +164,5 @@ def test_a_large_mol_file_opens_into_columns_with_its_charges_and_bonds(tmp_path
     bonds_b = again.project["document"]["bonds"]
     first = int(again.project["document"]["atoms"].ids[0])
     assert sorted(zip(bonds_a.order.tolist(), (bonds_a.a - 1).tolist(), strict=True)) == sorted(
-        zip(bonds_b.order.tolist(), (bonds_b.a - first).tolist(), strict=True))
+        zip(bonds_b.order.tolist(), (bonds_b.a - first).tolist(), strict=True)
+    )

@@ -39,8 +39,7 @@ def _big_project(n: int, *, bonds: bool = True) -> dict[str, Any]:
     p["document"]["atoms"] = AtomTable.from_columns(ids, np.tile(["O", "H", "H"], m), xyz)
     if bonds:
         o = ids[0::3]
-        p["document"]["bonds"] = BondTable(np.concatenate([o, o]),
-                                           np.concatenate([o + 1, o + 2]))
+        p["document"]["bonds"] = BondTable(np.concatenate([o, o]), np.concatenate([o + 1, o + 2]))
     else:
         p["document"]["bonds"] = BondTable.empty()
     p["document"]["nextAtomId"] = n + 1
@@ -54,8 +53,10 @@ def test_records_round_trip_through_the_columns_exactly() -> None:
     assert json.dumps(table.to_records()) == json.dumps(recs)  # 0 stays 0, -0.0 stays -0.0
     assert table.ids.tolist() == [3, 7, 9] and table.symbols.tolist() == ["O", "H", "H"]
     assert not table.xyz.flags.writeable and not table.charge.flags.writeable
-    bonds = [{"a": "a3", "b": "a7", "order": 1, "style": "dashed"},
-             {"a": "a3", "b": "a9", "order": 2}]
+    bonds = [
+        {"a": "a3", "b": "a7", "order": 1, "style": "dashed"},
+        {"a": "a3", "b": "a9", "order": 2},
+    ]
     assert BondTable.from_records(bonds).to_records() == bonds
     assert table[1] == recs[1] and table[-1] == recs[2] and table[0:2] == recs[:2]
 
@@ -75,16 +76,18 @@ def test_a_stored_project_is_written_as_the_same_json_as_its_records() -> None:
 
 
 EDITS = {
-    "add": lambda d: ops.add_atoms(d, [{"element": "N", "position": [5, 5, 5]}],
-                                   [{"a": "a3", "b": "#0"}], preview=False),
+    "add": lambda d: ops.add_atoms(
+        d, [{"element": "N", "position": [5, 5, 5]}], [{"a": "a3", "b": "#0"}], preview=False
+    ),
     "delete": lambda d: ops.delete_atoms(d, ["a7"], preview=False),
-    "move": lambda d: ops.move_atoms(d, ids=["a7", "a9"], translate=[0.5, 0, 0],
-                                     preview=False),
+    "move": lambda d: ops.move_atoms(d, ids=["a7", "a9"], translate=[0.5, 0, 0], preview=False),
     "move one": lambda d: ops.move_atoms(d, positions={"a9": [0, -2, 0]}, preview=False),
-    "rotate": lambda d: ops.move_atoms(d, ids=["a7", "a9"], rotate={"axis": [0, 0, 1],
-                                       "angle": 30}, preview=False),
-    "properties": lambda d: ops.set_atom_properties(d, [{"id": "a7", "name": "HW",
-                                                         "formalCharge": 1}], preview=False),
+    "rotate": lambda d: ops.move_atoms(
+        d, ids=["a7", "a9"], rotate={"axis": [0, 0, 1], "angle": 30}, preview=False
+    ),
+    "properties": lambda d: ops.set_atom_properties(
+        d, [{"id": "a7", "name": "HW", "formalCharge": 1}], preview=False
+    ),
     "bonds": lambda d: ops.set_bonds(d, [{"a": "a3", "b": "a9", "order": 0}], preview=False),
 }
 
@@ -93,8 +96,10 @@ EDITS = {
 def test_every_edit_kind_keeps_ids_and_undoes_and_redoes_byte_for_byte(kind: str) -> None:
     p = new_project()
     p["document"]["atoms"] = _records()
-    p["document"]["bonds"] = [{"a": "a3", "b": "a7", "order": 1},
-                              {"a": "a3", "b": "a9", "order": 1}]
+    p["document"]["bonds"] = [
+        {"a": "a3", "b": "a7", "order": 1},
+        {"a": "a3", "b": "a9", "order": 1},
+    ]
     p["document"]["nextAtomId"] = 10
     doc = Document(project_from_json(json.loads(json.dumps(p))))
     before = json.dumps(doc.project)
@@ -118,8 +123,12 @@ def test_a_rigid_move_keeps_one_coordinate_array_and_shares_every_other_column()
     ops.move_atoms(doc, translate=[0.1, 0.0, 0.0], preview=False)
     new = doc.project["document"]["atoms"]
     assert new.xyz is not old.xyz and np.allclose(new.xyz, old.xyz + np.array([0.1, 0, 0]))
-    assert all(a is b for a, b in zip(new.arrays()[:2] + new.arrays()[3:],
-                                      old.arrays()[:2] + old.arrays()[3:], strict=True))
+    assert all(
+        a is b
+        for a, b in zip(
+            new.arrays()[:2] + new.arrays()[3:], old.arrays()[:2] + old.arrays()[3:], strict=True
+        )
+    )
     assert doc.project["document"]["bonds"] is not None
     assert doc.undo_bytes <= 2 * old.xyz.nbytes
     assert doc.undo_bytes >= old.xyz.nbytes
@@ -197,23 +206,36 @@ def test_table_edits_copy_only_the_columns_they_write_and_undo_exactly() -> None
     doc = Document(_big_project(3_000))
     before = json.dumps(doc.project)
     old = doc.project["document"]["atoms"]
-    doc.edit(lambda w: table_edits.set_atom_properties(w, [{"id": "a5", "formalCharge": 1},
-                                                           {"id": "a6", "name": "HX"}]),
-             label="Set atom properties", preview=False, tables=True)
+    doc.edit(
+        lambda w: table_edits.set_atom_properties(
+            w, [{"id": "a5", "formalCharge": 1}, {"id": "a6", "name": "HX"}]
+        ),
+        label="Set atom properties",
+        preview=False,
+        tables=True,
+    )
     new = doc.project["document"]["atoms"]
     assert new.charge is not old.charge and new.names is not None
     assert new.xyz is old.xyz and new.ids is old.ids and new.z is old.z
     assert new[4]["formalCharge"] == 1 and new[5]["name"] == "HX" and new[6] == old[6]
-    doc.edit(lambda w: table_edits.delete_atoms(w, ["a1"]), label="Delete atoms",
-             preview=False, tables=True)
+    doc.edit(
+        lambda w: table_edits.delete_atoms(w, ["a1"]),
+        label="Delete atoms",
+        preview=False,
+        tables=True,
+    )
     assert len(doc.project["document"]["atoms"]) == 2_999
     assert len(doc.project["document"]["bonds"]) == 2_000 - 2
     for _ in range(2):
         doc.undo()
     assert json.dumps(doc.project) == before
     with pytest.raises(ValidationError) as err:
-        doc.edit(lambda w: table_edits.set_atom_properties(w, [{"id": "a5", "unpairedElectrons": 9}]),
-                 label="Set atom properties", preview=False, tables=True)
+        doc.edit(
+            lambda w: table_edits.set_atom_properties(w, [{"id": "a5", "unpairedElectrons": 9}]),
+            label="Set atom properties",
+            preview=False,
+            tables=True,
+        )
     assert err.value.code == "unpaired_range"
 
 
@@ -223,9 +245,12 @@ def test_the_first_structure_of_an_empty_document_is_told_to_listeners() -> None
     doc = Document()
     heard: list[Change] = []
     doc.subscribe(lambda _d, change: heard.append(change))
-    ops.add_atoms(doc, [{"element": "O", "position": [0, 0, 0]},
-                        {"element": "H", "position": [0.96, 0, 0]}], [{"a": "#0", "b": "#1"}],
-                  preview=False)
+    ops.add_atoms(
+        doc,
+        [{"element": "O", "position": [0, 0, 0]}, {"element": "H", "position": [0.96, 0, 0]}],
+        [{"a": "#0", "b": "#1"}],
+        preview=False,
+    )
     assert isinstance(doc.project["document"]["atoms"], AtomTable)
     assert Change.ATOMS | Change.BONDS in heard[-1]
 
@@ -233,26 +258,37 @@ def test_the_first_structure_of_an_empty_document_is_told_to_listeners() -> None
 def test_adding_atoms_to_a_large_document_works_on_the_columns_and_checks_as_before() -> None:
     doc = Document(_big_project(30_000))
     old = doc.project["document"]["atoms"]
-    out = ops.add_atoms(doc, [{"element": "N", "position": [-5, -5, -5]},
-                              {"element": "H", "position": [-5, -5, -4]}],
-                        [{"a": "#0", "b": "#1"}, {"a": "a1", "b": "#0", "order": 2}],
-                        preview=False)
+    out = ops.add_atoms(
+        doc,
+        [{"element": "N", "position": [-5, -5, -5]}, {"element": "H", "position": [-5, -5, -4]}],
+        [{"a": "#0", "b": "#1"}, {"a": "a1", "b": "#0", "order": 2}],
+        preview=False,
+    )
     assert out["addedIds"] == ["a30001", "a30002"]
     new = doc.project["document"]["atoms"]
     assert len(new) == 30_002 and new[-2]["element"] == "N" and new[0] == old[0]
     assert doc.project["document"]["bonds"][-1] == {"a": "a1", "b": "a30001", "order": 2}
     rev = doc.revision
     for atoms, bonds, code in (
-            ([{"element": "Xx", "position": [9, 9, 9]}], [], "bad_element"),
-            ([{"element": "C", "position": [0, 0, 0]}], [], "atoms_too_close"),
-            ([{"element": "C", "position": [-9, -9, -9]}], [{"a": "#0", "b": "a99999"}],
-             "unknown_atom"),
-            ([{"element": "C", "position": [-9, -9, -9]}], [{"a": "#0", "b": "#3"}],
-             "bad_new_atom_ref"),
-            ([{"element": "C", "position": [-9, -9, -9]}], [{"a": "#0", "b": "a1", "order": 4}],
-             "bad_bond_order"),
-            ([{"element": "C", "position": [-9, -9, -9]}], [{"a": "a1", "b": "a2"}],
-             "duplicate_bond")):
+        ([{"element": "Xx", "position": [9, 9, 9]}], [], "bad_element"),
+        ([{"element": "C", "position": [0, 0, 0]}], [], "atoms_too_close"),
+        (
+            [{"element": "C", "position": [-9, -9, -9]}],
+            [{"a": "#0", "b": "a99999"}],
+            "unknown_atom",
+        ),
+        (
+            [{"element": "C", "position": [-9, -9, -9]}],
+            [{"a": "#0", "b": "#3"}],
+            "bad_new_atom_ref",
+        ),
+        (
+            [{"element": "C", "position": [-9, -9, -9]}],
+            [{"a": "#0", "b": "a1", "order": 4}],
+            "bad_bond_order",
+        ),
+        ([{"element": "C", "position": [-9, -9, -9]}], [{"a": "a1", "b": "a2"}], "duplicate_bond"),
+    ):
         with pytest.raises(MolFormaError) as err:
             ops.add_atoms(doc, atoms, bonds, preview=False)
         assert err.value.code == code

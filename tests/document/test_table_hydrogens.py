@@ -16,9 +16,17 @@ from molforma.document.elements import normalize_symbol
 from molforma.document.model import atoms_of, check_atom_fields
 from molforma.document.molecule import AtomTable, plain_project
 
-ETHANOL = [("C", -1.2, 0.0, 0.0), ("C", 0.3, 0.0, 0.0), ("O", 0.8, 1.3, 0.0),
-           ("H", -1.6, 1.0, 0.0), ("H", -1.6, -0.5, 0.9), ("H", -1.6, -0.5, -0.9),
-           ("H", 0.7, -0.5, 0.9), ("H", 0.7, -0.5, -0.9), ("H", 1.7, 1.3, 0.0)]
+ETHANOL = [
+    ("C", -1.2, 0.0, 0.0),
+    ("C", 0.3, 0.0, 0.0),
+    ("O", 0.8, 1.3, 0.0),
+    ("H", -1.6, 1.0, 0.0),
+    ("H", -1.6, -0.5, 0.9),
+    ("H", -1.6, -0.5, -0.9),
+    ("H", 0.7, -0.5, 0.9),
+    ("H", 0.7, -0.5, -0.9),
+    ("H", 1.7, 1.3, 0.0),
+]
 
 
 def _xyz(waters: int) -> str:
@@ -30,7 +38,8 @@ def _xyz(waters: int) -> str:
         x, y, z = 10.0 + 3.1 * i, 3.1 * j, 3.1 * m
         rows += [("O", x, y, z), ("H", x + 0.96, y, z), ("H", x - 0.24, y + 0.93, z)]
     return f"{len(rows)}\nethanol in water\n" + "".join(
-        f"{e} {x:.4f} {y:.4f} {z:.4f}\n" for e, x, y, z in rows)
+        f"{e} {x:.4f} {y:.4f} {z:.4f}\n" for e, x, y, z in rows
+    )
 
 
 def _doc(waters: int) -> Document:
@@ -44,8 +53,9 @@ def _dump(doc: Document) -> str:
     return json.dumps(plain_project(doc.project), sort_keys=True)
 
 
-def _record_edit(project: dict[str, Any], changes: list[dict[str, Any]]) -> tuple[
-        dict[str, Any], EditResult]:
+def _record_edit(
+    project: dict[str, Any], changes: list[dict[str, Any]]
+) -> tuple[dict[str, Any], EditResult]:
     """What the record edit of ``ops.set_atom_properties`` with hydrogens makes."""
     work = json.loads(json.dumps(plain_project(project)))
     index = {a["id"]: a for a in work["document"]["atoms"]}
@@ -83,8 +93,7 @@ def test_the_column_edit_makes_the_record_edits_project(changes: list[dict[str, 
 
 
 @pytest.mark.parametrize("changes", CHANGES)
-def test_undo_and_redo_of_the_column_edit_are_byte_identical(
-        changes: list[dict[str, Any]]) -> None:
+def test_undo_and_redo_of_the_column_edit_are_byte_identical(changes: list[dict[str, Any]]) -> None:
     doc = _doc(200)
     before = _dump(doc)
     ops.set_atom_properties(doc, changes, preview=False, adjust_hydrogens=True)
@@ -97,7 +106,8 @@ def test_undo_and_redo_of_the_column_edit_are_byte_identical(
 
 
 def test_an_element_change_with_hydrogens_builds_no_record_of_the_whole_structure(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     doc = _doc(3000)  # 9,009 atoms
     built: list[int] = []
     real = AtomTable.to_records
@@ -108,8 +118,9 @@ def test_an_element_change_with_hydrogens_builds_no_record_of_the_whole_structur
         return out
 
     monkeypatch.setattr(AtomTable, "to_records", counted)
-    ops.set_atom_properties(doc, [{"id": "a1", "element": "N"}], preview=False,
-                            adjust_hydrogens=True)
+    ops.set_atom_properties(
+        doc, [{"id": "a1", "element": "N"}], preview=False, adjust_hydrogens=True
+    )
     monkeypatch.undo()
     assert [a["element"] for a in atoms_of(doc.project)[:3]] == ["N", "C", "O"]
     # the neighbourhood of the changed atom only, never the 9,009 atoms
@@ -128,7 +139,8 @@ SELECTIONS = [["a1"], ["a3"], ["a1", "a2", "a3"], ["a2"], []]
 
 @pytest.mark.parametrize("ids", SELECTIONS)
 def test_hydrogens_of_a_selection_on_the_columns_make_the_record_edits_project(
-        ids: list[str]) -> None:
+    ids: list[str],
+) -> None:
     from molforma.document import chemistry
 
     doc = _stripped(200)
@@ -150,7 +162,8 @@ def test_hydrogens_of_a_selection_on_the_columns_make_the_record_edits_project(
 
 
 def test_hydrogens_of_a_selection_build_no_record_of_the_whole_structure(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     doc = _stripped(3000)
     built: list[int] = []
     real = AtomTable.to_records

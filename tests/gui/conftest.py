@@ -53,8 +53,9 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 @pytest.fixture(autouse=True)
-def _isolated_config(tmp_path_factory: pytest.TempPathFactory,
-                     monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_config(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MOLFORMA_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
 
 
@@ -65,8 +66,14 @@ def dialog_log(monkeypatch: pytest.MonkeyPatch) -> DialogLog:
 
     log = DialogLog()
 
-    def ask(parent: Any, title: str, text: str, buttons: list[str],
-            default: str | None = None, escape: str | None = None) -> str:
+    def ask(
+        parent: Any,
+        title: str,
+        text: str,
+        buttons: list[str],
+        default: str | None = None,
+        escape: str | None = None,
+    ) -> str:
         log.calls.append(("ask", (title, text, list(buttons))))
         return str(log.next_answer(escape if escape is not None else buttons[-1]))
 
@@ -92,9 +99,15 @@ def dialog_log(monkeypatch: pytest.MonkeyPatch) -> DialogLog:
         log.calls.append(("run_dialog", (type(dialog).__name__,)))
         return 0
 
-    for name, fn in (("ask", ask), ("info", info), ("error", error),
-                     ("get_open_path", get_open_path), ("get_save_path", get_save_path),
-                     ("get_directory", get_directory), ("run_dialog", run_dialog)):
+    for name, fn in (
+        ("ask", ask),
+        ("info", info),
+        ("error", error),
+        ("get_open_path", get_open_path),
+        ("get_save_path", get_save_path),
+        ("get_directory", get_directory),
+        ("run_dialog", run_dialog),
+    ):
         monkeypatch.setattr(dialogs, name, fn)
     return log
 

@@ -21,15 +21,23 @@ WATER = [
 ]
 
 
-def click_view(qtbot: Any, view: Any, pos: QPointF | QPoint,
-               modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+def click_view(
+    qtbot: Any,
+    view: Any,
+    pos: QPointF | QPoint,
+    modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier,
+) -> None:
     """A left click on the 3D view's canvas at ``pos`` (widget pixels)."""
     p = pos.toPoint() if isinstance(pos, QPointF) else pos
     qtbot.mouseClick(view.canvas, Qt.MouseButton.LeftButton, modifier, p)
 
 
-def click_atom(qtbot: Any, view: Any, atom_id: str,
-               modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+def click_atom(
+    qtbot: Any,
+    view: Any,
+    atom_id: str,
+    modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier,
+) -> None:
     """Click where ``atom_id`` is drawn."""
     pos = view.atom_screen_pos(atom_id)
     assert pos is not None, f"{atom_id} is not shown"
@@ -84,8 +92,13 @@ def type_into(qtbot: Any, edit: Any, text: str) -> None:
     qtbot.keyClick(edit, Qt.Key.Key_Return)
 
 
-def run_with_opengl(command: list[str], *, screen: str = "1280x1024", timeout: int = 120,
-                    env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_with_opengl(
+    command: list[str],
+    *,
+    screen: str = "1280x1024",
+    timeout: int = 120,
+    env: Mapping[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
     """Run ``command`` from the checkout under ``xvfb-run`` with Qt's xcb platform and the
     OpenGL view (Mesa), since the offscreen platform has no OpenGL; it must succeed.
 
@@ -96,8 +109,14 @@ def run_with_opengl(command: list[str], *, screen: str = "1280x1024", timeout: i
         pytest.skip("xvfb-run is not installed (CI installs it)")
     full = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY")}
     full.update(QT_QPA_PLATFORM="xcb", MOLFORMA_RENDERER="opengl", **(env or {}))
-    proc = subprocess.run([xvfb, "-a", "-s", f"-screen 0 {screen}x24", *command], env=full,
-                          capture_output=True, text=True, timeout=timeout, cwd=str(REPO))
+    proc = subprocess.run(
+        [xvfb, "-a", "-s", f"-screen 0 {screen}x24", *command],
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=str(REPO),
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc
 

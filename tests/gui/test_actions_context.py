@@ -14,21 +14,27 @@ from molforma.app import ops
 from molforma.gui.actions import ACTIONS_BY_ID
 from tests.gui.helpers import WATER
 
-BUTTONS = {"undoButton": "molforma.edit.undo", "redoButton": "molforma.edit.redo",
-           "confirmButton": "molforma.edit.confirm", "cancelButton": "molforma.edit.cancel",
-           "loadStructureButton": "molforma.file.load_structure"}
+BUTTONS = {
+    "undoButton": "molforma.edit.undo",
+    "redoButton": "molforma.edit.redo",
+    "confirmButton": "molforma.edit.confirm",
+    "cancelButton": "molforma.edit.cancel",
+    "loadStructureButton": "molforma.file.load_structure",
+}
 
 
 @pytest.mark.parametrize(("button", "action"), list(BUTTONS.items()))
 def test_a_tab_button_that_repeats_a_menu_command_is_that_menu_action(
-        make_main_window: Any, button: str, action: str) -> None:
+    make_main_window: Any, button: str, action: str
+) -> None:
     win = make_main_window()
     tab_button = win.molecule_tab.findChild(object, button)
     assert tab_button.defaultAction() is win.findChild(QAction, action)
 
 
 def test_clicking_the_undo_button_triggers_the_undo_action_and_follows_its_state(
-        make_main_window: Any) -> None:
+    make_main_window: Any,
+) -> None:
     win = make_main_window()
     doc = win.ctx.document
     act = win.findChild(QAction, "molforma.edit.undo")

@@ -15,11 +15,15 @@ from tests.gui.helpers import click_atom
 
 # Ethanol heavy atoms with two stray helium atoms added first and then erased, so the
 # ids (a3, a4, a5) are not the rows (1, 2, 3) and the two numberings would disagree.
-HELIUMS = [{"element": "He", "position": [20.0, 0.0, 0.0]},
-           {"element": "He", "position": [24.0, 0.0, 0.0]}]
-HEAVY = [{"element": "C", "position": [0.0, 0.0, 0.0]},
-         {"element": "C", "position": [1.52, 0.0, 0.0]},
-         {"element": "O", "position": [2.0, 1.35, 0.0]}]
+HELIUMS = [
+    {"element": "He", "position": [20.0, 0.0, 0.0]},
+    {"element": "He", "position": [24.0, 0.0, 0.0]},
+]
+HEAVY = [
+    {"element": "C", "position": [0.0, 0.0, 0.0]},
+    {"element": "C", "position": [1.52, 0.0, 0.0]},
+    {"element": "O", "position": [2.0, 1.35, 0.0]},
+]
 
 
 def _window(make_main_window: Any) -> Any:
@@ -34,7 +38,8 @@ def _window(make_main_window: Any) -> Any:
 
 
 def test_a_measurement_names_its_atoms_as_the_table_and_the_view_labels_do(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = _window(make_main_window)
     tab, view = win.molecule_tab, win.molecule_tab.view
     click_atom(qtbot, view, "a3")
@@ -44,8 +49,9 @@ def test_a_measurement_names_its_atoms_as_the_table_and_the_view_labels_do(
     text = rows.item(0).text()
     assert text.startswith("C1–O3: ")
     model = tab.table.atom_model
-    shown = [str(model.headerData(model.row_of(aid), Qt.Orientation.Vertical))
-             for aid in ("a3", "a5")]
+    shown = [
+        str(model.headerData(model.row_of(aid), Qt.Orientation.Vertical)) for aid in ("a3", "a5")
+    ]
     assert shown == ["C1", "O3"]  # what the table shows for those atoms
     # The id stays in its column and is told beside the label.
     row = model.row_of("a5")
@@ -56,8 +62,9 @@ def test_a_measurement_names_its_atoms_as_the_table_and_the_view_labels_do(
     assert view.labels["a3"] == "C1" and view.labels["a5"] == "O3"
 
 
-def test_measurement_values_are_not_drawn_over_atom_labels(make_main_window: Any,
-                                                          qtbot: Any) -> None:
+def test_measurement_values_are_not_drawn_over_atom_labels(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = _window(make_main_window)
     tab, view = win.molecule_tab, win.molecule_tab.view
     combo = tab.findChild(QComboBox, "atomLabelsCombo")
@@ -77,7 +84,7 @@ def test_measurement_values_are_not_drawn_over_atom_labels(make_main_window: Any
         for v in values:
             assert not any(v.intersects(lab) for lab in labels), (zoom, v, labels)
         for i, v in enumerate(values):
-            assert not any(v.intersects(o) for o in values[i + 1:]), (zoom, values)
+            assert not any(v.intersects(o) for o in values[i + 1 :]), (zoom, values)
 
 
 def test_the_label_and_id_tooltip_is_japanese_in_japanese(make_main_window: Any) -> None:
@@ -89,7 +96,8 @@ def test_the_label_and_id_tooltip_is_japanese_in_japanese(make_main_window: Any)
     try:
         row = model.row_of("a5")
         assert model.data(model.index(row, 0), Qt.ItemDataRole.ToolTipRole) == "O3、原子ID a5"
-        assert "行見出し" in model.headerData(0, Qt.Orientation.Horizontal,
-                                             Qt.ItemDataRole.ToolTipRole)
+        assert "行見出し" in model.headerData(
+            0, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole
+        )
     finally:
         set_language("en", win.ctx)

@@ -16,7 +16,8 @@ from tests.gui.helpers import click_atom, type_into
 
 
 def test_a_name_typed_in_the_smiles_field_builds_the_molecule_and_says_which_smiles(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab, doc = win.molecule_tab, win.ctx.document
     field = win.findChild(QLineEdit, "smilesInput")
@@ -26,8 +27,10 @@ def test_a_name_typed_in_the_smiles_field_builds_the_molecule_and_says_which_smi
     qtbot.waitUntil(lambda: not tab.worker_running, timeout=30000)
     assert doc.candidate is not None
     assert summary_of(doc.candidate)["formula"] == "C2H6OS"
-    assert tab.message.text() == ("3D structure of dimethyl sulfoxide (SMILES CS(C)=O) ready: "
-                                  "confirm or cancel the candidate.")
+    assert tab.message.text() == (
+        "3D structure of dimethyl sulfoxide (SMILES CS(C)=O) ready: "
+        "confirm or cancel the candidate."
+    )
     tab.confirm_button.click()
     # A Japanese name too (typed through an input method: QTest cannot type kana).
     field.setText("ベンゼン")
@@ -42,21 +45,28 @@ def test_a_name_typed_in_the_smiles_field_builds_the_molecule_and_says_which_smi
     assert "unobtainium" in tab.message.text()
 
 
-def test_ring_templates_are_on_the_palette_and_placed_like_fragments(make_main_window: Any,
-                                                                     qtbot: Any) -> None:
+def test_ring_templates_are_on_the_palette_and_placed_like_fragments(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab, view, doc = win.molecule_tab, win.molecule_tab.view, win.ctx.document
-    ops.add_atoms(doc, [{"element": "C", "position": [0.0, 0.0, 0.0]}], preview=False,
-                  adjust_hydrogens=True)
+    ops.add_atoms(
+        doc, [{"element": "C", "position": [0.0, 0.0, 0.0]}], preview=False, adjust_hydrogens=True
+    )
     view.fit()
     tab.palette_toggle.click()
     rings = win.findChild(QListWidget, "ringList")
     assert rings is not None and rings.isVisible() and rings.toolTip()
     names = [rings.item(i).data(256) for i in range(rings.count())]
-    assert names[:6] == ["cyclopropyl", "cyclobutyl", "cyclopentyl", "cyclohexyl",
-                         "cycloheptyl", "cyclooctyl"]
-    assert {"phenyl", "2-pyridyl", "2-furyl", "2-thienyl", "2-pyrrolyl",
-            "2-naphthyl"} <= set(names)
+    assert names[:6] == [
+        "cyclopropyl",
+        "cyclobutyl",
+        "cyclopentyl",
+        "cyclohexyl",
+        "cycloheptyl",
+        "cyclooctyl",
+    ]
+    assert {"phenyl", "2-pyridyl", "2-furyl", "2-thienyl", "2-pyrrolyl", "2-naphthyl"} <= set(names)
     fragments = tab.palette.fragments
     frag_names = {fragments.item(i).data(256) for i in range(fragments.count())}
     assert "methyl" in frag_names and not frag_names & set(names)  # listed once
@@ -70,8 +80,7 @@ def test_ring_templates_are_on_the_palette_and_placed_like_fragments(make_main_w
     assert valence_problem_ids(doc.project) == []
     # An aromatic ring: thiophene on the next carbon's hydrogen site.
     rings.setCurrentRow(names.index("2-thienyl"))
-    ring_c = next(a["id"] for a in atoms_of(doc.project)
-                  if a["element"] == "C" and a["id"] != "a1")
+    ring_c = next(a["id"] for a in atoms_of(doc.project) if a["element"] == "C" and a["id"] != "a1")
     click_atom(qtbot, view, ring_c)
     assert doc.candidate is not None
     assert summary_of(doc.candidate)["formula"] == "C11H16S"

@@ -22,11 +22,12 @@ def _atom_lines(text: str) -> list[str]:
     lines = text.split("\n")
     start = next(i for i, line in enumerate(lines) if line.startswith("geometry "))
     end = lines.index("end", start)
-    return lines[start + 1:end]
+    return lines[start + 1 : end]
 
 
 def test_the_preview_of_200000_atoms_cuts_the_geometry_and_builds_no_atom_records(
-        make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]) -> None:
+    make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]
+) -> None:
     win = _big_window(make_main_window, qtbot, box_file)
     win.show_tab("calculation")
     preview = win.findChild(object, "inputPreview")
@@ -35,8 +36,10 @@ def test_the_preview_of_200000_atoms_cuts_the_geometry_and_builds_no_atom_record
     shown = _atom_lines(text)
     assert len(shown) == PREVIEW_ROWS + 1
     assert shown[0].split()[0] == "O" and shown[1].split()[0] == "H"
-    assert shown[-1] == (f"  # … {N - PREVIEW_ROWS:,} more atoms (the full input is written "
-                         "when the job runs or on export)")
+    assert shown[-1] == (
+        f"  # … {N - PREVIEW_ROWS:,} more atoms (the full input is written "
+        "when the job runs or on export)"
+    )
     assert "\ntask " in text  # the rest of the input follows the cut geometry
     # Rendering it again and checking the input read the columns: the preview's own
     # lines are the only records built.
@@ -48,7 +51,8 @@ def test_the_preview_of_200000_atoms_cuts_the_geometry_and_builds_no_atom_record
 
 
 def test_the_job_and_the_export_of_200000_atoms_write_every_atom(
-        make_main_window: Any, qtbot: Any, box_file: Path) -> None:
+    make_main_window: Any, qtbot: Any, box_file: Path
+) -> None:
     from molforma.jobs.job_setup import _Prepared
 
     win = _big_window(make_main_window, qtbot, box_file)
@@ -63,9 +67,11 @@ def test_the_job_and_the_export_of_200000_atoms_write_every_atom(
 
 
 def test_a_small_preview_is_the_whole_input() -> None:
-    atoms = [{"id": "a1", "element": "O", "x": 0.0, "y": 0.0, "z": 0.0},
-             {"id": "a2", "element": "H", "x": 0.9572, "y": 0.0, "z": 0.0},
-             {"id": "a3", "element": "H", "x": -0.24, "y": 0.927, "z": 0.0}]
+    atoms = [
+        {"id": "a1", "element": "O", "x": 0.0, "y": 0.0, "z": 0.0},
+        {"id": "a2", "element": "H", "x": 0.9572, "y": 0.0, "z": 0.0},
+        {"id": "a3", "element": "H", "x": -0.24, "y": 0.927, "z": 0.0},
+    ]
     project = {"document": {"atoms": atoms, "bonds": []}}
     assert preview_text(project) == render_input(project)
 
@@ -74,20 +80,34 @@ def test_a_small_preview_is_the_whole_input() -> None:
 def test_the_column_paths_write_what_the_records_write(fixed: bool) -> None:
     from molforma.document.molecule import as_table_project
 
-    atoms = [{"id": f"a{i + 1}", "element": e, "x": float(i), "y": 0.5 * i, "z": 0.0,
-              "name": "", "formalCharge": 0, "unpairedElectrons": 0, "massNumber": None,
-              "mass": None, "fixed": fixed and i == 1}
-             for i, e in enumerate(["O", "H", "H", "Br", "C"])]
-    plain = {"document": {"atoms": atoms, "bonds": [], "multiplicity": 2},
-             "calculation": {"basis": "def2-svp"}}
+    atoms = [
+        {
+            "id": f"a{i + 1}",
+            "element": e,
+            "x": float(i),
+            "y": 0.5 * i,
+            "z": 0.0,
+            "name": "",
+            "formalCharge": 0,
+            "unpairedElectrons": 0,
+            "massNumber": None,
+            "mass": None,
+            "fixed": fixed and i == 1,
+        }
+        for i, e in enumerate(["O", "H", "H", "Br", "C"])
+    ]
+    plain = {
+        "document": {"atoms": atoms, "bonds": [], "multiplicity": 2},
+        "calculation": {"basis": "def2-svp"},
+    }
     tables = as_table_project(plain)
     assert render_input(tables) == render_input(plain)
     assert input_errors(tables) == input_errors(plain)
 
 
 def test_the_structure_checks_of_a_large_structure_run_off_the_window_thread(
-        make_main_window: Any, qtbot: Any, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import threading
 
     from molforma.app import ops
@@ -101,7 +121,9 @@ def test_the_structure_checks_of_a_large_structure_run_off_the_window_thread(
     lines = text.split("\n")
     lines[0] = str(n)
     path = tmp_path / "box.xyz"
-    path.write_text("\n".join(lines).rstrip("\n") + "\nHe 500.0 500.0 500.0\nHe 500.5 500.0 500.0\n")
+    path.write_text(
+        "\n".join(lines).rstrip("\n") + "\nHe 500.0 500.0 500.0\nHe 500.5 500.0 500.0\n"
+    )
     threads: list[str] = []
     original = ops.validate_document
 
@@ -118,4 +140,3 @@ def test_the_structure_checks_of_a_large_structure_run_off_the_window_thread(
     general = win.findChild(object, "calculationMessages")
     qtbot.waitUntil(lambda: "Warning:" in general.text(), timeout=60000)
     assert threads and all(t != threading.main_thread().name for t in threads), threads
-

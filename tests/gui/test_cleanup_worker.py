@@ -25,11 +25,15 @@ def _waters(count: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                 if k == count:
                     break
                 x, y, z = 3.1 * i, 3.1 * j, 3.1 * m
-                atoms += [{"element": "O", "position": [x, y, z]},
-                          {"element": "H", "position": [x + 1.1, y, z]},
-                          {"element": "H", "position": [x, y + 1.1, z + 0.2]}]
-                bonds += [{"a": f"#{3 * k}", "b": f"#{3 * k + 1}"},
-                          {"a": f"#{3 * k}", "b": f"#{3 * k + 2}"}]
+                atoms += [
+                    {"element": "O", "position": [x, y, z]},
+                    {"element": "H", "position": [x + 1.1, y, z]},
+                    {"element": "H", "position": [x, y + 1.1, z + 0.2]},
+                ]
+                bonds += [
+                    {"a": f"#{3 * k}", "b": f"#{3 * k + 1}"},
+                    {"a": f"#{3 * k}", "b": f"#{3 * k + 2}"},
+                ]
                 k += 1
     return atoms, bonds
 
@@ -83,7 +87,8 @@ class _Beat:
 
 
 def test_stop_during_the_cleanup_of_2000_atoms_keeps_the_window_turning_and_changes_nothing(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     doc = win.ctx.document
@@ -118,18 +123,30 @@ def test_stop_during_the_cleanup_of_2000_atoms_keeps_the_window_turning_and_chan
 
 
 def test_a_finished_cleanup_of_a_small_molecule_reports_iterations_and_makes_a_candidate(
-        make_main_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_main_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     doc = win.ctx.document
-    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]},
-                        {"element": "O", "position": [1.9, 0, 0]},
-                        {"element": "H", "position": [-0.5, 0.9, 0]},
-                        {"element": "H", "position": [-0.5, -0.9, 0.3]},
-                        {"element": "H", "position": [-0.6, 0.0, -1.2]},
-                        {"element": "H", "position": [2.3, 0.8, 0]}],
-                  bonds=[{"a": "#0", "b": "#1"}, {"a": "#0", "b": "#2"}, {"a": "#0", "b": "#3"},
-                         {"a": "#0", "b": "#4"}, {"a": "#1", "b": "#5"}], preview=False)
+    ops.add_atoms(
+        doc,
+        [
+            {"element": "C", "position": [0, 0, 0]},
+            {"element": "O", "position": [1.9, 0, 0]},
+            {"element": "H", "position": [-0.5, 0.9, 0]},
+            {"element": "H", "position": [-0.5, -0.9, 0.3]},
+            {"element": "H", "position": [-0.6, 0.0, -1.2]},
+            {"element": "H", "position": [2.3, 0.8, 0]},
+        ],
+        bonds=[
+            {"a": "#0", "b": "#1"},
+            {"a": "#0", "b": "#2"},
+            {"a": "#0", "b": "#3"},
+            {"a": "#0", "b": "#4"},
+            {"a": "#1", "b": "#5"},
+        ],
+        preview=False,
+    )
     gui = QThread.currentThread()
     steps: list[tuple[int, int, float, bool]] = []
     original = tab._on_step
@@ -159,13 +176,17 @@ def test_a_finished_cleanup_of_a_small_molecule_reports_iterations_and_makes_a_c
 
 
 def test_a_structure_without_force_field_parameters_is_refused_with_a_message(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     doc = win.ctx.document
-    ops.add_atoms(doc, [{"element": "Og", "position": [0, 0, 0]},
-                        {"element": "Og", "position": [2.0, 0, 0]}],
-                  bonds=[{"a": "#0", "b": "#1"}], preview=False)
+    ops.add_atoms(
+        doc,
+        [{"element": "Og", "position": [0, 0, 0]}, {"element": "Og", "position": [2.0, 0, 0]}],
+        bonds=[{"a": "#0", "b": "#1"}],
+        preview=False,
+    )
     rev = doc.revision
     assert tab.start_cleanup()
     qtbot.waitUntil(lambda: not tab.worker_running, timeout=60000)

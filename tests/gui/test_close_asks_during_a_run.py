@@ -10,7 +10,8 @@ from tests.gui.test_quit_stops_calculations import _alive, _run_stand_in
 
 
 def test_closing_during_a_run_asks_and_cancel_keeps_the_window_and_the_job(
-        make_main_window: Any, qtbot: Any, tmp_path: Path, dialog_log: Any) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path, dialog_log: Any
+) -> None:
     window = make_main_window()
     job, pids = _run_stand_in(window, qtbot, tmp_path)
     window.ctx.document.modified = False  # only the running job is asked about
@@ -34,7 +35,8 @@ def test_closing_during_a_run_asks_and_cancel_keeps_the_window_and_the_job(
 
 
 def test_stop_and_quit_then_cancel_on_unsaved_changes_leaves_the_job_running(
-        make_main_window: Any, qtbot: Any, tmp_path: Path, dialog_log: Any) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path, dialog_log: Any
+) -> None:
     window = make_main_window()
     job, pids = _run_stand_in(window, qtbot, tmp_path)
     assert window.ctx.document.modified  # the water was added
@@ -48,7 +50,8 @@ def test_stop_and_quit_then_cancel_on_unsaved_changes_leaves_the_job_running(
 
 
 def test_in_mcp_mode_closing_never_asks_and_stops_the_run(
-        make_main_window: Any, qtbot: Any, tmp_path: Path, dialog_log: Any) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path, dialog_log: Any
+) -> None:
     window = make_main_window(mcp_mode=True)
     job, pids = _run_stand_in(window, qtbot, tmp_path)
     window.close()
@@ -89,7 +92,8 @@ class _Manager:
 
 
 def test_a_batch_job_is_named_as_kept_running_and_quit_leaves_it(
-        make_main_window: Any, tmp_path: Path, dialog_log: Any) -> None:
+    make_main_window: Any, tmp_path: Path, dialog_log: Any
+) -> None:
     from molforma.gui.running_jobs import is_batch_job, running_jobs
 
     window = make_main_window()
@@ -124,7 +128,8 @@ def test_a_job_recorded_with_a_scheduler_counts_as_batch_without_the_attribute()
 
 
 def test_closing_with_no_calculation_running_asks_nothing(
-        make_main_window: Any, dialog_log: Any) -> None:
+    make_main_window: Any, dialog_log: Any
+) -> None:
     window = make_main_window()
     window.close()
     assert dialog_log.calls == []
@@ -132,8 +137,8 @@ def test_closing_with_no_calculation_running_asks_nothing(
 
 
 def test_the_question_is_asked_in_japanese_too(
-        make_main_window: Any, tmp_path: Path, dialog_log: Any,
-        monkeypatch: Any) -> None:
+    make_main_window: Any, tmp_path: Path, dialog_log: Any, monkeypatch: Any
+) -> None:
     from molforma.gui.app import set_language
 
     monkeypatch.setenv("MOLFORMA_LANGUAGE", "en")  # put back after the switch

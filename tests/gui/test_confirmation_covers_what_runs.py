@@ -40,7 +40,8 @@ def panel(qtbot: Any, ctx: Any) -> Any:
 
 @pytest.mark.parametrize("edit", ["executable", "basis"])
 def test_an_edit_landing_while_the_confirmation_is_open_is_neither_trusted_nor_run(
-        panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch, edit: str) -> None:
+    panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch, edit: str
+) -> None:
     from molforma.gui import dialogs
 
     doc = ctx.document
@@ -50,8 +51,7 @@ def test_an_edit_landing_while_the_confirmation_is_open_is_neither_trusted_nor_r
     sneaked = _fake_command("--other")
     asked: list[str] = []
 
-    def edit_then_yes(parent: Any, title: str, text: str, buttons: list[str],
-                      **kw: Any) -> str:
+    def edit_then_yes(parent: Any, title: str, text: str, buttons: list[str], **kw: Any) -> str:
         asked.append(text)
         # What an MCP thread could do while the person reads the box.
         if edit == "executable":
@@ -73,13 +73,17 @@ def test_an_edit_landing_while_the_confirmation_is_open_is_neither_trusted_nor_r
 
 
 def test_yes_without_an_edit_in_between_runs_the_snapshot_that_was_shown(
-        panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
 
     doc = ctx.document
-    ops.set_execution(doc, {"executable": _fake_command(),
-                            "environment": {"FAKE_NWCHEM_DELAY": "0.01"}},
-                      preview=False, origin="mcp")
+    ops.set_execution(
+        doc,
+        {"executable": _fake_command(), "environment": {"FAKE_NWCHEM_DELAY": "0.01"}},
+        preview=False,
+        origin="mcp",
+    )
     monkeypatch.setattr(dialogs, "ask", lambda parent, title, text, buttons, **kw: buttons[0])
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert doc.is_trusted
@@ -90,8 +94,12 @@ def test_yes_without_an_edit_in_between_runs_the_snapshot_that_was_shown(
 def _tool_call(server: Any, name: str, args: dict[str, Any], qtbot: Any) -> dict[str, Any]:
     """``tools/call`` from another thread (as the MCP thread does) while Qt keeps running."""
     out: dict[str, Any] = {}
-    msg = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-           "params": {"name": name, "arguments": args, "_meta": meta()}}
+    msg = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": args, "_meta": meta()},
+    }
     t = threading.Thread(target=lambda: out.update(server.handle(msg)))
     t.start()
     qtbot.waitUntil(lambda: not t.is_alive(), timeout=20000)
@@ -99,7 +107,8 @@ def _tool_call(server: Any, name: str, args: dict[str, Any], qtbot: Any) -> dict
 
 
 def test_mcp_document_edits_are_refused_while_a_modal_dialog_is_open_and_reads_still_work(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     from molforma.gui.mcp_host import build_services
     from molforma.mcp.server import Server
 
@@ -107,8 +116,12 @@ def test_mcp_document_edits_are_refused_while_a_modal_dialog_is_open_and_reads_s
     ctx = window.ctx
     server = Server(build_services(ctx, window, [], False), mode="gui")
     doc = ctx.document
-    add = {"documentId": doc.id, "expectedRevision": doc.revision, "preview": False,
-           "atoms": [{"element": "He", "position": [0.0, 0.0, 0.0]}]}
+    add = {
+        "documentId": doc.id,
+        "expectedRevision": doc.revision,
+        "preview": False,
+        "atoms": [{"element": "He", "position": [0.0, 0.0, 0.0]}],
+    }
 
     box = QMessageBox(window)
     box.setWindowTitle("Run with these settings?")
@@ -154,7 +167,11 @@ def test_the_modal_refusal_has_a_japanese_message(qtbot: Any) -> None:
 def test_every_document_changing_tool_is_checked_against_open_dialogs() -> None:
     from molforma.mcp.registry import DOCUMENT_EDIT_TOOLS, load_tools
 
-    editing = {name for name, spec in load_tools().items()
-               if spec.handler.__module__ == "molforma.mcp.tools.document"
-               and not spec.read_only and name != "save_file"}
+    editing = {
+        name
+        for name, spec in load_tools().items()
+        if spec.handler.__module__ == "molforma.mcp.tools.document"
+        and not spec.read_only
+        and name != "save_file"
+    }
     assert editing == DOCUMENT_EDIT_TOOLS

@@ -43,8 +43,7 @@ def click(qtbot: Any, win: Any, name: str) -> None:
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
-def test_scan_this_coordinate_sets_a_relaxed_scan_the_input_shows(
-        window: Any, qtbot: Any) -> None:
+def test_scan_this_coordinate_sets_a_relaxed_scan_the_input_shows(window: Any, qtbot: Any) -> None:
     tab = window.molecule_tab
     tab.set_selection(HCCH)
     qtbot.waitUntil(lambda: window.findChild(object, "scanCoordinateButton").isEnabled())
@@ -67,8 +66,7 @@ def test_scan_this_coordinate_sets_a_relaxed_scan_the_input_shows(
     assert window.ctx.document.project["calculation"].get("scan") is None
 
 
-def test_fix_this_coordinate_holds_the_selected_angle_at_its_value(
-        window: Any, qtbot: Any) -> None:
+def test_fix_this_coordinate_holds_the_selected_angle_at_its_value(window: Any, qtbot: Any) -> None:
     tab = window.molecule_tab
     tab.set_selection(["a3", "a1", "a2"])
     qtbot.waitUntil(lambda: window.findChild(object, "fixCoordinateButton").isEnabled())
@@ -82,11 +80,12 @@ def test_fix_this_coordinate_holds_the_selected_angle_at_its_value(
     assert window.ctx.document.project["calculation"]["constraints"] == []
 
 
-@pytest.mark.parametrize(("lang", "words"), [
-    ("en", "is not a number in"), ("ja", "の数値ではありません")])
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "is not a number in"), ("ja", "の数値ではありません")]
+)
 def test_a_bad_scan_end_is_refused_in_the_display_language_with_nothing_changed(
-        window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch, lang: str,
-        words: str) -> None:
+    window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch, lang: str, words: str
+) -> None:
     monkeypatch.setenv("MOLFORMA_LANGUAGE", lang)
     doc = window.ctx.document
     before, revision = copy.deepcopy(doc.project), doc.revision
@@ -114,7 +113,8 @@ def test_a_scan_with_fixed_atoms_is_refused_with_the_reason(window: Any, qtbot: 
 
 
 def test_results_plot_and_list_a_scan_and_a_point_shows_its_structure(
-        make_main_window: Any, qtbot: Any, dialog_log: Any, tmp_path: Path) -> None:
+    make_main_window: Any, qtbot: Any, dialog_log: Any, tmp_path: Path
+) -> None:
     win = make_main_window()
     win.build_panels()
     panel = win.panels["results"]
@@ -149,10 +149,17 @@ def test_the_scan_profile_is_worded_in_japanese(make_main_window: Any, qtbot: An
     view = win.findChild(object, "scanPanel")
     try:
         install_translators("ja")
-        qtbot.waitUntil(lambda: panel.plots.tabText(panel.plots.indexOf(view))
-                        == "スキャン曲線", timeout=3000)
+        qtbot.waitUntil(
+            lambda: panel.plots.tabText(panel.plots.indexOf(view)) == "スキャン曲線", timeout=3000
+        )
         headers = [view.table.horizontalHeaderItem(c).text() for c in range(5)]
-        assert headers == ["点", "二面角 (°)", "エネルギー (Eh)", "相対エネルギー ΔE (kcal/mol)", "収束"]
+        assert headers == [
+            "点",
+            "二面角 (°)",
+            "エネルギー (Eh)",
+            "相対エネルギー ΔE (kcal/mol)",
+            "収束",
+        ]
         assert {r[4] for r in view.rows()} == {"はい"}
         assert win.findChild(object, "scanCoordinateButton").text() == "この座標をスキャン"
     finally:

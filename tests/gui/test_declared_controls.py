@@ -29,8 +29,13 @@ from molforma.gui.dialogs import run_dialog as real_run_dialog
 from molforma.mcp.window_commands import WindowCommand
 
 TOOLS = ("ui_activate", "ui_set_value", "ui_edit_cell", "ui_select", "ui_input")
-REFUSALS = {"ui_not_drivable", "blocked_execution_setting", "blocked_extra_input",
-            "blocked_preferences", "blocked_private_dialog"}
+REFUSALS = {
+    "ui_not_drivable",
+    "blocked_execution_setting",
+    "blocked_extra_input",
+    "blocked_preferences",
+    "blocked_private_dialog",
+}
 
 
 def _runner(win: Any) -> Any:
@@ -79,10 +84,21 @@ def test_every_widget_of_the_main_window_is_declared_or_refused(make_main_window
     assert drivable["runButton"] == ["ui_activate", "ui_input"]
     assert drivable["moleculeCanvas"] == ["ui_input", "ui_select"]
     assert "ui_edit_cell" in drivable["coordinateTable"]
-    for name in ("executableEdit", "environmentTable", "extraInputEdit", "schedulerCombo",
-                 "accountEdit", "batchDirectivesEdit", "molforma.edit.preferences",
-                 "jobStatusLabel", "executionLog", "inputPreview", "menuBar",
-                 "advanced_memory_mbMessage", "ScrollLeftButton"):
+    for name in (
+        "executableEdit",
+        "environmentTable",
+        "extraInputEdit",
+        "schedulerCombo",
+        "accountEdit",
+        "batchDirectivesEdit",
+        "molforma.edit.preferences",
+        "jobStatusLabel",
+        "executionLog",
+        "inputPreview",
+        "menuBar",
+        "advanced_memory_mbMessage",
+        "ScrollLeftButton",
+    ):
         assert name not in drivable, name
     blocked = {b["objectName"]: b["reason"] for b in intro.get_ui({})["blocked"]}
     assert blocked["executableEdit"] == "blocked_execution_setting"
@@ -98,8 +114,7 @@ def test_every_declared_row_names_a_control_the_window_has(make_main_window: Any
     for row in CONTROLS:
         if row.dialog is not None:
             continue
-        bound = [o for o in objects if row.matches(o.objectName())
-                 and intro.control(o) is row]
+        bound = [o for o in objects if row.matches(o.objectName()) and intro.control(o) is row]
         assert bound, f"{row.name} ({row.kind.value}) binds to no widget"
 
 
@@ -127,11 +142,17 @@ def test_molformas_own_dialogs_are_declared_or_refused(make_main_window: Any) ->
     def question(seen: dict[str, Any]) -> None:
         seen["drivable"] = _walk(intro, "question", dialog_only=True)
 
-    seen = _inside(win, lambda: real_ask(win, "Move to trash", "Move it?",
-                                         ["Move to trash", "Cancel"], escape="Cancel"),
-                   question)
-    assert seen["drivable"] == {"messageBoxButton0": ["ui_activate", "ui_input"],
-                                "messageBoxButton1": ["ui_activate", "ui_input"]}
+    seen = _inside(
+        win,
+        lambda: real_ask(
+            win, "Move to trash", "Move it?", ["Move to trash", "Cancel"], escape="Cancel"
+        ),
+        question,
+    )
+    assert seen["drivable"] == {
+        "messageBoxButton0": ["ui_activate", "ui_input"],
+        "messageBoxButton1": ["ui_activate", "ui_input"],
+    }
     seen = _inside(win, lambda: real_info(win, "Saved", "Saved water.xyz"), question)
     assert seen["drivable"] == {"messageBoxButton0": ["ui_activate", "ui_input"]}
 
@@ -139,13 +160,18 @@ def test_molformas_own_dialogs_are_declared_or_refused(make_main_window: Any) ->
 
     dlg = StructureChoiceDialog(win, 3, ["A", "B"], pdb=True)
     seen = _inside(win, lambda: real_run_dialog(dlg), question)
-    assert set(seen["drivable"]) == {"structureFrame", "structureAltloc", "structureChoiceOk",
-                                     "structureChoiceCancel"}
+    assert set(seen["drivable"]) == {
+        "structureFrame",
+        "structureAltloc",
+        "structureChoiceOk",
+        "structureChoiceCancel",
+    }
 
 
 @pytest.mark.parametrize("which", ["open", "save", "directory"])
-def test_the_inside_of_a_file_dialog_is_never_listed_or_driven(make_main_window: Any,
-                                                               which: str) -> None:
+def test_the_inside_of_a_file_dialog_is_never_listed_or_driven(
+    make_main_window: Any, which: str
+) -> None:
     win = make_main_window(mcp_mode=True)
     intro = _runner(win).intro
 
@@ -172,9 +198,11 @@ def test_the_inside_of_a_file_dialog_is_never_listed_or_driven(make_main_window:
         seen["capture"] = err.value.code
         seen["name_field"] = dlg.findChild(QLineEdit, "fileNameEdit") is not None
 
-    opener = {"open": lambda: real_get_open_path(win, "Open", "XYZ (*.xyz)"),
-              "save": lambda: real_get_save_path(win, "Export", "XYZ (*.xyz)", "w.xyz"),
-              "directory": lambda: real_get_directory(win, "Job root")}[which]
+    opener = {
+        "open": lambda: real_get_open_path(win, "Open", "XYZ (*.xyz)"),
+        "save": lambda: real_get_save_path(win, "Export", "XYZ (*.xyz)", "w.xyz"),
+        "directory": lambda: real_get_directory(win, "Job root"),
+    }[which]
     seen = _inside(win, opener, inspect)
     assert seen["listed"] == ["fileDialog"]  # the dialog itself, nothing inside it
     assert seen["modal"]["kind"] == "file"
@@ -183,8 +211,9 @@ def test_the_inside_of_a_file_dialog_is_never_listed_or_driven(make_main_window:
     assert seen["result"] is None  # closed without a path
 
 
-def test_qt_boxes_and_preferences_are_private(make_main_window: Any, monkeypatch: Any,
-                                              qtbot: Any) -> None:
+def test_qt_boxes_and_preferences_are_private(
+    make_main_window: Any, monkeypatch: Any, qtbot: Any
+) -> None:
     win = make_main_window(mcp_mode=True)
     runner = _runner(win)
     intro = runner.intro
@@ -192,22 +221,32 @@ def test_qt_boxes_and_preferences_are_private(make_main_window: Any, monkeypatch
     def inspect(seen: dict[str, Any]) -> None:
         modal = QApplication.activeModalWidget()
         ui = intro.get_ui({"includeHidden": True})
-        seen["listed"] = [n for n in ui["nodes"] if n.get("dialog")
-                          or (isinstance(o := intro.resolve(n["id"]), QWidget)
-                              and o.window() is modal)]
+        seen["listed"] = [
+            n
+            for n in ui["nodes"]
+            if n.get("dialog")
+            or (isinstance(o := intro.resolve(n["id"]), QWidget) and o.window() is modal)
+        ]
         seen["modal"] = ui["activeModal"]
         for b in modal.findChildren(QWidget):
             for tool in TOOLS:
                 with pytest.raises(MolFormaError):
                     intro.check_drivable(b, tool)
-        rec = runner.store.add(WindowCommand(tool="ui_set_value", args={
-            "target": "processesSpin", "value": 3}), wake=False)
+        rec = runner.store.add(
+            WindowCommand(tool="ui_set_value", args={"target": "processesSpin", "value": 3}),
+            wake=False,
+        )
         runner.drain()
         seen["command"] = rec
 
     # A box of Qt's own (as a file dialog's "replace?"): not MolForma's to show MCP.
-    box = QMessageBox(QMessageBox.Icon.Question, "Confirm", "w.xyz already exists. Replace?",
-                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, win)
+    box = QMessageBox(
+        QMessageBox.Icon.Question,
+        "Confirm",
+        "w.xyz already exists. Replace?",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        win,
+    )
     seen = _inside(win, box.exec, inspect)
     assert seen["listed"] == [] and seen["modal"] is None
     assert seen["command"].status == "failed"
@@ -220,8 +259,9 @@ def test_qt_boxes_and_preferences_are_private(make_main_window: Any, monkeypatch
     assert win.ctx.document.project["execution"]["processes"] == 1
 
 
-def test_no_application_shortcut_fires_from_an_mcp_key(make_main_window: Any,
-                                                       dialog_log: Any, qtbot: Any) -> None:
+def test_no_application_shortcut_fires_from_an_mcp_key(
+    make_main_window: Any, dialog_log: Any, qtbot: Any
+) -> None:
     """Every shortcut of every action, sent through ui_input to every target that takes
     keys, is refused up front; and the key path itself never consults the shortcut map."""
     from molforma.gui.commands import send_key
@@ -234,6 +274,7 @@ def test_no_application_shortcut_fires_from_an_mcp_key(make_main_window: Any,
     fired: list[str] = []
     actions = [a for a in win.findChildren(QAction) if a.shortcuts()]
     assert len(actions) >= 20
+
     def recorder(name: str) -> Any:
         return lambda _checked=False: fired.append(name)
 
@@ -241,16 +282,26 @@ def test_no_application_shortcut_fires_from_an_mcp_key(make_main_window: Any,
         act.triggered.connect(recorder(act.objectName()))
     tab = win.tabs.currentIndex()
     rev = win.ctx.document.revision
-    targets = [o.objectName() for o, _d in runner.intro.objects(True)
-               if "ui_input" in runner.intro.drivable_tools(o)
-               and runner.intro.control(o).kind in (Kind.VIEW, Kind.TABLE)]
+    targets = [
+        o.objectName()
+        for o, _d in runner.intro.objects(True)
+        if "ui_input" in runner.intro.drivable_tools(o)
+        and runner.intro.control(o).kind in (Kind.VIEW, Kind.TABLE)
+    ]
     assert {"moleculeCanvas", "coordinateTable"} <= set(targets)
     records = []
     for act in actions:
         for seq in act.shortcuts():
             for target in ("moleculeCanvas", "coordinateTable"):
-                records.append(runner.store.add(WindowCommand(tool="ui_input", args={
-                    "target": target, "kind": "key", "key": seq.toString()}), wake=False))
+                records.append(
+                    runner.store.add(
+                        WindowCommand(
+                            tool="ui_input",
+                            args={"target": target, "kind": "key", "key": seq.toString()},
+                        ),
+                        wake=False,
+                    )
+                )
                 runner.drain()
     assert records and all(r.status == "failed" for r in records)
     assert {r.error.code for r in records} == {"ui_key_is_shortcut"}
@@ -282,12 +333,16 @@ def test_a_field_that_quietly_goes_back_fails_the_command(make_main_window: Any)
     edit = win.findChild(QLineEdit, "smilesInput")
     edit.setText("C")
     edit.editingFinished.connect(lambda: edit.setText("C"))  # a quiet refusal
-    rec = runner.store.add(WindowCommand(tool="ui_set_value", args={
-        "target": "smilesInput", "value": "CCO"}), wake=False)
+    rec = runner.store.add(
+        WindowCommand(tool="ui_set_value", args={"target": "smilesInput", "value": "CCO"}),
+        wake=False,
+    )
     runner.drain()
     assert rec.status == "failed" and rec.error.code == "ui_value_not_kept"
     assert rec.error.data["shown"] == "C"
-    kept = runner.store.add(WindowCommand(tool="ui_set_value", args={
-        "target": "moleculeTitle", "value": "wet"}), wake=False)
+    kept = runner.store.add(
+        WindowCommand(tool="ui_set_value", args={"target": "moleculeTitle", "value": "wet"}),
+        wake=False,
+    )
     runner.drain()
     assert kept.status == "done" and kept.result["value"] == "wet"

@@ -40,8 +40,9 @@ def test_ask_returns_the_text_of_the_pressed_button(real_dialogs: Any, qtbot: An
         box.findChild(type(box.buttons()[0]), "messageBoxButton1").click()
 
     _when_modal(QMessageBox, press_second)
-    answer = real_dialogs.ask(None, "Title", "Question?", ["Save", "Discard", "Cancel"],
-                              default="Save", escape="Cancel")
+    answer = real_dialogs.ask(
+        None, "Title", "Question?", ["Save", "Discard", "Cancel"], default="Save", escape="Cancel"
+    )
     assert answer == "Discard"
     assert seen == ["messageBox"]
 
@@ -53,8 +54,9 @@ def test_escape_gives_the_escape_button(real_dialogs: Any, qtbot: Any) -> None:
     assert real_dialogs.ask(None, "T", "Q", ["Yes", "No"], escape="No") == "No"
 
 
-def test_save_dialog_is_qt_own_and_returns_the_chosen_path(real_dialogs: Any, qtbot: Any,
-                                                          tmp_path: Path) -> None:
+def test_save_dialog_is_qt_own_and_returns_the_chosen_path(
+    real_dialogs: Any, qtbot: Any, tmp_path: Path
+) -> None:
     target = tmp_path / "out.xyz"
     seen: list[bool] = []
 
@@ -79,7 +81,8 @@ def test_cancelled_open_dialog_returns_none(real_dialogs: Any, qtbot: Any) -> No
 
 
 def test_a_name_typed_without_extension_gets_the_chosen_types_extension(
-        real_dialogs: Any, qtbot: Any, tmp_path: Path) -> None:
+    real_dialogs: Any, qtbot: Any, tmp_path: Path
+) -> None:
     from PySide6.QtWidgets import QLineEdit
 
     filters = ["XYZ file (*.xyz)", "MolForma project (*.molforma.json)"]

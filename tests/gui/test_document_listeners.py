@@ -29,7 +29,8 @@ def _count_calls(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list
 
 
 def test_settings_and_molecule_edits_do_not_rebuild_the_3d_scene(
-        make_main_window: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_main_window: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     win = make_main_window()
     doc = win.ctx.document
     ops.add_atoms(doc, WATER, preview=False)
@@ -48,7 +49,8 @@ def test_settings_and_molecule_edits_do_not_rebuild_the_3d_scene(
 
 
 def test_a_drag_renders_no_input_while_the_calculation_tab_is_hidden(
-        make_main_window: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_main_window: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import molforma.nwchem.input as nwchem_input
 
     win = make_main_window()
@@ -67,7 +69,8 @@ def test_a_drag_renders_no_input_while_the_calculation_tab_is_hidden(
 
 
 def test_an_agent_reading_the_hidden_preview_after_a_drag_reads_the_new_coordinates(
-        make_main_window: Any) -> None:
+    make_main_window: Any,
+) -> None:
     from molforma.gui.introspection import WindowIntrospection
 
     win = make_main_window()
@@ -82,7 +85,8 @@ def test_an_agent_reading_the_hidden_preview_after_a_drag_reads_the_new_coordina
 
 
 def test_a_move_shows_at_once_in_the_preview_the_person_is_looking_at(
-        make_main_window: Any) -> None:
+    make_main_window: Any,
+) -> None:
     win = make_main_window()
     doc = win.ctx.document
     ops.add_atoms(doc, WATER, preview=False)
@@ -93,15 +97,17 @@ def test_a_move_shows_at_once_in_the_preview_the_person_is_looking_at(
 
 
 def test_an_edit_from_another_thread_reaches_the_widgets_with_what_it_changed(
-        make_main_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_main_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     win = make_main_window()
     doc = win.ctx.document
     ops.add_atoms(doc, WATER, preview=False)
     rebuilt = _count_calls(monkeypatch, win.molecule_tab.view, "set_molecule")
     heard: list[Any] = []
     win.ctx.events.documentChanged.connect(heard.append)
-    worker = threading.Thread(target=lambda: ops.set_nwchem(doc, {"basis": "sto-3g"},
-                                                            preview=False, origin="mcp"))
+    worker = threading.Thread(
+        target=lambda: ops.set_nwchem(doc, {"basis": "sto-3g"}, preview=False, origin="mcp")
+    )
     worker.start()
     worker.join(timeout=10)
     qtbot.waitUntil(lambda: bool(heard), timeout=5000)

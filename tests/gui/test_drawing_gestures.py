@@ -26,8 +26,12 @@ def _formula(win: Any) -> str:
 
 def _methane(make_main_window: Any) -> Any:
     win = make_main_window()
-    ops.add_atoms(win.ctx.document, [{"element": "C", "position": [0.0, 0.0, 0.0]}],
-                  preview=False, adjust_hydrogens=True)
+    ops.add_atoms(
+        win.ctx.document,
+        [{"element": "C", "position": [0.0, 0.0, 0.0]}],
+        preview=False,
+        adjust_hydrogens=True,
+    )
     win.molecule_tab.view.fit()
     win.molecule_tab.set_tool("add")
     return win
@@ -51,8 +55,9 @@ def _drag(qtbot: Any, view: Any, start: QPointF | QPoint, end: QPointF | QPoint)
     b = end.toPoint() if isinstance(end, QPointF) else end
     qtbot.mousePress(view.canvas, Qt.MouseButton.LeftButton, pos=a)
     for k in range(1, 6):
-        qtbot.mouseMove(view.canvas, QPoint(a.x() + (b.x() - a.x()) * k // 5,
-                                            a.y() + (b.y() - a.y()) * k // 5))
+        qtbot.mouseMove(
+            view.canvas, QPoint(a.x() + (b.x() - a.x()) * k // 5, a.y() + (b.y() - a.y()) * k // 5)
+        )
     assert view.draw_line is not None  # the bond being drawn is shown
     qtbot.mouseRelease(view.canvas, Qt.MouseButton.LeftButton, pos=b)
     assert view.draw_line is None
@@ -69,7 +74,8 @@ def _hover(qtbot: Any, view: Any, pos: QPointF | QPoint) -> None:
 
 # -- defect 1: a hydrogen clicked with the Add-atom tool ----------------------------------------
 def test_add_atom_on_a_hydrogen_turns_it_into_the_element_and_gives_ethane(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = _methane(make_main_window)
     tab, view, doc = win.molecule_tab, win.molecule_tab.view, win.ctx.document
     assert _formula(win) == "CH4"
@@ -88,8 +94,7 @@ def test_add_atom_on_a_hydrogen_turns_it_into_the_element_and_gives_ethane(
     assert _formula(win) == "CH4"
 
 
-def test_a_hydrogen_clicked_with_oxygen_gives_methanol(make_main_window: Any,
-                                                       qtbot: Any) -> None:
+def test_a_hydrogen_clicked_with_oxygen_gives_methanol(make_main_window: Any, qtbot: Any) -> None:
     win = _methane(make_main_window)
     win.molecule_tab.set_element("O")
     click_atom(qtbot, win.molecule_tab.view, _hydrogens(win)[1])
@@ -98,8 +103,9 @@ def test_a_hydrogen_clicked_with_oxygen_gives_methanol(make_main_window: Any,
 
 
 # -- defect 2: the Place tool's click on the same atom again ------------------------------------
-def test_place_tool_clicked_on_the_same_atom_again_only_confirms(make_main_window: Any,
-                                                                 qtbot: Any) -> None:
+def test_place_tool_clicked_on_the_same_atom_again_only_confirms(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = _methane(make_main_window)
     tab, view, doc = win.molecule_tab, win.molecule_tab.view, win.ctx.document
     tab.palette_toggle.click()
@@ -118,12 +124,19 @@ def test_place_tool_clicked_on_the_same_atom_again_only_confirms(make_main_windo
 
 # -- defect 5: a mixed selection in the property panel ------------------------------------------
 def test_a_mixed_selection_shows_mixed_and_changes_elements_only_when_asked(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab, view, doc = win.molecule_tab, win.molecule_tab.view, win.ctx.document
-    ops.add_atoms(doc, [{"element": "C", "position": [0.0, 0.0, 0.0]},
-                        {"element": "C", "position": [3.0, 0.0, 0.0]},
-                        {"element": "O", "position": [0.0, 3.0, 0.0]}], preview=False)
+    ops.add_atoms(
+        doc,
+        [
+            {"element": "C", "position": [0.0, 0.0, 0.0]},
+            {"element": "C", "position": [3.0, 0.0, 0.0]},
+            {"element": "O", "position": [0.0, 3.0, 0.0]},
+        ],
+        preview=False,
+    )
     view.fit()
     tab.adjust_hydrogens_check.setChecked(False)
     click_atom(qtbot, view, "a1")
@@ -148,8 +161,9 @@ def test_a_mixed_selection_shows_mixed_and_changes_elements_only_when_asked(
 
 
 # -- capability 6: drags, bond clicks, hover hints, element keys --------------------------------
-def test_a_drag_from_an_atom_draws_a_bonded_atom_the_way_it_was_drawn(make_main_window: Any,
-                                                                      qtbot: Any) -> None:
+def test_a_drag_from_an_atom_draws_a_bonded_atom_the_way_it_was_drawn(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = _methane(make_main_window)
     view, doc = win.molecule_tab.view, win.ctx.document
     steps = len(doc.undo_labels)
@@ -160,35 +174,42 @@ def test_a_drag_from_an_atom_draws_a_bonded_atom_the_way_it_was_drawn(make_main_
     assert _formula(win) == "C2H6"
     _satisfied(win)
     assert len(doc.undo_labels) == steps + 1 and doc.undo_labels[-1] == "Add atoms"
-    new_c = next(a["id"] for a in atoms_of(doc.project) if a["element"] == "C"
-                 and a["id"] != "a1")
+    new_c = next(a["id"] for a in atoms_of(doc.project) if a["element"] == "C" and a["id"] != "a1")
     p = view.atom_screen_pos(new_c)
     # Drawn to the right: the new carbon is to the right of the first on screen.
     assert p.x() > start.x() + 20 and abs(p.y() - start.y()) < abs(p.x() - start.x())
 
 
-def test_a_drag_from_empty_space_draws_two_bonded_atoms(make_main_window: Any,
-                                                        qtbot: Any) -> None:
+def test_a_drag_from_empty_space_draws_two_bonded_atoms(make_main_window: Any, qtbot: Any) -> None:
     win = make_main_window()
     tab, view, doc = win.molecule_tab, win.molecule_tab.view, win.ctx.document
     tab.set_element("N")
     assert tab.tool == "add"
     _drag(qtbot, view, QPoint(200, 200), QPoint(300, 200))
     assert _formula(win) == "H4N2"  # hydrazine
-    assert [b["order"] for b in bonds_of(doc.project)
-            if {atoms_of(doc.project)[0]["id"], atoms_of(doc.project)[1]["id"]}
-            == {b["a"], b["b"]}] == [1]
+    assert [
+        b["order"]
+        for b in bonds_of(doc.project)
+        if {atoms_of(doc.project)[0]["id"], atoms_of(doc.project)[1]["id"]} == {b["a"], b["b"]}
+    ] == [1]
     _satisfied(win)
     assert doc.undo_labels == ["Add atoms"]
 
 
-def test_a_drag_from_one_atom_released_on_another_bonds_them(make_main_window: Any,
-                                                             qtbot: Any) -> None:
+def test_a_drag_from_one_atom_released_on_another_bonds_them(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab, view, doc = win.molecule_tab, win.molecule_tab.view, win.ctx.document
     # Two methanes, 2.6 Å apart: dragging carbon onto carbon bonds them (hydrogens follow).
-    ops.add_atoms(doc, [{"element": "C", "position": [0.0, 0.0, 0.0]},
-                        {"element": "C", "position": [2.6, 0.0, 0.0]}], preview=False)
+    ops.add_atoms(
+        doc,
+        [
+            {"element": "C", "position": [0.0, 0.0, 0.0]},
+            {"element": "C", "position": [2.6, 0.0, 0.0]},
+        ],
+        preview=False,
+    )
     ops.add_hydrogens(doc, preview=False)
     view.fit()
     tab.set_tool("add")
@@ -200,34 +221,43 @@ def test_a_drag_from_one_atom_released_on_another_bonds_them(make_main_window: A
 
 
 def test_a_bond_clicked_with_the_draw_tool_cycles_its_order_and_hydrogens_follow(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab, view, doc = win.molecule_tab, win.molecule_tab.view, win.ctx.document
-    ops.add_atoms(doc, [{"element": "C", "position": [0.0, 0.0, 0.0]},
-                        {"element": "C", "position": [1.54, 0.0, 0.0]}],
-                  [{"a": "#0", "b": "#1"}], preview=False)
+    ops.add_atoms(
+        doc,
+        [
+            {"element": "C", "position": [0.0, 0.0, 0.0]},
+            {"element": "C", "position": [1.54, 0.0, 0.0]},
+        ],
+        [{"a": "#0", "b": "#1"}],
+        preview=False,
+    )
     ops.add_hydrogens(doc, preview=False)
     view.fit()
     tab.set_tool("add")
 
     def order() -> int:
-        return next(int(b["order"]) for b in bonds_of(doc.project)
-                    if {b["a"], b["b"]} == {"a1", "a2"})
+        return next(
+            int(b["order"]) for b in bonds_of(doc.project) if {b["a"], b["b"]} == {"a1", "a2"}
+        )
 
     seen = []
     for _ in range(3):
         view.fit()
         mid = _bond_midpoint(view, "a1", "a2")
-        assert view.bond_at(QPointF(mid)) is not None and \
-            set(view.bond_at(QPointF(mid))) == {"a1", "a2"}
+        assert view.bond_at(QPointF(mid)) is not None and set(view.bond_at(QPointF(mid))) == {
+            "a1",
+            "a2",
+        }
         click_view(qtbot, view, mid)
         seen.append((order(), _formula(win)))
         _satisfied(win)
     assert seen == [(2, "C2H4"), (3, "C2H2"), (1, "C2H6")]
 
 
-def test_hovering_says_what_a_click_or_drag_would_do(make_main_window: Any,
-                                                     qtbot: Any) -> None:
+def test_hovering_says_what_a_click_or_drag_would_do(make_main_window: Any, qtbot: Any) -> None:
     win = _methane(make_main_window)
     tab, view = win.molecule_tab, win.molecule_tab.view
     h = _hydrogens(win)[0]
@@ -244,13 +274,18 @@ def test_hovering_says_what_a_click_or_drag_would_do(make_main_window: Any,
     assert tab.draw_hint.text() == ""
 
 
-def test_hovering_a_bond_names_the_order_a_click_gives(make_main_window: Any,
-                                                       qtbot: Any) -> None:
+def test_hovering_a_bond_names_the_order_a_click_gives(make_main_window: Any, qtbot: Any) -> None:
     win = make_main_window()
     tab, view, doc = win.molecule_tab, win.molecule_tab.view, win.ctx.document
-    ops.add_atoms(doc, [{"element": "C", "position": [0.0, 0.0, 0.0]},
-                        {"element": "C", "position": [1.34, 0.0, 0.0]}],
-                  [{"a": "#0", "b": "#1", "order": 2}], preview=False)
+    ops.add_atoms(
+        doc,
+        [
+            {"element": "C", "position": [0.0, 0.0, 0.0]},
+            {"element": "C", "position": [1.34, 0.0, 0.0]},
+        ],
+        [{"a": "#0", "b": "#1", "order": 2}],
+        preview=False,
+    )
     view.fit()
     tab.set_tool("add")
     _hover(qtbot, view, _bond_midpoint(view, "a1", "a2"))
@@ -258,7 +293,8 @@ def test_hovering_a_bond_names_the_order_a_click_gives(make_main_window: Any,
 
 
 def test_letters_typed_into_the_view_choose_the_element_of_the_draw_tool(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = _methane(make_main_window)
     tab, view = win.molecule_tab, win.molecule_tab.view
     win.activateWindow()
@@ -299,7 +335,8 @@ def test_letters_typed_into_the_view_choose_the_element_of_the_draw_tool(
 
 
 def test_a_drag_from_a_hydrogen_turns_it_into_the_element_and_draws_on_from_it(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = _methane(make_main_window)
     view, doc = win.molecule_tab.view, win.ctx.document
     h = _hydrogens(win)[0]
@@ -312,8 +349,9 @@ def test_a_drag_from_a_hydrogen_turns_it_into_the_element_and_draws_on_from_it(
     assert doc.undo_labels[-1] == "Add atoms" and len(doc.undo_labels) == 2
 
 
-def test_hydrogen_on_hydrogen_changes_nothing_and_says_so(make_main_window: Any,
-                                                          qtbot: Any) -> None:
+def test_hydrogen_on_hydrogen_changes_nothing_and_says_so(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = _methane(make_main_window)
     tab, view, doc = win.molecule_tab, win.molecule_tab.view, win.ctx.document
     tab.set_element("H")
@@ -328,7 +366,7 @@ def test_hydrogen_on_hydrogen_changes_nothing_and_says_so(make_main_window: Any,
     assert doc.revision == rev and _formula(win) == "CH4"
 
 
-_GL_SCRIPT = r'''
+_GL_SCRIPT = r"""
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
@@ -358,7 +396,7 @@ from molforma.document.document import summary_of
 print(tab.view.renderer_name, tab.element, summary_of(win.ctx.document.project)["formula"])
 win.ctx.document.modified = False
 win.close()
-'''
+"""
 
 
 def test_the_opengl_canvas_takes_the_element_keys_and_the_drags_too() -> None:
@@ -368,8 +406,9 @@ def test_the_opengl_canvas_takes_the_element_keys_and_the_drags_too() -> None:
     assert (renderer, element, formula) == ("opengl", "N", "H4N2")
 
 
-def test_the_keyboard_shortcuts_help_names_the_element_keys(make_main_window: Any,
-                                                            monkeypatch: Any) -> None:
+def test_the_keyboard_shortcuts_help_names_the_element_keys(
+    make_main_window: Any, monkeypatch: Any
+) -> None:
     from molforma.gui import dialogs
 
     shown: list[str] = []

@@ -37,10 +37,15 @@ def _window(make_main_window: Any) -> tuple[Any, Any, Any]:
 def _set_value(win: Any, target: str, value: Any) -> Any:
     runner = _runner(win)
     doc = win.ctx.document
-    rec = runner.store.add(WindowCommand(tool="ui_set_value",
-                                         args={"target": target, "value": value},
-                                         document_id=doc.id, expected_revision=doc.revision),
-                           wake=False)
+    rec = runner.store.add(
+        WindowCommand(
+            tool="ui_set_value",
+            args={"target": target, "value": value},
+            document_id=doc.id,
+            expected_revision=doc.revision,
+        ),
+        wake=False,
+    )
     runner.drain()
     return rec
 
@@ -51,7 +56,8 @@ def _xc_line(panel: Any) -> str:
 
 
 def test_ui_set_value_b3lyp_after_a_typed_custom_functional_changes_document_and_input(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win, doc, panel = _window(make_main_window)
     combo = panel.findChild(QComboBox, "functionalCombo")
     rec = _set_value(win, "functionalCombo", CUSTOM)
@@ -73,7 +79,8 @@ def test_ui_set_value_b3lyp_after_a_typed_custom_functional_changes_document_and
 
 
 def test_a_window_command_naming_a_table_entry_writes_its_whole_dft_block(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win, doc, panel = _window(make_main_window)
     rec = _set_value(win, "functionalCombo", "cam-b3lyp")
     assert rec.status == "done", rec.error
@@ -87,7 +94,8 @@ def test_a_window_command_naming_a_table_entry_writes_its_whole_dft_block(
 
 
 def test_a_typed_unknown_functional_is_refused_beside_the_field_and_nothing_changes(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win, doc, panel = _window(make_main_window)
     before = (doc.revision, dict(doc.project["calculation"]))
     combo = panel.findChild(QComboBox, "functionalCombo")
@@ -104,7 +112,8 @@ def test_a_typed_unknown_functional_is_refused_beside_the_field_and_nothing_chan
 
 
 def test_an_unknown_basis_is_kept_with_a_warning_beside_the_field(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     _win, doc, panel = _window(make_main_window)
     combo = panel.findChild(QComboBox, "basisCombo")
     type_into(qtbot, combo.lineEdit(), "def2-svvp")
@@ -117,8 +126,9 @@ def test_an_unknown_basis_is_kept_with_a_warning_beside_the_field(
     assert not message.isVisible()
 
 
-def test_the_functional_combo_lists_the_table_with_its_labels(make_main_window: Any,
-                                                              qtbot: Any) -> None:
+def test_the_functional_combo_lists_the_table_with_its_labels(
+    make_main_window: Any, qtbot: Any
+) -> None:
     _win, _doc, panel = _window(make_main_window)
     combo = panel.findChild(QComboBox, "functionalCombo")
     table = get_catalog("functionals")["functionals"]
@@ -129,7 +139,8 @@ def test_the_functional_combo_lists_the_table_with_its_labels(make_main_window: 
 
 
 def test_ui_set_value_of_a_listed_basis_after_a_typed_one_changes_the_document(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win, doc, panel = _window(make_main_window)
     rec = _set_value(win, "basisCombo", "pcseg-1")
     assert rec.status == "done", rec.error
@@ -141,7 +152,8 @@ def test_ui_set_value_of_a_listed_basis_after_a_typed_one_changes_the_document(
 
 
 def test_a_project_opened_with_an_unknown_functional_shows_why_beside_the_field(
-        make_main_window: Any, qtbot: Any, tmp_path: Any) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Any
+) -> None:
     import json
 
     _win, doc, panel = _window(make_main_window)

@@ -23,11 +23,17 @@ from molforma.app import ops
 RECORDS = {
     "here": {"scheduler": "local"},
     "batch": {"scheduler": "slurm", "nativeId": "12"},
-    "far": {"scheduler": "slurm", "nativeId": "34",
-            "remote": {"profile": "hpc", "host": "hpc-login",
-                       "folder": "/scratch/ada/molforma-jobs/far"},
-            "connectionError": "Cluster profile 'hpc': no answer in time.",
-            "remoteOnly": ["water.aoints.0", "big.movecs"]},
+    "far": {
+        "scheduler": "slurm",
+        "nativeId": "34",
+        "remote": {
+            "profile": "hpc",
+            "host": "hpc-login",
+            "folder": "/scratch/ada/molforma-jobs/far",
+        },
+        "connectionError": "Cluster profile 'hpc': no answer in time.",
+        "remoteOnly": ["water.aoints.0", "big.movecs"],
+    },
 }
 
 
@@ -42,10 +48,20 @@ def ctx(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     for name, extra in RECORDS.items():
         folder = root / name
         folder.mkdir(parents=True)
-        (folder / "job.json").write_text(json.dumps({
-            "status": "finished", "title": name, "task": "energy", "theory": "scf",
-            "basis": "sto-3g", "createdAt": "2026-12-01T10:00:00", "finalEnergy": -74.96,
-            **extra}))
+        (folder / "job.json").write_text(
+            json.dumps(
+                {
+                    "status": "finished",
+                    "title": name,
+                    "task": "energy",
+                    "theory": "scf",
+                    "basis": "sto-3g",
+                    "createdAt": "2026-12-01T10:00:00",
+                    "finalEnergy": -74.96,
+                    **extra,
+                }
+            )
+        )
     yield context
     context.close()
 
@@ -68,7 +84,8 @@ def _line(table: QTableWidget, title: str) -> int:
 
 
 def test_history_shows_where_each_job_ran_with_the_lost_connection_and_files_left(
-        panel: Any, qtbot: Any) -> None:
+    panel: Any, qtbot: Any
+) -> None:
     table = panel.findChild(QTableWidget, "historyTable")
     col = panel.where_column
     assert table.horizontalHeaderItem(col).text() == "Ran on"
@@ -118,12 +135,21 @@ def test_the_history_csv_has_a_where_column(panel: Any, tmp_path: Path) -> None:
 
 
 def test_a_record_with_odd_remote_values_still_lists_and_never_shows_markup(
-        ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    ctx: Any, qtbot: Any, tmp_path: Path
+) -> None:
     folder = tmp_path / "jobs" / "odd"
     folder.mkdir()
-    (folder / "job.json").write_text(json.dumps({
-        "status": "finished", "title": "odd", "remote": {"profile": "<b>x</b>", "host": 7},
-        "remoteOnly": "not a list", "connectionError": ["no"]}))
+    (folder / "job.json").write_text(
+        json.dumps(
+            {
+                "status": "finished",
+                "title": "odd",
+                "remote": {"profile": "<b>x</b>", "host": 7},
+                "remoteOnly": "not a list",
+                "connectionError": ["no"],
+            }
+        )
+    )
     from molforma.gui.widgets.history_panel import HistoryPanel
 
     w = HistoryPanel(ctx)

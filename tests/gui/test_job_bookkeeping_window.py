@@ -33,7 +33,8 @@ def _water_window(make_main_window: Any, tmp_path: Path, **calc: Any) -> Any:
 
 
 def test_a_relative_job_root_typed_in_the_execution_tab_is_refused_with_a_message(
-        make_main_window: Any, qtbot: Any, tmp_path: Path) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
     window = _water_window(make_main_window, tmp_path)
     before = window.ctx.document.revision
     edit = window.findChild(QLineEdit, "jobRootEdit")
@@ -46,7 +47,8 @@ def test_a_relative_job_root_typed_in_the_execution_tab_is_refused_with_a_messag
 
 
 def test_the_job_root_set_by_the_person_is_the_default_of_new_projects(
-        make_main_window: Any, qtbot: Any, tmp_path: Path) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
     from molforma.preferences import load_preferences
 
     window = _water_window(make_main_window, tmp_path)
@@ -63,7 +65,8 @@ def test_the_job_root_set_by_the_person_is_the_default_of_new_projects(
 
 
 def test_in_mcp_mode_a_job_root_edit_is_not_remembered(
-        make_main_window: Any, qtbot: Any, tmp_path: Path) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
     from molforma.preferences import load_preferences
 
     window = make_main_window(mcp_mode=True)
@@ -74,7 +77,8 @@ def test_in_mcp_mode_a_job_root_edit_is_not_remembered(
 
 
 def test_run_is_refused_naming_a_scratch_folder_that_is_gone(
-        make_main_window: Any, qtbot: Any, tmp_path: Path) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
     window = _water_window(make_main_window, tmp_path)
     scratch = tmp_path / "scratch"
     scratch.mkdir()
@@ -88,7 +92,8 @@ def test_run_is_refused_naming_a_scratch_folder_that_is_gone(
 
 
 def test_a_missing_scratch_folder_typed_in_the_advanced_group_is_refused(
-        make_main_window: Any, qtbot: Any, tmp_path: Path) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
     window = _water_window(make_main_window, tmp_path)
     window.show_tab("calculation")
     panel = window.panels["calculation"]
@@ -108,7 +113,8 @@ def _run_and_wait(window: Any, qtbot: Any) -> Any:
 
 
 def test_the_progress_bar_counts_optimisation_steps_of_the_maximum_in_a_real_run(
-        make_main_window: Any, qtbot: Any, tmp_path: Path) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
     window = _water_window(make_main_window, tmp_path, task="optimize")
     ops.set_advanced(window.ctx.document, {"opt_maxiter": 7}, preview=False)
     bar = window.findChild(QProgressBar, "jobProgressBar")
@@ -129,7 +135,8 @@ def test_the_progress_bar_counts_optimisation_steps_of_the_maximum_in_a_real_run
 
 
 def test_the_progress_bar_counts_scf_cycles_of_nwchem_s_default_maximum(
-        make_main_window: Any, qtbot: Any, tmp_path: Path) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
     window = _water_window(make_main_window, tmp_path, task="energy")
     job = _run_and_wait(window, qtbot)
     assert job.status == "finished"
@@ -140,11 +147,11 @@ def test_the_progress_bar_counts_scf_cycles_of_nwchem_s_default_maximum(
 
 
 def test_history_shows_charge_and_multiplicity_and_exports_them(
-        make_main_window: Any, qtbot: Any, tmp_path: Path, dialog_log: Any) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path, dialog_log: Any
+) -> None:
     window = _water_window(make_main_window, tmp_path)
     ops.set_molecule(window.ctx.document, charge=1, multiplicity=2, preview=False)
-    qtbot.mouseClick(window.findChild(QPushButton, "saveInputSetButton"),
-                     Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.findChild(QPushButton, "saveInputSetButton"), Qt.MouseButton.LeftButton)
     history = window.panels["history"]
     with qtbot.waitSignal(history.scanFinished, timeout=20000):
         window.show_tab("history")

@@ -31,8 +31,15 @@ def lattice(n: int) -> StructureArrays:
     ids[:] = [f"a{i + 1}" for i in range(n)]
     same_row = (idx[:-1] // side) == (idx[1:] // side)
     bonds = np.stack([idx[:-1][same_row], idx[1:][same_row]], axis=1).astype(np.int64)
-    return StructureArrays(ids, kinds, ["C", "N", "O", "H"], xyz.astype(float),
-                           np.zeros(n, dtype=bool), bonds, np.ones(len(bonds), dtype=np.int8))
+    return StructureArrays(
+        ids,
+        kinds,
+        ["C", "N", "O", "H"],
+        xyz.astype(float),
+        np.zeros(n, dtype=bool),
+        bonds,
+        np.ones(len(bonds), dtype=np.int8),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -65,37 +72,43 @@ def _brute_force(view: MoleculeView, x: float, y: float) -> int | None:
 
 
 def test_picking_in_100000_atoms_uses_the_grid_and_gives_the_brute_force_answer(
-        big_view: MoleculeView) -> None:
+    big_view: MoleculeView,
+) -> None:
     rng = np.random.default_rng(7)
     w, h = big_view._size()
     for zoom in (1.0, 6.0):
         big_view.zoom_by(zoom)
         points = rng.uniform([0, 0], [w, h], size=(150, 2))
         for x, y in points:
-            assert pick(big_view.scene, big_view.camera, x, y, w, h) == _brute_force(
-                big_view, x, y)
+            assert pick(big_view.scene, big_view.camera, x, y, w, h) == _brute_force(big_view, x, y)
         assert "pick_grid" in big_view.scene.cache  # the grid answered, not a full scan
 
 
 def test_a_click_on_an_atom_among_100000_picks_exactly_that_atom(
-        big_view: MoleculeView, qtbot: Any) -> None:
+    big_view: MoleculeView, qtbot: Any
+) -> None:
     sd = big_view.scene
     w, h = big_view._size()
     s = big_view.camera.to_screen(sd.pos, w, h)
-    inside = np.flatnonzero((s[:, 0] > 20) & (s[:, 0] < w - 20) & (s[:, 1] > 20)
-                            & (s[:, 1] < h - 20))
+    inside = np.flatnonzero(
+        (s[:, 0] > 20) & (s[:, 0] < w - 20) & (s[:, 1] > 20) & (s[:, 1] < h - 20)
+    )
     # atoms on the near face: nothing is drawn over their centres
     front = inside[np.argsort(-s[inside, 2])[:5]]
     for row in front.tolist():
         aid = str(sd.ids[row])
         with qtbot.waitSignal(big_view.atomClicked, timeout=2000) as blocker:
-            qtbot.mouseClick(big_view.canvas, Qt.MouseButton.LeftButton,
-                             pos=big_view.atom_screen_pos(aid).toPoint())
+            qtbot.mouseClick(
+                big_view.canvas,
+                Qt.MouseButton.LeftButton,
+                pos=big_view.atom_screen_pos(aid).toPoint(),
+            )
         assert blocker.args[0] == aid
 
 
 def test_selecting_in_a_large_structure_updates_the_marks_without_rebuilding(
-        big_view: MoleculeView) -> None:
+    big_view: MoleculeView,
+) -> None:
     scene = big_view.scene
     big_view.set_selection(["a10", "a99999"])
     assert big_view.scene is scene  # no new scene of 100,000 atoms per selection
@@ -119,15 +132,17 @@ def test_a_bond_is_found_under_the_pointer_among_100000_atoms(big_view: Molecule
     # the same bond as testing every bond
     ab = s[sd.bond_pairs[:, 1], :2] - s[sd.bond_pairs[:, 0], :2]
     q = mid - s[sd.bond_pairs[:, 0], :2]
-    t = np.clip(np.einsum("ij,ij->i", q, ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-9),
-                0, 1)
+    t = np.clip(
+        np.einsum("ij,ij->i", q, ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-9), 0, 1
+    )
     d = np.linalg.norm(s[sd.bond_pairs[:, 0], :2] + ab * t[:, None] - mid, axis=1)
     k = int(np.argmin(d))
     assert found == (str(sd.ids[sd.bond_pairs[k, 0]]), str(sd.ids[sd.bond_pairs[k, 1]]))
 
 
 def test_the_painter_draws_a_large_structure_as_dots_with_a_note_in_seconds(
-        big_view: MoleculeView) -> None:
+    big_view: MoleculeView,
+) -> None:
     view = big_view
     assert points_mode(view)
     img = QImage(800, 600, QImage.Format.Format_ARGB32_Premultiplied)
@@ -143,16 +158,22 @@ def test_the_painter_draws_a_large_structure_as_dots_with_a_note_in_seconds(
     front = inside[np.argmax(s[inside, 2])]
     c = img.pixelColor(int(np.rint(s[front, 0])), int(np.rint(s[front, 1])))
     want = sd.colour[front, :3] * 255
-    assert max(abs(c.red() - want[0]), abs(c.green() - want[1]),
-               abs(c.blue() - want[2])) < 5  # the nearest atom, at full depth cue
+    assert (
+        max(abs(c.red() - want[0]), abs(c.green() - want[1]), abs(c.blue() - want[2])) < 5
+    )  # the nearest atom, at full depth cue
     # the note: light text pixels along the bottom-left corner
-    light = sum(1 for x in range(8, 300) for y in range(578, 598)
-                if min(img.pixelColor(x, y).getRgb()[:3]) > 200)
+    light = sum(
+        1
+        for x in range(8, 300)
+        for y in range(578, 598)
+        if min(img.pixelColor(x, y).getRgb()[:3]) > 200
+    )
     assert light > 20
 
 
-def test_the_coordinate_table_shows_columns_and_finds_rows_by_id(qtbot: Any,
-                                                                big: StructureArrays) -> None:
+def test_the_coordinate_table_shows_columns_and_finds_rows_by_id(
+    qtbot: Any, big: StructureArrays
+) -> None:
     from molforma.gui.widgets.coordinate_table import CoordinateTable
 
     edits: list[tuple[str, str, Any]] = []
@@ -172,11 +193,16 @@ def test_the_coordinate_table_shows_columns_and_finds_rows_by_id(qtbot: Any,
 
 
 def test_the_adapter_reads_records_into_the_same_columns() -> None:
-    atoms = [{"id": "a1", "element": "O", "x": 0.0, "y": 0.0, "z": 0.1, "fixed": True},
-             {"id": "a2", "element": "H", "x": 0.0, "y": 0.75, "z": -0.4},
-             {"id": "a3", "element": "H", "x": 0.0, "y": -0.75, "z": -0.4}]
-    bonds = [{"a": "a1", "b": "a2", "order": 1}, {"a": "a1", "b": "a3", "order": 2},
-             {"a": "a1", "b": "a9", "order": 1}]  # a bond to an atom not shown is left out
+    atoms = [
+        {"id": "a1", "element": "O", "x": 0.0, "y": 0.0, "z": 0.1, "fixed": True},
+        {"id": "a2", "element": "H", "x": 0.0, "y": 0.75, "z": -0.4},
+        {"id": "a3", "element": "H", "x": 0.0, "y": -0.75, "z": -0.4},
+    ]
+    bonds = [
+        {"a": "a1", "b": "a2", "order": 1},
+        {"a": "a1", "b": "a3", "order": 2},
+        {"a": "a1", "b": "a9", "order": 1},
+    ]  # a bond to an atom not shown is left out
     cols = structure_arrays(atoms, bonds)
     assert cols.elements.tolist() == ["O", "H", "H"]
     assert cols.numbers.tolist() == [8, 1, 1]
@@ -215,7 +241,8 @@ def test_opengl_draws_100000_atoms_as_sprites_where_picking_finds_them() -> None
         "        good = hue < 0 or int(np.argmax(got)) == hue\n"
         "        ok += good; bad += not good\n"
         "print(v.renderer_name, v.canvas._sprites(), ok, bad)\n",
-        timeout=300)
+        timeout=300,
+    )
     name, sprites, ok, bad = proc.stdout.split()[-4:]
     assert name == "opengl" and sprites == "True"
     # the atom picked at a point well inside a ball is the one drawn there
@@ -225,12 +252,16 @@ def test_opengl_draws_100000_atoms_as_sprites_where_picking_finds_them() -> None
 def test_the_adapter_shares_the_columns_of_a_document_kept_as_tables() -> None:
     from molforma.document.molecule import AtomTable, BondTable
 
-    atoms = AtomTable.from_records([
-        {"id": "a1", "element": "O", "x": 0.0, "y": 0.0, "z": 0.0, "fixed": True},
-        {"id": "a2", "element": "H", "x": 0.0, "y": 0.9, "z": 0.0},
-        {"id": "a5", "element": "Fe", "x": 2.0, "y": 0.0, "z": 0.0}])
-    bonds = BondTable.from_records([{"a": "a1", "b": "a2", "order": 1},
-                                    {"a": "a1", "b": "a5", "order": 2}])
+    atoms = AtomTable.from_records(
+        [
+            {"id": "a1", "element": "O", "x": 0.0, "y": 0.0, "z": 0.0, "fixed": True},
+            {"id": "a2", "element": "H", "x": 0.0, "y": 0.9, "z": 0.0},
+            {"id": "a5", "element": "Fe", "x": 2.0, "y": 0.0, "z": 0.0},
+        ]
+    )
+    bonds = BondTable.from_records(
+        [{"a": "a1", "b": "a2", "order": 1}, {"a": "a1", "b": "a5", "order": 2}]
+    )
     cols = structure_arrays(atoms, bonds)
     assert cols.xyz is atoms.xyz or np.shares_memory(cols.xyz, atoms.xyz)  # no copy
     assert cols.elements.tolist() == ["O", "H", "Fe"]

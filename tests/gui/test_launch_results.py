@@ -14,12 +14,16 @@ from tests.paths import NWCHEM_DATA
 FIXTURES = NWCHEM_DATA
 
 
-@pytest.mark.parametrize(("name", "expected"), [
-    ("nh3_planar_scf_freq.out", "nwchem"),
-    ("nh3_planar_scf_freq_vib.molden", "molden"),
-])
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("nh3_planar_scf_freq.out", "nwchem"),
+        ("nh3_planar_scf_freq_vib.molden", "molden"),
+    ],
+)
 def test_a_results_file_at_launch_fills_the_results_tab_not_the_molecule(
-        name: str, expected: str, qapp: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    name: str, expected: str, qapp: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     seen: dict[str, Any] = {}
 
     def capture(self: MainWindow, path: str, tab: str | None = None) -> int:
@@ -31,8 +35,9 @@ def test_a_results_file_at_launch_fills_the_results_tab_not_the_molecule(
         return 0
 
     monkeypatch.setattr(MainWindow, "save_screenshot", capture)
-    status = launch.launch_window(str(FIXTURES / name), False, None, False,
-                                  str(tmp_path / "shot.png"), None)
+    status = launch.launch_window(
+        str(FIXTURES / name), False, None, False, str(tmp_path / "shot.png"), None
+    )
     assert status == 0
     assert seen["tab"] == "results"
     assert seen["results"] is not None and seen["results"].kind == expected

@@ -63,20 +63,25 @@ def _scroll_area_of(w: QWidget, top: QWidget) -> QScrollArea | None:
     while p is not None and p is not top:
         if isinstance(p, QScrollArea):
             content = p.widget()
-            return p if content is not None and (w is content or content.isAncestorOf(w)) \
-                else None
+            return p if content is not None and (w is content or content.isAncestorOf(w)) else None
         p = p.parentWidget()
     return None
 
 
 def _text_lines(text: str) -> list[str]:
-    return [line for line in text.replace("&&", "\0").replace("&", "").replace("\0", "&")
-            .splitlines() if line]
+    return [
+        line
+        for line in text.replace("&&", "\0").replace("&", "").replace("\0", "&").splitlines()
+        if line
+    ]
 
 
 def _menu_indicator(w: QAbstractButton) -> int:
-    if isinstance(w, QToolButton) and w.menu() is not None and \
-            w.popupMode() != QToolButton.ToolButtonPopupMode.DelayedPopup:
+    if (
+        isinstance(w, QToolButton)
+        and w.menu() is not None
+        and w.popupMode() != QToolButton.ToolButtonPopupMode.DelayedPopup
+    ):
         return w.style().pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, w)
     if isinstance(w, QPushButton) and w.menu() is not None:
         return w.style().pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, w)
@@ -100,12 +105,12 @@ def _clipped_text(w: QWidget) -> str | None:
             return None
         need = max(fm.horizontalAdvance(line) for line in lines) + _menu_indicator(w)
         if isinstance(w, QCheckBox | QRadioButton):
-            need += w.style().pixelMetric(QStyle.PixelMetric.PM_IndicatorWidth, None, w) + \
-                w.style().pixelMetric(QStyle.PixelMetric.PM_CheckBoxLabelSpacing, None, w)
+            need += w.style().pixelMetric(
+                QStyle.PixelMetric.PM_IndicatorWidth, None, w
+            ) + w.style().pixelMetric(QStyle.PixelMetric.PM_CheckBoxLabelSpacing, None, w)
         elif not w.icon().isNull():
             need += w.iconSize().width() + 4
-        room = w.contentsRect().width() - (0 if isinstance(w, QCheckBox | QRadioButton)
-                                           else 6)
+        room = w.contentsRect().width() - (0 if isinstance(w, QCheckBox | QRadioButton) else 6)
     elif isinstance(w, QGroupBox):
         if not w.title():
             return None
@@ -117,8 +122,9 @@ def _clipped_text(w: QWidget) -> str | None:
             return None
         opt = QStyleOptionComboBox()
         w.initStyleOption(opt)
-        field = w.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
-                                         QStyle.SubControl.SC_ComboBoxEditField, w)
+        field = w.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, w
+        )
         need = fm.horizontalAdvance(text)
         room = field.width()
     elif isinstance(w, QProgressBar) and w.isTextVisible() and w.text():
@@ -156,8 +162,11 @@ def _ellipsis_only(w: QWidget) -> str | None:
 
 def _narrow_text(w: QWidget) -> str | None:
     """A read-only text area (a summary) too narrow for a line of 36 characters."""
-    if not isinstance(w, QPlainTextEdit) or not w.isReadOnly() or \
-            w.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap:
+    if (
+        not isinstance(w, QPlainTextEdit)
+        or not w.isReadOnly()
+        or w.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
+    ):
         return None
     need = 36 * w.fontMetrics().averageCharWidth()
     if w.viewport().width() < need:
@@ -188,24 +197,38 @@ def _problems(win: QWidget, top: QWidget) -> list[str]:
             port = area.viewport()
             seen = QRect(port.mapTo(win, port.rect().topLeft()), port.size())
             if at.right() > seen.right() or at.left() < seen.left():
-                out.append(f"{name}: {at} is cut on the side by "
-                           f"{area.objectName() or type(area).__name__} {seen}")
+                out.append(
+                    f"{name}: {at} is cut on the side by "
+                    f"{area.objectName() or type(area).__name__} {seen}"
+                )
         # Inside its parent, unless the parent scrolls it (a scroll area's viewport).
         parent = w.parentWidget()
         scrolled = parent is not None and isinstance(parent.parentWidget(), QAbstractScrollArea)
         if parent is not None and not scrolled and not parent.rect().contains(w.geometry()):
-            out.append(f"{name}: {w.geometry()} sticks out of its parent "
-                       f"{parent.objectName() or type(parent).__name__} {parent.rect()}")
+            out.append(
+                f"{name}: {w.geometry()} sticks out of its parent "
+                f"{parent.objectName() or type(parent).__name__} {parent.rect()}"
+            )
         # A form in a scroll area scrolls down, never sideways (the right part hidden).
         if isinstance(w, QScrollArea) and w.horizontalScrollBar().isVisible():
-            out.append(f"{name}: its content is wider than the area "
-                       f"({w.widget().width()} > {w.viewport().width()} px)")
+            out.append(
+                f"{name}: its content is wider than the area "
+                f"({w.widget().width()} > {w.viewport().width()} px)"
+            )
         # Buttons beside each other do not overlap (a tab bar's own scroll arrows aside).
-        buttons = [] if isinstance(w, QTabBar) else [c for c in w.findChildren(QAbstractButton, options=
-                                             Qt.FindChildOption.FindDirectChildrenOnly)
-                   if c.isVisible()]
+        buttons = (
+            []
+            if isinstance(w, QTabBar)
+            else [
+                c
+                for c in w.findChildren(
+                    QAbstractButton, options=Qt.FindChildOption.FindDirectChildrenOnly
+                )
+                if c.isVisible()
+            ]
+        )
         for i, a in enumerate(buttons):
-            for b in buttons[i + 1:]:
+            for b in buttons[i + 1 :]:
                 if a.geometry().intersects(b.geometry()):
                     out.append(f"{a.objectName()} overlaps {b.objectName()}")
     return out
@@ -239,8 +262,9 @@ def _check_tabs(win: Any, qtbot: Any, lang: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_every_tab_shows_every_text_whole_inside_1280_by_800(make_main_window: Any,
-                                                             qtbot: Any, lang: str) -> None:
+def test_every_tab_shows_every_text_whole_inside_1280_by_800(
+    make_main_window: Any, qtbot: Any, lang: str
+) -> None:
     win = _window(make_main_window, qtbot, lang)
     try:
         assert (win.width(), win.height()) == SIZE
@@ -264,7 +288,8 @@ def test_every_tab_shows_every_text_whole_inside_1280_by_800(make_main_window: A
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_execution_tab_fits_1280_by_800_while_a_job_runs(
-        make_main_window: Any, qtbot: Any, tmp_path: Path, lang: str) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path, lang: str
+) -> None:
     win = _window(make_main_window, qtbot, lang)
     try:
         doc = win.ctx.document
@@ -273,15 +298,23 @@ def test_the_execution_tab_fits_1280_by_800_while_a_job_runs(
         exe = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_NWCHEM))}"
         # A deep job folder: its path is the long word of the status line.
         root = tmp_path / "a-rather-long-folder-name-for-the-jobs" / "of-this-project"
-        ops.set_execution(doc, {"executable": exe, "job_root": str(root),
-                                "environment": {"FAKE_NWCHEM_MODE": "noconverge",
-                                                "FAKE_NWCHEM_DELAY": "0.2"}}, preview=False)
+        ops.set_execution(
+            doc,
+            {
+                "executable": exe,
+                "job_root": str(root),
+                "environment": {"FAKE_NWCHEM_MODE": "noconverge", "FAKE_NWCHEM_DELAY": "0.2"},
+            },
+            preview=False,
+        )
         panel = win.panels["execution"]
         win.tabs.setCurrentWidget(panel)
         panel.run()
         assert panel.job is not None
-        qtbot.waitUntil(lambda: "SCF" in panel.progress_label.text()
-                        or "SCF" in panel.progress_bar.text(), timeout=20000)
+        qtbot.waitUntil(
+            lambda: "SCF" in panel.progress_label.text() or "SCF" in panel.progress_bar.text(),
+            timeout=20000,
+        )
         qtbot.waitUntil(lambda: panel.progress_bar.value() >= 1, timeout=20000)
         _settle(qtbot)
         assert panel.stop_button.isEnabled() and panel.progress_bar.isVisible()
@@ -297,15 +330,17 @@ def test_the_execution_tab_fits_1280_by_800_while_a_job_runs(
     finally:
         if win.panels["execution"].job is not None:
             win.panels["execution"].stop()
-            qtbot.waitUntil(lambda: win.panels["execution"].job.status in
-                            ("cancelled", "finished", "failed"), timeout=15000)
+            qtbot.waitUntil(
+                lambda: win.panels["execution"].job.status in ("cancelled", "finished", "failed"),
+                timeout=15000,
+            )
         set_language("en", win.ctx)
-
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_named_undo_and_redo_keep_the_molecule_tab_inside_1280_pixels(
-        make_main_window: Any, qtbot: Any, lang: str) -> None:
+    make_main_window: Any, qtbot: Any, lang: str
+) -> None:
     # "Undo Add atoms" and "Redo Add atoms" beside the tools made the tab 1,339 px wide.
     win = make_main_window()
     win.resize(*SIZE)
@@ -318,8 +353,10 @@ def test_named_undo_and_redo_keep_the_molecule_tab_inside_1280_pixels(
         tab = win.molecule_tab
         tab._update_state()
         _settle(qtbot)
-        assert tab.undo_button.text() not in history_plain() and \
-            tab.redo_button.text() not in history_plain()
+        assert (
+            tab.undo_button.text() not in history_plain()
+            and tab.redo_button.text() not in history_plain()
+        )
         assert win.minimumSizeHint().width() <= SIZE[0]
         assert (win.width(), win.height()) == SIZE
         problems = _problems(win, tab)

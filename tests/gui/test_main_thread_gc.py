@@ -12,8 +12,9 @@ from PySide6.QtCore import QObject, Qt
 def _dropped_cycle(seen: list[str]) -> None:
     obj = QObject()
     obj.myself = obj  # type: ignore[attr-defined]  # a cycle: only the collector frees it
-    obj.destroyed.connect(lambda *_: seen.append(threading.current_thread().name),
-                          Qt.ConnectionType.DirectConnection)
+    obj.destroyed.connect(
+        lambda *_: seen.append(threading.current_thread().name), Qt.ConnectionType.DirectConnection
+    )
 
 
 def test_a_worker_allocating_does_not_collect_a_cycle_holding_a_qt_object(qtbot: Any) -> None:

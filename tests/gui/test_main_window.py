@@ -19,9 +19,19 @@ def test_window_has_the_five_tabs_with_their_names(make_main_window: Any) -> Non
     tabs = win.findChild(QTabWidget, "mainTabs")
     assert win.objectName() == "mainWindow"
     assert [tabs.tabText(i) for i in range(tabs.count())] == [
-        "1 Molecule", "2 Calculation", "3 Execution", "Results", "History"]
+        "1 Molecule",
+        "2 Calculation",
+        "3 Execution",
+        "Results",
+        "History",
+    ]
     assert [tabs.widget(i).objectName() for i in range(tabs.count())] == [
-        "moleculeTab", "calculationTab", "executionTab", "resultsTab", "historyTab"]
+        "moleculeTab",
+        "calculationTab",
+        "executionTab",
+        "resultsTab",
+        "historyTab",
+    ]
 
 
 def test_menus_hold_every_action_of_the_table_with_unique_names(make_main_window: Any) -> None:
@@ -50,16 +60,39 @@ def test_every_interactive_widget_has_a_unique_object_name(make_main_window: Any
     )
 
     win = make_main_window()
-    kinds = (QAbstractButton, QLineEdit, QAbstractSpinBox, QComboBox, QAbstractItemView,
-             QPlainTextEdit, QTextEdit, QSlider)
+    kinds = (
+        QAbstractButton,
+        QLineEdit,
+        QAbstractSpinBox,
+        QComboBox,
+        QAbstractItemView,
+        QPlainTextEdit,
+        QTextEdit,
+        QSlider,
+    )
     # The whole window, all tabs: a name used twice could not be driven by name.
-    names = [w.objectName() for w in win.findChildren(QWidget)
-             if isinstance(w, kinds) and not _is_internal(w)]
+    names = [
+        w.objectName()
+        for w in win.findChildren(QWidget)
+        if isinstance(w, kinds) and not _is_internal(w)
+    ]
     assert "" not in names
     assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
-    for required in ("coordinateTable", "moleculeLayout", "paletteToggle", "confirmButton",
-                     "cancelButton", "smilesInput", "cleanupButton", "loadStructureButton",
-                     "undoButton", "redoButton", "tool_add", "element_C", "fragmentList"):
+    for required in (
+        "coordinateTable",
+        "moleculeLayout",
+        "paletteToggle",
+        "confirmButton",
+        "cancelButton",
+        "smilesInput",
+        "cleanupButton",
+        "loadStructureButton",
+        "undoButton",
+        "redoButton",
+        "tool_add",
+        "element_C",
+        "fragmentList",
+    ):
         assert required in names
 
 
@@ -75,8 +108,9 @@ def _is_internal(w: QWidget) -> bool:
     return False
 
 
-def test_title_shows_file_name_and_unsaved_mark(make_main_window: Any, tmp_path: Path,
-                                                dialog_log: Any) -> None:
+def test_title_shows_file_name_and_unsaved_mark(
+    make_main_window: Any, tmp_path: Path, dialog_log: Any
+) -> None:
     win = make_main_window()
     assert win.windowTitle().startswith("Untitled")
     assert "*" not in win.windowTitle()
@@ -90,8 +124,9 @@ def test_title_shows_file_name_and_unsaved_mark(make_main_window: Any, tmp_path:
     assert win.windowTitle().startswith("water.molforma.json — ")
 
 
-def test_closing_with_unsaved_work_asks_and_cancel_keeps_the_window(make_main_window: Any,
-                                                                    dialog_log: Any) -> None:
+def test_closing_with_unsaved_work_asks_and_cancel_keeps_the_window(
+    make_main_window: Any, dialog_log: Any
+) -> None:
     win = make_main_window()
     ops.add_atoms(win.ctx.document, WATER, preview=False)
     dialog_log.answers.append("Cancel")
@@ -112,8 +147,9 @@ def test_closing_in_mcp_mode_never_asks(make_main_window: Any, dialog_log: Any) 
     assert not win.isVisible()
 
 
-def test_open_and_export_go_through_the_file_dialogs(make_main_window: Any, tmp_path: Path,
-                                                     dialog_log: Any) -> None:
+def test_open_and_export_go_through_the_file_dialogs(
+    make_main_window: Any, tmp_path: Path, dialog_log: Any
+) -> None:
     src = tmp_path / "w.xyz"
     src.write_text("3\nwater\nO 0 0 0.117\nH 0 0.757 -0.469\nH 0 -0.757 -0.469\n")
     win = make_main_window()
@@ -147,9 +183,9 @@ def test_a_file_given_at_launch_is_loaded_and_trusted(qtbot: Any, tmp_path: Path
     assert win.windowTitle().startswith("p.molforma.json")
 
 
-def test_opening_a_multi_frame_xyz_asks_which_frame(make_main_window: Any, tmp_path: Path,
-                                                     dialog_log: Any,
-                                                     monkeypatch: Any) -> None:
+def test_opening_a_multi_frame_xyz_asks_which_frame(
+    make_main_window: Any, tmp_path: Path, dialog_log: Any, monkeypatch: Any
+) -> None:
     from molforma.gui import dialogs
 
     src = tmp_path / "traj.xyz"
@@ -171,8 +207,9 @@ def test_opening_a_multi_frame_xyz_asks_which_frame(make_main_window: Any, tmp_p
     assert win.ctx.document.path is None
 
 
-def test_cancelling_the_frame_choice_changes_nothing(make_main_window: Any, tmp_path: Path,
-                                                     dialog_log: Any) -> None:
+def test_cancelling_the_frame_choice_changes_nothing(
+    make_main_window: Any, tmp_path: Path, dialog_log: Any
+) -> None:
     src = tmp_path / "traj.xyz"
     src.write_text("1\nfirst\nHe 0 0 0\n1\nsecond\nHe 0 0 2.5\n")
     win = make_main_window()
@@ -184,17 +221,25 @@ def test_cancelling_the_frame_choice_changes_nothing(make_main_window: Any, tmp_
     assert "error" not in dialog_log.names()
 
 
-def test_a_pdb_with_two_models_offers_the_model_choice(make_main_window: Any, tmp_path: Path,
-                                                       dialog_log: Any, monkeypatch: Any) -> None:
+def test_a_pdb_with_two_models_offers_the_model_choice(
+    make_main_window: Any, tmp_path: Path, dialog_log: Any, monkeypatch: Any
+) -> None:
     from molforma.gui import dialogs
 
     def atom(serial: int, z: float) -> str:
-        return (f"HETATM{serial:5d}  O   HOH A   1       0.000   0.000{z:8.3f}  1.00  0.00"
-                "           O  ")
+        return (
+            f"HETATM{serial:5d}  O   HOH A   1       0.000   0.000{z:8.3f}  1.00  0.00"
+            "           O  "
+        )
 
     src = tmp_path / "two.pdb"
-    src.write_text("MODEL        1\n" + atom(1, 0.0) + "\nENDMDL\nMODEL        2\n"
-                   + atom(1, 3.0) + "\nENDMDL\nEND\n")
+    src.write_text(
+        "MODEL        1\n"
+        + atom(1, 0.0)
+        + "\nENDMDL\nMODEL        2\n"
+        + atom(1, 3.0)
+        + "\nENDMDL\nEND\n"
+    )
 
     def second_model(dialog: Any) -> int:
         dialog.frame.setValue(2)
@@ -217,13 +262,17 @@ def test_keyboard_shortcuts_undo_and_redo(make_main_window: Any, qtbot: Any) -> 
     win.molecule_tab.view.canvas.setFocus()
     qtbot.keyClick(win.molecule_tab.view.canvas, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert win.ctx.document.project["document"]["atoms"] == []
-    qtbot.keyClick(win.molecule_tab.view.canvas, Qt.Key.Key_Z,
-                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(
+        win.molecule_tab.view.canvas,
+        Qt.Key.Key_Z,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
     assert len(win.ctx.document.project["document"]["atoms"]) == 3
 
 
-def test_job_changes_from_runner_threads_reach_the_gui_thread(make_main_window: Any,
-                                                              qtbot: Any) -> None:
+def test_job_changes_from_runner_threads_reach_the_gui_thread(
+    make_main_window: Any, qtbot: Any
+) -> None:
     import threading
 
     from PySide6.QtCore import QThread
@@ -232,7 +281,8 @@ def test_job_changes_from_runner_threads_reach_the_gui_thread(make_main_window: 
     seen: list[tuple[object, bool]] = []
     gui_thread = QThread.currentThread()
     win.ctx.events.jobChanged.connect(
-        lambda job: seen.append((job, QThread.currentThread() == gui_thread)))
+        lambda job: seen.append((job, QThread.currentThread() == gui_thread))
+    )
     assert win.ctx.jobs is not None
     t = threading.Thread(target=lambda: win.ctx.events.job_listener("job-1"))
     t.start()
@@ -241,13 +291,15 @@ def test_job_changes_from_runner_threads_reach_the_gui_thread(make_main_window: 
     assert seen == [("job-1", True)]
 
 
-def test_document_changes_made_on_another_thread_refresh_the_window(make_main_window: Any,
-                                                                    qtbot: Any) -> None:
+def test_document_changes_made_on_another_thread_refresh_the_window(
+    make_main_window: Any, qtbot: Any
+) -> None:
     import threading
 
     win = make_main_window()
-    t = threading.Thread(target=lambda: ops.add_atoms(win.ctx.document, WATER, preview=True,
-                                                      origin="mcp"))
+    t = threading.Thread(
+        target=lambda: ops.add_atoms(win.ctx.document, WATER, preview=True, origin="mcp")
+    )
     t.start()
     t.join()
     qtbot.waitUntil(lambda: win.molecule_tab.view.scene.count == 3, timeout=3000)
@@ -266,8 +318,9 @@ def test_status_bar_shows_formula_atom_count_and_candidate(make_main_window: Any
     assert summary.text() == "H2O — 3 atoms  →  candidate HO"
 
 
-def test_dropping_a_file_on_the_window_opens_it(make_main_window: Any, tmp_path: Path,
-                                                qtbot: Any) -> None:
+def test_dropping_a_file_on_the_window_opens_it(
+    make_main_window: Any, tmp_path: Path, qtbot: Any
+) -> None:
     from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
     from PySide6.QtGui import QDropEvent
 
@@ -276,14 +329,20 @@ def test_dropping_a_file_on_the_window_opens_it(make_main_window: Any, tmp_path:
     win = make_main_window()
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(src))])
-    ev = QDropEvent(QPointF(100, 100), Qt.DropAction.CopyAction, mime,
-                    Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    ev = QDropEvent(
+        QPointF(100, 100),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     win.dropEvent(ev)
     assert len(win.ctx.document.project["document"]["atoms"]) == 3
 
 
-def test_new_project_after_discarding_drops_the_candidate_too(make_main_window: Any,
-                                                               dialog_log: Any) -> None:
+def test_new_project_after_discarding_drops_the_candidate_too(
+    make_main_window: Any, dialog_log: Any
+) -> None:
     win = make_main_window()
     doc = win.ctx.document
     ops.add_atoms(doc, WATER, preview=False)
@@ -303,9 +362,9 @@ def _action_ids() -> list[str]:
 
 
 @pytest.mark.parametrize("action_id", _action_ids())
-def test_every_action_of_the_table_runs_from_its_menu_entry(action_id: str,
-                                                             make_main_window: Any,
-                                                             dialog_log: Any) -> None:
+def test_every_action_of_the_table_runs_from_its_menu_entry(
+    action_id: str, make_main_window: Any, dialog_log: Any
+) -> None:
     win = make_main_window()
     ops.add_atoms(win.ctx.document, WATER, preview=False)
     act = win.findChild(QAction, action_id)
@@ -315,8 +374,9 @@ def test_every_action_of_the_table_runs_from_its_menu_entry(action_id: str,
     assert "error" not in dialog_log.names(), dialog_log.calls
 
 
-def test_typing_f_in_a_text_field_types_it_instead_of_fitting_the_view(make_main_window: Any,
-                                                                      qtbot: Any) -> None:
+def test_typing_f_in_a_text_field_types_it_instead_of_fitting_the_view(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     win.activateWindow()
     qtbot.waitUntil(win.isActiveWindow, timeout=3000)

@@ -28,8 +28,9 @@ def _heavy(win: Any) -> list[str]:
     return [a["id"] for a in atoms_of(win.ctx.document.project) if a["element"] != "H"]
 
 
-def test_adjust_hydrogens_is_on_by_default_and_clicks_build_ethanol(make_main_window: Any,
-                                                                     qtbot: Any) -> None:
+def test_adjust_hydrogens_is_on_by_default_and_clicks_build_ethanol(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab, view = win.molecule_tab, win.molecule_tab.view
     check = win.findChild(QCheckBox, "adjustHydrogensCheck")
@@ -50,14 +51,18 @@ def test_adjust_hydrogens_is_on_by_default_and_clicks_build_ethanol(make_main_wi
     assert ops.validate_document(win.ctx.document)["ok"] is True
 
 
-def test_raising_a_bond_order_with_the_bond_tool_removes_hydrogens(make_main_window: Any,
-                                                                    qtbot: Any) -> None:
+def test_raising_a_bond_order_with_the_bond_tool_removes_hydrogens(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab, view = win.molecule_tab, win.molecule_tab.view
     doc = win.ctx.document
-    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]},
-                        {"element": "C", "position": [1.54, 0, 0]}],
-                  [{"a": "#0", "b": "#1"}], preview=False)
+    ops.add_atoms(
+        doc,
+        [{"element": "C", "position": [0, 0, 0]}, {"element": "C", "position": [1.54, 0, 0]}],
+        [{"a": "#0", "b": "#1"}],
+        preview=False,
+    )
     ops.add_hydrogens(doc, preview=False)
     view.fit()
     tab.tool_buttons["bond"].click()
@@ -71,8 +76,9 @@ def test_raising_a_bond_order_with_the_bond_tool_removes_hydrogens(make_main_win
     assert _formula(win) == "CH4"
 
 
-def test_with_adjust_hydrogens_off_a_carbon_chain_still_bends(make_main_window: Any,
-                                                              qtbot: Any) -> None:
+def test_with_adjust_hydrogens_off_a_carbon_chain_still_bends(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab, view = win.molecule_tab, win.molecule_tab.view
     tab.adjust_hydrogens_check.click()
@@ -83,16 +89,16 @@ def test_with_adjust_hydrogens_off_a_carbon_chain_still_bends(make_main_window: 
     tab.set_element("O")
     click_atom(qtbot, view, "a2")
     assert _formula(win) == "C2O"
-    assert angle(_pos(win, "a1"), _pos(win, "a2"), _pos(win, "a3")) == pytest.approx(109.5,
-                                                                                   abs=1.5)
+    assert angle(_pos(win, "a1"), _pos(win, "a2"), _pos(win, "a3")) == pytest.approx(109.5, abs=1.5)
 
 
 def test_an_impossible_valence_is_ringed_red_and_named(make_main_window: Any, qtbot: Any) -> None:
     win = make_main_window()
     tab, view = win.molecule_tab, win.molecule_tab.view
     doc = win.ctx.document
-    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]}], preview=False,
-                  adjust_hydrogens=True)
+    ops.add_atoms(
+        doc, [{"element": "C", "position": [0, 0, 0]}], preview=False, adjust_hydrogens=True
+    )
     view.fit()
     assert not any(int(m) & MARK_VALENCE for m in view.scene.mark)
     tab.adjust_hydrogens_check.setChecked(False)
@@ -110,7 +116,10 @@ def test_an_impossible_valence_is_ringed_red_and_named(make_main_window: Any, qt
     img = view.canvas.grab().toImage()
     pos = view.atom_screen_pos("a1")
     r = float(view.scene.radius[i] * view.camera.scale) * 1.22
-    ring = [img.pixelColor(int(pos.x() + r * dx), int(pos.y() + r * dy))
-            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
-    assert any(c.red() > 200 and c.green() < 110 and c.blue() < 110 for c in ring), \
-        [QColor(c).name() for c in ring]
+    ring = [
+        img.pixelColor(int(pos.x() + r * dx), int(pos.y() + r * dy))
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+    ]
+    assert any(c.red() > 200 and c.green() < 110 and c.blue() < 110 for c in ring), [
+        QColor(c).name() for c in ring
+    ]

@@ -38,8 +38,9 @@ def _pos(win: Any, aid: str) -> list[float]:
     return [a["x"], a["y"], a["z"]]
 
 
-def _window(make_main_window: Any, atoms: list[dict[str, Any]],
-            bonds: list[dict[str, Any]] | None = None) -> Any:
+def _window(
+    make_main_window: Any, atoms: list[dict[str, Any]], bonds: list[dict[str, Any]] | None = None
+) -> Any:
     win = make_main_window()
     ops.add_atoms(win.ctx.document, atoms, bonds or [], preview=False)
     win.molecule_tab.view.fit()
@@ -63,8 +64,9 @@ def _yellow_pixels(view: Any) -> int:
     return count
 
 
-def test_setting_a_distance_in_the_editor_moves_the_smaller_fragment(make_main_window: Any,
-                                                                      qtbot: Any) -> None:
+def test_setting_a_distance_in_the_editor_moves_the_smaller_fragment(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = _window(make_main_window, METHOXY, METHOXY_BONDS)
     tab = win.molecule_tab
     _select(qtbot, tab.view, ["a1", "a2"])
@@ -95,12 +97,15 @@ def QLabelType() -> type:
     return QLabel
 
 
-def test_angle_and_dihedral_are_set_from_three_and_four_selected_atoms(make_main_window: Any,
-                                                                        qtbot: Any) -> None:
-    atoms = [{"element": "H", "position": [-0.5, 0.9, 0.0]},
-             {"element": "C", "position": [0.0, 0.0, 0.0]},
-             {"element": "C", "position": [1.5, 0.0, 0.0]},
-             {"element": "H", "position": [2.0, 0.9, 0.3]}]
+def test_angle_and_dihedral_are_set_from_three_and_four_selected_atoms(
+    make_main_window: Any, qtbot: Any
+) -> None:
+    atoms = [
+        {"element": "H", "position": [-0.5, 0.9, 0.0]},
+        {"element": "C", "position": [0.0, 0.0, 0.0]},
+        {"element": "C", "position": [1.5, 0.0, 0.0]},
+        {"element": "H", "position": [2.0, 0.9, 0.3]},
+    ]
     bonds = [{"a": "#0", "b": "#1"}, {"a": "#1", "b": "#2"}, {"a": "#2", "b": "#3"}]
     win = _window(make_main_window, atoms, bonds)
     tab = win.molecule_tab
@@ -113,12 +118,14 @@ def test_angle_and_dihedral_are_set_from_three_and_four_selected_atoms(make_main
     assert tab.geometry_label.text() == "Dihedral (°):"
     tab.geometry_input.setText("180")
     tab.geometry_button.click()
-    assert abs(dihedral(*(_pos(win, i) for i in ("a1", "a2", "a3", "a4")))) == \
-        pytest.approx(180.0, abs=1e-6)
+    assert abs(dihedral(*(_pos(win, i) for i in ("a1", "a2", "a3", "a4")))) == pytest.approx(
+        180.0, abs=1e-6
+    )
 
 
 def test_measurements_are_drawn_as_dashed_lines_with_values_and_kept_in_a_list(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = _window(make_main_window, WATER, [{"a": "#0", "b": "#1"}, {"a": "#0", "b": "#2"}])
     tab, view = win.molecule_tab, win.molecule_tab.view
     assert view.measurements == []
@@ -142,11 +149,13 @@ def test_measurements_are_drawn_as_dashed_lines_with_values_and_kept_in_a_list(
 
 
 def test_a_rubber_band_drag_selects_the_atoms_inside_and_ctrl_c_copies_them_as_xyz(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = _window(make_main_window, WATER)
     tab, view = win.molecule_tab, win.molecule_tab.view
-    ops.add_atoms(win.ctx.document, [{"element": "He", "position": [30.0, 30.0, 30.0]}],
-                  preview=False)
+    ops.add_atoms(
+        win.ctx.document, [{"element": "He", "position": [30.0, 30.0, 30.0]}], preview=False
+    )
     view.fit()
     pts = [view.atom_screen_pos(i) for i in ("a1", "a2", "a3")]
     left = int(min(p.x() for p in pts)) - 25
@@ -157,8 +166,9 @@ def test_a_rubber_band_drag_selects_the_atoms_inside_and_ctrl_c_copies_them_as_x
     assert not (left < helium.x() < right and top < helium.y() < bottom)
     qtbot.mousePress(view.canvas, Qt.MouseButton.LeftButton, pos=QPoint(left, top))
     for k in range(1, 6):
-        qtbot.mouseMove(view.canvas, QPoint(left + (right - left) * k // 5,
-                                            top + (bottom - top) * k // 5))
+        qtbot.mouseMove(
+            view.canvas, QPoint(left + (right - left) * k // 5, top + (bottom - top) * k // 5)
+        )
         assert view.rubber_band is not None
     qtbot.mouseRelease(view.canvas, Qt.MouseButton.LeftButton, pos=QPoint(right, bottom))
     assert view.rubber_band is None
@@ -179,13 +189,14 @@ def test_select_by_element_and_by_fragment(make_main_window: Any, qtbot: Any) ->
     bonds = [{"a": "#0", "b": "#1"}, {"a": "#0", "b": "#2"}]
     win = _window(make_main_window, WATER, bonds)
     tab = win.molecule_tab
-    second = [{"element": a["element"], "position": [a["position"][0] + 4.0, *a["position"][1:]]}
-              for a in WATER]
+    second = [
+        {"element": a["element"], "position": [a["position"][0] + 4.0, *a["position"][1:]]}
+        for a in WATER
+    ]
     ops.add_atoms(win.ctx.document, second, bonds, preview=False)
     tab._fill_element_menu()
     menu = tab.findChild(QMenu, "selectElementMenu")
-    assert sorted(a.objectName() for a in menu.actions()) == ["selectElement_H",
-                                                              "selectElement_O"]
+    assert sorted(a.objectName() for a in menu.actions()) == ["selectElement_H", "selectElement_O"]
     tab.findChild(QAction, "selectElement_H").trigger()
     assert sorted(tab.view.selection()) == ["a2", "a3", "a5", "a6"]
     click_atom(qtbot, tab.view, "a5")
@@ -198,18 +209,23 @@ def test_select_by_element_and_by_fragment(make_main_window: Any, qtbot: Any) ->
 
 # A popup menu offscreen cannot raise itself or grab the keyboard: Qt says so, harmlessly.
 @pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing)")
-def test_right_click_menus_on_atoms_and_bonds_edit_them(make_main_window: Any,
-                                                        qtbot: Any) -> None:
+def test_right_click_menus_on_atoms_and_bonds_edit_them(make_main_window: Any, qtbot: Any) -> None:
     win = _window(make_main_window, METHOXY, METHOXY_BONDS)
     tab, view = win.molecule_tab, win.molecule_tab.view
     doc = win.ctx.document
-    qtbot.mouseClick(view.canvas, Qt.MouseButton.RightButton, pos=view.atom_screen_pos("a2")
-                     .toPoint())
+    qtbot.mouseClick(
+        view.canvas, Qt.MouseButton.RightButton, pos=view.atom_screen_pos("a2").toPoint()
+    )
     menu = tab.context_menu
     assert menu is not None and menu.objectName() == "moleculeContextMenu"
     names = {a.objectName() for a in menu.actions() if a.objectName()}
-    assert {"ctxDeleteAtoms", "ctxFixAtoms", "ctxMeasure", "ctxSelectFragment",
-            "ctxSelectElement"} <= names
+    assert {
+        "ctxDeleteAtoms",
+        "ctxFixAtoms",
+        "ctxMeasure",
+        "ctxSelectFragment",
+        "ctxSelectElement",
+    } <= names
     assert view.selection() == ["a2"]
     menu.findChild(QAction, "ctxElement_N").trigger()  # O → N, Adjust hydrogens gives NH2
     assert next(a for a in atoms_of(doc.project) if a["id"] == "a2")["element"] == "N"
@@ -225,13 +241,15 @@ def test_right_click_menus_on_atoms_and_bonds_edit_them(make_main_window: Any,
     assert next(x["order"] for x in bonds_of(doc.project) if {x["a"], x["b"]} == {"a1", "a2"}) == 2
     menu.close()
     # Fix from the atom menu.
-    qtbot.mouseClick(view.canvas, Qt.MouseButton.RightButton, pos=view.atom_screen_pos("a1")
-                     .toPoint())
+    qtbot.mouseClick(
+        view.canvas, Qt.MouseButton.RightButton, pos=view.atom_screen_pos("a1").toPoint()
+    )
     tab.context_menu.findChild(QAction, "ctxFixAtoms").trigger()
     assert next(a for a in atoms_of(doc.project) if a["id"] == "a1")["fixed"] is True
     tab.context_menu.close()
-    qtbot.mouseClick(view.canvas, Qt.MouseButton.RightButton, pos=view.atom_screen_pos("a1")
-                     .toPoint())
+    qtbot.mouseClick(
+        view.canvas, Qt.MouseButton.RightButton, pos=view.atom_screen_pos("a1").toPoint()
+    )
     tab.context_menu.findChild(QAction, "ctxDeleteAtoms").trigger()
     assert "a1" not in {a["id"] for a in atoms_of(doc.project)}
 
@@ -243,8 +261,9 @@ def test_atom_labels_show_element_and_number_charge_or_name(make_main_window: An
     assert view.labels == {}
     combo.setCurrentIndex(combo.findData("element_index"))
     assert view.labels == {"a1": "O1", "a2": "H2", "a3": "H3"}
-    ops.set_atom_properties(win.ctx.document, [{"id": "a1", "formalCharge": -1, "name": "OW"}],
-                            preview=False)
+    ops.set_atom_properties(
+        win.ctx.document, [{"id": "a1", "formalCharge": -1, "name": "OW"}], preview=False
+    )
     combo.setCurrentIndex(combo.findData("charge"))
     assert view.labels == {"a1": "-1"}
     combo.setCurrentIndex(combo.findData("name"))
@@ -253,8 +272,7 @@ def test_atom_labels_show_element_and_number_charge_or_name(make_main_window: An
     assert not img.isNull()
 
 
-def test_undo_and_redo_name_their_step_and_ctrl_y_redoes(make_main_window: Any,
-                                                         qtbot: Any) -> None:
+def test_undo_and_redo_name_their_step_and_ctrl_y_redoes(make_main_window: Any, qtbot: Any) -> None:
     win = _window(make_main_window, WATER)
     tab = win.molecule_tab
     undo = win.findChild(QAction, "molforma.edit.undo")
@@ -274,8 +292,9 @@ def test_undo_and_redo_name_their_step_and_ctrl_y_redoes(make_main_window: Any,
     assert tab.undo_button.text() == "Undo Add atoms" and tab.redo_button.text() == "Redo"
 
 
-def test_messages_under_the_view_clear_after_a_while(make_main_window: Any, qtbot: Any,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_messages_under_the_view_clear_after_a_while(
+    make_main_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import molforma.gui.widgets.molecule_tab as mt
 
     monkeypatch.setattr(mt, "MESSAGE_MS", 100)
@@ -290,8 +309,13 @@ def test_every_control_of_the_molecule_tab_has_a_tooltip(make_main_window: Any) 
     win = make_main_window()
     tab = win.molecule_tab
     tab.toggle_palette(True)
-    missing = [w.objectName() for kind in (QAbstractButton, QComboBox, QLineEdit)
-               for w in tab.findChildren(kind)
-               if w.objectName() and w.isVisibleTo(tab) and not w.toolTip()
-               and not w.objectName().startswith("qt_")]
+    missing = [
+        w.objectName()
+        for kind in (QAbstractButton, QComboBox, QLineEdit)
+        for w in tab.findChildren(kind)
+        if w.objectName()
+        and w.isVisibleTo(tab)
+        and not w.toolTip()
+        and not w.objectName().startswith("qt_")
+    ]
     assert missing == []

@@ -17,8 +17,9 @@ def _atoms(win: Any) -> list[dict[str, Any]]:
     return atoms_of(win.ctx.document.project)
 
 
-def test_building_a_molecule_with_add_bond_and_erase_tools(make_main_window: Any,
-                                                            qtbot: Any) -> None:
+def test_building_a_molecule_with_add_bond_and_erase_tools(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     view = tab.view
@@ -51,8 +52,7 @@ def test_building_a_molecule_with_add_bond_and_erase_tools(make_main_window: Any
     assert [a["id"] for a in _atoms(win)] == ["a1"]
     assert bonds_of(win.ctx.document.project) == []
     # Every tool click was one undo step.
-    assert win.ctx.document.undo_labels == ["Add atoms", "Add atoms", "Set bonds",
-                                            "Delete atoms"]
+    assert win.ctx.document.undo_labels == ["Add atoms", "Add atoms", "Set bonds", "Delete atoms"]
 
 
 def test_undo_and_redo_buttons_share_the_document_history(make_main_window: Any) -> None:
@@ -72,8 +72,9 @@ def test_undo_and_redo_buttons_share_the_document_history(make_main_window: Any)
     assert tab.table.atom_model.rowCount() == 2
 
 
-def test_editing_a_coordinate_in_the_table_moves_the_atom(make_main_window: Any,
-                                                          qtbot: Any) -> None:
+def test_editing_a_coordinate_in_the_table_moves_the_atom(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     ops.add_atoms(win.ctx.document, WATER, preview=False)
     table = win.molecule_tab.table
@@ -119,8 +120,9 @@ def test_fixing_an_atom_in_the_table_and_moving_it_is_refused(make_main_window: 
     assert _atoms(win)[0]["x"] == 0.0
 
 
-def test_property_panel_applies_charge_and_rejects_a_bad_isotope(make_main_window: Any,
-                                                                 qtbot: Any) -> None:
+def test_property_panel_applies_charge_and_rejects_a_bad_isotope(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     ops.add_atoms(win.ctx.document, WATER, preview=False)
@@ -142,7 +144,8 @@ def test_property_panel_applies_charge_and_rejects_a_bad_isotope(make_main_windo
 
 
 def test_fixing_several_selected_atoms_keeps_their_elements_and_isotopes(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     ops.add_atoms(win.ctx.document, WATER, preview=False)
@@ -155,7 +158,10 @@ def test_fixing_several_selected_atoms_keeps_their_elements_and_isotopes(
     props.apply_button.click()
     atoms = _atoms(win)
     assert [(a["element"], a["massNumber"], a["fixed"]) for a in atoms] == [
-        ("O", None, True), ("H", 2, True), ("H", None, True)]
+        ("O", None, True),
+        ("H", 2, True),
+        ("H", None, True),
+    ]
     # Mixed flags show partly checked; one click fixes all of them.
     ops.set_atom_properties(win.ctx.document, [{"id": "a3", "fixed": False}], preview=False)
     tab.set_selection(["a1", "a2", "a3"])
@@ -178,8 +184,7 @@ def test_layout_combo_switches_between_view_table_and_both(make_main_window: Any
     assert tab.view.isVisible() and tab.table.isVisible()
 
 
-def test_smiles_makes_a_candidate_that_confirm_applies(make_main_window: Any,
-                                                      qtbot: Any) -> None:
+def test_smiles_makes_a_candidate_that_confirm_applies(make_main_window: Any, qtbot: Any) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     qtbot.keyClicks(tab.smiles_input, "CCO")
@@ -192,8 +197,10 @@ def test_smiles_makes_a_candidate_that_confirm_applies(make_main_window: Any,
     # The view shows the candidate, ringed as new.
     assert tab.view.scene.count == 9
     assert all(int(m) & 4 for m in tab.view.scene.mark)
-    assert not tab.table.atom_model.flags(tab.table.atom_model.index(0, 2)) & \
-        Qt.ItemFlag.ItemIsEditable
+    assert (
+        not tab.table.atom_model.flags(tab.table.atom_model.index(0, 2))
+        & Qt.ItemFlag.ItemIsEditable
+    )
     # Other edits wait for the candidate.
     assert not tab.add_atom_at((5.0, 5.0, 5.0))
     win.findChild(QToolButton, "confirmButton").click()
@@ -204,7 +211,8 @@ def test_smiles_makes_a_candidate_that_confirm_applies(make_main_window: Any,
 
 
 def test_a_radical_smiles_sets_the_multiplicity_and_the_run_form_warns_when_it_disagrees(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     doc = win.ctx.document
@@ -246,17 +254,24 @@ def test_a_bad_smiles_is_reported_and_changes_nothing(make_main_window: Any, qtb
 
 
 def test_geometry_cleanup_refuses_edits_while_running_and_makes_a_candidate(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     from molforma.errors import BusyError
 
     win = make_main_window()
     tab = win.molecule_tab
     doc = win.ctx.document
     # A stretched water: the clean-up must pull the hydrogens in.
-    ops.add_atoms(doc, [{"element": "O", "position": [0, 0, 0]},
-                        {"element": "H", "position": [1.6, 0, 0]},
-                        {"element": "H", "position": [0, 1.6, 0]}],
-                  bonds=[{"a": "#0", "b": "#1"}, {"a": "#0", "b": "#2"}], preview=False)
+    ops.add_atoms(
+        doc,
+        [
+            {"element": "O", "position": [0, 0, 0]},
+            {"element": "H", "position": [1.6, 0, 0]},
+            {"element": "H", "position": [0, 1.6, 0]},
+        ],
+        bonds=[{"a": "#0", "b": "#1"}, {"a": "#0", "b": "#2"}],
+        preview=False,
+    )
     tab.cleanup_button.click()
     assert doc.busy
     with pytest.raises(BusyError):
@@ -270,8 +285,9 @@ def test_geometry_cleanup_refuses_edits_while_running_and_makes_a_candidate(
     assert doc.candidate is None
 
 
-def test_place_tool_confirms_its_previous_candidate_on_the_next_click(make_main_window: Any,
-                                                                      qtbot: Any) -> None:
+def test_place_tool_confirms_its_previous_candidate_on_the_next_click(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     doc = win.ctx.document
@@ -289,8 +305,9 @@ def test_place_tool_confirms_its_previous_candidate_on_the_next_click(make_main_
     assert len(atoms_of(doc.project)) == 5
     # A click on another atom (the placed methyl's carbon) confirms the first placement
     # and proposes the next one there.
-    placed = next(a["id"] for a in atoms_of(doc.candidate)
-                  if a["element"] == "C" and a["id"] != carbon)
+    placed = next(
+        a["id"] for a in atoms_of(doc.candidate) if a["element"] == "C" and a["id"] != carbon
+    )
     click_atom(qtbot, tab.view, placed)
     assert len(atoms_of(doc.project)) == first
     assert doc.candidate is not None
@@ -298,8 +315,7 @@ def test_place_tool_confirms_its_previous_candidate_on_the_next_click(make_main_
     assert hydrogens  # the site kept its id across the confirmations
 
 
-def test_a_click_never_confirms_a_candidate_made_by_mcp(make_main_window: Any,
-                                                        qtbot: Any) -> None:
+def test_a_click_never_confirms_a_candidate_made_by_mcp(make_main_window: Any, qtbot: Any) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     doc = win.ctx.document
@@ -323,14 +339,13 @@ def test_selection_in_the_view_selects_table_rows(make_main_window: Any, qtbot: 
     click_atom(qtbot, tab.view, "a3", Qt.KeyboardModifier.ControlModifier)
     assert tab.view.selection() == ["a2", "a3"]
     assert tab.table.selected_ids() == ["a2", "a3"]
-    win.findChild(type(win.actions_by_id["molforma.edit.delete"]),
-                  "molforma.edit.delete").trigger()
+    win.findChild(type(win.actions_by_id["molforma.edit.delete"]), "molforma.edit.delete").trigger()
     assert [a["id"] for a in _atoms(win)] == ["a1"]
 
 
-def test_load_structure_file_keeps_the_calculation_settings(make_main_window: Any,
-                                                            tmp_path: Any,
-                                                            dialog_log: Any) -> None:
+def test_load_structure_file_keeps_the_calculation_settings(
+    make_main_window: Any, tmp_path: Any, dialog_log: Any
+) -> None:
     win = make_main_window()
     doc = win.ctx.document
     ops.set_nwchem(doc, {"basis": "cc-pvdz"}, preview=False)
@@ -342,8 +357,9 @@ def test_load_structure_file_keeps_the_calculation_settings(make_main_window: An
     assert doc.project["calculation"]["basis"] == "cc-pvdz"
 
 
-def test_move_tool_drags_the_selected_atoms_in_the_view_plane(make_main_window: Any,
-                                                              qtbot: Any) -> None:
+def test_move_tool_drags_the_selected_atoms_in_the_view_plane(
+    make_main_window: Any, qtbot: Any
+) -> None:
     from PySide6.QtCore import QPoint
 
     win = make_main_window()
@@ -368,8 +384,7 @@ def test_move_tool_drags_the_selected_atoms_in_the_view_plane(make_main_window: 
     assert abs(new_pos.x() - (start.x() + 40)) < 2
 
 
-def test_shift_click_with_the_bond_tool_removes_the_bond(make_main_window: Any,
-                                                          qtbot: Any) -> None:
+def test_shift_click_with_the_bond_tool_removes_the_bond(make_main_window: Any, qtbot: Any) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     doc = win.ctx.document
@@ -385,9 +400,12 @@ def test_add_hydrogens_fills_the_selected_atom_only(make_main_window: Any, qtbot
     win = make_main_window()
     tab = win.molecule_tab
     doc = win.ctx.document
-    ops.add_atoms(doc, [{"element": "C", "position": [0, 0, 0]},
-                        {"element": "O", "position": [1.43, 0, 0]}],
-                  bonds=[{"a": "#0", "b": "#1"}], preview=False)
+    ops.add_atoms(
+        doc,
+        [{"element": "C", "position": [0, 0, 0]}, {"element": "O", "position": [1.43, 0, 0]}],
+        bonds=[{"a": "#0", "b": "#1"}],
+        preview=False,
+    )
     click_atom(qtbot, tab.view, "a2")
     tab.hydrogens_button.click()
     assert sorted(a["element"] for a in atoms_of(doc.project)) == ["C", "H", "O"]
@@ -397,22 +415,24 @@ def test_add_hydrogens_fills_the_selected_atom_only(make_main_window: Any, qtbot
     assert doc.undo_labels[-2:] == ["Add hydrogens", "Add hydrogens"]
 
 
-def test_selecting_two_three_or_four_atoms_shows_the_measurement(make_main_window: Any,
-                                                                 qtbot: Any) -> None:
+def test_selecting_two_three_or_four_atoms_shows_the_measurement(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     ops.add_atoms(win.ctx.document, WATER, preview=False)
     click_atom(qtbot, tab.view, "a2")
     assert tab.measurement.text() == ""
     click_atom(qtbot, tab.view, "a1", Qt.KeyboardModifier.ControlModifier)
-    d = (0.757 ** 2 + 0.586 ** 2) ** 0.5
+    d = (0.757**2 + 0.586**2) ** 0.5
     assert tab.measurement.text() == f"Distance H2–O1: {d:.4f} Å"  # element labels, not ids
     click_atom(qtbot, tab.view, "a3", Qt.KeyboardModifier.ControlModifier)
     assert tab.measurement.text().startswith("Angle H2–O1–H3: 104.")
 
 
-def test_hovering_an_atom_shows_its_id_element_and_position(make_main_window: Any,
-                                                            qtbot: Any) -> None:
+def test_hovering_an_atom_shows_its_id_element_and_position(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     view = win.molecule_tab.view
     ops.add_atoms(win.ctx.document, WATER, preview=False)
@@ -435,8 +455,9 @@ def test_escape_drops_a_half_made_bond(make_main_window: Any, qtbot: Any) -> Non
     assert bonds_of(win.ctx.document.project) == []
 
 
-def test_atoms_clicked_into_an_empty_view_land_a_bond_length_apart(make_main_window: Any,
-                                                                    qtbot: Any) -> None:
+def test_atoms_clicked_into_an_empty_view_land_a_bond_length_apart(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab, view = win.molecule_tab, win.molecule_tab.view
     tab.adjust_hydrogens_check.setChecked(False)
@@ -476,8 +497,9 @@ def _choose_ligand(tab: Any, name: str) -> None:
     tab.palette.ligands.setCurrentItem(items[0])
 
 
-def test_a_ligand_placed_on_another_ligands_atom_is_warned_about(make_main_window: Any,
-                                                                 qtbot: Any) -> None:
+def test_a_ligand_placed_on_another_ligands_atom_is_warned_about(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     doc = win.ctx.document
@@ -494,13 +516,17 @@ def test_a_ligand_placed_on_another_ligands_atom_is_warned_about(make_main_windo
     assert "N" in tab.message.text()
 
 
-def test_the_metal_hidden_by_its_ligands_can_be_picked_by_name(make_main_window: Any,
-                                                               qtbot: Any) -> None:
+def test_the_metal_hidden_by_its_ligands_can_be_picked_by_name(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     tab = win.molecule_tab
     doc = win.ctx.document
-    ops.add_atoms(doc, [{"element": "C", "position": [4, 0, 0]},
-                        {"element": "Fe", "position": [0, 0, 0]}], preview=False)
+    ops.add_atoms(
+        doc,
+        [{"element": "C", "position": [4, 0, 0]}, {"element": "Fe", "position": [0, 0, 0]}],
+        preview=False,
+    )
     combo = tab.findChild(QComboBox, "placeMetalCombo")
     assert not combo.isVisible()
     _choose_ligand(tab, "NH3")
@@ -513,13 +539,19 @@ def test_the_metal_hidden_by_its_ligands_can_be_picked_by_name(make_main_window:
     assert 1.8 < sum((fe[k] - n[k]) ** 2 for k in "xyz") ** 0.5 < 2.4
 
 
-def test_a_fragment_making_an_impossible_valence_is_warned_about(make_main_window: Any,
-                                                                 qtbot: Any) -> None:
+def test_a_fragment_making_an_impossible_valence_is_warned_about(
+    make_main_window: Any, qtbot: Any
+) -> None:
     from molforma.document import building
 
     before = {"document": {"atoms": [{"id": "a1", "element": "O"}], "bonds": []}}
-    after = {"document": {"atoms": [{"id": "a1", "element": "O", "formalCharge": 0},
-                                    *({"id": f"a{k}", "element": "C", "formalCharge": 0}
-                                      for k in (2, 3, 4))],
-                          "bonds": [{"a": "a1", "b": f"a{k}", "order": 1} for k in (2, 3, 4)]}}
+    after = {
+        "document": {
+            "atoms": [
+                {"id": "a1", "element": "O", "formalCharge": 0},
+                *({"id": f"a{k}", "element": "C", "formalCharge": 0} for k in (2, 3, 4)),
+            ],
+            "bonds": [{"a": "a1", "b": f"a{k}", "order": 1} for k in (2, 3, 4)],
+        }
+    }
     assert building.placement_problems(before, after, "a1", "fragment") == {"valence": ["a1"]}

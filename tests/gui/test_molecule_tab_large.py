@@ -51,7 +51,8 @@ def _big_window(make_main_window: Any, qtbot: Any, box_file: Path) -> Any:
 
 
 def test_showing_200000_atoms_builds_no_atom_record_and_the_table_shares_the_columns(
-        make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]) -> None:
+    make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]
+) -> None:
     win = _big_window(make_main_window, qtbot, box_file)
     tab = win.molecule_tab
     record_count[0] = 0
@@ -64,7 +65,8 @@ def test_showing_200000_atoms_builds_no_atom_record_and_the_table_shares_the_col
 
 
 def test_selecting_atoms_among_200000_builds_their_records_only(
-        make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]) -> None:
+    make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]
+) -> None:
     win = _big_window(make_main_window, qtbot, box_file)
     tab = win.molecule_tab
     ids = [str(i) for i in tab.view.shown_structure().ids[[0, 1, 2]]]
@@ -87,25 +89,43 @@ def test_selecting_atoms_among_200000_builds_their_records_only(
 
 
 def _project(atoms: list[dict[str, Any]], bonds: list[dict[str, Any]]) -> dict[str, Any]:
-    full = [{"id": a["id"], "element": a["element"], "x": a.get("x", 0.0), "y": 0.0, "z": 0.0,
-             "name": "", "formalCharge": a.get("formalCharge", 0), "unpairedElectrons": 0,
-             "massNumber": None, "mass": None, "fixed": False} for a in atoms]
+    full = [
+        {
+            "id": a["id"],
+            "element": a["element"],
+            "x": a.get("x", 0.0),
+            "y": 0.0,
+            "z": 0.0,
+            "name": "",
+            "formalCharge": a.get("formalCharge", 0),
+            "unpairedElectrons": 0,
+            "massNumber": None,
+            "mass": None,
+            "fixed": False,
+        }
+        for a in atoms
+    ]
     return {"document": {"atoms": full, "bonds": bonds}}
 
 
 def test_the_column_valence_check_gives_the_documents_answer() -> None:
     # A five-bonded carbon, a charged nitrogen with four bonds (fine), an overbonded O,
     # a metal with many bonds (not checked) and a plain water.
-    atoms = [{"id": "a1", "element": "C"}] + [{"id": f"a{i}", "element": "H"}
-                                               for i in range(2, 7)]
+    atoms = [{"id": "a1", "element": "C"}] + [{"id": f"a{i}", "element": "H"} for i in range(2, 7)]
     atoms += [{"id": "a7", "element": "N", "formalCharge": 1}] + [
-        {"id": f"a{i}", "element": "H"} for i in range(8, 12)]
-    atoms += [{"id": "a12", "element": "O"}] + [{"id": f"a{i}", "element": "H"}
-                                                 for i in range(13, 16)]
-    atoms += [{"id": "a16", "element": "Fe"}] + [{"id": f"a{i}", "element": "Cl"}
-                                                  for i in range(17, 24)]
-    atoms += [{"id": "a24", "element": "O"}, {"id": "a25", "element": "H"},
-              {"id": "a26", "element": "H"}]
+        {"id": f"a{i}", "element": "H"} for i in range(8, 12)
+    ]
+    atoms += [{"id": "a12", "element": "O"}] + [
+        {"id": f"a{i}", "element": "H"} for i in range(13, 16)
+    ]
+    atoms += [{"id": "a16", "element": "Fe"}] + [
+        {"id": f"a{i}", "element": "Cl"} for i in range(17, 24)
+    ]
+    atoms += [
+        {"id": "a24", "element": "O"},
+        {"id": "a25", "element": "H"},
+        {"id": "a26", "element": "H"},
+    ]
     bonds = [{"a": "a1", "b": f"a{i}", "order": 1} for i in range(2, 7)]
     bonds += [{"a": "a7", "b": f"a{i}", "order": 1} for i in range(8, 12)]
     bonds += [{"a": "a12", "b": f"a{i}", "order": 1} for i in range(13, 16)]
@@ -124,7 +144,8 @@ def test_the_column_valence_check_gives_the_documents_answer() -> None:
 
 
 def test_selecting_all_200000_atoms_selects_one_range_of_table_rows(
-        make_main_window: Any, qtbot: Any, box_file: Path) -> None:
+    make_main_window: Any, qtbot: Any, box_file: Path
+) -> None:
     win = _big_window(make_main_window, qtbot, box_file)
     tab = win.molecule_tab
     tab.select_all()
@@ -142,7 +163,8 @@ def test_rows_become_runs_of_consecutive_rows() -> None:
 
 
 def test_charge_and_name_labels_among_200000_atoms_build_no_record(
-        make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]) -> None:
+    make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]
+) -> None:
     win = _big_window(make_main_window, qtbot, box_file)
     tab = win.molecule_tab
     record_count[0] = 0
@@ -152,13 +174,19 @@ def test_charge_and_name_labels_among_200000_atoms_build_no_record(
 
 
 def test_column_labels_are_the_records_labels() -> None:
-    atoms = [{"id": "a1", "element": "N", "formalCharge": 1}, {"id": "a2", "element": "H"},
-             {"id": "a5", "element": "O", "formalCharge": -1}]
+    atoms = [
+        {"id": "a1", "element": "N", "formalCharge": 1},
+        {"id": "a2", "element": "H"},
+        {"id": "a5", "element": "O", "formalCharge": -1},
+    ]
     plain = _project(atoms, [{"a": "a1", "b": "a2", "order": 1}])
     plain["document"]["atoms"][1]["name"] = "HN"
     tables = as_table_project(plain)
     assert molecule_lookup.column_labels(tables, "charge") == {"a1": "+1", "a5": "-1"}
     assert molecule_lookup.column_labels(tables, "name") == {"a2": "HN"}
     assert molecule_lookup.column_labels(tables, "element_index") == {
-        "a1": "N1", "a2": "H2", "a5": "O3"}
+        "a1": "N1",
+        "a2": "H2",
+        "a5": "O3",
+    }
     assert molecule_lookup.column_labels(plain, "charge") is None  # records: the old path

@@ -39,7 +39,8 @@ def _summary(panel: Any) -> str:
 
 
 def test_spin_populations_label_the_atoms_in_their_own_colour_and_replace_charges(
-        results: Any, qtbot: Any) -> None:
+    results: Any, qtbot: Any
+) -> None:
     _open(qtbot, results, CH3_OUT)
     spins = results.findChild(QCheckBox, "showSpinsCheck")
     charges = results.findChild(QCheckBox, "showChargesCheck")
@@ -65,8 +66,7 @@ def test_a_closed_shell_has_no_spin_labels_to_offer(results: Any, qtbot: Any) ->
     assert not results.findChild(QCheckBox, "showSpinsCheck").isEnabled()
 
 
-def test_the_summary_states_homo_lumo_and_gap_for_each_spin_apart(results: Any,
-                                                                    qtbot: Any) -> None:
+def test_the_summary_states_homo_lumo_and_gap_for_each_spin_apart(results: Any, qtbot: Any) -> None:
     _open(qtbot, results, CH3_OUT)
     lines = _summary(results).splitlines()
     alpha = [ln for ln in lines if ln.startswith("α (alpha): HOMO")]
@@ -79,7 +79,8 @@ def test_the_summary_states_homo_lumo_and_gap_for_each_spin_apart(results: Any,
 
 
 def test_the_orbital_table_marks_each_spins_homo_and_lumo_as_the_summary_does(
-        results: Any, qtbot: Any) -> None:
+    results: Any, qtbot: Any
+) -> None:
     _open(qtbot, results, CH3_OUT)
     table = results.orbitals_table
     marked = {}
@@ -88,13 +89,18 @@ def test_the_orbital_table_marks_each_spins_homo_and_lumo_as_the_summary_does(
         if "HOMO" in text or "LUMO" in text:
             key = (table.item(row, 1).text(), text.split()[1])
             marked[key] = float(table.item(row, 2).text())
-    assert marked == pytest.approx({("alpha", "HOMO"): -0.2242485, ("alpha", "LUMO"): 0.115963,
-                                    ("beta", "HOMO"): -0.4075285, ("beta", "LUMO"): -0.0479971},
-                                   abs=1e-6)
+    assert marked == pytest.approx(
+        {
+            ("alpha", "HOMO"): -0.2242485,
+            ("alpha", "LUMO"): 0.115963,
+            ("beta", "HOMO"): -0.4075285,
+            ("beta", "LUMO"): -0.0479971,
+        },
+        abs=1e-6,
+    )
 
 
-def test_an_mp2_result_labels_its_dipole_and_orbitals_as_the_scfs(results: Any,
-                                                                  qtbot: Any) -> None:
+def test_an_mp2_result_labels_its_dipole_and_orbitals_as_the_scfs(results: Any, qtbot: Any) -> None:
     _open(qtbot, results, MP2_OUT)
     text = _summary(results)
     assert "Final energy: -76.19902659 Eh (Total MP2 energy)" in text
@@ -110,16 +116,24 @@ def test_a_dft_result_keeps_the_plain_dipole_label(results: Any, qtbot: Any) -> 
 
 
 def test_the_level_diagram_shows_alpha_beside_beta_with_each_frontier_labelled(
-        results: Any, qtbot: Any) -> None:
+    results: Any, qtbot: Any
+) -> None:
     _open(qtbot, results, CH3_OUT)
     diagram = results.orbital_panel.diagram
     results.plots.setCurrentWidget(results.orbital_panel)
     qtbot.waitUntil(lambda: diagram._plot is not None, timeout=10000)
     assert diagram.columns == ["alpha", "beta"]
-    labelled = {(lv.spin, lv.label): round(lv.energy_ev / 27.211386245988, 7)
-                for lv in diagram.levels if lv.label}
-    assert labelled == {("alpha", "HOMO"): -0.2242485, ("alpha", "LUMO"): 0.115963,
-                        ("beta", "HOMO"): -0.4075285, ("beta", "LUMO"): -0.0479971}
+    labelled = {
+        (lv.spin, lv.label): round(lv.energy_ev / 27.211386245988, 7)
+        for lv in diagram.levels
+        if lv.label
+    }
+    assert labelled == {
+        ("alpha", "HOMO"): -0.2242485,
+        ("alpha", "LUMO"): 0.115963,
+        ("beta", "HOMO"): -0.4075285,
+        ("beta", "LUMO"): -0.0479971,
+    }
     assert sum(lv.occupied for lv in diagram.levels if lv.spin == "alpha") == 5
     assert sum(lv.occupied for lv in diagram.levels if lv.spin == "beta") == 4
     assert all(lv.x1 <= 1.0 for lv in diagram.levels if lv.spin == "alpha")
@@ -128,17 +142,14 @@ def test_the_level_diagram_shows_alpha_beside_beta_with_each_frontier_labelled(
     pair = [lv for lv in diagram.levels if lv.spin == "beta" and lv.occupied][2:4]
     assert pair[0].x1 <= pair[1].x0
     assert pair[0].frontier and pair[1].frontier  # both drawn as the HOMO, one labelled
-    texts = [i for i in diagram._plot.getPlotItem().items
-             if type(i).__name__ == "TextItem"]
-    assert sorted(t.toPlainText().split()[0] for t in texts) == ["HOMO", "HOMO", "LUMO",
-                                                                "LUMO"]
+    texts = [i for i in diagram._plot.getPlotItem().items if type(i).__name__ == "TextItem"]
+    assert sorted(t.toPlainText().split()[0] for t in texts) == ["HOMO", "HOMO", "LUMO", "LUMO"]
 
 
 def test_a_closed_shell_diagram_has_one_column(results: Any, qtbot: Any) -> None:
     _open(qtbot, results, METHANE)
     assert results.orbital_panel.diagram.columns == ["restricted"]
-    assert [lv.label for lv in results.orbital_panel.diagram.levels if lv.label] == [
-        "HOMO", "LUMO"]
+    assert [lv.label for lv in results.orbital_panel.diagram.levels if lv.label] == ["HOMO", "LUMO"]
 
 
 def _loaded(qtbot: Any, results: Any, path: Any) -> Any:
@@ -149,15 +160,23 @@ def _loaded(qtbot: Any, results: Any, path: Any) -> Any:
 
 
 def test_homo_and_lumo_buttons_draw_the_chosen_spins_frontier_the_summary_names(
-        results: Any, qtbot: Any) -> None:
+    results: Any, qtbot: Any
+) -> None:
     panel = _loaded(qtbot, results, CH3_MOLDEN)
     frontier = {f.spin: f for f in results.results.summary.frontier}
     assert panel.spin_combo.isEnabled()
     # The Orbitals tab's list names the rows the summary names.
-    marked = {r: panel.table.item(r, 0).text().split()[1] for r in range(panel.table.rowCount())
-              if len(panel.table.item(r, 0).text().split()) > 1}
-    assert marked == {frontier["alpha"].homoIndex: "HOMO", frontier["alpha"].lumoIndex: "LUMO",
-                      frontier["beta"].homoIndex: "HOMO", frontier["beta"].lumoIndex: "LUMO"}
+    marked = {
+        r: panel.table.item(r, 0).text().split()[1]
+        for r in range(panel.table.rowCount())
+        if len(panel.table.item(r, 0).text().split()) > 1
+    }
+    assert marked == {
+        frontier["alpha"].homoIndex: "HOMO",
+        frontier["alpha"].lumoIndex: "LUMO",
+        frontier["beta"].homoIndex: "HOMO",
+        frontier["beta"].lumoIndex: "LUMO",
+    }
     assert panel.table.item(frontier["beta"].lumoIndex, 1).text() == "beta"
     panel.show_frontier("lumo", "beta")
     qtbot.waitUntil(lambda: panel.shown == frontier["beta"].lumoIndex, timeout=60000)
@@ -186,7 +205,8 @@ def _coloured_pixels(results: Any) -> tuple[int, int]:
 
 
 def test_the_spin_density_of_a_radical_is_drawn_and_integrates_to_2s(
-        results: Any, qtbot: Any, tmp_path: Path) -> None:
+    results: Any, qtbot: Any, tmp_path: Path
+) -> None:
     panel = _loaded(qtbot, results, CH3_MOLDEN)
     panel.set_surface_kind("spin")
     assert panel.isovalue.text() == "0.005"
@@ -207,13 +227,12 @@ def test_the_spin_density_of_a_radical_is_drawn_and_integrates_to_2s(
     cube = read_cube(Path(out).read_text())
     assert cube.numbers == [6, 1, 1, 1]
     step = float(np.diag(cube.axes)[0])
-    assert float(cube.values.sum()) * step ** 3 == pytest.approx(1.0, abs=0.02)
+    assert float(cube.values.sum()) * step**3 == pytest.approx(1.0, abs=0.02)
     panel.hide_button.click()
     assert results.view.surfaces == [] and panel.shown_kind is None
 
 
-def test_the_total_density_integrates_to_the_electron_count(results: Any,
-                                                            qtbot: Any) -> None:
+def test_the_total_density_integrates_to_the_electron_count(results: Any, qtbot: Any) -> None:
     panel = _loaded(qtbot, results, CH3_MOLDEN)
     # As ui_set_value does it: the combo's index alone, then the Show button.
     panel.surface_combo.setCurrentIndex(panel.surface_combo.findData("density"))
@@ -241,8 +260,9 @@ def test_the_esp_colours_the_density_surface_red_to_blue(results: Any, qtbot: An
     esp = panel.esp_values
     assert esp.shape == (len(surface.vertices),)
     sample = slice(None, None, 700)
-    assert esp[sample] == pytest.approx(orb.potential_at(
-        panel.orbitals, surface.vertices[sample] / orb.BOHR))
+    assert esp[sample] == pytest.approx(
+        orb.potential_at(panel.orbitals, surface.vertices[sample] / orb.BOHR)
+    )
     # Positive vertices are bluer than they are red, negative ones redder.
     pos, neg = surface.colours[esp > 0.005], surface.colours[esp < -0.005]
     assert len(pos) and len(neg)
@@ -253,8 +273,7 @@ def test_the_esp_colours_the_density_surface_red_to_blue(results: Any, qtbot: An
     assert blue > 50 and red > 50
 
 
-def test_a_closed_shell_refuses_the_spin_density_with_the_reason(results: Any,
-                                                                 qtbot: Any) -> None:
+def test_a_closed_shell_refuses_the_spin_density_with_the_reason(results: Any, qtbot: Any) -> None:
     panel = _loaded(qtbot, results, METHANE)
     panel.show_density("spin")
     assert "closed shell" in panel.message.text()
@@ -293,7 +312,9 @@ def test_opengl_under_xvfb_colours_the_esp_surface_vertex_by_vertex() -> None:
         "        c = img.pixelColor(x, y)\n"
         "        blue += c.blue() > c.red() + 30 and c.blue() > c.green() + 15\n"
         "        red += c.red() > c.blue() + 30 and c.red() > c.green() + 20\n"
-        "print(v.renderer_name, blue, red)\n", timeout=180)
+        "print(v.renderer_name, blue, red)\n",
+        timeout=180,
+    )
     name, blue, red = proc.stdout.split()[-3:]
     assert name == "opengl"
     assert int(blue) > 100 and int(red) > 100
@@ -310,7 +331,8 @@ def test_a_click_on_a_level_draws_that_orbital(results: Any, qtbot: Any) -> None
 
 
 def test_an_isovalue_above_every_value_says_so_instead_of_drawing_nothing(
-        results: Any, qtbot: Any) -> None:
+    results: Any, qtbot: Any
+) -> None:
     panel = _loaded(qtbot, results, CH3_MOLDEN)
     panel.set_surface_kind("spin")
     panel.isovalue.setText("5")
@@ -324,7 +346,8 @@ def test_an_isovalue_above_every_value_says_so_instead_of_drawing_nothing(
 
 
 def test_a_file_without_occupations_refuses_densities_with_the_reason(
-        results: Any, qtbot: Any, tmp_path: Path) -> None:
+    results: Any, qtbot: Any, tmp_path: Path
+) -> None:
     import re
 
     empty = tmp_path / "no_occupations.molden"
@@ -336,7 +359,8 @@ def test_a_file_without_occupations_refuses_densities_with_the_reason(
 
 
 def test_the_open_shell_and_level_lines_follow_a_switch_to_japanese(
-        make_main_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_main_window: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui.app import set_language
 
     monkeypatch.setenv("MOLFORMA_LANGUAGE", "en")
@@ -362,7 +386,8 @@ def test_the_open_shell_and_level_lines_follow_a_switch_to_japanese(
 
 
 def test_the_energy_plot_of_an_mp2_job_draws_one_level_not_scf_and_mp2_as_steps(
-        results: Any, qtbot: Any) -> None:
+    results: Any, qtbot: Any
+) -> None:
     _open(qtbot, results, MP2_OUT)
     plot = results.findChild(object, "resultsEnergyPlot")
     # SCF -76.0105, MP2 -76.1990, the property task's SCF -76.0105: only the MP2 is drawn.
@@ -372,8 +397,9 @@ def test_the_energy_plot_of_an_mp2_job_draws_one_level_not_scf_and_mp2_as_steps(
     assert plot.energies() == pytest.approx([-74.998568775084])
 
 
-def test_homo_and_lumo_keep_the_isovalue_the_person_set_for_orbitals(results: Any,
-                                                                     qtbot: Any) -> None:
+def test_homo_and_lumo_keep_the_isovalue_the_person_set_for_orbitals(
+    results: Any, qtbot: Any
+) -> None:
     panel = _loaded(qtbot, results, METHANE)
     panel.isovalue.setText("0.03")
     panel.isovalue.editingFinished.emit()

@@ -50,8 +50,9 @@ def _draw_homo(qtbot: Any, results: Any) -> Any:
     return orbitals
 
 
-def test_a_molden_file_lists_its_orbitals_and_homo_draws_both_lobes(qtbot: Any,
-                                                                    results: Any) -> None:
+def test_a_molden_file_lists_its_orbitals_and_homo_draws_both_lobes(
+    qtbot: Any, results: Any
+) -> None:
     orbitals = _draw_homo(qtbot, results)
     table = orbitals.table
     assert table.rowCount() == 23
@@ -81,8 +82,9 @@ def test_a_molden_file_lists_its_orbitals_and_homo_draws_both_lobes(qtbot: Any,
     assert view.surfaces == [] and orbitals.shown is None
 
 
-def test_the_isovalue_changes_the_surface_and_a_bad_one_is_refused(qtbot: Any,
-                                                                   results: Any) -> None:
+def test_the_isovalue_changes_the_surface_and_a_bad_one_is_refused(
+    qtbot: Any, results: Any
+) -> None:
     orbitals = _draw_homo(qtbot, results)
     orbitals.show_frontier("homo")
     qtbot.waitUntil(lambda: orbitals.shown == 4, timeout=60000)
@@ -95,8 +97,7 @@ def test_the_isovalue_changes_the_surface_and_a_bad_one_is_refused(qtbot: Any,
     assert orbitals.message.text()
 
 
-def test_the_drawn_orbital_exports_as_a_cube_file(qtbot: Any, results: Any,
-                                                  tmp_path: Path) -> None:
+def test_the_drawn_orbital_exports_as_a_cube_file(qtbot: Any, results: Any, tmp_path: Path) -> None:
     orbitals = _draw_homo(qtbot, results)
     orbitals.show_frontier("homo")
     qtbot.waitUntil(lambda: orbitals.shown == 4, timeout=60000)
@@ -105,7 +106,7 @@ def test_the_drawn_orbital_exports_as_a_cube_file(qtbot: Any, results: Any,
     cube = read_cube(Path(out).read_text())
     assert cube.numbers == [6, 1, 1, 1, 1]
     step = float(np.diag(cube.axes)[0])
-    assert float(np.sum(cube.values ** 2) * step ** 3) == pytest.approx(1.0, abs=0.02)
+    assert float(np.sum(cube.values**2) * step**3) == pytest.approx(1.0, abs=0.02)
 
 
 def test_opengl_under_xvfb_draws_both_lobes_in_their_colours() -> None:
@@ -136,14 +137,17 @@ def test_opengl_under_xvfb_draws_both_lobes_in_their_colours() -> None:
         "        c = img.pixelColor(x, y)\n"
         "        blue += c.blue() > c.red() + 30 and c.blue() > c.green() + 15\n"
         "        red += c.red() > c.blue() + 30 and c.red() > c.green() + 20\n"
-        "print(v.renderer_name, blue, red)\n", timeout=180)
+        "print(v.renderer_name, blue, red)\n",
+        timeout=180,
+    )
     name, blue, red = proc.stdout.split()[-3:]
     assert name == "opengl"
     assert int(blue) > 100 and int(red) > 100
 
 
 def test_a_panel_closed_while_its_orbitals_load_reports_nothing_and_warns_nothing(
-        qtbot: Any, make_main_window: Any) -> None:
+    qtbot: Any, make_main_window: Any
+) -> None:
     import shiboken6
 
     from molforma.gui.view3d import create_view

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tests.gui.helpers import run_gl_script
 
-_SCRIPT = r'''
+_SCRIPT = r"""
 import sys
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
@@ -35,7 +35,7 @@ for _ in range(20):
 img = v.grab().toImage()  # what a screenshot shows
 img.save(sys.argv[1])
 print(v.renderer_name, plain, yellow(img))
-'''
+"""
 
 
 def test_the_opengl_renderer_draws_the_measurement_over_the_molecule(tmp_path: Path) -> None:

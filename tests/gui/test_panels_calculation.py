@@ -46,8 +46,9 @@ def panel(qtbot: Any, ctx: Any) -> Any:
     return w
 
 
-def test_changing_theory_and_basis_updates_the_live_input_preview(panel: Any, ctx: Any,
-                                                                  qtbot: Any) -> None:
+def test_changing_theory_and_basis_updates_the_live_input_preview(
+    panel: Any, ctx: Any, qtbot: Any
+) -> None:
     preview = panel.findChild(object, "inputPreview")
     assert "task scf energy" in preview.toPlainText()
     assert "* library 6-31g*" in preview.toPlainText()
@@ -76,7 +77,8 @@ def test_changing_theory_and_basis_updates_the_live_input_preview(panel: Any, ct
 
 
 def test_charge_and_multiplicity_edit_the_molecule_and_show_a_parity_message(
-        panel: Any, ctx: Any) -> None:
+    panel: Any, ctx: Any
+) -> None:
     mult = panel.findChild(QSpinBox, "multiplicitySpin")
     mult.setValue(2)
     assert ctx.document.project["document"]["multiplicity"] == 2
@@ -103,8 +105,9 @@ def test_every_advanced_key_has_its_own_field_in_the_collapsible_group(panel: An
     assert not group.isVisible()
 
 
-def test_advanced_fields_change_the_document_and_the_input(panel: Any, ctx: Any,
-                                                           qtbot: Any) -> None:
+def test_advanced_fields_change_the_document_and_the_input(
+    panel: Any, ctx: Any, qtbot: Any
+) -> None:
     preview = panel.findChild(object, "inputPreview")
     maxiter = panel.findChild(QLineEdit, "advanced_scf_maxiter")
     maxiter.setText("55")
@@ -129,8 +132,9 @@ def test_advanced_fields_change_the_document_and_the_input(panel: Any, ctx: Any,
     assert ctx.document.project["advanced"]["scf_thresh"] == pytest.approx(1e-7)
 
 
-def test_a_refused_advanced_value_is_explained_and_changes_nothing(panel: Any, ctx: Any,
-                                                                   qtbot: Any) -> None:
+def test_a_refused_advanced_value_is_explained_and_changes_nothing(
+    panel: Any, ctx: Any, qtbot: Any
+) -> None:
     before = ctx.document.revision
     scratch = panel.findChild(QLineEdit, "advanced_scratch_dir")
     panel.set_advanced_expanded(True)
@@ -144,8 +148,9 @@ def test_a_refused_advanced_value_is_explained_and_changes_nothing(panel: Any, c
     assert scratch.text() == ""
 
 
-def test_apply_extra_input_adds_it_and_a_shell_task_is_refused(panel: Any, ctx: Any,
-                                                               qtbot: Any) -> None:
+def test_apply_extra_input_adds_it_and_a_shell_task_is_refused(
+    panel: Any, ctx: Any, qtbot: Any
+) -> None:
     editor = panel.findChild(object, "extraInputEdit")
     apply_button = panel.findChild(object, "applyExtraInputButton")
     editor.setPlainText("property\n  dipole\nend")
@@ -192,14 +197,19 @@ def test_every_interactive_widget_has_a_unique_object_name(panel: Any) -> None:
     assert len(names) == len(set(names))
 
 
-def test_a_large_molecule_preview_follows_after_a_short_pause(panel: Any, ctx: Any,
-                                                              qtbot: Any) -> None:
+def test_a_large_molecule_preview_follows_after_a_short_pause(
+    panel: Any, ctx: Any, qtbot: Any
+) -> None:
     from molforma.gui.widgets.calculation_panel import SYNC_PREVIEW_ATOMS
 
     n = SYNC_PREVIEW_ATOMS + 100
-    helium = [{"element": "He",
-               "position": [3.0 * (i % 10), 3.0 * (i // 10 % 10), 3.0 * (i // 100) + 10.0]}
-              for i in range(n)]
+    helium = [
+        {
+            "element": "He",
+            "position": [3.0 * (i % 10), 3.0 * (i // 10 % 10), 3.0 * (i // 100) + 10.0],
+        }
+        for i in range(n)
+    ]
     ops.add_atoms(ctx.document, helium, preview=False)
     preview = panel.findChild(object, "inputPreview")
     qtbot.waitUntil(lambda: preview.toPlainText().count("\n  He ") == n, timeout=5000)
@@ -209,7 +219,8 @@ def test_a_large_molecule_preview_follows_after_a_short_pause(panel: Any, ctx: A
 
 
 def test_automatic_symmetry_and_basis_type_show_partly_checked_and_cycle_by_click(
-        panel: Any, ctx: Any, qtbot: Any) -> None:
+    panel: Any, ctx: Any, qtbot: Any
+) -> None:
     panel.set_advanced_expanded(True)
     preview = panel.findChild(object, "inputPreview")
     symmetry = panel.findChild(QCheckBox, "advanced_noautosym")
@@ -236,18 +247,22 @@ def test_automatic_symmetry_and_basis_type_show_partly_checked_and_cycle_by_clic
     assert "basis spherical" in preview.toPlainText()
 
 
-@pytest.mark.parametrize(("key", "typed"), [
-    ("scf_thresh", "1,0e-6"),       # a decimal comma is not read as a point
-    ("scf_thresh", "1e-6x"),
-    ("scf_thresh", "inf"),
-    ("scf_maxiter", "-3"),          # below the minimum: refused, not turned into 3
-    ("scf_maxiter", "12.5"),
-    ("scf_maxiter", "1,000"),
-    ("memory_mb", "10"),            # below 16 MB: refused, not clamped
-    ("memory_mb", "99999999"),      # above the maximum: refused, not clamped
-])
+@pytest.mark.parametrize(
+    ("key", "typed"),
+    [
+        ("scf_thresh", "1,0e-6"),  # a decimal comma is not read as a point
+        ("scf_thresh", "1e-6x"),
+        ("scf_thresh", "inf"),
+        ("scf_maxiter", "-3"),  # below the minimum: refused, not turned into 3
+        ("scf_maxiter", "12.5"),
+        ("scf_maxiter", "1,000"),
+        ("memory_mb", "10"),  # below 16 MB: refused, not clamped
+        ("memory_mb", "99999999"),  # above the maximum: refused, not clamped
+    ],
+)
 def test_numeric_advanced_fields_refuse_what_they_cannot_read_exactly(
-        panel: Any, ctx: Any, qtbot: Any, key: str, typed: str) -> None:
+    panel: Any, ctx: Any, qtbot: Any, key: str, typed: str
+) -> None:
     panel.set_advanced_expanded(True)
     before = (ctx.document.revision, ctx.document.project["advanced"].get(key))
     field = panel.findChild(QLineEdit, f"advanced_{key}")
@@ -259,10 +274,15 @@ def test_numeric_advanced_fields_refuse_what_they_cannot_read_exactly(
     assert field.text() == ""  # the document's value again, never a changed number
 
 
-def test_numeric_advanced_fields_take_c_locale_numbers_exactly(panel: Any, ctx: Any,
-                                                              qtbot: Any) -> None:
-    for key, typed, expected in (("scf_thresh", "1.0e-6", 1e-6), ("scf_thresh", ".5", 0.5),
-                                 ("memory_mb", "+2048", 2048), ("dft_iterations", "300", 300)):
+def test_numeric_advanced_fields_take_c_locale_numbers_exactly(
+    panel: Any, ctx: Any, qtbot: Any
+) -> None:
+    for key, typed, expected in (
+        ("scf_thresh", "1.0e-6", 1e-6),
+        ("scf_thresh", ".5", 0.5),
+        ("memory_mb", "+2048", 2048),
+        ("dft_iterations", "300", 300),
+    ):
         field = panel.findChild(QLineEdit, f"advanced_{key}")
         field.setText(typed)
         qtbot.keyClick(field, Qt.Key.Key_Return)

@@ -54,8 +54,9 @@ def _set_env_row(qtbot: Any, table: QTableWidget, panel: Any, name: str, value: 
     table.item(row, 0).setText(name)
 
 
-def test_settings_fields_edit_the_execution_block(panel: Any, ctx: Any, qtbot: Any,
-                                                  tmp_path: Path) -> None:
+def test_settings_fields_edit_the_execution_block(
+    panel: Any, ctx: Any, qtbot: Any, tmp_path: Path
+) -> None:
     ex = lambda: ctx.document.project["execution"]  # noqa: E731
     panel.findChild(QSpinBox, "processesSpin").setValue(2)
     panel.findChild(QSpinBox, "threadsSpin").setValue(3)
@@ -88,7 +89,8 @@ def test_settings_fields_edit_the_execution_block(panel: Any, ctx: Any, qtbot: A
 
 
 def test_run_with_untrusted_values_asks_and_no_leaves_everything_as_it_was(
-        panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
 
     # Values that did not come from the person (as if an MCP client set them).
@@ -96,8 +98,14 @@ def test_run_with_untrusted_values_asks_and_no_leaves_everything_as_it_was(
     assert not ctx.document.is_trusted
     asked: list[tuple[str, list[str]]] = []
 
-    def answer_no(parent: Any, title: str, text: str, buttons: list[str], default: Any = None,
-                  escape: Any = None) -> str:
+    def answer_no(
+        parent: Any,
+        title: str,
+        text: str,
+        buttons: list[str],
+        default: Any = None,
+        escape: Any = None,
+    ) -> str:
         asked.append((text, list(buttons)))
         return buttons[-1]
 
@@ -111,25 +119,34 @@ def test_run_with_untrusted_values_asks_and_no_leaves_everything_as_it_was(
 
 
 def test_run_with_untrusted_values_and_yes_trusts_them_and_runs(
-        panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
 
-    ops.set_execution(ctx.document, {"executable": _fake_command(),
-                                     "environment": {"FAKE_NWCHEM_DELAY": "0.01"}},
-                      preview=False, origin="mcp")
+    ops.set_execution(
+        ctx.document,
+        {"executable": _fake_command(), "environment": {"FAKE_NWCHEM_DELAY": "0.01"}},
+        preview=False,
+        origin="mcp",
+    )
     monkeypatch.setattr(dialogs, "ask", lambda parent, title, text, buttons, **kw: buttons[0])
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert ctx.document.is_trusted
     assert panel.job is not None
     qtbot.waitUntil(lambda: panel.job.status in TERMINAL, timeout=20000)
-    qtbot.waitUntil(lambda: "finished" in panel.findChild(object, "jobStatusLabel").text()
-                    or "finished" in panel.findChild(object, "progressLabel").text(),
-                    timeout=5000)
+    qtbot.waitUntil(
+        lambda: (
+            "finished" in panel.findChild(object, "jobStatusLabel").text()
+            or "finished" in panel.findChild(object, "progressLabel").text()
+        ),
+        timeout=5000,
+    )
     assert panel.job.status == "finished"
 
 
 def test_run_shows_live_progress_log_and_energy_plot_then_stop_cancels(
-        panel: Any, ctx: Any, qtbot: Any) -> None:
+    panel: Any, ctx: Any, qtbot: Any
+) -> None:
     _type(qtbot, panel.findChild(QLineEdit, "executableEdit"), _fake_command())
     table = panel.findChild(QTableWidget, "environmentTable")
     _set_env_row(qtbot, table, panel, "FAKE_NWCHEM_MODE", "noconverge")
@@ -155,7 +172,8 @@ def test_run_shows_live_progress_log_and_energy_plot_then_stop_cancels(
 
 
 def test_a_refused_run_is_shown_in_red_and_a_saved_input_set_is_not(
-        panel: Any, ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    panel: Any, ctx: Any, qtbot: Any, tmp_path: Path
+) -> None:
     label = panel.findChild(QLabel, "jobStatusLabel")
     ops.set_molecule(ctx.document, multiplicity=2, preview=False)  # water has 10 electrons
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
@@ -168,8 +186,9 @@ def test_a_refused_run_is_shown_in_red_and_a_saved_input_set_is_not(
     assert label.property("error") is False and label.styleSheet() == ""
 
 
-def test_save_input_set_writes_a_job_folder_without_running(panel: Any, ctx: Any,
-                                                            qtbot: Any, tmp_path: Path) -> None:
+def test_save_input_set_writes_a_job_folder_without_running(
+    panel: Any, ctx: Any, qtbot: Any, tmp_path: Path
+) -> None:
     qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
     folder = Path(panel.last_input_set)
     assert folder.parent == tmp_path / "jobs"
@@ -183,7 +202,8 @@ def test_save_input_set_writes_a_job_folder_without_running(panel: Any, ctx: Any
 @pytest.mark.nwchem
 @pytest.mark.slow
 def test_real_nwchem_water_sto3g_energy_runs_and_shows_results(
-        panel: Any, ctx: Any, qtbot: Any) -> None:
+    panel: Any, ctx: Any, qtbot: Any
+) -> None:
     if shutil.which("nwchem") is None:
         pytest.fail("NWChem is not installed (the nwchem marker needs it)")
     from molforma.gui.widgets.results_panel import ResultsPanel
@@ -205,36 +225,35 @@ def test_real_nwchem_water_sto3g_energy_runs_and_shows_results(
 
 
 def test_in_mcp_mode_a_job_root_inside_the_configuration_directory_is_refused_to_mcp(
-        panel: Any, ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    panel: Any, ctx: Any, qtbot: Any, tmp_path: Path
+) -> None:
     from molforma.app.actor import acting_for_mcp
     from molforma.app.policy import Policy
 
     ctx.policy = Policy()  # --mcp-gui with no --mcp-allow-dir: only the config rule applies
     _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "config" / "jobs"))
     with acting_for_mcp():  # Save and Run pressed by window commands of MCP
-        qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"),
-                         Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
         qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert panel.job is None
     assert not (tmp_path / "config" / "jobs").exists()
     assert "configuration directory" in panel.findChild(object, "jobStatusLabel").text()
     _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "jobs"))
     with acting_for_mcp():
-        qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"),
-                         Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
     assert Path(panel.last_input_set).parent == tmp_path / "jobs"
 
 
 def test_allowed_directories_refuse_a_job_root_outside_them_to_mcp_not_to_the_person(
-        panel: Any, ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    panel: Any, ctx: Any, qtbot: Any, tmp_path: Path
+) -> None:
     from molforma.app.actor import acting_for_mcp
     from molforma.app.policy import Policy
 
     (tmp_path / "allowed").mkdir()
     ctx.policy = Policy(allow_dirs=(str(tmp_path / "allowed"),))
     with acting_for_mcp():
-        qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"),
-                         Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
         qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert panel.job is None
     assert not (tmp_path / "jobs").exists()
@@ -244,13 +263,11 @@ def test_allowed_directories_refuse_a_job_root_outside_them_to_mcp_not_to_the_pe
     assert Path(panel.last_input_set).parent == tmp_path / "jobs"
     _type(qtbot, panel.findChild(QLineEdit, "jobRootEdit"), str(tmp_path / "allowed" / "jobs"))
     with acting_for_mcp():
-        qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"),
-                         Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(panel.findChild(object, "saveInputSetButton"), Qt.MouseButton.LeftButton)
     assert Path(panel.last_input_set).parent == tmp_path / "allowed" / "jobs"
 
 
-def test_the_log_area_has_a_translated_label_whose_buddy_is_the_log(panel: Any,
-                                                                   qtbot: Any) -> None:
+def test_the_log_area_has_a_translated_label_whose_buddy_is_the_log(panel: Any, qtbot: Any) -> None:
     from PySide6.QtCore import QCoreApplication, QTranslator
 
     from tests.paths import REPO

@@ -41,8 +41,11 @@ def ctx(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     from molforma.gui.context import AppContext
 
     context = AppContext.create()
-    ops.set_execution(context.document, {"job_root": str(tmp_path / "jobs"),
-                                         "reference_dir": str(tmp_path / "ref")}, preview=False)
+    ops.set_execution(
+        context.document,
+        {"job_root": str(tmp_path / "jobs"), "reference_dir": str(tmp_path / "ref")},
+        preview=False,
+    )
     yield context
     context.close()
 
@@ -84,14 +87,17 @@ def _scan(qtbot: Any, panel: Any) -> None:
 
 def _row_of(table: QTableWidget, text: str) -> int:
     for r in range(table.rowCount()):
-        if any(text in (table.item(r, c).text() if table.item(r, c) else "")
-               for c in range(table.columnCount())):
+        if any(
+            text in (table.item(r, c).text() if table.item(r, c) else "")
+            for c in range(table.columnCount())
+        ):
             return r
     raise AssertionError(f"{text} not in the table")
 
 
 def test_showing_the_tab_scans_and_lists_jobs_from_job_root_and_reference(
-        panel: Any, jobs: dict[str, Path], qtbot: Any) -> None:
+    panel: Any, jobs: dict[str, Path], qtbot: Any
+) -> None:
     with qtbot.waitSignal(panel.scanFinished, timeout=20000):
         panel.show()
     table = panel.findChild(QTableWidget, "historyTable")
@@ -104,7 +110,8 @@ def test_showing_the_tab_scans_and_lists_jobs_from_job_root_and_reference(
 
 
 def test_rows_show_a_readable_local_time_and_the_task_in_words(
-        panel: Any, jobs: dict[str, Path], qtbot: Any) -> None:
+    panel: Any, jobs: dict[str, Path], qtbot: Any
+) -> None:
     import re
 
     with qtbot.waitSignal(panel.scanFinished, timeout=20000):
@@ -117,8 +124,9 @@ def test_rows_show_a_readable_local_time_and_the_task_in_words(
     assert table.item(r, 3).text() == "Energy (single point)"
 
 
-def test_selecting_a_row_previews_its_input_and_log(panel: Any, jobs: dict[str, Path],
-                                                    qtbot: Any) -> None:
+def test_selecting_a_row_previews_its_input_and_log(
+    panel: Any, jobs: dict[str, Path], qtbot: Any
+) -> None:
     panel.show()
     _scan(qtbot, panel)
     table = panel.findChild(QTableWidget, "historyTable")
@@ -130,8 +138,8 @@ def test_selecting_a_row_previews_its_input_and_log(panel: Any, jobs: dict[str, 
 
 
 def test_reuse_loads_the_molecule_and_conditions_as_one_untrusted_undo_step(
-        panel: Any, ctx: Any, jobs: dict[str, Path], qtbot: Any,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    panel: Any, ctx: Any, jobs: dict[str, Path], qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
 
     panel.show()
@@ -175,26 +183,28 @@ def test_reuse_loads_the_molecule_and_conditions_as_one_untrusted_undo_step(
     assert execution.job is None
 
 
-def test_open_in_results_viewer_loads_the_selected_job(panel: Any, ctx: Any,
-                                                       jobs: dict[str, Path], qtbot: Any) -> None:
+def test_open_in_results_viewer_loads_the_selected_job(
+    panel: Any, ctx: Any, jobs: dict[str, Path], qtbot: Any
+) -> None:
     panel.show()
     _scan(qtbot, panel)
     table = panel.findChild(QTableWidget, "historyTable")
     table.selectRow(_row_of(table, "water_run"))
     with qtbot.waitSignal(ctx.events.resultsChanged, timeout=20000):
-        qtbot.mouseClick(panel.findChild(object, "historyOpenResults"),
-                         Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(panel.findChild(object, "historyOpenResults"), Qt.MouseButton.LeftButton)
     assert ctx.results.current.summary.optimizationConverged is True
     assert Path(ctx.results.current.source) == jobs["water"]
 
 
 def test_open_folder_asks_the_desktop_for_the_selected_folder(
-        panel: Any, jobs: dict[str, Path], qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    panel: Any, jobs: dict[str, Path], qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui.widgets import history_panel
 
     opened: list[str] = []
-    monkeypatch.setattr(history_panel, "open_url", lambda url: opened.append(url.toLocalFile())
-                        or True)
+    monkeypatch.setattr(
+        history_panel, "open_url", lambda url: opened.append(url.toLocalFile()) or True
+    )
     panel.show()
     _scan(qtbot, panel)
     table = panel.findChild(QTableWidget, "historyTable")
@@ -203,9 +213,9 @@ def test_open_folder_asks_the_desktop_for_the_selected_folder(
     assert opened == [str(jobs["ammonia"])]
 
 
-def test_move_to_trash_asks_and_moves_the_folder(panel: Any, jobs: dict[str, Path], qtbot: Any,
-                                                 tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_move_to_trash_asks_and_moves_the_folder(
+    panel: Any, jobs: dict[str, Path], qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
 
     panel.show()
@@ -229,8 +239,9 @@ def test_move_to_trash_asks_and_moves_the_folder(panel: Any, jobs: dict[str, Pat
     assert table.rowCount() == 1
 
 
-def test_export_csv_writes_every_row(panel: Any, jobs: dict[str, Path], qtbot: Any,
-                                     tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_export_csv_writes_every_row(
+    panel: Any, jobs: dict[str, Path], qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
 
     panel.show()
@@ -245,7 +256,8 @@ def test_export_csv_writes_every_row(panel: Any, jobs: dict[str, Path], qtbot: A
 
 
 def test_allowed_directories_refuse_a_folder_outside_to_mcp_but_not_to_the_person(
-        panel: Any, ctx: Any, jobs: dict[str, Path], qtbot: Any, tmp_path: Path) -> None:
+    panel: Any, ctx: Any, jobs: dict[str, Path], qtbot: Any, tmp_path: Path
+) -> None:
     from molforma.app.actor import acting_for_mcp
     from molforma.app.policy import Policy
 
@@ -266,7 +278,8 @@ def test_allowed_directories_refuse_a_folder_outside_to_mcp_but_not_to_the_perso
 
 
 def test_the_status_line_counts_jobs_with_plural_forms_in_english_and_japanese(
-        panel: Any, jobs: dict[str, Path], qtbot: Any, tmp_path: Path) -> None:
+    panel: Any, jobs: dict[str, Path], qtbot: Any, tmp_path: Path
+) -> None:
     from PySide6.QtCore import QCoreApplication, QTranslator
 
     from tests.paths import REPO

@@ -59,7 +59,8 @@ def english_afterwards(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 def test_ok_saves_language_and_trusted_defaults_to_a_file_read_without_qt(
-        english_afterwards: Any, dialog: Any, ctx: Any, config: Path, qtbot: Any) -> None:
+    english_afterwards: Any, dialog: Any, ctx: Any, config: Path, qtbot: Any
+) -> None:
     from molforma.gui.widgets.execution_panel import ExecutionPanel
 
     execution = ExecutionPanel(ctx)
@@ -79,8 +80,7 @@ def test_ok_saves_language_and_trusted_defaults_to_a_file_read_without_qt(
         qtbot.mouseClick(dialog.findChild(object, "preferencesOk"), Qt.MouseButton.LeftButton)
     assert not dialog.isVisible()
     # Applied at once: the open panels now speak Japanese.
-    qtbot.waitUntil(lambda: execution.findChild(object, "runButton").text() == "実行",
-                    timeout=3000)
+    qtbot.waitUntil(lambda: execution.findChild(object, "runButton").text() == "実行", timeout=3000)
     assert execution.findChild(object, "programGroup").title() == "プログラム"
 
     data = json.loads((config / "preferences.json").read_text(encoding="utf-8"))
@@ -90,15 +90,23 @@ def test_ok_saves_language_and_trusted_defaults_to_a_file_read_without_qt(
     assert data["environment"] == {"OMPI_MCA_btl": "self,vader"}
     assert ctx.preferences.executable == "/opt/nwchem/bin/nwchem"
     # The headless side reads the same file with no Qt at all.
-    code = ("import sys, molforma.preferences as p; pr = p.load_preferences(); "
-            "assert 'PySide6' not in sys.modules; print(pr.executable, pr.language)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**os.environ, "MOLFORMA_CONFIG_DIR": str(config)}, check=True)
+    code = (
+        "import sys, molforma.preferences as p; pr = p.load_preferences(); "
+        "assert 'PySide6' not in sys.modules; print(pr.executable, pr.language)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MOLFORMA_CONFIG_DIR": str(config)},
+        check=True,
+    )
     assert out.stdout.split() == ["/opt/nwchem/bin/nwchem", "ja"]
 
 
-def test_bad_values_are_refused_and_nothing_is_written(dialog: Any, config: Path,
-                                                       qtbot: Any) -> None:
+def test_bad_values_are_refused_and_nothing_is_written(
+    dialog: Any, config: Path, qtbot: Any
+) -> None:
     qtbot.mouseClick(dialog.findChild(object, "prefEnvironmentAdd"), Qt.MouseButton.LeftButton)
     table = dialog.findChild(QTableWidget, "prefEnvironmentTable")
     table.item(0, 0).setText("NOT VALID")
@@ -151,8 +159,16 @@ def test_panels_show_japanese_with_the_japanese_catalogue(qtbot: Any, ctx: Any) 
         from molforma.gui.widgets.preferences_dialog import PreferencesDialog
         from molforma.gui.widgets.results_panel import ResultsPanel
 
-        widgets = [cls(ctx) for cls in (CalculationPanel, ExecutionPanel, ResultsPanel,
-                                        HistoryPanel, PreferencesDialog)]
+        widgets = [
+            cls(ctx)
+            for cls in (
+                CalculationPanel,
+                ExecutionPanel,
+                ResultsPanel,
+                HistoryPanel,
+                PreferencesDialog,
+            )
+        ]
         for w in widgets:
             qtbot.addWidget(w)
         calc, execution, results, history, prefs = widgets
@@ -171,7 +187,8 @@ def test_panels_show_japanese_with_the_japanese_catalogue(qtbot: Any, ctx: Any) 
 
 
 def test_switching_language_while_running_retranslates_every_panel(
-        english_afterwards: Any, qtbot: Any, ctx: Any) -> None:
+    english_afterwards: Any, qtbot: Any, ctx: Any
+) -> None:
     from molforma.gui.app import install_translators
     from molforma.gui.widgets.calculation_panel import CalculationPanel
     from molforma.gui.widgets.history_panel import HistoryPanel
@@ -182,16 +199,24 @@ def test_switching_language_while_running_retranslates_every_panel(
         qtbot.addWidget(w)
     checks = [
         (lambda: calc.findChild(QComboBox, "taskCombo").itemText(2), "Frequencies", "振動数計算"),
-        (lambda: results.findChild(object, "modesTable").horizontalHeaderItem(3).text(),
-         "Imaginary", "虚振動"),
-        (lambda: results.findChild(object, "irWidthSpin").parent().width_label.text(),
-         "Width (FWHM, cm⁻¹):", "線幅（半値全幅, cm⁻¹）:"),
+        (
+            lambda: results.findChild(object, "modesTable").horizontalHeaderItem(3).text(),
+            "Imaginary",
+            "虚振動",
+        ),
+        (
+            lambda: results.findChild(object, "irWidthSpin").parent().width_label.text(),
+            "Width (FWHM, cm⁻¹):",
+            "線幅（半値全幅, cm⁻¹）:",
+        ),
         (lambda: history.findChild(object, "historyPreviewTabs").tabText(0), "Input", "入力"),
     ]
     assert [get() for get, _, _ in checks] == [en for _, en, _ in checks]
     install_translators("ja")
-    qtbot.waitUntil(lambda: [get() for get, _, _ in checks] == [ja for _, _, ja in checks],
-                    timeout=3000)
+    qtbot.waitUntil(
+        lambda: [get() for get, _, _ in checks] == [ja for _, _, ja in checks], timeout=3000
+    )
     install_translators("en")
-    qtbot.waitUntil(lambda: [get() for get, _, _ in checks] == [en for _, en, _ in checks],
-                    timeout=3000)
+    qtbot.waitUntil(
+        lambda: [get() for get, _, _ in checks] == [en for _, en, _ in checks], timeout=3000
+    )

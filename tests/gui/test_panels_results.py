@@ -58,7 +58,8 @@ def _select_mode(qtbot: Any, table: QTableWidget, row: int) -> None:
 
 
 def test_nwchem_output_lists_modes_marks_the_imaginary_one_and_plays_then_stops(
-        panel: Any, qtbot: Any) -> None:
+    panel: Any, qtbot: Any
+) -> None:
     _open(qtbot, panel, NH3_OUT)
     table = panel.findChild(QTableWidget, "modesTable")
     assert table.rowCount() == 12
@@ -88,8 +89,7 @@ def test_nwchem_output_lists_modes_marks_the_imaginary_one_and_plays_then_stops(
     assert [round(f) for f, _ in ir.sticks()] == [1758, 1758, 3698, 3905, 3905]
 
 
-def test_translations_and_rotations_are_greyed_in_the_modes_table(panel: Any,
-                                                                   qtbot: Any) -> None:
+def test_translations_and_rotations_are_greyed_in_the_modes_table(panel: Any, qtbot: Any) -> None:
     _open(qtbot, panel, WATER_OUT)
     table = panel.findChild(QTableWidget, "modesTable")
     assert table.rowCount() == 9
@@ -107,7 +107,8 @@ def test_translations_and_rotations_are_greyed_in_the_modes_table(panel: Any,
 
 
 def test_molden_vibrations_play_an_imaginary_and_a_real_mode_with_an_amplitude(
-        panel: Any, qtbot: Any) -> None:
+    panel: Any, qtbot: Any
+) -> None:
     _open(qtbot, panel, NH3_VIB)
     table = panel.findChild(QTableWidget, "modesTable")
     assert table.rowCount() == 6
@@ -136,7 +137,8 @@ def test_a_bad_mode_or_amplitude_is_refused(panel: Any, qtbot: Any) -> None:
 
 
 def test_animation_folder_groups_step_files_by_mode_and_plays_the_trajectory(
-        panel: Any, qtbot: Any) -> None:
+    panel: Any, qtbot: Any
+) -> None:
     _open(qtbot, panel, NH3_ANIM)
     files = panel.findChild(QTreeWidget, "resultsFileList")
     group = files.topLevelItem(0)
@@ -157,15 +159,18 @@ def test_animation_folder_groups_step_files_by_mode_and_plays_the_trajectory(
 
     # Choosing the second mode's entry loads its steps.
     files.setCurrentItem(group.child(1))
-    qtbot.waitUntil(lambda: panel.results is not None
-                    and panel.results.summary.animationMode == 10, timeout=10000)
+    qtbot.waitUntil(
+        lambda: panel.results is not None and panel.results.summary.animationMode == 10,
+        timeout=10000,
+    )
 
 
 def test_optimisation_energies_are_plotted_per_step(panel: Any, qtbot: Any) -> None:
     _open(qtbot, panel, WATER_OUT)
     plot = panel.findChild(object, "resultsEnergyPlot")
-    assert plot.energies() == pytest.approx([-76.01050499, -76.01073828, -76.01074651,
-                                             -76.01074651])
+    assert plot.energies() == pytest.approx(
+        [-76.01050499, -76.01073828, -76.01074651, -76.01074651]
+    )
     slider = panel.findChild(object, "trajectorySlider")
     assert slider.maximum() == 5  # input, steps 0-3, final
     slider.setValue(2)  # "step 1"
@@ -189,7 +194,8 @@ def test_the_energy_plot_labels_whole_steps_only(panel: Any, qtbot: Any) -> None
 
 
 def test_ir_width_changes_the_broadened_curve_and_exports_png_and_csv(
-        panel: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    panel: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
 
     _open(qtbot, panel, WATER_OUT)
@@ -217,8 +223,7 @@ def test_ir_width_changes_the_broadened_curve_and_exports_png_and_csv(
     assert any(line.startswith("1826.5") for line in lines)
 
 
-def test_a_failed_load_keeps_the_previous_results(panel: Any, qtbot: Any,
-                                                  tmp_path: Path) -> None:
+def test_a_failed_load_keeps_the_previous_results(panel: Any, qtbot: Any, tmp_path: Path) -> None:
     _open(qtbot, panel, NH3_OUT)
     shown = panel.results
     handle = _open(qtbot, panel, tmp_path / "missing.out")
@@ -238,15 +243,24 @@ def test_results_actions_never_change_the_document(panel: Any, ctx: Any, qtbot: 
 
 
 def test_a_mode_without_displacements_can_be_selected_but_not_played(
-        panel: Any, ctx: Any, qtbot: Any) -> None:
+    panel: Any, ctx: Any, qtbot: Any
+) -> None:
     from molforma.errors import ResultsError
     from molforma.results.model import Results, Structure, Summary, make_mode
 
     class Session:
         current = Results(
-            source="made-up.out", kind="nwchem", summary=Summary(modeCount=2),
-            structures=[Structure(index=0, label="input", symbols=["H", "H"],
-                                  coordinates=[[0.0, 0.0, 0.0], [0.0, 0.0, 0.74]])],
+            source="made-up.out",
+            kind="nwchem",
+            summary=Summary(modeCount=2),
+            structures=[
+                Structure(
+                    index=0,
+                    label="input",
+                    symbols=["H", "H"],
+                    coordinates=[[0.0, 0.0, 0.0], [0.0, 0.0, 0.74]],
+                )
+            ],
             modes=[make_mode(0, -120.0, 3.0, False), make_mode(1, 4400.0, 0.0, False)],
             modeReferenceStructure=0,
         )

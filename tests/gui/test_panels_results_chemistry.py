@@ -50,7 +50,8 @@ def _open(qtbot: Any, panel: Any, path: Path) -> None:
 
 
 def test_a_tddft_output_shows_a_uv_vis_spectrum_whose_width_can_change_and_exports(
-        panel: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    panel: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import numpy as np
 
     from molforma.gui import dialogs
@@ -83,7 +84,8 @@ def test_a_tddft_output_shows_a_uv_vis_spectrum_whose_width_can_change_and_expor
 
 
 def test_the_orbital_list_shows_energies_per_spin_and_marks_homo_and_lumo(
-        panel: Any, qtbot: Any) -> None:
+    panel: Any, qtbot: Any
+) -> None:
     _open(qtbot, panel, OH_OUT)
     table = panel.findChild(QTableWidget, "orbitalsTable")
     res = panel.results
@@ -104,7 +106,8 @@ def test_the_orbital_list_shows_energies_per_spin_and_marks_homo_and_lumo(
 
 
 def test_charges_appear_as_atom_labels_only_while_the_box_is_checked(
-        panel: Any, qtbot: Any) -> None:
+    panel: Any, qtbot: Any
+) -> None:
     _open(qtbot, panel, DIPOLE_OUT)
     box = panel.findChild(QCheckBox, "showChargesCheck")
     overlay = panel.findChild(object, "atomLabelOverlay")

@@ -26,8 +26,14 @@ from molforma.jobs import TERMINAL
 from tests.gui.helpers import WATER, execution_panel, type_into, water_context
 
 FAKE_NWCHEM = Path(__file__).resolve().parents[1] / "stand_in" / "fake_nwchem.py"
-BATCH_FIELDS = ("partitionEdit", "accountEdit", "qosEdit", "nodesSpin", "tasksPerNodeSpin",
-                "batchDirectivesEdit")
+BATCH_FIELDS = (
+    "partitionEdit",
+    "accountEdit",
+    "qosEdit",
+    "nodesSpin",
+    "tasksPerNodeSpin",
+    "batchDirectivesEdit",
+)
 
 
 @pytest.fixture
@@ -47,7 +53,8 @@ def _choose_slurm(panel: Any) -> None:
 
 
 def test_batch_fields_show_only_for_slurm_and_their_edits_reach_the_project(
-        panel: Any, ctx: Any, qtbot: Any) -> None:
+    panel: Any, ctx: Any, qtbot: Any
+) -> None:
     ex = lambda: ctx.document.project["execution"]  # noqa: E731
     assert not panel.findChild(object, "batchSettings").isVisible()
     assert panel.findChild(QSpinBox, "processesSpin").isVisible()
@@ -62,10 +69,17 @@ def test_batch_fields_show_only_for_slurm_and_their_edits_reach_the_project(
     panel.findChild(QSpinBox, "nodesSpin").setValue(2)
     panel.findChild(QSpinBox, "tasksPerNodeSpin").setValue(4)
     type_into(qtbot, panel.findChild(QLineEdit, "batchDirectivesEdit"), "--mem=4G --constraint=cpu")
-    assert {k: ex()[k] for k in ("partition", "account", "qos", "nodes", "tasksPerNode",
-                                 "batch_directives")} == {
-        "partition": "short", "account": "chem", "qos": "normal", "nodes": 2,
-        "tasksPerNode": 4, "batch_directives": ["--mem=4G", "--constraint=cpu"]}
+    assert {
+        k: ex()[k]
+        for k in ("partition", "account", "qos", "nodes", "tasksPerNode", "batch_directives")
+    } == {
+        "partition": "short",
+        "account": "chem",
+        "qos": "normal",
+        "nodes": 2,
+        "tasksPerNode": 4,
+        "batch_directives": ["--mem=4G", "--constraint=cpu"],
+    }
     assert ctx.document.is_trusted  # the person's own choice
     before = ctx.document.revision
     type_into(qtbot, panel.findChild(QLineEdit, "batchDirectivesEdit"), "mem")
@@ -77,16 +91,23 @@ def test_batch_fields_show_only_for_slurm_and_their_edits_reach_the_project(
 
 
 def test_the_run_confirmation_shows_an_untrusted_scheduler_account_and_directives(
-        panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
 
-    ops.set_execution(ctx.document, {"scheduler": "slurm", "account": "someone-else",
-                                     "batch_directives": ["--uid=0"]},
-                      preview=False, origin="mcp")
+    ops.set_execution(
+        ctx.document,
+        {"scheduler": "slurm", "account": "someone-else", "batch_directives": ["--uid=0"]},
+        preview=False,
+        origin="mcp",
+    )
     assert not ctx.document.is_trusted
     asked: list[str] = []
-    monkeypatch.setattr(dialogs, "ask", lambda parent, title, text, buttons, **kw: (
-        asked.append(text), buttons[-1])[1])
+    monkeypatch.setattr(
+        dialogs,
+        "ask",
+        lambda parent, title, text, buttons, **kw: (asked.append(text), buttons[-1])[1],
+    )
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert len(asked) == 1
     assert "Scheduler: slurm" in asked[0]
@@ -99,7 +120,8 @@ def test_the_run_confirmation_shows_an_untrusted_scheduler_account_and_directive
 @pytest.mark.nwchem
 @pytest.mark.slow
 def test_water_scf_run_on_slurm_from_the_window_finishes_and_shows_results(
-        panel: Any, ctx: Any, qtbot: Any, slurm_cluster: Any) -> None:
+    panel: Any, ctx: Any, qtbot: Any, slurm_cluster: Any
+) -> None:
     if shutil.which("nwchem") is None:
         pytest.skip("NWChem is not installed")
     from molforma.gui.widgets.results_panel import ResultsPanel
@@ -122,19 +144,20 @@ def test_water_scf_run_on_slurm_from_the_window_finishes_and_shows_results(
 @pytest.mark.slurm
 @pytest.mark.slow
 def test_stop_cancels_the_batch_job_in_the_cluster_and_its_process_ends(
-        panel: Any, ctx: Any, qtbot: Any, slurm_cluster: Any) -> None:
+    panel: Any, ctx: Any, qtbot: Any, slurm_cluster: Any
+) -> None:
     _choose_slurm(panel)
     exe = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_NWCHEM))}"
     type_into(qtbot, panel.findChild(QLineEdit, "executableEdit"), exe)
-    ops.set_execution(ctx.document, {"environment": {"FAKE_NWCHEM_MODE": "hang"}},
-                      preview=False)
+    ops.set_execution(ctx.document, {"environment": {"FAKE_NWCHEM_MODE": "hang"}}, preview=False)
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     job = panel.job
     assert job is not None, panel.findChild(object, "jobStatusLabel").text()
     info = job.folder / "fake_nwchem.info"
     qtbot.waitUntil(info.exists, timeout=30000)
-    qtbot.waitUntil(lambda: "Batch job" in panel.findChild(object, "jobStatusLabel").text(),
-                    timeout=5000)
+    qtbot.waitUntil(
+        lambda: "Batch job" in panel.findChild(object, "jobStatusLabel").text(), timeout=5000
+    )
     pid = int(__import__("json").loads(info.read_text())["pid"])
     stop = panel.findChild(object, "stopButton")
     assert stop.isEnabled()
@@ -155,7 +178,8 @@ def test_stop_cancels_the_batch_job_in_the_cluster_and_its_process_ends(
 
 
 def test_the_batch_fields_and_scheduler_names_are_japanese(
-        make_main_window: Any, monkeypatch: pytest.MonkeyPatch, qtbot: Any) -> None:
+    make_main_window: Any, monkeypatch: pytest.MonkeyPatch, qtbot: Any
+) -> None:
     from PySide6.QtWidgets import QTabWidget
 
     from molforma.gui.app import set_language
@@ -183,16 +207,20 @@ def test_the_batch_fields_and_scheduler_names_are_japanese(
 @pytest.mark.slurm
 @pytest.mark.slow
 def test_a_new_window_reattaches_to_a_running_batch_job_and_history_follows_it_to_its_end(
-        make_main_window: Any, qtbot: Any, tmp_path: Path, slurm_cluster: Any) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path, slurm_cluster: Any
+) -> None:
     from molforma.document.document import Document
     from molforma.document.model import new_project
     from molforma.jobs.manager import JobManager
 
     jobs = tmp_path / "jobs"
     exe = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_NWCHEM))}"
-    project = new_project(job_root=str(jobs), scheduler="slurm", executable=exe,
-                          environment={"FAKE_NWCHEM_MODE": "converge",
-                                       "FAKE_NWCHEM_DELAY": "0.25"})
+    project = new_project(
+        job_root=str(jobs),
+        scheduler="slurm",
+        executable=exe,
+        environment={"FAKE_NWCHEM_MODE": "converge", "FAKE_NWCHEM_DELAY": "0.25"},
+    )
     ops.add_atoms(doc := Document(project), WATER, preview=False)
     ops.set_nwchem(doc, {"basis": "sto-3g", "task": "optimize"}, preview=False)
     # An earlier MolForma submitted it and then ended.
@@ -209,12 +237,13 @@ def test_a_new_window_reattaches_to_a_running_batch_job_and_history_follows_it_t
     assert execution.job.native_id == job.native_id
     history = win.panels["history"]
     win.tabs.setCurrentWidget(history)
-    qtbot.waitUntil(lambda: any(r.folder == str(job.folder) for r in history.rows),
-                    timeout=20000)
+    qtbot.waitUntil(lambda: any(r.folder == str(job.folder) for r in history.rows), timeout=20000)
     row = next(r for r in history.rows if r.folder == str(job.folder))
     assert row.status in ("running", "finished")
     qtbot.waitUntil(lambda: execution.job.status in TERMINAL, timeout=60000)
     assert execution.job.status == "finished", execution.job.snapshot()
     assert execution.job.snapshot()["optimizationConverged"] is True
-    qtbot.waitUntil(lambda: any(r.folder == str(job.folder) and r.status == "finished"
-                                for r in history.rows), timeout=20000)
+    qtbot.waitUntil(
+        lambda: any(r.folder == str(job.folder) and r.status == "finished" for r in history.rows),
+        timeout=20000,
+    )

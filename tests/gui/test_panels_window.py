@@ -29,8 +29,9 @@ def test_the_window_holds_the_four_panels_with_their_tab_names(make_main_window:
         assert not win.panels[key].property("placeholder"), key
 
 
-def test_a_calculation_edit_is_undone_by_the_window_undo_action(make_main_window: Any,
-                                                                qtbot: Any) -> None:
+def test_a_calculation_edit_is_undone_by_the_window_undo_action(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     ops.add_atoms(win.ctx.document, WATER, preview=False)
     win.tabs.setCurrentWidget(win.panels["calculation"])
@@ -45,13 +46,17 @@ def test_a_calculation_edit_is_undone_by_the_window_undo_action(make_main_window
 
 
 def test_history_open_in_results_viewer_switches_to_the_results_tab(
-        make_main_window: Any, qtbot: Any, tmp_path: Path) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
     win = make_main_window()
     ref = tmp_path / "ref" / "nh3"
     ref.mkdir(parents=True)
     shutil.copy(NW / "nh3_planar_scf_freq.out", ref / "output.out")
-    ops.set_execution(win.ctx.document, {"job_root": str(tmp_path / "jobs"),
-                                         "reference_dir": str(tmp_path / "ref")}, preview=False)
+    ops.set_execution(
+        win.ctx.document,
+        {"job_root": str(tmp_path / "jobs"), "reference_dir": str(tmp_path / "ref")},
+        preview=False,
+    )
     history = win.panels["history"]
     with qtbot.waitSignal(history.scanFinished, timeout=20000):
         win.tabs.setCurrentWidget(history)  # showing the tab lists the jobs
@@ -61,17 +66,20 @@ def test_history_open_in_results_viewer_switches_to_the_results_tab(
     qtbot.mouseClick(history.findChild(object, "historyOpenResults"), Qt.MouseButton.LeftButton)
     assert win.tabs.currentWidget() is win.panels["results"]
     results = win.panels["results"]
-    qtbot.waitUntil(lambda: results.findChild(QTableWidget, "modesTable").rowCount() == 12,
-                    timeout=20000)
+    qtbot.waitUntil(
+        lambda: results.findChild(QTableWidget, "modesTable").rowCount() == 12, timeout=20000
+    )
 
 
-def test_edit_preferences_opens_the_preferences_dialog(make_main_window: Any,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_edit_preferences_opens_the_preferences_dialog(
+    make_main_window: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
 
     shown: list[Any] = []
-    monkeypatch.setattr(dialogs, "run_dialog",
-                        lambda dlg, private=False: shown.append((dlg, private)) or 0)
+    monkeypatch.setattr(
+        dialogs, "run_dialog", lambda dlg, private=False: shown.append((dlg, private)) or 0
+    )
     win = make_main_window()
     win.actions_by_id["molforma.edit.preferences"].trigger()
     assert len(shown) == 1

@@ -15,7 +15,10 @@ def test_the_points_note_is_translated_to_japanese() -> None:
     assert translator.load(str(REPO / "translations" / "molforma_ja.qm"))
     QCoreApplication.installTranslator(translator)
     try:
-        assert points_note(250_000) == "原子 250,000 個：OpenGL がないため、結合なしの点で表示しています"
+        assert (
+            points_note(250_000)
+            == "原子 250,000 個：OpenGL がないため、結合なしの点で表示しています"
+        )
     finally:
         QCoreApplication.removeTranslator(translator)
     assert points_note(3) == "3 atoms: drawn as dots without bonds (no OpenGL)"

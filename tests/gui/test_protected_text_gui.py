@@ -42,7 +42,8 @@ def ctx(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 def test_the_extra_input_editor_refuses_a_padded_shell_task_and_keeps_the_text(
-        ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    ctx: Any, qtbot: Any, tmp_path: Path
+) -> None:
     from molforma.gui.widgets.calculation_panel import CalculationPanel
 
     panel = CalculationPanel(ctx)
@@ -61,7 +62,8 @@ def test_the_extra_input_editor_refuses_a_padded_shell_task_and_keeps_the_text(
 
 
 def test_reusing_a_job_whose_snapshot_carries_an_include_changes_nothing(
-        ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    ctx: Any, qtbot: Any, tmp_path: Path
+) -> None:
     from molforma.gui.widgets.history_panel import HistoryPanel
     from molforma.jobs.manager import JobManager
 
@@ -98,11 +100,20 @@ def test_a_project_given_at_launch_carrying_a_shell_task_is_not_opened(tmp_path:
     shot = tmp_path / "shot.png"
     exe = Path(sys.executable).parent / "molforma"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    env.update(QT_QPA_PLATFORM="offscreen", MOLFORMA_CONFIG_DIR=str(tmp_path / "config"),
-               MOLFORMA_LANGUAGE="en")
-    proc = subprocess.run([str(exe) if exe.exists() else "molforma", "--screenshot", str(shot),
-                           str(trap)], env=env, cwd=tmp_path, capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL)
+    env.update(
+        QT_QPA_PLATFORM="offscreen",
+        MOLFORMA_CONFIG_DIR=str(tmp_path / "config"),
+        MOLFORMA_LANGUAGE="en",
+    )
+    proc = subprocess.run(
+        [str(exe) if exe.exists() else "molforma", "--screenshot", str(shot), str(trap)],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
     assert proc.returncode != 0
     assert "trap.molforma.json" in proc.stderr and "shell command" in proc.stderr
     assert "Traceback" not in proc.stderr

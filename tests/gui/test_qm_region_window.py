@@ -19,11 +19,16 @@ from molforma.gui.controls import CONTROLS
 from tests.gui.helpers import click_atom
 from tests.protein_ligand import formal_charges, protein_ligand_pdb
 
-NAMES = ("selectResiduesButton", "selectChainsButton", "selectWithinButton",
-         "selectWithinRadiusSpin", "qmWholeResiduesCheck", "qmFixCapsCheck",
-         "extractQmRegionButton")
-MENU = ("selectResiduesAction", "selectChainsAction", "selectWithinAction",
-        "extractQmRegionAction")
+NAMES = (
+    "selectResiduesButton",
+    "selectChainsButton",
+    "selectWithinButton",
+    "selectWithinRadiusSpin",
+    "qmWholeResiduesCheck",
+    "qmFixCapsCheck",
+    "extractQmRegionButton",
+)
+MENU = ("selectResiduesAction", "selectChainsAction", "selectWithinAction", "extractQmRegionAction")
 
 
 def _action(win: Any, name: str) -> QAction:
@@ -87,8 +92,12 @@ def test_residue_entries_refuse_atoms_without_residues(make_main_window: Any) ->
     from molforma.app import ops
 
     win = make_main_window()
-    ops.add_atoms(win.ctx.document, [{"element": "O", "position": [0.0, 0.0, 0.0]}],
-                  preview=False, adjust_hydrogens=True)
+    ops.add_atoms(
+        win.ctx.document,
+        [{"element": "O", "position": [0.0, 0.0, 0.0]}],
+        preview=False,
+        adjust_hydrogens=True,
+    )
     tab = win.molecule_tab
     tab.residue_selection.selecting.set_selection([atoms_of(win.ctx.document.project)[0]["id"]])
     rev = win.ctx.document.revision

@@ -36,22 +36,32 @@ def _run_stand_in(window: Any, qtbot: Any, tmp_path: Path) -> tuple[Any, list[in
     ops.add_atoms(doc, WATER, preview=False)
     ops.set_nwchem(doc, {"basis": "sto-3g"}, preview=False)
     exe = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_NWCHEM))}"
-    ops.set_execution(doc, {"executable": exe, "job_root": str(tmp_path / "jobs"),
-                            "environment": {"FAKE_NWCHEM_MODE": "hang"}}, preview=False)
+    ops.set_execution(
+        doc,
+        {
+            "executable": exe,
+            "job_root": str(tmp_path / "jobs"),
+            "environment": {"FAKE_NWCHEM_MODE": "hang"},
+        },
+        preview=False,
+    )
     assert doc.is_trusted
     window.panels["execution"].run()
     job = window.panels["execution"].job
     assert job is not None
     child = job.folder / "fake_nwchem.child"
     qtbot.waitUntil(child.exists, timeout=20000)
-    pids = [json.loads((job.folder / "fake_nwchem.info").read_text())["pid"],
-            int(child.read_text())]
+    pids = [
+        json.loads((job.folder / "fake_nwchem.info").read_text())["pid"],
+        int(child.read_text()),
+    ]
     assert all(_alive(p) for p in pids)
     return job, pids
 
 
 def test_quit_during_a_run_stops_the_calculation_and_records_cancelled(
-        make_main_window: Any, qtbot: Any, tmp_path: Path, dialog_log: Any) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path, dialog_log: Any
+) -> None:
     window = make_main_window()
     job, pids = _run_stand_in(window, qtbot, tmp_path)
     window._confirm_discard = lambda: True  # asking before quitting is not what is tested
@@ -65,8 +75,8 @@ def test_quit_during_a_run_stops_the_calculation_and_records_cancelled(
 
 
 def test_an_exit_signal_stops_the_window_run_then_quits_with_128_plus_signum(
-        make_main_window: Any, qtbot: Any, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    make_main_window: Any, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from PySide6.QtWidgets import QApplication
 
     from molforma import exit_signals

@@ -36,8 +36,9 @@ FAKE_NWCHEM = Path(__file__).resolve().parents[1] / "stand_in" / "fake_nwchem.py
 def _write_prefs(config: Path, profiles: list[dict[str, Any]], **more: Any) -> Path:
     config.mkdir(parents=True, exist_ok=True)
     path = config / "preferences.json"
-    path.write_text(json.dumps({"format": "molforma-preferences", "version": 1,
-                                "profiles": profiles, **more}))
+    path.write_text(
+        json.dumps({"format": "molforma-preferences", "version": 1, "profiles": profiles, **more})
+    )
     return path
 
 
@@ -61,13 +62,17 @@ def ctx(qtbot: Any, tmp_path: Path, config: Path) -> Any:
 
 # -- Execution tab --------------------------------------------------------------------------------
 def test_run_on_offers_local_local_slurm_and_each_profile_and_a_profile_sets_both(
-        qtbot: Any, ctx: Any) -> None:
+    qtbot: Any, ctx: Any
+) -> None:
     panel = execution_panel(qtbot, ctx, (1100, 800))
     combo = panel.findChild(QComboBox, "schedulerCombo")
     texts = [combo.itemText(i) for i in range(combo.count())]
-    assert texts == ["Local (this computer)", "SLURM cluster (batch job)",
-                     "Cluster profile hpc (hpc-login, over ssh)",
-                     "Cluster profile lab (lab-login, over ssh)"]
+    assert texts == [
+        "Local (this computer)",
+        "SLURM cluster (batch job)",
+        "Cluster profile hpc (hpc-login, over ssh)",
+        "Cluster profile lab (lab-login, over ssh)",
+    ]
     assert combo.toolTip()
     combo.setCurrentIndex(3)  # as a person's click does
     ex = ctx.document.project["execution"]
@@ -86,20 +91,22 @@ def test_run_on_offers_local_local_slurm_and_each_profile_and_a_profile_sets_bot
 
 
 def test_a_profile_the_preferences_lack_is_shown_as_such_and_a_hand_added_one_appears(
-        qtbot: Any, ctx: Any, config: Path) -> None:
+    qtbot: Any, ctx: Any, config: Path
+) -> None:
     panel = execution_panel(qtbot, ctx)
     combo = panel.findChild(QComboBox, "schedulerCombo")
-    ops.set_execution(ctx.document, {"scheduler": "slurm", "remote_profile": "gone"},
-                      preview=False)
+    ops.set_execution(ctx.document, {"scheduler": "slurm", "remote_profile": "gone"}, preview=False)
     assert combo.currentText() == "Cluster profile gone (not in Preferences)"
-    _write_prefs(config, [_profile("hpc"), _profile("lab", "lab-login"),
-                          _profile("new", "new-login")])
+    _write_prefs(
+        config, [_profile("hpc"), _profile("lab", "lab-login"), _profile("new", "new-login")]
+    )
     ops.set_execution(ctx.document, {"remote_profile": "new"}, preview=False)
     assert combo.currentText() == "Cluster profile new (new-login, over ssh)"
 
 
 def test_a_profile_saved_in_preferences_is_offered_when_the_tab_is_shown_again(
-        qtbot: Any, ctx: Any, config: Path) -> None:
+    qtbot: Any, ctx: Any, config: Path
+) -> None:
     panel = execution_panel(qtbot, ctx)
     combo = panel.findChild(QComboBox, "schedulerCombo")
     combo.setCurrentIndex(3)  # lab
@@ -108,13 +115,15 @@ def test_a_profile_saved_in_preferences_is_offered_when_the_tab_is_shown_again(
     panel.show()
     assert [combo.itemText(i) for i in range(2, combo.count())] == [
         "Cluster profile campus (campus-login, over ssh)",
-        "Cluster profile lab (lab-login, over ssh)"]
+        "Cluster profile lab (lab-login, over ssh)",
+    ]
     assert combo.currentText() == "Cluster profile lab (lab-login, over ssh)"
     assert ctx.document.project["execution"]["remote_profile"] == "lab"
 
 
 def test_the_batch_fields_say_the_chosen_profiles_defaults(
-        qtbot: Any, ctx: Any, config: Path) -> None:
+    qtbot: Any, ctx: Any, config: Path
+) -> None:
     _write_prefs(config, [_profile("hpc", partition="standard", qos="long")])
     panel = execution_panel(qtbot, ctx)
     combo = panel.findChild(QComboBox, "schedulerCombo")
@@ -128,16 +137,21 @@ def test_the_batch_fields_say_the_chosen_profiles_defaults(
 
 
 def test_the_run_confirmation_lists_the_profile_and_its_host(
-        qtbot: Any, ctx: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    qtbot: Any, ctx: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
 
     panel = execution_panel(qtbot, ctx)
-    ops.set_execution(ctx.document, {"scheduler": "slurm", "remote_profile": "lab"},
-                      preview=False, origin="mcp")
+    ops.set_execution(
+        ctx.document, {"scheduler": "slurm", "remote_profile": "lab"}, preview=False, origin="mcp"
+    )
     assert not ctx.document.is_trusted
     asked: list[str] = []
-    monkeypatch.setattr(dialogs, "ask", lambda parent, title, text, buttons, **kw: (
-        asked.append(text), buttons[-1])[1])
+    monkeypatch.setattr(
+        dialogs,
+        "ask",
+        lambda parent, title, text, buttons, **kw: (asked.append(text), buttons[-1])[1],
+    )
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert len(asked) == 1
     lines = asked[0].splitlines()
@@ -146,8 +160,8 @@ def test_the_run_confirmation_lists_the_profile_and_its_host(
 
 
 def test_run_on_and_the_confirmation_in_japanese(
-        make_main_window: Any, monkeypatch: pytest.MonkeyPatch, config: Path,
-        qtbot: Any) -> None:
+    make_main_window: Any, monkeypatch: pytest.MonkeyPatch, config: Path, qtbot: Any
+) -> None:
     from molforma.gui.app import set_language
 
     _write_prefs(config, [_profile("hpc")])
@@ -155,13 +169,15 @@ def test_run_on_and_the_confirmation_in_japanese(
     win = make_main_window()
     set_language("ja", win.ctx)
     try:
-        ops.set_execution(win.ctx.document, {"scheduler": "slurm", "remote_profile": "hpc"},
-                          preview=False)
+        ops.set_execution(
+            win.ctx.document, {"scheduler": "slurm", "remote_profile": "hpc"}, preview=False
+        )
         panel = win.panels["execution"]
         combo = panel.findChild(QComboBox, "schedulerCombo")
         # LanguageChange is posted: the item texts follow once it is delivered.
-        qtbot.waitUntil(lambda: combo.currentText() == (
-            "クラスタープロファイル hpc（hpc-login、ssh 経由）"))
+        qtbot.waitUntil(
+            lambda: combo.currentText() == ("クラスタープロファイル hpc（hpc-login、ssh 経由）")
+        )
         text = panel._untrusted_text()
         assert "クラスタープロファイル: hpc" in text and "ホスト (ssh): hpc-login" in text
     finally:
@@ -193,17 +209,21 @@ def _type(qtbot: Any, edit: QLineEdit, text: str) -> None:
     qtbot.keyClicks(edit, text)
 
 
-@pytest.mark.parametrize(("name", "typed", "words"), [
-    ("prefProfileHost", "-oProxyCommand=touch", "host"),
-    ("prefProfileName", "a b", "profile"),
-    ("prefProfileRemoteFolder", "/scratch/$(id)", "folder"),
-    ("prefProfilePartition", 'x" --chdir=/', "partition"),
-    ("prefProfileNwchem", "nwchem; rm -rf ~", "nwchem_command"),
-    ("prefProfileLauncher", "mpirun|sh", "launcher"),
-    ("prefProfileSshConfig", "relative/config", "ssh_config"),
-])
+@pytest.mark.parametrize(
+    ("name", "typed", "words"),
+    [
+        ("prefProfileHost", "-oProxyCommand=touch", "host"),
+        ("prefProfileName", "a b", "profile"),
+        ("prefProfileRemoteFolder", "/scratch/$(id)", "folder"),
+        ("prefProfilePartition", 'x" --chdir=/', "partition"),
+        ("prefProfileNwchem", "nwchem; rm -rf ~", "nwchem_command"),
+        ("prefProfileLauncher", "mpirun|sh", "launcher"),
+        ("prefProfileSshConfig", "relative/config", "ssh_config"),
+    ],
+)
 def test_a_profile_field_shows_the_grammar_refusal_as_check_profile_gives_it(
-        dialog: Any, qtbot: Any, config: Path, name: str, typed: str, words: str) -> None:
+    dialog: Any, qtbot: Any, config: Path, name: str, typed: str, words: str
+) -> None:
     from molforma.errors import MolFormaError
     from molforma.preferences import ClusterProfile, check_profile
 
@@ -212,15 +232,29 @@ def test_a_profile_field_shows_the_grammar_refusal_as_check_profile_gives_it(
     _type(qtbot, edit, typed)
     message = dialog.findChild(QLabel, f"{name}Message")
     assert message.isVisible()
-    key = {"prefProfileHost": "host", "prefProfileName": "name",
-           "prefProfileRemoteFolder": "remote_folder", "prefProfilePartition": "partition",
-           "prefProfileNwchem": "nwchem_command", "prefProfileLauncher": "launcher",
-           "prefProfileSshConfig": "ssh_config"}[name]
-    bad = ClusterProfile.model_construct(**{**_profile("hpc"), "ssh_config": None,
-                                            "partition": None, "account": None, "qos": None,
-                                            "environment_lines": [], "scheduler": "slurm",
-                                            "nwchem_command": "nwchem", "launcher": "mpirun",
-                                            key: typed})
+    key = {
+        "prefProfileHost": "host",
+        "prefProfileName": "name",
+        "prefProfileRemoteFolder": "remote_folder",
+        "prefProfilePartition": "partition",
+        "prefProfileNwchem": "nwchem_command",
+        "prefProfileLauncher": "launcher",
+        "prefProfileSshConfig": "ssh_config",
+    }[name]
+    bad = ClusterProfile.model_construct(
+        **{
+            **_profile("hpc"),
+            "ssh_config": None,
+            "partition": None,
+            "account": None,
+            "qos": None,
+            "environment_lines": [],
+            "scheduler": "slurm",
+            "nwchem_command": "nwchem",
+            "launcher": "mpirun",
+            key: typed,
+        }
+    )
     with pytest.raises(MolFormaError) as info:
         check_profile(bad)
     assert message.text() == info.value.message()
@@ -230,17 +264,28 @@ def test_a_profile_field_shows_the_grammar_refusal_as_check_profile_gives_it(
     assert dialog.findChild(QLabel, "preferencesMessage").text() == info.value.message()
     assert (config / "preferences.json").read_bytes() == before
     _type(qtbot, edit, {"prefProfileName": "hpc2"}.get(name, ""))
-    if name in ("prefProfileHost", "prefProfileRemoteFolder", "prefProfileNwchem",
-                "prefProfileLauncher"):
-        _type(qtbot, edit, {"prefProfileHost": "hpc-login",
-                            "prefProfileRemoteFolder": "~/jobs",
-                            "prefProfileNwchem": "nwchem",
-                            "prefProfileLauncher": "srun"}[name])
+    if name in (
+        "prefProfileHost",
+        "prefProfileRemoteFolder",
+        "prefProfileNwchem",
+        "prefProfileLauncher",
+    ):
+        _type(
+            qtbot,
+            edit,
+            {
+                "prefProfileHost": "hpc-login",
+                "prefProfileRemoteFolder": "~/jobs",
+                "prefProfileNwchem": "nwchem",
+                "prefProfileLauncher": "srun",
+            }[name],
+        )
     assert not message.isVisible()
 
 
 def test_an_environment_line_outside_its_grammar_is_refused_beside_the_field(
-        dialog: Any, qtbot: Any) -> None:
+    dialog: Any, qtbot: Any
+) -> None:
     edit = dialog.findChild(QPlainTextEdit, "prefProfileEnvironment")
     edit.setPlainText("module load nwchem\nexport X=$(touch /tmp/x)")
     message = dialog.findChild(QLabel, "prefProfileEnvironmentMessage")
@@ -250,7 +295,8 @@ def test_an_environment_line_outside_its_grammar_is_refused_beside_the_field(
 
 
 def test_profiles_are_added_edited_removed_and_saved_keeping_one_added_by_hand(
-        dialog: Any, qtbot: Any, config: Path, ctx: Any) -> None:
+    dialog: Any, qtbot: Any, config: Path, ctx: Any
+) -> None:
     plist = dialog.findChild(QListWidget, "prefProfileList")
     assert [plist.item(i).text() for i in range(plist.count())] == ["hpc", "lab"]
     plist.setCurrentRow(1)
@@ -260,7 +306,8 @@ def test_profiles_are_added_edited_removed_and_saved_keeping_one_added_by_hand(
     _type(qtbot, dialog.findChild(QLineEdit, "prefProfileHost"), "ada@campus.example.org")
     _type(qtbot, dialog.findChild(QLineEdit, "prefProfilePartition"), "standard")
     dialog.findChild(QPlainTextEdit, "prefProfileEnvironment").setPlainText(
-        "module purge\nmodule load nwchem/7.2.2")
+        "module purge\nmodule load nwchem/7.2.2"
+    )
     assert plist.item(1).text() == "campus"
     # While the dialog is open, a profile is added to the file by hand.
     path = config / "preferences.json"
@@ -280,9 +327,18 @@ def test_profiles_are_added_edited_removed_and_saved_keeping_one_added_by_hand(
 def test_the_preferences_dialog_and_its_profile_editor_are_not_drivable_over_mcp() -> None:
     from molforma.gui.controls import control_for
 
-    for name in ("prefProfileList", "prefProfileName", "prefProfileHost", "prefProfileAdd",
-                 "prefProfileTest", "prefProfileEnvironment", "preferencesOk"):
-        assert control_for(name, None) is None and control_for(name, "preferencesDialog") is None, name
+    for name in (
+        "prefProfileList",
+        "prefProfileName",
+        "prefProfileHost",
+        "prefProfileAdd",
+        "prefProfileTest",
+        "prefProfileEnvironment",
+        "preferencesOk",
+    ):
+        assert control_for(name, None) is None and control_for(name, "preferencesDialog") is None, (
+            name
+        )
 
 
 # -- against the rig -----------------------------------------------------------------------------
@@ -294,7 +350,8 @@ def rig(slurm_cluster: Any) -> Iterator[SshRig]:
 @pytest.mark.slurm
 @pytest.mark.slow
 def test_test_connection_lists_the_rigs_partitions_without_blocking_the_window(
-        qtbot: Any, tmp_path: Path, config: Path, rig: SshRig) -> None:
+    qtbot: Any, tmp_path: Path, config: Path, rig: SshRig
+) -> None:
     from molforma.gui.context import AppContext
     from molforma.gui.widgets.preferences_dialog import PreferencesDialog
 
@@ -322,15 +379,21 @@ def test_test_connection_lists_the_rigs_partitions_without_blocking_the_window(
 @pytest.mark.slurm
 @pytest.mark.slow
 def test_a_job_run_on_a_profile_from_the_execution_tab_comes_home_and_history_says_where(
-        qtbot: Any, tmp_path: Path, config: Path, rig: SshRig,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    qtbot: Any, tmp_path: Path, config: Path, rig: SshRig, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
     from molforma.gui.widgets.history_panel import COLUMNS, HistoryPanel
 
     stand_in = f"{sys.executable} {FAKE_NWCHEM}"
-    _write_prefs(config, [rig.profile(nwchem_command=stand_in,
-                                      environment_lines=["export FAKE_NWCHEM_MODE=converge"])],
-                 scheduler="slurm")
+    _write_prefs(
+        config,
+        [
+            rig.profile(
+                nwchem_command=stand_in, environment_lines=["export FAKE_NWCHEM_MODE=converge"]
+            )
+        ],
+        scheduler="slurm",
+    )
     monkeypatch.setattr(dialogs, "ask", lambda parent, title, text, buttons, **kw: buttons[0])
     gen = water_context(tmp_path / "jobs")
     ctx = next(gen)
@@ -341,8 +404,7 @@ def test_a_job_run_on_a_profile_from_the_execution_tab_comes_home_and_history_sa
         qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
         job = panel.job
         assert job is not None, panel.findChild(object, "jobStatusLabel").text()
-        qtbot.waitUntil(lambda: job.status in ("finished", "failed", "cancelled"),
-                        timeout=90000)
+        qtbot.waitUntil(lambda: job.status in ("finished", "failed", "cancelled"), timeout=90000)
         assert job.status == "finished"
         record = json.loads((job.folder / "job.json").read_text())
         assert record["remote"]["profile"] == "rig"

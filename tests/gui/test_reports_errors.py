@@ -44,13 +44,15 @@ def test_failure_text_words_the_reason_in_the_template(qapp: Any) -> None:
     from molforma.gui.widgets.panel_workers import failure_text
 
     exc = MolFormaError("path_required", action="export_csv")
-    assert failure_text("HistoryPanel", "Cannot export: %1", exc) == \
-        "Cannot export: " + exc.message()
+    assert (
+        failure_text("HistoryPanel", "Cannot export: %1", exc) == "Cannot export: " + exc.message()
+    )
     assert failure_text("HistoryPanel", None, OSError("gone")) == "OSError: gone"
 
 
 def test_history_export_to_a_folder_that_cannot_be_written_is_shown_not_raised(
-        make_main_window: Any, tmp_path: Path) -> None:
+    make_main_window: Any, tmp_path: Path
+) -> None:
     window = make_main_window()
     panel = window.panels["history"]
     target = tmp_path / "missing" / "deeper" / "history.csv"

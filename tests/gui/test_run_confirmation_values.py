@@ -43,7 +43,8 @@ def panel(qtbot: Any, ctx: Any) -> Any:
 
 @pytest.mark.parametrize("name", ["qosEdit", "partitionEdit", "accountEdit"])
 def test_a_quote_typed_into_a_batch_name_field_is_refused_with_the_reason_and_not_stored(
-        panel: Any, ctx: Any, qtbot: Any, name: str) -> None:
+    panel: Any, ctx: Any, qtbot: Any, name: str
+) -> None:
     key = {"qosEdit": "qos", "partitionEdit": "partition", "accountEdit": "account"}[name]
     edit = panel.findChild(QLineEdit, name)
     before = (ctx.document.revision, dict(ctx.document.project["execution"]))
@@ -58,7 +59,8 @@ def test_a_quote_typed_into_a_batch_name_field_is_refused_with_the_reason_and_no
 
 
 def test_a_line_break_set_into_the_qos_field_as_a_window_command_would_is_refused(
-        panel: Any, ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    panel: Any, ctx: Any, qtbot: Any, tmp_path: Path
+) -> None:
     edit = panel.findChild(QLineEdit, "qosEdit")
     rev = ctx.document.revision
     edit.setText(f'x"\ntouch {tmp_path / "CANARY"} #')
@@ -69,7 +71,8 @@ def test_a_line_break_set_into_the_qos_field_as_a_window_command_would_is_refuse
 
 @pytest.mark.parametrize("typed", ["--chdir=/elsewhere", '--comment="a b"', "--mem=4G;id"])
 def test_a_batch_option_outside_the_grammar_is_refused_in_the_window(
-        panel: Any, ctx: Any, qtbot: Any, typed: str) -> None:
+    panel: Any, ctx: Any, qtbot: Any, typed: str
+) -> None:
     rev = ctx.document.revision
     type_into(qtbot, panel.findChild(QLineEdit, "batchDirectivesEdit"), typed)
     assert ctx.document.revision == rev
@@ -78,57 +81,89 @@ def test_a_batch_option_outside_the_grammar_is_refused_in_the_window(
 
 
 def test_the_run_confirmation_lists_every_value_that_reaches_the_batch_script(
-        panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
 
     exe = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_NWCHEM))}"
-    ops.set_execution(ctx.document, {
-        "executable": exe, "launcher": "srun", "environment": {"OMP_STACKSIZE": "64M"},
-        "partition": "short", "qos": "high", "account": "chem", "nodes": 2,
-        "tasksPerNode": 4, "threads": 3, "time_limit": 600,
-        "batch_directives": ["--mem=4G", "--constraint=cpu"]}, preview=False, origin="mcp")
+    ops.set_execution(
+        ctx.document,
+        {
+            "executable": exe,
+            "launcher": "srun",
+            "environment": {"OMP_STACKSIZE": "64M"},
+            "partition": "short",
+            "qos": "high",
+            "account": "chem",
+            "nodes": 2,
+            "tasksPerNode": 4,
+            "threads": 3,
+            "time_limit": 600,
+            "batch_directives": ["--mem=4G", "--constraint=cpu"],
+        },
+        preview=False,
+        origin="mcp",
+    )
     assert not ctx.document.is_trusted
     asked: list[str] = []
-    monkeypatch.setattr(dialogs, "ask", lambda parent, title, text, buttons, **kw: (
-        asked.append(text), buttons[-1])[1])
+    monkeypatch.setattr(
+        dialogs,
+        "ask",
+        lambda parent, title, text, buttons, **kw: (asked.append(text), buttons[-1])[1],
+    )
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert len(asked) == 1
     lines = asked[0].splitlines()
-    for expected in (f"Executable: {exe}", "Launcher: srun", "Environment: OMP_STACKSIZE=64M",
-                     "Scheduler: slurm", "Partition: short", "QoS: high", "Account: chem",
-                     "Nodes: 2", "MPI processes per node: 4",
-                     "Threads (OMP_NUM_THREADS): 3", "Time limit: 600 s",
-                     "Extra batch options: --mem=4G --constraint=cpu",
-                     f"Job root: {ctx.document.project['execution']['job_root']}"):
+    for expected in (
+        f"Executable: {exe}",
+        "Launcher: srun",
+        "Environment: OMP_STACKSIZE=64M",
+        "Scheduler: slurm",
+        "Partition: short",
+        "QoS: high",
+        "Account: chem",
+        "Nodes: 2",
+        "MPI processes per node: 4",
+        "Threads (OMP_NUM_THREADS): 3",
+        "Time limit: 600 s",
+        "Extra batch options: --mem=4G --constraint=cpu",
+        f"Job root: {ctx.document.project['execution']['job_root']}",
+    ):
         assert expected in lines, asked[0]
-    assert any(line.startswith("Job name: molforma-") and line.endswith("-H2O-energy")
-               for line in lines), asked[0]
+    assert any(
+        line.startswith("Job name: molforma-") and line.endswith("-H2O-energy") for line in lines
+    ), asked[0]
     assert panel.job is None and ctx.jobs.jobs() == []  # No: nothing ran
 
 
 def test_the_confirmation_writes_out_control_characters_of_free_text_values(
-        panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    panel: Any, ctx: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from molforma.gui import dialogs
 
-    ops.set_execution(ctx.document, {"environment": {"A": "x\ntouch /tmp/PWNED"}},
-                      preview=False, origin="mcp")
+    ops.set_execution(
+        ctx.document, {"environment": {"A": "x\ntouch /tmp/PWNED"}}, preview=False, origin="mcp"
+    )
     asked: list[str] = []
-    monkeypatch.setattr(dialogs, "ask", lambda parent, title, text, buttons, **kw: (
-        asked.append(text), buttons[-1])[1])
+    monkeypatch.setattr(
+        dialogs,
+        "ask",
+        lambda parent, title, text, buttons, **kw: (asked.append(text), buttons[-1])[1],
+    )
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)
     assert "Environment: A=x\\ntouch /tmp/PWNED" in asked[0].splitlines()
 
 
 def test_the_confirmation_is_japanese_in_japanese(
-        make_main_window: Any, monkeypatch: pytest.MonkeyPatch, qtbot: Any) -> None:
+    make_main_window: Any, monkeypatch: pytest.MonkeyPatch, qtbot: Any
+) -> None:
     from molforma.gui.app import set_language
 
     monkeypatch.setenv("MOLFORMA_LANGUAGE", "en")
     win = make_main_window()
     set_language("ja", win.ctx)
     try:
-        ops.set_execution(win.ctx.document, {"scheduler": "slurm", "qos": "high"},
-                          preview=False)
+        ops.set_execution(win.ctx.document, {"scheduler": "slurm", "qos": "high"}, preview=False)
         text = win.panels["execution"]._untrusted_text()
         assert "QoS: high" in text and "パーティション:" in text and "ジョブ名: molforma-" in text
     finally:
@@ -138,13 +173,15 @@ def test_the_confirmation_is_japanese_in_japanese(
 @pytest.mark.slurm
 @pytest.mark.slow
 def test_an_mcp_qos_injection_is_refused_and_the_persons_run_makes_no_canary(
-        panel: Any, ctx: Any, qtbot: Any, tmp_path: Path, slurm_cluster: Any) -> None:
+    panel: Any, ctx: Any, qtbot: Any, tmp_path: Path, slurm_cluster: Any
+) -> None:
     canary = tmp_path / "CANARY"
     # What an MCP client did before the person pressed Run (QoS is not a protected value,
     # so no confirmation would have shown it).
     with pytest.raises(ValidationError) as info:
-        ops.set_execution(ctx.document, {"qos": f'x"\ntouch {canary} #'}, preview=False,
-                          origin="mcp")
+        ops.set_execution(
+            ctx.document, {"qos": f'x"\ntouch {canary} #'}, preview=False, origin="mcp"
+        )
     assert info.value.code == "bad_slurm_name"
     exe = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_NWCHEM))}"
     type_into(qtbot, panel.findChild(QLineEdit, "executableEdit"), exe)
@@ -157,13 +194,17 @@ def test_an_mcp_qos_injection_is_refused_and_the_persons_run_makes_no_canary(
     assert not canary.exists()
 
 
-@pytest.mark.parametrize(("name", "typed", "key"), [
-    ("basisCombo", "6-31g* file /etc/passwd", "basis"),
-    ("basisCombo", "file", "basis"),
-    ("functionalCombo", "b3lyp end", "functional"),
-])
+@pytest.mark.parametrize(
+    ("name", "typed", "key"),
+    [
+        ("basisCombo", "6-31g* file /etc/passwd", "basis"),
+        ("basisCombo", "file", "basis"),
+        ("functionalCombo", "b3lyp end", "functional"),
+    ],
+)
 def test_a_basis_or_functional_typed_in_the_calculation_tab_is_refused_with_the_reason(
-        ctx: Any, qtbot: Any, name: str, typed: str, key: str) -> None:
+    ctx: Any, qtbot: Any, name: str, typed: str, key: str
+) -> None:
     from molforma.gui.widgets.calculation_panel import CalculationPanel
 
     panel = CalculationPanel(ctx)

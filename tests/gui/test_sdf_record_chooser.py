@@ -13,8 +13,11 @@ from molforma.gui import dialogs
 from molforma.gui.widgets import structure_choice
 from molforma.gui.widgets.structure_choice import StructureChoiceDialog
 
-MOLECULES = [("CCO", "ethanol", "solvent", "46.07"), ("c1ccccc1", "benzene", "aromatic", "78.11"),
-             ("CC(=O)[O-]", "acetate", "anion", "59.04")]
+MOLECULES = [
+    ("CCO", "ethanol", "solvent", "46.07"),
+    ("c1ccccc1", "benzene", "aromatic", "78.11"),
+    ("CC(=O)[O-]", "acetate", "anion", "59.04"),
+]
 
 
 @pytest.fixture
@@ -38,7 +41,10 @@ def sdf(tmp_path: Path) -> Path:
 def test_records_named_with_formula_atoms_and_data(sdf: Path) -> None:
     records = sdf_records(sdf.read_text())
     assert [(r["title"], r["formula"], r["atomCount"]) for r in records] == [
-        ("ethanol", "C2H6O", 9), ("benzene", "C6H6", 12), ("acetate", "C2H3O2", 7)]
+        ("ethanol", "C2H6O", 9),
+        ("benzene", "C6H6", 12),
+        ("acetate", "C2H3O2", 7),
+    ]
     assert records[2]["data"] == {"KIND": "anion", "MW": "59.04"}
 
 
@@ -51,15 +57,16 @@ def test_chooser_lists_records_and_shows_sd_data(qtbot: Any, sdf: Path) -> None:
     assert "benzene" in texts[1] and "C6H6" in texts[1] and "12" in texts[1]
     panel.list.setCurrentRow(2)
     assert dlg.values()[0] == 2
-    cells = {panel.table.item(k, 0).text(): panel.table.item(k, 1).text()
-             for k in range(panel.table.rowCount())}
+    cells = {
+        panel.table.item(k, 0).text(): panel.table.item(k, 1).text()
+        for k in range(panel.table.rowCount())
+    }
     assert cells == {"KIND": "anion", "MW": "59.04"}
     dlg.frame.setValue(2)
     assert panel.list.currentRow() == 1
 
 
-def test_the_record_chosen_is_read(qtbot: Any, sdf: Path,
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_record_chosen_is_read(qtbot: Any, sdf: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def choose(dlg: Any) -> bool:
         qtbot.addWidget(dlg)
         dlg.records_panel.list.setCurrentRow(1)

@@ -15,7 +15,8 @@ __all__ = ["box_file", "record_count"]  # fixtures shared with the Molecule tab'
 
 
 def test_select_all_among_200000_atoms_shows_a_summary_without_records(
-        make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]) -> None:
+    make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]
+) -> None:
     win = _big_window(make_main_window, qtbot, box_file)
     tab = win.molecule_tab
     record_count[0] = 0
@@ -34,10 +35,22 @@ def test_select_all_among_200000_atoms_shows_a_summary_without_records(
 
 
 def test_the_column_summary_is_what_the_records_say() -> None:
-    atoms = [{"id": f"a{i + 1}", "element": e, "x": float(i), "y": 0.0, "z": 0.0, "name": "",
-              "formalCharge": q, "unpairedElectrons": 0, "massNumber": None, "mass": None,
-              "fixed": i == 2}
-             for i, (e, q) in enumerate([("N", 1), ("H", 0), ("O", -1), ("C", 0), ("H", 0)])]
+    atoms = [
+        {
+            "id": f"a{i + 1}",
+            "element": e,
+            "x": float(i),
+            "y": 0.0,
+            "z": 0.0,
+            "name": "",
+            "formalCharge": q,
+            "unpairedElectrons": 0,
+            "massNumber": None,
+            "mass": None,
+            "fixed": i == 2,
+        }
+        for i, (e, q) in enumerate([("N", 1), ("H", 0), ("O", -1), ("C", 0), ("H", 0)])
+    ]
     tables = as_table_project({"document": {"atoms": atoms, "bonds": []}})
     summary = selection_summary(tables, ["a5", "a3", "a1", "a9"])
     assert summary is not None
@@ -51,11 +64,33 @@ def test_the_column_summary_is_what_the_records_say() -> None:
 
 def _small() -> dict[str, Any]:
     # Water, methane (C with 4 H, listed apart), a lone helium.
-    spec = [("O", 0.0), ("C", 5.0), ("H", 0.9572), ("H", -0.24), ("He", 9.0), ("H", 5.6),
-            ("H", 4.4), ("H", 5.0), ("H", -0.000000001)]
-    atoms = [{"id": f"a{i + 1}", "element": e, "x": x, "y": -1.5 * i, "z": 0.1, "name": "",
-              "formalCharge": 0, "unpairedElectrons": 0, "massNumber": None, "mass": None,
-              "fixed": False} for i, (e, x) in enumerate(spec)]
+    spec = [
+        ("O", 0.0),
+        ("C", 5.0),
+        ("H", 0.9572),
+        ("H", -0.24),
+        ("He", 9.0),
+        ("H", 5.6),
+        ("H", 4.4),
+        ("H", 5.0),
+        ("H", -0.000000001),
+    ]
+    atoms = [
+        {
+            "id": f"a{i + 1}",
+            "element": e,
+            "x": x,
+            "y": -1.5 * i,
+            "z": 0.1,
+            "name": "",
+            "formalCharge": 0,
+            "unpairedElectrons": 0,
+            "massNumber": None,
+            "mass": None,
+            "fixed": False,
+        }
+        for i, (e, x) in enumerate(spec)
+    ]
     bonds = [{"a": "a1", "b": "a3", "order": 1}, {"a": "a1", "b": "a4", "order": 1}]
     bonds += [{"a": "a2", "b": f"a{i}", "order": 1} for i in (6, 7, 8, 9)]
     return {"document": {"atoms": atoms, "bonds": bonds, "title": "two\nlines"}}
@@ -65,8 +100,10 @@ def _record_xyz(plain: dict[str, Any], ids: list[str], title: str) -> str:
     """The record path's text (what Copy as XYZ wrote before the columns)."""
     atoms = [a for a in plain["document"]["atoms"] if not ids or a["id"] in ids]
     lines = [str(len(atoms)), title.replace("\n", " ")]
-    lines += [f"{a['element']:<2} {float(a['x']):14.8f} {float(a['y']):14.8f} "
-              f"{float(a['z']):14.8f}" for a in atoms]
+    lines += [
+        f"{a['element']:<2} {float(a['x']):14.8f} {float(a['y']):14.8f} {float(a['z']):14.8f}"
+        for a in atoms
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -86,7 +123,8 @@ def test_column_xyz_and_fragments_are_the_records_answers() -> None:
 
 
 def test_copy_and_select_fragment_among_200000_atoms_build_no_records(
-        make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]) -> None:
+    make_main_window: Any, qtbot: Any, box_file: Path, record_count: list[int]
+) -> None:
     from PySide6.QtGui import QGuiApplication
 
     win = _big_window(make_main_window, qtbot, box_file)
@@ -99,8 +137,7 @@ def test_copy_and_select_fragment_among_200000_atoms_build_no_records(
     text = QGuiApplication.clipboard().text()
     lines = text.split("\n")
     assert lines[0] == "2" and lines[2].split()[0] == "O"
-    assert [float(v) for v in lines[2].split()[1:]] == [round(float(v), 8)
-                                                       for v in atoms.xyz[0]]
+    assert [float(v) for v in lines[2].split()[1:]] == [round(float(v), 8) for v in atoms.xyz[0]]
     tab.select_all()
     record_count[0] = 0
     assert tab.copy_selection_xyz()

@@ -13,7 +13,8 @@ from molforma.nwchem.settings import TASKS, THEORIES
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_combo_texts_equal_the_table_and_the_catalogue(
-        qtbot: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    qtbot: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
     from molforma.gui.app import install_translators
     from molforma.gui.context import AppContext
     from molforma.gui.widgets.calculation_panel import CalculationPanel
@@ -24,8 +25,10 @@ def test_combo_texts_equal_the_table_and_the_catalogue(
         install_translators(lang)
         calc = CalculationPanel(ctx)
         qtbot.addWidget(calc)
-        for name, kind, values in (("taskCombo", "tasks", TASKS),
-                                   ("theoryCombo", "theories", THEORIES)):
+        for name, kind, values in (
+            ("taskCombo", "tasks", TASKS),
+            ("theoryCombo", "theories", THEORIES),
+        ):
             combo = calc.findChild(QComboBox, name)
             shown = [combo.itemText(i) for i in range(combo.count())]
             table = setting_labels(kind, lang)

@@ -28,7 +28,9 @@ def _choose(combo: QComboBox, data: Any) -> None:
 
 
 def test_the_excited_state_rows_show_for_that_task_and_write_the_tddft_block(
-        panel: Any, ctx: Any) -> None:  # noqa: F811
+    panel: Any,  # noqa: F811
+    ctx: Any,  # noqa: F811
+) -> None:
     roots = panel.findChild(QSpinBox, "excitedRootsSpin")
     spin = panel.findChild(QComboBox, "excitedSpinCombo")
     method = panel.findChild(QComboBox, "excitedMethodCombo")
@@ -40,24 +42,35 @@ def test_the_excited_state_rows_show_for_that_task_and_write_the_tddft_block(
     _choose(method, "tda")
     calc = ctx.document.project["calculation"]
     assert (calc["excited_roots"], calc["excited_spin"], calc["excited_method"]) == (
-        5, "both", "tda")
+        5,
+        "both",
+        "tda",
+    )
     lines = _preview(panel)
-    assert lines[lines.index("tddft") + 1:lines.index("tddft") + 4] == [
-        "  nroots 5", "  cis", "end"]
+    assert lines[lines.index("tddft") + 1 : lines.index("tddft") + 4] == [
+        "  nroots 5",
+        "  cis",
+        "end",
+    ]
     assert "task tddft energy" in lines
     irc = panel.findChild(QCheckBox, "ircCheck")
     assert not irc.isVisible()
     _choose(panel.task_combo, "transition-state")
     assert not roots.isVisible() and irc.isVisible()
     assert [x for x in _preview(panel) if x.startswith("task")] == [
-        "task scf saddle", "task scf freq"]
+        "task scf saddle",
+        "task scf freq",
+    ]
     irc.setChecked(True)
     assert ctx.document.project["calculation"]["irc"] is True
     assert [x for x in _preview(panel) if x.startswith("task")][-1] == "task scf mepgs"
 
 
 def test_a_solvent_or_a_custom_constant_writes_cosmo_and_a_bad_one_is_refused_beside_it(
-        panel: Any, ctx: Any, qtbot: Any) -> None:  # noqa: F811
+    panel: Any,  # noqa: F811
+    ctx: Any,  # noqa: F811
+    qtbot: Any,
+) -> None:
     solvent = panel.findChild(QComboBox, "solventCombo")
     eps = panel.findChild(QLineEdit, "dielectricEdit")
     assert solvent.currentData() is None and not eps.isEnabled()
@@ -82,8 +95,7 @@ def test_a_solvent_or_a_custom_constant_writes_cosmo_and_a_bad_one_is_refused_be
     assert "cosmo" not in _preview(panel)
 
 
-def test_a_dft_frequency_job_says_in_the_preview_what_it_tightened(
-        panel: Any, ctx: Any) -> None:  # noqa: F811
+def test_a_dft_frequency_job_says_in_the_preview_what_it_tightened(panel: Any, ctx: Any) -> None:  # noqa: F811
     _choose(panel.theory_combo, "dft")
     _choose(panel.task_combo, "optimize+frequencies")
     lines = _preview(panel)
@@ -100,7 +112,8 @@ def results(qtbot: Any, make_main_window: Any) -> Any:
 
 
 def test_the_roots_table_lists_each_state_with_its_dominant_transitions(
-        results: Any, qtbot: Any) -> None:
+    results: Any, qtbot: Any
+) -> None:
     _open(qtbot, results, NWCHEM_DATA / "water_b3lyp_tda.out")
     table = results.findChild(object, "excitationsTable")
     assert table.isVisible() and results.plots.currentWidget() is results.uvvis
@@ -114,11 +127,14 @@ def test_the_roots_table_lists_each_state_with_its_dominant_transitions(
 
 
 def test_the_summary_gives_the_solvation_energy_and_the_transition_state_check(
-        results: Any, qtbot: Any) -> None:
+    results: Any, qtbot: Any
+) -> None:
     summary = results.findChild(object, "resultsSummary")
     _open(qtbot, results, NWCHEM_DATA / "water_scf_cosmo.out")
-    assert "Solvation energy (COSMO, electrostatic): -0.00685514 Eh (-4.30 kcal/mol)" in \
-        summary.toPlainText()
+    assert (
+        "Solvation energy (COSMO, electrostatic): -0.00685514 Eh (-4.30 kcal/mol)"
+        in summary.toPlainText()
+    )
     _open(qtbot, results, NWCHEM_DATA / "water_saddle_from_minimum.out")
     text = summary.toPlainText()
     assert "Not a transition state: 0 imaginary modes (one expected)" in text

@@ -25,16 +25,18 @@ from molforma.gui.app import set_language, translations_dir
 from tests.paths import NWCHEM_DATA
 
 # Names and notations that stay as they are in Japanese.
-_KEEP = re.compile(r"SMILES|MolForma|NWChem|MCP|XYZ|PDB|MDL|Molfile|CCO|Enter|Ctrl|Shift|"
-                   r"SCF|DFT|MPI|OMP_NUM_THREADS|CSV|km/mol|MMFF94|UFF|kcal/mol|"
-                   # names that Japanese text keeps in Latin letters
-                   r"Mulliken|Löwdin|HOMO|LUMO|MOLDEN|Gaussian|cube|TDDFT|UV-Vis|"
-                   # method names and the NWChem keywords a field writes
-                   r"COSMO|dielec|nroots|tddft|notriplet|nosinglet|cis|TDHF|TDA|CIS|Tamm|IRC|"
-                   r"Dancoff|zcoord|optimize|"
-                   # remote clusters: the tools and the scheduler keep their names
-                   r"SLURM|ssh|SSH|sinfo|"
-                   r"\.molforma\.json|\.xyz|\.mol|\.sdf|\.pdb|\.nw|%\d|%n")
+_KEEP = re.compile(
+    r"SMILES|MolForma|NWChem|MCP|XYZ|PDB|MDL|Molfile|CCO|Enter|Ctrl|Shift|"
+    r"SCF|DFT|MPI|OMP_NUM_THREADS|CSV|km/mol|MMFF94|UFF|kcal/mol|"
+    # names that Japanese text keeps in Latin letters
+    r"Mulliken|Löwdin|HOMO|LUMO|MOLDEN|Gaussian|cube|TDDFT|UV-Vis|"
+    # method names and the NWChem keywords a field writes
+    r"COSMO|dielec|nroots|tddft|notriplet|nosinglet|cis|TDHF|TDA|CIS|Tamm|IRC|"
+    r"Dancoff|zcoord|optimize|"
+    # remote clusters: the tools and the scheduler keep their names
+    r"SLURM|ssh|SSH|sinfo|"
+    r"\.molforma\.json|\.xyz|\.mol|\.sdf|\.pdb|\.nw|%\d|%n"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -69,8 +71,10 @@ def _visible_texts(win: Any, root: QWidget, *, combos: bool = True) -> list[tupl
             out.append((name, w.specialValueText()))
         elif isinstance(w, QTableView):
             m = w.model()
-            out += [(name, str(m.headerData(c, Qt.Orientation.Horizontal) or ""))
-                    for c in range(m.columnCount())]
+            out += [
+                (name, str(m.headerData(c, Qt.Orientation.Horizontal) or ""))
+                for c in range(m.columnCount())
+            ]
         if w.toolTip():
             out.append((name + ".toolTip", w.toolTip()))
     return out
@@ -91,16 +95,21 @@ def test_switching_to_japanese_translates_menus_actions_and_tabs(japanese: Any) 
     win = japanese
     tabs = win.findChild(QTabWidget, "mainTabs")
     assert [tabs.tabText(i) for i in range(tabs.count())] == [
-        "1 分子", "2 計算条件", "3 実行", "結果", "履歴"]
+        "1 分子",
+        "2 計算条件",
+        "3 実行",
+        "結果",
+        "履歴",
+    ]
     menus = [a.text() for a in win.menuBar().actions()]
     assert menus == ["ファイル(&F)", "編集(&E)", "表示(&V)", "ヘルプ(&H)"]
-    untranslated = _untranslated(
-        [(a.objectName(), a.text()) for a in win.actions_by_id.values()])
+    untranslated = _untranslated([(a.objectName(), a.text()) for a in win.actions_by_id.values()])
     assert untranslated == []
 
 
-def test_the_status_bar_atom_count_follows_a_language_switch(make_main_window: Any,
-                                                             qtbot: Any) -> None:
+def test_the_status_bar_atom_count_follows_a_language_switch(
+    make_main_window: Any, qtbot: Any
+) -> None:
     from molforma.app import ops
     from tests.gui.helpers import WATER
 
@@ -145,8 +154,9 @@ def test_switching_back_to_english_restores_the_source_texts(make_main_window: A
     assert win.windowTitle().startswith("Untitled")
 
 
-def test_molforma_language_overrides_the_preferences(monkeypatch: pytest.MonkeyPatch,
-                                                     make_main_window: Any) -> None:
+def test_molforma_language_overrides_the_preferences(
+    monkeypatch: pytest.MonkeyPatch, make_main_window: Any
+) -> None:
     from molforma.gui.app import install_translators
     from molforma.i18n import display_language
     from molforma.preferences import Preferences, save_preferences
@@ -167,8 +177,11 @@ def test_refusals_from_the_core_are_shown_in_japanese_too(japanese: Any) -> None
     from molforma.app import ops
 
     win = japanese
-    ops.add_atoms(win.ctx.document, [{"element": "O", "position": [0, 0, 0]},
-                                     {"element": "H", "position": [0.9, 0, 0]}], preview=False)
+    ops.add_atoms(
+        win.ctx.document,
+        [{"element": "O", "position": [0, 0, 0]}, {"element": "H", "position": [0.9, 0, 0]}],
+        preview=False,
+    )
     model = win.molecule_tab.table.atom_model
     assert not model.setData(model.index(1, 2), "0.0")  # onto the O atom
     text = win.molecule_tab.message.text()
@@ -219,8 +232,9 @@ def test_japanese_text_uses_one_font_for_kana_and_digits(japanese: Any) -> None:
     assert QFontDatabase.WritingSystem.Latin in systems, family
 
 
-def test_a_status_message_follows_a_live_language_switch(make_main_window: Any, qtbot: Any,
-                                                         tmp_path: Path) -> None:
+def test_a_status_message_follows_a_live_language_switch(
+    make_main_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
     win = make_main_window()
     src = tmp_path / "neon.xyz"
     src.write_text("1\nneon\nNe 0 0 0\n")
@@ -237,8 +251,9 @@ def test_a_status_message_follows_a_live_language_switch(make_main_window: Any, 
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_every_tab_fits_a_1280_by_800_screen_in_each_language(make_main_window: Any,
-                                                              lang: str) -> None:
+def test_every_tab_fits_a_1280_by_800_screen_in_each_language(
+    make_main_window: Any, lang: str
+) -> None:
     # The window's minimum size is what its widest row and tallest column force; over
     # 1280x800 (less the title bar and a panel of the desktop) a tab is cut off.
     win = make_main_window()

@@ -36,13 +36,15 @@ def optimised(make_main_window: Any, qtbot: Any, tmp_path: Path) -> Any:
         qtbot.mouseClick(window.findChild(QPushButton, "runButton"), Qt.MouseButton.LeftButton)
     assert execution.job.status == "finished"
     results = window.panels["results"]
-    qtbot.waitUntil(lambda: results.results is not None
-                    and len(results.results.structures) > 2, timeout=30000)
+    qtbot.waitUntil(
+        lambda: results.results is not None and len(results.results.structures) > 2, timeout=30000
+    )
     return window
 
 
 def test_use_this_structure_makes_the_final_geometry_a_candidate_with_the_same_ids(
-        optimised: Any, qtbot: Any) -> None:
+    optimised: Any, qtbot: Any
+) -> None:
     window = optimised
     doc = window.ctx.document
     ids = [a["id"] for a in doc.project["document"]["atoms"]]
@@ -70,8 +72,7 @@ def test_the_structure_chosen_on_the_slider_is_the_one_used(optimised: Any, qtbo
     slider = window.findChild(QSlider, "trajectorySlider")
     assert slider.value() == slider.maximum()  # the final structure by default
     slider.setValue(1)
-    qtbot.mouseClick(window.findChild(QPushButton, "useStructureButton"),
-                     Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.findChild(QPushButton, "useStructureButton"), Qt.MouseButton.LeftButton)
     chosen = window.panels["results"].results.structures[1]
     assert xyz(window.ctx.document.candidate) == pytest.approx(np.array(chosen.coordinates))
 
@@ -94,7 +95,9 @@ def test_history_reuse_offers_the_final_geometry(optimised: Any, qtbot: Any) -> 
     _history_row(window, qtbot)
     combo = window.findChild(QComboBox, "historyReuseGeometry")
     assert [combo.itemText(i) for i in range(combo.count())] == [
-        "with the input geometry", "with the final geometry"]
+        "with the input geometry",
+        "with the final geometry",
+    ]
     assert combo.toolTip()
     combo.setCurrentIndex(combo.findData("final"))
     qtbot.mouseClick(window.findChild(QPushButton, "historyReuse"), Qt.MouseButton.LeftButton)

@@ -41,8 +41,11 @@ def _green_pixels(view: Any) -> int:
     for y in range(0, image.height(), 2):
         for x in range(0, image.width(), 2):
             c = image.pixelColor(x, y)
-            if abs(c.red() - target.red()) < 30 and abs(c.green() - target.green()) < 30 \
-                    and abs(c.blue() - target.blue()) < 30:
+            if (
+                abs(c.red() - target.red()) < 30
+                and abs(c.green() - target.green()) < 30
+                and abs(c.blue() - target.blue()) < 30
+            ):
                 count += 1
     return count
 
@@ -52,7 +55,8 @@ def _real_mode_row(table: QTableWidget) -> int:
 
 
 def test_arrows_of_the_selected_mode_are_drawn_still_and_while_playing(
-        panel: Any, qtbot: Any) -> None:
+    panel: Any, qtbot: Any
+) -> None:
     table = panel.findChild(QTableWidget, "modesTable")
     _select_mode(qtbot, table, _real_mode_row(table))
     view = panel.view
@@ -100,7 +104,8 @@ def test_a_playing_mode_never_leaves_the_view(panel: Any, qtbot: Any) -> None:
 
 
 def test_the_scale_factor_scales_the_plot_the_table_and_the_csv(
-        panel: Any, qtbot: Any, tmp_path: Path) -> None:
+    panel: Any, qtbot: Any, tmp_path: Path
+) -> None:
     ir, table = panel.ir, panel.findChild(QTableWidget, "modesTable")
     panel.plots.setCurrentWidget(ir)  # the IR spectrum tab, as a person clicks it
     row = _real_mode_row(table)
@@ -142,7 +147,8 @@ def test_the_scale_factor_scales_the_plot_the_table_and_the_csv(
 
 
 def test_gaussian_and_lorentzian_bands_keep_the_peak_height_and_differ_in_the_wings(
-        panel: Any) -> None:
+    panel: Any,
+) -> None:
     ir = panel.ir
     shape = ir.findChild(QComboBox, "irLineShapeCombo")
     assert [shape.itemText(i) for i in range(shape.count())] == ["Lorentzian", "Gaussian"]
@@ -162,15 +168,15 @@ def test_gaussian_and_lorentzian_bands_keep_the_peak_height_and_differ_in_the_wi
 
     grid = np.array([100.0, 110.0])
     for kind in ("lorentzian", "gaussian"):
-        assert broadened(np.array([100.0]), np.array([2.0]), grid, 20.0, kind) == \
-            pytest.approx([2.0, 1.0])
+        assert broadened(np.array([100.0]), np.array([2.0]), grid, 20.0, kind) == pytest.approx(
+            [2.0, 1.0]
+        )
 
 
 def test_png_export_at_a_chosen_scale(panel: Any, qtbot: Any, tmp_path: Path) -> None:
     ir = panel.ir
     panel.plots.setCurrentWidget(ir)
-    qtbot.waitUntil(lambda: ir.plot.isVisible()
-                    and ir.plot.plot_widget().size() == ir.plot.size())
+    qtbot.waitUntil(lambda: ir.plot.isVisible() and ir.plot.plot_widget().size() == ir.plot.size())
     qtbot.wait(100)  # the plot item lays itself out in the view
     spin = ir.findChild(QSpinBox, "irExportScale")
     assert spin.toolTip()
@@ -214,7 +220,9 @@ def test_opengl_under_xvfb_draws_the_displacement_arrows() -> None:
         "before = green(v.grab().toImage())\n"
         "v.set_show_arrows(True)\n"
         "for _ in range(20): app.processEvents()\n"
-        "print(v.renderer_name, before, green(v.grab().toImage()))\n", timeout=180)
+        "print(v.renderer_name, before, green(v.grab().toImage()))\n",
+        timeout=180,
+    )
     name, before, after = proc.stdout.split()[-3:]
     assert name == "opengl"
     assert int(after) > int(before) + 20

@@ -17,8 +17,11 @@ from PySide6.QtGui import QColor, QImage
 from molforma.document.model import new_atom
 from tests.gui.helpers import click_atom, run_gl_script, run_with_opengl
 
-WATER_ATOMS = [new_atom("a1", "O", 0.0, 0.0, 0.117), new_atom("a2", "H", 0.0, 0.757, -0.469),
-               new_atom("a3", "H", 0.0, -0.757, -0.469)]
+WATER_ATOMS = [
+    new_atom("a1", "O", 0.0, 0.0, 0.117),
+    new_atom("a2", "H", 0.0, 0.757, -0.469),
+    new_atom("a3", "H", 0.0, -0.757, -0.469),
+]
 WATER_BONDS = [{"a": "a1", "b": "a2", "order": 1}, {"a": "a1", "b": "a3", "order": 1}]
 WATER_XYZ = "3\nwater\nO 0 0 0.117\nH 0 0.757 -0.469\nH 0 -0.757 -0.469\n"
 
@@ -111,8 +114,12 @@ def test_selection_fixed_atoms_and_candidate_are_drawn_with_distinct_rings(view:
     img = _image(view)
 
     def ring_pixels(rgb: tuple[int, int, int]) -> int:
-        return sum(1 for x in range(img.width()) for y in range(img.height())
-                   if _near(img.pixelColor(x, y), rgb, 60))
+        return sum(
+            1
+            for x in range(img.width())
+            for y in range(img.height())
+            if _near(img.pixelColor(x, y), rgb, 60)
+        )
 
     assert ring_pixels((255, 217, 0)) > 20  # selected: yellow
     assert ring_pixels((217, 51, 242)) > 20  # fixed: magenta
@@ -164,24 +171,26 @@ def test_opengl_screenshot_under_xvfb_shows_the_atoms_colours(tmp_path: Path) ->
 
 def _water_view(*, show: bool) -> str:
     """Script lines: a 3D view ``v`` (400 x 300, shown or not) holding water."""
-    return ("from PySide6.QtWidgets import QApplication\n"
-            "app = QApplication([])\n"
-            "from molforma.gui.view3d import create_view\n"
-            "from molforma.document.model import new_atom\n"
-            f"v = create_view(); v.resize(400, 300){'; v.show()' if show else ''}\n"
-            "atoms = [new_atom('a1', 'O', 0, 0, 0.117), new_atom('a2', 'H', 0, 0.757, -0.469),\n"
-            "         new_atom('a3', 'H', 0, -0.757, -0.469)]\n"
-            "v.set_molecule(atoms, [{'a': 'a1', 'b': 'a2', 'order': 1}])\n")
+    return (
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication([])\n"
+        "from molforma.gui.view3d import create_view\n"
+        "from molforma.document.model import new_atom\n"
+        f"v = create_view(); v.resize(400, 300){'; v.show()' if show else ''}\n"
+        "atoms = [new_atom('a1', 'O', 0, 0, 0.117), new_atom('a2', 'H', 0, 0.757, -0.469),\n"
+        "         new_atom('a3', 'H', 0, -0.757, -0.469)]\n"
+        "v.set_molecule(atoms, [{'a': 'a1', 'b': 'a2', 'order': 1}])\n"
+    )
 
 
 def test_opengl_renderer_is_really_used_under_xvfb_and_matches_the_camera() -> None:
     proc = run_gl_script(
-        _water_view(show=True)
-        + "for _ in range(20): app.processEvents()\n"
+        _water_view(show=True) + "for _ in range(20): app.processEvents()\n"
         "img = v.grab().toImage()\n"
         "o = img.pixelColor(v.atom_screen_pos('a1').toPoint())\n"
         "h = img.pixelColor(v.atom_screen_pos('a2').toPoint())\n"
-        "print(v.renderer_name, o.red(), o.green(), o.blue(), h.red(), h.green(), h.blue())\n")
+        "print(v.renderer_name, o.red(), o.green(), o.blue(), h.red(), h.green(), h.blue())\n"
+    )
     name, *rgb = proc.stdout.split()
     o, h = tuple(map(int, rgb[:3])), tuple(map(int, rgb[3:]))
     assert name == "opengl"
@@ -209,7 +218,10 @@ def test_a_window_start_draws_its_opengl_frame_once_and_only_when_it_is_on_scree
         "    QApplication.instance().quit()\n"
         "mw.MainWindow._after_first_frame = after\n"
         "sys.exit(launch.launch_window(sys.argv[1], False, None, False, None, None))\n",
-        str(src), screen="1600x1200", env={"MOLFORMA_CONFIG_DIR": str(tmp_path)})
+        str(src),
+        screen="1600x1200",
+        env={"MOLFORMA_CONFIG_DIR": str(tmp_path)},
+    )
     name, frames, *rgb = proc.stdout.split()
     assert name == "opengl"
     # the exposed frame (the grab draws one more): without the skip it would be 3 + 1
@@ -221,10 +233,10 @@ def test_a_window_start_draws_its_opengl_frame_once_and_only_when_it_is_on_scree
 def test_a_view_never_shown_is_drawn_in_its_first_grab() -> None:
     # the frames skipped at start-up are those of a window being shown, not of a grab
     proc = run_gl_script(
-        _water_view(show=False)
-        + "img = v.grab().toImage()\n"
+        _water_view(show=False) + "img = v.grab().toImage()\n"
         "o = img.pixelColor(v.atom_screen_pos('a1').toPoint())\n"
-        "print(v.renderer_name, v.isVisible(), o.red(), o.green(), o.blue())\n")
+        "print(v.renderer_name, v.isVisible(), o.red(), o.green(), o.blue())\n"
+    )
     name, visible, *rgb = proc.stdout.split()
     assert name == "opengl" and visible == "False"
     r, g, b = map(int, rgb)
@@ -237,9 +249,12 @@ def test_view_menu_switches_the_drawing_style(make_main_window: Any) -> None:
     from molforma.app import ops
 
     win = make_main_window()
-    ops.add_atoms(win.ctx.document, [{"element": a["element"], "position": [a["x"], a["y"], a["z"]]}
-                                     for a in WATER_ATOMS],
-                  bonds=[{"a": "#0", "b": "#1"}, {"a": "#0", "b": "#2"}], preview=False)
+    ops.add_atoms(
+        win.ctx.document,
+        [{"element": a["element"], "position": [a["x"], a["y"], a["z"]]} for a in WATER_ATOMS],
+        bonds=[{"a": "#0", "b": "#1"}, {"a": "#0", "b": "#2"}],
+        preview=False,
+    )
     view = win.molecule_tab.view
     ball = view.scene.radius.copy()
     assert len(view.scene.line_start) == 2
@@ -269,7 +284,8 @@ def test_a_failing_opengl_setup_falls_back_to_the_painter() -> None:
         "for _ in range(30): app.processEvents()\n"
         "img = v.grab().toImage()\n"
         "c = img.pixelColor(v.atom_screen_pos('a1').toPoint())\n"
-        "print(v.renderer_name, c.red(), c.green(), c.blue())\n")
+        "print(v.renderer_name, c.red(), c.green(), c.blue())\n"
+    )
     name, r, g, b = proc.stdout.split()
     assert name == "painter"
     assert int(r) > 150 and int(g) < 90 and int(b) < 90
@@ -310,8 +326,12 @@ def test_the_first_frame_after_a_resize_is_already_fitted(view: Any, qtbot: Any)
     canvas.paintEvent = original.__get__(canvas)  # type: ignore[method-assign]
 
 
-def _painted(view: Any, atoms: list[dict[str, Any]], bonds: list[dict[str, Any]],
-             bond_rgb: tuple[float, float, float]) -> tuple[QImage, Any]:
+def _painted(
+    view: Any,
+    atoms: list[dict[str, Any]],
+    bonds: list[dict[str, Any]],
+    bond_rgb: tuple[float, float, float],
+) -> tuple[QImage, Any]:
     """Render ``atoms`` head-on (model z towards the viewer) with every bond in ``bond_rgb``."""
     import numpy as np
     from PySide6.QtGui import QPainter
@@ -335,7 +355,8 @@ def _is_green(c: QColor) -> bool:
 
 
 def test_painter_draws_a_bond_behind_the_balls_it_joins_even_when_it_points_at_the_viewer(
-        view: Any) -> None:
+    view: Any,
+) -> None:
     # The carbon is nearer the viewer; the bond leaves the oxygen towards it.
     atoms = [new_atom("a1", "O", 0.0, 0.0, 0.0), new_atom("a2", "C", 0.9, 0.0, 1.2)]
     img, screen = _painted(view, atoms, [{"a": "a1", "b": "a2", "order": 1}], (0.0, 1.0, 0.0))

@@ -26,7 +26,8 @@ def _mouse(kind: QEvent.Type, x: float, button: Qt.MouseButton, buttons: Any) ->
 
 
 def test_a_drag_moves_the_view_at_low_detail_and_its_end_restores_the_full_picture(
-        qtbot: Any) -> None:
+    qtbot: Any,
+) -> None:
     v = MoleculeView("painter")
     qtbot.addWidget(v)
     v.resize(600, 400)
@@ -52,17 +53,25 @@ def test_the_wheel_moves_the_view_until_a_short_pause(qtbot: Any) -> None:
     v.resize(600, 400)
     v.set_molecule(lattice(1000), [])
     scale = v.camera.scale
-    wheel = QWheelEvent(QPointF(300, 200), QPointF(300, 200), QPoint(0, 0), QPoint(0, 120),
-                        NONE, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
-                        False)
+    wheel = QWheelEvent(
+        QPointF(300, 200),
+        QPointF(300, 200),
+        QPoint(0, 0),
+        QPoint(0, 120),
+        NONE,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     v.handle_wheel(wheel)
     assert v.camera.scale > scale
     assert v.moving
     qtbot.waitUntil(lambda: not v.moving, timeout=SETTLE_MS * 20)
 
 
-def test_the_drag_draws_at_most_about_lod_max_points_with_a_stride_not_in_step_with_waters(
-        ) -> None:
+def test_the_drag_draws_at_most_about_lod_max_points_with_a_stride_not_in_step_with_waters() -> (
+    None
+):
     assert lod_stride(10_000) == 1
     for n in (100_000, 250_000, 1_000_000, 3_000_000):
         k = lod_stride(n)
@@ -70,7 +79,7 @@ def test_the_drag_draws_at_most_about_lod_max_points_with_a_stride_not_in_step_w
         assert (n - 1) // k + 1 <= LOD_MAX_POINTS * 1.01 or k == 97
 
 
-_GL_DRAG = r'''
+_GL_DRAG = r"""
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
@@ -100,7 +109,7 @@ frames = canvas.frames
 canvas.grabFramebuffer()  # the frame after the drag
 after = canvas.lod_frames - still - during
 print(view.renderer_name, still, during, after, canvas.frames - frames)
-'''
+"""
 
 
 def test_opengl_draws_the_drag_at_low_detail_and_the_frame_after_it_in_full() -> None:
@@ -111,7 +120,7 @@ def test_opengl_draws_the_drag_at_low_detail_and_the_frame_after_it_in_full() ->
     assert out == ["opengl", "0", "4", "0", "1"]
 
 
-_GL_EDGE = r'''
+_GL_EDGE = r"""
 import numpy as np
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
@@ -143,7 +152,7 @@ img = canvas.grabFramebuffer()
 c = img.pixelColor(w - 1, int(round(s[1])))
 bg = tuple(round(255 * v) for v in BACKGROUND)
 print(canvas._sprites(), round(float(s[0]) - w, 1), round(float(s[1])), (c.red(), c.green(), c.blue()) != bg)
-'''
+"""
 
 
 def test_a_sprite_whose_centre_just_left_the_frame_still_draws_its_part_on_screen() -> None:

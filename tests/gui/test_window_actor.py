@@ -25,7 +25,8 @@ def _open(win: Any, dialog_log: Any, path: Path) -> None:
 
 
 def test_an_mcp_driven_open_outside_the_allowed_dirs_is_refused_and_the_persons_is_not(
-        make_main_window: Any, dialog_log: Any, tmp_path: Path) -> None:
+    make_main_window: Any, dialog_log: Any, tmp_path: Path
+) -> None:
     (tmp_path / "allowed").mkdir()
     outside = tmp_path / "water.xyz"
     outside.write_text(XYZ, encoding="utf-8")
@@ -46,7 +47,8 @@ def test_an_mcp_driven_open_outside_the_allowed_dirs_is_refused_and_the_persons_
 
 
 def test_a_project_opened_by_an_mcp_window_command_is_recorded_as_mcp_and_stays_untrusted(
-        make_main_window: Any, dialog_log: Any, tmp_path: Path) -> None:
+    make_main_window: Any, dialog_log: Any, tmp_path: Path
+) -> None:
     other = Document()
     ops.add_atoms(other, WATER, preview=False)
     ops.set_execution(other, {"executable": "/opt/other/nwchem"}, preview=False)
@@ -77,7 +79,8 @@ def test_a_project_opened_by_an_mcp_window_command_is_recorded_as_mcp_and_stays_
 
 
 def test_a_protected_setting_changed_by_a_window_command_is_refused_by_the_app_layer(
-        make_main_window: Any) -> None:
+    make_main_window: Any,
+) -> None:
     from molforma.gui.widgets.panel_workers import apply_edit
 
     win = make_main_window(mcp_mode=True)

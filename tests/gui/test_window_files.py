@@ -34,7 +34,8 @@ $$$$
 
 @pytest.mark.parametrize("name", ["water_scf_optfreq.out", "nh3_planar_scf_freq.molden"])
 def test_file_open_of_an_output_or_molden_file_shows_it_in_the_results_tab(
-        make_main_window: Any, dialog_log: Any, qtbot: Any, name: str) -> None:
+    make_main_window: Any, dialog_log: Any, qtbot: Any, name: str
+) -> None:
     win = make_main_window()
     ops.add_atoms(win.ctx.document, WATER, preview=False)
     before = (win.ctx.document.revision, win.ctx.document.project)
@@ -50,15 +51,21 @@ def test_file_open_of_an_output_or_molden_file_shows_it_in_the_results_tab(
 
 
 def test_a_job_folder_dropped_on_the_window_opens_in_the_results_tab(
-        make_main_window: Any, dialog_log: Any, qtbot: Any, tmp_path: Path) -> None:
+    make_main_window: Any, dialog_log: Any, qtbot: Any, tmp_path: Path
+) -> None:
     folder = tmp_path / "job"
     folder.mkdir()
     shutil.copy(NWCHEM_DATA / "water_scf_optfreq.out", folder / "output.out")
     win = make_main_window()
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(folder))])
-    drop = QDropEvent(QPoint(10, 10), Qt.DropAction.CopyAction, mime,
-                      Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    drop = QDropEvent(
+        QPoint(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     win.dropEvent(drop)
     panel = win.panels["results"]
     qtbot.waitUntil(lambda: panel.results is not None, timeout=20000)
@@ -66,8 +73,9 @@ def test_a_job_folder_dropped_on_the_window_opens_in_the_results_tab(
     assert win.tabs.currentWidget() is panel
 
 
-def test_a_multi_record_sdf_offers_the_record_choice(make_main_window: Any, dialog_log: Any,
-                                                    tmp_path: Path, monkeypatch: Any) -> None:
+def test_a_multi_record_sdf_offers_the_record_choice(
+    make_main_window: Any, dialog_log: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
     from molforma.gui import dialogs
 
     src = tmp_path / "two.sdf"
@@ -90,7 +98,8 @@ def test_a_multi_record_sdf_offers_the_record_choice(make_main_window: Any, dial
 
 
 def test_a_structure_without_a_title_is_named_by_its_file_and_the_title_bar_shows_it(
-        make_main_window: Any, dialog_log: Any, tmp_path: Path) -> None:
+    make_main_window: Any, dialog_log: Any, tmp_path: Path
+) -> None:
     win = make_main_window()
     ops.set_molecule(win.ctx.document, title="aspirin", preview=False)
     src = tmp_path / "neon.xyz"
@@ -104,12 +113,15 @@ def test_a_structure_without_a_title_is_named_by_its_file_and_the_title_bar_show
 
 
 def test_an_nwchem_input_brings_its_memory_and_optimiser_steps(
-        make_main_window: Any, dialog_log: Any, tmp_path: Path) -> None:
+    make_main_window: Any, dialog_log: Any, tmp_path: Path
+) -> None:
     src = tmp_path / "job.nw"
-    src.write_text("start job\nmemory total 800 mb\ngeometry units angstrom\n"
-                   "  O 0 0 0.1173\n  H 0 0.7572 -0.4692\n  H 0 -0.7572 -0.4692\nend\n"
-                   "basis\n  * library 6-31g*\nend\ndriver\n  maxiter 77\nend\n"
-                   "task scf optimize\n")
+    src.write_text(
+        "start job\nmemory total 800 mb\ngeometry units angstrom\n"
+        "  O 0 0 0.1173\n  H 0 0.7572 -0.4692\n  H 0 -0.7572 -0.4692\nend\n"
+        "basis\n  * library 6-31g*\nend\ndriver\n  maxiter 77\nend\n"
+        "task scf optimize\n"
+    )
     win = make_main_window()
     dialog_log.answers.append(str(src))
     win.findChild(QAction, "molforma.file.open").trigger()
@@ -120,7 +132,8 @@ def test_an_nwchem_input_brings_its_memory_and_optimiser_steps(
 
 
 def test_recent_files_lists_what_was_opened_and_reopens_it(
-        make_main_window: Any, dialog_log: Any, tmp_path: Path) -> None:
+    make_main_window: Any, dialog_log: Any, tmp_path: Path
+) -> None:
     first, second = tmp_path / "a.xyz", tmp_path / "b.xyz"
     first.write_text("1\nalpha\nHe 0 0 0\n")
     second.write_text("1\nbeta\nNe 0 0 0\n")
@@ -129,8 +142,11 @@ def test_recent_files_lists_what_was_opened_and_reopens_it(
     win.findChild(QAction, "molforma.file.open").trigger()
     win.findChild(QAction, "molforma.file.open").trigger()
     win._fill_recent_menu()
-    recent = [a for a in win.recent_menu.actions() if a.objectName().startswith(
-        "molforma.file.recent.") and a.objectName()[-1].isdigit()]
+    recent = [
+        a
+        for a in win.recent_menu.actions()
+        if a.objectName().startswith("molforma.file.recent.") and a.objectName()[-1].isdigit()
+    ]
     assert [a.toolTip() for a in recent] == [str(second.resolve()), str(first.resolve())]
     dialog_log.answers.append("Discard")
     win.findChild(QAction, "molforma.file.recent.1").trigger()

@@ -44,7 +44,8 @@ def _tab_objects(win: Any) -> list[str]:
 
 
 def test_before_its_first_frame_the_window_has_five_titled_tabs_and_only_the_molecule_panel(
-        deferred_window: Any) -> None:
+    deferred_window: Any,
+) -> None:
     win = deferred_window()
     tabs = win.findChild(QTabWidget, "mainTabs")
     assert [tabs.tabText(i) for i in range(tabs.count())] == TAB_TITLES
@@ -54,7 +55,8 @@ def test_before_its_first_frame_the_window_has_five_titled_tabs_and_only_the_mol
 
 
 def test_the_other_panels_are_built_right_after_the_first_frame(
-        deferred_window: Any, qtbot: Any) -> None:
+    deferred_window: Any, qtbot: Any
+) -> None:
     win = deferred_window()
     win.show()
     qtbot.waitExposed(win)
@@ -75,8 +77,7 @@ def test_asking_for_a_panel_before_the_first_frame_builds_the_panels(deferred_wi
         win.panels["nonsense"]
 
 
-def test_choosing_a_tab_not_built_yet_builds_it_and_keeps_it_in_front(
-        deferred_window: Any) -> None:
+def test_choosing_a_tab_not_built_yet_builds_it_and_keeps_it_in_front(deferred_window: Any) -> None:
     win = deferred_window()
     win.tabs.setCurrentIndex(2)
     assert win.tabs.currentIndex() == 2
@@ -93,7 +94,8 @@ def test_mcp_work_on_the_gui_thread_finds_the_widgets_of_every_tab(deferred_wind
 
 
 def test_the_hidden_parts_palette_is_built_after_the_first_frame_in_its_pane(
-        deferred_window: Any, qtbot: Any) -> None:
+    deferred_window: Any, qtbot: Any
+) -> None:
     win = deferred_window()
     splitter = win.findChild(QWidget, "moleculeSplitter")
     assert win.findChild(QWidget, "partsPalette") is None

@@ -21,8 +21,9 @@ def _runner(win: Any) -> Any:
     return CommandRunner(win, intro, win.mcp_bridge, Policy())
 
 
-def test_a_private_question_is_never_listed_pressed_or_driven(make_main_window: Any,
-                                                              qtbot: Any) -> None:
+def test_a_private_question_is_never_listed_pressed_or_driven(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window(mcp_mode=True)
     runner = _runner(win)
     seen: dict[str, Any] = {}
@@ -37,18 +38,27 @@ def test_a_private_question_is_never_listed_pressed_or_driven(make_main_window: 
         seen["pressed"] = dialogs.registry.press(did, "Yes")
         ui = runner.intro.get_ui({"includeHidden": True})
         seen["active"] = ui["activeModal"]
-        seen["listed"] = [n for n in ui["nodes"] if n.get("dialog") or
-                          n["objectName"].startswith("messageBox")]
-        rec = runner.store.add(WindowCommand(tool="ui_activate",
-                                             args={"target": "messageBoxButton0"}), wake=False)
+        seen["listed"] = [
+            n for n in ui["nodes"] if n.get("dialog") or n["objectName"].startswith("messageBox")
+        ]
+        rec = runner.store.add(
+            WindowCommand(tool="ui_activate", args={"target": "messageBoxButton0"}), wake=False
+        )
         runner.drain()
         seen["command"] = rec
         no = next(b for b in modal.buttons() if b.text() == "No")
         no.click()  # the person answers
 
     QTimer.singleShot(200, inspect)
-    answer = real_ask(win, "Run with these settings?", "executable: /bin/x", ["Yes", "No"],
-                      default="No", escape="No", private=True)
+    answer = real_ask(
+        win,
+        "Run with these settings?",
+        "executable: /bin/x",
+        ["Yes", "No"],
+        default="No",
+        escape="No",
+        private=True,
+    )
     assert seen["modal"] and answer == "No"
     assert seen["public"] == [] and seen["private_open"]
     assert seen["found"] is None and seen["pressed"] is False
@@ -58,8 +68,9 @@ def test_a_private_question_is_never_listed_pressed_or_driven(make_main_window: 
     assert dialogs.registry.public() == [] and not dialogs.registry.any_private()
 
 
-def test_a_public_question_is_registered_with_its_command_and_answered(make_main_window: Any,
-                                                                       qtbot: Any) -> None:
+def test_a_public_question_is_registered_with_its_command_and_answered(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window(mcp_mode=True)
     seen: dict[str, Any] = {}
 
@@ -71,8 +82,14 @@ def test_a_public_question_is_registered_with_its_command_and_answered(make_main
     dialogs.registry.command_id = "cmd-7"
     try:
         QTimer.singleShot(200, inspect)
-        answer = real_ask(win, "Move to trash", "Move it?", ["Move to trash", "Cancel"],
-                          default="Cancel", escape="Cancel")
+        answer = real_ask(
+            win,
+            "Move to trash",
+            "Move it?",
+            ["Move to trash", "Cancel"],
+            default="Cancel",
+            escape="Cancel",
+        )
     finally:
         dialogs.registry.command_id = None
     info = seen["info"]
@@ -82,16 +99,22 @@ def test_a_public_question_is_registered_with_its_command_and_answered(make_main
     assert dialogs.registry.public() == []
 
 
-def test_window_command_edits_are_recorded_as_mcp_and_leave_trust_alone(make_main_window: Any,
-                                                                       qtbot: Any) -> None:
+def test_window_command_edits_are_recorded_as_mcp_and_leave_trust_alone(
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window(mcp_mode=True)
     runner = _runner(win)
     doc = win.ctx.document
     trusted = dict(doc.trusted)
-    rec = runner.store.add(WindowCommand(tool="ui_set_value",
-                                         args={"target": "processesSpin", "value": 3},
-                                         document_id=doc.id, expected_revision=doc.revision),
-                           wake=False)
+    rec = runner.store.add(
+        WindowCommand(
+            tool="ui_set_value",
+            args={"target": "processesSpin", "value": 3},
+            document_id=doc.id,
+            expected_revision=doc.revision,
+        ),
+        wake=False,
+    )
     runner.drain()
     assert rec.status == "done", rec.error
     assert doc.project["execution"]["processes"] == 3
@@ -104,7 +127,8 @@ def test_window_command_edits_are_recorded_as_mcp_and_leave_trust_alone(make_mai
 
 
 def test_each_3d_view_names_its_own_canvas_also_after_a_painter_fallback(
-        make_main_window: Any, qtbot: Any) -> None:
+    make_main_window: Any, qtbot: Any
+) -> None:
     win = make_main_window()
     results_view = win.panels["results"].view
     assert win.molecule_tab.view.canvas.objectName() == "moleculeCanvas"

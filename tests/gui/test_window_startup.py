@@ -10,7 +10,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 
-SCRIPT = r'''
+SCRIPT = r"""
 import json, sys
 from molforma.gui.app import create_application
 from molforma.gui.context import AppContext
@@ -29,13 +29,25 @@ print(json.dumps({"before": before, "after": "pyqtgraph" in sys.modules,
                   "energies": plot.energies()}))
 window.ctx.document.modified = False
 window.close()
-'''
+"""
 
 
 def test_the_window_shows_before_pyqtgraph_is_imported(tmp_path: Path) -> None:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", MOLFORMA_RENDERER="painter",
-               MOLFORMA_CONFIG_DIR=str(tmp_path), PYTHONPATH=str(REPO))
-    run = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True,
-                         env=env, cwd=REPO, timeout=180, check=True)
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        MOLFORMA_RENDERER="painter",
+        MOLFORMA_CONFIG_DIR=str(tmp_path),
+        PYTHONPATH=str(REPO),
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=180,
+        check=True,
+    )
     got = json.loads(run.stdout.strip().splitlines()[-1])
     assert got == {"before": False, "after": True, "energies": [-1.0, -1.5]}

@@ -29,9 +29,18 @@ import pytest
 from tests.paths import REPO
 
 # Not part of what a user builds from: the developer's environment and caches.
-_NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "__pycache__",
-                                     "*.egg-info", ".pytest_cache", ".mypy_cache",
-                                     ".ruff_cache", ".hypothesis")
+_NOT_SOURCE = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "__pycache__",
+    "*.egg-info",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".hypothesis",
+)
 
 
 @dataclass
@@ -53,23 +62,40 @@ class Installed:
 
     def env(self, **extra: str) -> dict[str, str]:
         """A user's environment: the venv's bin on PATH, no Python variables of the tests."""
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV",
-                            "PYTHONSAFEPATH")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k
+            not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "PYTHONSAFEPATH")
+        }
         config = self.home / ".config" / "molforma"
         config.mkdir(parents=True, exist_ok=True)
-        env.update(PATH=str(self.venv / "bin") + os.pathsep + env.get("PATH", ""),
-                   HOME=str(self.home), MOLFORMA_CONFIG_DIR=str(config),
-                   MOLFORMA_LANGUAGE="en", QT_QPA_PLATFORM="offscreen",
-                   MOLFORMA_RENDERER="painter")
+        env.update(
+            PATH=str(self.venv / "bin") + os.pathsep + env.get("PATH", ""),
+            HOME=str(self.home),
+            MOLFORMA_CONFIG_DIR=str(config),
+            MOLFORMA_LANGUAGE="en",
+            QT_QPA_PLATFORM="offscreen",
+            MOLFORMA_RENDERER="painter",
+        )
         env.update(extra)
         return env
 
-    def run(self, *args: str, timeout: float = 120, **env: str,
-            ) -> subprocess.CompletedProcess[str]:
+    def run(
+        self,
+        *args: str,
+        timeout: float = 120,
+        **env: str,
+    ) -> subprocess.CompletedProcess[str]:
         """``molforma ARGS`` from the user's folder, as a user types it."""
-        return subprocess.run([str(self.molforma), *args], cwd=self.home, env=self.env(**env),
-                              capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(
+            [str(self.molforma), *args],
+            cwd=self.home,
+            env=self.env(**env),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
 
 
 def _step(seconds: dict[str, float], name: str, argv: list[str]) -> None:
@@ -89,22 +115,45 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     shutil.copytree(REPO, source, ignore=_NOT_SOURCE, symlinks=True)
     seconds["copy"] = time.monotonic() - t0
     dist = base / "dist"
-    _step(seconds, "pip wheel", [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                                 "-w", str(dist), str(source)])
+    _step(
+        seconds,
+        "pip wheel",
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(source)],
+    )
     (wheel,) = dist.glob("molforma-*.whl")
     venv = base / "venv"
     _step(seconds, "venv", [sys.executable, "-m", "venv", "--without-pip", str(venv)])
     new_python = venv / "bin" / "python"
-    _step(seconds, "pip install", [sys.executable, "-m", "pip", "--python", str(new_python),
-                                   "install", "-q", "--no-deps", "--no-index", str(wheel)])
+    _step(
+        seconds,
+        "pip install",
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(new_python),
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+    )
     # The third-party packages of the checkout's venv, and nothing of the checkout itself.
     purelib = Path(sysconfig.get_paths()["purelib"])
     platlib = Path(sysconfig.get_paths()["platlib"])
-    site = Path(subprocess.run([str(new_python), "-c", "import sysconfig; "
-                                "print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(new_python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     (site / "_checkout_venv_packages.pth").write_text(
-        "".join(f"{p}\n" for p in dict.fromkeys([purelib, platlib])), encoding="utf-8")
+        "".join(f"{p}\n" for p in dict.fromkeys([purelib, platlib])), encoding="utf-8"
+    )
     home = base / "home"
     home.mkdir()
     yield Installed(wheel=wheel, venv=venv, home=home, seconds=seconds)

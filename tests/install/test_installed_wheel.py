@@ -41,14 +41,21 @@ class InstalledMcp(McpProcess):
         import queue
         import threading
 
-        self.proc = subprocess.Popen([str(installed.molforma), flag], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     env=installed.env(**env), cwd=installed.home)
+        self.proc = subprocess.Popen(
+            [str(installed.molforma), flag],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=installed.env(**env),
+            cwd=installed.home,
+        )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.stderr_chunks: list[bytes] = []
         self._ids = itertools.count(1)
-        self._threads = [threading.Thread(target=self._read, daemon=True),
-                         threading.Thread(target=self._read_err, daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._read, daemon=True),
+            threading.Thread(target=self._read_err, daemon=True),
+        ]
         for t in self._threads:
             t.start()
 
@@ -74,7 +81,8 @@ def window(installed: Installed) -> Any:
 
 
 def test_the_wheel_version_is_the_package_version_and_the_command_says_it(
-        installed: Installed) -> None:
+    installed: Installed,
+) -> None:
     with zipfile.ZipFile(installed.wheel) as zf:
         meta = Parser().parsestr(zf.read(f"molforma-{__version__}.dist-info/METADATA").decode())
     assert meta["Version"] == __version__
@@ -89,34 +97,51 @@ def test_the_wheel_version_is_the_package_version_and_the_command_says_it(
     requires = meta.get_all("Requires-Dist")
     assert not any("pyscf" in r and "extra ==" not in r for r in requires)
     # The developer set-up (the test extra) has every package of the orbitals extra.
-    extra = {name: {r.split(";")[0] for r in requires if f'extra == "{name}"' in r}
-             for name in ("orbitals", "test")}
+    extra = {
+        name: {r.split(";")[0] for r in requires if f'extra == "{name}"' in r}
+        for name in ("orbitals", "test")
+    }
     assert extra["orbitals"] and extra["orbitals"] <= extra["test"]
 
 
-def test_the_wheel_holds_every_file_the_program_reads(installed: Installed,
-                                                      wheel_names: set[str]) -> None:
+def test_the_wheel_holds_every_file_the_program_reads(
+    installed: Installed, wheel_names: set[str]
+) -> None:
     data = f"molforma-{__version__}.data/data/share/molforma/"
-    expected = {"molforma/py.typed", "molforma/mcp/tool_index.json",
-                f"molforma-{__version__}.dist-info/licenses/LICENSE"}
+    expected = {
+        "molforma/py.typed",
+        "molforma/mcp/tool_index.json",
+        f"molforma-{__version__}.dist-info/licenses/LICENSE",
+    }
     expected |= {data + "resources/" + p.name for p in (REPO / "resources").glob("*.json")}
     expected |= {data + "translations/" + p.name for p in (REPO / "translations").glob("*.qm")}
     # Every file of the package that is not Python source — data read beside the code.
-    expected |= {p.relative_to(REPO).as_posix() for p in (REPO / "molforma").rglob("*")
-                 if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
+    expected |= {
+        p.relative_to(REPO).as_posix()
+        for p in (REPO / "molforma").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+    }
     assert sorted(expected - wheel_names) == []
     assert installed.wheel.stat().st_size < 5_000_000
 
 
 def test_the_installed_program_is_the_wheel_not_the_source_tree(installed: Installed) -> None:
-    probe = ("import json, sys, molforma, importlib.metadata as m\n"
-             "from molforma.paths import data_dir\n"
-             "print(json.dumps({'file': molforma.__file__, 'path': sys.path,\n"
-             "  'version': m.version('molforma'),\n"
-             "  'translations': str(data_dir('translations')),\n"
-             "  'resources': str(data_dir('resources'))}))\n")
-    res = subprocess.run([str(installed.python), "-c", probe], cwd=installed.home,
-                         env=installed.env(), capture_output=True, text=True, timeout=60)
+    probe = (
+        "import json, sys, molforma, importlib.metadata as m\n"
+        "from molforma.paths import data_dir\n"
+        "print(json.dumps({'file': molforma.__file__, 'path': sys.path,\n"
+        "  'version': m.version('molforma'),\n"
+        "  'translations': str(data_dir('translations')),\n"
+        "  'resources': str(data_dir('resources'))}))\n"
+    )
+    res = subprocess.run(
+        [str(installed.python), "-c", probe],
+        cwd=installed.home,
+        env=installed.env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert res.returncode == 0, res.stderr
     got = json.loads(res.stdout)
     venv = installed.venv.resolve()
@@ -133,27 +158,38 @@ def test_the_installed_program_is_the_wheel_not_the_source_tree(installed: Insta
 
 
 def test_mcp_headless_answers_discover_and_lists_its_27_tools_in_japanese(
-        headless: InstalledMcp, installed: Installed) -> None:
+    headless: InstalledMcp, installed: Installed
+) -> None:
     found = headless.result("server/discover")
     assert found["supportedVersions"][0] == "2026-07-28"
-    assert found["_meta"]["io.modelcontextprotocol/serverInfo"] == {"name": "molforma",
-                                                                   "version": __version__}
+    assert found["_meta"]["io.modelcontextprotocol/serverInfo"] == {
+        "name": "molforma",
+        "version": __version__,
+    }
     assert len(headless.result("tools/list")["tools"]) == 27
     # The catalogues come from the resources the wheel installed.
     basis_sets = headless.ok("get_catalog", {"kind": "basis_sets"})["basis_sets"]
-    assert len(basis_sets) == len(json.loads(
-        (REPO / "resources" / "basis_sets.json").read_text(encoding="utf-8")))
+    assert len(basis_sets) == len(
+        json.loads((REPO / "resources" / "basis_sets.json").read_text(encoding="utf-8"))
+    )
     doc_id, _rev = headless.doc()
     # A message in the display language (Japanese) from the installed catalogue.
-    err = headless.err("open_file", {"documentId": doc_id, "expectedRevision": _rev,
-                                     "path": str(installed.home / "missing.xyz")})
+    err = headless.err(
+        "open_file",
+        {
+            "documentId": doc_id,
+            "expectedRevision": _rev,
+            "path": str(installed.home / "missing.xyz"),
+        },
+    )
     assert JAPANESE.search(err["message"]), err
     assert headless.close() == 0
     assert "Traceback" not in headless.stderr
 
 
 def test_mcp_with_the_window_offscreen_lists_40_tools_and_speaks_japanese(
-        window: InstalledMcp) -> None:
+    window: InstalledMcp,
+) -> None:
     found = window.result("server/discover")
     assert found["_meta"]["io.modelcontextprotocol/serverInfo"]["version"] == __version__
     assert len(window.result("tools/list")["tools"]) == 40
@@ -191,8 +227,9 @@ def test_a_japanese_screenshot_renders_the_translated_window(installed: Installe
 
     def shot(name: str) -> bytes:
         png = installed.home / f"{name}.png"
-        res = installed.run("--screenshot", str(png), "--tab", "molecule", mol2.name,
-                            MOLFORMA_LANGUAGE="ja")
+        res = installed.run(
+            "--screenshot", str(png), "--tab", "molecule", mol2.name, MOLFORMA_LANGUAGE="ja"
+        )
         assert res.returncode == 0, res.stderr
         data = png.read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
@@ -213,25 +250,53 @@ def test_a_japanese_screenshot_renders_the_translated_window(installed: Installe
     assert japanese != untranslated
 
 
-def test_a_user_install_finds_its_translations_and_resources(installed: Installed,
-                                                             tmp_path: Path) -> None:
+def test_a_user_install_finds_its_translations_and_resources(
+    installed: Installed, tmp_path: Path
+) -> None:
     # `pip install --user` puts the wheel's data under ~/.local/share, which sys.prefix
     # does not name: the package finds it through its own install base.
     base_python = Path(sys.base_prefix) / "bin" / "python3"
     user_base = tmp_path / "userbase"
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    env.update(PYTHONUSERBASE=str(user_base), PIP_BREAK_SYSTEM_PACKAGES="1",
-               PIP_DISABLE_PIP_VERSION_CHECK="1")
-    done = subprocess.run([str(base_python), "-m", "pip", "install", "-q", "--user",
-                           "--no-deps", "--no-index", str(installed.wheel)],
-                          env=env, capture_output=True, text=True, timeout=300)
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")
+    }
+    env.update(
+        PYTHONUSERBASE=str(user_base),
+        PIP_BREAK_SYSTEM_PACKAGES="1",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+    )
+    done = subprocess.run(
+        [
+            str(base_python),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--user",
+            "--no-deps",
+            "--no-index",
+            str(installed.wheel),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
-    code = ("import json, molforma.paths as p; print(json.dumps({'file': p.__file__, "
-            "'translations': str(p.data_dir('translations')), "
-            "'resources': str(p.data_dir('resources'))}))")
-    out = subprocess.run([str(base_python), "-c", code], env=env, cwd=installed.home,
-                         capture_output=True, text=True, timeout=120, check=True).stdout
+    code = (
+        "import json, molforma.paths as p; print(json.dumps({'file': p.__file__, "
+        "'translations': str(p.data_dir('translations')), "
+        "'resources': str(p.data_dir('resources'))}))"
+    )
+    out = subprocess.run(
+        [str(base_python), "-c", code],
+        env=env,
+        cwd=installed.home,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
     found = json.loads(out)
     assert Path(found["file"]).is_relative_to(user_base)
     share = user_base / "share" / "molforma"

@@ -35,24 +35,34 @@ WATER_BONDS = [{"a": "#0", "b": "#1", "order": 1}, {"a": "#0", "b": "#2", "order
 
 def meta(caps: dict[str, Any] | None = None, version: str = MODERN) -> dict[str, Any]:
     """The per-request ``_meta`` of a 2026-07-28 request."""
-    return {"io.modelcontextprotocol/protocolVersion": version,
-            "io.modelcontextprotocol/clientCapabilities": caps if caps is not None else {},
-            "io.modelcontextprotocol/clientInfo": {"name": "pytest", "version": "1"}}
+    return {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": caps if caps is not None else {},
+        "io.modelcontextprotocol/clientInfo": {"name": "pytest", "version": "1"},
+    }
 
 
 class McpProcess:
     """A running ``molforma --mcp`` with helpers for raw JSON-RPC lines."""
 
-    def __init__(self, args: list[str], env: dict[str, str], cwd: Path,
-                 flag: str = "--mcp") -> None:
+    def __init__(
+        self, args: list[str], env: dict[str, str], cwd: Path, flag: str = "--mcp"
+    ) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "molforma", flag, *args], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd)
+            [sys.executable, "-m", "molforma", flag, *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=cwd,
+        )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.stderr_chunks: list[bytes] = []
         self._ids = itertools.count(1)
-        self._threads = [threading.Thread(target=self._read, daemon=True),
-                         threading.Thread(target=self._read_err, daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._read, daemon=True),
+            threading.Thread(target=self._read_err, daemon=True),
+        ]
         for t in self._threads:
             t.start()
 
@@ -101,9 +111,15 @@ class McpProcess:
     def next_id(self) -> int:
         return next(self._ids)
 
-    def request(self, method: str, params: dict[str, Any] | None = None, *,
-                caps: dict[str, Any] | None = None, modern: bool = True,
-                timeout: float = 30.0) -> dict[str, Any]:
+    def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        caps: dict[str, Any] | None = None,
+        modern: bool = True,
+        timeout: float = 30.0,
+    ) -> dict[str, Any]:
         """Send a request and return its whole response envelope."""
         rid = self.next_id()
         p = dict(params or {})
@@ -114,8 +130,9 @@ class McpProcess:
         assert msg.get("id") == rid, msg
         return msg
 
-    def result(self, method: str, params: dict[str, Any] | None = None,
-               **kw: Any) -> dict[str, Any]:
+    def result(
+        self, method: str, params: dict[str, Any] | None = None, **kw: Any
+    ) -> dict[str, Any]:
         msg = self.request(method, params, **kw)
         assert "result" in msg, msg
         return msg["result"]
@@ -148,8 +165,16 @@ class McpProcess:
     def water(self) -> tuple[str, str]:
         """Make the first document a confirmed water molecule; returns (id, revision)."""
         doc_id, rev = self.doc()
-        s = self.ok("add_atoms", {"documentId": doc_id, "expectedRevision": rev,
-                                  "atoms": WATER, "bonds": WATER_BONDS, "preview": False})
+        s = self.ok(
+            "add_atoms",
+            {
+                "documentId": doc_id,
+                "expectedRevision": rev,
+                "atoms": WATER,
+                "bonds": WATER_BONDS,
+                "preview": False,
+            },
+        )
         return doc_id, s["revision"]
 
     def project(self, doc_id: str) -> dict[str, Any]:
@@ -234,11 +259,18 @@ GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
 TASK_CAPS = {"extensions": {TASKS: {}}}
 
 
-def run_window_command(server: McpProcess, tool: str, args: dict[str, Any],
-                       timeout: float = 30) -> dict[str, Any]:
+def run_window_command(
+    server: McpProcess, tool: str, args: dict[str, Any], timeout: float = 30
+) -> dict[str, Any]:
     """Queue a window command with the current revision and wait for its record to end."""
     doc_id, rev = server.doc()
     rec = server.ok(tool, {"documentId": doc_id, "expectedRevision": rev, **args})
     assert rec["status"] == "queued", rec
-    return wait_until(lambda: (r := server.ok("get_ui_command", {"commandId": rec["commandId"]}))
-                      ["status"] in ("done", "failed") and r, timeout)
+    return wait_until(
+        lambda: (
+            (r := server.ok("get_ui_command", {"commandId": rec["commandId"]}))["status"]
+            in ("done", "failed")
+            and r
+        ),
+        timeout,
+    )

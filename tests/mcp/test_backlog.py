@@ -14,15 +14,22 @@ from tests.mcp.conftest import meta
 
 
 def test_client_that_stops_reading_is_disconnected_after_32_mib(mcp_env, tmp_path: Path):
-    proc = subprocess.Popen([sys.executable, "-m", "molforma", "--mcp"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=mcp_env,
-                            cwd=tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "molforma", "--mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=mcp_env,
+        cwd=tmp_path,
+    )
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     # stderr is read all along: a server whose stderr pipe filled up would block in a log
     # call, which is not what this test is about
     err = bytearray()
-    drain = threading.Thread(target=lambda: err.extend(proc.stderr.read()),  # type: ignore[union-attr]
-                             daemon=True)
+    drain = threading.Thread(
+        target=lambda: err.extend(proc.stderr.read()),  # type: ignore[union-attr]
+        daemon=True,
+    )
     drain.start()
 
     def send(obj: object) -> None:
@@ -30,18 +37,33 @@ def test_client_that_stops_reading_is_disconnected_after_32_mib(mcp_env, tmp_pat
         proc.stdin.flush()  # type: ignore[union-attr]
 
     def call(rid: int, name: str, args: dict) -> None:
-        send({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
-              "params": {"name": name, "arguments": args, "_meta": meta()}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": rid,
+                "method": "tools/call",
+                "params": {"name": name, "arguments": args, "_meta": meta()},
+            }
+        )
 
     try:
         call(1, "list_documents", {})
         doc = json.loads(proc.stdout.readline())["result"]["structuredContent"]["documents"][0]
         n = 3000
-        xyz = f"{n}\nbig\n" + "".join(f"He {i % 30 * 1.5} {i // 30 % 30 * 1.5} "
-                                      f"{i // 900 * 1.5} \n" for i in range(n))
-        call(2, "import_document", {"documentId": doc["documentId"],
-                                    "expectedRevision": doc["revision"], "format": "xyz",
-                                    "text": xyz, "preview": False})
+        xyz = f"{n}\nbig\n" + "".join(
+            f"He {i % 30 * 1.5} {i // 30 % 30 * 1.5} {i // 900 * 1.5} \n" for i in range(n)
+        )
+        call(
+            2,
+            "import_document",
+            {
+                "documentId": doc["documentId"],
+                "expectedRevision": doc["revision"],
+                "format": "xyz",
+                "text": xyz,
+                "preview": False,
+            },
+        )
         assert "result" in json.loads(proc.stdout.readline())
         # From now on nothing is read: each answer (all atoms asked for, past the size hint)
         # is about 1 MB, so 40 of them exceed 32 MiB.

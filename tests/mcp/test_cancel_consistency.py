@@ -25,9 +25,15 @@ def server(spawn: Any, mcp_env: dict[str, str]) -> McpProcess:
 
 def _ready(server: McpProcess) -> tuple[str, str]:
     doc_id, rev = server.water()
-    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                   "preview": False,
-                                   "values": {"task": "energy", "basis": "sto-3g"}})["revision"]
+    rev = server.ok(
+        "set_nwchem",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"task": "energy", "basis": "sto-3g"},
+        },
+    )["revision"]
     return doc_id, rev
 
 
@@ -44,7 +50,8 @@ def _all_cancelled(server: McpProcess, folder: Path) -> None:
 
 
 def test_after_tasks_cancel_everything_says_cancelled_and_a_new_start_is_accepted(
-        server: McpProcess) -> None:
+    server: McpProcess,
+) -> None:
     doc_id, rev = _ready(server)
     start = {"documentId": doc_id, "expectedRevision": rev, "action": "start"}
     for _ in range(ROUNDS):
@@ -61,7 +68,8 @@ def test_after_tasks_cancel_everything_says_cancelled_and_a_new_start_is_accepte
 
 
 def test_after_calculation_cancel_everything_says_cancelled_and_a_new_start_is_accepted(
-        server: McpProcess) -> None:
+    server: McpProcess,
+) -> None:
     doc_id, rev = _ready(server)
     args = {"documentId": doc_id, "expectedRevision": rev}
     for _ in range(ROUNDS):

@@ -39,11 +39,14 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
-def _load(server: McpProcess, doc_id: str, action: str, path: str,
-          timeout: float = 10.0) -> dict[str, Any]:
+def _load(
+    server: McpProcess, doc_id: str, action: str, path: str, timeout: float = 10.0
+) -> dict[str, Any]:
     """Start a results load and wait (at most ``timeout`` s) for its end."""
-    out = server.ok("results_action", {"documentId": doc_id, "expectedRevision": server.doc()[1],
-                                       "action": action, "path": path})
+    out = server.ok(
+        "results_action",
+        {"documentId": doc_id, "expectedRevision": server.doc()[1], "action": action, "path": path},
+    )
     assert out["status"] in ("running", "failed", "completed"), out
 
     def ended() -> dict[str, Any] | None:
@@ -55,23 +58,44 @@ def _load(server: McpProcess, doc_id: str, action: str, path: str,
 
 
 def test_a_linked_folder_on_the_path_is_refused_and_the_outside_canary_is_untouched(
-        box: tuple[McpProcess, Path, Path]) -> None:
+    box: tuple[McpProcess, Path, Path],
+) -> None:
     server, allowed, outside = box
     before = _snapshot(outside)
     doc_id, rev = server.doc()
-    err = server.err("save_file", {"documentId": doc_id, "overwrite": True,
-                                   "path": str(allowed / "link" / "p.molforma.json")})
+    err = server.err(
+        "save_file",
+        {
+            "documentId": doc_id,
+            "overwrite": True,
+            "path": str(allowed / "link" / "p.molforma.json"),
+        },
+    )
     assert err["code"] == "path_not_allowed"
-    err = server.err("save_file", {"documentId": doc_id,
-                                   "path": str(allowed / "link" / "new" / "q.molforma.json")})
+    err = server.err(
+        "save_file",
+        {"documentId": doc_id, "path": str(allowed / "link" / "new" / "q.molforma.json")},
+    )
     assert err["code"] == "path_not_allowed"
-    err = server.err("open_file", {"documentId": doc_id, "expectedRevision": rev,
-                                   "path": str(allowed / "link" / "m.xyz"), "preview": False})
+    err = server.err(
+        "open_file",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "path": str(allowed / "link" / "m.xyz"),
+            "preview": False,
+        },
+    )
     assert err["code"] == "path_not_allowed"
-    res = server.call("results_action", {"documentId": doc_id,
-                                         "expectedRevision": server.doc()[1],
-                                         "action": "open_directory",
-                                         "path": str(allowed / "link")})
+    res = server.call(
+        "results_action",
+        {
+            "documentId": doc_id,
+            "expectedRevision": server.doc()[1],
+            "action": "open_directory",
+            "path": str(allowed / "link"),
+        },
+    )
     assert res["isError"] is True and res["structuredContent"]["code"] == "path_not_allowed"
     assert _snapshot(outside) == before  # nothing changed, nothing made outside
     assert MARKER not in str(server.ok("get_document", {"documentId": doc_id}))
@@ -81,7 +105,8 @@ def test_a_linked_folder_on_the_path_is_refused_and_the_outside_canary_is_untouc
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_a_results_load_of_a_named_pipe_fails_at_once_and_the_server_answers(
-        box: tuple[McpProcess, Path, Path]) -> None:
+    box: tuple[McpProcess, Path, Path],
+) -> None:
     server, allowed, _outside = box
     fifo = allowed / "output.out"
     os.mkfifo(fifo)
@@ -96,14 +121,16 @@ def test_a_results_load_of_a_named_pipe_fails_at_once_and_the_server_answers(
     assert str(fifo) in last["error"]["message"]
     # The server is free: the next requests are answered.
     assert server.ok("list_documents")["documents"]
-    err = server.err("open_file", {"documentId": doc_id, "expectedRevision": server.doc()[1],
-                                   "path": str(fifo)})
+    err = server.err(
+        "open_file", {"documentId": doc_id, "expectedRevision": server.doc()[1], "path": str(fifo)}
+    )
     assert err["code"] in ("not_a_file", "not_regular_file"), err
     assert server.ok("get_app_state", {})["results"][doc_id]["source"] is None
 
 
 def test_a_folder_flipping_between_real_and_a_link_never_lets_a_byte_out(
-        spawn: Any, tmp_path: Path) -> None:
+    spawn: Any, tmp_path: Path
+) -> None:
     """A swapper flips ``sub`` between a real folder and a link to outside while the
     client saves into it and opens from it, over and over: whatever the timing, nothing
     is written outside and the outside file is never loaded."""
@@ -138,13 +165,32 @@ def test_a_folder_flipping_between_real_and_a_link_never_lets_a_byte_out(
     swapper.start()
     try:
         for i in range(300):
-            server.call("save_file", {"documentId": doc_id, "overwrite": True,
-                                      "path": str(sub / f"p{i % 3}.molforma.json")})
-            server.call("open_file", {"documentId": doc_id, "expectedRevision": server.doc()[1],
-                                      "path": str(sub / "m.xyz"), "preview": False})
-            server.call("results_action", {"documentId": doc_id,
-                                           "expectedRevision": server.doc()[1],
-                                           "action": "open_file", "path": str(sub / "m.xyz")})
+            server.call(
+                "save_file",
+                {
+                    "documentId": doc_id,
+                    "overwrite": True,
+                    "path": str(sub / f"p{i % 3}.molforma.json"),
+                },
+            )
+            server.call(
+                "open_file",
+                {
+                    "documentId": doc_id,
+                    "expectedRevision": server.doc()[1],
+                    "path": str(sub / "m.xyz"),
+                    "preview": False,
+                },
+            )
+            server.call(
+                "results_action",
+                {
+                    "documentId": doc_id,
+                    "expectedRevision": server.doc()[1],
+                    "action": "open_file",
+                    "path": str(sub / "m.xyz"),
+                },
+            )
     finally:
         stop.set()
         swapper.join(5)

@@ -47,10 +47,12 @@ def _record(command: WindowCommand) -> CommandRecord:
 def test_the_handler_gets_the_very_model_the_tool_validated() -> None:
     seen: list[Any] = []
     table = _table(seen)
-    args = UiSetValueInput(documentId="d1", expectedRevision="r1", target="calc.basis",
-                           value="6-31g*")
-    rec = _record(WindowCommand(tool="ui_set_value", input=args, document_id="d1",
-                                expected_revision="r1"))
+    args = UiSetValueInput(
+        documentId="d1", expectedRevision="r1", target="calc.basis", value="6-31g*"
+    )
+    rec = _record(
+        WindowCommand(tool="ui_set_value", input=args, document_id="d1", expected_revision="r1")
+    )
     assert table.dispatch(rec) == "calc.basis=6-31g*"
     assert seen == [args] and seen[0] is args
     # The record's plain data is the model dumped, without the envelope fields.
@@ -63,16 +65,18 @@ def test_a_command_queued_with_plain_data_is_checked_into_its_model_first() -> N
     rec = _record(WindowCommand(tool="view", args={"action": "zoom", "factor": 2.0}))
     assert table.dispatch(rec) == "molecule:zoom"
     assert isinstance(seen[0], ViewInput) and seen[0].factor == 2.0
-    rec = _record(WindowCommand(tool="answer_dialog", args={"dialogId": "dlg-1",
-                                                            "button": "Yes"}))
+    rec = _record(WindowCommand(tool="answer_dialog", args={"dialogId": "dlg-1", "button": "Yes"}))
     assert table.dispatch(rec) == "dlg-1/Yes"
     assert isinstance(seen[1], AnswerDialogInput)
 
 
-@pytest.mark.parametrize("args", [{"action": "spin"}, {"action": "zoom", "factor": -1},
-                                  {"action": "fit", "colour": "red"}])
+@pytest.mark.parametrize(
+    "args",
+    [{"action": "spin"}, {"action": "zoom", "factor": -1}, {"action": "fit", "colour": "red"}],
+)
 def test_plain_data_that_does_not_fit_the_model_never_reaches_the_handler(
-        args: dict[str, Any]) -> None:
+    args: dict[str, Any],
+) -> None:
     seen: list[Any] = []
     rec = _record(WindowCommand(tool="view", args=args))
     with pytest.raises(MolFormaError) as err:
@@ -90,20 +94,25 @@ def test_an_unknown_command_is_refused_and_a_tool_is_registered_once() -> None:
     assert err.value.code == "unknown_window_command"
     with pytest.raises(ValueError, match="twice"):
         table.add("view", ViewInput, lambda rec, a: "again")
-    assert "view" in table and sorted(table.tools()) == ["answer_dialog", "ui_set_value",
-                                                         "view"]
+    assert "view" in table and sorted(table.tools()) == ["answer_dialog", "ui_set_value", "view"]
 
 
 def test_a_window_tool_queues_its_validated_model_not_a_rebuilt_dict() -> None:
     store = CommandStore()
     doc = SimpleNamespace(revision="r7")
-    state = SimpleNamespace(window=SimpleNamespace(commands=store),
-                            document=lambda _id: doc)
-    ctx = SimpleNamespace(state=state, bridge=state.window, lang="en",
-                          request=SimpleNamespace(declares_tasks=False))
+    state = SimpleNamespace(window=SimpleNamespace(commands=store), document=lambda _id: doc)
+    ctx = SimpleNamespace(
+        state=state, bridge=state.window, lang="en", request=SimpleNamespace(declares_tasks=False)
+    )
     args = ViewInput(documentId="d1", expectedRevision="r7", action="rotate", dx=30.0)
-    out = submit(ctx, "view", args, document_id="d1",  # type: ignore[arg-type]
-                 expected_revision="r7", edits_document=False)
+    out = submit(
+        ctx,
+        "view",
+        args,
+        document_id="d1",  # type: ignore[arg-type]
+        expected_revision="r7",
+        edits_document=False,
+    )
     rec = store.get(out.commandId)  # type: ignore[union-attr]
     assert rec.command.input is args
     assert rec.command.tool == "view" and rec.command.expected_revision == "r7"

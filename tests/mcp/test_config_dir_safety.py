@@ -21,10 +21,12 @@ def _canary_command(tmp_path: Path) -> str:
     return f"sh -c 'touch {tmp_path / 'canary'}' --"
 
 
-def _project_with_top_level_executable(server: McpProcess, doc_id: str, command: str,
-                                       jobs: Path) -> dict[str, Any]:
-    proj = json.loads(server.ok("export_document", {"documentId": doc_id,
-                                                    "format": "project"})["text"])
+def _project_with_top_level_executable(
+    server: McpProcess, doc_id: str, command: str, jobs: Path
+) -> dict[str, Any]:
+    proj = json.loads(
+        server.ok("export_document", {"documentId": doc_id, "format": "project"})["text"]
+    )
     proj["executable"] = command  # unknown top-level keys are kept by the project reader
     proj["launcher"] = command
     proj["execution"]["executable"] = command
@@ -33,7 +35,8 @@ def _project_with_top_level_executable(server: McpProcess, doc_id: str, command:
 
 
 def test_save_file_into_the_configuration_directory_is_refused_even_when_allowed(
-        spawn: Any, tmp_path: Path, mcp_env: dict[str, str]) -> None:
+    spawn: Any, tmp_path: Path, mcp_env: dict[str, str]
+) -> None:
     cfg = Path(mcp_env["MOLFORMA_CONFIG_DIR"])
     prefs = cfg / "preferences.json"
     prefs.write_text('{"format": "molforma-preferences", "version": 1}\n')
@@ -42,46 +45,81 @@ def test_save_file_into_the_configuration_directory_is_refused_even_when_allowed
     # The allowed directory contains the configuration directory.
     server = spawn("--mcp-allow-dir", str(tmp_path))
     doc_id, rev = server.water()
-    proj = _project_with_top_level_executable(server, doc_id, _canary_command(tmp_path),
-                                              tmp_path / "jobs")
-    s = server.ok("import_document", {"documentId": doc_id, "expectedRevision": rev,
-                                      "format": "project", "text": json.dumps(proj),
-                                      "preview": False})
-    for target in (prefs, cfg / "other.molforma.json", tmp_path / "cfglink" / "preferences.json",
-                   cfg / "sub" / "x.molforma.json"):
-        err = server.err("save_file", {"documentId": doc_id, "path": str(target),
-                                       "overwrite": True})
+    proj = _project_with_top_level_executable(
+        server, doc_id, _canary_command(tmp_path), tmp_path / "jobs"
+    )
+    s = server.ok(
+        "import_document",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "format": "project",
+            "text": json.dumps(proj),
+            "preview": False,
+        },
+    )
+    for target in (
+        prefs,
+        cfg / "other.molforma.json",
+        tmp_path / "cfglink" / "preferences.json",
+        cfg / "sub" / "x.molforma.json",
+    ):
+        err = server.err(
+            "save_file", {"documentId": doc_id, "path": str(target), "overwrite": True}
+        )
         assert err["code"] == "path_in_config_dir", err
         assert str(cfg.resolve()) in err["message"]
     assert prefs.read_bytes() == before
     assert sorted(p.name for p in cfg.iterdir()) == ["preferences.json"]
     # Job folders and input sets may not land there either.
-    err = server.err("set_execution", {"documentId": doc_id, "expectedRevision": s["revision"],
-                                       "values": {"job_root": str(cfg / "jobs")},
-                                       "preview": False})
+    err = server.err(
+        "set_execution",
+        {
+            "documentId": doc_id,
+            "expectedRevision": s["revision"],
+            "values": {"job_root": str(cfg / "jobs")},
+            "preview": False,
+        },
+    )
     assert err["code"] == "path_in_config_dir"
-    err = server.err("set_advanced", {"documentId": doc_id, "expectedRevision": s["revision"],
-                                      "values": {"output_movecs": str(prefs)},
-                                      "preview": False})
+    err = server.err(
+        "set_advanced",
+        {
+            "documentId": doc_id,
+            "expectedRevision": s["revision"],
+            "values": {"output_movecs": str(prefs)},
+            "preview": False,
+        },
+    )
     assert err["code"] == "path_in_config_dir"
     assert prefs.read_bytes() == before
 
 
 def test_without_allowed_directories_the_configuration_directory_is_still_refused(
-        server: McpProcess, mcp_env: dict[str, str]) -> None:
+    server: McpProcess, mcp_env: dict[str, str]
+) -> None:
     cfg = Path(mcp_env["MOLFORMA_CONFIG_DIR"])
     doc_id, _ = server.water()
-    err = server.err("save_file", {"documentId": doc_id, "path": str(cfg / "preferences.json"),
-                                   "overwrite": True})
+    err = server.err(
+        "save_file",
+        {"documentId": doc_id, "path": str(cfg / "preferences.json"), "overwrite": True},
+    )
     assert err["code"] == "path_in_config_dir"
-    err = server.err("open_file", {"documentId": doc_id, "expectedRevision": server.doc()[1],
-                                   "path": str(cfg / "preferences.json")})
+    err = server.err(
+        "open_file",
+        {
+            "documentId": doc_id,
+            "expectedRevision": server.doc()[1],
+            "path": str(cfg / "preferences.json"),
+        },
+    )
     assert err["code"] == "path_in_config_dir"
     assert not (cfg / "preferences.json").exists()
 
 
 def test_a_project_written_as_preferences_by_hand_is_not_trusted_and_runs_nothing(
-        spawn: Any, tmp_path: Path, mcp_env: dict[str, str]) -> None:
+    spawn: Any, tmp_path: Path, mcp_env: dict[str, str]
+) -> None:
     cfg = Path(mcp_env["MOLFORMA_CONFIG_DIR"])
     command = _canary_command(tmp_path)
     first = spawn()
@@ -96,11 +134,19 @@ def test_a_project_written_as_preferences_by_hand_is_not_trusted_and_runs_nothin
     assert ex["execution"]["executable"] == "nwchem"
     assert ex["policy"]["trusted"]["executable"] == "nwchem"
     assert ex["policy"]["trusted"]["launcher"] == "mpirun"
-    s = server.ok("import_document", {"documentId": doc_id, "expectedRevision": rev,
-                                      "format": "project", "text": json.dumps(proj),
-                                      "preview": False})
-    err = server.err("calculation", {"documentId": doc_id, "expectedRevision": s["revision"],
-                                     "action": "start"})
+    s = server.ok(
+        "import_document",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "format": "project",
+            "text": json.dumps(proj),
+            "preview": False,
+        },
+    )
+    err = server.err(
+        "calculation", {"documentId": doc_id, "expectedRevision": s["revision"], "action": "start"}
+    )
     assert err["code"] == "untrusted_execution"
     time.sleep(0.5)
     assert not (tmp_path / "canary").exists()
@@ -110,15 +156,19 @@ def test_a_project_written_as_preferences_by_hand_is_not_trusted_and_runs_nothin
     assert not (tmp_path / "canary").exists()
 
 
-@pytest.mark.parametrize("text", [
-    '{"format": "molforma-preferences", "version": 1, "executable": "evil", "extra": 1}',
-    '{"executable": "evil", "launcher": "evil", "document": {}}',
-    '{"format": "molforma-project", "executable": "evil"}',
-    '{"format": "molforma-preferences", "version": 2, "executable": "evil"}',
-    '["executable", "evil"]',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"format": "molforma-preferences", "version": 1, "executable": "evil", "extra": 1}',
+        '{"executable": "evil", "launcher": "evil", "document": {}}',
+        '{"format": "molforma-project", "executable": "evil"}',
+        '{"format": "molforma-preferences", "version": 2, "executable": "evil"}',
+        '["executable", "evil"]',
+    ],
+)
 def test_a_preferences_file_that_is_not_in_the_preferences_format_gives_the_defaults(
-        spawn: Any, mcp_env: dict[str, str], text: str) -> None:
+    spawn: Any, mcp_env: dict[str, str], text: str
+) -> None:
     cfg = Path(mcp_env["MOLFORMA_CONFIG_DIR"])
     (cfg / "preferences.json").write_text(text)
     server = spawn()

@@ -9,8 +9,12 @@ from tests.mcp.conftest import REPO
 
 
 def test_docs_tool_table_matches_the_registry():
-    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "gen_tool_docs.py"),
-                           "--check"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "gen_tool_docs.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
 
 

@@ -14,28 +14,56 @@ import pytest
 from tests.mcp.conftest import McpProcess
 
 
-@pytest.mark.parametrize("given,stored", [("HE", "He"), ("cl", "Cl"), ("CL", "Cl"),
-                                          (" Na ", "Na"), ("c", "C")])
+@pytest.mark.parametrize(
+    "given,stored", [("HE", "He"), ("cl", "Cl"), ("CL", "Cl"), (" Na ", "Na"), ("c", "C")]
+)
 def test_add_atoms_set_atom_properties_and_files_store_the_same_spelling(
-        server: McpProcess, tmp_path: Path, given: str, stored: str) -> None:
+    server: McpProcess, tmp_path: Path, given: str, stored: str
+) -> None:
     doc_id, rev = server.doc()
-    s = server.ok("add_atoms", {"documentId": doc_id, "expectedRevision": rev, "preview": False,
-                                "atoms": [{"element": given, "position": [0, 0, 0]}]})
+    s = server.ok(
+        "add_atoms",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "atoms": [{"element": given, "position": [0, 0, 0]}],
+        },
+    )
     atoms = server.project(doc_id)["document"]["atoms"]
     assert [a["element"] for a in atoms] == [stored]
-    s = server.ok("add_atoms", {"documentId": doc_id, "expectedRevision": s["revision"],
-                                "preview": False,
-                                "atoms": [{"element": "H", "position": [3, 0, 0]}]})
+    s = server.ok(
+        "add_atoms",
+        {
+            "documentId": doc_id,
+            "expectedRevision": s["revision"],
+            "preview": False,
+            "atoms": [{"element": "H", "position": [3, 0, 0]}],
+        },
+    )
     new_id = s["addedIds"][0]
-    server.ok("set_atom_properties", {"documentId": doc_id, "expectedRevision": s["revision"],
-                                      "preview": False,
-                                      "atoms": [{"id": new_id, "element": given}]})
+    server.ok(
+        "set_atom_properties",
+        {
+            "documentId": doc_id,
+            "expectedRevision": s["revision"],
+            "preview": False,
+            "atoms": [{"id": new_id, "element": given}],
+        },
+    )
     atoms = server.project(doc_id)["document"]["atoms"]
     assert [a["element"] for a in atoms] == [stored, stored]
     xyz = tmp_path / "one.xyz"
     xyz.write_text(f"1\n\n{given.strip()} 0 0 0\n")
-    server.ok("open_file", {"documentId": doc_id, "expectedRevision": server.doc()[1],
-                            "path": str(xyz), "preview": False})
+    server.ok(
+        "open_file",
+        {
+            "documentId": doc_id,
+            "expectedRevision": server.doc()[1],
+            "path": str(xyz),
+            "preview": False,
+        },
+    )
     assert [a["element"] for a in server.project(doc_id)["document"]["atoms"]] == [stored]
 
 
@@ -51,9 +79,17 @@ def test_the_tool_descriptions_say_symbols_are_normalised(server: McpProcess) ->
 @pytest.mark.parametrize("bad", ["Xx", "", "C1", "H\ntask shell ls"])
 def test_what_is_not_an_element_stays_refused_everywhere(server: McpProcess, bad: str) -> None:
     doc_id, rev = server.water()
-    err = server.err("add_atoms", {"documentId": doc_id, "expectedRevision": rev,
-                                   "atoms": [{"element": bad, "position": [5, 5, 5]}]})
+    err = server.err(
+        "add_atoms",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "atoms": [{"element": bad, "position": [5, 5, 5]}],
+        },
+    )
     assert err["code"] == "bad_element"
-    err = server.err("set_atom_properties", {"documentId": doc_id, "expectedRevision": rev,
-                                             "atoms": [{"id": "a1", "element": bad}]})
+    err = server.err(
+        "set_atom_properties",
+        {"documentId": doc_id, "expectedRevision": rev, "atoms": [{"id": "a1", "element": bad}]},
+    )
     assert err["code"] == "bad_element"

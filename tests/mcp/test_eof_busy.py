@@ -43,16 +43,26 @@ def big_xyz(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _start_stand_in(server: McpProcess) -> list[int]:
     """Start a calculation with the stand-in NWChem; the pids of its two processes."""
     doc_id, rev = server.water()
-    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                   "preview": False, "values": {
-                                       "task": "energy", "theory": "scf",
-                                       "basis": "sto-3g"}})["revision"]
-    folder = Path(server.ok("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                            "action": "start"})["jobDirectory"])
+    rev = server.ok(
+        "set_nwchem",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"task": "energy", "theory": "scf", "basis": "sto-3g"},
+        },
+    )["revision"]
+    folder = Path(
+        server.ok(
+            "calculation", {"documentId": doc_id, "expectedRevision": rev, "action": "start"}
+        )["jobDirectory"]
+    )
     child = folder / "fake_nwchem.child"
     wait_until(child.exists, 30)
-    pids = [int(json.loads((folder / "fake_nwchem.info").read_text())["pid"]),
-            int(child.read_text())]
+    pids = [
+        int(json.loads((folder / "fake_nwchem.info").read_text())["pid"]),
+        int(child.read_text()),
+    ]
     assert all(_alive(p) for p in pids)
     return pids
 
@@ -64,10 +74,23 @@ def _queue_slow_requests(server: McpProcess, big_xyz: Path) -> None:
     for _ in range(SLOW_REQUESTS):
         rid = server.next_id()
         slow.append(rid)
-        server.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {
-            "name": "open_file", "_meta": meta(),
-            "arguments": {"documentId": doc_id, "expectedRevision": rev,
-                          "path": str(big_xyz), "preview": True}}})
+        server.send(
+            {
+                "jsonrpc": "2.0",
+                "id": rid,
+                "method": "tools/call",
+                "params": {
+                    "name": "open_file",
+                    "_meta": meta(),
+                    "arguments": {
+                        "documentId": doc_id,
+                        "expectedRevision": rev,
+                        "path": str(big_xyz),
+                        "preview": True,
+                    },
+                },
+            }
+        )
     time.sleep(1.0)  # the first one is being served
     answered = set()
     while not server.lines.empty():
@@ -79,7 +102,8 @@ def _queue_slow_requests(server: McpProcess, big_xyz: Path) -> None:
 
 @pytest.mark.parametrize("gui", [False, True], ids=["headless", "window"])
 def test_eof_during_a_slow_request_stops_nwchem_and_exits_within_two_seconds(
-        spawn: Any, mcp_env: dict[str, str], big_xyz: Path, gui: bool) -> None:
+    spawn: Any, mcp_env: dict[str, str], big_xyz: Path, gui: bool
+) -> None:
     if gui:
         pytest.importorskip("PySide6")
     env = _fake_nwchem_env(mcp_env, "hang")
@@ -98,7 +122,9 @@ def test_eof_during_a_slow_request_stops_nwchem_and_exits_within_two_seconds(
             with contextlib.suppress(OSError):
                 os.kill(p, signal.SIGKILL)
     assert rc == 0, server.stderr
-    assert elapsed < 2.0, server.stderr  # docs/reference/cli.md: one second; the margin is for a busy machine
+    assert elapsed < 2.0, (
+        server.stderr
+    )  # docs/reference/cli.md: one second; the margin is for a busy machine
     assert gone == pids
     assert "Traceback" not in server.stderr
 
@@ -106,8 +132,8 @@ def test_eof_during_a_slow_request_stops_nwchem_and_exits_within_two_seconds(
 @pytest.mark.slurm
 @pytest.mark.slow
 def test_eof_during_a_slow_request_ends_the_process_at_once_and_leaves_the_batch_job_running(
-        spawn: Any, mcp_env: dict[str, str], tmp_path: Path, big_xyz: Path,
-        slurm_cluster: Any) -> None:
+    spawn: Any, mcp_env: dict[str, str], tmp_path: Path, big_xyz: Path, slurm_cluster: Any
+) -> None:
     _prefs(mcp_env, executable=STAND_IN_EXE)
     server = spawn(env={"FAKE_NWCHEM_MODE": "hang"})
     doc_id, rev = _water(server, tmp_path / "jobs")

@@ -28,8 +28,10 @@ GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
 # Slow enough to be cancelled while it runs (tens of seconds), small enough to start at once.
 SLOW_WATER = {"task": "frequencies", "theory": "scf", "basis": "aug-cc-pvtz"}
 
-needs_nwchem = pytest.mark.skipif(shutil.which("nwchem") is None or shutil.which("mpirun") is None,
-                                  reason="NWChem or mpirun is not installed")
+needs_nwchem = pytest.mark.skipif(
+    shutil.which("nwchem") is None or shutil.which("mpirun") is None,
+    reason="NWChem or mpirun is not installed",
+)
 
 
 def _stat(pid: int) -> tuple[str, int] | None:
@@ -106,22 +108,33 @@ def _start(server: McpProcess, *, fake: bool, processes: int = 1) -> Path:
     """Start a calculation of water; returns its job folder once it is really running."""
     doc_id, rev = server.water()
     values = {"task": "energy", "theory": "scf", "basis": "sto-3g"} if fake else SLOW_WATER
-    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                   "preview": False, "values": values})["revision"]
+    rev = server.ok(
+        "set_nwchem",
+        {"documentId": doc_id, "expectedRevision": rev, "preview": False, "values": values},
+    )["revision"]
     if processes > 1:
-        rev = server.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev,
-                                          "preview": False,
-                                          "values": {"processes": processes}})["revision"]
-    out = server.ok("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                    "action": "start"})
+        rev = server.ok(
+            "set_execution",
+            {
+                "documentId": doc_id,
+                "expectedRevision": rev,
+                "preview": False,
+                "values": {"processes": processes},
+            },
+        )["revision"]
+    out = server.ok(
+        "calculation", {"documentId": doc_id, "expectedRevision": rev, "action": "start"}
+    )
     folder = Path(out["jobDirectory"])
     if fake:
         wait_until((folder / "fake_nwchem.child").exists, 30)
     else:
         # NWChem has read its input and is computing (every rank started).
         wait_until(lambda: "NWChem SCF Module" in _text(folder / "output.out"), 60)
-        wait_until(lambda: sum(n == "nwchem" for n in _descendants(server.proc.pid).values())
-                   >= processes, 30)
+        wait_until(
+            lambda: sum(n == "nwchem" for n in _descendants(server.proc.pid).values()) >= processes,
+            30,
+        )
     return folder
 
 
@@ -144,8 +157,7 @@ def _status(folder: Path) -> str:
     return str(json.loads((folder / "job.json").read_text())["status"])
 
 
-def _signal_and_check(server: McpProcess, folder: Path, sig: int,
-                      expect: tuple[str, ...]) -> None:
+def _signal_and_check(server: McpProcess, folder: Path, sig: int, expect: tuple[str, ...]) -> None:
     tree = _descendants(server.proc.pid)
     for name in expect:
         assert name in tree.values(), tree
@@ -171,10 +183,12 @@ def _signal_and_check(server: McpProcess, folder: Path, sig: int,
     assert "Traceback" not in server.stderr
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP],
-                         ids=["SIGTERM", "SIGINT", "SIGHUP"])
+@pytest.mark.parametrize(
+    "sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=["SIGTERM", "SIGINT", "SIGHUP"]
+)
 def test_an_exit_signal_stops_the_calculation_and_its_children_and_records_cancelled(
-        spawn: Any, mcp_env: dict[str, str], sig: int) -> None:
+    spawn: Any, mcp_env: dict[str, str], sig: int
+) -> None:
     server = _spawn(spawn, mcp_env, fake=True)
     folder = _start(server, fake=True)
     _signal_and_check(server, folder, sig, ("python",))
@@ -185,7 +199,8 @@ def test_an_exit_signal_stops_the_calculation_and_its_children_and_records_cance
 @pytest.mark.nwchem
 @needs_nwchem
 def test_sigterm_stops_a_real_mpirun_job_with_two_nwchem_ranks(
-        spawn: Any, mcp_env: dict[str, str]) -> None:
+    spawn: Any, mcp_env: dict[str, str]
+) -> None:
     server = _spawn(spawn, mcp_env, fake=False)
     folder = _start(server, fake=False, processes=2)
     _signal_and_check(server, folder, signal.SIGTERM, ("mpirun", "nwchem"))
@@ -194,7 +209,8 @@ def test_sigterm_stops_a_real_mpirun_job_with_two_nwchem_ranks(
 @pytest.mark.nwchem
 @needs_nwchem
 def test_sigterm_of_the_window_server_stops_a_real_nwchem_and_its_orted_helper(
-        spawn: Any, mcp_env: dict[str, str]) -> None:
+    spawn: Any, mcp_env: dict[str, str]
+) -> None:
     pytest.importorskip("PySide6")
     server = _spawn(spawn, mcp_env, fake=False, gui=True)
     folder = _start(server, fake=False)
@@ -203,7 +219,8 @@ def test_sigterm_of_the_window_server_stops_a_real_nwchem_and_its_orted_helper(
 
 
 def test_sigint_of_the_window_server_stops_the_stand_in_job(
-        spawn: Any, mcp_env: dict[str, str]) -> None:
+    spawn: Any, mcp_env: dict[str, str]
+) -> None:
     pytest.importorskip("PySide6")
     server = _spawn(spawn, mcp_env, fake=True, gui=True)
     folder = _start(server, fake=True)
@@ -213,7 +230,8 @@ def test_sigint_of_the_window_server_stops_the_stand_in_job(
 @pytest.mark.nwchem
 @needs_nwchem
 def test_after_sigkill_nwchem_ends_with_molforma_and_history_shows_the_job_interrupted(
-        spawn: Any, mcp_env: dict[str, str]) -> None:
+    spawn: Any, mcp_env: dict[str, str]
+) -> None:
     from molforma.history.scan import scan
 
     server = _spawn(spawn, mcp_env, fake=False)

@@ -13,12 +13,15 @@ from tests.mcp.conftest import McpProcess
 
 def _set(server: McpProcess, values: dict[str, Any]) -> dict[str, Any]:
     doc_id, rev = server.doc()
-    return server.call("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                      "values": values, "preview": False})
+    return server.call(
+        "set_nwchem",
+        {"documentId": doc_id, "expectedRevision": rev, "values": values, "preview": False},
+    )
 
 
 def test_an_unknown_functional_is_refused_with_the_valid_names_and_nothing_changes(
-        server: McpProcess) -> None:
+    server: McpProcess,
+) -> None:
     doc_id, _rev = server.water()
     assert _set(server, {"theory": "dft"})["isError"] is False
     before = server.project(doc_id)["calculation"]
@@ -43,7 +46,8 @@ def test_the_refusal_is_in_japanese_when_the_display_language_is(spawn: Any) -> 
 
 
 def test_a_known_spelling_is_stored_by_its_table_name_and_written_with_its_cam_line(
-        server: McpProcess) -> None:
+    server: McpProcess,
+) -> None:
     doc_id, _rev = server.water()
     assert _set(server, {"theory": "dft", "functional": "CAM-B3LYP"})["isError"] is False
     assert server.project(doc_id)["calculation"]["functional"] == "cam-b3lyp"
@@ -57,7 +61,8 @@ def test_a_known_spelling_is_stored_by_its_table_name_and_written_with_its_cam_l
 
 
 def test_an_unknown_basis_is_set_with_a_warning_naming_the_nearest_library_names(
-        server: McpProcess) -> None:
+    server: McpProcess,
+) -> None:
     doc_id, _rev = server.water()
     res = _set(server, {"basis": "def2-svvp"})
     assert res["isError"] is False, res
@@ -74,11 +79,20 @@ def test_an_unknown_basis_is_set_with_a_warning_naming_the_nearest_library_names
 
 
 def test_get_catalog_lists_every_functional_with_its_label_and_dft_lines(
-        server: McpProcess) -> None:
+    server: McpProcess,
+) -> None:
     got = server.ok("get_catalog", {"kind": "functionals"})
     entries = {e["name"]: e for e in got["functionals"]}
-    assert {"cam-b3lyp", "lc-wpbe", "b3lyp-d3", "pbe0-d3", "b97-d", "m06-2x", "tpss",
-            "wb97x-d3"} <= set(entries)
+    assert {
+        "cam-b3lyp",
+        "lc-wpbe",
+        "b3lyp-d3",
+        "pbe0-d3",
+        "b97-d",
+        "m06-2x",
+        "tpss",
+        "wb97x-d3",
+    } <= set(entries)
     assert entries["lc-wpbe"]["lines"] == ["cam 0.4 cam_alpha 0.0 cam_beta 1.0"]
     assert entries["b3lyp-d3"]["lines"] == ["disp vdw 3"]
     assert entries["wb97x-d3"]["nwchem"] == "7.2.0"
@@ -97,19 +111,20 @@ def test_window_commands_on_the_functional_combo_are_truthful(spawn: Any) -> Non
     # The window enables the combo once it has seen the DFT setting.
     wait_until(lambda: server.ok("get_ui_item", {"target": "functionalCombo"})["enabled"])
     custom = "hfexch 0.2 becke88 0.8 lyp"
-    rec = run_window_command(server, "ui_set_value", {"target": "functionalCombo",
-                                                      "value": custom})
+    rec = run_window_command(server, "ui_set_value", {"target": "functionalCombo", "value": custom})
     assert rec["status"] == "done", (rec["error"], rec)
     assert server.project(doc_id)["calculation"]["functional"] == custom
-    rec = run_window_command(server, "ui_set_value", {"target": "functionalCombo",
-                                                      "value": "b3lyp"})
+    rec = run_window_command(
+        server, "ui_set_value", {"target": "functionalCombo", "value": "b3lyp"}
+    )
     assert rec["status"] == "done", (rec["error"], rec)
     assert server.project(doc_id)["calculation"]["functional"] == "b3lyp"
     nw = server.ok("export_document", {"documentId": doc_id, "format": "nwchem"})
     assert "xc b3lyp" in str(nw) and custom not in str(nw)
     before = server.project(doc_id)["calculation"]
-    rec = run_window_command(server, "ui_set_value", {"target": "functionalCombo",
-                                                      "value": "wb97x-d"})
+    rec = run_window_command(
+        server, "ui_set_value", {"target": "functionalCombo", "value": "wb97x-d"}
+    )
     assert rec["status"] == "failed", rec
     assert rec["error"]["code"] == "unknown_functional" and "wb97x-d3" in rec["error"]["message"]
     assert server.project(doc_id)["calculation"] == before

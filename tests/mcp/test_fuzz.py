@@ -17,9 +17,21 @@ from typing import Any
 
 from tests.mcp.conftest import McpProcess, meta
 
-EDIT_TOOLS = {"add_atoms", "delete_atoms", "move_atoms", "set_atom_properties", "set_bonds",
-              "set_internal_coordinate", "add_hydrogens", "set_molecule", "set_nwchem",
-              "set_advanced", "set_execution", "import_document", "history"}
+EDIT_TOOLS = {
+    "add_atoms",
+    "delete_atoms",
+    "move_atoms",
+    "set_atom_properties",
+    "set_bonds",
+    "set_internal_coordinate",
+    "add_hydrogens",
+    "set_molecule",
+    "set_nwchem",
+    "set_advanced",
+    "set_execution",
+    "import_document",
+    "history",
+}
 N_LINES = 2500
 BATCH = 100
 
@@ -40,36 +52,64 @@ def _rand_value(rng: random.Random, depth: int = 0) -> Any:
         return rng.choice(["He", "H", "C", "O", "Xx"])
     if kind == 6:
         return [_rand_value(rng, depth + 1) for _ in range(rng.randrange(4))]
-    return {rng.choice(["a", "b", "id", "x", "element", "position"]): _rand_value(rng, depth + 1)
-            for _ in range(rng.randrange(4))}
+    return {
+        rng.choice(["a", "b", "id", "x", "element", "position"]): _rand_value(rng, depth + 1)
+        for _ in range(rng.randrange(4))
+    }
 
 
-def _tool_args(rng: random.Random, name: str, doc_id: str, tmp: Path,
-               cur_rev: str) -> dict[str, Any]:
+def _tool_args(
+    rng: random.Random, name: str, doc_id: str, tmp: Path, cur_rev: str
+) -> dict[str, Any]:
     rev = cur_rev if rng.random() < 0.5 else f"r{rng.randrange(1, 200)}"
-    base: dict[str, Any] = {"documentId": doc_id if rng.random() < 0.9 else "doc-x",
-                            "expectedRevision": rev, "preview": rng.random() < 0.05}
+    base: dict[str, Any] = {
+        "documentId": doc_id if rng.random() < 0.9 else "doc-x",
+        "expectedRevision": rev,
+        "preview": rng.random() < 0.05,
+    }
     ids = [f"a{rng.randrange(1, 12)}" for _ in range(rng.randrange(1, 4))]
     pos = [round(rng.uniform(-6, 6), 2) for _ in range(3)]
     specific: dict[str, dict[str, Any]] = {
-        "add_atoms": {"atoms": [{"element": rng.choice(["H", "He", "C", "O", "Q"]),
-                                 "position": pos}], "bonds": []},
+        "add_atoms": {
+            "atoms": [{"element": rng.choice(["H", "He", "C", "O", "Q"]), "position": pos}],
+            "bonds": [],
+        },
         "delete_atoms": {"atomIds": ids},
-        "move_atoms": rng.choice([{"translate": pos}, {"positions": {ids[0]: pos}},
-                                  {"rotate": {"axis": pos, "angle": 30.0}}]),
-        "set_atom_properties": {"atoms": [{"id": ids[0], rng.choice(
-            ["name", "formalCharge", "fixed", "massNumber"]): rng.choice([1, "n", True, 2])}]},
-        "set_bonds": {"bonds": [{"a": ids[0], "b": f"a{rng.randrange(1, 12)}",
-                                 "order": rng.randrange(4)}]},
+        "move_atoms": rng.choice(
+            [
+                {"translate": pos},
+                {"positions": {ids[0]: pos}},
+                {"rotate": {"axis": pos, "angle": 30.0}},
+            ]
+        ),
+        "set_atom_properties": {
+            "atoms": [
+                {
+                    "id": ids[0],
+                    rng.choice(["name", "formalCharge", "fixed", "massNumber"]): rng.choice(
+                        [1, "n", True, 2]
+                    ),
+                }
+            ]
+        },
+        "set_bonds": {
+            "bonds": [{"a": ids[0], "b": f"a{rng.randrange(1, 12)}", "order": rng.randrange(4)}]
+        },
         "set_internal_coordinate": {"atomIds": [*ids[:2], "a1"], "value": rng.uniform(0.5, 3)},
         "add_hydrogens": {},
-        "set_molecule": {"title": rng.choice(["t", "水", "x" * 300]),
-                         "charge": rng.randrange(-2, 3)},
+        "set_molecule": {
+            "title": rng.choice(["t", "水", "x" * 300]),
+            "charge": rng.randrange(-2, 3),
+        },
         "set_nwchem": {"values": {"basis": rng.choice(["sto-3g", "6-31g*"])}},
         "set_advanced": {"values": {"memory_mb": rng.choice([100, 5, "x"])}},
         "set_execution": {"values": {"threads": rng.randrange(0, 4)}},
-        "import_document": {"format": "xyz", "text": rng.choice(
-            ["1\n\nHe 0 0 0\n", "2\n\nHe 0 0 0\nHe 0 0 3\n", "garbage", "1\n\nHe 0 0 0"])},
+        "import_document": {
+            "format": "xyz",
+            "text": rng.choice(
+                ["1\n\nHe 0 0 0\n", "2\n\nHe 0 0 0\nHe 0 0 3\n", "garbage", "1\n\nHe 0 0 0"]
+            ),
+        },
         "history": {"action": rng.choice(["undo", "redo", "confirm", "cancel", "cancel", "nope"])},
         "get_document": {"include": rng.choice([[], ["project"], None])},
         "export_document": {"format": rng.choice(["xyz", "project", "nwchem", "bad"])},
@@ -87,32 +127,72 @@ def _tool_args(rng: random.Random, name: str, doc_id: str, tmp: Path,
     args = {**base, **specific.get(name, {})}
     if name in ("list_documents", "get_catalog", "get_app_state"):
         args = specific[name]
-    elif name in ("get_document", "export_document", "measure", "get_results", "get_execution",
-                  "validate_document", "save_file"):
+    elif name in (
+        "get_document",
+        "export_document",
+        "measure",
+        "get_results",
+        "get_execution",
+        "validate_document",
+        "save_file",
+    ):
         args = {"documentId": base["documentId"], **specific[name]}
     return {k: v for k, v in args.items() if v is not None}
 
 
-def _valid_message(rng: random.Random, rid: Any, doc_id: str, tmp: Path,
-                   cur_rev: str) -> dict[str, Any]:
+def _valid_message(
+    rng: random.Random, rid: Any, doc_id: str, tmp: Path, cur_rev: str
+) -> dict[str, Any]:
     choice = rng.random()
     if choice < 0.6:
-        name = rng.choice(sorted(EDIT_TOOLS | {"get_document", "export_document", "measure",
-                                               "list_documents", "get_app_state", "save_file",
-                                               "get_execution", "validate_document",
-                                               "get_catalog", "open_file", "get_results",
-                                               "results_action"}))
-        params: dict[str, Any] = {"name": name, "arguments": _tool_args(rng, name, doc_id, tmp, cur_rev)}
+        name = rng.choice(
+            sorted(
+                EDIT_TOOLS
+                | {
+                    "get_document",
+                    "export_document",
+                    "measure",
+                    "list_documents",
+                    "get_app_state",
+                    "save_file",
+                    "get_execution",
+                    "validate_document",
+                    "get_catalog",
+                    "open_file",
+                    "get_results",
+                    "results_action",
+                }
+            )
+        )
+        params: dict[str, Any] = {
+            "name": name,
+            "arguments": _tool_args(rng, name, doc_id, tmp, cur_rev),
+        }
         method = "tools/call"
     else:
-        method = rng.choice(["server/discover", "tools/list", "resources/list",
-                             "resources/read", "prompts/list", "prompts/get", "tasks/get",
-                             "resources/templates/list", "ping", "initialize"])
-        params = {"uri": rng.choice(["molforma://app/state", "molforma://x"]),
-                  "name": rng.choice(["build_molecule", "nope"]),
-                  "arguments": {"molecule": "water"}, "taskId": "t"}
-    caps: dict[str, Any] = rng.choice([{}, {"elicitation": {}},
-                                       {"extensions": {"io.modelcontextprotocol/tasks": {}}}])
+        method = rng.choice(
+            [
+                "server/discover",
+                "tools/list",
+                "resources/list",
+                "resources/read",
+                "prompts/list",
+                "prompts/get",
+                "tasks/get",
+                "resources/templates/list",
+                "ping",
+                "initialize",
+            ]
+        )
+        params = {
+            "uri": rng.choice(["molforma://app/state", "molforma://x"]),
+            "name": rng.choice(["build_molecule", "nope"]),
+            "arguments": {"molecule": "water"},
+            "taskId": "t",
+        }
+    caps: dict[str, Any] = rng.choice(
+        [{}, {"elicitation": {}}, {"extensions": {"io.modelcontextprotocol/tasks": {}}}]
+    )
     params["_meta"] = meta(caps, rng.choice(["2026-07-28"] * 8 + ["2025-11-25", "1999"]))
     if rng.random() < 0.1:
         del params["_meta"]
@@ -145,8 +225,9 @@ def _mutate(rng: random.Random, msg: dict[str, Any]) -> Any:
     return m
 
 
-def _lines(rng: random.Random, doc_id: str, tmp: Path, cur_rev: str,
-           first: int, count: int) -> tuple[list[bytes], set[Any]]:
+def _lines(
+    rng: random.Random, doc_id: str, tmp: Path, cur_rev: str, first: int, count: int
+) -> tuple[list[bytes], set[Any]]:
     lines: list[bytes] = []
     expect: set[Any] = set()
     for i in range(first, first + count):
@@ -159,15 +240,22 @@ def _lines(rng: random.Random, doc_id: str, tmp: Path, cur_rev: str,
         elif r < 0.85:
             mut = _mutate(rng, msg)
             lines.append(json.dumps(mut).encode() + b"\n")
-            if (isinstance(mut, dict) and "id" in mut and mut.get("id") == rid
-                    and isinstance(mut.get("method"), str) and mut.get("jsonrpc") == "2.0"):
+            if (
+                isinstance(mut, dict)
+                and "id" in mut
+                and mut.get("id") == rid
+                and isinstance(mut.get("method"), str)
+                and mut.get("jsonrpc") == "2.0"
+            ):
                 expect.add(rid)
         elif r < 0.92:
             raw = json.dumps(msg).encode()
             lines.append(raw[: rng.randrange(1, len(raw))] + b"\n")
         elif r < 0.97:
-            lines.append(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 60)))
-                         .replace(b"\n", b" ") + b"\n")
+            lines.append(
+                bytes(rng.randrange(256) for _ in range(rng.randrange(1, 60))).replace(b"\n", b" ")
+                + b"\n"
+            )
         else:
             lines.append(b"[" * 5000 + b"\n")  # very deep nesting
     return lines, expect
@@ -183,7 +271,8 @@ def _codes(calls: dict[Any, dict[str, Any]]) -> dict[str, int]:
 
 
 def test_fuzzed_lines_never_kill_or_hang_the_server_and_every_request_is_answered_once(
-        spawn: Any, tmp_path: Path):
+    spawn: Any, tmp_path: Path
+):
     rng = random.Random(20261129)
     server: McpProcess = spawn()
     doc_id, cur_rev = server.doc()
@@ -204,9 +293,18 @@ def test_fuzzed_lines_never_kill_or_hang_the_server_and_every_request_is_answere
         def writer(chunk: list[bytes] = chunk, sentinel: str = sentinel) -> None:
             for line in chunk:
                 server.write(line)
-            server.send({"jsonrpc": "2.0", "id": sentinel, "method": "tools/call",
-                         "params": {"name": "get_document", "_meta": meta(),
-                                    "arguments": {"documentId": doc_id}}})
+            server.send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": sentinel,
+                    "method": "tools/call",
+                    "params": {
+                        "name": "get_document",
+                        "_meta": meta(),
+                        "arguments": {"documentId": doc_id},
+                    },
+                }
+            )
 
         th = threading.Thread(target=writer, daemon=True)
         th.start()
@@ -249,8 +347,12 @@ def test_fuzzed_lines_never_kill_or_hang_the_server_and_every_request_is_answere
     for rid in order:
         req = sent.get(rid)
         res = calls[rid]
-        if (req is None or req.get("method") != "tools/call" or res.get("isError") is not False
-                or req["params"].get("name") not in EDIT_TOOLS):
+        if (
+            req is None
+            or req.get("method") != "tools/call"
+            or res.get("isError") is not False
+            or req["params"].get("name") not in EDIT_TOOLS
+        ):
             continue
         args = dict(req["params"]["arguments"], documentId=rdoc, expectedRevision=rrev)
         out = replay.ok(req["params"]["name"], args)

@@ -42,28 +42,47 @@ def window(spawn: Any, tmp_path: Path) -> tuple[McpProcess, str]:
     job.mkdir(parents=True)
     outside.mkdir()
     (outside / "input.nw").write_text(INPUT, encoding="utf-8")
-    project = {"format": "molforma-project", "version": 1,
-               "document": {"title": MARKER, "atoms": [], "bonds": []}}
+    project = {
+        "format": "molforma-project",
+        "version": 1,
+        "document": {"title": MARKER, "atoms": [], "bonds": []},
+    }
     (outside / "project.molforma.json").write_text(json.dumps(project), encoding="utf-8")
-    (outside / "job.json").write_text(json.dumps({"title": MARKER, "status": "finished"}),
-                                      encoding="utf-8")
+    (outside / "job.json").write_text(
+        json.dumps({"title": MARKER, "status": "finished"}), encoding="utf-8"
+    )
     for name in ("input.nw", "project.molforma.json", "job.json"):
         (job / name).symlink_to(outside / name)
     server = spawn("--mcp-allow-dir", str(allowed), env=GUI_ENV, flag="--mcp-gui")
     doc_id, rev = server.doc()
-    server.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev,
-                                "preview": False, "values": {"job_root": str(jobs)}})
+    server.ok(
+        "set_execution",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"job_root": str(jobs)},
+        },
+    )
     return server, doc_id
 
 
 def test_history_rows_preview_and_reuse_show_nothing_of_files_linked_outside(
-        window: tuple[McpProcess, str]) -> None:
+    window: tuple[McpProcess, str],
+) -> None:
     server, doc_id = window
-    res = server.call("history_action", {"documentId": doc_id,
-                                         "expectedRevision": server.doc()[1],
-                                         "action": "scan"}, caps=TASK_CAPS)
-    wait_until(lambda: server.result("tasks/get", {"taskId": res["taskId"]},
-                                     caps=TASK_CAPS)["status"] == "completed", 60)
+    res = server.call(
+        "history_action",
+        {"documentId": doc_id, "expectedRevision": server.doc()[1], "action": "scan"},
+        caps=TASK_CAPS,
+    )
+    wait_until(
+        lambda: (
+            server.result("tasks/get", {"taskId": res["taskId"]}, caps=TASK_CAPS)["status"]
+            == "completed"
+        ),
+        60,
+    )
     table = server.ok("get_ui_item", {"target": "historyTable"})
     assert table["rowCount"] == 1, table
     assert MARKER not in json.dumps(table)
@@ -77,8 +96,9 @@ def test_history_rows_preview_and_reuse_show_nothing_of_files_linked_outside(
         return text if "Loading" not in text else None
 
     assert MARKER not in wait_until(preview_text, 20)
-    assert MARKER not in json.dumps(server.ok("get_ui", {"query": "history",
-                                                         "includeHidden": True}))
+    assert MARKER not in json.dumps(
+        server.ok("get_ui", {"query": "history", "includeHidden": True})
+    )
 
     before = server.project(doc_id)
     rec = _run(server, "history_action", {"action": "reuse"})
@@ -90,7 +110,8 @@ def test_history_rows_preview_and_reuse_show_nothing_of_files_linked_outside(
 
 
 def test_open_in_results_from_history_loads_nothing_from_an_output_linked_outside(
-        window: tuple[McpProcess, str], tmp_path: Path) -> None:
+    window: tuple[McpProcess, str], tmp_path: Path
+) -> None:
     from tests.mcp.conftest import FIXTURES
 
     server, doc_id = window
@@ -98,11 +119,18 @@ def test_open_in_results_from_history_loads_nothing_from_an_output_linked_outsid
     text = (FIXTURES / "water_scf_optfreq.out").read_text(encoding="utf-8")
     (outside / "output.out").write_text(text + f"\n{MARKER}\n", encoding="utf-8")
     (tmp_path / "allowed" / "jobs" / "job1" / "output.out").symlink_to(outside / "output.out")
-    res = server.call("history_action", {"documentId": doc_id,
-                                         "expectedRevision": server.doc()[1],
-                                         "action": "scan"}, caps=TASK_CAPS)
-    wait_until(lambda: server.result("tasks/get", {"taskId": res["taskId"]},
-                                     caps=TASK_CAPS)["status"] == "completed", 60)
+    res = server.call(
+        "history_action",
+        {"documentId": doc_id, "expectedRevision": server.doc()[1], "action": "scan"},
+        caps=TASK_CAPS,
+    )
+    wait_until(
+        lambda: (
+            server.result("tasks/get", {"taskId": res["taskId"]}, caps=TASK_CAPS)["status"]
+            == "completed"
+        ),
+        60,
+    )
     assert _run(server, "history_action", {"action": "select", "index": 0})["status"] == "done"
     _run(server, "history_action", {"action": "open_results"})
 

@@ -9,7 +9,8 @@ from tests.mcp.test_exit_signals import write_preferences
 
 
 def test_a_headless_document_starts_with_the_remembered_job_root(
-        spawn: Any, mcp_env: dict[str, str], tmp_path: Path) -> None:
+    spawn: Any, mcp_env: dict[str, str], tmp_path: Path
+) -> None:
     chosen = str(tmp_path / "my-jobs")
     write_preferences(mcp_env, job_root=chosen)
     server = spawn()
@@ -26,7 +27,14 @@ def test_without_one_the_default_job_root_stays(server: Any) -> None:
 
 def test_a_relative_job_root_is_refused_by_set_execution(server: Any) -> None:
     doc_id, rev = server.doc()
-    err = server.err("set_execution", {"documentId": doc_id, "expectedRevision": rev,
-                                       "values": {"job_root": "jobs"}, "preview": False})
+    err = server.err(
+        "set_execution",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "values": {"job_root": "jobs"},
+            "preview": False,
+        },
+    )
     assert err["code"] == "job_root_relative"
     assert "jobs" in err["message"]

@@ -28,13 +28,20 @@ def water_box(n: int) -> str:
     rng = np.random.default_rng(7)
     m = n // 3
     side = int(np.ceil(m ** (1 / 3)))
-    grid = np.array([(i, j, k) for i in range(side) for j in range(side)
-                     for k in range(side)][:m], float) * 3.1
+    grid = (
+        np.array(
+            [(i, j, k) for i in range(side) for j in range(side) for k in range(side)][:m], float
+        )
+        * 3.1
+    )
     grid += rng.uniform(-0.2, 0.2, grid.shape)
     rows = []
     for p in grid:
-        rows += [("O", p), ("H", p + np.array([0.9572, 0, 0])),
-                 ("H", p + np.array([-0.24, 0.927, 0]))]
+        rows += [
+            ("O", p),
+            ("H", p + np.array([0.9572, 0, 0])),
+            ("H", p + np.array([-0.24, 0.927, 0])),
+        ]
     while len(rows) < n:
         rows.append(("He", grid[-1] + np.array([0.0, 0.0, 3.1 * (n - len(rows))])))
     return f"{n}\nwater box\n" + "".join(f"{e} {x:.5f} {y:.5f} {z:.5f}\n" for e, (x, y, z) in rows)
@@ -55,17 +62,23 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[McpProcess, 
     tmp = tmp_path_factory.mktemp("large")
     (tmp / "config").mkdir()
     (tmp / "home").mkdir()
-    env = dict(os.environ, MOLFORMA_CONFIG_DIR=str(tmp / "config"), MOLFORMA_LANGUAGE="en",
-               HOME=str(tmp / "home"),
-               PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(
+        os.environ,
+        MOLFORMA_CONFIG_DIR=str(tmp / "config"),
+        MOLFORMA_LANGUAGE="en",
+        HOME=str(tmp / "home"),
+        PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    )
     xyz = tmp / "box.xyz"
     xyz.write_text(water_box(N_ATOMS))
     traj = tmp / "trajectory.xyz"
     traj.write_text(trajectory(3, 2000))
     proc = McpProcess([], env, tmp)
     doc_id, rev = proc.doc()
-    proc.ok("open_file", {"documentId": doc_id, "expectedRevision": rev, "path": str(xyz),
-                          "preview": False})
+    proc.ok(
+        "open_file",
+        {"documentId": doc_id, "expectedRevision": rev, "path": str(xyz), "preview": False},
+    )
     info = {"doc": doc_id, "tmp": tmp, "xyz": xyz, "traj": traj}
     yield proc, info
     proc.close(30)
@@ -87,14 +100,16 @@ def _tool_calls(proc: McpProcess, info: dict[str, Any]) -> dict[str, list[dict[s
         "list_documents": [{}],
         "get_document": [{"documentId": d}],
         "open_file": [{"documentId": d, "path": str(info["xyz"])}],
-        "import_document": [{"documentId": d, "format": "xyz",
-                             "text": info["xyz"].read_text()}],
-        "export_document": [{"documentId": d, "format": f}
-                            for f in ("project", "xyz", "mol", "sdf", "pdb", "cml", "nwchem")],
+        "import_document": [{"documentId": d, "format": "xyz", "text": info["xyz"].read_text()}],
+        "export_document": [
+            {"documentId": d, "format": f}
+            for f in ("project", "xyz", "mol", "sdf", "pdb", "cml", "nwchem")
+        ],
         "save_file": [{"documentId": d, "path": str(tmp / "saved.molforma.json")}],
         "history": [{"documentId": d, "action": "undo"}, {"documentId": d, "action": "redo"}],
-        "add_atoms": [{"documentId": d, "atoms": [{"element": "He",
-                                                   "position": [-50.0, -50.0, -50.0]}]}],
+        "add_atoms": [
+            {"documentId": d, "atoms": [{"element": "He", "position": [-50.0, -50.0, -50.0]}]}
+        ],
         "delete_atoms": [{"documentId": d, "atomIds": ["a1"]}],
         "move_atoms": [{"documentId": d, "translate": [0.5, 0.0, 0.0]}],
         "set_atom_properties": [{"documentId": d, "changes": [{"id": "a1", "name": "OW"}]}],
@@ -112,22 +127,41 @@ def _tool_calls(proc: McpProcess, info: dict[str, Any]) -> dict[str, list[dict[s
         "get_catalog": [{}],
         "calculation": [{"documentId": d, "action": "save_inputs"}],
         "results_action": [{"documentId": d, "action": "open_file", "path": str(info["traj"])}],
-        "get_results": [{"documentId": d, "section": s}
-                        for s in ("summary", "energies", "structures", "modes", "files", "log")],
+        "get_results": [
+            {"documentId": d, "section": s}
+            for s in ("summary", "energies", "structures", "modes", "files", "log")
+        ],
         "get_app_state": [{}],
     }
 
 
-EDIT_TOOLS = {"open_file", "import_document", "add_atoms", "delete_atoms", "move_atoms",
-              "set_atom_properties", "set_bonds", "set_internal_coordinate", "add_hydrogens",
-              "place_fragment", "set_molecule", "set_nwchem", "set_advanced", "set_execution",
-              "history", "calculation", "results_action", "save_file"}
+EDIT_TOOLS = {
+    "open_file",
+    "import_document",
+    "add_atoms",
+    "delete_atoms",
+    "move_atoms",
+    "set_atom_properties",
+    "set_bonds",
+    "set_internal_coordinate",
+    "add_hydrogens",
+    "place_fragment",
+    "set_molecule",
+    "set_nwchem",
+    "set_advanced",
+    "set_execution",
+    "history",
+    "calculation",
+    "results_action",
+    "save_file",
+}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [t.name for t in tools_for("headless")])
 def test_every_tool_result_on_a_10000_atom_document_is_under_the_size_hint(
-        big: tuple[McpProcess, dict[str, Any]], name: str) -> None:
+    big: tuple[McpProcess, dict[str, Any]], name: str
+) -> None:
     proc, info = big
     calls = _tool_calls(proc, info)
     assert name in calls, f"add {name} to the calls of this test"
@@ -138,14 +172,23 @@ def test_every_tool_result_on_a_10000_atom_document_is_under_the_size_hint(
         if name == "get_results":
             _wait_results(proc, info)
         result = proc.call(name, args, timeout=120)
-        assert _size(result) < MAX_RESULT_CHARS, (name, args.get("format") or
-                                                  args.get("section"), _size(result))
+        assert _size(result) < MAX_RESULT_CHARS, (
+            name,
+            args.get("format") or args.get("section"),
+            _size(result),
+        )
         if name == "results_action":
             _wait_results(proc, info)
         state = proc.ok("get_document", {"documentId": info["doc"], "include": []})
         if state["hasCandidate"]:
-            proc.ok("history", {"documentId": info["doc"], "expectedRevision": state["revision"],
-                                "action": "cancel"})
+            proc.ok(
+                "history",
+                {
+                    "documentId": info["doc"],
+                    "expectedRevision": state["revision"],
+                    "action": "cancel",
+                },
+            )
 
 
 def _wait_results(proc: McpProcess, info: dict[str, Any]) -> None:
@@ -153,8 +196,15 @@ def _wait_results(proc: McpProcess, info: dict[str, Any]) -> None:
     d = info["doc"]
     res = proc.call("get_results", {"documentId": d})
     if res["isError"]:
-        proc.call("results_action", {"documentId": d, "expectedRevision": _rev(proc, d),
-                                     "action": "open_file", "path": str(info["traj"])})
+        proc.call(
+            "results_action",
+            {
+                "documentId": d,
+                "expectedRevision": _rev(proc, d),
+                "action": "open_file",
+                "path": str(info["traj"]),
+            },
+        )
     end = time.monotonic() + 120
     while proc.call("get_results", {"documentId": d})["isError"]:
         assert time.monotonic() < end, "results did not load"
@@ -163,17 +213,22 @@ def _wait_results(proc: McpProcess, info: dict[str, Any]) -> None:
 
 @pytest.mark.slow
 def test_paging_through_get_document_returns_every_atom_and_bond_exactly_once(
-        big: tuple[McpProcess, dict[str, Any]]) -> None:
+    big: tuple[McpProcess, dict[str, Any]],
+) -> None:
     proc, info = big
-    whole = json.loads(proc.ok("export_document", {"documentId": info["doc"], "format": "project",
-                                                   "limit": 10**8})["text"])
+    whole = json.loads(
+        proc.ok(
+            "export_document", {"documentId": info["doc"], "format": "project", "limit": 10**8}
+        )["text"]
+    )
     atoms: list[dict[str, Any]] = []
     bonds: list[dict[str, Any]] = []
     offset: int | None = 0
     pages = 0
     while offset is not None:
-        res = proc.call("get_document", {"documentId": info["doc"], "include": ["project"],
-                                         "offset": offset})
+        res = proc.call(
+            "get_document", {"documentId": info["doc"], "include": ["project"], "offset": offset}
+        )
         assert _size(res) < MAX_RESULT_CHARS
         out = res["structuredContent"]
         assert out["offset"] == offset and out["atomCount"] == N_ATOMS
@@ -193,7 +248,8 @@ def test_paging_through_get_document_returns_every_atom_and_bond_exactly_once(
 
 @pytest.mark.slow
 def test_include_nothing_gives_the_summary_without_atoms(
-        big: tuple[McpProcess, dict[str, Any]]) -> None:
+    big: tuple[McpProcess, dict[str, Any]],
+) -> None:
     proc, info = big
     out = proc.ok("get_document", {"documentId": info["doc"], "include": []})
     assert out["atomCount"] == N_ATOMS
@@ -203,14 +259,16 @@ def test_include_nothing_gives_the_summary_without_atoms(
 
 @pytest.mark.slow
 def test_resource_links_resolve_to_the_whole_content(
-        big: tuple[McpProcess, dict[str, Any]]) -> None:
+    big: tuple[McpProcess, dict[str, Any]],
+) -> None:
     proc, info = big
     res = proc.call("get_document", {"documentId": info["doc"]})
     links = [c for c in res["content"] if c["type"] == "resource_link"]
     mimes = {c["mimeType"] for c in links}
     assert {"chemical/x-xyz", "chemical/x-mdl-molfile", "application/json"} <= mimes
     assert res["structuredContent"]["links"] == [
-        {k: v for k, v in c.items() if k != "type"} for c in links]
+        {k: v for k, v in c.items() if k != "type"} for c in links
+    ]
     for c in links:
         text = proc.result("resources/read", {"uri": c["uri"]})["contents"][0]["text"]
         if c["mimeType"] == "chemical/x-xyz":
@@ -234,8 +292,9 @@ def test_export_pages_join_to_the_whole_text(big: tuple[McpProcess, dict[str, An
     parts: list[str] = []
     offset: int | None = 0
     while offset is not None:
-        out = proc.ok("export_document", {"documentId": info["doc"], "format": "pdb",
-                                          "offset": offset})
+        out = proc.ok(
+            "export_document", {"documentId": info["doc"], "format": "pdb", "offset": offset}
+        )
         parts.append(out["text"])
         offset = out["nextOffset"]
     text = "".join(parts)
@@ -245,19 +304,28 @@ def test_export_pages_join_to_the_whole_text(big: tuple[McpProcess, dict[str, An
 
 @pytest.mark.slow
 def test_validate_document_gives_counts_and_pages_each_check(
-        big: tuple[McpProcess, dict[str, Any]]) -> None:
+    big: tuple[McpProcess, dict[str, Any]],
+) -> None:
     proc, info = big
     d = info["doc"]
     pairs = 300  # He pairs 0.2 Å apart: one close_contact entry each
     text = f"{2 * pairs}\npairs\n" + "".join(
-        f"He {5.0 * k:.3f} 0 0\nHe {5.0 * k + 0.2:.3f} 0 0\n" for k in range(pairs))
-    proc.ok("import_document", {"documentId": d, "expectedRevision": _rev(proc, d),
-                                "format": "xyz", "text": text, "preview": False})
+        f"He {5.0 * k:.3f} 0 0\nHe {5.0 * k + 0.2:.3f} 0 0\n" for k in range(pairs)
+    )
+    proc.ok(
+        "import_document",
+        {
+            "documentId": d,
+            "expectedRevision": _rev(proc, d),
+            "format": "xyz",
+            "text": text,
+            "preview": False,
+        },
+    )
     try:
         _page_through_a_check(proc, d, pairs)
     finally:
-        proc.ok("history", {"documentId": d, "expectedRevision": _rev(proc, d),
-                            "action": "undo"})
+        proc.ok("history", {"documentId": d, "expectedRevision": _rev(proc, d), "action": "undo"})
 
 
 def _page_through_a_check(proc: McpProcess, d: str, pairs: int) -> None:
@@ -270,8 +338,9 @@ def _page_through_a_check(proc: McpProcess, d: str, pairs: int) -> None:
     got: list[dict[str, Any]] = []
     offset: int | None = 0
     while offset is not None:
-        page = proc.ok("validate_document", {"documentId": d, "check": code,
-                                             "offset": offset, "limit": 200})
+        page = proc.ok(
+            "validate_document", {"documentId": d, "check": code, "offset": offset, "limit": 200}
+        )
         assert {c["code"] for c in page["checks"]} <= {code}
         got += page["checks"]
         offset = page["nextOffset"]
@@ -281,7 +350,8 @@ def _page_through_a_check(proc: McpProcess, d: str, pairs: int) -> None:
 
 @pytest.mark.slow
 def test_a_results_structure_too_big_to_inline_comes_as_a_link_to_its_xyz(
-        big: tuple[McpProcess, dict[str, Any]]) -> None:
+    big: tuple[McpProcess, dict[str, Any]],
+) -> None:
     proc, info = big
     d = info["doc"]
     _wait_results(proc, info)
@@ -292,6 +362,9 @@ def test_a_results_structure_too_big_to_inline_comes_as_a_link_to_its_xyz(
     text = proc.result("resources/read", {"uri": item["resource"]})["contents"][0]["text"]
     lines = text.splitlines()
     assert int(lines[0]) == 2000 and len(lines) == 2002
-    whole = json.loads(proc.result("resources/read", {
-        "uri": f"molforma://documents/{d}/results/items/structures/0"})["contents"][0]["text"])
+    whole = json.loads(
+        proc.result(
+            "resources/read", {"uri": f"molforma://documents/{d}/results/items/structures/0"}
+        )["contents"][0]["text"]
+    )
     assert len(whole["coordinates"]) == 2000

@@ -23,8 +23,10 @@ def _text_size(result: dict[str, Any]) -> int:
     """Characters of the result a model reads: everything but image data, which
     travels as an MCP image item (its PNG bytes, base64) and is counted apart."""
     shown = dict(result)
-    shown["content"] = [{k: v for k, v in c.items() if k != "data"} if c.get("type") == "image"
-                        else c for c in result.get("content", [])]
+    shown["content"] = [
+        {k: v for k, v in c.items() if k != "data"} if c.get("type") == "image" else c
+        for c in result.get("content", [])
+    ]
     return len(json.dumps(shown, ensure_ascii=False))
 
 
@@ -34,8 +36,13 @@ def big_window(tmp_path_factory: pytest.TempPathFactory) -> Any:
     xyz = tmp / "box.xyz"
     xyz.write_text(water_box(N_ATOMS))
     (tmp / "config").mkdir()
-    env = dict(os.environ, MOLFORMA_CONFIG_DIR=str(tmp / "config"), MOLFORMA_LANGUAGE="en",
-               PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""), **GUI_ENV)
+    env = dict(
+        os.environ,
+        MOLFORMA_CONFIG_DIR=str(tmp / "config"),
+        MOLFORMA_LANGUAGE="en",
+        PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        **GUI_ENV,
+    )
     proc = McpProcess([str(xyz)], env, tmp, "--mcp-gui")
     try:
         yield proc
@@ -47,8 +54,12 @@ def big_window(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def _calls(server: McpProcess) -> list[tuple[str, dict[str, Any]]]:
     doc_id, _rev = server.doc()
-    ids = [a["id"] for a in server.ok("get_document", {"documentId": doc_id, "limit": 3})
-           ["project"]["document"]["atoms"]]
+    ids = [
+        a["id"]
+        for a in server.ok("get_document", {"documentId": doc_id, "limit": 3})["project"][
+            "document"
+        ]["atoms"]
+    ]
     return [
         ("get_ui", {}),
         ("get_ui", {"includeHidden": True}),
@@ -69,7 +80,8 @@ def _calls(server: McpProcess) -> list[tuple[str, dict[str, Any]]]:
 
 @pytest.mark.slow
 def test_every_window_tool_answers_a_10000_atom_window_within_the_size_hint(
-        big_window: McpProcess) -> None:
+    big_window: McpProcess,
+) -> None:
     server = big_window
     window_tools = {n for n, t in load_tools().items() if "headless" not in t.modes}
     called: set[str] = set()
@@ -83,9 +95,16 @@ def test_every_window_tool_answers_a_10000_atom_window_within_the_size_hint(
         sizes[name] = max(sizes.get(name, 0), _text_size(result))
         record = result.get("structuredContent") or {}
         if not result["isError"] and "commandId" in record:
-            done = wait_until(lambda r=record: (x := server.call(
-                "get_ui_command", {"commandId": r["commandId"]}))["structuredContent"]
-                ["status"] in ("done", "failed") and x, 120)
+            done = wait_until(
+                lambda r=record: (
+                    (x := server.call("get_ui_command", {"commandId": r["commandId"]}))[
+                        "structuredContent"
+                    ]["status"]
+                    in ("done", "failed")
+                    and x
+                ),
+                120,
+            )
             called.add("get_ui_command")
             sizes["get_ui_command"] = max(sizes.get("get_ui_command", 0), _text_size(done))
     assert called == window_tools
@@ -94,14 +113,16 @@ def test_every_window_tool_answers_a_10000_atom_window_within_the_size_hint(
 
 @pytest.mark.slow
 def test_the_coordinate_table_of_10000_atoms_is_read_in_pages_under_the_hint(
-        big_window: McpProcess) -> None:
+    big_window: McpProcess,
+) -> None:
     first = big_window.call("get_ui_item", {"target": "coordinateTable"})
     assert _text_size(first) < MAX_RESULT_CHARS
     table = first["structuredContent"]
     assert table["rowCount"] == N_ATOMS
     assert 0 < len(table["rows"]) == table["nextOffset"] < N_ATOMS
-    second = big_window.ok("get_ui_item", {"target": "coordinateTable",
-                                           "offset": table["nextOffset"]})
+    second = big_window.ok(
+        "get_ui_item", {"target": "coordinateTable", "offset": table["nextOffset"]}
+    )
     assert second["rows"] and second["rows"] != table["rows"]
 
 

@@ -24,8 +24,15 @@ GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
 
 
 def _legacy(server: McpProcess, caps: dict[str, Any]) -> None:
-    server.result("initialize", {"protocolVersion": LEGACY, "capabilities": caps,
-                                 "clientInfo": {"name": "t", "version": "1"}}, modern=False)
+    server.result(
+        "initialize",
+        {
+            "protocolVersion": LEGACY,
+            "capabilities": caps,
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+        modern=False,
+    )
     server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
 
@@ -37,17 +44,33 @@ def _ok(server: McpProcess, name: str, args: dict[str, Any]) -> dict[str, Any]:
 
 def _water(server: McpProcess) -> tuple[str, str]:
     doc = _ok(server, "list_documents", {})["documents"][0]
-    s = _ok(server, "add_atoms", {"documentId": doc["documentId"],
-                                  "expectedRevision": doc["revision"], "atoms": WATER,
-                                  "bonds": WATER_BONDS, "preview": False})
+    s = _ok(
+        server,
+        "add_atoms",
+        {
+            "documentId": doc["documentId"],
+            "expectedRevision": doc["revision"],
+            "atoms": WATER,
+            "bonds": WATER_BONDS,
+            "preview": False,
+        },
+    )
     return doc["documentId"], s["revision"]
 
 
 def _send_save(server: McpProcess, doc_id: str, target: Path, **extra: Any) -> int:
     rid = server.next_id()
-    server.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {
-        "name": "save_file", "arguments": {"documentId": doc_id, "path": str(target),
-                                           **extra}}})
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "method": "tools/call",
+            "params": {
+                "name": "save_file",
+                "arguments": {"documentId": doc_id, "path": str(target), **extra},
+            },
+        }
+    )
     return rid
 
 
@@ -95,8 +118,13 @@ def test_a_response_with_an_unknown_id_is_ignored_and_the_call_still_waits(legac
     rid = _send_save(server, doc_id, target)
     ask = server.recv()
     for other in ("molforma-999", 424242, f"{ask['id']}x"):
-        server.send({"jsonrpc": "2.0", "id": other,
-                     "result": {"action": "accept", "content": {"overwrite": True}}})
+        server.send(
+            {
+                "jsonrpc": "2.0",
+                "id": other,
+                "result": {"action": "accept", "content": {"overwrite": True}},
+            }
+        )
     assert server.no_message(0.8)  # neither answered nor taken as the person's yes
     assert target.read_text() == "old content\n"
     # A ping while the call waits for the person is answered at once.
@@ -117,17 +145,20 @@ def test_a_decline_stands_until_the_document_changes(legacy, action: str):
     assert res["isError"] is True and res["structuredContent"]["code"] == "overwrite_declined"
     assert target.read_text() == "old content\n"
     # The agent cannot go around the person with overwrite: true.
-    res = server.call("save_file", {"documentId": doc_id, "path": str(target),
-                                    "overwrite": True}, modern=False)
+    res = server.call(
+        "save_file", {"documentId": doc_id, "path": str(target), "overwrite": True}, modern=False
+    )
     assert res["isError"] is True and res["structuredContent"]["code"] == "overwrite_declined"
     assert "overwrite: true" in res["structuredContent"]["message"]
     assert target.read_text() == "old content\n"
     # After a change of the document the file may be saved over again.
     rev = _ok(server, "list_documents", {})["documents"][0]["revision"]
-    _ok(server, "set_molecule", {"documentId": doc_id, "expectedRevision": rev,
-                                 "title": "changed", "preview": False})
-    done = _ok(server, "save_file", {"documentId": doc_id, "path": str(target),
-                                     "overwrite": True})
+    _ok(
+        server,
+        "set_molecule",
+        {"documentId": doc_id, "expectedRevision": rev, "title": "changed", "preview": False},
+    )
+    done = _ok(server, "save_file", {"documentId": doc_id, "path": str(target), "overwrite": True})
     assert done["overwritten"] is True and "changed" in target.read_text()
 
 
@@ -144,11 +175,14 @@ def test_after_a_decline_the_person_may_be_asked_again(legacy):
     assert json.loads(target.read_text())["format"] == "molforma-project"
 
 
-@pytest.mark.parametrize("answer", [
-    {"action": "accept", "content": {"overwrite": False}},
-    {"action": "accept", "content": {"overwrite": "true"}},
-    {"action": "accept"},
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"action": "accept", "content": {"overwrite": False}},
+        {"action": "accept", "content": {"overwrite": "true"}},
+        {"action": "accept"},
+    ],
+)
 def test_only_an_accept_with_a_real_true_overwrites(legacy, answer: dict[str, Any]):
     server, doc_id, target = legacy
     rid = _send_save(server, doc_id, target)
@@ -158,11 +192,14 @@ def test_only_an_accept_with_a_real_true_overwrites(legacy, answer: dict[str, An
     assert target.read_text() == "old content\n"
 
 
-@pytest.mark.parametrize("response", [
-    {"error": {"code": -32603, "message": "no person here"}},
-    {"result": {"action": "maybe"}},
-    {"result": "yes"},
-])
+@pytest.mark.parametrize(
+    "response",
+    [
+        {"error": {"code": -32603, "message": "no person here"}},
+        {"result": {"action": "maybe"}},
+        {"result": "yes"},
+    ],
+)
 def test_an_error_or_a_malformed_answer_writes_nothing(legacy, response: dict[str, Any]):
     server, doc_id, target = legacy
     rid = _send_save(server, doc_id, target)
@@ -201,11 +238,19 @@ def test_a_cancelled_call_withdraws_its_question_and_the_server_goes_on(legacy):
     server, doc_id, target = legacy
     rid = _send_save(server, doc_id, target)
     ask = server.recv()
-    server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                 "params": {"requestId": rid, "reason": "user pressed Esc"}})
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": rid, "reason": "user pressed Esc"},
+        }
+    )
     withdrawn = server.recv()
-    assert withdrawn == {"jsonrpc": "2.0", "method": "notifications/cancelled",
-                         "params": {"requestId": ask["id"], "reason": "no longer needed"}}
+    assert withdrawn == {
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": {"requestId": ask["id"], "reason": "no longer needed"},
+    }
     # A late answer to the withdrawn question changes nothing; the call gets no answer.
     _answer(server, ask, {"action": "accept", "content": {"overwrite": True}})
     assert _ok(server, "list_documents", {})["documents"]
@@ -214,7 +259,8 @@ def test_a_cancelled_call_withdraws_its_question_and_the_server_goes_on(legacy):
 
 @pytest.mark.parametrize("caps", [{}, {"elicitation": {"url": {}}}, {"sampling": {}}])
 def test_a_legacy_client_without_form_elicitation_needs_overwrite_true(
-        spawn: Any, tmp_path: Path, caps: dict[str, Any]):
+    spawn: Any, tmp_path: Path, caps: dict[str, Any]
+):
     server = spawn()
     _legacy(server, caps)
     doc_id, _ = _water(server)
@@ -223,8 +269,7 @@ def test_a_legacy_client_without_form_elicitation_needs_overwrite_true(
     res = server.call("save_file", {"documentId": doc_id, "path": str(target)}, modern=False)
     assert res["isError"] is True and res["structuredContent"]["code"] == "file_exists"
     assert target.read_text() == "old\n"
-    done = _ok(server, "save_file", {"documentId": doc_id, "path": str(target),
-                                     "overwrite": True})
+    done = _ok(server, "save_file", {"documentId": doc_id, "path": str(target), "overwrite": True})
     assert done["overwritten"] is True
 
 
@@ -240,12 +285,17 @@ def test_a_mrtr_decline_also_stands_against_overwrite_true(server: McpProcess, t
     target = tmp_path / "water.molforma.json"
     target.write_text("old\n")
     res = server.call("save_file", {"documentId": doc_id, "path": str(target)}, caps=FORM)
-    done = server.call("save_file", {"documentId": doc_id, "path": str(target)}, caps=FORM,
-                       extra={"requestState": res["requestState"],
-                              "inputResponses": {"overwrite": {"action": "decline"}}})
+    done = server.call(
+        "save_file",
+        {"documentId": doc_id, "path": str(target)},
+        caps=FORM,
+        extra={
+            "requestState": res["requestState"],
+            "inputResponses": {"overwrite": {"action": "decline"}},
+        },
+    )
     assert done["structuredContent"]["code"] == "overwrite_declined"
-    err = server.err("save_file", {"documentId": doc_id, "path": str(target),
-                                   "overwrite": True})
+    err = server.err("save_file", {"documentId": doc_id, "path": str(target), "overwrite": True})
     assert err["code"] == "overwrite_declined"
     assert target.read_text() == "old\n"
 
@@ -258,8 +308,11 @@ def test_a_question_nobody_answers_times_out_and_is_withdrawn():
     assert channel.ask("elicitation/create", {"message": "?"}, timeout=0.2) is None
     assert 0.15 < time.monotonic() - t0 < 2.0
     assert sent[0]["method"] == "elicitation/create"
-    assert sent[1] == {"jsonrpc": "2.0", "method": "notifications/cancelled",
-                       "params": {"requestId": sent[0]["id"], "reason": "no longer needed"}}
+    assert sent[1] == {
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": {"requestId": sent[0]["id"], "reason": "no longer needed"},
+    }
     # Its late answer is not ours any more.
     assert channel.on_response({"jsonrpc": "2.0", "id": sent[0]["id"], "result": {}}) is False
 
@@ -295,12 +348,33 @@ class _FakeBridge:
 def test_only_message_boxes_of_this_connections_commands_are_asked():
     sent: list[dict[str, Any]] = []
     channel = ClientRequests(lambda m: sent.append(m) or True)
-    box = DialogInfo(id="dialog-1", kind="message", title="Move to trash", text="Sure?",
-                     buttons=("Move to trash", "Cancel"), escape="Cancel", command_id="cmd-1")
-    by_hand = DialogInfo(id="dialog-2", kind="message", title="About", text="x",
-                         buttons=("OK",), escape="OK", command_id=None)
-    other = DialogInfo(id="dialog-3", kind="message", title="Q", text="x", buttons=("OK",),
-                       escape="OK", command_id="cmd-9")
+    box = DialogInfo(
+        id="dialog-1",
+        kind="message",
+        title="Move to trash",
+        text="Sure?",
+        buttons=("Move to trash", "Cancel"),
+        escape="Cancel",
+        command_id="cmd-1",
+    )
+    by_hand = DialogInfo(
+        id="dialog-2",
+        kind="message",
+        title="About",
+        text="x",
+        buttons=("OK",),
+        escape="OK",
+        command_id=None,
+    )
+    other = DialogInfo(
+        id="dialog-3",
+        kind="message",
+        title="Q",
+        text="x",
+        buttons=("OK",),
+        escape="OK",
+        command_id="cmd-9",
+    )
     files = DialogInfo(id="dialog-4", kind="file", title="Open", text="", command_id="cmd-1")
     bridge = _FakeBridge([box, by_hand, other, files])
     asker = DialogElicitor(channel, bridge)  # type: ignore[arg-type]
@@ -311,8 +385,7 @@ def test_only_message_boxes_of_this_connections_commands_are_asked():
     assert len(sent) == 1
     params = sent[0]["params"]
     assert params["mode"] == "form" and "Sure?" in params["message"]
-    assert params["requestedSchema"]["properties"]["choice"]["enum"] == ["Move to trash",
-                                                                         "Cancel"]
+    assert params["requestedSchema"]["properties"]["choice"]["enum"] == ["Move to trash", "Cancel"]
     channel.on_response({"jsonrpc": "2.0", "id": sent[0]["id"], "result": {"action": "decline"}})
     wait_until(lambda: bridge.pressed, 5, 0.01)
     assert bridge.pressed == [("dialog-1", None)]  # decline presses the Escape button
@@ -320,8 +393,12 @@ def test_only_message_boxes_of_this_connections_commands_are_asked():
 
 
 # -- the window's registered message boxes -----------------------------------------------------
-def _window_command(server: McpProcess, doc_id: str, tool: str, args: dict[str, Any],
-                    ) -> str:
+def _window_command(
+    server: McpProcess,
+    doc_id: str,
+    tool: str,
+    args: dict[str, Any],
+) -> str:
     rev = _ok(server, "list_documents", {})["documents"][0]["revision"]
     rec = _ok(server, tool, {"documentId": doc_id, "expectedRevision": rev, **args})
     assert rec["status"] == "queued", rec
@@ -329,32 +406,58 @@ def _window_command(server: McpProcess, doc_id: str, tool: str, args: dict[str, 
 
 
 def _ended(server: McpProcess, command_id: str) -> dict[str, Any]:
-    return wait_until(lambda: (r := _ok(server, "get_ui_command", {"commandId": command_id}))
-                      ["status"] in ("done", "failed") and r, 30)
+    return wait_until(
+        lambda: (
+            (r := _ok(server, "get_ui_command", {"commandId": command_id}))["status"]
+            in ("done", "failed")
+            and r
+        ),
+        30,
+    )
 
 
-def test_history_move_to_trash_is_asked_through_elicitation_create(
-        spawn: Any, tmp_path: Path):
+def test_history_move_to_trash_is_asked_through_elicitation_create(spawn: Any, tmp_path: Path):
     pytest.importorskip("PySide6")
     from tests.mcp.conftest import FIXTURES
 
-    server = spawn(str(FIXTURES / "water_opt-000.xyz"),
-                   env={**GUI_ENV, "XDG_DATA_HOME": str(tmp_path / "xdg")}, flag="--mcp-gui")
+    server = spawn(
+        str(FIXTURES / "water_opt-000.xyz"),
+        env={**GUI_ENV, "XDG_DATA_HOME": str(tmp_path / "xdg")},
+        flag="--mcp-gui",
+    )
     _legacy(server, FORM)
     doc = _ok(server, "list_documents", {})["documents"][0]
     doc_id = doc["documentId"]
     root = tmp_path / "jobs"
     root.mkdir()
-    _ok(server, "set_execution", {"documentId": doc_id, "expectedRevision": doc["revision"],
-                                  "preview": False, "values": {"job_root": str(root)}})
+    _ok(
+        server,
+        "set_execution",
+        {
+            "documentId": doc_id,
+            "expectedRevision": doc["revision"],
+            "preview": False,
+            "values": {"job_root": str(root)},
+        },
+    )
     rev = _ok(server, "list_documents", {})["documents"][0]["revision"]
-    folder = Path(_ok(server, "calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                              "action": "save_inputs"})["jobDirectory"])
+    folder = Path(
+        _ok(
+            server,
+            "calculation",
+            {"documentId": doc_id, "expectedRevision": rev, "action": "save_inputs"},
+        )["jobDirectory"]
+    )
     assert folder.is_dir()
     _ended(server, _window_command(server, doc_id, "history_action", {"action": "scan"}))
     wait_until(lambda: _ok(server, "get_ui_item", {"target": "historyTable"})["rowCount"] == 1)
-    assert _ended(server, _window_command(server, doc_id, "history_action",
-                                          {"action": "select", "index": 0}))["status"] == "done"
+    assert (
+        _ended(
+            server,
+            _window_command(server, doc_id, "history_action", {"action": "select", "index": 0}),
+        )["status"]
+        == "done"
+    )
 
     # The box "Move to trash" goes to the client; a decline presses its Escape button.
     first = _window_command(server, doc_id, "history_action", {"action": "trash"})
@@ -388,8 +491,9 @@ def test_a_window_client_without_elicitation_answers_boxes_with_ui_activate(spaw
     opened = _window_command(server, doc_id, "ui_activate", {"target": "molforma.help.about"})
     modal = wait_until(lambda: _ok(server, "get_ui", {})["activeModal"])
     assert server.no_message(0.5)  # nothing is asked of this client
-    _window_command(server, doc_id, "ui_activate",
-                    {"target": modal["buttonIds"][modal["buttons"][0]]})
+    _window_command(
+        server, doc_id, "ui_activate", {"target": modal["buttonIds"][modal["buttons"][0]]}
+    )
     assert _ended(server, opened)["status"] == "done"
 
 
@@ -404,13 +508,27 @@ def test_a_box_answered_in_the_window_withdraws_its_question(spawn: Any):
     modal = _ok(server, "get_ui", {})["activeModal"]
     rev = _ok(server, "list_documents", {})["documents"][0]["revision"]
     rid = server.next_id()
-    server.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {
-        "name": "ui_activate", "arguments": {
-            "documentId": doc_id, "expectedRevision": rev,
-            "target": modal["buttonIds"][modal["buttons"][0]]}}})
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "method": "tools/call",
+            "params": {
+                "name": "ui_activate",
+                "arguments": {
+                    "documentId": doc_id,
+                    "expectedRevision": rev,
+                    "target": modal["buttonIds"][modal["buttons"][0]],
+                },
+            },
+        }
+    )
     seen = [server.recv(30), server.recv(30)]
-    assert {"jsonrpc": "2.0", "method": "notifications/cancelled",
-            "params": {"requestId": ask["id"], "reason": "no longer needed"}} in seen
+    assert {
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": {"requestId": ask["id"], "reason": "no longer needed"},
+    } in seen
     assert any(m.get("id") == rid and "result" in m for m in seen)
     assert _ended(server, opened)["status"] == "done"
     # A late answer to the withdrawn question presses nothing and breaks nothing.

@@ -47,8 +47,7 @@ def test_the_newest_of_several_dialogs_is_named_and_all_must_close() -> None:
     assert not flag.holds(1)
 
 
-def test_a_dialog_shown_during_an_edit_waits_for_the_edit_and_no_edit_starts_behind_it(
-        ) -> None:
+def test_a_dialog_shown_during_an_edit_waits_for_the_edit_and_no_edit_starts_behind_it() -> None:
     flag, doc = ModalFlag(), Document()
     editing, release = threading.Event(), threading.Event()
     order: list[str] = []

@@ -29,8 +29,9 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"non-finite constant {name} in strict JSON")
 
 
-def _numeric_leaves(model: type[BaseModel], prefix: tuple[Any, ...] = ()
-                    ) -> typing.Iterator[tuple[tuple[Any, ...], Any]]:
+def _numeric_leaves(
+    model: type[BaseModel], prefix: tuple[Any, ...] = ()
+) -> typing.Iterator[tuple[tuple[Any, ...], Any]]:
     """(location, a value to put there) for every float reachable from ``model``'s fields."""
     for name, info in model.model_fields.items():
         yield from _leaves_of(info.annotation, (*prefix, name))
@@ -83,11 +84,13 @@ def test_the_registry_has_numeric_arguments_to_check() -> None:
     assert {"move_atoms", "set_execution", "add_atoms", "set_internal_coordinate"} <= names
 
 
-@pytest.mark.parametrize("name,loc", CASES, ids=[f"{n}:{'.'.join(map(str, loc))}"
-                                                 for n, loc in CASES])
+@pytest.mark.parametrize(
+    "name,loc", CASES, ids=[f"{n}:{'.'.join(map(str, loc))}" for n, loc in CASES]
+)
 @pytest.mark.parametrize("bad", NON_FINITE, ids=["inf", "-inf", "nan"])
 def test_every_numeric_argument_of_every_tool_refuses_non_finite_numbers(
-        name: str, loc: tuple[Any, ...], bad: float) -> None:
+    name: str, loc: tuple[Any, ...], bad: float
+) -> None:
     spec = load_tools()[name]
     args = _nest(loc, bad)
     try:
@@ -96,7 +99,7 @@ def test_every_numeric_argument_of_every_tool_refuses_non_finite_numbers(
         errors = exc.errors()  # type: ignore[attr-defined]
     else:
         raise AssertionError(f"{name} accepted {bad} at {loc}")
-    at_loc = [e for e in errors if tuple(e["loc"])[:len(loc)] == loc]
+    at_loc = [e for e in errors if tuple(e["loc"])[: len(loc)] == loc]
     assert any(e["type"] == "finite_number" for e in at_loc), (loc, errors)
 
 
@@ -106,31 +109,55 @@ def _raw_call(server: McpProcess, name: str, args_json: str) -> dict[str, Any]:
     from tests.mcp.conftest import meta
 
     params = json.dumps({"name": name, "_meta": meta()})
-    line = (f'{{"jsonrpc":"2.0","id":{rid},"method":"tools/call",'
-            f'"params":{params[:-1]},"arguments":{args_json}}}}}')
+    line = (
+        f'{{"jsonrpc":"2.0","id":{rid},"method":"tools/call",'
+        f'"params":{params[:-1]},"arguments":{args_json}}}}}'
+    )
     server.write(line.encode("utf-8") + b"\n")
     msg = server.recv(30)
     assert msg["id"] == rid, msg
     return msg["result"]  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("name,template", [
-    ("move_atoms", '{{"documentId":"{d}","expectedRevision":"{r}","preview":false,'
-                   '"rotate":{{"axis":[0,0,1],"angle":{bad}}}}}'),
-    ("move_atoms", '{{"documentId":"{d}","expectedRevision":"{r}","preview":false,'
-                   '"positions":{{"a1":[{bad},0,0]}}}}'),
-    ("set_execution", '{{"documentId":"{d}","expectedRevision":"{r}","preview":false,'
-                      '"values":{{"time_limit":{bad}}}}}'),
-    ("set_atom_properties", '{{"documentId":"{d}","expectedRevision":"{r}","preview":false,'
-                            '"atoms":[{{"id":"a1","mass":{bad}}}]}}'),
-    ("set_advanced", '{{"documentId":"{d}","expectedRevision":"{r}","preview":false,'
-                     '"values":{{"scf_thresh":{bad}}}}}'),
-    ("set_internal_coordinate", '{{"documentId":"{d}","expectedRevision":"{r}",'
-                                '"preview":false,"atomIds":["a1","a2"],"value":{bad}}}'),
-])
+@pytest.mark.parametrize(
+    "name,template",
+    [
+        (
+            "move_atoms",
+            '{{"documentId":"{d}","expectedRevision":"{r}","preview":false,'
+            '"rotate":{{"axis":[0,0,1],"angle":{bad}}}}}',
+        ),
+        (
+            "move_atoms",
+            '{{"documentId":"{d}","expectedRevision":"{r}","preview":false,'
+            '"positions":{{"a1":[{bad},0,0]}}}}',
+        ),
+        (
+            "set_execution",
+            '{{"documentId":"{d}","expectedRevision":"{r}","preview":false,'
+            '"values":{{"time_limit":{bad}}}}}',
+        ),
+        (
+            "set_atom_properties",
+            '{{"documentId":"{d}","expectedRevision":"{r}","preview":false,'
+            '"atoms":[{{"id":"a1","mass":{bad}}}]}}',
+        ),
+        (
+            "set_advanced",
+            '{{"documentId":"{d}","expectedRevision":"{r}","preview":false,'
+            '"values":{{"scf_thresh":{bad}}}}}',
+        ),
+        (
+            "set_internal_coordinate",
+            '{{"documentId":"{d}","expectedRevision":"{r}",'
+            '"preview":false,"atomIds":["a1","a2"],"value":{bad}}}',
+        ),
+    ],
+)
 @pytest.mark.parametrize("bad", ["Infinity", "-Infinity", "NaN", "1e999"])
 def test_non_finite_numbers_on_the_wire_are_argument_errors_and_change_nothing(
-        server: McpProcess, name: str, template: str, bad: str) -> None:
+    server: McpProcess, name: str, template: str, bad: str
+) -> None:
     doc_id, rev = server.water()
     before = server.ok("get_document", {"documentId": doc_id})
     res = _raw_call(server, name, template.format(d=doc_id, r=rev, bad=bad))
@@ -139,26 +166,38 @@ def test_non_finite_numbers_on_the_wire_are_argument_errors_and_change_nothing(
     assert server.ok("get_document", {"documentId": doc_id}) == before
 
 
-NW_TEMPLATE = ("title \"water\"\nmemory total {mem} mb\ngeometry\n O 0 0 0.1173\n"
-               " H 0 0.7572 -0.4692\n H 0 -0.7572 -0.4692\nend\nbasis\n * library sto-3g\n"
-               "end\n{extra}task scf energy\n")
+NW_TEMPLATE = (
+    'title "water"\nmemory total {mem} mb\ngeometry\n O 0 0 0.1173\n'
+    " H 0 0.7572 -0.4692\n H 0 -0.7572 -0.4692\nend\nbasis\n * library sto-3g\n"
+    "end\n{extra}task scf energy\n"
+)
 
 
-@pytest.mark.parametrize("mem,extra", [
-    ("inf", ""), ("nan", ""), ("-inf", ""), ("1e999", ""),
-    ("400", "scf\n maxiter inf\nend\n"), ("400", "scf\n maxiter nan\nend\n"),
-    ("400", "dft\n iterations inf\nend\n"), ("400", "scf\n thresh nan\nend\n"),
-])
+@pytest.mark.parametrize(
+    "mem,extra",
+    [
+        ("inf", ""),
+        ("nan", ""),
+        ("-inf", ""),
+        ("1e999", ""),
+        ("400", "scf\n maxiter inf\nend\n"),
+        ("400", "scf\n maxiter nan\nend\n"),
+        ("400", "dft\n iterations inf\nend\n"),
+        ("400", "scf\n thresh nan\nend\n"),
+    ],
+)
 def test_a_non_finite_number_in_a_nw_file_is_a_clear_error_in_open_and_import(
-        server: McpProcess, tmp_path: Path, mem: str, extra: str) -> None:
+    server: McpProcess, tmp_path: Path, mem: str, extra: str
+) -> None:
     nw = tmp_path / "bad.nw"
     nw.write_text(NW_TEMPLATE.format(mem=mem, extra=extra))
     doc_id, rev = server.doc()
-    err = server.err("open_file", {"documentId": doc_id, "expectedRevision": rev,
-                                   "path": str(nw)})
+    err = server.err("open_file", {"documentId": doc_id, "expectedRevision": rev, "path": str(nw)})
     assert err["code"] in ("format_error", "invalid_argument"), err
-    err = server.err("import_document", {"documentId": doc_id, "expectedRevision": rev,
-                                         "format": "nwchem", "text": nw.read_text()})
+    err = server.err(
+        "import_document",
+        {"documentId": doc_id, "expectedRevision": rev, "format": "nwchem", "text": nw.read_text()},
+    )
     assert err["code"] in ("format_error", "invalid_argument"), err
     assert "Traceback" not in server.stderr and "internal" not in server.stderr.lower()
 
@@ -175,17 +214,29 @@ def test_molforma_convert_gives_a_clear_message_for_a_non_finite_memory(tmp_path
 
 
 def test_a_path_component_longer_than_the_file_system_allows_is_a_clear_error(
-        server: McpProcess, tmp_path: Path) -> None:
+    server: McpProcess, tmp_path: Path
+) -> None:
     long = tmp_path / ("a" * 300 + ".xyz")
     doc_id, rev = server.water()
     for name, args in (
         ("open_file", {"expectedRevision": rev, "path": str(long)}),
-        ("save_file", {"path": str(tmp_path / ("b" * 300 + ".molforma.json")),
-                       "overwrite": True}),
-        ("set_execution", {"expectedRevision": rev, "preview": False,
-                           "values": {"job_root": str(tmp_path / ("j" * 256))}}),
-        ("results_action", {"expectedRevision": rev, "action": "open_file",
-                            "path": str(tmp_path / ("r" * 300 + ".out"))}),
+        ("save_file", {"path": str(tmp_path / ("b" * 300 + ".molforma.json")), "overwrite": True}),
+        (
+            "set_execution",
+            {
+                "expectedRevision": rev,
+                "preview": False,
+                "values": {"job_root": str(tmp_path / ("j" * 256))},
+            },
+        ),
+        (
+            "results_action",
+            {
+                "expectedRevision": rev,
+                "action": "open_file",
+                "path": str(tmp_path / ("r" * 300 + ".out")),
+            },
+        ),
     ):
         err = server.err(name, {"documentId": doc_id, **args})
         assert err["code"] == "path_too_long", (name, err)
@@ -205,29 +256,37 @@ def test_molforma_convert_refuses_a_too_long_name_clearly(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("bad", ["NaN", "Infinity", "-Infinity", "1e999"])
 def test_a_project_with_non_finite_numbers_is_refused_and_saved_projects_are_strict_json(
-        server: McpProcess, tmp_path: Path, bad: str) -> None:
+    server: McpProcess, tmp_path: Path, bad: str
+) -> None:
     doc_id, rev = server.water()
     text = server.ok("export_document", {"documentId": doc_id, "format": "project"})["text"]
     forged = text.rstrip().rstrip("}") + f',\n "note": {bad}\n}}\n'
     assert json.loads(forged)["note"] in (math.inf, -math.inf) or math.isnan(
-        json.loads(forged)["note"])
-    err = server.err("import_document", {"documentId": doc_id, "expectedRevision": rev,
-                                         "format": "project", "text": forged})
+        json.loads(forged)["note"]
+    )
+    err = server.err(
+        "import_document",
+        {"documentId": doc_id, "expectedRevision": rev, "format": "project", "text": forged},
+    )
     assert err["code"] == "format_error", err
     path = tmp_path / "forged.molforma.json"
     path.write_text(forged)
-    err = server.err("open_file", {"documentId": doc_id, "expectedRevision": rev,
-                                   "path": str(path)})
+    err = server.err(
+        "open_file", {"documentId": doc_id, "expectedRevision": rev, "path": str(path)}
+    )
     assert err["code"] == "format_error", err
     out = tmp_path / "saved.molforma.json"
     server.ok("save_file", {"documentId": doc_id, "path": str(out)})
     json.loads(out.read_text(), parse_constant=_refuse_constant)
 
 
-@pytest.mark.parametrize("exc", [
-    OSError(36, "File name too long", "/x/" + "n" * 300),
-    PermissionError(13, "Permission denied", "/root/secret"),
-])
+@pytest.mark.parametrize(
+    "exc",
+    [
+        OSError(36, "File name too long", "/x/" + "n" * 300),
+        PermissionError(13, "Permission denied", "/root/secret"),
+    ],
+)
 def test_an_os_error_no_handler_foresaw_is_a_file_error_not_an_internal_one(exc: OSError) -> None:
     import dataclasses
 
@@ -241,8 +300,13 @@ def test_an_os_error_no_handler_foresaw_is_a_file_error_not_an_internal_one(exc:
         raise exc
 
     server._tools = {"list_documents": dataclasses.replace(spec, handler=raising)}
-    req = Request(id=1, method="tools/call", params={"name": "list_documents", "arguments": {}},
-                  era="modern", version="2026-07-28")
+    req = Request(
+        id=1,
+        method="tools/call",
+        params={"name": "list_documents", "arguments": {}},
+        era="modern",
+        version="2026-07-28",
+    )
     out = server._on_tools_call(req)
     assert out["isError"] is True
     assert out["structuredContent"]["code"] == "file_error"

@@ -16,14 +16,21 @@ TASK_CAPS = {"extensions": {TASKS: {}}}
 
 
 def _open(server: McpProcess, doc_id: str, rev: str, path: Path) -> None:
-    server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                 "action": "open_file", "path": str(path)})
-    wait_until(lambda: server.ok("get_app_state", {})["results"].get(doc_id, {}).get("source")
-               == str(path), 60)
+    server.ok(
+        "results_action",
+        {"documentId": doc_id, "expectedRevision": rev, "action": "open_file", "path": str(path)},
+    )
+    wait_until(
+        lambda: (
+            server.ok("get_app_state", {})["results"].get(doc_id, {}).get("source") == str(path)
+        ),
+        60,
+    )
 
 
 def test_the_summary_of_a_radical_gives_each_spins_frontier_and_no_mixed_pair(
-        server: McpProcess) -> None:
+    server: McpProcess,
+) -> None:
     doc_id, rev = server.doc()
     _open(server, doc_id, rev, FIXTURES / "ch3_udft_molden.out")
     s = server.ok("get_results", {"documentId": doc_id})["summary"]
@@ -33,13 +40,19 @@ def test_the_summary_of_a_radical_gives_each_spins_frontier_and_no_mixed_pair(
     assert (frontier["beta"]["homo"], frontier["beta"]["lumo"]) == (-0.4075285, -0.0479971)
     assert frontier["beta"]["gapEv"] == pytest.approx((-0.0479971 + 0.4075285) * 27.211386)
     assert (s["homo"], s["lumo"]) == (frontier["alpha"]["homo"], frontier["alpha"]["lumo"])
-    orbs = server.ok("get_results", {"documentId": doc_id, "section": "orbitals",
-                                     "offset": frontier["beta"]["lumoIndex"], "limit": 1})
+    orbs = server.ok(
+        "get_results",
+        {
+            "documentId": doc_id,
+            "section": "orbitals",
+            "offset": frontier["beta"]["lumoIndex"],
+            "limit": 1,
+        },
+    )
     [lumo] = orbs["items"]
     assert (lumo["spin"], lumo["energy"], lumo["occupation"]) == ("beta", -0.0479971, 0.0)
     charges = server.ok("get_results", {"documentId": doc_id, "section": "charges"})
-    assert [c["mullikenSpin"] for c in charges["items"]] == [1.15533, -0.05178, -0.05178,
-                                                              -0.05178]
+    assert [c["mullikenSpin"] for c in charges["items"]] == [1.15533, -0.05178, -0.05178, -0.05178]
     assert s["moments"]["level"] == "dft"
 
 
@@ -52,8 +65,7 @@ def test_a_molden_file_summary_has_the_same_frontier_as_its_output(server: McpPr
     assert beta["lumo"] == pytest.approx(-0.0479971, abs=1e-6)
 
 
-def test_an_mp2_summary_keeps_the_mp2_energy_and_labels_the_scf_dipole(
-        server: McpProcess) -> None:
+def test_an_mp2_summary_keeps_the_mp2_energy_and_labels_the_scf_dipole(server: McpProcess) -> None:
     doc_id, rev = server.doc()
     _open(server, doc_id, rev, FIXTURES / "water_mp2_property.out")
     s = server.ok("get_results", {"documentId": doc_id})["summary"]
@@ -73,29 +85,53 @@ def _wait_task(server: McpProcess, task_id: str, timeout: float = 300) -> dict[s
 
 @pytest.mark.nwchem
 def test_a_real_mp2_job_with_properties_reports_mp2_energy_and_the_scf_dipole(
-        server: McpProcess) -> None:
+    server: McpProcess,
+) -> None:
     if shutil.which("nwchem") is None:
         pytest.fail("NWChem is not installed")
     doc_id, rev = server.water()
-    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                   "preview": False, "values": {
-                                       "task": "energy", "theory": "mp2",
-                                       "basis": "sto-3g"}})["revision"]
-    rev = server.ok("set_advanced", {"documentId": doc_id, "expectedRevision": rev,
-                                     "preview": False,
-                                     "values": {"properties": True}})["revision"]
-    res = server.call("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                      "action": "start"}, caps=TASK_CAPS)
+    rev = server.ok(
+        "set_nwchem",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"task": "energy", "theory": "mp2", "basis": "sto-3g"},
+        },
+    )["revision"]
+    rev = server.ok(
+        "set_advanced",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"properties": True},
+        },
+    )["revision"]
+    res = server.call(
+        "calculation",
+        {"documentId": doc_id, "expectedRevision": rev, "action": "start"},
+        caps=TASK_CAPS,
+    )
     done = _wait_task(server, res["taskId"])
     sc = done["result"]["structuredContent"]
     assert sc["status"] == "finished", sc
     folder = Path(sc["jobDirectory"])
     assert "task scf property" in (folder / "input.nw").read_text()
-    load = server.call("results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                          "action": "open_directory", "path": str(folder)},
-                       caps=TASK_CAPS)
-    assert _wait_task(server, load["taskId"], 60)["result"]["structuredContent"][
-        "status"] == "completed"
+    load = server.call(
+        "results_action",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "action": "open_directory",
+            "path": str(folder),
+        },
+        caps=TASK_CAPS,
+    )
+    assert (
+        _wait_task(server, load["taskId"], 60)["result"]["structuredContent"]["status"]
+        == "completed"
+    )
     s = server.ok("get_results", {"documentId": doc_id})["summary"]
     assert s["finalEnergyLevel"] == "mp2"
     assert s["finalEnergy"] == pytest.approx(s["energiesByKind"]["mp2"])
@@ -119,8 +155,10 @@ def _gui_with(spawn: Any, tmp_path: Path, fixture: str) -> tuple[McpProcess, Pat
     shutil.copy(FIXTURES / fixture, molden)
     server = spawn("--mcp-allow-dir", str(tmp_path), env=GUI_ENV, flag="--mcp-gui")
     doc_id, rev = server.doc()
-    server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                 "action": "open_file", "path": str(molden)})
+    server.ok(
+        "results_action",
+        {"documentId": doc_id, "expectedRevision": rev, "action": "open_file", "path": str(molden)},
+    )
     wait_until(lambda: _node(server, "orbitalSurfaceCombo")["enabled"], 120)
     return server, molden
 
@@ -129,24 +167,26 @@ def test_the_spin_density_is_drawn_through_the_window_tools(spawn: Any, tmp_path
     from tests.mcp.conftest import run_window_command
 
     server, _ = _gui_with(spawn, tmp_path, "ch3_udft_molden.molden")
-    rec = run_window_command(server, "ui_set_value", {"target": "orbitalSurfaceCombo",
-                                                      "value": "Spin density (α − β)"})
+    rec = run_window_command(
+        server, "ui_set_value", {"target": "orbitalSurfaceCombo", "value": "Spin density (α − β)"}
+    )
     assert rec["status"] == "done", rec
     assert _node(server, "orbitalIsovalue")["value"] == "0.005"
     rec = run_window_command(server, "ui_activate", {"target": "orbitalShowButton"})
     assert rec["status"] == "done", rec
-    text = wait_until(lambda: "2S = 1" in (t := _node(server, "orbitalMessage")["text"]) and t,
-                      120)
+    text = wait_until(lambda: "2S = 1" in (t := _node(server, "orbitalMessage")["text"]) and t, 120)
     assert "∫(ρα − ρβ) = 1.000" in text or "∫(ρα − ρβ) = 0.99" in text
 
 
-def test_a_closed_shells_spin_density_is_refused_with_the_reason(spawn: Any,
-                                                                 tmp_path: Path) -> None:
+def test_a_closed_shells_spin_density_is_refused_with_the_reason(
+    spawn: Any, tmp_path: Path
+) -> None:
     from tests.mcp.conftest import run_window_command
 
     server, _ = _gui_with(spawn, tmp_path, "methane_b3lyp_molden.molden")
-    run_window_command(server, "ui_set_value", {"target": "orbitalSurfaceCombo",
-                                                "value": "Spin density (α − β)"})
+    run_window_command(
+        server, "ui_set_value", {"target": "orbitalSurfaceCombo", "value": "Spin density (α − β)"}
+    )
     rec = run_window_command(server, "ui_activate", {"target": "orbitalShowButton"})
     assert rec["status"] == "failed", rec
     assert "closed shell" in rec["error"]["message"]

@@ -55,8 +55,11 @@ def _without_orbital_packages(spawn: Any, tmp_path: Path, lang: str) -> McpProce
     blocker = tmp_path / "no_orbital_packages"
     blocker.mkdir()
     (blocker / "sitecustomize.py").write_text(BLOCKER, encoding="utf-8")
-    env = {**GUI_ENV, "MOLFORMA_LANGUAGE": lang,
-           "PYTHONPATH": str(blocker) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {
+        **GUI_ENV,
+        "MOLFORMA_LANGUAGE": lang,
+        "PYTHONPATH": str(blocker) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    }
     return spawn("--mcp-allow-dir", str(tmp_path), env=env, flag="--mcp-gui")
 
 
@@ -66,29 +69,44 @@ def _node(server: McpProcess, name: str) -> dict[str, Any]:
     return found
 
 
-@pytest.mark.parametrize(("lang", "words"), [
-    ("en", ("Orbital surfaces need PySCF and scikit-image", "PySCF (pyscf)",
-            "scikit-image (skimage)")),
-    ("ja", ("軌道の表示には PySCF と scikit-image が必要", "インストールしてください")),
-])
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "en",
+            (
+                "Orbital surfaces need PySCF and scikit-image",
+                "PySCF (pyscf)",
+                "scikit-image (skimage)",
+            ),
+        ),
+        ("ja", ("軌道の表示には PySCF と scikit-image が必要", "インストールしてください")),
+    ],
+)
 def test_an_orbital_asked_for_without_pyscf_is_refused_naming_the_extra_and_the_rest_works(
-        spawn: Any, tmp_path: Path, mcp_env: dict[str, str], lang: str,
-        words: tuple[str, ...]) -> None:
+    spawn: Any, tmp_path: Path, mcp_env: dict[str, str], lang: str, words: tuple[str, ...]
+) -> None:
     # The blocker really hides the packages from a Python started like the server.
     probe = tmp_path / "probe"
     probe.mkdir()
     (probe / "sitecustomize.py").write_text(BLOCKER, encoding="utf-8")
     hidden = subprocess.run(
-        [sys.executable, "-c", "import pyscf"], capture_output=True, text=True, timeout=60,
-        env={**mcp_env, "PYTHONPATH": str(probe) + os.pathsep + mcp_env["PYTHONPATH"]})
+        [sys.executable, "-c", "import pyscf"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**mcp_env, "PYTHONPATH": str(probe) + os.pathsep + mcp_env["PYTHONPATH"]},
+    )
     assert hidden.returncode != 0 and "ModuleNotFoundError" in hidden.stderr
 
     molden = tmp_path / "methane.molden"
     shutil.copy(METHANE, molden)
     server = _without_orbital_packages(spawn, tmp_path, lang)
     doc_id, rev = server.doc()
-    server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                 "action": "open_file", "path": str(molden)})
+    server.ok(
+        "results_action",
+        {"documentId": doc_id, "expectedRevision": rev, "action": "open_file", "path": str(molden)},
+    )
 
     def loaded() -> bool:
         res = server.ok("get_app_state", {"documentId": doc_id})["results"].get(doc_id) or {}
@@ -114,11 +132,19 @@ def test_an_orbital_asked_for_without_pyscf_is_refused_naming_the_extra_and_the_
         assert word in error["message"], error["message"]
     # Asked as a task, the same refusal is the task's error result (isError, code, message).
     doc_id, rev = server.doc()
-    task = server.call("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
-                                       "target": "orbitalLumoButton"}, caps=TASK_CAPS)
-    done = wait_until(lambda: (t := server.result("tasks/get", {"taskId": task["taskId"]},
-                                                  caps=TASK_CAPS))["status"] == "completed"
-                      and t, 60)
+    task = server.call(
+        "ui_activate",
+        {"documentId": doc_id, "expectedRevision": rev, "target": "orbitalLumoButton"},
+        caps=TASK_CAPS,
+    )
+    done = wait_until(
+        lambda: (
+            (t := server.result("tasks/get", {"taskId": task["taskId"]}, caps=TASK_CAPS))["status"]
+            == "completed"
+            and t
+        ),
+        60,
+    )
     assert done["result"]["isError"] is True
     assert done["result"]["structuredContent"]["code"] == "orbitals_unavailable"
     assert INSTALL in done["result"]["structuredContent"]["message"]
@@ -127,9 +153,15 @@ def test_an_orbital_asked_for_without_pyscf_is_refused_naming_the_extra_and_the_
     rec = run_window_command(server, "ui_activate", {"target": "resultsTab"})
     assert rec["status"] == "done", rec
     doc_id, rev = server.doc()
-    summary = server.ok("add_atoms", {"documentId": doc_id, "expectedRevision": rev,
-                                      "atoms": [{"element": "O", "position": [0, 0, 0]}],
-                                      "preview": False})
+    summary = server.ok(
+        "add_atoms",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "atoms": [{"element": "O", "position": [0, 0, 0]}],
+            "preview": False,
+        },
+    )
     assert summary["revision"] != rev
     assert server.ok("get_results", {"documentId": doc_id})["source"] == str(molden)
     assert server.proc.poll() is None

@@ -32,8 +32,9 @@ TASK_CAPS = {"extensions": {TASKS: {}}}
 GUI_ENV = {"QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"}
 
 
-def _stand_in(mcp_env: dict[str, str], mode: str, delay: str = "0.05",
-              **extra: str) -> dict[str, str]:
+def _stand_in(
+    mcp_env: dict[str, str], mode: str, delay: str = "0.05", **extra: str
+) -> dict[str, str]:
     """Preferences trusting the stand-in NWChem, and its mode."""
     cfg = Path(mcp_env["MOLFORMA_CONFIG_DIR"])
     exe = f"{sys.executable} {STAND_IN / 'fake_nwchem.py'}"
@@ -41,27 +42,35 @@ def _stand_in(mcp_env: dict[str, str], mode: str, delay: str = "0.05",
     return {"FAKE_NWCHEM_MODE": mode, "FAKE_NWCHEM_DELAY": delay, **extra}
 
 
-def _water(server: McpProcess, values: dict[str, Any],
-           advanced: dict[str, Any] | None = None) -> tuple[str, str]:
+def _water(
+    server: McpProcess, values: dict[str, Any], advanced: dict[str, Any] | None = None
+) -> tuple[str, str]:
     doc_id, rev = server.water()
-    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                   "preview": False, "values": values})["revision"]
+    rev = server.ok(
+        "set_nwchem",
+        {"documentId": doc_id, "expectedRevision": rev, "preview": False, "values": values},
+    )["revision"]
     if advanced:
-        rev = server.ok("set_advanced", {"documentId": doc_id, "expectedRevision": rev,
-                                         "preview": False, "values": advanced})["revision"]
+        rev = server.ok(
+            "set_advanced",
+            {"documentId": doc_id, "expectedRevision": rev, "preview": False, "values": advanced},
+        )["revision"]
     return doc_id, rev
 
 
-def _follow(server: McpProcess, doc_id: str, rev: str, token: str | int | None = "p1",
-            timeout: float = 240) -> dict[str, Any]:
+def _follow(
+    server: McpProcess, doc_id: str, rev: str, token: str | int | None = "p1", timeout: float = 240
+) -> dict[str, Any]:
     """Start the calculation as a task and poll it to its end, reading every line.
 
     Returns the final task, the progress notifications with their arrival times, and
     the status messages ``tasks/get`` gave while working.
     """
     rid = server.next_id()
-    params: dict[str, Any] = {"name": "calculation", "arguments": {
-        "documentId": doc_id, "expectedRevision": rev, "action": "start"}}
+    params: dict[str, Any] = {
+        "name": "calculation",
+        "arguments": {"documentId": doc_id, "expectedRevision": rev, "action": "start"},
+    }
     params["_meta"] = {**meta(TASK_CAPS), **({"progressToken": token} if token else {})}
     server.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
     notes: list[tuple[float, dict[str, Any]]] = []
@@ -74,9 +83,14 @@ def _follow(server: McpProcess, doc_id: str, rev: str, token: str | int | None =
     while final is None:
         assert time.monotonic() < end, "the task did not end in time"
         if task_id is not None and not waiting_poll and time.monotonic() - last_poll > 0.2:
-            server.send({"jsonrpc": "2.0", "id": f"get-{server.next_id()}",
-                         "method": "tasks/get",
-                         "params": {"taskId": task_id, "_meta": meta(TASK_CAPS)}})
+            server.send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": f"get-{server.next_id()}",
+                    "method": "tasks/get",
+                    "params": {"taskId": task_id, "_meta": meta(TASK_CAPS)},
+                }
+            )
             waiting_poll, last_poll = True, time.monotonic()
         try:
             msg = server.recv(0.05)
@@ -111,11 +125,13 @@ def _check_notes(notes: list[tuple[float, dict[str, Any]]], token: str | int) ->
     # At most 4 a second (the rate limit), with room for the arrival jitter.
     if len(notes) > 2:
         span = notes[-2][0] - notes[0][0]
-        assert len(notes) - 2 <= 4 * span + 2, [(round(t - notes[0][0], 2), p["message"])
-                                                for t, p in notes]
+        assert len(notes) - 2 <= 4 * span + 2, [
+            (round(t - notes[0][0], 2), p["message"]) for t, p in notes
+        ]
 
 
 # -- a failed run is an error result --------------------------------------------------------
+
 
 def test_a_failed_run_ends_the_task_with_an_error_carrying_nwchems_line(spawn, mcp_env):
     server = spawn(env=_stand_in(mcp_env, "crash"))
@@ -163,8 +179,9 @@ def test_real_nwchem_failure_is_an_error_result_with_its_error_line(server: McpP
     if shutil.which("nwchem") is None:
         pytest.skip("NWChem is not installed")
     # One SCF iteration cannot converge, and an optimisation stops on it (exit 255).
-    doc_id, rev = _water(server, {"task": "optimize", "theory": "scf", "basis": "sto-3g"},
-                         {"scf_maxiter": 1})
+    doc_id, rev = _water(
+        server, {"task": "optimize", "theory": "scf", "basis": "sto-3g"}, {"scf_maxiter": 1}
+    )
     out = _follow(server, doc_id, rev, token="fail")
     result = out["task"]["result"]
     assert out["task"]["status"] == "completed" and result["isError"] is True, result
@@ -183,11 +200,13 @@ def test_real_nwchem_failure_is_an_error_result_with_its_error_line(server: McpP
 
 # -- progress ----------------------------------------------------------------------------------
 
+
 def test_progress_notifications_and_status_message_follow_the_stand_in_run(spawn, mcp_env):
     # Lines come far faster than 4 a second: the notifications must be rate-limited.
     server = spawn(env=_stand_in(mcp_env, "progress", "0.012"))
-    doc_id, rev = _water(server, {"task": "optimize+frequencies", "theory": "scf",
-                                  "basis": "sto-3g"})
+    doc_id, rev = _water(
+        server, {"task": "optimize+frequencies", "theory": "scf", "basis": "sto-3g"}
+    )
     out = _follow(server, doc_id, rev, token="tok-7")
     assert out["task"]["result"]["isError"] is False
     notes = out["notes"]
@@ -202,8 +221,9 @@ def test_progress_notifications_and_status_message_follow_the_stand_in_run(spawn
     assert len(notes) < 40, len(notes)
     # tasks/get carried the same text while working.
     assert out["messages"], "no statusMessage while working"
-    assert any(m in texts or "SCF iteration" in m or "Optimisation step" in m
-               for m in out["messages"])
+    assert any(
+        m in texts or "SCF iteration" in m or "Optimisation step" in m for m in out["messages"]
+    )
     assert any(("SCF iteration" in m or "Optimisation step" in m) for m in out["messages"])
 
 
@@ -219,9 +239,18 @@ def test_a_call_without_tasks_sends_its_progress_before_the_answer(spawn, mcp_en
     """Legacy era (progressToken in params._meta): one note before the immediate answer,
     nothing after it."""
     server = spawn(env=_stand_in(mcp_env, "converge", "0.05"))
-    server.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "pytest", "version": "1"}}})
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "pytest", "version": "1"},
+            },
+        }
+    )
     assert server.recv()["id"] == 0
     server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 
@@ -238,17 +267,27 @@ def test_a_call_without_tasks_sends_its_progress_before_the_answer(spawn, mcp_en
             if msg.get("id") == rid:
                 return got
 
-    doc_id = legacy("list_documents", {})[-1]["result"]["structuredContent"][
-        "documents"][0]["documentId"]
+    doc_id = legacy("list_documents", {})[-1]["result"]["structuredContent"]["documents"][0][
+        "documentId"
+    ]
     from tests.mcp.conftest import WATER, WATER_BONDS
 
     rev = legacy("list_documents", {})[-1]["result"]["structuredContent"]["documents"][0][
-        "revision"]
-    rev = legacy("add_atoms", {"documentId": doc_id, "expectedRevision": rev, "atoms": WATER,
-                               "bonds": WATER_BONDS, "preview": False})[-1]["result"][
-        "structuredContent"]["revision"]
-    got = legacy("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                 "action": "start"}, token=42)
+        "revision"
+    ]
+    rev = legacy(
+        "add_atoms",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "atoms": WATER,
+            "bonds": WATER_BONDS,
+            "preview": False,
+        },
+    )[-1]["result"]["structuredContent"]["revision"]
+    got = legacy(
+        "calculation", {"documentId": doc_id, "expectedRevision": rev, "action": "start"}, token=42
+    )
     assert got[-1]["result"]["isError"] is False
     notes = [m for m in got if m.get("method") == "notifications/progress"]
     assert len(notes) == 1 and notes[0]["params"]["progressToken"] == 42
@@ -260,11 +299,23 @@ def test_a_call_without_tasks_sends_its_progress_before_the_answer(spawn, mcp_en
 def test_a_results_load_task_with_a_progress_token_reports_until_it_ended(server: McpProcess):
     doc_id, rev = server.doc()
     rid = server.next_id()
-    server.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {
-        "name": "results_action", "arguments": {
-            "documentId": doc_id, "expectedRevision": rev, "action": "open_file",
-            "path": str(FIXTURES / "nh3_planar_scf_freq.out")},
-        "_meta": {**meta(TASK_CAPS), "progressToken": "load"}}})
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "method": "tools/call",
+            "params": {
+                "name": "results_action",
+                "arguments": {
+                    "documentId": doc_id,
+                    "expectedRevision": rev,
+                    "action": "open_file",
+                    "path": str(FIXTURES / "nh3_planar_scf_freq.out"),
+                },
+                "_meta": {**meta(TASK_CAPS), "progressToken": "load"},
+            },
+        }
+    )
     notes: list[tuple[float, dict[str, Any]]] = []
     task_id = None
     while task_id is None or not notes or "total" not in notes[-1][1]:
@@ -276,9 +327,14 @@ def test_a_results_load_task_with_a_progress_token_reports_until_it_ended(server
     _check_notes(notes, "load")
     assert "Results action" in notes[-1][1]["message"]
     # The last note comes before the task completes (its result follows at once).
-    task = wait_until(lambda: (t := server.result("tasks/get", {"taskId": task_id},
-                                                  caps=TASK_CAPS))["status"] != "working"
-                      and t, 30)
+    task = wait_until(
+        lambda: (
+            (t := server.result("tasks/get", {"taskId": task_id}, caps=TASK_CAPS))["status"]
+            != "working"
+            and t
+        ),
+        30,
+    )
     assert task["status"] == "completed" and task["result"]["isError"] is False
 
 
@@ -299,39 +355,52 @@ def test_real_nwchem_water_scf_sends_progress(server: McpProcess):
 
 # -- the official SDK client -----------------------------------------------------------------
 
+
 async def _sdk_progress(env: dict[str, str], mode: str) -> dict[str, Any]:
     from mcp import Client, StdioServerParameters
 
     from tests.mcp.conftest import WATER, WATER_BONDS
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "molforma", "--mcp"],
-                                   env=env)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "molforma", "--mcp"], env=env
+    )
     seen: dict[str, list[tuple[float, float | None, str | None]]] = {"start": [], "cancel": []}
 
     def collector(key: str) -> Any:
-        async def on_progress(progress: float, total: float | None,
-                              message: str | None) -> None:
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
             seen[key].append((progress, total, message))
+
         return on_progress
 
     async with Client(params, mode=mode) as client:
         res = await client.call_tool("list_documents", {})
         doc = res.structured_content["documents"][0]
-        added = await client.call_tool("add_atoms", {
-            "documentId": doc["documentId"], "expectedRevision": doc["revision"],
-            "atoms": WATER, "bonds": WATER_BONDS, "preview": False})
+        added = await client.call_tool(
+            "add_atoms",
+            {
+                "documentId": doc["documentId"],
+                "expectedRevision": doc["revision"],
+                "atoms": WATER,
+                "bonds": WATER_BONDS,
+                "preview": False,
+            },
+        )
         rev = added.structured_content["revision"]
         started = await client.call_tool(
-            "calculation", {"documentId": doc["documentId"], "expectedRevision": rev,
-                            "action": "start"}, progress_callback=collector("start"))
+            "calculation",
+            {"documentId": doc["documentId"], "expectedRevision": rev, "action": "start"},
+            progress_callback=collector("start"),
+        )
         folder = Path(started.structured_content["jobDirectory"])
         for _ in range(300):  # the stand-in's running child marks it started
             if (folder / "fake_nwchem.child").exists():
                 break
             await asyncio.sleep(0.05)
         cancelled = await client.call_tool(
-            "calculation", {"documentId": doc["documentId"], "expectedRevision": rev,
-                            "action": "cancel"}, progress_callback=collector("cancel"))
+            "calculation",
+            {"documentId": doc["documentId"], "expectedRevision": rev, "action": "cancel"},
+            progress_callback=collector("cancel"),
+        )
         await asyncio.sleep(0.2)  # callbacks run as tasks of the client
     return {"seen": seen, "cancelled": cancelled.structured_content["status"]}
 
@@ -353,6 +422,7 @@ def test_sdk_client_receives_progress_through_its_progress_callback(mcp_env, mod
 
 # -- the window's Results tab ----------------------------------------------------------------
 
+
 @pytest.mark.slow
 def test_window_app_state_says_which_mode_plays_and_which_structure_is_shown(spawn):
     pytest.importorskip("PySide6")
@@ -364,12 +434,21 @@ def test_window_app_state_says_which_mode_plays_and_which_structure_is_shown(spa
     assert results["playingMode"] is None
     modes = server.ok("get_results", {"documentId": doc_id, "section": "modes"})["items"]
     real = next(m for m in modes if m["frequency"] > 0 and m["hasDisplacements"])
-    server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                 "action": "play_mode", "index": real["index"]})
+    server.ok(
+        "results_action",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "action": "play_mode",
+            "index": real["index"],
+        },
+    )
     results = server.ok("get_app_state", {})["results"][doc_id]
     assert results["playingMode"] == real["index"] and results["shownStructure"] is None
-    server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                 "action": "show_structure", "index": 0})
+    server.ok(
+        "results_action",
+        {"documentId": doc_id, "expectedRevision": rev, "action": "show_structure", "index": 0},
+    )
     results = server.ok("get_app_state", {})["results"][doc_id]
     assert results["playingMode"] is None and results["shownStructure"] == 0
 
@@ -382,11 +461,23 @@ def test_window_task_with_a_progress_token_reports_until_its_work_ended(spawn):
     server = spawn(env=GUI_ENV, flag="--mcp-gui")
     doc_id, rev = server.doc()
     rid = server.next_id()
-    server.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {
-        "name": "chemistry", "arguments": {
-            "documentId": doc_id, "expectedRevision": rev, "action": "smiles",
-            "smiles": "CCO"},
-        "_meta": {**meta(TASK_CAPS), "progressToken": "win"}}})
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "method": "tools/call",
+            "params": {
+                "name": "chemistry",
+                "arguments": {
+                    "documentId": doc_id,
+                    "expectedRevision": rev,
+                    "action": "smiles",
+                    "smiles": "CCO",
+                },
+                "_meta": {**meta(TASK_CAPS), "progressToken": "win"},
+            },
+        }
+    )
     notes: list[tuple[float, dict[str, Any]]] = []
     task_id = None
     while task_id is None or not notes or "total" not in notes[-1][1]:
@@ -396,18 +487,29 @@ def test_window_task_with_a_progress_token_reports_until_its_work_ended(spawn):
         elif msg.get("id") == rid:
             task_id = msg["result"]["taskId"]
     _check_notes(notes, "win")
-    task = wait_until(lambda: (t := server.result("tasks/get", {"taskId": task_id},
-                                                  caps=TASK_CAPS))["status"] != "working"
-                      and t, 30)
+    task = wait_until(
+        lambda: (
+            (t := server.result("tasks/get", {"taskId": task_id}, caps=TASK_CAPS))["status"]
+            != "working"
+            and t
+        ),
+        30,
+    )
     assert task["status"] == "completed" and task["result"]["isError"] is False, task
 
 
 def test_a_run_stopped_at_its_time_limit_is_a_timed_out_error(spawn, mcp_env):
     server = spawn(env=_stand_in(mcp_env, "hang"))
     doc_id, rev = _water(server, {"task": "energy", "theory": "scf", "basis": "sto-3g"})
-    rev = server.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev,
-                                      "preview": False, "values": {"time_limit": 1}})[
-        "revision"]
+    rev = server.ok(
+        "set_execution",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"time_limit": 1},
+        },
+    )["revision"]
     out = _follow(server, doc_id, rev, token="tl")
     result = out["task"]["result"]
     assert result["isError"] is True, result
@@ -415,5 +517,6 @@ def test_a_run_stopped_at_its_time_limit_is_a_timed_out_error(spawn, mcp_env):
     assert err["code"] == "calculation_timed_out" and err["details"]["status"] == "timed_out"
     assert "time limit" in err["message"]
     assert server.ok("get_app_state", {})["calculation"]["error"]["code"] == (
-        "calculation_timed_out")
+        "calculation_timed_out"
+    )
     assert "timed_out" in out["notes"][-1][1]["message"]

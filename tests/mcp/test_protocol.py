@@ -10,14 +10,25 @@ import pytest
 
 from tests.mcp.conftest import LEGACY, MODERN, McpProcess, meta
 
-CACHEABLE = ["server/discover", "tools/list", "prompts/list", "resources/list",
-             "resources/templates/list"]
+CACHEABLE = [
+    "server/discover",
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+]
 
 
 def _legacy_init(server: McpProcess, version: str = LEGACY) -> dict[str, Any]:
-    res = server.result("initialize", {"protocolVersion": version, "capabilities": {},
-                                       "clientInfo": {"name": "t", "version": "1"}},
-                        modern=False)
+    res = server.result(
+        "initialize",
+        {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+        modern=False,
+    )
     server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     return res
 
@@ -51,7 +62,8 @@ def test_resources_read_carries_caching_hints_and_tool_results_do_not(server: Mc
 
 @pytest.mark.parametrize("version", ["1900-01-01", LEGACY, "v999"])
 def test_unknown_or_legacy_version_in_meta_is_32022_with_supported_and_requested(
-        server: McpProcess, version: str):
+    server: McpProcess, version: str
+):
     msg = server.request("tools/list", {"_meta": meta(version=version)})
     assert msg["error"]["code"] == -32022
     assert msg["error"]["data"] == {"supported": [MODERN, LEGACY], "requested": version}
@@ -62,14 +74,21 @@ def test_version_is_checked_before_the_method_name(server: McpProcess):
     assert msg["error"]["code"] == -32022
 
 
-@pytest.mark.parametrize("params", [
-    {},
-    {"_meta": {}},
-    {"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}},
-    {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}},
-    {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN,
-               "io.modelcontextprotocol/clientCapabilities": "all"}},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"_meta": {}},
+        {"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}},
+        {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}},
+        {
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": MODERN,
+                "io.modelcontextprotocol/clientCapabilities": "all",
+            }
+        },
+    ],
+)
 def test_missing_required_meta_is_32602(server: McpProcess, params: dict[str, Any]):
     server.send({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": params})
     msg = server.recv()
@@ -81,10 +100,20 @@ def test_request_without_params_is_32602(server: McpProcess):
     assert server.recv()["error"]["code"] == -32602
 
 
-@pytest.mark.parametrize("method", ["initialize", "ping", "logging/setLevel",
-                                    "resources/subscribe", "resources/unsubscribe",
-                                    "tasks/list", "tasks/result", "completion/complete",
-                                    "unknown/method"])
+@pytest.mark.parametrize(
+    "method",
+    [
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "tasks/list",
+        "tasks/result",
+        "completion/complete",
+        "unknown/method",
+    ],
+)
 def test_modern_removed_and_unknown_methods_are_32601(server: McpProcess, method: str):
     msg = server.request(method, {"protocolVersion": LEGACY, "capabilities": {}})
     assert msg["error"]["code"] == -32601
@@ -113,9 +142,15 @@ def test_legacy_era_refuses_modern_only_methods_and_a_second_initialize(server: 
     _legacy_init(server)
     assert server.request("server/discover", {}, modern=False)["error"]["code"] == -32601
     assert server.request("tasks/get", {"taskId": "x"}, modern=False)["error"]["code"] == -32601
-    again = server.request("initialize", {"protocolVersion": LEGACY, "capabilities": {},
-                                          "clientInfo": {"name": "t", "version": "1"}},
-                           modern=False)
+    again = server.request(
+        "initialize",
+        {
+            "protocolVersion": LEGACY,
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+        modern=False,
+    )
     assert again["error"]["code"] == -32600
 
 
@@ -140,24 +175,28 @@ def test_parse_error_has_no_id_and_the_connection_survives(server: McpProcess):
 
 
 def test_batches_are_refused_with_one_32600(server: McpProcess):
-    server.send([{"jsonrpc": "2.0", "id": 1, "method": "server/discover",
-                  "params": {"_meta": meta()}}])
+    server.send(
+        [{"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta()}}]
+    )
     msg = server.recv()
     assert msg["error"]["code"] == -32600 and "id" not in msg
     assert server.no_message(0.3)
 
 
-@pytest.mark.parametrize("obj", [
-    {"jsonrpc": "1.0", "id": 1, "method": "tools/list"},
-    {"jsonrpc": "2.0", "id": 1, "method": 7},
-    {"jsonrpc": "2.0", "id": 1, "method": {"name": "tools/list"}},  # unhashable
-    {"jsonrpc": "2.0", "id": 1, "method": ["tools/list"]},
-    {"jsonrpc": "2.0", "id": None, "method": "tools/list"},
-    {"jsonrpc": "2.0", "id": 1.5, "method": "tools/list"},
-    {"jsonrpc": "2.0", "id": True, "method": "tools/list"},
-    "just a string",
-    42,
-])
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"jsonrpc": "1.0", "id": 1, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 1, "method": 7},
+        {"jsonrpc": "2.0", "id": 1, "method": {"name": "tools/list"}},  # unhashable
+        {"jsonrpc": "2.0", "id": 1, "method": ["tools/list"]},
+        {"jsonrpc": "2.0", "id": None, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 1.5, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": True, "method": "tools/list"},
+        "just a string",
+        42,
+    ],
+)
 def test_invalid_request_objects_are_32600(server: McpProcess, obj: Any):
     server.send(obj)
     msg = server.recv()
@@ -168,18 +207,36 @@ def test_invalid_request_objects_are_32600(server: McpProcess, obj: Any):
 def test_notifications_are_never_answered(server: McpProcess):
     server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     server.send({"jsonrpc": "2.0", "method": "notifications/whatever", "params": {}})
-    server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                 "params": {"requestId": 999}})
+    server.send(
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 999}}
+    )
     assert server.no_message(0.5)
     assert server.result("server/discover")["resultType"] == "complete"
 
 
 def test_utf8_split_across_reads_is_reassembled(server: McpProcess):
     doc_id, rev = server.doc()
-    line = json.dumps({"jsonrpc": "2.0", "id": 77, "method": "tools/call", "params": {
-        "name": "set_molecule", "arguments": {"documentId": doc_id, "expectedRevision": rev,
-                                              "title": "水分子 – ü", "preview": False},
-        "_meta": meta()}}, ensure_ascii=False).encode("utf-8") + b"\n"
+    line = (
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 77,
+                "method": "tools/call",
+                "params": {
+                    "name": "set_molecule",
+                    "arguments": {
+                        "documentId": doc_id,
+                        "expectedRevision": rev,
+                        "title": "水分子 – ü",
+                        "preview": False,
+                    },
+                    "_meta": meta(),
+                },
+            },
+            ensure_ascii=False,
+        ).encode("utf-8")
+        + b"\n"
+    )
     cut = line.index("水".encode()) + 1  # inside the three bytes of one character
     server.write(line[:cut])
     time.sleep(0.2)
@@ -196,14 +253,20 @@ def test_invalid_utf8_is_a_parse_error(server: McpProcess):
 
 
 def test_message_over_8_mib_is_an_error_and_the_connection_survives(server: McpProcess):
-    big = b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"pad":"' + \
-        b"x" * (8 * 1024 * 1024 + 10) + b'"}}\n'
+    big = (
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"pad":"'
+        + b"x" * (8 * 1024 * 1024 + 10)
+        + b'"}}\n'
+    )
     server.write(big)
     msg = server.recv()
     # The id stands at the start of the message, so the error carries it.
     assert msg["error"]["code"] == -32600 and msg["id"] == 1
-    server.write(b'{"jsonrpc":"2.0","method":"x","params":{"pad":"' + b"x" * (8 * 1024 * 1024)
-                 + b'"},"id":2}\n')
+    server.write(
+        b'{"jsonrpc":"2.0","method":"x","params":{"pad":"'
+        + b"x" * (8 * 1024 * 1024)
+        + b'"},"id":2}\n'
+    )
     msg = server.recv()
     assert msg["error"]["code"] == -32600 and "id" not in msg  # past the bytes looked at
     assert server.result("server/discover")["resultType"] == "complete"
@@ -211,10 +274,23 @@ def test_message_over_8_mib_is_an_error_and_the_connection_survives(server: McpP
 
 def test_message_just_under_8_mib_is_read(server: McpProcess):
     doc_id, rev = server.doc()
-    head = json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-        "name": "import_document", "_meta": meta(), "arguments": {
-            "documentId": doc_id, "expectedRevision": rev, "format": "xyz",
-            "text": "@@"}}}).encode()
+    head = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {
+                "name": "import_document",
+                "_meta": meta(),
+                "arguments": {
+                    "documentId": doc_id,
+                    "expectedRevision": rev,
+                    "format": "xyz",
+                    "text": "@@",
+                },
+            },
+        }
+    ).encode()
     pad = 8 * 1024 * 1024 - len(head) - 100
     line = head.replace(b"@@", b"1\\nx\\nHe 0 0 0\\n" + b" " * pad) + b"\n"
     assert len(line) < 8 * 1024 * 1024
@@ -227,14 +303,39 @@ def test_cancelled_request_gets_no_answer(server: McpProcess):
     doc_id, rev = server.doc()
     # Queue a slow request first, then one to cancel while it waits its turn.
     big = "3\nbig\n" + "".join(f"He {i * 3.0} 0 0\n" for i in range(3))
-    server.send({"jsonrpc": "2.0", "id": "slow", "method": "tools/call", "params": {
-        "name": "get_catalog", "arguments": {}, "_meta": meta()}})
-    server.send({"jsonrpc": "2.0", "id": "victim", "method": "tools/call", "params": {
-        "name": "import_document", "_meta": meta(), "arguments": {
-            "documentId": doc_id, "expectedRevision": rev, "format": "xyz", "text": big,
-            "preview": False}}})
-    server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                 "params": {"requestId": "victim", "reason": "test"}})
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": "slow",
+            "method": "tools/call",
+            "params": {"name": "get_catalog", "arguments": {}, "_meta": meta()},
+        }
+    )
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "id": "victim",
+            "method": "tools/call",
+            "params": {
+                "name": "import_document",
+                "_meta": meta(),
+                "arguments": {
+                    "documentId": doc_id,
+                    "expectedRevision": rev,
+                    "format": "xyz",
+                    "text": big,
+                    "preview": False,
+                },
+            },
+        }
+    )
+    server.send(
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": "victim", "reason": "test"},
+        }
+    )
     first = server.recv()
     assert first["id"] == "slow"
     assert server.no_message(1.0)
@@ -245,8 +346,7 @@ def test_cancelled_request_gets_no_answer(server: McpProcess):
 
 def test_cancel_for_a_finished_request_is_ignored(server: McpProcess):
     server.result("server/discover")
-    server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                 "params": {"requestId": 1}})
+    server.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
     assert server.no_message(0.3)
     assert server.result("tools/list")["tools"]
 
@@ -300,11 +400,17 @@ def test_every_message_validates_against_the_official_wire_models(server: McpPro
 
     for method in CACHEABLE:
         validate_server_result(method, MODERN, server.result(method))
-    validate_server_result("resources/read", MODERN,
-                           server.result("resources/read", {"uri": "molforma://app/state"}))
+    validate_server_result(
+        "resources/read", MODERN, server.result("resources/read", {"uri": "molforma://app/state"})
+    )
     validate_server_result("tools/call", MODERN, server.call("list_documents"))
-    validate_server_result("prompts/get", MODERN, server.result(
-        "prompts/get", {"name": "build_molecule", "arguments": {"molecule": "water"}}))
+    validate_server_result(
+        "prompts/get",
+        MODERN,
+        server.result(
+            "prompts/get", {"name": "build_molecule", "arguments": {"molecule": "water"}}
+        ),
+    )
 
 
 def test_protocol_constants_equal_the_official_package():
@@ -317,9 +423,13 @@ def test_protocol_constants_equal_the_official_package():
 
     from molforma.mcp import protocol as P
 
-    assert (P.PARSE_ERROR, P.INVALID_REQUEST, P.METHOD_NOT_FOUND, P.INVALID_PARAMS,
-            P.INTERNAL_ERROR) == (J.PARSE_ERROR, J.INVALID_REQUEST, J.METHOD_NOT_FOUND,
-                                  J.INVALID_PARAMS, J.INTERNAL_ERROR)
+    assert (
+        P.PARSE_ERROR,
+        P.INVALID_REQUEST,
+        P.METHOD_NOT_FOUND,
+        P.INVALID_PARAMS,
+        P.INTERNAL_ERROR,
+    ) == (J.PARSE_ERROR, J.INVALID_REQUEST, J.METHOD_NOT_FOUND, J.INVALID_PARAMS, J.INTERNAL_ERROR)
     assert P.MISSING_REQUIRED_CLIENT_CAPABILITY == J.MISSING_REQUIRED_CLIENT_CAPABILITY
     assert P.UNSUPPORTED_PROTOCOL_VERSION == J.UNSUPPORTED_PROTOCOL_VERSION
     assert P.PROTOCOL_VERSION_KEY == PROTOCOL_VERSION_META_KEY
@@ -328,12 +438,17 @@ def test_protocol_constants_equal_the_official_package():
 
 
 def test_lone_surrogates_and_non_finite_numbers_still_give_valid_json(server: McpProcess):
-    server.write(b'{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"\\ud800x",'
-                 b'"arguments":{},"_meta":' + json.dumps(meta()).encode() + b'}}\n')
+    server.write(
+        b'{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"\\ud800x",'
+        b'"arguments":{},"_meta":' + json.dumps(meta()).encode() + b"}}\n"
+    )
     msg = server.recv()
     assert msg["id"] == 9 and msg["error"]["code"] == -32602
-    server.write(b'{"jsonrpc":"2.0","id":10,"method":"\\udfff","params":{"_meta":'
-                 + json.dumps(meta()).encode() + b'}}\n')
+    server.write(
+        b'{"jsonrpc":"2.0","id":10,"method":"\\udfff","params":{"_meta":'
+        + json.dumps(meta()).encode()
+        + b"}}\n"
+    )
     assert server.recv()["error"]["code"] == -32601
 
 
@@ -352,24 +467,41 @@ def test_headless_server_never_imports_qt(mcp_env: dict[str, str], tmp_path):
 
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "molforma", "--mcp"],
-        input=(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "get_app_state", "arguments": {}, "_meta": meta()}}) + "\n").encode(),
-        capture_output=True, env=mcp_env, cwd=tmp_path, timeout=120)
+        input=(
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "tools/call",
+                    "params": {"name": "get_app_state", "arguments": {}, "_meta": meta()},
+                }
+            )
+            + "\n"
+        ).encode(),
+        capture_output=True,
+        env=mcp_env,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert b'"isError":false' in proc.stdout
     assert b"molforma.mcp.tools.document" in proc.stderr  # the import log is there
     assert b"PySide6" not in proc.stderr and b"pyqtgraph" not in proc.stderr
 
 
 def test_a_legacy_task_param_is_tolerated_and_never_turns_a_sync_tool_into_a_task(
-        server: McpProcess):
-    res = server.call("list_documents", {}, caps={"extensions": {
-        "io.modelcontextprotocol/tasks": {}}}, extra={"task": {"ttl": 1000}})
+    server: McpProcess,
+):
+    res = server.call(
+        "list_documents",
+        {},
+        caps={"extensions": {"io.modelcontextprotocol/tasks": {}}},
+        extra={"task": {"ttl": 1000}},
+    )
     assert res["resultType"] == "complete" and res["isError"] is False
 
 
 def test_malformed_initialize_is_32602_and_starts_no_session(server: McpProcess):
-    bad = server.request("initialize", {"protocolVersion": 5, "capabilities": {}},
-                         modern=False)
+    bad = server.request("initialize", {"protocolVersion": 5, "capabilities": {}}, modern=False)
     assert bad["error"]["code"] == -32602
     assert server.request("tools/list", {}, modern=False)["error"]["code"] == -32602
     assert _legacy_init(server)["protocolVersion"] == LEGACY

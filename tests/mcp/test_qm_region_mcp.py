@@ -19,8 +19,9 @@ def _atoms(server: Any, doc_id: str) -> tuple[list[dict[str, Any]], dict[str, An
     atoms: list[dict[str, Any]] = []
     offset: int | None = 0
     while offset is not None:
-        out = server.ok("get_document", {"documentId": doc_id, "include": ["project"],
-                                         "offset": offset})
+        out = server.ok(
+            "get_document", {"documentId": doc_id, "include": ["project"], "offset": offset}
+        )
         atoms += out["project"]["document"]["atoms"]
         offset = out.get("nextOffset")
     return atoms, out["project"]["document"]
@@ -28,9 +29,16 @@ def _atoms(server: Any, doc_id: str) -> tuple[list[dict[str, Any]], dict[str, An
 
 def _open(server: Any) -> tuple[str, str]:
     doc_id, rev = server.doc()
-    out = server.ok("import_document", {"documentId": doc_id, "expectedRevision": rev,
-                                        "text": protein_ligand_pdb(), "format": "pdb",
-                                        "preview": False})
+    out = server.ok(
+        "import_document",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "text": protein_ligand_pdb(),
+            "format": "pdb",
+            "preview": False,
+        },
+    )
     return doc_id, out["revision"]
 
 
@@ -40,9 +48,15 @@ def test_qm_region_in_three_calls(server: Any) -> None:
     lig = [a for a in before if a.get("residueName") == "LIG"]
     assert len(lig) == 7 and {a["chain"] for a in lig} == {"B"}
     assert all("bFactor" in a and "occupancy" in a for a in before)
-    out = server.ok("delete_atoms", {
-        "documentId": doc_id, "expectedRevision": rev, "preview": False,
-        "keep": {"residues": ["LIG"], "within": 4.0, "fixCaps": True}})
+    out = server.ok(
+        "delete_atoms",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "keep": {"residues": ["LIG"], "within": 4.0, "fixCaps": True},
+        },
+    )
     info = out["info"]
     assert out["project"]["atomCount"] == info["atomCount"] < len(before)
     region, doc = _atoms(server, doc_id)
@@ -61,14 +75,29 @@ def test_qm_region_in_three_calls(server: Any) -> None:
 
 def test_keep_refusals_change_nothing(server: Any) -> None:
     doc_id, rev = _open(server)
-    both = server.call("delete_atoms", {"documentId": doc_id, "expectedRevision": rev,
-                                        "atomIds": ["a1"], "keep": {"residues": ["LIG"]}})
+    both = server.call(
+        "delete_atoms",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "atomIds": ["a1"],
+            "keep": {"residues": ["LIG"]},
+        },
+    )
     assert both["isError"] and both["structuredContent"]["code"] == "delete_atoms_one_of"
-    empty = server.call("delete_atoms", {"documentId": doc_id, "expectedRevision": rev,
-                                         "keep": {"residues": ["HOH"], "within": 5}})
+    empty = server.call(
+        "delete_atoms",
+        {"documentId": doc_id, "expectedRevision": rev, "keep": {"residues": ["HOH"], "within": 5}},
+    )
     assert empty["isError"] and empty["structuredContent"]["code"] == "qm_region_empty"
-    far = server.call("delete_atoms", {"documentId": doc_id, "expectedRevision": rev,
-                                       "keep": {"residues": ["LIG"], "within": 500}})
+    far = server.call(
+        "delete_atoms",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "keep": {"residues": ["LIG"], "within": 500},
+        },
+    )
     assert far["isError"] and far["structuredContent"]["code"] == "invalid_arguments"
     assert server.doc()[1] == rev
 
@@ -81,11 +110,13 @@ def test_qm_region_through_the_window_tools(spawn: Any) -> None:
     doc_id, _rev = _open(server)
     before, _ = _atoms(server, doc_id)
     ligand = [a["id"] for a in before if a.get("residueName") == "LIG"]
-    for tool, args in (("ui_select", {"target": "moleculeView", "atomIds": ligand[:1]}),
-                       ("ui_activate", {"target": "selectResiduesButton"}),
-                       ("ui_set_value", {"target": "selectWithinRadiusSpin", "value": 4.0}),
-                       ("ui_activate", {"target": "selectWithinButton"}),
-                       ("ui_activate", {"target": "extractQmRegionButton"})):
+    for tool, args in (
+        ("ui_select", {"target": "moleculeView", "atomIds": ligand[:1]}),
+        ("ui_activate", {"target": "selectResiduesButton"}),
+        ("ui_set_value", {"target": "selectWithinRadiusSpin", "value": 4.0}),
+        ("ui_activate", {"target": "selectWithinButton"}),
+        ("ui_activate", {"target": "extractQmRegionButton"}),
+    ):
         rec = run_window_command(server, tool, args)
         assert rec["status"] == "done", (tool, rec)
     region, doc = _atoms(server, doc_id)

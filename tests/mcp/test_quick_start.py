@@ -19,7 +19,7 @@ import pytest
 from molforma.mcp.registry import INDEX_PATH, build_index, tools_for
 from tests.mcp.conftest import REPO
 
-FIRST_ANSWERS = r'''
+FIRST_ANSWERS = r"""
 import json, sys
 from molforma.mcp.server import Server, ServerState
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -36,12 +36,12 @@ loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("rdkit", "numpy", 
                 or m.startswith("molforma.mcp.tools.") or m == "molforma.document.document")
 EAGER
 print(json.dumps({"answers": out, "loaded": loaded}))
-'''
+"""
 
 
 # After the first answers: the same requests once every tool module, the documents and
 # the wire models are loaded, as a process long running answers them.
-EAGER = r'''
+EAGER = r"""
 _ = s.state.documents
 _ = s.tools
 s._tool_defs = None
@@ -49,13 +49,19 @@ out += [s.handle({"jsonrpc": "2.0", "id": 12, "method": "tools/list",
                   "params": {"_meta": META}}),
         s.handle({"jsonrpc": "2.0", "id": 13, "method": "tools/call",
                   "params": {"name": "list_documents", "arguments": {}, "_meta": META}})]
-'''
+"""
 
 
 def _first_answers(caps: dict, eager: bool = False) -> dict:
     code = FIRST_ANSWERS.replace("CAPS", repr(caps)).replace("EAGER", EAGER if eager else "")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=REPO, check=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+        timeout=120,
+    )
     return json.loads(run.stdout)
 
 
@@ -65,8 +71,7 @@ def test_the_tool_index_file_is_what_the_registry_gives() -> None:
     assert INDEX_PATH.samefile(INDEX_FILE)
     on_disk = json.loads(INDEX_PATH.read_text(encoding="utf-8"))
     assert read_index() == on_disk
-    assert on_disk == json.loads(json.dumps(build_index())), \
-        "run python scripts/gen_tool_index.py"
+    assert on_disk == json.loads(json.dumps(build_index())), "run python scripts/gen_tool_index.py"
 
 
 @pytest.mark.parametrize("allow", [False, True])
@@ -78,10 +83,11 @@ def test_tools_list_from_the_index_equals_the_definitions_of_the_models(allow: b
     assert fast == [t.definition(allow_execution_settings=allow) for t in tools_for("headless")]
 
 
-@pytest.mark.parametrize("caps", [{}, {"elicitation": {"form": {}}},
-                                  {"extensions": {"io.modelcontextprotocol/tasks": {}}}])
-def test_the_first_answers_import_no_chemistry_no_pydantic_and_no_tool_module(
-        caps: dict) -> None:
+@pytest.mark.parametrize(
+    "caps",
+    [{}, {"elicitation": {"form": {}}}, {"extensions": {"io.modelcontextprotocol/tasks": {}}}],
+)
+def test_the_first_answers_import_no_chemistry_no_pydantic_and_no_tool_module(caps: dict) -> None:
     got = _first_answers(caps)
     discover, tools, call = got["answers"]
     assert discover["result"]["supportedVersions"]
@@ -93,14 +99,17 @@ def test_the_first_answers_import_no_chemistry_no_pydantic_and_no_tool_module(
 
 def _without_json_text(result: dict) -> dict:
     # The text item is the structured content encoded; encoders may differ in spacing only.
-    content = [{**c, "text": json.loads(c["text"])} if c["type"] == "text" else c
-               for c in result["content"]]
+    content = [
+        {**c, "text": json.loads(c["text"])} if c["type"] == "text" else c
+        for c in result["content"]
+    ]
     return {**result, "content": content}
 
 
 @pytest.mark.parametrize("caps", [{}, {"extensions": {"io.modelcontextprotocol/tasks": {}}}])
 def test_the_first_tools_list_and_list_documents_equal_the_answers_of_the_loaded_tools(
-        caps: dict) -> None:
+    caps: dict,
+) -> None:
     got = _first_answers(caps, eager=True)
     _, tools, call, tools_eager, call_eager = got["answers"]
     assert tools == {**tools_eager, "id": 2}
@@ -112,20 +121,43 @@ def test_the_first_tools_list_and_list_documents_equal_the_answers_of_the_loaded
 def test_list_documents_with_unknown_arguments_is_refused_by_the_tool_itself() -> None:
     from molforma.mcp.server import Server, ServerState
 
-    code = ("import json\nfrom molforma.mcp.server import Server, ServerState\n"
-            "s = Server(ServerState())\n"
-            "print(json.dumps(s.handle({'jsonrpc': '2.0', 'id': 1, 'method': 'tools/call', "
-            "'params': {'name': 'list_documents', 'arguments': {'x': 1}, '_meta': "
-            + repr({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                    "io.modelcontextprotocol/clientCapabilities": {}}) + "}})))")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=REPO, check=True, timeout=120)
+    code = (
+        "import json\nfrom molforma.mcp.server import Server, ServerState\n"
+        "s = Server(ServerState())\n"
+        "print(json.dumps(s.handle({'jsonrpc': '2.0', 'id': 1, 'method': 'tools/call', "
+        "'params': {'name': 'list_documents', 'arguments': {'x': 1}, '_meta': "
+        + repr(
+            {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+            }
+        )
+        + "}})))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+        timeout=120,
+    )
     fresh = json.loads(run.stdout)["result"]
     loaded = Server(ServerState()).handle(
-        {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-         "params": {"name": "list_documents", "arguments": {"x": 1},
-                    "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                              "io.modelcontextprotocol/clientCapabilities": {}}}})["result"]
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {
+                "name": "list_documents",
+                "arguments": {"x": 1},
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientCapabilities": {},
+                },
+            },
+        }
+    )["result"]
     assert fresh["isError"] is True
     assert fresh["structuredContent"]["code"] == "invalid_arguments"
     assert fresh["structuredContent"] == loaded["structuredContent"]
@@ -134,16 +166,35 @@ def test_list_documents_with_unknown_arguments_is_refused_by_the_tool_itself() -
 def test_a_request_of_unusual_shape_is_still_checked_by_the_wire_models() -> None:
     from molforma.mcp.server import Server, ServerState
 
-    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": 3}}}
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": 3}},
+    }
     s = Server(ServerState())
-    out = s.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                    "params": {"name": "list_documents", "arguments": {}, "_meta": meta}})
+    out = s.handle(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "list_documents", "arguments": {}, "_meta": meta},
+        }
+    )
     assert out["error"]["code"] == -32602
-    ok = s.handle({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                   "params": {"name": "list_documents", "arguments": {},
-                              "_meta": {**meta, "io.modelcontextprotocol/clientCapabilities":
-                                        {"elicitation": {"form": {}}}}}})
+    ok = s.handle(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {
+                "name": "list_documents",
+                "arguments": {},
+                "_meta": {
+                    **meta,
+                    "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+                },
+            },
+        }
+    )
     assert ok["result"]["isError"] is False
 
 
@@ -154,5 +205,6 @@ def test_the_element_table_is_rdkits() -> None:
 
     pt = Chem.GetPeriodicTable()
     assert [elements.symbol_of(z) for z in range(1, 119)] == [
-        pt.GetElementSymbol(z) for z in range(1, 119)]
+        pt.GetElementSymbol(z) for z in range(1, 119)
+    ]
     assert all(elements.atomic_number(pt.GetElementSymbol(z)) == z for z in range(1, 119))

@@ -15,13 +15,21 @@ def test_resources_list_has_app_state_and_per_document_views(server: McpProcess)
     doc_id, _ = server.doc()
     uris = {r["uri"] for r in server.result("resources/list")["resources"]}
     assert "molforma://app/state" in uris
-    for view in ("project", "xyz", "nwchem", "calculation/output", "results/summary",
-                 "results/log"):
+    for view in (
+        "project",
+        "xyz",
+        "nwchem",
+        "calculation/output",
+        "results/summary",
+        "results/log",
+    ):
         assert f"molforma://documents/{doc_id}/{view}" in uris
     templates = server.result("resources/templates/list")["resourceTemplates"]
     assert {t["uriTemplate"] for t in templates} >= {
-        "molforma://documents/{documentId}/project", "molforma://documents/{documentId}/xyz",
-        "molforma://documents/{documentId}/nwchem"}
+        "molforma://documents/{documentId}/project",
+        "molforma://documents/{documentId}/xyz",
+        "molforma://documents/{documentId}/nwchem",
+    }
 
 
 def test_reading_document_resources_gives_current_content(server: McpProcess):
@@ -66,8 +74,10 @@ def _start(spawn: Any, flag: str) -> McpProcess:
 
 def _load_results(server: McpProcess, doc_id: str, path: Path) -> None:
     rev = server.ok("get_document", {"documentId": doc_id, "include": []})["revision"]
-    server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                 "action": "open_file", "path": str(path)})
+    server.ok(
+        "results_action",
+        {"documentId": doc_id, "expectedRevision": rev, "action": "open_file", "path": str(path)},
+    )
 
     def loaded() -> bool:
         res = server.ok("get_app_state", {"documentId": doc_id})["results"].get(doc_id) or {}
@@ -77,13 +87,13 @@ def _load_results(server: McpProcess, doc_id: str, path: Path) -> None:
 
 
 def _read(server: McpProcess, doc_id: str, view: str, **kw: Any) -> dict[str, Any]:
-    return server.request("resources/read",
-                          {"uri": f"molforma://documents/{doc_id}/{view}"}, **kw)
+    return server.request("resources/read", {"uri": f"molforma://documents/{doc_id}/{view}"}, **kw)
 
 
 @pytest.mark.parametrize("flag", MODES)
 def test_a_resource_with_nothing_to_show_is_a_resource_error_naming_what_to_do_first(
-        spawn: Any, flag: str):
+    spawn: Any, flag: str
+):
     server = _start(spawn, flag)
     doc_id, _ = server.doc()
     listed = {r["uri"] for r in server.result("resources/list")["resources"]}
@@ -99,16 +109,24 @@ def test_a_resource_with_nothing_to_show_is_a_resource_error_naming_what_to_do_f
         assert tool in err["message"], (view, err)
     # The project and the NWChem input have content even for an empty document.
     for view, mime in (("project", "application/json"), ("nwchem", "text/plain")):
-        item = server.result("resources/read",
-                             {"uri": f"molforma://documents/{doc_id}/{view}"})["contents"][0]
+        item = server.result("resources/read", {"uri": f"molforma://documents/{doc_id}/{view}"})[
+            "contents"
+        ][0]
         assert item["mimeType"] == mime and item["text"]
 
 
 def test_nothing_to_show_on_a_legacy_connection_is_32002_in_the_display_language(spawn: Any):
     server = spawn(env={"MOLFORMA_LANGUAGE": "ja"})
     doc_id, _ = server.doc()
-    server.result("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                 "clientInfo": {"name": "t", "version": "1"}}, modern=False)
+    server.result(
+        "initialize",
+        {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+        modern=False,
+    )
     err = _read(server, doc_id, "results/spectrum", modern=False)["error"]
     assert err["code"] == -32002
     assert err["data"]["code"] == "resource_no_results"
@@ -116,8 +134,7 @@ def test_nothing_to_show_on_a_legacy_connection_is_32002_in_the_display_language
 
 
 @pytest.mark.parametrize("flag", MODES)
-def test_after_results_load_the_resources_give_content_of_their_mime_type(
-        spawn: Any, flag: str):
+def test_after_results_load_the_resources_give_content_of_their_mime_type(spawn: Any, flag: str):
     server = _start(spawn, flag)
     doc_id, _ = server.water()
     _load_results(server, doc_id, FIXTURES / "water_scf_optfreq.out")
@@ -150,18 +167,22 @@ def test_after_results_load_the_resources_give_content_of_their_mime_type(
     assert mode["mimeType"] == "application/json" and json.loads(mode["text"])["index"] == 8
     # Still nothing to show: no calculation was started here.
     assert _read(server, doc_id, "calculation/output")["error"]["data"]["code"] == (
-        "resource_no_calculation")
+        "resource_no_calculation"
+    )
 
 
 @pytest.mark.parametrize("flag", MODES)
 def test_results_without_modes_or_log_make_those_resources_errors_not_empty_bodies(
-        spawn: Any, flag: str):
+    spawn: Any, flag: str
+):
     server = _start(spawn, flag)
     doc_id, _ = server.doc()
     _load_results(server, doc_id, FIXTURES / "nh3_planar_scf_freq.molden")
-    for view, reason in (("results/spectrum", "resource_no_modes"),
-                         ("results/modes/0", "resource_no_modes"),
-                         ("results/log", "resource_no_log")):
+    for view, reason in (
+        ("results/spectrum", "resource_no_modes"),
+        ("results/modes/0", "resource_no_modes"),
+        ("results/log", "resource_no_log"),
+    ):
         err = _read(server, doc_id, view)["error"]
         assert err["data"]["code"] == reason, (view, err)
         assert "results_action" in err["message"]
@@ -169,9 +190,15 @@ def test_results_without_modes_or_log_make_those_resources_errors_not_empty_bodi
     assert xyz["mimeType"] == "chemical/x-xyz" and xyz["text"].split()[0] == "4"
 
 
-@pytest.mark.parametrize("uri", ["molforma://documents/doc-none/project",
-                                 "molforma://nothing", "file:///etc/passwd",
-                                 "molforma://documents/../../etc/passwd"])
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "molforma://documents/doc-none/project",
+        "molforma://nothing",
+        "file:///etc/passwd",
+        "molforma://documents/../../etc/passwd",
+    ],
+)
 def test_unknown_resource_is_32602_with_the_uri(server: McpProcess, uri: str):
     msg = server.request("resources/read", {"uri": uri})
     assert msg["error"]["code"] == -32602
@@ -179,8 +206,15 @@ def test_unknown_resource_is_32602_with_the_uri(server: McpProcess, uri: str):
 
 
 def test_unknown_resource_on_a_legacy_connection_is_32002(server: McpProcess):
-    server.result("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                 "clientInfo": {"name": "t", "version": "1"}}, modern=False)
+    server.result(
+        "initialize",
+        {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+        modern=False,
+    )
     msg = server.request("resources/read", {"uri": "molforma://nothing"}, modern=False)
     assert msg["error"]["code"] == -32002
 
@@ -189,13 +223,23 @@ def test_structure_resources_hold_the_whole_text_beyond_100000_characters(server
     doc_id, rev = server.doc()
     n = 4000
     text = f"{n}\nbig\n" + "".join(f"He {i * 1.5:.3f} 0 0\n" for i in range(n))
-    server.ok("import_document", {"documentId": doc_id, "expectedRevision": rev,
-                                  "format": "xyz", "text": text, "preview": False})
-    full = server.ok("export_document", {"documentId": doc_id, "format": "project",
-                                         "limit": 10**8})["text"]
+    server.ok(
+        "import_document",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "format": "xyz",
+            "text": text,
+            "preview": False,
+        },
+    )
+    full = server.ok(
+        "export_document", {"documentId": doc_id, "format": "project", "limit": 10**8}
+    )["text"]
     assert len(full) > 100_000
-    got = server.result("resources/read",
-                        {"uri": f"molforma://documents/{doc_id}/project"})["contents"][0]["text"]
+    got = server.result("resources/read", {"uri": f"molforma://documents/{doc_id}/project"})[
+        "contents"
+    ][0]["text"]
     assert got == full  # results link here for the whole project: it is never cut
 
 
@@ -211,16 +255,26 @@ def test_log_resources_keep_the_last_100000_characters_with_a_note():
 
 def test_prompts_list_in_definition_order_with_string_arguments(server: McpProcess):
     prompts = {p["name"]: p for p in server.result("prompts/list")["prompts"]}
-    assert {"review_candidate", "geometry_optimization", "vibrational_analysis",
-            "troubleshoot_calculation", "build_molecule"} <= set(prompts)
+    assert {
+        "review_candidate",
+        "geometry_optimization",
+        "vibrational_analysis",
+        "troubleshoot_calculation",
+        "build_molecule",
+    } <= set(prompts)
     args = prompts["geometry_optimization"]["arguments"]
     assert [a["name"] for a in args][:3] == ["method", "basis", "frequencies"]
     assert [a["required"] for a in args][:3] == [True, True, False]
 
 
 def test_prompt_get_fills_the_arguments_into_one_user_message(server: McpProcess):
-    res = server.result("prompts/get", {"name": "geometry_optimization", "arguments": {
-        "method": "b3lyp", "basis": "6-31g*", "frequencies": "yes"}})
+    res = server.result(
+        "prompts/get",
+        {
+            "name": "geometry_optimization",
+            "arguments": {"method": "b3lyp", "basis": "6-31g*", "frequencies": "yes"},
+        },
+    )
     assert res["resultType"] == "complete" and "ttlMs" not in res
     [msg] = res["messages"]
     assert msg["role"] == "user"
@@ -229,32 +283,50 @@ def test_prompt_get_fills_the_arguments_into_one_user_message(server: McpProcess
 
 
 def test_the_optimization_prompt_spells_out_set_nwchem_values_that_the_tool_accepts(
-        server: McpProcess):
+    server: McpProcess,
+):
     doc_id, rev = server.water()
-    for method, expect in (("B3LYP", {"theory": "dft", "functional": "b3lyp"}),
-                           ("scf", {"theory": "scf"})):
-        res = server.result("prompts/get", {"name": "geometry_optimization", "arguments": {
-            "method": method, "basis": "sto-3g", "frequencies": "yes", "documentId": doc_id}})
+    for method, expect in (
+        ("B3LYP", {"theory": "dft", "functional": "b3lyp"}),
+        ("scf", {"theory": "scf"}),
+    ):
+        res = server.result(
+            "prompts/get",
+            {
+                "name": "geometry_optimization",
+                "arguments": {
+                    "method": method,
+                    "basis": "sto-3g",
+                    "frequencies": "yes",
+                    "documentId": doc_id,
+                },
+            },
+        )
         text = res["messages"][0]["content"]["text"]
         values = json.loads(text.split("set_nwchem with values ", 1)[1].split(" (preview", 1)[0])
         assert values == {"task": "optimize+frequencies", "basis": "sto-3g", **expect}
         # Validation comes after the settings, so it checks the basis that will run.
         assert text.index("set_nwchem") < text.index("validate_document")
-        edit = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                        "values": values, "preview": False})
+        edit = server.ok(
+            "set_nwchem",
+            {"documentId": doc_id, "expectedRevision": rev, "values": values, "preview": False},
+        )
         rev = edit["revision"]
         calc = server.project(doc_id)["calculation"]
         assert {k: calc[k] for k in values} == values
 
 
-@pytest.mark.parametrize(("name", "args"), [
-    ("no_such_prompt", {}),
-    ("geometry_optimization", {"method": "scf"}),
-    ("geometry_optimization", {"method": "scf", "basis": 6}),
-    ("geometry_optimization", {"method": "scf", "basis": "sto-3g", "frequencies": "maybe"}),
-    ("build_molecule", {"molecule": "water", "colour": "red"}),
-    ("build_molecule", {"molecule": ["water"]}),
-])
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("no_such_prompt", {}),
+        ("geometry_optimization", {"method": "scf"}),
+        ("geometry_optimization", {"method": "scf", "basis": 6}),
+        ("geometry_optimization", {"method": "scf", "basis": "sto-3g", "frequencies": "maybe"}),
+        ("build_molecule", {"molecule": "water", "colour": "red"}),
+        ("build_molecule", {"molecule": ["water"]}),
+    ],
+)
 def test_bad_prompt_requests_are_32602(server: McpProcess, name: str, args: dict[str, Any]):
     msg = server.request("prompts/get", {"name": name, "arguments": args})
     assert msg["error"]["code"] == -32602
@@ -277,12 +349,17 @@ def test_a_mode_without_displacement_vectors_is_a_resource_error_not_a_missing_r
 
     results = read_results(str(FIXTURES / "water_scf_optfreq.out"))
     results._displacements = None  # frequencies only, as some outputs print them
-    state = SimpleNamespace(documents={"doc-1": object()}, lang="en",
-                            results_if_any=lambda doc: SimpleNamespace(current=results))
+    state = SimpleNamespace(
+        documents={"doc-1": object()},
+        lang="en",
+        results_if_any=lambda doc: SimpleNamespace(current=results),
+    )
     with pytest.raises(RpcError) as exc:
         read_resource(state, "molforma://documents/doc-1/results/modes/8")  # type: ignore[arg-type]
-    assert exc.value.data == {"uri": "molforma://documents/doc-1/results/modes/8",
-                              "code": "resource_no_displacements"}
+    assert exc.value.data == {
+        "uri": "molforma://documents/doc-1/results/modes/8",
+        "code": "resource_no_displacements",
+    }
     assert "mode 8" in exc.value.message and "get_results" in exc.value.message
     with pytest.raises(RpcError) as missing:  # past the last mode: not found
         read_resource(state, "molforma://documents/doc-1/results/modes/9")  # type: ignore[arg-type]
@@ -290,7 +367,8 @@ def test_a_mode_without_displacement_vectors_is_a_resource_error_not_a_missing_r
 
 
 def test_the_output_of_a_run_started_with_the_windows_run_button_is_readable(
-        spawn: Any, mcp_env: dict[str, str], tmp_path: Path):
+    spawn: Any, mcp_env: dict[str, str], tmp_path: Path
+):
     import sys
 
     from tests.mcp.conftest import STAND_IN, TASKS
@@ -298,23 +376,48 @@ def test_the_output_of_a_run_started_with_the_windows_run_button_is_readable(
     cfg = Path(mcp_env["MOLFORMA_CONFIG_DIR"])
     exe = f"{sys.executable} {STAND_IN / 'fake_nwchem.py'}"
     (cfg / "preferences.json").write_text(json.dumps({"executable": exe}))
-    server = spawn(str(FIXTURES / "water_opt-000.xyz"), flag="--mcp-gui",
-                   env={**GUI_ENV, "FAKE_NWCHEM_MODE": "converge", "FAKE_NWCHEM_DELAY": "0.05"})
+    server = spawn(
+        str(FIXTURES / "water_opt-000.xyz"),
+        flag="--mcp-gui",
+        env={**GUI_ENV, "FAKE_NWCHEM_MODE": "converge", "FAKE_NWCHEM_DELAY": "0.05"},
+    )
     doc_id, rev = server.doc()
     assert _read(server, doc_id, "calculation/output")["error"]["data"]["code"] == (
-        "resource_no_calculation")
+        "resource_no_calculation"
+    )
     root = tmp_path / "jobs"
     root.mkdir()
-    s = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev, "preview": False,
-                                 "values": {"task": "energy", "theory": "scf",
-                                            "basis": "sto-3g"}})
-    s = server.ok("set_execution", {"documentId": doc_id, "expectedRevision": s["revision"],
-                                    "preview": False, "values": {"job_root": str(root)}})
+    s = server.ok(
+        "set_nwchem",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"task": "energy", "theory": "scf", "basis": "sto-3g"},
+        },
+    )
+    s = server.ok(
+        "set_execution",
+        {
+            "documentId": doc_id,
+            "expectedRevision": s["revision"],
+            "preview": False,
+            "values": {"job_root": str(root)},
+        },
+    )
     caps = {"extensions": {TASKS: {}}}
-    res = server.call("ui_activate", {"documentId": doc_id, "expectedRevision": s["revision"],
-                                      "target": "runButton"}, caps=caps)
-    wait_until(lambda: server.result("tasks/get", {"taskId": res["taskId"]},
-                                     caps=caps)["status"] == "completed", 120)
+    res = server.call(
+        "ui_activate",
+        {"documentId": doc_id, "expectedRevision": s["revision"], "target": "runButton"},
+        caps=caps,
+    )
+    wait_until(
+        lambda: (
+            server.result("tasks/get", {"taskId": res["taskId"]}, caps=caps)["status"]
+            == "completed"
+        ),
+        120,
+    )
     out = _read(server, doc_id, "calculation/output")
     assert "result" in out, out
     item = out["result"]["contents"][0]

@@ -22,14 +22,21 @@ def _wait_task(server: McpProcess, task_id: str, timeout: float = 180) -> dict[s
 
 
 def _open(server: McpProcess, doc_id: str, rev: str, path: Path) -> None:
-    server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                 "action": "open_file", "path": str(path)})
-    wait_until(lambda: server.ok("get_app_state", {})["results"].get(doc_id, {}).get("source")
-               == str(path), 60)
+    server.ok(
+        "results_action",
+        {"documentId": doc_id, "expectedRevision": rev, "action": "open_file", "path": str(path)},
+    )
+    wait_until(
+        lambda: (
+            server.ok("get_app_state", {})["results"].get(doc_id, {}).get("source") == str(path)
+        ),
+        60,
+    )
 
 
 def test_get_results_serves_tddft_excitations_orbitals_and_the_frontier_gap(
-        server: McpProcess) -> None:
+    server: McpProcess,
+) -> None:
     doc_id, rev = server.doc()
     _open(server, doc_id, rev, FIXTURES / "water_b3lyp_tddft.out")
     ex = server.ok("get_results", {"documentId": doc_id, "section": "excitations"})
@@ -64,19 +71,34 @@ def test_get_results_summary_of_a_ccsd_t_run_and_of_a_radical(server: McpProcess
 
 @pytest.mark.nwchem
 def test_a_real_job_with_the_properties_setting_gives_a_dipole_and_charges(
-        server: McpProcess) -> None:
+    server: McpProcess,
+) -> None:
     if shutil.which("nwchem") is None:
         pytest.fail("NWChem is not installed")
     doc_id, rev = server.water()
-    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                   "preview": False, "values": {
-                                       "task": "energy", "theory": "scf",
-                                       "basis": "sto-3g"}})["revision"]
-    rev = server.ok("set_advanced", {"documentId": doc_id, "expectedRevision": rev,
-                                     "preview": False,
-                                     "values": {"properties": True}})["revision"]
-    res = server.call("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                      "action": "start"}, caps=TASK_CAPS)
+    rev = server.ok(
+        "set_nwchem",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"task": "energy", "theory": "scf", "basis": "sto-3g"},
+        },
+    )["revision"]
+    rev = server.ok(
+        "set_advanced",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"properties": True},
+        },
+    )["revision"]
+    res = server.call(
+        "calculation",
+        {"documentId": doc_id, "expectedRevision": rev, "action": "start"},
+        caps=TASK_CAPS,
+    )
     done = _wait_task(server, res["taskId"])
     sc = done["result"]["structuredContent"]
     assert sc["status"] == "finished", sc
@@ -84,11 +106,20 @@ def test_a_real_job_with_the_properties_setting_gives_a_dipole_and_charges(
     text = (folder / "input.nw").read_text()
     assert "property\n  dipole\n  quadrupole\n  mulliken\nend" in text
     assert "task scf property" in text
-    load = server.call("results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                          "action": "open_directory", "path": str(folder)},
-                       caps=TASK_CAPS)
-    assert _wait_task(server, load["taskId"], 60)["result"]["structuredContent"][
-        "status"] == "completed"
+    load = server.call(
+        "results_action",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "action": "open_directory",
+            "path": str(folder),
+        },
+        caps=TASK_CAPS,
+    )
+    assert (
+        _wait_task(server, load["taskId"], 60)["result"]["structuredContent"]["status"]
+        == "completed"
+    )
     s = server.ok("get_results", {"documentId": doc_id})["summary"]
     m = s["moments"]
     assert m["source"] == "property" and m["dipoleDebye"] > 1.0

@@ -19,10 +19,12 @@ TASK_CAPS = {"extensions": {TASKS: {}}}
 SECRET = "SECRET-LINE-OUTSIDE-THE-ALLOWED-DIRECTORY"
 
 
-def _load(server: McpProcess, doc_id: str, action: str, path: str | None = None
-          ) -> dict[str, Any]:
-    args: dict[str, Any] = {"documentId": doc_id, "expectedRevision": server.doc()[1],
-                            "action": action}
+def _load(server: McpProcess, doc_id: str, action: str, path: str | None = None) -> dict[str, Any]:
+    args: dict[str, Any] = {
+        "documentId": doc_id,
+        "expectedRevision": server.doc()[1],
+        "action": action,
+    }
     if path is not None:
         args["path"] = path
     res = server.call("results_action", args, caps=TASK_CAPS)
@@ -52,17 +54,20 @@ def folders(spawn: Any, tmp_path: Path) -> tuple[McpProcess, Path, Path]:
 def _assert_nothing_leaked(server: McpProcess, doc_id: str) -> None:
     results = server.ok("get_app_state", {})["results"].get(doc_id) or {}
     assert results.get("source") is None or "outside" not in str(results.get("source"))
-    log = server.request("resources/read",
-                         {"uri": f"molforma://documents/{doc_id}/results/log"})
+    log = server.request("resources/read", {"uri": f"molforma://documents/{doc_id}/results/log"})
     assert SECRET not in str(log)
 
 
-@pytest.mark.parametrize("link_name,target", [
-    ("output.out", "real.out"),
-    ("result.molden", "real.molden"),
-])
+@pytest.mark.parametrize(
+    "link_name,target",
+    [
+        ("output.out", "real.out"),
+        ("result.molden", "real.molden"),
+    ],
+)
 def test_open_directory_refuses_a_result_file_linked_from_outside(
-        folders: tuple[McpProcess, Path, Path], link_name: str, target: str) -> None:
+    folders: tuple[McpProcess, Path, Path], link_name: str, target: str
+) -> None:
     server, allowed, outside = folders
     job = allowed / "job"
     job.mkdir()
@@ -72,13 +77,21 @@ def test_open_directory_refuses_a_result_file_linked_from_outside(
     assert out["status"] == "failed", out
     assert out["error"]["code"] == "path_not_allowed", out
     _assert_nothing_leaked(server, doc_id)
-    err = server.err("results_action", {"documentId": doc_id, "expectedRevision": server.doc()[1],
-                                        "action": "open_file", "path": str(job / link_name)})
+    err = server.err(
+        "results_action",
+        {
+            "documentId": doc_id,
+            "expectedRevision": server.doc()[1],
+            "action": "open_file",
+            "path": str(job / link_name),
+        },
+    )
     assert err["code"] == "path_not_allowed"
 
 
 def test_an_animation_with_one_step_file_linked_from_outside_is_refused(
-        folders: tuple[McpProcess, Path, Path]) -> None:
+    folders: tuple[McpProcess, Path, Path],
+) -> None:
     server, allowed, outside = folders
     anim = allowed / "anim"
     anim.mkdir()
@@ -88,15 +101,18 @@ def test_an_animation_with_one_step_file_linked_from_outside_is_refused(
     shutil.copy(steps[-1], outside / steps[-1].name)
     (anim / steps[-1].name).symlink_to(outside / steps[-1].name)
     doc_id, _ = server.doc()
-    for action, path in (("open_file", str(anim / "freq.m-001.s-*.xyz")),
-                         ("open_directory", str(anim))):
+    for action, path in (
+        ("open_file", str(anim / "freq.m-001.s-*.xyz")),
+        ("open_directory", str(anim)),
+    ):
         out = _load(server, doc_id, action, path)
         assert out["status"] == "failed", out
         assert out["error"]["code"] == "path_not_allowed", out
 
 
 def test_reload_refuses_a_file_replaced_by_a_link_to_outside(
-        folders: tuple[McpProcess, Path, Path]) -> None:
+    folders: tuple[McpProcess, Path, Path],
+) -> None:
     server, allowed, outside = folders
     job = allowed / "job"
     job.mkdir()

@@ -41,8 +41,10 @@ def _refused(server: McpProcess, name: str, args: dict[str, Any], code: str) -> 
 def test_open_file_inside_the_allowed_directory_works(jail):
     server, allowed, _ = jail
     doc_id, rev = server.doc()
-    s = server.ok("open_file", {"documentId": doc_id, "expectedRevision": rev,
-                                "path": str(allowed / "in.xyz")})
+    s = server.ok(
+        "open_file",
+        {"documentId": doc_id, "expectedRevision": rev, "path": str(allowed / "in.xyz")},
+    )
     assert s["candidate"]["formula"] == "H2O"
 
 
@@ -50,17 +52,29 @@ def test_open_file_inside_the_allowed_directory_works(jail):
 def test_escapes_by_dotdot_and_symlinks_are_refused(jail, rel: str):
     server, allowed, _ = jail
     _, rev = server.doc()
-    _refused(server, "open_file", {"expectedRevision": rev, "path": f"{allowed}/{rel}"},
-             "path_not_allowed")
+    _refused(
+        server,
+        "open_file",
+        {"expectedRevision": rev, "path": f"{allowed}/{rel}"},
+        "path_not_allowed",
+    )
 
 
 def test_dangling_link_is_refused(jail):
     server, allowed, _ = jail
     _, rev = server.doc()
-    _refused(server, "open_file", {"expectedRevision": rev,
-                                   "path": str(allowed / "dangling.xyz")}, "dangling_link")
-    _refused(server, "save_file", {"path": str(allowed / "dangling.xyz"), "overwrite": True},
-             "dangling_link")
+    _refused(
+        server,
+        "open_file",
+        {"expectedRevision": rev, "path": str(allowed / "dangling.xyz")},
+        "dangling_link",
+    )
+    _refused(
+        server,
+        "save_file",
+        {"path": str(allowed / "dangling.xyz"), "overwrite": True},
+        "dangling_link",
+    )
     assert not (allowed / "missing.xyz").exists()
 
 
@@ -69,8 +83,7 @@ def test_tilde_expands_to_home_which_is_outside(jail, mcp_env):
     home = Path(mcp_env["HOME"])
     (home / "h.xyz").write_text(XYZ)
     _, rev = server.doc()
-    _refused(server, "open_file", {"expectedRevision": rev, "path": "~/h.xyz"},
-             "path_not_allowed")
+    _refused(server, "open_file", {"expectedRevision": rev, "path": "~/h.xyz"}, "path_not_allowed")
 
 
 def test_tilde_inside_an_allowed_home_works(spawn, mcp_env):
@@ -78,36 +91,56 @@ def test_tilde_inside_an_allowed_home_works(spawn, mcp_env):
     (home / "h.xyz").write_text(XYZ)
     server = spawn("--mcp-allow-dir", str(home))
     doc_id, rev = server.doc()
-    s = server.ok("open_file", {"documentId": doc_id, "expectedRevision": rev,
-                                "path": "~/h.xyz"})
+    s = server.ok("open_file", {"documentId": doc_id, "expectedRevision": rev, "path": "~/h.xyz"})
     assert s["candidate"]["atomCount"] == 3
 
 
 def test_save_and_results_and_settings_paths_are_checked(jail):
     server, allowed, outside = jail
     doc_id, rev = server.water()
-    _refused(server, "save_file", {"path": str(outside / "x.molforma.json")},
-             "path_not_allowed")
-    _refused(server, "save_file", {"path": str(allowed / ".." / "outside" / "y.json")},
-             "path_not_allowed")
+    _refused(server, "save_file", {"path": str(outside / "x.molforma.json")}, "path_not_allowed")
+    _refused(
+        server,
+        "save_file",
+        {"path": str(allowed / ".." / "outside" / "y.json")},
+        "path_not_allowed",
+    )
     assert list(outside.iterdir()) == [outside / "out.xyz"]
-    assert server.ok("save_file", {"documentId": doc_id,
-                                   "path": str(allowed / "ok.molforma.json")})
-    _refused(server, "results_action", {"expectedRevision": rev, "action": "open_file",
-                                        "path": str(FIXTURES / "water_scf_optfreq.out")},
-             "path_not_allowed")
-    _refused(server, "set_execution", {"expectedRevision": rev,
-                                       "values": {"job_root": str(outside / "jobs")}},
-             "path_not_allowed")
-    _refused(server, "set_execution", {"expectedRevision": rev,
-                                       "values": {"reference_dir": str(outside)}},
-             "path_not_allowed")
-    _refused(server, "set_advanced", {"expectedRevision": rev,
-                                      "values": {"scratch_dir": str(outside)}},
-             "path_not_allowed")
-    _refused(server, "set_advanced", {"expectedRevision": rev,
-                                      "values": {"permanent_dir": "../../escape"}},
-             "path_not_allowed")
+    assert server.ok("save_file", {"documentId": doc_id, "path": str(allowed / "ok.molforma.json")})
+    _refused(
+        server,
+        "results_action",
+        {
+            "expectedRevision": rev,
+            "action": "open_file",
+            "path": str(FIXTURES / "water_scf_optfreq.out"),
+        },
+        "path_not_allowed",
+    )
+    _refused(
+        server,
+        "set_execution",
+        {"expectedRevision": rev, "values": {"job_root": str(outside / "jobs")}},
+        "path_not_allowed",
+    )
+    _refused(
+        server,
+        "set_execution",
+        {"expectedRevision": rev, "values": {"reference_dir": str(outside)}},
+        "path_not_allowed",
+    )
+    _refused(
+        server,
+        "set_advanced",
+        {"expectedRevision": rev, "values": {"scratch_dir": str(outside)}},
+        "path_not_allowed",
+    )
+    _refused(
+        server,
+        "set_advanced",
+        {"expectedRevision": rev, "values": {"permanent_dir": "../../escape"}},
+        "path_not_allowed",
+    )
     # A new document's job root is inside the first allowed directory; a project that
     # brings one from outside (~/molforma-jobs) is refused at start, before running, and
     # the refusal names the setting to change, since the call itself gave no path.
@@ -116,19 +149,36 @@ def test_save_and_results_and_settings_paths_are_checked(jail):
     project = json.loads((allowed / "ok.molforma.json").read_text())
     project["execution"]["job_root"] = "~/molforma-jobs"
     (allowed / "away.molforma.json").write_text(json.dumps(project))
-    rev = server.ok("open_file", {"documentId": doc_id, "expectedRevision": rev,
-                                  "path": str(allowed / "away.molforma.json"),
-                                  "preview": False})["revision"]
-    err = _refused(server, "calculation", {"expectedRevision": rev, "action": "start"},
-                   "job_root_not_allowed")
+    rev = server.ok(
+        "open_file",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "path": str(allowed / "away.molforma.json"),
+            "preview": False,
+        },
+    )["revision"]
+    err = _refused(
+        server, "calculation", {"expectedRevision": rev, "action": "start"}, "job_root_not_allowed"
+    )
     assert "set_execution" in err["message"] and "job_root" in err["message"]
     assert err["details"]["setting"] == "job_root"
     assert err["details"]["path"].endswith("molforma-jobs")
-    _refused(server, "calculation", {"expectedRevision": rev, "action": "save_inputs"},
-             "job_root_not_allowed")
-    s = server.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev,
-                                    "values": {"job_root": str(allowed / "jobs")},
-                                    "preview": False})
+    _refused(
+        server,
+        "calculation",
+        {"expectedRevision": rev, "action": "save_inputs"},
+        "job_root_not_allowed",
+    )
+    s = server.ok(
+        "set_execution",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "values": {"job_root": str(allowed / "jobs")},
+            "preview": False,
+        },
+    )
     assert s["candidate"] is None
     policy = server.ok("get_execution", {"documentId": doc_id})["policy"]
     assert policy["allowedDirectories"] == [str(allowed.resolve())]
@@ -136,9 +186,15 @@ def test_save_and_results_and_settings_paths_are_checked(jail):
 
 def test_document_starts_with_the_preferences_trusted_values(spawn, mcp_env):
     cfg = Path(mcp_env["MOLFORMA_CONFIG_DIR"])
-    (cfg / "preferences.json").write_text(json.dumps(
-        {"executable": "/opt/nw/bin/nwchem", "launcher": "mpiexec",
-         "environment": {"OMP_STACKSIZE": "64M"}}))
+    (cfg / "preferences.json").write_text(
+        json.dumps(
+            {
+                "executable": "/opt/nw/bin/nwchem",
+                "launcher": "mpiexec",
+                "environment": {"OMP_STACKSIZE": "64M"},
+            }
+        )
+    )
     server = spawn()
     doc_id, _ = server.doc()
     ex = server.ok("get_execution", {"documentId": doc_id})
@@ -148,21 +204,31 @@ def test_document_starts_with_the_preferences_trusted_values(spawn, mcp_env):
     assert ex["policy"]["trusted"]["launcher"] == "mpiexec"
 
 
-def test_a_loaded_project_with_other_protected_values_cannot_be_started(server: McpProcess,
-                                                                       tmp_path: Path):
+def test_a_loaded_project_with_other_protected_values_cannot_be_started(
+    server: McpProcess, tmp_path: Path
+):
     doc_id, rev = server.doc()
-    proj = json.loads(server.ok("export_document", {"documentId": doc_id,
-                                                    "format": "project"})["text"])
+    proj = json.loads(
+        server.ok("export_document", {"documentId": doc_id, "format": "project"})["text"]
+    )
     proj["document"]["atoms"] = [{"id": "a1", "element": "He", "x": 0, "y": 0, "z": 0}]
     proj["document"]["nextAtomId"] = 2
     proj["execution"]["executable"] = "/tmp/evil-nwchem"
     proj["execution"]["job_root"] = str(tmp_path / "jobs")
-    s = server.ok("import_document", {"documentId": doc_id, "expectedRevision": rev,
-                                      "format": "project", "text": json.dumps(proj),
-                                      "preview": False})
+    s = server.ok(
+        "import_document",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "format": "project",
+            "text": json.dumps(proj),
+            "preview": False,
+        },
+    )
     assert server.ok("get_execution", {"documentId": doc_id})["trusted"] is False
-    err = server.err("calculation", {"documentId": doc_id, "expectedRevision": s["revision"],
-                                     "action": "start"})
+    err = server.err(
+        "calculation", {"documentId": doc_id, "expectedRevision": s["revision"], "action": "start"}
+    )
     assert err["code"] == "untrusted_execution"
     assert "executable" in err["details"]["differences"]
     assert not (tmp_path / "jobs").exists()
@@ -171,17 +237,36 @@ def test_a_loaded_project_with_other_protected_values_cannot_be_started(server: 
 def test_execution_flag_lets_mcp_change_protected_settings(spawn, tmp_path: Path):
     server = spawn("--mcp-allow-execution-settings")
     doc_id, rev = server.doc()
-    s = server.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev,
-                                    "values": {"executable": "/opt/x/nwchem",
-                                               "environment": {"A": "1"}}, "preview": False})
-    s = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": s["revision"],
-                                 "values": {"extra_input": "print low"}, "preview": False})
+    s = server.ok(
+        "set_execution",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "values": {"executable": "/opt/x/nwchem", "environment": {"A": "1"}},
+            "preview": False,
+        },
+    )
+    s = server.ok(
+        "set_nwchem",
+        {
+            "documentId": doc_id,
+            "expectedRevision": s["revision"],
+            "values": {"extra_input": "print low"},
+            "preview": False,
+        },
+    )
     ex = server.ok("get_execution", {"documentId": doc_id})
     assert ex["execution"]["executable"] == "/opt/x/nwchem"
     assert ex["policy"]["executionSettingsAllowed"] is True
     # A shell task stays refused whatever the flag.
-    err = server.err("set_nwchem", {"documentId": doc_id, "expectedRevision": s["revision"],
-                                    "values": {"extra_tasks": ["task shell rm -rf /"]}})
+    err = server.err(
+        "set_nwchem",
+        {
+            "documentId": doc_id,
+            "expectedRevision": s["revision"],
+            "values": {"extra_tasks": ["task shell rm -rf /"]},
+        },
+    )
     assert err["code"] != "protected_setting"
 
 
@@ -191,8 +276,7 @@ def test_stray_output_of_children_never_reaches_stdout(spawn, mcp_env, tmp_path:
     script = tmp_path / "noisy.py"
     script.write_text("import os, sys\nos.write(1, b'NOISE-ON-FD1\\n')\nprint('NOISE-PRINT')\n")
     cfg = Path(mcp_env["MOLFORMA_CONFIG_DIR"])
-    (cfg / "preferences.json").write_text(json.dumps(
-        {"executable": f"{sys.executable} {script}"}))
+    (cfg / "preferences.json").write_text(json.dumps({"executable": f"{sys.executable} {script}"}))
     server = spawn()
     doc_id, rev = server.water()
     server.ok("calculation", {"documentId": doc_id, "expectedRevision": rev, "action": "start"})
@@ -215,8 +299,9 @@ def test_fd1_of_the_server_process_points_at_stderr_once_serving(tmp_path: Path)
         "os.system('echo from a child shell')\n"
         "t.send({'jsonrpc': '2.0', 'id': 1, 'result': {}}); t.close()\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], input=b"", capture_output=True,
-                          timeout=60, cwd=tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], input=b"", capture_output=True, timeout=60, cwd=tmp_path
+    )
     assert proc.stdout == b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
     for text in (b"stray print", b"raw fd1 write", b"from a child shell"):
         assert text in proc.stderr

@@ -19,13 +19,17 @@ from tests.mcp.conftest import WATER  # noqa: E402
 
 
 def _params(env: dict[str, str]) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "molforma", "--mcp"],
-                                 env=env)
+    return StdioServerParameters(command=sys.executable, args=["-m", "molforma", "--mcp"], env=env)
 
 
-async def _session(env: dict[str, str], mode: str, target: Path, answers: list[str],
-                   saves: list[dict[str, Any]] | None = None,
-                   elicit: bool = True) -> dict[str, Any]:
+async def _session(
+    env: dict[str, str],
+    mode: str,
+    target: Path,
+    answers: list[str],
+    saves: list[dict[str, Any]] | None = None,
+    elicit: bool = True,
+) -> dict[str, Any]:
     asked: list[str] = []
 
     async def on_elicit(context: Any, params: Any) -> ElicitResult:
@@ -35,8 +39,9 @@ async def _session(env: dict[str, str], mode: str, target: Path, answers: list[s
         return ElicitResult(action=action, content=content)
 
     out: dict[str, Any] = {}
-    async with Client(_params(env), mode=mode,
-                      elicitation_callback=on_elicit if elicit else None) as client:
+    async with Client(
+        _params(env), mode=mode, elicitation_callback=on_elicit if elicit else None
+    ) as client:
         out["version"] = client.protocol_version
         tools = await client.list_tools()
         out["tools"] = sorted(t.name for t in tools.tools)
@@ -46,12 +51,20 @@ async def _session(env: dict[str, str], mode: str, target: Path, answers: list[s
         out["prompt_text"] = prompt.messages[0].content.text
         res = await client.call_tool("list_documents", {})
         doc = res.structured_content["documents"][0]
-        added = await client.call_tool("add_atoms", {
-            "documentId": doc["documentId"], "expectedRevision": doc["revision"],
-            "atoms": WATER, "preview": False})
+        added = await client.call_tool(
+            "add_atoms",
+            {
+                "documentId": doc["documentId"],
+                "expectedRevision": doc["revision"],
+                "atoms": WATER,
+                "preview": False,
+            },
+        )
         out["added"] = added.structured_content
-        bad = await client.call_tool("delete_atoms", {
-            "documentId": doc["documentId"], "expectedRevision": "r0", "atomIds": ["a1"]})
+        bad = await client.call_tool(
+            "delete_atoms",
+            {"documentId": doc["documentId"], "expectedRevision": "r0", "atomIds": ["a1"]},
+        )
         out["bad"] = (bad.is_error, bad.structured_content)
         templates = await client.list_resource_templates()
         out["templates"] = [t.uri_template for t in templates.resource_templates]
@@ -61,8 +74,9 @@ async def _session(env: dict[str, str], mode: str, target: Path, answers: list[s
         out["xyz"] = xyz.contents[0].text
         saved, contents = [], []
         for extra in saves if saves is not None else [{}, {}]:
-            r = await client.call_tool("save_file", {"documentId": doc["documentId"],
-                                                     "path": str(target), **extra})
+            r = await client.call_tool(
+                "save_file", {"documentId": doc["documentId"], "path": str(target), **extra}
+            )
             saved.append((r.is_error, r.structured_content))
             contents.append(target.read_text())
         out["saved"] = saved
@@ -71,14 +85,16 @@ async def _session(env: dict[str, str], mode: str, target: Path, answers: list[s
     return out
 
 
-def _run(env: dict[str, str], mode: str, target: Path, answers: list[str],
-         **kw: Any) -> dict[str, Any]:
+def _run(
+    env: dict[str, str], mode: str, target: Path, answers: list[str], **kw: Any
+) -> dict[str, Any]:
     return asyncio.run(asyncio.wait_for(_session(env, mode, target, answers, **kw), 120))
 
 
 @pytest.mark.slow
 def test_sdk_client_modern_era_lists_calls_reads_and_answers_the_elicitation(
-        mcp_env, tmp_path: Path):
+    mcp_env, tmp_path: Path
+):
     target = tmp_path / "sdk.molforma.json"
     target.write_text("old\n")
     out = _run(mcp_env, "auto", target, ["decline", "accept"])
@@ -100,11 +116,13 @@ def test_sdk_client_modern_era_lists_calls_reads_and_answers_the_elicitation(
 
 @pytest.mark.slow
 def test_sdk_client_legacy_era_lists_calls_reads_and_is_asked_through_elicitation_create(
-        mcp_env, tmp_path: Path):
+    mcp_env, tmp_path: Path
+):
     target = tmp_path / "sdk.molforma.json"
     target.write_text("old\n")
-    out = _run(mcp_env, "legacy", target, ["decline", "accept"],
-               saves=[{}, {"overwrite": True}, {}])
+    out = _run(
+        mcp_env, "legacy", target, ["decline", "accept"], saves=[{}, {"overwrite": True}, {}]
+    )
     assert out["version"] == "2025-11-25"
     assert len(out["tools"]) == 27
     assert out["added"]["project"]["formula"] == "H2O"
@@ -137,8 +155,10 @@ def test_sdk_client_legacy_era_without_elicitation_needs_overwrite(mcp_env, tmp_
 
 async def _window_tools(env: dict[str, str], mode: str) -> tuple[str, list[str], bool]:
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "molforma", "--mcp-gui"],
-        env={**env, "QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"})
+        command=sys.executable,
+        args=["-m", "molforma", "--mcp-gui"],
+        env={**env, "QT_QPA_PLATFORM": "offscreen", "MOLFORMA_RENDERER": "painter"},
+    )
     async with Client(params, mode=mode) as client:
         tools = await client.list_tools()
         shot = await client.call_tool("capture_screenshot", {"target": "mainTabs"})

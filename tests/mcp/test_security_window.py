@@ -33,8 +33,14 @@ def _queue(server: McpProcess, tool: str, args: dict[str, Any]) -> dict[str, Any
 
 
 def _ended(server: McpProcess, rec: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
-    return wait_until(lambda: (r := server.ok("get_ui_command", {"commandId": rec["commandId"]}))
-                      ["status"] in ("done", "failed") and r, timeout)
+    return wait_until(
+        lambda: (
+            (r := server.ok("get_ui_command", {"commandId": rec["commandId"]}))["status"]
+            in ("done", "failed")
+            and r
+        ),
+        timeout,
+    )
 
 
 def _all_nodes(server: McpProcess) -> list[dict[str, Any]]:
@@ -53,8 +59,9 @@ def _failed(rec: dict[str, Any], *codes: str) -> None:
     assert rec["error"]["code"] in codes, rec
 
 
-def test_preferences_cannot_be_reached_by_a_shortcut(spawn: Any, mcp_env: dict[str, str],
-                                                     tmp_path: Path) -> None:
+def test_preferences_cannot_be_reached_by_a_shortcut(
+    spawn: Any, mcp_env: dict[str, str], tmp_path: Path
+) -> None:
     canary = tmp_path / "PWNED"
     evil = tmp_path / "evil-nwchem"
     evil.write_text(f"#!/bin/sh\ntouch {canary}\n")
@@ -63,20 +70,23 @@ def test_preferences_cannot_be_reached_by_a_shortcut(spawn: Any, mcp_env: dict[s
     before = prefs.read_bytes() if prefs.exists() else None
     server = _window(spawn, WATER)
     # Ctrl+, is Edit > Preferences: sent to the window, to the 3D view, to a table.
-    _failed(_run(server, "ui_input", {"target": "mainWindow", "kind": "key", "key": "Ctrl+,"}),
-            "ui_not_drivable")
+    _failed(
+        _run(server, "ui_input", {"target": "mainWindow", "kind": "key", "key": "Ctrl+,"}),
+        "ui_not_drivable",
+    )
     for target in ("moleculeCanvas", "coordinateTable"):
-        _failed(_run(server, "ui_input", {"target": target, "kind": "key", "key": "Ctrl+,"}),
-                "ui_key_is_shortcut")
-    _failed(_run(server, "ui_activate", {"target": "molforma.edit.preferences"}),
-            "blocked_preferences")
+        _failed(
+            _run(server, "ui_input", {"target": target, "kind": "key", "key": "Ctrl+,"}),
+            "ui_key_is_shortcut",
+        )
+    _failed(
+        _run(server, "ui_activate", {"target": "molforma.edit.preferences"}), "blocked_preferences"
+    )
     # No Preferences dialog opened: none of its fields is a target, and the window still
     # takes commands (a private dialog would refuse them all).
     for name in ("prefExecutableEdit", "preferencesOk", "preferencesDialog"):
-        _failed(_run(server, "ui_set_value", {"target": name, "value": str(evil)}),
-                "ui_not_found")
-    assert _run(server, "ui_set_value", {"target": "processesSpin", "value": 2})["status"] \
-        == "done"
+        _failed(_run(server, "ui_set_value", {"target": name, "value": str(evil)}), "ui_not_found")
+    assert _run(server, "ui_set_value", {"target": "processesSpin", "value": 2})["status"] == "done"
     assert server.ok("get_ui", {})["activeModal"] is None
     assert server.close() == 0
     assert (prefs.read_bytes() if prefs.exists() else None) == before
@@ -102,23 +112,37 @@ def test_the_inside_of_a_file_dialog_is_not_a_way_out(spawn: Any, tmp_path: Path
     assert listed[0]["drivable"] == []
     dialog_id = listed[0]["id"]
     # What worked before: Qt's own name field, its Save button, keys into the dialog.
-    _failed(_run(server, "ui_set_value", {"target": "fileNameEdit",
-                                          "value": str(outside / "new.xyz")}), "ui_not_found")
+    _failed(
+        _run(server, "ui_set_value", {"target": "fileNameEdit", "value": str(outside / "new.xyz")}),
+        "ui_not_found",
+    )
     for key in ("Return", "Delete", "Ctrl+N"):  # accept, delete a file, a new folder
-        _failed(_run(server, "ui_input", {"target": dialog_id, "kind": "key", "key": key}),
-                "ui_not_drivable")
+        _failed(
+            _run(server, "ui_input", {"target": dialog_id, "kind": "key", "key": key}),
+            "ui_not_drivable",
+        )
     _failed(_run(server, "ui_activate", {"target": dialog_id}), "ui_not_drivable")
     shot = server.err("capture_screenshot", {"target": dialog_id})
     assert shot["code"] == "blocked_file_dialog"
     # The one way in checks the path: outside refused, the dialog stays open.
-    _failed(_run(server, "ui_file_dialog", {"action": "accept", "directory": str(outside),
-                                            "fileName": "new.xyz"}), "path_not_allowed")
-    _failed(_run(server, "ui_file_dialog", {"action": "accept",
-                                            "fileName": str(outside / "new.xyz")}),
-            "path_not_allowed")
+    _failed(
+        _run(
+            server,
+            "ui_file_dialog",
+            {"action": "accept", "directory": str(outside), "fileName": "new.xyz"},
+        ),
+        "path_not_allowed",
+    )
+    _failed(
+        _run(server, "ui_file_dialog", {"action": "accept", "fileName": str(outside / "new.xyz")}),
+        "path_not_allowed",
+    )
     assert server.ok("get_app_state", {})["dialogs"]
-    rec = _run(server, "ui_file_dialog", {"action": "accept", "directory": str(allowed),
-                                          "fileName": "water.xyz"})
+    rec = _run(
+        server,
+        "ui_file_dialog",
+        {"action": "accept", "directory": str(allowed), "fileName": "water.xyz"},
+    )
     assert rec["status"] == "done", rec
     assert _ended(server, export)["status"] == "done"
     assert (allowed / "water.xyz").read_text().split()[0] == "3"
@@ -126,17 +150,20 @@ def test_the_inside_of_a_file_dialog_is_not_a_way_out(spawn: Any, tmp_path: Path
     assert victim.read_text() == "mine\n"
 
 
-@pytest.mark.parametrize(("target", "value", "setting"), [
-    ("jobRootEdit", "{outside}/jobs", ("execution", "job_root")),
-    ("referenceDirEdit", "{outside}", ("execution", "reference_dir")),
-    ("advanced_permanent_dir", "{outside}/perm", ("advanced", "permanent_dir")),
-    ("advanced_scratch_dir", "{outside}/scratch", ("advanced", "scratch_dir")),
-    ("advanced_input_movecs", "{outside}/in.movecs", ("advanced", "input_movecs")),
-    ("advanced_output_movecs", "{outside}/out.movecs", ("advanced", "output_movecs")),
-])
+@pytest.mark.parametrize(
+    ("target", "value", "setting"),
+    [
+        ("jobRootEdit", "{outside}/jobs", ("execution", "job_root")),
+        ("referenceDirEdit", "{outside}", ("execution", "reference_dir")),
+        ("advanced_permanent_dir", "{outside}/perm", ("advanced", "permanent_dir")),
+        ("advanced_scratch_dir", "{outside}/scratch", ("advanced", "scratch_dir")),
+        ("advanced_input_movecs", "{outside}/in.movecs", ("advanced", "input_movecs")),
+        ("advanced_output_movecs", "{outside}/out.movecs", ("advanced", "output_movecs")),
+    ],
+)
 def test_the_window_does_not_store_a_path_the_tools_refuse(
-        spawn: Any, tmp_path: Path, target: str, value: str,
-        setting: tuple[str, str]) -> None:
+    spawn: Any, tmp_path: Path, target: str, value: str, setting: tuple[str, str]
+) -> None:
     allowed = tmp_path / "allowed"
     allowed.mkdir()
     outside = tmp_path / "outside"
@@ -147,8 +174,10 @@ def test_the_window_does_not_store_a_path_the_tools_refuse(
     path = value.format(outside=outside)
     section, key = setting
     tool = "set_execution" if section == "execution" else "set_advanced"
-    tool_error = server.err(tool, {"documentId": doc_id, "expectedRevision": rev,
-                                   "preview": False, "values": {key: path}})
+    tool_error = server.err(
+        tool,
+        {"documentId": doc_id, "expectedRevision": rev, "preview": False, "values": {key: path}},
+    )
     rec = _run(server, "ui_set_value", {"target": target, "value": path})
     _failed(rec, tool_error["code"])  # one validation, whichever route sets it
     after = server.project(doc_id)
@@ -161,8 +190,16 @@ def test_a_click_far_outside_the_window_is_a_clear_error(spawn: Any) -> None:
     server = _window(spawn, WATER)
     doc_id, rev = server.doc()
     for x in (1e308, -1e308, 1e6):
-        res = server.call("ui_input", {"documentId": doc_id, "expectedRevision": rev,
-                                       "target": "moleculeCanvas", "x": x, "y": 5})
+        res = server.call(
+            "ui_input",
+            {
+                "documentId": doc_id,
+                "expectedRevision": rev,
+                "target": "moleculeCanvas",
+                "x": x,
+                "y": 5,
+            },
+        )
         assert res["isError"] is True, res
         assert res["structuredContent"]["code"] != "internal_error", res
     rec = _run(server, "ui_input", {"target": "moleculeCanvas", "x": 99999, "y": 1})

@@ -38,16 +38,28 @@ def _prefs(env: dict[str, str], **prefs: Any) -> None:
     (cfg / "preferences.json").write_text(json.dumps({"scheduler": "slurm", **prefs}))
 
 
-def _water(server: McpProcess, jobs: Path, execution: dict[str, Any] | None = None,
-           **calc: Any) -> tuple[str, str]:
+def _water(
+    server: McpProcess, jobs: Path, execution: dict[str, Any] | None = None, **calc: Any
+) -> tuple[str, str]:
     doc_id, rev = server.water()
-    rev = server.ok("set_nwchem", {"documentId": doc_id, "expectedRevision": rev,
-                                   "preview": False, "values": {
-                                       "task": "energy", "theory": "scf", "basis": "sto-3g",
-                                       **calc}})["revision"]
-    rev = server.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev,
-                                      "preview": False, "values": {
-                                          "job_root": str(jobs), **(execution or {})}})["revision"]
+    rev = server.ok(
+        "set_nwchem",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"task": "energy", "theory": "scf", "basis": "sto-3g", **calc},
+        },
+    )["revision"]
+    rev = server.ok(
+        "set_execution",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"job_root": str(jobs), **(execution or {})},
+        },
+    )["revision"]
     return doc_id, rev
 
 
@@ -63,10 +75,12 @@ def _calc(server: McpProcess) -> dict[str, Any]:
     return server.ok("get_app_state", {})["calculation"]
 
 
-def _wait_status(server: McpProcess, statuses: tuple[str, ...], timeout: float = 120,
-                 ) -> dict[str, Any]:
-    return wait_until(lambda: (c := _calc(server)) and c["status"] in statuses and c,
-                      timeout, 0.2)
+def _wait_status(
+    server: McpProcess,
+    statuses: tuple[str, ...],
+    timeout: float = 120,
+) -> dict[str, Any]:
+    return wait_until(lambda: (c := _calc(server)) and c["status"] in statuses and c, timeout, 0.2)
 
 
 def _processes_in(folder: Path) -> list[str]:
@@ -89,15 +103,22 @@ def _processes_in(folder: Path) -> list[str]:
 
 # -- the one-minute time limit, running while the other tests do ---------------------------
 @pytest.fixture(scope="module", autouse=True)
-def timed_job(slurm_cluster: Any, tmp_path_factory: pytest.TempPathFactory,
-              ) -> Iterator[dict[str, Any]]:
+def timed_job(
+    slurm_cluster: Any,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[dict[str, Any]]:
     """A stand-in that never ends, submitted with a 60 s limit before the module's tests."""
     base = tmp_path_factory.mktemp("timed")
     (base / "config").mkdir()
     (base / "home").mkdir()
-    env = {**os.environ, "MOLFORMA_CONFIG_DIR": str(base / "config"), "MOLFORMA_LANGUAGE": "en",
-           "HOME": str(base / "home"), "FAKE_NWCHEM_MODE": "hang",
-           "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {
+        **os.environ,
+        "MOLFORMA_CONFIG_DIR": str(base / "config"),
+        "MOLFORMA_LANGUAGE": "en",
+        "HOME": str(base / "home"),
+        "FAKE_NWCHEM_MODE": "hang",
+        "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    }
     _prefs(env, executable=STAND_IN_EXE)
     server = McpProcess([], env, base)
     try:
@@ -113,7 +134,8 @@ def timed_job(slurm_cluster: Any, tmp_path_factory: pytest.TempPathFactory,
 # -- tests ---------------------------------------------------------------------------------
 @pytest.mark.nwchem
 def test_water_scf_is_submitted_followed_to_finished_and_its_results_read(
-        spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any) -> None:
+    spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any
+) -> None:
     _needs_nwchem()
     _prefs(mcp_env)
     server = spawn()
@@ -139,34 +161,62 @@ def test_water_scf_is_submitted_followed_to_finished_and_its_results_read(
     folder = Path(final["jobDirectory"])
     for name in ("input.nw", "project.molforma.json", "job.json", "output.out"):
         assert (folder / name).is_file(), name
-    on_disk = wait_until(lambda: (r := json.loads((folder / "job.json").read_text()))[
-        "status"] == "finished" and r, 5)
+    on_disk = wait_until(
+        lambda: (r := json.loads((folder / "job.json").read_text()))["status"] == "finished" and r,
+        5,
+    )
     assert on_disk["nativeId"] == record["nativeId"]
     assert slurm_cluster.job_state(record["nativeId"]) == "COMPLETED"
-    res = server.ok("results_action", {"documentId": doc_id, "expectedRevision": rev,
-                                       "action": "open_directory", "path": str(folder)})
+    res = server.ok(
+        "results_action",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "action": "open_directory",
+            "path": str(folder),
+        },
+    )
     assert res["status"] in ("completed", "running")
-    summary = wait_until(lambda: (s := server.call("get_results", {
-        "documentId": doc_id, "section": "summary"}))["isError"] is False and s, 30)
+    summary = wait_until(
+        lambda: (
+            (s := server.call("get_results", {"documentId": doc_id, "section": "summary"}))[
+                "isError"
+            ]
+            is False
+            and s
+        ),
+        30,
+    )
     assert summary["structuredContent"]["summary"]["finalEnergy"] == pytest.approx(
-        record["finalEnergy"], abs=1e-6)
+        record["finalEnergy"], abs=1e-6
+    )
 
 
 def test_scheduler_account_and_batch_directives_are_refused_through_mcp_and_the_rest_may_change(
-        server: McpProcess, tmp_path: Path, slurm_cluster: Any) -> None:
+    server: McpProcess, tmp_path: Path, slurm_cluster: Any
+) -> None:
     doc_id, rev = server.water()
-    for values in ({"scheduler": "slurm"}, {"account": "chem"},
-                   {"batch_directives": ["--mem=4G"]}):
-        err = server.err("set_execution", {"documentId": doc_id, "expectedRevision": rev,
-                                           "preview": False, "values": values})
+    for values in ({"scheduler": "slurm"}, {"account": "chem"}, {"batch_directives": ["--mem=4G"]}):
+        err = server.err(
+            "set_execution",
+            {"documentId": doc_id, "expectedRevision": rev, "preview": False, "values": values},
+        )
         assert err["code"] == "protected_setting", err
         assert err["details"]["setting"] == next(iter(values))
     ex = server.ok("get_execution", {"documentId": doc_id})["execution"]
     assert ex["scheduler"] == "local" and ex["account"] is None and ex["batch_directives"] == []
-    allowed = {"partition": "short", "qos": "normal", "nodes": 1, "tasksPerNode": 2,
-               "threads": 2, "time_limit": 120}
-    server.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev,
-                                "preview": False, "values": allowed})
+    allowed = {
+        "partition": "short",
+        "qos": "normal",
+        "nodes": 1,
+        "tasksPerNode": 2,
+        "threads": 2,
+        "time_limit": 120,
+    }
+    server.ok(
+        "set_execution",
+        {"documentId": doc_id, "expectedRevision": rev, "preview": False, "values": allowed},
+    )
     ex = server.ok("get_execution", {"documentId": doc_id})["execution"]
     assert {k: ex[k] for k in allowed} == allowed
     # The project file stores the batch settings.
@@ -176,19 +226,20 @@ def test_scheduler_account_and_batch_directives_are_refused_through_mcp_and_the_
 
 
 def test_a_running_batch_job_is_cancelled_and_no_nwchem_of_it_remains(
-        spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any) -> None:
+    spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any
+) -> None:
     _needs_nwchem()
     _prefs(mcp_env)
     server = spawn()
-    doc_id, rev = _water(server, tmp_path / "jobs", task="optimize+frequencies",
-                         basis="cc-pvtz")
+    doc_id, rev = _water(server, tmp_path / "jobs", task="optimize+frequencies", basis="cc-pvtz")
     _start(server, doc_id, rev)
     running = _wait_status(server, ("running", "finished", "failed"), 60)
     assert running["status"] == "running", running
     folder = Path(running["jobDirectory"])
     wait_until(lambda: _processes_in(folder), 30)
-    sc = server.ok("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                   "action": "cancel"})
+    sc = server.ok(
+        "calculation", {"documentId": doc_id, "expectedRevision": rev, "action": "cancel"}
+    )
     assert sc["status"] == "cancelled", sc
     assert sc["job"]["schedulerState"] == "CANCELLED"
     assert slurm_cluster.job_state(sc["job"]["nativeId"]) == "CANCELLED"
@@ -198,7 +249,8 @@ def test_a_running_batch_job_is_cancelled_and_no_nwchem_of_it_remains(
 
 @pytest.mark.nwchem
 def test_an_input_nwchem_rejects_is_failed_although_the_scheduler_says_completed(
-        spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any) -> None:
+    spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any
+) -> None:
     _needs_nwchem()
     _prefs(mcp_env)
     server = spawn()
@@ -213,7 +265,8 @@ def test_an_input_nwchem_rejects_is_failed_although_the_scheduler_says_completed
 
 @pytest.mark.nwchem
 def test_two_mpi_processes_run_nwchem_inside_the_allocation(
-        spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any) -> None:
+    spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any
+) -> None:
     _needs_nwchem()
     _prefs(mcp_env)
     server = spawn()
@@ -225,13 +278,13 @@ def test_two_mpi_processes_run_nwchem_inside_the_allocation(
     assert final["record"]["command"][:3] == ["mpirun", "-np", "2"]
     out = (Path(final["jobDirectory"]) / "output.out").read_text()
     assert any(line.split() == ["nproc", "=", "2"] for line in out.splitlines())
-    info = slurm_cluster.run("scontrol", "show", "job", "-o",
-                             final["record"]["nativeId"]).stdout
+    info = slurm_cluster.run("scontrol", "show", "job", "-o", final["record"]["nativeId"]).stdout
     assert "NumTasks=2" in info
 
 
 def test_a_held_job_is_queued_with_the_schedulers_reason_then_tasks_cancel_ends_it_in_the_queue(
-        spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any) -> None:
+    spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any
+) -> None:
     _prefs(mcp_env, executable=STAND_IN_EXE, batch_directives=["--begin=now+600"])
     server = spawn()
     doc_id, rev = _water(server, tmp_path / "jobs")
@@ -252,7 +305,8 @@ def test_a_held_job_is_queued_with_the_schedulers_reason_then_tasks_cancel_ends_
 
 
 def test_sigterm_ends_the_server_but_not_its_batch_job(
-        spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any) -> None:
+    spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any
+) -> None:
     _prefs(mcp_env, executable=STAND_IN_EXE)
     server = spawn(env={"FAKE_NWCHEM_MODE": "hang"})
     doc_id, rev = _water(server, tmp_path / "jobs")
@@ -275,7 +329,8 @@ def test_sigterm_ends_the_server_but_not_its_batch_job(
 
 @pytest.mark.nwchem
 def test_a_restarted_server_reattaches_to_a_running_batch_job_and_follows_it_to_its_end(
-        spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any) -> None:
+    spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any
+) -> None:
     _needs_nwchem()
     _prefs(mcp_env)
     first = spawn()
@@ -292,8 +347,15 @@ def test_a_restarted_server_reattaches_to_a_running_batch_job_and_follows_it_to_
 
     second = spawn()
     doc2, rev2 = second.doc()
-    second.ok("set_execution", {"documentId": doc2, "expectedRevision": rev2,
-                                "preview": False, "values": {"job_root": str(jobs)}})
+    second.ok(
+        "set_execution",
+        {
+            "documentId": doc2,
+            "expectedRevision": rev2,
+            "preview": False,
+            "values": {"job_root": str(jobs)},
+        },
+    )
     attached = wait_until(lambda: (c := _calc(second)) and c, 20)
     assert attached["jobDirectory"] == str(folder)
     assert attached["record"]["nativeId"] == native
@@ -305,16 +367,31 @@ def test_a_restarted_server_reattaches_to_a_running_batch_job_and_follows_it_to_
     # The record on disk follows the state in memory within moments.
     wait_until(lambda: json.loads((folder / "job.json").read_text())["status"] == "finished", 20)
     rev2 = second.doc()[1]
-    second.ok("results_action", {"documentId": doc2, "expectedRevision": rev2,
-                                 "action": "open_directory", "path": str(folder)})
-    summary = wait_until(lambda: (s := second.call("get_results", {
-        "documentId": doc2, "section": "summary"}))["isError"] is False and s, 30)
+    second.ok(
+        "results_action",
+        {
+            "documentId": doc2,
+            "expectedRevision": rev2,
+            "action": "open_directory",
+            "path": str(folder),
+        },
+    )
+    summary = wait_until(
+        lambda: (
+            (s := second.call("get_results", {"documentId": doc2, "section": "summary"}))["isError"]
+            is False
+            and s
+        ),
+        30,
+    )
     assert summary["structuredContent"]["summary"]["finalEnergy"] == pytest.approx(
-        ended["record"]["finalEnergy"], abs=1e-6)
+        ended["record"]["finalEnergy"], abs=1e-6
+    )
 
 
 def test_cluster_mistakes_are_refused_with_the_setting_to_change_and_no_job_folder(
-        spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any) -> None:
+    spawn: Any, mcp_env: dict[str, str], tmp_path: Path, slurm_cluster: Any
+) -> None:
     _prefs(mcp_env, executable=STAND_IN_EXE)
     server = spawn()
     jobs = tmp_path / "jobs"
@@ -325,11 +402,18 @@ def test_cluster_mistakes_are_refused_with_the_setting_to_change_and_no_job_fold
     ]
     doc_id, rev = _water(server, jobs)
     for values, code, setting in cases:
-        rev = server.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev,
-                                          "preview": False, "values": {
-                                              "nodes": 1, **values}})["revision"]
-        err = server.err("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                         "action": "start"})
+        rev = server.ok(
+            "set_execution",
+            {
+                "documentId": doc_id,
+                "expectedRevision": rev,
+                "preview": False,
+                "values": {"nodes": 1, **values},
+            },
+        )["revision"]
+        err = server.err(
+            "calculation", {"documentId": doc_id, "expectedRevision": rev, "action": "start"}
+        )
         assert err["code"] == code, err
         assert setting in (err["details"].get("setting"), *err["details"].get("settings", []))
         assert setting in err["message"]
@@ -337,27 +421,33 @@ def test_cluster_mistakes_are_refused_with_the_setting_to_change_and_no_job_fold
     # A cluster that does not answer, and one that is not installed.
     down = spawn(env={"SLURM_CONF": str(slurm_cluster.unreachable_conf())})
     doc_id, rev = _water(down, jobs)
-    err = down.err("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                   "action": "start"})
+    err = down.err(
+        "calculation", {"documentId": doc_id, "expectedRevision": rev, "action": "start"}
+    )
     assert err["code"] == "slurm_unreachable" and "scheduler" in err["message"]
     assert down.ok("get_execution", {"documentId": doc_id})["cluster"]["reachable"] is False
     bare = tmp_path / "bin"
     bare.mkdir()
     none = spawn(env={"PATH": str(bare)})
     doc_id, rev = _water(none, jobs)
-    err = none.err("calculation", {"documentId": doc_id, "expectedRevision": rev,
-                                   "action": "start"})
+    err = none.err(
+        "calculation", {"documentId": doc_id, "expectedRevision": rev, "action": "start"}
+    )
     assert err["code"] == "slurm_not_installed" and "scheduler" in err["message"]
     assert not jobs.exists() or list(jobs.iterdir()) == []
 
 
 def test_a_one_minute_time_limit_ends_a_longer_job_as_timed_out(
-        timed_job: dict[str, Any], slurm_cluster: Any) -> None:
+    timed_job: dict[str, Any], slurm_cluster: Any
+) -> None:
     server = timed_job["server"]
     started = timed_job["started"]
     folder = Path(started["jobDirectory"])
-    final = _wait_status(server, ("finished", "failed", "cancelled", "timed_out"),
-                         max(5.0, 150 - (time.monotonic() - timed_job["t0"])))
+    final = _wait_status(
+        server,
+        ("finished", "failed", "cancelled", "timed_out"),
+        max(5.0, 150 - (time.monotonic() - timed_job["t0"])),
+    )
     assert final["status"] == "timed_out", final["record"]
     assert final["record"]["schedulerState"] == "TIMEOUT"
     assert slurm_cluster.job_state(final["record"]["nativeId"]) == "TIMEOUT"

@@ -12,9 +12,12 @@ from molforma.mcp.tasks import MAX_TASKS, Background, TaskStore
 
 
 def _bg(done: threading.Event, cancelled: list[bool]) -> Background:
-    return Background(result={"r": 0}, wait=lambda t: done.wait(t),
-                      cancel=lambda: (cancelled.append(True), done.set()),
-                      final=lambda: {"r": 1})
+    return Background(
+        result={"r": 0},
+        wait=lambda t: done.wait(t),
+        cancel=lambda: (cancelled.append(True), done.set()),
+        final=lambda: {"r": 1},
+    )
 
 
 def _finish(out: Any) -> dict[str, Any]:

@@ -59,8 +59,11 @@ def _undescribed(schema: dict[str, Any]) -> list[str]:
         elif isinstance(node, dict):
             props = node.get("properties")
             if isinstance(props, dict):
-                missing.extend(f"{path}/properties/{name}" for name, prop in props.items()
-                               if not described(prop))
+                missing.extend(
+                    f"{path}/properties/{name}"
+                    for name, prop in props.items()
+                    if not described(prop)
+                )
             for k, v in node.items():
                 walk(v, f"{path}/{k}")
 
@@ -96,7 +99,8 @@ def test_every_field_left_in_a_schema_is_described(spawn: Any, flag: str) -> Non
 
 @pytest.mark.parametrize("flag", FLAGS)
 def test_compaction_drops_only_generated_titles_and_keeps_every_description(
-        spawn: Any, flag: str) -> None:
+    spawn: Any, flag: str
+) -> None:
     from molforma.mcp.registry import tools_for
 
     server = _start(spawn, flag)
@@ -120,7 +124,8 @@ def test_compaction_drops_only_generated_titles_and_keeps_every_description(
 
 @pytest.mark.parametrize("flag", FLAGS)
 def test_a_record_many_tools_return_is_described_once_by_a_tool_of_the_same_list(
-        spawn: Any, flag: str) -> None:
+    spawn: Any, flag: str
+) -> None:
     server = _start(spawn, flag)
     tools = {t["name"]: t for t in server.result("tools/list")["tools"]}
     homes: dict[str, set[str]] = {}
@@ -143,7 +148,8 @@ def test_a_record_many_tools_return_is_described_once_by_a_tool_of_the_same_list
 
 @pytest.mark.parametrize("flag", FLAGS)
 def test_the_full_output_schema_is_a_resource_and_answers_validate_against_both(
-        spawn: Any, flag: str) -> None:
+    spawn: Any, flag: str
+) -> None:
     """Each thin schema admits what the full one does: real answers, success and error."""
     server = _start(spawn, flag)
     thin = {t["name"]: t["outputSchema"] for t in server.result("tools/list")["tools"]}
@@ -166,12 +172,14 @@ def test_the_full_output_schema_is_a_resource_and_answers_validate_against_both(
     assert "properties" in json.dumps(energies)
     assert "formula" in json.dumps(full["add_atoms"])
     assert thin["get_results"]["description"] == "Full schema: " + SCHEMA_URI.format(
-        name="get_results")
+        name="get_results"
+    )
     missing = server.request("resources/read", {"uri": SCHEMA_URI.format(name="no_such")})
     assert "error" in missing
     if flag == "--mcp":  # a window tool has no schema in the headless list
-        assert "error" in server.request("resources/read",
-                                         {"uri": SCHEMA_URI.format(name="get_ui")})
+        assert "error" in server.request(
+            "resources/read", {"uri": SCHEMA_URI.format(name="get_ui")}
+        )
 
     def both(name: str, res: dict[str, Any]) -> dict[str, Any]:
         out = res["structuredContent"]
@@ -181,16 +189,37 @@ def test_the_full_output_schema_is_a_resource_and_answers_validate_against_both(
 
     doc, rev = server.doc()
     both("list_documents", server.call("list_documents", {}))
-    s = both("add_atoms", server.call("add_atoms", {
-        "documentId": doc, "expectedRevision": rev, "preview": False,
-        "atoms": [{"element": "O", "position": [0, 0, 0]},
-                  {"element": "H", "position": [0.96, 0, 0]}]}))
+    s = both(
+        "add_atoms",
+        server.call(
+            "add_atoms",
+            {
+                "documentId": doc,
+                "expectedRevision": rev,
+                "preview": False,
+                "atoms": [
+                    {"element": "O", "position": [0, 0, 0]},
+                    {"element": "H", "position": [0.96, 0, 0]},
+                ],
+            },
+        ),
+    )
     both("get_document", server.call("get_document", {"documentId": doc}))
-    both("measure", server.call("measure", {"documentId": doc, "distances": [
-        [s["addedIds"][0], s["addedIds"][1]]]}))
+    both(
+        "measure",
+        server.call(
+            "measure", {"documentId": doc, "distances": [[s["addedIds"][0], s["addedIds"][1]]]}
+        ),
+    )
     both("get_app_state", server.call("get_app_state", {}))
     both("get_catalog", server.call("get_catalog", {"kind": "tasks"}))
-    err = server.call("add_atoms", {"documentId": doc, "expectedRevision": "stale",
-                                    "atoms": [{"element": "H", "position": [5, 5, 5]}]})
+    err = server.call(
+        "add_atoms",
+        {
+            "documentId": doc,
+            "expectedRevision": "stale",
+            "atoms": [{"element": "H", "position": [5, 5, 5]}],
+        },
+    )
     assert err["isError"] is True
     assert both("add_atoms", err)["code"] == "stale_revision"

@@ -38,12 +38,18 @@ def test_a_drag_from_an_atom_draws_a_bonded_atom(spawn: Any) -> None:
     norm = max((dx * dx + dy * dy) ** 0.5, 1e-6)
     end = {"x2": start["x"] + 60 * dx / norm, "y2": start["y"] + 60 * dy / norm}
     # Missing end point: refused, nothing drawn.
-    rec = run_window_command(server, "ui_input", {"target": "moleculeCanvas", "kind": "drag",
-                                                  "x": start["x"], "y": start["y"]})
+    rec = run_window_command(
+        server,
+        "ui_input",
+        {"target": "moleculeCanvas", "kind": "drag", "x": start["x"], "y": start["y"]},
+    )
     assert rec["status"] == "failed" and rec["error"]["code"] == "ui_bad_point", rec
     assert _structure(server) == (atoms, bonds)
-    rec = run_window_command(server, "ui_input", {"target": "moleculeCanvas", "kind": "drag",
-                                                  "x": start["x"], "y": start["y"], **end})
+    rec = run_window_command(
+        server,
+        "ui_input",
+        {"target": "moleculeCanvas", "kind": "drag", "x": start["x"], "y": start["y"], **end},
+    )
     assert rec["status"] == "done", rec
     after_atoms, after_bonds = _structure(server)
     new = {a["id"] for a in after_atoms} - {a["id"] for a in atoms}

@@ -29,23 +29,25 @@ def test_an_agent_types_elements_into_the_view_and_draws_with_clicks(spawn: Any)
     server = spawn(str(WATER), env=GUI_ENV, flag="--mcp-gui")
     assert _formula(server) == "H2O"
     assert run_window_command(server, "ui_activate", {"target": "tool_add"})["status"] == "done"
-    rec = run_window_command(server, "ui_input", {"target": "moleculeView", "kind": "key",
-                                                  "key": "N"})
+    rec = run_window_command(
+        server, "ui_input", {"target": "moleculeView", "kind": "key", "key": "N"}
+    )
     assert rec["status"] == "done", rec
     assert _element_button(server) == "Element: N"
-    run_window_command(server, "ui_input", {"target": "moleculeView", "kind": "key",
-                                            "key": "C"})
+    run_window_command(server, "ui_input", {"target": "moleculeView", "kind": "key", "key": "C"})
     assert _element_button(server) == "Element: C"
     # F is the window's Fit to View shortcut: refused up front, the element stays.
-    rec = run_window_command(server, "ui_input", {"target": "moleculeView", "kind": "key",
-                                                  "key": "F"})
+    rec = run_window_command(
+        server, "ui_input", {"target": "moleculeView", "kind": "key", "key": "F"}
+    )
     assert rec["status"] == "failed" and rec["error"]["code"] == "ui_key_is_shortcut", rec
     assert _element_button(server) == "Element: C"
     # A click on a hydrogen turns it into carbon: water → methanol.
     view = server.ok("get_ui_item", {"target": "moleculeView"})
     at = {a["atomId"]: a for a in view["atoms"]}
-    rec = run_window_command(server, "ui_input", {"target": "moleculeCanvas",
-                                                  "x": at["a2"]["x"], "y": at["a2"]["y"]})
+    rec = run_window_command(
+        server, "ui_input", {"target": "moleculeCanvas", "x": at["a2"]["x"], "y": at["a2"]["y"]}
+    )
     assert rec["status"] == "done", rec
     assert _formula(server) == "CH4O"
     # A click on the C–O bond raises its order: formaldehyde.

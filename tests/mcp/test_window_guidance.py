@@ -11,22 +11,29 @@ from tests.mcp.conftest import GUI_ENV, McpProcess
 pytest.importorskip("PySide6")
 
 
-
 def _instructions(server: McpProcess) -> str:
     return str(server.result("server/discover", {})["instructions"])
 
 
 def _build_prompt(server: McpProcess) -> str:
-    got = server.result("prompts/get", {"name": "build_molecule",
-                                        "arguments": {"molecule": "ethanol"}})
+    got = server.result(
+        "prompts/get", {"name": "build_molecule", "arguments": {"molecule": "ethanol"}}
+    )
     return str(got["messages"][0]["content"]["text"])
 
 
 def test_the_window_mode_describes_the_window_workflow(spawn: Any) -> None:
     window = spawn(env=GUI_ENV, flag="--mcp-gui")
     text = _instructions(window)
-    for words in ("get_ui", "drivable", "get_ui_command", "failed", "ui_file_dialog",
-                  "chemistry smiles", "Results tab"):
+    for words in (
+        "get_ui",
+        "drivable",
+        "get_ui_command",
+        "failed",
+        "ui_file_dialog",
+        "chemistry smiles",
+        "Results tab",
+    ):
         assert words in text, words
     prompt = _build_prompt(window)
     assert "chemistry tool (action smiles)" in prompt and "get_ui_command" in prompt

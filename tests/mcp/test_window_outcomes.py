@@ -39,8 +39,7 @@ def test_a_smiles_the_window_refuses_fails_with_its_message(spawn: Any) -> None:
     assert rec["error"]["code"] == "smiles_invalid"
     assert "C1CC1((" in rec["error"]["message"]
     assert server.doc()[1] == rev
-    assert server.ok("get_document", {"documentId": doc_id, "include": []})["hasCandidate"] \
-        is False
+    assert server.ok("get_document", {"documentId": doc_id, "include": []})["hasCandidate"] is False
 
 
 def test_a_smiles_build_is_done_once_its_candidate_exists(spawn: Any) -> None:
@@ -66,25 +65,41 @@ def test_a_cleanup_with_nothing_to_change_fails_and_says_so(spawn: Any) -> None:
     assert server.doc()[1] == rev
     # As a task, the same outcome is an error result.
     doc_id, rev = server.doc()
-    res = server.call("chemistry", {"documentId": doc_id, "expectedRevision": rev,
-                                    "action": "cleanup"}, caps=TASK_CAPS)
-    task = wait_until(lambda: (t := server.result("tasks/get", {"taskId": res["taskId"]},
-                                                  caps=TASK_CAPS))["status"] == "completed"
-                      and t, 120)
+    res = server.call(
+        "chemistry",
+        {"documentId": doc_id, "expectedRevision": rev, "action": "cleanup"},
+        caps=TASK_CAPS,
+    )
+    task = wait_until(
+        lambda: (
+            (t := server.result("tasks/get", {"taskId": res["taskId"]}, caps=TASK_CAPS))["status"]
+            == "completed"
+            and t
+        ),
+        120,
+    )
     assert task["result"]["isError"] is True
     assert task["result"]["structuredContent"]["code"] == "window_no_change"
 
 
 def test_run_with_a_job_root_outside_the_allowed_dirs_fails_with_the_reason(
-        spawn: Any, tmp_path: Path) -> None:
+    spawn: Any, tmp_path: Path
+) -> None:
     allowed = tmp_path / "allowed"
     allowed.mkdir()
     outside = tmp_path / "outside-jobs"
     seed = _window(spawn, WATER)
     doc_id, rev = seed.doc()
     project = tmp_path / "allowed" / "w.molforma.json"
-    seed.ok("set_execution", {"documentId": doc_id, "expectedRevision": rev, "preview": False,
-                              "values": {"job_root": str(outside)}})
+    seed.ok(
+        "set_execution",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "preview": False,
+            "values": {"job_root": str(outside)},
+        },
+    )
     seed.ok("save_file", {"documentId": doc_id, "path": str(project)})
     seed.close()
     server = _window(spawn, str(project), "--mcp-allow-dir", str(allowed))
@@ -95,14 +110,18 @@ def test_run_with_a_job_root_outside_the_allowed_dirs_fails_with_the_reason(
     assert not outside.exists()
 
 
-@pytest.mark.parametrize(("target", "value", "code"), [
-    ("jobRootEdit", "jobs", "job_root_relative"),
-    ("qosEdit", "normal\ntouch /tmp/x", "bad_slurm_name"),
-    ("processesSpin", 100_000, "ui_bad_value"),
-    ("moleculeTitle", "wet\u0000", "bad_title"),
-])
+@pytest.mark.parametrize(
+    ("target", "value", "code"),
+    [
+        ("jobRootEdit", "jobs", "job_root_relative"),
+        ("qosEdit", "normal\ntouch /tmp/x", "bad_slurm_name"),
+        ("processesSpin", 100_000, "ui_bad_value"),
+        ("moleculeTitle", "wet\u0000", "bad_title"),
+    ],
+)
 def test_a_value_the_window_does_not_keep_fails_with_the_reason(
-        spawn: Any, target: str, value: Any, code: str) -> None:
+    spawn: Any, target: str, value: Any, code: str
+) -> None:
     server = _window(spawn, WATER)
     doc_id, rev = server.doc()
     before = server.project(doc_id)
@@ -124,8 +143,11 @@ def test_a_value_that_is_kept_is_done_and_read_back(spawn: Any, tmp_path: Path) 
 
 def test_a_tab_page_is_shown_by_activating_it(spawn: Any) -> None:
     server = _window(spawn, WATER)
-    for page, key in (("executionTab", "execution"), ("historyTab", "history"),
-                      ("moleculeTab", "molecule")):
+    for page, key in (
+        ("executionTab", "execution"),
+        ("historyTab", "history"),
+        ("moleculeTab", "molecule"),
+    ):
         rec = _run(server, "ui_activate", {"target": page})
         assert rec["status"] == "done", rec
         assert server.ok("get_ui", {"query": "mainTabs"})["currentTab"] == key
@@ -143,8 +165,10 @@ def test_a_screenshot_of_the_window_shows_its_open_dialog(spawn: Any) -> None:
 
     before = shot()
     doc_id, rev = server.doc()
-    server.ok("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
-                              "target": "molforma.help.about"})
+    server.ok(
+        "ui_activate",
+        {"documentId": doc_id, "expectedRevision": rev, "target": "molforma.help.about"},
+    )
     modal = wait_until(lambda: server.ok("get_ui", {})["activeModal"])
     during = shot()
     assert during != before
@@ -167,21 +191,38 @@ def test_a_task_cancelled_before_its_command_ran_ends_cancelled(spawn: Any) -> N
     an edit is refused at once, and its task says why."""
     server = _window(spawn, WATER)
     doc_id, rev = server.doc()
-    server.ok("ui_activate", {"documentId": doc_id, "expectedRevision": rev,
-                              "target": "molforma.help.about"})
+    server.ok(
+        "ui_activate",
+        {"documentId": doc_id, "expectedRevision": rev, "target": "molforma.help.about"},
+    )
     modal = wait_until(lambda: server.ok("get_ui", {})["activeModal"])
     style = server.ok("get_ui_item", {"target": "moleculeView"})["style"]
-    waiting = server.call("view", {"documentId": doc_id, "expectedRevision": rev,
-                                   "action": "style", "style": "sticks"}, caps=TASK_CAPS)
-    assert server.result("tasks/get", {"taskId": waiting["taskId"]},
-                         caps=TASK_CAPS)["status"] == "working"
+    waiting = server.call(
+        "view",
+        {"documentId": doc_id, "expectedRevision": rev, "action": "style", "style": "sticks"},
+        caps=TASK_CAPS,
+    )
+    assert (
+        server.result("tasks/get", {"taskId": waiting["taskId"]}, caps=TASK_CAPS)["status"]
+        == "working"
+    )
     server.result("tasks/cancel", {"taskId": waiting["taskId"]}, caps=TASK_CAPS)
-    assert server.result("tasks/get", {"taskId": waiting["taskId"]},
-                         caps=TASK_CAPS)["status"] == "cancelled"
-    edit = server.call("ui_set_value", {"documentId": doc_id, "expectedRevision": rev,
-                                        "target": "processesSpin", "value": 3}, caps=TASK_CAPS)
-    done = wait_until(lambda: (t := server.result("tasks/get", {"taskId": edit["taskId"]},
-                                                  caps=TASK_CAPS))["status"] != "working" and t)
+    assert (
+        server.result("tasks/get", {"taskId": waiting["taskId"]}, caps=TASK_CAPS)["status"]
+        == "cancelled"
+    )
+    edit = server.call(
+        "ui_set_value",
+        {"documentId": doc_id, "expectedRevision": rev, "target": "processesSpin", "value": 3},
+        caps=TASK_CAPS,
+    )
+    done = wait_until(
+        lambda: (
+            (t := server.result("tasks/get", {"taskId": edit["taskId"]}, caps=TASK_CAPS))["status"]
+            != "working"
+            and t
+        )
+    )
     assert done["status"] == "completed" and done["result"]["isError"] is True
     assert done["result"]["structuredContent"]["code"] == "modal_dialog_open"
     _run(server, "ui_activate", {"target": next(iter(modal["buttonIds"].values()))})
@@ -194,7 +235,8 @@ def test_a_task_cancelled_before_its_command_ran_ends_cancelled(spawn: Any) -> N
 
 
 def test_the_window_start_document_job_root_is_inside_the_allowed_dir(
-        spawn: Any, tmp_path: Path) -> None:
+    spawn: Any, tmp_path: Path
+) -> None:
     """A first run works: the window's start document runs its jobs where MCP may write."""
     allowed = tmp_path / "allowed"
     allowed.mkdir()

@@ -34,7 +34,7 @@ def _long_optimisation(path: Path, steps: int) -> list[list[list[float]]]:
     at = next(i for i, ln in enumerate(lines) if i > table_end and ln.startswith("@    1"))
     tail = next(i for i, ln in enumerate(lines) if "Optimization converged" in ln) - 1
     head, geometry = lines[:start], lines[geo:table_end]
-    step_head = lines[at - 2:at]
+    step_head = lines[at - 2 : at]
     o_row = next(k for k, ln in enumerate(geometry) if ln.split()[:2] == ["1", "O"])
     written: list[list[list[float]]] = []
     with path.open("w") as out:
@@ -42,8 +42,9 @@ def _long_optimisation(path: Path, steps: int) -> list[list[list[float]]]:
         for s in range(1, steps + 1):
             z = 0.11 + 1e-5 * s
             block = list(geometry)
-            block[o_row] = (f"    1 O                    8.0000     0.00000000     0.00000000"
-                            f"     {z:.8f}\n")
+            block[o_row] = (
+                f"    1 O                    8.0000     0.00000000     0.00000000     {z:.8f}\n"
+            )
             coords = []
             for ln in block:
                 parts = ln.split()
@@ -54,8 +55,10 @@ def _long_optimisation(path: Path, steps: int) -> list[list[list[float]]]:
             out.writelines(block)
             out.write("\n")
             out.writelines(step_head)
-            out.write(f"@ {s:4d}     -76.{10000000 + s:08d} -2.3D-04  0.00094  0.00062  "
-                      "0.00724  0.01213      0.4\n\n")
+            out.write(
+                f"@ {s:4d}     -76.{10000000 + s:08d} -2.3D-04  0.00094  0.00062  "
+                "0.00724  0.01213      0.4\n\n"
+            )
         out.writelines(lines[tail:])
     return written
 
@@ -67,7 +70,8 @@ def long_output(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[li
 
 
 def test_an_output_with_5000_structures_loads_with_every_step(
-        long_output: tuple[Path, list[list[list[float]]]]) -> None:
+    long_output: tuple[Path, list[list[list[float]]]],
+) -> None:
     path, written = long_output
     res = read_results(str(path))  # the public reader; 2,000 structures used to be refused
     assert isinstance(res.structures, FrameStore)
@@ -80,8 +84,10 @@ def test_an_output_with_5000_structures_loads_with_every_step(
     for k in (1, 2_000, 2_001, STEPS):
         got = by_step[k]
         assert got.energy == pytest.approx(-76.1 - k * 1e-8, abs=1e-10)  # its '@' line
-        oh_written = sum((a - b) ** 2 for a, b in zip(written[k - 1][0], written[k - 1][1],
-                                                      strict=True)) ** 0.5
+        oh_written = (
+            sum((a - b) ** 2 for a, b in zip(written[k - 1][0], written[k - 1][1], strict=True))
+            ** 0.5
+        )
         c = got.coordinates
         oh_read = sum((a - b) ** 2 for a, b in zip(c[0], c[1], strict=True)) ** 0.5
         assert oh_read == pytest.approx(oh_written, abs=1e-6)
@@ -90,7 +96,8 @@ def test_an_output_with_5000_structures_loads_with_every_step(
 
 
 def test_the_frames_of_a_long_output_are_kept_in_bounded_memory(
-        long_output: tuple[Path, list[list[list[float]]]]) -> None:
+    long_output: tuple[Path, list[list[list[float]]]],
+) -> None:
     path, _ = long_output
     gc.collect()
     tracemalloc.start()
@@ -110,7 +117,8 @@ def test_the_frames_of_a_long_output_are_kept_in_bounded_memory(
 
 
 def test_get_results_pages_through_the_structures_of_a_long_output(
-        long_output: tuple[Path, list[list[list[float]]]]) -> None:
+    long_output: tuple[Path, list[list[list[float]]]],
+) -> None:
     path, _ = long_output
     res = read_results(str(path))
     total = len(res.structures)
@@ -126,7 +134,8 @@ def test_get_results_pages_through_the_structures_of_a_long_output(
 
 
 def test_a_structure_cap_set_by_the_caller_still_refuses(
-        long_output: tuple[Path, list[list[list[float]]]]) -> None:
+    long_output: tuple[Path, list[list[list[float]]]],
+) -> None:
     path, _ = long_output
     with pytest.raises(ResultsError) as err:
         parse_nwchem_file(str(path), limits=Limits(max_structures=3_000))
@@ -134,9 +143,15 @@ def test_a_structure_cap_set_by_the_caller_still_refuses(
 
 
 def test_a_frame_store_behaves_as_the_list_of_its_structures() -> None:
-    made = [Structure(index=i, label=f"frame {i}", symbols=["O", "H"] if i % 2 else ["C"],
-                      coordinates=[[0.1 * i, 0.0, 1.0]] * (2 if i % 2 else 1))
-            for i in range(7)]
+    made = [
+        Structure(
+            index=i,
+            label=f"frame {i}",
+            symbols=["O", "H"] if i % 2 else ["C"],
+            coordinates=[[0.1 * i, 0.0, 1.0]] * (2 if i % 2 else 1),
+        )
+        for i in range(7)
+    ]
     store = FrameStore(made)
     assert len(store) == 7 and list(store) == made and store == made
     assert store[-1] is made[-1]  # the newest stays live: a reader fills in its energy
@@ -169,7 +184,8 @@ def _long_bomd(folder: Path, steps: int) -> None:
                 f"  Pot. energy (a.u.):   {s:6d}          -74.963091\n"
                 f"  Tot. energy (a.u.):   {s:6d}          -74.961577\n"
                 f"  Target temp. (K)  :   {s:6d}              300.00\n"
-                f"  Current temp. (K) :   {s:6d}              318.74\n\n\n")
+                f"  Current temp. (K) :   {s:6d}              318.74\n\n\n"
+            )
         out.writelines(lines[end:])
     frame = BOMD.with_suffix(".xyz").read_text().splitlines(keepends=True)[:5]
     with (folder / "water_scf_bomd.xyz").open("w") as traj:

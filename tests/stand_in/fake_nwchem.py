@@ -56,7 +56,7 @@ def long_scf(delay: float, energy: float, iterations: int) -> None:
     say("              iter       energy          gnorm     gmax       time", delay)
     say("             ----- ------------------- --------- --------- --------", delay)
     for i in range(1, iterations + 1):
-        e = energy + 0.1 / i ** 2
+        e = energy + 0.1 / i**2
         say(f"                 {i}      {e:.10f}  1.00D-02  1.00D-02      0.1", delay)
     say("", delay)
     say(f"         Total SCF energy =    {energy:.12f}", delay)
@@ -76,24 +76,40 @@ def progress_run(delay: float) -> int:
     for atom in range(1, 4):
         for xyz in range(1, 4):
             for sign in "+-":
-                say(f" atom:   {atom} xyz: {xyz}({sign}) wall time:       0.3      date:  "
-                    "Tue Dec  1 10:07:55 2026", delay)
+                say(
+                    f" atom:   {atom} xyz: {xyz}({sign}) wall time:       0.3      date:  "
+                    "Tue Dec  1 10:07:55 2026",
+                    delay,
+                )
     return 0
 
 
 def opt_step(n: int, energy: float, delay: float) -> None:
-    say(f"@    {n}     {energy:.8f} -1.0D-03  0.00100  0.00100  0.00100  0.00100      0.1",
-        delay)
+    say(f"@    {n}     {energy:.8f} -1.0D-03  0.00100  0.00100  0.00100  0.00100      0.1", delay)
 
 
 def main() -> int:
     mode = os.environ.get("FAKE_NWCHEM_MODE", "converge")
     delay = float(os.environ.get("FAKE_NWCHEM_DELAY", "0.05"))
-    write_whole("fake_nwchem.info", json.dumps({
-        "pid": os.getpid(), "argv": sys.argv,
-        "env": {k: os.environ.get(k) for k in (
-            "OMP_NUM_THREADS", "ARMCI_PROGRESS_THREAD", "OMPI_ALLOW_RUN_AS_ROOT",
-            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "FAKE_EXTRA")}}))
+    write_whole(
+        "fake_nwchem.info",
+        json.dumps(
+            {
+                "pid": os.getpid(),
+                "argv": sys.argv,
+                "env": {
+                    k: os.environ.get(k)
+                    for k in (
+                        "OMP_NUM_THREADS",
+                        "ARMCI_PROGRESS_THREAD",
+                        "OMPI_ALLOW_RUN_AS_ROOT",
+                        "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM",
+                        "FAKE_EXTRA",
+                    )
+                },
+            }
+        ),
+    )
     say(" argument  1 = " + (sys.argv[1] if len(sys.argv) > 1 else ""), delay)
     if mode == "exit255":
         return 255

@@ -48,8 +48,12 @@ class ModeAnimation:
         """No mode of another structure lingers."""
         self.base = self.disp = None
 
-    def set(self, base: np.ndarray, displacement: Sequence[tuple[float, float, float]] | None,
-            amplitude: float) -> None:
+    def set(
+        self,
+        base: np.ndarray,
+        displacement: Sequence[tuple[float, float, float]] | None,
+        amplitude: float,
+    ) -> None:
         """Ready ``displacement`` (None: none) to play about ``base``."""
         self.base = base
         self.disp = None if displacement is None else np.asarray(displacement, float)

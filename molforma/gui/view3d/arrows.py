@@ -25,8 +25,9 @@ MIN_FRACTION = 0.05  # of the largest displacement: below it, no arrow
 ARROW_COLOUR = QColor("#0a8f3c")
 
 
-def arrow_vectors(base: np.ndarray, displacement: np.ndarray,
-                  amplitude: float) -> tuple[np.ndarray, np.ndarray]:
+def arrow_vectors(
+    base: np.ndarray, displacement: np.ndarray, amplitude: float
+) -> tuple[np.ndarray, np.ndarray]:
     """``(starts, vectors)`` (model Å) of the arrows of ``displacement`` at ``base``."""
     disp = np.asarray(displacement, dtype=float).reshape(-1, 3)
     pos = np.asarray(base, dtype=float).reshape(-1, 3)
@@ -63,8 +64,15 @@ def draw_arrows(p: QPainter, view: RenderedView, w: float, h: float) -> None:
         p.drawLine(QPointF(x1, y1), QPointF(bx, by))
         p.setPen(QPen(ARROW_COLOUR, 1.0))
         half = head * 0.45
-        p.drawPolygon(QPolygonF([QPointF(x2, y2), QPointF(bx - uy * half, by + ux * half),
-                                 QPointF(bx + uy * half, by - ux * half)]))
+        p.drawPolygon(
+            QPolygonF(
+                [
+                    QPointF(x2, y2),
+                    QPointF(bx - uy * half, by + ux * half),
+                    QPointF(bx + uy * half, by - ux * half),
+                ]
+            )
+        )
 
 
 class ArrowOverlay(QWidget):
@@ -99,8 +107,9 @@ class ArrowOverlay(QWidget):
     def wanted(self) -> bool:
         """Whether there is anything to paint now."""
         view = self._view
-        return bool(view.show_arrows or view.measurements or view.labels
-                    or view.rubber_band is not None)
+        return bool(
+            view.show_arrows or view.measurements or view.labels or view.rubber_band is not None
+        )
 
 
 __all__ = ["ARROW_LENGTH", "ArrowOverlay", "arrow_vectors", "draw_arrows"]

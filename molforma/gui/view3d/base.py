@@ -149,11 +149,15 @@ class MoleculeView(QWidget):
         QTimer.singleShot(0, self, lambda: self._install_canvas("painter"))
 
     # -- public API ------------------------------------------------------------------------
-    def set_molecule(self, atoms: Sequence[dict[str, Any]] | StructureArrays,
-                     bonds: Sequence[dict[str, Any]], *,
-                     candidate_atoms: Sequence[dict[str, Any]] | StructureArrays | None = None,
-                     candidate_bonds: Sequence[dict[str, Any]] | None = None,
-                     flagged: Sequence[str] = ()) -> None:
+    def set_molecule(
+        self,
+        atoms: Sequence[dict[str, Any]] | StructureArrays,
+        bonds: Sequence[dict[str, Any]],
+        *,
+        candidate_atoms: Sequence[dict[str, Any]] | StructureArrays | None = None,
+        candidate_bonds: Sequence[dict[str, Any]] | None = None,
+        flagged: Sequence[str] = (),
+    ) -> None:
         """Show a molecule (and a candidate over a ghost of it); refit if it left the view.
 
         The structures are taken as columns (:func:`~molforma.gui.view3d.columns.structure_arrays`,
@@ -165,15 +169,17 @@ class MoleculeView(QWidget):
         hold, self._hold_camera = self._hold_camera, False
         self._flagged = set(flagged)
         self._base = structure_arrays(atoms, bonds)
-        self._cand = None if candidate_atoms is None else structure_arrays(
-            candidate_atoms, candidate_bonds or [])
+        self._cand = (
+            None
+            if candidate_atoms is None
+            else structure_arrays(candidate_atoms, candidate_bonds or [])
+        )
         shown = self._cand if self._cand is not None else self._base
         self._selection = [s for s in self._selection if shown.row_of(s) is not None]
         self._rebuild()
         w, h = self._size()
         if not self._fitted_once and self.scene.count:
-            if (self.scene.count == 1 or hold) and not outside_view(self.scene, self.camera,
-                                                                     w, h):
+            if (self.scene.count == 1 or hold) and not outside_view(self.scene, self.camera, w, h):
                 # The first atom drawn with the add-atom tool (with the hydrogens that
                 # "Adjust hydrogens" gives it) stays where it was clicked.
                 self._fitted_once = True
@@ -213,9 +219,12 @@ class MoleculeView(QWidget):
         clicked into an empty view must stay under the pointer)."""
         self._hold_camera = True
 
-    def set_mode_animation(self, atoms: list[dict[str, Any]],
-                           displacement: Sequence[tuple[float, float, float]] | None,
-                           amplitude: float) -> None:
+    def set_mode_animation(
+        self,
+        atoms: list[dict[str, Any]],
+        displacement: Sequence[tuple[float, float, float]] | None,
+        amplitude: float,
+    ) -> None:
         """Show ``atoms`` (no bonds given: they are perceived by distance) ready to animate."""
         self.stop()
         atoms = [{"id": f"a{i + 1}", **a} for i, a in enumerate(atoms)]
@@ -278,8 +287,12 @@ class MoleculeView(QWidget):
 
     def _fit_is_stale(self) -> bool:
         """A fitted molecule (no zoom or pan since) fitted for another canvas size."""
-        return (self._fitted_once and not self.camera_touched and bool(self.scene.count)
-                and self._size() != self._fit_size)
+        return (
+            self._fitted_once
+            and not self.camera_touched
+            and bool(self.scene.count)
+            and self._size() != self._fit_size
+        )
 
     def resizeEvent(self, ev: Any) -> None:
         """Keep a fitted molecule fitted while the view changes size (until zoom or pan)."""
@@ -305,8 +318,9 @@ class MoleculeView(QWidget):
 
     def rotate_by(self, dx_degrees: float, dy_degrees: float) -> None:
         """Turn the molecule about the screen y axis and x axis."""
-        self.camera.rot = _rot_y(math.radians(dx_degrees)) @ _rot_x(math.radians(dy_degrees)) \
-            @ self.camera.rot
+        self.camera.rot = (
+            _rot_y(math.radians(dx_degrees)) @ _rot_x(math.radians(dy_degrees)) @ self.camera.rot
+        )
         self.canvas.update()
 
     def zoom_by(self, factor: float) -> None:
@@ -345,8 +359,7 @@ class MoleculeView(QWidget):
             # Only the rings change: the marks are updated in place (a selection in a
             # large structure must not rebuild and re-upload all of it).
             sd.mark &= ~MARK_SELECTED
-            rows = np.fromiter((r for r in map(sd.index_of, new) if r is not None),
-                               dtype=np.int64)
+            rows = np.fromiter((r for r in map(sd.index_of, new) if r is not None), dtype=np.int64)
             rows = rows[sd.pickable[rows]]
             sd.mark[rows] |= MARK_SELECTED
             self.canvas.scene_changed(("marks",))
@@ -358,7 +371,7 @@ class MoleculeView(QWidget):
         if i is None:
             return None
         w, h = self._size()
-        s = self.camera.to_screen(self.scene.pos[i:i + 1], w, h)[0]
+        s = self.camera.to_screen(self.scene.pos[i : i + 1], w, h)[0]
         return QPointF(float(s[0]), float(s[1]))
 
     def model_point_at(self, pos: QPointF) -> tuple[float, float, float]:
@@ -375,8 +388,13 @@ class MoleculeView(QWidget):
         return float(w), float(h)
 
     def _rebuild(self) -> None:
-        self.scene = scene_from_arrays(self._base, self._cand, selected=self._selection,
-                                 style=self._style, flagged=self._flagged)
+        self.scene = scene_from_arrays(
+            self._base,
+            self._cand,
+            selected=self._selection,
+            style=self._style,
+            flagged=self._flagged,
+        )
         self.canvas.scene_changed()
 
     def positions_changed(self) -> None:
@@ -427,7 +445,7 @@ class MoleculeView(QWidget):
         """Zoom about the view centre."""
         steps = ev.angleDelta().y() / 120.0
         if steps:
-            self.zoom_by(1.15 ** steps)
+            self.zoom_by(1.15**steps)
             self.camera_moving()
 
 
@@ -465,10 +483,18 @@ def _distance_bonds(atoms: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     if n < 2 or n > 3000:
         return []
     xyz = xyz_array(atoms)
-    rad = np.array([elements.covalent_radius(a["element"])
-                    if elements.normalize_symbol(str(a["element"])) else 0.77 for a in atoms])
+    rad = np.array(
+        [
+            elements.covalent_radius(a["element"])
+            if elements.normalize_symbol(str(a["element"]))
+            else 0.77
+            for a in atoms
+        ]
+    )
     d = np.linalg.norm(xyz[:, None, :] - xyz[None, :, :], axis=2)
     lim = (rad[:, None] + rad[None, :]) * 1.2
     ii, jj = np.nonzero(np.triu((d < lim) & (d > 0.1), 1))
-    return [{"a": atoms[int(i)]["id"], "b": atoms[int(j)]["id"], "order": 1}
-            for i, j in zip(ii, jj, strict=True)]
+    return [
+        {"a": atoms[int(i)]["id"], "b": atoms[int(j)]["id"], "order": 1}
+        for i, j in zip(ii, jj, strict=True)
+    ]

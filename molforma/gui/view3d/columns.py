@@ -81,13 +81,20 @@ def _atomic_number(symbol: str) -> int:
 
 def empty_structure() -> StructureArrays:
     """No atoms, no bonds."""
-    return StructureArrays(np.zeros(0, dtype=object), np.zeros(0, dtype=np.int32), [],
-                           np.zeros((0, 3)), np.zeros(0, dtype=bool),
-                           np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.int8))
+    return StructureArrays(
+        np.zeros(0, dtype=object),
+        np.zeros(0, dtype=np.int32),
+        [],
+        np.zeros((0, 3)),
+        np.zeros(0, dtype=bool),
+        np.zeros((0, 2), dtype=np.int64),
+        np.zeros(0, dtype=np.int8),
+    )
 
 
-def structure_arrays(atoms: Sequence[Mapping[str, Any]] | StructureArrays,
-                     bonds: Sequence[Mapping[str, Any]] = ()) -> StructureArrays:
+def structure_arrays(
+    atoms: Sequence[Mapping[str, Any]] | StructureArrays, bonds: Sequence[Mapping[str, Any]] = ()
+) -> StructureArrays:
     """The columns of a structure held as atom and bond records (the adapter).
 
     One pass per column, no per-atom objects kept: 1,000,000 records take about a
@@ -104,19 +111,30 @@ def structure_arrays(atoms: Sequence[Mapping[str, Any]] | StructureArrays,
     ids = np.empty(n, dtype=object)
     ids[:] = list(map(_ID, atoms))
     table: dict[str, int] = {}
-    kinds = np.fromiter((table.setdefault(s, len(table)) for s in map(_ELEMENT, atoms)),
-                        dtype=np.int32, count=n)
+    kinds = np.fromiter(
+        (table.setdefault(s, len(table)) for s in map(_ELEMENT, atoms)), dtype=np.int32, count=n
+    )
     symbols = [str(s) for s in table]
     fixed = np.fromiter((bool(a.get("fixed")) for a in atoms), dtype=bool, count=n)
-    out = StructureArrays(ids, kinds, symbols, xyz_array(atoms), fixed,
-                          np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.int8))
+    out = StructureArrays(
+        ids,
+        kinds,
+        symbols,
+        xyz_array(atoms),
+        fixed,
+        np.zeros((0, 2), dtype=np.int64),
+        np.zeros(0, dtype=np.int8),
+    )
     if bonds:
         row = out.row_of  # builds the id → row dict once
-        flat = np.fromiter(chain.from_iterable((_row_or(row, b["a"]), _row_or(row, b["b"]))
-                                               for b in bonds),
-                           dtype=np.int64, count=2 * len(bonds)).reshape(-1, 2)
-        orders = np.fromiter((int(b.get("order", 1)) for b in bonds), dtype=np.int8,
-                             count=len(bonds))
+        flat = np.fromiter(
+            chain.from_iterable((_row_or(row, b["a"]), _row_or(row, b["b"])) for b in bonds),
+            dtype=np.int64,
+            count=2 * len(bonds),
+        ).reshape(-1, 2)
+        orders = np.fromiter(
+            (int(b.get("order", 1)) for b in bonds), dtype=np.int8, count=len(bonds)
+        )
         keep = (flat >= 0).all(axis=1)
         out.bonds = flat[keep] if not keep.all() else flat
         out.orders = orders[keep] if not keep.all() else orders
@@ -137,9 +155,15 @@ def _from_tables(atoms: Any, bonds: Any) -> StructureArrays:
     lookup = np.zeros(int(present[-1]) + 1 if len(present) else 1, dtype=np.int32)
     lookup[present] = np.arange(len(present), dtype=np.int32)
     symbols = [elements.symbol_of(int(k)) if k else "X" for k in present.tolist()]
-    out = StructureArrays(_id_strings(atoms), lookup[z], symbols, np.asarray(atoms.xyz, dtype=float),
-                          np.asarray(atoms.fixed, dtype=bool),
-                          np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.int8))
+    out = StructureArrays(
+        _id_strings(atoms),
+        lookup[z],
+        symbols,
+        np.asarray(atoms.xyz, dtype=float),
+        np.asarray(atoms.fixed, dtype=bool),
+        np.zeros((0, 2), dtype=np.int64),
+        np.zeros(0, dtype=np.int8),
+    )
     if bonds is not None and len(bonds):
         if hasattr(bonds, "rows_in"):
             ia, ib = bonds.rows_in(atoms)

@@ -158,8 +158,9 @@ class PointerGestures:
             self.hover(ev.position())
             return
         p = ev.position()
-        if not self.dragging and (abs(p.x() - self.press.x()) + abs(p.y() - self.press.y())
-                                  > _CLICK_SLOP):
+        if not self.dragging and (
+            abs(p.x() - self.press.x()) + abs(p.y() - self.press.y()) > _CLICK_SLOP
+        ):
             self.dragging = True
         if not self.dragging:
             return
@@ -187,7 +188,8 @@ class PointerGestures:
             v.camera.rotate(dx, dy)
             v.camera_moving()
         elif buttons & (Qt.MouseButton.RightButton | Qt.MouseButton.MiddleButton) or (
-                ev.modifiers() & _SHIFT):
+            ev.modifiers() & _SHIFT
+        ):
             v.camera.pan += np.array([dx, -dy])
             v.camera_touched = True
             v.camera_moving()
@@ -253,8 +255,9 @@ class PointerGestures:
                 v.canvas.setToolTip("")
             else:
                 x, y, z = (float(c) for c in v.scene.pos[i])
-                v.canvas.setToolTip(f"{atom_id}  {v.scene.symbols[i]}  "
-                                    f"({x:.3f}, {y:.3f}, {z:.3f}) Å")
+                v.canvas.setToolTip(
+                    f"{atom_id}  {v.scene.symbols[i]}  ({x:.3f}, {y:.3f}, {z:.3f}) Å"
+                )
             v.atomHovered.emit(atom_id)
         if v.draw_mode:
             bond = v.bond_at(pos) if i is None else None

@@ -86,7 +86,9 @@ class AtomLabelOverlay(QWidget):
             dy = float(offset.y()) if offset is not None else 0.0
             for i in range(n):
                 r = float(sd.radius[i] * cam.scale)
-                p.drawText(QPointF(float(s[i, 0]) + dx + r * 0.7, float(s[i, 1]) + dy - r * 0.7),
-                           self._labels[i])
+                p.drawText(
+                    QPointF(float(s[i, 0]) + dx + r * 0.7, float(s[i, 1]) + dy - r * 0.7),
+                    self._labels[i],
+                )
         finally:
             p.end()

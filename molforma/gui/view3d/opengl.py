@@ -76,8 +76,33 @@ LOD_MIN_ATOMS = 20_000
 # same buffers with a k-fold stride. k is a prime other than 3 (a water is three rows, a
 # stride of 3 would show the oxygens only) so small repeating units are not sampled in step.
 LOD_MAX_POINTS = 50_000
-_LOD_STRIDES = (1, 2, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71,
-                73, 79, 83, 89, 97)
+_LOD_STRIDES = (
+    1,
+    2,
+    5,
+    7,
+    11,
+    13,
+    17,
+    19,
+    23,
+    29,
+    31,
+    37,
+    41,
+    43,
+    47,
+    53,
+    59,
+    61,
+    67,
+    71,
+    73,
+    79,
+    83,
+    89,
+    97,
+)
 
 
 def lod_stride(n_atoms: int) -> int:
@@ -133,8 +158,10 @@ def default_format() -> QSurfaceFormat:
 def _compile(vs: str, fs: str) -> QOpenGLShaderProgram:
     """A linked shader program of GLSL sources (RuntimeError with the log otherwise)."""
     prog = QOpenGLShaderProgram()
-    for kind, src in ((QOpenGLShader.ShaderTypeBit.Vertex, vs),
-                      (QOpenGLShader.ShaderTypeBit.Fragment, fs)):
+    for kind, src in (
+        (QOpenGLShader.ShaderTypeBit.Vertex, vs),
+        (QOpenGLShader.ShaderTypeBit.Fragment, fs),
+    ):
         if not prog.addShaderFromSourceCode(kind, src):
             raise RuntimeError(prog.log())
     if not prog.link():
@@ -254,8 +281,9 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
             self._buffers[name] = buf
         return self._buffers[name]
 
-    def _attrib(self, prog: QOpenGLShaderProgram, loc: int, buf: str, size: int,
-                divisor: int) -> None:
+    def _attrib(
+        self, prog: QOpenGLShaderProgram, loc: int, buf: str, size: int, divisor: int
+    ) -> None:
         self._buffer(buf).bind()
         # The program's setAttributeBuffer, because PySide6's glVertexAttribPointer
         # accepts no offset.
@@ -275,25 +303,33 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         assert sp is not None and cp is not None
         self._sphere_vao = self._vao()
         upload(self._buffer("quad"), [[-1, -1], [1, -1], [-1, 1], [1, 1]])
-        for loc, (buf, size, div) in enumerate((("quad", 2, 0), ("a_pos", 3, 1),
-                                                ("a_rad", 1, 1), ("a_col", 4, 1),
-                                                ("a_mark", 1, 1))):
+        for loc, (buf, size, div) in enumerate(
+            (("quad", 2, 0), ("a_pos", 3, 1), ("a_rad", 1, 1), ("a_col", 4, 1), ("a_mark", 1, 1))
+        ):
             self._attrib(sp, loc, buf, size, div)
         self._sphere_vao.release()
         pp = self._point_prog
         assert pp is not None
         self._point_vao = self._vao()
-        for loc, (buf, size) in enumerate((("a_pos", 3), ("a_rad", 1), ("a_col", 4),
-                                           ("a_mark", 1)), start=1):
+        for loc, (buf, size) in enumerate(
+            (("a_pos", 3), ("a_rad", 1), ("a_col", 4), ("a_mark", 1)), start=1
+        ):
             self._attrib(pp, loc, buf, size, 0)
         self._point_vao.release()
         self._fast_vao, self._fast_stride = None, 0  # made for its stride when first drawn
         self._cyl_vao = self._vao()
         upload(self._buffer("strip"), [[0, -1], [1, -1], [0, 1], [1, 1]])
-        for loc, (buf, size, div) in enumerate((("strip", 2, 0), ("l_start", 3, 1),
-                                                ("l_end", 3, 1), ("l_rad", 1, 1),
-                                                ("l_col_a", 4, 1), ("l_col_b", 4, 1),
-                                                ("l_split", 1, 1))):
+        for loc, (buf, size, div) in enumerate(
+            (
+                ("strip", 2, 0),
+                ("l_start", 3, 1),
+                ("l_end", 3, 1),
+                ("l_rad", 1, 1),
+                ("l_col_a", 4, 1),
+                ("l_col_b", 4, 1),
+                ("l_split", 1, 1),
+            )
+        ):
             self._attrib(cp, loc, buf, size, div)
         self._cyl_vao.release()
 
@@ -307,8 +343,9 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         fp = self._fast_prog
         assert fp is not None
         vao = self._vao()
-        for loc, (buf, size) in enumerate((("a_pos", 3), ("a_rad", 1), ("a_col", 4),
-                                           ("a_mark", 1)), start=1):
+        for loc, (buf, size) in enumerate(
+            (("a_pos", 3), ("a_rad", 1), ("a_col", 4), ("a_mark", 1)), start=1
+        ):
             self._buffer(buf).bind()
             fp.enableAttributeArray(loc)
             fp.setAttributeBuffer(loc, gl.FLOAT, 0, size, 4 * size * stride)
@@ -324,13 +361,22 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         parts = self._dirty_parts or set(_PARTS)
         buffers: list[tuple[str, Any]] = []
         if "all" in parts:
-            buffers += [("a_rad", sd.radius), ("a_col", sd.colour), ("l_rad", sd.line_radius),
-                        ("l_col_a", sd.line_colour_a), ("l_col_b", sd.line_colour_b)]
+            buffers += [
+                ("a_rad", sd.radius),
+                ("a_col", sd.colour),
+                ("l_rad", sd.line_radius),
+                ("l_col_a", sd.line_colour_a),
+                ("l_col_b", sd.line_colour_b),
+            ]
         if parts & {"all", "marks"}:
             buffers.append(("a_mark", sd.mark))
         if parts & {"all", "positions"}:
-            buffers += [("a_pos", sd.pos), ("l_start", sd.line_start), ("l_end", sd.line_end),
-                        ("l_split", sd.line_split)]
+            buffers += [
+                ("a_pos", sd.pos),
+                ("l_start", sd.line_start),
+                ("l_end", sd.line_end),
+                ("l_split", sd.line_split),
+            ]
         for name, data in buffers:
             upload(self._buffer(name), data)
         self._n_atoms = sd.count
@@ -351,8 +397,7 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
             cached = sd.cache["depth_extent"] = (centre, extent)
         return float(cached[1])
 
-    def _set_uniforms(self, prog: QOpenGLShaderProgram, w: float, h: float,
-                      depth: float) -> None:
+    def _set_uniforms(self, prog: QOpenGLShaderProgram, w: float, h: float, depth: float) -> None:
         cam = self._view.camera
         f = self._gl()
 
@@ -385,8 +430,15 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         structure while the camera is dragged; see :data:`LOD_MIN_ATOMS`)."""
         return bool(getattr(self._view, "moving", False)) and self._n_atoms >= LOD_MIN_ATOMS
 
-    def _draw_points(self, prog: QOpenGLShaderProgram, vao: QOpenGLVertexArrayObject,
-                     w: float, h: float, depth: float, stride: int = 1) -> None:
+    def _draw_points(
+        self,
+        prog: QOpenGLShaderProgram,
+        vao: QOpenGLVertexArrayObject,
+        w: float,
+        h: float,
+        depth: float,
+        stride: int = 1,
+    ) -> None:
         """All atoms as point sprites of ``prog``, in a viewport with a guard band
         (:data:`SPRITE_GUARD_PIXELS`) so that balls at the frame's edge are not clipped by
         their centre; the camera mapping to pixels is the same."""
@@ -406,8 +458,10 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
 
     def _bonds_visible(self) -> bool:
         """Whether this frame draws the bonds (see :data:`BOND_LOD_LINES`)."""
-        return (self._n_segs <= BOND_LOD_LINES
-                or BOND_RADIUS * 2 * float(self._view.camera.scale) >= BOND_LOD_PIXELS)
+        return (
+            self._n_segs <= BOND_LOD_LINES
+            or BOND_RADIUS * 2 * float(self._view.camera.scale) >= BOND_LOD_PIXELS
+        )
 
     def resizeGL(self, w: int, h: int) -> None:
         """Qt draws a frame after every resize; while the window is first being shown and is
@@ -415,8 +469,12 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         paintGL). Any other frame (a grab of a hidden view, a minimised window) is drawn."""
         window = self.window()
         handle = window.windowHandle()
-        self._resized_unseen = (self.frames == 0 and window.isVisible()
-                                and handle is not None and not handle.isExposed())
+        self._resized_unseen = (
+            self.frames == 0
+            and window.isVisible()
+            and handle is not None
+            and not handle.isExposed()
+        )
 
     _resized_unseen = False
 

@@ -97,8 +97,9 @@ def _measurement_anchor(pts: list[QPointF]) -> QPointF:
     return (pts[1] + pts[2]) / 2
 
 
-def _measurement_place(anchor: QPointF, text: str, metrics: QFontMetricsF,
-                       taken: list[QRectF]) -> tuple[QPointF, QRectF]:
+def _measurement_place(
+    anchor: QPointF, text: str, metrics: QFontMetricsF, taken: list[QRectF]
+) -> tuple[QPointF, QRectF]:
     """The baseline point of a measurement's value near ``anchor`` whose text covers no
     atom label nor another value (``taken``): above right first, as before, then the
     other sides and further out; the first place when every one is covered."""
@@ -106,8 +107,12 @@ def _measurement_place(anchor: QPointF, text: str, metrics: QFontMetricsF,
     first: tuple[QPointF, QRectF] | None = None
     for step in range(4):
         out = step * height
-        for dx, dy in ((6, -6 - out), (6, height + 4 + out), (-width - 6, -6 - out),
-                       (-width - 6, height + 4 + out)):
+        for dx, dy in (
+            (6, -6 - out),
+            (6, height + 4 + out),
+            (-width - 6, -6 - out),
+            (-width - 6, height + 4 + out),
+        ):
             at = anchor + QPointF(dx, dy)
             rect = _text_rect(at, text, metrics)
             if first is None:
@@ -118,9 +123,9 @@ def _measurement_place(anchor: QPointF, text: str, metrics: QFontMetricsF,
     return first
 
 
-def _measurement_places(view: RenderedView, screen: np.ndarray, metrics: QFontMetricsF,
-                        labels: list[QRectF]) -> list[tuple[list[QPointF], QPointF, str,
-                                                             QRectF]]:
+def _measurement_places(
+    view: RenderedView, screen: np.ndarray, metrics: QFontMetricsF, labels: list[QRectF]
+) -> list[tuple[list[QPointF], QPointF, str, QRectF]]:
     """Each measurement's screen points, the place of its value, the value and its rect."""
     sd = view.scene
     taken = list(labels)
@@ -137,8 +142,13 @@ def _measurement_places(view: RenderedView, screen: np.ndarray, metrics: QFontMe
     return out
 
 
-def _draw_measurements(p: QPainter, view: RenderedView, screen: np.ndarray,
-                       metrics: QFontMetricsF, labels: list[QRectF]) -> None:
+def _draw_measurements(
+    p: QPainter,
+    view: RenderedView,
+    screen: np.ndarray,
+    metrics: QFontMetricsF,
+    labels: list[QRectF],
+) -> None:
     pen = QPen(MEASURE_COLOUR, 1.6, Qt.PenStyle.DashLine)
     for pts, at, value, _rect in _measurement_places(view, screen, metrics, labels):
         p.setPen(pen)
@@ -147,8 +157,9 @@ def _draw_measurements(p: QPainter, view: RenderedView, screen: np.ndarray,
         _text(p, at, value, MEASURE_COLOUR)
 
 
-def _label_places(view: RenderedView, screen: np.ndarray,
-                  metrics: QFontMetricsF) -> list[tuple[QPointF, str, QRectF]]:
+def _label_places(
+    view: RenderedView, screen: np.ndarray, metrics: QFontMetricsF
+) -> list[tuple[QPointF, str, QRectF]]:
     """The atom labels to draw: baseline point, text and the rect the text covers."""
     labels = view.labels
     if not labels:
@@ -167,8 +178,9 @@ def _label_places(view: RenderedView, screen: np.ndarray,
     return out
 
 
-def text_rects(view: RenderedView, w: float, h: float,
-               font: QFont) -> tuple[list[QRectF], list[QRectF]]:
+def text_rects(
+    view: RenderedView, w: float, h: float, font: QFont
+) -> tuple[list[QRectF], list[QRectF]]:
     """The rects of the atom labels and of the measurement values the overlay draws into
     a ``w`` × ``h`` view with the widget font ``font`` (what a test checks for overlap)."""
     sd = view.scene

@@ -63,7 +63,6 @@ class PainterCanvas(ForwardsInput, QWidget):
             p.end()
 
 
-
 _LIGHT = np.array([-0.35, -0.4]) / np.hypot(0.35, 0.4)  # towards the light, screen y down
 
 
@@ -83,9 +82,11 @@ class _Shades:
         stops = self._ball.get(key)
         if stops is None:
             alpha = float(col[3])
-            stops = self._ball[key] = [(0.0, _qcolor((1.0, 1.0, 1.0), alpha)),
-                                       (0.25, _qcolor(col, alpha)),
-                                       (1.0, _qcolor(col, alpha, 0.35))]
+            stops = self._ball[key] = [
+                (0.0, _qcolor((1.0, 1.0, 1.0), alpha)),
+                (0.25, _qcolor(col, alpha)),
+                (1.0, _qcolor(col, alpha, 0.35)),
+            ]
         return stops
 
     def stick(self, col: np.ndarray) -> list[tuple[float, QColor]]:
@@ -94,15 +95,18 @@ class _Shades:
         stops = self._stick.get(key)
         if stops is None:
             alpha = float(col[3])
-            stops = self._stick[key] = [(0.0, _qcolor(col, alpha, 0.55)),
-                                        (0.3, _qcolor(np.asarray(col[:3]) * 0.6 + 0.4, alpha)),
-                                        (0.55, _qcolor(col, alpha)),
-                                        (1.0, _qcolor(col, alpha, 0.3))]
+            stops = self._stick[key] = [
+                (0.0, _qcolor(col, alpha, 0.55)),
+                (0.3, _qcolor(np.asarray(col[:3]) * 0.6 + 0.4, alpha)),
+                (0.55, _qcolor(col, alpha)),
+                (1.0, _qcolor(col, alpha, 0.3)),
+            ]
         return stops
 
 
-def _stick_geometry(ss: np.ndarray, se: np.ndarray, width: np.ndarray) -> tuple[np.ndarray,
-                                                                                  np.ndarray]:
+def _stick_geometry(
+    ss: np.ndarray, se: np.ndarray, width: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Per half-bond: the gradient's line across the width (lit edge → dark edge), and
     whether the half is long enough on screen to draw (one seen end-on is hidden by its ball)."""
     d = se[:, :2] - ss[:, :2]
@@ -143,7 +147,8 @@ def points_mode(view: RenderedView) -> bool:
 def points_note(count: int) -> str:
     """The line the painter writes on the view when it draws dots."""
     text = QCoreApplication.translate(
-        "MoleculeView", "%1 atoms: drawn as dots without bonds (no OpenGL)")
+        "MoleculeView", "%1 atoms: drawn as dots without bonds (no OpenGL)"
+    )
     return text.replace("%1", f"{count:,}")
 
 
@@ -186,8 +191,9 @@ def _render_molecule(p: QPainter, view: RenderedView, w: float, h: float) -> Non
                 p.setPen(QPen(_qcolor(ring), max(2.0, r * 0.18)))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawEllipse(QPointF(x, y), r * 1.22, r * 1.22)
-            grad: QGradient = QRadialGradient(QPointF(x + _LIGHT[0] * 0.53 * r, y + _LIGHT[1] * 0.53 * r),
-                                   r * 1.3)
+            grad: QGradient = QRadialGradient(
+                QPointF(x + _LIGHT[0] * 0.53 * r, y + _LIGHT[1] * 0.53 * r), r * 1.3
+            )
             grad.setStops(shades.ball(sd.colour[k]))
             p.setPen(no_pen)
             p.setBrush(QBrush(grad))
@@ -210,8 +216,12 @@ def _render_molecule(p: QPainter, view: RenderedView, w: float, h: float) -> Non
 
 # A dot is a small disc: its pixel offsets by radius (0: one pixel, 1: a plus, 2: a disc).
 _DOT_OFFSETS = {
-    r: [(dx, dy) for dx in range(-r, r + 1) for dy in range(-r, r + 1)
-        if dx * dx + dy * dy <= r * r + r]
+    r: [
+        (dx, dy)
+        for dx in range(-r, r + 1)
+        for dy in range(-r, r + 1)
+        if dx * dx + dy * dy <= r * r + r
+    ]
     for r in (0, 1, 2)
 }
 
@@ -229,9 +239,12 @@ def _render_points(p: QPainter, view: RenderedView, w: float, h: float) -> None:
     span = float(depth[-1] - depth[0]) or 1.0
     cue = 0.45 + 0.55 * (depth - depth[0]) / span
     rgb = np.clip(sd.colour[order, :3] * cue[:, None], 0.0, 1.0)
-    packed = (0xFF000000 | (np.rint(rgb[:, 0] * 255).astype(np.uint32) << 16)
-              | (np.rint(rgb[:, 1] * 255).astype(np.uint32) << 8)
-              | np.rint(rgb[:, 2] * 255).astype(np.uint32))
+    packed = (
+        0xFF000000
+        | (np.rint(rgb[:, 0] * 255).astype(np.uint32) << 16)
+        | (np.rint(rgb[:, 1] * 255).astype(np.uint32) << 8)
+        | np.rint(rgb[:, 2] * 255).astype(np.uint32)
+    )
     r0, g0, b0 = (round(v * 255) for v in BACKGROUND)
     pixels = np.full(iw * ih, 0xFF000000 | (r0 << 16) | (g0 << 8) | b0, dtype=np.uint32)
     radius = int(np.clip(np.rint(np.median(sd.radius) * cam.scale), 0, 2))
@@ -254,6 +267,8 @@ def _render_points(p: QPainter, view: RenderedView, w: float, h: float) -> None:
                 p.setPen(QPen(_qcolor(ring), 1.5))
                 p.drawEllipse(QPointF(float(s[k, 0]), float(s[k, 1])), ring_r, ring_r)
     p.setPen(QPen(QColor(235, 240, 250)))
-    p.drawText(QRectF(8, h - 26, w - 16, 20), int(Qt.AlignmentFlag.AlignLeft
-                                                 | Qt.AlignmentFlag.AlignVCenter),
-               points_note(sd.count))
+    p.drawText(
+        QRectF(8, h - 26, w - 16, 20),
+        int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+        points_note(sd.count),
+    )

@@ -18,13 +18,19 @@ def atoms_in_rect(sd: SceneData, camera: Camera, rect: QRectF, w: float, h: floa
     if not sd.count:
         return []
     s = camera.to_screen(sd.pos, w, h)
-    inside = ((s[:, 0] >= rect.left()) & (s[:, 0] <= rect.right())
-              & (s[:, 1] >= rect.top()) & (s[:, 1] <= rect.bottom()) & sd.pickable)
+    inside = (
+        (s[:, 0] >= rect.left())
+        & (s[:, 0] <= rect.right())
+        & (s[:, 1] >= rect.top())
+        & (s[:, 1] <= rect.bottom())
+        & sd.pickable
+    )
     return [sd.ids[i] for i in np.nonzero(inside)[0]]
 
 
-def bond_at(sd: SceneData, camera: Camera, pos: QPointF, w: float, h: float,
-            tolerance: float = 5.0) -> tuple[str, str] | None:
+def bond_at(
+    sd: SceneData, camera: Camera, pos: QPointF, w: float, h: float, tolerance: float = 5.0
+) -> tuple[str, str] | None:
     """The bond drawn under ``pos`` (nearest within its half width + ``tolerance``).
 
     A large structure tests only the bonds with an atom near the line of sight (the
@@ -37,10 +43,10 @@ def bond_at(sd: SceneData, camera: Camera, pos: QPointF, w: float, h: float,
     if sd.count >= GRID_MIN_ATOMS:
         longest = sd.cache.get("longest_bond")
         if longest is None:
-            longest = sd.cache["longest_bond"] = float(np.max(np.linalg.norm(
-                sd.pos[pairs[:, 0]] - sd.pos[pairs[:, 1]], axis=1)))
-        near = atoms_near_ray(sd, camera, pos.x(), pos.y(), w, h,
-                              limit / camera.scale + longest)
+            longest = sd.cache["longest_bond"] = float(
+                np.max(np.linalg.norm(sd.pos[pairs[:, 0]] - sd.pos[pairs[:, 1]], axis=1))
+            )
+        near = atoms_near_ray(sd, camera, pos.x(), pos.y(), w, h, limit / camera.scale + longest)
         mask = np.zeros(sd.count, dtype=bool)
         if near is not None:
             mask[near] = True
@@ -57,8 +63,9 @@ def bond_at(sd: SceneData, camera: Camera, pos: QPointF, w: float, h: float,
         a, b = su[np.searchsorted(used, pairs[:, 0])], su[np.searchsorted(used, pairs[:, 1])]
     q = np.array([pos.x(), pos.y()])
     ab = b - a
-    t = np.clip(np.einsum("ij,ij->i", q - a, ab) / np.maximum(
-        np.einsum("ij,ij->i", ab, ab), 1e-9), 0.0, 1.0)
+    t = np.clip(
+        np.einsum("ij,ij->i", q - a, ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-9), 0.0, 1.0
+    )
     d = np.linalg.norm(a + ab * t[:, None] - q, axis=1)
     k = int(np.argmin(d))
     if d[k] > limit:

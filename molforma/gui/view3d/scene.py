@@ -22,22 +22,69 @@ from molforma.gui.view3d.columns import StructureArrays, structure_arrays
 
 # Jmol/CPK colours (0..1); unknown elements fall back to pink, as most viewers do.
 _COLOURS: dict[str, tuple[int, int, int]] = {
-    "H": (255, 255, 255), "He": (217, 255, 255), "Li": (204, 128, 255), "Be": (194, 255, 0),
-    "B": (255, 181, 181), "C": (144, 144, 144), "N": (48, 80, 248), "O": (255, 13, 13),
-    "F": (144, 224, 80), "Ne": (179, 227, 245), "Na": (171, 92, 242), "Mg": (138, 255, 0),
-    "Al": (191, 166, 166), "Si": (240, 200, 160), "P": (255, 128, 0), "S": (255, 255, 48),
-    "Cl": (31, 240, 31), "Ar": (128, 209, 227), "K": (143, 64, 212), "Ca": (61, 255, 0),
-    "Sc": (230, 230, 230), "Ti": (191, 194, 199), "V": (166, 166, 171), "Cr": (138, 153, 199),
-    "Mn": (156, 122, 199), "Fe": (224, 102, 51), "Co": (240, 144, 160), "Ni": (80, 208, 80),
-    "Cu": (200, 128, 51), "Zn": (125, 128, 176), "Ga": (194, 143, 143), "Ge": (102, 143, 143),
-    "As": (189, 128, 227), "Se": (255, 161, 0), "Br": (166, 41, 41), "Kr": (92, 184, 209),
-    "Rb": (112, 46, 176), "Sr": (0, 255, 0), "Y": (148, 255, 255), "Zr": (148, 224, 224),
-    "Nb": (115, 194, 201), "Mo": (84, 181, 181), "Tc": (59, 158, 158), "Ru": (36, 143, 143),
-    "Rh": (10, 125, 140), "Pd": (0, 105, 133), "Ag": (192, 192, 192), "Cd": (255, 217, 143),
-    "In": (166, 117, 115), "Sn": (102, 128, 128), "Sb": (158, 99, 181), "Te": (212, 122, 0),
-    "I": (148, 0, 148), "Xe": (66, 158, 176), "Cs": (87, 23, 143), "Ba": (0, 201, 0),
-    "La": (112, 212, 255), "Pt": (208, 208, 224), "Au": (255, 209, 35), "Hg": (184, 184, 208),
-    "Pb": (87, 89, 97), "Bi": (158, 79, 181), "U": (0, 143, 255),
+    "H": (255, 255, 255),
+    "He": (217, 255, 255),
+    "Li": (204, 128, 255),
+    "Be": (194, 255, 0),
+    "B": (255, 181, 181),
+    "C": (144, 144, 144),
+    "N": (48, 80, 248),
+    "O": (255, 13, 13),
+    "F": (144, 224, 80),
+    "Ne": (179, 227, 245),
+    "Na": (171, 92, 242),
+    "Mg": (138, 255, 0),
+    "Al": (191, 166, 166),
+    "Si": (240, 200, 160),
+    "P": (255, 128, 0),
+    "S": (255, 255, 48),
+    "Cl": (31, 240, 31),
+    "Ar": (128, 209, 227),
+    "K": (143, 64, 212),
+    "Ca": (61, 255, 0),
+    "Sc": (230, 230, 230),
+    "Ti": (191, 194, 199),
+    "V": (166, 166, 171),
+    "Cr": (138, 153, 199),
+    "Mn": (156, 122, 199),
+    "Fe": (224, 102, 51),
+    "Co": (240, 144, 160),
+    "Ni": (80, 208, 80),
+    "Cu": (200, 128, 51),
+    "Zn": (125, 128, 176),
+    "Ga": (194, 143, 143),
+    "Ge": (102, 143, 143),
+    "As": (189, 128, 227),
+    "Se": (255, 161, 0),
+    "Br": (166, 41, 41),
+    "Kr": (92, 184, 209),
+    "Rb": (112, 46, 176),
+    "Sr": (0, 255, 0),
+    "Y": (148, 255, 255),
+    "Zr": (148, 224, 224),
+    "Nb": (115, 194, 201),
+    "Mo": (84, 181, 181),
+    "Tc": (59, 158, 158),
+    "Ru": (36, 143, 143),
+    "Rh": (10, 125, 140),
+    "Pd": (0, 105, 133),
+    "Ag": (192, 192, 192),
+    "Cd": (255, 217, 143),
+    "In": (166, 117, 115),
+    "Sn": (102, 128, 128),
+    "Sb": (158, 99, 181),
+    "Te": (212, 122, 0),
+    "I": (148, 0, 148),
+    "Xe": (66, 158, 176),
+    "Cs": (87, 23, 143),
+    "Ba": (0, 201, 0),
+    "La": (112, 212, 255),
+    "Pt": (208, 208, 224),
+    "Au": (255, 209, 35),
+    "Hg": (184, 184, 208),
+    "Pb": (87, 89, 97),
+    "Bi": (158, 79, 181),
+    "U": (0, 143, 255),
 }
 _DEFAULT_COLOUR = (255, 20, 147)
 
@@ -49,10 +96,10 @@ MARK_FIXED = 2
 MARK_CANDIDATE = 4
 MARK_VALENCE = 8  # more bonds than the element's valence allows
 MARK_COLOURS: dict[int, tuple[float, float, float]] = {
-    MARK_VALENCE: (1.0, 0.25, 0.2),    # red ring: impossible valence
-    MARK_SELECTED: (1.0, 0.85, 0.0),   # yellow ring
+    MARK_VALENCE: (1.0, 0.25, 0.2),  # red ring: impossible valence
+    MARK_SELECTED: (1.0, 0.85, 0.0),  # yellow ring
     MARK_CANDIDATE: (0.1, 0.95, 0.55),  # green ring: new or moved in the candidate
-    MARK_FIXED: (0.85, 0.2, 0.95),     # magenta ring: fixed atom
+    MARK_FIXED: (0.85, 0.2, 0.95),  # magenta ring: fixed atom
 }
 BACKGROUND = (0.13, 0.15, 0.19)
 
@@ -157,12 +204,16 @@ class SceneData:
 STYLES = ("ball_and_stick", "spacefill", "sticks")
 
 
-def build_scene(atoms: Sequence[dict[str, Any]] | StructureArrays,
-                bonds: Sequence[dict[str, Any]], *,
-                candidate_atoms: Sequence[dict[str, Any]] | StructureArrays | None = None,
-                candidate_bonds: Sequence[dict[str, Any]] | None = None,
-                selected: set[str] | None = None, style: str = "ball_and_stick",
-                flagged: set[str] | None = None) -> SceneData:
+def build_scene(
+    atoms: Sequence[dict[str, Any]] | StructureArrays,
+    bonds: Sequence[dict[str, Any]],
+    *,
+    candidate_atoms: Sequence[dict[str, Any]] | StructureArrays | None = None,
+    candidate_bonds: Sequence[dict[str, Any]] | None = None,
+    selected: set[str] | None = None,
+    style: str = "ball_and_stick",
+    flagged: set[str] | None = None,
+) -> SceneData:
     """Arrays for the confirmed molecule, or the candidate over a ghost of it.
 
     With a candidate, the candidate is drawn solid (its new or moved atoms ringed
@@ -173,14 +224,22 @@ def build_scene(atoms: Sequence[dict[str, Any]] | StructureArrays,
     after that is column work.
     """
     base = structure_arrays(atoms, bonds)
-    cand = None if candidate_atoms is None else structure_arrays(candidate_atoms,
-                                                                 candidate_bonds or [])
+    cand = (
+        None
+        if candidate_atoms is None
+        else structure_arrays(candidate_atoms, candidate_bonds or [])
+    )
     return scene_from_arrays(base, cand, selected=selected, style=style, flagged=flagged)
 
 
-def scene_from_arrays(base: StructureArrays, cand: StructureArrays | None = None, *,
-                      selected: Iterable[str] | None = None, style: str = "ball_and_stick",
-                      flagged: Iterable[str] | None = None) -> SceneData:
+def scene_from_arrays(
+    base: StructureArrays,
+    cand: StructureArrays | None = None,
+    *,
+    selected: Iterable[str] | None = None,
+    style: str = "ball_and_stick",
+    flagged: Iterable[str] | None = None,
+) -> SceneData:
     """:func:`build_scene` of structures already held as columns."""
     if cand is None:
         solid = base
@@ -188,14 +247,18 @@ def scene_from_arrays(base: StructureArrays, cand: StructureArrays | None = None
         changed = np.zeros(base.count, dtype=bool)
     else:
         solid = cand
-        to_base = np.fromiter(((-1 if r is None else r) for r in map(base.row_of, cand.ids.tolist())),
-                              dtype=np.int64, count=cand.count)
+        to_base = np.fromiter(
+            ((-1 if r is None else r) for r in map(base.row_of, cand.ids.tolist())),
+            dtype=np.int64,
+            count=cand.count,
+        )
         known = to_base >= 0
         changed = ~known
         if known.any():
             kb = to_base[known]
-            moved = (np.abs(base.xyz[kb] - cand.xyz[known]) > 1e-6).any(axis=1) \
-                | (base.elements[kb] != cand.elements[known])
+            moved = (np.abs(base.xyz[kb] - cand.xyz[known]) > 1e-6).any(axis=1) | (
+                base.elements[kb] != cand.elements[known]
+            )
             changed[np.flatnonzero(known)[moved]] = True
         ghost = np.ones(base.count, dtype=bool)
         ghost[to_base[known & ~changed]] = False
@@ -214,8 +277,9 @@ def scene_from_arrays(base: StructureArrays, cand: StructureArrays | None = None
     sd.ids = np.concatenate([solid.ids, base.ids[ghost_rows]]) if len(ghost_rows) else solid.ids
     table_s = np.array(symbols or [""], dtype=str)
     sd.symbols = table_s[kind] if n else np.zeros(0, dtype=str)
-    sd.pos = np.concatenate([solid.xyz, base.xyz[ghost_rows]]) if len(ghost_rows) \
-        else solid.xyz.copy()
+    sd.pos = (
+        np.concatenate([solid.xyz, base.xyz[ghost_rows]]) if len(ghost_rows) else solid.xyz.copy()
+    )
     # Colour and radius once per element, then spread over the atoms with numpy: no
     # per-atom Python work for a large first frame.
     table_c = np.ones((max(len(symbols), 1), 4))
@@ -289,8 +353,9 @@ def _bond_frames(sd: SceneData) -> dict[str, np.ndarray]:
     d = axis / length
     if off.any():
         # A side direction for multiple bonds: perpendicular to the bond, chosen stably.
-        ref = np.where(np.abs(d[:, 2:3]) < 0.9, np.array([[0.0, 0.0, 1.0]]),
-                       np.array([[1.0, 0.0, 0.0]]))
+        ref = np.where(
+            np.abs(d[:, 2:3]) < 0.9, np.array([[0.0, 0.0, 1.0]]), np.array([[1.0, 0.0, 0.0]])
+        )
         side = np.cross(d, ref)
         side /= np.linalg.norm(side, axis=1, keepdims=True)
         shift = side * off[:, None]
@@ -339,15 +404,23 @@ def _segments(sd: SceneData) -> dict[str, np.ndarray]:
     if cached is not None:
         return cached
     if len(sd.bond_pairs) == 0:
-        seg = {"start": np.zeros((0, 3)), "end": np.zeros((0, 3)), "radius": np.zeros(0),
-               "colour": np.zeros((0, 4)), "atom": np.zeros(0, dtype=np.int64)}
+        seg = {
+            "start": np.zeros((0, 3)),
+            "end": np.zeros((0, 3)),
+            "radius": np.zeros(0),
+            "colour": np.zeros((0, 4)),
+            "atom": np.zeros(0, dtype=np.int64),
+        }
     else:
         f = _bond_frames(sd)
         mid = (f["a"] + f["b"]) / 2
-        seg = {"start": np.concatenate([f["a"], mid]), "end": np.concatenate([mid, f["b"]]),
-               "radius": np.concatenate([f["radius"], f["radius"]]),
-               "colour": np.concatenate([sd.colour[f["i"]], sd.colour[f["j"]]]),
-               "atom": np.concatenate([f["i"], f["j"]]).astype(np.int64)}
+        seg = {
+            "start": np.concatenate([f["a"], mid]),
+            "end": np.concatenate([mid, f["b"]]),
+            "radius": np.concatenate([f["radius"], f["radius"]]),
+            "colour": np.concatenate([sd.colour[f["i"]], sd.colour[f["j"]]]),
+            "atom": np.concatenate([f["i"], f["j"]]).astype(np.int64),
+        }
     sd.cache["segments"] = seg
     return seg
 
@@ -361,11 +434,13 @@ def rotation(axis: Sequence[float] | np.ndarray, angle: float) -> np.ndarray:
     x, y, z = a / n
     c, s = math.cos(angle), math.sin(angle)
     C = 1 - c
-    return np.array([
-        [c + x * x * C, x * y * C - z * s, x * z * C + y * s],
-        [y * x * C + z * s, c + y * y * C, y * z * C - x * s],
-        [z * x * C - y * s, z * y * C + x * s, c + z * z * C],
-    ])
+    return np.array(
+        [
+            [c + x * x * C, x * y * C - z * s, x * z * C + y * s],
+            [y * x * C + z * s, c + y * y * C, y * z * C - x * s],
+            [z * x * C - y * s, z * y * C + x * s, c + z * z * C],
+        ]
+    )
 
 
 LONE_ATOM_EXTENT = 5.0  # Angstrom shown around a single atom by fit()
@@ -394,8 +469,9 @@ class Camera:
         v[:, 1] = height / 2 - v[:, 1]
         return v
 
-    def from_screen(self, x: float, y: float, width: float, height: float,
-                    depth: float = 0.0) -> np.ndarray:
+    def from_screen(
+        self, x: float, y: float, width: float, height: float, depth: float = 0.0
+    ) -> np.ndarray:
         """The model point under screen point (x, y) at view depth ``depth`` (pixels)."""
         v = np.array([x - width / 2 - self.pan[0], (height / 2 - y) - self.pan[1], depth])
         point: np.ndarray = self.rot.T @ (v / self.scale) + self.centre
@@ -463,14 +539,21 @@ def _pick_grid(sd: SceneData) -> dict[str, Any]:
     cy = (keys // dims[2]) % dims[1]
     cx = keys // (dims[1] * dims[2])
     centres = lo + (np.stack([cx, cy, cz], axis=1) + 0.5) * cell
-    grid = {"rows": rows[order], "starts": starts, "counts": counts, "centres": centres,
-            "cell": cell, "rmax": rmax}
+    grid = {
+        "rows": rows[order],
+        "starts": starts,
+        "counts": counts,
+        "centres": centres,
+        "cell": cell,
+        "rmax": rmax,
+    }
     sd.cache["pick_grid"] = grid
     return grid
 
 
-def atoms_near_ray(sd: SceneData, cam: Camera, x: float, y: float, width: float,
-                   height: float, reach: float) -> np.ndarray | None:
+def atoms_near_ray(
+    sd: SceneData, cam: Camera, x: float, y: float, width: float, height: float, reach: float
+) -> np.ndarray | None:
     """Pickable atoms whose centres may lie within ``reach`` Å of the line of sight
     through screen point (x, y), in ascending row order; a superset, never missing one.
     None when the structure is small enough to test every atom."""
@@ -504,9 +587,15 @@ def pick(sd: SceneData, cam: Camera, x: float, y: float, width: float, height: f
     """
     if sd.count == 0:
         return None
-    near = atoms_near_ray(sd, cam, x, y, width, height,
-                          max(_pick_grid(sd)["rmax"], 4.0 / cam.scale)
-                          if sd.count >= GRID_MIN_ATOMS else 0.0)
+    near = atoms_near_ray(
+        sd,
+        cam,
+        x,
+        y,
+        width,
+        height,
+        max(_pick_grid(sd)["rmax"], 4.0 / cam.scale) if sd.count >= GRID_MIN_ATOMS else 0.0,
+    )
     if near is None:
         idx = np.arange(sd.count)
     elif len(near) == 0:
@@ -529,5 +618,9 @@ def outside_view(sd: SceneData, cam: Camera, width: float, height: float) -> boo
         return False
     s = cam.to_screen(sd.pos, width, height)
     r = sd.radius * cam.scale
-    return bool(np.any(s[:, 0] - r < 0) or np.any(s[:, 0] + r > width)
-                or np.any(s[:, 1] - r < 0) or np.any(s[:, 1] + r > height))
+    return bool(
+        np.any(s[:, 0] - r < 0)
+        or np.any(s[:, 0] + r > width)
+        or np.any(s[:, 1] - r < 0)
+        or np.any(s[:, 1] + r > height)
+    )

@@ -25,7 +25,10 @@ vec3 shade(vec3 base, vec3 n) {
 }
 """
 
-SPHERE_VS = "#version 330 core\n" + COMMON + """
+SPHERE_VS = (
+    "#version 330 core\n"
+    + COMMON
+    + """
 layout(location = 0) in vec2 corner;
 layout(location = 1) in vec3 centre;
 layout(location = 2) in float radius;
@@ -49,8 +52,12 @@ void main() {
     gl_Position = toClip(c + vec3(corner * EXTENT * max(r, 1.5), 0.0));
 }
 """
+)
 
-SPHERE_FS = "#version 330 core\n" + COMMON + """
+SPHERE_FS = (
+    "#version 330 core\n"
+    + COMMON
+    + """
 in vec2 vCorner;
 flat in vec4 vColour;
 flat in float vMark;
@@ -76,11 +83,15 @@ void main() {
     gl_FragDepth = (-(vCentre.z) / uDepth) * 0.5 + 0.5;
 }
 """
+)
 
 # Point sprites for many small balls: one vertex per atom instead of an instanced quad
 # (a software rasteriser sets up one point where a quad is two triangles), shaded and
 # depth-corrected like the quads from gl_PointCoord.
-POINT_VS = "#version 330 core\n" + COMMON + """
+POINT_VS = (
+    "#version 330 core\n"
+    + COMMON
+    + """
 layout(location = 1) in vec3 centre;
 layout(location = 2) in float radius;
 layout(location = 3) in vec4 colour;
@@ -103,16 +114,22 @@ void main() {
     gl_Position = toClip(c);
 }
 """
+)
 
 POINT_FS = SPHERE_FS.replace("in vec2 vCorner;\n", "flat in float vExtent;\n").replace(
     "void main() {\n",
     "void main() {\n    vec2 vCorner = vec2(gl_PointCoord.x * 2.0 - 1.0,"
-    " 1.0 - gl_PointCoord.y * 2.0) * vExtent;\n", 1)
+    " 1.0 - gl_PointCoord.y * 2.0) * vExtent;\n",
+    1,
+)
 
 # The interactive level of detail (while the camera is dragged): flat round points, the
 # colour darkened towards the rim, no per-fragment sphere depth (so the rasteriser's early
 # depth test does its work) and no rings: a fraction of the full sprite's work per pixel.
-FAST_VS = "#version 330 core\n" + COMMON + """
+FAST_VS = (
+    "#version 330 core\n"
+    + COMMON
+    + """
 layout(location = 1) in vec3 centre;
 layout(location = 2) in float radius;
 layout(location = 3) in vec4 colour;
@@ -126,8 +143,11 @@ void main() {
     gl_Position = toClip(c);
 }
 """
+)
 
-FAST_FS = "#version 330 core\n" + """
+FAST_FS = (
+    "#version 330 core\n"
+    + """
 flat in vec4 vColour;
 out vec4 fragColour;
 void main() {
@@ -137,8 +157,12 @@ void main() {
     fragColour = vec4(vColour.rgb * (1.0 - 0.4 * r2), 1.0);
 }
 """
+)
 
-CYL_VS = "#version 330 core\n" + COMMON + """
+CYL_VS = (
+    "#version 330 core\n"
+    + COMMON
+    + """
 layout(location = 0) in vec2 corner;    // x: 0..1 along the bond, y: -1..1 across it
 layout(location = 1) in vec3 pStart;
 layout(location = 2) in vec3 pEnd;
@@ -175,8 +199,12 @@ void main() {
     gl_Position = toClip(p);
 }
 """
+)
 
-CYL_FS = "#version 330 core\n" + COMMON + """
+CYL_FS = (
+    "#version 330 core\n"
+    + COMMON
+    + """
 in float vAcross;
 in float vAlong;
 in float vZ;
@@ -194,3 +222,4 @@ void main() {
     gl_FragDepth = (-(vZ + h * vRadius) / uDepth) * 0.5 + 0.5;
 }
 """
+)

@@ -50,8 +50,9 @@ class Surface:
 def esp_colours(values: np.ndarray, limit: float, alpha: float = 0.85) -> np.ndarray:
     """RGBA per value: −limit and below red, 0 white, +limit and above blue."""
     x = np.clip(np.asarray(values, dtype=float) / max(float(limit), 1e-12), -1.0, 1.0)[:, None]
-    rgb = np.where(x < 0, ESP_ZERO + (ESP_NEGATIVE - ESP_ZERO) * (-x),
-                   ESP_ZERO + (ESP_POSITIVE - ESP_ZERO) * x)
+    rgb = np.where(
+        x < 0, ESP_ZERO + (ESP_NEGATIVE - ESP_ZERO) * (-x), ESP_ZERO + (ESP_POSITIVE - ESP_ZERO) * x
+    )
     return np.hstack([rgb, np.full((len(rgb), 1), alpha)])
 
 
@@ -125,8 +126,9 @@ class SurfaceGL:
 
     def __init__(self, funcs: Any, compile_program: Any, common: str) -> None:
         self._f = funcs
-        self.program = compile_program("#version 330 core\n" + common + _MESH_VS,
-                                       "#version 330 core\n" + common + _MESH_FS)
+        self.program = compile_program(
+            "#version 330 core\n" + common + _MESH_VS, "#version 330 core\n" + common + _MESH_FS
+        )
         self._meshes: list[tuple[Any, Any, int, tuple[float, ...]]] = []
 
     def free(self) -> None:
@@ -149,7 +151,8 @@ class SurfaceGL:
             # One vertex per triangle corner: PySide6's glDrawElements takes no index
             # offset, and glDrawArrays needs none.
             corners = np.hstack([surf.vertices, surf.normals, surf.vertex_colours()])[
-                np.asarray(surf.faces).ravel()]
+                np.asarray(surf.faces).ravel()
+            ]
             data = np.ascontiguousarray(corners, np.float32)
             vao = QOpenGLVertexArrayObject()
             vao.create()

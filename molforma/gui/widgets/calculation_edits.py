@@ -54,12 +54,16 @@ class CalculationEdits:
         from molforma.gui.app import current_language
 
         lang = current_language()
-        self.panel.solvent_combo.setItemText(0, QCoreApplication.translate("CalculationPanel", "None (gas phase)"))
+        self.panel.solvent_combo.setItemText(
+            0, QCoreApplication.translate("CalculationPanel", "None (gas phase)")
+        )
         for i, entry in enumerate(solvents.table(), start=1):
             label = entry["label"].get(lang) or entry["label"]["en"]
             self.panel.solvent_combo.setItemText(i, f"{label} (ε {entry['dielectric']:g})")
-        self.panel.solvent_combo.setItemText(self.panel.solvent_combo.count() - 1,
-                                       QCoreApplication.translate("CalculationPanel", "Custom dielectric constant"))
+        self.panel.solvent_combo.setItemText(
+            self.panel.solvent_combo.count() - 1,
+            QCoreApplication.translate("CalculationPanel", "Custom dielectric constant"),
+        )
 
     def _solvent_chosen(self, _index: int) -> None:
         if self.panel._loading:
@@ -72,8 +76,10 @@ class CalculationEdits:
             return
         calc = self.panel.ctx.document.project.get("calculation", {})
         if value is None and calc.get("dielectric") is not None:
-            self._after_edit("calculation.solvent", apply_edit(
-                self.panel.ctx, "set_nwchem", {"solvent": None, "dielectric": None}))
+            self._after_edit(
+                "calculation.solvent",
+                apply_edit(self.panel.ctx, "set_nwchem", {"solvent": None, "dielectric": None}),
+            )
             return
         self._set_calc("solvent", value)
 
@@ -98,25 +104,29 @@ class CalculationEdits:
         """Connect the conditions' fields to their edits."""
         p = self.panel
         p.task_combo.currentIndexChanged.connect(
-            lambda _i: self._set_calc("task", p.task_combo.currentData()))
+            lambda _i: self._set_calc("task", p.task_combo.currentData())
+        )
         p.theory_combo.currentIndexChanged.connect(
-            lambda _i: self._set_calc("theory", p.theory_combo.currentData()))
+            lambda _i: self._set_calc("theory", p.theory_combo.currentData())
+        )
         p.reference_combo.currentIndexChanged.connect(
-            lambda _i: self._set_calc("reference", p.reference_combo.currentData()))
+            lambda _i: self._set_calc("reference", p.reference_combo.currentData())
+        )
         for combo, key in ((p.functional_combo, "functional"), (p.basis_combo, "basis")):
             # activated as well as currentIndexChanged: choosing the item that is already
             # current (after a typed value the index did not follow) changes no index but
             # must still set the document to it.
             combo.currentIndexChanged.connect(
-                lambda i, c=combo, k=key: self._set_calc(k, _item_value(c, i)))
+                lambda i, c=combo, k=key: self._set_calc(k, _item_value(c, i))
+            )
             combo.activated.connect(lambda i, c=combo, k=key: self._set_calc(k, _item_value(c, i)))
             edit = combo.lineEdit()
             if edit is not None:
                 edit.editingFinished.connect(
-                    lambda c=combo, k=key: self._set_calc(k, _typed_value(c)))
+                    lambda c=combo, k=key: self._set_calc(k, _typed_value(c))
+                )
         p.charge_spin.valueChanged.connect(lambda v: self._set_molecule("charge", v))
-        p.multiplicity_spin.valueChanged.connect(
-            lambda v: self._set_molecule("multiplicity", v))
+        p.multiplicity_spin.valueChanged.connect(lambda v: self._set_molecule("multiplicity", v))
 
     def _report(self, key: str, message: str | None) -> None:
         if message:
@@ -145,22 +155,27 @@ class CalculationEdits:
                 outcome.refused(exc)  # a window command that typed it fails with this
                 self._after_edit(f"calculation.{key}", exc.message())
                 return
-        self._after_edit(f"calculation.{key}", apply_edit(self.panel.ctx, "set_nwchem", {key: value}))
+        self._after_edit(
+            f"calculation.{key}", apply_edit(self.panel.ctx, "set_nwchem", {key: value})
+        )
 
     def _set_molecule(self, key: str, value: int) -> None:
         if self.panel._loading:
             return
         if self.panel.ctx.document.project["document"].get(key) == value:
             return
-        self._after_edit(f"document.{key}",
-                         apply_edit(self.panel.ctx, "set_molecule", **{key: int(value)}))
+        self._after_edit(
+            f"document.{key}", apply_edit(self.panel.ctx, "set_molecule", **{key: int(value)})
+        )
 
     def _set_advanced(self, key: str, value: Any) -> None:
         if self.panel._loading:
             return
         if self.panel.ctx.document.project.get("advanced", {}).get(key) == value:
             return
-        self._after_edit(f"advanced.{key}", apply_edit(self.panel.ctx, "set_advanced", {key: value}))
+        self._after_edit(
+            f"advanced.{key}", apply_edit(self.panel.ctx, "set_advanced", {key: value})
+        )
 
     def _commit_text(self, key: str, edit: QLineEdit, kind: str) -> None:
         if self.panel._loading:
@@ -170,8 +185,14 @@ class CalculationEdits:
         if kind in ("int", "float") and text:
             value = parse_c_number(text, kind)
             if value is None:
-                msg = (QCoreApplication.translate("CalculationPanel", "Not a whole number: %1") if kind == "int" else
-                       QCoreApplication.translate("CalculationPanel", "Not a number: %1 (write it like 1e-6 or 0.001, with a point)"))
+                msg = (
+                    QCoreApplication.translate("CalculationPanel", "Not a whole number: %1")
+                    if kind == "int"
+                    else QCoreApplication.translate(
+                        "CalculationPanel",
+                        "Not a number: %1 (write it like 1e-6 or 0.001, with a point)",
+                    )
+                )
                 self._after_edit(f"advanced.{key}", msg.replace("%1", text))
                 return
         self._set_advanced(key, value)
@@ -179,7 +200,9 @@ class CalculationEdits:
     def apply_extra_input(self) -> None:
         """Apply the extra-input and extra-task editors to the document (one undo step)."""
         text = self.panel.extra_input_edit.toPlainText()
-        tasks = [t.strip() for t in self.panel.extra_tasks_edit.toPlainText().splitlines() if t.strip()]
+        tasks = [
+            t.strip() for t in self.panel.extra_tasks_edit.toPlainText().splitlines() if t.strip()
+        ]
         msg = apply_edit(self.panel.ctx, "set_nwchem", {"extra_input": text, "extra_tasks": tasks})
         self._report("calculation.extra_input", msg)
         self.panel.refresh(keep_extra=bool(msg))
@@ -187,8 +210,9 @@ class CalculationEdits:
     def set_advanced_expanded(self, expanded: bool) -> None:
         """Open or close the advanced group."""
         self.panel.advanced_toggle.setChecked(expanded)
-        self.panel.advanced_toggle.setArrowType(Qt.ArrowType.DownArrow if expanded
-                                          else Qt.ArrowType.RightArrow)
+        self.panel.advanced_toggle.setArrowType(
+            Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow
+        )
         self.panel.advanced_group.setVisible(expanded)
 
     def advanced_field(self, key: str) -> QWidget:
@@ -207,9 +231,13 @@ class CalculationEdits:
             box = QCheckBox(parent)
             box.setTristate(True)
             box.checkStateChanged.connect(
-                lambda state, k=key: self._set_advanced(k, _tristate_value(state)))
-            self.panel.bind_text(lambda: box.setToolTip(
-                QCoreApplication.translate("CalculationPanel", AUTOMATIC_TIP)))
+                lambda state, k=key: self._set_advanced(k, _tristate_value(state))
+            )
+            self.panel.bind_text(
+                lambda: box.setToolTip(
+                    QCoreApplication.translate("CalculationPanel", AUTOMATIC_TIP)
+                )
+            )
             w: QWidget = box
         elif kind == "bool":
             w = QCheckBox(parent)
@@ -218,20 +246,27 @@ class CalculationEdits:
             combo = QComboBox(parent)
             if nullable:
                 combo.addItem("", None)
-                self.panel.bind_text(lambda: combo.setItemText(
-                    0, QCoreApplication.translate("CalculationPanel", DEFAULT_TEXT)))
+                self.panel.bind_text(
+                    lambda: combo.setItemText(
+                        0, QCoreApplication.translate("CalculationPanel", DEFAULT_TEXT)
+                    )
+                )
             for v in values:
                 combo.addItem(str(v), v)
             combo.currentIndexChanged.connect(
-                lambda _i, c=combo, k=key: self._set_advanced(k, c.currentData()))
+                lambda _i, c=combo, k=key: self._set_advanced(k, c.currentData())
+            )
             w = combo
         else:
             # Numbers are typed into plain line edits and parsed strictly in the C locale:
             # a spin box or a locale validator would clamp, drop a sign or read "1,0e-6"
             # some other way, and the person would not see the value change.
             edit = QLineEdit(parent)
-            self.panel.bind_text(lambda: edit.setPlaceholderText(
-                QCoreApplication.translate("CalculationPanel", DEFAULT_TEXT)))
+            self.panel.bind_text(
+                lambda: edit.setPlaceholderText(
+                    QCoreApplication.translate("CalculationPanel", DEFAULT_TEXT)
+                )
+            )
             edit.editingFinished.connect(lambda: self._commit_text(key, edit, kind))
             w = edit
         w.setObjectName(name)

@@ -65,7 +65,6 @@ from molforma.nwchem.settings import MAX_ROOTS, TASKS, THEORIES, AdvancedSetting
 log = logging.getLogger(__name__)
 
 
-
 class CalculationPanel(Retranslatable, QWidget):
     """The calculation conditions of the shared document, with a live NWChem input preview."""
 
@@ -137,14 +136,16 @@ class CalculationPanel(Retranslatable, QWidget):
         self.task_combo.setObjectName("taskCombo")
         for key in TASKS:
             self.task_combo.addItem(key, key)
-        self.bind_text(lambda: _set_item_texts(self.task_combo,
-                                               [TASK_LABELS.get(k, k) for k in TASKS]))
+        self.bind_text(
+            lambda: _set_item_texts(self.task_combo, [TASK_LABELS.get(k, k) for k in TASKS])
+        )
         self.theory_combo = QComboBox(conditions)
         self.theory_combo.setObjectName("theoryCombo")
         for key in THEORIES:
             self.theory_combo.addItem(key, key)
-        self.bind_text(lambda: _set_item_texts(
-            self.theory_combo, [THEORY_LABELS.get(k, k) for k in THEORIES]))
+        self.bind_text(
+            lambda: _set_item_texts(self.theory_combo, [THEORY_LABELS.get(k, k) for k in THEORIES])
+        )
         # The functional table names each entry (item data, what the document stores) and
         # labels it (item text, in the window's language); a typed xc line is kept as typed.
         self.functional_combo = QComboBox(conditions)
@@ -153,8 +154,11 @@ class CalculationPanel(Retranslatable, QWidget):
         functional_names = catalog_names("functionals", _FALLBACK_FUNCTIONALS)
         for name in functional_names:
             self.functional_combo.addItem(name, name)
-        self.bind_text(lambda: _set_item_texts(
-            self.functional_combo, [FUNCTIONAL_LABELS.get(k, k) for k in functional_names]))
+        self.bind_text(
+            lambda: _set_item_texts(
+                self.functional_combo, [FUNCTIONAL_LABELS.get(k, k) for k in functional_names]
+            )
+        )
         self.basis_combo = QComboBox(conditions)
         self.basis_combo.setObjectName("basisCombo")
         self.basis_combo.setEditable(True)
@@ -166,8 +170,9 @@ class CalculationPanel(Retranslatable, QWidget):
         self.reference_combo = QComboBox(conditions)
         self.reference_combo.setObjectName("referenceCombo")
         self.reference_combo.addItem("", None)
-        self.bind_text(lambda: self.reference_combo.setItemText(
-            0, self.tr("Automatic (from multiplicity)")))
+        self.bind_text(
+            lambda: self.reference_combo.setItemText(0, self.tr("Automatic (from multiplicity)"))
+        )
         for ref in ("rhf", "rohf", "uhf"):
             self.reference_combo.addItem(ref.upper(), ref)
         self.charge_spin = QSpinBox(conditions)
@@ -179,21 +184,35 @@ class CalculationPanel(Retranslatable, QWidget):
         self.multiplicity_spin.setRange(1, 20)
         self.multiplicity_spin.setKeyboardTracking(False)
 
-        form.addRow(self.label(lambda: self.tr("Task:")), self._with_message("calculation.task",
-                    self.task_combo))
-        form.addRow(self.label(lambda: self.tr("Theory:")),
-                    self._with_message("calculation.theory", self.theory_combo))
-        form.addRow(self.label(lambda: self.tr("Functional:")),
-                    self._with_message("calculation.functional", self.functional_combo))
-        form.addRow(self.label(lambda: self.tr("Basis set:")),
-                    self._with_message("calculation.basis", self.basis_combo))
-        form.addRow(self.label(lambda: self.tr("SCF reference:")),
-                    self._with_message("calculation.reference", self.reference_combo))
+        form.addRow(
+            self.label(lambda: self.tr("Task:")),
+            self._with_message("calculation.task", self.task_combo),
+        )
+        form.addRow(
+            self.label(lambda: self.tr("Theory:")),
+            self._with_message("calculation.theory", self.theory_combo),
+        )
+        form.addRow(
+            self.label(lambda: self.tr("Functional:")),
+            self._with_message("calculation.functional", self.functional_combo),
+        )
+        form.addRow(
+            self.label(lambda: self.tr("Basis set:")),
+            self._with_message("calculation.basis", self.basis_combo),
+        )
+        form.addRow(
+            self.label(lambda: self.tr("SCF reference:")),
+            self._with_message("calculation.reference", self.reference_combo),
+        )
         self._build_task_rows(conditions, form)
-        form.addRow(self.label(lambda: self.tr("Charge:")), self._with_message("document.charge",
-                    self.charge_spin))
-        form.addRow(self.label(lambda: self.tr("Multiplicity:")),
-                    self._with_message("document.multiplicity", self.multiplicity_spin))
+        form.addRow(
+            self.label(lambda: self.tr("Charge:")),
+            self._with_message("document.charge", self.charge_spin),
+        )
+        form.addRow(
+            self.label(lambda: self.tr("Multiplicity:")),
+            self._with_message("document.multiplicity", self.multiplicity_spin),
+        )
 
         self.edits.wire_conditions()
         return conditions
@@ -212,8 +231,10 @@ class CalculationPanel(Retranslatable, QWidget):
         for key, field in AdvancedSettings.model_fields.items():
             widget = self.edits.make_advanced_field(self, key, field)
             self._advanced[key] = widget
-            adv_form.addRow(self.label(partial(_advanced_label, key)),
-                            self._with_message(f"advanced.{key}", widget))
+            adv_form.addRow(
+                self.label(partial(_advanced_label, key)),
+                self._with_message(f"advanced.{key}", widget),
+            )
         self.advanced_group.setVisible(False)
         self.advanced_toggle.toggled.connect(self.set_advanced_expanded)
         outer.addWidget(self.advanced_toggle)
@@ -222,25 +243,33 @@ class CalculationPanel(Retranslatable, QWidget):
     def _build_extra(self, form_host: QWidget) -> QGroupBox:
         """Extra input and extra tasks, applied with their own button."""
         extra = QGroupBox(form_host)
-        self.bind_text(lambda: extra.setTitle(
-            self.tr("Extra input (added to the input before the tasks)")))
+        self.bind_text(
+            lambda: extra.setTitle(self.tr("Extra input (added to the input before the tasks)"))
+        )
         extra.setObjectName("extraInputGroup")
         ex_lay = QVBoxLayout(extra)
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.extra_input_edit = QPlainTextEdit(extra)
         self.extra_input_edit.setObjectName("extraInputEdit")
         self.extra_input_edit.setFont(mono)
-        self.bind_text(lambda: self.extra_input_edit.setPlaceholderText(
-            self.tr("NWChem directives, e.g. a property block")))
+        self.bind_text(
+            lambda: self.extra_input_edit.setPlaceholderText(
+                self.tr("NWChem directives, e.g. a property block")
+            )
+        )
         self.extra_input_edit.setMaximumHeight(110)
         self.extra_tasks_edit = QPlainTextEdit(extra)
         self.extra_tasks_edit.setObjectName("extraTasksEdit")
         self.extra_tasks_edit.setFont(mono)
-        self.bind_text(lambda: self.extra_tasks_edit.setPlaceholderText(
-            self.tr("Extra task lines, one per line, e.g. scf property")))
+        self.bind_text(
+            lambda: self.extra_tasks_edit.setPlaceholderText(
+                self.tr("Extra task lines, one per line, e.g. scf property")
+            )
+        )
         self.extra_tasks_edit.setMaximumHeight(60)
-        self.apply_extra_button = self.button(lambda: self.tr("Apply extra input"),
-                                              "applyExtraInputButton", extra)
+        self.apply_extra_button = self.button(
+            lambda: self.tr("Apply extra input"), "applyExtraInputButton", extra
+        )
         self.extra_state = QLabel(extra)
         self.extra_state.setObjectName("extraInputState")
         ex_lay.addWidget(self.extra_input_edit)
@@ -277,34 +306,67 @@ class CalculationPanel(Retranslatable, QWidget):
         self.excited_roots_spin.setObjectName("excitedRootsSpin")
         self.excited_roots_spin.setRange(1, MAX_ROOTS)
         self.excited_roots_spin.setKeyboardTracking(False)
-        self.bind_text(lambda: self.excited_roots_spin.setToolTip(self.tr(
-            "Number of excited states (roots) per spin manifold: nroots in the tddft block.")))
+        self.bind_text(
+            lambda: self.excited_roots_spin.setToolTip(
+                self.tr(
+                    "Number of excited states (roots) per spin manifold: nroots in the tddft block."
+                )
+            )
+        )
         self.excited_spin_combo = QComboBox(parent)
         self.excited_spin_combo.setObjectName("excitedSpinCombo")
         for key in ("singlets", "triplets", "both"):
             self.excited_spin_combo.addItem(key, key)
-        self.bind_text(lambda: _set_item_texts(self.excited_spin_combo, (
-            self.tr("Singlets"), self.tr("Triplets"), self.tr("Singlets and triplets"))))
-        self.bind_text(lambda: self.excited_spin_combo.setToolTip(self.tr(
-            "Closed shells: which spin states (notriplet / nosinglet). An open shell gets "
-            "its states of any spin.")))
+        self.bind_text(
+            lambda: _set_item_texts(
+                self.excited_spin_combo,
+                (self.tr("Singlets"), self.tr("Triplets"), self.tr("Singlets and triplets")),
+            )
+        )
+        self.bind_text(
+            lambda: self.excited_spin_combo.setToolTip(
+                self.tr(
+                    "Closed shells: which spin states (notriplet / nosinglet). An open shell gets "
+                    "its states of any spin."
+                )
+            )
+        )
         self.excited_method_combo = QComboBox(parent)
         self.excited_method_combo.setObjectName("excitedMethodCombo")
         for key in ("tddft", "tda"):
             self.excited_method_combo.addItem(key, key)
-        self.bind_text(lambda: _set_item_texts(self.excited_method_combo, (
-            self.tr("Full linear response (TDDFT; TDHF with SCF)"),
-            self.tr("Tamm–Dancoff (TDA; CIS with SCF)"))))
-        self.bind_text(lambda: self.excited_method_combo.setToolTip(self.tr(
-            "Tamm–Dancoff writes cis in the tddft block; with SCF as the theory the "
-            "excitations are CIS.")))
+        self.bind_text(
+            lambda: _set_item_texts(
+                self.excited_method_combo,
+                (
+                    self.tr("Full linear response (TDDFT; TDHF with SCF)"),
+                    self.tr("Tamm–Dancoff (TDA; CIS with SCF)"),
+                ),
+            )
+        )
+        self.bind_text(
+            lambda: self.excited_method_combo.setToolTip(
+                self.tr(
+                    "Tamm–Dancoff writes cis in the tddft block; with SCF as the theory the "
+                    "excitations are CIS."
+                )
+            )
+        )
         self.irc_check = QCheckBox(parent)
         self.irc_check.setObjectName("ircCheck")
-        self.bind_text(lambda: self.irc_check.setText(self.tr(
-            "Follow the reaction path down both sides (IRC)")))
-        self.bind_text(lambda: self.irc_check.setToolTip(self.tr(
-            "After the frequencies, NWChem's mepgs module follows the imaginary mode forward "
-            "and backward; each side's points are opened from the job folder (.fxyz, .bxyz).")))
+        self.bind_text(
+            lambda: self.irc_check.setText(
+                self.tr("Follow the reaction path down both sides (IRC)")
+            )
+        )
+        self.bind_text(
+            lambda: self.irc_check.setToolTip(
+                self.tr(
+                    "After the frequencies, NWChem's mepgs module follows the imaginary mode forward "
+                    "and backward; each side's points are opened from the job folder (.fxyz, .bxyz)."
+                )
+            )
+        )
         self.solvent_combo = QComboBox(parent)
         self.solvent_combo.setObjectName("solventCombo")
         self.solvent_combo.addItem("", None)
@@ -312,33 +374,59 @@ class CalculationPanel(Retranslatable, QWidget):
             self.solvent_combo.addItem(str(entry["name"]), str(entry["name"]))
         self.solvent_combo.addItem("", CUSTOM_SOLVENT)
         self.bind_text(self.edits._label_solvents)
-        self.bind_text(lambda: self.solvent_combo.setToolTip(self.tr(
-            "Implicit solvent (COSMO) by its dielectric constant; the solvation energy is "
-            "shown with the results.")))
+        self.bind_text(
+            lambda: self.solvent_combo.setToolTip(
+                self.tr(
+                    "Implicit solvent (COSMO) by its dielectric constant; the solvation energy is "
+                    "shown with the results."
+                )
+            )
+        )
         self.dielectric_edit = QLineEdit(parent)
         self.dielectric_edit.setObjectName("dielectricEdit")
-        self.bind_text(lambda: self.dielectric_edit.setPlaceholderText(
-            self.tr("a number above 1, e.g. 10.5")))
-        self.bind_text(lambda: self.dielectric_edit.setToolTip(self.tr(
-            "Custom dielectric constant for COSMO (dielec).")))
-        form.addRow(self.label(lambda: self.tr("Excited states (roots):")),
-                    self._with_message("calculation.excited_roots", self.excited_roots_spin))
-        form.addRow(self.label(lambda: self.tr("Spin states:")),
-                    self._with_message("calculation.excited_spin", self.excited_spin_combo))
-        form.addRow(self.label(lambda: self.tr("Method:")),
-                    self._with_message("calculation.excited_method", self.excited_method_combo))
-        form.addRow(self.label(lambda: self.tr("Reaction path:")),
-                    self._with_message("calculation.irc", self.irc_check))
-        form.addRow(self.label(lambda: self.tr("Solvent (COSMO):")),
-                    self._with_message("calculation.solvent", self.solvent_combo))
-        form.addRow(self.label(lambda: self.tr("Dielectric constant:")),
-                    self._with_message("calculation.dielectric", self.dielectric_edit))
+        self.bind_text(
+            lambda: self.dielectric_edit.setPlaceholderText(self.tr("a number above 1, e.g. 10.5"))
+        )
+        self.bind_text(
+            lambda: self.dielectric_edit.setToolTip(
+                self.tr("Custom dielectric constant for COSMO (dielec).")
+            )
+        )
+        form.addRow(
+            self.label(lambda: self.tr("Excited states (roots):")),
+            self._with_message("calculation.excited_roots", self.excited_roots_spin),
+        )
+        form.addRow(
+            self.label(lambda: self.tr("Spin states:")),
+            self._with_message("calculation.excited_spin", self.excited_spin_combo),
+        )
+        form.addRow(
+            self.label(lambda: self.tr("Method:")),
+            self._with_message("calculation.excited_method", self.excited_method_combo),
+        )
+        form.addRow(
+            self.label(lambda: self.tr("Reaction path:")),
+            self._with_message("calculation.irc", self.irc_check),
+        )
+        form.addRow(
+            self.label(lambda: self.tr("Solvent (COSMO):")),
+            self._with_message("calculation.solvent", self.solvent_combo),
+        )
+        form.addRow(
+            self.label(lambda: self.tr("Dielectric constant:")),
+            self._with_message("calculation.dielectric", self.dielectric_edit),
+        )
         self.excited_roots_spin.valueChanged.connect(
-            lambda v: self.edits._set_calc("excited_roots", int(v)))
+            lambda v: self.edits._set_calc("excited_roots", int(v))
+        )
         self.excited_spin_combo.currentIndexChanged.connect(
-            lambda _i: self.edits._set_calc("excited_spin", self.excited_spin_combo.currentData()))
+            lambda _i: self.edits._set_calc("excited_spin", self.excited_spin_combo.currentData())
+        )
         self.excited_method_combo.currentIndexChanged.connect(
-            lambda _i: self.edits._set_calc("excited_method", self.excited_method_combo.currentData()))
+            lambda _i: self.edits._set_calc(
+                "excited_method", self.excited_method_combo.currentData()
+            )
+        )
         self.irc_check.toggled.connect(lambda v: self.edits._set_calc("irc", bool(v)))
         self.solvent_combo.currentIndexChanged.connect(self.edits._solvent_chosen)
         self.dielectric_edit.editingFinished.connect(self.edits._dielectric_typed)
@@ -392,8 +480,11 @@ class CalculationPanel(Retranslatable, QWidget):
             _select_data(self.task_combo, calc.get("task"))
             _select_data(self.theory_combo, calc.get("theory"))
             _select_data(self.reference_combo, calc.get("reference"))
-            _set_combo_text(self.functional_combo, str(calc.get("functional", "")),
-                            _functional_name(str(calc.get("functional", ""))))
+            _set_combo_text(
+                self.functional_combo,
+                str(calc.get("functional", "")),
+                _functional_name(str(calc.get("functional", ""))),
+            )
             _set_combo_text(self.basis_combo, str(calc.get("basis", "")))
             self.functional_combo.setEnabled(calc.get("theory") == "dft")
             self.edits.show_task_rows(calc)
@@ -427,12 +518,14 @@ class CalculationPanel(Retranslatable, QWidget):
 
     def _warning_texts(self, checks: list[dict[str, Any]]) -> list[str]:
         """The warnings among validate_document's checks, as the tab words them."""
-        warnings = [str(c["message"]) for c in checks if c.get("severity") == "warning"
-                    and c.get("code") not in SHOWN_BESIDE_FIELDS]
+        warnings = [
+            str(c["message"])
+            for c in checks
+            if c.get("severity") == "warning" and c.get("code") not in SHOWN_BESIDE_FIELDS
+        ]
         shown = [self.tr("Warning: %1").replace("%1", w) for w in warnings[:MAX_WARNINGS]]
         if len(warnings) > MAX_WARNINGS:
-            shown.append(self.tr("… and %n more warning(s).", "",
-                                 len(warnings) - MAX_WARNINGS))
+            shown.append(self.tr("… and %n more warning(s).", "", len(warnings) - MAX_WARNINGS))
         return shown
 
     def retranslate_dynamic(self) -> None:
@@ -455,5 +548,10 @@ class CalculationPanel(Retranslatable, QWidget):
 
 
 # The labels, limits and parsing other modules and tests import from here.
-__all__: list[str] = ["SYNC_PREVIEW_ATOMS", "TASK_LABELS", "CalculationPanel", "catalog_names",
-                      "parse_c_number"]
+__all__: list[str] = [
+    "SYNC_PREVIEW_ATOMS",
+    "TASK_LABELS",
+    "CalculationPanel",
+    "catalog_names",
+    "parse_c_number",
+]

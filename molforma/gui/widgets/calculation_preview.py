@@ -77,8 +77,7 @@ class InputPreview:
     def _checked(self, checks: object) -> None:
         if self.panel.ctx.document.project is not self._checked_project:
             return  # an edit since: its own refresh checks again
-        general = self._general + self.panel._warning_texts(
-            cast("list[dict[str, Any]]", checks))
+        general = self._general + self.panel._warning_texts(cast("list[dict[str, Any]]", checks))
         self.panel.general_message.setText("\n".join(general))
         self.panel.general_message.setVisible(bool(general))
 
@@ -94,14 +93,19 @@ class InputPreview:
     def _deferred_preview(self) -> None:
         self._refresh_preview_and_messages(self.panel.ctx.document.project)
 
-    def _refresh_preview_and_messages(self, project: dict[str, Any], *,
-                                      read_now: bool = False) -> None:
+    def _refresh_preview_and_messages(
+        self, project: dict[str, Any], *, read_now: bool = False
+    ) -> None:
         self.panel._preview_stale = False
         problems: list[dict[str, Any]] = []
         try:
             from molforma.nwchem.input import input_errors
         except ImportError:
-            self.panel.input_preview.setPlainText(QCoreApplication.translate("CalculationPanel", "The NWChem input generator is not available."))
+            self.panel.input_preview.setPlainText(
+                QCoreApplication.translate(
+                    "CalculationPanel", "The NWChem input generator is not available."
+                )
+            )
         else:
             try:
                 problems = input_errors(project)
@@ -110,7 +114,11 @@ class InputPreview:
             try:
                 text = preview_text(project)
             except Exception as exc:  # noqa: BLE001 - shown in the preview instead
-                text = QCoreApplication.translate("CalculationPanel", "The input cannot be generated:") + "\n" + error_text(exc)
+                text = (
+                    QCoreApplication.translate("CalculationPanel", "The input cannot be generated:")
+                    + "\n"
+                    + error_text(exc)
+                )
             if self.panel.input_preview.toPlainText() != text:
                 self.panel.input_preview.setPlainText(text)
         by_field: dict[str, list[str]] = {}
@@ -118,8 +126,11 @@ class InputPreview:
         for p in problems:
             field = str(p.get("field", ""))
             message = str(p.get("message") or p.get("code"))
-            target = field if field in self.panel._messages else (
-                "calculation.extra_input" if field == "calculation.extra_tasks" else None)
+            target = (
+                field
+                if field in self.panel._messages
+                else ("calculation.extra_input" if field == "calculation.extra_tasks" else None)
+            )
             if target is None:
                 general.append(message)
             else:

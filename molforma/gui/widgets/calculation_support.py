@@ -82,16 +82,28 @@ THEORY_LABELS = CatalogueLabels("theories")
 ADVANCED_LABELS = CatalogueLabels("advanced_keys", "key")
 DEFAULT_TEXT = QT_TRANSLATE_NOOP("CalculationPanel", "(NWChem default)")
 AUTOMATIC_TIP = QT_TRANSLATE_NOOP(
-    "CalculationPanel", "Partly checked: automatic (MolForma chooses what is safe for this "
-    "molecule and basis set).")
+    "CalculationPanel",
+    "Partly checked: automatic (MolForma chooses what is safe for this molecule and basis set).",
+)
 
 CUSTOM_SOLVENT = "__custom__"  # the solvent list's last item: a dielectric constant typed
 
 SYNC_PREVIEW_ATOMS = 500  # above this the preview is rendered after a short pause
 PREVIEW_DELAY_MS = 150
 
-_FALLBACK_BASIS = ["sto-3g", "3-21g", "6-31g", "6-31g*", "6-31g**", "6-311g**",
-                   "cc-pvdz", "cc-pvtz", "aug-cc-pvdz", "def2-svp", "def2-tzvp"]
+_FALLBACK_BASIS = [
+    "sto-3g",
+    "3-21g",
+    "6-31g",
+    "6-31g*",
+    "6-31g**",
+    "6-311g**",
+    "cc-pvdz",
+    "cc-pvtz",
+    "aug-cc-pvdz",
+    "def2-svp",
+    "def2-tzvp",
+]
 _FALLBACK_FUNCTIONALS = ["b3lyp", "pbe0", "pbe96", "blyp", "m06-2x", "b3lyp-d3", "tpss"]
 
 
@@ -152,6 +164,7 @@ def parse_c_number(text: str, kind: str) -> int | float | None:
         return int(text)
     value = float(text)
     return value if math.isfinite(value) else None
+
 
 def _set_item_texts(combo: QComboBox, texts: Iterable[str]) -> None:
     """Label a combo's items in order (their data, what the document stores, stays)."""
@@ -227,8 +240,10 @@ def _setting_warnings(project: Mapping[str, Any]) -> list[tuple[str, str]]:
     from molforma.i18n import render
     from molforma.nwchem.functionals import calculation_warnings
 
-    return [(w["field"], render(w["code"], w["details"]))
-            for w in calculation_warnings(project.get("calculation") or {})]
+    return [
+        (w["field"], render(w["code"], w["details"]))
+        for w in calculation_warnings(project.get("calculation") or {})
+    ]
 
 
 def _tristate_value(state: Qt.CheckState) -> bool | None:
@@ -239,8 +254,11 @@ def _tristate_value(state: Qt.CheckState) -> bool | None:
 
 def _show_value(widget: QWidget, value: Any) -> None:
     if isinstance(widget, QCheckBox) and widget.isTristate():
-        widget.setCheckState(Qt.CheckState.PartiallyChecked if value is None else (
-            Qt.CheckState.Checked if value else Qt.CheckState.Unchecked))
+        widget.setCheckState(
+            Qt.CheckState.PartiallyChecked
+            if value is None
+            else (Qt.CheckState.Checked if value else Qt.CheckState.Unchecked)
+        )
     elif isinstance(widget, QCheckBox):
         widget.setChecked(bool(value))
     elif isinstance(widget, QComboBox):

@@ -82,28 +82,38 @@ class ConstraintEditor(Retranslatable, QWidget):
 
     def _texts(self) -> None:
         self.fix_button.setText(self.tr("Fix this coordinate"))
-        self.fix_button.setToolTip(self.tr(
-            "Hold the selected distance, angle or dihedral at its current value during "
-            "optimisations (an NWChem zcoord constraint)"))
+        self.fix_button.setToolTip(
+            self.tr(
+                "Hold the selected distance, angle or dihedral at its current value during "
+                "optimisations (an NWChem zcoord constraint)"
+            )
+        )
         self.clear_button.setText(self.tr("Remove constraints"))
-        self.clear_button.setToolTip(self.tr("Remove every coordinate constraint and the "
-                                             "scan"))
+        self.clear_button.setToolTip(self.tr("Remove every coordinate constraint and the scan"))
         self.end_label.setText(self.tr("Scan to:"))
-        self.end_input.setToolTip(self.tr(
-            "The scan's end value (Å or degrees, C locale: 1.25); it starts at the current "
-            "value"))
+        self.end_input.setToolTip(
+            self.tr(
+                "The scan's end value (Å or degrees, C locale: 1.25); it starts at the current "
+                "value"
+            )
+        )
         self.steps_label.setText(self.tr("Steps:"))
-        self.steps_spin.setToolTip(self.tr(
-            "Steps of the scan: it optimises steps + 1 points from the current value to "
-            "the end value"))
+        self.steps_spin.setToolTip(
+            self.tr(
+                "Steps of the scan: it optimises steps + 1 points from the current value to "
+                "the end value"
+            )
+        )
         self.scan_button.setText(self.tr("Scan this coordinate"))
-        self.scan_button.setToolTip(self.tr(
-            "A relaxed scan of the selected distance, angle or dihedral: one constrained "
-            "optimisation per point, each from the previous point's structure (after a "
-            "planar dihedral, from the molecule as drawn); sets the task to optimize, the "
-            "profile appears in Results"))
-        self.summary.setToolTip(self.tr("Constraints and the scan the next optimisation "
-                                        "uses"))
+        self.scan_button.setToolTip(
+            self.tr(
+                "A relaxed scan of the selected distance, angle or dihedral: one constrained "
+                "optimisation per point, each from the previous point's structure (after a "
+                "planar dihedral, from the molecule as drawn); sets the task to optimize, the "
+                "profile appears in Results"
+            )
+        )
+        self.summary.setToolTip(self.tr("Constraints and the scan the next optimisation uses"))
         self.update_for(None, editable=self.fix_button.isEnabled())
 
     # -- state --------------------------------------------------------------------------------
@@ -132,15 +142,21 @@ class ConstraintEditor(Retranslatable, QWidget):
         lines = []
         for c in held:
             unit = UNITS.get(c.get("kind", ""), "")
-            lines.append(self.tr("Fixed: %1 = %2").replace("%1", self._name(c["atoms"]))
-                         .replace("%2", f"{float(c['value']):.3f} {unit}".strip()))
+            lines.append(
+                self.tr("Fixed: %1 = %2")
+                .replace("%1", self._name(c["atoms"]))
+                .replace("%2", f"{float(c['value']):.3f} {unit}".strip())
+            )
         if scan:
             unit = UNITS.get(scan.get("kind", ""), "")
-            lines.append(self.tr("Scan: %1 from %2 to %3 %4 in %5 steps")
-                         .replace("%1", self._name(scan["atoms"]))
-                         .replace("%2", f"{float(scan['start']):.3f}")
-                         .replace("%3", f"{float(scan['end']):.3f}").replace("%4", unit)
-                         .replace("%5", str(scan["steps"])))
+            lines.append(
+                self.tr("Scan: %1 from %2 to %3 %4 in %5 steps")
+                .replace("%1", self._name(scan["atoms"]))
+                .replace("%2", f"{float(scan['start']):.3f}")
+                .replace("%3", f"{float(scan['end']):.3f}")
+                .replace("%4", unit)
+                .replace("%5", str(scan["steps"]))
+            )
         return "\n".join(lines)
 
     # -- actions ------------------------------------------------------------------------------
@@ -159,15 +175,19 @@ class ConstraintEditor(Retranslatable, QWidget):
             return False
         key = coordinate_key(ids)
         calc = self._calc()
-        held = [c for c in calc.get("constraints") or []
-                if coordinate_key(c.get("atoms") or []) != key]
+        held = [
+            c for c in calc.get("constraints") or [] if coordinate_key(c.get("atoms") or []) != key
+        ]
         values: dict[str, Any] = {"constraints": [*held, {"atoms": ids}]}
         scan = calc.get("scan")
         if scan and coordinate_key(scan.get("atoms") or []) == key:
             values["scan"] = None  # the coordinate is now held, no longer scanned
-        ok = self.tab._run(lambda: ops.set_nwchem(
-            self.tab.ctx.document, values, preview=False, origin=window_actor().origin),
-            self.tr("%1 is held during optimisations").replace("%1", self._name(ids)))
+        ok = self.tab._run(
+            lambda: ops.set_nwchem(
+                self.tab.ctx.document, values, preview=False, origin=window_actor().origin
+            ),
+            self.tr("%1 is held during optimisations").replace("%1", self._name(ids)),
+        )
         self.tab._update_state()
         return bool(ok)
 
@@ -175,32 +195,50 @@ class ConstraintEditor(Retranslatable, QWidget):
         """Scan the selected coordinate from its current value to ``end`` (default: the
         field) in ``steps`` steps (default: the spin box)."""
         from molforma.gui.widgets.calculation_panel import parse_c_number
+
         ids = self._selection()
         if ids is None:
             return False
         text = (self.end_input.text() if end is None else end).strip()
         number = parse_c_number(text, "float")
         if number is None:
-            self.tab.show_message(self.tr("'%1' is not a number (write it as 1.25).")
-                                  .replace("%1", text), error=True)
+            self.tab.show_message(
+                self.tr("'%1' is not a number (write it as 1.25).").replace("%1", text), error=True
+            )
             return False
         count = self.steps_spin.value() if steps is None else int(steps)
         key = coordinate_key(ids)
-        held = [c for c in self._calc().get("constraints") or []
-                if coordinate_key(c.get("atoms") or []) != key]
-        values = {"scan": {"atoms": ids, "end": float(number), "steps": count},
-                  "constraints": held, "task": "optimize"}
-        ok = self.tab._run(lambda: ops.set_nwchem(
-            self.tab.ctx.document, values, preview=False, origin=window_actor().origin),
-            self.tr("Scan of %1 set: run the calculation to optimise each point")
-            .replace("%1", self._name(ids)))
+        held = [
+            c
+            for c in self._calc().get("constraints") or []
+            if coordinate_key(c.get("atoms") or []) != key
+        ]
+        values = {
+            "scan": {"atoms": ids, "end": float(number), "steps": count},
+            "constraints": held,
+            "task": "optimize",
+        }
+        ok = self.tab._run(
+            lambda: ops.set_nwchem(
+                self.tab.ctx.document, values, preview=False, origin=window_actor().origin
+            ),
+            self.tr("Scan of %1 set: run the calculation to optimise each point").replace(
+                "%1", self._name(ids)
+            ),
+        )
         self.tab._update_state()
         return bool(ok)
 
     def clear(self) -> bool:
         """Remove every constraint and the scan."""
-        ok = self.tab._run(lambda: ops.set_nwchem(
-            self.tab.ctx.document, {"constraints": [], "scan": None}, preview=False,
-            origin=window_actor().origin), self.tr("Constraints removed"))
+        ok = self.tab._run(
+            lambda: ops.set_nwchem(
+                self.tab.ctx.document,
+                {"constraints": [], "scan": None},
+                preview=False,
+                origin=window_actor().origin,
+            ),
+            self.tr("Constraints removed"),
+        )
         self.tab._update_state()
         return bool(ok)

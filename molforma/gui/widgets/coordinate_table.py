@@ -26,8 +26,9 @@ _KEYS = ("id", "element", "x", "y", "z", "fixed")
 class AtomTableModel(QAbstractTableModel):
     """Rows: atoms; columns: ID, Element, X, Y, Z (Å), Fixed."""
 
-    def __init__(self, on_edit: Callable[[str, str, Any], bool],
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, on_edit: Callable[[str, str, Any], bool], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self._columns: StructureArrays = empty_structure()
         self._editable = True
@@ -38,8 +39,9 @@ class AtomTableModel(QAbstractTableModel):
         """The structure shown, as columns."""
         return self._columns
 
-    def set_atoms(self, atoms: Sequence[Mapping[str, Any]] | StructureArrays,
-                  editable: bool) -> None:
+    def set_atoms(
+        self, atoms: Sequence[Mapping[str, Any]] | StructureArrays, editable: bool
+    ) -> None:
         """Show ``atoms`` (records or columns); ``editable`` False while a candidate is shown."""
         self.beginResetModel()
         self._columns = structure_arrays(atoms)
@@ -73,8 +75,9 @@ class AtomTableModel(QAbstractTableModel):
         """Six columns."""
         return 0 if parent.isValid() else len(_KEYS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         """Translated column titles."""
         if orientation == Qt.Orientation.Vertical:
             # The row's label, as measurements, atom labels and messages name the atom
@@ -82,16 +85,27 @@ class AtomTableModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return self.row_label(section)
             if role == Qt.ItemDataRole.ToolTipRole and 0 <= section < self._columns.count:
-                return self.tr("%1, atom id %2").replace("%1", self.row_label(section)).replace(
-                    "%2", self.atom_id(section))
+                return (
+                    self.tr("%1, atom id %2")
+                    .replace("%1", self.row_label(section))
+                    .replace("%2", self.atom_id(section))
+                )
             return None
         if role == Qt.ItemDataRole.ToolTipRole and section == 0:
-            return self.tr("The atom's stable id (what files and MCP tools name); the row "
-                           "header is the label measurements use")
+            return self.tr(
+                "The atom's stable id (what files and MCP tools name); the row "
+                "header is the label measurements use"
+            )
         if role != Qt.ItemDataRole.DisplayRole:
             return None
-        titles = (self.tr("ID"), self.tr("Element"), self.tr("X (Å)"), self.tr("Y (Å)"),
-                  self.tr("Z (Å)"), self.tr("Fixed"))
+        titles = (
+            self.tr("ID"),
+            self.tr("Element"),
+            self.tr("X (Å)"),
+            self.tr("Y (Å)"),
+            self.tr("Z (Å)"),
+            self.tr("Fixed"),
+        )
         return titles[section]
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -115,8 +129,11 @@ class AtomTableModel(QAbstractTableModel):
                 return cols.kind_symbols[int(cols.kinds[row])]
             return str(cols.ids[row])
         if role == Qt.ItemDataRole.ToolTipRole and key == "id":
-            return self.tr("%1, atom id %2").replace("%1", self.row_label(row)).replace(
-                "%2", str(cols.ids[row]))
+            return (
+                self.tr("%1, atom id %2")
+                .replace("%1", self.row_label(row))
+                .replace("%2", str(cols.ids[row]))
+            )
         if role == Qt.ItemDataRole.TextAlignmentRole and key in ("x", "y", "z"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -149,17 +166,20 @@ class AtomTableModel(QAbstractTableModel):
 class CoordinateTable(QTableView):
     """The table view (objectName ``coordinateTable``)."""
 
-    def __init__(self, on_edit: Callable[[str, str, Any], bool],
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, on_edit: Callable[[str, str, Any], bool], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("coordinateTable")
         self.atom_model = AtomTableModel(on_edit, self)
         self.setModel(self.atom_model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                             | QAbstractItemView.EditTrigger.EditKeyPressed
-                             | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.verticalHeader().setDefaultSectionSize(22)
 

@@ -56,19 +56,27 @@ class ExcitationsTable(Retranslatable, QTableWidget):
         self.setMinimumHeight(120)
         self._excitations: list[Any] = []
         self.bind_text(self._headers)
-        self.bind_text(lambda: self.setToolTip(QCoreApplication.translate(
-            "ExcitationsTable",
-            "Excited states as NWChem printed them; the dominant transitions are occupied → "
-            "virtual orbital (NWChem's vector numbers) with their coefficients.")))
+        self.bind_text(
+            lambda: self.setToolTip(
+                QCoreApplication.translate(
+                    "ExcitationsTable",
+                    "Excited states as NWChem printed them; the dominant transitions are occupied → "
+                    "virtual orbital (NWChem's vector numbers) with their coefficients.",
+                )
+            )
+        )
 
     def _headers(self) -> None:
-        self.setHorizontalHeaderLabels([
-            QCoreApplication.translate("ExcitationsTable", "Root"),
-            QCoreApplication.translate("ExcitationsTable", "State"),
-            QCoreApplication.translate("ExcitationsTable", "Energy (eV)"),
-            QCoreApplication.translate("ExcitationsTable", "Wavelength (nm)"),
-            QCoreApplication.translate("ExcitationsTable", "Oscillator strength"),
-            QCoreApplication.translate("ExcitationsTable", "Dominant transitions")])
+        self.setHorizontalHeaderLabels(
+            [
+                QCoreApplication.translate("ExcitationsTable", "Root"),
+                QCoreApplication.translate("ExcitationsTable", "State"),
+                QCoreApplication.translate("ExcitationsTable", "Energy (eV)"),
+                QCoreApplication.translate("ExcitationsTable", "Wavelength (nm)"),
+                QCoreApplication.translate("ExcitationsTable", "Oscillator strength"),
+                QCoreApplication.translate("ExcitationsTable", "Dominant transitions"),
+            ]
+        )
 
     def retranslate_dynamic(self) -> None:
         """The spin words in the State column follow the language."""
@@ -78,11 +86,14 @@ class ExcitationsTable(Retranslatable, QTableWidget):
         """Show ``excitations`` (results model ``Excitation`` objects); [] empties it."""
         self._excitations = list(excitations)
         self.setRowCount(len(self._excitations))
-        spin_words = {"singlet": QCoreApplication.translate("ExcitationsTable", "singlet"),
-                      "triplet": QCoreApplication.translate("ExcitationsTable", "triplet")}
+        spin_words = {
+            "singlet": QCoreApplication.translate("ExcitationsTable", "singlet"),
+            "triplet": QCoreApplication.translate("ExcitationsTable", "triplet"),
+        }
         for row, ex in enumerate(self._excitations):
-            state = " ".join(x for x in (spin_words.get(ex.spin or "", ex.spin or ""),
-                                         ex.symmetry or "") if x)
+            state = " ".join(
+                x for x in (spin_words.get(ex.spin or "", ex.spin or ""), ex.symmetry or "") if x
+            )
             if ex.spinForbidden:
                 strength = QCoreApplication.translate("ExcitationsTable", "spin-forbidden")
             elif ex.oscillatorStrength is None:
@@ -90,14 +101,20 @@ class ExcitationsTable(Retranslatable, QTableWidget):
             else:
                 strength = f"{ex.oscillatorStrength:.4f}"
             shown = dominant(ex.transitions)
-            cells = [str(ex.root), state, f"{ex.energyEv:.4f}",
-                     "–" if ex.wavelengthNm is None else f"{ex.wavelengthNm:.1f}", strength,
-                     "; ".join(transition_text(t) for t in shown)]
+            cells = [
+                str(ex.root),
+                state,
+                f"{ex.energyEv:.4f}",
+                "–" if ex.wavelengthNm is None else f"{ex.wavelengthNm:.1f}",
+                strength,
+                "; ".join(transition_text(t) for t in shown),
+            ]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if col in (0, 2, 3, 4):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
-                                          | Qt.AlignmentFlag.AlignVCenter)
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
                 if col == 5 and len(ex.transitions) > len(shown):
                     item.setToolTip("\n".join(transition_text(t) for t in ex.transitions))
                 self.setItem(row, col, item)
@@ -105,8 +122,10 @@ class ExcitationsTable(Retranslatable, QTableWidget):
 
     def rows(self) -> list[list[str]]:
         """The cells shown, row by row (for tests and the window tools)."""
-        return [[_text(self.item(r, c)) for c in range(self.columnCount())]
-                for r in range(self.rowCount())]
+        return [
+            [_text(self.item(r, c)) for c in range(self.columnCount())]
+            for r in range(self.rowCount())
+        ]
 
 
 def _text(item: QTableWidgetItem | None) -> str:
@@ -132,19 +151,24 @@ def summary_lines(res: Any) -> list[str]:
     s = res.summary
     lines: list[str] = []
     if s.solvationEnergy is not None:
-        lines.append(QCoreApplication.translate(
-            "ExcitationsTable",
-            "Solvation energy (COSMO, electrostatic): %1 Eh (%2 kcal/mol)").replace(
-            "%1", f"{s.solvationEnergy:.8f}").replace(
-            "%2", f"{s.solvationEnergy * HARTREE_TO_KCAL:.2f}"))
+        lines.append(
+            QCoreApplication.translate(
+                "ExcitationsTable", "Solvation energy (COSMO, electrostatic): %1 Eh (%2 kcal/mol)"
+            )
+            .replace("%1", f"{s.solvationEnergy:.8f}")
+            .replace("%2", f"{s.solvationEnergy * HARTREE_TO_KCAL:.2f}")
+        )
     if s.saddlePoint is True:
         imaginary = [m.frequency for m in res.modes if m.significant]
-        lines.append(QCoreApplication.translate(
-            "ExcitationsTable", "Transition state: one imaginary mode (%1 cm⁻¹)").replace(
-            "%1", f"{imaginary[0]:.1f}" if imaginary else "?"))
+        lines.append(
+            QCoreApplication.translate(
+                "ExcitationsTable", "Transition state: one imaginary mode (%1 cm⁻¹)"
+            ).replace("%1", f"{imaginary[0]:.1f}" if imaginary else "?")
+        )
     elif s.saddlePoint is False:
-        lines.append(QCoreApplication.translate(
-            "ExcitationsTable", "Not a transition state: %1 imaginary modes (one expected)"
-        ).replace(
-            "%1", str(s.significantImaginaryModes)))
+        lines.append(
+            QCoreApplication.translate(
+                "ExcitationsTable", "Not a transition state: %1 imaginary modes (one expected)"
+            ).replace("%1", str(s.significantImaginaryModes))
+        )
     return lines

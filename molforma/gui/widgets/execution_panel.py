@@ -145,34 +145,46 @@ class ExecutionPanel(Retranslatable, QWidget):
         pf = QFormLayout(program)
         self.executable_edit = QLineEdit(program)
         self.executable_edit.setObjectName("executableEdit")
-        self.executable_browse = self.button(lambda: self.tr("Browse…"), "executableBrowse",
-                                              program)
+        self.executable_browse = self.button(
+            lambda: self.tr("Browse…"), "executableBrowse", program
+        )
         self.launcher_edit = QLineEdit(program)
         self.launcher_edit.setObjectName("launcherEdit")
         self.launcher_browse = self.button(lambda: self.tr("Browse…"), "launcherBrowse", program)
-        pf.addRow(self.label(lambda: self.tr("NWChem executable:")),
-                  self._with_message("executable", self.executable_edit, self.executable_browse))
-        pf.addRow(self.label(lambda: self.tr("MPI launcher:")),
-                  self._with_message("launcher", self.launcher_edit, self.launcher_browse))
+        pf.addRow(
+            self.label(lambda: self.tr("NWChem executable:")),
+            self._with_message("executable", self.executable_edit, self.executable_browse),
+        )
+        pf.addRow(
+            self.label(lambda: self.tr("MPI launcher:")),
+            self._with_message("launcher", self.launcher_edit, self.launcher_browse),
+        )
         self.environment_table = QTableWidget(0, 2, program)
         self.environment_table.setObjectName("environmentTable")
-        self.bind_text(lambda: self.environment_table.setHorizontalHeaderLabels(
-            [self.tr("Variable"), self.tr("Value")]))
+        self.bind_text(
+            lambda: self.environment_table.setHorizontalHeaderLabels(
+                [self.tr("Variable"), self.tr("Value")]
+            )
+        )
         self.environment_table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.Stretch)
+            QHeaderView.ResizeMode.Stretch
+        )
         self.environment_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.environment_table.setMaximumHeight(130)
         self.environment_add = self.button(lambda: self.tr("Add"), "environmentAdd", program)
-        self.environment_remove = self.button(lambda: self.tr("Remove"), "environmentRemove",
-                                               program)
+        self.environment_remove = self.button(
+            lambda: self.tr("Remove"), "environmentRemove", program
+        )
         env_buttons = QWidget(program)
         eb = QVBoxLayout(env_buttons)
         eb.setContentsMargins(0, 0, 0, 0)
         eb.addWidget(self.environment_add)
         eb.addWidget(self.environment_remove)
         eb.addStretch(1)
-        pf.addRow(self.label(lambda: self.tr("Environment:")),
-                  self._with_message("environment", self.environment_table, env_buttons))
+        pf.addRow(
+            self.label(lambda: self.tr("Environment:")),
+            self._with_message("environment", self.environment_table, env_buttons),
+        )
         return program
 
     def _build_resources(self, host: QWidget) -> QGroupBox:
@@ -197,10 +209,14 @@ class ExecutionPanel(Retranslatable, QWidget):
         self._processes_row = self._with_message("processes", self.processes_spin)
         rf.addRow(self.label(lambda: self.tr("MPI processes:")), self._processes_row)
         self._resources_form = rf
-        rf.addRow(self.label(lambda: self.tr("Threads (OMP_NUM_THREADS):")),
-                  self._with_message("threads", self.threads_spin))
-        rf.addRow(self.label(lambda: self.tr("Time limit:")), self._with_message("time_limit",
-                  self.time_limit_spin))
+        rf.addRow(
+            self.label(lambda: self.tr("Threads (OMP_NUM_THREADS):")),
+            self._with_message("threads", self.threads_spin),
+        )
+        rf.addRow(
+            self.label(lambda: self.tr("Time limit:")),
+            self._with_message("time_limit", self.time_limit_spin),
+        )
         return resources
 
     def _build_folders(self, host: QWidget) -> QGroupBox:
@@ -212,13 +228,17 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.reference_dir_edit = QLineEdit(folders)
         self.reference_dir_edit.setObjectName("referenceDirEdit")
         self.bind_text(lambda: self.reference_dir_edit.setPlaceholderText(self.tr("(none)")))
-        self.reference_dir_browse = self.button(lambda: self.tr("Browse…"), "referenceDirBrowse",
-                                                 folders)
-        ff.addRow(self.label(lambda: self.tr("Job root:")),
-                  self._with_message("job_root", self.job_root_edit, self.job_root_browse))
-        ff.addRow(self.label(lambda: self.tr("Reference directory:")),
-                  self._with_message("reference_dir", self.reference_dir_edit,
-                                     self.reference_dir_browse))
+        self.reference_dir_browse = self.button(
+            lambda: self.tr("Browse…"), "referenceDirBrowse", folders
+        )
+        ff.addRow(
+            self.label(lambda: self.tr("Job root:")),
+            self._with_message("job_root", self.job_root_edit, self.job_root_browse),
+        )
+        ff.addRow(
+            self.label(lambda: self.tr("Reference directory:")),
+            self._with_message("reference_dir", self.reference_dir_edit, self.reference_dir_browse),
+        )
         return folders
 
     def _build_job_status(self, host: QWidget, outer: QVBoxLayout) -> None:
@@ -226,8 +246,9 @@ class ExecutionPanel(Retranslatable, QWidget):
         actions = QHBoxLayout()
         self.run_button = self.button(lambda: self.tr("Run"), "runButton", host)
         self.stop_button = self.button(lambda: self.tr("Stop"), "stopButton", host)
-        self.save_input_button = self.button(lambda: self.tr("Save input set"),
-                                              "saveInputSetButton", host)
+        self.save_input_button = self.button(
+            lambda: self.tr("Save input set"), "saveInputSetButton", host
+        )
         actions.addWidget(self.run_button)
         actions.addWidget(self.stop_button)
         actions.addWidget(self.save_input_button)
@@ -247,9 +268,14 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.progress_bar.setRange(0, 1)
         self.progress_bar.setValue(0)
         self.progress_bar.setVisible(False)
-        self.bind_text(lambda: self.progress_bar.setToolTip(self.tr(
-            "SCF cycle or optimisation step of the running job, out of the maximum set in "
-            "the advanced settings (else NWChem's default)")))
+        self.bind_text(
+            lambda: self.progress_bar.setToolTip(
+                self.tr(
+                    "SCF cycle or optimisation step of the running job, out of the maximum set in "
+                    "the advanced settings (else NWChem's default)"
+                )
+            )
+        )
         self._progress_limits: dict[str, Any] = {"kind": "scf", "maximum": 30}
         outer.addWidget(self.status_label)
         # The bar on a row of its own, as wide as the form: beside the progress line it
@@ -276,8 +302,7 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.log_label = self.label(lambda: self.tr("NWChem output (live log):"), log_box)
         self.log_label.setObjectName("executionLogLabel")
         self.log_label.setBuddy(self.log_view)
-        self.bind_text(lambda: self.log_view.setAccessibleName(
-            self.log_label.text().rstrip(":：")))
+        self.bind_text(lambda: self.log_view.setAccessibleName(self.log_label.text().rstrip(":：")))
         log_layout.addWidget(self.log_label)
         log_layout.addWidget(self.log_view)
         self.energy_plot = EnergyPlot(right, object_name="energyPlot")
@@ -299,8 +324,10 @@ class ExecutionPanel(Retranslatable, QWidget):
         # where the job runs, here, the local SLURM, or a remote cluster over ssh.
         self._profile_items: list[tuple[str, str | None]] = []
         self.bind_text(self.settings._scheduler_names)
-        form.addRow(self.label(lambda: self.tr("Run on:")),
-                    self._with_message("scheduler", self.scheduler_combo))
+        form.addRow(
+            self.label(lambda: self.tr("Run on:")),
+            self._with_message("scheduler", self.scheduler_combo),
+        )
         self.batch_box = QWidget(group)
         self.batch_box.setObjectName("batchSettings")
         bf = QFormLayout(self.batch_box)
@@ -322,31 +349,51 @@ class ExecutionPanel(Retranslatable, QWidget):
         self.bind_text(self.settings._batch_placeholders)
         self.directives_edit = QLineEdit(self.batch_box)
         self.directives_edit.setObjectName("batchDirectivesEdit")
-        self.bind_text(lambda: self.directives_edit.setPlaceholderText(
-            self.tr("e.g. --mem=4G --constraint=cpu")))
-        bf.addRow(self.label(lambda: self.tr("Partition:")),
-                  self._with_message("partition", self.partition_edit))
-        bf.addRow(self.label(lambda: self.tr("Account:")),
-                  self._with_message("account", self.account_edit))
+        self.bind_text(
+            lambda: self.directives_edit.setPlaceholderText(
+                self.tr("e.g. --mem=4G --constraint=cpu")
+            )
+        )
+        bf.addRow(
+            self.label(lambda: self.tr("Partition:")),
+            self._with_message("partition", self.partition_edit),
+        )
+        bf.addRow(
+            self.label(lambda: self.tr("Account:")),
+            self._with_message("account", self.account_edit),
+        )
         bf.addRow(self.label(lambda: self.tr("QoS:")), self._with_message("qos", self.qos_edit))
-        bf.addRow(self.label(lambda: self.tr("Nodes:")),
-                  self._with_message("nodes", self.nodes_spin))
-        bf.addRow(self.label(lambda: self.tr("MPI processes per node:")),
-                  self._with_message("tasksPerNode", self.tasks_spin))
-        bf.addRow(self.label(lambda: self.tr("Extra batch options:")),
-                  self._with_message("batch_directives", self.directives_edit))
+        bf.addRow(
+            self.label(lambda: self.tr("Nodes:")), self._with_message("nodes", self.nodes_spin)
+        )
+        bf.addRow(
+            self.label(lambda: self.tr("MPI processes per node:")),
+            self._with_message("tasksPerNode", self.tasks_spin),
+        )
+        bf.addRow(
+            self.label(lambda: self.tr("Extra batch options:")),
+            self._with_message("batch_directives", self.directives_edit),
+        )
         self.batch_note = QLabel(self.batch_box)
         self.batch_note.setObjectName("batchNote")
         self.batch_note.setWordWrap(True)
-        self.bind_text(lambda: self.batch_note.setText(self.tr(
-            "Threads become CPUs per task and the time limit the wall time. A batch job "
-            "belongs to the cluster: closing MolForma does not cancel it.")))
+        self.bind_text(
+            lambda: self.batch_note.setText(
+                self.tr(
+                    "Threads become CPUs per task and the time limit the wall time. A batch job "
+                    "belongs to the cluster: closing MolForma does not cancel it."
+                )
+            )
+        )
         bf.addRow(self.batch_note)
         form.addRow(self.batch_box)
 
         self.scheduler_combo.currentIndexChanged.connect(lambda _i: self.settings._choose_run_on())
-        for edit, key in ((self.partition_edit, "partition"), (self.account_edit, "account"),
-                          (self.qos_edit, "qos")):
+        for edit, key in (
+            (self.partition_edit, "partition"),
+            (self.account_edit, "account"),
+            (self.qos_edit, "qos"),
+        ):
             edit.editingFinished.connect(lambda e=edit, k=key: self.settings._commit_name(k, e))
         self.nodes_spin.valueChanged.connect(lambda v: self.settings._set("nodes", int(v)))
         self.tasks_spin.valueChanged.connect(lambda v: self.settings._set("tasksPerNode", int(v)))
@@ -381,10 +428,12 @@ class ExecutionPanel(Retranslatable, QWidget):
         ex = self.ctx.document.project.get("execution", {})
         self._loading = True
         try:
-            for edit, key in ((self.executable_edit, "executable"),
-                              (self.launcher_edit, "launcher"),
-                              (self.job_root_edit, "job_root"),
-                              (self.reference_dir_edit, "reference_dir")):
+            for edit, key in (
+                (self.executable_edit, "executable"),
+                (self.launcher_edit, "launcher"),
+                (self.job_root_edit, "job_root"),
+                (self.reference_dir_edit, "reference_dir"),
+            ):
                 text = str(ex.get(key) or "")
                 if edit.text() != text:
                     edit.setText(text)
@@ -399,16 +448,21 @@ class ExecutionPanel(Retranslatable, QWidget):
                 index = self.scheduler_combo.findData(profile, PROFILE_ROLE)
                 scheduler = "slurm"
             self.scheduler_combo.setCurrentIndex(max(0, index))
-            for edit, key in ((self.partition_edit, "partition"), (self.account_edit, "account"),
-                              (self.qos_edit, "qos")):
+            for edit, key in (
+                (self.partition_edit, "partition"),
+                (self.account_edit, "account"),
+                (self.qos_edit, "qos"),
+            ):
                 text = str(ex.get(key) or "")
                 if edit.text() != text:
                     edit.setText(text)
             self.nodes_spin.setValue(int(ex.get("nodes", 1) or 1))
             self.tasks_spin.setValue(int(ex.get("tasksPerNode", 1) or 1))
             directives = shlex.join(str(d) for d in ex.get("batch_directives") or [])
-            if self.directives_edit.text() != directives and \
-                    "batch_directives" not in self._local_errors:
+            if (
+                self.directives_edit.text() != directives
+                and "batch_directives" not in self._local_errors
+            ):
                 self.directives_edit.setText(directives)
             self.settings._show_scheduler(scheduler)
             self.settings._batch_placeholders()
@@ -481,10 +535,3 @@ class ExecutionPanel(Retranslatable, QWidget):
         return self.status_view.log_text()
 
     # -- polling -----------------------------------------------------------------------------
-
-
-
-
-
-
-

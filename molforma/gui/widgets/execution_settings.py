@@ -48,9 +48,11 @@ class ExecutionSettings:
         """Connect the settings fields of the tab to their edits."""
         p = self.panel
         p.executable_edit.editingFinished.connect(
-            lambda: self._commit_command("executable", p.executable_edit))
+            lambda: self._commit_command("executable", p.executable_edit)
+        )
         p.launcher_edit.editingFinished.connect(
-            lambda: self._commit_command("launcher", p.launcher_edit))
+            lambda: self._commit_command("launcher", p.launcher_edit)
+        )
         p.executable_browse.clicked.connect(lambda: self._browse_program("executable"))
         p.launcher_browse.clicked.connect(lambda: self._browse_program("launcher"))
         p.environment_table.itemChanged.connect(self._environment_edited)
@@ -59,26 +61,40 @@ class ExecutionSettings:
         p.processes_spin.valueChanged.connect(lambda v: self._set("processes", int(v)))
         p.threads_spin.valueChanged.connect(lambda v: self._set("threads", int(v)))
         p.time_limit_spin.valueChanged.connect(
-            lambda v: self._set("time_limit", float(v) if v > 0 else None))
+            lambda v: self._set("time_limit", float(v) if v > 0 else None)
+        )
         p.job_root_edit.editingFinished.connect(self._commit_job_root)
         p.reference_dir_edit.editingFinished.connect(
-            lambda: self._set("reference_dir", p.reference_dir_edit.text().strip() or None))
+            lambda: self._set("reference_dir", p.reference_dir_edit.text().strip() or None)
+        )
         p.job_root_browse.clicked.connect(lambda: self._browse_dir("job_root"))
         p.reference_dir_browse.clicked.connect(lambda: self._browse_dir("reference_dir"))
 
     def _scheduler_names(self) -> None:
         combo = self.panel.scheduler_combo
         combo.setItemText(0, QCoreApplication.translate("ExecutionPanel", "Local (this computer)"))
-        combo.setItemText(1, QCoreApplication.translate("ExecutionPanel", "SLURM cluster (batch job)"))
+        combo.setItemText(
+            1, QCoreApplication.translate("ExecutionPanel", "SLURM cluster (batch job)")
+        )
         for i, (name, host) in enumerate(self.panel._profile_items, start=2):
-            text = (QCoreApplication.translate("ExecutionPanel", "Cluster profile %1 (%2, over ssh)").replace("%1", name)
-                    .replace("%2", host) if host is not None else
-                    QCoreApplication.translate("ExecutionPanel", "Cluster profile %1 (not in Preferences)").replace("%1", name))
+            text = (
+                QCoreApplication.translate("ExecutionPanel", "Cluster profile %1 (%2, over ssh)")
+                .replace("%1", name)
+                .replace("%2", host)
+                if host is not None
+                else QCoreApplication.translate(
+                    "ExecutionPanel", "Cluster profile %1 (not in Preferences)"
+                ).replace("%1", name)
+            )
             combo.setItemText(i, text)
-        combo.setToolTip(QCoreApplication.translate("ExecutionPanel",
-            "Where the calculation runs: on this computer, as a batch job of the SLURM "
-            "cluster here, or on a cluster profile of your Preferences, reached over ssh "
-            "(Edit → Preferences edits the profiles)."))
+        combo.setToolTip(
+            QCoreApplication.translate(
+                "ExecutionPanel",
+                "Where the calculation runs: on this computer, as a batch job of the SLURM "
+                "cluster here, or on a cluster profile of your Preferences, reached over ssh "
+                "(Edit → Preferences edits the profiles).",
+            )
+        )
 
     def _fill_profiles(self, chosen: str | None) -> bool:
         """The profile items of the "Run on" choice: the person's profiles, and the
@@ -113,12 +129,25 @@ class ExecutionSettings:
         the cluster's: the placeholder says which."""
         name = self.panel.ctx.document.project.get("execution", {}).get("remote_profile")
         profile = _profile(str(name)) if name else None
-        for edit, key, empty in ((self.panel.partition_edit, "partition", QCoreApplication.translate("ExecutionPanel", "(cluster default)")),
-                                 (self.panel.account_edit, "account", QCoreApplication.translate("ExecutionPanel", "(default)")),
-                                 (self.panel.qos_edit, "qos", QCoreApplication.translate("ExecutionPanel", "(default)"))):
+        for edit, key, empty in (
+            (
+                self.panel.partition_edit,
+                "partition",
+                QCoreApplication.translate("ExecutionPanel", "(cluster default)"),
+            ),
+            (
+                self.panel.account_edit,
+                "account",
+                QCoreApplication.translate("ExecutionPanel", "(default)"),
+            ),
+            (self.panel.qos_edit, "qos", QCoreApplication.translate("ExecutionPanel", "(default)")),
+        ):
             value = getattr(profile, key, None) if profile is not None else None
-            edit.setPlaceholderText(QCoreApplication.translate("ExecutionPanel", "(profile: %1)").replace("%1", value)
-                                    if value else empty)
+            edit.setPlaceholderText(
+                QCoreApplication.translate("ExecutionPanel", "(profile: %1)").replace("%1", value)
+                if value
+                else empty
+            )
 
     def _choose_run_on(self) -> None:
         """Local, the local SLURM or a cluster profile: a profile is a SLURM batch job
@@ -127,8 +156,9 @@ class ExecutionSettings:
             return
         combo = self.panel.scheduler_combo
         profile = combo.currentData(PROFILE_ROLE)
-        self._set_many({"scheduler": combo.currentData(),
-                         "remote_profile": str(profile) if profile else None})
+        self._set_many(
+            {"scheduler": combo.currentData(), "remote_profile": str(profile) if profile else None}
+        )
 
     def _commit_name(self, key: str, edit: QLineEdit) -> None:
         """A partition, account or QoS typed (or set by a window command): its grammar is
@@ -150,12 +180,19 @@ class ExecutionSettings:
         try:
             values = shlex.split(self.panel.directives_edit.text())
         except ValueError:
-            self._refuse("batch_directives", QCoreApplication.translate("ExecutionPanel", "Unbalanced quotes."))
+            self._refuse(
+                "batch_directives",
+                QCoreApplication.translate("ExecutionPanel", "Unbalanced quotes."),
+            )
             return
         bad = [v for v in values if not (v.startswith("--") and "=" in v)]
         if bad:
-            self._refuse("batch_directives", QCoreApplication.translate("ExecutionPanel", "Write each option as --name=value: %1")
-                         .replace("%1", bad[0]))
+            self._refuse(
+                "batch_directives",
+                QCoreApplication.translate(
+                    "ExecutionPanel", "Write each option as --name=value: %1"
+                ).replace("%1", bad[0]),
+            )
             return
         try:
             grammar.validate_batch_directives(values)
@@ -232,8 +269,9 @@ class ExecutionSettings:
     def _refuse(self, key: str, reason: str | MolFormaError) -> None:
         """Show why ``key`` was not stored (a window command's record gets the same error)."""
         outcome.refused(reason)
-        self.panel._local_errors[key] = error_text(reason) if isinstance(reason, MolFormaError) \
-            else reason
+        self.panel._local_errors[key] = (
+            error_text(reason) if isinstance(reason, MolFormaError) else reason
+        )
         self.panel.refresh()
 
     def _commit_command(self, key: str, edit: QLineEdit) -> None:
@@ -241,7 +279,12 @@ class ExecutionSettings:
             return
         text = edit.text().strip()
         if not text:
-            self._refuse(key, QCoreApplication.translate("ExecutionPanel", "Give a command (for example nwchem)."))
+            self._refuse(
+                key,
+                QCoreApplication.translate(
+                    "ExecutionPanel", "Give a command (for example nwchem)."
+                ),
+            )
             return
         self._set(key, text)
 
@@ -250,15 +293,23 @@ class ExecutionSettings:
             return
         text = self.panel.job_root_edit.text().strip()
         if not text:
-            self._refuse("job_root", QCoreApplication.translate("ExecutionPanel", "Give a folder for the jobs."))
+            self._refuse(
+                "job_root",
+                QCoreApplication.translate("ExecutionPanel", "Give a folder for the jobs."),
+            )
             return
         self._set("job_root", text)
-        if "job_root" not in self.panel._local_errors and hasattr(self.panel.ctx, "reattach_batch_jobs"):
+        if "job_root" not in self.panel._local_errors and hasattr(
+            self.panel.ctx, "reattach_batch_jobs"
+        ):
             self.panel.ctx.reattach_batch_jobs(text)
 
     def _browse_program(self, key: str) -> None:
-        path = dialogs.get_open_path(self.parent, QCoreApplication.translate("ExecutionPanel", "Choose a program"),
-                                     [QCoreApplication.translate("ExecutionPanel", "All files (*)")])
+        path = dialogs.get_open_path(
+            self.parent,
+            QCoreApplication.translate("ExecutionPanel", "Choose a program"),
+            [QCoreApplication.translate("ExecutionPanel", "All files (*)")],
+        )
         if path:
             edit = self.panel.executable_edit if key == "executable" else self.panel.launcher_edit
             edit.setText(path)
@@ -267,7 +318,9 @@ class ExecutionSettings:
     def _browse_dir(self, key: str) -> None:
         edit = self.panel.job_root_edit if key == "job_root" else self.panel.reference_dir_edit
         start = str(Path(edit.text()).expanduser()) if edit.text() else ""
-        path = dialogs.get_directory(self.parent, QCoreApplication.translate("ExecutionPanel", "Choose a folder"), start)
+        path = dialogs.get_directory(
+            self.parent, QCoreApplication.translate("ExecutionPanel", "Choose a folder"), start
+        )
         if path:
             edit.setText(path)
             self._set(key, path)
@@ -282,9 +335,13 @@ class ExecutionSettings:
             if not name:
                 continue  # a row being filled in
             if not _ENV_NAME.match(name):
-                return env, QCoreApplication.translate("ExecutionPanel", "Not a valid variable name: %1").replace("%1", name)
+                return env, QCoreApplication.translate(
+                    "ExecutionPanel", "Not a valid variable name: %1"
+                ).replace("%1", name)
             if name in env:
-                return env, QCoreApplication.translate("ExecutionPanel", "Variable given twice: %1").replace("%1", name)
+                return env, QCoreApplication.translate(
+                    "ExecutionPanel", "Variable given twice: %1"
+                ).replace("%1", name)
             env[name] = value
         return env, None
 

@@ -28,7 +28,6 @@ from molforma.jobs import TERMINAL
 log = logging.getLogger(__name__)
 
 
-
 def _why_no_results(view: JobStatusView, exc: BaseException) -> None:
     """The job ended anyway: its status line says why no results follow."""
     view.panel._set_status(view.panel.status_label.text() + "\n" + error_text(exc))
@@ -45,14 +44,29 @@ class JobStatusView:
         self.parent = parent  # the Qt parent of the dialogs and loads it starts
 
     def _progress_text(self, status: str, progress: dict[str, Any]) -> str:
-        parts = [QCoreApplication.translate("ExecutionPanel", "Status: %1").replace("%1", self._status_name(status))]
+        parts = [
+            QCoreApplication.translate("ExecutionPanel", "Status: %1").replace(
+                "%1", self._status_name(status)
+            )
+        ]
         if progress.get("scfIteration") is not None:
-            parts.append(QCoreApplication.translate("ExecutionPanel", "SCF iteration %1").replace("%1", str(progress["scfIteration"])))
+            parts.append(
+                QCoreApplication.translate("ExecutionPanel", "SCF iteration %1").replace(
+                    "%1", str(progress["scfIteration"])
+                )
+            )
         if progress.get("optimizationStep") is not None:
-            parts.append(QCoreApplication.translate("ExecutionPanel", "optimisation step %1").replace(
-                "%1", str(progress["optimizationStep"])))
+            parts.append(
+                QCoreApplication.translate("ExecutionPanel", "optimisation step %1").replace(
+                    "%1", str(progress["optimizationStep"])
+                )
+            )
         if progress.get("energy") is not None:
-            parts.append(QCoreApplication.translate("ExecutionPanel", "energy %1 Eh").replace("%1", f"{float(progress['energy']):.8f}"))
+            parts.append(
+                QCoreApplication.translate("ExecutionPanel", "energy %1 Eh").replace(
+                    "%1", f"{float(progress['energy']):.8f}"
+                )
+            )
         return " · ".join(parts)
 
     def _limits_of(self, job: Any) -> dict[str, Any]:
@@ -64,8 +78,9 @@ class JobStatusView:
         directory = job_directory(job)
         if directory:
             try:
-                project = json.loads((Path(directory) / "project.molforma.json").read_text(
-                    encoding="utf-8"))
+                project = json.loads(
+                    (Path(directory) / "project.molforma.json").read_text(encoding="utf-8")
+                )
             except (OSError, ValueError):
                 project = None
         if not isinstance(project, dict):
@@ -90,9 +105,12 @@ class JobStatusView:
 
     def _status_name(self, status: str) -> str:
         names = {
-            "queued": QCoreApplication.translate("ExecutionPanel", "queued"), "running": QCoreApplication.translate("ExecutionPanel", "running"),
-            "finished": QCoreApplication.translate("ExecutionPanel", "finished"), "failed": QCoreApplication.translate("ExecutionPanel", "failed"),
-            "cancelled": QCoreApplication.translate("ExecutionPanel", "cancelled"), "timed_out": QCoreApplication.translate("ExecutionPanel", "timed out"),
+            "queued": QCoreApplication.translate("ExecutionPanel", "queued"),
+            "running": QCoreApplication.translate("ExecutionPanel", "running"),
+            "finished": QCoreApplication.translate("ExecutionPanel", "finished"),
+            "failed": QCoreApplication.translate("ExecutionPanel", "failed"),
+            "cancelled": QCoreApplication.translate("ExecutionPanel", "cancelled"),
+            "timed_out": QCoreApplication.translate("ExecutionPanel", "timed out"),
         }
         return names.get(status, status)
 
@@ -119,25 +137,38 @@ class JobStatusView:
                 self._append_new_output(directory)
                 if self.panel._log_offset == before:
                     break
-            text = QCoreApplication.translate("ExecutionPanel", "Job %1: %2").replace("%1", self._status_name(status)).replace(
-                "%2", directory or "")
+            text = (
+                QCoreApplication.translate("ExecutionPanel", "Job %1: %2")
+                .replace("%1", self._status_name(status))
+                .replace("%2", directory or "")
+            )
             if snap.get("error"):
                 text += "\n" + str(snap["error"])
-            self.panel._set_status(text, error=status in ("failed", "timed_out")
-                             or bool(snap.get("error")))
+            self.panel._set_status(
+                text, error=status in ("failed", "timed_out") or bool(snap.get("error"))
+            )
             self.panel._update_buttons()
             self.panel.jobFinished.emit(job)
             self._load_results(job, directory)
         elif snap.get("scheduler") == "slurm":
-            text = QCoreApplication.translate("ExecutionPanel", "Batch job %1 (%2) in %3").replace(
-                "%1", str(snap.get("nativeId") or "")).replace(
-                "%2", self._status_name(status)).replace("%3", directory or "")
+            text = (
+                QCoreApplication.translate("ExecutionPanel", "Batch job %1 (%2) in %3")
+                .replace("%1", str(snap.get("nativeId") or ""))
+                .replace("%2", self._status_name(status))
+                .replace("%3", directory or "")
+            )
             if status == "queued" and snap.get("queueReason"):
-                text += "\n" + QCoreApplication.translate("ExecutionPanel", "Waiting: %1").replace("%1", str(snap["queueReason"]))
+                text += "\n" + QCoreApplication.translate("ExecutionPanel", "Waiting: %1").replace(
+                    "%1", str(snap["queueReason"])
+                )
             self.panel._set_status(text)
             self.panel._update_buttons()
         else:
-            self.panel._set_status(QCoreApplication.translate("ExecutionPanel", "Running in %1").replace("%1", directory or ""))
+            self.panel._set_status(
+                QCoreApplication.translate("ExecutionPanel", "Running in %1").replace(
+                    "%1", directory or ""
+                )
+            )
             self.panel._update_buttons()
 
     def _append_new_output(self, directory: str | None) -> None:
@@ -186,7 +217,9 @@ class JobStatusView:
         handle = self._open_results(results, directory)
         if handle is None:
             return
-        watch_load(self.parent, handle, lambda _ok, _err: self.panel.ctx.events.resultsChanged.emit())
+        watch_load(
+            self.parent, handle, lambda _ok, _err: self.panel.ctx.events.resultsChanged.emit()
+        )
 
     @reports_errors(_why_no_results, returns=None)
     def _open_results(self, results: Any, directory: str) -> Any:

@@ -27,14 +27,14 @@ if TYPE_CHECKING:
     from PySide6.QtCore import QTimer, SignalInstance
     from PySide6.QtWidgets import (
         QComboBox,
-    QDoubleSpinBox,
+        QDoubleSpinBox,
         QFormLayout,
         QLabel,
         QLineEdit,
         QPlainTextEdit,
         QProgressBar,
-    QPushButton,
-    QSpinBox,
+        QPushButton,
+        QSpinBox,
         QTableWidget,
         QWidget,
     )

@@ -28,8 +28,10 @@ from molforma.gui.widgets.panel_workers import (
 
 def _refused(template: str | None = None) -> Callable[[HistoryActions, BaseException], None]:
     """Show a failure as the tab's refusal: ``template`` with the reason, or the error."""
+
     def show(actions: HistoryActions, exc: BaseException) -> None:
         actions.panel._refuse(failure_text("HistoryPanel", template, exc) if template else exc)
+
     return show
 
 
@@ -51,16 +53,19 @@ class HistoryActions:
         geometry = str(self.panel.reuse_geometry_combo.currentData() or "input")
         if not self._reuse(folder, "final" if geometry == "final" else "input"):
             return False
-        text = (QCoreApplication.translate(
-                    "HistoryPanel", "Loaded the molecule (final geometry) and conditions of %1")
-                if geometry == "final" else
-                QCoreApplication.translate("HistoryPanel",
-                                           "Loaded the molecule and conditions of %1"))
+        text = (
+            QCoreApplication.translate(
+                "HistoryPanel", "Loaded the molecule (final geometry) and conditions of %1"
+            )
+            if geometry == "final"
+            else QCoreApplication.translate(
+                "HistoryPanel", "Loaded the molecule and conditions of %1"
+            )
+        )
         self.panel.status_label.setText(text.replace("%1", folder))
         return True
 
-    @reports_errors(_refused(QT_TRANSLATE_NOOP("HistoryPanel", "Cannot reuse: %1")),
-                    returns=False)
+    @reports_errors(_refused(QT_TRANSLATE_NOOP("HistoryPanel", "Cannot reuse: %1")), returns=False)
     def _reuse(self, folder: str, geometry: Literal["input", "final"]) -> bool:
         from molforma.app.actor import window_actor
         from molforma.app.job_reuse import reuse_job
@@ -74,14 +79,18 @@ class HistoryActions:
         folder = self.panel._checked_selection()
         if folder is None or not self._use_final(folder):
             return False
-        self.panel.status_label.setText(QCoreApplication.translate(
-            "HistoryPanel",
-            "The final structure of %1 is a candidate in the Molecule tab: confirm or cancel "
-            "it there.").replace("%1", folder))
+        self.panel.status_label.setText(
+            QCoreApplication.translate(
+                "HistoryPanel",
+                "The final structure of %1 is a candidate in the Molecule tab: confirm or cancel "
+                "it there.",
+            ).replace("%1", folder)
+        )
         return True
 
-    @reports_errors(_refused(QT_TRANSLATE_NOOP("HistoryPanel", "Cannot use the structure: %1")),
-                    returns=False)
+    @reports_errors(
+        _refused(QT_TRANSLATE_NOOP("HistoryPanel", "Cannot use the structure: %1")), returns=False
+    )
     def _use_final(self, folder: str) -> bool:
         from molforma.app.actor import window_actor
         from molforma.app.job_reuse import use_final_structure
@@ -96,8 +105,9 @@ class HistoryActions:
             return False
         results = self.panel.ctx.results
         if results is None:
-            self.panel._refuse(QCoreApplication.translate(
-                "HistoryPanel", "The results viewer is not available."))
+            self.panel._refuse(
+                QCoreApplication.translate("HistoryPanel", "The results viewer is not available.")
+            )
             return False
         handle = self._open_directory(results, folder)
         if handle is None:
@@ -138,23 +148,35 @@ class HistoryActions:
             return False
         yes = QCoreApplication.translate("HistoryPanel", "Move to trash")
         no = QCoreApplication.translate("HistoryPanel", "Cancel")
-        answer = dialogs.ask(self.parent, QCoreApplication.translate("HistoryPanel", "Move to trash"),
-                             QCoreApplication.translate(
-                                 "HistoryPanel", "Move this job folder to the trash?\n%1").replace(
-                                 "%1", folder), [yes, no], default=no, escape=no)
+        answer = dialogs.ask(
+            self.parent,
+            QCoreApplication.translate("HistoryPanel", "Move to trash"),
+            QCoreApplication.translate(
+                "HistoryPanel", "Move this job folder to the trash?\n%1"
+            ).replace("%1", folder),
+            [yes, no],
+            default=no,
+            escape=no,
+        )
         if answer != yes or not self._move_to_trash(folder):
             return False
         panel = self.panel
-        panel.status_label.setText(QCoreApplication.translate(
-            "HistoryPanel", "Moved to trash: %1").replace("%1", folder))
-        panel.rows = [r for r in panel.rows if str(_row_value(r, "folder")) != folder
-                      and os.path.realpath(str(_row_value(r, "folder"))) != folder]
+        panel.status_label.setText(
+            QCoreApplication.translate("HistoryPanel", "Moved to trash: %1").replace("%1", folder)
+        )
+        panel.rows = [
+            r
+            for r in panel.rows
+            if str(_row_value(r, "folder")) != folder
+            and os.path.realpath(str(_row_value(r, "folder"))) != folder
+        ]
         panel.set_rows(panel.rows)
         panel._selection_changed()
         return True
 
-    @reports_errors(_refused(QT_TRANSLATE_NOOP("HistoryPanel", "Cannot move to trash: %1")),
-                    returns=False)
+    @reports_errors(
+        _refused(QT_TRANSLATE_NOOP("HistoryPanel", "Cannot move to trash: %1")), returns=False
+    )
     def _move_to_trash(self, folder: str) -> bool:
         from molforma.history import move_to_trash
 
@@ -165,20 +187,23 @@ class HistoryActions:
         """Write the table as CSV to ``path`` (asked for when None); returns the path."""
         if path is None:
             path = dialogs.get_save_path(
-                self.parent, QCoreApplication.translate("HistoryPanel", "Export history as CSV"),
+                self.parent,
+                QCoreApplication.translate("HistoryPanel", "Export history as CSV"),
                 [QCoreApplication.translate("HistoryPanel", "CSV files (*.csv)")],
-                str(Path.home() / "molforma-history.csv"))
+                str(Path.home() / "molforma-history.csv"),
+            )
             if not path:
                 return None
         written = self._export(path)
         if written is not None:
-            self.panel.status_label.setText(QCoreApplication.translate(
-                "HistoryPanel", "Exported %1 rows to %2").replace(
-                "%1", str(len(self.panel.rows))).replace("%2", written))
+            self.panel.status_label.setText(
+                QCoreApplication.translate("HistoryPanel", "Exported %1 rows to %2")
+                .replace("%1", str(len(self.panel.rows)))
+                .replace("%2", written)
+            )
         return written
 
-    @reports_errors(_refused(QT_TRANSLATE_NOOP("HistoryPanel", "Cannot export: %1")),
-                    returns=None)
+    @reports_errors(_refused(QT_TRANSLATE_NOOP("HistoryPanel", "Cannot export: %1")), returns=None)
     def _export(self, path: str) -> str | None:
         checked = check_path(self.panel.ctx, path, for_write=True)
         from molforma.history import export_csv

@@ -45,8 +45,19 @@ from molforma.gui.widgets.panel_workers import (
 
 log = logging.getLogger(__name__)
 
-COLUMNS = ("date", "title", "formula", "task", "theoryBasis", "status", "finalEnergy", "charge",
-           "multiplicity", "where", "folder")
+COLUMNS = (
+    "date",
+    "title",
+    "formula",
+    "task",
+    "theoryBasis",
+    "status",
+    "finalEnergy",
+    "charge",
+    "multiplicity",
+    "where",
+    "folder",
+)
 POLL_MS = 100
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -134,11 +145,23 @@ class HistoryPanel(Retranslatable, QWidget):
         """The table of past jobs, newest first."""
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("historyTable")
-        self.bind_text(lambda: self.table.setHorizontalHeaderLabels([
-            self.tr("Date"), self.tr("Title"), self.tr("Formula"), self.tr("Task"),
-            self.tr("Theory / basis"), self.tr("Status"), self.tr("Final energy (Eh)"),
-            self.tr("Charge"), self.tr("Mult."), self.tr("Ran on"), self.tr("Folder"),
-        ]))
+        self.bind_text(
+            lambda: self.table.setHorizontalHeaderLabels(
+                [
+                    self.tr("Date"),
+                    self.tr("Title"),
+                    self.tr("Formula"),
+                    self.tr("Task"),
+                    self.tr("Theory / basis"),
+                    self.tr("Status"),
+                    self.tr("Final energy (Eh)"),
+                    self.tr("Charge"),
+                    self.tr("Mult."),
+                    self.tr("Ran on"),
+                    self.tr("Folder"),
+                ]
+            )
+        )
         self.bind_text(self._header_tips)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -189,20 +212,28 @@ class HistoryPanel(Retranslatable, QWidget):
 
     def _build_actions(self) -> QHBoxLayout:
         """The buttons of the actions on the selected job, and Export CSV."""
-        self.reuse_button = self.button(lambda: self.tr("Reuse molecule and conditions"),
-                                         "historyReuse")
+        self.reuse_button = self.button(
+            lambda: self.tr("Reuse molecule and conditions"), "historyReuse"
+        )
         self.reuse_geometry_combo = QComboBox(self)
         self.reuse_geometry_combo.setObjectName("historyReuseGeometry")
         self.reuse_geometry_combo.addItem("", "input")
         self.reuse_geometry_combo.addItem("", "final")
         self.bind_text(self._reuse_geometry_texts)
-        self.use_final_button = self.button(lambda: self.tr("Use final structure"),
-                                            "historyUseFinalButton")
-        self.bind_text(lambda: self.use_final_button.setToolTip(self.tr(
-            "Put the job's final computed structure into the editor as a candidate, keeping "
-            "the current conditions")))
-        self.open_results_button = self.button(lambda: self.tr("Open in results viewer"),
-                                                "historyOpenResults")
+        self.use_final_button = self.button(
+            lambda: self.tr("Use final structure"), "historyUseFinalButton"
+        )
+        self.bind_text(
+            lambda: self.use_final_button.setToolTip(
+                self.tr(
+                    "Put the job's final computed structure into the editor as a candidate, keeping "
+                    "the current conditions"
+                )
+            )
+        )
+        self.open_results_button = self.button(
+            lambda: self.tr("Open in results viewer"), "historyOpenResults"
+        )
         self.open_folder_button = self.button(lambda: self.tr("Open folder"), "historyOpenFolder")
         self.trash_button = self.button(lambda: self.tr("Move to trash"), "historyTrash")
         self.export_button = self.button(lambda: self.tr("Export CSV…"), "historyExportCsv")
@@ -220,14 +251,22 @@ class HistoryPanel(Retranslatable, QWidget):
         combo = self.reuse_geometry_combo
         combo.setItemText(0, self.tr("with the input geometry"))
         combo.setItemText(1, self.tr("with the final geometry"))
-        combo.setToolTip(self.tr("Reuse the job's input geometry, or the last structure of "
-                                 "its output (the optimised one)"))
+        combo.setToolTip(
+            self.tr(
+                "Reuse the job's input geometry, or the last structure of "
+                "its output (the optimised one)"
+            )
+        )
 
     def _header_tips(self) -> None:
-        tips = {"charge": self.tr("Molecular charge of the job"),
-                "multiplicity": self.tr("Spin multiplicity (2S+1) of the job"),
-                "where": self.tr("Where the job ran: this computer, the local SLURM, or a "
-                                 "cluster profile and its host")}
+        tips = {
+            "charge": self.tr("Molecular charge of the job"),
+            "multiplicity": self.tr("Spin multiplicity (2S+1) of the job"),
+            "where": self.tr(
+                "Where the job ran: this computer, the local SLURM, or a "
+                "cluster profile and its host"
+            ),
+        }
         for key, tip in tips.items():
             item = self.table.horizontalHeaderItem(COLUMNS.index(key))
             if item is not None:
@@ -278,8 +317,9 @@ class HistoryPanel(Retranslatable, QWidget):
     @property
     def scanning(self) -> bool:
         """True while a scan started here is running or its rows are not shown yet."""
-        return self.scan_handle is not None and (not self.scan_handle.done
-                                                 or self._timer.isActive())
+        return self.scan_handle is not None and (
+            not self.scan_handle.done or self._timer.isActive()
+        )
 
     def _poll_scan(self) -> None:
         handle = self.scan_handle
@@ -293,13 +333,19 @@ class HistoryPanel(Retranslatable, QWidget):
         self.scan_button.setEnabled(True)
         if handle.status == "finished":
             self.set_rows(handle.rows)
-            self.status_label.setText(self.tr("%n job(s) in %1", "", len(handle.rows)).replace(
-                "%1", ", ".join(handle.roots)))
+            self.status_label.setText(
+                self.tr("%n job(s) in %1", "", len(handle.rows)).replace(
+                    "%1", ", ".join(handle.roots)
+                )
+            )
         elif handle.status == "cancelled":
             self.status_label.setText(self.tr("Scan cancelled."))
         else:
-            self._refuse(self.tr("Scan failed: %1").replace(
-                "%1", error_text(handle.error) if handle.error else ""))
+            self._refuse(
+                self.tr("Scan failed: %1").replace(
+                    "%1", error_text(handle.error) if handle.error else ""
+                )
+            )
         self.scanFinished.emit()
 
     def set_rows(self, rows: list[Any]) -> None:
@@ -318,7 +364,8 @@ class HistoryPanel(Retranslatable, QWidget):
             energy = _row_value(row, "finalEnergy")
             date = str(_row_value(row, "date") or "")
             values = [
-                _local_time(date), str(_row_value(row, "title") or ""),
+                _local_time(date),
+                str(_row_value(row, "title") or ""),
                 str(_row_value(row, "formula") or ""),
                 _task_name(str(_row_value(row, "task") or "")),
                 f"{theory} / {basis}" if basis else theory,
@@ -338,8 +385,9 @@ class HistoryPanel(Retranslatable, QWidget):
                     item.setToolTip(where_details(row))
                 if col in (COLUMNS.index("charge"), COLUMNS.index("multiplicity")) and text:
                     item.setData(Qt.ItemDataRole.EditRole, int(text))  # sorts as a number
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
-                                          | Qt.AlignmentFlag.AlignVCenter)
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
                 if col == COLUMNS.index("finalEnergy") and energy is not None:
                     item.setData(Qt.ItemDataRole.EditRole, float(energy))
                     item.setData(Qt.ItemDataRole.DisplayRole, f"{float(energy):.8f}")
@@ -391,8 +439,13 @@ class HistoryPanel(Retranslatable, QWidget):
 
     def _update_buttons(self) -> None:
         has = self.selected_row() is not None
-        for b in (self.reuse_button, self.open_results_button, self.open_folder_button,
-                  self.trash_button, self.use_final_button):
+        for b in (
+            self.reuse_button,
+            self.open_results_button,
+            self.open_folder_button,
+            self.trash_button,
+            self.use_final_button,
+        ):
             b.setEnabled(has)
         self.export_button.setEnabled(bool(self.rows))
 
@@ -427,7 +480,8 @@ class HistoryPanel(Retranslatable, QWidget):
         self.preview_input.setPlainText(text or self.tr("(no input file)"))
         self.preview_log.setPlainText(logtext or self.tr("(no output file)"))
         self.preview_log.verticalScrollBar().setValue(
-            self.preview_log.verticalScrollBar().maximum())
+            self.preview_log.verticalScrollBar().maximum()
+        )
 
     def _preview_failed(self, exc: Any) -> None:
         self.preview_input.setPlainText(error_text(exc))
@@ -472,6 +526,7 @@ class HistoryPanel(Retranslatable, QWidget):
 
     def export_csv(self, path: str | None = None) -> str | None:
         return self.job_actions.export_csv(path)
+
 
 def _number_text(value: Any) -> str:
     """A whole number as a cell text ('' when unknown)."""

@@ -18,10 +18,16 @@ def where_name(row: Any) -> str:
     while the connection to the cluster is lost)."""
     where = str(_row_value(row, "where") or "")
     if where == "remote":
-        text = QCoreApplication.translate("HistoryPanel", "%1 (%2)").replace("%1", str(_row_value(row, "profile") or "")) \
+        text = (
+            QCoreApplication.translate("HistoryPanel", "%1 (%2)")
+            .replace("%1", str(_row_value(row, "profile") or ""))
             .replace("%2", str(_row_value(row, "host") or ""))
+        )
         return text + (" ⚠" if _row_value(row, "connectionError") else "")
-    return {"local": QCoreApplication.translate("HistoryPanel", "Local"), "slurm": QCoreApplication.translate("HistoryPanel", "Local SLURM")}.get(where, "")
+    return {
+        "local": QCoreApplication.translate("HistoryPanel", "Local"),
+        "slurm": QCoreApplication.translate("HistoryPanel", "Local SLURM"),
+    }.get(where, "")
 
 
 def where_details(row: Any) -> str:
@@ -33,24 +39,36 @@ def where_details(row: Any) -> str:
         return QCoreApplication.translate("HistoryPanel", "Ran on the local SLURM cluster.")
     if where != "remote":
         return ""
-    lines = [QCoreApplication.translate("HistoryPanel", "Ran on the cluster profile %1 (host %2).")
-             .replace("%1", str(_row_value(row, "profile") or ""))
-             .replace("%2", str(_row_value(row, "host") or ""))]
+    lines = [
+        QCoreApplication.translate("HistoryPanel", "Ran on the cluster profile %1 (host %2).")
+        .replace("%1", str(_row_value(row, "profile") or ""))
+        .replace("%2", str(_row_value(row, "host") or ""))
+    ]
     error = str(_row_value(row, "connectionError") or "")
     if error:
-        lines.append(QCoreApplication.translate("HistoryPanel", "Connection error: %1").replace("%1", error))
+        lines.append(
+            QCoreApplication.translate("HistoryPanel", "Connection error: %1").replace("%1", error)
+        )
     kept = [str(n) for n in _row_value(row, "remoteOnly") or []]
     if kept:
-        lines.append(QCoreApplication.translate("HistoryPanel", "Left on the cluster: %1").replace("%1", ", ".join(kept)))
+        lines.append(
+            QCoreApplication.translate("HistoryPanel", "Left on the cluster: %1").replace(
+                "%1", ", ".join(kept)
+            )
+        )
     return "\n".join(lines)
 
 
 def status_name(status: str) -> str:
     names = {
-        "queued": QCoreApplication.translate("HistoryPanel", "queued"), "running": QCoreApplication.translate("HistoryPanel", "running"),
-        "finished": QCoreApplication.translate("HistoryPanel", "finished"), "failed": QCoreApplication.translate("HistoryPanel", "failed"),
-        "cancelled": QCoreApplication.translate("HistoryPanel", "cancelled"), "timed_out": QCoreApplication.translate("HistoryPanel", "timed out"),
-        "interrupted": QCoreApplication.translate("HistoryPanel", "interrupted"), "saved": QCoreApplication.translate("HistoryPanel", "saved (not run)"),
+        "queued": QCoreApplication.translate("HistoryPanel", "queued"),
+        "running": QCoreApplication.translate("HistoryPanel", "running"),
+        "finished": QCoreApplication.translate("HistoryPanel", "finished"),
+        "failed": QCoreApplication.translate("HistoryPanel", "failed"),
+        "cancelled": QCoreApplication.translate("HistoryPanel", "cancelled"),
+        "timed_out": QCoreApplication.translate("HistoryPanel", "timed out"),
+        "interrupted": QCoreApplication.translate("HistoryPanel", "interrupted"),
+        "saved": QCoreApplication.translate("HistoryPanel", "saved (not run)"),
         "unknown": QCoreApplication.translate("HistoryPanel", "unknown"),
     }
     return names.get(status, status)

@@ -74,11 +74,19 @@ def layout_levels(orbitals: Sequence[Any], frontier: Sequence[Any]) -> list[Leve
             in_frontier = any(o.index in marks for o in group)
             for k, o in enumerate(group):
                 x0 = column + LINE_START + k * width
-                out.append(Level(index=o.index, spin=spin, energy_ev=o.energy * HARTREE_EV,
-                                 occupied=(o.occupation or 0.0) > 0.5,
-                                 label=marks.get(o.index, ""), column=column,
-                                 x0=x0 + 0.04 * width, x1=x0 + 0.96 * width,
-                                 frontier=in_frontier))
+                out.append(
+                    Level(
+                        index=o.index,
+                        spin=spin,
+                        energy_ev=o.energy * HARTREE_EV,
+                        occupied=(o.occupation or 0.0) > 0.5,
+                        label=marks.get(o.index, ""),
+                        column=column,
+                        x0=x0 + 0.04 * width,
+                        x1=x0 + 0.96 * width,
+                        frontier=in_frontier,
+                    )
+                )
     return out
 
 
@@ -119,9 +127,11 @@ class LevelDiagram(Retranslatable, _LazyPlot):
         self._draw()
 
     def _column_name(self, spin: str) -> str:
-        names = {"restricted": QCoreApplication.translate("LevelDiagram", "Orbitals"),
-                 "alpha": QCoreApplication.translate("LevelDiagram", "α (alpha)"),
-                 "beta": QCoreApplication.translate("LevelDiagram", "β (beta)")}
+        names = {
+            "restricted": QCoreApplication.translate("LevelDiagram", "Orbitals"),
+            "alpha": QCoreApplication.translate("LevelDiagram", "α (alpha)"),
+            "beta": QCoreApplication.translate("LevelDiagram", "β (beta)"),
+        }
         return names.get(spin, spin)
 
     def _build(self, plot: Any) -> None:
@@ -133,8 +143,10 @@ class LevelDiagram(Retranslatable, _LazyPlot):
 
     def _draw(self) -> None:
         if not self.levels:
-            self.set_empty(True, QCoreApplication.translate(
-                "LevelDiagram", "No orbital energies in these results."))
+            self.set_empty(
+                True,
+                QCoreApplication.translate("LevelDiagram", "No orbital energies in these results."),
+            )
             return
         self.set_empty(False)
         if self._plot is None:
@@ -144,18 +156,24 @@ class LevelDiagram(Retranslatable, _LazyPlot):
         plot.clear()
         plot.setLabel("left", QCoreApplication.translate("LevelDiagram", "Energy (eV)"))
         axis = plot.getAxis("bottom")
-        axis.setTicks([[(k + LINE_END / 2 + LINE_START / 2, self._column_name(s))
-                        for k, s in enumerate(self.columns)]])
+        axis.setTicks(
+            [
+                [
+                    (k + LINE_END / 2 + LINE_START / 2, self._column_name(s))
+                    for k, s in enumerate(self.columns)
+                ]
+            ]
+        )
         for lv in self.levels:
-            colour = FRONTIER_PEN if lv.frontier else (OCCUPIED_PEN if lv.occupied
-                                                       else VIRTUAL_PEN)
+            colour = FRONTIER_PEN if lv.frontier else (OCCUPIED_PEN if lv.occupied else VIRTUAL_PEN)
             pen = pg.mkPen(colour, width=3 if lv.occupied else 2)
             if not lv.occupied:
                 pen.setStyle(_dash())
             plot.plot([lv.x0, lv.x1], [lv.energy_ev, lv.energy_ev], pen=pen)
             if lv.label:
-                text = pg.TextItem(f"{lv.label} {lv.energy_ev:.2f}", color=FRONTIER_PEN,
-                                   anchor=(0, 0.5))
+                text = pg.TextItem(
+                    f"{lv.label} {lv.energy_ev:.2f}", color=FRONTIER_PEN, anchor=(0, 0.5)
+                )
                 text.setPos(lv.column + LABEL_AT, lv.energy_ev)
                 plot.addItem(text)
         span = self.visible_range()
@@ -170,8 +188,9 @@ class LevelDiagram(Retranslatable, _LazyPlot):
         x, y = float(point.x()), float(point.y())
         lo, hi = self.visible_range() or (0.0, 1.0)
         tolerance = (hi - lo) / 60.0
-        near = [lv for lv in self.levels
-                if lv.x0 <= x <= lv.x1 and abs(lv.energy_ev - y) <= tolerance]
+        near = [
+            lv for lv in self.levels if lv.x0 <= x <= lv.x1 and abs(lv.energy_ev - y) <= tolerance
+        ]
         if near:
             best = min(near, key=lambda lv: abs(lv.energy_ev - y))
             self.levelClicked.emit(best.index)

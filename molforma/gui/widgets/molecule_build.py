@@ -47,8 +47,15 @@ if TYPE_CHECKING:
     from molforma.gui.view3d.base import MoleculeView
 
 
-def build_tool_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *, edits: AtomEdits,
-                   selecting: AtomSelection, geometry: GeometryEditor) -> None:
+def build_tool_bar(
+    tab: MoleculeTabHost,
+    parent: QWidget,
+    root: QVBoxLayout,
+    *,
+    edits: AtomEdits,
+    selecting: AtomSelection,
+    geometry: GeometryEditor,
+) -> None:
     """The tools, element, palette, selection, labels, undo / redo and layout row."""
     bar = QHBoxLayout()
     tab.tool_group = QButtonGroup(parent)
@@ -87,10 +94,12 @@ def build_tool_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *, 
     tab.select_menu.setObjectName("selectMenu")
     tab.select_button.setMenu(tab.select_menu)
     tab._select_actions = {}
-    for key, fn in (("selectAllAtomsAction", selecting.select_all),
-                    ("selectNoneAction", lambda: selecting.set_selection([])),
-                    ("invertSelectionAction", selecting.invert_selection),
-                    ("selectFragmentAction", lambda: selecting.select_fragment())):
+    for key, fn in (
+        ("selectAllAtomsAction", selecting.select_all),
+        ("selectNoneAction", lambda: selecting.set_selection([])),
+        ("invertSelectionAction", selecting.invert_selection),
+        ("selectFragmentAction", lambda: selecting.select_fragment()),
+    ):
         act = tab.select_menu.addAction("")
         act.setObjectName(key)
         act.triggered.connect(lambda _c=False, f=fn: f())
@@ -135,9 +144,14 @@ def build_tool_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *, 
     root.addLayout(bar)
 
 
-
-def build_smiles_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *,
-                     edits: AtomEdits, work: StructureWork) -> None:
+def build_smiles_bar(
+    tab: MoleculeTabHost,
+    parent: QWidget,
+    root: QVBoxLayout,
+    *,
+    edits: AtomEdits,
+    work: StructureWork,
+) -> None:
     """The SMILES, hydrogens, clean-up, progress and load row."""
     bar2 = QHBoxLayout()
     bar2.addWidget(tab.undo_button)  # made with the tool bar
@@ -180,7 +194,6 @@ def build_smiles_bar(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout, *
     root.addLayout(bar2)
 
 
-
 class SideScroll(QScrollArea):
     """A column that scrolls down, never sideways: at least as wide as its content's
     minimum plus the vertical scroll bar (else the bar covered the right edge and a
@@ -191,13 +204,22 @@ class SideScroll(QScrollArea):
         content = self.widget()
         if content is None:
             return hint
-        need = (content.minimumSizeHint().width() + 2 * self.frameWidth()
-                + self.verticalScrollBar().sizeHint().width())
+        need = (
+            content.minimumSizeHint().width()
+            + 2 * self.frameWidth()
+            + self.verticalScrollBar().sizeHint().width()
+        )
         return QSize(max(hint.width(), need), hint.height())
 
 
-def build_side_column(tab: MoleculeTabHost, body: QSplitter, *, edits: AtomEdits,
-                      selecting: AtomSelection, geometry: GeometryEditor) -> None:
+def build_side_column(
+    tab: MoleculeTabHost,
+    body: QSplitter,
+    *,
+    edits: AtomEdits,
+    selecting: AtomSelection,
+    geometry: GeometryEditor,
+) -> None:
     """The candidate, measurement, geometry editor, constraints and properties column."""
     # The side column scrolls rather than sets the tab's minimum height: with the
     # geometry editor and the constraint controls it is taller than an 800-pixel screen.
@@ -257,7 +279,9 @@ def build_side_column(tab: MoleculeTabHost, body: QSplitter, *, edits: AtomEdits
     tab.measurement_list.setMaximumHeight(90)
     tab.measurement_list.itemDoubleClicked.connect(
         lambda item: selecting.set_selection(
-            list(tab.pinned_measurements[tab.measurement_list.row(item)])))
+            list(tab.pinned_measurements[tab.measurement_list.row(item)])
+        )
+    )
     tab._geometry_for = None
     side_lay.addWidget(tab.measurement_list)
     side_lay.addWidget(tab.residue_selection.panel(side))  # residues and the QM region
@@ -285,9 +309,14 @@ def build_message_row(tab: MoleculeTabHost, parent: QWidget, root: QVBoxLayout) 
     root.addLayout(bottom)
 
 
-def build_body(parent: QWidget, *, clicks: ViewClicks, selecting: AtomSelection,
-               menus: MoleculeContextMenu, table_edit: Callable[[str, str, Any], bool],
-               ) -> tuple[QSplitter, QSplitter, MoleculeView, CoordinateTable]:
+def build_body(
+    parent: QWidget,
+    *,
+    clicks: ViewClicks,
+    selecting: AtomSelection,
+    menus: MoleculeContextMenu,
+    table_edit: Callable[[str, str, Any], bool],
+) -> tuple[QSplitter, QSplitter, MoleculeView, CoordinateTable]:
     """The tab's body splitter with the (hidden) palette pane and the 3D view above the
     coordinate table; the side column is added by :func:`build_side_column`."""
     body = QSplitter(Qt.Orientation.Horizontal, parent)
@@ -308,8 +337,9 @@ def build_body(parent: QWidget, *, clicks: ViewClicks, selecting: AtomSelection,
     return body, centre, view, table
 
 
-def wire_view(view: MoleculeView, clicks: ViewClicks, selecting: AtomSelection,
-              menus: MoleculeContextMenu) -> None:
+def wire_view(
+    view: MoleculeView, clicks: ViewClicks, selecting: AtomSelection, menus: MoleculeContextMenu
+) -> None:
     """Send the 3D view's clicks, drags, keys and right clicks to the tab's parts."""
     view.atomClicked.connect(clicks._atom_clicked)
     view.boxSelected.connect(selecting._box_selected)

@@ -27,7 +27,13 @@ class ViewClicks:
     The state stays on the tab (``self.tab``); this class holds the behaviour only.
     """
 
-    def __init__(self, tab: MoleculeTabHost, edits: AtomEdits, geometry_editor: GeometryEditor, selecting: AtomSelection) -> None:
+    def __init__(
+        self,
+        tab: MoleculeTabHost,
+        edits: AtomEdits,
+        geometry_editor: GeometryEditor,
+        selecting: AtomSelection,
+    ) -> None:
         self.tab = tab
         self.edits = edits
         self.geometry_editor = geometry_editor
@@ -36,8 +42,10 @@ class ViewClicks:
     def _atom_clicked(self, atom_id: str, modifiers: Any) -> None:
         tool = self.tab.tool
         if tool in ("select", "move"):
-            extend = bool(modifiers & (Qt.KeyboardModifier.ControlModifier
-                                       | Qt.KeyboardModifier.ShiftModifier))
+            extend = bool(
+                modifiers
+                & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+            )
             sel = self.tab.view.selection()
             if extend:
                 sel = [s for s in sel if s != atom_id] if atom_id in sel else [*sel, atom_id]
@@ -50,7 +58,9 @@ class ViewClicks:
             else:
                 self.edits.add_atom_bonded_to(atom_id)
         elif tool == "bond":
-            self.edits._bond_click(atom_id, remove=bool(modifiers & Qt.KeyboardModifier.ShiftModifier))
+            self.edits._bond_click(
+                atom_id, remove=bool(modifiers & Qt.KeyboardModifier.ShiftModifier)
+            )
         elif tool == "erase":
             self.edits.erase_atoms([atom_id])
         elif tool == "place":
@@ -67,8 +77,11 @@ class ViewClicks:
             self.selecting.set_selection([])
 
     def _atoms_dragged(self, ids: list[str], delta: tuple[float, float, float]) -> None:
-        self.tab._run(lambda: ops.move_atoms(self.tab.ctx.document, ids=ids, translate=list(delta),
-                                         preview=False, origin=_who()))
+        self.tab._run(
+            lambda: ops.move_atoms(
+                self.tab.ctx.document, ids=ids, translate=list(delta), preview=False, origin=_who()
+            )
+        )
         self.tab.refresh()
 
     def _element_of(self, atom_id: str) -> str | None:
@@ -84,14 +97,25 @@ class ViewClicks:
         "Adjust hydrogens" on, gets its own hydrogens; one undo step "Change element"."""
         el = element or self.tab.element
         if el == "H":
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "This atom is already H: choose another element to "
-                                      "change it."), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab", "This atom is already H: choose another element to change it."
+                ),
+                error=True,
+            )
             return False
         adjust = self.tab.adjust_hydrogens
         self.tab.view.forget_hover()
-        return self.tab._run(lambda: ops.change_element(self.tab.ctx.document, atom_id, el,
-                                                    adjust_hydrogens=adjust, preview=False,
-                                                    origin=_who()))
+        return self.tab._run(
+            lambda: ops.change_element(
+                self.tab.ctx.document,
+                atom_id,
+                el,
+                adjust_hydrogens=adjust,
+                preview=False,
+                origin=_who(),
+            )
+        )
 
     def _screen_direction(self, start: QPointF, end: QPointF) -> list[float]:
         """The model direction of a drag on screen (in the plane of the screen)."""
@@ -119,14 +143,26 @@ class ViewClicks:
         first); one undo step "Add atoms"."""
         el = self.tab.element
         if el == "H" and self._element_of(atom_id) == "H":
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "This atom is already H: choose another element to "
-                                      "change it."), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab", "This atom is already H: choose another element to change it."
+                ),
+                error=True,
+            )
             return False
         adjust = self.tab.adjust_hydrogens
         self.tab.view.forget_hover()
-        return self.tab._run(lambda: ops.draw_from_atom(
-            self.tab.ctx.document, atom_id, el, list(toward), adjust_hydrogens=adjust,
-            preview=False, origin=_who()))
+        return self.tab._run(
+            lambda: ops.draw_from_atom(
+                self.tab.ctx.document,
+                atom_id,
+                el,
+                list(toward),
+                adjust_hydrogens=adjust,
+                preview=False,
+                origin=_who(),
+            )
+        )
 
     def draw_two_atoms(self, xyz: Sequence[float], toward: Sequence[float]) -> bool:
         """A drag from empty space: two bonded atoms of the chosen element, the first at
@@ -142,19 +178,33 @@ class ViewClicks:
         adjust = self.tab.adjust_hydrogens
         self.tab.view.hold_camera_once()
         self.tab.view.forget_hover()
-        return self.tab._run(lambda: ops.add_atoms(
-            self.tab.ctx.document, [{"element": el, "position": first.tolist()},
-                                {"element": el, "position": second.tolist()}],
-            [{"a": "#0", "b": "#1", "order": 1}], preview=False, origin=_who(),
-            adjust_hydrogens=adjust))
+        return self.tab._run(
+            lambda: ops.add_atoms(
+                self.tab.ctx.document,
+                [
+                    {"element": el, "position": first.tolist()},
+                    {"element": el, "position": second.tolist()},
+                ],
+                [{"a": "#0", "b": "#1", "order": 1}],
+                preview=False,
+                origin=_who(),
+                adjust_hydrogens=adjust,
+            )
+        )
 
     def bond_by_drag(self, a: str, b: str) -> bool:
         """A drag from atom ``a`` released on atom ``b``: a single bond between them
         (hydrogens follow when "Adjust hydrogens" is on)."""
         if any({x["a"], x["b"]} == {a, b} for x in bonds_of(self.tab.ctx.document.project)):
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "%1 and %2 are bonded already: click the bond to "
-                                      "change its order.").replace("%1", self.tab.atom_label(a))
-                              .replace("%2", self.tab.atom_label(b)), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab",
+                    "%1 and %2 are bonded already: click the bond to change its order.",
+                )
+                .replace("%1", self.tab.atom_label(a))
+                .replace("%2", self.tab.atom_label(b)),
+                error=True,
+            )
             return False
         return self.edits.set_bond_order(a, b, 1)
 
@@ -170,15 +220,28 @@ class ViewClicks:
             return False
         new = order % 3 + 1
         self.tab.view.forget_hover()
-        return self.tab._run(lambda: ops.set_bonds(
-            self.tab.ctx.document, [{"a": a, "b": b, "order": new}], preview=False,
-            origin=_who(), adjust_hydrogens=self.tab.adjust_hydrogens),
-            QCoreApplication.translate("MoleculeTab", "Bond %1 is now of order %2.").replace("%1", self.geometry_editor.measure_name([a, b]))
-            .replace("%2", str(new)))
+        return self.tab._run(
+            lambda: ops.set_bonds(
+                self.tab.ctx.document,
+                [{"a": a, "b": b, "order": new}],
+                preview=False,
+                origin=_who(),
+                adjust_hydrogens=self.tab.adjust_hydrogens,
+            ),
+            QCoreApplication.translate("MoleculeTab", "Bond %1 is now of order %2.")
+            .replace("%1", self.geometry_editor.measure_name([a, b]))
+            .replace("%2", str(new)),
+        )
 
     def _bond_order(self, a: str, b: str) -> int | None:
-        return next((int(x.get("order", 1)) for x in bonds_of(self.tab.ctx.document.project)
-                     if {x["a"], x["b"]} == {a, b}), None)
+        return next(
+            (
+                int(x.get("order", 1))
+                for x in bonds_of(self.tab.ctx.document.project)
+                if {x["a"], x["b"]} == {a, b}
+            ),
+            None,
+        )
 
     def click_hint(self, atom_id: str, bond: tuple[str, str] | None) -> str:
         """What the Add-atom tool does where the pointer is: "Click: change H to C",
@@ -190,21 +253,34 @@ class ViewClicks:
             own = self._element_of(atom_id)
             if own is None:
                 return ""
-            drag = QCoreApplication.translate("MoleculeTab", "Drag: draw a bonded %1").replace("%1", el)
+            drag = QCoreApplication.translate("MoleculeTab", "Drag: draw a bonded %1").replace(
+                "%1", el
+            )
             if own == "H" and el != "H":
-                click = QCoreApplication.translate("MoleculeTab", "Click: change H to %1").replace("%1", el)
+                click = QCoreApplication.translate("MoleculeTab", "Click: change H to %1").replace(
+                    "%1", el
+                )
             elif own == "H":
                 return ""  # a hydrogen stays one hydrogen
             else:
-                click = QCoreApplication.translate("MoleculeTab", "Click: attach a %1").replace("%1", el)
+                click = QCoreApplication.translate("MoleculeTab", "Click: attach a %1").replace(
+                    "%1", el
+                )
             return f"{click} · {drag}"
         if bond is not None:
             order = self._bond_order(*bond)
             if order is None:
                 return ""
-            return QCoreApplication.translate("MoleculeTab", "Click: bond order %1").replace("%1", str(order % 3 + 1))
-        return (QCoreApplication.translate("MoleculeTab", "Click: add a %1").replace("%1", el) + " · "
-                + QCoreApplication.translate("MoleculeTab", "Drag: draw two bonded %1").replace("%1", el))
+            return QCoreApplication.translate("MoleculeTab", "Click: bond order %1").replace(
+                "%1", str(order % 3 + 1)
+            )
+        return (
+            QCoreApplication.translate("MoleculeTab", "Click: add a %1").replace("%1", el)
+            + " · "
+            + QCoreApplication.translate("MoleculeTab", "Drag: draw two bonded %1").replace(
+                "%1", el
+            )
+        )
 
     def _pointer_hovered(self, atom_id: str, bond: object) -> None:
         pair = bond if isinstance(bond, tuple) else None
@@ -217,11 +293,17 @@ class ViewClicks:
             self.tab.view.canvas.setToolTip(f"{base}\n{hint}" if base else hint)
 
     def _is_element_key(self, ev: Any) -> bool:
-        mods = ev.modifiers() & ~(Qt.KeyboardModifier.ShiftModifier
-                                  | Qt.KeyboardModifier.KeypadModifier)
+        mods = ev.modifiers() & ~(
+            Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.KeypadModifier
+        )
         text = ev.text()
-        return (self.tab.tool == "add" and mods == Qt.KeyboardModifier.NoModifier
-                and len(text) == 1 and text.isascii() and text.isalpha())
+        return (
+            self.tab.tool == "add"
+            and mods == Qt.KeyboardModifier.NoModifier
+            and len(text) == 1
+            and text.isascii()
+            and text.isalpha()
+        )
 
     def _wants_key(self, ev: Any) -> bool:
         """The Add-atom tool claims plain letters typed into the view (F is fluorine
@@ -259,6 +341,8 @@ class ViewClicks:
         self.tab._typed = letter if len(el) == 1 else ""
         self.tab._typed_at = time.monotonic()
         self.tab.set_element(el)
-        self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Element: %1").replace("%1", el))
+        self.tab.show_message(
+            QCoreApplication.translate("MoleculeTab", "Element: %1").replace("%1", el)
+        )
         self.tab.view.forget_hover()
         return True

@@ -31,7 +31,13 @@ class AtomEdits:
     The state stays on the tab (``self.tab``); this class holds the behaviour only.
     """
 
-    def __init__(self, tab: MoleculeTabHost, geometry_editor: GeometryEditor, selecting: AtomSelection, parent: QWidget) -> None:
+    def __init__(
+        self,
+        tab: MoleculeTabHost,
+        geometry_editor: GeometryEditor,
+        selecting: AtomSelection,
+        parent: QWidget,
+    ) -> None:
         self.tab = tab
         self.geometry_editor = geometry_editor
         self.selecting = selecting
@@ -42,9 +48,15 @@ class AtomEdits:
         el = self.tab.element
         adjust = self.tab.adjust_hydrogens
         self.tab.view.hold_camera_once()
-        return self.tab._run(lambda: ops.add_atoms(
-            self.tab.ctx.document, [{"element": el, "position": list(xyz)}], preview=False,
-            origin=_who(), adjust_hydrogens=adjust))
+        return self.tab._run(
+            lambda: ops.add_atoms(
+                self.tab.ctx.document,
+                [{"element": el, "position": list(xyz)}],
+                preview=False,
+                origin=_who(),
+                adjust_hydrogens=adjust,
+            )
+        )
 
     def add_atom_bonded_to(self, atom_id: str, element: str | None = None) -> bool:
         """Add an atom of the chosen element bonded to ``atom_id`` where the parent's
@@ -58,16 +70,29 @@ class AtomEdits:
         hint = (self.tab.view.camera.rot.T @ np.array([1.0, 0.0, 0.0])).tolist()
         adjust = self.tab.adjust_hydrogens
         added: list[Any] = []
-        ok = self.tab._run(lambda: added.append(add_bonded_atom_to_confirmed(
-            self.tab.ctx.document, atom_id, el, actor=window_actor(), adjust_hydrogens=adjust,
-            hint=hint)))
+        ok = self.tab._run(
+            lambda: added.append(
+                add_bonded_atom_to_confirmed(
+                    self.tab.ctx.document,
+                    atom_id,
+                    el,
+                    actor=window_actor(),
+                    adjust_hydrogens=adjust,
+                    hint=hint,
+                )
+            )
+        )
         return ok and added[0] is not None
 
     def _bond_click(self, atom_id: str, *, remove: bool = False) -> None:
         if self.tab._bond_first is None or self.tab._bond_first == atom_id:
             self.tab._bond_first = atom_id
             self.selecting.set_selection([atom_id])
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Now click the second atom (Shift-click removes the bond)."))
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab", "Now click the second atom (Shift-click removes the bond)."
+                )
+            )
             return
         first, self.tab._bond_first = self.tab._bond_first, None
         self.selecting.set_selection([])
@@ -87,18 +112,27 @@ class AtomEdits:
     def set_bond_order(self, a: str, b: str, order: int) -> bool:
         """Set the bond a–b to ``order`` (0 removes it), adjusting hydrogens when asked."""
         adjust = self.tab.adjust_hydrogens
-        return self.tab._run(lambda: ops.set_bonds(self.tab.ctx.document,
-                                               [{"a": a, "b": b, "order": order}],
-                                               preview=False, origin=_who(),
-                                               adjust_hydrogens=adjust))
+        return self.tab._run(
+            lambda: ops.set_bonds(
+                self.tab.ctx.document,
+                [{"a": a, "b": b, "order": order}],
+                preview=False,
+                origin=_who(),
+                adjust_hydrogens=adjust,
+            )
+        )
 
     def place_on(self, site: str) -> bool:
         """Place the chosen fragment/ligand on ``site``; confirm this tab's previous placement."""
         part = self.tab.palette.current_part()
         if part is None:
             self.tab.toggle_palette(True)
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Choose a fragment or ligand in the parts palette first."),
-                              error=True)
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab", "Choose a fragment or ligand in the parts palette first."
+                ),
+                error=True,
+            )
             return False
         kind, name = part
         doc = self.tab.ctx.document
@@ -109,31 +143,46 @@ class AtomEdits:
         )
         from molforma.errors import CandidateExistsError
 
-        if site == self.tab._placement_site and self.tab._placement_revision is not None \
-                and doc.candidate is not None:
+        if (
+            site == self.tab._placement_site
+            and self.tab._placement_revision is not None
+            and doc.candidate is not None
+        ):
             # The same atom again: the placement shown is the one wanted (the tooltip's
             # promise); confirm it and place no second copy.
             previous, self.tab._placement_revision = self.tab._placement_revision, None
             self.tab._placement_site = None
-            return self.tab._run(lambda: confirm_placement(doc, actor=window_actor(),
-                                                       previous=previous),
-                             QCoreApplication.translate("MoleculeTab", "Placement confirmed."))
+            return self.tab._run(
+                lambda: confirm_placement(doc, actor=window_actor(), previous=previous),
+                QCoreApplication.translate("MoleculeTab", "Placement confirmed."),
+            )
 
         placed: list[Placed | None] = []
         refused: list[bool] = []
 
         def place() -> None:
             try:
-                placed.append(confirm_then_propose_placement(
-                    doc, name, site, kind=kind, actor=window_actor(),
-                    previous=self.tab._placement_revision))
+                placed.append(
+                    confirm_then_propose_placement(
+                        doc,
+                        name,
+                        site,
+                        kind=kind,
+                        actor=window_actor(),
+                        previous=self.tab._placement_revision,
+                    )
+                )
             except CandidateExistsError:
                 refused.append(True)
 
         ok = self.tab._run(place)
         if refused:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Confirm or cancel the current candidate first."),
-                              error=True)
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab", "Confirm or cancel the current candidate first."
+                ),
+                error=True,
+            )
             return False
         done = placed[0] if ok and placed else None
         self.tab._placement_revision = done.revision if done is not None else None
@@ -144,21 +193,33 @@ class AtomEdits:
             self._warn_placement(done.before, doc.candidate, site, kind, name)
         return True
 
-    def _warn_placement(self, before: dict[str, Any], after: dict[str, Any], site: str,
-                        kind: str, name: str) -> None:
+    def _warn_placement(
+        self, before: dict[str, Any], after: dict[str, Any], site: str, kind: str, name: str
+    ) -> None:
         """Say when a placement looks wrong; the candidate stays for the person to judge."""
         problems = building.placement_problems(before, after, site, kind)
         if "not_a_metal" in problems:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab",
-                "%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate "
-                "and click the metal, or choose it under \"Place on\".")
-                .replace("%1", self.tab.atom_label(site)).replace("%2", name), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab",
+                    "%1 is not a metal: ligand %2 normally binds to a metal. Cancel the candidate "
+                    'and click the metal, or choose it under "Place on".',
+                )
+                .replace("%1", self.tab.atom_label(site))
+                .replace("%2", name),
+                error=True,
+            )
         elif "valence" in problems:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab",
-                "Placing %1 gives %2 an impossible valence (ringed red). Cancel the candidate "
-                "to undo it.").replace("%1", name).replace(
-                    "%2", ", ".join(self.tab.atom_label(i) for i in problems["valence"])),
-                error=True)
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab",
+                    "Placing %1 gives %2 an impossible valence (ringed red). Cancel the candidate "
+                    "to undo it.",
+                )
+                .replace("%1", name)
+                .replace("%2", ", ".join(self.tab.atom_label(i) for i in problems["valence"])),
+                error=True,
+            )
 
     def place_on_metal(self) -> bool:
         """Place the chosen part on the metal picked in ``placeMetalCombo`` (a metal hidden
@@ -185,8 +246,9 @@ class AtomEdits:
     def add_hydrogens(self) -> bool:
         """Fill open valences with hydrogen (selected atoms, or all), one undo step."""
         ids = self.tab.view.selection() or None
-        return self.tab._run(lambda: ops.add_hydrogens(self.tab.ctx.document, ids, preview=False,
-                                                   origin=_who()))
+        return self.tab._run(
+            lambda: ops.add_hydrogens(self.tab.ctx.document, ids, preview=False, origin=_who())
+        )
 
     def delete_selection(self) -> None:
         """Delete the selected atoms (one undo step)."""
@@ -198,15 +260,24 @@ class AtomEdits:
         """Delete atoms (with their hydrogens and re-filled neighbours when "Adjust
         hydrogens" is on), one undo step."""
         adjust = self.tab.adjust_hydrogens
-        return self.tab._run(lambda: ops.delete_atoms(self.tab.ctx.document, ids, preview=False,
-                                                  origin=_who(), adjust_hydrogens=adjust))
+        return self.tab._run(
+            lambda: ops.delete_atoms(
+                self.tab.ctx.document, ids, preview=False, origin=_who(), adjust_hydrogens=adjust
+            )
+        )
 
     def set_element_of(self, ids: list[str], element: str) -> bool:
         """Change the element of atoms (hydrogens follow when "Adjust hydrogens" is on)."""
         adjust = self.tab.adjust_hydrogens
-        return self.tab._run(lambda: ops.set_atom_properties(
-            self.tab.ctx.document, [{"id": i, "element": element} for i in ids], preview=False,
-            origin=_who(), adjust_hydrogens=adjust))
+        return self.tab._run(
+            lambda: ops.set_atom_properties(
+                self.tab.ctx.document,
+                [{"id": i, "element": element} for i in ids],
+                preview=False,
+                origin=_who(),
+                adjust_hydrogens=adjust,
+            )
+        )
 
     def _table_edit(self, atom_id: str, key: str, value: Any) -> bool:
         doc = self.tab.ctx.document
@@ -214,25 +285,38 @@ class AtomEdits:
             try:
                 v = float(str(value).replace(",", "."))
             except ValueError:
-                self.tab.show_message(QCoreApplication.translate("MoleculeTab", "'%1' is not a number.").replace("%1", str(value)),
-                                  error=True)
+                self.tab.show_message(
+                    QCoreApplication.translate("MoleculeTab", "'%1' is not a number.").replace(
+                        "%1", str(value)
+                    ),
+                    error=True,
+                )
                 return False
             atom = next(a for a in atoms_of(doc.project) if a["id"] == atom_id)
             pos = [float(atom["x"]), float(atom["y"]), float(atom["z"])]
             pos["xyz".index(key)] = v
-            return self.tab._run(lambda: ops.move_atoms(doc, positions={atom_id: pos}, preview=False,
-                                                    origin=_who()))
+            return self.tab._run(
+                lambda: ops.move_atoms(doc, positions={atom_id: pos}, preview=False, origin=_who())
+            )
         if key == "element":
             return self.set_element_of([atom_id], str(value).strip())
         if key == "fixed":
-            return self.tab._run(lambda: ops.set_atom_properties(
-                doc, [{"id": atom_id, "fixed": bool(value)}], preview=False, origin=_who()))
+            return self.tab._run(
+                lambda: ops.set_atom_properties(
+                    doc, [{"id": atom_id, "fixed": bool(value)}], preview=False, origin=_who()
+                )
+            )
         return False
 
     def _apply_atom_properties(self, changes: list[dict[str, Any]]) -> str | None:
         try:
-            ops.set_atom_properties(self.tab.ctx.document, changes, preview=False, origin=_who(),
-                                    adjust_hydrogens=self.tab.adjust_hydrogens)
+            ops.set_atom_properties(
+                self.tab.ctx.document,
+                changes,
+                preview=False,
+                origin=_who(),
+                adjust_hydrogens=self.tab.adjust_hydrogens,
+            )
         except MolFormaError as exc:
             return exc.message()
         return None
@@ -241,8 +325,14 @@ class AtomEdits:
         """Replace atoms and bonds from a file, keeping every setting (one undo step)."""
         if path is None:
             path = dialogs.get_open_path(
-                self.parent, QCoreApplication.translate("MoleculeTab", "Load structure file"),
-                [QCoreApplication.translate("MoleculeTab", "Structure files") + f" ({STRUCTURE_FILTER})", QCoreApplication.translate("MoleculeTab", "All files") + " (*)"])
+                self.parent,
+                QCoreApplication.translate("MoleculeTab", "Load structure file"),
+                [
+                    QCoreApplication.translate("MoleculeTab", "Structure files")
+                    + f" ({STRUCTURE_FILTER})",
+                    QCoreApplication.translate("MoleculeTab", "All files") + " (*)",
+                ],
+            )
         if not path:
             return False
         from pathlib import Path
@@ -253,10 +343,19 @@ class AtomEdits:
         done: list[Any] = []
 
         def load() -> None:
-            done.append(files.load_structure(self.tab.ctx, str(path), actor=window_actor(),
-                                             read=lambda p: read_with_choices(self.parent, p)))
+            done.append(
+                files.load_structure(
+                    self.tab.ctx,
+                    str(path),
+                    actor=window_actor(),
+                    read=lambda p: read_with_choices(self.parent, p),
+                )
+            )
 
-        if not self.tab._run(load, QCoreApplication.translate("MoleculeTab", "Loaded %1").replace("%1", Path(path).name)):
+        if not self.tab._run(
+            load,
+            QCoreApplication.translate("MoleculeTab", "Loaded %1").replace("%1", Path(path).name),
+        ):
             return False
         if done[0] is None:  # the person cancelled the frame choice
             self.tab.show_message("")

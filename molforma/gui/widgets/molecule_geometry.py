@@ -40,13 +40,24 @@ class GeometryEditor:
             return ""
         names = self.measure_name(ids)
         if len(p) == 2:
-            return QCoreApplication.translate("MoleculeTab", "Distance %1: %2 Å").replace("%1", names).replace(
-                "%2", f"{float(np.linalg.norm(p[0] - p[1])):.4f}")
+            return (
+                QCoreApplication.translate("MoleculeTab", "Distance %1: %2 Å")
+                .replace("%1", names)
+                .replace("%2", f"{float(np.linalg.norm(p[0] - p[1])):.4f}")
+            )
         if len(p) == 3:
             value = geometry.angle(*p)
-            return QCoreApplication.translate("MoleculeTab", "Angle %1: %2°").replace("%1", names).replace("%2", f"{value:.2f}")
+            return (
+                QCoreApplication.translate("MoleculeTab", "Angle %1: %2°")
+                .replace("%1", names)
+                .replace("%2", f"{value:.2f}")
+            )
         value = geometry.dihedral(*p)
-        return QCoreApplication.translate("MoleculeTab", "Dihedral %1: %2°").replace("%1", names).replace("%2", f"{value:.2f}")
+        return (
+            QCoreApplication.translate("MoleculeTab", "Dihedral %1: %2°")
+            .replace("%1", names)
+            .replace("%2", f"{value:.2f}")
+        )
 
     def measure_name(self, ids: Sequence[str]) -> str:
         """``C1–O2–H3``: element labels of atoms joined by dashes."""
@@ -61,8 +72,11 @@ class GeometryEditor:
         ids = self.tab.view.selection()
         pos = positions_of(shown, ids) if 2 <= len(ids) <= 4 else None
         ok = pos is not None
-        kind = {2: QCoreApplication.translate("MoleculeTab", "Distance (Å):"), 3: QCoreApplication.translate("MoleculeTab", "Angle (°):"),
-                4: QCoreApplication.translate("MoleculeTab", "Dihedral (°):")}.get(len(ids), QCoreApplication.translate("MoleculeTab", "Select 2–4 atoms"))
+        kind = {
+            2: QCoreApplication.translate("MoleculeTab", "Distance (Å):"),
+            3: QCoreApplication.translate("MoleculeTab", "Angle (°):"),
+            4: QCoreApplication.translate("MoleculeTab", "Dihedral (°):"),
+        }.get(len(ids), QCoreApplication.translate("MoleculeTab", "Select 2–4 atoms"))
         self.tab.geometry_label.setText(kind)
         self.tab.geometry_input.setEnabled(ok and editable)
         self.tab.geometry_button.setEnabled(ok and editable)
@@ -86,16 +100,28 @@ class GeometryEditor:
         text = (self.tab.geometry_input.text() if value is None else value).strip()
         ids = self.tab.view.selection()
         if not 2 <= len(ids) <= 4:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Select 2, 3 or 4 atoms first."), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate("MoleculeTab", "Select 2, 3 or 4 atoms first."),
+                error=True,
+            )
             return False
         number = parse_c_number(text, "float")
         if number is None:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "'%1' is not a number (write it as 1.25).")
-                              .replace("%1", text), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab", "'%1' is not a number (write it as 1.25)."
+                ).replace("%1", text),
+                error=True,
+            )
             return False
-        ok = self.tab._run(lambda: ops.set_internal_coordinate(
-            self.tab.ctx.document, ids, float(number), preview=False, origin=_who()),
-            QCoreApplication.translate("MoleculeTab", "%1 set to %2").replace("%1", self.measure_name(ids)).replace("%2", text))
+        ok = self.tab._run(
+            lambda: ops.set_internal_coordinate(
+                self.tab.ctx.document, ids, float(number), preview=False, origin=_who()
+            ),
+            QCoreApplication.translate("MoleculeTab", "%1 set to %2")
+            .replace("%1", self.measure_name(ids))
+            .replace("%2", text),
+        )
         self.tab._geometry_for = None  # show the value reached
         self.tab._update_state()
         return ok
@@ -104,7 +130,10 @@ class GeometryEditor:
         """Keep the measurement of ``ids`` (default: the selection) in the view and the list."""
         ids = tuple(self.tab.view.selection() if ids is None else ids)
         if not 2 <= len(ids) <= 4:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Select 2, 3 or 4 atoms first."), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate("MoleculeTab", "Select 2, 3 or 4 atoms first."),
+                error=True,
+            )
             return False
         if ids not in self.tab.pinned_measurements:
             self.tab.pinned_measurements.append(ids)
@@ -132,16 +161,19 @@ class GeometryEditor:
 
     def _update_overlay(self) -> None:
         scene = self.tab.view.scene
-        self.tab.pinned_measurements = [m for m in self.tab.pinned_measurements
-                                        if all(scene.index_of(i) is not None for i in m)]
+        self.tab.pinned_measurements = [
+            m for m in self.tab.pinned_measurements if all(scene.index_of(i) is not None for i in m)
+        ]
         sel = tuple(self.tab.view.selection())
         lines = list(self.tab.pinned_measurements)
         if 2 <= len(sel) <= 4 and sel not in lines:
             lines.append(sel)
         self.tab.view.set_measurements(lines)
         rows = self.measurement_rows()
-        if [self.tab.measurement_list.item(i).text()
-                for i in range(self.tab.measurement_list.count())] != rows:
+        if [
+            self.tab.measurement_list.item(i).text()
+            for i in range(self.tab.measurement_list.count())
+        ] != rows:
             self.tab.measurement_list.clear()
             self.tab.measurement_list.addItems(rows)
         self.tab.view.set_labels(self.atom_labels(str(self.tab.labels_combo.currentData())))

@@ -52,8 +52,9 @@ def positions_of(shown: Mapping[str, Any], ids: Sequence[str]) -> list[np.ndarra
     atoms = _atoms(shown)
     if isinstance(atoms, AtomTable):
         return [np.array(atoms.xyz[r], dtype=float) for r in rows.tolist()]
-    return [np.array([atoms[r]["x"], atoms[r]["y"], atoms[r]["z"]], dtype=float)
-            for r in rows.tolist()]
+    return [
+        np.array([atoms[r]["x"], atoms[r]["y"], atoms[r]["z"]], dtype=float) for r in rows.tolist()
+    ]
 
 
 def labels_of(shown: Mapping[str, Any], ids: Sequence[str]) -> dict[str, str]:
@@ -114,11 +115,13 @@ def valence_problem_ids(shown: Mapping[str, Any]) -> list[str]:
     ok[ok] &= ~metal[ia[ok]] & ~metal[ib[ok]]
     ia, ib = ia[ok], ib[ok]
     weight = np.asarray(bonds.order, dtype=np.int64)[ok]
-    total = np.bincount(ia, weights=weight, minlength=len(atoms)) \
-        + np.bincount(ib, weights=weight, minlength=len(atoms))
+    total = np.bincount(ia, weights=weight, minlength=len(atoms)) + np.bincount(
+        ib, weights=weight, minlength=len(atoms)
+    )
     default = default_z[z]
-    suspicious = ~metal & ((atoms.charge != 0) | (atoms.unpaired != 0)
-                           | ((default >= 0) & (total > default)))
+    suspicious = ~metal & (
+        (atoms.charge != 0) | (atoms.unpaired != 0) | ((default >= 0) & (total > default))
+    )
     if not suspicious.any():
         return []
     # The suspicious atoms and their neighbours go to the document's own check.
@@ -133,8 +136,12 @@ def valence_problem_ids(shown: Mapping[str, Any]) -> list[str]:
     all_a, all_b = bonds.rows_in(atoms)
     inside = (all_a >= 0) & (all_b >= 0)
     inside[inside] &= both[all_a[inside]] & both[all_b[inside]]
-    sub = {"document": {"atoms": sub_atoms.to_records(),
-                        "bonds": bonds.records_at(np.flatnonzero(inside))}}
+    sub = {
+        "document": {
+            "atoms": sub_atoms.to_records(),
+            "bonds": bonds.records_at(np.flatnonzero(inside)),
+        }
+    }
     return building.valence_problem_ids(sub)
 
 
@@ -167,16 +174,22 @@ def column_labels(shown: Mapping[str, Any], mode: str) -> dict[str, str] | None:
         return None
     if mode == "charge":
         rows = np.flatnonzero(atoms.charge)
-        return {f"a{i}": f"{int(c):+d}" for i, c in zip(atoms.ids[rows].tolist(),
-                                                        atoms.charge[rows].tolist(), strict=True)}
+        return {
+            f"a{i}": f"{int(c):+d}"
+            for i, c in zip(atoms.ids[rows].tolist(), atoms.charge[rows].tolist(), strict=True)
+        }
     if mode == "name":
         if atoms.names is None:
             return {}
         rows = np.flatnonzero(atoms.names.astype(bool))
-        return {f"a{i}": str(nm) for i, nm in zip(atoms.ids[rows].tolist(),
-                                                  atoms.names[rows].tolist(), strict=True)}
+        return {
+            f"a{i}": str(nm)
+            for i, nm in zip(atoms.ids[rows].tolist(), atoms.names[rows].tolist(), strict=True)
+        }
     if mode == "element_index":
         syms = atoms.symbols.tolist()
-        return {f"a{i}": f"{s}{k}" for k, (i, s) in enumerate(zip(atoms.ids.tolist(), syms,
-                                                                 strict=True), start=1)}
+        return {
+            f"a{i}": f"{s}{k}"
+            for k, (i, s) in enumerate(zip(atoms.ids.tolist(), syms, strict=True), start=1)
+        }
     return None

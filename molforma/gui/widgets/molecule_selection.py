@@ -65,8 +65,10 @@ def xyz_text(shown: Mapping[str, Any], ids: Sequence[str], title: str) -> str | 
     else:
         symbols, xyz = atoms.symbols, atoms.xyz
     lines = [str(len(symbols)), title.replace("\n", " ")]
-    lines += ["%-2s %14.8f %14.8f %14.8f" % row  # noqa: UP031 - one format for a million rows
-              for row in zip(symbols.tolist(), *xyz.T.tolist(), strict=True)]
+    lines += [
+        "%-2s %14.8f %14.8f %14.8f" % row  # noqa: UP031 - one format for a million rows
+        for row in zip(symbols.tolist(), *xyz.T.tolist(), strict=True)
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -105,8 +107,9 @@ class AtomSelection:
         """Select every shown atom of ``element``."""
         sd = self.tab.view.scene
         n = int(sd.pickable.sum())
-        self.set_selection([i for i, e in zip(sd.ids[:n], sd.symbols[:n], strict=True)
-                            if e == element])
+        self.set_selection(
+            [i for i, e in zip(sd.ids[:n], sd.symbols[:n], strict=True) if e == element]
+        )
 
     def select_fragment(self, ids: Sequence[str] | None = None) -> None:
         """Select the whole bonded fragments of ``ids`` (default: the selection)."""
@@ -128,7 +131,10 @@ class AtomSelection:
 
     def _box_selected(self, ids: list[str], modifiers: Any) -> None:
         if modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier):
-            ids = [*self.tab.view.selection(), *[i for i in ids if i not in self.tab.view.selection()]]
+            ids = [
+                *self.tab.view.selection(),
+                *[i for i in ids if i not in self.tab.view.selection()],
+            ]
         self.set_selection(ids)
 
     def selection_xyz(self) -> str:
@@ -142,8 +148,10 @@ class AtomSelection:
         sel = set(self.tab.view.selection())
         atoms = [a for a in atoms_of(shown) if not sel or a["id"] in sel]
         lines = [str(len(atoms)), title.replace("\n", " ")]
-        lines += [f"{a['element']:<2} {float(a['x']):14.8f} {float(a['y']):14.8f} "
-                  f"{float(a['z']):14.8f}" for a in atoms]
+        lines += [
+            f"{a['element']:<2} {float(a['x']):14.8f} {float(a['y']):14.8f} {float(a['z']):14.8f}"
+            for a in atoms
+        ]
         return "\n".join(lines) + "\n"
 
     def copy_selection_xyz(self) -> bool:
@@ -151,12 +159,18 @@ class AtomSelection:
         doc = self.tab.ctx.document
         shown = doc.candidate if doc.candidate is not None else doc.project
         if not atoms_of(shown):
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "There are no atoms to copy."), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate("MoleculeTab", "There are no atoms to copy."), error=True
+            )
             return False
         text = self.selection_xyz()
         QGuiApplication.clipboard().setText(text)
         count = int(text.split("\n", 1)[0])
-        self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Copied %1 atom(s) as XYZ.").replace("%1", str(count)))
+        self.tab.show_message(
+            QCoreApplication.translate("MoleculeTab", "Copied %1 atom(s) as XYZ.").replace(
+                "%1", str(count)
+            )
+        )
         return True
 
     def _select_rows(self, ids: list[str]) -> None:
@@ -166,7 +180,8 @@ class AtomSelection:
         sel = QItemSelection()
         if not ids:
             self.tab.table.selectionModel().select(
-                sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+                sel, QItemSelectionModel.SelectionFlag.ClearAndSelect
+            )
             return
         rows = [r for r in map(model.row_of, ids) if r is not None]
         # One range per run of consecutive rows: selecting all of 1,000,000 atoms is one
@@ -175,7 +190,8 @@ class AtomSelection:
         for start, stop in row_runs(rows):
             sel.select(model.index(start, 0), model.index(stop, last))
         self.tab.table.selectionModel().select(
-            sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+            sel, QItemSelectionModel.SelectionFlag.ClearAndSelect
+        )
 
     def _table_selection(self) -> None:
         if self.tab._syncing:

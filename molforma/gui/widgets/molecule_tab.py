@@ -126,8 +126,9 @@ class MoleculeTab(QWidget):
         self.work = StructureWork(self, self)
         self.edits = AtomEdits(self, self.geometry_editor, self.selecting, self)
         self.clicks = ViewClicks(self, self.edits, self.geometry_editor, self.selecting)
-        self.menus = MoleculeContextMenu(self, self.edits, self.geometry_editor, self.selecting,
-                                         self)
+        self.menus = MoleculeContextMenu(
+            self, self.edits, self.geometry_editor, self.selecting, self
+        )
         self.ctx = ctx
         self.setObjectName("moleculeTab")
         self.tool = "select"
@@ -157,8 +158,14 @@ class MoleculeTab(QWidget):
         root = QVBoxLayout(self)
         root.setContentsMargins(4, 4, 4, 4)
         # Tool bar
-        build_tool_bar(self, self, root, edits=self.edits, selecting=self.selecting,
-                       geometry=self.geometry_editor)
+        build_tool_bar(
+            self,
+            self,
+            root,
+            edits=self.edits,
+            selecting=self.selecting,
+            geometry=self.geometry_editor,
+        )
         # SMILES, clean-up, load
         build_smiles_bar(self, self, root, edits=self.edits, work=self.work)
         # Body: palette | view + table | properties. The palette starts hidden: its pane
@@ -166,11 +173,16 @@ class MoleculeTab(QWidget):
         # build_deferred, or when anything uses it).
         self._palette: PartsPalette | None = None
         body, self.centre, self.view, self.table = build_body(
-            self, clicks=self.clicks, selecting=self.selecting, menus=self.menus,
-            table_edit=self.edits._table_edit)
+            self,
+            clicks=self.clicks,
+            selecting=self.selecting,
+            menus=self.menus,
+            table_edit=self.edits._table_edit,
+        )
         self._body = body
-        build_side_column(self, body, edits=self.edits, selecting=self.selecting,
-                          geometry=self.geometry_editor)
+        build_side_column(
+            self, body, edits=self.edits, selecting=self.selecting, geometry=self.geometry_editor
+        )
         body.setStretchFactor(1, 1)
         body.setSizes([0, 800, 280])
         root.addWidget(body, 1)
@@ -201,8 +213,14 @@ class MoleculeTab(QWidget):
             return
         super().keyPressEvent(ev)
 
-    def show_message(self, text: str, *, error: bool = False, reason: MolFormaError | None = None,
-                     warning: bool = False) -> None:
+    def show_message(
+        self,
+        text: str,
+        *,
+        error: bool = False,
+        reason: MolFormaError | None = None,
+        warning: bool = False,
+    ) -> None:
         """A line under the view: what happened, or why an edit was refused. It clears
         itself after a while (errors stay twice as long); progress of running work stays.
 
@@ -246,15 +264,18 @@ class MoleculeTab(QWidget):
         shown = cand if cand is not None else proj
         self.valence_problems = valence_problem_ids(shown)
         self.view.set_molecule(
-            atoms_of(proj), bonds_of(proj),
+            atoms_of(proj),
+            bonds_of(proj),
             candidate_atoms=atoms_of(cand) if cand is not None else None,
             candidate_bonds=bonds_of(cand) if cand is not None else None,
-            flagged=self.valence_problems)
+            flagged=self.valence_problems,
+        )
         self._syncing = True
         try:
             # The columns the view made already: the table shares them (no second copy).
-            self.table.atom_model.set_atoms(self.view.shown_structure(),
-                                            editable=cand is None and not doc.busy)
+            self.table.atom_model.set_atoms(
+                self.view.shown_structure(), editable=cand is None and not doc.busy
+            )
             self.selecting._select_rows(self.view.selection())
         finally:
             self._syncing = False
@@ -269,8 +290,9 @@ class MoleculeTab(QWidget):
         self.texts.word_state(doc, busy)
         self.smiles_button.setEnabled(not busy and cand is None)
         self.cleanup_button.setEnabled(not busy and cand is None and len(atoms_of(doc.project)) > 0)
-        self.hydrogens_button.setEnabled(not busy and cand is None
-                                         and len(atoms_of(doc.project)) > 0)
+        self.hydrogens_button.setEnabled(
+            not busy and cand is None and len(atoms_of(doc.project)) > 0
+        )
         self.worker_cancel.setEnabled(busy)
         self.progress.setVisible(busy)
         shown = cand if cand is not None else doc.project
@@ -279,8 +301,9 @@ class MoleculeTab(QWidget):
         self.geometry_editor._update_overlay()
         # The selected atoms' records only (looked up by id in the columns), not every
         # atom's; a large selection is summarised from the columns.
-        self.properties.show_selection(shown, self.view.selection(),
-                                       editable=cand is None and not busy)
+        self.properties.show_selection(
+            shown, self.view.selection(), editable=cand is None and not busy
+        )
 
     # -- tools -----------------------------------------------------------------------------
     @property
@@ -378,8 +401,11 @@ class MoleculeTab(QWidget):
             return False
         if not done and self.valence_problems:
             labels = ", ".join(self.atom_label(i) for i in self.valence_problems[:8])
-            self.show_message(self.tr("Impossible valence (ringed red): %1").replace("%1", labels),
-                              error=True, warning=True)
+            self.show_message(
+                self.tr("Impossible valence (ringed red): %1").replace("%1", labels),
+                error=True,
+                warning=True,
+            )
             return True
         self.show_message(done or "")
         return True
@@ -398,11 +424,13 @@ class MoleculeTab(QWidget):
     def use_actions(self, actions: Mapping[str, QAction]) -> None:
         """Make the Undo, Redo, Confirm, Cancel and Load buttons the window's actions, so
         a click, the menu, the shortcut and ``ui_activate`` run one command."""
-        for button, key in ((self.undo_button, "molforma.edit.undo"),
-                            (self.redo_button, "molforma.edit.redo"),
-                            (self.confirm_button, "molforma.edit.confirm"),
-                            (self.cancel_button, "molforma.edit.cancel"),
-                            (self.load_button, "molforma.file.load_structure")):
+        for button, key in (
+            (self.undo_button, "molforma.edit.undo"),
+            (self.redo_button, "molforma.edit.redo"),
+            (self.confirm_button, "molforma.edit.confirm"),
+            (self.cancel_button, "molforma.edit.cancel"),
+            (self.load_button, "molforma.file.load_structure"),
+        ):
             button.setDefaultAction(actions[key])
         self.retranslate()
 
@@ -515,4 +543,3 @@ class MoleculeTab(QWidget):
 
     def worker_end(self, worker: Any) -> tuple[str, MolFormaError | None] | None:
         return self.work.worker_end(worker)
-

@@ -87,11 +87,15 @@ def history_texts(doc: Any) -> tuple[str, str]:
     redo_labels = doc.redo_labels
     if labels and doc.can_undo:
         undo = QCoreApplication.translate("MoleculeTab", "Undo %1").replace(
-            "%1", step_name(labels[-1]))
+            "%1", step_name(labels[-1])
+        )
     if redo_labels and doc.can_redo:
         redo = QCoreApplication.translate("MoleculeTab", "Redo %1").replace(
-            "%1", step_name(redo_labels[-1]))
+            "%1", step_name(redo_labels[-1])
+        )
     return undo, redo
+
+
 STRUCTURE_FILTER = structure_patterns()
 
 
@@ -189,8 +193,14 @@ class MoleculeTabHost(Protocol):
     def adjust_hydrogens(self) -> bool: ...
     @property
     def palette(self) -> PartsPalette: ...
-    def show_message(self, text: str, *, error: bool = False, reason: MolFormaError | None = None,
-                     warning: bool = False) -> None: ...
+    def show_message(
+        self,
+        text: str,
+        *,
+        error: bool = False,
+        reason: MolFormaError | None = None,
+        warning: bool = False,
+    ) -> None: ...
     def refresh(self) -> None: ...
     def _update_state(self) -> None: ...
     def _run(self, fn: Callable[[], Any], done: str | None = None) -> bool: ...
@@ -206,5 +216,6 @@ class MoleculeTabHost(Protocol):
     def _on_progress(self, percent: int, stage: str) -> None: ...
     def _worker_finished(self) -> None: ...
     # QObject's, for a child the tab does not keep as an attribute (the side column's scroll).
-    def findChild(self, type: type[_Child], /, name: str = ...,
-                  options: Qt.FindChildOption = ...) -> _Child | None: ...
+    def findChild(
+        self, type: type[_Child], /, name: str = ..., options: Qt.FindChildOption = ...
+    ) -> _Child | None: ...

@@ -38,7 +38,9 @@ class StructureWork:
         replacing the structure once confirmed."""
         text = (smiles if smiles is not None else self.tab.smiles_input.text()).strip()
         if not text:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Type a SMILES string first."), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate("MoleculeTab", "Type a SMILES string first."), error=True
+            )
             return False
         from molforma.app.smiles import check_smiles, resolve_smiles, smiles_to_structure
 
@@ -50,13 +52,24 @@ class StructureWork:
         self.tab._smiles_from = None
         if name is not None:
             code = resolve_smiles(text)[0]
-            self.tab._smiles_from = QCoreApplication.translate("MoleculeTab", "%1 (SMILES %2)").replace("%1", name).replace("%2", code)
+            self.tab._smiles_from = (
+                QCoreApplication.translate("MoleculeTab", "%1 (SMILES %2)")
+                .replace("%1", name)
+                .replace("%2", code)
+            )
             text = code
-        started = self._start_worker("smiles", lambda cancelled, progress: smiles_to_structure(
-            text, cancelled=cancelled, progress=progress))
+        started = self._start_worker(
+            "smiles",
+            lambda cancelled, progress: smiles_to_structure(
+                text, cancelled=cancelled, progress=progress
+            ),
+        )
         if started and self.tab._smiles_from:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Making 3D coordinates for %1…")
-                              .replace("%1", self.tab._smiles_from))
+            self.tab.show_message(
+                QCoreApplication.translate("MoleculeTab", "Making 3D coordinates for %1…").replace(
+                    "%1", self.tab._smiles_from
+                )
+            )
         return started
 
     def start_cleanup(self) -> bool:
@@ -70,23 +83,43 @@ class StructureWork:
         proj = self.tab.ctx.document.project
         atoms, bonds = atoms_of(proj), bonds_of(proj)
         if not atoms:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "There are no atoms to clean up."), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate("MoleculeTab", "There are no atoms to clean up."),
+                error=True,
+            )
             return False
         return self._start_worker("cleanup", None, (atoms, bonds))
 
-    def _start_worker(self, kind: str, fn: Callable[..., Any] | None,
-                      structure: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
-                      ) -> bool:
+    def _start_worker(
+        self,
+        kind: str,
+        fn: Callable[..., Any] | None,
+        structure: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None,
+    ) -> bool:
         doc = self.tab.ctx.document
         if self.tab._worker is not None:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Busy: wait for the running work or stop it."), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab", "Busy: wait for the running work or stop it."
+                ),
+                error=True,
+            )
             return False
         if doc.candidate is not None:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Confirm or cancel the current candidate first."),
-                              error=True)
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab", "Confirm or cancel the current candidate first."
+                ),
+                error=True,
+            )
             return False
         if doc.busy:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Busy: wait for the running work or stop it."), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab", "Busy: wait for the running work or stop it."
+                ),
+                error=True,
+            )
             return False
         worker: Worker | CleanupProcess
         if kind == "cleanup":
@@ -101,7 +134,9 @@ class StructureWork:
         worker.progress.connect(self.tab._on_progress)
         worker.succeeded.connect(lambda res, k=kind: self._worker_done(k, res))
         worker.failed.connect(lambda exc: self._worker_failed(exc))
-        worker.cancelledSignal.connect(lambda: self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Stopped.")))
+        worker.cancelledSignal.connect(
+            lambda: self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Stopped."))
+        )
         worker.finished.connect(self.tab._worker_finished)
         self.tab._worker, self.tab._worker_kind = worker, kind
         # The result lands later, outside the command: it keeps the origin of its start.
@@ -109,8 +144,11 @@ class StructureWork:
         self.tab._cleanup_step = None
         self.tab.progress.setValue(0)
         self.tab.progress.setFormat("%p%")
-        self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Cleaning up the geometry…") if kind == "cleanup"
-                          else QCoreApplication.translate("MoleculeTab", "Making 3D coordinates…"))
+        self.tab.show_message(
+            QCoreApplication.translate("MoleculeTab", "Cleaning up the geometry…")
+            if kind == "cleanup"
+            else QCoreApplication.translate("MoleculeTab", "Making 3D coordinates…")
+        )
         worker.start()
         self.tab._update_state()
         self.tab.ctx.events.documentChanged.emit(Change.BUSY)
@@ -120,9 +158,15 @@ class StructureWork:
         if self.tab._cleanup_step is None:
             return QCoreApplication.translate("MoleculeTab", "Cleaning up the geometry…")
         done, maximum, energy = self.tab._cleanup_step
-        return (QCoreApplication.translate("MoleculeTab", "Cleaning up the geometry: %1 of at most %2 iterations, "
-                        "energy %3 kcal/mol").replace("%1", str(done))
-                .replace("%2", str(maximum)).replace("%3", f"{energy:.2f}"))
+        return (
+            QCoreApplication.translate(
+                "MoleculeTab",
+                "Cleaning up the geometry: %1 of at most %2 iterations, energy %3 kcal/mol",
+            )
+            .replace("%1", str(done))
+            .replace("%2", str(maximum))
+            .replace("%3", f"{energy:.2f}")
+        )
 
     @property
     def worker(self) -> Worker | CleanupProcess | None:
@@ -140,9 +184,11 @@ class StructureWork:
         During a clean-up also ``iterations``, ``maxIterations`` and ``energy``
         (kcal/mol) of the last chunk reported.
         """
-        out: dict[str, Any] = {"kind": self.tab._worker_kind if self.tab._worker is not None else None,
-                               "running": self.tab._worker is not None,
-                               "progress": int(self.tab.progress.value())}
+        out: dict[str, Any] = {
+            "kind": self.tab._worker_kind if self.tab._worker is not None else None,
+            "running": self.tab._worker is not None,
+            "progress": int(self.tab.progress.value()),
+        }
         if self.tab._worker is not None and self.tab._cleanup_step is not None:
             done, maximum, energy = self.tab._cleanup_step
             out.update(iterations=done, maxIterations=maximum, energy=energy)
@@ -171,20 +217,27 @@ class StructureWork:
                 self.tab.show_message(text)
                 return
             with outcome.collecting() as refusals:
-                self.tab._run(lambda: ops.move_atoms(doc, positions=result, preview=True,
-                                                 origin=_who()),
-                          QCoreApplication.translate("MoleculeTab", "Clean-up done: confirm or cancel the candidate."))
+                self.tab._run(
+                    lambda: ops.move_atoms(doc, positions=result, preview=True, origin=_who()),
+                    QCoreApplication.translate(
+                        "MoleculeTab", "Clean-up done: confirm or cancel the candidate."
+                    ),
+                )
         else:
             atoms, bonds = result
             from molforma.app.smiles import replace_structure
 
-            ready = QCoreApplication.translate("MoleculeTab", "3D structure ready: confirm or cancel the candidate.")
+            ready = QCoreApplication.translate(
+                "MoleculeTab", "3D structure ready: confirm or cancel the candidate."
+            )
             if self.tab._smiles_from:
-                ready = QCoreApplication.translate("MoleculeTab", "3D structure of %1 ready: confirm or cancel the candidate.") \
-                    .replace("%1", self.tab._smiles_from)
+                ready = QCoreApplication.translate(
+                    "MoleculeTab", "3D structure of %1 ready: confirm or cancel the candidate."
+                ).replace("%1", self.tab._smiles_from)
             with outcome.collecting() as refusals:
-                self.tab._run(lambda: replace_structure(doc, atoms, bonds, actor=window_actor()),
-                          ready)
+                self.tab._run(
+                    lambda: replace_structure(doc, atoms, bonds, actor=window_actor()), ready
+                )
         self._end_worker(*(("failed", refusals[0]) if refusals else ("done", None)))
 
     def _end_worker(self, status: str, error: MolFormaError | None) -> None:
@@ -198,8 +251,12 @@ class StructureWork:
     def _worker_failed(self, exc: object) -> None:
         self._release_busy()
         text = exc.message() if isinstance(exc, MolFormaError) else str(exc)
-        self._end_worker("failed", exc if isinstance(exc, MolFormaError)
-                         else MolFormaError("window_refused", message=text))
+        self._end_worker(
+            "failed",
+            exc
+            if isinstance(exc, MolFormaError)
+            else MolFormaError("window_refused", message=text),
+        )
         self.tab.show_message(text, error=True)
 
     def worker_end(self, worker: Any) -> tuple[str, MolFormaError | None] | None:

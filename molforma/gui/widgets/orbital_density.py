@@ -29,8 +29,9 @@ class DensityDrawing:
     esp_values: Any = None
 
 
-def density_meshes(orbitals: orb.OrbitalSet, kind: str, values: Any, grid: orb.Grid,
-                   iso: float) -> Any:
+def density_meshes(
+    orbitals: orb.OrbitalSet, kind: str, values: Any, grid: orb.Grid, iso: float
+) -> Any:
     """The meshes of a density surface: two lobes for the spin density, one surface for the
     total density, the surface and the potential at its vertices for the ESP."""
     if kind == "spin":
@@ -44,8 +45,10 @@ def density_meshes(orbitals: orb.OrbitalSet, kind: str, values: Any, grid: orb.G
 def orbital_surfaces(meshes: tuple[orb.Mesh, orb.Mesh]) -> list[Surface]:
     """The positive and negative lobes of an orbital (or of the spin density)."""
     plus, minus = meshes
-    return [Surface(m.vertices, m.faces, m.normals, rgba)
-            for m, rgba in ((plus, POSITIVE), (minus, NEGATIVE))]
+    return [
+        Surface(m.vertices, m.faces, m.normals, rgba)
+        for m, rgba in ((plus, POSITIVE), (minus, NEGATIVE))
+    ]
 
 
 def two_s(orbitals: orb.OrbitalSet | None) -> str:
@@ -60,38 +63,62 @@ def two_s(orbitals: orb.OrbitalSet | None) -> str:
     return f"{alpha - beta:g}"
 
 
-def density_drawing(kind: str, meshes: Any, integral: float | None, isovalue: str,
-                    orbitals: orb.OrbitalSet | None) -> DensityDrawing:
+def density_drawing(
+    kind: str, meshes: Any, integral: float | None, isovalue: str, orbitals: orb.OrbitalSet | None
+) -> DensityDrawing:
     """Surfaces and message for ``kind`` ("density", "spin" or "esp"); none with a hint
     when the values stay below the isovalue everywhere."""
     first = meshes[0] if isinstance(meshes, tuple) else meshes
     if sum(len(m.faces) for m in (meshes if kind == "spin" else (first,))) == 0:
-        return DensityDrawing([], QCoreApplication.translate("OrbitalPanel",
-            "No surface at the isovalue %1: the values stay below it everywhere; give a "
-            "lower isovalue.").replace("%1", isovalue))
+        return DensityDrawing(
+            [],
+            QCoreApplication.translate(
+                "OrbitalPanel",
+                "No surface at the isovalue %1: the values stay below it everywhere; give a "
+                "lower isovalue.",
+            ).replace("%1", isovalue),
+        )
     total = f"{integral:.3f}" if integral is not None else "?"
     if kind == "spin":
-        return DensityDrawing(orbital_surfaces(meshes), QCoreApplication.translate("OrbitalPanel",
-            "Spin density: blue where alpha electrons are in excess, red where beta are; "
-            "∫(ρα − ρβ) = %1 on the grid (2S = %2).").replace(
-                "%1", total).replace("%2", two_s(orbitals)))
+        return DensityDrawing(
+            orbital_surfaces(meshes),
+            QCoreApplication.translate(
+                "OrbitalPanel",
+                "Spin density: blue where alpha electrons are in excess, red where beta are; "
+                "∫(ρα − ρβ) = %1 on the grid (2S = %2).",
+            )
+            .replace("%1", total)
+            .replace("%2", two_s(orbitals)),
+        )
     if kind == "esp":
         mesh, esp = meshes
         import numpy as np
 
         limit = float(np.percentile(np.abs(esp), ESP_LIMIT_PERCENTILE)) if len(esp) else 0.0
         esp_range = (float(esp.min()), float(esp.max())) if len(esp) else (0.0, 0.0)
-        surfaces = [Surface(mesh.vertices, mesh.faces, mesh.normals, POSITIVE,
-                            esp_colours(esp, limit))]
-        return DensityDrawing(surfaces, QCoreApplication.translate("OrbitalPanel",
-            "Electrostatic potential on the %1 e/bohr³ density surface: %2 to %3 "
-            "hartree/e (red negative, blue positive; the colours end at ±%4).").replace(
-                "%1", isovalue).replace("%2", f"{esp_range[0]:+.4f}").replace(
-                "%3", f"{esp_range[1]:+.4f}").replace("%4", f"{limit:.4f}"), esp_range, esp)
+        surfaces = [
+            Surface(mesh.vertices, mesh.faces, mesh.normals, POSITIVE, esp_colours(esp, limit))
+        ]
+        return DensityDrawing(
+            surfaces,
+            QCoreApplication.translate(
+                "OrbitalPanel",
+                "Electrostatic potential on the %1 e/bohr³ density surface: %2 to %3 "
+                "hartree/e (red negative, blue positive; the colours end at ±%4).",
+            )
+            .replace("%1", isovalue)
+            .replace("%2", f"{esp_range[0]:+.4f}")
+            .replace("%3", f"{esp_range[1]:+.4f}")
+            .replace("%4", f"{limit:.4f}"),
+            esp_range,
+            esp,
+        )
     mesh = meshes
-    return DensityDrawing([Surface(mesh.vertices, mesh.faces, mesh.normals,
-                                   (0.55, 0.55, 0.62, 0.55))],
-                          QCoreApplication.translate("OrbitalPanel",
-        "Total density: ∫ρ = %1 electrons on the grid (the orbitals hold %2).").replace(
-            "%1", total).replace(
-            "%2", f"{orbitals.electron_count:g}" if orbitals else "?"))
+    return DensityDrawing(
+        [Surface(mesh.vertices, mesh.faces, mesh.normals, (0.55, 0.55, 0.62, 0.55))],
+        QCoreApplication.translate(
+            "OrbitalPanel", "Total density: ∫ρ = %1 electrons on the grid (the orbitals hold %2)."
+        )
+        .replace("%1", total)
+        .replace("%2", f"{orbitals.electron_count:g}" if orbitals else "?"),
+    )

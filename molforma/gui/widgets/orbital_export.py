@@ -18,10 +18,17 @@ from molforma.gui.widgets.panel_workers import error_text
 from molforma.results import orbitals as orb
 
 
-def export_cube(parent: QWidget, source: str | None, orbitals: orb.OrbitalSet | None,
-                what: int | str | None, grid: orb.Grid | None, values: Any,
-                check_path: Callable[[str], str], status: Callable[[str], None],
-                path: str | None = None) -> str | None:
+def export_cube(
+    parent: QWidget,
+    source: str | None,
+    orbitals: orb.OrbitalSet | None,
+    what: int | str | None,
+    grid: orb.Grid | None,
+    values: Any,
+    check_path: Callable[[str], str],
+    status: Callable[[str], None],
+    path: str | None = None,
+) -> str | None:
     """Write ``what`` (an orbital index, "density" or "spin") on ``grid`` to ``path``,
     asking for the path when None; the path saved, or None (refused or cancelled)."""
     if orbitals is None or what is None or grid is None:
@@ -30,9 +37,11 @@ def export_cube(parent: QWidget, source: str | None, orbitals: orb.OrbitalSet | 
         stem = Path(source or "orbital").stem
         name = f"{stem}-mo{what + 1}.cube" if isinstance(what, int) else f"{stem}-{what}.cube"
         path = dialogs.get_save_path(
-            parent, QCoreApplication.translate("OrbitalPanel", "Export orbital"),
+            parent,
+            QCoreApplication.translate("OrbitalPanel", "Export orbital"),
             [QCoreApplication.translate("OrbitalPanel", "Gaussian cube files (*.cube)")],
-            str(Path.home() / name))
+            str(Path.home() / name),
+        )
         if not path:
             return None
     try:

@@ -47,8 +47,12 @@ from molforma.results import orbitals as orb
 
 HARTREE_EV = 27.211386245988
 SURFACE_KINDS = ("orbital", "density", "spin", "esp")
-DEFAULT_ISOVALUES = {"orbital": orb.DEFAULT_ISOVALUE, "density": orb.DENSITY_ISOVALUE,
-                     "spin": orb.SPIN_ISOVALUE, "esp": orb.DENSITY_ISOVALUE}
+DEFAULT_ISOVALUES = {
+    "orbital": orb.DEFAULT_ISOVALUE,
+    "density": orb.DENSITY_ISOVALUE,
+    "spin": orb.SPIN_ISOVALUE,
+    "esp": orb.DENSITY_ISOVALUE,
+}
 
 
 class OrbitalPanel(Retranslatable, QWidget):
@@ -58,8 +62,13 @@ class OrbitalPanel(Retranslatable, QWidget):
     allowed-directory rule to an export path chosen through MCP.
     """
 
-    def __init__(self, view: Any, check_path: Callable[[str], str],
-                 status: Callable[[str], None], parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        view: Any,
+        check_path: Callable[[str], str],
+        status: Callable[[str], None],
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("orbitalPanel")
         self._view = view
@@ -93,8 +102,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         self.lumo_button = self.button(lambda: self.tr("LUMO"), "orbitalLumoButton")
         self.show_button = self.button(lambda: self.tr("Show"), "orbitalShowButton")
         self.hide_button = self.button(lambda: self.tr("Hide"), "orbitalHideButton")
-        self.export_button = self.button(lambda: self.tr("Export cube…"),
-                                         "orbitalExportCubeButton")
+        self.export_button = self.button(lambda: self.tr("Export cube…"), "orbitalExportCubeButton")
         self.isovalue = QLineEdit(str(orb.DEFAULT_ISOVALUE), self)
         self.isovalue.setObjectName("orbitalIsovalue")
         self.isovalue.setMinimumWidth(64)
@@ -115,15 +123,32 @@ class OrbitalPanel(Retranslatable, QWidget):
         self.bind_text(self._isovalue_tooltip)
         self.diagram = LevelDiagram(self)
         self.diagram.levelClicked.connect(self._level_clicked)
-        self.bind_text(lambda: self.homo_button.setToolTip(
-            self.tr("Select and draw the highest occupied orbital")))
-        self.bind_text(lambda: self.lumo_button.setToolTip(
-            self.tr("Select and draw the lowest unoccupied orbital")))
-        self.bind_text(lambda: self.export_button.setToolTip(
-            self.tr("Save the orbital or density on its grid as a Gaussian cube file")))
-        self.bind_text(lambda: self.table.setHorizontalHeaderLabels(
-            [self.tr("#"), self.tr("Spin"), self.tr("Energy (Eh)"), self.tr("Energy (eV)"),
-             self.tr("Occupation")]))
+        self.bind_text(
+            lambda: self.homo_button.setToolTip(
+                self.tr("Select and draw the highest occupied orbital")
+            )
+        )
+        self.bind_text(
+            lambda: self.lumo_button.setToolTip(
+                self.tr("Select and draw the lowest unoccupied orbital")
+            )
+        )
+        self.bind_text(
+            lambda: self.export_button.setToolTip(
+                self.tr("Save the orbital or density on its grid as a Gaussian cube file")
+            )
+        )
+        self.bind_text(
+            lambda: self.table.setHorizontalHeaderLabels(
+                [
+                    self.tr("#"),
+                    self.tr("Spin"),
+                    self.tr("Energy (Eh)"),
+                    self.tr("Energy (eV)"),
+                    self.tr("Occupation"),
+                ]
+            )
+        )
         self.homo_button.clicked.connect(lambda: self.show_frontier("homo"))
         self.lumo_button.clicked.connect(lambda: self.show_frontier("lumo"))
         self.show_button.clicked.connect(self.show_current)
@@ -166,19 +191,26 @@ class OrbitalPanel(Retranslatable, QWidget):
     def _spin_texts(self) -> None:
         self.spin_combo.setItemText(0, self.tr("α (alpha)"))
         self.spin_combo.setItemText(1, self.tr("β (beta)"))
-        self.spin_combo.setToolTip(self.tr(
-            "The spin whose HOMO and LUMO the buttons draw (open shells)"))
+        self.spin_combo.setToolTip(
+            self.tr("The spin whose HOMO and LUMO the buttons draw (open shells)")
+        )
 
     def _surface_texts(self) -> None:
-        names = {"orbital": self.tr("Selected orbital"), "density": self.tr("Total density"),
-                 "spin": self.tr("Spin density (α − β)"),
-                 "esp": self.tr("Electrostatic potential on the density")}
+        names = {
+            "orbital": self.tr("Selected orbital"),
+            "density": self.tr("Total density"),
+            "spin": self.tr("Spin density (α − β)"),
+            "esp": self.tr("Electrostatic potential on the density"),
+        }
         for i in range(self.surface_combo.count()):
             self.surface_combo.setItemText(i, names[self.surface_combo.itemData(i)])
-        self.surface_combo.setToolTip(self.tr(
-            "What Show draws: the selected orbital, the electron density, the spin density "
-            "of an open shell, or the electrostatic potential coloured on the density "
-            "surface (red negative, blue positive)"))
+        self.surface_combo.setToolTip(
+            self.tr(
+                "What Show draws: the selected orbital, the electron density, the spin density "
+                "of an open shell, or the electrostatic potential coloured on the density "
+                "surface (red negative, blue positive)"
+            )
+        )
 
     @property
     def surface_kind(self) -> str:
@@ -198,12 +230,16 @@ class OrbitalPanel(Retranslatable, QWidget):
 
     def _isovalue_tooltip(self) -> None:
         if self.surface_kind == "orbital":
-            self.isovalue.setToolTip(self.tr(
-                "Isovalue of the surface (bohr^-3/2); both signs are drawn"))
+            self.isovalue.setToolTip(
+                self.tr("Isovalue of the surface (bohr^-3/2); both signs are drawn")
+            )
         else:
-            self.isovalue.setToolTip(self.tr(
-                "Isovalue of the density surface (e/bohr³); a spin density is drawn at "
-                "both signs"))
+            self.isovalue.setToolTip(
+                self.tr(
+                    "Isovalue of the density surface (e/bohr³); a spin density is drawn at "
+                    "both signs"
+                )
+            )
 
     def set_levels(self, orbitals: Any, frontier: Any) -> None:
         """The energy-level diagram of ``orbitals`` (the results' list) and ``frontier``."""
@@ -273,11 +309,18 @@ class OrbitalPanel(Retranslatable, QWidget):
         self.table.setRowCount(len(value.orbitals))
         # A file without beta orbitals is a restricted wavefunction, whatever PySCF calls it.
         restricted = not any(o.spin == "beta" for o in value.orbitals)
-        spins = {"alpha": self.tr("restricted") if restricted else self.tr("alpha"),
-                 "beta": self.tr("beta")}
+        spins = {
+            "alpha": self.tr("restricted") if restricted else self.tr("alpha"),
+            "beta": self.tr("beta"),
+        }
         for r, o in enumerate(value.orbitals):
-            cells = [str(o.index + 1), spins.get(o.spin, o.spin), f"{o.energy:.6f}",
-                     f"{o.energy * HARTREE_EV:.3f}", f"{o.occupation:g}"]
+            cells = [
+                str(o.index + 1),
+                spins.get(o.spin, o.spin),
+                f"{o.energy:.6f}",
+                f"{o.energy * HARTREE_EV:.3f}",
+                f"{o.occupation:g}",
+            ]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -303,8 +346,9 @@ class OrbitalPanel(Retranslatable, QWidget):
             if i >= 0:
                 self.spin_combo.setCurrentIndex(i)
         unrestricted = any(o.spin == "beta" for o in self.orbitals.orbitals)
-        chosen = str(self.spin_combo.currentData()) if unrestricted else self._first_spin(
-            self.orbitals)
+        chosen = (
+            str(self.spin_combo.currentData()) if unrestricted else self._first_spin(self.orbitals)
+        )
         homo, lumo = self.orbitals.frontier(chosen)
         index = homo if which == "homo" else lumo
         if index is not None:
@@ -331,13 +375,15 @@ class OrbitalPanel(Retranslatable, QWidget):
         if orbitals is None or iso is None or self._busy:
             return
         if kind == "spin" and not orbitals.open_shell:
-            self.message.setText(self.tr("These orbitals are a closed shell: the spin density "
-                                         "is zero everywhere."))
+            self.message.setText(
+                self.tr("These orbitals are a closed shell: the spin density is zero everywhere.")
+            )
             outcome.refused(self.message.text())
             return
         if orbitals.electron_count <= 0:
-            self.message.setText(self.tr("The file gives no orbital an occupation: there is "
-                                         "no density to draw."))
+            self.message.setText(
+                self.tr("The file gives no orbital an occupation: there is no density to draw.")
+            )
             outcome.refused(self.message.text())
             return
 
@@ -359,8 +405,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         self._draw_density(kind, meshes)
 
     def _draw_density(self, kind: str, meshes: Any) -> None:
-        drawing = density_drawing(kind, meshes, self.integral, self.isovalue.text(),
-                                  self.orbitals)
+        drawing = density_drawing(kind, meshes, self.integral, self.isovalue.text(), self.orbitals)
         self.esp_range, self.esp_values = drawing.esp_range, drawing.esp_values
         self._view.set_surfaces(drawing.surfaces)
         self.message.setText(drawing.message)
@@ -405,7 +450,11 @@ class OrbitalPanel(Retranslatable, QWidget):
             return
         self.shown, self._grid, self._values, meshes = value
         self.shown_kind, self.integral, self.esp_range, self.esp_values = (
-            "orbital", None, None, None)
+            "orbital",
+            None,
+            None,
+            None,
+        )
         self._draw(meshes)
 
     def _draw(self, meshes: tuple[orb.Mesh, orb.Mesh]) -> None:
@@ -417,8 +466,12 @@ class OrbitalPanel(Retranslatable, QWidget):
 
         value = parse_c_number(self.isovalue.text().strip(), "float")
         if value is None or not 0 < abs(value) < 10:
-            self.message.setText(self.tr("The isovalue must be a number between 0 and 10, "
-                                         "written with a point (e.g. 0.05)."))
+            self.message.setText(
+                self.tr(
+                    "The isovalue must be a number between 0 and 10, "
+                    "written with a point (e.g. 0.05)."
+                )
+            )
             return None
         return abs(float(value))
 
@@ -433,8 +486,9 @@ class OrbitalPanel(Retranslatable, QWidget):
         elif kind == "esp":
             self.show_density("esp")  # the potential is evaluated at the new vertices
         elif self.orbitals is not None:
-            self._draw_density(kind, density_meshes(self.orbitals, kind, self._values,
-                                                     self._grid, iso))
+            self._draw_density(
+                kind, density_meshes(self.orbitals, kind, self._values, self._grid, iso)
+            )
 
     def hide(self) -> None:
         """Remove the drawn orbital or density from the view."""
@@ -454,8 +508,17 @@ class OrbitalPanel(Retranslatable, QWidget):
     def export_cube(self, path: str | None = None) -> str | None:
         """Save the drawn orbital, or the density grid of a drawn density / spin density /
         ESP surface, as a Gaussian cube file (asks for the path when None)."""
-        return export_cube(self, self.source, self.orbitals, self._exportable(), self._grid,
-                           self._values, self._check_path, self._status, path)
+        return export_cube(
+            self,
+            self.source,
+            self.orbitals,
+            self._exportable(),
+            self._grid,
+            self._values,
+            self._check_path,
+            self._status,
+            path,
+        )
 
     def _update_buttons(self) -> None:
         has = (self.orbitals is not None or self._unavailable is not None) and not self._busy
@@ -463,7 +526,8 @@ class OrbitalPanel(Retranslatable, QWidget):
             b.setEnabled(has)
         self.surface_combo.setEnabled(has)
         unrestricted = self.orbitals is not None and any(
-            o.spin == "beta" for o in self.orbitals.orbitals)
+            o.spin == "beta" for o in self.orbitals.orbitals
+        )
         self.spin_combo.setEnabled(has and unrestricted)
         self.hide_button.setEnabled(self.shown_kind is not None)
         self.export_button.setEnabled(self._exportable() is not None and not self._busy)

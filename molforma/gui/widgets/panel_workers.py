@@ -55,9 +55,9 @@ def failure_text(context: str, template: str | None, exc: BaseException) -> str:
     return QCoreApplication.translate(context, template).replace("%1", reason)
 
 
-def reports_errors(show: Callable[[S, BaseException], object], *,
-                   returns: D) -> Callable[[Callable[Concatenate[S, P], R]],
-                                           Callable[Concatenate[S, P], R | D]]:
+def reports_errors(
+    show: Callable[[S, BaseException], object], *, returns: D
+) -> Callable[[Callable[Concatenate[S, P], R]], Callable[Concatenate[S, P], R | D]]:
     """The one error report of the panels' slots: a failure of the decorated method is
     shown by ``show(self, exc)`` (a status line, a refusal beside a field, the preview)
     and the method answers ``returns``; nothing reaches Qt's event loop as a traceback.
@@ -65,6 +65,7 @@ def reports_errors(show: Callable[[S, BaseException], object], *,
     The method holds what may fail and nothing else, so what follows a success stays in
     its caller (the decorated part is the ``try`` body the panels used to copy).
     """
+
     def decorate(fn: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R | D]:
         @functools.wraps(fn)
         def slot(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R | D:
@@ -73,7 +74,9 @@ def reports_errors(show: Callable[[S, BaseException], object], *,
             except Exception as exc:  # noqa: BLE001 - every failure is shown, none raised
                 show(self, exc)
                 return returns
+
         return slot
+
     return decorate
 
 
@@ -91,8 +94,9 @@ def apply_edit(ctx: Any, op: str, *args: Any, **kwargs: Any) -> str | None:
         # The protected fields are blocked for window commands; should one get through
         # anyway, the application layer refuses it like the set_execution tool.
         policy = getattr(ctx, "policy", None)
-        kwargs.setdefault("allow_protected",
-                          bool(policy is not None and policy.allow_execution_settings))
+        kwargs.setdefault(
+            "allow_protected", bool(policy is not None and policy.allow_execution_settings)
+        )
     try:
         fn(ctx.document, *args, preview=False, origin=actor.origin, **kwargs)
     except MolFormaError as exc:
@@ -178,8 +182,9 @@ class BackgroundCall(QObject):
         self.failed.emit(exc)
 
 
-def watch_load(owner: QObject, handle: Any, on_end: Callable[..., None],
-               interval_ms: int = 50) -> QTimer:
+def watch_load(
+    owner: QObject, handle: Any, on_end: Callable[..., None], interval_ms: int = 50
+) -> QTimer:
     """Poll a background handle (``.done``, ``.status``, ``.exception``) on the GUI thread.
 
     ``on_end(ok, error)`` runs once when the handle is done: ``ok`` is True for a
@@ -230,8 +235,9 @@ class Retranslatable:
         self.bind_text(lambda: lab.setText(text()))
         return lab
 
-    def button(self, text: Callable[[], str], name: str,
-               parent: QWidget | None = None) -> QPushButton:
+    def button(
+        self, text: Callable[[], str], name: str, parent: QWidget | None = None
+    ) -> QPushButton:
         """A QPushButton named ``name`` whose text is ``text()``, kept translated."""
         b = QPushButton(parent if parent is not None else self._widget())
         b.setObjectName(name)

@@ -38,19 +38,127 @@ def _build_layout() -> None:
         ["H"] + [""] * 16 + ["He"],
         ["Li", "Be"] + [""] * 10 + ["B", "C", "N", "O", "F", "Ne"],
         ["Na", "Mg"] + [""] * 10 + ["Al", "Si", "P", "S", "Cl", "Ar"],
-        ["K", "Ca", "Sc", "Ti", "V", "Cr", "Mn", "Fe", "Co", "Ni", "Cu", "Zn", "Ga", "Ge", "As",
-         "Se", "Br", "Kr"],
-        ["Rb", "Sr", "Y", "Zr", "Nb", "Mo", "Tc", "Ru", "Rh", "Pd", "Ag", "Cd", "In", "Sn", "Sb",
-         "Te", "I", "Xe"],
-        ["Cs", "Ba", "", "Hf", "Ta", "W", "Re", "Os", "Ir", "Pt", "Au", "Hg", "Tl", "Pb", "Bi",
-         "Po", "At", "Rn"],
-        ["Fr", "Ra", "", "Rf", "Db", "Sg", "Bh", "Hs", "Mt", "Ds", "Rg", "Cn", "Nh", "Fl", "Mc",
-         "Lv", "Ts", "Og"],
+        [
+            "K",
+            "Ca",
+            "Sc",
+            "Ti",
+            "V",
+            "Cr",
+            "Mn",
+            "Fe",
+            "Co",
+            "Ni",
+            "Cu",
+            "Zn",
+            "Ga",
+            "Ge",
+            "As",
+            "Se",
+            "Br",
+            "Kr",
+        ],
+        [
+            "Rb",
+            "Sr",
+            "Y",
+            "Zr",
+            "Nb",
+            "Mo",
+            "Tc",
+            "Ru",
+            "Rh",
+            "Pd",
+            "Ag",
+            "Cd",
+            "In",
+            "Sn",
+            "Sb",
+            "Te",
+            "I",
+            "Xe",
+        ],
+        [
+            "Cs",
+            "Ba",
+            "",
+            "Hf",
+            "Ta",
+            "W",
+            "Re",
+            "Os",
+            "Ir",
+            "Pt",
+            "Au",
+            "Hg",
+            "Tl",
+            "Pb",
+            "Bi",
+            "Po",
+            "At",
+            "Rn",
+        ],
+        [
+            "Fr",
+            "Ra",
+            "",
+            "Rf",
+            "Db",
+            "Sg",
+            "Bh",
+            "Hs",
+            "Mt",
+            "Ds",
+            "Rg",
+            "Cn",
+            "Nh",
+            "Fl",
+            "Mc",
+            "Lv",
+            "Ts",
+            "Og",
+        ],
         [""] * 18,
-        ["", "", "La", "Ce", "Pr", "Nd", "Pm", "Sm", "Eu", "Gd", "Tb", "Dy", "Ho", "Er", "Tm",
-         "Yb", "Lu", ""],
-        ["", "", "Ac", "Th", "Pa", "U", "Np", "Pu", "Am", "Cm", "Bk", "Cf", "Es", "Fm", "Md",
-         "No", "Lr", ""],
+        [
+            "",
+            "",
+            "La",
+            "Ce",
+            "Pr",
+            "Nd",
+            "Pm",
+            "Sm",
+            "Eu",
+            "Gd",
+            "Tb",
+            "Dy",
+            "Ho",
+            "Er",
+            "Tm",
+            "Yb",
+            "Lu",
+            "",
+        ],
+        [
+            "",
+            "",
+            "Ac",
+            "Th",
+            "Pa",
+            "U",
+            "Np",
+            "Pu",
+            "Am",
+            "Cm",
+            "Bk",
+            "Cf",
+            "Es",
+            "Fm",
+            "Md",
+            "No",
+            "Lr",
+            "",
+        ],
     ]
     for r, row in enumerate(rows):
         for c, sym in enumerate(row):
@@ -103,8 +211,10 @@ class PeriodicTableWidget(QWidget):
             b.setFixedSize(QSize(26, 22))
             rr, gg, bb = (int(v * 255) for v in element_colour(sym))
             light = QColor(rr, gg, bb).lightness() > 110
-            rules.append(f"QToolButton#element_{sym} {{ background: rgb({rr},{gg},{bb}); "
-                         f"color: {'black' if light else 'white'}; }}")
+            rules.append(
+                f"QToolButton#element_{sym} {{ background: rgb({rr},{gg},{bb}); "
+                f"color: {'black' if light else 'white'}; }}"
+            )
             b.clicked.connect(lambda _c=False, s=sym: self.elementChosen.emit(s))
             self.group.addButton(b)
             grid.addWidget(b, r, c)
@@ -152,8 +262,7 @@ class PartsPalette(QWidget):
         lay.addWidget(self.ligands, 1)
         self._lists = {"ring": self.rings, "fragment": self.fragments, "ligand": self.ligands}
         for key, widget in self._lists.items():
-            widget.currentItemChanged.connect(
-                lambda it, _p, k=key: self._chosen(k, it))
+            widget.currentItemChanged.connect(lambda it, _p, k=key: self._chosen(k, it))
         self._loaded = False
         self.retranslate()
 
@@ -184,13 +293,20 @@ class PartsPalette(QWidget):
             return
         from molforma.catalog import RING_TEMPLATES
 
-        for kind, widget in (("fragments", self.rings), ("fragments", self.fragments),
-                             ("ligands", self.ligands)):
+        for kind, widget in (
+            ("fragments", self.rings),
+            ("fragments", self.fragments),
+            ("ligands", self.ligands),
+        ):
             entries = list(cat.get(kind, []) or [])
             if widget is self.rings:  # small rings first, then the aromatic ones
-                entries.sort(key=lambda e: RING_TEMPLATES.index(e["name"])
-                             if isinstance(e, dict) and e.get("name") in RING_TEMPLATES
-                             else len(RING_TEMPLATES))
+                entries.sort(
+                    key=lambda e: (
+                        RING_TEMPLATES.index(e["name"])
+                        if isinstance(e, dict) and e.get("name") in RING_TEMPLATES
+                        else len(RING_TEMPLATES)
+                    )
+                )
             for entry in entries:
                 name = entry.get("name") if isinstance(entry, dict) else str(entry)
                 if not name:
@@ -227,9 +343,13 @@ class PartsPalette(QWidget):
         """Re-read texts."""
         self.element_label.setText(self.tr("Element for the Add tool:"))
         self.ring_label.setText(self.tr("Rings (Place tool):"))
-        self.rings.setToolTip(self.tr("Ring templates (3- to 8-rings, benzene, pyridine, "
-                                      "furan, thiophene, pyrrole, naphthalene): choose one, "
-                                      "then click an atom with the Place tool"))
+        self.rings.setToolTip(
+            self.tr(
+                "Ring templates (3- to 8-rings, benzene, pyridine, "
+                "furan, thiophene, pyrrole, naphthalene): choose one, "
+                "then click an atom with the Place tool"
+            )
+        )
         self.fragment_label.setText(self.tr("Fragments (Place tool):"))
         self.ligand_label.setText(self.tr("Ligands (Place tool):"))
         self._relabel()

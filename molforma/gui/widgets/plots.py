@@ -145,17 +145,27 @@ class EnergyPlot(Retranslatable, _LazyPlot):
         self.bind_text(lambda: plot.setLabel("left", self.tr("Energy"), units="Eh"))
         # Hartree values near -76 would otherwise get an SI prefix ("kEh").
         plot.getAxis("left").enableAutoSIPrefix(False)
-        self._curve = plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2), symbol="o",
-                                symbolSize=6, symbolBrush="#1f77b4")
-        self._marker = pg.ScatterPlotItem(size=12, brush=pg.mkBrush("#d62728"),
-                                          pen=pg.mkPen("k"))
+        self._curve = plot.plot(
+            [],
+            [],
+            pen=pg.mkPen("#1f77b4", width=2),
+            symbol="o",
+            symbolSize=6,
+            symbolBrush="#1f77b4",
+        )
+        self._marker = pg.ScatterPlotItem(size=12, brush=pg.mkBrush("#d62728"), pen=pg.mkPen("k"))
         plot.addItem(self._marker)
         self._draw()
 
     def _draw(self) -> None:
-        self.set_empty(not self._values, self.tr("No energies yet: they appear here step by "
-                                                 "step while a calculation runs or when "
-                                                 "results are opened."))
+        self.set_empty(
+            not self._values,
+            self.tr(
+                "No energies yet: they appear here step by "
+                "step while a calculation runs or when "
+                "results are opened."
+            ),
+        )
         if self._curve is None:
             return
         values = self._values
@@ -199,8 +209,13 @@ class EnergyPlot(Retranslatable, _LazyPlot):
 LINE_SHAPES = ("lorentzian", "gaussian")
 
 
-def broadened(positions: np.ndarray, heights: np.ndarray, grid: np.ndarray, fwhm: float,
-              shape: str = "lorentzian") -> np.ndarray:
+def broadened(
+    positions: np.ndarray,
+    heights: np.ndarray,
+    grid: np.ndarray,
+    fwhm: float,
+    shape: str = "lorentzian",
+) -> np.ndarray:
     """Sum of Lorentzian or Gaussian bands of full width ``fwhm`` on ``grid``, each band's
     peak height equal to its stick (peak height, not area, is kept: an isolated band
     reaches its stick whatever the width, so sticks and curve share one axis).
@@ -224,8 +239,11 @@ def broadened(positions: np.ndarray, heights: np.ndarray, grid: np.ndarray, fwhm
 
 
 def lorentzian_spectrum(
-    frequencies: Sequence[float], intensities: Sequence[float], fwhm: float,
-    grid: np.ndarray | None = None, shape: str = "lorentzian",
+    frequencies: Sequence[float],
+    intensities: Sequence[float],
+    fwhm: float,
+    grid: np.ndarray | None = None,
+    shape: str = "lorentzian",
 ) -> tuple[np.ndarray, np.ndarray]:
     """The IR curve on a wavenumber grid (0 to past the highest band): see :func:`broadened`."""
     f = np.asarray(frequencies, dtype=float)
@@ -318,9 +336,14 @@ class IRSpectrumWidget(Retranslatable, QWidget):
         for factor, method in SCALE_FACTORS:
             self.scale_combo.addItem(f"{factor:.4f} {method}".strip(), factor)
         self.scale_label.setBuddy(self.scale_combo)
-        self.bind_text(lambda: self.scale_combo.setToolTip(self.tr(
-            "Harmonic frequencies are multiplied by this factor in the plot, the modes table "
-            "and the CSV: pick the value for your method or type one (0.5–1.5)")))
+        self.bind_text(
+            lambda: self.scale_combo.setToolTip(
+                self.tr(
+                    "Harmonic frequencies are multiplied by this factor in the plot, the modes table "
+                    "and the CSV: pick the value for your method or type one (0.5–1.5)"
+                )
+            )
+        )
         self.scale_message = QLabel(self)
         self.scale_message.setObjectName("irScaleMessage")
         self.scale_message.setStyleSheet("color: #b00020;")
@@ -331,9 +354,14 @@ class IRSpectrumWidget(Retranslatable, QWidget):
         self.export_scale_spin.setRange(1, MAX_EXPORT_SCALE)
         self.export_scale_spin.setValue(3)
         self.bind_text(lambda: self.export_scale_spin.setPrefix("×"))
-        self.bind_text(lambda: self.export_scale_spin.setToolTip(self.tr(
-            "The PNG is the plot as shown, drawn this many times larger (sharp text and "
-            "lines)")))
+        self.bind_text(
+            lambda: self.export_scale_spin.setToolTip(
+                self.tr(
+                    "The PNG is the plot as shown, drawn this many times larger (sharp text and "
+                    "lines)"
+                )
+            )
+        )
         self.export_size_label = QLabel(self)
         self.export_size_label.setObjectName("irExportSize")
         self.export_scale_spin.valueChanged.connect(lambda _v: self._show_export_size())
@@ -404,9 +432,11 @@ class IRSpectrumWidget(Retranslatable, QWidget):
         text = self.scale_combo.currentText()
         value = parse_scale(text)
         if value is None:
-            self.scale_message.setText(self.tr(
-                "Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)")
-                .replace("%1", text))
+            self.scale_message.setText(
+                self.tr(
+                    "Not a scale factor: %1 (give a number from 0.5 to 1.5, for example 0.9613)"
+                ).replace("%1", text)
+            )
             self.scale_message.setVisible(True)
             self._show_scale_text()
             return
@@ -419,8 +449,9 @@ class IRSpectrumWidget(Retranslatable, QWidget):
         idx = self.scale_combo.findData(self._scale)
         if idx >= 0:
             self.scale_combo.setCurrentIndex(idx)
-        self.scale_combo.setEditText(self.scale_combo.itemText(idx) if idx >= 0
-                                     else f"{self._scale:.4f}")
+        self.scale_combo.setEditText(
+            self.scale_combo.itemText(idx) if idx >= 0 else f"{self._scale:.4f}"
+        )
 
     def export_size(self) -> tuple[int, int]:
         """Pixel size of the PNG written now: the plot area ``scale`` times larger."""
@@ -470,12 +501,14 @@ class IRSpectrumWidget(Retranslatable, QWidget):
 
     def broadened(self) -> tuple[np.ndarray, np.ndarray]:
         """The broadened curve shown now (scaled wavenumbers, intensities)."""
-        return lorentzian_spectrum(self.scaled_frequencies(), self._ints,
-                                   self.width_spin.value(), shape=self.line_shape)
+        return lorentzian_spectrum(
+            self.scaled_frequencies(), self._ints, self.width_spin.value(), shape=self.line_shape
+        )
 
     def _redraw(self) -> None:
-        self.plot.draw(self.scaled_frequencies(), self._ints,
-                       self.broadened() if self._freqs else None)
+        self.plot.draw(
+            self.scaled_frequencies(), self._ints, self.broadened() if self._freqs else None
+        )
         self._update_enabled()
 
     def _update_enabled(self) -> None:
@@ -494,9 +527,11 @@ class IRSpectrumWidget(Retranslatable, QWidget):
     def write_csv(self, path: str | Path) -> None:
         """Save the broadened spectrum and the sticks as CSV (atomically)."""
         x, y = self.broadened()
-        lines = [f"# fwhm_cm-1,{self.width_spin.value():.3f},scale_factor,{self._scale:.4f},"
-                 f"line_shape,{self.line_shape}",
-                 "wavenumber_cm-1,broadened_intensity_km/mol,stick_intensity_km/mol"]
+        lines = [
+            f"# fwhm_cm-1,{self.width_spin.value():.3f},scale_factor,{self._scale:.4f},"
+            f"line_shape,{self.line_shape}",
+            "wavenumber_cm-1,broadened_intensity_km/mol,stick_intensity_km/mol",
+        ]
         lines += [f"{f:.4f},,{i:.6g}" for f, i in sorted(self.sticks())]
         lines += [f"{xv:.4f},{yv:.6g}," for xv, yv in zip(x, y, strict=True)]
         atomic_write_text(path, "\n".join(lines) + "\n")
@@ -520,8 +555,16 @@ class _IRPlot(Retranslatable, _LazyPlot):
         pg = _pg()
         _style(plot)
         # translated in the context of IRSpectrumWidget, where these texts always were
-        self.bind_text(lambda: plot.setLabel("bottom", QCoreApplication.translate("IRSpectrumWidget", "Wavenumber (cm⁻¹)")))
-        self.bind_text(lambda: plot.setLabel("left", QCoreApplication.translate("IRSpectrumWidget", "IR intensity (km/mol)")))
+        self.bind_text(
+            lambda: plot.setLabel(
+                "bottom", QCoreApplication.translate("IRSpectrumWidget", "Wavenumber (cm⁻¹)")
+            )
+        )
+        self.bind_text(
+            lambda: plot.setLabel(
+                "left", QCoreApplication.translate("IRSpectrumWidget", "IR intensity (km/mol)")
+            )
+        )
         plot.getAxis("left").enableAutoSIPrefix(False)
         plot.getAxis("bottom").enableAutoSIPrefix(False)
         plot.getViewBox().invertX(True)  # chemists read IR spectra from high to low
@@ -533,8 +576,12 @@ class _IRPlot(Retranslatable, _LazyPlot):
     def draw(self, freqs: list[float], ints: list[float], curve: Any) -> None:
         """Show sticks at ``freqs`` and the broadened ``curve`` (x, y) or none."""
         self._data = (freqs, ints, curve)
-        self.set_empty(not freqs, QCoreApplication.translate(
-            "IRSpectrumWidget", "No IR spectrum: open the results of a frequency calculation."))
+        self.set_empty(
+            not freqs,
+            QCoreApplication.translate(
+                "IRSpectrumWidget", "No IR spectrum: open the results of a frequency calculation."
+            ),
+        )
         if self._sticks is None:
             return
         self._sticks.setOpts(x=freqs, height=ints)

@@ -80,9 +80,13 @@ def _file_preferences(fallback: Preferences) -> Preferences:
 
 
 def _cannot_save(dialog: PreferencesDialog, exc: BaseException) -> None:
-    dialog._show_message(failure_text(
-        "PreferencesDialog", QT_TRANSLATE_NOOP("PreferencesDialog", "Cannot save the preferences: %1"),
-        exc))
+    dialog._show_message(
+        failure_text(
+            "PreferencesDialog",
+            QT_TRANSLATE_NOOP("PreferencesDialog", "Cannot save the preferences: %1"),
+            exc,
+        )
+    )
 
 
 class PreferencesDialog(QDialog):
@@ -106,8 +110,9 @@ class PreferencesDialog(QDialog):
         note = self.tr("A new display language is applied at once.")
         forced = os.environ.get("MOLFORMA_LANGUAGE", "").strip().lower()
         if forced in LANGUAGES:
-            note += " " + self.tr("MOLFORMA_LANGUAGE=%1 is set and takes precedence over this "
-                                  "choice.").replace("%1", forced)
+            note += " " + self.tr(
+                "MOLFORMA_LANGUAGE=%1 is set and takes precedence over this choice."
+            ).replace("%1", forced)
         self.language_note = QLabel(note, self)
         self.language_note.setObjectName("languageNote")
         self.language_note.setWordWrap(True)
@@ -124,7 +129,8 @@ class PreferencesDialog(QDialog):
         self.environment_table.setObjectName("prefEnvironmentTable")
         self.environment_table.setHorizontalHeaderLabels([self.tr("Variable"), self.tr("Value")])
         self.environment_table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.Stretch)
+            QHeaderView.ResizeMode.Stretch
+        )
         self.environment_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         for name, value in prefs.environment.items():
             self._append_row(name, value)
@@ -133,10 +139,14 @@ class PreferencesDialog(QDialog):
         self.environment_remove = QPushButton(self.tr("Remove"), self)
         self.environment_remove.setObjectName("prefEnvironmentRemove")
 
-        trusted_note = QLabel(self.tr(
-            "The executable, launcher and environment below are trusted: the headless "
-            "server (molforma --mcp) runs NWChem only with them, and MCP clients cannot "
-            "change them."), self)
+        trusted_note = QLabel(
+            self.tr(
+                "The executable, launcher and environment below are trusted: the headless "
+                "server (molforma --mcp) runs NWChem only with them, and MCP clients cannot "
+                "change them."
+            ),
+            self,
+        )
         trusted_note.setObjectName("trustedNote")
         trusted_note.setWordWrap(True)
         self.message = message_label("preferencesMessage", self)
@@ -162,7 +172,8 @@ class PreferencesDialog(QDialog):
         form.addRow(self.tr("Default environment:"), env_row)
 
         self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.setObjectName("preferencesButtons")
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setObjectName("preferencesOk")
@@ -201,8 +212,9 @@ class PreferencesDialog(QDialog):
         page.setObjectName("preferencesProfiles")
         # The profiles as the file holds them now (one added by hand since the window
         # started shows too); the names seen here tell the save which ones were removed.
-        self._profiles: list[dict[str, Any]] = [p.model_dump() for p in _file_preferences(
-            self.ctx.preferences).profiles]
+        self._profiles: list[dict[str, Any]] = [
+            p.model_dump() for p in _file_preferences(self.ctx.preferences).profiles
+        ]
         self._initial_names = {str(p["name"]) for p in self._profiles}
         self._loading_profile = False
 
@@ -251,44 +263,70 @@ class PreferencesDialog(QDialog):
             self.profile_messages[key] = msg
 
         field("name", "prefProfileName", self.tr("Name:"))
-        field("host", "prefProfileHost", self.tr("SSH host (alias):"),
-              self.tr("a Host of your ssh_config, or user@host"))
-        field("ssh_config", "prefProfileSshConfig", self.tr("ssh_config file:"),
-              self.tr("(your ~/.ssh/config)"))
-        field("remote_folder", "prefProfileRemoteFolder", self.tr("Remote folder:"),
-              self.tr("e.g. /scratch/you/molforma-jobs or ~/molforma-jobs"))
-        field("partition", "prefProfilePartition", self.tr("Partition:"),
-              self.tr("(cluster default)"))
+        field(
+            "host",
+            "prefProfileHost",
+            self.tr("SSH host (alias):"),
+            self.tr("a Host of your ssh_config, or user@host"),
+        )
+        field(
+            "ssh_config",
+            "prefProfileSshConfig",
+            self.tr("ssh_config file:"),
+            self.tr("(your ~/.ssh/config)"),
+        )
+        field(
+            "remote_folder",
+            "prefProfileRemoteFolder",
+            self.tr("Remote folder:"),
+            self.tr("e.g. /scratch/you/molforma-jobs or ~/molforma-jobs"),
+        )
+        field(
+            "partition", "prefProfilePartition", self.tr("Partition:"), self.tr("(cluster default)")
+        )
         field("account", "prefProfileAccount", self.tr("Account:"), self.tr("(default)"))
         field("qos", "prefProfileQos", self.tr("QoS:"), self.tr("(default)"))
-        field("environment_lines", "prefProfileEnvironment", self.tr("Environment lines:"),
-              self.tr("one per line, e.g. module load nwchem"))
+        field(
+            "environment_lines",
+            "prefProfileEnvironment",
+            self.tr("Environment lines:"),
+            self.tr("one per line, e.g. module load nwchem"),
+        )
         field("nwchem_command", "prefProfileNwchem", self.tr("NWChem command:"))
         field("launcher", "prefProfileLauncher", self.tr("MPI launcher:"))
 
         self.profile_test = QPushButton(self.tr("Test connection"), self.profile_box)
         self.profile_test.setObjectName("prefProfileTest")
-        self.profile_test.setToolTip(self.tr(
-            "Connect with ssh as MolForma will (never asking for a password or accepting "
-            "an unknown host key) and list the cluster's partitions with sinfo"))
+        self.profile_test.setToolTip(
+            self.tr(
+                "Connect with ssh as MolForma will (never asking for a password or accepting "
+                "an unknown host key) and list the cluster's partitions with sinfo"
+            )
+        )
         self.profile_test_result = QLabel(self.profile_box)
         self.profile_test_result.setObjectName("prefProfileTestResult")
         self.profile_test_result.setWordWrap(True)
         self.profile_test_result.setTextFormat(Qt.TextFormat.PlainText)  # ssh's words
         self.profile_test_result.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse)
+            Qt.TextInteractionFlag.TextSelectableByMouse
+        )
         form.addRow(self.profile_test, self.profile_test_result)
         self._test_call = BackgroundCall(self)
         self._test_call.done.connect(self._show_test)
         self._test_call.failed.connect(
-            lambda exc: self._show_test_text(error_text(exc), error=True))
+            lambda exc: self._show_test_text(error_text(exc), error=True)
+        )
 
-        note = QLabel(self.tr(
-            "A profile runs the calculation as a SLURM batch job on a cluster you reach "
-            "with ssh; choose it in the Execution tab. Authentication is your own ssh "
-            "set-up (keys, agent): MolForma stores no password and never accepts an "
-            "unknown host key. MCP clients may choose a profile but never create or "
-            "change one."), page)
+        note = QLabel(
+            self.tr(
+                "A profile runs the calculation as a SLURM batch job on a cluster you reach "
+                "with ssh; choose it in the Execution tab. Authentication is your own ssh "
+                "set-up (keys, agent): MolForma stores no password and never accepts an "
+                "unknown host key. MCP clients may choose a profile but never create or "
+                "change one."
+            ),
+            page,
+        )
         note.setObjectName("prefProfilesNote")
         note.setWordWrap(True)
 
@@ -350,8 +388,10 @@ class PreferencesDialog(QDialog):
         finally:
             self._loading_profile = False
         for key in self.profile_fields:
-            self._show_field_message(key, self._check_field(
-                key, field_value(self.profile_fields[key], key)) if has else "")
+            self._show_field_message(
+                key,
+                self._check_field(key, field_value(self.profile_fields[key], key)) if has else "",
+            )
         self._test_call.discard()
         self.profile_test.setEnabled(has)
         self._show_test_text("")
@@ -361,11 +401,21 @@ class PreferencesDialog(QDialog):
         n = 1
         while f"cluster{n}" in names:
             n += 1
-        self._profiles.append({
-            "name": f"cluster{n}", "host": "", "ssh_config": None,
-            "remote_folder": "~/molforma-jobs", "scheduler": "slurm", "partition": None,
-            "account": None, "qos": None, "environment_lines": [],
-            "nwchem_command": "nwchem", "launcher": "mpirun"})
+        self._profiles.append(
+            {
+                "name": f"cluster{n}",
+                "host": "",
+                "ssh_config": None,
+                "remote_folder": "~/molforma-jobs",
+                "scheduler": "slurm",
+                "partition": None,
+                "account": None,
+                "qos": None,
+                "environment_lines": [],
+                "nwchem_command": "nwchem",
+                "launcher": "mpirun",
+            }
+        )
         self.profile_list.addItem(f"cluster{n}")
         self.profile_list.setCurrentRow(len(self._profiles) - 1)
         self.profile_fields["host"].setFocus()
@@ -426,8 +476,9 @@ class PreferencesDialog(QDialog):
         if twice:
             self.tabs.setCurrentIndex(1)
             raise ValueError(name_taken_text(twice[0]))
-        out += [p for p in fresh.profiles
-                if p.name not in self._initial_names and p.name not in names]
+        out += [
+            p for p in fresh.profiles if p.name not in self._initial_names and p.name not in names
+        ]
         return out
 
     # -- table -------------------------------------------------------------------------------
@@ -471,11 +522,15 @@ class PreferencesDialog(QDialog):
         # The file as it is now, not as it was when the window started: what was added to
         # it by hand meanwhile (a profile, say) is kept.
         current = _file_preferences(self.ctx.preferences)
-        return current.model_copy(update={
-            "language": self.language_combo.currentData(),
-            "executable": executable, "launcher": launcher, "environment": env,
-            "profiles": self._profiles_to_save(current),
-        })
+        return current.model_copy(
+            update={
+                "language": self.language_combo.currentData(),
+                "executable": executable,
+                "launcher": launcher,
+                "environment": env,
+                "profiles": self._profiles_to_save(current),
+            }
+        )
 
     def save(self) -> bool:
         """Check and save the values; False (with the reason shown) when they are refused."""

@@ -37,15 +37,24 @@ def environment_of(table: QTableWidget) -> dict[str, str]:
         value = v_item.text() if v_item else ""
         if not name:
             if value:
-                raise ValueError(QCoreApplication.translate(
-                    "PreferencesDialog", "A variable has a value but no name."))
+                raise ValueError(
+                    QCoreApplication.translate(
+                        "PreferencesDialog", "A variable has a value but no name."
+                    )
+                )
             continue
         if not _ENV_NAME.match(name):
-            raise ValueError(QCoreApplication.translate(
-                "PreferencesDialog", "Not a valid variable name: %1").replace("%1", name))
+            raise ValueError(
+                QCoreApplication.translate(
+                    "PreferencesDialog", "Not a valid variable name: %1"
+                ).replace("%1", name)
+            )
         if name in env:
-            raise ValueError(QCoreApplication.translate(
-                "PreferencesDialog", "Variable given twice: %1").replace("%1", name))
+            raise ValueError(
+                QCoreApplication.translate("PreferencesDialog", "Variable given twice: %1").replace(
+                    "%1", name
+                )
+            )
         env[name] = value
     return env
 
@@ -107,17 +116,28 @@ def checked_profile(data: dict[str, Any]) -> ClusterProfile:
     except MolFormaError as exc:
         raise ValueError(error_text(exc)) from None
     except Exception as exc:  # noqa: BLE001 - pydantic's own refusal, shown
-        raise ValueError(QCoreApplication.translate("PreferencesDialog", "Cluster profile %1: %2").replace(
-            "%1", str(data.get("name"))).replace("%2", str(exc))) from None
+        raise ValueError(
+            QCoreApplication.translate("PreferencesDialog", "Cluster profile %1: %2")
+            .replace("%1", str(data.get("name")))
+            .replace("%2", str(exc))
+        ) from None
 
 
 def test_result_text(result: Any) -> tuple[str, bool]:
     """The sentence of a connection test's ``result`` and whether it is a failure."""
     if not result.get("reachable"):
         return QCoreApplication.translate("PreferencesDialog", "Not reachable: %1").replace(
-            "%1", str(result.get("message") or result.get("error") or "")), True
-    names = [str(p.get("name")) + (QCoreApplication.translate("PreferencesDialog", " (default)")
-                                   if p.get("default") else "")
-             for p in result.get("partitions") or []]
+            "%1", str(result.get("message") or result.get("error") or "")
+        ), True
+    names = [
+        str(p.get("name"))
+        + (
+            QCoreApplication.translate("PreferencesDialog", " (default)")
+            if p.get("default")
+            else ""
+        )
+        for p in result.get("partitions") or []
+    ]
     return QCoreApplication.translate("PreferencesDialog", "Reachable. Partitions: %1").replace(
-        "%1", ", ".join(names) or QCoreApplication.translate("PreferencesDialog", "(none)")), False
+        "%1", ", ".join(names) or QCoreApplication.translate("PreferencesDialog", "(none)")
+    ), False

@@ -59,18 +59,25 @@ def selection_summary(shown: Mapping[str, Any], ids: Sequence[str]) -> dict[str,
         zz = int(first_seen[0][k])
         elements[str(symbols[rows[first_seen[1][k]]])] = int(counts[zz])
     fixed = atoms.fixed[rows]
-    return {"ids": atoms.ids[rows], "count": len(rows), "elements": elements,
-            "charge": int(atoms.charge[rows].sum(dtype=np.int64)),
-            "fixed": {bool(fixed.any()), bool(fixed.all())},
-            "first": atoms.take(rows[:1]).to_records()[0]}
+    return {
+        "ids": atoms.ids[rows],
+        "count": len(rows),
+        "elements": elements,
+        "charge": int(atoms.charge[rows].sum(dtype=np.int64)),
+        "fixed": {bool(fixed.any()), bool(fixed.all())},
+        "first": atoms.take(rows[:1]).to_records()[0],
+    }
 
 
 class PropertyPanel(QWidget):
     """Edits the selected atoms' properties and the molecule's title/charge/multiplicity."""
 
-    def __init__(self, apply_atoms: Callable[[list[dict[str, Any]]], str | None],
-                 apply_molecule: Callable[[dict[str, Any]], str | None],
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        apply_atoms: Callable[[list[dict[str, Any]]], str | None],
+        apply_molecule: Callable[[dict[str, Any]], str | None],
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("propertyPanel")
         self._apply_atoms = apply_atoms
@@ -107,9 +114,19 @@ class PropertyPanel(QWidget):
         self.apply_button.setObjectName("propApply")
         self.apply_button.clicked.connect(self._apply_atom_fields)
         self._atom_labels = [QLabel(self.atom_box) for _ in range(7)]
-        for lbl, w in zip(self._atom_labels, (self.element, self.charge, self.unpaired, self.name,
-                                              self.mass_number, self.mass, self.fixed),
-                          strict=True):
+        for lbl, w in zip(
+            self._atom_labels,
+            (
+                self.element,
+                self.charge,
+                self.unpaired,
+                self.name,
+                self.mass_number,
+                self.mass,
+                self.fixed,
+            ),
+            strict=True,
+        ):
             form.addRow(lbl, w)
         form.addRow(self.apply_button)
         self.summary = QLabel(self.atom_box)
@@ -133,8 +150,9 @@ class PropertyPanel(QWidget):
         self.mol_apply.setObjectName("moleculeApply")
         self.mol_apply.clicked.connect(self._apply_molecule_fields)
         self._mol_labels = [QLabel(self.mol_box) for _ in range(3)]
-        for lbl, w in zip(self._mol_labels, (self.title, self.mol_charge, self.multiplicity),
-                          strict=True):
+        for lbl, w in zip(
+            self._mol_labels, (self.title, self.mol_charge, self.multiplicity), strict=True
+        ):
             mform.addRow(lbl, w)
         mform.addRow(self.mol_apply)
         lay.addWidget(self.mol_box)
@@ -150,34 +168,48 @@ class PropertyPanel(QWidget):
     def retranslate(self) -> None:
         """Re-read texts."""
         self.atom_box.setTitle(self.tr("Selected atom"))
-        for lbl, text in zip(self._atom_labels, (
-                self.tr("Element"), self.tr("Formal charge"), self.tr("Unpaired electrons"),
-                self.tr("Name"), self.tr("Isotope (mass number)"), self.tr("Mass (u)"),
-                self.tr("Fixed")), strict=True):
+        for lbl, text in zip(
+            self._atom_labels,
+            (
+                self.tr("Element"),
+                self.tr("Formal charge"),
+                self.tr("Unpaired electrons"),
+                self.tr("Name"),
+                self.tr("Isotope (mass number)"),
+                self.tr("Mass (u)"),
+                self.tr("Fixed"),
+            ),
+            strict=True,
+        ):
             lbl.setText(text)
         self.mass_number.setSpecialValueText(self.tr("natural"))
         self.mass.setSpecialValueText(self.tr("from isotope"))
         self.apply_button.setText(self.tr("Apply to atom"))
         self.mol_box.setTitle(self.tr("Molecule"))
-        for lbl, text in zip(self._mol_labels, (self.tr("Title"), self.tr("Charge"),
-                                                self.tr("Multiplicity")), strict=True):
+        for lbl, text in zip(
+            self._mol_labels,
+            (self.tr("Title"), self.tr("Charge"), self.tr("Multiplicity")),
+            strict=True,
+        ):
             lbl.setText(text)
         self.mol_apply.setText(self.tr("Apply to molecule"))
-        for w, tip in ((self.element, self.tr("Element symbol of the selected atoms")),
-                       (self.charge, self.tr("Formal charge of the selected atoms")),
-                       (self.unpaired, self.tr("Unpaired electrons of the selected atoms")),
-                       (self.name, self.tr("A name for the atom (at most 16 characters)")),
-                       (self.mass_number, self.tr("Isotope by mass number; natural when 0")),
-                       (self.mass, self.tr("An arbitrary atomic mass in u (overrides the "
-                                           "isotope)")),
-                       (self.fixed, self.tr("Fixed atoms never move")),
-                       (self.apply_button, self.tr("Apply these values to the selected "
-                                                   "atoms (one undo step)")),
-                       (self.title, self.tr("The molecule's title (used in file names and "
-                                            "the NWChem input)")),
-                       (self.mol_charge, self.tr("Total charge of the molecule")),
-                       (self.multiplicity, self.tr("Spin multiplicity 2S+1")),
-                       (self.mol_apply, self.tr("Apply title, charge and multiplicity"))):
+        for w, tip in (
+            (self.element, self.tr("Element symbol of the selected atoms")),
+            (self.charge, self.tr("Formal charge of the selected atoms")),
+            (self.unpaired, self.tr("Unpaired electrons of the selected atoms")),
+            (self.name, self.tr("A name for the atom (at most 16 characters)")),
+            (self.mass_number, self.tr("Isotope by mass number; natural when 0")),
+            (self.mass, self.tr("An arbitrary atomic mass in u (overrides the isotope)")),
+            (self.fixed, self.tr("Fixed atoms never move")),
+            (
+                self.apply_button,
+                self.tr("Apply these values to the selected atoms (one undo step)"),
+            ),
+            (self.title, self.tr("The molecule's title (used in file names and the NWChem input)")),
+            (self.mol_charge, self.tr("Total charge of the molecule")),
+            (self.multiplicity, self.tr("Spin multiplicity 2S+1")),
+            (self.mol_apply, self.tr("Apply title, charge and multiplicity")),
+        ):
             w.setToolTip(tip)
 
     def changeEvent(self, ev: QEvent) -> None:
@@ -197,8 +229,14 @@ class PropertyPanel(QWidget):
         else:
             self.show_atoms([summary["first"]], shown["document"], editable, summary=summary)
 
-    def show_atoms(self, atoms: list[dict[str, Any]], document: dict[str, Any],
-                   editable: bool, *, summary: dict[str, Any] | None = None) -> None:
+    def show_atoms(
+        self,
+        atoms: list[dict[str, Any]],
+        document: dict[str, Any],
+        editable: bool,
+        *,
+        summary: dict[str, Any] | None = None,
+    ) -> None:
         """Show the first selected atom's values (the fields apply to all selected atoms).
 
         ``summary`` (:func:`selection_summary`) stands for a large selection: ``atoms`` is
@@ -221,10 +259,12 @@ class PropertyPanel(QWidget):
         self.atom_box.setEnabled(editable and a is not None)
         self.name.setEnabled(count == 1)
         if count > 1:
-            self.summary.setText(self.tr("%1 atoms, %2, formal charge sum %3")
-                                 .replace("%1", f"{count:,}")
-                                 .replace("%2", hill_formula_counts(element_counts))
-                                 .replace("%3", f"{charge_sum:+d}" if charge_sum else "0"))
+            self.summary.setText(
+                self.tr("%1 atoms, %2, formal charge sum %3")
+                .replace("%1", f"{count:,}")
+                .replace("%2", hill_formula_counts(element_counts))
+                .replace("%3", f"{charge_sum:+d}" if charge_sum else "0")
+            )
         self.summary.setVisible(count > 1)
         if a is not None:
             elements = list(element_counts)
@@ -244,11 +284,16 @@ class PropertyPanel(QWidget):
             self.mass.setValue(float(a.get("mass") or 0.0))
             # Mixed fixed flags show as a partly checked box; a click makes it two-state.
             self.fixed.setTristate(len(fixed) > 1)
-            self.fixed.setCheckState(Qt.CheckState.PartiallyChecked if len(fixed) > 1 else
-                                     Qt.CheckState.Checked if fixed == {True} else
-                                     Qt.CheckState.Unchecked)
-            title = self.tr("Selected atom") if count == 1 else \
-                self.tr("%n selected atoms", "", count)
+            self.fixed.setCheckState(
+                Qt.CheckState.PartiallyChecked
+                if len(fixed) > 1
+                else Qt.CheckState.Checked
+                if fixed == {True}
+                else Qt.CheckState.Unchecked
+            )
+            title = (
+                self.tr("Selected atom") if count == 1 else self.tr("%n selected atoms", "", count)
+            )
             self.atom_box.setTitle(f"{title}: {a['id']}" if count == 1 else title)
         else:
             self.atom_box.setTitle(self.tr("Selected atom"))
@@ -264,7 +309,8 @@ class PropertyPanel(QWidget):
     def _atom_field_values(self) -> dict[str, Any]:
         values: dict[str, Any] = {
             "element": self.element.text().strip(),
-            "formalCharge": self.charge.value(), "unpairedElectrons": self.unpaired.value(),
+            "formalCharge": self.charge.value(),
+            "unpairedElectrons": self.unpaired.value(),
             "massNumber": self.mass_number.value() or None,
             "mass": self.mass.value() or None,
         }
@@ -291,6 +337,11 @@ class PropertyPanel(QWidget):
             self.error.setText(self._apply_atoms(changes) or "")
 
     def _apply_molecule_fields(self) -> None:
-        err = self._apply_molecule({"title": self.title.text(), "charge": self.mol_charge.value(),
-                                    "multiplicity": self.multiplicity.value()})
+        err = self._apply_molecule(
+            {
+                "title": self.title.text(),
+                "charge": self.mol_charge.value(),
+                "multiplicity": self.multiplicity.value(),
+            }
+        )
         self.error.setText(err or "")

@@ -46,10 +46,12 @@ class ResidueSelection:
         """Add the entries to ``menu`` (the tab's Selection menu, for the person's hand;
         agents drive the same through the side column's group, see :meth:`panel`)."""
         menu.addSeparator()
-        for key, fn in (("selectResiduesAction", self.select_residues),
-                        ("selectChainsAction", self.select_chains),
-                        ("selectWithinAction", self.select_within),
-                        ("extractQmRegionAction", self.extract_region)):
+        for key, fn in (
+            ("selectResiduesAction", self.select_residues),
+            ("selectChainsAction", self.select_chains),
+            ("selectWithinAction", self.select_within),
+            ("extractQmRegionAction", self.extract_region),
+        ):
             act = menu.addAction("")
             act.setObjectName(key)
             act.triggered.connect(lambda _c=False, f=fn: f())
@@ -65,10 +67,12 @@ class ResidueSelection:
         grid = QGridLayout(box)
         grid.setContentsMargins(6, 4, 6, 4)
         self.buttons: dict[str, QPushButton] = {}
-        for key, fn in (("selectResiduesButton", self.select_residues),
-                        ("selectChainsButton", self.select_chains),
-                        ("selectWithinButton", self.select_within),
-                        ("extractQmRegionButton", self.extract_region)):
+        for key, fn in (
+            ("selectResiduesButton", self.select_residues),
+            ("selectChainsButton", self.select_chains),
+            ("selectWithinButton", self.select_within),
+            ("extractQmRegionButton", self.extract_region),
+        ):
             b = QPushButton(box)
             b.setObjectName(key)
             b.clicked.connect(lambda _c=False, f=fn: f())
@@ -100,26 +104,47 @@ class ResidueSelection:
     def retranslate(self) -> None:
         """Texts and tooltips in the display language."""
         texts = {
-            "selectResiduesAction": (QCoreApplication.translate("MoleculeTab", "Whole residues of the selection"),
-                                     QCoreApplication.translate("MoleculeTab", "Select every atom of the residues (PDB) the "
-                                         "selected atoms belong to")),
-            "selectChainsAction": (QCoreApplication.translate("MoleculeTab", "Whole chains of the selection"),
-                                   QCoreApplication.translate("MoleculeTab", "Select every atom of the chains (PDB) the selected "
-                                       "atoms belong to")),
-            "selectWithinAction": (QCoreApplication.translate("MoleculeTab", "Within the radius of the selection"),
-                                   QCoreApplication.translate("MoleculeTab", "Add every atom within the radius of a selected "
-                                       "atom (whole residues when checked)")),
-            "extractQmRegionAction": (QCoreApplication.translate("MoleculeTab", "Extract QM region"),
-                                      QCoreApplication.translate("MoleculeTab", "Keep only the selected atoms, cap each cut bond "
-                                          "with a hydrogen, set the charge from the "
-                                          "residues, then open the Calculation tab")),
+            "selectResiduesAction": (
+                QCoreApplication.translate("MoleculeTab", "Whole residues of the selection"),
+                QCoreApplication.translate(
+                    "MoleculeTab",
+                    "Select every atom of the residues (PDB) the selected atoms belong to",
+                ),
+            ),
+            "selectChainsAction": (
+                QCoreApplication.translate("MoleculeTab", "Whole chains of the selection"),
+                QCoreApplication.translate(
+                    "MoleculeTab",
+                    "Select every atom of the chains (PDB) the selected atoms belong to",
+                ),
+            ),
+            "selectWithinAction": (
+                QCoreApplication.translate("MoleculeTab", "Within the radius of the selection"),
+                QCoreApplication.translate(
+                    "MoleculeTab",
+                    "Add every atom within the radius of a selected "
+                    "atom (whole residues when checked)",
+                ),
+            ),
+            "extractQmRegionAction": (
+                QCoreApplication.translate("MoleculeTab", "Extract QM region"),
+                QCoreApplication.translate(
+                    "MoleculeTab",
+                    "Keep only the selected atoms, cap each cut bond "
+                    "with a hydrogen, set the charge from the "
+                    "residues, then open the Calculation tab",
+                ),
+            ),
         }
         if not hasattr(self, "box"):
             return  # the side column's group is not built yet
         self.box.setTitle(QCoreApplication.translate("MoleculeTab", "Residues and QM region"))
-        short = {"selectResiduesAction": QCoreApplication.translate("MoleculeTab", "Residues"), "selectChainsAction": QCoreApplication.translate("MoleculeTab", "Chains"),
-                 "selectWithinAction": QCoreApplication.translate("MoleculeTab", "Select within"),
-                 "extractQmRegionAction": QCoreApplication.translate("MoleculeTab", "Extract QM region")}
+        short = {
+            "selectResiduesAction": QCoreApplication.translate("MoleculeTab", "Residues"),
+            "selectChainsAction": QCoreApplication.translate("MoleculeTab", "Chains"),
+            "selectWithinAction": QCoreApplication.translate("MoleculeTab", "Select within"),
+            "extractQmRegionAction": QCoreApplication.translate("MoleculeTab", "Extract QM region"),
+        }
         for key, (text, tip) in texts.items():
             act = self.actions.get(key)
             if act is not None:
@@ -130,13 +155,25 @@ class ResidueSelection:
             button.setText(short[key])
             button.setToolTip(tip)
         self.radius_label.setText(QCoreApplication.translate("MoleculeTab", "Radius:"))
-        self.radius.setToolTip(QCoreApplication.translate("MoleculeTab", "Distance for 'Within the radius of the selection'"))
+        self.radius.setToolTip(
+            QCoreApplication.translate(
+                "MoleculeTab", "Distance for 'Within the radius of the selection'"
+            )
+        )
         self.whole.setText(QCoreApplication.translate("MoleculeTab", "Whole residues"))
-        self.whole.setToolTip(QCoreApplication.translate("MoleculeTab", "Grow the atoms found within the radius to whole "
-                                  "residues"))
+        self.whole.setToolTip(
+            QCoreApplication.translate(
+                "MoleculeTab", "Grow the atoms found within the radius to whole residues"
+            )
+        )
         self.fix_caps.setText(QCoreApplication.translate("MoleculeTab", "Fix caps"))
-        self.fix_caps.setToolTip(QCoreApplication.translate("MoleculeTab", "Fix the capping hydrogens of an extracted QM region "
-                                     "(they do not move in an optimisation)"))
+        self.fix_caps.setToolTip(
+            QCoreApplication.translate(
+                "MoleculeTab",
+                "Fix the capping hydrogens of an extracted QM region "
+                "(they do not move in an optimisation)",
+            )
+        )
 
     # -- selections -------------------------------------------------------------------
     def _shown(self) -> Any:
@@ -153,15 +190,23 @@ class ResidueSelection:
 
     def _apply(self, atoms: Any, mask: np.ndarray) -> None:
         self.selecting.set_selection([f"a{i}" for i in atoms.ids[mask].tolist()])
-        self.tab.show_message(QCoreApplication.translate("MoleculeTab", "%1 atom(s) selected.").replace("%1", str(int(mask.sum()))))
+        self.tab.show_message(
+            QCoreApplication.translate("MoleculeTab", "%1 atom(s) selected.").replace(
+                "%1", str(int(mask.sum()))
+            )
+        )
 
     def _columns(self, atoms: Any) -> Any:
         from molforma.document.residues import residue_columns
 
         cols = residue_columns(atoms)
         if cols is None:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "These atoms have no residues (residues come from PDB "
-                                      "files)."), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate(
+                    "MoleculeTab", "These atoms have no residues (residues come from PDB files)."
+                ),
+                error=True,
+            )
         return cols
 
     def _atoms(self) -> Any:
@@ -206,7 +251,9 @@ class ResidueSelection:
         atoms = self._atoms()
         mask = self._mask(atoms)
         if not mask.any():
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Select atoms first."), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate("MoleculeTab", "Select atoms first."), error=True
+            )
             return False
         out = within(atoms.xyz, mask, float(self.radius.value()))
         cols = residue_columns(atoms)
@@ -222,25 +269,37 @@ class ResidueSelection:
 
         sel = list(self.tab.view.selection())
         if not sel:
-            self.tab.show_message(QCoreApplication.translate("MoleculeTab", "Select atoms first."), error=True)
+            self.tab.show_message(
+                QCoreApplication.translate("MoleculeTab", "Select atoms first."), error=True
+            )
             return False
         doc = self.tab.ctx.document
         out: dict[str, Any] = {}
 
         def run() -> None:
-            out.update(extract_qm_region(doc, atom_ids=sel, within=0.0,
-                                         whole_residues=False,
-                                         fix_caps=self.fix_caps.isChecked(), preview=False,
-                                         origin=_who()))
+            out.update(
+                extract_qm_region(
+                    doc,
+                    atom_ids=sel,
+                    within=0.0,
+                    whole_residues=False,
+                    fix_caps=self.fix_caps.isChecked(),
+                    preview=False,
+                    origin=_who(),
+                )
+            )
 
         if not self.tab._run(run):
             return False
         info = out.get("info") or {}
         self.tab.show_message(
-            QCoreApplication.translate("MoleculeTab", "QM region: %1 atoms, %2 cap hydrogen(s), charge %3.")
+            QCoreApplication.translate(
+                "MoleculeTab", "QM region: %1 atoms, %2 cap hydrogen(s), charge %3."
+            )
             .replace("%1", str(info.get("atomCount", 0)))
             .replace("%2", str(len(info.get("caps") or [])))
-            .replace("%3", str(info.get("charge", 0))))
+            .replace("%3", str(info.get("charge", 0)))
+        )
         tabs = self.tab.window().findChild(QTabWidget, "mainTabs")
         page = self.tab.window().findChild(QWidget, "calculationTab")
         if tabs is not None and page is not None:

@@ -35,7 +35,6 @@ from molforma.gui.widgets.results_support import (
 log = logging.getLogger(__name__)
 
 
-
 def _in_status_line(loading: ResultsLoading, exc: BaseException) -> None:
     loading.panel.status_label.setText(error_text(exc))
 
@@ -74,8 +73,11 @@ class ResultsLoading:
         path = self._check(path)
         session = self._session()
         is_dir = Path(path).expanduser().is_dir() if directory is None else directory
-        handle = session.open_directory(path, **self._guard()) if is_dir \
+        handle = (
+            session.open_directory(path, **self._guard())
+            if is_dir
             else session.open_file(path, **self._guard())
+        )
         self._follow(handle)
         return handle
 
@@ -88,30 +90,50 @@ class ResultsLoading:
         return handle
 
     def _follow(self, handle: Any) -> None:
-        self.panel.status_label.setText(QCoreApplication.translate("ResultsPanel", "Loading %1 …").replace("%1", str(handle.path)))
+        self.panel.status_label.setText(
+            QCoreApplication.translate("ResultsPanel", "Loading %1 …").replace(
+                "%1", str(handle.path)
+            )
+        )
 
         def ended(ok: bool, err: Any) -> None:
             if ok:
                 self.panel.status_label.setText("")
                 self.panel.ctx.events.resultsChanged.emit()
             elif str(getattr(handle, "status", "")) == "cancelled":
-                self.panel.status_label.setText(QCoreApplication.translate("ResultsPanel", "Loading cancelled; the previous results stay."))
+                self.panel.status_label.setText(
+                    QCoreApplication.translate(
+                        "ResultsPanel", "Loading cancelled; the previous results stay."
+                    )
+                )
             else:
-                self.panel.status_label.setText(QCoreApplication.translate("ResultsPanel", "Cannot load: %1").replace(
-                    "%1", error_text(err) if isinstance(err, BaseException) else str(
-                        (err or {}).get("message", err) if isinstance(err, dict) else err)))
+                self.panel.status_label.setText(
+                    QCoreApplication.translate("ResultsPanel", "Cannot load: %1").replace(
+                        "%1",
+                        error_text(err)
+                        if isinstance(err, BaseException)
+                        else str((err or {}).get("message", err) if isinstance(err, dict) else err),
+                    )
+                )
 
         watch_load(self.parent, handle, ended)
 
     def _ask_open_file(self) -> None:
-        path = dialogs.get_open_path(self.parent, QCoreApplication.translate("ResultsPanel", "Open results"),
-                                     [f"{QCoreApplication.translate('ResultsPanel', RESULT_FILTERS[0])} ({RESULT_PATTERNS})",
-                                      QCoreApplication.translate("ResultsPanel", RESULT_FILTERS[1])])
+        path = dialogs.get_open_path(
+            self.parent,
+            QCoreApplication.translate("ResultsPanel", "Open results"),
+            [
+                f"{QCoreApplication.translate('ResultsPanel', RESULT_FILTERS[0])} ({RESULT_PATTERNS})",
+                QCoreApplication.translate("ResultsPanel", RESULT_FILTERS[1]),
+            ],
+        )
         if path:
             self._open_reporting(path, directory=False)
 
     def _ask_open_folder(self) -> None:
-        path = dialogs.get_directory(self.parent, QCoreApplication.translate("ResultsPanel", "Open a job folder"))
+        path = dialogs.get_directory(
+            self.parent, QCoreApplication.translate("ResultsPanel", "Open a job folder")
+        )
         if path:
             self._open_reporting(path, directory=True)
 

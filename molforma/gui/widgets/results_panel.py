@@ -141,8 +141,7 @@ class ResultsPanel(Retranslatable, QWidget):
     def _build_top_row(self) -> QHBoxLayout:
         """Open file, Open folder, Reload and the status line."""
         self.open_file_button = self.button(lambda: self.tr("Open file…"), "resultsOpenFile")
-        self.open_folder_button = self.button(lambda: self.tr("Open folder…"),
-                                               "resultsOpenFolder")
+        self.open_folder_button = self.button(lambda: self.tr("Open folder…"), "resultsOpenFolder")
         self.reload_button = self.button(lambda: self.tr("Reload"), "resultsReload")
         self.status_label = QLabel(self)
         self.status_label.setObjectName("resultsStatus")
@@ -172,9 +171,12 @@ class ResultsPanel(Retranslatable, QWidget):
         self.summary.setReadOnly(True)
         self.summary.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         # Room for a summary line of 38 characters beside the scroll bar.
-        self.summary.setMinimumWidth(self.summary.fontMetrics().averageCharWidth() * 38
-                                     + self.summary.verticalScrollBar().sizeHint().width()
-                                     + 2 * self.summary.frameWidth() + 4)
+        self.summary.setMinimumWidth(
+            self.summary.fontMetrics().averageCharWidth() * 38
+            + self.summary.verticalScrollBar().sizeHint().width()
+            + 2 * self.summary.frameWidth()
+            + 4
+        )
         left = QSplitter(Qt.Orientation.Vertical, self)
         left.setObjectName("resultsLeftSplitter")
         left.addWidget(self.file_list)
@@ -212,11 +214,17 @@ class ResultsPanel(Retranslatable, QWidget):
         traj.addWidget(self.label(lambda: self.tr("Structure:")))
         traj.addWidget(self.trajectory_slider, 1)
         traj.addWidget(self.trajectory_label)
-        self.use_structure_button = self.button(lambda: self.tr("Use this structure"),
-                                                "useStructureButton")
-        self.bind_text(lambda: self.use_structure_button.setToolTip(self.tr(
-            "Put the structure chosen on the slider (the final one unless you move it) into "
-            "the editor as a candidate; the atoms keep their ids when the elements match")))
+        self.use_structure_button = self.button(
+            lambda: self.tr("Use this structure"), "useStructureButton"
+        )
+        self.bind_text(
+            lambda: self.use_structure_button.setToolTip(
+                self.tr(
+                    "Put the structure chosen on the slider (the final one unless you move it) into "
+                    "the editor as a candidate; the atoms keep their ids when the elements match"
+                )
+            )
+        )
         self.use_structure_button.clicked.connect(lambda: self.use_structure())
         traj.addWidget(self.use_structure_button)
         playrow = QHBoxLayout()
@@ -227,9 +235,14 @@ class ResultsPanel(Retranslatable, QWidget):
         self.arrows_check = QCheckBox(self)
         self.arrows_check.setObjectName("modeArrowsCheck")
         self.bind_text(lambda: self.arrows_check.setText(self.tr("Arrows")))
-        self.bind_text(lambda: self.arrows_check.setToolTip(self.tr(
-            "Show the displacement of each atom in the selected mode as an arrow, still or "
-            "while the mode plays")))
+        self.bind_text(
+            lambda: self.arrows_check.setToolTip(
+                self.tr(
+                    "Show the displacement of each atom in the selected mode as an arrow, still or "
+                    "while the mode plays"
+                )
+            )
+        )
         self.arrows_check.toggled.connect(self.view.set_show_arrows)
         playrow.addStretch(1)
         labelrow = self._build_label_row()
@@ -254,18 +267,29 @@ class ResultsPanel(Retranslatable, QWidget):
         self.charges_check = QCheckBox(self)
         self.charges_check.setObjectName("showChargesCheck")
         self.bind_text(lambda: self.charges_check.setText(self.tr("Show charges")))
-        self.bind_text(lambda: self.charges_check.setToolTip(
-            self.tr("Label each atom with its Mulliken charge")))
-        self.charges_check.toggled.connect(lambda on: self.tables._labels_toggled(self.charges_check,
-                                                                           on))
+        self.bind_text(
+            lambda: self.charges_check.setToolTip(
+                self.tr("Label each atom with its Mulliken charge")
+            )
+        )
+        self.charges_check.toggled.connect(
+            lambda on: self.tables._labels_toggled(self.charges_check, on)
+        )
         labelrow.addWidget(self.charges_check)
         self.spins_check = QCheckBox(self)
         self.spins_check.setObjectName("showSpinsCheck")
         self.bind_text(lambda: self.spins_check.setText(self.tr("Show spins")))
-        self.bind_text(lambda: self.spins_check.setToolTip(self.tr(
-            "Label each atom with its Mulliken spin population (alpha minus beta electrons; "
-            "open shells)")))
-        self.spins_check.toggled.connect(lambda on: self.tables._labels_toggled(self.spins_check, on))
+        self.bind_text(
+            lambda: self.spins_check.setToolTip(
+                self.tr(
+                    "Label each atom with its Mulliken spin population (alpha minus beta electrons; "
+                    "open shells)"
+                )
+            )
+        )
+        self.spins_check.toggled.connect(
+            lambda on: self.tables._labels_toggled(self.spins_check, on)
+        )
         labelrow.addWidget(self.spins_check)
         labelrow.addStretch(1)
         return labelrow
@@ -274,16 +298,25 @@ class ResultsPanel(Retranslatable, QWidget):
         """The table of normal modes."""
         self.modes_table = QTableWidget(0, 6, self)
         self.modes_table.setObjectName("modesTable")
-        self.bind_text(lambda: self.modes_table.setHorizontalHeaderLabels([
-            self.tr("Mode"), self.tr("Frequency (cm⁻¹)"), self.tr("IR (km/mol)"),
-            self.tr("Imaginary"), self.tr("Significant"), self.tr("Displacements"),
-        ]))
+        self.bind_text(
+            lambda: self.modes_table.setHorizontalHeaderLabels(
+                [
+                    self.tr("Mode"),
+                    self.tr("Frequency (cm⁻¹)"),
+                    self.tr("IR (km/mol)"),
+                    self.tr("Imaginary"),
+                    self.tr("Significant"),
+                    self.tr("Displacements"),
+                ]
+            )
+        )
         self.modes_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.modes_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.modes_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.modes_table.verticalHeader().setVisible(False)
         self.modes_table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
+            QHeaderView.ResizeMode.ResizeToContents
+        )
         self.modes_table.itemSelectionChanged.connect(self.player._mode_selected)
         self.modes_table.itemDoubleClicked.connect(lambda _item: self.player._play_clicked())
         return self.modes_table
@@ -297,14 +330,23 @@ class ResultsPanel(Retranslatable, QWidget):
         self.uvvis = UVVisSpectrumWidget(self.plots)
         self.orbitals_table = QTableWidget(0, 6, self.plots)
         self.orbitals_table.setObjectName("orbitalsTable")
-        self.bind_text(lambda: self.orbitals_table.setHorizontalHeaderLabels([
-            self.tr("Orbital"), self.tr("Spin"), self.tr("Energy (Eh)"), self.tr("Energy (eV)"),
-            self.tr("Occupation"), self.tr("Symmetry"),
-        ]))
+        self.bind_text(
+            lambda: self.orbitals_table.setHorizontalHeaderLabels(
+                [
+                    self.tr("Orbital"),
+                    self.tr("Spin"),
+                    self.tr("Energy (Eh)"),
+                    self.tr("Energy (eV)"),
+                    self.tr("Occupation"),
+                    self.tr("Symmetry"),
+                ]
+            )
+        )
         self.orbitals_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.orbitals_table.verticalHeader().setVisible(False)
         self.orbitals_table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
+            QHeaderView.ResizeMode.ResizeToContents
+        )
         self.plots.addTab(self.energy_plot, "")
         self.plots.addTab(self.ir, "")
         self.plots.addTab(self.uvvis, "")
@@ -321,11 +363,15 @@ class ResultsPanel(Retranslatable, QWidget):
         self.uvvis.export_csv.clicked.connect(lambda: self.export_uvvis_csv())
         from molforma.gui.widgets.orbital_panel import OrbitalPanel
 
-        self.orbital_panel = OrbitalPanel(self.view, self._check, self.status_label.setText,
-                                          self.plots)
+        self.orbital_panel = OrbitalPanel(
+            self.view, self._check, self.status_label.setText, self.plots
+        )
         self.plots.addTab(self.orbital_panel, "")
-        self.bind_text(lambda: self.plots.setTabText(
-            self.plots.indexOf(self.orbital_panel), self.tr("Orbitals")))
+        self.bind_text(
+            lambda: self.plots.setTabText(
+                self.plots.indexOf(self.orbital_panel), self.tr("Orbitals")
+            )
+        )
         from molforma.gui.widgets.scan_view import attach_scan_view
 
         self.scan_view = attach_scan_view(self)  # a relaxed scan's profile and points
@@ -349,9 +395,12 @@ class ResultsPanel(Retranslatable, QWidget):
         self._mode = None
         # A MOLDEN file's orbitals can be drawn over its own geometry (same frame).
         self.orbital_panel.set_source(
-            current.resolvedPath if current is not None and current.kind == "molden" else None)
-        self.orbital_panel.set_levels(current.orbitals if current is not None else [],
-                                      current.summary.frontier if current is not None else [])
+            current.resolvedPath if current is not None and current.kind == "molden" else None
+        )
+        self.orbital_panel.set_levels(
+            current.orbitals if current is not None else [],
+            current.summary.frontier if current is not None else [],
+        )
         with self._quiet():
             self.run_summary._fill_files(current)
             self.run_summary._fill_summary(current)
@@ -390,8 +439,12 @@ class ResultsPanel(Retranslatable, QWidget):
     def _update_buttons(self) -> None:
         res = self.results
         idx = self._selected_mode()
-        can_mode = (res is not None and idx is not None and 0 <= idx < len(res.modes)
-                    and res.modes[idx].hasDisplacements)
+        can_mode = (
+            res is not None
+            and idx is not None
+            and 0 <= idx < len(res.modes)
+            and res.modes[idx].hasDisplacements
+        )
         can_frames = idx is None and self.player._can_play_frames()
         self.play_button.setEnabled(bool(can_mode or can_frames) and not self.playing)
         self.stop_button.setEnabled(self.playing)

@@ -35,15 +35,17 @@ from molforma.gui.widgets.results_support import (
 log = logging.getLogger(__name__)
 
 
-
 def _in_status_line(player: StructurePlayer, exc: BaseException) -> None:
     player.panel.status_label.setText(error_text(exc))
 
 
 def _cannot_use(player: StructurePlayer, exc: BaseException) -> None:
     """The document is unchanged: the status line says why."""
-    player.panel.status_label.setText(failure_text(
-        "ResultsPanel", QT_TRANSLATE_NOOP("ResultsPanel", "Cannot use the structure: %1"), exc))
+    player.panel.status_label.setText(
+        failure_text(
+            "ResultsPanel", QT_TRANSLATE_NOOP("ResultsPanel", "Cannot use the structure: %1"), exc
+        )
+    )
 
 
 class StructurePlayer:
@@ -59,8 +61,11 @@ class StructurePlayer:
         """Show structure ``index`` (0-based) of the trajectory in the 3D view."""
         res = self.panel.results
         if res is None or not 0 <= index < len(res.structures):
-            raise ResultsError("results_bad_structure", index=index,
-                               count=len(res.structures) if res is not None else 0)
+            raise ResultsError(
+                "results_bad_structure",
+                index=index,
+                count=len(res.structures) if res is not None else 0,
+            )
         self._stop_animation()
         self.panel._mode = None
         st = res.structures[index]
@@ -71,7 +76,8 @@ class StructurePlayer:
         self._mark_energy(index)
         energy = f", {st.energy:.8f} Eh" if st.energy is not None else ""
         self.panel.trajectory_label.setText(
-            f"{index + 1}/{len(res.structures)} {self._structure_label(st.label)}{energy}")
+            f"{index + 1}/{len(res.structures)} {self._structure_label(st.label)}{energy}"
+        )
         self.panel._update_charge_labels()
         self.panel._update_buttons()
 
@@ -83,18 +89,27 @@ class StructurePlayer:
         if index is None:
             index = self.panel.trajectory_slider.value()
         if res is None or not 0 <= index < len(res.structures):
-            self.panel.status_label.setText(error_text(ResultsError(
-                "results_bad_structure", index=index,
-                count=len(res.structures) if res is not None else 0)))
+            self.panel.status_label.setText(
+                error_text(
+                    ResultsError(
+                        "results_bad_structure",
+                        index=index,
+                        count=len(res.structures) if res is not None else 0,
+                    )
+                )
+            )
             return False
         from molforma.app import ops
 
         st = res.structures[index]
         if not self._use(ops, st):
             return False
-        self.panel.status_label.setText(QCoreApplication.translate("ResultsPanel",
-            "Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.")
-            .replace("%1", f"{index + 1} ({self._structure_label(st.label)})"))
+        self.panel.status_label.setText(
+            QCoreApplication.translate(
+                "ResultsPanel",
+                "Structure %1 is a candidate in the Molecule tab: confirm or cancel it there.",
+            ).replace("%1", f"{index + 1} ({self._structure_label(st.label)})")
+        )
         self._show_tab("moleculeTab")
         return True
 
@@ -112,8 +127,10 @@ class StructurePlayer:
     def _structure_label(self, label: str) -> str:
         """A structure's label from the results ('input', 'step 3', ...) in the display language."""
         words = {
-            "input": QCoreApplication.translate("ResultsPanel", "input"), "final": QCoreApplication.translate("ResultsPanel", "final"),
-            "geometry": QCoreApplication.translate("ResultsPanel", "geometry"), "reference": QCoreApplication.translate("ResultsPanel", "reference"),
+            "input": QCoreApplication.translate("ResultsPanel", "input"),
+            "final": QCoreApplication.translate("ResultsPanel", "final"),
+            "geometry": QCoreApplication.translate("ResultsPanel", "geometry"),
+            "reference": QCoreApplication.translate("ResultsPanel", "reference"),
             "atoms": QCoreApplication.translate("ResultsPanel", "atoms"),
         }
         if label in words:
@@ -180,8 +197,15 @@ class StructurePlayer:
 
         data = get_section(res, "mode_displacements", mode=index)
         items = data["items"]
-        atoms = [{"element": it["element"], "x": it["position"][0], "y": it["position"][1],
-                  "z": it["position"][2]} for it in items]
+        atoms = [
+            {
+                "element": it["element"],
+                "x": it["position"][0],
+                "y": it["position"][1],
+                "z": it["position"][2],
+            }
+            for it in items
+        ]
         disp = [tuple(it["displacement"]) for it in items]
         self.panel.view.set_mode_animation(atoms, disp, self.panel.amplitude_spin.value())
         self._show_mode_label(index)
@@ -192,8 +216,11 @@ class StructurePlayer:
         if self.panel.results is None:
             return
         m = self.panel.results.modes[index]
-        self.panel.trajectory_label.setText(QCoreApplication.translate("ResultsPanel", "Mode %1: %2 cm⁻¹").replace(
-            "%1", str(index + 1)).replace("%2", f"{m.frequency * self.panel.ir.scale_factor:.2f}"))
+        self.panel.trajectory_label.setText(
+            QCoreApplication.translate("ResultsPanel", "Mode %1: %2 cm⁻¹")
+            .replace("%1", str(index + 1))
+            .replace("%2", f"{m.frequency * self.panel.ir.scale_factor:.2f}")
+        )
 
     def play_mode(self, index: int, amplitude: float | None = None) -> None:
         """Animate mode ``index`` (0-based), positive and imaginary alike.
@@ -203,14 +230,18 @@ class StructurePlayer:
         """
         res = self.panel.results
         if res is None or not 0 <= index < len(res.modes):
-            raise ResultsError("results_bad_mode", mode=index,
-                               count=len(res.modes) if res is not None else 0)
+            raise ResultsError(
+                "results_bad_mode", mode=index, count=len(res.modes) if res is not None else 0
+            )
         if not res.modes[index].hasDisplacements:
             raise ResultsError("results_no_displacements", mode=index)
         if amplitude is not None:
             if not 0 < float(amplitude) <= self.panel.amplitude_spin.maximum():
-                raise ResultsError("results_bad_amplitude", amplitude=amplitude,
-                                   max=self.panel.amplitude_spin.maximum())
+                raise ResultsError(
+                    "results_bad_amplitude",
+                    amplitude=amplitude,
+                    max=self.panel.amplitude_spin.maximum(),
+                )
             self.panel.amplitude_spin.blockSignals(True)
             self.panel.amplitude_spin.setValue(float(amplitude))
             self.panel.amplitude_spin.blockSignals(False)
@@ -285,7 +316,12 @@ class StructurePlayer:
 
     @reports_errors(_cannot_use, returns=False)
     def _use(self, ops: Any, st: Any) -> bool:
-        ops.use_structure(self.panel.ctx.document, st.symbols, st.coordinates,
-                          label="Use computed structure", preview=True,
-                          origin=window_actor().origin)
+        ops.use_structure(
+            self.panel.ctx.document,
+            st.symbols,
+            st.coordinates,
+            label="Use computed structure",
+            preview=True,
+            origin=window_actor().origin,
+        )
         return True

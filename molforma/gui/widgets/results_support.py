@@ -16,16 +16,18 @@ from molforma.i18n import register
 if TYPE_CHECKING:
     pass
 
-register({
-    "results_bad_structure": {
-        "en": "No structure {index}: the results hold {count} structures (0-based).",
-        "ja": "構造 {index} はありません。結果の構造は {count} 個です（0始まり）。",
-    },
-    "results_bad_amplitude": {
-        "en": "Amplitude {amplitude} is out of range: give a value above 0 and at most {max}.",
-        "ja": "振幅 {amplitude} は範囲外です。0より大きく {max} 以下の値を指定してください。",
-    },
-})
+register(
+    {
+        "results_bad_structure": {
+            "en": "No structure {index}: the results hold {count} structures (0-based).",
+            "ja": "構造 {index} はありません。結果の構造は {count} 個です（0始まり）。",
+        },
+        "results_bad_amplitude": {
+            "en": "Amplitude {amplitude} is out of range: give a value above 0 and at most {max}.",
+            "ja": "振幅 {amplitude} は範囲外です。0より大きく {max} 以下の値を指定してください。",
+        },
+    }
+)
 
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 MODE_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -67,8 +69,10 @@ if TYPE_CHECKING:
 
 
 def _atoms_of(structure: Any) -> list[dict[str, Any]]:
-    return [{"element": s, "x": float(c[0]), "y": float(c[1]), "z": float(c[2])}
-            for s, c in zip(structure.symbols, structure.coordinates, strict=False)]
+    return [
+        {"element": s, "x": float(c[0]), "y": float(c[1]), "z": float(c[2])}
+        for s, c in zip(structure.symbols, structure.coordinates, strict=False)
+    ]
 
 
 class ResultsPanelHost(Protocol):

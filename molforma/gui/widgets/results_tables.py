@@ -50,20 +50,28 @@ class ResultsTables:
         table.setRowCount(len(orbitals))
         # The summary's HOMO and LUMO of each spin channel, by position in the list.
         marks: dict[int, str] = {}
-        for f in (res.summary.frontier if res is not None else []):
+        for f in res.summary.frontier if res is not None else []:
             if f.homoIndex is not None:
                 marks[f.homoIndex] = " HOMO"
             if f.lumoIndex is not None:
                 marks[f.lumoIndex] = " LUMO"
-        spins = {"restricted": QCoreApplication.translate("ResultsPanel", "restricted"), "alpha": QCoreApplication.translate("ResultsPanel", "alpha"),
-                 "beta": QCoreApplication.translate("ResultsPanel", "beta")}
+        spins = {
+            "restricted": QCoreApplication.translate("ResultsPanel", "restricted"),
+            "alpha": QCoreApplication.translate("ResultsPanel", "alpha"),
+            "beta": QCoreApplication.translate("ResultsPanel", "beta"),
+        }
         bold = QFont()
         bold.setBold(True)
         for row, o in enumerate(orbitals):
             mark = marks.get(o.index, "")
-            cells = [f"{o.number}{mark}", spins.get(o.spin, o.spin), f"{o.energy:.6f}",
-                     f"{o.energyEv:.3f}", "" if o.occupation is None else f"{o.occupation:g}",
-                     o.symmetry or ""]
+            cells = [
+                f"{o.number}{mark}",
+                spins.get(o.spin, o.spin),
+                f"{o.energy:.6f}",
+                f"{o.energyEv:.3f}",
+                "" if o.occupation is None else f"{o.occupation:g}",
+                o.symmetry or "",
+            ]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if mark:
@@ -72,7 +80,9 @@ class ResultsTables:
 
     def _labels_toggled(self, box: QCheckBox, on: bool) -> None:
         """Charges or spins label the atoms, one at a time (a label holds one number)."""
-        other = self.panel.spins_check if box is self.panel.charges_check else self.panel.charges_check
+        other = (
+            self.panel.spins_check if box is self.panel.charges_check else self.panel.charges_check
+        )
         if on and other.isChecked():
             with QSignalBlocker(other):
                 other.setChecked(False)
@@ -87,13 +97,18 @@ class ResultsTables:
         self.panel.charges_check.setEnabled(bool(charges))
         self.panel.spins_check.setEnabled(has_spin)
         shown = self.panel.trajectory_slider.value() if res is not None else -1
-        fits = (bool(charges) and res is not None and 0 <= shown < len(res.structures)
-                and len(res.structures[shown].symbols) == len(charges))
+        fits = (
+            bool(charges)
+            and res is not None
+            and 0 <= shown < len(res.structures)
+            and len(res.structures[shown].symbols) == len(charges)
+        )
         labels: list[str] | None = None
         colour = None
         if fits and self.panel.spins_check.isChecked() and has_spin:
-            labels = [f"{q.mullikenSpin:+.2f}" if q.mullikenSpin is not None else ""
-                      for q in charges]
+            labels = [
+                f"{q.mullikenSpin:+.2f}" if q.mullikenSpin is not None else "" for q in charges
+            ]
             colour = SPIN_LABEL_COLOUR
         elif fits and self.panel.charges_check.isChecked():
             labels = [f"{q.mulliken:+.2f}" if q.mulliken is not None else "" for q in charges]
@@ -116,8 +131,11 @@ class ResultsTables:
             if mode is not None:
                 self.panel.modes_table.selectRow(self.panel._row_of_mode(mode))
         self._frequency_header()
-        if self.panel._mode is not None and self.panel.results is not None \
-                and self.panel._mode < len(self.panel.results.modes):
+        if (
+            self.panel._mode is not None
+            and self.panel.results is not None
+            and self.panel._mode < len(self.panel.results.modes)
+        ):
             self.panel._show_mode_label(self.panel._mode)
 
     def _fill_modes(self, res: Any) -> None:
@@ -127,15 +145,19 @@ class ResultsTables:
         yes = QCoreApplication.translate("ResultsPanel", "yes")
         bold = QFont()
         bold.setBold(True)
-        rigid_tip = QCoreApplication.translate("ResultsPanel", "Translation or rotation (left out of the IR spectrum)")
+        rigid_tip = QCoreApplication.translate(
+            "ResultsPanel", "Translation or rotation (left out of the IR spectrum)"
+        )
         for row, m in enumerate(modes):
             # NWChem lists the six (five) zero-frequency translations and rotations with
             # the vibrations; they are greyed like in other viewers, not hidden.
             rigid = not m.significant and abs(m.frequency) < MIN_REAL_FREQUENCY
             cells = [
-                str(m.index + 1), f"{m.frequency * self.panel.ir.scale_factor:.2f}",
+                str(m.index + 1),
+                f"{m.frequency * self.panel.ir.scale_factor:.2f}",
                 "" if m.irIntensity is None else f"{m.irIntensity:.3f}",
-                yes if m.imaginary else "", yes if m.significant else "",
+                yes if m.imaginary else "",
+                yes if m.significant else "",
                 yes if m.hasDisplacements else "",
             ]
             for col, text in enumerate(cells):
@@ -150,8 +172,9 @@ class ResultsTables:
                     item.setForeground(QBrush(RIGID_MODE_TEXT))
                     item.setToolTip(rigid_tip)
                 if col in (1, 2):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
-                                          | Qt.AlignmentFlag.AlignVCenter)
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
                 self.panel.modes_table.setItem(row, col, item)
 
     def _fill_plots(self, res: Any) -> None:
@@ -167,8 +190,9 @@ class ResultsTables:
             self.panel.ir.set_modes([], [])
             self.panel.uvvis.set_excitations([], [])
             return
-        self.panel.uvvis.set_excitations([e.energyEv for e in res.excitations],
-                                   [e.oscillatorStrength for e in res.excitations])
+        self.panel.uvvis.set_excitations(
+            [e.energyEv for e in res.excitations], [e.oscillatorStrength for e in res.excitations]
+        )
         points = [e for e in res.energies if e.kind == "optimization"]
         if not points:
             # One curve holds one level: an MP2 job's SCF and MP2 totals (and the property
@@ -182,7 +206,9 @@ class ResultsTables:
         self.panel._plotted = points
         self.panel.energy_plot.set_energies([e.energy for e in points])
         steps = points
-        self.panel.ir.set_modes([m.frequency for m in res.modes], [m.irIntensity for m in res.modes])
+        self.panel.ir.set_modes(
+            [m.frequency for m in res.modes], [m.irIntensity for m in res.modes]
+        )
         if res.modes and not steps:
             self.panel.plots.setCurrentWidget(self.panel.ir)
         elif res.excitations and not any(e.kind == "optimization" for e in res.energies):

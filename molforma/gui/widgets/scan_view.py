@@ -53,8 +53,14 @@ class _ScanPlot(Retranslatable, _LazyPlot):
         _style(plot)
         plot.getAxis("left").enableAutoSIPrefix(False)
         plot.getAxis("bottom").enableAutoSIPrefix(False)
-        self._curve = plot.plot([], [], pen=pg.mkPen("#1f77b4", width=2), symbol="o",
-                                symbolSize=7, symbolBrush="#1f77b4")
+        self._curve = plot.plot(
+            [],
+            [],
+            pen=pg.mkPen("#1f77b4", width=2),
+            symbol="o",
+            symbolSize=7,
+            symbolBrush="#1f77b4",
+        )
         self.draw(*self._data)
 
     def retranslate_dynamic(self) -> None:
@@ -64,15 +70,20 @@ class _ScanPlot(Retranslatable, _LazyPlot):
     def draw(self, x: list[float], y: list[float], coordinate: str | None) -> None:
         """Points ``(x, y)`` joined in scan order; ``coordinate`` names the x axis."""
         self._data = (x, y, coordinate)
-        self.set_empty(not x, QCoreApplication.translate(
-            "ScanProfileWidget", "No scan: open the results of a relaxed scan "
-            "(Molecule tab, Scan this coordinate)."))
+        self.set_empty(
+            not x,
+            QCoreApplication.translate(
+                "ScanProfileWidget",
+                "No scan: open the results of a relaxed scan (Molecule tab, Scan this coordinate).",
+            ),
+        )
         if self._curve is None:
             return
         plot = self.plot_widget()
         plot.setLabel("bottom", _axis_title(coordinate))
-        plot.setLabel("left", QCoreApplication.translate(
-            "ScanProfileWidget", "Relative energy (kcal/mol)"))
+        plot.setLabel(
+            "left", QCoreApplication.translate("ScanProfileWidget", "Relative energy (kcal/mol)")
+        )
         self._curve.setData(x, y)
 
 
@@ -83,8 +94,9 @@ class ScanProfileWidget(Retranslatable, QWidget):
     # the Results panel's path check and status line.
     export: Callable[[str | None], str | None]
 
-    def __init__(self, parent: QWidget | None = None,
-                 show_structure: Callable[[int], None] | None = None) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, show_structure: Callable[[int], None] | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("scanPanel")
         self._show_structure = show_structure
@@ -95,16 +107,20 @@ class ScanProfileWidget(Retranslatable, QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.itemSelectionChanged.connect(self._row_chosen)
         self.export_csv = self.button(lambda: self.tr("Export CSV…"), "scanExportCsv")
-        self.bind_text(lambda: self.table.setToolTip(
-            self.tr("The scan's points; choose one to show its optimised structure")))
-        self.bind_text(lambda: self.export_csv.setToolTip(
-            self.tr("Save the scan's points as CSV")))
-        self.bind_text(lambda: self.plot.setToolTip(
-            self.tr("Energy of each optimised point above the lowest one")))
+        self.bind_text(
+            lambda: self.table.setToolTip(
+                self.tr("The scan's points; choose one to show its optimised structure")
+            )
+        )
+        self.bind_text(lambda: self.export_csv.setToolTip(self.tr("Save the scan's points as CSV")))
+        self.bind_text(
+            lambda: self.plot.setToolTip(
+                self.tr("Energy of each optimised point above the lowest one")
+            )
+        )
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.plot, 2)
@@ -116,9 +132,15 @@ class ScanProfileWidget(Retranslatable, QWidget):
 
     def _headers(self) -> None:
         coordinate = (self.profile or {}).get("coordinate")
-        self.table.setHorizontalHeaderLabels([
-            self.tr("Point"), _axis_title(coordinate), self.tr("Energy (Eh)"),
-            self.tr("ΔE (kcal/mol)"), self.tr("Converged")])
+        self.table.setHorizontalHeaderLabels(
+            [
+                self.tr("Point"),
+                _axis_title(coordinate),
+                self.tr("Energy (Eh)"),
+                self.tr("ΔE (kcal/mol)"),
+                self.tr("Converged"),
+            ]
+        )
 
     def retranslate_dynamic(self) -> None:
         """Headers and cells made from data are rebuilt in the new language."""
@@ -136,23 +158,30 @@ class ScanProfileWidget(Retranslatable, QWidget):
             shown_value = f"{value:.3f}"
             if float(shown_value) == 0.0:
                 shown_value = f"{0.0:.3f}"  # no "-0.000" for a value a hair below zero
-            cells = [str(p["point"]), shown_value,
-                     "" if p["energy"] is None else f"{p['energy']:.8f}",
-                     "" if p["relativeKcal"] is None else f"{p['relativeKcal']:.3f}",
-                     self.tr("yes") if p["converged"] else self.tr("no")]
+            cells = [
+                str(p["point"]),
+                shown_value,
+                "" if p["energy"] is None else f"{p['energy']:.8f}",
+                "" if p["relativeKcal"] is None else f"{p['relativeKcal']:.3f}",
+                self.tr("yes") if p["converged"] else self.tr("no"),
+            ]
             for col, text in enumerate(cells):
                 self.table.setItem(row, col, QTableWidgetItem(text))
         self.table.blockSignals(False)
         shown = [p for p in points if p["relativeKcal"] is not None]
-        self.plot.draw([p["value"] if p["value"] is not None else p["target"] for p in shown],
-                       [p["relativeKcal"] for p in shown],
-                       (profile or {}).get("coordinate"))
+        self.plot.draw(
+            [p["value"] if p["value"] is not None else p["target"] for p in shown],
+            [p["relativeKcal"] for p in shown],
+            (profile or {}).get("coordinate"),
+        )
         self.export_csv.setEnabled(bool(points))
 
     def rows(self) -> list[list[str]]:
         """The table's texts, row by row."""
-        cells = [[self.table.item(r, c) for c in range(self.table.columnCount())]
-                 for r in range(self.table.rowCount())]
+        cells = [
+            [self.table.item(r, c) for c in range(self.table.columnCount())]
+            for r in range(self.table.rowCount())
+        ]
         return [[c.text() if c is not None else "" for c in row] for row in cells]
 
     def _row_chosen(self) -> None:
@@ -167,14 +196,26 @@ class ScanProfileWidget(Retranslatable, QWidget):
     def write_csv(self, path: str | Path) -> None:
         """Save the points as CSV (atomically): target, value, energy, kcal/mol, converged."""
         profile = self.profile or {}
-        lines = [f"# {profile.get('coordinate')} of atoms "
-                 f"{'-'.join(str(a) for a in profile.get('atomNumbers', []))} "
-                 f"({profile.get('unit')})",
-                 "point,target,value,energy_hartree,relative_kcal_mol,converged"]
+        lines = [
+            f"# {profile.get('coordinate')} of atoms "
+            f"{'-'.join(str(a) for a in profile.get('atomNumbers', []))} "
+            f"({profile.get('unit')})",
+            "point,target,value,energy_hartree,relative_kcal_mol,converged",
+        ]
         for p in profile.get("points") or []:
-            lines.append(",".join("" if v is None else str(v) for v in (
-                p["point"], p["target"], p["value"], p["energy"], p["relativeKcal"],
-                p["converged"])))
+            lines.append(
+                ",".join(
+                    "" if v is None else str(v)
+                    for v in (
+                        p["point"],
+                        p["target"],
+                        p["value"],
+                        p["energy"],
+                        p["relativeKcal"],
+                        p["converged"],
+                    )
+                )
+            )
         atomic_write_text(path, "\n".join(lines) + "\n")
 
 
@@ -197,23 +238,30 @@ def attach_scan_view(panel: Any) -> ScanProfileWidget:
     structure view, its path check and its status line; shown first when a scan is read."""
     view = ScanProfileWidget(panel.plots, show_structure=panel.show_structure)
     panel.plots.addTab(view, "")
-    panel.bind_text(lambda: panel.plots.setTabText(panel.plots.indexOf(view),
-        QCoreApplication.translate("ScanProfileWidget", "Scan profile")))
+    panel.bind_text(
+        lambda: panel.plots.setTabText(
+            panel.plots.indexOf(view),
+            QCoreApplication.translate("ScanProfileWidget", "Scan profile"),
+        )
+    )
 
     def export(path: str | None = None) -> str | None:
         from molforma.gui import dialogs
 
         if not path:
             path = dialogs.get_save_path(
-                view, QCoreApplication.translate("ScanProfileWidget", "Export scan profile"),
+                view,
+                QCoreApplication.translate("ScanProfileWidget", "Export scan profile"),
                 [QCoreApplication.translate("ScanProfileWidget", "CSV files (*.csv)")],
-                                         str(Path.home() / "scan-profile.csv"))
+                str(Path.home() / "scan-profile.csv"),
+            )
             if not path:
                 return None
         written = _write_csv(panel, view, path)
         if written is not None:
-            panel.status_label.setText(QCoreApplication.translate(
-                "ScanProfileWidget", "Saved %1").replace("%1", written))
+            panel.status_label.setText(
+                QCoreApplication.translate("ScanProfileWidget", "Saved %1").replace("%1", written)
+            )
         return written
 
     view.export = export

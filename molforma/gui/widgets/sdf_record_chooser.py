@@ -41,8 +41,7 @@ class SdfRecordPanel(QWidget):
         self.table = QTableWidget(0, 2, self)
         self.table.setObjectName("sdfDataTable")
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(
-            1, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().setVisible(False)
         lay.addWidget(self.table, 1)
         self.list.currentRowChanged.connect(self._row_changed)
@@ -55,16 +54,30 @@ class SdfRecordPanel(QWidget):
         self.list.clear()
         for k, r in enumerate(self.records, start=1):
             title = r["title"] or QCoreApplication.translate("StructureChoiceDialog", "(no title)")
-            self.list.addItem(QCoreApplication.translate("StructureChoiceDialog", "%1. %2 — %3, %4 atoms")
-                              .replace("%1", str(k)).replace("%2", title)
-                              .replace("%3", r["formula"] or "-")
-                              .replace("%4", str(r["atomCount"])))
-        self.list.setToolTip(QCoreApplication.translate("StructureChoiceDialog", "The records of the file: title, "
-                                "formula and atom count; choose the one to read"))
-        self.table.setHorizontalHeaderLabels([QCoreApplication.translate("StructureChoiceDialog", "SD field"),
-                                              QCoreApplication.translate("StructureChoiceDialog", "Value")])
-        self.table.setToolTip(QCoreApplication.translate("StructureChoiceDialog", "The SD data fields of the chosen "
-                                 "record"))
+            self.list.addItem(
+                QCoreApplication.translate("StructureChoiceDialog", "%1. %2 — %3, %4 atoms")
+                .replace("%1", str(k))
+                .replace("%2", title)
+                .replace("%3", r["formula"] or "-")
+                .replace("%4", str(r["atomCount"]))
+            )
+        self.list.setToolTip(
+            QCoreApplication.translate(
+                "StructureChoiceDialog",
+                "The records of the file: title, formula and atom count; choose the one to read",
+            )
+        )
+        self.table.setHorizontalHeaderLabels(
+            [
+                QCoreApplication.translate("StructureChoiceDialog", "SD field"),
+                QCoreApplication.translate("StructureChoiceDialog", "Value"),
+            ]
+        )
+        self.table.setToolTip(
+            QCoreApplication.translate(
+                "StructureChoiceDialog", "The SD data fields of the chosen record"
+            )
+        )
         self.list.setCurrentRow(max(0, self.frame.value() - 1))
 
     def _row_changed(self, row: int) -> None:

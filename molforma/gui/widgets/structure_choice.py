@@ -27,9 +27,16 @@ from molforma.gui import dialogs
 class StructureChoiceDialog(QDialog):
     """Frame/model number (1-based on screen) and, for PDB, the alternate location."""
 
-    def __init__(self, parent: QWidget | None, count: int, altlocs: list[str] | None = None,
-                 *, pdb: bool = False, unit: str | None = None,
-                 records: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        count: int,
+        altlocs: list[str] | None = None,
+        *,
+        pdb: bool = False,
+        unit: str | None = None,
+        records: list[dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("structureChoiceDialog")
         self._unit = unit or ("model" if pdb else "frame")
@@ -55,11 +62,13 @@ class StructureChoiceDialog(QDialog):
         self.altloc.setVisible(bool(altlocs))
         self.altloc_label.setVisible(bool(altlocs))
         self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.setObjectName("structureChoiceButtons")
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setObjectName("structureChoiceOk")
         self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setObjectName(
-            "structureChoiceCancel")
+            "structureChoiceCancel"
+        )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form.addRow(self.buttons)
@@ -70,7 +79,8 @@ class StructureChoiceDialog(QDialog):
         """Re-read texts."""
         self.setWindowTitle(self.tr("Choose the structure to read"))
         label = {"model": self.tr("Model (of %1):"), "record": self.tr("Record (of %1):")}.get(
-            self._unit, self.tr("Frame (of %1):"))
+            self._unit, self.tr("Frame (of %1):")
+        )
         self.frame_label.setText(label.replace("%1", str(self._count)))
         self.altloc_label.setText(self.tr("Alternate location:"))
         self.altloc.setItemText(0, self.tr("highest occupancy"))
@@ -121,8 +131,9 @@ def read_with_choices(parent: QWidget | None, path: str) -> Any | None:
             # An SDF gives its first record unless asked: let the person pick one.
             from molforma.formats.sdf_records import sdf_records
 
-            dlg = StructureChoiceDialog(parent, frames, unit="record",
-                                        records=sdf_records(read_text_limited(path)))
+            dlg = StructureChoiceDialog(
+                parent, frames, unit="record", records=sdf_records(read_text_limited(path))
+            )
             if not dialogs.run_dialog(dlg):
                 return None
             return read_file(path, None, frame=dlg.values()[0])

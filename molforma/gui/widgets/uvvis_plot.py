@@ -24,7 +24,9 @@ DEFAULT_FWHM_EV = 0.4  # a common width for simulated UV-Vis bands in solution
 
 
 def gaussian_spectrum(
-    energies_ev: Sequence[float], strengths: Sequence[float], fwhm_ev: float,
+    energies_ev: Sequence[float],
+    strengths: Sequence[float],
+    fwhm_ev: float,
     grid_ev: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(energy grid in eV, summed Gaussians whose peak heights are the strengths)."""
@@ -51,8 +53,16 @@ class _UVVisPlot(Retranslatable, _LazyPlot):
     def _build(self, plot: Any) -> None:
         pg = _pg()
         _style(plot)
-        self.bind_text(lambda: plot.setLabel("bottom", QCoreApplication.translate("UVVisSpectrumWidget", "Wavelength (nm)")))
-        self.bind_text(lambda: plot.setLabel("left", QCoreApplication.translate("UVVisSpectrumWidget", "Oscillator strength")))
+        self.bind_text(
+            lambda: plot.setLabel(
+                "bottom", QCoreApplication.translate("UVVisSpectrumWidget", "Wavelength (nm)")
+            )
+        )
+        self.bind_text(
+            lambda: plot.setLabel(
+                "left", QCoreApplication.translate("UVVisSpectrumWidget", "Oscillator strength")
+            )
+        )
         plot.getAxis("left").enableAutoSIPrefix(False)
         plot.getAxis("bottom").enableAutoSIPrefix(False)
         self._sticks = pg.BarGraphItem(x=[], height=[], width=1.0, brush="#9467bd", pen=None)
@@ -67,9 +77,13 @@ class _UVVisPlot(Retranslatable, _LazyPlot):
     def draw(self, nm: list[float], strengths: list[float], width: float, curve: Any) -> None:
         """Sticks at ``nm`` of ``width`` and the broadened ``curve`` (x, y) or none."""
         self._data = (nm, strengths, width, curve)
-        self.set_empty(not nm, QCoreApplication.translate(
-            "UVVisSpectrumWidget",
-            "No excitations: open the results of a TDDFT or CIS calculation."))
+        self.set_empty(
+            not nm,
+            QCoreApplication.translate(
+                "UVVisSpectrumWidget",
+                "No excitations: open the results of a TDDFT or CIS calculation.",
+            ),
+        )
         if self._sticks is None:
             return
         self._sticks.setOpts(x=nm, height=strengths, width=width)
@@ -109,8 +123,9 @@ class UVVisSpectrumWidget(Retranslatable, QWidget):
         self.width_spin.valueChanged.connect(self._redraw)
         self._update_enabled()
 
-    def set_excitations(self, energies_ev: Sequence[float],
-                        strengths: Sequence[float | None]) -> None:
+    def set_excitations(
+        self, energies_ev: Sequence[float], strengths: Sequence[float | None]
+    ) -> None:
         """Show roots with a positive energy; a spin-forbidden root (None/0) has no stick."""
         ev: list[float] = []
         f: list[float] = []
@@ -133,8 +148,9 @@ class UVVisSpectrumWidget(Retranslatable, QWidget):
 
     def _redraw(self) -> None:
         nm = [EV_NM / e for e in self._ev]
-        self.plot.draw(nm, self._f, max(0.5, _span(nm) / 200.0),
-                       self.broadened() if self._ev else None)
+        self.plot.draw(
+            nm, self._f, max(0.5, _span(nm) / 200.0), self.broadened() if self._ev else None
+        )
         self._update_enabled()
 
     def _update_enabled(self) -> None:
@@ -149,8 +165,10 @@ class UVVisSpectrumWidget(Retranslatable, QWidget):
     def write_csv(self, path: str | Path) -> None:
         """Save the sticks and the broadened curve as CSV (atomically)."""
         x, y = self.broadened()
-        lines = [f"# fwhm_eV,{self.width_spin.value():.3f}",
-                 "wavelength_nm,broadened_intensity,oscillator_strength"]
+        lines = [
+            f"# fwhm_eV,{self.width_spin.value():.3f}",
+            "wavelength_nm,broadened_intensity,oscillator_strength",
+        ]
         lines += [f"{w:.4f},,{f:.6g}" for w, f in sorted(self.sticks())]
         lines += [f"{xv:.4f},{yv:.6g}," for xv, yv in zip(x, y, strict=True)]
         atomic_write_text(path, "\n".join(lines) + "\n")

@@ -21,13 +21,14 @@ from molforma.mcp.tasks import Background, current_progress
 from molforma.mcp.tools.document import doc_info
 from molforma.mcp.tools.document_models import _REV, DocumentInfo
 
-register({
-    "no_calculation": {
-        "en": "No calculation of this document is running.",
-        "ja": "この文書の計算は実行中ではありません。",
-    },
-})
-
+register(
+    {
+        "no_calculation": {
+            "en": "No calculation of this document is running.",
+            "ja": "この文書の計算は実行中ではありません。",
+        },
+    }
+)
 
 
 class CalculationInput(ToolInput):
@@ -37,7 +38,8 @@ class CalculationInput(ToolInput):
         description="start: write a job folder and run NWChem in the background (scheduler "
         "slurm: submit it to the cluster); cancel: stop the running calculation (answers once "
         "it is gone and recorded cancelled; a batch job is cancelled in the cluster); "
-        "save_inputs: write the job folder without running.")
+        "save_inputs: write the job folder without running."
+    )
 
 
 class CalculationOutput(BaseModel):
@@ -50,9 +52,12 @@ class CalculationOutput(BaseModel):
     status: str = Field(description="queued, running, finished, failed, cancelled, timed_out.")
     jobDirectory: str = Field(description="The job folder (input, output.out, job.json).")
     job: dict[str, Any] = Field(description="The job record (job.json).")
-    app: dict[str, Any] | None = Field(None, description="When the work ended: {calculation: "
-                                       "the get_app_state calculation part, results: where "
-                                       "its results loaded (null: none)}.")
+    app: dict[str, Any] | None = Field(
+        None,
+        description="When the work ended: {calculation: "
+        "the get_app_state calculation part, results: where "
+        "its results loaded (null: none)}.",
+    )
 
 
 def calculation_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any] | None:
@@ -66,8 +71,12 @@ def calculation_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, 
         return None
     snap = job.snapshot()
     owner = next((d for d, j in state.last_job.items() if j is job), None)
-    out: dict[str, Any] = {"documentId": owner, "status": snap.get("status", job.status),
-                           "jobDirectory": str(job.folder), "record": snap}
+    out: dict[str, Any] = {
+        "documentId": owner,
+        "status": snap.get("status", job.status),
+        "jobDirectory": str(job.folder),
+        "record": snap,
+    }
     if out["status"] in ("queued", "running"):
         out["progressMessage"] = progress_note(job, state.lang)["message"]
     error = failure_error(job)
@@ -85,16 +94,33 @@ def _reattached_job(state: Any) -> Any:
     return None
 
 
-def _job_output(doc_id: str, action: str, job: Any, app: dict[str, Any] | None = None,
-                ) -> CalculationOutput:
-    return CalculationOutput(documentId=doc_id, action=action, status=job.status,
-                             jobDirectory=str(job.folder), job=job.snapshot(), app=app)
+def _job_output(
+    doc_id: str,
+    action: str,
+    job: Any,
+    app: dict[str, Any] | None = None,
+) -> CalculationOutput:
+    return CalculationOutput(
+        documentId=doc_id,
+        action=action,
+        status=job.status,
+        jobDirectory=str(job.folder),
+        job=job.snapshot(),
+        app=app,
+    )
 
 
-@tool("calculation", title="Calculation", destructive=False, open_world=True,
-      needs_interaction_when_exec_allowed=True)
-def calculation(ctx: ToolContext, args: CalculationInput,
-                ) -> CalculationOutput | Background[CalculationOutput]:
+@tool(
+    "calculation",
+    title="Calculation",
+    destructive=False,
+    open_world=True,
+    needs_interaction_when_exec_allowed=True,
+)
+def calculation(
+    ctx: ToolContext,
+    args: CalculationInput,
+) -> CalculationOutput | Background[CalculationOutput]:
     """Start the NWChem calculation of the confirmed project in the background, cancel it,
     or save its input set. Follow a run with its task or get_app_state, then get_results. A
     failed or timed-out run ends its task with an isError result (calculation_failed,
@@ -127,16 +153,25 @@ def calculation(ctx: ToolContext, args: CalculationInput,
         if reporter is not None:
             reporter.report(progress_note(job, state.lang), final=True)
         return _job_output(doc.id, "cancel", job)
-    check_run(project, trusted, policy=state.policy, actor=Actor.MCP_TOOL,
-              action="start" if args.action == "start" else "save_inputs")
+    check_run(
+        project,
+        trusted,
+        policy=state.policy,
+        actor=Actor.MCP_TOOL,
+        action="start" if args.action == "start" else "save_inputs",
+    )
     if args.action == "save_inputs":
         folder = state.jobs.save_input_set(project)
         import json
 
         record = json.loads((folder / "job.json").read_text(encoding="utf-8"))
-        return CalculationOutput(documentId=doc.id, action="save_inputs",
-                                 status=str(record.get("status", "queued")),
-                                 jobDirectory=str(folder), job=record)
+        return CalculationOutput(
+            documentId=doc.id,
+            action="save_inputs",
+            status=str(record.get("status", "queued")),
+            jobDirectory=str(folder),
+            job=record,
+        )
     job = state.start_job(doc.id, project)
     doc_id = doc.id
     lang = state.lang
@@ -148,39 +183,57 @@ def calculation(ctx: ToolContext, args: CalculationInput,
         if error is not None:
             raise error
         # Where its results load (they load by themselves when the run ends).
-        return _job_output(doc_id, "start", job,
-                           app={"calculation": calculation_state(ctx, doc_id),
-                                "results": ctx.state.results_after_job(doc_id, job)})
+        return _job_output(
+            doc_id,
+            "start",
+            job,
+            app={
+                "calculation": calculation_state(ctx, doc_id),
+                "results": ctx.state.results_after_job(doc_id, job),
+            },
+        )
 
     def cancel() -> None:
         job.cancel_and_wait()  # tasks/cancel answers once the job has ended (see above)
 
-    return Background(result=_job_output(doc_id, "start", job), wait=job.wait,
-                      cancel=cancel, final=final, survives_exit=bool(job.is_batch),
-                      progress=lambda: progress_note(job, lang))
+    return Background(
+        result=_job_output(doc_id, "start", job),
+        wait=job.wait,
+        cancel=cancel,
+        final=final,
+        survives_exit=bool(job.is_batch),
+        progress=lambda: progress_note(job, lang),
+    )
 
 
 class GetAppStateInput(ToolInput):
-    documentId: str | None = Field(None, description="Limit calculation and results to one "
-                                   "document (default: all).")
+    documentId: str | None = Field(
+        None, description="Limit calculation and results to one document (default: all)."
+    )
 
 
 class CalculationState(SparseOutput):
     """The current (or latest) calculation."""
 
-    documentId: str | None = Field(description="The document that started it; null for a "
-                                   "batch job this process re-attached to.")
+    documentId: str | None = Field(
+        description="The document that started it; null for a "
+        "batch job this process re-attached to."
+    )
     status: str = Field(description="queued, running, finished, failed, cancelled, timed_out.")
     jobDirectory: str = Field(description="The job folder.")
     record: dict[str, Any] = Field(description="The job record (as calculation's job).")
     progressMessage: str | None = Field(
-        None, description="While queued or running: the progress in words (optimisation "
+        None,
+        description="While queued or running: the progress in words (optimisation "
         "step of its maximum, SCF iteration, frequency displacement, energy), as the "
-        "task's statusMessage and notifications/progress say it.")
+        "task's statusMessage and notifications/progress say it.",
+    )
     error: dict[str, Any] | None = Field(
-        None, description="When failed or timed_out: the error the calculation's task "
+        None,
+        description="When failed or timed_out: the error the calculation's task "
         "result carries (code calculation_failed or calculation_timed_out, message with "
-        "NWChem's own error line, details: status, jobDirectory, exitCode, reason, output).")
+        "NWChem's own error line, details: status, jobDirectory, exitCode, reason, output).",
+    )
 
 
 class TaskInfo(SparseOutput):
@@ -195,27 +248,31 @@ class GetAppStateOutput(SparseOutput):
 
     mode: str = Field(description="headless (--mcp) or gui (--mcp-gui).")
     documents: list[DocumentInfo] = Field(description="The documents (as list_documents).")
-    calculation: CalculationState | None = Field(description="The current or latest "
-                                                 "calculation; null before any.")
+    calculation: CalculationState | None = Field(
+        description="The current or latest calculation; null before any."
+    )
     results: dict[str, dict[str, Any]] = Field(
         description="Per document id: results source, kind, counts, the load running or "
         "last failed; --mcp-gui: also playingMode (the mode the Results tab animates) and "
-        "shownStructure (the structure it shows), 0-based or null.")
+        "shownStructure (the structure it shows), 0-based or null."
+    )
     workers: list[dict[str, Any]] = Field(
         description="Work running in the background: kind (calculation, results_load, and "
-        "in the window history_scan, cleanup, smiles), documentId, status.")
+        "in the window history_scan, cleanup, smiles), documentId, status."
+    )
     tasks: list[TaskInfo] = Field(description="Tasks of the Tasks extension.")
     pendingGuiCommands: list[dict[str, Any]] = Field(
-        description="Window commands queued or running (--mcp-gui), oldest first.")
+        description="Window commands queued or running (--mcp-gui), oldest first."
+    )
     dialogs: list[dict[str, Any]] | None = Field(
-        None, description="Message boxes and file dialogs the window shows (--mcp-gui).")
+        None, description="Message boxes and file dialogs the window shows (--mcp-gui)."
+    )
 
 
 def app_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any]:
     """The whole get_app_state answer (also the ``molforma://app/state`` resource)."""
     state = ctx.state
-    docs = [doc_info(d) for d in list(state.documents.values())
-            if doc_id is None or d.id == doc_id]
+    docs = [doc_info(d) for d in list(state.documents.values()) if doc_id is None or d.id == doc_id]
     results: dict[str, Any] = {}
     workers: list[dict[str, Any]] = []
     for did, sess in state.result_sessions():
@@ -230,8 +287,14 @@ def app_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any]:
     workers.extend(cleanup_workers(doc_id))  # headless move_atoms clean-ups running now
     calc = calculation_state(ctx, doc_id)
     if calc is not None and calc["status"] in ("queued", "running"):
-        workers.append({"kind": "calculation", "documentId": calc["documentId"],
-                        "status": calc["status"], "jobDirectory": calc["jobDirectory"]})
+        workers.append(
+            {
+                "kind": "calculation",
+                "documentId": calc["documentId"],
+                "status": calc["status"],
+                "jobDirectory": calc["jobDirectory"],
+            }
+        )
     tasks = [{"taskId": t.task_id, "status": t.status} for t in state.tasks.all()]
     pending: list[dict[str, Any]] = []
     out: dict[str, Any] = {"mode": state.mode}
@@ -245,8 +308,16 @@ def app_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any]:
         workers.extend(bridge.workers())
         pending = [r.to_dict(state.lang) for r in bridge.commands.pending()]
         out["dialogs"] = [d.to_dict() for d in bridge.dialogs()]
-    out.update({"documents": docs, "calculation": calc, "results": results,
-                "workers": workers, "tasks": tasks, "pendingGuiCommands": pending})
+    out.update(
+        {
+            "documents": docs,
+            "calculation": calc,
+            "results": results,
+            "workers": workers,
+            "tasks": tasks,
+            "pendingGuiCommands": pending,
+        }
+    )
     return out
 
 

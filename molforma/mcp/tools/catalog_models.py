@@ -16,8 +16,18 @@ from molforma.mcp.registry import SparseOutput, ToolInput
 
 
 class GetCatalogInput(ToolInput):
-    kind: Literal["fragments", "ligands", "basis_sets", "functionals", "tasks", "theories",
-                  "advanced_keys"] | None = Field(None, description="One catalogue (default: all).")
+    kind: (
+        Literal[
+            "fragments",
+            "ligands",
+            "basis_sets",
+            "functionals",
+            "tasks",
+            "theories",
+            "advanced_keys",
+        ]
+        | None
+    ) = Field(None, description="One catalogue (default: all).")
 
 
 _LABEL = "Display names by language code ('en', 'ja')."
@@ -57,10 +67,12 @@ class BasisSetEntry(SparseOutput):
     family: str = Field(description="e.g. pople, dunning, karlsruhe.")
     elements: list[str] = Field(description="Elements it covers.")
     spherical: bool = Field(description="Spherical (pure) functions by definition.")
-    ecp: str | None = Field(None, description="The effective core potential it goes with "
-                            "(absent when none).")
-    ecpElements: list[str] | None = Field(None, description="Elements that get the ECP "
-                                          "(absent when no ECP).")
+    ecp: str | None = Field(
+        None, description="The effective core potential it goes with (absent when none)."
+    )
+    ecpElements: list[str] | None = Field(
+        None, description="Elements that get the ECP (absent when no ECP)."
+    )
 
 
 class FunctionalEntry(SparseOutput):
@@ -96,17 +108,19 @@ class AdvancedKeyEntry(SparseOutput):
     key: str = Field(description="Key in set_advanced values, e.g. 'memory_mb'.")
     label: dict[str, str] = Field(description=_LABEL)
     type: Literal["integer", "number", "string", "boolean", "choice"] = Field(
-        description="Type of its value.")
+        description="Type of its value."
+    )
     nullable: bool = Field(description="null is accepted (it means automatic/unset).")
     default: bool | int | float | str | None = Field(description="Value when not set.")
     min: int | float | None = Field(None, description="Smallest value (absent: none).")
     max: int | float | None = Field(None, description="Largest value (absent: none).")
-    exclusiveMin: int | float | None = Field(None, description="Values must be above this "
-                                             "(absent: no such bound).")
-    choices: list[str] | None = Field(None, description="The values of a choice (absent "
-                                      "for other types).")
-    path: bool = Field(description="The value is a path (checked against the allowed "
-                       "directories).")
+    exclusiveMin: int | float | None = Field(
+        None, description="Values must be above this (absent: no such bound)."
+    )
+    choices: list[str] | None = Field(
+        None, description="The values of a choice (absent for other types)."
+    )
+    path: bool = Field(description="The value is a path (checked against the allowed directories).")
     description: dict[str, str] = Field(description="What it does, by language code.")
 
 
@@ -119,5 +133,4 @@ class GetCatalogOutput(SparseOutput):
     functionals: list[FunctionalEntry] | None = Field(None, description="DFT functionals.")
     tasks: list[TaskEntry] | None = Field(None, description="Calculation tasks.")
     theories: list[TheoryEntry] | None = Field(None, description="Levels of theory.")
-    advanced_keys: list[AdvancedKeyEntry] | None = Field(None, description="Advanced "
-                                                         "settings.")
+    advanced_keys: list[AdvancedKeyEntry] | None = Field(None, description="Advanced settings.")

@@ -31,12 +31,20 @@ def cleanup_workers(doc_id: str | None = None) -> list[dict[str, Any]]:
     for did, child in list(RUNNING_CLEANUPS.items()):
         if child.done or (doc_id is not None and did != doc_id):
             continue
-        entry: dict[str, Any] = {"kind": "cleanup", "documentId": did, "status": "running",
-                                 "progress": 0}
+        entry: dict[str, Any] = {
+            "kind": "cleanup",
+            "documentId": did,
+            "status": "running",
+            "progress": 0,
+        }
         if child.last_step is not None:
             done, maximum, energy = child.last_step
-            entry.update(progress=int(100 * done / max(maximum, 1)), iterations=done,
-                         maxIterations=maximum, energy=energy)
+            entry.update(
+                progress=int(100 * done / max(maximum, 1)),
+                iterations=done,
+                maxIterations=maximum,
+                energy=energy,
+            )
         out.append(entry)
     return out
 
@@ -60,8 +68,11 @@ def _wait_reporting(child: Any, lang: str) -> bool:
     return True
 
 
-def start_cleanup(ctx: ToolContext, doc: Any, args: MoveAtomsInput,
-             ) -> EditSummary | Background[EditSummary]:
+def start_cleanup(
+    ctx: ToolContext,
+    doc: Any,
+    args: MoveAtomsInput,
+) -> EditSummary | Background[EditSummary]:
     """The force-field clean-up in the child process the window uses (it can be killed and
     never holds this process's GIL); its result becomes a move of the atoms that moved."""
     from molforma.app import ops
@@ -93,15 +104,25 @@ def start_cleanup(ctx: ToolContext, doc: Any, args: MoveAtomsInput,
                     outcome["error"] = child.error
                 elif not child.positions:
                     outcome["error"] = MolFormaError(
-                        "cleanup_no_change", forceField=child.report.get("forceField", ""),
-                        tolerance=MOVE_TOLERANCE)
+                        "cleanup_no_change",
+                        forceField=child.report.get("forceField", ""),
+                        tolerance=MOVE_TOLERANCE,
+                    )
                 else:
-                    edit = ops.move_atoms(doc, positions=child.positions,
-                                             expected_revision=rev, preview=args.preview,
-                                             origin="mcp")
-                    edit["info"] = {"cleanup": {k: child.report[k] for k in (
-                        "forceField", "energyBefore", "energyAfter", "iterations")
-                        if k in child.report}}
+                    edit = ops.move_atoms(
+                        doc,
+                        positions=child.positions,
+                        expected_revision=rev,
+                        preview=args.preview,
+                        origin="mcp",
+                    )
+                    edit["info"] = {
+                        "cleanup": {
+                            k: child.report[k]
+                            for k in ("forceField", "energyBefore", "energyAfter", "iterations")
+                            if k in child.report
+                        }
+                    }
                     outcome["edit"] = edit
         except MolFormaError as exc:
             outcome["error"] = exc
@@ -129,5 +150,10 @@ def start_cleanup(ctx: ToolContext, doc: Any, args: MoveAtomsInput,
     running["status"] = "running"
     running["info"] = {"cleanup": {"running": True}}
     lang = ctx.lang
-    return Background(result=EditSummary.model_validate(running), wait=child.wait, cancel=child.cancel,
-                      final=final, progress=lambda: child.progress_note(lang))
+    return Background(
+        result=EditSummary.model_validate(running),
+        wait=child.wait,
+        cancel=child.cancel,
+        final=final,
+        progress=lambda: child.progress_note(lang),
+    )

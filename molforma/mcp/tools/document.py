@@ -67,47 +67,49 @@ from molforma.mcp.tools.overwrite_question import ask_overwrite
 if TYPE_CHECKING:
     from molforma.document.document import Origin
 
-register({
-    "file_exists": {
-        "en": "'{path}' already exists. Call save_file again with overwrite: true to replace it.",
-        "ja": "「{path}」は既に存在します。置き換えるには overwrite: true を付けて save_file を"
-              "再実行してください。",
-    },
-    "overwrite_declined": {
-        "en": "'{path}' was not overwritten: the person declined. The answer stands for this "
-              "file until the document changes; overwrite: true does not go around it.",
-        "ja": "「{path}」は上書きされませんでした（利用者が拒否しました）。この答えは文書が"
-              "変わるまでこのファイルに有効で、overwrite: true でも上書きできません。",
-    },
-    "overwrite_unanswered": {
-        "en": "'{path}' was not overwritten: the client gave no answer to the question "
-              "(no reply within {minutes} minutes, an error, or the connection ended).",
-        "ja": "「{path}」は上書きされませんでした（確認への回答がありませんでした: "
-              "{minutes} 分以内に応答がない、エラー、または接続の終了）。",
-    },
-    "delete_atoms_one_of": {
-        "en": "Give delete_atoms either atomIds (atoms to delete) or keep (a QM region to "
-              "keep), not both and not neither.",
-        "ja": "delete_atoms には atomIds（削除する原子）か keep（残す QM 領域）のどちらか"
-              "一方を指定してください。",
-    },
-    "not_a_file": {
-        "en": "'{path}' is not a regular file.",
-        "ja": "「{path}」は通常のファイルではありません。",
-    },
-    "cleanup_with_move": {
-        "en": "move_atoms cleanup cannot be combined with positions, translate or rotate: "
-              "send it alone (atomIds may name the atoms to clean up).",
-        "ja": "move_atoms の cleanup は positions・translate・rotate と同時に指定できません。"
-              "単独で送ってください（atomIds で整形する原子を指定できます）。",
-    },
-    "no_open_valences": {
-        "en": "Nothing to add: none of the {count} atom(s) checked has an open valence (all "
-              "hydrogens are present). Nothing was changed.",
-        "ja": "追加するものがありません。確認した {count} 個の原子に空いた結合手はありません"
-              "（水素はすべて付いています）。何も変更していません。",
-    },
-})
+register(
+    {
+        "file_exists": {
+            "en": "'{path}' already exists. Call save_file again with overwrite: true to replace it.",
+            "ja": "「{path}」は既に存在します。置き換えるには overwrite: true を付けて save_file を"
+            "再実行してください。",
+        },
+        "overwrite_declined": {
+            "en": "'{path}' was not overwritten: the person declined. The answer stands for this "
+            "file until the document changes; overwrite: true does not go around it.",
+            "ja": "「{path}」は上書きされませんでした（利用者が拒否しました）。この答えは文書が"
+            "変わるまでこのファイルに有効で、overwrite: true でも上書きできません。",
+        },
+        "overwrite_unanswered": {
+            "en": "'{path}' was not overwritten: the client gave no answer to the question "
+            "(no reply within {minutes} minutes, an error, or the connection ended).",
+            "ja": "「{path}」は上書きされませんでした（確認への回答がありませんでした: "
+            "{minutes} 分以内に応答がない、エラー、または接続の終了）。",
+        },
+        "delete_atoms_one_of": {
+            "en": "Give delete_atoms either atomIds (atoms to delete) or keep (a QM region to "
+            "keep), not both and not neither.",
+            "ja": "delete_atoms には atomIds（削除する原子）か keep（残す QM 領域）のどちらか"
+            "一方を指定してください。",
+        },
+        "not_a_file": {
+            "en": "'{path}' is not a regular file.",
+            "ja": "「{path}」は通常のファイルではありません。",
+        },
+        "cleanup_with_move": {
+            "en": "move_atoms cleanup cannot be combined with positions, translate or rotate: "
+            "send it alone (atomIds may name the atoms to clean up).",
+            "ja": "move_atoms の cleanup は positions・translate・rotate と同時に指定できません。"
+            "単独で送ってください（atomIds で整形する原子を指定できます）。",
+        },
+        "no_open_valences": {
+            "en": "Nothing to add: none of the {count} atom(s) checked has an open valence (all "
+            "hydrogens are present). Nothing was changed.",
+            "ja": "追加するものがありません。確認した {count} 個の原子に空いた結合手はありません"
+            "（水素はすべて付いています）。何も変更していません。",
+        },
+    }
+)
 
 
 def _summary(data: dict[str, Any]) -> EditSummary:
@@ -132,9 +134,15 @@ def doc_info(doc: Any) -> dict[str, Any]:
     """The list_documents entry of one document."""
     with doc.lock:
         s = doc.stored_summary(doc.project) or {"formula": "", "atomCount": 0}
-        out = {"documentId": doc.id, "title": doc.title, "path": doc.path,
-               "revision": doc.revision, "formula": s["formula"], "atomCount": s["atomCount"],
-               "hasCandidate": doc.candidate is not None}
+        out = {
+            "documentId": doc.id,
+            "title": doc.title,
+            "path": doc.path,
+            "revision": doc.revision,
+            "formula": s["formula"],
+            "atomCount": s["atomCount"],
+            "hasCandidate": doc.candidate is not None,
+        }
         if doc.busy:
             out["busy"] = doc.busy
         return out
@@ -147,8 +155,13 @@ def list_documents(ctx: ToolContext, args: ListDocumentsInput) -> ListDocumentsO
     return ListDocumentsOutput(documents=[DocumentInfo(**doc_info(d)) for d in docs])
 
 
-@tool("get_document", title="Get document", read_only=True, idempotent=True,
-      max_result_chars=MAX_RESULT_CHARS)
+@tool(
+    "get_document",
+    title="Get document",
+    read_only=True,
+    idempotent=True,
+    max_result_chars=MAX_RESULT_CHARS,
+)
 def get_document(ctx: ToolContext, args: GetDocumentInput) -> GetDocumentOutput:
     """Read a document: revision, formula, atom count and the project and/or candidate JSON,
     paged over atoms for large structures (offset, limit, nextOffset) with links to the
@@ -157,8 +170,9 @@ def get_document(ctx: ToolContext, args: GetDocumentInput) -> GetDocumentOutput:
     include = ("project", "candidate") if args.include is None else tuple(args.include)
     with doc.lock:
         info = doc_info(doc)
-        out: dict[str, Any] = {k: info[k] for k in ("documentId", "revision", "formula",
-                                                     "atomCount", "hasCandidate")}
+        out: dict[str, Any] = {
+            k: info[k] for k in ("documentId", "revision", "formula", "atomCount", "hasCandidate")
+        }
         if include:
             out.update(document_pages.envelope_pages(doc, include, args.offset, args.limit))
     return GetDocumentOutput.model_validate(out)
@@ -175,9 +189,14 @@ def open_file(ctx: ToolContext, args: OpenFileInput) -> EditSummary:
     doc = ctx.state.document(args.documentId)
     # The window's open too: the path is checked and the file read through the policy.
     opened = document_files.open_file(
-        OneDocument(doc, ctx.state.policy), args.path, actor=Actor.MCP_TOOL,
-        preview=args.preview, expected_revision=args.expectedRevision, format=args.format,
-        frame=args.frame)
+        OneDocument(doc, ctx.state.policy),
+        args.path,
+        actor=Actor.MCP_TOOL,
+        preview=args.preview,
+        expected_revision=args.expectedRevision,
+        format=args.format,
+        frame=args.frame,
+    )
     assert opened is not None  # only a reader of the window's returns None
     if opened.edit is None:
         # NWChem outputs, MOLDEN files and job folders are results: say where they open.
@@ -198,8 +217,9 @@ def import_document(ctx: ToolContext, args: ImportDocumentInput) -> EditSummary:
     doc = ctx.state.document(args.documentId)
     if args.format.strip().lower() == SMILES_FORMAT:
         return _from_smiles(doc, args)
-    return _summary(ops.import_document(doc, args.text, args.format, frame=args.frame,
-                                           **_edit_args(args)))
+    return _summary(
+        ops.import_document(doc, args.text, args.format, frame=args.frame, **_edit_args(args))
+    )
 
 
 def _from_smiles(doc: Any, args: ImportDocumentInput) -> EditSummary:
@@ -212,15 +232,26 @@ def _from_smiles(doc: Any, args: ImportDocumentInput) -> EditSummary:
     doc.check_revision(args.expectedRevision, allow_candidate=False)
     smiles, name = resolve_smiles(args.text)
     atoms, bonds = smiles_to_structure(smiles)
-    out = replace_structure(doc, atoms, bonds, actor=Actor.MCP_TOOL,
-                            expected_revision=args.expectedRevision, preview=args.preview)
+    out = replace_structure(
+        doc,
+        atoms,
+        bonds,
+        actor=Actor.MCP_TOOL,
+        expected_revision=args.expectedRevision,
+        preview=args.preview,
+    )
     if name is not None:  # a name from the table: say which SMILES it stood for
         out["info"] = {**(out.get("info") or {}), "name": name, "smiles": smiles}
     return _summary(out)
 
 
-@tool("export_document", title="Export document", read_only=True, idempotent=True,
-      max_result_chars=MAX_RESULT_CHARS)
+@tool(
+    "export_document",
+    title="Export document",
+    read_only=True,
+    idempotent=True,
+    max_result_chars=MAX_RESULT_CHARS,
+)
 def export_document(ctx: ToolContext, args: ExportDocumentInput) -> ExportDocumentOutput:
     """Return the confirmed project as text: project JSON, XYZ, MOL, SDF, PDB, NWChem input;
     a large text comes in pages (offset, limit, nextOffset) with links to the whole."""
@@ -235,9 +266,15 @@ def export_document(ctx: ToolContext, args: ExportDocumentInput) -> ExportDocume
     total = len(text)
     page = paging.text_page(text, args.offset, args.limit)
     end = min(total, args.offset + len(page))
-    out: dict[str, Any] = {"documentId": doc.id, "revision": rev, "format": args.format,
-                           "text": page, "totalChars": total, "offset": args.offset,
-                           "nextOffset": end if end < total else None}
+    out: dict[str, Any] = {
+        "documentId": doc.id,
+        "revision": rev,
+        "format": args.format,
+        "text": page,
+        "totalChars": total,
+        "offset": args.offset,
+        "nextOffset": end if end < total else None,
+    }
     key = args.format.strip().lower()
     if len(page) < total and not paged_candidate and key in paging.DOCUMENT_VIEWS:
         out["links"] = paging.document_links(doc.id, [key])
@@ -271,14 +308,20 @@ def save_file(ctx: ToolContext, args: SaveFileInput) -> SaveFileOutput:
     with doc.lock:
         if doc.candidate is not None:
             raise CandidateExistsError()
-        data = (strict_json_dumps(doc.project, "The project", ensure_ascii=False, indent=1)
-                + "\n").encode("utf-8")
+        data = (
+            strict_json_dumps(doc.project, "The project", ensure_ascii=False, indent=1) + "\n"
+        ).encode("utf-8")
         written_rev = doc.revision
     # Written through the folder's judged descriptor: a folder swapped for a link after
     # the check above cannot take the project elsewhere (docs/reference/safety.md, Allowed directories).
     written = state.policy.write_atomic(args.path, data)
-    return SaveFileOutput(documentId=doc.id, path=str(written), revision=written_rev,
-                          bytes=len(data), overwritten=exists)
+    return SaveFileOutput(
+        documentId=doc.id,
+        path=str(written),
+        revision=written_rev,
+        bytes=len(data),
+        overwritten=exists,
+    )
 
 
 @tool("history", title="Undo, redo, confirm or cancel")
@@ -297,8 +340,9 @@ def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
         child.wait(CLEANUP_WAIT_S)
         with doc.lock:
             return _summary(doc.summary())
-    return _summary(ops.history_step(doc, args.action,
-                                     expected_revision=args.expectedRevision, origin="mcp"))
+    return _summary(
+        ops.history_step(doc, args.action, expected_revision=args.expectedRevision, origin="mcp")
+    )
 
 
 @tool("add_atoms", title="Add atoms")
@@ -318,8 +362,15 @@ def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
         x, y, z = atom["position"]
         # The edit normalises the spelling ('cl' -> 'Cl'); check what it will store.
         atom["element"] = normalize_symbol(atom["element"]) or atom["element"]
-        check_atom_fields({**{key: v for key, v in atom.items() if key != "position"},
-                           "id": f"#{k}", "x": x, "y": y, "z": z})
+        check_atom_fields(
+            {
+                **{key: v for key, v in atom.items() if key != "position"},
+                "id": f"#{k}",
+                "x": x,
+                "y": y,
+                "z": z,
+            }
+        )
     return _summary(ops.add_atoms(doc, atoms, bonds, **_edit_args(args)))
 
 
@@ -335,16 +386,27 @@ def delete_atoms(ctx: ToolContext, args: DeleteAtomsInput) -> EditSummary:
         from molforma.app.qm_region import extract_qm_region
 
         k = args.keep
-        return _summary(extract_qm_region(
-            doc, atom_ids=k.atomIds, residue_names=k.residues, residue_numbers=k.numbers,
-            chains=k.chains, within=k.within, whole_residues=k.wholeResidues,
-            fix_caps=k.fixCaps, **_edit_args(args)))
+        return _summary(
+            extract_qm_region(
+                doc,
+                atom_ids=k.atomIds,
+                residue_names=k.residues,
+                residue_numbers=k.numbers,
+                chains=k.chains,
+                within=k.within,
+                whole_residues=k.wholeResidues,
+                fix_caps=k.fixCaps,
+                **_edit_args(args),
+            )
+        )
     return _summary(ops.delete_atoms(doc, args.atomIds or [], **_edit_args(args)))
 
 
 @tool("move_atoms", title="Move atoms")
-def move_atoms(ctx: ToolContext, args: MoveAtomsInput,
-               ) -> EditSummary | Background[EditSummary]:
+def move_atoms(
+    ctx: ToolContext,
+    args: MoveAtomsInput,
+) -> EditSummary | Background[EditSummary]:
     """Move atoms: set positions, translate or rotate a set of atoms, or clean up the
     geometry with a force field (exactly one of positions, translate, rotate, cleanup; a
     clean-up's info holds the force field and its energies). Fixed atoms cannot move."""
@@ -357,8 +419,16 @@ def move_atoms(ctx: ToolContext, args: MoveAtomsInput,
             raise ValidationError("cleanup_with_move")
         return start_cleanup(ctx, doc, args)
     rotate = args.rotate.model_dump() if args.rotate is not None else None
-    return _summary(ops.move_atoms(doc, positions=args.positions, ids=args.atomIds,
-                                      translate=args.translate, rotate=rotate, **_edit_args(args)))
+    return _summary(
+        ops.move_atoms(
+            doc,
+            positions=args.positions,
+            ids=args.atomIds,
+            translate=args.translate,
+            rotate=rotate,
+            **_edit_args(args),
+        )
+    )
 
 
 @tool("set_atom_properties", title="Set atom properties")
@@ -389,8 +459,7 @@ def set_internal_coordinate(ctx: ToolContext, args: SetInternalCoordinateInput) 
     from molforma.app import ops
 
     doc = ctx.state.document(args.documentId)
-    return _summary(ops.set_internal_coordinate(doc, args.atomIds, args.value,
-                                                   **_edit_args(args)))
+    return _summary(ops.set_internal_coordinate(doc, args.atomIds, args.value, **_edit_args(args)))
 
 
 @tool("add_hydrogens", title="Add hydrogens")
@@ -422,8 +491,9 @@ def place_fragment(ctx: ToolContext, args: PlaceFragmentInput) -> EditSummary:
     from molforma.app import ops
 
     doc = ctx.state.document(args.documentId)
-    return _summary(ops.place_fragment(doc, args.fragment, args.atomId, kind=args.kind,
-                                          **_edit_args(args)))
+    return _summary(
+        ops.place_fragment(doc, args.fragment, args.atomId, kind=args.kind, **_edit_args(args))
+    )
 
 
 @tool("set_molecule", title="Set molecule")
@@ -435,8 +505,15 @@ def set_molecule(ctx: ToolContext, args: SetMoleculeInput) -> EditSummary:
     doc = ctx.state.document(args.documentId)
     if args.title is not None:
         validate_title(args.title)  # a refused title changes nothing (bad_title)
-    return _summary(ops.set_molecule(doc, title=args.title, charge=args.charge,
-                                        multiplicity=args.multiplicity, **_edit_args(args)))
+    return _summary(
+        ops.set_molecule(
+            doc,
+            title=args.title,
+            charge=args.charge,
+            multiplicity=args.multiplicity,
+            **_edit_args(args),
+        )
+    )
 
 
 @tool("set_nwchem", title="Set calculation conditions")
@@ -451,10 +528,14 @@ def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
     from molforma.nwchem.value_grammar import validate_calculation_values
 
     doc = ctx.state.document(args.documentId)
-    values = {k: v for k, v in args.values.model_dump(exclude_unset=True).items()
-              if v is not None or k in ("reference", "scan", "solvent", "dielectric")}
-    check_protected_change(doc.project.get("calculation", {}), values, "calculation",
-                           ctx.state.policy)
+    values = {
+        k: v
+        for k, v in args.values.model_dump(exclude_unset=True).items()
+        if v is not None or k in ("reference", "scan", "solvent", "dielectric")
+    }
+    check_protected_change(
+        doc.project.get("calculation", {}), values, "calculation", ctx.state.policy
+    )
     # Each value by its own grammar before the document is touched (bad_basis_name,
     # bad_functional); the settings model checks the same on every other route.
     values = validate_calculation_values(values)
@@ -471,8 +552,9 @@ def set_advanced(ctx: ToolContext, args: SetAdvancedInput) -> EditSummary:
 
     doc = ctx.state.document(args.documentId)
     try:
-        root: str | None = str(job_root(ExecutionSettings.model_validate(
-            doc.project.get("execution", {}))))
+        root: str | None = str(
+            job_root(ExecutionSettings.model_validate(doc.project.get("execution", {})))
+        )
     except (ValueError, MolFormaError):
         root = None  # a broken execution block is reported by the edit or the start
     ctx.state.policy.check_advanced_paths(args.values, job_root=root)
@@ -489,11 +571,13 @@ def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
 
     doc = ctx.state.document(args.documentId)
     values = args.values.model_dump(exclude_unset=True)
-    values = {k: v for k, v in values.items()
-              if v is not None or k in ("reference_dir", "time_limit", "partition", "account",
-                                        "qos", "remote_profile")}
-    check_protected_change(doc.project.get("execution", {}), values, "execution",
-                           ctx.state.policy)
+    values = {
+        k: v
+        for k, v in values.items()
+        if v is not None
+        or k in ("reference_dir", "time_limit", "partition", "account", "qos", "remote_profile")
+    }
+    check_protected_change(doc.project.get("execution", {}), values, "execution", ctx.state.policy)
     # Values that reach the command line or the batch script, each by its own grammar,
     # before the document is touched (bad_slurm_name, bad_time_limit, ...).
     values = validate_execution_values(values)
@@ -525,8 +609,7 @@ def _reattach_later(ctx: ToolContext, root: str) -> None:
 
     reattach = getattr(ctx.state, "reattach_batch_jobs", None)
     if reattach is not None:
-        threading.Thread(target=reattach, args=(root,), name="batch-reattach",
-                         daemon=True).start()
+        threading.Thread(target=reattach, args=(root,), name="batch-reattach", daemon=True).start()
 
 
 @tool("get_execution", title="Get execution settings", read_only=True, idempotent=True)
@@ -538,9 +621,13 @@ def get_execution(ctx: ToolContext, args: GetExecutionInput) -> GetExecutionOutp
     doc = ctx.state.document(args.documentId)
     with doc.lock:
         execution = ops.get_execution(doc)
-        out = GetExecutionOutput(documentId=doc.id, revision=doc.revision,
-                                 execution=execution, trusted=doc.is_trusted,
-                                 policy=ctx.state.policy.to_dict(doc.trusted))
+        out = GetExecutionOutput(
+            documentId=doc.id,
+            revision=doc.revision,
+            execution=execution,
+            trusted=doc.is_trusted,
+            policy=ctx.state.policy.to_dict(doc.trusted),
+        )
     out.cluster = _cluster(execution)
     return out
 
@@ -583,8 +670,15 @@ def measure(ctx: ToolContext, args: MeasureInput) -> MeasureOutput:
 
     doc = ctx.state.document(args.documentId)
     with doc.lock:
-        out = dict(ops.measure(doc, distances=args.distances, angles=args.angles,
-                                  dihedrals=args.dihedrals, which=args.which))
+        out = dict(
+            ops.measure(
+                doc,
+                distances=args.distances,
+                angles=args.angles,
+                dihedrals=args.dihedrals,
+                which=args.which,
+            )
+        )
         out.setdefault("revision", doc.revision)
     document_pages.page_measurements(out, args.offset, args.limit)
     return MeasureOutput.model_validate(out)

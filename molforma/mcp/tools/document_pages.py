@@ -25,16 +25,18 @@ VALIDATE_DEFAULT_LIMIT = 10
 MEASURE_DEFAULT_LIMIT = 300
 
 
-def envelope_pages(doc: Any, include: Sequence[str], offset: int,
-                   limit: int | None) -> dict[str, Any]:
+def envelope_pages(
+    doc: Any, include: Sequence[str], offset: int, limit: int | None
+) -> dict[str, Any]:
     """One page of atoms of the project and/or candidate of ``doc`` (its lock held), with
     bondCount, candidateAtomCount, offset, nextOffset, complete and links."""
     out: dict[str, Any] = {}
-    wanted = {"project": doc.project if "project" in include else None,
-              "candidate": doc.candidate if "candidate" in include else None}
+    wanted = {
+        "project": doc.project if "project" in include else None,
+        "candidate": doc.candidate if "candidate" in include else None,
+    }
     # the JSON text copy escapes every quote of the page: keep a tenth in hand
-    budget = paging.PAGE_CHARS * 9 // 10 // max(1, sum(v is not None
-                                                       for v in wanted.values()))
+    budget = paging.PAGE_CHARS * 9 // 10 // max(1, sum(v is not None for v in wanted.values()))
     nexts: list[int] = []
     whole = True
     for key in include:
@@ -62,8 +64,7 @@ def envelope_pages(doc: Any, include: Sequence[str], offset: int,
     return out
 
 
-def page_checks(out: dict[str, Any], check: str | None, offset: int,
-                limit: int | None) -> None:
+def page_checks(out: dict[str, Any], check: str | None, offset: int, limit: int | None) -> None:
     """Cut validate_document's ``checks`` to the page (per check code), with counts, more
     and, for one ``check``, nextOffset."""
     checks = list(out.get("checks") or [])
@@ -81,8 +82,11 @@ def page_checks(out: dict[str, Any], check: str | None, offset: int,
             shown.append(c)
     out["checks"] = shown
     out["counts"] = counts
-    out["more"] = [code for code, n in counts.items()
-                   if (check is None or code == check) and n > offset + shown_limit]
+    out["more"] = [
+        code
+        for code, n in counts.items()
+        if (check is None or code == check) and n > offset + shown_limit
+    ]
     if check is not None:
         n = counts.get(check, 0)
         out["nextOffset"] = offset + shown_limit if n > offset + shown_limit else None
@@ -97,7 +101,7 @@ def page_measurements(out: dict[str, Any], offset: int, limit: int | None) -> No
     seen = 0
     for k in kinds:
         values = list(out.get(k) or [])
-        out[k] = values[max(0, start - seen):max(0, stop - seen)]
+        out[k] = values[max(0, start - seen) : max(0, stop - seen)]
         seen += len(values)
     out["total"] = total
     out["nextOffset"] = stop if stop < total else None

@@ -38,11 +38,15 @@ def ask_overwrite(ctx: ToolContext, doc_id: str, path: str, rev: str, shown: str
     if channel is not None:
         question = E.overwrite_question(shown, ctx.lang)[E.OVERWRITE_KEY]["params"]
         result = client_requests.elicit_result(
-            channel.ask(client_requests.ELICIT, question, origin=req.id))
+            channel.ask(client_requests.ELICIT, question, origin=req.id)
+        )
         answer = E.overwrite_answer({E.OVERWRITE_KEY: result}) if result is not None else None
         if answer is None:
-            raise MolFormaError("overwrite_unanswered", path=shown,
-                                minutes=round(client_requests.ANSWER_TIMEOUT_S / 60))
+            raise MolFormaError(
+                "overwrite_unanswered",
+                path=shown,
+                minutes=round(client_requests.ANSWER_TIMEOUT_S / 60),
+            )
         _settle(answer, doc_id, path, rev, shown)
         return
     if not req.declares_form_elicitation:

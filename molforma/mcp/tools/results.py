@@ -38,32 +38,34 @@ if TYPE_CHECKING:
     from molforma.app.policy import Policy
     from molforma.results.model import Results
 
-register({
-    "window_only_action": {
-        "en": "'{action}' needs the window (start MolForma with --mcp-gui).",
-        "ja": "「{action}」にはウィンドウが必要です（--mcp-gui で起動してください）。",
-    },
-    "path_required": {
-        "en": "'{action}' needs a path.",
-        "ja": "「{action}」には path が必要です。",
-    },
-    "results_none_loaded": {
-        "en": "No results are loaded for this document; use results_action open_file or "
-              "open_directory first.",
-        "ja": "この文書には結果が読み込まれていません。先に results_action の open_file か "
-              "open_directory を使ってください。",
-    },
-    "results_not_opened_yet": {
-        "en": "No results are loaded for this document yet: its calculation ended "
-              "({status}) without results that could be read. Its job folder is {path}; "
-              "look at it with results_action (action open_directory, path {path}) and call "
-              "get_results again.",
-        "ja": "この文書にはまだ結果が読み込まれていません。計算は終了しました（{status}）"
-              "が、読める結果がありませんでした。ジョブフォルダーは {path} です。"
-              "results_action（action open_directory、path {path}）で開いてから get_results "
-              "を呼んでください。",
-    },
-})
+register(
+    {
+        "window_only_action": {
+            "en": "'{action}' needs the window (start MolForma with --mcp-gui).",
+            "ja": "「{action}」にはウィンドウが必要です（--mcp-gui で起動してください）。",
+        },
+        "path_required": {
+            "en": "'{action}' needs a path.",
+            "ja": "「{action}」には path が必要です。",
+        },
+        "results_none_loaded": {
+            "en": "No results are loaded for this document; use results_action open_file or "
+            "open_directory first.",
+            "ja": "この文書には結果が読み込まれていません。先に results_action の open_file か "
+            "open_directory を使ってください。",
+        },
+        "results_not_opened_yet": {
+            "en": "No results are loaded for this document yet: its calculation ended "
+            "({status}) without results that could be read. Its job folder is {path}; "
+            "look at it with results_action (action open_directory, path {path}) and call "
+            "get_results again.",
+            "ja": "この文書にはまだ結果が読み込まれていません。計算は終了しました（{status}）"
+            "が、読める結果がありませんでした。ジョブフォルダーは {path} です。"
+            "results_action（action open_directory、path {path}）で開いてから get_results "
+            "を呼んでください。",
+        },
+    }
+)
 
 WINDOW_ACTIONS = frozenset({"play_mode", "stop", "show_structure"})
 
@@ -71,21 +73,36 @@ WINDOW_ACTIONS = frozenset({"play_mode", "stop", "show_structure"})
 class ResultsActionInput(ToolInput):
     documentId: str = Field(description="Id from list_documents.")
     expectedRevision: str = Field(description=_REV)
-    action: Literal["open_file", "open_directory", "reload", "play_mode", "stop",
-                    "show_structure", "use_structure"] = Field(
+    action: Literal[
+        "open_file",
+        "open_directory",
+        "reload",
+        "play_mode",
+        "stop",
+        "show_structure",
+        "use_structure",
+    ] = Field(
         description="open_file / open_directory / reload load results in the background; "
         "play_mode (index: mode, amplitude), stop and show_structure (index: structure) act on "
         "the window's Results tab (--mcp-gui) and answer once done; use_structure makes a "
         "structure of the loaded results (index; default the shown one, else the last: an "
         "optimisation's final geometry) the document's geometry, its edit summary under edit; "
-        "atoms keep their ids when count and elements match.")
-    path: str | None = Field(None, description="File (output.out, MOLDEN, XYZ) or folder to "
-                             "open; not used by reload.")
-    index: int | None = Field(None, ge=0, description="Mode or structure index (0-based): "
-                              "play_mode, show_structure, use_structure.")
+        "atoms keep their ids when count and elements match."
+    )
+    path: str | None = Field(
+        None, description="File (output.out, MOLDEN, XYZ) or folder to open; not used by reload."
+    )
+    index: int | None = Field(
+        None,
+        ge=0,
+        description="Mode or structure index (0-based): play_mode, show_structure, use_structure.",
+    )
     amplitude: float | None = Field(None, gt=0, description="Window only: play amplitude.")
-    preview: bool = Field(True, description="use_structure: true (default) makes a candidate "
-                          "(history confirm/cancel); false applies it as one undo step.")
+    preview: bool = Field(
+        True,
+        description="use_structure: true (default) makes a candidate "
+        "(history confirm/cancel); false applies it as one undo step.",
+    )
 
 
 class ResultsActionOutput(BaseModel):
@@ -96,23 +113,33 @@ class ResultsActionOutput(BaseModel):
     documentId: str = Field(description="The document the results belong to.")
     action: str = Field(description="The action asked for.")
     status: str = Field(description="running, completed, failed or cancelled.")
-    path: str = Field(description="The file or folder being loaded (window actions: the "
-                      "loaded results' source, or '' when none are loaded).")
-    error: dict[str, Any] | None = Field(None, description="Why the load failed (error "
-                                         "object: code, message, details).")
+    path: str = Field(
+        description="The file or folder being loaded (window actions: the "
+        "loaded results' source, or '' when none are loaded)."
+    )
+    error: dict[str, Any] | None = Field(
+        None, description="Why the load failed (error object: code, message, details)."
+    )
     app: dict[str, Any] | None = Field(
-        None, description="When the load ended: {results: the get_app_state results state "
-        "of this document}.")
+        None,
+        description="When the load ended: {results: the get_app_state results state "
+        "of this document}.",
+    )
     command: dict[str, Any] | None = Field(
-        None, description="Window actions: the window command record (as get_ui_command).")
+        None, description="Window actions: the window command record (as get_ui_command)."
+    )
     edit: EditSummary | None = Field(
-        None, description="use_structure: the edit summary (revision, candidate, ids; info "
-        "names the structure taken).")
+        None,
+        description="use_structure: the edit summary (revision, candidate, ids; info "
+        "names the structure taken).",
+    )
 
 
 @tool("results_action", title="Results action")
-def results_action(ctx: ToolContext, args: ResultsActionInput,
-                   ) -> ResultsActionOutput | Background[ResultsActionOutput]:
+def results_action(
+    ctx: ToolContext,
+    args: ResultsActionInput,
+) -> ResultsActionOutput | Background[ResultsActionOutput]:
     """Open a result file or folder, or reload the current one, in the background (the
     edited document never changes); follow it with the task or get_app_state. use_structure
     puts a structure of the loaded results (default the final one) into the document as a
@@ -121,8 +148,7 @@ def results_action(ctx: ToolContext, args: ResultsActionInput,
     doc = state.document(args.documentId)
     with doc.lock:
         doc.check_revision(args.expectedRevision, allow_candidate=True)
-    if args.action in WINDOW_ACTIONS or (args.action == "use_structure"
-                                         and ctx.bridge is not None):
+    if args.action in WINDOW_ACTIONS or (args.action == "use_structure" and ctx.bridge is not None):
         return _window_action(ctx, doc.id, args)
     if args.action == "use_structure":
         return _use_structure(ctx, doc, args)
@@ -139,15 +165,23 @@ def results_action(ctx: ToolContext, args: ResultsActionInput,
         if args.action == "open_directory" and not path.is_dir():
             raise FileAccessError("path_not_directory", path=args.path, parent=str(path))
         guard = state.policy.read_guard()
-        handle = sess.open_file(str(path), guard=guard) if args.action == "open_file" \
+        handle = (
+            sess.open_file(str(path), guard=guard)
+            if args.action == "open_file"
             else sess.open_directory(str(path), guard=guard)
+        )
     state.last_load[doc.id] = handle
     doc_id = doc.id
 
     def out(app: dict[str, Any] | None = None) -> ResultsActionOutput:
-        return ResultsActionOutput(documentId=doc_id, action=args.action,
-                                   status=handle.status, path=handle.path, error=handle.error,
-                                   app=app)
+        return ResultsActionOutput(
+            documentId=doc_id,
+            action=args.action,
+            status=handle.status,
+            path=handle.path,
+            error=handle.error,
+            app=app,
+        )
 
     def final() -> ResultsActionOutput:
         return out({"results": sess.state()})
@@ -155,25 +189,41 @@ def results_action(ctx: ToolContext, args: ResultsActionInput,
     return Background(result=out(), wait=handle.wait, cancel=handle.cancel, final=final)
 
 
-def _use_structure(ctx: ToolContext, doc: Any, args: ResultsActionInput,
-                   ) -> ResultsActionOutput:
+def _use_structure(
+    ctx: ToolContext,
+    doc: Any,
+    args: ResultsActionInput,
+) -> ResultsActionOutput:
     """Headless use_structure: the loaded results' structure into the document (the same
     application function as the window's "Use this structure")."""
     from molforma.app import ops
 
     cur = _loaded_results(ctx, doc.id)
-    edit = ops.use_results_structure(doc, cur, args.index,
-                                     expected_revision=args.expectedRevision,
-                                     preview=args.preview, origin="mcp")
-    return ResultsActionOutput(documentId=doc.id, action=args.action, status="completed",
-                               path=cur.source, edit=EditSummary.model_validate(edit))
+    edit = ops.use_results_structure(
+        doc,
+        cur,
+        args.index,
+        expected_revision=args.expectedRevision,
+        preview=args.preview,
+        origin="mcp",
+    )
+    return ResultsActionOutput(
+        documentId=doc.id,
+        action=args.action,
+        status="completed",
+        path=cur.source,
+        edit=EditSummary.model_validate(edit),
+    )
 
 
 WINDOW_ACTION_TIMEOUT_S = 15.0
 
 
-def _window_action(ctx: ToolContext, doc_id: str, args: ResultsActionInput,
-                   ) -> ResultsActionOutput:
+def _window_action(
+    ctx: ToolContext,
+    doc_id: str,
+    args: ResultsActionInput,
+) -> ResultsActionOutput:
     """play_mode / stop / show_structure on the window's Results tab (waits for the window)."""
     from molforma.mcp.window_commands import WindowCommand
 
@@ -181,19 +231,30 @@ def _window_action(ctx: ToolContext, doc_id: str, args: ResultsActionInput,
     if bridge is None:
         raise ResultsError("window_only_action", action=args.action)
     edits = args.action == "use_structure"
-    rec = bridge.submit(WindowCommand(
-        tool="results_action", document_id=doc_id, expected_revision=args.expectedRevision,
-        input=args, edits_document=edits, allow_candidate=not edits))
+    rec = bridge.submit(
+        WindowCommand(
+            tool="results_action",
+            document_id=doc_id,
+            expected_revision=args.expectedRevision,
+            input=args,
+            edits_document=edits,
+            allow_candidate=not edits,
+        )
+    )
     bridge.commands.wait(rec, WINDOW_ACTION_TIMEOUT_S)
     if rec.error is not None:
         raise rec.error
     sess = ctx.state.results_if_any(doc_id)
     cur = sess.current if sess is not None else None
     edit = rec.result.get("edit") if edits else None
-    return ResultsActionOutput(documentId=doc_id, action=args.action, status="completed",
-                               path=cur.source if cur is not None else "",
-                               command=rec.to_dict(ctx.lang),
-                               edit=EditSummary.model_validate(edit) if edit else None)
+    return ResultsActionOutput(
+        documentId=doc_id,
+        action=args.action,
+        status="completed",
+        path=cur.source if cur is not None else "",
+        command=rec.to_dict(ctx.lang),
+        edit=EditSummary.model_validate(edit) if edit else None,
+    )
 
 
 def _checked_source(policy: Policy, source: str) -> Path:
@@ -207,20 +268,38 @@ def _checked_source(policy: Policy, source: str) -> Path:
 
 class GetResultsInput(ToolInput):
     documentId: str = Field(description="Id from list_documents.")
-    section: Literal["summary", "energies", "structures", "modes", "mode_displacements",
-                     "files", "log", "excitations", "orbitals", "charges", "scan"] = Field(
-        "summary", description="Which part to read. excitations: TDDFT/CIS roots (eV, nm, "
+    section: Literal[
+        "summary",
+        "energies",
+        "structures",
+        "modes",
+        "mode_displacements",
+        "files",
+        "log",
+        "excitations",
+        "orbitals",
+        "charges",
+        "scan",
+    ] = Field(
+        "summary",
+        description="Which part to read. excitations: TDDFT/CIS roots (eV, nm, "
         "oscillator strength, symmetry, spin); orbitals: energies and occupations per spin; "
-        "charges: Mulliken charges per atom index; scan: relaxed scan points.")
+        "charges: Mulliken charges per atom index; scan: relaxed scan points.",
+    )
     offset: int = Field(0, ge=0, description="First item (log: character) of the page.")
-    limit: int | None = Field(None, ge=1, description="Page size (log: at most 65,536 "
-                              "characters); default: about 40 KiB of items.")
+    limit: int | None = Field(
+        None,
+        ge=1,
+        description="Page size (log: at most 65,536 characters); default: about 40 KiB of items.",
+    )
     mode: int | None = Field(None, ge=0, description="Mode index for mode_displacements.")
 
 
-_LINKS = ("Resources beside the answer (also resource_link items): an item too big to "
-          "inline (structure XYZ, any item JSON), the spectrum CSV (modes), the mode XYZ with "
-          "displacements; absent if none.")
+_LINKS = (
+    "Resources beside the answer (also resource_link items): an item too big to "
+    "inline (structure XYZ, any item JSON), the spectrum CSV (modes), the mode XYZ with "
+    "displacements; absent if none."
+)
 
 
 class OmittedItem(SparseOutput):
@@ -232,8 +311,10 @@ class OmittedItem(SparseOutput):
 
     omitted: Literal[True] = Field(description="Always true: the item is not inlined.")
     chars: int = Field(description="JSON characters of the whole item.")
-    resource: str = Field(description="Resource URI holding it whole (structures: as XYZ; "
-                          "links also give the JSON one).")
+    resource: str = Field(
+        description="Resource URI holding it whole (structures: as XYZ; "
+        "links also give the JSON one)."
+    )
     atomCount: int | None = Field(None, description="structures: atoms of the structure.")
 
 
@@ -243,22 +324,28 @@ class DisplacementItem(SparseOutput):
     atom: int = Field(description="0-based atom index (the reference structure's order).")
     element: str = Field(description="Element symbol.")
     position: list[float] = Field(description="Reference position x, y, z in Angstrom.")
-    displacement: list[float] = Field(description="Displacement x, y, z (normalised mode "
-                                      "vector as the output prints it).")
+    displacement: list[float] = Field(
+        description="Displacement x, y, z (normalised mode vector as the output prints it)."
+    )
 
 
 class _Section(SparseOutput):
-    source: str = Field(description="The path that was opened, as given (an animation: its "
-                        "group key).")
-    kind: ResultsKind = Field(description="What was opened: nwchem (output), molden, xyz or "
-                              "animation (a mode's step files).")
+    source: str = Field(
+        description="The path that was opened, as given (an animation: its group key)."
+    )
+    kind: ResultsKind = Field(
+        description="What was opened: nwchem (output), molden, xyz or "
+        "animation (a mode's step files)."
+    )
     links: list[ResourceLinkInfo] | None = Field(None, description=_LINKS)
 
 
 class _ItemPage(_Section):
     offset: int = Field(description="First item of this page.")
-    limit: int | None = Field(description="Page size asked for or chosen to fit the "
-                              "size hint; null: pages of about 40 KiB.")
+    limit: int | None = Field(
+        description="Page size asked for or chosen to fit the "
+        "size hint; null: pages of about 40 KiB."
+    )
     nextOffset: int | None = Field(description="offset of the next page; null on the last.")
     total: int = Field(description="Items in the whole section.")
 
@@ -267,9 +354,11 @@ class SummarySection(_ItemPage):
     """section summary: one item, the summary (also as the summary field)."""
 
     section: Literal["summary"] = Field(description="The section read.")
-    summary: Summary = Field(description="The summary: final energy and level, energies by "
-                             "kind, charge, multiplicity, <S^2>, frontier orbitals, dipole, "
-                             "thermochemistry, convergence, section counts, warnings, errors.")
+    summary: Summary = Field(
+        description="The summary: final energy and level, energies by "
+        "kind, charge, multiplicity, <S^2>, frontier orbitals, dipole, "
+        "thermochemistry, convergence, section counts, warnings, errors."
+    )
     items: list[Summary | OmittedItem] = Field(description="The summary, once.")
 
 
@@ -277,8 +366,9 @@ class EnergiesSection(_ItemPage):
     """section energies: the energies printed, per SCF/optimisation/MD step."""
 
     section: Literal["energies"] = Field(description="The section read.")
-    items: list[EnergyPoint | OmittedItem] = Field(description="Energies in hartree, in "
-                                                   "output order.")
+    items: list[EnergyPoint | OmittedItem] = Field(
+        description="Energies in hartree, in output order."
+    )
 
 
 class StructuresSection(_ItemPage):
@@ -287,18 +377,21 @@ class StructuresSection(_ItemPage):
     section: Literal["structures"] = Field(description="The section read.")
     items: list[Structure | OmittedItem] = Field(
         description="Structures (symbols, coordinates in Angstrom); the last of an "
-        "optimisation is the final geometry. One too big to inline is an omitted item.")
+        "optimisation is the final geometry. One too big to inline is an omitted item."
+    )
 
 
 class ModesSection(_ItemPage):
     """section modes: vibrational modes (projected frequencies)."""
 
     section: Literal["modes"] = Field(description="The section read.")
-    referenceStructure: int | None = Field(description="Index of the structure the modes "
-                                           "were computed at (section structures).")
+    referenceStructure: int | None = Field(
+        description="Index of the structure the modes were computed at (section structures)."
+    )
     items: list[Mode | OmittedItem] = Field(
         description="index, frequency (cm-1), irIntensity (km/mol), imaginary (frequency "
-        "< 0), significant (frequency < -10 cm-1), hasDisplacements.")
+        "< 0), significant (frequency < -10 cm-1), hasDisplacements."
+    )
 
 
 class ModeDisplacementsSection(_ItemPage):
@@ -316,7 +409,8 @@ class FilesSection(_ItemPage):
     section: Literal["files"] = Field(description="The section read.")
     items: list[FileEntry | OmittedItem] = Field(
         description="Result files (an animation's step files are one entry per mode); open "
-        "one with results_action open_file and its path.")
+        "one with results_action open_file and its path."
+    )
 
 
 class ExcitationsSection(_ItemPage):
@@ -325,7 +419,8 @@ class ExcitationsSection(_ItemPage):
     section: Literal["excitations"] = Field(description="The section read.")
     items: list[Excitation | OmittedItem] = Field(
         description="Roots: energy (hartree, eV), wavelength (nm), oscillator strength, "
-        "symmetry, spin.")
+        "symmetry, spin."
+    )
 
 
 class OrbitalsSection(_ItemPage):
@@ -342,8 +437,9 @@ class ChargesSection(_ItemPage):
     """section charges: Mulliken (and Loewdin) charges per atom (empty when none)."""
 
     section: Literal["charges"] = Field(description="The section read.")
-    items: list[AtomCharge | OmittedItem] = Field(description="Charges per 0-based atom "
-                                                  "index, the order of the output's geometry.")
+    items: list[AtomCharge | OmittedItem] = Field(
+        description="Charges per 0-based atom index, the order of the output's geometry."
+    )
 
 
 class ScanSection(_ItemPage):
@@ -354,9 +450,11 @@ class ScanSection(_ItemPage):
     atomNumbers: list[int] = Field(description="1-based.")
     unit: str | None = Field(description="Of the values.")
     planned: int = Field(description="Points asked for.")
-    items: list[dict[str, Any]] = Field(description="Points reached: point, target, "
-                                        "value, energy, relativeKcal, converged, steps, "
-                                        "structureIndex.")
+    items: list[dict[str, Any]] = Field(
+        description="Points reached: point, target, "
+        "value, energy, relativeKcal, converged, steps, "
+        "structureIndex."
+    )
 
 
 class LogSection(_Section):
@@ -372,10 +470,19 @@ class LogSection(_Section):
 
 
 ResultsSection = Annotated[
-    SummarySection | EnergiesSection | StructuresSection | ModesSection
-    | ModeDisplacementsSection | FilesSection | LogSection | ExcitationsSection
-    | OrbitalsSection | ChargesSection | ScanSection,
-    Field(discriminator="section")]
+    SummarySection
+    | EnergiesSection
+    | StructuresSection
+    | ModesSection
+    | ModeDisplacementsSection
+    | FilesSection
+    | LogSection
+    | ExcitationsSection
+    | OrbitalsSection
+    | ChargesSection
+    | ScanSection,
+    Field(discriminator="section"),
+]
 
 
 class GetResultsOutput(RootModel[ResultsSection]):
@@ -383,8 +490,13 @@ class GetResultsOutput(RootModel[ResultsSection]):
     nextOffset, total) with the section's own fields; its shape depends on section."""
 
 
-@tool("get_results", title="Get results", read_only=True, idempotent=True,
-      max_result_chars=MAX_RESULT_CHARS)
+@tool(
+    "get_results",
+    title="Get results",
+    read_only=True,
+    idempotent=True,
+    max_result_chars=MAX_RESULT_CHARS,
+)
 def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
     """Read the loaded results in pages: summary (final energy of the highest level, e.g.
     CCSD(T); convergence, imaginary modes, charge, multiplicity, <S^2>, HOMO/LUMO/gap per
@@ -426,14 +538,14 @@ def _loaded_results(ctx: ToolContext, doc_id: str) -> Results:
     if cur is None:
         job = ctx.state.last_job.get(doc_id)
         if job is not None and job.status in TERMINAL:
-            raise ResultsError("results_not_opened_yet", path=str(job.folder),
-                               status=job.status)
+            raise ResultsError("results_not_opened_yet", path=str(job.folder), status=job.status)
         raise ResultsError("results_none_loaded")
     return cur
 
 
-def _fitted_page(cur: Results, args: GetResultsInput,
-                 get_section: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+def _fitted_page(
+    cur: Results, args: GetResultsInput, get_section: Callable[..., dict[str, Any]]
+) -> dict[str, Any]:
     """The page asked for; without ``limit``, shrunk until it fits the size hint.
 
     Works for every section, whatever its items: a page of items is cut to fewer items, a
@@ -457,22 +569,37 @@ def _fitted_page(cur: Results, args: GetResultsInput,
             limit = min(limit, len(page["items"]) - 1)
         else:
             break
-        page = dict(get_section(cur, args.section, offset=args.offset, limit=limit,
-                                mode=args.mode))
+        page = dict(get_section(cur, args.section, offset=args.offset, limit=limit, mode=args.mode))
     return page
 
 
-def _section_links(doc_id: str, section: str, mode: int | None, cur: Results,
-                   ) -> list[dict[str, Any]]:
+def _section_links(
+    doc_id: str,
+    section: str,
+    mode: int | None,
+    cur: Results,
+) -> list[dict[str, Any]]:
     from molforma.mcp.paging import link
 
     base = f"molforma://documents/{doc_id}/results"
     if section == "modes" and cur.modes:
-        return [link(f"{base}/spectrum", f"{doc_id}_spectrum", "text/csv",
-                     "The modes as CSV: mode, frequency (cm-1), IR intensity (km/mol).")]
+        return [
+            link(
+                f"{base}/spectrum",
+                f"{doc_id}_spectrum",
+                "text/csv",
+                "The modes as CSV: mode, frequency (cm-1), IR intensity (km/mol).",
+            )
+        ]
     if section == "mode_displacements" and mode is not None:
-        return [link(f"{base}/modes/{mode}", f"{doc_id}_mode_{mode}", mime_of("xyz"),
-                     "The mode as XYZ with a displacement vector per atom.")]
+        return [
+            link(
+                f"{base}/modes/{mode}",
+                f"{doc_id}_mode_{mode}",
+                mime_of("xyz"),
+                "The mode as XYZ with a displacement vector per atom.",
+            )
+        ]
     return []
 
 
@@ -497,9 +624,21 @@ def _omit_large_items(doc_id: str, section: str, page: dict[str, Any]) -> list[d
             stub["atomCount"] = len(item.get("symbols") or [])
             xyz_uri = f"{base}/structures/{index}"
             stub["resource"] = xyz_uri
-            links.append(link(xyz_uri, f"{doc_id}_structure_{index}", mime_of("xyz"),
-                              f"Structure {index} of the results as XYZ."))
-        links.append(link(item_uri, f"{doc_id}_{section}_{index}", "application/json",
-                          f"Item {index} of section {section}, whole."))
+            links.append(
+                link(
+                    xyz_uri,
+                    f"{doc_id}_structure_{index}",
+                    mime_of("xyz"),
+                    f"Structure {index} of the results as XYZ.",
+                )
+            )
+        links.append(
+            link(
+                item_uri,
+                f"{doc_id}_{section}_{index}",
+                "application/json",
+                f"Item {index} of section {section}, whole.",
+            )
+        )
         items[k] = stub
     return links

@@ -35,13 +35,20 @@ _TARGET = "A ui-N id from get_ui or a unique objectName."
 
 # -- reads ----------------------------------------------------------------------------------------
 class GetUiInput(ToolInput):
-
-    query: str | None = Field(None, description="Keep widgets whose text, class or objectName "
-                              "contains this (case-insensitive).")
-    includeHidden: bool = Field(False, description="Also widgets on other tabs and in "
-                                "collapsed groups (they can still be driven).")
-    includeBlocked: bool = Field(False, description="Also list the person-only controls "
-                                 "(executable, launcher, …) with the reason.")
+    query: str | None = Field(
+        None,
+        description="Keep widgets whose text, class or objectName "
+        "contains this (case-insensitive).",
+    )
+    includeHidden: bool = Field(
+        False,
+        description="Also widgets on other tabs and in "
+        "collapsed groups (they can still be driven).",
+    )
+    includeBlocked: bool = Field(
+        False,
+        description="Also list the person-only controls (executable, launcher, …) with the reason.",
+    )
     offset: int = Field(0, ge=0, description="First widget of the page.")
     limit: int | None = Field(None, ge=1, description="Widgets per page (default: ~32 KiB).")
 
@@ -51,15 +58,19 @@ class GetUiOutput(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    nodes: list[dict[str, Any]] = Field(description="id, objectName, class, text, value, "
-                                        "enabled, visible, tab, blocked, and drivable: the "
-                                        "ui_* tools that may drive it (empty: read only).")
+    nodes: list[dict[str, Any]] = Field(
+        description="id, objectName, class, text, value, "
+        "enabled, visible, tab, blocked, and drivable: the "
+        "ui_* tools that may drive it (empty: read only)."
+    )
     total: int = Field(description="Nodes in all pages.")
     nextOffset: int | None = Field(description="offset of the next page; null on the last.")
-    activeModal: dict[str, Any] | None = Field(description="The open dialog: title, text, "
-                                               "buttons with their ids.")
+    activeModal: dict[str, Any] | None = Field(
+        description="The open dialog: title, text, buttons with their ids."
+    )
     blocked: list[dict[str, Any]] | None = Field(
-        None, description="With includeBlocked: the person-only controls, with the reason.")
+        None, description="With includeBlocked: the person-only controls, with the reason."
+    )
     currentTab: str | None = Field(description="The main tab shown.")
     dialogs: list[dict[str, Any]] = Field(description="Message boxes and file dialogs open.")
 
@@ -73,16 +84,26 @@ def get_ui(ctx: ToolContext, args: GetUiInput) -> GetUiOutput:
     data = bridge.read(lambda ui: ui.get_ui(args.model_dump()))
     nodes, nxt = page_list(data["nodes"], args.offset, args.limit)
     lang = ctx.lang
-    blocked = [dict(b, message=render(b["reason"], {"target": b["objectName"]}, lang))
-               for b in data["blocked"]] if args.includeBlocked else None
-    return GetUiOutput(nodes=nodes, total=len(data["nodes"]), nextOffset=nxt,
-                       activeModal=data["activeModal"], blocked=blocked,
-                       currentTab=data["currentTab"],
-                       dialogs=[d.to_dict() for d in bridge.dialogs()])
+    blocked = (
+        [
+            dict(b, message=render(b["reason"], {"target": b["objectName"]}, lang))
+            for b in data["blocked"]
+        ]
+        if args.includeBlocked
+        else None
+    )
+    return GetUiOutput(
+        nodes=nodes,
+        total=len(data["nodes"]),
+        nextOffset=nxt,
+        activeModal=data["activeModal"],
+        blocked=blocked,
+        currentTab=data["currentTab"],
+        dialogs=[d.to_dict() for d in bridge.dialogs()],
+    )
 
 
 class GetUiItemInput(ToolInput):
-
     target: str = Field(description=_TARGET)
     offset: int = Field(0, ge=0, description="First row/item/atom of the page.")
     limit: int | None = Field(None, ge=1, description="Rows per page (default: ~32 KiB).")
@@ -107,7 +128,6 @@ def get_ui_item(ctx: ToolContext, args: GetUiItemInput) -> GetUiItemOutput:
 
 
 class GetUiCommandInput(ToolInput):
-
     commandId: str = Field(description="The commandId a window tool returned.")
 
 
@@ -120,11 +140,12 @@ def get_ui_command(ctx: ToolContext, args: GetUiCommandInput) -> WindowCommandOu
 
 
 class CaptureScreenshotInput(ToolInput):
-
-    target: str | None = Field(None, description="Widget to capture (ui-N or objectName); "
-                               "default mainWindow.")
-    path: str | None = Field(None, description="Also save the PNG here (inside the allowed "
-                             "directories).")
+    target: str | None = Field(
+        None, description="Widget to capture (ui-N or objectName); default mainWindow."
+    )
+    path: str | None = Field(
+        None, description="Also save the PNG here (inside the allowed directories)."
+    )
 
 
 class CaptureScreenshotOutput(BaseModel):
@@ -151,16 +172,17 @@ def capture_screenshot(ctx: ToolContext, args: CaptureScreenshotInput) -> Captur
     png, w, h = bridge_of(ctx).read(lambda ui: ui.screenshot(args.target))
     if args.path is not None:
         saved = ctx.state.policy.write_atomic(args.path, png)  # checked and written as one
-    out = CaptureScreenshotOutput(width=w, height=h, bytes=len(png),
-                                  path=str(saved) if saved is not None else None)
-    out._content = [{"type": "image", "mimeType": "image/png",
-                     "data": base64.b64encode(png).decode("ascii")}]
+    out = CaptureScreenshotOutput(
+        width=w, height=h, bytes=len(png), path=str(saved) if saved is not None else None
+    )
+    out._content = [
+        {"type": "image", "mimeType": "image/png", "data": base64.b64encode(png).decode("ascii")}
+    ]
     return out
 
 
 # -- window commands --------------------------------------------------------------------------------
 class _Cmd(ToolInput):
-
     documentId: str = Field(description=_DOC)
     expectedRevision: str = Field(description=_REV)
 
@@ -170,50 +192,74 @@ class UiActivateInput(_Cmd):
 
 
 @tool("ui_activate", title="Activate UI element", modes=_GUI, destructive=True)
-def ui_activate(ctx: ToolContext, args: UiActivateInput,
-                ) -> WindowCommandOutput | Background[WindowCommandOutput]:
+def ui_activate(
+    ctx: ToolContext,
+    args: UiActivateInput,
+) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Press a button or trigger a menu action (as a click would), queued onto the window;
     answers at once with a commandId (or a task)."""
-    return submit(ctx, "ui_activate", args, document_id=args.documentId,
-                  expected_revision=args.expectedRevision)
+    return submit(
+        ctx,
+        "ui_activate",
+        args,
+        document_id=args.documentId,
+        expected_revision=args.expectedRevision,
+    )
 
 
 class UiSetValueInput(_Cmd):
     target: str = Field(description=_TARGET)
     value: str | int | float | bool | None = Field(
         description="Text (line edits, text editors), a number (spin boxes, sliders), a "
-        "choice text or index (combo boxes, tabs), true/false (check boxes).")
+        "choice text or index (combo boxes, tabs), true/false (check boxes)."
+    )
 
 
 @tool("ui_set_value", title="Set UI value", modes=_GUI)
-def ui_set_value(ctx: ToolContext, args: UiSetValueInput,
-                 ) -> WindowCommandOutput | Background[WindowCommandOutput]:
+def ui_set_value(
+    ctx: ToolContext,
+    args: UiSetValueInput,
+) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Set a field's value and commit it the way typing and Enter do (the panel's own
     checks and messages apply), queued onto the window."""
-    return submit(ctx, "ui_set_value", args, document_id=args.documentId,
-                  expected_revision=args.expectedRevision)
+    return submit(
+        ctx,
+        "ui_set_value",
+        args,
+        document_id=args.documentId,
+        expected_revision=args.expectedRevision,
+    )
 
 
 class UiEditCellInput(_Cmd):
     target: str = Field(description=_TARGET + " A table.")
     row: int = Field(ge=0, description="0-based row.")
     column: int = Field(ge=0, description="0-based column.")
-    value: str | int | float | bool | None = Field(description="New cell text (true/false "
-                                                   "for a check-box cell).")
+    value: str | int | float | bool | None = Field(
+        description="New cell text (true/false for a check-box cell)."
+    )
 
 
 @tool("ui_edit_cell", title="Edit table cell", modes=_GUI)
-def ui_edit_cell(ctx: ToolContext, args: UiEditCellInput,
-                 ) -> WindowCommandOutput | Background[WindowCommandOutput]:
+def ui_edit_cell(
+    ctx: ToolContext,
+    args: UiEditCellInput,
+) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Edit one cell of a table (e.g. an atom's element or coordinate in the coordinate
     table) as typing into it would, queued onto the window."""
-    return submit(ctx, "ui_edit_cell", args, document_id=args.documentId,
-                  expected_revision=args.expectedRevision)
+    return submit(
+        ctx,
+        "ui_edit_cell",
+        args,
+        document_id=args.documentId,
+        expected_revision=args.expectedRevision,
+    )
 
 
 class UiSelectInput(_Cmd):
-    target: str = Field(description=_TARGET + " A tab widget, table, list, tree, combo box "
-                        "or 3D view.")
+    target: str = Field(
+        description=_TARGET + " A tab widget, table, list, tree, combo box or 3D view."
+    )
     index: int | None = Field(None, ge=0, description="0-based tab/row/item/entry.")
     text: str | None = Field(None, description="Tab/item/entry by its text.")
     rows: list[int] | None = Field(None, description="Table rows (0-based) to select.")
@@ -221,108 +267,157 @@ class UiSelectInput(_Cmd):
 
 
 @tool("ui_select", title="Select in UI", modes=_GUI)
-def ui_select(ctx: ToolContext, args: UiSelectInput,
-              ) -> WindowCommandOutput | Background[WindowCommandOutput]:
+def ui_select(
+    ctx: ToolContext,
+    args: UiSelectInput,
+) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Select a tab, table rows, a list or tree item, a combo entry, or atoms by id in a 3D
     view, queued onto the window."""
-    return submit(ctx, "ui_select", args, document_id=args.documentId,
-                  expected_revision=args.expectedRevision)
+    return submit(
+        ctx, "ui_select", args, document_id=args.documentId, expected_revision=args.expectedRevision
+    )
 
 
 class UiInputInput(_Cmd):
-    target: str = Field(description=_TARGET + " Coordinates are the widget's own (for a "
-                        "table/list: its viewport, as get_ui_item's rectangles).")
+    target: str = Field(
+        description=_TARGET + " Coordinates are the widget's own (for a "
+        "table/list: its viewport, as get_ui_item's rectangles)."
+    )
     kind: Literal["click", "double_click", "right_click", "key", "drag"] = Field(
-        "click", description="Mouse click at (x, y), a key press, or a left drag to (x2, y2).")
+        "click", description="Mouse click at (x, y), a key press, or a left drag to (x2, y2)."
+    )
     x: float | None = Field(None, ge=-100_000, le=100_000, description="x in widget pixels.")
     y: float | None = Field(None, ge=-100_000, le=100_000, description="y in widget pixels.")
     x2: float | None = Field(None, ge=-100_000, le=100_000, description="Drag end x.")
     y2: float | None = Field(None, ge=-100_000, le=100_000, description="Drag end y.")
-    key: str | None = Field(None, max_length=64, description="Key for kind 'key' (Return, "
-                            "Escape, Up, a letter); a key that is the shortcut of an action "
-                            "is refused (ui_key_is_shortcut): use ui_activate on the action.")
+    key: str | None = Field(
+        None,
+        max_length=64,
+        description="Key for kind 'key' (Return, "
+        "Escape, Up, a letter); a key that is the shortcut of an action "
+        "is refused (ui_key_is_shortcut): use ui_activate on the action.",
+    )
     modifiers: list[Literal["shift", "ctrl", "alt"]] | None = Field(
-        None, description="Modifier keys held.")
+        None, description="Modifier keys held."
+    )
 
 
 @tool("ui_input", title="Mouse and key input", modes=_GUI, destructive=True)
-def ui_input(ctx: ToolContext, args: UiInputInput,
-             ) -> WindowCommandOutput | Background[WindowCommandOutput]:
+def ui_input(
+    ctx: ToolContext,
+    args: UiInputInput,
+) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Click, drag or press a key at coordinates of a widget (list items, the 3D view: take
     positions from get_ui_item), queued onto the window."""
-    return submit(ctx, "ui_input", args, document_id=args.documentId,
-                  expected_revision=args.expectedRevision)
+    return submit(
+        ctx, "ui_input", args, document_id=args.documentId, expected_revision=args.expectedRevision
+    )
 
 
 class UiFileDialogInput(_Cmd):
     action: Literal["accept", "cancel"] = Field(description="accept the chosen path or cancel.")
-    directory: str | None = Field(None, description="Folder to show (inside the allowed "
-                                  "directories).")
-    fileName: str | None = Field(None, description="File name in that folder (or an absolute "
-                                 "path); checked against the allowed directories on accept.")
+    directory: str | None = Field(
+        None, description="Folder to show (inside the allowed directories)."
+    )
+    fileName: str | None = Field(
+        None,
+        description="File name in that folder (or an absolute "
+        "path); checked against the allowed directories on accept.",
+    )
     dialogId: str | None = Field(None, description="Which file dialog (default: the newest).")
-    overwrite: bool | None = Field(None, description="Saving onto an existing file: true "
-                                   "replaces it; otherwise the command fails (ui_file_exists).")
+    overwrite: bool | None = Field(
+        None,
+        description="Saving onto an existing file: true "
+        "replaces it; otherwise the command fails (ui_file_exists).",
+    )
 
 
 @tool("ui_file_dialog", title="Drive file dialog", modes=_GUI)
-def ui_file_dialog(ctx: ToolContext, args: UiFileDialogInput,
-                   ) -> WindowCommandOutput | Background[WindowCommandOutput]:
+def ui_file_dialog(
+    ctx: ToolContext,
+    args: UiFileDialogInput,
+) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """The only way into a file dialog: set folder and file name, accept (the path is
     checked against --mcp-allow-dir; replacing needs overwrite: true) or cancel."""
-    return submit(ctx, "ui_file_dialog", args, document_id=args.documentId,
-                  expected_revision=args.expectedRevision)
+    return submit(
+        ctx,
+        "ui_file_dialog",
+        args,
+        document_id=args.documentId,
+        expected_revision=args.expectedRevision,
+    )
 
 
 class ChemistryInput(_Cmd):
     action: Literal["smiles", "cleanup", "cancel"] = Field(
         description="smiles: make a 3D candidate from SMILES; cleanup: force-field clean-up "
-        "in the worker (a candidate); cancel: stop the running one.")
+        "in the worker (a candidate); cancel: stop the running one."
+    )
     smiles: str | None = Field(None, description="SMILES for action smiles.")
 
 
 @tool("chemistry", title="Chemistry", modes=_GUI)
-def chemistry(ctx: ToolContext, args: ChemistryInput,
-              ) -> WindowCommandOutput | Background[WindowCommandOutput]:
+def chemistry(
+    ctx: ToolContext,
+    args: ChemistryInput,
+) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """SMILES to a 3D candidate, geometry clean-up (worker), or cancel, in the window.
     With a task it stays working until the worker ended; confirm with history confirm."""
-    return submit(ctx, "chemistry", args, document_id=args.documentId,
-                  expected_revision=args.expectedRevision)
+    return submit(
+        ctx, "chemistry", args, document_id=args.documentId, expected_revision=args.expectedRevision
+    )
 
 
 class HistoryActionInput(_Cmd):
-    action: Literal["scan", "select", "reuse", "open_results", "open_folder", "trash",
-                    "export_csv"] = Field(description="What to do in the History tab.")
+    action: Literal[
+        "scan", "select", "reuse", "open_results", "open_folder", "trash", "export_csv"
+    ] = Field(description="What to do in the History tab.")
     index: int | None = Field(None, ge=0, description="select: 0-based table row.")
     path: str | None = Field(None, description="export_csv: the CSV file to write.")
 
 
 @tool("history_action", title="History action", modes=_GUI, destructive=True)
-def history_action(ctx: ToolContext, args: HistoryActionInput,
-                   ) -> WindowCommandOutput | Background[WindowCommandOutput]:
+def history_action(
+    ctx: ToolContext,
+    args: HistoryActionInput,
+) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """In the History tab: scan the job folders (a task waits for the scan), select a row,
     reuse its input, open its results or folder, move it to the trash (asks), export CSV."""
-    return submit(ctx, "history_action", args, document_id=args.documentId,
-                  expected_revision=args.expectedRevision)
+    return submit(
+        ctx,
+        "history_action",
+        args,
+        document_id=args.documentId,
+        expected_revision=args.expectedRevision,
+    )
 
 
 class ViewInput(_Cmd):
-    action: Literal["fit", "reset", "rotate", "zoom", "style"] = Field(
-        description="Camera action.")
+    action: Literal["fit", "reset", "rotate", "zoom", "style"] = Field(description="Camera action.")
     view: Literal["molecule", "results"] = Field("molecule", description="Which 3D view.")
-    dx: float | None = Field(None, ge=-3600, le=3600,
-                             description="rotate: degrees about the screen's y axis.")
-    dy: float | None = Field(None, ge=-3600, le=3600,
-                             description="rotate: degrees about the screen's x axis.")
+    dx: float | None = Field(
+        None, ge=-3600, le=3600, description="rotate: degrees about the screen's y axis."
+    )
+    dy: float | None = Field(
+        None, ge=-3600, le=3600, description="rotate: degrees about the screen's x axis."
+    )
     factor: float | None = Field(None, gt=0, le=1000, description="zoom: >1 zooms in.")
     style: Literal["ball_and_stick", "spacefill", "sticks"] | None = Field(
-        None, description="style: the drawing style.")
+        None, description="style: the drawing style."
+    )
 
 
 @tool("view", title="View", modes=_GUI)
-def view(ctx: ToolContext, args: ViewInput,
-         ) -> WindowCommandOutput | Background[WindowCommandOutput]:
+def view(
+    ctx: ToolContext,
+    args: ViewInput,
+) -> WindowCommandOutput | Background[WindowCommandOutput]:
     """Move the camera of a 3D view: fit, reset, rotate, zoom, or set the drawing style."""
-    return submit(ctx, "view", args, document_id=args.documentId,
-                  expected_revision=args.expectedRevision, edits_document=False)
-
+    return submit(
+        ctx,
+        "view",
+        args,
+        document_id=args.documentId,
+        expected_revision=args.expectedRevision,
+        edits_document=False,
+    )
