@@ -7,8 +7,9 @@ included), stopping running calculations. The reader thread sees the end of stdi
 even while the dispatcher is inside a long request; it used to queue the end behind
 that request (and every request queued after it), so the stand-in NWChem kept running
 for as long as the requests took. Here the real ``molforma --mcp`` / ``--mcp-gui``
-runs the stand-in NWChem, is handed requests that take seconds each (opening a 6 MiB
-XYZ file that is refused only once it has been read), and its stdin is closed.
+runs the stand-in NWChem, is handed requests that take seconds each (opening an XYZ file
+of more atoms than a document holds, refused only once it has been read), and its stdin is
+closed.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from molforma.document.model import MAX_ATOMS
 from tests.mcp.conftest import McpProcess, meta, wait_until
 from tests.mcp.test_calculation import _alive, _fake_nwchem_env
 from tests.mcp.test_large_documents import water_box
@@ -34,9 +36,10 @@ SLOW_REQUESTS = 6  # a few seconds each: half a minute of work queued
 
 @pytest.fixture(scope="module")
 def big_xyz(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 240,000-atom XYZ file: read whole (seconds), then refused for its size."""
+    """An XYZ file just over the document's atom limit: read whole (seconds), then refused
+    for its size, so every request is slow and none leaves a candidate behind."""
     path = tmp_path_factory.mktemp("eof") / "big.xyz"
-    path.write_text(water_box(240_000))
+    path.write_text(water_box(MAX_ATOMS + 30_000))
     return path
 
 
