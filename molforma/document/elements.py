@@ -13,7 +13,7 @@ MAX_Z = 118
 
 # The periodic table's symbols by atomic number (RDKit's spelling; a test checks they
 # agree). Kept here so that reading symbols never waits for RDKit to import.
-_BY_Z: tuple[str, ...] = tuple(
+BY_Z: tuple[str, ...] = tuple(
     [
         "H",
         "He",
@@ -135,10 +135,10 @@ _BY_Z: tuple[str, ...] = tuple(
         "Og",
     ]
 )
-_Z_OF: dict[str, int] = {s: z for z, s in enumerate(_BY_Z, start=1)}
+_Z_OF: dict[str, int] = {s: z for z, s in enumerate(BY_Z, start=1)}
 
 # Looked up in a table: asking RDKit about an unknown symbol prints a C++ trace to stderr.
-_SYMBOLS: dict[str, str] = {s.lower(): s for s in _BY_Z}
+_SYMBOLS: dict[str, str] = {s.lower(): s for s in BY_Z}
 
 
 @lru_cache(maxsize=1)
@@ -166,7 +166,7 @@ def atomic_number(symbol: str) -> int:
 def symbol_of(z: int) -> str:
     """Element symbol of atomic number ``z``."""
     z = int(z)
-    return _BY_Z[z - 1] if 1 <= z <= MAX_Z else str(_table().GetElementSymbol(z))
+    return BY_Z[z - 1] if 1 <= z <= MAX_Z else str(_table().GetElementSymbol(z))
 
 
 # RDKit's covalent radii (PeriodicTable.GetRcovalent; a test compares them) by atomic
