@@ -12,7 +12,7 @@ is (so it can still be run alone):
 
 * ``tool-index``: ``molforma/mcp/tool_index.json`` (``scripts/gen_tool_index.py``);
 * ``tool-docs``: ``docs/tools.md`` (``scripts/gen_tool_docs.py``);
-* ``docs-tables``: the generated sections of README and ``docs/`` (tool and format tables,
+* ``docs-tables``: the generated sections of the ``docs/`` pages (tool and format tables,
   benchmark figures; ``scripts/update_readme.py``);
 * ``catalogues``: the label catalogues ``resources/{tasks,theories,functionals,
   advanced_keys}.json`` (``scripts/build_catalogs.py --only ...``);
@@ -127,7 +127,7 @@ def _translations_check() -> int:
 ARTEFACTS: tuple[Artefact, ...] = (
     _checked_script("tool-index", "molforma/mcp/tool_index.json", "gen_tool_index.py"),
     _checked_script("tool-docs", "docs/tools.md", "gen_tool_docs.py"),
-    _checked_script("docs-tables", "README.md and docs/ generated sections", "update_readme.py"),
+    _checked_script("docs-tables", "generated sections of the docs/ pages", "update_readme.py"),
     Artefact(
         "catalogues",
         "resources/{" + ",".join(LABEL_CATALOGUES) + "}.json",
