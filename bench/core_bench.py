@@ -42,7 +42,7 @@ from harness import Report, Sample, add_output_argument, compare, compare_bytes,
 
 from molforma.app import ops
 from molforma.document.document import Document
-from molforma.document.model import clone_project
+from molforma.document.envelope import clone_project
 
 TARGET = 5.0
 STEP_TARGET = 0.05  # an undo step of a one-atom move, as a share of one project copy

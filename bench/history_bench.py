@@ -25,7 +25,7 @@ from pathlib import Path
 
 from harness import Report, Sample, add_output_argument, compare, measure
 
-from molforma.history.scan import HistoryScanner, scan
+from molforma.history.folder_scan import HistoryScanner, scan
 
 NW = """start {name}
 title "{title}"

@@ -52,7 +52,7 @@ from harness import Comparison, Report, Side, add_output_argument
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from molforma.document.model import new_project  # noqa: E402
+from molforma.document.envelope import new_project  # noqa: E402
 from molforma.jobs.manager import JobManager  # noqa: E402
 from tests.slurm_cluster import SlurmCluster  # noqa: E402
 from tests.ssh_rig import ALIAS, SshRig  # noqa: E402

@@ -240,7 +240,7 @@ def lattice_columns(n: int) -> Any:
     """:func:`lattice` as columns (no records: a million atoms in a fraction of a second)."""
     import numpy as np
 
-    from molforma.gui.view3d.columns import StructureArrays
+    from molforma.gui.view3d.structure_arrays import StructureArrays
 
     side = round(n ** (1 / 3)) + 1
     idx = np.arange(n)

@@ -16,7 +16,7 @@ Either way the exit status is ``128 + signum`` (143 for SIGTERM, 130 for SIGINT,
 A signal ignored when MolForma started (``nohup`` ignores SIGHUP, a shell's ``&``
 may ignore SIGINT) stays ignored, as the person asked. SIGKILL cannot be caught:
 the job records then keep ``running``, and History shows such jobs as
-``interrupted`` once their process is gone (``molforma.history.scan``); the jobs'
+``interrupted`` once their process is gone (``molforma.history.folder_scan``); the jobs'
 processes are told to end with MolForma by the job runner itself.
 """
 

@@ -601,7 +601,7 @@ def build_ligand(smiles: str, donor: int) -> dict[str, Any]:
 
 
 def _formula(atoms: list[dict[str, Any]]) -> str:
-    from molforma.document.model import formula
+    from molforma.document.envelope import formula
 
     return formula(atoms)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from molforma.mcp.registry import INDEX_PATH, build_index  # noqa: E402
+from molforma.mcp.tool_registry import INDEX_PATH, build_index  # noqa: E402
 
 
 def render() -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from molforma.document.document import Document, EditResult, Origin
 from molforma.document.elements import normalize_symbol
-from molforma.document.model import Project, atoms_of
+from molforma.document.envelope import Project, atoms_of
 from molforma.document.tabletypes import is_atom_table
 from molforma.errors import UnknownAtomError, ValidationError
 from molforma.formats.computed import Vec

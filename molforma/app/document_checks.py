@@ -12,7 +12,7 @@ from typing import Any
 
 from molforma.app.policy import Policy
 from molforma.document.document import Document
-from molforma.document.model import Project
+from molforma.document.envelope import Project
 from molforma.errors import MolFormaError, ValidationError
 from molforma.i18n import register
 

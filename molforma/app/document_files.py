@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from molforma.app.actor import Actor
 from molforma.app.app_state import OneDocument
 from molforma.document.document import Document, Origin
-from molforma.document.model import Project
+from molforma.document.envelope import Project
 from molforma.errors import FileAccessError, MolFormaError
 from molforma.i18n import register
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from molforma.app.policy import Policy, check_protected_change
 from molforma.document.document import Document, EditResult, Origin
-from molforma.document.model import Project, atoms_of
+from molforma.document.envelope import Project, atoms_of
 from molforma.errors import ValidationError
 from molforma.nwchem.protected_text import check_extra_input
 from molforma.nwchem.settings import (

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from molforma.app.app_state import AppState
     from molforma.app.policy import Policy
     from molforma.document.document import Document, EditResult
-    from molforma.document.model import Project
+    from molforma.document.envelope import Project
     from molforma.formats.common import Structure
     from molforma.preferences import Preferences
 
@@ -94,7 +94,7 @@ def launch_document(
         MolFormaError: the file cannot be read or breaks a document rule.
     """
     from molforma.document.document import Document
-    from molforma.document.model import check_settings, check_structure, clone_project
+    from molforma.document.envelope import check_settings, check_structure, clone_project
     from molforma.formats import apply_structure
 
     if loaded is None:
@@ -139,7 +139,7 @@ def default_job_root(prefs_root: str | None, policy: Policy | None) -> str | Non
 def fresh_project(prefs: Preferences, policy: Policy | None = None) -> Project:
     """A new project with the execution defaults and the job root the person saved (inside
     the allowed directories when ``policy`` restricts them, see :func:`default_job_root`)."""
-    from molforma.document.model import new_project
+    from molforma.document.envelope import new_project
 
     root = default_job_root(prefs.job_root, policy)
     extra = {"job_root": root} if root else {}
@@ -204,7 +204,7 @@ def load_structure(
 
         def take(work: Project) -> EditResult:
             from molforma.document.document import EditResult
-            from molforma.document.model import atoms_of
+            from molforma.document.envelope import atoms_of
 
             old = [a["id"] for a in atoms_of(work)]
             d = work["document"]

@@ -44,7 +44,7 @@ def reuse_job(
         FileAccessError: outside the allowed directories (MCP), not a job folder.
         MolFormaError: the snapshot or input is broken; the document is unchanged.
     """
-    from molforma.history.scan import reuse
+    from molforma.history.folder_scan import reuse
 
     checked = check_path(app.policy, folder, actor, must_exist=True)
     project = reuse(checked, geometry, guard=_guard(app, actor))
@@ -74,7 +74,7 @@ def use_final_structure(
         FileAccessError: outside the allowed directories (MCP), not a job folder.
         MolFormaError: no structure in the output, or a document rule is broken.
     """
-    from molforma.history.scan import final_structure
+    from molforma.history.folder_scan import final_structure
 
     checked = check_path(app.policy, folder, actor, must_exist=True)
     symbols, coordinates = final_structure(checked, _guard(app, actor))

@@ -44,8 +44,7 @@ from molforma.app.document_settings import (
 from molforma.document.coordinates import xyz_array
 from molforma.document.document import Document, EditResult, Origin, first_ids
 from molforma.document.elements import normalize_symbol
-from molforma.document.geometry import rotation_matrix
-from molforma.document.model import (
+from molforma.document.envelope import (
     MAX_ATOMS,
     Project,
     atoms_of,
@@ -53,6 +52,7 @@ from molforma.document.model import (
     check_atom_fields,
     new_atom,
 )
+from molforma.document.geometry import rotation_matrix
 from molforma.document.tabletypes import is_atom_table
 from molforma.errors import (
     UnknownAtomError,

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from molforma.app import ops
-from molforma.document.model import atoms_of
+from molforma.document.envelope import atoms_of
 from molforma.errors import CandidateExistsError
 
 if TYPE_CHECKING:
     from molforma.app.actor import Actor
     from molforma.document.document import Document
-    from molforma.document.model import Project
+    from molforma.document.envelope import Project
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 :func:`extract_qm_region` keeps the atoms named (by id and/or residue name, number and
 chain) and everything within R Å of them (whole residues by default), caps every cut
 covalent bond with a link hydrogen, sets the total charge from the residues' standard
-charges and the ligand's formal charges (:mod:`molforma.document.qm_region`) and makes
+charges and the ligand's formal charges (:mod:`molforma.document.region_cut`) and makes
 that the document's structure: a candidate (``preview``) or one undo step, so undo (or
 cancel) gives the whole protein back.
 """
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from molforma.document.document import Document, EditResult, Origin
-from molforma.document.model import Project
+from molforma.document.envelope import Project
 from molforma.errors import UnknownAtomError, ValidationError
 from molforma.i18n import register
 
@@ -76,7 +76,7 @@ def extract_qm_region(
 
     def fn(work: Project) -> EditResult:
         from molforma.document.molecule import AtomTable, BondTable
-        from molforma.document.qm_region import cut_region, region_mask
+        from molforma.document.region_cut import cut_region, region_mask
 
         d = work["document"]
         atoms, bonds = d["atoms"], d["bonds"]

@@ -17,7 +17,7 @@ from molforma.i18n import register
 if TYPE_CHECKING:
     from molforma.app.actor import Actor
     from molforma.document.document import Document, EditResult
-    from molforma.document.model import Project
+    from molforma.document.envelope import Project
 
 register(
     {

@@ -25,8 +25,8 @@ import numpy as np
 
 from molforma.document.chemistry import _add_h_to
 from molforma.document.document import EditResult
+from molforma.document.envelope import Project, check_atom_fields, new_atom
 from molforma.document.geometry import free_directions, unit
-from molforma.document.model import Project, check_atom_fields, new_atom
 from molforma.document.valence import (
     _bond_orders,
     _clash_score,

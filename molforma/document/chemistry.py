@@ -2,7 +2,7 @@
 measurements (no Qt).
 
 Edit functions take ``work``, a private copy of the project envelope made by
-:func:`molforma.document.model.clone_project`, change it in place and return an
+:func:`molforma.document.envelope.clone_project`, change it in place and return an
 :class:`~molforma.document.document.EditResult`. They raise before changing anything
 they cannot finish, and :meth:`Document.edit` throws the copy away on any error, so a
 failed edit never leaves a trace. Fixed atoms never move.
@@ -25,6 +25,7 @@ from molforma.document import elements
 from molforma.document import messages as _messages  # noqa: F401 - registers shared codes
 from molforma.document.coordinates import xyz_array
 from molforma.document.document import EditResult
+from molforma.document.envelope import Project, new_atom
 from molforma.document.geometry import (
     adjacency,
     align_vectors,
@@ -38,7 +39,6 @@ from molforma.document.geometry import (
     rotation_matrix,
     unit,
 )
-from molforma.document.model import Project, new_atom
 from molforma.document.valence import (
     AtomDict,
     _atoms,

@@ -32,8 +32,7 @@ from typing import Any, Literal
 from molforma.document.changes import Change, share_unchanged
 from molforma.document.edit_ids import _capped, _id_sets
 from molforma.document.edit_ids import first_ids as first_ids  # the tools import it here
-from molforma.document.locking import DocumentLock
-from molforma.document.model import (
+from molforma.document.envelope import (
     Project,
     atoms_of,
     check_contacts,
@@ -44,6 +43,7 @@ from molforma.document.model import (
     formula,
     new_project,
 )
+from molforma.document.locking import DocumentLock
 from molforma.document.tabletypes import is_atom_table, tables_loaded
 from molforma.errors import BusyError, CandidateExistsError, MolFormaError, StaleRevisionError
 

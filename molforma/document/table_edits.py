@@ -17,7 +17,7 @@ import numpy as np
 
 from molforma.document.document import EditResult
 from molforma.document.elements import normalize_symbol
-from molforma.document.model import Project, check_atom_fields
+from molforma.document.envelope import Project, check_atom_fields
 from molforma.document.molecule import AtomTable, BondTable
 from molforma.errors import UnknownAtomError, ValidationError
 

@@ -17,7 +17,7 @@ import numpy as np
 from molforma.document import elements
 from molforma.document import messages as _messages  # noqa: F401 - registers shared codes
 from molforma.document.coordinates import xyz_array
-from molforma.document.model import Project
+from molforma.document.envelope import Project
 from molforma.errors import UnknownAtomError, ValidationError
 
 AtomDict = dict[str, Any]

@@ -16,8 +16,8 @@ import numpy as np
 from molforma.document import elements
 from molforma.document import messages as _messages  # noqa: F401 - registers shared codes
 from molforma.document.coordinates import xyz_array
+from molforma.document.envelope import Project
 from molforma.document.geometry import components
-from molforma.document.model import Project
 from molforma.document.valence import (
     _atoms,
     _rdkit_atom,

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 from xml.parsers import expat
 
-from molforma.document.model import ATOM_ID
+from molforma.document.envelope import ATOM_ID
 from molforma.formats.common import (
     Structure,
     clean_name,

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from molforma.document import elements
 from molforma.document import messages as _document_messages  # noqa: F401 - file_too_large
-from molforma.document.model import MAX_NAME, new_atom
+from molforma.document.envelope import MAX_NAME, new_atom
 from molforma.errors import FormatError
 from molforma.file_formats import LABELS
 from molforma.i18n import catalogue, register, render
@@ -88,7 +88,7 @@ register({code: text for code, text in _MESSAGES.items() if code not in _KNOWN})
 class Structure:
     """What a structure file gives: atoms, bonds and what the file says about the molecule.
 
-    ``atoms`` are atom dicts as :func:`molforma.document.model.new_atom` makes them,
+    ``atoms`` are atom dicts as :func:`molforma.document.envelope.new_atom` makes them,
     with ids ``a1``.. in file order, or the file's own ids when it stored them
     (SDF, MOL and CML written by MolForma; PDB serial numbers). ``None`` fields mean
     "the file does not say": loading keeps the project's value.

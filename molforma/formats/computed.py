@@ -14,7 +14,7 @@ from typing import Any
 
 from molforma.document.document import EditResult
 from molforma.document.elements import normalize_symbol
-from molforma.document.model import Project, new_atom
+from molforma.document.envelope import Project, new_atom
 from molforma.errors import ValidationError
 
 Vec = Sequence[float]

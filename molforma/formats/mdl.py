@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from rdkit import Chem
 
 from molforma.document.elements import DEFAULT_VALENCE, normalize_symbol
-from molforma.document.model import ATOM_ID
+from molforma.document.envelope import ATOM_ID
 from molforma.formats import mdl_fast
 from molforma.formats.common import (
     Structure,
@@ -149,7 +149,7 @@ def _check_v2000(lines: list[str], start: int, fmt: str) -> tuple[int, dict[int,
 
 def _large(table: mdl_fast.Table, first_id: int, title: str) -> Structure:
     """A plain connection table of many atoms as column tables (see _read_plain)."""
-    from molforma.document.model import FORMAL_CHARGE_RANGE
+    from molforma.document.envelope import FORMAL_CHARGE_RANGE
     from molforma.document.molecule import AtomTable, BondTable
 
     n = len(table.symbols)

@@ -23,7 +23,7 @@ import numpy as np
 from molforma.document import elements
 from molforma.document.arrays import has_repeats
 from molforma.document.elements import DEFAULT_VALENCE
-from molforma.document.model import FORMAL_CHARGE_RANGE
+from molforma.document.envelope import FORMAL_CHARGE_RANGE
 from molforma.formats.common import plain_atoms
 
 _ORDERS = {"1": 1, "2": 2, "3": 3}

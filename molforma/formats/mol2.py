@@ -16,7 +16,7 @@ from typing import Any
 
 from rdkit import Chem
 
-from molforma.document.model import new_atom
+from molforma.document.envelope import new_atom
 from molforma.formats.common import (
     Structure,
     clean_name,

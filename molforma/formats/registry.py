@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from molforma.document.document import EditResult, first_ids
-from molforma.document.model import Project, first_free_id, new_atom, project_from_json
+from molforma.document.envelope import Project, first_free_id, new_atom, project_from_json
 from molforma.document.tabletypes import is_atom_table
 from molforma.errors import FileAccessError
 from molforma.file_formats import BY_NAME, EXTENSIONS, READABLE, WRITABLE, names_text

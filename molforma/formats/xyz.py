@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from molforma.document.model import MIN_DISTANCE
+from molforma.document.envelope import MIN_DISTANCE
 from molforma.errors import FormatError
 from molforma.formats.common import (
     Structure,

@@ -177,7 +177,7 @@ def _import_core_first(with_formats: bool) -> None:
         "molforma.document.document",
         "molforma.document.building",
         "molforma.preferences",
-        "molforma.document.schema",
+        "molforma.document.envelope_schema",
         "molforma.app.ops",
         "molforma.app.files",
         "molforma.mcp.bridge",

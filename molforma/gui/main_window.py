@@ -45,7 +45,7 @@ from molforma.gui.widgets.molecule_tab import MoleculeTab
 from molforma.gui.window_panels import PANELS, WindowPanels, missing_text, tr_main
 
 if TYPE_CHECKING:
-    from molforma.document.model import Project
+    from molforma.document.envelope import Project
     from molforma.formats.common import Structure
 from molforma.gui.window_files import WindowFiles
 

@@ -1,6 +1,6 @@
 """Export history rows as CSV (no Qt).
 
-One header row with the :class:`~molforma.history.scan.HistoryRow` field names,
+One header row with the :class:`~molforma.history.folder_scan.HistoryRow` field names,
 then one line per row, UTF-8, written atomically (a temporary file renamed over
 the target), so a failed export never leaves a torn file. Text cells that a
 spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, tab
@@ -21,7 +21,7 @@ from pydantic import ValidationError as PydanticError
 
 from molforma.errors import ValidationError
 from molforma.fileio import atomic_write_text
-from molforma.history.scan import HistoryRow
+from molforma.history.folder_scan import HistoryRow
 
 COLUMNS: tuple[str, ...] = (
     "date",

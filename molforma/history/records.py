@@ -1,6 +1,6 @@
 """The files that make a folder a job folder, and its job record (no Qt).
 
-Shared by the scan (:mod:`molforma.history.scan`) and the preview and reuse of one job
+Shared by the scan (:mod:`molforma.history.folder_scan`) and the preview and reuse of one job
 folder (:mod:`molforma.history.reuse`).
 """
 

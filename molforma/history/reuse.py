@@ -1,7 +1,7 @@
 """One row of the history: its job folder opened, previewed and reused (no Qt).
 
 Only the folder's own files are read, never through a link (see
-:mod:`molforma.history.scan` for what a job folder is).
+:mod:`molforma.history.folder_scan` for what a job folder is).
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def preview(folder: str, *, chars: int = 20_000, guard: Any | None = None) -> di
 
 def _project_from_structure(structure: Any, title: str) -> dict[str, Any]:
     """A new project holding what an NWChem input gave: molecule and conditions."""
-    from molforma.document.model import check_settings, check_structure, new_project
+    from molforma.document.envelope import check_settings, check_structure, new_project
     from molforma.formats import apply_structure
 
     proj = new_project()
@@ -184,7 +184,7 @@ def reuse(
         FormatError, ValidationError: the snapshot or the input is broken.
     """
     if geometry == "final":
-        from molforma.document.model import check_structure
+        from molforma.document.envelope import check_structure
         from molforma.formats.computed import place_structure
 
         symbols, coordinates = final_structure(folder, guard)
@@ -198,7 +198,7 @@ def reuse(
 
 
 def _reuse_input(job: JobDir, names: list[str], folder: str) -> dict[str, Any]:
-    import molforma.document.model as model
+    import molforma.document.envelope as model
     from molforma.fileio import read_limited
 
     if PROJECT_SNAPSHOT in names:

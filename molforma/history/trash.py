@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import quote
 
 from molforma.errors import FileAccessError
-from molforma.history.scan import job_folder_listing
+from molforma.history.folder_scan import job_folder_listing
 from molforma.i18n import register
 
 register(

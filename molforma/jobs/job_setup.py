@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from molforma.document.model import formula
+from molforma.document.envelope import formula
 from molforma.errors import CalculationError, FileAccessError, MolFormaError
 from molforma.fileio import atomic_write_text, finite_or_none, strict_json_dumps
 from molforma.i18n import register

@@ -152,7 +152,7 @@ def _clip(text: str) -> str:
 
 def list_templates() -> list[dict[str, Any]]:
     """The ``resourceTemplates`` of every per-document view and of the tool output schemas."""
-    from molforma.mcp.schema import SCHEMA_TEMPLATE
+    from molforma.mcp.list_schema import SCHEMA_TEMPLATE
 
     both = {**VIEWS, **INDEXED}
     return [
@@ -228,8 +228,8 @@ def read_resource(state: ServerState, uri: Any, *, era: str = "modern") -> list[
             }
         ]
     if uri.startswith("molforma://tools/"):
-        # A tool's full output schema (tools/list sends a thin one; molforma.mcp.schema).
-        from molforma.mcp.registry import output_schema_resource
+        # A tool's full output schema (tools/list sends a thin one; molforma.mcp.list_schema).
+        from molforma.mcp.tool_registry import output_schema_resource
 
         schema = output_schema_resource(state.mode, uri)
         if schema is None:
@@ -349,7 +349,7 @@ def spectrum_csv(results: Any) -> str:
 
 def _app_state(state: ServerState) -> dict[str, Any]:
     from molforma.mcp.protocol import Request
-    from molforma.mcp.registry import ToolContext
+    from molforma.mcp.tool_registry import ToolContext
     from molforma.mcp.tools.calculation import app_state
 
     ctx = ToolContext(

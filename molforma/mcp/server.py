@@ -41,7 +41,7 @@ from molforma.mcp.transport import LineEvent, StdioTransport
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from molforma.mcp.registry import ToolSpec
+    from molforma.mcp.tool_registry import ToolSpec
 
 log = lazylog.get_logger("molforma.mcp")
 
@@ -164,7 +164,7 @@ class Server:
     def tools(self) -> dict[str, ToolSpec]:
         """The tools of this mode by name (the tool modules load on first use)."""
         if self._tools is None:
-            from molforma.mcp.registry import tools_for
+            from molforma.mcp.tool_registry import tools_for
 
             self._tools = {t.name: t for t in tools_for(self.mode)}  # type: ignore[arg-type]
             P.enable_fast_json()
@@ -192,7 +192,7 @@ class Server:
         )
         if entry is None:
             return self.tools.get(name)
-        from molforma.mcp.registry import load_module
+        from molforma.mcp.tool_registry import load_module
 
         spec = load_module(entry["module"]).get(name)
         if spec is None or self.mode not in spec.modes:

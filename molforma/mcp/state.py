@@ -365,7 +365,7 @@ class HeadlessServices(BaseServices):
         from molforma.app.files import default_job_root
         from molforma.app.policy import headless_trusted
         from molforma.document.document import Document
-        from molforma.document.model import new_project
+        from molforma.document.envelope import new_project
         from molforma.preferences import load_preferences
 
         trusted = headless_trusted()

@@ -29,9 +29,9 @@ from molforma.mcp.tool_errors import (
 )
 
 if TYPE_CHECKING:
-    from molforma.mcp.registry import ToolSpec
     from molforma.mcp.state import AppServices
     from molforma.mcp.tasks import ProgressReporter
+    from molforma.mcp.tool_registry import ToolSpec
 
 log = lazylog.get_logger("molforma.mcp")
 
@@ -81,8 +81,8 @@ class ToolCalls:
         from pydantic import ValidationError as PydanticValidationError
 
         from molforma.mcp.elicitation import InputRequired
-        from molforma.mcp.registry import ToolContext
         from molforma.mcp.tasks import Background
+        from molforma.mcp.tool_registry import ToolContext
 
         bad = non_finite_at(args)
         if bad is not None:
@@ -174,7 +174,7 @@ class ToolCalls:
     def document_edit(self, spec: ToolSpec, parsed: Any) -> AbstractContextManager[None]:
         """In the window, a document edit runs under the document's lock, refused while a
         modal dialog is open (docs/reference/window.md, Commands): one check-and-edit, no call to the GUI thread."""
-        from molforma.mcp.registry import DOCUMENT_EDIT_TOOLS
+        from molforma.mcp.tool_registry import DOCUMENT_EDIT_TOOLS
 
         bridge = self.state.window
         if bridge is None or spec.name not in DOCUMENT_EDIT_TOOLS:

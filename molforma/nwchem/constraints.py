@@ -19,7 +19,7 @@ A scan is one NWChem job: the first point in the geometry block, then per point 
 ``geometry adjust`` block (which changes the zcoord values of the geometry the previous
 optimisation left, so each point starts from the previous point's optimised structure)
 and another ``task <theory> optimize``. No python block is needed, and one output holds
-every point (:mod:`molforma.results.scan` reads the profile back).
+every point (:mod:`molforma.results.scan_profile` reads the profile back).
 """
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ def _settings(project: Mapping[str, Any]) -> tuple[CalculationSettings, Advanced
     Raises:
         ValidationError: a setting has a bad type or value.
     """
-    from molforma.document.model import settings_block
+    from molforma.document.envelope import settings_block
 
     blocks = {key: _block(project, key) for key in ("calculation", "advanced")}
     return settings_block(blocks, "calculation"), settings_block(blocks, "advanced")
@@ -212,7 +212,7 @@ def _title(project: Mapping[str, Any]) -> str:
     doc = _block(project, "document")
     title = str(doc.get("title") or "").strip()
     if not title:
-        from molforma.document.model import formula
+        from molforma.document.envelope import formula
 
         atoms = doc.get("atoms") or []
         title = formula(atoms) or "molecule"

@@ -51,11 +51,11 @@ from molforma.nwchem.output_patterns import (
 )
 from molforma.nwchem.output_text import NeedMoreText, OutputText
 from molforma.nwchem.parser_chem_state import ChemState
-from molforma.results.elements import symbol_from_label
+from molforma.results.atom_tags import symbol_from_label
 from molforma.results.formats import BOHR_TO_ANGSTROM
 from molforma.results.frames import FrameStore
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
-from molforma.results.model import (
+from molforma.results.results_model import (
     EnergyKind,
     EnergyPoint,
     Message,

@@ -21,7 +21,7 @@ from molforma.nwchem.output_patterns import (
     d_float,
 )
 from molforma.nwchem.output_text import OutputText
-from molforma.results.model import Moments
+from molforma.results.results_model import Moments
 
 if TYPE_CHECKING:
     from molforma.nwchem.parser_chem_state import PropertyState

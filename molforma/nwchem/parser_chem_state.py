@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from molforma.results.model import Excitation, Message, Moments, Polarizability
+from molforma.results.results_model import Excitation, Message, Moments, Polarizability
 
 if TYPE_CHECKING:
     from molforma.results.limits import StructureCounter
-    from molforma.results.model import EnergyPoint, Structure
+    from molforma.results.results_model import EnergyPoint, Structure
 
 
 class PropertyState(Protocol):

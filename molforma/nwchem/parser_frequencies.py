@@ -16,7 +16,7 @@ from molforma.nwchem.output_patterns import ZERO_POINT, d_float
 from molforma.nwchem.output_text import OutputText
 
 if TYPE_CHECKING:
-    from molforma.results.model import Mode, Structure
+    from molforma.results.results_model import Mode, Structure
 
 
 class ParserState(Protocol):

@@ -43,7 +43,7 @@ from molforma.nwchem.output_patterns import (
 from molforma.nwchem.output_text import NeedMoreText, OutputText
 from molforma.nwchem.parser_chem_state import PropertyState
 from molforma.results.formats import BOHR_TO_ANGSTROM
-from molforma.results.model import (
+from molforma.results.results_model import (
     EV_NM,
     HARTREE_TO_EV,
     EnergyKind,

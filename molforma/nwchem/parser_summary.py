@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from molforma.nwchem.output_patterns import EIGENVALUE_ROW, VECTOR, d_float
 from molforma.nwchem.parser_charges import multipole_moments
-from molforma.results.model import (
+from molforma.results.results_model import (
     HARTREE_TO_EV,
     HARTREE_TO_KCAL,
     AtomCharge,

@@ -7,7 +7,8 @@ shared by MCP and the window) and the pydantic models of :mod:`.model`.
 
 from __future__ import annotations
 
-from molforma.results.model import (
+from molforma.results.reader import list_result_files, read_results
+from molforma.results.results_model import (
     EnergyPoint,
     FileEntry,
     Message,
@@ -16,7 +17,6 @@ from molforma.results.model import (
     Structure,
     Summary,
 )
-from molforma.results.reader import list_result_files, read_results
 from molforma.results.sections import SECTIONS, get_section
 from molforma.results.session import LoadHandle, ResultsSession
 

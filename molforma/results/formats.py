@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from molforma.errors import ResultsError
 from molforma.lazy import lazy_import
-from molforma.results.elements import symbol_from_label
+from molforma.results.atom_tags import symbol_from_label
 from molforma.results.limits import DEFAULT_LIMITS, Limits, StructureCounter, check_cancel
-from molforma.results.model import (
+from molforma.results.results_model import (
     HARTREE_TO_EV,
     EnergyPoint,
     Mode,

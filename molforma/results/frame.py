@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from molforma.nwchem.output_patterns import ECHO_END, ECHO_START
 from molforma.results import rigid
-from molforma.results.model import Results
+from molforma.results.results_model import Results
 
 _ECHO_START = ECHO_START
 _ECHO_END = ECHO_END

@@ -9,7 +9,7 @@ the steps of the energy plot, so a person sees the barrier from either side.
 
 from __future__ import annotations
 
-from molforma.results.model import EnergyPoint, Results
+from molforma.results.results_model import EnergyPoint, Results
 
 # The suffixes mepgs uses with "xyz" in its block (NWChem 7.0.2).
 IRC_EXTENSIONS: tuple[str, ...] = (".fxyz", ".bxyz")

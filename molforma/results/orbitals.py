@@ -109,7 +109,7 @@ class OrbitalSet:
     def frontier(self, spin: str = "alpha") -> tuple[int | None, int | None]:
         """Indices of the HOMO and LUMO of ``spin`` (None where there is none)."""
         same = [o for o in self.orbitals if o.spin == spin]
-        # Occupation above 0.5 is occupied, as in molforma.results.model.frontier_of:
+        # Occupation above 0.5 is occupied, as in molforma.results.results_model.frontier_of:
         # the Orbitals tab names the LUMO the summary names.
         occupied = [o for o in same if o.occupation > 0.5]
         empty = [o for o in same if o.occupation <= 0.5]

@@ -1,7 +1,7 @@
 """Opening result files and folders: format detection, folder listing, animations (no Qt).
 
 :func:`read_results` takes a file, a folder, or the group key of a vibration
-animation and returns one :class:`~molforma.results.model.Results`. A folder opens
+animation and returns one :class:`~molforma.results.results_model.Results`. A folder opens
 ``output.out`` first, else the first entry of :func:`list_result_files`. NWChem's
 per-mode animation step files ``<name>.m-<mode>.s-<step>.xyz`` are grouped by mode
 into one ``vibration-animation`` entry whose path is the group key
@@ -42,7 +42,7 @@ from molforma.results.limits import (
     StructureCounter,
     check_cancel,
 )
-from molforma.results.model import FileEntry, Results, Structure
+from molforma.results.results_model import FileEntry, Results, Structure
 
 PREFERRED_OUTPUT = "output.out"
 _STEP_FILE = re.compile(r"^(?P<stem>.+)\.m-(?P<mode>\d+)\.s-(?P<step>\d+)\.xyz$", re.IGNORECASE)

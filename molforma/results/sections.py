@@ -1,4 +1,4 @@
-"""Paged views of a :class:`~molforma.results.model.Results` (no Qt).
+"""Paged views of a :class:`~molforma.results.results_model.Results` (no Qt).
 
 Every section is a dict with ``section``, ``source``, ``kind``, ``items``,
 ``offset``, ``limit``, ``nextOffset`` and ``total``. Item sections come in pages
@@ -7,7 +7,7 @@ of about 40 KiB of JSON (an item over 40 KiB comes alone on its page; an item ov
 of the output file (at most 65,536 per call) and returns them as ``text``.
 ``excitations`` (TDDFT/CIS roots), ``orbitals`` (energies and occupations per spin)
 and ``charges`` (Mulliken per atom) are empty lists when the output holds none; so is
-``scan`` (a relaxed scan's points, :mod:`molforma.results.scan`), whose page also gives the
+``scan`` (a relaxed scan's points, :mod:`molforma.results.scan_profile`), whose page also gives the
 scanned coordinate.
 """
 
@@ -23,7 +23,7 @@ from typing import Any, BinaryIO
 from pydantic import BaseModel
 
 from molforma.errors import ResultsError
-from molforma.results.model import Results
+from molforma.results.results_model import Results
 
 SECTIONS = (
     "summary",
@@ -234,7 +234,7 @@ def get_section(
     elif section == "charges":
         models = results.charges
     elif section == "scan":
-        from molforma.results.scan import scan_profile
+        from molforma.results.scan_profile import scan_profile
 
         profile = scan_profile(results) or {
             "coordinate": None,

@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from molforma.background import BackgroundHandle
 from molforma.errors import MolFormaError, ResultsError
-from molforma.results.model import Results
 from molforma.results.reader import read_results
+from molforma.results.results_model import Results
 
 LoadStatus = Literal["running", "completed", "failed", "cancelled"]
 

@@ -1,6 +1,6 @@
 """One geometry of a result, and the base every results model shares (no Qt).
 
-Kept below :mod:`molforma.results.model` so that :mod:`molforma.results.frames`
+Kept below :mod:`molforma.results.results_model` so that :mod:`molforma.results.frames`
 (which builds :class:`Structure` models on demand) and the model (which keeps a
 :class:`~molforma.results.frames.FrameStore` as it is) import it without a circle.
 """

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from molforma.document.model import check_settings, check_structure, new_project
+from molforma.document.envelope import check_settings, check_structure, new_project
 from molforma.errors import MolFormaError
 from molforma.file_formats import READABLE, WRITABLE, names_text
 from molforma.formats.registry import (

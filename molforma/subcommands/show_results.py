@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from molforma.errors import MolFormaError
-from molforma.results.model import Results
 from molforma.results.reader import read_results
+from molforma.results.results_model import Results
 from molforma.results.sections import SECTIONS, get_section
 
 
@@ -102,7 +102,7 @@ def _print_summary(res: Results, out: TextIO) -> None:
 
 
 def _print_chemistry(res: Results, out: TextIO) -> None:
-    from molforma.results.model import HARTREE_TO_EV, HARTREE_TO_KCAL
+    from molforma.results.results_model import HARTREE_TO_EV, HARTREE_TO_KCAL
 
     s = res.summary
     w = out.write

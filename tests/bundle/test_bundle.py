@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import molforma
-from molforma.mcp.registry import tools_for
+from molforma.mcp.tool_registry import tools_for
 from tests.mcp.conftest import TASKS, run_window_command, wait_until
 from tests.paths import DATA
 

@@ -7,8 +7,8 @@ import pytest
 from molforma.app import ops
 from molforma.document.building import valence_problem_ids
 from molforma.document.document import Document, summary_of
+from molforma.document.envelope import atoms_of, bonds_of
 from molforma.document.geometry import angle
-from molforma.document.model import atoms_of, bonds_of
 
 
 def _xyz(doc: Document, aid: str) -> list[float]:

@@ -19,7 +19,7 @@ from rdkit import Chem
 
 from molforma import catalog
 from molforma.document.elements import covalent_radius
-from molforma.document.model import formula
+from molforma.document.envelope import formula
 from molforma.errors import ValidationError
 from molforma.nwchem.settings import THEORIES, AdvancedSettings, CalculationSettings
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from molforma.catalog import get_catalog
 from molforma.document import chemistry as ch
 from molforma.document.elements import covalent_radius
+from molforma.document.envelope import check_structure, formula, new_atom, new_project
 from molforma.document.geometry import angle, dihedral, distance
-from molforma.document.model import check_structure, formula, new_atom, new_project
 from molforma.errors import UnknownAtomError, ValidationError
 
 Atoms = list[tuple[str, tuple[float, float, float]]]

@@ -14,7 +14,7 @@ import pytest
 
 from molforma.document import geometry
 from molforma.results.reader import read_results
-from molforma.results.scan import scan_profile
+from molforma.results.scan_profile import scan_profile
 from tests.core.test_jobs_nwchem import run
 from tests.core.test_nwchem_input import WATER, make_project
 

@@ -173,7 +173,7 @@ def test_isotopes_come_from_the_real_table(water_doc: Document) -> None:
 def test_more_than_a_million_atoms_are_refused() -> None:
     import numpy as np
 
-    from molforma.document.model import new_project
+    from molforma.document.envelope import new_project
     from molforma.document.molecule import AtomTable, BondTable
 
     n = 1_000_000
@@ -275,7 +275,7 @@ def test_trust_follows_the_person_not_mcp(water_doc: Document) -> None:
 
 
 def test_loading_a_project_does_not_trust_its_execution_values() -> None:
-    from molforma.document.model import new_project
+    from molforma.document.envelope import new_project
 
     doc = Document()
     other = new_project(executable="/opt/other/nwchem", environment={"LD_PRELOAD": "x.so"})

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from molforma.app import ops
 from molforma.document.document import Document
-from molforma.document.model import new_project
+from molforma.document.envelope import new_project
 from molforma.errors import MolFormaError
 
 coord = st.floats(min_value=-6, max_value=6, allow_nan=False, allow_infinity=False)

@@ -9,7 +9,7 @@ import pytest
 
 from molforma.app import ops
 from molforma.document.document import Document
-from molforma.document.model import project_from_json
+from molforma.document.envelope import project_from_json
 from molforma.errors import FileAccessError, FormatError, MolFormaError, ValidationError
 
 ENVELOPE = {

@@ -63,7 +63,7 @@ def test_a_one_structure_format_still_refuses_a_second_frame() -> None:
 
 
 def test_the_tool_descriptions_list_the_formats_of_the_table() -> None:
-    from molforma.mcp.tools.document import (
+    from molforma.mcp.tools.document_tools import (
         ExportDocumentInput,
         ImportDocumentInput,
         OpenFileInput,

@@ -11,7 +11,7 @@ from rdkit import Chem
 from rdkit.Chem import AllChem
 
 from molforma.document.document import Document
-from molforma.document.model import check_structure, new_atom, new_project
+from molforma.document.envelope import check_structure, new_atom, new_project
 from molforma.errors import FormatError
 from molforma.formats import (
     READABLE,

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from molforma.app import ops
 from molforma.document.document import Document
-from molforma.document.model import check_structure, new_atom, new_project
+from molforma.document.envelope import check_structure, new_atom, new_project
 from molforma.errors import FileAccessError, FormatError, MolFormaError
 from molforma.fileio import READ_LIMIT
 from molforma.formats import (

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from molforma.document import geometry as g
-from molforma.document.model import new_atom, new_project
+from molforma.document.envelope import new_atom, new_project
 from molforma.errors import UnknownAtomError, ValidationError
 
 

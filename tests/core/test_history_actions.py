@@ -15,11 +15,11 @@ from urllib.parse import unquote
 import pytest
 
 import molforma.history.trash as trash_mod
-from molforma.document.model import new_atom, new_project
+from molforma.document.envelope import new_atom, new_project
 from molforma.errors import FileAccessError, FormatError, ValidationError
 from molforma.history import HistoryRow, export_csv, move_to_trash, reuse
 from molforma.history.export import COLUMNS, rows_to_csv
-from molforma.history.scan import scan
+from molforma.history.folder_scan import scan
 from tests.paths import NWCHEM_DATA
 
 FIXTURES = NWCHEM_DATA

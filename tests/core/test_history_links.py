@@ -19,7 +19,7 @@ import pytest
 from molforma.app.policy import Policy
 from molforma.errors import FileAccessError
 from molforma.history import export_csv
-from molforma.history.scan import final_structure, preview, reuse, scan
+from molforma.history.folder_scan import final_structure, preview, reuse, scan
 from tests.paths import NWCHEM_DATA
 
 MARKER = "HISTORY-OUTSIDE-MARKER-52e1"

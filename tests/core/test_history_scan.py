@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-import molforma.history.scan as scan_mod
+import molforma.history.folder_scan as scan_mod
 from molforma.errors import FileAccessError
+from molforma.history.folder_scan import HistoryScanner, ScanCancelledError, preview, scan
 from molforma.history.jobdir import JobDir
 from molforma.history.nwfiles import (
     element_of_tag,
@@ -22,7 +23,6 @@ from molforma.history.nwfiles import (
     status_from_tail,
     summarize_input,
 )
-from molforma.history.scan import HistoryScanner, ScanCancelledError, preview, scan
 from tests.paths import NWCHEM_DATA
 
 FIXTURES = NWCHEM_DATA

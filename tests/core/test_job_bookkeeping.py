@@ -15,8 +15,8 @@ from molforma.app import ops
 from molforma.document.document import Document
 from molforma.errors import CalculationError, ValidationError
 from molforma.history.export import COLUMNS, rows_to_csv
+from molforma.history.folder_scan import scan
 from molforma.history.nwfiles import summarize_input
-from molforma.history.scan import scan
 from molforma.jobs.folders import check_job_root, folder_problems
 from molforma.jobs.manager import JobManager
 from molforma.nwchem.progress import progress_limits

@@ -468,7 +468,7 @@ def test_program_exit_without_stop_all_still_ends_running_jobs(tmp_path: Path) -
 def test_a_running_job_records_pid_and_host_so_history_can_tell_a_dead_one(tmp_path: Path) -> None:
     import socket
 
-    from molforma.history.scan import scan
+    from molforma.history.folder_scan import scan
 
     manager = JobManager()
     job = manager.start(stand_in_project(tmp_path, "converge", delay=0.5))

@@ -18,7 +18,7 @@ from rdkit.Chem import rdDetermineBonds
 
 from molforma.app import ops
 from molforma.document.document import Document
-from molforma.document.model import new_atom, new_project
+from molforma.document.envelope import new_atom, new_project
 from molforma.errors import MolFormaError, ValidationError
 from molforma.formats import mdl, read_text, write_text
 from tests.paths import DATA

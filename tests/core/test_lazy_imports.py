@@ -75,7 +75,7 @@ def test_the_deferred_imports_stay_deferred() -> None:
     code = (
         "import sys\n"
         "import molforma.nwchem.input, molforma.nwchem.constraints\n"
-        "import molforma.results.formats, molforma.results.scan\n"
+        "import molforma.results.formats, molforma.results.scan_profile\n"
         "assert 'numpy' not in sys.modules, 'numpy imported at start-up'\n"
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -15,7 +15,7 @@ from rdkit import Chem
 from molforma.app import ops
 from molforma.document.document import Document
 from molforma.document.elements import DEFAULT_VALENCE
-from molforma.document.model import new_atom, new_project
+from molforma.document.envelope import new_atom, new_project
 from molforma.formats.mdl import _mol_of
 from molforma.formats.mdl_fast import v3000_text
 
@@ -161,7 +161,7 @@ def test_a_large_mol_is_written_without_rdkit(tmp_path: Path) -> None:
     code = (
         "import sys; from molforma.formats import read_file, write_file; "
         "from molforma.formats.registry import apply_structure; "
-        "from molforma.document.model import new_project; p = new_project(); "
+        "from molforma.document.envelope import new_project; p = new_project(); "
         f"apply_structure(p, read_file({str(src)!r})); "
         f"write_file(p, {str(tmp_path / 'box.mol')!r}); print('rdkit' in sys.modules)"
     )

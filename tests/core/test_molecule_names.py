@@ -9,7 +9,7 @@ from rdkit import Chem
 
 from molforma import catalog
 from molforma.app.smiles import check_smiles, resolve_smiles, smiles_to_structure
-from molforma.document.model import formula
+from molforma.document.envelope import formula
 from molforma.errors import MolFormaError
 from molforma.formats.rdkit_bridge import quiet
 

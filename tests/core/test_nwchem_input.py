@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from molforma.document.model import new_atom, new_project
+from molforma.document.envelope import new_atom, new_project
 from molforma.errors import ValidationError
 from molforma.nwchem.input import check_extra_input, input_errors, render_input
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from molforma.nwchem.parser import parse_nwchem_file, parse_nwchem_output
-from molforma.results.model import HARTREE_TO_EV, Results
 from molforma.results.reader import read_results
+from molforma.results.results_model import HARTREE_TO_EV, Results
 from tests.paths import NWCHEM_DATA
 
 E_TOL = 1e-5
@@ -278,7 +278,7 @@ def test_the_stream_reader_and_the_text_reader_agree_across_window_borders(
 
 
 def _water_project(**advanced: Any) -> dict[str, Any]:
-    from molforma.document.model import new_atom, new_project
+    from molforma.document.envelope import new_atom, new_project
 
     p = new_project()
     atoms = [("O", 0.0, 0.0, 0.1173), ("H", 0.0, 0.7572, -0.4692), ("H", 0.0, -0.7572, -0.4692)]

@@ -14,7 +14,7 @@ from molforma.app.policy import (
     may_start,
 )
 from molforma.document.document import protected_values
-from molforma.document.model import new_project
+from molforma.document.envelope import new_project
 from molforma.errors import CalculationError, FileAccessError, ProtectedSettingError
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from molforma.document.model import new_atom, new_project, project_from_json
+from molforma.document.envelope import new_atom, new_project, project_from_json
 from molforma.errors import FormatError, MolFormaError, ValidationError
 from molforma.formats import read_text
 from molforma.nwchem.input import input_errors, render_input

@@ -20,7 +20,7 @@ from molforma.app import document_files
 from molforma.app.actor import Actor
 from molforma.app.qm_region import extract_qm_region
 from molforma.document.document import Document
-from molforma.document.qm_region import LINK_LENGTH
+from molforma.document.region_cut import LINK_LENGTH
 from molforma.document.residues import residue_columns, select_residues, whole_residues, within
 from molforma.errors import UnknownAtomError, ValidationError
 from molforma.preferences import Preferences

@@ -13,7 +13,7 @@ import pytest
 from molforma.errors import ResultsError
 from molforma.results import list_result_files, read_results
 from molforma.results.formats import BOHR_TO_ANGSTROM
-from molforma.results.model import make_mode
+from molforma.results.results_model import make_mode
 from tests.paths import NWCHEM_DATA
 
 FIXTURES = NWCHEM_DATA
@@ -298,7 +298,7 @@ def test_result_file_kind_recognises_outputs_and_molden_files_by_their_content(
 
 
 def test_a_carbon_compound_without_hydrogen_gets_its_formula() -> None:
-    from molforma.results.model import formula_of
+    from molforma.results.results_model import formula_of
 
     assert formula_of(["C", "O", "O"]) == "CO2"  # used to fail: H was assumed beside C
     assert formula_of(["O", "C", "H", "H", "H", "H"]) == "CH4O"

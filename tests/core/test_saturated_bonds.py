@@ -16,7 +16,7 @@ import pytest
 from rdkit import Chem
 from rdkit.Chem import AllChem
 
-from molforma.document.model import new_atom
+from molforma.document.envelope import new_atom
 from molforma.formats import rdkit_bridge, read_text
 from molforma.formats.connectivity import saturated_bonds
 

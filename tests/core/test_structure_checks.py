@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from molforma.document.model import check_atom_fields, check_structure, new_atom, new_project
+from molforma.document.envelope import check_atom_fields, check_structure, new_atom, new_project
 from molforma.errors import ValidationError
 
 N = 10_000

@@ -15,7 +15,7 @@ import pytest
 from molforma.app import ops
 from molforma.document.changes import Change
 from molforma.document.document import Document
-from molforma.document.model import clone_project, project_from_json
+from molforma.document.envelope import clone_project, project_from_json
 
 ATOMS = 10_000
 

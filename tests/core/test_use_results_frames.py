@@ -11,7 +11,7 @@ import pytest
 
 from molforma.app import ops
 from molforma.errors import ResultsError
-from molforma.results.model import Structure
+from molforma.results.results_model import Structure
 from tests.core.test_use_structure import water_doc
 
 WATER_XYZ = [[0.0, 0.0, 0.1], [0.0, 0.76, -0.47], [0.0, -0.76, -0.47]]

@@ -11,7 +11,7 @@ import pytest
 from molforma.app import ops
 from molforma.document.document import Document
 from molforma.errors import FileAccessError, MolFormaError, ValidationError
-from molforma.history.scan import final_structure, reuse
+from molforma.history.folder_scan import final_structure, reuse
 from tests.core.test_jobs_nwchem import run
 
 # A stretched, bent-open water: the optimiser moves it visibly.

@@ -15,7 +15,7 @@ import pytest
 
 from molforma.app import ops
 from molforma.document.document import Document
-from molforma.document.model import new_project, project_from_json
+from molforma.document.envelope import new_project, project_from_json
 from molforma.errors import MolFormaError, ValidationError
 from molforma.i18n import render
 from molforma.jobs import batch
@@ -251,7 +251,7 @@ def test_a_project_file_or_a_reused_job_carrying_a_hostile_qos_is_refused(
         project_from_json(json.loads(json.dumps(data)))
     assert info.value.code == "bad_slurm_name"
     # A History entry: a job folder whose project snapshot carries the value.
-    from molforma.history.scan import reuse
+    from molforma.history.folder_scan import reuse
 
     folder = tmp_path / "20261204-193000-H2O-energy"
     folder.mkdir()

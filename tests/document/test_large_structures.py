@@ -78,7 +78,7 @@ def test_a_fragment_rdkit_cannot_resolve_is_named_and_keeps_single_bonds(tmp_pat
 
 
 def test_a_pdb_export_past_99999_atoms_keeps_its_columns_and_reads_back(tmp_path: Path) -> None:
-    from molforma.document.model import new_project
+    from molforma.document.envelope import new_project
     from molforma.formats import read_text, write_text
 
     n = 100_002

@@ -11,7 +11,7 @@ import pytest
 
 from molforma.app import ops
 from molforma.document.document import Document
-from molforma.document.model import new_atom, new_project, project_from_json
+from molforma.document.envelope import new_atom, new_project, project_from_json
 from molforma.document.molecule import AtomTable, BondTable, DocumentBlock, plain_project
 from molforma.errors import MolFormaError, ValidationError
 from molforma.mcp import paging, table_pages

@@ -13,7 +13,7 @@ from molforma.app import ops
 from molforma.document import building
 from molforma.document.document import Document, EditResult
 from molforma.document.elements import normalize_symbol
-from molforma.document.model import atoms_of, check_atom_fields
+from molforma.document.envelope import atoms_of, check_atom_fields
 from molforma.document.molecule import AtomTable, plain_project
 
 ETHANOL = [

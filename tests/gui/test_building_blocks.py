@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLineEdit, QListWidget
 from molforma.app import ops
 from molforma.document.building import valence_problem_ids
 from molforma.document.document import summary_of
-from molforma.document.model import atoms_of
+from molforma.document.envelope import atoms_of
 from tests.gui.helpers import click_atom, type_into
 
 

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QElapsedTimer, QThread, QTimer
 
 from molforma.app import ops
-from molforma.document.model import atoms_of
+from molforma.document.envelope import atoms_of
 
 
 def _waters(count: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

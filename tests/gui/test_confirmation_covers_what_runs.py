@@ -165,12 +165,12 @@ def test_the_modal_refusal_has_a_japanese_message(qtbot: Any) -> None:
 
 
 def test_every_document_changing_tool_is_checked_against_open_dialogs() -> None:
-    from molforma.mcp.registry import DOCUMENT_EDIT_TOOLS, load_tools
+    from molforma.mcp.tool_registry import DOCUMENT_EDIT_TOOLS, load_tools
 
     editing = {
         name
         for name, spec in load_tools().items()
-        if spec.handler.__module__ == "molforma.mcp.tools.document"
+        if spec.handler.__module__ == "molforma.mcp.tools.document_tools"
         and not spec.read_only
         and name != "save_file"
     }

@@ -16,7 +16,7 @@ from molforma.app import ops
 from molforma.document.building import valence_problem_ids
 from molforma.document.chemistry import missing_hydrogens
 from molforma.document.document import summary_of
-from molforma.document.model import atoms_of, bonds_of
+from molforma.document.envelope import atoms_of, bonds_of
 from tests.gui.helpers import click_atom, click_view, empty_spot
 
 

@@ -14,9 +14,9 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage, QPainter
 
 from molforma.gui.view3d.base import MoleculeView
-from molforma.gui.view3d.columns import StructureArrays, structure_arrays
 from molforma.gui.view3d.painter import points_mode, render_scene
 from molforma.gui.view3d.scene import MARK_SELECTED, pick
+from molforma.gui.view3d.structure_arrays import StructureArrays, structure_arrays
 
 N = 100_000
 

@@ -227,7 +227,7 @@ def test_the_window_reads_its_file_and_loads_qt_free_modules_before_pyside6(
         "numpy",
         "pydantic",
         "molforma.preferences",
-        "molforma.document.schema",
+        "molforma.document.envelope_schema",
         "molforma.app.ops",
         "molforma.formats",
         "rdkit",

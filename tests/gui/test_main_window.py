@@ -166,7 +166,7 @@ def test_open_and_export_go_through_the_file_dialogs(
 
 
 def test_a_file_given_at_launch_is_loaded_and_trusted(qtbot: Any, tmp_path: Path) -> None:
-    from molforma.document.model import new_project
+    from molforma.document.envelope import new_project
     from molforma.gui.context import AppContext
     from molforma.gui.main_window import MainWindow, load_launch_file
 

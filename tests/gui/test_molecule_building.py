@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QCheckBox
 
 from molforma.app import ops
 from molforma.document.document import summary_of
+from molforma.document.envelope import atoms_of, bonds_of
 from molforma.document.geometry import angle
-from molforma.document.model import atoms_of, bonds_of
 from molforma.gui.view3d.scene import MARK_VALENCE
 from tests.gui.helpers import click_atom, click_view, empty_spot
 

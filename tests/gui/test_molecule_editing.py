@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.app import ops
+from molforma.document.envelope import atoms_of, bonds_of
 from molforma.document.geometry import angle, dihedral, distance
-from molforma.document.model import atoms_of, bonds_of
 from tests.gui.helpers import WATER, click_atom
 
 # Methanol without its hydroxyl hydrogen: C1 O2 and three hydrogens on the carbon.

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QComboBox, QToolButton
 
 from molforma.app import ops
-from molforma.document.model import atoms_of, bonds_of
+from molforma.document.envelope import atoms_of, bonds_of
 from tests.gui.helpers import WATER, click_atom, click_view, empty_spot
 
 

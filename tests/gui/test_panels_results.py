@@ -246,7 +246,7 @@ def test_a_mode_without_displacements_can_be_selected_but_not_played(
     panel: Any, ctx: Any, qtbot: Any
 ) -> None:
     from molforma.errors import ResultsError
-    from molforma.results.model import Results, Structure, Summary, make_mode
+    from molforma.results.results_model import Results, Structure, Summary, make_mode
 
     class Session:
         current = Results(

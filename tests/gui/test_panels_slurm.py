@@ -210,7 +210,7 @@ def test_a_new_window_reattaches_to_a_running_batch_job_and_history_follows_it_t
     make_main_window: Any, qtbot: Any, tmp_path: Path, slurm_cluster: Any
 ) -> None:
     from molforma.document.document import Document
-    from molforma.document.model import new_project
+    from molforma.document.envelope import new_project
     from molforma.jobs.manager import JobManager
 
     jobs = tmp_path / "jobs"

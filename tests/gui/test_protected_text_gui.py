@@ -89,7 +89,7 @@ def test_reusing_a_job_whose_snapshot_carries_an_include_changes_nothing(
 
 
 def test_a_project_given_at_launch_carrying_a_shell_task_is_not_opened(tmp_path: Path) -> None:
-    from molforma.document.model import new_atom, new_project
+    from molforma.document.envelope import new_atom, new_project
 
     proj = new_project()
     proj["document"]["atoms"] = [new_atom("a1", "He", 0.0, 0.0, 0.0)]

@@ -13,7 +13,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QTabWidget, QWidget
 
 from molforma.app.document_files import import_document
-from molforma.document.model import atoms_of
+from molforma.document.envelope import atoms_of
 from molforma.document.residues import residue_columns
 from molforma.gui.controls import CONTROLS
 from tests.gui.helpers import click_atom

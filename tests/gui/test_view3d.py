@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QImage
 
-from molforma.document.model import new_atom
+from molforma.document.envelope import new_atom
 from tests.gui.helpers import click_atom, run_gl_script, run_with_opengl
 
 WATER_ATOMS = [
@@ -175,7 +175,7 @@ def _water_view(*, show: bool) -> str:
         "from PySide6.QtWidgets import QApplication\n"
         "app = QApplication([])\n"
         "from molforma.gui.view3d import create_view\n"
-        "from molforma.document.model import new_atom\n"
+        "from molforma.document.envelope import new_atom\n"
         f"v = create_view(); v.resize(400, 300){'; v.show()' if show else ''}\n"
         "atoms = [new_atom('a1', 'O', 0, 0, 0.117), new_atom('a2', 'H', 0, 0.757, -0.469),\n"
         "         new_atom('a3', 'H', 0, -0.757, -0.469)]\n"
@@ -278,7 +278,7 @@ def test_a_failing_opengl_setup_falls_back_to_the_painter() -> None:
         "    raise RuntimeError('shader compiler unavailable')\n"
         "gl._compile = broken\n"
         "from molforma.gui.view3d import create_view\n"
-        "from molforma.document.model import new_atom\n"
+        "from molforma.document.envelope import new_atom\n"
         "v = create_view(); v.resize(300, 200); v.show()\n"
         "v.set_molecule([new_atom('a1', 'O', 0, 0, 0)], [])\n"
         "for _ in range(30): app.processEvents()\n"

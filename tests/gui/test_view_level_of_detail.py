@@ -128,7 +128,7 @@ import sys
 import molforma.gui.view3d.opengl as og
 og.SPRITE_GUARD_PIXELS = int(sys.argv[1]) if len(sys.argv) > 1 else og.SPRITE_GUARD_PIXELS
 from molforma.gui.view3d.base import MoleculeView
-from molforma.gui.view3d.columns import StructureArrays
+from molforma.gui.view3d.structure_arrays import StructureArrays
 from molforma.gui.view3d.scene import BACKGROUND
 n = 25_000
 rng = np.random.default_rng(3)

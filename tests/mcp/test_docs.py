@@ -19,7 +19,7 @@ def test_docs_tool_table_matches_the_registry():
 
 
 def test_docs_name_every_tool_once():
-    from molforma.mcp.registry import tools_for
+    from molforma.mcp.tool_registry import tools_for
 
     text = (REPO / "docs" / "tools.md").read_text(encoding="utf-8")
     rows = [line for line in text.splitlines() if line.startswith("| `")]

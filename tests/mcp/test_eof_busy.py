@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from molforma.document.model import MAX_ATOMS
+from molforma.document.envelope import MAX_ATOMS
 from tests.mcp.conftest import McpProcess, meta, wait_until
 from tests.mcp.test_calculation import _alive, _fake_nwchem_env
 from tests.mcp.test_large_documents import water_box

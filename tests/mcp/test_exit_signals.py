@@ -232,7 +232,7 @@ def test_sigint_of_the_window_server_stops_the_stand_in_job(
 def test_after_sigkill_nwchem_ends_with_molforma_and_history_shows_the_job_interrupted(
     spawn: Any, mcp_env: dict[str, str]
 ) -> None:
-    from molforma.history.scan import scan
+    from molforma.history.folder_scan import scan
 
     server = _spawn(spawn, mcp_env, fake=False)
     folder = _start(server, fake=False)

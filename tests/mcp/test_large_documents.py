@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from molforma.mcp.registry import MAX_RESULT_CHARS, tools_for
+from molforma.mcp.tool_registry import MAX_RESULT_CHARS, tools_for
 from tests.mcp.conftest import REPO, McpProcess
 
 N_ATOMS = 10_000

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from molforma.mcp.registry import MAX_RESULT_CHARS, load_tools
+from molforma.mcp.tool_registry import MAX_RESULT_CHARS, load_tools
 from tests.mcp.conftest import REPO, McpProcess, wait_until
 from tests.mcp.test_large_documents import N_ATOMS, water_box
 

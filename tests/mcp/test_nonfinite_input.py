@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from molforma.mcp.registry import load_tools
+from molforma.mcp.tool_registry import load_tools
 from tests.mcp.conftest import McpProcess
 
 NON_FINITE = [math.inf, -math.inf, math.nan]

@@ -435,7 +435,7 @@ def _result_sources() -> list[Path]:
 
 
 def test_the_get_results_model_keeps_every_key_and_value_of_every_section_page() -> None:
-    from molforma.mcp.registry import load_tools
+    from molforma.mcp.tool_registry import load_tools
 
     load_tools()  # registers the tools in their usual order (tests of this process read it)
     from molforma.mcp.tools.results import GetResultsOutput

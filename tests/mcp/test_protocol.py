@@ -484,7 +484,7 @@ def test_headless_server_never_imports_qt(mcp_env: dict[str, str], tmp_path):
         timeout=120,
     )
     assert b'"isError":false' in proc.stdout
-    assert b"molforma.mcp.tools.document" in proc.stderr  # the import log is there
+    assert b"molforma.mcp.tools.document_tools" in proc.stderr  # the import log is there
     assert b"PySide6" not in proc.stderr and b"pyqtgraph" not in proc.stderr
 
 

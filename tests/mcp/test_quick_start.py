@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from molforma.mcp.registry import INDEX_PATH, build_index, tools_for
+from molforma.mcp.tool_registry import INDEX_PATH, build_index, tools_for
 from tests.mcp.conftest import REPO
 
 FIRST_ANSWERS = r"""

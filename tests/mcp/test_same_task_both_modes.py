@@ -687,7 +687,7 @@ def _alive(pid: int) -> bool:
 
 def test_cleanup_workers_lists_a_running_cleanup():
     """What get_app_state's workers can show of a headless clean-up (in process)."""
-    from molforma.mcp.tools import document as tools
+    from molforma.mcp.tools import document_tools as tools
 
     class Child:
         done = False

@@ -2,8 +2,8 @@
 
 Measured as the compact UTF-8 JSON bytes of the whole ``tools/list`` result the real
 executable sends, in both modes. The schemas come from the models through the registry,
-which compacts them (molforma.mcp.schema.compact_schema, admitting the same values) and
-thins the output schemas (molforma.mcp.schema.thin_output_schema): top-level fields typed
+which compacts them (molforma.mcp.list_schema.compact_schema, admitting the same values) and
+thins the output schemas (molforma.mcp.list_schema.thin_output_schema): top-level fields typed
 and described, nested records open objects their field describes, a record many tools
 return (the edit summary, the window command) described once, and the error object as the
 keys it requires. The full output schemas are resources. Before the thinning the lists
@@ -101,7 +101,7 @@ def test_every_field_left_in_a_schema_is_described(spawn: Any, flag: str) -> Non
 def test_compaction_drops_only_generated_titles_and_keeps_every_description(
     spawn: Any, flag: str
 ) -> None:
-    from molforma.mcp.registry import tools_for
+    from molforma.mcp.tool_registry import tools_for
 
     server = _start(spawn, flag)
     sent = {t["name"]: t for t in server.result("tools/list")["tools"]}

@@ -15,7 +15,7 @@ from molforma.nwchem.parser import parse_nwchem_file
 from molforma.results import read_results
 from molforma.results.frames import FrameStore
 from molforma.results.limits import Limits
-from molforma.results.model import Structure
+from molforma.results.results_model import Structure
 from molforma.results.sections import get_section
 from tests.paths import REPO
 

@@ -28,7 +28,6 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from molforma.gui.view3d.animation import ModeAnimation
-from molforma.gui.view3d.columns import StructureArrays, empty_structure, structure_arrays
 from molforma.gui.view3d.gestures import SETTLE_MS, CameraMotion, PointerGestures
 from molforma.gui.view3d.picking import atoms_in_rect, bond_at
 from molforma.gui.view3d.scene import (
@@ -39,6 +38,7 @@ from molforma.gui.view3d.scene import (
     rebuild_segments,
     scene_from_arrays,
 )
+from molforma.gui.view3d.structure_arrays import StructureArrays, empty_structure, structure_arrays
 
 __all__ = ["SETTLE_MS", "Canvas", "MoleculeView", "principal_rotation"]
 
@@ -160,7 +160,7 @@ class MoleculeView(QWidget):
     ) -> None:
         """Show a molecule (and a candidate over a ghost of it); refit if it left the view.
 
-        The structures are taken as columns (:func:`~molforma.gui.view3d.columns.structure_arrays`,
+        The structures are taken as columns (:func:`~molforma.gui.view3d.structure_arrays.structure_arrays`,
         the one adapter from the document); ``flagged`` atoms are ringed red (impossible
         valences).
         """

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from molforma.document import elements
-from molforma.gui.view3d.columns import StructureArrays, structure_arrays
+from molforma.gui.view3d.structure_arrays import StructureArrays, structure_arrays
 
 # Jmol/CPK colours (0..1); unknown elements fall back to pink, as most viewers do.
 _COLOURS: dict[str, tuple[int, int, int]] = {

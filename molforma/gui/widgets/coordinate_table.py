@@ -2,7 +2,7 @@
 
 A model over the shown structure's columns (the candidate, read-only, while one
 exists): ids, element kinds, ``xyz`` and fixed flags as numpy arrays, the same
-:class:`~molforma.gui.view3d.columns.StructureArrays` the 3D view draws. The view asks
+:class:`~molforma.gui.view3d.structure_arrays.StructureArrays` the 3D view draws. The view asks
 for the rows it shows, so a million atoms cost a million rows of nothing until they
 are scrolled to. Editing the element or a coordinate asks the tab to run the matching
 document operation; the model never changes atoms itself, so a refused edit leaves
@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from molforma.gui.view3d.columns import StructureArrays, empty_structure, structure_arrays
+from molforma.gui.view3d.structure_arrays import StructureArrays, empty_structure, structure_arrays
 
 Index = QModelIndex | QPersistentModelIndex
 _KEYS = ("id", "element", "x", "y", "z", "fixed")

@@ -115,7 +115,7 @@ class JobControl:
             ),
         ]
         if (ex.get("scheduler") or "local") == "slurm":
-            from molforma.document.model import formula
+            from molforma.document.envelope import formula
             from molforma.jobs.runner import _task_slug
 
             atoms = (project.get("document") or {}).get("atoms") or []

@@ -88,7 +88,7 @@ class HistoryPanel(Retranslatable, QWidget):
         self.rows: list[Any] = []
         self.scan_handle: Any | None = None
         self._scanned_once = False
-        from molforma.history.scan import HistoryScanner
+        from molforma.history.folder_scan import HistoryScanner
 
         self.scanner = HistoryScanner()
         self._timer = QTimer(self)
@@ -464,7 +464,7 @@ class HistoryPanel(Retranslatable, QWidget):
         checked = self._checked_for_preview(folder)
         if checked is None:
             return
-        from molforma.history.scan import preview
+        from molforma.history.folder_scan import preview
 
         self.preview_input.setPlainText(self.tr("Loading…"))
         guard = _mcp_guard(self.ctx)

@@ -10,7 +10,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QPointF, Qt
 
 from molforma.app import ops
-from molforma.document.model import atoms_of, bonds_of
+from molforma.document.envelope import atoms_of, bonds_of
 from molforma.gui.widgets.molecule_edits import AtomEdits
 from molforma.gui.widgets.molecule_geometry import GeometryEditor
 from molforma.gui.widgets.molecule_selection import AtomSelection

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.app import ops
-from molforma.document.model import atoms_of, bonds_of
+from molforma.document.envelope import atoms_of, bonds_of
 from molforma.gui.widgets.molecule_edits import AtomEdits
 from molforma.gui.widgets.molecule_geometry import GeometryEditor
 from molforma.gui.widgets.molecule_selection import AtomSelection

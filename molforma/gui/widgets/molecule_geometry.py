@@ -10,7 +10,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication
 
 from molforma.app import ops
-from molforma.document.model import atoms_of
+from molforma.document.envelope import atoms_of
 from molforma.gui.widgets.molecule_lookup import column_labels, labels_of, positions_of
 from molforma.gui.widgets.molecule_tab_support import (
     LABEL_MODES,

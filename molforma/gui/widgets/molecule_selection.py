@@ -10,7 +10,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QGuiApplication
 
-from molforma.document.model import atoms_of
+from molforma.document.envelope import atoms_of
 from molforma.gui.widgets.molecule_tab_support import MoleculeTabHost
 
 

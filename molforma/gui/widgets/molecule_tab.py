@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from molforma.app import ops
 from molforma.document.changes import Change
-from molforma.document.model import atoms_of, bonds_of
+from molforma.document.envelope import atoms_of, bonds_of
 from molforma.errors import MolFormaError
 from molforma.gui import outcome
 from molforma.gui.context import AppContext

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QWidget
 from molforma.app import ops
 from molforma.app.actor import acting_for_mcp, mcp_acting, window_actor
 from molforma.document.changes import Change
-from molforma.document.model import atoms_of, bonds_of
+from molforma.document.envelope import atoms_of, bonds_of
 from molforma.errors import MolFormaError
 from molforma.gui import outcome
 from molforma.gui.widgets.molecule_tab_support import (

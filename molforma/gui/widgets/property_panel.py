@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma.document.model import FORMAL_CHARGE_RANGE, MAX_NAME, UNPAIRED_RANGE
+from molforma.document.envelope import FORMAL_CHARGE_RANGE, MAX_NAME, UNPAIRED_RANGE
 from molforma.document.molecule import AtomTable
 from molforma.formula import hill_formula_counts
 

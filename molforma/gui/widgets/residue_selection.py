@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma.document.model import atoms_of
+from molforma.document.envelope import atoms_of
 
 
 class ResidueSelection:

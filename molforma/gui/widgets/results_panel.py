@@ -48,7 +48,7 @@ from molforma.gui.widgets.plots import EnergyPlot, IRSpectrumWidget
 from molforma.gui.widgets.uvvis_plot import UVVisSpectrumWidget
 
 if TYPE_CHECKING:
-    from molforma.results.model import Results
+    from molforma.results.results_model import Results
 
 from molforma.gui.widgets.results_loading import ResultsLoading
 from molforma.gui.widgets.results_player import StructurePlayer

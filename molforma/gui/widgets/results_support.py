@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from molforma.gui.widgets.plots import EnergyPlot, IRSpectrumWidget
     from molforma.gui.widgets.scan_view import ScanProfileWidget
     from molforma.gui.widgets.uvvis_plot import UVVisSpectrumWidget
-    from molforma.results.model import Results
+    from molforma.results.results_model import Results
 
 
 def _atoms_of(structure: Any) -> list[dict[str, Any]]:

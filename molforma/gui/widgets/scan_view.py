@@ -1,6 +1,6 @@
 """The energy profile of a relaxed scan in the Results tab: plot and table (Qt layer).
 
-The points come from :func:`molforma.results.scan.scan_profile` (one NWChem output holds
+The points come from :func:`molforma.results.scan_profile.scan_profile` (one NWChem output holds
 every point). The plot shows the energy above the lowest point (kcal/mol) against the
 scanned coordinate; the table lists each point with its energy in hartree and whether
 its optimisation converged. Choosing a row shows that point's structure.
@@ -147,7 +147,7 @@ class ScanProfileWidget(Retranslatable, QWidget):
         self.set_profile(self.profile)
 
     def set_profile(self, profile: dict[str, Any] | None) -> None:
-        """Show ``profile`` (:func:`molforma.results.scan.scan_profile`) or nothing."""
+        """Show ``profile`` (:func:`molforma.results.scan_profile.scan_profile`) or nothing."""
         self.profile = profile
         points = (profile or {}).get("points") or []
         self._headers()
@@ -271,7 +271,7 @@ def attach_scan_view(panel: Any) -> ScanProfileWidget:
 
 def show_scan_of(view: ScanProfileWidget, panel: Any, res: Any) -> None:
     """Fill ``view`` from results ``res`` (None clears it); a scan's tab comes to the front."""
-    from molforma.results.scan import scan_profile
+    from molforma.results.scan_profile import scan_profile
 
     profile = scan_profile(res) if res is not None and res.kind == "nwchem" else None
     view.set_profile(profile)

@@ -1,1 +1,1 @@
-"""MCP tool modules: each registers its tools with ``molforma.mcp.registry.tool`` (no Qt)."""
+"""MCP tool modules: each registers its tools with ``molforma.mcp.tool_registry.tool`` (no Qt)."""

@@ -16,10 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from molforma.errors import CalculationError
 from molforma.i18n import register
 from molforma.jobs import TERMINAL, failure_error, progress_note
-from molforma.mcp.registry import SparseOutput, ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background, current_progress
-from molforma.mcp.tools.document import doc_info
+from molforma.mcp.tool_registry import SparseOutput, ToolContext, ToolInput, tool
 from molforma.mcp.tools.document_models import _REV, DocumentInfo
+from molforma.mcp.tools.document_tools import doc_info
 
 register(
     {
@@ -282,7 +282,7 @@ def app_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any]:
         loading = sess.loading
         if loading is not None:
             workers.append({"kind": "results_load", "documentId": did, **loading.to_dict()})
-    from molforma.mcp.tools.document import cleanup_workers
+    from molforma.mcp.tools.document_tools import cleanup_workers
 
     workers.extend(cleanup_workers(doc_id))  # headless move_atoms clean-ups running now
     calc = calculation_state(ctx, doc_id)

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from molforma.mcp.registry import SparseOutput, ToolInput
+from molforma.mcp.tool_registry import SparseOutput, ToolInput
 
 
 class GetCatalogInput(ToolInput):

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from molforma.errors import MolFormaError
-from molforma.mcp.registry import ToolContext
 from molforma.mcp.tasks import Background
+from molforma.mcp.tool_registry import ToolContext
 from molforma.mcp.tools.document_models import EditSummary
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def start_cleanup(
     never holds this process's GIL); its result becomes a move of the atoms that moved."""
     from molforma.app import ops
     from molforma.document.cleanup import MOVE_TOLERANCE, CleanupChild
-    from molforma.document.model import atoms_of, bonds_of
+    from molforma.document.envelope import atoms_of, bonds_of
     from molforma.errors import UnknownAtomError
 
     with doc.lock:

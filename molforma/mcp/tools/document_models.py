@@ -1,6 +1,6 @@
 """The input and output models of the document and settings tools (no Qt).
 
-:mod:`molforma.mcp.tools.document` registers the tools; their arguments and answers are
+:mod:`molforma.mcp.tools.document_tools` registers the tools; their arguments and answers are
 defined here (``get_catalog``'s in :mod:`molforma.mcp.tools.catalog_models`), so each
 schema is read in one place (docs/reference/mcp.md, Tools: every field has
 a description, inputs forbid unknown keys).
@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from molforma.file_formats import LABELS, READABLE, WRITABLE, names_text
-from molforma.mcp.registry import SparseOutput, ToolInput
+from molforma.mcp.tool_registry import SparseOutput, ToolInput
 
 # get_catalog's models have a module of their own; the tools import them from here.
 from molforma.mcp.tools.catalog_models import GetCatalogInput as GetCatalogInput

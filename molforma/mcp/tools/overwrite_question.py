@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from molforma.errors import FileAccessError, MolFormaError
 from molforma.mcp import elicitation as E
-from molforma.mcp.registry import ToolContext
+from molforma.mcp.tool_registry import ToolContext
 
 
 def ask_overwrite(ctx: ToolContext, doc_id: str, path: str, rev: str, shown: str) -> None:

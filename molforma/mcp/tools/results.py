@@ -19,10 +19,10 @@ from molforma.errors import FileAccessError, ResultsError
 from molforma.file_formats import mime_of
 from molforma.i18n import register
 from molforma.jobs import TERMINAL
-from molforma.mcp.registry import MAX_RESULT_CHARS, SparseOutput, ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
+from molforma.mcp.tool_registry import MAX_RESULT_CHARS, SparseOutput, ToolContext, ToolInput, tool
 from molforma.mcp.tools.document_models import _REV, EditSummary, ResourceLinkInfo
-from molforma.results.model import (
+from molforma.results.results_model import (
     AtomCharge,
     EnergyPoint,
     Excitation,
@@ -36,7 +36,7 @@ from molforma.results.model import (
 
 if TYPE_CHECKING:
     from molforma.app.policy import Policy
-    from molforma.results.model import Results
+    from molforma.results.results_model import Results
 
 register(
     {

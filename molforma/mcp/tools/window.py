@@ -20,8 +20,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from molforma.i18n import render
-from molforma.mcp.registry import ToolContext, ToolInput, tool
 from molforma.mcp.tasks import Background
+from molforma.mcp.tool_registry import ToolContext, ToolInput, tool
 from molforma.mcp.tools.document_models import _REV
 
 # The queuing and its output model live in window_submit (tests import ``submit`` here).

@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from molforma.errors import MolFormaError
 from molforma.i18n import register, render
-from molforma.mcp.registry import ToolContext
 from molforma.mcp.tasks import Background
+from molforma.mcp.tool_registry import ToolContext
 from molforma.mcp.window_commands import CommandRecord, WindowCommand
 
 if TYPE_CHECKING:

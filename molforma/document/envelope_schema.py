@@ -1,6 +1,6 @@
 """The project envelope as pydantic models: the schema of docs/reference/project-file.md, The envelope (no Qt).
 
-Projects are plain dicts at run time (:mod:`molforma.document.model`); these models
+Projects are plain dicts at run time (:mod:`molforma.document.envelope`); these models
 give the defaults of a new project and validate the settings blocks. They import
 pydantic and the NWChem settings models, so they load on first use only.
 """

@@ -38,7 +38,7 @@ from pydantic import (
     model_serializer,
 )
 
-from molforma.mcp.schema import SCHEMA_MIME, SCHEMA_URI, compact_schema, thin_output_schema
+from molforma.mcp.list_schema import SCHEMA_MIME, SCHEMA_URI, compact_schema, thin_output_schema
 
 if TYPE_CHECKING:
     from molforma.mcp.bridge import WindowBridge
@@ -385,7 +385,7 @@ def load_module(module: str) -> dict[str, ToolSpec]:
 # The tool modules import this registry to register their tools; the registry loads them
 # by name (as the server's index does, one module at a time), never by an import statement.
 TOOL_MODULES = (
-    "molforma.mcp.tools.document",
+    "molforma.mcp.tools.document_tools",
     "molforma.mcp.tools.calculation",
     "molforma.mcp.tools.results",
     "molforma.mcp.tools.window",

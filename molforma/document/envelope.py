@@ -7,7 +7,7 @@ atoms and bonds are the column tables of :mod:`molforma.document.molecule`
 (``AtomTable`` / ``BondTable``, read-only sequences of atom dicts); a project built
 by hand or by a reader may hold plain lists of dicts, and every function here takes
 either. The pydantic
-models of :mod:`molforma.document.schema` are the schema: they validate what comes
+models of :mod:`molforma.document.envelope_schema` are the schema: they validate what comes
 in (files, tool arguments) and describe it to clients; they load on first use.
 """
 
@@ -53,7 +53,7 @@ def new_project(**execution: Any) -> Project:
 def _default_project() -> Project:
     # The settings models (pydantic) load on the first project, not with this module: a
     # structure conversion never needs them.
-    from molforma.document.schema import ProjectModel
+    from molforma.document.envelope_schema import ProjectModel
 
     return ProjectModel().model_dump(mode="json")
 
@@ -494,7 +494,7 @@ def settings_block(p: Mapping[str, Any], key: str) -> Any:
     """
     from pydantic import ValidationError as PydanticError
 
-    from molforma.document.schema import SETTINGS_MODELS
+    from molforma.document.envelope_schema import SETTINGS_MODELS
 
     block = p.get(key) or {}
     try:

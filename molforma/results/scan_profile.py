@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from molforma.lazy import lazy_import
-from molforma.results.model import Results
+from molforma.results.results_model import Results
 
 if TYPE_CHECKING:
     import numpy as np

@@ -20,8 +20,8 @@ from molforma.errors import (
 )
 from molforma.i18n import register
 from molforma.mcp import elicitation as E
-from molforma.mcp.registry import MAX_RESULT_CHARS, ToolContext, tool
 from molforma.mcp.tasks import Background
+from molforma.mcp.tool_registry import MAX_RESULT_CHARS, ToolContext, tool
 from molforma.mcp.tools import document_pages
 from molforma.mcp.tools.cleanup_runs import CLEANUP_WAIT_S, start_cleanup
 from molforma.mcp.tools.cleanup_runs import RUNNING_CLEANUPS as _RUNNING_CLEANUPS
@@ -351,7 +351,7 @@ def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
     existing atoms or to each other ('#k')."""
     from molforma.app import ops
     from molforma.document.elements import normalize_symbol
-    from molforma.document.model import check_atom_fields
+    from molforma.document.envelope import check_atom_fields
 
     doc = ctx.state.document(args.documentId)
     atoms = [a.model_dump(exclude_none=True) for a in args.atoms]
