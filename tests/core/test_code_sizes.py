@@ -60,3 +60,14 @@ def test_the_measure_sees_a_long_class_and_a_long_module(tmp_path: Path) -> None
     fits = "class Fits:\n" + "".join(f"    x{i} = {i}\n" for i in range(499))
     (tmp_path / "fits.py").write_text(fits + "y = 0\n" * 200)
     assert _sizes(tmp_path) == {"sub/big.py": 702, "sub/big.py::Big": 501}
+
+
+def test_no_two_modules_share_a_basename() -> None:
+    """A module's name says what it holds: ``model.py`` in two packages makes every import
+    and traceback ambiguous. Package ``__init__`` and ``__main__`` files are exempt."""
+    seen: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name in ("__init__.py", "__main__.py"):
+            continue
+        seen.setdefault(path.name, []).append(path.relative_to(PACKAGE).as_posix())
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}
