@@ -171,8 +171,8 @@ def new_project(
     )
     doc.trusted = trusted
     if not preview:
-        doc.path = None
-        doc.mark_saved(None)
+        doc.forget_path()
+        doc.mark_saved(None)  # an empty project has nothing to save
     return out
 
 

@@ -5,7 +5,13 @@ chain) and everything within R Å of them (whole residues by default), caps ever
 covalent bond with a link hydrogen, sets the total charge from the residues' standard
 charges and the ligand's formal charges (:mod:`molforma.document.region_cut`) and makes
 that the document's structure: a candidate (``preview``) or one undo step, so undo (or
-cancel) gives the whole protein back.
+cancel) gives the whole protein back. Applied (not a candidate), the region is a new,
+untitled project as after File > New: it no longer names the protein's file, so saving it
+asks for a name and never writes over the protein.
+
+:func:`qm_region_document` cuts the same region into a new :class:`Document`, leaving the
+protein's document as it was (headless MCP holds both: ``delete_atoms`` ``keep`` with
+``newDocument``).
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from molforma.document.document import Document, EditResult, Origin
+from molforma.app.actor import Actor
+from molforma.document.document import Document, EditResult
 from molforma.document.envelope import Project
 from molforma.errors import UnknownAtomError, ValidationError
 from molforma.i18n import register
@@ -32,6 +39,14 @@ register(
             "en": "Name the region's core: atom ids or residue names, numbers or chains.",
             "ja": "領域の中心を指定してください（原子 ID、または残基名・残基番号・鎖）。",
         },
+        "qm_region_new_document_window": {
+            "en": "The window holds one document: extract the region in it (newDocument "
+            "false; undo gives the protein back) or run MolForma headless (--mcp) to hold "
+            "the region beside the protein. Nothing was changed.",
+            "ja": "ウィンドウは文書を一つだけ持ちます。領域はその文書の中で切り出してください"
+            "（newDocument を false に。元に戻すでタンパク質が戻ります）。タンパク質と並べて"
+            "持つにはヘッドレス（--mcp）で起動してください。何も変更していません。",
+        },
         "qm_region_radius": {
             "en": "The radius must be between 0 and 50 Å (got {radius}).",
             "ja": "半径は 0〜50 Å で指定してください（指定値: {radius}）。",
@@ -40,6 +55,32 @@ register(
 )
 
 MAX_RADIUS = 50.0
+
+
+def qm_region_document(doc: Document, **region: Any) -> tuple[Document, dict[str, Any]]:
+    """The QM region of ``doc`` as a new document (its settings, trusted values and undo
+    limit); ``doc`` is not changed. ``region`` takes the keywords of
+    :func:`extract_qm_region` (``actor`` too; not ``preview`` or ``expected_revision``).
+
+    Returns:
+        The new document and the edit summary of the cut (``info`` as there).
+
+    Raises:
+        As :func:`extract_qm_region`; nothing is made and ``doc`` is unchanged.
+    """
+    with doc.lock:
+        source = doc.project
+        undo_limit = doc.undo_limit
+        trusted = dict(doc.trusted)
+    work = Document(source, undo_limit=undo_limit)
+    out = extract_qm_region(work, preview=False, **region)
+    # The new document starts its own history: undo in it never gives the protein back
+    # (the protein's own document still holds it).
+    new = Document(work.project, undo_limit=undo_limit)
+    new.trusted = trusted
+    new.modified = True
+    out["revision"] = new.revision
+    return new, out
 
 
 def extract_qm_region(
@@ -56,12 +97,13 @@ def extract_qm_region(
     set_charge: bool = True,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Make the QM region the document's structure (see the module docstring).
 
     The edit summary's ``info`` holds ``atomCount``, ``caps`` (ids of the link hydrogens),
-    ``charge`` (set when ``set_charge``) and ``charges`` (the charged residues).
+    ``charge`` (set when ``set_charge``) and ``charges`` (the charged residues). ``actor``
+    says who asks; its origin is recorded on the edit.
 
     Raises:
         ValidationError: no core named, a radius outside 0..50 Å, an empty region.
@@ -103,6 +145,7 @@ def extract_qm_region(
         d["atoms"] = region.atoms
         d["bonds"] = region.bonds
         d["nextAtomId"] = next_id + len(region.cap_ids)
+        d["title"] = _region_title(str(d.get("title") or ""))
         info: dict[str, Any] = {"atomCount": len(region.atoms), "caps": region.cap_ids}
         if set_charge:
             d["charge"] = region.charge
@@ -111,11 +154,21 @@ def extract_qm_region(
         removed = [f"a{i}" for i in atoms.ids[~mask].tolist()]
         return EditResult(added=region.cap_ids, removed=removed, touched=region.cap_ids, info=info)
 
-    return doc.edit(
+    out = doc.edit(
         fn,
         label="Extract QM region",
         expected_revision=expected_revision,
         preview=preview,
-        origin=origin,
+        origin=actor.origin,
         tables=True,
     )
+    if not preview:
+        doc.forget_path()  # a new project now: Save asks for a name, as after File > New
+    return out
+
+
+def _region_title(title: str) -> str:
+    """The region's title: the protein's with the words "QM region" (once)."""
+    if not title:
+        return "QM region"
+    return title if title.endswith("QM region") else f"{title} QM region"

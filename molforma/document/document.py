@@ -201,6 +201,11 @@ class Document:
         return bool(self._redo) and self._cand is None
 
     @property
+    def undo_limit(self) -> int | None:
+        """The most undo steps kept (None: no step limit; the byte budget still holds)."""
+        return self._undo_limit
+
+    @property
     def undo_bytes(self) -> int:
         """Bytes the undo steps keep beyond the current state (see :data:`UNDO_BYTE_BUDGET`)."""
         return sum(s.nbytes for s in self._undo)
@@ -552,6 +557,16 @@ class Document:
                 if self._undo and self._undo[-1].after is self._project:
                     self._undo[-1].path_after = path
             self.modified = False
+
+    def forget_path(self) -> None:
+        """The project is a new one and no longer names its file (File > New, an extracted
+        QM region): Save asks for a name. Undo gives the file name back with the state it
+        belongs to; redo forgets it again."""
+        with self.lock:
+            self.path = None
+            if self._undo and self._undo[-1].after is self._project:
+                self._undo[-1].path_after = None
+            self.modified = True
 
     def trust_current(self) -> None:
         """Record the current protected values as trusted (file given at launch, Run → Yes)."""

@@ -201,7 +201,7 @@ class MainWindow(QMainWindow):
             w = self.tabs.widget(i)
             if isinstance(w, QLabel) and w.property("placeholder"):
                 w.setText(missing_text())
-        self._update_title()
+        self.update_title()
         self._update_summary()  # "3 atoms" in the status bar follows the language too
         source = getattr(self, "_status_source", None)
         if callable(source):
@@ -217,7 +217,7 @@ class MainWindow(QMainWindow):
 
     # -- state -----------------------------------------------------------------------------
     def _document_changed(self, change: Change) -> None:
-        self._update_title()
+        self.update_title()
         self.update_actions()
         if change & (Change.ATOMS | Change.CANDIDATE | Change.LOAD):
             self._update_summary()  # formula and atom count: a move or a setting keeps them
@@ -256,7 +256,9 @@ class MainWindow(QMainWindow):
                 text += " " + step_name(labels[-1])
             self.actions_by_id[spec.id].setText(text)
 
-    def _update_title(self) -> None:
+    def update_title(self) -> None:
+        """Name the project's file (or the structure file opened, or Untitled) and mark
+        unsaved changes."""
         doc = self.ctx.document
         # An opened structure file is not the project's file (Save asks for one), but
         # the title still says what the person opened.

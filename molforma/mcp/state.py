@@ -20,7 +20,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from molforma.errors import MolFormaError
+from molforma.errors import MolFormaError, ValidationError
 from molforma.i18n import display_language
 from molforma.lazylog import get_logger
 
@@ -84,6 +84,10 @@ class AppServices(Protocol):
 
     def document(self, doc_id: str) -> Document:
         """The document named ``doc_id`` (``unknown_document`` otherwise)."""
+        ...
+
+    def add_document(self, doc: Document) -> None:
+        """Hold one more document (headless; the window holds one)."""
         ...
 
     @property
@@ -223,6 +227,10 @@ class BaseServices:
         if doc is None:
             raise MolFormaError("unknown_document", documentId=doc_id)
         return doc
+
+    def add_document(self, doc: Document) -> None:
+        """The window holds one document: a second one is refused."""
+        raise ValidationError("qm_region_new_document_window")
 
     @property
     def window(self) -> WindowBridge | None:

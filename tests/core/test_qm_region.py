@@ -18,7 +18,7 @@ import pytest
 
 from molforma.app import document_files
 from molforma.app.actor import Actor
-from molforma.app.qm_region import extract_qm_region
+from molforma.app.qm_region import extract_qm_region, qm_region_document
 from molforma.document.document import Document
 from molforma.document.region_cut import LINK_LENGTH
 from molforma.document.residues import residue_columns, select_residues, whole_residues, within
@@ -135,3 +135,34 @@ def test_bad_region_requests_change_nothing(opened: Document) -> None:
     with pytest.raises(UnknownAtomError):
         extract_qm_region(opened, atom_ids=["a99999"], within=5.0)
     assert opened.revision == rev and opened.candidate is None
+
+
+def test_an_applied_region_is_a_new_untitled_project(tmp_path: Path, opened: Document) -> None:
+    """Saving the region never writes over the protein's file; undo gives both back."""
+    opened.mark_saved(str(tmp_path / "complex.molforma.json"))
+    title = opened.title
+    extract_qm_region(opened, residue_names=["LIG"], within=4.0, preview=False)
+    assert opened.path is None and opened.modified
+    assert opened.title.endswith("QM region") and opened.title != title
+    opened.undo()
+    assert opened.path == str(tmp_path / "complex.molforma.json") and opened.title == title
+    opened.redo()
+    assert opened.path is None
+
+
+def test_region_into_a_new_document_leaves_the_protein(opened: Document) -> None:
+    rev, before = opened.revision, _atoms(opened)
+    opened.trusted = {**opened.trusted, "executable": "nwchem-trusted"}
+    new, out = qm_region_document(opened, residue_names=["LIG"], within=4.0, actor=Actor.MCP_TOOL)
+    assert opened.revision == rev and _atoms(opened) is before and opened.candidate is None
+    region = _atoms(new)
+    assert len(region) == out["info"]["atomCount"] < len(before)
+    assert new.id != opened.id and out["revision"] == new.revision
+    assert new.project["document"]["charge"] == out["info"]["charge"]
+    assert new.trusted["executable"] == "nwchem-trusted"
+    assert new.path is None and new.modified and not new.can_undo
+    # the settings came with it
+    assert new.project["calculation"] == opened.project["calculation"]
+    with pytest.raises(ValidationError):
+        qm_region_document(opened, residue_names=["XYZ"], within=1.0)
+    assert opened.revision == rev

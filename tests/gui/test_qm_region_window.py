@@ -5,6 +5,7 @@ selection" selects the ligand, "Within the radius" (6 Å, whole residues) grows 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,10 +38,16 @@ def _action(win: Any, name: str) -> QAction:
     return act
 
 
-def test_qm_region_from_the_selection_menu(make_main_window: Any, qtbot: Any) -> None:
+def test_qm_region_from_the_selection_menu(
+    make_main_window: Any, qtbot: Any, tmp_path: Path
+) -> None:
     win = make_main_window()
     doc = win.ctx.document
     import_document(doc, protein_ligand_pdb(), "pdb", preview=False)
+    protein_file = str(tmp_path / "complex.molforma.json")
+    doc.mark_saved(protein_file)
+    win.update_title()
+    assert win.windowTitle().startswith("complex.molforma.json")
     tab = win.molecule_tab
     tab.view.fit()
     tab.set_tool("select")
@@ -72,9 +79,12 @@ def test_qm_region_from_the_selection_menu(make_main_window: Any, qtbot: Any) ->
     assert doc.project["document"]["charge"] == int(np.array(formal_charges())[mask].sum())
     tabs = win.findChild(QTabWidget, "mainTabs")
     assert tabs.currentWidget().objectName() == "calculationTab"
-    # one undo step gives the whole structure back
+    # a new, untitled project: Save asks for a name and never writes over the protein
+    assert doc.path is None and win.windowTitle().startswith("Untitled*")
+    assert doc.title.endswith("QM region")
+    # one undo step gives the whole structure back, with its file
     win.ctx.document.undo()
-    assert len(atoms_of(doc.project)) == len(before)
+    assert len(atoms_of(doc.project)) == len(before) and doc.path == protein_file
 
 
 def _widget(win: Any, name: str) -> Any:

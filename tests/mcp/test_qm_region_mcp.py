@@ -73,6 +73,32 @@ def test_qm_region_in_three_calls(server: Any) -> None:
     assert "fix atom" in text  # the fixed caps are constrained in the input
 
 
+def test_qm_region_into_a_new_document(server: Any) -> None:
+    """newDocument: the region is a second document; the protein's is not touched."""
+    doc_id, rev = _open(server)
+    before, _ = _atoms(server, doc_id)
+    out = server.ok(
+        "delete_atoms",
+        {
+            "documentId": doc_id,
+            "expectedRevision": rev,
+            "keep": {"residues": ["LIG"], "within": 4.0, "newDocument": True},
+        },
+    )
+    new_id = out["info"]["documentId"]
+    listed = {d["documentId"]: d for d in server.ok("list_documents", {})["documents"]}
+    assert set(listed) == {doc_id, new_id}
+    assert listed[doc_id]["revision"] == rev and listed[doc_id]["atomCount"] == len(before)
+    assert listed[new_id]["atomCount"] == out["info"]["atomCount"] < len(before)
+    assert listed[new_id]["title"].endswith("QM region")
+    region, doc = _atoms(server, new_id)
+    assert doc["charge"] == out["info"]["charge"] and len(region) == out["info"]["atomCount"]
+    text = server.ok("export_document", {"documentId": new_id, "format": "nwchem"})["text"]
+    assert f"charge {out['info']['charge']}" in text
+    # the protein's document still undoes nothing of it: its own state is as opened
+    assert server.doc()[1] == rev
+
+
 def test_keep_refusals_change_nothing(server: Any) -> None:
     doc_id, rev = _open(server)
     both = server.call(
@@ -125,3 +151,16 @@ def test_qm_region_through_the_window_tools(spawn: Any) -> None:
     kept = {a["id"] for a in region} - {a["id"] for a in caps}
     mask = np.isin([a["id"] for a in before], sorted(kept))
     assert caps and doc["charge"] == int(np.array(formal_charges())[mask].sum())
+    # The window holds one document: a second one is refused, and nothing changes.
+    (listed,) = server.ok("list_documents", {})["documents"]
+    refused = server.call(
+        "delete_atoms",
+        {
+            "documentId": listed["documentId"],
+            "expectedRevision": listed["revision"],
+            "keep": {"residues": ["LIG"], "newDocument": True},
+        },
+    )
+    assert refused["isError"]
+    assert refused["structuredContent"]["code"] == "qm_region_new_document_window"
+    assert server.ok("list_documents", {})["documents"] == [listed]

@@ -10,7 +10,7 @@ bonds with hydrogens (fixed when asked) and sets the charge
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication
@@ -28,6 +28,15 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.document.envelope import atoms_of
+
+
+@runtime_checkable
+class _TitledWindow(Protocol):
+    """The main window as far as the extraction needs it (its title names the file)."""
+
+    source_name: str | None
+
+    def update_title(self) -> None: ...
 
 
 class ResidueSelection:
@@ -264,8 +273,8 @@ class ResidueSelection:
 
     def extract_region(self) -> bool:
         """Keep the selection only, capped and charged, then show the Calculation tab."""
+        from molforma.app.actor import window_actor
         from molforma.app.qm_region import extract_qm_region
-        from molforma.gui.widgets.molecule_tab_support import _who
 
         sel = list(self.tab.view.selection())
         if not sel:
@@ -285,13 +294,17 @@ class ResidueSelection:
                     whole_residues=False,
                     fix_caps=self.fix_caps.isChecked(),
                     preview=False,
-                    origin=_who(),
+                    actor=window_actor(),
                 )
             )
 
         if not self.tab._run(run):
             return False
         info = out.get("info") or {}
+        window = self.tab.window()
+        if isinstance(window, _TitledWindow):  # a new project: untitled, as after File > New
+            window.source_name = None
+            window.update_title()
         self.tab.show_message(
             QCoreApplication.translate(
                 "MoleculeTab", "QM region: %1 atoms, %2 cap hydrogen(s), charge %3."

@@ -299,6 +299,9 @@ class QmRegion(_Strict):
     within: float = Field(0.0, ge=0, le=50, description="Also atoms this near the core, Å.")
     wholeResidues: bool = Field(True, description="Grow to whole residues.")
     fixCaps: bool = Field(False, description="Fix the H caps.")
+    newDocument: bool = Field(
+        False, description="Cut into a new document (headless); this one stays. info.documentId."
+    )
 
 
 class DeleteAtomsInput(_EditInput):

@@ -65,7 +65,7 @@ from molforma.mcp.tools.document_models import (
 from molforma.mcp.tools.overwrite_question import ask_overwrite
 
 if TYPE_CHECKING:
-    from molforma.document.document import Origin
+    from molforma.app.actor import Actor
 
 register(
     {
@@ -123,11 +123,17 @@ class EditArgs(TypedDict):
 
     expected_revision: str | None
     preview: bool
-    origin: Origin
+    actor: Actor
 
 
 def _edit_args(args: _EditInput) -> EditArgs:
-    return {"expected_revision": args.expectedRevision, "preview": args.preview, "origin": "mcp"}
+    from molforma.app.actor import Actor
+
+    return {
+        "expected_revision": args.expectedRevision,
+        "preview": args.preview,
+        "actor": Actor.MCP_TOOL,
+    }
 
 
 def doc_info(doc: Any) -> dict[str, Any]:
@@ -329,6 +335,7 @@ def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
     """Undo or redo one step (shared with the window), or confirm or cancel the candidate;
     cancel also stops a move_atoms cleanup still running (nothing of it is kept)."""
     from molforma.app import ops
+    from molforma.app.actor import Actor
 
     doc = ctx.state.document(args.documentId)
     child = _RUNNING_CLEANUPS.get(doc.id)
@@ -341,7 +348,9 @@ def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
         with doc.lock:
             return _summary(doc.summary())
     return _summary(
-        ops.history_step(doc, args.action, expected_revision=args.expectedRevision, origin="mcp")
+        ops.history_step(
+            doc, args.action, expected_revision=args.expectedRevision, actor=Actor.MCP_TOOL
+        )
     )
 
 
@@ -383,22 +392,28 @@ def delete_atoms(ctx: ToolContext, args: DeleteAtomsInput) -> EditSummary:
     if (args.atomIds is None) == (args.keep is None):
         raise ValidationError("delete_atoms_one_of")
     if args.keep is not None:
-        from molforma.app.qm_region import extract_qm_region
+        from molforma.app import qm_region
+        from molforma.app.actor import Actor
 
         k = args.keep
-        return _summary(
-            extract_qm_region(
-                doc,
-                atom_ids=k.atomIds,
-                residue_names=k.residues,
-                residue_numbers=k.numbers,
-                chains=k.chains,
-                within=k.within,
-                whole_residues=k.wholeResidues,
-                fix_caps=k.fixCaps,
-                **_edit_args(args),
-            )
-        )
+        region: dict[str, Any] = {
+            "atom_ids": k.atomIds,
+            "residue_names": k.residues,
+            "residue_numbers": k.numbers,
+            "chains": k.chains,
+            "within": k.within,
+            "whole_residues": k.wholeResidues,
+            "fix_caps": k.fixCaps,
+            "actor": Actor.MCP_TOOL,
+        }
+        if not k.newDocument:
+            edit = {"expected_revision": args.expectedRevision, "preview": args.preview}
+            return _summary(qm_region.extract_qm_region(doc, **region, **edit))
+        doc.check_revision(args.expectedRevision, allow_candidate=True)
+        new, out = qm_region.qm_region_document(doc, **region)
+        ctx.state.add_document(new)
+        out["info"]["documentId"] = new.id
+        return _summary(out)
     return _summary(ops.delete_atoms(doc, args.atomIds or [], **_edit_args(args)))
 
 
