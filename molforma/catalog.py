@@ -13,11 +13,19 @@ import os
 import re
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from molforma.errors import ValidationError
 from molforma.i18n import display_language, register
+from molforma.lazy import lazy_import
 from molforma.paths import data_dir
+
+if TYPE_CHECKING:
+    from molforma.document import elements
+    from molforma.nwchem import functionals
+else:  # imported on first use (start-up time): molforma.lazy
+    elements = lazy_import("molforma.document.elements")
+    functionals = lazy_import("molforma.nwchem.functionals")
 
 RESOURCES = data_dir("resources")
 KINDS: tuple[str, ...] = (
@@ -194,11 +202,9 @@ def library_file_name(basis: str) -> str:
 
 def parse_library_elements(text: str) -> set[str]:
     """Element symbols that have a ``basis "El_..."`` block in an NWChem library file."""
-    from molforma.document.elements import normalize_symbol
-
     out: set[str] = set()
     for m in re.finditer(r'^\s*basis\s+"([A-Za-z]{1,3})_', text, re.M | re.I):
-        sym = normalize_symbol(m.group(1))
+        sym = elements.normalize_symbol(m.group(1))
         if sym:
             out.add(sym)
     return out
@@ -328,8 +334,6 @@ def functional_xc(functional: str) -> str:
     line (``xpbe96 cpbe96``, ``xtpss03 ctpss03``, ``becke88 lyp``); anything else is
     already an xc line and comes back with its spacing normalised.
     """
-    from molforma.nwchem.functionals import find_entry
-
     text = " ".join(str(functional).split())
-    entry = find_entry(text)  # names and aliases (pbe → xpbe96 cpbe96)
+    entry = functionals.find_entry(text)  # names and aliases (pbe → xpbe96 cpbe96)
     return str(entry["xc"]) if entry is not None else text

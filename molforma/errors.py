@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from molforma.i18n import render
+
 
 class MolFormaError(Exception):
     """Base class: ``code`` names the failure, ``data`` holds its details."""
@@ -23,8 +25,6 @@ class MolFormaError(Exception):
 
     def message(self, lang: str | None = None) -> str:
         """The sentence for this error in ``lang`` (default: the display language)."""
-        from molforma.i18n import render
-
         return render(self.code, self.data, lang)
 
     def to_dict(self, lang: str | None = None) -> dict[str, Any]:

@@ -20,12 +20,21 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
+from molforma.errors import MolFormaError, ValidationError
 from molforma.i18n import register, render
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma import fileio
+    from molforma.nwchem import value_grammar
+else:  # imported on first use (start-up time): molforma.lazy
+    fileio = lazy_import("molforma.fileio")
+    value_grammar = lazy_import("molforma.nwchem.value_grammar")
 
 PREFERENCES_FORMAT = "molforma-preferences"
 PREFERENCES_VERSION = 1
@@ -85,8 +94,6 @@ class ClusterProfile(BaseModel):
     @model_validator(mode="after")
     def _grammar(self) -> ClusterProfile:
         """Each value by its grammar, the profile named in the message."""
-        from molforma.errors import MolFormaError
-
         try:
             check_profile(self)
         except MolFormaError as exc:
@@ -103,9 +110,7 @@ def check_profile(profile: ClusterProfile) -> None:
             ``bad_ssh_config_path``, ``bad_remote_folder``, ``bad_slurm_name``,
             ``bad_remote_environment_line``, ``bad_remote_command``).
     """
-    from molforma.errors import ValidationError
-    from molforma.nwchem import value_grammar as g
-
+    g = value_grammar
     name = g.validate_profile_name(profile.name)
     g.validate_ssh_host(profile.host, name)
     g.validate_ssh_config_path(profile.ssh_config, name)
@@ -168,9 +173,6 @@ class Preferences(BaseModel):
     def _grammar(cls, value: Any, info: Any) -> Any:
         """The same grammar as the execution settings these become: a trusted value that
         no document could carry is not trusted either (refused with the file)."""
-        from molforma.errors import MolFormaError
-        from molforma.nwchem import value_grammar
-
         check = {
             "executable": value_grammar.validate_executable,
             "launcher": value_grammar.validate_launcher,
@@ -210,10 +212,8 @@ def parse_preferences(text: str) -> Preferences:
     Raises:
         ValueError: the text is not a Preferences file (the message says why).
     """
-    from molforma.fileio import strict_json_loads
-
     try:
-        data = strict_json_loads(text.lstrip("\ufeff"))
+        data = fileio.strict_json_loads(text.lstrip("\ufeff"))
     except (ValueError, RecursionError) as exc:
         raise ValueError(f"not valid JSON: {exc}") from None
     if not isinstance(data, dict):
@@ -284,16 +284,13 @@ def load_preferences() -> Preferences:
 def preferences_text(prefs: Preferences) -> str:
     """The file text of ``prefs``: the format marker first, then the settings."""
     data = {"format": PREFERENCES_FORMAT, "version": PREFERENCES_VERSION, **prefs.model_dump()}
-    from molforma.fileio import strict_json_dumps
 
-    return strict_json_dumps(data, "The Preferences", indent=2, ensure_ascii=False) + "\n"
+    return fileio.strict_json_dumps(data, "The Preferences", indent=2, ensure_ascii=False) + "\n"
 
 
 def save_preferences(prefs: Preferences) -> None:
     """Write Preferences atomically, with the format marker."""
-    from molforma.fileio import atomic_write_text
-
-    atomic_write_text(preferences_path(), preferences_text(prefs))
+    fileio.atomic_write_text(preferences_path(), preferences_text(prefs))
 
 
 _language_cache: dict[str, tuple[int, str | None]] = {}
