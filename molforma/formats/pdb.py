@@ -25,7 +25,7 @@ import numpy as np
 
 from molforma.document.elements import normalize_symbol
 from molforma.errors import FormatError
-from molforma.formats import pdb_residues
+from molforma.formats import pdb_charges, pdb_residues
 from molforma.formats.byte_fields import NINE, POINT, ZERO, decimal_runs
 from molforma.formats.common import (
     Structure,
@@ -422,6 +422,10 @@ def read_pdb(
         {"a": ids[a], "b": ids[b], "order": order}
         for a, b, order in zip(conect.lo, conect.hi, conect.order, strict=True)
     ]
+    # Charges the file left blank (a protonated lysine's NZ, a carboxylate's O) from the
+    # valence the bonds give; the total then says what the atoms carry.
+    if pdb_charges.charges_from_valence(atoms, bonds):
+        charge = sum(int(a["formalCharge"]) for a in atoms)
     title = _text_of(lines, names, "TITLE") or _text_of(lines, names, "COMPND")
     labels = sorted({lines[i][16:17].strip() for m in models for i in m} - {""})
     # Every atom was built by the document's rules (a known element, a finite coordinate
