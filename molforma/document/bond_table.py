@@ -8,6 +8,7 @@ ends by atom id, not row, so deleting atoms never renumbers a bond.
 
 from __future__ import annotations
 
+import copy
 import operator
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final, Protocol, overload
@@ -190,8 +191,6 @@ class BondTable(Sequence[dict[str, Any]]):
         return self.to_records()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> list[dict[str, Any]]:
-        import copy
-
         return copy.deepcopy(self.to_records(), memo)
 
     def __repr__(self) -> str:

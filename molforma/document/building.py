@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from molforma.document import elements
 from molforma.document.chemistry import _add_h_to
 from molforma.document.document import EditResult
 from molforma.document.envelope import Project, check_atom_fields, new_atom
@@ -327,8 +328,6 @@ def valence_problem_ids(project: Project) -> list[str]:
     atoms = project["document"]["atoms"]
     if not atoms:
         return []
-    from molforma.document import elements
-
     # One look-up per element, not per atom: the check runs on every edit of a
     # 10,000-atom document (and RDKit is asked about the suspicious atoms only).
     symbols = {a["element"] for a in atoms}

@@ -20,7 +20,15 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from itertools import compress
 from operator import eq, itemgetter, not_
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from molforma.document.tabletypes import is_atom_table, is_bond_table
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (start-up time): molforma.lazy
+    np = lazy_import("numpy")
 
 Project = dict[str, Any]
 
@@ -143,8 +151,6 @@ def _atom_change(old: Mapping[str, Any], new: Mapping[str, Any]) -> Change:
 def _table_change(old: Any, new: Any) -> Change:
     """What differs between two atom tables whose equal columns are shared."""
     if len(old) != len(new) or new.ids is not old.ids:
-        import numpy as np
-
         # atoms came or went: POSITIONS only when an atom that stayed moved too
         keep = np.flatnonzero(np.isin(new.ids, old.ids))
         rows = old.index_of(new.ids[keep])
@@ -216,8 +222,6 @@ def share_unchanged(
     if isinstance(odoc, dict) and isinstance(ndoc, dict):
         oatoms, natoms = odoc.get("atoms"), ndoc.get("atoms")
         obonds, nbonds = odoc.get("bonds"), ndoc.get("bonds")
-        from molforma.document.tabletypes import is_atom_table, is_bond_table
-
         tables = (
             is_atom_table(oatoms)
             and is_atom_table(natoms)

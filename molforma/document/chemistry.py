@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -60,6 +60,12 @@ from molforma.document.valence import missing_hydrogens as missing_hydrogens
 from molforma.document.validation import validate as validate
 from molforma.errors import MolFormaError, ValidationError
 from molforma.i18n import catalogue, register
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma import catalog
+else:  # imported on first use (start-up time): molforma.lazy
+    catalog = lazy_import("molforma.catalog")
 
 _MESSAGES: dict[str, dict[str, str]] = {
     # -- edits --------------------------------------------------------------------------------
@@ -436,16 +442,14 @@ def _tilted(direction: np.ndarray) -> list[tuple[np.ndarray, float]]:
 
 
 def _find_entry(name: str, kind: str | None) -> tuple[str, dict[str, Any]]:
-    from molforma.catalog import find_library_entry, get_catalog
-
     if kind not in (None, "fragment", "ligand"):
         raise ValidationError("bad_fragment_kind", kind=kind)
     if not isinstance(name, str) or not name:
         raise ValidationError("unknown_fragment", name=name, kind=kind or "fragment", known="")
-    found = find_library_entry(name, kind)
+    found = catalog.find_library_entry(name, kind)
     if found is None:
         kinds = ("fragments", "ligands") if kind is None else (f"{kind}s",)
-        known = [e["name"] for k in kinds for e in get_catalog(k)[k]]
+        known = [e["name"] for k in kinds for e in catalog.get_catalog(k)[k]]
         raise ValidationError(
             "unknown_fragment", name=name, kind=kind or "fragment/ligand", known=", ".join(known)
         )

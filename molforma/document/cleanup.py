@@ -15,15 +15,29 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from molforma.errors import MolFormaError
-from molforma.i18n import register
+from molforma.i18n import register, render
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
     import subprocess
+
+    from rdkit import Chem, Geometry
+    from rdkit.Chem import rdForceFieldHelpers as ff_helpers
+
+    from molforma.document import rdkit_mol
+else:  # imported on first use (start-up time): molforma.lazy
+    subprocess = lazy_import("subprocess")
+    Chem = lazy_import("rdkit.Chem")
+    Geometry = lazy_import("rdkit.Geometry")
+    ff_helpers = lazy_import("rdkit.Chem.rdForceFieldHelpers")
+    rdkit_mol = lazy_import("molforma.document.rdkit_mol")
 
 register(
     {
@@ -107,12 +121,7 @@ def minimise(
     Raises:
         MolFormaError: ``cleanup_no_forcefield``; :class:`Cancelled` when ``cancelled()``.
     """
-    from rdkit.Chem import rdForceFieldHelpers as ff_helpers
-    from rdkit.Geometry import Point3D
-
-    from molforma.document.rdkit_mol import quiet
-
-    with quiet():
+    with rdkit_mol.quiet():
         ff = None
         name = "MMFF94"
         if ff_helpers.MMFFHasAllMoleculeParams(mol):
@@ -143,7 +152,7 @@ def minimise(
     pos = ff.Positions()
     conf = mol.GetConformer()
     for i in range(mol.GetNumAtoms()):
-        conf.SetAtomPosition(i, Point3D(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]))
+        conf.SetAtomPosition(i, Geometry.Point3D(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]))
     return name
 
 
@@ -165,14 +174,10 @@ def cleanup_positions(
     Raises:
         MolFormaError: ``cleanup_no_atoms``, ``cleanup_no_forcefield``, ``cancelled``.
     """
-    from rdkit import Chem
-
-    from molforma.document.rdkit_mol import mol_from_document, quiet
-
     if not atoms:
         raise MolFormaError("cleanup_no_atoms")
-    mol = mol_from_document(atoms, bonds)
-    with quiet():
+    mol = rdkit_mol.mol_from_document(atoms, bonds)
+    with rdkit_mol.quiet():
         try:
             Chem.SanitizeMol(mol)
         except Exception:  # noqa: BLE001 - odd valences: UFF may still have parameters
@@ -254,8 +259,6 @@ class CleanupChild:
         on_end: Callable[[CleanupChild], None] | None = None,
         max_iterations: int = CLEANUP_MAX_ITERATIONS,
     ) -> None:
-        import threading
-
         self.status = "running"
         self.positions: dict[str, list[float]] = {}
         self.report: dict[str, Any] = {}
@@ -287,8 +290,6 @@ class CleanupChild:
 
     def progress_note(self, lang: str | None = None) -> dict[str, Any]:
         """``{"message", "progress", "total"}`` of the iterations so far (task progress)."""
-        from molforma.i18n import render
-
         step = self.last_step
         if step is None:
             return {"message": render("cleanup_starting", {}, lang), "progress": 0}
@@ -319,8 +320,6 @@ class CleanupChild:
         return self._done.is_set()
 
     def _follow(self, request: bytes) -> None:
-        import subprocess
-
         try:
             with self._lock:
                 if not self._cancelled.is_set():
@@ -389,8 +388,6 @@ def _emit(obj: Mapping[str, Any]) -> None:
 def _die_with_parent() -> Callable[[], bool]:
     """Make the child end with the window: at once on Linux (the kernel kills it when the
     parent dies), elsewhere at the next chunk. Returns the check for ``cancelled``."""
-    import os
-
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -406,12 +403,8 @@ def _die_with_parent() -> Callable[[], bool]:
 def main() -> int:
     """The child process: read a request on stdin, report progress and the result on stdout."""
     orphaned = _die_with_parent()
-    try:
-        import os
-
+    with contextlib.suppress(AttributeError, OSError):
         os.nice(10)  # the person's window comes first when they share a core
-    except (AttributeError, OSError):
-        pass
     try:
         req = json.loads(sys.stdin.read())
         atoms, bonds = req["atoms"], req["bonds"]

@@ -27,7 +27,7 @@ import logging
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from molforma.document.changes import Change, share_unchanged
 from molforma.document.edit_ids import _capped, _id_sets
@@ -46,6 +46,12 @@ from molforma.document.envelope import (
 from molforma.document.locking import DocumentLock
 from molforma.document.tabletypes import is_atom_table, tables_loaded
 from molforma.errors import BusyError, CandidateExistsError, MolFormaError, StaleRevisionError
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.document import molecule
+else:  # imported on first use (start-up time, numpy): molforma.lazy
+    molecule = lazy_import("molforma.document.molecule")
 
 log = logging.getLogger(__name__)
 
@@ -116,9 +122,7 @@ def _as_table_project(project: Project) -> Project:
         and not tables_loaded()
     ):
         return project  # an empty molecule: lists until the first structure comes
-    from molforma.document.molecule import as_table_project
-
-    return as_table_project(project)
+    return molecule.as_table_project(project)
 
 
 def summary_of(p: Project | None) -> dict[str, Any] | None:
@@ -368,9 +372,7 @@ class Document:
                 self._project, structure=not (replaces_structure or positions_only or tables)
             )
             if tables and not is_atom_table(atoms_of(work)):
-                from molforma.document.molecule import as_table_project
-
-                work = as_table_project(work)  # a molecule still held as records
+                work = molecule.as_table_project(work)  # a molecule still held as records
             wdoc = work["document"]
             wdoc["nextAtomId"] = max(int(wdoc.get("nextAtomId", 1)), self._id_high)
             res = fn(work)
@@ -411,11 +413,9 @@ class Document:
     ) -> None:
         cost = 0
         if tables_loaded():
-            from molforma.document.molecule import table_bytes
-
             seen: set[int] = set()
-            table_bytes(new, seen)
-            cost = table_bytes(self._project, seen)
+            molecule.table_bytes(new, seen)
+            cost = molecule.table_bytes(self._project, seen)
         self._undo.append(
             _Step(label, origin, self._project, new, change, self.path, self.path, cost)
         )
@@ -611,26 +611,24 @@ def _tabled(old: Project, new: Project) -> Project:
         and not tables_loaded()
     ):
         return new  # still no structure: nothing to hold in columns
-    from molforma.document.molecule import AtomTable, BondTable, DocumentBlock, tables_of
-
     doc = new.get("document")
     if not isinstance(doc, dict):
         return new
     atoms, bonds = doc.get("atoms"), doc.get("bonds")
-    if isinstance(atoms, AtomTable) and isinstance(bonds, BondTable):
-        if type(doc) is not DocumentBlock:
-            new["document"] = DocumentBlock(doc)  # so json.dumps writes the records
+    if isinstance(atoms, molecule.AtomTable) and isinstance(bonds, molecule.BondTable):
+        if type(doc) is not molecule.DocumentBlock:
+            new["document"] = molecule.DocumentBlock(doc)  # so json.dumps writes the records
         return new
-    tables = tables_of(atoms, bonds)
+    tables = molecule.tables_of(atoms, bonds)
     if tables is None:
         return new
     at, bt = tables
     odoc = old.get("document") or {}
     oat, obt = odoc.get("atoms"), odoc.get("bonds")
-    if isinstance(oat, AtomTable) and at is not atoms:
+    if isinstance(oat, molecule.AtomTable) and at is not atoms:
         at = at.shared_with(oat)
-    if isinstance(obt, BondTable) and bt is not bonds:
+    if isinstance(obt, molecule.BondTable) and bt is not bonds:
         bt = bt.shared_with(obt)
     doc["atoms"], doc["bonds"] = at, bt
-    new["document"] = DocumentBlock(doc)
+    new["document"] = molecule.DocumentBlock(doc)
     return new

@@ -4,9 +4,15 @@ tables, at most :data:`IDS_CAP` of each, so a million-atom edit never spells a m
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from molforma.document.tabletypes import is_atom_table
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported on first use (start-up time): molforma.lazy
+    np = lazy_import("numpy")
 
 IDS_CAP = 100
 
@@ -33,8 +39,6 @@ def first_ids(atoms: Any, count: int = IDS_CAP + 1) -> list[str]:
 
 def _id_sets(old: Any, new: Any) -> tuple[list[str], list[str], list[str]]:
     """Ids added, removed and changed (any field) from atom table ``old`` to ``new``."""
-    import numpy as np
-
     if old is new:
         return [], [], []
     oid, nid = old.ids, new.ids

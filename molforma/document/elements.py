@@ -7,7 +7,14 @@ knows a mass for it. Covalent radii drive bond perception and fragment placement
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from rdkit import Chem
+else:  # imported on first use (start-up time): molforma.lazy
+    Chem = lazy_import("rdkit.Chem")
 
 MAX_Z = 118
 
@@ -144,8 +151,6 @@ _SYMBOLS: dict[str, str] = {s.lower(): s for s in BY_Z}
 @lru_cache(maxsize=1)
 def _table() -> Any:
     """RDKit's periodic table, imported on the first question only RDKit can answer."""
-    from rdkit import Chem
-
     return Chem.GetPeriodicTable()
 
 

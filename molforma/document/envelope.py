@@ -19,14 +19,31 @@ import math
 import operator
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from molforma.document import elements
 from molforma.document import messages as _messages  # noqa: F401  (registers error texts)
 from molforma.document.tabletypes import is_atom_table, is_bond_table
 from molforma.errors import FormatError, ValidationError
-from molforma.formula import hill_formula
+from molforma.formula import hill_formula, hill_formula_counts
+from molforma.lazy import lazy_import
 from molforma.nwchem.protected_text import check_project_calculation
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pydantic
+
+    from molforma.document import arrays, coordinates, envelope_schema, molecule, neighbours
+else:  # imported on first use (start-up time): molforma.lazy
+    np = lazy_import("numpy")
+    pydantic = lazy_import("pydantic")
+    arrays = lazy_import("molforma.document.arrays")
+    coordinates = lazy_import("molforma.document.coordinates")
+    # The settings models (pydantic) load on the first project, not with this module: a
+    # structure conversion never needs them.
+    envelope_schema = lazy_import("molforma.document.envelope_schema")
+    molecule = lazy_import("molforma.document.molecule")
+    neighbours = lazy_import("molforma.document.neighbours")
 
 PROJECT_FORMAT: Final = "molforma-project"
 PROJECT_VERSION: Final = 1
@@ -51,11 +68,7 @@ def new_project(**execution: Any) -> Project:
 
 @functools.lru_cache(maxsize=1)
 def _default_project() -> Project:
-    # The settings models (pydantic) load on the first project, not with this module: a
-    # structure conversion never needs them.
-    from molforma.document.envelope_schema import ProjectModel
-
-    return ProjectModel().model_dump(mode="json")
+    return envelope_schema.ProjectModel().model_dump(mode="json")
 
 
 def new_atom(atom_id: str, element: str, x: float, y: float, z: float, **props: Any) -> AtomDict:
@@ -121,8 +134,6 @@ _ELEMENT = operator.itemgetter("element")
 def formula(atoms: Iterable[Mapping[str, Any]]) -> str:
     """Hill formula of atom dicts or a table (see :func:`molforma.formula.hill_formula`)."""
     if is_atom_table(atoms):
-        from molforma.formula import hill_formula_counts
-
         return hill_formula_counts(atoms.element_counts())
     return hill_formula(map(_ELEMENT, atoms))
 
@@ -208,8 +219,6 @@ def _int_column_ok(values: list[Any], low: int, high: int) -> bool:
 
 def _columns_ok(atoms: list[AtomDict]) -> bool:
     """Whether every atom passes :func:`check_atom_fields` apart from isotopes and masses."""
-    import numpy as np
-
     els = [a.get("element") for a in atoms]
     if not set(els) <= elements.SYMBOLS:
         return False
@@ -245,19 +254,15 @@ def close_pairs(
     the answer lists every close pair, so it can be long for atoms piled on one spot:
     refusing duplicates needs only the first (:func:`check_contacts`).
     """
-    import numpy as np
-
-    from molforma.document.neighbours import first_pairs_closer_than, pairs_closer_than
-
     xyz = np.asarray(coords, dtype=float).reshape(-1, 3)
     n = len(xyz)
     if n < 2:
         return []
     if query is None:
-        ci, cj, cd = pairs_closer_than(xyz, cutoff)
+        ci, cj, cd = neighbours.pairs_closer_than(xyz, cutoff)
     else:
         q = np.fromiter(query, dtype=np.int64)
-        ci, cj, cd = first_pairs_closer_than(xyz, cutoff, q, limit=n * n)
+        ci, cj, cd = neighbours.first_pairs_closer_than(xyz, cutoff, q, limit=n * n)
     return list(zip(ci.tolist(), cj.tolist(), cd.tolist(), strict=True))
 
 
@@ -289,11 +294,8 @@ def check_contacts(p: Project, touched: Iterable[str] | None = None) -> None:
         query = [pos[t] for t in wanted if t in pos]
         if not query:
             return
-    from molforma.document.coordinates import xyz_array  # numpy only when checking
-    from molforma.document.neighbours import first_pairs_closer_than
-
-    xyz = table.xyz if table is not None else xyz_array(atoms)
-    ci, cj, cd = first_pairs_closer_than(xyz, MIN_DISTANCE, query, limit=_REPORTED_PAIRS)
+    xyz = table.xyz if table is not None else coordinates.xyz_array(atoms)
+    ci, cj, cd = neighbours.first_pairs_closer_than(xyz, MIN_DISTANCE, query, limit=_REPORTED_PAIRS)
     if len(ci):
         pairs = [
             [atoms[i]["id"], atoms[j]["id"], round(d, 4)]
@@ -336,10 +338,6 @@ def _check_bonds(bonds: list[dict[str, Any]], index: dict[str, int]) -> None:
     All bonds are checked at once with numpy; only a failing set is walked bond by bond,
     so the error names the first bad bond in order.
     """
-    import numpy as np
-
-    from molforma.document.arrays import has_repeats
-
     if not bonds:
         return
     try:
@@ -354,7 +352,7 @@ def _check_bonds(bonds: list[dict[str, Any]], index: dict[str, int]) -> None:
             set(map(type, orders)) <= {int}
             and set(orders) <= {1, 2, 3}
             and not (lo == hi).any()
-            and not has_repeats(lo * len(index) + hi)
+            and not arrays.has_repeats(lo * len(index) + hi)
         )
     if ok:
         return
@@ -393,9 +391,7 @@ def check_structure(p: Project, touched: Iterable[str] | None = None, *, checked
                 check_contacts(p, touched)
             _check_next_id(doc, int(atoms.ids.max()) if len(atoms) else 0)
             return
-        from molforma.document.molecule import plain_project
-
-        p = plain_project(p)  # some rule is broken: the record checks name it
+        p = molecule.plain_project(p)  # some rule is broken: the record checks name it
         doc = p["document"]
         atoms = doc["atoms"]
         checked = ""
@@ -423,18 +419,14 @@ def _table_ok(atoms: Any, bonds: Any, touched: Iterable[str] | None) -> bool:
     """Whether the atoms (those ``touched``, or all) and every bond of column tables keep
     the rules of :func:`check_atom_fields` and the bond rules, all columns at once. Where
     not, the record checks run to name the first offender."""
-    import numpy as np
-
-    from molforma.document.arrays import has_repeats
-
-    if len(atoms) and (atoms.ids.min() < 1 or has_repeats(atoms.ids)):
+    if len(atoms) and (atoms.ids.min() < 1 or arrays.has_repeats(atoms.ids)):
         return False
     if len(bonds):
         ia, ib = bonds.rows_in(atoms)
         if (ia < 0).any() or (ib < 0).any() or (ia == ib).any():
             return False
         lo, hi = np.minimum(ia, ib), np.maximum(ia, ib)
-        if has_repeats(lo * len(atoms) + hi):
+        if arrays.has_repeats(lo * len(atoms) + hi):
             return False
         if ((bonds.order < 1) | (bonds.order > 3)).any():
             return False
@@ -492,14 +484,10 @@ def settings_block(p: Mapping[str, Any], key: str) -> Any:
     Raises:
         ValidationError: ``bad_setting`` naming the block, the key and the reason.
     """
-    from pydantic import ValidationError as PydanticError
-
-    from molforma.document.envelope_schema import SETTINGS_MODELS
-
     block = p.get(key) or {}
     try:
-        return SETTINGS_MODELS[key].model_validate(block)
-    except PydanticError as exc:
+        return envelope_schema.SETTINGS_MODELS[key].model_validate(block)
+    except pydantic.ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         raise ValidationError(
             "bad_setting",

@@ -41,6 +41,7 @@ Columns of :class:`AtomTable`:
 
 from __future__ import annotations
 
+import copy
 import itertools
 import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -398,8 +399,6 @@ class AtomTable(Sequence[dict[str, Any]]):
         return self.to_records()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> list[dict[str, Any]]:
-        import copy
-
         return copy.deepcopy(self.to_records(), memo)
 
     def __repr__(self) -> str:

@@ -11,7 +11,7 @@ what they are given as the record edits do and raise the same errors, in the sam
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,6 +20,13 @@ from molforma.document.elements import normalize_symbol
 from molforma.document.envelope import Project, check_atom_fields
 from molforma.document.molecule import AtomTable, BondTable
 from molforma.errors import UnknownAtomError, ValidationError
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.document import building, chemistry
+else:  # imported on first use (start-up time): molforma.lazy
+    building = lazy_import("molforma.document.building")
+    chemistry = lazy_import("molforma.document.chemistry")
 
 # Å around the atoms whose hydrogens are redone that a placement may look at (a hydrogen's
 # bond length plus the 4 Å its clash score looks around, with room to spare).
@@ -168,8 +175,6 @@ def set_atom_properties_adjusting(
 ) -> EditResult:
     """:func:`set_atom_properties`, then the hydrogens of the atoms whose element, charge or
     unpaired electrons changed redone (``ops.set_atom_properties`` with hydrogens)."""
-    from molforma.document import building
-
     res = set_atom_properties(work, changes)
     valence = [str(ch["id"]) for ch in changes if _VALENCE_KEYS & set(ch)]
     return building.merge_adjusted(work, res, valence, adjust=adjust_hydrogens)
@@ -178,16 +183,12 @@ def set_atom_properties_adjusting(
 def adjust_hydrogens(work: Project, ids: Sequence[str]) -> EditResult:
     """:func:`molforma.document.building.adjust_hydrogens` on the columns (see
     :func:`_around`)."""
-    from molforma.document import building
-
     return _around(work, ids, lambda sub: building.adjust_hydrogens(sub, list(ids)))
 
 
 def add_hydrogens(work: Project, ids: Sequence[str]) -> EditResult:
     """:func:`molforma.document.chemistry.add_hydrogens` of the atoms ``ids`` on the
     columns (see :func:`_around`); unknown ids raise as the record edit does."""
-    from molforma.document import chemistry
-
     atoms, _bonds = _tables(work)
     _rows(atoms, list(ids))
     return _around(work, ids, lambda sub: chemistry.add_hydrogens(sub, list(ids)))

@@ -10,7 +10,7 @@ through the small record helpers an edit calls on its private copy.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +19,12 @@ from molforma.document import messages as _messages  # noqa: F401 - registers sh
 from molforma.document.coordinates import xyz_array
 from molforma.document.envelope import Project
 from molforma.errors import UnknownAtomError, ValidationError
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from rdkit import Chem
+else:  # imported on first use (start-up time): molforma.lazy
+    Chem = lazy_import("rdkit.Chem")
 
 AtomDict = dict[str, Any]
 
@@ -163,8 +169,6 @@ def _idnum(aid: str) -> int:
 
 def _rdkit_atom(a: dict[str, Any], *, no_implicit: bool) -> Any:
     """An RDKit atom with the element, formal charge and radicals of document atom ``a``."""
-    from rdkit import Chem
-
     at = Chem.Atom(elements.atomic_number(a["element"]))
     at.SetFormalCharge(int(a.get("formalCharge", 0) or 0))
     at.SetNumRadicalElectrons(int(a.get("unpairedElectrons", 0) or 0))
@@ -174,8 +178,6 @@ def _rdkit_atom(a: dict[str, Any], *, no_implicit: bool) -> Any:
 
 def _rdkit_implicit_h(p: Project, *, with_metal_bonds: bool) -> list[int]:
     """RDKit's implicit hydrogen count of every atom (bond orders, charges, radicals)."""
-    from rdkit import Chem
-
     atoms = _atoms(p)
     pos = {a["id"]: i for i, a in enumerate(atoms)}
     rw = Chem.RWMol()
@@ -223,8 +225,6 @@ def _steric_number(
     all_orders: Mapping[str, Sequence[tuple[str, int]]],
 ) -> int:
     """VSEPR domains (σ bonds + lone pairs) once ``adding`` single bonds are made."""
-    from rdkit import Chem
-
     sym = atom["element"]
     sigma = len(orders) + adding
     if is_metal(sym):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,17 @@ from molforma.document.valence import (
     missing_hydrogens,
 )
 from molforma.i18n import catalogue, register, render
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from rdkit import Chem
+
+    from molforma import catalog
+    from molforma.document import neighbours
+else:  # imported on first use (start-up time): molforma.lazy
+    Chem = lazy_import("rdkit.Chem")
+    catalog = lazy_import("molforma.catalog")
+    neighbours = lazy_import("molforma.document.neighbours")
 
 BasisCatalog = Callable[[str], "set[str] | None"] | Mapping[str, Any] | None
 
@@ -133,14 +144,10 @@ def _basis_lookup(
     basis_catalog: BasisCatalog, basis: str
 ) -> tuple[set[str] | None, dict[str, Any] | None]:
     """Elements covered by ``basis`` and its catalogue entry, from any catalogue form."""
-    from molforma.catalog import basis_elements, basis_entry
-
-    entry = basis_entry(basis)
+    entry = catalog.basis_entry(basis)
     if callable(basis_catalog):
         return basis_catalog(basis), entry
     if isinstance(basis_catalog, Mapping):
-        from molforma.catalog import library_file_name
-
         entries = basis_catalog.get("basis_sets", basis_catalog)
         items = (
             entries
@@ -151,10 +158,12 @@ def _basis_lookup(
             ]
         )
         for e in items:
-            if library_file_name(str(e.get("name", ""))) == library_file_name(basis):
+            if catalog.library_file_name(str(e.get("name", ""))) == catalog.library_file_name(
+                basis
+            ):
                 return set(e.get("elements", ())), dict(e)
         return None, entry
-    return basis_elements(basis), entry
+    return catalog.basis_elements(basis), entry
 
 
 def _basis_other_name(basis_catalog: BasisCatalog, basis: str) -> str | None:
@@ -187,15 +196,13 @@ MAX_CONTACTS = 1000
 def _contacts(xyz: Any, radii: Any) -> list[tuple[int, int, float, float]]:
     """``(i, j, d, limit)`` of pairs closer than half their radii sum (or than 0.1 Å),
     in (i, j) order, at most :data:`MAX_CONTACTS`; linear in the number of atoms."""
-    from molforma.document.neighbours import CrowdedError, close_pairs, first_pairs_closer_than
-
     n = len(xyz)
     cutoff = max(0.1, float(radii.max()))
     try:
-        i, j, d = close_pairs(xyz, cutoff, max_candidates=1000 * n + 10_000)
-    except CrowdedError:
+        i, j, d = neighbours.close_pairs(xyz, cutoff, max_candidates=1000 * n + 10_000)
+    except neighbours.CrowdedError:
         # Piled up: the first pairs found tell the story.
-        i, j, d = first_pairs_closer_than(xyz, cutoff, limit=4 * MAX_CONTACTS)
+        i, j, d = neighbours.first_pairs_closer_than(xyz, cutoff, limit=4 * MAX_CONTACTS)
     limit = 0.5 * (radii[i] + radii[j])
     keep = (d < 0.1) | (d < limit)
     i, j, d, limit = i[keep], j[keep], d[keep], limit[keep]
@@ -413,19 +420,15 @@ _FUNCTIONAL_OTHER_NAMES = {
 
 
 def _known_functional(functional: str) -> bool:
-    from molforma.catalog import get_catalog
-
     low = functional.lower()
     return any(
         low in (f["name"].lower(), f["xc"].lower())
-        for f in get_catalog("functionals")["functionals"]
+        for f in catalog.get_catalog("functionals")["functionals"]
     )
 
 
 def _valence_problems(p: Project) -> list[dict[str, Any]]:
     """Main-group atoms with more bonds than any valence RDKit allows."""
-    from rdkit import Chem
-
     atoms = _atoms(p)
     keep = [a for a in atoms if not is_metal(a["element"])]
     pos = {a["id"]: i for i, a in enumerate(keep)}
