@@ -15,6 +15,6 @@ The calling convention: a use case takes the application state, its own argument
 the keywords ``actor``, ``expected_revision`` and ``preview`` (``files.open_path``,
 ``document_files.open_file``, ``files.new_project``, ``files.load_structure``,
 ``job_reuse.reuse_job``, ``job_reuse.use_final_structure``); the per-tool document
-operations of ``ops`` take the document and the origin an actor gives
-(``actor.origin``).
+operations of ``ops`` take the document and the same keywords. Every edit records the
+origin of its actor (``actor.origin``: ``"user"`` or ``"mcp"``) on the document.
 """

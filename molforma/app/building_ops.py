@@ -2,6 +2,7 @@
 drawing an atom bonded to another, changing an element, hydrogens, library fragments and
 internal coordinates. Each builds a small edit function for :meth:`Document.edit`, as the
 other entry points of :mod:`molforma.app.ops` do, and is reached as ``ops.<name>`` too.
+``actor`` says who asks; its origin is recorded on the edit.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from molforma.document.document import Document, EditResult, Origin
+from molforma.app.actor import Actor
+from molforma.document.document import Document, EditResult
 from molforma.document.elements import normalize_symbol
 from molforma.document.envelope import Project, atoms_of
 from molforma.document.tabletypes import is_atom_table
@@ -39,7 +41,7 @@ def add_bonded_atom(
     toward: Vec | None = None,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Add an atom of ``element`` bonded to ``parent`` where the parent's hybridisation puts
     its next bond (see :mod:`molforma.document.building`); ``hint`` is the direction for a
@@ -60,7 +62,11 @@ def add_bonded_atom(
         )
 
     return doc.edit(
-        fn, label="Add atoms", expected_revision=expected_revision, preview=preview, origin=origin
+        fn,
+        label="Add atoms",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=actor.origin,
     )
 
 
@@ -72,7 +78,7 @@ def change_element(
     adjust_hydrogens: bool = True,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Turn ``atom`` into ``element`` as one undo step "Change element" (the Add-atom tool
     on a hydrogen): a terminal atom moves to the new element's bond length, and with
@@ -91,7 +97,7 @@ def change_element(
         label="Change element",
         expected_revision=expected_revision,
         preview=preview,
-        origin=origin,
+        origin=actor.origin,
     )
 
 
@@ -104,7 +110,7 @@ def draw_from_atom(
     adjust_hydrogens: bool = True,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """A drag of the Add-atom tool from atom ``start`` in direction ``toward``: a new atom of
     ``element`` bonded to it that way, one undo step "Add atoms". As in Avogadro's Draw
@@ -125,7 +131,11 @@ def draw_from_atom(
         return res if first is None else _combined(first, res)
 
     return doc.edit(
-        fn, label="Add atoms", expected_revision=expected_revision, preview=preview, origin=origin
+        fn,
+        label="Add atoms",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=actor.origin,
     )
 
 
@@ -160,7 +170,7 @@ def set_internal_coordinate(
     *,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Set a distance (2 ids), angle (3) or dihedral (4), moving the smaller fragment."""
     from molforma.document import chemistry
@@ -176,7 +186,7 @@ def set_internal_coordinate(
         label="Set internal coordinate",
         expected_revision=expected_revision,
         preview=preview,
-        origin=origin,
+        origin=actor.origin,
     )
 
 
@@ -186,7 +196,7 @@ def add_hydrogens(
     *,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Fill open valences with hydrogen (all atoms or the given ones)."""
     from molforma.document import chemistry
@@ -205,7 +215,7 @@ def add_hydrogens(
             label="Add hydrogens",
             expected_revision=expected_revision,
             preview=preview,
-            origin=origin,
+            origin=actor.origin,
             tables=True,
         )
     return doc.edit(
@@ -213,7 +223,7 @@ def add_hydrogens(
         label="Add hydrogens",
         expected_revision=expected_revision,
         preview=preview,
-        origin=origin,
+        origin=actor.origin,
     )
 
 
@@ -225,7 +235,7 @@ def place_fragment(
     kind: str | None = None,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Put a library fragment or ligand on a free site of atom ``site``."""
     from molforma.document import chemistry
@@ -239,5 +249,5 @@ def place_fragment(
         label=f"Place {name}",
         expected_revision=expected_revision,
         preview=preview,
-        origin=origin,
+        origin=actor.origin,
     )

@@ -3,7 +3,8 @@
 
 When the atom count and the elements (in order) match the document, the atoms keep
 their ids, bonds and properties and only move; otherwise the geometry replaces the
-molecule with new ids and perceived bonds, keeping every setting.
+molecule with new ids and perceived bonds, keeping every setting. ``actor`` says who asks; its origin is
+recorded on the edit.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from molforma.document.document import Document, Origin
+from molforma.app.actor import Actor
+from molforma.document.document import Document
 from molforma.formats.computed import Vec, place_structure, structure_arguments
 from molforma.i18n import register
 
@@ -34,7 +36,7 @@ def use_structure(
     label: str = "Use computed structure",
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Put a computed geometry (a results structure) into the editor, as a candidate by
     default.
@@ -50,7 +52,7 @@ def use_structure(
         label=label,
         expected_revision=expected_revision,
         preview=preview,
-        origin=origin,
+        origin=actor.origin,
     )
 
 
@@ -61,7 +63,7 @@ def use_results_structure(
     *,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Put structure ``index`` of loaded results (default: the last, an optimisation's
     final geometry) into the editor through :func:`use_structure`: the Results tab's "Use
@@ -90,7 +92,7 @@ def use_results_structure(
         label="Use computed structure",
         expected_revision=expected_revision,
         preview=preview,
-        origin=origin,
+        actor=actor,
     )
     out["info"] = {
         **(out.get("info") or {}),

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from molforma.app.actor import Actor
 from molforma.app.app_state import OneDocument
-from molforma.document.document import Document, Origin
+from molforma.document.document import Document
 from molforma.document.envelope import Project
 from molforma.errors import FileAccessError, MolFormaError
 from molforma.i18n import register
@@ -204,11 +204,15 @@ def _load_loaded(
     label: str,
     expected_revision: str | None,
     preview: bool,
-    origin: Origin,
+    actor: Actor,
 ) -> dict[str, Any]:
     if isinstance(loaded, dict):
         return doc.load(
-            loaded, label=label, expected_revision=expected_revision, preview=preview, origin=origin
+            loaded,
+            label=label,
+            expected_revision=expected_revision,
+            preview=preview,
+            origin=actor.origin,
         )
     from molforma.formats import apply_structure
 
@@ -218,7 +222,7 @@ def _load_loaded(
         label=label,
         expected_revision=expected_revision,
         preview=preview,
-        origin=origin,
+        origin=actor.origin,
         replaces_structure=True,
     )
 
@@ -231,12 +235,11 @@ def open_file_into(
     frame: int | None = None,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
-    """:func:`open_file` on ``doc`` alone (no policy), told the origin instead of the actor
-    (``"mcp"``: as the ``open_file`` tool): the edit summary; a results file or a folder is
-    refused as the tool refuses it."""
-    actor = Actor.MCP_TOOL if origin == "mcp" else Actor.PERSON
+    """:func:`open_file` on ``doc`` alone (no policy): the edit summary; a results file or
+    a folder is refused as the tool refuses it. ``actor`` says who asks; its origin is
+    recorded on the edit."""
     opened = open_file(
         OneDocument(doc),
         path,
@@ -261,13 +264,14 @@ def import_document(
     frame: int | None = None,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
-    """Like :func:`open_file`, from a string in ``format``."""
+    """Like :func:`open_file`, from a string in ``format``; ``actor`` says who asks, its
+    origin is recorded on the edit."""
     from molforma.formats import read_text
 
     loaded = read_text(text, format, frame=frame, first_id=doc.first_free_id())
-    return _load_loaded(doc, loaded, f"Import {format}", expected_revision, preview, origin)
+    return _load_loaded(doc, loaded, f"Import {format}", expected_revision, preview, actor)
 
 
 def export_document(doc: Document, format: str, *, which: str = "project") -> str:

@@ -5,6 +5,7 @@ Each setter checks the keys against its settings model and hands one edit to
 :meth:`Document.edit` (a candidate or one undo step). The protected values (the
 executable, launcher, environment, extra input and extra tasks) change only when the
 caller allows it, and extra input is judged as NWChem reads it (docs/reference/safety.md, Protected text).
+``actor`` says who asks; its origin is recorded on the edit.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from molforma.app.actor import Actor
 from molforma.app.policy import Policy, check_protected_change
-from molforma.document.document import Document, EditResult, Origin
+from molforma.document.document import Document, EditResult
 from molforma.document.envelope import Project, atoms_of
 from molforma.errors import ValidationError
 from molforma.nwchem.protected_text import check_extra_input
@@ -34,7 +36,7 @@ def set_molecule(
     multiplicity: int | None = None,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Set the molecule's title, charge and multiplicity."""
     if title is None and charge is None and multiplicity is None:
@@ -63,7 +65,7 @@ def set_molecule(
         label="Set molecule",
         expected_revision=expected_revision,
         preview=preview,
-        origin=origin,
+        origin=actor.origin,
     )
 
 
@@ -77,7 +79,7 @@ def _settings_edit(
     label: str,
     expected_revision: str | None,
     preview: bool,
-    origin: Origin,
+    actor: Actor,
 ) -> dict[str, Any]:
     known = set(model.model_fields)  # type: ignore[attr-defined]
     if not values:
@@ -103,7 +105,7 @@ def _settings_edit(
         return EditResult(structure=False)
 
     return doc.edit(
-        fn, label=label, expected_revision=expected_revision, preview=preview, origin=origin
+        fn, label=label, expected_revision=expected_revision, preview=preview, origin=actor.origin
     )
 
 
@@ -114,7 +116,7 @@ def set_nwchem(
     allow_protected: bool = True,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Change calculation conditions; extra input/tasks only when ``allow_protected``.
 
@@ -156,7 +158,7 @@ def set_nwchem(
         "Set calculation",
         expected_revision,
         preview,
-        origin,
+        actor,
     )
     calc = {
         **(doc.candidate if preview and doc.candidate is not None else doc.project).get(
@@ -204,7 +206,7 @@ def set_advanced(
     *,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Change advanced settings by key (null restores NWChem's default); an absolute
     scratch or permanent directory that does not exist is refused."""
@@ -221,7 +223,7 @@ def set_advanced(
         "Set advanced settings",
         expected_revision,
         preview,
-        origin,
+        actor,
     )
 
 
@@ -232,7 +234,7 @@ def set_execution(
     allow_protected: bool = True,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Change execution settings; executable, launcher, environment only when allowed.
     An empty or relative job root is refused."""
@@ -250,7 +252,7 @@ def set_execution(
         "Set execution",
         expected_revision,
         preview,
-        origin,
+        actor,
     )
 
 

@@ -85,5 +85,5 @@ def use_final_structure(
         label="Use final structure",
         expected_revision=expected_revision,
         preview=preview,
-        origin=actor.origin,
+        actor=actor,
     )

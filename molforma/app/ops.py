@@ -4,8 +4,9 @@ application layer).
 Each edit operation checks its arguments, builds a small edit function and hands
 it to :meth:`Document.edit`, which runs it on a private copy, checks the result
 and makes it the candidate (``preview=True``) or applies it as one undo step.
-A failure anywhere changes nothing. ``origin`` says who asked ("user" for the
-window, "mcp" for the server); it decides trust (docs/reference/safety.md, Trusted values).
+A failure anywhere changes nothing. ``actor`` says who asks (the person at the window,
+an MCP tool, a window command of MCP); its origin is recorded on the edit and decides
+trust (docs/reference/safety.md, Trusted values).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from molforma.app.actor import Actor
 from molforma.app.building_ops import (
     _adjusted,
     _index,
@@ -42,7 +44,7 @@ from molforma.app.document_settings import (
     set_nwchem,
 )
 from molforma.document.coordinates import xyz_array
-from molforma.document.document import Document, EditResult, Origin, first_ids
+from molforma.document.document import Document, EditResult, first_ids
 from molforma.document.elements import normalize_symbol
 from molforma.document.envelope import (
     MAX_ATOMS,
@@ -81,16 +83,21 @@ def _next_id(work: Project) -> str:
 
 
 def history_step(
-    doc: Document, action: str, *, expected_revision: str | None = None, origin: Origin = "user"
+    doc: Document,
+    action: str,
+    *,
+    expected_revision: str | None = None,
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """One step of the undo history or of the candidate: ``undo``, ``redo``, ``confirm`` or
-    ``cancel`` (the ``history`` tool; not History, the past calculations)."""
+    ``cancel`` (the ``history`` tool; not History, the past calculations). ``actor`` says
+    who asks; its origin is recorded on a confirm."""
     if action == "undo":
         return doc.undo(expected_revision=expected_revision)
     if action == "redo":
         return doc.redo(expected_revision=expected_revision)
     if action == "confirm":
-        return doc.confirm(expected_revision=expected_revision, origin=origin)
+        return doc.confirm(expected_revision=expected_revision, origin=actor.origin)
     if action == "cancel":
         return doc.cancel(expected_revision=expected_revision)
     raise ValidationError("unknown_history_action", action=action)
@@ -107,7 +114,7 @@ def add_atoms(
     *,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
     adjust_hydrogens: bool = False,
 ) -> dict[str, Any]:
     """Add atoms (element + position + optional properties) and bonds.
@@ -131,7 +138,7 @@ def add_atoms(
             label="Add atoms",
             expected_revision=expected_revision,
             preview=preview,
-            origin=origin,
+            origin=actor.origin,
             tables=True,
         )
 
@@ -179,7 +186,11 @@ def add_atoms(
         return _adjusted(work, res, new_ids + partners) if adjust_hydrogens else res
 
     return doc.edit(
-        fn, label="Add atoms", expected_revision=expected_revision, preview=preview, origin=origin
+        fn,
+        label="Add atoms",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=actor.origin,
     )
 
 
@@ -209,7 +220,7 @@ def delete_atoms(
     *,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
     adjust_hydrogens: bool = False,
 ) -> dict[str, Any]:
     """Delete atoms by id, with their bonds.
@@ -248,7 +259,7 @@ def delete_atoms(
             label="Delete atoms",
             expected_revision=expected_revision,
             preview=preview,
-            origin=origin,
+            origin=actor.origin,
             tables=True,
         )
     return doc.edit(
@@ -256,7 +267,7 @@ def delete_atoms(
         label="Delete atoms",
         expected_revision=expected_revision,
         preview=preview,
-        origin=origin,
+        origin=actor.origin,
     )
 
 
@@ -306,7 +317,7 @@ def move_atoms(
     rotate: Mapping[str, Any] | None = None,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Set positions (``{id: [x,y,z]}``), or translate / rotate ``ids`` (default: all atoms).
 
@@ -378,7 +389,7 @@ def move_atoms(
         label="Move atoms",
         expected_revision=expected_revision,
         preview=preview,
-        origin=origin,
+        origin=actor.origin,
         positions_only=True,
     )
 
@@ -462,7 +473,7 @@ def set_atom_properties(
     *,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
     adjust_hydrogens: bool = False,
 ) -> dict[str, Any]:
     """Change element, formal charge, unpaired electrons, name, mass number, mass, fixed.
@@ -521,7 +532,7 @@ def set_atom_properties(
             label="Set atom properties",
             expected_revision=expected_revision,
             preview=preview,
-            origin=origin,
+            origin=actor.origin,
             tables=True,
         )
     return doc.edit(
@@ -529,7 +540,7 @@ def set_atom_properties(
         label="Set atom properties",
         expected_revision=expected_revision,
         preview=preview,
-        origin=origin,
+        origin=actor.origin,
     )
 
 
@@ -539,7 +550,7 @@ def set_bonds(
     *,
     expected_revision: str | None = None,
     preview: bool = True,
-    origin: Origin = "user",
+    actor: Actor = Actor.PERSON,
     adjust_hydrogens: bool = False,
 ) -> dict[str, Any]:
     """Add, change or remove bonds: ``{"a", "b", "order"}``; order 0 removes the bond.
@@ -572,7 +583,11 @@ def set_bonds(
         return _adjusted(work, res, changed) if adjust_hydrogens else res
 
     return doc.edit(
-        fn, label="Set bonds", expected_revision=expected_revision, preview=preview, origin=origin
+        fn,
+        label="Set bonds",
+        expected_revision=expected_revision,
+        preview=preview,
+        origin=actor.origin,
     )
 
 

@@ -64,7 +64,7 @@ def confirm_then_propose_placement(
         if site not in {a["id"] for a in atoms_of(doc.project)}:
             return None
     before = doc.project
-    ops.place_fragment(doc, name, site, kind=kind, preview=True, origin=actor.origin)
+    ops.place_fragment(doc, name, site, kind=kind, preview=True, actor=actor)
     return Placed(doc.revision, before)
 
 
@@ -109,7 +109,7 @@ def add_bonded_atom_to_confirmed(
         adjust_hydrogens=adjust_hydrogens,
         hint=hint,
         preview=False,
-        origin=actor.origin,
+        actor=actor,
     )
 
 

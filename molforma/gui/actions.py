@@ -77,7 +77,7 @@ def _history(action: str) -> Callback:
     def run(ctx: AppContext, _w: WindowFacade) -> object:
         from molforma.app import ops
 
-        return ops.history(ctx.document, action, origin=window_actor().origin)
+        return ops.history(ctx.document, action, actor=window_actor())
 
     return run
 

@@ -116,6 +116,7 @@ class WindowToolCommands:
         panel.catch_up()
         action = a.action
         if action == "use_structure":  # "Use this structure": the shown one unless index
+            from molforma.app.actor import Actor
             from molforma.app.ops import use_results_structure
 
             index = a.index
@@ -124,7 +125,7 @@ class WindowToolCommands:
                 panel.results,
                 panel.trajectory_slider.value() if index is None else int(index),
                 preview=bool(a.preview),
-                origin="mcp",
+                actor=Actor.MCP_WINDOW,
             )
             self.window.show_tab("molecule")
             return {"edit": edit}, None

@@ -142,7 +142,7 @@ def test_may_it_run_refuses_mcp_with_untrusted_values_and_asks_the_person(
         doc,
         {"executable": "/opt/other/nwchem", "job_root": str(tmp_path)},
         preview=False,
-        origin="mcp",
+        actor=Actor.MCP_TOOL,
     )
     project, trusted = doc.project, doc.trusted
     policy = Policy()
@@ -257,9 +257,11 @@ def test_the_document_records_the_origin_it_is_told_and_window_code_takes_it_fro
     doc = Document()
     atom = [{"element": "He", "position": [0.0, 0.0, 0.0]}]
     with acting_for_mcp():  # a window command of MCP runs
-        ops.add_atoms(doc, atom, preview=False, origin=window_actor().origin)
+        ops.add_atoms(doc, atom, preview=False, actor=window_actor())
         assert doc._undo[-1].origin == "mcp"
         # The document model holds no actor state of its own: it records what it is told.
-        ops.add_atoms(doc, [{**atom[0], "position": [3.0, 0.0, 0.0]}], preview=False, origin="user")
+        ops.add_atoms(
+            doc, [{**atom[0], "position": [3.0, 0.0, 0.0]}], preview=False, actor=Actor.PERSON
+        )
         assert doc._undo[-1].origin == "user"
     assert window_actor() is Actor.PERSON

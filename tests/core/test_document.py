@@ -7,6 +7,7 @@ import json
 import pytest
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 from molforma.document.document import Document
 from molforma.errors import (
     BusyError,
@@ -260,17 +261,17 @@ def test_unknown_atom_error_names_the_id(water_doc: Document) -> None:
 
 def test_trust_follows_the_person_not_mcp(water_doc: Document) -> None:
     assert water_doc.is_trusted
-    ops.set_execution(water_doc, {"executable": "nwchem7"}, origin="mcp", preview=False)
+    ops.set_execution(water_doc, {"executable": "nwchem7"}, actor=Actor.MCP_TOOL, preview=False)
     assert not water_doc.is_trusted
     ops.history(water_doc, "undo")
     assert water_doc.is_trusted
     ops.history(water_doc, "redo")  # redoing an MCP edit by hand does not trust it
     assert not water_doc.is_trusted
-    ops.set_execution(water_doc, {"launcher": "mpiexec"}, origin="mcp")
-    ops.history(water_doc, "confirm", origin="user")  # person confirms an MCP candidate
+    ops.set_execution(water_doc, {"launcher": "mpiexec"}, actor=Actor.MCP_TOOL)
+    ops.history(water_doc, "confirm", actor=Actor.PERSON)  # person confirms an MCP candidate
     assert not water_doc.is_trusted
-    ops.set_execution(water_doc, {"executable": "nwchem"}, origin="user", preview=False)
-    ops.set_execution(water_doc, {"launcher": "mpirun"}, origin="user", preview=False)
+    ops.set_execution(water_doc, {"executable": "nwchem"}, actor=Actor.PERSON, preview=False)
+    ops.set_execution(water_doc, {"launcher": "mpirun"}, actor=Actor.PERSON, preview=False)
     assert water_doc.is_trusted
 
 

@@ -10,6 +10,7 @@ from typing import Any, overload
 import pytest
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 from molforma.errors import ResultsError
 from molforma.results.results_model import Structure
 from tests.core.test_use_structure import water_doc
@@ -50,7 +51,7 @@ def test_the_last_frame_of_5000_is_built_alone() -> None:
     doc = water_doc()
     frames = CountingFrames(5000)
     results = SimpleNamespace(structures=frames, source="run.xyz")
-    out = ops.use_results_structure(doc, results, preview=True, origin="user")
+    out = ops.use_results_structure(doc, results, preview=True, actor=Actor.PERSON)
     assert out["info"]["structureIndex"] == 4999
     assert frames.built == [4999]
 
@@ -60,6 +61,6 @@ def test_a_frame_past_the_end_is_refused_without_building_any() -> None:
     frames = CountingFrames(5000)
     results = SimpleNamespace(structures=frames, source="run.xyz")
     with pytest.raises(ResultsError):
-        ops.use_results_structure(doc, results, 5000, preview=True, origin="user")
+        ops.use_results_structure(doc, results, 5000, preview=True, actor=Actor.PERSON)
     assert frames.built == []
     assert doc.candidate is None

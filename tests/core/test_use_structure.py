@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 from molforma.document.document import Document
 from molforma.errors import FileAccessError, MolFormaError, ValidationError
 from molforma.history.folder_scan import final_structure, reuse
@@ -38,7 +39,7 @@ def test_matching_elements_keep_ids_and_bonds_and_make_a_user_candidate() -> Non
     ids = [a["id"] for a in doc.project["document"]["atoms"]]
     bonds = doc.project["document"]["bonds"]
     new = [[0.0, 0.0, 0.1], [0.0, 0.76, -0.47], [0.0, -0.76, -0.47]]
-    ops.use_structure(doc, ["O", "H", "H"], new, preview=True, origin="user")
+    ops.use_structure(doc, ["O", "H", "H"], new, preview=True, actor=Actor.PERSON)
     assert doc.candidate is not None
     assert [a["id"] for a in doc.candidate["document"]["atoms"]] == ids
     assert doc.candidate["document"]["bonds"] == bonds

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 from molforma.document.document import Document
 from molforma.document.envelope import new_project, project_from_json
 from molforma.errors import MolFormaError, ValidationError
@@ -222,10 +223,10 @@ def test_the_window_and_tool_edit_path_refuses_and_leaves_the_document_unchanged
 ) -> None:
     before = (water_doc.revision, json.dumps(water_doc.project, default=str))
     with pytest.raises(ValidationError) as info:
-        ops.set_execution(water_doc, {key: value}, preview=False, origin="user")
+        ops.set_execution(water_doc, {key: value}, preview=False, actor=Actor.PERSON)
     assert info.value.code == code
     with pytest.raises(ValidationError):
-        ops.set_execution(water_doc, {key: value}, preview=True, origin="mcp")
+        ops.set_execution(water_doc, {key: value}, preview=True, actor=Actor.MCP_TOOL)
     assert (water_doc.revision, json.dumps(water_doc.project, default=str)) == before
     assert water_doc.candidate is None
 
@@ -365,6 +366,6 @@ def test_the_persons_title_edit_takes_the_same_title_grammar() -> None:
     rev = doc.revision
     for title in ("wet\x00", "a\nb"):
         with pytest.raises(ValidationError) as err:
-            ops.set_molecule(doc, title=title, preview=False, origin="user")
+            ops.set_molecule(doc, title=title, preview=False, actor=Actor.PERSON)
         assert err.value.code == "bad_title"
     assert doc.revision == rev and doc.project["document"]["title"] != "wet\x00"

@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 from tests.gui.helpers import execution_panel, water_context
 from tests.mcp.conftest import meta
 
@@ -46,7 +47,7 @@ def test_an_edit_landing_while_the_confirmation_is_open_is_neither_trusted_nor_r
 
     doc = ctx.document
     shown = _fake_command()
-    ops.set_execution(doc, {"executable": shown}, preview=False, origin="mcp")
+    ops.set_execution(doc, {"executable": shown}, preview=False, actor=Actor.MCP_TOOL)
     assert not doc.is_trusted
     sneaked = _fake_command("--other")
     asked: list[str] = []
@@ -55,9 +56,9 @@ def test_an_edit_landing_while_the_confirmation_is_open_is_neither_trusted_nor_r
         asked.append(text)
         # What an MCP thread could do while the person reads the box.
         if edit == "executable":
-            ops.set_execution(doc, {"executable": sneaked}, preview=False, origin="mcp")
+            ops.set_execution(doc, {"executable": sneaked}, preview=False, actor=Actor.MCP_TOOL)
         else:
-            ops.set_nwchem(doc, {"basis": "6-31g*"}, preview=False, origin="mcp")
+            ops.set_nwchem(doc, {"basis": "6-31g*"}, preview=False, actor=Actor.MCP_TOOL)
         return buttons[0]
 
     monkeypatch.setattr(dialogs, "ask", edit_then_yes)
@@ -82,7 +83,7 @@ def test_yes_without_an_edit_in_between_runs_the_snapshot_that_was_shown(
         doc,
         {"executable": _fake_command(), "environment": {"FAKE_NWCHEM_DELAY": "0.01"}},
         preview=False,
-        origin="mcp",
+        actor=Actor.MCP_TOOL,
     )
     monkeypatch.setattr(dialogs, "ask", lambda parent, title, text, buttons, **kw: buttons[0])
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)

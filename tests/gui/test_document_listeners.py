@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 
 WATER = [
     {"element": "O", "position": [0.0, 0.0, 0.117]},
@@ -106,7 +107,7 @@ def test_an_edit_from_another_thread_reaches_the_widgets_with_what_it_changed(
     heard: list[Any] = []
     win.ctx.events.documentChanged.connect(heard.append)
     worker = threading.Thread(
-        target=lambda: ops.set_nwchem(doc, {"basis": "sto-3g"}, preview=False, origin="mcp")
+        target=lambda: ops.set_nwchem(doc, {"basis": "sto-3g"}, preview=False, actor=Actor.MCP_TOOL)
     )
     worker.start()
     worker.join(timeout=10)

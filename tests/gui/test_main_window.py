@@ -11,6 +11,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QTabWidget, QWidget
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 from tests.gui.helpers import WATER
 
 
@@ -298,7 +299,7 @@ def test_document_changes_made_on_another_thread_refresh_the_window(
 
     win = make_main_window()
     t = threading.Thread(
-        target=lambda: ops.add_atoms(win.ctx.document, WATER, preview=True, origin="mcp")
+        target=lambda: ops.add_atoms(win.ctx.document, WATER, preview=True, actor=Actor.MCP_TOOL)
     )
     t.start()
     t.join()

@@ -9,6 +9,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QComboBox, QToolButton
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 from molforma.document.envelope import atoms_of, bonds_of
 from tests.gui.helpers import WATER, click_atom, click_view, empty_spot
 
@@ -323,7 +324,7 @@ def test_a_click_never_confirms_a_candidate_made_by_mcp(make_main_window: Any, q
     ops.add_hydrogens(doc, preview=False)
     tab.palette_toggle.click()
     tab.palette.fragments.setCurrentRow(0)
-    ops.move_atoms(doc, ids=["a1"], translate=[0.5, 0, 0], origin="mcp")
+    ops.move_atoms(doc, ids=["a1"], translate=[0.5, 0, 0], actor=Actor.MCP_TOOL)
     rev = doc.revision
     click_atom(qtbot, tab.view, "a2")
     assert doc.revision == rev

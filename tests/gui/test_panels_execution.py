@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QSpinBox, QTableWidget
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 from molforma.jobs import TERMINAL
 from tests.gui.helpers import execution_panel, water_context
 
@@ -94,7 +95,9 @@ def test_run_with_untrusted_values_asks_and_no_leaves_everything_as_it_was(
     from molforma.gui import dialogs
 
     # Values that did not come from the person (as if an MCP client set them).
-    ops.set_execution(ctx.document, {"executable": _fake_command()}, preview=False, origin="mcp")
+    ops.set_execution(
+        ctx.document, {"executable": _fake_command()}, preview=False, actor=Actor.MCP_TOOL
+    )
     assert not ctx.document.is_trusted
     asked: list[tuple[str, list[str]]] = []
 
@@ -127,7 +130,7 @@ def test_run_with_untrusted_values_and_yes_trusts_them_and_runs(
         ctx.document,
         {"executable": _fake_command(), "environment": {"FAKE_NWCHEM_DELAY": "0.01"}},
         preview=False,
-        origin="mcp",
+        actor=Actor.MCP_TOOL,
     )
     monkeypatch.setattr(dialogs, "ask", lambda parent, title, text, buttons, **kw: buttons[0])
     qtbot.mouseClick(panel.findChild(object, "runButton"), Qt.MouseButton.LeftButton)

@@ -22,6 +22,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit, QSpinBox
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 from molforma.jobs import TERMINAL
 from tests.gui.helpers import WATER, execution_panel, type_into, water_context
 
@@ -99,7 +100,7 @@ def test_the_run_confirmation_shows_an_untrusted_scheduler_account_and_directive
         ctx.document,
         {"scheduler": "slurm", "account": "someone-else", "batch_directives": ["--uid=0"]},
         preview=False,
-        origin="mcp",
+        actor=Actor.MCP_TOOL,
     )
     assert not ctx.document.is_trusted
     asked: list[str] = []

@@ -26,6 +26,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QListWidget, QPlainTextEdit
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 from tests.gui.helpers import execution_panel, water_context
 from tests.slurm_cluster import PARTITION
 from tests.ssh_rig import ALIAS, SshRig, started_rig
@@ -143,7 +144,10 @@ def test_the_run_confirmation_lists_the_profile_and_its_host(
 
     panel = execution_panel(qtbot, ctx)
     ops.set_execution(
-        ctx.document, {"scheduler": "slurm", "remote_profile": "lab"}, preview=False, origin="mcp"
+        ctx.document,
+        {"scheduler": "slurm", "remote_profile": "lab"},
+        preview=False,
+        actor=Actor.MCP_TOOL,
     )
     assert not ctx.document.is_trusted
     asked: list[str] = []

@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 from molforma.errors import ValidationError
 from molforma.jobs import TERMINAL
 from tests.gui.helpers import execution_panel, type_into, water_context
@@ -102,7 +103,7 @@ def test_the_run_confirmation_lists_every_value_that_reaches_the_batch_script(
             "batch_directives": ["--mem=4G", "--constraint=cpu"],
         },
         preview=False,
-        origin="mcp",
+        actor=Actor.MCP_TOOL,
     )
     assert not ctx.document.is_trusted
     asked: list[str] = []
@@ -142,7 +143,10 @@ def test_the_confirmation_writes_out_control_characters_of_free_text_values(
     from molforma.gui import dialogs
 
     ops.set_execution(
-        ctx.document, {"environment": {"A": "x\ntouch /tmp/PWNED"}}, preview=False, origin="mcp"
+        ctx.document,
+        {"environment": {"A": "x\ntouch /tmp/PWNED"}},
+        preview=False,
+        actor=Actor.MCP_TOOL,
     )
     asked: list[str] = []
     monkeypatch.setattr(
@@ -180,7 +184,7 @@ def test_an_mcp_qos_injection_is_refused_and_the_persons_run_makes_no_canary(
     # so no confirmation would have shown it).
     with pytest.raises(ValidationError) as info:
         ops.set_execution(
-            ctx.document, {"qos": f'x"\ntouch {canary} #'}, preview=False, origin="mcp"
+            ctx.document, {"qos": f'x"\ntouch {canary} #'}, preview=False, actor=Actor.MCP_TOOL
         )
     assert info.value.code == "bad_slurm_name"
     exe = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_NWCHEM))}"

@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from molforma.app import ops
+from molforma.app.actor import Actor
 from molforma.document.document import Document
 from molforma.errors import MolFormaError
 from molforma.mcp.bridge import ModalFlag
@@ -22,7 +23,7 @@ def test_an_edit_is_refused_while_a_dialog_is_shown_and_runs_once_it_is_hidden()
         flag.shown(1, "Run with these settings?", "runConfirm")
     revision = doc.revision
     with pytest.raises(MolFormaError) as err, flag.edit(doc):
-        ops.add_atoms(doc, HE, preview=False, origin="mcp")
+        ops.add_atoms(doc, HE, preview=False, actor=Actor.MCP_TOOL)
     assert err.value.code == "modal_dialog_open"
     assert err.value.data == {"title": "Run with these settings?", "objectName": "runConfirm"}
     assert "Run with these settings?" in err.value.message("en")
@@ -31,7 +32,7 @@ def test_an_edit_is_refused_while_a_dialog_is_shown_and_runs_once_it_is_hidden()
     with doc.lock:
         flag.hidden(1)
     with flag.edit(doc):
-        ops.add_atoms(doc, HE, preview=False, origin="mcp")
+        ops.add_atoms(doc, HE, preview=False, actor=Actor.MCP_TOOL)
     assert len(doc.project["document"]["atoms"]) == 1
 
 
@@ -56,7 +57,7 @@ def test_a_dialog_shown_during_an_edit_waits_for_the_edit_and_no_edit_starts_beh
         with flag.edit(doc):
             editing.set()
             release.wait(5)
-            ops.add_atoms(doc, HE, preview=False, origin="mcp")
+            ops.add_atoms(doc, HE, preview=False, actor=Actor.MCP_TOOL)
             order.append("edit")
 
     def gui_shows_dialog() -> None:
@@ -76,7 +77,7 @@ def test_a_dialog_shown_during_an_edit_waits_for_the_edit_and_no_edit_starts_beh
     gui.join(5)
     assert order == ["edit", "dialog"]
     with pytest.raises(MolFormaError), flag.edit(doc):  # and the next edit is refused
-        ops.add_atoms(doc, HE, preview=False, origin="mcp")
+        ops.add_atoms(doc, HE, preview=False, actor=Actor.MCP_TOOL)
     assert len(doc.project["document"]["atoms"]) == 1
 
 

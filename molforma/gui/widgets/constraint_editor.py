@@ -184,7 +184,7 @@ class ConstraintEditor(Retranslatable, QWidget):
             values["scan"] = None  # the coordinate is now held, no longer scanned
         ok = self.tab._run(
             lambda: ops.set_nwchem(
-                self.tab.ctx.document, values, preview=False, origin=window_actor().origin
+                self.tab.ctx.document, values, preview=False, actor=window_actor()
             ),
             self.tr("%1 is held during optimisations").replace("%1", self._name(ids)),
         )
@@ -220,7 +220,7 @@ class ConstraintEditor(Retranslatable, QWidget):
         }
         ok = self.tab._run(
             lambda: ops.set_nwchem(
-                self.tab.ctx.document, values, preview=False, origin=window_actor().origin
+                self.tab.ctx.document, values, preview=False, actor=window_actor()
             ),
             self.tr("Scan of %1 set: run the calculation to optimise each point").replace(
                 "%1", self._name(ids)
@@ -236,7 +236,7 @@ class ConstraintEditor(Retranslatable, QWidget):
                 self.tab.ctx.document,
                 {"constraints": [], "scan": None},
                 preview=False,
-                origin=window_actor().origin,
+                actor=window_actor(),
             ),
             self.tr("Constraints removed"),
         )

@@ -10,6 +10,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QPointF, Qt
 
 from molforma.app import ops
+from molforma.app.actor import window_actor
 from molforma.document.envelope import atoms_of, bonds_of
 from molforma.gui.widgets.molecule_edits import AtomEdits
 from molforma.gui.widgets.molecule_geometry import GeometryEditor
@@ -17,7 +18,6 @@ from molforma.gui.widgets.molecule_selection import AtomSelection
 from molforma.gui.widgets.molecule_tab_support import (
     ELEMENT_KEY_MS,
     MoleculeTabHost,
-    _who,
 )
 
 
@@ -79,7 +79,11 @@ class ViewClicks:
     def _atoms_dragged(self, ids: list[str], delta: tuple[float, float, float]) -> None:
         self.tab._run(
             lambda: ops.move_atoms(
-                self.tab.ctx.document, ids=ids, translate=list(delta), preview=False, origin=_who()
+                self.tab.ctx.document,
+                ids=ids,
+                translate=list(delta),
+                preview=False,
+                actor=window_actor(),
             )
         )
         self.tab.refresh()
@@ -113,7 +117,7 @@ class ViewClicks:
                 el,
                 adjust_hydrogens=adjust,
                 preview=False,
-                origin=_who(),
+                actor=window_actor(),
             )
         )
 
@@ -160,7 +164,7 @@ class ViewClicks:
                 list(toward),
                 adjust_hydrogens=adjust,
                 preview=False,
-                origin=_who(),
+                actor=window_actor(),
             )
         )
 
@@ -187,7 +191,7 @@ class ViewClicks:
                 ],
                 [{"a": "#0", "b": "#1", "order": 1}],
                 preview=False,
-                origin=_who(),
+                actor=window_actor(),
                 adjust_hydrogens=adjust,
             )
         )
@@ -225,7 +229,7 @@ class ViewClicks:
                 self.tab.ctx.document,
                 [{"a": a, "b": b, "order": new}],
                 preview=False,
-                origin=_who(),
+                actor=window_actor(),
                 adjust_hydrogens=self.tab.adjust_hydrogens,
             ),
             QCoreApplication.translate("MoleculeTab", "Bond %1 is now of order %2.")

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.app import ops
+from molforma.app.actor import window_actor
 from molforma.document.envelope import atoms_of, bonds_of
 from molforma.gui.widgets.molecule_edits import AtomEdits
 from molforma.gui.widgets.molecule_geometry import GeometryEditor
@@ -21,7 +22,6 @@ from molforma.gui.widgets.molecule_selection import AtomSelection
 from molforma.gui.widgets.molecule_tab_support import (
     MENU_ELEMENTS,
     MoleculeTabHost,
-    _who,
 )
 
 
@@ -128,7 +128,7 @@ class MoleculeContextMenu:
                         doc,
                         [{"id": i, "fixed": not fixed} for i in ids],
                         preview=False,
-                        origin=_who(),
+                        actor=window_actor(),
                     )
                 ),
                 enabled=editable,

@@ -21,7 +21,6 @@ from molforma.gui.widgets.molecule_selection import AtomSelection
 from molforma.gui.widgets.molecule_tab_support import (
     STRUCTURE_FILTER,
     MoleculeTabHost,
-    _who,
 )
 
 
@@ -53,7 +52,7 @@ class AtomEdits:
                 self.tab.ctx.document,
                 [{"element": el, "position": list(xyz)}],
                 preview=False,
-                origin=_who(),
+                actor=window_actor(),
                 adjust_hydrogens=adjust,
             )
         )
@@ -117,7 +116,7 @@ class AtomEdits:
                 self.tab.ctx.document,
                 [{"a": a, "b": b, "order": order}],
                 preview=False,
-                origin=_who(),
+                actor=window_actor(),
                 adjust_hydrogens=adjust,
             )
         )
@@ -247,7 +246,9 @@ class AtomEdits:
         """Fill open valences with hydrogen (selected atoms, or all), one undo step."""
         ids = self.tab.view.selection() or None
         return self.tab._run(
-            lambda: ops.add_hydrogens(self.tab.ctx.document, ids, preview=False, origin=_who())
+            lambda: ops.add_hydrogens(
+                self.tab.ctx.document, ids, preview=False, actor=window_actor()
+            )
         )
 
     def delete_selection(self) -> None:
@@ -262,7 +263,11 @@ class AtomEdits:
         adjust = self.tab.adjust_hydrogens
         return self.tab._run(
             lambda: ops.delete_atoms(
-                self.tab.ctx.document, ids, preview=False, origin=_who(), adjust_hydrogens=adjust
+                self.tab.ctx.document,
+                ids,
+                preview=False,
+                actor=window_actor(),
+                adjust_hydrogens=adjust,
             )
         )
 
@@ -274,7 +279,7 @@ class AtomEdits:
                 self.tab.ctx.document,
                 [{"id": i, "element": element} for i in ids],
                 preview=False,
-                origin=_who(),
+                actor=window_actor(),
                 adjust_hydrogens=adjust,
             )
         )
@@ -296,14 +301,19 @@ class AtomEdits:
             pos = [float(atom["x"]), float(atom["y"]), float(atom["z"])]
             pos["xyz".index(key)] = v
             return self.tab._run(
-                lambda: ops.move_atoms(doc, positions={atom_id: pos}, preview=False, origin=_who())
+                lambda: ops.move_atoms(
+                    doc, positions={atom_id: pos}, preview=False, actor=window_actor()
+                )
             )
         if key == "element":
             return self.set_element_of([atom_id], str(value).strip())
         if key == "fixed":
             return self.tab._run(
                 lambda: ops.set_atom_properties(
-                    doc, [{"id": atom_id, "fixed": bool(value)}], preview=False, origin=_who()
+                    doc,
+                    [{"id": atom_id, "fixed": bool(value)}],
+                    preview=False,
+                    actor=window_actor(),
                 )
             )
         return False
@@ -314,7 +324,7 @@ class AtomEdits:
                 self.tab.ctx.document,
                 changes,
                 preview=False,
-                origin=_who(),
+                actor=window_actor(),
                 adjust_hydrogens=self.tab.adjust_hydrogens,
             )
         except MolFormaError as exc:

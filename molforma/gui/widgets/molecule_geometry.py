@@ -10,12 +10,12 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication
 
 from molforma.app import ops
+from molforma.app.actor import window_actor
 from molforma.document.envelope import atoms_of
 from molforma.gui.widgets.molecule_lookup import column_labels, labels_of, positions_of
 from molforma.gui.widgets.molecule_tab_support import (
     LABEL_MODES,
     MoleculeTabHost,
-    _who,
 )
 
 
@@ -116,7 +116,7 @@ class GeometryEditor:
             return False
         ok = self.tab._run(
             lambda: ops.set_internal_coordinate(
-                self.tab.ctx.document, ids, float(number), preview=False, origin=_who()
+                self.tab.ctx.document, ids, float(number), preview=False, actor=window_actor()
             ),
             QCoreApplication.translate("MoleculeTab", "%1 set to %2")
             .replace("%1", self.measure_name(ids))

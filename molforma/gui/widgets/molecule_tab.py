@@ -1,6 +1,6 @@
 """The "1 Molecule" tab: 3D view, editing tools, palette, properties, table (Qt layer).
 
-Every change goes through :mod:`molforma.app` with the origin of who acts (the person,
+Every change goes through :mod:`molforma.app` told who acts (the person,
 or MCP while a window command runs):
 direct tools (add, bond, erase, move, table and property edits) apply at once as
 one undo step; fragment placement, SMILES and clean-up make a candidate that
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.app import ops
+from molforma.app.actor import window_actor
 from molforma.document.changes import Change
 from molforma.document.envelope import atoms_of, bonds_of
 from molforma.errors import MolFormaError
@@ -55,7 +56,6 @@ from molforma.gui.widgets.molecule_tab_support import (
     LAYOUTS,
     MESSAGE_MS,
     TOOLS,
-    _who,
 )
 from molforma.gui.widgets.molecule_tab_support import step_name as step_name  # tests import it here
 from molforma.gui.widgets.molecule_texts import MoleculeTabTexts
@@ -453,7 +453,7 @@ class MoleculeTab(QWidget):
         if not changed:
             return None
         try:
-            ops.set_molecule(self.ctx.document, **changed, preview=False, origin=_who())
+            ops.set_molecule(self.ctx.document, **changed, preview=False, actor=window_actor())
         except MolFormaError as exc:
             return exc.message()
         return None

@@ -21,12 +21,10 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
-from molforma.app.actor import window_actor
 from molforma.errors import MolFormaError
 from molforma.file_formats import structure_patterns
 
 if TYPE_CHECKING:
-    from molforma.document.document import Origin
     from molforma.gui.context import AppContext
     from molforma.gui.view3d.base import MoleculeView
     from molforma.gui.widgets.constraint_editor import ConstraintEditor
@@ -97,11 +95,6 @@ def history_texts(doc: Any) -> tuple[str, str]:
 
 
 STRUCTURE_FILTER = structure_patterns()
-
-
-def _who() -> Origin:
-    """The origin of the edit being made: ``"user"``, or ``"mcp"`` for a window command."""
-    return window_actor().origin
 
 
 def _label(button: QToolButton, text: str, tip: str) -> None:

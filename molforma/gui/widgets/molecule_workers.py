@@ -17,7 +17,6 @@ from molforma.errors import MolFormaError
 from molforma.gui import outcome
 from molforma.gui.widgets.molecule_tab_support import (
     MoleculeTabHost,
-    _who,
 )
 from molforma.gui.workers import CleanupProcess, Worker
 
@@ -218,7 +217,9 @@ class StructureWork:
                 return
             with outcome.collecting() as refusals:
                 self.tab._run(
-                    lambda: ops.move_atoms(doc, positions=result, preview=True, origin=_who()),
+                    lambda: ops.move_atoms(
+                        doc, positions=result, preview=True, actor=window_actor()
+                    ),
                     QCoreApplication.translate(
                         "MoleculeTab", "Clean-up done: confirm or cancel the candidate."
                     ),

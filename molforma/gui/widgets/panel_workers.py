@@ -1,7 +1,7 @@
 """Helpers shared by the Calculation, Execution, Results and History panels (Qt layer).
 
 - :func:`apply_edit` runs one document operation the way the window does it (applied
-  directly as one undo step, with the origin of who acts) and turns a failure into a
+  directly as one undo step, told who acts) and turns a failure into a
   message.
 - :func:`reports_errors` is the one error report of the panels' slots: a failure of the
   decorated method is shown the panel's way and the slot answers its fallback.
@@ -98,7 +98,7 @@ def apply_edit(ctx: Any, op: str, *args: Any, **kwargs: Any) -> str | None:
             "allow_protected", bool(policy is not None and policy.allow_execution_settings)
         )
     try:
-        fn(ctx.document, *args, preview=False, origin=actor.origin, **kwargs)
+        fn(ctx.document, *args, preview=False, actor=actor, **kwargs)
     except MolFormaError as exc:
         outcome.refused(exc)  # the record of a window command carries the tool's own code
         return exc.message()

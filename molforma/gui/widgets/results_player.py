@@ -322,6 +322,6 @@ class StructurePlayer:
             st.coordinates,
             label="Use computed structure",
             preview=True,
-            origin=window_actor().origin,
+            actor=window_actor(),
         )
         return True

@@ -76,6 +76,7 @@ def start_cleanup(
     """The force-field clean-up in the child process the window uses (it can be killed and
     never holds this process's GIL); its result becomes a move of the atoms that moved."""
     from molforma.app import ops
+    from molforma.app.actor import Actor
     from molforma.document.cleanup import MOVE_TOLERANCE, CleanupChild
     from molforma.document.envelope import atoms_of, bonds_of
     from molforma.errors import UnknownAtomError
@@ -114,7 +115,7 @@ def start_cleanup(
                         positions=child.positions,
                         expected_revision=rev,
                         preview=args.preview,
-                        origin="mcp",
+                        actor=Actor.MCP_TOOL,
                     )
                     edit["info"] = {
                         "cleanup": {

@@ -9,8 +9,9 @@ document is touched, so a refused call changes nothing (docs/reference/document.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import Any, TypedDict
 
+from molforma.app.actor import Actor
 from molforma.errors import (
     CandidateExistsError,
     FileAccessError,
@@ -63,9 +64,6 @@ from molforma.mcp.tools.document_models import (
     _EditInput,
 )
 from molforma.mcp.tools.overwrite_question import ask_overwrite
-
-if TYPE_CHECKING:
-    from molforma.app.actor import Actor
 
 register(
     {
@@ -127,13 +125,8 @@ class EditArgs(TypedDict):
 
 
 def _edit_args(args: _EditInput) -> EditArgs:
-    from molforma.app.actor import Actor
-
-    return {
-        "expected_revision": args.expectedRevision,
-        "preview": args.preview,
-        "actor": Actor.MCP_TOOL,
-    }
+    mcp = Actor.MCP_TOOL
+    return {"expected_revision": args.expectedRevision, "preview": args.preview, "actor": mcp}
 
 
 def doc_info(doc: Any) -> dict[str, Any]:
@@ -189,7 +182,6 @@ def open_file(ctx: ToolContext, args: OpenFileInput) -> EditSummary:
     """Load a file into the document: a project replaces everything (one undo step); a
     structure file replaces atoms and bonds and keeps the settings."""
     from molforma.app import document_files
-    from molforma.app.actor import Actor
     from molforma.app.app_state import OneDocument
 
     doc = ctx.state.document(args.documentId)
@@ -231,7 +223,6 @@ def import_document(ctx: ToolContext, args: ImportDocumentInput) -> EditSummary:
 def _from_smiles(doc: Any, args: ImportDocumentInput) -> EditSummary:
     """The window's SMILES route (molforma.app.smiles), for a tool call: RDKit embeds and a
     force field cleans up, then one edit replaces the atoms. Nothing changes on a refusal."""
-    from molforma.app.actor import Actor
     from molforma.app.smiles import replace_structure, resolve_smiles, smiles_to_structure
 
     # Fail before the 3D work when the edit could not be made anyway.
@@ -335,7 +326,6 @@ def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
     """Undo or redo one step (shared with the window), or confirm or cancel the candidate;
     cancel also stops a move_atoms cleanup still running (nothing of it is kept)."""
     from molforma.app import ops
-    from molforma.app.actor import Actor
 
     doc = ctx.state.document(args.documentId)
     child = _RUNNING_CLEANUPS.get(doc.id)
@@ -393,7 +383,6 @@ def delete_atoms(ctx: ToolContext, args: DeleteAtomsInput) -> EditSummary:
         raise ValidationError("delete_atoms_one_of")
     if args.keep is not None:
         from molforma.app import qm_region
-        from molforma.app.actor import Actor
 
         k = args.keep
         region: dict[str, Any] = {
@@ -407,7 +396,10 @@ def delete_atoms(ctx: ToolContext, args: DeleteAtomsInput) -> EditSummary:
             "actor": Actor.MCP_TOOL,
         }
         if not k.newDocument:
-            edit = {"expected_revision": args.expectedRevision, "preview": args.preview}
+            edit: dict[str, Any] = {
+                "expected_revision": args.expectedRevision,
+                "preview": args.preview,
+            }
             return _summary(qm_region.extract_qm_region(doc, **region, **edit))
         doc.check_revision(args.expectedRevision, allow_candidate=True)
         new, out = qm_region.qm_region_document(doc, **region)

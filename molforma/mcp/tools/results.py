@@ -197,6 +197,7 @@ def _use_structure(
     """Headless use_structure: the loaded results' structure into the document (the same
     application function as the window's "Use this structure")."""
     from molforma.app import ops
+    from molforma.app.actor import Actor
 
     cur = _loaded_results(ctx, doc.id)
     edit = ops.use_results_structure(
@@ -205,7 +206,7 @@ def _use_structure(
         args.index,
         expected_revision=args.expectedRevision,
         preview=args.preview,
-        origin="mcp",
+        actor=Actor.MCP_TOOL,
     )
     return ResultsActionOutput(
         documentId=doc.id,
