@@ -17,15 +17,23 @@ import shutil
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError as PydanticError
 
 from molforma.document.envelope import formula
 from molforma.errors import CalculationError, FileAccessError, MolFormaError
 from molforma.fileio import atomic_write_text, finite_or_none, strict_json_dumps
 from molforma.i18n import register
+from molforma.lazy import lazy_import
 from molforma.nwchem.input import input_errors, render_input
 from molforma.nwchem.progress import ProgressTracker
 from molforma.nwchem.settings import CalculationSettings, ExecutionSettings
+
+if TYPE_CHECKING:
+    from molforma.jobs import folders
+else:  # imported on first use (start-up time): molforma.lazy
+    folders = lazy_import("molforma.jobs.folders")
 
 INPUT_NAME = "input.nw"
 OUTPUT_NAME = "output.out"
@@ -61,8 +69,6 @@ def _now() -> str:
 
 
 def _settings(project: Mapping[str, Any]) -> tuple[CalculationSettings, ExecutionSettings]:
-    from pydantic import ValidationError as PydanticError
-
     try:
         calc = CalculationSettings.model_validate(dict(project.get("calculation") or {}))
         execution = ExecutionSettings.model_validate(dict(project.get("execution") or {}))
@@ -156,9 +162,7 @@ def _make_folder(root: Path, formula_text: str, task: str) -> Path:
 
 
 def _check_runnable(project: Mapping[str, Any]) -> None:
-    from molforma.jobs.folders import folder_problems
-
-    problems = input_errors(project) + folder_problems(project)
+    problems = input_errors(project) + folders.folder_problems(project)
     if problems:
         summary = "; ".join(p["message"] for p in problems)
         raise CalculationError("input_invalid", summary=summary, problems=problems)

@@ -19,9 +19,15 @@ from typing import TYPE_CHECKING, Any
 from molforma.errors import CalculationError
 from molforma.jobs.job_setup import _Prepared
 from molforma.jobs.runner import Job
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
+    from molforma.jobs import batch, remote, ssh
     from molforma.jobs.batch import ClusterJob
+else:  # imported on the first batch or remote job (start-up time): molforma.lazy
+    batch = lazy_import("molforma.jobs.batch")
+    remote = lazy_import("molforma.jobs.remote")
+    ssh = lazy_import("molforma.jobs.ssh")
 
 
 class JobManager:
@@ -74,8 +80,6 @@ class JobManager:
 
     def _submit(self, prepared: _Prepared) -> Job:
         """Check the cluster, write the folder and submit it; nothing is left on a refusal."""
-        from molforma.jobs import batch
-
         with self._lock:
             if self._closed:
                 raise CalculationError("shutting_down")
@@ -90,8 +94,6 @@ class JobManager:
     def _submit_remote(self, prepared: _Prepared) -> Job:
         """Check the profile and the remote cluster, write the folder, stage and submit it
         over ssh; nothing is left here on a refusal (:mod:`molforma.jobs.remote`)."""
-        from molforma.jobs import remote
-
         with self._lock:
             if self._closed:
                 raise CalculationError("shutting_down")
@@ -131,8 +133,6 @@ class JobManager:
         A batch job outlives the MolForma that submitted it; this is how a later one
         picks it up again. Jobs this manager already follows are skipped.
         """
-        from molforma.jobs import batch, remote
-
         path = Path(os.path.expanduser(os.fspath(root)))
         with self._batch_lock:
             with self._lock:
@@ -182,8 +182,6 @@ class JobManager:
                 job.detach()  # type: ignore[attr-defined]
                 remote_jobs = remote_jobs or hasattr(job, "remote_folder")
         if remote_jobs:
-            from molforma.jobs import ssh
-
             ssh.close_all()  # the shared connections end with us; the jobs go on
         pending = [j for j in self.jobs() if not j._done.is_set() and not j.is_batch]
         for job in pending:

@@ -18,7 +18,7 @@ from typing import Any
 from molforma.errors import CalculationError, MolFormaError
 from molforma.i18n import register
 from molforma.jobs import cluster
-from molforma.jobs.batch import mpi_processes
+from molforma.jobs.batch import check_batch_values, mpi_processes
 from molforma.jobs.job_setup import INPUT_NAME, OUTPUT_NAME
 from molforma.jobs.ssh import Ssh
 from molforma.nwchem import value_grammar as grammar
@@ -256,8 +256,6 @@ class RemotePlan:
     folder is written."""
 
     def __init__(self, execution: ExecutionSettings) -> None:
-        from molforma.jobs.batch import check_batch_values
-
         check_batch_values(execution)
         name = str(execution.remote_profile or "")
         if execution.scheduler != "slurm":

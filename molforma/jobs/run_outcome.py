@@ -16,10 +16,16 @@ import contextlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from molforma.errors import CalculationError
 from molforma.i18n import register, render
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.nwchem import progress as nwchem_progress
+else:  # imported on first use (start-up time): molforma.lazy
+    nwchem_progress = lazy_import("molforma.nwchem.progress")
 
 register(
     {
@@ -151,8 +157,6 @@ def _limits(job_or_record: Any, record: Mapping[str, Any]) -> dict[str, Any]:
     cached = getattr(job_or_record, "_molforma_progress_limits", None)
     if isinstance(cached, dict):
         return cached
-    from molforma.nwchem.progress import progress_limits
-
     limits: dict[str, Any] = {"kind": None, "maximum": None, "atoms": None}
     folder = _folder(job_or_record, record)
     project: Any = None
@@ -165,7 +169,7 @@ def _limits(job_or_record: Any, record: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(project, dict):
         project = {"calculation": {"task": record.get("task"), "theory": record.get("theory")}}
     with contextlib.suppress(TypeError, AttributeError):
-        limits.update(progress_limits(project))
+        limits.update(nwchem_progress.progress_limits(project))
     atoms = (
         (project.get("document") or {}).get("atoms")
         if isinstance(project.get("document"), dict)

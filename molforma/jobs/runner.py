@@ -30,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from molforma.errors import MolFormaError
 from molforma.fileio import atomic_write_text, read_text_limited
@@ -52,9 +52,15 @@ from molforma.jobs.job_setup import (
     job_root,
 )
 from molforma.jobs.processes import _END_WITH_US, _exited, _process_table
+from molforma.lazy import lazy_import
 from molforma.nwchem.output_patterns import DEGENERATE_SYMMETRY_HINT
 from molforma.nwchem.progress import ProgressTracker
 from molforma.results.limits import MAX_FILE_BYTES
+
+if TYPE_CHECKING:
+    from molforma.nwchem import parser
+else:  # imported when a run ends (start-up time): molforma.lazy
+    parser = lazy_import("molforma.nwchem.parser")
 
 # The job folder's names and the command a job runs are read from this module too (the
 # tests, the window): they are defined in molforma.jobs.job_setup.
@@ -410,12 +416,10 @@ class Job:
         The live tracker only sees the rounded ``@`` step lines; the reader knows which
         energy is final (the highest level, the reference geometry of a frequency run).
         """
-        from molforma.nwchem.parser import parse_nwchem_output
-
         fallback = self._tracker.final_energy(str(self._record.get("theory", "")))
         try:
             text = read_text_limited(self.folder / OUTPUT_NAME, MAX_FILE_BYTES)
-            energy = parse_nwchem_output(text, source=str(self.folder)).summary.finalEnergy
+            energy = parser.parse_nwchem_output(text, source=str(self.folder)).summary.finalEnergy
         except (MolFormaError, OSError, ValueError):
             return fallback
         return fallback if energy is None else energy

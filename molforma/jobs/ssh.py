@@ -43,11 +43,17 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from molforma.errors import CalculationError
 from molforma.i18n import register
+from molforma.lazy import lazy_import
 from molforma.preferences import ClusterProfile, check_profile
+
+if TYPE_CHECKING:
+    from molforma.jobs import processes
+else:  # imported by the first connection's thread (start-up time): molforma.lazy
+    processes = lazy_import("molforma.jobs.processes")
 
 CONNECT_TIMEOUT = 15  # seconds for the TCP connection and the login
 COMMAND_TIMEOUT = 120.0  # seconds for one remote command (sbatch on a busy login node)
@@ -286,8 +292,6 @@ class _Keeper:
         return box[0]  # type: ignore[no-any-return]
 
     def _serve(self) -> None:
-        from molforma.jobs.processes import _END_WITH_US
-
         while True:
             argv, log_path, box, done = self._requests.get()
             try:
@@ -299,7 +303,7 @@ class _Keeper:
                             stdout=subprocess.DEVNULL,
                             stderr=log,
                             start_new_session=True,
-                            preexec_fn=_END_WITH_US,
+                            preexec_fn=processes._END_WITH_US,
                         )
                     )
             except OSError as exc:
