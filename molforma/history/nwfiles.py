@@ -17,12 +17,18 @@ import contextlib
 import os
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from molforma.errors import MolFormaError
 from molforma.fileio import open_regular
+from molforma.lazy import lazy_import
 from molforma.nwchem import output_patterns as patterns
 from molforma.nwchem.lexer import statements, walk
+
+if TYPE_CHECKING:
+    from molforma.document import elements as document_elements
+else:  # imported on first use (start-up time): molforma.lazy
+    document_elements = lazy_import("molforma.document.elements")
 
 INPUT_HEAD_BYTES = 256 * 1024  # an input larger than this is read only this far
 TAIL_BYTES = 64 * 1024  # enough for the closing lines of any NWChem run
@@ -60,9 +66,8 @@ _ENERGY_PATTERNS: tuple[tuple[bytes, tuple[patterns.Pattern, ...]], ...] = (
 
 @lru_cache(maxsize=1)
 def _symbols() -> frozenset[str]:
-    from molforma.document.elements import MAX_Z, symbol_of
-
-    return frozenset(symbol_of(z).lower() for z in range(1, MAX_Z + 1))
+    symbol_of = document_elements.symbol_of
+    return frozenset(symbol_of(z).lower() for z in range(1, document_elements.MAX_Z + 1))
 
 
 def element_of_tag(tag: str) -> str | None:

@@ -9,13 +9,28 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from molforma.errors import FileAccessError
+from molforma.errors import FileAccessError, FormatError
+from molforma.fileio import read_limited
 from molforma.history import nwfiles
 from molforma.history.jobdir import JobDir, read_quietly
 from molforma.history.records import JOB_RECORD, PROJECT_SNAPSHOT, is_job_folder, read_record
 from molforma.i18n import register
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma import formats
+    from molforma.document import envelope
+    from molforma.formats import common as formats_common
+    from molforma.formats import computed
+    from molforma.results import reader as results_reader
+else:  # imported on first use (start-up time): molforma.lazy
+    envelope = lazy_import("molforma.document.envelope")
+    formats = lazy_import("molforma.formats")  # the formats package is heavier
+    formats_common = lazy_import("molforma.formats.common")
+    computed = lazy_import("molforma.formats.computed")
+    results_reader = lazy_import("molforma.results.reader")
 
 __all__ = ["final_structure", "job_folder_listing", "open_job_folder", "preview", "reuse"]
 
@@ -127,15 +142,12 @@ def preview(folder: str, *, chars: int = 20_000, guard: Any | None = None) -> di
 
 def _project_from_structure(structure: Any, title: str) -> dict[str, Any]:
     """A new project holding what an NWChem input gave: molecule and conditions."""
-    from molforma.document.envelope import check_settings, check_structure, new_project
-    from molforma.formats import apply_structure
-
-    proj = new_project()
-    apply_structure(proj, structure, merge_advanced=True)
+    proj = envelope.new_project()
+    formats.apply_structure(proj, structure, merge_advanced=True)
     if not proj["document"].get("title"):
         proj["document"]["title"] = title
-    check_structure(proj)
-    check_settings(proj)
+    envelope.check_structure(proj)
+    envelope.check_settings(proj)
     return proj
 
 
@@ -148,12 +160,10 @@ def final_structure(folder: str, guard: Any | None = None) -> tuple[list[str], l
         FileAccessError: ``history_not_job_folder`` or ``history_no_final_structure``.
         ResultsError: the output cannot be read (no result file, too large, ...).
     """
-    from molforma.results.reader import read_results
-
     job, _names = open_job_folder(folder, guard)
     with job:
         # Only the folder's own files: a linked output is refused, not followed.
-        res = read_results(job.path, guard=job.read_guard(guard))
+        res = results_reader.read_results(job.path, guard=job.read_guard(guard))
     if not res.structures:
         raise FileAccessError("history_no_final_structure", path=folder)
     last = res.structures[-1]
@@ -184,13 +194,10 @@ def reuse(
         FormatError, ValidationError: the snapshot or the input is broken.
     """
     if geometry == "final":
-        from molforma.document.envelope import check_structure
-        from molforma.formats.computed import place_structure
-
         symbols, coordinates = final_structure(folder, guard)
         project = reuse(folder, "input", guard=guard)
-        place_structure(project, symbols, coordinates)
-        check_structure(project)
+        computed.place_structure(project, symbols, coordinates)
+        envelope.check_structure(project)
         return project
     job, names = open_job_folder(folder, guard)
     with job:
@@ -198,32 +205,23 @@ def reuse(
 
 
 def _reuse_input(job: JobDir, names: list[str], folder: str) -> dict[str, Any]:
-    import molforma.document.envelope as model
-    from molforma.fileio import read_limited
-
     if PROJECT_SNAPSHOT in names:
         with job.open(PROJECT_SNAPSHOT) as fh:
             text = read_limited(fh, job.join(PROJECT_SNAPSHOT)).decode("utf-8", "replace")
         try:
             data = json.loads(text)
         except ValueError as exc:
-            from molforma.errors import FormatError
-
             raise FormatError(format="project", where="", reason=str(exc)) from exc
-        return model.project_from_json(data, source=PROJECT_SNAPSHOT)
+        return envelope.project_from_json(data, source=PROJECT_SNAPSHOT)
     nw, _ = nwfiles.pick_files(names)
     if nw is None:
         raise FileAccessError("history_nothing_to_reuse", path=folder)
-    # The formats package is heavier; load on demand.
-    from molforma.formats import read_text
-    from molforma.formats.common import Structure
-
     with job.open(nw) as fh:
         text = read_limited(fh, job.join(nw)).decode("utf-8", "replace")
-    structure = read_text(text, "nwchem", source=job.join(nw))
+    structure = formats.read_text(text, "nwchem", source=job.join(nw))
     if isinstance(structure, dict):  # read_text gives a whole project only for projects
-        return model.project_from_json(structure, source=nw)
-    if isinstance(structure, Structure) and not structure.title:
+        return envelope.project_from_json(structure, source=nw)
+    if isinstance(structure, formats_common.Structure) and not structure.title:
         structure.title = nw.split(".", 1)[0] or None  # as reading the file names it
     record = read_record(job) if JOB_RECORD in names else None
     title = _text((record or {}).get("title")) or Path(nw).stem
