@@ -60,6 +60,7 @@ from molforma.subcommands.desktop_system import (
     set_defaults,
     update_databases,
 )
+from molforma.subcommands.mcp_config import program_command
 
 # Read by the tests and the window under this module's name.
 __all__ = [
@@ -312,8 +313,6 @@ def _cannot(code: str, exc: OSError, fallback: Path) -> DesktopError:
 
 def install() -> int:
     """Install for the current user; print what was written and run. Exit status."""
-    from molforma.subcommands.mcp_config import program_command
-
     _check_platform()
     root = data_home()
     command = program_command()

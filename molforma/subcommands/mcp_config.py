@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,7 +28,7 @@ def program_command() -> list[str]:
     if launched is not None and launched.name in ("molforma", "molforma.exe"):
         found = launched if launched.is_file() else None
         if found is None and launched.parent == Path("."):
-            from shutil import which
+            from shutil import which  # here: shutil loads bz2 and lzma
 
             hit = which(launched.name)
             found = Path(hit) if hit else None
@@ -52,8 +53,6 @@ def snippet(fmt: str, command: list[str], args: list[str], *, gui: bool) -> str:
     exe, pre = command[0], command[1:]
     full = [*pre, *args]
     if fmt == "claude":
-        import shlex
-
         return f"claude mcp add {name} -- {shlex.join([exe, *full])}\n"
     if fmt == "codex":
         lines = [

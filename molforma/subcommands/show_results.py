@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from molforma.errors import MolFormaError
 from molforma.results.reader import read_results
-from molforma.results.results_model import Results
+from molforma.results.results_model import HARTREE_TO_EV, HARTREE_TO_KCAL, Results
 from molforma.results.sections import SECTIONS, get_section
 
 
@@ -102,8 +102,6 @@ def _print_summary(res: Results, out: TextIO) -> None:
 
 
 def _print_chemistry(res: Results, out: TextIO) -> None:
-    from molforma.results.results_model import HARTREE_TO_EV, HARTREE_TO_KCAL
-
     s = res.summary
     w = out.write
     if s.charge is not None or s.multiplicity is not None:
