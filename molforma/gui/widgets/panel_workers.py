@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import threading
@@ -124,6 +125,14 @@ class _Relay(QObject):
             self.failed.emit(value)
 
 
+def _relay_result(relay: _Relay, ok: bool, value: object) -> None:
+    """Hand a worker's result to the GUI thread. When the panel (and its relay) was closed
+    while the work ran, nobody waits for the result: it is dropped, not raised in the
+    worker thread."""
+    with contextlib.suppress(RuntimeError):  # "Signal source has been deleted"
+        relay._result.emit(ok, value)
+
+
 class BackgroundCall(QObject):
     """Run ``fn()`` in a daemon thread; ``done(result)`` / ``failed(exc)`` on the GUI thread.
 
@@ -154,9 +163,9 @@ class BackgroundCall(QObject):
             try:
                 value = fn()
             except BaseException as exc:  # noqa: BLE001 - forwarded to the GUI thread
-                relay._result.emit(False, (gen, exc))
+                _relay_result(relay, False, (gen, exc))
                 return
-            relay._result.emit(True, (gen, value))
+            _relay_result(relay, True, (gen, value))
 
         threading.Thread(target=work, name="molforma-panel-worker", daemon=True).start()
 
