@@ -240,3 +240,23 @@ class BondTable(Sequence[dict[str, Any]]):
         ):
             return old
         return self
+
+
+def component_labels(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The connected component of each of ``n`` atoms bonded by pairs ``(a, b)``: the
+    smallest atom index in it (hooking and pointer jumping, all in numpy)."""
+    lab = np.arange(n, dtype=np.int64)
+    if not len(a):
+        return lab
+    while True:
+        la, lb = lab[a], lab[b]
+        diff = la != lb
+        if not diff.any():
+            return lab
+        lo, hi = np.minimum(la[diff], lb[diff]), np.maximum(la[diff], lb[diff])
+        np.minimum.at(lab, hi, lo)
+        while True:
+            nxt = lab[lab]
+            if np.array_equal(nxt, lab):
+                break
+            lab = nxt

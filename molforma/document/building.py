@@ -37,8 +37,8 @@ from molforma.document.valence import (
     bond_length,
     is_metal,
     missing_hydrogens,
+    valence_exceeded_ids,
 )
-from molforma.document.validation import _valence_problems
 from molforma.errors import UnknownAtomError
 
 AtomDict = dict[str, Any]
@@ -365,7 +365,7 @@ def valence_problem_ids(project: Project) -> list[str]:
             "bonds": [b for b in project["document"]["bonds"] if b["a"] in keep and b["b"] in keep],
         }
     }
-    return [str(i) for p in _valence_problems(sub) for i in p["atoms"] if i in flagged]
+    return [i for i in valence_exceeded_ids(sub) if i in flagged]
 
 
 def _idnum(aid: str) -> int:

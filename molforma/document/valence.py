@@ -196,6 +196,26 @@ def _rdkit_implicit_h(p: Project, *, with_metal_bonds: bool) -> list[int]:
     return [mol.GetAtomWithIdx(i).GetNumImplicitHs() for i in range(len(atoms))]
 
 
+def valence_exceeded_ids(p: Project) -> list[str]:
+    """Ids of main-group atoms with more bonds than any valence RDKit allows, in atom
+    order (RDKit's DetectChemistryProblems; metals and their bonds are left out)."""
+    atoms = _atoms(p)
+    keep = [a for a in atoms if not is_metal(a["element"])]
+    pos = {a["id"]: i for i, a in enumerate(keep)}
+    rw = Chem.RWMol()
+    for a in keep:
+        rw.AddAtom(_rdkit_atom(a, no_implicit=True))
+    types = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE}
+    for b in p["document"]["bonds"]:
+        if b["a"] in pos and b["b"] in pos:
+            rw.AddBond(
+                pos[b["a"]], pos[b["b"]], types.get(int(b.get("order", 1)), Chem.BondType.SINGLE)
+            )
+    problems = Chem.DetectChemistryProblems(rw.GetMol())
+    rows = sorted({p.GetAtomIdx() for p in problems if p.GetType() == "AtomValenceException"})
+    return [str(keep[k]["id"]) for k in rows]
+
+
 def missing_hydrogens(p: Project) -> dict[str, int]:
     """Hydrogens each atom needs to fill its valence (metals and H atoms need none).
 

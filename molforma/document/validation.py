@@ -9,34 +9,33 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from molforma.document import elements
 from molforma.document import messages as _messages  # noqa: F401 - registers shared codes
+from molforma.document.bond_table import component_labels
 from molforma.document.coordinates import xyz_array
 from molforma.document.envelope import Project
 from molforma.document.geometry import components
+from molforma.document.tabletypes import is_atom_table, is_bond_table
 from molforma.document.valence import (
-    _atoms,
-    _rdkit_atom,
     bond_length,
-    is_metal,
     missing_hydrogens,
+    valence_exceeded_ids,
 )
 from molforma.i18n import catalogue, register, render
 from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
-    from rdkit import Chem
-
     from molforma import catalog
-    from molforma.document import neighbours
+    from molforma.document import neighbours, valence_columns
 else:  # imported on first use (start-up time): molforma.lazy
-    Chem = lazy_import("rdkit.Chem")
     catalog = lazy_import("molforma.catalog")
     neighbours = lazy_import("molforma.document.neighbours")
+    valence_columns = lazy_import("molforma.document.valence_columns")
 
 BasisCatalog = Callable[[str], "set[str] | None"] | Mapping[str, Any] | None
 
@@ -212,6 +211,94 @@ def _contacts(xyz: Any, radii: Any) -> list[tuple[int, int, float, float]]:
     )
 
 
+@dataclass(frozen=True)
+class _Columns:
+    """What the checks read of the atoms, as columns: a stored table's own arrays (no
+    record per atom is built for a 200,000-atom check) or arrays made from records."""
+
+    ids: list[str]
+    symbols: np.ndarray  # object array of element symbols
+    z: np.ndarray
+    unpaired: np.ndarray
+    xyz: np.ndarray
+
+
+def _columns(atoms: Any) -> _Columns:
+    if is_atom_table(atoms):
+        return _Columns(
+            atoms.id_strings,
+            atoms.symbols,
+            atoms.z.astype(np.int64),
+            atoms.unpaired.astype(np.int64),
+            atoms.xyz,
+        )
+    symbols = np.array([str(a["element"]) for a in atoms], dtype=object)
+    return _Columns(
+        [str(a["id"]) for a in atoms],
+        symbols,
+        np.array([elements.atomic_number(e) for e in symbols.tolist()], dtype=np.int64),
+        np.array([int(a.get("unpairedElectrons", 0) or 0) for a in atoms], dtype=np.int64),
+        xyz_array(atoms),
+    )
+
+
+def _per_element(cols: _Columns, value: Callable[[str], float]) -> np.ndarray:
+    """``value(symbol)`` of every atom, asked once per element."""
+    kinds, inverse = np.unique(cols.z, return_inverse=True)
+    symbol = {int(z): str(s) for z, s in zip(cols.z.tolist(), cols.symbols.tolist(), strict=True)}
+    per_kind = np.array([value(symbol[int(z)]) for z in kinds.tolist()], dtype=float)
+    out: np.ndarray = per_kind[inverse.reshape(-1)]
+    return out
+
+
+def _ids_of(cols: _Columns, wanted: Iterable[str]) -> list[str]:
+    rows = np.flatnonzero(np.isin(cols.symbols, list(wanted)))
+    return [cols.ids[k] for k in rows.tolist()]
+
+
+def _long_bonds(bonds: Any, atoms: Any, cols: _Columns) -> list[tuple[int, int, float, float]]:
+    """Bonds much longer than usual for their elements and order, in bond order:
+    ``(row a, row b, length, usual length)``."""
+    if is_bond_table(bonds) and is_atom_table(atoms):
+        ia, ja = bonds.rows_in(atoms)
+        order = bonds.order.astype(np.int64)
+    else:
+        pos = {aid: k for k, aid in enumerate(cols.ids)}
+        rows = [(pos.get(b["a"], -1), pos.get(b["b"], -1), int(b.get("order", 1))) for b in bonds]
+        arr = np.array(rows, dtype=np.int64).reshape(-1, 3)
+        ia, ja, order = arr[:, 0], arr[:, 1], arr[:, 2]
+    known = (ia >= 0) & (ja >= 0)
+    ia, ja, order = ia[known], ja[known], order[known]
+    if not len(ia):
+        return []
+    za, zb = cols.z[ia], cols.z[ja]
+    keys = np.stack([np.minimum(za, zb), np.maximum(za, zb), order], axis=1)
+    kinds, inverse = np.unique(keys, axis=0, return_inverse=True)
+    symbol = elements.symbol_of
+    usual = np.array(
+        [bond_length(symbol(int(a)), symbol(int(b)), int(o)) for a, b, o in kinds.tolist()],
+        dtype=float,
+    )[inverse.reshape(-1)]
+    d = np.linalg.norm(cols.xyz[ia] - cols.xyz[ja], axis=1)
+    far = np.flatnonzero(d > 1.6 * usual + 0.3)
+    return [(int(ia[k]), int(ja[k]), float(d[k]), float(usual[k])) for k in far.tolist()]
+
+
+def _fragment_firsts(doc: Mapping[str, Any], atoms: Any, cols: _Columns) -> list[str]:
+    """The first atom id of each bonded fragment, largest fragment first (then by first
+    atom): connected components on the bond rows of a stored table, else of the records."""
+    bonds = doc.get("bonds") or []
+    if not (is_bond_table(bonds) and is_atom_table(atoms)):
+        return [c[0] for c in components({"document": doc})]
+    ia, ib = bonds.rows_in(atoms)
+    ok = (ia >= 0) & (ib >= 0)
+    lab = component_labels(len(atoms), ia[ok], ib[ok])
+    roots = np.unique(lab)  # each fragment's label is its first atom's row
+    sizes = np.bincount(lab, minlength=len(atoms))[roots]
+    roots = roots[np.lexsort((roots, -sizes))]
+    return [cols.ids[r] for r in roots.tolist()]
+
+
 def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, Any]:
     """Checks before running: ``{"ok": bool, "checks": [{code, severity, message, atoms}]}``.
 
@@ -227,25 +314,26 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
     if not atoms:
         checks.append(_check("empty_molecule", "error"))
         return {"ok": False, "checks": checks}
-    ids = [a["id"] for a in atoms]
+    cols = _columns(atoms)
+    ids = cols.ids
     charge = int(doc.get("charge", 0))
     mult = int(doc.get("multiplicity", 1))
 
     # Electrons and spin.
-    electrons = sum(elements.atomic_number(a["element"]) for a in atoms) - charge
+    electrons = int(cols.z.sum()) - charge
     if electrons < 1:
         checks.append(_check("too_few_electrons", "error", electrons=electrons))
     elif (electrons - (mult - 1)) % 2 != 0 or mult - 1 > electrons:
         checks.append(
             _check("multiplicity_parity", "error", electrons=electrons, multiplicity=mult)
         )
-    unpaired = sum(int(a.get("unpairedElectrons", 0) or 0) for a in atoms)
+    unpaired = int(cols.unpaired.sum())
     if unpaired and unpaired != mult - 1:
         checks.append(
             _check(
                 "unpaired_mismatch",
                 "warning",
-                [a["id"] for a in atoms if a.get("unpairedElectrons")],
+                [ids[k] for k in np.flatnonzero(cols.unpaired).tolist()],
                 unpaired=unpaired,
                 multiplicity=mult,
                 expected=mult - 1,
@@ -256,9 +344,9 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
         checks.append(_check("reference_multiplicity", "error", multiplicity=mult))
 
     # Geometry.
-    xyz = xyz_array(atoms)
-    radii = [elements.covalent_radius(a["element"]) for a in atoms]
-    for i, j, d, limit in _contacts(xyz, np.asarray(radii, dtype=float)):
+    xyz = cols.xyz
+    radii = _per_element(cols, elements.covalent_radius)
+    for i, j, d, limit in _contacts(xyz, radii):
         if d < 0.1:
             checks.append(
                 _check(
@@ -282,33 +370,30 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
                     limit=round(limit, 3),
                 )
             )
-    pos = {a["id"]: k for k, a in enumerate(atoms)}
-    for b in doc.get("bonds") or []:
-        ia, ja = pos.get(b["a"]), pos.get(b["b"])
-        if ia is None or ja is None:
-            continue
-        usual = bond_length(atoms[ia]["element"], atoms[ja]["element"], int(b.get("order", 1)))
-        d = float(np.linalg.norm(xyz[ia] - xyz[ja]))
-        if d > 1.6 * usual + 0.3:
-            checks.append(
-                _check(
-                    "long_bond",
-                    "warning",
-                    [ids[ia], ids[ja]],
-                    a=ids[ia],
-                    b=ids[ja],
-                    distance=round(d, 3),
-                    usual=round(usual, 2),
-                )
-            )
-    comps = components(project)
-    if len(comps) > 1:
+    for ia, ja, d, usual in _long_bonds(doc.get("bonds") or [], atoms, cols):
         checks.append(
-            _check("disconnected_fragments", "warning", [c[0] for c in comps], count=len(comps))
+            _check(
+                "long_bond",
+                "warning",
+                [ids[ia], ids[ja]],
+                a=ids[ia],
+                b=ids[ja],
+                distance=round(d, 3),
+                usual=round(usual, 2),
+            )
         )
+    firsts = _fragment_firsts(doc, atoms, cols)
+    if len(firsts) > 1:
+        checks.append(_check("disconnected_fragments", "warning", firsts, count=len(firsts)))
 
     # Valences.
-    missing = missing_hydrogens(project)
+    bonds = doc.get("bonds") or []
+    tabled = False
+    if is_atom_table(atoms) and is_bond_table(bonds):
+        tabled = True
+        missing = valence_columns.missing_hydrogens(atoms, bonds)
+    else:
+        missing = missing_hydrogens(project)
     if missing:
         checks.append(
             _check(
@@ -319,13 +404,13 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
                 total=sum(missing.values()),
             )
         )
-    checks += _valence_problems(project)
+    checks += _valence_problems(project, tabled)
 
     # Basis set and functional.
     basis = str(calc.get("basis", "") or "")
     if basis.strip():
         covered, entry = _basis_lookup(basis_catalog, basis)
-        present = sorted({a["element"] for a in atoms}, key=elements.atomic_number)
+        present = sorted(set(cols.symbols.tolist()), key=elements.atomic_number)
         if covered is None:
             other = _basis_other_name(basis_catalog, basis)
             if other is not None:
@@ -339,7 +424,7 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
                     _check(
                         "basis_missing_elements",
                         "error",
-                        [a["id"] for a in atoms if a["element"] in lacking],
+                        _ids_of(cols, lacking),
                         basis=basis,
                         missing=", ".join(lacking),
                     )
@@ -351,7 +436,7 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
                     _check(
                         "basis_needs_ecp",
                         "info",
-                        [a["id"] for a in atoms if a["element"] in ecp_el],
+                        _ids_of(cols, ecp_el),
                         basis=basis,
                         elements=", ".join(ecp_el),
                         ecp=entry["ecp"],
@@ -385,7 +470,11 @@ def validate(project: Project, basis_catalog: BasisCatalog = None) -> dict[str, 
 
     # Fixed atoms and the task.
     task = str(calc.get("task", "energy"))
-    fixed = [a["id"] for a in atoms if a.get("fixed")]
+    fixed = (
+        [ids[k] for k in np.flatnonzero(atoms.fixed).tolist()]
+        if is_atom_table(atoms)
+        else [a["id"] for a in atoms if a.get("fixed")]
+    )
     if "optimize" in task and len(fixed) == len(atoms):
         checks.append(_check("all_atoms_fixed", "error", fixed))
     elif "freq" in task and fixed:
@@ -427,26 +516,18 @@ def _known_functional(functional: str) -> bool:
     )
 
 
-def _valence_problems(p: Project) -> list[dict[str, Any]]:
-    """Main-group atoms with more bonds than any valence RDKit allows."""
-    atoms = _atoms(p)
-    keep = [a for a in atoms if not is_metal(a["element"])]
-    pos = {a["id"]: i for i, a in enumerate(keep)}
-    rw = Chem.RWMol()
-    for a in keep:
-        rw.AddAtom(_rdkit_atom(a, no_implicit=True))
-    types = {1: Chem.BondType.SINGLE, 2: Chem.BondType.DOUBLE, 3: Chem.BondType.TRIPLE}
-    for b in p["document"]["bonds"]:
-        if b["a"] in pos and b["b"] in pos:
-            rw.AddBond(
-                pos[b["a"]], pos[b["b"]], types.get(int(b.get("order", 1)), Chem.BondType.SINGLE)
-            )
-    mol = rw.GetMol()
-    out = []
-    for prob in Chem.DetectChemistryProblems(mol):
-        if prob.GetType() == "AtomValenceException":
-            a = keep[prob.GetAtomIdx()]
-            out.append(
-                _check("valence_exceeded", "warning", [a["id"]], id=a["id"], element=a["element"])
-            )
-    return out
+def _valence_problems(p: Project, tabled: bool = False) -> list[dict[str, Any]]:
+    """Main-group atoms with more bonds than any valence RDKit allows (of the column
+    tables, RDKit sees only the atoms numpy cannot settle)."""
+    atoms = p["document"]["atoms"]
+    if tabled:
+        ids = valence_columns.valence_problem_ids(atoms, p["document"]["bonds"])
+        symbols = atoms.symbols[atoms.rows_of(ids)].tolist() if ids else []
+    else:
+        ids = valence_exceeded_ids(p)
+        element = {a["id"]: a["element"] for a in atoms if a["id"] in set(ids)}
+        symbols = [element[i] for i in ids]
+    return [
+        _check("valence_exceeded", "warning", [aid], id=aid, element=el)
+        for aid, el in zip(ids, symbols, strict=True)
+    ]

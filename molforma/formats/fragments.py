@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from molforma.document import elements
+from molforma.document.bond_table import component_labels
 from molforma.i18n import register, render
 
 # Atoms of one fragment up to which its orders are asked of RDKit (order assignment grows
@@ -116,26 +117,6 @@ def unresolved_warnings(atoms: int, lang: str | None = None) -> list[dict[str, A
     )
 
 
-def components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The connected component of each of ``n`` atoms bonded by pairs ``(a, b)``: the
-    smallest atom index in it (hooking and pointer jumping, all in numpy)."""
-    lab = np.arange(n, dtype=np.int64)
-    if not len(a):
-        return lab
-    while True:
-        la, lb = lab[a], lab[b]
-        diff = la != lb
-        if not diff.any():
-            return lab
-        lo, hi = np.minimum(la[diff], lb[diff]), np.maximum(la[diff], lb[diff])
-        np.minimum.at(lab, hi, lo)
-        while True:
-            nxt = lab[lab]
-            if np.array_equal(nxt, lab):
-                break
-            lab = nxt
-
-
 def fragment_orders(
     z: np.ndarray, xyz: np.ndarray, a: np.ndarray, b: np.ndarray, charge: int | None = None
 ) -> FragmentOrders:
@@ -148,7 +129,7 @@ def fragment_orders(
     n, m = len(z), len(a)
     orders = np.ones(m, dtype=np.int8)
     charges = np.zeros(n, dtype=np.int64)
-    lab = components(n, a, b)
+    lab = component_labels(n, a, b)
     degree = np.bincount(a, minlength=n) + np.bincount(b, minlength=n)
     open_atom = _SATURATED_BY_Z[z] != degree  # not an element saturated by its bonds
     sizes = np.bincount(lab, minlength=n)

@@ -87,62 +87,14 @@ def records_of(shown: Mapping[str, Any], ids: Sequence[str]) -> list[dict[str, A
 
 
 def valence_problem_ids(shown: Mapping[str, Any]) -> list[str]:
-    """:func:`molforma.document.building.valence_problem_ids` with its first pass over
-    the columns (the same answer; the document's own function reads records)."""
-    from molforma.document import building
+    """:func:`molforma.document.building.valence_problem_ids`, of the column tables
+    without a record per atom (:mod:`molforma.document.valence_columns`)."""
+    from molforma.document import building, valence_columns
 
     atoms, bonds = _atoms(shown), shown["document"]["bonds"]
     if not isinstance(atoms, AtomTable) or not isinstance(bonds, BondTable):
         return building.valence_problem_ids(shown)  # type: ignore[arg-type]
-    if not len(atoms):
-        return []
-    from molforma.document.chemistry import is_metal
-    from molforma.document.elements import DEFAULT_VALENCE, symbol_of
-
-    z = np.asarray(atoms.z, dtype=np.int64)
-    present = np.flatnonzero(np.bincount(z)).tolist()
-    metal_z = np.zeros(int(max(present)) + 1, dtype=bool)
-    default_z = np.full(len(metal_z), -1, dtype=np.int64)
-    for k in present:
-        if k and is_metal(symbol_of(k)):
-            metal_z[k] = True
-        elif k:
-            default_z[k] = DEFAULT_VALENCE[k]
-    metal = metal_z[z]
-    # Bonds count between two atoms present that are no metals (as the records' check).
-    ia, ib = bonds.rows_in(atoms)
-    ok = (ia >= 0) & (ib >= 0)
-    ok[ok] &= ~metal[ia[ok]] & ~metal[ib[ok]]
-    ia, ib = ia[ok], ib[ok]
-    weight = np.asarray(bonds.order, dtype=np.int64)[ok]
-    total = np.bincount(ia, weights=weight, minlength=len(atoms)) + np.bincount(
-        ib, weights=weight, minlength=len(atoms)
-    )
-    default = default_z[z]
-    suspicious = ~metal & (
-        (atoms.charge != 0) | (atoms.unpaired != 0) | ((default >= 0) & (total > default))
-    )
-    if not suspicious.any():
-        return []
-    # The suspicious atoms and their neighbours go to the document's own check.
-    keep = suspicious.copy()
-    near = suspicious[ia] | suspicious[ib]
-    keep[ia[near]] = True
-    keep[ib[near]] = True
-    rows = np.flatnonzero(keep)
-    sub_atoms = atoms.take(rows)
-    both = np.zeros(len(atoms), dtype=bool)
-    both[rows] = True
-    all_a, all_b = bonds.rows_in(atoms)
-    inside = (all_a >= 0) & (all_b >= 0)
-    inside[inside] &= both[all_a[inside]] & both[all_b[inside]]
-    sub = {
-        "document": {
-            "atoms": sub_atoms.to_records(),
-            "bonds": bonds.records_at(np.flatnonzero(inside)),
-        }
-    }
-    return building.valence_problem_ids(sub)
+    return valence_columns.valence_problem_ids(atoms, bonds)
 
 
 def metal_ids(shown: Mapping[str, Any]) -> list[str]:

@@ -29,8 +29,8 @@ def fragment_ids(shown: Mapping[str, Any], ids: Sequence[str]) -> list[str] | No
     """The ids of the bonded fragments holding ``ids``, read from the column tables
     (connected components on the bond rows), in the record path's order: largest fragment
     first, then by first atom, atoms in document order. None for a record document."""
+    from molforma.document.bond_table import component_labels
     from molforma.document.molecule import AtomTable, BondTable
-    from molforma.formats.fragments import components
     from molforma.gui.widgets.molecule_lookup import rows_of
 
     atoms, bonds = shown["document"]["atoms"], shown["document"]["bonds"]
@@ -38,7 +38,7 @@ def fragment_ids(shown: Mapping[str, Any], ids: Sequence[str]) -> list[str] | No
         return None
     ia, ib = bonds.rows_in(atoms)
     ok = (ia >= 0) & (ib >= 0)
-    lab = components(len(atoms), ia[ok], ib[ok])
+    lab = component_labels(len(atoms), ia[ok], ib[ok])
     picked = rows_of(shown, list(ids))
     picked = picked[picked >= 0]
     if not len(picked):
