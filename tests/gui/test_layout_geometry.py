@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
     QAbstractScrollArea,
+    QApplication,
     QCheckBox,
     QComboBox,
     QGroupBox,
@@ -235,7 +236,14 @@ def _problems(win: QWidget, top: QWidget) -> list[str]:
 
 
 def _settle(qtbot: Any) -> None:
+    """Let every pending layout run: a language switch or an edit posts layout requests
+    up the widget tree, one level per round, and a loaded machine may take longer than
+    one short wait to deliver them all."""
+    for _ in range(20):
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        QApplication.processEvents()
     qtbot.wait(50)
+    QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
 
 
 def _window(make_main_window: Any, qtbot: Any, lang: str) -> Any:
