@@ -25,6 +25,7 @@ import numpy as np
 
 from molforma.document import elements
 from molforma.document.molecule import AtomTable, BondTable
+from molforma.document.residue_names import AMINO_ACIDS
 from molforma.document.residues import ResidueColumns, residue_columns
 
 LINK_LENGTH: Final = {
@@ -57,42 +58,6 @@ ION_CHARGE: Final = {
     "IOD": -1,
     "F": -1,
 }
-AMINO_ACIDS: Final = frozenset(
-    (
-        "ALA",
-        "ARG",
-        "ASN",
-        "ASP",
-        "CYS",
-        "GLN",
-        "GLU",
-        "GLY",
-        "HIS",
-        "ILE",
-        "LEU",
-        "LYS",
-        "MET",
-        "PHE",
-        "PRO",
-        "SER",
-        "THR",
-        "TRP",
-        "TYR",
-        "VAL",
-        "HID",
-        "HIE",
-        "HIP",
-        "HSD",
-        "HSE",
-        "HSP",
-        "ASH",
-        "GLH",
-        "LYN",
-        "CYX",
-        "CYM",
-        "SEC",
-    )
-)
 # Charge of a residue named by its protonation state (no hydrogens needed to tell).
 _NAMED: Final = {
     "HIP": 1,

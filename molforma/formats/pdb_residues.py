@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from molforma.document.residue_names import POLYMER
 from molforma.i18n import register, render
 
 RESIDUE_KEYS: Final = (
@@ -25,56 +26,6 @@ RESIDUE_KEYS: Final = (
     "altloc",
     "bFactor",
     "occupancy",
-)
-
-# Residues written as ATOM records (amino acids with their common protonation names, and
-# nucleotides); any other residue is a HETATM record.
-POLYMER: Final = frozenset(
-    (
-        "ALA",
-        "ARG",
-        "ASN",
-        "ASP",
-        "CYS",
-        "GLN",
-        "GLU",
-        "GLY",
-        "HIS",
-        "ILE",
-        "LEU",
-        "LYS",
-        "MET",
-        "PHE",
-        "PRO",
-        "SER",
-        "THR",
-        "TRP",
-        "TYR",
-        "VAL",
-        "HID",
-        "HIE",
-        "HIP",
-        "HSD",
-        "HSE",
-        "HSP",
-        "ASH",
-        "GLH",
-        "LYN",
-        "CYX",
-        "CYM",
-        "SEC",
-        "PYL",
-        "A",
-        "C",
-        "G",
-        "U",
-        "I",
-        "DA",
-        "DC",
-        "DG",
-        "DT",
-        "DI",
-    )
 )
 
 register(
