@@ -8,6 +8,7 @@ bit for bit; the pieces live here so that neither table module imports the other
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -35,10 +36,38 @@ def int_id(aid: Any) -> int:
         or len(aid) < 2
         or aid[0] != "a"
         or not aid[1:].isdigit()
+        or not aid.isascii()  # "a١" is no id, though Python reads ١ as a digit
         or aid[1] == "0"
     ):
         raise ValueError(f"not an atom id: {aid!r}")
     return int(aid[1:])
+
+
+# Atom ids one per line, each "a" and a number without a leading zero, of at most 18 digits
+# (an int64 holds them all).
+_ID_LINES = re.compile(r"(?:a[1-9][0-9]{0,17}\n)*a[1-9][0-9]{0,17}")
+_BIGGEST = 10**18
+
+
+def int_ids(ids: Iterable[Any]) -> np.ndarray:
+    """Numbers of atom ids as an int64 array (``"a17"`` is 17), -1 for anything that is not
+    an atom id (or one too large for any atom). A list of well-formed ids is checked and
+    parsed in C (one regular expression over the joined text): selecting all of a million
+    atoms asks for a million rows at once."""
+    listed = list(ids)
+    if listed and all(type(i) is str for i in listed):
+        text = "\n".join(listed)
+        if _ID_LINES.fullmatch(text):
+            return np.array(text.replace("a", "").split("\n"), dtype=np.int64)
+    out = np.full(len(listed), -1, dtype=np.int64)
+    for k, aid in enumerate(listed):
+        try:
+            n = int_id(aid)
+        except ValueError:
+            continue
+        if n < _BIGGEST:
+            out[k] = n
+    return out
 
 
 def same_column(a: np.ndarray | None, b: np.ndarray | None) -> bool:

@@ -52,7 +52,7 @@ import numpy as np
 from molforma.document import elements
 from molforma.document.bond_table import BOND_KEYS as BOND_KEYS
 from molforma.document.bond_table import BondTable as BondTable
-from molforma.document.columns import CHUNK, IDS, frozen, int_id, same_column
+from molforma.document.columns import CHUNK, IDS, frozen, int_id, int_ids, same_column
 
 ATOM_KEYS: Final = (
     "id",
@@ -418,13 +418,7 @@ class AtomTable(Sequence[dict[str, Any]]):
 
     def rows_of(self, ids: Iterable[Any]) -> np.ndarray:
         """Rows of ids spelled as in JSON (``"a3"``); -1 for anything not an atom here."""
-        nums = []
-        for aid in ids:
-            try:
-                nums.append(int_id(aid))
-            except ValueError:
-                nums.append(-1)
-        return self.index_of(np.array(nums, dtype=np.int64))
+        return self.index_of(int_ids(ids))
 
     def arrays(self) -> list[np.ndarray]:
         """Every column (what an undo step may keep)."""

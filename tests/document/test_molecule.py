@@ -293,3 +293,17 @@ def test_adding_atoms_to_a_large_document_works_on_the_columns_and_checks_as_bef
             ops.add_atoms(doc, atoms, bonds, preview=False)
         assert err.value.code == code
     assert doc.revision == rev and len(doc.project["document"]["atoms"]) == 30_002
+
+
+def test_ids_parsed_at_once_answer_as_one_by_one() -> None:
+    """int_ids (one regular expression over the joined ids) and int_id agree on every
+    spelling; anything that is not an atom id, or too large for one, is -1."""
+    from molforma.document.columns import int_id, int_ids
+
+    good = [f"a{i}" for i in (1, 7, 42, 10**17, 999_999_999_999_999_999)]
+    assert int_ids(good).tolist() == [int_id(i) for i in good]
+    odd = ["a1", "a01", "a", "b2", "a-3", "a+4", " a5", "a6 ", "a1_0", "a²", "a\n7", 8, None]
+    odd += ["a" + "9" * 19, "a١"]
+    assert int_ids(odd).tolist() == [1] + [-1] * (len(odd) - 1)
+    assert int_ids([]).tolist() == []
+    assert int_ids(iter(["a3", "a2"])).tolist() == [3, 2]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from itertools import compress, repeat
 from typing import Any, Protocol
 
 import numpy as np
@@ -353,13 +354,17 @@ class MoleculeView(QWidget):
     def set_selection(self, ids: Sequence[str]) -> None:
         """Replace the selection (ids not shown are dropped)."""
         sd = self.scene
-        new = [i for i in dict.fromkeys(ids) if sd.index_of(i) is not None]
+        unique = list(dict.fromkeys(ids))
+        # builtin map and dict.get: a million ids are looked up in C
+        found = np.fromiter(map(sd.row_map().get, unique, repeat(-1)), np.int64, len(unique))
+        shown = found >= 0
+        new = unique if shown.all() else list(compress(unique, shown.tolist()))
         if new != self._selection:
             self._selection = new
             # Only the rings change: the marks are updated in place (a selection in a
             # large structure must not rebuild and re-upload all of it).
             sd.mark &= ~MARK_SELECTED
-            rows = np.fromiter((r for r in map(sd.index_of, new) if r is not None), dtype=np.int64)
+            rows = found[shown]
             rows = rows[sd.pickable[rows]]
             sd.mark[rows] |= MARK_SELECTED
             self.canvas.scene_changed(("marks",))

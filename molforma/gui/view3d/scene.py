@@ -163,11 +163,16 @@ class SceneData:
 
         A dict made at the first call (the first row of an id wins), then O(1): the
         drag of a selection and the overlays look rows up many times per frame."""
+        return self.row_map().get(atom_id)
+
+    def row_map(self) -> dict[str, int]:
+        """Atom id -> row (what :meth:`index_of` reads); many ids at once are looked up
+        with its ``get`` (``map(row_map().get, ids)`` runs in C)."""
         if self._row is None:
             n = len(self.ids)
             # reversed, so that the first row of an id is the one the dict keeps
             self._row = dict(zip(self.ids[::-1].tolist(), range(n - 1, -1, -1), strict=True))
-        return self._row.get(atom_id)
+        return self._row
 
     # The painter's half-bond segments (two per bond line), made when first asked for.
     @property

@@ -62,9 +62,13 @@ class StructureArrays:
 
     def row_of(self, atom_id: Any) -> int | None:
         """Row of an atom id (a dict made at the first call, then O(1))."""
+        return self.row_map().get(atom_id)
+
+    def row_map(self) -> dict[str, int]:
+        """Atom id -> row (what :meth:`row_of` reads)."""
         if self._row is None:
             self._row = {a: i for i, a in enumerate(self.ids.tolist())}
-        return self._row.get(atom_id)
+        return self._row
 
     def rows_of(self, atom_ids: Iterable[Any]) -> np.ndarray:
         """Rows of the ids that are present (others are left out), in the order given."""

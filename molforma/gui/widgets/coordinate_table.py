@@ -60,6 +60,10 @@ class AtomTableModel(QAbstractTableModel):
         """Row of an atom id (O(1) after the first call)."""
         return self._columns.row_of(atom_id)
 
+    def row_map(self) -> dict[str, int]:
+        """Atom id -> row (what :meth:`row_of` reads), for looking many ids up at once."""
+        return self._columns.row_map()
+
     def row_label(self, row: int) -> str:
         """``C5``: element and 1-based row, the label measurements and atom labels show."""
         cols = self._columns

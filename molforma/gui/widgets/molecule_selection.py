@@ -18,7 +18,9 @@ def row_runs(rows: Sequence[int]) -> list[tuple[int, int]]:
     """``rows`` as sorted runs of consecutive rows, ``(first, last)`` inclusive."""
     if not len(rows):
         return []
-    r = np.unique(np.asarray(rows, dtype=np.int64))
+    r = np.asarray(rows, dtype=np.int64)
+    if not bool((r[1:] > r[:-1]).all()):  # already sorted and distinct (select all): as is
+        r = np.unique(r)
     breaks = np.flatnonzero(np.diff(r) != 1)
     starts = np.concatenate([[0], breaks + 1])
     stops = np.concatenate([breaks, [len(r) - 1]])
@@ -183,7 +185,7 @@ class AtomSelection:
                 sel, QItemSelectionModel.SelectionFlag.ClearAndSelect
             )
             return
-        rows = [r for r in map(model.row_of, ids) if r is not None]
+        rows = [r for r in map(model.row_map().get, ids) if r is not None]
         # One range per run of consecutive rows: selecting all of 1,000,000 atoms is one
         # range, not a million.
         last = model.columnCount() - 1

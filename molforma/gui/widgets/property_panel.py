@@ -46,7 +46,9 @@ def selection_summary(shown: Mapping[str, Any], ids: Sequence[str]) -> dict[str,
     if not isinstance(atoms, AtomTable):
         return None
     rows = rows_of(shown, ids)
-    rows = np.unique(rows[rows >= 0])
+    rows = rows[rows >= 0]
+    if not bool((rows[1:] > rows[:-1]).all()):  # sorted and distinct already: as is
+        rows = np.unique(rows)
     if not len(rows):
         return None
     z = atoms.z[rows]
