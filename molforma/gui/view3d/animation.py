@@ -15,8 +15,13 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 from PySide6.QtCore import QObject, QTimer
 
+from molforma.lazy import lazy_import
+
 if TYPE_CHECKING:
+    from molforma.gui.view3d import arrows
     from molforma.gui.view3d.scene import SceneData
+else:  # imported on first use (start-up time): molforma.lazy
+    arrows = lazy_import("molforma.gui.view3d.arrows")
 
 _FRAME_MS = 40
 _FRAMES_PER_PERIOD = 25
@@ -89,12 +94,10 @@ class ModeAnimation:
 
     def arrows(self, show: bool) -> tuple[np.ndarray, np.ndarray]:
         """``(starts, vectors)`` in model Å of the arrows drawn now (empty when none)."""
-        from molforma.gui.view3d.arrows import arrow_vectors
-
         sd, disp = self._view.scene, self.disp
         if not show or disp is None or len(disp) != sd.count:
             return np.zeros((0, 3)), np.zeros((0, 3))
-        return arrow_vectors(sd.pos, disp, self.amp)
+        return arrows.arrow_vectors(sd.pos, disp, self.amp)
 
     def fit_points(self, show_arrows: bool) -> tuple[np.ndarray, np.ndarray]:
         """What a fit must keep in view: the atoms, and for a mode set for animation both
@@ -108,10 +111,8 @@ class ModeAnimation:
         points = [base, base + swing, base - swing]
         radii = [radius, radius, radius]
         if show_arrows:
-            from molforma.gui.view3d.arrows import arrow_vectors
-
             for sign in (1.0, -1.0):
-                starts, vectors = arrow_vectors(base + sign * swing, disp, self.amp)
+                starts, vectors = arrows.arrow_vectors(base + sign * swing, disp, self.amp)
                 points.append(starts + vectors)
                 radii.append(np.full(len(starts), 0.3))
         return np.concatenate(points), np.concatenate(radii)

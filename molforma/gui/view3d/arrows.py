@@ -16,8 +16,13 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
+from molforma.lazy import lazy_import
+
 if TYPE_CHECKING:
+    from molforma.gui.view3d import overlay
     from molforma.gui.view3d.rendered import RenderedView
+else:  # imported on first use (start-up time): molforma.lazy
+    overlay = lazy_import("molforma.gui.view3d.overlay")
 
 ARROW_LENGTH = 1.2  # Å, the longest arrow at the reference amplitude
 REFERENCE_AMPLITUDE = 0.5
@@ -93,14 +98,12 @@ class ArrowOverlay(QWidget):
 
     def paintEvent(self, _event: Any) -> None:  # Qt override
         """Draw the arrows in the canvas's pixel frame."""
-        from molforma.gui.view3d.overlay import draw_overlay
-
         w, h = float(self.width()), float(self.height())
         p = QPainter(self)
         try:
             if self._view.show_arrows:
                 draw_arrows(p, self._view, w, h)
-            draw_overlay(p, self._view, w, h)
+            overlay.draw_overlay(p, self._view, w, h)
         finally:
             p.end()
 

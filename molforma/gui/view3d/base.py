@@ -21,18 +21,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from itertools import compress, repeat
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from molforma.document import elements
+from molforma.document.coordinates import xyz_array
 from molforma.gui.view3d.animation import ModeAnimation
 from molforma.gui.view3d.gestures import SETTLE_MS, CameraMotion, PointerGestures
 from molforma.gui.view3d.picking import atoms_in_rect, bond_at
 from molforma.gui.view3d.scene import (
     MARK_SELECTED,
+    STYLES,
     Camera,
     SceneData,
     outside_view,
@@ -40,6 +43,12 @@ from molforma.gui.view3d.scene import (
     scene_from_arrays,
 )
 from molforma.gui.view3d.structure_arrays import StructureArrays, empty_structure, structure_arrays
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.gui.view3d import painter
+else:  # imported on first use (start-up time): molforma.lazy
+    painter = lazy_import("molforma.gui.view3d.painter")
 
 __all__ = ["SETTLE_MS", "Canvas", "MoleculeView", "principal_rotation"]
 
@@ -128,9 +137,7 @@ class MoleculeView(QWidget):
         if gl_canvas is not None:
             self.canvas = gl_canvas
         else:
-            from molforma.gui.view3d.painter import PainterCanvas
-
-            self.canvas = PainterCanvas(self)
+            self.canvas = painter.PainterCanvas(self)
         # Each view names its own canvas (moleculeView → moleculeCanvas, resultsView →
         # resultsCanvas), also when a failing OpenGL canvas is replaced later.
         view_name = self.objectName() or "moleculeView"
@@ -339,8 +346,6 @@ class MoleculeView(QWidget):
 
     def set_style(self, style: str) -> None:
         """Change the drawing style (see :data:`molforma.gui.view3d.scene.STYLES`)."""
-        from molforma.gui.view3d.scene import STYLES
-
         if style not in STYLES:
             raise ValueError(f"unknown style {style!r}; use one of {', '.join(STYLES)}")
         if style != self._style:
@@ -481,9 +486,6 @@ def _rot_y(a: float) -> np.ndarray:
 
 def _distance_bonds(atoms: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Bonds by covalent radii (for result structures, which carry no bonds)."""
-    from molforma.document import elements
-    from molforma.document.coordinates import xyz_array
-
     n = len(atoms)
     if n < 2 or n > 3000:
         return []

@@ -15,12 +15,16 @@ import numpy as np
 from PySide6.QtCore import QObject, QPointF, Qt, QTimer
 
 from molforma.gui.view3d.scene import pick
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QRectF, SignalInstance
     from PySide6.QtGui import QMouseEvent
 
+    from molforma.gui.view3d import overlay
     from molforma.gui.view3d.scene import Camera, SceneData
+else:  # imported on first use (start-up time): molforma.lazy
+    overlay = lazy_import("molforma.gui.view3d.overlay")
 
 _CLICK_SLOP = 4.0  # pixels a press may travel and still count as a click
 # Interactive level of detail: while a mouse drag or the wheel turns, pans or zooms the
@@ -172,9 +176,7 @@ class PointerGestures:
             v.draw_line = (start if start is not None else QPointF(self.press), QPointF(p))
             v.canvas.update()
         elif self.band_start is not None:
-            from molforma.gui.view3d.overlay import band_rect
-
-            v.rubber_band = band_rect(self.band_start, p)
+            v.rubber_band = overlay.band_rect(self.band_start, p)
             v.canvas.update()
         elif self.drag_atoms:
             delta = v.camera.screen_delta_to_model(dx, dy)

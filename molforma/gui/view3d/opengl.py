@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-from PySide6.QtGui import QOpenGLContext, QOpenGLExtraFunctions, QSurfaceFormat
+from PySide6.QtGui import QOffscreenSurface, QOpenGLContext, QOpenGLExtraFunctions, QSurfaceFormat
 from PySide6.QtOpenGL import (
     QOpenGLBuffer,
     QOpenGLShader,
@@ -33,6 +33,7 @@ from PySide6.QtOpenGL import (
 from PySide6.QtOpenGLWidgets import QOpenGLWidget
 
 from molforma.gui.view3d import gl, shaders
+from molforma.gui.view3d.arrows import ArrowOverlay
 from molforma.gui.view3d.forwarding import ForwardsInput
 from molforma.gui.view3d.scene import (
     BACKGROUND,
@@ -120,8 +121,6 @@ def gl_renderer_name() -> str:
     if not _renderer_name:
         name = ""
         try:
-            from PySide6.QtGui import QOffscreenSurface
-
             ctx = QOpenGLContext()
             surf = QOffscreenSurface()
             surf.create()
@@ -213,8 +212,6 @@ class GLCanvas(ForwardsInput, QOpenGLWidget):
         self._surfaces: SurfaceGL | None = None
         # Flat 2D glyphs (displacement arrows) go on a transparent child widget: it is
         # composed over the GL frame on screen and in grabs alike.
-        from molforma.gui.view3d.arrows import ArrowOverlay
-
         self._arrows = ArrowOverlay(view, self)
 
     def scene_changed(self, parts: Sequence[str] | None = None) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from molforma.document import elements
+from molforma.document.arrays import runs
 from molforma.gui.view3d.structure_arrays import StructureArrays, structure_arrays
 
 # Jmol/CPK colours (0..1); unknown elements fall back to pink, as most viewers do.
@@ -526,7 +527,6 @@ def _pick_grid(sd: SceneData) -> dict[str, Any]:
     grid: dict[str, Any] | None = sd.cache.get("pick_grid")
     if grid is not None:
         return grid
-    from molforma.document.arrays import runs
 
     rows = np.flatnonzero(sd.pickable)
     pos = sd.pos[rows]

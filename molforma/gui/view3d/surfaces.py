@@ -16,8 +16,16 @@ import numpy as np
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 
+from molforma.lazy import lazy_import
+
 if TYPE_CHECKING:
+    from PySide6 import QtOpenGL
+
+    from molforma.gui.view3d import gl
     from molforma.gui.view3d.rendered import RenderedView
+else:  # imported on first use (start-up time): molforma.lazy
+    QtOpenGL = lazy_import("PySide6.QtOpenGL")
+    gl = lazy_import("molforma.gui.view3d.gl")
 
 # The usual orbital colours: positive lobe blue, negative lobe red (Avogadro, Jmol).
 POSITIVE = (0.20, 0.45, 0.95, 0.62)
@@ -140,10 +148,6 @@ class SurfaceGL:
 
     def upload(self, surfaces: list[Surface]) -> None:
         """Replace the meshes (called when the view's surfaces change)."""
-        from PySide6.QtOpenGL import QOpenGLBuffer, QOpenGLVertexArrayObject
-
-        from molforma.gui.view3d import gl
-
         self.free()
         for surf in surfaces:
             if not len(surf.faces):
@@ -154,10 +158,10 @@ class SurfaceGL:
                 np.asarray(surf.faces).ravel()
             ]
             data = np.ascontiguousarray(corners, np.float32)
-            vao = QOpenGLVertexArrayObject()
+            vao = QtOpenGL.QOpenGLVertexArrayObject()
             vao.create()
             vao.bind()
-            vbo = QOpenGLBuffer(QOpenGLBuffer.Type.VertexBuffer)
+            vbo = QtOpenGL.QOpenGLBuffer(QtOpenGL.QOpenGLBuffer.Type.VertexBuffer)
             vbo.create()
             vbo.bind()
             vbo.allocate(data.tobytes(), data.nbytes)
@@ -171,7 +175,6 @@ class SurfaceGL:
         """Draw every mesh blended over the molecule (depth test on, depth writes off)."""
         if not self._meshes:
             return
-        from molforma.gui.view3d import gl
 
         f = self._f
         self.program.bind()
