@@ -8,7 +8,7 @@ other entry points of :mod:`molforma.app.ops` do, and is reached as ``ops.<name>
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from molforma.app.actor import Actor
 from molforma.document.document import Document, EditResult
@@ -18,6 +18,14 @@ from molforma.document.tabletypes import is_atom_table
 from molforma.errors import UnknownAtomError, ValidationError
 from molforma.formats.computed import Vec
 from molforma.formats.computed import checked_vector as _vec
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.document import building, chemistry, table_edits
+else:  # imported on first use (start-up time): molforma.lazy
+    building = lazy_import("molforma.document.building")
+    chemistry = lazy_import("molforma.document.chemistry")
+    table_edits = lazy_import("molforma.document.table_edits")
 
 
 def _index(work: Project) -> dict[str, dict[str, Any]]:
@@ -49,8 +57,6 @@ def add_bonded_atom(
     parent's hydrogens and both get the hydrogens their valences leave open. ``toward`` is
     a drawn direction (a drag from the parent): the new atom goes that way.
     """
-    from molforma.document import building
-
     el = normalize_symbol(str(element)) or str(element)
     direction = None if hint is None else _vec(hint, "hint")
     drawn = None if toward is None else _vec(toward, "toward")
@@ -84,8 +90,6 @@ def change_element(
     on a hydrogen): a terminal atom moves to the new element's bond length, and with
     ``adjust_hydrogens`` it and its neighbour get the hydrogens their valences leave open
     (see :func:`molforma.document.building.change_element`)."""
-    from molforma.document import building
-
     el = normalize_symbol(str(element)) or str(element)
 
     def fn(work: Project) -> EditResult:
@@ -116,8 +120,6 @@ def draw_from_atom(
     ``element`` bonded to it that way, one undo step "Add atoms". As in Avogadro's Draw
     tool, a hydrogen the drag starts on first becomes ``element`` (methane's H dragged
     with carbon gives propane's chain, not a two-coordinate H)."""
-    from molforma.document import building
-
     el = normalize_symbol(str(element)) or str(element)
     drawn = _vec(toward, "toward")
 
@@ -158,8 +160,6 @@ def _combined(first: EditResult, second: EditResult) -> EditResult:
 
 
 def _adjusted(work: Project, res: EditResult, ids: Sequence[str]) -> EditResult:
-    from molforma.document import building
-
     return building.merge_adjusted(work, res, ids)
 
 
@@ -173,7 +173,6 @@ def set_internal_coordinate(
     actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Set a distance (2 ids), angle (3) or dihedral (4), moving the smaller fragment."""
-    from molforma.document import chemistry
 
     def fn(work: Project) -> EditResult:
         _need(_index(work), ids)
@@ -199,7 +198,6 @@ def add_hydrogens(
     actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Fill open valences with hydrogen (all atoms or the given ones)."""
-    from molforma.document import chemistry
 
     def fn(work: Project) -> EditResult:
         if ids is not None:
@@ -207,8 +205,6 @@ def add_hydrogens(
         return chemistry.add_hydrogens(work, list(ids) if ids is not None else None)
 
     if ids is not None and is_atom_table(atoms_of(doc.project)):
-        from molforma.document import table_edits
-
         # on the columns: the hydrogens of a selection are placed from its neighbourhood
         return doc.edit(
             lambda work: table_edits.add_hydrogens(work, list(ids)),
@@ -238,7 +234,6 @@ def place_fragment(
     actor: Actor = Actor.PERSON,
 ) -> dict[str, Any]:
     """Put a library fragment or ligand on a free site of atom ``site``."""
-    from molforma.document import chemistry
 
     def fn(work: Project) -> EditResult:
         _need(_index(work), [site])

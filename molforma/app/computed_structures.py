@@ -14,6 +14,7 @@ from typing import Any
 
 from molforma.app.actor import Actor
 from molforma.document.document import Document
+from molforma.errors import ResultsError
 from molforma.formats.computed import Vec, place_structure, structure_arguments
 from molforma.i18n import register
 
@@ -73,8 +74,6 @@ def use_results_structure(
         ResultsError: ``results_none_loaded`` (no results), ``results_bad_structure``.
         MolFormaError: as :func:`use_structure` (stale revision, candidate, busy, ...).
     """
-    from molforma.errors import ResultsError
-
     if results is None:
         raise ResultsError("results_none_loaded")
     # A sequence indexed directly: a frame store of 10,000 frames builds the one asked

@@ -8,13 +8,32 @@ the symmetry the input writer chose and, for MCP, the folders a start would refu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from molforma.app.actor import Actor
 from molforma.app.policy import Policy
 from molforma.document.document import Document
 from molforma.document.envelope import Project
-from molforma.errors import MolFormaError, ValidationError
-from molforma.i18n import register
+from molforma.errors import FileAccessError, MolFormaError, ValidationError
+from molforma.i18n import register, render
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma import catalog
+    from molforma.app import files as app_files
+    from molforma.app import runs
+    from molforma.document import chemistry
+    from molforma.jobs import folders as job_folders
+    from molforma.nwchem import functionals
+    from molforma.nwchem import input as nwchem_input
+else:  # imported on first use (start-up time): molforma.lazy
+    app_files = lazy_import("molforma.app.files")
+    catalog = lazy_import("molforma.catalog")
+    chemistry = lazy_import("molforma.document.chemistry")
+    functionals = lazy_import("molforma.nwchem.functionals")
+    job_folders = lazy_import("molforma.jobs.folders")
+    nwchem_input = lazy_import("molforma.nwchem.input")
+    runs = lazy_import("molforma.app.runs")
 
 register(
     {
@@ -45,9 +64,6 @@ def _setting_checks(project: Project, out: dict[str, Any]) -> dict[str, Any]:
     """The functional judged by the functional table (an unknown one is an error, as the
     run would refuse it; an alias is fine) and an unknown basis with its nearest library
     names, in place of the structure checker's name-only remarks."""
-    from molforma.i18n import render
-    from molforma.nwchem import functionals
-
     calc = project.get("calculation") or {}
     checks = [c for c in out.get("checks", []) if c["code"] != "basis_unknown"]
     if calc.get("theory") == "dft" and str(calc.get("functional", "")).strip():
@@ -78,17 +94,13 @@ def validate_document(doc: Document, policy: Policy | None = None) -> dict[str, 
     """Checks before running (parity, contacts, basis coverage, fragments, input problems);
     with ``policy`` (MCP) also the folders a start would refuse: a job root or an advanced
     path outside the allowed directories, with the setting to change."""
-    from molforma.catalog import basis_elements
-    from molforma.document import chemistry
-    from molforma.jobs.folders import folder_problems
-
-    out = _setting_checks(doc.project, chemistry.validate(doc.project, basis_elements))
+    out = _setting_checks(doc.project, chemistry.validate(doc.project, catalog.basis_elements))
     symmetry = _symmetry_choice(doc.project)
     if symmetry is not None:
         out = {**out, "checks": [*out.get("checks", []), symmetry]}
     folders = [
         {"code": p["code"], "severity": "error", "message": p["message"], "atoms": []}
-        for p in folder_problems(doc.project)
+        for p in job_folders.folder_problems(doc.project)
     ]
     if policy is not None and not folders:
         folders = _policy_problems(doc.project, policy)
@@ -100,12 +112,9 @@ def validate_document(doc: Document, policy: Policy | None = None) -> dict[str, 
 def _symmetry_choice(project: Project) -> dict[str, Any] | None:
     """An ``info`` check saying that automatic symmetry is off, and why, when the input
     writer chose so (molforma.nwchem.input.symmetry_hazard)."""
-    from molforma.i18n import render
-    from molforma.nwchem.input import symmetry_hazard
-
     if (project.get("advanced") or {}).get("noautosym") is not None:
         return None
-    hazard = symmetry_hazard(project)
+    hazard = nwchem_input.symmetry_hazard(project)
     if hazard is None:
         return None
     return {
@@ -120,20 +129,14 @@ def _symmetry_choice(project: Project) -> dict[str, Any] | None:
 
 def _policy_problems(project: Project, policy: Policy) -> list[dict[str, Any]]:
     """What ``calculation start`` would refuse about the folders, as validate entries."""
-    from molforma.app.actor import Actor
-    from molforma.app.runs import check_folders
-    from molforma.errors import FileAccessError
-    from molforma.i18n import render
-
     try:
-        check_folders(project, policy, Actor.MCP_TOOL)
+        runs.check_folders(project, policy, Actor.MCP_TOOL)
     except FileAccessError as exc:
         message = exc.message()
         if exc.code == "job_root_not_allowed" and policy.allow_dirs:
-            from molforma.app.files import ALLOWED_JOB_ROOT_NAME
-
             message += " " + render(
-                "job_root_suggestion", {"path": str(policy.allow_dirs[0] / ALLOWED_JOB_ROOT_NAME)}
+                "job_root_suggestion",
+                {"path": str(policy.allow_dirs[0] / app_files.ALLOWED_JOB_ROOT_NAME)},
             )
         return [{"code": exc.code, "severity": "error", "message": message, "atoms": []}]
     except (MolFormaError, ValueError):
@@ -150,14 +153,10 @@ def measure(
     which: str = "project",
 ) -> dict[str, Any]:
     """Distances (Å), angles and dihedrals (degrees) between atoms given by id."""
-    from molforma.document import chemistry
-
     proj = doc.candidate if which == "candidate" and doc.candidate is not None else doc.project
     return chemistry.measure(proj, distances=distances, angles=angles, dihedrals=dihedrals)
 
 
 def get_catalog(kind: str | None = None) -> dict[str, Any]:
     """Fragments, ligands, basis sets, functionals, tasks and advanced keys."""
-    from molforma.catalog import get_catalog as _get
-
-    return _get(kind)
+    return catalog.get_catalog(kind)

@@ -21,11 +21,18 @@ from molforma.app.actor import Actor
 from molforma.app.app_state import OneDocument
 from molforma.document.document import Document
 from molforma.document.envelope import Project
-from molforma.errors import FileAccessError, MolFormaError
+from molforma.errors import FileAccessError, FormatError, MolFormaError
 from molforma.i18n import register
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
+    from molforma import fileio, formats
     from molforma.app.app_state import DocumentState
+    from molforma.results import reader as results_reader
+else:  # imported on first use (start-up time): molforma.lazy
+    fileio = lazy_import("molforma.fileio")
+    formats = lazy_import("molforma.formats")
+    results_reader = lazy_import("molforma.results.reader")
 
 register(
     {
@@ -85,10 +92,8 @@ def opens_as_results(path: str) -> bool:
 def results_kind(path: str) -> str | None:
     """``folder``, ``nwchem-output`` or ``molden`` when ``path`` belongs in the Results
     tab (recognised by content), else None."""
-    from molforma.results.reader import result_file_kind
-
     target = Path(path).expanduser()
-    return "folder" if target.is_dir() else result_file_kind(target)
+    return "folder" if target.is_dir() else results_reader.result_file_kind(target)
 
 
 def open_file(
@@ -125,8 +130,6 @@ def open_file(
         MolFormaError: the file cannot be read or breaks a document rule (the document
             is unchanged).
     """
-    from molforma.fileio import guarded_files
-
     policy = app.policy if actor.is_mcp else None
     target = path  # what is read: the checked path when MCP acts
     if policy is not None:
@@ -135,7 +138,7 @@ def open_file(
             raise FileAccessError("not_a_file", path=path)
         target = str(checked)
     doc = app.document
-    with guarded_files(policy.read_guard() if policy is not None else None):
+    with fileio.guarded_files(policy.read_guard() if policy is not None else None):
         kind = results_kind(target)
         if kind is not None:
             return Opened("results", path, results_kind=kind)
@@ -153,11 +156,9 @@ def open_file(
             origin=actor.origin,
         )
     else:
-        from molforma.formats import apply_structure
-
         # ``loaded`` was read for this edit alone: its atoms become the document's, uncopied
         edit = doc.edit(
-            lambda work: apply_structure(work, loaded, merge_advanced=True, owned=True),
+            lambda work: formats.apply_structure(work, loaded, merge_advanced=True, owned=True),
             label=label,
             expected_revision=expected_revision,
             preview=preview,
@@ -174,10 +175,8 @@ def open_file(
 
 
 def _read(doc: Document, path: str, format: str | None, frame: int | None) -> Any:
-    from molforma.formats import read_file
-
     # numbered as the document will number them (a later edit makes loading rename them)
-    return read_file(str(path), format, frame=frame, first_id=doc.first_free_id())
+    return formats.read_file(str(path), format, frame=frame, first_id=doc.first_free_id())
 
 
 def refuse_results(opened: Opened) -> None:
@@ -188,8 +187,6 @@ def refuse_results(opened: Opened) -> None:
         FileAccessError: ``open_file_folder`` for a folder.
         FormatError: ``open_file_results`` naming the kind of results file.
     """
-    from molforma.errors import FormatError
-
     if opened.results_kind == "folder":
         raise FileAccessError("open_file_folder", path=opened.path)
     kind = {"nwchem-output": "NWChem output", "molden": "MOLDEN"}.get(
@@ -214,11 +211,9 @@ def _load_loaded(
             preview=preview,
             origin=actor.origin,
         )
-    from molforma.formats import apply_structure
-
     # ``loaded`` was read for this edit alone: its atoms become the document's, uncopied
     return doc.edit(
-        lambda work: apply_structure(work, loaded, merge_advanced=True, owned=True),
+        lambda work: formats.apply_structure(work, loaded, merge_advanced=True, owned=True),
         label=label,
         expected_revision=expected_revision,
         preview=preview,
@@ -268,27 +263,23 @@ def import_document(
 ) -> dict[str, Any]:
     """Like :func:`open_file`, from a string in ``format``; ``actor`` says who asks, its
     origin is recorded on the edit."""
-    from molforma.formats import read_text
-
-    loaded = read_text(text, format, frame=frame, first_id=doc.first_free_id())
+    loaded = formats.read_text(text, format, frame=frame, first_id=doc.first_free_id())
     return _load_loaded(doc, loaded, f"Import {format}", expected_revision, preview, actor)
 
 
 def export_document(doc: Document, format: str, *, which: str = "project") -> str:
     """The confirmed project (or the candidate) as text in ``format``."""
-    from molforma.formats import write_text
-
     proj = doc.candidate if which == "candidate" and doc.candidate is not None else doc.project
     # Stored projects are never changed, so the text of one is the text while it is held:
     # paging through an export (export_document offset/nextOffset) writes it once.
     key = (id(proj), format.strip().lower())
     if key[1] not in _CACHED_FORMATS:  # an input file may depend on more than the project
-        return write_text(proj, format)
+        return formats.write_text(proj, format)
     with _EXPORTS_LOCK:
         hit = _EXPORTS.get(key)
         if hit is not None and hit[0] is proj:
             return hit[1]
-    text = write_text(proj, format)
+    text = formats.write_text(proj, format)
     with _EXPORTS_LOCK:
         _EXPORTS[key] = (proj, text)  # the reference keeps the id from reuse
         while len(_EXPORTS) > _EXPORTS_KEPT:
@@ -305,14 +296,15 @@ _EXPORTS_LOCK = threading.Lock()
 
 def save_project(doc: Document, path: str, *, set_path: bool = False) -> str:
     """Write the confirmed project to ``path`` atomically; refused while a candidate exists."""
-    from molforma.fileio import atomic_write_text, strict_json_dumps
-
     with doc.lock:
         if doc.candidate is not None:
             raise MolFormaError("save_with_candidate")
-        text = strict_json_dumps(doc.project, "The project", ensure_ascii=False, indent=1) + "\n"
+        text = (
+            fileio.strict_json_dumps(doc.project, "The project", ensure_ascii=False, indent=1)
+            + "\n"
+        )
         rev = doc.revision
-    atomic_write_text(path, text)
+    fileio.atomic_write_text(path, text)
     if set_path:
         doc.mark_saved(str(path))
     return rev

@@ -11,13 +11,15 @@ caller allows it, and extra input is judged as NWChem reads it (docs/reference/s
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from molforma.app.actor import Actor
 from molforma.app.policy import Policy, check_protected_change
 from molforma.document.document import Document, EditResult
 from molforma.document.envelope import Project, atoms_of
 from molforma.errors import ValidationError
+from molforma.i18n import render
+from molforma.lazy import lazy_import
 from molforma.nwchem.protected_text import check_extra_input
 from molforma.nwchem.settings import (
     PROTECTED_CALCULATION_KEYS,
@@ -26,6 +28,15 @@ from molforma.nwchem.settings import (
     CalculationSettings,
     ExecutionSettings,
 )
+from molforma.nwchem.value_grammar import validate_functional_text, validate_title
+
+if TYPE_CHECKING:
+    from molforma.jobs import folders as job_folders
+    from molforma.nwchem import constraints, functionals
+else:  # imported on first use (start-up time): molforma.lazy
+    constraints = lazy_import("molforma.nwchem.constraints")
+    functionals = lazy_import("molforma.nwchem.functionals")
+    job_folders = lazy_import("molforma.jobs.folders")
 
 
 def set_molecule(
@@ -46,8 +57,6 @@ def set_molecule(
             "invalid_argument", detail="title must be text of at most 200 characters"
         )
     if title is not None:
-        from molforma.nwchem.value_grammar import validate_title
-
         validate_title(title)  # the person's field and every tool: one check
 
     def fn(work: Project) -> EditResult:
@@ -128,9 +137,6 @@ def set_nwchem(
     the molecule; a constraint without a value, or a scan without a start, takes the
     coordinate's current value.
     """
-    from molforma.nwchem import functionals
-    from molforma.nwchem.value_grammar import validate_functional_text
-
     values = dict(values)
     # A solvent and a custom dielectric constant are two ways to give COSMO its one
     # constant: choosing one clears the other (both given at once is refused).
@@ -169,8 +175,6 @@ def set_nwchem(
         w for w in functionals.calculation_warnings(calc) if w["field"].split(".")[1] in values
     ]
     if warnings:
-        from molforma.i18n import render
-
         out["info"] = {
             **out.get("info", {}),
             "warnings": [
@@ -191,8 +195,6 @@ def _constraint_values(doc: Document, values: dict[str, Any]) -> dict[str, Any]:
     current geometry, and judged against the molecule and the task they would run with
     (unknown atom ids, fixed atoms, a scan without optimize): refused with nothing changed.
     """
-    from molforma.nwchem import constraints
-
     atoms = atoms_of(doc.project)
     values = constraints.fill_values(values, atoms)
     calc = {**(doc.project.get("calculation") or {}), **values}
@@ -210,9 +212,7 @@ def set_advanced(
 ) -> dict[str, Any]:
     """Change advanced settings by key (null restores NWChem's default); an absolute
     scratch or permanent directory that does not exist is refused."""
-    from molforma.jobs.folders import check_work_dirs
-
-    check_work_dirs(values)
+    job_folders.check_work_dirs(values)
     return _settings_edit(
         doc,
         "advanced",
@@ -239,9 +239,7 @@ def set_execution(
     """Change execution settings; executable, launcher, environment only when allowed.
     An empty or relative job root is refused."""
     if "job_root" in values:
-        from molforma.jobs.folders import check_job_root
-
-        check_job_root(values["job_root"])
+        job_folders.check_job_root(values["job_root"])
     return _settings_edit(
         doc,
         "execution",

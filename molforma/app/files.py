@@ -22,14 +22,24 @@ from molforma.app.actor import Actor, check_path
 from molforma.app.document_files import Opened as Opened
 from molforma.app.document_files import Reader as Reader
 from molforma.app.document_files import opens_as_results as opens_as_results
+from molforma.document.document import Document, EditResult
+from molforma.document.envelope import atoms_of, check_settings, check_structure, clone_project
+from molforma.document.envelope import new_project as new_envelope_project
+from molforma.errors import FileAccessError
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
+    from molforma import fileio, formats
     from molforma.app.app_state import AppState
     from molforma.app.policy import Policy
-    from molforma.document.document import Document, EditResult
     from molforma.document.envelope import Project
     from molforma.formats.common import Structure
+    from molforma.nwchem import settings as nwchem_settings
     from molforma.preferences import Preferences
+else:  # imported on first use (start-up time): molforma.lazy
+    fileio = lazy_import("molforma.fileio")
+    formats = lazy_import("molforma.formats")
+    nwchem_settings = lazy_import("molforma.nwchem.settings")
 
 
 @contextlib.contextmanager
@@ -39,17 +49,13 @@ def judged_files(app: AppState, actor: Actor) -> Iterator[None]:
     are left as they are. For window code that reads or writes by path for MCP (Save
     Project, exports): MolForma's own files (recent files, Preferences) belong outside
     the block, as MCP may never write the configuration directory."""
-    from molforma.fileio import guarded_files
-
     policy = app.policy
-    with guarded_files(policy.read_guard() if policy is not None and actor.is_mcp else None):
+    with fileio.guarded_files(policy.read_guard() if policy is not None and actor.is_mcp else None):
         yield
 
 
 def _read_file(path: str) -> Any:
-    from molforma.formats import read_file
-
-    return read_file(path, None)
+    return formats.read_file(path, None)
 
 
 def open_path(
@@ -77,9 +83,7 @@ def read_launch_file(path: str) -> Project | Structure:
     Raises:
         MolFormaError: the file cannot be read.
     """
-    from molforma.formats import read_file
-
-    return read_file(str(path), None)
+    return formats.read_file(str(path), None)
 
 
 def launch_document(
@@ -93,10 +97,6 @@ def launch_document(
     Raises:
         MolFormaError: the file cannot be read or breaks a document rule.
     """
-    from molforma.document.document import Document
-    from molforma.document.envelope import check_settings, check_structure, clone_project
-    from molforma.formats import apply_structure
-
     if loaded is None:
         loaded = read_launch_file(path)
     if isinstance(loaded, dict):
@@ -105,7 +105,7 @@ def launch_document(
         work = clone_project(app.document.project)
         # read for this document alone: its atoms become the document's, uncopied, and what
         # the reader checked is not checked again
-        checked = apply_structure(work, loaded, merge_advanced=True, owned=True).checked
+        checked = formats.apply_structure(work, loaded, merge_advanced=True, owned=True).checked
         check_structure(work, checked=checked)
         check_settings(work)
         doc = Document(work, undo_limit=undo_limit)
@@ -125,10 +125,7 @@ def default_job_root(prefs_root: str | None, policy: Policy | None) -> str | Non
     """
     if policy is None or not policy.restricted:
         return prefs_root
-    from molforma.errors import FileAccessError
-    from molforma.nwchem.settings import ExecutionSettings
-
-    root = prefs_root or str(ExecutionSettings.model_fields["job_root"].default)
+    root = prefs_root or str(nwchem_settings.ExecutionSettings.model_fields["job_root"].default)
     try:
         policy.check_path(root, for_write=True)
     except (FileAccessError, OSError):
@@ -139,11 +136,9 @@ def default_job_root(prefs_root: str | None, policy: Policy | None) -> str | Non
 def fresh_project(prefs: Preferences, policy: Policy | None = None) -> Project:
     """A new project with the execution defaults and the job root the person saved (inside
     the allowed directories when ``policy`` restricts them, see :func:`default_job_root`)."""
-    from molforma.document.envelope import new_project
-
     root = default_job_root(prefs.job_root, policy)
     extra = {"job_root": root} if root else {}
-    return new_project(
+    return new_envelope_project(
         executable=prefs.executable,
         launcher=prefs.launcher,
         environment=dict(prefs.environment),
@@ -203,9 +198,6 @@ def load_structure(
         src = loaded["document"]
 
         def take(work: Project) -> EditResult:
-            from molforma.document.document import EditResult
-            from molforma.document.envelope import atoms_of
-
             old = [a["id"] for a in atoms_of(work)]
             d = work["document"]
             d["atoms"] = [dict(a) for a in src["atoms"]]
@@ -222,10 +214,8 @@ def load_structure(
             preview=preview,
             origin=actor.origin,
         )
-    from molforma.formats import apply_structure
-
     return doc.edit(
-        lambda work: apply_structure(work, loaded),
+        lambda work: formats.apply_structure(work, loaded),
         label="Load structure",
         expected_revision=expected_revision,
         preview=preview,

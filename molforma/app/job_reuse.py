@@ -15,11 +15,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from molforma.app import ops
 from molforma.app.actor import Actor, check_path
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
     from molforma.app.app_state import AppState
     from molforma.app.policy import ReadGuard
     from molforma.document.document import Origin
+    from molforma.history import folder_scan
+else:  # imported on first use (start-up time): molforma.lazy
+    folder_scan = lazy_import("molforma.history.folder_scan")
 
 
 def _guard(app: AppState, actor: Actor) -> ReadGuard | None:
@@ -44,10 +48,8 @@ def reuse_job(
         FileAccessError: outside the allowed directories (MCP), not a job folder.
         MolFormaError: the snapshot or input is broken; the document is unchanged.
     """
-    from molforma.history.folder_scan import reuse
-
     checked = check_path(app.policy, folder, actor, must_exist=True)
-    project = reuse(checked, geometry, guard=_guard(app, actor))
+    project = folder_scan.reuse(checked, geometry, guard=_guard(app, actor))
     # "system" for the person: recorded as not their own values; MCP's stays MCP's.
     origin: Origin = "mcp" if actor.is_mcp else "system"
     return app.document.load(
@@ -74,10 +76,8 @@ def use_final_structure(
         FileAccessError: outside the allowed directories (MCP), not a job folder.
         MolFormaError: no structure in the output, or a document rule is broken.
     """
-    from molforma.history.folder_scan import final_structure
-
     checked = check_path(app.policy, folder, actor, must_exist=True)
-    symbols, coordinates = final_structure(checked, _guard(app, actor))
+    symbols, coordinates = folder_scan.final_structure(checked, _guard(app, actor))
     return ops.use_structure(
         app.document,
         symbols,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from itertools import compress
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -64,6 +64,13 @@ from molforma.formats.computed import (
     Vec,
 )
 from molforma.formats.computed import checked_vector as _vec
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.document import building, table_edits
+else:  # imported on first use (start-up time): molforma.lazy
+    building = lazy_import("molforma.document.building")
+    table_edits = lazy_import("molforma.document.table_edits")
 
 ATOM_PROPS = ("element", "name", "formalCharge", "unpairedElectrons", "massNumber", "mass", "fixed")
 
@@ -130,8 +137,6 @@ def add_atoms(
         raise ValidationError("too_many_atoms", count=have + len(atoms), max=MAX_ATOMS)
 
     if not adjust_hydrogens and is_atom_table(atoms_of(doc.project)):
-        from molforma.document import table_edits
-
         # on the columns: the old columns are copied once into longer ones, no record made
         return doc.edit(
             lambda work: table_edits.add_atoms(work, _new_records(atoms), bonds),
@@ -232,8 +237,6 @@ def delete_atoms(
         raise ValidationError("empty_edit", detail="no atom ids given")
 
     def fn(work: Project) -> EditResult:
-        from molforma.document import building
-
         index = _index(work)
         _need(index, ids)
         wanted = list(dict.fromkeys(ids))
@@ -251,8 +254,6 @@ def delete_atoms(
         return _adjusted(work, res, around) if adjust_hydrogens else res
 
     if not adjust_hydrogens and is_atom_table(atoms_of(doc.project)):
-        from molforma.document import table_edits
-
         # on the columns: a deletion from a million atoms copies each column once
         return doc.edit(
             lambda work: table_edits.delete_atoms(work, ids),
@@ -518,8 +519,6 @@ def set_atom_properties(
         return _adjusted(work, res, valence)
 
     if is_atom_table(atoms_of(doc.project)):
-        from molforma.document import table_edits
-
         # on the columns: only the columns a change writes are copied, and hydrogens are
         # redone on the records around the changed atoms only
         edit = (

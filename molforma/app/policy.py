@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from molforma.errors import (
     CalculationError,
@@ -39,6 +39,7 @@ from molforma.fileio import (
     write_file_atomically,
 )
 from molforma.i18n import register
+from molforma.lazy import lazy_import
 from molforma.nwchem.settings import (
     ADVANCED_PATH_KEYS,
     PROTECTED_CALCULATION_KEYS,
@@ -46,6 +47,11 @@ from molforma.nwchem.settings import (
     CalculationSettings,
     ExecutionSettings,
 )
+
+if TYPE_CHECKING:
+    from molforma import preferences
+else:  # imported on first use (start-up time): molforma.lazy
+    preferences = lazy_import("molforma.preferences")
 
 PROTECTED_KEYS: tuple[str, ...] = PROTECTED_EXECUTION_KEYS + PROTECTED_CALCULATION_KEYS
 
@@ -137,9 +143,7 @@ def check_name_lengths(path: str | os.PathLike[str], shown: str | None = None) -
 
 def _config_dirs() -> list[Path]:
     """The configuration directory as given and resolved (it may not exist yet)."""
-    from molforma.preferences import config_dir
-
-    given = _expand(config_dir())
+    given = _expand(preferences.config_dir())
     return list(dict.fromkeys([given, Path(os.path.realpath(given))]))
 
 
@@ -577,9 +581,7 @@ def may_start(
 
 def headless_trusted() -> dict[str, Any]:
     """The trusted values of headless mode: Preferences, no extra input or tasks."""
-    from molforma.preferences import load_preferences
-
-    prefs = load_preferences()
+    prefs = preferences.load_preferences()
     return {
         "executable": prefs.executable,
         "launcher": prefs.launcher,

@@ -17,7 +17,7 @@ protein's document as it was (headless MCP holds both: ``delete_atoms`` ``keep``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,13 @@ from molforma.document.document import Document, EditResult
 from molforma.document.envelope import Project
 from molforma.errors import UnknownAtomError, ValidationError
 from molforma.i18n import register
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.document import molecule, region_cut
+else:  # imported on first use (start-up time): molforma.lazy
+    molecule = lazy_import("molforma.document.molecule")
+    region_cut = lazy_import("molforma.document.region_cut")
 
 register(
     {
@@ -117,17 +124,14 @@ def extract_qm_region(
         raise ValidationError("qm_region_radius", radius=within)
 
     def fn(work: Project) -> EditResult:
-        from molforma.document.molecule import AtomTable, BondTable
-        from molforma.document.region_cut import cut_region, region_mask
-
         d = work["document"]
         atoms, bonds = d["atoms"], d["bonds"]
-        assert isinstance(atoms, AtomTable) and isinstance(bonds, BondTable)
+        assert isinstance(atoms, molecule.AtomTable) and isinstance(bonds, molecule.BondTable)
         if atom_ids:
             rows = atoms.rows_of(list(atom_ids))
             if (rows < 0).any():
                 raise UnknownAtomError(id=list(atom_ids)[int(np.flatnonzero(rows < 0)[0])])
-        mask = region_mask(
+        mask = region_cut.region_mask(
             atoms,
             atom_ids=atom_ids,
             names=residue_names,
@@ -139,7 +143,7 @@ def extract_qm_region(
         if not mask.any():
             raise ValidationError("qm_region_empty")
         next_id = int(d.get("nextAtomId", 1))
-        region = cut_region(
+        region = region_cut.cut_region(
             atoms, bonds, mask, next_id, cap=cap, fix_caps=fix_caps, set_charge=set_charge
         )
         d["atoms"] = region.atoms

@@ -14,13 +14,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
-from molforma.errors import FileAccessError
+from molforma.app.actor import Actor
+from molforma.errors import CalculationError, FileAccessError
 from molforma.i18n import register
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
-    from molforma.app.actor import Actor
+    from molforma.app import policy as app_policy
     from molforma.app.policy import Policy
+    from molforma.document import document
     from molforma.document.document import Document
+    from molforma.jobs import folders as job_folders
+    from molforma.jobs import job_setup
+    from molforma.nwchem import input as nwchem_input
+    from molforma.nwchem import settings as nwchem_settings
+else:  # imported on first use (start-up time): molforma.lazy
+    app_policy = lazy_import("molforma.app.policy")
+    document = lazy_import("molforma.document.document")
+    job_folders = lazy_import("molforma.jobs.folders")
+    job_setup = lazy_import("molforma.jobs.job_setup")
+    nwchem_input = lazy_import("molforma.nwchem.input")
+    nwchem_settings = lazy_import("molforma.nwchem.settings")
 
 register(
     {
@@ -46,11 +60,8 @@ def check_folders(project: Mapping[str, Any], policy: Policy | None, actor: Acto
     """
     if policy is None or not actor.is_mcp:
         return
-    from molforma.jobs.job_setup import job_root
-    from molforma.nwchem.settings import ExecutionSettings
-
-    execution = ExecutionSettings.model_validate(project.get("execution", {}))
-    root = str(job_root(execution))
+    execution = nwchem_settings.ExecutionSettings.model_validate(project.get("execution", {}))
+    root = str(job_setup.job_root(execution))
     try:
         policy.check_path(root, for_write=True)
     except FileAccessError as exc:
@@ -74,11 +85,8 @@ def check_inputs(project: Mapping[str, Any]) -> None:
         CalculationError: ``input_invalid`` with ``problems`` (each with a ``message``).
     """
     import molforma.jobs.job_setup  # noqa: F401 - registers the text of input_invalid
-    from molforma.errors import CalculationError
-    from molforma.jobs.folders import folder_problems
-    from molforma.nwchem.input import input_errors
 
-    problems = input_errors(project) + folder_problems(project)
+    problems = nwchem_input.input_errors(project) + job_folders.folder_problems(project)
     if problems:
         summary = "; ".join(p["message"] for p in problems)
         raise CalculationError("input_invalid", summary=summary, problems=problems)
@@ -110,17 +118,13 @@ def check_run(
             ``input_invalid`` with ``problems`` when NWChem could not run the input.
         FileAccessError: a folder outside the allowed directories (MCP only).
     """
-    from molforma.app.actor import Actor
-    from molforma.app.policy import Policy, may_start
-    from molforma.document.document import protected_values
-
-    values = protected_values(dict(project))
+    values = document.protected_values(dict(project))
     if action == "start" and actor.is_mcp:
         # --mcp-allow-execution-settings lifts the rule for the calculation tool only: a
         # Run pressed by a window command would need the private confirmation, which
         # only the person answers.
-        rules = policy if policy is not None and actor is Actor.MCP_TOOL else Policy()
-        may_start(values, trusted, rules, "mcp")
+        rules = policy if policy is not None and actor is Actor.MCP_TOOL else app_policy.Policy()
+        app_policy.may_start(values, trusted, rules, "mcp")
     check_folders(project, policy, actor)
     check_inputs(project)
     # The same test as Document.is_trusted, on the snapshot that will run.
@@ -135,10 +139,8 @@ def trust_confirmed(doc: Document, project: Mapping[str, Any], revision: str) ->
     Returns:
         True when trusted (the run may go ahead with ``project``).
     """
-    from molforma.document.document import protected_values
-
     with doc.lock:
         if doc.revision != revision:
             return False
-        doc.trusted = protected_values(dict(project))
+        doc.trusted = document.protected_values(dict(project))
         return True

@@ -13,11 +13,25 @@ from typing import TYPE_CHECKING, Any
 from molforma.document.cleanup import CancelFn, Cancelled, ProgressFn, minimise
 from molforma.errors import MolFormaError
 from molforma.i18n import register
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
+    from rdkit import Chem
+    from rdkit.Chem import rdDistGeom
+
+    from molforma import catalog
     from molforma.app.actor import Actor
+    from molforma.document import document
     from molforma.document.document import Document, EditResult
     from molforma.document.envelope import Project
+    from molforma.formats import mdl, rdkit_bridge
+else:  # imported on first use (start-up time): molforma.lazy
+    Chem = lazy_import("rdkit.Chem")
+    catalog = lazy_import("molforma.catalog")
+    document = lazy_import("molforma.document.document")
+    mdl = lazy_import("molforma.formats.mdl")
+    rdDistGeom = lazy_import("rdkit.Chem.rdDistGeom")
+    rdkit_bridge = lazy_import("molforma.formats.rdkit_bridge")
 
 register(
     {
@@ -45,16 +59,11 @@ def resolve_smiles(text: str) -> tuple[str, str | None]:
     :func:`molforma.catalog.find_molecule`) as its SMILES and table name. Text RDKit reads
     as SMILES is always SMILES; a name is looked up only when it is not.
     """
-    from rdkit import Chem
-
-    from molforma.catalog import find_molecule
-    from molforma.formats.rdkit_bridge import quiet
-
     text = text.strip()
-    with quiet():
+    with rdkit_bridge.quiet():
         mol = Chem.MolFromSmiles(text) if text else None
     if mol is None:
-        entry = find_molecule(text)
+        entry = catalog.find_molecule(text)
         if entry is not None:
             return str(entry["smiles"]), str(entry["name"])
     return text, None
@@ -71,12 +80,8 @@ def check_smiles(smiles: str) -> str | None:
     Raises:
         MolFormaError: ``smiles_invalid``.
     """
-    from rdkit import Chem
-
-    from molforma.formats.rdkit_bridge import quiet
-
     text, name = resolve_smiles(smiles)
-    with quiet():
+    with rdkit_bridge.quiet():
         mol = Chem.MolFromSmiles(text) if text else None
     if mol is None:
         raise MolFormaError("smiles_invalid", smiles=text)
@@ -97,13 +102,8 @@ def smiles_to_structure(
         MolFormaError: ``smiles_invalid``, ``smiles_embed_failed``, ``smiles_too_large``.
         Cancelled: ``cancelled()`` turned true.
     """
-    from rdkit import Chem
-    from rdkit.Chem import rdDistGeom
-
-    from molforma.formats.rdkit_bridge import document_from_mol, quiet
-
     text, _name = resolve_smiles(smiles)
-    with quiet():
+    with rdkit_bridge.quiet():
         mol = Chem.MolFromSmiles(text) if text else None
     if mol is None:
         raise MolFormaError("smiles_invalid", smiles=text)
@@ -113,7 +113,7 @@ def smiles_to_structure(
     progress(10, "embed")
     params = rdDistGeom.ETKDGv3()
     params.randomSeed = 42  # type: ignore[assignment]  # RDKit's stub types it wrongly
-    with quiet():
+    with rdkit_bridge.quiet():
         status = rdDistGeom.EmbedMolecule(mol, params)
         if status != 0:
             params.useRandomCoords = True  # type: ignore[assignment]  # (same stub)
@@ -125,7 +125,7 @@ def smiles_to_structure(
     progress(50, "optimise")
     minimise(mol, cancelled=cancelled, progress=progress, max_iterations=2000, per_round=50)
     progress(100, "done")
-    return document_from_mol(mol)
+    return rdkit_bridge.document_from_mol(mol)
 
 
 def replace_structure(
@@ -147,8 +147,6 @@ def replace_structure(
         MolFormaError: a stale ``expected_revision``, a candidate exists, the document
             is busy or the structure breaks a document rule.
     """
-    from molforma.document.document import EditResult
-    from molforma.formats.mdl import radical_multiplicity
 
     def fn(work: Project) -> EditResult:
         d = work["document"]
@@ -161,8 +159,8 @@ def replace_structure(
         ]
         d["nextAtomId"] = start + len(atoms)
         d["charge"] = sum(int(a.get("formalCharge", 0)) for a in atoms)
-        d["multiplicity"] = radical_multiplicity(atoms) or 1
-        return EditResult(added=list(mapping.values()), removed=old)
+        d["multiplicity"] = mdl.radical_multiplicity(atoms) or 1
+        return document.EditResult(added=list(mapping.values()), removed=old)
 
     return doc.edit(
         fn,
