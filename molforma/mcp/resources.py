@@ -24,12 +24,23 @@ from typing import TYPE_CHECKING, Any
 from molforma.errors import MolFormaError
 from molforma.file_formats import mime_of
 from molforma.i18n import register
+from molforma.lazy import lazy_import
 from molforma.mcp.paging import DOCUMENT_VIEWS
-from molforma.mcp.protocol import INVALID_PARAMS, RpcError
+from molforma.mcp.protocol import INVALID_PARAMS, Request, RpcError
 
 if TYPE_CHECKING:
     # Both modes' services (headless and window) serve resources; the server imports this.
+    from molforma import results as results_package
+    from molforma.app import ops
+    from molforma.mcp import list_schema, tool_registry
     from molforma.mcp.state import AppServices as ServerState
+    from molforma.mcp.tools import calculation
+else:  # imported on first use (start-up time): molforma.lazy
+    calculation = lazy_import("molforma.mcp.tools.calculation")
+    list_schema = lazy_import("molforma.mcp.list_schema")
+    ops = lazy_import("molforma.app.ops")
+    results_package = lazy_import("molforma.results")
+    tool_registry = lazy_import("molforma.mcp.tool_registry")
 
 MAX_TEXT = 100_000
 APP_STATE_URI = "molforma://app/state"
@@ -152,8 +163,6 @@ def _clip(text: str) -> str:
 
 def list_templates() -> list[dict[str, Any]]:
     """The ``resourceTemplates`` of every per-document view and of the tool output schemas."""
-    from molforma.mcp.list_schema import SCHEMA_TEMPLATE
-
     both = {**VIEWS, **INDEXED}
     return [
         *(
@@ -166,7 +175,7 @@ def list_templates() -> list[dict[str, Any]]:
             }
             for view, (name, title, mime, desc) in both.items()
         ),
-        dict(SCHEMA_TEMPLATE),
+        dict(list_schema.SCHEMA_TEMPLATE),
     ]
 
 
@@ -229,9 +238,7 @@ def read_resource(state: ServerState, uri: Any, *, era: str = "modern") -> list[
         ]
     if uri.startswith("molforma://tools/"):
         # A tool's full output schema (tools/list sends a thin one; molforma.mcp.list_schema).
-        from molforma.mcp.tool_registry import output_schema_resource
-
-        schema = output_schema_resource(state.mode, uri)
+        schema = tool_registry.output_schema_resource(state.mode, uri)
         if schema is None:
             raise _not_found(uri, era)
         return schema
@@ -268,8 +275,6 @@ def _source(results: Any) -> str:
 
 def _read_indexed(state: ServerState, m: re.Match[str], uri: str, era: str) -> list[dict[str, Any]]:
     """A results structure or mode as XYZ, or one item of a section as JSON."""
-    from molforma.results import get_section
-
     index = int(m["index"])
     try:
         cur = _current_results(state, m["doc"])
@@ -300,7 +305,7 @@ def _read_indexed(state: ServerState, m: re.Match[str], uri: str, era: str) -> l
                     "text": mode_xyz(ref, vecs, cur.modes[index]),
                 }
             ]
-        page = get_section(cur, m["section"], offset=index, limit=1)
+        page = results_package.get_section(cur, m["section"], offset=index, limit=1)
     except MolFormaError as exc:
         if exc.code in ("results_unknown_section", "results_mode_required"):
             raise _not_found(uri, era) from exc
@@ -348,15 +353,11 @@ def spectrum_csv(results: Any) -> str:
 
 
 def _app_state(state: ServerState) -> dict[str, Any]:
-    from molforma.mcp.protocol import Request
-    from molforma.mcp.tool_registry import ToolContext
-    from molforma.mcp.tools.calculation import app_state
-
-    ctx = ToolContext(
+    ctx = tool_registry.ToolContext(
         state=state,
         request=Request(id=0, method="resources/read", params={}, era="modern", version=""),
     )
-    return app_state(ctx)
+    return calculation.app_state(ctx)
 
 
 def _export(fmt: str) -> Callable[[ServerState, Any], str]:
@@ -365,14 +366,12 @@ def _export(fmt: str) -> Callable[[ServerState, Any], str]:
     structure = fmt not in ("project", "nwchem")
 
     def read(state: ServerState, doc: Any) -> str:
-        from molforma.app.ops import export_document
-
         if structure:
             with doc.lock:
                 summary = doc.stored_summary(doc.project) or {}
             if not summary.get("atomCount"):
                 raise MolFormaError("resource_no_atoms")
-        return str(export_document(doc, fmt))
+        return str(ops.export_document(doc, fmt))
 
     return read
 
@@ -396,17 +395,13 @@ def _calc_output(state: ServerState, doc: Any) -> str:
 
 
 def _results_summary(state: ServerState, doc: Any) -> str:
-    from molforma.results import get_section
-
     cur = _current_results(state, doc.id)
-    return json.dumps(get_section(cur, "summary"), ensure_ascii=False, indent=1)
+    return json.dumps(results_package.get_section(cur, "summary"), ensure_ascii=False, indent=1)
 
 
 def _results_log(state: ServerState, doc: Any) -> str:
-    from molforma.results import get_section
-
     cur = _current_results(state, doc.id)
-    first = get_section(cur, "log", offset=0, limit=1)
+    first = results_package.get_section(cur, "log", offset=0, limit=1)
     total = int(first.get("total") or 0)
     if total == 0:
         raise MolFormaError("resource_no_log", source=_source(cur))
@@ -414,7 +409,7 @@ def _results_log(state: ServerState, doc: Any) -> str:
     parts: list[str] = []
     offset = start
     while offset < total:
-        page = get_section(cur, "log", offset=offset, limit=65_536)
+        page = results_package.get_section(cur, "log", offset=offset, limit=65_536)
         text = page.get("text") or ""
         if not text:
             break

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Generic, Literal, TypeVar
 
+from molforma.errors import MolFormaError
 from molforma.i18n import register, render
 from molforma.mcp.protocol import INVALID_PARAMS, RpcError
 
@@ -322,8 +323,6 @@ class TaskStore:
                 reporter.report(current, final=ended)
 
         def watch() -> None:
-            from molforma.errors import MolFormaError
-
             try:
                 while not bg.wait(PROGRESS_INTERVAL):
                     if task.status in TERMINAL:

@@ -21,6 +21,7 @@ the window through ``ctx.bridge``, a :class:`~molforma.mcp.bridge.WindowBridge`.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import typing
@@ -38,13 +39,17 @@ from pydantic import (
     model_serializer,
 )
 
+from molforma.lazy import lazy_import
 from molforma.mcp.list_schema import SCHEMA_MIME, SCHEMA_URI, compact_schema, thin_output_schema
 
 if TYPE_CHECKING:
+    from molforma.mcp import tasks
     from molforma.mcp.bridge import WindowBridge
     from molforma.mcp.protocol import Request
     from molforma.mcp.state import AppServices
     from molforma.mcp.tasks import Background
+else:  # imported on first use (start-up time): molforma.lazy
+    tasks = lazy_import("molforma.mcp.tasks")
 
 T = TypeVar("T")
 Mode = Literal["headless", "gui"]
@@ -333,8 +338,6 @@ def tool(
 
 def _output_model(annotation: Any) -> type[BaseModel] | None:
     """The output model of a return annotation ``Model`` or ``Model | Background[Model]``."""
-    from molforma.mcp.tasks import Background
-
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     args = typing.get_args(annotation)
@@ -343,7 +346,9 @@ def _output_model(annotation: Any) -> type[BaseModel] | None:
     if len(models) != 1:
         return None
     for other in others:
-        if typing.get_origin(other) is not Background or typing.get_args(other) != (models[0],):
+        if typing.get_origin(other) is not tasks.Background or typing.get_args(other) != (
+            models[0],
+        ):
             return None
     return models[0]
 
@@ -374,8 +379,6 @@ def build_index() -> dict[str, Any]:
 
 def load_module(module: str) -> dict[str, ToolSpec]:
     """Import one tool module (registering its tools) and return :data:`TOOLS`."""
-    import importlib
-
     if not module.startswith("molforma.mcp.tools."):
         raise ValueError(f"not a tool module: {module}")
     importlib.import_module(module)

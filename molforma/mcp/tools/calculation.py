@@ -9,17 +9,25 @@ ends (docs/reference/jobs.md, docs/reference/safety.md, Trusted values, and docs
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import json
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from molforma.app.actor import Actor
 from molforma.errors import CalculationError
 from molforma.i18n import register
 from molforma.jobs import TERMINAL, failure_error, progress_note
+from molforma.lazy import lazy_import
 from molforma.mcp.tasks import Background, current_progress
 from molforma.mcp.tool_registry import SparseOutput, ToolContext, ToolInput, tool
 from molforma.mcp.tools.document_models import _REV, DocumentInfo
-from molforma.mcp.tools.document_tools import doc_info
+from molforma.mcp.tools.document_tools import cleanup_workers, doc_info
+
+if TYPE_CHECKING:
+    from molforma.app import runs
+else:  # imported on first use (start-up time): molforma.lazy
+    runs = lazy_import("molforma.app.runs")
 
 register(
     {
@@ -126,9 +134,6 @@ def calculation(
     failed or timed-out run ends its task with an isError result (calculation_failed,
     calculation_timed_out) holding NWChem's error line. With a progressToken the task sends
     notifications/progress (SCF iteration, optimisation step, energy)."""
-    from molforma.app.actor import Actor
-    from molforma.app.runs import check_run
-
     state = ctx.state
     doc = state.document(args.documentId)
     with doc.lock:
@@ -153,7 +158,7 @@ def calculation(
         if reporter is not None:
             reporter.report(progress_note(job, state.lang), final=True)
         return _job_output(doc.id, "cancel", job)
-    check_run(
+    runs.check_run(
         project,
         trusted,
         policy=state.policy,
@@ -162,8 +167,6 @@ def calculation(
     )
     if args.action == "save_inputs":
         folder = state.jobs.save_input_set(project)
-        import json
-
         record = json.loads((folder / "job.json").read_text(encoding="utf-8"))
         return CalculationOutput(
             documentId=doc.id,
@@ -282,8 +285,6 @@ def app_state(ctx: ToolContext, doc_id: str | None = None) -> dict[str, Any]:
         loading = sess.loading
         if loading is not None:
             workers.append({"kind": "results_load", "documentId": did, **loading.to_dict()})
-    from molforma.mcp.tools.document_tools import cleanup_workers
-
     workers.extend(cleanup_workers(doc_id))  # headless move_atoms clean-ups running now
     calc = calculation_state(ctx, doc_id)
     if calc is not None and calc["status"] in ("queued", "running"):

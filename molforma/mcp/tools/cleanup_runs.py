@@ -8,15 +8,24 @@ running now are kept by document id, so ``history cancel`` stops one and
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
-from molforma.errors import MolFormaError
-from molforma.mcp.tasks import Background
+from molforma.app.actor import Actor
+from molforma.errors import MolFormaError, UnknownAtomError
+from molforma.lazy import lazy_import
+from molforma.mcp.tasks import Background, current_progress
 from molforma.mcp.tool_registry import ToolContext
 from molforma.mcp.tools.document_models import EditSummary
 
 if TYPE_CHECKING:
+    from molforma.app import ops
+    from molforma.document import cleanup, envelope
     from molforma.mcp.tools.document_models import MoveAtomsInput
+else:  # imported on first use (start-up time): molforma.lazy
+    cleanup = lazy_import("molforma.document.cleanup")
+    envelope = lazy_import("molforma.document.envelope")
+    ops = lazy_import("molforma.app.ops")
 
 CLEANUP_WAIT_S = 10.0
 # The clean-ups running now, by document id (history cancel stops one).
@@ -52,10 +61,6 @@ def cleanup_workers(doc_id: str | None = None) -> list[dict[str, Any]]:
 def _wait_reporting(child: Any, lang: str) -> bool:
     """Wait up to CLEANUP_WAIT_S for the clean-up, sending its progress to the call's
     progressToken meanwhile (when it has one); True when it ended."""
-    import time
-
-    from molforma.mcp.tasks import current_progress
-
     reporter = current_progress()
     end = time.monotonic() + CLEANUP_WAIT_S
     while not child.wait(min(0.25, max(0.0, end - time.monotonic()))):
@@ -75,15 +80,9 @@ def start_cleanup(
 ) -> EditSummary | Background[EditSummary]:
     """The force-field clean-up in the child process the window uses (it can be killed and
     never holds this process's GIL); its result becomes a move of the atoms that moved."""
-    from molforma.app import ops
-    from molforma.app.actor import Actor
-    from molforma.document.cleanup import MOVE_TOLERANCE, CleanupChild
-    from molforma.document.envelope import atoms_of, bonds_of
-    from molforma.errors import UnknownAtomError
-
     with doc.lock:
         doc.check_revision(args.expectedRevision, allow_candidate=False)
-        atoms, bonds = atoms_of(doc.project), bonds_of(doc.project)
+        atoms, bonds = envelope.atoms_of(doc.project), envelope.bonds_of(doc.project)
         if not atoms:
             raise MolFormaError("cleanup_no_atoms")
         present = {a["id"] for a in atoms}
@@ -96,7 +95,7 @@ def start_cleanup(
         doc.set_busy("geometry clean-up")
     outcome: dict[str, Any] = {}
 
-    def applied(child: CleanupChild) -> None:
+    def applied(child: cleanup.CleanupChild) -> None:
         """Apply what the child found (its reader thread): the edit or the reason not."""
         try:
             with doc.lock:
@@ -107,7 +106,7 @@ def start_cleanup(
                     outcome["error"] = MolFormaError(
                         "cleanup_no_change",
                         forceField=child.report.get("forceField", ""),
-                        tolerance=MOVE_TOLERANCE,
+                        tolerance=cleanup.MOVE_TOLERANCE,
                     )
                 else:
                     edit = ops.move_atoms(
@@ -132,7 +131,7 @@ def start_cleanup(
                 del RUNNING_CLEANUPS[doc.id]
 
     try:
-        child = CleanupChild(request, bonds, on_end=applied)
+        child = cleanup.CleanupChild(request, bonds, on_end=applied)
     except MolFormaError:
         doc.set_busy(None)
         raise

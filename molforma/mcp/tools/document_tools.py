@@ -9,7 +9,8 @@ document is touched, so a refused call changes nothing (docs/reference/document.
 from __future__ import annotations
 
 import os
-from typing import Any, TypedDict
+import threading
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from molforma.app.actor import Actor
 from molforma.errors import (
@@ -20,7 +21,9 @@ from molforma.errors import (
     ValidationError,
 )
 from molforma.i18n import register
+from molforma.lazy import lazy_import
 from molforma.mcp import elicitation as E
+from molforma.mcp import paging
 from molforma.mcp.tasks import Background
 from molforma.mcp.tool_registry import MAX_RESULT_CHARS, ToolContext, tool
 from molforma.mcp.tools import document_pages
@@ -64,6 +67,34 @@ from molforma.mcp.tools.document_models import (
     _EditInput,
 )
 from molforma.mcp.tools.overwrite_question import ask_overwrite
+
+if TYPE_CHECKING:
+    from molforma import fileio
+    from molforma.app import app_state, document_files, ops, qm_region
+    from molforma.app import policy as app_policy
+    from molforma.app import smiles as app_smiles
+    from molforma.document import chemistry, elements, envelope
+    from molforma.jobs import cluster, job_setup, remote
+    from molforma.jobs import folders as job_folders
+    from molforma.nwchem import settings as nwchem_settings
+    from molforma.nwchem import value_grammar
+else:  # imported on first use (start-up time): molforma.lazy
+    app_policy = lazy_import("molforma.app.policy")
+    app_smiles = lazy_import("molforma.app.smiles")
+    app_state = lazy_import("molforma.app.app_state")
+    chemistry = lazy_import("molforma.document.chemistry")
+    cluster = lazy_import("molforma.jobs.cluster")
+    document_files = lazy_import("molforma.app.document_files")
+    elements = lazy_import("molforma.document.elements")
+    envelope = lazy_import("molforma.document.envelope")
+    fileio = lazy_import("molforma.fileio")
+    job_folders = lazy_import("molforma.jobs.folders")
+    job_setup = lazy_import("molforma.jobs.job_setup")
+    nwchem_settings = lazy_import("molforma.nwchem.settings")
+    ops = lazy_import("molforma.app.ops")
+    qm_region = lazy_import("molforma.app.qm_region")
+    remote = lazy_import("molforma.jobs.remote")
+    value_grammar = lazy_import("molforma.nwchem.value_grammar")
 
 register(
     {
@@ -181,13 +212,10 @@ def get_document(ctx: ToolContext, args: GetDocumentInput) -> GetDocumentOutput:
 def open_file(ctx: ToolContext, args: OpenFileInput) -> EditSummary:
     """Load a file into the document: a project replaces everything (one undo step); a
     structure file replaces atoms and bonds and keeps the settings."""
-    from molforma.app import document_files
-    from molforma.app.app_state import OneDocument
-
     doc = ctx.state.document(args.documentId)
     # The window's open too: the path is checked and the file read through the policy.
     opened = document_files.open_file(
-        OneDocument(doc, ctx.state.policy),
+        app_state.OneDocument(doc, ctx.state.policy),
         args.path,
         actor=Actor.MCP_TOOL,
         preview=args.preview,
@@ -210,8 +238,6 @@ def import_document(ctx: ToolContext, args: ImportDocumentInput) -> EditSummary:
     """Load a project or structure from a string in the given format (like open_file), or
     build a 3D structure with hydrogens from SMILES (format smiles), as a candidate by
     default."""
-    from molforma.app import ops
-
     doc = ctx.state.document(args.documentId)
     if args.format.strip().lower() == SMILES_FORMAT:
         return _from_smiles(doc, args)
@@ -223,13 +249,11 @@ def import_document(ctx: ToolContext, args: ImportDocumentInput) -> EditSummary:
 def _from_smiles(doc: Any, args: ImportDocumentInput) -> EditSummary:
     """The window's SMILES route (molforma.app.smiles), for a tool call: RDKit embeds and a
     force field cleans up, then one edit replaces the atoms. Nothing changes on a refusal."""
-    from molforma.app.smiles import replace_structure, resolve_smiles, smiles_to_structure
-
     # Fail before the 3D work when the edit could not be made anyway.
     doc.check_revision(args.expectedRevision, allow_candidate=False)
-    smiles, name = resolve_smiles(args.text)
-    atoms, bonds = smiles_to_structure(smiles)
-    out = replace_structure(
+    smiles, name = app_smiles.resolve_smiles(args.text)
+    atoms, bonds = app_smiles.smiles_to_structure(smiles)
+    out = app_smiles.replace_structure(
         doc,
         atoms,
         bonds,
@@ -252,9 +276,6 @@ def _from_smiles(doc: Any, args: ImportDocumentInput) -> EditSummary:
 def export_document(ctx: ToolContext, args: ExportDocumentInput) -> ExportDocumentOutput:
     """Return the confirmed project as text: project JSON, XYZ, MOL, SDF, PDB, NWChem input;
     a large text comes in pages (offset, limit, nextOffset) with links to the whole."""
-    from molforma.app import ops
-    from molforma.mcp import paging
-
     doc = ctx.state.document(args.documentId)
     with doc.lock:
         rev = doc.revision
@@ -282,8 +303,6 @@ def export_document(ctx: ToolContext, args: ExportDocumentInput) -> ExportDocume
 def save_file(ctx: ToolContext, args: SaveFileInput) -> SaveFileOutput:
     """Save the confirmed project to an explicit path (refused while a candidate exists).
     Does not change the window's own file name or unsaved mark."""
-    from molforma.fileio import strict_json_dumps
-
     state = ctx.state
     doc = state.document(args.documentId)
     path = state.policy.check_path(args.path, for_write=True)
@@ -306,7 +325,8 @@ def save_file(ctx: ToolContext, args: SaveFileInput) -> SaveFileOutput:
         if doc.candidate is not None:
             raise CandidateExistsError()
         data = (
-            strict_json_dumps(doc.project, "The project", ensure_ascii=False, indent=1) + "\n"
+            fileio.strict_json_dumps(doc.project, "The project", ensure_ascii=False, indent=1)
+            + "\n"
         ).encode("utf-8")
         written_rev = doc.revision
     # Written through the folder's judged descriptor: a folder swapped for a link after
@@ -325,8 +345,6 @@ def save_file(ctx: ToolContext, args: SaveFileInput) -> SaveFileOutput:
 def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
     """Undo or redo one step (shared with the window), or confirm or cancel the candidate;
     cancel also stops a move_atoms cleanup still running (nothing of it is kept)."""
-    from molforma.app import ops
-
     doc = ctx.state.document(args.documentId)
     child = _RUNNING_CLEANUPS.get(doc.id)
     if args.action == "cancel" and child is not None and not child.done:
@@ -348,10 +366,6 @@ def history(ctx: ToolContext, args: HistoryInput) -> EditSummary:
 def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
     """Add atoms with element and position (and optional properties), and optional bonds to
     existing atoms or to each other ('#k')."""
-    from molforma.app import ops
-    from molforma.document.elements import normalize_symbol
-    from molforma.document.envelope import check_atom_fields
-
     doc = ctx.state.document(args.documentId)
     atoms = [a.model_dump(exclude_none=True) for a in args.atoms]
     bonds = [b.model_dump() for b in args.bonds]
@@ -360,8 +374,8 @@ def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
     for k, atom in enumerate(atoms):
         x, y, z = atom["position"]
         # The edit normalises the spelling ('cl' -> 'Cl'); check what it will store.
-        atom["element"] = normalize_symbol(atom["element"]) or atom["element"]
-        check_atom_fields(
+        atom["element"] = elements.normalize_symbol(atom["element"]) or atom["element"]
+        envelope.check_atom_fields(
             {
                 **{key: v for key, v in atom.items() if key != "position"},
                 "id": f"#{k}",
@@ -376,14 +390,10 @@ def add_atoms(ctx: ToolContext, args: AddAtomsInput) -> EditSummary:
 @tool("delete_atoms", title="Delete atoms", destructive=True)
 def delete_atoms(ctx: ToolContext, args: DeleteAtomsInput) -> EditSummary:
     """Delete atoms by id, with their bonds; or keep only a QM region (keep)."""
-    from molforma.app import ops
-
     doc = ctx.state.document(args.documentId)
     if (args.atomIds is None) == (args.keep is None):
         raise ValidationError("delete_atoms_one_of")
     if args.keep is not None:
-        from molforma.app import qm_region
-
         k = args.keep
         region: dict[str, Any] = {
             "atom_ids": k.atomIds,
@@ -417,9 +427,6 @@ def move_atoms(
     """Move atoms: set positions, translate or rotate a set of atoms, or clean up the
     geometry with a force field (exactly one of positions, translate, rotate, cleanup; a
     clean-up's info holds the force field and its energies). Fixed atoms cannot move."""
-    from molforma.app import ops
-    from molforma.errors import ValidationError
-
     doc = ctx.state.document(args.documentId)
     if args.cleanup:
         if any(v is not None for v in (args.positions, args.translate, args.rotate)):
@@ -442,8 +449,6 @@ def move_atoms(
 def set_atom_properties(ctx: ToolContext, args: SetAtomPropertiesInput) -> EditSummary:
     """Set element, formal charge, unpaired electrons, name, mass number, mass or fixed of
     atoms given by id."""
-    from molforma.app import ops
-
     doc = ctx.state.document(args.documentId)
     changes = [c.model_dump(exclude_unset=True) for c in args.atoms]
     return _summary(ops.set_atom_properties(doc, changes, **_edit_args(args)))
@@ -452,8 +457,6 @@ def set_atom_properties(ctx: ToolContext, args: SetAtomPropertiesInput) -> EditS
 @tool("set_bonds", title="Set bonds")
 def set_bonds(ctx: ToolContext, args: SetBondsInput) -> EditSummary:
     """Add, remove (order 0) or change the order of bonds between atoms given by id."""
-    from molforma.app import ops
-
     doc = ctx.state.document(args.documentId)
     bonds = [b.model_dump() for b in args.bonds]
     return _summary(ops.set_bonds(doc, bonds, **_edit_args(args)))
@@ -463,8 +466,6 @@ def set_bonds(ctx: ToolContext, args: SetBondsInput) -> EditSummary:
 def set_internal_coordinate(ctx: ToolContext, args: SetInternalCoordinateInput) -> EditSummary:
     """Set a distance, angle or dihedral between atoms, moving the smaller fragment; info
     holds the coordinate with its old and new value."""
-    from molforma.app import ops
-
     doc = ctx.state.document(args.documentId)
     return _summary(ops.set_internal_coordinate(doc, args.atomIds, args.value, **_edit_args(args)))
 
@@ -473,10 +474,6 @@ def set_internal_coordinate(ctx: ToolContext, args: SetInternalCoordinateInput) 
 def add_hydrogens(ctx: ToolContext, args: AddHydrogensInput) -> EditSummary:
     """Fill open valences with hydrogen atoms (all atoms or the given ones); info holds the
     hydrogens added."""
-    from molforma.app import ops
-    from molforma.document.chemistry import missing_hydrogens
-    from molforma.errors import ValidationError
-
     doc = ctx.state.document(args.documentId)
     # Without this check a saturated molecule gets an empty candidate (or an empty undo
     # step) that the model must then cancel before its next edit.
@@ -485,7 +482,7 @@ def add_hydrogens(ctx: ToolContext, args: AddHydrogensInput) -> EditSummary:
     present = {a["id"] for a in project["document"]["atoms"]}
     wanted = present if args.atomIds is None else set(args.atomIds)
     if wanted <= present:  # unknown ids: let the edit name them
-        need = missing_hydrogens(project)
+        need = chemistry.missing_hydrogens(project)
         if project["document"]["atoms"] and not any(need.get(i, 0) > 0 for i in wanted):
             raise ValidationError("no_open_valences", count=len(wanted))
     return _summary(ops.add_hydrogens(doc, args.atomIds, **_edit_args(args)))
@@ -495,8 +492,6 @@ def add_hydrogens(ctx: ToolContext, args: AddHydrogensInput) -> EditSummary:
 def place_fragment(ctx: ToolContext, args: PlaceFragmentInput) -> EditSummary:
     """Put a library fragment or ligand on a free site of an atom; info holds the entry
     placed and where."""
-    from molforma.app import ops
-
     doc = ctx.state.document(args.documentId)
     return _summary(
         ops.place_fragment(doc, args.fragment, args.atomId, kind=args.kind, **_edit_args(args))
@@ -506,12 +501,9 @@ def place_fragment(ctx: ToolContext, args: PlaceFragmentInput) -> EditSummary:
 @tool("set_molecule", title="Set molecule")
 def set_molecule(ctx: ToolContext, args: SetMoleculeInput) -> EditSummary:
     """Set the molecule's title, charge and multiplicity."""
-    from molforma.app import ops
-    from molforma.nwchem.value_grammar import validate_title
-
     doc = ctx.state.document(args.documentId)
     if args.title is not None:
-        validate_title(args.title)  # a refused title changes nothing (bad_title)
+        value_grammar.validate_title(args.title)  # a refused title changes nothing (bad_title)
     return _summary(
         ops.set_molecule(
             doc,
@@ -530,22 +522,18 @@ def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
     An unknown functional is refused; info.warnings names an unknown basis's nearest
     library names. extra_input and extra_tasks are protected unless the server was started
     with --mcp-allow-execution-settings."""
-    from molforma.app import ops
-    from molforma.app.policy import check_protected_change
-    from molforma.nwchem.value_grammar import validate_calculation_values
-
     doc = ctx.state.document(args.documentId)
     values = {
         k: v
         for k, v in args.values.model_dump(exclude_unset=True).items()
         if v is not None or k in ("reference", "scan", "solvent", "dielectric")
     }
-    check_protected_change(
+    app_policy.check_protected_change(
         doc.project.get("calculation", {}), values, "calculation", ctx.state.policy
     )
     # Each value by its own grammar before the document is touched (bad_basis_name,
     # bad_functional); the settings model checks the same on every other route.
-    values = validate_calculation_values(values)
+    values = value_grammar.validate_calculation_values(values)
     return _summary(ops.set_nwchem(doc, values, allow_protected=True, **_edit_args(args)))
 
 
@@ -553,14 +541,12 @@ def set_nwchem(ctx: ToolContext, args: SetNwchemInput) -> EditSummary:
 def set_advanced(ctx: ToolContext, args: SetAdvancedInput) -> EditSummary:
     """Change advanced settings by key (memory, scratch directory, iterations, grid, ...).
     Absolute paths must lie in the allowed directories."""
-    from molforma.app import ops
-    from molforma.jobs.job_setup import job_root
-    from molforma.nwchem.settings import ExecutionSettings
-
     doc = ctx.state.document(args.documentId)
     try:
         root: str | None = str(
-            job_root(ExecutionSettings.model_validate(doc.project.get("execution", {})))
+            job_setup.job_root(
+                nwchem_settings.ExecutionSettings.model_validate(doc.project.get("execution", {}))
+            )
         )
     except (ValueError, MolFormaError):
         root = None  # a broken execution block is reported by the edit or the start
@@ -572,10 +558,6 @@ def set_advanced(ctx: ToolContext, args: SetAdvancedInput) -> EditSummary:
 def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
     """Change execution settings. Executable, launcher and environment are protected unless
     started with --mcp-allow-execution-settings."""
-    from molforma.app import ops
-    from molforma.app.policy import check_protected_change
-    from molforma.nwchem.value_grammar import validate_execution_values
-
     doc = ctx.state.document(args.documentId)
     values = args.values.model_dump(exclude_unset=True)
     values = {
@@ -584,22 +566,20 @@ def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
         if v is not None
         or k in ("reference_dir", "time_limit", "partition", "account", "qos", "remote_profile")
     }
-    check_protected_change(doc.project.get("execution", {}), values, "execution", ctx.state.policy)
+    app_policy.check_protected_change(
+        doc.project.get("execution", {}), values, "execution", ctx.state.policy
+    )
     # Values that reach the command line or the batch script, each by its own grammar,
     # before the document is touched (bad_slurm_name, bad_time_limit, ...).
-    values = validate_execution_values(values)
+    values = value_grammar.validate_execution_values(values)
     if values.get("remote_profile"):
-        from molforma.jobs.remote import find_profile
-
         # Only a profile the person keeps in Preferences may be named (the error lists
         # them); MCP chooses one, it never makes or reads one.
-        find_profile(str(values["remote_profile"]))
+        remote.find_profile(str(values["remote_profile"]))
     if "job_root" in values:
-        from molforma.jobs.folders import check_job_root
-
         # A relative job root says so (job_root_relative) before the allowed directories
         # would call it outside them.
-        check_job_root(values["job_root"])
+        job_folders.check_job_root(values["job_root"])
     if values.get("job_root"):
         ctx.state.policy.check_path(values["job_root"], for_write=True)
     if values.get("reference_dir"):
@@ -612,8 +592,6 @@ def set_execution(ctx: ToolContext, args: SetExecutionInput) -> EditSummary:
 
 def _reattach_later(ctx: ToolContext, root: str) -> None:
     """Follow batch jobs left running under a newly chosen job root (in the background)."""
-    import threading
-
     reattach = getattr(ctx.state, "reattach_batch_jobs", None)
     if reattach is not None:
         threading.Thread(target=reattach, args=(root,), name="batch-reattach", daemon=True).start()
@@ -623,8 +601,6 @@ def _reattach_later(ctx: ToolContext, root: str) -> None:
 def get_execution(ctx: ToolContext, args: GetExecutionInput) -> GetExecutionOutput:
     """Read the execution settings and the policy: allowed directories, whether execution
     settings may change, the trusted values."""
-    from molforma.app import ops
-
     doc = ctx.state.document(args.documentId)
     with doc.lock:
         execution = ops.get_execution(doc)
@@ -645,13 +621,9 @@ def _cluster(execution: dict[str, Any]) -> dict[str, Any] | None:
     if execution.get("scheduler") != "slurm":
         return None
     if execution.get("remote_profile"):
-        from molforma.jobs import remote
-
         # The profile's cluster, asked over ssh (never the local SLURM).
         return remote.cluster_info(str(execution["remote_profile"]))
-    from molforma.jobs.cluster import cluster_info
-
-    return cluster_info()
+    return cluster.cluster_info()
 
 
 @tool("validate_document", title="Validate document", read_only=True, idempotent=True)
@@ -660,8 +632,6 @@ def validate_document(ctx: ToolContext, args: ValidateDocumentInput) -> Validate
     elements missing from the basis, unconnected fragments, a job root or path the start
     would refuse (relative or outside the allowed directories; the value to set). Per check
     a count and the first entries (check, offset, limit page on)."""
-    from molforma.app import ops
-
     doc = ctx.state.document(args.documentId)
     with doc.lock:
         out = dict(ops.validate_document(doc, ctx.state.policy))
@@ -673,8 +643,6 @@ def validate_document(ctx: ToolContext, args: ValidateDocumentInput) -> Validate
 @tool("measure", title="Measure", read_only=True, idempotent=True)
 def measure(ctx: ToolContext, args: MeasureInput) -> MeasureOutput:
     """Measure distances (Angstrom), angles and dihedrals (degrees) between atoms by id."""
-    from molforma.app import ops
-
     doc = ctx.state.document(args.documentId)
     with doc.lock:
         out = dict(
@@ -694,6 +662,4 @@ def measure(ctx: ToolContext, args: MeasureInput) -> MeasureOutput:
 @tool("get_catalog", title="Get catalog", read_only=True, idempotent=True)
 def get_catalog(ctx: ToolContext, args: GetCatalogInput) -> GetCatalogOutput:
     """List fragments, ligands, basis sets, functionals, tasks, theories and advanced keys."""
-    from molforma.app import ops
-
     return GetCatalogOutput.model_validate(ops.get_catalog(args.kind))

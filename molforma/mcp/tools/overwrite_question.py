@@ -8,9 +8,17 @@ the document changes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from molforma.errors import FileAccessError, MolFormaError
+from molforma.lazy import lazy_import
 from molforma.mcp import elicitation as E
 from molforma.mcp.tool_registry import ToolContext
+
+if TYPE_CHECKING:
+    from molforma.mcp import client_requests
+else:  # imported on first use (start-up time): molforma.lazy
+    client_requests = lazy_import("molforma.mcp.client_requests")
 
 
 def ask_overwrite(ctx: ToolContext, doc_id: str, path: str, rev: str, shown: str) -> None:
@@ -21,8 +29,6 @@ def ask_overwrite(ctx: ToolContext, doc_id: str, path: str, rev: str, shown: str
     connection while this call waits. A decline or cancel is remembered for the path
     until the document changes; asking the person again stays possible.
     """
-    from molforma.mcp import client_requests
-
     req = ctx.request
     bound = E.save_state_payload(doc_id, path, rev)
     state_text = req.params.get("requestState")

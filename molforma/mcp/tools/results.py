@@ -15,13 +15,16 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from molforma.app.actor import Actor
 from molforma.errors import FileAccessError, ResultsError
 from molforma.file_formats import mime_of
 from molforma.i18n import register
 from molforma.jobs import TERMINAL
+from molforma.lazy import lazy_import
 from molforma.mcp.tasks import Background
 from molforma.mcp.tool_registry import MAX_RESULT_CHARS, SparseOutput, ToolContext, ToolInput, tool
 from molforma.mcp.tools.document_models import _REV, EditSummary, ResourceLinkInfo
+from molforma.results import get_section
 from molforma.results.results_model import (
     AtomCharge,
     EnergyPoint,
@@ -35,8 +38,14 @@ from molforma.results.results_model import (
 )
 
 if TYPE_CHECKING:
+    from molforma.app import ops
     from molforma.app.policy import Policy
+    from molforma.mcp import paging, window_commands
     from molforma.results.results_model import Results
+else:  # imported on first use (start-up time): molforma.lazy
+    paging = lazy_import("molforma.mcp.paging")
+    window_commands = lazy_import("molforma.mcp.window_commands")
+    ops = lazy_import("molforma.app.ops")
 
 register(
     {
@@ -196,9 +205,6 @@ def _use_structure(
 ) -> ResultsActionOutput:
     """Headless use_structure: the loaded results' structure into the document (the same
     application function as the window's "Use this structure")."""
-    from molforma.app import ops
-    from molforma.app.actor import Actor
-
     cur = _loaded_results(ctx, doc.id)
     edit = ops.use_results_structure(
         doc,
@@ -226,14 +232,12 @@ def _window_action(
     args: ResultsActionInput,
 ) -> ResultsActionOutput:
     """play_mode / stop / show_structure on the window's Results tab (waits for the window)."""
-    from molforma.mcp.window_commands import WindowCommand
-
     bridge = ctx.bridge
     if bridge is None:
         raise ResultsError("window_only_action", action=args.action)
     edits = args.action == "use_structure"
     rec = bridge.submit(
-        WindowCommand(
+        window_commands.WindowCommand(
             tool="results_action",
             document_id=doc_id,
             expected_revision=args.expectedRevision,
@@ -503,8 +507,6 @@ def get_results(ctx: ToolContext, args: GetResultsInput) -> GetResultsOutput:
     CCSD(T); convergence, imaginary modes, charge, multiplicity, <S^2>, HOMO/LUMO/gap per
     spin, dipole, thermochemistry), energies, structures, modes, mode_displacements, files,
     log, excitations, orbitals, charges, scan."""
-    from molforma.results import get_section
-
     ctx.state.document(args.documentId)
     cur = _loaded_results(ctx, args.documentId)
     page = _fitted_page(cur, args, get_section)
@@ -552,21 +554,19 @@ def _fitted_page(
     Works for every section, whatever its items: a page of items is cut to fewer items, a
     ``log`` page to fewer characters (the documented 65,536 per call would not fit twice).
     """
-    from molforma.mcp.paging import PAGE_CHARS, json_chars
-
     limit = args.limit
     page = dict(get_section(cur, args.section, offset=args.offset, limit=limit, mode=args.mode))
     for _ in range(8):
-        size = json_chars(page)
-        if args.limit is not None or size <= PAGE_CHARS:
+        size = paging.json_chars(page)
+        if args.limit is not None or size <= paging.PAGE_CHARS:
             break
         if isinstance(page.get("text"), str):
             shown = len(page["text"])
             if shown <= 1000:
                 break
-            limit = max(1000, shown * PAGE_CHARS // size * 9 // 10)
+            limit = max(1000, shown * paging.PAGE_CHARS // size * 9 // 10)
         elif isinstance(page.get("items"), list) and len(page["items"]) > 1:
-            limit = max(1, len(page["items"]) * PAGE_CHARS // size)
+            limit = max(1, len(page["items"]) * paging.PAGE_CHARS // size)
             limit = min(limit, len(page["items"]) - 1)
         else:
             break
@@ -580,12 +580,10 @@ def _section_links(
     mode: int | None,
     cur: Results,
 ) -> list[dict[str, Any]]:
-    from molforma.mcp.paging import link
-
     base = f"molforma://documents/{doc_id}/results"
     if section == "modes" and cur.modes:
         return [
-            link(
+            paging.link(
                 f"{base}/spectrum",
                 f"{doc_id}_spectrum",
                 "text/csv",
@@ -594,7 +592,7 @@ def _section_links(
         ]
     if section == "mode_displacements" and mode is not None:
         return [
-            link(
+            paging.link(
                 f"{base}/modes/{mode}",
                 f"{doc_id}_mode_{mode}",
                 mime_of("xyz"),
@@ -606,27 +604,25 @@ def _section_links(
 
 def _omit_large_items(doc_id: str, section: str, page: dict[str, Any]) -> list[dict[str, Any]]:
     """Replace each item too big to inline by its plain fields and a link to all of it."""
-    from molforma.mcp.paging import PAGE_CHARS, json_chars, link
-
     items = page.get("items")
-    if not isinstance(items, list) or json_chars(page) <= PAGE_CHARS:
+    if not isinstance(items, list) or paging.json_chars(page) <= paging.PAGE_CHARS:
         return []
     base = f"molforma://documents/{doc_id}/results"
     links: list[dict[str, Any]] = []
-    share = PAGE_CHARS // max(1, len(items))
+    share = paging.PAGE_CHARS // max(1, len(items))
     for k, item in enumerate(items):
-        if not isinstance(item, dict) or json_chars(item) <= share:
+        if not isinstance(item, dict) or paging.json_chars(item) <= share:
             continue
         index = int(page.get("offset") or 0) + k
         item_uri = f"{base}/items/{section}/{index}"
         stub = {key: v for key, v in item.items() if not isinstance(v, list | dict)}
-        stub.update(omitted=True, chars=json_chars(item), resource=item_uri)
+        stub.update(omitted=True, chars=paging.json_chars(item), resource=item_uri)
         if section == "structures":
             stub["atomCount"] = len(item.get("symbols") or [])
             xyz_uri = f"{base}/structures/{index}"
             stub["resource"] = xyz_uri
             links.append(
-                link(
+                paging.link(
                     xyz_uri,
                     f"{doc_id}_structure_{index}",
                     mime_of("xyz"),
@@ -634,7 +630,7 @@ def _omit_large_items(doc_id: str, section: str, page: dict[str, Any]) -> list[d
                 )
             )
         links.append(
-            link(
+            paging.link(
                 item_uri,
                 f"{doc_id}_{section}_{index}",
                 "application/json",

@@ -15,14 +15,20 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from molforma.errors import MolFormaError
+from molforma.errors import MolFormaError, StaleRevisionError
 from molforma.i18n import register, render
+from molforma.lazy import lazy_import
 from molforma.mcp.tasks import Background
 from molforma.mcp.tool_registry import ToolContext
 from molforma.mcp.window_commands import CommandRecord, WindowCommand
 
 if TYPE_CHECKING:
+    from molforma.mcp import client_requests
     from molforma.mcp.bridge import WindowBridge
+    from molforma.mcp.tools import calculation
+else:  # imported on first use (start-up time): molforma.lazy
+    calculation = lazy_import("molforma.mcp.tools.calculation")
+    client_requests = lazy_import("molforma.mcp.client_requests")
 
 register(
     {
@@ -243,11 +249,9 @@ def record_out(
 
 
 def _app_part(ctx: ToolContext, rec: CommandRecord) -> dict[str, Any] | None:
-    from molforma.mcp.tools.calculation import app_state
-
     if rec.work is None:
         return None
-    full = app_state(ctx)
+    full = calculation.app_state(ctx)
     keys = {
         "calculation": ("calculation", "workers"),
         "results_load": ("results", "workers"),
@@ -259,10 +263,8 @@ def _app_part(ctx: ToolContext, rec: CommandRecord) -> dict[str, Any] | None:
 
 
 def _dialog_requests(bridge: WindowBridge, rec: CommandRecord) -> dict[str, Any]:
-    from molforma.mcp.client_requests import dialog_question
-
     return {
-        d.id: {"method": "elicitation/create", "params": dialog_question(d)}
+        d.id: {"method": "elicitation/create", "params": client_requests.dialog_question(d)}
         for d in bridge.dialogs()
         if d.command_id == rec.id and d.kind == "message" and d.buttons
     }
@@ -282,8 +284,6 @@ def submit(
     if document_id is not None:
         doc = ctx.state.document(document_id)
         if expected_revision is not None and expected_revision != doc.revision:
-            from molforma.errors import StaleRevisionError
-
             raise StaleRevisionError(expected=expected_revision, actual=doc.revision)
     lang = ctx.lang
     store = bridge.commands
