@@ -24,6 +24,8 @@ LAZY_PACKAGES = (
     "document",
     "jobs",
     "subcommands",
+    "app",
+    "mcp",
     "*.py",
 )
 # Heavy imports that stay inside their function, each for a reason molforma.lazy names.
@@ -31,6 +33,11 @@ KEPT_INSIDE = {
     # psij is an optional dependency: _psij turns its ImportError into psij_missing.
     "batch.py psij",
     "batch.py psij.executors.batch.slurm",
+    # molforma --mcp's first answers load neither molforma.lazy nor importlib, so the
+    # modules on that path (protocol, tool_calls) keep pydantic inside the functions that
+    # need it: the wire models' check, a tool's arguments and its result.
+    "protocol.py pydantic",
+    "tool_calls.py pydantic",
 }
 
 
@@ -107,6 +114,23 @@ def test_the_document_and_the_jobs_package_load_no_heavy_module() -> None:
         "import molforma.document.cleanup, molforma.document.elements, molforma.catalog\n"
         "import molforma.jobs, molforma.jobs.run_outcome, molforma.jobs.folders\n"
         "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'rdkit', 'pydantic'})\n"
+        "assert not heavy, f'imported at start-up: {heavy}'\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+
+
+def test_the_tool_modules_and_the_application_layer_load_no_numpy_or_rdkit() -> None:
+    """The MCP tool modules, the resources and the application layer's files, SMILES,
+    building and run checks import numpy and RDKit when a function first needs them."""
+    code = (
+        "import sys\n"
+        "import molforma.mcp.tools.document_tools, molforma.mcp.tools.calculation\n"
+        "import molforma.mcp.tools.results, molforma.mcp.tools.window_submit\n"
+        "import molforma.mcp.resources, molforma.mcp.tool_registry\n"
+        "import molforma.app.files, molforma.app.smiles, molforma.app.building_ops\n"
+        "import molforma.app.runs, molforma.app.computed_structures\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'rdkit', 'scipy'})\n"
         "assert not heavy, f'imported at start-up: {heavy}'\n"
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
