@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import typing
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
@@ -35,8 +35,14 @@ from molforma.gui.widgets.calculation_support import (
 from molforma.gui.widgets.panel_workers import (
     apply_edit,
 )
+from molforma.lazy import lazy_import
 from molforma.nwchem import solvents
 from molforma.nwchem.value_grammar import CALCULATION_VALIDATORS
+
+if TYPE_CHECKING:
+    from molforma.gui import app as gui_app
+else:  # imported on first use (start-up time): molforma.lazy
+    gui_app = lazy_import("molforma.gui.app")
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +57,7 @@ class CalculationEdits:
         self.panel = panel
 
     def _label_solvents(self) -> None:
-        from molforma.gui.app import current_language
-
-        lang = current_language()
+        lang = gui_app.current_language()
         self.panel.solvent_combo.setItemText(
             0, QCoreApplication.translate("CalculationPanel", "None (gas phase)")
         )

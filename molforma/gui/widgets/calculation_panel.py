@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.app import ops
 from molforma.document.changes import Change
 from molforma.gui.widgets.calculation_edits import CalculationEdits
 from molforma.gui.widgets.calculation_preview import InputPreview
@@ -507,10 +508,8 @@ class CalculationPanel(Retranslatable, QWidget):
         """validate_document's warnings (radicals that disagree with the multiplicity, close
         contacts, open valences ...), so the person reads them beside Run, as an agent reads
         them from validate_document; its errors are the input problems shown above."""
-        from molforma.app.ops import validate_document
-
         try:
-            checks = validate_document(self.ctx.document).get("checks", [])
+            checks = ops.validate_document(self.ctx.document).get("checks", [])
         except Exception as exc:  # a checker bug must not break the tab
             log.warning("validate_document failed", exc_info=exc)
             return []

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import logging
 from types import SimpleNamespace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QCoreApplication, QObject
 
+from molforma.app import ops
 from molforma.gui.widgets.calculation_support import (
     SYNC_PREVIEW_ATOMS,
     CalculationPanelHost,
@@ -19,6 +20,12 @@ from molforma.gui.widgets.panel_workers import (
     BackgroundCall,
     error_text,
 )
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.nwchem import input as nwchem_input
+else:  # imported on first use (start-up time): molforma.lazy
+    nwchem_input = lazy_import("molforma.nwchem.input")
 
 log = logging.getLogger(__name__)
 
@@ -31,12 +38,10 @@ PREVIEW_ROWS = 20
 
 def preview_text(project: dict[str, Any]) -> str:
     """The input as the preview shows it: whole, or with a large geometry cut short."""
-    from molforma.nwchem.input import render_input
-
     atoms = project.get("document", {}).get("atoms") or []
     if len(atoms) <= PREVIEW_FULL_ATOMS:
-        return render_input(project)
-    lines = render_input(project, geometry_rows=PREVIEW_ROWS).split("\n")
+        return nwchem_input.render_input(project)
+    lines = nwchem_input.render_input(project, geometry_rows=PREVIEW_ROWS).split("\n")
     start = next(i for i, line in enumerate(lines) if line.startswith("geometry "))
     note = QCoreApplication.translate(
         "CalculationPanel",
@@ -62,8 +67,6 @@ class InputPreview:
         """validate_document of a large structure on a worker (its record-based checks
         took 13 s at 200,000 atoms on the window's thread); the warnings join the general
         messages when it ends, if the project is still the one checked."""
-        from molforma.app.ops import validate_document
-
         if self._checks is None:
             self._checks = BackgroundCall(cast("QObject", self.panel))
             self._checks.done.connect(self._checked)
@@ -72,7 +75,7 @@ class InputPreview:
         # The document as it was: validate_document reads its project only, and the
         # tables are values no edit changes.
         snapshot: Any = SimpleNamespace(project=project)
-        self._checks.start(lambda: validate_document(snapshot).get("checks", []))
+        self._checks.start(lambda: ops.validate_document(snapshot).get("checks", []))
 
     def _checked(self, checks: object) -> None:
         if self.panel.ctx.document.project is not self._checked_project:

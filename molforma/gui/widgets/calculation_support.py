@@ -23,6 +23,8 @@ from molforma.errors import MolFormaError
 from molforma.gui.widgets.panel_workers import (
     QT_TRANSLATE_NOOP,
 )
+from molforma.i18n import render
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QTimer
@@ -34,6 +36,14 @@ if TYPE_CHECKING:
         QSpinBox,
         QToolButton,
     )
+
+    from molforma import catalog
+    from molforma.gui import app as gui_app
+    from molforma.nwchem import functionals
+else:  # imported on first use (start-up time): molforma.lazy
+    functionals = lazy_import("molforma.nwchem.functionals")
+    catalog = lazy_import("molforma.catalog")
+    gui_app = lazy_import("molforma.gui.app")
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +71,8 @@ class CatalogueLabels(Mapping[str, str]):
 
     def _labels(self) -> dict[str, str]:
         # The core's one table (molforma.catalog.setting_labels), in the window's language.
-        from molforma.catalog import setting_labels
-        from molforma.gui.app import current_language
 
-        return setting_labels(self._kind, current_language())
+        return catalog.setting_labels(self._kind, gui_app.current_language())
 
     def __getitem__(self, key: str) -> str:
         return self._labels()[key]
@@ -110,9 +118,7 @@ _FALLBACK_FUNCTIONALS = ["b3lyp", "pbe0", "pbe96", "blyp", "m06-2x", "b3lyp-d3",
 def catalog_names(kind: str, fallback: list[str]) -> list[str]:
     """Names from ``molforma.catalog.get_catalog(kind)``, or ``fallback`` if unavailable."""
     try:
-        from molforma.catalog import get_catalog
-
-        data: Any = get_catalog(kind)
+        data: Any = catalog.get_catalog(kind)
     except Exception as exc:  # noqa: BLE001 - the catalogue is optional for the window
         log.debug("catalog %s unavailable: %s", kind, exc)
         return list(fallback)
@@ -225,8 +231,6 @@ def _typed_value(combo: QComboBox) -> str:
 
 def _functional_name(value: str) -> str | None:
     """The table name ``value`` stands for (an alias, an equal xc line), or None."""
-    from molforma.nwchem import functionals
-
     try:
         entry = functionals.check(value)
     except MolFormaError:
@@ -237,12 +241,9 @@ def _functional_name(value: str) -> str | None:
 def _setting_warnings(project: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(field, message) of the calculation warnings: an unknown basis with the nearest
     library names, a functional that needs a newer NWChem."""
-    from molforma.i18n import render
-    from molforma.nwchem.functionals import calculation_warnings
-
     return [
         (w["field"], render(w["code"], w["details"]))
-        for w in calculation_warnings(project.get("calculation") or {})
+        for w in functionals.calculation_warnings(project.get("calculation") or {})
     ]
 
 

@@ -13,7 +13,7 @@ message line and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -28,7 +28,13 @@ from PySide6.QtWidgets import (
 from molforma.app import ops
 from molforma.app.actor import window_actor
 from molforma.gui.widgets.panel_workers import Retranslatable
+from molforma.lazy import lazy_import
 from molforma.nwchem.constraint_values import MAX_SCAN_STEPS, UNITS, coordinate_key
+
+if TYPE_CHECKING:
+    from molforma.gui.widgets import calculation_panel
+else:  # imported on first use (start-up time): molforma.lazy
+    calculation_panel = lazy_import("molforma.gui.widgets.calculation_panel")
 
 DEFAULT_STEPS = 6
 
@@ -194,13 +200,11 @@ class ConstraintEditor(Retranslatable, QWidget):
     def scan_selected(self, end: str | None = None, steps: int | None = None) -> bool:
         """Scan the selected coordinate from its current value to ``end`` (default: the
         field) in ``steps`` steps (default: the spin box)."""
-        from molforma.gui.widgets.calculation_panel import parse_c_number
-
         ids = self._selection()
         if ids is None:
             return False
         text = (self.end_input.text() if end is None else end).strip()
-        number = parse_c_number(text, "float")
+        number = calculation_panel.parse_c_number(text, "float")
         if number is None:
             self.tab.show_message(
                 self.tr("'%1' is not a number (write it as 1.25).").replace("%1", text), error=True

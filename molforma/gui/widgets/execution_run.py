@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
 
+from molforma.app.actor import window_actor
+from molforma.document.envelope import formula
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.widgets.execution_status import JobStatusView
@@ -27,7 +29,15 @@ from molforma.gui.widgets.panel_workers import (
     reports_errors,
 )
 from molforma.jobs import TERMINAL
+from molforma.lazy import lazy_import
 from molforma.nwchem import value_grammar as grammar
+
+if TYPE_CHECKING:
+    from molforma.app import runs
+    from molforma.jobs import runner
+else:  # imported on first use (start-up time): molforma.lazy
+    runs = lazy_import("molforma.app.runs")
+    runner = lazy_import("molforma.jobs.runner")
 
 log = logging.getLogger(__name__)
 
@@ -115,13 +125,10 @@ class JobControl:
             ),
         ]
         if (ex.get("scheduler") or "local") == "slurm":
-            from molforma.document.envelope import formula
-            from molforma.jobs.runner import _task_slug
-
             atoms = (project.get("document") or {}).get("atoms") or []
             job_name = (
                 f"molforma-<YYYYmmdd-HHMMSS>-{formula(atoms) or 'empty'}-"
-                f"{_task_slug(str(calc.get('task', 'energy')))}"
+                f"{runner._task_slug(str(calc.get('task', 'energy')))}"
             )
             lines += [
                 row(
@@ -192,11 +199,8 @@ class JobControl:
     def _outside_allowed_dirs(self, project: dict[str, Any] | None = None) -> str | None:
         """Why the job folder or an advanced path is outside the MCP allowed directories,
         when a window command of MCP pressed Run or Save (the person's own are free)."""
-        from molforma.app.actor import window_actor
-        from molforma.app.runs import check_folders
-
         try:
-            check_folders(
+            runs.check_folders(
                 self.panel.ctx.document.project if project is None else project,
                 getattr(self.panel.ctx, "policy", None),
                 window_actor(),
@@ -223,11 +227,9 @@ class JobControl:
                 error=True,
             )
             return
-        from molforma.app.actor import window_actor
-        from molforma.app.runs import check_run
 
         try:
-            ask = check_run(
+            ask = runs.check_run(
                 project,
                 trusted,
                 policy=getattr(self.panel.ctx, "policy", None),
@@ -277,9 +279,8 @@ class JobControl:
                     )
                 )
                 return
-            from molforma.app.runs import trust_confirmed
 
-            if not trust_confirmed(doc, project, revision):
+            if not runs.trust_confirmed(doc, project, revision):
                 self.panel._set_status(
                     QCoreApplication.translate(
                         "ExecutionPanel",

@@ -30,6 +30,7 @@ from molforma.gui.widgets.panel_workers import (
     rows_to_remove,
 )
 from molforma.nwchem import value_grammar as grammar
+from molforma.preferences import save_preferences
 
 log = logging.getLogger(__name__)
 
@@ -256,7 +257,6 @@ class ExecutionSettings:
         """
         if self.panel.ctx.mcp_mode or self.panel.ctx.preferences.job_root == value:
             return
-        from molforma.preferences import save_preferences
 
         prefs = self.panel.ctx.preferences.model_copy(update={"job_root": value})
         try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QTextCursor
@@ -24,6 +24,14 @@ from molforma.gui.widgets.panel_workers import (
     reports_errors,
 )
 from molforma.jobs import TERMINAL
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.gui.widgets import panel_workers
+    from molforma.nwchem import progress
+else:  # imported on first use (start-up time): molforma.lazy
+    progress = lazy_import("molforma.nwchem.progress")
+    panel_workers = lazy_import("molforma.gui.widgets.panel_workers")
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +80,6 @@ class JobStatusView:
     def _limits_of(self, job: Any) -> dict[str, Any]:
         """What the bar counts for ``job``: from its project snapshot (a job started over
         MCP may differ from the document), else from the document."""
-        from molforma.nwchem.progress import progress_limits
-
         project: Any = None
         directory = job_directory(job)
         if directory:
@@ -85,7 +91,7 @@ class JobStatusView:
                 project = None
         if not isinstance(project, dict):
             project = self.panel.ctx.document.project
-        return progress_limits(project)
+        return progress.progress_limits(project)
 
     def _show_progress_bar(self, progress: dict[str, Any]) -> None:
         limits = self.panel._progress_limits
@@ -212,12 +218,11 @@ class JobStatusView:
         results = self.panel.ctx.results
         if results is None:
             return
-        from molforma.gui.widgets.panel_workers import watch_load
 
         handle = self._open_results(results, directory)
         if handle is None:
             return
-        watch_load(
+        panel_workers.watch_load(
             self.parent, handle, lambda _ok, _err: self.panel.ctx.events.resultsChanged.emit()
         )
 

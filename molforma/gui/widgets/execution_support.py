@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 
 from molforma.gui import dialogs
 from molforma.gui.running_jobs import job_snapshot
+from molforma.preferences import load_preferences
 
 POLL_MS = 250
 LOG_MAX_LINES = 20_000  # lines the log view keeps; the full output stays in the job folder
@@ -46,15 +47,11 @@ if TYPE_CHECKING:
 def _profiles() -> list[tuple[str, str]]:
     """(name, host) of the person's cluster profiles, read from Preferences now: profiles
     saved by the Preferences dialog or added to preferences.json by hand both show."""
-    from molforma.preferences import load_preferences
-
     return [(p.name, p.host) for p in load_preferences().profiles]
 
 
 def _profile(name: str) -> Any:
     """The person's profile ``name`` (None when Preferences lack it)."""
-    from molforma.preferences import load_preferences
-
     return load_preferences().profile(name)
 
 

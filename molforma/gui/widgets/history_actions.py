@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QTabWidget, QWidget
 
+from molforma.app.actor import window_actor
 from molforma.gui import dialogs
 from molforma.gui.widgets.history_support import (
     HistoryPanelHost,
@@ -24,6 +25,14 @@ from molforma.gui.widgets.panel_workers import (
     reports_errors,
     watch_load,
 )
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma import history
+    from molforma.app import job_reuse
+else:  # imported on first use (start-up time): molforma.lazy
+    job_reuse = lazy_import("molforma.app.job_reuse")
+    history = lazy_import("molforma.history")
 
 
 def _refused(template: str | None = None) -> Callable[[HistoryActions, BaseException], None]:
@@ -67,10 +76,7 @@ class HistoryActions:
 
     @reports_errors(_refused(QT_TRANSLATE_NOOP("HistoryPanel", "Cannot reuse: %1")), returns=False)
     def _reuse(self, folder: str, geometry: Literal["input", "final"]) -> bool:
-        from molforma.app.actor import window_actor
-        from molforma.app.job_reuse import reuse_job
-
-        reuse_job(self.panel.ctx, folder, geometry=geometry, actor=window_actor())
+        job_reuse.reuse_job(self.panel.ctx, folder, geometry=geometry, actor=window_actor())
         return True
 
     def use_final_structure(self) -> bool:
@@ -92,10 +98,7 @@ class HistoryActions:
         _refused(QT_TRANSLATE_NOOP("HistoryPanel", "Cannot use the structure: %1")), returns=False
     )
     def _use_final(self, folder: str) -> bool:
-        from molforma.app.actor import window_actor
-        from molforma.app.job_reuse import use_final_structure
-
-        use_final_structure(self.panel.ctx, folder, actor=window_actor())
+        job_reuse.use_final_structure(self.panel.ctx, folder, actor=window_actor())
         return True
 
     def open_selected_in_results(self) -> bool:
@@ -178,9 +181,7 @@ class HistoryActions:
         _refused(QT_TRANSLATE_NOOP("HistoryPanel", "Cannot move to trash: %1")), returns=False
     )
     def _move_to_trash(self, folder: str) -> bool:
-        from molforma.history import move_to_trash
-
-        move_to_trash(folder, guard=_mcp_guard(self.panel.ctx))
+        history.move_to_trash(folder, guard=_mcp_guard(self.panel.ctx))
         return True
 
     def export_csv(self, path: str | None = None) -> str | None:
@@ -206,7 +207,6 @@ class HistoryActions:
     @reports_errors(_refused(QT_TRANSLATE_NOOP("HistoryPanel", "Cannot export: %1")), returns=None)
     def _export(self, path: str) -> str | None:
         checked = check_path(self.panel.ctx, path, for_write=True)
-        from molforma.history import export_csv
 
-        export_csv(self.panel.rows, checked, guard=_mcp_guard(self.panel.ctx))
+        history.export_csv(self.panel.rows, checked, guard=_mcp_guard(self.panel.ctx))
         return checked

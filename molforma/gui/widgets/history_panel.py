@@ -11,12 +11,14 @@ is checked against the allowed directories first.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -42,6 +44,14 @@ from molforma.gui.widgets.panel_workers import (
     reports_errors,
     unique_internal_names,
 )
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.gui.widgets import calculation_panel
+    from molforma.history import folder_scan
+else:  # imported on first use (start-up time): molforma.lazy
+    calculation_panel = lazy_import("molforma.gui.widgets.calculation_panel")
+    folder_scan = lazy_import("molforma.history.folder_scan")
 
 log = logging.getLogger(__name__)
 
@@ -88,9 +98,8 @@ class HistoryPanel(Retranslatable, QWidget):
         self.rows: list[Any] = []
         self.scan_handle: Any | None = None
         self._scanned_once = False
-        from molforma.history.folder_scan import HistoryScanner
 
-        self.scanner = HistoryScanner()
+        self.scanner = folder_scan.HistoryScanner()
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll_scan)
@@ -464,11 +473,10 @@ class HistoryPanel(Retranslatable, QWidget):
         checked = self._checked_for_preview(folder)
         if checked is None:
             return
-        from molforma.history.folder_scan import preview
 
         self.preview_input.setPlainText(self.tr("Loading…"))
         guard = _mcp_guard(self.ctx)
-        self._preview_call.start(lambda: preview(checked, guard=guard))
+        self._preview_call.start(lambda: folder_scan.preview(checked, guard=guard))
 
     def _show_preview(self, data: Any) -> None:
         text = str(data.get("input") or "")
@@ -535,8 +543,6 @@ def _number_text(value: Any) -> str:
 
 def _local_time(iso: str) -> str:
     """``2026-11-29T23:06:33+00:00`` as ``2026-11-29 23:06`` in local time (sorts as text)."""
-    from datetime import datetime
-
     try:
         when = datetime.fromisoformat(iso)
     except ValueError:
@@ -548,9 +554,5 @@ def _local_time(iso: str) -> str:
 
 def _task_name(task: str) -> str:
     """A task key in the words of the Calculation tab (in the display language)."""
-    from PySide6.QtWidgets import QApplication
-
-    from molforma.gui.widgets.calculation_panel import TASK_LABELS
-
-    label = TASK_LABELS.get(task)
+    label = calculation_panel.TASK_LABELS.get(task)
     return QApplication.translate("CalculationPanel", label) if label else task

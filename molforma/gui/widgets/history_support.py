@@ -7,21 +7,19 @@ from typing import Any, Protocol
 
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
+from molforma.app.actor import check_path as checked
+from molforma.app.actor import window_actor
+
 
 def check_path(ctx: Any, path: str, *, for_write: bool = False) -> str:
     """``path`` checked against the MCP allowed directories while MCP drives the window
     (the person's own clicks are not limited, :func:`molforma.app.actor.check_path`)."""
-    from molforma.app.actor import check_path as checked
-    from molforma.app.actor import window_actor
-
     return checked(getattr(ctx, "policy", None), path, window_actor(), for_write=for_write)
 
 
 def _mcp_guard(ctx: Any) -> Any | None:
     """The policy's guard while MCP drives the window: History then opens each folder
     through it, judged where it really is (a check alone can be raced)."""
-    from molforma.app.actor import window_actor
-
     policy = getattr(ctx, "policy", None)
     return policy.read_guard() if policy is not None and window_actor().is_mcp else None
 
