@@ -12,13 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QWidget
 
 from molforma.gui.widgets.panel_workers import Retranslatable
-from molforma.gui.widgets.plots import _LazyPlot, _pg, _style
+from molforma.gui.widgets.plots import _LazyPlot, _style
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import pyqtgraph as pg
+else:  # imported when a plot is first shown (start-up time): molforma.lazy
+    pg = lazy_import("pyqtgraph")
 
 HARTREE_EV = 27.211386245988
 WINDOW_EV = 12.0  # shown below the HOMO and above the LUMO: core levels would flatten the rest
@@ -151,7 +157,6 @@ class LevelDiagram(Retranslatable, _LazyPlot):
         self.set_empty(False)
         if self._plot is None:
             return  # drawn when the plot is made (first show)
-        pg = _pg()
         plot = self._plot
         plot.clear()
         plot.setLabel("left", QCoreApplication.translate("LevelDiagram", "Energy (eV)"))
@@ -197,8 +202,6 @@ class LevelDiagram(Retranslatable, _LazyPlot):
 
 
 def _dash() -> Any:
-    from PySide6.QtCore import Qt
-
     return Qt.PenStyle.DashLine
 
 

@@ -42,9 +42,14 @@ from molforma.gui.widgets.molecule_tab_support import (
 )
 from molforma.gui.widgets.molecule_workers import StructureWork
 from molforma.gui.widgets.property_panel import PropertyPanel
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
     from molforma.gui.view3d.base import MoleculeView
+    from molforma.gui.widgets import constraint_editor, residue_selection
+else:  # imported on first use (start-up time): molforma.lazy
+    residue_selection = lazy_import("molforma.gui.widgets.residue_selection")
+    constraint_editor = lazy_import("molforma.gui.widgets.constraint_editor")
 
 
 def build_tool_bar(
@@ -108,9 +113,8 @@ def build_tool_bar(
     tab.select_element_menu.setObjectName("selectElementMenu")
     tab.select_element_menu.aboutToShow.connect(tab._fill_element_menu)
     # residues, chains, "within R Å" and the QM-region cut (PDB structures)
-    from molforma.gui.widgets.residue_selection import ResidueSelection
 
-    tab.residue_selection = ResidueSelection(tab, selecting)
+    tab.residue_selection = residue_selection.ResidueSelection(tab, selecting)
     tab.residue_selection.install(tab.select_menu)
     bar.addWidget(tab.select_button)
     tab.labels_label = QLabel(parent)
@@ -269,10 +273,9 @@ def build_side_column(
     pins.addWidget(tab.pin_button)
     pins.addWidget(tab.clear_pins_button)
     side_lay.addLayout(pins)
-    from molforma.gui.widgets.constraint_editor import ConstraintEditor
 
     # Fix or scan the selected coordinate (calculation.constraints / calculation.scan).
-    tab.constraint_editor = ConstraintEditor(tab, side)
+    tab.constraint_editor = constraint_editor.ConstraintEditor(tab, side)
     side_lay.addWidget(tab.constraint_editor)
     tab.measurement_list = QListWidget(side)
     tab.measurement_list.setObjectName("measurementList")

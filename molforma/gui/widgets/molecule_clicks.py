@@ -3,6 +3,7 @@ gestures for Add atom) (Qt layer)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,6 +12,8 @@ from PySide6.QtCore import QCoreApplication, QPointF, Qt
 
 from molforma.app import ops
 from molforma.app.actor import window_actor
+from molforma.document.chemistry import bond_length
+from molforma.document.elements import normalize_symbol
 from molforma.document.envelope import atoms_of, bonds_of
 from molforma.gui.widgets.molecule_edits import AtomEdits
 from molforma.gui.widgets.molecule_geometry import GeometryEditor
@@ -171,8 +174,6 @@ class ViewClicks:
     def draw_two_atoms(self, xyz: Sequence[float], toward: Sequence[float]) -> bool:
         """A drag from empty space: two bonded atoms of the chosen element, the first at
         ``xyz``, the second along ``toward`` at their bond length; one undo step."""
-        from molforma.document.chemistry import bond_length
-
         el = self.tab.element
         d = np.asarray(toward, float)
         norm = float(np.linalg.norm(d))
@@ -321,10 +322,6 @@ class ViewClicks:
 
     def _element_for(self, letter: str) -> str | None:
         """The element a letter typed now chooses (with the letter typed before it)."""
-        import time
-
-        from molforma.document.elements import normalize_symbol
-
         recent = (time.monotonic() - self.tab._typed_at) * 1000 < ELEMENT_KEY_MS
         if recent and len(self.tab._typed) == 1:
             two = normalize_symbol(self.tab._typed.upper() + letter.lower())
@@ -336,8 +333,6 @@ class ViewClicks:
     def type_element_key(self, letter: str) -> bool:
         """A letter typed into the view with the Add-atom tool: choose the element it
         names (see :data:`ELEMENT_KEY_MS`); False when no element starts with it."""
-        import time
-
         el = self._element_for(letter)
         if el is None:
             self.tab._typed = ""

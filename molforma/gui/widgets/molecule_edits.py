@@ -3,17 +3,18 @@ property edits, hydrogens, deletion and loading a structure file (Qt layer)."""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
 
-from molforma.app import ops
+from molforma.app import files, ops
 from molforma.app.actor import window_actor
 from molforma.document import building
 from molforma.document.envelope import atoms_of, bonds_of
-from molforma.errors import MolFormaError
+from molforma.errors import CandidateExistsError, MolFormaError
 from molforma.gui import dialogs
 from molforma.gui.widgets.molecule_geometry import GeometryEditor
 from molforma.gui.widgets.molecule_lookup import labels_of, metal_ids
@@ -22,6 +23,14 @@ from molforma.gui.widgets.molecule_tab_support import (
     STRUCTURE_FILTER,
     MoleculeTabHost,
 )
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.app import place_clicks
+    from molforma.gui.widgets import structure_choice
+else:  # imported on first use (start-up time): molforma.lazy
+    place_clicks = lazy_import("molforma.app.place_clicks")
+    structure_choice = lazy_import("molforma.gui.widgets.structure_choice")
 
 
 class AtomEdits:
@@ -62,8 +71,6 @@ class AtomEdits:
         hybridisation puts its next bond (one undo step, "Add atoms"); with "Adjust
         hydrogens" on it takes the place of one of the parent's hydrogens and both atoms
         get the hydrogens their valences leave open."""
-        from molforma.app.place_clicks import add_bonded_atom_to_confirmed
-
         el = element or self.tab.element
         # A lone parent: to the right on screen, where the person is likely to look.
         hint = (self.tab.view.camera.rot.T @ np.array([1.0, 0.0, 0.0])).tolist()
@@ -71,7 +78,7 @@ class AtomEdits:
         added: list[Any] = []
         ok = self.tab._run(
             lambda: added.append(
-                add_bonded_atom_to_confirmed(
+                place_clicks.add_bonded_atom_to_confirmed(
                     self.tab.ctx.document,
                     atom_id,
                     el,
@@ -135,12 +142,6 @@ class AtomEdits:
             return False
         kind, name = part
         doc = self.tab.ctx.document
-        from molforma.app.place_clicks import (
-            Placed,
-            confirm_placement,
-            confirm_then_propose_placement,
-        )
-        from molforma.errors import CandidateExistsError
 
         if (
             site == self.tab._placement_site
@@ -152,17 +153,19 @@ class AtomEdits:
             previous, self.tab._placement_revision = self.tab._placement_revision, None
             self.tab._placement_site = None
             return self.tab._run(
-                lambda: confirm_placement(doc, actor=window_actor(), previous=previous),
+                lambda: place_clicks.confirm_placement(
+                    doc, actor=window_actor(), previous=previous
+                ),
                 QCoreApplication.translate("MoleculeTab", "Placement confirmed."),
             )
 
-        placed: list[Placed | None] = []
+        placed: list[place_clicks.Placed | None] = []
         refused: list[bool] = []
 
         def place() -> None:
             try:
                 placed.append(
-                    confirm_then_propose_placement(
+                    place_clicks.confirm_then_propose_placement(
                         doc,
                         name,
                         site,
@@ -345,10 +348,6 @@ class AtomEdits:
             )
         if not path:
             return False
-        from pathlib import Path
-
-        from molforma.app import files
-        from molforma.gui.widgets.structure_choice import read_with_choices
 
         done: list[Any] = []
 
@@ -358,7 +357,7 @@ class AtomEdits:
                     self.tab.ctx,
                     str(path),
                     actor=window_actor(),
-                    read=lambda p: read_with_choices(self.parent, p),
+                    read=lambda p: structure_choice.read_with_choices(self.parent, p),
                 )
             )
 

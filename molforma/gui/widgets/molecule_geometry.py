@@ -4,19 +4,28 @@ the selected atoms, its editor, the kept measurements and the atom labels (Qt la
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
 from molforma.app import ops
 from molforma.app.actor import window_actor
+from molforma.document import geometry
 from molforma.document.envelope import atoms_of
 from molforma.gui.widgets.molecule_lookup import column_labels, labels_of, positions_of
 from molforma.gui.widgets.molecule_tab_support import (
     LABEL_MODES,
     MoleculeTabHost,
 )
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.gui.view3d import overlay
+    from molforma.gui.widgets import calculation_panel
+else:  # imported on first use (start-up time): molforma.lazy
+    overlay = lazy_import("molforma.gui.view3d.overlay")
+    calculation_panel = lazy_import("molforma.gui.widgets.calculation_panel")
 
 
 class GeometryEditor:
@@ -30,8 +39,6 @@ class GeometryEditor:
 
     def _measurement_text(self, shown: dict[str, Any]) -> str:
         """Distance, angle or dihedral of 2, 3 or 4 selected atoms, in selection order."""
-        from molforma.document import geometry
-
         ids = self.tab.view.selection()
         if not 2 <= len(ids) <= 4:
             return ""
@@ -67,8 +74,6 @@ class GeometryEditor:
         return "–".join(labels.get(i, i) for i in ids)
 
     def _update_geometry_editor(self, shown: dict[str, Any], *, editable: bool) -> None:
-        from molforma.gui.view3d.overlay import measurement_value
-
         ids = self.tab.view.selection()
         pos = positions_of(shown, ids) if 2 <= len(ids) <= 4 else None
         ok = pos is not None
@@ -85,7 +90,9 @@ class GeometryEditor:
         key = tuple(ids)
         if pos is not None and getattr(self.tab, "_geometry_for", None) != key:
             # A new selection: offer its current value to edit.
-            self.tab.geometry_input.setText(measurement_value(pos).split(" ")[0].rstrip("°"))
+            self.tab.geometry_input.setText(
+                overlay.measurement_value(pos).split(" ")[0].rstrip("°")
+            )
         elif not ok:
             self.tab.geometry_input.clear()
         self.tab._geometry_for = key if ok else None
@@ -95,8 +102,6 @@ class GeometryEditor:
     def apply_geometry_value(self, value: str | None = None) -> bool:
         """Set the distance (2 selected atoms), angle (3) or dihedral (4) to the typed value,
         moving the smaller fragment (``set_internal_coordinate``), one undo step."""
-        from molforma.gui.widgets.calculation_panel import parse_c_number
-
         text = (self.tab.geometry_input.text() if value is None else value).strip()
         ids = self.tab.view.selection()
         if not 2 <= len(ids) <= 4:
@@ -105,7 +110,7 @@ class GeometryEditor:
                 error=True,
             )
             return False
-        number = parse_c_number(text, "float")
+        number = calculation_panel.parse_c_number(text, "float")
         if number is None:
             self.tab.show_message(
                 QCoreApplication.translate(
@@ -147,8 +152,6 @@ class GeometryEditor:
 
     def measurement_rows(self) -> list[str]:
         """The kept measurements as listed: ``C1–O2: 1.430 Å``."""
-        from molforma.gui.view3d.overlay import measurement_value
-
         doc = self.tab.ctx.document
         shown = doc.candidate if doc.candidate is not None else doc.project
         rows = []
@@ -156,7 +159,7 @@ class GeometryEditor:
             pos = positions_of(shown, ids)
             if pos is None:
                 continue
-            rows.append(f"{self.measure_name(ids)}: {measurement_value(pos)}")
+            rows.append(f"{self.measure_name(ids)}: {overlay.measurement_value(pos)}")
         return rows
 
     def _update_overlay(self) -> None:

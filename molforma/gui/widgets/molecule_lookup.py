@@ -15,11 +15,20 @@ the columns: the atoms that are plainly fine are settled with numpy, and only th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from molforma.document import building
+from molforma.document.chemistry import is_metal
+from molforma.document.elements import symbol_of
 from molforma.document.molecule import AtomTable, BondTable
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.document import valence_columns
+else:  # imported on first use (start-up time): molforma.lazy
+    valence_columns = lazy_import("molforma.document.valence_columns")
 
 # How many records count calls of :func:`records_of` built (tests check that a change of
 # the selection builds the selected atoms' records only, never the whole document's).
@@ -59,8 +68,6 @@ def positions_of(shown: Mapping[str, Any], ids: Sequence[str]) -> list[np.ndarra
 
 def labels_of(shown: Mapping[str, Any], ids: Sequence[str]) -> dict[str, str]:
     """``C1``-style labels (element and 1-based row, the table's row) of the ids shown."""
-    from molforma.document.elements import symbol_of
-
     rows = rows_of(shown, ids)
     atoms = _atoms(shown)
     table = isinstance(atoms, AtomTable)
@@ -89,8 +96,6 @@ def records_of(shown: Mapping[str, Any], ids: Sequence[str]) -> list[dict[str, A
 def valence_problem_ids(shown: Mapping[str, Any]) -> list[str]:
     """:func:`molforma.document.building.valence_problem_ids`, of the column tables
     without a record per atom (:mod:`molforma.document.valence_columns`)."""
-    from molforma.document import building, valence_columns
-
     atoms, bonds = _atoms(shown), shown["document"]["bonds"]
     if not isinstance(atoms, AtomTable) or not isinstance(bonds, BondTable):
         return building.valence_problem_ids(shown)  # type: ignore[arg-type]
@@ -100,13 +105,9 @@ def valence_problem_ids(shown: Mapping[str, Any]) -> list[str]:
 def metal_ids(shown: Mapping[str, Any]) -> list[str]:
     """Ids of the metal atoms in document order (:func:`molforma.document.building.metal_ids`
     over the element column: one test per element present, not per atom)."""
-    from molforma.document import building
-
     atoms = _atoms(shown)
     if not isinstance(atoms, AtomTable):
         return building.metal_ids(shown)  # type: ignore[arg-type]
-    from molforma.document.chemistry import is_metal
-    from molforma.document.elements import symbol_of
 
     z = np.asarray(atoms.z, dtype=np.int64)
     if not len(z):

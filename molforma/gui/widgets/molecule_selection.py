@@ -7,10 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QItemSelection, QItemSelectionModel, Qt
 from PySide6.QtGui import QGuiApplication
 
+from molforma.document.bond_table import component_labels
 from molforma.document.envelope import atoms_of
+from molforma.document.geometry import components
+from molforma.document.molecule import AtomTable, BondTable
+from molforma.gui.widgets.molecule_lookup import rows_of
 from molforma.gui.widgets.molecule_tab_support import MoleculeTabHost
 
 
@@ -31,10 +35,6 @@ def fragment_ids(shown: Mapping[str, Any], ids: Sequence[str]) -> list[str] | No
     """The ids of the bonded fragments holding ``ids``, read from the column tables
     (connected components on the bond rows), in the record path's order: largest fragment
     first, then by first atom, atoms in document order. None for a record document."""
-    from molforma.document.bond_table import component_labels
-    from molforma.document.molecule import AtomTable, BondTable
-    from molforma.gui.widgets.molecule_lookup import rows_of
-
     atoms, bonds = shown["document"]["atoms"], shown["document"]["bonds"]
     if not isinstance(atoms, AtomTable) or not isinstance(bonds, BondTable):
         return None
@@ -54,9 +54,6 @@ def fragment_ids(shown: Mapping[str, Any], ids: Sequence[str]) -> list[str] | No
 def xyz_text(shown: Mapping[str, Any], ids: Sequence[str], title: str) -> str | None:
     """The atoms ``ids`` (all when empty) as XYZ text formatted from the columns, in
     document order; None for a record document."""
-    from molforma.document.molecule import AtomTable
-    from molforma.gui.widgets.molecule_lookup import rows_of
-
     atoms = shown["document"]["atoms"]
     if not isinstance(atoms, AtomTable):
         return None
@@ -115,8 +112,6 @@ class AtomSelection:
 
     def select_fragment(self, ids: Sequence[str] | None = None) -> None:
         """Select the whole bonded fragments of ``ids`` (default: the selection)."""
-        from molforma.document.geometry import components
-
         doc = self.tab.ctx.document
         shown = doc.candidate if doc.candidate is not None else doc.project
         chosen = self.tab.view.selection() if ids is None else ids
@@ -176,8 +171,6 @@ class AtomSelection:
         return True
 
     def _select_rows(self, ids: list[str]) -> None:
-        from PySide6.QtCore import QItemSelection, QItemSelectionModel
-
         model = self.tab.table.atom_model
         sel = QItemSelection()
         if not ids:

@@ -4,7 +4,7 @@ progress, cancelling and results (Qt layer)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
@@ -19,6 +19,12 @@ from molforma.gui.widgets.molecule_tab_support import (
     MoleculeTabHost,
 )
 from molforma.gui.workers import CleanupProcess, Worker
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.app import smiles as app_smiles
+else:  # imported on first use (start-up time): molforma.lazy
+    app_smiles = lazy_import("molforma.app.smiles")
 
 
 class StructureWork:
@@ -41,16 +47,15 @@ class StructureWork:
                 QCoreApplication.translate("MoleculeTab", "Type a SMILES string first."), error=True
             )
             return False
-        from molforma.app.smiles import check_smiles, resolve_smiles, smiles_to_structure
 
         try:
-            name = check_smiles(text)
+            name = app_smiles.check_smiles(text)
         except MolFormaError as exc:
             self.tab.show_message(exc.message(), error=True, reason=exc)
             return False
         self.tab._smiles_from = None
         if name is not None:
-            code = resolve_smiles(text)[0]
+            code = app_smiles.resolve_smiles(text)[0]
             self.tab._smiles_from = (
                 QCoreApplication.translate("MoleculeTab", "%1 (SMILES %2)")
                 .replace("%1", name)
@@ -59,7 +64,7 @@ class StructureWork:
             text = code
         started = self._start_worker(
             "smiles",
-            lambda cancelled, progress: smiles_to_structure(
+            lambda cancelled, progress: app_smiles.smiles_to_structure(
                 text, cancelled=cancelled, progress=progress
             ),
         )
@@ -226,7 +231,6 @@ class StructureWork:
                 )
         else:
             atoms, bonds = result
-            from molforma.app.smiles import replace_structure
 
             ready = QCoreApplication.translate(
                 "MoleculeTab", "3D structure ready: confirm or cancel the candidate."
@@ -237,7 +241,8 @@ class StructureWork:
                 ).replace("%1", self.tab._smiles_from)
             with outcome.collecting() as refusals:
                 self.tab._run(
-                    lambda: replace_structure(doc, atoms, bonds, actor=window_actor()), ready
+                    lambda: app_smiles.replace_structure(doc, atoms, bonds, actor=window_actor()),
+                    ready,
                 )
         self._end_worker(*(("failed", refusals[0]) if refusals else ("done", None)))
 

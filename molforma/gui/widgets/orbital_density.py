@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QCoreApplication
 
 from molforma.gui.view3d.surfaces import NEGATIVE, POSITIVE, Surface, esp_colours
@@ -92,7 +93,6 @@ def density_drawing(
         )
     if kind == "esp":
         mesh, esp = meshes
-        import numpy as np
 
         limit = float(np.percentile(np.abs(esp), ESP_LIMIT_PERCENTILE)) if len(esp) else 0.0
         esp_range = (float(esp.min()), float(esp.max())) if len(esp) else (0.0, 0.0)

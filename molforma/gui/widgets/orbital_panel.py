@@ -20,7 +20,7 @@ asking for an orbital — by hand or by an MCP window command — gets that sent
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -43,7 +43,13 @@ from molforma.gui.widgets.orbital_density import density_drawing, density_meshes
 from molforma.gui.widgets.orbital_export import export_cube
 from molforma.gui.widgets.orbital_worker import Relay, start_worker
 from molforma.gui.widgets.panel_workers import Retranslatable, error_text
+from molforma.lazy import lazy_import
 from molforma.results import orbitals as orb
+
+if TYPE_CHECKING:
+    from molforma.gui.widgets import calculation_panel
+else:  # imported on first use (start-up time): molforma.lazy
+    calculation_panel = lazy_import("molforma.gui.widgets.calculation_panel")
 
 HARTREE_EV = 27.211386245988
 SURFACE_KINDS = ("orbital", "density", "spin", "esp")
@@ -462,9 +468,7 @@ class OrbitalPanel(Retranslatable, QWidget):
         self._update_buttons()
 
     def _isovalue(self) -> float | None:
-        from molforma.gui.widgets.calculation_panel import parse_c_number
-
-        value = parse_c_number(self.isovalue.text().strip(), "float")
+        value = calculation_panel.parse_c_number(self.isovalue.text().strip(), "float")
         if value is None or not 0 < abs(value) < 10:
             self.message.setText(
                 self.tr(

@@ -22,6 +22,8 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QPushButton, QTableWidget, QWidget
 
+from molforma.app import ops
+from molforma.app.actor import window_actor
 from molforma.errors import MolFormaError
 from molforma.gui import outcome
 
@@ -86,9 +88,6 @@ def apply_edit(ctx: Any, op: str, *args: Any, **kwargs: Any) -> str | None:
 
     Returns None on success or the error sentence (the document is unchanged then).
     """
-    from molforma.app import ops
-    from molforma.app.actor import window_actor
-
     fn = getattr(ops, op)
     actor = window_actor()
     if actor.is_mcp and op in ("set_execution", "set_nwchem"):

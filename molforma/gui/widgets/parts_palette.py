@@ -10,7 +10,7 @@ puts them on a free site like any other.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QSize, Signal
 from PySide6.QtGui import QColor
@@ -25,8 +25,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.app import ops
+from molforma.document import elements
 from molforma.document.elements import BY_Z
 from molforma.gui.view3d.scene import element_colour
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma import catalog
+    from molforma.gui import app as gui_app
+else:  # imported on first use (start-up time): molforma.lazy
+    catalog = lazy_import("molforma.catalog")
+    gui_app = lazy_import("molforma.gui.app")
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +72,6 @@ ELEMENT_SYMBOLS = [s for s, _r, _c in _LAYOUT]
 
 
 def _atomic_numbers() -> dict[str, int]:
-    from molforma.document import elements
-
     out = {}
     for sym, _r, _c in _LAYOUT:
         try:
@@ -176,13 +184,10 @@ class PartsPalette(QWidget):
             return
         self._loaded = True
         try:
-            from molforma.app import ops
-
             cat: dict[str, Any] = ops.get_catalog()
         except Exception as exc:  # noqa: BLE001 - a missing catalogue leaves the lists empty
             log.info("no fragment catalogue: %s", exc)
             return
-        from molforma.catalog import RING_TEMPLATES
 
         for kind, widget in (
             ("fragments", self.rings),
@@ -193,16 +198,18 @@ class PartsPalette(QWidget):
             if widget is self.rings:  # small rings first, then the aromatic ones
                 entries.sort(
                     key=lambda e: (
-                        RING_TEMPLATES.index(e["name"])
-                        if isinstance(e, dict) and e.get("name") in RING_TEMPLATES
-                        else len(RING_TEMPLATES)
+                        catalog.RING_TEMPLATES.index(e["name"])
+                        if isinstance(e, dict) and e.get("name") in catalog.RING_TEMPLATES
+                        else len(catalog.RING_TEMPLATES)
                     )
                 )
             for entry in entries:
                 name = entry.get("name") if isinstance(entry, dict) else str(entry)
                 if not name:
                     continue
-                if kind == "fragments" and (name in RING_TEMPLATES) != (widget is self.rings):
+                if kind == "fragments" and (name in catalog.RING_TEMPLATES) != (
+                    widget is self.rings
+                ):
                     continue
                 it = QListWidgetItem(str(name))
                 it.setData(256, str(name))
@@ -212,9 +219,7 @@ class PartsPalette(QWidget):
 
     def _relabel(self) -> None:
         """Show catalogue labels in the window's language."""
-        from molforma.gui.app import current_language
-
-        lang = current_language()
+        lang = gui_app.current_language()
         for widget in self._lists.values():
             for i in range(widget.count()):
                 it = widget.item(i)

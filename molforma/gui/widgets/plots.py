@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, Qt, Signal
@@ -30,6 +30,14 @@ from PySide6.QtWidgets import (
 from molforma.errors import FileAccessError
 from molforma.fileio import atomic_write_bytes, atomic_write_text
 from molforma.gui.widgets.panel_workers import Retranslatable
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import pyqtgraph as pg
+    from pyqtgraph import exporters as pg_exporters
+else:  # imported when a plot is first shown (start-up time): molforma.lazy
+    pg = lazy_import("pyqtgraph")
+    pg_exporters = lazy_import("pyqtgraph.exporters")
 
 DEFAULT_FWHM = 20.0  # cm⁻¹: a common choice for gas-phase spectra of small molecules
 MIN_REAL_FREQUENCY = 10.0  # cm⁻¹: below this the "modes" are translations/rotations
@@ -38,12 +46,6 @@ MIN_REAL_FREQUENCY = 10.0  # cm⁻¹: below this the "modes" are translations/ro
 def _style(plot: Any) -> None:
     plot.setBackground("w")
     plot.showGrid(x=True, y=True, alpha=0.3)
-
-
-def _pg() -> Any:
-    import pyqtgraph as pg
-
-    return pg
 
 
 class _LazyPlot(QWidget):
@@ -68,7 +70,7 @@ class _LazyPlot(QWidget):
     def plot_widget(self) -> Any:
         """The pyqtgraph PlotWidget (made now if it was not yet)."""
         if self._plot is None:
-            self._plot = _pg().PlotWidget(self)
+            self._plot = pg.PlotWidget(self)
             self._lay.addWidget(self._plot)
             self._plot.setVisible(not self._empty)
             self._build(self._plot)
@@ -139,7 +141,6 @@ class EnergyPlot(Retranslatable, _LazyPlot):
         self._draw()
 
     def _build(self, plot: Any) -> None:
-        pg = _pg()
         _style(plot)
         self.bind_text(lambda: plot.setLabel("bottom", self.tr("Step")))
         self.bind_text(lambda: plot.setLabel("left", self.tr("Energy"), units="Eh"))
@@ -286,9 +287,8 @@ def scaled_png_bytes(plot: Any, scale: int) -> bytes:
     text and lines stay sharp instead of being blown-up pixels)."""
     if scale <= 1:
         return widget_png_bytes(plot)
-    from pyqtgraph.exporters import ImageExporter
 
-    exporter = ImageExporter(plot.getPlotItem())
+    exporter = pg_exporters.ImageExporter(plot.getPlotItem())
     exporter.parameters()["width"] = int(plot.width() * scale)
     image = exporter.export(toBytes=True)
     data = QByteArray()
@@ -552,7 +552,6 @@ class _IRPlot(Retranslatable, _LazyPlot):
         self.draw(*self._data)
 
     def _build(self, plot: Any) -> None:
-        pg = _pg()
         _style(plot)
         # translated in the context of IRSpectrumWidget, where these texts always were
         self.bind_text(

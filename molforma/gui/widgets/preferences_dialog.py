@@ -18,7 +18,7 @@ dialog was open is kept.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -61,6 +61,7 @@ from molforma.gui.widgets.preferences_fields import (
     test_result_text,
 )
 from molforma.i18n import LANGUAGES, display_language
+from molforma.lazy import lazy_import
 from molforma.preferences import (
     ClusterProfile,
     Preferences,
@@ -68,6 +69,11 @@ from molforma.preferences import (
     preferences_path,
     save_preferences,
 )
+
+if TYPE_CHECKING:
+    from molforma.jobs import remote
+else:  # imported on first use (start-up time): molforma.lazy
+    remote = lazy_import("molforma.jobs.remote")
 
 
 def _file_preferences(fallback: Preferences) -> Preferences:
@@ -438,11 +444,10 @@ class PreferencesDialog(QDialog):
         except ValueError as exc:
             self._show_test_text(str(exc), error=True)
             return
-        from molforma.jobs.remote import test_connection
 
         self.profile_test.setEnabled(False)
         self._show_test_text(self.tr("Connecting to %1…").replace("%1", profile.host))
-        self._test_call.start(lambda: test_connection(profile))
+        self._test_call.start(lambda: remote.test_connection(profile))
 
     def _show_test(self, result: Any) -> None:
         self.profile_test.setEnabled(True)

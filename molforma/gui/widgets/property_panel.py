@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from molforma.document.envelope import FORMAL_CHARGE_RANGE, MAX_NAME, UNPAIRED_RANGE
 from molforma.document.molecule import AtomTable
 from molforma.formula import hill_formula_counts
+from molforma.gui.widgets.molecule_lookup import records_of, rows_of
 
 # Above this many selected atoms the panel summarises the selection from the columns
 # (count, formula, charge sum) and builds the first atom's record only: "select all"
@@ -40,8 +41,6 @@ def selection_summary(shown: Mapping[str, Any], ids: Sequence[str]) -> dict[str,
     """The selected atoms' count, element counts (document order), formal charge sum and
     fixed flags read from a column table, with the first selected atom's record; None when
     the structure is not a column table or nothing of the selection is shown."""
-    from molforma.gui.widgets.molecule_lookup import rows_of
-
     atoms = shown["document"]["atoms"]
     if not isinstance(atoms, AtomTable):
         return None
@@ -223,8 +222,6 @@ class PropertyPanel(QWidget):
     def show_selection(self, shown: dict[str, Any], ids: Sequence[str], editable: bool) -> None:
         """Show the selected atoms: their records, or for a large selection of a column
         table a summary read from the columns (count, formula, charge sum)."""
-        from molforma.gui.widgets.molecule_lookup import records_of
-
         summary = selection_summary(shown, ids) if len(ids) > SUMMARY_ATOMS else None
         if summary is None:
             self.show_atoms(records_of(shown, ids), shown["document"], editable)

@@ -10,7 +10,7 @@ bonds with hydrogens (fixed when asked) and sets the charge
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication
@@ -27,7 +27,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.app.actor import window_actor
 from molforma.document.envelope import atoms_of
+from molforma.document.molecule import AtomTable
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.app import qm_region
+    from molforma.document import residues
+else:  # imported on first use (start-up time): molforma.lazy
+    residues = lazy_import("molforma.document.residues")
+    qm_region = lazy_import("molforma.app.qm_region")
 
 
 @runtime_checkable
@@ -206,9 +216,7 @@ class ResidueSelection:
         )
 
     def _columns(self, atoms: Any) -> Any:
-        from molforma.document.residues import residue_columns
-
-        cols = residue_columns(atoms)
+        cols = residues.residue_columns(atoms)
         if cols is None:
             self.tab.show_message(
                 QCoreApplication.translate(
@@ -219,8 +227,6 @@ class ResidueSelection:
         return cols
 
     def _atoms(self) -> Any:
-        from molforma.document.molecule import AtomTable
-
         atoms = atoms_of(self._shown())
         return atoms if isinstance(atoms, AtomTable) else AtomTable.from_records(atoms)
 
@@ -231,32 +237,26 @@ class ResidueSelection:
 
     def select_residues(self) -> bool:
         """Select whole residues of the selection."""
-        from molforma.document.residues import whole_residues
-
         atoms = self._atoms()
         cols = self._columns(atoms)
         if cols is None:
             return False
-        self._apply(atoms, whole_residues(cols, self._mask(atoms)))
+        self._apply(atoms, residues.whole_residues(cols, self._mask(atoms)))
         return True
 
     def select_chains(self) -> bool:
         """Select whole chains of the selection."""
-        from molforma.document.residues import select_residues
-
         atoms = self._atoms()
         cols = self._columns(atoms)
         if cols is None:
             return False
         mask = self._mask(atoms)
         chains = sorted(set(cols.chain[mask & (cols.index >= 0)].tolist()))
-        self._apply(atoms, mask | select_residues(cols, chains=chains))
+        self._apply(atoms, mask | residues.select_residues(cols, chains=chains))
         return True
 
     def select_within(self) -> bool:
         """Add every atom within the radius of the selection (whole residues if checked)."""
-        from molforma.document.residues import residue_columns, whole_residues, within
-
         atoms = self._atoms()
         mask = self._mask(atoms)
         if not mask.any():
@@ -264,18 +264,15 @@ class ResidueSelection:
                 QCoreApplication.translate("MoleculeTab", "Select atoms first."), error=True
             )
             return False
-        out = within(atoms.xyz, mask, float(self.radius.value()))
-        cols = residue_columns(atoms)
+        out = residues.within(atoms.xyz, mask, float(self.radius.value()))
+        cols = residues.residue_columns(atoms)
         if self.whole.isChecked() and cols is not None:
-            out = whole_residues(cols, out)
+            out = residues.whole_residues(cols, out)
         self._apply(atoms, out)
         return True
 
     def extract_region(self) -> bool:
         """Keep the selection only, capped and charged, then show the Calculation tab."""
-        from molforma.app.actor import window_actor
-        from molforma.app.qm_region import extract_qm_region
-
         sel = list(self.tab.view.selection())
         if not sel:
             self.tab.show_message(
@@ -287,7 +284,7 @@ class ResidueSelection:
 
         def run() -> None:
             out.update(
-                extract_qm_region(
+                qm_region.extract_qm_region(
                     doc,
                     atom_ids=sel,
                     within=0.0,

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.gui import dialogs
+from molforma.gui.view3d import create_view
 from molforma.gui.view3d.labels import AtomLabelOverlay
 from molforma.gui.widgets.panel_workers import (
     Retranslatable,
@@ -46,9 +47,15 @@ from molforma.gui.widgets.panel_workers import (
 )
 from molforma.gui.widgets.plots import EnergyPlot, IRSpectrumWidget
 from molforma.gui.widgets.uvvis_plot import UVVisSpectrumWidget
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
+    from molforma.gui.widgets import excitations_view, orbital_panel, scan_view
     from molforma.results.results_model import Results
+else:  # imported on first use (start-up time): molforma.lazy
+    orbital_panel = lazy_import("molforma.gui.widgets.orbital_panel")
+    scan_view = lazy_import("molforma.gui.widgets.scan_view")
+    excitations_view = lazy_import("molforma.gui.widgets.excitations_view")
 
 from molforma.gui.widgets.results_loading import ResultsLoading
 from molforma.gui.widgets.results_player import StructurePlayer
@@ -185,8 +192,6 @@ class ResultsPanel(Retranslatable, QWidget):
 
     def _build_centre(self) -> QWidget:
         """The 3D view, the structure slider, playback and the atom-label choices."""
-        from molforma.gui.view3d import create_view
-
         self.view = create_view(self)
         self.view.setObjectName("resultsView")
         canvas = getattr(self.view, "canvas", None)
@@ -361,9 +366,8 @@ class ResultsPanel(Retranslatable, QWidget):
         self.ir.export_csv.clicked.connect(lambda: self.export_ir_csv())
         self.uvvis.export_png.clicked.connect(lambda: self.export_uvvis_png())
         self.uvvis.export_csv.clicked.connect(lambda: self.export_uvvis_csv())
-        from molforma.gui.widgets.orbital_panel import OrbitalPanel
 
-        self.orbital_panel = OrbitalPanel(
+        self.orbital_panel = orbital_panel.OrbitalPanel(
             self.view, self._check, self.status_label.setText, self.plots
         )
         self.plots.addTab(self.orbital_panel, "")
@@ -372,12 +376,12 @@ class ResultsPanel(Retranslatable, QWidget):
                 self.plots.indexOf(self.orbital_panel), self.tr("Orbitals")
             )
         )
-        from molforma.gui.widgets.scan_view import attach_scan_view
 
-        self.scan_view = attach_scan_view(self)  # a relaxed scan's profile and points
-        from molforma.gui.widgets.excitations_view import attach_excitations_view
+        self.scan_view = scan_view.attach_scan_view(self)  # a relaxed scan's profile and points
 
-        self.excitations_table = attach_excitations_view(self)  # roots under the UV-Vis plot
+        self.excitations_table = excitations_view.attach_excitations_view(
+            self
+        )  # roots under the UV-Vis plot
         unique_internal_names(self.plots)
         return self.plots
 

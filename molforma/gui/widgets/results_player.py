@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.app import ops
 from molforma.app.actor import window_actor
 from molforma.errors import ResultsError
 from molforma.gui.widgets.panel_workers import (
@@ -20,9 +21,13 @@ from molforma.gui.widgets.panel_workers import (
     failure_text,
     reports_errors,
 )
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
     pass
+    from molforma import results
+else:  # imported on first use (start-up time): molforma.lazy
+    results = lazy_import("molforma.results")
 
 from PySide6.QtCore import QCoreApplication
 
@@ -99,7 +104,6 @@ class StructurePlayer:
                 )
             )
             return False
-        from molforma.app import ops
 
         st = res.structures[index]
         if not self._use(ops, st):
@@ -193,9 +197,8 @@ class StructurePlayer:
             if ref is not None:
                 self.panel.view.set_mode_animation(_atoms_of(ref), None, 0.0)
             return False
-        from molforma.results import get_section
 
-        data = get_section(res, "mode_displacements", mode=index)
+        data = results.get_section(res, "mode_displacements", mode=index)
         items = data["items"]
         atoms = [
             {

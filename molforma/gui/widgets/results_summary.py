@@ -10,8 +10,13 @@ from PySide6.QtWidgets import (
     QTreeWidgetItem,
 )
 
+from molforma.lazy import lazy_import
+
 if TYPE_CHECKING:
     pass
+    from molforma.gui.widgets import excitations_view
+else:  # imported on first use (start-up time): molforma.lazy
+    excitations_view = lazy_import("molforma.gui.widgets.excitations_view")
 
 from PySide6.QtCore import QCoreApplication
 
@@ -242,9 +247,8 @@ class ResultsSummary:
                     "%1", str(s.excitationCount)
                 )
             )
-        from molforma.gui.widgets.excitations_view import summary_lines
 
-        lines += summary_lines(res)  # solvation energy, transition-state check
+        lines += excitations_view.summary_lines(res)  # solvation energy, transition-state check
         if s.mdSteps:
             lines.append(
                 QCoreApplication.translate("ResultsPanel", "BOMD steps: %1").replace(

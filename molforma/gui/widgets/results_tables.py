@@ -15,9 +15,14 @@ from PySide6.QtWidgets import (
 
 from molforma.gui.view3d.labels import SPIN_LABEL_COLOUR
 from molforma.gui.widgets.plots import MIN_REAL_FREQUENCY
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
     pass
+    from molforma.gui.widgets import excitations_view, scan_view
+else:  # imported on first use (start-up time): molforma.lazy
+    scan_view = lazy_import("molforma.gui.widgets.scan_view")
+    excitations_view = lazy_import("molforma.gui.widgets.excitations_view")
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
@@ -178,12 +183,9 @@ class ResultsTables:
                 self.panel.modes_table.setItem(row, col, item)
 
     def _fill_plots(self, res: Any) -> None:
-        from molforma.gui.widgets.scan_view import show_scan_of
+        scan_view.show_scan_of(self.panel.scan_view, self.parent, res)
 
-        show_scan_of(self.panel.scan_view, self.parent, res)
-        from molforma.gui.widgets.excitations_view import show_excitations_of
-
-        show_excitations_of(self.panel.excitations_table, res)
+        excitations_view.show_excitations_of(self.panel.excitations_table, res)
         if res is None:
             self.panel._plotted = []
             self.panel.energy_plot.set_energies([])

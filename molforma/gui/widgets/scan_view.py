@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
@@ -23,8 +23,20 @@ from PySide6.QtWidgets import (
 )
 
 from molforma.fileio import atomic_write_text
+from molforma.gui import dialogs
 from molforma.gui.widgets.panel_workers import Retranslatable, reports_errors
-from molforma.gui.widgets.plots import _LazyPlot, _pg, _style
+from molforma.gui.widgets.plots import _LazyPlot, _style
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import pyqtgraph as pg
+
+    from molforma.gui.widgets import panel_workers
+    from molforma.results import scan_profile
+else:  # imported on first use (start-up time): molforma.lazy
+    pg = lazy_import("pyqtgraph")  # when a plot is first shown
+    panel_workers = lazy_import("molforma.gui.widgets.panel_workers")
+    scan_profile = lazy_import("molforma.results.scan_profile")
 
 
 def _axis_title(coordinate: str | None) -> str:
@@ -49,7 +61,6 @@ class _ScanPlot(Retranslatable, _LazyPlot):
         self.draw(*self._data)
 
     def _build(self, plot: Any) -> None:
-        pg = _pg()
         _style(plot)
         plot.getAxis("left").enableAutoSIPrefix(False)
         plot.getAxis("bottom").enableAutoSIPrefix(False)
@@ -220,9 +231,7 @@ class ScanProfileWidget(Retranslatable, QWidget):
 
 
 def _in_status_line(panel: Any, exc: BaseException) -> None:
-    from molforma.gui.widgets.panel_workers import error_text
-
-    panel.status_label.setText(error_text(exc))
+    panel.status_label.setText(panel_workers.error_text(exc))
 
 
 @reports_errors(_in_status_line, returns=None)
@@ -246,8 +255,6 @@ def attach_scan_view(panel: Any) -> ScanProfileWidget:
     )
 
     def export(path: str | None = None) -> str | None:
-        from molforma.gui import dialogs
-
         if not path:
             path = dialogs.get_save_path(
                 view,
@@ -271,9 +278,7 @@ def attach_scan_view(panel: Any) -> ScanProfileWidget:
 
 def show_scan_of(view: ScanProfileWidget, panel: Any, res: Any) -> None:
     """Fill ``view`` from results ``res`` (None clears it); a scan's tab comes to the front."""
-    from molforma.results.scan_profile import scan_profile
-
-    profile = scan_profile(res) if res is not None and res.kind == "nwchem" else None
+    profile = scan_profile.scan_profile(res) if res is not None and res.kind == "nwchem" else None
     view.set_profile(profile)
     if profile is not None and profile["points"]:
         panel.plots.setCurrentWidget(view)

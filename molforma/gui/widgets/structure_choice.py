@@ -8,7 +8,7 @@ what the core readers give, or None when the person cancels.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import (
@@ -21,7 +21,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma.errors import MolFormaError
+from molforma.fileio import read_text_limited
+from molforma.formats import read_file
 from molforma.gui import dialogs
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    from molforma.formats import pdb as pdb_format
+    from molforma.formats import sdf_records
+    from molforma.gui.widgets import sdf_record_chooser
+else:  # imported on first use (start-up time): molforma.lazy
+    pdb_format = lazy_import("molforma.formats.pdb")
+    sdf_record_chooser = lazy_import("molforma.gui.widgets.sdf_record_chooser")
+    sdf_records = lazy_import("molforma.formats.sdf_records")
 
 
 class StructureChoiceDialog(QDialog):
@@ -48,9 +61,7 @@ class StructureChoiceDialog(QDialog):
         form.addRow(self.frame_label, self.frame)
         self.records_panel = None
         if records:  # an SDF's records by title, formula, atom count, with their SD data
-            from molforma.gui.widgets.sdf_record_chooser import SdfRecordPanel
-
-            self.records_panel = SdfRecordPanel(self, records, self.frame)
+            self.records_panel = sdf_record_chooser.SdfRecordPanel(self, records, self.frame)
             form.addRow(self.records_panel)
         self.altloc_label = QLabel(self)
         self.altloc = QComboBox(self)
@@ -105,34 +116,30 @@ def read_with_choices(parent: QWidget | None, path: str) -> Any | None:
     Raises:
         MolFormaError: the file cannot be read.
     """
-    from molforma.errors import MolFormaError
-    from molforma.fileio import read_text_limited
-    from molforma.formats import read_file
-
     if path.lower().endswith((".pdb", ".ent")):
-        from molforma.formats.pdb import pdb_choices, read_pdb
-
         try:
             text = read_text_limited(path)
         except OSError as exc:
             raise MolFormaError("file_error", path=path, reason=str(exc)) from exc
-        ch = pdb_choices(text)
+        ch = pdb_format.pdb_choices(text)
         frame, altloc = None, None
         if ch["models"] > 1 or ch["altlocs"]:
             dlg = StructureChoiceDialog(parent, ch["models"], list(ch["altlocs"]), pdb=True)
             if not dialogs.run_dialog(dlg):
                 return None
             frame, altloc = dlg.values()
-        return read_pdb(text, frame, altloc=altloc)
+        return pdb_format.read_pdb(text, frame, altloc=altloc)
     try:
         loaded = read_file(path, None)
         frames = int(getattr(loaded, "frame_count", 1))
         if frames > 1 and path.lower().endswith((".sdf", ".sd")):
             # An SDF gives its first record unless asked: let the person pick one.
-            from molforma.formats.sdf_records import sdf_records
 
             dlg = StructureChoiceDialog(
-                parent, frames, unit="record", records=sdf_records(read_text_limited(path))
+                parent,
+                frames,
+                unit="record",
+                records=sdf_records.sdf_records(read_text_limited(path)),
             )
             if not dialogs.run_dialog(dlg):
                 return None

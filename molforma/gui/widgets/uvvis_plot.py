@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication
@@ -17,7 +17,13 @@ from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from molforma.fileio import atomic_write_bytes, atomic_write_text
 from molforma.gui.widgets.panel_workers import Retranslatable
-from molforma.gui.widgets.plots import _LazyPlot, _pg, _style, broadened, widget_png_bytes
+from molforma.gui.widgets.plots import _LazyPlot, _style, broadened, widget_png_bytes
+from molforma.lazy import lazy_import
+
+if TYPE_CHECKING:
+    import pyqtgraph as pg
+else:  # imported when a plot is first shown (start-up time): molforma.lazy
+    pg = lazy_import("pyqtgraph")
 
 EV_NM = 1239.84198
 DEFAULT_FWHM_EV = 0.4  # a common width for simulated UV-Vis bands in solution
@@ -51,7 +57,6 @@ class _UVVisPlot(Retranslatable, _LazyPlot):
         self.draw(*self._data)
 
     def _build(self, plot: Any) -> None:
-        pg = _pg()
         _style(plot)
         self.bind_text(
             lambda: plot.setLabel(
