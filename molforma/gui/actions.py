@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QAction, QKeySequence
 
+from molforma.app import ops
 from molforma.app.actor import window_actor
 
 if TYPE_CHECKING:
@@ -75,8 +76,6 @@ class ActionSpec:
 
 def _history(action: str) -> Callback:
     def run(ctx: AppContext, _w: WindowFacade) -> object:
-        from molforma.app import ops
-
         return ops.history(ctx.document, action, actor=window_actor())
 
     return run

@@ -14,10 +14,13 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtGui import QFont, QFontDatabase, QIcon
 from PySide6.QtWidgets import QApplication
 
+from molforma.gui.main_thread_gc import collect_in_this_thread
 from molforma.i18n import LANGUAGES, display_language
+from molforma.paths import data_dir
+from molforma.subcommands.desktop_entry import APP_ID, SOURCE
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +30,6 @@ _current: list[str] = []
 
 def translations_dir() -> Path:
     """The folder holding the ``.qm`` files (the repository's ``translations/``)."""
-    from molforma.paths import data_dir
-
     return data_dir("translations")
 
 
@@ -42,7 +43,6 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     app.setApplicationDisplayName("MolForma")
     _set_desktop_identity(app)
     install_translators(display_language())
-    from molforma.gui.main_thread_gc import collect_in_this_thread
 
     collect_in_this_thread(app)  # no Qt object is ever freed by a worker thread's collection
     return app
@@ -54,10 +54,6 @@ def _set_desktop_identity(app: QApplication) -> None:
     Without the desktop file name, GNOME and KDE see the window as "python3" and show
     neither the entry's name nor its icon in the task switcher.
     """
-    from PySide6.QtGui import QIcon
-
-    from molforma.subcommands.desktop_entry import APP_ID, SOURCE
-
     app.setDesktopFileName(APP_ID)
     icon = QIcon()
     for png in sorted((SOURCE / "icons" / "hicolor").glob(f"*/apps/{APP_ID}.png")):

@@ -9,11 +9,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from molforma.errors import MolFormaError
+from molforma.lazy import lazy_import
 from molforma.mcp.window_commands import CommandRecord, CommandStore, StartedWork
 
 if TYPE_CHECKING:
+    from molforma import jobs as jobs_package
     from molforma.gui.dispatcher import GuiDispatcher
     from molforma.gui.main_window import MainWindow
+else:  # imported on first use (start-up time): molforma.lazy
+    jobs_package = lazy_import("molforma.jobs")
 
 
 # What a command's handler answers: its result, and the work it started if any.
@@ -143,8 +147,6 @@ class CommandWork:
         after = self.state()
         job = after["job"]
         if job is not None and job is not before["job"]:
-            from molforma.jobs import failure_error, progress_note
-
             # A failed run is the task's error (NWChem's own line); its progress is the
             # job's, read from the record (no Qt), a few times a second.
             return StartedWork(
@@ -152,8 +154,8 @@ class CommandWork:
                 wait=job.wait,
                 cancel=job.cancel,
                 status=lambda: str(job.status),
-                error=lambda: failure_error(job),
-                progress=lambda: progress_note(job),
+                error=lambda: jobs_package.failure_error(job),
+                progress=lambda: jobs_package.progress_note(job),
             )
         load = after["load"]
         if load is not None and load is not before["load"]:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
+from molforma.app.files import fresh_project
 from molforma.document.changes import Change
 from molforma.document.document import Document
 from molforma.preferences import Preferences, load_preferences
@@ -114,7 +115,6 @@ class AppContext:
         prefs = load_preferences()
         if document is None:
             # A new document starts with the execution defaults the person saved.
-            from molforma.app.files import fresh_project
 
             document = Document(fresh_project(prefs, policy), undo_limit=WINDOW_UNDO_LIMIT)
         doc = document

@@ -27,9 +27,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from molforma.errors import MolFormaError
+from molforma.lazy import lazy_import
+from molforma.nwchem import value_grammar
+from molforma.nwchem.solvents import validate_dielectric
+from molforma.nwchem.value_grammar import validate_functional
 
 if TYPE_CHECKING:
     from molforma.app.policy import Policy
+    from molforma.jobs import folders
+    from molforma.nwchem import functionals
+else:  # imported on first use (start-up time): molforma.lazy
+    folders = lazy_import("molforma.jobs.folders")
+    functionals = lazy_import("molforma.nwchem.functionals")
 
 
 class Kind(enum.Enum):
@@ -116,10 +125,8 @@ def _text(value: Any) -> str:
 
 def _job_root(value: Any, policy: Policy | None) -> None:
     """``set_execution job_root``: relative refused; inside the allowed directories."""
-    from molforma.jobs.folders import check_job_root
-
     text = _text(value)
-    check_job_root(text)
+    folders.check_job_root(text)
     if policy is not None:
         policy.check_path(text, for_write=True)
 
@@ -150,7 +157,6 @@ def _grammar(name: str) -> Validator:
         text = _text(value)
         if not text:
             return
-        from molforma.nwchem import value_grammar
 
         getattr(value_grammar, f"validate_{name}")(text)
 
@@ -159,8 +165,6 @@ def _grammar(name: str) -> Validator:
 
 def _dielectric(value: Any, _policy: Policy | None) -> None:
     """``set_nwchem dielectric``: a number above 1 and at most 1000 (bad_dielectric)."""
-    from molforma.nwchem.solvents import validate_dielectric
-
     text = _text(value)
     if text:
         try:
@@ -173,9 +177,6 @@ def _dielectric(value: Any, _policy: Policy | None) -> None:
 def _functional(value: Any, _policy: Policy | None) -> None:
     """``set_nwchem functional``: the characters, then the functional table (an unknown
     name refused with the valid ones before the field changes)."""
-    from molforma.nwchem import functionals
-    from molforma.nwchem.value_grammar import validate_functional
-
     text = _text(value)
     if text and functionals.find_entry(text) is None:
         validate_functional(text)
@@ -184,8 +185,6 @@ def _functional(value: Any, _policy: Policy | None) -> None:
 
 def _functional_stored(value: Any) -> Any:
     """The table name a functional is stored by (``CAMB3LYP`` → ``cam-b3lyp``)."""
-    from molforma.nwchem import functionals
-
     text = _text(value)
     try:
         entry = functionals.check(text)

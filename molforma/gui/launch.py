@@ -8,10 +8,13 @@ says how to fix it.
 from __future__ import annotations
 
 import gc
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+
+from molforma.errors import MolFormaError
 
 NO_DISPLAY_MESSAGE = (
     "molforma: the MolForma window requires a desktop display, and none was found "
@@ -81,7 +84,6 @@ def launch_window(
         file = None  # an output file or job folder opens in the Results tab, not as the molecule
         tab = tab or "results"
     _import_core_first(with_formats=bool(file))
-    from molforma.errors import MolFormaError
 
     # The file is read before Qt is loaded, so that RDKit, when its bonds need it, is
     # imported before PySide6's import hook (see _import_core_first).
@@ -168,8 +170,6 @@ def _import_core_first(with_formats: bool) -> None:
     a file is opened: an empty window does not read one. numpy's linear algebra runs in
     the window's own thread (see below).
     """
-    import importlib
-
     # numpy and the document core; the building rules; the preferences, the settings and
     # the project envelope (pydantic); the application layer and the MCP commands the
     # window's own commands share; the readers.

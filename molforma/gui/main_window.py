@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
+import sys
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QEventLoop, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -26,10 +30,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from molforma import __version__
 from molforma.app import files
 from molforma.app.actor import mcp_acting
 from molforma.app.files import opens_as_results
 from molforma.document.changes import Change
+from molforma.document.document import summary_of
 from molforma.errors import MolFormaError
 from molforma.gui import dialogs, outcome
 from molforma.gui.actions import (
@@ -41,12 +47,17 @@ from molforma.gui.actions import (
 )
 from molforma.gui.context import WINDOW_UNDO_LIMIT, AppContext
 from molforma.gui.dispatcher import GuiDispatcher
-from molforma.gui.widgets.molecule_tab import MoleculeTab
+from molforma.gui.widgets.molecule_tab import MoleculeTab, step_name
 from molforma.gui.window_panels import PANELS, WindowPanels, missing_text, tr_main
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
     from molforma.document.envelope import Project
     from molforma.formats.common import Structure
+    from molforma.gui import exit_on_signal, running_jobs
+else:  # imported on first use (start-up time): molforma.lazy
+    running_jobs = lazy_import("molforma.gui.running_jobs")
+    exit_on_signal = lazy_import("molforma.gui.exit_on_signal")
 from molforma.gui.window_files import WindowFiles
 
 log = logging.getLogger(__name__)
@@ -223,8 +234,6 @@ class MainWindow(QMainWindow):
             self._update_summary()  # formula and atom count: a move or a setting keeps them
 
     def _update_summary(self) -> None:
-        from molforma.document.document import summary_of
-
         doc = self.ctx.document
         proj = summary_of(doc.project) or {}
         count = int(proj.get("atomCount", 0))
@@ -243,7 +252,6 @@ class MainWindow(QMainWindow):
         for spec in ACTIONS:
             if spec.enabled is not None:
                 self.actions_by_id[spec.id].setEnabled(bool(spec.enabled(self.ctx, self)))
-        from molforma.gui.widgets.molecule_tab import step_name
 
         doc = self.ctx.document
         for key, labels, can in (
@@ -338,8 +346,6 @@ class MainWindow(QMainWindow):
 
     def show_about(self) -> None:
         """Help → About."""
-        from molforma import __version__
-
         dialogs.info(
             self,
             self.tr("About MolForma"),
@@ -386,8 +392,6 @@ class MainWindow(QMainWindow):
         self.ctx.document.modified = False  # nothing to ask about on the way out
         self.close()
         if not ok:
-            import sys
-
             sys.stderr.write(f"molforma: cannot write {path}\n")
             return 2
         return 0
@@ -412,9 +416,6 @@ class MainWindow(QMainWindow):
     # -- MCP client ------------------------------------------------------------------------
     def mcp_client_closed(self) -> None:
         """The MCP client closed stdin (any thread): quit with no dialog, within a second."""
-        import os
-        import threading
-
         self._clientClosed.emit()
         # Whatever the GUI thread is doing (a modal dialog, a long paint), the process
         # ends within a second, as docs/reference/cli.md, stdio in the MCP modes requires.
@@ -438,9 +439,8 @@ class MainWindow(QMainWindow):
         """
         if self.ctx.mcp_mode:
             return True
-        from molforma.gui.running_jobs import job_folder, running_jobs
 
-        local, batch = running_jobs(self.ctx)
+        local, batch = running_jobs.running_jobs(self.ctx)
         if not local and not batch:
             return True
         lines: list[str] = []
@@ -452,7 +452,7 @@ class MainWindow(QMainWindow):
                     len(local),
                 )
             )
-            lines += [f"  {job_folder(j)}" for j in local]
+            lines += [f"  {running_jobs.job_folder(j)}" for j in local]
         if batch:
             if lines:
                 lines.append("")
@@ -464,7 +464,7 @@ class MainWindow(QMainWindow):
                     len(batch),
                 )
             )
-            lines += [f"  {job_folder(j)}" for j in batch]
+            lines += [f"  {running_jobs.job_folder(j)}" for j in batch]
         stop = self.tr("Stop and quit") if local else self.tr("Quit")
         cancel = self.tr("Cancel")
         title = self.tr("Calculation running")
@@ -480,9 +480,8 @@ class MainWindow(QMainWindow):
             ev.ignore()
             return
         self.molecule_tab.shutdown()
-        from molforma.gui.exit_on_signal import stop_calculations
 
-        stop_calculations(
+        exit_on_signal.stop_calculations(
             self.ctx
         )  # local jobs end with the window (docs/reference/jobs.md, Local jobs stop with the program)
         self.ctx.close()
@@ -519,10 +518,6 @@ class MainWindow(QMainWindow):
 
 def wait_exposed(widget: QWidget, timeout: float = 10.0) -> bool:
     """Run events until ``widget``'s window is exposed (at most ``timeout`` seconds)."""
-    import time
-
-    from PySide6.QtCore import QEventLoop
-
     app = QApplication.instance()
     end = time.monotonic() + timeout
     while app is not None and time.monotonic() < end:

@@ -22,34 +22,39 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from molforma.app.policy import Policy
+from molforma.lazy import lazy_import
 from molforma.mcp.server import Server
 from molforma.mcp.transport import StdioTransport
 
 if TYPE_CHECKING:
+    from molforma.gui import commands, introspection, services
     from molforma.gui.context import AppContext
     from molforma.gui.main_window import MainWindow
-    from molforma.gui.services import WindowServices
+else:  # imported on first use (start-up time): molforma.lazy
+    commands = lazy_import("molforma.gui.commands")
+    introspection = lazy_import("molforma.gui.introspection")
+    services = lazy_import("molforma.gui.services")
 
 log = logging.getLogger("molforma.mcp")
 
 
 def build_services(
     ctx: AppContext, window: MainWindow, allow_dirs: list[Path], allow_execution_settings: bool
-) -> WindowServices:
+) -> services.WindowServices:
     """The window's MCP services: policy, introspection, command runner, dialogs."""
-    from molforma.app.policy import Policy
-    from molforma.gui.commands import CommandRunner
-    from molforma.gui.introspection import WindowIntrospection
-    from molforma.gui.services import WindowBridgeImpl, WindowServices
-
     policy = ctx.policy
     if policy is None:
         policy = ctx.policy = Policy(
             allow_dirs=tuple(allow_dirs), allow_execution_settings=allow_execution_settings
         )
-    intro = WindowIntrospection(window, allow_execution_settings=allow_execution_settings)
-    runner = CommandRunner(window, intro, window.mcp_bridge, policy)
-    return WindowServices(ctx, policy, WindowBridgeImpl(window.mcp_bridge, intro, runner))
+    intro = introspection.WindowIntrospection(
+        window, allow_execution_settings=allow_execution_settings
+    )
+    runner = commands.CommandRunner(window, intro, window.mcp_bridge, policy)
+    return services.WindowServices(
+        ctx, policy, services.WindowBridgeImpl(window.mcp_bridge, intro, runner)
+    )
 
 
 def start_mcp_host(

@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from molforma.gui import dialogs
+from molforma.lazy import lazy_import
 from molforma.mcp.bridge import ModalFlag
 from molforma.mcp.state import BaseServices
 from molforma.mcp.window_commands import CommandRecord, CommandStore, WindowCommand
@@ -22,6 +24,7 @@ from molforma.mcp.window_commands import CommandRecord, CommandStore, WindowComm
 if TYPE_CHECKING:
     from molforma.app.policy import Policy
     from molforma.document.document import Document
+    from molforma.gui import modal_guard
     from molforma.gui.commands import CommandRunner
     from molforma.gui.context import AppContext
     from molforma.gui.dispatcher import GuiDispatcher
@@ -30,6 +33,8 @@ if TYPE_CHECKING:
     from molforma.jobs.runner import Job
     from molforma.mcp.bridge import DialogInfo, WindowReader
     from molforma.results.session import ResultsSession
+else:  # imported on first use (start-up time): molforma.lazy
+    modal_guard = lazy_import("molforma.gui.modal_guard")
 
 T = TypeVar("T")
 RESULTS_VIEW_TIMEOUT = 2.0
@@ -66,11 +71,12 @@ class WindowBridgeImpl:
         self._runner = runner
         self.commands: CommandStore = runner.store
         # Made on the GUI thread with the window: the modal dialogs, kept as they show.
-        from molforma.gui.modal_guard import ModalWatcher
 
         self.modal = ModalFlag()
         window = runner.window
-        self._modal_watcher = ModalWatcher(self.modal, lambda: window.ctx.document, runner)
+        self._modal_watcher = modal_guard.ModalWatcher(
+            self.modal, lambda: window.ctx.document, runner
+        )
 
     def read(self, fn: Callable[[WindowReader], T], timeout: float = 15.0) -> T:
         """Run ``fn(reader)`` on the GUI thread (also inside a modal dialog's loop)."""
@@ -82,14 +88,10 @@ class WindowBridgeImpl:
 
     def dialogs(self) -> list[DialogInfo]:
         """The open public dialogs (thread-safe snapshot of the dialog service)."""
-        from molforma.gui import dialogs
-
         return dialogs.registry.public()
 
     def answer(self, dialog_id: str, button: str | None) -> bool:
         """Queue a press of ``button`` (None: Escape) in dialog ``dialog_id``."""
-        from molforma.gui import dialogs
-
         if dialogs.registry.find(dialog_id) is None:
             return False
         self.commands.add(

@@ -14,17 +14,24 @@ from PySide6.QtWidgets import (
 )
 
 from molforma import file_formats
-from molforma.app import files
+from molforma.app import files, ops
 from molforma.app.actor import check_path, window_actor
 from molforma.app.files import opens_as_results
 from molforma.document.changes import Change
 from molforma.errors import MolFormaError
+from molforma.fileio import atomic_write_text
 from molforma.gui import dialogs
 from molforma.gui.context import AppContext
 from molforma.gui.window_panels import WindowPanels, tr_main
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
     pass
+    from molforma import recent_files
+    from molforma.gui.widgets import structure_choice
+else:  # imported on first use (start-up time): molforma.lazy
+    recent_files = lazy_import("molforma.recent_files")
+    structure_choice = lazy_import("molforma.gui.widgets.structure_choice")
 
 from PySide6.QtCore import QCoreApplication
 
@@ -61,10 +68,8 @@ class WindowFiles:
 
     def _fill_recent_menu(self) -> None:
         """One action per recent file (objectName ``molforma.file.recent.N``) and Clear."""
-        from molforma.recent_files import load_recent
-
         self.window.recent_menu.clear()
-        paths = load_recent()
+        paths = recent_files.load_recent()
         for n, path in enumerate(paths):
             act = self.window.recent_menu.addAction(f"&{(n + 1) % 10} {Path(path).name}")
             act.setObjectName(f"molforma.file.recent.{n}")
@@ -96,19 +101,15 @@ class WindowFiles:
         return False
 
     def _remember(self, path: str) -> None:
-        from molforma.recent_files import add_recent
-
         try:
-            add_recent(path)
+            recent_files.add_recent(path)
         except OSError as exc:  # a read-only configuration folder must not stop an open
             log.warning("recent files not saved: %s", exc)
         self._fill_recent_menu()
 
     def _clear_recent(self) -> None:
-        from molforma.recent_files import clear_recent
-
         try:
-            clear_recent()
+            recent_files.clear_recent()
         except OSError as exc:
             log.warning("recent files not cleared: %s", exc)
         self._fill_recent_menu()
@@ -180,14 +181,12 @@ class WindowFiles:
         replaces atoms and bonds (asking for the frame, model or record when the file has
         several); an NWChem output, a MOLDEN file or a job folder opens in the Results tab
         and leaves the document alone."""
-        from molforma.gui.widgets.structure_choice import read_with_choices
-
         try:
             opened = files.open_path(
                 self.window.ctx,
                 path,
                 actor=window_actor(),
-                read=lambda p: read_with_choices(self.parent, p),
+                read=lambda p: structure_choice.read_with_choices(self.parent, p),
             )
         except MolFormaError as exc:
             self.window.report_error(
@@ -254,8 +253,6 @@ class WindowFiles:
         return self._save_to(path)
 
     def _save_to(self, path: str) -> bool:
-        from molforma.app import ops
-
         try:
             check_path(self.window.ctx.policy, path, window_actor(), for_write=True)
             # Check and write as one step for MCP (a folder swapped after the check);
@@ -281,9 +278,6 @@ class WindowFiles:
 
     def file_export(self) -> None:
         """Write the confirmed project in another format."""
-        from molforma.app import ops
-        from molforma.fileio import atomic_write_text
-
         # Labels are marked with QT_TRANSLATE_NOOP("MainWindow", ...) in the format table.
         filters = [
             f"{tr_main(f.dialog_label or f.label)} (*{f.extensions[0]})"

@@ -17,11 +17,14 @@ from PySide6.QtWidgets import QApplication, QLabel, QTabWidget, QWidget
 
 from molforma.errors import MolFormaError
 from molforma.gui.actions import QT_TRANSLATE_NOOP
+from molforma.lazy import lazy_import
 
 if TYPE_CHECKING:
     from molforma.gui.context import AppContext
-    from molforma.gui.widgets.history_panel import HistoryPanel
-    from molforma.gui.widgets.results_panel import ResultsPanel
+    from molforma.gui.widgets import history_panel, results_panel
+else:  # imported on first use (start-up time): molforma.lazy
+    history_panel = lazy_import("molforma.gui.widgets.history_panel")
+    results_panel = lazy_import("molforma.gui.widgets.results_panel")
 
 log = logging.getLogger(__name__)
 
@@ -134,16 +137,15 @@ class WindowPanels(dict[str, QWidget]):
         return panel
 
     # -- typed access for the window's commands ------------------------------------------------
-    def history(self) -> HistoryPanel | None:
+    def history(self) -> history_panel.HistoryPanel | None:
         """The History panel when built (never builds: for pollers), else None."""
         panel = self.get("history")
         if panel is None or panel.property("placeholder"):
             return None
-        from molforma.gui.widgets.history_panel import HistoryPanel
 
-        return panel if isinstance(panel, HistoryPanel) else None
+        return panel if isinstance(panel, history_panel.HistoryPanel) else None
 
-    def results(self) -> ResultsPanel:
+    def results(self) -> results_panel.ResultsPanel:
         """The Results panel (built now if pending).
 
         Raises:
@@ -152,8 +154,7 @@ class WindowPanels(dict[str, QWidget]):
         panel = self["results"]
         if panel.property("placeholder"):
             raise MolFormaError("window_refused", message="Results tab missing")
-        from molforma.gui.widgets.results_panel import ResultsPanel
 
-        if not isinstance(panel, ResultsPanel):
+        if not isinstance(panel, results_panel.ResultsPanel):
             raise MolFormaError("window_refused", message="Results tab missing")
         return panel

@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from molforma.app.actor import Actor
+from molforma.app.ops import use_results_structure
 from molforma.errors import MolFormaError
 from molforma.gui import outcome
 from molforma.gui.command_work import CommandWork, Result
@@ -116,9 +118,6 @@ class WindowToolCommands:
         panel.catch_up()
         action = a.action
         if action == "use_structure":  # "Use this structure": the shown one unless index
-            from molforma.app.actor import Actor
-            from molforma.app.ops import use_results_structure
-
             index = a.index
             edit = use_results_structure(
                 self.window.ctx.document,
