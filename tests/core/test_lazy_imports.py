@@ -14,7 +14,19 @@ from molforma.lazy import lazy_import
 
 PACKAGE = Path(__file__).resolve().parents[2] / "molforma"
 # Imports that cost start-up time; in these packages they are declared with lazy_import.
-HEAVY = ("numpy", "scipy", "rdkit", "pydantic", "psij")
+# pyqtgraph, OpenGL, PySCF and scikit-image are the window's plots, its OpenGL bindings and
+# the orbitals extra.
+HEAVY = (
+    "numpy",
+    "scipy",
+    "rdkit",
+    "pydantic",
+    "psij",
+    "pyqtgraph",
+    "OpenGL",
+    "pyscf",
+    "skimage",
+)
 # Packages of molforma/, and "*.py" for the modules at the top of the package.
 LAZY_PACKAGES = (
     "nwchem",
@@ -26,6 +38,7 @@ LAZY_PACKAGES = (
     "subcommands",
     "app",
     "mcp",
+    "gui",
     "*.py",
 )
 # Heavy imports that stay inside their function, each for a reason molforma.lazy names.
@@ -38,6 +51,15 @@ KEPT_INSIDE = {
     # need it: the wire models' check, a tool's arguments and its result.
     "protocol.py pydantic",
     "tool_calls.py pydantic",
+    # PySCF and scikit-image are the optional orbitals extra: _molden_module imports them
+    # under a lock and turns their ImportError into orbitals_unavailable; potential_at and
+    # isosurfaces run on orbitals read through it, when both are loaded.
+    "orbitals.py pyscf",
+    "orbitals.py skimage.measure",
+    # The imports molforma.gui keeps inside their function are none of these: the OpenGL
+    # canvas (view3d.opengl, whose ImportError selects the painter), the NWChem input
+    # checker (whose ImportError the preview reports), gui.app's set_language, the jobs'
+    # batch module imported on the GUI thread, and launch_window's start-up sequence.
 }
 
 
@@ -132,6 +154,21 @@ def test_the_tool_modules_and_the_application_layer_load_no_numpy_or_rdkit() -> 
         "import molforma.app.runs, molforma.app.computed_structures\n"
         "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'rdkit', 'scipy'})\n"
         "assert not heavy, f'imported at start-up: {heavy}'\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+
+
+def test_the_window_module_loads_no_plot_orbital_or_chemistry_library() -> None:
+    """Importing the main window loads pyqtgraph, OpenGL, PySCF, scikit-image, SciPy and
+    RDKit when a plot, a canvas, an orbital or a chemistry check first needs them."""
+    code = (
+        "import os, sys\n"
+        "os.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')\n"
+        "import molforma.gui.main_window, molforma.gui.launch\n"
+        "late = {'pyqtgraph', 'OpenGL', 'pyscf', 'skimage', 'scipy', 'rdkit'}\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & late)\n"
+        "assert not heavy, f'imported with the window module: {heavy}'\n"
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
