@@ -22,10 +22,13 @@ imports numpy the first time one of its attributes is read (``np.array``), then 
 the module. ``from X import name`` becomes ``X = lazy_import("X")`` and ``X.name`` where it
 is used.
 
-Keep an ``import`` inside a function where it is not about start-up time: an import
-that breaks a cycle between two modules of one package (declaring it at the top would make
-the cycle the contracts forbid), or one whose ``ImportError`` the function turns into a
-message ("install the orbitals extra").
+Keep an ``import`` inside a function where a stand-in would not do: an import that breaks
+a cycle between two modules of one package (declaring it at the top would make the cycle
+the contracts forbid); one whose ``ImportError`` the function turns into a message
+("install the orbitals extra"); one on the path of ``molforma --mcp``'s first answers,
+which loads neither this module nor :mod:`importlib`; and one whose import is the point
+(made on the GUI thread on purpose, the window's launch order, a module imported for the
+messages it registers).
 """
 
 from __future__ import annotations
