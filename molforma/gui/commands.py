@@ -20,7 +20,17 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QPointF, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QObject,
+    QPointF,
+    Qt,
+    QThread,
+    QTimer,
+    Signal,
+    Slot,
+)
 from PySide6.QtWidgets import QApplication, QWidget
 
 from molforma.app.actor import acting_for_mcp
@@ -115,6 +125,11 @@ class CommandRunner(QObject):
         level = QThread.currentThread().loopLevel()
         if level in self._active_levels:
             return
+        # A command sees every document change made before it was queued: the changes an
+        # MCP tool made are posted to the window's events object, and the timer that also
+        # drains this queue can fire before Qt delivers them (ui_select of atoms just added
+        # found an empty view).
+        QCoreApplication.sendPostedEvents(self.window.ctx.events, QEvent.Type.MetaCall)
         self.window.build_panels()  # a command may aim at a tab deferred at start-up
         self._active_levels.add(level)
         try:

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from molforma.errors import MolFormaError
+from molforma.errors import MolFormaError, UnknownAtomError
 from molforma.gui import controls, dialogs, outcome
 from molforma.gui.command_work import Result
 from molforma.gui.controls import Control
@@ -171,7 +171,8 @@ class UiToolCommands:
             known = set(view.scene.ids)
             missing = [x for x in ids if x not in known]
             if missing:
-                raise MolFormaError("unknown_atom", atomIds=missing)
+                # the message names them ({id}); the details list them for a client
+                raise UnknownAtomError(id=", ".join(missing[:20]), atomIds=missing)
             tab = self.window.molecule_tab
             if view is tab.view:
                 tab.set_selection(ids)

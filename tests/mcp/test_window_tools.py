@@ -150,6 +150,7 @@ def test_table_cells_and_selections_are_driven(spawn: Any):
     assert sorted(rec["result"]["selection"]) == sorted(ids)
     rec = _run(server, "ui_select", {"target": "moleculeView", "atomIds": ["a999"]})
     assert rec["status"] == "failed" and rec["error"]["code"] == "unknown_atom"
+    assert rec["error"]["message"] == "No atom with id a999 in the document."
 
 
 def test_stale_revision_expired_id_and_unknown_names_are_refused(spawn: Any):
