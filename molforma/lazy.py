@@ -20,7 +20,9 @@ The ``TYPE_CHECKING`` branch is what mypy, editors and ``lint-imports`` read (so
 layering contracts check the deferred import too); at run time ``np`` is a stand-in that
 imports numpy the first time one of its attributes is read (``np.array``), then behaves as
 the module. ``from X import name`` becomes ``X = lazy_import("X")`` and ``X.name`` where it
-is used.
+is used. The stand-in keeps each attribute it has read (later reads cost what a module
+attribute costs), so a test that replaces a function patches it where the code reads it
+(``monkeypatch.setattr(user_module.X, "name", ...)``), not only on ``X`` itself.
 
 Keep an ``import`` inside a function where a stand-in would not do: an import that breaks
 a cycle between two modules of one package (declaring it at the top would make the cycle

@@ -28,6 +28,11 @@ else:  # imported on first use (start-up time): molforma.lazy
     table_edits = lazy_import("molforma.document.table_edits")
 
 
+# Atoms from which a bonded atom is added on the columns, around its parent (below, the
+# record edit of the whole structure costs less than cutting out a neighbourhood).
+LOCAL_EDIT_FROM = 5_000
+
+
 def _index(work: Project) -> dict[str, dict[str, Any]]:
     return {a["id"]: a for a in atoms_of(work)}
 
@@ -61,12 +66,28 @@ def add_bonded_atom(
     direction = None if hint is None else _vec(hint, "hint")
     drawn = None if toward is None else _vec(toward, "toward")
 
-    def fn(work: Project) -> EditResult:
-        _need(_index(work), [parent])
+    def add(work: Project) -> EditResult:
         return building.add_bonded_atom(
             work, parent, el, adjust=adjust_hydrogens, hint=direction, toward=drawn
         )
 
+    def fn(work: Project) -> EditResult:
+        _need(_index(work), [parent])
+        return add(work)
+
+    atoms = atoms_of(doc.project)
+    if is_atom_table(atoms) and len(atoms) > LOCAL_EDIT_FROM:
+        # A large structure: the record edit runs on the parent's neighbourhood only and
+        # what it added and removed goes into the tables (a click with the Add-atom tool on
+        # a million atoms would otherwise copy every atom as a record).
+        return doc.edit(
+            lambda work: table_edits.edit_around(work, [parent], add),
+            label="Add atoms",
+            expected_revision=expected_revision,
+            preview=preview,
+            origin=actor.origin,
+            tables=True,
+        )
     return doc.edit(
         fn,
         label="Add atoms",

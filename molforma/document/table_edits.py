@@ -182,20 +182,23 @@ def set_atom_properties_adjusting(
 
 def adjust_hydrogens(work: Project, ids: Sequence[str]) -> EditResult:
     """:func:`molforma.document.building.adjust_hydrogens` on the columns (see
-    :func:`_around`)."""
-    return _around(work, ids, lambda sub: building.adjust_hydrogens(sub, list(ids)))
+    :func:`edit_around`)."""
+    return edit_around(work, ids, lambda sub: building.adjust_hydrogens(sub, list(ids)))
 
 
 def add_hydrogens(work: Project, ids: Sequence[str]) -> EditResult:
     """:func:`molforma.document.chemistry.add_hydrogens` of the atoms ``ids`` on the
-    columns (see :func:`_around`); unknown ids raise as the record edit does."""
+    columns (see :func:`edit_around`); unknown ids raise as the record edit does."""
     atoms, _bonds = _tables(work)
     _rows(atoms, list(ids))
-    return _around(work, ids, lambda sub: chemistry.add_hydrogens(sub, list(ids)))
+    return edit_around(work, ids, lambda sub: chemistry.add_hydrogens(sub, list(ids)))
 
 
-def _around(work: Project, ids: Sequence[str], edit: Callable[[Project], EditResult]) -> EditResult:
-    """A hydrogen edit of the atoms ``ids`` run as a record edit on their neighbourhood.
+def edit_around(
+    work: Project, ids: Sequence[str], edit: Callable[[Project], EditResult]
+) -> EditResult:
+    """A local edit of the atoms ``ids`` (hydrogens, a bonded atom) run as a record edit on
+    their neighbourhood.
 
     ``edit`` runs on a small project of records: the atoms ``ids``, their neighbours and
     their neighbours' neighbours (all a valence count, a VSEPR domain or a staggering
