@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from molforma.app.actor import Actor
+from molforma.app.edit_paths import edit_on
 from molforma.document.document import Document, EditResult
 from molforma.document.elements import normalize_symbol
 from molforma.document.envelope import Project, atoms_of
-from molforma.document.tabletypes import is_atom_table
 from molforma.errors import UnknownAtomError, ValidationError
 from molforma.formats.computed import Vec
 from molforma.formats.computed import checked_vector as _vec
@@ -75,25 +75,18 @@ def add_bonded_atom(
         _need(_index(work), [parent])
         return add(work)
 
-    atoms = atoms_of(doc.project)
-    if is_atom_table(atoms) and len(atoms) > LOCAL_EDIT_FROM:
-        # A large structure: the record edit runs on the parent's neighbourhood only and
-        # what it added and removed goes into the tables (a click with the Add-atom tool on
-        # a million atoms would otherwise copy every atom as a record).
-        return doc.edit(
-            lambda work: table_edits.edit_around(work, [parent], add),
-            label="Add atoms",
-            expected_revision=expected_revision,
-            preview=preview,
-            origin=actor.origin,
-            tables=True,
-        )
-    return doc.edit(
+    # A large structure: the record edit runs on the parent's neighbourhood only and what
+    # it added and removed goes into the tables (a click with the Add-atom tool on a
+    # million atoms would otherwise copy every atom as a record).
+    large = len(atoms_of(doc.project)) > LOCAL_EDIT_FROM
+    return edit_on(
+        doc,
+        "Add atoms",
         fn,
-        label="Add atoms",
+        (lambda work: table_edits.edit_around(work, [parent], add)) if large else None,
         expected_revision=expected_revision,
         preview=preview,
-        origin=actor.origin,
+        actor=actor,
     )
 
 
@@ -225,22 +218,15 @@ def add_hydrogens(
             _need(_index(work), ids)
         return chemistry.add_hydrogens(work, list(ids) if ids is not None else None)
 
-    if ids is not None and is_atom_table(atoms_of(doc.project)):
-        # on the columns: the hydrogens of a selection are placed from its neighbourhood
-        return doc.edit(
-            lambda work: table_edits.add_hydrogens(work, list(ids)),
-            label="Add hydrogens",
-            expected_revision=expected_revision,
-            preview=preview,
-            origin=actor.origin,
-            tables=True,
-        )
-    return doc.edit(
+    # on the columns: the hydrogens of a selection are placed from its neighbourhood
+    return edit_on(
+        doc,
+        "Add hydrogens",
         fn,
-        label="Add hydrogens",
+        None if ids is None else lambda work: table_edits.add_hydrogens(work, list(ids)),
         expected_revision=expected_revision,
         preview=preview,
-        origin=actor.origin,
+        actor=actor,
     )
 
 

@@ -43,6 +43,7 @@ from molforma.app.document_settings import (
     set_molecule,
     set_nwchem,
 )
+from molforma.app.edit_paths import edit_on
 from molforma.document.coordinates import xyz_array
 from molforma.document.document import Document, EditResult, first_ids
 from molforma.document.elements import normalize_symbol
@@ -136,17 +137,6 @@ def add_atoms(
     if have + len(atoms) > MAX_ATOMS:  # refused before a million records are copied
         raise ValidationError("too_many_atoms", count=have + len(atoms), max=MAX_ATOMS)
 
-    if not adjust_hydrogens and is_atom_table(atoms_of(doc.project)):
-        # on the columns: the old columns are copied once into longer ones, no record made
-        return doc.edit(
-            lambda work: table_edits.add_atoms(work, _new_records(atoms), bonds),
-            label="Add atoms",
-            expected_revision=expected_revision,
-            preview=preview,
-            origin=actor.origin,
-            tables=True,
-        )
-
     def fn(work: Project) -> EditResult:
         new_ids: list[str] = []
         lst = atoms_of(work)
@@ -190,12 +180,18 @@ def add_atoms(
         res = EditResult(added=new_ids, touched=new_ids)
         return _adjusted(work, res, new_ids + partners) if adjust_hydrogens else res
 
-    return doc.edit(
+    # on the columns (without hydrogens): the old columns are copied once into longer
+    # ones, no record made
+    return edit_on(
+        doc,
+        "Add atoms",
         fn,
-        label="Add atoms",
+        None
+        if adjust_hydrogens
+        else lambda work: table_edits.add_atoms(work, _new_records(atoms), bonds),
         expected_revision=expected_revision,
         preview=preview,
-        origin=actor.origin,
+        actor=actor,
     )
 
 
@@ -253,22 +249,16 @@ def delete_atoms(
         res = EditResult(removed=wanted, touched=[])
         return _adjusted(work, res, around) if adjust_hydrogens else res
 
-    if not adjust_hydrogens and is_atom_table(atoms_of(doc.project)):
-        # on the columns: a deletion from a million atoms copies each column once
-        return doc.edit(
-            lambda work: table_edits.delete_atoms(work, ids),
-            label="Delete atoms",
-            expected_revision=expected_revision,
-            preview=preview,
-            origin=actor.origin,
-            tables=True,
-        )
-    return doc.edit(
+    # on the columns (without hydrogens): a deletion from a million atoms copies each
+    # column once
+    return edit_on(
+        doc,
+        "Delete atoms",
         fn,
-        label="Delete atoms",
+        None if adjust_hydrogens else lambda work: table_edits.delete_atoms(work, ids),
         expected_revision=expected_revision,
         preview=preview,
-        origin=actor.origin,
+        actor=actor,
     )
 
 
@@ -518,28 +508,21 @@ def set_atom_properties(
         ]
         return _adjusted(work, res, valence)
 
-    if is_atom_table(atoms_of(doc.project)):
-        # on the columns: only the columns a change writes are copied, and hydrogens are
-        # redone on the records around the changed atoms only
-        edit = (
-            table_edits.set_atom_properties_adjusting
-            if adjust_hydrogens
-            else table_edits.set_atom_properties
-        )
-        return doc.edit(
-            lambda work: edit(work, changes),
-            label="Set atom properties",
-            expected_revision=expected_revision,
-            preview=preview,
-            origin=actor.origin,
-            tables=True,
-        )
-    return doc.edit(
+    # on the columns: only the columns a change writes are copied, and hydrogens are
+    # redone on the records around the changed atoms only
+    column_edit = (
+        table_edits.set_atom_properties_adjusting
+        if adjust_hydrogens
+        else table_edits.set_atom_properties
+    )
+    return edit_on(
+        doc,
+        "Set atom properties",
         fn,
-        label="Set atom properties",
+        lambda work: column_edit(work, changes),
         expected_revision=expected_revision,
         preview=preview,
-        origin=actor.origin,
+        actor=actor,
     )
 
 
