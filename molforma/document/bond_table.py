@@ -8,14 +8,13 @@ ends by atom id, not row, so deleting atoms never renumbers a bond.
 
 from __future__ import annotations
 
-import copy
 import operator
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Protocol, overload
 
 import numpy as np
 
-from molforma.document.columns import CHUNK, IDS, frozen, int_id, same_column
+from molforma.document.columns import IDS, RecordTable, frozen, int_id, same_column
 
 BOND_KEYS: Final = ("a", "b", "order")
 _BOND_STANDARD = frozenset(BOND_KEYS)
@@ -31,7 +30,7 @@ class AtomRows(Protocol):
         ...
 
 
-class BondTable(Sequence[dict[str, Any]]):
+class BondTable(RecordTable):
     """Bonds as columns: the id numbers of both ends and the order (1, 2, 3).
 
     Ends are atom ids, not rows, so deleting atoms never renumbers a bond; rows come
@@ -171,27 +170,6 @@ class BondTable(Sequence[dict[str, Any]]):
         if not 0 <= j < len(self):
             raise IndexError("bond index out of range")
         return self.to_records(j, j + 1)[0]
-
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        for lo in range(0, len(self), CHUNK):
-            yield from self.to_records(lo, lo + CHUNK)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, BondTable):
-            return self is other or (
-                len(self) == len(other) and self.to_records() == other.to_records()
-            )
-        if isinstance(other, list):
-            return len(self) == len(other) and self.to_records() == other
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __copy__(self) -> list[dict[str, Any]]:
-        return self.to_records()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> list[dict[str, Any]]:
-        return copy.deepcopy(self.to_records(), memo)
 
     def __repr__(self) -> str:
         return f"BondTable({len(self)} bonds)"

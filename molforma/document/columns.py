@@ -7,8 +7,9 @@ bit for bit; the pieces live here so that neither table module imports the other
 
 from __future__ import annotations
 
+import copy
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -81,3 +82,37 @@ def same_column(a: np.ndarray | None, b: np.ndarray | None) -> bool:
         # equal and saved alike: the same bits (-0.0 is not 0.0, NaN is NaN)
         return bool(np.array_equal(a.view(np.int64), b.view(np.int64)))
     return bool(np.array_equal(a, b))
+
+
+class RecordTable(Sequence[dict[str, Any]]):
+    """What an atom or bond table shares as a sequence of records: iteration in chunks,
+    equality with another table of its kind or with a list of records, and copies that are
+    plain records (a copy is for changing, as the dict world had them)."""
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def to_records(self, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
+        """Records ``start``..``stop`` (plain, new dicts)."""
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for lo in range(0, len(self), CHUNK):
+            yield from self.to_records(lo, lo + CHUNK)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, type(self)):
+            return self is other or (
+                len(self) == len(other) and self.to_records() == other.to_records()
+            )
+        if isinstance(other, list):
+            return len(self) == len(other) and self.to_records() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __copy__(self) -> list[dict[str, Any]]:
+        return self.to_records()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[dict[str, Any]]:
+        return copy.deepcopy(self.to_records(), memo)

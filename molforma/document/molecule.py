@@ -41,10 +41,9 @@ Columns of :class:`AtomTable`:
 
 from __future__ import annotations
 
-import copy
 import itertools
 import operator
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, overload
 
 import numpy as np
@@ -52,7 +51,14 @@ import numpy as np
 from molforma.document import elements
 from molforma.document.bond_table import BOND_KEYS as BOND_KEYS
 from molforma.document.bond_table import BondTable as BondTable
-from molforma.document.columns import CHUNK, IDS, frozen, int_id, int_ids, same_column
+from molforma.document.columns import (
+    IDS,
+    RecordTable,
+    frozen,
+    int_id,
+    int_ids,
+    same_column,
+)
 
 ATOM_KEYS: Final = (
     "id",
@@ -120,7 +126,7 @@ def _plain_columns(records: Sequence[Mapping[str, Any]]) -> AtomTable | None:
     )
 
 
-class AtomTable(Sequence[dict[str, Any]]):
+class AtomTable(RecordTable):
     """Atoms of a structure as read-only columns; a read-only sequence of atom dicts.
 
     Build one with :meth:`from_records` (atom dicts as docs/reference/project-file.md, Atoms spells them)
@@ -378,28 +384,6 @@ class AtomTable(Sequence[dict[str, Any]]):
         if not 0 <= j < n:
             raise IndexError("atom index out of range")
         return self.to_records(j, j + 1)[0]
-
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        for lo in range(0, len(self), CHUNK):
-            yield from self.to_records(lo, lo + CHUNK)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, AtomTable):
-            return self is other or (
-                len(self) == len(other) and self.to_records() == other.to_records()
-            )
-        if isinstance(other, list):
-            return len(self) == len(other) and self.to_records() == other
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __copy__(self) -> list[dict[str, Any]]:
-        # A copy is for changing: plain records, as the dict world had them.
-        return self.to_records()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> list[dict[str, Any]]:
-        return copy.deepcopy(self.to_records(), memo)
 
     def __repr__(self) -> str:
         return f"AtomTable({len(self)} atoms)"
